@@ -1,0 +1,63 @@
+/**
+ * ACP method names, as data. Nothing else in the code base spells a method name as a string literal.
+ * Names follow the v1 schema (`schema/v1/schema.json`), plus the v2 draft names we understand.
+ */
+
+/** Requests and notifications the client sends to the agent. */
+export const AgentMethods = {
+  initialize: 'initialize',
+  authenticate: 'authenticate',
+  logout: 'logout',
+  sessionNew: 'session/new',
+  sessionLoad: 'session/load',
+  sessionResume: 'session/resume',
+  sessionList: 'session/list',
+  sessionClose: 'session/close',
+  sessionDelete: 'session/delete',
+  sessionSetMode: 'session/set_mode',
+  sessionSetConfigOption: 'session/set_config_option',
+  sessionPrompt: 'session/prompt',
+  /** Notification. */
+  sessionCancel: 'session/cancel',
+} as const;
+
+/** Requests and notifications the agent sends to the client. */
+export const ClientMethods = {
+  /** Notification. */
+  sessionUpdate: 'session/update',
+  sessionRequestPermission: 'session/request_permission',
+  fsReadTextFile: 'fs/read_text_file',
+  fsWriteTextFile: 'fs/write_text_file',
+  terminalCreate: 'terminal/create',
+  terminalOutput: 'terminal/output',
+  terminalWaitForExit: 'terminal/wait_for_exit',
+  terminalKill: 'terminal/kill',
+  terminalRelease: 'terminal/release',
+} as const;
+
+/** Methods either side may send. */
+export const ProtocolMethods = {
+  /** Notification `{ requestId }`: ACP's generic cancellation (not LSP's `$/cancelRequest`). */
+  cancelRequest: '$/cancel_request',
+} as const;
+
+export type AgentMethod = (typeof AgentMethods)[keyof typeof AgentMethods];
+export type ClientMethod = (typeof ClientMethods)[keyof typeof ClientMethods];
+
+/** JSON-RPC and ACP error codes (v1 `ErrorCode`, plus v2's -32022). */
+export const ErrorCodes = {
+  parseError: -32700,
+  invalidRequest: -32600,
+  methodNotFound: -32601,
+  invalidParams: -32602,
+  internalError: -32603,
+  requestCancelled: -32800,
+  authRequired: -32000,
+  resourceNotFound: -32002,
+  unsupportedProtocolVersion: -32022,
+} as const;
+
+/** The wire protocol versions this client can speak. 1 is stable; 2 is the draft. */
+export const PROTOCOL_V1 = 1;
+export const PROTOCOL_V2 = 2;
+export type ProtocolVersion = typeof PROTOCOL_V1 | typeof PROTOCOL_V2;

@@ -1,0 +1,95 @@
+/**
+ * The host <-> webview contract: the only definition of what crosses `postMessage`, imported by both
+ * the extension host (src/vscode) and the webview bundle (webview/).
+ *
+ * Flow: the webview posts `ready`; the host answers with one `snapshot`; after that it sends only
+ * `patch` messages, batched to at most one post per animation frame. A reloaded webview posts `ready`
+ * again and gets a fresh snapshot, so nothing is lost.
+ *
+ * Messages from the webview are untrusted (the webview renders agent text), so the host parses them
+ * with `zWebviewToHost`; messages to the webview come from our own host and are typed only.
+ */
+import { z } from 'zod';
+import type { Entry, SessionState } from '../store/model';
+
+/** Bumped on any incompatible change; a webview from another version asks for a reload. */
+export const WEBVIEW_PROTOCOL_VERSION = 1;
+
+/** A permission request waiting for the user, shown inline on its tool call. */
+export interface PermissionView {
+  /** Host-side id of the pending request (not the JSON-RPC id, which the agent owns). */
+  readonly requestId: string;
+  readonly toolCallKey: string | null;
+  readonly toolCallId: string;
+  readonly title: string;
+  readonly options: readonly { readonly optionId: string; readonly name: string; readonly kind: string }[];
+}
+
+export type TurnState = 'starting' | 'idle' | 'busy' | 'cancelling' | 'exited' | 'error';
+
+/** Everything about the session that is not an entry. Sent whole in a snapshot, partially in patches. */
+export interface PanelState {
+  readonly agentName: string;
+  readonly sessionId: string | null;
+  readonly turn: TurnState;
+  /** A one-line explanation with the next step, shown when `turn` is `exited` or `error`. */
+  readonly message: string | null;
+  readonly readOnly: boolean;
+  readonly plan: SessionState['plan'];
+  readonly currentModeId: SessionState['currentModeId'];
+  readonly availableModes: SessionState['availableModes'];
+  readonly availableCommands: SessionState['availableCommands'];
+  readonly configOptions: SessionState['configOptions'];
+  readonly usage: SessionState['usage'];
+  readonly title: SessionState['title'];
+  readonly queuedPrompts: readonly string[];
+  readonly permissions: readonly PermissionView[];
+  readonly notices: readonly { readonly severity: string; readonly title: string; readonly description?: string | null }[];
+}
+
+/** One change to the transcript. Entries are addressed by their durable key, never by position alone. */
+export type PatchOp =
+  /** A new entry at `index` (entries after it move down). */
+  | { readonly op: 'insert'; readonly index: number; readonly entry: Entry }
+  /** The entry with `entry.key` changed in some way other than appended text. */
+  | { readonly op: 'replace'; readonly entry: Entry }
+  /** Text appended to the entry's content: to its last block when that is text, else as a new text block. */
+  | { readonly op: 'appendText'; readonly key: string; readonly text: string }
+  | { readonly op: 'remove'; readonly key: string }
+  /** Some panel fields changed; absent fields are unchanged. */
+  | { readonly op: 'panel'; readonly panel: Partial<PanelState> };
+
+export type HostToWebview =
+  | { readonly type: 'snapshot'; readonly protocol: number; readonly entries: readonly Entry[]; readonly panel: PanelState }
+  | { readonly type: 'patch'; readonly ops: readonly PatchOp[] }
+  /** Scroll to and highlight an entry (from the debug tree's "Show in Chat"). */
+  | { readonly type: 'reveal'; readonly key: string }
+  /** Focus the prompt box (from the "ACP: Open Chat" command on an open panel). */
+  | { readonly type: 'focusPrompt' };
+
+const zKey = z.string().min(1).max(200);
+
+export const zWebviewToHost = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('ready'), protocol: z.number() }),
+  z.object({ type: z.literal('prompt'), text: z.string().max(1_000_000) }),
+  z.object({ type: z.literal('cancel') }),
+  z.object({ type: z.literal('permission'), requestId: zKey, optionId: z.string().nullable() }),
+  z.object({ type: z.literal('openLink'), href: z.string().max(10_000) }),
+  z.object({ type: z.literal('openLocation'), path: z.string(), line: z.number().int().nullable() }),
+  z.object({ type: z.literal('openDiff'), key: zKey, index: z.number().int().nonnegative() }),
+  z.object({ type: z.literal('copy'), text: z.string() }),
+  z.object({ type: z.literal('setMode'), modeId: z.string() }),
+  z.object({ type: z.literal('setConfigOption'), configId: z.string(), value: z.union([z.string(), z.boolean()]) }),
+  z.object({ type: z.literal('revealInTree'), key: zKey }),
+  z.object({ type: z.literal('exportMarkdown') }),
+  z.object({ type: z.literal('restartAgent') }),
+  z.object({ type: z.literal('removeQueued'), index: z.number().int().nonnegative() }),
+]);
+export type WebviewToHost = z.infer<typeof zWebviewToHost>;
+
+/** State the webview keeps across hide/show with `setState`; versioned so an old state is dropped, not misread. */
+export interface WebviewPersistedState {
+  readonly v: typeof WEBVIEW_PROTOCOL_VERSION;
+  readonly draft: string;
+  readonly scrollKey: string | null;
+}
