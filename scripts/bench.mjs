@@ -1,0 +1,31 @@
+// `npm run bench`: runs every benchmark in bench/ and writes their figures, by name, to bench-results.json.
+// Each benchmark prints one JSON object of named figures as the last line of its stdout. Figures are
+// compared with baselines measured in the same run (never with fixed times), so they mean the same on
+// any machine.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const benches = readdirSync(path.join(root, 'bench')).filter((f) => /\.bench\.(ts|mjs)$/.test(f)).sort();
+if (!existsSync(path.join(root, 'dist/cli.js'))) spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
+const results = { machine: { node: process.version, cpus: (await import('node:os')).cpus().length, date: new Date().toISOString() } };
+let failed = 0;
+for (const f of benches) {
+  console.log(`\n=== bench/${f}`);
+  const args = f.endsWith('.ts') ? ['--import', 'tsx', '--expose-gc', `bench/${f}`] : ['--expose-gc', `bench/${f}`];
+  const r = spawnSync(process.execPath, args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 28 });
+  process.stdout.write(r.stdout);
+  const last = r.stdout.trim().split('\n').pop() ?? '';
+  try {
+    if (r.status !== 0) throw new Error(`exit ${r.status}`);
+    Object.assign(results, JSON.parse(last));
+  } catch (e) {
+    failed++;
+    console.error(`bench/${f} failed: ${e.message}`);
+  }
+}
+writeFileSync(path.join(root, 'bench-results.json'), JSON.stringify(results, null, 2) + '\n');
+console.log(`\nbench-results.json written (${benches.length - failed} of ${benches.length} benchmarks)`);
+process.exit(failed ? 1 : 0);
