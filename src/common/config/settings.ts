@@ -1,0 +1,116 @@
+/**
+ * The `acpChat.*` settings, validated. VS Code validates against the JSON schema in package.json only in
+ * the settings editor; settings.json can hold anything, so the extension parses it here and reports
+ * what it had to drop instead of failing.
+ */
+import { z } from 'zod';
+
+export const DEMO_AGENT_ID = 'demo';
+
+export const zAgentConfig = z.object({
+  id: z.string().min(1),
+  name: z.string().min(1),
+  command: z.string().min(1),
+  args: z.array(z.string()).default([]),
+  env: z.record(z.string(), z.string()).default({}),
+  cwd: z.string().optional(),
+});
+export type AgentConfig = z.infer<typeof zAgentConfig>;
+
+export const zPermissionRule = z.object({
+  toolKind: z.string().optional(),
+  titlePattern: z.string().optional(),
+  action: z.enum(['allow', 'reject']),
+});
+export type PermissionRule = z.infer<typeof zPermissionRule>;
+
+export interface Settings {
+  readonly agents: readonly AgentConfig[];
+  readonly defaultAgent: string;
+  readonly protocolVersion: 1 | 2;
+  readonly openOnStartup: boolean;
+  readonly mcpServers: readonly Readonly<Record<string, unknown>>[];
+  readonly permissionRules: readonly PermissionRule[];
+  readonly captureEnabled: boolean;
+  readonly captureMaxFiles: number;
+}
+
+/** Reads one raw value per key (VS Code's `WorkspaceConfiguration.get`, or a plain object in tests). */
+export type RawSettings = (key: string) => unknown;
+
+/** Parses every setting; a bad value falls back to its default and adds a human-readable problem. */
+export function parseSettings(get: RawSettings): { settings: Settings; problems: string[] } {
+  const problems: string[] = [];
+  const list = <T>(key: string, schema: z.ZodType<T>): T[] => {
+    const raw = get(key);
+    if (raw === undefined || raw === null) return [];
+    if (!Array.isArray(raw)) {
+      problems.push(`acpChat.${key} must be an array; ignored`);
+      return [];
+    }
+    const out: T[] = [];
+    raw.forEach((item, i) => {
+      const r = schema.safeParse(item);
+      if (r.success) out.push(r.data);
+      else problems.push(`acpChat.${key}[${i}] ignored: ${r.error.issues.map((x) => `${x.path.join('.') || 'value'} ${x.message}`).join('; ')}`);
+    });
+    return out;
+  };
+  const scalar = <T>(key: string, schema: z.ZodType<T>, fallback: T): T => {
+    const raw = get(key);
+    if (raw === undefined) return fallback;
+    const r = schema.safeParse(raw);
+    if (r.success) return r.data;
+    problems.push(`acpChat.${key} has an invalid value (${JSON.stringify(raw)}); using ${JSON.stringify(fallback)}`);
+    return fallback;
+  };
+
+  const agents = list('agents', zAgentConfig);
+  const seen = new Set<string>([DEMO_AGENT_ID]);
+  const unique = agents.filter((a) => {
+    if (seen.has(a.id)) {
+      problems.push(`acpChat.agents: duplicate or reserved id '${a.id}' ignored`);
+      return false;
+    }
+    seen.add(a.id);
+    return true;
+  });
+  const permissionRules = list('permissionRules', zPermissionRule).filter((r) => {
+    if (r.titlePattern === undefined) return true;
+    try {
+      new RegExp(r.titlePattern);
+      return true;
+    } catch {
+      problems.push(`acpChat.permissionRules: invalid titlePattern ${JSON.stringify(r.titlePattern)} ignored`);
+      return false;
+    }
+  });
+  return {
+    settings: {
+      agents: unique,
+      defaultAgent: scalar('defaultAgent', z.string().min(1), DEMO_AGENT_ID),
+      protocolVersion: scalar('protocolVersion', z.union([z.literal(1), z.literal(2)]), 1),
+      openOnStartup: scalar('openOnStartup', z.boolean(), false),
+      mcpServers: list('mcpServers', z.record(z.string(), z.unknown())),
+      permissionRules,
+      captureEnabled: scalar('capture.enabled', z.boolean(), true),
+      captureMaxFiles: scalar('capture.maxFiles', z.number().int().min(1).max(1000), 20),
+    },
+    problems,
+  };
+}
+
+/** The built-in demo agent: the bundled dist/demo-agent.js run by the Node that runs the extension host. */
+export function demoAgent(nodePath: string, demoAgentScript: string): AgentConfig {
+  // In desktop VS Code the extension host's executable is Electron; ELECTRON_RUN_AS_NODE makes it plain Node.
+  return { id: DEMO_AGENT_ID, name: 'Demo agent', command: nodePath, args: [demoAgentScript], env: { ELECTRON_RUN_AS_NODE: '1' } };
+}
+
+/** The demo agent first, then the configured ones. */
+export function allAgents(settings: Settings, demo: AgentConfig): AgentConfig[] {
+  return [demo, ...settings.agents];
+}
+
+export function findAgent(agents: readonly AgentConfig[], id: string): AgentConfig | undefined {
+  return agents.find((a) => a.id === id);
+}

@@ -1,0 +1,96 @@
+/**
+ * Disposables without the VS Code API, structurally compatible with `vscode.Disposable`, so src/common and
+ * src/node can own resources and src/vscode can push them into `context.subscriptions`.
+ */
+export interface IDisposable {
+  dispose(): void;
+}
+
+export function toDisposable(fn: () => void): IDisposable {
+  let done = false;
+  return {
+    dispose() {
+      if (done) return;
+      done = true;
+      fn();
+    },
+  };
+}
+
+/** Owns a set of disposables; disposing it disposes them once, newest first. Adding after dispose disposes at once. */
+export class DisposableStore implements IDisposable {
+  private readonly items: IDisposable[] = [];
+  private disposed = false;
+
+  get isDisposed(): boolean {
+    return this.disposed;
+  }
+
+  add<T extends IDisposable>(item: T): T {
+    if (this.disposed) item.dispose();
+    else this.items.push(item);
+    return item;
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    const errors: unknown[] = [];
+    for (const item of this.items.splice(0).reverse()) {
+      try {
+        item.dispose();
+      } catch (e) {
+        errors.push(e);
+      }
+    }
+    if (errors.length === 1) throw errors[0];
+    if (errors.length > 1) throw new AggregateError(errors, 'several disposables failed');
+  }
+}
+
+/** Base class: `this.register(x)` ties x's lifetime to this object's. */
+export abstract class Disposable implements IDisposable {
+  private readonly store = new DisposableStore();
+
+  protected register<T extends IDisposable>(item: T): T {
+    return this.store.add(item);
+  }
+
+  protected get isDisposed(): boolean {
+    return this.store.isDisposed;
+  }
+
+  dispose(): void {
+    this.store.dispose();
+  }
+}
+
+/** A minimal typed event emitter (VS Code's `Event<T>` shape: subscribe returns a disposable). */
+export type Event<T> = (listener: (e: T) => void) => IDisposable;
+
+export class Emitter<T> implements IDisposable {
+  private listeners: ((e: T) => void)[] = [];
+  private disposed = false;
+
+  readonly event: Event<T> = (listener) => {
+    if (this.disposed) return toDisposable(() => undefined);
+    this.listeners.push(listener);
+    return toDisposable(() => {
+      this.listeners = this.listeners.filter((l) => l !== listener);
+    });
+  };
+
+  fire(e: T): void {
+    for (const l of this.listeners.slice()) l(e);
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.listeners = [];
+  }
+}
+
+/** Compile-time exhaustiveness guard for `switch` statements over discriminated unions. */
+export function assertNever(value: never, what = 'value'): never {
+  throw new Error(`unexpected ${what}: ${JSON.stringify(value)}`);
+}

@@ -1,0 +1,74 @@
+/**
+ * Collects transcript changes between two posts to the webview and coalesces them, so a burst of
+ * streamed chunks becomes one small `patch` message per frame:
+ * - consecutive text appends to one entry become one `appendText`;
+ * - a full entry (`insert`/`replace`) still pending absorbs later changes to that entry;
+ * - panel changes merge into one `panel` op, sent after the entry ops.
+ * Pure: the caller decides when to flush (the host flushes at most every ~16 ms).
+ */
+import type { Entry } from '../store/model';
+import type { PanelState, PatchOp } from './contract';
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+export class PatchBatcher {
+  private ops: PatchOp[] = [];
+  /** Index in `ops` of the newest op that carries or extends each entry key. */
+  private lastOpFor = new Map<string, number>();
+  private panel: Mutable<Partial<PanelState>> | null = null;
+
+  get isEmpty(): boolean {
+    return this.ops.length === 0 && this.panel === null;
+  }
+
+  inserted(index: number, entry: Entry): void {
+    this.push(entry.key, { op: 'insert', index, entry });
+  }
+
+  /** `appendedText` is set when the only change is text appended at the end of the entry's content. */
+  updated(entry: Entry, appendedText?: string): void {
+    const at = this.lastOpFor.get(entry.key);
+    const pending = at === undefined ? undefined : this.ops[at];
+    if (pending && at !== undefined) {
+      switch (pending.op) {
+        case 'insert':
+          this.ops[at] = { ...pending, entry };
+          return;
+        case 'replace':
+          this.ops[at] = { op: 'replace', entry };
+          return;
+        case 'appendText':
+          this.ops[at] =
+            appendedText !== undefined ? { ...pending, text: pending.text + appendedText } : { op: 'replace', entry };
+          return;
+        case 'remove':
+        case 'panel':
+          break;
+      }
+    }
+    this.push(entry.key, appendedText !== undefined ? { op: 'appendText', key: entry.key, text: appendedText } : { op: 'replace', entry });
+  }
+
+  removed(key: string): void {
+    this.push(key, { op: 'remove', key });
+  }
+
+  panelChanged(fields: Partial<PanelState>): void {
+    this.panel = { ...(this.panel ?? {}), ...fields };
+  }
+
+  /** The coalesced ops since the last call, in order; empties the batcher. */
+  take(): PatchOp[] {
+    const ops = this.ops;
+    if (this.panel) ops.push({ op: 'panel', panel: this.panel });
+    this.ops = [];
+    this.lastOpFor.clear();
+    this.panel = null;
+    return ops;
+  }
+
+  private push(key: string, op: PatchOp): void {
+    this.lastOpFor.set(key, this.ops.length);
+    this.ops.push(op);
+  }
+}

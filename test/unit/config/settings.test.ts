@@ -1,0 +1,58 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { allAgents, demoAgent, findAgent, parseSettings } from '../../../src/common/config/settings';
+import { autoAnswer, optionFor } from '../../../src/common/permissions';
+
+const from = (o: Record<string, unknown>) => (k: string) => o[k];
+
+test('defaults when nothing is set', () => {
+  const { settings, problems } = parseSettings(from({}));
+  assert.deepEqual(problems, []);
+  assert.equal(settings.defaultAgent, 'demo');
+  assert.equal(settings.protocolVersion, 1);
+  assert.deepEqual(settings.agents, []);
+  assert.equal(settings.captureMaxFiles, 20);
+});
+
+test('valid agents are kept with defaults filled in; bad ones are reported, not fatal', () => {
+  const { settings, problems } = parseSettings(from({
+    agents: [
+      { id: 'claude', name: 'Claude Code', command: 'npx', args: ['x'] },
+      { id: 'broken', name: 'No command' },
+      { id: 'demo', name: 'Shadow', command: 'evil' },
+      { id: 'claude', name: 'Again', command: 'y' },
+    ],
+    protocolVersion: 3,
+  }));
+  assert.deepEqual(settings.agents, [{ id: 'claude', name: 'Claude Code', command: 'npx', args: ['x'], env: {} }]);
+  assert.equal(settings.protocolVersion, 1);
+  assert.equal(problems.length, 4);
+  assert.match(problems[0] ?? '', /agents\[1\].*command/);
+  assert.match(problems.join('\n'), /reserved id 'demo'/);
+  assert.match(problems.join('\n'), /protocolVersion/);
+});
+
+test('the demo agent is always first and can be found by id', () => {
+  const { settings } = parseSettings(from({ agents: [{ id: 'a', name: 'A', command: 'a' }] }));
+  const agents = allAgents(settings, demoAgent('/usr/bin/node', '/ext/dist/demo-agent.js'));
+  assert.deepEqual(agents.map((a) => a.id), ['demo', 'a']);
+  assert.equal(findAgent(agents, 'demo')?.args[0], '/ext/dist/demo-agent.js');
+  assert.equal(findAgent(agents, 'nope'), undefined);
+});
+
+test('permission rules pick options by kind, first match wins, invalid patterns are dropped', () => {
+  const { settings, problems } = parseSettings(from({
+    permissionRules: [{ toolKind: 'read', action: 'allow' }, { titlePattern: '(', action: 'allow' }, { titlePattern: '^rm ', action: 'reject' }],
+  }));
+  assert.equal(settings.permissionRules.length, 2);
+  assert.equal(problems.length, 1);
+  const options = [
+    { optionId: 'x1', name: 'Always', kind: 'allow_always' },
+    { optionId: 'x2', name: 'Once', kind: 'allow_once' },
+    { optionId: 'x3', name: 'No', kind: 'reject_once' },
+  ];
+  assert.equal(autoAnswer(settings.permissionRules, { kind: 'read', title: 'cat a' }, options)?.option.optionId, 'x2');
+  assert.equal(autoAnswer(settings.permissionRules, { kind: 'execute', title: 'rm -rf /' }, options)?.option.optionId, 'x3');
+  assert.equal(autoAnswer(settings.permissionRules, { kind: 'execute', title: 'ls' }, options), undefined);
+  assert.equal(optionFor('reject', [{ optionId: 'a', name: 'A', kind: 'allow_once' }]), undefined);
+});

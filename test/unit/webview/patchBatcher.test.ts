@@ -1,0 +1,58 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { PatchBatcher } from '../../../src/common/webview/patchBatcher';
+import type { MessageEntry } from '../../../src/common/store/model';
+
+const stats = { chunks: 1, upserts: 0, bytes: 1, firstSeen: 0, lastSeen: 0, lines: [] };
+const msg = (key: string, text: string): MessageEntry => ({
+  kind: 'agent_message', key, messageId: null, content: [{ type: 'text', text }], meta: null, provenance: 'live', stats,
+});
+
+test('consecutive appends to one entry become one appendText', () => {
+  const b = new PatchBatcher();
+  b.updated(msg('k', 'ab'), 'a');
+  b.updated(msg('k', 'ab'), 'b');
+  b.updated(msg('k', 'abc'), 'c');
+  assert.deepEqual(b.take(), [{ op: 'appendText', key: 'k', text: 'abc' }]);
+  assert.equal(b.isEmpty, true);
+  assert.deepEqual(b.take(), []);
+});
+
+test('a pending insert absorbs later updates of the same entry', () => {
+  const b = new PatchBatcher();
+  b.inserted(0, msg('k', 'a'));
+  b.updated(msg('k', 'ab'), 'b');
+  const ops = b.take();
+  assert.equal(ops.length, 1);
+  assert.deepEqual(ops[0], { op: 'insert', index: 0, entry: msg('k', 'ab') });
+});
+
+test('a non-append update after appends turns the pending op into a replace', () => {
+  const b = new PatchBatcher();
+  b.updated(msg('k', 'a'), 'a');
+  b.updated(msg('k', 'X'));
+  b.updated(msg('k', 'XY'), 'Y');
+  assert.deepEqual(b.take(), [{ op: 'replace', entry: msg('k', 'XY') }]);
+});
+
+test('ops for different entries keep their order; panel fields merge and come last', () => {
+  const b = new PatchBatcher();
+  b.panelChanged({ turn: 'busy' });
+  b.inserted(0, msg('a', 'x'));
+  b.updated(msg('b', 'y'), 'y');
+  b.panelChanged({ title: 'T' });
+  b.removed('c');
+  assert.deepEqual(b.take(), [
+    { op: 'insert', index: 0, entry: msg('a', 'x') },
+    { op: 'appendText', key: 'b', text: 'y' },
+    { op: 'remove', key: 'c' },
+    { op: 'panel', panel: { turn: 'busy', title: 'T' } },
+  ]);
+});
+
+test('an append after a remove of the same key is not folded into the remove', () => {
+  const b = new PatchBatcher();
+  b.removed('k');
+  b.updated(msg('k', 'a'), 'a');
+  assert.deepEqual(b.take(), [{ op: 'remove', key: 'k' }, { op: 'appendText', key: 'k', text: 'a' }]);
+});
