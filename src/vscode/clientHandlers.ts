@@ -1,0 +1,55 @@
+/**
+ * The VS Code implementation of the client's host services: permission requests go to the user's rules,
+ * then to the chat panel (via the PermissionBroker); files go through VS Code (FileAccess); terminals are
+ * real child processes (the Node TerminalHost shared with the CLI).
+ */
+import type { ClientHandlers, TerminalHost } from '../node/acp/handlers';
+import type { RequestPermissionParams, RequestPermissionResult } from '../common/protocol/requests';
+import type { PermissionRule } from '../common/config/settings';
+import type { PermissionBroker } from '../common/permissionBroker';
+import { autoAnswer } from '../common/permissions';
+import type { FileAccess } from './fsHandlers';
+
+export interface ClientHandlerDeps {
+  readonly agentName: string;
+  readonly files: FileAccess;
+  readonly broker: PermissionBroker;
+  readonly terminals: TerminalHost;
+  rules(): readonly PermissionRule[];
+  /** Entry key of a tool call, so the panel can show the request on its card. */
+  toolCallKey(sessionId: string, toolCallId: string): string | null;
+  /** Called when a request must wait for the user (the panel is revealed or a notification shown). */
+  onAsk(sessionId: string, title: string): void;
+  log(message: string): void;
+}
+
+export function createClientHandlers(d: ClientHandlerDeps): ClientHandlers {
+  return {
+    async requestPermission(p: RequestPermissionParams, signal: AbortSignal): Promise<RequestPermissionResult> {
+      const title = p.toolCall.title ?? p.toolCall.toolCallId;
+      const auto = autoAnswer(d.rules(), { kind: p.toolCall.kind ?? null, title }, p.options);
+      if (auto) {
+        d.log(`permission for "${title}" answered by rule ${JSON.stringify(auto.rule)}: ${auto.option.name}`);
+        return { outcome: { outcome: 'selected', optionId: auto.option.optionId } };
+      }
+      const ask = {
+        sessionId: p.sessionId,
+        toolCallId: p.toolCall.toolCallId,
+        toolCallKey: d.toolCallKey(p.sessionId, p.toolCall.toolCallId),
+        title,
+        options: p.options,
+      };
+      const answer = d.broker.ask(ask, signal);
+      d.onAsk(p.sessionId, title);
+      const outcome = await answer;
+      return { outcome };
+    },
+    async readTextFile(p) {
+      return { content: await d.files.read(p.path, p.line, p.limit) };
+    },
+    async writeTextFile(p) {
+      await d.files.write(p.path, p.content, d.agentName);
+    },
+    terminals: d.terminals,
+  };
+}
