@@ -1,0 +1,154 @@
+/**
+ * The "ACP Messages" debug tree as plain data: sessions, then their entries in order with identity
+ * (messageId / toolCallId / local key), provenance and counters, plus plan, mode and diagnostics.
+ * The VS Code TreeDataProvider only maps these nodes to TreeItems, so what the tree shows is tested here.
+ */
+import type { Diagnostic, Entry, EntryStats, SessionState, ToolCallEntry } from '../store/model';
+
+export type TreeNode =
+  | { readonly type: 'session'; readonly id: string; readonly sessionId: string; readonly label: string; readonly description: string }
+  | { readonly type: 'entry'; readonly id: string; readonly sessionId: string; readonly key: string; readonly label: string; readonly description: string; readonly tooltip: string; readonly icon: string; readonly hasChildren: boolean }
+  | { readonly type: 'detail'; readonly id: string; readonly label: string; readonly description: string; readonly copyValue?: string }
+  | { readonly type: 'group'; readonly id: string; readonly sessionId: string; readonly group: 'plan' | 'diagnostics' | 'state'; readonly label: string; readonly description: string };
+
+const KIND_LABEL: Record<Entry['kind'], string> = {
+  user_message: 'User',
+  agent_message: 'Agent',
+  agent_thought: 'Thought',
+  tool_call: 'Tool call',
+};
+
+const KIND_ICON: Record<Entry['kind'], string> = {
+  user_message: 'account',
+  agent_message: 'hubot',
+  agent_thought: 'lightbulb',
+  tool_call: 'tools',
+};
+
+const PROVENANCE_LABEL = { local: 'local prompt', live: 'live', replay: 'replay' } as const;
+
+export function entryIdentity(e: Entry): string | null {
+  return e.kind === 'tool_call' ? e.toolCallId : e.messageId;
+}
+
+export function sessionNode(s: SessionState, diagnostics: number): TreeNode {
+  return {
+    type: 'session',
+    id: `s/${s.sessionId}`,
+    sessionId: s.sessionId,
+    label: s.title ?? s.sessionId,
+    description: `${s.entries.length} entries · v${s.protocolVersion}${diagnostics ? ` · ${diagnostics} diagnostics` : ''}`,
+  };
+}
+
+export function entryNode(sessionId: string, e: Entry, index: number): TreeNode {
+  const id = entryIdentity(e);
+  const counts = `${e.stats.chunks} chunks · ${e.stats.upserts} upserts · ${e.stats.bytes} B`;
+  const label = e.kind === 'tool_call' ? `${index + 1}. ${KIND_LABEL[e.kind]}: ${e.title}` : `${index + 1}. ${KIND_LABEL[e.kind]} ${id ?? '(no id)'}`;
+  const status = e.kind === 'tool_call' ? `${e.status} · ` : '';
+  return {
+    type: 'entry',
+    id: `e/${sessionId}/${e.key}`,
+    sessionId,
+    key: e.key,
+    label,
+    description: `${status}${PROVENANCE_LABEL[e.provenance]} · ${counts}`,
+    tooltip: [
+      `${KIND_LABEL[e.kind]} ${e.kind === 'tool_call' ? `toolCallId ${e.toolCallId}` : `messageId ${e.messageId ?? '(none)'}`}`,
+      `key ${e.key}`,
+      `provenance ${PROVENANCE_LABEL[e.provenance]}`,
+      counts,
+      `first seen ${iso(e.stats.firstSeen)}, last seen ${iso(e.stats.lastSeen)}`,
+      `capture lines ${formatLines(e.stats.lines)}`,
+    ].join('\n'),
+    icon: KIND_ICON[e.kind],
+    hasChildren: true,
+  };
+}
+
+/** The children of an entry: every identity and counter, each copyable. */
+export function entryDetails(sessionId: string, e: Entry): TreeNode[] {
+  const base = `d/${sessionId}/${e.key}`;
+  const d = (name: string, value: string, copy?: string): TreeNode => ({
+    type: 'detail',
+    id: `${base}/${name}`,
+    label: name,
+    description: value,
+    ...(copy !== undefined ? { copyValue: copy } : {}),
+  });
+  const out: TreeNode[] = [];
+  if (e.kind === 'tool_call') {
+    out.push(d('toolCallId', e.toolCallId, e.toolCallId), d('kind', e.toolKind), d('status', e.status));
+    if (e.name) out.push(d('name', e.name));
+    out.push(d('status history', statusHistory(e)));
+    if (e.parentKey) out.push(d('belongs to', e.parentKey, e.parentKey));
+  } else {
+    out.push(d('messageId', e.messageId ?? '(no id)', e.messageId ?? undefined));
+  }
+  out.push(
+    d('key', e.key, e.key),
+    d('provenance', PROVENANCE_LABEL[e.provenance]),
+    d('chunks', String(e.stats.chunks)),
+    d('upserts', String(e.stats.upserts)),
+    d('bytes', String(e.stats.bytes)),
+    d('first seen', iso(e.stats.firstSeen)),
+    d('last seen', iso(e.stats.lastSeen)),
+    d('capture lines', formatLines(e.stats.lines)),
+  );
+  return out;
+}
+
+export function sessionChildren(s: SessionState, diagnostics: readonly Diagnostic[]): TreeNode[] {
+  const out: TreeNode[] = s.entries.map((e, i) => entryNode(s.sessionId, e, i));
+  const mode = s.currentModeId ?? '(none)';
+  out.push({ type: 'group', id: `g/${s.sessionId}/state`, sessionId: s.sessionId, group: 'state', label: 'Session state', description: `mode ${mode}` });
+  if (s.plan) {
+    const done = s.plan.filter((p) => p.status === 'completed').length;
+    out.push({ type: 'group', id: `g/${s.sessionId}/plan`, sessionId: s.sessionId, group: 'plan', label: 'Plan', description: `${done}/${s.plan.length} completed` });
+  }
+  out.push({ type: 'group', id: `g/${s.sessionId}/diagnostics`, sessionId: s.sessionId, group: 'diagnostics', label: 'Diagnostics', description: `${diagnostics.filter((x) => x.severity === 'error').length} errors, ${diagnostics.filter((x) => x.severity === 'warning').length} warnings` });
+  return out;
+}
+
+export function groupChildren(s: SessionState, group: 'plan' | 'diagnostics' | 'state', diagnostics: readonly Diagnostic[]): TreeNode[] {
+  const d = (i: number, label: string, description: string, copy?: string): TreeNode => ({
+    type: 'detail',
+    id: `g/${s.sessionId}/${group}/${i}`,
+    label,
+    description,
+    ...(copy !== undefined ? { copyValue: copy } : {}),
+  });
+  switch (group) {
+    case 'plan':
+      return (s.plan ?? []).map((p, i) => d(i, `${planIcon(p.status)} ${p.content}`, `${p.status} · ${p.priority}`));
+    case 'diagnostics':
+      return diagnostics.map((x, i) => d(i, `${x.severity}: ${x.message}`, x.line !== undefined ? `line ${x.line}` : '', x.message));
+    case 'state':
+      return [
+        d(0, 'sessionId', s.sessionId, s.sessionId),
+        d(1, 'protocol version', String(s.protocolVersion)),
+        d(2, 'mode', s.currentModeId ?? '(none)'),
+        d(3, 'modes', s.availableModes.map((m) => m.id).join(', ') || '(none)'),
+        d(4, 'commands', s.availableCommands.map((c) => `/${c.name}`).join(' ') || '(none)'),
+        d(5, 'config options', s.configOptions.map((c) => `${c.id}=${String(c['currentValue'])}`).join(', ') || '(none)'),
+        d(6, 'usage', s.usage ? `${s.usage.used}/${s.usage.size} tokens${s.usage.cost ? ` · ${s.usage.cost.amount} ${s.usage.cost.currency}` : ''}` : '(none)'),
+      ];
+  }
+}
+
+function planIcon(status: string): string {
+  return status === 'completed' ? '✓' : status === 'in_progress' ? '▸' : '○';
+}
+
+function statusHistory(e: ToolCallEntry): string {
+  return e.statusHistory.map((h) => h.status).join(' → ') || e.status;
+}
+
+function iso(ms: number): string {
+  return Number.isFinite(ms) && ms > 0 ? new Date(ms).toISOString() : '-';
+}
+
+export function formatLines(lines: EntryStats['lines']): string {
+  if (lines.length === 0) return '(none)';
+  return lines.map(([a, b]) => (a === b ? String(a) : `${a}-${b}`)).join(', ');
+}

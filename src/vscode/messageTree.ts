@@ -1,0 +1,164 @@
+/**
+ * "ACP Messages": the debug tree over the message store. It maps the plain nodes of
+ * src/common/debug/treeModel.ts to TreeItems; refreshes are coalesced (at most every 150 ms) so a
+ * streaming turn does not flood the tree.
+ */
+import * as vscode from 'vscode';
+import {
+  entryDetails,
+  groupChildren,
+  sessionChildren,
+  sessionNode,
+  type TreeNode,
+} from '../common/debug/treeModel';
+import type { Diagnostic, SessionState } from '../common/store/model';
+import { Disposable, type Event } from '../common/util/lifecycle';
+
+export const MESSAGE_TREE_VIEW = 'acpChat.messages';
+
+/** What the tree shows. Implemented by the session controller (live) and by opened captures. */
+export interface TreeSource {
+  readonly label: string;
+  sessions(): readonly SessionState[];
+  diagnostics(sessionId: string): readonly Diagnostic[];
+  readonly onDidChange: Event<void>;
+}
+
+const REFRESH_MS = 150;
+
+export class MessageTreeProvider extends Disposable implements vscode.TreeDataProvider<TreeNode> {
+  private readonly changed = new vscode.EventEmitter<TreeNode | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private sources: TreeSource[] = [];
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  /** Parent of each node handed out, for `reveal`. */
+  private readonly parents = new Map<string, TreeNode | undefined>();
+  private readonly subscriptions = new Map<TreeSource, { dispose(): void }>();
+
+  constructor() {
+    super();
+    this.register(this.changed);
+    this.register({ dispose: () => clearTimeout(this.timer) });
+    this.register({ dispose: () => this.subscriptions.forEach((s) => s.dispose()) });
+  }
+
+  addSource(source: TreeSource): { dispose(): void } {
+    this.sources.push(source);
+    this.subscriptions.set(source, source.onDidChange(() => this.scheduleRefresh()));
+    this.scheduleRefresh();
+    return {
+      dispose: () => {
+        this.sources = this.sources.filter((s) => s !== source);
+        this.subscriptions.get(source)?.dispose();
+        this.subscriptions.delete(source);
+        this.scheduleRefresh();
+      },
+    };
+  }
+
+  /** Finds the node of an entry (for reveal from the chat panel). */
+  entryNodeFor(sessionId: string, key: string): TreeNode | undefined {
+    for (const source of this.sources) {
+      const s = source.sessions().find((x) => x.sessionId === sessionId);
+      if (!s) continue;
+      const node = sessionChildren(s, source.diagnostics(sessionId)).find((n) => n.type === 'entry' && n.key === key);
+      if (node) {
+        this.parents.set(node.id, sessionNode(s, source.diagnostics(sessionId).length));
+        return node;
+      }
+    }
+    return undefined;
+  }
+
+  /** Every session of every source, with the diagnostics of each: for tests and the debug bundle. */
+  allSessions(): { source: TreeSource; session: SessionState }[] {
+    return this.sources.flatMap((source) => source.sessions().map((session) => ({ source, session })));
+  }
+
+  getTreeItem(node: TreeNode): vscode.TreeItem {
+    switch (node.type) {
+      case 'session': {
+        const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.Expanded);
+        item.id = node.id;
+        item.description = node.description;
+        item.iconPath = new vscode.ThemeIcon('comment-discussion');
+        item.contextValue = 'session';
+        item.tooltip = `session ${node.sessionId}`;
+        return item;
+      }
+      case 'entry': {
+        const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.Collapsed);
+        item.id = node.id;
+        item.description = node.description;
+        item.tooltip = node.tooltip;
+        item.iconPath = new vscode.ThemeIcon(node.icon);
+        item.contextValue = node.label.includes('Tool call') ? 'entry.toolCall' : 'entry.message';
+        item.command = { command: 'acpChat.showInChat', title: 'Show in Chat', arguments: [node] };
+        return item;
+      }
+      case 'group': {
+        const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.Collapsed);
+        item.id = node.id;
+        item.description = node.description;
+        item.iconPath = new vscode.ThemeIcon(node.group === 'plan' ? 'checklist' : node.group === 'diagnostics' ? 'warning' : 'info');
+        item.contextValue = `group.${node.group}`;
+        return item;
+      }
+      case 'detail': {
+        const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.None);
+        item.id = node.id;
+        item.description = node.description;
+        item.tooltip = `${node.label}: ${node.description}`;
+        item.contextValue = node.copyValue !== undefined ? 'detail.copyable' : 'detail';
+        return item;
+      }
+    }
+  }
+
+  getChildren(node?: TreeNode): TreeNode[] {
+    const kids = this.children(node);
+    for (const k of kids) this.parents.set(k.id, node);
+    return kids;
+  }
+
+  getParent(node: TreeNode): TreeNode | undefined {
+    return this.parents.get(node.id);
+  }
+
+  private children(node?: TreeNode): TreeNode[] {
+    if (!node) {
+      return this.sources.flatMap((src) => src.sessions().map((s) => sessionNode(s, src.diagnostics(s.sessionId).length)));
+    }
+    const found = this.find(node.type === 'detail' ? '' : node.sessionId);
+    if (!found) return [];
+    const { source, session } = found;
+    switch (node.type) {
+      case 'session':
+        return sessionChildren(session, source.diagnostics(session.sessionId));
+      case 'entry': {
+        const entry = session.entries.find((e) => e.key === node.key);
+        return entry ? entryDetails(session.sessionId, entry) : [];
+      }
+      case 'group':
+        return groupChildren(session, node.group, source.diagnostics(session.sessionId));
+      case 'detail':
+        return [];
+    }
+  }
+
+  private find(sessionId: string): { source: TreeSource; session: SessionState } | undefined {
+    for (const source of this.sources) {
+      const session = source.sessions().find((s) => s.sessionId === sessionId);
+      if (session) return { source, session };
+    }
+    return undefined;
+  }
+
+  private scheduleRefresh(): void {
+    if (this.timer !== undefined || this.isDisposed) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.changed.fire(undefined);
+    }, REFRESH_MS);
+  }
+}
