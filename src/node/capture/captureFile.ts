@@ -1,0 +1,76 @@
+/**
+ * Records every JSON-RPC message of a connection to a `.jsonl` capture in the conformance format
+ * (`{"seq", "t_ms", "dir", "msg"}` per line), so a session can be inspected, replayed and attached to a
+ * bug report. Writes are appended synchronously in order (a crash loses nothing already written); old
+ * captures beyond `maxFiles` are deleted when a new one starts.
+ */
+import { appendFileSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+export type CaptureDirection = 'client->agent' | 'agent->client' | 'note';
+
+export class CaptureFile {
+  private seq = 0;
+  private readonly t0 = Date.now();
+  private failed = false;
+
+  private constructor(readonly path: string, private readonly onError: (message: string) => void) {}
+
+  /** Starts a new capture file in `dir` named after the agent and the time, and prunes old ones. */
+  static create(dir: string, agentId: string, maxFiles: number, onError: (message: string) => void): CaptureFile {
+    mkdirSync(dir, { recursive: true });
+    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+    const safe = agentId.replace(/[^A-Za-z0-9_.-]/g, '_');
+    const file = new CaptureFile(path.join(dir, `${stamp}-${safe}.jsonl`), onError);
+    pruneCaptures(dir, Math.max(0, maxFiles - 1));
+    return file;
+  }
+
+  /** A capture at an exact path (the CLI's `--capture FILE`); truncates it. */
+  static at(file: string, onError: (message: string) => void): CaptureFile {
+    mkdirSync(path.dirname(file), { recursive: true });
+    rmSync(file, { force: true });
+    return new CaptureFile(file, onError);
+  }
+
+  write(dir: CaptureDirection, msg: unknown): void {
+    if (this.failed) return;
+    const line = JSON.stringify({ seq: ++this.seq, t_ms: Date.now() - this.t0, dir, msg }) + '\n';
+    try {
+      appendFileSync(this.path, line);
+    } catch (e) {
+      // Recording must never break the chat: report once and stop recording.
+      this.failed = true;
+      this.onError(`capture disabled, could not write ${this.path}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+
+  /** Lines written so far (the next line's number is this + 1). */
+  get lines(): number {
+    return this.seq;
+  }
+}
+
+/** Keeps the newest `keep` `.jsonl` files in `dir`. */
+export function pruneCaptures(dir: string, keep: number): string[] {
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.jsonl'))
+    .map((f) => ({ f, t: statSync(path.join(dir, f)).mtimeMs }))
+    .sort((a, b) => b.t - a.t || (a.f < b.f ? 1 : -1));
+  const removed = files.slice(keep).map(({ f }) => path.join(dir, f));
+  for (const f of removed) rmSync(f, { force: true });
+  return removed;
+}
+
+/** Lists captures, newest first. */
+export function listCaptures(dir: string): string[] {
+  try {
+    return readdirSync(dir)
+      .filter((f) => f.endsWith('.jsonl'))
+      .sort()
+      .reverse()
+      .map((f) => path.join(dir, f));
+  } catch {
+    return [];
+  }
+}
