@@ -1,0 +1,60 @@
+/** A session's transcript as Markdown ("Export Transcript as Markdown", copy a message). */
+import type { ContentBlock, ToolCallContent } from '../protocol/content';
+import type { Entry, SessionState } from '../store/model';
+
+export function blocksToMarkdown(blocks: readonly ContentBlock[]): string {
+  return blocks
+    .map((b) => {
+      switch (b.type) {
+        case 'text':
+          return b.text;
+        case 'image':
+          return `*[image ${b.mimeType}]*`;
+        case 'audio':
+          return `*[audio ${b.mimeType}]*`;
+        case 'resource_link':
+          return `[${b.title ?? b.name}](${b.uri})`;
+        case 'resource':
+          return 'text' in b.resource ? `\n\`\`\`\n${b.resource.text}\n\`\`\`\n*${b.resource.uri}*` : `*[resource ${b.resource.uri}]*`;
+      }
+    })
+    .join('');
+}
+
+function fence(text: string, lang = ''): string {
+  // A fence longer than any backtick run inside, so agent text cannot close it early.
+  const longest = Math.max(2, ...Array.from(text.matchAll(/`+/g), (m) => m[0].length));
+  const f = '`'.repeat(longest + 1);
+  return `${f}${lang}\n${text}\n${f}`;
+}
+
+function toolContent(c: ToolCallContent): string {
+  switch (c.type) {
+    case 'content':
+      return blocksToMarkdown([c.content]);
+    case 'diff':
+      return `Diff of \`${c.path}\`:\n\n${fence(c.newText, 'diff')}`;
+    case 'terminal':
+      return `*terminal ${c.terminalId}*`;
+  }
+}
+
+export function entryToMarkdown(e: Entry): string {
+  switch (e.kind) {
+    case 'user_message':
+      return `## User\n\n${blocksToMarkdown(e.content)}`;
+    case 'agent_message':
+      return `## Agent\n\n${blocksToMarkdown(e.content)}`;
+    case 'agent_thought':
+      return `<details><summary>Thought</summary>\n\n${blocksToMarkdown(e.content)}\n\n</details>`;
+    case 'tool_call': {
+      const body = e.content.map(toolContent).filter(Boolean).join('\n\n');
+      return `**Tool call** \`${e.toolKind}\` — ${e.title} *(${e.status})*${body ? `\n\n${body}` : ''}`;
+    }
+  }
+}
+
+export function sessionToMarkdown(s: SessionState, agentName: string): string {
+  const head = `# ${s.title ?? 'ACP Chat transcript'}\n\n*Agent: ${agentName} · session ${s.sessionId}*`;
+  return [head, ...s.entries.map(entryToMarkdown)].join('\n\n') + '\n';
+}

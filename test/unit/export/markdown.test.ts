@@ -1,0 +1,35 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { entryToMarkdown, sessionToMarkdown } from '../../../src/common/export/markdown';
+import type { Entry, SessionState } from '../../../src/common/store/model';
+
+const stats = { chunks: 0, upserts: 0, bytes: 0, firstSeen: 0, lastSeen: 0, lines: [] };
+const entries: Entry[] = [
+  { kind: 'user_message', key: 'a', messageId: null, content: [{ type: 'text', text: 'Fix it' }, { type: 'resource_link', uri: 'file:///ws/a.ts', name: 'a.ts' }], meta: null, provenance: 'local', stats },
+  { kind: 'agent_thought', key: 'b', messageId: 't', content: [{ type: 'text', text: 'hmm' }], meta: null, provenance: 'live', stats },
+  {
+    kind: 'tool_call', key: 'c', toolCallId: 'x', title: 'Edit a.ts', name: null, toolKind: 'edit', status: 'completed',
+    content: [{ type: 'diff', path: '/ws/a.ts', oldText: 'a', newText: 'has ``` inside' }], locations: [], rawInput: null, rawOutput: null,
+    meta: null, parentKey: null, statusHistory: [], provenance: 'live', stats,
+  },
+  { kind: 'agent_message', key: 'd', messageId: 'm', content: [{ type: 'text', text: 'Done.' }], meta: null, provenance: 'live', stats },
+];
+
+test('each entry kind becomes readable Markdown', () => {
+  assert.equal(entryToMarkdown(entries[0]!), '## User\n\nFix it[a.ts](file:///ws/a.ts)');
+  assert.match(entryToMarkdown(entries[1]!), /<details><summary>Thought<\/summary>\n\nhmm/);
+  const tool = entryToMarkdown(entries[2]!);
+  assert.match(tool, /\*\*Tool call\*\* `edit` — Edit a.ts \*\(completed\)\*/);
+  assert.match(tool, /````diff\nhas ``` inside\n````/, 'the fence is longer than any backtick run in the text');
+});
+
+test('a session exports with a header and entries in order', () => {
+  const s: SessionState = {
+    sessionId: 's1', protocolVersion: 1, entries, plan: null, currentModeId: null, availableModes: [], availableCommands: [],
+    configOptions: [], usage: null, title: 'Fixing', updatedAt: null,
+  };
+  const md = sessionToMarkdown(s, 'Demo agent');
+  assert.ok(md.startsWith('# Fixing\n\n*Agent: Demo agent · session s1*'));
+  assert.ok(md.indexOf('## User') < md.indexOf('## Agent'));
+  assert.ok(md.endsWith('Done.\n'));
+});
