@@ -21,7 +21,7 @@ export interface TreeSource {
   readonly label: string;
   sessions(): readonly SessionState[];
   diagnostics(sessionId: string): readonly Diagnostic[];
-  readonly onDidChange: Event<void>;
+  readonly onDidChangeTree: Event<void>;
 }
 
 const REFRESH_MS = 150;
@@ -44,7 +44,7 @@ export class MessageTreeProvider extends Disposable implements vscode.TreeDataPr
 
   addSource(source: TreeSource): { dispose(): void } {
     this.sources.push(source);
-    this.subscriptions.set(source, source.onDidChange(() => this.scheduleRefresh()));
+    this.subscriptions.set(source, source.onDidChangeTree(() => this.scheduleRefresh()));
     this.scheduleRefresh();
     return {
       dispose: () => {

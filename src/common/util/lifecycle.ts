@@ -50,18 +50,18 @@ export class DisposableStore implements IDisposable {
 
 /** Base class: `this.register(x)` ties x's lifetime to this object's. */
 export abstract class Disposable implements IDisposable {
-  private readonly store = new DisposableStore();
+  private readonly disposables = new DisposableStore();
 
   protected register<T extends IDisposable>(item: T): T {
-    return this.store.add(item);
+    return this.disposables.add(item);
   }
 
   protected get isDisposed(): boolean {
-    return this.store.isDisposed;
+    return this.disposables.isDisposed;
   }
 
   dispose(): void {
-    this.store.dispose();
+    this.disposables.dispose();
   }
 }
 

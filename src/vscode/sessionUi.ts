@@ -1,0 +1,82 @@
+/** The VS Code side of a chat session's UI actions (see `SessionUi`). */
+import * as vscode from 'vscode';
+import { classifyLink } from '../common/links';
+import { sessionToMarkdown } from '../common/export/markdown';
+import type { Entry } from '../common/store/model';
+import type { AuthMethod } from '../common/protocol/requests';
+import type { ChatSession, SessionUi } from './chatSession';
+import type { DiffDocuments } from './diffDocuments';
+
+export interface SessionUiDeps {
+  readonly diffs: DiffDocuments;
+  readonly log: vscode.LogOutputChannel;
+  revealInTree(sessionId: string, key: string): void;
+  /** True when the chat panel showing this session is visible to the user. */
+  isPanelVisible(session: ChatSession): boolean;
+  showPanel(session: ChatSession): void;
+}
+
+export function createSessionUi(d: SessionUiDeps): SessionUi {
+  return {
+    openLink(href) {
+      const target = classifyLink(href);
+      switch (target.kind) {
+        case 'external':
+          void vscode.env.openExternal(vscode.Uri.parse(target.uri, true));
+          return;
+        case 'file':
+          return this.openLocation(target.path, target.line);
+        case 'refused':
+          d.log.warn(`link not opened: ${target.reason}`);
+          void vscode.window.showWarningMessage(`ACP Chat did not open this link: ${target.reason}`);
+          return;
+      }
+    },
+    openLocation(path, line) {
+      const pos = line !== null && line > 0 ? new vscode.Position(line - 1, 0) : undefined;
+      void vscode.window.showTextDocument(vscode.Uri.file(path), {
+        preview: true,
+        viewColumn: vscode.ViewColumn.One,
+        ...(pos ? { selection: new vscode.Range(pos, pos) } : {}),
+      }).then(undefined, (e: unknown) => void vscode.window.showErrorMessage(`Could not open ${path}: ${e instanceof Error ? e.message : String(e)}`));
+    },
+    openDiff(entry: Entry, index: number) {
+      if (entry.kind !== 'tool_call') return;
+      const c = entry.content[index];
+      if (c?.type !== 'diff') return;
+      void d.diffs.open(c.path, c.oldText ?? '', c.newText, `${entry.title} (${c.path.split(/[\\/]/).pop() ?? ''})`);
+    },
+    copy(text) {
+      void vscode.env.clipboard.writeText(text);
+    },
+    revealInTree(sessionId, key) {
+      d.revealInTree(sessionId, key);
+    },
+    exportMarkdown(session) {
+      const s = session.current();
+      if (!s) return;
+      void vscode.workspace
+        .openTextDocument({ language: 'markdown', content: sessionToMarkdown(s, session.agent.name) })
+        .then((doc) => vscode.window.showTextDocument(doc, { preview: false }));
+    },
+    async chooseAuthMethod(agentName: string, methods: readonly AuthMethod[]) {
+      const usable = methods.filter((m) => (m['type'] ?? 'agent') === 'agent');
+      if (usable.length === 0) {
+        void vscode.window.showErrorMessage(`${agentName} needs you to sign in, but offers no sign-in method ACP Chat can run. Sign in with the agent's own CLI, then restart the agent.`);
+        return undefined;
+      }
+      const pick = await vscode.window.showQuickPick(
+        usable.map((m) => ({ label: m.name, description: typeof m.description === 'string' ? m.description : '', id: m.id })),
+        { title: `${agentName}: sign in`, placeHolder: 'The agent needs authentication. Choose a method.', ignoreFocusOut: true },
+      );
+      return pick?.id;
+    },
+    permissionAsked(session, title) {
+      // A permission request must never wait unseen: if the panel is hidden, say so and offer to show it.
+      if (d.isPanelVisible(session)) return;
+      void vscode.window
+        .showInformationMessage(`${session.agent.name} asks for permission: ${title}`, 'Show')
+        .then((a) => a === 'Show' && d.showPanel(session));
+    },
+  };
+}
