@@ -12,6 +12,7 @@ import {
   type TreeNode,
 } from '../common/debug/treeModel';
 import type { Diagnostic, SessionState } from '../common/store/model';
+import type { CaptureRecord } from '../common/debug/protocolLog';
 import { Disposable, type Event } from '../common/util/lifecycle';
 
 export const MESSAGE_TREE_VIEW = 'acpChat.messages';
@@ -22,6 +23,8 @@ export interface TreeSource {
   sessions(): readonly SessionState[];
   diagnostics(sessionId: string): readonly Diagnostic[];
   readonly onDidChangeTree: Event<void>;
+  /** The recorded messages with these seqs (an entry's `stats.lines`), for "Show Protocol Messages". */
+  protocolRecords(seqs: ReadonlySet<number>): readonly CaptureRecord[];
 }
 
 const REFRESH_MS = 150;
@@ -68,6 +71,11 @@ export class MessageTreeProvider extends Disposable implements vscode.TreeDataPr
       }
     }
     return undefined;
+  }
+
+  /** The source that holds a session. */
+  sourceOf(sessionId: string): TreeSource | undefined {
+    return this.find(sessionId)?.source;
   }
 
   /** Every session of every source, with the diagnostics of each: for tests and the debug bundle. */

@@ -5,10 +5,10 @@ import { sessionToMarkdown } from '../common/export/markdown';
 import type { Entry } from '../common/store/model';
 import type { AuthMethod } from '../common/protocol/requests';
 import type { ChatSession, SessionUi } from './chatSession';
-import type { DiffDocuments } from './diffDocuments';
+import type { VirtualDocuments } from './virtualDocuments';
 
 export interface SessionUiDeps {
-  readonly diffs: DiffDocuments;
+  readonly docs: VirtualDocuments;
   readonly log: vscode.LogOutputChannel;
   revealInTree(sessionId: string, key: string): void;
   /** True when the chat panel showing this session is visible to the user. */
@@ -44,7 +44,7 @@ export function createSessionUi(d: SessionUiDeps): SessionUi {
       if (entry.kind !== 'tool_call') return;
       const c = entry.content[index];
       if (c?.type !== 'diff') return;
-      void d.diffs.open(c.path, c.oldText ?? '', c.newText, `${entry.title} (${c.path.split(/[\\/]/).pop() ?? ''})`);
+      void d.docs.openDiff(c.path, c.oldText ?? '', c.newText, `${entry.title} (${c.path.split(/[\\/]/).pop() ?? ''})`);
     },
     copy(text) {
       void vscode.env.clipboard.writeText(text);

@@ -2,9 +2,10 @@
  * What a chat session needs from a running agent: a connected, initialized client, and a way to stop it.
  * The extension implements it by spawning the agent process (src/node); tests can pass an in-process agent.
  */
-import type { AcpClient, Direction } from '../node/acp/client';
-import type { ClientHandlers } from '../node/acp/handlers';
-import type { AgentConfig } from '../common/config/settings';
+import { AcpClient, type Direction } from './client';
+import { AgentProcess } from '../agentProcess';
+import type { ClientHandlers } from './handlers';
+import type { AgentConfig } from '../../common/config/settings';
 
 export interface AgentLink {
   readonly client: AcpClient;
@@ -29,3 +30,52 @@ export interface ConnectOptions {
 }
 
 export type ConnectAgent = (options: ConnectOptions) => Promise<AgentLink>;
+
+/** The real thing: spawn the agent's command and speak ACP over its stdio. */
+export const spawnAgent: ConnectAgent = async (o) => {
+  const proc = new AgentProcess({
+    command: o.agent.command,
+    args: o.agent.args,
+    env: o.agent.env,
+    cwd: o.agent.cwd ?? o.cwd,
+    onStderrLine: o.onStderr,
+  });
+  const client = new AcpClient({
+    input: proc.stdout,
+    output: proc.stdin,
+    handlers: o.handlers,
+    clientInfo: CLIENT_INFO,
+    protocolVersion: o.protocolVersion,
+    tap: o.tap,
+    onInvalidLine: (line) => o.onInvalidLine(line.text),
+    log: o.log,
+    describeClose: () => proc.describe(),
+  });
+  const exitListeners: ((reason: string) => void)[] = [];
+  let exitReason: string | undefined;
+  const fireExit = (reason: string) => {
+    if (exitReason !== undefined) return;
+    exitReason = reason;
+    for (const l of exitListeners.splice(0)) l(reason);
+  };
+  proc.onExit((e) => {
+    const how = e.error ? `could not be started (${e.error})` : e.signal ? `was killed by ${e.signal}` : `exited with code ${e.code}`;
+    client.dispose(`the agent ${how}`);
+    fireExit(`the agent ${how}`);
+  });
+  return {
+    client,
+    onExit(listener) {
+      if (exitReason !== undefined) listener(exitReason);
+      else exitListeners.push(listener);
+    },
+    stderrTail: () => proc.stderrTail.join('\n'),
+    dispose() {
+      exitListeners.length = 0;
+      client.dispose('the agent was stopped');
+      proc.dispose();
+    },
+  };
+};
+
+export const CLIENT_INFO = { name: 'acp-chat', title: 'ACP Chat', version: '0.1.0' } as const;

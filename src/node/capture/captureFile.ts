@@ -4,7 +4,7 @@
  * bug report. Writes are appended synchronously in order (a crash loses nothing already written); old
  * captures beyond `maxFiles` are deleted when a new one starts.
  */
-import { appendFileSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 export type CaptureDirection = 'client->agent' | 'agent->client' | 'note';
@@ -33,9 +33,14 @@ export class CaptureFile {
     return new CaptureFile(file, onError);
   }
 
-  write(dir: CaptureDirection, msg: unknown): void {
+  /**
+   * Appends one message. `seq` is the caller's message number when it has one (the chat session numbers
+   * every message it feeds the store, so an entry's line numbers find their capture records).
+   */
+  write(dir: CaptureDirection, msg: unknown, seq?: number): void {
     if (this.failed) return;
-    const line = JSON.stringify({ seq: ++this.seq, t_ms: Date.now() - this.t0, dir, msg }) + '\n';
+    this.seq = seq ?? this.seq + 1;
+    const line = JSON.stringify({ seq: this.seq, t_ms: Date.now() - this.t0, dir, msg }) + '\n';
     try {
       appendFileSync(this.path, line);
     } catch (e) {
@@ -45,7 +50,7 @@ export class CaptureFile {
     }
   }
 
-  /** Lines written so far (the next line's number is this + 1). */
+  /** The seq of the last record written. */
   get lines(): number {
     return this.seq;
   }
@@ -73,4 +78,25 @@ export function listCaptures(dir: string): string[] {
   } catch {
     return [];
   }
+}
+
+/** The records with the given seqs from an agent's captures (newest files first), for "Show Protocol Messages". */
+export function readCaptureRecords(dir: string, agentId: string, seqs: ReadonlySet<number>): { seq: number; t_ms?: number; dir: string; msg: unknown }[] {
+  const safe = agentId.replace(/[^A-Za-z0-9_.-]/g, '_');
+  const found = new Map<number, { seq: number; t_ms?: number; dir: string; msg: unknown }>();
+  for (const file of listCaptures(dir).filter((f) => f.endsWith(`-${safe}.jsonl`))) {
+    for (const line of readFileSync(file, 'utf8').split('\n')) {
+      if (!line) continue;
+      try {
+        const r = JSON.parse(line) as { seq?: unknown; t_ms?: unknown; dir?: unknown; msg?: unknown };
+        if (typeof r.seq === 'number' && seqs.has(r.seq) && !found.has(r.seq) && typeof r.dir === 'string') {
+          found.set(r.seq, { seq: r.seq, ...(typeof r.t_ms === 'number' ? { t_ms: r.t_ms } : {}), dir: r.dir, msg: r.msg });
+        }
+      } catch {
+        // a torn last line of a capture interrupted by a crash: skip it
+      }
+    }
+    if (found.size === seqs.size) break;
+  }
+  return [...found.values()].sort((a, b) => a.seq - b.seq);
 }

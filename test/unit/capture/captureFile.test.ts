@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { CaptureFile, listCaptures, pruneCaptures } from '../../../src/node/capture/captureFile';
+import { CaptureFile, listCaptures, pruneCaptures, readCaptureRecords } from '../../../src/node/capture/captureFile';
 
 test('writes one {seq,t_ms,dir,msg} line per message, in order', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'cap-'));
@@ -43,4 +43,16 @@ test('a write failure into a missing directory is reported once and never throws
   c.write('note', {});
   assert.equal(errors.length, 1);
   assert.match(errors[0] ?? '', /capture disabled/);
+});
+
+test('records are found again by the seq the session gave them, across capture files', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'cap-'));
+  const a = CaptureFile.create(dir, 'demo', 5, () => undefined);
+  a.write('client->agent', { id: 1 }, 10);
+  a.write('agent->client', { id: 1, result: {} }, 11);
+  writeFileSync(a.path, readFileSync(a.path, 'utf8') + '{"seq":12,"dir":"agent->cl'); // torn by a crash
+  const other = CaptureFile.create(dir, 'other', 5, () => undefined);
+  other.write('client->agent', { id: 'x' }, 10);
+  const found = readCaptureRecords(dir, 'demo', new Set([11, 10, 12]));
+  assert.deepEqual(found.map((r) => [r.seq, r.dir]), [[10, 'client->agent'], [11, 'agent->client']]);
 });

@@ -1,0 +1,49 @@
+/**
+ * What `activate()` returns: a small API for the extension-host tests (and for other extensions that
+ * want to drive a chat). It adds no behaviour of its own: every call goes through the same paths as the UI.
+ */
+import type { Entry, SessionState } from '../common/store/model';
+import type { PermissionView } from '../common/webview/contract';
+import type { ChatService } from './chatService';
+
+export interface AcpChatApi {
+  /** Opens the chat panel (like ACP: Open Chat). */
+  openChat(): Promise<void>;
+  /** Resolves once the panel's webview has loaded and received its snapshot. */
+  whenPanelReady(): Promise<void>;
+  /** Sends a prompt as if typed in the panel; resolves when the turn (and any queued ones) finished. */
+  sendPrompt(text: string): Promise<void>;
+  /** The active session's transcript. */
+  transcript(): readonly Entry[];
+  /** Every session of the active agent's store. */
+  sessions(): readonly SessionState[];
+  pendingPermissions(): readonly PermissionView[];
+  respondPermission(requestId: string, optionId: string | null): boolean;
+  /** Bytes posted to the webview so far (for the host<->webview bench). */
+  postedBytes(): number;
+  readonly service: ChatService;
+}
+
+export function createApi(service: ChatService): AcpChatApi {
+  return {
+    service,
+    async openChat() {
+      await service.openChat();
+    },
+    async whenPanelReady() {
+      const panel = service.activePanel() ?? (await service.openChat());
+      await panel.whenReady();
+    },
+    async sendPrompt(text) {
+      const session = service.activeSession();
+      await session.start();
+      session.prompt(text);
+      await session.whenIdle();
+    },
+    transcript: () => service.activeSession().entries(),
+    sessions: () => service.activeSession().sessions(),
+    pendingPermissions: () => service.activeSession().broker.pending(),
+    respondPermission: (requestId, optionId) => service.activeSession().broker.respond(requestId, optionId),
+    postedBytes: () => service.activePanel()?.postedBytes ?? 0,
+  };
+}

@@ -1,0 +1,137 @@
+/**
+ * A recorded capture (this extension's, or the agent transcripts' `{dir,msg}` format) opened read-only:
+ * the lines go through the same message store as a live session, at full speed or in real time (by the
+ * records' `t_ms`), into a read-only chat panel and the message tree.
+ */
+import { MessageStore, type StoreChange } from '../common/store';
+import type { Diagnostic, Entry, SessionState } from '../common/store/model';
+import type { PanelState, WebviewToHost } from '../common/webview/contract';
+import { parseCapture, type CaptureRecord } from '../common/debug/protocolLog';
+import { AgentBehaviour } from '../common/debug/agentBehaviour';
+import { Disposable, Emitter } from '../common/util/lifecycle';
+import type { ChatModel, PanelChange } from './chatPanel';
+import type { TreeSource } from './messageTree';
+
+export class CaptureSession extends Disposable implements ChatModel, TreeSource {
+  readonly store = new MessageStore();
+  readonly behaviour = new AgentBehaviour();
+  private readonly records: (CaptureRecord | null)[];
+  private next = 0;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private shownSessionId: string | null = null;
+  private readonly changes = this.register(new Emitter<readonly PanelChange[]>());
+  readonly onDidChange = this.changes.event;
+  private readonly treeChanges = this.register(new Emitter<void>());
+  readonly onDidChangeTree = this.treeChanges.event;
+  private readonly done = this.register(new Emitter<void>());
+  readonly onDidFinish = this.done.event;
+
+  constructor(readonly label: string, text: string, private readonly ui: { openLink(href: string): void; openLocation(path: string, line: number | null): void; copy(text: string): void; openDiff(entry: Entry, index: number): void }) {
+    super();
+    this.records = parseCapture(text);
+    this.register({ dispose: () => clearTimeout(this.timer) });
+  }
+
+  get finished(): boolean {
+    return this.next >= this.records.length;
+  }
+
+  /** Applies every line at once. */
+  playAll(): void {
+    while (!this.finished) this.step();
+    this.done.fire();
+  }
+
+  /** Applies the lines at the pace they were recorded (`speed` 2 = twice as fast). */
+  playRealTime(speed = 1): void {
+    const tick = () => {
+      if (this.isDisposed) return;
+      const before = this.records[this.next]?.t_ms ?? 0;
+      this.step();
+      if (this.finished) {
+        this.done.fire();
+        return;
+      }
+      const after = this.records[this.next]?.t_ms ?? before;
+      this.timer = setTimeout(tick, Math.min(2000, Math.max(0, (after - before) / speed)));
+    };
+    tick();
+  }
+
+  private step(): void {
+    const line = this.next + 1;
+    const r = this.records[this.next++];
+    if (r === null || r === undefined) {
+      this.apply(this.store.ingestLine('not a capture record', line));
+      return;
+    }
+    if (r.dir === 'note') return;
+    this.behaviour.observe(r.dir, r.msg);
+    if (r.dir === 'client->agent' || r.dir === 'agent->client') this.apply(this.store.ingest(r.dir, r.msg, line));
+  }
+
+  private apply(changes: readonly StoreChange[]): void {
+    if (!changes.length) return;
+    const out: PanelChange[] = [];
+    for (const c of changes) {
+      if (c.type === 'sessionAdded' && this.shownSessionId === null) {
+        this.shownSessionId = c.sessionId;
+        out.push({ type: 'reset' });
+      } else if (c.type === 'entryInserted' && c.sessionId === this.shownSessionId) out.push({ type: 'inserted', index: c.index, entry: c.entry });
+      else if (c.type === 'entryUpdated' && c.sessionId === this.shownSessionId) out.push(c.appendedText !== undefined ? { type: 'updated', entry: c.entry, appendedText: c.appendedText } : { type: 'updated', entry: c.entry });
+      else if ((c.type === 'entriesReset' || c.type === 'sessionChanged') && c.sessionId === this.shownSessionId) out.push({ type: 'reset' });
+    }
+    this.treeChanges.fire();
+    if (out.some((c) => c.type === 'reset')) this.changes.fire([{ type: 'reset' }]);
+    else if (out.length) this.changes.fire(out);
+  }
+
+  sessions(): readonly SessionState[] {
+    return this.store.sessions();
+  }
+  diagnostics(sessionId: string): readonly Diagnostic[] {
+    return this.store.diagnostics().filter((d) => d.sessionId === undefined || d.sessionId === sessionId);
+  }
+  protocolRecords(seqs: ReadonlySet<number>): readonly CaptureRecord[] {
+    // The store numbers lines by position in the file; return those records with their line as seq.
+    return [...seqs].sort((a, b) => a - b).flatMap((line) => {
+      const r = this.records[line - 1];
+      return r ? [{ ...r, seq: line }] : [];
+    });
+  }
+
+  snapshot(): { entries: readonly Entry[]; panel: PanelState } {
+    const s = this.shownSessionId === null ? undefined : this.store.session(this.shownSessionId);
+    return {
+      entries: s?.entries ?? [],
+      panel: {
+        agentName: `Capture: ${this.label}`,
+        sessionId: this.shownSessionId,
+        turn: this.finished ? 'idle' : 'busy',
+        message: null,
+        readOnly: true,
+        plan: s?.plan ?? null,
+        currentModeId: s?.currentModeId ?? null,
+        availableModes: s?.availableModes ?? [],
+        availableCommands: s?.availableCommands ?? [],
+        configOptions: s?.configOptions ?? [],
+        usage: s?.usage ?? null,
+        title: s?.title ?? null,
+        queuedPrompts: [],
+        permissions: [],
+        notices: [],
+      },
+    };
+  }
+
+  handleWebviewMessage(m: WebviewToHost): void {
+    // Read-only: only navigation and copying do anything.
+    if (m.type === 'openLink') this.ui.openLink(m.href);
+    else if (m.type === 'openLocation') this.ui.openLocation(m.path, m.line);
+    else if (m.type === 'copy') this.ui.copy(m.text);
+    else if (m.type === 'openDiff') {
+      const e = this.snapshot().entries.find((x) => x.key === m.key);
+      if (e) this.ui.openDiff(e, m.index);
+    }
+  }
+}

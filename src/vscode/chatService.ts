@@ -1,0 +1,268 @@
+/**
+ * ChatService: owns the chat sessions (one per agent), the chat panel that shows the active one, the
+ * message tree, and everything they share (settings, log, storage). Commands call into it.
+ */
+import * as vscode from 'vscode';
+import path from 'node:path';
+import { allAgents, demoAgent, findAgent, parseSettings, type AgentConfig, type Settings } from '../common/config/settings';
+import { MessageStore } from '../common/store';
+import { Disposable } from '../common/util/lifecycle';
+import { spawnAgent, type ConnectAgent } from '../node/acp/agentLink';
+import { CaptureFile, readCaptureRecords } from '../node/capture/captureFile';
+import { NodeTerminalHost } from '../node/terminals';
+import { ChatPanel, CHAT_VIEW_TYPE } from './chatPanel';
+import { ChatSession } from './chatSession';
+import { CaptureSession } from './captureSession';
+import { createClientHandlers } from './clientHandlers';
+import { VirtualDocuments } from './virtualDocuments';
+import { FileAccess } from './fsHandlers';
+import { MessageTreeProvider, MESSAGE_TREE_VIEW } from './messageTree';
+import { createSessionUi } from './sessionUi';
+import { buildPrompt } from './promptBuilder';
+import type { SessionPersistence } from './sessionPersistence';
+
+export class ChatService extends Disposable {
+  readonly log: vscode.LogOutputChannel;
+  readonly tree: MessageTreeProvider;
+  readonly treeView: vscode.TreeView<import('../common/debug/treeModel').TreeNode>;
+  readonly docs: VirtualDocuments;
+  private readonly files: FileAccess;
+  private settingsValue: Settings;
+  private readonly sessions = new Map<string, ChatSession>();
+  private activeAgentId: string;
+  private panel: ChatPanel | undefined;
+  private readonly sessionStatus: vscode.StatusBarItem;
+
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly persistence: SessionPersistence,
+    private readonly connect: ConnectAgent = spawnAgent,
+  ) {
+    super();
+    this.log = this.register(vscode.window.createOutputChannel('ACP Chat', { log: true }));
+    this.settingsValue = this.readSettings();
+    this.activeAgentId = this.settingsValue.defaultAgent;
+    this.docs = this.register(new VirtualDocuments());
+    this.files = new FileAccess(this.log);
+    this.tree = this.register(new MessageTreeProvider());
+    this.treeView = this.register(vscode.window.createTreeView(MESSAGE_TREE_VIEW, { treeDataProvider: this.tree, showCollapseAll: true }));
+    this.sessionStatus = this.register(vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Right, 100));
+    this.sessionStatus.command = 'acpChat.selectAgent';
+    this.register(
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('acpChat')) this.settingsValue = this.readSettings();
+      }),
+    );
+    this.register({ dispose: () => this.sessions.forEach((s) => s.dispose()) });
+    this.register({ dispose: () => this.panel?.dispose() });
+  }
+
+  get settings(): Settings {
+    return this.settingsValue;
+  }
+
+  agents(): AgentConfig[] {
+    return allAgents(this.settingsValue, demoAgent(process.execPath, this.context.asAbsolutePath(path.join('dist', 'demo-agent.js'))));
+  }
+
+  /** The session the panel shows (created, and its agent started, on first use). */
+  activeSession(): ChatSession {
+    return this.sessionFor(this.activeAgentId);
+  }
+
+  activePanel(): ChatPanel | undefined {
+    return this.panel;
+  }
+
+  /** Opens (or reveals) the chat panel. */
+  async openChat(): Promise<ChatPanel> {
+    const session = this.activeSession();
+    if (this.panel) {
+      this.panel.panel.reveal(undefined, false);
+      this.panel.post({ type: 'focusPrompt' });
+      return this.panel;
+    }
+    const webviewPanel = vscode.window.createWebviewPanel(CHAT_VIEW_TYPE, this.panelTitle(session), vscode.ViewColumn.Beside, {
+      enableScripts: true,
+      enableFindWidget: false,
+      retainContextWhenHidden: false,
+    });
+    return this.adoptPanel(webviewPanel);
+  }
+
+  /** Takes over a panel VS Code restored after a reload (the serializer) or one just created. */
+  adoptPanel(webviewPanel: vscode.WebviewPanel): ChatPanel {
+    this.panel?.dispose();
+    const session = this.activeSession();
+    const panel = new ChatPanel(webviewPanel, this.context.extensionUri, session, this.log);
+    webviewPanel.title = this.panelTitle(session);
+    this.panel = panel;
+    panel.onDidDispose(() => {
+      if (this.panel === panel) this.panel = undefined;
+    });
+    return panel;
+  }
+
+  async selectAgent(id?: string): Promise<void> {
+    let agentId = id;
+    if (agentId === undefined) {
+      const pick = await vscode.window.showQuickPick(
+        this.agents().map((a) => ({
+          label: a.name,
+          description: a.id === this.activeAgentId ? '(active)' : a.id,
+          detail: [a.command, ...a.args].join(' '),
+          id: a.id,
+        })),
+        { title: 'ACP: Select Agent', placeHolder: 'Agents come from the acpChat.agents setting; the demo agent is built in.' },
+      );
+      agentId = pick?.id;
+    }
+    if (agentId === undefined) return;
+    if (!findAgent(this.agents(), agentId)) {
+      void vscode.window.showErrorMessage(`No agent with id '${agentId}' (see the acpChat.agents setting).`);
+      return;
+    }
+    this.activeAgentId = agentId;
+    const session = this.activeSession();
+    if (this.panel) {
+      this.panel.attach(session);
+      this.panel.panel.title = this.panelTitle(session);
+    }
+    this.updateStatus();
+  }
+
+  /** Starts a fresh session with the active agent (the old transcript stays in the tree). */
+  async newSession(): Promise<void> {
+    const old = this.sessions.get(this.activeAgentId);
+    old?.dispose();
+    this.sessions.delete(this.activeAgentId);
+    await this.persistence.forget(this.activeAgentId);
+    const session = this.sessionFor(this.activeAgentId, { fresh: true });
+    this.panel?.attach(session);
+  }
+
+  /** ACP: Open Capture — a recorded `.jsonl` in a read-only panel and the tree. */
+  async openCapture(file?: string, mode?: 'full' | 'realtime'): Promise<{ capture: CaptureSession; panel: ChatPanel } | undefined> {
+    const uri = file
+      ? vscode.Uri.file(file)
+      : (await vscode.window.showOpenDialog({ title: 'ACP: Open Capture', canSelectMany: false, filters: { 'ACP capture': ['jsonl', 'ndjson'] }, defaultUri: vscode.Uri.file(this.capturesDir()) }))?.[0];
+    if (!uri) return undefined;
+    const pace =
+      mode ??
+      (
+        await vscode.window.showQuickPick(
+          [
+            { label: 'Full speed', description: 'apply every message at once', mode: 'full' as const },
+            { label: 'Real time', description: 'replay at the pace it was recorded', mode: 'realtime' as const },
+          ],
+          { title: 'Replay the capture' },
+        )
+      )?.mode;
+    if (!pace) return undefined;
+    const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+    const name = uri.path.split('/').pop() ?? 'capture';
+    const ui = createSessionUi({ docs: this.docs, log: this.log, revealInTree: (sid, key) => this.revealInTree(sid, key), isPanelVisible: () => true, showPanel: () => undefined });
+    const capture = new CaptureSession(name, text, ui);
+    const webviewPanel = vscode.window.createWebviewPanel(CHAT_VIEW_TYPE + '.capture', `Capture · ${name}`, vscode.ViewColumn.Active, { enableScripts: true });
+    const panel = new ChatPanel(webviewPanel, this.context.extensionUri, capture, this.log);
+    const fromTree = this.tree.addSource(capture);
+    panel.onDidDispose(() => {
+      fromTree.dispose();
+      capture.dispose();
+    });
+    if (pace === 'full') capture.playAll();
+    else capture.playRealTime();
+    return { capture, panel };
+  }
+
+  revealInTree(sessionId: string, key: string): void {
+    const node = this.tree.entryNodeFor(sessionId, key);
+    if (node) void this.treeView.reveal(node, { select: true, focus: true, expand: true });
+  }
+
+  private sessionFor(agentId: string, opts: { fresh?: boolean } = {}): ChatSession {
+    const existing = this.sessions.get(agentId);
+    if (existing) return existing;
+    const agent = findAgent(this.agents(), agentId) ?? findAgent(this.agents(), 'demo');
+    if (!agent) throw new Error('the demo agent is missing');
+    const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? this.context.globalStorageUri.fsPath;
+    const restored = opts.fresh ? { store: new MessageStore(), sessionId: null } : this.persistence.restore(agent.id, (m) => this.log.warn(m));
+    let capture: CaptureFile | undefined;
+    const terminals = new NodeTerminalHost({ defaultCwd: cwd });
+    const ui = createSessionUi({
+      docs: this.docs,
+      log: this.log,
+      revealInTree: (sid, key) => this.revealInTree(sid, key),
+      isPanelVisible: (s) => this.panel !== undefined && this.panel.panel.visible && this.activeSession() === s,
+      showPanel: () => void this.openChat(),
+    });
+    const session: ChatSession = new ChatSession({
+      agent,
+      cwd,
+      store: restored.store,
+      restoredSessionId: restored.sessionId,
+      connect: this.connect,
+      settings: () => this.settingsValue,
+      handlers: (broker, s) =>
+        createClientHandlers({
+          agentName: agent.name,
+          files: this.files,
+          broker,
+          terminals,
+          rules: () => this.settingsValue.permissionRules,
+          toolCallKey: (sid, id) => s.toolCallKey(sid, id),
+          onAsk: (_sid, title) => ui.permissionAsked(s, title),
+          log: (m) => this.log.info(m),
+        }),
+      sinks: {
+        capture: (dir, msg, seq) => {
+          if (!this.settingsValue.captureEnabled) return;
+          capture ??= CaptureFile.create(this.capturesDir(), agent.id, this.settingsValue.captureMaxFiles, (m) => this.log.error(m));
+          capture.write(dir, msg, seq);
+        },
+        persist: (dir, msg) => this.persistence.append(agent.id, dir, msg),
+      },
+      ui,
+      log: (level, message) => this.log[level === 'warn' ? 'warn' : level](message),
+      records: (seqs) => readCaptureRecords(this.capturesDir(), agent.id, seqs),
+      buildPrompt: (text, caps) => buildPrompt(text, caps, this.files, vscode.workspace.workspaceFolders?.[0]?.uri.fsPath),
+    });
+    session.captureFile = () => capture?.path;
+    session.own(terminals);
+    this.sessions.set(agentId, session);
+    this.tree.addSource(session);
+    session.onDidChange((changes) => {
+      if (changes.some((c) => c.type === 'panel' || c.type === 'reset')) this.updateStatus();
+      for (const c of changes) if (c.type === 'panel' && c.fields.sessionId) this.persistence.rememberSession(agent.id, c.fields.sessionId);
+    });
+    void session.start();
+    this.updateStatus();
+    return session;
+  }
+
+  /** Where captures are written: the workspace's extension storage (or the global one without a workspace). */
+  capturesDir(): string {
+    return path.join((this.context.storageUri ?? this.context.globalStorageUri).fsPath, 'captures');
+  }
+
+  private panelTitle(session: ChatSession): string {
+    return `ACP Chat · ${session.agent.name}`;
+  }
+
+  private updateStatus(): void {
+    const s = this.sessions.get(this.activeAgentId);
+    if (!s) return;
+    const icon = { starting: '$(loading~spin)', idle: '$(comment-discussion)', busy: '$(loading~spin)', cancelling: '$(loading~spin)', exited: '$(error)', error: '$(error)' }[s.turnState];
+    this.sessionStatus.text = `${icon} ${s.agent.name}`;
+    this.sessionStatus.tooltip = `ACP Chat: ${s.agent.name} (${s.turnState}) · click to select an agent`;
+    this.sessionStatus.show();
+  }
+
+  private readSettings(): Settings {
+    const config = vscode.workspace.getConfiguration('acpChat');
+    const { settings, problems } = parseSettings((key) => config.get(key));
+    for (const p of problems) this.log.warn(`settings: ${p}`);
+    if (problems.length) void vscode.window.showWarningMessage(`ACP Chat: ${problems[0]}${problems.length > 1 ? ` (+${problems.length - 1} more, see the ACP Chat log)` : ''}`);
+    return settings;
+  }
+}

@@ -1,0 +1,510 @@
+/**
+ * ChatSession: the one owner of a chat session's state. It owns the message store, the agent link, the
+ * turn state, the prompt queue and the pending permission requests, and is the only code that feeds the
+ * store: every JSON-RPC message of the connection passes through `onWire` (capture, persistence, store),
+ * and the store's changes are turned into panel patches and tree refreshes here.
+ */
+import type { AgentConfig, Settings } from '../common/config/settings';
+import type { PanelState, TurnState, WebviewToHost } from '../common/webview/contract';
+import type { Diagnostic, Entry, SessionState } from '../common/store/model';
+import { MessageStore, type StoreChange } from '../common/store';
+import { PermissionBroker } from '../common/permissionBroker';
+import { AgentBehaviour } from '../common/debug/agentBehaviour';
+import type { CaptureRecord } from '../common/debug/protocolLog';
+import { Disposable, Emitter, assertNever, type IDisposable } from '../common/util/lifecycle';
+import type { Direction } from '../node/acp/client';
+import { type AgentCapabilities, type AuthMethod, zMcpServer } from '../common/protocol/requests';
+import type { ContentBlock } from '../common/protocol/content';
+import type { ClientHandlers } from '../node/acp/handlers';
+import type { AgentLink, ConnectAgent } from '../node/acp/agentLink';
+import type { ChatModel, PanelChange } from './chatPanel';
+import type { TreeSource } from './messageTree';
+
+/** UI actions the session cannot do itself (they need VS Code windows, editors, the clipboard). */
+export interface SessionUi {
+  openLink(href: string): void;
+  openLocation(path: string, line: number | null): void;
+  openDiff(entry: Entry, contentIndex: number): void;
+  copy(text: string): void;
+  revealInTree(sessionId: string, key: string): void;
+  exportMarkdown(session: ChatSession): void;
+  chooseAuthMethod(agentName: string, methods: readonly AuthMethod[]): Promise<string | undefined>;
+  /** A permission request waits for the user: make sure they see it. */
+  permissionAsked(session: ChatSession, title: string): void;
+}
+
+/** Where the session's traffic is recorded and persisted (both optional, both never fatal). */
+export interface SessionSinks {
+  /** `seq` numbers the session's messages; entries record the seqs that built them. */
+  capture(dir: Direction, msg: unknown, seq: number): void;
+  persist(dir: Direction, msg: unknown): void;
+}
+
+export interface ChatSessionOptions {
+  readonly agent: AgentConfig;
+  readonly cwd: string;
+  readonly store: MessageStore;
+  /** The session to reattach to (from the persisted store), if any. */
+  readonly restoredSessionId: string | null;
+  readonly connect: ConnectAgent;
+  readonly settings: () => Settings;
+  readonly handlers: (broker: PermissionBroker, session: ChatSession) => ClientHandlers;
+  readonly sinks: SessionSinks;
+  readonly ui: SessionUi;
+  readonly log: (level: 'debug' | 'info' | 'warn' | 'error', message: string) => void;
+  /** Builds the prompt's content blocks (text plus @-mentioned files); default: the text alone. */
+  readonly buildPrompt?: (text: string, caps: AgentCapabilities | undefined) => Promise<ContentBlock[]>;
+  /** Reads recorded messages back by seq (from the capture files). */
+  readonly records: (seqs: ReadonlySet<number>) => readonly CaptureRecord[];
+}
+
+type Notice = PanelState['notices'][number];
+
+export class ChatSession extends Disposable implements ChatModel, TreeSource {
+  readonly broker = new PermissionBroker();
+  /** What the agent advertised and actually does, for the capability report. */
+  readonly behaviour = new AgentBehaviour();
+  private link: AgentLink | undefined;
+  private sessionIdValue: string | null;
+  private turn: TurnState = 'starting';
+  private message: string | null = null;
+  private readonly queue: string[] = [];
+  private notices: Notice[] = [];
+  private wireSeq = 0;
+  private connecting: Promise<void> | undefined;
+  /** The capture file of the current connection, if one is being written. */
+  captureFile: () => string | undefined = () => undefined;
+  /** Resolvers waiting for the current turn (and queue) to finish: used by the test API. */
+  private idleWaiters: (() => void)[] = [];
+
+  private readonly changes = this.register(new Emitter<readonly PanelChange[]>());
+  readonly onDidChange = this.changes.event;
+  private readonly treeChanges = this.register(new Emitter<void>());
+  /** TreeSource: fires (unbatched) on every store change; the tree coalesces. */
+  readonly onDidChangeTree = this.treeChanges.event;
+
+  constructor(private readonly o: ChatSessionOptions) {
+    super();
+    this.sessionIdValue = o.restoredSessionId;
+    // Continue numbering after the restored entries' messages, so seqs stay unique across restarts.
+    this.wireSeq = Math.max(0, ...o.store.sessions().flatMap((s) => s.entries.flatMap((e) => e.stats.lines.map(([, last]) => last))));
+    this.register(this.broker.onDidChange(() => this.emitPanel({ permissions: this.permissionsForPanel() })));
+    this.register({ dispose: () => this.broker.dispose() });
+    this.register({ dispose: () => this.link?.dispose() });
+  }
+
+  /** Ties a resource's lifetime to this session's (terminals, capture). */
+  own<T extends IDisposable>(resource: T): T {
+    return this.register(resource);
+  }
+
+  // ---------------------------------------------------------------- TreeSource
+
+  get label(): string {
+    return this.o.agent.name;
+  }
+  sessions(): readonly SessionState[] {
+    return this.o.store.sessions();
+  }
+  protocolRecords(seqs: ReadonlySet<number>): readonly CaptureRecord[] {
+    return this.o.records(seqs);
+  }
+  diagnostics(sessionId: string): readonly Diagnostic[] {
+    return this.o.store.diagnostics().filter((d) => d.sessionId === undefined || d.sessionId === sessionId);
+  }
+
+  // ---------------------------------------------------------------- state
+
+  get agent(): AgentConfig {
+    return this.o.agent;
+  }
+  get sessionId(): string | null {
+    return this.sessionIdValue;
+  }
+  get store(): MessageStore {
+    return this.o.store;
+  }
+  get client() {
+    return this.link?.client;
+  }
+  get turnState(): TurnState {
+    return this.turn;
+  }
+  stderrTail(): string {
+    return this.link?.stderrTail() ?? '';
+  }
+  current(): SessionState | undefined {
+    return this.sessionIdValue === null ? undefined : this.o.store.session(this.sessionIdValue);
+  }
+  entries(): readonly Entry[] {
+    return this.current()?.entries ?? [];
+  }
+
+  snapshot(): { entries: readonly Entry[]; panel: PanelState } {
+    return { entries: this.entries(), panel: this.panelState() };
+  }
+
+  panelState(): PanelState {
+    const s = this.current();
+    return {
+      agentName: this.o.agent.name,
+      sessionId: this.sessionIdValue,
+      turn: this.turn,
+      message: this.message,
+      readOnly: false,
+      plan: s?.plan ?? null,
+      currentModeId: s?.currentModeId ?? null,
+      availableModes: s?.availableModes ?? [],
+      availableCommands: s?.availableCommands ?? [],
+      configOptions: s?.configOptions ?? [],
+      usage: s?.usage ?? null,
+      title: s?.title ?? null,
+      queuedPrompts: [...this.queue],
+      permissions: this.permissionsForPanel(),
+      notices: this.notices,
+    };
+  }
+
+  /** Resolves when no turn is running and nothing is queued (or the agent is gone). */
+  whenIdle(): Promise<void> {
+    if (this.isSettled()) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  // ---------------------------------------------------------------- lifecycle
+
+  /** Starts the agent and attaches a session: resume or load the restored one, else a new one. */
+  start(): Promise<void> {
+    this.connecting ??= this.connect().finally(() => {
+      this.connecting = undefined;
+    });
+    return this.connecting;
+  }
+
+  /** Stops the agent and starts it again, reattaching the same session without duplicating entries. */
+  async restart(): Promise<void> {
+    this.o.log('info', `restarting ${this.o.agent.name}`);
+    this.dropLink('restart requested');
+    this.notices = [];
+    await this.start();
+  }
+
+  private async connect(): Promise<void> {
+    this.setTurn('starting', `Starting ${this.o.agent.name}…`);
+    let link: AgentLink;
+    try {
+      link = await this.o.connect({
+        agent: this.o.agent,
+        cwd: this.o.cwd,
+        handlers: this.o.handlers(this.broker, this),
+        protocolVersion: this.o.settings().protocolVersion,
+        tap: (dir, msg) => this.onWire(dir, msg),
+        log: this.o.log,
+        onInvalidLine: (text) => this.o.log('warn', `${this.o.agent.name} printed a non-JSON-RPC line on stdout (skipped): ${text.slice(0, 300)}`),
+        onStderr: (text) => this.o.log('debug', `[${this.o.agent.id} stderr] ${text.trimEnd()}`),
+      });
+    } catch (e) {
+      this.fail(`Could not start ${this.o.agent.name} (${this.o.agent.command}): ${errorText(e)}`);
+      return;
+    }
+    if (this.isDisposed) {
+      link.dispose();
+      return;
+    }
+    this.link = link;
+    link.onExit((reason) => this.onExit(link, reason));
+    try {
+      const init = await link.client.initialize();
+      this.o.log('info', `${this.o.agent.name}: initialized, protocol ${init.protocolVersion}, capabilities ${JSON.stringify(init.agentCapabilities ?? {})}`);
+      await this.attachSession(link);
+      this.setTurn('idle', null);
+      this.changes.fire([{ type: 'reset' }]);
+      this.drainQueue();
+    } catch (e) {
+      if (this.link !== link) return; // exited meanwhile: onExit already said why
+      this.fail(`${this.o.agent.name} failed to start a session: ${errorText(e)}`);
+    }
+  }
+
+  private async attachSession(link: AgentLink): Promise<void> {
+    const client = link.client;
+    const caps = client.agentCapabilities;
+    const mcpServers = this.o.settings().mcpServers.flatMap((raw, i) => {
+      const r = zMcpServer.safeParse(raw);
+      if (!r.success) this.o.log('warn', `acpChat.mcpServers[${i}] is not a valid ACP McpServer and was not sent: ${r.error.message}`);
+      return r.success ? [r.data] : [];
+    });
+    const params = { cwd: this.o.cwd, mcpServers };
+    const auth = <T>(call: () => Promise<T>) =>
+      client.withAuthRetry(call, (methods) => this.o.ui.chooseAuthMethod(this.o.agent.name, methods));
+    const known = this.sessionIdValue;
+    if (known !== null) {
+      // Reattach: resume keeps our local transcript (no replay); load replays, and the store merges the
+      // replay into the entries it already has instead of duplicating them.
+      if (caps?.sessionCapabilities?.resume) {
+        try {
+          await auth(() => client.resumeSession({ sessionId: known, ...params }));
+          this.o.log('info', `resumed session ${known}`);
+          return;
+        } catch (e) {
+          this.o.log('warn', `session/resume of ${known} failed: ${errorText(e)}`);
+        }
+      }
+      if (caps?.loadSession) {
+        try {
+          await auth(() => client.loadSession({ sessionId: known, ...params }));
+          this.o.log('info', `loaded session ${known}`);
+          return;
+        } catch (e) {
+          this.o.log('warn', `session/load of ${known} failed: ${errorText(e)}`);
+        }
+      }
+      this.addNotice({ severity: 'warning', title: `${this.o.agent.name} could not reattach the previous session; a new session was started.`, description: 'The earlier transcript stays in the message tree.' });
+    }
+    const r = await auth(() => client.newSession(params));
+    this.sessionIdValue = r.sessionId;
+    this.o.log('info', `new session ${r.sessionId}`);
+  }
+
+  private onExit(link: AgentLink, reason: string): void {
+    if (this.link !== link) return;
+    this.link = undefined;
+    this.broker.cancelAll();
+    const tail = link.stderrTail().trim().split('\n').slice(-3).join(' ⏎ ');
+    this.fail(`${this.o.agent.name} stopped: ${reason}.${tail ? ` Last output: ${tail}` : ''} Restart the agent to continue; the transcript is kept.`, 'exited');
+  }
+
+  private dropLink(reason: string): void {
+    const link = this.link;
+    this.link = undefined;
+    this.broker.cancelAll();
+    link?.client.dispose(reason);
+    link?.dispose();
+  }
+
+  private fail(message: string, turn: TurnState = 'error'): void {
+    this.o.log('error', message);
+    this.setTurn(turn, message);
+    this.settleIdle();
+  }
+
+  override dispose(): void {
+    if (this.isDisposed) return;
+    this.dropLink('the chat session was closed');
+    this.settleIdle(true);
+    super.dispose();
+  }
+
+  // ---------------------------------------------------------------- turns
+
+  /** Sends a prompt, or queues it while a turn is running (one turn per session in flight). */
+  prompt(text: string): void {
+    const trimmed = text.trim();
+    if (!trimmed) return;
+    this.queue.push(trimmed);
+    this.emitPanel({ queuedPrompts: [...this.queue] });
+    if (this.turn === 'exited' || this.turn === 'error') void this.restart();
+    else this.drainQueue();
+  }
+
+  removeQueued(index: number): void {
+    if (index < this.queue.length) {
+      this.queue.splice(index, 1);
+      this.emitPanel({ queuedPrompts: [...this.queue] });
+    }
+  }
+
+  /** session/cancel: pending permission requests are answered `cancelled`, open tool calls shown cancelled. */
+  cancel(): void {
+    const client = this.link?.client;
+    const sid = this.sessionIdValue;
+    if (!client || sid === null || (this.turn !== 'busy' && this.turn !== 'cancelling')) return;
+    this.setTurn('cancelling', null);
+    client.cancel(sid);
+    this.broker.cancelSession(sid);
+  }
+
+  private drainQueue(): void {
+    if (this.turn !== 'idle') return;
+    const next = this.queue.shift();
+    if (next === undefined) {
+      this.settleIdle();
+      return;
+    }
+    this.emitPanel({ queuedPrompts: [...this.queue] });
+    void this.runTurn(next);
+  }
+
+  private async runTurn(text: string): Promise<void> {
+    const link = this.link;
+    const sid = this.sessionIdValue;
+    if (!link || sid === null) return;
+    this.setTurn('busy', null);
+    try {
+      const blocks = this.o.buildPrompt ? await this.o.buildPrompt(text, link.client.agentCapabilities) : [{ type: 'text' as const, text }];
+      const r = await link.client.prompt(sid, blocks);
+      if (r.stopReason === 'refusal') this.addNotice({ severity: 'warning', title: `${this.o.agent.name} refused this request.`, description: 'The prompt and the answer are left out of the next turn.' });
+      else if (r.stopReason === 'max_tokens' || r.stopReason === 'max_turn_requests') this.addNotice({ severity: 'warning', title: `The turn stopped early (${r.stopReason}).`, description: 'Send "continue" to let the agent go on.' });
+    } catch (e) {
+      if (this.link !== link) return; // the agent exited: onExit explained it
+      this.addNotice({ severity: 'error', title: `The prompt failed: ${errorText(e)}`, description: 'Try again, or restart the agent.' });
+    }
+    if (this.link !== link) return;
+    this.setTurn('idle', null);
+    this.drainQueue();
+  }
+
+  // ---------------------------------------------------------------- wire -> store -> panel
+
+  private onWire(dir: Direction, msg: unknown): void {
+    this.wireSeq++;
+    this.o.sinks.capture(dir, msg, this.wireSeq);
+    this.o.sinks.persist(dir, msg);
+    this.behaviour.observe(dir, msg);
+    this.noticeFrom(dir, msg);
+    const changes = this.o.store.ingest(dir, msg, this.wireSeq);
+    if (changes.length) this.applyStoreChanges(changes);
+  }
+
+  private applyStoreChanges(changes: readonly StoreChange[]): void {
+    const out: PanelChange[] = [];
+    const sid = this.sessionIdValue;
+    let reset = false;
+    const fields = new Set<string>();
+    for (const c of changes) {
+      switch (c.type) {
+        case 'sessionAdded':
+          break;
+        case 'entryInserted':
+          if (c.sessionId === sid) out.push({ type: 'inserted', index: c.index, entry: c.entry });
+          break;
+        case 'entryUpdated':
+          if (c.sessionId === sid) out.push(c.appendedText !== undefined ? { type: 'updated', entry: c.entry, appendedText: c.appendedText } : { type: 'updated', entry: c.entry });
+          break;
+        case 'entriesReset':
+          if (c.sessionId === sid) reset = true;
+          break;
+        case 'sessionChanged':
+          if (c.sessionId === sid) c.fields.forEach((f) => fields.add(f));
+          break;
+        case 'diagnostic':
+          this.o.log(c.diagnostic.severity === 'error' ? 'error' : 'warn', `message store: ${c.diagnostic.message}${c.diagnostic.line !== undefined ? ` (message ${c.diagnostic.line})` : ''}`);
+          break;
+        default:
+          assertNever(c, 'store change');
+      }
+    }
+    this.treeChanges.fire();
+    if (reset) {
+      this.changes.fire([{ type: 'reset' }]);
+      return;
+    }
+    if (fields.size) out.push({ type: 'panel', fields: this.panelFieldsFor(fields) });
+    if (out.length) this.changes.fire(out);
+  }
+
+  private panelFieldsFor(fields: ReadonlySet<string>): Partial<PanelState> {
+    const p = this.panelState();
+    const out: Record<string, unknown> = {};
+    for (const f of fields) if (f in p) out[f] = p[f as keyof PanelState];
+    return out as Partial<PanelState>;
+  }
+
+  /** `notice` updates are live-only banners, not history: they live here, not in the store. */
+  private noticeFrom(dir: Direction, msg: unknown): void {
+    if (dir !== 'agent->client' || typeof msg !== 'object' || msg === null) return;
+    const m = msg as { method?: unknown; params?: { update?: { sessionUpdate?: unknown; severity?: unknown; title?: unknown; description?: unknown } } };
+    const u = m.params?.update;
+    if (m.method !== 'session/update' || u?.sessionUpdate !== 'notice' || typeof u.title !== 'string') return;
+    this.addNotice({ severity: typeof u.severity === 'string' ? u.severity : 'info', title: u.title, description: typeof u.description === 'string' ? u.description : null });
+  }
+
+  private addNotice(n: Notice): void {
+    this.notices = [...this.notices.slice(-4), n];
+    this.emitPanel({ notices: this.notices });
+  }
+
+  // ---------------------------------------------------------------- webview messages
+
+  handleWebviewMessage(m: WebviewToHost): void {
+    switch (m.type) {
+      case 'ready':
+        return; // handled by the panel
+      case 'prompt':
+        return this.prompt(m.text);
+      case 'cancel':
+        return this.cancel();
+      case 'permission':
+        if (!this.broker.respond(m.requestId, m.optionId)) this.o.log('warn', `permission answer for unknown request ${m.requestId} ignored`);
+        return;
+      case 'setMode': {
+        const sid = this.sessionIdValue;
+        if (sid !== null) this.link?.client.setMode(sid, m.modeId).catch((e: unknown) => this.addNotice({ severity: 'error', title: `Could not switch mode: ${errorText(e)}` }));
+        return;
+      }
+      case 'setConfigOption': {
+        const sid = this.sessionIdValue;
+        if (sid !== null) this.link?.client.setConfigOption(sid, m.configId, m.value).catch((e: unknown) => this.addNotice({ severity: 'error', title: `Could not change ${m.configId}: ${errorText(e)}` }));
+        return;
+      }
+      case 'restartAgent':
+        void this.restart();
+        return;
+      case 'removeQueued':
+        return this.removeQueued(m.index);
+      case 'openLink':
+        return this.o.ui.openLink(m.href);
+      case 'openLocation':
+        return this.o.ui.openLocation(m.path, m.line);
+      case 'openDiff': {
+        const entry = this.entries().find((e) => e.key === m.key);
+        if (entry) this.o.ui.openDiff(entry, m.index);
+        return;
+      }
+      case 'copy':
+        return this.o.ui.copy(m.text);
+      case 'revealInTree':
+        if (this.sessionIdValue !== null) this.o.ui.revealInTree(this.sessionIdValue, m.key);
+        return;
+      case 'exportMarkdown':
+        return this.o.ui.exportMarkdown(this);
+      default:
+        assertNever(m, 'webview message');
+    }
+  }
+
+  // ---------------------------------------------------------------- helpers
+
+  toolCallKey(sessionId: string, toolCallId: string): string | null {
+    const s = this.o.store.session(sessionId);
+    const e = s?.entries.find((x) => x.kind === 'tool_call' && x.toolCallId === toolCallId);
+    return e?.key ?? null;
+  }
+
+  private permissionsForPanel(): PanelState['permissions'] {
+    return this.sessionIdValue === null ? [] : this.broker.pending(this.sessionIdValue);
+  }
+
+  private setTurn(turn: TurnState, message: string | null): void {
+    this.turn = turn;
+    this.message = message;
+    this.emitPanel({ turn, message, sessionId: this.sessionIdValue });
+  }
+
+  private emitPanel(fields: Partial<PanelState>): void {
+    this.changes.fire([{ type: 'panel', fields }]);
+  }
+
+  private isSettled(): boolean {
+    return this.queue.length === 0 && (this.turn === 'idle' || this.turn === 'exited' || this.turn === 'error');
+  }
+
+  private settleIdle(force = false): void {
+    if (!force && !this.isSettled()) return;
+    for (const resolve of this.idleWaiters.splice(0)) resolve();
+  }
+}
+
+export function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}

@@ -1,0 +1,82 @@
+/** Command ids, as data, and their registration. */
+import * as vscode from 'vscode';
+import type { TreeNode } from '../common/debug/treeModel';
+import { Disposable } from '../common/util/lifecycle';
+import type { ChatService } from './chatService';
+import { showAgentCapabilities, showProtocolLog, showProtocolMessages } from './inspector';
+
+export const Commands = {
+  openChat: 'acpChat.openChat',
+  selectAgent: 'acpChat.selectAgent',
+  newSession: 'acpChat.newSession',
+  restartAgent: 'acpChat.restartAgent',
+  cancelTurn: 'acpChat.cancelTurn',
+  exportMarkdown: 'acpChat.exportMarkdown',
+  exportDebugBundle: 'acpChat.exportDebugBundle',
+  showLog: 'acpChat.showLog',
+  showInChat: 'acpChat.showInChat',
+  copyValue: 'acpChat.copyValue',
+  copyKey: 'acpChat.copyKey',
+  copyMessageId: 'acpChat.copyMessageId',
+  copyToolCallId: 'acpChat.copyToolCallId',
+  showProtocolMessages: 'acpChat.showProtocolMessages',
+  showProtocolLog: 'acpChat.showProtocolLog',
+  showAgentCapabilities: 'acpChat.showAgentCapabilities',
+  openCapture: 'acpChat.openCapture',
+} as const;
+
+export class CommandRegistry extends Disposable {
+  constructor(private readonly service: ChatService, private readonly exportDebugBundle: () => Promise<void>) {
+    super();
+    const s = service;
+    this.add(Commands.openChat, async () => {
+      await s.openChat();
+    });
+    this.add(Commands.selectAgent, (id?: unknown) => s.selectAgent(typeof id === 'string' ? id : undefined));
+    this.add(Commands.newSession, () => s.newSession());
+    this.add(Commands.restartAgent, () => s.activeSession().restart());
+    this.add(Commands.cancelTurn, () => s.activeSession().cancel());
+    this.add(Commands.exportMarkdown, () => s.activeSession().handleWebviewMessage({ type: 'exportMarkdown' }));
+    this.add(Commands.exportDebugBundle, () => this.exportDebugBundle());
+    this.add(Commands.showLog, () => s.log.show());
+    this.add(Commands.showProtocolMessages, (node?: unknown) => showProtocolMessages(s, node as TreeNode | undefined));
+    this.add(Commands.showProtocolLog, () => showProtocolLog(s));
+    this.add(Commands.showAgentCapabilities, () => showAgentCapabilities(s));
+    this.add(Commands.openCapture, (file?: unknown, mode?: unknown) =>
+      s.openCapture(typeof file === 'string' ? file : undefined, mode === 'full' || mode === 'realtime' ? mode : undefined));
+    this.add(Commands.showInChat, async (node?: unknown) => {
+      const n = node as TreeNode | undefined;
+      if (n?.type !== 'entry') return;
+      const panel = await s.openChat();
+      await panel.whenReady();
+      panel.post({ type: 'reveal', key: n.key });
+    });
+    this.add(Commands.copyValue, (node?: unknown) => this.copy(node, (n) => (n.type === 'detail' ? n.copyValue : undefined)));
+    this.add(Commands.copyKey, (node?: unknown) => this.copy(node, (n) => (n.type === 'entry' ? n.key : undefined)));
+    this.add(Commands.copyMessageId, (node?: unknown) => this.copy(node, (n) => this.identity(n)));
+    this.add(Commands.copyToolCallId, (node?: unknown) => this.copy(node, (n) => this.identity(n)));
+  }
+
+  private identity(n: TreeNode): string | undefined {
+    if (n.type !== 'entry') return undefined;
+    for (const { session } of this.service.tree.allSessions()) {
+      const e = session.entries.find((x) => x.key === n.key);
+      if (e) return (e.kind === 'tool_call' ? e.toolCallId : e.messageId) ?? undefined;
+    }
+    return undefined;
+  }
+
+  private async copy(node: unknown, pick: (n: TreeNode) => string | undefined): Promise<void> {
+    const value = node ? pick(node as TreeNode) : undefined;
+    if (value === undefined) {
+      void vscode.window.showInformationMessage('Nothing to copy: this entry has no such id.');
+      return;
+    }
+    await vscode.env.clipboard.writeText(value);
+    vscode.window.setStatusBarMessage(`Copied ${value}`, 3000);
+  }
+
+  private add(id: string, fn: (...args: unknown[]) => unknown): void {
+    this.register(vscode.commands.registerCommand(id, fn));
+  }
+}

@@ -1,0 +1,57 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { CaptureSession } from '../../../src/vscode/captureSession';
+import type { PanelChange } from '../../../src/vscode/chatPanel';
+
+const ui = { openLink() {}, openLocation() {}, copy() {}, openDiff() {} };
+const transcript = (name: string) => {
+  try {
+    return readFileSync(path.resolve(__dirname, `../../../../shared/agents/transcripts/${name}.jsonl`), 'utf8');
+  } catch {
+    return undefined;
+  }
+};
+
+test('a real agent capture plays into a read-only transcript and the tree', (t) => {
+  const text = transcript('claude');
+  if (!text) return t.skip('shared transcripts not present');
+  const c = new CaptureSession('claude.jsonl', text, ui);
+  let finished = false;
+  c.onDidFinish(() => (finished = true));
+  c.playAll();
+  assert.ok(finished);
+  const snap = c.snapshot();
+  assert.equal(snap.panel.readOnly, true);
+  assert.ok(snap.entries.length > 3);
+  assert.ok(snap.entries.some((e) => e.kind === 'tool_call'));
+  assert.equal(c.sessions().length, 1);
+  assert.deepEqual(c.diagnostics(c.sessions()[0]!.sessionId).filter((d) => d.severity === 'error'), []);
+  const first = snap.entries[0]!;
+  const records = c.protocolRecords(new Set(first.stats.lines.flatMap(([a, b]) => Array.from({ length: b - a + 1 }, (_, i) => a + i))));
+  assert.ok(records.length > 0 && records.every((r) => r.dir !== 'note'));
+  assert.ok(c.behaviour.report().initialize);
+  c.dispose();
+});
+
+test('real-time replay paces lines by t_ms and emits incremental changes', async () => {
+  const lines = [
+    { t_ms: 0, dir: 'client->agent', msg: { jsonrpc: '2.0', id: 1, method: 'session/new', params: { cwd: '/', mcpServers: [] } } },
+    { t_ms: 1, dir: 'agent->client', msg: { jsonrpc: '2.0', id: 1, result: { sessionId: 's' } } },
+    { t_ms: 2, dir: 'agent->client', msg: { jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Hel' } } } } },
+    { t_ms: 30, dir: 'agent->client', msg: { jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'lo' } } } } },
+  ];
+  const c = new CaptureSession('x', lines.map((l) => JSON.stringify(l)).join('\n') + '\n', ui);
+  const changes: PanelChange[] = [];
+  c.onDidChange((x) => changes.push(...x));
+  const done = new Promise<void>((r) => c.onDidFinish(() => r()));
+  c.playRealTime(1);
+  assert.equal(c.finished, false, 'not everything is applied at once');
+  await done;
+  const msg = c.snapshot().entries[0];
+  assert.ok(msg && msg.kind === 'agent_message');
+  assert.deepEqual(msg.content.map((b) => (b.type === 'text' ? b.text : '')).join(''), 'Hello');
+  assert.ok(changes.some((x) => x.type === 'updated' && x.appendedText === 'lo'));
+  c.dispose();
+});

@@ -1,0 +1,129 @@
+// The session controller against the real demo agent in-process: turns, queueing, permissions through
+// the broker, cancellation, crash and restart without duplicated entries, and the patches it emits.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ChatSession, type SessionUi } from '../../../src/vscode/chatSession';
+import type { PanelChange } from '../../../src/vscode/chatPanel';
+import { MessageStore } from '../../../src/common/store';
+import { parseSettings } from '../../../src/common/config/settings';
+import type { ClientHandlers } from '../../../src/node/acp/handlers';
+import type { PermissionBroker } from '../../../src/common/permissionBroker';
+import { inProcessDemoAgent } from './harness';
+
+const settings = parseSettings(() => undefined).settings;
+const noUi: SessionUi = {
+  openLink() {}, openLocation() {}, openDiff() {}, copy() {}, revealInTree() {}, exportMarkdown() {},
+  async chooseAuthMethod() { return undefined; },
+  permissionAsked() {},
+};
+
+function makeSession(opts: { store?: MessageStore; restoredSessionId?: string | null; agent?: ReturnType<typeof inProcessDemoAgent>; handlers?: (b: PermissionBroker) => ClientHandlers } = {}) {
+  const agent = opts.agent ?? inProcessDemoAgent();
+  const changes: PanelChange[] = [];
+  const wire: string[] = [];
+  const session = new ChatSession({
+    agent: { id: 'demo', name: 'Demo', command: 'x', args: [], env: {} },
+    cwd: '/tmp',
+    store: opts.store ?? new MessageStore(),
+    restoredSessionId: opts.restoredSessionId ?? null,
+    connect: agent.connect,
+    settings: () => settings,
+    handlers: (broker) =>
+      opts.handlers?.(broker) ?? {
+        requestPermission: async (p, signal) => ({
+          outcome: await broker.ask({ sessionId: p.sessionId, toolCallId: p.toolCall.toolCallId, toolCallKey: null, title: p.toolCall.title ?? '', options: p.options }, signal),
+        }),
+      },
+    sinks: { capture: (dir) => wire.push(dir), persist: () => undefined },
+    ui: noUi,
+    log: () => undefined,
+    records: () => [],
+  });
+  session.onDidChange((c) => changes.push(...c));
+  return { session, agent, changes, wire };
+}
+
+const text = (e: { content: readonly unknown[] }) =>
+  e.content.map((b) => (typeof b === 'object' && b !== null && 'text' in b ? String((b as { text: unknown }).text) : '')).join('');
+
+test('a turn streams the demo answer into the transcript and goes back to idle', async () => {
+  const { session, changes, wire } = makeSession();
+  await session.start();
+  assert.equal(session.turnState, 'idle');
+  assert.ok(session.sessionId);
+  session.prompt('hello');
+  await session.whenIdle();
+  const entries = session.entries();
+  assert.equal(entries[0]?.kind, 'user_message');
+  assert.equal(entries[0]?.provenance, 'local');
+  assert.ok(entries.some((e) => e.kind === 'agent_thought'));
+  assert.ok(entries.some((e) => e.kind === 'tool_call'));
+  const answer = entries.find((e) => e.kind === 'agent_message');
+  assert.ok(answer && answer.kind === 'agent_message');
+  assert.match(text(answer), /Hello from the ACP Chat demo agent\./);
+  assert.ok(changes.some((c) => c.type === 'updated' && c.appendedText !== undefined), 'streamed text arrives as appended text');
+  assert.ok(wire.includes('client->agent') && wire.includes('agent->client'), 'every message reaches the capture sink');
+  session.dispose();
+});
+
+test('prompts typed during a turn are queued and run in order', async () => {
+  const { session, changes } = makeSession();
+  await session.start();
+  session.prompt('first');
+  session.prompt('second');
+  assert.ok(changes.some((c) => c.type === 'panel' && c.fields.queuedPrompts?.includes('second')));
+  await session.whenIdle();
+  const users = session.entries().filter((e) => e.kind === 'user_message').map((e) => text(e as { content: readonly unknown[] }));
+  assert.deepEqual(users, ['first', 'second']);
+  session.dispose();
+});
+
+test('a permission request waits in the broker until the user answers', async () => {
+  const { session } = makeSession();
+  await session.start();
+  session.prompt('please edit notes.txt');
+  for (let i = 0; i < 200 && session.broker.pending().length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+  const [req] = session.broker.pending();
+  assert.ok(req, 'the request is visible');
+  assert.equal(session.panelState().permissions.length, 1);
+  const allow = req.options.find((o) => o.kind === 'allow_once');
+  assert.ok(allow);
+  session.handleWebviewMessage({ type: 'permission', requestId: req.requestId, optionId: allow.optionId });
+  await session.whenIdle();
+  assert.equal(session.broker.pending().length, 0);
+  session.dispose();
+});
+
+test('cancel answers the pending permission with cancelled and ends the turn', async () => {
+  const { session } = makeSession();
+  await session.start();
+  session.prompt('edit with permission');
+  for (let i = 0; i < 200 && session.broker.pending().length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+  assert.equal(session.broker.pending().length, 1);
+  session.cancel();
+  await session.whenIdle();
+  assert.equal(session.broker.pending().length, 0);
+  assert.equal(session.turnState, 'idle');
+  const tools = session.entries().filter((e) => e.kind === 'tool_call');
+  assert.ok(tools.every((t) => t.kind === 'tool_call' && ['completed', 'failed', 'cancelled'].includes(t.status)), JSON.stringify(tools.map((t) => t.kind === 'tool_call' && t.status)));
+  session.dispose();
+});
+
+test('a crash says what happened; restart reattaches the same session without duplicating entries', async () => {
+  const { session, agent } = makeSession();
+  await session.start();
+  session.prompt('hello');
+  await session.whenIdle();
+  const before = session.entries().map((e) => e.key);
+  const sid = session.sessionId;
+  agent.crash();
+  for (let i = 0; i < 100 && session.turnState !== 'exited'; i++) await new Promise((r) => setTimeout(r, 10));
+  assert.equal(session.turnState, 'exited');
+  assert.match(session.panelState().message ?? '', /stopped.*Restart/);
+  await session.restart();
+  assert.equal(session.turnState, 'idle');
+  assert.equal(agent.connections, 2);
+  assert.equal(session.sessionId, sid, 'the same session is reattached');
+  assert.deepEqual(session.entries().map((e) => e.key), before, 'no entry duplicated or re-keyed');
+  session.dispose();
+});

@@ -1,0 +1,57 @@
+// An in-process agent link for ChatSession tests: the real DemoAgent (or any agent built on the
+// transport) on one end of two PassThrough streams, the real AcpClient on the other. No subprocess.
+import { PassThrough } from 'node:stream';
+import { AcpClient } from '../../../src/node/acp/client';
+import type { AgentLink, ConnectAgent } from '../../../src/node/acp/agentLink';
+import { CLIENT_INFO } from '../../../src/node/acp/agentLink';
+import { createAcpConnection, type AcpConnection } from '../../../src/node/transport/connection';
+import { DemoAgent } from '../../../src/node/demoAgent/agent';
+
+export interface InProcessAgent {
+  readonly connect: ConnectAgent;
+  /** Simulates a crash: the agent's streams end. */
+  crash(): void;
+  connections: number;
+}
+
+export function inProcessDemoAgent(make: (acp: AcpConnection) => void = (acp) => new DemoAgent(acp, { delayMs: 0 })): InProcessAgent {
+  let current: { toAgent: PassThrough; toClient: PassThrough } | undefined;
+  const self: InProcessAgent = {
+    connections: 0,
+    crash() {
+      current?.toClient.end();
+      current?.toAgent.end();
+    },
+    connect: async (o) => {
+      self.connections++;
+      const toAgent = new PassThrough();
+      const toClient = new PassThrough();
+      current = { toAgent, toClient };
+      const agent = createAcpConnection({ input: toAgent, output: toClient });
+      make(agent);
+      agent.connection.listen();
+      const client = new AcpClient({
+        input: toClient,
+        output: toAgent,
+        handlers: o.handlers,
+        clientInfo: CLIENT_INFO,
+        protocolVersion: o.protocolVersion,
+        tap: o.tap,
+        log: o.log,
+      });
+      const listeners: ((reason: string) => void)[] = [];
+      client.onDidClose((reason) => listeners.splice(0).forEach((l) => l(reason)));
+      const link: AgentLink = {
+        client,
+        onExit: (l) => listeners.push(l),
+        stderrTail: () => 'agent stderr tail',
+        dispose: () => {
+          client.dispose();
+          agent.connection.dispose();
+        },
+      };
+      return link;
+    },
+  };
+  return self;
+}
