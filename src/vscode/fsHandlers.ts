@@ -31,15 +31,18 @@ export class FileAccess {
     if (!exists) {
       edit.createFile(uri, { ignoreIfExists: true, contents: new TextEncoder().encode('') });
     }
-    const doc = exists ? await vscode.workspace.openTextDocument(uri) : undefined;
-    const end = doc ? doc.lineAt(doc.lineCount - 1).range.end : new vscode.Position(0, 0);
+    const current = exists ? await vscode.workspace.openTextDocument(uri) : undefined;
+    const end = current ? current.lineAt(current.lineCount - 1).range.end : new vscode.Position(0, 0);
     edit.replace(uri, new vscode.Range(new vscode.Position(0, 0), end), content, {
       label: `${agentName} edited ${vscode.workspace.asRelativePath(uri)}`,
       needsConfirmation: false,
     });
     if (!(await vscode.workspace.applyEdit(edit))) throw new Error(`VS Code refused the edit to ${path}`);
-    const saved = await (await vscode.workspace.openTextDocument(uri)).save();
-    if (!saved) throw new Error(`could not save ${path}`);
+    const doc = await vscode.workspace.openTextDocument(uri);
+    if (!(await doc.save())) throw new Error(`could not save ${path}`);
+    // Follow the agent: show the edited file (without taking focus from the chat), so the change is
+    // visible and can be undone right there.
+    await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.One, preserveFocus: true, preview: true });
     this.log.info(`fs/write_text_file: ${path} (${content.length} chars) via a workspace edit`);
   }
 

@@ -1,0 +1,80 @@
+/**
+ * A whole demo-agent turn through the real VS Code APIs: the permission request is shown and answered,
+ * the edit lands through a workspace edit (open in an editor, saved to disk), and a terminal command runs.
+ */
+import * as assert from 'assert';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import type { AcpChatApi } from '../../src/vscode/api';
+import type { Entry } from '../../src/common/store/model';
+
+async function api(): Promise<AcpChatApi> {
+  const ext = vscode.extensions.getExtension<AcpChatApi>('acp-chat.acp-chat');
+  assert.ok(ext);
+  return ext.activate();
+}
+
+async function until<T>(f: () => T | undefined | false, ms: number, what: string): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = f();
+    if (v !== undefined && v !== false) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const text = (e: Entry) => (e.kind === 'tool_call' ? e.content.map((c) => (c.type === 'content' && c.content.type === 'text' ? c.content.text : '')).join('') : '');
+
+suite('A demo-agent turn through VS Code', () => {
+  test('permission answered in the panel, file written by a workspace edit, terminal run', async () => {
+    const a = await api();
+    await a.openChat();
+    await a.whenPanelReady();
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    assert.ok(folder, 'the test host opens a workspace folder');
+    const target = path.join(folder.uri.fsPath, 'demo-edit.txt');
+
+    const turn = a.sendPrompt('please edit the file and run a terminal command');
+    const request = await until(() => a.pendingPermissions()[0], 30_000, 'a permission request');
+    assert.strictEqual(request.title, 'Edit demo-edit.txt');
+    assert.deepStrictEqual(request.options.map((o) => o.kind).sort(), ['allow_always', 'allow_once', 'reject_always', 'reject_once']);
+    const allow = request.options.find((o) => o.kind === 'allow_once');
+    assert.ok(allow);
+    assert.ok(a.respondPermission(request.requestId, allow.optionId));
+    await turn;
+
+    const edit = a.transcript().find((e) => e.kind === 'tool_call' && e.title === 'Edit demo-edit.txt');
+    assert.ok(edit && edit.kind === 'tool_call');
+    assert.strictEqual(edit.status, 'completed');
+    const diff = edit.content.find((c) => c.type === 'diff');
+    assert.ok(diff && diff.type === 'diff');
+    // Written through a WorkspaceEdit: the document is open in VS Code with the new text, and saved.
+    const editor = vscode.window.visibleTextEditors.find((e) => e.document.uri.fsPath === target);
+    assert.ok(editor, 'the edited file is shown in an editor (a workspace edit, not a raw disk write)');
+    const doc = editor.document;
+    assert.strictEqual(doc.getText(), diff.newText);
+    assert.strictEqual(doc.isDirty, false);
+    const onDisk = new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.file(target)));
+    assert.strictEqual(onDisk, diff.newText);
+
+    const run = a.transcript().find((e) => e.kind === 'tool_call' && e.toolKind === 'execute');
+    assert.ok(run && run.kind === 'tool_call', `no execute tool call (${a.transcript().map((e) => e.kind).join(', ')})`);
+    assert.strictEqual(run.status, 'completed');
+    assert.match(text(run) + JSON.stringify(run.rawOutput ?? ''), /Hello from the demo terminal/);
+  });
+
+  test('a rejected permission leaves the file alone', async () => {
+    const a = await api();
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    assert.ok(folder);
+    const target = vscode.Uri.file(path.join(folder.uri.fsPath, 'demo-edit.txt'));
+    const before = await vscode.workspace.fs.readFile(target).then((b) => new TextDecoder().decode(b), () => null);
+    const turn = a.sendPrompt('edit it again');
+    const request = await until(() => a.pendingPermissions()[0], 30_000, 'a permission request');
+    assert.ok(a.respondPermission(request.requestId, null), 'Esc rejects');
+    await turn;
+    const after = await vscode.workspace.fs.readFile(target).then((b) => new TextDecoder().decode(b), () => null);
+    assert.strictEqual(after, before);
+  });
+});
