@@ -220,7 +220,7 @@ export class ChatService extends Disposable {
           capture ??= CaptureFile.create(this.capturesDir(), agent.id, this.settingsValue.captureMaxFiles, (m) => this.log.error(m));
           capture.write(dir, msg, seq);
         },
-        persist: (dir, msg) => this.persistence.append(agent.id, dir, msg),
+        persist: (dir, msg, changes, seq) => this.persistence.append(agent.id, dir, msg, changes, seq),
       },
       ui,
       log: (level, message) => this.log[level === 'warn' ? 'warn' : level](message),

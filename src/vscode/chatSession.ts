@@ -37,7 +37,8 @@ export interface SessionUi {
 export interface SessionSinks {
   /** `seq` numbers the session's messages; entries record the seqs that built them. */
   capture(dir: Direction, msg: unknown, seq: number): void;
-  persist(dir: Direction, msg: unknown): void;
+  /** Called after the store ingested the message, with what it changed. */
+  persist(dir: Direction, msg: unknown, changes: readonly StoreChange[], seq: number): void;
 }
 
 export interface ChatSessionOptions {
@@ -359,10 +360,10 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource {
   private onWire(dir: Direction, msg: unknown): void {
     this.wireSeq++;
     this.o.sinks.capture(dir, msg, this.wireSeq);
-    this.o.sinks.persist(dir, msg);
     this.behaviour.observe(dir, msg);
     this.noticeFrom(dir, msg);
     const changes = this.o.store.ingest(dir, msg, this.wireSeq);
+    this.o.sinks.persist(dir, msg, changes, this.wireSeq);
     if (changes.length) this.applyStoreChanges(changes);
   }
 

@@ -12,8 +12,15 @@ import { openPersistence } from './filePersistence';
 
 export async function activate(context: vscode.ExtensionContext): Promise<AcpChatApi> {
   const storage = context.storageUri ?? context.globalStorageUri;
-  const persistence = await openPersistence(storage);
+  // Persistence opens before the service (and its log) exists: hold its messages until then.
+  const early: string[] = [];
+  let log = (m: string): void => {
+    early.push(m);
+  };
+  const persistence = await openPersistence(storage, (m) => log(m));
   const s = new ChatService(context, persistence);
+  log = (m) => s.log.warn(m);
+  for (const m of early) log(m);
   context.subscriptions.push(s);
   context.subscriptions.push({ dispose: () => void persistence.flush() });
   context.subscriptions.push(new CommandRegistry(s, async () => void (await exportDebugBundle(s))));

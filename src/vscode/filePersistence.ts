@@ -1,7 +1,125 @@
-/** Opens the session persistence for the extension's storage folder. */
+/**
+ * Session persistence in the extension's storage folder: one StoreJournal (snapshot + append-only
+ * journal, see src/node/persistence/journal.ts) per agent. Journals are opened at activation, so a
+ * restored panel shows its transcript at once, before the agent has even started.
+ */
 import type * as vscode from 'vscode';
+import { readdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { MessageStore, type Direction, type StoreChange } from '../common/store';
+import { StoreJournal } from '../node/persistence/journal';
 import { MemoryPersistence, type SessionPersistence } from './sessionPersistence';
 
-export async function openPersistence(_storage: vscode.Uri): Promise<SessionPersistence> {
-  return new MemoryPersistence();
+/** Snapshot after this many journal records, so a restore replays little. */
+const COMPACT_EVERY = 2000;
+
+type Pending = [dir: Direction, msg: unknown, changes: readonly StoreChange[], seq: number];
+
+interface Open {
+  readonly store: MessageStore;
+  /** Undefined while the journal file is being opened; messages wait in `pending` meanwhile. */
+  journal: StoreJournal | undefined;
+  readonly pending: Pending[];
+  /** Settles when the journal is open (or failed to open). */
+  ready: Promise<void>;
+  sinceCompact: number;
+  readonly problems: readonly string[];
+}
+
+export class FilePersistence implements SessionPersistence {
+  private readonly open = new Map<string, Open>();
+
+  private constructor(private readonly dir: string, private readonly log: (message: string) => void) {}
+
+  static async create(dir: string, log: (message: string) => void): Promise<FilePersistence> {
+    const p = new FilePersistence(dir, log);
+    const names = await readdir(dir).catch(() => [] as string[]);
+    const ids = new Set(names.map((n) => /^(.+)\.(?:journal\.ndjson|snapshot\.json)$/.exec(n)?.[1]).filter((x): x is string => x !== undefined));
+    for (const id of ids) {
+      const r = await StoreJournal.open(dir, id);
+      const problems = r.diagnostics.map((d) => `${d.severity}: ${d.message}`);
+      for (const m of problems) log(`restoring ${id}: ${m}`);
+      p.open.set(id, { store: r.store, journal: r.journal, pending: [], ready: Promise.resolve(), sinceCompact: 0, problems });
+    }
+    return p;
+  }
+
+  restore(agentId: string, warn: (message: string) => void): { store: MessageStore; sessionId: string | null } {
+    const id = fileId(agentId);
+    const o = this.open.get(id);
+    if (o) {
+      for (const m of o.problems) warn(`the saved chat of ${agentId} was partly unreadable: ${m}`);
+      return { store: o.store, sessionId: o.store.sessions().at(-1)?.sessionId ?? null };
+    }
+    // Nothing saved yet: start empty and open the journal in the background.
+    const fresh: Open = { store: new MessageStore(), journal: undefined, pending: [], ready: Promise.resolve(), sinceCompact: 0, problems: [] };
+    this.open.set(id, fresh);
+    fresh.ready = StoreJournal.open(this.dir, id).then(
+      (r) => {
+        if (this.open.get(id) !== fresh) return void r.journal.dispose();
+        fresh.journal = r.journal;
+        for (const [dir, msg, changes, seq] of fresh.pending.splice(0)) r.journal.append(dir, msg, changes, seq);
+      },
+      (e: unknown) => {
+        this.log(`could not open the chat journal of ${agentId}: ${e instanceof Error ? e.message : String(e)}; this chat will not survive a reload`);
+        if (this.open.get(id) === fresh) this.open.delete(id);
+      },
+    );
+    return { store: fresh.store, sessionId: null };
+  }
+
+  append(agentId: string, dir: Direction, msg: unknown, changes: readonly StoreChange[], seq: number): void {
+    const o = this.open.get(fileId(agentId));
+    if (!o) return;
+    if (!o.journal) {
+      o.pending.push([dir, msg, changes, seq]);
+      return;
+    }
+    try {
+      o.journal.append(dir, msg, changes, seq);
+    } catch (e) {
+      this.log(`chat journal of ${agentId}: ${e instanceof Error ? e.message : String(e)}`);
+      return;
+    }
+    if (++o.sinceCompact >= COMPACT_EVERY) {
+      o.sinceCompact = 0;
+      o.journal.compact(o.store).catch((e: unknown) => this.log(`could not snapshot the chat of ${agentId}: ${e instanceof Error ? e.message : String(e)}`));
+    }
+  }
+
+  rememberSession(): void {
+    // The last session in the store is the one to reattach; nothing else to record.
+  }
+
+  async forget(agentId: string): Promise<void> {
+    const id = fileId(agentId);
+    const o = this.open.get(id);
+    this.open.delete(id);
+    await o?.ready;
+    await o?.journal?.dispose().catch(() => undefined);
+    await Promise.all(['snapshot.json', 'snapshot.json.bak', 'journal.ndjson'].map((ext) => rm(path.join(this.dir, `${id}.${ext}`), { force: true })));
+  }
+
+  async flush(): Promise<void> {
+    await Promise.all(
+      [...this.open.values()].map(async (o) => {
+        await o.ready;
+        await o.journal?.flush().catch((e: unknown) => this.log(`could not save a chat: ${e instanceof Error ? e.message : String(e)}`));
+      }),
+    );
+  }
+}
+
+/** Agent ids are free text in settings; journal ids must be plain file names. */
+function fileId(agentId: string): string {
+  return agentId.replace(/[^A-Za-z0-9._-]/g, '_');
+}
+
+export async function openPersistence(storage: vscode.Uri, log: (message: string) => void): Promise<SessionPersistence> {
+  try {
+    return await FilePersistence.create(path.join(storage.fsPath, 'sessions'), log);
+  } catch (e) {
+    log(`chat persistence is off: ${e instanceof Error ? e.message : String(e)}`);
+    return new MemoryPersistence();
+  }
 }

@@ -1,0 +1,82 @@
+// A chat survives a reload: the session's store is journaled while it runs and restored with the same
+// entries and keys; a corrupt journal line is reported and everything readable is kept.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { appendFileSync, mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { FilePersistence } from '../../../src/vscode/filePersistence';
+import type { Direction } from '../../../src/common/store';
+
+const wire: [Direction, unknown][] = [
+  ['client->agent', { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: 1 } }],
+  ['agent->client', { jsonrpc: '2.0', id: 0, result: { protocolVersion: 1, agentCapabilities: { loadSession: true } } }],
+  ['client->agent', { jsonrpc: '2.0', id: 1, method: 'session/new', params: { cwd: '/ws', mcpServers: [] } }],
+  ['agent->client', { jsonrpc: '2.0', id: 1, result: { sessionId: 'sess_9' } }],
+  ['client->agent', { jsonrpc: '2.0', id: 2, method: 'session/prompt', params: { sessionId: 'sess_9', prompt: [{ type: 'text', text: 'Hi' }] } }],
+  ['agent->client', { jsonrpc: '2.0', method: 'session/update', params: { sessionId: 'sess_9', update: { sessionUpdate: 'agent_message_chunk', messageId: 'a1', content: { type: 'text', text: 'Hel' } } } }],
+  ['agent->client', { jsonrpc: '2.0', method: 'session/update', params: { sessionId: 'sess_9', update: { sessionUpdate: 'agent_message_chunk', messageId: 'a1', content: { type: 'text', text: 'lo' } } } }],
+  ['agent->client', { jsonrpc: '2.0', id: 2, result: { stopReason: 'end_turn' } }],
+];
+
+async function settle() {
+  await new Promise((r) => setTimeout(r, 50));
+}
+
+test('a journaled chat restores with the same entries, keys and session', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'persist-'));
+  const logs: string[] = [];
+  const p1 = await FilePersistence.create(dir, (m) => logs.push(m));
+  const { store, sessionId } = p1.restore('my agent', () => undefined);
+  assert.equal(sessionId, null);
+  await settle(); // the journal opens in the background; messages meanwhile are kept
+  wire.forEach(([dir, msg], i) => p1.append('my agent', dir, msg, store.ingest(dir, msg, i + 1), i + 1));
+  await p1.flush();
+  assert.ok(readdirSync(dir).includes('my_agent.journal.ndjson'));
+
+  const p2 = await FilePersistence.create(dir, (m) => logs.push(m));
+  const restored = p2.restore('my agent', () => undefined);
+  assert.equal(restored.sessionId, 'sess_9');
+  const before = store.session('sess_9')!.entries;
+  const after = restored.store.session('sess_9')!.entries;
+  assert.deepEqual(after.map((e) => [e.kind, e.key]), before.map((e) => [e.kind, e.key]));
+  assert.deepEqual(logs, []);
+});
+
+test('messages sent before the journal opened are not lost', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'persist-'));
+  const p1 = await FilePersistence.create(dir, () => undefined);
+  const { store } = p1.restore('a', () => undefined);
+  wire.forEach(([dir, msg], i) => p1.append('a', dir, msg, store.ingest(dir, msg, i + 1), i + 1)); // no await: journal not open yet
+  await settle();
+  await p1.flush();
+  const restored = (await FilePersistence.create(dir, () => undefined)).restore('a', () => undefined);
+  assert.equal(restored.store.session('sess_9')?.entries.length, 2);
+});
+
+test('a corrupt journal line is reported; what can be read is kept', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'persist-'));
+  const p1 = await FilePersistence.create(dir, () => undefined);
+  const { store } = p1.restore('a', () => undefined);
+  await settle();
+  wire.slice(0, 6).forEach(([dir, msg], i) => p1.append('a', dir, msg, store.ingest(dir, msg, i + 1), i + 1));
+  await p1.flush();
+  appendFileSync(path.join(dir, 'a.journal.ndjson'), 'this is not json\n{"seq":99,"dir":"agent->client","msg":{"jsonrpc":"2.0","method":"session/upd');
+  const logs: string[] = [];
+  const warnings: string[] = [];
+  const restored = (await FilePersistence.create(dir, (m) => logs.push(m))).restore('a', (m) => warnings.push(m));
+  assert.equal(restored.store.session('sess_9')?.entries.length, 2, 'the prompt and the first chunk survive');
+  assert.ok(logs.length >= 1, 'the damage is reported');
+  assert.ok(warnings.length >= 1);
+});
+
+test('forget removes what was saved', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'persist-'));
+  const p1 = await FilePersistence.create(dir, () => undefined);
+  const { store } = p1.restore('a', () => undefined);
+  await settle();
+  wire.forEach(([dir, msg], i) => p1.append('a', dir, msg, store.ingest(dir, msg, i + 1), i + 1));
+  await p1.flush();
+  await p1.forget('a');
+  assert.deepEqual(readdirSync(dir), []);
+});
