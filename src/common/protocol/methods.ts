@@ -21,6 +21,12 @@ export const AgentMethods = {
   sessionCancel: 'session/cancel',
 } as const;
 
+/** v2 draft renames (ACP v2 §18): used only on a connection that negotiated protocol 2. */
+export const AgentMethodsV2 = {
+  authLogin: 'auth/login',
+  authLogout: 'auth/logout',
+} as const;
+
 /** Requests and notifications the agent sends to the client. */
 export const ClientMethods = {
   /** Notification. */

@@ -1,6 +1,224 @@
-// Placeholder until the ACP client lands: see issue 4.
-export const usage = 'run [--cwd DIR] [--approve all|none] [--capture FILE] [--protocol 1|2] [--mode ID] --prompt TEXT -- AGENT_CMD [ARGS...]';
-export async function main(_args: string[]): Promise<number> {
-  process.stderr.write('run: not implemented yet\n');
-  return 1;
+/**
+ * `cli run`: drive any ACP agent headlessly with the same client code as the extension.
+ * Spawns the agent, initialize -> session/new -> (set mode) -> one turn per --prompt, prints the
+ * transcript as it streams, answers permission requests by policy (by option kind), serves fs and
+ * terminals from this machine, and records every message to --capture.
+ *
+ * Exit codes: 0 every turn finished; 1 protocol failure (error reply, invalid message); 2 usage;
+ * 3 the agent exited or closed the connection; 4 timeout.
+ */
+import path from 'node:path';
+import { PROTOCOL_V1, PROTOCOL_V2 } from '../../common/protocol/methods';
+import type { ProtocolVersion } from '../../common/protocol/methods';
+import { AcpClient } from '../acp/client';
+import { AcpClosedError } from '../acp/errors';
+import { nodeReadTextFile, nodeWriteTextFile, policyPermission } from '../acp/nodeHandlers';
+import type { ApprovePolicy } from '../acp/nodeHandlers';
+import { AgentProcess } from '../agentProcess';
+import { NodeTerminalHost } from '../terminals';
+import { CaptureWriter } from './capture';
+import { TranscriptPrinter } from './printer';
+
+export const usage = [
+  'run [--cwd DIR] [--approve all|none] [--capture FILE] [--protocol 1|2] [--mode ID] [--auth METHOD]',
+  '    [--timeout SEC] [--grace MS] [--verbose] --prompt TEXT [--prompt TEXT2 ...] -- AGENT_CMD [ARGS...]',
+  '    run turns against an ACP agent and print the transcript (exit 0 on success)',
+].join('\n');
+
+export interface RunOptions {
+  cwd: string;
+  approve: ApprovePolicy;
+  capture: string | undefined;
+  protocol: ProtocolVersion;
+  mode: string | undefined;
+  auth: string | undefined;
+  timeoutSec: number;
+  graceMs: number;
+  verbose: boolean;
+  prompts: string[];
+  agent: string[];
+}
+
+export function parseRunArgs(args: readonly string[]): RunOptions | string {
+  const dd = args.indexOf('--');
+  if (dd < 0 || dd === args.length - 1) return 'missing agent command after --';
+  const o: RunOptions = {
+    cwd: process.cwd(),
+    approve: 'all',
+    capture: undefined,
+    protocol: PROTOCOL_V1,
+    mode: undefined,
+    auth: undefined,
+    timeoutSec: 600,
+    graceMs: 300,
+    verbose: false,
+    prompts: [],
+    agent: args.slice(dd + 1),
+  };
+  for (let i = 0; i < dd; i++) {
+    const flag = args[i]!;
+    if (flag === '--verbose') {
+      o.verbose = true;
+      continue;
+    }
+    const value = args[i + 1];
+    if (value === undefined || i + 1 >= dd) return `missing value for ${flag}`;
+    i++;
+    switch (flag) {
+      case '--cwd':
+        o.cwd = path.resolve(value);
+        break;
+      case '--approve':
+        if (value !== 'all' && value !== 'none') return `--approve must be all or none, not ${value}`;
+        o.approve = value;
+        break;
+      case '--capture':
+        o.capture = path.resolve(value);
+        break;
+      case '--protocol':
+        if (value !== '1' && value !== '2') return `--protocol must be 1 or 2, not ${value}`;
+        o.protocol = value === '2' ? PROTOCOL_V2 : PROTOCOL_V1;
+        break;
+      case '--mode':
+        o.mode = value;
+        break;
+      case '--auth':
+        o.auth = value;
+        break;
+      case '--prompt':
+        o.prompts.push(value);
+        break;
+      case '--timeout':
+        o.timeoutSec = Number(value);
+        if (!(o.timeoutSec > 0)) return `--timeout must be a positive number, not ${value}`;
+        break;
+      case '--grace':
+        o.graceMs = Number(value);
+        if (!(o.graceMs >= 0)) return `--grace must be a number of ms, not ${value}`;
+        break;
+      default:
+        return `unknown option ${flag}`;
+    }
+  }
+  if (o.prompts.length === 0) return 'at least one --prompt is required';
+  return o;
+}
+
+export async function main(args: string[]): Promise<number> {
+  const parsed = parseRunArgs(args);
+  if (typeof parsed === 'string') {
+    process.stderr.write(`run: ${parsed}\n\nusage: ${usage}\n`);
+    return 2;
+  }
+  // First Ctrl-C cancels the running turn (session/cancel); a second one ends the process as usual.
+  const interrupt = new AbortController();
+  process.once('SIGINT', () => {
+    process.stderr.write('\nrun: cancelling the turn (Ctrl-C again to quit)\n');
+    interrupt.abort();
+  });
+  return run(parsed, (s) => process.stdout.write(s), (s) => process.stderr.write(s), interrupt.signal);
+}
+
+export async function run(o: RunOptions, out: (s: string) => void, err: (s: string) => void, interrupt?: AbortSignal): Promise<number> {
+  const capture = o.capture ? new CaptureWriter(o.capture) : undefined;
+  const printer = new TranscriptPrinter(out);
+  const [command, ...agentArgs] = o.agent as [string, ...string[]];
+  capture?.note('spawn', { cmd: o.agent, cwd: o.cwd });
+  const agent = new AgentProcess({
+    command,
+    args: agentArgs,
+    cwd: o.cwd,
+    onStderrLine: (line) => {
+      if (o.verbose) err(`[agent stderr] ${line}\n`);
+    },
+  });
+  agent.onExit((e) => capture?.note('agent exited', { code: e.code, signal: e.signal, ...(e.error ? { error: e.error } : {}) }));
+  const terminals = new NodeTerminalHost({ defaultCwd: o.cwd });
+  const client = new AcpClient({
+    input: agent.stdout,
+    output: agent.stdin,
+    clientInfo: { name: 'acp-chat-cli', title: 'ACP Chat CLI', version: '0.1.0' },
+    protocolVersion: o.protocol,
+    handlers: {
+      requestPermission: policyPermission(o.approve, (p, chosen) => {
+        const title = p.toolCall.title ?? p.toolCall.toolCallId;
+        printer.line(`[permission] ${title} -> ${chosen ? `${chosen.name} (${chosen.kind})` : 'cancelled (no matching option)'}`);
+      }),
+      readTextFile: (p) => nodeReadTextFile(p),
+      writeTextFile: (p) => nodeWriteTextFile(p),
+      terminals,
+    },
+    tap: (dir, msg) => capture?.message(dir, msg),
+    onInvalidLine: (line) => {
+      capture?.note('skipped line from agent', { reason: line.reason, raw: line.text });
+      if (o.verbose) err(`[skipped] ${line.reason}: ${line.text.slice(0, 200)}\n`);
+    },
+    log: (level, message) => {
+      if (o.verbose || level === 'error') err(`[client ${level}] ${message}\n`);
+    },
+    describeClose: () => agent.describe(),
+    closeSettled: () => agent.exited,
+  });
+  client.onSessionUpdate((n) => printer.update(n));
+  // Normally stdout closes with the process and the client notices; but a grandchild can keep the
+  // pipe open after the agent died, so an exit also ends the connection (after a moment to drain).
+  agent.onExit(() => {
+    setTimeout(() => {
+      if (!client.isClosed) client.dispose('the agent process exited');
+    }, 1000).unref();
+  });
+
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    client.dispose(`timeout after ${o.timeoutSec}s`);
+  }, o.timeoutSec * 1000);
+  let code = 0;
+  try {
+    const init = await client.initialize();
+    const info = init.agentInfo;
+    printer.line(`[agent] ${info?.title ?? info?.name ?? 'unknown'} ${info?.version ?? ''} (protocol ${init.protocolVersion})`.trimEnd());
+    if (o.auth) await client.authenticate(o.auth);
+    const session = await client.withAuthRetry(
+      () => client.newSession({ cwd: o.cwd, mcpServers: [] }),
+      async (methods) => {
+        err(`run: the agent requires authentication; methods: ${methods.map((m) => m.id).join(', ') || '(none)'}; pass --auth METHOD\n`);
+        return undefined;
+      },
+    );
+    printer.line(`[session] ${session.sessionId}`);
+    interrupt?.addEventListener('abort', () => client.cancel(session.sessionId), { once: true });
+    if (o.mode) {
+      await client.setMode(session.sessionId, o.mode);
+      printer.line(`[mode] ${o.mode}`);
+    }
+    for (const text of o.prompts) {
+      if (interrupt?.aborted) break;
+      printer.line(`[user] ${text}`);
+      const r = await client.prompt(session.sessionId, [{ type: 'text', text }]);
+      printer.line(`[stop] ${r.stopReason}`);
+    }
+    // Late updates after the last answer are legal (§7.5): give them a moment to reach the capture.
+    await new Promise((r) => setTimeout(r, o.graceMs));
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    if (timedOut) {
+      err(`run: timeout after ${o.timeoutSec}s\n`);
+      code = 4;
+    } else if (e instanceof AcpClosedError) {
+      err(`run: ${message}\n`);
+      code = 3;
+    } else {
+      err(`run: ${message}\n`);
+      code = 1;
+    }
+    capture?.note('run error', { error: message });
+  } finally {
+    clearTimeout(timer);
+    client.dispose();
+    terminals.dispose();
+    agent.dispose();
+    await capture?.close();
+  }
+  return code;
 }

@@ -1,0 +1,76 @@
+// NDJSON transport throughput. Figures are ratios against a baseline measured in the same run:
+// splitting the same bytes on "\n" and JSON.parse-ing each line (the least any reader must do).
+//   transport.readerOverParse  — NdjsonMessageReader (chunked input, envelope check, tap) / baseline
+//   transport.writerOverStringify — NdjsonMessageWriter (serialised writes into a stream) / JSON.stringify
+import { PassThrough, Writable } from 'node:stream';
+import { NdjsonMessageReader, NdjsonMessageWriter } from '../src/node/transport/ndjson';
+
+const N = 50_000;
+const msgs = Array.from({ length: N }, (_, i) => ({
+  jsonrpc: '2.0',
+  method: 'session/update',
+  params: { sessionId: 's1', update: { sessionUpdate: 'agent_message_chunk', messageId: 'm1', content: { type: 'text', text: `chunk ${i} héllo ✅` } } },
+}));
+const bytes = Buffer.from(msgs.map((m) => JSON.stringify(m)).join('\n') + '\n');
+// Real pipes deliver ~64 KiB chunks that cut lines anywhere.
+const chunks: Buffer[] = [];
+for (let i = 0; i < bytes.length; i += 65536) chunks.push(bytes.subarray(i, i + 65536));
+
+function baselineParse(): number {
+  const t = performance.now();
+  let n = 0;
+  for (const line of bytes.toString('utf8').split('\n')) if (line) (JSON.parse(line) as unknown) && n++;
+  if (n !== N) throw new Error('baseline miscounted');
+  return performance.now() - t;
+}
+
+async function reader(): Promise<number> {
+  const input = new PassThrough();
+  let n = 0;
+  const r = new NdjsonMessageReader(input, { tap: () => undefined });
+  const done = new Promise<void>((resolve) => r.onClose(() => resolve()));
+  const t = performance.now();
+  r.listen(() => n++);
+  for (const c of chunks) input.write(c);
+  input.end();
+  await done;
+  if (n !== N) throw new Error(`reader delivered ${n}`);
+  return performance.now() - t;
+}
+
+function baselineStringify(): number {
+  const t = performance.now();
+  let len = 0;
+  for (const m of msgs) len += (JSON.stringify(m) + '\n').length;
+  if (len === 0) throw new Error('empty');
+  return performance.now() - t;
+}
+
+async function writer(): Promise<number> {
+  const sink = new Writable({ write: (_c, _e, cb) => cb() });
+  const w = new NdjsonMessageWriter(sink);
+  const t = performance.now();
+  await Promise.all(msgs.map((m) => w.write(m)));
+  return performance.now() - t;
+}
+
+async function main(): Promise<void> {
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const rounds = 5;
+  const rb: number[] = [], rr: number[] = [], wb: number[] = [], ww: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    rb.push(baselineParse());
+    rr.push(await reader());
+    wb.push(baselineStringify());
+    ww.push(await writer());
+  }
+  const figures = {
+    'transport.readerOverParse': +(median(rr) / median(rb)).toFixed(2),
+    'transport.writerOverStringify': +(median(ww) / median(wb)).toFixed(2),
+    'transport.readerMessagesPerSecond': Math.round(N / (median(rr) / 1000)),
+  };
+  console.log(`reader ${median(rr).toFixed(1)} ms vs parse ${median(rb).toFixed(1)} ms; writer ${median(ww).toFixed(1)} ms vs stringify ${median(wb).toFixed(1)} ms (${N} messages)`);
+  console.log(JSON.stringify(figures));
+}
+
+void main();

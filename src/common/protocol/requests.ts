@@ -1,0 +1,352 @@
+/**
+ * zod schemas for ACP v1 request params and results (everything except `session/update` payloads,
+ * which live in `updates.ts`). Types come from `z.infer`.
+ *
+ * Policy (house rules): the envelope is strict — a required field with the wrong type fails the
+ * message — while variants are tolerant: objects are loose (unknown fields kept), malformed optional
+ * fields fall back to "absent", and open enums accept any string. Results that the schema defines as
+ * "empty objects" accept `null` too (§3: some agents answer `null`).
+ */
+import { z } from 'zod';
+import { zContentBlock, zMeta, zToolCallContent, zToolCallLocation } from './content';
+
+const optional = <T extends z.ZodType>(schema: T) => schema.optional().catch(undefined);
+/** An "empty" result: `{}` or `null` on the wire; always `{}` (plus any `_meta`) after parsing. */
+export const zEmptyResult = z
+  .union([z.looseObject({ _meta: optional(zMeta) }), z.null(), z.undefined()])
+  .transform((v) => v ?? {});
+export type EmptyResult = z.infer<typeof zEmptyResult>;
+
+export const zRequestId = z.union([z.string(), z.number()]);
+export type RequestId = z.infer<typeof zRequestId>;
+
+// ---------------------------------------------------------------- initialize
+
+export const zImplementation = z.looseObject({
+  name: z.string(),
+  title: optional(z.string().nullable()),
+  version: z.string().catch(''),
+});
+export type Implementation = z.infer<typeof zImplementation>;
+
+export const zClientCapabilities = z.looseObject({
+  fs: optional(z.looseObject({ readTextFile: optional(z.boolean()), writeTextFile: optional(z.boolean()) })),
+  terminal: optional(z.boolean()),
+  auth: optional(z.looseObject({ terminal: optional(z.boolean()) })),
+  session: optional(z.looseObject({})),
+  _meta: optional(zMeta),
+});
+export type ClientCapabilities = z.infer<typeof zClientCapabilities>;
+
+export const zInitializeParams = z.looseObject({
+  protocolVersion: z.number().int().nonnegative(),
+  clientCapabilities: optional(zClientCapabilities),
+  clientInfo: optional(zImplementation),
+  _meta: optional(zMeta),
+});
+export type InitializeParams = z.infer<typeof zInitializeParams>;
+
+/** A capability marker: newer capabilities are objects where `{}` means "supported". */
+const zMarker = optional(z.looseObject({}).nullable());
+
+export const zAgentCapabilities = z.looseObject({
+  loadSession: optional(z.boolean()),
+  promptCapabilities: optional(
+    z.looseObject({ image: optional(z.boolean()), audio: optional(z.boolean()), embeddedContext: optional(z.boolean()) }),
+  ),
+  mcpCapabilities: optional(z.looseObject({ http: optional(z.boolean()), sse: optional(z.boolean()) })),
+  sessionCapabilities: optional(
+    z.looseObject({ list: zMarker, delete: zMarker, resume: zMarker, close: zMarker, additionalDirectories: zMarker }),
+  ),
+  auth: optional(z.looseObject({ logout: zMarker })),
+  _meta: optional(zMeta),
+});
+export type AgentCapabilities = z.infer<typeof zAgentCapabilities>;
+
+/** `type` is open: absent means "agent"; unknown types (e.g. codex's `env_var`) are kept for display. */
+export const zAuthMethod = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  type: optional(z.string()),
+  description: optional(z.string().nullable()),
+  _meta: optional(zMeta),
+});
+export type AuthMethod = z.infer<typeof zAuthMethod>;
+
+export const zInitializeResult = z.looseObject({
+  protocolVersion: z.number().int().nonnegative(),
+  agentCapabilities: optional(zAgentCapabilities),
+  // Invalid items are dropped rather than failing initialize (x-deserialize-skip-invalid-items spirit).
+  authMethods: optional(z.array(z.unknown()).transform((items) => items.flatMap((i) => tolerantItem(zAuthMethod, i)))),
+  agentInfo: optional(zImplementation),
+  _meta: optional(zMeta),
+});
+export type InitializeResult = z.infer<typeof zInitializeResult>;
+
+function tolerantItem<T extends z.ZodType>(schema: T, item: unknown): z.infer<T>[] {
+  const r = schema.safeParse(item);
+  return r.success ? [r.data] : [];
+}
+
+export const zAuthenticateParams = z.looseObject({ methodId: z.string(), _meta: optional(zMeta) });
+export type AuthenticateParams = z.infer<typeof zAuthenticateParams>;
+
+// ---------------------------------------------------------------- sessions
+
+export const zEnvVariable = z.looseObject({ name: z.string(), value: z.string() });
+export const zHttpHeader = z.looseObject({ name: z.string(), value: z.string() });
+/** stdio servers have no `type` in v1; http/sse carry one. */
+export const zMcpServer = z.union([
+  z.looseObject({ type: z.enum(['http', 'sse']), name: z.string(), url: z.string(), headers: z.array(zHttpHeader) }),
+  z.looseObject({
+    type: optional(z.literal('stdio')),
+    name: z.string(),
+    command: z.string(),
+    args: z.array(z.string()),
+    env: z.array(zEnvVariable),
+  }),
+]);
+export type McpServer = z.infer<typeof zMcpServer>;
+
+export const zSessionMode = z.looseObject({ id: z.string(), name: z.string(), description: optional(z.string().nullable()) });
+export const zSessionModeState = z.looseObject({ currentModeId: z.string(), availableModes: z.array(zSessionMode) });
+export type SessionModeState = z.infer<typeof zSessionModeState>;
+
+export const zConfigSelectOption = z.looseObject({ value: z.string(), name: z.string(), description: optional(z.string().nullable()) });
+export const zConfigSelectGroup = z.looseObject({ group: z.string(), name: z.string(), options: z.array(zConfigSelectOption) });
+/** `type` and `category` are open: unknown option types are kept and ignored by the UI (§14). */
+export const zSessionConfigOption = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  description: optional(z.string().nullable()),
+  category: optional(z.string().nullable()),
+  type: z.string(),
+  currentValue: z.union([z.string(), z.boolean(), z.number()]).nullable().catch(null),
+  options: optional(z.array(z.union([zConfigSelectOption, zConfigSelectGroup]))),
+  _meta: optional(zMeta),
+});
+export type SessionConfigOption = z.infer<typeof zSessionConfigOption>;
+const zConfigOptions = z.array(z.unknown()).transform((items) => items.flatMap((i) => tolerantItem(zSessionConfigOption, i)));
+
+export const zNewSessionParams = z.looseObject({
+  cwd: z.string(),
+  mcpServers: z.array(zMcpServer),
+  additionalDirectories: optional(z.array(z.string())),
+  _meta: optional(zMeta),
+});
+export type NewSessionParams = z.infer<typeof zNewSessionParams>;
+
+const sessionStateFields = {
+  modes: optional(zSessionModeState.nullable()),
+  configOptions: optional(zConfigOptions.nullable()),
+  _meta: optional(zMeta),
+};
+export const zNewSessionResult = z.looseObject({ sessionId: z.string(), ...sessionStateFields });
+export type NewSessionResult = z.infer<typeof zNewSessionResult>;
+
+export const zLoadSessionParams = z.looseObject({
+  sessionId: z.string(),
+  cwd: z.string(),
+  mcpServers: z.array(zMcpServer),
+  additionalDirectories: optional(z.array(z.string())),
+  _meta: optional(zMeta),
+});
+export type LoadSessionParams = z.infer<typeof zLoadSessionParams>;
+/** load/resume results: `{modes?, configOptions?}`; `null` from older agents means "nothing". */
+export const zSessionStateResult = z
+  .union([z.looseObject(sessionStateFields), z.null(), z.undefined()])
+  .transform((v) => v ?? {});
+export type SessionStateResult = z.infer<typeof zSessionStateResult>;
+
+export const zResumeSessionParams = z.looseObject({
+  sessionId: z.string(),
+  cwd: z.string(),
+  mcpServers: optional(z.array(zMcpServer)),
+  additionalDirectories: optional(z.array(z.string())),
+  _meta: optional(zMeta),
+});
+export type ResumeSessionParams = z.infer<typeof zResumeSessionParams>;
+
+export const zListSessionsParams = z.looseObject({
+  cwd: optional(z.string()),
+  cursor: optional(z.string()),
+  _meta: optional(zMeta),
+});
+export type ListSessionsParams = z.infer<typeof zListSessionsParams>;
+export const zSessionInfo = z.looseObject({
+  sessionId: z.string(),
+  cwd: z.string().catch(''),
+  title: optional(z.string().nullable()),
+  updatedAt: optional(z.string().nullable()),
+  _meta: optional(zMeta),
+});
+export type SessionInfo = z.infer<typeof zSessionInfo>;
+export const zListSessionsResult = z.looseObject({
+  sessions: z.array(z.unknown()).transform((items) => items.flatMap((i) => tolerantItem(zSessionInfo, i))),
+  nextCursor: optional(z.string().nullable()),
+  _meta: optional(zMeta),
+});
+export type ListSessionsResult = z.infer<typeof zListSessionsResult>;
+
+export const zSessionIdParams = z.looseObject({ sessionId: z.string(), _meta: optional(zMeta) });
+export type SessionIdParams = z.infer<typeof zSessionIdParams>;
+export type CloseSessionParams = SessionIdParams;
+export type CancelParams = SessionIdParams;
+
+export const zSetModeParams = z.looseObject({ sessionId: z.string(), modeId: z.string(), _meta: optional(zMeta) });
+export type SetModeParams = z.infer<typeof zSetModeParams>;
+
+export const zSetConfigOptionParams = z.looseObject({
+  sessionId: z.string(),
+  configId: z.string(),
+  type: optional(z.literal('boolean')),
+  value: z.union([z.string(), z.boolean()]),
+  _meta: optional(zMeta),
+});
+export type SetConfigOptionParams = z.infer<typeof zSetConfigOptionParams>;
+export const zSetConfigOptionResult = z.looseObject({ configOptions: zConfigOptions, _meta: optional(zMeta) });
+export type SetConfigOptionResult = z.infer<typeof zSetConfigOptionResult>;
+
+// ---------------------------------------------------------------- prompt turn
+
+export const zPromptParams = z.looseObject({ sessionId: z.string(), prompt: z.array(zContentBlock), _meta: optional(zMeta) });
+export type PromptParams = z.infer<typeof zPromptParams>;
+/** Stop reasons are an open set on the wire; we keep unknown ones as strings. */
+export const STOP_REASONS = ['end_turn', 'max_tokens', 'max_turn_requests', 'refusal', 'cancelled'] as const;
+export const zPromptResult = z.looseObject({ stopReason: z.string(), _meta: optional(zMeta) });
+/**
+ * What `AcpClient.prompt` resolves with. In v2 the response only acknowledges insertion
+ * (`{messageId}`) and the stop reason comes from the idle `state_update`; the client merges both.
+ */
+export type PromptResult = z.infer<typeof zPromptResult> & { messageId?: string };
+/** v2 draft `session/prompt` response: the id of the inserted user message. */
+export const zPromptResultV2 = z.looseObject({ messageId: z.string(), _meta: optional(zMeta) });
+
+/**
+ * v2 draft initialize response: `info` / `capabilities` replace `agentInfo` / `agentCapabilities`.
+ * Normalised to the v1 shape so the rest of the client reads one form; v2 session capabilities
+ * `{}` mean the baseline list/resume/close are all present, and there is no `session/load`.
+ */
+export const zInitializeResultV2 = z
+  .looseObject({
+    protocolVersion: z.number().int().nonnegative(),
+    info: optional(zImplementation),
+    capabilities: optional(
+      z.looseObject({
+        session: optional(z.looseObject({ prompt: optional(z.looseObject({ image: zMarker, audio: zMarker, embeddedContext: zMarker }).nullable()) }).nullable()),
+      }),
+    ),
+    authMethods: optional(z.array(z.unknown()).transform((items) => items.flatMap((i) => tolerantItem(zAuthMethod, i)))),
+    _meta: optional(zMeta),
+  })
+  .transform((r) => {
+    const session = r.capabilities?.session;
+    const prompt = session?.prompt;
+    const agentCapabilities: AgentCapabilities = {
+      loadSession: false,
+      promptCapabilities: { image: !!prompt?.image, audio: !!prompt?.audio, embeddedContext: !!prompt?.embeddedContext },
+      sessionCapabilities: session ? { list: {}, resume: {}, close: {} } : {},
+    };
+    return { ...r, agentCapabilities, agentInfo: r.info };
+  });
+
+/** v2 `state_update` (only what the client needs to end a turn). */
+export const zStateUpdate = z.looseObject({
+  sessionUpdate: z.literal('state_update'),
+  state: z.string(),
+  stopReason: optional(z.string().nullable()),
+});
+
+/** `session/update` envelope only; the variants are parsed by the store (`updates.ts`). */
+export const zSessionNotification = z.looseObject({
+  sessionId: z.string(),
+  update: z.looseObject({ sessionUpdate: z.string() }),
+  _meta: optional(zMeta),
+});
+export type SessionNotification = z.infer<typeof zSessionNotification>;
+
+// ---------------------------------------------------------------- permission
+
+export const PERMISSION_OPTION_KINDS = ['allow_once', 'allow_always', 'reject_once', 'reject_always'] as const;
+export const zPermissionOption = z.looseObject({ optionId: z.string(), name: z.string(), kind: z.string() });
+export type PermissionOption = z.infer<typeof zPermissionOption>;
+/** The `toolCall` is a ToolCallUpdate (patch shape): only `toolCallId` is required. */
+export const zToolCallUpdate = z.looseObject({
+  toolCallId: z.string(),
+  title: optional(z.string().nullable()),
+  kind: optional(z.string().nullable()),
+  status: optional(z.string().nullable()),
+  content: optional(z.array(z.unknown()).transform((items) => items.flatMap((i) => tolerantItem(zToolCallContent, i))).nullable()),
+  locations: optional(z.array(z.unknown()).transform((items) => items.flatMap((i) => tolerantItem(zToolCallLocation, i))).nullable()),
+  rawInput: z.unknown().optional(),
+  rawOutput: z.unknown().optional(),
+  _meta: optional(zMeta),
+});
+export type ToolCallUpdate = z.infer<typeof zToolCallUpdate>;
+export const zRequestPermissionParams = z.looseObject({
+  sessionId: z.string(),
+  toolCall: zToolCallUpdate,
+  options: z.array(zPermissionOption),
+  _meta: optional(zMeta),
+});
+export type RequestPermissionParams = z.infer<typeof zRequestPermissionParams>;
+export const zRequestPermissionOutcome = z.discriminatedUnion('outcome', [
+  z.looseObject({ outcome: z.literal('cancelled') }),
+  z.looseObject({ outcome: z.literal('selected'), optionId: z.string() }),
+]);
+export const zRequestPermissionResult = z.looseObject({ outcome: zRequestPermissionOutcome, _meta: optional(zMeta) });
+export type RequestPermissionResult = z.infer<typeof zRequestPermissionResult>;
+
+// ---------------------------------------------------------------- fs
+
+export const zReadTextFileParams = z.looseObject({
+  sessionId: z.string(),
+  path: z.string(),
+  line: optional(z.number().int().positive().nullable()),
+  limit: optional(z.number().int().nonnegative().nullable()),
+  _meta: optional(zMeta),
+});
+export type ReadTextFileParams = z.infer<typeof zReadTextFileParams>;
+export const zReadTextFileResult = z.looseObject({ content: z.string(), _meta: optional(zMeta) });
+export type ReadTextFileResult = z.infer<typeof zReadTextFileResult>;
+export const zWriteTextFileParams = z.looseObject({
+  sessionId: z.string(),
+  path: z.string(),
+  content: z.string(),
+  _meta: optional(zMeta),
+});
+export type WriteTextFileParams = z.infer<typeof zWriteTextFileParams>;
+
+// ---------------------------------------------------------------- terminals
+
+export const zCreateTerminalParams = z.looseObject({
+  sessionId: z.string(),
+  command: z.string(),
+  args: optional(z.array(z.string()).nullable()),
+  env: optional(z.array(zEnvVariable).nullable()),
+  cwd: optional(z.string().nullable()),
+  outputByteLimit: optional(z.number().int().nonnegative().nullable()),
+  _meta: optional(zMeta),
+});
+export type CreateTerminalParams = z.infer<typeof zCreateTerminalParams>;
+export const zCreateTerminalResult = z.looseObject({ terminalId: z.string(), _meta: optional(zMeta) });
+export type CreateTerminalResult = z.infer<typeof zCreateTerminalResult>;
+export const zTerminalParams = z.looseObject({ sessionId: z.string(), terminalId: z.string(), _meta: optional(zMeta) });
+export type TerminalParams = z.infer<typeof zTerminalParams>;
+export const zTerminalExitStatus = z.looseObject({
+  exitCode: optional(z.number().int().nullable()),
+  signal: optional(z.string().nullable()),
+});
+export type TerminalExitStatus = z.infer<typeof zTerminalExitStatus>;
+export const zTerminalOutputResult = z.looseObject({
+  output: z.string(),
+  truncated: z.boolean(),
+  exitStatus: optional(zTerminalExitStatus.nullable()),
+});
+export type TerminalOutputResult = z.infer<typeof zTerminalOutputResult>;
+export type WaitForExitResult = TerminalExitStatus;
+
+// ---------------------------------------------------------------- generic
+
+export const zCancelRequestParams = z.looseObject({ requestId: zRequestId, _meta: optional(zMeta) });
+export type CancelRequestParams = z.infer<typeof zCancelRequestParams>;

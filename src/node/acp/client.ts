@@ -1,0 +1,448 @@
+/**
+ * AcpClient: the client side of one ACP connection, on vscode-jsonrpc's `MessageConnection`.
+ *
+ *   const client = new AcpClient({ input: child.stdout, output: child.stdin, handlers, clientInfo, tap });
+ *   client.onSessionUpdate((n) => store.ingest(...));
+ *   await client.initialize();
+ *   const { sessionId } = await client.newSession({ cwd, mcpServers: [] });
+ *   const { stopReason } = await client.prompt(sessionId, [{ type: 'text', text: 'hi' }]);
+ *   client.cancel(sessionId);   // session/cancel + answers pending permission requests "cancelled"
+ *   client.dispose();
+ *
+ * Why it looks like this:
+ * - `tap` sees every valid message of both directions in wire order, so a capture or the store sees
+ *   updates that arrive before `session/new` answers or after `session/prompt` answers.
+ * - The two directions' request ids are separate spaces; vscode-jsonrpc keeps them apart already.
+ * - vscode-jsonrpc does not reject pending requests when the stream ends; we do, with a clear
+ *   message (plus `describeClose()`, e.g. the agent's exit status and stderr tail).
+ * - Results are validated with zod; an invalid result is an AcpProtocolError, not a silent `any`.
+ */
+import type { Readable, Writable } from 'node:stream';
+import { Emitter } from 'vscode-jsonrpc/node';
+import type { Disposable, Event, Message } from 'vscode-jsonrpc/node';
+import { z } from 'zod';
+import type { ContentBlock } from '../../common/protocol/content';
+import { AgentMethods, AgentMethodsV2, ClientMethods, PROTOCOL_V1, PROTOCOL_V2 } from '../../common/protocol/methods';
+import type { ProtocolVersion } from '../../common/protocol/methods';
+import {
+  zCreateTerminalParams,
+  zEmptyResult,
+  zInitializeResult,
+  zInitializeResultV2,
+  zListSessionsResult,
+  zNewSessionResult,
+  zPromptResult,
+  zPromptResultV2,
+  zReadTextFileParams,
+  zRequestPermissionParams,
+  zRequestPermissionResult,
+  zSessionNotification,
+  zSessionStateResult,
+  zSetConfigOptionResult,
+  zStateUpdate,
+  zTerminalParams,
+  zWriteTextFileParams,
+} from '../../common/protocol/requests';
+import type {
+  AgentCapabilities,
+  AuthMethod,
+  ClientCapabilities,
+  Implementation,
+  InitializeResult,
+  ListSessionsParams,
+  ListSessionsResult,
+  LoadSessionParams,
+  NewSessionParams,
+  NewSessionResult,
+  PromptResult,
+  RequestPermissionResult,
+  ResumeSessionParams,
+  SessionNotification,
+  SessionStateResult,
+  SetConfigOptionResult,
+} from '../../common/protocol/requests';
+import { createAcpConnection, onAcpNotification, onAcpRequest } from '../transport/connection';
+import type { AcpConnection, LogFn } from '../transport/connection';
+import type { InvalidLine } from '../transport/ndjson';
+import { AcpClosedError, AcpProtocolError, isAuthRequired, toAcpError } from './errors';
+import type { ClientHandlers } from './handlers';
+
+export type Direction = 'client->agent' | 'agent->client';
+
+export interface AcpClientOptions {
+  /** The agent's stdout. */
+  input: Readable;
+  /** The agent's stdin. */
+  output: Writable;
+  handlers: ClientHandlers;
+  clientInfo: Implementation;
+  /** The version to ask for (default 1). */
+  protocolVersion?: ProtocolVersion;
+  tap?: (dir: Direction, msg: Message) => void;
+  /** Non-JSON / invalid lines on the agent's stdout (logged and skipped). */
+  onInvalidLine?: (line: InvalidLine) => void;
+  log?: LogFn;
+  /** Extra words for "connection closed" errors, e.g. exit code and the last stderr lines. */
+  describeClose?: () => string | undefined;
+  /**
+   * Settles when the close can be described (e.g. the agent process's exit): stdout often ends
+   * before the exit status and last stderr lines are known. Waited for at most 1 s.
+   */
+  closeSettled?: () => Promise<unknown>;
+}
+
+interface PendingPermission {
+  readonly sessionId: string;
+  readonly controller: AbortController;
+  readonly resolve: (r: RequestPermissionResult) => void;
+}
+
+const zVersionOnly = z.looseObject({ protocolVersion: z.number().int().nonnegative() });
+
+const CANCELLED: RequestPermissionResult = { outcome: { outcome: 'cancelled' } };
+
+export class AcpClient implements Disposable {
+  private readonly acp: AcpConnection;
+  private readonly log: LogFn;
+  private readonly pendingRequests = new Set<{ method: string; reject: (e: Error) => void }>();
+  private readonly pendingPermissions = new Set<PendingPermission>();
+  /** Sessions with a prompt in flight that the user cancelled: an error reply then means "cancelled". */
+  private readonly cancelledTurns = new Set<string>();
+  private readonly updateEmitter = new Emitter<SessionNotification>();
+  private readonly closeEmitter = new Emitter<string>();
+  private closed = false;
+  private disposed = false;
+  private init: InitializeResult | undefined;
+
+  /** Every `session/update`, in arrival order (also those outside any turn). */
+  readonly onSessionUpdate: Event<SessionNotification> = this.updateEmitter.event;
+  /** Fires once with a reason when the connection ends (agent exit, stream closed, or dispose). */
+  readonly onDidClose: Event<string> = this.closeEmitter.event;
+
+  constructor(private readonly opts: AcpClientOptions) {
+    this.log = opts.log ?? (() => undefined);
+    this.acp = createAcpConnection({
+      input: opts.input,
+      output: opts.output,
+      log: this.log,
+      ...(opts.onInvalidLine ? { onInvalidLine: opts.onInvalidLine } : {}),
+      tap: (direction, msg) => opts.tap?.(direction === 'in' ? 'agent->client' : 'client->agent', msg),
+    });
+    this.registerHandlers();
+    this.acp.connection.onClose(() => {
+      const settled = opts.closeSettled
+        ? Promise.race([opts.closeSettled(), new Promise((r) => setTimeout(r, 1000).unref())])
+        : Promise.resolve();
+      void Promise.all([this.acp.whenDrained(), settled]).then(() => this.handleClose('the agent closed the connection'));
+    });
+    this.acp.connection.listen();
+  }
+
+  // ------------------------------------------------------------------ state
+
+  get protocolVersion(): number | undefined {
+    return this.init?.protocolVersion;
+  }
+  get agentCapabilities(): AgentCapabilities | undefined {
+    return this.init?.agentCapabilities;
+  }
+  get authMethods(): readonly AuthMethod[] {
+    return this.init?.authMethods ?? [];
+  }
+  get agentInfo(): Implementation | undefined {
+    return this.init?.agentInfo;
+  }
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /** Exactly what this client implements, derived from the handlers it was given. */
+  get clientCapabilities(): ClientCapabilities {
+    const h = this.opts.handlers;
+    return {
+      fs: { readTextFile: h.readTextFile !== undefined, writeTextFile: h.writeTextFile !== undefined },
+      terminal: h.terminals !== undefined,
+    };
+  }
+
+  // ------------------------------------------------------------------ client -> agent
+
+  async initialize(): Promise<InitializeResult> {
+    const asked = this.opts.protocolVersion ?? PROTOCOL_V1;
+    const v1Fields = { clientCapabilities: this.clientCapabilities, clientInfo: this.opts.clientInfo };
+    // Asking for v2 we send both shapes: a v1-only agent answers 1 and reads the v1 fields; v2
+    // has no client fs/terminal, so its `capabilities` stay empty.
+    const params = asked === PROTOCOL_V2 ? { protocolVersion: asked, info: this.opts.clientInfo, capabilities: {}, ...v1Fields } : { protocolVersion: asked, ...v1Fields };
+    const raw = await this.requestRaw(AgentMethods.initialize, params);
+    const version = zVersionOnly.safeParse(raw);
+    if (!version.success) throw new AcpProtocolError(`invalid initialize result: ${z.prettifyError(version.error)}`);
+    // v1 §1: the agent answers its own latest version if it cannot speak ours; we can only go on
+    // with a version we speak and did not exceed.
+    const v = version.data.protocolVersion;
+    if (v > asked || (v !== PROTOCOL_V1 && v !== PROTOCOL_V2)) {
+      this.dispose(`unsupported protocol version ${v}`);
+      throw new AcpProtocolError(`the agent answered protocol version ${v}; this client speaks 1${asked === PROTOCOL_V2 ? ' and 2' : ''}`);
+    }
+    const parsed = v === PROTOCOL_V2 ? zInitializeResultV2.safeParse(raw) : zInitializeResult.safeParse(raw);
+    if (!parsed.success) throw new AcpProtocolError(`invalid initialize result: ${z.prettifyError(parsed.error)}`);
+    this.init = parsed.data;
+    return parsed.data;
+  }
+
+  /** `authenticate` (v1) or `auth/login` (v2 draft), by the negotiated version. */
+  authenticate(methodId: string): Promise<object> {
+    const method = this.protocolVersion === PROTOCOL_V2 ? AgentMethodsV2.authLogin : AgentMethods.authenticate;
+    return this.request(method, { methodId }, zEmptyResult);
+  }
+
+  newSession(params: NewSessionParams): Promise<NewSessionResult> {
+    return this.request(AgentMethods.sessionNew, params, zNewSessionResult);
+  }
+
+  /** Replays history as session/update notifications *before* it resolves (§7.2). */
+  async loadSession(params: LoadSessionParams): Promise<SessionStateResult> {
+    this.requireCapability(this.agentCapabilities?.loadSession === true, AgentMethods.sessionLoad);
+    return this.request(AgentMethods.sessionLoad, params, zSessionStateResult);
+  }
+
+  async resumeSession(params: ResumeSessionParams): Promise<SessionStateResult> {
+    this.requireCapability(!!this.agentCapabilities?.sessionCapabilities?.resume, AgentMethods.sessionResume);
+    return this.request(AgentMethods.sessionResume, params, zSessionStateResult);
+  }
+
+  async listSessions(params: ListSessionsParams = {}): Promise<ListSessionsResult> {
+    this.requireCapability(!!this.agentCapabilities?.sessionCapabilities?.list, AgentMethods.sessionList);
+    return this.request(AgentMethods.sessionList, params, zListSessionsResult);
+  }
+
+  async closeSession(sessionId: string): Promise<object> {
+    this.requireCapability(!!this.agentCapabilities?.sessionCapabilities?.close, AgentMethods.sessionClose);
+    this.answerPendingPermissions(sessionId);
+    return this.request(AgentMethods.sessionClose, { sessionId }, zEmptyResult);
+  }
+
+  setMode(sessionId: string, modeId: string): Promise<object> {
+    return this.request(AgentMethods.sessionSetMode, { sessionId, modeId }, zEmptyResult);
+  }
+
+  setConfigOption(sessionId: string, configId: string, value: string | boolean): Promise<SetConfigOptionResult> {
+    const params = typeof value === 'boolean' ? { sessionId, configId, type: 'boolean', value } : { sessionId, configId, value };
+    return this.request(AgentMethods.sessionSetConfigOption, params, zSetConfigOptionResult);
+  }
+
+  /**
+   * One turn. Resolves with the stop reason; after `cancel(sessionId)` an error reply also resolves
+   * as `{ stopReason: "cancelled" }` (some agents still answer a cancelled prompt with an error).
+   */
+  async prompt(sessionId: string, prompt: ContentBlock[]): Promise<PromptResult> {
+    this.cancelledTurns.delete(sessionId);
+    try {
+      if (this.protocolVersion === PROTOCOL_V2) return await this.promptV2(sessionId, prompt);
+      return await this.request(AgentMethods.sessionPrompt, { sessionId, prompt }, zPromptResult);
+    } catch (err) {
+      if (this.cancelledTurns.has(sessionId) && !(err instanceof AcpClosedError)) {
+        this.log('info', `prompt ended with an error after session/cancel; treating it as cancelled: ${String(err)}`);
+        return { stopReason: 'cancelled' };
+      }
+      throw err;
+    } finally {
+      this.cancelledTurns.delete(sessionId);
+    }
+  }
+
+  /**
+   * v2 draft: the response only acknowledges the inserted user message; the turn ends with an
+   * idle `state_update` (which may arrive before or after that response).
+   */
+  private async promptV2(sessionId: string, prompt: ContentBlock[]): Promise<PromptResult> {
+    let onIdle: (stopReason: string) => void = () => undefined;
+    const idle = new Promise<string>((resolve) => (onIdle = resolve));
+    const sub = this.updateEmitter.event((n) => {
+      if (n.sessionId !== sessionId) return;
+      const u = zStateUpdate.safeParse(n.update);
+      if (u.success && u.data.state === 'idle') onIdle(u.data.stopReason ?? 'end_turn');
+    });
+    const waiting = { method: AgentMethods.sessionPrompt, reject: (_e: Error) => undefined as void };
+    const closed = new Promise<never>((_resolve, reject) => (waiting.reject = reject));
+    try {
+      const ack = await this.request(AgentMethods.sessionPrompt, { sessionId, prompt }, zPromptResultV2);
+      this.pendingRequests.add(waiting);
+      if (this.closed) throw new AcpClosedError(this.closedMessage(AgentMethods.sessionPrompt));
+      const stopReason = await Promise.race([idle, closed]);
+      return { stopReason, messageId: ack.messageId };
+    } finally {
+      this.pendingRequests.delete(waiting);
+      sub.dispose();
+    }
+  }
+
+  /** `session/cancel`, and answer every pending permission request of the session with `cancelled` (§8.1). */
+  cancel(sessionId: string): void {
+    if (this.closed) return;
+    this.cancelledTurns.add(sessionId);
+    this.answerPendingPermissions(sessionId);
+    this.acp.connection.sendNotification(AgentMethods.sessionCancel, { sessionId }).catch((err: unknown) => {
+      this.log('warn', `could not send session/cancel: ${String(err)}`);
+    });
+  }
+
+  /** Permission requests the agent is waiting on, per session (for "a pending request is always visible"). */
+  pendingPermissionCount(sessionId?: string): number {
+    let n = 0;
+    for (const p of this.pendingPermissions) if (sessionId === undefined || p.sessionId === sessionId) n++;
+    return n;
+  }
+
+  /**
+   * Run `call`; if the agent answers `auth_required` (-32000), let `chooseMethod` pick one of the
+   * advertised methods (return undefined to give up), authenticate, and retry the call once.
+   */
+  async withAuthRetry<T>(call: () => Promise<T>, chooseMethod: (methods: readonly AuthMethod[]) => Promise<string | undefined>): Promise<T> {
+    try {
+      return await call();
+    } catch (err) {
+      if (!isAuthRequired(err)) throw err;
+      const methodId = await chooseMethod(this.authMethods);
+      if (methodId === undefined) throw err;
+      await this.authenticate(methodId);
+      return call();
+    }
+  }
+
+  dispose(reason = 'the client was disposed'): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.handleClose(reason);
+    this.acp.connection.dispose();
+    this.acp.reader.dispose();
+    this.acp.writer.end();
+    this.acp.writer.dispose();
+    this.updateEmitter.dispose();
+    this.closeEmitter.dispose();
+  }
+
+  // ------------------------------------------------------------------ internals
+
+  private requireCapability(ok: boolean, method: string): void {
+    if (!ok) throw new AcpProtocolError(`the agent did not advertise support for ${method}`);
+  }
+
+  private async request<S extends z.ZodType>(method: string, params: object, schema: S): Promise<z.output<S>> {
+    const raw = await this.requestRaw(method, params);
+    const parsed = schema.safeParse(raw);
+    if (!parsed.success) {
+      throw new AcpProtocolError(`invalid ${method} result: ${z.prettifyError(parsed.error)}`);
+    }
+    return parsed.data;
+  }
+
+  private requestRaw(method: string, params: object): Promise<unknown> {
+    if (this.closed) return Promise.reject(new AcpClosedError(this.closedMessage(method)));
+    return new Promise<unknown>((resolve, reject) => {
+      const entry = { method, reject };
+      this.pendingRequests.add(entry);
+      this.acp.connection.sendRequest(method, params).then(
+        (r: unknown) => {
+          this.pendingRequests.delete(entry);
+          resolve(r);
+        },
+        (e: unknown) => {
+          this.pendingRequests.delete(entry);
+          reject(toAcpError(method, e));
+        },
+      );
+    });
+  }
+
+  private closedMessage(method: string): string {
+    const extra = this.opts.describeClose?.();
+    return `the agent connection closed while waiting for the ${method} response${extra ? ` (${extra})` : ''}`;
+  }
+
+  private handleClose(reason: string): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const p of [...this.pendingRequests]) p.reject(new AcpClosedError(this.closedMessage(p.method)));
+    this.pendingRequests.clear();
+    for (const p of [...this.pendingPermissions]) p.controller.abort();
+    const extra = this.opts.describeClose?.();
+    this.closeEmitter.fire(extra ? `${reason} (${extra})` : reason);
+  }
+
+  private answerPendingPermissions(sessionId: string): void {
+    for (const p of [...this.pendingPermissions]) {
+      if (p.sessionId !== sessionId) continue;
+      p.resolve(CANCELLED);
+      p.controller.abort();
+    }
+  }
+
+  private registerHandlers(): void {
+    const h = this.opts.handlers;
+    onAcpNotification(this.acp, ClientMethods.sessionUpdate, zSessionNotification, (n) => this.updateEmitter.fire(n), this.log);
+
+    onAcpRequest(this.acp, ClientMethods.sessionRequestPermission, zRequestPermissionParams, (p, ctx) => {
+      // Raced against cancellation: session/cancel, $/cancel_request and connection close all answer
+      // "cancelled" no matter what the handler is doing.
+      return new Promise<RequestPermissionResult>((resolve, reject) => {
+        const controller = new AbortController();
+        const entry: PendingPermission = {
+          sessionId: p.sessionId,
+          controller,
+          resolve: (r) => {
+            if (!this.pendingPermissions.delete(entry)) return;
+            resolve(r);
+          },
+        };
+        this.pendingPermissions.add(entry);
+        ctx.signal.addEventListener('abort', () => entry.resolve(CANCELLED), { once: true });
+        h.requestPermission(p, controller.signal).then(
+          (r) => {
+            const checked = zRequestPermissionResult.safeParse(r);
+            if (!checked.success) {
+              this.log('error', `permission handler returned an invalid result; answering cancelled: ${checked.error.message}`);
+              entry.resolve(CANCELLED);
+            } else if (checked.data.outcome.outcome === 'selected' && !p.options.some((o) => checked.data.outcome.outcome === 'selected' && o.optionId === checked.data.outcome.optionId)) {
+              this.log('error', 'permission handler chose an option the agent did not offer; answering cancelled');
+              entry.resolve(CANCELLED);
+            } else {
+              entry.resolve(checked.data);
+            }
+          },
+          (err: unknown) => {
+            if (!this.pendingPermissions.has(entry)) return;
+            this.pendingPermissions.delete(entry);
+            reject(err instanceof Error ? err : new Error(String(err)));
+          },
+        );
+      });
+    });
+
+    if (h.readTextFile) {
+      const read = h.readTextFile.bind(h);
+      onAcpRequest(this.acp, ClientMethods.fsReadTextFile, zReadTextFileParams, (p, ctx) => read(p, ctx.signal));
+    }
+    if (h.writeTextFile) {
+      const write = h.writeTextFile.bind(h);
+      onAcpRequest(this.acp, ClientMethods.fsWriteTextFile, zWriteTextFileParams, async (p, ctx) => {
+        await write(p, ctx.signal);
+        return {};
+      });
+    }
+    const t = h.terminals;
+    if (t) {
+      onAcpRequest(this.acp, ClientMethods.terminalCreate, zCreateTerminalParams, (p) => t.create(p));
+      onAcpRequest(this.acp, ClientMethods.terminalOutput, zTerminalParams, (p) => t.output(p));
+      onAcpRequest(this.acp, ClientMethods.terminalWaitForExit, zTerminalParams, (p, ctx) => t.waitForExit(p, ctx.signal));
+      onAcpRequest(this.acp, ClientMethods.terminalKill, zTerminalParams, async (p) => {
+        await t.kill(p);
+        return {};
+      });
+      onAcpRequest(this.acp, ClientMethods.terminalRelease, zTerminalParams, async (p) => {
+        await t.release(p);
+        return {};
+      });
+    }
+    // Everything else (including methods whose handler is absent) gets -32601 from vscode-jsonrpc.
+  }
+}

@@ -1,0 +1,61 @@
+/**
+ * What the demo agent says and offers. Kept apart from the protocol logic so the UI tests can
+ * rely on exact strings (e.g. DEMO_SENTENCE) without reading the agent's control flow.
+ */
+export const DEMO_SENTENCE = 'Hello from the ACP Chat demo agent.';
+
+export const AGENT_INFO = { name: 'acp-chat-demo', title: 'ACP Chat demo agent', version: '0.1.0' };
+
+export const COMMANDS = [
+  { name: 'help', description: 'Show what the demo agent can do' },
+  { name: 'plan', description: 'Show a plan for the task', input: { hint: 'what to plan' } },
+  { name: 'tools', description: 'List the tools the demo agent can call' },
+];
+
+export const MODES = [
+  { id: 'ask', name: 'Ask', description: 'Answer questions; ask before editing' },
+  { id: 'code', name: 'Code', description: 'Edit files and run commands' },
+];
+
+export const MODELS = [
+  { value: 'demo-fast', name: 'Demo Fast', description: 'Streams quickly' },
+  { value: 'demo-smart', name: 'Demo Smart', description: 'Same answers, more gravitas' },
+];
+
+export function thoughtText(prompt: string): string {
+  const short = prompt.length > 40 ? `${prompt.slice(0, 40)}…` : prompt;
+  return `The user asked: "${short}". I will answer in markdown, then look at a file in the workspace.`;
+}
+
+export function answerMarkdown(prompt: string): string {
+  return [
+    `${DEMO_SENTENCE} You said: *${prompt.replace(/[\r\n]+/g, ' ').slice(0, 80)}*`,
+    '',
+    '## What I can show',
+    '',
+    '- streamed **markdown** with `inline code`',
+    '- a plan, a thought and tool calls',
+    '- permission requests (say *edit*) and terminals (say *run*)',
+    '',
+    '```ts',
+    'const greeting: string = "hello, ACP";',
+    'console.log(greeting);',
+    '```',
+    '',
+    '| Feature | Status |',
+    '| --- | --- |',
+    '| Streaming | ✅ |',
+    '| Tool calls | ✅ |',
+    '',
+  ].join('\n');
+}
+
+export const HELP_TEXT = [
+  'Commands: `/help`, `/plan`, `/tools`.',
+  '',
+  'Say **edit** or **permission** to see a permission request and a file write; say **run** or **terminal** to run a command.',
+].join('\n');
+
+export const TOOLS_TEXT = '- `read` — look at a workspace file\n- `edit` — write `demo-edit.txt` (asks first)\n- `execute` — run `echo` in a terminal';
+
+export const CLOSING_TEXT = 'That is all for this turn. Ask me to **edit** or **run** something next.';

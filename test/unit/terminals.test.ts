@@ -1,0 +1,86 @@
+import assert from 'node:assert/strict';
+import { tmpdir } from 'node:os';
+import { describe, it } from 'node:test';
+import { NodeTerminalHost, trimUtf8Start } from '../../src/node/terminals';
+
+const signal = new AbortController().signal;
+const sid = 's';
+
+describe('trimUtf8Start', () => {
+  it('keeps at most the limit, starting on a character boundary', () => {
+    const buf = Buffer.from('aé日🎉z'); // 1 + 2 + 3 + 4 + 1 bytes
+    assert.equal(trimUtf8Start(buf, 100).toString(), 'aé日🎉z');
+    assert.equal(trimUtf8Start(buf, 5).toString(), '🎉z');
+    assert.equal(trimUtf8Start(buf, 4).toString(), 'z'); // cutting into 🎉 drops it whole
+    assert.equal(trimUtf8Start(buf, 8).toString(), '日🎉z');
+    assert.equal(trimUtf8Start(buf, 9).toString(), '日🎉z');
+    for (let limit = 0; limit <= buf.length; limit++) {
+      const kept = trimUtf8Start(buf, limit);
+      assert.ok(kept.length <= limit);
+      assert.ok(!kept.toString().includes('\uFFFD'));
+    }
+  });
+});
+
+describe('NodeTerminalHost', () => {
+  it('runs a command with args, reports output and exit status', async () => {
+    const host = new NodeTerminalHost({ defaultCwd: tmpdir() });
+    const { terminalId } = await host.create({ sessionId: sid, command: 'echo', args: ['hello', 'world'], env: [{ name: 'X', value: '1' }] });
+    const exit = await host.waitForExit({ sessionId: sid, terminalId }, signal);
+    assert.deepEqual(exit, { exitCode: 0, signal: null });
+    const out = await host.output({ sessionId: sid, terminalId });
+    assert.equal(out.output, 'hello world\n');
+    assert.equal(out.truncated, false);
+    assert.deepEqual(out.exitStatus, { exitCode: 0, signal: null });
+    await host.release({ sessionId: sid, terminalId });
+    await assert.rejects(host.output({ sessionId: sid, terminalId }), /unknown terminal/);
+  });
+
+  it('runs a whole command line through the shell when there are no args, with env and exit code', async () => {
+    const host = new NodeTerminalHost({ defaultCwd: tmpdir() });
+    const { terminalId } = await host.create({ sessionId: sid, command: 'echo "$FOO" && exit 3', env: [{ name: 'FOO', value: 'bar' }] });
+    assert.deepEqual(await host.waitForExit({ sessionId: sid, terminalId }, signal), { exitCode: 3, signal: null });
+    assert.equal((await host.output({ sessionId: sid, terminalId })).output, 'bar\n');
+  });
+
+  it('trims output from the start to outputByteLimit', async () => {
+    const host = new NodeTerminalHost({ defaultCwd: tmpdir() });
+    const { terminalId } = await host.create({ sessionId: sid, command: 'printf', args: ['0123456789é'], outputByteLimit: 4 });
+    await host.waitForExit({ sessionId: sid, terminalId }, signal);
+    const out = await host.output({ sessionId: sid, terminalId });
+    assert.equal(out.output, '89é');
+    assert.equal(out.truncated, true);
+  });
+
+  it('kill stops the process but keeps the id valid; release forgets it', async () => {
+    const host = new NodeTerminalHost({ defaultCwd: tmpdir() });
+    const { terminalId } = await host.create({ sessionId: sid, command: 'sleep', args: ['30'] });
+    const before = await host.output({ sessionId: sid, terminalId });
+    assert.equal(before.exitStatus, undefined);
+    await host.kill({ sessionId: sid, terminalId });
+    const exit = await host.waitForExit({ sessionId: sid, terminalId }, signal);
+    assert.equal(exit.signal, 'SIGKILL');
+    assert.deepEqual((await host.output({ sessionId: sid, terminalId })).exitStatus, exit);
+    await host.release({ sessionId: sid, terminalId });
+    await assert.rejects(host.kill({ sessionId: sid, terminalId }), /unknown terminal/);
+  });
+
+  it('reports a command that cannot start as exit 127 with the error in the output', async () => {
+    const host = new NodeTerminalHost({ defaultCwd: tmpdir() });
+    const { terminalId } = await host.create({ sessionId: sid, command: 'definitely-not-a-command-xyz', args: ['a'] });
+    const exit = await host.waitForExit({ sessionId: sid, terminalId }, signal);
+    assert.equal(exit.exitCode, 127);
+    assert.match((await host.output({ sessionId: sid, terminalId })).output, /ENOENT/);
+    host.dispose();
+  });
+
+  it('releaseSession kills only that session\'s terminals', async () => {
+    const host = new NodeTerminalHost({ defaultCwd: tmpdir() });
+    const a = await host.create({ sessionId: 'a', command: 'sleep', args: ['30'] });
+    const b = await host.create({ sessionId: 'b', command: 'sleep', args: ['30'] });
+    host.releaseSession('a');
+    await assert.rejects(host.output({ sessionId: 'a', ...a }), /unknown terminal/);
+    assert.equal((await host.output({ sessionId: 'b', ...b })).exitStatus, undefined);
+    host.dispose();
+  });
+});

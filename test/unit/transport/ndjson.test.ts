@@ -1,0 +1,133 @@
+import assert from 'node:assert/strict';
+import { PassThrough } from 'node:stream';
+import { describe, it } from 'node:test';
+import type { Message } from 'vscode-jsonrpc';
+import { NdjsonMessageReader, NdjsonMessageWriter } from '../../../src/node/transport/ndjson';
+import type { InvalidLine } from '../../../src/node/transport/ndjson';
+
+function setup(maxMessageBytes?: number) {
+  const input = new PassThrough();
+  const got: Message[] = [];
+  const invalid: InvalidLine[] = [];
+  const tapped: Message[] = [];
+  const reader = new NdjsonMessageReader(input, {
+    onInvalid: (l) => invalid.push(l),
+    tap: (m) => tapped.push(m),
+    ...(maxMessageBytes !== undefined ? { maxMessageBytes } : {}),
+  });
+  reader.listen((m) => got.push(m));
+  const closed = new Promise<void>((resolve) => reader.onClose(() => resolve()));
+  return { input, got, invalid, tapped, closed };
+}
+
+const note = (n: number) => JSON.stringify({ jsonrpc: '2.0', method: 'n', params: { n } });
+
+describe('NdjsonMessageReader', () => {
+  it('reads one message per line, tolerating CRLF, blank lines and split chunks', async () => {
+    const { input, got, tapped, closed } = setup();
+    const text = `${note(1)}\r\n\n  \n${note(2)}\n`;
+    // Feed byte by byte to exercise every split point.
+    for (const b of Buffer.from(text)) input.write(Buffer.from([b]));
+    input.end(note(3)); // no trailing newline: still a message
+    await closed;
+    assert.deepEqual(got.map((m) => (m as unknown as { params: { n: number } }).params.n), [1, 2, 3]);
+    assert.equal(tapped.length, 3);
+  });
+
+  it('keeps multi-byte UTF-8 characters intact across chunk boundaries', async () => {
+    const { input, got, closed } = setup();
+    const line = Buffer.from(JSON.stringify({ jsonrpc: '2.0', method: 'x', params: { t: 'héllo 🎉 日本' } }) + '\n');
+    const cut = line.indexOf(Buffer.from('🎉')) + 2;
+    input.write(line.subarray(0, cut));
+    input.end(line.subarray(cut));
+    await closed;
+    assert.equal((got[0] as unknown as { params: { t: string } }).params.t, 'héllo 🎉 日本');
+  });
+
+  it('reports and skips non-JSON lines, batches, non-objects and invalid envelopes', async () => {
+    const { input, got, invalid, closed } = setup();
+    input.write('Listening on http://127.0.0.1:1234\n');
+    input.write(`[${note(9)}]\n`);
+    input.write('42\n');
+    input.write('{"jsonrpc":"1.0","method":"x"}\n');
+    input.write('{"jsonrpc":"2.0","id":1}\n');
+    input.end(`${note(1)}\n`);
+    await closed;
+    assert.equal(got.length, 1);
+    assert.deepEqual(
+      invalid.map((i) => i.reason.split(':')[0]),
+      ['not JSON', 'JSON-RPC batches are not supported', 'not a JSON object', 'invalid JSON-RPC message', 'invalid JSON-RPC message'],
+    );
+    assert.equal(invalid[0]!.text, 'Listening on http://127.0.0.1:1234');
+  });
+
+  it('skips an oversized message and resumes at the next line', async () => {
+    const { input, got, invalid, closed } = setup(100);
+    const big = JSON.stringify({ jsonrpc: '2.0', method: 'big', params: { s: 'x'.repeat(500) } });
+    input.write(big.slice(0, 60));
+    input.write(big.slice(60) + '\n' + note(7) + '\n');
+    input.end();
+    await closed;
+    assert.equal(got.length, 1);
+    assert.equal((got[0] as unknown as { method: string }).method, 'n');
+    assert.equal(invalid.length, 1);
+    assert.match(invalid[0]!.reason, /exceeds 100 bytes/);
+  });
+});
+
+describe('NdjsonMessageWriter', () => {
+  it('writes one JSON per line, in order, and taps each message', async () => {
+    const out = new PassThrough({ highWaterMark: 16 });
+    const tapped: Message[] = [];
+    const writer = new NdjsonMessageWriter(out, { tap: (m) => tapped.push(m) });
+    let text = '';
+    out.on('data', (c: Buffer) => (text += c.toString()));
+    const msgs = Array.from({ length: 20 }, (_, i) => ({ jsonrpc: '2.0', method: 'm', params: { i, s: 'line\nbreak' } }));
+    await Promise.all(msgs.map((m) => writer.write(m)));
+    const lines = text.trimEnd().split('\n');
+    assert.equal(lines.length, 20);
+    assert.deepEqual(lines.map((l) => (JSON.parse(l) as { params: { i: number } }).params.i), msgs.map((_, i) => i));
+    assert.equal(tapped.length, 20);
+  });
+
+  it('rejects writes after the stream ended, without breaking', async () => {
+    const out = new PassThrough();
+    const writer = new NdjsonMessageWriter(out);
+    const errors: Error[] = [];
+    writer.onError(([e]) => errors.push(e));
+    writer.end();
+    await new Promise((r) => setImmediate(r));
+    await assert.rejects(writer.write({ jsonrpc: '2.0' }), /closed/);
+    assert.equal(errors.length, 1);
+  });
+});
+
+describe('NdjsonMessageReader (property)', () => {
+  it('delivers the same messages however the bytes are chunked, with junk lines in between', async () => {
+    const fc = await import('fast-check');
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.record({ text: fc.string({ unit: 'grapheme' }), junk: fc.boolean(), crlf: fc.boolean() }), { minLength: 1, maxLength: 8 }),
+        fc.array(fc.integer({ min: 1, max: 17 }), { minLength: 1, maxLength: 10 }),
+        async (items, cuts) => {
+          const { input, got, invalid, closed } = setup();
+          const text = items
+            .map((it, i) => (it.junk ? 'not json here\n' : '') + JSON.stringify({ jsonrpc: '2.0', method: 'm', params: { i, t: it.text } }) + (it.crlf ? '\r\n' : '\n'))
+            .join('');
+          const bytes = Buffer.from(text);
+          let pos = 0;
+          for (let k = 0; pos < bytes.length; k++) {
+            const n = cuts[k % cuts.length]!;
+            input.write(bytes.subarray(pos, pos + n));
+            pos += n;
+          }
+          input.end();
+          await closed;
+          assert.deepEqual(got.map((m) => (m as unknown as { params: { t: string } }).params.t), items.map((it) => it.text));
+          assert.equal(invalid.length, items.filter((it) => it.junk).length);
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+});
