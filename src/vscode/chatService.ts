@@ -5,7 +5,6 @@
 import * as vscode from 'vscode';
 import path from 'node:path';
 import { allAgents, demoAgent, findAgent, parseSettings, type AgentConfig, type Settings } from '../common/config/settings';
-import { MessageStore } from '../common/store';
 import { Disposable } from '../common/util/lifecycle';
 import { spawnAgent, type ConnectAgent } from '../node/acp/agentLink';
 import { CaptureFile, readCaptureRecords } from '../node/capture/captureFile';
@@ -133,12 +132,32 @@ export class ChatService extends Disposable {
 
   /** Starts a fresh session with the active agent (the old transcript stays in the tree). */
   async newSession(): Promise<void> {
-    const old = this.sessions.get(this.activeAgentId);
-    old?.dispose();
-    this.sessions.delete(this.activeAgentId);
-    await this.persistence.forget(this.activeAgentId);
-    const session = this.sessionFor(this.activeAgentId, { fresh: true });
-    this.panel?.attach(session);
+    await this.activeSession().newSession();
+  }
+
+  /** ACP: Open Session… — the agent's saved sessions (session/list), plus the ones in our store. */
+  async pickSession(): Promise<void> {
+    const session = this.activeSession();
+    const listed = await session.listSessions().catch((e: unknown) => {
+      void vscode.window.showWarningMessage(`${session.agent.name}: session/list failed: ${e instanceof Error ? e.message : String(e)}`);
+      return [];
+    });
+    const local = session.sessions().map((s) => ({ sessionId: s.sessionId, title: s.title, updatedAt: s.updatedAt }));
+    const seen = new Set<string>();
+    const items = [...listed, ...local]
+      .filter((s) => !seen.has(s.sessionId) && seen.add(s.sessionId))
+      .map((s) => ({
+        label: s.title ?? s.sessionId,
+        description: s.sessionId === session.sessionId ? '(current)' : (s.updatedAt ?? ''),
+        detail: s.sessionId,
+        sessionId: s.sessionId,
+      }));
+    if (items.length === 0) {
+      void vscode.window.showInformationMessage(`${session.agent.name} has no saved sessions to open.`);
+      return;
+    }
+    const pick = await vscode.window.showQuickPick(items, { title: `${session.agent.name}: open a session`, matchOnDetail: true });
+    if (pick) await session.openSession(pick.sessionId);
   }
 
   /** ACP: Open Capture — a recorded `.jsonl` in a read-only panel and the tree. */
@@ -180,13 +199,13 @@ export class ChatService extends Disposable {
     if (node) void this.treeView.reveal(node, { select: true, focus: true, expand: true });
   }
 
-  private sessionFor(agentId: string, opts: { fresh?: boolean } = {}): ChatSession {
+  private sessionFor(agentId: string): ChatSession {
     const existing = this.sessions.get(agentId);
     if (existing) return existing;
     const agent = findAgent(this.agents(), agentId) ?? findAgent(this.agents(), 'demo');
     if (!agent) throw new Error('the demo agent is missing');
     const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? this.context.globalStorageUri.fsPath;
-    const restored = opts.fresh ? { store: new MessageStore(), sessionId: null } : this.persistence.restore(agent.id, (m) => this.log.warn(m));
+    const restored = this.persistence.restore(agent.id, (m) => this.log.warn(m));
     let capture: CaptureFile | undefined;
     const terminals = new NodeTerminalHost({ defaultCwd: cwd });
     const ui = createSessionUi({

@@ -13,7 +13,7 @@ import { AgentBehaviour } from '../common/debug/agentBehaviour';
 import type { CaptureRecord } from '../common/debug/protocolLog';
 import { Disposable, Emitter, assertNever, type IDisposable } from '../common/util/lifecycle';
 import type { Direction } from '../node/acp/client';
-import { type AgentCapabilities, type AuthMethod, zMcpServer } from '../common/protocol/requests';
+import { type AgentCapabilities, type AuthMethod, type SessionInfo, zMcpServer } from '../common/protocol/requests';
 import type { ContentBlock } from '../common/protocol/content';
 import type { ClientHandlers } from '../node/acp/handlers';
 import type { AgentLink, ConnectAgent } from '../node/acp/agentLink';
@@ -227,17 +227,25 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource {
     }
   }
 
-  private async attachSession(link: AgentLink): Promise<void> {
-    const client = link.client;
-    const caps = client.agentCapabilities;
+  private sessionParams() {
     const mcpServers = this.o.settings().mcpServers.flatMap((raw, i) => {
       const r = zMcpServer.safeParse(raw);
       if (!r.success) this.o.log('warn', `acpChat.mcpServers[${i}] is not a valid ACP McpServer and was not sent: ${r.error.message}`);
       return r.success ? [r.data] : [];
     });
-    const params = { cwd: this.o.cwd, mcpServers };
-    const auth = <T>(call: () => Promise<T>) =>
-      client.withAuthRetry(call, (methods) => this.o.ui.chooseAuthMethod(this.o.agent.name, methods));
+    return { cwd: this.o.cwd, mcpServers };
+  }
+
+  /** Runs a session-creating call, signing in first when the agent answers auth_required. */
+  private withAuth<T>(link: AgentLink, call: () => Promise<T>): Promise<T> {
+    return link.client.withAuthRetry(call, (methods) => this.o.ui.chooseAuthMethod(this.o.agent.name, methods));
+  }
+
+  private async attachSession(link: AgentLink): Promise<void> {
+    const client = link.client;
+    const caps = client.agentCapabilities;
+    const params = this.sessionParams();
+    const auth = <T>(call: () => Promise<T>) => this.withAuth(link, call);
     const known = this.sessionIdValue;
     if (known !== null) {
       // Reattach: resume keeps our local transcript (no replay); load replays, and the store merges the
@@ -294,6 +302,66 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource {
     this.dropLink('the chat session was closed');
     this.settleIdle(true);
     super.dispose();
+  }
+
+  /** The agent's saved sessions (session/list), newest first as the agent orders them. */
+  async listSessions(): Promise<readonly SessionInfo[]> {
+    await this.start();
+    const client = this.link?.client;
+    if (!client?.agentCapabilities?.sessionCapabilities?.list) return [];
+    const out: SessionInfo[] = [];
+    let cursor: string | undefined;
+    // Cursors are opaque and may not be persisted; follow them now, with a bound against a looping agent.
+    for (let page = 0; page < 20; page++) {
+      const r = await client.listSessions({ cwd: this.o.cwd, ...(cursor !== undefined ? { cursor } : {}) });
+      out.push(...r.sessions);
+      cursor = r.nextCursor ?? undefined;
+      if (!cursor) break;
+    }
+    return out;
+  }
+
+  /** Starts a fresh session on the same agent; the old one is closed (when the agent supports it) and stays in the tree. */
+  async newSession(): Promise<void> {
+    await this.start();
+    const link = this.link;
+    if (!link || this.turn === 'busy' || this.turn === 'cancelling') return;
+    const old = this.sessionIdValue;
+    if (old !== null && link.client.agentCapabilities?.sessionCapabilities?.close) {
+      await link.client.closeSession(old).catch((e: unknown) => this.o.log('warn', `session/close of ${old} failed: ${errorText(e)}`));
+    }
+    try {
+      const r = await this.withAuth(link, () => link.client.newSession(this.sessionParams()));
+      this.switched(r.sessionId);
+    } catch (e) {
+      this.addNotice({ severity: 'error', title: `Could not start a new session: ${errorText(e)}` });
+    }
+  }
+
+  /** Shows another session of this agent: resumed when we have its transcript, else loaded (replayed). */
+  async openSession(sessionId: string): Promise<void> {
+    await this.start();
+    const link = this.link;
+    if (!link || sessionId === this.sessionIdValue) return;
+    const caps = link.client.agentCapabilities;
+    const params = { sessionId, ...this.sessionParams() };
+    const haveLocal = this.o.store.session(sessionId) !== undefined;
+    try {
+      if (haveLocal && caps?.sessionCapabilities?.resume) await this.withAuth(link, () => link.client.resumeSession(params));
+      else if (caps?.loadSession) await this.withAuth(link, () => link.client.loadSession(params));
+      else if (caps?.sessionCapabilities?.resume) await this.withAuth(link, () => link.client.resumeSession(params));
+      else throw new Error(`${this.o.agent.name} can neither load nor resume sessions`);
+      this.switched(sessionId);
+    } catch (e) {
+      this.addNotice({ severity: 'error', title: `Could not open session ${sessionId}: ${errorText(e)}` });
+    }
+  }
+
+  private switched(sessionId: string): void {
+    this.sessionIdValue = sessionId;
+    this.notices = [];
+    this.changes.fire([{ type: 'reset' }]);
+    this.treeChanges.fire();
   }
 
   // ---------------------------------------------------------------- turns

@@ -9,6 +9,7 @@ export const Commands = {
   openChat: 'acpChat.openChat',
   selectAgent: 'acpChat.selectAgent',
   newSession: 'acpChat.newSession',
+  openSession: 'acpChat.openSession',
   restartAgent: 'acpChat.restartAgent',
   cancelTurn: 'acpChat.cancelTurn',
   exportMarkdown: 'acpChat.exportMarkdown',
@@ -34,6 +35,7 @@ export class CommandRegistry extends Disposable {
     });
     this.add(Commands.selectAgent, (id?: unknown) => s.selectAgent(typeof id === 'string' ? id : undefined));
     this.add(Commands.newSession, () => s.newSession());
+    this.add(Commands.openSession, () => s.pickSession());
     this.add(Commands.restartAgent, () => s.activeSession().restart());
     this.add(Commands.cancelTurn, () => s.activeSession().cancel());
     this.add(Commands.exportMarkdown, () => s.activeSession().handleWebviewMessage({ type: 'exportMarkdown' }));
