@@ -12,8 +12,10 @@
 import { z } from 'zod';
 import type { Entry, SessionState } from '../store/model';
 
-/** Bumped on any incompatible change; a webview from another version asks for a reload. */
-export const WEBVIEW_PROTOCOL_VERSION = 1;
+// The version lives in its own zod-free module so the webview bundle can import it without pulling in
+// zod (which `zWebviewToHost` below needs, and which would be most of the webview's bytes).
+import { WEBVIEW_PROTOCOL_VERSION } from './version';
+export { WEBVIEW_PROTOCOL_VERSION };
 
 /** A permission request waiting for the user, shown inline on its tool call. */
 export interface PermissionView {

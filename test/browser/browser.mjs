@@ -1,0 +1,53 @@
+// Headless Debian Chromium through playwright-core, and helpers to drive the test page like a host.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import { root } from './server.mjs';
+
+export async function launch() {
+  return chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic', '--disable-dev-shm-usage'],
+  });
+}
+
+/**
+ * Builds dist/webview.js (+ codicons). Tries the full build; when another part of the tree does not
+ * build yet, builds just the webview bundle the same way scripts/build.mjs does.
+ */
+export async function buildWebview() {
+  const full = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: root, encoding: 'utf8' });
+  if (full.status === 0 && existsSync(path.join(root, 'dist/webview.js'))) return;
+  console.warn(`full build failed, building the webview bundle only:\n${(full.stderr || full.stdout).slice(0, 2000)}`);
+  const esbuild = await import('esbuild');
+  await esbuild.build({ bundle: true, sourcemap: true, sourcesContent: false, logLevel: 'warning', absWorkingDir: root, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: ['webview/main.ts'], outfile: 'dist/webview.js' });
+  const { cpSync, mkdirSync } = await import('node:fs');
+  mkdirSync(path.join(root, 'dist/codicons'), { recursive: true });
+  for (const f of ['codicon.css', 'codicon.ttf']) cpSync(path.join(root, 'node_modules/@vscode/codicons/dist', f), path.join(root, 'dist/codicons', f));
+}
+
+/** Opens the test page and wraps it with host-side helpers. */
+export async function openPanel(browser, server, { theme = 'dark', width = 520, height = 900, state } = {}) {
+  const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: 1 });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  await page.goto(server.pageUrl(theme, state));
+  await page.waitForFunction(() => window.__host && window.__host.posted.some((m) => m.type === 'ready'));
+  return {
+    page,
+    errors,
+    /** Delivers one HostToWebview message. */
+    send: (msg) => page.evaluate((m) => window.__host.send(m), msg),
+    /** Draws pending frames now. */
+    flush: () => page.evaluate(() => window.__acpChat.flush()),
+    posted: () => page.evaluate(() => window.__host.posted),
+    clearPosted: () => page.evaluate(() => window.__host.clear()),
+    close: () => context.close(),
+  };
+}

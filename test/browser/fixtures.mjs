@@ -1,0 +1,160 @@
+// Entries and panel states for the browser tests, shaped like src/common/store/model.ts (plain JSON).
+export const PROTOCOL = 1;
+
+const T0 = Date.UTC(2026, 10, 22, 9, 0, 0);
+let line = 1;
+function stats(ms = 0, chunks = 1) {
+  const l = line++;
+  return { chunks, upserts: 0, bytes: 10, firstSeen: T0, lastSeen: T0 + ms, lines: [[l, l]] };
+}
+
+export function message(kind, key, text, { ms = 0, extra = [] } = {}) {
+  return { kind, key, messageId: `m-${key}`, content: [{ type: 'text', text }, ...extra], meta: null, provenance: 'live', stats: stats(ms) };
+}
+
+export function toolCall(key, fields) {
+  return {
+    kind: 'tool_call',
+    key,
+    toolCallId: `tc-${key}`,
+    title: 'Tool',
+    name: null,
+    toolKind: 'other',
+    status: 'pending',
+    content: [],
+    locations: [],
+    rawInput: null,
+    rawOutput: null,
+    meta: null,
+    parentKey: null,
+    statusHistory: [],
+    provenance: 'live',
+    stats: stats(),
+    ...fields,
+  };
+}
+
+export function panel(fields = {}) {
+  return {
+    agentName: 'Demo Agent',
+    sessionId: 's-1',
+    turn: 'idle',
+    message: null,
+    readOnly: false,
+    plan: null,
+    currentModeId: null,
+    availableModes: [],
+    availableCommands: [],
+    configOptions: [],
+    usage: null,
+    title: null,
+    queuedPrompts: [],
+    permissions: [],
+    notices: [],
+    ...fields,
+  };
+}
+
+export const AGENT_MARKDOWN = `Here is the fix for the off-by-one in \`parseRange\`:
+
+\`\`\`ts
+export function parseRange(s: string): [number, number] {
+  const [a, b] = s.split('-').map(Number);
+  return [a, b + 1]; // end is exclusive
+}
+\`\`\`
+
+| Case | Before | After |
+| --- | --- | --- |
+| \`1-3\` | \`[1, 3]\` | \`[1, 4]\` |
+| \`5-5\` | \`[5, 5]\` | \`[5, 6]\` |
+
+See [the range docs](https://example.com/ranges) for details.`;
+
+const OLD_SRC = `import { z } from 'zod';
+
+export function parseRange(s: string): [number, number] {
+  const [a, b] = s.split('-').map(Number);
+  return [a, b];
+}
+
+export const other = 1;`;
+const NEW_SRC = `import { z } from 'zod';
+
+export function parseRange(s: string): [number, number] {
+  const [a, b] = s.split('-').map(Number);
+  return [a, b + 1]; // end is exclusive
+}
+
+export const other = 1;`;
+
+/** A conversation with every entry type, a diff, a terminal and a pending permission. */
+export function showcase() {
+  const entries = [
+    message('user_message', 'u1', 'Fix the off-by-one in parseRange and run the tests.', {
+      extra: [{ type: 'resource_link', uri: 'file:///work/app/src/range.ts', name: 'range.ts' }],
+    }),
+    message('agent_thought', 't1', 'The end index is inclusive in the input but exclusive in callers. **Check** the tests first.', { ms: 4200 }),
+    toolCall('tc1', {
+      title: 'Read src/range.ts',
+      toolKind: 'read',
+      status: 'completed',
+      locations: [{ path: '/work/app/src/range.ts', line: 3 }],
+      rawInput: { path: '/work/app/src/range.ts' },
+    }),
+    toolCall('tc2', {
+      title: 'Edit src/range.ts',
+      toolKind: 'edit',
+      status: 'completed',
+      content: [{ type: 'diff', path: '/work/app/src/range.ts', oldText: OLD_SRC, newText: NEW_SRC }],
+      locations: [{ path: '/work/app/src/range.ts', line: 5 }],
+    }),
+    message('agent_message', 'a1', AGENT_MARKDOWN),
+    toolCall('tc3', {
+      title: 'Run npm test',
+      toolKind: 'execute',
+      status: 'pending',
+      rawInput: { command: 'npm test -- range' },
+      content: [{ type: 'terminal', terminalId: 'term-1' }],
+      meta: { terminal_output: { terminal_id: 'term-1', data: '> app@1.0.0 test\n> node --test range\n' } },
+    }),
+    toolCall('tc4', { title: 'Fetch the changelog', toolKind: 'fetch', status: 'failed', content: [{ type: 'content', content: { type: 'text', text: 'HTTP 503 from the server' } }] }),
+  ];
+  const p = panel({
+    turn: 'busy',
+    title: 'Fix parseRange',
+    plan: [
+      { content: 'Read the range parser', priority: 'medium', status: 'completed' },
+      { content: 'Fix the exclusive end', priority: 'high', status: 'in_progress' },
+      { content: 'Run the tests', priority: 'medium', status: 'pending' },
+    ],
+    currentModeId: 'code',
+    availableModes: [
+      { id: 'ask', name: 'Ask' },
+      { id: 'code', name: 'Code' },
+    ],
+    configOptions: [
+      { id: 'model', name: 'Model', type: 'select', currentValue: 'fast', options: [{ value: 'fast', name: 'Fast model' }, { value: 'smart', name: 'Smart model' }] },
+    ],
+    availableCommands: [
+      { name: 'help', description: 'Show what the agent can do' },
+      { name: 'history', description: 'Show recent sessions' },
+      { name: 'test', description: 'Run the tests', input: { hint: 'test name' } },
+    ],
+    usage: { used: 48_200, size: 200_000, cost: { amount: 0.42, currency: 'USD' } },
+    permissions: [
+      {
+        requestId: 'perm-1',
+        toolCallKey: 'tc3',
+        toolCallId: 'tc-tc3',
+        title: 'Run npm test -- range?',
+        options: [
+          { optionId: 'allow-once', name: 'Allow once', kind: 'allow_once' },
+          { optionId: 'allow-always', name: 'Always allow', kind: 'allow_always' },
+          { optionId: 'reject-once', name: 'Reject', kind: 'reject_once' },
+        ],
+      },
+    ],
+  });
+  return { entries, panel: p };
+}

@@ -1,0 +1,417 @@
+// Browser checks for the chat panel webview: loads the built dist/webview.js in a test page that plays the
+// host side of the contract, in headless Debian Chromium. Screenshots go to test-results/webview-*.png.
+//   node test/browser/run.mjs [FILTER]      (last line: "N passed, N failed"; exit 1 on any failure)
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { buildWebview, launch, openPanel } from './browser.mjs';
+import { PROTOCOL, message, panel, showcase, toolCall } from './fixtures.mjs';
+import { root, startServer } from './server.mjs';
+
+const filter = process.argv[2] ?? '';
+const tests = [];
+const test = (name, fn) => tests.push({ name, fn });
+const shots = path.join(root, 'test-results');
+
+const snapshot = (entries, p = panel()) => ({ type: 'snapshot', protocol: PROTOCOL, entries, panel: p });
+const patch = (...ops) => ({ type: 'patch', ops });
+
+test('posts ready with the protocol version once the DOM is set up', async ({ open }) => {
+  const { page, posted } = await open();
+  const msgs = await posted();
+  assert.deepEqual(msgs[0], { type: 'ready', protocol: PROTOCOL });
+  assert.equal(await page.locator('textarea[aria-label="Prompt"]').count(), 1);
+  assert.equal(await page.locator('button[aria-label="Send"]').count(), 1);
+  assert.equal(await page.locator('button[aria-label="Cancel"]').count(), 1);
+  assert.equal(await page.locator('[role="log"][aria-live="polite"]').count(), 1);
+});
+
+test('renders every entry type with stable selectors', async ({ open }) => {
+  const { page, send, flush, errors } = await open();
+  const { entries, panel: p } = showcase();
+  await send(snapshot(entries, p));
+  await flush();
+  for (const e of entries) {
+    const el = page.locator(`[role="log"] [role="article"][data-key="${e.key}"][data-kind="${e.kind}"]`);
+    assert.equal(await el.count(), 1, `entry ${e.key}`);
+  }
+  assert.match(await page.locator('[data-key="u1"]').innerText(), /Fix the off-by-one/);
+  assert.match(await page.locator('[data-key="u1"] .file-chip').innerText(), /range\.ts/);
+  // The thought is followed by other entries: collapsed, with its duration.
+  assert.match(await page.locator('[data-key="t1"] summary').innerText(), /Thought for 4 s/);
+  assert.equal(await page.locator('[data-key="t1"] details').getAttribute('open'), null);
+  // Agent markdown: code block with a copy button, a table.
+  assert.equal(await page.locator('[data-key="a1"] .code-block pre code').count(), 1);
+  assert.equal(await page.locator('[data-key="a1"] .code-copy').count(), 1);
+  assert.equal(await page.locator('[data-key="a1"] table th').count(), 3);
+  // Tool cards: kind icon, status badge, diff, terminal output, command.
+  assert.equal(await page.locator('[data-key="tc1"] .codicon-go-to-file').count(), 1);
+  assert.equal(await page.locator('[data-key="tc1"] .status').innerText(), 'Completed');
+  assert.equal(await page.locator('[data-key="tc4"] .status').innerText(), 'Failed');
+  assert.equal(await page.locator('[data-key="tc2"] .diff-add').count(), 1);
+  assert.equal(await page.locator('[data-key="tc2"] .diff-del').count(), 1);
+  assert.match(await page.locator('[data-key="tc3"] .terminal-output').innerText(), /node --test range/);
+  assert.match(await page.locator('[data-key="tc3"] .tool-command').innerText(), /npm test -- range/);
+  // Raw input behind a toggle, built on first open.
+  const raw = page.locator('[data-key="tc1"] details.tool-raw');
+  assert.equal(await raw.locator('pre').count(), 0);
+  await raw.locator('summary').click();
+  assert.match(await raw.locator('pre').first().innerText(), /"path": "\/work\/app\/src\/range\.ts"/);
+  // Plan, mode, config, usage.
+  assert.equal(await page.locator('.plan-item').count(), 3);
+  assert.equal(await page.locator('select[aria-label="Mode"]').inputValue(), 'code');
+  assert.equal(await page.locator('select[aria-label="Model"]').inputValue(), 'fast');
+  assert.match(await page.locator('.usage').innerText(), /48k \/ 200k \(24%\) · 0\.42 USD/);
+  assert.deepEqual(errors, [], 'no console errors (CSP violations show up here)');
+});
+
+test('agent markdown is sanitized: no script runs, no javascript: link navigates', async ({ open }) => {
+  const { page, send, flush, posted, clearPosted } = await open();
+  const evil = [
+    'Hello <img src=x onerror="window.__pwned=1"> there',
+    '',
+    '<script>window.__pwned=2</script>',
+    '',
+    '[click me](javascript:window.__pwned=3) and [docs](https://example.com/docs) and <a href="javascript:window.__pwned=4">raw</a>',
+    '',
+    '![img](javascript:window.__pwned=5) ![remote](https://example.com/x.png) [file](src/app.ts#L7)',
+  ].join('\n');
+  await send(snapshot([message('agent_message', 'x1', evil)]));
+  await flush();
+  const md = page.locator('[data-key="x1"] .markdown');
+  assert.equal(await md.locator('script').count(), 0);
+  assert.equal(await md.locator('[onerror]').count(), 0);
+  assert.equal(await md.locator('a[href^="javascript:" i]').count(), 0);
+  assert.equal(await md.locator('img').count(), 0, 'no remote or script images (the CSP would block them anyway)');
+  await clearPosted();
+  const before = page.url();
+  // Agent text that looks like a javascript: link is only text; clicking it does nothing.
+  await md.getByText('click me').click();
+  await md.getByRole('link', { name: 'docs' }).click();
+  await md.getByRole('link', { name: 'file', exact: true }).click();
+  await page.waitForTimeout(50);
+  assert.equal(page.url(), before, 'the webview never navigates');
+  assert.equal(await page.evaluate(() => window.__pwned), undefined);
+  assert.deepEqual(await posted(), [
+    { type: 'openLink', href: 'https://example.com/docs' },
+    { type: 'openLocation', path: 'src/app.ts', line: 7 },
+  ]);
+});
+
+test('appendText patches grow a message incrementally and touch no other entry', async ({ open }) => {
+  const { page, send, flush } = await open();
+  await send(snapshot([message('user_message', 'u1', 'Write two paragraphs'), message('agent_message', 'a1', 'First paragraph.\n\n')], panel({ turn: 'busy' })));
+  await flush();
+  await page.evaluate(() => {
+    window.__userBody = document.querySelector('[data-key="u1"] .entry-body');
+  });
+  await send(patch({ op: 'appendText', key: 'a1', text: 'Second ' }, { op: 'appendText', key: 'a1', text: 'paragraph' }));
+  await flush();
+  assert.match(await page.locator('[data-key="a1"]').innerText(), /First paragraph\.\s+Second paragraph/);
+  // The finished first paragraph is frozen DOM: remember it and check it survives further chunks.
+  await page.evaluate(() => {
+    window.__seg = document.querySelector('[data-key="a1"] .md-seg');
+  });
+  assert.ok(await page.evaluate(() => window.__seg !== null), 'first paragraph frozen');
+  for (let i = 0; i < 20; i++) await send(patch({ op: 'appendText', key: 'a1', text: ` more${i}` }));
+  await send(patch({ op: 'appendText', key: 'a1', text: '\n\n```js\nconst x = 1;\n```\n' }));
+  await flush();
+  assert.match(await page.locator('[data-key="a1"]').innerText(), /more19/);
+  assert.equal(await page.locator('[data-key="a1"] pre code').innerText(), 'const x = 1;\n');
+  assert.ok(await page.evaluate(() => window.__seg.isConnected && window.__seg === document.querySelector('[data-key="a1"] .md-seg')), 'frozen block not re-rendered');
+  assert.ok(await page.evaluate(() => window.__userBody === document.querySelector('[data-key="u1"] .entry-body')), 'other entry untouched');
+  // Insert, replace and remove work by key.
+  await send(patch({ op: 'insert', index: 2, entry: toolCall('tc9', { title: 'Search', toolKind: 'search', status: 'in_progress' }) }));
+  await send(patch({ op: 'replace', entry: toolCall('tc9', { title: 'Search', toolKind: 'search', status: 'completed' }) }));
+  await flush();
+  assert.equal(await page.locator('[data-key="tc9"] .status').innerText(), 'Completed');
+  await send(patch({ op: 'remove', key: 'tc9' }));
+  assert.equal(await page.locator('[data-key="tc9"]').count(), 0);
+});
+
+test('a patch for an unknown entry asks the host for a fresh snapshot', async ({ open }) => {
+  const { send, posted, clearPosted } = await open();
+  await send(snapshot([message('agent_message', 'a1', 'hi')]));
+  await clearPosted();
+  await send(patch({ op: 'appendText', key: 'nope', text: 'x' }));
+  assert.deepEqual(await posted(), [{ type: 'ready', protocol: PROTOCOL }]);
+});
+
+test('permission: buttons on the tool card, key 1 allows, Esc rejects the oldest request', async ({ open }) => {
+  const { page, send, flush, posted, clearPosted } = await open();
+  const { entries, panel: p } = showcase();
+  const second = { ...p.permissions[0], requestId: 'perm-2', title: 'Second request' };
+  await send(snapshot(entries, { ...p, permissions: [p.permissions[0], second] }));
+  await flush();
+  const buttons = page.locator('[data-key="tc3"] button[data-option-id]');
+  assert.equal(await buttons.count(), 6, 'both pending requests shown on their card');
+  assert.deepEqual(await buttons.evaluateAll((b) => b.slice(0, 3).map((x) => x.dataset.optionId)), ['allow-once', 'allow-always', 'reject-once']);
+  await clearPosted();
+  await page.locator('[role="log"]').focus();
+  await page.keyboard.press('1');
+  await page.keyboard.press('Escape');
+  assert.deepEqual(await posted(), [
+    { type: 'permission', requestId: 'perm-1', optionId: 'allow-once' },
+    { type: 'permission', requestId: 'perm-2', optionId: 'reject-once' },
+  ]);
+  assert.equal(await page.locator('[data-key="tc3"] .permission').count(), 0, 'answered requests are hidden at once');
+  // Clicking a button answers that request.
+  await send(patch({ op: 'panel', panel: { permissions: [{ ...second, requestId: 'perm-3' }] } }));
+  await clearPosted();
+  await page.locator('[data-key="tc3"] button[data-option-id="allow-always"]').click();
+  assert.deepEqual(await posted(), [{ type: 'permission', requestId: 'perm-3', optionId: 'allow-always' }]);
+  // Digits typed into a non-empty prompt stay text.
+  await send(patch({ op: 'panel', panel: { permissions: [{ ...second, requestId: 'perm-4' }] } }));
+  await clearPosted();
+  await page.locator('textarea[aria-label="Prompt"]').fill('answer ');
+  await page.locator('textarea[aria-label="Prompt"]').press('2');
+  assert.equal(await page.locator('textarea[aria-label="Prompt"]').inputValue(), 'answer 2');
+  assert.deepEqual((await posted()).filter((m) => m.type === 'permission'), []);
+});
+
+test('a permission without a visible tool call is shown above the prompt box', async ({ open }) => {
+  const { page, send, posted, clearPosted } = await open();
+  const perm = { requestId: 'p9', toolCallKey: null, toolCallId: 'unknown', title: 'Write to /etc/hosts?', options: [{ optionId: 'ok', name: 'Allow', kind: 'allow_once' }, { optionId: 'no', name: 'Reject', kind: 'reject_once' }] };
+  await send(snapshot([message('user_message', 'u1', 'hi')], panel({ turn: 'busy', permissions: [perm] })));
+  const box = page.locator('.orphan-permissions');
+  assert.ok(await box.isVisible());
+  assert.equal(await box.locator('button[data-option-id]').count(), 2);
+  assert.match(await page.locator('.turn').innerText(), /Waiting for you/);
+  await clearPosted();
+  await page.locator('[role="log"]').focus();
+  await page.keyboard.press('2');
+  assert.deepEqual(await posted(), [{ type: 'permission', requestId: 'p9', optionId: 'no' }]);
+  assert.equal(await box.isVisible(), false);
+});
+
+test('a thought is open while streaming and collapses with its duration once the answer starts', async ({ open }) => {
+  const { page, send, flush } = await open();
+  await send(snapshot([message('user_message', 'u1', 'hi'), message('agent_thought', 't1', 'Let me think', { ms: 2600 })], panel({ turn: 'busy' })));
+  await flush();
+  const details = page.locator('[data-key="t1"] details');
+  assert.equal(await details.getAttribute('open'), '');
+  assert.match(await details.locator('summary').innerText(), /Thinking/);
+  await send(patch({ op: 'insert', index: 2, entry: message('agent_message', 'a1', 'The answer') }));
+  await flush();
+  assert.equal(await details.getAttribute('open'), null);
+  assert.match(await details.locator('summary').innerText(), /Thought for 3 s/);
+});
+
+test('search finds text, counts matches and jumps between them', async ({ open }) => {
+  const { page, send, flush } = await open();
+  const { entries, panel: p } = showcase();
+  await send(snapshot(entries, p));
+  await flush();
+  await page.locator('[role="log"]').focus();
+  await page.keyboard.press('Control+f');
+  const input = page.locator('input[aria-label="Search in conversation"]');
+  assert.ok(await input.isVisible());
+  await input.fill('parseRange');
+  const count = page.locator('.search-count');
+  const text = await count.innerText();
+  const m = /^(\d+) of (\d+)$/.exec(text);
+  assert.ok(m, `count text: ${text}`);
+  assert.ok(Number(m[2]) >= 3, `at least 3 matches, got ${text}`);
+  await input.press('Enter');
+  assert.notEqual(await count.innerText(), text);
+  assert.ok((await page.locator('.entry.search-hit').count()) >= 2);
+  await input.fill('zzz-not-there');
+  assert.equal(await count.innerText(), 'No results');
+  await input.press('Escape');
+  assert.equal(await input.isVisible(), false);
+});
+
+test('prompt box: Enter sends, Shift+Enter adds a line, Esc cancels a busy turn', async ({ open }) => {
+  const { page, send, posted, clearPosted } = await open();
+  await send(snapshot([], panel({ turn: 'idle' })));
+  const box = page.locator('textarea[aria-label="Prompt"]');
+  await box.click();
+  await box.type('line one');
+  await box.press('Shift+Enter');
+  await box.type('line two');
+  assert.equal(await box.inputValue(), 'line one\nline two');
+  await clearPosted();
+  await box.press('Enter');
+  assert.deepEqual(await posted(), [{ type: 'prompt', text: 'line one\nline two' }]);
+  assert.equal(await box.inputValue(), '');
+  // While busy, a prompt is still posted (the host queues it) and Esc cancels.
+  await send(patch({ op: 'panel', panel: { turn: 'busy', queuedPrompts: ['queued one'] } }));
+  assert.match(await page.locator('.queued').innerText(), /queued one/);
+  await clearPosted();
+  await box.type('follow-up');
+  await box.press('Enter');
+  await box.press('Escape');
+  assert.deepEqual(await posted(), [{ type: 'prompt', text: 'follow-up' }, { type: 'cancel' }]);
+  assert.equal(await page.locator('button[aria-label="Cancel"]').isEnabled(), true);
+  await clearPosted();
+  await page.locator('button[aria-label="Cancel"]').click();
+  assert.deepEqual(await posted(), [{ type: 'cancel' }]);
+});
+
+test('slash-command completion appears and completes', async ({ open }) => {
+  const { page, send } = await open();
+  const { panel: p } = showcase();
+  await send(snapshot([], { ...p, permissions: [], turn: 'idle' }));
+  const box = page.locator('textarea[aria-label="Prompt"]');
+  await box.click();
+  await box.type('/h');
+  const list = page.locator('[role="listbox"]');
+  assert.ok(await list.isVisible());
+  assert.deepEqual(await list.locator('[role="option"]').evaluateAll((o) => o.map((x) => x.dataset.command)), ['help', 'history']);
+  await box.press('ArrowDown');
+  await box.press('Enter');
+  assert.equal(await box.inputValue(), '/history ');
+  assert.equal(await list.isVisible(), false);
+});
+
+test('panel controls post mode, config, open-diff, location, copy, export and restart messages', async ({ open }) => {
+  const { page, send, flush, posted, clearPosted } = await open();
+  const { entries, panel: p } = showcase();
+  await send(snapshot(entries, { ...p, permissions: [] }));
+  await flush();
+  // Unrelated panel updates (usage while streaming) leave the pickers alone, so an open dropdown stays open.
+  await page.evaluate(() => (window.__modeSelect = document.querySelector('select[aria-label="Mode"]')));
+  await send(patch({ op: 'panel', panel: { usage: { used: 60_000, size: 200_000 } } }));
+  assert.match(await page.locator('.usage').innerText(), /60k/);
+  assert.ok(await page.evaluate(() => window.__modeSelect === document.querySelector('select[aria-label="Mode"]')));
+  await clearPosted();
+  await page.locator('select[aria-label="Mode"]').selectOption('ask');
+  await page.locator('select[aria-label="Model"]').selectOption('smart');
+  await page.locator('[data-key="tc2"] button.open-diff').click();
+  await page.locator('[data-key="tc1"] .location').click();
+  await page.locator('[data-key="a1"] .code-copy').click();
+  await page.locator('button[aria-label="Export as Markdown"]').click();
+  const msgs = await posted();
+  assert.deepEqual(msgs.slice(0, 4), [
+    { type: 'setMode', modeId: 'ask' },
+    { type: 'setConfigOption', configId: 'model', value: 'smart' },
+    { type: 'openDiff', key: 'tc2', index: 0 },
+    { type: 'openLocation', path: '/work/app/src/range.ts', line: 3 },
+  ]);
+  assert.equal(msgs[4].type, 'copy');
+  assert.match(msgs[4].text, /export function parseRange/);
+  assert.deepEqual(msgs[5], { type: 'exportMarkdown' });
+  // The agent died: a banner with the next step.
+  await send(patch({ op: 'panel', panel: { turn: 'exited', message: 'The agent exited with code 1.' } }));
+  const banner = page.locator('.banner');
+  assert.match(await banner.innerText(), /exited with code 1/);
+  await clearPosted();
+  await banner.getByRole('button', { name: 'Restart agent' }).click();
+  assert.deepEqual(await posted(), [{ type: 'restartAgent' }]);
+});
+
+test('long sessions: only entries near the viewport are built; reveal builds and scrolls', async ({ open }) => {
+  const { page, send, flush } = await open();
+  const entries = [];
+  for (let i = 0; i < 3000; i++) entries.push(i % 2 ? message('agent_message', `e${i}`, `Answer **${i}** with some text.`) : message('user_message', `e${i}`, `Question ${i}`));
+  await send(snapshot(entries));
+  await flush();
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  assert.equal(await page.locator('[role="article"][data-key]').count(), 3000);
+  const built = await page.locator('[role="article"]:not(.placeholder)').count();
+  assert.ok(built > 5 && built < 300, `built ${built} of 3000`);
+  assert.equal(await page.locator('[data-key="e0"]').getAttribute('class').then((c) => c.includes('placeholder')), true);
+  await send({ type: 'reveal', key: 'e1' });
+  await page.waitForTimeout(50);
+  assert.match(await page.locator('[data-key="e1"]').innerText(), /Answer 1/);
+  assert.ok(await page.locator('[data-key="e1"]').isVisible());
+});
+
+test('Alt+Up / Alt+Down jump between your prompts', async ({ open }) => {
+  const { page, send, flush } = await open();
+  const entries = [];
+  for (let i = 0; i < 40; i++) entries.push(i % 2 ? message('agent_message', `e${i}`, `Answer ${i}\n\n${'More text. '.repeat(40)}`) : message('user_message', `e${i}`, `Question ${i}`));
+  await send(snapshot(entries));
+  await flush();
+  await page.locator('[role="log"]').focus();
+  await page.keyboard.press('Alt+ArrowUp');
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset.key), 'e38');
+  await page.keyboard.press('Alt+ArrowUp');
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset.key), 'e36');
+  await page.keyboard.press('Alt+ArrowDown');
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset.key), 'e38');
+  assert.ok(await page.locator('[data-key="e38"]').isVisible());
+});
+
+test('focusPrompt focuses the prompt; the draft survives a reload', async ({ open }) => {
+  const first = await open();
+  await first.send(snapshot([]));
+  await first.page.locator('[role="log"]').focus();
+  await first.send({ type: 'focusPrompt' });
+  assert.equal(await first.page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Prompt');
+  await first.page.keyboard.type('half-written');
+  const states = await first.page.evaluate(() => window.__host.states);
+  const last = states[states.length - 1];
+  assert.equal(last.v, 1);
+  assert.equal(last.draft, 'half-written');
+  const second = await open({ state: last });
+  assert.equal(await second.page.locator('textarea[aria-label="Prompt"]').inputValue(), 'half-written');
+});
+
+for (const theme of ['light', 'dark', 'high-contrast']) {
+  test(`screenshot (${theme})`, async ({ open }) => {
+    const { page, send, flush, errors } = await open({ theme, height: 1500 });
+    const { entries, panel: p } = showcase();
+    await send(snapshot(entries, p));
+    await flush();
+    await page.evaluate(() => document.fonts.ready);
+    await page.waitForTimeout(100);
+    mkdirSync(shots, { recursive: true });
+    await page.screenshot({ path: path.join(shots, `webview-${theme}.png`), fullPage: true });
+    assert.deepEqual(errors, []);
+    assert.equal(await page.locator('.codicon').first().evaluate((el) => getComputedStyle(el).fontFamily.includes('codicon')), true);
+  });
+}
+
+test('screenshot (dark, search and slash completion open)', async ({ open }) => {
+  const { page, send, flush, errors } = await open({ theme: 'dark', height: 700 });
+  const { entries, panel: p } = showcase();
+  await send(snapshot(entries, { ...p, permissions: [], queuedPrompts: ['Then update the changelog'], notices: [{ severity: 'warning', title: 'Context almost full', description: 'Older turns may be summarized.' }] }));
+  await flush();
+  await page.locator('[role="log"]').focus();
+  await page.keyboard.press('Control+f');
+  await page.locator('input[aria-label="Search in conversation"]').fill('range');
+  const box = page.locator('textarea[aria-label="Prompt"]');
+  await box.click();
+  await box.type('/');
+  await page.evaluate(() => document.fonts.ready);
+  mkdirSync(shots, { recursive: true });
+  await page.screenshot({ path: path.join(shots, 'webview-dark-interactions.png') });
+  assert.ok(await page.locator('[role="listbox"]').isVisible());
+  assert.deepEqual(errors, []);
+});
+
+// ---- runner
+const server = await startServer();
+let browser;
+let passed = 0;
+let failed = 0;
+try {
+  await buildWebview();
+  browser = await launch();
+  for (const t of tests) {
+    if (filter && !t.name.includes(filter)) continue;
+    const opened = [];
+    const open = async (opts) => {
+      const p = await openPanel(browser, server, opts);
+      opened.push(p);
+      return p;
+    };
+    try {
+      await t.fn({ open });
+      passed++;
+      console.log(`  ✔ ${t.name}`);
+    } catch (err) {
+      failed++;
+      console.log(`  ✘ ${t.name}\n    ${String(err?.stack ?? err).split('\n').slice(0, 6).join('\n    ')}`);
+    } finally {
+      for (const p of opened) await p.close();
+    }
+  }
+} finally {
+  await browser?.close();
+  await server.close();
+}
+if (passed + failed === 0) console.log(`no browser test matches "${filter}"`);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed || passed === 0 ? 1 : 0);

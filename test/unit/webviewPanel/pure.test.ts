@@ -1,0 +1,96 @@
+// The webview's DOM-free logic: line diff, slash completion, link checks, entry text, config options.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import type { MessageEntry, ToolCallEntry } from '../../../src/common/store/model';
+import { toControl } from '../../../webview/configOptions';
+import { appendTextToEntry, commandOf, entryPlainText, formatUsage, thoughtSeconds } from '../../../webview/entryModel';
+import { compactDiff, diffStats, lineDiff, type DiffLine } from '../../../webview/lineDiff';
+import { fileLocation, isOpenableLink } from '../../../webview/links';
+import { matchCommands, slashQuery } from '../../../webview/slash';
+
+const stats = { chunks: 1, upserts: 0, bytes: 1, firstSeen: 1000, lastSeen: 5300, lines: [] };
+const msg = (text: string): MessageEntry => ({ kind: 'agent_message', key: 'k', messageId: null, content: [{ type: 'text', text }], meta: null, provenance: 'live', stats });
+const tool = (content: ToolCallEntry['content']): ToolCallEntry => ({
+  kind: 'tool_call', key: 't', toolCallId: 'tc', title: 'Edit', name: null, toolKind: 'edit', status: 'pending', content, locations: [{ path: '/a/b.ts' }],
+  rawInput: null, rawOutput: null, meta: null, parentKey: null, statusHistory: [], provenance: 'live', stats,
+});
+
+const side = (lines: readonly DiffLine[], keep: ' ' | '-' | '+') => lines.filter((l) => l.t === ' ' || l.t === keep).map((l) => l.text);
+
+test('lineDiff: both sides can be rebuilt from the diff (property)', () => {
+  const text = fc.array(fc.constantFrom('a', 'b', 'c', '', 'x y'), { maxLength: 12 }).map((l) => l.join('\n'));
+  fc.assert(
+    fc.property(text, text, (a, b) => {
+      const d = lineDiff(a, b);
+      assert.deepEqual(side(d, '-'), a === '' ? [] : a.split('\n'));
+      assert.deepEqual(side(d, '+'), b === '' ? [] : b.split('\n'));
+    }),
+  );
+});
+
+test('lineDiff finds the one changed line; compactDiff folds far context', () => {
+  const old = ['1', '2', '3', '4', '5', '6', '7', '8'].join('\n');
+  const neu = ['1', '2', '3', '4', 'five', '6', '7', '8'].join('\n');
+  const d = lineDiff(old, neu);
+  assert.deepEqual(diffStats(d), { added: 1, removed: 1 });
+  assert.deepEqual(compactDiff(d, 1), [{ t: 'skip', count: 3 }, { t: ' ', text: '4' }, { t: '-', text: '5' }, { t: '+', text: 'five' }, { t: ' ', text: '6' }, { t: 'skip', count: 2 }]);
+  assert.deepEqual(diffStats(lineDiff('', 'a\nb')), { added: 2, removed: 0 });
+});
+
+test('slash completion: only a bare leading command word, prefix matches first', () => {
+  assert.equal(slashQuery('/he', 3), 'he');
+  assert.equal(slashQuery('/', 1), '');
+  assert.equal(slashQuery('/help me', 8), null);
+  assert.equal(slashQuery('say /he', 7), null);
+  const cmds = [{ name: 'rehelp', description: '' }, { name: 'help', description: '' }, { name: 'test', description: '' }];
+  assert.deepEqual(matchCommands(cmds, 'help').map((c) => c.name), ['help', 'rehelp']);
+  assert.deepEqual(matchCommands(cmds, '').map((c) => c.name), ['rehelp', 'help', 'test']);
+});
+
+test('links: only schemes VS Code opens safely; file URIs become locations', () => {
+  assert.equal(isOpenableLink('https://example.com'), true);
+  assert.equal(isOpenableLink('  HTTP://x'), true);
+  assert.equal(isOpenableLink('javascript:alert(1)'), false);
+  assert.equal(isOpenableLink('JaVaScRiPt:alert(1)'), false);
+  assert.equal(isOpenableLink('data:text/html,x'), false);
+  assert.equal(isOpenableLink('#top'), false);
+  assert.equal(isOpenableLink('relative/path'), false);
+  assert.deepEqual(fileLocation('file:///work/a%20b.ts#L12'), { path: '/work/a b.ts', line: 12 });
+  assert.equal(fileLocation('https://x'), null);
+  assert.deepEqual(fileLocation('src/a.ts#L3'), { path: 'src/a.ts', line: 3 });
+  assert.equal(fileLocation('#heading'), null);
+  assert.equal(fileLocation('javascript:x'), null);
+});
+
+test('appendText goes to the last text block, else starts a new one', () => {
+  const e = appendTextToEntry(msg('ab'), 'c');
+  assert.equal(entryPlainText(e), 'abc');
+  const withImage: MessageEntry = { ...msg('a'), content: [{ type: 'text', text: 'a' }, { type: 'image', data: '', mimeType: 'image/png' }] };
+  assert.deepEqual(appendTextToEntry(withImage, 'z').content.at(-1), { type: 'text', text: 'z' });
+  const t = appendTextToEntry(appendTextToEntry(tool([]), 'out'), 'put');
+  assert.ok(t.kind === 'tool_call');
+  assert.deepEqual(t.content, [{ type: 'content', content: { type: 'text', text: 'output' } }]);
+  assert.match(entryPlainText(t), /Edit[\s\S]*output[\s\S]*\/a\/b\.ts/);
+});
+
+test('formatting: thought seconds, usage, command line', () => {
+  assert.equal(thoughtSeconds(msg('')), 4);
+  assert.equal(thoughtSeconds({ ...msg(''), stats: { ...stats, lastSeen: 1000 } }), 1);
+  assert.equal(formatUsage({ used: 48_200, size: 200_000, cost: { amount: 0.4, currency: 'USD' } }), '48k / 200k (24%) · 0.40 USD');
+  assert.equal(formatUsage({ used: 1_500_000, size: 0 }), '1.5M / 0');
+  assert.equal(commandOf({ command: ['npm', 'test'] }), 'npm test');
+  assert.equal(commandOf({ cmd: 'ls' }), 'ls');
+  assert.equal(commandOf('ls'), null);
+});
+
+test('config options: v1 id or v2 configId, flat or grouped selects, booleans; unknown types skipped', () => {
+  assert.deepEqual(toControl({ id: 'm', name: 'Model', type: 'select', currentValue: 'a', options: [{ value: 'a', name: 'A' }] }), {
+    type: 'select', id: 'm', name: 'Model', value: 'a', groups: [{ name: null, choices: [{ value: 'a', name: 'A' }] }],
+  });
+  const grouped = toControl({ configId: 'm', name: 'Model', type: 'select', currentValue: 'a', options: [{ groupId: 'g', name: 'Fast', options: [{ value: 'a', name: 'A' }] }] });
+  assert.equal(grouped?.type === 'select' && grouped.groups[0]?.name, 'Fast');
+  assert.deepEqual(toControl({ id: 'b', name: 'Think', type: 'boolean', currentValue: true }), { type: 'boolean', id: 'b', name: 'Think', value: true });
+  assert.equal(toControl({ id: 'x', name: 'X', type: '_custom' }), null);
+  assert.equal(toControl({ name: 'no id', type: 'boolean', currentValue: true }), null);
+});

@@ -1,0 +1,302 @@
+/**
+ * The chat panel: wires the transcript, panel chrome, prompt box and search to the host contract
+ * (ready -> snapshot -> patches), and owns the document-level keys and link/location clicks.
+ */
+import type { Entry } from '../src/common/store/model';
+import type { HostToWebview, PanelState, PatchOp, WebviewPersistedState, WebviewToHost } from '../src/common/webview/contract';
+// Not via contract.ts: that module also builds the zod schema the host uses, which the webview does not need.
+import { WEBVIEW_PROTOCOL_VERSION } from '../src/common/webview/version';
+import { h } from './dom';
+import { fileLocation, isOpenableLink } from './links';
+import { PanelView } from './panelView';
+import { PromptBox } from './promptBox';
+import { SearchBar } from './searchBar';
+import { Transcript } from './transcript';
+import type { VsCodeApi } from './vscodeApi';
+
+const EMPTY_PANEL: PanelState = {
+  agentName: 'Agent',
+  sessionId: null,
+  turn: 'starting',
+  message: null,
+  readOnly: false,
+  plan: null,
+  currentModeId: null,
+  availableModes: [],
+  availableCommands: [],
+  configOptions: [],
+  usage: null,
+  title: null,
+  queuedPrompts: [],
+  permissions: [],
+  notices: [],
+};
+
+export class ChatApp {
+  private panel: PanelState = EMPTY_PANEL;
+  private readonly transcript: Transcript;
+  private readonly panelView: PanelView;
+  private readonly prompt: PromptBox;
+  private readonly search: SearchBar;
+  /** Requests answered here but not yet removed by the host: hidden at once so a second key press answers the next one. */
+  private readonly answered = new Set<string>();
+  private protocolMismatch: string | null = null;
+  private draft = '';
+  private restoreScrollKey: string | null = null;
+  private resyncTimer = 0;
+  private saveTimer = 0;
+
+  constructor(
+    private readonly root: HTMLElement,
+    private readonly api: VsCodeApi,
+  ) {
+    const post = (m: WebviewToHost): void => this.post(m);
+    this.transcript = new Transcript({
+      post,
+      agentName: () => this.panel.agentName,
+      oldestPermission: () => this.pendingPermissions()[0]?.requestId ?? null,
+      isStreaming: (key) => {
+        const entries = this.transcript.views;
+        return (this.panel.turn === 'busy' || this.panel.turn === 'cancelling') && entries[entries.length - 1]?.key === key;
+      },
+    });
+    this.transcript.onOutOfSync = (why) => this.resync(why);
+    this.panelView = new PanelView(post);
+    this.prompt = new PromptBox(post, (d) => {
+      this.draft = d;
+      this.saveState();
+    });
+    this.search = new SearchBar(this.transcript);
+    this.transcript.onDrawn = () => this.search.refresh();
+    this.panelView.onSearch = () => this.search.open();
+
+    const saved = api.getState() as Partial<WebviewPersistedState> | undefined;
+    if (saved && saved.v === WEBVIEW_PROTOCOL_VERSION) {
+      this.draft = typeof saved.draft === 'string' ? saved.draft : '';
+      this.restoreScrollKey = typeof saved.scrollKey === 'string' ? saved.scrollKey : null;
+      this.prompt.setDraft(this.draft);
+    }
+
+    root.replaceChildren(
+      this.panelView.header,
+      this.search.el,
+      this.panelView.notices,
+      this.panelView.plan,
+      this.transcript.scroller,
+      h('div', { class: 'footer' }, this.panelView.banner, this.panelView.orphanPerms, this.panelView.queued, this.prompt.el),
+    );
+    this.renderPanel();
+    root.addEventListener('click', (e) => this.onClick(e));
+    document.addEventListener('keydown', (e) => this.onKey(e));
+    window.addEventListener('message', (e: MessageEvent<HostToWebview>) => this.receive(e.data));
+    this.transcript.scroller.addEventListener('scroll', () => this.saveStateSoon(), { passive: true });
+  }
+
+  /** Announces the webview; the host answers with a snapshot (again after every reload). */
+  start(): void {
+    this.post({ type: 'ready', protocol: WEBVIEW_PROTOCOL_VERSION });
+  }
+
+  /** Draws pending changes immediately (tests and the bench; normally a frame callback does this). */
+  flush(): void {
+    this.transcript.flush();
+  }
+
+  receive(msg: HostToWebview): void {
+    try {
+      switch (msg?.type) {
+        case 'snapshot':
+          return this.onSnapshot(msg.entries, msg.panel, msg.protocol);
+        case 'patch':
+          for (const op of msg.ops) this.applyOp(op);
+          return;
+        case 'reveal':
+          if (!this.transcript.reveal(msg.key)) console.warn(`[acp-chat] reveal: no entry ${msg.key}`);
+          return;
+        case 'focusPrompt':
+          return this.prompt.focus();
+        default:
+          console.warn('[acp-chat] unknown message from host', msg);
+      }
+    } catch (err) {
+      // One bad message must not take the panel down; a fresh snapshot repairs whatever it left behind.
+      console.error('[acp-chat] failed to apply host message', err);
+      this.resync(String(err));
+    }
+  }
+
+  private onSnapshot(entries: readonly Entry[], panel: PanelState, protocol: number): void {
+    this.protocolMismatch = protocol === WEBVIEW_PROTOCOL_VERSION ? null : `This panel is from another version of ACP Chat (protocol ${WEBVIEW_PROTOCOL_VERSION}, host ${protocol}). Close and reopen it.`;
+    this.panel = { ...EMPTY_PANEL, ...panel };
+    this.answered.clear();
+    this.transcript.reset(entries);
+    this.renderPanel();
+    if (this.restoreScrollKey) {
+      this.transcript.reveal(this.restoreScrollKey, false);
+      this.restoreScrollKey = null;
+    }
+  }
+
+  private applyOp(op: PatchOp): void {
+    try {
+      switch (op.op) {
+        case 'insert':
+          return this.transcript.insert(op.index, op.entry);
+        case 'replace':
+          return this.transcript.replace(op.entry);
+        case 'appendText':
+          return this.transcript.appendText(op.key, op.text);
+        case 'remove':
+          return this.transcript.remove(op.key);
+        case 'panel': {
+          const turnChanged = op.panel.turn !== undefined && op.panel.turn !== this.panel.turn;
+          this.panel = { ...this.panel, ...op.panel };
+          if (op.panel.permissions) for (const id of this.answered) if (!op.panel.permissions.some((p) => p.requestId === id)) this.answered.delete(id);
+          if (turnChanged) this.transcript.refreshStreaming();
+          return this.renderPanel();
+        }
+        default:
+          console.warn('[acp-chat] unknown patch op', op);
+      }
+    } catch (err) {
+      console.error('[acp-chat] failed to apply patch op', op, err);
+      this.resync(String(err));
+    }
+  }
+
+  private renderPanel(): void {
+    const p = this.panel;
+    this.transcript.setPermissions(p.permissions, this.answered);
+    this.panelView.render(p, this.transcript.orphanPermissions(), this.answered, this.protocolMismatch, this.pendingPermissions()[0]?.requestId ?? null);
+    this.prompt.setState(p.turn, p.readOnly, p.availableCommands);
+    this.root.classList.toggle('busy', p.turn === 'busy');
+  }
+
+  private pendingPermissions(): PanelState['permissions'] {
+    return this.panel.permissions.filter((p) => !this.answered.has(p.requestId));
+  }
+
+  private answer(requestId: string, optionId: string | null): void {
+    this.post({ type: 'permission', requestId, optionId });
+  }
+
+  private post(m: WebviewToHost): void {
+    if (m.type === 'permission') {
+      // Hide the request at once; the host confirms by dropping it from `permissions`.
+      this.answered.add(m.requestId);
+      this.api.postMessage(m);
+      this.renderPanel();
+      return;
+    }
+    this.api.postMessage(m);
+  }
+
+  private onKey(e: KeyboardEvent): void {
+    if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === 'f') {
+      e.preventDefault();
+      this.search.open();
+      return;
+    }
+    if (e.altKey && !e.ctrlKey && !e.metaKey && (e.key === 'ArrowUp' || e.key === 'ArrowDown')) {
+      // Jump between your own prompts: the landmarks of a long conversation.
+      e.preventDefault();
+      this.jumpToPrompt(e.key === 'ArrowUp' ? -1 : 1, e.target);
+      return;
+    }
+    if (e.ctrlKey || e.metaKey || e.altKey || e.isComposing) return;
+    const pending = this.pendingPermissions();
+    const oldest = pending[0];
+    if (oldest && /^[1-9]$/.test(e.key) && !typingIn(e.target)) {
+      const option = oldest.options[Number(e.key) - 1];
+      if (option) {
+        e.preventDefault();
+        this.answer(oldest.requestId, option.optionId);
+      }
+      return;
+    }
+    if (e.key !== 'Escape') return;
+    if (this.search.isOpen && e.target instanceof Node && this.search.el.contains(e.target)) return;
+    if (oldest) {
+      e.preventDefault();
+      const reject = oldest.options.find((o) => o.kind === 'reject_once') ?? oldest.options.find((o) => o.kind.startsWith('reject'));
+      this.answer(oldest.requestId, reject ? reject.optionId : null);
+    } else if (this.panel.turn === 'busy') {
+      e.preventDefault();
+      this.post({ type: 'cancel' });
+    } else if (this.search.isOpen) this.search.close();
+  }
+
+  private jumpToPrompt(dir: -1 | 1, from: EventTarget | null): void {
+    const views = this.transcript.views;
+    const current = from instanceof Element ? from.closest<HTMLElement>('[data-key]')?.dataset['key'] : undefined;
+    let i = current ? views.findIndex((v) => v.key === current) : dir < 0 ? views.length : -1;
+    for (i += dir; i >= 0 && i < views.length; i += dir) {
+      const v = views[i]!;
+      if (v.entry.kind !== 'user_message') continue;
+      this.transcript.reveal(v.key, false);
+      v.el.focus({ preventScroll: true });
+      return;
+    }
+  }
+
+  /** Links, file chips and code copy buttons, by delegation: agent HTML never carries handlers of its own. */
+  private onClick(e: MouseEvent): void {
+    const target = e.target instanceof Element ? e.target : null;
+    if (!target) return;
+    const copy = target.closest('.code-copy');
+    if (copy) {
+      const code = copy.closest('.code-block')?.querySelector('pre')?.textContent ?? '';
+      this.post({ type: 'copy', text: code });
+      copy.classList.add('done');
+      setTimeout(() => copy.classList.remove('done'), 1200);
+      return;
+    }
+    const a = target.closest('a');
+    if (a) {
+      // Never navigate the webview; VS Code opens the link after our scheme check.
+      e.preventDefault();
+      const href = a.getAttribute('href') ?? '';
+      const file = href.startsWith('file:') ? null : fileLocation(href);
+      if (file) this.post({ type: 'openLocation', ...file });
+      else if (isOpenableLink(href)) this.post({ type: 'openLink', href });
+      return;
+    }
+    const loc = target.closest<HTMLElement>('[data-path]');
+    if (loc) {
+      const line = loc.dataset['line'];
+      this.post({ type: 'openLocation', path: loc.dataset['path'] ?? '', line: line ? Number(line) : null });
+      return;
+    }
+    const href = target.closest<HTMLElement>('[data-href]')?.dataset['href'];
+    if (href && isOpenableLink(href)) this.post({ type: 'openLink', href });
+  }
+
+  /** Asks the host for a fresh snapshot (at most once per second): the host's store is the truth. */
+  private resync(why: string): void {
+    console.warn(`[acp-chat] out of sync (${why}); asking for a snapshot`);
+    if (this.resyncTimer) return;
+    this.resyncTimer = window.setTimeout(() => {
+      this.resyncTimer = 0;
+    }, 1000);
+    this.post({ type: 'ready', protocol: WEBVIEW_PROTOCOL_VERSION });
+  }
+
+  private saveStateSoon(): void {
+    if (this.saveTimer) return;
+    this.saveTimer = window.setTimeout(() => {
+      this.saveTimer = 0;
+      this.saveState();
+    }, 250);
+  }
+
+  private saveState(): void {
+    this.api.setState({ v: WEBVIEW_PROTOCOL_VERSION, draft: this.draft, scrollKey: this.transcript.topVisibleKey() });
+  }
+}
+
+/** Number keys type digits when the user is writing something; they answer a permission otherwise. */
+function typingIn(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  if (target instanceof HTMLTextAreaElement) return target.value !== '';
+  return target instanceof HTMLInputElement || target instanceof HTMLSelectElement || target.isContentEditable;
+}

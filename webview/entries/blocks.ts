@@ -1,0 +1,34 @@
+/** Non-text content blocks (images, files, resources), shared by messages and tool calls. */
+import type { ContentBlock } from '../../src/common/protocol/content';
+import { h, icon } from '../dom';
+import { fileLocation } from '../links';
+
+export function renderBlock(b: Exclude<ContentBlock, { type: 'text' }>): HTMLElement {
+  switch (b.type) {
+    case 'image':
+      return h('img', { class: 'content-image', alt: b.uri ?? 'image', src: `data:${b.mimeType};base64,${b.data}` });
+    case 'audio':
+      return h('div', { class: 'chip' }, icon('unmute'), `audio (${b.mimeType})`);
+    case 'resource_link':
+      return fileChip(b.uri, b.title ?? b.name);
+    case 'resource':
+      return fileChip(b.resource.uri, b.resource.uri.split('/').pop() || b.resource.uri);
+  }
+}
+
+function fileChip(uri: string, name: string): HTMLElement {
+  const loc = fileLocation(uri);
+  return h(
+    'button',
+    {
+      type: 'button',
+      class: 'chip file-chip',
+      title: uri,
+      'data-path': loc?.path,
+      'data-line': loc?.line ?? null,
+      'data-href': loc ? null : uri,
+    },
+    icon('file'),
+    name,
+  );
+}

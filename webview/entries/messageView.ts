@@ -1,0 +1,85 @@
+/** User messages, agent messages and agent thoughts. */
+import type { MessageEntry } from '../../src/common/store/model';
+import { button, h, icon } from '../dom';
+import { entryPlainText, thoughtSeconds } from '../entryModel';
+import { StreamingMarkdown } from '../streamingMarkdown';
+import { renderBlock } from './blocks';
+import { EntryView } from './entryView';
+
+export class MessageView extends EntryView<MessageEntry> {
+  private body: HTMLElement = h('div', { class: 'entry-body' });
+  /** One slot per content block: a live markdown renderer for agent text, else a static element. */
+  private slots: (StreamingMarkdown | HTMLElement)[] = [];
+  private shape: readonly string[] = [];
+  private details: HTMLDetailsElement | null = null;
+  private summaryText: HTMLElement | null = null;
+  private userToggled = false;
+  /** The open state we set last; a toggle event showing anything else came from the user. */
+  private expectedOpen = false;
+
+  protected build(): void {
+    const e = this.entry;
+    const copy = button('Copy message', 'copy', { class: 'icon-button copy-message' });
+    copy.addEventListener('click', () => this.ctx.post({ type: 'copy', text: entryPlainText(this.entry) }));
+    if (e.kind === 'agent_thought') {
+      this.summaryText = h('span', { class: 'thought-label' });
+      const summary = h('summary', {}, icon('lightbulb'), this.summaryText);
+      this.details = h('details', { class: 'thought' }, summary, this.body);
+      this.expectedOpen = this.ctx.isStreaming(e.key);
+      this.details.open = this.expectedOpen;
+      this.details.addEventListener('toggle', () => {
+        if (this.details && this.details.open !== this.expectedOpen) this.userToggled = true;
+      });
+      this.el.append(this.details);
+    } else {
+      const who = e.kind === 'user_message' ? h('span', { class: 'who' }, icon('account'), 'You') : h('span', { class: 'who' }, icon('sparkle'), this.ctx.agentName());
+      this.el.append(h('div', { class: 'entry-head' }, who, h('span', { class: 'actions' }, copy)), this.body);
+    }
+    this.render();
+  }
+
+  protected render(): void {
+    const e = this.entry;
+    const shape = e.content.map((b) => b.type);
+    // Same block layout as before, maybe with blocks added (the streaming case): update slots in place.
+    if (!this.shape.every((t, i) => shape[i] === t)) {
+      this.body.replaceChildren();
+      this.slots = [];
+    }
+    e.content.forEach((b, i) => {
+      const slot = this.slots[i];
+      if (b.type === 'text') {
+        if (e.kind === 'user_message') {
+          if (slot instanceof HTMLElement) {
+            if (slot.textContent !== b.text) slot.textContent = b.text;
+          } else this.addSlot(h('div', { class: 'user-text' }, b.text));
+        } else if (slot instanceof StreamingMarkdown) slot.setText(b.text);
+        else this.addSlot(new StreamingMarkdown(b.text));
+      } else if (!slot) this.addSlot(renderBlock(b));
+    });
+    this.shape = shape;
+    if (this.summaryText) {
+      const streaming = this.ctx.isStreaming(e.key);
+      this.summaryText.textContent = streaming ? 'Thinking…' : `Thought for ${thoughtSeconds(e)} s`;
+      if (!streaming) this.collapse();
+    }
+  }
+
+  private addSlot(slot: StreamingMarkdown | HTMLElement): void {
+    this.slots.push(slot);
+    this.body.append(slot instanceof StreamingMarkdown ? slot.el : slot);
+  }
+
+  override followed(): void {
+    if (this.entry.kind !== 'agent_thought') return;
+    if (this.summaryText) this.summaryText.textContent = `Thought for ${thoughtSeconds(this.entry)} s`;
+    this.collapse();
+  }
+
+  /** Once the answer starts the thought gets out of the way, unless the user opened it on purpose. */
+  private collapse(): void {
+    if (!this.details || this.userToggled || !this.details.open) return;
+    this.expectedOpen = false;
+    this.details.open = false;
+  }
+}

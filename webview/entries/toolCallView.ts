@@ -1,0 +1,227 @@
+/**
+ * A tool call as a card: kind icon, title, status badge, locations, content (text, diff, terminal),
+ * pending permission requests with their options, and the raw input/output behind a toggle.
+ * Cards are small, so a changed tool call redraws its card; open/closed toggles are kept.
+ */
+import type { ToolCallContent } from '../../src/common/protocol/content';
+import type { ToolCallEntry } from '../../src/common/store/model';
+import type { PermissionView } from '../../src/common/webview/contract';
+import { button, h, icon } from '../dom';
+import { commandOf } from '../entryModel';
+import { compactDiff, diffStats, lineDiff } from '../lineDiff';
+import { renderMarkdown } from '../markdown';
+import { renderBlock } from './blocks';
+import { EntryView } from './entryView';
+
+const KIND_ICONS: Record<string, string> = {
+  read: 'go-to-file',
+  edit: 'edit',
+  delete: 'trash',
+  move: 'arrow-swap',
+  search: 'search',
+  execute: 'terminal',
+  think: 'lightbulb',
+  fetch: 'globe',
+  switch_mode: 'arrow-swap',
+  other: 'tools',
+};
+const STATUS_LABELS: Record<string, string> = {
+  pending: 'Pending',
+  in_progress: 'In progress',
+  completed: 'Completed',
+  failed: 'Failed',
+  cancelled: 'Cancelled',
+  paused: 'Paused',
+};
+const STATUS_ICONS: Record<string, string> = {
+  pending: 'circle-large-outline',
+  in_progress: 'loading',
+  completed: 'pass',
+  failed: 'error',
+  cancelled: 'circle-slash',
+  paused: 'debug-pause',
+};
+/** Longest diff shown inline; the rest is one click away in the diff editor. */
+const MAX_DIFF_ROWS = 80;
+
+export class ToolCallView extends EntryView<ToolCallEntry> {
+  private readonly card = h('div', { class: 'tool-card' });
+  private readonly permSlot = h('div', { class: 'permission-slot' });
+  private perms: readonly PermissionView[] = [];
+  private answered: ReadonlySet<string> = new Set();
+  private rawOpen = false;
+
+  protected build(): void {
+    this.el.append(this.card);
+    this.render();
+  }
+
+  protected render(): void {
+    const e = this.entry;
+    const status = e.status || 'pending';
+    const head = h(
+      'div',
+      { class: 'tool-head' },
+      h('span', { class: 'tool-icon' }, icon(KIND_ICONS[e.toolKind] ?? 'tools')),
+      h('span', { class: 'tool-title', title: e.title }, e.title || e.name || e.toolCallId),
+      h(
+        'span',
+        { class: `status status-${status}`, 'data-status': status },
+        icon(STATUS_ICONS[status] ?? 'circle-large-outline'),
+        STATUS_LABELS[status] ?? status,
+      ),
+    );
+    const parts: (HTMLElement | null)[] = [head];
+    const command = e.toolKind === 'execute' ? commandOf(e.rawInput) : null;
+    if (command) parts.push(h('pre', { class: 'tool-command' }, h('code', {}, `$ ${command}`)));
+    if (e.locations.length) {
+      parts.push(
+        h(
+          'div',
+          { class: 'tool-locations' },
+          ...e.locations.map((l) =>
+            h(
+              'button',
+              { type: 'button', class: 'chip location', 'data-path': l.path, 'data-line': l.line ?? null, title: 'Open file' },
+              icon('file'),
+              l.line !== null && l.line !== undefined ? `${shortPath(l.path)}:${l.line}` : shortPath(l.path),
+            ),
+          ),
+        ),
+      );
+    }
+    e.content.forEach((c, i) => parts.push(this.renderContent(c, i)));
+    parts.push(this.permSlot);
+    parts.push(this.renderRaw());
+    this.card.replaceChildren(...parts.filter((p): p is HTMLElement => p !== null));
+    this.card.dataset['status'] = status;
+    this.renderPermissions();
+  }
+
+  private renderContent(c: ToolCallContent, index: number): HTMLElement {
+    switch (c.type) {
+      case 'content':
+        if (c.content.type === 'text') {
+          const el = h('div', { class: 'tool-content markdown' });
+          el.append(renderMarkdown(c.content.text));
+          return el;
+        }
+        return h('div', { class: 'tool-content' }, renderBlock(c.content));
+      case 'diff':
+        return this.renderDiff(c, index);
+      case 'terminal':
+        return this.renderTerminal(c.terminalId);
+    }
+  }
+
+  private renderDiff(c: Extract<ToolCallContent, { type: 'diff' }>, index: number): HTMLElement {
+    const lines = lineDiff(c.oldText ?? '', c.newText);
+    const { added, removed } = diffStats(lines);
+    const open = button('Open diff', 'diff', { class: 'open-diff', 'data-index': index }, 'Open diff');
+    open.addEventListener('click', () => this.ctx.post({ type: 'openDiff', key: this.entry.key, index }));
+    const rows = compactDiff(lines);
+    const shown = rows.slice(0, MAX_DIFF_ROWS);
+    const body = h('div', { class: 'diff-body', role: 'table', 'aria-label': `Diff of ${c.path}` });
+    for (const r of shown) {
+      if (r.t === 'skip') body.append(h('div', { class: 'diff-row diff-skip' }, `⋯ ${r.count} unchanged line${r.count === 1 ? '' : 's'}`));
+      else body.append(h('div', { class: `diff-row diff-${r.t === '+' ? 'add' : r.t === '-' ? 'del' : 'ctx'}` }, h('span', { class: 'diff-sign' }, r.t), r.text));
+    }
+    if (rows.length > shown.length) body.append(h('div', { class: 'diff-row diff-skip' }, `⋯ ${rows.length - shown.length} more rows in the diff editor`));
+    return h(
+      'div',
+      { class: 'tool-diff' },
+      h(
+        'div',
+        { class: 'diff-head' },
+        h('button', { type: 'button', class: 'diff-path location', 'data-path': c.path, title: c.path }, icon('file'), shortPath(c.path)),
+        h('span', { class: 'diff-stat' }, h('span', { class: 'added' }, `+${added}`), ' ', h('span', { class: 'removed' }, `−${removed}`)),
+        c.oldText === null || c.oldText === undefined ? h('span', { class: 'tag' }, 'new file') : null,
+        open,
+      ),
+      body,
+    );
+  }
+
+  /** Live output: the `_meta.terminal_output` extension some agents send (`{terminal_id, data}`), else a placeholder. */
+  private renderTerminal(terminalId: string): HTMLElement {
+    const meta = this.entry.meta ?? {};
+    const out = meta['terminal_output'];
+    const exit = meta['terminal_exit'];
+    const data = out && typeof out === 'object' && typeof (out as Record<string, unknown>)['data'] === 'string' ? String((out as Record<string, unknown>)['data']) : '';
+    const code = exit && typeof exit === 'object' ? (exit as Record<string, unknown>)['exit_code'] : undefined;
+    return h(
+      'div',
+      { class: 'tool-terminal', 'data-terminal-id': terminalId },
+      h('div', { class: 'terminal-head' }, icon('terminal'), `Terminal ${terminalId}`, typeof code === 'number' ? h('span', { class: 'tag' }, `exit ${code}`) : null),
+      h('pre', { class: 'terminal-output' }, data || (this.entry.status === 'in_progress' ? 'Running…' : '(no output)')),
+    );
+  }
+
+  private renderRaw(): HTMLElement | null {
+    const e = this.entry;
+    if ((e.rawInput === undefined || e.rawInput === null) && (e.rawOutput === undefined || e.rawOutput === null)) return null;
+    const details = h('details', { class: 'tool-raw' }, h('summary', {}, 'Raw input / output'));
+    // JSON of big outputs is built only when someone looks at it.
+    const fill = (): void => {
+      if (details.childElementCount > 1) return;
+      if (e.rawInput !== undefined && e.rawInput !== null) details.append(h('div', { class: 'raw-label' }, 'Input'), h('pre', {}, json(e.rawInput)));
+      if (e.rawOutput !== undefined && e.rawOutput !== null) details.append(h('div', { class: 'raw-label' }, 'Output'), h('pre', {}, json(e.rawOutput)));
+    };
+    details.addEventListener('toggle', () => {
+      this.rawOpen = details.open;
+      if (details.open) fill();
+    });
+    if (this.rawOpen) {
+      details.open = true;
+      fill();
+    }
+    return details;
+  }
+
+  override setPermissions(perms: readonly PermissionView[], answered: ReadonlySet<string>): void {
+    this.perms = perms;
+    this.answered = answered;
+    if (this.hydrated) this.renderPermissions();
+  }
+
+  private renderPermissions(): void {
+    const pending = this.perms.filter((p) => !this.answered.has(p.requestId));
+    this.el.classList.toggle('awaiting', pending.length > 0);
+    const oldest = this.ctx.oldestPermission();
+    this.permSlot.replaceChildren(...pending.map((p) => permissionCard(p, this.ctx.post.bind(this.ctx), p.requestId === oldest)));
+  }
+}
+
+/** A pending request's options as buttons; keys 1..n are shown because main.ts answers the oldest request by key. */
+export function permissionCard(p: PermissionView, post: (m: { type: 'permission'; requestId: string; optionId: string | null }) => void, active: boolean): HTMLElement {
+  const buttons = p.options.map((o, i) => {
+    const b = h(
+      'button',
+      { type: 'button', class: `perm-option perm-${o.kind}`, 'data-option-id': o.optionId, 'data-request-id': p.requestId, title: `${o.name} (${i + 1})` },
+      active ? h('kbd', {}, String(i + 1)) : null,
+      o.name,
+    );
+    b.addEventListener('click', () => post({ type: 'permission', requestId: p.requestId, optionId: o.optionId }));
+    return b;
+  });
+  return h(
+    'div',
+    { class: `permission${active ? ' active' : ''}`, role: 'group', 'aria-label': `Permission: ${p.title}`, 'data-request-id': p.requestId },
+    // Only the oldest request answers to the keys; the others wait their turn, visibly.
+    h('div', { class: 'perm-title' }, icon('shield'), h('span', {}, p.title || 'The agent asks for permission'), h('span', { class: 'perm-hint' }, active ? 'Press a number · Esc rejects' : 'Queued')),
+    h('div', { class: 'perm-options' }, ...buttons),
+  );
+}
+
+function shortPath(p: string): string {
+  const parts = p.split(/[\\/]/);
+  return parts.length > 3 ? `…/${parts.slice(-3).join('/')}` : p;
+}
+
+function json(v: unknown): string {
+  try {
+    return JSON.stringify(v, null, 2) ?? String(v);
+  } catch {
+    return String(v);
+  }
+}

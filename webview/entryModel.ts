@@ -1,0 +1,89 @@
+/**
+ * Pure operations on store entries that the webview needs: applying an `appendText` patch, the plain
+ * text used by search and "copy message", and small formatting helpers. No DOM, so unit-tested in Node.
+ */
+import type { ContentBlock, ToolCallContent } from '../src/common/protocol/content';
+import type { Entry, Usage } from '../src/common/store/model';
+
+/** Applies `appendText` as the contract defines it: to the last block when it is text, else as a new text block. */
+export function appendTextToEntry(entry: Entry, text: string): Entry {
+  if (entry.kind === 'tool_call') {
+    const last = entry.content[entry.content.length - 1];
+    const content: ToolCallContent[] =
+      last && last.type === 'content' && last.content.type === 'text'
+        ? [...entry.content.slice(0, -1), { ...last, content: { ...last.content, text: last.content.text + text } }]
+        : [...entry.content, { type: 'content', content: { type: 'text', text } }];
+    return { ...entry, content };
+  }
+  const last = entry.content[entry.content.length - 1];
+  const content: ContentBlock[] =
+    last && last.type === 'text'
+      ? [...entry.content.slice(0, -1), { ...last, text: last.text + text }]
+      : [...entry.content, { type: 'text', text }];
+  return { ...entry, content };
+}
+
+function blockText(b: ContentBlock): string {
+  switch (b.type) {
+    case 'text':
+      return b.text;
+    case 'resource_link':
+      return `@${b.name}`;
+    case 'resource':
+    {
+      const text: unknown = (b.resource as Readonly<Record<string, unknown>>)['text'];
+      return typeof text === 'string' ? text : b.resource.uri;
+    }
+    case 'image':
+      return '[image]';
+    case 'audio':
+      return '[audio]';
+  }
+}
+
+/** What search matches and "copy message" copies. */
+export function entryPlainText(entry: Entry): string {
+  if (entry.kind !== 'tool_call') return entry.content.map(blockText).join('\n\n');
+  const parts = [entry.title];
+  for (const c of entry.content) {
+    if (c.type === 'content') parts.push(blockText(c.content));
+    else if (c.type === 'diff') parts.push(c.path, c.newText);
+  }
+  for (const l of entry.locations) parts.push(l.path);
+  return parts.join('\n');
+}
+
+/** Whole seconds a thought took, from its first to its last chunk (at least 1: "Thought for 0 s" reads wrong). */
+export function thoughtSeconds(entry: Entry): number {
+  return Math.max(1, Math.round((entry.stats.lastSeen - entry.stats.firstSeen) / 1000));
+}
+
+function compact(n: number): string {
+  if (n >= 1_000_000) return `${(n / 1_000_000).toFixed(n >= 10_000_000 ? 0 : 1)}M`;
+  if (n >= 1_000) return `${(n / 1_000).toFixed(n >= 10_000 ? 0 : 1)}k`;
+  return String(n);
+}
+
+export function formatUsage(u: Usage): string {
+  const pct = u.size > 0 ? ` (${Math.round((u.used / u.size) * 100)}%)` : '';
+  const cost = u.cost ? ` · ${u.cost.amount.toFixed(2)} ${u.cost.currency}` : '';
+  return `${compact(u.used)} / ${compact(u.size)}${pct}${cost}`;
+}
+
+/** A rough rendered height for an entry that has not been rendered yet, so the scrollbar is about right. */
+export function estimateHeight(entry: Entry): number {
+  if (entry.kind === 'tool_call') return 44 + entry.content.length * 60;
+  let chars = 0;
+  for (const b of entry.content) chars += b.type === 'text' ? b.text.length : 40;
+  return 36 + Math.ceil(chars / 80) * 20;
+}
+
+/** The command line of an `execute` tool call, from its raw input, so a permission is never approved blind. */
+export function commandOf(rawInput: unknown): string | null {
+  if (!rawInput || typeof rawInput !== 'object') return null;
+  const r = rawInput as Record<string, unknown>;
+  const cmd = r['command'] ?? r['cmd'];
+  if (typeof cmd === 'string') return cmd;
+  if (Array.isArray(cmd) && cmd.every((c) => typeof c === 'string')) return cmd.join(' ');
+  return null;
+}

@@ -1,0 +1,60 @@
+/**
+ * Agent markdown -> sanitized DOM. Safe by construction: markdown-it with raw HTML off, then DOMPurify
+ * on its output (no scripts, no inline handlers, no `javascript:`), and links are never followed by the
+ * webview itself (a delegated click handler posts `openLink`, see main.ts).
+ */
+import MarkdownIt from 'markdown-it';
+import DOMPurify from 'dompurify';
+import { h, icon } from './dom';
+
+const md = new MarkdownIt({ html: false, linkify: true, breaks: false, typographer: false });
+// markdown-it refuses `file:` links by default; agents use them for source files, which VS Code opens
+// (the click goes through the host's scheme check like every other link). Script schemes stay refused.
+md.validateLink = (url: string): boolean => {
+  const u = url.trim().toLowerCase();
+  if (/^(javascript|vbscript):/.test(u)) return false;
+  return !u.startsWith('data:') || /^data:image\/(gif|png|jpeg|webp);/.test(u);
+};
+
+const PURIFY = {
+  RETURN_DOM_FRAGMENT: true as const,
+  // Inline styles would be blocked by the CSP anyway; forms and frames have no business in a transcript.
+  FORBID_ATTR: ['style'],
+  FORBID_TAGS: ['style', 'form', 'input', 'button', 'iframe', 'object', 'embed'],
+};
+
+export function renderMarkdown(source: string): DocumentFragment {
+  const frag = DOMPurify.sanitize(md.render(source), PURIFY);
+  decorate(frag);
+  return frag;
+}
+
+/** Adds what markdown-it does not: a copy button on code blocks, a scroll wrapper on tables, link titles. */
+function decorate(root: DocumentFragment): void {
+  for (const pre of Array.from(root.querySelectorAll('pre'))) {
+    const code = pre.querySelector('code');
+    const lang = /language-(\S+)/.exec(code?.className ?? '')?.[1] ?? '';
+    const bar = h(
+      'div',
+      { class: 'code-bar' },
+      h('span', { class: 'code-lang' }, lang),
+      h('button', { type: 'button', class: 'code-copy', title: 'Copy code', 'aria-label': 'Copy code' }, icon('copy')),
+    );
+    const wrap = h('div', { class: 'code-block' });
+    pre.replaceWith(wrap);
+    wrap.append(bar, pre);
+  }
+  for (const table of Array.from(root.querySelectorAll('table'))) {
+    const wrap = h('div', { class: 'table-wrap' });
+    table.replaceWith(wrap);
+    wrap.append(table);
+  }
+  for (const a of Array.from(root.querySelectorAll('a[href]'))) a.setAttribute('title', a.getAttribute('href') ?? '');
+  // The CSP lets images load only inline (data:); a remote image becomes a link instead of a broken icon.
+  for (const img of Array.from(root.querySelectorAll('img'))) {
+    const src = img.getAttribute('src') ?? '';
+    if (src.startsWith('data:')) continue;
+    const a = h('a', { href: src, title: src }, `🖼 ${img.getAttribute('alt') || src}`);
+    img.replaceWith(a);
+  }
+}

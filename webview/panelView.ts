@@ -1,0 +1,193 @@
+/**
+ * Everything around the transcript that comes from `PanelState`: the header (agent, turn state, mode
+ * and config pickers, usage, search/export buttons), the plan, notices, the error/exit banner with its
+ * next step, permission requests without a visible tool call, and queued prompts.
+ */
+import type { PanelState, PermissionView, WebviewToHost } from '../src/common/webview/contract';
+import { append, button, h, icon } from './dom';
+import { formatUsage } from './entryModel';
+import { toControl } from './configOptions';
+import { permissionCard } from './entries/toolCallView';
+
+const TURN_LABELS: Record<PanelState['turn'], string> = {
+  starting: 'Starting…',
+  idle: 'Ready',
+  busy: 'Working…',
+  cancelling: 'Cancelling…',
+  exited: 'Agent exited',
+  error: 'Error',
+};
+const PLAN_ICONS: Record<string, string> = { pending: 'circle-large-outline', in_progress: 'loading', completed: 'pass-filled' };
+
+export class PanelView {
+  readonly header = h('header', { class: 'panel-header' });
+  readonly plan = h('section', { class: 'plan', 'aria-label': 'Plan' });
+  readonly notices = h('section', { class: 'notices', 'aria-label': 'Notices' });
+  readonly banner = h('div', { class: 'banner', role: 'alert' });
+  readonly orphanPerms = h('section', { class: 'orphan-permissions', 'aria-label': 'Permission requests' });
+  readonly queued = h('section', { class: 'queued', 'aria-label': 'Queued prompts' });
+  private readonly titleRow = h('div', { class: 'title-row' });
+  private readonly pickers = h('span', { class: 'pickers' });
+  private readonly usage = h('span', { class: 'usage-slot' });
+  private readonly controlsRow = h('div', { class: 'controls-row' }, this.pickers, h('span', { class: 'spacer' }), this.usage);
+  private readonly searchButton = button('Search (Ctrl+F)', 'search', { class: 'icon-button' });
+  private readonly exportButton = button('Export as Markdown', 'export', { class: 'icon-button' });
+  private readonly sigs = new Map<string, string>();
+  private planOpen = true;
+  onSearch: () => void = () => {};
+
+  constructor(private readonly post: (m: WebviewToHost) => void) {
+    this.banner.hidden = true;
+    this.header.append(this.titleRow, this.controlsRow);
+    this.searchButton.addEventListener('click', () => this.onSearch());
+    this.exportButton.addEventListener('click', () => this.post({ type: 'exportMarkdown' }));
+  }
+
+  render(p: PanelState, orphans: readonly PermissionView[], answered: ReadonlySet<string>, protocolMismatch: string | null, oldestPermission: string | null): void {
+    this.renderHeader(p, oldestPermission !== null);
+    this.renderPlan(p);
+    this.renderNotices(p);
+    this.renderBanner(p, protocolMismatch);
+    this.renderOrphans(orphans, answered, oldestPermission);
+    this.renderQueued(p);
+  }
+
+  private renderHeader(p: PanelState, waiting: boolean): void {
+    if (this.changed('title', [p.agentName, p.title, p.turn, p.readOnly, waiting])) this.renderTitle(p, waiting);
+    if (this.changed('pickers', [p.availableModes, p.currentModeId, p.configOptions, p.readOnly])) this.renderPickers(p);
+    if (this.changed('usage', p.usage)) {
+      this.usage.replaceChildren();
+      if (p.usage) {
+        const u = p.usage;
+        this.usage.append(
+          h('span', { class: 'usage', title: 'Context used / size', role: 'meter', 'aria-label': 'Context used', 'aria-valuemin': 0, 'aria-valuemax': u.size, 'aria-valuenow': u.used }, h('span', { class: 'usage-bar' }, usageFill(u.used, u.size)), formatUsage(u)),
+        );
+      }
+    }
+    this.controlsRow.hidden = this.pickers.childElementCount === 0 && !p.usage;
+  }
+
+  private renderTitle(p: PanelState, waiting: boolean): void {
+    const busy = p.turn === 'busy' || p.turn === 'cancelling' || p.turn === 'starting';
+    const spinner = busy ? icon('loading') : null;
+    spinner?.classList.add('codicon-modifier-spin');
+    this.titleRow.replaceChildren();
+    append(this.titleRow, [
+      h('span', { class: 'agent-name' }, icon('sparkle'), p.agentName),
+      p.title ? h('span', { class: 'session-title', title: p.title }, p.title) : null,
+      // A pending permission must never look like a silent hang.
+      waiting
+        ? h('span', { class: 'turn turn-waiting', role: 'status' }, icon('bell-dot'), 'Waiting for you')
+        : h('span', { class: `turn turn-${p.turn}`, role: 'status' }, spinner, TURN_LABELS[p.turn]),
+      p.readOnly ? h('span', { class: 'tag' }, 'read-only') : null,
+      h('span', { class: 'spacer' }),
+      this.searchButton,
+      this.exportButton,
+    ]);
+  }
+
+  /** Rebuilt only when modes or options change, so an open dropdown is not closed by unrelated updates. */
+  private renderPickers(p: PanelState): void {
+    const controls: HTMLElement[] = [];
+    if (p.availableModes.length) {
+      const sel = h('select', { 'aria-label': 'Mode', class: 'mode-select', title: 'Mode', disabled: p.readOnly });
+      for (const m of p.availableModes) sel.append(h('option', { value: m.id, title: m.description ?? null, selected: m.id === p.currentModeId }, m.name));
+      sel.addEventListener('change', () => this.post({ type: 'setMode', modeId: sel.value }));
+      controls.push(h('label', { class: 'picker' }, icon('symbol-enum'), sel));
+    }
+    for (const raw of p.configOptions) {
+      const c = toControl(raw);
+      if (!c) continue;
+      if (c.type === 'select') {
+        const sel = h('select', { 'aria-label': c.name, title: c.name, 'data-config-id': c.id, disabled: p.readOnly });
+        for (const g of c.groups) {
+          const parent = g.name ? h('optgroup', { label: g.name }) : sel;
+          for (const o of g.choices) parent.append(h('option', { value: o.value, selected: o.value === c.value }, o.name));
+          if (parent !== sel) sel.append(parent);
+        }
+        sel.addEventListener('change', () => this.post({ type: 'setConfigOption', configId: c.id, value: sel.value }));
+        controls.push(h('label', { class: 'picker' }, sel));
+      } else {
+        const box = h('input', { type: 'checkbox', 'data-config-id': c.id, checked: c.value, disabled: p.readOnly });
+        box.addEventListener('change', () => this.post({ type: 'setConfigOption', configId: c.id, value: box.checked }));
+        controls.push(h('label', { class: 'picker toggle' }, box, c.name));
+      }
+    }
+    this.pickers.replaceChildren(...controls);
+  }
+
+  /** True (and remembered) when a section's inputs differ from the last render. */
+  private changed(part: string, inputs: unknown): boolean {
+    const sig = JSON.stringify(inputs) ?? '';
+    if (this.sigs.get(part) === sig) return false;
+    this.sigs.set(part, sig);
+    return true;
+  }
+
+  private renderPlan(p: PanelState): void {
+    if (!this.changed('plan', p.plan)) return;
+    const plan = p.plan ?? [];
+    this.plan.hidden = plan.length === 0;
+    if (!plan.length) return this.plan.replaceChildren();
+    const done = plan.filter((e) => e.status === 'completed').length;
+    const details = h('details', { open: this.planOpen }, h('summary', {}, icon('checklist'), `Plan · ${done}/${plan.length} done`));
+    details.addEventListener('toggle', () => (this.planOpen = details.open));
+    const list = h('ol', { class: 'plan-list' });
+    for (const e of plan) {
+      const ic = icon(PLAN_ICONS[e.status] ?? 'circle-large-outline');
+      if (e.status === 'in_progress') ic.classList.add('codicon-modifier-spin');
+      list.append(h('li', { class: `plan-item plan-${e.status}`, 'data-status': e.status }, ic, h('span', { class: 'plan-text' }, e.content), e.priority === 'high' ? h('span', { class: 'tag' }, 'high') : null));
+    }
+    details.append(list);
+    this.plan.replaceChildren(details);
+  }
+
+  private renderNotices(p: PanelState): void {
+    if (!this.changed('notices', p.notices)) return;
+    this.notices.hidden = p.notices.length === 0;
+    this.notices.replaceChildren(
+      ...p.notices.map((n) =>
+        h('div', { class: `notice notice-${n.severity}`, role: n.severity === 'error' ? 'alert' : 'status' }, icon(n.severity === 'error' ? 'error' : n.severity === 'warning' ? 'warning' : 'info'), h('strong', {}, n.title), n.description ? h('span', { class: 'notice-desc' }, n.description) : null),
+      ),
+    );
+  }
+
+  private renderBanner(p: PanelState, protocolMismatch: string | null): void {
+    const failed = p.turn === 'exited' || p.turn === 'error';
+    this.banner.hidden = !failed && !protocolMismatch;
+    if (this.banner.hidden) return this.banner.replaceChildren();
+    if (protocolMismatch) {
+      this.banner.replaceChildren(icon('warning'), h('span', {}, protocolMismatch));
+      return;
+    }
+    const restart = button('Restart agent', 'debug-restart', { class: 'primary restart' }, 'Restart agent');
+    restart.addEventListener('click', () => this.post({ type: 'restartAgent' }));
+    this.banner.replaceChildren(icon('error'), h('span', { class: 'banner-text' }, p.message ?? (p.turn === 'exited' ? 'The agent exited.' : 'The agent reported an error.')), restart);
+  }
+
+  private renderOrphans(orphans: readonly PermissionView[], answered: ReadonlySet<string>, oldest: string | null): void {
+    const pending = orphans.filter((o) => !answered.has(o.requestId));
+    this.orphanPerms.hidden = pending.length === 0;
+    this.orphanPerms.replaceChildren(...pending.map((o) => permissionCard(o, this.post, o.requestId === oldest)));
+  }
+
+  private renderQueued(p: PanelState): void {
+    if (!this.changed('queued', p.queuedPrompts)) return;
+    this.queued.hidden = p.queuedPrompts.length === 0;
+    this.queued.replaceChildren(
+      ...p.queuedPrompts.map((text, index) => {
+        const remove = button('Remove queued prompt', 'close', { class: 'icon-button' });
+        remove.addEventListener('click', () => this.post({ type: 'removeQueued', index }));
+        return h('div', { class: 'queued-item' }, icon('clock'), h('span', { class: 'queued-text', title: text }, text), remove);
+      }),
+    );
+  }
+}
+
+function usageFill(used: number, size: number): HTMLElement {
+  const fill = h('span', { class: 'usage-fill' });
+  const pct = size > 0 ? Math.min(100, (used / size) * 100) : 0;
+  fill.style.width = `${pct}%`;
+  if (pct > 85) fill.classList.add('high');
+  return fill;
+}

@@ -1,0 +1,157 @@
+/**
+ * The prompt box: multi-line textarea (Enter sends, Shift+Enter newline, Esc cancels a busy turn),
+ * slash-command completion from the agent's `availableCommands`, Send and Cancel buttons. A prompt sent
+ * while the agent is busy is still posted: the host queues it and reports it back in `queuedPrompts`.
+ */
+import type { AvailableCommand } from '../src/common/store/model';
+import type { TurnState, WebviewToHost } from '../src/common/webview/contract';
+import { button, h } from './dom';
+import { completeCommand, matchCommands, slashQuery } from './slash';
+
+export class PromptBox {
+  readonly el: HTMLElement;
+  readonly textarea = h('textarea', { 'aria-label': 'Prompt', rows: 1, placeholder: 'Message the agent — / for commands', spellcheck: true, 'aria-autocomplete': 'list', 'aria-controls': 'slash-list' });
+  private readonly send = button('Send', 'send', { class: 'primary send' });
+  private readonly cancel = button('Cancel', 'debug-stop', { class: 'cancel' });
+  private readonly list = h('div', { class: 'completion', role: 'listbox', id: 'slash-list', 'aria-label': 'Commands' });
+  private commands: readonly AvailableCommand[] = [];
+  private matches: AvailableCommand[] = [];
+  private selected = 0;
+  private turn: TurnState = 'starting';
+  private readOnly = false;
+
+  constructor(
+    private readonly post: (m: WebviewToHost) => void,
+    private readonly onDraft: (draft: string) => void,
+  ) {
+    this.list.hidden = true;
+    this.el = h('div', { class: 'prompt' }, this.list, h('div', { class: 'prompt-row' }, this.textarea, h('div', { class: 'prompt-buttons' }, this.cancel, this.send)));
+    this.textarea.addEventListener('keydown', (e) => this.onKey(e));
+    this.textarea.addEventListener('input', () => {
+      this.autosize();
+      this.updateCompletion();
+      this.onDraft(this.textarea.value);
+      this.updateButtons();
+    });
+    this.textarea.addEventListener('blur', () => setTimeout(() => this.closeCompletion(), 150));
+    this.send.addEventListener('click', () => this.submit());
+    this.cancel.addEventListener('click', () => this.post({ type: 'cancel' }));
+    this.updateButtons();
+  }
+
+  get busy(): boolean {
+    return this.turn === 'busy' || this.turn === 'cancelling';
+  }
+
+  setDraft(text: string): void {
+    this.textarea.value = text;
+    this.autosize();
+    this.updateButtons();
+  }
+
+  setState(turn: TurnState, readOnly: boolean, commands: readonly AvailableCommand[]): void {
+    this.turn = turn;
+    this.readOnly = readOnly;
+    this.commands = commands;
+    this.textarea.disabled = readOnly;
+    this.textarea.placeholder = readOnly ? 'This session is read-only' : this.busy ? 'The agent is working — a message sent now is queued' : 'Message the agent — / for commands';
+    this.updateButtons();
+    if (!this.list.hidden) this.updateCompletion();
+  }
+
+  focus(): void {
+    this.textarea.focus();
+  }
+
+  private updateButtons(): void {
+    this.send.disabled = this.readOnly || this.textarea.value.trim() === '';
+    this.cancel.disabled = this.turn !== 'busy';
+    this.cancel.hidden = !this.busy;
+  }
+
+  private submit(): void {
+    const text = this.textarea.value;
+    if (this.readOnly || text.trim() === '') return;
+    this.post({ type: 'prompt', text });
+    this.textarea.value = '';
+    this.autosize();
+    this.closeCompletion();
+    this.onDraft('');
+    this.updateButtons();
+  }
+
+  private onKey(e: KeyboardEvent): void {
+    if (e.isComposing) return;
+    const open = !this.list.hidden && this.matches.length > 0;
+    if (open && (e.key === 'ArrowDown' || e.key === 'ArrowUp')) {
+      e.preventDefault();
+      this.selected = (this.selected + (e.key === 'ArrowDown' ? 1 : this.matches.length - 1)) % this.matches.length;
+      this.renderCompletion();
+    } else if (open && (e.key === 'Tab' || (e.key === 'Enter' && !e.shiftKey))) {
+      e.preventDefault();
+      this.accept(this.selected);
+    } else if (e.key === 'Enter' && !e.shiftKey && !e.altKey) {
+      e.preventDefault();
+      this.submit();
+    } else if (e.key === 'Escape') {
+      if (open) {
+        e.preventDefault();
+        e.stopPropagation();
+        this.closeCompletion();
+      }
+      // Otherwise the document handler decides (reject a permission, or cancel a busy turn).
+    }
+  }
+
+  private accept(i: number): void {
+    const cmd = this.matches[i];
+    if (!cmd) return;
+    this.textarea.value = completeCommand(cmd);
+    this.textarea.setSelectionRange(this.textarea.value.length, this.textarea.value.length);
+    this.closeCompletion();
+    this.onDraft(this.textarea.value);
+    this.updateButtons();
+    this.textarea.focus();
+  }
+
+  private updateCompletion(): void {
+    const q = slashQuery(this.textarea.value, this.textarea.selectionStart ?? this.textarea.value.length);
+    this.matches = q === null ? [] : matchCommands(this.commands, q);
+    this.selected = 0;
+    this.renderCompletion();
+  }
+
+  private renderCompletion(): void {
+    this.list.hidden = this.matches.length === 0;
+    this.textarea.setAttribute('aria-expanded', String(!this.list.hidden));
+    this.list.replaceChildren(
+      ...this.matches.map((c, i) => {
+        const item = h(
+          'div',
+          { class: 'completion-item', role: 'option', id: `slash-${i}`, 'aria-selected': i === this.selected, 'data-command': c.name },
+          h('span', { class: 'cmd-name' }, `/${c.name}`),
+          h('span', { class: 'cmd-desc' }, c.description),
+          c.input?.hint ? h('span', { class: 'cmd-hint' }, c.input.hint) : null,
+        );
+        item.addEventListener('mousedown', (e) => {
+          e.preventDefault(); // keep focus in the textarea
+          this.accept(i);
+        });
+        return item;
+      }),
+    );
+    if (!this.list.hidden) this.textarea.setAttribute('aria-activedescendant', `slash-${this.selected}`);
+    else this.textarea.removeAttribute('aria-activedescendant');
+  }
+
+  private closeCompletion(): void {
+    this.matches = [];
+    this.renderCompletion();
+  }
+
+  /** Grows with its content up to a third of the panel, then scrolls. */
+  private autosize(): void {
+    this.textarea.style.height = 'auto';
+    this.textarea.style.height = `${Math.min(this.textarea.scrollHeight + 2, Math.max(120, window.innerHeight / 3))}px`;
+  }
+}

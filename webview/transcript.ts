@@ -1,0 +1,257 @@
+/**
+ * The transcript: one view per entry inside a `role="log"` scroller, kept in step with the host's
+ * snapshot and patches.
+ *
+ * Long sessions: every entry gets a cheap wrapper, but its contents are built only when it comes near
+ * the viewport (IntersectionObserver), and rendered entries use `content-visibility: auto` so the
+ * browser skips layout and paint for those off screen. Nothing rendered is thrown away and rebuilt.
+ * Streaming: patches only mark views dirty; drawing happens once per animation frame.
+ */
+import type { Entry } from '../src/common/store/model';
+import type { PermissionView } from '../src/common/webview/contract';
+import { h } from './dom';
+import { appendTextToEntry } from './entryModel';
+import type { EntryView, ViewContext } from './entries/entryView';
+import { MessageView } from './entries/messageView';
+import { ToolCallView } from './entries/toolCallView';
+
+/** How far outside the viewport entries are already built, so scrolling does not show blanks. */
+const PRELOAD_MARGIN = '1200px 0px';
+/** Within this distance of the bottom the view counts as "following" the stream. */
+const PIN_SLACK = 48;
+/** Entries at the end built eagerly on a snapshot (they are what the user sees first). */
+const EAGER_TAIL = 12;
+
+export class Transcript {
+  readonly scroller: HTMLElement = h('div', { class: 'transcript', role: 'log', 'aria-live': 'polite', 'aria-relevant': 'additions', 'aria-label': 'Conversation', tabindex: 0 });
+  private readonly list: HTMLElement = h('div', { class: 'entries' });
+  private readonly empty: HTMLElement = h('div', { class: 'empty-state' }, 'Ask the agent anything. Enter sends, Shift+Enter adds a line, / lists commands.');
+  private order: EntryView[] = [];
+  private readonly byKey = new Map<string, EntryView>();
+  private readonly dirty = new Set<EntryView>();
+  private readonly observer: IntersectionObserver;
+  private frame = 0;
+  private pinned = true;
+  private permissions: readonly PermissionView[] = [];
+  private answered: ReadonlySet<string> = new Set();
+  /** Called when a patch names an entry we do not have: the host is asked for a fresh snapshot. */
+  onOutOfSync: (why: string) => void = () => {};
+  /** Called after each frame that drew something (search re-highlights). */
+  onDrawn: () => void = () => {};
+
+  constructor(private readonly ctx: ViewContext) {
+    this.scroller.append(this.list, this.empty);
+    this.observer = new IntersectionObserver((records) => this.onIntersect(records), { root: this.scroller, rootMargin: PRELOAD_MARGIN });
+    this.scroller.addEventListener('scroll', () => {
+      this.pinned = this.scroller.scrollHeight - this.scroller.scrollTop - this.scroller.clientHeight < PIN_SLACK;
+    }, { passive: true });
+  }
+
+  get entries(): readonly Entry[] {
+    return this.order.map((v) => v.entry);
+  }
+
+  get views(): readonly EntryView[] {
+    return this.order;
+  }
+
+  view(key: string): EntryView | undefined {
+    return this.byKey.get(key);
+  }
+
+  get isPinned(): boolean {
+    return this.pinned;
+  }
+
+  reset(entries: readonly Entry[]): void {
+    for (const v of this.order) this.observer.unobserve(v.el);
+    this.order = [];
+    this.byKey.clear();
+    this.dirty.clear();
+    const frag = document.createDocumentFragment();
+    for (const e of entries) {
+      const v = this.createView(e);
+      this.order.push(v);
+      this.byKey.set(e.key, v);
+      frag.append(v.el);
+    }
+    this.list.replaceChildren(frag);
+    // Build the tail now so the first paint shows the latest conversation, then let the observer do the rest.
+    for (const v of this.order.slice(-EAGER_TAIL)) v.hydrate();
+    for (const v of this.order) if (!v.hydrated) this.observer.observe(v.el);
+    this.applyPermissions();
+    this.updateEmpty();
+    this.pinned = true;
+    this.scrollToBottom();
+  }
+
+  insert(index: number, entry: Entry): void {
+    if (this.byKey.has(entry.key)) {
+      this.replace(entry);
+      return;
+    }
+    const at = Math.max(0, Math.min(index, this.order.length));
+    const v = this.createView(entry);
+    const before = this.order[at];
+    this.list.insertBefore(v.el, before ? before.el : null);
+    this.order.splice(at, 0, v);
+    this.byKey.set(entry.key, v);
+    // New entries are where the action is: build them now (older ones wait for the observer).
+    if (at >= this.order.length - EAGER_TAIL) v.hydrate();
+    else this.observer.observe(v.el);
+    for (let i = Math.max(0, at - 3); i < at; i++) this.order[i]!.followed();
+    if (entry.kind === 'tool_call') this.applyPermissions();
+    this.updateEmpty();
+    this.schedule();
+  }
+
+  replace(entry: Entry): void {
+    const v = this.byKey.get(entry.key);
+    if (!v) return this.onOutOfSync(`replace of unknown entry ${entry.key}`);
+    if (v.entry.kind !== entry.kind) {
+      // A kind change needs a different view; rare enough to rebuild just this entry.
+      const i = this.order.indexOf(v);
+      this.remove(entry.key);
+      this.insert(i, entry);
+      return;
+    }
+    v.set(entry);
+    this.markDirty(v);
+  }
+
+  appendText(key: string, text: string): void {
+    const v = this.byKey.get(key);
+    if (!v) return this.onOutOfSync(`appendText to unknown entry ${key}`);
+    v.set(appendTextToEntry(v.entry, text));
+    this.markDirty(v);
+  }
+
+  remove(key: string): void {
+    const v = this.byKey.get(key);
+    if (!v) return;
+    this.observer.unobserve(v.el);
+    v.el.remove();
+    this.order.splice(this.order.indexOf(v), 1);
+    this.byKey.delete(key);
+    this.dirty.delete(v);
+    this.updateEmpty();
+  }
+
+  setPermissions(perms: readonly PermissionView[], answered: ReadonlySet<string>): void {
+    this.permissions = perms;
+    this.answered = answered;
+    this.applyPermissions();
+  }
+
+  /** Permissions whose tool call is not in the transcript (shown above the prompt box instead). */
+  orphanPermissions(): PermissionView[] {
+    return this.permissions.filter((p) => !this.toolViewFor(p));
+  }
+
+  /** Redraws entries whose look depends on panel state (the "Thinking…" label ends with the turn). */
+  refreshStreaming(): void {
+    const last = this.order[this.order.length - 1];
+    if (last) {
+      last.set(last.entry);
+      this.markDirty(last);
+    }
+  }
+
+  /** Builds and scrolls to an entry, flashing it (`reveal`, search). */
+  reveal(key: string, flash = true): boolean {
+    const v = this.byKey.get(key);
+    if (!v) return false;
+    v.hydrate();
+    v.el.scrollIntoView({ block: 'center' });
+    this.pinned = false;
+    if (flash) {
+      v.el.classList.remove('flash');
+      void v.el.offsetWidth; // restart the animation
+      v.el.classList.add('flash');
+    }
+    return true;
+  }
+
+  /** Key of the first entry in view, for restoring the scroll position after a reload (null when following). */
+  topVisibleKey(): string | null {
+    if (this.pinned) return null;
+    const top = this.scroller.getBoundingClientRect().top;
+    for (const v of this.order) if (v.el.getBoundingClientRect().bottom > top) return v.key;
+    return null;
+  }
+
+  /** Draws everything pending now (the frame callback; also called by tests and the bench). */
+  flush(): void {
+    if (this.frame) cancelAnimationFrame(this.frame);
+    this.frame = 0;
+    let drew = false;
+    for (const v of this.dirty) drew = v.flush() || drew;
+    this.dirty.clear();
+    if (this.pinned) this.scrollToBottom();
+    if (drew) this.onDrawn();
+  }
+
+  private createView(e: Entry): EntryView {
+    return e.kind === 'tool_call' ? new ToolCallView(e, this.ctx) : new MessageView(e, this.ctx);
+  }
+
+  private toolViewFor(p: PermissionView): EntryView | undefined {
+    if (p.toolCallKey) {
+      const v = this.byKey.get(p.toolCallKey);
+      if (v) return v;
+    }
+    for (let i = this.order.length - 1; i >= 0; i--) {
+      const v = this.order[i]!;
+      if (v.entry.kind === 'tool_call' && v.entry.toolCallId === p.toolCallId) return v;
+    }
+    return undefined;
+  }
+
+  private applyPermissions(): void {
+    const per = new Map<EntryView, PermissionView[]>();
+    for (const p of this.permissions) {
+      const v = this.toolViewFor(p);
+      if (!v) continue;
+      const list = per.get(v) ?? [];
+      list.push(p);
+      per.set(v, list);
+    }
+    for (const v of this.order) {
+      if (v.entry.kind !== 'tool_call') continue;
+      const list = per.get(v) ?? [];
+      // A pending request must be seen: build its card even if it is far from the viewport.
+      if (list.length) v.hydrate();
+      v.setPermissions(list, this.answered);
+    }
+  }
+
+  private onIntersect(records: IntersectionObserverEntry[]): void {
+    let built = false;
+    for (const r of records) {
+      if (!r.isIntersecting) continue;
+      const v = this.byKey.get((r.target as HTMLElement).dataset['key'] ?? '');
+      if (!v) continue;
+      v.hydrate();
+      this.observer.unobserve(v.el);
+      built = true;
+    }
+    if (built && this.pinned) this.scrollToBottom();
+  }
+
+  private markDirty(v: EntryView): void {
+    this.dirty.add(v);
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (!this.frame) this.frame = requestAnimationFrame(() => this.flush());
+  }
+
+  private scrollToBottom(): void {
+    this.scroller.scrollTop = this.scroller.scrollHeight;
+  }
+
+  private updateEmpty(): void {
+    this.empty.hidden = this.order.length > 0;
+  }
+}
