@@ -88,6 +88,7 @@ stage host-suite node test/e2e/run-host-tests.mjs
 free_port=$(node -e 'const s = require("node:net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })')
 stage start-smoke env START_SMOKE=1 PORT="$free_port" bash scripts/start.sh
 stage ui-check node test/e2e/ui-check.mjs
+stage ui-tour node test/e2e/ui-tour.mjs
 
 echo
 echo "=== summary (logs in $logs/)"

@@ -42,7 +42,7 @@ export class ChatService extends Disposable {
     this.settingsValue = this.readSettings();
     this.activeAgentId = this.settingsValue.defaultAgent;
     this.docs = this.register(new VirtualDocuments());
-    this.files = new FileAccess(this.log);
+    this.files = new FileAccess(this.log, () => this.panel?.panel.viewColumn);
     this.tree = this.register(new MessageTreeProvider());
     this.treeView = this.register(vscode.window.createTreeView(MESSAGE_TREE_VIEW, { treeDataProvider: this.tree, showCollapseAll: true }));
     this.sessionStatus = this.register(vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Right, 100));

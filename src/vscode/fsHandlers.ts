@@ -11,7 +11,11 @@ export class FileAccess {
   /** Folders the user already allowed writing outside the workspace for, this session. */
   private readonly allowedOutside = new Set<string>();
 
-  constructor(private readonly log: vscode.LogOutputChannel) {}
+  /** `chatColumn`: where the chat panel is, so edited files never open over it. */
+  constructor(
+    private readonly log: vscode.LogOutputChannel,
+    private readonly chatColumn: () => vscode.ViewColumn | undefined = () => undefined,
+  ) {}
 
   async read(path: string, line?: number | null, limit?: number | null): Promise<string> {
     const uri = vscode.Uri.file(path);
@@ -41,8 +45,10 @@ export class FileAccess {
     const doc = await vscode.workspace.openTextDocument(uri);
     if (!(await doc.save())) throw new Error(`could not save ${path}`);
     // Follow the agent: show the edited file (without taking focus from the chat), so the change is
-    // visible and can be undone right there.
-    await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.One, preserveFocus: true, preview: true });
+    // visible and can be undone right there — in another editor group than the chat's, never over it.
+    const chat = this.chatColumn();
+    const column = chat === undefined || chat !== vscode.ViewColumn.One ? vscode.ViewColumn.One : vscode.ViewColumn.Two;
+    await vscode.window.showTextDocument(doc, { viewColumn: column, preserveFocus: true, preview: true });
     this.log.info(`fs/write_text_file: ${path} (${content.length} chars) via a workspace edit`);
   }
 

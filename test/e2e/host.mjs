@@ -191,3 +191,38 @@ function onSignalStopAll() {
     });
   }
 }
+
+/** Runs F1 -> command; retried because the command appears only once the extension host has scanned the extension. */
+export async function runCommand(page, title) {
+  const input = page.locator('.quick-input-widget input');
+  for (let i = 0; ; i++) {
+    await page.keyboard.press('F1');
+    await input.waitFor();
+    await input.fill(`>${title}`);
+    const item = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+    if (await item.waitFor({ timeout: 2_000 }).then(() => true, () => false)) {
+      if (i > 0) log(`command found on attempt ${i + 1}`);
+      await item.click();
+      return;
+    }
+    await page.keyboard.press('Escape');
+    if (i >= 30) throw new Error(`"${title}" is not in the Command Palette after ${i + 1} attempts`);
+  }
+}
+
+/**
+ * The chat webview's content frame. Webviews are two nested iframes (iframe.webview.ready > #active-frame);
+ * the frame is found by its prompt box rather than by position, so other webviews cannot be mistaken for it.
+ */
+export async function chatFrame(page, timeoutMs) {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    for (const frame of page.frames()) {
+      if (frame.isDetached()) continue;
+      const found = await frame.locator('textarea[aria-label="Prompt"]').count().catch(() => 0);
+      if (found > 0) return frame;
+    }
+    if (Date.now() > end) throw new Error('the chat webview (textarea[aria-label="Prompt"]) did not appear');
+    await page.waitForTimeout(250);
+  }
+}

@@ -8,7 +8,7 @@
 //   Screenshots: test-results/ui-chat.png (the first variant), test-results/ui-chat-folder.png (folder, with both).
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { DEMO_REPLY, launchBrowser, log, root, startCodeServer, workbenchUrl } from './host.mjs';
+import { DEMO_REPLY, chatFrame, launchBrowser, log, root, runCommand, startCodeServer, workbenchUrl } from './host.mjs';
 
 const vsixPath = path.join(root, 'dist/acp-chat.vsix');
 const resultsDir = path.join(root, 'test-results');
@@ -20,41 +20,6 @@ if (!['vsix', 'folder', 'both'].includes(from)) {
 const variants = from === 'both' ? ['vsix', 'folder'] : [from];
 const COMMAND = 'ACP: Open Chat';
 const REPLY_TIMEOUT_MS = 60_000;
-
-/** Runs F1 -> command; retried because the command appears only once the extension host has scanned the extension. */
-async function runCommand(page, title) {
-  const input = page.locator('.quick-input-widget input');
-  for (let i = 0; ; i++) {
-    await page.keyboard.press('F1');
-    await input.waitFor();
-    await input.fill(`>${title}`);
-    const item = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
-    if (await item.waitFor({ timeout: 2_000 }).then(() => true, () => false)) {
-      if (i > 0) log(`command found on attempt ${i + 1}`);
-      await item.click();
-      return;
-    }
-    await page.keyboard.press('Escape');
-    if (i >= 30) throw new Error(`"${title}" is not in the Command Palette after ${i + 1} attempts`);
-  }
-}
-
-/**
- * The chat webview's content frame. Webviews are two nested iframes (iframe.webview.ready > #active-frame);
- * the frame is found by its prompt box rather than by position, so other webviews cannot be mistaken for it.
- */
-async function chatFrame(page, timeoutMs) {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    for (const frame of page.frames()) {
-      if (frame.isDetached()) continue;
-      const found = await frame.locator('textarea[aria-label="Prompt"]').count().catch(() => 0);
-      if (found > 0) return frame;
-    }
-    if (Date.now() > end) throw new Error('the chat webview (textarea[aria-label="Prompt"]) did not appear');
-    await page.waitForTimeout(250);
-  }
-}
 
 async function check(variant, shot) {
   const t0 = Date.now();
