@@ -1,6 +1,62 @@
-// Placeholder until the message store lands: see issue 3.
+/**
+ * `reduce [--state FILE] CAPTURE.jsonl`: feeds a capture through the message store (the same code the
+ * extension runs) and prints sessions and diagnostics as JSON (shared/conformance/README.md). With
+ * `--state`, the store's complete state is loaded from FILE when it exists and written back after.
+ */
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { MessageStore, toReduceOutput } from '../../common/store';
+
 export const usage = 'reduce [--state FILE] CAPTURE.jsonl   reduce a {dir,msg} capture to sessions and diagnostics (JSON)';
-export async function main(_args: string[]): Promise<number> {
-  process.stderr.write('reduce: not implemented yet\n');
-  return 1;
+
+export async function main(args: string[]): Promise<number> {
+  let state: string | undefined;
+  let capture: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === '--state') {
+      state = args[++i];
+      if (state === undefined) return fail('--state needs a FILE');
+    } else if (a !== undefined && a.startsWith('-')) return fail(`unknown option '${a}'`);
+    else if (capture === undefined) capture = a;
+    else return fail(`unexpected argument '${a}'`);
+  }
+  if (capture === undefined) return fail('missing CAPTURE.jsonl');
+
+  let store = new MessageStore();
+  if (state !== undefined && existsSync(state)) {
+    let data: unknown;
+    try {
+      data = JSON.parse(readFileSync(state, 'utf8'));
+    } catch (err) {
+      return fail(`cannot read state file ${state}: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    const restored = MessageStore.fromJSON(data);
+    store = restored.store;
+    for (const d of restored.diagnostics) process.stderr.write(`reduce: ${state}: ${d.message}\n`);
+  }
+  let text: string;
+  try {
+    text = readFileSync(capture, 'utf8');
+  } catch (err) {
+    return fail(`cannot read ${capture}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    if (line === undefined || line.trim() === '') continue;
+    store.ingestLine(line, i + 1);
+  }
+  if (state !== undefined) {
+    // Write-then-rename so an interrupted run never leaves a half-written state file.
+    const tmp = `${state}.tmp-${process.pid}`;
+    writeFileSync(tmp, JSON.stringify(store.toJSON()));
+    renameSync(tmp, state);
+  }
+  process.stdout.write(JSON.stringify(toReduceOutput(store)) + '\n');
+  return 0;
+}
+
+function fail(message: string): number {
+  process.stderr.write(`reduce: ${message}\n${usage}\n`);
+  return 2;
 }

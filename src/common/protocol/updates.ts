@@ -1,0 +1,302 @@
+/**
+ * zod schemas for `session/update` params and every update variant the store understands
+ * (v1 stable, plus the v2 draft's whole-message upserts and `tool_call_content_chunk`).
+ *
+ * Tolerance policy (house rules): the envelope (`sessionId`, `update.sessionUpdate`) and each variant's
+ * *required* fields are strict — a failure rejects the update with an error naming the field. Optional
+ * fields that are malformed fall back to "absent" and are reported as warnings; invalid items inside
+ * arrays are skipped with a warning (the schema's default-on-error / skip-invalid-items marks).
+ * Unknown `sessionUpdate` kinds are not an error: the caller ignores them with a warning.
+ */
+import { z } from 'zod';
+import { PROTOCOL_V2, type ProtocolVersion } from './methods';
+import { zContentBlock, zMeta, zToolCallContent, zToolCallLocation } from './content';
+
+/**
+ * Warnings collected by `tolerant` / `skipInvalid` while one `parseSessionUpdate` call runs. zod's
+ * `.catch` has no side channel, and parsing is synchronous, so a module-level sink is safe.
+ */
+let warningSink: string[] | null = null;
+function warn(message: string): void {
+  warningSink?.push(message);
+}
+
+function firstIssue(error: { readonly issues: readonly z.core.$ZodIssue[] }): string {
+  const issue = error.issues[0];
+  if (!issue) return 'invalid';
+  return issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message;
+}
+
+/** An optional field whose malformed value falls back to absent, with a warning naming the field. */
+function tolerant<T extends z.ZodType>(field: string, schema: T) {
+  return schema.optional().catch((ctx) => {
+    warn(`malformed optional field '${field}' ignored (${firstIssue(ctx.error)})`);
+    return undefined;
+  });
+}
+
+/** An array whose invalid items are skipped with a warning instead of rejecting the whole update. */
+function skipInvalid<T extends z.ZodType>(field: string, item: T) {
+  return z.array(z.unknown()).transform((items): z.infer<T>[] => {
+    const out: z.infer<T>[] = [];
+    items.forEach((raw, i) => {
+      const r = item.safeParse(raw);
+      if (r.success) out.push(r.data);
+      else warn(`invalid item ${field}[${i}] skipped (${firstIssue(r.error)})`);
+    });
+    return out;
+  });
+}
+
+const zNullableString = z.string().nullable();
+
+// ---- message chunks -------------------------------------------------------------------------------
+
+export const CHUNK_KINDS = ['user_message_chunk', 'agent_message_chunk', 'agent_thought_chunk'] as const;
+export type ChunkKind = (typeof CHUNK_KINDS)[number];
+export const MESSAGE_UPSERT_KINDS = ['user_message', 'agent_message', 'agent_thought'] as const;
+export type MessageUpsertKind = (typeof MESSAGE_UPSERT_KINDS)[number];
+
+/** v1: `messageId` optional; omitted and `null` mean the same ("the agent did not say"). */
+export const zContentChunkV1 = z.looseObject({
+  content: zContentBlock,
+  messageId: tolerant('messageId', zNullableString),
+  _meta: tolerant('_meta', zMeta.nullable()),
+});
+/** v2: `messageId` is required and non-null. */
+export const zContentChunkV2 = z.looseObject({
+  content: zContentBlock,
+  messageId: z.string(),
+  _meta: tolerant('_meta', zMeta.nullable()),
+});
+
+/** v2 whole-message upsert: `content` / `_meta` are patch fields (omitted = unchanged, null = clear). */
+export const zMessageUpsert = z.looseObject({
+  messageId: z.string(),
+  // A malformed `content` falls back to "omitted" (unchanged), as the schema's default-on-error mark says.
+  content: z
+    .union([skipInvalid('content', zContentBlock), z.null()])
+    .optional()
+    .catch((ctx) => {
+      warn(`malformed optional field 'content' ignored (${firstIssue(ctx.error)})`);
+      return undefined;
+    }),
+  _meta: z
+    .union([zMeta, z.null()])
+    .optional()
+    .catch((ctx) => {
+      warn(`malformed optional field '_meta' ignored (${firstIssue(ctx.error)})`);
+      return undefined;
+    }),
+});
+
+// ---- tool calls -----------------------------------------------------------------------------------
+
+/** A `tool_call` is a full snapshot: omitted fields take their defaults. */
+export const zToolCall = z.looseObject({
+  toolCallId: z.string(),
+  title: z.string(),
+  name: tolerant('name', zNullableString),
+  kind: tolerant('kind', zNullableString),
+  status: tolerant('status', zNullableString),
+  content: tolerant('content', z.union([skipInvalid('content', zToolCallContent), z.null()])),
+  locations: tolerant('locations', z.union([skipInvalid('locations', zToolCallLocation), z.null()])),
+  rawInput: z.unknown().optional(),
+  rawOutput: z.unknown().optional(),
+  /** Dirigent-style link from a tool call to the message it belongs to (not in the v1 schema). */
+  messageId: tolerant('messageId', zNullableString),
+  _meta: tolerant('_meta', zMeta.nullable()),
+});
+
+/** `tool_call_update` and a permission request's `toolCall`: a patch (only `toolCallId` is required). */
+export const zToolCallPatch = z.looseObject({
+  toolCallId: z.string(),
+  title: tolerant('title', zNullableString),
+  name: tolerant('name', zNullableString),
+  kind: tolerant('kind', zNullableString),
+  status: tolerant('status', zNullableString),
+  content: tolerant('content', z.union([skipInvalid('content', zToolCallContent), z.null()])),
+  locations: tolerant('locations', z.union([skipInvalid('locations', zToolCallLocation), z.null()])),
+  rawInput: z.unknown().optional(),
+  rawOutput: z.unknown().optional(),
+  messageId: tolerant('messageId', zNullableString),
+  _meta: tolerant('_meta', zMeta.nullable()),
+});
+export type ToolCallPatch = z.infer<typeof zToolCallPatch>;
+
+/** v2 `tool_call_content_chunk`: appends one ToolCallContent item. */
+export const zToolCallContentChunk = z.looseObject({
+  toolCallId: z.string(),
+  content: zToolCallContent,
+  _meta: tolerant('_meta', zMeta.nullable()),
+});
+
+// ---- session state updates ------------------------------------------------------------------------
+
+export const zPlanEntry = z.looseObject({
+  content: z.string(),
+  priority: z.string(),
+  status: z.string(),
+  _meta: tolerant('_meta', zMeta),
+});
+export const zPlan = z.looseObject({ entries: skipInvalid('entries', zPlanEntry) });
+/** v2 `plan_update`; only the `items` plan type maps onto the session plan. */
+export const zPlanUpdate = z.looseObject({
+  plan: z.looseObject({ type: z.string(), entries: tolerant('plan.entries', skipInvalid('plan.entries', zPlanEntry)) }),
+});
+
+export const zAvailableCommand = z.looseObject({
+  name: z.string(),
+  description: z.string(),
+  input: tolerant('input', z.looseObject({ hint: z.string() }).nullable()),
+  _meta: tolerant('_meta', zMeta),
+});
+export const zAvailableCommandsUpdate = z.looseObject({ availableCommands: skipInvalid('availableCommands', zAvailableCommand) });
+export const zCurrentModeUpdate = z.looseObject({ currentModeId: z.string() });
+export const zConfigOption = z.looseObject({ id: z.string(), name: z.string(), type: z.string() });
+export const zConfigOptionUpdate = z.looseObject({ configOptions: skipInvalid('configOptions', zConfigOption) });
+export const zSessionInfoUpdate = z.looseObject({
+  title: tolerant('title', zNullableString),
+  updatedAt: tolerant('updatedAt', zNullableString),
+});
+export const zUsageUpdate = z.looseObject({
+  used: z.number(),
+  size: z.number(),
+  cost: tolerant('cost', z.looseObject({ amount: z.number(), currency: z.string() }).nullable()),
+});
+
+export const zSessionMode = z.looseObject({ id: z.string(), name: z.string(), description: tolerant('description', zNullableString) });
+/** `modes` in a session/new, load or resume result. */
+export const zSessionModeState = z.looseObject({
+  currentModeId: z.string(),
+  availableModes: skipInvalid('availableModes', zSessionMode),
+});
+
+// ---- the parsed update union ----------------------------------------------------------------------
+
+export type ContentChunk = { readonly content: z.infer<typeof zContentBlock>; readonly messageId: string | null };
+export type SessionUpdate =
+  | { readonly kind: 'chunk'; readonly chunkKind: ChunkKind; readonly chunk: ContentChunk }
+  | { readonly kind: 'message'; readonly upsertKind: MessageUpsertKind; readonly upsert: z.infer<typeof zMessageUpsert> }
+  | { readonly kind: 'tool_call'; readonly toolCall: z.infer<typeof zToolCall> }
+  | { readonly kind: 'tool_call_update'; readonly patch: ToolCallPatch }
+  | { readonly kind: 'tool_call_content_chunk'; readonly chunk: z.infer<typeof zToolCallContentChunk> }
+  | { readonly kind: 'plan'; readonly entries: z.infer<typeof zPlanEntry>[] }
+  | { readonly kind: 'available_commands'; readonly commands: z.infer<typeof zAvailableCommand>[] }
+  | { readonly kind: 'current_mode'; readonly currentModeId: string }
+  | { readonly kind: 'config_options'; readonly configOptions: z.infer<typeof zConfigOption>[] }
+  | { readonly kind: 'session_info'; readonly info: z.infer<typeof zSessionInfoUpdate> }
+  | { readonly kind: 'usage'; readonly usage: z.infer<typeof zUsageUpdate> }
+  /** A known variant the store has no state for (notices, compaction, state/terminal updates). */
+  | { readonly kind: 'ignored'; readonly sessionUpdate: string };
+
+/** Known variants the store deliberately does not model; ignored without a warning. */
+const IGNORED_KINDS = new Set(['notice', 'compaction_update', 'compaction_summary_chunk', 'state_update', 'terminal_update', 'terminal_output_chunk', 'plan_removed']);
+
+export const zSessionUpdateParams = z.looseObject({
+  sessionId: z.string(),
+  update: z.looseObject({ sessionUpdate: z.string() }),
+});
+
+export type ParseResult =
+  | { readonly ok: true; readonly sessionId: string; readonly update: SessionUpdate; readonly warnings: readonly string[] }
+  | {
+      readonly ok: false;
+      /** `error`: rejected. `warning`: an unknown variant, ignored. */
+      readonly severity: 'error' | 'warning';
+      readonly sessionId: string | null;
+      readonly message: string;
+    };
+
+function variant<T extends z.ZodType>(schema: T, raw: unknown, kind: string): { data: z.infer<T> } | { error: string } {
+  const r = schema.safeParse(raw);
+  return r.success ? { data: r.data } : { error: `malformed ${kind} update: ${firstIssue(r.error)}` };
+}
+
+/** Parses `session/update` params for the negotiated protocol version. Never throws. */
+export function parseSessionUpdate(params: unknown, version: ProtocolVersion): ParseResult {
+  const env = zSessionUpdateParams.safeParse(params);
+  if (!env.success) {
+    const sid = typeof params === 'object' && params !== null && 'sessionId' in params && typeof params.sessionId === 'string' ? params.sessionId : null;
+    return { ok: false, severity: 'error', sessionId: sid, message: `malformed session/update params: ${firstIssue(env.error)}` };
+  }
+  const { sessionId, update: raw } = env.data;
+  const kind = raw.sessionUpdate;
+  const warnings: string[] = [];
+  warningSink = warnings;
+  try {
+    const result = parseVariant(kind, raw, version);
+    if ('error' in result) return { ok: false, severity: result.severity, sessionId, message: result.error };
+    return { ok: true, sessionId, update: result.update, warnings };
+  } finally {
+    warningSink = null;
+  }
+}
+
+type VariantResult = { update: SessionUpdate } | { error: string; severity: 'error' | 'warning' };
+
+function parseVariant(kind: string, raw: unknown, version: ProtocolVersion): VariantResult {
+  const v2 = version === PROTOCOL_V2;
+  const fail = (error: string): VariantResult => ({ error, severity: 'error' });
+  switch (kind) {
+    case 'user_message_chunk':
+    case 'agent_message_chunk':
+    case 'agent_thought_chunk': {
+      const r = variant(v2 ? zContentChunkV2 : zContentChunkV1, raw, kind);
+      if ('error' in r) return fail(r.error);
+      return { update: { kind: 'chunk', chunkKind: kind, chunk: { content: r.data.content, messageId: r.data.messageId ?? null } } };
+    }
+    case 'user_message':
+    case 'agent_message':
+    case 'agent_thought': {
+      if (!v2) return { error: `'${kind}' is a v2 update; ignored on a v1 connection`, severity: 'warning' };
+      const r = variant(zMessageUpsert, raw, kind);
+      return 'error' in r ? fail(r.error) : { update: { kind: 'message', upsertKind: kind, upsert: r.data } };
+    }
+    case 'tool_call': {
+      const r = variant(zToolCall, raw, kind);
+      return 'error' in r ? fail(r.error) : { update: { kind: 'tool_call', toolCall: r.data } };
+    }
+    case 'tool_call_update': {
+      const r = variant(zToolCallPatch, raw, kind);
+      return 'error' in r ? fail(r.error) : { update: { kind: 'tool_call_update', patch: r.data } };
+    }
+    case 'tool_call_content_chunk': {
+      const r = variant(zToolCallContentChunk, raw, kind);
+      return 'error' in r ? fail(r.error) : { update: { kind: 'tool_call_content_chunk', chunk: r.data } };
+    }
+    case 'plan': {
+      const r = variant(zPlan, raw, kind);
+      return 'error' in r ? fail(r.error) : { update: { kind: 'plan', entries: r.data.entries } };
+    }
+    case 'plan_update': {
+      const r = variant(zPlanUpdate, raw, kind);
+      if ('error' in r) return fail(r.error);
+      if (r.data.plan.type !== 'items') return { update: { kind: 'ignored', sessionUpdate: kind } };
+      return { update: { kind: 'plan', entries: r.data.plan.entries ?? [] } };
+    }
+    case 'available_commands_update': {
+      const r = variant(zAvailableCommandsUpdate, raw, kind);
+      return 'error' in r ? fail(r.error) : { update: { kind: 'available_commands', commands: r.data.availableCommands } };
+    }
+    case 'current_mode_update': {
+      const r = variant(zCurrentModeUpdate, raw, kind);
+      return 'error' in r ? fail(r.error) : { update: { kind: 'current_mode', currentModeId: r.data.currentModeId } };
+    }
+    case 'config_option_update': {
+      const r = variant(zConfigOptionUpdate, raw, kind);
+      return 'error' in r ? fail(r.error) : { update: { kind: 'config_options', configOptions: r.data.configOptions } };
+    }
+    case 'session_info_update': {
+      const r = variant(zSessionInfoUpdate, raw, kind);
+      return 'error' in r ? fail(r.error) : { update: { kind: 'session_info', info: r.data } };
+    }
+    case 'usage_update': {
+      const r = variant(zUsageUpdate, raw, kind);
+      return 'error' in r ? fail(r.error) : { update: { kind: 'usage', usage: r.data } };
+    }
+    default:
+      if (IGNORED_KINDS.has(kind)) return { update: { kind: 'ignored', sessionUpdate: kind } };
+      return { error: `unknown session update kind '${kind}' ignored`, severity: 'warning' };
+  }
+}

@@ -1,0 +1,34 @@
+/**
+ * What the traffic means for one session, after parsing: the reducer's input. `MessageStore` turns
+ * JSON-RPC messages into these; `SessionReducer.apply` switches over them exhaustively.
+ */
+import type { ContentBlock } from '../protocol/content';
+import type { SessionUpdate, ToolCallPatch } from '../protocol/updates';
+import type { ConfigOption, SessionMode } from './model';
+
+export type Action =
+  | SessionUpdate
+  /** Client->agent `session/prompt`: the user's prompt, shown at once. */
+  | { readonly kind: 'local_prompt'; readonly content: readonly ContentBlock[] }
+  /** The `session/prompt` response (`messageId` is v2's id of the accepted user message). */
+  | { readonly kind: 'prompt_answered'; readonly localKey: string | null; readonly messageId: string | null }
+  /** Agent->client `session/request_permission`'s `toolCall`: a patch. */
+  | { readonly kind: 'permission_tool_call'; readonly patch: ToolCallPatch }
+  /** Client->agent `session/cancel`. */
+  | { readonly kind: 'cancel' }
+  /** Client->agent `session/load`: the replay window opens. */
+  | { readonly kind: 'load_started' }
+  /** The `session/load` response (success or error): the replay window closes. */
+  | { readonly kind: 'load_ended' }
+  /** `modes` / `configOptions` of a session/new, load or resume result, or a set_config_option result. */
+  | {
+      readonly kind: 'session_result';
+      readonly modes: { readonly currentModeId: string; readonly availableModes: readonly SessionMode[] } | null;
+      readonly configOptions: readonly ConfigOption[] | null;
+    }
+  /** A successful `session/set_mode`. */
+  | { readonly kind: 'mode_set'; readonly modeId: string };
+
+export function assertNever(x: never): never {
+  throw new Error(`unhandled action: ${JSON.stringify(x)}`);
+}

@@ -1,0 +1,57 @@
+/**
+ * Hot path for the most common message by far: a `session/update` notification carrying a plain text
+ * chunk. It accepts only shapes the zod path (`parseRpc` + `parseSessionUpdate`) would accept and
+ * returns exactly what that path would produce; anything else returns undefined and goes through zod.
+ * `test/unit/store/fastPath.test.ts` checks that equivalence with random messages.
+ */
+import { ClientMethods, PROTOCOL_V2, type ProtocolVersion } from '../protocol/methods';
+import type { ChunkKind } from '../protocol/updates';
+
+export interface FastChunk {
+  readonly sessionId: string;
+  readonly chunkKind: ChunkKind;
+  readonly text: string;
+  readonly messageId: string | null;
+}
+
+function chunkKind(x: unknown): ChunkKind | undefined {
+  return x === 'agent_message_chunk' || x === 'agent_thought_chunk' || x === 'user_message_chunk' ? x : undefined;
+}
+
+function obj(x: unknown): x is Record<string, unknown> {
+  return typeof x === 'object' && x !== null && !Array.isArray(x);
+}
+
+/**
+ * Number of enumerable keys, without allocating an array. Inherited enumerable keys (never present on
+ * JSON.parse output) only make the count larger, which sends the message to the zod path: safe.
+ */
+function keyCount(o: Record<string, unknown>): number {
+  let n = 0;
+  for (const _ in o) n++;
+  return n;
+}
+
+export function fastChunk(msg: unknown, version: ProtocolVersion): FastChunk | undefined {
+  if (!obj(msg) || msg.method !== ClientMethods.sessionUpdate || msg.jsonrpc !== '2.0') return undefined;
+  const params = msg.params;
+  if (!obj(params) || keyCount(msg) !== 3) return undefined;
+  const sessionId = params.sessionId;
+  const update = params.update;
+  if (typeof sessionId !== 'string' || !obj(update) || keyCount(params) !== 2) return undefined;
+  const kind = chunkKind(update.sessionUpdate);
+  const content = update.content;
+  if (kind === undefined || !obj(content) || content.type !== 'text') return undefined;
+  const text = content.text;
+  if (typeof text !== 'string' || keyCount(content) !== 2) return undefined;
+  const id = update.messageId;
+  const n = keyCount(update);
+  if (id === undefined) {
+    if (n !== 2 || version === PROTOCOL_V2) return undefined;
+    return { sessionId, chunkKind: kind, text, messageId: null };
+  }
+  if (n !== 3 || !('messageId' in update)) return undefined;
+  if (typeof id === 'string') return { sessionId, chunkKind: kind, text, messageId: id };
+  if (id === null && version !== PROTOCOL_V2) return { sessionId, chunkKind: kind, text, messageId: null };
+  return undefined;
+}

@@ -1,0 +1,8 @@
+/** The message store's public surface. */
+export type * from './model';
+export type { Direction, StoreChange } from './changes';
+export { MessageStore, type StoreOptions } from './store';
+export { type PersistedStore, STORE_FORMAT, STORE_FORMAT_VERSION } from './persisted';
+export { toReduceOutput, type ReduceOutput } from './reduceOutput';
+export { exportV1, type V1ExportResult } from './v1Export';
+export { textOf } from './content';

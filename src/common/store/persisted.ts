@@ -1,0 +1,132 @@
+/**
+ * The store's saved form: complete (entries with keys, session state, reducer bookkeeping, both
+ * directions' pending requests, diagnostics), versioned, plain JSON. Restoring is tolerant: a bad
+ * session or entry is reported and skipped, everything readable is kept.
+ */
+import { z } from 'zod';
+import { zContentBlock, zMeta, zToolCallContent, zToolCallLocation } from '../protocol/content';
+import type { Diagnostic, Entry, SessionState } from './model';
+
+export const STORE_FORMAT = 'acp-chat/store';
+export const STORE_FORMAT_VERSION = 1;
+
+const zStats = z.object({
+  chunks: z.number(),
+  upserts: z.number(),
+  bytes: z.number(),
+  firstSeen: z.number(),
+  lastSeen: z.number(),
+  lines: z.array(z.tuple([z.number(), z.number()])),
+});
+const emptyStats = { chunks: 0, upserts: 0, bytes: 0, firstSeen: 0, lastSeen: 0, lines: [] };
+const zProvenance = z.enum(['local', 'live', 'replay']);
+
+export const zMessageEntry = z.object({
+  kind: z.enum(['user_message', 'agent_message', 'agent_thought']),
+  key: z.string().min(1).optional(),
+  messageId: z.string().nullable(),
+  content: z.array(zContentBlock),
+  meta: zMeta.nullable().catch(null),
+  provenance: zProvenance.catch('live'),
+  stats: zStats.catch(emptyStats),
+});
+export const zToolCallEntry = z.object({
+  kind: z.literal('tool_call'),
+  key: z.string().min(1).optional(),
+  toolCallId: z.string(),
+  title: z.string(),
+  name: z.string().nullable().catch(null),
+  toolKind: z.string(),
+  status: z.string(),
+  content: z.array(zToolCallContent).catch([]),
+  locations: z.array(zToolCallLocation).catch([]),
+  rawInput: z.unknown(),
+  rawOutput: z.unknown(),
+  meta: zMeta.nullable().catch(null),
+  parentKey: z.string().nullable().catch(null),
+  statusHistory: z.array(z.object({ status: z.string(), at: z.number() })).catch([]),
+  provenance: zProvenance.catch('live'),
+  stats: zStats.catch(emptyStats),
+});
+export const zPersistedEntry = z.discriminatedUnion('kind', [zMessageEntry, zToolCallEntry]);
+
+export const zInternals = z.object({
+  open: z.number().int(),
+  echo: z.object({ key: z.string(), text: z.string(), matched: z.number().int().nonnegative() }).nullable(),
+  lastAgentKey: z.string().nullable(),
+  replay: z.object({ priorLength: z.number().int(), cursor: z.number().int(), touched: z.array(z.number().int()) }).nullable(),
+});
+export type PersistedInternals = z.infer<typeof zInternals>;
+const defaultInternals: PersistedInternals = { open: -1, echo: null, lastAgentKey: null, replay: null };
+
+/** Session-level fields; entries are parsed one by one so one bad entry does not lose the session. */
+export const zPersistedSession = z.object({
+  sessionId: z.string(),
+  protocolVersion: z.number().catch(1),
+  entries: z.array(z.unknown()),
+  plan: z.array(z.looseObject({ content: z.string(), priority: z.string(), status: z.string(), _meta: zMeta.optional() })).nullable().catch(null),
+  currentModeId: z.string().nullable().catch(null),
+  availableModes: z.array(z.object({ id: z.string(), name: z.string(), description: z.string().nullable().optional() })).catch([]),
+  availableCommands: z
+    .array(z.looseObject({ name: z.string(), description: z.string(), input: z.object({ hint: z.string() }).nullable().optional(), _meta: zMeta.optional() }))
+    .catch([]),
+  configOptions: z.array(z.looseObject({ id: z.string(), name: z.string(), type: z.string() })).catch([]),
+  usage: z
+    .object({ used: z.number(), size: z.number(), cost: z.object({ amount: z.number(), currency: z.string() }).nullable().optional() })
+    .nullable()
+    .catch(null),
+  title: z.string().nullable().catch(null),
+  updatedAt: z.string().nullable().catch(null),
+  internals: zInternals.catch(defaultInternals),
+});
+
+export const zPendingRequest = z.object({
+  method: z.string(),
+  sessionId: z.string().nullable(),
+  modeId: z.string().nullable(),
+  localKey: z.string().nullable(),
+});
+export type PendingRequest = z.infer<typeof zPendingRequest>;
+
+const zDiagnostic = z.object({
+  severity: z.enum(['error', 'warning']),
+  message: z.string(),
+  line: z.number().optional(),
+  sessionId: z.string().optional(),
+});
+
+export const zPersistedStore = z.object({
+  format: z.literal(STORE_FORMAT),
+  version: z.literal(STORE_FORMAT_VERSION),
+  protocolVersion: z.number().catch(1),
+  sessions: z.array(z.unknown()),
+  pending: z
+    .object({
+      'client->agent': z.array(z.tuple([z.string(), zPendingRequest])),
+      'agent->client': z.array(z.tuple([z.string(), zPendingRequest])),
+    })
+    .catch({ 'client->agent': [], 'agent->client': [] }),
+  diagnostics: z.array(zDiagnostic).catch([]),
+});
+
+/** The JSON `MessageStore.toJSON()` returns. */
+export interface PersistedStore {
+  readonly format: typeof STORE_FORMAT;
+  readonly version: typeof STORE_FORMAT_VERSION;
+  readonly protocolVersion: number;
+  readonly sessions: readonly (SessionState & { readonly internals: PersistedInternals })[];
+  readonly pending: { readonly 'client->agent': readonly [string, PendingRequest][]; readonly 'agent->client': readonly [string, PendingRequest][] };
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/** Parses one saved entry. An entry saved without a key gets a key derived from its place, the same on every load. */
+export function parseEntry(raw: unknown, sessionId: string, index: number): { entry: Entry } | { error: string } {
+  const r = zPersistedEntry.safeParse(raw);
+  if (!r.success) {
+    const i = r.error.issues[0];
+    return { error: `saved entry ${index} of session '${sessionId}' is unreadable (${i ? `${i.path.join('.')}: ${i.message}` : 'invalid'}); skipped` };
+  }
+  const key = r.data.key ?? `restored:${sessionId}:${index}`;
+  if (r.data.kind === 'tool_call') return { entry: { ...r.data, key, kind: 'tool_call' } };
+  return { entry: { ...r.data, key } };
+}

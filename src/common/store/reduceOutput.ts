@@ -1,0 +1,45 @@
+/** The JSON `cli reduce` prints (format: shared/conformance/README.md). */
+import type { Diagnostic, Entry } from './model';
+import type { MessageStore } from './store';
+
+export interface ReduceOutput {
+  readonly sessions: readonly {
+    readonly sessionId: string;
+    readonly entries: readonly Record<string, unknown>[];
+    readonly plan: unknown;
+    readonly currentModeId: string | null;
+    readonly availableCommands: readonly unknown[];
+  }[];
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+function entryOutput(e: Entry): Record<string, unknown> {
+  if (e.kind === 'tool_call') {
+    return {
+      kind: e.kind,
+      key: e.key,
+      toolCallId: e.toolCallId,
+      title: e.title,
+      toolKind: e.toolKind,
+      status: e.status,
+      content: e.content,
+      locations: e.locations,
+      rawInput: e.rawInput,
+      rawOutput: e.rawOutput,
+    };
+  }
+  return { kind: e.kind, key: e.key, messageId: e.messageId, content: e.content, meta: e.meta };
+}
+
+export function toReduceOutput(store: MessageStore): ReduceOutput {
+  return {
+    sessions: store.sessions().map((s) => ({
+      sessionId: s.sessionId,
+      entries: s.entries.map(entryOutput),
+      plan: s.plan,
+      currentModeId: s.currentModeId,
+      availableCommands: s.availableCommands,
+    })),
+    diagnostics: store.diagnostics(),
+  };
+}

@@ -1,0 +1,55 @@
+/**
+ * The JSON-RPC 2.0 envelope, strict (house rules): a message with unknown top-level members or a wrong
+ * `jsonrpc` is rejected as a whole. What is inside `params` / `result` is checked by the variant schemas.
+ */
+import { z } from 'zod';
+
+export const zRequestId = z.union([z.string(), z.number(), z.null()]);
+export type RequestId = z.infer<typeof zRequestId>;
+
+export const zRequest = z.strictObject({ jsonrpc: z.literal('2.0'), id: zRequestId, method: z.string(), params: z.unknown().optional() });
+export const zNotification = z.strictObject({ jsonrpc: z.literal('2.0'), method: z.string(), params: z.unknown().optional() });
+export const zResponseError = z.looseObject({ code: z.number(), message: z.string(), data: z.unknown().optional() });
+export const zSuccess = z.strictObject({ jsonrpc: z.literal('2.0'), id: zRequestId, result: z.unknown() });
+export const zFailure = z.strictObject({ jsonrpc: z.literal('2.0'), id: zRequestId, error: zResponseError });
+
+export type RpcMessage =
+  | { readonly type: 'request'; readonly id: RequestId; readonly method: string; readonly params: unknown }
+  | { readonly type: 'notification'; readonly method: string; readonly params: unknown }
+  | { readonly type: 'response'; readonly id: RequestId; readonly ok: true; readonly result: unknown }
+  | { readonly type: 'response'; readonly id: RequestId; readonly ok: false; readonly error: z.infer<typeof zResponseError> };
+
+export function isRecord(x: unknown): x is Record<string, unknown> {
+  return typeof x === 'object' && x !== null && !Array.isArray(x);
+}
+
+function issue(e: z.ZodError): string {
+  const i = e.issues[0];
+  return i ? (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message) : 'invalid';
+}
+
+/** Classifies and validates one message. Returns a readable error instead of throwing. */
+export function parseRpc(msg: unknown): { ok: true; msg: RpcMessage } | { ok: false; error: string } {
+  if (!isRecord(msg)) return { ok: false, error: 'not a JSON-RPC message: expected an object' };
+  if ('method' in msg) {
+    if ('id' in msg) {
+      const r = zRequest.safeParse(msg);
+      return r.success ? { ok: true, msg: { type: 'request', id: r.data.id, method: r.data.method, params: r.data.params } } : { ok: false, error: `malformed JSON-RPC request: ${issue(r.error)}` };
+    }
+    const r = zNotification.safeParse(msg);
+    return r.success ? { ok: true, msg: { type: 'notification', method: r.data.method, params: r.data.params } } : { ok: false, error: `malformed JSON-RPC notification: ${issue(r.error)}` };
+  }
+  if ('error' in msg) {
+    const r = zFailure.safeParse(msg);
+    return r.success ? { ok: true, msg: { type: 'response', id: r.data.id, ok: false, error: r.data.error } } : { ok: false, error: `malformed JSON-RPC error response: ${issue(r.error)}` };
+  }
+  const r = zSuccess.safeParse(msg);
+  return r.success && 'result' in msg
+    ? { ok: true, msg: { type: 'response', id: r.data.id, ok: true, result: r.data.result } }
+    : { ok: false, error: `malformed JSON-RPC message: ${r.success ? 'no method, result or error' : issue(r.error)}` };
+}
+
+/** Request ids of one direction form one space; 1 and "1" are different ids. */
+export function idKey(id: RequestId): string {
+  return typeof id === 'string' ? `s:${id}` : `n:${String(id)}`;
+}

@@ -1,0 +1,391 @@
+/**
+ * The message store: consumes the wire traffic itself (every JSON-RPC message in either direction, as
+ * the live client taps it or as a capture line holds it) and derives sessions, transcripts and
+ * diagnostics from it. The same code serves the extension and `cli reduce`.
+ *
+ * Requests are paired with their responses per direction: client->agent and agent->client request ids
+ * are separate spaces, so each direction has its own pending map.
+ */
+import { z } from 'zod';
+import { AgentMethods, ClientMethods, PROTOCOL_V1, PROTOCOL_V2, type ProtocolVersion } from '../protocol/methods';
+import { zContentBlock } from '../protocol/content';
+import { parseSessionUpdate, zConfigOption, zSessionModeState, zToolCallPatch } from '../protocol/updates';
+import type { Action } from './actions';
+import type { Direction, StoreChange } from './changes';
+import { fastChunk } from './fastPath';
+import type { Diagnostic, Entry, SessionState } from './model';
+import {
+  type PendingRequest,
+  type PersistedStore,
+  parseEntry,
+  STORE_FORMAT,
+  STORE_FORMAT_VERSION,
+  zPersistedSession,
+  zPersistedStore,
+} from './persisted';
+import { idKey, isRecord, parseRpc, type RequestId } from './rpc';
+import { type ApplyContext, SessionReducer } from './session';
+
+export interface StoreOptions {
+  /** Durable key factory for new entries; default `crypto.randomUUID()`. */
+  newKey?: () => string;
+  /** Clock for entry stats; default `Date.now`. */
+  now?: () => number;
+}
+
+const zSessionIdParams = z.looseObject({ sessionId: z.string() });
+const zPromptParams = z.looseObject({ sessionId: z.string(), prompt: z.array(z.unknown()) });
+const zSetModeParams = z.looseObject({ sessionId: z.string(), modeId: z.string() });
+const zNewSessionResult = z.looseObject({ sessionId: z.string() });
+const zSessionResult = z.looseObject({ modes: z.unknown().optional(), configOptions: z.unknown().optional() });
+const zPromptResult = z.looseObject({ messageId: z.string().optional().catch(undefined) });
+const zInitializeResult = z.looseObject({ protocolVersion: z.number() });
+const zPermissionParams = z.looseObject({
+  sessionId: z.string(),
+  toolCall: z.unknown().optional(),
+  subject: z.looseObject({ type: z.string(), toolCall: z.unknown().optional() }).optional().catch(undefined),
+});
+
+class Step implements ApplyContext {
+  readonly changes: StoreChange[] = [];
+  sessionId: string | undefined;
+  constructor(
+    private readonly store: MessageStore,
+    readonly line: number | undefined,
+    readonly now: number,
+    readonly version: ProtocolVersion,
+    private readonly keys: () => string,
+  ) {}
+  diagnostic(severity: Diagnostic['severity'], message: string): void {
+    this.store.addDiagnostic(this, severity, message);
+  }
+  newKey(): string {
+    return this.keys();
+  }
+}
+
+export class MessageStore {
+  private readonly newKeyFn: () => string;
+  private readonly nowFn: () => number;
+  private readonly byId = new Map<string, SessionReducer>();
+  private readonly diags: Diagnostic[] = [];
+  private readonly pending: Record<Direction, Map<string, PendingRequest>> = { 'client->agent': new Map(), 'agent->client': new Map() };
+  private protocolVersion: number = PROTOCOL_V1;
+
+  constructor(options: StoreOptions = {}) {
+    this.newKeyFn = options.newKey ?? (() => crypto.randomUUID());
+    this.nowFn = options.now ?? Date.now;
+  }
+
+  /** The wire version rules to apply: 2 only when the initialize response negotiated it. */
+  private get version(): ProtocolVersion {
+    return this.protocolVersion === PROTOCOL_V2 ? PROTOCOL_V2 : PROTOCOL_V1;
+  }
+
+  sessions(): readonly SessionState[] {
+    return [...this.byId.values()].map((s) => s.state());
+  }
+
+  session(sessionId: string): SessionState | undefined {
+    return this.byId.get(sessionId)?.state();
+  }
+
+  diagnostics(): readonly Diagnostic[] {
+    return this.diags;
+  }
+
+  /** @internal Used by the reducer step; records a diagnostic and reports it as a change. */
+  addDiagnostic(step: Step, severity: Diagnostic['severity'], message: string): void {
+    const d: Diagnostic = {
+      severity,
+      message: step.line !== undefined ? `line ${step.line}: ${message}` : message,
+      ...(step.line !== undefined ? { line: step.line } : {}),
+      ...(step.sessionId !== undefined ? { sessionId: step.sessionId } : {}),
+    };
+    this.diags.push(d);
+    step.changes.push({ type: 'diagnostic', diagnostic: d });
+  }
+
+  /** Feed one JSON-RPC message (already JSON-parsed, unvalidated). `line` = 1-based capture line for diagnostics/stats. */
+  ingest(dir: Direction, msg: unknown, line?: number): readonly StoreChange[] {
+    const step = new Step(this, line, this.nowFn(), this.version, this.newKeyFn);
+    if (dir === 'agent->client') {
+      const fast = fastChunk(msg, step.version);
+      if (fast !== undefined) {
+        step.sessionId = fast.sessionId;
+        this.sessionFor(fast.sessionId, step).apply(
+          { kind: 'chunk', chunkKind: fast.chunkKind, chunk: { content: { type: 'text', text: fast.text }, messageId: fast.messageId } },
+          step,
+        );
+        return step.changes;
+      }
+    }
+    const parsed = parseRpc(msg);
+    if (!parsed.ok) {
+      step.diagnostic('error', `${dir}: ${parsed.error}`);
+      return step.changes;
+    }
+    const m = parsed.msg;
+    if (m.type === 'request') this.request(dir, m.id, m.method, m.params, step);
+    else if (m.type === 'notification') this.notification(dir, m.method, m.params, step);
+    else this.response(dir, m.id, m.ok ? { ok: true, result: m.result } : { ok: false }, step);
+    return step.changes;
+  }
+
+  /** Parse one capture line `{dir,msg,...}` (seq/t_ms ignored, `dir:"note"` skipped) and ingest it. */
+  ingestLine(text: string, line?: number): readonly StoreChange[] {
+    let rec: unknown;
+    try {
+      rec = JSON.parse(text);
+    } catch (err) {
+      return this.lineError(line, `capture line is not JSON (${err instanceof Error ? err.message : String(err)})`);
+    }
+    if (!isRecord(rec)) return this.lineError(line, 'capture line is not an object');
+    const dir = rec.dir;
+    if (dir === 'client->agent' || dir === 'agent->client') {
+      if (!('msg' in rec)) return this.lineError(line, "capture line has no 'msg'");
+      return this.ingest(dir, rec.msg, line);
+    }
+    if (dir === 'note') return [];
+    return this.lineError(line, `capture line has an unknown 'dir' (${JSON.stringify(dir)})`);
+  }
+
+  private lineError(line: number | undefined, message: string): readonly StoreChange[] {
+    const step = new Step(this, line, this.nowFn(), this.version, this.newKeyFn);
+    step.diagnostic('error', message);
+    return step.changes;
+  }
+
+  private sessionFor(sessionId: string, step: Step): SessionReducer {
+    let s = this.byId.get(sessionId);
+    if (!s) {
+      s = new SessionReducer(sessionId, this.protocolVersion);
+      this.byId.set(sessionId, s);
+      step.changes.push({ type: 'sessionAdded', sessionId });
+    }
+    return s;
+  }
+
+  private apply(sessionId: string, action: Action, step: Step): void {
+    step.sessionId = sessionId;
+    this.sessionFor(sessionId, step).apply(action, step);
+  }
+
+  // ---- traffic ----------------------------------------------------------------------------------
+
+  private request(dir: Direction, id: RequestId, method: string, params: unknown, step: Step): void {
+    const sid = zSessionIdParams.safeParse(params);
+    const sessionId = sid.success ? sid.data.sessionId : null;
+    const pending: PendingRequest = { method, sessionId, modeId: null, localKey: null };
+    if (dir === 'client->agent') {
+      switch (method) {
+        case AgentMethods.sessionPrompt: {
+          const p = zPromptParams.safeParse(params);
+          if (!p.success) {
+            step.diagnostic('warning', `session/prompt with malformed params: not shown`);
+            break;
+          }
+          const content = p.data.prompt.flatMap((b) => {
+            const r = zContentBlock.safeParse(b);
+            return r.success ? [r.data] : [];
+          });
+          this.apply(p.data.sessionId, { kind: 'local_prompt', content }, step);
+          const s = this.byId.get(p.data.sessionId);
+          const st = s?.state();
+          pending.localKey = st ? (st.entries[st.entries.length - 1]?.key ?? null) : null;
+          break;
+        }
+        case AgentMethods.sessionLoad:
+        case AgentMethods.sessionResume:
+          if (sessionId === null) break;
+          // Load/resume (re)attach the session to this connection and its protocol version.
+          this.sessionFor(sessionId, step).protocolVersion = this.protocolVersion;
+          if (method === AgentMethods.sessionLoad) this.apply(sessionId, { kind: 'load_started' }, step);
+          break;
+        case AgentMethods.sessionSetMode: {
+          const p = zSetModeParams.safeParse(params);
+          if (p.success) pending.modeId = p.data.modeId;
+          break;
+        }
+      }
+    } else if (method === ClientMethods.sessionRequestPermission) {
+      const p = zPermissionParams.safeParse(params);
+      const raw = p.success ? (p.data.toolCall ?? (p.data.subject?.type === 'tool_call' ? p.data.subject.toolCall : undefined)) : undefined;
+      if (p.success && raw !== undefined) {
+        const tc = zToolCallPatch.safeParse(raw);
+        if (tc.success) this.apply(p.data.sessionId, { kind: 'permission_tool_call', patch: tc.data }, step);
+        else step.diagnostic('error', `session/request_permission toolCall rejected: ${tc.error.issues[0]?.path.join('.') ?? ''} ${tc.error.issues[0]?.message ?? ''}`);
+      }
+    }
+    this.pending[dir].set(idKey(id), pending);
+  }
+
+  private notification(dir: Direction, method: string, params: unknown, step: Step): void {
+    if (dir === 'agent->client' && method === ClientMethods.sessionUpdate) {
+      const r = parseSessionUpdate(params, step.version);
+      if (r.sessionId !== null) step.sessionId = r.sessionId;
+      if (!r.ok) {
+        step.diagnostic(r.severity, r.message);
+        return;
+      }
+      for (const w of r.warnings) step.diagnostic('warning', w);
+      if (r.update.kind === 'ignored') return;
+      this.apply(r.sessionId, r.update, step);
+    } else if (dir === 'client->agent' && method === AgentMethods.sessionCancel) {
+      const sid = zSessionIdParams.safeParse(params);
+      if (sid.success) this.apply(sid.data.sessionId, { kind: 'cancel' }, step);
+    }
+  }
+
+  /** A response travelling in `dir` answers a request that travelled the other way. */
+  private response(dir: Direction, id: RequestId, outcome: { ok: true; result: unknown } | { ok: false }, step: Step): void {
+    const requestDir: Direction = dir === 'agent->client' ? 'client->agent' : 'agent->client';
+    const map = this.pending[requestDir];
+    const key = idKey(id);
+    const req = map.get(key);
+    if (!req) return; // e.g. a capture that starts mid-conversation
+    map.delete(key);
+    if (requestDir !== 'client->agent') return;
+    const result = outcome.ok ? outcome.result : undefined;
+    switch (req.method) {
+      case AgentMethods.initialize: {
+        const r = zInitializeResult.safeParse(result);
+        if (r.success) this.protocolVersion = r.data.protocolVersion;
+        return;
+      }
+      case AgentMethods.sessionNew: {
+        const r = zNewSessionResult.safeParse(result);
+        if (!r.success) return;
+        const s = this.sessionFor(r.data.sessionId, step);
+        s.protocolVersion = this.protocolVersion;
+        this.sessionResult(r.data.sessionId, result, step);
+        return;
+      }
+      case AgentMethods.sessionLoad:
+        if (req.sessionId === null) return;
+        this.apply(req.sessionId, { kind: 'load_ended' }, step);
+        if (outcome.ok) this.sessionResult(req.sessionId, result, step);
+        return;
+      case AgentMethods.sessionResume:
+        if (req.sessionId !== null && outcome.ok) this.sessionResult(req.sessionId, result, step);
+        return;
+      case AgentMethods.sessionSetMode:
+        if (outcome.ok && req.sessionId !== null && req.modeId !== null) this.apply(req.sessionId, { kind: 'mode_set', modeId: req.modeId }, step);
+        return;
+      case AgentMethods.sessionSetConfigOption:
+        if (outcome.ok && req.sessionId !== null) this.sessionResult(req.sessionId, result, step);
+        return;
+      case AgentMethods.sessionPrompt: {
+        if (req.sessionId === null) return;
+        const r = zPromptResult.safeParse(result);
+        const messageId = this.version === PROTOCOL_V2 && r.success ? (r.data.messageId ?? null) : null;
+        this.apply(req.sessionId, { kind: 'prompt_answered', localKey: req.localKey, messageId }, step);
+        return;
+      }
+    }
+  }
+
+  private sessionResult(sessionId: string, result: unknown, step: Step): void {
+    const r = zSessionResult.safeParse(result);
+    if (!r.success) return;
+    const modes = r.data.modes === undefined || r.data.modes === null ? null : zSessionModeState.safeParse(r.data.modes);
+    const options = Array.isArray(r.data.configOptions)
+      ? r.data.configOptions.flatMap((o) => {
+          const c = zConfigOption.safeParse(o);
+          return c.success ? [c.data] : [];
+        })
+      : null;
+    if (modes && !modes.success) step.diagnostic('warning', `malformed 'modes' in a session result ignored`);
+    const m = modes && modes.success ? modes.data : null;
+    if (m || options) this.apply(sessionId, { kind: 'session_result', modes: m, configOptions: options }, step);
+  }
+
+  // ---- persistence ------------------------------------------------------------------------------
+
+  /** Complete, versioned, plain JSON: entries with keys, reducer bookkeeping, pending requests, diagnostics. */
+  toJSON(): PersistedStore {
+    return {
+      format: STORE_FORMAT,
+      version: STORE_FORMAT_VERSION,
+      protocolVersion: this.protocolVersion,
+      sessions: [...this.byId.values()].map((s) => {
+        const i = s.internals();
+        return {
+          ...s.state(),
+          entries: s.state().entries.map(plainEntry),
+          internals: {
+            open: i.open,
+            echo: i.echo ? { ...i.echo } : null,
+            lastAgentKey: i.lastAgentKey,
+            replay: i.replay ? { priorLength: i.replay.priorLength, cursor: i.replay.cursor, touched: [...i.replay.touched] } : null,
+          },
+        };
+      }),
+      pending: { 'client->agent': [...this.pending['client->agent']], 'agent->client': [...this.pending['agent->client']] },
+      diagnostics: this.diags.slice(),
+    };
+  }
+
+  /** Restores a saved store. Tolerant: what cannot be read is reported in `diagnostics` and skipped. */
+  static fromJSON(data: unknown, options?: StoreOptions): { store: MessageStore; diagnostics: Diagnostic[] } {
+    const store = new MessageStore(options);
+    const diagnostics: Diagnostic[] = [];
+    const top = zPersistedStore.safeParse(data);
+    if (!top.success) {
+      const i = top.error.issues[0];
+      diagnostics.push({ severity: 'error', message: `saved store state is unreadable (${i ? `${i.path.join('.')}: ${i.message}` : 'invalid'}); starting empty` });
+      return { store, diagnostics };
+    }
+    store.protocolVersion = top.data.protocolVersion;
+    store.diags.push(...top.data.diagnostics);
+    for (const dir of ['client->agent', 'agent->client'] as const) for (const [k, v] of top.data.pending[dir]) store.pending[dir].set(k, v);
+    top.data.sessions.forEach((raw, si) => {
+      const r = zPersistedSession.safeParse(raw);
+      if (!r.success) {
+        diagnostics.push({ severity: 'error', message: `saved session ${si} is unreadable (${r.error.issues[0]?.message ?? 'invalid'}); skipped` });
+        return;
+      }
+      const d = r.data;
+      if (store.byId.has(d.sessionId)) {
+        diagnostics.push({ severity: 'error', message: `saved session '${d.sessionId}' appears twice; the second copy is skipped` });
+        return;
+      }
+      const s = new SessionReducer(d.sessionId, d.protocolVersion);
+      const entries: Entry[] = [];
+      const keys = new Set<string>();
+      d.entries.forEach((rawEntry, i) => {
+        const e = parseEntry(rawEntry, d.sessionId, i);
+        if ('error' in e) diagnostics.push({ severity: 'error', message: e.error, sessionId: d.sessionId });
+        else if (keys.has(e.entry.key)) diagnostics.push({ severity: 'error', message: `saved entry ${i} of session '${d.sessionId}' repeats key '${e.entry.key}'; skipped`, sessionId: d.sessionId });
+        else {
+          keys.add(e.entry.key);
+          entries.push(e.entry);
+        }
+      });
+      const skipped = entries.length !== d.entries.length;
+      const ri = d.internals;
+      s.restore(entries, {
+        // Indexes in the bookkeeping are only trusted when no entry was skipped.
+        open: skipped ? -1 : ri.open,
+        echo: ri.echo,
+        lastAgentKey: ri.lastAgentKey,
+        replay: ri.replay && !skipped ? { priorLength: ri.replay.priorLength, cursor: ri.replay.cursor, touched: new Set(ri.replay.touched) } : null,
+      });
+      s.plan = d.plan;
+      s.currentModeId = d.currentModeId;
+      s.availableModes = d.availableModes;
+      s.availableCommands = d.availableCommands;
+      s.configOptions = d.configOptions;
+      s.usage = d.usage;
+      s.title = d.title;
+      s.updatedAt = d.updatedAt;
+      store.byId.set(d.sessionId, s);
+    });
+    return { store, diagnostics };
+  }
+}
+
+/** A copy with `stats.lines` detached from the live, store-owned run array. */
+function plainEntry(e: Entry): Entry {
+  return { ...e, stats: { ...e.stats, lines: e.stats.lines.map((r) => [r[0], r[1]] as const) } };
+}

@@ -1,0 +1,63 @@
+// Every recorded agent transcript reduces with no error diagnostics, no text lost or duplicated (each
+// message's text is exactly the concatenation of the chunks that built it), one entry per tool call.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { MessageStore, textOf } from '../../src/common/store';
+
+const dir = '/work/shared/agents/transcripts';
+const files = readdirSync(dir).filter((f) => f.endsWith('.jsonl')).sort();
+
+interface Rec {
+  dir?: string;
+  msg?: { method?: string; params?: { update?: { sessionUpdate?: string; content?: { type?: string; text?: string }; messageId?: string | null; toolCallId?: string } } };
+}
+
+test('there are transcripts to check', () => assert.ok(files.length > 0));
+
+for (const file of files) {
+  test(`transcript ${file}`, () => {
+    const lines = readFileSync(path.join(dir, file), 'utf8').split('\n');
+    const store = new MessageStore();
+    lines.forEach((l, i) => {
+      if (l.trim() !== '') store.ingestLine(l, i + 1);
+    });
+    assert.deepEqual(store.diagnostics().filter((d) => d.severity === 'error'), []);
+    const sessions = store.sessions();
+    assert.ok(sessions.length > 0, 'no session');
+
+    // Expected text per entry: the concatenated text of the capture lines recorded in its stats.
+    const recs = lines.map((l) => (l.trim() === '' ? {} : (JSON.parse(l) as Rec)));
+    const toolCallIds = new Set<string>();
+    for (const s of sessions) {
+      const seenTools = new Set<string>();
+      for (const e of s.entries) {
+        if (e.kind === 'tool_call') {
+          assert.ok(!seenTools.has(e.toolCallId), `tool call ${e.toolCallId} appears twice`);
+          seenTools.add(e.toolCallId);
+          toolCallIds.add(e.toolCallId);
+          continue;
+        }
+        if (e.provenance === 'local') continue;
+        let want = '';
+        for (const [a, b] of e.stats.lines)
+          for (let n = a; n <= b; n++) {
+            const u = recs[n - 1]?.msg?.params?.update;
+            if (u?.content?.type === 'text') want += u.content.text ?? '';
+          }
+        assert.equal(textOf(e.content), want, `${e.kind} ${e.messageId ?? e.key}`);
+        assert.ok(textOf(e.content).length > 0 || e.content.length > 0, 'empty message entry');
+      }
+    }
+    // Every chunk's text is in exactly one entry: the totals agree.
+    let chunkText = 0;
+    for (const r of recs) {
+      const u = r.msg?.params?.update;
+      if (r.dir === 'agent->client' && u?.sessionUpdate?.endsWith('_chunk') && u.content?.type === 'text') chunkText += (u.content.text ?? '').length;
+      if (r.dir === 'agent->client' && (u?.sessionUpdate === 'tool_call' || u?.sessionUpdate === 'tool_call_update') && u.toolCallId) assert.ok(toolCallIds.has(u.toolCallId));
+    }
+    const stored = sessions.flatMap((s) => s.entries).reduce((n, e) => n + (e.kind !== 'tool_call' && e.provenance !== 'local' ? textOf(e.content).length : 0), 0);
+    assert.equal(stored, chunkText);
+  });
+}
