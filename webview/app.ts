@@ -3,7 +3,7 @@
  * (ready -> snapshot -> patches), and owns the document-level keys and link/location clicks.
  */
 import type { Entry } from '../src/common/store/model';
-import type { HostToWebview, PanelState, PatchOp, WebviewPersistedState, WebviewToHost } from '../src/common/webview/contract';
+import type { HostToWebview, PanelState, PatchOp, TerminalView, WebviewPersistedState, WebviewToHost } from '../src/common/webview/contract';
 // Not via contract.ts: that module also builds the zod schema the host uses, which the webview does not need.
 import { WEBVIEW_PROTOCOL_VERSION } from '../src/common/webview/version';
 import { h } from './dom';
@@ -30,6 +30,7 @@ const EMPTY_PANEL: PanelState = {
   queuedPrompts: [],
   permissions: [],
   notices: [],
+  terminals: {},
 };
 
 export class ChatApp {
@@ -40,6 +41,8 @@ export class ChatApp {
   private readonly search: SearchBar;
   /** Requests answered here but not yet removed by the host: hidden at once so a second key press answers the next one. */
   private readonly answered = new Set<string>();
+  /** Terminals' live output, from the snapshot and `terminal` ops. */
+  private readonly terminals = new Map<string, TerminalView>();
   private protocolMismatch: string | null = null;
   private draft = '';
   private restoreScrollKey: string | null = null;
@@ -55,6 +58,7 @@ export class ChatApp {
       post,
       agentName: () => this.panel.agentName,
       oldestPermission: () => this.pendingPermissions()[0]?.requestId ?? null,
+      terminal: (id) => this.terminals.get(id),
       isStreaming: (key) => {
         const entries = this.transcript.views;
         return (this.panel.turn === 'busy' || this.panel.turn === 'cancelling') && entries[entries.length - 1]?.key === key;
@@ -129,6 +133,8 @@ export class ChatApp {
     this.protocolMismatch = protocol === WEBVIEW_PROTOCOL_VERSION ? null : `This panel is from another version of ACP Chat (protocol ${WEBVIEW_PROTOCOL_VERSION}, host ${protocol}). Close and reopen it.`;
     this.panel = { ...EMPTY_PANEL, ...panel };
     this.answered.clear();
+    this.terminals.clear();
+    for (const [id, t] of Object.entries(panel.terminals ?? {})) this.terminals.set(id, t);
     this.transcript.reset(entries);
     this.renderPanel();
     if (this.restoreScrollKey) {
@@ -148,6 +154,12 @@ export class ChatApp {
           return this.transcript.appendText(op.key, op.text);
         case 'remove':
           return this.transcript.remove(op.key);
+        case 'terminal': {
+          const prev = this.terminals.get(op.terminalId) ?? { output: '', exited: false, exitCode: null, signal: null };
+          const output = prev.output + op.append;
+          this.terminals.set(op.terminalId, op.exit ? { output, exited: true, exitCode: op.exit.exitCode, signal: op.exit.signal } : { ...prev, output });
+          return this.transcript.refreshTerminal(op.terminalId);
+        }
         case 'panel': {
           const turnChanged = op.panel.turn !== undefined && op.panel.turn !== this.panel.turn;
           this.panel = { ...this.panel, ...op.panel };

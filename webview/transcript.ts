@@ -148,6 +148,17 @@ export class Transcript {
     return this.permissions.filter((p) => !this.toolViewFor(p));
   }
 
+  /** Redraws the tool calls that show this terminal (at most once per frame, like any change). */
+  refreshTerminal(terminalId: string): void {
+    for (const v of this.order) {
+      const e = v.entry;
+      if (e.kind === 'tool_call' && e.content.some((c) => c.type === 'terminal' && c.terminalId === terminalId)) {
+        v.set(e); // same entry, new output: mark the view itself dirty so the next frame redraws it
+        this.markDirty(v);
+      }
+    }
+  }
+
   /** Redraws entries whose look depends on panel state (the "Thinking…" label ends with the turn). */
   refreshStreaming(): void {
     const last = this.order[this.order.length - 1];

@@ -8,6 +8,7 @@
  * - `kill` stops the process but the id stays valid; `release` kills if needed and forgets the id.
  * - Each command runs in its own process group so kill/release/dispose stop its children too.
  */
+import { StringDecoder } from 'node:string_decoder';
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { ErrorCodes } from '../common/protocol/methods';
@@ -48,6 +49,8 @@ export interface NodeTerminalHostOptions {
   defaultCwd: string;
   /** Called with every chunk of output (for live display). */
   onOutput?: (terminalId: string, text: string) => void;
+  /** Called once when the command exits. */
+  onExit?: (terminalId: string, status: TerminalExitStatus) => void;
 }
 
 export class NodeTerminalHost implements TerminalHost {
@@ -72,18 +75,24 @@ export class NodeTerminalHost implements TerminalHost {
     let resolveExit: (s: TerminalExitStatus) => void = () => undefined;
     const exited = new Promise<TerminalExitStatus>((resolve) => (resolveExit = resolve));
     const t: Terminal = { sessionId: p.sessionId, proc, limit: p.outputByteLimit ?? DEFAULT_LIMIT, output: Buffer.alloc(0), truncated: false, exit: undefined, exited };
+    // One decoder per terminal: a multi-byte character split across two chunks is decoded whole.
+    const decoder = new StringDecoder('utf8');
     const onData = (chunk: Buffer) => {
       const next = Buffer.concat([t.output, chunk]);
       const kept = trimUtf8Start(next, t.limit);
       if (kept.length < next.length) t.truncated = true;
       t.output = kept;
-      this.options.onOutput?.(terminalId, chunk.toString('utf8'));
+      const text = decoder.write(chunk);
+      if (text) this.options.onOutput?.(terminalId, text);
     };
     proc.stdout?.on('data', onData);
     proc.stderr?.on('data', onData);
     const finish = (status: TerminalExitStatus) => {
       if (t.exit) return;
       t.exit = status;
+      const rest = decoder.end();
+      if (rest) this.options.onOutput?.(terminalId, rest);
+      this.options.onExit?.(terminalId, status);
       resolveExit(status);
     };
     proc.on('close', (code, signal) => finish({ exitCode: code, signal: signal ?? null }));

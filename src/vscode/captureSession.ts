@@ -120,6 +120,7 @@ export class CaptureSession extends Disposable implements ChatModel, TreeSource 
         queuedPrompts: [],
         permissions: [],
         notices: [],
+        terminals: {},
       },
     };
   }

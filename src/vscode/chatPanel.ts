@@ -27,6 +27,7 @@ export type PanelChange =
   | { readonly type: 'updated'; readonly entry: Entry; readonly appendedText?: string }
   | { readonly type: 'removed'; readonly key: string }
   | { readonly type: 'panel'; readonly fields: Partial<PanelState> }
+  | { readonly type: 'terminal'; readonly terminalId: string; readonly append: string; readonly exit?: { exitCode: number | null; signal: string | null } }
   /** The transcript was rebuilt (a session/load, a new session): send a fresh snapshot. */
   | { readonly type: 'reset' };
 
@@ -149,6 +150,9 @@ export class ChatPanel extends Disposable {
           break;
         case 'panel':
           this.batcher.panelChanged(c.fields);
+          break;
+        case 'terminal':
+          this.batcher.terminal(c.terminalId, c.append, c.exit);
           break;
         case 'reset':
           this.sendSnapshot();

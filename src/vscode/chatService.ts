@@ -207,7 +207,13 @@ export class ChatService extends Disposable {
     const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? this.context.globalStorageUri.fsPath;
     const restored = this.persistence.restore(agent.id, (m) => this.log.warn(m));
     let capture: CaptureFile | undefined;
-    const terminals = new NodeTerminalHost({ defaultCwd: cwd });
+    // The session is created below; terminal events reach it through this late-bound reference.
+    let owner: ChatSession | undefined;
+    const terminals = new NodeTerminalHost({
+      defaultCwd: cwd,
+      onOutput: (id, text) => owner?.terminalEvent(id, text),
+      onExit: (id, status) => owner?.terminalEvent(id, '', { exitCode: status.exitCode ?? null, signal: status.signal ?? null }),
+    });
     const ui = createSessionUi({
       docs: this.docs,
       log: this.log,
@@ -246,6 +252,7 @@ export class ChatService extends Disposable {
       records: (seqs) => readCaptureRecords(this.capturesDir(), agent.id, seqs),
       buildPrompt: (text, caps) => buildPrompt(text, caps, this.files, vscode.workspace.workspaceFolders?.[0]?.uri.fsPath),
     });
+    owner = session;
     session.captureFile = () => capture?.path;
     session.own(terminals);
     this.sessions.set(agentId, session);

@@ -5,7 +5,7 @@
  * and the store's changes are turned into panel patches and tree refreshes here.
  */
 import type { AgentConfig, Settings } from '../common/config/settings';
-import type { PanelState, TurnState, WebviewToHost } from '../common/webview/contract';
+import type { PanelState, TerminalView, TurnState, WebviewToHost } from '../common/webview/contract';
 import type { Diagnostic, Entry, SessionState } from '../common/store/model';
 import { MessageStore, type StoreChange } from '../common/store';
 import { PermissionBroker } from '../common/permissionBroker';
@@ -61,6 +61,9 @@ export interface ChatSessionOptions {
 
 type Notice = PanelState['notices'][number];
 
+/** Characters of terminal output kept per terminal for the panel. */
+const MAX_TERMINAL_CHARS = 64 * 1024;
+
 export class ChatSession extends Disposable implements ChatModel, TreeSource {
   readonly broker = new PermissionBroker();
   /** What the agent advertised and actually does, for the capability report. */
@@ -71,6 +74,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource {
   private message: string | null = null;
   private readonly queue: string[] = [];
   private notices: Notice[] = [];
+  private readonly terminals = new Map<string, TerminalView>();
   private wireSeq = 0;
   private connecting: Promise<void> | undefined;
   /** The capture file of the current connection, if one is being written. */
@@ -163,7 +167,18 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource {
       queuedPrompts: [...this.queue],
       permissions: this.permissionsForPanel(),
       notices: this.notices,
+      terminals: Object.fromEntries(this.terminals),
     };
+  }
+
+  /** Output and exit of a terminal we run for the agent, streamed to the panel. */
+  terminalEvent(terminalId: string, append: string, exit?: { exitCode: number | null; signal: string | null }): void {
+    const prev = this.terminals.get(terminalId) ?? { output: '', exited: false, exitCode: null, signal: null };
+    let output = prev.output + append;
+    // The panel shows a bounded tail; the agent's own output limit is applied separately by the host.
+    if (output.length > MAX_TERMINAL_CHARS) output = output.slice(output.length - MAX_TERMINAL_CHARS);
+    this.terminals.set(terminalId, exit ? { output, exited: true, exitCode: exit.exitCode, signal: exit.signal } : { ...prev, output });
+    this.changes.fire([{ type: 'terminal', terminalId, append, ...(exit ? { exit } : {}) }]);
   }
 
   /** Resolves when no turn is running and nothing is queued (or the agent is gone). */

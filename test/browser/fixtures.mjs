@@ -51,6 +51,7 @@ export function panel(fields = {}) {
     queuedPrompts: [],
     permissions: [],
     notices: [],
+    terminals: {},
     ...fields,
   };
 }

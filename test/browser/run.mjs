@@ -129,6 +129,23 @@ test('appendText patches grow a message incrementally and touch no other entry',
   assert.equal(await page.locator('[data-key="tc9"]').count(), 0);
 });
 
+test('terminal output streams into its tool call and shows the exit code', async ({ open }) => {
+  const { page, send, flush } = await open();
+  const run = toolCall('tc1', { title: 'Run tests', toolKind: 'execute', status: 'in_progress', content: [{ type: 'terminal', terminalId: 'term-1' }] });
+  await send(snapshot([run], panel({ turn: 'busy', terminals: { 'term-1': { output: 'line 1\n', exited: false, exitCode: null, signal: null } } })));
+  await flush();
+  const out = page.locator('[data-key="tc1"] [data-terminal-id="term-1"] .terminal-output');
+  assert.equal(await out.innerText(), 'line 1\n');
+  await send(patch({ op: 'terminal', terminalId: 'term-1', append: 'line 2\n' }, { op: 'terminal', terminalId: 'term-1', append: 'ok ✓\n', exit: { exitCode: 0, signal: null } }));
+  await flush();
+  assert.equal(await out.innerText(), 'line 1\nline 2\nok ✓\n');
+  assert.equal(await page.locator('[data-key="tc1"] .terminal-head .tag').innerText(), 'exit 0');
+  // A terminal the panel knows nothing about falls back to the agent's own _meta.terminal_output.
+  await send(patch({ op: 'insert', index: 1, entry: toolCall('tc2', { title: 'Other', toolKind: 'execute', status: 'completed', meta: { terminal_output: { terminal_id: 'x', data: 'from meta' } }, content: [{ type: 'terminal', terminalId: 'x' }] }) }));
+  await flush();
+  assert.equal(await page.locator('[data-key="tc2"] .terminal-output').innerText(), 'from meta');
+});
+
 test('a patch for an unknown entry asks the host for a fresh snapshot', async ({ open }) => {
   const { send, posted, clearPosted } = await open();
   await send(snapshot([message('agent_message', 'a1', 'hi')]));

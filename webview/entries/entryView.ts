@@ -5,7 +5,7 @@
  * rebuilt for a finished entry.
  */
 import type { Entry } from '../../src/common/store/model';
-import type { PermissionView, WebviewToHost } from '../../src/common/webview/contract';
+import type { PermissionView, TerminalView, WebviewToHost } from '../../src/common/webview/contract';
 import { h } from '../dom';
 import { estimateHeight } from '../entryModel';
 
@@ -16,6 +16,8 @@ export interface ViewContext {
   isStreaming(key: string): boolean;
   /** The request the number keys and Esc answer (the oldest unanswered), if any. */
   oldestPermission(): string | null;
+  /** Live output of a terminal the client runs for the agent, if known. */
+  terminal(terminalId: string): TerminalView | undefined;
 }
 
 const LABELS: Record<Entry['kind'], string> = {

@@ -142,18 +142,32 @@ export class ToolCallView extends EntryView<ToolCallEntry> {
     );
   }
 
-  /** Live output: the `_meta.terminal_output` extension some agents send (`{terminal_id, data}`), else a placeholder. */
+  /**
+   * Live output: from the terminal the client runs for the agent (`terminal/create`), else from the
+   * `_meta.terminal_output` extension some agents send (`{terminal_id, data}`), else a placeholder.
+   */
   private renderTerminal(terminalId: string): HTMLElement {
+    const live = this.ctx.terminal(terminalId);
     const meta = this.entry.meta ?? {};
     const out = meta['terminal_output'];
     const exit = meta['terminal_exit'];
-    const data = out && typeof out === 'object' && typeof (out as Record<string, unknown>)['data'] === 'string' ? String((out as Record<string, unknown>)['data']) : '';
-    const code = exit && typeof exit === 'object' ? (exit as Record<string, unknown>)['exit_code'] : undefined;
+    const metaData = out && typeof out === 'object' && typeof (out as Record<string, unknown>)['data'] === 'string' ? String((out as Record<string, unknown>)['data']) : '';
+    const metaCode = exit && typeof exit === 'object' ? (exit as Record<string, unknown>)['exit_code'] : undefined;
+    const data = live?.output || metaData;
+    const code = live?.exited ? live.exitCode : metaCode;
+    const signal = live?.exited ? live.signal : null;
+    const running = live ? !live.exited : this.entry.status === 'in_progress';
     return h(
       'div',
       { class: 'tool-terminal', 'data-terminal-id': terminalId },
-      h('div', { class: 'terminal-head' }, icon('terminal'), `Terminal ${terminalId}`, typeof code === 'number' ? h('span', { class: 'tag' }, `exit ${code}`) : null),
-      h('pre', { class: 'terminal-output' }, data || (this.entry.status === 'in_progress' ? 'Running…' : '(no output)')),
+      h(
+        'div',
+        { class: 'terminal-head' },
+        icon('terminal'),
+        `Terminal ${terminalId}`,
+        typeof code === 'number' ? h('span', { class: 'tag' }, `exit ${code}`) : signal ? h('span', { class: 'tag' }, signal) : null,
+      ),
+      h('pre', { class: 'terminal-output' }, data || (running ? 'Running…' : '(no output)')),
     );
   }
 

@@ -27,6 +27,15 @@ export interface PermissionView {
   readonly options: readonly { readonly optionId: string; readonly name: string; readonly kind: string }[];
 }
 
+/** Output of a terminal the client runs for the agent (`terminal/create`), shown live on its tool call. */
+export interface TerminalView {
+  /** The most recent output (the host keeps a bounded tail). */
+  readonly output: string;
+  readonly exited: boolean;
+  readonly exitCode: number | null;
+  readonly signal: string | null;
+}
+
 export type TurnState = 'starting' | 'idle' | 'busy' | 'cancelling' | 'exited' | 'error';
 
 /** Everything about the session that is not an entry. Sent whole in a snapshot, partially in patches. */
@@ -47,6 +56,8 @@ export interface PanelState {
   readonly queuedPrompts: readonly string[];
   readonly permissions: readonly PermissionView[];
   readonly notices: readonly { readonly severity: string; readonly title: string; readonly description?: string | null }[];
+  /** Terminals by id; patched with `terminal` ops as output arrives. */
+  readonly terminals: Readonly<Record<string, TerminalView>>;
 }
 
 /** One change to the transcript. Entries are addressed by their durable key, never by position alone. */
@@ -58,6 +69,8 @@ export type PatchOp =
   /** Text appended to the entry's content: to its last block when that is text, else as a new text block. */
   | { readonly op: 'appendText'; readonly key: string; readonly text: string }
   | { readonly op: 'remove'; readonly key: string }
+  /** Output appended to a terminal (`append`, possibly empty) and, once it exited, its exit status. */
+  | { readonly op: 'terminal'; readonly terminalId: string; readonly append: string; readonly exit?: { readonly exitCode: number | null; readonly signal: string | null } }
   /** Some panel fields changed; absent fields are unchanged. */
   | { readonly op: 'panel'; readonly panel: Partial<PanelState> };
 

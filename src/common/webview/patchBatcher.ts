@@ -43,6 +43,7 @@ export class PatchBatcher {
           return;
         case 'remove':
         case 'panel':
+        case 'terminal':
           break;
       }
     }
@@ -51,6 +52,18 @@ export class PatchBatcher {
 
   removed(key: string): void {
     this.push(key, { op: 'remove', key });
+  }
+
+  /** Terminal output: consecutive appends to one terminal become one op; an exit status rides along. */
+  terminal(terminalId: string, append: string, exit?: { exitCode: number | null; signal: string | null }): void {
+    const key = `terminal:${terminalId}`;
+    const at = this.lastOpFor.get(key);
+    const pending = at === undefined ? undefined : this.ops[at];
+    if (pending?.op === 'terminal' && at !== undefined) {
+      this.ops[at] = { ...pending, append: pending.append + append, ...(exit ? { exit } : {}) };
+      return;
+    }
+    this.push(key, { op: 'terminal', terminalId, append, ...(exit ? { exit } : {}) });
   }
 
   panelChanged(fields: Partial<PanelState>): void {

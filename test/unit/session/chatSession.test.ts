@@ -9,6 +9,7 @@ import { parseSettings } from '../../../src/common/config/settings';
 import type { ClientHandlers } from '../../../src/node/acp/handlers';
 import type { PermissionBroker } from '../../../src/common/permissionBroker';
 import { inProcessDemoAgent } from './harness';
+import { NodeTerminalHost } from '../../../src/node/terminals';
 
 const settings = parseSettings(() => undefined).settings;
 const noUi: SessionUi = {
@@ -125,5 +126,34 @@ test('a crash says what happened; restart reattaches the same session without du
   assert.equal(agent.connections, 2);
   assert.equal(session.sessionId, sid, 'the same session is reattached');
   assert.deepEqual(session.entries().map((e) => e.key), before, 'no entry duplicated or re-keyed');
+  session.dispose();
+});
+
+test('a terminal the agent runs streams its output and exit status to the panel', async () => {
+  let owner: ChatSession | undefined;
+  const terminals = new NodeTerminalHost({
+    defaultCwd: process.cwd(),
+    onOutput: (id, text) => owner?.terminalEvent(id, text),
+    onExit: (id, status) => owner?.terminalEvent(id, '', { exitCode: status.exitCode ?? null, signal: status.signal ?? null }),
+  });
+  const { session, changes } = makeSession({
+    handlers: (broker) => ({
+      requestPermission: async (p, signal) => ({
+        outcome: await broker.ask({ sessionId: p.sessionId, toolCallId: p.toolCall.toolCallId, toolCallKey: null, title: '', options: p.options }, signal),
+      }),
+      terminals,
+    }),
+  });
+  owner = session;
+  await session.start();
+  session.prompt('run a command');
+  await session.whenIdle();
+  const views = Object.values(session.panelState().terminals);
+  assert.equal(views.length, 1);
+  assert.match(views[0]!.output, /Hello from the demo terminal/);
+  assert.deepEqual([views[0]!.exited, views[0]!.exitCode], [true, 0]);
+  assert.ok(changes.some((c) => c.type === 'terminal' && c.append.includes('Hello from the demo terminal')));
+  assert.ok(changes.some((c) => c.type === 'terminal' && c.exit?.exitCode === 0));
+  terminals.dispose();
   session.dispose();
 });

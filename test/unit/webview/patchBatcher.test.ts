@@ -56,3 +56,15 @@ test('an append after a remove of the same key is not folded into the remove', (
   b.updated(msg('k', 'a'), 'a');
   assert.deepEqual(b.take(), [{ op: 'remove', key: 'k' }, { op: 'appendText', key: 'k', text: 'a' }]);
 });
+
+test('terminal output coalesces per terminal and carries the exit status', () => {
+  const b = new PatchBatcher();
+  b.terminal('t1', 'a');
+  b.terminal('t2', 'x');
+  b.terminal('t1', 'b');
+  b.terminal('t1', '', { exitCode: 0, signal: null });
+  assert.deepEqual(b.take(), [
+    { op: 'terminal', terminalId: 't1', append: 'ab', exit: { exitCode: 0, signal: null } },
+    { op: 'terminal', terminalId: 't2', append: 'x' },
+  ]);
+});
