@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # Installs everything the build, the tests and `npm start` need on a Debian machine that has only Node 20 + npm.
 # Idempotent and cheap when nothing is missing, so every entry point (test.sh, start.sh) runs it first.
-#   1. apt: chromium (the headless workbench client for Playwright) and libkrb5-dev (code-server's kerberos
-#      addon is compiled by node-gyp), plus python3/make/g++ for node-gyp; apt-get update only when something is missing.
+#   1. apt: chromium (the headless workbench client for Playwright), libkrb5-dev (code-server's kerberos
+#      addon is compiled by node-gyp) and fonts-noto-color-emoji (agents write emoji; without a font the
+#      screenshots show empty boxes), plus python3/make/g++ for node-gyp; apt-get update only when something is missing.
 #   2. npm ci, when node_modules is missing or older than package-lock.json.
 #   3. The offline VS Code host (code-server + Node 24 from npm), cached by lockfile hash (scripts/install-host.sh).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 need=()
-for p in chromium libkrb5-dev; do
+for p in chromium libkrb5-dev fonts-noto-color-emoji; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || need+=("$p")
 done
 for c in python3 make g++; do command -v "$c" >/dev/null || need+=("$c"); done

@@ -89,7 +89,10 @@ export class PanelView {
   /** Rebuilt only when modes or options change, so an open dropdown is not closed by unrelated updates. */
   private renderPickers(p: PanelState): void {
     const controls: HTMLElement[] = [];
-    if (p.availableModes.length) {
+    // ACP: when an agent sends both legacy `modes` and a config option of category "mode", clients
+    // should use the config option; showing both gives two pickers for one setting.
+    const modeOption = p.configOptions.some((c) => c['category'] === 'mode');
+    if (p.availableModes.length && !modeOption) {
       const sel = h('select', { 'aria-label': 'Mode', class: 'mode-select', title: 'Mode', disabled: p.readOnly });
       for (const m of p.availableModes) sel.append(h('option', { value: m.id, title: m.description ?? null, selected: m.id === p.currentModeId }, m.name));
       sel.addEventListener('change', () => this.post({ type: 'setMode', modeId: sel.value }));

@@ -146,6 +146,19 @@ test('terminal output streams into its tool call and shows the exit code', async
   assert.equal(await page.locator('[data-key="tc2"] .terminal-output').innerText(), 'from meta');
 });
 
+test('legacy modes are hidden when a config option of category mode exists', async ({ open }) => {
+  const { page, send, flush } = await open();
+  const modes = [{ id: 'ask', name: 'Ask' }, { id: 'code', name: 'Code' }];
+  await send(snapshot([], panel({ availableModes: modes, currentModeId: 'ask' })));
+  await flush();
+  assert.equal(await page.locator('select[aria-label="Mode"]').count(), 1, 'modes alone: their picker is shown');
+  const modeOption = { id: 'mode', name: 'Session mode', category: 'mode', type: 'select', currentValue: 'ask', options: [{ value: 'ask', name: 'Ask' }, { value: 'code', name: 'Code' }] };
+  await send(patch({ op: 'panel', panel: { configOptions: [modeOption] } }));
+  await flush();
+  assert.equal(await page.locator('select[aria-label="Mode"]').count(), 0, 'the legacy picker gives way');
+  assert.equal(await page.locator('select[data-config-id="mode"]').count(), 1);
+});
+
 test('a patch for an unknown entry asks the host for a fresh snapshot', async ({ open }) => {
   const { send, posted, clearPosted } = await open();
   await send(snapshot([message('agent_message', 'a1', 'hi')]));
