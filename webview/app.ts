@@ -7,7 +7,7 @@ import type { HostToWebview, PanelState, PatchOp, TerminalView, WebviewPersisted
 // Not via contract.ts: that module also builds the zod schema the host uses, which the webview does not need.
 import { WEBVIEW_PROTOCOL_VERSION } from '../src/common/webview/version';
 import { h } from './dom';
-import { fileLocation, isOpenableLink } from './links';
+import { classifyLink } from '../src/common/links';
 import { PanelView } from './panelView';
 import { PromptBox } from './promptBox';
 import { SearchBar } from './searchBar';
@@ -267,10 +267,7 @@ export class ChatApp {
     if (a) {
       // Never navigate the webview; VS Code opens the link after our scheme check.
       e.preventDefault();
-      const href = a.getAttribute('href') ?? '';
-      const file = href.startsWith('file:') ? null : fileLocation(href);
-      if (file) this.post({ type: 'openLocation', ...file });
-      else if (isOpenableLink(href)) this.post({ type: 'openLink', href });
+      this.openHref(a.getAttribute('href') ?? '');
       return;
     }
     const loc = target.closest<HTMLElement>('[data-path]');
@@ -280,7 +277,14 @@ export class ChatApp {
       return;
     }
     const href = target.closest<HTMLElement>('[data-href]')?.dataset['href'];
-    if (href && isOpenableLink(href)) this.post({ type: 'openLink', href });
+    if (href) this.openHref(href);
+  }
+
+  /** Files open in the editor, web links in the browser (the host checks again); anything else is ignored. */
+  private openHref(href: string): void {
+    const t = classifyLink(href);
+    if (t.kind === 'file') this.post({ type: 'openLocation', path: t.path, line: t.line });
+    else if (t.kind === 'external') this.post({ type: 'openLink', href: t.uri });
   }
 
   /** Asks the host for a fresh snapshot (at most once per second): the host's store is the truth. */

@@ -1,5 +1,6 @@
 /** The VS Code side of a chat session's UI actions (see `SessionUi`). */
 import * as vscode from 'vscode';
+import nodePath from 'node:path';
 import { classifyLink } from '../common/links';
 import { sessionToMarkdown } from '../common/export/markdown';
 import type { Entry } from '../common/store/model';
@@ -32,7 +33,10 @@ export function createSessionUi(d: SessionUiDeps): SessionUi {
           return;
       }
     },
-    openLocation(path, line) {
+    openLocation(p, line) {
+      // Agents link workspace files by relative path; resolve them against the workspace folder.
+      const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+      const path = nodePath.isAbsolute(p) || !root ? p : nodePath.join(root, p);
       const pos = line !== null && line > 0 ? new vscode.Position(line - 1, 0) : undefined;
       void vscode.window.showTextDocument(vscode.Uri.file(path), {
         preview: true,

@@ -1,7 +1,7 @@
 /** Non-text content blocks (images, files, resources), shared by messages and tool calls. */
 import type { ContentBlock } from '../../src/common/protocol/content';
 import { h, icon } from '../dom';
-import { fileLocation } from '../links';
+import { classifyLink } from '../../src/common/links';
 
 export function renderBlock(b: Exclude<ContentBlock, { type: 'text' }>): HTMLElement {
   switch (b.type) {
@@ -17,7 +17,8 @@ export function renderBlock(b: Exclude<ContentBlock, { type: 'text' }>): HTMLEle
 }
 
 function fileChip(uri: string, name: string): HTMLElement {
-  const loc = fileLocation(uri);
+  const t = classifyLink(uri);
+  const loc = t.kind === 'file' ? t : null;
   return h(
     'button',
     {

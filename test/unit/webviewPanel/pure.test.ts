@@ -6,7 +6,6 @@ import type { MessageEntry, ToolCallEntry } from '../../../src/common/store/mode
 import { toControl } from '../../../webview/configOptions';
 import { appendTextToEntry, commandOf, entryPlainText, formatUsage, thoughtSeconds } from '../../../webview/entryModel';
 import { compactDiff, diffStats, lineDiff, type DiffLine } from '../../../webview/lineDiff';
-import { fileLocation, isOpenableLink } from '../../../webview/links';
 import { matchCommands, slashQuery } from '../../../webview/slash';
 
 const stats = { chunks: 1, upserts: 0, bytes: 1, firstSeen: 1000, lastSeen: 5300, lines: [] };
@@ -46,21 +45,6 @@ test('slash completion: only a bare leading command word, prefix matches first',
   const cmds = [{ name: 'rehelp', description: '' }, { name: 'help', description: '' }, { name: 'test', description: '' }];
   assert.deepEqual(matchCommands(cmds, 'help').map((c) => c.name), ['help', 'rehelp']);
   assert.deepEqual(matchCommands(cmds, '').map((c) => c.name), ['rehelp', 'help', 'test']);
-});
-
-test('links: only schemes VS Code opens safely; file URIs become locations', () => {
-  assert.equal(isOpenableLink('https://example.com'), true);
-  assert.equal(isOpenableLink('  HTTP://x'), true);
-  assert.equal(isOpenableLink('javascript:alert(1)'), false);
-  assert.equal(isOpenableLink('JaVaScRiPt:alert(1)'), false);
-  assert.equal(isOpenableLink('data:text/html,x'), false);
-  assert.equal(isOpenableLink('#top'), false);
-  assert.equal(isOpenableLink('relative/path'), false);
-  assert.deepEqual(fileLocation('file:///work/a%20b.ts#L12'), { path: '/work/a b.ts', line: 12 });
-  assert.equal(fileLocation('https://x'), null);
-  assert.deepEqual(fileLocation('src/a.ts#L3'), { path: 'src/a.ts', line: 3 });
-  assert.equal(fileLocation('#heading'), null);
-  assert.equal(fileLocation('javascript:x'), null);
 });
 
 test('appendText goes to the last text block, else starts a new one', () => {
