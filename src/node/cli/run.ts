@@ -16,7 +16,7 @@ import { nodeReadTextFile, nodeWriteTextFile, policyPermission } from '../acp/no
 import type { ApprovePolicy } from '../acp/nodeHandlers';
 import { AgentProcess } from '../agentProcess';
 import { NodeTerminalHost } from '../terminals';
-import { CaptureWriter } from './capture';
+import { CaptureFile } from '../capture/captureFile';
 import { TranscriptPrinter } from './printer';
 
 export const usage = [
@@ -120,10 +120,10 @@ export async function main(args: string[]): Promise<number> {
 }
 
 export async function run(o: RunOptions, out: (s: string) => void, err: (s: string) => void, interrupt?: AbortSignal): Promise<number> {
-  const capture = o.capture ? new CaptureWriter(o.capture) : undefined;
+  const capture = o.capture ? CaptureFile.at(o.capture, (m) => process.stderr.write(`run: ${m}\n`)) : undefined;
   const printer = new TranscriptPrinter(out);
   const [command, ...agentArgs] = o.agent as [string, ...string[]];
-  capture?.note('spawn', { cmd: o.agent, cwd: o.cwd });
+  capture?.write('note', { text: 'spawn', cmd: o.agent, cwd: o.cwd });
   const agent = new AgentProcess({
     command,
     args: agentArgs,
@@ -132,7 +132,7 @@ export async function run(o: RunOptions, out: (s: string) => void, err: (s: stri
       if (o.verbose) err(`[agent stderr] ${line}\n`);
     },
   });
-  agent.onExit((e) => capture?.note('agent exited', { code: e.code, signal: e.signal, ...(e.error ? { error: e.error } : {}) }));
+  agent.onExit((e) => capture?.write('note', { text: 'agent exited', code: e.code, signal: e.signal, ...(e.error ? { error: e.error } : {}) }));
   const terminals = new NodeTerminalHost({ defaultCwd: o.cwd });
   const client = new AcpClient({
     input: agent.stdout,
@@ -148,9 +148,9 @@ export async function run(o: RunOptions, out: (s: string) => void, err: (s: stri
       writeTextFile: (p) => nodeWriteTextFile(p),
       terminals,
     },
-    tap: (dir, msg) => capture?.message(dir, msg),
+    tap: (dir, msg) => capture?.write(dir, msg),
     onInvalidLine: (line) => {
-      capture?.note('skipped line from agent', { reason: line.reason, raw: line.text });
+      capture?.write('note', { text: 'skipped line from agent', reason: line.reason, raw: line.text });
       if (o.verbose) err(`[skipped] ${line.reason}: ${line.text.slice(0, 200)}\n`);
     },
     log: (level, message) => {
@@ -212,13 +212,12 @@ export async function run(o: RunOptions, out: (s: string) => void, err: (s: stri
       err(`run: ${message}\n`);
       code = 1;
     }
-    capture?.note('run error', { error: message });
+    capture?.write('note', { text: 'run error', error: message });
   } finally {
     clearTimeout(timer);
     client.dispose();
     terminals.dispose();
     agent.dispose();
-    await capture?.close();
   }
   return code;
 }
