@@ -5,7 +5,7 @@
  */
 import { MessageStore, type StoreChange } from '../common/store';
 import type { Diagnostic, Entry, SessionState } from '../common/store/model';
-import type { PanelState, WebviewToHost } from '../common/webview/contract';
+import { sessionPanelFields, type PanelState, type WebviewToHost } from '../common/webview/contract';
 import { parseCapture, type CaptureRecord } from '../common/debug/protocolLog';
 import { AgentBehaviour } from '../common/debug/agentBehaviour';
 import { Disposable, Emitter } from '../common/util/lifecycle';
@@ -110,13 +110,7 @@ export class CaptureSession extends Disposable implements ChatModel, TreeSource 
         turn: this.finished ? 'idle' : 'busy',
         message: null,
         readOnly: true,
-        plan: s?.plan ?? null,
-        currentModeId: s?.currentModeId ?? null,
-        availableModes: s?.availableModes ?? [],
-        availableCommands: s?.availableCommands ?? [],
-        configOptions: s?.configOptions ?? [],
-        usage: s?.usage ?? null,
-        title: s?.title ?? null,
+        ...sessionPanelFields(s),
         queuedPrompts: [],
         permissions: [],
         notices: [],

@@ -5,7 +5,7 @@
  * and the store's changes are turned into panel patches and tree refreshes here.
  */
 import type { AgentConfig, Settings } from '../common/config/settings';
-import type { PanelState, TerminalView, TurnState, WebviewToHost } from '../common/webview/contract';
+import { sessionPanelFields, type PanelState, type TerminalView, type TurnState, type WebviewToHost } from '../common/webview/contract';
 import type { Diagnostic, Entry, SessionState } from '../common/store/model';
 import { MessageStore, type StoreChange } from '../common/store';
 import { PermissionBroker } from '../common/permissionBroker';
@@ -157,13 +157,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource {
       turn: this.turn,
       message: this.message,
       readOnly: false,
-      plan: s?.plan ?? null,
-      currentModeId: s?.currentModeId ?? null,
-      availableModes: s?.availableModes ?? [],
-      availableCommands: s?.availableCommands ?? [],
-      configOptions: s?.configOptions ?? [],
-      usage: s?.usage ?? null,
-      title: s?.title ?? null,
+      ...sessionPanelFields(s),
       queuedPrompts: [...this.queue],
       permissions: this.permissionsForPanel(),
       notices: this.notices,

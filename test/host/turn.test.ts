@@ -5,24 +5,8 @@
 import * as assert from 'assert';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import type { AcpChatApi } from '../../src/vscode/api';
+import { api, until } from './util';
 import type { Entry } from '../../src/common/store/model';
-
-async function api(): Promise<AcpChatApi> {
-  const ext = vscode.extensions.getExtension<AcpChatApi>('acp-chat.acp-chat');
-  assert.ok(ext);
-  return ext.activate();
-}
-
-async function until<T>(f: () => T | undefined | false, ms: number, what: string): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = f();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 const text = (e: Entry) => (e.kind === 'tool_call' ? e.content.map((c) => (c.type === 'content' && c.content.type === 'text' ? c.content.text : '')).join('') : '');
 

@@ -60,6 +60,21 @@ export interface PanelState {
   readonly terminals: Readonly<Record<string, TerminalView>>;
 }
 
+/** The panel fields that mirror the store's session state (everything else is the controller's). */
+export type SessionPanelFields = Pick<PanelState, 'plan' | 'currentModeId' | 'availableModes' | 'availableCommands' | 'configOptions' | 'usage' | 'title'>;
+
+export function sessionPanelFields(s: SessionState | undefined): SessionPanelFields {
+  return {
+    plan: s?.plan ?? null,
+    currentModeId: s?.currentModeId ?? null,
+    availableModes: s?.availableModes ?? [],
+    availableCommands: s?.availableCommands ?? [],
+    configOptions: s?.configOptions ?? [],
+    usage: s?.usage ?? null,
+    title: s?.title ?? null,
+  };
+}
+
 /** One change to the transcript. Entries are addressed by their durable key, never by position alone. */
 export type PatchOp =
   /** A new entry at `index` (entries after it move down). */
