@@ -611,8 +611,10 @@ export class SessionReducer {
         locations: pick(p.locations, e.locations, []),
         rawInput: pick(p.rawInput, e.rawInput, null),
         rawOutput: pick(p.rawOutput, e.rawOutput, null),
-        // The v1 reference does not merge an update's _meta; v2 patches it by top-level key.
-        meta: v2 ? patchMeta(e.meta, p._meta) : e.meta,
+        // v2 patches _meta by top-level key. The v1 reference drops an update's _meta, but agents put
+        // display data there (`terminal_output`, tool responses), so v1 keeps it the same way, for the
+        // panel and the debug tree; with no patch semantics in v1, a null value is just ignored.
+        meta: v2 ? patchMeta(e.meta, p._meta) : mergeMetaV1(e.meta, p._meta),
         parentKey: typeof p.messageId === 'string' ? this.parentKey(p.messageId) : e.parentKey,
         statusHistory: withStatus(e.statusHistory, status, ctx.now),
         stats: touchStats(e.stats, this.touch(ctx, bytes, false)),
@@ -683,4 +685,10 @@ export function patchMeta(current: Meta | null, patch: Meta | null | undefined):
     else out[k] = v;
   }
   return out;
+}
+
+/** v1: an update's `_meta` object is merged by top-level key; null or absent leaves the meta as it was. */
+function mergeMetaV1(current: Meta | null, patch: Meta | null | undefined): Meta | null {
+  if (!patch || typeof patch !== 'object') return current;
+  return { ...(current ?? {}), ...patch };
 }
