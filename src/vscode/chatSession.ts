@@ -211,7 +211,8 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource {
         tap: (dir, msg) => this.onWire(dir, msg),
         log: this.o.log,
         onInvalidLine: (text) => this.o.log('warn', `${this.o.agent.name} printed a non-JSON-RPC line on stdout (skipped): ${text.slice(0, 300)}`),
-        onStderr: (text) => this.o.log('debug', `[${this.o.agent.id} stderr] ${text.trimEnd()}`),
+        // Info, not debug: the agent's own complaints are the first thing to read when it misbehaves.
+        onStderr: (text) => this.o.log('info', `[${this.o.agent.id} stderr] ${text.trimEnd()}`),
       });
     } catch (e) {
       this.fail(`Could not start ${this.o.agent.name} (${this.o.agent.command}): ${errorText(e)}`);

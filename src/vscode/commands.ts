@@ -27,7 +27,7 @@ export const Commands = {
 } as const;
 
 export class CommandRegistry extends Disposable {
-  constructor(private readonly service: ChatService, private readonly exportDebugBundle: () => Promise<void>) {
+  constructor(private readonly service: ChatService, private readonly exportDebugBundle: (target?: string) => Promise<void>) {
     super();
     const s = service;
     this.add(Commands.openChat, async () => {
@@ -39,7 +39,7 @@ export class CommandRegistry extends Disposable {
     this.add(Commands.restartAgent, () => s.activeSession().restart());
     this.add(Commands.cancelTurn, () => s.activeSession().cancel());
     this.add(Commands.exportMarkdown, () => s.activeSession().handleWebviewMessage({ type: 'exportMarkdown' }));
-    this.add(Commands.exportDebugBundle, () => this.exportDebugBundle());
+    this.add(Commands.exportDebugBundle, (target?: unknown) => this.exportDebugBundle(typeof target === 'string' ? target : undefined));
     this.add(Commands.showLog, () => s.log.show());
     this.add(Commands.showProtocolMessages, (node?: unknown) => showProtocolMessages(s, node as TreeNode | undefined));
     this.add(Commands.showProtocolLog, () => showProtocolLog(s));

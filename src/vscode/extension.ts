@@ -23,7 +23,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AcpCha
   for (const m of early) log(m);
   context.subscriptions.push(s);
   context.subscriptions.push({ dispose: () => void persistence.flush() });
-  context.subscriptions.push(new CommandRegistry(s, async () => void (await exportDebugBundle(s))));
+  context.subscriptions.push(new CommandRegistry(s, async (target) => void (await exportDebugBundle(s, target ? vscode.Uri.file(target) : undefined))));
   context.subscriptions.push(
     vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, {
       // VS Code restarts with the panel open: take it over and show the restored transcript at once.

@@ -159,6 +159,18 @@ test('legacy modes are hidden when a config option of category mode exists', asy
   assert.equal(await page.locator('select[data-config-id="mode"]').count(), 1);
 });
 
+test('Show in Message Tree on a message and on a tool card posts revealInTree', async ({ open }) => {
+  const { page, send, flush, posted, clearPosted } = await open();
+  await send(snapshot([message('agent_message', 'a1', 'hello'), toolCall('tc1', { title: 'Read' })]));
+  await flush();
+  await clearPosted();
+  await page.locator('[data-key="a1"]').hover();
+  await page.locator('[data-key="a1"] button[aria-label="Show in Message Tree"]').click();
+  await page.locator('[data-key="tc1"]').hover();
+  await page.locator('[data-key="tc1"] button[aria-label="Show in Message Tree"]').click();
+  assert.deepEqual(await posted(), [{ type: 'revealInTree', key: 'a1' }, { type: 'revealInTree', key: 'tc1' }]);
+});
+
 test('a patch for an unknown entry asks the host for a fresh snapshot', async ({ open }) => {
   const { send, posted, clearPosted } = await open();
   await send(snapshot([message('agent_message', 'a1', 'hi')]));

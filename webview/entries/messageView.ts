@@ -21,6 +21,8 @@ export class MessageView extends EntryView<MessageEntry> {
     const e = this.entry;
     const copy = button('Copy message', 'copy', { class: 'icon-button copy-message' });
     copy.addEventListener('click', () => this.ctx.post({ type: 'copy', text: entryPlainText(this.entry) }));
+    const inTree = button('Show in Message Tree', 'list-tree', { class: 'icon-button show-in-tree' });
+    inTree.addEventListener('click', () => this.ctx.post({ type: 'revealInTree', key: this.entry.key }));
     if (e.kind === 'agent_thought') {
       this.summaryText = h('span', { class: 'thought-label' });
       const summary = h('summary', {}, icon('lightbulb'), this.summaryText);
@@ -33,7 +35,7 @@ export class MessageView extends EntryView<MessageEntry> {
       this.el.append(this.details);
     } else {
       const who = e.kind === 'user_message' ? h('span', { class: 'who' }, icon('account'), 'You') : h('span', { class: 'who' }, icon('sparkle'), this.ctx.agentName());
-      this.el.append(h('div', { class: 'entry-head' }, who, h('span', { class: 'actions' }, copy)), this.body);
+      this.el.append(h('div', { class: 'entry-head' }, who, h('span', { class: 'actions' }, inTree, copy)), this.body);
     }
     this.render();
   }

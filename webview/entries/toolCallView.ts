@@ -64,6 +64,7 @@ export class ToolCallView extends EntryView<ToolCallEntry> {
       { class: 'tool-head' },
       h('span', { class: 'tool-icon' }, icon(KIND_ICONS[e.toolKind] ?? 'tools')),
       h('span', { class: 'tool-title', title: e.title }, e.title || e.name || e.toolCallId),
+      this.treeButton(),
       h(
         'span',
         { class: `status status-${status}`, 'data-status': status },
@@ -169,6 +170,12 @@ export class ToolCallView extends EntryView<ToolCallEntry> {
       ),
       h('pre', { class: 'terminal-output' }, data || (running ? 'Running…' : '(no output)')),
     );
+  }
+
+  private treeButton(): HTMLElement {
+    const b = button('Show in Message Tree', 'list-tree', { class: 'icon-button show-in-tree' });
+    b.addEventListener('click', () => this.ctx.post({ type: 'revealInTree', key: this.entry.key }));
+    return b;
   }
 
   private renderRaw(): HTMLElement | null {
