@@ -119,6 +119,8 @@ export class ChatApp {
           return;
         case 'focusPrompt':
           return this.prompt.focus();
+        case 'mentionResults':
+          return this.prompt.setMentionResults(msg.query, msg.paths);
         default:
           console.warn('[acp-chat] unknown message from host', msg);
       }

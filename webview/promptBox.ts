@@ -7,15 +7,20 @@ import type { AvailableCommand } from '../src/common/store/model';
 import type { TurnState, WebviewToHost } from '../src/common/webview/contract';
 import { button, h } from './dom';
 import { completeCommand, matchCommands, slashQuery } from './slash';
+import { mentionQuery, mentionText } from '../src/common/mentions';
 
 export class PromptBox {
   readonly el: HTMLElement;
-  readonly textarea = h('textarea', { 'aria-label': 'Prompt', rows: 1, placeholder: 'Message the agent — / for commands', spellcheck: true, 'aria-autocomplete': 'list', 'aria-controls': 'slash-list' });
+  readonly textarea = h('textarea', { 'aria-label': 'Prompt', rows: 1, placeholder: 'Message the agent — / for commands, @ for files', spellcheck: true, 'aria-autocomplete': 'list', 'aria-controls': 'slash-list' });
   private readonly send = button('Send', 'send', { class: 'primary send' });
   private readonly cancel = button('Cancel', 'debug-stop', { class: 'cancel' });
   private readonly list = h('div', { class: 'completion', role: 'listbox', id: 'slash-list', 'aria-label': 'Commands' });
   private commands: readonly AvailableCommand[] = [];
   private matches: AvailableCommand[] = [];
+  /** `@` completion: the token being typed, and the host's matching workspace files for it. */
+  private mention: { query: string; start: number } | null = null;
+  private files: readonly string[] = [];
+  private mentionTimer = 0;
   private selected = 0;
   private turn: TurnState = 'starting';
   private readOnly = false;
@@ -54,7 +59,7 @@ export class PromptBox {
     this.readOnly = readOnly;
     this.commands = commands;
     this.textarea.disabled = readOnly;
-    this.textarea.placeholder = readOnly ? 'This session is read-only' : this.busy ? 'The agent is working — a message sent now is queued' : 'Message the agent — / for commands';
+    this.textarea.placeholder = readOnly ? 'This session is read-only' : this.busy ? 'The agent is working — a message sent now is queued' : 'Message the agent — / for commands, @ for files';
     this.updateButtons();
     if (!this.list.hidden) this.updateCompletion();
   }
@@ -82,10 +87,11 @@ export class PromptBox {
 
   private onKey(e: KeyboardEvent): void {
     if (e.isComposing) return;
-    const open = !this.list.hidden && this.matches.length > 0;
+    const count = this.itemCount();
+    const open = !this.list.hidden && count > 0;
     if (open && (e.key === 'ArrowDown' || e.key === 'ArrowUp')) {
       e.preventDefault();
-      this.selected = (this.selected + (e.key === 'ArrowDown' ? 1 : this.matches.length - 1)) % this.matches.length;
+      this.selected = (this.selected + (e.key === 'ArrowDown' ? 1 : count - 1)) % count;
       this.renderCompletion();
     } else if (open && (e.key === 'Tab' || (e.key === 'Enter' && !e.shiftKey))) {
       e.preventDefault();
@@ -103,7 +109,34 @@ export class PromptBox {
     }
   }
 
+  /** Answers for the `@` query posted earlier; stale answers (the user typed on) are ignored. */
+  setMentionResults(query: string, paths: readonly string[]): void {
+    if (this.mention?.query !== query) return;
+    this.files = paths;
+    this.selected = 0;
+    this.renderCompletion();
+  }
+
+  private itemCount(): number {
+    return this.mention ? this.files.length : this.matches.length;
+  }
+
   private accept(i: number): void {
+    if (this.mention) {
+      const path = this.files[i];
+      if (path === undefined) return;
+      const v = this.textarea.value;
+      const caret = this.textarea.selectionStart ?? v.length;
+      const insert = mentionText(path);
+      this.textarea.value = v.slice(0, this.mention.start) + insert + v.slice(caret).replace(/^\S*/, '');
+      const at = this.mention.start + insert.length;
+      this.textarea.setSelectionRange(at, at);
+      this.closeCompletion();
+      this.onDraft(this.textarea.value);
+      this.updateButtons();
+      this.textarea.focus();
+      return;
+    }
     const cmd = this.matches[i];
     if (!cmd) return;
     this.textarea.value = completeCommand(cmd);
@@ -115,15 +148,46 @@ export class PromptBox {
   }
 
   private updateCompletion(): void {
-    const q = slashQuery(this.textarea.value, this.textarea.selectionStart ?? this.textarea.value.length);
+    const caret = this.textarea.selectionStart ?? this.textarea.value.length;
+    const q = slashQuery(this.textarea.value, caret);
     this.matches = q === null ? [] : matchCommands(this.commands, q);
+    const m = q === null && !this.readOnly ? mentionQuery(this.textarea.value, caret) : null;
+    if (m?.query !== this.mention?.query) this.files = [];
+    this.mention = m;
+    if (m) {
+      // Ask the host once typing pauses; its answer arrives as `mentionResults`.
+      clearTimeout(this.mentionTimer);
+      this.mentionTimer = window.setTimeout(() => this.post({ type: 'mentionQuery', query: m.query }), 80);
+    }
     this.selected = 0;
     this.renderCompletion();
   }
 
   private renderCompletion(): void {
-    this.list.hidden = this.matches.length === 0;
+    this.list.hidden = this.itemCount() === 0;
     this.textarea.setAttribute('aria-expanded', String(!this.list.hidden));
+    this.list.setAttribute('aria-label', this.mention ? 'Files' : 'Commands');
+    if (this.mention) {
+      this.list.replaceChildren(
+        ...this.files.map((f, i) => {
+          const slash = f.lastIndexOf('/');
+          const item = h(
+            'div',
+            { class: 'completion-item', role: 'option', id: `slash-${i}`, 'aria-selected': i === this.selected, 'data-file': f },
+            h('span', { class: 'cmd-name' }, `@${f.slice(slash + 1)}`),
+            h('span', { class: 'cmd-desc' }, slash > 0 ? f.slice(0, slash) : ''),
+          );
+          item.addEventListener('mousedown', (e) => {
+            e.preventDefault(); // keep focus in the textarea
+            this.accept(i);
+          });
+          return item;
+        }),
+      );
+      if (!this.list.hidden) this.textarea.setAttribute('aria-activedescendant', `slash-${this.selected}`);
+      else this.textarea.removeAttribute('aria-activedescendant');
+      return;
+    }
     this.list.replaceChildren(
       ...this.matches.map((c, i) => {
         const item = h(
@@ -146,6 +210,9 @@ export class PromptBox {
 
   private closeCompletion(): void {
     this.matches = [];
+    this.mention = null;
+    this.files = [];
+    clearTimeout(this.mentionTimer);
     this.renderCompletion();
   }
 

@@ -58,6 +58,8 @@ export class ChatPanel extends Disposable {
     private readonly extensionUri: vscode.Uri,
     private model: ChatModel,
     private readonly log: vscode.LogOutputChannel,
+    /** Workspace files for `@` completion (relative paths); none for read-only panels. */
+    private readonly findFiles: (query: string) => Promise<string[]> = async () => [],
   ) {
     super();
     const webview = panel.webview;
@@ -122,6 +124,15 @@ export class ChatPanel extends Disposable {
       this.ready = true;
       this.sendSnapshot();
       for (const resolve of this.readyWaiters.splice(0)) resolve();
+      return;
+    }
+    if (message.type === 'mentionQuery') {
+      // A view concern, not session state: answered here, straight back to this webview.
+      const query = message.query;
+      this.findFiles(query).then(
+        (paths) => this.post({ type: 'mentionResults', query, paths }),
+        (e: unknown) => this.log.warn(`@ completion failed: ${e instanceof Error ? e.message : String(e)}`),
+      );
       return;
     }
     this.model.handleWebviewMessage(message);

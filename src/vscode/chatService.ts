@@ -17,7 +17,7 @@ import { VirtualDocuments } from './virtualDocuments';
 import { FileAccess } from './fsHandlers';
 import { MessageTreeProvider, MESSAGE_TREE_VIEW } from './messageTree';
 import { createSessionUi } from './sessionUi';
-import { buildPrompt } from './promptBuilder';
+import { buildPrompt, findWorkspaceFiles } from './promptBuilder';
 import type { SessionPersistence } from './sessionPersistence';
 
 export class ChatService extends Disposable {
@@ -93,7 +93,7 @@ export class ChatService extends Disposable {
   adoptPanel(webviewPanel: vscode.WebviewPanel): ChatPanel {
     this.panel?.dispose();
     const session = this.activeSession();
-    const panel = new ChatPanel(webviewPanel, this.context.extensionUri, session, this.log);
+    const panel = new ChatPanel(webviewPanel, this.context.extensionUri, session, this.log, (q) => findWorkspaceFiles(q));
     webviewPanel.title = this.panelTitle(session);
     this.panel = panel;
     panel.onDidDispose(() => {

@@ -508,7 +508,8 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource {
   handleWebviewMessage(m: WebviewToHost): void {
     switch (m.type) {
       case 'ready':
-        return; // handled by the panel
+      case 'mentionQuery':
+        return; // answered by the panel
       case 'prompt':
         return this.prompt(m.text);
       case 'cancel':

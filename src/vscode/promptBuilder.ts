@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import path from 'node:path';
 import type { ContentBlock } from '../common/protocol/content';
 import type { AgentCapabilities } from '../common/protocol/requests';
-import { fileUri, parseMentions } from '../common/mentions';
+import { fileUri, parseMentions, rankPaths } from '../common/mentions';
 import type { FileAccess } from './fsHandlers';
 
 /** Larger files are linked rather than embedded, so a mention cannot blow up the prompt. */
@@ -38,4 +38,16 @@ export async function buildPrompt(text: string, caps: AgentCapabilities | undefi
     blocks.push({ type: 'resource_link', uri, name, size: stat.size });
   }
   return blocks;
+}
+
+const EXCLUDE = '**/{node_modules,.git,dist,out,.cache,.vscode-host}/**';
+
+/** Workspace files for an `@` query, relative to the workspace, best matches first. */
+export async function findWorkspaceFiles(query: string): Promise<string[]> {
+  // Glob metacharacters in what the user typed are matched literally.
+  const safe = query.replace(/[\\{}[\]*?!]/g, '');
+  const name = safe.split('/').pop() ?? '';
+  const uris = await vscode.workspace.findFiles(name ? `**/*${name}*` : '**/*', EXCLUDE, 2000);
+  const rel = uris.map((u) => vscode.workspace.asRelativePath(u, false));
+  return rankPaths(rel, safe, 20);
 }

@@ -171,6 +171,29 @@ test('Show in Message Tree on a message and on a tool card posts revealInTree', 
   assert.deepEqual(await posted(), [{ type: 'revealInTree', key: 'a1' }, { type: 'revealInTree', key: 'tc1' }]);
 });
 
+test('@ completion asks the host for files and inserts the chosen path', async ({ open }) => {
+  const { page, send, posted, clearPosted } = await open();
+  await send(snapshot([], panel()));
+  const box = page.locator('textarea[aria-label="Prompt"]');
+  await box.click();
+  await clearPosted();
+  await box.pressSequentially('look at @ran');
+  await page.waitForTimeout(200);
+  const queries = (await posted()).filter((m) => m.type === 'mentionQuery');
+  assert.deepEqual(queries.at(-1), { type: 'mentionQuery', query: 'ran' });
+  await send({ type: 'mentionResults', query: 'ran', paths: ['src/range.ts', 'docs/My Range.md'] });
+  const items = page.locator('[role="listbox"][aria-label="Files"] [role="option"]');
+  assert.equal(await items.count(), 2);
+  await box.press('ArrowDown');
+  await box.press('Enter');
+  assert.equal(await box.inputValue(), 'look at @"docs/My Range.md" ');
+  assert.equal(await items.count(), 0, 'the list closes');
+  // A stale answer (the user typed on) is ignored.
+  await box.pressSequentially('@x');
+  await send({ type: 'mentionResults', query: 'old', paths: ['a.ts'] });
+  assert.equal(await items.count(), 0);
+});
+
 test('a patch for an unknown entry asks the host for a fresh snapshot', async ({ open }) => {
   const { send, posted, clearPosted } = await open();
   await send(snapshot([message('agent_message', 'a1', 'hi')]));

@@ -62,3 +62,19 @@ suite('A demo-agent turn through VS Code', () => {
     assert.strictEqual(after, before);
   });
 });
+
+suite('@-mentions', () => {
+  test('an @-mentioned file goes to the agent as embedded context and completes from the workspace', async () => {
+    const a = await api();
+    const { findWorkspaceFiles } = await import('../../src/vscode/promptBuilder');
+    assert.ok((await findWorkspaceFiles('READ')).includes('README.md'), 'README.md completes from "READ"');
+    await a.sendPrompt('Summarize @README.md please');
+    const user = [...a.transcript()].reverse().find((e) => e.kind === 'user_message');
+    assert.ok(user && user.kind === 'user_message');
+    const resource = user.content.find((b) => b.type === 'resource');
+    assert.ok(resource && resource.type === 'resource', `no resource block (${user.content.map((b) => b.type).join(', ')})`);
+    assert.ok(resource.resource.uri.endsWith('/README.md'));
+    const text = (resource.resource as { text?: unknown }).text;
+    assert.ok(typeof text === 'string' && text.includes('test workspace'), 'the file text is embedded');
+  });
+});

@@ -95,7 +95,9 @@ export type HostToWebview =
   /** Scroll to and highlight an entry (from the debug tree's "Show in Chat"). */
   | { readonly type: 'reveal'; readonly key: string }
   /** Focus the prompt box (from the "ACP: Open Chat" command on an open panel). */
-  | { readonly type: 'focusPrompt' };
+  | { readonly type: 'focusPrompt' }
+  /** Workspace files matching an `@` query (answers `mentionQuery`), relative to the workspace. */
+  | { readonly type: 'mentionResults'; readonly query: string; readonly paths: readonly string[] };
 
 const zKey = z.string().min(1).max(200);
 
@@ -114,6 +116,7 @@ export const zWebviewToHost = z.discriminatedUnion('type', [
   z.object({ type: z.literal('exportMarkdown') }),
   z.object({ type: z.literal('restartAgent') }),
   z.object({ type: z.literal('removeQueued'), index: z.number().int().nonnegative() }),
+  z.object({ type: z.literal('mentionQuery'), query: z.string().max(500) }),
 ]);
 export type WebviewToHost = z.infer<typeof zWebviewToHost>;
 
