@@ -5,6 +5,7 @@
  */
 import type { AvailableCommand } from '../src/common/store/model';
 import type { TurnState, WebviewToHost } from '../src/common/webview/contract';
+import { MAX_IMAGES, MAX_IMAGE_BASE64 } from '../src/common/webview/limits';
 import { button, h } from './dom';
 import { completeCommand, matchCommands, slashQuery } from './slash';
 import { mentionQuery, mentionText } from '../src/common/mentions';
@@ -21,6 +22,9 @@ export class PromptBox {
   private mention: { query: string; start: number } | null = null;
   private files: readonly string[] = [];
   private mentionTimer = 0;
+  /** Images pasted into the prompt, sent with it (the host drops them for agents that take no images). */
+  private images: { mimeType: string; data: string; url: string }[] = [];
+  private readonly imageRow = h('div', { class: 'prompt-images', 'aria-label': 'Pasted images' });
   private selected = 0;
   private turn: TurnState = 'starting';
   private readOnly = false;
@@ -30,7 +34,9 @@ export class PromptBox {
     private readonly onDraft: (draft: string) => void,
   ) {
     this.list.hidden = true;
-    this.el = h('div', { class: 'prompt' }, this.list, h('div', { class: 'prompt-row' }, this.textarea, h('div', { class: 'prompt-buttons' }, this.cancel, this.send)));
+    this.imageRow.hidden = true;
+    this.textarea.addEventListener('paste', (e) => this.onPaste(e));
+    this.el = h('div', { class: 'prompt' }, this.list, this.imageRow, h('div', { class: 'prompt-row' }, this.textarea, h('div', { class: 'prompt-buttons' }, this.cancel, this.send)));
     this.textarea.addEventListener('keydown', (e) => this.onKey(e));
     this.textarea.addEventListener('input', () => {
       this.autosize();
@@ -69,20 +75,57 @@ export class PromptBox {
   }
 
   private updateButtons(): void {
-    this.send.disabled = this.readOnly || this.textarea.value.trim() === '';
+    this.send.disabled = this.readOnly || (this.textarea.value.trim() === '' && this.images.length === 0);
     this.cancel.disabled = this.turn !== 'busy';
     this.cancel.hidden = !this.busy;
   }
 
   private submit(): void {
     const text = this.textarea.value;
-    if (this.readOnly || text.trim() === '') return;
-    this.post({ type: 'prompt', text });
+    if (this.readOnly || (text.trim() === '' && this.images.length === 0)) return;
+    const images = this.images.map(({ mimeType, data }) => ({ mimeType, data }));
+    this.post(images.length ? { type: 'prompt', text, images } : { type: 'prompt', text });
+    this.images = [];
+    this.renderImages();
     this.textarea.value = '';
     this.autosize();
     this.closeCompletion();
     this.onDraft('');
     this.updateButtons();
+  }
+
+  private onPaste(e: ClipboardEvent): void {
+    const files = [...(e.clipboardData?.items ?? [])].filter((i) => i.kind === 'file' && /^image\/[\w.+-]+$/.test(i.type)).map((i) => i.getAsFile());
+    if (files.length === 0 || this.readOnly) return;
+    e.preventDefault();
+    for (const f of files) {
+      if (!f || this.images.length >= MAX_IMAGES) continue;
+      const reader = new FileReader();
+      reader.onload = () => {
+        const url = String(reader.result);
+        const data = url.slice(url.indexOf(',') + 1);
+        if (data.length > MAX_IMAGE_BASE64) return;
+        this.images.push({ mimeType: f.type, data, url });
+        this.renderImages();
+        this.updateButtons();
+      };
+      reader.readAsDataURL(f);
+    }
+  }
+
+  private renderImages(): void {
+    this.imageRow.hidden = this.images.length === 0;
+    this.imageRow.replaceChildren(
+      ...this.images.map((img, i) => {
+        const remove = button('Remove image', 'close', { class: 'icon-button remove-image' });
+        remove.addEventListener('click', () => {
+          this.images.splice(i, 1);
+          this.renderImages();
+          this.updateButtons();
+        });
+        return h('span', { class: 'prompt-image' }, h('img', { src: img.url, alt: `Pasted image ${i + 1}` }), remove);
+      }),
+    );
   }
 
   private onKey(e: KeyboardEvent): void {

@@ -60,6 +60,8 @@ export interface ChatSessionOptions {
 }
 
 type Notice = PanelState['notices'][number];
+type PromptImage = { readonly mimeType: string; readonly data: string };
+type QueuedPrompt = { readonly text: string; readonly images: readonly PromptImage[] };
 
 /** Characters of terminal output kept per terminal for the panel. */
 const MAX_TERMINAL_CHARS = 64 * 1024;
@@ -72,7 +74,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource {
   private sessionIdValue: string | null;
   private turn: TurnState = 'starting';
   private message: string | null = null;
-  private readonly queue: string[] = [];
+  private readonly queue: QueuedPrompt[] = [];
   private notices: Notice[] = [];
   private readonly terminals = new Map<string, TerminalView>();
   private wireSeq = 0;
@@ -158,7 +160,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource {
       message: this.message,
       readOnly: false,
       ...sessionPanelFields(s),
-      queuedPrompts: [...this.queue],
+      queuedPrompts: this.queuedForPanel(),
       permissions: this.permissionsForPanel(),
       notices: this.notices,
       terminals: Object.fromEntries(this.terminals),
@@ -377,11 +379,11 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource {
   // ---------------------------------------------------------------- turns
 
   /** Sends a prompt, or queues it while a turn is running (one turn per session in flight). */
-  prompt(text: string): void {
+  prompt(text: string, images: readonly PromptImage[] = []): void {
     const trimmed = text.trim();
-    if (!trimmed) return;
-    this.queue.push(trimmed);
-    this.emitPanel({ queuedPrompts: [...this.queue] });
+    if (!trimmed && images.length === 0) return;
+    this.queue.push({ text: trimmed, images });
+    this.emitPanel({ queuedPrompts: this.queuedForPanel() });
     if (this.turn === 'exited' || this.turn === 'error') void this.restart();
     else this.drainQueue();
   }
@@ -389,8 +391,12 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource {
   removeQueued(index: number): void {
     if (index < this.queue.length) {
       this.queue.splice(index, 1);
-      this.emitPanel({ queuedPrompts: [...this.queue] });
+      this.emitPanel({ queuedPrompts: this.queuedForPanel() });
     }
+  }
+
+  private queuedForPanel(): string[] {
+    return this.queue.map((q) => (q.images.length ? `${q.text} [${q.images.length} image${q.images.length > 1 ? 's' : ''}]`.trim() : q.text));
   }
 
   /** session/cancel: pending permission requests are answered `cancelled`, open tool calls shown cancelled. */
@@ -410,17 +416,24 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource {
       this.settleIdle();
       return;
     }
-    this.emitPanel({ queuedPrompts: [...this.queue] });
+    this.emitPanel({ queuedPrompts: this.queuedForPanel() });
     void this.runTurn(next);
   }
 
-  private async runTurn(text: string): Promise<void> {
+  private async runTurn({ text, images }: QueuedPrompt): Promise<void> {
     const link = this.link;
     const sid = this.sessionIdValue;
     if (!link || sid === null) return;
     this.setTurn('busy', null);
     try {
-      const blocks = this.o.buildPrompt ? await this.o.buildPrompt(text, link.client.agentCapabilities) : [{ type: 'text' as const, text }];
+      const caps = link.client.agentCapabilities;
+      const blocks: ContentBlock[] = text ? (this.o.buildPrompt ? await this.o.buildPrompt(text, caps) : [{ type: 'text', text }]) : [];
+      if (images.length && caps?.promptCapabilities?.image === true) {
+        for (const img of images) blocks.push({ type: 'image', mimeType: img.mimeType, data: img.data });
+      } else if (images.length) {
+        this.addNotice({ severity: 'warning', title: `${this.o.agent.name} does not accept images; the prompt was sent without them.` });
+      }
+      if (blocks.length === 0) blocks.push({ type: 'text', text: '(image)' }); // a prompt must not be empty
       const r = await link.client.prompt(sid, blocks);
       if (r.stopReason === 'refusal') this.addNotice({ severity: 'warning', title: `${this.o.agent.name} refused this request.`, description: 'The prompt and the answer are left out of the next turn.' });
       else if (r.stopReason === 'max_tokens' || r.stopReason === 'max_turn_requests') this.addNotice({ severity: 'warning', title: `The turn stopped early (${r.stopReason}).`, description: 'Send "continue" to let the agent go on.' });
@@ -511,7 +524,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource {
       case 'mentionQuery':
         return; // answered by the panel
       case 'prompt':
-        return this.prompt(m.text);
+        return this.prompt(m.text, m.images ?? []);
       case 'cancel':
         return this.cancel();
       case 'permission':

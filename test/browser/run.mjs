@@ -194,6 +194,30 @@ test('@ completion asks the host for files and inserts the chosen path', async (
   assert.equal(await items.count(), 0);
 });
 
+test('a pasted image shows as a thumbnail and is sent with the prompt', async ({ open }) => {
+  const { page, send, posted, clearPosted } = await open();
+  await send(snapshot([], panel()));
+  const box = page.locator('textarea[aria-label="Prompt"]');
+  await box.click();
+  await page.evaluate(() => {
+    const png = Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=='), (c) => c.charCodeAt(0));
+    const dt = new DataTransfer();
+    dt.items.add(new File([png], 'shot.png', { type: 'image/png' }));
+    document.querySelector('textarea[aria-label="Prompt"]').dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
+  });
+  await page.locator('.prompt-image img').waitFor();
+  assert.equal(await page.locator('button[aria-label="Send"]').isDisabled(), false, 'an image alone can be sent');
+  await clearPosted();
+  await box.fill('what is this?');
+  await box.press('Enter');
+  const [m] = (await posted()).filter((x) => x.type === 'prompt');
+  assert.equal(m.text, 'what is this?');
+  assert.equal(m.images.length, 1);
+  assert.equal(m.images[0].mimeType, 'image/png');
+  assert.ok(m.images[0].data.startsWith('iVBORw0KGgo'));
+  assert.equal(await page.locator('.prompt-image').count(), 0, 'the thumbnail goes with the prompt');
+});
+
 test('a patch for an unknown entry asks the host for a fresh snapshot', async ({ open }) => {
   const { send, posted, clearPosted } = await open();
   await send(snapshot([message('agent_message', 'a1', 'hi')]));

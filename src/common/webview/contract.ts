@@ -16,6 +16,7 @@ import type { Entry, SessionState } from '../store/model';
 // zod (which `zWebviewToHost` below needs, and which would be most of the webview's bytes).
 import { WEBVIEW_PROTOCOL_VERSION } from './version';
 export { WEBVIEW_PROTOCOL_VERSION };
+import { MAX_IMAGES, MAX_IMAGE_BASE64 } from './limits';
 
 /** A permission request waiting for the user, shown inline on its tool call. */
 export interface PermissionView {
@@ -103,7 +104,15 @@ const zKey = z.string().min(1).max(200);
 
 export const zWebviewToHost = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready'), protocol: z.number() }),
-  z.object({ type: z.literal('prompt'), text: z.string().max(1_000_000) }),
+  z.object({
+    type: z.literal('prompt'),
+    text: z.string().max(1_000_000),
+    /** Pasted images, base64 without the data: prefix; sent only to agents that accept images. */
+    images: z
+      .array(z.object({ mimeType: z.string().regex(/^image\/[\w.+-]+$/), data: z.string().max(MAX_IMAGE_BASE64) }))
+      .max(MAX_IMAGES)
+      .optional(),
+  }),
   z.object({ type: z.literal('cancel') }),
   z.object({ type: z.literal('permission'), requestId: zKey, optionId: z.string().nullable() }),
   z.object({ type: z.literal('openLink'), href: z.string().max(10_000) }),

@@ -157,3 +157,15 @@ test('a terminal the agent runs streams its output and exit status to the panel'
   terminals.dispose();
   session.dispose();
 });
+
+test('pasted images go to an agent that accepts them, as image blocks after the text', async () => {
+  const { session } = makeSession();
+  await session.start();
+  const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+  session.handleWebviewMessage({ type: 'prompt', text: 'what is this?', images: [{ mimeType: 'image/png', data: png }] });
+  await session.whenIdle();
+  const user = session.entries().find((e) => e.kind === 'user_message');
+  assert.ok(user && user.kind === 'user_message');
+  assert.deepEqual(user.content.map((b) => b.type), ['text', 'image']);
+  session.dispose();
+});
