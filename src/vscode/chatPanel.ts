@@ -45,6 +45,8 @@ export class ChatPanel extends Disposable {
   private ready = false;
   private readonly batcher = new PatchBatcher();
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
+  /** When the oldest change not yet posted arrived (for the batcher's maximum delay). */
+  private pendingSince = 0;
   private modelSubscription: IDisposable | undefined;
   private readonly onDidDisposeEmitter = new vscode.EventEmitter<void>();
   readonly onDidDispose = this.onDidDisposeEmitter.event;
@@ -141,6 +143,7 @@ export class ChatPanel extends Disposable {
   private sendSnapshot(): void {
     clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
+    this.pendingSince = 0;
     this.batcher.take(); // the snapshot includes everything pending
     const { entries, panel } = this.model.snapshot();
     this.post({ type: 'snapshot', protocol: WEBVIEW_PROTOCOL_VERSION, entries, panel });
@@ -171,12 +174,19 @@ export class ChatPanel extends Disposable {
       }
     }
     if (!this.batcher.isEmpty && this.flushTimer === undefined) {
+      if (this.pendingSince === 0) this.pendingSince = Date.now();
       this.flushTimer = setTimeout(() => this.flush(), FRAME_MS);
     }
   }
 
+  /** Runs once per frame while changes are pending; posts when the batch is worth it (see PatchBatcher). */
   private flush(): void {
     this.flushTimer = undefined;
+    if (!this.batcher.shouldPost(Date.now() - this.pendingSince)) {
+      if (!this.batcher.isEmpty) this.flushTimer = setTimeout(() => this.flush(), FRAME_MS);
+      return;
+    }
+    this.pendingSince = 0;
     const ops = this.batcher.take();
     if (ops.length) this.post({ type: 'patch', ops });
   }

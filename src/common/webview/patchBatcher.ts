@@ -4,29 +4,50 @@
  * - consecutive text appends to one entry become one `appendText`;
  * - a full entry (`insert`/`replace`) still pending absorbs later changes to that entry;
  * - panel changes merge into one `panel` op, sent after the entry ops.
- * Pure: the caller decides when to flush (the host flushes at most every ~16 ms).
+ * Pure: the caller asks `shouldPost` once per frame (~16 ms) and posts what `take` returns.
  */
 import type { Entry } from '../store/model';
 import type { PanelState, PatchOp } from './contract';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
+/**
+ * When a batch is worth a post. Every post costs ~90 bytes of framing (envelope, op, entry key), and a
+ * 16 ms frame of a typically paced stream holds only ~20 bytes of text, so a batch of nothing but appended
+ * text waits until it holds TEXT_WORTH_POSTING bytes or has waited MAX_TEXT_DELAY_MS. Anything else
+ * (a new entry, a status change, a permission) goes out on the next frame.
+ */
+export const TEXT_WORTH_POSTING = 128;
+export const MAX_TEXT_DELAY_MS = 100;
+
 export class PatchBatcher {
   private ops: PatchOp[] = [];
   /** Index in `ops` of the newest op that carries or extends each entry key. */
   private lastOpFor = new Map<string, number>();
   private panel: Mutable<Partial<PanelState>> | null = null;
+  /** Characters of appended text (and terminal output) pending, and whether anything else is pending. */
+  private textChars = 0;
+  private structural = false;
 
   get isEmpty(): boolean {
     return this.ops.length === 0 && this.panel === null;
   }
 
+  /** Whether the pending batch should be posted now, given how long its oldest change has waited. */
+  shouldPost(waitedMs: number): boolean {
+    if (this.isEmpty) return false;
+    return this.structural || this.textChars >= TEXT_WORTH_POSTING || waitedMs >= MAX_TEXT_DELAY_MS;
+  }
+
   inserted(index: number, entry: Entry): void {
+    this.structural = true;
     this.push(entry.key, { op: 'insert', index, entry });
   }
 
   /** `appendedText` is set when the only change is text appended at the end of the entry's content. */
   updated(entry: Entry, appendedText?: string): void {
+    if (appendedText === undefined) this.structural = true;
+    else this.textChars += appendedText.length;
     const at = this.lastOpFor.get(entry.key);
     const pending = at === undefined ? undefined : this.ops[at];
     if (pending && at !== undefined) {
@@ -51,11 +72,14 @@ export class PatchBatcher {
   }
 
   removed(key: string): void {
+    this.structural = true;
     this.push(key, { op: 'remove', key });
   }
 
   /** Terminal output: consecutive appends to one terminal become one op; an exit status rides along. */
   terminal(terminalId: string, append: string, exit?: { exitCode: number | null; signal: string | null }): void {
+    this.textChars += append.length;
+    if (exit) this.structural = true;
     const key = `terminal:${terminalId}`;
     const at = this.lastOpFor.get(key);
     const pending = at === undefined ? undefined : this.ops[at];
@@ -67,6 +91,7 @@ export class PatchBatcher {
   }
 
   panelChanged(fields: Partial<PanelState>): void {
+    this.structural = true;
     this.panel = { ...(this.panel ?? {}), ...fields };
   }
 
@@ -77,6 +102,8 @@ export class PatchBatcher {
     this.ops = [];
     this.lastOpFor.clear();
     this.panel = null;
+    this.textChars = 0;
+    this.structural = false;
     return ops;
   }
 

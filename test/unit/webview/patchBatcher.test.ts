@@ -68,3 +68,20 @@ test('terminal output coalesces per terminal and carries the exit status', () =>
     { op: 'terminal', terminalId: 't2', append: 'x' },
   ]);
 });
+
+test('a batch of only a little appended text waits; anything structural goes at once', () => {
+  const b = new PatchBatcher();
+  assert.equal(b.shouldPost(1000), false, 'nothing pending, nothing to post');
+  b.updated(msg('k', 'abc'), 'abc');
+  assert.equal(b.shouldPost(16), false, 'a few characters wait for more');
+  assert.equal(b.shouldPost(100), true, 'but not longer than the maximum delay');
+  b.updated(msg('k', 'abc' + 'x'.repeat(200)), 'x'.repeat(200));
+  assert.equal(b.shouldPost(16), true, 'enough text is worth a post');
+  b.take();
+  b.updated(msg('k', 'y'), 'y');
+  b.panelChanged({ turn: 'idle' });
+  assert.equal(b.shouldPost(0), true, 'the end of a turn is not held back');
+  b.take();
+  b.terminal('t', 'z', { exitCode: 0, signal: null });
+  assert.equal(b.shouldPost(0), true, 'an exit status is not held back');
+});

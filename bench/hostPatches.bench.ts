@@ -1,0 +1,84 @@
+// Bytes the host posts to the webview per byte of agent text, through the real pipeline: wire message ->
+// MessageStore.ingest -> PatchBatcher (one post per ~16 ms frame) -> JSON. Two inputs: a synthetic stream
+// of 1-5 character chunks at a steady rate, and the recorded agent transcripts grouped into frames by their
+// own timestamps (tool calls and all).
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { MessageStore } from '../src/common/store';
+import { PatchBatcher } from '../src/common/webview/patchBatcher';
+
+const FRAME_MS = 16;
+const enc = new TextEncoder();
+
+interface Tally {
+  posted: number;
+  text: number;
+}
+
+function feed(records: { t: number; dir: 'client->agent' | 'agent->client'; msg: unknown }[], tally: Tally): void {
+  const store = new MessageStore();
+  const batcher = new PatchBatcher();
+  // The same policy as ChatPanel: a frame tick every FRAME_MS while changes are pending; post when the
+  // batcher says the batch is worth it.
+  let frameEnd = -Infinity;
+  let pendingSince = -1;
+  const post = () => {
+    const ops = batcher.take();
+    if (ops.length) tally.posted += JSON.stringify({ type: 'patch', ops }).length;
+    pendingSince = -1;
+  };
+  for (const r of records) {
+    while (r.t >= frameEnd && !batcher.isEmpty) {
+      if (batcher.shouldPost(frameEnd - pendingSince)) post();
+      frameEnd += FRAME_MS;
+    }
+    if (batcher.isEmpty) frameEnd = r.t + FRAME_MS;
+    const u = (r.msg as { params?: { update?: { sessionUpdate?: string; content?: { type?: string; text?: unknown } } } }).params?.update;
+    if (r.dir === 'agent->client' && /_chunk$/.test(u?.sessionUpdate ?? '') && typeof u?.content?.text === 'string') tally.text += enc.encode(u.content.text).length;
+    for (const c of store.ingest(r.dir, r.msg)) {
+      if (pendingSince < 0) pendingSince = r.t;
+      if (c.type === 'entryInserted') batcher.inserted(c.index, c.entry);
+      else if (c.type === 'entryUpdated') batcher.updated(c.entry, c.appendedText);
+    }
+  }
+  post();
+}
+
+function synthetic(chunks: number, chunksPerSecond: number): { t: number; dir: 'agent->client'; msg: unknown }[] {
+  const words = ['the ', 'store ', 'appends ', 'each ', 'chunk ', 'in ', 'O(1) ', '— ', 'naïve ', 'clients ', 'copy ', '🙂 '];
+  const out: { t: number; dir: 'agent->client'; msg: unknown }[] = [];
+  for (let i = 0; i < chunks; i++) {
+    const w = words[i % words.length] ?? 'x';
+    const text = w.slice(0, 1 + (i % 5)) || w;
+    out.push({
+      t: (i * 1000) / chunksPerSecond,
+      dir: 'agent->client',
+      msg: { jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', messageId: `m${Math.floor(i / 2000)}`, content: { type: 'text', text } } } },
+    });
+  }
+  return out;
+}
+
+const synth: Tally = { posted: 0, text: 0 };
+feed(synthetic(100_000, 400), synth);
+
+const dir = path.join(__dirname, '../test/fixtures/transcripts');
+const real: Tally = { posted: 0, text: 0 };
+for (const f of readdirSync(dir).filter((x) => x.endsWith('.jsonl')).sort()) {
+  const records = readFileSync(path.join(dir, f), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { t_ms?: number; dir: string; msg: unknown })
+    .filter((r): r is { t_ms?: number; dir: 'client->agent' | 'agent->client'; msg: unknown } => r.dir === 'client->agent' || r.dir === 'agent->client')
+    .map((r) => ({ t: r.t_ms ?? 0, dir: r.dir, msg: r.msg }));
+  feed(records, real);
+}
+
+console.log(`synthetic: ${synth.text} text bytes, ${synth.posted} bytes posted; transcripts: ${real.text} text bytes, ${real.posted} bytes posted`);
+const round = (x: number) => Math.round(x * 1000) / 1000;
+console.log(
+  JSON.stringify({
+    'webview.bytesPostedPerTextByte': round(synth.posted / synth.text),
+    'webview.bytesPostedPerTextByteRecordedAgents': round(real.posted / real.text),
+  }),
+);
