@@ -11,6 +11,7 @@ import { AgentBehaviour } from '../common/debug/agentBehaviour';
 import { Disposable, Emitter } from '../common/util/lifecycle';
 import type { ChatModel, PanelChange } from './chatPanel';
 import type { TreeSource } from './messageTree';
+import { panelChangesFor } from './panelChanges';
 
 export class CaptureSession extends Disposable implements ChatModel, TreeSource {
   readonly store = new MessageStore();
@@ -72,18 +73,14 @@ export class CaptureSession extends Disposable implements ChatModel, TreeSource 
 
   private apply(changes: readonly StoreChange[]): void {
     if (!changes.length) return;
-    const out: PanelChange[] = [];
-    for (const c of changes) {
-      if (c.type === 'sessionAdded' && this.shownSessionId === null) {
-        this.shownSessionId = c.sessionId;
-        out.push({ type: 'reset' });
-      } else if (c.type === 'entryInserted' && c.sessionId === this.shownSessionId) out.push({ type: 'inserted', index: c.index, entry: c.entry });
-      else if (c.type === 'entryUpdated' && c.sessionId === this.shownSessionId) out.push(c.appendedText !== undefined ? { type: 'updated', entry: c.entry, appendedText: c.appendedText } : { type: 'updated', entry: c.entry });
-      else if ((c.type === 'entriesReset' || c.type === 'sessionChanged') && c.sessionId === this.shownSessionId) out.push({ type: 'reset' });
-    }
+    // A capture shows its first session.
+    const added = this.shownSessionId === null ? changes.find((c) => c.type === 'sessionAdded') : undefined;
+    if (added?.type === 'sessionAdded') this.shownSessionId = added.sessionId;
+    const s = this.shownSessionId === null ? undefined : this.store.session(this.shownSessionId);
+    const { panel } = panelChangesFor(changes, this.shownSessionId, s);
     this.treeChanges.fire();
-    if (out.some((c) => c.type === 'reset')) this.changes.fire([{ type: 'reset' }]);
-    else if (out.length) this.changes.fire(out);
+    if (added) this.changes.fire([{ type: 'reset' }]);
+    else if (panel.length) this.changes.fire(panel);
   }
 
   sessions(): readonly SessionState[] {

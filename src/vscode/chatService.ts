@@ -19,17 +19,20 @@ import { MessageTreeProvider, MESSAGE_TREE_VIEW } from './messageTree';
 import { createSessionUi } from './sessionUi';
 import { buildPrompt, findWorkspaceFiles } from './promptBuilder';
 import type { SessionPersistence } from './sessionPersistence';
+import type { TreeNode } from '../common/debug/treeModel';
 
 export class ChatService extends Disposable {
   readonly log: vscode.LogOutputChannel;
   readonly tree: MessageTreeProvider;
-  readonly treeView: vscode.TreeView<import('../common/debug/treeModel').TreeNode>;
+  readonly treeView: vscode.TreeView<TreeNode>;
   readonly docs: VirtualDocuments;
   private readonly files: FileAccess;
   private settingsValue: Settings;
   private readonly sessions = new Map<string, ChatSession>();
   private activeAgentId: string;
   private panel: ChatPanel | undefined;
+  /** Read-only panels of opened captures; each disposes its capture when closed. */
+  private readonly capturePanels = new Set<ChatPanel>();
   private readonly sessionStatus: vscode.StatusBarItem;
 
   constructor(
@@ -54,6 +57,7 @@ export class ChatService extends Disposable {
     );
     this.register({ dispose: () => this.sessions.forEach((s) => s.dispose()) });
     this.register({ dispose: () => this.panel?.dispose() });
+    this.register({ dispose: () => [...this.capturePanels].forEach((p) => p.dispose()) });
   }
 
   get settings(): Settings {
@@ -67,6 +71,11 @@ export class ChatService extends Disposable {
   /** The session the panel shows (created, and its agent started, on first use). */
   activeSession(): ChatSession {
     return this.sessionFor(this.activeAgentId);
+  }
+
+  /** The active agent's session if it exists: for commands that must not start an agent (cancel, export). */
+  existingSession(): ChatSession | undefined {
+    return this.sessions.get(this.activeAgentId);
   }
 
   activePanel(): ChatPanel | undefined {
@@ -185,7 +194,9 @@ export class ChatService extends Disposable {
     const webviewPanel = vscode.window.createWebviewPanel(CHAT_VIEW_TYPE + '.capture', `Capture · ${name}`, vscode.ViewColumn.Active, { enableScripts: true });
     const panel = new ChatPanel(webviewPanel, this.context.extensionUri, capture, this.log);
     const fromTree = this.tree.addSource(capture);
+    this.capturePanels.add(panel);
     panel.onDidDispose(() => {
+      this.capturePanels.delete(panel);
       fromTree.dispose();
       capture.dispose();
     });

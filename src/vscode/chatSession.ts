@@ -19,6 +19,7 @@ import type { ClientHandlers } from '../node/acp/handlers';
 import type { AgentLink, ConnectAgent } from '../node/acp/agentLink';
 import type { ChatModel, PanelChange } from './chatPanel';
 import type { TreeSource } from './messageTree';
+import { panelChangesFor } from './panelChanges';
 
 /** UI actions the session cannot do itself (they need VS Code windows, editors, the clipboard). */
 export interface SessionUi {
@@ -459,47 +460,10 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource {
   }
 
   private applyStoreChanges(changes: readonly StoreChange[]): void {
-    const out: PanelChange[] = [];
-    const sid = this.sessionIdValue;
-    let reset = false;
-    const fields = new Set<string>();
-    for (const c of changes) {
-      switch (c.type) {
-        case 'sessionAdded':
-          break;
-        case 'entryInserted':
-          if (c.sessionId === sid) out.push({ type: 'inserted', index: c.index, entry: c.entry });
-          break;
-        case 'entryUpdated':
-          if (c.sessionId === sid) out.push(c.appendedText !== undefined ? { type: 'updated', entry: c.entry, appendedText: c.appendedText } : { type: 'updated', entry: c.entry });
-          break;
-        case 'entriesReset':
-          if (c.sessionId === sid) reset = true;
-          break;
-        case 'sessionChanged':
-          if (c.sessionId === sid) c.fields.forEach((f) => fields.add(f));
-          break;
-        case 'diagnostic':
-          this.o.log(c.diagnostic.severity === 'error' ? 'error' : 'warn', `message store: ${c.diagnostic.message}${c.diagnostic.line !== undefined ? ` (message ${c.diagnostic.line})` : ''}`);
-          break;
-        default:
-          assertNever(c, 'store change');
-      }
-    }
+    const { panel, diagnostics } = panelChangesFor(changes, this.sessionIdValue, this.current());
+    for (const d of diagnostics) this.o.log(d.severity === 'error' ? 'error' : 'warn', `message store: ${d.message}${d.line !== undefined ? ` (message ${d.line})` : ''}`);
     this.treeChanges.fire();
-    if (reset) {
-      this.changes.fire([{ type: 'reset' }]);
-      return;
-    }
-    if (fields.size) out.push({ type: 'panel', fields: this.panelFieldsFor(fields) });
-    if (out.length) this.changes.fire(out);
-  }
-
-  private panelFieldsFor(fields: ReadonlySet<string>): Partial<PanelState> {
-    const p = this.panelState();
-    const out: Record<string, unknown> = {};
-    for (const f of fields) if (f in p) out[f] = p[f as keyof PanelState];
-    return out as Partial<PanelState>;
+    if (panel.length) this.changes.fire(panel);
   }
 
   /** `notice` updates are live-only banners, not history: they live here, not in the store. */

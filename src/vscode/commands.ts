@@ -37,8 +37,9 @@ export class CommandRegistry extends Disposable {
     this.add(Commands.newSession, () => s.newSession());
     this.add(Commands.openSession, () => s.pickSession());
     this.add(Commands.restartAgent, () => s.activeSession().restart());
-    this.add(Commands.cancelTurn, () => s.activeSession().cancel());
-    this.add(Commands.exportMarkdown, () => s.activeSession().handleWebviewMessage({ type: 'exportMarkdown' }));
+    // Cancelling or exporting needs a running chat; these never start an agent.
+    this.add(Commands.cancelTurn, () => s.existingSession()?.cancel());
+    this.add(Commands.exportMarkdown, () => this.withChat((c) => c.handleWebviewMessage({ type: 'exportMarkdown' })));
     this.add(Commands.exportDebugBundle, (target?: unknown) => this.exportDebugBundle(typeof target === 'string' ? target : undefined));
     this.add(Commands.showLog, () => s.log.show());
     this.add(Commands.showProtocolMessages, (node?: unknown) => showProtocolMessages(s, node as TreeNode | undefined));
@@ -57,6 +58,12 @@ export class CommandRegistry extends Disposable {
     this.add(Commands.copyKey, (node?: unknown) => this.copy(node, (n) => (n.type === 'entry' ? n.key : undefined)));
     this.add(Commands.copyMessageId, (node?: unknown) => this.copy(node, (n) => this.identity(n)));
     this.add(Commands.copyToolCallId, (node?: unknown) => this.copy(node, (n) => this.identity(n)));
+  }
+
+  private withChat(fn: (session: NonNullable<ReturnType<ChatService['existingSession']>>) => void): void {
+    const session = this.service.existingSession();
+    if (session) fn(session);
+    else void vscode.window.showInformationMessage('No chat yet: run "ACP: Open Chat" first.');
   }
 
   private identity(n: TreeNode): string | undefined {

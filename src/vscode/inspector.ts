@@ -26,7 +26,7 @@ export async function showProtocolMessages(service: ChatService, node: TreeNode 
 }
 
 export async function showProtocolLog(service: ChatService, file?: string): Promise<void> {
-  const path = file ?? service.activeSession().captureFile();
+  const path = file ?? service.existingSession()?.captureFile();
   if (!path) {
     void vscode.window.showInformationMessage('No capture yet: start a chat (and keep acpChat.capture.enabled on).');
     return;
@@ -36,7 +36,11 @@ export async function showProtocolLog(service: ChatService, file?: string): Prom
 }
 
 export async function showAgentCapabilities(service: ChatService): Promise<void> {
-  const session = service.activeSession();
+  const session = service.existingSession();
+  if (!session) {
+    void vscode.window.showInformationMessage('No chat yet: run "ACP: Open Chat" first; the report shows what the agent advertised and did.');
+    return;
+  }
   await service.docs.show(`${safe(session.agent.id)}-capabilities.md`, behaviourMarkdown(session.agent.name, session.behaviour.report()), 'markdown');
 }
 

@@ -1,0 +1,57 @@
+/**
+ * What the panel must hear about a batch of store changes for the session it shows: new and updated
+ * entries (with the appended text when that is all that changed), a reset, and the session fields that
+ * changed. Shared by live chats and opened captures; pure, so it is tested without VS Code.
+ */
+import type { StoreChange } from '../common/store';
+import type { Diagnostic, SessionState } from '../common/store/model';
+import { sessionPanelFields, type SessionPanelFields } from '../common/webview/contract';
+import { assertNever } from '../common/util/lifecycle';
+import type { PanelChange } from './chatPanel';
+
+export function panelChangesFor(
+  changes: readonly StoreChange[],
+  shownSessionId: string | null,
+  session: SessionState | undefined,
+): { panel: PanelChange[]; diagnostics: Diagnostic[] } {
+  const panel: PanelChange[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const fields = new Set<keyof SessionPanelFields>();
+  let reset = false;
+  for (const c of changes) {
+    switch (c.type) {
+      case 'sessionAdded':
+        break;
+      case 'entryInserted':
+        if (c.sessionId === shownSessionId) panel.push({ type: 'inserted', index: c.index, entry: c.entry });
+        break;
+      case 'entryUpdated':
+        if (c.sessionId === shownSessionId) panel.push(c.appendedText !== undefined ? { type: 'updated', entry: c.entry, appendedText: c.appendedText } : { type: 'updated', entry: c.entry });
+        break;
+      case 'entriesReset':
+        if (c.sessionId === shownSessionId) reset = true;
+        break;
+      case 'sessionChanged':
+        if (c.sessionId === shownSessionId) for (const f of c.fields) if (isPanelField(f)) fields.add(f);
+        break;
+      case 'diagnostic':
+        diagnostics.push(c.diagnostic);
+        break;
+      default:
+        assertNever(c, 'store change');
+    }
+  }
+  if (reset) return { panel: [{ type: 'reset' }], diagnostics };
+  if (fields.size) {
+    const all = sessionPanelFields(session);
+    const changed: Partial<Record<keyof SessionPanelFields, unknown>> = {};
+    for (const f of fields) changed[f] = all[f];
+    panel.push({ type: 'panel', fields: changed as Partial<SessionPanelFields> });
+  }
+  return { panel, diagnostics };
+}
+
+const PANEL_FIELDS = new Set<string>(Object.keys(sessionPanelFields(undefined)));
+function isPanelField(f: string): f is keyof SessionPanelFields {
+  return PANEL_FIELDS.has(f);
+}

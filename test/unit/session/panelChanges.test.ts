@@ -1,0 +1,36 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { panelChangesFor } from '../../../src/vscode/panelChanges';
+import type { MessageEntry, SessionState } from '../../../src/common/store/model';
+
+const stats = { chunks: 1, upserts: 0, bytes: 1, firstSeen: 0, lastSeen: 0, lines: [] };
+const entry: MessageEntry = { kind: 'agent_message', key: 'k', messageId: null, content: [], meta: null, provenance: 'live', stats };
+const session: SessionState = {
+  sessionId: 's', protocolVersion: 1, entries: [entry], plan: [{ content: 'a', priority: 'high', status: 'pending' }], currentModeId: 'code',
+  availableModes: [], availableCommands: [], configOptions: [], usage: null, title: 'T', updatedAt: null,
+};
+
+test('only the shown session reaches the panel; appended text stays appended text', () => {
+  const { panel, diagnostics } = panelChangesFor(
+    [
+      { type: 'entryInserted', sessionId: 's', index: 0, entry },
+      { type: 'entryUpdated', sessionId: 's', index: 0, entry, appendedText: 'x' },
+      { type: 'entryUpdated', sessionId: 'other', index: 0, entry },
+      { type: 'diagnostic', diagnostic: { severity: 'warning', message: 'unknown update kind' } },
+    ],
+    's',
+    session,
+  );
+  assert.deepEqual(panel, [{ type: 'inserted', index: 0, entry }, { type: 'updated', entry, appendedText: 'x' }]);
+  assert.equal(diagnostics.length, 1);
+});
+
+test('changed session fields become one panel change with their current values; unknown fields are ignored', () => {
+  const { panel } = panelChangesFor([{ type: 'sessionChanged', sessionId: 's', fields: ['plan', 'title', 'updatedAt'] }], 's', session);
+  assert.deepEqual(panel, [{ type: 'panel', fields: { plan: session.plan, title: 'T' } }]);
+});
+
+test('a reset replaces everything else in the batch', () => {
+  const { panel } = panelChangesFor([{ type: 'entryInserted', sessionId: 's', index: 0, entry }, { type: 'entriesReset', sessionId: 's' }], 's', session);
+  assert.deepEqual(panel, [{ type: 'reset' }]);
+});
