@@ -186,8 +186,9 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource {
 
   // ---------------------------------------------------------------- lifecycle
 
-  /** Starts the agent and attaches a session: resume or load the restored one, else a new one. */
+  /** Starts the agent and attaches a session (resume or load the restored one, else a new one); a no-op while connected. */
   start(): Promise<void> {
+    if (this.link && !this.link.client.isClosed && this.turn !== 'error') return Promise.resolve();
     this.connecting ??= this.connect().finally(() => {
       this.connecting = undefined;
     });
@@ -203,6 +204,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource {
   }
 
   private async connect(): Promise<void> {
+    this.dropLink('reconnecting'); // never two agents for one session
     this.setTurn('starting', `Starting ${this.o.agent.name}…`);
     let link: AgentLink;
     try {

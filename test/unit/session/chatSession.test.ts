@@ -169,3 +169,25 @@ test('pasted images go to an agent that accepts them, as image blocks after the 
   assert.deepEqual(user.content.map((b) => b.type), ['text', 'image']);
   session.dispose();
 });
+
+test('session history: list, a new session on the same connection, and back to the first one', async () => {
+  const { session, agent } = makeSession();
+  await session.start();
+  session.prompt('first session');
+  await session.whenIdle();
+  const first = session.sessionId!;
+  const firstKeys = session.entries().map((e) => e.key);
+  await session.newSession();
+  const second = session.sessionId!;
+  assert.notEqual(second, first);
+  assert.equal(session.entries().length, 0, 'the new session starts empty');
+  assert.equal(agent.connections, 1, 'no new agent process');
+  // New Session closed the first (session/close frees it on the agent), so the agent lists the second.
+  const listed = await session.listSessions();
+  assert.deepEqual(listed.map((s) => s.sessionId), [second]);
+  await session.openSession(first);
+  assert.equal(session.sessionId, first);
+  assert.deepEqual(session.entries().map((e) => e.key), firstKeys, 'reopened with the same entries and keys');
+  assert.deepEqual(session.sessions().map((s) => s.sessionId).sort(), [first, second].sort(), 'both stay in the tree');
+  session.dispose();
+});
