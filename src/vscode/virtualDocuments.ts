@@ -32,7 +32,8 @@ export class VirtualDocuments extends Disposable implements vscode.TextDocumentC
   async show(name: string, text: string, language?: string): Promise<vscode.TextEditor> {
     const doc = await vscode.workspace.openTextDocument(this.add(name, text));
     const shown = language ? await vscode.languages.setTextDocumentLanguage(doc, language) : doc;
-    return vscode.window.showTextDocument(shown, { preview: false });
+    // Beside the active group: these are opened from the chat or the tree and must not cover the chat.
+    return vscode.window.showTextDocument(shown, { preview: false, viewColumn: vscode.ViewColumn.Beside });
   }
 
   /** Opens old/new text side by side in VS Code's diff editor; the name keeps its extension for highlighting. */

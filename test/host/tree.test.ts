@@ -50,7 +50,8 @@ suite('ACP Messages tree', () => {
     const node = a.service.tree.entryNodeFor(sid, entry.key);
     assert.ok(node);
     await vscode.commands.executeCommand('acpChat.showInChat', node);
-    assert.ok(a.service.activePanel()?.panel.visible, 'the chat panel is shown');
+    // The panel's visibility is reported back by the workbench asynchronously.
+    await until(() => a.service.activePanel()?.panel.visible, 10_000, 'the chat panel to be shown');
     await vscode.commands.executeCommand('acpChat.copyToolCallId', node);
     assert.strictEqual(await vscode.env.clipboard.readText(), entry.toolCallId);
     await vscode.commands.executeCommand('acpChat.copyKey', node);
