@@ -93,22 +93,22 @@ export const other = 1;`;
 export function showcase() {
   const entries = [
     message('user_message', 'u1', 'Fix the off-by-one in parseRange and run the tests.', {
-      extra: [{ type: 'resource_link', uri: 'file:///work/app/src/range.ts', name: 'range.ts' }],
+      extra: [{ type: 'resource_link', uri: 'file:///home/dev/app/src/range.ts', name: 'range.ts' }],
     }),
     message('agent_thought', 't1', 'The end index is inclusive in the input but exclusive in callers. **Check** the tests first.', { ms: 4200 }),
     toolCall('tc1', {
       title: 'Read src/range.ts',
       toolKind: 'read',
       status: 'completed',
-      locations: [{ path: '/work/app/src/range.ts', line: 3 }],
-      rawInput: { path: '/work/app/src/range.ts' },
+      locations: [{ path: '/home/dev/app/src/range.ts', line: 3 }],
+      rawInput: { path: '/home/dev/app/src/range.ts' },
     }),
     toolCall('tc2', {
       title: 'Edit src/range.ts',
       toolKind: 'edit',
       status: 'completed',
-      content: [{ type: 'diff', path: '/work/app/src/range.ts', oldText: OLD_SRC, newText: NEW_SRC }],
-      locations: [{ path: '/work/app/src/range.ts', line: 5 }],
+      content: [{ type: 'diff', path: '/home/dev/app/src/range.ts', oldText: OLD_SRC, newText: NEW_SRC }],
+      locations: [{ path: '/home/dev/app/src/range.ts', line: 5 }],
     }),
     message('agent_message', 'a1', AGENT_MARKDOWN),
     toolCall('tc3', {

@@ -375,7 +375,7 @@ test('panel controls post mode, config, open-diff, location, copy, export and re
     { type: 'setMode', modeId: 'ask' },
     { type: 'setConfigOption', configId: 'model', value: 'smart' },
     { type: 'openDiff', key: 'tc2', index: 0 },
-    { type: 'openLocation', path: '/work/app/src/range.ts', line: 3 },
+    { type: 'openLocation', path: '/home/dev/app/src/range.ts', line: 3 },
   ]);
   assert.equal(msgs[4].type, 'copy');
   assert.match(msgs[4].text, /export function parseRange/);

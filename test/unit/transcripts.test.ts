@@ -6,7 +6,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { MessageStore, textOf } from '../../src/common/store';
 
-const dir = '/work/shared/agents/transcripts';
+// Copies of ../shared/agents/transcripts (data), so the check runs from any checkout.
+const dir = path.resolve(__dirname, '../fixtures/transcripts');
 const files = readdirSync(dir).filter((f) => f.endsWith('.jsonl')).sort();
 
 interface Rec {

@@ -35,7 +35,7 @@ test('observes ids per update kind, quirks and non-standard methods', () => {
 });
 
 test('real transcripts: only opencode sends messageId on agent text', () => {
-  const dir = path.resolve(__dirname, '../../../../shared/agents/transcripts');
+  const dir = path.resolve(__dirname, '../../fixtures/transcripts');
   const ids: Record<string, number> = {};
   for (const name of ['claude', 'gemini', 'opencode', 'codex']) {
     let text: string;

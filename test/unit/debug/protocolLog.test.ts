@@ -40,7 +40,7 @@ test('formatting can select the lines that built one entry', () => {
 });
 
 test('a recorded real-agent transcript parses and pairs every response', () => {
-  const file = path.resolve(__dirname, '../../../../shared/agents/transcripts/codex.jsonl');
+  const file = path.resolve(__dirname, '../../fixtures/transcripts/codex.jsonl');
   let text: string;
   try {
     text = readFileSync(file, 'utf8');

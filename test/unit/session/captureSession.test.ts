@@ -8,7 +8,7 @@ import type { PanelChange } from '../../../src/vscode/chatPanel';
 const ui = { openLink() {}, openLocation() {}, copy() {}, openDiff() {} };
 const transcript = (name: string) => {
   try {
-    return readFileSync(path.resolve(__dirname, `../../../../shared/agents/transcripts/${name}.jsonl`), 'utf8');
+    return readFileSync(path.resolve(__dirname, `../../fixtures/transcripts/${name}.jsonl`), 'utf8');
   } catch {
     return undefined;
   }

@@ -1,0 +1,19 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+
+const cli = path.resolve(__dirname, '../../../src/node/cli.ts');
+const run = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', cli, ...args], { encoding: 'utf8' });
+
+test('--help lists reduce and run and exits 0; no command is a usage error', () => {
+  const help = run('--help');
+  assert.equal(help.status, 0);
+  assert.match(help.stdout, /^\s+reduce \[--state FILE\] CAPTURE\.jsonl/m);
+  assert.match(help.stdout, /^\s+run \[--cwd DIR\]/m);
+  assert.equal(run().status, 2);
+  const unknown = run('frobnicate');
+  assert.equal(unknown.status, 2);
+  assert.match(unknown.stderr, /unknown command 'frobnicate'/);
+  assert.equal(run('reduce', '--help').status, 0);
+});
