@@ -56,7 +56,7 @@ test('renders every entry type with stable selectors', async ({ open }) => {
   const raw = page.locator('[data-key="tc1"] details.tool-raw');
   assert.equal(await raw.locator('pre').count(), 0);
   await raw.locator('summary').click();
-  assert.match(await raw.locator('pre').first().innerText(), /"path": "\/work\/app\/src\/range\.ts"/);
+  assert.match(await raw.locator('pre').first().innerText(), /"path": "\/home\/dev\/app\/src\/range\.ts"/);
   // Plan, mode, config, usage.
   assert.equal(await page.locator('.plan-item').count(), 3);
   assert.equal(await page.locator('select[aria-label="Mode"]').inputValue(), 'code');
