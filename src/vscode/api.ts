@@ -35,15 +35,17 @@ export function createApi(service: ChatService): AcpChatApi {
       await panel.whenReady();
     },
     async sendPrompt(text) {
+      await service.ready();
       const session = service.activeSession();
       await session.start();
       session.prompt(text);
       await session.whenIdle();
     },
-    transcript: () => service.activeSession().entries(),
-    sessions: () => service.activeSession().sessions(),
-    pendingPermissions: () => service.activeSession().broker.pending(),
-    respondPermission: (requestId, optionId) => service.activeSession().broker.respond(requestId, optionId),
+    // Reading never starts an agent: before the first chat these are empty.
+    transcript: () => service.existingSession()?.entries() ?? [],
+    sessions: () => service.existingSession()?.sessions() ?? [],
+    pendingPermissions: () => service.existingSession()?.broker.pending() ?? [],
+    respondPermission: (requestId, optionId) => service.existingSession()?.broker.respond(requestId, optionId) ?? false,
     postedBytes: () => service.activePanel()?.postedBytes ?? 0,
   };
 }

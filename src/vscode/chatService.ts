@@ -35,9 +35,13 @@ export class ChatService extends Disposable {
   private readonly capturePanels = new Set<ChatPanel>();
   private readonly sessionStatus: vscode.StatusBarItem;
 
+  /** Opened on first use (`ready()`), so activating the extension reads no saved chats. */
+  private persistence: SessionPersistence | undefined;
+  private opening: Promise<void> | undefined;
+
   constructor(
     private readonly context: vscode.ExtensionContext,
-    private readonly persistence: SessionPersistence,
+    private readonly openPersistence: () => Promise<SessionPersistence>,
     private readonly connect: ConnectAgent = spawnAgent,
   ) {
     super();
@@ -55,6 +59,8 @@ export class ChatService extends Disposable {
         if (e.affectsConfiguration('acpChat')) this.settingsValue = this.readSettings();
       }),
     );
+    // Disposed newest first: sessions stop, then what they wrote is flushed.
+    this.register({ dispose: () => void this.persistence?.flush() });
     this.register({ dispose: () => this.sessions.forEach((s) => s.dispose()) });
     this.register({ dispose: () => this.panel?.dispose() });
     this.register({ dispose: () => [...this.capturePanels].forEach((p) => p.dispose()) });
@@ -68,7 +74,15 @@ export class ChatService extends Disposable {
     return allAgents(this.settingsValue, demoAgent(process.execPath, this.context.asAbsolutePath(path.join('dist', 'demo-agent.js'))));
   }
 
-  /** The session the panel shows (created, and its agent started, on first use). */
+  /** Opens the saved chats once; every path that creates a session awaits this first. */
+  ready(): Promise<void> {
+    this.opening ??= this.openPersistence().then((p) => {
+      this.persistence = p;
+    });
+    return this.opening;
+  }
+
+  /** The session the panel shows (created, and its agent started, on first use). Requires `ready()`. */
   activeSession(): ChatSession {
     return this.sessionFor(this.activeAgentId);
   }
@@ -84,6 +98,7 @@ export class ChatService extends Disposable {
 
   /** Opens (or reveals) the chat panel. */
   async openChat(): Promise<ChatPanel> {
+    await this.ready();
     const session = this.activeSession();
     if (this.panel) {
       this.panel.panel.reveal(undefined, false);
@@ -98,7 +113,7 @@ export class ChatService extends Disposable {
     return this.adoptPanel(webviewPanel);
   }
 
-  /** Takes over a panel VS Code restored after a reload (the serializer) or one just created. */
+  /** Takes over a panel VS Code restored after a reload (the serializer) or one just created. Requires `ready()`. */
   adoptPanel(webviewPanel: vscode.WebviewPanel): ChatPanel {
     this.panel?.dispose();
     const session = this.activeSession();
@@ -126,6 +141,7 @@ export class ChatService extends Disposable {
       agentId = pick?.id;
     }
     if (agentId === undefined) return;
+    await this.ready();
     if (!findAgent(this.agents(), agentId)) {
       void vscode.window.showErrorMessage(`No agent with id '${agentId}' (see the acpChat.agents setting).`);
       return;
@@ -141,11 +157,13 @@ export class ChatService extends Disposable {
 
   /** Starts a fresh session with the active agent (the old transcript stays in the tree). */
   async newSession(): Promise<void> {
+    await this.ready();
     await this.activeSession().newSession();
   }
 
   /** ACP: Open Session… — the agent's saved sessions (session/list), plus the ones in our store. */
   async pickSession(): Promise<void> {
+    await this.ready();
     const session = this.activeSession();
     const listed = await session.listSessions().catch((e: unknown) => {
       void vscode.window.showWarningMessage(`${session.agent.name}: session/list failed: ${e instanceof Error ? e.message : String(e)}`);
@@ -215,8 +233,10 @@ export class ChatService extends Disposable {
     if (existing) return existing;
     const agent = findAgent(this.agents(), agentId) ?? findAgent(this.agents(), 'demo');
     if (!agent) throw new Error('the demo agent is missing');
+    const persistence = this.persistence;
+    if (!persistence) throw new Error('ChatService.ready() must complete before a chat session is created');
     const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? this.context.globalStorageUri.fsPath;
-    const restored = this.persistence.restore(agent.id, (m) => this.log.warn(m));
+    const restored = persistence.restore(agent.id, (m) => this.log.warn(m));
     let capture: CaptureFile | undefined;
     // The session is created below; terminal events reach it through this late-bound reference.
     let owner: ChatSession | undefined;
@@ -256,7 +276,7 @@ export class ChatService extends Disposable {
           capture ??= CaptureFile.create(this.capturesDir(), agent.id, this.settingsValue.captureMaxFiles, (m) => this.log.error(m));
           capture.write(dir, msg, seq);
         },
-        persist: (dir, msg, changes, seq) => this.persistence.append(agent.id, dir, msg, changes, seq),
+        persist: (dir, msg, changes, seq) => persistence.append(agent.id, dir, msg, changes, seq),
       },
       ui,
       log: (level, message) => this.log[level === 'warn' ? 'warn' : level](message),
@@ -270,7 +290,7 @@ export class ChatService extends Disposable {
     this.tree.addSource(session);
     session.onDidChange((changes) => {
       if (changes.some((c) => c.type === 'panel' || c.type === 'reset')) this.updateStatus();
-      for (const c of changes) if (c.type === 'panel' && c.fields.sessionId) this.persistence.rememberSession(agent.id, c.fields.sessionId);
+      for (const c of changes) if (c.type === 'panel' && c.fields.sessionId) persistence.rememberSession(agent.id, c.fields.sessionId);
     });
     void session.start();
     this.updateStatus();

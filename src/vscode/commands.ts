@@ -36,7 +36,10 @@ export class CommandRegistry extends Disposable {
     this.add(Commands.selectAgent, (id?: unknown) => s.selectAgent(typeof id === 'string' ? id : undefined));
     this.add(Commands.newSession, () => s.newSession());
     this.add(Commands.openSession, () => s.pickSession());
-    this.add(Commands.restartAgent, () => s.activeSession().restart());
+    this.add(Commands.restartAgent, async () => {
+      await s.ready();
+      await s.activeSession().restart();
+    });
     // Cancelling or exporting needs a running chat; these never start an agent.
     this.add(Commands.cancelTurn, () => s.existingSession()?.cancel());
     this.add(Commands.exportMarkdown, () => this.withChat((c) => c.handleWebviewMessage({ type: 'exportMarkdown' })));

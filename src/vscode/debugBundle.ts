@@ -9,6 +9,7 @@ import type { ChatService } from './chatService';
 export async function buildDebugBundle(service: ChatService): Promise<Record<string, unknown>> {
   // The bundle describes the active chat. With none yet, this starts the active agent, so the bundle shows
   // what it does at startup: for a bug report that is often the part that matters.
+  await service.ready();
   const session = service.activeSession();
   const client = session.client;
   const capturePath = session.captureFile();

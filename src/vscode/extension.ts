@@ -12,22 +12,15 @@ import { openPersistence } from './filePersistence';
 
 export async function activate(context: vscode.ExtensionContext): Promise<AcpChatApi> {
   const storage = context.storageUri ?? context.globalStorageUri;
-  // Persistence opens before the service (and its log) exists: hold its messages until then.
-  const early: string[] = [];
-  let log = (m: string): void => {
-    early.push(m);
-  };
-  const persistence = await openPersistence(storage, (m) => log(m));
-  const s = new ChatService(context, persistence);
-  log = (m) => s.log.warn(m);
-  for (const m of early) log(m);
+  // Saved chats are opened on first use, not here: activation stays cheap.
+  const s: ChatService = new ChatService(context, () => openPersistence(storage, (m) => s.log.warn(m)));
   context.subscriptions.push(s);
-  context.subscriptions.push({ dispose: () => void persistence.flush() });
   context.subscriptions.push(new CommandRegistry(s, async (target) => void (await exportDebugBundle(s, target ? vscode.Uri.file(target) : undefined))));
   context.subscriptions.push(
     vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, {
       // VS Code restarts with the panel open: take it over and show the restored transcript at once.
       async deserializeWebviewPanel(panel) {
+        await s.ready();
         s.adoptPanel(panel);
       },
     }),

@@ -1,0 +1,15 @@
+/**
+ * Activation is cheap: it registers commands, the tree and the panel serializer, but starts no agent and
+ * reads no saved chat until a chat is needed. (Runs first: files are loaded in name order.)
+ */
+import * as assert from 'assert';
+import { api } from './util';
+
+suite('Activation', () => {
+  test('activating starts no agent and opens no chat', async () => {
+    const a = await api();
+    assert.strictEqual(a.service.existingSession(), undefined, 'no chat session was created');
+    assert.deepStrictEqual(a.transcript(), []);
+    assert.deepStrictEqual(a.service.tree.getChildren(), [], 'the message tree is empty');
+  });
+});
