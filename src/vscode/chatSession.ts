@@ -17,6 +17,7 @@ import { type AgentCapabilities, type AuthMethod, type SessionInfo, zMcpServer }
 import type { ContentBlock } from '../common/protocol/content';
 import type { ClientHandlers } from '../node/acp/handlers';
 import type { AgentLink, ConnectAgent } from '../node/acp/agentLink';
+import { listAllSessions, openSession, reattachSession, type CallWrapper, type SessionParams } from '../node/acp/sessions';
 import type { ChatModel, PanelChange } from './chatPanel';
 import type { TreeSource } from './messageTree';
 import { panelChangesFor } from './panelChanges';
@@ -242,7 +243,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource {
     }
   }
 
-  private sessionParams() {
+  private sessionParams(): SessionParams {
     const mcpServers = this.o.settings().mcpServers.flatMap((raw, i) => {
       const r = zMcpServer.safeParse(raw);
       if (!r.success) this.o.log('warn', `acpChat.mcpServers[${i}] is not a valid ACP McpServer and was not sent: ${r.error.message}`);
@@ -257,35 +258,18 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource {
   }
 
   private async attachSession(link: AgentLink): Promise<void> {
-    const client = link.client;
-    const caps = client.agentCapabilities;
     const params = this.sessionParams();
-    const auth = <T>(call: () => Promise<T>) => this.withAuth(link, call);
+    const auth: CallWrapper = (call) => this.withAuth(link, call);
     const known = this.sessionIdValue;
     if (known !== null) {
-      // Reattach: resume keeps our local transcript (no replay); load replays, and the store merges the
-      // replay into the entries it already has instead of duplicating them.
-      if (caps?.sessionCapabilities?.resume) {
-        try {
-          await auth(() => client.resumeSession({ sessionId: known, ...params }));
-          this.o.log('info', `resumed session ${known}`);
-          return;
-        } catch (e) {
-          this.o.log('warn', `session/resume of ${known} failed: ${errorText(e)}`);
-        }
-      }
-      if (caps?.loadSession) {
-        try {
-          await auth(() => client.loadSession({ sessionId: known, ...params }));
-          this.o.log('info', `loaded session ${known}`);
-          return;
-        } catch (e) {
-          this.o.log('warn', `session/load of ${known} failed: ${errorText(e)}`);
-        }
+      const how = await reattachSession(link.client, known, params, (m) => this.o.log('warn', m), auth);
+      if (how) {
+        this.o.log('info', `${how} session ${known}`);
+        return;
       }
       this.addNotice({ severity: 'warning', title: `${this.o.agent.name} could not reattach the previous session; a new session was started.`, description: 'The earlier transcript stays in the message tree.' });
     }
-    const r = await auth(() => client.newSession(params));
+    const r = await auth(() => link.client.newSession(params));
     this.sessionIdValue = r.sessionId;
     this.o.log('info', `new session ${r.sessionId}`);
   }
@@ -319,21 +303,10 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource {
     super.dispose();
   }
 
-  /** The agent's saved sessions (session/list), newest first as the agent orders them. */
+  /** The agent's saved sessions (session/list), in the agent's order. */
   async listSessions(): Promise<readonly SessionInfo[]> {
     await this.start();
-    const client = this.link?.client;
-    if (!client?.agentCapabilities?.sessionCapabilities?.list) return [];
-    const out: SessionInfo[] = [];
-    let cursor: string | undefined;
-    // Cursors are opaque and may not be persisted; follow them now, with a bound against a looping agent.
-    for (let page = 0; page < 20; page++) {
-      const r = await client.listSessions({ cwd: this.o.cwd, ...(cursor !== undefined ? { cursor } : {}) });
-      out.push(...r.sessions);
-      cursor = r.nextCursor ?? undefined;
-      if (!cursor) break;
-    }
-    return out;
+    return this.link ? listAllSessions(this.link.client, this.o.cwd) : [];
   }
 
   /** Starts a fresh session on the same agent; the old one is closed (when the agent supports it) and stays in the tree. */
@@ -358,14 +331,8 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource {
     await this.start();
     const link = this.link;
     if (!link || sessionId === this.sessionIdValue) return;
-    const caps = link.client.agentCapabilities;
-    const params = { sessionId, ...this.sessionParams() };
-    const haveLocal = this.o.store.session(sessionId) !== undefined;
     try {
-      if (haveLocal && caps?.sessionCapabilities?.resume) await this.withAuth(link, () => link.client.resumeSession(params));
-      else if (caps?.loadSession) await this.withAuth(link, () => link.client.loadSession(params));
-      else if (caps?.sessionCapabilities?.resume) await this.withAuth(link, () => link.client.resumeSession(params));
-      else throw new Error(`${this.o.agent.name} can neither load nor resume sessions`);
+      await openSession(link.client, sessionId, this.sessionParams(), this.o.store.session(sessionId) !== undefined, (call) => this.withAuth(link, call));
       this.switched(sessionId);
     } catch (e) {
       this.addNotice({ severity: 'error', title: `Could not open session ${sessionId}: ${errorText(e)}` });

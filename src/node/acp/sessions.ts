@@ -1,0 +1,77 @@
+/**
+ * Session operations built from the capability-gated ACP methods: reattaching a session after a restart
+ * (resume keeps the client's transcript, load replays it), opening a saved session, and listing them all.
+ * Only the client is needed, so the extension and the CLI share them.
+ */
+import type { AcpClient } from './client';
+import type { McpServer, SessionInfo } from '../../common/protocol/requests';
+
+/** A type literal (not an interface), so it is assignable to the loose request params types. */
+export type SessionParams = { readonly cwd: string; readonly mcpServers: McpServer[] };
+
+/** Wraps a session-creating call (signing in on auth_required, for example). */
+export type CallWrapper = <T>(call: () => Promise<T>) => Promise<T>;
+
+const direct: CallWrapper = (call) => call();
+
+const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+/**
+ * Reattaches `sessionId`: resume when the agent supports it (no replay: the local transcript stays), else
+ * load (the replay is merged by the store). Returns how it reattached, or null when neither worked; every
+ * failure is reported to `log`.
+ */
+export async function reattachSession(
+  client: AcpClient,
+  sessionId: string,
+  params: SessionParams,
+  log: (message: string) => void,
+  wrap: CallWrapper = direct,
+): Promise<'resumed' | 'loaded' | null> {
+  const caps = client.agentCapabilities;
+  if (caps?.sessionCapabilities?.resume) {
+    try {
+      await wrap(() => client.resumeSession({ sessionId, ...params }));
+      return 'resumed';
+    } catch (e) {
+      log(`session/resume of ${sessionId} failed: ${message(e)}`);
+    }
+  }
+  if (caps?.loadSession) {
+    try {
+      await wrap(() => client.loadSession({ sessionId, ...params }));
+      return 'loaded';
+    } catch (e) {
+      log(`session/load of ${sessionId} failed: ${message(e)}`);
+    }
+  }
+  return null;
+}
+
+/**
+ * Opens another saved session: resumed when the client already has its transcript, else loaded (replayed),
+ * else resumed anyway. Throws when the agent supports neither.
+ */
+export async function openSession(client: AcpClient, sessionId: string, params: SessionParams, haveTranscript: boolean, wrap: CallWrapper = direct): Promise<void> {
+  const caps = client.agentCapabilities;
+  const p = { sessionId, ...params };
+  if (haveTranscript && caps?.sessionCapabilities?.resume) await wrap(() => client.resumeSession(p));
+  else if (caps?.loadSession) await wrap(() => client.loadSession(p));
+  else if (caps?.sessionCapabilities?.resume) await wrap(() => client.resumeSession(p));
+  else throw new Error('the agent can neither load nor resume sessions');
+}
+
+/** Every session `session/list` returns for `cwd` (following cursors, bounded); [] when the agent has no list. */
+export async function listAllSessions(client: AcpClient, cwd: string, maxPages = 20): Promise<SessionInfo[]> {
+  if (!client.agentCapabilities?.sessionCapabilities?.list) return [];
+  const out: SessionInfo[] = [];
+  let cursor: string | undefined;
+  // Cursors are opaque and must not be persisted: follow them now, bounded against a looping agent.
+  for (let page = 0; page < maxPages; page++) {
+    const r = await client.listSessions({ cwd, ...(cursor !== undefined ? { cursor } : {}) });
+    out.push(...r.sessions);
+    cursor = r.nextCursor ?? undefined;
+    if (!cursor) break;
+  }
+  return out;
+}
