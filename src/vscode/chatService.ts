@@ -21,6 +21,8 @@ import { buildPrompt, findWorkspaceFiles } from './promptBuilder';
 import type { SessionPersistence } from './sessionPersistence';
 import type { TreeNode } from '../common/debug/treeModel';
 
+const RECENT_LOG_LINES = 2000;
+
 export class ChatService extends Disposable {
   readonly log: vscode.LogOutputChannel;
   readonly tree: MessageTreeProvider;
@@ -31,6 +33,8 @@ export class ChatService extends Disposable {
   private readonly sessions = new Map<string, ChatSession>();
   private activeAgentId: string;
   private panel: ChatPanel | undefined;
+  /** The newest log lines of the chat sessions, for the debug bundle (an output channel cannot be read back). */
+  private readonly recentLog: string[] = [];
   /** Read-only panels of opened captures; each disposes its capture when closed. */
   private readonly capturePanels = new Set<ChatPanel>();
   private readonly sessionStatus: vscode.StatusBarItem;
@@ -72,6 +76,16 @@ export class ChatService extends Disposable {
 
   agents(): AgentConfig[] {
     return allAgents(this.settingsValue, demoAgent(process.execPath, this.context.asAbsolutePath(path.join('dist', 'demo-agent.js'))));
+  }
+
+  /** The newest lines the chat sessions logged (at most RECENT_LOG_LINES). */
+  logTail(): readonly string[] {
+    return this.recentLog;
+  }
+
+  private remember(line: string): void {
+    this.recentLog.push(line);
+    if (this.recentLog.length > RECENT_LOG_LINES) this.recentLog.splice(0, this.recentLog.length - RECENT_LOG_LINES);
   }
 
   /** Opens the saved chats once; every path that creates a session awaits this first. */
@@ -279,7 +293,10 @@ export class ChatService extends Disposable {
         persist: (dir, msg, changes, seq) => persistence.append(agent.id, dir, msg, changes, seq),
       },
       ui,
-      log: (level, message) => this.log[level === 'warn' ? 'warn' : level](message),
+      log: (level, message) => {
+        this.log[level](message);
+        this.remember(`${new Date().toISOString()} ${level} [${agent.id}] ${message}`);
+      },
       records: (seqs) => readCaptureRecords(this.capturesDir(), agent.id, seqs),
       buildPrompt: (text, caps) => buildPrompt(text, caps, this.files, vscode.workspace.workspaceFolders?.[0]?.uri.fsPath),
     });

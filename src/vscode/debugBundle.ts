@@ -39,6 +39,7 @@ export async function buildDebugBundle(service: ChatService): Promise<Record<str
     store: session.store.toJSON(),
     diagnostics: session.store.diagnostics(),
     stderrTail: session.stderrTail(),
+    log: service.logTail(),
     capturePath: capturePath ?? null,
     capture,
   };

@@ -45,6 +45,7 @@ suite('Protocol inspector and debug bundle', () => {
 
   test('Export Debug Bundle writes the capture, the store, capabilities and settings to one file', async () => {
     const a = await api();
+    await a.sendPrompt('something for the bundle');
     const target = path.join(os.tmpdir(), `acp-chat-bundle-${Date.now()}.json`);
     await vscode.commands.executeCommand('acpChat.exportDebugBundle', target);
     const bundle = JSON.parse(new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.file(target)))) as Record<string, unknown>;
@@ -55,5 +56,7 @@ suite('Protocol inspector and debug bundle', () => {
     const store = bundle['store'] as { sessions?: unknown[] };
     assert.ok(Array.isArray(store.sessions) && store.sessions.length >= 1, 'the store state is included');
     assert.ok(typeof bundle['settings'] === 'object');
+    const log = bundle['log'] as string[];
+    assert.ok(Array.isArray(log) && log.some((l) => /\[demo\] .*initialized, protocol 1/.test(l)), 'the log is included');
   });
 });
