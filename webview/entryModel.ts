@@ -83,7 +83,10 @@ export function commandOf(rawInput: unknown): string | null {
   if (!rawInput || typeof rawInput !== 'object') return null;
   const r = rawInput as Record<string, unknown>;
   const cmd = r['command'] ?? r['cmd'];
-  if (typeof cmd === 'string') return cmd;
+  // `{command, args}` (ACP terminal/create style) shows the whole command line.
+  const args = Array.isArray(r['args']) && r['args'].every((a) => typeof a === 'string') ? (r['args'] as string[]) : [];
+  const quote = (a: string) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`);
+  if (typeof cmd === 'string') return [cmd, ...args.map(quote)].join(' ');
   if (Array.isArray(cmd) && cmd.every((c) => typeof c === 'string')) return cmd.join(' ');
   return null;
 }

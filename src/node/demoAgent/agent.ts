@@ -320,7 +320,7 @@ export class DemoAgent {
 
   private async terminalTool(s: Session, n: number, signal: AbortSignal): Promise<void> {
     const id = `tool-${n}-run`;
-    this.notify(s, { sessionUpdate: 'tool_call', toolCallId: id, title: 'Run echo', kind: 'execute', status: 'pending', rawInput: { command: 'echo' } }, true);
+    this.notify(s, { sessionUpdate: 'tool_call', toolCallId: id, title: 'Run echo', kind: 'execute', status: 'pending', rawInput: { command: 'echo', args: ['Hello from the demo terminal'] } }, true);
     if (!this.clientCaps.terminal) {
       this.notify(s, { sessionUpdate: 'tool_call_update', toolCallId: id, status: 'failed', content: [{ type: 'content', content: { type: 'text', text: 'The client has no terminal capability.' } }] }, true);
       return;

@@ -65,6 +65,8 @@ test('formatting: thought seconds, usage, command line', () => {
   assert.equal(formatUsage({ used: 1_500_000, size: 0 }), '1.5M / 0');
   assert.equal(commandOf({ command: ['npm', 'test'] }), 'npm test');
   assert.equal(commandOf({ cmd: 'ls' }), 'ls');
+  assert.equal(commandOf({ command: 'echo', args: ['Hello there', 'a-b'] }), "echo 'Hello there' a-b");
+  assert.equal(commandOf({ command: 'printf', args: ["it's"] }), "printf 'it'\\''s'");
   assert.equal(commandOf('ls'), null);
 });
 
