@@ -25,7 +25,7 @@ const EAGER_TAIL = 12;
 export class Transcript {
   readonly scroller: HTMLElement = h('div', { class: 'transcript', role: 'log', 'aria-live': 'polite', 'aria-relevant': 'additions', 'aria-label': 'Conversation', tabindex: 0 });
   private readonly list: HTMLElement = h('div', { class: 'entries' });
-  private readonly empty: HTMLElement = h('div', { class: 'empty-state' }, 'Ask the agent anything. Enter sends, Shift+Enter adds a line, / lists commands.');
+  private readonly empty: HTMLElement = h('div', { class: 'empty-state' }, 'Ask the agent anything. Enter sends, Shift+Enter adds a line, / lists commands, @ adds a file, and pasted images go along.');
   private order: EntryView[] = [];
   private readonly byKey = new Map<string, EntryView>();
   private readonly dirty = new Set<EntryView>();
