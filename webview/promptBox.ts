@@ -207,39 +207,25 @@ export class PromptBox {
   }
 
   private renderCompletion(): void {
-    this.list.hidden = this.itemCount() === 0;
+    // One list, two kinds of item: workspace files after `@`, the agent's commands after a leading `/`.
+    const items: { attrs: Record<string, string>; parts: (HTMLElement | null)[] }[] = this.mention
+      ? this.files.map((f) => {
+          const slash = f.lastIndexOf('/');
+          return {
+            attrs: { 'data-file': f },
+            parts: [h('span', { class: 'cmd-name' }, `@${f.slice(slash + 1)}`), h('span', { class: 'cmd-desc' }, slash > 0 ? f.slice(0, slash) : '')],
+          };
+        })
+      : this.matches.map((c) => ({
+          attrs: { 'data-command': c.name },
+          parts: [h('span', { class: 'cmd-name' }, `/${c.name}`), h('span', { class: 'cmd-desc' }, c.description), c.input?.hint ? h('span', { class: 'cmd-hint' }, c.input.hint) : null],
+        }));
+    this.list.hidden = items.length === 0;
     this.textarea.setAttribute('aria-expanded', String(!this.list.hidden));
     this.list.setAttribute('aria-label', this.mention ? 'Files' : 'Commands');
-    if (this.mention) {
-      this.list.replaceChildren(
-        ...this.files.map((f, i) => {
-          const slash = f.lastIndexOf('/');
-          const item = h(
-            'div',
-            { class: 'completion-item', role: 'option', id: `slash-${i}`, 'aria-selected': i === this.selected, 'data-file': f },
-            h('span', { class: 'cmd-name' }, `@${f.slice(slash + 1)}`),
-            h('span', { class: 'cmd-desc' }, slash > 0 ? f.slice(0, slash) : ''),
-          );
-          item.addEventListener('mousedown', (e) => {
-            e.preventDefault(); // keep focus in the textarea
-            this.accept(i);
-          });
-          return item;
-        }),
-      );
-      if (!this.list.hidden) this.textarea.setAttribute('aria-activedescendant', `slash-${this.selected}`);
-      else this.textarea.removeAttribute('aria-activedescendant');
-      return;
-    }
     this.list.replaceChildren(
-      ...this.matches.map((c, i) => {
-        const item = h(
-          'div',
-          { class: 'completion-item', role: 'option', id: `slash-${i}`, 'aria-selected': i === this.selected, 'data-command': c.name },
-          h('span', { class: 'cmd-name' }, `/${c.name}`),
-          h('span', { class: 'cmd-desc' }, c.description),
-          c.input?.hint ? h('span', { class: 'cmd-hint' }, c.input.hint) : null,
-        );
+      ...items.map(({ attrs, parts }, i) => {
+        const item = h('div', { class: 'completion-item', role: 'option', id: `slash-${i}`, 'aria-selected': i === this.selected, ...attrs }, ...parts);
         item.addEventListener('mousedown', (e) => {
           e.preventDefault(); // keep focus in the textarea
           this.accept(i);
