@@ -1,0 +1,80 @@
+// ACP v2 (draft) end to end through a ChatSession: the negotiated version drives the store. A v2 agent
+// acknowledges the prompt with the user message's id, echoes it as a `user_message` upsert, streams and
+// then patches its answer (meta, then a redaction), upserts a tool call with content chunks, and ends the
+// turn with an idle `state_update`.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { z } from 'zod';
+import { ChatSession, type SessionUi } from '../../../src/vscode/chatSession';
+import { MessageStore } from '../../../src/common/store';
+import { parseSettings } from '../../../src/common/config/settings';
+import { AgentMethods, ClientMethods } from '../../../src/common/protocol/methods';
+import { onAcpRequest, type AcpConnection } from '../../../src/node/transport/connection';
+import { inProcessDemoAgent } from './harness';
+
+const noUi: SessionUi = {
+  openLink() {}, openLocation() {}, openDiff() {}, copy() {}, revealInTree() {}, exportMarkdown() {},
+  async chooseAuthMethod() { return undefined; },
+  permissionAsked() {},
+};
+
+function v2Agent(acp: AcpConnection): void {
+  const update = (u: Record<string, unknown>) => acp.connection.sendNotification(ClientMethods.sessionUpdate, { sessionId: 'v2s', update: u });
+  onAcpRequest(acp, AgentMethods.initialize, z.unknown(), () => ({ protocolVersion: 2, info: { name: 'v2-agent', version: '0' }, capabilities: { session: { prompt: {} } } }));
+  onAcpRequest(acp, AgentMethods.sessionNew, z.unknown(), () => ({ sessionId: 'v2s' }));
+  onAcpRequest(acp, AgentMethods.sessionPrompt, z.object({ prompt: z.array(z.object({ type: z.string(), text: z.string() }).loose()) }).loose(), (p) => {
+    setTimeout(async () => {
+      await update({ sessionUpdate: 'state_update', state: 'running' });
+      await update({ sessionUpdate: 'user_message', messageId: 'u-1', content: p.prompt });
+      await update({ sessionUpdate: 'agent_message_chunk', messageId: 'a-1', content: { type: 'text', text: 'Hel' } });
+      await update({ sessionUpdate: 'agent_message_chunk', messageId: 'a-1', content: { type: 'text', text: 'lo secret' } });
+      await update({ sessionUpdate: 'agent_message', messageId: 'a-1', _meta: { reviewed: true } });
+      await update({ sessionUpdate: 'tool_call_update', toolCallId: 't1', title: 'Look around', kind: 'read', status: 'in_progress' });
+      await update({ sessionUpdate: 'tool_call_content_chunk', toolCallId: 't1', content: { type: 'content', content: { type: 'text', text: 'found it' } } });
+      await update({ sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'completed', rawOutput: null });
+      await update({ sessionUpdate: 'agent_message', messageId: 'a-1', content: [{ type: 'text', text: 'Hello [redacted]' }] });
+      await update({ sessionUpdate: 'state_update', state: 'idle', stopReason: 'end_turn' });
+    }, 5);
+    return { messageId: 'u-1' };
+  });
+}
+
+test('a v2 turn: prompt ack, user_message echo, upserts and redaction, idle state ends the turn', async () => {
+  const agent = inProcessDemoAgent(v2Agent);
+  const settings = parseSettings((k) => (k === 'protocolVersion' ? 2 : undefined)).settings;
+  const session = new ChatSession({
+    agent: { id: 'v2', name: 'V2', command: 'x', args: [], env: {} },
+    cwd: '/tmp',
+    store: new MessageStore(),
+    restoredSessionId: null,
+    connect: agent.connect,
+    settings: () => settings,
+    handlers: () => ({ requestPermission: async () => ({ outcome: { outcome: 'cancelled' } }) }),
+    sinks: { capture: () => undefined, persist: () => undefined },
+    ui: noUi,
+    log: () => undefined,
+    records: () => [],
+  });
+  await session.start();
+  assert.equal(session.client?.protocolVersion, 2);
+  session.prompt('Find the thing');
+  await session.whenIdle();
+  const s = session.current();
+  assert.ok(s);
+  assert.equal(s.protocolVersion, 2, 'the negotiated version drives the store');
+  const users = s.entries.filter((e) => e.kind === 'user_message');
+  assert.equal(users.length, 1, 'the echo merged into the local prompt');
+  assert.equal(users[0]?.kind === 'user_message' && users[0].messageId, 'u-1', 'it took the agent id');
+  const answer = s.entries.find((e) => e.kind === 'agent_message');
+  assert.ok(answer && answer.kind === 'agent_message');
+  assert.deepEqual(answer.content, [{ type: 'text', text: 'Hello [redacted]' }], 'the whole-message update replaced the streamed text');
+  assert.deepEqual(answer.meta, { reviewed: true }, 'a content-less upsert patched only _meta');
+  assert.equal(answer.stats.upserts, 2);
+  const tool = s.entries.find((e) => e.kind === 'tool_call');
+  assert.ok(tool && tool.kind === 'tool_call');
+  assert.equal(tool.status, 'completed');
+  assert.equal(tool.rawOutput, null);
+  assert.deepEqual(tool.content, [{ type: 'content', content: { type: 'text', text: 'found it' } }]);
+  assert.equal(session.turnState, 'idle');
+  session.dispose();
+});
