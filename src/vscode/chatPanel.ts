@@ -54,6 +54,8 @@ export class ChatPanel extends Disposable {
   private readyWaiters: (() => void)[] = [];
   /** Every message posted to the webview, counted for the bench and the debug bundle. */
   postedBytes = 0;
+  /** How many times the webview said `ready` (each got a snapshot). */
+  readyCount = 0;
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -76,6 +78,19 @@ export class ChatPanel extends Disposable {
     };
     webview.html = this.html(webview);
     this.register(webview.onDidReceiveMessage((raw: unknown) => this.onMessage(raw)));
+    // A hidden webview is destroyed (no retainContextWhenHidden: a long transcript would keep its memory);
+    // post nothing until it is shown again and says `ready`, then send a fresh snapshot.
+    this.register(
+      panel.onDidChangeViewState((e) => {
+        if (!e.webviewPanel.visible) {
+          this.ready = false;
+          clearTimeout(this.flushTimer);
+          this.flushTimer = undefined;
+          this.pendingSince = 0;
+          this.batcher.take();
+        }
+      }),
+    );
     this.register(panel.onDidDispose(() => this.dispose()));
     this.attach(model);
   }
@@ -124,6 +139,7 @@ export class ChatPanel extends Disposable {
         return;
       }
       this.ready = true;
+      this.readyCount++;
       this.sendSnapshot();
       for (const resolve of this.readyWaiters.splice(0)) resolve();
       return;

@@ -78,3 +78,21 @@ suite('ACP Messages tree', () => {
     opened.panel.dispose();
   });
 });
+
+suite('Chat panel lifecycle', () => {
+  test('hidden and shown again, the webview gets a fresh snapshot', async () => {
+    const a = await api();
+    await a.openChat();
+    await a.whenPanelReady();
+    const panel = a.service.activePanel();
+    assert.ok(panel);
+    const before = panel.readyCount;
+    // Cover the chat with an editor in its own group, then bring the chat back.
+    const doc = await vscode.workspace.openTextDocument({ content: 'cover', language: 'plaintext' });
+    await vscode.window.showTextDocument(doc, { viewColumn: panel.panel.viewColumn, preview: false });
+    await until(() => !panel.panel.visible, 10_000, 'the chat to be hidden');
+    panel.panel.reveal(undefined, false);
+    await until(() => panel.readyCount > before, 20_000, 'a new ready from the re-created webview');
+    assert.strictEqual(panel.panel.visible, true);
+  });
+});
