@@ -4,7 +4,6 @@ import { acquireApi } from './vscodeApi';
 
 declare global {
   // A handle for the browser tests and the bench (flush pending frames without waiting for them).
-  // eslint-disable-next-line no-var
   var __acpChat: ChatApp | undefined;
 }
 

@@ -12,7 +12,6 @@ export interface VsCodeApi {
 
 declare global {
   // Provided by VS Code (or the test harness) before our script runs.
-  // eslint-disable-next-line no-var
   var acquireVsCodeApi: (() => VsCodeApi) | undefined;
 }
 
