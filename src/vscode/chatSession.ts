@@ -4,62 +4,26 @@
  * store: every JSON-RPC message of the connection passes through `onWire` (capture, persistence, store),
  * and the store's changes are turned into panel patches and tree refreshes here.
  */
-import type { AgentConfig, Settings } from '../common/config/settings';
+import type { AgentConfig } from '../common/config/settings';
 import { sessionPanelFields, type PanelState, type TerminalView, type TurnState, type WebviewToHost } from '../common/webview/contract';
 import type { Diagnostic, Entry, SessionState } from '../common/store/model';
 import { MessageStore, type StoreChange } from '../common/store';
 import { PermissionBroker } from '../common/permissionBroker';
 import { AgentBehaviour } from '../common/debug/agentBehaviour';
 import type { CaptureRecord } from '../common/debug/protocolLog';
-import { Disposable, Emitter, assertNever, type IDisposable } from '../common/util/lifecycle';
+import { Disposable, Emitter, type IDisposable } from '../common/util/lifecycle';
 import type { Direction } from '../node/acp/client';
-import { type AgentCapabilities, type AuthMethod, type SessionInfo, zMcpServer } from '../common/protocol/requests';
+import { type SessionInfo, zMcpServer } from '../common/protocol/requests';
 import type { ContentBlock } from '../common/protocol/content';
-import type { ClientHandlers } from '../node/acp/handlers';
-import type { AgentLink, ConnectAgent } from '../node/acp/agentLink';
+import type { AgentLink } from '../node/acp/agentLink';
+import type { ChatSessionOptions } from './sessionPorts';
 import { listAllSessions, openSession, reattachSession, type CallWrapper, type SessionParams } from '../node/acp/sessions';
 import type { ChatModel, PanelChange } from './chatPanel';
 import type { TreeSource } from './messageTree';
 import { panelChangesFor } from './panelChanges';
+import { dispatchWebviewMessage } from './webviewMessages';
 
-/** UI actions the session cannot do itself (they need VS Code windows, editors, the clipboard). */
-export interface SessionUi {
-  openLink(href: string): void;
-  openLocation(path: string, line: number | null): void;
-  openDiff(entry: Entry, contentIndex: number): void;
-  copy(text: string): void;
-  revealInTree(sessionId: string, key: string): void;
-  exportMarkdown(session: ChatSession): void;
-  chooseAuthMethod(agentName: string, methods: readonly AuthMethod[]): Promise<string | undefined>;
-  /** A permission request waits for the user: make sure they see it. */
-  permissionAsked(session: ChatSession, title: string): void;
-}
-
-/** Where the session's traffic is recorded and persisted (both optional, both never fatal). */
-export interface SessionSinks {
-  /** `seq` numbers the session's messages; entries record the seqs that built them. */
-  capture(dir: Direction, msg: unknown, seq: number): void;
-  /** Called after the store ingested the message, with what it changed. */
-  persist(dir: Direction, msg: unknown, changes: readonly StoreChange[], seq: number): void;
-}
-
-export interface ChatSessionOptions {
-  readonly agent: AgentConfig;
-  readonly cwd: string;
-  readonly store: MessageStore;
-  /** The session to reattach to (from the persisted store), if any. */
-  readonly restoredSessionId: string | null;
-  readonly connect: ConnectAgent;
-  readonly settings: () => Settings;
-  readonly handlers: (broker: PermissionBroker, session: ChatSession) => ClientHandlers;
-  readonly sinks: SessionSinks;
-  readonly ui: SessionUi;
-  readonly log: (level: 'debug' | 'info' | 'warn' | 'error', message: string) => void;
-  /** Builds the prompt's content blocks (text plus @-mentioned files); default: the text alone. */
-  readonly buildPrompt?: (text: string, caps: AgentCapabilities | undefined) => Promise<ContentBlock[]>;
-  /** Reads recorded messages back by seq (from the capture files). */
-  readonly records: (seqs: ReadonlySet<number>) => readonly CaptureRecord[];
-}
+export type { ChatSessionOptions, SessionSinks, SessionUi } from './sessionPorts';
 
 type Notice = PanelState['notices'][number];
 type PromptImage = { readonly mimeType: string; readonly data: string };
@@ -452,51 +416,19 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource {
   // ---------------------------------------------------------------- webview messages
 
   handleWebviewMessage(m: WebviewToHost): void {
-    switch (m.type) {
-      case 'ready':
-      case 'mentionQuery':
-        return; // answered by the panel
-      case 'prompt':
-        return this.prompt(m.text, m.images ?? []);
-      case 'cancel':
-        return this.cancel();
-      case 'permission':
-        if (!this.broker.respond(m.requestId, m.optionId)) this.o.log('warn', `permission answer for unknown request ${m.requestId} ignored`);
-        return;
-      case 'setMode': {
-        const sid = this.sessionIdValue;
-        if (sid !== null) this.link?.client.setMode(sid, m.modeId).catch((e: unknown) => this.addNotice({ severity: 'error', title: `Could not switch mode: ${errorText(e)}` }));
-        return;
-      }
-      case 'setConfigOption': {
-        const sid = this.sessionIdValue;
-        if (sid !== null) this.link?.client.setConfigOption(sid, m.configId, m.value).catch((e: unknown) => this.addNotice({ severity: 'error', title: `Could not change ${m.configId}: ${errorText(e)}` }));
-        return;
-      }
-      case 'restartAgent':
-        void this.restart();
-        return;
-      case 'removeQueued':
-        return this.removeQueued(m.index);
-      case 'openLink':
-        return this.o.ui.openLink(m.href);
-      case 'openLocation':
-        return this.o.ui.openLocation(m.path, m.line);
-      case 'openDiff': {
-        const entry = this.entries().find((e) => e.key === m.key);
-        if (entry) this.o.ui.openDiff(entry, m.index);
-        return;
-      }
-      case 'copy':
-        return this.o.ui.copy(m.text);
-      case 'revealInTree':
-        if (this.sessionIdValue !== null) this.o.ui.revealInTree(this.sessionIdValue, m.key);
-        return;
-      case 'exportMarkdown':
-        return this.o.ui.exportMarkdown(this);
-      default:
-        assertNever(m, 'webview message');
-    }
+    dispatchWebviewMessage(this, this.o.ui, m, (message) => this.o.log('warn', message));
+  }
+
+  /** session/set_mode; a failure shows as a notice (the store learns the new mode from the response). */
+  setMode(modeId: string): void {
+    const sid = this.sessionIdValue;
+    if (sid !== null) this.link?.client.setMode(sid, modeId).catch((e: unknown) => this.addNotice({ severity: 'error', title: `Could not switch mode: ${errorText(e)}` }));
+  }
+
+  /** session/set_config_option; the response (the complete list) reaches the store through the tap. */
+  setConfigOption(configId: string, value: string | boolean): void {
+    const sid = this.sessionIdValue;
+    if (sid !== null) this.link?.client.setConfigOption(sid, configId, value).catch((e: unknown) => this.addNotice({ severity: 'error', title: `Could not change ${configId}: ${errorText(e)}` }));
   }
 
   // ---------------------------------------------------------------- helpers

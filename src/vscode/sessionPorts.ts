@@ -1,0 +1,56 @@
+/**
+ * The ports of a ChatSession: what it needs from VS Code (UI actions), where its traffic goes (capture,
+ * persistence), and how it is configured. Kept apart so the session is tested with plain objects.
+ */
+import type { AgentConfig, Settings } from '../common/config/settings';
+import type { StoreChange } from '../common/store';
+import type { MessageStore } from '../common/store';
+import type { Entry } from '../common/store/model';
+import type { PermissionBroker } from '../common/permissionBroker';
+import type { CaptureRecord } from '../common/debug/protocolLog';
+import type { AgentCapabilities, AuthMethod } from '../common/protocol/requests';
+import type { ContentBlock } from '../common/protocol/content';
+import type { Direction } from '../node/acp/client';
+import type { ClientHandlers } from '../node/acp/handlers';
+import type { ConnectAgent } from '../node/acp/agentLink';
+import type { ChatSession } from './chatSession';
+
+/** UI actions the session cannot do itself (they need VS Code windows, editors, the clipboard). */
+export interface SessionUi {
+  openLink(href: string): void;
+  openLocation(path: string, line: number | null): void;
+  openDiff(entry: Entry, contentIndex: number): void;
+  copy(text: string): void;
+  revealInTree(sessionId: string, key: string): void;
+  exportMarkdown(session: ChatSession): void;
+  chooseAuthMethod(agentName: string, methods: readonly AuthMethod[]): Promise<string | undefined>;
+  /** A permission request waits for the user: make sure they see it. */
+  permissionAsked(session: ChatSession, title: string): void;
+}
+
+/** Where the session's traffic is recorded and persisted (both optional, both never fatal). */
+export interface SessionSinks {
+  /** `seq` numbers the session's messages; entries record the seqs that built them. */
+  capture(dir: Direction, msg: unknown, seq: number): void;
+  /** Called after the store ingested the message, with what it changed. */
+  persist(dir: Direction, msg: unknown, changes: readonly StoreChange[], seq: number): void;
+}
+
+export interface ChatSessionOptions {
+  readonly agent: AgentConfig;
+  readonly cwd: string;
+  readonly store: MessageStore;
+  /** The session to reattach to (from the persisted store), if any. */
+  readonly restoredSessionId: string | null;
+  readonly connect: ConnectAgent;
+  readonly settings: () => Settings;
+  readonly handlers: (broker: PermissionBroker, session: ChatSession) => ClientHandlers;
+  readonly sinks: SessionSinks;
+  readonly ui: SessionUi;
+  readonly log: (level: 'debug' | 'info' | 'warn' | 'error', message: string) => void;
+  /** Builds the prompt's content blocks (text plus @-mentioned files); default: the text alone. */
+  readonly buildPrompt?: (text: string, caps: AgentCapabilities | undefined) => Promise<ContentBlock[]>;
+  /** Reads recorded messages back by seq (from the capture files). */
+  readonly records: (seqs: ReadonlySet<number>) => readonly CaptureRecord[];
+}
+

@@ -1,0 +1,49 @@
+/**
+ * What each message from the chat webview does to a live chat session. The webview is untrusted; its
+ * messages were already validated by the panel (zWebviewToHost), and here each maps to one operation.
+ */
+import type { WebviewToHost } from '../common/webview/contract';
+import { assertNever } from '../common/util/lifecycle';
+import type { ChatSession, SessionUi } from './chatSession';
+
+export function dispatchWebviewMessage(session: ChatSession, ui: SessionUi, m: WebviewToHost, warn: (message: string) => void): void {
+  switch (m.type) {
+    case 'ready':
+    case 'mentionQuery':
+      return; // answered by the panel itself
+    case 'prompt':
+      return session.prompt(m.text, m.images ?? []);
+    case 'cancel':
+      return session.cancel();
+    case 'permission':
+      if (!session.broker.respond(m.requestId, m.optionId)) warn(`permission answer for unknown request ${m.requestId} ignored`);
+      return;
+    case 'setMode':
+      return session.setMode(m.modeId);
+    case 'setConfigOption':
+      return session.setConfigOption(m.configId, m.value);
+    case 'restartAgent':
+      void session.restart();
+      return;
+    case 'removeQueued':
+      return session.removeQueued(m.index);
+    case 'openLink':
+      return ui.openLink(m.href);
+    case 'openLocation':
+      return ui.openLocation(m.path, m.line);
+    case 'openDiff': {
+      const entry = session.entries().find((e) => e.key === m.key);
+      if (entry) ui.openDiff(entry, m.index);
+      return;
+    }
+    case 'copy':
+      return ui.copy(m.text);
+    case 'revealInTree':
+      if (session.sessionId !== null) ui.revealInTree(session.sessionId, m.key);
+      return;
+    case 'exportMarkdown':
+      return ui.exportMarkdown(session);
+    default:
+      assertNever(m, 'webview message');
+  }
+}
