@@ -108,20 +108,11 @@ export const zToolCall = z.looseObject({
   _meta: tolerant('_meta', zMeta.nullable()),
 });
 
-/** `tool_call_update` and a permission request's `toolCall`: a patch (only `toolCallId` is required). */
-export const zToolCallPatch = z.looseObject({
-  toolCallId: z.string(),
-  title: tolerant('title', zNullableString),
-  name: tolerant('name', zNullableString),
-  kind: tolerant('kind', zNullableString),
-  status: tolerant('status', zNullableString),
-  content: tolerant('content', z.union([skipInvalid('content', zToolCallContent), z.null()])),
-  locations: tolerant('locations', z.union([skipInvalid('locations', zToolCallLocation), z.null()])),
-  rawInput: z.unknown().optional(),
-  rawOutput: z.unknown().optional(),
-  messageId: tolerant('messageId', zNullableString),
-  _meta: tolerant('_meta', zMeta.nullable()),
-});
+/**
+ * `tool_call_update` and a permission request's `toolCall`: a patch with the same fields as `tool_call`,
+ * of which only `toolCallId` is required (the store applies omit/null per protocol version).
+ */
+export const zToolCallPatch = zToolCall.extend({ title: tolerant('title', zNullableString) });
 export type ToolCallPatch = z.infer<typeof zToolCallPatch>;
 
 /** v2 `tool_call_content_chunk`: appends one ToolCallContent item. */

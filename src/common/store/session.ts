@@ -519,8 +519,7 @@ export class SessionReducer {
     this.open = -1;
     const index = this.findTool(t.toolCallId, t.title);
     const status = t.status ?? 'pending';
-    const snapshot = {
-      kind: 'tool_call' as const,
+    const snapshot: ToolCallFields = {
       toolCallId: t.toolCallId,
       title: t.title,
       name: t.name ?? null,
@@ -534,31 +533,11 @@ export class SessionReducer {
     };
     const bytes = utf8Length(JSON.stringify(snapshot.content));
     if (index < 0) {
-      this.append(
-        {
-          ...snapshot,
-          parentKey: this.parentKey(t.messageId),
-          statusHistory: [{ status, at: ctx.now }],
-          provenance: this.provenance(),
-          stats: newStats(this.touch(ctx, bytes, false)),
-        },
-        ctx,
-      );
+      this.appendToolCall(snapshot, this.parentKey(t.messageId), bytes, false, ctx);
       return;
     }
     const e = this.toolEntry(index);
-    if (!e) return;
-    this.replace(
-      index,
-      {
-        ...e,
-        ...snapshot,
-        parentKey: typeof t.messageId === 'string' ? this.parentKey(t.messageId) : e.parentKey,
-        statusHistory: withStatus(e.statusHistory, status, ctx.now),
-        stats: touchStats(e.stats, this.touch(ctx, bytes, false)),
-      },
-      ctx,
-    );
+    if (e) this.updateToolCall(index, e, snapshot, t.messageId, bytes, false, ctx);
   }
 
   /** `tool_call_update` (upsert) or a permission request's `toolCall`. v1: absent/null keep; v2: null clears. */
@@ -566,31 +545,23 @@ export class SessionReducer {
     this.endEcho();
     this.open = -1;
     const v2 = ctx.version === PROTOCOL_V2;
-    let index = this.findTool(p.toolCallId, p.title ?? null);
+    const index = this.findTool(p.toolCallId, p.title ?? null);
     const bytes = p.content ? utf8Length(JSON.stringify(p.content)) : 0;
     if (index < 0) {
       if (isUpdate && !v2) ctx.diagnostic('warning', `tool_call_update for unknown tool call '${p.toolCallId}' creates it`);
-      const status = p.status ?? 'pending';
-      index = this.append(
-        {
-          kind: 'tool_call',
-          toolCallId: p.toolCallId,
-          title: p.title ?? p.name ?? '',
-          name: p.name ?? null,
-          toolKind: p.kind ?? 'other',
-          status,
-          content: p.content ?? [],
-          locations: p.locations ?? [],
-          rawInput: p.rawInput ?? null,
-          rawOutput: p.rawOutput ?? null,
-          meta: v2 ? patchMeta(null, p._meta) : (p._meta ?? null),
-          parentKey: this.parentKey(p.messageId),
-          statusHistory: [{ status, at: ctx.now }],
-          provenance: this.provenance(),
-          stats: newStats(this.touch(ctx, bytes, false)),
-        },
-        ctx,
-      );
+      const fields: ToolCallFields = {
+        toolCallId: p.toolCallId,
+        title: p.title ?? p.name ?? '',
+        name: p.name ?? null,
+        toolKind: p.kind ?? 'other',
+        status: p.status ?? 'pending',
+        content: p.content ?? [],
+        locations: p.locations ?? [],
+        rawInput: p.rawInput ?? null,
+        rawOutput: p.rawOutput ?? null,
+        meta: v2 ? patchMeta(null, p._meta) : (p._meta ?? null),
+      };
+      this.appendToolCall(fields, this.parentKey(p.messageId), bytes, false, ctx);
       return;
     }
     const e = this.toolEntry(index);
@@ -598,15 +569,14 @@ export class SessionReducer {
     // v1 (and any permission toolCall): absent or null leave the value. v2 update: null clears to the default.
     const pick = <T, D>(value: T | null | undefined, current: D, cleared: D): T | D =>
       value === undefined ? current : value === null ? (v2 ? cleared : current) : value;
-    const status = pick(p.status, e.status, 'pending');
-    this.replace(
+    this.updateToolCall(
       index,
+      e,
       {
-        ...e,
         title: pick(p.title, e.title, ''),
         name: pick(p.name, e.name, null),
         toolKind: pick(p.kind, e.toolKind, 'other'),
-        status,
+        status: pick(p.status, e.status, 'pending'),
         content: pick(p.content, e.content, []),
         locations: pick(p.locations, e.locations, []),
         rawInput: pick(p.rawInput, e.rawInput, null),
@@ -615,10 +585,10 @@ export class SessionReducer {
         // display data there (`terminal_output`, tool responses), so v1 keeps it the same way, for the
         // panel and the debug tree; with no patch semantics in v1, a null value is just ignored.
         meta: v2 ? patchMeta(e.meta, p._meta) : mergeMetaV1(e.meta, p._meta),
-        parentKey: typeof p.messageId === 'string' ? this.parentKey(p.messageId) : e.parentKey,
-        statusHistory: withStatus(e.statusHistory, status, ctx.now),
-        stats: touchStats(e.stats, this.touch(ctx, bytes, false)),
       },
+      p.messageId,
+      bytes,
+      false,
       ctx,
     );
   }
@@ -630,31 +600,63 @@ export class SessionReducer {
     const bytes = utf8Length(JSON.stringify(item));
     if (index < 0) {
       ctx.diagnostic('warning', `tool_call_content_chunk for unknown tool call '${toolCallId}' creates it`);
-      this.append(
-        {
-          kind: 'tool_call',
-          toolCallId,
-          title: '',
-          name: null,
-          toolKind: 'other',
-          status: 'pending',
-          content: [item],
-          locations: [],
-          rawInput: null,
-          rawOutput: null,
-          meta: null,
-          parentKey: this.lastAgentKey,
-          statusHistory: [{ status: 'pending', at: ctx.now }],
-          provenance: this.provenance(),
-          stats: newStats(this.touch(ctx, bytes, true)),
-        },
-        ctx,
-      );
+      const fields: ToolCallFields = {
+        toolCallId,
+        title: '',
+        name: null,
+        toolKind: 'other',
+        status: 'pending',
+        content: [item],
+        locations: [],
+        rawInput: null,
+        rawOutput: null,
+        meta: null,
+      };
+      this.appendToolCall(fields, this.lastAgentKey, bytes, true, ctx);
       return;
     }
     const e = this.toolEntry(index);
     if (!e) return;
     this.replace(index, { ...e, content: [...e.content, item], stats: touchStats(e.stats, this.touch(ctx, bytes, true)) }, ctx);
+  }
+
+  /** Every new tool call, whichever update announced it, gets the same bookkeeping here. */
+  private appendToolCall(fields: ToolCallFields, parentKey: string | null, bytes: number, chunk: boolean, ctx: ApplyContext): void {
+    this.append(
+      {
+        kind: 'tool_call',
+        ...fields,
+        parentKey,
+        statusHistory: [{ status: fields.status, at: ctx.now }],
+        provenance: this.provenance(),
+        stats: newStats(this.touch(ctx, bytes, chunk)),
+      },
+      ctx,
+    );
+  }
+
+  /** A changed tool call: new field values, its message link if the update names one, status history, counters. */
+  private updateToolCall(
+    index: number,
+    e: ToolCallEntry,
+    fields: Partial<ToolCallFields>,
+    messageId: string | null | undefined,
+    bytes: number,
+    chunk: boolean,
+    ctx: ApplyContext,
+  ): void {
+    const status = fields.status ?? e.status;
+    this.replace(
+      index,
+      {
+        ...e,
+        ...fields,
+        parentKey: typeof messageId === 'string' ? this.parentKey(messageId) : e.parentKey,
+        statusHistory: withStatus(e.statusHistory, status, ctx.now),
+        stats: touchStats(e.stats, this.touch(ctx, bytes, chunk)),
+      },
+      ctx,
+    );
   }
 
   /** The user's cancel: every tool call not yet finished becomes `cancelled` (provenance unchanged). */
@@ -667,6 +669,9 @@ export class SessionReducer {
     }
   }
 }
+
+/** The protocol-owned fields of a tool call (the rest is the store's bookkeeping). */
+type ToolCallFields = Pick<ToolCallEntry, 'toolCallId' | 'title' | 'name' | 'toolKind' | 'status' | 'content' | 'locations' | 'rawInput' | 'rawOutput' | 'meta'>;
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
