@@ -307,7 +307,6 @@ export class ChatService extends Disposable {
     this.tree.addSource(session);
     session.onDidChange((changes) => {
       if (changes.some((c) => c.type === 'panel' || c.type === 'reset')) this.updateStatus();
-      for (const c of changes) if (c.type === 'panel' && c.fields.sessionId) persistence.rememberSession(agent.id, c.fields.sessionId);
     });
     void session.start();
     this.updateStatus();

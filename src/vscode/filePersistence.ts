@@ -4,7 +4,7 @@
  * restored panel shows its transcript at once, before the agent has even started.
  */
 import type * as vscode from 'vscode';
-import { readdir, rm } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { MessageStore, type Direction, type StoreChange } from '../common/store';
 import { StoreJournal } from '../node/persistence/journal';
@@ -85,19 +85,6 @@ export class FilePersistence implements SessionPersistence {
       o.sinceCompact = 0;
       o.journal.compact(o.store).catch((e: unknown) => this.log(`could not snapshot the chat of ${agentId}: ${e instanceof Error ? e.message : String(e)}`));
     }
-  }
-
-  rememberSession(): void {
-    // The last session in the store is the one to reattach; nothing else to record.
-  }
-
-  async forget(agentId: string): Promise<void> {
-    const id = fileId(agentId);
-    const o = this.open.get(id);
-    this.open.delete(id);
-    await o?.ready;
-    await o?.journal?.dispose().catch(() => undefined);
-    await Promise.all(['snapshot.json', 'snapshot.json.bak', 'journal.ndjson'].map((ext) => rm(path.join(this.dir, `${id}.${ext}`), { force: true })));
   }
 
   async flush(): Promise<void> {

@@ -10,9 +10,6 @@ export interface SessionPersistence {
   restore(agentId: string, warn: (message: string) => void): { store: MessageStore; sessionId: string | null };
   /** Records one message of the agent's connection after the store ingested it (`changes` carry the keys it minted). */
   append(agentId: string, dir: Direction, msg: unknown, changes: readonly StoreChange[], seq: number): void;
-  rememberSession(agentId: string, sessionId: string): void;
-  /** Drops what was saved for an agent (a new session). */
-  forget(agentId: string): Promise<void>;
   /** Writes everything pending (called on deactivate). */
   flush(): Promise<void>;
 }
@@ -23,7 +20,5 @@ export class MemoryPersistence implements SessionPersistence {
     return { store: new MessageStore(), sessionId: null };
   }
   append(): void {}
-  rememberSession(): void {}
-  async forget(): Promise<void> {}
   async flush(): Promise<void> {}
 }

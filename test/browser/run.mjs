@@ -89,7 +89,7 @@ test('agent markdown is sanitized: no script runs, no javascript: link navigates
   await md.getByText('click me').click();
   await md.getByRole('link', { name: 'docs' }).click();
   await md.getByRole('link', { name: 'file', exact: true }).click();
-  await page.waitForTimeout(50);
+  await page.waitForFunction(() => window.__host.posted.length >= 2); // both link clicks were handled
   assert.equal(page.url(), before, 'the webview never navigates');
   assert.equal(await page.evaluate(() => window.__pwned), undefined);
   assert.deepEqual(await posted(), [
@@ -178,7 +178,7 @@ test('@ completion asks the host for files and inserts the chosen path', async (
   await box.click();
   await clearPosted();
   await box.pressSequentially('look at @ran');
-  await page.waitForTimeout(200);
+  await page.waitForFunction(() => window.__host.posted.some((m) => m.type === 'mentionQuery' && m.query === 'ran'));
   const queries = (await posted()).filter((m) => m.type === 'mentionQuery');
   assert.deepEqual(queries.at(-1), { type: 'mentionQuery', query: 'ran' });
   await send({ type: 'mentionResults', query: 'ran', paths: ['src/range.ts', 'docs/My Range.md'] });
@@ -401,7 +401,7 @@ test('long sessions: only entries near the viewport are built; reveal builds and
   assert.ok(built > 5 && built < 300, `built ${built} of 3000`);
   assert.equal(await page.locator('[data-key="e0"]').getAttribute('class').then((c) => c.includes('placeholder')), true);
   await send({ type: 'reveal', key: 'e1' });
-  await page.waitForTimeout(50);
+  await page.locator('[data-key="e1"]:not(.placeholder)').waitFor();
   assert.match(await page.locator('[data-key="e1"]').innerText(), /Answer 1/);
   assert.ok(await page.locator('[data-key="e1"]').isVisible());
 });
@@ -444,7 +444,7 @@ for (const theme of ['light', 'dark', 'high-contrast']) {
     await send(snapshot(entries, p));
     await flush();
     await page.evaluate(() => document.fonts.ready);
-    await page.waitForTimeout(100);
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))); // painted with the fonts
     mkdirSync(shots, { recursive: true });
     await page.screenshot({ path: path.join(shots, `webview-${theme}.png`), fullPage: true });
     assert.deepEqual(errors, []);

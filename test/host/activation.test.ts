@@ -1,6 +1,6 @@
 /**
  * Activation is cheap: it registers commands, the tree and the panel serializer, but starts no agent and
- * reads no saved chat until a chat is needed. (Runs first: files are loaded in name order.)
+ * reads no saved chat until a chat is needed. (test/host/index.ts loads this file first.)
  */
 import * as assert from 'assert';
 import { api } from './util';

@@ -27,9 +27,11 @@ export function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'tdd', color: false, timeout: 60_000, reporter: 'spec' });
   const grep = process.env.ACP_CHAT_TEST_GREP;
   if (grep) mocha.grep(grep);
-  for (const f of fs.readdirSync(__dirname).sort()) {
-    if (f.endsWith('.test.js')) mocha.addFile(path.join(__dirname, f));
-  }
+  // Activation is checked before anything can start an agent, so it is loaded first on purpose; every other
+  // file sets up what it needs itself and may run in any order.
+  const first = 'activation.test.js';
+  const files = fs.readdirSync(__dirname).filter((f) => f.endsWith('.test.js') && f !== first);
+  for (const f of [first, ...files]) mocha.addFile(path.join(__dirname, f));
   return new Promise((resolve, reject) => {
     const failed: { title: string; error: string }[] = [];
     const runner = mocha.run((failures) => {

@@ -6,7 +6,7 @@ import * as assert from 'assert';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { api } from './util';
+import { api, ensureDemoTurn } from './util';
 
 const activeText = () => vscode.window.activeTextEditor?.document.getText() ?? '';
 
@@ -29,6 +29,7 @@ suite('Protocol inspector and debug bundle', () => {
   });
 
   test('Show Protocol Log pairs requests and responses with timings', async () => {
+    await ensureDemoTurn(await api());
     await vscode.commands.executeCommand('acpChat.showProtocolLog');
     const text = activeText();
     assert.match(text, /→ request initialize id=\d+/);
@@ -37,6 +38,7 @@ suite('Protocol inspector and debug bundle', () => {
   });
 
   test('Show Agent Capabilities reports what the demo agent advertised and does', async () => {
+    await ensureDemoTurn(await api());
     await vscode.commands.executeCommand('acpChat.showAgentCapabilities');
     const text = activeText();
     assert.match(text, /\| session\/load \| yes \|/);

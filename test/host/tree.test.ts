@@ -5,7 +5,7 @@
 import * as assert from 'assert';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { api, until } from './util';
+import { api, ensureDemoTurn, until } from './util';
 import type { TreeNode } from '../../src/common/debug/treeModel';
 
 const extensionRoot = () => vscode.extensions.getExtension('acp-chat.acp-chat')!.extensionPath;
@@ -41,6 +41,7 @@ suite('ACP Messages tree', () => {
 
   test('reveal in tree selects the entry; show in chat and copy commands work', async () => {
     const a = await api();
+    await ensureDemoTurn(a);
     const sid = a.service.activeSession().sessionId!;
     const entry = a.transcript().find((e) => e.kind === 'tool_call');
     assert.ok(entry && entry.kind === 'tool_call');

@@ -19,3 +19,13 @@ export async function until<T>(f: () => T | undefined | false, ms: number, what:
     await new Promise((r) => setTimeout(r, 100));
   }
 }
+
+/**
+ * Makes sure the active chat has had a complete demo-agent turn (an answer with a message id and a tool
+ * call), so a test does not depend on what an earlier test happened to leave behind.
+ */
+export async function ensureDemoTurn(a: AcpChatApi): Promise<void> {
+  const t = a.transcript();
+  const answered = t.some((e) => e.kind === 'agent_message' && e.messageId !== null);
+  if (!answered || !t.some((e) => e.kind === 'tool_call')) await a.sendPrompt('a demo turn');
+}

@@ -7,6 +7,7 @@ import type { Direction } from '../../../src/node/acp/client';
 import { AcpClosedError, AcpRequestError } from '../../../src/node/acp/errors';
 import type { ClientHandlers } from '../../../src/node/acp/handlers';
 import { FakeAgent, INIT_RESULT } from './fakeAgent';
+import { until } from '../until';
 import type { Json } from './fakeAgent';
 
 const never = () => new Promise<RequestPermissionResult>(() => undefined);
@@ -82,7 +83,7 @@ describe('AcpClient', () => {
     s.agent.reply(preq.id, { stopReason: 'end_turn' });
     s.agent.update('s1', { sessionUpdate: 'usage_update', used: 1, size: 2 });
     assert.equal((await pp).stopReason, 'end_turn');
-    await new Promise((r) => setTimeout(r, 20));
+    await until(() => s.updates.length === 3, 'the late usage_update');
     assert.deepEqual(s.updates, ['available_commands_update', 'agent_message_chunk', 'usage_update']);
     // The tap saw every message, both directions, in wire order.
     const methods = s.taps.map((t) => `${t.dir === 'client->agent' ? '>' : '<'}${(t.msg as Json).method ?? 'result'}`);
@@ -139,7 +140,7 @@ describe('AcpClient', () => {
         options: [{ optionId: 'y', name: 'Yes', kind: 'allow_once' }, { optionId: 'n', name: 'No', kind: 'reject_once' }],
       },
     });
-    while (!seen) await new Promise((r) => setTimeout(r, 5));
+    await until(() => seen, 'the permission request to reach the handler');
     assert.equal(s.client.pendingPermissionCount('s1'), 1);
     s.client.cancel('s1');
     const msgs = [await s.agent.next(), await s.agent.next()];
@@ -158,9 +159,13 @@ describe('AcpClient', () => {
   });
 
   it('answers a permission request with the handler choice, and "cancelled" on $/cancel_request', async () => {
+    let slowArrived = false;
     const s = await initialized({
       requestPermission: async (p, signal) => {
-        if (p.toolCall.toolCallId === 'slow') return never();
+        if (p.toolCall.toolCallId === 'slow') {
+          slowArrived = true;
+          return never();
+        }
         void signal;
         const opt = p.options.find((o) => o.kind === 'allow_once');
         return { outcome: { outcome: 'selected', optionId: opt!.optionId } };
@@ -170,7 +175,7 @@ describe('AcpClient', () => {
     s.agent.send({ id: 1, method: 'session/request_permission', params: { sessionId: 's', toolCall: { toolCallId: 'fast' }, options } });
     assert.deepEqual((await s.agent.next()).result, { outcome: { outcome: 'selected', optionId: 'ok-1' } });
     s.agent.send({ id: 2, method: 'session/request_permission', params: { sessionId: 's', toolCall: { toolCallId: 'slow' }, options } });
-    await new Promise((r) => setTimeout(r, 20));
+    await until(() => slowArrived, 'the slow request to reach the handler');
     s.agent.send({ method: '$/cancel_request', params: { requestId: 2 } });
     const r = await s.agent.next();
     assert.equal(r.id, 2);
@@ -329,9 +334,13 @@ describe('AcpClient', () => {
     const preq = await agent.expect('session/prompt');
     agent.update('s1', { sessionUpdate: 'state_update', state: 'running' });
     agent.reply(preq.id, { messageId: 'u1' });
-    await new Promise((r) => setTimeout(r, 20));
-    assert.equal(settled, false, 'the v2 response alone does not end the turn');
+    // Messages are handled in order: once the update sent after the response is delivered, the response
+    // has been handled too, and so has everything it resolved.
+    const seen: string[] = [];
+    client.onSessionUpdate((n) => seen.push(n.sessionId));
     agent.update('s2', { sessionUpdate: 'state_update', state: 'idle', stopReason: 'refusal' });
+    await until(() => seen.includes('s2'), 'the update sent after the response');
+    assert.equal(settled, false, 'the v2 response alone (and another session going idle) does not end the turn');
     agent.update('s1', { sessionUpdate: 'state_update', state: 'idle', stopReason: 'end_turn' });
     assert.deepEqual(await pp, { stopReason: 'end_turn', messageId: 'u1' });
     // v2 renames authenticate.

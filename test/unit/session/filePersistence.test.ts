@@ -19,17 +19,13 @@ const wire: [Direction, unknown][] = [
   ['agent->client', { jsonrpc: '2.0', id: 2, result: { stopReason: 'end_turn' } }],
 ];
 
-async function settle() {
-  await new Promise((r) => setTimeout(r, 50));
-}
-
 test('a journaled chat restores with the same entries, keys and session', async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'persist-'));
   const logs: string[] = [];
   const p1 = await FilePersistence.create(dir, (m) => logs.push(m));
   const { store, sessionId } = p1.restore('my agent', () => undefined);
   assert.equal(sessionId, null);
-  await settle(); // the journal opens in the background; messages meanwhile are kept
+  await p1.flush(); // waits for the journal, which opens in the background (the next test covers messages meanwhile)
   wire.forEach(([dir, msg], i) => p1.append('my agent', dir, msg, store.ingest(dir, msg, i + 1), i + 1));
   await p1.flush();
   assert.ok(readdirSync(dir).includes('my_agent.journal.ndjson'));
@@ -48,7 +44,6 @@ test('messages sent before the journal opened are not lost', async () => {
   const p1 = await FilePersistence.create(dir, () => undefined);
   const { store } = p1.restore('a', () => undefined);
   wire.forEach(([dir, msg], i) => p1.append('a', dir, msg, store.ingest(dir, msg, i + 1), i + 1)); // no await: journal not open yet
-  await settle();
   await p1.flush();
   const restored = (await FilePersistence.create(dir, () => undefined)).restore('a', () => undefined);
   assert.equal(restored.store.session('sess_9')?.entries.length, 2);
@@ -58,7 +53,7 @@ test('a corrupt journal line is reported; what can be read is kept', async () =>
   const dir = mkdtempSync(path.join(tmpdir(), 'persist-'));
   const p1 = await FilePersistence.create(dir, () => undefined);
   const { store } = p1.restore('a', () => undefined);
-  await settle();
+  await p1.flush();
   wire.slice(0, 6).forEach(([dir, msg], i) => p1.append('a', dir, msg, store.ingest(dir, msg, i + 1), i + 1));
   await p1.flush();
   appendFileSync(path.join(dir, 'a.journal.ndjson'), 'this is not json\n{"seq":99,"dir":"agent->client","msg":{"jsonrpc":"2.0","method":"session/upd');
@@ -68,15 +63,4 @@ test('a corrupt journal line is reported; what can be read is kept', async () =>
   assert.equal(restored.store.session('sess_9')?.entries.length, 2, 'the prompt and the first chunk survive');
   assert.ok(logs.length >= 1, 'the damage is reported');
   assert.ok(warnings.length >= 1);
-});
-
-test('forget removes what was saved', async () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'persist-'));
-  const p1 = await FilePersistence.create(dir, () => undefined);
-  const { store } = p1.restore('a', () => undefined);
-  await settle();
-  wire.forEach(([dir, msg], i) => p1.append('a', dir, msg, store.ingest(dir, msg, i + 1), i + 1));
-  await p1.flush();
-  await p1.forget('a');
-  assert.deepEqual(readdirSync(dir), []);
 });

@@ -4,6 +4,7 @@ import { describe, it } from 'node:test';
 import { CancellationTokenSource } from 'vscode-jsonrpc/node';
 import { z } from 'zod';
 import { createAcpConnection, onAcpRequest } from '../../../src/node/transport/connection';
+import { until } from '../until';
 
 function pair() {
   const ab = new PassThrough();
@@ -18,8 +19,10 @@ describe('ACP cancellation strategy', () => {
   it('sends $/cancel_request {requestId} and the receiving handler answers -32800', async () => {
     const { a, b, seenByB } = pair();
     let aborted = false;
+    let started = false;
     onAcpRequest(b, '_test/slow', z.object({}), (_p, ctx) =>
       new Promise((_resolve, reject) => {
+        started = true;
         ctx.signal.addEventListener('abort', () => {
           aborted = true;
           reject(new Error('stopped'));
@@ -30,7 +33,7 @@ describe('ACP cancellation strategy', () => {
     b.connection.listen();
     const source = new CancellationTokenSource();
     const p = a.connection.sendRequest('_test/slow', {}, source.token);
-    await new Promise((r) => setTimeout(r, 20));
+    await until(() => started, 'the request to reach its handler');
     source.cancel();
     await assert.rejects(p, (e: unknown) => (e as { code?: number }).code === -32800);
     assert.equal(aborted, true);
