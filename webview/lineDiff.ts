@@ -1,57 +1,38 @@
 /**
- * A small line diff for the compact inline diff on tool-call cards. The full diff opens in VS Code's
- * own diff editor ("Open diff"), so this only has to be right and cheap, not minimal on huge files.
+ * The line diff for the compact inline diff on tool-call cards. The full diff opens in VS Code's own diff
+ * editor ("Open diff"); this one has to be right, minimal for ordinary edits and cheap on large files, so it
+ * uses jsdiff's Myers O(ND) diff (cost grows with the size of the change, not with the file).
  */
+import { diffArrays } from 'diff';
+
 export type DiffLine = { readonly t: ' ' | '-' | '+'; readonly text: string };
 /** A run of unchanged lines hidden from the compact view. */
 export type DiffRow = DiffLine | { readonly t: 'skip'; readonly count: number };
 
-/** Above this many DP cells (old × new changed lines) we stop looking for common lines in the middle. */
-const MAX_CELLS = 250_000;
+/**
+ * Beyond this many changed lines the change is a rewrite: showing it as "all removed, all added" is as
+ * readable as any alignment, and stops a pathological input from costing O(N·D) time in the webview.
+ */
+const MAX_EDIT_LENGTH = 5_000;
 
-export function lineDiff(oldText: string, newText: string): DiffLine[] {
-  const a = oldText === '' ? [] : oldText.split('\n');
-  const b = newText === '' ? [] : newText.split('\n');
-  let pre = 0;
-  while (pre < a.length && pre < b.length && a[pre] === b[pre]) pre++;
-  let suf = 0;
-  while (suf < a.length - pre && suf < b.length - pre && a[a.length - 1 - suf] === b[b.length - 1 - suf]) suf++;
-  const out: DiffLine[] = a.slice(0, pre).map((text) => ({ t: ' ', text }));
-  const am = a.slice(pre, a.length - suf);
-  const bm = b.slice(pre, b.length - suf);
-  out.push(...middle(am, bm));
-  out.push(...a.slice(a.length - suf).map((text): DiffLine => ({ t: ' ', text })));
-  return out;
+/** The lines of a text; a final newline ends the last line rather than starting an empty one. */
+export function splitLines(text: string): string[] {
+  if (text === '') return [];
+  const lines = text.split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  return lines;
 }
 
-/** LCS over the changed middle; falls back to "all removed, all added" when it would be too big. */
-function middle(a: readonly string[], b: readonly string[]): DiffLine[] {
-  const n = a.length;
-  const m = b.length;
-  if (n * m > MAX_CELLS || n === 0 || m === 0) {
-    return [...a.map((text): DiffLine => ({ t: '-', text })), ...b.map((text): DiffLine => ({ t: '+', text }))];
-  }
-  // lcs[i][j] = LCS length of a[i..] and b[j..], flattened.
-  const w = m + 1;
-  const lcs = new Uint32Array((n + 1) * w);
-  for (let i = n - 1; i >= 0; i--) {
-    for (let j = m - 1; j >= 0; j--) {
-      lcs[i * w + j] = a[i] === b[j] ? lcs[(i + 1) * w + j + 1]! + 1 : Math.max(lcs[(i + 1) * w + j]!, lcs[i * w + j + 1]!);
-    }
-  }
+export function lineDiff(oldText: string, newText: string): DiffLine[] {
+  const a = splitLines(oldText);
+  const b = splitLines(newText);
+  const changes = diffArrays(a, b, { maxEditLength: MAX_EDIT_LENGTH });
+  if (!changes) return [...a.map((text): DiffLine => ({ t: '-', text })), ...b.map((text): DiffLine => ({ t: '+', text }))];
   const out: DiffLine[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < n && j < m) {
-    if (a[i] === b[j]) {
-      out.push({ t: ' ', text: a[i]! });
-      i++;
-      j++;
-    } else if (lcs[(i + 1) * w + j]! >= lcs[i * w + j + 1]!) out.push({ t: '-', text: a[i++]! });
-    else out.push({ t: '+', text: b[j++]! });
+  for (const c of changes) {
+    const t = c.added ? '+' : c.removed ? '-' : ' ';
+    for (const text of c.value) out.push({ t, text });
   }
-  while (i < n) out.push({ t: '-', text: a[i++]! });
-  while (j < m) out.push({ t: '+', text: b[j++]! });
   return out;
 }
 

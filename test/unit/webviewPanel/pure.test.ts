@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import type { MessageEntry, ToolCallEntry } from '../../../src/common/store/model';
 import { toControl } from '../../../webview/configOptions';
 import { appendTextToEntry, commandOf, entryPlainText, formatUsage, thoughtSeconds } from '../../../webview/entryModel';
-import { compactDiff, diffStats, lineDiff, type DiffLine } from '../../../webview/lineDiff';
+import { compactDiff, diffStats, lineDiff, splitLines, type DiffLine } from '../../../webview/lineDiff';
 import { matchCommands, slashQuery } from '../../../webview/slash';
 
 const stats = { chunks: 1, upserts: 0, bytes: 1, firstSeen: 1000, lastSeen: 5300, lines: [] };
@@ -17,15 +17,40 @@ const tool = (content: ToolCallEntry['content']): ToolCallEntry => ({
 
 const side = (lines: readonly DiffLine[], keep: ' ' | '-' | '+') => lines.filter((l) => l.t === ' ' || l.t === keep).map((l) => l.text);
 
-test('lineDiff: both sides can be rebuilt from the diff (property)', () => {
-  const text = fc.array(fc.constantFrom('a', 'b', 'c', '', 'x y'), { maxLength: 12 }).map((l) => l.join('\n'));
+/** Length of the longest common subsequence, by the textbook DP: the reference for minimality. */
+function lcsLength(a: readonly string[], b: readonly string[]): number {
+  let prev = new Array<number>(b.length + 1).fill(0);
+  for (const x of a) {
+    const row = [0];
+    b.forEach((y, j) => row.push(x === y ? prev[j]! + 1 : Math.max(prev[j + 1]!, row[j]!)));
+    prev = row;
+  }
+  return prev[b.length]!;
+}
+
+test('lineDiff: both sides can be rebuilt from the diff, and no diff is shorter (property)', () => {
+  const text = fc
+    .tuple(fc.array(fc.constantFrom('a', 'b', 'c', '', 'x y'), { maxLength: 12 }), fc.boolean())
+    .map(([l, newline]) => l.join('\n') + (newline && l.length ? '\n' : ''));
   fc.assert(
     fc.property(text, text, (a, b) => {
       const d = lineDiff(a, b);
-      assert.deepEqual(side(d, '-'), a === '' ? [] : a.split('\n'));
-      assert.deepEqual(side(d, '+'), b === '' ? [] : b.split('\n'));
+      assert.deepEqual(side(d, '-'), splitLines(a));
+      assert.deepEqual(side(d, '+'), splitLines(b));
+      const { added, removed } = diffStats(d);
+      const common = lcsLength(splitLines(a), splitLines(b));
+      assert.equal(added + removed, splitLines(a).length + splitLines(b).length - 2 * common, 'the diff is minimal');
     }),
+    { numRuns: 500 },
   );
+});
+
+test('lineDiff: a final newline is not a blank row; a large file with scattered edits is not a rewrite', () => {
+  assert.deepEqual(lineDiff('a\nb\n', 'a\nc\n'), [{ t: ' ', text: 'a' }, { t: '-', text: 'b' }, { t: '+', text: 'c' }]);
+  const old = Array.from({ length: 5000 }, (_, i) => `line ${i}`);
+  const neu = old.map((l, i) => (i % 500 === 0 ? `${l} changed` : l));
+  const d = lineDiff(old.join('\n'), neu.join('\n'));
+  assert.deepEqual(diffStats(d), { added: 10, removed: 10 });
 });
 
 test('lineDiff finds the one changed line; compactDiff folds far context', () => {
