@@ -2,6 +2,7 @@
  * `node dist/cli.js <command>`: the headless side of ACP Chat, built from the same store and client
  * code as the extension.
  */
+import { wantsHelp } from './cli/args';
 import { main as reduceMain, usage as reduceUsage } from './cli/reduce';
 import { main as runMain, usage as runUsage } from './cli/run';
 
@@ -35,7 +36,7 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`unknown command '${name}'\n\n${help()}\n`);
     return 2;
   }
-  if (rest.includes('-h') || rest.includes('--help')) {
+  if (wantsHelp(rest)) {
     process.stdout.write(command.usage + '\n');
     return 0;
   }

@@ -5,21 +5,16 @@
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { MessageStore, toReduceOutput } from '../../common/store';
+import { parse } from './args';
 
 export const usage = 'reduce [--state FILE] CAPTURE.jsonl   reduce a {dir,msg} capture to sessions and diagnostics (JSON)';
 
 export async function main(args: string[]): Promise<number> {
-  let state: string | undefined;
-  let capture: string | undefined;
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    if (a === '--state') {
-      state = args[++i];
-      if (state === undefined) return fail('--state needs a FILE');
-    } else if (a !== undefined && a.startsWith('-')) return fail(`unknown option '${a}'`);
-    else if (capture === undefined) capture = a;
-    else return fail(`unexpected argument '${a}'`);
-  }
+  const r = parse(args, { state: { type: 'string' } }, true);
+  if (typeof r === 'string') return fail(r);
+  const state = r.values.state;
+  const [capture, extra] = r.positionals;
+  if (extra !== undefined) return fail(`unexpected argument '${extra}'`);
   if (capture === undefined) return fail('missing CAPTURE.jsonl');
 
   let store = new MessageStore();

@@ -18,11 +18,13 @@ import { AgentProcess } from '../agentProcess';
 import { NodeTerminalHost } from '../terminals';
 import { CaptureFile } from '../capture/captureFile';
 import { TranscriptPrinter } from './printer';
+import { parse, resolveAgentCommand, splitAtDashDash } from './args';
 
 export const usage = [
   'run [--cwd DIR] [--approve all|none] [--capture FILE] [--protocol 1|2] [--mode ID] [--auth METHOD]',
   '    [--timeout SEC] [--grace MS] [--verbose] --prompt TEXT [--prompt TEXT2 ...] -- AGENT_CMD [ARGS...]',
-  '    run turns against an ACP agent and print the transcript (exit 0 on success)',
+  '    run turns against an ACP agent and print the transcript (exit 0 on success); everything after --',
+  '    goes to the agent; relative paths are read where you run this command, the agent runs in --cwd',
 ].join('\n');
 
 export interface RunOptions {
@@ -39,69 +41,47 @@ export interface RunOptions {
   agent: string[];
 }
 
-export function parseRunArgs(args: readonly string[]): RunOptions | string {
-  const dd = args.indexOf('--');
-  if (dd < 0 || dd === args.length - 1) return 'missing agent command after --';
-  const o: RunOptions = {
-    cwd: process.cwd(),
-    approve: 'all',
-    capture: undefined,
-    protocol: PROTOCOL_V1,
-    mode: undefined,
-    auth: undefined,
-    timeoutSec: 600,
-    graceMs: 300,
-    verbose: false,
-    prompts: [],
-    agent: args.slice(dd + 1),
+const runOptions = {
+  cwd: { type: 'string' },
+  approve: { type: 'string', default: 'all' },
+  capture: { type: 'string' },
+  protocol: { type: 'string', default: '1' },
+  mode: { type: 'string' },
+  auth: { type: 'string' },
+  timeout: { type: 'string', default: '600' },
+  grace: { type: 'string', default: '300' },
+  verbose: { type: 'boolean', default: false },
+  prompt: { type: 'string', multiple: true },
+} as const;
+
+/** Parses `run`'s arguments; `from` is where the user typed them (relative paths are read from there). */
+export function parseRunArgs(args: readonly string[], from = process.cwd()): RunOptions | string {
+  const { own, rest } = splitAtDashDash(args);
+  if (rest === undefined || rest.length === 0) return 'missing agent command after --';
+  const r = parse(own, runOptions, false);
+  if (typeof r === 'string') return r;
+  const v = r.values;
+  if (v.approve !== 'all' && v.approve !== 'none') return `--approve must be all or none, not ${v.approve}`;
+  if (v.protocol !== '1' && v.protocol !== '2') return `--protocol must be 1 or 2, not ${v.protocol}`;
+  const timeoutSec = Number(v.timeout);
+  if (!(timeoutSec > 0)) return `--timeout must be a positive number, not ${v.timeout}`;
+  const graceMs = Number(v.grace);
+  if (!(graceMs >= 0)) return `--grace must be a number of ms, not ${v.grace}`;
+  const prompts = v.prompt ?? [];
+  if (prompts.length === 0) return 'at least one --prompt is required';
+  return {
+    cwd: path.resolve(from, v.cwd ?? '.'),
+    approve: v.approve,
+    capture: v.capture === undefined ? undefined : path.resolve(from, v.capture),
+    protocol: v.protocol === '2' ? PROTOCOL_V2 : PROTOCOL_V1,
+    mode: v.mode,
+    auth: v.auth,
+    timeoutSec,
+    graceMs,
+    verbose: v.verbose,
+    prompts,
+    agent: resolveAgentCommand(rest, from),
   };
-  for (let i = 0; i < dd; i++) {
-    const flag = args[i]!;
-    if (flag === '--verbose') {
-      o.verbose = true;
-      continue;
-    }
-    const value = args[i + 1];
-    if (value === undefined || i + 1 >= dd) return `missing value for ${flag}`;
-    i++;
-    switch (flag) {
-      case '--cwd':
-        o.cwd = path.resolve(value);
-        break;
-      case '--approve':
-        if (value !== 'all' && value !== 'none') return `--approve must be all or none, not ${value}`;
-        o.approve = value;
-        break;
-      case '--capture':
-        o.capture = path.resolve(value);
-        break;
-      case '--protocol':
-        if (value !== '1' && value !== '2') return `--protocol must be 1 or 2, not ${value}`;
-        o.protocol = value === '2' ? PROTOCOL_V2 : PROTOCOL_V1;
-        break;
-      case '--mode':
-        o.mode = value;
-        break;
-      case '--auth':
-        o.auth = value;
-        break;
-      case '--prompt':
-        o.prompts.push(value);
-        break;
-      case '--timeout':
-        o.timeoutSec = Number(value);
-        if (!(o.timeoutSec > 0)) return `--timeout must be a positive number, not ${value}`;
-        break;
-      case '--grace':
-        o.graceMs = Number(value);
-        if (!(o.graceMs >= 0)) return `--grace must be a number of ms, not ${value}`;
-        break;
-      default:
-        return `unknown option ${flag}`;
-    }
-  }
-  if (o.prompts.length === 0) return 'at least one --prompt is required';
-  return o;
 }
 
 export async function main(args: string[]): Promise<number> {

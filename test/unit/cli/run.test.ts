@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -35,6 +36,26 @@ describe('cli run', () => {
     assert.match(String(parseRunArgs(['--prompt', 'a'])), /missing agent command/);
     assert.match(String(parseRunArgs(['--', 'agent'])), /--prompt is required/);
     assert.match(String(parseRunArgs(['--approve', 'some', '--prompt', 'a', '--', 'x'])), /all or none/);
+    assert.match(String(parseRunArgs(['--frobnicate', '--prompt', 'a', '--', 'x'])), /Unknown option '--frobnicate'/);
+    assert.match(String(parseRunArgs(['--prompt', '--', 'x'])), /missing agent command|argument missing/);
+  });
+
+  it('passes everything after -- to the agent, even --help', () => {
+    const o = parseRunArgs(['--prompt', 'hi', '--', 'agent', '--help', '--', '-x']);
+    assert.ok(typeof o !== 'string');
+    assert.deepEqual(o.agent, ['agent', '--help', '--', '-x']);
+    const cli = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'src/node/cli.ts'), 'run', '--cwd', ws, '--prompt', 'hi', '--timeout', '20', '--', process.execPath, '-e', 'process.exit(7)', '--help'], { encoding: 'utf8' });
+    assert.doesNotMatch(cli.stdout, /^run \[--cwd DIR\]/m, 'our usage is not printed');
+    assert.notEqual(cli.status, 0, 'the agent ran (and closed without answering)');
+  });
+
+  it('reads relative paths where the user typed them, not in --cwd', () => {
+    const from = path.dirname(demoJs);
+    const o = parseRunArgs(['--cwd', 'sub', '--capture', 'c.jsonl', '--prompt', 'x', '--', 'node', `./${path.basename(demoJs)}`, 'acp', './missing.js'], from);
+    assert.ok(typeof o !== 'string');
+    assert.equal(o.cwd, path.join(from, 'sub'));
+    assert.equal(o.capture, path.join(from, 'c.jsonl'));
+    assert.deepEqual(o.agent, ['node', demoJs, 'acp', './missing.js'], 'an existing file is made absolute; a plain word or a missing path is left alone');
   });
 
   it('drives the demo agent through an edit + terminal turn, writing the capture', async () => {
