@@ -1,5 +1,6 @@
 // Layers by runtime: src/common and webview/ may not import `vscode` or a Node built-in; src/node may
-// not import `vscode`; webview/ may import only src/common (and browser-safe packages).
+// not import `vscode`; webview/ may import only src/common (and browser-safe packages); and no relative
+// import climbs from a lower layer into a higher one (common < node < vscode).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -61,7 +62,37 @@ test('webview/ imports only src/common and browser-safe packages', () => {
   assert.deepEqual(violations('webview', outside), []);
 });
 
+/** The layer a file belongs to, by its path from the repo root. */
+function layerOf(file: string): 'common' | 'node' | 'vscode' | 'webview' | null {
+  const [top, sub] = file.split(path.sep);
+  if (top === 'webview') return 'webview';
+  return top === 'src' && (sub === 'common' || sub === 'node' || sub === 'vscode') ? sub : null;
+}
+
+/** What each layer may import by relative path: only itself and the layers below it. */
+const allowed: Record<'common' | 'node' | 'vscode', readonly string[]> = {
+  common: ['common'],
+  node: ['common', 'node'],
+  vscode: ['common', 'node', 'vscode'],
+};
+
+const climbs = (spec: string, file: string): string | null => {
+  if (!spec.startsWith('.')) return null;
+  const from = layerOf(file);
+  const to = layerOf(path.relative(root, path.resolve(root, path.dirname(file), spec)));
+  if (from === null || from === 'webview' || to === null) return to === null ? 'outside the source layers' : null;
+  return allowed[from].includes(to) ? null : `src/${from} may not import from ${to === 'webview' ? 'webview/' : `src/${to}`}`;
+};
+
+test('no relative import climbs into a higher layer (common < node < vscode; none into webview/)', () => {
+  assert.deepEqual([...violations('src/common', climbs), ...violations('src/node', climbs), ...violations('src/vscode', climbs)], []);
+});
+
 test('the layering check itself fails on a forbidden import', () => {
+  assert.equal(climbs('../node/agentProcess', path.join('src', 'common', 'x.ts')), 'src/common may not import from src/node');
+  assert.equal(climbs('../../vscode/chatSession', path.join('src', 'node', 'acp', 'x.ts')), 'src/node may not import from src/vscode');
+  assert.equal(climbs('../../webview/app', path.join('src', 'vscode', 'x.ts')), 'src/vscode may not import from webview/');
+  assert.equal(climbs('../common/store', path.join('src', 'vscode', 'x.ts')), null);
   assert.equal(runtimeImport('vscode'), 'the VS Code API');
   assert.equal(runtimeImport('node:child_process'), 'a Node built-in');
   assert.equal(runtimeImport('fs'), 'a Node built-in');

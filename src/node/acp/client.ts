@@ -1,8 +1,8 @@
 /**
  * AcpClient: the client side of one ACP connection, on vscode-jsonrpc's `MessageConnection`.
  *
- *   const client = new AcpClient({ input: child.stdout, output: child.stdin, handlers, clientInfo, tap });
- *   client.onSessionUpdate((n) => store.ingest(...));
+ *   const client = new AcpClient({ input: child.stdout, output: child.stdin, handlers, clientInfo,
+ *     tap: (dir, msg) => store.ingest(dir, msg, ++seq) });   // the store is fed from the wire taps
  *   await client.initialize();
  *   const { sessionId } = await client.newSession({ cwd, mcpServers: [] });
  *   const { stopReason } = await client.prompt(sessionId, [{ type: 'text', text: 'hi' }]);
@@ -10,7 +10,8 @@
  *   client.dispose();
  *
  * Why it looks like this:
- * - `tap` sees every valid message of both directions in wire order, so a capture or the store sees
+ * - `tap` sees every valid message of both directions in wire order; the store and the capture are fed
+ *   from it (not from `onSessionUpdate`, which is for live reactions), so they see both directions and
  *   updates that arrive before `session/new` answers or after `session/prompt` answers.
  * - The two directions' request ids are separate spaces; vscode-jsonrpc keeps them apart already.
  * - vscode-jsonrpc does not reject pending requests when the stream ends; we do, with a clear
