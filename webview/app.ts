@@ -154,8 +154,6 @@ export class ChatApp {
           return this.transcript.replace(op.entry);
         case 'appendText':
           return this.transcript.appendText(op.key, op.text);
-        case 'remove':
-          return this.transcript.remove(op.key);
         case 'terminal': {
           const prev = this.terminals.get(op.terminalId) ?? { output: '', exited: false, exitCode: null, signal: null };
           const output = prev.output + op.append;

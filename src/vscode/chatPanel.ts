@@ -25,7 +25,6 @@ export const CHAT_VIEW_TYPE = 'acpChat.chat';
 export type PanelChange =
   | { readonly type: 'inserted'; readonly index: number; readonly entry: Entry }
   | { readonly type: 'updated'; readonly entry: Entry; readonly appendedText?: string }
-  | { readonly type: 'removed'; readonly key: string }
   | { readonly type: 'panel'; readonly fields: Partial<PanelState> }
   | { readonly type: 'terminal'; readonly terminalId: string; readonly append: string; readonly exit?: { exitCode: number | null; signal: string | null } }
   /** The transcript was rebuilt (a session/load, a new session): send a fresh snapshot. */
@@ -174,9 +173,6 @@ export class ChatPanel extends Disposable {
           break;
         case 'updated':
           this.batcher.updated(c.entry, c.appendedText);
-          break;
-        case 'removed':
-          this.batcher.removed(c.key);
           break;
         case 'panel':
           this.batcher.panelChanged(c.fields);

@@ -1,7 +1,7 @@
 /**
  * What the panel must hear about a batch of store changes for the session it shows: new and updated
- * entries (with the appended text when that is all that changed), a reset, and the session fields that
- * changed. Shared by live chats and opened captures; pure, so it is tested without VS Code.
+ * entries (with the appended text when that is all that changed) and the session fields that changed.
+ * Shared by live chats and opened captures; pure, so it is tested without VS Code.
  */
 import type { StoreChange } from '../common/store';
 import type { Diagnostic, SessionState } from '../common/store/model';
@@ -17,7 +17,6 @@ export function panelChangesFor(
   const panel: PanelChange[] = [];
   const diagnostics: Diagnostic[] = [];
   const fields = new Set<keyof SessionPanelFields>();
-  let reset = false;
   for (const c of changes) {
     switch (c.type) {
       case 'sessionAdded':
@@ -27,9 +26,6 @@ export function panelChangesFor(
         break;
       case 'entryUpdated':
         if (c.sessionId === shownSessionId) panel.push(c.appendedText !== undefined ? { type: 'updated', entry: c.entry, appendedText: c.appendedText } : { type: 'updated', entry: c.entry });
-        break;
-      case 'entriesReset':
-        if (c.sessionId === shownSessionId) reset = true;
         break;
       case 'sessionChanged':
         if (c.sessionId === shownSessionId) for (const f of c.fields) if (isPanelField(f)) fields.add(f);
@@ -41,7 +37,6 @@ export function panelChangesFor(
         assertNever(c, 'store change');
     }
   }
-  if (reset) return { panel: [{ type: 'reset' }], diagnostics };
   if (fields.size) {
     const all = sessionPanelFields(session);
     const changed: Partial<Record<keyof SessionPanelFields, unknown>> = {};

@@ -1,6 +1,6 @@
 /**
  * What the traffic means for one session, after parsing: the reducer's input. `MessageStore` turns
- * JSON-RPC messages into these; `SessionReducer.apply` switches over them exhaustively.
+ * JSON-RPC messages into these; `Session.apply` switches over them exhaustively.
  */
 import type { ContentBlock } from '../protocol/content';
 import type { SessionUpdate, ToolCallPatch } from '../protocol/updates';

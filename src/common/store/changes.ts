@@ -9,7 +9,5 @@ export type StoreChange =
   /** `appendedText` is set when the ONLY change was text appended to the entry's content — to its last block when that is a
    *  text block, otherwise as a new text block at the end — so the UI can send a tiny patch instead of the whole entry. */
   | { readonly type: 'entryUpdated'; readonly sessionId: string; readonly index: number; readonly entry: Entry; readonly appendedText?: string }
-  /** Not emitted by this store (session/load keeps matched entries in place); part of the contract for views. */
-  | { readonly type: 'entriesReset'; readonly sessionId: string }
   | { readonly type: 'sessionChanged'; readonly sessionId: string; readonly fields: readonly (keyof SessionState)[] }
   | { readonly type: 'diagnostic'; readonly diagnostic: Diagnostic };

@@ -24,7 +24,7 @@ import {
   zPersistedStore,
 } from './persisted';
 import { idKey, isRecord, parseRpc, type RequestId } from './rpc';
-import { type ApplyContext, SessionReducer } from './session';
+import { type ApplyContext, Session } from './session';
 
 export interface StoreOptions {
   /** Durable key factory for new entries; default `crypto.randomUUID()`. */
@@ -67,7 +67,7 @@ class Step implements ApplyContext {
 export class MessageStore {
   private readonly newKeyFn: () => string;
   private readonly nowFn: () => number;
-  private readonly byId = new Map<string, SessionReducer>();
+  private readonly byId = new Map<string, Session>();
   private readonly diags: Diagnostic[] = [];
   private readonly pending: Record<Direction, Map<string, PendingRequest>> = { 'client->agent': new Map(), 'agent->client': new Map() };
   private protocolVersion: number = PROTOCOL_V1;
@@ -156,10 +156,10 @@ export class MessageStore {
     return step.changes;
   }
 
-  private sessionFor(sessionId: string, step: Step): SessionReducer {
+  private sessionFor(sessionId: string, step: Step): Session {
     let s = this.byId.get(sessionId);
     if (!s) {
-      s = new SessionReducer(sessionId, this.protocolVersion);
+      s = new Session(sessionId, this.protocolVersion);
       this.byId.set(sessionId, s);
       step.changes.push({ type: 'sessionAdded', sessionId });
     }
@@ -350,7 +350,7 @@ export class MessageStore {
         diagnostics.push({ severity: 'error', message: `saved session '${d.sessionId}' appears twice; the second copy is skipped` });
         return;
       }
-      const s = new SessionReducer(d.sessionId, d.protocolVersion);
+      const s = new Session(d.sessionId, d.protocolVersion);
       const entries: Entry[] = [];
       const keys = new Set<string>();
       d.entries.forEach((rawEntry, i) => {

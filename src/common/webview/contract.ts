@@ -84,7 +84,6 @@ export type PatchOp =
   | { readonly op: 'replace'; readonly entry: Entry }
   /** Text appended to the entry's content: to its last block when that is text, else as a new text block. */
   | { readonly op: 'appendText'; readonly key: string; readonly text: string }
-  | { readonly op: 'remove'; readonly key: string }
   /** Output appended to a terminal (`append`, possibly empty) and, once it exited, its exit status. */
   | { readonly op: 'terminal'; readonly terminalId: string; readonly append: string; readonly exit?: { readonly exitCode: number | null; readonly signal: string | null } }
   /** Some panel fields changed; absent fields are unchanged. */

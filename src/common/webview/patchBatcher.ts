@@ -62,18 +62,12 @@ export class PatchBatcher {
           this.ops[at] =
             appendedText !== undefined ? { ...pending, text: pending.text + appendedText } : { op: 'replace', entry };
           return;
-        case 'remove':
         case 'panel':
         case 'terminal':
           break;
       }
     }
     this.push(entry.key, appendedText !== undefined ? { op: 'appendText', key: entry.key, text: appendedText } : { op: 'replace', entry });
-  }
-
-  removed(key: string): void {
-    this.structural = true;
-    this.push(key, { op: 'remove', key });
   }
 
   /** Terminal output: consecutive appends to one terminal become one op; an exit status rides along. */

@@ -29,8 +29,3 @@ test('changed session fields become one panel change with their current values; 
   const { panel } = panelChangesFor([{ type: 'sessionChanged', sessionId: 's', fields: ['plan', 'title', 'updatedAt'] }], 's', session);
   assert.deepEqual(panel, [{ type: 'panel', fields: { plan: session.plan, title: 'T' } }]);
 });
-
-test('a reset replaces everything else in the batch', () => {
-  const { panel } = panelChangesFor([{ type: 'entryInserted', sessionId: 's', index: 0, entry }, { type: 'entriesReset', sessionId: 's' }], 's', session);
-  assert.deepEqual(panel, [{ type: 'reset' }]);
-});

@@ -41,20 +41,11 @@ test('ops for different entries keep their order; panel fields merge and come la
   b.inserted(0, msg('a', 'x'));
   b.updated(msg('b', 'y'), 'y');
   b.panelChanged({ title: 'T' });
-  b.removed('c');
   assert.deepEqual(b.take(), [
     { op: 'insert', index: 0, entry: msg('a', 'x') },
     { op: 'appendText', key: 'b', text: 'y' },
-    { op: 'remove', key: 'c' },
     { op: 'panel', panel: { turn: 'busy', title: 'T' } },
   ]);
-});
-
-test('an append after a remove of the same key is not folded into the remove', () => {
-  const b = new PatchBatcher();
-  b.removed('k');
-  b.updated(msg('k', 'a'), 'a');
-  assert.deepEqual(b.take(), [{ op: 'remove', key: 'k' }, { op: 'appendText', key: 'k', text: 'a' }]);
 });
 
 test('terminal output coalesces per terminal and carries the exit status', () => {

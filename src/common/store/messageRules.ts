@@ -1,0 +1,192 @@
+/**
+ * The message rules: v1 `*_chunk` updates (by `messageId`, with the Zed merge rule when ids are missing),
+ * v2 whole-message upserts, the local prompt and the agent's echo of it, and the prompt response's id.
+ */
+import type { ContentBlock, Meta } from '../protocol/content';
+import { PROTOCOL_V2 } from '../protocol/methods';
+import type { ChunkKind, ContentChunk, MessageUpsertKind } from '../protocol/updates';
+import { appendBlock, blockText, isPlainText, TextTail, textOf } from './content';
+import { type ApplyContext, type Bookkeeping, type EchoState, touchOf } from './context';
+import type { EntryTable } from './entryTable';
+import type { MessageEntry, MessageKind } from './model';
+import type { ReplayWindow } from './replayWindow';
+import { newStats, touchStats, utf8Length } from './stats';
+import { patchMeta } from './toolCallRules';
+
+const CHUNK_TO_KIND: Record<ChunkKind, MessageKind> = {
+  user_message_chunk: 'user_message',
+  agent_message_chunk: 'agent_message',
+  agent_thought_chunk: 'agent_thought',
+};
+
+export type MessageUpsert = { readonly messageId: string; readonly content?: ContentBlock[] | null; readonly _meta?: Meta | null };
+
+export class MessageRules {
+  /** Keeps streamed text compact (see TextTail); follows whichever message is being streamed. */
+  private readonly tail = new TextTail();
+
+  constructor(
+    private readonly table: EntryTable,
+    private readonly book: Bookkeeping,
+    private readonly replay: ReplayWindow,
+  ) {}
+
+  chunk(chunkKind: ChunkKind, chunk: ContentChunk, ctx: ApplyContext): void {
+    const kind = CHUNK_TO_KIND[chunkKind];
+    const { content: block, messageId: id } = chunk;
+    // An empty text chunk opens nothing and changes nothing (agents send "" at block starts and with usage _meta).
+    if (block.type === 'text' && block.text === '') return;
+    const book = this.book;
+    if (kind !== 'user_message') book.echo = null;
+    else if (book.echo && !this.replay.active && this.echoChunk(book.echo, id, block, ctx)) return;
+
+    let index = -1;
+    if (id !== null) {
+      const known = this.table.indexOfMessageId(id);
+      if (known !== undefined) {
+        const e = this.table.message(known);
+        if (!e || e.kind !== kind) {
+          ctx.diagnostic('error', `${chunkKind} rejected: messageId '${id}' already names a ${e ? e.kind : 'tool_call'}`);
+          return;
+        }
+        index = known;
+        this.replay.reached(index, ctx);
+      } else if (ctx.version !== PROTOCOL_V2 && book.open >= 0 && this.table.message(book.open)?.kind === kind && this.table.message(book.open)?.messageId === null) {
+        // An open message without id adopts the first id that arrives for it.
+        index = book.open;
+        const e = this.table.message(index);
+        if (e) this.table.replace(index, { ...e, messageId: id }, ctx);
+      }
+    } else if (book.open >= 0 && this.table.at(book.open)?.kind === kind) {
+      index = book.open;
+    }
+
+    if (index < 0) index = this.replay.matchMessage(kind, id, (e) => e.kind !== 'tool_call' && textOf(e.content).startsWith(blockText(block)), ctx);
+
+    const text = blockText(block);
+    if (index < 0) {
+      const bytes = utf8Length(text);
+      index = this.table.append(
+        { kind, messageId: id, content: appendBlock([], block).content, meta: null, provenance: this.replay.provenance(), stats: newStats(touchOf(ctx, bytes, true)) },
+        ctx,
+      );
+    } else {
+      const e = this.table.message(index);
+      if (!e) return;
+      const r = appendBlock(e.content, block, this.tail);
+      const stats = touchStats(e.stats, touchOf(ctx, utf8Length(text), true));
+      // Spelled out rather than spread: this is the per-chunk hot path.
+      const next: MessageEntry = { kind: e.kind, key: e.key, messageId: e.messageId, content: r.content, meta: e.meta, provenance: e.provenance, stats };
+      this.table.replace(index, next, ctx, r.appendedText);
+    }
+    book.open = index;
+    if (kind === 'agent_message') book.lastAgentKey = this.table.at(index)?.key ?? null;
+  }
+
+  /**
+   * A user chunk while the local prompt awaits its echo: repeated text is absorbed (and the echo's id
+   * adopted) instead of shown twice. Returns false when the chunk is not for the local prompt.
+   */
+  private echoChunk(echo: EchoState, id: string | null, block: ContentBlock, ctx: ApplyContext): boolean {
+    const book = this.book;
+    const index = this.table.indexOfKey(echo.key);
+    const e = index === undefined ? undefined : this.table.message(index);
+    if (index === undefined || !e) {
+      book.echo = null;
+      return false;
+    }
+    if (id !== null) {
+      const known = this.table.indexOfMessageId(id);
+      if ((known !== undefined && known !== index) || (e.messageId !== null && e.messageId !== id)) {
+        book.echo = null;
+        return false;
+      }
+    }
+    const text = blockText(block);
+    const stats = touchStats(e.stats, touchOf(ctx, utf8Length(text), true));
+    const messageId = e.messageId ?? id;
+    if (isPlainText(block) && echo.text.startsWith(text, echo.matched)) {
+      echo.matched += text.length;
+      this.table.replace(index, { ...e, messageId, stats }, ctx);
+      book.open = index;
+      return true;
+    }
+    // The echo differs from what we sent: the agent's version wins, without repeating the part already echoed.
+    const base: ContentBlock[] = echo.matched > 0 ? [{ type: 'text', text: echo.text.slice(0, echo.matched) }] : [];
+    this.table.replace(index, { ...e, messageId, content: appendBlock(base, block).content, stats }, ctx);
+    book.echo = null;
+    book.open = index;
+    return true;
+  }
+
+  /** v2 `user_message` / `agent_message` / `agent_thought`: a whole-message upsert (omitted = unchanged, null = clear). */
+  upsert(upsertKind: MessageUpsertKind, u: MessageUpsert, ctx: ApplyContext): void {
+    const kind: MessageKind = upsertKind;
+    const book = this.book;
+    if (kind !== 'user_message') book.echo = null;
+    let index = this.table.indexOfMessageId(u.messageId) ?? -1;
+    if (index >= 0) {
+      const e = this.table.message(index);
+      if (!e || e.kind !== kind) {
+        ctx.diagnostic('error', `${upsertKind} rejected: messageId '${u.messageId}' already names a ${e ? e.kind : 'tool_call'}`);
+        return;
+      }
+      this.replay.reached(index, ctx);
+    } else if (kind === 'user_message' && book.echo && !this.replay.active) {
+      // v2: the agent reports the accepted prompt; the local message takes its id.
+      const local = this.table.indexOfKey(book.echo.key);
+      const e = local === undefined ? undefined : this.table.message(local);
+      if (local !== undefined && e && e.messageId === null) {
+        index = local;
+        this.table.replace(index, { ...e, messageId: u.messageId }, ctx);
+      }
+      book.echo = null;
+    }
+    if (index < 0) {
+      const want = u.content ? textOf(u.content) : null;
+      index = this.replay.matchMessage(kind, u.messageId, (e) => e.kind !== 'tool_call' && (want === null || textOf(e.content) === want), ctx);
+    }
+    const bytes = u.content ? utf8Length(textOf(u.content)) : 0;
+    if (index < 0) {
+      index = this.table.append(
+        { kind, messageId: u.messageId, content: u.content ?? [], meta: patchMeta(null, u._meta), provenance: this.replay.provenance(), stats: newStats(touchOf(ctx, bytes, false)) },
+        ctx,
+      );
+    } else {
+      const e = this.table.message(index);
+      if (!e) return;
+      const content = u.content === undefined ? e.content : (u.content ?? []);
+      this.table.replace(index, { ...e, content, meta: patchMeta(e.meta, u._meta), stats: touchStats(e.stats, touchOf(ctx, bytes, false)) }, ctx);
+    }
+    book.open = -1;
+    if (kind === 'agent_message') book.lastAgentKey = this.table.at(index)?.key ?? null;
+  }
+
+  /** Client->agent `session/prompt`: the user's prompt is shown at once and waits for the agent's echo. */
+  localPrompt(content: readonly ContentBlock[], ctx: ApplyContext): void {
+    const text = textOf(content);
+    const index = this.table.append(
+      { kind: 'user_message', messageId: null, content: content.slice(), meta: null, provenance: 'local', stats: newStats(touchOf(ctx, utf8Length(text), false)) },
+      ctx,
+    );
+    const key = this.table.at(index)?.key ?? '';
+    this.book.echo = { key, text, matched: 0 };
+    this.book.open = -1;
+    this.book.lastAgentKey = null;
+  }
+
+  /** The `session/prompt` response: v2 names the accepted user message, which the local prompt adopts. */
+  promptAnswered(localKey: string | null, messageId: string | null, ctx: ApplyContext): void {
+    this.book.echo = null;
+    if (localKey === null || messageId === null) return;
+    const index = this.table.indexOfKey(localKey);
+    const e = index === undefined ? undefined : this.table.message(index);
+    if (index === undefined || !e || e.messageId === messageId) return;
+    const other = this.table.indexOfMessageId(messageId);
+    if (e.messageId !== null || (other !== undefined && other !== index)) {
+      ctx.diagnostic('warning', `session/prompt response names message '${messageId}', which is not the local prompt's message`);
+      return;
+    }
+    this.table.replace(index, { ...e, messageId }, ctx);
+  }
+}

@@ -1,0 +1,178 @@
+/**
+ * The tool-call rules: `tool_call` (a full snapshot), `tool_call_update` and a permission request's
+ * `toolCall` (patches: v1 absent/null keep, v2 null clears), v2 content chunks, and the user's cancel.
+ */
+import type { Meta, ToolCallContent } from '../protocol/content';
+import { PROTOCOL_V2 } from '../protocol/methods';
+import type { ToolCallPatch } from '../protocol/updates';
+import { type ApplyContext, type Bookkeeping, touchOf } from './context';
+import type { EntryTable } from './entryTable';
+import type { ToolCallEntry } from './model';
+import type { ReplayWindow } from './replayWindow';
+import { newStats, touchStats, utf8Length } from './stats';
+
+/** The protocol-owned fields of a tool call (the rest is the store's bookkeeping). */
+export type ToolCallFields = Pick<ToolCallEntry, 'toolCallId' | 'title' | 'name' | 'toolKind' | 'status' | 'content' | 'locations' | 'rawInput' | 'rawOutput' | 'meta'>;
+
+const FINISHED = new Set(['completed', 'failed', 'cancelled']);
+
+/** A tool call's fields from what an update says about it, with the defaults for everything it omits. */
+export function toolCallFields(p: Pick<ToolCallPatch, 'toolCallId'> & Partial<ToolCallPatch>, meta: Meta | null): ToolCallFields {
+  return {
+    toolCallId: p.toolCallId,
+    title: p.title ?? p.name ?? '',
+    name: p.name ?? null,
+    toolKind: p.kind ?? 'other',
+    status: p.status ?? 'pending',
+    content: p.content ?? [],
+    locations: p.locations ?? [],
+    rawInput: p.rawInput ?? null,
+    rawOutput: p.rawOutput ?? null,
+    meta,
+  };
+}
+
+export class ToolCallRules {
+  constructor(
+    private readonly table: EntryTable,
+    private readonly book: Bookkeeping,
+    private readonly replay: ReplayWindow,
+  ) {}
+
+  /** `tool_call`: a full snapshot (a repeated one for a known id resets what it omits). */
+  toolCall(t: ToolCallPatch & { title: string }, ctx: ApplyContext): void {
+    const index = this.begin(t.toolCallId, t.title, ctx);
+    const fields = toolCallFields(t, t._meta ?? null);
+    const bytes = utf8Length(JSON.stringify(fields.content));
+    const e = index < 0 ? undefined : this.table.toolCall(index);
+    if (e) this.update(index, e, fields, t.messageId, bytes, false, ctx);
+    else this.append(fields, this.parentKey(t.messageId), bytes, false, ctx);
+  }
+
+  /** `tool_call_update` (upsert) or a permission request's `toolCall`. v1: absent/null keep; v2: null clears. */
+  patch(p: ToolCallPatch, ctx: ApplyContext, isUpdate: boolean): void {
+    const v2 = ctx.version === PROTOCOL_V2;
+    const index = this.begin(p.toolCallId, p.title ?? null, ctx);
+    const bytes = p.content ? utf8Length(JSON.stringify(p.content)) : 0;
+    const e = index < 0 ? undefined : this.table.toolCall(index);
+    if (!e) {
+      if (isUpdate && !v2) ctx.diagnostic('warning', `tool_call_update for unknown tool call '${p.toolCallId}' creates it`);
+      this.append(toolCallFields(p, v2 ? patchMeta(null, p._meta) : (p._meta ?? null)), this.parentKey(p.messageId), bytes, false, ctx);
+      return;
+    }
+    // v1 (and any permission toolCall): absent or null leave the value. v2 update: null clears to the default.
+    const pick = <T, D>(value: T | null | undefined, current: D, cleared: D): T | D =>
+      value === undefined ? current : value === null ? (v2 ? cleared : current) : value;
+    const fields: Partial<ToolCallFields> = {
+      title: pick(p.title, e.title, ''),
+      name: pick(p.name, e.name, null),
+      toolKind: pick(p.kind, e.toolKind, 'other'),
+      status: pick(p.status, e.status, 'pending'),
+      content: pick(p.content, e.content, []),
+      locations: pick(p.locations, e.locations, []),
+      rawInput: pick(p.rawInput, e.rawInput, null),
+      rawOutput: pick(p.rawOutput, e.rawOutput, null),
+      // v2 patches _meta by top-level key. The v1 reference drops an update's _meta, but agents put
+      // display data there (`terminal_output`, tool responses), so v1 keeps it the same way, for the
+      // panel and the debug tree; with no patch semantics in v1, a null value is just ignored.
+      meta: v2 ? patchMeta(e.meta, p._meta) : mergeMetaV1(e.meta, p._meta),
+    };
+    this.update(index, e, fields, p.messageId, bytes, false, ctx);
+  }
+
+  /** v2 `tool_call_content_chunk`: one more content item. */
+  contentChunk(toolCallId: string, item: ToolCallContent, ctx: ApplyContext): void {
+    const index = this.begin(toolCallId, null, ctx);
+    const bytes = utf8Length(JSON.stringify(item));
+    const e = index < 0 ? undefined : this.table.toolCall(index);
+    if (!e) {
+      ctx.diagnostic('warning', `tool_call_content_chunk for unknown tool call '${toolCallId}' creates it`);
+      this.append(toolCallFields({ toolCallId, content: [item] }, null), this.book.lastAgentKey, bytes, true, ctx);
+      return;
+    }
+    this.table.replace(index, { ...e, content: [...e.content, item], stats: touchStats(e.stats, touchOf(ctx, bytes, true)) }, ctx);
+  }
+
+  /** The user's cancel: every tool call not yet finished becomes `cancelled` (provenance unchanged). */
+  cancel(ctx: ApplyContext): void {
+    this.book.echo = null;
+    const t = this.table;
+    for (let i = 0; i < t.length; i++) {
+      const e = t.toolCall(i);
+      if (!e || FINISHED.has(e.status)) continue;
+      t.replace(i, { ...e, status: 'cancelled', statusHistory: withStatus(e.statusHistory, 'cancelled', ctx.now) }, ctx);
+    }
+  }
+
+  /** Any tool-call update ends the prompt's echo and the open message; returns the tool call's index or -1. */
+  private begin(toolCallId: string, title: string | null, ctx: ApplyContext): number {
+    this.book.echo = null;
+    this.book.open = -1;
+    const known = this.table.indexOfToolCallId(toolCallId);
+    if (known === undefined) return this.replay.matchToolCall(toolCallId, title, ctx);
+    this.replay.reached(known, ctx);
+    return known;
+  }
+
+  private parentKey(messageId: string | null | undefined): string | null {
+    if (typeof messageId === 'string') {
+      const i = this.table.indexOfMessageId(messageId);
+      if (i !== undefined) return this.table.at(i)?.key ?? null;
+    }
+    return this.book.lastAgentKey;
+  }
+
+  /** Every new tool call, whichever update announced it, gets the same bookkeeping here. */
+  private append(fields: ToolCallFields, parentKey: string | null, bytes: number, chunk: boolean, ctx: ApplyContext): void {
+    this.table.append(
+      {
+        kind: 'tool_call',
+        ...fields,
+        parentKey,
+        statusHistory: [{ status: fields.status, at: ctx.now }],
+        provenance: this.replay.provenance(),
+        stats: newStats(touchOf(ctx, bytes, chunk)),
+      },
+      ctx,
+    );
+  }
+
+  /** A changed tool call: new field values, its message link if the update names one, status history, counters. */
+  private update(index: number, e: ToolCallEntry, fields: Partial<ToolCallFields>, messageId: string | null | undefined, bytes: number, chunk: boolean, ctx: ApplyContext): void {
+    const status = fields.status ?? e.status;
+    this.table.replace(
+      index,
+      {
+        ...e,
+        ...fields,
+        parentKey: typeof messageId === 'string' ? this.parentKey(messageId) : e.parentKey,
+        statusHistory: withStatus(e.statusHistory, status, ctx.now),
+        stats: touchStats(e.stats, touchOf(ctx, bytes, chunk)),
+      },
+      ctx,
+    );
+  }
+}
+
+function withStatus(history: ToolCallEntry['statusHistory'], status: string, at: number): ToolCallEntry['statusHistory'] {
+  const last = history[history.length - 1];
+  return last && last.status === status ? history : [...history, { status, at }];
+}
+
+/** v2 `_meta` patch: omitted = unchanged, null = clear, object = per top-level key (null removes the key). */
+export function patchMeta(current: Meta | null, patch: Meta | null | undefined): Meta | null {
+  if (patch === undefined) return current;
+  if (patch === null) return null;
+  const out: Meta = { ...(current ?? {}) };
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null) delete out[k];
+    else out[k] = v;
+  }
+  return out;
+}
+
+/** v1: an update's `_meta` object is merged by top-level key; null or absent leaves the meta as it was. */
+function mergeMetaV1(current: Meta | null, patch: Meta | null | undefined): Meta | null {
+  if (!patch || typeof patch !== 'object') return current;
+  return { ...(current ?? {}), ...patch };
+}

@@ -1,0 +1,219 @@
+// Every change to an entry reaches the view: a mirror built only from the store's emitted changes, sent
+// through the panel's PatchBatcher and applied the way the webview applies patches (insert / replace /
+// appendText with the webview's own `appendTextToEntry`), equals the store's entries after every flush.
+// Random v1 and v2 traffic with prompts, echoes, tool calls, cancels, session/load windows whose replays
+// repeat, skip, merge and re-id what was shown, and save/restore of the store at random points.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { MessageStore, type StoreChange } from '../../../src/common/store';
+import type { Entry } from '../../../src/common/store/model';
+import { AgentMethods, ClientMethods } from '../../../src/common/protocol/methods';
+import { PatchBatcher } from '../../../src/common/webview/patchBatcher';
+import type { PatchOp } from '../../../src/common/webview/contract';
+import { appendTextToEntry } from '../../../webview/entryModel';
+
+type Op =
+  | { op: 'prompt'; text: string }
+  | { op: 'promptDone' }
+  | { op: 'chunk'; kind: 'user_message' | 'agent_message' | 'agent_thought'; id: string | null; text: string }
+  | { op: 'upsert'; kind: 'user_message' | 'agent_message' | 'agent_thought'; id: string; text: string | null }
+  | { op: 'tool'; id: string; title: string; kind: string; diff: boolean }
+  | { op: 'toolUpdate'; id: string; title: string | null; status: string | null; text: string | null; meta: string | null }
+  | { op: 'toolChunk'; id: string; text: string }
+  | { op: 'cancel' }
+  | { op: 'load' }
+  | { op: 'loadDone' }
+  | { op: 'flush' }
+  | { op: 'save' }
+  /** A session/load whose replay re-sends the history so far, reshaped the way real agents reshape it. */
+  | { op: 'replay'; noIds: boolean; noThoughts: boolean; merge: boolean; newToolIds: boolean };
+
+const TEXTS = ['', 'Hello', 'Hel', 'lo', ' world', 'x', '\n\n', 'Hello world'];
+const kindArb = fc.constantFrom('user_message' as const, 'agent_message' as const, 'agent_thought' as const);
+const opArb: fc.Arbitrary<Op> = fc.oneof(
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('prompt' as const), text: fc.constantFrom('Hello', 'Hi there') }) },
+  { weight: 1, arbitrary: fc.constant({ op: 'promptDone' as const }) },
+  { weight: 8, arbitrary: fc.record({ op: fc.constant('chunk' as const), kind: kindArb, id: fc.option(fc.constantFrom('a', 'b', 'c'), { nil: null }), text: fc.constantFrom(...TEXTS) }) },
+  { weight: 2, arbitrary: fc.record({ op: fc.constant('upsert' as const), kind: kindArb, id: fc.constantFrom('a', 'b', 'c', 'd'), text: fc.option(fc.constantFrom(...TEXTS), { nil: null }) }) },
+  { weight: 2, arbitrary: fc.record({ op: fc.constant('tool' as const), id: fc.constantFrom('t1', 't2', 't3'), title: fc.constantFrom('bash', 'ls -la', 'Edit a.txt'), kind: fc.constantFrom('execute', 'edit', 'other'), diff: fc.boolean() }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      op: fc.constant('toolUpdate' as const),
+      id: fc.constantFrom('t1', 't2', 't3', 't4'),
+      title: fc.option(fc.constantFrom('bash', 'ls -la'), { nil: null }),
+      status: fc.option(fc.constantFrom('in_progress', 'completed'), { nil: null }),
+      text: fc.option(fc.constantFrom('out', 'Edit applied.'), { nil: null }),
+      meta: fc.option(fc.constantFrom('one', 'two'), { nil: null }),
+    }),
+  },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('toolChunk' as const), id: fc.constantFrom('t1', 't2'), text: fc.constantFrom('a', 'b') }) },
+  { weight: 1, arbitrary: fc.constant({ op: 'cancel' as const }) },
+  { weight: 1, arbitrary: fc.constant({ op: 'load' as const }) },
+  { weight: 1, arbitrary: fc.constant({ op: 'loadDone' as const }) },
+  { weight: 2, arbitrary: fc.constant({ op: 'flush' as const }) },
+  { weight: 1, arbitrary: fc.constant({ op: 'save' as const }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('replay' as const), noIds: fc.boolean(), noThoughts: fc.boolean(), merge: fc.boolean(), newToolIds: fc.boolean() }) },
+);
+
+type HistoryOp = Extract<Op, { op: 'chunk' | 'upsert' | 'tool' | 'toolUpdate' | 'toolChunk' }>;
+
+/** The history as a replay of the given shape sends it. */
+function reshape(history: readonly HistoryOp[], r: Extract<Op, { op: 'replay' }>, v2: boolean): HistoryOp[] {
+  const out: HistoryOp[] = [];
+  for (const h of history) {
+    if (r.noThoughts && (h.op === 'chunk' || h.op === 'upsert') && h.kind === 'agent_thought') continue;
+    let o: HistoryOp = h;
+    if (r.noIds && !v2 && o.op === 'chunk') o = { ...o, id: null };
+    if (r.newToolIds && (o.op === 'tool' || o.op === 'toolUpdate' || o.op === 'toolChunk')) o = { ...o, id: `r-${o.id}` };
+    const last = out[out.length - 1];
+    if (r.merge && o.op === 'chunk' && last?.op === 'chunk' && last.kind === o.kind && last.id === o.id) out[out.length - 1] = { ...last, text: last.text + o.text };
+    else out.push(o);
+  }
+  return out;
+}
+
+const update = (u: Record<string, unknown>) => ({ jsonrpc: '2.0', method: ClientMethods.sessionUpdate, params: { sessionId: 's', update: u } });
+
+/** The wire messages for one op (`next` numbers requests). */
+function wire(o: Op, v2: boolean, next: () => number): { dir: 'client->agent' | 'agent->client'; msg: unknown }[] {
+  const text = (t: string) => ({ type: 'text', text: t });
+  switch (o.op) {
+    case 'prompt':
+      return [{ dir: 'client->agent', msg: { jsonrpc: '2.0', id: `p${next()}`, method: AgentMethods.sessionPrompt, params: { sessionId: 's', prompt: [text(o.text)] } } }];
+    case 'chunk':
+      // v2 chunks require an id.
+      return [{ dir: 'agent->client', msg: update({ sessionUpdate: `${o.kind}_chunk`, content: text(o.text), ...(o.id !== null ? { messageId: o.id } : v2 ? { messageId: 'z' } : {}) }) }];
+    case 'upsert':
+      return v2 ? [{ dir: 'agent->client', msg: update({ sessionUpdate: o.kind, messageId: o.id, ...(o.text !== null ? { content: [text(o.text)] } : {}) }) }] : [];
+    case 'tool': {
+      const content = o.diff ? [{ type: 'diff', path: '/a.txt', oldText: 'a', newText: 'b' }] : [];
+      return [{ dir: 'agent->client', msg: update({ sessionUpdate: 'tool_call', toolCallId: o.id, title: o.title, kind: o.kind, content, rawInput: o.kind === 'execute' ? { command: o.title } : {} }) }];
+    }
+    case 'toolUpdate':
+      return [
+        {
+          dir: 'agent->client',
+          msg: update({
+            sessionUpdate: 'tool_call_update',
+            toolCallId: o.id,
+            ...(o.title !== null ? { title: o.title } : {}),
+            ...(o.status !== null ? { status: o.status } : {}),
+            ...(o.text !== null ? { content: [{ type: 'content', content: text(o.text) }] } : {}),
+            ...(o.meta !== null ? { _meta: { terminal_output: { terminal_id: 'x', data: o.meta } } } : {}),
+          }),
+        },
+      ];
+    case 'toolChunk':
+      return v2 ? [{ dir: 'agent->client', msg: update({ sessionUpdate: 'tool_call_content_chunk', toolCallId: o.id, content: { type: 'content', content: text(o.text) } }) }] : [];
+    case 'cancel':
+      return [{ dir: 'client->agent', msg: { jsonrpc: '2.0', method: AgentMethods.sessionCancel, params: { sessionId: 's' } } }];
+    case 'load':
+      return [{ dir: 'client->agent', msg: { jsonrpc: '2.0', id: 'load', method: AgentMethods.sessionLoad, params: { sessionId: 's', cwd: '/ws', mcpServers: [] } } }];
+    case 'loadDone':
+      return [{ dir: 'agent->client', msg: { jsonrpc: '2.0', id: 'load', result: {} } }];
+    case 'promptDone':
+    case 'flush':
+    case 'save':
+    case 'replay':
+      return [];
+  }
+}
+
+/** What the view keeps of an entry: everything but the debug counters, which an `appendText` does not carry. */
+function shown(e: Entry): unknown {
+  const { stats: _stats, ...rest } = e;
+  return JSON.parse(JSON.stringify(rest));
+}
+
+/** The webview's side: ops applied to its own copy of the entries. */
+function applyOps(view: Entry[], ops: readonly PatchOp[]): void {
+  for (const op of ops) {
+    if (op.op === 'insert') view.splice(op.index, 0, op.entry);
+    else if (op.op === 'replace' || op.op === 'appendText') {
+      const key = op.op === 'replace' ? op.entry.key : op.key;
+      const i = view.findIndex((e) => e.key === key);
+      assert.ok(i >= 0, `${op.op} of an entry the view does not have (${key})`);
+      const cur = view[i];
+      assert.ok(cur);
+      view[i] = op.op === 'replace' ? op.entry : appendTextToEntry(cur, op.text);
+    }
+  }
+}
+
+function run(ops: readonly Op[], v2: boolean): void {
+  let n = 0;
+  let req = 0;
+  const options = { newKey: () => `key-${n++}`, now: () => 1000 };
+  let store = new MessageStore(options);
+  const ingest = (dir: 'client->agent' | 'agent->client', msg: unknown): readonly StoreChange[] => store.ingest(dir, msg);
+  const version = v2 ? 2 : 1;
+  ingest('client->agent', { jsonrpc: '2.0', id: 'init', method: AgentMethods.initialize, params: { protocolVersion: version } });
+  ingest('agent->client', { jsonrpc: '2.0', id: 'init', result: { protocolVersion: version } });
+  ingest('client->agent', { jsonrpc: '2.0', id: 'new', method: AgentMethods.sessionNew, params: { cwd: '/ws', mcpServers: [] } });
+  ingest('agent->client', { jsonrpc: '2.0', id: 'new', result: { sessionId: 's' } });
+
+  const view: Entry[] = [];
+  const batcher = new PatchBatcher();
+  const feed = (dir: 'client->agent' | 'agent->client', msg: unknown) => {
+    for (const c of ingest(dir, msg)) {
+      if (c.type === 'entryInserted') batcher.inserted(c.index, c.entry);
+      else if (c.type === 'entryUpdated') batcher.updated(c.entry, c.appendedText);
+    }
+  };
+  let loading = false;
+  const history: HistoryOp[] = [];
+  const flush = (at: number) => {
+    applyOps(view, batcher.take());
+    const entries = store.session('s')?.entries ?? [];
+    assert.deepEqual(view.map(shown), entries.map(shown), `view differs from the store after op ${at}`);
+  };
+  ops.forEach((o, i) => {
+    if (o.op === 'flush') return flush(i);
+    if (o.op === 'save') {
+      // The store is saved and restored between changes; the view keeps what it was sent.
+      applyOps(view, batcher.take());
+      store = MessageStore.fromJSON(JSON.parse(JSON.stringify(store.toJSON())), options).store;
+      return;
+    }
+    if (o.op === 'load' && loading) return;
+    if (o.op === 'loadDone' && !loading) return;
+    if (o.op === 'load') loading = true;
+    if (o.op === 'loadDone') loading = false;
+    if (o.op === 'promptDone') {
+      feed('agent->client', { jsonrpc: '2.0', id: `p${req}`, result: { stopReason: 'end_turn', ...(v2 ? { messageId: 'u-ack' } : {}) } });
+      return;
+    }
+    if (o.op === 'replay') {
+      if (loading) return;
+      for (const h of [{ op: 'load' } as const, ...reshape(history, o, v2), { op: 'loadDone' } as const]) for (const m of wire(h, v2, () => ++req)) feed(m.dir, m.msg);
+      return;
+    }
+    if (!loading && (o.op === 'chunk' || o.op === 'upsert' || o.op === 'tool' || o.op === 'toolUpdate' || o.op === 'toolChunk')) history.push(o);
+    for (const m of wire(o, v2, () => ++req)) feed(m.dir, m.msg);
+  });
+  flush(ops.length);
+}
+
+for (const v2 of [false, true]) {
+  test(`v${v2 ? 2 : 1}: applying the emitted patches to the view's copy gives the store's entries`, () => {
+    fc.assert(
+      fc.property(fc.array(opArb, { maxLength: 60 }), (ops) => run(ops, v2)),
+      { numRuns: 500 },
+    );
+  });
+}
+
+test('a replayed message matched without an id is not doubled in the view (issue 12)', () => {
+  run(
+    [
+      { op: 'chunk', kind: 'agent_message', id: null, text: 'Hello' },
+      { op: 'flush' },
+      { op: 'load' },
+      { op: 'chunk', kind: 'agent_message', id: null, text: 'Hello' },
+      { op: 'loadDone' },
+    ],
+    false,
+  );
+});
