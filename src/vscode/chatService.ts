@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import path from 'node:path';
 import { allAgents, demoAgent, findAgent, parseSettings, type AgentConfig, type Settings } from '../common/config/settings';
 import { Disposable } from '../common/util/lifecycle';
+import { labelText, noticeText } from '../common/untrusted';
 import { spawnAgent, type ConnectAgent } from '../node/acp/agentLink';
 import { CaptureFile, readCaptureRecords } from '../node/capture/captureFile';
 import { NodeTerminalHost } from '../node/terminals';
@@ -53,7 +54,7 @@ export class ChatService extends Disposable {
     this.settingsValue = this.readSettings();
     this.activeAgentId = this.settingsValue.defaultAgent;
     this.docs = this.register(new VirtualDocuments());
-    this.files = new FileAccess(this.log, () => this.panel?.panel.viewColumn);
+    this.files = new FileAccess(this.log, () => this.panel?.panel.viewColumn, () => this.settingsValue.outsideWorkspace);
     this.tree = this.register(new MessageTreeProvider());
     this.treeView = this.register(vscode.window.createTreeView(MESSAGE_TREE_VIEW, { treeDataProvider: this.tree, showCollapseAll: true }));
     this.sessionStatus = this.register(vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Right, 100));
@@ -145,9 +146,9 @@ export class ChatService extends Disposable {
     if (agentId === undefined) {
       const pick = await vscode.window.showQuickPick(
         this.agents().map((a) => ({
-          label: a.name,
-          description: a.id === this.activeAgentId ? '(active)' : a.id,
-          detail: [a.command, ...a.args].join(' '),
+          label: labelText(a.name),
+          description: a.id === this.activeAgentId ? '(active)' : labelText(a.id),
+          detail: labelText([a.command, ...a.args].join(' ')),
           id: a.id,
         })),
         { title: 'ACP: Select Agent', placeHolder: 'Agents come from the acpChat.agents setting; the demo agent is built in.' },
@@ -157,7 +158,7 @@ export class ChatService extends Disposable {
     if (agentId === undefined) return;
     await this.ready();
     if (!findAgent(this.agents(), agentId)) {
-      void vscode.window.showErrorMessage(`No agent with id '${agentId}' (see the acpChat.agents setting).`);
+      void vscode.window.showErrorMessage(`No agent with id '${noticeText(agentId)}' (see the acpChat.agents setting).`);
       return;
     }
     this.activeAgentId = agentId;
@@ -180,7 +181,7 @@ export class ChatService extends Disposable {
     await this.ready();
     const session = this.activeSession();
     const listed = await session.listSessions().catch((e: unknown) => {
-      void vscode.window.showWarningMessage(`${session.agent.name}: session/list failed: ${e instanceof Error ? e.message : String(e)}`);
+      void vscode.window.showWarningMessage(`${noticeText(session.agent.name)}: session/list failed: ${noticeText(e instanceof Error ? e.message : String(e))}`);
       return [];
     });
     const local = session.sessions().map((s) => ({ sessionId: s.sessionId, title: s.title, updatedAt: s.updatedAt }));
@@ -188,16 +189,16 @@ export class ChatService extends Disposable {
     const items = [...listed, ...local]
       .filter((s) => !seen.has(s.sessionId) && seen.add(s.sessionId))
       .map((s) => ({
-        label: s.title ?? s.sessionId,
-        description: s.sessionId === session.sessionId ? '(current)' : (s.updatedAt ?? ''),
-        detail: s.sessionId,
+        label: labelText(s.title ?? s.sessionId),
+        description: s.sessionId === session.sessionId ? '(current)' : labelText(s.updatedAt ?? ''),
+        detail: labelText(s.sessionId),
         sessionId: s.sessionId,
       }));
     if (items.length === 0) {
-      void vscode.window.showInformationMessage(`${session.agent.name} has no saved sessions to open.`);
+      void vscode.window.showInformationMessage(`${noticeText(session.agent.name)} has no saved sessions to open.`);
       return;
     }
-    const pick = await vscode.window.showQuickPick(items, { title: `${session.agent.name}: open a session`, matchOnDetail: true });
+    const pick = await vscode.window.showQuickPick(items, { title: `${labelText(session.agent.name)}: open a session`, matchOnDetail: true });
     if (pick) await session.openSession(pick.sessionId);
   }
 
@@ -256,6 +257,7 @@ export class ChatService extends Disposable {
     let owner: ChatSession | undefined;
     const terminals = new NodeTerminalHost({
       defaultCwd: cwd,
+      admitCwd: (dir, sid) => this.files.checkTerminalCwd(dir, { agentName: agent.name, sessionId: sid }),
       onOutput: (id, text) => owner?.terminalEvent(id, text),
       onExit: (id, status) => owner?.terminalEvent(id, '', { exitCode: status.exitCode ?? null, signal: status.signal ?? null }),
     });
@@ -326,8 +328,8 @@ export class ChatService extends Disposable {
     const s = this.sessions.get(this.activeAgentId);
     if (!s) return;
     const icon = { starting: '$(loading~spin)', idle: '$(comment-discussion)', busy: '$(loading~spin)', cancelling: '$(loading~spin)', exited: '$(error)', error: '$(error)' }[s.turnState];
-    this.sessionStatus.text = `${icon} ${s.agent.name}`;
-    this.sessionStatus.tooltip = `ACP Chat: ${s.agent.name} (${s.turnState}) · click to select an agent`;
+    this.sessionStatus.text = `${icon} ${labelText(s.agent.name, 60)}`;
+    this.sessionStatus.tooltip = `ACP Chat: ${labelText(s.agent.name)} (${s.turnState}) · click to select an agent`;
     this.sessionStatus.show();
   }
 
@@ -335,7 +337,9 @@ export class ChatService extends Disposable {
     const config = vscode.workspace.getConfiguration('acpChat');
     const { settings, problems } = parseSettings((key) => config.get(key));
     for (const p of problems) this.log.warn(`settings: ${p}`);
-    if (problems.length) void vscode.window.showWarningMessage(`ACP Chat: ${problems[0]}${problems.length > 1 ? ` (+${problems.length - 1} more, see the ACP Chat log)` : ''}`);
+    // Settings can come from a workspace's .vscode/settings.json, so their text is not trusted either.
+    const more = problems.length > 1 ? ` (+${problems.length - 1} more, see the ACP Chat log)` : '';
+    if (problems.length) void vscode.window.showWarningMessage(`ACP Chat: ${noticeText(problems[0] ?? '')}${more}`);
     return settings;
   }
 }

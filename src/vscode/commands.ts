@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import type { TreeNode } from '../common/debug/treeModel';
 import { Disposable } from '../common/util/lifecycle';
+import { labelText } from '../common/untrusted';
 import type { ChatService } from './chatService';
 import { showAgentCapabilities, showProtocolLog, showProtocolMessages } from './inspector';
 
@@ -85,7 +86,7 @@ export class CommandRegistry extends Disposable {
       return;
     }
     await vscode.env.clipboard.writeText(value);
-    vscode.window.setStatusBarMessage(`Copied ${value}`, 3000);
+    vscode.window.setStatusBarMessage(`Copied ${labelText(value, 80)}`, 3000);
   }
 
   private add(id: string, fn: (...args: unknown[]) => unknown): void {

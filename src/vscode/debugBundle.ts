@@ -4,6 +4,7 @@
  */
 import * as vscode from 'vscode';
 import { readFile } from 'node:fs/promises';
+import { noticeText } from '../common/untrusted';
 import type { ChatService } from './chatService';
 
 export async function buildDebugBundle(service: ChatService): Promise<Record<string, unknown>> {
@@ -56,6 +57,6 @@ export async function exportDebugBundle(service: ChatService, target?: vscode.Ur
     }));
   if (!uri) return undefined;
   await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(JSON.stringify(bundle, null, 2)));
-  void vscode.window.showInformationMessage(`Debug bundle written to ${uri.fsPath}`);
+  void vscode.window.showInformationMessage(`Debug bundle written to ${noticeText(uri.fsPath)}`);
   return uri;
 }

@@ -1,8 +1,9 @@
 /** The VS Code side of a chat session's UI actions (see `SessionUi`). */
 import * as vscode from 'vscode';
 import nodePath from 'node:path';
-import { classifyLink } from '../common/links';
+import { classifyLink, isRemotePath } from '../common/links';
 import { sessionToMarkdown } from '../common/export/markdown';
+import { labelText, noticeText } from '../common/untrusted';
 import type { Entry } from '../common/store/model';
 import type { AuthMethod } from '../common/protocol/requests';
 import type { ChatSession, SessionUi } from './chatSession';
@@ -29,11 +30,17 @@ export function createSessionUi(d: SessionUiDeps): SessionUi {
           return this.openLocation(target.path, target.line);
         case 'refused':
           d.log.warn(`link not opened: ${target.reason}`);
-          void vscode.window.showWarningMessage(`ACP Chat did not open this link: ${target.reason}`);
+          void vscode.window.showWarningMessage(`ACP Chat did not open this link: ${noticeText(target.reason)}`);
           return;
       }
     },
     openLocation(p, line) {
+      // Locations come from the agent too (tool calls, the webview's links): never reach for another machine.
+      if (isRemotePath(p)) {
+        d.log.warn(`location not opened: a path on another machine: ${p}`);
+        void vscode.window.showWarningMessage(`ACP Chat did not open a path on another machine: ${noticeText(p)}`);
+        return;
+      }
       // Agents link workspace files by relative path; resolve them against the workspace folder.
       const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
       const path = nodePath.isAbsolute(p) || !root ? p : nodePath.join(root, p);
@@ -42,7 +49,7 @@ export function createSessionUi(d: SessionUiDeps): SessionUi {
         preview: true,
         viewColumn: vscode.ViewColumn.One,
         ...(pos ? { selection: new vscode.Range(pos, pos) } : {}),
-      }).then(undefined, (e: unknown) => void vscode.window.showErrorMessage(`Could not open ${path}: ${e instanceof Error ? e.message : String(e)}`));
+      }).then(undefined, (e: unknown) => void vscode.window.showErrorMessage(`Could not open ${noticeText(path)}: ${noticeText(e instanceof Error ? e.message : String(e))}`));
     },
     openDiff(entry: Entry, index: number) {
       if (entry.kind !== 'tool_call') return;
@@ -66,12 +73,12 @@ export function createSessionUi(d: SessionUiDeps): SessionUi {
     async chooseAuthMethod(agentName: string, methods: readonly AuthMethod[]) {
       const usable = methods.filter((m) => (m['type'] ?? 'agent') === 'agent');
       if (usable.length === 0) {
-        void vscode.window.showErrorMessage(`${agentName} needs you to sign in, but offers no sign-in method ACP Chat can run. Sign in with the agent's own CLI, then restart the agent.`);
+        void vscode.window.showErrorMessage(`${noticeText(agentName)} needs you to sign in, but offers no sign-in method ACP Chat can run. Sign in with the agent's own CLI, then restart the agent.`);
         return undefined;
       }
       const pick = await vscode.window.showQuickPick(
-        usable.map((m) => ({ label: m.name, description: typeof m.description === 'string' ? m.description : '', id: m.id })),
-        { title: `${agentName}: sign in`, placeHolder: 'The agent needs authentication. Choose a method.', ignoreFocusOut: true },
+        usable.map((m) => ({ label: labelText(m.name), description: typeof m.description === 'string' ? labelText(m.description) : '', id: m.id })),
+        { title: `${labelText(agentName)}: sign in`, placeHolder: 'The agent needs authentication. Choose a method.', ignoreFocusOut: true },
       );
       return pick?.id;
     },
@@ -79,7 +86,7 @@ export function createSessionUi(d: SessionUiDeps): SessionUi {
       // A permission request must never wait unseen: if the panel is hidden, say so and offer to show it.
       if (d.isPanelVisible(session)) return;
       void vscode.window
-        .showInformationMessage(`${session.agent.name} asks for permission: ${title}`, 'Show')
+        .showInformationMessage(`${noticeText(session.agent.name)} asks for permission: ${noticeText(title)}`, 'Show')
         .then((a) => a === 'Show' && d.showPanel(session));
     },
   };
