@@ -11,6 +11,17 @@ export type LinkTarget =
 const EXTERNAL = new Set(['http:', 'https:', 'mailto:']);
 const SCHEME = /^([a-zA-Z][a-zA-Z0-9+.-]*):/;
 
+/**
+ * A path that names another machine: UNC (`\\host\share`, `//host/share`, or mixed slashes) and Windows
+ * device paths (`\\?\`, `\\.\`). Opening one makes the OS connect to that host and offer the user's
+ * credentials, so such paths are refused like remote links.
+ */
+export function isRemotePath(path: string): boolean {
+  return /^[\\/]{2}/.test(path.trimStart());
+}
+
+const remote = (href: string): LinkTarget => ({ kind: 'refused', reason: `a path on another machine: ${href}` });
+
 function decode(s: string): string {
   try {
     return decodeURIComponent(s);
@@ -31,6 +42,7 @@ export function classifyLink(raw: string): LinkTarget {
     const m = /^(.*?)(?:#L?(\d+)(?:-L?\d+)?|:(\d+)(?::\d+)?)?$/.exec(href);
     const path = decode(m?.[1] ?? href);
     const line = m?.[2] ?? m?.[3];
+    if (isRemotePath(path)) return remote(href);
     return path ? { kind: 'file', path, line: line ? Number(line) : null } : { kind: 'refused', reason: `not a link: ${href}` };
   }
   let url: URL;
@@ -40,6 +52,7 @@ export function classifyLink(raw: string): LinkTarget {
     return { kind: 'refused', reason: `not a valid URL: ${href}` };
   }
   if (url.protocol === 'file:') {
+    if ((url.hostname !== '' && url.hostname !== 'localhost') || isRemotePath(decode(url.pathname))) return remote(href);
     const line = /^L?(\d+)/.exec(url.hash.slice(1));
     return { kind: 'file', path: decode(url.pathname), line: line?.[1] ? Number(line[1]) : null };
   }

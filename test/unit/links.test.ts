@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { classifyLink } from '../../src/common/links';
+import { classifyLink, isRemotePath } from '../../src/common/links';
 
 test('web and mail links open externally', () => {
   assert.deepEqual(classifyLink('https://example.org/a?b#c'), { kind: 'external', uri: 'https://example.org/a?b#c' });
@@ -22,4 +22,31 @@ test('script, command and data schemes, anchors and scheme-relative URLs are ref
   for (const href of ['javascript:alert(1)', 'JaVaScRiPt:alert(1)', 'command:workbench.action.quit', 'vscode://x', 'data:text/html,<script>', '#heading', '//evil.example/x', '', 'https://[bad']) {
     assert.equal(classifyLink(href).kind, 'refused', href);
   }
+});
+
+test('UNC and device paths, by path or by file URL, are refused like remote links', () => {
+  const hostile = [
+    '\\\\attacker\\share\\a.ts',
+    '\\\\attacker@SSL\\DavWWWRoot\\x',
+    '//attacker/share/a.ts',
+    '\\/attacker/share',
+    '/\\attacker\\share',
+    '\\\\?\\UNC\\attacker\\share',
+    '\\\\.\\pipe\\x',
+    '%5C%5Cattacker%5Cshare',
+    'file://attacker/share/a.ts',
+    'file:////attacker/share/a.ts',
+    'file:///%5C%5Cattacker%5Cshare',
+    '  \\\\attacker\\share',
+  ];
+  for (const href of hostile) {
+    const t = classifyLink(href);
+    assert.equal(t.kind, 'refused', href);
+    assert.match(t.kind === 'refused' ? t.reason : '', /another machine|scheme-relative/, href);
+  }
+  // Local files stay openable, including file://localhost/.
+  assert.deepEqual(classifyLink('file://localhost/ws/a.ts'), { kind: 'file', path: '/ws/a.ts', line: null });
+  assert.deepEqual(classifyLink('/ws/a.ts'), { kind: 'file', path: '/ws/a.ts', line: null });
+  assert.equal(isRemotePath('C:\\ws\\a.ts'), false);
+  assert.equal(isRemotePath('\\\\host\\share'), true);
 });
