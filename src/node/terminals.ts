@@ -3,11 +3,15 @@
  *
  * - `command` with no `args` and a space in it runs through the shell: agents often send a whole
  *   command line as `command`.
- * - Output keeps at most `outputByteLimit` bytes, dropping from the start and never splitting a
- *   UTF-8 character (so it may keep slightly less than the limit).
+ * - Output keeps at most `outputByteLimit` bytes (capped at `maxOutputBytes`), dropping from the start
+ *   and never splitting a UTF-8 character (so it may keep slightly less than the limit). Chunks are kept
+ *   as they come and joined only when asked, so a flood costs time linear in its size.
+ * - The working directory is resolved against `defaultCwd` and passed to `admitCwd` first (the
+ *   workspace boundary: the CLI refuses outside `--cwd`, the extension asks the user).
  * - `kill` stops the process but the id stays valid; `release` kills if needed and forgets the id.
  * - Each command runs in its own process group so kill/release/dispose stop its children too.
  */
+import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
@@ -24,6 +28,8 @@ import { rpcError } from './transport/connection';
 
 /** Without a limit from the agent we still bound memory. */
 const DEFAULT_LIMIT = 1024 * 1024;
+/** The most output a terminal keeps whatever the agent asks for. */
+export const MAX_OUTPUT_BYTES = 16 * 1024 * 1024;
 
 /** Drop bytes from the start so at most `limit` remain, starting on a UTF-8 character boundary. */
 export function trimUtf8Start(buf: Buffer, limit: number): Buffer {
@@ -34,19 +40,74 @@ export function trimUtf8Start(buf: Buffer, limit: number): Buffer {
   return buf.subarray(start);
 }
 
+/**
+ * The newest `limit` bytes of a stream. Appending drops whole chunks that fall out of the window, so
+ * each byte is copied at most once on the way in; `read` joins what is left.
+ */
+export class OutputTail {
+  private chunks: Buffer[] = [];
+  /** Index of the oldest chunk still kept (dropped ones are compacted away now and then). */
+  private head = 0;
+  private size = 0;
+  private dropped = false;
+
+  constructor(readonly limit: number) {}
+
+  append(chunk: Buffer): void {
+    if (chunk.length === 0) return;
+    this.chunks.push(chunk);
+    this.size += chunk.length;
+    while (this.head < this.chunks.length - 1 && this.size - this.chunks[this.head]!.length >= this.limit) {
+      this.size -= this.chunks[this.head++]!.length;
+      this.dropped = true;
+    }
+    if (this.head > 1024 && this.head * 2 > this.chunks.length) {
+      this.chunks = this.chunks.slice(this.head);
+      this.head = 0;
+    }
+    // A single chunk far over the limit: keep only its tail now, so memory stays near the limit.
+    if (this.head === this.chunks.length - 1 && this.size > this.limit * 2) {
+      this.chunks = [Buffer.from(chunk.subarray(chunk.length - this.limit))];
+      this.head = 0;
+      this.size = this.limit;
+      this.dropped = true;
+    }
+  }
+
+  /** Bytes held now: at most about the limit plus one chunk. */
+  get held(): number {
+    return this.size;
+  }
+
+  read(): { text: string; truncated: boolean } {
+    const live = this.chunks.slice(this.head);
+    const all = live.length === 1 ? live[0]! : Buffer.concat(live, this.size);
+    // Keep the joined buffer: the next read does not pay for the join again.
+    this.chunks = this.size === 0 ? [] : [all];
+    this.head = 0;
+    const kept = trimUtf8Start(all, this.limit);
+    return { text: kept.toString('utf8'), truncated: this.dropped || kept.length < all.length };
+  }
+}
+
 interface Terminal {
   readonly sessionId: string;
   readonly proc: ChildProcess;
-  readonly limit: number;
-  output: Buffer;
-  truncated: boolean;
+  readonly output: OutputTail;
   exit: TerminalExitStatus | undefined;
   readonly exited: Promise<TerminalExitStatus>;
 }
 
 export interface NodeTerminalHostOptions {
-  /** Used when `terminal/create` has no `cwd`. */
+  /** Used when `terminal/create` has no `cwd`, and to resolve a relative one. */
   defaultCwd: string;
+  /**
+   * The workspace boundary for the working directory (already absolute): resolves to let the command
+   * start, throws (a JSON-RPC error saying why) to refuse it. Without it every directory is allowed.
+   */
+  admitCwd?: (cwd: string, sessionId: string) => Promise<void>;
+  /** Caps the agent's `outputByteLimit` (default MAX_OUTPUT_BYTES). */
+  maxOutputBytes?: number;
   /** Called with every chunk of output (for live display). */
   onOutput?: (terminalId: string, text: string) => void;
   /** Called once when the command exits. */
@@ -60,13 +121,15 @@ export class NodeTerminalHost implements TerminalHost {
   constructor(private readonly options: NodeTerminalHostOptions) {}
 
   async create(p: CreateTerminalParams): Promise<CreateTerminalResult> {
+    const cwd = path.resolve(this.options.defaultCwd, p.cwd ?? '.');
+    await this.options.admitCwd?.(cwd, p.sessionId);
     const terminalId = `term-${++this.seq}`;
     const env: NodeJS.ProcessEnv = { ...process.env };
     for (const e of p.env ?? []) env[e.name] = e.value;
     const args = p.args ?? [];
     const useShell = args.length === 0 && /\s/.test(p.command.trim());
     const proc = spawn(p.command, args, {
-      cwd: p.cwd ?? this.options.defaultCwd,
+      cwd,
       env,
       shell: useShell,
       detached: true,
@@ -74,14 +137,12 @@ export class NodeTerminalHost implements TerminalHost {
     });
     let resolveExit: (s: TerminalExitStatus) => void = () => undefined;
     const exited = new Promise<TerminalExitStatus>((resolve) => (resolveExit = resolve));
-    const t: Terminal = { sessionId: p.sessionId, proc, limit: p.outputByteLimit ?? DEFAULT_LIMIT, output: Buffer.alloc(0), truncated: false, exit: undefined, exited };
+    const max = this.options.maxOutputBytes ?? MAX_OUTPUT_BYTES;
+    const t: Terminal = { sessionId: p.sessionId, proc, output: new OutputTail(Math.min(p.outputByteLimit ?? DEFAULT_LIMIT, max)), exit: undefined, exited };
     // One decoder per terminal: a multi-byte character split across two chunks is decoded whole.
     const decoder = new StringDecoder('utf8');
     const onData = (chunk: Buffer) => {
-      const next = Buffer.concat([t.output, chunk]);
-      const kept = trimUtf8Start(next, t.limit);
-      if (kept.length < next.length) t.truncated = true;
-      t.output = kept;
+      t.output.append(chunk);
       const text = decoder.write(chunk);
       if (text) this.options.onOutput?.(terminalId, text);
     };
@@ -106,7 +167,8 @@ export class NodeTerminalHost implements TerminalHost {
 
   async output(p: TerminalParams): Promise<TerminalOutputResult> {
     const t = this.get(p.terminalId);
-    return { output: t.output.toString('utf8'), truncated: t.truncated, ...(t.exit ? { exitStatus: t.exit } : {}) };
+    const { text, truncated } = t.output.read();
+    return { output: text, truncated, ...(t.exit ? { exitStatus: t.exit } : {}) };
   }
 
   async waitForExit(p: TerminalParams, signal: AbortSignal): Promise<TerminalExitStatus> {

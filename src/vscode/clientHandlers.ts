@@ -45,10 +45,10 @@ export function createClientHandlers(d: ClientHandlerDeps): ClientHandlers {
       return { outcome };
     },
     async readTextFile(p) {
-      return { content: await d.files.read(p.path, p.line, p.limit) };
+      return { content: await d.files.agentRead(p, { agentName: d.agentName, sessionId: p.sessionId }) };
     },
     async writeTextFile(p) {
-      await d.files.write(p.path, p.content, d.agentName);
+      await d.files.agentWrite(p.path, p.content, { agentName: d.agentName, sessionId: p.sessionId });
     },
     terminals: d.terminals,
   };

@@ -1,22 +1,37 @@
 /**
  * `fs/read_text_file` and `fs/write_text_file` through VS Code, so an agent sees what the user sees:
  * reads return an open editor's unsaved text, and writes go through a WorkspaceEdit (undoable, shown in
- * the editor) and are then saved so tools that read the disk see them. Writes outside the workspace
- * folders need the user's consent.
+ * the editor) and are then saved so tools that read the disk see them.
+ *
+ * The workspace boundary: an agent's read, write or terminal outside the workspace folders is judged by
+ * its real path (`..` and symlinks resolved), and needs the user's consent unless
+ * `acpChat.outsideWorkspace` says otherwise. "Allow for This Session" remembers the folder for that ACP
+ * session.
  */
 import * as vscode from 'vscode';
-import { isInside, sliceLines } from '../common/text';
+import nodePath from 'node:path';
+import { decide, describeAccess, insideAny, SessionGrants, type Access, type OutsideWorkspacePolicy } from '../common/boundary';
+import { sliceLines } from '../common/text';
+import { noticeLines, noticeText } from '../common/untrusted';
+import { boundaryRefusal, realPathOf, realRoots } from '../node/realPath';
+
+/** Who asks: the agent's display name and the ACP session the request belongs to. */
+export interface Requester {
+  readonly agentName: string;
+  readonly sessionId: string;
+}
 
 export class FileAccess {
-  /** Folders the user already allowed writing outside the workspace for, this session. */
-  private readonly allowedOutside = new Set<string>();
+  private readonly grants = new SessionGrants();
 
   /** `chatColumn`: where the chat panel is, so edited files never open over it. */
   constructor(
     private readonly log: vscode.LogOutputChannel,
     private readonly chatColumn: () => vscode.ViewColumn | undefined = () => undefined,
+    private readonly policy: () => OutsideWorkspacePolicy = () => 'ask',
   ) {}
 
+  /** A file's text as the user sees it (an open editor's unsaved text wins). No boundary: for the user's own mentions. */
   async read(path: string, line?: number | null, limit?: number | null): Promise<string> {
     const uri = vscode.Uri.file(path);
     const open = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && d.uri.fsPath === uri.fsPath);
@@ -24,9 +39,61 @@ export class FileAccess {
     return sliceLines(text, line, limit);
   }
 
-  async write(path: string, content: string, agentName: string): Promise<void> {
+  /** `fs/read_text_file`: `read` behind the boundary. */
+  async agentRead(p: { path: string; line?: number | null; limit?: number | null }, who: Requester): Promise<string> {
+    await this.permit('read', p.path, who);
+    return this.read(p.path, p.line, p.limit);
+  }
+
+  /** `terminal/create`'s working directory: allowed inside the workspace, else as the user says. */
+  async checkTerminalCwd(cwd: string, who: Requester): Promise<void> {
+    await this.permit('terminal', cwd, who);
+  }
+
+  /** Resolves `target` to its real path and lets the access through, asks the user, or throws a JSON-RPC error that says why. */
+  async permit(access: Access, target: string, who: Requester): Promise<void> {
+    if (!nodePath.isAbsolute(target)) throw boundaryRefusal(`path must be absolute: ${target}`, target, target);
+    const real = await realPathOf(target);
+    const roots = await realRoots((vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath));
+    const decision = decide(this.policy(), access, insideAny(roots, real));
+    if (decision === 'allow' || this.grants.allows(who.sessionId, access, real)) return;
+    const shown = real === nodePath.normalize(target) ? target : `${target} (really ${real})`;
+    if (decision === 'deny') {
+      this.log.warn(`refused ${access} outside the workspace: ${shown} (acpChat.outsideWorkspace is "deny")`);
+      throw boundaryRefusal(`refused: ${real} is outside the workspace and acpChat.outsideWorkspace is "deny"`, target, real);
+    }
+    // A terminal grant covers its directory; a file grant the file's folder.
+    const folder = access === 'terminal' ? real : nodePath.dirname(real);
+    const once = 'Allow Once';
+    const session = 'Allow for This Session';
+    const answer = await vscode.window.showWarningMessage(
+      `${noticeText(who.agentName)} wants to ${describeAccess(access)} outside the workspace`,
+      {
+        modal: true,
+        detail: noticeLines(
+          target,
+          ...(real === nodePath.normalize(target) ? [] : [`which really is ${real}`]),
+          '',
+          `"Allow for This Session" allows this under ${folder} until the session ends. The acpChat.outsideWorkspace setting changes when ACP Chat asks.`,
+        ),
+      },
+      once,
+      session,
+    );
+    if (answer === session) this.grants.grant(who.sessionId, access, folder);
+    if (answer !== once && answer !== session) {
+      this.log.warn(`the user refused ${access} outside the workspace: ${shown}`);
+      const what = { read: 'reading', write: 'writing', terminal: 'a terminal in' }[access];
+      throw boundaryRefusal(`the user did not allow ${what} ${real} (outside the workspace)`, target, real);
+    }
+    this.log.info(`the user allowed ${access} outside the workspace${answer === session ? ' for this session' : ' once'}: ${shown}`);
+  }
+
+  /** `fs/write_text_file`, behind the boundary. */
+  async agentWrite(path: string, content: string, who: Requester): Promise<void> {
+    await this.permit('write', path, who);
     const uri = vscode.Uri.file(path);
-    await this.checkOutsideWorkspace(uri, agentName);
+    const agentName = who.agentName;
     const exists = await vscode.workspace.fs.stat(uri).then(
       () => true,
       () => false,
@@ -50,22 +117,5 @@ export class FileAccess {
     const column = chat === undefined || chat !== vscode.ViewColumn.One ? vscode.ViewColumn.One : vscode.ViewColumn.Two;
     await vscode.window.showTextDocument(doc, { viewColumn: column, preserveFocus: true, preview: true });
     this.log.info(`fs/write_text_file: ${path} (${content.length} chars) via a workspace edit`);
-  }
-
-  private async checkOutsideWorkspace(uri: vscode.Uri, agentName: string): Promise<void> {
-    const folders = vscode.workspace.workspaceFolders ?? [];
-    if (folders.some((f) => isInside(f.uri.fsPath, uri.fsPath))) return;
-    const dir = vscode.Uri.joinPath(uri, '..').fsPath;
-    if ([...this.allowedOutside].some((d) => isInside(d, uri.fsPath))) return;
-    const allow = 'Allow';
-    const always = 'Allow for this folder';
-    const answer = await vscode.window.showWarningMessage(
-      `${agentName} wants to write a file outside the workspace`,
-      { modal: true, detail: uri.fsPath },
-      allow,
-      always,
-    );
-    if (answer === always) this.allowedOutside.add(dir);
-    if (answer !== allow && answer !== always) throw new Error(`the user did not allow writing ${uri.fsPath} (outside the workspace)`);
   }
 }

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { tmpdir } from 'node:os';
 import { describe, it } from 'node:test';
-import { NodeTerminalHost, trimUtf8Start } from '../../src/node/terminals';
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { MAX_OUTPUT_BYTES, NodeTerminalHost, OutputTail, trimUtf8Start } from '../../src/node/terminals';
 
 const signal = new AbortController().signal;
 const sid = 's';
@@ -82,5 +84,75 @@ describe('NodeTerminalHost', () => {
     await assert.rejects(host.output({ sessionId: 'a', ...a }), /unknown terminal/);
     assert.equal((await host.output({ sessionId: 'b', ...b })).exitStatus, undefined);
     host.dispose();
+  });
+});
+
+describe('OutputTail', () => {
+  it('keeps the newest limit bytes at a character boundary, holding about the limit whatever flows through', () => {
+    const tail = new OutputTail(1000);
+    let all = '';
+    let biggest = 0;
+    for (let i = 0; i < 20_000; i++) {
+      const piece = `${i}:é日🎉|`.repeat((i % 7) + 1);
+      all += piece;
+      biggest = Math.max(biggest, Buffer.byteLength(piece));
+      tail.append(Buffer.from(piece));
+      // Bounded: the limit plus at most one chunk, never the whole stream.
+      assert.ok(tail.held <= 1000 + biggest, `held ${tail.held} after ${i} chunks`);
+    }
+    const { text, truncated } = tail.read();
+    assert.equal(truncated, true);
+    assert.ok(Buffer.byteLength(text) <= 1000 && Buffer.byteLength(text) > 990);
+    assert.ok(all.endsWith(text), 'the kept text is the end of the stream');
+    assert.ok(!text.includes('\uFFFD'));
+    // Reading twice gives the same answer; appending after a read continues the stream.
+    assert.deepEqual(tail.read(), { text, truncated: true });
+    tail.append(Buffer.from('END'));
+    assert.ok(tail.read().text.endsWith('|END'));
+  });
+
+  it('is exact under the limit, and trims one oversized chunk at once', () => {
+    const small = new OutputTail(100);
+    small.append(Buffer.from('ab'));
+    small.append(Buffer.from('cd'));
+    assert.deepEqual(small.read(), { text: 'abcd', truncated: false });
+    const big = new OutputTail(10);
+    big.append(Buffer.alloc(1_000_000, 'x'));
+    assert.equal(big.held, 10);
+    assert.deepEqual(big.read(), { text: 'x'.repeat(10), truncated: true });
+    const none = new OutputTail(0);
+    none.append(Buffer.from('abc'));
+    assert.deepEqual(none.read(), { text: '', truncated: true });
+  });
+});
+
+describe('NodeTerminalHost limits and working directory', () => {
+  it('caps an agent\'s huge outputByteLimit at the client maximum', async () => {
+    assert.ok(MAX_OUTPUT_BYTES >= 1024 * 1024);
+    const host = new NodeTerminalHost({ defaultCwd: tmpdir(), maxOutputBytes: 64 });
+    const { terminalId } = await host.create({ sessionId: sid, command: 'head', args: ['-c', '100000', '/dev/zero'], outputByteLimit: 1e12 });
+    await host.waitForExit({ sessionId: sid, terminalId }, signal);
+    const out = await host.output({ sessionId: sid, terminalId });
+    assert.equal(Buffer.byteLength(out.output), 64);
+    assert.equal(out.truncated, true);
+  });
+
+  it('resolves a relative cwd against the default one and asks admitCwd before starting anything', async () => {
+    const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'term-cwd-')));
+    try {
+      const asked: string[] = [];
+      const host = new NodeTerminalHost({
+        defaultCwd: path.join(root, 'ws'),
+        admitCwd: async (cwd, sessionId) => {
+          asked.push(`${sessionId} ${cwd}`);
+          if (!cwd.startsWith(path.join(root, 'ws'))) throw new Error(`refused ${cwd}`);
+        },
+      });
+      await assert.rejects(host.create({ sessionId: sid, command: 'touch', args: ['ran'], cwd: '../elsewhere' }), /refused .*elsewhere/);
+      assert.deepEqual(asked, [`${sid} ${path.join(root, 'elsewhere')}`]);
+      host.dispose();
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });

@@ -4,6 +4,7 @@
  * what it had to drop instead of failing.
  */
 import { z } from 'zod';
+import { OUTSIDE_WORKSPACE_POLICIES, type OutsideWorkspacePolicy } from '../boundary';
 
 export const DEMO_AGENT_ID = 'demo';
 
@@ -33,6 +34,8 @@ export interface Settings {
   readonly permissionRules: readonly PermissionRule[];
   readonly captureEnabled: boolean;
   readonly captureMaxFiles: number;
+  /** What an agent may read, write or run outside the workspace folders (see `common/boundary.ts`). */
+  readonly outsideWorkspace: OutsideWorkspacePolicy;
 }
 
 /** Reads one raw value per key (VS Code's `WorkspaceConfiguration.get`, or a plain object in tests). */
@@ -95,6 +98,7 @@ export function parseSettings(get: RawSettings): { settings: Settings; problems:
       permissionRules,
       captureEnabled: scalar('capture.enabled', z.boolean(), true),
       captureMaxFiles: scalar('capture.maxFiles', z.number().int().min(1).max(1000), 20),
+      outsideWorkspace: scalar('outsideWorkspace', z.enum(OUTSIDE_WORKSPACE_POLICIES), 'ask'),
     },
     problems,
   };

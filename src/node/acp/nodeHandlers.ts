@@ -5,8 +5,10 @@
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { insideAny, type Access } from '../../common/boundary';
 import { ErrorCodes } from '../../common/protocol/methods';
 import type { PermissionOption, ReadTextFileParams, RequestPermissionParams, RequestPermissionResult } from '../../common/protocol/requests';
+import { boundaryRefusal, realPathOf, realRoots } from '../realPath';
 import { rpcError } from '../transport/connection';
 
 export type ApprovePolicy = 'all' | 'none';
@@ -37,11 +39,40 @@ export function sliceLines(text: string, line?: number | null, limit?: number | 
   return lines.slice(start, limit === undefined || limit === null ? undefined : start + limit).join('\n');
 }
 
-export async function nodeReadTextFile(p: ReadTextFileParams): Promise<{ content: string }> {
-  if (!path.isAbsolute(p.path)) throw rpcError(ErrorCodes.invalidParams, `path must be absolute: ${p.path}`);
+/**
+ * Decides whether a path (or a terminal's directory) may be used: resolves to the path to use, or throws
+ * a JSON-RPC error that says why not.
+ */
+export type PathGate = (access: Access, target: string) => Promise<string>;
+
+/**
+ * The CLI's workspace boundary: only real paths (`..` and symlinks resolved) inside `root`, unless
+ * `allowOutside`. What is used is the real path, so the file checked is the file touched.
+ */
+export function cwdGate(root: string, allowOutside: boolean, onRefused?: (message: string) => void): PathGate {
+  return async (access, target) => {
+    if (!path.isAbsolute(target)) throw rpcError(ErrorCodes.invalidParams, `path must be absolute: ${target}`);
+    if (allowOutside) return target;
+    const real = await realPathOf(target);
+    if (insideAny(await realRoots([root]), real)) return real;
+    const what = { read: 'reading', write: 'writing', terminal: 'a terminal in' }[access];
+    const message = `refused ${what} ${real}: outside the working directory ${root} (the user can allow it with --allow-outside-cwd)`;
+    onRefused?.(message);
+    throw boundaryRefusal(message, target, real);
+  };
+}
+
+/** Without a gate: any absolute path, as given. */
+const anywhere: PathGate = async (_access, target) => {
+  if (!path.isAbsolute(target)) throw rpcError(ErrorCodes.invalidParams, `path must be absolute: ${target}`);
+  return target;
+};
+
+export async function nodeReadTextFile(p: ReadTextFileParams, gate: PathGate = anywhere): Promise<{ content: string }> {
+  const file = await gate('read', p.path);
   let text: string;
   try {
-    text = await readFile(p.path, 'utf8');
+    text = await readFile(file, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw rpcError(ErrorCodes.resourceNotFound, `file not found: ${p.path}`);
@@ -50,8 +81,8 @@ export async function nodeReadTextFile(p: ReadTextFileParams): Promise<{ content
   return { content: sliceLines(text, p.line, p.limit) };
 }
 
-export async function nodeWriteTextFile(p: { path: string; content: string }): Promise<void> {
-  if (!path.isAbsolute(p.path)) throw rpcError(ErrorCodes.invalidParams, `path must be absolute: ${p.path}`);
-  await mkdir(path.dirname(p.path), { recursive: true });
-  await writeFile(p.path, p.content, 'utf8');
+export async function nodeWriteTextFile(p: { path: string; content: string }, gate: PathGate = anywhere): Promise<void> {
+  const file = await gate('write', p.path);
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, p.content, 'utf8');
 }

@@ -6,6 +6,7 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { MessageStore, toReduceOutput } from '../../common/store';
 import { parse } from './args';
+import { terminalSafe, terminalSafeJson } from '../../common/untrusted';
 
 export const usage = 'reduce [--state FILE] CAPTURE.jsonl   reduce a {dir,msg} capture to sessions and diagnostics (JSON)';
 
@@ -27,7 +28,7 @@ export async function main(args: string[]): Promise<number> {
     }
     const restored = MessageStore.fromJSON(data);
     store = restored.store;
-    for (const d of restored.diagnostics) process.stderr.write(`reduce: ${state}: ${d.message}\n`);
+    for (const d of restored.diagnostics) process.stderr.write(terminalSafe(`reduce: ${state}: ${d.message}\n`));
   }
   let text: string;
   try {
@@ -47,11 +48,12 @@ export async function main(args: string[]): Promise<number> {
     writeFileSync(tmp, JSON.stringify(store.toJSON()));
     renameSync(tmp, state);
   }
-  process.stdout.write(JSON.stringify(toReduceOutput(store)) + '\n');
+  // The capture holds agent text; JSON leaves C1 controls and bidi marks raw, so escape them too.
+  process.stdout.write(terminalSafeJson(JSON.stringify(toReduceOutput(store))) + '\n');
   return 0;
 }
 
 function fail(message: string): number {
-  process.stderr.write(`reduce: ${message}\n${usage}\n`);
+  process.stderr.write(terminalSafe(`reduce: ${message}\n${usage}\n`));
   return 2;
 }

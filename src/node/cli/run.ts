@@ -12,19 +12,21 @@ import { PROTOCOL_V1, PROTOCOL_V2 } from '../../common/protocol/methods';
 import type { ProtocolVersion } from '../../common/protocol/methods';
 import { AcpClient } from '../acp/client';
 import { AcpClosedError } from '../acp/errors';
-import { nodeReadTextFile, nodeWriteTextFile, policyPermission } from '../acp/nodeHandlers';
+import { cwdGate, nodeReadTextFile, nodeWriteTextFile, policyPermission } from '../acp/nodeHandlers';
 import type { ApprovePolicy } from '../acp/nodeHandlers';
 import { AgentProcess } from '../agentProcess';
 import { NodeTerminalHost } from '../terminals';
 import { CaptureFile } from '../capture/captureFile';
 import { TranscriptPrinter } from './printer';
 import { parse, resolveAgentCommand, splitAtDashDash } from './args';
+import { terminalSafe } from '../../common/untrusted';
 
 export const usage = [
   'run [--cwd DIR] [--approve all|none] [--capture FILE] [--protocol 1|2] [--mode ID] [--auth METHOD]',
-  '    [--timeout SEC] [--grace MS] [--verbose] --prompt TEXT [--prompt TEXT2 ...] -- AGENT_CMD [ARGS...]',
+  '    [--timeout SEC] [--grace MS] [--allow-outside-cwd] [--verbose] --prompt TEXT [--prompt TEXT2 ...] -- AGENT_CMD [ARGS...]',
   '    run turns against an ACP agent and print the transcript (exit 0 on success); everything after --',
-  '    goes to the agent; relative paths are read where you run this command, the agent runs in --cwd',
+  '    goes to the agent; relative paths are read where you run this command, the agent runs in --cwd;',
+  '    the agent\'s fs/* and terminals are served only inside --cwd unless --allow-outside-cwd',
 ].join('\n');
 
 export interface RunOptions {
@@ -37,6 +39,8 @@ export interface RunOptions {
   timeoutSec: number;
   graceMs: number;
   verbose: boolean;
+  /** Serve fs/* and terminals outside --cwd too (by default they are refused there). */
+  allowOutsideCwd: boolean;
   prompts: string[];
   agent: string[];
 }
@@ -51,6 +55,7 @@ const runOptions = {
   timeout: { type: 'string', default: '600' },
   grace: { type: 'string', default: '300' },
   verbose: { type: 'boolean', default: false },
+  'allow-outside-cwd': { type: 'boolean', default: false },
   prompt: { type: 'string', multiple: true },
 } as const;
 
@@ -79,6 +84,7 @@ export function parseRunArgs(args: readonly string[], from = process.cwd()): Run
     timeoutSec,
     graceMs,
     verbose: v.verbose,
+    allowOutsideCwd: v['allow-outside-cwd'],
     prompts,
     agent: resolveAgentCommand(rest, from),
   };
@@ -99,8 +105,11 @@ export async function main(args: string[]): Promise<number> {
   return run(parsed, (s) => process.stdout.write(s), (s) => process.stderr.write(s), interrupt.signal);
 }
 
-export async function run(o: RunOptions, out: (s: string) => void, err: (s: string) => void, interrupt?: AbortSignal): Promise<number> {
-  const capture = o.capture ? CaptureFile.at(o.capture, (m) => process.stderr.write(`run: ${m}\n`)) : undefined;
+export async function run(o: RunOptions, rawOut: (s: string) => void, rawErr: (s: string) => void, interrupt?: AbortSignal): Promise<number> {
+  // Agent text reaches both streams (transcript, stderr lines, error messages): nothing printed may act on the terminal.
+  const out = (s: string) => rawOut(terminalSafe(s));
+  const err = (s: string) => rawErr(terminalSafe(s));
+  const capture = o.capture ? CaptureFile.at(o.capture, (m) => err(`run: ${m}\n`)) : undefined;
   const printer = new TranscriptPrinter(out);
   const [command, ...agentArgs] = o.agent as [string, ...string[]];
   capture?.write('note', { text: 'spawn', cmd: o.agent, cwd: o.cwd });
@@ -113,7 +122,13 @@ export async function run(o: RunOptions, out: (s: string) => void, err: (s: stri
     },
   });
   agent.onExit((e) => capture?.write('note', { text: 'agent exited', code: e.code, signal: e.signal, ...(e.error ? { error: e.error } : {}) }));
-  const terminals = new NodeTerminalHost({ defaultCwd: o.cwd });
+  const gate = cwdGate(o.cwd, o.allowOutsideCwd, (m) => printer.line(`[refused] ${m}`));
+  const terminals = new NodeTerminalHost({
+    defaultCwd: o.cwd,
+    admitCwd: async (dir) => {
+      await gate('terminal', dir);
+    },
+  });
   const client = new AcpClient({
     input: agent.stdout,
     output: agent.stdin,
@@ -124,8 +139,8 @@ export async function run(o: RunOptions, out: (s: string) => void, err: (s: stri
         const title = p.toolCall.title ?? p.toolCall.toolCallId;
         printer.line(`[permission] ${title} -> ${chosen ? `${chosen.name} (${chosen.kind})` : 'cancelled (no matching option)'}`);
       }),
-      readTextFile: (p) => nodeReadTextFile(p),
-      writeTextFile: (p) => nodeWriteTextFile(p),
+      readTextFile: (p) => nodeReadTextFile(p, gate),
+      writeTextFile: (p) => nodeWriteTextFile(p, gate),
       terminals,
     },
     tap: (dir, msg) => capture?.write(dir, msg),

@@ -12,6 +12,14 @@ test('defaults when nothing is set', () => {
   assert.equal(settings.protocolVersion, 1);
   assert.deepEqual(settings.agents, []);
   assert.equal(settings.captureMaxFiles, 20);
+  assert.equal(settings.outsideWorkspace, 'ask');
+});
+
+test('acpChat.outsideWorkspace takes its four values; anything else keeps asking', () => {
+  for (const v of ['ask', 'allowRead', 'allow', 'deny']) assert.equal(parseSettings(from({ outsideWorkspace: v })).settings.outsideWorkspace, v);
+  const bad = parseSettings(from({ outsideWorkspace: true }));
+  assert.equal(bad.settings.outsideWorkspace, 'ask');
+  assert.match(bad.problems.join('\n'), /outsideWorkspace/);
 });
 
 test('valid agents are kept with defaults filled in; bad ones are reported, not fatal', () => {

@@ -1,0 +1,56 @@
+/**
+ * The workspace boundary: what an agent may touch outside the workspace folders (the extension) or
+ * `--cwd` (the CLI). Paths are compared only after the caller resolved `..` and symlinks to real paths
+ * (`src/node/realPath.ts`); this module only decides.
+ */
+import { isInside } from './text';
+
+/** `fs/read_text_file`, `fs/write_text_file`, and `terminal/create`'s working directory. */
+export type Access = 'read' | 'write' | 'terminal';
+
+/**
+ * `acpChat.outsideWorkspace`: `ask` (default) asks before any of them outside the workspace; `allowRead`
+ * reads anywhere but asks for the rest; `allow` never asks; `deny` refuses without asking.
+ */
+export type OutsideWorkspacePolicy = 'ask' | 'allowRead' | 'allow' | 'deny';
+export const OUTSIDE_WORKSPACE_POLICIES = ['ask', 'allowRead', 'allow', 'deny'] as const satisfies readonly OutsideWorkspacePolicy[];
+
+export type Decision = 'allow' | 'ask' | 'deny';
+
+/** What to do with an access to a real path inside (or not) one of the real workspace roots. */
+export function decide(policy: OutsideWorkspacePolicy, access: Access, inside: boolean): Decision {
+  if (inside || policy === 'allow') return 'allow';
+  if (policy === 'deny') return 'deny';
+  if (policy === 'allowRead' && access === 'read') return 'allow';
+  return 'ask';
+}
+
+/** True when `real` is one of `roots` or inside one (all real, absolute paths). */
+export function insideAny(roots: readonly string[], real: string): boolean {
+  return roots.some((r) => isInside(r, real));
+}
+
+/** Human words for a consent prompt. */
+export function describeAccess(access: Access): string {
+  return access === 'read' ? 'read a file' : access === 'write' ? 'write a file' : 'run a command';
+}
+
+/**
+ * "Allow for this session" answers: per ACP session, per kind of access, for one folder and what is
+ * under it. Writing somewhere implies reading there; a terminal grant covers only terminals.
+ */
+export class SessionGrants {
+  private readonly grants = new Map<string, { access: Access; folder: string }[]>();
+
+  grant(sessionId: string, access: Access, folder: string): void {
+    const list = this.grants.get(sessionId) ?? [];
+    list.push({ access, folder });
+    this.grants.set(sessionId, list);
+  }
+
+  allows(sessionId: string, access: Access, real: string): boolean {
+    return (this.grants.get(sessionId) ?? []).some(
+      (g) => (g.access === access || (access === 'read' && g.access === 'write')) && isInside(g.folder, real),
+    );
+  }
+}
