@@ -4,7 +4,7 @@ import type { Message } from 'vscode-jsonrpc';
 import type { RequestPermissionParams, RequestPermissionResult } from '../../../src/common/protocol/requests';
 import { AcpClient } from '../../../src/node/acp/client';
 import type { Direction } from '../../../src/node/acp/client';
-import { AcpClosedError, AcpRequestError } from '../../../src/node/acp/errors';
+import { AcpClosedError, AcpRequestError, errorDataText } from '../../../src/node/acp/errors';
 import type { ClientHandlers } from '../../../src/node/acp/handlers';
 import { FakeAgent, INIT_RESULT } from './fakeAgent';
 import { until } from '../until';
@@ -282,6 +282,31 @@ describe('AcpClient', () => {
     await answer('session/new', { nope: true });
     await assert.rejects(bad, /invalid session\/new result/);
     s.client.dispose();
+  });
+
+  it("puts an error's data in its message: Internal error alone does not say why session/new failed", async () => {
+    const s = await initialized();
+    const fail = s.client.newSession({ cwd: '/w', mcpServers: [] });
+    const m = await s.agent.expect('session/new');
+    s.agent.send({ id: m.id, error: { code: -32603, message: 'Internal error', data: { details: 'Query closed before response received' } } });
+    await assert.rejects(fail, (e: unknown) => {
+      assert.ok(e instanceof AcpRequestError);
+      assert.equal(e.message, 'session/new failed (-32603): Internal error (Query closed before response received)');
+      assert.deepEqual(e.data, { details: 'Query closed before response received' });
+      return true;
+    });
+    s.client.dispose();
+  });
+
+  it('formats the usual error data shapes as one bounded line', () => {
+    assert.equal(errorDataText('plain\nreason'), 'plain reason');
+    assert.equal(errorDataText({ message: 'from message' }), 'from message');
+    assert.equal(errorDataText({ code: 'E1', path: '/x' }), '{"code":"E1","path":"/x"}');
+    assert.equal(errorDataText(undefined), '');
+    assert.equal(errorDataText({}), '');
+    assert.equal(errorDataText('x'.repeat(2000)).length, 501);
+    // Data the message already says is not repeated.
+    assert.equal(new AcpRequestError('m', 1, 'boom: disk full', 'disk full').message, 'm failed (1): boom: disk full');
   });
 
   it('routes terminal requests to the terminal host', async () => {
