@@ -78,7 +78,7 @@ function defineHelpers() {
     }
     return out;
   };
-  const panel = { agentName: 'Bench', sessionId: 's', turn: 'idle', message: null, readOnly: false, plan: null, currentModeId: null, availableModes: [], availableCommands: [], configOptions: [], usage: null, title: null, queuedPrompts: [], permissions: [], notices: [] };
+  const panel = { agentName: 'Bench', sessionId: 's', turn: 'idle', message: null, readOnly: false, plan: null, currentModeId: null, availableModes: [], availableCommands: [], configOptions: [], usage: null, title: null, queuedPrompts: [], permissions: [], notices: [], earlier: null };
   const frames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
   const app = () => window.__acpChat;
 

@@ -31,6 +31,7 @@ const EMPTY_PANEL: PanelState = {
   permissions: [],
   notices: [],
   terminals: {},
+  earlier: null,
 };
 
 export class ChatApp {
@@ -137,7 +138,7 @@ export class ChatApp {
     this.answered.clear();
     this.terminals.clear();
     for (const [id, t] of Object.entries(panel.terminals ?? {})) this.terminals.set(id, t);
-    this.transcript.reset(entries);
+    this.transcript.reset(entries, this.panel.earlier);
     this.renderPanel();
     if (this.restoreScrollKey) {
       this.transcript.reveal(this.restoreScrollKey, false);
@@ -165,6 +166,7 @@ export class ChatApp {
           this.panel = { ...this.panel, ...op.panel };
           if (op.panel.permissions) for (const id of this.answered) if (!op.panel.permissions.some((p) => p.requestId === id)) this.answered.delete(id);
           if (turnChanged) this.transcript.refreshStreaming();
+          if (op.panel.earlier !== undefined) this.transcript.setEarlier(op.panel.earlier);
           return this.renderPanel();
         }
         default:

@@ -8,8 +8,8 @@
  * Streaming: patches only mark views dirty; drawing happens once per animation frame.
  */
 import type { Entry } from '../src/common/store/model';
-import type { PermissionView } from '../src/common/webview/contract';
-import { h } from './dom';
+import type { EarlierTranscript, PermissionView } from '../src/common/webview/contract';
+import { h, icon } from './dom';
 import { appendTextToEntry } from './entryModel';
 import type { EntryView, ViewContext } from './entries/entryView';
 import { MessageView } from './entries/messageView';
@@ -26,6 +26,10 @@ export class Transcript {
   readonly scroller: HTMLElement = h('div', { class: 'transcript', role: 'log', 'aria-live': 'polite', 'aria-relevant': 'additions', 'aria-label': 'Conversation', tabindex: 0 });
   private readonly list: HTMLElement = h('div', { class: 'entries' });
   private readonly empty: HTMLElement = h('div', { class: 'empty-state' }, 'Ask the agent anything. Enter sends, Shift+Enter adds a line, / lists commands, @ adds a file, and pasted images go along.');
+  /** Between an earlier, unreattachable session's entries and the new session's. */
+  private readonly marker: HTMLElement = h('div', { class: 'session-marker', role: 'separator' });
+  /** How many of the first entries belong to the earlier session (read-only history). */
+  private earlierCount = 0;
   private order: EntryView[] = [];
   private readonly byKey = new Map<string, EntryView>();
   private readonly dirty = new Set<EntryView>();
@@ -63,7 +67,7 @@ export class Transcript {
     return this.pinned;
   }
 
-  reset(entries: readonly Entry[]): void {
+  reset(entries: readonly Entry[], earlier: EarlierTranscript | null = null): void {
     for (const v of this.order) this.observer.unobserve(v.el);
     this.order = [];
     this.byKey.clear();
@@ -76,6 +80,7 @@ export class Transcript {
       frag.append(v.el);
     }
     this.list.replaceChildren(frag);
+    this.setEarlier(earlier);
     // Build the tail now so the first paint shows the latest conversation, then let the observer do the rest.
     for (const v of this.order.slice(-EAGER_TAIL)) v.hydrate();
     for (const v of this.order) if (!v.hydrated) this.observer.observe(v.el);
@@ -135,6 +140,30 @@ export class Transcript {
     this.byKey.delete(key);
     this.dirty.delete(v);
     this.updateEmpty();
+  }
+
+  /**
+   * Marks the first `entryCount` entries as an earlier session's (read-only: nothing there can be answered)
+   * and puts the marker saying why a new session started after them. Later inserts land after the marker,
+   * since they are placed before an existing entry or at the end.
+   */
+  setEarlier(earlier: EarlierTranscript | null): void {
+    this.earlierCount = earlier ? Math.min(earlier.entryCount, this.order.length) : 0;
+    this.order.forEach((v, i) => v.el.classList.toggle('earlier', i < this.earlierCount));
+    if (!earlier || this.earlierCount === 0) return void this.marker.remove();
+    this.marker.replaceChildren(
+      icon('history'),
+      h(
+        'div',
+        { class: 'session-marker-text' },
+        h('strong', {}, 'The agent could not continue this conversation; a new session started below.'),
+        h('span', {}, ' It does not remember what is above, which is kept here read-only.'),
+        h('div', { class: 'session-marker-reason' }, earlier.reason),
+      ),
+    );
+    this.marker.setAttribute('aria-label', 'New session: the conversation above is read-only');
+    const first = this.order[this.earlierCount];
+    this.list.insertBefore(this.marker, first ? first.el : null);
   }
 
   setPermissions(perms: readonly PermissionView[], answered: ReadonlySet<string>): void {
@@ -209,9 +238,10 @@ export class Transcript {
   private toolViewFor(p: PermissionView): EntryView | undefined {
     if (p.toolCallKey) {
       const v = this.byKey.get(p.toolCallKey);
-      if (v) return v;
+      if (v && !v.el.classList.contains('earlier')) return v;
     }
-    for (let i = this.order.length - 1; i >= 0; i--) {
+    // Never an earlier session's card: a new session may reuse its tool call ids.
+    for (let i = this.order.length - 1; i >= this.earlierCount; i--) {
       const v = this.order[i]!;
       if (v.entry.kind === 'tool_call' && v.entry.toolCallId === p.toolCallId) return v;
     }

@@ -112,6 +112,7 @@ export class CaptureSession extends Disposable implements ChatModel, TreeSource 
         permissions: [],
         notices: [],
         terminals: {},
+        earlier: null,
       },
     };
   }

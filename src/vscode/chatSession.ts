@@ -5,7 +5,7 @@
  * and the store's changes are turned into panel patches and tree refreshes here.
  */
 import type { AgentConfig } from '../common/config/settings';
-import { sessionPanelFields, type PanelState, type TerminalView, type TurnState, type WebviewToHost } from '../common/webview/contract';
+import { sessionPanelFields, type EarlierTranscript, type PanelState, type TerminalView, type TurnState, type WebviewToHost } from '../common/webview/contract';
 import type { Diagnostic, Entry, SessionState } from '../common/store/model';
 import { MessageStore, type StoreChange } from '../common/store';
 import { PermissionBroker } from '../common/permissionBroker';
@@ -45,6 +45,8 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource {
   private readonly terminals = new Map<string, TerminalView>();
   private wireSeq = 0;
   private connecting: Promise<void> | undefined;
+  /** The session whose reattach failed, shown read-only above the new one (until another session is chosen). */
+  private earlier: { readonly sessionId: string; readonly reason: string } | null = null;
   /** The capture file of the current connection, if one is being written. */
   captureFile: () => string | undefined = () => undefined;
   /** Resolvers waiting for the current turn (and queue) to finish: used by the test API. */
@@ -113,8 +115,28 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource {
     return this.current()?.entries ?? [];
   }
 
+  /** What the panel shows: the earlier transcript (if any) read-only, then this session's entries. */
   snapshot(): { entries: readonly Entry[]; panel: PanelState } {
-    return { entries: this.entries(), panel: this.panelState() };
+    const earlier = this.earlierEntries();
+    return { entries: earlier.length ? [...earlier, ...this.entries()] : this.entries(), panel: this.panelState() };
+  }
+
+  /** An entry the panel shows, by key: this session's, or the earlier transcript's. */
+  shownEntry(key: string): { readonly sessionId: string; readonly entry: Entry } | undefined {
+    for (const sid of [this.sessionIdValue, this.earlier?.sessionId]) {
+      const entry = sid === null || sid === undefined ? undefined : this.o.store.session(sid)?.entries.find((e) => e.key === key);
+      if (sid && entry) return { sessionId: sid, entry };
+    }
+    return undefined;
+  }
+
+  private earlierEntries(): readonly Entry[] {
+    return this.earlier ? (this.o.store.session(this.earlier.sessionId)?.entries ?? []) : [];
+  }
+
+  private earlierForPanel(): EarlierTranscript | null {
+    const count = this.earlierEntries().length;
+    return this.earlier && count ? { sessionId: this.earlier.sessionId, entryCount: count, reason: this.earlier.reason } : null;
   }
 
   panelState(): PanelState {
@@ -130,6 +152,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource {
       permissions: this.permissionsForPanel(),
       notices: this.notices,
       terminals: Object.fromEntries(this.terminals),
+      earlier: this.earlierForPanel(),
     };
   }
 
@@ -225,17 +248,25 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource {
     const params = this.sessionParams();
     const auth: CallWrapper = (call) => this.withAuth(link, call);
     const known = this.sessionIdValue;
+    let failed: string | null = null;
     if (known !== null) {
-      const how = await reattachSession(link.client, known, params, (m) => this.o.log('warn', m), auth);
+      const failures: string[] = [];
+      const how = await reattachSession(link.client, known, params, (m) => {
+        failures.push(m);
+        this.o.log('warn', m);
+      }, auth);
       if (how) {
         this.o.log('info', `${how} session ${known}`);
         return;
       }
-      this.addNotice({ severity: 'warning', title: `${this.o.agent.name} could not reattach the previous session; a new session was started.`, description: 'The earlier transcript stays in the message tree.' });
+      failed = failures.at(-1) ?? `${this.o.agent.name} can neither resume nor load a session`;
     }
     const r = await auth(() => link.client.newSession(params));
     this.sessionIdValue = r.sessionId;
     this.o.log('info', `new session ${r.sessionId}`);
+    // Keep what the user saw: the old transcript stays on screen, read-only, above a marker saying why the
+    // agent no longer remembers it; prompts go to the new session.
+    if (known !== null && failed !== null) this.earlier = { sessionId: known, reason: failed };
   }
 
   private onExit(link: AgentLink, reason: string): void {
@@ -305,6 +336,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource {
 
   private switched(sessionId: string): void {
     this.sessionIdValue = sessionId;
+    this.earlier = null;
     this.notices = [];
     this.changes.fire([{ type: 'reset' }]);
     this.treeChanges.fire();
@@ -393,7 +425,10 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource {
   }
 
   private applyStoreChanges(changes: readonly StoreChange[]): void {
-    const { panel, diagnostics } = panelChangesFor(changes, this.sessionIdValue, this.current());
+    const { panel: changed, diagnostics } = panelChangesFor(changes, this.sessionIdValue, this.current());
+    // The panel lists the earlier transcript first: this session's indexes count from after it.
+    const offset = this.earlier ? this.earlierEntries().length : 0;
+    const panel = offset ? changed.map((c) => (c.type === 'inserted' ? { ...c, index: c.index + offset } : c)) : changed;
     for (const d of diagnostics) this.o.log(d.severity === 'error' ? 'error' : 'warn', `message store: ${d.message}${d.line !== undefined ? ` (message ${d.line})` : ''}`);
     this.treeChanges.fire();
     if (panel.length) this.changes.fire(panel);

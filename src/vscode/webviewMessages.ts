@@ -32,15 +32,17 @@ export function dispatchWebviewMessage(session: ChatSession, ui: SessionUi, m: W
     case 'openLocation':
       return ui.openLocation(m.path, m.line);
     case 'openDiff': {
-      const entry = session.entries().find((e) => e.key === m.key);
-      if (entry) ui.openDiff(entry, m.index);
+      const shown = session.shownEntry(m.key);
+      if (shown) ui.openDiff(shown.entry, m.index);
       return;
     }
     case 'copy':
       return ui.copy(m.text);
-    case 'revealInTree':
-      if (session.sessionId !== null) ui.revealInTree(session.sessionId, m.key);
+    case 'revealInTree': {
+      const shown = session.shownEntry(m.key);
+      if (shown) ui.revealInTree(shown.sessionId, m.key);
       return;
+    }
     case 'exportMarkdown':
       return ui.exportMarkdown(session);
     default:

@@ -52,6 +52,7 @@ export function panel(fields = {}) {
     permissions: [],
     notices: [],
     terminals: {},
+    earlier: null,
     ...fields,
   };
 }

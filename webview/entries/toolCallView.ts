@@ -10,6 +10,7 @@ import { button, h, icon } from '../dom';
 import { commandOf } from '../entryModel';
 import { compactDiff, diffStats, lineDiff } from '../lineDiff';
 import { renderMarkdown } from '../markdown';
+import { looksLikeMarkdown, toolOutputOf } from '../../src/common/toolOutput';
 import { renderBlock } from './blocks';
 import { EntryView } from './entryView';
 
@@ -92,6 +93,7 @@ export class ToolCallView extends EntryView<ToolCallEntry> {
       );
     }
     e.content.forEach((c, i) => parts.push(this.renderContent(c, i)));
+    parts.push(this.renderRawOutput());
     parts.push(this.permSlot);
     parts.push(this.renderRaw());
     this.card.replaceChildren(...parts.filter((p): p is HTMLElement => p !== null));
@@ -103,6 +105,8 @@ export class ToolCallView extends EntryView<ToolCallEntry> {
     switch (c.type) {
       case 'content':
         if (c.content.type === 'text') {
+          // Tool text is mostly printed output: as a Markdown paragraph it would lose its line breaks.
+          if (!looksLikeMarkdown(c.content.text)) return h('pre', { class: 'tool-content tool-output' }, c.content.text);
           const el = h('div', { class: 'tool-content markdown' });
           el.append(renderMarkdown(c.content.text));
           return el;
@@ -169,6 +173,24 @@ export class ToolCallView extends EntryView<ToolCallEntry> {
         typeof code === 'number' ? h('span', { class: 'tag' }, `exit ${code}`) : signal ? h('span', { class: 'tag' }, signal) : null,
       ),
       h('pre', { class: 'terminal-output' }, data || (running ? 'Running…' : '(no output)')),
+    );
+  }
+
+  /**
+   * Output the agent put only in `rawOutput` (Codex's shell runs), shown like a terminal when it has a
+   * known shape and the card shows no output of its own (a diff stands for an edit's result).
+   */
+  private renderRawOutput(): HTMLElement | null {
+    const e = this.entry;
+    if (e.content.some((c) => c.type === 'content' || c.type === 'terminal')) return null;
+    if (e.toolKind !== 'execute' && e.content.some((c) => c.type === 'diff')) return null;
+    const out = toolOutputOf(e.rawOutput);
+    if (!out || (out.text === '' && out.exitCode === null)) return null;
+    return h(
+      'div',
+      { class: 'tool-terminal tool-raw-output' },
+      h('div', { class: 'terminal-head' }, icon('output'), 'Output', out.exitCode !== null ? h('span', { class: 'tag' }, `exit ${out.exitCode}`) : null),
+      h('pre', { class: 'terminal-output' }, out.text || '(no output)'),
     );
   }
 

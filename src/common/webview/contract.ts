@@ -37,6 +37,18 @@ export interface TerminalView {
   readonly signal: string | null;
 }
 
+/**
+ * The transcript of a session the agent could not reattach (session/load or resume failed), shown
+ * read-only above the new session's entries: the snapshot's first `entryCount` entries are its entries,
+ * and patch indexes count from after them.
+ */
+export interface EarlierTranscript {
+  readonly sessionId: string;
+  readonly entryCount: number;
+  /** Why a new session started, for the marker between the two (agent text: shown as text only). */
+  readonly reason: string;
+}
+
 export type TurnState = 'starting' | 'idle' | 'busy' | 'cancelling' | 'exited' | 'error';
 
 /** Everything about the session that is not an entry. Sent whole in a snapshot, partially in patches. */
@@ -59,6 +71,8 @@ export interface PanelState {
   readonly notices: readonly { readonly severity: string; readonly title: string; readonly description?: string | null }[];
   /** Terminals by id; patched with `terminal` ops as output arrives. */
   readonly terminals: Readonly<Record<string, TerminalView>>;
+  /** A previous session shown read-only above this one, when reattaching it failed. */
+  readonly earlier: EarlierTranscript | null;
 }
 
 /** The panel fields that mirror the store's session state (everything else is the controller's). */

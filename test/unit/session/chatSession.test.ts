@@ -10,6 +10,8 @@ import type { ClientHandlers } from '../../../src/node/acp/handlers';
 import type { PermissionBroker } from '../../../src/common/permissionBroker';
 import { inProcessDemoAgent } from './harness';
 import { NodeTerminalHost } from '../../../src/node/terminals';
+import { DemoAgent } from '../../../src/node/demoAgent/agent';
+import { rpcError } from '../../../src/node/transport/connection';
 
 const settings = parseSettings(() => undefined).settings;
 const noUi: SessionUi = {
@@ -189,5 +191,59 @@ test('session history: list, a new session on the same connection, and back to t
   assert.equal(session.sessionId, first);
   assert.deepEqual(session.entries().map((e) => e.key), firstKeys, 'reopened with the same entries and keys');
   assert.deepEqual(session.sessions().map((s) => s.sessionId).sort(), [first, second].sort(), 'both stay in the tree');
+  session.dispose();
+});
+
+test('a failed reattach keeps the saved transcript on screen, read-only above a marker, and prompts go to the new session', async () => {
+  // First life: a conversation with the demo agent, saved in the store.
+  const store = new MessageStore();
+  const first = makeSession({ store });
+  await first.session.start();
+  first.session.prompt('hello');
+  await first.session.whenIdle();
+  const old = first.session.sessionId!;
+  const oldKeys = first.session.entries().map((e) => e.key);
+  first.session.dispose();
+
+  // After a reload the agent no longer knows the session (Gemini CLI: -32603 on session/load).
+  const forgetful = inProcessDemoAgent((acp) => {
+    new DemoAgent(acp, { delayMs: 0 });
+    for (const method of ['session/load', 'session/resume']) {
+      acp.connection.onRequest(method, () => {
+        throw rpcError(-32603, 'Internal error', { details: 'No previous sessions found for this project' });
+      });
+    }
+  });
+  const { session, changes } = makeSession({ store, restoredSessionId: old, agent: forgetful });
+  await session.start();
+  assert.equal(session.turnState, 'idle');
+  const fresh = session.sessionId!;
+  assert.notEqual(fresh, old, 'a new session was started');
+
+  const snap = session.snapshot();
+  assert.deepEqual(snap.entries.map((e) => e.key), oldKeys, 'the saved transcript is still what the panel shows');
+  assert.equal(snap.panel.earlier?.sessionId, old);
+  assert.equal(snap.panel.earlier?.entryCount, oldKeys.length);
+  assert.match(snap.panel.earlier?.reason ?? '', /No previous sessions found for this project/);
+
+  changes.length = 0;
+  session.prompt('are you there?');
+  await session.whenIdle();
+  const newEntries = session.entries();
+  assert.equal(newEntries[0]?.kind, 'user_message');
+  assert.equal(text(newEntries[0] as { content: readonly unknown[] }), 'are you there?');
+  assert.deepEqual(store.session(old)?.entries.map((e) => e.key), oldKeys, 'the old session is untouched');
+  // Patches index the panel's list, which starts with the earlier transcript.
+  const firstInsert = changes.find((c) => c.type === 'inserted');
+  assert.ok(firstInsert && firstInsert.type === 'inserted');
+  assert.equal(firstInsert.index, oldKeys.length);
+  assert.deepEqual(session.snapshot().entries.map((e) => e.key), [...oldKeys, ...newEntries.map((e) => e.key)]);
+  // Actions on the earlier entries still find them.
+  assert.equal(session.shownEntry(oldKeys[0]!)?.sessionId, old);
+
+  // Choosing another session leaves the earlier transcript behind.
+  await session.newSession();
+  assert.equal(session.snapshot().panel.earlier, null);
+  await session.listSessions(); // a round trip, so the demo's post-session/new notification is out before we close
   session.dispose();
 });
