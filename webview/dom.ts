@@ -1,4 +1,6 @@
 /** A tiny element builder: the webview builds DOM directly (no framework) so each update touches only what changed. */
+import { splitCodeSpans } from './codeSpans';
+
 type Attrs = Record<string, string | number | boolean | null | undefined>;
 export type Child = Node | string | null | undefined | false;
 
@@ -15,6 +17,11 @@ export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs = 
 
 export function append(el: Element | DocumentFragment, children: readonly Child[]): void {
   for (const c of children) if (c !== null && c !== undefined && c !== false) el.append(c);
+}
+
+/** One line of agent text with its Markdown code spans as `<code>`; text nodes only, so nothing the agent writes becomes markup. */
+export function inlineCode(text: string): (Node | string)[] {
+  return splitCodeSpans(text).map((s) => (s.code ? h('code', {}, s.text) : s.text));
 }
 
 export function icon(name: string, label?: string): HTMLElement {

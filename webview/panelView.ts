@@ -4,9 +4,10 @@
  * next step, permission requests without a visible tool call, and queued prompts.
  */
 import type { PanelState, PermissionView, WebviewToHost } from '../src/common/webview/contract';
-import { append, button, h, icon } from './dom';
+import { append, button, h, icon, inlineCode } from './dom';
 import { formatUsage } from './entryModel';
 import { toControl } from './configOptions';
+import { modeConfigOption } from '../src/common/modes';
 import { permissionCard } from './entries/toolCallView';
 
 const TURN_LABELS: Record<PanelState['turn'], string> = {
@@ -74,7 +75,7 @@ export class PanelView {
     this.titleRow.replaceChildren();
     append(this.titleRow, [
       h('span', { class: 'agent-name' }, icon('sparkle'), p.agentName),
-      p.title ? h('span', { class: 'session-title', title: p.title }, p.title) : null,
+      p.title ? h('span', { class: 'session-title', title: p.title }, ...inlineCode(p.title)) : null,
       // A pending permission must never look like a silent hang.
       waiting
         ? h('span', { class: 'turn turn-waiting', role: 'status' }, icon('bell-dot'), 'Waiting for you')
@@ -89,9 +90,9 @@ export class PanelView {
   /** Rebuilt only when modes or options change, so an open dropdown is not closed by unrelated updates. */
   private renderPickers(p: PanelState): void {
     const controls: HTMLElement[] = [];
-    // ACP: when an agent sends both legacy `modes` and a config option of category "mode", clients
-    // should use the config option; showing both gives two pickers for one setting.
-    const modeOption = p.configOptions.some((c) => c['category'] === 'mode');
+    // ACP: when an agent offers the mode both as legacy `modes` and as a config option, clients should
+    // use the config option; showing both gives two pickers for one setting.
+    const modeOption = modeConfigOption(p.configOptions, p.availableModes) !== undefined;
     if (p.availableModes.length && !modeOption) {
       const sel = h('select', { 'aria-label': 'Mode', class: 'mode-select', title: 'Mode', disabled: p.readOnly });
       for (const m of p.availableModes) sel.append(h('option', { value: m.id, title: m.description ?? null, selected: m.id === p.currentModeId }, m.name));

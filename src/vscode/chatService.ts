@@ -222,9 +222,10 @@ export class ChatService extends Disposable {
     if (!pace) return undefined;
     const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
     const name = uri.path.split('/').pop() ?? 'capture';
-    const ui = createSessionUi({ docs: this.docs, log: this.log, revealInTree: (sid, key) => this.revealInTree(sid, key), isPanelVisible: () => true, showPanel: () => undefined });
+    let capturePanel: vscode.WebviewPanel | undefined;
+    const ui = createSessionUi({ docs: this.docs, log: this.log, revealInTree: (sid, key) => this.revealInTree(sid, key), isPanelVisible: () => true, showPanel: () => undefined, chatColumn: () => capturePanel?.viewColumn });
     const capture = new CaptureSession(name, text, ui);
-    const webviewPanel = vscode.window.createWebviewPanel(CHAT_VIEW_TYPE + '.capture', `Capture · ${name}`, vscode.ViewColumn.Active, { enableScripts: true });
+    const webviewPanel = capturePanel = vscode.window.createWebviewPanel(CHAT_VIEW_TYPE + '.capture', `Capture · ${name}`, vscode.ViewColumn.Active, { enableScripts: true });
     const panel = new ChatPanel(webviewPanel, this.context.extensionUri, capture, this.log);
     const fromTree = this.tree.addSource(capture);
     this.capturePanels.add(panel);
@@ -267,6 +268,7 @@ export class ChatService extends Disposable {
       revealInTree: (sid, key) => this.revealInTree(sid, key),
       isPanelVisible: (s) => this.panel !== undefined && this.panel.panel.visible && this.activeSession() === s,
       showPanel: () => void this.openChat(),
+      chatColumn: () => this.panel?.panel.viewColumn,
     });
     const session: ChatSession = new ChatSession({
       agent,

@@ -16,6 +16,13 @@ export interface SessionUiDeps {
   /** True when the chat panel showing this session is visible to the user. */
   isPanelVisible(session: ChatSession): boolean;
   showPanel(session: ChatSession): void;
+  /** The editor column the chat panel is in, if it is open. */
+  chatColumn(): vscode.ViewColumn | undefined;
+}
+
+/** Files and diffs opened from the chat go to the first editor group, or the second when the chat is there: never over the chat. */
+export function columnBesideChat(chat: vscode.ViewColumn | undefined): vscode.ViewColumn {
+  return chat === vscode.ViewColumn.One ? vscode.ViewColumn.Two : vscode.ViewColumn.One;
 }
 
 export function createSessionUi(d: SessionUiDeps): SessionUi {
@@ -47,7 +54,7 @@ export function createSessionUi(d: SessionUiDeps): SessionUi {
       const pos = line !== null && line > 0 ? new vscode.Position(line - 1, 0) : undefined;
       void vscode.window.showTextDocument(vscode.Uri.file(path), {
         preview: true,
-        viewColumn: vscode.ViewColumn.One,
+        viewColumn: columnBesideChat(d.chatColumn()),
         ...(pos ? { selection: new vscode.Range(pos, pos) } : {}),
       }).then(undefined, (e: unknown) => void vscode.window.showErrorMessage(`Could not open ${noticeText(path)}: ${noticeText(e instanceof Error ? e.message : String(e))}`));
     },
@@ -55,7 +62,7 @@ export function createSessionUi(d: SessionUiDeps): SessionUi {
       if (entry.kind !== 'tool_call') return;
       const c = entry.content[index];
       if (c?.type !== 'diff') return;
-      void d.docs.openDiff(c.path, c.oldText ?? '', c.newText, `${entry.title} (${c.path.split(/[\\/]/).pop() ?? ''})`);
+      void d.docs.openDiff(c.path, c.oldText ?? '', c.newText, `${entry.title} (${c.path.split(/[\\/]/).pop() ?? ''})`, columnBesideChat(d.chatColumn()));
     },
     copy(text) {
       void vscode.env.clipboard.writeText(text);

@@ -37,8 +37,8 @@ export class VirtualDocuments extends Disposable implements vscode.TextDocumentC
   }
 
   /** Opens old/new text side by side in VS Code's diff editor; the name keeps its extension for highlighting. */
-  async openDiff(path: string, oldText: string, newText: string, title: string): Promise<void> {
+  async openDiff(path: string, oldText: string, newText: string, title: string, viewColumn: vscode.ViewColumn): Promise<void> {
     const name = path.split(/[\\/]/).pop() ?? 'file';
-    await vscode.commands.executeCommand('vscode.diff', this.add(name, oldText), this.add(name, newText), title, { preview: true });
+    await vscode.commands.executeCommand('vscode.diff', this.add(name, oldText), this.add(name, newText), title, { preview: true, viewColumn });
   }
 }

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { buildWebview, launch, openPanel } from './browser.mjs';
 import { PROTOCOL, message, panel, showcase, toolCall } from './fixtures.mjs';
 import { root, startServer } from './server.mjs';
+import { register as registerTranscriptCases } from './transcriptCases.mjs';
 
 const filter = process.argv[2] ?? '';
 const tests = [];
@@ -467,6 +468,8 @@ test('screenshot (dark, search and slash completion open)', async ({ open }) => 
   assert.ok(await page.locator('[role="listbox"]').isVisible());
   assert.deepEqual(errors, []);
 });
+
+registerTranscriptCases(test);
 
 // ---- runner
 const server = await startServer();

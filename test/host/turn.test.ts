@@ -48,6 +48,24 @@ suite('A demo-agent turn through VS Code', () => {
     assert.match(text(run) + JSON.stringify(run.rawOutput ?? ''), /Hello from the demo terminal/);
   });
 
+  test('Open diff opens the diff editor beside the chat, never over it', async () => {
+    const a = await api();
+    const edit = a.transcript().find((e) => e.kind === 'tool_call' && e.content.some((c) => c.type === 'diff'));
+    assert.ok(edit, 'the first turn left an edit with a diff');
+    const panel = a.service.activePanel();
+    assert.ok(panel);
+    const chatColumn = panel.panel.viewColumn;
+    a.service.activeSession().handleWebviewMessage({ type: 'openDiff', key: edit.key, index: edit.kind === 'tool_call' ? edit.content.findIndex((c) => c.type === 'diff') : 0 });
+    const tab = await until(
+      () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputTextDiff && t.label.startsWith('Edit demo-edit.txt')),
+      10_000,
+      'a diff editor tab',
+    );
+    assert.notStrictEqual(tab.group.viewColumn, chatColumn, 'the diff is in another editor group than the chat');
+    assert.ok(panel.panel.visible, 'the chat stays visible');
+    await vscode.window.tabGroups.close(tab);
+  });
+
   test('a rejected permission leaves the file alone', async () => {
     const a = await api();
     const folder = vscode.workspace.workspaceFolders?.[0];

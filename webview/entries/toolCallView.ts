@@ -6,7 +6,7 @@
 import type { ToolCallContent } from '../../src/common/protocol/content';
 import type { ToolCallEntry } from '../../src/common/store/model';
 import type { PermissionView } from '../../src/common/webview/contract';
-import { button, h, icon } from '../dom';
+import { button, h, icon, inlineCode } from '../dom';
 import { commandOf } from '../entryModel';
 import { compactDiff, diffStats, lineDiff } from '../lineDiff';
 import { renderMarkdown } from '../markdown';
@@ -64,7 +64,7 @@ export class ToolCallView extends EntryView<ToolCallEntry> {
       'div',
       { class: 'tool-head' },
       h('span', { class: 'tool-icon' }, icon(KIND_ICONS[e.toolKind] ?? 'tools')),
-      h('span', { class: 'tool-title', title: e.title }, e.title || e.name || e.toolCallId),
+      h('span', { class: 'tool-title', title: e.title }, ...inlineCode(e.title || e.name || e.toolCallId)),
       this.treeButton(),
       h(
         'span',
@@ -84,9 +84,10 @@ export class ToolCallView extends EntryView<ToolCallEntry> {
           ...e.locations.map((l) =>
             h(
               'button',
-              { type: 'button', class: 'chip location', 'data-path': l.path, 'data-line': l.line ?? null, title: 'Open file' },
+              // Lines are 1-based; 0 (sent by some agents for "no line") is no line at all.
+              { type: 'button', class: 'chip location', 'data-path': l.path, 'data-line': l.line ? l.line : null, title: 'Open file' },
               icon('file'),
-              l.line !== null && l.line !== undefined ? `${shortPath(l.path)}:${l.line}` : shortPath(l.path),
+              l.line ? `${shortPath(l.path)}:${l.line}` : shortPath(l.path),
             ),
           ),
         ),
@@ -106,7 +107,7 @@ export class ToolCallView extends EntryView<ToolCallEntry> {
       case 'content':
         if (c.content.type === 'text') {
           // Tool text is mostly printed output: as a Markdown paragraph it would lose its line breaks.
-          if (!looksLikeMarkdown(c.content.text)) return h('pre', { class: 'tool-content tool-output' }, c.content.text);
+          if (!looksLikeMarkdown(c.content.text)) return h('pre', { class: 'tool-content tool-output' }, withoutFinalNewline(c.content.text));
           const el = h('div', { class: 'tool-content markdown' });
           el.append(renderMarkdown(c.content.text));
           return el;
@@ -190,7 +191,7 @@ export class ToolCallView extends EntryView<ToolCallEntry> {
       'div',
       { class: 'tool-terminal tool-raw-output' },
       h('div', { class: 'terminal-head' }, icon('output'), 'Output', out.exitCode !== null ? h('span', { class: 'tag' }, `exit ${out.exitCode}`) : null),
-      h('pre', { class: 'terminal-output' }, out.text || '(no output)'),
+      h('pre', { class: 'terminal-output' }, withoutFinalNewline(out.text) || '(no output)'),
     );
   }
 
@@ -251,9 +252,14 @@ export function permissionCard(p: PermissionView, post: (m: { type: 'permission'
     'div',
     { class: `permission${active ? ' active' : ''}`, role: 'group', 'aria-label': `Permission: ${p.title}`, 'data-request-id': p.requestId },
     // Only the oldest request answers to the keys; the others wait their turn, visibly.
-    h('div', { class: 'perm-title' }, icon('shield'), h('span', {}, p.title || 'The agent asks for permission'), h('span', { class: 'perm-hint' }, active ? 'Press a number · Esc rejects' : 'Queued')),
+    h('div', { class: 'perm-title' }, icon('shield'), h('span', {}, ...inlineCode(p.title || 'The agent asks for permission')), h('span', { class: 'perm-hint' }, active ? 'Press a number · Esc rejects' : 'Queued')),
     h('div', { class: 'perm-options' }, ...buttons),
   );
+}
+
+/** A `pre` shows the newline that ends printed output as an empty last line. */
+function withoutFinalNewline(text: string): string {
+  return text.endsWith('\n') ? text.slice(0, -1) : text;
 }
 
 function shortPath(p: string): string {

@@ -7,6 +7,7 @@ import { toControl } from '../../../webview/configOptions';
 import { appendTextToEntry, commandOf, entryPlainText, formatUsage, thoughtSeconds } from '../../../webview/entryModel';
 import { compactDiff, diffStats, lineDiff, splitLines, type DiffLine } from '../../../webview/lineDiff';
 import { matchCommands, slashQuery } from '../../../webview/slash';
+import { splitCodeSpans } from '../../../webview/codeSpans';
 
 const stats = { chunks: 1, upserts: 0, bytes: 1, firstSeen: 1000, lastSeen: 5300, lines: [] };
 const msg = (text: string): MessageEntry => ({ kind: 'agent_message', key: 'k', messageId: null, content: [{ type: 'text', text }], meta: null, provenance: 'live', stats });
@@ -104,4 +105,13 @@ test('config options: v1 id or v2 configId, flat or grouped selects, booleans; u
   assert.deepEqual(toControl({ id: 'b', name: 'Think', type: 'boolean', currentValue: true }), { type: 'boolean', id: 'b', name: 'Think', value: true });
   assert.equal(toControl({ id: 'x', name: 'X', type: '_custom' }), null);
   assert.equal(toControl({ name: 'no id', type: 'boolean', currentValue: true }), null);
+});
+
+test('code spans in titles: backticks become code, unmatched ones stay text', () => {
+  assert.deepEqual(splitCodeSpans('Run `npm test` now'), [{ code: false, text: 'Run ' }, { code: true, text: 'npm test' }, { code: false, text: ' now' }]);
+  assert.deepEqual(splitCodeSpans('``a ` b``'), [{ code: true, text: 'a ` b' }]);
+  assert.deepEqual(splitCodeSpans('`` `x` ``'), [{ code: true, text: '`x`' }]);
+  assert.deepEqual(splitCodeSpans('no `close'), [{ code: false, text: 'no `close' }]);
+  assert.deepEqual(splitCodeSpans('plain'), [{ code: false, text: 'plain' }]);
+  assert.deepEqual(splitCodeSpans(''), []);
 });

@@ -1,0 +1,125 @@
+// Browser checks of what real agents send and the demo does not: a failed reattach (earlier transcript
+// above a marker), tool output shapes, diffs of newline-terminated text, line-0 locations, code spans in
+// titles, a mode offered twice, and a narrow panel. Registered by run.mjs.
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { PROTOCOL, message, panel, toolCall } from './fixtures.mjs';
+import { root } from './server.mjs';
+
+const shots = path.join(root, 'test-results');
+const snapshot = (entries, p = panel()) => ({ type: 'snapshot', protocol: PROTOCOL, entries, panel: p });
+const patch = (...ops) => ({ type: 'patch', ops });
+const text = (t) => ({ type: 'content', content: { type: 'text', text: t } });
+
+export function register(test) {
+  test('a failed reattach: the earlier transcript stays above a marker, new entries go below it', async ({ open }) => {
+    const { page, send, flush, errors } = await open({ height: 700 });
+    const earlier = [message('user_message', 'old-u', 'What does parseRange do?'), message('agent_message', 'old-a', 'It parses `1-3` into a pair.'), toolCall('old-t', { title: 'Read range.ts', toolKind: 'read', status: 'completed' })];
+    const reason = 'session/load of s-0 failed: session/load failed (-32603): Internal error (No previous sessions found for this project)';
+    await send(snapshot(earlier, panel({ sessionId: 's-1', earlier: { sessionId: 's-0', entryCount: 3, reason } })));
+    await flush();
+    const marker = page.locator('.entries > .session-marker');
+    assert.equal(await marker.count(), 1);
+    assert.match(await marker.innerText(), /new session started below/);
+    assert.match(await marker.innerText(), /No previous sessions found for this project/);
+    assert.equal(await page.locator('.entry.earlier').count(), 3);
+    // The new session's first entries arrive after the marker, in order.
+    await send(patch({ op: 'insert', index: 3, entry: message('user_message', 'new-u', 'Are you there?') }, { op: 'insert', index: 4, entry: toolCall('new-t', { toolCallId: 'tc-old-t', title: 'Read range.ts again', status: 'pending' }) }));
+    await flush();
+    const order = await page.locator('.entries > *').evaluateAll((els) => els.map((e) => e.dataset.key ?? 'marker'));
+    assert.deepEqual(order, ['old-u', 'old-a', 'old-t', 'marker', 'new-u', 'new-t']);
+    assert.equal(await page.locator('[data-key="new-u"]').evaluate((e) => e.classList.contains('earlier')), false);
+    // A permission for a reused tool call id goes to the new session's card, never the read-only one.
+    const perm = { requestId: 'p1', toolCallKey: null, toolCallId: 'tc-old-t', title: 'Read again?', options: [{ optionId: 'ok', name: 'Allow', kind: 'allow_once' }] };
+    await send(patch({ op: 'panel', panel: { permissions: [perm] } }));
+    assert.equal(await page.locator('[data-key="new-t"] .permission').count(), 1);
+    assert.equal(await page.locator('[data-key="old-t"] .permission').count(), 0);
+    await page.evaluate(() => document.fonts.ready);
+    mkdirSync(shots, { recursive: true });
+    await page.screenshot({ path: path.join(shots, 'webview-earlier-transcript.png') });
+    // A new snapshot without an earlier transcript removes the marker.
+    await send(snapshot([message('user_message', 'x', 'fresh')]));
+    assert.equal(await page.locator('.session-marker').count(), 0);
+    assert.deepEqual(errors, []);
+  });
+
+  test('tool output: printed text keeps its lines, fenced text is Markdown, rawOutput-only shell output shows as a terminal', async ({ open }) => {
+    const { page, send, flush, errors } = await open({ height: 1100 });
+    const entries = [
+      // OpenCode: plain output in content.
+      toolCall('oc', { title: 'mkdir -p out && cat out/notes.txt', toolKind: 'execute', status: 'completed', content: [text('hello\nupdated by mock agent\nshell-ok\n')] }),
+      // Claude Code: fenced output.
+      toolCall('cc', { title: 'cat notes.txt', toolKind: 'execute', status: 'completed', content: [text('```console\nhello\nshell-ok\n```')] }),
+      // Codex: output only in rawOutput.
+      toolCall('cx', {
+        title: 'mkdir -p out && cat out/notes.txt && echo shell-ok',
+        toolKind: 'execute',
+        status: 'completed',
+        rawOutput: { stdout: 'hello\nupdated by mock agent\nshell-ok\n', stderr: '', aggregated_output: 'hello\nupdated by mock agent\nshell-ok\n', exit_code: 0, formatted_output: 'hello\nupdated by mock agent\nshell-ok\n' },
+      }),
+      // Codex edit: the diff is the result; its rawOutput summary stays behind the raw toggle.
+      toolCall('ce', { title: 'Edit notes.txt', toolKind: 'edit', status: 'completed', content: [{ type: 'diff', path: '/w/notes.txt', oldText: 'hello\n', newText: 'hello\nupdated by mock agent\n' }], rawOutput: { stdout: 'Success. Updated the following files:\nM notes.txt\n', stderr: '' } }),
+      // OpenCode failing command, output only in rawOutput with metadata.exit.
+      toolCall('of', { title: 'false', toolKind: 'execute', status: 'failed', rawOutput: { output: 'boom\n', metadata: { exit: 1 } } }),
+    ];
+    await send(snapshot(entries));
+    await flush();
+    const plain = page.locator('[data-key="oc"] pre.tool-output');
+    assert.equal(await plain.count(), 1);
+    assert.equal(await plain.innerText(), 'hello\nupdated by mock agent\nshell-ok');
+    assert.equal(await page.locator('[data-key="cc"] .markdown pre code').innerText(), 'hello\nshell-ok\n');
+    const codex = page.locator('[data-key="cx"] .tool-raw-output');
+    assert.equal(await codex.locator('.terminal-output').innerText(), 'hello\nupdated by mock agent\nshell-ok');
+    assert.equal(await codex.locator('.tag').innerText(), 'exit 0');
+    assert.equal(await page.locator('[data-key="ce"] .tool-raw-output').count(), 0);
+    assert.equal(await page.locator('[data-key="of"] .tool-raw-output .tag').innerText(), 'exit 1');
+    // A newline-terminated edit: one context row and one added row, no blank row after them.
+    assert.deepEqual(await page.locator('[data-key="ce"] .diff-row').evaluateAll((rs) => rs.map((r) => r.className.replace('diff-row ', '') + ':' + r.textContent)), ['diff-ctx: hello', 'diff-add:+updated by mock agent']);
+    mkdirSync(shots, { recursive: true });
+    await page.screenshot({ path: path.join(shots, 'webview-tool-output.png'), fullPage: true });
+    assert.deepEqual(errors, []);
+  });
+
+  test('titles show code spans as code; a line-0 location shows no line', async ({ open }) => {
+    const { page, send, flush } = await open();
+    const perm = { requestId: 'p1', toolCallKey: 't1', toolCallId: 'tc-t1', title: 'Allow `rm -rf out`?', options: [{ optionId: 'ok', name: 'Allow', kind: 'allow_once' }] };
+    await send(snapshot([toolCall('t1', { title: 'Run `npm test` in `<app>`', toolKind: 'execute', status: 'pending', locations: [{ path: '/w/a.ts', line: 0 }, { path: '/w/b.ts', line: 12 }] })], panel({ title: 'Fix `parseRange`', permissions: [perm] })));
+    await flush();
+    const title = page.locator('[data-key="t1"] .tool-title');
+    assert.deepEqual(await title.locator('code').allInnerTexts(), ['npm test', '<app>']);
+    assert.equal(await title.innerText(), 'Run npm test in <app>');
+    assert.deepEqual(await page.locator('.session-title code').allInnerTexts(), ['parseRange']);
+    assert.deepEqual(await page.locator('[data-key="t1"] .perm-title code').allInnerTexts(), ['rm -rf out']);
+    const chips = page.locator('[data-key="t1"] .tool-locations .location');
+    assert.deepEqual(await chips.allInnerTexts(), ['/w/a.ts', '/w/b.ts:12']);
+    assert.equal(await chips.first().getAttribute('data-line'), null);
+  });
+
+  test('the same choice offered as modes and as an uncategorised config option gets one picker', async ({ open }) => {
+    const { page, send, flush } = await open();
+    const modes = [{ id: 'default', name: 'Default' }, { id: 'plan', name: 'Plan' }];
+    const option = { id: 'mode', name: 'Mode', type: 'select', currentValue: 'plan', options: [{ value: 'default', name: 'Default' }, { value: 'plan', name: 'Plan' }] };
+    const model = { id: 'model', name: 'Model', type: 'select', currentValue: 'a', options: [{ value: 'a', name: 'A' }] };
+    await send(snapshot([], panel({ availableModes: modes, currentModeId: 'plan', configOptions: [option, model] })));
+    await flush();
+    assert.equal(await page.locator('.pickers select').count(), 2, 'the mode option and the model, no legacy mode picker');
+    assert.equal(await page.locator('select[data-config-id="mode"]').inputValue(), 'plan');
+  });
+
+  test('a narrow panel shows the whole usage text', async ({ open }) => {
+    const { page, send, flush } = await open({ width: 260, height: 400 });
+    const modes = [{ id: 'default', name: 'Default permissions' }, { id: 'plan', name: 'Plan' }];
+    const model = { id: 'model', name: 'Model', type: 'select', currentValue: 'a', options: [{ value: 'a', name: 'claude-sonnet-long-model-name' }] };
+    await send(snapshot([message('user_message', 'u', 'hi')], panel({ availableModes: modes, currentModeId: 'default', configOptions: [model], usage: { used: 148_200, size: 200_000, cost: { amount: 12.42, currency: 'USD' } } })));
+    await flush();
+    mkdirSync(shots, { recursive: true });
+    await page.screenshot({ path: path.join(shots, 'webview-narrow.png') });
+    const usage = page.locator('.usage');
+    const box = await usage.boundingBox();
+    const width = page.viewportSize().width;
+    assert.ok(box && box.x >= 0 && box.x + box.width <= width, `usage inside the panel: ${JSON.stringify(box)} of ${width}`);
+    assert.ok(await usage.evaluate((el) => el.scrollWidth <= el.clientWidth + 1), 'usage text not clipped');
+    assert.match(await usage.innerText(), /148k \/ 200k \(74%\) · 12\.42 USD/);
+  });
+}
