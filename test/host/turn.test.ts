@@ -50,8 +50,15 @@ suite('A demo-agent turn through VS Code', () => {
 
   test('Open diff opens the diff editor beside the chat, never over it', async () => {
     const a = await api();
-    const edit = a.transcript().find((e) => e.kind === 'tool_call' && e.content.some((c) => c.type === 'diff'));
-    assert.ok(edit, 'the first turn left an edit with a diff');
+    await a.openChat();
+    await a.whenPanelReady();
+    const turn = a.sendPrompt('please edit the file');
+    const request = await until(() => a.pendingPermissions()[0], 30_000, 'a permission request');
+    const allow = request.options.find((o) => o.kind === 'allow_once');
+    assert.ok(allow && a.respondPermission(request.requestId, allow.optionId));
+    await turn;
+    const edit = [...a.transcript()].reverse().find((e) => e.kind === 'tool_call' && e.content.some((c) => c.type === 'diff'));
+    assert.ok(edit, 'the turn left an edit with a diff');
     const panel = a.service.activePanel();
     assert.ok(panel);
     const chatColumn = panel.panel.viewColumn;
