@@ -7,6 +7,7 @@ import type { HostToWebview, PanelState, PatchOp, TerminalView, WebviewPersisted
 // Not via contract.ts: that module also builds the zod schema the host uses, which the webview does not need.
 import { WEBVIEW_PROTOCOL_VERSION } from '../src/common/webview/version';
 import { h } from './dom';
+import { Narrator } from './narrator';
 import { classifyLink } from '../src/common/links';
 import { PanelView } from './panelView';
 import { PromptBox } from './promptBox';
@@ -40,6 +41,7 @@ export class ChatApp {
   private readonly panelView: PanelView;
   private readonly prompt: PromptBox;
   private readonly search: SearchBar;
+  private readonly narrator: Narrator;
   /** Requests answered here but not yet removed by the host: hidden at once so a second key press answers the next one. */
   private readonly answered = new Set<string>();
   /** Terminals' live output, from the snapshot and `terminal` ops. */
@@ -66,7 +68,8 @@ export class ChatApp {
       },
     });
     this.transcript.onOutOfSync = (why) => this.resync(why);
-    this.panelView = new PanelView(post);
+    this.narrator = new Narrator((key) => this.transcript.view(key)?.entry);
+    this.panelView = new PanelView(post, () => this.prompt.focus());
     this.prompt = new PromptBox(post, (d) => {
       this.draft = d;
       this.saveState();
@@ -89,6 +92,7 @@ export class ChatApp {
       this.panelView.plan,
       this.transcript.scroller,
       h('div', { class: 'footer' }, this.panelView.banner, this.panelView.orphanPerms, this.panelView.queued, this.prompt.el),
+      this.narrator.el,
     );
     this.renderPanel();
     root.addEventListener('click', (e) => this.onClick(e));
@@ -138,6 +142,7 @@ export class ChatApp {
     this.answered.clear();
     this.terminals.clear();
     for (const [id, t] of Object.entries(panel.terminals ?? {})) this.terminals.set(id, t);
+    this.narrator.reset();
     this.transcript.reset(entries, this.panel.earlier);
     this.renderPanel();
     if (this.restoreScrollKey) {
@@ -150,20 +155,30 @@ export class ChatApp {
     try {
       switch (op.op) {
         case 'insert':
+          if (!this.transcript.view(op.entry.key)) this.narrator.inserted(op.entry, this.panel.turn);
           return this.transcript.insert(op.index, op.entry);
-        case 'replace':
+        case 'replace': {
+          const prev = this.transcript.view(op.entry.key)?.entry;
+          if (prev?.kind === 'tool_call' && op.entry.kind === 'tool_call') this.narrator.toolChanged(prev, op.entry);
           return this.transcript.replace(op.entry);
+        }
         case 'appendText':
+          this.narrator.appended(op.key, this.panel.turn);
           return this.transcript.appendText(op.key, op.text);
         case 'terminal': {
           const prev = this.terminals.get(op.terminalId) ?? { output: '', exited: false, exitCode: null, signal: null };
           const output = prev.output + op.append;
           this.terminals.set(op.terminalId, op.exit ? { output, exited: true, exitCode: op.exit.exitCode, signal: op.exit.signal } : { ...prev, output });
+          if (op.exit && !prev.exited) this.narrator.terminalExited(this.transcript.toolCallWithTerminal(op.terminalId), op.exit.exitCode, op.exit.signal);
           return this.transcript.refreshTerminal(op.terminalId);
         }
         case 'panel': {
           const turnChanged = op.panel.turn !== undefined && op.panel.turn !== this.panel.turn;
+          const before = this.panel;
           this.panel = { ...this.panel, ...op.panel };
+          if (op.panel.permissions) this.narrator.permissions(before.permissions, op.panel.permissions);
+          if (op.panel.notices) this.narrator.notices(before.notices, op.panel.notices);
+          if (turnChanged) this.narrator.turn(before.turn, this.panel.turn, this.panel.message);
           if (op.panel.permissions) for (const id of this.answered) if (!op.panel.permissions.some((p) => p.requestId === id)) this.answered.delete(id);
           if (turnChanged) this.transcript.refreshStreaming();
           if (op.panel.earlier !== undefined) this.transcript.setEarlier(op.panel.earlier);
@@ -197,18 +212,46 @@ export class ChatApp {
   private post(m: WebviewToHost): void {
     if (m.type === 'permission') {
       // Hide the request at once; the host confirms by dropping it from `permissions`.
+      const active = document.activeElement;
+      const hadFocus = active instanceof Element && (this.transcript.scroller.contains(active) || this.panelView.orphanPerms.contains(active));
       this.answered.add(m.requestId);
       this.api.postMessage(m);
       this.renderPanel();
+      if (hadFocus) this.focusAfterAnswer(active);
       return;
     }
     this.api.postMessage(m);
   }
 
+  /**
+   * After an answer the keyboard user goes on to the next request; with none left, to the prompt box
+   * when the answered card took the focus with it (focus on the transcript itself stays there).
+   */
+  private focusAfterAnswer(before: Element): void {
+    const next = this.pendingPermissions()[0];
+    const card = next ? this.root.querySelector<HTMLElement>(`.permission[data-request-id="${CSS.escape(next.requestId)}"]`) : null;
+    if (card) {
+      card.querySelector<HTMLElement>('button')?.focus();
+      card.scrollIntoView({ block: 'nearest' });
+    } else if (!before.isConnected || document.activeElement === document.body || before.closest('[hidden]')) this.prompt.focus();
+  }
+
+  /**
+   * Keys that answer permissions act only where the user is looking at the conversation: on the
+   * transcript itself (not a control inside it) or on a request card. Elsewhere a digit is a digit and
+   * Esc belongs to the control or the innermost popup (completion, then search).
+   */
   private onKey(e: KeyboardEvent): void {
-    if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === 'f') {
+    const mod = (e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey;
+    if (mod && e.key.toLowerCase() === 'f') {
       e.preventDefault();
       this.search.open();
+      return;
+    }
+    if (mod && e.key.toLowerCase() === 'l') {
+      // Back to writing from anywhere in the panel.
+      e.preventDefault();
+      this.prompt.focus();
       return;
     }
     if (e.altKey && !e.ctrlKey && !e.metaKey && (e.key === 'ArrowUp' || e.key === 'ArrowDown')) {
@@ -217,27 +260,34 @@ export class ChatApp {
       this.jumpToPrompt(e.key === 'ArrowUp' ? -1 : 1, e.target);
       return;
     }
-    if (e.ctrlKey || e.metaKey || e.altKey || e.isComposing) return;
+    if (e.ctrlKey || e.metaKey || e.altKey || e.isComposing || e.defaultPrevented) return;
+    const target = e.target instanceof Element ? e.target : null;
+    const card = target?.closest<HTMLElement>('.permission[data-request-id]') ?? null;
+    const reading = target !== null && this.transcript.scroller.contains(target) && !isControl(target);
     const pending = this.pendingPermissions();
-    const oldest = pending[0];
-    if (oldest && /^[1-9]$/.test(e.key) && !typingIn(e.target)) {
-      const option = oldest.options[Number(e.key) - 1];
-      if (option) {
+    const request = card ? pending.find((p) => p.requestId === card.dataset['requestId']) : reading ? pending[0] : undefined;
+    if (/^[1-9]$/.test(e.key)) {
+      const option = request?.options[Number(e.key) - 1];
+      if (request && option) {
         e.preventDefault();
-        this.answer(oldest.requestId, option.optionId);
+        this.answer(request.requestId, option.optionId);
       }
       return;
     }
     if (e.key !== 'Escape') return;
-    if (this.search.isOpen && e.target instanceof Node && this.search.el.contains(e.target)) return;
-    if (oldest) {
+    if (target && this.search.el.contains(target)) return; // the search bar closes itself
+    if (target && !card && !reading && target !== this.prompt.textarea && isControl(target)) return;
+    if (this.search.isOpen) {
       e.preventDefault();
-      const reject = oldest.options.find((o) => o.kind === 'reject_once') ?? oldest.options.find((o) => o.kind.startsWith('reject'));
-      this.answer(oldest.requestId, reject ? reject.optionId : null);
-    } else if (this.panel.turn === 'busy') {
+      this.search.close();
+    } else if (request) {
+      e.preventDefault();
+      const reject = request.options.find((o) => o.kind === 'reject_once') ?? request.options.find((o) => o.kind.startsWith('reject'));
+      this.answer(request.requestId, reject ? reject.optionId : null);
+    } else if (this.panel.turn === 'busy' && (reading || target === this.prompt.textarea)) {
       e.preventDefault();
       this.post({ type: 'cancel' });
-    } else if (this.search.isOpen) this.search.close();
+    }
   }
 
   private jumpToPrompt(dir: -1 | 1, from: EventTarget | null): void {
@@ -312,9 +362,7 @@ export class ChatApp {
   }
 }
 
-/** Number keys type digits when the user is writing something; they answer a permission otherwise. */
-function typingIn(target: EventTarget | null): boolean {
-  if (!(target instanceof HTMLElement)) return false;
-  if (target instanceof HTMLTextAreaElement) return target.value !== '';
-  return target instanceof HTMLInputElement || target instanceof HTMLSelectElement || target.isContentEditable;
+/** Controls keep their keys (a digit in a field is text; Esc in a picker is the picker's). */
+function isControl(el: Element): boolean {
+  return el.matches('button, a[href], input, select, textarea, summary, [contenteditable=""], [contenteditable="true"], [role="button"], [role="combobox"]');
 }

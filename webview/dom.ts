@@ -36,3 +36,43 @@ export function button(label: string, iconName: string | null, attrs: Attrs = {}
     text !== undefined ? h('span', { class: 'label' }, text) : null,
   );
 }
+
+/**
+ * What identifies a control across a rebuild: an explicit `data-focus-id`, else its tag, label, class,
+ * `data-*` attributes and (unlabelled) text. Rebuilt views make new elements, so identity cannot be `===`.
+ */
+function focusKey(el: Element): string {
+  const id = el.getAttribute('data-focus-id');
+  if (id !== null) return `#${id}`;
+  const label = el.getAttribute('aria-label');
+  const parts = [el.tagName, label ?? (el.textContent ?? '').trim().slice(0, 80), el.className];
+  for (const a of Array.from(el.attributes)) if (a.name.startsWith('data-')) parts.push(`${a.name}=${a.value}`);
+  return parts.join('\u0001');
+}
+
+function focusable(el: HTMLElement): boolean {
+  return el.isConnected && !el.closest('[hidden]') && !(el as HTMLButtonElement).disabled;
+}
+
+/**
+ * Runs `rebuild` (which may replace everything inside `container`) without losing keyboard focus to
+ * `<body>`: focus goes back to the same element if it survived, else to its rebuilt twin, else to
+ * `fallback()`. Does nothing special when focus was elsewhere.
+ */
+export function keepFocus<T>(container: Element, rebuild: () => T, fallback?: () => HTMLElement | null | undefined): T {
+  const active = document.activeElement;
+  if (!(active instanceof HTMLElement) || active === container || !container.contains(active)) return rebuild();
+  const key = focusKey(active);
+  const result = rebuild();
+  if (document.activeElement === active) return result;
+  let next: HTMLElement | null | undefined = container.contains(active) && focusable(active) ? active : null;
+  next ??= Array.from(container.querySelectorAll<HTMLElement>(active.tagName)).find((el) => focusKey(el) === key && focusable(el));
+  next ??= fallback?.();
+  next?.focus({ preventScroll: true });
+  return result;
+}
+
+/** Text for screen readers only (the `sr-only` class hides it visually but keeps it in the accessibility tree). */
+export function srOnly(text: string): HTMLElement {
+  return h('span', { class: 'sr-only' }, text);
+}

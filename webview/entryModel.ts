@@ -90,3 +90,41 @@ export function commandOf(rawInput: unknown): string | null {
   if (Array.isArray(cmd) && cmd.every((c) => typeof c === 'string')) return cmd.join(' ');
   return null;
 }
+
+export const TOOL_STATUS_LABELS: Readonly<Record<string, string>> = {
+  pending: 'Pending',
+  in_progress: 'In progress',
+  completed: 'Completed',
+  failed: 'Failed',
+  cancelled: 'Cancelled',
+  paused: 'Paused',
+};
+
+export function toolStatusLabel(status: string | null | undefined): string {
+  const s = status || 'pending';
+  return TOOL_STATUS_LABELS[s] ?? s;
+}
+
+/** A tool call's title as shown (agents may leave it empty). */
+export function toolTitle(entry: Extract<Entry, { kind: 'tool_call' }>): string {
+  return entry.title || entry.name || entry.toolCallId;
+}
+
+/** A tool title as read aloud: Markdown code-span backticks (shown as code on screen) are not spoken. */
+export function spokenToolTitle(entry: Extract<Entry, { kind: 'tool_call' }>): string {
+  return toolTitle(entry).replace(/`/g, '');
+}
+
+/** An entry's accessible name: who speaks, or which tool and how it stands. */
+export function entryLabel(entry: Entry, agentName: string): string {
+  switch (entry.kind) {
+    case 'user_message':
+      return 'You';
+    case 'agent_message':
+      return agentName;
+    case 'agent_thought':
+      return `${agentName}, thought`;
+    case 'tool_call':
+      return `Tool: ${spokenToolTitle(entry)}, ${toolStatusLabel(entry.status)}`;
+  }
+}

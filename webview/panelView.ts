@@ -4,7 +4,7 @@
  * next step, permission requests without a visible tool call, and queued prompts.
  */
 import type { PanelState, PermissionView, WebviewToHost } from '../src/common/webview/contract';
-import { append, button, h, icon, inlineCode } from './dom';
+import { button, h, icon, inlineCode, keepFocus } from './dom';
 import { formatUsage } from './entryModel';
 import { toControl } from './configOptions';
 import { modeConfigOption } from '../src/common/modes';
@@ -23,10 +23,15 @@ const PLAN_ICONS: Record<string, string> = { pending: 'circle-large-outline', in
 export class PanelView {
   readonly header = h('header', { class: 'panel-header' });
   readonly plan = h('section', { class: 'plan', 'aria-label': 'Plan' });
-  readonly notices = h('section', { class: 'notices', 'aria-label': 'Notices' });
+  // Focusable: in a short panel the notices scroll, and a scroller must be reachable by keyboard.
+  readonly notices = h('section', { class: 'notices', 'aria-label': 'Notices', tabindex: 0 });
   readonly banner = h('div', { class: 'banner', role: 'alert' });
   readonly orphanPerms = h('section', { class: 'orphan-permissions', 'aria-label': 'Permission requests' });
   readonly queued = h('section', { class: 'queued', 'aria-label': 'Queued prompts' });
+  private readonly agentName = h('span', { class: 'agent-name-text' });
+  private readonly sessionTitle = h('span', { class: 'session-title' });
+  private readonly turn = h('span', { class: 'turn' });
+  private readonly readOnlyTag = h('span', { class: 'tag' }, 'read-only');
   private readonly titleRow = h('div', { class: 'title-row' });
   private readonly pickers = h('span', { class: 'pickers' });
   private readonly usage = h('span', { class: 'usage-slot' });
@@ -34,11 +39,24 @@ export class PanelView {
   private readonly searchButton = button('Search (Ctrl+F)', 'search', { class: 'icon-button' });
   private readonly exportButton = button('Export as Markdown', 'export', { class: 'icon-button' });
   private readonly sigs = new Map<string, string>();
-  private planOpen = true;
+  /** Open unless the panel is short (a small panel or a large zoom): then the conversation needs the room. */
+  private planOpen = !window.matchMedia('(max-height: 600px)').matches;
   onSearch: () => void = () => {};
 
-  constructor(private readonly post: (m: WebviewToHost) => void) {
+  constructor(
+    private readonly post: (m: WebviewToHost) => void,
+    private readonly focusPrompt: () => void,
+  ) {
     this.banner.hidden = true;
+    // Built once and updated in place: a focused Search or Export button never loses focus to a re-render.
+    this.titleRow.append(
+      h('span', { class: 'agent-name' }, icon('sparkle'), this.agentName),
+      this.sessionTitle,
+      this.turn,
+      this.readOnlyTag,
+      h('span', { class: 'spacer' }),
+      h('span', { class: 'header-buttons' }, this.searchButton, this.exportButton),
+    );
     this.header.append(this.titleRow, this.controlsRow);
     this.searchButton.addEventListener('click', () => this.onSearch());
     this.exportButton.addEventListener('click', () => this.post({ type: 'exportMarkdown' }));
@@ -68,23 +86,19 @@ export class PanelView {
     this.controlsRow.hidden = this.pickers.childElementCount === 0 && !p.usage;
   }
 
+  /** Turn changes are announced by the panel's one status region (Narrator), so this is plain text. */
   private renderTitle(p: PanelState, waiting: boolean): void {
     const busy = p.turn === 'busy' || p.turn === 'cancelling' || p.turn === 'starting';
-    const spinner = busy ? icon('loading') : null;
+    this.agentName.textContent = p.agentName;
+    this.sessionTitle.hidden = !p.title;
+    this.sessionTitle.replaceChildren(...inlineCode(p.title ?? ''));
+    this.sessionTitle.title = p.title ?? '';
+    this.readOnlyTag.hidden = !p.readOnly;
+    // A pending permission must never look like a silent hang.
+    this.turn.className = `turn turn-${waiting ? 'waiting' : p.turn}`;
+    const spinner = busy && !waiting ? icon('loading') : null;
     spinner?.classList.add('codicon-modifier-spin');
-    this.titleRow.replaceChildren();
-    append(this.titleRow, [
-      h('span', { class: 'agent-name' }, icon('sparkle'), p.agentName),
-      p.title ? h('span', { class: 'session-title', title: p.title }, ...inlineCode(p.title)) : null,
-      // A pending permission must never look like a silent hang.
-      waiting
-        ? h('span', { class: 'turn turn-waiting', role: 'status' }, icon('bell-dot'), 'Waiting for you')
-        : h('span', { class: `turn turn-${p.turn}`, role: 'status' }, spinner, TURN_LABELS[p.turn]),
-      p.readOnly ? h('span', { class: 'tag' }, 'read-only') : null,
-      h('span', { class: 'spacer' }),
-      this.searchButton,
-      this.exportButton,
-    ]);
+    this.turn.replaceChildren(...(waiting ? [icon('bell-dot'), 'Waiting for you'] : spinner ? [spinner, TURN_LABELS[p.turn]] : [TURN_LABELS[p.turn]]));
   }
 
   /** Rebuilt only when modes or options change, so an open dropdown is not closed by unrelated updates. */
@@ -117,7 +131,7 @@ export class PanelView {
         controls.push(h('label', { class: 'picker toggle' }, box, c.name));
       }
     }
-    this.pickers.replaceChildren(...controls);
+    keepFocus(this.pickers, () => this.pickers.replaceChildren(...controls), () => this.searchButton);
   }
 
   /** True (and remembered) when a section's inputs differ from the last render. */
@@ -143,7 +157,7 @@ export class PanelView {
       list.append(h('li', { class: `plan-item plan-${e.status}`, 'data-status': e.status }, ic, h('span', { class: 'plan-text' }, e.content), e.priority === 'high' ? h('span', { class: 'tag' }, 'high') : null));
     }
     details.append(list);
-    this.plan.replaceChildren(details);
+    keepFocus(this.plan, () => this.plan.replaceChildren(details), () => this.plan.querySelector('summary'));
   }
 
   private renderNotices(p: PanelState): void {
@@ -151,12 +165,13 @@ export class PanelView {
     this.notices.hidden = p.notices.length === 0;
     this.notices.replaceChildren(
       ...p.notices.map((n) =>
-        h('div', { class: `notice notice-${n.severity}`, role: n.severity === 'error' ? 'alert' : 'status' }, icon(n.severity === 'error' ? 'error' : n.severity === 'warning' ? 'warning' : 'info'), h('strong', {}, n.title), n.description ? h('span', { class: 'notice-desc' }, n.description) : null),
+        h('div', { class: `notice notice-${n.severity}` }, icon(n.severity === 'error' ? 'error' : n.severity === 'warning' ? 'warning' : 'info'), h('strong', {}, n.title), n.description ? h('span', { class: 'notice-desc' }, n.description) : null),
       ),
     );
   }
 
   private renderBanner(p: PanelState, protocolMismatch: string | null): void {
+    if (!this.changed('banner', [p.turn, p.message, protocolMismatch])) return;
     const failed = p.turn === 'exited' || p.turn === 'error';
     this.banner.hidden = !failed && !protocolMismatch;
     if (this.banner.hidden) return this.banner.replaceChildren();
@@ -166,25 +181,32 @@ export class PanelView {
     }
     const restart = button('Restart agent', 'debug-restart', { class: 'primary restart' }, 'Restart agent');
     restart.addEventListener('click', () => this.post({ type: 'restartAgent' }));
-    this.banner.replaceChildren(icon('error'), h('span', { class: 'banner-text' }, p.message ?? (p.turn === 'exited' ? 'The agent exited.' : 'The agent reported an error.')), restart);
+    keepFocus(this.banner, () => this.banner.replaceChildren(icon('error'), h('span', { class: 'banner-text' }, p.message ?? (p.turn === 'exited' ? 'The agent exited.' : 'The agent reported an error.')), restart));
   }
 
   private renderOrphans(orphans: readonly PermissionView[], answered: ReadonlySet<string>, oldest: string | null): void {
     const pending = orphans.filter((o) => !answered.has(o.requestId));
+    if (!this.changed('orphans', [pending, oldest])) return;
     this.orphanPerms.hidden = pending.length === 0;
-    this.orphanPerms.replaceChildren(...pending.map((o) => permissionCard(o, this.post, o.requestId === oldest)));
+    keepFocus(this.orphanPerms, () => this.orphanPerms.replaceChildren(...pending.map((o) => permissionCard(o, this.post, o.requestId === oldest))));
   }
 
   private renderQueued(p: PanelState): void {
     if (!this.changed('queued', p.queuedPrompts)) return;
     this.queued.hidden = p.queuedPrompts.length === 0;
-    this.queued.replaceChildren(
-      ...p.queuedPrompts.map((text, index) => {
-        const remove = button('Remove queued prompt', 'close', { class: 'icon-button' });
-        remove.addEventListener('click', () => this.post({ type: 'removeQueued', index }));
-        return h('div', { class: 'queued-item' }, icon('clock'), h('span', { class: 'queued-text', title: text }, text), remove);
-      }),
-    );
+    // After "Remove", focus moves to the prompt now in that place (same index), else to the prompt box.
+    const items = p.queuedPrompts.map((text, index) => {
+      const remove = button('Remove queued prompt', 'close', { class: 'icon-button', 'data-index': index });
+      remove.addEventListener('click', () => this.post({ type: 'removeQueued', index }));
+      return h('div', { class: 'queued-item' }, icon('clock'), h('span', { class: 'queued-text', title: text }, text), remove);
+    });
+    const last = (): HTMLElement | null => this.queued.querySelector<HTMLElement>('.queued-item:last-child button');
+    keepFocus(this.queued, () => this.queued.replaceChildren(...items), () => {
+      const b = last();
+      if (b) return b;
+      this.focusPrompt();
+      return null;
+    });
   }
 }
 

@@ -12,7 +12,19 @@ import { mentionQuery, mentionText } from '../src/common/mentions';
 
 export class PromptBox {
   readonly el: HTMLElement;
-  readonly textarea = h('textarea', { 'aria-label': 'Prompt', rows: 1, placeholder: 'Message the agent — / for commands, @ for files', spellcheck: true, 'aria-autocomplete': 'list', 'aria-controls': 'slash-list' });
+  // A combobox (ARIA 1.2) whose popup is the command/file list: screen readers follow aria-activedescendant.
+  readonly textarea = h('textarea', {
+    'aria-label': 'Prompt',
+    role: 'combobox',
+    'aria-autocomplete': 'list',
+    'aria-haspopup': 'listbox',
+    'aria-controls': 'slash-list',
+    'aria-expanded': 'false',
+    'aria-keyshortcuts': 'Control+L',
+    rows: 1,
+    placeholder: 'Message the agent — / for commands, @ for files',
+    spellcheck: true,
+  });
   private readonly send = button('Send', 'send', { class: 'primary send' });
   private readonly cancel = button('Cancel', 'debug-stop', { class: 'cancel' });
   private readonly list = h('div', { class: 'completion', role: 'listbox', id: 'slash-list', 'aria-label': 'Commands' });
@@ -75,9 +87,12 @@ export class PromptBox {
   }
 
   private updateButtons(): void {
+    const active = document.activeElement;
     this.send.disabled = this.readOnly || (this.textarea.value.trim() === '' && this.images.length === 0);
     this.cancel.disabled = this.turn !== 'busy';
     this.cancel.hidden = !this.busy;
+    // A button that just went away (Cancel after the turn ended, Send after sending) hands focus to the prompt box.
+    if ((active === this.cancel && (this.cancel.disabled || this.cancel.hidden)) || (active === this.send && this.send.disabled)) this.textarea.focus();
   }
 
   private submit(): void {
@@ -225,7 +240,7 @@ export class PromptBox {
     this.list.setAttribute('aria-label', this.mention ? 'Files' : 'Commands');
     this.list.replaceChildren(
       ...items.map(({ attrs, parts }, i) => {
-        const item = h('div', { class: 'completion-item', role: 'option', id: `slash-${i}`, 'aria-selected': i === this.selected, ...attrs }, ...parts);
+        const item = h('div', { class: 'completion-item', role: 'option', id: `slash-${i}`, 'aria-selected': String(i === this.selected), ...attrs }, ...parts);
         item.addEventListener('mousedown', (e) => {
           e.preventDefault(); // keep focus in the textarea
           this.accept(i);
@@ -233,8 +248,10 @@ export class PromptBox {
         return item;
       }),
     );
-    if (!this.list.hidden) this.textarea.setAttribute('aria-activedescendant', `slash-${this.selected}`);
-    else this.textarea.removeAttribute('aria-activedescendant');
+    if (!this.list.hidden) {
+      this.textarea.setAttribute('aria-activedescendant', `slash-${this.selected}`);
+      this.list.children[this.selected]?.scrollIntoView({ block: 'nearest' });
+    } else this.textarea.removeAttribute('aria-activedescendant');
   }
 
   private closeCompletion(): void {

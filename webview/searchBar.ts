@@ -14,6 +14,8 @@ export class SearchBar {
   private ranges: Range[] = [];
   private current = -1;
   private hits: HTMLElement[] = [];
+  /** Where focus was when search opened; it goes back there on close. */
+  private returnFocus: HTMLElement | null = null;
 
   constructor(private readonly transcript: Transcript) {
     const prev = button('Previous match (Shift+Enter)', 'arrow-up', { class: 'icon-button' });
@@ -26,11 +28,14 @@ export class SearchBar {
       if (e.key === 'Enter') {
         e.preventDefault();
         this.step(e.shiftKey ? -1 : 1);
-      } else if (e.key === 'Escape') {
-        e.preventDefault();
-        e.stopPropagation();
-        this.close();
       }
+    });
+    // Esc anywhere in the bar (field or buttons) closes the search and nothing else.
+    this.el.addEventListener('keydown', (e) => {
+      if (e.key !== 'Escape') return;
+      e.preventDefault();
+      e.stopPropagation();
+      this.close();
     });
     prev.addEventListener('click', () => this.step(-1));
     next.addEventListener('click', () => this.step(1));
@@ -42,6 +47,8 @@ export class SearchBar {
   }
 
   open(): void {
+    const active = document.activeElement;
+    if (active instanceof HTMLElement && !this.el.contains(active) && active !== document.body) this.returnFocus = active;
     this.el.hidden = false;
     this.input.focus();
     this.input.select();
@@ -49,8 +56,13 @@ export class SearchBar {
   }
 
   close(): void {
+    const hadFocus = this.el.contains(document.activeElement);
     this.el.hidden = true;
     this.clear();
+    if (!hadFocus) return;
+    const back = this.returnFocus?.isConnected && !this.returnFocus.closest('[hidden]') ? this.returnFocus : this.transcript.scroller;
+    this.returnFocus = null;
+    back.focus({ preventScroll: true });
   }
 
   /** Re-highlights after the transcript drew (streamed text may add matches); keeps the current position. */

@@ -1,6 +1,7 @@
 /**
- * The transcript: one view per entry inside a `role="log"` scroller, kept in step with the host's
- * snapshot and patches.
+ * The transcript: one view per entry (an `article` named by speaker or tool) inside a scrollable
+ * "Conversation" region, kept in step with the host's snapshot and patches. The region is deliberately
+ * not live: a live log re-announces replaced and scrolled-in content; `Narrator` says what is new.
  *
  * Long sessions: every entry gets a cheap wrapper, but its contents are built only when it comes near
  * the viewport (IntersectionObserver), and rendered entries use `content-visibility: auto` so the
@@ -23,7 +24,7 @@ const PIN_SLACK = 48;
 const EAGER_TAIL = 12;
 
 export class Transcript {
-  readonly scroller: HTMLElement = h('div', { class: 'transcript', role: 'log', 'aria-live': 'polite', 'aria-relevant': 'additions', 'aria-label': 'Conversation', tabindex: 0 });
+  readonly scroller: HTMLElement = h('section', { class: 'transcript', 'aria-label': 'Conversation', tabindex: 0 });
   private readonly list: HTMLElement = h('div', { class: 'entries' });
   private readonly empty: HTMLElement = h('div', { class: 'empty-state' }, 'Ask the agent anything. Enter sends, Shift+Enter adds a line, / lists commands, @ adds a file, and pasted images go along.');
   /** Between an earlier, unreattachable session's entries and the new session's. */
@@ -186,6 +187,15 @@ export class Transcript {
         this.markDirty(v);
       }
     }
+  }
+
+  /** The tool call that shows this terminal, if any. */
+  toolCallWithTerminal(terminalId: string): Extract<Entry, { kind: 'tool_call' }> | undefined {
+    for (let i = this.order.length - 1; i >= 0; i--) {
+      const e = this.order[i]!.entry;
+      if (e.kind === 'tool_call' && e.content.some((c) => c.type === 'terminal' && c.terminalId === terminalId)) return e;
+    }
+    return undefined;
   }
 
   /** Redraws entries whose look depends on panel state (the "Thinking…" label ends with the turn). */

@@ -24,7 +24,9 @@ test('posts ready with the protocol version once the DOM is set up', async ({ op
   assert.equal(await page.locator('textarea[aria-label="Prompt"]').count(), 1);
   assert.equal(await page.locator('button[aria-label="Send"]').count(), 1);
   assert.equal(await page.locator('button[aria-label="Cancel"]').count(), 1);
-  assert.equal(await page.locator('[role="log"][aria-live="polite"]').count(), 1);
+  // The conversation is not a live region (it would re-announce replaced content); one status region speaks.
+  assert.equal(await page.locator('[aria-live]:not([aria-live="off"]) [role="article"], [role="log"], [role="application"]').count(), 0);
+  assert.equal(await page.locator('[role="status"][aria-live="polite"][data-testid="announcer"]').count(), 1);
 });
 
 test('renders every entry type with stable selectors', async ({ open }) => {
@@ -33,7 +35,7 @@ test('renders every entry type with stable selectors', async ({ open }) => {
   await send(snapshot(entries, p));
   await flush();
   for (const e of entries) {
-    const el = page.locator(`[role="log"] [role="article"][data-key="${e.key}"][data-kind="${e.kind}"]`);
+    const el = page.locator(`section[aria-label="Conversation"] [role="article"][data-key="${e.key}"][data-kind="${e.kind}"]`);
     assert.equal(await el.count(), 1, `entry ${e.key}`);
   }
   assert.match(await page.locator('[data-key="u1"]').innerText(), /Fix the off-by-one/);
@@ -235,7 +237,7 @@ test('permission: buttons on the tool card, key 1 allows, Esc rejects the oldest
   assert.equal(await buttons.count(), 6, 'both pending requests shown on their card');
   assert.deepEqual(await buttons.evaluateAll((b) => b.slice(0, 3).map((x) => x.dataset.optionId)), ['allow-once', 'allow-always', 'reject-once']);
   await clearPosted();
-  await page.locator('[role="log"]').focus();
+  await page.locator('section[aria-label="Conversation"]').focus();
   await page.keyboard.press('1');
   await page.keyboard.press('Escape');
   assert.deepEqual(await posted(), [
@@ -266,7 +268,7 @@ test('a permission without a visible tool call is shown above the prompt box', a
   assert.equal(await box.locator('button[data-option-id]').count(), 2);
   assert.match(await page.locator('.turn').innerText(), /Waiting for you/);
   await clearPosted();
-  await page.locator('[role="log"]').focus();
+  await page.locator('section[aria-label="Conversation"]').focus();
   await page.keyboard.press('2');
   assert.deepEqual(await posted(), [{ type: 'permission', requestId: 'p9', optionId: 'no' }]);
   assert.equal(await box.isVisible(), false);
@@ -290,7 +292,7 @@ test('search finds text, counts matches and jumps between them', async ({ open }
   const { entries, panel: p } = showcase();
   await send(snapshot(entries, p));
   await flush();
-  await page.locator('[role="log"]').focus();
+  await page.locator('section[aria-label="Conversation"]').focus();
   await page.keyboard.press('Control+f');
   const input = page.locator('input[aria-label="Search in conversation"]');
   assert.ok(await input.isVisible());
@@ -411,7 +413,7 @@ test('Alt+Up / Alt+Down jump between your prompts', async ({ open }) => {
   for (let i = 0; i < 40; i++) entries.push(i % 2 ? message('agent_message', `e${i}`, `Answer ${i}\n\n${'More text. '.repeat(40)}`) : message('user_message', `e${i}`, `Question ${i}`));
   await send(snapshot(entries));
   await flush();
-  await page.locator('[role="log"]').focus();
+  await page.locator('section[aria-label="Conversation"]').focus();
   await page.keyboard.press('Alt+ArrowUp');
   assert.equal(await page.evaluate(() => document.activeElement?.dataset.key), 'e38');
   await page.keyboard.press('Alt+ArrowUp');
@@ -424,7 +426,7 @@ test('Alt+Up / Alt+Down jump between your prompts', async ({ open }) => {
 test('focusPrompt focuses the prompt; the draft survives a reload', async ({ open }) => {
   const first = await open();
   await first.send(snapshot([]));
-  await first.page.locator('[role="log"]').focus();
+  await first.page.locator('section[aria-label="Conversation"]').focus();
   await first.send({ type: 'focusPrompt' });
   assert.equal(await first.page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Prompt');
   await first.page.keyboard.type('half-written');
@@ -456,7 +458,7 @@ test('screenshot (dark, search and slash completion open)', async ({ open }) => 
   const { entries, panel: p } = showcase();
   await send(snapshot(entries, { ...p, permissions: [], queuedPrompts: ['Then update the changelog'], notices: [{ severity: 'warning', title: 'Context almost full', description: 'Older turns may be summarized.' }] }));
   await flush();
-  await page.locator('[role="log"]').focus();
+  await page.locator('section[aria-label="Conversation"]').focus();
   await page.keyboard.press('Control+f');
   await page.locator('input[aria-label="Search in conversation"]').fill('range');
   const box = page.locator('textarea[aria-label="Prompt"]');

@@ -66,6 +66,8 @@ export const themes = {
       '--vscode-inputValidation-errorBackground': '#f2dede',
       '--vscode-inputValidation-errorBorder': '#be1100',
       '--vscode-symbolIcon-functionForeground': '#652d90',
+      '--vscode-editor-foreground': '#3b3b3b',
+      '--vscode-editor-selectionBackground': '#add6ff',
     },
   },
   dark: {
@@ -125,6 +127,8 @@ export const themes = {
       '--vscode-inputValidation-errorBackground': '#5a1d1d',
       '--vscode-inputValidation-errorBorder': '#be1100',
       '--vscode-symbolIcon-functionForeground': '#b180d7',
+      '--vscode-editor-foreground': '#cccccc',
+      '--vscode-editor-selectionBackground': '#264f78',
     },
   },
   'high-contrast': {
@@ -167,6 +171,11 @@ export const themes = {
       '--vscode-diffEditor-removedTextBackground': '#ff000066',
       '--vscode-terminal-background': '#000000',
       '--vscode-terminal-foreground': '#ffffff',
+      '--vscode-editor-foreground': '#ffffff',
+      '--vscode-editor-selectionBackground': '#ffffff',
+      '--vscode-editor-selectionForeground': '#000000',
+      '--vscode-contrastActiveBorder': '#f38518',
+      '--vscode-list-focusOutline': '#f38518',
     },
   },
 };

@@ -7,7 +7,7 @@
 import type { Entry } from '../../src/common/store/model';
 import type { PermissionView, TerminalView, WebviewToHost } from '../../src/common/webview/contract';
 import { h } from '../dom';
-import { estimateHeight } from '../entryModel';
+import { entryLabel, estimateHeight } from '../entryModel';
 
 export interface ViewContext {
   post(message: WebviewToHost): void;
@@ -19,13 +19,6 @@ export interface ViewContext {
   /** Live output of a terminal the client runs for the agent, if known. */
   terminal(terminalId: string): TerminalView | undefined;
 }
-
-const LABELS: Record<Entry['kind'], string> = {
-  user_message: 'Your message',
-  agent_message: 'Agent message',
-  agent_thought: 'Agent thought',
-  tool_call: 'Tool call',
-};
 
 export abstract class EntryView<E extends Entry = Entry> {
   readonly el: HTMLElement;
@@ -41,7 +34,7 @@ export abstract class EntryView<E extends Entry = Entry> {
       role: 'article',
       'data-key': entry.key,
       'data-kind': entry.kind,
-      'aria-label': LABELS[entry.kind],
+      'aria-label': entryLabel(entry, ctx.agentName()),
       tabindex: -1,
     });
     // A plain estimated height until the real content is built (CSSOM, allowed by the CSP). Placeholders
@@ -67,6 +60,8 @@ export abstract class EntryView<E extends Entry = Entry> {
   set(entry: E): void {
     this.entry = entry;
     this.dirty = true;
+    const label = entryLabel(entry, this.ctx.agentName());
+    if (this.el.getAttribute('aria-label') !== label) this.el.setAttribute('aria-label', label);
   }
 
   /** Draws pending changes; returns whether anything was drawn. */

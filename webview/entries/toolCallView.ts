@@ -6,8 +6,8 @@
 import type { ToolCallContent } from '../../src/common/protocol/content';
 import type { ToolCallEntry } from '../../src/common/store/model';
 import type { PermissionView } from '../../src/common/webview/contract';
-import { button, h, icon, inlineCode } from '../dom';
-import { commandOf } from '../entryModel';
+import { button, h, icon, inlineCode, keepFocus } from '../dom';
+import { commandOf, toolStatusLabel, toolTitle } from '../entryModel';
 import { compactDiff, diffStats, lineDiff } from '../lineDiff';
 import { renderMarkdown } from '../markdown';
 import { looksLikeMarkdown, toolOutputOf } from '../../src/common/toolOutput';
@@ -26,14 +26,6 @@ const KIND_ICONS: Record<string, string> = {
   switch_mode: 'arrow-swap',
   other: 'tools',
 };
-const STATUS_LABELS: Record<string, string> = {
-  pending: 'Pending',
-  in_progress: 'In progress',
-  completed: 'Completed',
-  failed: 'Failed',
-  cancelled: 'Cancelled',
-  paused: 'Paused',
-};
 const STATUS_ICONS: Record<string, string> = {
   pending: 'circle-large-outline',
   in_progress: 'loading',
@@ -51,6 +43,8 @@ export class ToolCallView extends EntryView<ToolCallEntry> {
   private perms: readonly PermissionView[] = [];
   private answered: ReadonlySet<string> = new Set();
   private rawOpen = false;
+  /** What the permission slot shows now, so unrelated panel updates leave its buttons (and focus) alone. */
+  private permSig = '';
 
   protected build(): void {
     this.el.append(this.card);
@@ -64,13 +58,13 @@ export class ToolCallView extends EntryView<ToolCallEntry> {
       'div',
       { class: 'tool-head' },
       h('span', { class: 'tool-icon' }, icon(KIND_ICONS[e.toolKind] ?? 'tools')),
-      h('span', { class: 'tool-title', title: e.title }, ...inlineCode(e.title || e.name || e.toolCallId)),
+      h('span', { class: 'tool-title', title: e.title }, ...inlineCode(toolTitle(e))),
       this.treeButton(),
       h(
         'span',
         { class: `status status-${status}`, 'data-status': status },
         icon(STATUS_ICONS[status] ?? 'circle-large-outline'),
-        STATUS_LABELS[status] ?? status,
+        toolStatusLabel(status),
       ),
     );
     const parts: (HTMLElement | null)[] = [head];
@@ -97,7 +91,8 @@ export class ToolCallView extends EntryView<ToolCallEntry> {
     parts.push(this.renderRawOutput());
     parts.push(this.permSlot);
     parts.push(this.renderRaw());
-    this.card.replaceChildren(...parts.filter((p): p is HTMLElement => p !== null));
+    // A patched card must not drop the focus of someone on "Open diff" or "Reject" to <body>.
+    keepFocus(this.card, () => this.card.replaceChildren(...parts.filter((p): p is HTMLElement => p !== null)), () => this.el);
     this.card.dataset['status'] = status;
     this.renderPermissions();
   }
@@ -127,12 +122,19 @@ export class ToolCallView extends EntryView<ToolCallEntry> {
     open.addEventListener('click', () => this.ctx.post({ type: 'openDiff', key: this.entry.key, index }));
     const rows = compactDiff(lines);
     const shown = rows.slice(0, MAX_DIFF_ROWS);
+    // A real (ARIA) table: rows of a change cell and a line cell, so a screen reader can walk it. The
+    // column headers are labels, not text, so search and copy do not find them.
     const body = h('div', { class: 'diff-body', role: 'table', 'aria-label': `Diff of ${c.path}` });
+    body.append(h('div', { class: 'sr-only', role: 'row' }, h('span', { role: 'columnheader', 'aria-label': 'Change' }), h('span', { role: 'columnheader', 'aria-label': 'Line' })));
+    const skip = (text: string): HTMLElement => h('div', { class: 'diff-row diff-skip', role: 'row' }, h('span', { role: 'cell', 'aria-colspan': 2 }, text));
     for (const r of shown) {
-      if (r.t === 'skip') body.append(h('div', { class: 'diff-row diff-skip' }, `⋯ ${r.count} unchanged line${r.count === 1 ? '' : 's'}`));
-      else body.append(h('div', { class: `diff-row diff-${r.t === '+' ? 'add' : r.t === '-' ? 'del' : 'ctx'}` }, h('span', { class: 'diff-sign' }, r.t), r.text));
+      if (r.t === 'skip') body.append(skip(`⋯ ${r.count} unchanged line${r.count === 1 ? '' : 's'}`));
+      else {
+        const kind = r.t === '+' ? 'add' : r.t === '-' ? 'del' : 'ctx';
+        body.append(h('div', { class: `diff-row diff-${kind}`, role: 'row' }, h('span', { class: 'diff-sign', role: 'cell', 'aria-label': DIFF_SIGN_NAMES[kind] }, r.t), h('span', { role: 'cell' }, r.text)));
+      }
     }
-    if (rows.length > shown.length) body.append(h('div', { class: 'diff-row diff-skip' }, `⋯ ${rows.length - shown.length} more rows in the diff editor`));
+    if (rows.length > shown.length) body.append(skip(`⋯ ${rows.length - shown.length} more rows in the diff editor`));
     return h(
       'div',
       { class: 'tool-diff' },
@@ -232,7 +234,10 @@ export class ToolCallView extends EntryView<ToolCallEntry> {
     const pending = this.perms.filter((p) => !this.answered.has(p.requestId));
     this.el.classList.toggle('awaiting', pending.length > 0);
     const oldest = this.ctx.oldestPermission();
-    this.permSlot.replaceChildren(...pending.map((p) => permissionCard(p, this.ctx.post.bind(this.ctx), p.requestId === oldest)));
+    const sig = JSON.stringify([pending, oldest]);
+    if (sig === this.permSig) return;
+    this.permSig = sig;
+    keepFocus(this.permSlot, () => this.permSlot.replaceChildren(...pending.map((p) => permissionCard(p, this.ctx.post.bind(this.ctx), p.requestId === oldest))));
   }
 }
 
@@ -241,8 +246,8 @@ export function permissionCard(p: PermissionView, post: (m: { type: 'permission'
   const buttons = p.options.map((o, i) => {
     const b = h(
       'button',
-      { type: 'button', class: `perm-option perm-${o.kind}`, 'data-option-id': o.optionId, 'data-request-id': p.requestId, title: `${o.name} (${i + 1})` },
-      active ? h('kbd', {}, String(i + 1)) : null,
+      { type: 'button', class: `perm-option perm-${o.kind}`, 'data-option-id': o.optionId, 'data-request-id': p.requestId, title: `${o.name} (${i + 1})`, 'aria-keyshortcuts': active && i < 9 ? String(i + 1) : null },
+      active ? h('kbd', { 'aria-hidden': 'true' }, String(i + 1)) : null,
       o.name,
     );
     b.addEventListener('click', () => post({ type: 'permission', requestId: p.requestId, optionId: o.optionId }));
@@ -261,6 +266,8 @@ export function permissionCard(p: PermissionView, post: (m: { type: 'permission'
 function withoutFinalNewline(text: string): string {
   return text.endsWith('\n') ? text.slice(0, -1) : text;
 }
+
+const DIFF_SIGN_NAMES: Record<string, string> = { add: 'added', del: 'removed', ctx: 'unchanged' };
 
 function shortPath(p: string): string {
   const parts = p.split(/[\\/]/);

@@ -38,7 +38,7 @@ export function renderWebviewHtml(o: WebviewHtmlOptions): string {
     <title>${escapeAttr(o.title ?? 'ACP Chat')}</title>
   </head>
   <body>
-    <div id="app" role="application" aria-label="ACP Chat"></div>
+    <div id="app"></div>
     <script nonce="${escapeAttr(o.nonce)}" src="${escapeAttr(o.scriptUri)}"></script>
   </body>
 </html>`;

@@ -1,0 +1,130 @@
+/**
+ * The panel's one live region. The transcript itself is not live (a live log re-announces content that
+ * is replaced, re-rendered or built on scroll); instead this region says, once each: turn changes, new
+ * permission requests and notices, tool-call status changes, a terminal's exit, and an agent message
+ * when it is finished (only the text not said before).
+ */
+import type { Entry } from '../src/common/store/model';
+import type { PanelState, PermissionView, TurnState } from '../src/common/webview/contract';
+import { h } from './dom';
+import { entryPlainText, spokenToolTitle, toolStatusLabel } from './entryModel';
+
+type ToolCall = Extract<Entry, { kind: 'tool_call' }>;
+
+const live = (t: TurnState): boolean => t === 'busy' || t === 'cancelling';
+
+export class Narrator {
+  readonly el = h('div', { class: 'sr-only', role: 'status', 'aria-live': 'polite', 'aria-atomic': 'true', 'data-testid': 'announcer' });
+  private queue: string[] = [];
+  private queued = false;
+  /** Flipped on every write so an identical sentence still changes the region (and is said again). */
+  private toggle = false;
+  /** The agent message being streamed now, said in full when it is finished. */
+  private streamingKey: string | null = null;
+  /** Characters of each agent message already said. */
+  private readonly said = new Map<string, number>();
+
+  constructor(private readonly entry: (key: string) => Entry | undefined) {}
+
+  /** Queues a sentence; sentences from one task are said together. */
+  say(text: string): void {
+    const t = text.trim();
+    if (!t) return;
+    this.queue.push(/[.!?…:]$/.test(t) ? t : `${t}.`);
+    if (this.queued) return;
+    this.queued = true;
+    queueMicrotask(() => {
+      this.queued = false;
+      const text = this.queue.join(' ');
+      this.queue = [];
+      this.toggle = !this.toggle;
+      this.el.textContent = this.toggle ? text : `${text}\u00a0`;
+    });
+  }
+
+  /** A snapshot replaces everything: nothing in it is new to say. */
+  reset(): void {
+    this.streamingKey = null;
+    this.said.clear();
+  }
+
+  turn(prev: TurnState, next: TurnState, message: string | null): void {
+    if (prev === next) return;
+    if (live(prev) && !live(next)) this.finishMessage();
+    switch (next) {
+      case 'busy':
+        if (prev !== 'cancelling') this.say('Agent is working');
+        return;
+      case 'cancelling':
+        return this.say('Cancelling');
+      case 'idle':
+        return this.say(prev === 'cancelling' ? 'Turn cancelled' : live(prev) ? 'Agent finished' : 'Agent ready');
+      case 'exited':
+        return this.say(message ?? 'The agent exited');
+      case 'error':
+        return this.say(message ?? 'The agent reported an error');
+      case 'starting':
+        return;
+    }
+  }
+
+  permissions(prev: readonly PermissionView[], next: readonly PermissionView[]): void {
+    const known = new Set(prev.map((p) => p.requestId));
+    for (const p of next) {
+      if (known.has(p.requestId)) continue;
+      const keys = p.options.map((o, i) => `${i + 1} ${o.name}`).join(', ');
+      this.say(`Permission requested: ${p.title || 'the agent asks for permission'}. ${keys}`);
+    }
+  }
+
+  notices(prev: PanelState['notices'], next: PanelState['notices']): void {
+    const known = new Set(prev.map((n) => `${n.title}\n${n.description ?? ''}`));
+    for (const n of next) if (!known.has(`${n.title}\n${n.description ?? ''}`)) this.say(n.description ? `${n.title}: ${n.description}` : n.title);
+  }
+
+  /** A new entry during a live turn (replays and snapshots are not news). */
+  inserted(e: Entry, turn: TurnState): void {
+    if (!live(turn) || e.provenance === 'replay') return;
+    if (e.kind === 'user_message') return;
+    this.finishMessage();
+    if (e.kind === 'agent_message') {
+      this.streamingKey = e.key;
+      this.said.set(e.key, 0);
+    } else if (e.kind === 'tool_call') this.say(`${spokenToolTitle(e)}: ${toolStatusLabel(e.status)}`);
+  }
+
+  /** Text streamed into an agent message; a message that resumes after something else is said again from where it stopped. */
+  appended(key: string, turn: TurnState): void {
+    if (!live(turn) || key === this.streamingKey || this.entry(key)?.kind !== 'agent_message') return;
+    this.finishMessage();
+    this.streamingKey = key;
+    if (!this.said.has(key)) this.said.set(key, this.plainLength(key));
+  }
+
+  toolChanged(prev: ToolCall, next: ToolCall): void {
+    if ((prev.status || 'pending') !== (next.status || 'pending')) this.say(`${spokenToolTitle(next)}: ${toolStatusLabel(next.status)}`);
+  }
+
+  terminalExited(tool: ToolCall | undefined, exitCode: number | null, signal: string | null): void {
+    const what = tool ? `${spokenToolTitle(tool)}: terminal` : 'Terminal';
+    this.say(exitCode !== null ? `${what} exited with code ${exitCode}` : `${what} ended${signal ? ` by ${signal}` : ''}`);
+  }
+
+  private plainLength(key: string): number {
+    const e = this.entry(key);
+    return e ? entryPlainText(e).length : 0;
+  }
+
+  /** Says what the streaming message added since it was last said. */
+  private finishMessage(): void {
+    const key = this.streamingKey;
+    this.streamingKey = null;
+    if (!key) return;
+    const e = this.entry(key);
+    if (!e || e.kind !== 'agent_message') return;
+    const text = entryPlainText(e);
+    const from = this.said.get(key) ?? 0;
+    this.said.set(key, text.length);
+    this.say(text.slice(from));
+  }
+}
