@@ -85,13 +85,12 @@ export class ChatApp {
       this.prompt.setDraft(this.draft);
     }
 
+    // Chrome above and below the conversation may shrink (and scroll) but the conversation keeps at
+    // least half the panel, also in a short panel or at 200% zoom; the prompt box never shrinks.
     root.replaceChildren(
-      this.panelView.header,
-      this.search.el,
-      this.panelView.notices,
-      this.panelView.plan,
+      h('div', { class: 'chrome-top' }, this.panelView.header, this.search.el, this.panelView.notices, this.panelView.plan),
       this.transcript.scroller,
-      h('div', { class: 'footer' }, this.panelView.banner, this.panelView.orphanPerms, this.panelView.queued, this.prompt.el),
+      h('div', { class: 'footer' }, h('div', { class: 'footer-notes' }, this.panelView.banner, this.panelView.orphanPerms, this.panelView.queued), this.prompt.el),
       this.narrator.el,
     );
     this.renderPanel();

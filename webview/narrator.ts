@@ -73,7 +73,8 @@ export class Narrator {
     for (const p of next) {
       if (known.has(p.requestId)) continue;
       const keys = p.options.map((o, i) => `${i + 1} ${o.name}`).join(', ');
-      this.say(`Permission requested: ${p.title || 'the agent asks for permission'}. ${keys}`);
+      const title = p.title || 'the agent asks for permission';
+      this.say(`Permission requested: ${title}${/[.?!]$/.test(title) ? '' : '.'} ${keys}`);
     }
   }
 

@@ -29,8 +29,9 @@ export async function buildWebview() {
 }
 
 /** Opens the test page and wraps it with host-side helpers. */
-export async function openPanel(browser, server, { theme = 'dark', width = 520, height = 900, state } = {}) {
-  const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: 1 });
+export async function openPanel(browser, server, { theme = 'dark', width = 520, height = 900, state, scale = 1, reducedMotion = 'no-preference' } = {}) {
+  // `scale` 2 with half the CSS size is what a 200% zoom looks like to the page.
+  const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: scale, reducedMotion });
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));

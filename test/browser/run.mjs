@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { registerA11yTests } from './a11y.mjs';
 import { buildWebview, launch, openPanel } from './browser.mjs';
 import { PROTOCOL, message, panel, showcase, toolCall } from './fixtures.mjs';
 import { root, startServer } from './server.mjs';
@@ -472,6 +473,7 @@ test('screenshot (dark, search and slash completion open)', async ({ open }) => 
 });
 
 registerTranscriptCases(test);
+registerA11yTests(test);
 
 // ---- runner
 const server = await startServer();
