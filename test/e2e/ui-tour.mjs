@@ -51,8 +51,8 @@ try {
       await option.waitFor({ timeout: 30_000 });
       await page.waitForTimeout(300);
       await page.screenshot({ path: shot('ui-permission.png') });
-      // Keys answer the oldest pending request: 1 = the first option.
-      await frame.locator('[data-kind="tool_call"]').first().evaluate(() => document.activeElement instanceof HTMLElement && document.activeElement.blur());
+      // Keys answer the oldest pending request (1 = the first option), from the conversation or the card.
+      await frame.locator('section[aria-label="Conversation"]').focus();
       await page.keyboard.press('1');
       await frame.locator('[data-option-id]').first().waitFor({ state: 'detached', timeout: 15_000 });
       await frame.locator('[data-kind="agent_message"]', { hasText: 'That is all for this turn' }).first().waitFor({ timeout: 60_000 });
