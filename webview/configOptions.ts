@@ -4,6 +4,8 @@
  * Hand-written guards rather than zod: zod would be most of the webview bundle's size, and this data
  * comes from our own host (already validated at the agent boundary).
  */
+import { isRecord } from '../src/common/util/guards';
+
 export interface Choice {
   readonly value: string;
   readonly name: string;
@@ -12,7 +14,6 @@ export type ConfigControl =
   | { readonly type: 'select'; readonly id: string; readonly name: string; readonly value: string; readonly groups: readonly { readonly name: string | null; readonly choices: readonly Choice[] }[] }
   | { readonly type: 'boolean'; readonly id: string; readonly name: string; readonly value: boolean };
 
-const isRecord = (v: unknown): v is Readonly<Record<string, unknown>> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
 function choices(v: unknown): Choice[] {

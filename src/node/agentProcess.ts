@@ -6,8 +6,7 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
-import { Emitter } from 'vscode-jsonrpc/node';
-import type { Event } from 'vscode-jsonrpc/node';
+import { Emitter, type Event } from '../common/util/lifecycle';
 
 export interface AgentSpawnOptions {
   command: string;

@@ -17,7 +17,8 @@ import {
 import { makeNonce, renderWebviewHtml } from '../common/webview/html';
 import { PatchBatcher } from '../common/webview/patchBatcher';
 import type { Entry } from '../common/store/model';
-import { Disposable, type Event, type IDisposable } from '../common/util/lifecycle';
+import { Disposable, Emitter, type Event, type IDisposable } from '../common/util/lifecycle';
+import { errorText } from '../common/util/errors';
 
 export const CHAT_VIEW_TYPE = 'acpChat.chat';
 
@@ -47,7 +48,7 @@ export class ChatPanel extends Disposable {
   /** When the oldest change not yet posted arrived (for the batcher's maximum delay). */
   private pendingSince = 0;
   private modelSubscription: IDisposable | undefined;
-  private readonly onDidDisposeEmitter = new vscode.EventEmitter<void>();
+  private readonly onDidDisposeEmitter = new Emitter<void>();
   readonly onDidDispose = this.onDidDisposeEmitter.event;
   /** Resolves on every `ready` (tests wait for the first one). */
   private readyWaiters: (() => void)[] = [];
@@ -148,7 +149,7 @@ export class ChatPanel extends Disposable {
       const query = message.query;
       this.findFiles(query).then(
         (paths) => this.post({ type: 'mentionResults', query, paths }),
-        (e: unknown) => this.log.warn(`@ completion failed: ${e instanceof Error ? e.message : String(e)}`),
+        (e: unknown) => this.log.warn(`@ completion failed: ${errorText(e)}`),
       );
       return;
     }

@@ -21,6 +21,7 @@ import { createSessionUi } from './sessionUi';
 import { buildPrompt, findWorkspaceFiles } from './promptBuilder';
 import type { SessionPersistence } from './sessionPersistence';
 import type { TreeNode } from '../common/debug/treeModel';
+import { errorText } from '../common/util/errors';
 
 const RECENT_LOG_LINES = 2000;
 
@@ -181,7 +182,7 @@ export class ChatService extends Disposable {
     await this.ready();
     const session = this.activeSession();
     const listed = await session.listSessions().catch((e: unknown) => {
-      void vscode.window.showWarningMessage(`${noticeText(session.agent.name)}: session/list failed: ${noticeText(e instanceof Error ? e.message : String(e))}`);
+      void vscode.window.showWarningMessage(`${noticeText(session.agent.name)}: session/list failed: ${noticeText(errorText(e))}`);
       return [];
     });
     const local = session.sessions().map((s) => ({ sessionId: s.sessionId, title: s.title, updatedAt: s.updatedAt }));

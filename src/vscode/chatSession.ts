@@ -22,6 +22,7 @@ import type { ChatModel, PanelChange } from './chatPanel';
 import type { TreeSource } from './messageTree';
 import { panelChangesFor } from './panelChanges';
 import { dispatchWebviewMessage } from './webviewMessages';
+import { errorText } from '../common/util/errors';
 
 export type { ChatSessionOptions, SessionSinks, SessionUi } from './sessionPorts';
 
@@ -498,6 +499,3 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource {
   }
 }
 
-export function errorText(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
-}

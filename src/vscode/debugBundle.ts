@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { readFile } from 'node:fs/promises';
 import { noticeText } from '../common/untrusted';
 import type { ChatService } from './chatService';
+import { errorText } from '../common/util/errors';
 
 export async function buildDebugBundle(service: ChatService): Promise<Record<string, unknown>> {
   // The bundle describes the active chat. With none yet, this starts the active agent, so the bundle shows
@@ -17,7 +18,7 @@ export async function buildDebugBundle(service: ChatService): Promise<Record<str
   const capture = capturePath
     ? await readFile(capturePath, 'utf8').then(
         (t) => t.split('\n').filter(Boolean).map((l) => JSON.parse(l) as unknown),
-        (e: unknown) => ({ error: `could not read ${capturePath}: ${e instanceof Error ? e.message : String(e)}` }),
+        (e: unknown) => ({ error: `could not read ${capturePath}: ${errorText(e)}` }),
       )
     : null;
   const { agents, ...settings } = service.settings;

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { MessageStore, type Direction, type StoreChange } from '../common/store';
 import { StoreJournal } from '../node/persistence/journal';
 import { MemoryPersistence, type SessionPersistence } from './sessionPersistence';
+import { errorText } from '../common/util/errors';
 
 /** Snapshot after this many journal records, so a restore replays little. */
 const COMPACT_EVERY = 2000;
@@ -61,7 +62,7 @@ export class FilePersistence implements SessionPersistence {
         for (const [dir, msg, changes, seq] of fresh.pending.splice(0)) r.journal.append(dir, msg, changes, seq);
       },
       (e: unknown) => {
-        this.log(`could not open the chat journal of ${agentId}: ${e instanceof Error ? e.message : String(e)}; this chat will not survive a reload`);
+        this.log(`could not open the chat journal of ${agentId}: ${errorText(e)}; this chat will not survive a reload`);
         if (this.open.get(id) === fresh) this.open.delete(id);
       },
     );
@@ -78,12 +79,12 @@ export class FilePersistence implements SessionPersistence {
     try {
       o.journal.append(dir, msg, changes, seq);
     } catch (e) {
-      this.log(`chat journal of ${agentId}: ${e instanceof Error ? e.message : String(e)}`);
+      this.log(`chat journal of ${agentId}: ${errorText(e)}`);
       return;
     }
     if (++o.sinceCompact >= COMPACT_EVERY) {
       o.sinceCompact = 0;
-      o.journal.compact(o.store).catch((e: unknown) => this.log(`could not snapshot the chat of ${agentId}: ${e instanceof Error ? e.message : String(e)}`));
+      o.journal.compact(o.store).catch((e: unknown) => this.log(`could not snapshot the chat of ${agentId}: ${errorText(e)}`));
     }
   }
 
@@ -91,7 +92,7 @@ export class FilePersistence implements SessionPersistence {
     await Promise.all(
       [...this.open.values()].map(async (o) => {
         await o.ready;
-        await o.journal?.flush().catch((e: unknown) => this.log(`could not save a chat: ${e instanceof Error ? e.message : String(e)}`));
+        await o.journal?.flush().catch((e: unknown) => this.log(`could not save a chat: ${errorText(e)}`));
       }),
     );
   }
@@ -106,7 +107,7 @@ export async function openPersistence(storage: vscode.Uri, log: (message: string
   try {
     return await FilePersistence.create(path.join(storage.fsPath, 'sessions'), log);
   } catch (e) {
-    log(`chat persistence is off: ${e instanceof Error ? e.message : String(e)}`);
+    log(`chat persistence is off: ${errorText(e)}`);
     return new MemoryPersistence();
   }
 }

@@ -13,7 +13,7 @@ import {
 } from '../common/debug/treeModel';
 import type { Diagnostic, SessionState } from '../common/store/model';
 import type { CaptureRecord } from '../common/debug/protocolLog';
-import { Disposable, type Event } from '../common/util/lifecycle';
+import { Disposable, Emitter, type Event } from '../common/util/lifecycle';
 
 export const MESSAGE_TREE_VIEW = 'acpChat.messages';
 
@@ -30,7 +30,7 @@ export interface TreeSource {
 const REFRESH_MS = 150;
 
 export class MessageTreeProvider extends Disposable implements vscode.TreeDataProvider<TreeNode> {
-  private readonly changed = new vscode.EventEmitter<TreeNode | undefined>();
+  private readonly changed = new Emitter<TreeNode | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
   private sources: TreeSource[] = [];
   private timer: ReturnType<typeof setTimeout> | undefined;

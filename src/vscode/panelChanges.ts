@@ -6,7 +6,7 @@
 import type { StoreChange } from '../common/store';
 import type { Diagnostic, SessionState } from '../common/store/model';
 import { sessionPanelFields, type SessionPanelFields } from '../common/webview/contract';
-import { assertNever } from '../common/util/lifecycle';
+import { assertNever } from '../common/util/guards';
 import type { PanelChange } from './chatPanel';
 
 export function panelChangesFor(

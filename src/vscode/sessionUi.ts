@@ -8,6 +8,7 @@ import type { Entry } from '../common/store/model';
 import type { AuthMethod } from '../common/protocol/requests';
 import type { ChatSession, SessionUi } from './chatSession';
 import type { VirtualDocuments } from './virtualDocuments';
+import { errorText } from '../common/util/errors';
 
 export interface SessionUiDeps {
   readonly docs: VirtualDocuments;
@@ -56,7 +57,7 @@ export function createSessionUi(d: SessionUiDeps): SessionUi {
         preview: true,
         viewColumn: columnBesideChat(d.chatColumn()),
         ...(pos ? { selection: new vscode.Range(pos, pos) } : {}),
-      }).then(undefined, (e: unknown) => void vscode.window.showErrorMessage(`Could not open ${noticeText(path)}: ${noticeText(e instanceof Error ? e.message : String(e))}`));
+      }).then(undefined, (e: unknown) => void vscode.window.showErrorMessage(`Could not open ${noticeText(path)}: ${noticeText(errorText(e))}`));
     },
     openDiff(entry: Entry, index: number) {
       if (entry.kind !== 'tool_call') return;

@@ -3,7 +3,7 @@
  * messages were already validated by the panel (zWebviewToHost), and here each maps to one operation.
  */
 import type { WebviewToHost } from '../common/webview/contract';
-import { assertNever } from '../common/util/lifecycle';
+import { assertNever } from '../common/util/guards';
 import type { ChatSession, SessionUi } from './chatSession';
 
 export function dispatchWebviewMessage(session: ChatSession, ui: SessionUi, m: WebviewToHost, warn: (message: string) => void): void {

@@ -5,9 +5,9 @@
  * with a "why" line for every feature that is off.
  */
 import { AgentMethods, ClientMethods, ProtocolMethods } from '../protocol/methods';
+import { isRecord as isObj } from '../util/guards';
 
 type Json = Record<string, unknown>;
-const isObj = (x: unknown): x is Json => typeof x === 'object' && x !== null && !Array.isArray(x);
 const KNOWN_METHODS = new Set<string>([...Object.values(AgentMethods), ...Object.values(ClientMethods), ...Object.values(ProtocolMethods)]);
 const ID_KINDS = new Set(['user_message_chunk', 'agent_message_chunk', 'agent_thought_chunk', 'user_message', 'agent_message', 'agent_thought']);
 

@@ -3,6 +3,8 @@
  * the request/response pairing (per direction: the two sides' ids are separate spaces) and timing,
  * followed by the message as formatted JSON.
  */
+import { isRecord as isObj } from '../util/guards';
+
 export interface CaptureRecord {
   readonly seq: number;
   readonly t_ms?: number;
@@ -10,8 +12,6 @@ export interface CaptureRecord {
   readonly msg: unknown;
 }
 
-type Json = Record<string, unknown>;
-const isObj = (x: unknown): x is Json => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 /** Parses capture lines; bad lines become `null` records so line numbers stay aligned. */
 export function parseCapture(text: string): (CaptureRecord | null)[] {

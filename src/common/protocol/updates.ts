@@ -8,6 +8,7 @@
  * arrays are skipped with a warning (the schema's default-on-error / skip-invalid-items marks).
  * Unknown `sessionUpdate` kinds are not an error: the caller ignores them with a warning.
  */
+import { issueText as firstIssue } from '../util/errors';
 import { z } from 'zod';
 import { PROTOCOL_V2, type ProtocolVersion } from './methods';
 import { zContentBlock, zMeta, zToolCallContent, zToolCallLocation } from './content';
@@ -21,11 +22,6 @@ function warn(message: string): void {
   warningSink?.push(message);
 }
 
-function firstIssue(error: { readonly issues: readonly z.core.$ZodIssue[] }): string {
-  const issue = error.issues[0];
-  if (!issue) return 'invalid';
-  return issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message;
-}
 
 /** An optional field whose malformed value falls back to absent, with a warning naming the field. */
 function tolerant<T extends z.ZodType>(field: string, schema: T) {

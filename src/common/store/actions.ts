@@ -29,6 +29,3 @@ export type Action =
   /** A successful `session/set_mode`. */
   | { readonly kind: 'mode_set'; readonly modeId: string };
 
-export function assertNever(x: never): never {
-  throw new Error(`unhandled action: ${JSON.stringify(x)}`);
-}

@@ -1,7 +1,7 @@
 /** What one ingested message changed, so views can patch instead of re-rendering. */
 import type { Diagnostic, Entry, SessionState } from './model';
 
-export type Direction = 'client->agent' | 'agent->client';
+export type { Direction } from '../protocol/direction';
 
 export type StoreChange =
   | { readonly type: 'sessionAdded'; readonly sessionId: string }

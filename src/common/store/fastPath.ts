@@ -4,6 +4,7 @@
  * returns exactly what that path would produce; anything else returns undefined and goes through zod.
  * `test/unit/store/fastPath.test.ts` checks that equivalence with random messages.
  */
+import { isRecord as obj } from '../util/guards';
 import { ClientMethods, PROTOCOL_V2, type ProtocolVersion } from '../protocol/methods';
 import type { ChunkKind } from '../protocol/updates';
 
@@ -16,10 +17,6 @@ export interface FastChunk {
 
 function chunkKind(x: unknown): ChunkKind | undefined {
   return x === 'agent_message_chunk' || x === 'agent_thought_chunk' || x === 'user_message_chunk' ? x : undefined;
-}
-
-function obj(x: unknown): x is Record<string, unknown> {
-  return typeof x === 'object' && x !== null && !Array.isArray(x);
 }
 
 /**

@@ -3,6 +3,7 @@
  * directions' pending requests, diagnostics), versioned, plain JSON. Restoring is tolerant: a bad
  * session or entry is reported and skipped, everything readable is kept.
  */
+import { issueText } from '../util/errors';
 import { z } from 'zod';
 import { zContentBlock, zMeta, zToolCallContent, zToolCallLocation } from '../protocol/content';
 import type { Diagnostic, Entry, SessionState } from './model';
@@ -123,8 +124,7 @@ export interface PersistedStore {
 export function parseEntry(raw: unknown, sessionId: string, index: number): { entry: Entry } | { error: string } {
   const r = zPersistedEntry.safeParse(raw);
   if (!r.success) {
-    const i = r.error.issues[0];
-    return { error: `saved entry ${index} of session '${sessionId}' is unreadable (${i ? `${i.path.join('.')}: ${i.message}` : 'invalid'}); skipped` };
+    return { error: `saved entry ${index} of session '${sessionId}' is unreadable (${issueText(r.error)}); skipped` };
   }
   const key = r.data.key ?? `restored:${sessionId}:${index}`;
   if (r.data.kind === 'tool_call') return { entry: { ...r.data, key, kind: 'tool_call' } };

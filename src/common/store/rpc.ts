@@ -2,6 +2,8 @@
  * The JSON-RPC 2.0 envelope, strict (house rules): a message with unknown top-level members or a wrong
  * `jsonrpc` is rejected as a whole. What is inside `params` / `result` is checked by the variant schemas.
  */
+import { isRecord } from '../util/guards';
+import { issueText } from '../util/errors';
 import { z } from 'zod';
 
 export const zRequestId = z.union([z.string(), z.number(), z.null()]);
@@ -19,14 +21,6 @@ export type RpcMessage =
   | { readonly type: 'response'; readonly id: RequestId; readonly ok: true; readonly result: unknown }
   | { readonly type: 'response'; readonly id: RequestId; readonly ok: false; readonly error: z.infer<typeof zResponseError> };
 
-export function isRecord(x: unknown): x is Record<string, unknown> {
-  return typeof x === 'object' && x !== null && !Array.isArray(x);
-}
-
-function issue(e: z.ZodError): string {
-  const i = e.issues[0];
-  return i ? (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message) : 'invalid';
-}
 
 /** Classifies and validates one message. Returns a readable error instead of throwing. */
 export function parseRpc(msg: unknown): { ok: true; msg: RpcMessage } | { ok: false; error: string } {
@@ -34,19 +28,19 @@ export function parseRpc(msg: unknown): { ok: true; msg: RpcMessage } | { ok: fa
   if ('method' in msg) {
     if ('id' in msg) {
       const r = zRequest.safeParse(msg);
-      return r.success ? { ok: true, msg: { type: 'request', id: r.data.id, method: r.data.method, params: r.data.params } } : { ok: false, error: `malformed JSON-RPC request: ${issue(r.error)}` };
+      return r.success ? { ok: true, msg: { type: 'request', id: r.data.id, method: r.data.method, params: r.data.params } } : { ok: false, error: `malformed JSON-RPC request: ${issueText(r.error)}` };
     }
     const r = zNotification.safeParse(msg);
-    return r.success ? { ok: true, msg: { type: 'notification', method: r.data.method, params: r.data.params } } : { ok: false, error: `malformed JSON-RPC notification: ${issue(r.error)}` };
+    return r.success ? { ok: true, msg: { type: 'notification', method: r.data.method, params: r.data.params } } : { ok: false, error: `malformed JSON-RPC notification: ${issueText(r.error)}` };
   }
   if ('error' in msg) {
     const r = zFailure.safeParse(msg);
-    return r.success ? { ok: true, msg: { type: 'response', id: r.data.id, ok: false, error: r.data.error } } : { ok: false, error: `malformed JSON-RPC error response: ${issue(r.error)}` };
+    return r.success ? { ok: true, msg: { type: 'response', id: r.data.id, ok: false, error: r.data.error } } : { ok: false, error: `malformed JSON-RPC error response: ${issueText(r.error)}` };
   }
   const r = zSuccess.safeParse(msg);
   return r.success && 'result' in msg
     ? { ok: true, msg: { type: 'response', id: r.data.id, ok: true, result: r.data.result } }
-    : { ok: false, error: `malformed JSON-RPC message: ${r.success ? 'no method, result or error' : issue(r.error)}` };
+    : { ok: false, error: `malformed JSON-RPC message: ${r.success ? 'no method, result or error' : issueText(r.error)}` };
 }
 
 /** Request ids of one direction form one space; 1 and "1" are different ids. */

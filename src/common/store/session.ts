@@ -6,7 +6,8 @@
  * - toolCallRules.ts tool calls, their patches and content chunks, cancel
  * - replayWindow.ts  session/load: replayed history matched to the entries already shown
  */
-import { type Action, assertNever } from './actions';
+import type { Action } from './actions';
+import { assertNever } from '../util/guards';
 import type { ApplyContext, Bookkeeping, EchoState } from './context';
 import { EntryTable } from './entryTable';
 import { MessageRules } from './messageRules';

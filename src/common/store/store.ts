@@ -23,7 +23,9 @@ import {
   zPersistedSession,
   zPersistedStore,
 } from './persisted';
-import { idKey, isRecord, parseRpc, type RequestId } from './rpc';
+import { idKey, parseRpc, type RequestId } from './rpc';
+import { isRecord } from '../util/guards';
+import { errorText, issueText } from '../util/errors';
 import { type ApplyContext, Session } from './session';
 
 export interface StoreOptions {
@@ -138,7 +140,7 @@ export class MessageStore {
     try {
       rec = JSON.parse(text);
     } catch (err) {
-      return this.lineError(line, `capture line is not JSON (${err instanceof Error ? err.message : String(err)})`);
+      return this.lineError(line, `capture line is not JSON (${errorText(err)})`);
     }
     if (!isRecord(rec)) return this.lineError(line, 'capture line is not an object');
     const dir = rec.dir;
@@ -214,7 +216,7 @@ export class MessageStore {
       if (p.success && raw !== undefined) {
         const tc = zToolCallPatch.safeParse(raw);
         if (tc.success) this.apply(p.data.sessionId, { kind: 'permission_tool_call', patch: tc.data }, step);
-        else step.diagnostic('error', `session/request_permission toolCall rejected: ${tc.error.issues[0]?.path.join('.') ?? ''} ${tc.error.issues[0]?.message ?? ''}`);
+        else step.diagnostic('error', `session/request_permission toolCall rejected: ${issueText(tc.error)}`);
       }
     }
     this.pending[dir].set(idKey(id), pending);

@@ -8,7 +8,7 @@
 import type { ToolCallContent } from '../protocol/content';
 import { PROTOCOL_V2 } from '../protocol/methods';
 import { parseSessionUpdate } from '../protocol/updates';
-import { isRecord } from './rpc';
+import { isRecord } from '../util/guards';
 
 /** A v1 `session/update` `update` object (plain JSON). */
 export type V1Update = Readonly<Record<string, unknown>> & { readonly sessionUpdate: string };

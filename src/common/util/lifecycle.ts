@@ -80,17 +80,24 @@ export class Emitter<T> implements IDisposable {
     });
   };
 
+  /**
+   * Calls every listener, even when one throws (one broken subscriber must not starve the others, e.g. the
+   * store behind a failing view); the first error is rethrown afterwards so it is not swallowed.
+   */
   fire(e: T): void {
-    for (const l of this.listeners.slice()) l(e);
+    let failed: { error: unknown } | undefined;
+    for (const l of this.listeners.slice()) {
+      try {
+        l(e);
+      } catch (error) {
+        failed ??= { error };
+      }
+    }
+    if (failed) throw failed.error;
   }
 
   dispose(): void {
     this.disposed = true;
     this.listeners = [];
   }
-}
-
-/** Compile-time exhaustiveness guard for `switch` statements over discriminated unions. */
-export function assertNever(value: never, what = 'value'): never {
-  throw new Error(`unexpected ${what}: ${JSON.stringify(value)}`);
 }

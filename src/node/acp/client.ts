@@ -19,8 +19,8 @@
  * - Results are validated with zod; an invalid result is an AcpProtocolError, not a silent `any`.
  */
 import type { Readable, Writable } from 'node:stream';
-import { Emitter } from 'vscode-jsonrpc/node';
-import type { Disposable, Event, Message } from 'vscode-jsonrpc/node';
+import type { Message } from 'vscode-jsonrpc/node';
+import { Emitter, type Event, type IDisposable } from '../../common/util/lifecycle';
 import { z } from 'zod';
 import type { ContentBlock } from '../../common/protocol/content';
 import { AgentMethods, AgentMethodsV2, ClientMethods, PROTOCOL_V1, PROTOCOL_V2 } from '../../common/protocol/methods';
@@ -68,7 +68,8 @@ import type { InvalidLine } from '../transport/ndjson';
 import { AcpClosedError, AcpProtocolError, isAuthRequired, toAcpError } from './errors';
 import type { ClientHandlers } from './handlers';
 
-export type Direction = 'client->agent' | 'agent->client';
+import type { Direction } from '../../common/protocol/direction';
+export type { Direction };
 
 export interface AcpClientOptions {
   /** The agent's stdout. */
@@ -102,7 +103,7 @@ const zVersionOnly = z.looseObject({ protocolVersion: z.number().int().nonnegati
 
 const CANCELLED: RequestPermissionResult = { outcome: { outcome: 'cancelled' } };
 
-export class AcpClient implements Disposable {
+export class AcpClient implements IDisposable {
   private readonly acp: AcpConnection;
   private readonly log: LogFn;
   private readonly pendingRequests = new Set<{ method: string; reject: (e: Error) => void }>();

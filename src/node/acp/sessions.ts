@@ -5,6 +5,7 @@
  */
 import type { AcpClient } from './client';
 import type { McpServer, SessionInfo } from '../../common/protocol/requests';
+import { errorText } from '../../common/util/errors';
 
 /** A type literal (not an interface), so it is assignable to the loose request params types. */
 export type SessionParams = { readonly cwd: string; readonly mcpServers: McpServer[] };
@@ -14,7 +15,7 @@ export type CallWrapper = <T>(call: () => Promise<T>) => Promise<T>;
 
 const direct: CallWrapper = (call) => call();
 
-const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+const message = (e: unknown) => (errorText(e));
 
 /**
  * Reattaches `sessionId`: resume when the agent supports it (no replay: the local transcript stays), else

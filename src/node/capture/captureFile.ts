@@ -6,6 +6,7 @@
  */
 import { appendFileSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { errorText } from '../../common/util/errors';
 
 export type CaptureDirection = 'client->agent' | 'agent->client' | 'note';
 
@@ -46,7 +47,7 @@ export class CaptureFile {
     } catch (e) {
       // Recording must never break the chat: report once and stop recording.
       this.failed = true;
-      this.onError(`capture disabled, could not write ${this.path}: ${e instanceof Error ? e.message : String(e)}`);
+      this.onError(`capture disabled, could not write ${this.path}: ${errorText(e)}`);
     }
   }
 

@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { errorText } from '../../common/util/errors';
 
 export type Options = NonNullable<ParseArgsConfig['options']>;
 
@@ -32,7 +33,7 @@ export function parse<T extends Options>(args: readonly string[], options: T, al
   try {
     return parseArgs({ args: [...args], options, allowPositionals, strict: true });
   } catch (e) {
-    return e instanceof Error ? e.message : String(e);
+    return errorText(e);
   }
 }
 

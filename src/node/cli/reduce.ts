@@ -7,6 +7,7 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { MessageStore, toReduceOutput } from '../../common/store';
 import { parse } from './args';
 import { terminalSafe, terminalSafeJson } from '../../common/untrusted';
+import { errorText } from '../../common/util/errors';
 
 export const usage = 'reduce [--state FILE] CAPTURE.jsonl   reduce a {dir,msg} capture to sessions and diagnostics (JSON)';
 
@@ -24,7 +25,7 @@ export async function main(args: string[]): Promise<number> {
     try {
       data = JSON.parse(readFileSync(state, 'utf8'));
     } catch (err) {
-      return fail(`cannot read state file ${state}: ${err instanceof Error ? err.message : String(err)}`);
+      return fail(`cannot read state file ${state}: ${errorText(err)}`);
     }
     const restored = MessageStore.fromJSON(data);
     store = restored.store;
@@ -34,7 +35,7 @@ export async function main(args: string[]): Promise<number> {
   try {
     text = readFileSync(capture, 'utf8');
   } catch (err) {
-    return fail(`cannot read ${capture}: ${err instanceof Error ? err.message : String(err)}`);
+    return fail(`cannot read ${capture}: ${errorText(err)}`);
   }
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {

@@ -20,6 +20,7 @@ import { CaptureFile } from '../capture/captureFile';
 import { TranscriptPrinter } from './printer';
 import { parse, resolveAgentCommand, splitAtDashDash } from './args';
 import { terminalSafe } from '../../common/untrusted';
+import { errorText } from '../../common/util/errors';
 
 export const usage = [
   'run [--cwd DIR] [--approve all|none] [--capture FILE] [--protocol 1|2] [--mode ID] [--auth METHOD]',
@@ -196,7 +197,7 @@ export async function run(o: RunOptions, rawOut: (s: string) => void, rawErr: (s
     // Late updates after the last answer are legal (§7.5): give them a moment to reach the capture.
     await new Promise((r) => setTimeout(r, o.graceMs));
   } catch (e) {
-    const message = e instanceof Error ? e.message : String(e);
+    const message = errorText(e);
     if (timedOut) {
       err(`run: timeout after ${o.timeoutSec}s\n`);
       code = 4;

@@ -23,6 +23,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { Diagnostic, Direction, StoreChange } from '../../common/store';
 import { MessageStore, type StoreOptions } from '../../common/store';
+import { errorText, issueText } from '../../common/util/errors';
 
 export const SNAPSHOT_FORMAT = 'acp-chat/snapshot';
 const zSnapshot = z.object({ format: z.literal(SNAPSHOT_FORMAT), version: z.literal(1), seq: z.number().int().nonnegative(), store: z.unknown() });
@@ -184,12 +185,12 @@ async function readSnapshot(file: string, diagnostics: Diagnostic[], options?: S
   try {
     data = JSON.parse(text);
   } catch (err) {
-    diagnostics.push({ severity: 'error', message: `${file}: snapshot is corrupt (${err instanceof Error ? err.message : String(err)}); not used` });
+    diagnostics.push({ severity: 'error', message: `${file}: snapshot is corrupt (${errorText(err)}); not used` });
     return undefined;
   }
   const snap = zSnapshot.safeParse(data);
   if (!snap.success) {
-    diagnostics.push({ severity: 'error', message: `${file}: not a store snapshot (${snap.error.issues[0]?.message ?? 'invalid'}); not used` });
+    diagnostics.push({ severity: 'error', message: `${file}: not a store snapshot (${issueText(snap.error)}); not used` });
     return undefined;
   }
   const restored = MessageStore.fromJSON(snap.data.store, options);
@@ -221,7 +222,7 @@ async function replayJournal(file: string, store: MessageStore, afterSeq: number
     }
     const r = zRecord.safeParse(raw);
     if (!r.success) {
-      diagnostics.push({ severity: 'error', message: `${file}:${i + 1}: malformed journal record skipped (${r.error.issues[0]?.message ?? 'invalid'})` });
+      diagnostics.push({ severity: 'error', message: `${file}:${i + 1}: malformed journal record skipped (${issueText(r.error)})` });
       continue;
     }
     if (r.data.seq <= lastSeq) continue; // already in the snapshot (a crash between snapshot and truncation)

@@ -14,6 +14,7 @@ import { zCancelRequestParams } from '../../common/protocol/requests';
 import { AcpCancellationStrategy } from './cancellation';
 import { NdjsonMessageReader, NdjsonMessageWriter } from './ndjson';
 import type { InvalidLine } from './ndjson';
+import { errorText, issueText } from '../../common/util/errors';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 export type LogFn = (level: LogLevel, message: string) => void;
@@ -124,7 +125,7 @@ export function onAcpRequest<S extends z.ZodType, R>(
     try {
       const parsed = schema.safeParse(raw);
       if (!parsed.success) {
-        throw rpcError(ErrorCodes.invalidParams, `invalid params for ${method}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+        throw rpcError(ErrorCodes.invalidParams, `invalid params for ${method}: ${issueText(parsed.error, true)}`);
       }
       const controller = new AbortController();
       const sub = token.onCancellationRequested(() => controller.abort());
@@ -134,7 +135,7 @@ export function onAcpRequest<S extends z.ZodType, R>(
       } catch (err) {
         if (err instanceof ResponseError) throw err;
         if (controller.signal.aborted) throw rpcError(ErrorCodes.requestCancelled, `${method} was cancelled`);
-        throw rpcError(ErrorCodes.internalError, err instanceof Error ? err.message : String(err));
+        throw rpcError(ErrorCodes.internalError, errorText(err));
       } finally {
         sub.dispose();
       }
@@ -155,7 +156,7 @@ export function onAcpNotification<S extends z.ZodType>(
   acp.connection.onNotification(method, (raw: unknown) => {
     const parsed = schema.safeParse(raw);
     if (!parsed.success) {
-      log?.('warn', `ignored ${method} with invalid params: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
+      log?.('warn', `ignored ${method} with invalid params: ${issueText(parsed.error, true)}`);
       return;
     }
     handler(parsed.data);

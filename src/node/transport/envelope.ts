@@ -3,6 +3,7 @@
  * one request, notification or response is refused before vscode-jsonrpc sees it (vscode-jsonrpc
  * would otherwise log and drop it, or mistake it for something else).
  */
+import { issueText } from '../../common/util/errors';
 import { z } from 'zod';
 import type { Message } from 'vscode-jsonrpc/node';
 
@@ -27,7 +28,7 @@ export function checkEnvelope(value: unknown): EnvelopeCheck {
   const hasId = 'id' in value;
   const schema = hasMethod ? (hasId ? zRequest : zNotification) : zResponse;
   const r = schema.safeParse(value);
-  if (!r.success) return { ok: false, reason: `invalid JSON-RPC message: ${r.error.issues.map((i) => i.message).join('; ')}` };
+  if (!r.success) return { ok: false, reason: `invalid JSON-RPC message: ${issueText(r.error, true)}` };
   // The schema only checked fields; the object itself (with every unknown field) goes on unchanged.
   return { ok: true, message: value as Message };
 }

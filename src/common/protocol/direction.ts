@@ -1,0 +1,2 @@
+/** Which way a JSON-RPC message went on an agent connection (captures, the store, the protocol log). */
+export type Direction = 'client->agent' | 'agent->client';
