@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { OUTSIDE_WORKSPACE_POLICIES, type OutsideWorkspacePolicy } from '../boundary';
+import { issueText } from '../util/errors';
 
 export const DEMO_AGENT_ID = 'demo';
 
@@ -55,7 +56,7 @@ export function parseSettings(get: RawSettings): { settings: Settings; problems:
     raw.forEach((item, i) => {
       const r = schema.safeParse(item);
       if (r.success) out.push(r.data);
-      else problems.push(`acpChat.${key}[${i}] ignored: ${r.error.issues.map((x) => `${x.path.join('.') || 'value'} ${x.message}`).join('; ')}`);
+      else problems.push(`acpChat.${key}[${i}] ignored: ${issueText(r.error, true)}`);
     });
     return out;
   };

@@ -334,8 +334,7 @@ export class MessageStore {
     const diagnostics: Diagnostic[] = [];
     const top = zPersistedStore.safeParse(data);
     if (!top.success) {
-      const i = top.error.issues[0];
-      diagnostics.push({ severity: 'error', message: `saved store state is unreadable (${i ? `${i.path.join('.')}: ${i.message}` : 'invalid'}); starting empty` });
+      diagnostics.push({ severity: 'error', message: `saved store state is unreadable (${issueText(top.error)}); starting empty` });
       return { store, diagnostics };
     }
     store.protocolVersion = top.data.protocolVersion;
@@ -344,7 +343,7 @@ export class MessageStore {
     top.data.sessions.forEach((raw, si) => {
       const r = zPersistedSession.safeParse(raw);
       if (!r.success) {
-        diagnostics.push({ severity: 'error', message: `saved session ${si} is unreadable (${r.error.issues[0]?.message ?? 'invalid'}); skipped` });
+        diagnostics.push({ severity: 'error', message: `saved session ${si} is unreadable (${issueText(r.error)}); skipped` });
         return;
       }
       const d = r.data;
