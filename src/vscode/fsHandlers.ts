@@ -21,6 +21,11 @@ export interface Requester {
   readonly sessionId: string;
 }
 
+/** Asks the user (a modal warning by default; scripted in tests): resolves to the chosen button or undefined. */
+export type Confirm = (message: string, detail: string, ...buttons: string[]) => Promise<string | undefined>;
+
+const modalWarning: Confirm = (message, detail, ...buttons) => Promise.resolve(vscode.window.showWarningMessage(message, { modal: true, detail }, ...buttons));
+
 export class FileAccess {
   private readonly grants = new SessionGrants();
 
@@ -29,6 +34,7 @@ export class FileAccess {
     private readonly log: vscode.LogOutputChannel,
     private readonly chatColumn: () => vscode.ViewColumn | undefined = () => undefined,
     private readonly policy: () => OutsideWorkspacePolicy = () => 'ask',
+    private readonly confirm: Confirm = modalWarning,
   ) {}
 
   /** A file's text as the user sees it (an open editor's unsaved text wins). No boundary: for the user's own mentions. */
@@ -66,17 +72,14 @@ export class FileAccess {
     const folder = access === 'terminal' ? real : nodePath.dirname(real);
     const once = 'Allow Once';
     const session = 'Allow for This Session';
-    const answer = await vscode.window.showWarningMessage(
+    const answer = await this.confirm(
       `${noticeText(who.agentName)} wants to ${describeAccess(access)} outside the workspace`,
-      {
-        modal: true,
-        detail: noticeLines(
-          target,
-          ...(real === nodePath.normalize(target) ? [] : [`which really is ${real}`]),
-          '',
-          `"Allow for This Session" allows this under ${folder} until the session ends. The acpChat.outsideWorkspace setting changes when ACP Chat asks.`,
-        ),
-      },
+      noticeLines(
+        target,
+        ...(real === nodePath.normalize(target) ? [] : [`which really is ${real}`]),
+        '',
+        `"Allow for This Session" allows this under ${folder} until the session ends. The acpChat.outsideWorkspace setting changes when ACP Chat asks.`,
+      ),
       once,
       session,
     );

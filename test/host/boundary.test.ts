@@ -1,0 +1,100 @@
+/**
+ * The workspace boundary of the VS Code fs handlers, in the real extension host with its real workspace
+ * folder: paths are judged by where they really point, outside needs the user's answer (scripted here in
+ * place of the modal dialog), and "Allow for This Session" is remembered for that session only.
+ */
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import type { OutsideWorkspacePolicy } from '../../src/common/boundary';
+import { FileAccess } from '../../src/vscode/fsHandlers';
+
+suite('Workspace boundary (fs/* and terminal cwd)', () => {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  const ws = folder ? fs.realpathSync(folder.uri.fsPath) : '';
+  const outside = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'acp-boundary-')));
+  const inWs = (...p: string[]) => path.join(ws, 'boundary-test', ...p);
+  const log = vscode.window.createOutputChannel('ACP Chat boundary test', { log: true });
+  let policy: OutsideWorkspacePolicy = 'ask';
+  let asked: { message: string; detail: string }[] = [];
+  let answer: string | undefined;
+  const files = new FileAccess(log, () => undefined, () => policy, async (message, detail) => {
+    asked.push({ message, detail });
+    return answer;
+  });
+  const who = { agentName: 'Hostile [agent](command:workbench.action.quit)', sessionId: 's1' };
+
+  suiteSetup(() => {
+    assert.ok(folder, 'the test host opens a workspace folder');
+    fs.mkdirSync(inWs(), { recursive: true });
+    fs.writeFileSync(inWs('inside.txt'), 'inside\n');
+    fs.writeFileSync(path.join(outside, 'secret.txt'), 'SECRET\n');
+    fs.symlinkSync(outside, inWs('link'));
+    fs.symlinkSync(path.join(outside, 'planted.txt'), inWs('dangling'));
+  });
+  suiteTeardown(() => {
+    fs.rmSync(inWs(), { recursive: true, force: true });
+    fs.rmSync(outside, { recursive: true, force: true });
+    log.dispose();
+  });
+  setup(() => {
+    policy = 'ask';
+    asked = [];
+    answer = undefined;
+  });
+
+  test('inside the workspace: read and write without asking', async () => {
+    assert.strictEqual(await files.agentRead({ path: inWs('inside.txt') }, who), 'inside\n');
+    await files.agentWrite(inWs('written.txt'), 'ok\n', who);
+    assert.strictEqual(fs.readFileSync(inWs('written.txt'), 'utf8'), 'ok\n');
+    await files.checkTerminalCwd(inWs(), who);
+    assert.deepStrictEqual(asked, []);
+  });
+
+  test('`..` and a symlink out are outside: the user is asked, and a refusal is an error that says why', async () => {
+    // Climb from the test folder to `/` with `..`, then down to the outside file.
+    const climb = `${inWs()}${'/..'.repeat(inWs().split(path.sep).length - 1)}${outside}/secret.txt`;
+    for (const p of [climb, inWs('link', 'secret.txt')]) {
+      asked = [];
+      await assert.rejects(files.agentRead({ path: p }, who), /did not allow reading .*secret\.txt \(outside the workspace\)/);
+      assert.strictEqual(asked.length, 1, p);
+      assert.match(asked[0]!.message, /wants to read a file outside the workspace/);
+      assert.doesNotMatch(asked[0]!.message, /\]\(command:/, 'the agent name cannot form a link');
+      assert.ok(asked[0]!.detail.includes(path.join(outside, 'secret.txt')), `the detail names the real path: ${asked[0]!.detail}`);
+    }
+  });
+
+  test('a write through a dangling symlink is judged by its target and nothing is created when refused', async () => {
+    await assert.rejects(files.agentWrite(inWs('dangling'), 'pwned', who), /did not allow writing/);
+    assert.match(asked[0]?.message ?? '', /write a file/);
+    assert.strictEqual(fs.existsSync(path.join(outside, 'planted.txt')), false);
+  });
+
+  test('"Allow for This Session" is remembered for that folder and session only', async () => {
+    answer = 'Allow for This Session';
+    assert.strictEqual(await files.agentRead({ path: inWs('link', 'secret.txt') }, who), 'SECRET\n');
+    answer = undefined;
+    assert.strictEqual(await files.agentRead({ path: path.join(outside, 'secret.txt') }, who), 'SECRET\n');
+    assert.strictEqual(asked.length, 1, 'asked once, then remembered');
+    await assert.rejects(files.agentRead({ path: path.join(outside, 'secret.txt') }, { ...who, sessionId: 's2' }), /did not allow/);
+    await assert.rejects(files.agentWrite(path.join(outside, 'x.txt'), 'x', who), /did not allow writing/, 'a read grant is not a write grant');
+    assert.strictEqual(asked.length, 3);
+  });
+
+  test('acpChat.outsideWorkspace: deny refuses without asking, allowRead reads, allow never asks', async () => {
+    policy = 'deny';
+    await assert.rejects(files.agentRead({ path: path.join(outside, 'secret.txt') }, { ...who, sessionId: 's3' }), /outside the workspace and acpChat\.outsideWorkspace is "deny"/);
+    await assert.rejects(files.checkTerminalCwd(outside, { ...who, sessionId: 's3' }), /"deny"/);
+    assert.deepStrictEqual(asked, []);
+    policy = 'allowRead';
+    assert.strictEqual(await files.agentRead({ path: path.join(outside, 'secret.txt') }, { ...who, sessionId: 's3' }), 'SECRET\n');
+    await assert.rejects(files.checkTerminalCwd(outside, { ...who, sessionId: 's3' }), /did not allow a terminal in/);
+    assert.strictEqual(asked.length, 1);
+    policy = 'allow';
+    await files.agentWrite(path.join(outside, 'allowed.txt'), 'fine\n', { ...who, sessionId: 's3' });
+    assert.strictEqual(fs.readFileSync(path.join(outside, 'allowed.txt'), 'utf8'), 'fine\n');
+    assert.strictEqual(asked.length, 1);
+  });
+});
