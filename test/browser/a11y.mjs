@@ -278,6 +278,66 @@ export function registerA11yTests(test) {
     assert.equal((await active(page)).label, 'Prompt');
   });
 
+  test('a11y: the prompt box is a combobox whose selected completion is exposed and visible; Esc closes the innermost popup first', async ({ open }) => {
+    const { page, send, posted, clearPosted } = await open();
+    const { panel: p } = showcase();
+    await send(snapshot([message('user_message', 'u1', 'hi')], { ...p, permissions: [], turn: 'busy' }));
+    const box = page.getByRole('combobox', { name: 'Prompt' });
+    assert.equal(await box.getAttribute('aria-expanded'), 'false');
+    await page.keyboard.press('Control+f');
+    await box.click();
+    await box.pressSequentially('/');
+    const options = page.getByRole('listbox', { name: 'Commands' }).getByRole('option');
+    assert.equal(await box.getAttribute('aria-expanded'), 'true');
+    const state = () => options.evaluateAll((o) => o.map((x) => `${x.id}:${x.getAttribute('aria-selected')}`));
+    assert.deepEqual(await state(), ['slash-0:true', 'slash-1:false', 'slash-2:false']);
+    assert.equal(await box.getAttribute('aria-activedescendant'), 'slash-0');
+    await box.press('ArrowDown');
+    assert.deepEqual(await state(), ['slash-0:false', 'slash-1:true', 'slash-2:false']);
+    assert.equal(await box.getAttribute('aria-activedescendant'), 'slash-1');
+    const look = (i) => options.nth(i).evaluate((el) => `${getComputedStyle(el).backgroundColor} ${getComputedStyle(el).boxShadow}`);
+    assert.notEqual(await look(1), await look(0), 'the selected item looks different');
+    // Esc: the completion list, then the search bar, and only then the busy turn.
+    await clearPosted();
+    await box.press('Escape');
+    assert.equal(await box.getAttribute('aria-expanded'), 'false');
+    assert.ok(await page.locator('.search-bar').isVisible());
+    await box.press('Escape');
+    assert.equal(await page.locator('.search-bar').isVisible(), false);
+    assert.deepEqual(await posted(), []);
+    await box.press('Escape');
+    assert.deepEqual(await posted(), [{ type: 'cancel' }]);
+  });
+
+  test('a11y: the inline diff is a table of rows and cells', async ({ open }) => {
+    const { page, send, flush } = await open();
+    const { entries } = showcase();
+    await send(snapshot(entries.filter((e) => e.key === 'tc2')));
+    await flush();
+    const table = page.getByRole('table', { name: 'Diff of /home/dev/app/src/range.ts' });
+    const rows = table.getByRole('row');
+    assert.ok((await rows.count()) >= 7);
+    assert.deepEqual(await table.getByRole('columnheader').evaluateAll((c) => c.map((x) => x.getAttribute('aria-label'))), ['Change', 'Line']);
+    const added = table.getByRole('row').filter({ has: page.getByRole('cell', { name: 'added' }) });
+    assert.equal(await added.count(), 1);
+    assert.match(await added.getByRole('cell').nth(1).innerText(), /return \[a, b \+ 1\]/);
+  });
+
+  test('a11y: focus stays on Copy code while its message streams on', async ({ open }) => {
+    const { page, send, flush } = await open();
+    // The code block is still open, so every chunk re-renders it (a new Copy code button each time).
+    await send(snapshot([message('agent_message', 'a1', 'Try:\n\n```js\nrun()\n')], panel({ turn: 'busy' })));
+    await flush();
+    await page.locator('[data-key="a1"] .code-copy').focus();
+    await page.evaluate(() => (window.__copy = document.activeElement));
+    for (let i = 0; i < 3; i++) {
+      await send(patch({ op: 'appendText', key: 'a1', text: `more${i}()\n` }));
+      await flush();
+    }
+    assert.ok(await page.evaluate(() => !window.__copy.isConnected), 'the button was rebuilt');
+    assert.deepEqual(await active(page).then((a) => [a.key, a.label]), ['a1', 'Copy code']);
+  });
+
   test('a11y: after answering a request focus moves to the next request, then to the prompt box', async ({ open }) => {
     const { page, send, flush, posted, clearPosted } = await open();
     const { entries, panel: p } = showcase();

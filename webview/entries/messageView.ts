@@ -1,6 +1,6 @@
 /** User messages, agent messages and agent thoughts. */
 import type { MessageEntry } from '../../src/common/store/model';
-import { button, h, icon } from '../dom';
+import { button, h, icon, keepFocus } from '../dom';
 import { entryPlainText, thoughtSeconds } from '../entryModel';
 import { StreamingMarkdown } from '../streamingMarkdown';
 import { renderBlock } from './blocks';
@@ -41,6 +41,16 @@ export class MessageView extends EntryView<MessageEntry> {
   }
 
   protected render(): void {
+    keepFocus(this.body, () => this.renderBody(), () => this.el);
+    const e = this.entry;
+    if (this.summaryText) {
+      const streaming = this.ctx.isStreaming(e.key);
+      this.summaryText.textContent = streaming ? 'Thinking…' : `Thought for ${thoughtSeconds(e)} s`;
+      if (!streaming) this.collapse();
+    }
+  }
+
+  private renderBody(): void {
     const e = this.entry;
     const shape = e.content.map((b) => b.type);
     // Same block layout as before, maybe with blocks added (the streaming case): update slots in place.
@@ -60,11 +70,6 @@ export class MessageView extends EntryView<MessageEntry> {
       } else if (!slot) this.addSlot(renderBlock(b));
     });
     this.shape = shape;
-    if (this.summaryText) {
-      const streaming = this.ctx.isStreaming(e.key);
-      this.summaryText.textContent = streaming ? 'Thinking…' : `Thought for ${thoughtSeconds(e)} s`;
-      if (!streaming) this.collapse();
-    }
   }
 
   private addSlot(slot: StreamingMarkdown | HTMLElement): void {
