@@ -1,6 +1,8 @@
 /**
- * The JSON-RPC 2.0 envelope, strict (house rules): a message with unknown top-level members or a wrong
- * `jsonrpc` is rejected as a whole. What is inside `params` / `result` is checked by the variant schemas.
+ * The JSON-RPC 2.0 envelope: the one schema both the transport (before vscode-jsonrpc sees a message) and
+ * the store use. Strict on what JSON-RPC requires (`jsonrpc: "2.0"`, the id and method types, structured
+ * params, exactly one of result/error), tolerant of extra top-level members such as `_meta`, which the ACP
+ * schemas allow. What is inside `params` / `result` is checked by the variant schemas.
  */
 import { isRecord } from '../util/guards';
 import { issueText } from '../util/errors';
@@ -9,11 +11,13 @@ import { z } from 'zod';
 export const zRequestId = z.union([z.string(), z.number(), z.null()]);
 export type RequestId = z.infer<typeof zRequestId>;
 
-export const zRequest = z.strictObject({ jsonrpc: z.literal('2.0'), id: zRequestId, method: z.string(), params: z.unknown().optional() });
-export const zNotification = z.strictObject({ jsonrpc: z.literal('2.0'), method: z.string(), params: z.unknown().optional() });
+/** JSON-RPC 2.0 §4.2: params, when present, are an object or an array. */
+const zParams = z.union([z.record(z.string(), z.unknown()), z.array(z.unknown())]).optional();
+export const zRequest = z.looseObject({ jsonrpc: z.literal('2.0'), id: zRequestId, method: z.string(), params: zParams });
+export const zNotification = z.looseObject({ jsonrpc: z.literal('2.0'), method: z.string(), params: zParams });
 export const zResponseError = z.looseObject({ code: z.number(), message: z.string(), data: z.unknown().optional() });
-export const zSuccess = z.strictObject({ jsonrpc: z.literal('2.0'), id: zRequestId, result: z.unknown() });
-export const zFailure = z.strictObject({ jsonrpc: z.literal('2.0'), id: zRequestId, error: zResponseError });
+export const zSuccess = z.looseObject({ jsonrpc: z.literal('2.0'), id: zRequestId, result: z.unknown() });
+export const zFailure = z.looseObject({ jsonrpc: z.literal('2.0'), id: zRequestId, error: zResponseError });
 
 export type RpcMessage =
   | { readonly type: 'request'; readonly id: RequestId; readonly method: string; readonly params: unknown }
@@ -34,6 +38,7 @@ export function parseRpc(msg: unknown): { ok: true; msg: RpcMessage } | { ok: fa
     return r.success ? { ok: true, msg: { type: 'notification', method: r.data.method, params: r.data.params } } : { ok: false, error: `malformed JSON-RPC notification: ${issueText(r.error)}` };
   }
   if ('error' in msg) {
+    if ('result' in msg) return { ok: false, error: 'malformed JSON-RPC response: both "result" and "error"' };
     const r = zFailure.safeParse(msg);
     return r.success ? { ok: true, msg: { type: 'response', id: r.data.id, ok: false, error: r.data.error } } : { ok: false, error: `malformed JSON-RPC error response: ${issueText(r.error)}` };
   }

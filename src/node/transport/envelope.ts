@@ -1,34 +1,21 @@
 /**
- * The JSON-RPC 2.0 envelope, checked strictly at the process boundary: anything that is not exactly
- * one request, notification or response is refused before vscode-jsonrpc sees it (vscode-jsonrpc
- * would otherwise log and drop it, or mistake it for something else).
+ * The JSON-RPC 2.0 envelope, checked at the process boundary with the same schema the store uses
+ * (src/common/store/rpc.ts): anything that is not exactly one request, notification or response is
+ * refused before vscode-jsonrpc sees it (vscode-jsonrpc would otherwise log and drop it, or mistake it for
+ * something else).
  */
-import { issueText } from '../../common/util/errors';
-import { z } from 'zod';
 import type { Message } from 'vscode-jsonrpc/node';
-
-const zId = z.union([z.string(), z.number()]);
-const zParams = z.union([z.record(z.string(), z.unknown()), z.array(z.unknown())]).optional();
-
-const zRequest = z.object({ jsonrpc: z.literal('2.0'), id: zId, method: z.string(), params: zParams }).loose();
-const zNotification = z.object({ jsonrpc: z.literal('2.0'), method: z.string(), params: zParams }).loose();
-const zError = z.object({ code: z.number(), message: z.string(), data: z.unknown().optional() }).loose();
-const zResponse = z
-  .object({ jsonrpc: z.literal('2.0'), id: zId.nullable(), result: z.unknown().optional(), error: zError.optional() })
-  .loose()
-  .refine((m) => 'result' in m || m.error !== undefined, 'a response needs "result" or "error"');
+import { parseRpc } from '../../common/store/rpc';
 
 export type EnvelopeCheck = { ok: true; message: Message } | { ok: false; reason: string };
 
 /** Classify a parsed JSON value. Never throws. */
 export function checkEnvelope(value: unknown): EnvelopeCheck {
   if (Array.isArray(value)) return { ok: false, reason: 'JSON-RPC batches are not supported' };
-  if (typeof value !== 'object' || value === null) return { ok: false, reason: 'not a JSON object' };
-  const hasMethod = 'method' in value;
-  const hasId = 'id' in value;
-  const schema = hasMethod ? (hasId ? zRequest : zNotification) : zResponse;
-  const r = schema.safeParse(value);
-  if (!r.success) return { ok: false, reason: `invalid JSON-RPC message: ${issueText(r.error, true)}` };
+  const r = parseRpc(value);
+  if (!r.ok) return { ok: false, reason: r.error };
+  // vscode-jsonrpc takes a request with a null id for a notification and would never answer it.
+  if (r.msg.type === 'request' && r.msg.id === null) return { ok: false, reason: 'malformed JSON-RPC request: id is null' };
   // The schema only checked fields; the object itself (with every unknown field) goes on unchanged.
   return { ok: true, message: value as Message };
 }

@@ -56,7 +56,7 @@ describe('NdjsonMessageReader', () => {
     assert.equal(got.length, 1);
     assert.deepEqual(
       invalid.map((i) => i.reason.split(':')[0]),
-      ['not JSON', 'JSON-RPC batches are not supported', 'not a JSON object', 'invalid JSON-RPC message', 'invalid JSON-RPC message'],
+      ['not JSON', 'JSON-RPC batches are not supported', 'not a JSON-RPC message', 'malformed JSON-RPC notification', 'malformed JSON-RPC message'],
     );
     assert.equal(invalid[0]!.text, 'Listening on http://127.0.0.1:1234');
   });
