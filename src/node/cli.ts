@@ -2,6 +2,7 @@
  * `node dist/cli.js <command>`: the headless side of ACP Chat, built from the same store and client
  * code as the extension.
  */
+import { terminalSafe } from '../common/untrusted';
 import { wantsHelp } from './cli/args';
 import { main as reduceMain, usage as reduceUsage } from './cli/reduce';
 import { main as runMain, usage as runUsage } from './cli/run';
@@ -48,7 +49,8 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (err: unknown) => {
-    process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    // An unexpected error can carry agent text: print it as inert as everything else.
+    process.stderr.write(terminalSafe(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`));
     process.exitCode = 1;
   },
 );
