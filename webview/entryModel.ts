@@ -2,7 +2,7 @@
  * Pure operations on store entries that the webview needs: applying an `appendText` patch, the plain
  * text used by search and "copy message", and small formatting helpers. No DOM, so unit-tested in Node.
  */
-import type { ContentBlock, ToolCallContent } from '../src/common/protocol/content';
+import { type ContentBlock, diffChangeLines, isDiffV2, type ToolCallContent, unsupportedType } from '../src/common/protocol/content';
 import type { Entry, Usage } from '../src/common/store/model';
 
 /** Applies `appendText` as the contract defines it: to the last block when it is text, else as a new text block. */
@@ -38,6 +38,8 @@ function blockText(b: ContentBlock): string {
       return '[image]';
     case 'audio':
       return '[audio]';
+    case 'unsupported':
+      return `[unsupported ${unsupportedType(b)}]`;
   }
 }
 
@@ -47,7 +49,7 @@ export function entryPlainText(entry: Entry): string {
   const parts = [entry.title];
   for (const c of entry.content) {
     if (c.type === 'content') parts.push(blockText(c.content));
-    else if (c.type === 'diff') parts.push(c.path, c.newText);
+    else if (c.type === 'diff') parts.push(...(isDiffV2(c) ? [...diffChangeLines(c), c.patch?.text ?? ''] : [c.path, c.newText]));
   }
   for (const l of entry.locations) parts.push(l.path);
   return parts.join('\n');

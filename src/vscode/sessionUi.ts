@@ -5,6 +5,7 @@ import { classifyLink, isRemotePath } from '../common/links';
 import { sessionToMarkdown } from '../common/export/markdown';
 import { labelText, noticeText } from '../common/untrusted';
 import type { Entry } from '../common/store/model';
+import { isDiffV2 } from '../common/protocol/content';
 import type { AuthMethod } from '../common/protocol/requests';
 import type { ChatSession, SessionUi } from './chatSession';
 import type { VirtualDocuments } from './virtualDocuments';
@@ -62,7 +63,8 @@ export function createSessionUi(d: SessionUiDeps): SessionUi {
     openDiff(entry: Entry, index: number) {
       if (entry.kind !== 'tool_call') return;
       const c = entry.content[index];
-      if (c?.type !== 'diff') return;
+      // v2 diffs (`changes` + patch text) carry no whole old/new text to put side by side.
+      if (c?.type !== 'diff' || isDiffV2(c)) return;
       void d.docs.openDiff(c.path, c.oldText ?? '', c.newText, `${entry.title} (${c.path.split(/[\\/]/).pop() ?? ''})`, columnBesideChat(d.chatColumn()));
     },
     copy(text) {

@@ -1,5 +1,5 @@
 /** Non-text content blocks (images, files, resources), shared by messages and tool calls. */
-import type { ContentBlock } from '../../src/common/protocol/content';
+import { type ContentBlock, unsupportedType } from '../../src/common/protocol/content';
 import { h, icon } from '../dom';
 import { classifyLink } from '../../src/common/links';
 
@@ -13,6 +13,9 @@ export function renderBlock(b: Exclude<ContentBlock, { type: 'text' }>): HTMLEle
       return fileChip(b.uri, b.title ?? b.name);
     case 'resource':
       return fileChip(b.resource.uri, b.resource.uri.split('/').pop() || b.resource.uri);
+    case 'unsupported':
+      // Kept whole in the store (and the debug tree); the panel only says what it cannot show.
+      return h('div', { class: 'chip unsupported' }, icon('question'), `unsupported content: ${unsupportedType(b)}`);
   }
 }
 

@@ -3,7 +3,7 @@
  * pending permission requests with their options, and the raw input/output behind a toggle.
  * Cards are small, so a changed tool call redraws its card; open/closed toggles are kept.
  */
-import type { ToolCallContent } from '../../src/common/protocol/content';
+import { type DiffV1, type DiffV2, isDiffV2, type ToolCallContent } from '../../src/common/protocol/content';
 import type { ToolCallEntry } from '../../src/common/store/model';
 import type { PermissionView } from '../../src/common/webview/contract';
 import { button, h, icon, inlineCode, keepFocus } from '../dom';
@@ -109,13 +109,31 @@ export class ToolCallView extends EntryView<ToolCallEntry> {
         }
         return h('div', { class: 'tool-content' }, renderBlock(c.content));
       case 'diff':
-        return this.renderDiff(c, index);
+        return isDiffV2(c) ? this.renderDiffV2(c) : this.renderDiff(c, index);
       case 'terminal':
         return this.renderTerminal(c.terminalId);
+      case 'unsupported':
+        return h('div', { class: 'tool-content' }, renderBlock(c));
     }
   }
 
-  private renderDiff(c: Extract<ToolCallContent, { type: 'diff' }>, index: number): HTMLElement {
+  /** v2 draft diff: the changed files, and the patch text (when sent) with added/removed lines marked. */
+  private renderDiffV2(c: DiffV2): HTMLElement {
+    const head = h('div', { class: 'diff-head' });
+    for (const ch of c.changes) {
+      head.append(h('button', { type: 'button', class: 'diff-path location', 'data-path': ch.path, title: `${ch.operation} ${ch.path}` }, icon('file'), `${ch.operation} ${shortPath(ch.path)}`));
+    }
+    const body = h('div', { class: 'diff-body', role: 'table', 'aria-label': 'Changes' });
+    const lines = (c.patch?.text ?? '').split('\n');
+    for (const line of lines.slice(0, MAX_DIFF_ROWS)) {
+      const t = line.startsWith('+') && !line.startsWith('+++') ? 'add' : line.startsWith('-') && !line.startsWith('---') ? 'del' : 'ctx';
+      body.append(h('div', { class: `diff-row diff-${t}` }, line));
+    }
+    if (lines.length > MAX_DIFF_ROWS) body.append(h('div', { class: 'diff-row diff-skip' }, `⋯ ${lines.length - MAX_DIFF_ROWS} more lines`));
+    return h('div', { class: 'tool-diff' }, head, c.patch ? body : null);
+  }
+
+  private renderDiff(c: DiffV1, index: number): HTMLElement {
     const lines = lineDiff(c.oldText ?? '', c.newText);
     const { added, removed } = diffStats(lines);
     const open = button('Open diff', 'diff', { class: 'open-diff', 'data-index': index }, 'Open diff');

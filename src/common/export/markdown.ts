@@ -1,5 +1,5 @@
 /** A session's transcript as Markdown ("Export Transcript as Markdown", copy a message). */
-import type { ContentBlock, ToolCallContent } from '../protocol/content';
+import { type ContentBlock, diffChangeLines, isDiffV2, type ToolCallContent, unsupportedType } from '../protocol/content';
 import type { Entry, SessionState } from '../store/model';
 
 export function blocksToMarkdown(blocks: readonly ContentBlock[]): string {
@@ -16,6 +16,8 @@ export function blocksToMarkdown(blocks: readonly ContentBlock[]): string {
           return `[${b.title ?? b.name}](${b.uri})`;
         case 'resource':
           return 'text' in b.resource ? `\n\`\`\`\n${b.resource.text}\n\`\`\`\n*${b.resource.uri}*` : `*[resource ${b.resource.uri}]*`;
+        case 'unsupported':
+          return `*[unsupported content: ${unsupportedType(b)}]*`;
       }
     })
     .join('');
@@ -33,9 +35,12 @@ function toolContent(c: ToolCallContent): string {
     case 'content':
       return blocksToMarkdown([c.content]);
     case 'diff':
+      if (isDiffV2(c)) return `Changes:\n\n${diffChangeLines(c).map((l) => `- ${l}`).join('\n')}${c.patch ? `\n\n${fence(c.patch.text, 'diff')}` : ''}`;
       return `Diff of \`${c.path}\`:\n\n${fence(c.newText, 'diff')}`;
     case 'terminal':
       return `*terminal ${c.terminalId}*`;
+    case 'unsupported':
+      return `*[unsupported tool content: ${unsupportedType(c)}]*`;
   }
 }
 

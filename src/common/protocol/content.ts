@@ -69,30 +69,75 @@ export const zEmbeddedResource = z.looseObject({
   _meta: optional(zMeta),
 });
 
-/** One content block. The union is closed in v1; callers decide whether an unknown `type` is an error. */
-export const zContentBlock = z.discriminatedUnion('type', [
-  zTextContent,
-  zImageContent,
-  zAudioContent,
-  zResourceLink,
-  zEmbeddedResource,
-]);
+/**
+ * A member of an open union (v2 `ContentBlock`, `ToolCallContent`, ...) whose `type` this client does
+ * not know. The v2 draft says receivers must preserve it, so it is kept whole under `raw` and shown as
+ * unsupported; v1's unions are closed, but an unknown block is kept the same way rather than failing.
+ * The wrapper is idempotent: a saved `{type:"unsupported", raw}` parses back to itself.
+ */
+export const zUnsupported = z.object({ type: z.literal('unsupported'), raw: z.record(z.string(), z.unknown()) });
+export type Unsupported = z.infer<typeof zUnsupported>;
+
+/** Known members by `type`, anything else with a string `type` as `Unsupported`. */
+function openUnion<const K extends string, T extends z.ZodType>(known: readonly K[], union: T) {
+  const zAny = z.looseObject({ type: z.string() });
+  return z.union([union, zUnsupported, zAny.refine((o) => !(known as readonly string[]).includes(o.type)).transform((raw): Unsupported => ({ type: 'unsupported', raw }))]);
+}
+
+const knownBlock = z.discriminatedUnion('type', [zTextContent, zImageContent, zAudioContent, zResourceLink, zEmbeddedResource]);
+/** One content block; unknown `type`s are kept as `Unsupported` (a known type with bad fields still fails). */
+export const zContentBlock = openUnion(['text', 'image', 'audio', 'resource_link', 'resource'], knownBlock);
 export type ContentBlock = z.infer<typeof zContentBlock>;
 export type TextContent = z.infer<typeof zTextContent>;
 
-/** Tool-call content: note the double wrapping of plain content (`{type:"content", content:{...}}`). */
-export const zToolCallContent = z.discriminatedUnion('type', [
+/** v1 diff: one file's whole old and new text. */
+export const zDiffV1 = z.looseObject({
+  type: z.literal('diff'),
+  path: z.string(),
+  oldText: optional(z.string().nullable()),
+  newText: z.string(),
+  _meta: optional(zMeta),
+});
+/** v2 draft diff change: `operation` is open (add, delete, modify, move, copy, ...); `oldPath` for move/copy. */
+export const zDiffChange = z.looseObject({
+  operation: z.string(),
+  path: z.string(),
+  oldPath: optional(z.string()),
+  fileType: optional(z.string().nullable()),
+  mimeType: optional(z.string().nullable()),
+  _meta: optional(zMeta.nullable()),
+});
+export type DiffChange = z.infer<typeof zDiffChange>;
+/** v2 draft diff: a list of file changes plus an optional patch text (e.g. a unified diff). */
+export const zDiffV2 = z.looseObject({
+  type: z.literal('diff'),
+  changes: z.array(z.unknown()).transform((items) => items.flatMap((i) => {
+    const r = zDiffChange.safeParse(i);
+    return r.success ? [r.data] : [];
+  })),
+  patch: optional(z.looseObject({ format: z.string(), text: z.string() }).nullable()),
+  _meta: optional(zMeta.nullable()),
+});
+export type DiffV2 = z.infer<typeof zDiffV2>;
+
+export type DiffV1 = z.infer<typeof zDiffV1>;
+const knownToolContent = z.union([
   z.looseObject({ type: z.literal('content'), content: zContentBlock, _meta: optional(zMeta) }),
-  z.looseObject({
-    type: z.literal('diff'),
-    path: z.string(),
-    oldText: optional(z.string().nullable()),
-    newText: z.string(),
-    _meta: optional(zMeta),
-  }),
+  zDiffV1,
+  zDiffV2,
   z.looseObject({ type: z.literal('terminal'), terminalId: z.string(), _meta: optional(zMeta) }),
 ]);
+/**
+ * Tool-call content: note the double wrapping of plain content (`{type:"content", content:{...}}`).
+ * `diff` has two shapes: v1 `{path, oldText, newText}` and the v2 draft's `{changes, patch}`
+ * (`isDiffV2` tells them apart). Unknown types are kept as `Unsupported`.
+ */
+export const zToolCallContent = openUnion(['content', 'diff', 'terminal'], knownToolContent);
 export type ToolCallContent = z.infer<typeof zToolCallContent>;
+
+export function isDiffV2(c: ToolCallContent): c is DiffV2 {
+  return c.type === 'diff' && 'changes' in c && Array.isArray(c.changes);
+}
 
 export const zToolCallLocation = z.looseObject({
   path: z.string(),
@@ -106,3 +151,13 @@ export type ToolKind = (typeof TOOL_KINDS)[number];
 /** v1 statuses plus v2's `paused` and `cancelled`; `cancelled` is also set locally when the user cancels a turn. */
 export const TOOL_STATUSES = ['pending', 'in_progress', 'completed', 'failed', 'paused', 'cancelled'] as const;
 export type ToolCallStatus = (typeof TOOL_STATUSES)[number];
+
+/** The wire `type` of a kept unknown member, for "unsupported content (…)" labels. */
+export function unsupportedType(u: Unsupported): string {
+  return typeof u.raw.type === 'string' ? u.raw.type : 'unknown';
+}
+
+/** One line per v2 diff change, e.g. `modify src/a.ts` or `move old.ts → new.ts`. */
+export function diffChangeLines(d: DiffV2): string[] {
+  return d.changes.map((c) => (c.oldPath !== undefined ? `${c.operation} ${c.oldPath} → ${c.path}` : `${c.operation} ${c.path}`));
+}

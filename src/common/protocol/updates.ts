@@ -120,11 +120,14 @@ export const zToolCallContentChunk = z.looseObject({
 
 // ---- session state updates ------------------------------------------------------------------------
 
+/** `_meta: null` is valid (the schema's `["object","null"]`) and means the same as absent. */
+const zMetaOrNull = zMeta.nullable().transform((m) => m ?? undefined);
+
 export const zPlanEntry = z.looseObject({
   content: z.string(),
   priority: z.string(),
   status: z.string(),
-  _meta: tolerant('_meta', zMeta),
+  _meta: tolerant('_meta', zMetaOrNull),
 });
 export const zPlan = z.looseObject({ entries: skipInvalid('entries', zPlanEntry) });
 /** v2 `plan_update`; only the `items` plan type maps onto the session plan. */
@@ -136,11 +139,18 @@ export const zAvailableCommand = z.looseObject({
   name: z.string(),
   description: z.string(),
   input: tolerant('input', z.looseObject({ hint: z.string() }).nullable()),
-  _meta: tolerant('_meta', zMeta),
+  _meta: tolerant('_meta', zMetaOrNull),
 });
 export const zAvailableCommandsUpdate = z.looseObject({ availableCommands: skipInvalid('availableCommands', zAvailableCommand) });
 export const zCurrentModeUpdate = z.looseObject({ currentModeId: z.string() });
-export const zConfigOption = z.looseObject({ id: z.string(), name: z.string(), type: z.string() });
+/**
+ * A session config option. v1 names it `id`, the v2 draft `configId`; both are read and `id` is filled
+ * in from `configId` so the rest of the client reads one field (the original member is kept too).
+ */
+export const zConfigOption = z.preprocess(
+  (o) => (typeof o === 'object' && o !== null && !('id' in o) && 'configId' in o ? { ...o, id: o.configId } : o),
+  z.looseObject({ id: z.string(), name: z.string(), type: z.string() }),
+);
 export const zConfigOptionUpdate = z.looseObject({ configOptions: skipInvalid('configOptions', zConfigOption) });
 export const zSessionInfoUpdate = z.looseObject({
   title: tolerant('title', zNullableString),

@@ -14,8 +14,25 @@ export function checkEnvelope(value: unknown): EnvelopeCheck {
   if (Array.isArray(value)) return { ok: false, reason: 'JSON-RPC batches are not supported' };
   const r = parseRpc(value);
   if (!r.ok) return { ok: false, reason: r.error };
-  // vscode-jsonrpc takes a request with a null id for a notification and would never answer it.
-  if (r.msg.type === 'request' && r.msg.id === null) return { ok: false, reason: 'malformed JSON-RPC request: id is null' };
+  // A request with a null id (valid in ACP v1) gets a private id for vscode-jsonrpc: see withInternalId.
   // The schema only checked fields; the object itself (with every unknown field) goes on unchanged.
   return { ok: true, message: value as Message };
+}
+
+/**
+ * vscode-jsonrpc treats a request with `"id": null` as unanswerable and drops it, yet the agent waits
+ * for the answer. The reader gives such a request a private string id (unique, so two of them can be
+ * pending at once), and the writer turns it back into `null` on the response.
+ */
+const NULL_ID_PREFIX = '\u0000acp-null-id:';
+let nullIds = 0;
+
+export function withInternalId(msg: Message): Message {
+  if (!('method' in msg) || !('id' in msg) || msg.id !== null) return msg;
+  return { ...msg, id: `${NULL_ID_PREFIX}${++nullIds}` } as Message;
+}
+
+export function withWireId(msg: Message): Message {
+  if ('method' in msg || !('id' in msg) || typeof msg.id !== 'string' || !msg.id.startsWith(NULL_ID_PREFIX)) return msg;
+  return { ...msg, id: null } as Message;
 }

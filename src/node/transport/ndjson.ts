@@ -12,7 +12,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { AbstractMessageReader, AbstractMessageWriter, Disposable } from 'vscode-jsonrpc/node';
 import type { DataCallback, Message, MessageReader, MessageWriter } from 'vscode-jsonrpc/node';
-import { checkEnvelope } from './envelope';
+import { checkEnvelope, withInternalId, withWireId } from './envelope';
 
 export const DEFAULT_MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
 const LF = 0x0a;
@@ -120,7 +120,7 @@ export class NdjsonMessageReader extends AbstractMessageReader implements Messag
       return;
     }
     this.options.tap?.(check.message);
-    this.callback?.(check.message);
+    this.callback?.(withInternalId(check.message));
   }
 
   private report(text: string, reason: string): void {
@@ -157,7 +157,8 @@ export class NdjsonMessageWriter extends AbstractMessageWriter implements Messag
     output.on('close', () => this.fireClose());
   }
 
-  write(msg: Message): Promise<void> {
+  write(internal: Message): Promise<void> {
+    const msg = withWireId(internal);
     const run = async () => {
       if (this.ended || this.output.destroyed || this.output.writableEnded) {
         throw new Error('cannot write: the output stream is closed');

@@ -74,11 +74,15 @@ test('malformed input is a line-numbered error diagnostic and changes nothing', 
 
 test('a malformed optional field falls back with a warning; the update applies', () => {
   const store = connected();
-  store.ingest('agent->client', update('s', { sessionUpdate: 'tool_call', toolCallId: 'c1', title: 'T', locations: 'nope', content: [{ type: 'content', content: { type: 'text', text: 'ok' } }, { type: 'bogus' }] }));
+  store.ingest(
+    'agent->client',
+    update('s', { sessionUpdate: 'tool_call', toolCallId: 'c1', title: 'T', locations: 'nope', content: [{ type: 'content', content: { type: 'text', text: 'ok' } }, { type: 'diff' }, { type: 'bogus', x: 1 }] }),
+  );
   const e = store.session('s')?.entries[0];
   assert.ok(e && e.kind === 'tool_call');
   assert.deepEqual(e.locations, []);
-  assert.equal(e.content.length, 1);
+  // A known type with bad fields is skipped; an unknown type is kept whole (the unions are open).
+  assert.deepEqual(e.content.slice(1), [{ type: 'unsupported', raw: { type: 'bogus', x: 1 } }]);
   assert.deepEqual(store.diagnostics().map((d) => d.severity), ['warning', 'warning']);
 });
 
