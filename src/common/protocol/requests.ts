@@ -63,15 +63,21 @@ export const zAgentCapabilities = z.looseObject({
 });
 export type AgentCapabilities = z.infer<typeof zAgentCapabilities>;
 
-/** `type` is open: absent means "agent"; unknown types (e.g. codex's `env_var`) are kept for display. */
-export const zAuthMethod = z.looseObject({
+/** v1 names an id `id`; the v2 draft `methodId` / `configId`. Copies it to `id` (keeping the original) so the client reads one field. */
+function idFrom(field: string) {
+  return (o: unknown) => (typeof o === 'object' && o !== null && !('id' in o) && field in o ? { ...o, id: (o as Record<string, unknown>)[field] } : o);
+}
+
+/** `type` is open: absent means "agent"; unknown types (e.g. codex's `env_var`) are kept for display. v2 names the id `methodId`. */
+export const zAuthMethodFields = z.looseObject({
   id: z.string(),
   name: z.string(),
   type: optional(z.string()),
   description: optional(z.string().nullable()),
   _meta: optional(zMeta),
 });
-export type AuthMethod = z.infer<typeof zAuthMethod>;
+export const zAuthMethod = z.preprocess(idFrom('methodId'), zAuthMethodFields);
+export type AuthMethod = z.infer<typeof zAuthMethodFields>;
 
 export const zInitializeResult = z.looseObject({
   protocolVersion: z.number().int().nonnegative(),
@@ -114,8 +120,8 @@ export type SessionModeState = z.infer<typeof zSessionModeState>;
 
 export const zConfigSelectOption = z.looseObject({ value: z.string(), name: z.string(), description: optional(z.string().nullable()) });
 export const zConfigSelectGroup = z.looseObject({ group: z.string(), name: z.string(), options: z.array(zConfigSelectOption) });
-/** `type` and `category` are open: unknown option types are kept and ignored by the UI (§14). */
-export const zSessionConfigOption = z.looseObject({
+/** `type` and `category` are open: unknown option types are kept and ignored by the UI (§14). v2 names the id `configId`. */
+const zSessionConfigOptionFields = z.looseObject({
   id: z.string(),
   name: z.string(),
   description: optional(z.string().nullable()),
@@ -125,7 +131,8 @@ export const zSessionConfigOption = z.looseObject({
   options: optional(z.array(z.union([zConfigSelectOption, zConfigSelectGroup]))),
   _meta: optional(zMeta),
 });
-export type SessionConfigOption = z.infer<typeof zSessionConfigOption>;
+export const zSessionConfigOption = z.preprocess(idFrom('configId'), zSessionConfigOptionFields);
+export type SessionConfigOption = z.infer<typeof zSessionConfigOptionFields>;
 const zConfigOptions = z.array(z.unknown()).transform((items) => items.flatMap((i) => tolerantItem(zSessionConfigOption, i)));
 
 export const zNewSessionParams = z.looseObject({
@@ -283,13 +290,47 @@ export const zToolCallUpdate = z.looseObject({
   _meta: optional(zMeta),
 });
 export type ToolCallUpdate = z.infer<typeof zToolCallUpdate>;
-export const zRequestPermissionParams = z.looseObject({
+const zRequestPermissionV1 = z.looseObject({
   sessionId: z.string(),
   toolCall: zToolCallUpdate,
   options: z.array(zPermissionOption),
   _meta: optional(zMeta),
 });
-export type RequestPermissionParams = z.infer<typeof zRequestPermissionParams>;
+/**
+ * v2 draft: a `title` (the question to show) and an optional, open `subject`: a `tool_call` (with the
+ * ToolCallUpdate), a `command` (`command`, `cwd`, optional `toolCallId`), or a future kind.
+ */
+const zPermissionSubject = z.looseObject({
+  type: z.string(),
+  toolCall: optional(zToolCallUpdate),
+  command: optional(z.string()),
+  cwd: optional(z.string()),
+  toolCallId: optional(z.string().nullable()),
+});
+const zRequestPermissionV2 = z.looseObject({
+  sessionId: z.string(),
+  title: z.string(),
+  subject: optional(zPermissionSubject.nullable()),
+  options: z.array(zPermissionOption),
+  _meta: optional(zMeta.nullable()),
+});
+/**
+ * Both versions' shapes, read as one: the v2 form gets a `toolCall` (the subject's, or one made from
+ * the title and the command subject's `toolCallId`) whose `title` is the request's title, so handlers
+ * read `toolCall.title` / `toolCall.kind` in either version. The v2 `title` and `subject` are kept.
+ */
+export const zRequestPermissionParams = z.union([
+  zRequestPermissionV1,
+  zRequestPermissionV2.transform((p) => {
+    const s = p.subject ?? undefined;
+    const fromSubject = s?.type === 'tool_call' ? s.toolCall : undefined;
+    const toolCall: ToolCallUpdate = fromSubject
+      ? { ...fromSubject, title: p.title }
+      : { toolCallId: s?.toolCallId ?? '', title: p.title, ...(s?.type === 'command' ? { kind: 'execute' } : {}) };
+    return { ...p, toolCall, _meta: p._meta ?? undefined };
+  }),
+]);
+export type RequestPermissionParams = z.infer<typeof zRequestPermissionV1> & { readonly title?: string; readonly subject?: z.infer<typeof zPermissionSubject> | null };
 export const zRequestPermissionOutcome = z.discriminatedUnion('outcome', [
   z.looseObject({ outcome: z.literal('cancelled') }),
   z.looseObject({ outcome: z.literal('selected'), optionId: z.string() }),

@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import { AgentMethods, ClientMethods, PROTOCOL_V1, PROTOCOL_V2, type ProtocolVersion } from '../protocol/methods';
 import { zContentBlock } from '../protocol/content';
-import { parseSessionUpdate, zConfigOption, zSessionModeState, zToolCallPatch } from '../protocol/updates';
+import { parseSessionUpdate, zAvailableCommandsUpdate, zConfigOption, zSessionModeState, zToolCallPatch } from '../protocol/updates';
 import type { Action } from './actions';
 import type { Direction, StoreChange } from './changes';
 import { fastChunk } from './fastPath';
@@ -39,7 +39,7 @@ const zSessionIdParams = z.looseObject({ sessionId: z.string() });
 const zPromptParams = z.looseObject({ sessionId: z.string(), prompt: z.array(z.unknown()) });
 const zSetModeParams = z.looseObject({ sessionId: z.string(), modeId: z.string() });
 const zNewSessionResult = z.looseObject({ sessionId: z.string() });
-const zSessionResult = z.looseObject({ modes: z.unknown().optional(), configOptions: z.unknown().optional() });
+const zSessionResult = z.looseObject({ modes: z.unknown().optional(), configOptions: z.unknown().optional(), availableCommands: z.unknown().optional() });
 const zPromptResult = z.looseObject({ messageId: z.string().optional().catch(undefined) });
 const zInitializeResult = z.looseObject({ protocolVersion: z.number() });
 const zPermissionParams = z.looseObject({
@@ -300,6 +300,11 @@ export class MessageStore {
     if (modes && !modes.success) step.diagnostic('warning', `malformed 'modes' in a session result ignored`);
     const m = modes && modes.success ? modes.data : null;
     if (m || options) this.apply(sessionId, { kind: 'session_result', modes: m, configOptions: options }, step);
+    // v2 draft session results also carry the available commands (v1 sends them as an update only).
+    if (Array.isArray(r.data.availableCommands)) {
+      const c = zAvailableCommandsUpdate.safeParse({ availableCommands: r.data.availableCommands });
+      if (c.success) this.apply(sessionId, { kind: 'available_commands', commands: c.data.availableCommands }, step);
+    }
   }
 
   // ---- persistence ------------------------------------------------------------------------------

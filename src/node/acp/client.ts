@@ -53,6 +53,7 @@ import type {
   ListSessionsParams,
   ListSessionsResult,
   LoadSessionParams,
+  McpServer,
   NewSessionParams,
   NewSessionResult,
   PromptResult,
@@ -198,18 +199,24 @@ export class AcpClient implements IDisposable {
   }
 
   newSession(params: NewSessionParams): Promise<NewSessionResult> {
-    return this.request(AgentMethods.sessionNew, params, zNewSessionResult);
+    return this.request(AgentMethods.sessionNew, this.withMcpServers(params), zNewSessionResult);
   }
 
   /** Replays history as session/update notifications *before* it resolves (§7.2). */
   async loadSession(params: LoadSessionParams): Promise<SessionStateResult> {
     this.requireCapability(this.agentCapabilities?.loadSession === true, AgentMethods.sessionLoad);
-    return this.request(AgentMethods.sessionLoad, params, zSessionStateResult);
+    return this.request(AgentMethods.sessionLoad, this.withMcpServers(params), zSessionStateResult);
   }
 
   async resumeSession(params: ResumeSessionParams): Promise<SessionStateResult> {
     this.requireCapability(!!this.agentCapabilities?.sessionCapabilities?.resume, AgentMethods.sessionResume);
-    return this.request(AgentMethods.sessionResume, params, zSessionStateResult);
+    return this.request(AgentMethods.sessionResume, this.withMcpServers(params), zSessionStateResult);
+  }
+
+  /** The v2 draft tags stdio MCP servers `"type": "stdio"` (v1 leaves stdio untagged); settings hold the v1 form. */
+  private withMcpServers<P extends { mcpServers?: McpServer[] }>(params: P): P {
+    if (this.protocolVersion !== PROTOCOL_V2 || !params.mcpServers) return params;
+    return { ...params, mcpServers: params.mcpServers.map((m) => (m.type === undefined ? { ...m, type: 'stdio' as const } : m)) };
   }
 
   async listSessions(params: ListSessionsParams = {}): Promise<ListSessionsResult> {
@@ -223,12 +230,20 @@ export class AcpClient implements IDisposable {
     return this.request(AgentMethods.sessionClose, { sessionId }, zEmptyResult);
   }
 
-  setMode(sessionId: string, modeId: string): Promise<object> {
+  /** v1 only: the v2 draft has no `session/set_mode` (modes are a config option there). */
+  async setMode(sessionId: string, modeId: string): Promise<object> {
+    if (this.protocolVersion === PROTOCOL_V2) throw new AcpProtocolError(`${AgentMethods.sessionSetMode} does not exist in protocol 2; set the mode with ${AgentMethods.sessionSetConfigOption}`);
     return this.request(AgentMethods.sessionSetMode, { sessionId, modeId }, zEmptyResult);
   }
 
+  /** v1: a value id goes untagged, a boolean as `type: "boolean"`; v2 tags both (`"id"` / `"boolean"`). */
   setConfigOption(sessionId: string, configId: string, value: string | boolean): Promise<SetConfigOptionResult> {
-    const params = typeof value === 'boolean' ? { sessionId, configId, type: 'boolean', value } : { sessionId, configId, value };
+    const params =
+      typeof value === 'boolean'
+        ? { sessionId, configId, type: 'boolean', value }
+        : this.protocolVersion === PROTOCOL_V2
+          ? { sessionId, configId, type: 'id', value }
+          : { sessionId, configId, value };
     return this.request(AgentMethods.sessionSetConfigOption, params, zSetConfigOptionResult);
   }
 

@@ -165,7 +165,7 @@ for (const version of [1, 2] as const) {
       assert.ok(r.sent > (version === 1 ? 400 : 250), `only ${r.sent} client messages`);
       const byKind = new Map<string, string>();
       for (const p of r.problems) {
-        const k = p.split(/[\n:]/)[0] ?? p;
+        const k = p.slice(0, 40);
         if (!byKind.has(k)) byKind.set(k, p);
       }
       assert.deepEqual([...byKind.values()].slice(0, 12), [], `${r.problems.length} problems in ${r.sent} client messages`);

@@ -125,6 +125,8 @@ function run(version: 1 | 2, seed: number): { messages: number; rejected: number
         const s = store.session(m.method === 'session/new' ? `n${n}` : 's');
         if (Array.isArray(res.configOptions) && s?.configOptions.length !== res.configOptions.length) problems.push(`${m.method}: config options lost`);
         if (isObj(res.modes) && Array.isArray(res.modes.availableModes) && s?.availableModes.length !== res.modes.availableModes.length) problems.push(`${m.method}: modes lost`);
+        // v2 session results carry the commands too.
+        if (Array.isArray(res.availableCommands) && s?.availableCommands.length !== res.availableCommands.length) problems.push(`${m.method}: available commands lost`);
       }
     }
   }
