@@ -159,6 +159,8 @@ export class ChatApp {
         case 'replace': {
           const prev = this.transcript.view(op.entry.key)?.entry;
           if (prev?.kind === 'tool_call' && op.entry.kind === 'tool_call') this.narrator.toolChanged(prev, op.entry);
+          // ACP v2 streams a message as whole-message upserts: the same news as appended text.
+          else if (prev && op.entry.kind === 'agent_message') this.narrator.appended(op.entry.key, this.panel.turn);
           return this.transcript.replace(op.entry);
         }
         case 'appendText':

@@ -21,8 +21,8 @@ export class Narrator {
   private toggle = false;
   /** The agent message being streamed now, said in full when it is finished. */
   private streamingKey: string | null = null;
-  /** Characters of each agent message already said. */
-  private readonly said = new Map<string, number>();
+  /** Text of each agent message already said (only what follows it is new). */
+  private readonly said = new Map<string, string>();
 
   constructor(private readonly entry: (key: string) => Entry | undefined) {}
 
@@ -90,7 +90,7 @@ export class Narrator {
     this.finishMessage();
     if (e.kind === 'agent_message') {
       this.streamingKey = e.key;
-      this.said.set(e.key, 0);
+      this.said.set(e.key, '');
     } else if (e.kind === 'tool_call') this.say(`${spokenToolTitle(e)}: ${toolStatusLabel(e.status)}`);
   }
 
@@ -99,7 +99,7 @@ export class Narrator {
     if (!live(turn) || key === this.streamingKey || this.entry(key)?.kind !== 'agent_message') return;
     this.finishMessage();
     this.streamingKey = key;
-    if (!this.said.has(key)) this.said.set(key, this.plainLength(key));
+    if (!this.said.has(key)) this.said.set(key, this.plainText(key));
   }
 
   toolChanged(prev: ToolCall, next: ToolCall): void {
@@ -111,9 +111,9 @@ export class Narrator {
     this.say(exitCode !== null ? `${what} exited with code ${exitCode}` : `${what} ended${signal ? ` by ${signal}` : ''}`);
   }
 
-  private plainLength(key: string): number {
+  private plainText(key: string): string {
     const e = this.entry(key);
-    return e ? entryPlainText(e).length : 0;
+    return e ? entryPlainText(e) : '';
   }
 
   /** Says what the streaming message added since it was last said. */
@@ -124,8 +124,9 @@ export class Narrator {
     const e = this.entry(key);
     if (!e || e.kind !== 'agent_message') return;
     const text = entryPlainText(e);
-    const from = this.said.get(key) ?? 0;
-    this.said.set(key, text.length);
-    this.say(text.slice(from));
+    const before = this.said.get(key) ?? '';
+    this.said.set(key, text);
+    // A message rewritten (not continued) is said again in full.
+    this.say(text.startsWith(before) ? text.slice(before.length) : text);
   }
 }

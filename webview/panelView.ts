@@ -18,6 +18,8 @@ const TURN_LABELS: Record<PanelState['turn'], string> = {
   exited: 'Agent exited',
   error: 'Error',
 };
+/** A small panel or a large zoom: chrome folds so the conversation keeps its room (see chat.css). */
+const SHORT_PANEL = window.matchMedia('(max-height: 600px)');
 const PLAN_ICONS: Record<string, string> = { pending: 'circle-large-outline', in_progress: 'loading', completed: 'pass-filled' };
 
 export class PanelView {
@@ -40,7 +42,9 @@ export class PanelView {
   private readonly exportButton = button('Export as Markdown', 'export', { class: 'icon-button' });
   private readonly sigs = new Map<string, string>();
   /** Open unless the panel is short (a small panel or a large zoom): then the conversation needs the room. */
-  private planOpen = !window.matchMedia('(max-height: 600px)').matches;
+  private planOpen = !SHORT_PANEL.matches;
+  /** The user's choice for the folded notices of a short panel (closed until they open it). */
+  private noticesOpen = false;
   onSearch: () => void = () => {};
 
   constructor(
@@ -163,11 +167,15 @@ export class PanelView {
   private renderNotices(p: PanelState): void {
     if (!this.changed('notices', p.notices)) return;
     this.notices.hidden = p.notices.length === 0;
-    this.notices.replaceChildren(
-      ...p.notices.map((n) =>
-        h('div', { class: `notice notice-${n.severity}` }, icon(n.severity === 'error' ? 'error' : n.severity === 'warning' ? 'warning' : 'info'), h('strong', {}, n.title), n.description ? h('span', { class: 'notice-desc' }, n.description) : null),
-      ),
-    );
+    const noticeIcon = (n: PanelState['notices'][number]): HTMLElement => icon(n.severity === 'error' ? 'error' : n.severity === 'warning' ? 'warning' : 'info');
+    const items = p.notices.map((n) => h('div', { class: `notice notice-${n.severity}` }, noticeIcon(n), h('strong', {}, n.title), n.description ? h('span', { class: 'notice-desc' }, n.description) : null));
+    const first = p.notices[0];
+    if (!first || !SHORT_PANEL.matches) return this.notices.replaceChildren(...items);
+    // A short panel folds the notices into one line (the first title), like the plan.
+    const summary = h('summary', { class: `notice notice-${first.severity}` }, noticeIcon(first), h('strong', {}, first.title), p.notices.length > 1 ? ` · ${p.notices.length - 1} more` : null);
+    const details = h('details', { class: 'notices-fold', open: this.noticesOpen }, summary, ...items);
+    details.addEventListener('toggle', () => (this.noticesOpen = details.open));
+    keepFocus(this.notices, () => this.notices.replaceChildren(details), () => details.querySelector('summary'));
   }
 
   private renderBanner(p: PanelState, protocolMismatch: string | null): void {

@@ -417,6 +417,19 @@ export function registerA11yTests(test) {
     assert.equal(await page.locator('[data-key="tc1"]').getAttribute('aria-label'), 'Tool: Run npm test, Completed');
   });
 
+  test('a11y: a message streamed as whole-message upserts (ACP v2) is said once, when finished', async ({ open }) => {
+    const { page, send, flush } = await open();
+    await send(snapshot([message('user_message', 'u1', 'hi')], panel({ turn: 'busy' })));
+    const region = await listen(page);
+    await send(patch({ op: 'insert', index: 1, entry: message('agent_message', 'a1', 'Hello') }));
+    for (const text of ['Hello wor', 'Hello world, all done']) {
+      await send(patch({ op: 'replace', entry: message('agent_message', 'a1', text) }));
+      await flush();
+    }
+    await send(patch({ op: 'panel', panel: { turn: 'idle' } }));
+    assert.deepEqual(await region.until('Agent finished'), ['Hello world, all done. Agent finished.']);
+  });
+
   test('a11y: at 200% zoom the conversation keeps at least half the height; at 300 px nothing important is cut', async ({ open }) => {
     mkdirSync(shots, { recursive: true });
     const { entries, panel: p } = richPanel();
