@@ -39,6 +39,10 @@ export class MessageRules {
     const book = this.book;
     if (kind !== 'user_message') book.echo = null;
     else if (book.echo && !this.replay.active && this.echoChunk(book.echo, id, block, ctx)) return;
+    if (this.replay.active) {
+      const prior = this.replay.chunk(kind, id, block, ctx);
+      if (prior >= 0) return this.landed(kind, prior, -1);
+    }
 
     let index = -1;
     if (id !== null) {
@@ -50,7 +54,6 @@ export class MessageRules {
           return;
         }
         index = known;
-        this.replay.reached(index, ctx);
       } else if (ctx.version !== PROTOCOL_V2 && book.open >= 0 && this.table.message(book.open)?.kind === kind && this.table.message(book.open)?.messageId === null) {
         // An open message without id adopts the first id that arrives for it.
         index = book.open;
@@ -60,8 +63,6 @@ export class MessageRules {
     } else if (book.open >= 0 && this.table.at(book.open)?.kind === kind) {
       index = book.open;
     }
-
-    if (index < 0) index = this.replay.matchMessage(kind, id, (e) => e.kind !== 'tool_call' && textOf(e.content).startsWith(blockText(block)), ctx);
 
     const text = blockText(block);
     if (index < 0) {
@@ -79,8 +80,13 @@ export class MessageRules {
       const next: MessageEntry = { kind: e.kind, key: e.key, messageId: e.messageId, content: r.content, meta: e.meta, provenance: e.provenance, stats };
       this.table.replace(index, next, ctx, r.appendedText);
     }
-    book.open = index;
-    if (kind === 'agent_message') book.lastAgentKey = this.table.at(index)?.key ?? null;
+    this.landed(kind, index, index);
+  }
+
+  /** Bookkeeping after a message update: the message anonymous chunks merge into, and the tool calls' parent. */
+  private landed(kind: MessageKind, index: number, open: number): void {
+    this.book.open = open;
+    if (kind === 'agent_message') this.book.lastAgentKey = this.table.at(index)?.key ?? null;
   }
 
   /**
@@ -124,6 +130,10 @@ export class MessageRules {
     const kind: MessageKind = upsertKind;
     const book = this.book;
     if (kind !== 'user_message') book.echo = null;
+    if (this.replay.active) {
+      const prior = this.replay.upsert(kind, u, ctx);
+      if (prior >= 0) return this.landed(kind, prior, -1);
+    }
     let index = this.table.indexOfMessageId(u.messageId) ?? -1;
     if (index >= 0) {
       const e = this.table.message(index);
@@ -131,7 +141,6 @@ export class MessageRules {
         ctx.diagnostic('error', `${upsertKind} rejected: messageId '${u.messageId}' already names a ${e ? e.kind : 'tool_call'}`);
         return;
       }
-      this.replay.reached(index, ctx);
     } else if (kind === 'user_message' && book.echo && !this.replay.active) {
       // v2: the agent reports the accepted prompt; the local message takes its id.
       const local = this.table.indexOfKey(book.echo.key);
@@ -141,10 +150,6 @@ export class MessageRules {
         this.table.replace(index, { ...e, messageId: u.messageId }, ctx);
       }
       book.echo = null;
-    }
-    if (index < 0) {
-      const want = u.content ? textOf(u.content) : null;
-      index = this.replay.matchMessage(kind, u.messageId, (e) => e.kind !== 'tool_call' && (want === null || textOf(e.content) === want), ctx);
     }
     const bytes = u.content ? utf8Length(textOf(u.content)) : 0;
     if (index < 0) {
@@ -158,8 +163,7 @@ export class MessageRules {
       const content = u.content === undefined ? e.content : (u.content ?? []);
       this.table.replace(index, { ...e, content, meta: patchMeta(e.meta, u._meta), stats: touchStats(e.stats, touchOf(ctx, bytes, false)) }, ctx);
     }
-    book.open = -1;
-    if (kind === 'agent_message') book.lastAgentKey = this.table.at(index)?.key ?? null;
+    this.landed(kind, index, -1);
   }
 
   /** Client->agent `session/prompt`: the user's prompt is shown at once and waits for the agent's echo. */

@@ -55,9 +55,23 @@ export const zInternals = z.object({
   open: z.number().int(),
   echo: z.object({ key: z.string(), text: z.string(), matched: z.number().int().nonnegative() }).nullable(),
   lastAgentKey: z.string().nullable(),
-  replay: z.object({ priorLength: z.number().int(), cursor: z.number().int(), touched: z.array(z.number().int()) }).nullable(),
+  replay: z
+    .object({
+      priorLength: z.number().int(),
+      cursor: z.number().int(),
+      touched: z.array(z.number().int()),
+      // Added with the replay alignment; a state saved before it reads as "nothing confirmed yet".
+      progress: z.array(z.tuple([z.number().int(), z.number().int()])).catch([]),
+      kept: z.array(z.tuple([z.number().int(), z.array(z.string())])).catch([]),
+      current: z
+        .object({ kind: z.enum(['user_message', 'agent_message', 'agent_thought']), id: z.string().nullable(), index: z.number().int() })
+        .nullable()
+        .catch(null),
+    })
+    .nullable(),
 });
 export type PersistedInternals = z.infer<typeof zInternals>;
+export type PersistedReplay = NonNullable<PersistedInternals['replay']>;
 const defaultInternals: PersistedInternals = { open: -1, echo: null, lastAgentKey: null, replay: null };
 
 /** Session-level fields; entries are parsed one by one so one bad entry does not lose the session. */

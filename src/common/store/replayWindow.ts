@@ -1,22 +1,80 @@
 /**
- * The session/load window: while the agent replays a session's history, replayed entries are matched to
- * the entries already shown (those before the load started) instead of being appended a second time.
+ * The session/load window: while the agent replays a session's history, replayed updates are matched to
+ * the entries already shown (the "prior" entries, those before the load started) instead of being
+ * appended a second time, and a match never makes a prior entry worse.
+ *
+ * Replays differ from the live stream that built the prior entries: thoughts are dropped, chunks are
+ * merged (even two messages that a thought or tool call separated live arrive as one), tool calls come
+ * with fewer fields or other titles (a diff becomes one line of text, a shell command's title becomes
+ * "bash"), and message and tool-call ids are missing or minted afresh. The matching rule:
+ *
+ * 1. Alignment. The replay is walked against the prior entries in order, with a cursor just past the last
+ *    prior entry matched. A replayed item is matched by id when its `messageId` / `toolCallId` names a prior
+ *    entry; otherwise to the first prior entry from the cursor that is not matched yet, has the same kind
+ *    and fits it (below). Prior entries the replay skips (thoughts it dropped, a turn it did not record)
+ *    stay as they are. A search for an agent message, thought or tool call stops at the next prior user
+ *    message, so a replayed item never matches into a later turn; a user message may skip whole turns.
+ * 2. Messages fit by text, whitespace removed: one starts with the other, or they share a beginning of at
+ *    least 8 characters and half the shorter text (the same message told differently). Each
+ *    chunk then confirms the next part of the prior text. A chunk that runs past the end of its prior
+ *    message continues into the next prior message of the same kind in the turn when that one starts with
+ *    the rest (a replay that merged messages); without such a continuation the replay has more or other
+ *    text than was shown, and from the first differing character on the replay's text is used (the part
+ *    already confirmed stays). A replay that ends early leaves the prior text whole.
+ * 3. Tool calls fit by kind (equal, or either unknown / `other`); among those before the turn ends, one
+ *    with the same title or raw input is preferred. A matched tool call keeps every field it already had
+ *    when the load started (title, kind, content, locations, rawInput, rawOutput, name, _meta): the
+ *    replay only fills what was empty, and a status only moves forward (pending < in_progress < finished).
+ * 4. Ids. A matched entry takes the replay's id (later updates use it), unless the replay has none or
+ *    the id already names another entry. Keys and provenance never change.
+ * 5. A replayed item that fits nothing is appended (provenance `replay`), like any new entry.
+ *
+ * Everything here changes entries through EntryTable, so each change reaches the views.
  */
-import type { ApplyContext } from './context';
+import type { ContentBlock } from '../protocol/content';
+import { appendBlock, blockText, textOf } from './content';
+import { type ApplyContext, touchOf } from './context';
 import type { EntryTable } from './entryTable';
-import type { Entry, EntryKind, Provenance } from './model';
+import type { Entry, MessageKind, Provenance, ToolCallEntry } from './model';
+import type { PersistedReplay } from './persisted';
+import { touchStats, utf8Length } from './stats';
+
+/** The tool-call fields a replay never overwrites once they hold something. */
+export const KEPT_FIELDS = ['title', 'name', 'toolKind', 'content', 'locations', 'rawInput', 'rawOutput', 'meta'] as const;
+export type KeptField = (typeof KEPT_FIELDS)[number];
+
+/** The replayed message being streamed: its kind and id, and the prior entry it landed on (-1: a new entry). */
+export interface ReplayCurrent {
+  readonly kind: MessageKind;
+  id: string | null;
+  index: number;
+}
 
 export interface ReplayState {
   /** Entries [0, priorLength) existed when the load started. */
   readonly priorLength: number;
-  /** Position of the next prior entry the replay is expected to bring back. */
+  /** Just past the last prior entry matched: where the search for the next one starts. */
   cursor: number;
-  /** Prior entries the replay already matched (their content is rebuilt from the replay). */
+  /** Prior entries the replay matched. */
   readonly touched: Set<number>;
+  /** Per matched prior message: whitespace-free characters of its text the replay confirmed; -1 once it diverged. */
+  readonly progress: Map<number, number>;
+  /** Per matched prior tool call: the fields that held something when the load started. */
+  readonly kept: Map<number, readonly KeptField[]>;
+  current: ReplayCurrent | null;
+}
+
+/** What a tool-call update says that helps find its prior entry. */
+export interface ToolHint {
+  readonly title: string | null;
+  readonly kind: string | null;
+  readonly rawInput: unknown;
 }
 
 export class ReplayWindow {
   state: ReplayState | null = null;
+  /** Whitespace-free text per message content (by reference), so a finely chunked replay stays linear. */
+  private readonly norms = new WeakMap<readonly ContentBlock[], string>();
 
   constructor(private readonly table: EntryTable) {}
 
@@ -25,7 +83,7 @@ export class ReplayWindow {
   }
 
   start(): void {
-    this.state = { priorLength: this.table.length, cursor: 0, touched: new Set() };
+    this.state = { priorLength: this.table.length, cursor: 0, touched: new Set(), progress: new Map(), kept: new Map(), current: null };
   }
 
   end(): void {
@@ -37,49 +95,277 @@ export class ReplayWindow {
     return this.state ? 'replay' : 'live';
   }
 
+  // ---- messages ---------------------------------------------------------------------------------
+
+  /** A replayed chunk. Returns the prior entry it was applied to, or -1 when the message rules handle it. */
+  chunk(kind: MessageKind, id: string | null, block: ContentBlock, ctx: ApplyContext): number {
+    const r = this.state;
+    if (!r) return -1;
+    const cur = r.current;
+    if (id !== null) {
+      const known = this.table.indexOfMessageId(id);
+      if (known !== undefined) {
+        if (known >= r.priorLength || this.table.message(known)?.kind !== kind) {
+          r.current = { kind, id, index: -1 };
+          return -1;
+        }
+        if (!cur || cur.index !== known) {
+          r.current = { kind, id, index: known };
+          this.claim(known);
+        }
+        return this.consume(known, block, false, ctx);
+      }
+    }
+    // The Zed rule: a chunk without id (or the first id of an anonymous message) continues the open message.
+    if (cur && cur.kind === kind && (id === null || cur.id === null)) {
+      if (cur.index < 0) return -1;
+      if (id !== null) {
+        cur.id = id;
+        this.adoptMessageId(cur.index, id, ctx);
+      }
+      return this.consume(cur.index, block, cur.id === null, ctx);
+    }
+    const want = squash(blockText(block));
+    const found = this.find(kind, (e) => e.kind === kind && fitsStart(this.norm(e.content), want));
+    r.current = { kind, id, index: found };
+    if (found < 0) return -1;
+    this.claim(found);
+    if (id !== null) this.adoptMessageId(found, id, ctx);
+    return this.consume(found, block, id === null, ctx);
+  }
+
+  /** A replayed v2 message upsert. Returns the prior entry it was applied to, or -1 when the message rules handle it. */
+  upsert(kind: MessageKind, u: { readonly messageId: string; readonly content?: readonly ContentBlock[] | null }, ctx: ApplyContext): number {
+    const r = this.state;
+    if (!r) return -1;
+    r.current = null;
+    const want = u.content ? squash(textOf(u.content)) : null;
+    let index = this.table.indexOfMessageId(u.messageId) ?? -1;
+    if (index >= 0) {
+      if (index >= r.priorLength || this.table.message(index)?.kind !== kind) return -1;
+    } else if (want !== null) {
+      index = this.find(kind, (e) => e.kind === kind && (this.norm(e.content).startsWith(want) || want.startsWith(this.norm(e.content))));
+    }
+    const e = index >= 0 ? this.table.message(index) : undefined;
+    if (!e) return -1;
+    this.claim(index);
+    // Never downgrade: the prior content stays unless the replay's is longer or different.
+    const keep = !u.content || this.norm(e.content).startsWith(want ?? '');
+    const messageId = this.table.indexOfMessageId(u.messageId) === undefined ? u.messageId : e.messageId;
+    const bytes = u.content ? utf8Length(textOf(u.content)) : 0;
+    this.table.replace(index, { ...e, messageId, content: keep ? e.content : (u.content ?? []), stats: touchStats(e.stats, touchOf(ctx, bytes, false)) }, ctx);
+    return index;
+  }
+
   /**
-   * The replay reached a prior entry by its id. A message reached for the first time is rebuilt from the
-   * replay: its content starts again from empty (keeping key and position) so nothing is shown twice.
+   * Applies a chunk to the prior message at `index`: confirms prior text, moves on to the next prior
+   * message when the replay merged them (`mayMove`), or from the first difference on appends the replay's text.
    */
-  reached(index: number, ctx: ApplyContext): void {
+  private consume(index: number, block: ContentBlock, mayMove: boolean, ctx: ApplyContext): number {
+    const r = this.state;
+    const e = this.table.message(index);
+    if (!r || !e) return -1;
+    const raw = blockText(block);
+    const touch = touchOf(ctx, utf8Length(raw), true);
+    const done = r.progress.get(index) ?? 0;
+    if (done < 0) {
+      const a = appendBlock(e.content, block);
+      this.table.replace(index, { ...e, content: a.content, stats: touchStats(e.stats, touch) }, ctx, a.appendedText);
+      return index;
+    }
+    const prior = this.norm(e.content);
+    const want = squash(raw);
+    if (prior.startsWith(want, done)) {
+      r.progress.set(index, done + want.length);
+      this.table.replace(index, { ...e, stats: touchStats(e.stats, touch) }, ctx);
+      return index;
+    }
+    const rest = prior.slice(done);
+    if (mayMove && want.startsWith(rest)) {
+      const tail = want.slice(rest.length);
+      const next = this.find(e.kind, (x) => x.kind === e.kind && this.norm(x.content).startsWith(tail), index + 1);
+      const n = next >= 0 ? this.table.message(next) : undefined;
+      if (n && r.current) {
+        r.progress.set(index, prior.length);
+        this.table.replace(index, { ...e, stats: touchStats(e.stats, touch) }, ctx);
+        this.claim(next);
+        r.current.index = next;
+        r.progress.set(next, tail.length);
+        this.table.replace(next, { ...n, stats: touchStats(n.stats, touch) }, ctx);
+        return next;
+      }
+    }
+    // The replay has more or other text: keep what it confirmed, then its own text.
+    r.progress.set(index, -1);
+    const same = commonLength(want, prior, done);
+    const tail: ContentBlock = { type: 'text', text: dropSquashed(raw, same) };
+    if (done + same === prior.length) {
+      const a = appendBlock(e.content, tail);
+      this.table.replace(index, { ...e, content: a.content, stats: touchStats(e.stats, touch) }, ctx, a.appendedText);
+    } else {
+      const content = appendBlock(cutContent(e.content, done + same), tail).content;
+      this.table.replace(index, { ...e, content, stats: touchStats(e.stats, touch) }, ctx);
+    }
+    return index;
+  }
+
+  private adoptMessageId(index: number, id: string, ctx: ApplyContext): void {
+    const e = this.table.message(index);
+    if (!e || e.messageId === id || this.table.indexOfMessageId(id) !== undefined) return;
+    this.table.replace(index, { ...e, messageId: id }, ctx);
+  }
+
+  // ---- tool calls -------------------------------------------------------------------------------
+
+  /** A replayed tool-call update: its prior entry (by id, else by alignment), or -1. `known` is the id's index. */
+  toolCall(toolCallId: string, known: number | undefined, hint: ToolHint, ctx: ApplyContext): number {
+    const r = this.state;
+    if (!r) return known ?? -1;
+    r.current = null;
+    if (known !== undefined) {
+      if (known < r.priorLength) this.claim(known);
+      return known;
+    }
+    const fits = (e: Entry): e is ToolCallEntry => e.kind === 'tool_call' && (hint.kind === null || hint.kind === 'other' || e.toolKind === 'other' || e.toolKind === hint.kind);
+    const same = (e: Entry) => fits(e) && ((hint.title !== null && e.title === hint.title) || (!isEmpty(hint.rawInput) && JSON.stringify(e.rawInput) === JSON.stringify(hint.rawInput)));
+    let index = this.find('tool_call', same);
+    if (index < 0) index = this.find('tool_call', fits);
+    const e = index >= 0 ? this.table.toolCall(index) : undefined;
+    if (!e) return -1;
+    this.claim(index);
+    this.table.replace(index, { ...e, toolCallId }, ctx);
+    return index;
+  }
+
+  /** Whether a replayed update must leave this field of the tool call at `index` as it is. */
+  keeps(index: number, field: KeptField): boolean {
+    return this.state?.kept.get(index)?.includes(field) ?? false;
+  }
+
+  /** A status only moves forward during a replay. */
+  status(index: number, current: string, incoming: string): string {
+    const r = this.state;
+    if (!r || index >= r.priorLength) return incoming;
+    return rank(incoming) > rank(current) ? incoming : current;
+  }
+
+  // ---- alignment --------------------------------------------------------------------------------
+
+  /** First prior entry from `from` (default: the cursor) not matched yet that satisfies `fits`; stops at a user message unless looking for one. */
+  private find(kind: Entry['kind'], fits: (e: Entry) => boolean, from?: number): number {
+    const r = this.state;
+    if (!r) return -1;
+    for (let i = from ?? r.cursor; i < r.priorLength; i++) {
+      const e = this.table.at(i);
+      if (!e || r.touched.has(i)) continue;
+      if (fits(e)) return i;
+      if (e.kind === 'user_message' && kind !== 'user_message') return -1;
+    }
+    return -1;
+  }
+
+  /** Marks a prior entry matched; a tool call's fields that hold something are kept from now on. */
+  private claim(index: number): void {
     const r = this.state;
     if (!r || index >= r.priorLength || r.touched.has(index)) return;
     r.touched.add(index);
     r.cursor = Math.max(r.cursor, index + 1);
-    const e = this.table.message(index);
-    if (e) this.table.replace(index, { ...e, content: [] }, ctx);
+    const t = this.table.toolCall(index);
+    if (t) r.kept.set(index, KEPT_FIELDS.filter((f) => !isEmpty(t[f]) && !(f === 'toolKind' && t.toolKind === 'other')));
   }
 
-  /**
-   * A replayed message with no id match: the prior entry at the replay's position, when it has the same
-   * kind and `same` holds (ids may be minted fresh by the replay). Its content is reset and it takes the
-   * replay's id; returns its index, or -1.
-   */
-  matchMessage(kind: EntryKind, messageId: string | null, same: (e: Entry) => boolean, ctx: ApplyContext): number {
-    const index = this.next(kind, same);
-    const e = index >= 0 ? this.table.message(index) : undefined;
-    if (!e) return -1;
-    this.table.replace(index, { ...e, content: [], messageId: messageId ?? e.messageId }, ctx);
-    return index;
+  private norm(content: readonly ContentBlock[]): string {
+    let s = this.norms.get(content);
+    if (s === undefined) {
+      s = squash(textOf(content));
+      this.norms.set(content, s);
+    }
+    return s;
   }
+}
 
-  /** A replayed tool call with no id match: the prior tool call at the replay's position; it takes the replay's id. */
-  matchToolCall(toolCallId: string, title: string | null, ctx: ApplyContext): number {
-    const index = this.next('tool_call', (e) => e.kind === 'tool_call' && (title === null || e.title === title));
-    const e = index >= 0 ? this.table.toolCall(index) : undefined;
-    if (!e) return -1;
-    if (e.toolCallId !== toolCallId) this.table.replace(index, { ...e, toolCallId }, ctx);
-    return index;
-  }
+/** Text without whitespace: replays re-join chunks and messages with other blank space. */
+function squash(text: string): string {
+  return text.replace(/\s+/g, '');
+}
 
-  private next(kind: EntryKind, same: (e: Entry) => boolean): number {
-    const r = this.state;
-    if (!r || r.cursor >= r.priorLength) return -1;
-    const index = r.cursor;
-    const e = this.table.at(index);
-    if (!e || e.kind !== kind || r.touched.has(index) || !same(e)) return -1;
-    r.touched.add(index);
-    r.cursor = index + 1;
-    return index;
+/**
+ * Whether a replayed message that starts with `want` may be the prior message with text `prior`: one starts
+ * with the other (a prefix of it streamed so far, or more than was shown, or messages merged), or they
+ * share a beginning long enough to be the same message told differently.
+ */
+function fitsStart(prior: string, want: string): boolean {
+  if (prior.startsWith(want) || (prior !== '' && want.startsWith(prior))) return true;
+  const shared = commonLength(want, prior, 0);
+  return shared >= Math.max(8, Math.min(prior.length, want.length) / 2);
+}
+
+function commonLength(want: string, prior: string, from: number): number {
+  let n = 0;
+  while (n < want.length && from + n < prior.length && want.charCodeAt(n) === prior.charCodeAt(from + n)) n++;
+  return n;
+}
+
+/** `raw` after its first `n` non-whitespace characters. */
+function dropSquashed(raw: string, n: number): string {
+  let i = 0;
+  for (let seen = 0; i < raw.length && seen < n; i++) if (!/\s/.test(raw.charAt(i))) seen++;
+  return raw.slice(i);
+}
+
+/** The content up to its first `n` non-whitespace text characters (non-text blocks before that point stay). */
+function cutContent(content: readonly ContentBlock[], n: number): ContentBlock[] {
+  const out: ContentBlock[] = [];
+  let left = n;
+  for (const b of content) {
+    if (b.type !== 'text') {
+      out.push(b);
+      continue;
+    }
+    const len = squash(b.text).length;
+    if (len <= left) {
+      out.push(b);
+      left -= len;
+      continue;
+    }
+    const text = b.text.slice(0, b.text.length - dropSquashed(b.text, left).length);
+    if (text !== '') out.push({ ...b, text });
+    break;
   }
+  return out;
+}
+
+function rank(status: string): number {
+  return status === 'pending' ? 0 : status === 'in_progress' ? 1 : 2;
+}
+
+/** Nothing worth keeping: null, an empty string, array or object. */
+function isEmpty(v: unknown): boolean {
+  if (v === null || v === undefined || v === '') return true;
+  if (Array.isArray(v)) return v.length === 0;
+  return typeof v === 'object' && Object.keys(v).length === 0;
+}
+
+/** The replay window as plain JSON, for the store's saved form. */
+export function replayToPlain(s: ReplayState): PersistedReplay {
+  return {
+    priorLength: s.priorLength,
+    cursor: s.cursor,
+    touched: [...s.touched],
+    progress: [...s.progress],
+    kept: [...s.kept].map(([i, f]): [number, string[]] => [i, [...f]]),
+    current: s.current ? { ...s.current } : null,
+  };
+}
+
+export function replayFromPlain(p: PersistedReplay): ReplayState {
+  const isKept = (f: string): f is KeptField => (KEPT_FIELDS as readonly string[]).includes(f);
+  return {
+    priorLength: p.priorLength,
+    cursor: p.cursor,
+    touched: new Set(p.touched),
+    progress: new Map(p.progress.map(([i, n]) => [i, n])),
+    kept: new Map(p.kept.map(([i, f]) => [i, f.filter(isKept)])),
+    current: p.current ? { ...p.current } : null,
+  };
 }

@@ -26,6 +26,7 @@ import {
 import { idKey, parseRpc, type RequestId } from './rpc';
 import { isRecord } from '../util/guards';
 import { errorText, issueText } from '../util/errors';
+import { replayFromPlain, replayToPlain } from './replayWindow';
 import { type ApplyContext, Session } from './session';
 
 export interface StoreOptions {
@@ -324,7 +325,7 @@ export class MessageStore {
             open: i.open,
             echo: i.echo ? { ...i.echo } : null,
             lastAgentKey: i.lastAgentKey,
-            replay: i.replay ? { priorLength: i.replay.priorLength, cursor: i.replay.cursor, touched: [...i.replay.touched] } : null,
+            replay: i.replay ? replayToPlain(i.replay) : null,
           },
         };
       }),
@@ -375,7 +376,7 @@ export class MessageStore {
         open: skipped ? -1 : ri.open,
         echo: ri.echo,
         lastAgentKey: ri.lastAgentKey,
-        replay: ri.replay && !skipped ? { priorLength: ri.replay.priorLength, cursor: ri.replay.cursor, touched: new Set(ri.replay.touched) } : null,
+        replay: ri.replay && !skipped ? replayFromPlain(ri.replay) : null,
       });
       s.plan = d.plan;
       s.currentModeId = d.currentModeId;

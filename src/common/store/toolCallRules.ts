@@ -8,7 +8,7 @@ import type { ToolCallPatch } from '../protocol/updates';
 import { type ApplyContext, type Bookkeeping, touchOf } from './context';
 import type { EntryTable } from './entryTable';
 import type { ToolCallEntry } from './model';
-import type { ReplayWindow } from './replayWindow';
+import { KEPT_FIELDS, type ReplayWindow } from './replayWindow';
 import { newStats, touchStats, utf8Length } from './stats';
 
 /** The protocol-owned fields of a tool call (the rest is the store's bookkeeping). */
@@ -41,7 +41,7 @@ export class ToolCallRules {
 
   /** `tool_call`: a full snapshot (a repeated one for a known id resets what it omits). */
   toolCall(t: ToolCallPatch & { title: string }, ctx: ApplyContext): void {
-    const index = this.begin(t.toolCallId, t.title, ctx);
+    const index = this.begin(t, ctx);
     const fields = toolCallFields(t, t._meta ?? null);
     const bytes = utf8Length(JSON.stringify(fields.content));
     const e = index < 0 ? undefined : this.table.toolCall(index);
@@ -52,7 +52,7 @@ export class ToolCallRules {
   /** `tool_call_update` (upsert) or a permission request's `toolCall`. v1: absent/null keep; v2: null clears. */
   patch(p: ToolCallPatch, ctx: ApplyContext, isUpdate: boolean): void {
     const v2 = ctx.version === PROTOCOL_V2;
-    const index = this.begin(p.toolCallId, p.title ?? null, ctx);
+    const index = this.begin(p, ctx);
     const bytes = p.content ? utf8Length(JSON.stringify(p.content)) : 0;
     const e = index < 0 ? undefined : this.table.toolCall(index);
     if (!e) {
@@ -82,7 +82,7 @@ export class ToolCallRules {
 
   /** v2 `tool_call_content_chunk`: one more content item. */
   contentChunk(toolCallId: string, item: ToolCallContent, ctx: ApplyContext): void {
-    const index = this.begin(toolCallId, null, ctx);
+    const index = this.begin({ toolCallId }, ctx);
     const bytes = utf8Length(JSON.stringify(item));
     const e = index < 0 ? undefined : this.table.toolCall(index);
     if (!e) {
@@ -90,7 +90,8 @@ export class ToolCallRules {
       this.append(toolCallFields({ toolCallId, content: [item] }, null), this.book.lastAgentKey, bytes, true, ctx);
       return;
     }
-    this.table.replace(index, { ...e, content: [...e.content, item], stats: touchStats(e.stats, touchOf(ctx, bytes, true)) }, ctx);
+    const content = this.replay.keeps(index, 'content') ? e.content : [...e.content, item];
+    this.table.replace(index, { ...e, content, stats: touchStats(e.stats, touchOf(ctx, bytes, true)) }, ctx);
   }
 
   /** The user's cancel: every tool call not yet finished becomes `cancelled` (provenance unchanged). */
@@ -105,13 +106,12 @@ export class ToolCallRules {
   }
 
   /** Any tool-call update ends the prompt's echo and the open message; returns the tool call's index or -1. */
-  private begin(toolCallId: string, title: string | null, ctx: ApplyContext): number {
+  private begin(p: Pick<ToolCallPatch, 'toolCallId'> & Partial<ToolCallPatch>, ctx: ApplyContext): number {
     this.book.echo = null;
     this.book.open = -1;
-    const known = this.table.indexOfToolCallId(toolCallId);
-    if (known === undefined) return this.replay.matchToolCall(toolCallId, title, ctx);
-    this.replay.reached(known, ctx);
-    return known;
+    const known = this.table.indexOfToolCallId(p.toolCallId);
+    if (!this.replay.active) return known ?? -1;
+    return this.replay.toolCall(p.toolCallId, known, { title: p.title ?? null, kind: p.kind ?? null, rawInput: p.rawInput }, ctx);
   }
 
   private parentKey(messageId: string | null | undefined): string | null {
@@ -137,8 +137,17 @@ export class ToolCallRules {
     );
   }
 
+  /** During a replay, a matched tool call keeps every field it already had and its status only moves forward (see replayWindow.ts). */
+  private keepKnown(index: number, e: ToolCallEntry, incoming: Partial<ToolCallFields>): Partial<ToolCallFields> {
+    const out: Partial<Record<keyof ToolCallFields, unknown>> = { ...incoming };
+    for (const f of KEPT_FIELDS) if (this.replay.keeps(index, f)) delete out[f];
+    if (incoming.status !== undefined) out.status = this.replay.status(index, e.status, incoming.status);
+    return out as Partial<ToolCallFields>;
+  }
+
   /** A changed tool call: new field values, its message link if the update names one, status history, counters. */
-  private update(index: number, e: ToolCallEntry, fields: Partial<ToolCallFields>, messageId: string | null | undefined, bytes: number, chunk: boolean, ctx: ApplyContext): void {
+  private update(index: number, e: ToolCallEntry, incoming: Partial<ToolCallFields>, messageId: string | null | undefined, bytes: number, chunk: boolean, ctx: ApplyContext): void {
+    const fields = this.replay.active ? this.keepKnown(index, e, incoming) : incoming;
     const status = fields.status ?? e.status;
     this.table.replace(
       index,

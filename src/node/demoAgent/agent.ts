@@ -1,6 +1,7 @@
 /**
  * The built-in demo agent: a real ACP v1 agent (the agent side of our own transport), no network.
- * Sessions live in memory; `session/load` replays their history with the same messageIds.
+ * Sessions live in memory; `session/load` replays their history with the same messageIds, or in the
+ * shapes real agents replay in (see replay.ts).
  *
  * A turn streams a thought, a plan, a markdown answer, a `read` tool call, optionally an edit behind
  * a permission request ("edit"/"permission" in the prompt) and a terminal run ("run"/"terminal"),
@@ -31,6 +32,7 @@ import { onAcpNotification, onAcpRequest, rpcError } from '../transport/connecti
 import type { AcpConnection } from '../transport/connection';
 import { chunkText } from './chunks';
 import * as text from './content';
+import { replayHistory, type ReplayShape } from './replay';
 
 type Update = { sessionUpdate: string } & Record<string, unknown>;
 
@@ -50,6 +52,8 @@ interface Session {
 export interface DemoAgentOptions {
   /** Pause between streamed chunks (ms). */
   delayMs?: number;
+  /** How `session/load` reshapes the history it replays (default: verbatim). */
+  replay?: readonly ReplayShape[];
 }
 
 class Cancelled extends Error {}
@@ -58,6 +62,7 @@ export class DemoAgent {
   private readonly sessions = new Map<string, Session>();
   private clientCaps: ClientCapabilities = {};
   private readonly delayMs: number;
+  private readonly replay: readonly ReplayShape[];
   private seq = 0;
 
   constructor(
@@ -65,6 +70,7 @@ export class DemoAgent {
     options: DemoAgentOptions = {},
   ) {
     this.delayMs = options.delayMs ?? 5;
+    this.replay = options.replay ?? [];
     this.register();
   }
 
@@ -95,7 +101,7 @@ export class DemoAgent {
     });
     onAcpRequest(acp, AgentMethods.sessionLoad, zLoadSessionParams, async (p) => {
       const s = this.session(p.sessionId);
-      for (const u of s.history) this.notify(s, u);
+      for (const u of replayHistory(s.history, this.replay)) this.notify(s, u);
       this.notify(s, { sessionUpdate: 'available_commands_update', availableCommands: text.COMMANDS });
       return this.state(s);
     });
