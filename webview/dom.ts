@@ -72,6 +72,14 @@ export function keepFocus<T>(container: Element, rebuild: () => T, fallback?: ()
   return result;
 }
 
+/** Focuses the element in `container` that is the rebuilt twin of `old` (same identity as `keepFocus` uses). */
+export function focusTwin(container: Element, old: Element): boolean {
+  const key = focusKey(old);
+  const twin = Array.from(container.querySelectorAll<HTMLElement>(old.tagName)).find((el) => focusKey(el) === key && focusable(el));
+  twin?.focus({ preventScroll: true });
+  return twin !== undefined;
+}
+
 /** Text for screen readers only (the `sr-only` class hides it visually but keeps it in the accessibility tree). */
 export function srOnly(text: string): HTMLElement {
   return h('span', { class: 'sr-only' }, text);

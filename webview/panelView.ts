@@ -196,7 +196,10 @@ export class PanelView {
     const pending = orphans.filter((o) => !answered.has(o.requestId));
     if (!this.changed('orphans', [pending, oldest])) return;
     this.orphanPerms.hidden = pending.length === 0;
-    keepFocus(this.orphanPerms, () => this.orphanPerms.replaceChildren(...pending.map((o) => permissionCard(o, this.post, o.requestId === oldest))));
+    keepFocus(this.orphanPerms, () => this.orphanPerms.replaceChildren(...pending.map((o) => permissionCard(o, this.post, o.requestId === oldest))), () => {
+      this.focusPrompt();
+      return null;
+    });
   }
 
   private renderQueued(p: PanelState): void {

@@ -10,7 +10,7 @@
  */
 import type { Entry } from '../src/common/store/model';
 import type { EarlierTranscript, PermissionView } from '../src/common/webview/contract';
-import { h, icon } from './dom';
+import { focusTwin, h, icon } from './dom';
 import { appendTextToEntry } from './entryModel';
 import type { EntryView, ViewContext } from './entries/entryView';
 import { MessageView } from './entries/messageView';
@@ -69,6 +69,9 @@ export class Transcript {
   }
 
   reset(entries: readonly Entry[], earlier: EarlierTranscript | null = null): void {
+    // A snapshot rebuilds every entry: focus inside one goes back to the same control of the same entry.
+    const active = document.activeElement;
+    const focused = active instanceof HTMLElement && this.list.contains(active) ? { el: active, key: active.closest<HTMLElement>('[data-key]')?.dataset['key'] } : null;
     for (const v of this.order) this.observer.unobserve(v.el);
     this.order = [];
     this.byKey.clear();
@@ -89,6 +92,11 @@ export class Transcript {
     this.updateEmpty();
     this.pinned = true;
     this.scrollToBottom();
+    if (focused && document.activeElement !== focused.el) {
+      const v = focused.key !== undefined ? this.byKey.get(focused.key) : undefined;
+      v?.hydrate();
+      if (!v || (focused.el !== v.el && !focusTwin(v.el, focused.el))) (v?.el ?? this.scroller).focus({ preventScroll: true });
+    }
   }
 
   insert(index: number, entry: Entry): void {

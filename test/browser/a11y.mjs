@@ -240,6 +240,10 @@ export function registerA11yTests(test) {
     await send(patch({ op: 'panel', panel: { usage: { used: 50_000, size: 200_000 } } }));
     await flush();
     assert.deepEqual(await active(page).then((a) => [a.key, a.option]), ['tc3', 'reject-once']);
+    // A fresh snapshot (the panel shown again, a resync) rebuilds every entry: same control, same entry.
+    await page.locator('[data-key="tc2"] .open-diff').focus();
+    await send(snapshot(entries, { ...p, queuedPrompts: ['first', 'second'] }));
+    assert.deepEqual(await active(page).then((a) => [a.key, a.text]), ['tc2', 'Open diff']);
     // Header: Search button through a turn and title change.
     await page.locator('button[aria-label="Search (Ctrl+F)"]').focus();
     await send(patch({ op: 'panel', panel: { turn: 'idle', title: 'Renamed session' } }));
@@ -355,6 +359,11 @@ export function registerA11yTests(test) {
       { type: 'permission', requestId: 'perm-2', optionId: 'reject-once' },
     ]);
     assert.equal((await active(page)).label, 'Prompt');
+    // A request that goes away without an answer from here (a rule, a cancel) leaves focus on its entry.
+    await send(patch({ op: 'panel', panel: { permissions: [{ ...second, requestId: 'perm-3' }] } }));
+    await page.locator('[data-key="tc3"] button[data-option-id="reject-once"]').focus();
+    await send(patch({ op: 'panel', panel: { permissions: [] } }));
+    assert.deepEqual(await active(page).then((a) => [a.key, a.tag]), ['tc3', 'DIV']);
     // Ctrl+L jumps to the prompt box from anywhere.
     await page.locator('[data-key="tc2"] .open-diff').focus();
     await page.keyboard.press('Control+l');

@@ -255,7 +255,8 @@ export class ToolCallView extends EntryView<ToolCallEntry> {
     const sig = JSON.stringify([pending, oldest]);
     if (sig === this.permSig) return;
     this.permSig = sig;
-    keepFocus(this.permSlot, () => this.permSlot.replaceChildren(...pending.map((p) => permissionCard(p, this.ctx.post.bind(this.ctx), p.requestId === oldest))));
+    // A request answered elsewhere (a rule, a cancel) takes its buttons away: focus stays on this entry.
+    keepFocus(this.permSlot, () => this.permSlot.replaceChildren(...pending.map((p) => permissionCard(p, this.ctx.post.bind(this.ctx), p.requestId === oldest))), () => this.el);
   }
 }
 
