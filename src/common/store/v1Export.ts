@@ -5,7 +5,7 @@
  * `content: null` / `[]`, `_meta: null`, replacing content already sent, nulls that clear tool-call
  * scalars, v2-only kinds) is reported as an error with its index — never silently dropped.
  */
-import type { ToolCallContent } from '../protocol/content';
+import { type ContentBlock, isDiffV2, type ToolCallContent } from '../protocol/content';
 import { PROTOCOL_V2 } from '../protocol/methods';
 import { parseSessionUpdate } from '../protocol/updates';
 import { isRecord } from '../util/guards';
@@ -22,6 +22,22 @@ export type V1ExportResult = { readonly ok: true; readonly updates: readonly V1U
 /** Kinds whose v1 shape is the same as their v2 shape. */
 const PASS_THROUGH = new Set(['available_commands_update', 'config_option_update', 'session_info_update', 'usage_update', 'notice', 'compaction_update', 'compaction_summary_chunk']);
 
+/** Why a content block or tool-call content item has no v1 form, or undefined when it has one. */
+function notV1Block(b: ContentBlock): string | undefined {
+  return b.type === 'unsupported' ? `content of type '${String(b.raw.type)}'` : undefined;
+}
+function notV1Content(items: readonly ToolCallContent[] | null | undefined): string | undefined {
+  for (const c of items ?? []) {
+    if (c.type === 'unsupported') return `tool call content of type '${String(c.raw.type)}'`;
+    if (isDiffV2(c)) return 'a v2 diff (changes without whole old/new text)';
+    if (c.type === 'content') {
+      const why = notV1Block(c.content);
+      if (why) return why;
+    }
+  }
+  return undefined;
+}
+
 export function exportV1(updates: readonly unknown[]): V1ExportResult {
   const out: V1Update[] = [];
   const errors: V1ExportError[] = [];
@@ -35,6 +51,19 @@ export function exportV1(updates: readonly unknown[]): V1ExportResult {
     const parsed = parseSessionUpdate({ sessionId: '-', update: raw }, PROTOCOL_V2);
     if (!parsed.ok) return fail(parsed.message);
     const u = parsed.update;
+    const unexpressible =
+      u.kind === 'chunk'
+        ? notV1Block(u.chunk.content)
+        : u.kind === 'message'
+          ? (u.upsert.content ?? []).map(notV1Block).find((w) => w !== undefined)
+          : u.kind === 'tool_call'
+            ? notV1Content(u.toolCall.content)
+            : u.kind === 'tool_call_update'
+              ? notV1Content(u.patch.content)
+              : u.kind === 'tool_call_content_chunk'
+                ? notV1Content([u.chunk.content])
+                : undefined;
+    if (unexpressible !== undefined) return fail(`${unexpressible} cannot be expressed in v1`);
     switch (u.kind) {
       case 'chunk':
         if (u.chunk.messageId !== null) sent.add(u.chunk.messageId);
@@ -90,8 +119,11 @@ export function exportV1(updates: readonly unknown[]): V1ExportResult {
       case 'current_mode':
         out.push({ sessionUpdate: 'current_mode_update', currentModeId: u.currentModeId });
         return;
-      case 'available_commands':
       case 'config_options':
+        // v2 names the option id `configId`; the parsed options carry v1's `id` as well.
+        out.push({ sessionUpdate: 'config_option_update', configOptions: u.configOptions });
+        return;
+      case 'available_commands':
       case 'session_info':
       case 'usage':
       case 'ignored': {
