@@ -38,6 +38,7 @@ function richPanel() {
     panel: {
       ...p,
       permissions: [...p.permissions, orphan],
+      configOptions: [...p.configOptions, { id: 'web', name: 'Web search', type: 'boolean', currentValue: true }],
       queuedPrompts: ['Then update the changelog'],
       notices: [{ severity: 'warning', title: 'Context almost full', description: 'Older turns may be summarized.' }],
     },
@@ -131,7 +132,7 @@ function focusRings() {
     const ring = parse(cs.outlineColor);
     const bg = behind(offset >= 0 ? el.parentElement : el);
     const r = ring ? ratio(over(ring, bg), bg) : 0;
-    const name = `${el.tagName.toLowerCase()}${el.className ? `.${String(el.className).split(' ')[0]}` : ''}[${el.getAttribute('aria-label') ?? (el.textContent ?? '').trim().slice(0, 20)}]`;
+    const name = `${el.tagName.toLowerCase()}${el.className ? `.${String(el.className).split(' ')[0]}` : ''}[${el.getAttribute('aria-label') ?? (el.labels?.[0] ?? el).textContent.trim().slice(0, 20)}]`;
     out.push({ name, width: parseFloat(cs.outlineWidth), style: cs.outlineStyle, ratio: Math.round(r * 100) / 100 });
   }
   return out;
@@ -165,7 +166,7 @@ export function registerA11yTests(test) {
       await page.keyboard.press('Tab'); // keyboard modality: programmatic focus then shows :focus-visible rings
       const rings = await page.evaluate(focusRings);
       assert.ok(rings.length > 25, `checked ${rings.length} controls`);
-      for (const n of ['button.perm-option[Allow once]', 'button.perm-option[Always allow]', 'button.open-diff[Open diff]', 'textarea[Prompt]']) {
+      for (const n of ['button.perm-option[Allow once]', 'button.perm-option[Always allow]', 'button.open-diff[Open diff]', 'textarea[Prompt]', 'input[Web search]', 'summary[Plan ·]']) {
         assert.ok(rings.some((r) => r.name.startsWith(n.slice(0, n.indexOf('['))) && r.name.includes(n.slice(n.indexOf('[') + 1, -1))), `${n} was checked`);
       }
       const bad = rings.filter((r) => r.style === 'none' || r.width < 1 || r.ratio < 3);
