@@ -290,10 +290,10 @@ export class ChatService extends Disposable {
           log: (m) => this.log.info(m),
         }),
       sinks: {
-        capture: (dir, msg, seq) => {
+        capture: (dir, msg, seq, raw) => {
           if (!this.settingsValue.captureEnabled) return;
           capture ??= CaptureFile.create(this.capturesDir(), agent.id, this.settingsValue.captureMaxFiles, (m) => this.log.error(m));
-          capture.write(dir, msg, seq);
+          capture.write(dir, msg, seq, raw);
         },
         persist: (dir, msg, changes, seq) => persistence.append(agent.id, dir, msg, changes, seq),
       },

@@ -202,7 +202,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource {
         cwd: this.o.cwd,
         handlers: this.o.handlers(this.broker, this),
         protocolVersion: this.o.settings().protocolVersion,
-        tap: (dir, msg) => this.onWire(dir, msg),
+        tap: (dir, msg, raw) => this.onWire(dir, msg, raw),
         log: this.o.log,
         onInvalidLine: (text) => this.o.log('warn', `${this.o.agent.name} printed a non-JSON-RPC line on stdout (skipped): ${text.slice(0, 300)}`),
         // Info, not debug: the agent's own complaints are the first thing to read when it misbehaves.
@@ -415,14 +415,25 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource {
 
   // ---------------------------------------------------------------- wire -> store -> panel
 
-  private onWire(dir: Direction, msg: unknown): void {
+  private onWire(dir: Direction, msg: unknown, raw?: string): void {
     this.wireSeq++;
-    this.o.sinks.capture(dir, msg, this.wireSeq);
+    const seq = this.wireSeq;
+    // Each sink is guarded on its own: a recording or persistence failure must cost neither the store
+    // its message nor the connection its delivery (the transport also guards the whole tap).
+    this.guard('capture', seq, () => this.o.sinks.capture(dir, msg, seq, raw));
     this.behaviour.observe(dir, msg);
     this.noticeFrom(dir, msg);
-    const changes = this.o.store.ingest(dir, msg, this.wireSeq);
-    this.o.sinks.persist(dir, msg, changes, this.wireSeq);
+    const changes = this.o.store.ingest(dir, msg, seq);
+    this.guard('save', seq, () => this.o.sinks.persist(dir, msg, changes, seq));
     if (changes.length) this.applyStoreChanges(changes);
+  }
+
+  private guard(what: string, seq: number, run: () => void): void {
+    try {
+      run();
+    } catch (e) {
+      this.o.log('error', `could not ${what} message ${seq}: ${errorText(e)}`);
+    }
   }
 
   private applyStoreChanges(changes: readonly StoreChange[]): void {

@@ -31,7 +31,8 @@ export interface SessionUi {
 /** Where the session's traffic is recorded and persisted (both optional, both never fatal). */
 export interface SessionSinks {
   /** `seq` numbers the session's messages; entries record the seqs that built them. */
-  capture(dir: Direction, msg: unknown, seq: number): void;
+  /** `raw` is the message's exact JSON line when known (recorded as is). */
+  capture(dir: Direction, msg: unknown, seq: number, raw?: string): void;
   /** Called after the store ingested the message, with what it changed. */
   persist(dir: Direction, msg: unknown, changes: readonly StoreChange[], seq: number): void;
 }

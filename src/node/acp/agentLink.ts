@@ -22,7 +22,8 @@ export interface ConnectOptions {
   readonly cwd: string;
   readonly handlers: ClientHandlers;
   readonly protocolVersion: 1 | 2;
-  readonly tap: (dir: Direction, msg: unknown) => void;
+  /** Every message both ways; `raw` is its exact JSON line (recorded as is by the capture). */
+  readonly tap: (dir: Direction, msg: unknown, raw?: string) => void;
   readonly log: (level: 'debug' | 'info' | 'warn' | 'error', message: string) => void;
   /** Lines the agent printed to stdout that are not JSON-RPC (some agents print URLs). */
   readonly onInvalidLine: (text: string) => void;

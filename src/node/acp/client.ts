@@ -81,7 +81,10 @@ export interface AcpClientOptions {
   clientInfo: Implementation;
   /** The version to ask for (default 1). */
   protocolVersion?: ProtocolVersion;
-  tap?: (dir: Direction, msg: Message) => void;
+  /** Every message both ways, with the exact JSON line it was read from or written as. */
+  tap?: (dir: Direction, msg: Message, raw: string) => void;
+  /** Transport limits (defaults: 32 MiB per message, 256 levels of nesting, 256 queued messages). */
+  limits?: { maxMessageBytes?: number; maxNesting?: number; maxQueued?: number };
   /** Non-JSON / invalid lines on the agent's stdout (logged and skipped). */
   onInvalidLine?: (line: InvalidLine) => void;
   log?: LogFn;
@@ -128,8 +131,9 @@ export class AcpClient implements IDisposable {
       input: opts.input,
       output: opts.output,
       log: this.log,
+      ...opts.limits,
       ...(opts.onInvalidLine ? { onInvalidLine: opts.onInvalidLine } : {}),
-      tap: (direction, msg) => opts.tap?.(direction === 'in' ? 'agent->client' : 'client->agent', msg),
+      tap: (direction, msg, raw) => opts.tap?.(direction === 'in' ? 'agent->client' : 'client->agent', msg, raw),
     });
     this.registerHandlers();
     this.acp.connection.onClose(() => {

@@ -36,12 +36,21 @@ export class CaptureFile {
 
   /**
    * Appends one message. `seq` is the caller's message number when it has one (the chat session numbers
-   * every message it feeds the store, so an entry's line numbers find their capture records).
+   * every message it feeds the store, so an entry's line numbers find their capture records). `raw` is
+   * the exact JSON line the message was read from or written as: it is recorded as is, so a message
+   * that cannot be serialised again (nesting too deep for `JSON.stringify`) is still kept. Never throws.
    */
-  write(dir: CaptureDirection, msg: unknown, seq?: number): void {
+  write(dir: CaptureDirection, msg: unknown, seq?: number, raw?: string): void {
     if (this.failed) return;
     this.seq = seq ?? this.seq + 1;
-    const line = JSON.stringify({ seq: this.seq, t_ms: Date.now() - this.t0, dir, msg }) + '\n';
+    let line: string;
+    try {
+      line = `{"seq":${this.seq},"t_ms":${Date.now() - this.t0},"dir":${JSON.stringify(dir)},"msg":${raw !== undefined && isOneJsonLine(raw) ? raw : (JSON.stringify(msg) ?? 'null')}}\n`;
+    } catch (e) {
+      // Recording must never break the chat: keep a note in the message's place.
+      const note = { text: 'message not recorded', dir, error: e instanceof Error ? e.message : String(e) };
+      line = JSON.stringify({ seq: this.seq, t_ms: Date.now() - this.t0, dir: 'note', msg: note }) + '\n';
+    }
     try {
       appendFileSync(this.path, line);
     } catch (e) {
@@ -100,4 +109,9 @@ export function readCaptureRecords(dir: string, agentId: string, seqs: ReadonlyS
     if (found.size === seqs.size) break;
   }
   return [...found.values()].sort((a, b) => a.seq - b.seq);
+}
+
+/** A raw line is spliced into a record only if it cannot break the line structure of the file. */
+function isOneJsonLine(raw: string): boolean {
+  return raw.length > 0 && !raw.includes('\n') && !raw.includes('\r');
 }

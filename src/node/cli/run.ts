@@ -144,7 +144,7 @@ export async function run(o: RunOptions, rawOut: (s: string) => void, rawErr: (s
       writeTextFile: (p) => nodeWriteTextFile(p, gate),
       terminals,
     },
-    tap: (dir, msg) => capture?.write(dir, msg),
+    tap: (dir, msg, raw) => capture?.write(dir, msg, undefined, raw),
     onInvalidLine: (line) => {
       capture?.write('note', { text: 'skipped line from agent', reason: line.reason, raw: line.text });
       if (o.verbose) err(`[skipped] ${line.reason}: ${line.text.slice(0, 200)}\n`);

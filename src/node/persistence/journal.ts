@@ -89,13 +89,21 @@ export class StoreJournal {
   /**
    * Records one message the caller already ingested; `changes` is what `store.ingest` returned (its
    * inserted entries' keys are recorded). Buffered; written within FLUSH_DELAY_MS (or by `flush()`).
+   * Throws, changing nothing, when the message cannot be serialised (the caller reports it).
    */
   append(dir: Direction, msg: unknown, changes: readonly StoreChange[] = [], line?: number): void {
     if (this.disposed) throw new Error('StoreJournal.append after dispose');
     const keys: string[] = [];
     for (const c of changes) if (c.type === 'entryInserted') keys.push(c.entry.key);
     const record = { seq: this.nextSeq, dir, msg, ...(line !== undefined ? { line } : {}), ...(keys.length > 0 ? { keys } : {}) };
-    this.buffer.push(JSON.stringify(record) + '\n');
+    let text: string;
+    try {
+      text = JSON.stringify(record);
+    } catch (err) {
+      // Nothing is buffered and no seq is used: the journal stays consistent, the caller logs why.
+      throw new Error(`message ${line ?? this.nextSeq} could not be saved (it will be missing after a reload): ${err instanceof Error ? err.message : String(err)}`);
+    }
+    this.buffer.push(text + '\n');
     this.nextSeq++;
     this.timer ??= setTimeout(() => {
       this.timer = undefined;

@@ -4,14 +4,20 @@
  * boundary. Invalid params get -32602 with the zod message; a handler aborted by `$/cancel_request`
  * answers -32800; unknown requests get -32601 (vscode-jsonrpc's default); unknown notifications are
  * ignored (we install a no-op fallback so vscode-jsonrpc does not log them as errors).
+ *
+ * Against a hostile or broken peer (issue 11): a refused line is answered when it can be (a request
+ * or batch gets -32600, a refused response fails its request at once); duplicate ids are sorted out
+ * before vscode-jsonrpc's id-keyed queue sees them (idLedger.ts); reading pauses while too many
+ * messages wait for dispatch; a throwing tap is logged and never costs a message.
  */
 import type { Readable, Writable } from 'node:stream';
 import { createMessageConnection, ResponseError } from 'vscode-jsonrpc/node';
-import type { CancellationToken, Logger, Message, MessageConnection } from 'vscode-jsonrpc/node';
+import type { CancellationToken, Logger, Message, MessageConnection, ResponseMessage } from 'vscode-jsonrpc/node';
 import type { z } from 'zod';
 import { ErrorCodes, ProtocolMethods } from '../../common/protocol/methods';
 import { zCancelRequestParams } from '../../common/protocol/requests';
 import { AcpCancellationStrategy } from './cancellation';
+import { IdLedger } from './idLedger';
 import { NdjsonMessageReader, NdjsonMessageWriter } from './ndjson';
 import type { InvalidLine } from './ndjson';
 import { errorText, issueText } from '../../common/util/errors';
@@ -22,11 +28,17 @@ export type LogFn = (level: LogLevel, message: string) => void;
 export interface AcpConnectionOptions {
   input: Readable;
   output: Writable;
-  /** Sees every message: `in` as it is read (before dispatch), `out` as it is written. */
-  tap?: (direction: 'in' | 'out', msg: Message) => void;
+  /**
+   * Sees every message: `in` as it is read (before dispatch), `out` as it is written, with its exact
+   * JSON line. It may throw: the error is logged and the message is still delivered or sent.
+   */
+  tap?: (direction: 'in' | 'out', msg: Message, raw: string) => void;
   onInvalidLine?: (line: InvalidLine) => void;
   log?: LogFn;
   maxMessageBytes?: number;
+  maxNesting?: number;
+  /** Stop reading the peer while this many messages wait for dispatch (default 256). */
+  maxQueued?: number;
 }
 
 export interface AcpConnection {
@@ -40,12 +52,20 @@ export interface AcpConnection {
    * acting on a close keeps the last updates of a crashed agent from being dropped.
    */
   whenDrained(): Promise<void>;
+  /** The most messages that ever waited for dispatch at once (backpressure keeps it at `maxQueued`). */
+  readonly maxQueuedSeen: number;
 }
+
+/** Marks the error replies the connection makes up itself (for the capture and the protocol log). */
+export const REFUSED_BY = 'acp-chat';
 
 export function createAcpConnection(opts: AcpConnectionOptions): AcpConnection {
   const log: LogFn = opts.log ?? (() => undefined);
+  const maxQueued = Math.max(1, opts.maxQueued ?? 256);
+  const resumeAt = Math.floor(maxQueued / 2);
   let delivered = 0;
   let handled = 0;
+  let maxQueuedSeen = 0;
   let drainWaiters: (() => void)[] = [];
   const checkDrained = () => {
     if (handled < delivered) return;
@@ -53,18 +73,74 @@ export function createAcpConnection(opts: AcpConnectionOptions): AcpConnection {
     drainWaiters = [];
     for (const w of ws) w();
   };
-  const reader = new NdjsonMessageReader(opts.input, {
+  const tapError = (direction: 'in' | 'out') => (err: unknown, msg: Message) => {
+    // Recording (capture, journal, store) must never break the live connection.
+    log('error', `recording a message (${direction}) failed, the message itself went through: ${err instanceof Error ? err.message : String(err)}${describe(msg)}`);
+  };
+  /** Replies the connection sends on its own; they answer nothing vscode-jsonrpc is handling. */
+  const ownReplies = new WeakSet<Message>();
+  const ledger = new IdLedger((msg, raw) => reader.deliver(msg, raw));
+  const reader: NdjsonMessageReader = new NdjsonMessageReader(opts.input, {
     ...(opts.maxMessageBytes !== undefined ? { maxMessageBytes: opts.maxMessageBytes } : {}),
+    ...(opts.maxNesting !== undefined ? { maxNesting: opts.maxNesting } : {}),
     onInvalid: (line) => {
       log('warn', `skipped a line from the peer (${line.reason}): ${line.text.slice(0, 200)}`);
-      opts.onInvalidLine?.(line);
+      try {
+        opts.onInvalidLine?.(line);
+      } catch (err) {
+        log('error', `reporting a skipped line failed: ${err instanceof Error ? err.message : String(err)}`);
+      }
+      answerRefused(line);
     },
-    tap: (msg) => {
+    accept: (msg, raw) => {
+      const verdict = ledger.received(msg, raw);
+      if (!verdict.deliver && 'reason' in verdict) {
+        log('warn', `skipped a message from the peer (${verdict.reason}): ${raw.slice(0, 200)}`);
+        opts.onInvalidLine?.({ text: raw.slice(0, 1000), reason: verdict.reason, kind: 'envelope', peer: { kind: 'response', id: null }, bytes: Buffer.byteLength(raw) });
+      }
+      return verdict.deliver;
+    },
+    tap: (msg, raw) => {
       delivered++;
-      opts.tap?.('in', msg);
+      const queued = delivered - handled;
+      if (queued > maxQueuedSeen) maxQueuedSeen = queued;
+      // Backpressure: a flooding agent waits on its pipe instead of growing our memory.
+      if (queued >= maxQueued) reader.pause();
+      opts.tap?.('in', msg, raw);
+    },
+    onTapError: tapError('in'),
+  });
+  const writer = new NdjsonMessageWriter(opts.output, {
+    tap: (msg, raw) => opts.tap?.('out', msg, raw),
+    onTapError: tapError('out'),
+    onWrite: (msg) => {
+      if (!ownReplies.has(msg)) ledger.sent(msg);
     },
   });
-  const writer = new NdjsonMessageWriter(opts.output, { tap: (msg) => opts.tap?.('out', msg) });
+  const reply = (msg: Message) => {
+    ownReplies.add(msg);
+    writer.write(msg).catch((err: unknown) => log('warn', `could not answer a refused message: ${err instanceof Error ? err.message : String(err)}`));
+  };
+  /**
+   * A refused line still gets its answer when it can: a request (or a batch) an error reply, a
+   * response the failure of the request it answers, so neither side waits forever.
+   */
+  const answerRefused = (line: InvalidLine) => {
+    const { peer } = line;
+    if (line.kind === 'batch') {
+      reply({ jsonrpc: '2.0', id: null, error: { code: ErrorCodes.invalidRequest, message: 'JSON-RPC batches are not supported: send one message per line' } } as ResponseMessage);
+    } else if (line.kind !== 'notJson' && peer.kind === 'request' && peer.id !== null) {
+      reply({ jsonrpc: '2.0', id: peer.id, error: { code: ErrorCodes.invalidRequest, message: `request refused: ${line.reason}` } } as ResponseMessage);
+    } else if (peer.kind === 'response' && peer.id !== null && ledger.isAwaiting(peer.id)) {
+      const failure: ResponseMessage = {
+        jsonrpc: '2.0',
+        id: peer.id,
+        error: { code: ErrorCodes.internalError, message: `the agent's response was refused: ${line.reason}`, data: { refusedBy: REFUSED_BY, bytes: line.bytes } },
+      };
+      const raw = JSON.stringify(failure);
+      if (ledger.received(failure, raw).deliver) reader.deliver(failure, raw);
+    }
+  };
   const cancellation = new AcpCancellationStrategy();
   const logger: Logger = {
     error: (m) => log('error', m),
@@ -80,6 +156,7 @@ export function createAcpConnection(opts: AcpConnectionOptions): AcpConnection {
           return next(message);
         } finally {
           handled++;
+          if (reader.isPaused && delivered - handled <= resumeAt) reader.resume();
           checkDrained();
         }
       },
@@ -96,7 +173,22 @@ export function createAcpConnection(opts: AcpConnectionOptions): AcpConnection {
       drainWaiters.push(resolve);
       checkDrained();
     });
-  return { connection, cancellation, reader, writer, whenDrained };
+  return {
+    connection,
+    cancellation,
+    reader,
+    writer,
+    whenDrained,
+    get maxQueuedSeen() {
+      return maxQueuedSeen;
+    },
+  };
+}
+
+function describe(msg: Message): string {
+  const m = msg as { method?: unknown; id?: unknown };
+  if (typeof m.method === 'string') return ` (${m.method}${m.id !== undefined ? ` #${String(m.id)}` : ''})`;
+  return m.id !== undefined ? ` (response #${String(m.id)})` : '';
 }
 
 export interface RequestContext {

@@ -3,9 +3,10 @@
  * `Content-Length` headers, so vscode-jsonrpc's own stream reader/writer cannot be used (DIGEST §2).
  *
  * Reader: splits on LF (a trailing CR is dropped), skips blank lines, refuses lines longer than
- * `maxMessageBytes` (default 32 MiB), JSON arrays (batches) and anything that is not a JSON-RPC
- * envelope. A refused line is reported to `onInvalid` and skipped: one bad line from an agent (some
- * print a URL on stdout) must never take the connection down.
+ * `maxMessageBytes` (default 32 MiB), nesting deeper than `maxNesting`, JSON arrays (batches) and
+ * anything that is not a JSON-RPC envelope. A refused line is reported to `onInvalid` (with what it was
+ * meant to be, so the connection can answer it) and skipped: one bad line from an agent (some print a
+ * URL on stdout) must never take the connection down. `pause()`/`resume()` give backpressure.
  * Writer: `JSON.stringify(msg) + "\n"`, strictly one message after another, honouring backpressure.
  * Both sides call `tap(msg)` for every message they deliver/send, in order (capture file, store).
  */
@@ -13,30 +14,56 @@ import type { Readable, Writable } from 'node:stream';
 import { AbstractMessageReader, AbstractMessageWriter, Disposable } from 'vscode-jsonrpc/node';
 import type { DataCallback, Message, MessageReader, MessageWriter } from 'vscode-jsonrpc/node';
 import { checkEnvelope, withInternalId, withWireId } from './envelope';
+import { nestsDeeperThan, peerOf, TopLevelScanner } from './peek';
+import type { PeerInfo } from './peek';
 
 export const DEFAULT_MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
+/**
+ * Deeper nesting is refused: `JSON.parse` copes with any depth, but `JSON.stringify`, structured
+ * clone (webview posts) and recursive code downstream overflow the stack somewhere past a few
+ * thousand levels. Real ACP messages stay far below this.
+ */
+export const DEFAULT_MAX_NESTING = 256;
 const LF = 0x0a;
+
+export type InvalidKind = 'notJson' | 'batch' | 'notObject' | 'envelope' | 'oversized' | 'tooDeep';
 
 export interface InvalidLine {
   /** The offending line (truncated to 1000 chars for oversized lines). */
   readonly text: string;
   readonly reason: string;
+  readonly kind: InvalidKind;
+  /** What the line was meant to be, when that can be told: lets the connection answer it. */
+  readonly peer: PeerInfo;
+  /** The line's size in bytes. */
+  readonly bytes: number;
 }
 
 export interface NdjsonReaderOptions {
   maxMessageBytes?: number;
+  maxNesting?: number;
   onInvalid?: (line: InvalidLine) => void;
-  tap?: (msg: Message) => void;
+  /** Every delivered message with the exact line it was read from (so a capture need not re-serialise it). */
+  tap?: (msg: Message, raw: string) => void;
+  /** Decides, before `tap`, whether a valid message is delivered now (false: the caller keeps or drops it). */
+  accept?: (msg: Message, raw: string) => boolean;
+  /** A `tap` threw: the message is still delivered. */
+  onTapError?: (err: unknown, msg: Message) => void;
 }
 
 export class NdjsonMessageReader extends AbstractMessageReader implements MessageReader {
   private readonly max: number;
+  private readonly maxNesting: number;
   private chunks: Buffer[] = [];
   private size = 0;
-  /** True while skipping the rest of an oversized line. */
-  private discarding = false;
+  /** Set while skipping the rest of an oversized line: reads its top-level id as the bytes go by. */
+  private oversized: { scanner: TopLevelScanner; head: string } | undefined;
   private callback: DataCallback | undefined;
   private closed = false;
+  /** Backpressure: while paused, unread input waits here (at most one chunk) and the stream is paused. */
+  private paused = false;
+  private stash: Buffer | undefined;
+  private ended = false;
   private readonly detach: () => void;
 
   constructor(
@@ -45,8 +72,12 @@ export class NdjsonMessageReader extends AbstractMessageReader implements Messag
   ) {
     super();
     this.max = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+    this.maxNesting = options.maxNesting ?? DEFAULT_MAX_NESTING;
     const onData = (data: Buffer | string) => this.push(typeof data === 'string' ? Buffer.from(data) : data);
-    const onEnd = () => this.finish();
+    const onEnd = () => {
+      this.ended = true;
+      if (!this.paused) this.finish();
+    };
     const onError = (err: Error) => this.fireError(err);
     input.on('data', onData);
     input.on('end', onEnd);
@@ -64,10 +95,35 @@ export class NdjsonMessageReader extends AbstractMessageReader implements Messag
 
   listen(callback: DataCallback): Disposable {
     this.callback = callback;
-    this.input.resume();
+    if (!this.paused) this.input.resume();
     return Disposable.create(() => {
       this.callback = undefined;
     });
+  }
+
+  /**
+   * Stops delivering messages (and reading the stream) until `resume()`: the connection calls it while
+   * its dispatch queue is long, so a flooding agent is slowed down by the pipe instead of growing memory.
+   */
+  pause(): void {
+    if (this.paused) return;
+    this.paused = true;
+    this.input.pause();
+  }
+
+  resume(): void {
+    if (!this.paused) return;
+    this.paused = false;
+    const rest = this.stash;
+    this.stash = undefined;
+    if (rest) this.push(rest);
+    if (this.paused) return; // paused again while delivering the stashed bytes
+    if (this.ended) this.finish();
+    else if (this.callback) this.input.resume();
+  }
+
+  get isPaused(): boolean {
+    return this.paused;
   }
 
   override dispose(): void {
@@ -76,28 +132,47 @@ export class NdjsonMessageReader extends AbstractMessageReader implements Messag
   }
 
   private push(data: Buffer): void {
+    if (this.paused) {
+      this.stash = this.stash ? Buffer.concat([this.stash, data]) : data;
+      return;
+    }
     let start = 0;
     for (;;) {
       const nl = data.indexOf(LF, start);
       const end = nl < 0 ? data.length : nl;
-      if (!this.discarding) {
-        const piece = data.subarray(start, end);
-        if (this.size + piece.length > this.max) {
-          const head = Buffer.concat([...this.chunks, piece]).subarray(0, 1000).toString('utf8');
-          this.report(head, `message exceeds ${this.max} bytes`);
-          this.chunks = [];
-          this.size = 0;
-          this.discarding = true;
-        } else if (piece.length > 0) {
-          this.chunks.push(piece);
-          this.size += piece.length;
-        }
+      const piece = data.subarray(start, end);
+      if (this.oversized) this.oversized.scanner.push(piece);
+      else if (this.size + piece.length > this.max) this.startOversized(piece);
+      else if (piece.length > 0) {
+        this.chunks.push(piece);
+        this.size += piece.length;
       }
       if (nl < 0) return;
-      if (this.discarding) this.discarding = false;
+      if (this.oversized) this.endOversized();
       else this.flushLine();
       start = nl + 1;
+      if (this.paused && start < data.length) {
+        this.stash = data.subarray(start);
+        return;
+      }
     }
+  }
+
+  private startOversized(piece: Buffer): void {
+    const scanner = new TopLevelScanner();
+    for (const c of this.chunks) scanner.push(c);
+    scanner.push(piece);
+    const head = Buffer.concat([...this.chunks, piece]).subarray(0, 1000).toString('utf8');
+    this.chunks = [];
+    this.size = 0;
+    this.oversized = { scanner, head };
+  }
+
+  private endOversized(): void {
+    const o = this.oversized;
+    this.oversized = undefined;
+    if (!o) return;
+    this.report({ text: o.head, reason: `message of ${o.scanner.bytes} bytes exceeds the limit of ${this.max} bytes`, kind: 'oversized', peer: o.scanner.result(), bytes: o.scanner.bytes });
   }
 
   private flushLine(): void {
@@ -107,37 +182,59 @@ export class NdjsonMessageReader extends AbstractMessageReader implements Messag
     // Decoding whole lines keeps multi-byte characters intact across chunk boundaries.
     const line = buf.toString('utf8').trim();
     if (line === '') return;
+    const bytes = buf.length;
     let value: unknown;
     try {
       value = JSON.parse(line);
     } catch {
-      this.report(line, 'not JSON');
+      this.report({ text: line, reason: 'not JSON', kind: 'notJson', peer: { kind: 'unknown', id: null }, bytes });
+      return;
+    }
+    if (nestsDeeperThan(value, this.maxNesting)) {
+      this.report({ text: line.slice(0, 1000), reason: `nested deeper than ${this.maxNesting} levels`, kind: 'tooDeep', peer: peerOf(value), bytes });
       return;
     }
     const check = checkEnvelope(value);
     if (!check.ok) {
-      this.report(line, check.reason);
+      const kind: InvalidKind = Array.isArray(value) ? 'batch' : typeof value === 'object' && value !== null ? 'envelope' : 'notObject';
+      this.report({ text: line, reason: check.reason, kind, peer: peerOf(value), bytes });
       return;
     }
-    this.options.tap?.(check.message);
-    this.callback?.(withInternalId(check.message));
+    if (this.options.accept && !this.options.accept(check.message, line)) return;
+    this.deliver(check.message, line);
   }
 
-  private report(text: string, reason: string): void {
-    this.options.onInvalid?.({ text, reason });
+  /** Taps and hands on one message (the connection also uses it for messages it held back or made up). */
+  deliver(msg: Message, raw: string): void {
+    // A hook that throws must not cost the message its delivery (nor the rest of this read).
+    try {
+      this.options.tap?.(msg, raw);
+    } catch (err) {
+      this.options.onTapError?.(err, msg);
+    }
+    this.callback?.(withInternalId(msg));
+  }
+
+  private report(line: InvalidLine): void {
+    this.options.onInvalid?.(line);
   }
 
   private finish(): void {
     if (this.closed) return;
     this.closed = true;
     // A last line without a trailing newline is still a message.
-    if (!this.discarding && this.size > 0) this.flushLine();
+    if (this.oversized) this.endOversized();
+    else if (this.size > 0) this.flushLine();
     this.fireClose();
   }
 }
 
 export interface NdjsonWriterOptions {
-  tap?: (msg: Message) => void;
+  /** Every message as it is written, with its serialised line (without the newline). */
+  tap?: (msg: Message, raw: string) => void;
+  onTapError?: (err: unknown, msg: Message) => void;
+  /** Called synchronously when a message is handed to `write()`, before it is queued. */
+  onWrite?: (msg: Message) => void;
   /** End the output stream when the connection ends (default true: closing stdin tells the agent to stop). */
   endStream?: boolean;
 }
@@ -159,14 +256,24 @@ export class NdjsonMessageWriter extends AbstractMessageWriter implements Messag
 
   write(internal: Message): Promise<void> {
     const msg = withWireId(internal);
+    this.options.onWrite?.(msg);
     const run = async () => {
       if (this.ended || this.output.destroyed || this.output.writableEnded) {
         throw new Error('cannot write: the output stream is closed');
       }
-      const text = JSON.stringify(msg) + '\n';
-      this.options.tap?.(msg);
+      let raw: string;
+      try {
+        raw = JSON.stringify(msg);
+      } catch (err) {
+        throw new Error(`cannot send a message that cannot be serialised: ${err instanceof Error ? err.message : String(err)}`);
+      }
+      try {
+        this.options.tap?.(msg, raw);
+      } catch (err) {
+        this.options.onTapError?.(err, msg);
+      }
       await new Promise<void>((resolve, reject) => {
-        this.output.write(text, 'utf8', (err) => (err ? reject(err) : resolve()));
+        this.output.write(raw + '\n', 'utf8', (err) => (err ? reject(err) : resolve()));
       });
     };
     const p = this.queue.then(run);

@@ -71,7 +71,7 @@ describe('NdjsonMessageReader', () => {
     assert.equal(got.length, 1);
     assert.equal((got[0] as unknown as { method: string }).method, 'n');
     assert.equal(invalid.length, 1);
-    assert.match(invalid[0]!.reason, /exceeds 100 bytes/);
+    assert.match(invalid[0]!.reason, /exceeds the limit of 100 bytes/);
   });
 });
 
