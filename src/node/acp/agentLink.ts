@@ -41,6 +41,14 @@ export const spawnAgent: ConnectAgent = async (o) => {
     cwd: o.agent.cwd ?? o.cwd,
     onStderrLine: o.onStderr,
   });
+  try {
+    await proc.started;
+  } catch (e) {
+    proc.dispose();
+    const why = e instanceof Error ? e.message : String(e);
+    const fix = proc.exit?.errno === 'ENOENT' || proc.exit?.errno === 'EACCES' ? `check "command" of the agent "${o.agent.id}" in the acpChat.agents setting (a full path, or a program on the PATH VS Code sees)` : `check the agent "${o.agent.id}" in the acpChat.agents setting`;
+    throw new Error(`${why}; ${fix}`);
+  }
   const client = new AcpClient({
     input: proc.stdout,
     output: proc.stdin,

@@ -1,0 +1,42 @@
+/**
+ * Process liveness for the orphan tests, from /proc (Linux). A zombie counts as gone: it runs nothing,
+ * and in containers whose init does not reap, orphans stay zombies for good.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+
+function stat(pid: number): { state: string; pgrp: number } | undefined {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    return { state: fields[0] ?? '?', pgrp: Number(fields[2]) };
+  } catch {
+    return undefined;
+  }
+}
+
+export function isRunning(pid: number): boolean {
+  const s = stat(pid);
+  return s !== undefined && s.state !== 'Z';
+}
+
+/** Pids of live (non-zombie) members of process group `pgid`. */
+export function groupMembers(pgid: number): number[] {
+  return readdirSync('/proc')
+    .filter((n) => /^\d+$/.test(n))
+    .map(Number)
+    .filter((pid) => {
+      const s = stat(pid);
+      return s !== undefined && s.pgrp === pgid && s.state !== 'Z';
+    });
+}
+
+/** Resolves once `done()` holds, checking on every timer turn (the test runner's timeout bounds it). */
+export function until(done: () => boolean, intervalMs = 20): Promise<void> {
+  return new Promise((resolve) => {
+    const check = () => {
+      if (done()) resolve();
+      else setTimeout(check, intervalMs);
+    };
+    check();
+  });
+}
