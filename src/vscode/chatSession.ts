@@ -23,6 +23,7 @@ import type { TreeSource } from './messageTree';
 import { panelChangesFor } from './panelChanges';
 import { dispatchWebviewMessage } from './webviewMessages';
 import { errorText } from '../common/util/errors';
+import { StartupTimeoutError, startupTimeoutText, withStartupTimeout } from './startupTimeout';
 
 export type { ChatSessionOptions, SessionSinks, SessionUi } from './sessionPorts';
 
@@ -219,7 +220,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource {
     this.link = link;
     link.onExit((reason) => this.onExit(link, reason));
     try {
-      const init = await link.client.initialize();
+      const init = await this.timed('initialize', link.client.initialize());
       this.o.log('info', `${this.o.agent.name}: initialized, protocol ${init.protocolVersion}, capabilities ${JSON.stringify(init.agentCapabilities ?? {})}`);
       await this.attachSession(link);
       this.setTurn('idle', null);
@@ -227,8 +228,19 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource {
       this.drainQueue();
     } catch (e) {
       if (this.link !== link) return; // exited meanwhile: onExit already said why
+      if (e instanceof StartupTimeoutError) {
+        // A silent agent stays silent: stop it, so Restart starts clean.
+        this.fail(startupTimeoutText(this.o.agent, e));
+        this.dropLink(e.message);
+        return;
+      }
       this.fail(`${this.o.agent.name} failed to start a session: ${errorText(e)}`);
     }
+  }
+
+  /** Bounds a startup request by `acpChat.startupTimeoutSeconds`. */
+  private timed<T>(step: string, p: Promise<T>): Promise<T> {
+    return withStartupTimeout(step, this.o.settings().startupTimeoutSeconds, p);
   }
 
   private sessionParams(): SessionParams {
@@ -240,9 +252,12 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource {
     return { cwd: this.o.cwd, mcpServers };
   }
 
-  /** Runs a session-creating call, signing in first when the agent answers auth_required. */
+  /**
+   * Runs a session-creating call, signing in first when the agent answers auth_required. The call is
+   * bounded by the startup timeout; choosing a sign-in method and signing in are not (they wait on the user).
+   */
   private withAuth<T>(link: AgentLink, call: () => Promise<T>): Promise<T> {
-    return link.client.withAuthRetry(call, (methods) => this.o.ui.chooseAuthMethod(this.o.agent.name, methods));
+    return link.client.withAuthRetry(() => this.timed('the session request', call()), (methods) => this.o.ui.chooseAuthMethod(this.o.agent.name, methods));
   }
 
   private async attachSession(link: AgentLink): Promise<void> {

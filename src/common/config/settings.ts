@@ -37,6 +37,8 @@ export interface Settings {
   readonly captureMaxFiles: number;
   /** What an agent may read, write or run outside the workspace folders (see `common/boundary.ts`). */
   readonly outsideWorkspace: OutsideWorkspacePolicy;
+  /** How long `initialize` and the session setup may take before the start is given up (0: no limit). */
+  readonly startupTimeoutSeconds: number;
 }
 
 /** Reads one raw value per key (VS Code's `WorkspaceConfiguration.get`, or a plain object in tests). */
@@ -100,6 +102,7 @@ export function parseSettings(get: RawSettings): { settings: Settings; problems:
       captureEnabled: scalar('capture.enabled', z.boolean(), true),
       captureMaxFiles: scalar('capture.maxFiles', z.number().int().min(1).max(1000), 20),
       outsideWorkspace: scalar('outsideWorkspace', z.enum(OUTSIDE_WORKSPACE_POLICIES), 'ask'),
+      startupTimeoutSeconds: scalar('startupTimeoutSeconds', z.number().min(0).max(3600), 60),
     },
     problems,
   };
