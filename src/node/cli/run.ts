@@ -171,6 +171,8 @@ export async function run(o: RunOptions, rawOut: (s: string) => void, rawErr: (s
   }, o.timeoutSec * 1000);
   let code = 0;
   try {
+    // A command that cannot start says so ("command not found: X (ENOENT)"), not a later write error.
+    await agent.started;
     const init = await client.initialize();
     const info = init.agentInfo;
     printer.line(`[agent] ${info?.title ?? info?.name ?? 'unknown'} ${info?.version ?? ''} (protocol ${init.protocolVersion})`.trimEnd());
