@@ -135,7 +135,8 @@ export function createAcpConnection(opts: AcpConnectionOptions): AcpConnection {
       const failure: ResponseMessage = {
         jsonrpc: '2.0',
         id: peer.id,
-        error: { code: ErrorCodes.internalError, message: `the agent's response was refused: ${line.reason}`, data: { refusedBy: REFUSED_BY, bytes: line.bytes } },
+        // No `data`: error data is shown to the user, and the message already says it all.
+        error: { code: ErrorCodes.internalError, message: `the agent's response was refused by ${REFUSED_BY}: ${line.reason}` },
       };
       const raw = JSON.stringify(failure);
       if (ledger.received(failure, raw).deliver) reader.deliver(failure, raw);

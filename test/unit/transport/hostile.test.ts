@@ -169,7 +169,7 @@ describe('hostile agents: the transport', () => {
     const p = s.client.newSession({ cwd: '/', mcpServers: [] });
     const req = await s.agent.expect('session/new');
     s.agent.sendRaw(`{"jsonrpc":"2.0","id":${String(req.id)}}\n`);
-    await assert.rejects(p, /session\/new failed.*refused.*"result" or "error"/);
+    await assert.rejects(p, /session\/new failed \(-32603\): the agent's response was refused by acp-chat: malformed JSON-RPC message: result/);
     s.client.dispose();
   });
 });
