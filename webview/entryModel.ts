@@ -99,6 +99,8 @@ export const TOOL_STATUS_LABELS: Readonly<Record<string, string>> = {
   completed: 'Completed',
   failed: 'Failed',
   cancelled: 'Cancelled',
+  // The client's own status: the user refused the permission and the agent said nothing more.
+  rejected: 'Rejected',
   paused: 'Paused',
 };
 

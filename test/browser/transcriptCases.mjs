@@ -81,6 +81,15 @@ export function register(test) {
     assert.deepEqual(errors, []);
   });
 
+  test('a tool call whose permission was rejected shows Rejected, not Pending', async ({ open }) => {
+    const { page, send, flush } = await open();
+    await send(snapshot([toolCall('r1', { title: 'Edit notes.txt', toolKind: 'edit', status: 'rejected' })]));
+    await flush();
+    const status = page.locator('[data-key="r1"] .status');
+    assert.equal(await status.innerText(), 'Rejected');
+    assert.equal(await status.getAttribute('data-status'), 'rejected');
+  });
+
   test('titles show code spans as code; a line-0 location shows no line', async ({ open }) => {
     const { page, send, flush } = await open();
     const perm = { requestId: 'p1', toolCallKey: 't1', toolCallId: 'tc-t1', title: 'Allow `rm -rf out`?', options: [{ optionId: 'ok', name: 'Allow', kind: 'allow_once' }] };

@@ -33,6 +33,7 @@ const STATUS_ICONS: Record<string, string> = {
   failed: 'error',
   cancelled: 'circle-slash',
   paused: 'debug-pause',
+  rejected: 'circle-slash',
 };
 /** Longest diff shown inline; the rest is one click away in the diff editor. */
 const MAX_DIFF_ROWS = 80;

@@ -14,6 +14,8 @@ export type Action =
   | { readonly kind: 'prompt_answered'; readonly localKey: string | null; readonly messageId: string | null }
   /** Agent->client `session/request_permission`'s `toolCall`: a patch. */
   | { readonly kind: 'permission_tool_call'; readonly patch: ToolCallPatch }
+  /** The client answered a permission request about this tool call with a reject option. */
+  | { readonly kind: 'permission_rejected'; readonly toolCallId: string }
   /** Client->agent `session/cancel`. */
   | { readonly kind: 'cancel' }
   /** Client->agent `session/load`: the replay window opens. */

@@ -14,6 +14,7 @@ import { MessageRules } from './messageRules';
 import type { AvailableCommand, ConfigOption, Entry, PlanEntry, SessionMode, SessionState, Usage } from './model';
 import { ReplayWindow, type ReplayState } from './replayWindow';
 import { ToolCallRules } from './toolCallRules';
+import { modeFromConfig } from '../modes';
 
 export type { ApplyContext } from './context';
 
@@ -99,6 +100,8 @@ export class Session {
         return this.tools.patch(a.patch, ctx, false);
       case 'tool_call_content_chunk':
         return this.tools.contentChunk(a.chunk.toolCallId, a.chunk.content, ctx);
+      case 'permission_rejected':
+        return this.tools.rejected(a.toolCallId, ctx);
       case 'cancel':
         return this.tools.cancel(ctx);
       case 'load_started':
@@ -122,7 +125,7 @@ export class Session {
         return this.changed(ctx, ['currentModeId']);
       case 'config_options':
         this.configOptions = a.configOptions;
-        return this.changed(ctx, ['configOptions']);
+        return this.changed(ctx, ['configOptions', ...this.modeFromConfig()]);
       case 'session_info': {
         // Patch: omitted = unchanged, null = clear.
         const fields: (keyof SessionState)[] = [];
@@ -148,7 +151,7 @@ export class Session {
         }
         if (a.configOptions) {
           this.configOptions = a.configOptions;
-          fields.push('configOptions');
+          fields.push('configOptions', ...this.modeFromConfig());
         }
         if (fields.length > 0) this.changed(ctx, fields);
         return;
@@ -158,6 +161,14 @@ export class Session {
       default:
         return assertNever(a);
     }
+  }
+
+  /** A mode chosen through its config option is the session's mode (ACP prefers the option to legacy modes). */
+  private modeFromConfig(): (keyof SessionState)[] {
+    const mode = modeFromConfig(this.configOptions, this.availableModes);
+    if (mode === undefined || mode === this.currentModeId) return [];
+    this.currentModeId = mode;
+    return ['currentModeId'];
   }
 
   private changed(ctx: ApplyContext, fields: (keyof SessionState)[]): void {

@@ -27,6 +27,7 @@ import { idKey, parseRpc, type RequestId } from './rpc';
 import { isRecord } from '../util/guards';
 import { errorText, issueText } from '../util/errors';
 import { replayFromPlain, replayToPlain } from './replayWindow';
+import { PermissionOutcomes } from './permissionOutcomes';
 import { type ApplyContext, Session } from './session';
 
 export interface StoreOptions {
@@ -74,6 +75,7 @@ export class MessageStore {
   private readonly diags: Diagnostic[] = [];
   private readonly pending: Record<Direction, Map<string, PendingRequest>> = { 'client->agent': new Map(), 'agent->client': new Map() };
   private protocolVersion: number = PROTOCOL_V1;
+  private readonly permissionOutcomes = new PermissionOutcomes();
 
   constructor(options: StoreOptions = {}) {
     this.newKeyFn = options.newKey ?? (() => crypto.randomUUID());
@@ -216,8 +218,10 @@ export class MessageStore {
       const raw = p.success ? (p.data.toolCall ?? (p.data.subject?.type === 'tool_call' ? p.data.subject.toolCall : undefined)) : undefined;
       if (p.success && raw !== undefined) {
         const tc = zToolCallPatch.safeParse(raw);
-        if (tc.success) this.apply(p.data.sessionId, { kind: 'permission_tool_call', patch: tc.data }, step);
-        else step.diagnostic('error', `session/request_permission toolCall rejected: ${issueText(tc.error)}`);
+        if (tc.success) {
+          this.apply(p.data.sessionId, { kind: 'permission_tool_call', patch: tc.data }, step);
+          this.permissionOutcomes.request(id, p.data.sessionId, tc.data.toolCallId, params);
+        } else step.diagnostic('error', `session/request_permission toolCall rejected: ${issueText(tc.error)}`);
       }
     }
     this.pending[dir].set(idKey(id), pending);
@@ -248,7 +252,11 @@ export class MessageStore {
     const req = map.get(key);
     if (!req) return; // e.g. a capture that starts mid-conversation
     map.delete(key);
-    if (requestDir !== 'client->agent') return;
+    if (requestDir === 'agent->client') {
+      const rejected = req.method === ClientMethods.sessionRequestPermission && outcome.ok ? this.permissionOutcomes.response(id, outcome.result) : null;
+      if (rejected) this.apply(rejected.sessionId, { kind: 'permission_rejected', toolCallId: rejected.toolCallId }, step);
+      return;
+    }
     const result = outcome.ok ? outcome.result : undefined;
     switch (req.method) {
       case AgentMethods.initialize: {

@@ -14,7 +14,8 @@ import { newStats, touchStats, utf8Length } from './stats';
 /** The protocol-owned fields of a tool call (the rest is the store's bookkeeping). */
 export type ToolCallFields = Pick<ToolCallEntry, 'toolCallId' | 'title' | 'name' | 'toolKind' | 'status' | 'content' | 'locations' | 'rawInput' | 'rawOutput' | 'meta'>;
 
-const FINISHED = new Set(['completed', 'failed', 'cancelled']);
+/** `rejected` is the client's own status for a tool call whose permission the user refused. */
+const FINISHED = new Set(['completed', 'failed', 'cancelled', 'rejected']);
 
 /** A tool call's fields from what an update says about it, with the defaults for everything it omits. */
 export function toolCallFields(p: Pick<ToolCallPatch, 'toolCallId'> & Partial<ToolCallPatch>, meta: Meta | null): ToolCallFields {
@@ -92,6 +93,17 @@ export class ToolCallRules {
     }
     const content = this.replay.keeps(index, 'content') ? e.content : [...e.content, item];
     this.table.replace(index, { ...e, content, stats: touchStats(e.stats, touchOf(ctx, bytes, true)) }, ctx);
+  }
+
+  /**
+   * The user rejected the tool call's permission request: `rejected` unless the agent already finished it.
+   * A later update from the agent still wins (it knows what it did).
+   */
+  rejected(toolCallId: string, ctx: ApplyContext): void {
+    const i = this.table.indexOfToolCallId(toolCallId);
+    const e = i === undefined ? undefined : this.table.toolCall(i);
+    if (i === undefined || !e || FINISHED.has(e.status)) return;
+    this.table.replace(i, { ...e, status: 'rejected', statusHistory: withStatus(e.statusHistory, 'rejected', ctx.now) }, ctx);
   }
 
   /** The user's cancel: every tool call not yet finished becomes `cancelled` (provenance unchanged). */
