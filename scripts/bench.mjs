@@ -3,13 +3,22 @@
 // compared with baselines measured in the same run (never with fixed times), so they mean the same on
 // any machine.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const benches = readdirSync(path.join(root, 'bench')).filter((f) => /\.bench\.(ts|mjs)$/.test(f)).sort();
-if (!existsSync(path.join(root, 'dist/cli.js'))) spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
+// What the benchmarks need, the same way `npm test` gets it: system packages (Chromium for the webview
+// benchmark), node_modules (tsx, esbuild, playwright-core); no VS Code host. Then a fresh build, so the
+// figures are for the code in the tree.
+for (const [cmd, args] of [['bash', ['scripts/setup.sh', '--no-host']], [process.execPath, ['scripts/build.mjs']]]) {
+  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit' });
+  if (r.status !== 0) {
+    console.error(`bench: ${[cmd === process.execPath ? 'node' : cmd, ...args].join(' ')} failed (exit ${r.status ?? r.signal})`);
+    process.exit(1);
+  }
+}
 const results = { machine: { node: process.version, cpus: (await import('node:os')).cpus().length, date: new Date().toISOString() } };
 let failed = 0;
 for (const f of benches) {
