@@ -106,6 +106,14 @@ export class FileAccess {
       edit.createFile(uri, { ignoreIfExists: true, contents: new TextEncoder().encode('') });
     }
     const current = exists ? await vscode.workspace.openTextDocument(uri) : undefined;
+    if (current && current.getText() === content) {
+      // Some agents (OpenCode) also write the file themselves, often first: an edit would change nothing and
+      // leave nothing to undo, so say so in the log instead of pretending an undoable edit happened.
+      if (current.isDirty && !(await current.save())) throw new Error(`could not save ${path}`);
+      this.log.info(`fs/write_text_file: ${path} already has this content (the agent wrote it itself); no workspace edit`);
+      await this.show(current);
+      return;
+    }
     const end = current ? current.lineAt(current.lineCount - 1).range.end : new vscode.Position(0, 0);
     edit.replace(uri, new vscode.Range(new vscode.Position(0, 0), end), content, {
       label: `${agentName} edited ${vscode.workspace.asRelativePath(uri)}`,
@@ -114,11 +122,17 @@ export class FileAccess {
     if (!(await vscode.workspace.applyEdit(edit))) throw new Error(`VS Code refused the edit to ${path}`);
     const doc = await vscode.workspace.openTextDocument(uri);
     if (!(await doc.save())) throw new Error(`could not save ${path}`);
-    // Follow the agent: show the edited file (without taking focus from the chat), so the change is
-    // visible and can be undone right there — in another editor group than the chat's, never over it.
+    await this.show(doc);
+    this.log.info(`fs/write_text_file: ${path} (${content.length} chars) via a workspace edit`);
+  }
+
+  /**
+   * Follow the agent: show the edited file (without taking focus from the chat), so the change is visible
+   * and can be undone right there — in another editor group than the chat's, never over it.
+   */
+  private async show(doc: vscode.TextDocument): Promise<void> {
     const chat = this.chatColumn();
     const column = chat === undefined || chat !== vscode.ViewColumn.One ? vscode.ViewColumn.One : vscode.ViewColumn.Two;
     await vscode.window.showTextDocument(doc, { viewColumn: column, preserveFocus: true, preview: true });
-    this.log.info(`fs/write_text_file: ${path} (${content.length} chars) via a workspace edit`);
   }
 }
