@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # `npm test`: everything, from a fresh clone (before npm install) to the UI check.
-#   setup -> build -> typecheck -> package -> unit, conformance, browser, real agents, host suite, npm start smoke, UI check
+#   setup -> build -> typecheck -> package -> unit, conformance, browser, real agents (CLI), host suite,
+#   npm start smoke, UI check, UI tour, real agents through the chat panel [, fresh host install]
 # Every stage runs even when an earlier one failed, so one run shows all problems. Each stage's counts come
 # from node:test's `ℹ pass N` / `ℹ fail N` lines or a `N passed, N failed` line; a stage without counts counts
 # as one check (1 failed when it exited non-zero). The last line is the total: `N passed, N failed`.
 #   STAGE_TIMEOUT=600 (seconds per stage)   logs: test-results/logs/<stage>.log
+#   FRESH_HOST=1: also install the VS Code host into an empty cache through npm (~90 s; CI sets it)
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 logs=test-results/logs
@@ -36,9 +38,10 @@ stage() {
   echo "=== $name: $* ($(secs "$(ms_since "$t_all")") s into the run)"
   t0=$(date +%s%N)
   # -k: a stage that ignores SIGTERM is killed 15 s later; our node runners stop their code-servers on SIGTERM.
-  timeout -k 15 "$stage_timeout" "$@" 2>&1 | tee "$log"
+  local limit=${STAGE_LIMIT:-$stage_timeout} # STAGE_LIMIT=N stage ...: one stage's own limit
+  timeout -k 15 "$limit" "$@" 2>&1 | tee "$log"
   rc=${PIPESTATUS[0]}
-  [[ $rc -eq 124 ]] && echo "$name: timed out after $stage_timeout s" | tee -a "$log"
+  [[ $rc -eq 124 ]] && echo "$name: timed out after $limit s" | tee -a "$log"
   counts=$(count_from "$log")
   if [[ -n $counts ]]; then
     read -r p f <<<"$counts"
@@ -89,6 +92,21 @@ free_port=$(node -e 'const s = require("node:net").createServer().listen(0, "127
 stage start-smoke env START_SMOKE=1 PORT="$free_port" bash scripts/start.sh
 stage ui-check node test/e2e/ui-check.mjs
 stage ui-tour node test/e2e/ui-tour.mjs
+if [[ -f test/agents/run-real-panel.mjs ]]; then
+  # One code-server per agent, 1.5–2.5 min each: its own, longer limit.
+  STAGE_LIMIT=$((stage_timeout > 1500 ? stage_timeout : 1500)) stage real-panel node test/agents/run-real-panel.mjs
+else
+  skip real-panel "no test/agents/run-real-panel.mjs"
+fi
+# A fresh machine: the host installed into an empty cache by `npm run install-host`, so the outer npm's
+# npm_config_* variables reach the install the way they do under `npm start` / `npm test` on a new clone.
+if [[ ${FRESH_HOST:-} == 1 ]]; then
+  fresh_cache=$(mktemp -d)
+  stage fresh-host env VSCODE_HOST_CACHE="$fresh_cache" VSCODE_HOST_NO_LINK=1 npm run -s install-host
+  rm -rf "$fresh_cache"
+else
+  skip fresh-host "FRESH_HOST=1 runs it (CI does): the VS Code host installed into an empty cache through npm"
+fi
 
 echo
 echo "=== summary (logs in $logs/)"

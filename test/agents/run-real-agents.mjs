@@ -1,30 +1,21 @@
 #!/usr/bin/env node
 // Runs real published ACP agents (Claude Code, Gemini CLI, OpenCode, Codex) against the scripted
 // mock LLM in ../shared/agents, driven by OUR client: `node dist/cli.js run` as ACP_CLIENT.
-//   node test/agents/run-real-agents.mjs [NAME ...]      (default: claude gemini opencode codex)
+//   node test/agents/run-real-agents.mjs [NAME ...]
+//   names: the arguments, else ACP_AGENTS (space separated), else every recipe with a mock script;
+//   agents folder: ACP_AGENTS_DIR (default ../shared/agents), copied to a writable cache (agents-cache.mjs).
 // For each agent it checks: the CLI exits 0, the edit is on disk in the scratch workspace, the shell
 // command ran, the capture exists and reduces (`cli reduce`) with no error diagnostics to a
 // transcript that holds the mock's final answer. Last line: `N passed, N failed`.
-//
-// ../shared/agents is read-only, so it is copied to a stable cache dir
-// ($ACP_AGENTS_CACHE, else $XDG_CACHE_HOME/acp-chat-agents, else ~/.cache/acp-chat-agents) where the
-// agents' npm installs persist between runs (first install 10–90 s per agent, later runs seconds).
 // Needs `unshare -n` (root or CAP_SYS_ADMIN) unless ACP_NO_NETNS=1; without it everything is skipped
 // with a visible message.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { agentNames, cache, lastText, root, shq as q, skipUnlessRunnable, syncCache } from './agents-cache.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const source = path.resolve(process.env.ACP_AGENTS_DIR ?? path.join(root, '../shared/agents'));
-const cache = path.resolve(
-  process.env.ACP_AGENTS_CACHE ?? path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'acp-chat-agents'),
-);
 const cli = path.join(root, 'dist/cli.js');
-const ALL = ['claude', 'gemini', 'opencode', 'codex'];
-const names = process.argv.slice(2).length ? process.argv.slice(2) : ALL;
+const names = agentNames(process.argv.slice(2));
 const PROMPT = 'Read notes.txt, then update it, then run a shell command to show the result. Explain what you did.';
 const TIMEOUT_MS = Number(process.env.ACP_AGENT_TIMEOUT_MS ?? 300_000);
 
@@ -33,43 +24,15 @@ function done(passed, failed) {
   process.exit(failed ? 1 : 0);
 }
 
-if (!existsSync(source)) {
-  console.log(`SKIP: ${source} not found; real-agent tests skipped`);
-  done(0, 0);
-}
+skipUnlessRunnable(done);
 if (!existsSync(cli)) {
   console.log(`FAIL: ${cli} missing: run \`node scripts/build.mjs\` first`);
   done(0, names.length);
 }
-if (!process.env.ACP_NO_NETNS && spawnSync('unshare', ['-n', 'true']).status !== 0) {
-  console.log('SKIP: `unshare -n` is unavailable here (needs root or CAP_SYS_ADMIN); real-agent tests skipped.');
-  console.log('      Set ACP_NO_NETNS=1 to run them without network isolation.');
-  done(0, 0);
-}
-
-// Copy the scripts (not node_modules, work, logs, transcripts) into the writable cache, keeping the
-// exec bit; source files are read-only, so copies are made writable for the next refresh.
-const SKIP_DIRS = new Set(['node_modules', 'work', 'logs', 'transcripts']);
-function sync(from, to) {
-  mkdirSync(to, { recursive: true });
-  for (const entry of readdirSync(from, { withFileTypes: true })) {
-    if (SKIP_DIRS.has(entry.name)) continue;
-    const src = path.join(from, entry.name);
-    const dst = path.join(to, entry.name);
-    if (entry.isDirectory()) sync(src, dst);
-    else if (entry.isFile()) {
-      const mode = statSync(src).mode & 0o111 ? 0o755 : 0o644;
-      if (existsSync(dst)) chmodSync(dst, 0o644);
-      writeFileSync(dst, readFileSync(src));
-      chmodSync(dst, mode);
-    }
-  }
-}
-sync(source, cache);
+syncCache();
 const captures = path.join(cache, 'captures');
 mkdirSync(captures, { recursive: true });
 
-const q = (s) => `'${s.replace(/'/g, `'\\''`)}'`;
 let passed = 0;
 let failed = 0;
 for (const name of names) {
@@ -143,11 +106,4 @@ function check(name, r, capture) {
   const finalText = lastText(JSON.parse(mock));
   if (finalText && !answer.includes(norm(finalText))) problems.push('the reduced transcript lacks the final answer');
   return problems;
-}
-
-/** The mock script's last `text` step: the agent's final answer. */
-function lastText(mock) {
-  const steps = Array.isArray(mock.steps) ? mock.steps : [];
-  for (let i = steps.length - 1; i >= 0; i--) if (typeof steps[i].text === 'string') return steps[i].text;
-  return undefined;
 }

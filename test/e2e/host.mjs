@@ -167,13 +167,14 @@ export async function launchBrowser(cs) {
  * The workbench URL for the server's test workspace.
  * dev: load the extension from the repo folder (extension-development mode); testsPath: also run that Mocha
  * entry inside the Node extension host. The URIs are vscode-remote://, so both live in the server's ext host.
+ * folder: the workspace folder to open (default: the server's own empty test workspace).
  */
-export function workbenchUrl(cs, { testsPath, dev = true } = {}) {
+export function workbenchUrl(cs, { testsPath, dev = true, folder = cs.dirs.ws } = {}) {
   const remote = (p) => `vscode-remote://${cs.host}${p}`;
   const payload = [['skipWelcome', 'true']];
   if (dev) payload.push(['extensionDevelopmentPath', remote(root)]);
   if (testsPath) payload.push(['extensionTestsPath', remote(testsPath)]);
-  return `${cs.url}/?folder=${encodeURIComponent(cs.dirs.ws)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+  return `${cs.url}/?folder=${encodeURIComponent(folder)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
 }
 
 /** Servers started by this process and not yet stopped, so Ctrl+C can stop them (see onSignalStopAll). */

@@ -1,0 +1,84 @@
+// Shared by the real-agent stages (run-real-agents.mjs: through the CLI; run-real-panel.mjs: through the
+// chat panel). The agents folder (ACP_AGENTS_DIR, default ../shared/agents: `run-<name>.sh` recipes with the
+// ACP_CLIENT hook, the mock LLM and its scripts) is read-only, so it is copied to a stable cache dir
+// ($ACP_AGENTS_CACHE, else $XDG_CACHE_HOME/acp-chat-agents, else ~/.cache/acp-chat-agents) where the
+// agents' npm installs persist between runs (first install 10–90 s per agent, later runs seconds).
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const source = path.resolve(process.env.ACP_AGENTS_DIR ?? path.join(root, '../shared/agents'));
+export const cache = path.resolve(
+  process.env.ACP_AGENTS_CACHE ?? path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'acp-chat-agents'),
+);
+
+/**
+ * The agents to run: ACP_AGENTS (space separated) or the command-line names, else every `run-<name>.sh`
+ * recipe that has a scripted turn (`scripts/<name>.json` for the mock LLM). That leaves out
+ * run-sdk-example.sh: the SDK's example agent answers with canned text and touches no files, so a scripted
+ * read/edit/shell turn has nothing to be checked against.
+ */
+export function agentNames(argv = []) {
+  const fromEnv = (process.env.ACP_AGENTS ?? '').split(/\s+/).filter(Boolean);
+  if (argv.length) return argv;
+  if (fromEnv.length) return fromEnv;
+  if (!existsSync(source)) return [];
+  return readdirSync(source)
+    .map((f) => /^run-(.+)\.sh$/.exec(f)?.[1])
+    .filter((n) => n !== undefined && existsSync(path.join(source, 'scripts', `${n}.json`)))
+    .sort();
+}
+
+/**
+ * Exits with a visible SKIP (0 passed, 0 failed) when the agents cannot run here: no agents folder, or no
+ * `unshare -n` (needs root or CAP_SYS_ADMIN) and ACP_NO_NETNS unset.
+ */
+export function skipUnlessRunnable(done) {
+  if (!existsSync(source)) {
+    console.log(`SKIP: ${source} not found; real-agent tests skipped (set ACP_AGENTS_DIR)`);
+    done(0, 0);
+  }
+  if (!process.env.ACP_NO_NETNS && spawnSync('unshare', ['-n', 'true']).status !== 0) {
+    console.log('SKIP: `unshare -n` is unavailable here (needs root or CAP_SYS_ADMIN); real-agent tests skipped.');
+    console.log('      Set ACP_NO_NETNS=1 to run them without network isolation.');
+    done(0, 0);
+  }
+}
+
+// Copy the scripts (not node_modules, work, logs, transcripts) into the writable cache, keeping the
+// exec bit; source files are read-only, so copies are made writable for the next refresh.
+const SKIP_DIRS = new Set(['node_modules', 'work', 'logs', 'transcripts', 'captures']);
+export function syncCache(from = source, to = cache) {
+  mkdirSync(to, { recursive: true });
+  for (const entry of readdirSync(from, { withFileTypes: true })) {
+    if (SKIP_DIRS.has(entry.name)) continue;
+    const src = path.join(from, entry.name);
+    const dst = path.join(to, entry.name);
+    if (entry.isDirectory()) syncCache(src, dst);
+    else if (entry.isFile()) {
+      const mode = statSync(src).mode & 0o111 ? 0o755 : 0o644;
+      if (existsSync(dst)) chmodSync(dst, 0o644);
+      writeFileSync(dst, readFileSync(src));
+      chmodSync(dst, mode);
+    }
+  }
+}
+
+/** The mock LLM's script for an agent (`scripts/<name>.json` in the cache), or undefined. */
+export function mockScript(name) {
+  const f = path.join(cache, 'scripts', `${name}.json`);
+  return existsSync(f) ? JSON.parse(readFileSync(f, 'utf8')) : undefined;
+}
+
+/** The mock script's last `text` step: the agent's final answer. */
+export function lastText(mock) {
+  const steps = Array.isArray(mock?.steps) ? mock.steps : [];
+  for (let i = steps.length - 1; i >= 0; i--) if (typeof steps[i].text === 'string') return steps[i].text;
+  return undefined;
+}
+
+/** Single-quoted for a shell command line. */
+export const shq = (s) => `'${s.replace(/'/g, `'\\''`)}'`;

@@ -1,0 +1,76 @@
+// Reading and driving the chat webview for the real-panel stage (panel-client.mjs), through Playwright.
+
+/** The panel's state as the user sees it: turn badge, error banner, a pending permission, notices. */
+export function panelStatus(frame) {
+  return frame.evaluate(() => {
+    const turn = document.querySelector('.panel-header .turn');
+    const banner = document.querySelector('.banner');
+    const notices = document.querySelector('.notices');
+    return {
+      turn: turn?.className ?? '',
+      turnText: turn?.textContent?.trim() ?? '',
+      banner: banner && !banner.hidden && banner.textContent?.trim() ? banner.textContent.trim() : null,
+      permission: document.querySelector('.permission.active [data-option-id]') !== null,
+      entries: document.querySelectorAll('[data-key]').length,
+      notices: notices?.textContent?.trim() ?? '',
+    };
+  });
+}
+
+/**
+ * Answers the active (oldest) permission request with its allow option, chosen by kind (ids differ per
+ * agent): by clicking the button, or by pressing its number with the focus in the transcript.
+ * Waits until the request's card is gone; returns how it was answered.
+ */
+export async function answerPermission(page, frame, how) {
+  const card = frame.locator('.permission.active').first();
+  const requestId = await card.getAttribute('data-request-id');
+  const kinds = await card.locator('[data-option-id]').evaluateAll((els) => els.map((e) => e.className));
+  let i = kinds.findIndex((c) => /\bperm-allow_once\b/.test(c));
+  if (i < 0) i = kinds.findIndex((c) => /\bperm-allow/.test(c));
+  if (i < 0) throw new Error(`no allow option in the permission request (${kinds.join(', ')})`);
+  if (how === 'click') await card.locator('[data-option-id]').nth(i).click();
+  else {
+    await frame.locator('.transcript').focus();
+    await page.keyboard.press(String(i + 1));
+  }
+  await frame.locator(`.permission[data-request-id=${JSON.stringify(requestId)}]`).waitFor({ state: 'detached', timeout: 15_000 });
+  return `${how} ${i + 1}`;
+}
+
+/**
+ * Every entry of the transcript in order: kind, key and visible text (tool cards without their raw JSON and
+ * permission buttons), tool title, status and whether a diff is shown. Entries are built lazily when they
+ * come near the viewport, so each is scrolled to and waited for.
+ */
+export function renderedEntries(frame) {
+  return frame.evaluate(async () => {
+    const nextFrame = () => new Promise((r) => requestAnimationFrame(() => r(undefined)));
+    const out = [];
+    for (const el of document.querySelectorAll('[data-key]')) {
+      if (!(el instanceof HTMLElement)) continue;
+      el.scrollIntoView({ block: 'nearest' });
+      for (let i = 0; i < 60 && el.classList.contains('placeholder'); i++) await nextFrame();
+      const kind = el.dataset['kind'] ?? '';
+      let text;
+      if (kind === 'tool_call') {
+        const clone = el.cloneNode(true);
+        if (clone instanceof HTMLElement) clone.querySelectorAll('.tool-raw, .permission-slot, .tool-head').forEach((n) => n.remove());
+        text = clone.textContent ?? '';
+      } else text = (el.querySelector('.entry-body') ?? el).textContent ?? '';
+      const card = el.querySelector('.tool-card');
+      out.push({
+        kind,
+        key: el.dataset['key'] ?? '',
+        text,
+        placeholder: el.classList.contains('placeholder'),
+        title: el.querySelector('.tool-title')?.textContent ?? null,
+        status: card instanceof HTMLElement ? (card.dataset['status'] ?? null) : null,
+        diff: el.querySelector('.tool-diff') !== null,
+        // Markdown that was rendered, not shown as source: the element names inside the body.
+        markup: [...new Set([...el.querySelectorAll('.entry-body strong, .entry-body em, .entry-body ol, .entry-body ul, .entry-body code')].map((n) => n.tagName.toLowerCase()))],
+      });
+    }
+    return out;
+  });
+}
