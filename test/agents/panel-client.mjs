@@ -110,8 +110,8 @@ function compareWithCapture(want, got) {
 async function runTurn(page, frame, prompt) {
   const box = frame.locator('textarea[aria-label="Prompt"]');
   await box.fill(prompt);
+  // While the agent is still starting the prompt waits in the queue, as it would for a quick user.
   await box.press('Enter');
-  await frame.locator('[data-kind="user_message"]', { hasText: prompt }).last().waitFor({ timeout: 30_000 });
   const answers = [];
   let sawBusy = false;
   const end = Date.now() + TURN_MS;
@@ -123,11 +123,13 @@ async function runTurn(page, frame, prompt) {
       continue;
     }
     if (/turn-(busy|waiting|cancelling)/.test(s.turn)) sawBusy = true;
-    else if (sawBusy && /turn-idle/.test(s.turn)) return answers;
+    else if (sawBusy && /turn-idle/.test(s.turn)) break;
     else if (/turn-(exited|error)/.test(s.turn)) throw new Error(`the agent stopped: ${s.turnText}`);
     if (Date.now() > end) throw new Error(`the turn did not end within ${TURN_MS / 1000} s (${s.turnText})`);
     await page.waitForTimeout(200); // poll the panel's state; each pass checks the facts above
   }
+  if (!(await frame.locator('[data-kind="user_message"]', { hasText: prompt }).count())) throw new Error('the prompt is not in the transcript');
+  return answers;
 }
 
 const cs = await startCodeServer({ vsix: useVsix ? vsix : undefined, settings });
@@ -193,7 +195,11 @@ try {
       for (const { e, got } of tools) {
         if (got.status !== (e.status || 'pending')) bad.push(`"${e.title}" shows ${got.status}, captured ${e.status}`);
         if ((e.content ?? []).some((c) => c.type === 'diff') && !got.diff) bad.push(`"${e.title}" has a diff but none is shown`);
-        if (toolHasOutput(e, 'shell-ok') && !squash(got.text).includes('shell-ok')) bad.push(`"${e.title}" has output ("shell-ok") the card does not show`);
+        if (toolHasOutput(e, 'shell-ok')) {
+          // The command prints notes.txt, then shell-ok: its lines must stay lines.
+          if (!squash(got.text).includes('shell-ok')) bad.push(`"${e.title}" has output ("shell-ok") the card does not show`);
+          else if (!/\n\s*shell-ok/.test(got.output)) bad.push(`"${e.title}" shows its output without line breaks: ${JSON.stringify(got.output.slice(0, 80))}`);
+        }
       }
       if (!tools.some((t) => (t.e.content ?? []).some((c) => c.type === 'diff'))) note('the agent sent no diff for its edit');
       if (!tools.some((t) => toolHasOutput(t.e, 'shell-ok'))) note('the agent sent no shell output');
@@ -254,7 +260,7 @@ try {
       await page.reload();
       await page.locator('.monaco-workbench').waitFor();
       frame = await chatFrame(page, 60_000);
-      const end = Date.now() + 90_000;
+      const end = Date.now() + 120_000;
       let s = await panelStatus(frame);
       while (!/turn-idle/.test(s.turn) || s.entries < before.length) {
         if (s.banner) throw new Error(`error banner after the reload: ${s.banner}`);

@@ -67,6 +67,8 @@ export function renderedEntries(frame) {
         title: el.querySelector('.tool-title')?.textContent ?? null,
         status: card instanceof HTMLElement ? (card.dataset['status'] ?? null) : null,
         diff: el.querySelector('.tool-diff') !== null,
+        // The tool's output as laid out (innerText keeps the line breaks a <pre> shows and a paragraph loses).
+        output: [...el.querySelectorAll('.tool-content, .tool-terminal')].map((n) => (n instanceof HTMLElement ? n.innerText : '')).join('\n'),
         // Markdown that was rendered, not shown as source: the element names inside the body.
         markup: [...new Set([...el.querySelectorAll('.entry-body strong, .entry-body em, .entry-body ol, .entry-body ul, .entry-body code')].map((n) => n.tagName.toLowerCase()))],
       });
