@@ -106,6 +106,27 @@ function compareWithCapture(want, got) {
   return bad;
 }
 
+/** The reduced capture's session of the turn (the one with the most entries). */
+const pickSession = (state) => state.sessions.reduce((a, s) => (s.entries.length > (a?.entries.length ?? -1) ? s : a), undefined);
+
+/** Tool cards against the captured tool calls: read, edit and execute present; status, diff and output shown. */
+function toolProblems(want, got) {
+  const tools = want.map((e, i) => ({ e, g: got[i] })).filter((t) => t.e.kind === 'tool_call' && t.g);
+  const bad = [];
+  for (const k of ['read', 'edit', 'execute']) if (!tools.some((t) => t.e.toolKind === k)) bad.push(`no ${k} tool call in the capture`);
+  for (const { e, g } of tools) {
+    if (g.status !== (e.status || 'pending')) bad.push(`"${e.title}" shows ${g.status}, captured ${e.status}`);
+    if ((e.content ?? []).some((c) => c.type === 'diff') && !g.diff) bad.push(`"${e.title}" has a diff but none is shown`);
+    if (!toolHasOutput(e, 'shell-ok')) continue;
+    // The command prints notes.txt, then shell-ok: the card must show that output (not only behind "Raw
+    // input / output"), and its lines must stay lines.
+    const where = JSON.stringify(e.content ?? []).includes('shell-ok') ? '' : ' (the agent sent it only in rawOutput)';
+    if (!g.output.includes('shell-ok')) bad.push(`"${e.title}" has output ("shell-ok") the card does not show${where}`);
+    else if (!/\n\s*shell-ok/.test(g.output)) bad.push(`"${e.title}" shows its output without line breaks: ${JSON.stringify(g.output.slice(0, 80))}`);
+  }
+  return bad;
+}
+
 /** Sends a prompt and answers permissions until the turn ends; returns how each request was answered. */
 async function runTurn(page, frame, prompt) {
   const box = frame.locator('textarea[aria-label="Prompt"]');
@@ -176,7 +197,7 @@ try {
       const end = Date.now() + 15_000;
       for (;;) {
         reduced = reduceCapture(cli, capture);
-        session = reduced.sessions.reduce((a, s) => (s.entries.length > (a?.entries.length ?? -1) ? s : a), undefined);
+        session = pickSession(reduced);
         turn1 = await renderedEntries(frame);
         const bad = compareWithCapture(session?.entries ?? [], turn1);
         if (!bad.length) break;
@@ -188,23 +209,21 @@ try {
     });
   }
   if (session) {
-    await check('every tool call: read, edit with its diff, shell with its output', () => {
-      const tools = session.entries.map((e, i) => ({ e, got: turn1[i] })).filter((t) => t.e.kind === 'tool_call');
-      const bad = [];
-      for (const k of ['read', 'edit', 'execute']) if (!tools.some((t) => t.e.toolKind === k)) bad.push(`no ${k} tool call in the capture`);
-      for (const { e, got } of tools) {
-        if (got.status !== (e.status || 'pending')) bad.push(`"${e.title}" shows ${got.status}, captured ${e.status}`);
-        if ((e.content ?? []).some((c) => c.type === 'diff') && !got.diff) bad.push(`"${e.title}" has a diff but none is shown`);
-        if (toolHasOutput(e, 'shell-ok')) {
-          // The command prints notes.txt, then shell-ok: its lines must stay lines.
-          if (!squash(got.text).includes('shell-ok')) bad.push(`"${e.title}" has output ("shell-ok") the card does not show`);
-          else if (!/\n\s*shell-ok/.test(got.output)) bad.push(`"${e.title}" shows its output without line breaks: ${JSON.stringify(got.output.slice(0, 80))}`);
-        }
+    await check('every tool call: read, edit with its diff, shell with its output', async () => {
+      // Tool updates may arrive after the prompt's response too: re-read both sides until they agree.
+      const end = Date.now() + 10_000;
+      let bad = toolProblems(session.entries, turn1);
+      while (bad.length && Date.now() < end) {
+        await page.waitForTimeout(250);
+        session = pickSession(reduceCapture(cli, capture));
+        turn1 = await renderedEntries(frame);
+        bad = toolProblems(session.entries, turn1);
       }
-      if (!tools.some((t) => (t.e.content ?? []).some((c) => c.type === 'diff'))) note('the agent sent no diff for its edit');
-      if (!tools.some((t) => toolHasOutput(t.e, 'shell-ok'))) note('the agent sent no shell output');
+      const tools = session.entries.filter((e) => e.kind === 'tool_call');
+      if (!tools.some((e) => (e.content ?? []).some((c) => c.type === 'diff'))) note('the agent sent no diff for its edit');
+      if (!tools.some((e) => toolHasOutput(e, 'shell-ok'))) note('the agent sent no shell output');
       if (bad.length) throw new Error(bad.join('; '));
-      return tools.map((t) => `${t.e.toolKind}${t.got.diff ? '+diff' : ''}`).join(' ');
+      return session.entries.map((e, i) => (e.kind === 'tool_call' ? `${e.toolKind}${turn1[i].diff ? '+diff' : ''}${turn1[i].output.includes('shell-ok') ? '+output' : ''}` : null)).filter(Boolean).join(' ');
     });
   }
 

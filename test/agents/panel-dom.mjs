@@ -51,6 +51,10 @@ export function renderedEntries(frame) {
       if (!(el instanceof HTMLElement)) continue;
       el.scrollIntoView({ block: 'nearest' });
       for (let i = 0; i < 60 && el.classList.contains('placeholder'); i++) await nextFrame();
+      // innerText needs layout, and off-screen entries skip it (content-visibility: auto): one more frame
+      // after scrolling to it lays it out.
+      await nextFrame();
+      await nextFrame();
       const kind = el.dataset['kind'] ?? '';
       let text;
       if (kind === 'tool_call') {
