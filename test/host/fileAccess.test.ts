@@ -16,6 +16,7 @@ function recordingLog(lines: string[]): vscode.LogOutputChannel {
 }
 
 suite('fs/write_text_file through VS Code', () => {
+  const who = { agentName: 'Test agent', sessionId: 'file-access-test' };
   const folder = () => {
     const f = vscode.workspace.workspaceFolders?.[0];
     assert.ok(f, 'the test host opens a workspace folder');
@@ -26,7 +27,7 @@ suite('fs/write_text_file through VS Code', () => {
     const file = path.join(folder(), 'fs-access-new.txt');
     fs.writeFileSync(file, 'hello\n');
     const lines: string[] = [];
-    await new FileAccess(recordingLog(lines)).write(file, 'hello\nworld\n', 'Test agent');
+    await new FileAccess(recordingLog(lines)).agentWrite(file, 'hello\nworld\n', who);
     const doc = vscode.workspace.textDocuments.find((d) => d.uri.fsPath === file);
     assert.ok(doc, 'the document is open in VS Code');
     assert.strictEqual(doc.getText(), 'hello\nworld\n');
@@ -39,7 +40,7 @@ suite('fs/write_text_file through VS Code', () => {
     const file = path.join(folder(), 'fs-access-same.txt');
     fs.writeFileSync(file, 'already written\n');
     const lines: string[] = [];
-    await new FileAccess(recordingLog(lines)).write(file, 'already written\n', 'Test agent');
+    await new FileAccess(recordingLog(lines)).agentWrite(file, 'already written\n', who);
     assert.strictEqual(fs.readFileSync(file, 'utf8'), 'already written\n');
     assert.ok(lines.some((l) => l.includes('already has this content')), lines.join('\n'));
     assert.ok(!lines.some((l) => l.includes('via a workspace edit')), lines.join('\n'));
