@@ -1,5 +1,6 @@
 /**
- * The built-in demo agent: a real ACP v1 agent (the agent side of our own transport), no network.
+ * The built-in demo agent: a real ACP v1 agent (the agent side of our own transport), no network;
+ * asked for protocol 2 it speaks the v2 draft instead (v2.ts).
  * Sessions live in memory; `session/load` replays their history with the same messageIds, or in the
  * shapes real agents replay in (see replay.ts).
  *
@@ -10,7 +11,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { AgentMethods, ClientMethods, ErrorCodes, PROTOCOL_V1 } from '../../common/protocol/methods';
+import { AgentMethods, ClientMethods, ErrorCodes, PROTOCOL_V1, PROTOCOL_V2 } from '../../common/protocol/methods';
 import {
   zAuthenticateParams,
   zCreateTerminalResult,
@@ -33,6 +34,7 @@ import type { AcpConnection } from '../transport/connection';
 import { chunkText } from './chunks';
 import * as text from './content';
 import { replayHistory, type ReplayShape } from './replay';
+import { DemoAgentV2 } from './v2';
 
 type Update = { sessionUpdate: string } & Record<string, unknown>;
 
@@ -77,6 +79,8 @@ export class DemoAgent {
   private register(): void {
     const acp = this.acp;
     onAcpRequest(acp, AgentMethods.initialize, zInitializeParams, (p) => {
+      // Asked for the v2 draft: v2.ts takes over this connection's handlers.
+      if (p.protocolVersion >= PROTOCOL_V2) return new DemoAgentV2(this.acp, this.delayMs).initializeResult();
       this.clientCaps = p.clientCapabilities ?? {};
       return {
         // v1 is all the demo speaks; per §1 we answer our latest version when asked for another.
