@@ -205,7 +205,11 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource {
         protocolVersion: this.o.settings().protocolVersion,
         tap: (dir, msg, raw) => this.onWire(dir, msg, raw),
         log: this.o.log,
-        onInvalidLine: (text) => this.o.log('warn', `${this.o.agent.name} printed a non-JSON-RPC line on stdout (skipped): ${text.slice(0, 300)}`),
+        onInvalidLine: (text, reason, lost) => {
+          this.o.log('warn', `${this.o.agent.name} sent a line that was skipped (${reason}): ${text.slice(0, 300)}`);
+          // A skipped message may be part of the transcript: say so where the user looks.
+          if (lost) this.addNotice({ severity: 'warning', title: `A message from ${this.o.agent.name} was skipped: ${reason.slice(0, 200)}.`, description: 'The agent log (ACP: Show Agent Log) has its beginning.' });
+        },
         // Info, not debug: the agent's own complaints are the first thing to read when it misbehaves.
         onStderr: (text) => this.o.log('info', `[${this.o.agent.id} stderr] ${text.trimEnd()}`),
       });

@@ -26,7 +26,8 @@ export interface ConnectOptions {
   readonly tap: (dir: Direction, msg: unknown, raw?: string) => void;
   readonly log: (level: 'debug' | 'info' | 'warn' | 'error', message: string) => void;
   /** Lines the agent printed to stdout that are not JSON-RPC (some agents print URLs). */
-  readonly onInvalidLine: (text: string) => void;
+  /** `lost` is true when the line was a message that could not be used (too large, too deep, malformed, a duplicate). */
+  readonly onInvalidLine: (text: string, reason: string, lost: boolean) => void;
   readonly onStderr: (text: string) => void;
 }
 
@@ -56,7 +57,7 @@ export const spawnAgent: ConnectAgent = async (o) => {
     clientInfo: CLIENT_INFO,
     protocolVersion: o.protocolVersion,
     tap: o.tap,
-    onInvalidLine: (line) => o.onInvalidLine(line.text),
+    onInvalidLine: (line) => o.onInvalidLine(line.text, line.reason, line.kind !== 'notJson' && line.kind !== 'notObject'),
     log: o.log,
     describeClose: () => proc.describe(),
   });
