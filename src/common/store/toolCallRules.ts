@@ -76,7 +76,8 @@ export class ToolCallRules {
       // v2 patches _meta by top-level key. The v1 reference drops an update's _meta, but agents put
       // display data there (`terminal_output`, tool responses), so v1 keeps it the same way, for the
       // panel and the debug tree; with no patch semantics in v1, a null value is just ignored.
-      meta: v2 ? patchMeta(e.meta, p._meta) : mergeMetaV1(e.meta, p._meta),
+      // Streamed terminal output arrives in pieces under one key: the pieces are joined, not replaced.
+      meta: v2 ? patchMeta(e.meta, withTerminalOutput(e.meta, p._meta)) : mergeMetaV1(e.meta, withTerminalOutput(e.meta, p._meta)),
     };
     this.update(index, e, fields, p.messageId, bytes, false, ctx);
   }
@@ -190,6 +191,23 @@ export function patchMeta(current: Meta | null, patch: Meta | null | undefined):
     else out[k] = v;
   }
   return out;
+}
+
+/**
+ * The `_meta.terminal_output` extension (`{terminal_id, data}` on tool_call_update, as Zed's Claude Code
+ * adapter streams a shell's output) carries the next piece of output, not the whole: a patch's piece is
+ * appended to the data already held for the same terminal, so the card shows all of it. Anything else
+ * (another terminal, no string data) is left for the key-wise merge.
+ */
+export function withTerminalOutput(current: Meta | null, patch: Meta | null | undefined): Meta | null | undefined {
+  const next = patch?.['terminal_output'];
+  const prev = current?.['terminal_output'];
+  if (!patch || !isTerminalOutput(next) || !isTerminalOutput(prev) || prev['terminal_id'] !== next['terminal_id']) return patch;
+  return { ...patch, terminal_output: { ...next, data: prev['data'] + next['data'] } };
+}
+
+function isTerminalOutput(v: unknown): v is Record<string, unknown> & { data: string } {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && typeof (v as Record<string, unknown>)['data'] === 'string';
 }
 
 /** v1: an update's `_meta` object is merged by top-level key; null or absent leaves the meta as it was. */
