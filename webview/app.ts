@@ -90,7 +90,7 @@ export class ChatApp {
     root.replaceChildren(
       h('div', { class: 'chrome-top' }, this.panelView.header, this.search.el, this.panelView.notices, this.panelView.plan),
       this.transcript.scroller,
-      h('div', { class: 'footer' }, h('div', { class: 'footer-notes' }, this.panelView.banner, this.panelView.orphanPerms, this.panelView.queued), this.prompt.el),
+      h('div', { class: 'footer' }, this.panelView.footerNotes, this.prompt.el),
       this.narrator.el,
     );
     this.renderPanel();

@@ -30,6 +30,8 @@ export class PanelView {
   readonly banner = h('div', { class: 'banner', role: 'alert' });
   readonly orphanPerms = h('section', { class: 'orphan-permissions', 'aria-label': 'Permission requests' });
   readonly queued = h('section', { class: 'queued', 'aria-label': 'Queued prompts' });
+  /** Banner, orphan requests and queued prompts above the prompt box; hidden (no gap) when all are. */
+  readonly footerNotes = h('div', { class: 'footer-notes' }, this.banner, this.orphanPerms, this.queued);
   private readonly agentName = h('span', { class: 'agent-name-text' });
   private readonly sessionTitle = h('span', { class: 'session-title' });
   private readonly turn = h('span', { class: 'turn' });
@@ -73,6 +75,7 @@ export class PanelView {
     this.renderBanner(p, protocolMismatch);
     this.renderOrphans(orphans, answered, oldestPermission);
     this.renderQueued(p);
+    this.footerNotes.hidden = this.banner.hidden && this.orphanPerms.hidden && this.queued.hidden;
   }
 
   private renderHeader(p: PanelState, waiting: boolean): void {
