@@ -92,6 +92,7 @@ free_port=$(node -e 'const s = require("node:net").createServer().listen(0, "127
 stage start-smoke env START_SMOKE=1 PORT="$free_port" bash scripts/start.sh
 stage ui-check node test/e2e/ui-check.mjs
 stage ui-tour node test/e2e/ui-tour.mjs
+stage ui-tour-v2 env ACP_TOUR_PROTOCOL=2 node test/e2e/ui-tour.mjs
 if [[ -f test/agents/run-real-panel.mjs ]]; then
   # One code-server per agent, 1.5–2.5 min each: its own, longer limit.
   STAGE_LIMIT=$((stage_timeout > 1500 ? stage_timeout : 1500)) stage real-panel node test/agents/run-real-panel.mjs

@@ -1,6 +1,8 @@
 // The UI tour: a demo-agent turn that exercises every entry type in the real workbench, the ACP Messages
 // tree beside the chat panel, and a reload that must restore the panel exactly (same entries, same keys).
 // Screenshots: test-results/ui-permission.png, ui-tour.png, ui-tree.png, ui-restored.png.
+// ACP_TOUR_PROTOCOL=2 runs the same tour with `acpChat.protocolVersion: 2` (the demo agent then speaks
+// the v2 draft) and names the screenshots *-v2.png.
 // Last stdout line: `N passed, N failed` (one check per step).
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -9,7 +11,8 @@ import { DEMO_REPLY, chatFrame, launchBrowser, log, root, runCommand, startCodeS
 const vsixPath = path.join(root, 'dist/acp-chat.vsix');
 const results = path.join(root, 'test-results');
 mkdirSync(results, { recursive: true });
-const shot = (name) => path.join(results, name);
+const protocol = process.env.ACP_TOUR_PROTOCOL === '2' ? 2 : 1;
+const shot = (name) => path.join(results, protocol === 2 ? name.replace(/\.png$/, '-v2.png') : name);
 const useVsix = existsSync(vsixPath);
 
 let passed = 0;
@@ -29,7 +32,8 @@ async function step(name, fn) {
 
 const keysOf = (frame) => frame.locator('[data-key]').evaluateAll((els) => els.map((e) => `${e.getAttribute('data-kind')}:${e.getAttribute('data-key')}`));
 
-const cs = await startCodeServer({ vsix: useVsix ? vsixPath : undefined });
+const cs = await startCodeServer({ vsix: useVsix ? vsixPath : undefined, settings: protocol === 2 ? { 'acpChat.protocolVersion': 2 } : {} });
+log(`ui-tour: protocol ${protocol}`);
 let browser;
 try {
   browser = await launchBrowser(cs);
