@@ -3,7 +3,7 @@
  * (ready -> snapshot -> patches), and owns the document-level keys and link/location clicks.
  */
 import type { Entry } from '../src/common/store/model';
-import type { HostToWebview, PanelState, PatchOp, TerminalView, WebviewPersistedState, WebviewToHost } from '../src/common/webview/contract';
+import { EMPTY_PANEL, type HostToWebview, type PanelState, type PatchOp, type TerminalView, type WebviewPersistedState, type WebviewToHost } from '../src/common/webview/contract';
 // Not via contract.ts: that module also builds the zod schema the host uses, which the webview does not need.
 import { WEBVIEW_PROTOCOL_VERSION } from '../src/common/webview/version';
 import { h } from './dom';
@@ -14,26 +14,6 @@ import { PromptBox } from './promptBox';
 import { SearchBar } from './searchBar';
 import { Transcript } from './transcript';
 import type { VsCodeApi } from './vscodeApi';
-
-const EMPTY_PANEL: PanelState = {
-  agentName: 'Agent',
-  sessionId: null,
-  turn: 'starting',
-  message: null,
-  readOnly: false,
-  plan: null,
-  currentModeId: null,
-  availableModes: [],
-  availableCommands: [],
-  configOptions: [],
-  usage: null,
-  title: null,
-  queuedPrompts: [],
-  permissions: [],
-  notices: [],
-  terminals: {},
-  earlier: null,
-};
 
 export class ChatApp {
   private panel: PanelState = EMPTY_PANEL;

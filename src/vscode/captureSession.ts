@@ -9,9 +9,9 @@ import { sessionPanelFields, type PanelState, type WebviewToHost } from '../comm
 import { parseCapture, type CaptureRecord } from '../common/debug/protocolLog';
 import { AgentBehaviour } from '../common/debug/agentBehaviour';
 import { Disposable, Emitter } from '../common/util/lifecycle';
-import type { ChatModel, PanelChange } from './chatPanel';
+import type { ChatModel } from './chatPanel';
 import type { TreeSource } from './messageTree';
-import { panelChangesFor } from './panelChanges';
+import { panelChangesFor, type PanelChange } from '../common/webview/panelChanges';
 
 export class CaptureSession extends Disposable implements ChatModel, TreeSource {
   readonly store = new MessageStore();

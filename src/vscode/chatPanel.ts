@@ -6,6 +6,7 @@
  * A webview that is hidden and shown again, or restored after VS Code restarts, sends `ready` again and
  * gets a fresh snapshot, so nothing is lost.
  */
+import type { PanelChange } from '../common/webview/panelChanges';
 import * as vscode from 'vscode';
 import {
   type HostToWebview,
@@ -21,15 +22,6 @@ import { Disposable, Emitter, type Event, type IDisposable } from '../common/uti
 import { errorText } from '../common/util/errors';
 
 export const CHAT_VIEW_TYPE = 'acpChat.chat';
-
-/** A change the panel forwards to the webview. */
-export type PanelChange =
-  | { readonly type: 'inserted'; readonly index: number; readonly entry: Entry }
-  | { readonly type: 'updated'; readonly entry: Entry; readonly appendedText?: string }
-  | { readonly type: 'panel'; readonly fields: Partial<PanelState> }
-  | { readonly type: 'terminal'; readonly terminalId: string; readonly append: string; readonly exit?: { exitCode: number | null; signal: string | null } }
-  /** The transcript was rebuilt (a session/load, a new session): send a fresh snapshot. */
-  | { readonly type: 'reset' };
 
 /** What the panel shows and whom it tells about the user's actions. Implemented by the session controller. */
 export interface ChatModel {

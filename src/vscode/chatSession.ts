@@ -3,6 +3,10 @@
  * turn state, the prompt queue and the pending permission requests, and is the only code that feeds the
  * store: every JSON-RPC message of the connection passes through `onWire` (capture, persistence, store),
  * and the store's changes are turned into panel patches and tree refreshes here.
+ * It is longer than our ~400-line guideline on purpose: it is the one owner of a chat's mutable state
+ * (link, session id, turn, notices, terminals), and splitting that state across files would make two
+ * owners. The pure parts live elsewhere: the prompt queue (common/promptQueue), the panel mapping
+ * (common/webview/panelChanges), webview dispatch (webviewMessages), session operations (node/acp/sessions).
  */
 import type { AgentConfig } from '../common/config/settings';
 import { sessionPanelFields, type EarlierTranscript, type PanelState, type TerminalView, type TurnState, type WebviewToHost } from '../common/webview/contract';
@@ -16,25 +20,24 @@ import type { Direction } from '../node/acp/client';
 import { type SessionInfo, zMcpServer } from '../common/protocol/requests';
 import type { ContentBlock } from '../common/protocol/content';
 import type { AgentLink } from '../node/acp/agentLink';
-import type { ChatSessionOptions } from './sessionPorts';
+import type { ChatControls, ChatSessionOptions, PromptImage } from './sessionPorts';
 import { listAllSessions, openSession, reattachSession, type CallWrapper, type SessionParams } from '../node/acp/sessions';
-import type { ChatModel, PanelChange } from './chatPanel';
+import type { ChatModel } from './chatPanel';
 import type { TreeSource } from './messageTree';
-import { panelChangesFor } from './panelChanges';
+import { panelChangesFor, type PanelChange } from '../common/webview/panelChanges';
 import { dispatchWebviewMessage } from './webviewMessages';
 import { errorText } from '../common/util/errors';
 import { StartupTimeoutError, startupTimeoutText, withStartupTimeout } from './startupTimeout';
+import { PromptQueue, type QueuedPrompt } from '../common/promptQueue';
 
 export type { ChatSessionOptions, SessionSinks, SessionUi } from './sessionPorts';
 
 type Notice = PanelState['notices'][number];
-type PromptImage = { readonly mimeType: string; readonly data: string };
-type QueuedPrompt = { readonly text: string; readonly images: readonly PromptImage[] };
 
 /** Characters of terminal output kept per terminal for the panel. */
 const MAX_TERMINAL_CHARS = 64 * 1024;
 
-export class ChatSession extends Disposable implements ChatModel, TreeSource {
+export class ChatSession extends Disposable implements ChatModel, TreeSource, ChatControls {
   readonly broker = new PermissionBroker();
   /** What the agent advertised and actually does, for the capability report. */
   readonly behaviour = new AgentBehaviour();
@@ -42,7 +45,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource {
   private sessionIdValue: string | null;
   private turn: TurnState = 'starting';
   private message: string | null = null;
-  private readonly queue: QueuedPrompt[] = [];
+  private readonly queue = new PromptQueue();
   private notices: Notice[] = [];
   private readonly terminals = new Map<string, TerminalView>();
   private wireSeq = 0;
@@ -51,8 +54,6 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource {
   private earlier: { readonly sessionId: string; readonly reason: string } | null = null;
   /** The capture file of the current connection, if one is being written. */
   captureFile: () => string | undefined = () => undefined;
-  /** Resolvers waiting for the current turn (and queue) to finish: used by the test API. */
-  private idleWaiters: (() => void)[] = [];
 
   private readonly changes = this.register(new Emitter<readonly PanelChange[]>());
   readonly onDidChange = this.changes.event;
@@ -150,7 +151,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource {
       message: this.message,
       readOnly: false,
       ...sessionPanelFields(s),
-      queuedPrompts: this.queuedForPanel(),
+      queuedPrompts: this.queue.forPanel(),
       permissions: this.permissionsForPanel(),
       notices: this.notices,
       terminals: Object.fromEntries(this.terminals),
@@ -170,8 +171,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource {
 
   /** Resolves when no turn is running and nothing is queued (or the agent is gone). */
   whenIdle(): Promise<void> {
-    if (this.isSettled()) return Promise.resolve();
-    return new Promise((resolve) => this.idleWaiters.push(resolve));
+    return this.queue.whenSettled(this.isSettled());
   }
 
   // ---------------------------------------------------------------- lifecycle
@@ -369,20 +369,13 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource {
     const trimmed = text.trim();
     if (!trimmed && images.length === 0) return;
     this.queue.push({ text: trimmed, images });
-    this.emitPanel({ queuedPrompts: this.queuedForPanel() });
+    this.emitPanel({ queuedPrompts: this.queue.forPanel() });
     if (this.turn === 'exited' || this.turn === 'error') void this.restart();
     else this.drainQueue();
   }
 
   removeQueued(index: number): void {
-    if (index < this.queue.length) {
-      this.queue.splice(index, 1);
-      this.emitPanel({ queuedPrompts: this.queuedForPanel() });
-    }
-  }
-
-  private queuedForPanel(): string[] {
-    return this.queue.map((q) => (q.images.length ? `${q.text} [${q.images.length} image${q.images.length > 1 ? 's' : ''}]`.trim() : q.text));
+    if (this.queue.remove(index)) this.emitPanel({ queuedPrompts: this.queue.forPanel() });
   }
 
   /** session/cancel: pending permission requests are answered `cancelled`, open tool calls shown cancelled. */
@@ -402,7 +395,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource {
       this.settleIdle();
       return;
     }
-    this.emitPanel({ queuedPrompts: this.queuedForPanel() });
+    this.emitPanel({ queuedPrompts: this.queue.forPanel() });
     void this.runTurn(next);
   }
 
@@ -525,7 +518,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource {
 
   private settleIdle(force = false): void {
     if (!force && !this.isSettled()) return;
-    for (const resolve of this.idleWaiters.splice(0)) resolve();
+    this.queue.settle();
   }
 }
 

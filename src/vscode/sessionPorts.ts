@@ -13,7 +13,31 @@ import type { ContentBlock } from '../common/protocol/content';
 import type { Direction } from '../node/acp/client';
 import type { ClientHandlers } from '../node/acp/handlers';
 import type { ConnectAgent } from '../node/acp/agentLink';
-import type { ChatSession } from './chatSession';
+import type { SessionState } from '../common/store/model';
+
+/** A prompt's pasted images, as the webview sends them. */
+export type PromptImage = { readonly mimeType: string; readonly data: string };
+
+/**
+ * The narrow view of a chat that the webview dispatcher, the UI ports and the client handlers need.
+ * ChatSession implements it; depending on this instead of the class keeps those files out of an import
+ * circle with it and says exactly what they may do.
+ */
+export interface ChatControls {
+  readonly agent: AgentConfig;
+  readonly broker: PermissionBroker;
+  current(): SessionState | undefined;
+  /** An entry the panel shows, by key, with the session it belongs to. */
+  shownEntry(key: string): { readonly sessionId: string; readonly entry: Entry } | undefined;
+  prompt(text: string, images?: readonly PromptImage[]): void;
+  cancel(): void;
+  restart(): Promise<void>;
+  removeQueued(index: number): void;
+  setMode(modeId: string): void;
+  setConfigOption(configId: string, value: string | boolean): void;
+  /** The local key of a tool call's entry, for permission cards. */
+  toolCallKey(sessionId: string, toolCallId: string): string | null;
+}
 
 /** UI actions the session cannot do itself (they need VS Code windows, editors, the clipboard). */
 export interface SessionUi {
@@ -22,10 +46,10 @@ export interface SessionUi {
   openDiff(entry: Entry, contentIndex: number): void;
   copy(text: string): void;
   revealInTree(sessionId: string, key: string): void;
-  exportMarkdown(session: ChatSession): void;
+  exportMarkdown(session: ChatControls): void;
   chooseAuthMethod(agentName: string, methods: readonly AuthMethod[]): Promise<string | undefined>;
   /** A permission request waits for the user: make sure they see it. */
-  permissionAsked(session: ChatSession, title: string): void;
+  permissionAsked(session: ChatControls, title: string): void;
 }
 
 /** Where the session's traffic is recorded and persisted (both optional, both never fatal). */
@@ -45,7 +69,7 @@ export interface ChatSessionOptions {
   readonly restoredSessionId: string | null;
   readonly connect: ConnectAgent;
   readonly settings: () => Settings;
-  readonly handlers: (broker: PermissionBroker, session: ChatSession) => ClientHandlers;
+  readonly handlers: (broker: PermissionBroker, session: ChatControls) => ClientHandlers;
   readonly sinks: SessionSinks;
   readonly ui: SessionUi;
   readonly log: (level: 'debug' | 'info' | 'warn' | 'error', message: string) => void;

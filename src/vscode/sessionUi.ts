@@ -7,7 +7,7 @@ import { labelText, noticeText } from '../common/untrusted';
 import type { Entry } from '../common/store/model';
 import { isDiffV2 } from '../common/protocol/content';
 import type { AuthMethod } from '../common/protocol/requests';
-import type { ChatSession, SessionUi } from './chatSession';
+import type { ChatControls, SessionUi } from './sessionPorts';
 import type { VirtualDocuments } from './virtualDocuments';
 import { errorText } from '../common/util/errors';
 
@@ -16,8 +16,8 @@ export interface SessionUiDeps {
   readonly log: vscode.LogOutputChannel;
   revealInTree(sessionId: string, key: string): void;
   /** True when the chat panel showing this session is visible to the user. */
-  isPanelVisible(session: ChatSession): boolean;
-  showPanel(session: ChatSession): void;
+  isPanelVisible(session: ChatControls): boolean;
+  showPanel(session: ChatControls): void;
   /** The editor column the chat panel is in, if it is open. */
   chatColumn(): vscode.ViewColumn | undefined;
 }

@@ -4,9 +4,9 @@
  */
 import type { WebviewToHost } from '../common/webview/contract';
 import { assertNever } from '../common/util/guards';
-import type { ChatSession, SessionUi } from './chatSession';
+import type { ChatControls, SessionUi } from './sessionPorts';
 
-export function dispatchWebviewMessage(session: ChatSession, ui: SessionUi, m: WebviewToHost, warn: (message: string) => void): void {
+export function dispatchWebviewMessage(session: ChatControls, ui: SessionUi, m: WebviewToHost, warn: (message: string) => void): void {
   switch (m.type) {
     case 'ready':
     case 'mentionQuery':

@@ -98,3 +98,37 @@ test('the layering check itself fails on a forbidden import', () => {
   assert.equal(runtimeImport('fs'), 'a Node built-in');
   assert.equal(runtimeImport('zod'), null);
 });
+
+/** The relative imports of every source file, resolved to repo paths (extension-less). */
+function importGraph(): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const dir of ['src', 'webview']) {
+    for (const file of sources(dir)) {
+      const from = file.replace(/\.tsx?$/, '');
+      const to = importsOf(readFileSync(path.join(root, file), 'utf8'))
+        .filter((s) => s.startsWith('.'))
+        .map((s) => path.relative(root, path.resolve(root, path.dirname(file), s)).replace(/\.tsx?$/, ''));
+      graph.set(from, to);
+    }
+  }
+  return graph;
+}
+
+test('no import cycles between source files (narrow interfaces instead)', () => {
+  const graph = importGraph();
+  const cycles: string[] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const visit = (node: string, stack: string[]): void => {
+    if (state.get(node) === 'done') return;
+    if (state.get(node) === 'open') {
+      cycles.push([...stack.slice(stack.indexOf(node)), node].join(' -> '));
+      return;
+    }
+    state.set(node, 'open');
+    for (const next of graph.get(node) ?? graph.get(`${node}/index`) ?? []) visit(next, [...stack, node]);
+    state.set(node, 'done');
+  };
+  for (const node of graph.keys()) visit(node, []);
+  assert.deepEqual(cycles, []);
+});
+

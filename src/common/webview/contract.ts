@@ -148,3 +148,24 @@ export interface WebviewPersistedState {
   readonly draft: string;
   readonly scrollKey: string | null;
 }
+
+/** The panel before the host's first snapshot arrives (and the base every snapshot's fields are laid over). */
+export const EMPTY_PANEL: PanelState = {
+  agentName: 'Agent',
+  sessionId: null,
+  turn: 'starting',
+  message: null,
+  readOnly: false,
+  plan: null,
+  currentModeId: null,
+  availableModes: [],
+  availableCommands: [],
+  configOptions: [],
+  usage: null,
+  title: null,
+  queuedPrompts: [],
+  permissions: [],
+  notices: [],
+  terminals: {},
+  earlier: null,
+};

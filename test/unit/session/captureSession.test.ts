@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { CaptureSession } from '../../../src/vscode/captureSession';
-import type { PanelChange } from '../../../src/vscode/chatPanel';
+import type { PanelChange } from '../../../src/common/webview/panelChanges';
 
 const ui = { openLink() {}, openLocation() {}, copy() {}, openDiff() {} };
 const transcript = (name: string) => {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { panelChangesFor } from '../../../src/vscode/panelChanges';
+import { panelChangesFor } from '../../../src/common/webview/panelChanges';
 import type { MessageEntry, SessionState } from '../../../src/common/store/model';
 
 const stats = { chunks: 1, upserts: 0, bytes: 1, firstSeen: 0, lastSeen: 0, lines: [] };

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ChatSession, type SessionUi } from '../../../src/vscode/chatSession';
-import type { PanelChange } from '../../../src/vscode/chatPanel';
+import type { PanelChange } from '../../../src/common/webview/panelChanges';
 import { MessageStore } from '../../../src/common/store';
 import { parseSettings } from '../../../src/common/config/settings';
 import { DemoAgent } from '../../../src/node/demoAgent/agent';

@@ -3,11 +3,19 @@
  * entries (with the appended text when that is all that changed) and the session fields that changed.
  * Shared by live chats and opened captures; pure, so it is tested without VS Code.
  */
-import type { StoreChange } from '../common/store';
-import type { Diagnostic, SessionState } from '../common/store/model';
-import { sessionPanelFields, type SessionPanelFields } from '../common/webview/contract';
-import { assertNever } from '../common/util/guards';
-import type { PanelChange } from './chatPanel';
+import type { StoreChange } from '../store';
+import type { Diagnostic, Entry, SessionState } from '../store/model';
+import { sessionPanelFields, type PanelState, type SessionPanelFields } from './contract';
+import { assertNever } from '../util/guards';
+
+/** A change the panel forwards to the webview. */
+export type PanelChange =
+  | { readonly type: 'inserted'; readonly index: number; readonly entry: Entry }
+  | { readonly type: 'updated'; readonly entry: Entry; readonly appendedText?: string }
+  | { readonly type: 'panel'; readonly fields: Partial<PanelState> }
+  | { readonly type: 'terminal'; readonly terminalId: string; readonly append: string; readonly exit?: { exitCode: number | null; signal: string | null } }
+  /** The transcript was rebuilt (a session/load, a new session): send a fresh snapshot. */
+  | { readonly type: 'reset' };
 
 export function panelChangesFor(
   changes: readonly StoreChange[],
