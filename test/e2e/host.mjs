@@ -227,3 +227,8 @@ export async function chatFrame(page, timeoutMs) {
     await page.waitForTimeout(250);
   }
 }
+
+/** Resolves once `target` (a page or a frame) has painted twice: what is in the DOM is on screen for a screenshot. */
+export function painted(target) {
+  return target.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+}

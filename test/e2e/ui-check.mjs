@@ -8,7 +8,7 @@
 //   Screenshots: test-results/ui-chat.png (the first variant), test-results/ui-chat-folder.png (folder, with both).
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { DEMO_REPLY, chatFrame, launchBrowser, log, root, runCommand, startCodeServer, workbenchUrl } from './host.mjs';
+import { DEMO_REPLY, chatFrame, launchBrowser, log, painted, root, runCommand, startCodeServer, workbenchUrl } from './host.mjs';
 
 const vsixPath = path.join(root, 'dist/acp-chat.vsix');
 const resultsDir = path.join(root, 'test-results');
@@ -46,10 +46,10 @@ async function check(variant, shot) {
       await frame.locator('[data-kind="user_message"]', { hasText: prompt }).first().waitFor({ timeout: 15_000 });
       await frame.locator('[data-kind="agent_message"]', { hasText: DEMO_REPLY }).first().waitFor({ timeout: REPLY_TIMEOUT_MS });
       log(`demo agent reply rendered after ${Date.now() - t0} ms`);
-      await page.waitForTimeout(1_500); // let the rest of the streamed turn land before the picture
+      await frame.locator('.turn.turn-idle').waitFor({ timeout: REPLY_TIMEOUT_MS }); // the whole turn landed
       // The picture should show the prompt and the start of the reply, not only the end of a long turn.
       await frame.locator('[data-kind="user_message"]', { hasText: prompt }).first().evaluate((el) => el.scrollIntoView({ block: 'start' }));
-      await page.waitForTimeout(300);
+      await painted(frame);
       await page.screenshot({ path: shot });
       log(`screenshot saved to ${path.relative(root, shot)}`);
     } catch (e) {

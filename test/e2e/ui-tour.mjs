@@ -6,7 +6,7 @@
 // Last stdout line: `N passed, N failed` (one check per step).
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { DEMO_REPLY, chatFrame, launchBrowser, log, root, runCommand, startCodeServer, workbenchUrl } from './host.mjs';
+import { DEMO_REPLY, chatFrame, launchBrowser, log, painted, root, runCommand, startCodeServer, workbenchUrl } from './host.mjs';
 
 const vsixPath = path.join(root, 'dist/acp-chat.vsix');
 const results = path.join(root, 'test-results');
@@ -53,7 +53,7 @@ try {
       await box.press('Enter');
       const option = frame.locator('[data-kind="tool_call"] [data-option-id]').first();
       await option.waitFor({ timeout: 30_000 });
-      await page.waitForTimeout(300);
+      await painted(frame);
       await page.screenshot({ path: shot('ui-permission.png') });
       // Keys answer the oldest pending request (1 = the first option), from the conversation or the card.
       await frame.locator('section[aria-label="Conversation"]').focus();
@@ -68,7 +68,7 @@ try {
       if (tools < 3) throw new Error(`expected read, edit and execute tool calls, saw ${tools}`);
       await frame.locator('[data-kind="agent_message"]', { hasText: DEMO_REPLY }).first().waitFor();
       await frame.locator('[data-kind="tool_call"]').nth(1).evaluate((el) => el.scrollIntoView({ block: 'center' }));
-      await page.waitForTimeout(300);
+      await painted(frame);
       await page.screenshot({ path: shot('ui-tour.png') });
     });
 
@@ -80,7 +80,7 @@ try {
       await tree.locator('.monaco-list-row', { hasText: 'Tool call' }).first().waitFor({ timeout: 20_000 });
       const rows = await tree.locator('.monaco-list-row').count();
       if (rows < 5) throw new Error(`the tree shows only ${rows} rows`);
-      await page.waitForTimeout(500);
+      await painted(page);
       await page.screenshot({ path: shot('ui-tree.png') });
     });
 
@@ -103,7 +103,7 @@ try {
       // Same keys is not enough: the restored text must be whole (a lost chunk once read "ACP Chat det.").
       const restoredText = await frame.locator('[data-kind="agent_message"]').first().innerText();
       if (!restoredText.includes(DEMO_REPLY)) throw new Error(`the restored reply lost text: ${restoredText.slice(0, 120)}`);
-      await page.waitForTimeout(500);
+      await painted(frame);
       await page.screenshot({ path: shot('ui-restored.png') });
     });
   } catch (e) {
