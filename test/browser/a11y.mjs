@@ -450,11 +450,14 @@ export function registerA11yTests(test) {
     await zoomed.page.screenshot({ path: path.join(shots, 'webview-zoom-200.png') });
     const z = await zoomed.page.evaluate(() => {
       const r = (s) => document.querySelector(s).getBoundingClientRect();
-      return { transcript: r('.transcript').height, prompt: r('textarea').bottom, send: r('button[aria-label="Send"]').right, width: innerWidth, height: innerHeight, scrollX: document.documentElement.scrollWidth };
+      return { transcript: r('.transcript').height, prompt: r('textarea').bottom, send: r('button[aria-label="Send"]').right, width: innerWidth, height: innerHeight, scrollX: document.documentElement.scrollWidth, scrollY: document.documentElement.scrollHeight };
     });
     assert.ok(z.transcript >= z.height / 2, `the transcript gets ${z.transcript} of ${z.height} px`);
     assert.ok(z.prompt <= z.height && z.send <= z.width, `the prompt box and Send are on screen: ${JSON.stringify(z)}`);
     assert.ok(z.scrollX <= z.width, 'nothing scrolls sideways');
+    // Nothing (screen-reader-only text included) makes the document taller than the panel, or
+    // scrollIntoView would scroll the whole panel, header and all, out of view.
+    assert.ok(z.scrollY <= z.height, `the document is ${z.scrollY} px tall in a ${z.height} px panel`);
     // 300 px wide: usage, session title and tool titles are whole (wrapped, not clipped or cut off).
     const narrow = await open({ theme: 'dark', width: 300, height: 1400 });
     await narrow.send(snapshot(entries, { ...p, title: 'Fix the off-by-one in parseRange and update the docs' }));
