@@ -3,13 +3,14 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
-import { after, describe, it } from 'node:test';
+import { after, describe, it, test } from 'node:test';
 import type { SessionNotification } from '../../src/common/protocol/requests';
 import { AcpClient } from '../../src/node/acp/client';
 import type { ClientHandlers } from '../../src/node/acp/handlers';
 import { nodeWriteTextFile, policyPermission } from '../../src/node/acp/nodeHandlers';
 import { DEMO_SENTENCE } from '../../src/node/demoAgent/content';
 import { DemoAgent } from '../../src/node/demoAgent/agent';
+import { sendUpdate } from '../../src/node/demoAgent/send';
 import { NodeTerminalHost } from '../../src/node/terminals';
 import { createAcpConnection } from '../../src/node/transport/connection';
 
@@ -137,4 +138,12 @@ describe('demo agent', () => {
     assert.deepEqual((await c.client.listSessions({ cwd: ws })).sessions.map((x) => x.sessionId), ['from-before-restart']);
     c.dispose();
   });
+});
+
+test('an update sent after the client hung up is dropped, not thrown from a timer', () => {
+  const acp = createAcpConnection({ input: new PassThrough(), output: new PassThrough() });
+  acp.connection.listen();
+  acp.connection.dispose();
+  assert.throws(() => void acp.connection.sendNotification('session/update', {}), /disposed/i, 'vscode-jsonrpc throws synchronously');
+  assert.doesNotThrow(() => sendUpdate(acp, 's', { sessionUpdate: 'available_commands_update', availableCommands: [] }));
 });

@@ -31,6 +31,7 @@ import {
 import type { ClientCapabilities, SessionInfo } from '../../common/protocol/requests';
 import { onAcpNotification, onAcpRequest, rpcError } from '../transport/connection';
 import type { AcpConnection } from '../transport/connection';
+import { sendUpdate } from './send';
 import { chunkText } from './chunks';
 import * as text from './content';
 import { replayHistory, type ReplayShape } from './replay';
@@ -59,6 +60,7 @@ export interface DemoAgentOptions {
 }
 
 class Cancelled extends Error {}
+
 
 export class DemoAgent {
   private readonly sessions = new Map<string, Session>();
@@ -199,7 +201,7 @@ export class DemoAgent {
 
   private notify(s: Session, update: Update, record = false): void {
     if (record) s.history.push(update);
-    void this.acp.connection.sendNotification(ClientMethods.sessionUpdate, { sessionId: s.id, update }).catch(() => undefined);
+    sendUpdate(this.acp, s.id, update);
   }
 
   private async pause(signal: AbortSignal): Promise<void> {

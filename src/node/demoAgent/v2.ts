@@ -17,6 +17,7 @@ import { zContentBlock, zMeta } from '../../common/protocol/content';
 import { zRequestPermissionResult } from '../../common/protocol/requests';
 import { onAcpNotification, onAcpRequest, rpcError } from '../transport/connection';
 import type { AcpConnection } from '../transport/connection';
+import { sendUpdate } from './send';
 import { chunkText } from './chunks';
 import * as text from './content';
 
@@ -135,7 +136,7 @@ export class DemoAgentV2 {
   }
 
   private notify(s: Session, update: Update): void {
-    void this.acp.connection.sendNotification(ClientMethods.sessionUpdate, { sessionId: s.id, update }).catch(() => undefined);
+    sendUpdate(this.acp, s.id, update);
   }
 
   private async pause(signal: AbortSignal): Promise<void> {
