@@ -9,6 +9,9 @@ import type { SessionNotification } from '../../common/protocol/requests';
 const zChunk = z.looseObject({ content: z.looseObject({ type: z.string(), text: z.string().optional() }) });
 const zTool = z.looseObject({ toolCallId: z.string(), title: z.string().nullish(), status: z.string().nullish() });
 const zPlan = z.looseObject({ entries: z.array(z.looseObject({ content: z.string(), status: z.string() })) });
+/** v2 draft whole-message upsert: printed when it carries content (a `_meta`-only patch prints nothing). */
+const zUpsert = z.looseObject({ content: z.array(z.looseObject({ type: z.string(), text: z.string().optional() })) });
+const zPlanUpdate = z.looseObject({ plan: z.looseObject({ type: z.literal('items'), entries: zPlan.shape.entries }) });
 
 export class TranscriptPrinter {
   private block: 'text' | 'thought' | 'line' = 'line';
@@ -46,9 +49,19 @@ export class TranscriptPrinter {
         this.line(`[tool] ${title} (${status})`);
         return;
       }
-      case 'plan': {
+      case 'agent_message': {
+        const m = zUpsert.safeParse(u);
+        if (!m.success) return;
+        this.endLine();
+        this.line(m.data.content.map((b) => (b.type === 'text' ? (b.text ?? '') : `[${b.type}]`)).join(''));
+        return;
+      }
+      case 'plan':
+      case 'plan_update': {
         const p = zPlan.safeParse(u);
-        if (p.success) this.line(`[plan] ${p.data.entries.map((e) => `${e.status === 'completed' ? '✓' : e.status === 'in_progress' ? '…' : '·'} ${e.content}`).join('; ')}`);
+        const v2 = zPlanUpdate.safeParse(u);
+        const entries = p.success ? p.data.entries : v2.success ? v2.data.plan.entries : undefined;
+        if (entries) this.line(`[plan] ${entries.map((e) => `${e.status === 'completed' ? '✓' : e.status === 'in_progress' ? '…' : '·'} ${e.content}`).join('; ')}`);
         return;
       }
       default:
