@@ -36,11 +36,22 @@ export function describeAccess(access: Access): string {
 }
 
 /**
- * "Allow for this session" answers: per ACP session, per kind of access, for one folder and what is
+ * "Allow for This Session" answers: per ACP session, per kind of access, for one folder and what is
  * under it. Writing somewhere implies reading there; a terminal grant covers only terminals.
+ * "Deny for This Session" refuses that kind of access outside the workspace for the rest of the session,
+ * so an agent cannot bury the user under dialogs.
  */
 export class SessionGrants {
   private readonly grants = new Map<string, { access: Access; folder: string }[]>();
+  private readonly denied = new Set<string>();
+
+  deny(sessionId: string, access: Access): void {
+    this.denied.add(`${access} ${sessionId}`);
+  }
+
+  denies(sessionId: string, access: Access): boolean {
+    return this.denied.has(`${access} ${sessionId}`);
+  }
 
   grant(sessionId: string, access: Access, folder: string): void {
     const list = this.grants.get(sessionId) ?? [];

@@ -6,7 +6,7 @@
  * The workspace boundary: an agent's read, write or terminal outside the workspace folders is judged by
  * its real path (`..` and symlinks resolved), and needs the user's consent unless
  * `acpChat.outsideWorkspace` says otherwise. "Allow for This Session" remembers the folder for that ACP
- * session.
+ * session; "Deny for This Session" refuses the rest of that session's requests of that kind.
  */
 import * as vscode from 'vscode';
 import nodePath from 'node:path';
@@ -64,6 +64,10 @@ export class FileAccess {
     const decision = decide(this.policy(), access, insideAny(roots, real));
     if (decision === 'allow' || this.grants.allows(who.sessionId, access, real)) return;
     const shown = real === nodePath.normalize(target) ? target : `${target} (really ${real})`;
+    if (this.grants.denies(who.sessionId, access)) {
+      this.log.warn(`refused ${access} outside the workspace: ${shown} (denied for this session)`);
+      throw boundaryRefusal(`refused: ${real} is outside the workspace and the user denied this for the session`, target, real);
+    }
     if (decision === 'deny') {
       this.log.warn(`refused ${access} outside the workspace: ${shown} (acpChat.outsideWorkspace is "deny")`);
       throw boundaryRefusal(`refused: ${real} is outside the workspace and acpChat.outsideWorkspace is "deny"`, target, real);
@@ -72,18 +76,21 @@ export class FileAccess {
     const folder = access === 'terminal' ? real : nodePath.dirname(real);
     const once = 'Allow Once';
     const session = 'Allow for This Session';
+    const never = 'Deny for This Session';
     const answer = await this.confirm(
       `${noticeText(who.agentName)} wants to ${describeAccess(access)} outside the workspace`,
       noticeLines(
         target,
         ...(real === nodePath.normalize(target) ? [] : [`which really is ${real}`]),
         '',
-        `"Allow for This Session" allows this under ${folder} until the session ends. The acpChat.outsideWorkspace setting changes when ACP Chat asks.`,
+        `"Allow for This Session" allows this under ${folder} until the session ends; "Deny for This Session" stops asking. The acpChat.outsideWorkspace setting changes when ACP Chat asks.`,
       ),
       once,
       session,
+      never,
     );
     if (answer === session) this.grants.grant(who.sessionId, access, folder);
+    if (answer === never) this.grants.deny(who.sessionId, access);
     if (answer !== once && answer !== session) {
       this.log.warn(`the user refused ${access} outside the workspace: ${shown}`);
       const what = { read: 'reading', write: 'writing', terminal: 'a terminal in' }[access];

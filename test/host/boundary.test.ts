@@ -83,6 +83,17 @@ suite('Workspace boundary (fs/* and terminal cwd)', () => {
     assert.strictEqual(asked.length, 3);
   });
 
+  test('"Deny for This Session" stops the dialogs for that kind of access in that session', async () => {
+    const s = { ...who, sessionId: 'spammer' };
+    answer = 'Deny for This Session';
+    await assert.rejects(files.agentRead({ path: path.join(outside, 'secret.txt') }, s), /did not allow reading/);
+    for (let i = 0; i < 5; i++) await assert.rejects(files.agentRead({ path: path.join(outside, `f${i}.txt`) }, s), /denied this for the session/);
+    assert.strictEqual(asked.length, 1);
+    answer = undefined;
+    await assert.rejects(files.checkTerminalCwd(outside, s), /did not allow a terminal in/);
+    assert.strictEqual(asked.length, 2, 'a terminal is still asked about');
+  });
+
   test('acpChat.outsideWorkspace: deny refuses without asking, allowRead reads, allow never asks', async () => {
     policy = 'deny';
     await assert.rejects(files.agentRead({ path: path.join(outside, 'secret.txt') }, { ...who, sessionId: 's3' }), /outside the workspace and acpChat\.outsideWorkspace is "deny"/);

@@ -39,6 +39,14 @@ describe('boundary decisions', () => {
     g.grant('s1', 'read', '/etc');
     assert.equal(g.allows('s1', 'write', '/etc/passwd'), false);
   });
+
+  it('"Deny for This Session" covers one kind of access in one session', () => {
+    const g = new SessionGrants();
+    g.deny('s1', 'read');
+    assert.equal(g.denies('s1', 'read'), true);
+    assert.equal(g.denies('s1', 'write'), false);
+    assert.equal(g.denies('s2', 'read'), false);
+  });
 });
 
 describe('realPathOf', () => {
