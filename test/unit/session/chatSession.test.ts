@@ -2,46 +2,37 @@
 // the broker, cancellation, crash and restart without duplicated entries, and the patches it emits.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ChatSession, type SessionUi } from '../../../src/vscode/chatSession';
+import { ChatSession } from '../../../src/vscode/chatSession';
 import type { PanelChange } from '../../../src/common/webview/panelChanges';
 import { MessageStore } from '../../../src/common/store';
 import { parseSettings } from '../../../src/common/config/settings';
 import type { ClientHandlers } from '../../../src/node/acp/handlers';
 import type { PermissionBroker } from '../../../src/common/permissionBroker';
-import { inProcessDemoAgent } from './harness';
+import { inProcessDemoAgent, sessionOptions } from './harness';
 import { NodeTerminalHost } from '../../../src/node/terminals';
 import { DemoAgent } from '../../../src/node/demoAgent/agent';
 import { rpcError } from '../../../src/node/transport/connection';
 
 const settings = parseSettings(() => undefined).settings;
-const noUi: SessionUi = {
-  openLink() {}, openLocation() {}, openDiff() {}, copy() {}, revealInTree() {}, exportMarkdown() {},
-  async chooseAuthMethod() { return undefined; },
-  permissionAsked() {},
-};
-
 function makeSession(opts: { store?: MessageStore; restoredSessionId?: string | null; agent?: ReturnType<typeof inProcessDemoAgent>; handlers?: (b: PermissionBroker) => ClientHandlers } = {}) {
   const agent = opts.agent ?? inProcessDemoAgent();
   const changes: PanelChange[] = [];
   const wire: string[] = [];
-  const session = new ChatSession({
-    agent: { id: 'demo', name: 'Demo', command: 'x', args: [], env: {} },
-    cwd: '/tmp',
-    store: opts.store ?? new MessageStore(),
-    restoredSessionId: opts.restoredSessionId ?? null,
-    connect: agent.connect,
-    settings: () => settings,
-    handlers: (broker) =>
-      opts.handlers?.(broker) ?? {
-        requestPermission: async (p, signal) => ({
-          outcome: await broker.ask({ sessionId: p.sessionId, toolCallId: p.toolCall.toolCallId, toolCallKey: null, title: p.toolCall.title ?? '', options: p.options }, signal),
-        }),
-      },
-    sinks: { capture: (dir) => wire.push(dir), persist: () => undefined },
-    ui: noUi,
-    log: () => undefined,
-    records: () => [],
-  });
+  const session = new ChatSession(
+    sessionOptions({
+      store: opts.store ?? new MessageStore(),
+      restoredSessionId: opts.restoredSessionId ?? null,
+      connect: agent.connect,
+      settings: () => settings,
+      handlers: (broker) =>
+        opts.handlers?.(broker) ?? {
+          requestPermission: async (p, signal) => ({
+            outcome: await broker.ask({ sessionId: p.sessionId, toolCallId: p.toolCall.toolCallId, toolCallKey: null, title: p.toolCall.title ?? '', options: p.options }, signal),
+          }),
+        },
+      sinks: { capture: (dir) => wire.push(dir), persist: () => undefined },
+    }),
+  );
   session.onDidChange((c) => changes.push(...c));
   return { session, agent, changes, wire };
 }

@@ -6,6 +6,9 @@ import type { AgentLink, ConnectAgent } from '../../../src/node/acp/agentLink';
 import { CLIENT_INFO } from '../../../src/node/acp/agentLink';
 import { createAcpConnection, type AcpConnection } from '../../../src/node/transport/connection';
 import { DemoAgent } from '../../../src/node/demoAgent/agent';
+import { MessageStore } from '../../../src/common/store';
+import { parseSettings } from '../../../src/common/config/settings';
+import type { ChatSessionOptions, SessionUi } from '../../../src/vscode/chatSession';
 
 export interface InProcessAgent {
   readonly connect: ConnectAgent;
@@ -55,3 +58,29 @@ export function inProcessDemoAgent(make: (acp: AcpConnection) => void = (acp) =>
   };
   return self;
 }
+
+/** A UI that does nothing: these tests look at the session's state, not at VS Code. */
+export const noUi: SessionUi = {
+  openLink() {}, openLocation() {}, openDiff() {}, copy() {}, revealInTree() {}, exportMarkdown() {},
+  async chooseAuthMethod() { return undefined; },
+  permissionAsked() {},
+};
+
+/** ChatSession options for a test: an agent link plus whatever the test cares about; the rest inert. */
+export function sessionOptions(over: Partial<ChatSessionOptions> & Pick<ChatSessionOptions, 'connect'>): ChatSessionOptions {
+  const settings = parseSettings(() => undefined).settings;
+  return {
+    agent: { id: 'demo', name: 'Demo', command: 'x', args: [], env: {} },
+    cwd: '/tmp',
+    store: new MessageStore(),
+    restoredSessionId: null,
+    settings: () => settings,
+    handlers: () => ({ requestPermission: async () => ({ outcome: { outcome: 'cancelled' } }) }),
+    sinks: { capture: () => undefined, persist: () => undefined },
+    ui: noUi,
+    log: () => undefined,
+    records: () => [],
+    ...over,
+  };
+}
+

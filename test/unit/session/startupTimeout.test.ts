@@ -2,41 +2,26 @@
 // "starting" forever: the start fails with what to check, the agent is stopped, Restart is offered.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ChatSession, type SessionUi } from '../../../src/vscode/chatSession';
+import { ChatSession } from '../../../src/vscode/chatSession';
 import type { PanelChange } from '../../../src/common/webview/panelChanges';
-import { MessageStore } from '../../../src/common/store';
 import { parseSettings } from '../../../src/common/config/settings';
 import { DemoAgent } from '../../../src/node/demoAgent/agent';
 import type { AcpConnection } from '../../../src/node/transport/connection';
-import { inProcessDemoAgent } from './harness';
-
-const noUi: SessionUi = {
-  openLink() {}, openLocation() {}, openDiff() {}, copy() {}, revealInTree() {}, exportMarkdown() {},
-  async chooseAuthMethod() { return undefined; },
-  permissionAsked() {},
-};
+import { inProcessDemoAgent, sessionOptions } from './harness';
 
 function makeSession(make: (acp: AcpConnection) => void, startupTimeoutSeconds: number) {
   const settings = parseSettings((k) => (k === 'startupTimeoutSeconds' ? startupTimeoutSeconds : undefined)).settings;
   const agent = inProcessDemoAgent(make);
   const changes: PanelChange[] = [];
   let disposed = 0;
-  const session = new ChatSession({
+  const session = new ChatSession(sessionOptions({
     agent: { id: 'silent', name: 'Silent', command: 'silent-agent', args: ['--acp'], env: {} },
-    cwd: '/tmp',
-    store: new MessageStore(),
-    restoredSessionId: null,
     connect: async (o) => {
       const link = await agent.connect(o);
       return { ...link, dispose: () => { disposed++; link.dispose(); } };
     },
     settings: () => settings,
-    handlers: () => ({ requestPermission: async () => ({ outcome: { outcome: 'cancelled' } }) }),
-    sinks: { capture: () => undefined, persist: () => undefined },
-    ui: noUi,
-    log: () => undefined,
-    records: () => [],
-  });
+  }));
   session.onDidChange((c) => changes.push(...c));
   return { session, changes, disposed: () => disposed };
 }

@@ -5,18 +5,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { z } from 'zod';
-import { ChatSession, type SessionUi } from '../../../src/vscode/chatSession';
-import { MessageStore } from '../../../src/common/store';
+import { ChatSession } from '../../../src/vscode/chatSession';
 import { parseSettings } from '../../../src/common/config/settings';
 import { AgentMethods, ClientMethods } from '../../../src/common/protocol/methods';
 import { onAcpRequest, type AcpConnection } from '../../../src/node/transport/connection';
-import { inProcessDemoAgent } from './harness';
-
-const noUi: SessionUi = {
-  openLink() {}, openLocation() {}, openDiff() {}, copy() {}, revealInTree() {}, exportMarkdown() {},
-  async chooseAuthMethod() { return undefined; },
-  permissionAsked() {},
-};
+import { inProcessDemoAgent, sessionOptions } from './harness';
 
 function v2Agent(acp: AcpConnection): void {
   const update = (u: Record<string, unknown>) => acp.connection.sendNotification(ClientMethods.sessionUpdate, { sessionId: 'v2s', update: u });
@@ -42,19 +35,7 @@ function v2Agent(acp: AcpConnection): void {
 test('a v2 turn: prompt ack, user_message echo, upserts and redaction, idle state ends the turn', async () => {
   const agent = inProcessDemoAgent(v2Agent);
   const settings = parseSettings((k) => (k === 'protocolVersion' ? 2 : undefined)).settings;
-  const session = new ChatSession({
-    agent: { id: 'v2', name: 'V2', command: 'x', args: [], env: {} },
-    cwd: '/tmp',
-    store: new MessageStore(),
-    restoredSessionId: null,
-    connect: agent.connect,
-    settings: () => settings,
-    handlers: () => ({ requestPermission: async () => ({ outcome: { outcome: 'cancelled' } }) }),
-    sinks: { capture: () => undefined, persist: () => undefined },
-    ui: noUi,
-    log: () => undefined,
-    records: () => [],
-  });
+  const session = new ChatSession(sessionOptions({ agent: { id: 'v2', name: 'V2', command: 'x', args: [], env: {} }, connect: agent.connect, settings: () => settings }));
   await session.start();
   assert.equal(session.client?.protocolVersion, 2);
   session.prompt('Find the thing');
