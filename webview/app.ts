@@ -143,6 +143,12 @@ export class ChatApp {
           else if (prev && op.entry.kind === 'agent_message') this.narrator.appended(op.entry.key, this.panel.turn);
           return this.transcript.replace(op.entry);
         }
+        case 'fields': {
+          const changed = this.transcript.patchFields(op.key, op.patch);
+          if (changed?.before.kind === 'tool_call' && changed.after.kind === 'tool_call') this.narrator.toolChanged(changed.before, changed.after);
+          else if (changed && changed.after.kind === 'agent_message') this.narrator.appended(op.key, this.panel.turn);
+          return;
+        }
         case 'appendText':
           this.narrator.appended(op.key, this.panel.turn);
           return this.transcript.appendText(op.key, op.text);

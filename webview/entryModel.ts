@@ -4,6 +4,7 @@
  */
 import { type ContentBlock, diffChangeLines, isDiffV2, type ToolCallContent, unsupportedType } from '../src/common/protocol/content';
 import type { Entry, Usage } from '../src/common/store/model';
+import { applyEntryPatch, type EntryPatch } from '../src/common/webview/entryDiff';
 
 /** Applies `appendText` as the contract defines it: to the last block when it is text, else as a new text block. */
 export function appendTextToEntry(entry: Entry, text: string): Entry {
@@ -21,6 +22,11 @@ export function appendTextToEntry(entry: Entry, text: string): Entry {
       ? [...entry.content.slice(0, -1), { ...last, text: last.text + text }]
       : [...entry.content, { type: 'text', text }];
   return { ...entry, content };
+}
+
+/** Applies a `fields` patch: its streamed text with `appendTextToEntry`, then the changed fields. */
+export function applyFieldsToEntry(entry: Entry, patch: EntryPatch): Entry {
+  return applyEntryPatch(entry, patch, appendTextToEntry);
 }
 
 function blockText(b: ContentBlock): string {

@@ -11,7 +11,8 @@
 import type { Entry } from '../src/common/store/model';
 import type { EarlierTranscript, PermissionView } from '../src/common/webview/contract';
 import { focusTwin, h, icon } from './dom';
-import { appendTextToEntry } from './entryModel';
+import { appendTextToEntry, applyFieldsToEntry } from './entryModel';
+import type { EntryPatch } from '../src/common/webview/entryDiff';
 import type { EntryView, ViewContext } from './entries/entryView';
 import { MessageView } from './entries/messageView';
 import { ToolCallView } from './entries/toolCallView';
@@ -138,6 +139,19 @@ export class Transcript {
     if (!v) return this.onOutOfSync(`appendText to unknown entry ${key}`);
     v.set(appendTextToEntry(v.entry, text));
     this.markDirty(v);
+  }
+
+  /** A field-level patch; returns the entry before and after it (for the narrator), or null when unknown. */
+  patchFields(key: string, patch: EntryPatch): { before: Entry; after: Entry } | null {
+    const v = this.byKey.get(key);
+    if (!v) {
+      this.onOutOfSync(`fields patch of unknown entry ${key}`);
+      return null;
+    }
+    const before = v.entry;
+    v.set(applyFieldsToEntry(before, patch));
+    this.markDirty(v);
+    return { before, after: v.entry };
   }
 
   remove(key: string): void {

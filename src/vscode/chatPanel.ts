@@ -165,7 +165,7 @@ export class ChatPanel extends Disposable {
           this.batcher.inserted(c.index, c.entry);
           break;
         case 'updated':
-          this.batcher.updated(c.entry, c.appendedText);
+          this.batcher.updated(c.entry, c.appendedText, c.previous);
           break;
         case 'panel':
           this.batcher.panelChanged(c.fields);

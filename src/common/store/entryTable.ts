@@ -92,8 +92,8 @@ export class EntryTable {
     this.list[index] = entry;
     sink.changes.push(
       appendedText === undefined
-        ? { type: 'entryUpdated', sessionId: this.sessionId, index, entry }
-        : { type: 'entryUpdated', sessionId: this.sessionId, index, entry, appendedText },
+        ? { type: 'entryUpdated', sessionId: this.sessionId, index, entry, previous: old }
+        : { type: 'entryUpdated', sessionId: this.sessionId, index, entry, appendedText, previous: old },
     );
   }
 

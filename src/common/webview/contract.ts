@@ -11,6 +11,7 @@
  */
 import { z } from 'zod';
 import type { Entry, SessionState } from '../store/model';
+import type { EntryPatch } from './entryDiff';
 
 // The version lives in its own zod-free module so the webview bundle can import it without pulling in
 // zod (which `zWebviewToHost` below needs, and which would be most of the webview's bytes).
@@ -98,6 +99,8 @@ export type PatchOp =
   | { readonly op: 'replace'; readonly entry: Entry }
   /** Text appended to the entry's content: to its last block when that is text, else as a new text block. */
   | { readonly op: 'appendText'; readonly key: string; readonly text: string }
+  /** Only the fields of the entry with `key` that changed (a tool call's status, new content, ...): see entryDiff.ts. */
+  | { readonly op: 'fields'; readonly key: string; readonly patch: EntryPatch }
   /** Output appended to a terminal (`append`, possibly empty) and, once it exited, its exit status. */
   | { readonly op: 'terminal'; readonly terminalId: string; readonly append: string; readonly exit?: { readonly exitCode: number | null; readonly signal: string | null } }
   /** Some panel fields changed; absent fields are unchanged. */

@@ -11,7 +11,8 @@ import { assertNever } from '../util/guards';
 /** A change the panel forwards to the webview. */
 export type PanelChange =
   | { readonly type: 'inserted'; readonly index: number; readonly entry: Entry }
-  | { readonly type: 'updated'; readonly entry: Entry; readonly appendedText?: string }
+  /** `previous` is the entry before the change (set when the store knows it), for field-level patches. */
+  | { readonly type: 'updated'; readonly entry: Entry; readonly appendedText?: string; readonly previous?: Entry }
   | { readonly type: 'panel'; readonly fields: Partial<PanelState> }
   | { readonly type: 'terminal'; readonly terminalId: string; readonly append: string; readonly exit?: { exitCode: number | null; signal: string | null } }
   /** The transcript was rebuilt (a session/load, a new session): send a fresh snapshot. */
@@ -33,7 +34,8 @@ export function panelChangesFor(
         if (c.sessionId === shownSessionId) panel.push({ type: 'inserted', index: c.index, entry: c.entry });
         break;
       case 'entryUpdated':
-        if (c.sessionId === shownSessionId) panel.push(c.appendedText !== undefined ? { type: 'updated', entry: c.entry, appendedText: c.appendedText } : { type: 'updated', entry: c.entry });
+        if (c.sessionId === shownSessionId)
+          panel.push({ type: 'updated', entry: c.entry, ...(c.appendedText !== undefined ? { appendedText: c.appendedText } : {}), ...(c.previous ? { previous: c.previous } : {}) });
         break;
       case 'sessionChanged':
         if (c.sessionId === shownSessionId) for (const f of c.fields) if (isPanelField(f)) fields.add(f);

@@ -3,11 +3,17 @@
  * streamed chunks becomes one small `patch` message per frame:
  * - consecutive text appends to one entry become one `appendText`;
  * - a full entry (`insert`/`replace`) still pending absorbs later changes to that entry;
+ * - any other change to an entry is sent as the fields that differ from what the webview holds (`fields`);
  * - panel changes merge into one `panel` op, sent after the entry ops.
  * Pure: the caller asks `shouldPost` once per frame (~16 ms) and posts what `take` returns.
  */
 import type { Entry } from '../store/model';
 import type { PanelState, PatchOp } from './contract';
+import { diffEntry, type EntryPatch } from './entryDiff';
+
+function isEmptyPatch(p: EntryPatch): boolean {
+  return Object.keys(p).length === 0;
+}
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
@@ -24,6 +30,8 @@ export class PatchBatcher {
   private ops: PatchOp[] = [];
   /** Index in `ops` of the newest op that carries or extends each entry key. */
   private lastOpFor = new Map<string, number>();
+  /** For each entry key with a pending op, the entry the webview held before it (for field-level diffs). */
+  private baseFor = new Map<string, Entry>();
   private panel: Mutable<Partial<PanelState>> | null = null;
   /** Characters of appended text (and terminal output) pending, and whether anything else is pending. */
   private textChars = 0;
@@ -44,12 +52,17 @@ export class PatchBatcher {
     this.push(entry.key, { op: 'insert', index, entry });
   }
 
-  /** `appendedText` is set when the only change is text appended at the end of the entry's content. */
-  updated(entry: Entry, appendedText?: string): void {
+  /**
+   * `appendedText` is set when the only change is text appended at the end of the entry's content;
+   * `previous` is the entry before this change (what the webview holds once earlier posts are applied),
+   * so any other change is sent as a field-level `fields` op instead of the whole entry.
+   */
+  updated(entry: Entry, appendedText?: string, previous?: Entry): void {
     if (appendedText === undefined) this.structural = true;
     else this.textChars += appendedText.length;
     const at = this.lastOpFor.get(entry.key);
     const pending = at === undefined ? undefined : this.ops[at];
+    const base = this.baseFor.get(entry.key);
     if (pending && at !== undefined) {
       switch (pending.op) {
         case 'insert':
@@ -60,14 +73,29 @@ export class PatchBatcher {
           return;
         case 'appendText':
           this.ops[at] =
-            appendedText !== undefined ? { ...pending, text: pending.text + appendedText } : { op: 'replace', entry };
+            appendedText !== undefined ? { ...pending, text: pending.text + appendedText } : this.fieldsOrReplace(base, entry);
+          return;
+        case 'fields':
+          this.ops[at] = this.fieldsOrReplace(base, entry);
           return;
         case 'panel':
         case 'terminal':
           break;
       }
     }
-    this.push(entry.key, appendedText !== undefined ? { op: 'appendText', key: entry.key, text: appendedText } : { op: 'replace', entry });
+    if (previous) this.baseFor.set(entry.key, previous);
+    if (appendedText !== undefined) this.push(entry.key, { op: 'appendText', key: entry.key, text: appendedText });
+    else {
+      const op = this.fieldsOrReplace(previous, entry);
+      if (op.op === 'fields' && isEmptyPatch(op.patch)) return;
+      this.push(entry.key, op);
+    }
+  }
+
+  /** The smallest op that turns `base` (what the webview holds) into `entry`. */
+  private fieldsOrReplace(base: Entry | undefined, entry: Entry): PatchOp {
+    const patch = base ? diffEntry(base, entry) : null;
+    return patch ? { op: 'fields', key: entry.key, patch } : { op: 'replace', entry };
   }
 
   /** Terminal output: consecutive appends to one terminal become one op; an exit status rides along. */
@@ -95,6 +123,7 @@ export class PatchBatcher {
     if (this.panel) ops.push({ op: 'panel', panel: this.panel });
     this.ops = [];
     this.lastOpFor.clear();
+    this.baseFor.clear();
     this.panel = null;
     this.textChars = 0;
     this.structural = false;

@@ -1,6 +1,7 @@
 // Every change to an entry reaches the view: a mirror built only from the store's emitted changes, sent
 // through the panel's PatchBatcher and applied the way the webview applies patches (insert / replace /
-// appendText with the webview's own `appendTextToEntry`), equals the store's entries after every flush.
+// appendText with the webview's own `appendTextToEntry`, field-level `fields` patches with its
+// `applyFieldsToEntry`), equals the store's entries after every flush.
 // Random v1 and v2 traffic with prompts, echoes, tool calls, cancels, session/load windows whose replays
 // repeat, skip, merge and re-id what was shown, and save/restore of the store at random points.
 import { test } from 'node:test';
@@ -11,7 +12,7 @@ import type { Entry } from '../../../src/common/store/model';
 import { AgentMethods, ClientMethods } from '../../../src/common/protocol/methods';
 import { PatchBatcher } from '../../../src/common/webview/patchBatcher';
 import type { PatchOp } from '../../../src/common/webview/contract';
-import { appendTextToEntry } from '../../../webview/entryModel';
+import { appendTextToEntry, applyFieldsToEntry } from '../../../webview/entryModel';
 
 type Op =
   | { op: 'prompt'; text: string }
@@ -131,13 +132,13 @@ function shown(e: Entry): unknown {
 function applyOps(view: Entry[], ops: readonly PatchOp[]): void {
   for (const op of ops) {
     if (op.op === 'insert') view.splice(op.index, 0, op.entry);
-    else if (op.op === 'replace' || op.op === 'appendText') {
+    else if (op.op === 'replace' || op.op === 'appendText' || op.op === 'fields') {
       const key = op.op === 'replace' ? op.entry.key : op.key;
       const i = view.findIndex((e) => e.key === key);
       assert.ok(i >= 0, `${op.op} of an entry the view does not have (${key})`);
       const cur = view[i];
       assert.ok(cur);
-      view[i] = op.op === 'replace' ? op.entry : appendTextToEntry(cur, op.text);
+      view[i] = op.op === 'replace' ? op.entry : op.op === 'fields' ? applyFieldsToEntry(cur, op.patch) : appendTextToEntry(cur, op.text);
     }
   }
 }
@@ -159,7 +160,7 @@ function run(ops: readonly Op[], v2: boolean): void {
   const feed = (dir: 'client->agent' | 'agent->client', msg: unknown) => {
     for (const c of ingest(dir, msg)) {
       if (c.type === 'entryInserted') batcher.inserted(c.index, c.entry);
-      else if (c.type === 'entryUpdated') batcher.updated(c.entry, c.appendedText);
+      else if (c.type === 'entryUpdated') batcher.updated(c.entry, c.appendedText, c.previous);
     }
   };
   let loading = false;
