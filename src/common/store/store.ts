@@ -17,16 +17,15 @@ import type { Diagnostic, Entry, SessionState } from './model';
 import {
   type PendingRequest,
   type PersistedStore,
-  parseEntry,
   STORE_FORMAT,
   STORE_FORMAT_VERSION,
-  zPersistedSession,
   zPersistedStore,
 } from './persisted';
 import { idKey, parseRpc, type RequestId } from './rpc';
 import { isRecord } from '../util/guards';
 import { errorText, issueText } from '../util/errors';
-import { replayFromPlain, replayToPlain } from './replayWindow';
+import { replayToPlain } from './replayWindow';
+import { restoreSession } from './restoreSession';
 import { PermissionOutcomes } from './permissionOutcomes';
 import { type ApplyContext, Session } from './session';
 
@@ -355,46 +354,13 @@ export class MessageStore {
     store.diags.push(...top.data.diagnostics);
     for (const dir of ['client->agent', 'agent->client'] as const) for (const [k, v] of top.data.pending[dir]) store.pending[dir].set(k, v);
     top.data.sessions.forEach((raw, si) => {
-      const r = zPersistedSession.safeParse(raw);
-      if (!r.success) {
-        diagnostics.push({ severity: 'error', message: `saved session ${si} is unreadable (${issueText(r.error)}); skipped` });
+      const s = restoreSession(raw, si, diagnostics);
+      if (!s) return;
+      if (store.byId.has(s.sessionId)) {
+        diagnostics.push({ severity: 'error', message: `saved session '${s.sessionId}' appears twice; the second copy is skipped` });
         return;
       }
-      const d = r.data;
-      if (store.byId.has(d.sessionId)) {
-        diagnostics.push({ severity: 'error', message: `saved session '${d.sessionId}' appears twice; the second copy is skipped` });
-        return;
-      }
-      const s = new Session(d.sessionId, d.protocolVersion);
-      const entries: Entry[] = [];
-      const keys = new Set<string>();
-      d.entries.forEach((rawEntry, i) => {
-        const e = parseEntry(rawEntry, d.sessionId, i);
-        if ('error' in e) diagnostics.push({ severity: 'error', message: e.error, sessionId: d.sessionId });
-        else if (keys.has(e.entry.key)) diagnostics.push({ severity: 'error', message: `saved entry ${i} of session '${d.sessionId}' repeats key '${e.entry.key}'; skipped`, sessionId: d.sessionId });
-        else {
-          keys.add(e.entry.key);
-          entries.push(e.entry);
-        }
-      });
-      const skipped = entries.length !== d.entries.length;
-      const ri = d.internals;
-      s.restore(entries, {
-        // Indexes in the bookkeeping are only trusted when no entry was skipped.
-        open: skipped ? -1 : ri.open,
-        echo: ri.echo,
-        lastAgentKey: ri.lastAgentKey,
-        replay: ri.replay && !skipped ? replayFromPlain(ri.replay) : null,
-      });
-      s.plan = d.plan;
-      s.currentModeId = d.currentModeId;
-      s.availableModes = d.availableModes;
-      s.availableCommands = d.availableCommands;
-      s.configOptions = d.configOptions;
-      s.usage = d.usage;
-      s.title = d.title;
-      s.updatedAt = d.updatedAt;
-      store.byId.set(d.sessionId, s);
+      store.byId.set(s.sessionId, s);
     });
     return { store, diagnostics };
   }
