@@ -1,7 +1,8 @@
 // Accessibility checks of the chat panel (issue 16, and the stray-key half of issue 9 §1.4): axe-core on a
 // rich transcript in every theme, focus kept across re-renders, keys that answer permissions only where
 // they should, what the one status region says, layout at 200% zoom and 300 px, reduced motion.
-// Registered by run.mjs (same runner, same page harness).
+// Registered by run.mjs (same runner, same page harness). Long because it is one checklist, one test per
+// requirement of the issue; the shared page harness is in browser.mjs and fixtures.mjs.
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';

@@ -1,6 +1,7 @@
 // Browser checks for the chat panel webview: loads the built dist/webview.js in a test page that plays the
 // host side of the contract, in headless Debian Chromium. Screenshots go to test-results/webview-*.png.
 //   node test/browser/run.mjs [FILTER]      (last line: "N passed, N failed"; exit 1 on any failure)
+// Long because it is the runner plus one short test per panel behaviour; the harness is in browser.mjs.
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
