@@ -22,6 +22,10 @@ import { buildPrompt, findWorkspaceFiles } from './promptBuilder';
 import type { SessionPersistence } from './sessionPersistence';
 import type { TreeNode } from '../common/debug/treeModel';
 import { errorText } from '../common/util/errors';
+import type { EarlierLink } from './sessionPorts';
+
+/** Workspace-state key of an agent's link to the earlier transcript shown above its session. */
+const earlierKey = (agentId: string) => `acpChat.earlierTranscript.${agentId}`;
 
 const RECENT_LOG_LINES = 2000;
 
@@ -276,6 +280,7 @@ export class ChatService extends Disposable {
       cwd,
       store: restored.store,
       restoredSessionId: restored.sessionId,
+      restoredEarlier: this.context.workspaceState.get<EarlierLink>(earlierKey(agent.id)) ?? null,
       connect: this.connect,
       settings: () => this.settingsValue,
       handlers: (broker, s) =>
@@ -296,6 +301,7 @@ export class ChatService extends Disposable {
           capture.write(dir, msg, seq, raw);
         },
         persist: (dir, msg, changes, seq) => persistence.append(agent.id, dir, msg, changes, seq),
+        earlier: (link) => void this.context.workspaceState.update(earlierKey(agent.id), link ?? undefined),
       },
       ui,
       log: (level, message) => {

@@ -64,6 +64,8 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
   constructor(private readonly o: ChatSessionOptions) {
     super();
     this.sessionIdValue = o.restoredSessionId;
+    const link = o.restoredEarlier;
+    if (link && link.sessionId === o.restoredSessionId) this.earlier = { sessionId: link.earlierSessionId, reason: link.reason };
     // Continue numbering after the restored entries' messages, so seqs stay unique across restarts.
     this.wireSeq = Math.max(0, ...o.store.sessions().flatMap((s) => s.entries.flatMap((e) => e.stats.lines.map(([, last]) => last))));
     this.register(this.broker.onDidChange(() => this.emitPanel({ permissions: this.permissionsForPanel() })));
@@ -286,7 +288,11 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
     this.o.log('info', `new session ${r.sessionId}`);
     // Keep what the user saw: the old transcript stays on screen, read-only, above a marker saying why the
     // agent no longer remembers it; prompts go to the new session.
-    if (known !== null && failed !== null) this.earlier = { sessionId: known, reason: failed };
+    if (known !== null && failed !== null) {
+      // Remembered across reloads: the next reload reattaches the new session and still shows the old one.
+      this.earlier = { sessionId: known, reason: failed };
+      this.o.sinks.earlier?.({ sessionId: r.sessionId, earlierSessionId: known, reason: failed });
+    }
   }
 
   private onExit(link: AgentLink, reason: string): void {
@@ -356,6 +362,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
 
   private switched(sessionId: string): void {
     this.sessionIdValue = sessionId;
+    if (this.earlier) this.o.sinks.earlier?.(null);
     this.earlier = null;
     this.notices = [];
     this.changes.fire([{ type: 'reset' }]);

@@ -59,6 +59,15 @@ export interface SessionSinks {
   capture(dir: Direction, msg: unknown, seq: number, raw?: string): void;
   /** Called after the store ingested the message, with what it changed. */
   persist(dir: Direction, msg: unknown, changes: readonly StoreChange[], seq: number): void;
+  /** Remembers (or forgets, with null) which earlier session is shown above `sessionId` after a failed reattach. */
+  earlier?(link: EarlierLink | null): void;
+}
+
+/** Session `sessionId` was started because `earlierSessionId` could not be reattached (`reason`). */
+export interface EarlierLink {
+  readonly sessionId: string;
+  readonly earlierSessionId: string;
+  readonly reason: string;
 }
 
 export interface ChatSessionOptions {
@@ -67,6 +76,8 @@ export interface ChatSessionOptions {
   readonly store: MessageStore;
   /** The session to reattach to (from the persisted store), if any. */
   readonly restoredSessionId: string | null;
+  /** The saved link to an earlier session shown above the restored one (used when it names the restored session). */
+  readonly restoredEarlier?: EarlierLink | null;
   readonly connect: ConnectAgent;
   readonly settings: () => Settings;
   readonly handlers: (broker: PermissionBroker, session: ChatControls) => ClientHandlers;

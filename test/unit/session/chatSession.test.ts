@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ChatSession } from '../../../src/vscode/chatSession';
 import type { PanelChange } from '../../../src/common/webview/panelChanges';
+import type { EarlierLink } from '../../../src/vscode/sessionPorts';
 import { MessageStore } from '../../../src/common/store';
 import { parseSettings } from '../../../src/common/config/settings';
 import type { ClientHandlers } from '../../../src/node/acp/handlers';
@@ -14,14 +15,16 @@ import { DemoAgent } from '../../../src/node/demoAgent/agent';
 import { rpcError } from '../../../src/node/transport/connection';
 
 const settings = parseSettings(() => undefined).settings;
-function makeSession(opts: { store?: MessageStore; restoredSessionId?: string | null; agent?: ReturnType<typeof inProcessDemoAgent>; handlers?: (b: PermissionBroker) => ClientHandlers } = {}) {
+function makeSession(opts: { store?: MessageStore; restoredSessionId?: string | null; restoredEarlier?: EarlierLink | null; agent?: ReturnType<typeof inProcessDemoAgent>; handlers?: (b: PermissionBroker) => ClientHandlers } = {}) {
   const agent = opts.agent ?? inProcessDemoAgent();
   const changes: PanelChange[] = [];
   const wire: string[] = [];
+  const links: (EarlierLink | null)[] = [];
   const session = new ChatSession(
     sessionOptions({
       store: opts.store ?? new MessageStore(),
       restoredSessionId: opts.restoredSessionId ?? null,
+      restoredEarlier: opts.restoredEarlier ?? null,
       connect: agent.connect,
       settings: () => settings,
       handlers: (broker) =>
@@ -30,11 +33,11 @@ function makeSession(opts: { store?: MessageStore; restoredSessionId?: string | 
             outcome: await broker.ask({ sessionId: p.sessionId, toolCallId: p.toolCall.toolCallId, toolCallKey: null, title: p.toolCall.title ?? '', options: p.options }, signal),
           }),
         },
-      sinks: { capture: (dir) => wire.push(dir), persist: () => undefined },
+      sinks: { capture: (dir) => wire.push(dir), persist: () => undefined, earlier: (l) => links.push(l) },
     }),
   );
   session.onDidChange((c) => changes.push(...c));
-  return { session, agent, changes, wire };
+  return { session, agent, changes, wire, links };
 }
 
 const text = (e: { content: readonly unknown[] }) =>
@@ -205,7 +208,7 @@ test('a failed reattach keeps the saved transcript on screen, read-only above a 
       });
     }
   });
-  const { session, changes } = makeSession({ store, restoredSessionId: old, agent: forgetful });
+  const { session, changes, links } = makeSession({ store, restoredSessionId: old, agent: forgetful });
   await session.start();
   assert.equal(session.turnState, 'idle');
   const fresh = session.sessionId!;
@@ -232,9 +235,21 @@ test('a failed reattach keeps the saved transcript on screen, read-only above a 
   // Actions on the earlier entries still find them.
   assert.equal(session.shownEntry(oldKeys[0]!)?.sessionId, old);
 
-  // Choosing another session leaves the earlier transcript behind.
-  await session.newSession();
-  assert.equal(session.snapshot().panel.earlier, null);
-  await session.listSessions(); // a round trip, so the demo's post-session/new notification is out before we close
+  // The link is saved, so the next reload (the new session reattached) still shows the old transcript.
+  assert.equal(links.length, 1);
+  const link = links[0]!;
+  assert.deepEqual({ ...link, reason: '' }, { sessionId: fresh, earlierSessionId: old, reason: '' });
   session.dispose();
+  const reloaded = makeSession({ store, restoredSessionId: fresh, restoredEarlier: link });
+  await reloaded.session.start();
+  assert.equal(reloaded.session.sessionId, fresh, 'the new session is reattached');
+  assert.deepEqual(reloaded.session.snapshot().entries.map((e) => e.key).slice(0, oldKeys.length), oldKeys);
+  assert.equal(reloaded.session.snapshot().panel.earlier?.sessionId, old);
+
+  // Choosing another session leaves the earlier transcript behind, and forgets the link.
+  await reloaded.session.newSession();
+  assert.equal(reloaded.session.snapshot().panel.earlier, null);
+  assert.deepEqual(reloaded.links, [null]);
+  await reloaded.session.listSessions(); // a round trip, so the demo's post-session/new notification is out before we close
+  reloaded.session.dispose();
 });
