@@ -1,0 +1,7 @@
+/** The agent conformance check (issue 15): rules, the checker over capture lines, and reports. */
+export { ConformanceChecker, SKIPPED_LINE_NOTE } from './checker';
+export { RULES, RULE_IDS } from './rules';
+export type { Finding, Rule, RuleId, Severity } from './rules';
+export { checkCaptureText, findingsMarkdown, hasErrors, mdCell, summarize, toJson, toText } from './report';
+export type { CaptureCheck, Summary } from './report';
+export { escapeControl } from './util';
