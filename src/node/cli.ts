@@ -4,12 +4,14 @@
  */
 import { terminalSafe } from '../common/untrusted';
 import { wantsHelp } from './cli/args';
+import { main as checkMain, usage as checkUsage } from './cli/check';
 import { main as exportV1Main, usage as exportV1Usage } from './cli/exportV1';
 import { main as reduceMain, usage as reduceUsage } from './cli/reduce';
 import { main as runMain, usage as runUsage } from './cli/run';
 
 const commands: Record<string, { main: (args: string[]) => Promise<number>; usage: string }> = {
   reduce: { main: reduceMain, usage: reduceUsage },
+  check: { main: checkMain, usage: checkUsage },
   run: { main: runMain, usage: runUsage },
   'export-v1': { main: exportV1Main, usage: exportV1Usage },
 };

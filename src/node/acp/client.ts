@@ -300,6 +300,14 @@ export class AcpClient implements IDisposable {
     }
   }
 
+  /**
+   * Any request, unvalidated and without a capability check: the conformance check probes methods an
+   * agent may answer without advertising them (as the registry's protocol matrix does).
+   */
+  probe(method: string, params: object): Promise<unknown> {
+    return this.requestRaw(method, params);
+  }
+
   /** `session/cancel`, and answer every pending permission request of the session with `cancelled` (§8.1). */
   cancel(sessionId: string): void {
     if (this.closed) return;

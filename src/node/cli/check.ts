@@ -1,0 +1,129 @@
+/**
+ * `cli check`: the agent conformance check, on a recorded capture or on a live agent.
+ *
+ *   check [--json] CAPTURE.jsonl
+ *   check [--json] [--protocol 1|2] [--cwd DIR] [--timeout SEC] [--capture FILE] -- AGENT_CMD [ARGS...]
+ *
+ * Exit status: 0 when no finding is an error, 1 otherwise (or when the live script could not run),
+ * 2 on bad usage or an unreadable capture. Agent text is escaped before it reaches the terminal.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { checkCaptureText, escapeControl, hasErrors, toJson, toText } from '../../common/conformance';
+import { PROTOCOL_V1, PROTOCOL_V2 } from '../../common/protocol/methods';
+import type { ProtocolVersion } from '../../common/protocol/methods';
+import { runLiveCheck } from '../conformance/liveCheck';
+import type { LiveCheckResult } from '../conformance/liveCheck';
+
+export const usage = [
+  'check [--json] CAPTURE.jsonl',
+  'check [--json] [--protocol 1|2] [--cwd DIR] [--timeout SEC] [--capture FILE] -- AGENT_CMD [ARGS...]',
+  '    check an agent against the ACP schemas and RFDs (exit 0: no errors, 1: errors, 2: usage)',
+].join('\n');
+
+export interface CheckOptions {
+  json: boolean;
+  protocol: ProtocolVersion;
+  cwd: string | undefined;
+  timeoutSec: number;
+  capture: string | undefined;
+  file: string | undefined;
+  agent: string[];
+}
+
+export function parseCheckArgs(args: readonly string[]): CheckOptions | string {
+  const dd = args.indexOf('--');
+  const own = dd < 0 ? [...args] : args.slice(0, dd);
+  const agent = dd < 0 ? [] : args.slice(dd + 1);
+  let values: { json?: boolean; protocol?: string; cwd?: string; timeout?: string; capture?: string };
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parseArgs({
+      args: own,
+      allowPositionals: true,
+      strict: true,
+      options: { json: { type: 'boolean' }, protocol: { type: 'string' }, cwd: { type: 'string' }, timeout: { type: 'string' }, capture: { type: 'string' } },
+    }));
+  } catch (e) {
+    return e instanceof Error ? e.message : String(e);
+  }
+  if (values.protocol !== undefined && values.protocol !== '1' && values.protocol !== '2') return `--protocol must be 1 or 2, not ${values.protocol}`;
+  const timeoutSec = values.timeout === undefined ? 120 : Number(values.timeout);
+  if (!(timeoutSec > 0)) return `--timeout must be a positive number of seconds, not ${values.timeout}`;
+  if (dd >= 0) {
+    if (agent.length === 0) return 'missing agent command after --';
+    if (positionals.length) return `unexpected argument ${positionals[0]} (a capture file or "-- AGENT_CMD", not both)`;
+  } else {
+    if (positionals.length !== 1) return positionals.length ? 'check takes one capture file' : 'give a capture file, or -- AGENT_CMD [ARGS...]';
+    if (values.protocol !== undefined || values.cwd !== undefined || values.capture !== undefined || values.timeout !== undefined) return '--protocol, --cwd, --timeout and --capture apply to a live check (-- AGENT_CMD)';
+  }
+  return {
+    json: values.json === true,
+    protocol: values.protocol === '2' ? PROTOCOL_V2 : PROTOCOL_V1,
+    cwd: values.cwd === undefined ? undefined : path.resolve(values.cwd),
+    timeoutSec,
+    capture: values.capture === undefined ? undefined : path.resolve(values.capture),
+    file: positionals[0],
+    agent,
+  };
+}
+
+export async function main(args: string[]): Promise<number> {
+  const o = parseCheckArgs(args);
+  if (typeof o === 'string') {
+    process.stderr.write(`check: ${o}\n\nusage: ${usage}\n`);
+    return 2;
+  }
+  return check(o, (s) => process.stdout.write(s), (s) => process.stderr.write(s));
+}
+
+export async function check(o: CheckOptions, out: (s: string) => void, err: (s: string) => void): Promise<number> {
+  if (o.file !== undefined) return checkFile(o.file, o.json, out, err);
+  const [command, ...args] = o.agent as [string, ...string[]];
+  const result = await runLiveCheck({
+    // The agent process starts where the user ran the command (relative paths work); the session gets its own cwd.
+    agent: { id: 'cli', name: path.basename(command), command, args, env: {}, cwd: process.cwd() },
+    protocolVersion: o.protocol,
+    ...(o.cwd !== undefined ? { cwd: o.cwd } : {}),
+    timeoutMs: o.timeoutSec * 1000,
+    onProgress: o.json ? undefined : (step) => err(`check: ${step}\n`),
+  });
+  if (o.capture) writeFileSync(o.capture, result.records.map((r) => JSON.stringify(r)).join('\n') + '\n');
+  if (o.json) {
+    out(toJson(result.findings, result.records.length, { agent: result.agentInfo, protocolVersion: result.protocolVersion, probes: result.probes, stopped: result.stopped ?? null }) + '\n');
+  } else {
+    out(liveText(result));
+  }
+  return hasErrors(result.findings) || result.stopped !== undefined ? 1 : 0;
+}
+
+function checkFile(file: string, json: boolean, out: (s: string) => void, err: (s: string) => void): number {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    err(`check: cannot read ${escapeControl(file)}: ${e instanceof Error ? e.message : String(e)}\n`);
+    return 2;
+  }
+  const r = checkCaptureText(text);
+  if (r.records === 0) {
+    err(`check: ${escapeControl(file)} holds no capture records ({"dir", "msg"} per line)\n`);
+    return 2;
+  }
+  if (r.skipped.length) err(`check: skipped ${r.skipped.length} line(s) that are not capture records: ${r.skipped.slice(0, 10).join(', ')}${r.skipped.length > 10 ? ', …' : ''}\n`);
+  out(json ? toJson(r.findings, r.records, { protocolVersion: r.protocolVersion }) + '\n' : toText(r.findings, r.records));
+  return hasErrors(r.findings) ? 1 : 0;
+}
+
+function liveText(r: LiveCheckResult): string {
+  const lines = [`agent: ${escapeControl(r.agentInfo)} (protocol ${r.protocolVersion})`, '', 'advertised vs did:'];
+  const width = Math.max(...r.probes.map((p) => p.feature.length));
+  for (const p of r.probes) {
+    const adv = p.advertised === null ? '-  ' : p.advertised ? 'yes' : 'no ';
+    lines.push(`  ${p.feature.padEnd(width)}  advertised ${adv}  ${escapeControl(p.outcome)}`);
+  }
+  if (r.stopped) lines.push('', `the check stopped early: ${escapeControl(r.stopped)}`);
+  lines.push('', toText(r.findings, r.records.length));
+  return lines.join('\n');
+}
