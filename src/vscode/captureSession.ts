@@ -8,6 +8,7 @@ import type { Diagnostic, Entry, SessionState } from '../common/store/model';
 import { sessionPanelFields, type PanelState, type WebviewToHost } from '../common/webview/contract';
 import { parseCapture, type CaptureRecord } from '../common/debug/protocolLog';
 import { AgentBehaviour } from '../common/debug/agentBehaviour';
+import { ConformanceChecker, type Finding } from '../common/conformance';
 import { Disposable, Emitter } from '../common/util/lifecycle';
 import type { ChatModel } from './chatPanel';
 import type { TreeSource } from './messageTree';
@@ -16,6 +17,8 @@ import { panelChangesFor, type PanelChange } from '../common/webview/panelChange
 export class CaptureSession extends Disposable implements ChatModel, TreeSource {
   readonly store = new MessageStore();
   readonly behaviour = new AgentBehaviour();
+  /** The conformance check over the capture's lines (line numbers are the file's, as the store's are). */
+  readonly conformance = new ConformanceChecker();
   private readonly records: (CaptureRecord | null)[];
   private next = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -62,6 +65,8 @@ export class CaptureSession extends Disposable implements ChatModel, TreeSource 
   private step(): void {
     const line = this.next + 1;
     const r = this.records[this.next++];
+    if (r) this.conformance.observeRecord(r, line);
+    if (this.finished) this.conformance.finish();
     if (r === null || r === undefined) {
       this.apply(this.store.ingestLine('not a capture record', line));
       return;
@@ -85,6 +90,9 @@ export class CaptureSession extends Disposable implements ChatModel, TreeSource 
 
   sessions(): readonly SessionState[] {
     return this.store.sessions();
+  }
+  findings(sessionId: string): readonly Finding[] {
+    return this.conformance.findings().filter((f) => f.sessionId === undefined || f.sessionId === sessionId);
   }
   diagnostics(sessionId: string): readonly Diagnostic[] {
     return this.store.diagnostics().filter((d) => d.sessionId === undefined || d.sessionId === sessionId);

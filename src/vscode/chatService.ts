@@ -146,6 +146,15 @@ export class ChatService extends Disposable {
     return panel;
   }
 
+  currentSettings(): Settings {
+    return this.settingsValue;
+  }
+
+  /** The agent chats start with (the status bar's): "ACP: Check Agent" checks this one. */
+  selectedAgent(): AgentConfig | undefined {
+    return findAgent(this.agents(), this.activeAgentId);
+  }
+
   async selectAgent(id?: string): Promise<void> {
     let agentId = id;
     if (agentId === undefined) {

@@ -14,6 +14,7 @@ import type { Diagnostic, Entry, SessionState } from '../common/store/model';
 import { MessageStore, type StoreChange } from '../common/store';
 import { PermissionBroker } from '../common/permissionBroker';
 import { AgentBehaviour } from '../common/debug/agentBehaviour';
+import { ConformanceChecker, SKIPPED_LINE_NOTE, type Finding } from '../common/conformance';
 import type { CaptureRecord } from '../common/debug/protocolLog';
 import { Disposable, Emitter, type IDisposable } from '../common/util/lifecycle';
 import type { Direction } from '../node/acp/client';
@@ -41,6 +42,10 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
   readonly broker = new PermissionBroker();
   /** What the agent advertised and actually does, for the capability report. */
   readonly behaviour = new AgentBehaviour();
+  /** The conformance check of the current connection (a new one per connection: ids and capabilities restart). */
+  private conformance = new ConformanceChecker();
+  /** Findings of earlier connections of this session (their lines stay valid: seqs keep counting). */
+  private earlierFindings: Finding[] = [];
   private link: AgentLink | undefined;
   private sessionIdValue: string | null;
   private turn: TurnState = 'starting';
@@ -88,6 +93,11 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
   }
   protocolRecords(seqs: ReadonlySet<number>): readonly CaptureRecord[] {
     return this.o.records(seqs);
+  }
+  /** Conformance findings of this chat's connections, for the tree and the capability view. */
+  findings(sessionId?: string): readonly Finding[] {
+    const all = [...this.earlierFindings, ...this.conformance.findings()];
+    return sessionId === undefined ? all : all.filter((f) => f.sessionId === undefined || f.sessionId === sessionId);
   }
   diagnostics(sessionId: string): readonly Diagnostic[] {
     return this.o.store.diagnostics().filter((d) => d.sessionId === undefined || d.sessionId === sessionId);
@@ -197,6 +207,9 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
 
   private async connect(): Promise<void> {
     this.dropLink('reconnecting'); // never two agents for one session
+    this.conformance.finish();
+    this.earlierFindings = [...this.findings()];
+    this.conformance = new ConformanceChecker({ protocolVersion: this.o.settings().protocolVersion });
     this.setTurn('starting', `Starting ${this.o.agent.name}…`);
     let link: AgentLink;
     try {
@@ -207,11 +220,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
         protocolVersion: this.o.settings().protocolVersion,
         tap: (dir, msg, raw) => this.onWire(dir, msg, raw),
         log: this.o.log,
-        onInvalidLine: (text, reason, lost) => {
-          this.o.log('warn', `${this.o.agent.name} sent a line that was skipped (${reason}): ${text.slice(0, 300)}`);
-          // A skipped message may be part of the transcript: say so where the user looks.
-          if (lost) this.addNotice({ severity: 'warning', title: `A message from ${this.o.agent.name} was skipped: ${reason.slice(0, 200)}.`, description: 'The agent log (ACP: Show Agent Log) has its beginning.' });
-        },
+        onInvalidLine: (text, reason, lost) => this.onInvalidLine(text, reason, lost),
         // Info, not debug: the agent's own complaints are the first thing to read when it misbehaves.
         onStderr: (text) => this.o.log('info', `[${this.o.agent.id} stderr] ${text.trimEnd()}`),
       });
@@ -434,12 +443,26 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
 
   // ---------------------------------------------------------------- wire -> store -> panel
 
+  /** A line that was skipped (not JSON-RPC, or unusable): logged, recorded as a capture note and checked. */
+  private onInvalidLine(text: string, reason: string, lost: boolean): void {
+    this.o.log('warn', `${this.o.agent.name} sent a line that was skipped (${reason}): ${text.slice(0, 300)}`);
+    // A skipped message may be part of the transcript: say so where the user looks.
+    if (lost) this.addNotice({ severity: 'warning', title: `A message from ${this.o.agent.name} was skipped: ${reason.slice(0, 200)}.`, description: 'The agent log (ACP: Show Agent Log) has its beginning.' });
+    this.wireSeq++;
+    const seq = this.wireSeq;
+    const note = { text: SKIPPED_LINE_NOTE, reason, raw: text };
+    this.guard('capture', seq, () => this.o.sinks.capture('note', note, seq));
+    this.conformance.observeNote(note, seq);
+    this.treeChanges.fire();
+  }
+
   private onWire(dir: Direction, msg: unknown, raw?: string): void {
     this.wireSeq++;
     const seq = this.wireSeq;
     // Each sink is guarded on its own: a recording or persistence failure must cost neither the store
     // its message nor the connection its delivery (the transport also guards the whole tap).
     this.guard('capture', seq, () => this.o.sinks.capture(dir, msg, seq, raw));
+    this.guard('check', seq, () => this.conformance.observe(dir, msg, seq));
     this.behaviour.observe(dir, msg);
     this.noticeFrom(dir, msg);
     const changes = this.o.store.ingest(dir, msg, seq);

@@ -5,6 +5,7 @@ import { Disposable } from '../common/util/lifecycle';
 import { labelText } from '../common/untrusted';
 import type { ChatService } from './chatService';
 import { showAgentCapabilities, showProtocolLog, showProtocolMessages } from './inspector';
+import { checkAgent } from './checkAgent';
 
 export const Commands = {
   openChat: 'acpChat.openChat',
@@ -25,6 +26,7 @@ export const Commands = {
   showProtocolLog: 'acpChat.showProtocolLog',
   showAgentCapabilities: 'acpChat.showAgentCapabilities',
   openCapture: 'acpChat.openCapture',
+  checkAgent: 'acpChat.checkAgent',
 } as const;
 
 export class CommandRegistry extends Disposable {
@@ -49,6 +51,7 @@ export class CommandRegistry extends Disposable {
     this.add(Commands.showProtocolMessages, (node?: unknown) => showProtocolMessages(s, node as TreeNode | undefined));
     this.add(Commands.showProtocolLog, () => showProtocolLog(s));
     this.add(Commands.showAgentCapabilities, () => showAgentCapabilities(s));
+    this.add(Commands.checkAgent, (agentId?: unknown) => checkAgent(s, typeof agentId === 'string' ? agentId : undefined));
     this.add(Commands.openCapture, (file?: unknown, mode?: unknown) =>
       s.openCapture(typeof file === 'string' ? file : undefined, mode === 'full' || mode === 'realtime' ? mode : undefined));
     this.add(Commands.showInChat, async (node?: unknown) => {

@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import { readFile } from 'node:fs/promises';
 import { behaviourMarkdown } from '../common/debug/agentBehaviour';
+import { findingsMarkdown } from '../common/conformance';
 import { expandLines, formatProtocolLog, parseCapture, type CaptureRecord } from '../common/debug/protocolLog';
 import type { TreeNode } from '../common/debug/treeModel';
 import type { ChatService } from './chatService';
@@ -41,7 +42,8 @@ export async function showAgentCapabilities(service: ChatService): Promise<void>
     void vscode.window.showInformationMessage('No chat yet: run "ACP: Open Chat" first; the report shows what the agent advertised and did.');
     return;
   }
-  await service.docs.show(`${safe(session.agent.id)}-capabilities.md`, behaviourMarkdown(session.agent.name, session.behaviour.report()), 'markdown');
+  const report = behaviourMarkdown(session.agent.name, session.behaviour.report()) + '\n' + findingsMarkdown(session.findings());
+  await service.docs.show(`${safe(session.agent.id)}-capabilities.md`, report, 'markdown');
 }
 
 function safe(s: string): string {

@@ -9,10 +9,12 @@ import {
   groupChildren,
   sessionChildren,
   sessionNode,
+  type TreeGroup,
   type TreeNode,
 } from '../common/debug/treeModel';
 import type { Diagnostic, SessionState } from '../common/store/model';
 import type { CaptureRecord } from '../common/debug/protocolLog';
+import type { Finding } from '../common/conformance';
 import { Disposable, Emitter, type Event } from '../common/util/lifecycle';
 
 export const MESSAGE_TREE_VIEW = 'acpChat.messages';
@@ -25,9 +27,13 @@ export interface TreeSource {
   readonly onDidChangeTree: Event<void>;
   /** The recorded messages with these seqs (an entry's `stats.lines`), for "Show Protocol Messages". */
   protocolRecords(seqs: ReadonlySet<number>): readonly CaptureRecord[];
+  /** Conformance findings about this session (and the connection), by capture line; absent: not checked. */
+  findings?(sessionId: string): readonly Finding[];
 }
 
 const REFRESH_MS = 150;
+
+const GROUP_ICON: Record<TreeGroup, string> = { plan: 'checklist', diagnostics: 'warning', state: 'info', conformance: 'verified' };
 
 export class MessageTreeProvider extends Disposable implements vscode.TreeDataProvider<TreeNode> {
   private readonly changed = new Emitter<TreeNode | undefined>();
@@ -64,7 +70,7 @@ export class MessageTreeProvider extends Disposable implements vscode.TreeDataPr
     for (const source of this.sources) {
       const s = source.sessions().find((x) => x.sessionId === sessionId);
       if (!s) continue;
-      const node = sessionChildren(s, source.diagnostics(sessionId)).find((n) => n.type === 'entry' && n.key === key);
+      const node = sessionChildren(s, source.diagnostics(sessionId), source.findings?.(sessionId)).find((n) => n.type === 'entry' && n.key === key);
       if (node) {
         this.parents.set(node.id, sessionNode(s, source.diagnostics(sessionId).length));
         return node;
@@ -108,7 +114,7 @@ export class MessageTreeProvider extends Disposable implements vscode.TreeDataPr
         const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.Collapsed);
         item.id = node.id;
         item.description = node.description;
-        item.iconPath = new vscode.ThemeIcon(node.group === 'plan' ? 'checklist' : node.group === 'diagnostics' ? 'warning' : 'info');
+        item.iconPath = new vscode.ThemeIcon(GROUP_ICON[node.group]);
         item.contextValue = `group.${node.group}`;
         return item;
       }
@@ -142,13 +148,13 @@ export class MessageTreeProvider extends Disposable implements vscode.TreeDataPr
     const { source, session } = found;
     switch (node.type) {
       case 'session':
-        return sessionChildren(session, source.diagnostics(session.sessionId));
+        return sessionChildren(session, source.diagnostics(session.sessionId), source.findings?.(session.sessionId));
       case 'entry': {
         const entry = session.entries.find((e) => e.key === node.key);
-        return entry ? entryDetails(session.sessionId, entry) : [];
+        return entry ? entryDetails(session.sessionId, entry, source.findings?.(session.sessionId)) : [];
       }
       case 'group':
-        return groupChildren(session, node.group, source.diagnostics(session.sessionId));
+        return groupChildren(session, node.group, source.diagnostics(session.sessionId), source.findings?.(session.sessionId));
       case 'detail':
         return [];
     }

@@ -56,7 +56,7 @@ export interface SessionUi {
 export interface SessionSinks {
   /** `seq` numbers the session's messages; entries record the seqs that built them. */
   /** `raw` is the message's exact JSON line when known (recorded as is). */
-  capture(dir: Direction, msg: unknown, seq: number, raw?: string): void;
+  capture(dir: Direction | 'note', msg: unknown, seq: number, raw?: string): void;
   /** Called after the store ingested the message, with what it changed. */
   persist(dir: Direction, msg: unknown, changes: readonly StoreChange[], seq: number): void;
   /** Remembers (or forgets, with null) which earlier session is shown above `sessionId` after a failed reattach. */

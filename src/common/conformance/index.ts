@@ -2,6 +2,6 @@
 export { ConformanceChecker, SKIPPED_LINE_NOTE } from './checker';
 export { RULES, RULE_IDS } from './rules';
 export type { Finding, Rule, RuleId, Severity } from './rules';
-export { checkCaptureText, findingsMarkdown, hasErrors, mdCell, summarize, toJson, toText } from './report';
-export type { CaptureCheck, Summary } from './report';
+export { checkCaptureText, findingsMarkdown, hasErrors, liveReportMarkdown, mdCell, summarize, toJson, toText } from './report';
+export type { CaptureCheck, LiveReport, ProbeRow, Summary } from './report';
 export { escapeControl } from './util';

@@ -113,4 +113,39 @@ export function findingsMarkdown(findings: readonly Finding[], heading = '## Con
   return lines.join('\n');
 }
 
+/** One row of "advertised versus did" of a live check. */
+export interface ProbeRow {
+  readonly feature: string;
+  /** `null` when there is nothing to advertise (baseline methods). */
+  readonly advertised: boolean | null;
+  readonly outcome: string;
+}
+
+export interface LiveReport {
+  readonly agentName: string;
+  readonly agentInfo: string;
+  readonly protocolVersion: number;
+  readonly probes: readonly ProbeRow[];
+  readonly findings: readonly Finding[];
+  readonly lines: number;
+  readonly stopped: string | undefined;
+}
+
+/** The live check as a Markdown document: verdict, advertised versus did, findings. */
+export function liveReportMarkdown(r: LiveReport): string {
+  const s = summarize(r.findings, r.lines);
+  const verdict = r.stopped ? 'did not finish' : s.errors ? 'fails' : 'passes';
+  const lines = [
+    `# Conformance check: ${mdCell(r.agentName)}`,
+    '',
+    `Agent **${mdCell(r.agentInfo)}**, protocol ${r.protocolVersion}: **${verdict}** (${s.errors} errors, ${s.warnings} warnings in ${r.lines} messages).`,
+    '',
+  ];
+  if (r.stopped) lines.push(`> The scripted session stopped early: ${mdCell(r.stopped)}`, '');
+  lines.push('## Advertised vs did', '', '| feature | advertised | what the agent did |', '|---|---|---|');
+  for (const p of r.probes) lines.push(`| ${mdCell(p.feature)} | ${p.advertised === null ? '-' : p.advertised ? 'yes' : 'no'} | ${mdCell(p.outcome)} |`);
+  lines.push('', findingsMarkdown(r.findings));
+  return lines.join('\n');
+}
+
 export type { Finding, RuleId, Severity };

@@ -4,12 +4,16 @@
  * The VS Code TreeDataProvider only maps these nodes to TreeItems, so what the tree shows is tested here.
  */
 import type { Diagnostic, Entry, EntryStats, SessionState, ToolCallEntry } from '../store/model';
+import type { Finding } from '../conformance/rules';
+import { escapeControl } from '../conformance/util';
 
 export type TreeNode =
   | { readonly type: 'session'; readonly id: string; readonly sessionId: string; readonly label: string; readonly description: string }
   | { readonly type: 'entry'; readonly id: string; readonly sessionId: string; readonly key: string; readonly label: string; readonly description: string; readonly tooltip: string; readonly icon: string; readonly hasChildren: boolean }
   | { readonly type: 'detail'; readonly id: string; readonly label: string; readonly description: string; readonly copyValue?: string }
-  | { readonly type: 'group'; readonly id: string; readonly sessionId: string; readonly group: 'plan' | 'diagnostics' | 'state'; readonly label: string; readonly description: string };
+  | { readonly type: 'group'; readonly id: string; readonly sessionId: string; readonly group: TreeGroup; readonly label: string; readonly description: string };
+
+export type TreeGroup = 'plan' | 'diagnostics' | 'state' | 'conformance';
 
 const KIND_LABEL: Record<Entry['kind'], string> = {
   user_message: 'User',
@@ -41,8 +45,19 @@ export function sessionNode(s: SessionState, diagnostics: number): TreeNode {
   };
 }
 
-export function entryNode(sessionId: string, e: Entry, index: number): TreeNode {
+/** Conformance findings about the capture lines that built an entry. */
+export function findingsOf(e: Entry, findings: readonly Finding[]): Finding[] {
+  return findings.filter((f) => e.stats.lines.some(([a, b]) => f.line >= a && f.line <= b));
+}
+
+function findingLabel(f: Finding): string {
+  return `${f.severity === 'error' ? '✖' : '⚠'} ${f.rule}`;
+}
+
+export function entryNode(sessionId: string, e: Entry, index: number, findings: readonly Finding[] = []): TreeNode {
   const id = entryIdentity(e);
+  const own = findingsOf(e, findings);
+  const flag = own.length ? `${own.some((f) => f.severity === 'error') ? '✖' : '⚠'} ${own.length} finding${own.length === 1 ? '' : 's'} · ` : '';
   const counts = `${e.stats.chunks} chunks · ${e.stats.upserts} upserts · ${e.stats.bytes} B`;
   const label = e.kind === 'tool_call' ? `${index + 1}. ${KIND_LABEL[e.kind]}: ${e.title}` : `${index + 1}. ${KIND_LABEL[e.kind]} ${id ?? '(no id)'}`;
   const status = e.kind === 'tool_call' ? `${e.status} · ` : '';
@@ -52,7 +67,7 @@ export function entryNode(sessionId: string, e: Entry, index: number): TreeNode 
     sessionId,
     key: e.key,
     label,
-    description: `${status}${PROVENANCE_LABEL[e.provenance]} · ${counts}`,
+    description: `${flag}${status}${PROVENANCE_LABEL[e.provenance]} · ${counts}`,
     tooltip: [
       `${KIND_LABEL[e.kind]} ${e.kind === 'tool_call' ? `toolCallId ${e.toolCallId}` : `messageId ${e.messageId ?? '(none)'}`}`,
       `key ${e.key}`,
@@ -60,6 +75,7 @@ export function entryNode(sessionId: string, e: Entry, index: number): TreeNode 
       counts,
       `first seen ${iso(e.stats.firstSeen)}, last seen ${iso(e.stats.lastSeen)}`,
       `capture lines ${formatLines(e.stats.lines)}`,
+      ...own.map((f) => `line ${f.line} ${f.severity} ${f.rule}: ${escapeControl(f.message)}`),
     ].join('\n'),
     icon: KIND_ICON[e.kind],
     hasChildren: true,
@@ -67,7 +83,7 @@ export function entryNode(sessionId: string, e: Entry, index: number): TreeNode 
 }
 
 /** The children of an entry: every identity and counter, each copyable. */
-export function entryDetails(sessionId: string, e: Entry): TreeNode[] {
+export function entryDetails(sessionId: string, e: Entry, findings: readonly Finding[] = []): TreeNode[] {
   const base = `d/${sessionId}/${e.key}`;
   const d = (name: string, value: string, copy?: string): TreeNode => ({
     type: 'detail',
@@ -95,11 +111,12 @@ export function entryDetails(sessionId: string, e: Entry): TreeNode[] {
     d('last seen', iso(e.stats.lastSeen)),
     d('capture lines', formatLines(e.stats.lines)),
   );
+  findingsOf(e, findings).forEach((f, i) => out.push({ type: 'detail', id: `${base}/finding/${i}`, label: findingLabel(f), description: `line ${f.line} · ${escapeControl(f.message)}`, copyValue: `${f.rule} (line ${f.line}): ${f.message}` }));
   return out;
 }
 
-export function sessionChildren(s: SessionState, diagnostics: readonly Diagnostic[]): TreeNode[] {
-  const out: TreeNode[] = s.entries.map((e, i) => entryNode(s.sessionId, e, i));
+export function sessionChildren(s: SessionState, diagnostics: readonly Diagnostic[], findings?: readonly Finding[]): TreeNode[] {
+  const out: TreeNode[] = s.entries.map((e, i) => entryNode(s.sessionId, e, i, findings));
   const mode = s.currentModeId ?? '(none)';
   out.push({ type: 'group', id: `g/${s.sessionId}/state`, sessionId: s.sessionId, group: 'state', label: 'Session state', description: `mode ${mode}` });
   if (s.plan) {
@@ -107,10 +124,14 @@ export function sessionChildren(s: SessionState, diagnostics: readonly Diagnosti
     out.push({ type: 'group', id: `g/${s.sessionId}/plan`, sessionId: s.sessionId, group: 'plan', label: 'Plan', description: `${done}/${s.plan.length} completed` });
   }
   out.push({ type: 'group', id: `g/${s.sessionId}/diagnostics`, sessionId: s.sessionId, group: 'diagnostics', label: 'Diagnostics', description: `${diagnostics.filter((x) => x.severity === 'error').length} errors, ${diagnostics.filter((x) => x.severity === 'warning').length} warnings` });
+  if (findings !== undefined) {
+    const errors = findings.filter((f) => f.severity === 'error').length;
+    out.push({ type: 'group', id: `g/${s.sessionId}/conformance`, sessionId: s.sessionId, group: 'conformance', label: 'Conformance', description: findings.length ? `${errors} errors, ${findings.length - errors} warnings` : 'no findings' });
+  }
   return out;
 }
 
-export function groupChildren(s: SessionState, group: 'plan' | 'diagnostics' | 'state', diagnostics: readonly Diagnostic[]): TreeNode[] {
+export function groupChildren(s: SessionState, group: TreeGroup, diagnostics: readonly Diagnostic[], findings: readonly Finding[] = []): TreeNode[] {
   const d = (i: number, label: string, description: string, copy?: string): TreeNode => ({
     type: 'detail',
     id: `g/${s.sessionId}/${group}/${i}`,
@@ -121,6 +142,8 @@ export function groupChildren(s: SessionState, group: 'plan' | 'diagnostics' | '
   switch (group) {
     case 'plan':
       return (s.plan ?? []).map((p, i) => d(i, `${planIcon(p.status)} ${p.content}`, `${p.status} · ${p.priority}`));
+    case 'conformance':
+      return findings.map((f, i) => d(i, findingLabel(f), `line ${f.line} · ${escapeControl(f.message)}`, `${f.rule} (line ${f.line}): ${f.message}`));
     case 'diagnostics':
       return diagnostics.map((x, i) => d(i, `${x.severity}: ${x.message}`, x.line !== undefined ? `line ${x.line}` : '', x.message));
     case 'state':

@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ConformanceChecker, SKIPPED_LINE_NOTE } from '../../common/conformance';
-import type { Finding } from '../../common/conformance';
+import type { Finding, ProbeRow } from '../../common/conformance';
 import type { AgentConfig } from '../../common/config/settings';
 import { AgentMethods, ErrorCodes, PROTOCOL_V1 } from '../../common/protocol/methods';
 import type { ProtocolVersion } from '../../common/protocol/methods';
@@ -37,14 +37,6 @@ export interface LiveCheckOptions {
   readonly onProgress?: (step: string) => void;
   /** Another way to reach the agent (tests: an in-process agent). */
   readonly connect?: ConnectAgent;
-}
-
-/** One row of "advertised versus did". */
-export interface ProbeRow {
-  readonly feature: string;
-  /** `null` when there is nothing to advertise (baseline methods). */
-  readonly advertised: boolean | null;
-  readonly outcome: string;
 }
 
 export interface CaptureLine {

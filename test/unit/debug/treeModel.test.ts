@@ -62,3 +62,22 @@ test('line ranges print compactly', () => {
   assert.equal(formatLines([]), '(none)');
   assert.equal(formatLines([[1, 1], [3, 5]]), '1, 3-5');
 });
+
+test('conformance findings show on the entries whose lines they concern, and in their own group', () => {
+  const findings = [
+    { rule: 'tool-call-after-end', severity: 'warning', line: 5, message: 'late \u001b[2J update: send it before the end' },
+    { rule: 'unknown-method', severity: 'error', line: 7, message: 'x is not an ACP method: rename it' },
+  ] as const;
+  const n = entryNode('sess_1', tool, 1, findings);
+  assert.match(n.type === 'entry' ? n.description : '', /^⚠ 1 finding · completed/);
+  assert.match(n.type === 'entry' ? n.tooltip : '', /line 5 warning tool-call-after-end: late \\u\{001b\}\[2J update/);
+  const details = entryDetails('sess_1', tool, findings).filter((d) => d.label.includes('tool-call-after-end'));
+  assert.equal(details.length, 1);
+  assert.equal(details[0]!.type === 'detail' ? details[0]!.copyValue : '', 'tool-call-after-end (line 5): late \u001b[2J update: send it before the end');
+  const group = sessionChildren(session, [], findings).find((x) => x.type === 'group' && x.group === 'conformance');
+  assert.equal(group?.description, '1 errors, 1 warnings');
+  assert.deepEqual(groupChildren(session, 'conformance', [], findings).map((d) => d.label), ['⚠ tool-call-after-end', '✖ unknown-method']);
+  // Without a checker (absent findings) there is no group; with none found it says so.
+  assert.equal(sessionChildren(session, []).some((x) => x.type === 'group' && x.group === 'conformance'), false);
+  assert.equal(sessionChildren(session, [], []).find((x) => x.type === 'group' && x.group === 'conformance')?.description, 'no findings');
+});
