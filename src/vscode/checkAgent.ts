@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import { liveReportMarkdown, summarize } from '../common/conformance';
 import type { Finding } from '../common/conformance';
+import { noticeText } from '../common/untrusted';
 import { runLiveCheck } from '../node/conformance/liveCheck';
 import type { ChatService } from './chatService';
 
@@ -21,11 +22,11 @@ export async function checkAgent(service: ChatService, agentId?: string): Promis
   await service.ready();
   const agent = agentId === undefined ? service.selectedAgent() : service.agents().find((a) => a.id === agentId);
   if (!agent) {
-    void vscode.window.showErrorMessage(`No agent with id '${agentId ?? ''}' to check (see the acpChat.agents setting).`);
+    void vscode.window.showErrorMessage(`No agent with id '${noticeText(agentId ?? '')}' to check (see the acpChat.agents setting).`);
     return undefined;
   }
   const result = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: `Checking ${agent.name}` },
+    { location: vscode.ProgressLocation.Notification, title: `Checking ${noticeText(agent.name)}` },
     (progress) =>
       runLiveCheck({
         agent,

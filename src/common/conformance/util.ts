@@ -1,4 +1,5 @@
 /** Small helpers of the conformance checker. */
+import { terminalSafe } from '../untrusted';
 
 export type Json = Record<string, unknown>;
 
@@ -19,10 +20,10 @@ export function show(v: unknown, max = 60): string {
 }
 
 /**
- * Agent text made safe for a terminal or a one-line report: C0/C1 controls, DEL and the invisible
- * bidi/format characters (which can reorder or hide what a reader sees) become `\u{…}` escapes.
- * A minimal local helper: replace it with the project's shared sanitizer once that exists.
+ * Agent text for a one-line report (terminal, Markdown, tree): the project's terminal escaping
+ * (`terminalSafe`: controls as control pictures, C1 and bidi marks as `\u` escapes), with line breaks
+ * and tabs shown as pictures too so a finding stays on its line.
  */
 export function escapeControl(s: string): string {
-  return s.replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g, (c) => `\\u{${c.charCodeAt(0).toString(16).padStart(4, '0')}}`);
+  return terminalSafe(s).replace(/[\n\t]/g, (c) => String.fromCharCode(0x2400 + c.charCodeAt(0)));
 }

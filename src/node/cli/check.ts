@@ -5,15 +5,17 @@
  *   check [--json] [--protocol 1|2] [--cwd DIR] [--timeout SEC] [--capture FILE] -- AGENT_CMD [ARGS...]
  *
  * Exit status: 0 when no finding is an error, 1 otherwise (or when the live script could not run),
- * 2 on bad usage or an unreadable capture. Agent text is escaped before it reaches the terminal.
+ * 2 on bad usage or an unreadable capture. Agent text is escaped before it reaches the terminal
+ * (`terminalSafe` / `terminalSafeJson`). Relative paths are read where the user runs the command.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { checkCaptureText, escapeControl, hasErrors, toJson, toText } from '../../common/conformance';
 import { PROTOCOL_V1, PROTOCOL_V2 } from '../../common/protocol/methods';
 import type { ProtocolVersion } from '../../common/protocol/methods';
+import { terminalSafeJson } from '../../common/untrusted';
 import { runLiveCheck } from '../conformance/liveCheck';
+import { parse, resolveAgentCommand, splitAtDashDash } from './args';
 import type { LiveCheckResult } from '../conformance/liveCheck';
 
 export const usage = [
@@ -32,27 +34,25 @@ export interface CheckOptions {
   agent: string[];
 }
 
-export function parseCheckArgs(args: readonly string[]): CheckOptions | string {
-  const dd = args.indexOf('--');
-  const own = dd < 0 ? [...args] : args.slice(0, dd);
-  const agent = dd < 0 ? [] : args.slice(dd + 1);
-  let values: { json?: boolean; protocol?: string; cwd?: string; timeout?: string; capture?: string };
-  let positionals: string[];
-  try {
-    ({ values, positionals } = parseArgs({
-      args: own,
-      allowPositionals: true,
-      strict: true,
-      options: { json: { type: 'boolean' }, protocol: { type: 'string' }, cwd: { type: 'string' }, timeout: { type: 'string' }, capture: { type: 'string' } },
-    }));
-  } catch (e) {
-    return e instanceof Error ? e.message : String(e);
-  }
+const checkOptions = {
+  json: { type: 'boolean', default: false },
+  protocol: { type: 'string' },
+  cwd: { type: 'string' },
+  timeout: { type: 'string' },
+  capture: { type: 'string' },
+} as const;
+
+/** Parses `check`'s arguments; `from` is where the user typed them (relative paths are read from there). */
+export function parseCheckArgs(args: readonly string[], from = process.cwd()): CheckOptions | string {
+  const { own, rest } = splitAtDashDash(args);
+  const r = parse(own, checkOptions, true);
+  if (typeof r === 'string') return r;
+  const { values, positionals } = r;
   if (values.protocol !== undefined && values.protocol !== '1' && values.protocol !== '2') return `--protocol must be 1 or 2, not ${values.protocol}`;
   const timeoutSec = values.timeout === undefined ? 120 : Number(values.timeout);
   if (!(timeoutSec > 0)) return `--timeout must be a positive number of seconds, not ${values.timeout}`;
-  if (dd >= 0) {
-    if (agent.length === 0) return 'missing agent command after --';
+  if (rest !== undefined) {
+    if (rest.length === 0) return 'missing agent command after --';
     if (positionals.length) return `unexpected argument ${positionals[0]} (a capture file or "-- AGENT_CMD", not both)`;
   } else {
     if (positionals.length !== 1) return positionals.length ? 'check takes one capture file' : 'give a capture file, or -- AGENT_CMD [ARGS...]';
@@ -61,11 +61,11 @@ export function parseCheckArgs(args: readonly string[]): CheckOptions | string {
   return {
     json: values.json === true,
     protocol: values.protocol === '2' ? PROTOCOL_V2 : PROTOCOL_V1,
-    cwd: values.cwd === undefined ? undefined : path.resolve(values.cwd),
+    cwd: values.cwd === undefined ? undefined : path.resolve(from, values.cwd),
     timeoutSec,
-    capture: values.capture === undefined ? undefined : path.resolve(values.capture),
-    file: positionals[0],
-    agent,
+    capture: values.capture === undefined ? undefined : path.resolve(from, values.capture),
+    file: positionals[0] === undefined ? undefined : path.resolve(from, positionals[0]),
+    agent: rest === undefined ? [] : resolveAgentCommand(rest, from),
   };
 }
 
@@ -82,8 +82,8 @@ export async function check(o: CheckOptions, out: (s: string) => void, err: (s: 
   if (o.file !== undefined) return checkFile(o.file, o.json, out, err);
   const [command, ...args] = o.agent as [string, ...string[]];
   const result = await runLiveCheck({
-    // The agent process starts where the user ran the command (relative paths work); the session gets its own cwd.
-    agent: { id: 'cli', name: path.basename(command), command, args, env: {}, cwd: process.cwd() },
+    // Relative paths in the command were made absolute where the user typed them; the agent runs in the session's cwd.
+    agent: { id: 'cli', name: path.basename(command), command, args, env: {} },
     protocolVersion: o.protocol,
     ...(o.cwd !== undefined ? { cwd: o.cwd } : {}),
     timeoutMs: o.timeoutSec * 1000,
@@ -91,7 +91,7 @@ export async function check(o: CheckOptions, out: (s: string) => void, err: (s: 
   });
   if (o.capture) writeFileSync(o.capture, result.records.map((r) => JSON.stringify(r)).join('\n') + '\n');
   if (o.json) {
-    out(toJson(result.findings, result.records.length, { agent: result.agentInfo, protocolVersion: result.protocolVersion, probes: result.probes, stopped: result.stopped ?? null }) + '\n');
+    out(terminalSafeJson(toJson(result.findings, result.records.length, { agent: result.agentInfo, protocolVersion: result.protocolVersion, probes: result.probes, stopped: result.stopped ?? null })) + '\n');
   } else {
     out(liveText(result));
   }
@@ -112,7 +112,7 @@ function checkFile(file: string, json: boolean, out: (s: string) => void, err: (
     return 2;
   }
   if (r.skipped.length) err(`check: skipped ${r.skipped.length} line(s) that are not capture records: ${r.skipped.slice(0, 10).join(', ')}${r.skipped.length > 10 ? ', …' : ''}\n`);
-  out(json ? toJson(r.findings, r.records, { protocolVersion: r.protocolVersion }) + '\n' : toText(r.findings, r.records));
+  out(json ? terminalSafeJson(toJson(r.findings, r.records, { protocolVersion: r.protocolVersion })) + '\n' : toText(r.findings, r.records));
   return hasErrors(r.findings) ? 1 : 0;
 }
 

@@ -17,13 +17,11 @@ import type { AgentConfig } from '../../common/config/settings';
 import { AgentMethods, ErrorCodes, PROTOCOL_V1 } from '../../common/protocol/methods';
 import type { ProtocolVersion } from '../../common/protocol/methods';
 import type { NewSessionResult } from '../../common/protocol/requests';
-import { isInside } from '../../common/text';
 import { spawnAgent } from '../acp/agentLink';
 import type { AgentLink, ConnectAgent } from '../acp/agentLink';
 import { AcpRequestError } from '../acp/errors';
-import { nodeReadTextFile, nodeWriteTextFile, policyPermission } from '../acp/nodeHandlers';
+import { cwdGate, nodeReadTextFile, nodeWriteTextFile, policyPermission } from '../acp/nodeHandlers';
 import { NodeTerminalHost } from '../terminals';
-import { rpcError } from '../transport/connection';
 
 export interface LiveCheckOptions {
   readonly agent: AgentConfig;
@@ -74,10 +72,13 @@ export async function runLiveCheck(o: LiveCheckOptions): Promise<LiveCheckResult
     else checker.observe(dir, msg, seq);
     lastActivity();
   };
-  const confined = (p: string) => {
-    if (!isInside(cwd, path.resolve(p))) throw rpcError(ErrorCodes.resourceNotFound, `outside the check's workspace: ${p}`);
-  };
-  const terminals = new NodeTerminalHost({ defaultCwd: cwd });
+  const gate = cwdGate(cwd, false);
+  const terminals = new NodeTerminalHost({
+    defaultCwd: cwd,
+    admitCwd: async (dir) => {
+      await gate('terminal', dir);
+    },
+  });
   const turnUpdates = new Set<() => void>();
   let link: AgentLink | undefined;
   let stopped: string | undefined;
@@ -93,8 +94,8 @@ export async function runLiveCheck(o: LiveCheckOptions): Promise<LiveCheckResult
       protocolVersion: o.protocolVersion ?? PROTOCOL_V1,
       handlers: {
         requestPermission: policyPermission('all'),
-        readTextFile: async (p) => (confined(p.path), nodeReadTextFile(p)),
-        writeTextFile: async (p) => (confined(p.path), nodeWriteTextFile(p)),
+        readTextFile: (p) => nodeReadTextFile(p, gate),
+        writeTextFile: (p) => nodeWriteTextFile(p, gate),
         terminals,
       },
       tap: (dir, msg) => {

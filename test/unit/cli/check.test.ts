@@ -36,7 +36,7 @@ interface JsonReport {
 
 describe('cli check', () => {
   it('parses its arguments and refuses bad ones', () => {
-    assert.deepEqual(opts(['--json', 'cap.jsonl']).file, 'cap.jsonl');
+    assert.equal(opts(['--json', 'cap.jsonl']).file, path.resolve('cap.jsonl'));
     const live = opts(['--protocol', '2', '--timeout', '5', '--', 'agent', '--acp']);
     assert.deepEqual([live.protocol, live.timeoutSec, live.agent], [2, 5, ['agent', '--acp']]);
     assert.match(String(parseCheckArgs([])), /capture file, or -- AGENT_CMD/);

@@ -70,7 +70,7 @@ test('conformance findings show on the entries whose lines they concern, and in 
   ] as const;
   const n = entryNode('sess_1', tool, 1, findings);
   assert.match(n.type === 'entry' ? n.description : '', /^⚠ 1 finding · completed/);
-  assert.match(n.type === 'entry' ? n.tooltip : '', /line 5 warning tool-call-after-end: late \\u\{001b\}\[2J update/);
+  assert.match(n.type === 'entry' ? n.tooltip : '', /line 5 warning tool-call-after-end: late ␛\[2J update/);
   const details = entryDetails('sess_1', tool, findings).filter((d) => d.label.includes('tool-call-after-end'));
   assert.equal(details.length, 1);
   assert.equal(details[0]!.type === 'detail' ? details[0]!.copyValue : '', 'tool-call-after-end (line 5): late \u001b[2J update: send it before the end');
