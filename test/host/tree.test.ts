@@ -34,7 +34,7 @@ suite('ACP Messages tree', () => {
     const keyDetail = details.find((d) => d.label === 'key');
     assert.ok(keyDetail && keyDetail.type === 'detail' && keyDetail.copyValue === answer.key);
     const groups = tree.getChildren(sessionNode).filter((n) => n.type === 'group').map((n) => n.label);
-    assert.deepStrictEqual(groups, ['Session state', 'Plan', 'Diagnostics']);
+    assert.deepStrictEqual(groups, ['Session state', 'Plan', 'Diagnostics', 'Conformance']);
     const item = tree.getTreeItem(answerNode);
     assert.strictEqual(item.command?.command, 'acpChat.showInChat');
   });
