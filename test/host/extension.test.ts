@@ -103,7 +103,13 @@ suite('ACP Chat in the extension host', () => {
     const prompt = `host suite prompt ${Date.now()}`;
     await withTimeout(api.sendPrompt(prompt), 60_000, 'sendPrompt() did not settle');
     // sendPrompt may settle when the turn is sent or when it ends; wait for the reply either way.
-    const reply = await poll(() => api.transcript().find((e) => e.kind === 'agent_message' && textOf(e).includes(DEMO_REPLY)), 30_000);
+    // Earlier suites may have chatted in this session already: the reply is the first one after this prompt.
+    const isPrompt = (e: ReturnType<typeof api.transcript>[number]) => e.kind === 'user_message' && textOf(e).includes(prompt);
+    const reply = await poll(() => {
+      const all = api.transcript();
+      const at = all.findIndex(isPrompt);
+      return at < 0 ? undefined : all.slice(at + 1).find((e) => e.kind === 'agent_message' && textOf(e).includes(DEMO_REPLY));
+    }, 30_000);
     const entries = api.transcript();
     const kinds = entries.map((e) => e.kind).join(', ');
     assert.ok(reply, `no agent_message containing "${DEMO_REPLY}" (entries: ${kinds || 'none'})`);
