@@ -14,7 +14,7 @@ import path from 'node:path';
 import { ConformanceChecker, SKIPPED_LINE_NOTE } from '../../common/conformance';
 import type { Finding, ProbeRow } from '../../common/conformance';
 import type { AgentConfig } from '../../common/config/settings';
-import { AgentMethods, ErrorCodes, PROTOCOL_V1 } from '../../common/protocol/methods';
+import { AgentMethods, ErrorCodes, PROTOCOL_V1, PROTOCOL_V2 } from '../../common/protocol/methods';
 import type { ProtocolVersion } from '../../common/protocol/methods';
 import type { NewSessionResult } from '../../common/protocol/requests';
 import { spawnAgent } from '../acp/agentLink';
@@ -159,7 +159,8 @@ export async function runLiveCheck(o: LiveCheckOptions): Promise<LiveCheckResult
       progress('session/load');
       probes.push({ feature: 'session/load', advertised: true, outcome: await attempt(() => client.loadSession({ sessionId: sid, cwd, mcpServers: [] })) });
     } else {
-      probes.push({ feature: 'session/load', advertised: false, outcome: 'not probed (a client MUST NOT call it)' });
+      const why = init.protocolVersion === PROTOCOL_V2 ? 'not part of protocol 2 (resume replays instead)' : 'not probed (a client MUST NOT call it)';
+      probes.push({ feature: 'session/load', advertised: false, outcome: why });
     }
     const sc = caps.sessionCapabilities ?? {};
     progress('session/resume');

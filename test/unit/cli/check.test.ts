@@ -1,5 +1,5 @@
 // `cli check`: argument parsing, a capture file (text and --json), and the live script against the demo
-// agent (no findings, v1) and a deliberately misbehaving agent (its findings, escaped output).
+// agent (no findings, v1 and v2) and a deliberately misbehaving agent (its findings, escaped output).
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -87,6 +87,22 @@ describe('cli check', () => {
     // The capture is a {dir, msg} capture the file check accepts, with the same verdict.
     const methods = readFileSync(capture, 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { msg?: { method?: string } }).msg?.method);
     for (const m of ['initialize', 'session/new', 'session/prompt', 'session/cancel', 'session/load']) assert.ok(methods.includes(m), m);
+    assert.equal((await runCheck([capture])).code, 0);
+  });
+
+  it('the demo agent passes the live check in the v2 draft too, with no findings', async () => {
+    const capture = path.join(ws, 'demo-check-v2.jsonl');
+    const r = await runCheck(['--json', '--protocol', '2', '--capture', capture, '--', process.execPath, demoJs]);
+    const report = JSON.parse(r.out) as JsonReport & { summary: { protocolVersion: number } };
+    assert.deepEqual(report.violations, []);
+    assert.equal(report.summary.protocolVersion, 2);
+    assert.equal(r.code, 0, r.out);
+    const probes = Object.fromEntries((report.summary.probes ?? []).map((p) => [p.feature, p.outcome]));
+    assert.equal(probes['session/cancel'], 'stopReason cancelled');
+    assert.equal(probes['session/resume'], 'supported');
+    // The recorded v2 capture checks the same from the file (the version comes from its initialize).
+    const lines = readFileSync(capture, 'utf8');
+    assert.match(lines, /"sessionUpdate":"state_update"/);
     assert.equal((await runCheck([capture])).code, 0);
   });
 
