@@ -185,6 +185,7 @@ export class ChatApp {
     this.transcript.setPermissions(p.permissions, this.answered);
     this.panelView.render(p, this.transcript.orphanPermissions(), this.answered, this.protocolMismatch, this.pendingPermissions()[0]?.requestId ?? null);
     this.prompt.setState(p.turn, p.readOnly, p.availableCommands);
+    this.prompt.setContext(p.context ?? []);
     this.root.classList.toggle('busy', p.turn === 'busy');
   }
 

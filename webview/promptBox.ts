@@ -6,9 +6,10 @@
 import type { AvailableCommand } from '../src/common/store/model';
 import type { TurnState, WebviewToHost } from '../src/common/webview/contract';
 import { MAX_IMAGES, MAX_IMAGE_BASE64 } from '../src/common/webview/limits';
-import { button, h } from './dom';
+import { button, h, icon } from './dom';
 import { completeCommand, matchCommands, slashQuery } from './slash';
 import { mentionQuery, mentionText } from '../src/common/mentions';
+import type { ContextChip } from '../src/common/context';
 
 export class PromptBox {
   readonly el: HTMLElement;
@@ -37,6 +38,9 @@ export class PromptBox {
   /** Images pasted into the prompt, sent with it (the host drops them for agents that take no images). */
   private images: { mimeType: string; data: string; url: string }[] = [];
   private readonly imageRow = h('div', { class: 'prompt-images', 'aria-label': 'Pasted images' });
+  /** Editor context the host holds for the next prompt ("Add Selection/File/Problems to Chat"). */
+  private context: readonly ContextChip[] = [];
+  private readonly contextRow = h('div', { class: 'prompt-context', role: 'list', 'aria-label': 'Context for the next message' });
   private selected = 0;
   private turn: TurnState = 'starting';
   private readOnly = false;
@@ -47,8 +51,9 @@ export class PromptBox {
   ) {
     this.list.hidden = true;
     this.imageRow.hidden = true;
+    this.contextRow.hidden = true;
     this.textarea.addEventListener('paste', (e) => this.onPaste(e));
-    this.el = h('div', { class: 'prompt' }, this.list, this.imageRow, h('div', { class: 'prompt-row' }, this.textarea, h('div', { class: 'prompt-buttons' }, this.cancel, this.send)));
+    this.el = h('div', { class: 'prompt' }, this.list, this.contextRow, this.imageRow, h('div', { class: 'prompt-row' }, this.textarea, h('div', { class: 'prompt-buttons' }, this.cancel, this.send)));
     this.textarea.addEventListener('keydown', (e) => this.onKey(e));
     this.textarea.addEventListener('input', () => {
       this.autosize();
@@ -88,7 +93,7 @@ export class PromptBox {
 
   private updateButtons(): void {
     const active = document.activeElement;
-    this.send.disabled = this.readOnly || (this.textarea.value.trim() === '' && this.images.length === 0);
+    this.send.disabled = this.readOnly || (this.textarea.value.trim() === '' && this.images.length === 0 && this.context.length === 0);
     this.cancel.disabled = this.turn !== 'busy';
     this.cancel.hidden = !this.busy;
     // A button that just went away (Cancel after the turn ended, Send after sending) hands focus to the prompt box.
@@ -97,7 +102,7 @@ export class PromptBox {
 
   private submit(): void {
     const text = this.textarea.value;
-    if (this.readOnly || (text.trim() === '' && this.images.length === 0)) return;
+    if (this.readOnly || (text.trim() === '' && this.images.length === 0 && this.context.length === 0)) return;
     const images = this.images.map(({ mimeType, data }) => ({ mimeType, data }));
     this.post(images.length ? { type: 'prompt', text, images } : { type: 'prompt', text });
     this.images = [];
@@ -106,6 +111,25 @@ export class PromptBox {
     this.autosize();
     this.closeCompletion();
     this.onDraft('');
+    this.updateButtons();
+  }
+
+  /** The host's context chips (a panel field): re-rendered only when they changed. */
+  setContext(chips: readonly ContextChip[]): void {
+    if (chips === this.context || JSON.stringify(chips) === JSON.stringify(this.context)) return;
+    const hadFocus = this.contextRow.contains(document.activeElement);
+    this.context = chips;
+    this.contextRow.hidden = chips.length === 0;
+    this.contextRow.replaceChildren(
+      ...chips.map((c) => {
+        const remove = button(`Remove ${c.label}`, 'close', { class: 'icon-button remove-context', 'data-context-id': c.id });
+        remove.addEventListener('click', () => this.post({ type: 'removeContext', id: c.id }));
+        const glyph = c.kind === 'problems' ? 'warning' : c.kind === 'selection' ? 'list-selection' : 'file';
+        return h('span', { class: 'context-chip', role: 'listitem', title: c.detail, 'data-kind': c.kind }, icon(glyph), h('span', { class: 'label' }, c.label), remove);
+      }),
+    );
+    // A removed chip's button is gone: keep keyboard focus in the prompt box rather than losing it to <body>.
+    if (hadFocus && !this.contextRow.contains(document.activeElement)) this.textarea.focus();
     this.updateButtons();
   }
 

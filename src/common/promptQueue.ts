@@ -3,9 +3,13 @@
  * to settle. Pure: the session controller decides when a turn may start; this only keeps the order, the
  * panel's view of it and the waiters.
  */
+import type { ContextItem } from './context';
+
 export interface QueuedPrompt {
   readonly text: string;
   readonly images: readonly { readonly mimeType: string; readonly data: string }[];
+  /** Editor context attached when the prompt was sent (chips in the prompt box). */
+  readonly context?: readonly ContextItem[];
 }
 
 export class PromptQueue {
@@ -34,7 +38,10 @@ export class PromptQueue {
 
   /** One line per queued prompt, as the panel lists them. */
   forPanel(): string[] {
-    return this.items.map((q) => (q.images.length ? `${q.text} [${q.images.length} image${q.images.length > 1 ? 's' : ''}]`.trim() : q.text));
+    return this.items.map((q) => {
+      const extras = [q.images.length ? `${q.images.length} image${q.images.length > 1 ? 's' : ''}` : '', q.context?.length ? `${q.context.length} context item${q.context.length > 1 ? 's' : ''}` : ''].filter((x) => x);
+      return extras.length ? `${q.text} [${extras.join(', ')}]`.trim() : q.text;
+    });
   }
 
   /** Resolves at the next `settle()`, or at once when `settled` is already true. */

@@ -117,6 +117,7 @@ export class CaptureSession extends Disposable implements ChatModel, TreeSource 
         readOnly: true,
         ...sessionPanelFields(s),
         queuedPrompts: [],
+        context: [],
         permissions: [],
         notices: [],
         terminals: {},

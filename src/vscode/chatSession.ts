@@ -30,6 +30,7 @@ import { dispatchWebviewMessage } from './webviewMessages';
 import { errorText } from '../common/util/errors';
 import { StartupTimeoutError, startupTimeoutText, withStartupTimeout } from './startupTimeout';
 import { PromptQueue, type QueuedPrompt } from '../common/promptQueue';
+import { contextBlocks, contextChip, contextUri, type ContextItem } from '../common/context';
 
 export type { ChatSessionOptions, SessionSinks, SessionUi } from './sessionPorts';
 
@@ -51,6 +52,9 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
   private turn: TurnState = 'starting';
   private message: string | null = null;
   private readonly queue = new PromptQueue();
+  /** Editor context waiting for the next prompt (chips in the prompt box). */
+  private pendingContext: readonly ContextItem[] = [];
+  private contextSeq = 0;
   private notices: Notice[] = [];
   private readonly terminals = new Map<string, TerminalView>();
   private wireSeq = 0;
@@ -164,6 +168,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
       readOnly: false,
       ...sessionPanelFields(s),
       queuedPrompts: this.queue.forPanel(),
+      context: this.pendingContext.map(contextChip),
       permissions: this.permissionsForPanel(),
       notices: this.notices,
       terminals: Object.fromEntries(this.terminals),
@@ -383,11 +388,35 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
   /** Sends a prompt, or queues it while a turn is running (one turn per session in flight). */
   prompt(text: string, images: readonly PromptImage[] = []): void {
     const trimmed = text.trim();
-    if (!trimmed && images.length === 0) return;
-    this.queue.push({ text: trimmed, images });
-    this.emitPanel({ queuedPrompts: this.queue.forPanel() });
+    const context = this.pendingContext;
+    if (!trimmed && images.length === 0 && context.length === 0) return;
+    // The chips go with this prompt (also when it is queued), and the prompt box starts empty again.
+    this.pendingContext = [];
+    this.queue.push(context.length ? { text: trimmed, images, context } : { text: trimmed, images });
+    this.emitPanel({ queuedPrompts: this.queue.forPanel(), context: [] });
     if (this.turn === 'exited' || this.turn === 'error') void this.restart();
     else this.drainQueue();
+  }
+
+  /** Attaches editor context to the next prompt; the same file and range added twice is kept once. */
+  addContext(item: Omit<ContextItem, 'id'>): void {
+    const uri = contextUri(item);
+    if (this.pendingContext.some((c) => c.kind === item.kind && contextUri(c) === uri)) return;
+    this.contextSeq++;
+    this.pendingContext = [...this.pendingContext, { ...item, id: `ctx-${this.contextSeq}` }];
+    this.emitPanel({ context: this.pendingContext.map(contextChip) });
+  }
+
+  removeContext(id: string): void {
+    const next = this.pendingContext.filter((c) => c.id !== id);
+    if (next.length === this.pendingContext.length) return;
+    this.pendingContext = next;
+    this.emitPanel({ context: next.map(contextChip) });
+  }
+
+  /** The context attached to the next prompt (for tests and the API). */
+  contextItems(): readonly ContextItem[] {
+    return this.pendingContext;
   }
 
   removeQueued(index: number): void {
@@ -415,7 +444,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
     void this.runTurn(next);
   }
 
-  private async runTurn({ text, images }: QueuedPrompt): Promise<void> {
+  private async runTurn({ text, images, context }: QueuedPrompt): Promise<void> {
     const link = this.link;
     const sid = this.sessionIdValue;
     if (!link || sid === null) return;
@@ -423,6 +452,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
     try {
       const caps = link.client.agentCapabilities;
       const blocks: ContentBlock[] = text ? (this.o.buildPrompt ? await this.o.buildPrompt(text, caps) : [{ type: 'text', text }]) : [];
+      if (context?.length) blocks.push(...contextBlocks(context, caps?.promptCapabilities?.embeddedContext === true));
       if (images.length && caps?.promptCapabilities?.image === true) {
         for (const img of images) blocks.push({ type: 'image', mimeType: img.mimeType, data: img.data });
       } else if (images.length) {

@@ -4,6 +4,7 @@ import type { TreeNode } from '../common/debug/treeModel';
 import { Disposable } from '../common/util/lifecycle';
 import { labelText } from '../common/untrusted';
 import type { ChatService } from './chatService';
+import { addToChat, fileItem, problemsItem, selectionItem, urisFrom } from './contextCommands';
 import { showAgentCapabilities, showProtocolLog, showProtocolMessages } from './inspector';
 import { checkAgent } from './checkAgent';
 
@@ -27,6 +28,9 @@ export const Commands = {
   showAgentCapabilities: 'acpChat.showAgentCapabilities',
   openCapture: 'acpChat.openCapture',
   checkAgent: 'acpChat.checkAgent',
+  addSelectionToChat: 'acpChat.addSelectionToChat',
+  addFileToChat: 'acpChat.addFileToChat',
+  addProblemsToChat: 'acpChat.addProblemsToChat',
 } as const;
 
 export class CommandRegistry extends Disposable {
@@ -60,6 +64,13 @@ export class CommandRegistry extends Disposable {
       const panel = await s.openChat();
       await panel.whenReady();
       panel.post({ type: 'reveal', key: n.key });
+    });
+    this.add(Commands.addSelectionToChat, () => addToChat(s, selectionItem(vscode.window.activeTextEditor)));
+    this.add(Commands.addProblemsToChat, () => addToChat(s, problemsItem(vscode.window.activeTextEditor)));
+    this.add(Commands.addFileToChat, async (arg?: unknown, all?: unknown) => {
+      const uris = urisFrom(arg, all);
+      if (uris.length === 0) return addToChat(s, 'Open or select a file first.');
+      for (const uri of uris) await addToChat(s, await fileItem(uri));
     });
     this.add(Commands.copyValue, (node?: unknown) => this.copy(node, (n) => (n.type === 'detail' ? n.copyValue : undefined)));
     this.add(Commands.copyKey, (node?: unknown) => this.copy(node, (n) => (n.type === 'entry' ? n.key : undefined)));

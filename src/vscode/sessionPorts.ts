@@ -33,6 +33,8 @@ export interface ChatControls {
   cancel(): void;
   restart(): Promise<void>;
   removeQueued(index: number): void;
+  /** Drops an editor-context item from the next prompt. */
+  removeContext(id: string): void;
   setMode(modeId: string): void;
   setConfigOption(configId: string, value: string | boolean): void;
   /** The local key of a tool call's entry, for permission cards. */

@@ -27,6 +27,8 @@ export function dispatchWebviewMessage(session: ChatControls, ui: SessionUi, m: 
       return;
     case 'removeQueued':
       return session.removeQueued(m.index);
+    case 'removeContext':
+      return session.removeContext(m.id);
     case 'openLink':
       return ui.openLink(m.href);
     case 'openLocation':

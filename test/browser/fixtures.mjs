@@ -49,6 +49,7 @@ export function panel(fields = {}) {
     usage: null,
     title: null,
     queuedPrompts: [],
+    context: [],
     permissions: [],
     notices: [],
     terminals: {},

@@ -340,6 +340,32 @@ test('prompt box: Enter sends, Shift+Enter adds a line, Esc cancels a busy turn'
   assert.deepEqual(await posted(), [{ type: 'cancel' }]);
 });
 
+test('context chips: shown from the panel state, removable, and enough to send', async ({ open }) => {
+  const { page, send, posted, clearPosted, errors } = await open();
+  const chips = [
+    { id: 'ctx-1', kind: 'selection', label: 'range.ts:10-20', detail: '/home/dev/app/src/range.ts:10-20' },
+    { id: 'ctx-2', kind: 'problems', label: 'Problems: range.ts', detail: '/home/dev/app/src/range.ts' },
+  ];
+  await send(snapshot([], panel({ turn: 'idle', context: chips })));
+  const row = page.locator('[role="list"][aria-label="Context for the next message"]');
+  assert.deepEqual(await row.locator('[role="listitem"] .label').allInnerTexts(), ['range.ts:10-20', 'Problems: range.ts']);
+  assert.equal(await row.locator('[role="listitem"]').first().getAttribute('title'), '/home/dev/app/src/range.ts:10-20');
+  await page.screenshot({ path: path.join(shots, 'webview-context-chips.png') });
+  // Chips alone make a prompt: Send is enabled with an empty box.
+  assert.equal(await page.locator('button[aria-label="Send"]').isEnabled(), true);
+  await clearPosted();
+  await page.locator('button[aria-label="Remove range.ts:10-20"]').click();
+  assert.deepEqual(await posted(), [{ type: 'removeContext', id: 'ctx-1' }]);
+  // The host answers with the new list; focus stays in the prompt box, not lost with the removed button.
+  await send(patch({ op: 'panel', panel: { context: [chips[1]] } }));
+  assert.deepEqual(await row.locator('[role="listitem"] .label').allInnerTexts(), ['Problems: range.ts']);
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Prompt');
+  await send(patch({ op: 'panel', panel: { context: [] } }));
+  assert.equal(await row.isVisible(), false);
+  assert.equal(await page.locator('button[aria-label="Send"]').isEnabled(), false);
+  assert.deepEqual(errors, []);
+});
+
 test('slash-command completion appears and completes', async ({ open }) => {
   const { page, send } = await open();
   const { panel: p } = showcase();

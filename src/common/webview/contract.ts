@@ -12,6 +12,7 @@
 import { z } from 'zod';
 import type { Entry, SessionState } from '../store/model';
 import type { EntryPatch } from './entryDiff';
+import type { ContextChip } from '../context';
 
 // The version lives in its own zod-free module so the webview bundle can import it without pulling in
 // zod (which `zWebviewToHost` below needs, and which would be most of the webview's bytes).
@@ -68,6 +69,8 @@ export interface PanelState {
   readonly usage: SessionState['usage'];
   readonly title: SessionState['title'];
   readonly queuedPrompts: readonly string[];
+  /** Editor context attached to the next prompt ("Add Selection/File/Problems to Chat"), shown as chips. */
+  readonly context: readonly ContextChip[];
   readonly permissions: readonly PermissionView[];
   readonly notices: readonly { readonly severity: string; readonly title: string; readonly description?: string | null }[];
   /** Terminals by id; patched with `terminal` ops as output arrives. */
@@ -142,6 +145,8 @@ export const zWebviewToHost = z.discriminatedUnion('type', [
   z.object({ type: z.literal('restartAgent') }),
   z.object({ type: z.literal('removeQueued'), index: z.number().int().nonnegative() }),
   z.object({ type: z.literal('mentionQuery'), query: z.string().max(500) }),
+  /** The user removed a context chip from the prompt box. */
+  z.object({ type: z.literal('removeContext'), id: zKey }),
 ]);
 export type WebviewToHost = z.infer<typeof zWebviewToHost>;
 
@@ -167,6 +172,7 @@ export const EMPTY_PANEL: PanelState = {
   usage: null,
   title: null,
   queuedPrompts: [],
+  context: [],
   permissions: [],
   notices: [],
   terminals: {},
