@@ -3,6 +3,7 @@
  * next prompt (a chip in the prompt box). What crosses the wire is decided in src/common/context.ts.
  */
 import * as vscode from 'vscode';
+import { noticeText } from '../common/untrusted';
 import { formatProblems, MAX_CONTEXT_TEXT, type ContextItem, type Problem } from '../common/context';
 import type { ChatService } from './chatService';
 
@@ -66,7 +67,7 @@ export function problemsItem(editor: vscode.TextEditor | undefined): NewItem | s
 /** Attaches the item to the active chat (starting it if needed) and shows the chat with the chip. */
 export async function addToChat(service: ChatService, item: NewItem | string): Promise<void> {
   if (typeof item === 'string') {
-    void vscode.window.showInformationMessage(item);
+    void vscode.window.showInformationMessage(noticeText(item));
     return;
   }
   await service.ready();
