@@ -4,6 +4,7 @@ import type { TreeNode } from '../common/debug/treeModel';
 import { Disposable } from '../common/util/lifecycle';
 import { labelText } from '../common/untrusted';
 import type { ChatService } from './chatService';
+import { addAgent, parseAddAgentOptions } from './addAgent';
 import { addToChat, fileItem, problemsItem, selectionItem, urisFrom } from './contextCommands';
 import { showAgentCapabilities, showProtocolLog, showProtocolMessages } from './inspector';
 import { checkAgent } from './checkAgent';
@@ -31,6 +32,7 @@ export const Commands = {
   addSelectionToChat: 'acpChat.addSelectionToChat',
   addFileToChat: 'acpChat.addFileToChat',
   addProblemsToChat: 'acpChat.addProblemsToChat',
+  addAgent: 'acpChat.addAgent',
 } as const;
 
 export class CommandRegistry extends Disposable {
@@ -65,6 +67,7 @@ export class CommandRegistry extends Disposable {
       await panel.whenReady();
       panel.post({ type: 'reveal', key: n.key });
     });
+    this.add(Commands.addAgent, (options?: unknown) => addAgent(parseAddAgentOptions(options), (line) => s.log.info(line)));
     this.add(Commands.addSelectionToChat, () => addToChat(s, selectionItem(vscode.window.activeTextEditor)));
     this.add(Commands.addProblemsToChat, () => addToChat(s, problemsItem(vscode.window.activeTextEditor)));
     this.add(Commands.addFileToChat, async (arg?: unknown, all?: unknown) => {

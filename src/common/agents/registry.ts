@@ -1,0 +1,119 @@
+/**
+ * The agent catalog, in the format of the public ACP agent registry (`{ version, agents: [...] }`, each
+ * agent with `npx`, `uvx` or per-platform `binary` distributions), so a downloaded registry file can replace
+ * the one we ship. Parsed with zod: strict on the envelope, tolerant per agent (a malformed agent is
+ * skipped and reported, the rest stay usable). Turns one distribution into an `acpChat.agents` entry.
+ */
+import { z } from 'zod';
+import type { AgentConfig } from '../config/settings';
+import { issueText } from '../util/errors';
+
+const zEnv = z.record(z.string(), z.string());
+const zPackageDist = z.object({ package: z.string().min(1), cmd: z.string().min(1).optional(), args: z.array(z.string()).optional(), env: zEnv.optional() });
+const zBinaryTarget = z.object({ archive: z.string().min(1), cmd: z.string().min(1), args: z.array(z.string()).optional(), env: zEnv.optional() });
+
+export const PLATFORMS = ['darwin-aarch64', 'darwin-x86_64', 'linux-aarch64', 'linux-x86_64', 'windows-aarch64', 'windows-x86_64'] as const;
+export type Platform = (typeof PLATFORMS)[number];
+
+export const zRegistryAgent = z.object({
+  id: z.string().regex(/^[a-z0-9][a-z0-9._-]*$/i, 'an id of letters, digits, dots, dashes and underscores'),
+  name: z.string().min(1),
+  version: z.string(),
+  description: z.string(),
+  repository: z.string().optional(),
+  website: z.string().optional(),
+  authors: z.array(z.string()).optional(),
+  license: z.string().optional(),
+  icon: z.string().optional(),
+  distribution: z
+    .object({
+      npx: zPackageDist.optional(),
+      uvx: zPackageDist.optional(),
+      // Unknown platform keys are kept out rather than failing the agent.
+      binary: z.record(z.string(), zBinaryTarget).optional(),
+    })
+    .refine((d) => d.npx || d.uvx || d.binary, 'at least one distribution'),
+});
+export type RegistryAgent = z.infer<typeof zRegistryAgent>;
+
+const zRegistryEnvelope = z.object({ version: z.string(), agents: z.array(z.unknown()) });
+
+export interface Catalog {
+  readonly version: string;
+  readonly agents: readonly RegistryAgent[];
+  /** One line per agent that was skipped, saying why. */
+  readonly problems: readonly string[];
+}
+
+/** Parses a registry document; throws only when the envelope itself is wrong. */
+export function parseCatalog(raw: unknown): Catalog {
+  const env = zRegistryEnvelope.safeParse(raw);
+  if (!env.success) throw new Error(`Not an ACP agent registry: ${issueText(env.error)}`);
+  const agents: RegistryAgent[] = [];
+  const problems: string[] = [];
+  env.data.agents.forEach((a, i) => {
+    const r = zRegistryAgent.safeParse(a);
+    if (r.success) agents.push(r.data);
+    else problems.push(`agent ${i + 1}${typeof a === 'object' && a && 'id' in a ? ` (${String((a as { id: unknown }).id)})` : ''} skipped: ${issueText(r.error)}`);
+  });
+  return { version: env.data.version, agents, problems };
+}
+
+/** How one catalog agent would be launched here, and what has to be on PATH for that. */
+export interface LaunchPlan {
+  readonly entry: AgentConfig;
+  /** The program that must be found on PATH (npx, uvx, or the agent's own binary). */
+  readonly program: string;
+  /** What to install when `program` is missing, for the user. */
+  readonly requires: string;
+}
+
+/**
+ * The `acpChat.agents` entry for an agent: npx first (the most common and needs only Node), then uvx,
+ * then a binary for this platform (which the user installs; we do not download archives). Null when the
+ * agent has no distribution usable here.
+ */
+export function launchPlan(agent: RegistryAgent, platform: Platform | null): LaunchPlan | null {
+  const base = { id: agent.id, name: agent.name, cwd: undefined };
+  const d = agent.distribution;
+  const pkg = (runner: 'npx' | 'uvx', p: z.infer<typeof zPackageDist>): LaunchPlan => {
+    // `npx -y pkg args` / `uvx pkg args`; with `cmd`, the package's other binary: `npx -y --package pkg cmd`.
+    const head = runner === 'npx' ? (p.cmd ? ['-y', '--package', p.package, p.cmd] : ['-y', p.package]) : p.cmd ? ['--from', p.package, p.cmd] : [p.package];
+    return {
+      entry: { ...base, command: runner, args: [...head, ...(p.args ?? [])], env: { ...(p.env ?? {}) } },
+      program: runner,
+      requires: runner === 'npx' ? `Node.js (npx); the package ${p.package} is fetched on first start` : `uv (uvx); the package ${p.package} is fetched on first start`,
+    };
+  };
+  if (d.npx) return strip(pkg('npx', d.npx));
+  if (d.uvx) return strip(pkg('uvx', d.uvx));
+  const target = platform ? d.binary?.[platform] : undefined;
+  if (target) {
+    const program = target.cmd.replace(/^\.[\\/]/, '');
+    return strip({
+      entry: { ...base, command: program, args: [...(target.args ?? [])], env: { ...(target.env ?? {}) } },
+      program,
+      requires: `${program} on PATH (from ${target.archive})`,
+    });
+  }
+  return null;
+}
+
+/** Drops the undefined `cwd` so the written setting holds only what the user would write. */
+function strip(plan: LaunchPlan): LaunchPlan {
+  const { cwd: _cwd, ...entry } = plan.entry;
+  return { ...plan, entry };
+}
+
+/** The registry's platform key for Node's `process.platform` / `process.arch`. */
+export function platformKey(platform: string, arch: string): Platform | null {
+  const os = platform === 'darwin' ? 'darwin' : platform === 'linux' ? 'linux' : platform === 'win32' ? 'windows' : null;
+  const cpu = arch === 'arm64' ? 'aarch64' : arch === 'x64' ? 'x86_64' : null;
+  return os && cpu ? (`${os}-${cpu}` as Platform) : null;
+}
+
+/** An id not yet used by the configured agents (the catalog id, then id-2, id-3, ...). */
+export function freeId(id: string, taken: readonly string[]): string {
+  if (!taken.includes(id)) return id;
+  for (let n = 2; ; n++) if (!taken.includes(`${id}-${n}`)) return `${id}-${n}`;
+}
