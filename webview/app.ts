@@ -154,7 +154,7 @@ export class ChatApp {
           return this.transcript.appendText(op.key, op.text);
         case 'terminal': {
           const prev = this.terminals.get(op.terminalId) ?? { output: '', exited: false, exitCode: null, signal: null };
-          const output = prev.output + op.append;
+          const output = op.replace ? op.append : prev.output + op.append;
           this.terminals.set(op.terminalId, op.exit ? { output, exited: true, exitCode: op.exit.exitCode, signal: op.exit.signal } : { ...prev, output });
           if (op.exit && !prev.exited) this.narrator.terminalExited(this.transcript.toolCallWithTerminal(op.terminalId), op.exit.exitCode, op.exit.signal);
           return this.transcript.refreshTerminal(op.terminalId);

@@ -171,7 +171,7 @@ export class ChatPanel extends Disposable {
           this.batcher.panelChanged(c.fields);
           break;
         case 'terminal':
-          this.batcher.terminal(c.terminalId, c.append, c.exit);
+          this.batcher.terminal(c.terminalId, c.append, c.exit, c.replace);
           break;
         case 'reset':
           this.sendSnapshot();

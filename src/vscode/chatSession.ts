@@ -31,6 +31,8 @@ import { errorText } from '../common/util/errors';
 import { StartupTimeoutError, startupTimeoutText, withStartupTimeout } from './startupTimeout';
 import { PromptQueue, type QueuedPrompt } from '../common/promptQueue';
 import { contextBlocks, contextChip, contextUri, type ContextItem } from '../common/context';
+import { ClientMethods } from '../common/protocol/methods';
+import { TerminalUpdateDecoder } from '../common/protocol/terminalUpdates';
 
 export type { ChatSessionOptions, SessionSinks, SessionUi } from './sessionPorts';
 
@@ -57,6 +59,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
   private contextSeq = 0;
   private notices: Notice[] = [];
   private readonly terminals = new Map<string, TerminalView>();
+  private readonly v2Terminals = new TerminalUpdateDecoder();
   private wireSeq = 0;
   private connecting: Promise<void> | undefined;
   /** The session whose reattach failed, shown read-only above the new one (until another session is chosen). */
@@ -176,14 +179,30 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
     };
   }
 
-  /** Output and exit of a terminal we run for the agent, streamed to the panel. */
-  terminalEvent(terminalId: string, append: string, exit?: { exitCode: number | null; signal: string | null }): void {
+  /**
+   * Output and exit of a terminal, streamed to the panel: one we run for the agent (v1), or one the agent
+   * owns and reports with v2 terminal updates (`replace`: the text is a snapshot of the whole output).
+   */
+  terminalEvent(terminalId: string, append: string, exit?: { exitCode: number | null; signal: string | null }, replace?: true): void {
     const prev = this.terminals.get(terminalId) ?? { output: '', exited: false, exitCode: null, signal: null };
-    let output = prev.output + append;
+    let output = replace ? append : prev.output + append;
     // The panel shows a bounded tail; the agent's own output limit is applied separately by the host.
     if (output.length > MAX_TERMINAL_CHARS) output = output.slice(output.length - MAX_TERMINAL_CHARS);
     this.terminals.set(terminalId, exit ? { output, exited: true, exitCode: exit.exitCode, signal: exit.signal } : { ...prev, output });
-    this.changes.fire([{ type: 'terminal', terminalId, append, ...(exit ? { exit } : {}) }]);
+    this.changes.fire([{ type: 'terminal', terminalId, append, ...(replace ? { replace } : {}), ...(exit ? { exit } : {}) }]);
+  }
+
+  /**
+   * ACP v2 agent-owned terminals. Kept here beside the v1 terminals rather than in the store: like them it
+   * is the live view of a process (a bounded tail, not transcript content), and v2 makes the agent its
+   * owner: `session/resume` replay re-sends a `terminal_update` snapshot (that is what snapshots are for),
+   * and the capture keeps every byte. The transcript's tool call keeps the `{type:"terminal"}` reference.
+   */
+  private v2TerminalFrom(dir: Direction, msg: unknown): void {
+    if (dir !== 'agent->client' || typeof msg !== 'object' || msg === null || !('method' in msg) || msg.method !== ClientMethods.sessionUpdate) return;
+    const e = this.v2Terminals.decode('params' in msg ? msg.params : undefined);
+    // Terminal ids are per session: only the shown session's terminals feed the panel's map.
+    if (e && e.sessionId === this.sessionIdValue) this.terminalEvent(e.terminalId, e.text, e.exit, e.replace ? true : undefined);
   }
 
   /** Resolves when no turn is running and nothing is queued (or the agent is gone). */
@@ -498,6 +517,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
     const changes = this.o.store.ingest(dir, msg, seq);
     this.guard('save', seq, () => this.o.sinks.persist(dir, msg, changes, seq));
     if (changes.length) this.applyStoreChanges(changes);
+    this.v2TerminalFrom(dir, msg);
   }
 
   private guard(what: string, seq: number, run: () => void): void {

@@ -187,7 +187,8 @@ export type SessionUpdate =
   /** A known variant the store has no state for (notices, compaction, state/terminal updates). */
   | { readonly kind: 'ignored'; readonly sessionUpdate: string };
 
-/** Known variants the store deliberately does not model; ignored without a warning. */
+/** Known variants the store deliberately does not model; ignored without a warning. (v2 terminal updates feed
+ * the panel's terminal view in the session controller, see common/protocol/terminalUpdates.) */
 const IGNORED_KINDS = new Set(['notice', 'compaction_update', 'compaction_summary_chunk', 'state_update', 'terminal_update', 'terminal_output_chunk', 'plan_removed']);
 
 export const zSessionUpdateParams = z.looseObject({

@@ -30,7 +30,7 @@ export interface PermissionView {
   readonly options: readonly { readonly optionId: string; readonly name: string; readonly kind: string }[];
 }
 
-/** Output of a terminal the client runs for the agent (`terminal/create`), shown live on its tool call. */
+/** Output of a terminal the client runs for the agent (v1 `terminal/create`) or the agent owns (v2), shown live on its tool call. */
 export interface TerminalView {
   /** The most recent output (the host keeps a bounded tail). */
   readonly output: string;
@@ -105,7 +105,8 @@ export type PatchOp =
   /** Only the fields of the entry with `key` that changed (a tool call's status, new content, ...): see entryDiff.ts. */
   | { readonly op: 'fields'; readonly key: string; readonly patch: EntryPatch }
   /** Output appended to a terminal (`append`, possibly empty) and, once it exited, its exit status. */
-  | { readonly op: 'terminal'; readonly terminalId: string; readonly append: string; readonly exit?: { readonly exitCode: number | null; readonly signal: string | null } }
+  /** With `replace`, `append` is the whole output (an ACP v2 `terminal_update` snapshot), not an addition. */
+  | { readonly op: 'terminal'; readonly terminalId: string; readonly append: string; readonly replace?: true; readonly exit?: { readonly exitCode: number | null; readonly signal: string | null } }
   /** Some panel fields changed; absent fields are unchanged. */
   | { readonly op: 'panel'; readonly panel: Partial<PanelState> };
 

@@ -14,7 +14,7 @@ export type PanelChange =
   /** `previous` is the entry before the change (set when the store knows it), for field-level patches. */
   | { readonly type: 'updated'; readonly entry: Entry; readonly appendedText?: string; readonly previous?: Entry }
   | { readonly type: 'panel'; readonly fields: Partial<PanelState> }
-  | { readonly type: 'terminal'; readonly terminalId: string; readonly append: string; readonly exit?: { exitCode: number | null; signal: string | null } }
+  | { readonly type: 'terminal'; readonly terminalId: string; readonly append: string; readonly replace?: true; readonly exit?: { exitCode: number | null; signal: string | null } }
   /** The transcript was rebuilt (a session/load, a new session): send a fresh snapshot. */
   | { readonly type: 'reset' };
 

@@ -98,18 +98,22 @@ export class PatchBatcher {
     return patch ? { op: 'fields', key: entry.key, patch } : { op: 'replace', entry };
   }
 
-  /** Terminal output: consecutive appends to one terminal become one op; an exit status rides along. */
-  terminal(terminalId: string, append: string, exit?: { exitCode: number | null; signal: string | null }): void {
+  /**
+   * Terminal output: consecutive appends to one terminal become one op; an exit status rides along.
+   * A replacement (`replace`) drops what was pending for that terminal: the snapshot supersedes it.
+   */
+  terminal(terminalId: string, append: string, exit?: { exitCode: number | null; signal: string | null }, replace?: true): void {
     this.textChars += append.length;
     if (exit) this.structural = true;
     const key = `terminal:${terminalId}`;
     const at = this.lastOpFor.get(key);
     const pending = at === undefined ? undefined : this.ops[at];
     if (pending?.op === 'terminal' && at !== undefined) {
-      this.ops[at] = { ...pending, append: pending.append + append, ...(exit ? { exit } : {}) };
+      const merged = replace ? { ...pending, append, replace } : { ...pending, append: pending.append + append };
+      this.ops[at] = { ...merged, ...(exit ? { exit } : {}) };
       return;
     }
-    this.push(key, { op: 'terminal', terminalId, append, ...(exit ? { exit } : {}) });
+    this.push(key, { op: 'terminal', terminalId, append, ...(replace ? { replace } : {}), ...(exit ? { exit } : {}) });
   }
 
   panelChanged(fields: Partial<PanelState>): void {

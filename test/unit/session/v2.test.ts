@@ -59,3 +59,49 @@ test('a v2 turn: prompt ack, user_message echo, upserts and redaction, idle stat
   assert.equal(session.turnState, 'idle');
   session.dispose();
 });
+
+test('v2 agent-owned terminals stream into the tool card terminal view like v1 terminals', async () => {
+  const b64 = (s: string) => Buffer.from(s).toString('base64');
+  const agent = inProcessDemoAgent((acp: AcpConnection) => {
+    const update = (u: Record<string, unknown>) => acp.connection.sendNotification(ClientMethods.sessionUpdate, { sessionId: 'v2s', update: u });
+    onAcpRequest(acp, AgentMethods.initialize, z.unknown(), () => ({ protocolVersion: 2, info: { name: 'v2-agent', version: '0' }, capabilities: { session: { prompt: {} } } }));
+    onAcpRequest(acp, AgentMethods.sessionNew, z.unknown(), () => ({ sessionId: 'v2s' }));
+    onAcpRequest(acp, AgentMethods.sessionPrompt, z.unknown(), () => {
+      setTimeout(async () => {
+        await update({ sessionUpdate: 'state_update', state: 'running' });
+        await update({ sessionUpdate: 'tool_call_update', toolCallId: 't1', title: 'Run', kind: 'execute', status: 'in_progress', content: [{ type: 'terminal', terminalId: 'term-1' }] });
+        await update({ sessionUpdate: 'terminal_update', terminalId: 'term-1', command: 'make', cwd: '/w' });
+        await update({ sessionUpdate: 'terminal_output_chunk', terminalId: 'term-1', data: b64('building\n') });
+        await update({ sessionUpdate: 'terminal_output_chunk', terminalId: 'term-1', data: b64('done\n') });
+        await update({ sessionUpdate: 'terminal_update', terminalId: 'term-1', exitStatus: { exitCode: 0, signal: null } });
+        // Another session's terminal must not land in this panel.
+        await acp.connection.sendNotification(ClientMethods.sessionUpdate, { sessionId: 'other', update: { sessionUpdate: 'terminal_output_chunk', terminalId: 'term-9', data: b64('x') } });
+        await update({ sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'completed' });
+        await update({ sessionUpdate: 'state_update', state: 'idle', stopReason: 'end_turn' });
+      }, 5);
+      return { messageId: 'u-1' };
+    });
+  });
+  const settings = parseSettings((k) => (k === 'protocolVersion' ? 2 : undefined)).settings;
+  const session = new ChatSession(sessionOptions({ agent: { id: 'v2', name: 'V2', command: 'x', args: [], env: {} }, connect: agent.connect, settings: () => settings }));
+  const terminalOps: unknown[] = [];
+  session.onDidChange((cs) => terminalOps.push(...cs.filter((c) => c.type === 'terminal')));
+  await session.start();
+  session.prompt('build');
+  await session.whenIdle();
+  const tool = session.current()?.entries.find((e) => e.kind === 'tool_call');
+  assert.ok(tool && tool.kind === 'tool_call');
+  assert.deepEqual(tool.content, [{ type: 'terminal', terminalId: 'term-1' }], 'the tool call keeps its terminal reference');
+  assert.deepEqual(session.panelState().terminals, { 'term-1': { output: 'building\ndone\n', exited: true, exitCode: 0, signal: null } });
+  assert.deepEqual(
+    terminalOps,
+    [
+      { type: 'terminal', terminalId: 'term-1', append: '' },
+      { type: 'terminal', terminalId: 'term-1', append: 'building\n' },
+      { type: 'terminal', terminalId: 'term-1', append: 'done\n' },
+      { type: 'terminal', terminalId: 'term-1', append: '', exit: { exitCode: 0, signal: null } },
+    ],
+    'streamed as it arrived, not once at the end',
+  );
+  session.dispose();
+});

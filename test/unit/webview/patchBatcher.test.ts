@@ -76,3 +76,11 @@ test('a batch of only a little appended text waits; anything structural goes at 
   b.terminal('t', 'z', { exitCode: 0, signal: null });
   assert.equal(b.shouldPost(0), true, 'an exit status is not held back');
 });
+
+test('a terminal snapshot (replace) supersedes the pending appends; later appends add to it', () => {
+  const b = new PatchBatcher();
+  b.terminal('t', 'old ');
+  b.terminal('t', 'snapshot', undefined, true);
+  b.terminal('t', ' more', { exitCode: 0, signal: null });
+  assert.deepEqual(b.take(), [{ op: 'terminal', terminalId: 't', append: 'snapshot more', replace: true, exit: { exitCode: 0, signal: null } }]);
+});
