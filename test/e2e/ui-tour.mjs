@@ -67,6 +67,9 @@ try {
       const tools = await frame.locator('[data-kind="tool_call"]').count();
       if (tools < 3) throw new Error(`expected read, edit and execute tool calls, saw ${tools}`);
       await frame.locator('[data-kind="agent_message"]', { hasText: DEMO_REPLY }).first().waitFor();
+      // The execute card's terminal view shows the command's output (v1: a client terminal; v2: agent-owned
+      // terminal_update / terminal_output_chunk), not "(no output)".
+      await frame.locator('.tool-terminal[data-terminal-id] .terminal-output', { hasText: 'Hello from the demo terminal' }).first().waitFor({ timeout: 15_000 });
       await frame.locator('[data-kind="tool_call"]').nth(1).evaluate((el) => el.scrollIntoView({ block: 'center' }));
       await painted(frame);
       await page.screenshot({ path: shot('ui-tour.png') });
