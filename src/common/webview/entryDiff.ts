@@ -29,6 +29,19 @@ export interface EntryPatch extends FieldPatch {
 
 type Json = Readonly<Record<string, unknown>>;
 
+/**
+ * Sets an own property. Agent JSON can carry a key named `__proto__` (JSON.parse makes it an ordinary own
+ * property); plain assignment would call the prototype setter instead and lose it.
+ */
+function put(obj: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** An own property's value; `obj["__proto__"]` on an object without that own key would read its prototype. */
+function own(obj: Json, key: string): unknown {
+  return Object.hasOwn(obj, key) ? obj[key] : undefined;
+}
+
 function isObject(v: unknown): v is Json {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
@@ -45,7 +58,7 @@ export function sameValue(a: unknown, b: unknown): boolean {
   const ka = Object.keys(a).filter((k) => a[k] !== undefined);
   const kb = Object.keys(b).filter((k) => b[k] !== undefined);
   if (ka.length !== kb.length) return false;
-  for (const k of ka) if (!sameValue(a[k], b[k])) return false;
+  for (const k of ka) if (!sameValue(a[k], own(b, k))) return false;
   return true;
 }
 
@@ -57,20 +70,20 @@ function diffObject(prev: Json, next: Json, skip?: ReadonlySet<string>): FieldPa
   let any = false;
   for (const k of Object.keys(next)) {
     if (skip?.has(k)) continue;
-    const a = prev[k];
+    const a = own(prev, k);
     const b = next[k];
     if (b === undefined) continue;
     if (sameValue(a, b)) continue;
     any = true;
-    if (Array.isArray(a) && Array.isArray(b) && b.length > a.length && a.every((x, i) => sameValue(x, b[i]))) append[k] = b.slice(a.length);
+    if (Array.isArray(a) && Array.isArray(b) && b.length > a.length && a.every((x, i) => sameValue(x, b[i]))) put(append, k, b.slice(a.length));
     else if (isObject(a) && isObject(b)) {
       const inner = diffObject(a, b);
-      if (inner) nested[k] = inner;
-    } else set[k] = b;
+      if (inner) put(nested, k, inner);
+    } else put(set, k, b);
   }
   for (const k of Object.keys(prev)) {
     if (skip?.has(k)) continue;
-    if (prev[k] !== undefined && next[k] === undefined) {
+    if (prev[k] !== undefined && own(next, k) === undefined) {
       unset.push(k);
       any = true;
     }
@@ -126,12 +139,12 @@ function applyFields(obj: Json, p: FieldPatch): Json {
   const out: Record<string, unknown> = { ...obj, ...p.set };
   for (const k of p.unset ?? []) delete out[k];
   for (const [k, items] of Object.entries(p.append ?? {})) {
-    const cur = out[k];
-    out[k] = [...(Array.isArray(cur) ? cur : []), ...items];
+    const cur = own(out, k);
+    put(out, k, [...(Array.isArray(cur) ? cur : []), ...items]);
   }
   for (const [k, inner] of Object.entries(p.nested ?? {})) {
-    const cur = out[k];
-    out[k] = applyFields(isObject(cur) ? cur : {}, inner);
+    const cur = own(out, k);
+    put(out, k, applyFields(isObject(cur) ? cur : {}, inner));
   }
   return out;
 }

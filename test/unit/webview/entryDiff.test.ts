@@ -58,6 +58,19 @@ test('applying diffEntry(prev, next) to prev gives next', () => {
   );
 });
 
+test('agent JSON with a "__proto__" key is patched as data, both ways', () => {
+  const prev = fc.sample(toolArb, { numRuns: 1, seed: 1 })[0]!;
+  for (const [a, b] of [['{}', '{"__proto__":0}'], ['{"__proto__":{"x":1}}', '{}'], ['{"__proto__":{"x":1}}', '{"__proto__":{"x":2}}']] as const) {
+    const from = { ...prev, rawOutput: JSON.parse(a) as unknown };
+    const to = { ...prev, rawOutput: JSON.parse(b) as unknown };
+    const patch = diffEntry(from, to);
+    assert.ok(patch);
+    // Through postMessage the patch is cloned like JSON; the webview applies the clone.
+    const applied = applyFieldsToEntry(JSON.parse(JSON.stringify(from)) as Entry, JSON.parse(JSON.stringify(patch)) as typeof patch);
+    assert.deepEqual(plain(applied), plain(to), `${a} -> ${b}`);
+  }
+});
+
 test('a tool-call status change is posted as its changed fields only', () => {
   const base: ToolCallEntry = {
     kind: 'tool_call', key: 'k', toolCallId: 't', title: 'Read a big file', name: null, toolKind: 'read', status: 'pending',
