@@ -223,7 +223,9 @@ export class ReplayWindow {
     if (!r) return known ?? -1;
     r.current = null;
     if (known !== undefined) {
-      if (known < r.priorLength) this.claim(known);
+      // Matched by id, not by position: replays may group a turn's tool calls ahead of the messages
+      // between them (Gemini CLI), so this match does not move the cursor past those messages.
+      if (known < r.priorLength) this.claim(known, false);
       return known;
     }
     const fits = (e: Entry): e is ToolCallEntry => e.kind === 'tool_call' && (hint.kind === null || hint.kind === 'other' || e.toolKind === 'other' || e.toolKind === hint.kind);
@@ -265,11 +267,11 @@ export class ReplayWindow {
   }
 
   /** Marks a prior entry matched; a tool call's fields that hold something are kept from now on. */
-  private claim(index: number): void {
+  private claim(index: number, moveCursor = true): void {
     const r = this.state;
     if (!r || index >= r.priorLength || r.touched.has(index)) return;
     r.touched.add(index);
-    r.cursor = Math.max(r.cursor, index + 1);
+    if (moveCursor) r.cursor = Math.max(r.cursor, index + 1);
     const t = this.table.toolCall(index);
     if (t) r.kept.set(index, KEPT_FIELDS.filter((f) => !isEmpty(t[f]) && !(f === 'toolKind' && t.toolKind === 'other')));
   }

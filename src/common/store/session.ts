@@ -89,6 +89,11 @@ export class Session {
       case 'message':
         return this.messages.upsert(a.upsertKind, a.upsert, ctx);
       case 'local_prompt':
+        // A prompt ends a replay still open after its session/load response (store.ts): what follows is live.
+        if (this.replay.active) {
+          this.replay.end();
+          this.book.open = -1;
+        }
         return this.messages.localPrompt(a.content, ctx);
       case 'prompt_answered':
         return this.messages.promptAnswered(a.localKey, a.messageId, ctx);

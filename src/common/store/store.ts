@@ -273,7 +273,10 @@ export class MessageStore {
       }
       case AgentMethods.sessionLoad:
         if (req.sessionId === null) return;
-        this.apply(req.sessionId, { kind: 'load_ended' }, step);
+        // Some agents answer session/load first and stream the replay afterwards (Gemini CLI sends one
+        // chunk, the response, then the rest of the history): after a successful load the replay window
+        // stays open until the next prompt (session.ts ends it there); a failed load replays nothing.
+        if (!outcome.ok) this.apply(req.sessionId, { kind: 'load_ended' }, step);
         if (outcome.ok) this.sessionResult(req.sessionId, result, step);
         return;
       case AgentMethods.sessionResume:
