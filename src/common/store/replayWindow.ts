@@ -28,6 +28,9 @@
  * 4. Ids. A matched entry takes the replay's id (later updates use it), unless the replay has none or
  *    the id already names another entry. Keys and provenance never change.
  * 5. A replayed item that fits nothing is appended (provenance `replay`), like any new entry.
+ * 6. The window opens with the session/load request and, after a successful response, stays open until
+ *    the next prompt: some agents stream the replay after answering. A tool call matched by id does not
+ *    move the cursor (replays may group a turn's tool calls ahead of the messages between them).
  *
  * Everything here changes entries through EntryTable, so each change reaches the views.
  */
