@@ -67,6 +67,7 @@ async function main(): Promise<void> {
   const figures = {
     'transport.readerOverParse': +(median(rr) / median(rb)).toFixed(2),
     'transport.writerOverStringify': +(median(ww) / median(wb)).toFixed(2),
+    'transport.writerOverStringify.goal': '<= 2',
     'transport.readerMessagesPerSecond': Math.round(N / (median(rr) / 1000)),
   };
   console.log(`reader ${median(rr).toFixed(1)} ms vs parse ${median(rb).toFixed(1)} ms; writer ${median(ww).toFixed(1)} ms vs stringify ${median(wb).toFixed(1)} ms (${N} messages)`);

@@ -1,0 +1,143 @@
+// End to end, agent stdout to serialised webview posts (issue 14). A flood agent (bench/fixtures/
+// floodAgent.mjs) runs as a real child process and streams CHUNKS agent_message_chunk notifications;
+// two clients drain it over the same kind of pipes, alternately:
+//   baseline — split lines + JSON.parse + answer the three requests (the least any client must do);
+//   pipeline — what the chat panel runs: AcpClient (transport) -> tap -> MessageStore.ingest ->
+//              panelChangesFor -> PatchBatcher (a flush every 16 ms frame) -> JSON.stringify of each post.
+// Figures: e2e.ratioToBaseline (baseline time / pipeline time, goal >= 0.5, stretch 0.7), the pipeline's
+// retained heap after GC per text byte, and the CLI's peak resident memory for a 1,000,000-chunk turn
+// (`cli.js run` against the same agent, measured by /usr/bin/time when it is installed).
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { AcpClient } from '../src/node/acp/client';
+import { MessageStore } from '../src/common/store';
+import { panelChangesFor } from '../src/common/webview/panelChanges';
+import { PatchBatcher } from '../src/common/webview/patchBatcher';
+
+const CHUNKS = 300_000;
+const AGENT = path.join(__dirname, 'fixtures/floodAgent.mjs');
+const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
+const agentEnv = (n: number) => ({ ...process.env, FLOOD_CHUNKS: String(n) });
+
+async function baseline(): Promise<number> {
+  const t = performance.now();
+  const child = spawn(process.execPath, [AGENT], { env: agentEnv(CHUNKS), stdio: ['pipe', 'pipe', 'inherit'] });
+  const send = (m: unknown) => child.stdin.write(JSON.stringify(m) + '\n');
+  let rest = '';
+  let n = 0;
+  await new Promise<void>((resolve) => {
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (d: string) => {
+      const lines = (rest + d).split('\n');
+      rest = lines.pop() ?? '';
+      for (const l of lines) {
+        const m = JSON.parse(l) as { id?: number; method?: string };
+        if (m.method) n++;
+        else if (m.id === 1) send({ jsonrpc: '2.0', id: 2, method: 'session/new', params: { cwd: '/', mcpServers: [] } });
+        else if (m.id === 2) send({ jsonrpc: '2.0', id: 3, method: 'session/prompt', params: { sessionId: 'flood', prompt: [{ type: 'text', text: 'go' }] } });
+        else if (m.id === 3) resolve();
+      }
+    });
+    send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: 1, clientCapabilities: {} } });
+  });
+  const ms = performance.now() - t;
+  child.kill();
+  if (n !== CHUNKS) throw new Error(`baseline saw ${n} chunks`);
+  return ms;
+}
+
+async function pipeline(): Promise<{ ms: number; posted: number; retained: number; textBytes: number }> {
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  const t = performance.now();
+  const child = spawn(process.execPath, [AGENT], { env: agentEnv(CHUNKS), stdio: ['pipe', 'pipe', 'inherit'] });
+  const store = new MessageStore();
+  const batcher = new PatchBatcher();
+  let sessionId: string | null = null;
+  let posted = 0;
+  let pendingSince = 0;
+  const flush = () => {
+    if (!batcher.shouldPost(performance.now() - pendingSince)) return;
+    posted += JSON.stringify({ type: 'patch', ops: batcher.take() }).length;
+    pendingSince = 0;
+  };
+  const frame = setInterval(flush, 16);
+  const client = new AcpClient({
+    input: child.stdout,
+    output: child.stdin,
+    handlers: {},
+    clientInfo: { name: 'bench', version: '0' },
+    tap: (dir, msg) => {
+      const { panel } = panelChangesFor(store.ingest(dir, msg), sessionId, sessionId ? store.session(sessionId) : undefined);
+      for (const c of panel) {
+        if (!pendingSince) pendingSince = performance.now();
+        if (c.type === 'inserted') batcher.inserted(c.index, c.entry);
+        else if (c.type === 'updated') batcher.updated(c.entry, c.appendedText, c.previous);
+        else if (c.type === 'panel') batcher.panelChanged(c.fields);
+      }
+    },
+  });
+  await client.initialize();
+  sessionId = (await client.newSession({ cwd: '/', mcpServers: [] })).sessionId;
+  await client.prompt(sessionId, [{ type: 'text', text: 'go' }]);
+  clearInterval(frame);
+  posted += JSON.stringify({ type: 'patch', ops: batcher.take() }).length;
+  const ms = performance.now() - t;
+  client.dispose();
+  child.kill();
+  gc();
+  const retained = process.memoryUsage().heapUsed - before;
+  const entries = store.session(sessionId)?.entries ?? [];
+  const textBytes = entries.reduce((n, e) => n + (e.kind === 'tool_call' ? 0 : e.stats.bytes), 0);
+  if (entries.length !== 2) throw new Error(`pipeline kept ${entries.length} entries`);
+  // Keep the store alive until measured.
+  if (!store.session(sessionId)) throw new Error('unreachable');
+  return { ms, posted, retained, textBytes };
+}
+
+/** Peak resident set of `cli.js run` draining a 1,000,000-chunk turn, in MB (null without /usr/bin/time or a build). */
+function cliPeakMb(): number | null {
+  const cli = path.join(__dirname, '../dist/cli.js');
+  if (!existsSync('/usr/bin/time') || !existsSync(cli)) return null;
+  const r = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, cli, 'run', '--grace', '0', '--timeout', '600', '--prompt', 'go', '--', process.execPath, AGENT], {
+    env: agentEnv(1_000_000),
+    encoding: 'utf8',
+    stdio: ['ignore', 'ignore', 'pipe'],
+    maxBuffer: 1 << 26,
+  });
+  const kb = Number(r.stderr.trim().split('\n').pop());
+  if (r.status !== 0 || !Number.isFinite(kb)) throw new Error(`cli run failed (${r.status}): ${r.stderr.slice(-500)}`);
+  return Math.round(kb / 1024);
+}
+
+async function main(): Promise<void> {
+  await pipeline(); // warm up
+  const base: number[] = [];
+  const pipe: number[] = [];
+  let last = { ms: 0, posted: 0, retained: 0, textBytes: 1 };
+  for (let i = 0; i < 2; i++) {
+    base.push(await baseline());
+    last = await pipeline();
+    pipe.push(last.ms);
+  }
+  const best = (xs: number[]) => Math.min(...xs);
+  const cliMb = cliPeakMb();
+  console.log(`${CHUNKS} chunks: baseline ${best(base).toFixed(0)} ms, pipeline ${best(pipe).toFixed(0)} ms; ${last.textBytes} text bytes, ${last.posted} bytes posted, ${last.retained} bytes retained; cli peak ${cliMb ?? '?'} MB`);
+  const r = (x: number) => Math.round(x * 1000) / 1000;
+  console.log(
+    JSON.stringify({
+      'e2e.ratioToBaseline': r(best(base) / best(pipe)),
+      'e2e.ratioToBaseline.goal': '>= 0.5 (stretch 0.7)',
+      'e2e.pipelineRetainedBytesPerTextByte': r(last.retained / last.textBytes),
+      'e2e.bytesPostedPerTextByte': r(last.posted / last.textBytes),
+      'cli.peakRssMbMillionChunks': cliMb,
+      'cli.peakRssMbMillionChunks.goal': '< 200',
+    }),
+  );
+}
+
+void main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});
