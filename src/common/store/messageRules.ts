@@ -2,6 +2,7 @@
  * The message rules: v1 `*_chunk` updates (by `messageId`, with the Zed merge rule when ids are missing),
  * v2 whole-message upserts, the local prompt and the agent's echo of it, and the prompt response's id.
  */
+import { HIDDEN } from './replayWindow';
 import type { ContentBlock, Meta } from '../protocol/content';
 import { PROTOCOL_V2 } from '../protocol/methods';
 import type { ChunkKind, ContentChunk, MessageUpsertKind } from '../protocol/updates';
@@ -41,6 +42,7 @@ export class MessageRules {
     else if (book.echo && !this.replay.active && this.echoChunk(book.echo, id, block, ctx)) return;
     if (this.replay.active) {
       const prior = this.replay.chunk(kind, id, block, ctx);
+      if (prior === HIDDEN) return;
       if (prior >= 0) return this.landed(kind, prior, -1);
     }
 

@@ -27,12 +27,20 @@
  *    replay only fills what was empty, and a status only moves forward (pending < in_progress < finished).
  * 4. Ids. A matched entry takes the replay's id (later updates use it), unless the replay has none or
  *    the id already names another entry. Keys and provenance never change.
- * 5. A replayed item that fits nothing is appended (provenance `replay`), like any new entry.
+ * 5. A replayed item that fits nothing is appended (provenance `replay`), like any new entry, with one
+ *    exception: a replayed user message that fits nothing while shown user or agent messages are still
+ *    ahead of the cursor is history the user never saw (Gemini CLI replays its `<session_context>` preamble
+ *    and a `[Function Response: …]` user message after each tool call). It is kept out of the transcript
+ *    and reported as a warning diagnostic with its text; the capture keeps it whole. A whole replayed
+ *    message (8+ characters) that fits a shown message ahead starts that message, even with no id to
+ *    separate it from the unmatched one before it.
  * 6. The window opens with the session/load request and, after a successful response, stays open until
  *    the next prompt: some agents stream the replay after answering. A tool call matched by id does not
  *    move the cursor (replays may group a turn's tool calls ahead of the messages between them).
  *
  * Everything here changes entries through EntryTable, so each change reaches the views.
+ * (Over ~400 lines because it is one algorithm with its rules written out above; splitting the matching
+ * from its state would make two owners of the replay's cursor.)
  */
 import type { ContentBlock } from '../protocol/content';
 import { appendBlock, blockText, textOf } from './content';
@@ -46,7 +54,10 @@ import { touchStats, utf8Length } from './stats';
 export const KEPT_FIELDS = ['title', 'name', 'toolKind', 'content', 'locations', 'rawInput', 'rawOutput', 'meta'] as const;
 export type KeptField = (typeof KEPT_FIELDS)[number];
 
-/** The replayed message being streamed: its kind and id, and the prior entry it landed on (-1: a new entry). */
+/** `ReplayWindow.chunk`'s answer for a replayed message kept out of the transcript (rule 5). */
+export const HIDDEN = -2;
+
+/** The replayed message being streamed: its kind and id, and the prior entry it landed on (-1: a new entry; HIDDEN). */
 export interface ReplayCurrent {
   readonly kind: MessageKind;
   id: string | null;
@@ -121,7 +132,7 @@ export class ReplayWindow {
     }
     // The Zed rule: a chunk without id (or the first id of an anonymous message) continues the open message.
     if (cur && cur.kind === kind && (id === null || cur.id === null)) {
-      if (cur.index < 0) return -1;
+      if (cur.index < 0) return this.startsShown(kind, id, block, ctx) ?? (cur.index === HIDDEN ? this.hide(kind, block, ctx) : -1);
       if (id !== null) {
         cur.id = id;
         this.adoptMessageId(cur.index, id, ctx);
@@ -130,11 +141,49 @@ export class ReplayWindow {
     }
     const want = squash(blockText(block));
     const found = this.find(kind, (e) => e.kind === kind && fitsStart(this.norm(e.content), want));
+    if (found < 0 && kind === 'user_message' && this.messagesAhead()) {
+      r.current = { kind, id, index: HIDDEN };
+      return this.hide(kind, block, ctx);
+    }
     r.current = { kind, id, index: found };
     if (found < 0) return -1;
     this.claim(found);
     if (id !== null) this.adoptMessageId(found, id, ctx);
     return this.consume(found, block, id === null, ctx);
+  }
+
+  /**
+   * A whole replayed message that fits a shown message ahead while the open replayed message is unmatched:
+   * it starts that shown message (the replay had no id to separate the two). Undefined when it does not.
+   */
+  private startsShown(kind: MessageKind, id: string | null, block: ContentBlock, ctx: ApplyContext): number | undefined {
+    const r = this.state;
+    const want = squash(blockText(block));
+    if (!r || want.length < 8) return undefined;
+    const found = this.find(kind, (e) => e.kind === kind && fitsStart(this.norm(e.content), want));
+    if (found < 0) return undefined;
+    r.current = { kind, id, index: found };
+    this.claim(found);
+    if (id !== null) this.adoptMessageId(found, id, ctx);
+    return this.consume(found, block, id === null, ctx);
+  }
+
+  /** Whether a shown user or agent message after the cursor is still unmatched. */
+  private messagesAhead(): boolean {
+    const r = this.state;
+    if (!r) return false;
+    for (let i = r.cursor; i < r.priorLength; i++) {
+      const k = this.table.at(i)?.kind;
+      if (!r.touched.has(i) && (k === 'user_message' || k === 'agent_message')) return true;
+    }
+    return false;
+  }
+
+  /** Rule 5's exception: the chunk is reported, not shown. */
+  private hide(kind: MessageKind, block: ContentBlock, ctx: ApplyContext): number {
+    const text = blockText(block).replace(/\s+/g, ' ').trim();
+    ctx.diagnostic('warning', `replayed ${kind} matches nothing shown and is kept out of the transcript (history the user never saw): ${text.length > 120 ? `${text.slice(0, 120)}…` : text}`);
+    return HIDDEN;
   }
 
   /** A replayed v2 message upsert. Returns the prior entry it was applied to, or -1 when the message rules handle it. */
