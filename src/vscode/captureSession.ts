@@ -5,7 +5,7 @@
  */
 import { MessageStore, type StoreChange } from '../common/store';
 import type { Diagnostic, Entry, SessionState } from '../common/store/model';
-import { sessionPanelFields, type PanelState, type WebviewToHost } from '../common/webview/contract';
+import { EMPTY_PANEL, sessionPanelFields, type PanelState, type WebviewToHost } from '../common/webview/contract';
 import { parseCapture, type CaptureRecord } from '../common/debug/protocolLog';
 import { AgentBehaviour } from '../common/debug/agentBehaviour';
 import { ConformanceChecker, type Finding } from '../common/conformance';
@@ -110,18 +110,12 @@ export class CaptureSession extends Disposable implements ChatModel, TreeSource 
     return {
       entries: s?.entries ?? [],
       panel: {
+        ...EMPTY_PANEL,
         agentName: `Capture: ${this.label}`,
         sessionId: this.shownSessionId,
         turn: this.finished ? 'idle' : 'busy',
-        message: null,
         readOnly: true,
         ...sessionPanelFields(s),
-        queuedPrompts: [],
-        context: [],
-        permissions: [],
-        notices: [],
-        terminals: {},
-        earlier: null,
       },
     };
   }
