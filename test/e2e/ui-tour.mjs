@@ -90,7 +90,9 @@ try {
     await step('a reload restores the panel with the same entries and keys', async () => {
       const before = await keysOf(frame);
       if (before.length < 5) throw new Error(`only ${before.length} entries before the reload`);
-      await page.reload();
+      // The workbench's own reload (as a user does it) saves the window state first; a raw page reload
+      // races the browser against that save, and the restored window may then have no chat editor.
+      await Promise.all([page.waitForEvent('load', { timeout: 60_000 }), runCommand(page, 'Developer: Reload Window')]);
       await page.locator('.monaco-workbench').waitFor();
       frame = await chatFrame(page, 60_000);
       const end = Date.now() + 30_000;
