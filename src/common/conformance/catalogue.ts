@@ -11,12 +11,8 @@ import type { ProtocolVersion } from '../protocol/methods';
 /** Methods the agent handles (the client sends them). */
 const AGENT_SIDE_V1 = [
   ...Object.values(AgentMethods),
-  // unstable v1
-  'session/fork',
-  'session/archive',
-  'session/unarchive',
+  // unstable v1 (session/fork, set_title, archive, unarchive are in AgentMethods)
   'session/status',
-  'session/set_title',
   'providers/list',
   'providers/set',
   'providers/disable',

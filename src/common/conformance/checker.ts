@@ -37,6 +37,11 @@ const ADVERTISED_BY: Readonly<Record<string, (caps: Json) => boolean>> = {
   [AgentMethods.sessionClose]: (c) => marker(c, 'sessionCapabilities', 'close'),
   [AgentMethods.sessionDelete]: (c) => marker(c, 'sessionCapabilities', 'delete'),
   [AgentMethods.logout]: (c) => marker(c, 'auth', 'logout'),
+  // unstable schema
+  [AgentMethods.sessionFork]: (c) => marker(c, 'sessionCapabilities', 'fork'),
+  [AgentMethods.sessionSetTitle]: (c) => marker(c, 'sessionCapabilities', 'title'),
+  [AgentMethods.sessionArchive]: (c) => marker(c, 'sessionCapabilities', 'archive'),
+  [AgentMethods.sessionUnarchive]: (c) => marker(c, 'sessionCapabilities', 'archive'),
 };
 
 function marker(caps: Json, group: string, name: string): boolean {
@@ -270,6 +275,7 @@ export class ConformanceChecker {
     const r = isObj(result) ? result : {};
     switch (req.method) {
       case AgentMethods.sessionNew:
+      case AgentMethods.sessionFork:
         if (typeof r['sessionId'] === 'string') this.sessions.learn(r['sessionId'], line);
         break;
       case AgentMethods.sessionList:

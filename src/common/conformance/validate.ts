@@ -22,6 +22,7 @@ import {
   zTerminalParams,
   zWriteTextFileParams,
 } from '../protocol/requests';
+import { zForkSessionResult, zSetSessionTitleResult } from '../protocol/sessionOps';
 
 /** Params of what the agent sends (requests and notifications), by method; session/update is parsed apart. */
 function paramsSchema(method: string, version: ProtocolVersion): z.ZodType | undefined {
@@ -54,6 +55,10 @@ function resultSchema(method: string, version: ProtocolVersion): z.ZodType | und
       return version === 2 ? zInitializeResultV2 : zInitializeResult;
     case AgentMethods.sessionNew:
       return zNewSessionResult;
+    case AgentMethods.sessionFork:
+      return zForkSessionResult;
+    case AgentMethods.sessionSetTitle:
+      return zSetSessionTitleResult;
     case AgentMethods.sessionLoad:
     case AgentMethods.sessionResume:
       return zSessionStateResult;
@@ -68,6 +73,8 @@ function resultSchema(method: string, version: ProtocolVersion): z.ZodType | und
     case AgentMethods.sessionSetMode:
     case AgentMethods.sessionClose:
     case AgentMethods.sessionDelete:
+    case AgentMethods.sessionArchive:
+    case AgentMethods.sessionUnarchive:
     case AgentMethodsV2.authLogin:
     case AgentMethodsV2.authLogout:
       return zEmptyResult;

@@ -29,7 +29,7 @@ const KIND_ICON: Record<Entry['kind'], string> = {
   tool_call: 'tools',
 };
 
-const PROVENANCE_LABEL = { local: 'local prompt', live: 'live', replay: 'replay' } as const;
+const PROVENANCE_LABEL = { local: 'local prompt', live: 'live', replay: 'replay', fork: 'forked' } as const;
 
 export function entryIdentity(e: Entry): string | null {
   return e.kind === 'tool_call' ? e.toolCallId : e.messageId;

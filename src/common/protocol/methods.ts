@@ -14,6 +14,11 @@ export const AgentMethods = {
   sessionList: 'session/list',
   sessionClose: 'session/close',
   sessionDelete: 'session/delete',
+  // Unstable (v1 and v2 `schema.unstable.json`), each behind a `sessionCapabilities` marker.
+  sessionFork: 'session/fork',
+  sessionSetTitle: 'session/set_title',
+  sessionArchive: 'session/archive',
+  sessionUnarchive: 'session/unarchive',
   sessionSetMode: 'session/set_mode',
   sessionSetConfigOption: 'session/set_config_option',
   sessionPrompt: 'session/prompt',

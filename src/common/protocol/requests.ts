@@ -56,7 +56,8 @@ export const zAgentCapabilities = z.looseObject({
   ),
   mcpCapabilities: optional(z.looseObject({ http: optional(z.boolean()), sse: optional(z.boolean()) })),
   sessionCapabilities: optional(
-    z.looseObject({ list: zMarker, delete: zMarker, resume: zMarker, close: zMarker, additionalDirectories: zMarker }),
+    // fork, archive (archive + unarchive) and title (set_title) are unstable-schema markers.
+    z.looseObject({ list: zMarker, delete: zMarker, resume: zMarker, close: zMarker, additionalDirectories: zMarker, fork: zMarker, archive: zMarker, title: zMarker }),
   ),
   auth: optional(z.looseObject({ logout: zMarker })),
   _meta: optional(zMeta),
@@ -177,6 +178,8 @@ export type ResumeSessionParams = z.infer<typeof zResumeSessionParams>;
 export const zListSessionsParams = z.looseObject({
   cwd: optional(z.string()),
   cursor: optional(z.string()),
+  /** Unstable: `exclude` (default), `include` or `only` archived sessions; needs `sessionCapabilities.archive`. */
+  archived: optional(z.string().nullable()),
   _meta: optional(zMeta),
 });
 export type ListSessionsParams = z.infer<typeof zListSessionsParams>;
@@ -185,6 +188,7 @@ export const zSessionInfo = z.looseObject({
   cwd: z.string().catch(''),
   title: optional(z.string().nullable()),
   updatedAt: optional(z.string().nullable()),
+  archived: optional(z.boolean().nullable()),
   _meta: optional(zMeta),
 });
 export type SessionInfo = z.infer<typeof zSessionInfo>;
@@ -240,7 +244,17 @@ export const zInitializeResultV2 = z
     info: optional(zImplementation),
     capabilities: optional(
       z.looseObject({
-        session: optional(z.looseObject({ prompt: optional(z.looseObject({ image: zMarker, audio: zMarker, embeddedContext: zMarker }).nullable()) }).nullable()),
+        session: optional(
+          z
+            .looseObject({
+              prompt: optional(z.looseObject({ image: zMarker, audio: zMarker, embeddedContext: zMarker }).nullable()),
+              delete: zMarker,
+              fork: zMarker,
+              archive: zMarker,
+              title: zMarker,
+            })
+            .nullable(),
+        ),
       }),
     ),
     authMethods: optional(z.array(z.unknown()).transform((items) => items.flatMap((i) => tolerantItem(zAuthMethod, i)))),
@@ -252,10 +266,19 @@ export const zInitializeResultV2 = z
     const agentCapabilities: AgentCapabilities = {
       loadSession: false,
       promptCapabilities: { image: !!prompt?.image, audio: !!prompt?.audio, embeddedContext: !!prompt?.embeddedContext },
-      sessionCapabilities: session ? { list: {}, resume: {}, close: {} } : {},
+      sessionCapabilities: session ? { list: {}, resume: {}, close: {}, ...markers(session, ['delete', 'fork', 'archive', 'title']) } : {},
+      // v2 has no logout marker: auth/logout is mandatory when the agent offers sign-in methods.
+      ...(r.authMethods?.length ? { auth: { logout: {} } } : {}),
     };
     return { ...r, agentCapabilities, agentInfo: r.info };
   });
+
+/** The named markers that are present (`{}` or an object), copied as `{}`. */
+function markers<K extends string>(from: Partial<Record<K, unknown>>, names: readonly K[]): Partial<Record<K, object>> {
+  const out: Partial<Record<K, object>> = {};
+  for (const n of names) if (typeof from[n] === 'object' && from[n] !== null) out[n] = {};
+  return out;
+}
 
 /** v2 `state_update` (only what the client needs to end a turn). */
 export const zStateUpdate = z.looseObject({

@@ -4,7 +4,7 @@
  */
 import type { ContentBlock } from '../protocol/content';
 import type { SessionUpdate, ToolCallPatch } from '../protocol/updates';
-import type { ConfigOption, SessionMode } from './model';
+import type { ConfigOption, Entry, SessionMode } from './model';
 
 export type Action =
   | SessionUpdate
@@ -29,5 +29,7 @@ export type Action =
       readonly configOptions: readonly ConfigOption[] | null;
     }
   /** A successful `session/set_mode`. */
-  | { readonly kind: 'mode_set'; readonly modeId: string };
+  | { readonly kind: 'mode_set'; readonly modeId: string }
+  /** The `session/fork` response for this (new) session: the source's entries, the history both share. */
+  | { readonly kind: 'forked'; readonly entries: readonly Entry[] };
 

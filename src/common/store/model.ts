@@ -7,8 +7,8 @@
  */
 import type { ContentBlock, Meta, ToolCallContent, ToolCallLocation } from '../protocol/content';
 
-/** Where an entry came from. */
-export type Provenance = 'local' | 'live' | 'replay';
+/** Where an entry came from (`fork`: copied from the source session when `session/fork` answered). */
+export type Provenance = 'local' | 'live' | 'replay' | 'fork';
 
 /** Per-entry counters for the debug tree. Times are epoch milliseconds supplied by the caller. */
 export interface EntryStats {

@@ -20,7 +20,7 @@ const zStats = z.object({
   lines: z.array(z.tuple([z.number(), z.number()])),
 });
 const emptyStats = { chunks: 0, upserts: 0, bytes: 0, firstSeen: 0, lastSeen: 0, lines: [] };
-const zProvenance = z.enum(['local', 'live', 'replay']);
+const zProvenance = z.enum(['local', 'live', 'replay', 'fork']);
 
 export const zMessageEntry = z.object({
   kind: z.enum(['user_message', 'agent_message', 'agent_thought']),

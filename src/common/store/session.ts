@@ -161,10 +161,28 @@ export class Session {
         if (fields.length > 0) this.changed(ctx, fields);
         return;
       }
+      case 'forked':
+        return this.forked(a.entries, ctx);
       case 'ignored':
         return;
       default:
         return assertNever(a);
+    }
+  }
+
+  /**
+   * The shared history of a fork, copied once (only into a session that shows nothing yet): each entry is
+   * a new entry of this session with its own key (keys are minted at the append point, never shared);
+   * a tool call's `parentKey` follows its message to the copy.
+   */
+  private forked(entries: readonly Entry[], ctx: ApplyContext): void {
+    if (this.table.length > 0) return;
+    const keys = new Map<string, string>();
+    for (const { key, ...e } of entries) {
+      const copy = e.kind === 'tool_call' ? { ...e, parentKey: e.parentKey === null ? null : (keys.get(e.parentKey) ?? null), provenance: 'fork' as const } : { ...e, provenance: 'fork' as const };
+      const at = this.table.append(copy, ctx);
+      const added = this.table.at(at);
+      if (added) keys.set(key, added.key);
     }
   }
 

@@ -40,6 +40,7 @@ const zSessionIdParams = z.looseObject({ sessionId: z.string() });
 const zPromptParams = z.looseObject({ sessionId: z.string(), prompt: z.array(z.unknown()) });
 const zSetModeParams = z.looseObject({ sessionId: z.string(), modeId: z.string() });
 const zNewSessionResult = z.looseObject({ sessionId: z.string() });
+const zSetSessionTitleResult = z.looseObject({ title: z.string() });
 const zSessionResult = z.looseObject({ modes: z.unknown().optional(), configOptions: z.unknown().optional(), availableCommands: z.unknown().optional() });
 const zPromptResult = z.looseObject({ messageId: z.string().optional().catch(undefined) });
 const zInitializeResult = z.looseObject({ protocolVersion: z.number() });
@@ -268,6 +269,21 @@ export class MessageStore {
         if (!r.success) return;
         const s = this.sessionFor(r.data.sessionId, step);
         s.protocolVersion = this.protocolVersion;
+        this.sessionResult(r.data.sessionId, result, step);
+        return;
+      }
+      case AgentMethods.sessionSetTitle: {
+        // The title as the agent stored it; agents need not also send a session_info_update.
+        const r = zSetSessionTitleResult.safeParse(result);
+        if (r.success && req.sessionId !== null && this.byId.has(req.sessionId)) this.apply(req.sessionId, { kind: 'session_info', info: { title: r.data.title } }, step);
+        return;
+      }
+      case AgentMethods.sessionFork: {
+        const r = zNewSessionResult.safeParse(result);
+        if (!r.success || r.data.sessionId === req.sessionId) return;
+        const source = req.sessionId === null ? undefined : this.byId.get(req.sessionId);
+        this.sessionFor(r.data.sessionId, step).protocolVersion = this.protocolVersion;
+        if (source) this.apply(r.data.sessionId, { kind: 'forked', entries: source.state().entries }, step);
         this.sessionResult(r.data.sessionId, result, step);
         return;
       }

@@ -66,6 +66,7 @@ import type {
   SessionStateResult,
   SetConfigOptionResult,
 } from '../../common/protocol/requests';
+import { asTerminalAuthMethod, zForkSessionResult, zSetSessionTitleResult, type TerminalAuthMethod, type ForkSessionParams, type ForkSessionResult, type SetSessionTitleResult } from '../../common/protocol/sessionOps';
 import { createAcpConnection, onAcpNotification, onAcpRequest } from '../transport/connection';
 import type { AcpConnection, LogFn } from '../transport/connection';
 import type { InvalidLine } from '../transport/ndjson';
@@ -84,6 +85,11 @@ export interface AcpClientOptions {
   clientInfo: Implementation;
   /** The version to ask for (default 1). */
   protocolVersion?: ProtocolVersion;
+  /**
+   * The caller can run terminal-type auth methods (the agent's command again, in an interactive terminal):
+   * advertised as `clientCapabilities.auth.terminal`, so agents may offer them.
+   */
+  terminalAuth?: boolean;
   /** Every message both ways, with the exact JSON line it was read from or written as. */
   tap?: (dir: Direction, msg: Message, raw: string) => void;
   /** Transport limits (defaults: 32 MiB per message, 256 levels of nesting, 256 queued messages). */
@@ -172,6 +178,7 @@ export class AcpClient implements IDisposable {
     return {
       fs: { readTextFile: h.readTextFile !== undefined, writeTextFile: h.writeTextFile !== undefined },
       terminal: h.terminals !== undefined,
+      ...(this.opts.terminalAuth ? { auth: { terminal: true } } : {}),
     };
   }
 
@@ -182,7 +189,8 @@ export class AcpClient implements IDisposable {
     const v1Fields = { clientCapabilities: this.clientCapabilities, clientInfo: this.opts.clientInfo };
     // Asking for v2 we send both shapes: a v1-only agent answers 1 and reads the v1 fields; v2
     // has no client fs/terminal, so its `capabilities` stay empty.
-    const params = asked === PROTOCOL_V2 ? { protocolVersion: asked, info: this.opts.clientInfo, capabilities: {}, ...v1Fields } : { protocolVersion: asked, ...v1Fields };
+    const v2Caps = this.opts.terminalAuth ? { auth: { terminal: {} } } : {};
+    const params = asked === PROTOCOL_V2 ? { protocolVersion: asked, info: this.opts.clientInfo, capabilities: v2Caps, ...v1Fields } : { protocolVersion: asked, ...v1Fields };
     const raw = await this.requestRaw(AgentMethods.initialize, params);
     const version = zVersionOnly.safeParse(raw);
     if (!version.success) throw new AcpProtocolError(`invalid initialize result: ${z.prettifyError(version.error)}`);
@@ -235,6 +243,40 @@ export class AcpClient implements IDisposable {
     this.requireCapability(!!this.agentCapabilities?.sessionCapabilities?.close, AgentMethods.sessionClose);
     this.answerPendingPermissions(sessionId);
     return this.request(AgentMethods.sessionClose, { sessionId }, zEmptyResult);
+  }
+
+  /** `session/delete`: the agent forgets the session (it leaves `session/list`). */
+  async deleteSession(sessionId: string): Promise<object> {
+    this.requireCapability(!!this.agentCapabilities?.sessionCapabilities?.delete, AgentMethods.sessionDelete);
+    this.answerPendingPermissions(sessionId);
+    return this.request(AgentMethods.sessionDelete, { sessionId }, zEmptyResult);
+  }
+
+  /** Unstable `session/fork`: a new session with the source's context; the source is untouched. */
+  async forkSession(params: ForkSessionParams): Promise<ForkSessionResult> {
+    this.requireCapability(!!this.agentCapabilities?.sessionCapabilities?.fork, AgentMethods.sessionFork);
+    return this.request(AgentMethods.sessionFork, this.withMcpServers({ ...params, mcpServers: params.mcpServers ?? [] }), zForkSessionResult);
+  }
+
+  /** Unstable `session/set_title`; resolves with the title as the agent stored it (it may normalise it). */
+  async setSessionTitle(sessionId: string, title: string): Promise<SetSessionTitleResult> {
+    this.requireCapability(!!this.agentCapabilities?.sessionCapabilities?.title, AgentMethods.sessionSetTitle);
+    return this.request(AgentMethods.sessionSetTitle, { sessionId, title }, zSetSessionTitleResult);
+  }
+
+  /** Unstable `session/archive` (the agent closes the session first if it is active) or `session/unarchive`. */
+  async archiveSession(sessionId: string, archived = true): Promise<object> {
+    const method = archived ? AgentMethods.sessionArchive : AgentMethods.sessionUnarchive;
+    this.requireCapability(!!this.agentCapabilities?.sessionCapabilities?.archive, method);
+    if (archived) this.answerPendingPermissions(sessionId);
+    return this.request(method, { sessionId }, zEmptyResult);
+  }
+
+  /** `logout` (v1, behind `auth.logout`) or `auth/logout` (v2 draft, offered with any sign-in method). */
+  async logout(): Promise<object> {
+    const method = this.protocolVersion === PROTOCOL_V2 ? AgentMethodsV2.authLogout : AgentMethods.logout;
+    this.requireCapability(!!this.agentCapabilities?.auth?.logout, method);
+    return this.request(method, {}, zEmptyResult);
   }
 
   /** v1 only: the v2 draft has no `session/set_mode` (modes are a config option there). */
@@ -327,16 +369,28 @@ export class AcpClient implements IDisposable {
 
   /**
    * Run `call`; if the agent answers `auth_required` (-32000), let `chooseMethod` pick one of the
-   * advertised methods (return undefined to give up), authenticate, and retry the call once.
+   * advertised methods (return undefined to give up), sign in, and retry the call once. An `agent`
+   * method signs in with `authenticate`; a `terminal` method is never sent to `authenticate` (the schema
+   * forbids it): `runTerminal` runs it and says whether it succeeded (exit status 0).
    */
-  async withAuthRetry<T>(call: () => Promise<T>, chooseMethod: (methods: readonly AuthMethod[]) => Promise<string | undefined>): Promise<T> {
+  async withAuthRetry<T>(
+    call: () => Promise<T>,
+    chooseMethod: (methods: readonly AuthMethod[]) => Promise<string | undefined>,
+    runTerminal?: (method: TerminalAuthMethod) => Promise<boolean>,
+  ): Promise<T> {
     try {
       return await call();
     } catch (err) {
       if (!isAuthRequired(err)) throw err;
       const methodId = await chooseMethod(this.authMethods);
+      const method = this.authMethods.find((m) => m.id === methodId);
       if (methodId === undefined) throw err;
-      await this.authenticate(methodId);
+      if (method?.type === 'terminal') {
+        const terminal = asTerminalAuthMethod(method);
+        if (!terminal || !runTerminal || !(await runTerminal(terminal))) throw err;
+      } else {
+        await this.authenticate(methodId);
+      }
       return call();
     }
   }

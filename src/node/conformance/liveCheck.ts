@@ -1,7 +1,7 @@
 /**
  * The live conformance check: a scripted session against a real agent process — initialize,
  * session/new, a prompt, a second prompt cancelled mid-turn, set_mode / set_config_option when
- * offered, session/load or resume when advertised, and probes of session/list, resume and close
+ * offered, session/load or resume when advertised, and probes of session/list, resume, fork and close
  * (also when not advertised, as the registry's protocol matrix does). Every message goes through the
  * rule engine as it arrives; the result adds what the agent advertised versus what it did.
  *
@@ -167,6 +167,8 @@ export async function runLiveCheck(o: LiveCheckOptions): Promise<LiveCheckResult
     probes.push({ feature: 'session/resume', advertised: !!sc.resume, outcome: await attempt(() => client.probe(AgentMethods.sessionResume, { sessionId: sid, cwd, mcpServers: [] })) });
     progress('session/list');
     probes.push({ feature: 'session/list', advertised: !!sc.list, outcome: await attempt(() => client.probe(AgentMethods.sessionList, {})) });
+    progress('session/fork');
+    probes.push({ feature: 'session/fork', advertised: !!sc.fork, outcome: await attempt(() => client.probe(AgentMethods.sessionFork, { sessionId: sid, cwd, mcpServers: [] })) });
     progress('session/close');
     probes.push({ feature: 'session/close', advertised: !!sc.close, outcome: await attempt(() => client.probe(AgentMethods.sessionClose, { sessionId: sid })) });
     return await finish();

@@ -36,6 +36,8 @@ import { chunkText } from './chunks';
 import * as text from './content';
 import { replayHistory, type ReplayShape } from './replay';
 import { DemoAgentV2 } from './v2';
+import { DemoAuth } from './auth';
+import { listedForArchiveFilter, registerSessionOps, SESSION_OPS_CAPABILITIES } from './sessionOps';
 
 type Update = { sessionUpdate: string } & Record<string, unknown>;
 
@@ -50,6 +52,7 @@ interface Session {
   updatedAt: string;
   turn: AbortController | undefined;
   turns: number;
+  archived?: boolean;
 }
 
 export interface DemoAgentOptions {
@@ -57,6 +60,10 @@ export interface DemoAgentOptions {
   delayMs?: number;
   /** How `session/load` reshapes the history it replays (default: verbatim). */
   replay?: readonly ReplayShape[];
+  /** Offer fork, set_title, archive/unarchive, delete and logout (default true; false: an agent that lacks them). */
+  sessionOps?: boolean;
+  /** Require signing in, remembered in this file (see auth.ts); default: no sign-in. */
+  authFile?: string;
 }
 
 class Cancelled extends Error {}
@@ -67,6 +74,8 @@ export class DemoAgent {
   private clientCaps: ClientCapabilities = {};
   private readonly delayMs: number;
   private readonly replay: readonly ReplayShape[];
+  private readonly sessionOps: boolean;
+  private readonly auth: DemoAuth;
   private seq = 0;
 
   constructor(
@@ -75,6 +84,8 @@ export class DemoAgent {
   ) {
     this.delayMs = options.delayMs ?? 5;
     this.replay = options.replay ?? [];
+    this.sessionOps = options.sessionOps ?? true;
+    this.auth = new DemoAuth(options.authFile);
     this.register();
   }
 
@@ -82,7 +93,7 @@ export class DemoAgent {
     const acp = this.acp;
     onAcpRequest(acp, AgentMethods.initialize, zInitializeParams, (p) => {
       // Asked for the v2 draft: v2.ts takes over this connection's handlers.
-      if (p.protocolVersion >= PROTOCOL_V2) return new DemoAgentV2(this.acp, this.delayMs).initializeResult();
+      if (p.protocolVersion >= PROTOCOL_V2) return new DemoAgentV2(this.acp, this.delayMs, { sessionOps: this.sessionOps, auth: this.auth }).initializeResult(p);
       this.clientCaps = p.clientCapabilities ?? {};
       return {
         // v1 is all the demo speaks; per §1 we answer our latest version when asked for another.
@@ -91,14 +102,39 @@ export class DemoAgent {
           loadSession: true,
           promptCapabilities: { image: true, audio: false, embeddedContext: true },
           mcpCapabilities: { http: false, sse: false },
-          sessionCapabilities: { resume: {}, list: {}, close: {} },
+          sessionCapabilities: { resume: {}, list: {}, close: {}, ...(this.sessionOps ? SESSION_OPS_CAPABILITIES : {}) },
+          ...(this.sessionOps ? { auth: { logout: {} } } : {}),
         },
-        authMethods: [],
+        authMethods: this.auth.methods(this.clientCaps.auth?.terminal === true),
         agentInfo: text.AGENT_INFO,
       };
     });
-    onAcpRequest(acp, AgentMethods.authenticate, zAuthenticateParams, () => ({}));
+    onAcpRequest(acp, AgentMethods.authenticate, zAuthenticateParams, (p) => {
+      // A terminal method must never come here (the schema forbids it): refuse it as a client bug.
+      if (p.methodId !== 'demo-token') throw rpcError(ErrorCodes.invalidParams, `unknown auth method ${p.methodId}`);
+      this.auth.signIn();
+      return {};
+    });
+    if (this.sessionOps) {
+      onAcpRequest(acp, AgentMethods.logout, z.unknown(), () => {
+        this.auth.signOut();
+        return {};
+      });
+      registerSessionOps(acp, {
+        sessions: this.sessions,
+        session: (id) => this.session(id),
+        state: (s) => this.state(s),
+        fork: (source, cwd) => {
+          this.auth.check();
+          const s = this.createSession(cwd, `demo-${Date.now().toString(36)}-${++this.seq}`);
+          s.history.push(...source.history.map((u) => structuredClone(u)));
+          s.turns = source.turns;
+          return s;
+        },
+      });
+    }
     onAcpRequest(acp, AgentMethods.sessionNew, zNewSessionParams, (p) => {
+      this.auth.check();
       const s = this.createSession(p.cwd, `demo-${Date.now().toString(36)}-${++this.seq}`);
       // Outside any turn, right after the response (the response is written first: it is queued
       // before this timer fires).
@@ -106,6 +142,7 @@ export class DemoAgent {
       return { sessionId: s.id, ...this.state(s) };
     });
     onAcpRequest(acp, AgentMethods.sessionLoad, zLoadSessionParams, async (p) => {
+      this.auth.check();
       const s = this.session(p.sessionId);
       for (const u of replayHistory(s.history, this.replay)) this.notify(s, u);
       this.notify(s, { sessionUpdate: 'available_commands_update', availableCommands: text.COMMANDS });
@@ -115,12 +152,13 @@ export class DemoAgent {
       // Sessions live in this process's memory, so after a restart the id is unknown. Resume sends
       // no history anyway (the client kept its transcript), so adopt the id: that is what lets the
       // extension's Restart reattach the same session to a fresh demo agent.
+      this.auth.check();
       const s = this.sessions.get(p.sessionId) ?? this.createSession(p.cwd, p.sessionId);
       return this.state(s);
     });
     onAcpRequest(acp, AgentMethods.sessionList, zListSessionsParams, (p) => {
       const sessions: SessionInfo[] = [...this.sessions.values()]
-        .filter((s) => p.cwd === undefined || s.cwd === p.cwd)
+        .filter((s) => (p.cwd === undefined || s.cwd === p.cwd) && listedForArchiveFilter(s, p.archived))
         .map((s) => ({ sessionId: s.id, cwd: s.cwd, title: s.title, updatedAt: s.updatedAt }));
       return { sessions };
     });

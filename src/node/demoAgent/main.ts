@@ -3,20 +3,35 @@
  * stdout carries nothing but ACP messages. Exits when the client closes stdin.
  *   ACP_DEMO_DELAY_MS overrides the pause between streamed chunks (default 5).
  *   ACP_DEMO_REPLAY lists the shapes session/load replays in (see replay.ts), e.g. "no-thoughts,merged".
+ *   ACP_DEMO_SESSION_OPS=off: neither offer nor answer fork, set_title, archive, delete and logout.
+ *   ACP_DEMO_AUTH_FILE=PATH: require signing in, remembered in PATH (see auth.ts).
+ * With `--login` it is instead the interactive sign-in a terminal auth method runs (auth.ts).
  */
 import { createAcpConnection } from '../transport/connection';
 import { DemoAgent } from './agent';
+import { LOGIN_ARG, LOGIN_AUTO_ENV, runLogin } from './auth';
 import { parseReplayShapes } from './replay';
 
-const delay = Number(process.env.ACP_DEMO_DELAY_MS ?? '5');
-const acp = createAcpConnection({
-  input: process.stdin,
-  output: process.stdout,
-  log: (level, message) => {
-    if (level !== 'debug') process.stderr.write(`[demo-agent] ${level}: ${message}\n`);
-  },
-});
-const replay = parseReplayShapes(process.env.ACP_DEMO_REPLAY, (m) => process.stderr.write(`[demo-agent] warn: ${m}\n`));
-new DemoAgent(acp, { delayMs: Number.isFinite(delay) && delay >= 0 ? delay : 5, replay });
-acp.connection.onClose(() => process.exit(0));
-acp.connection.listen();
+const authFile = process.env.ACP_DEMO_AUTH_FILE || undefined;
+
+if (process.argv.includes(LOGIN_ARG)) {
+  void runLogin(authFile, process.env[LOGIN_AUTO_ENV] === '1', process.stdin, process.stdout).then((code) => process.exit(code));
+} else {
+  const delay = Number(process.env.ACP_DEMO_DELAY_MS ?? '5');
+  const acp = createAcpConnection({
+    input: process.stdin,
+    output: process.stdout,
+    log: (level, message) => {
+      if (level !== 'debug') process.stderr.write(`[demo-agent] ${level}: ${message}\n`);
+    },
+  });
+  const replay = parseReplayShapes(process.env.ACP_DEMO_REPLAY, (m) => process.stderr.write(`[demo-agent] warn: ${m}\n`));
+  new DemoAgent(acp, {
+    delayMs: Number.isFinite(delay) && delay >= 0 ? delay : 5,
+    replay,
+    sessionOps: process.env.ACP_DEMO_SESSION_OPS !== 'off',
+    ...(authFile ? { authFile } : {}),
+  });
+  acp.connection.onClose(() => process.exit(0));
+  acp.connection.listen();
+}

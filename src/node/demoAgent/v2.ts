@@ -20,6 +20,8 @@ import type { AcpConnection } from '../transport/connection';
 import { sendUpdate } from './send';
 import { chunkText } from './chunks';
 import * as text from './content';
+import type { DemoAuth } from './auth';
+import { listedForArchiveFilter, registerSessionOps, SESSION_OPS_CAPABILITIES } from './sessionOps';
 
 type Update = { sessionUpdate: string } & Record<string, unknown>;
 
@@ -31,12 +33,14 @@ interface Session {
   title: string | null;
   turn: AbortController | undefined;
   turns: number;
+  archived?: boolean;
 }
 
 const zSessionId = z.looseObject({ sessionId: z.string() });
 const zNew = z.looseObject({ cwd: z.string() });
 const zResume = z.looseObject({ sessionId: z.string(), cwd: z.string() });
-const zList = z.looseObject({ cwd: z.string().optional().catch(undefined) });
+const zList = z.looseObject({ cwd: z.string().optional().catch(undefined), archived: z.unknown() });
+const zInit = z.looseObject({ capabilities: z.looseObject({ auth: z.looseObject({ terminal: z.unknown() }).nullish().catch(undefined) }).nullish().catch(undefined) });
 const zPrompt = z.looseObject({ sessionId: z.string(), prompt: z.array(zContentBlock).min(1), _meta: zMeta.nullable().optional() });
 const zSetConfig = z.looseObject({ sessionId: z.string(), configId: z.string(), type: z.string(), value: z.unknown() });
 
@@ -51,16 +55,19 @@ export class DemoAgentV2 {
   constructor(
     private readonly acp: AcpConnection,
     private readonly delayMs: number,
+    private readonly extras: { readonly sessionOps: boolean; readonly auth: DemoAuth },
   ) {
     this.register();
   }
 
-  initializeResult() {
+  /** v2 has no logout marker: `auth/logout` comes with any sign-in method. */
+  initializeResult(params: unknown) {
+    const terminal = zInit.safeParse(params).data?.capabilities?.auth?.terminal;
     return {
       protocolVersion: PROTOCOL_V2,
       info: text.AGENT_INFO,
-      capabilities: { session: { prompt: { image: {}, embeddedContext: {} } } },
-      authMethods: [],
+      capabilities: { session: { prompt: { image: {}, embeddedContext: {} }, ...(this.extras.sessionOps ? SESSION_OPS_CAPABILITIES : {}) } },
+      authMethods: this.extras.auth.methods(typeof terminal === 'object' && terminal !== null, 'methodId'),
     };
   }
 
@@ -70,15 +77,41 @@ export class DemoAgentV2 {
     const notInV2 = (method: string) => () => {
       throw rpcError(ErrorCodes.methodNotFound, `${method} does not exist in protocol 2`);
     };
-    for (const m of [AgentMethods.sessionLoad, AgentMethods.sessionSetMode, AgentMethods.authenticate]) onAcpRequest(acp, m, z.unknown(), notInV2(m));
-    onAcpRequest(acp, AgentMethodsV2.authLogin, z.unknown(), () => ({}));
+    for (const m of [AgentMethods.sessionLoad, AgentMethods.sessionSetMode, AgentMethods.authenticate, AgentMethods.logout]) onAcpRequest(acp, m, z.unknown(), notInV2(m));
+    const auth = this.extras.auth;
+    onAcpRequest(acp, AgentMethodsV2.authLogin, z.looseObject({ methodId: z.string() }), (p) => {
+      if (auth.enabled && p.methodId !== 'demo-token') throw rpcError(ErrorCodes.invalidParams, `unknown auth method ${p.methodId}`);
+      auth.signIn();
+      return {};
+    });
+    onAcpRequest(acp, AgentMethodsV2.authLogout, z.unknown(), () => {
+      auth.signOut();
+      return {};
+    });
+    if (this.extras.sessionOps) {
+      registerSessionOps(acp, {
+        sessions: this.sessions,
+        session: (id) => this.session(id),
+        state: (s) => this.state(s),
+        fork: (source, cwd) => {
+          auth.check();
+          const s = this.create(cwd, `demo2-${Date.now().toString(36)}-${++this.seq}`);
+          s.turns = source.turns;
+          return s;
+        },
+      });
+    }
     onAcpRequest(acp, AgentMethods.sessionNew, zNew, (p) => {
+      auth.check();
       const s = this.create(p.cwd, `demo2-${Date.now().toString(36)}-${++this.seq}`);
       return { sessionId: s.id, ...this.state(s) };
     });
-    onAcpRequest(acp, AgentMethods.sessionResume, zResume, (p) => this.state(this.sessions.get(p.sessionId) ?? this.create(p.cwd, p.sessionId)));
+    onAcpRequest(acp, AgentMethods.sessionResume, zResume, (p) => {
+      auth.check();
+      return this.state(this.sessions.get(p.sessionId) ?? this.create(p.cwd, p.sessionId));
+    });
     onAcpRequest(acp, AgentMethods.sessionList, zList, (p) => ({
-      sessions: [...this.sessions.values()].filter((s) => p.cwd === undefined || s.cwd === p.cwd).map((s) => ({ sessionId: s.id, cwd: s.cwd, title: s.title })),
+      sessions: [...this.sessions.values()].filter((s) => (p.cwd === undefined || s.cwd === p.cwd) && listedForArchiveFilter(s, p.archived)).map((s) => ({ sessionId: s.id, cwd: s.cwd, title: s.title })),
     }));
     onAcpRequest(acp, AgentMethods.sessionClose, zSessionId, (p) => {
       this.session(p.sessionId).turn?.abort();

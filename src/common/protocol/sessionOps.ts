@@ -1,0 +1,83 @@
+/**
+ * zod schemas for the session operations beyond the stable set (`session/fork`, `session/set_title`,
+ * `session/archive`, `session/unarchive`, from the unstable v1/v2 schemas), plus `session/delete` and
+ * `logout`, terminal-type auth methods, and which of these operations an agent advertised.
+ * Same policy as requests.ts: strict on required fields, loose objects, bad optional fields dropped.
+ */
+import { z } from 'zod';
+import { zMeta } from './content';
+import { zMcpServer, zNewSessionResult, type AgentCapabilities, type AuthMethod } from './requests';
+
+const optional = <T extends z.ZodType>(schema: T) => schema.optional().catch(undefined);
+
+/** `ForkSessionRequest`: `cwd` required; `mcpServers` and `additionalDirectories` default to `[]` on null. */
+export const zForkSessionParams = z.looseObject({
+  sessionId: z.string(),
+  cwd: z.string(),
+  mcpServers: z.array(zMcpServer).nullish().transform((v) => v ?? []),
+  additionalDirectories: z.array(z.string()).nullish().transform((v) => v ?? []),
+  _meta: optional(zMeta),
+});
+export type ForkSessionParams = z.input<typeof zForkSessionParams>;
+
+/** `ForkSessionResponse`: the new session's id plus what session/new answers (modes, config options; v2 also commands). */
+export const zForkSessionResult = zNewSessionResult;
+export type ForkSessionResult = z.infer<typeof zForkSessionResult>;
+
+/** `SetSessionTitleRequest`: `title` is required and non-null. */
+export const zSetSessionTitleParams = z.looseObject({ sessionId: z.string(), title: z.string(), _meta: optional(zMeta) });
+export type SetSessionTitleParams = z.infer<typeof zSetSessionTitleParams>;
+/** `SetSessionTitleResponse`: the title as the agent stored it (it may trim or truncate). */
+export const zSetSessionTitleResult = z.looseObject({ title: z.string(), _meta: optional(zMeta) });
+export type SetSessionTitleResult = z.infer<typeof zSetSessionTitleResult>;
+
+/** `LogoutRequest` (v1 `logout`, v2 `auth/logout`): only `_meta`. */
+export const zLogoutParams = z.union([z.looseObject({ _meta: optional(zMeta) }), z.null(), z.undefined()]).transform((v) => v ?? {});
+
+/**
+ * `AuthMethodTerminal`: the client runs the agent's own configured command in an interactive terminal
+ * with `args` appended and `env` overriding; exit status 0 means signed in. `env` is a name -> value map
+ * here (unlike terminal/create's list). A method whose args or env are malformed cannot be run as the
+ * agent meant, so it is not offered (null means "none", as the schema says).
+ */
+export const zTerminalAuthMethod = z.looseObject({
+  type: z.literal('terminal'),
+  id: z.string(),
+  name: z.string(),
+  description: optional(z.string().nullable()),
+  args: z.array(z.string()).nullish().transform((v) => v ?? []),
+  env: z.record(z.string(), z.string()).nullish().transform((v) => v ?? {}),
+  _meta: optional(zMeta),
+});
+export type TerminalAuthMethod = z.infer<typeof zTerminalAuthMethod>;
+
+/** The method as a terminal method, or undefined when it is another type (or a malformed terminal one). */
+export function asTerminalAuthMethod(m: AuthMethod): TerminalAuthMethod | undefined {
+  const r = zTerminalAuthMethod.safeParse(m);
+  return r.success ? r.data : undefined;
+}
+
+/** An auth method ACP Chat can run: `agent` type (absent type) through `authenticate`, or `terminal`. */
+export function isRunnableAuthMethod(m: AuthMethod): boolean {
+  return (m.type ?? 'agent') === 'agent' || asTerminalAuthMethod(m) !== undefined;
+}
+
+/** The session operations an agent may offer beyond the baseline, by the name the commands use. */
+export type SessionOperation = 'fork' | 'title' | 'archive' | 'close' | 'delete' | 'list' | 'logout';
+
+/** The method each operation sends (archive also covers `session/unarchive`), for messages to the user. */
+export const OPERATION_METHOD: Readonly<Record<SessionOperation, string>> = {
+  fork: 'session/fork',
+  title: 'session/set_title',
+  archive: 'session/archive',
+  close: 'session/close',
+  delete: 'session/delete',
+  list: 'session/list',
+  logout: 'logout',
+};
+
+/** Whether the agent advertised `op` in initialize (markers: present and not null means supported). */
+export function supportsOperation(caps: AgentCapabilities | undefined, op: SessionOperation): boolean {
+  if (op === 'logout') return !!caps?.auth?.logout;
+  return !!caps?.sessionCapabilities?.[op];
+}

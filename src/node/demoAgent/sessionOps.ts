@@ -1,0 +1,75 @@
+/**
+ * The demo agent's session operations beyond the stable set, shared by its v1 and v2 sides: `session/fork`,
+ * `session/set_title`, `session/archive` / `session/unarchive` (unstable schema) and `session/delete`.
+ * With `sessionOps: false` none is registered or advertised, so a client's "agent lacks it" path can be
+ * tested (the methods then answer -32601 like any unknown method).
+ */
+import { ErrorCodes, AgentMethods } from '../../common/protocol/methods';
+import { zSessionIdParams } from '../../common/protocol/requests';
+import { zForkSessionParams, zSetSessionTitleParams } from '../../common/protocol/sessionOps';
+import { onAcpRequest, rpcError } from '../transport/connection';
+import type { AcpConnection } from '../transport/connection';
+
+/** What the operations need of a demo session (both protocol sides' sessions have it). */
+export interface DemoSessionLike {
+  readonly id: string;
+  readonly cwd: string;
+  title: string | null;
+  turn: AbortController | undefined;
+  archived?: boolean;
+}
+
+export interface DemoSessionHost<S extends DemoSessionLike> {
+  readonly sessions: Map<string, S>;
+  /** The session, or a -32002 error. */
+  session(id: string): S;
+  /** A new session in `cwd` with a copy of `source`'s history; returns it registered. */
+  fork(source: S, cwd: string): S;
+  /** What session/new answers beside the id (modes, config options). */
+  state(s: S): object;
+}
+
+/** Longest title the demo stores (it truncates, as the schema allows agents to). */
+const MAX_TITLE = 120;
+
+/** The capability markers the operations are advertised with (v1 `sessionCapabilities`, v2 `session`). */
+export const SESSION_OPS_CAPABILITIES = { delete: {}, fork: {}, archive: {}, title: {} } as const;
+
+/** Whether `session/list` shows `s` for the request's `archived` filter (default: exclude archived). */
+export function listedForArchiveFilter(s: DemoSessionLike, archived: unknown): boolean {
+  if (archived === 'include') return true;
+  if (archived === 'only') return s.archived === true;
+  return s.archived !== true;
+}
+
+export function registerSessionOps<S extends DemoSessionLike>(acp: AcpConnection, host: DemoSessionHost<S>): void {
+  onAcpRequest(acp, AgentMethods.sessionFork, zForkSessionParams, (p) => {
+    const fork = host.fork(host.session(p.sessionId), p.cwd);
+    return { sessionId: fork.id, ...host.state(fork) };
+  });
+  onAcpRequest(acp, AgentMethods.sessionSetTitle, zSetSessionTitleParams, (p) => {
+    const s = host.session(p.sessionId);
+    const title = p.title.replace(/\s+/g, ' ').trim().slice(0, MAX_TITLE);
+    if (title === '') throw rpcError(ErrorCodes.invalidParams, 'the title is empty');
+    s.title = title;
+    return { title };
+  });
+  onAcpRequest(acp, AgentMethods.sessionArchive, zSessionIdParams, (p) => {
+    const s = host.session(p.sessionId);
+    // Archiving an active session closes it first (cancels its turn), as session/close would.
+    s.turn?.abort();
+    s.archived = true;
+    return {};
+  });
+  onAcpRequest(acp, AgentMethods.sessionUnarchive, zSessionIdParams, (p) => {
+    host.session(p.sessionId).archived = false;
+    return {};
+  });
+  onAcpRequest(acp, AgentMethods.sessionDelete, zSessionIdParams, (p) => {
+    const s = host.sessions.get(p.sessionId);
+    // Deleting an unknown session is not an error: the result (it is gone) is the same.
+    s?.turn?.abort();
+    host.sessions.delete(p.sessionId);
+    return {};
+  });
+}
