@@ -2,7 +2,8 @@
 // MessageStore.ingest -> PatchBatcher (one post per ~16 ms frame) -> JSON. Two inputs: a synthetic stream
 // of 1-5 character chunks at a steady rate, and the recorded agent transcripts grouped into frames by their
 // own timestamps (tool calls and all). Tool-call updates go out as field-level `fields` patches, diffed
-// against the entry the webview holds (the store change's `previous`), as ChatPanel sends them.
+// against the entry the webview holds (the store change's `previous`), as ChatPanel sends them; entries go
+// out as the webview's projection (raw input/output and `_meta` stay on the host until asked for).
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { MessageStore } from '../src/common/store';
@@ -14,6 +15,8 @@ const enc = new TextEncoder();
 interface Tally {
   posted: number;
   text: number;
+  /** Bytes of the agent's own messages (JSON lines), for scale. */
+  wire: number;
 }
 
 function feed(records: { t: number; dir: 'client->agent' | 'agent->client'; msg: unknown }[], tally: Tally): void {
@@ -35,6 +38,7 @@ function feed(records: { t: number; dir: 'client->agent' | 'agent->client'; msg:
     }
     if (batcher.isEmpty) frameEnd = r.t + FRAME_MS;
     const u = (r.msg as { params?: { update?: { sessionUpdate?: string; content?: { type?: string; text?: unknown } } } }).params?.update;
+    if (r.dir === 'agent->client') tally.wire += enc.encode(JSON.stringify(r.msg)).length + 1;
     if (r.dir === 'agent->client' && /_chunk$/.test(u?.sessionUpdate ?? '') && typeof u?.content?.text === 'string') tally.text += enc.encode(u.content.text).length;
     for (const c of store.ingest(r.dir, r.msg)) {
       if (pendingSince < 0) pendingSince = r.t;
@@ -60,11 +64,11 @@ function synthetic(chunks: number, chunksPerSecond: number): { t: number; dir: '
   return out;
 }
 
-const synth: Tally = { posted: 0, text: 0 };
+const synth: Tally = { posted: 0, text: 0, wire: 0 };
 feed(synthetic(100_000, 400), synth);
 
 const dir = path.join(__dirname, '../test/fixtures/transcripts');
-const real: Tally = { posted: 0, text: 0 };
+const real: Tally = { posted: 0, text: 0, wire: 0 };
 for (const f of readdirSync(dir).filter((x) => x.endsWith('.jsonl')).sort()) {
   const records = readFileSync(path.join(dir, f), 'utf8')
     .split('\n')
@@ -75,15 +79,17 @@ for (const f of readdirSync(dir).filter((x) => x.endsWith('.jsonl')).sort()) {
   feed(records, real);
 }
 
-console.log(`synthetic: ${synth.text} text bytes, ${synth.posted} bytes posted; transcripts: ${real.text} text bytes, ${real.posted} bytes posted`);
+console.log(`synthetic: ${synth.text} text bytes, ${synth.posted} bytes posted; transcripts: ${real.text} text bytes, ${real.wire} bytes from the agents, ${real.posted} bytes posted`);
 const round = (x: number) => Math.round(x * 1000) / 1000;
 console.log(
   JSON.stringify({
     'webview.bytesPostedPerTextByte': round(synth.posted / synth.text),
     'webview.bytesPostedPerTextByteRecordedAgents': round(real.posted / real.text),
-    // Issue 14's goal. The recorded agents' tool calls carry raw input/output and _meta (file contents,
-    // tool responses) the webview shows but which are not "text" here, so their inserts alone post ~5 bytes
-    // per text byte; field-level patches remove the re-sends, not that payload.
+    // Issue 14's goal. Not met: the recorded turns are short (2.2 KB of text over ~50 entries), so what
+    // remains is each entry's identity and shape (a 36-character key in every op, kind, ids, title,
+    // locations, status), about 150 bytes per entry, not raw JSON (which now stays on the host).
     'webview.bytesPostedPerTextByteRecordedAgents.goal': '<= 3',
+    // For scale: the webview gets a fraction of what the agents sent.
+    'webview.bytesPostedPerAgentByteRecordedAgents': round(real.posted / real.wire),
   }),
 );

@@ -62,12 +62,11 @@ function round(x, d = 1) {
 
 // ---- runs in the page
 function defineHelpers() {
-  const stats = (i) => ({ chunks: 1, upserts: 0, bytes: 10, firstSeen: i, lastSeen: i + 1500, lines: [[i, i]] });
-  const msg = (kind, key, text, i) => ({ kind, key, messageId: null, content: [{ type: 'text', text }], meta: null, provenance: 'live', stats: stats(i) });
+  // Entries as the host posts them (src/common/webview/viewEntry.ts).
+  const msg = (kind, key, text, i) => ({ kind, key, messageId: null, content: [{ type: 'text', text }], provenance: 'live', ...(kind === 'agent_thought' ? { span: { first: i, last: i + 1500 } } : {}) });
   const tool = (key, i) => ({
     kind: 'tool_call', key, toolCallId: key, title: `Read src/file${i}.ts`, name: null, toolKind: 'read', status: 'completed', content: [],
-    locations: [{ path: `/w/src/file${i}.ts`, line: i % 90 }], rawInput: { path: `/w/src/file${i}.ts` }, rawOutput: null, meta: null,
-    parentKey: null, statusHistory: [], provenance: 'live', stats: stats(i),
+    locations: [{ path: `/w/src/file${i}.ts`, line: i % 90 }], raw: { input: 30 }, provenance: 'live',
   });
   const answer = (i) => `Answer **${i}**: the function \`f${i}\` returns early.\n\n- point one\n- point two\n\n\`\`\`ts\nconst x${i} = ${i};\n\`\`\``;
   const entries = (n) => {
@@ -99,7 +98,7 @@ function defineHelpers() {
 
   window.__bench = {
     async snapshot(n) {
-      const data = { type: 'snapshot', protocol: 1, entries: entries(n), panel };
+      const data = { type: 'snapshot', protocol: 2, entries: entries(n), panel };
       await frames();
       const t0 = performance.now();
       window.__host.send(data);
@@ -110,7 +109,7 @@ function defineHelpers() {
       return { ms, built: document.querySelectorAll('[role="article"]:not(.placeholder)').length };
     },
     async buildAll(n) {
-      window.__host.send({ type: 'snapshot', protocol: 1, entries: entries(n), panel });
+      window.__host.send({ type: 'snapshot', protocol: 2, entries: entries(n), panel });
       await frames();
       const t0 = performance.now();
       for (const v of app().transcript.views) v.hydrate();
@@ -118,7 +117,7 @@ function defineHelpers() {
       return { ms: performance.now() - t0 };
     },
     async stream({ chunks, messages, perFrame }) {
-      window.__host.send({ type: 'snapshot', protocol: 1, entries: [msg('user_message', 'u0', 'Explain the store.', 0)], panel: { ...panel, turn: 'busy' } });
+      window.__host.send({ type: 'snapshot', protocol: 2, entries: [msg('user_message', 'u0', 'Explain the store.', 0)], panel: { ...panel, turn: 'busy' } });
       await frames();
       const enc = new TextEncoder();
       let postedBytes = 0;

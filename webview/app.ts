@@ -2,7 +2,7 @@
  * The chat panel: wires the transcript, panel chrome, prompt box and search to the host contract
  * (ready -> snapshot -> patches), and owns the document-level keys and link/location clicks.
  */
-import type { Entry } from '../src/common/store/model';
+import type { ViewEntry as Entry } from '../src/common/webview/viewEntry';
 import { EMPTY_PANEL, type HostToWebview, type PanelState, type PatchOp, type TerminalView, type WebviewPersistedState, type WebviewToHost } from '../src/common/webview/contract';
 // Not via contract.ts: that module also builds the zod schema the host uses, which the webview does not need.
 import { WEBVIEW_PROTOCOL_VERSION } from '../src/common/webview/version';
@@ -105,6 +105,8 @@ export class ChatApp {
           return this.prompt.focus();
         case 'mentionResults':
           return this.prompt.setMentionResults(msg.query, msg.paths);
+        case 'raw':
+          return this.transcript.setRaw(msg.key, msg.raw);
         default:
           console.warn('[acp-chat] unknown message from host', msg);
       }

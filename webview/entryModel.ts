@@ -3,8 +3,11 @@
  * text used by search and "copy message", and small formatting helpers. No DOM, so unit-tested in Node.
  */
 import { type ContentBlock, diffChangeLines, isDiffV2, type ToolCallContent, unsupportedType } from '../src/common/protocol/content';
-import type { Entry, Usage } from '../src/common/store/model';
+import type { Usage } from '../src/common/store/model';
 import { applyEntryPatch, type EntryPatch } from '../src/common/webview/entryDiff';
+import type { ViewEntry as Entry, ViewToolCall } from '../src/common/webview/viewEntry';
+
+export { commandOf } from '../src/common/toolOutput';
 
 /** Applies `appendText` as the contract defines it: to the last block when it is text, else as a new text block. */
 export function appendTextToEntry(entry: Entry, text: string): Entry {
@@ -63,7 +66,8 @@ export function entryPlainText(entry: Entry): string {
 
 /** Whole seconds a thought took, from its first to its last chunk (at least 1: "Thought for 0 s" reads wrong). */
 export function thoughtSeconds(entry: Entry): number {
-  return Math.max(1, Math.round((entry.stats.lastSeen - entry.stats.firstSeen) / 1000));
+  const span = entry.kind === 'tool_call' ? undefined : entry.span;
+  return span ? Math.max(1, Math.round((span.last - span.first) / 1000)) : 1;
 }
 
 function compact(n: number): string {
@@ -86,19 +90,6 @@ export function estimateHeight(entry: Entry): number {
   return 36 + Math.ceil(chars / 80) * 20;
 }
 
-/** The command line of an `execute` tool call, from its raw input, so a permission is never approved blind. */
-export function commandOf(rawInput: unknown): string | null {
-  if (!rawInput || typeof rawInput !== 'object') return null;
-  const r = rawInput as Record<string, unknown>;
-  const cmd = r['command'] ?? r['cmd'];
-  // `{command, args}` (ACP terminal/create style) shows the whole command line.
-  const args = Array.isArray(r['args']) && r['args'].every((a) => typeof a === 'string') ? (r['args'] as string[]) : [];
-  const quote = (a: string) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`);
-  if (typeof cmd === 'string') return [cmd, ...args.map(quote)].join(' ');
-  if (Array.isArray(cmd) && cmd.every((c) => typeof c === 'string')) return cmd.join(' ');
-  return null;
-}
-
 export const TOOL_STATUS_LABELS: Readonly<Record<string, string>> = {
   pending: 'Pending',
   in_progress: 'In progress',
@@ -116,12 +107,12 @@ export function toolStatusLabel(status: string | null | undefined): string {
 }
 
 /** A tool call's title as shown (agents may leave it empty). */
-export function toolTitle(entry: Extract<Entry, { kind: 'tool_call' }>): string {
+export function toolTitle(entry: ViewToolCall): string {
   return entry.title || entry.name || entry.toolCallId;
 }
 
 /** A tool title as read aloud: Markdown code-span backticks (shown as code on screen) are not spoken. */
-export function spokenToolTitle(entry: Extract<Entry, { kind: 'tool_call' }>): string {
+export function spokenToolTitle(entry: ViewToolCall): string {
   return toolTitle(entry).replace(/`/g, '');
 }
 

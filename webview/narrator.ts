@@ -4,7 +4,7 @@
  * permission requests and notices, tool-call status changes, a terminal's exit, and an agent message
  * when it is finished (only the text not said before).
  */
-import type { Entry } from '../src/common/store/model';
+import type { ViewEntry as Entry } from '../src/common/webview/viewEntry';
 import type { PanelState, PermissionView, TurnState } from '../src/common/webview/contract';
 import { h } from './dom';
 import { entryPlainText, spokenToolTitle, toolStatusLabel } from './entryModel';

@@ -8,7 +8,7 @@
  * browser skips layout and paint for those off screen. Nothing rendered is thrown away and rebuilt.
  * Streaming: patches only mark views dirty; drawing happens once per animation frame.
  */
-import type { Entry } from '../src/common/store/model';
+import type { ViewEntry as Entry } from '../src/common/webview/viewEntry';
 import type { EarlierTranscript, PermissionView } from '../src/common/webview/contract';
 import { focusTwin, h, icon } from './dom';
 import { appendTextToEntry, applyFieldsToEntry } from './entryModel';
@@ -198,6 +198,12 @@ export class Transcript {
   /** Permissions whose tool call is not in the transcript (shown above the prompt box instead). */
   orphanPermissions(): PermissionView[] {
     return this.permissions.filter((p) => !this.toolViewFor(p));
+  }
+
+  /** The host's answer to a tool call's `getRaw`. */
+  setRaw(key: string, raw: { readonly input: unknown; readonly output: unknown } | null): void {
+    const v = this.byKey.get(key);
+    if (v instanceof ToolCallView) v.setRaw(raw);
   }
 
   /** Redraws the tool calls that show this terminal (at most once per frame, like any change). */

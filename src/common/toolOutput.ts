@@ -68,3 +68,16 @@ export function toolOutputOf(raw: unknown): ToolOutput | null {
 export function looksLikeMarkdown(text: string): boolean {
   return /^ {0,3}(```|~~~)/m.test(text);
 }
+
+/** The command line of an `execute` tool call, from its raw input, so a permission is never approved blind. */
+export function commandOf(rawInput: unknown): string | null {
+  if (!rawInput || typeof rawInput !== 'object') return null;
+  const r = rawInput as Record<string, unknown>;
+  const cmd = r['command'] ?? r['cmd'];
+  // `{command, args}` (ACP terminal/create style) shows the whole command line.
+  const args = Array.isArray(r['args']) && r['args'].every((a) => typeof a === 'string') ? (r['args'] as string[]) : [];
+  const quote = (a: string) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`);
+  if (typeof cmd === 'string') return [cmd, ...args.map(quote)].join(' ');
+  if (Array.isArray(cmd) && cmd.every((c) => typeof c === 'string')) return cmd.join(' ');
+  return null;
+}

@@ -17,6 +17,7 @@ import {
 } from '../common/webview/contract';
 import { makeNonce, renderWebviewHtml } from '../common/webview/html';
 import { PatchBatcher } from '../common/webview/patchBatcher';
+import { rawOf, toViewEntry } from '../common/webview/viewEntry';
 import type { Entry } from '../common/store/model';
 import { Disposable, Emitter, type Event, type IDisposable } from '../common/util/lifecycle';
 import { errorText } from '../common/util/errors';
@@ -145,6 +146,12 @@ export class ChatPanel extends Disposable {
       );
       return;
     }
+    if (message.type === 'getRaw') {
+      // The raw JSON the webview leaves on the host until the user opens a tool call's raw toggle.
+      const entry = this.model.snapshot().entries.find((e) => e.key === message.key);
+      this.post({ type: 'raw', key: message.key, raw: rawOf(entry) });
+      return;
+    }
     this.model.handleWebviewMessage(message);
   }
 
@@ -154,7 +161,7 @@ export class ChatPanel extends Disposable {
     this.pendingSince = 0;
     this.batcher.take(); // the snapshot includes everything pending
     const { entries, panel } = this.model.snapshot();
-    this.post({ type: 'snapshot', protocol: WEBVIEW_PROTOCOL_VERSION, entries, panel });
+    this.post({ type: 'snapshot', protocol: WEBVIEW_PROTOCOL_VERSION, entries: entries.map(toViewEntry), panel });
   }
 
   private onModelChanged(changes: readonly PanelChange[]): void {

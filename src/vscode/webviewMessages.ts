@@ -10,6 +10,7 @@ export function dispatchWebviewMessage(session: ChatControls, ui: SessionUi, m: 
   switch (m.type) {
     case 'ready':
     case 'mentionQuery':
+    case 'getRaw':
       return; // answered by the panel itself
     case 'prompt':
       return session.prompt(m.text, m.images ?? []);

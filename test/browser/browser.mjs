@@ -3,7 +3,27 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
+import { tsImport } from 'tsx/esm/api';
 import { root } from './server.mjs';
+
+const { toViewEntry, rawOf } = await tsImport('../../src/common/webview/viewEntry.ts', import.meta.url);
+
+/**
+ * Plays the host's part between the store and the webview: entries in snapshots and insert/replace ops
+ * are written like the store's (fixtures.mjs) and go out as the host posts them (`toViewEntry`); their raw
+ * JSON is kept for the page's stand-in host to answer `getRaw` with.
+ */
+export function asHost(msg) {
+  const raws = {};
+  const view = (e) => {
+    const raw = rawOf(e);
+    if (raw) raws[e.key] = raw;
+    return toViewEntry(e);
+  };
+  if (msg?.type === 'snapshot') return { msg: { ...msg, entries: msg.entries.map(view) }, raws };
+  if (msg?.type === 'patch') return { msg: { ...msg, ops: msg.ops.map((o) => (o.op === 'insert' || o.op === 'replace' ? { ...o, entry: view(o.entry) } : o)) }, raws };
+  return { msg, raws };
+}
 
 export async function launch() {
   return chromium.launch({
@@ -44,7 +64,7 @@ export async function openPanel(browser, server, { theme = 'dark', width = 520, 
     page,
     errors,
     /** Delivers one HostToWebview message. */
-    send: (msg) => page.evaluate((m) => window.__host.send(m), msg),
+    send: (msg) => page.evaluate(({ msg: m, raws }) => window.__host.deliver(m, raws), asHost(msg)),
     /** Draws pending frames now. */
     flush: () => page.evaluate(() => window.__acpChat.flush()),
     posted: () => page.evaluate(() => window.__host.posted),

@@ -9,8 +9,14 @@
   const host = {
     posted: [],
     states: [],
+    /** Raw input/output of the tool calls sent so far, by key: the host's answer to `getRaw`. */
+    raws: {},
     send(message) {
       window.dispatchEvent(new MessageEvent('message', { data: message }));
+    },
+    deliver(message, raws) {
+      Object.assign(host.raws, raws);
+      host.send(message);
     },
     clear() {
       host.posted.length = 0;
@@ -23,6 +29,8 @@
     return {
       postMessage(m) {
         host.posted.push(JSON.parse(JSON.stringify(m)));
+        // Answered later, like a real round trip through the extension host.
+        if (m && m.type === 'getRaw') setTimeout(() => host.send({ type: 'raw', key: m.key, raw: host.raws[m.key] ?? null }), 0);
       },
       getState() {
         return state;

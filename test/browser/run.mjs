@@ -32,7 +32,7 @@ test('posts ready with the protocol version once the DOM is set up', async ({ op
 });
 
 test('renders every entry type with stable selectors', async ({ open }) => {
-  const { page, send, flush, errors } = await open();
+  const { page, send, flush, errors, posted } = await open();
   const { entries, panel: p } = showcase();
   await send(snapshot(entries, p));
   await flush();
@@ -57,11 +57,17 @@ test('renders every entry type with stable selectors', async ({ open }) => {
   assert.equal(await page.locator('[data-key="tc2"] .diff-del').count(), 1);
   assert.match(await page.locator('[data-key="tc3"] .terminal-output').innerText(), /node --test range/);
   assert.match(await page.locator('[data-key="tc3"] .tool-command').innerText(), /npm test -- range/);
-  // Raw input behind a toggle, built on first open.
+  // Raw input behind a toggle: the JSON stays on the host (its size is shown) until the toggle opens,
+  // then the webview asks for it once and shows it when it comes.
   const raw = page.locator('[data-key="tc1"] details.tool-raw');
   assert.equal(await raw.locator('pre').count(), 0);
+  assert.match(await raw.locator('summary').innerText(), /Raw input \/ output · \d+ B/);
   await raw.locator('summary').click();
   assert.match(await raw.locator('pre').first().innerText(), /"path": "\/home\/dev\/app\/src\/range\.ts"/);
+  assert.deepEqual((await posted()).filter((m) => m.type === 'getRaw'), [{ type: 'getRaw', key: 'tc1' }]);
+  await raw.locator('summary').click();
+  await raw.locator('summary').click();
+  assert.equal((await posted()).filter((m) => m.type === 'getRaw').length, 1, 'asked once while the raw data is unchanged');
   // Plan, mode, config, usage.
   assert.equal(await page.locator('.plan-item').count(), 3);
   assert.equal(await page.locator('select[aria-label="Mode"]').inputValue(), 'code');
@@ -130,6 +136,25 @@ test('appendText patches grow a message incrementally and touch no other entry',
   await send(patch({ op: 'replace', entry: toolCall('tc9', { title: 'Search', toolKind: 'search', status: 'completed' }) }));
   await flush();
   assert.equal(await page.locator('[data-key="tc9"] .status').innerText(), 'Completed');
+});
+
+test('raw input/output: asked for when opened, asked again when it changed while open', async ({ open }) => {
+  const { page, send, flush, posted } = await open();
+  const tc = toolCall('r1', { title: 'Run', toolKind: 'execute', status: 'in_progress', rawInput: { command: 'ls' } });
+  await send(snapshot([tc]));
+  await flush();
+  assert.equal(await page.locator('[data-key="r1"] .tool-command').innerText(), '$ ls');
+  const raw = page.locator('[data-key="r1"] details.tool-raw');
+  await raw.locator('summary').click();
+  await page.locator('[data-key="r1"] details.tool-raw pre').first().waitFor();
+  assert.equal(await raw.locator('.raw-label').count(), 1);
+  // The output arrives while the toggle is open: the card asks again and shows both.
+  await send(patch({ op: 'replace', entry: { ...tc, status: 'completed', rawOutput: { stdout: 'a.txt\n', exit_code: 0 } } }));
+  await flush();
+  await page.locator('[data-key="r1"] details.tool-raw pre:nth-of-type(2)').waitFor();
+  assert.match(await raw.locator('pre').nth(1).innerText(), /"stdout": "a\.txt\\n"/);
+  assert.equal((await posted()).filter((m) => m.type === 'getRaw').length, 2);
+  assert.equal(await page.locator('[data-key="r1"] .tool-raw-output .terminal-output').innerText(), 'a.txt');
 });
 
 test('terminal output streams into its tool call and shows the exit code', async ({ open }) => {
@@ -460,7 +485,7 @@ test('focusPrompt focuses the prompt; the draft survives a reload', async ({ ope
   await first.page.keyboard.type('half-written');
   const states = await first.page.evaluate(() => window.__host.states);
   const last = states[states.length - 1];
-  assert.equal(last.v, 1);
+  assert.equal(last.v, PROTOCOL);
   assert.equal(last.draft, 'half-written');
   const second = await open({ state: last });
   assert.equal(await second.page.locator('textarea[aria-label="Prompt"]').inputValue(), 'half-written');

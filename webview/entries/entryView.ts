@@ -4,7 +4,7 @@
  * only when the entry first comes near the viewport (`hydrate`) and are then updated in place, never
  * rebuilt for a finished entry.
  */
-import type { Entry } from '../../src/common/store/model';
+import type { ViewEntry as Entry } from '../../src/common/webview/viewEntry';
 import type { PermissionView, TerminalView, WebviewToHost } from '../../src/common/webview/contract';
 import { h } from '../dom';
 import { entryLabel, estimateHeight } from '../entryModel';

@@ -1,5 +1,5 @@
 /** User messages, agent messages and agent thoughts. */
-import type { MessageEntry } from '../../src/common/store/model';
+import type { ViewMessage as MessageEntry } from '../../src/common/webview/viewEntry';
 import { button, h, icon, keepFocus } from '../dom';
 import { entryPlainText, thoughtSeconds } from '../entryModel';
 import { StreamingMarkdown } from '../streamingMarkdown';

@@ -4,13 +4,13 @@
  * Cards are small, so a changed tool call redraws its card; open/closed toggles are kept.
  */
 import { type DiffV1, type DiffV2, isDiffV2, type ToolCallContent } from '../../src/common/protocol/content';
-import type { ToolCallEntry } from '../../src/common/store/model';
+import type { ViewToolCall as ToolCallEntry } from '../../src/common/webview/viewEntry';
 import type { PermissionView } from '../../src/common/webview/contract';
 import { button, h, icon, inlineCode, keepFocus } from '../dom';
-import { commandOf, toolStatusLabel, toolTitle } from '../entryModel';
+import { toolStatusLabel, toolTitle } from '../entryModel';
 import { compactDiff, diffStats, lineDiff } from '../lineDiff';
 import { renderMarkdown } from '../markdown';
-import { looksLikeMarkdown, toolOutputOf } from '../../src/common/toolOutput';
+import { looksLikeMarkdown } from '../../src/common/toolOutput';
 import { renderBlock } from './blocks';
 import { EntryView } from './entryView';
 
@@ -44,6 +44,10 @@ export class ToolCallView extends EntryView<ToolCallEntry> {
   private perms: readonly PermissionView[] = [];
   private answered: ReadonlySet<string> = new Set();
   private rawOpen = false;
+  /** The raw JSON the host sent for the summary it answered (`raw` stays a summary until the toggle opens). */
+  private rawData: { readonly summary: string; readonly input: unknown; readonly output: unknown } | null = null;
+  /** The summary a `getRaw` is outstanding for. */
+  private rawAsked: string | null = null;
   /** What the permission slot shows now, so unrelated panel updates leave its buttons (and focus) alone. */
   private permSig = '';
 
@@ -69,7 +73,7 @@ export class ToolCallView extends EntryView<ToolCallEntry> {
       ),
     );
     const parts: (HTMLElement | null)[] = [head];
-    const command = e.toolKind === 'execute' ? commandOf(e.rawInput) : null;
+    const command = e.command;
     if (command) parts.push(h('pre', { class: 'tool-command' }, h('code', {}, `$ ${command}`)));
     if (e.locations.length) {
       parts.push(
@@ -175,11 +179,8 @@ export class ToolCallView extends EntryView<ToolCallEntry> {
    */
   private renderTerminal(terminalId: string): HTMLElement {
     const live = this.ctx.terminal(terminalId);
-    const meta = this.entry.meta ?? {};
-    const out = meta['terminal_output'];
-    const exit = meta['terminal_exit'];
-    const metaData = out && typeof out === 'object' && typeof (out as Record<string, unknown>)['data'] === 'string' ? String((out as Record<string, unknown>)['data']) : '';
-    const metaCode = exit && typeof exit === 'object' ? (exit as Record<string, unknown>)['exit_code'] : undefined;
+    const metaData = this.entry.metaTerminal?.data ?? '';
+    const metaCode = this.entry.metaTerminal?.exitCode;
     const data = live?.output || metaData;
     const code = live?.exited ? live.exitCode : metaCode;
     const signal = live?.exited ? live.signal : null;
@@ -203,11 +204,9 @@ export class ToolCallView extends EntryView<ToolCallEntry> {
    * known shape and the card shows no output of its own (a diff stands for an edit's result).
    */
   private renderRawOutput(): HTMLElement | null {
-    const e = this.entry;
-    if (e.content.some((c) => c.type === 'content' || c.type === 'terminal')) return null;
-    if (e.toolKind !== 'execute' && e.content.some((c) => c.type === 'diff')) return null;
-    const out = toolOutputOf(e.rawOutput);
-    if (!out || (out.text === '' && out.exitCode === null)) return null;
+    // The host sends `output` only when the card should show it (see viewEntry.ts).
+    const out = this.entry.output;
+    if (!out) return null;
     return h(
       'div',
       { class: 'tool-terminal tool-raw-output' },
@@ -223,14 +222,25 @@ export class ToolCallView extends EntryView<ToolCallEntry> {
   }
 
   private renderRaw(): HTMLElement | null {
-    const e = this.entry;
-    if ((e.rawInput === undefined || e.rawInput === null) && (e.rawOutput === undefined || e.rawOutput === null)) return null;
-    const details = h('details', { class: 'tool-raw' }, h('summary', {}, 'Raw input / output'));
-    // JSON of big outputs is built only when someone looks at it.
+    const summary = this.entry.raw;
+    if (!summary) return null;
+    const size = (summary.input ?? 0) + (summary.output ?? 0);
+    const details = h('details', { class: 'tool-raw' }, h('summary', {}, 'Raw input / output', h('span', { class: 'raw-size' }, ` · ${formatSize(size)}`)));
+    // The JSON stays on the host until someone looks at it; then it is asked for and shown when it comes.
+    const sig = JSON.stringify(summary);
     const fill = (): void => {
       if (details.childElementCount > 1) return;
-      if (e.rawInput !== undefined && e.rawInput !== null) details.append(h('div', { class: 'raw-label' }, 'Input'), h('pre', {}, json(e.rawInput)));
-      if (e.rawOutput !== undefined && e.rawOutput !== null) details.append(h('div', { class: 'raw-label' }, 'Output'), h('pre', {}, json(e.rawOutput)));
+      const data = this.rawData?.summary === sig ? this.rawData : null;
+      if (!data) {
+        details.append(h('div', { class: 'raw-loading' }, 'Loading…'));
+        if (this.rawAsked !== sig) {
+          this.rawAsked = sig;
+          this.ctx.post({ type: 'getRaw', key: this.entry.key });
+        }
+        return;
+      }
+      if (data.input !== undefined && data.input !== null) details.append(h('div', { class: 'raw-label' }, 'Input'), h('pre', {}, json(data.input)));
+      if (data.output !== undefined && data.output !== null) details.append(h('div', { class: 'raw-label' }, 'Output'), h('pre', {}, json(data.output)));
     };
     details.addEventListener('toggle', () => {
       this.rawOpen = details.open;
@@ -241,6 +251,20 @@ export class ToolCallView extends EntryView<ToolCallEntry> {
       fill();
     }
     return details;
+  }
+
+  /** The host's answer to `getRaw`: shown if the toggle is still open on the same raw data. */
+  setRaw(raw: { readonly input: unknown; readonly output: unknown } | null): void {
+    const sig = JSON.stringify(this.entry.raw ?? null);
+    if (this.rawAsked !== sig) return; // the raw data changed since; a newer request is out or will be
+    this.rawAsked = null;
+    this.rawData = { summary: sig, input: raw?.input ?? null, output: raw?.output ?? null };
+    if (!this.hydrated) return;
+    const details = this.card.querySelector<HTMLDetailsElement>(':scope > details.tool-raw');
+    if (!details) return;
+    // Rebuild the toggle's body in place (keeps the open state and the focus on its summary).
+    for (const el of Array.from(details.children)) if (el.tagName !== 'SUMMARY') el.remove();
+    if (details.open) details.dispatchEvent(new Event('toggle'));
   }
 
   override setPermissions(perms: readonly PermissionView[], answered: ReadonlySet<string>): void {
@@ -292,6 +316,10 @@ const DIFF_SIGN_NAMES: Record<string, string> = { add: 'added', del: 'removed', 
 function shortPath(p: string): string {
   const parts = p.split(/[\\/]/);
   return parts.length > 3 ? `…/${parts.slice(-3).join('/')}` : p;
+}
+
+function formatSize(chars: number): string {
+  return chars >= 1024 ? `${(chars / 1024).toFixed(chars >= 10 * 1024 ? 0 : 1)} KB` : `${chars} B`;
 }
 
 function json(v: unknown): string {

@@ -10,7 +10,8 @@
  * with `zWebviewToHost`; messages to the webview come from our own host and are typed only.
  */
 import { z } from 'zod';
-import type { Entry, SessionState } from '../store/model';
+import type { SessionState } from '../store/model';
+import type { ViewEntry } from './viewEntry';
 import type { EntryPatch } from './entryDiff';
 import type { ContextChip } from '../context';
 
@@ -97,9 +98,9 @@ export function sessionPanelFields(s: SessionState | undefined): SessionPanelFie
 /** One change to the transcript. Entries are addressed by their durable key, never by position alone. */
 export type PatchOp =
   /** A new entry at `index` (entries after it move down). */
-  | { readonly op: 'insert'; readonly index: number; readonly entry: Entry }
+  | { readonly op: 'insert'; readonly index: number; readonly entry: ViewEntry }
   /** The entry with `entry.key` changed in some way other than appended text. */
-  | { readonly op: 'replace'; readonly entry: Entry }
+  | { readonly op: 'replace'; readonly entry: ViewEntry }
   /** Text appended to the entry's content: to its last block when that is text, else as a new text block. */
   | { readonly op: 'appendText'; readonly key: string; readonly text: string }
   /** Only the fields of the entry with `key` that changed (a tool call's status, new content, ...): see entryDiff.ts. */
@@ -111,14 +112,17 @@ export type PatchOp =
   | { readonly op: 'panel'; readonly panel: Partial<PanelState> };
 
 export type HostToWebview =
-  | { readonly type: 'snapshot'; readonly protocol: number; readonly entries: readonly Entry[]; readonly panel: PanelState }
+  /** Entries are the webview's projection of the store's (`toViewEntry`: raw JSON only on request). */
+  | { readonly type: 'snapshot'; readonly protocol: number; readonly entries: readonly ViewEntry[]; readonly panel: PanelState }
   | { readonly type: 'patch'; readonly ops: readonly PatchOp[] }
   /** Scroll to and highlight an entry (from the debug tree's "Show in Chat"). */
   | { readonly type: 'reveal'; readonly key: string }
   /** Focus the prompt box (from the "ACP: Open Chat" command on an open panel). */
   | { readonly type: 'focusPrompt' }
   /** Workspace files matching an `@` query (answers `mentionQuery`), relative to the workspace. */
-  | { readonly type: 'mentionResults'; readonly query: string; readonly paths: readonly string[] };
+  | { readonly type: 'mentionResults'; readonly query: string; readonly paths: readonly string[] }
+  /** A tool call's raw input and output (answers `getRaw`; null when the entry is gone or has none). */
+  | { readonly type: 'raw'; readonly key: string; readonly raw: { readonly input: unknown; readonly output: unknown } | null };
 
 const zKey = z.string().min(1).max(200);
 
@@ -148,6 +152,8 @@ export const zWebviewToHost = z.discriminatedUnion('type', [
   z.object({ type: z.literal('mentionQuery'), query: z.string().max(500) }),
   /** The user removed a context chip from the prompt box. */
   z.object({ type: z.literal('removeContext'), id: zKey }),
+  /** The user opened a tool call's raw input/output toggle: the host answers with `raw`. */
+  z.object({ type: z.literal('getRaw'), key: zKey }),
 ]);
 export type WebviewToHost = z.infer<typeof zWebviewToHost>;
 

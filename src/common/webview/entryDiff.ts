@@ -7,7 +7,13 @@
  * The matching apply (`applyEntryPatch`) is in the same module so the host's diff and the webview's
  * apply cannot drift apart; the property test in test/unit/store checks them against the store.
  */
-import type { Entry } from '../store/model';
+
+/** What the diff needs of an entry (the webview's `ViewEntry`, or a store `Entry`). */
+export interface DiffableEntry {
+  readonly kind: string;
+  readonly key: string;
+  readonly content: readonly unknown[];
+}
 
 /** What changed in one object, field by field. Fields absent from every part are unchanged. */
 export interface FieldPatch {
@@ -115,7 +121,7 @@ const CONTENT = new Set(['content']);
  * The patch that turns `prev` (what the webview has) into `next`, or null when a whole-entry replace
  * is needed (the entry changed kind or key). An empty patch means nothing the webview keeps changed.
  */
-export function diffEntry(prev: Entry, next: Entry): EntryPatch | null {
+export function diffEntry<E extends DiffableEntry>(prev: E, next: E): EntryPatch | null {
   if (prev.kind !== next.kind || prev.key !== next.key) return null;
   const rest = diffObject(prev as unknown as Json, next as unknown as Json, CONTENT) ?? {};
   const a: readonly unknown[] = prev.content;
@@ -153,8 +159,8 @@ function applyFields(obj: Json, p: FieldPatch): Json {
  * Applies a patch from `diffEntry`. `appendText` goes first, through `appendText` (the contract's rule
  * for streamed text, passed in so the webview's own implementation is the one used), then the fields.
  */
-export function applyEntryPatch(entry: Entry, p: EntryPatch, appendText: (e: Entry, text: string) => Entry): Entry {
+export function applyEntryPatch<E extends DiffableEntry>(entry: E, p: EntryPatch, appendText: (e: E, text: string) => E): E {
   const base = p.appendText ? appendText(entry, p.appendText) : entry;
   // The patch came from diffing two entries of this kind, so the result is an entry of this kind.
-  return applyFields(base as unknown as Json, p) as unknown as Entry;
+  return applyFields(base as unknown as Json, p) as unknown as E;
 }

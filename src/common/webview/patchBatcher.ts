@@ -5,11 +5,14 @@
  * - a full entry (`insert`/`replace`) still pending absorbs later changes to that entry;
  * - any other change to an entry is sent as the fields that differ from what the webview holds (`fields`);
  * - panel changes merge into one `panel` op, sent after the entry ops.
+ * Entries go out as the webview's projection (`toViewEntry`: no raw JSON, see viewEntry.ts), and field
+ * diffs are taken between projections, so a change the panel does not show posts nothing.
  * Pure: the caller asks `shouldPost` once per frame (~16 ms) and posts what `take` returns.
  */
 import type { Entry } from '../store/model';
 import type { PanelState, PatchOp } from './contract';
 import { diffEntry, type EntryPatch } from './entryDiff';
+import { toViewEntry } from './viewEntry';
 
 function isEmptyPatch(p: EntryPatch): boolean {
   return Object.keys(p).length === 0;
@@ -49,7 +52,7 @@ export class PatchBatcher {
 
   inserted(index: number, entry: Entry): void {
     this.structural = true;
-    this.push(entry.key, { op: 'insert', index, entry });
+    this.push(entry.key, { op: 'insert', index, entry: toViewEntry(entry) });
   }
 
   /**
@@ -66,10 +69,10 @@ export class PatchBatcher {
     if (pending && at !== undefined) {
       switch (pending.op) {
         case 'insert':
-          this.ops[at] = { ...pending, entry };
+          this.ops[at] = { ...pending, entry: toViewEntry(entry) };
           return;
         case 'replace':
-          this.ops[at] = { op: 'replace', entry };
+          this.ops[at] = { op: 'replace', entry: toViewEntry(entry) };
           return;
         case 'appendText':
           this.ops[at] =
@@ -94,8 +97,9 @@ export class PatchBatcher {
 
   /** The smallest op that turns `base` (what the webview holds) into `entry`. */
   private fieldsOrReplace(base: Entry | undefined, entry: Entry): PatchOp {
-    const patch = base ? diffEntry(base, entry) : null;
-    return patch ? { op: 'fields', key: entry.key, patch } : { op: 'replace', entry };
+    const next = toViewEntry(entry);
+    const patch = base ? diffEntry(toViewEntry(base), next) : null;
+    return patch ? { op: 'fields', key: entry.key, patch } : { op: 'replace', entry: next };
   }
 
   /**

@@ -1,7 +1,9 @@
 // Every change to an entry reaches the view: a mirror built only from the store's emitted changes, sent
 // through the panel's PatchBatcher and applied the way the webview applies patches (insert / replace /
 // appendText with the webview's own `appendTextToEntry`, field-level `fields` patches with its
-// `applyFieldsToEntry`), equals the store's entries after every flush.
+// `applyFieldsToEntry`), equals the store's entries as the webview holds them (`toViewEntry`: raw JSON
+// as a summary, fetched on demand; `rawOf` answers that request with the store's own raw JSON) after
+// every flush.
 // Random v1 and v2 traffic with prompts, echoes, tool calls, cancels, session/load windows whose replays
 // repeat, skip, merge and re-id what was shown, and save/restore of the store at random points.
 import { test } from 'node:test';
@@ -12,6 +14,7 @@ import type { Entry } from '../../../src/common/store/model';
 import { AgentMethods, ClientMethods } from '../../../src/common/protocol/methods';
 import { PatchBatcher } from '../../../src/common/webview/patchBatcher';
 import type { PatchOp } from '../../../src/common/webview/contract';
+import { rawOf, toViewEntry, type ViewEntry } from '../../../src/common/webview/viewEntry';
 import { appendTextToEntry, applyFieldsToEntry } from '../../../webview/entryModel';
 
 type Op =
@@ -122,14 +125,13 @@ function wire(o: Op, v2: boolean, next: () => number): { dir: 'client->agent' | 
   }
 }
 
-/** What the view keeps of an entry: everything but the debug counters, which an `appendText` does not carry. */
-function shown(e: Entry): unknown {
-  const { stats: _stats, ...rest } = e;
-  return JSON.parse(JSON.stringify(rest));
+/** What the view keeps of a store entry, as plain JSON (what `postMessage` preserves). */
+function shown(e: Entry | ViewEntry): unknown {
+  return JSON.parse(JSON.stringify('stats' in e ? toViewEntry(e) : e));
 }
 
 /** The webview's side: ops applied to its own copy of the entries. */
-function applyOps(view: Entry[], ops: readonly PatchOp[]): void {
+function applyOps(view: ViewEntry[], ops: readonly PatchOp[]): void {
   for (const op of ops) {
     if (op.op === 'insert') view.splice(op.index, 0, op.entry);
     else if (op.op === 'replace' || op.op === 'appendText' || op.op === 'fields') {
@@ -155,7 +157,7 @@ function run(ops: readonly Op[], v2: boolean): void {
   ingest('client->agent', { jsonrpc: '2.0', id: 'new', method: AgentMethods.sessionNew, params: { cwd: '/ws', mcpServers: [] } });
   ingest('agent->client', { jsonrpc: '2.0', id: 'new', result: { sessionId: 's' } });
 
-  const view: Entry[] = [];
+  const view: ViewEntry[] = [];
   const batcher = new PatchBatcher();
   const feed = (dir: 'client->agent' | 'agent->client', msg: unknown) => {
     for (const c of ingest(dir, msg)) {
@@ -169,6 +171,15 @@ function run(ops: readonly Op[], v2: boolean): void {
     applyOps(view, batcher.take());
     const entries = store.session('s')?.entries ?? [];
     assert.deepEqual(view.map(shown), entries.map(shown), `view differs from the store after op ${at}`);
+    // The raw JSON left on the host is there for every tool call whose summary says so.
+    for (const e of entries) {
+      const v = view.find((x) => x.key === e.key);
+      if (v?.kind !== 'tool_call' || e.kind !== 'tool_call') continue;
+      const raw = rawOf(e);
+      assert.equal(v.raw?.input !== undefined, raw?.input !== null, `raw input summary of ${e.key}`);
+      assert.equal(v.raw?.output !== undefined, raw?.output !== null, `raw output summary of ${e.key}`);
+      if (raw?.input !== null) assert.equal(v.raw?.input, JSON.stringify(raw?.input).length);
+    }
   };
   ops.forEach((o, i) => {
     if (o.op === 'flush') return flush(i);

@@ -45,7 +45,7 @@ const evolveArb = (e: ToolCallEntry): fc.Arbitrary<ToolCallEntry> =>
     }),
   );
 
-const plain = (e: Entry): unknown => JSON.parse(JSON.stringify(e));
+const plain = (e: unknown): unknown => JSON.parse(JSON.stringify(e));
 
 test('applying diffEntry(prev, next) to prev gives next', () => {
   fc.assert(

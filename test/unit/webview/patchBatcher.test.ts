@@ -2,11 +2,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PatchBatcher } from '../../../src/common/webview/patchBatcher';
 import type { MessageEntry } from '../../../src/common/store/model';
+import { toViewEntry } from '../../../src/common/webview/viewEntry';
 
 const stats = { chunks: 1, upserts: 0, bytes: 1, firstSeen: 0, lastSeen: 0, lines: [] };
 const msg = (key: string, text: string): MessageEntry => ({
   kind: 'agent_message', key, messageId: null, content: [{ type: 'text', text }], meta: null, provenance: 'live', stats,
 });
+/** The entry as the batcher posts it (the webview's projection). */
+const view = (key: string, text: string) => toViewEntry(msg(key, text));
 
 test('consecutive appends to one entry become one appendText', () => {
   const b = new PatchBatcher();
@@ -24,7 +27,7 @@ test('a pending insert absorbs later updates of the same entry', () => {
   b.updated(msg('k', 'ab'), 'b');
   const ops = b.take();
   assert.equal(ops.length, 1);
-  assert.deepEqual(ops[0], { op: 'insert', index: 0, entry: msg('k', 'ab') });
+  assert.deepEqual(ops[0], { op: 'insert', index: 0, entry: view('k', 'ab') });
 });
 
 test('a non-append update after appends turns the pending op into a replace', () => {
@@ -32,7 +35,7 @@ test('a non-append update after appends turns the pending op into a replace', ()
   b.updated(msg('k', 'a'), 'a');
   b.updated(msg('k', 'X'));
   b.updated(msg('k', 'XY'), 'Y');
-  assert.deepEqual(b.take(), [{ op: 'replace', entry: msg('k', 'XY') }]);
+  assert.deepEqual(b.take(), [{ op: 'replace', entry: view('k', 'XY') }]);
 });
 
 test('ops for different entries keep their order; panel fields merge and come last', () => {
@@ -42,7 +45,7 @@ test('ops for different entries keep their order; panel fields merge and come la
   b.updated(msg('b', 'y'), 'y');
   b.panelChanged({ title: 'T' });
   assert.deepEqual(b.take(), [
-    { op: 'insert', index: 0, entry: msg('a', 'x') },
+    { op: 'insert', index: 0, entry: view('a', 'x') },
     { op: 'appendText', key: 'b', text: 'y' },
     { op: 'panel', panel: { turn: 'busy', title: 'T' } },
   ]);

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { MessageEntry, ToolCallEntry } from '../../../src/common/store/model';
 import { toControl } from '../../../webview/configOptions';
+import { toViewEntry } from '../../../src/common/webview/viewEntry';
 import { appendTextToEntry, commandOf, entryPlainText, formatUsage, thoughtSeconds } from '../../../webview/entryModel';
 import { compactDiff, diffStats, lineDiff, splitLines, type DiffLine } from '../../../webview/lineDiff';
 import { matchCommands, slashQuery } from '../../../webview/slash';
@@ -85,8 +86,9 @@ test('appendText goes to the last text block, else starts a new one', () => {
 });
 
 test('formatting: thought seconds, usage, command line', () => {
-  assert.equal(thoughtSeconds(msg('')), 4);
-  assert.equal(thoughtSeconds({ ...msg(''), stats: { ...stats, lastSeen: 1000 } }), 1);
+  // The webview gets a thought's first and last chunk times as its `span` (toViewEntry).
+  assert.equal(thoughtSeconds(toViewEntry({ ...msg(''), kind: 'agent_thought' })), 4);
+  assert.equal(thoughtSeconds(toViewEntry({ ...msg(''), kind: 'agent_thought', stats: { ...stats, lastSeen: 1000 } })), 1);
   assert.equal(formatUsage({ used: 48_200, size: 200_000, cost: { amount: 0.4, currency: 'USD' } }), '48k / 200k (24%) · 0.40 USD');
   assert.equal(formatUsage({ used: 1_500_000, size: 0 }), '1.5M / 0');
   assert.equal(commandOf({ command: ['npm', 'test'] }), 'npm test');

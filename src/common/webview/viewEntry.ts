@@ -1,0 +1,104 @@
+/**
+ * What the webview holds of an entry: the store's entry minus what the panel never shows, with a tool
+ * call's raw JSON replaced by what the card shows of it. Raw input/output and `_meta` are agents' free-form
+ * payloads (whole file contents, tool responses) that made tool calls most of the bytes posted to the
+ * webview; the card shows the command line, the printed output and the `_meta` terminal output derived
+ * from them, and the raw JSON itself only behind the "Raw input / output" toggle, which asks the host for
+ * it (`getRaw` / `raw` in the contract) when the user opens it.
+ *
+ * Pure and deterministic: the host projects every entry it posts (snapshot, insert, replace) and diffs
+ * projections for `fields` patches, so the webview's copy always equals `toViewEntry(storeEntry)`.
+ */
+import type { MessageEntry, ToolCallEntry, Entry } from '../store/model';
+import { commandOf, toolOutputOf, type ToolOutput } from '../toolOutput';
+
+export interface ViewMessage extends Omit<MessageEntry, 'meta' | 'stats'> {
+  /** A thought's first and last chunk times (ms), for "Thought for N s"; absent on other messages. */
+  readonly span?: { readonly first: number; readonly last: number };
+}
+
+/** The raw JSON behind a tool call's toggle: which parts exist and their size (JSON characters). */
+export interface RawSummary {
+  readonly input?: number;
+  readonly output?: number;
+}
+
+export interface ViewToolCall extends Omit<ToolCallEntry, 'rawInput' | 'rawOutput' | 'meta' | 'stats' | 'statusHistory' | 'parentKey'> {
+  /** An `execute` tool's command line, from its raw input (a permission is never approved blind). */
+  readonly command?: string;
+  /** Output the agent put only in `rawOutput`, when the card shows it (no output of its own). */
+  readonly output?: ToolOutput;
+  /** The `_meta.terminal_output` / `terminal_exit` extension, for terminal blocks the client does not run. */
+  readonly metaTerminal?: { readonly data: string; readonly exitCode?: number };
+  /** Present when there is raw input or output to show behind the toggle. */
+  readonly raw?: RawSummary;
+}
+
+export type ViewEntry = ViewMessage | ViewToolCall;
+
+/** JSON sizes of raw values, by identity: store entries are immutable, so a value is measured once. */
+const sizes = new WeakMap<object, number>();
+
+function jsonSize(v: unknown): number {
+  if (typeof v === 'object' && v !== null) {
+    const known = sizes.get(v);
+    if (known !== undefined) return known;
+    const n = safeStringify(v).length;
+    sizes.set(v, n);
+    return n;
+  }
+  return safeStringify(v).length;
+}
+
+function safeStringify(v: unknown): string {
+  try {
+    return JSON.stringify(v) ?? String(v);
+  } catch {
+    return String(v);
+  }
+}
+
+const present = (v: unknown): boolean => v !== undefined && v !== null;
+
+/** Whether the card shows `rawOutput` as printed output: it has no output of its own, and a diff is not an edit's result. */
+function showsRawOutput(e: ToolCallEntry): boolean {
+  if (e.content.some((c) => c.type === 'content' || c.type === 'terminal')) return false;
+  return e.toolKind === 'execute' || !e.content.some((c) => c.type === 'diff');
+}
+
+function metaTerminal(e: ToolCallEntry): ViewToolCall['metaTerminal'] {
+  if (!e.meta || !e.content.some((c) => c.type === 'terminal')) return undefined;
+  const out = e.meta['terminal_output'];
+  const exit = e.meta['terminal_exit'];
+  const data = out && typeof out === 'object' && typeof (out as Record<string, unknown>)['data'] === 'string' ? String((out as Record<string, unknown>)['data']) : '';
+  const code = exit && typeof exit === 'object' ? (exit as Record<string, unknown>)['exit_code'] : undefined;
+  if (!data && typeof code !== 'number') return undefined;
+  return typeof code === 'number' ? { data, exitCode: code } : { data };
+}
+
+function viewToolCall(e: ToolCallEntry): ViewToolCall {
+  const { rawInput, rawOutput, meta: _meta, stats: _stats, statusHistory: _history, parentKey: _parent, ...rest } = e;
+  const out: { -readonly [K in keyof ViewToolCall]: ViewToolCall[K] } = { ...rest };
+  const command = e.toolKind === 'execute' ? commandOf(rawInput) : null;
+  if (command !== null) out.command = command;
+  const printed = showsRawOutput(e) ? toolOutputOf(rawOutput) : null;
+  if (printed && (printed.text !== '' || printed.exitCode !== null)) out.output = printed;
+  const term = metaTerminal(e);
+  if (term) out.metaTerminal = term;
+  if (present(rawInput) || present(rawOutput)) {
+    out.raw = { ...(present(rawInput) ? { input: jsonSize(rawInput) } : {}), ...(present(rawOutput) ? { output: jsonSize(rawOutput) } : {}) };
+  }
+  return out;
+}
+
+export function toViewEntry(e: Entry): ViewEntry {
+  if (e.kind === 'tool_call') return viewToolCall(e);
+  const { meta: _meta, stats, ...rest } = e;
+  return e.kind === 'agent_thought' ? { ...rest, span: { first: stats.firstSeen, last: stats.lastSeen } } : rest;
+}
+
+/** The raw JSON behind a tool call's toggle, as the host answers `getRaw` (null parts are absent). */
+export function rawOf(e: Entry | undefined): { readonly input: unknown; readonly output: unknown } | null {
+  if (!e || e.kind !== 'tool_call') return null;
+  return { input: e.rawInput ?? null, output: e.rawOutput ?? null };
+}
