@@ -82,6 +82,9 @@ export class ChatApp {
 
   /** Announces the webview; the host answers with a snapshot (again after every reload). */
   start(): void {
+    // Remember which chat this tab shows right away, so a reload before any typing or scrolling restores it.
+    const chatId = document.body.dataset['chatId'];
+    if (chatId) this.api.setState({ v: WEBVIEW_PROTOCOL_VERSION, draft: this.draft, scrollKey: this.restoreScrollKey, chatId });
     this.post({ type: 'ready', protocol: WEBVIEW_PROTOCOL_VERSION });
   }
 
@@ -348,7 +351,8 @@ export class ChatApp {
   }
 
   private saveState(): void {
-    this.api.setState({ v: WEBVIEW_PROTOCOL_VERSION, draft: this.draft, scrollKey: this.transcript.topVisibleKey() });
+    const chatId = document.body.dataset['chatId'];
+    this.api.setState({ v: WEBVIEW_PROTOCOL_VERSION, draft: this.draft, scrollKey: this.transcript.topVisibleKey(), ...(chatId ? { chatId } : {}) });
   }
 }
 

@@ -1,49 +1,71 @@
 /**
- * ChatService: owns the chat sessions (one per agent), the chat panel that shows the active one, the
- * message tree, and everything they share (settings, log, storage). Commands call into it.
+ * ChatService: owns every chat (src/common/chats/registry.ts lists them; each live one is a ChatSession
+ * with its own agent process, store, journal, capture and terminals), the editor tabs and the side bar
+ * view that show them, which chat is focused (the tree, the protocol log and the capability view follow
+ * it), and what they share (settings, log, storage). Commands call into it.
+ *
+ * Internal API for other features: `openChat({ chatId?, agentId?, newChat?, viewColumn? })`,
+ * `focusedChat` / `focusedChatId` / `onDidChangeFocusedChat`, `chat(id)`, `chatRecords()`,
+ * `setChatTitle(id, title)`, `closeChat(id)`, `deleteChat(id)`, `showInSideBar(id?)`.
  */
 import * as vscode from 'vscode';
 import path from 'node:path';
 import { allAgents, demoAgent, findAgent, parseSettings, type AgentConfig, type Settings } from '../common/config/settings';
-import { Disposable } from '../common/util/lifecycle';
+import { ChatRegistry, chatTitle, parseChatIndex, type ChatRecord } from '../common/chats/registry';
+import { Disposable, Emitter, type Event } from '../common/util/lifecycle';
 import { labelText, noticeText } from '../common/untrusted';
 import { spawnAgent, type ConnectAgent } from '../node/acp/agentLink';
-import { CaptureFile, readCaptureRecords } from '../node/capture/captureFile';
-import { NodeTerminalHost } from '../node/terminals';
 import { ChatPanel, CHAT_VIEW_TYPE } from './chatPanel';
+import type { ChatWebview } from './chatWebview';
 import { ChatSession } from './chatSession';
-import { CaptureSession } from './captureSession';
-import { createClientHandlers } from './clientHandlers';
+import { createChatSession, earlierKey } from './chatFactory';
 import { VirtualDocuments } from './virtualDocuments';
 import { FileAccess } from './fsHandlers';
 import { MessageTreeProvider, MESSAGE_TREE_VIEW } from './messageTree';
-import { createSessionUi } from './sessionUi';
-import { buildPrompt, findWorkspaceFiles } from './promptBuilder';
+import { findWorkspaceFiles } from './promptBuilder';
 import type { SessionPersistence } from './sessionPersistence';
 import type { TreeNode } from '../common/debug/treeModel';
-import { errorText } from '../common/util/errors';
-import type { EarlierLink } from './sessionPorts';
-
-/** Workspace-state key of an agent's link to the earlier transcript shown above its session. */
-const earlierKey = (agentId: string) => `acpChat.earlierTranscript.${agentId}`;
+import { CHAT_SIDEBAR_VIEW, SideBarChat } from './sideBarView';
+import { CaptureViews } from './captureViews';
+import { forgetChatSessions } from './forgetSessions';
 
 const RECENT_LOG_LINES = 2000;
+const SIDEBAR_CHAT_KEY = 'acpChat.sideBarChat';
+
+export interface OpenChatOptions {
+  /** A chat from the registry (reopened into a tab if closed). */
+  readonly chatId?: string;
+  /** With `newChat` (or when no chat exists yet): the agent of the new chat; default: the selected agent. */
+  readonly agentId?: string;
+  /** Always start another chat instead of revealing one. */
+  readonly newChat?: boolean;
+  readonly viewColumn?: vscode.ViewColumn;
+  /** Reveal without moving keyboard focus into the chat. */
+  readonly preserveFocus?: boolean;
+}
 
 export class ChatService extends Disposable {
   readonly log: vscode.LogOutputChannel;
   readonly tree: MessageTreeProvider;
   readonly treeView: vscode.TreeView<TreeNode>;
   readonly docs: VirtualDocuments;
+  readonly sideBar: SideBarChat;
   private readonly files: FileAccess;
   private settingsValue: Settings;
-  private readonly sessions = new Map<string, ChatSession>();
-  private activeAgentId: string;
-  private panel: ChatPanel | undefined;
+  /** The agent new chats start with (ACP: Select Agent, the status bar). */
+  private selectedAgentId: string;
+  private registryValue: ChatRegistry | undefined;
+  private readonly live = new Map<string, ChatSession>();
+  private readonly tabs = new Map<string, ChatPanel>();
   /** The newest log lines of the chat sessions, for the debug bundle (an output channel cannot be read back). */
   private readonly recentLog: string[] = [];
-  /** Read-only panels of opened captures; each disposes its capture when closed. */
-  private readonly capturePanels = new Set<ChatPanel>();
+  private readonly captures: CaptureViews;
   private readonly sessionStatus: vscode.StatusBarItem;
+  private readonly focusEmitter = this.register(new Emitter<ChatSession | undefined>());
+  /** The focused chat changed (a tab or the side bar view became active, or a chat was opened or deleted). */
+  readonly onDidChangeFocusedChat: Event<ChatSession | undefined> = this.focusEmitter.event;
+  /** Set while the window closes: tabs disposed then stay "open" in the registry, to be restored. */
+  private closing = false;
 
   /** Opened on first use (`ready()`), so activating the extension reads no saved chats. */
   private persistence: SessionPersistence | undefined;
@@ -57,11 +79,14 @@ export class ChatService extends Disposable {
     super();
     this.log = this.register(vscode.window.createOutputChannel('ACP Chat', { log: true }));
     this.settingsValue = this.readSettings();
-    this.activeAgentId = this.settingsValue.defaultAgent;
+    this.selectedAgentId = this.settingsValue.defaultAgent;
     this.docs = this.register(new VirtualDocuments());
-    this.files = new FileAccess(this.log, () => this.panel?.panel.viewColumn, () => this.settingsValue.outsideWorkspace);
+    this.files = new FileAccess(this.log, () => this.focusedTab()?.panel.viewColumn, () => this.settingsValue.outsideWorkspace);
     this.tree = this.register(new MessageTreeProvider());
     this.treeView = this.register(vscode.window.createTreeView(MESSAGE_TREE_VIEW, { treeDataProvider: this.tree, showCollapseAll: true }));
+    this.captures = new CaptureViews(context.extensionUri, this.log, this.docs, this.tree, () => this.capturesDir(), (sid, key) => this.revealEntry(sid, key), () => this.showFocusedInTree());
+    this.sideBar = this.register(new SideBarChat({ extensionUri: context.extensionUri, log: this.log, initialChat: () => this.sideBarInitial() }));
+    this.register(this.sideBar.onDidInteract((id) => this.focus(id)));
     this.sessionStatus = this.register(vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Right, 100));
     this.sessionStatus.command = 'acpChat.selectAgent';
     this.register(
@@ -69,14 +94,20 @@ export class ChatService extends Disposable {
         if (e.affectsConfiguration('acpChat')) this.settingsValue = this.readSettings();
       }),
     );
-    // Disposed newest first: sessions stop, then what they wrote is flushed.
+    // Disposed newest first: views close (keeping their chats "open" for the restore), sessions stop,
+    // then what they wrote is flushed.
     this.register({ dispose: () => void this.persistence?.flush() });
-    this.register({ dispose: () => this.sessions.forEach((s) => s.dispose()) });
-    this.register({ dispose: () => this.panel?.dispose() });
-    this.register({ dispose: () => [...this.capturePanels].forEach((p) => p.dispose()) });
+    this.register({ dispose: () => this.live.forEach((s) => s.dispose()) });
+    this.register({ dispose: () => [...this.tabs.values()].forEach((p) => p.dispose()) });
+    this.register(this.captures);
+    this.register({ dispose: () => void (this.closing = true) });
   }
 
   get settings(): Settings {
+    return this.settingsValue;
+  }
+
+  currentSettings(): Settings {
     return this.settingsValue;
   }
 
@@ -98,70 +129,215 @@ export class ChatService extends Disposable {
   ready(): Promise<void> {
     this.opening ??= this.openPersistence().then((p) => {
       this.persistence = p;
+      const registry = new ChatRegistry(parseChatIndex(p.readIndex(), (m) => this.log.warn(m)));
+      // Stores saved before several chats existed are keyed by agent id: each becomes a chat of that agent.
+      for (const id of p.savedIds()) if (!registry.has(id)) registry.create(id, 0, Math.random, id);
+      registry.onDidChange(() => p.writeIndex(registry.toJSON()));
+      registry.onDidChangeFocus(() => this.focusChanged());
+      this.registryValue = registry;
     });
     return this.opening;
   }
 
-  /** The session the panel shows (created, and its agent started, on first use). Requires `ready()`. */
+  /** The chat list. Requires `ready()`. */
+  get registry(): ChatRegistry {
+    if (!this.registryValue) throw new Error('ChatService.ready() must complete before chats are used');
+    return this.registryValue;
+  }
+
+  /** Every chat, most recently used first (history). Requires `ready()`. */
+  chatRecords(): readonly ChatRecord[] {
+    return this.registry.history();
+  }
+
+  /** A live chat by id. */
+  chat(chatId: string): ChatSession | undefined {
+    return this.live.get(chatId);
+  }
+
+  /** The id of the chat the user focused last (a tab or the side bar), if any. */
+  get focusedChatId(): string | undefined {
+    return this.registryValue?.focused();
+  }
+
+  /** The focused chat, if it is live (it always is while shown). */
+  get focusedChat(): ChatSession | undefined {
+    const id = this.focusedChatId;
+    return id === undefined ? undefined : this.live.get(id);
+  }
+
+  /** The chat id of a live session. */
+  chatIdOf(session: ChatSession): string | undefined {
+    for (const [id, s] of this.live) if (s === session) return id;
+    return undefined;
+  }
+
+  /** The focused chat (made live), else a chat of the selected agent. Requires `ready()`. Commands that act on "the chat" use this. */
   activeSession(): ChatSession {
-    return this.sessionFor(this.activeAgentId);
+    const focused = this.focusedChatId;
+    if (focused !== undefined) return this.liveChat(focused);
+    const record = this.registry.lastFocused((c) => c.agentId === this.selectedAgentId) ?? this.registry.create(this.selectedAgentId, Date.now());
+    const session = this.liveChat(record.id);
+    this.focus(record.id);
+    return session;
   }
 
-  /** The active agent's session if it exists: for commands that must not start an agent (cancel, export). */
+  /** The focused chat if it is live: for commands that must not start an agent (cancel, export). */
   existingSession(): ChatSession | undefined {
-    return this.sessions.get(this.activeAgentId);
+    return this.focusedChat;
   }
 
+  /** The editor tab of the focused chat, if it has one. */
   activePanel(): ChatPanel | undefined {
-    return this.panel;
+    return this.focusedTab();
   }
 
-  /** Opens (or reveals) the chat panel. */
-  async openChat(): Promise<ChatPanel> {
+  /** The tab of a chat, if open. */
+  tabOf(chatId: string): ChatPanel | undefined {
+    return this.tabs.get(chatId);
+  }
+
+  /** Every webview showing a chat (its tab, the side bar). */
+  viewsOf(chatId: string): ChatWebview[] {
+    const tab = this.tabs.get(chatId);
+    const side = this.sideBar.chatId === chatId ? this.sideBar.chatWebview : undefined;
+    return [...(tab ? [tab] : []), ...(side ? [side] : [])];
+  }
+
+  /**
+   * Opens a chat in an editor tab, or reveals it. Without options: the last focused chat that has a tab,
+   * else the last focused chat of the selected agent, else a new chat.
+   */
+  async openChat(options: OpenChatOptions = {}): Promise<ChatPanel> {
     await this.ready();
-    const session = this.activeSession();
-    if (this.panel) {
-      this.panel.panel.reveal(undefined, false);
-      this.panel.post({ type: 'focusPrompt' });
-      return this.panel;
+    const r = this.registry;
+    let record: ChatRecord | undefined;
+    if (options.chatId !== undefined) {
+      record = r.get(options.chatId);
+      if (!record) throw new Error(`no chat ${options.chatId}`);
+    } else if (!options.newChat) {
+      const focused = r.focused();
+      record =
+        (focused !== undefined && this.tabs.has(focused) ? r.get(focused) : undefined) ??
+        r.lastFocused((c) => this.tabs.has(c.id)) ??
+        (focused !== undefined && this.live.has(focused) ? r.get(focused) : undefined) ??
+        r.lastFocused((c) => c.agentId === this.selectedAgentId);
     }
-    const webviewPanel = vscode.window.createWebviewPanel(CHAT_VIEW_TYPE, this.panelTitle(session), vscode.ViewColumn.Beside, {
+    if (!record) {
+      const agentId = options.agentId ?? this.selectedAgentId;
+      if (!findAgent(this.agents(), agentId)) throw new Error(`no agent with id '${agentId}'`);
+      record = r.create(agentId, Date.now());
+    }
+    const existing = this.tabs.get(record.id);
+    if (existing) {
+      existing.panel.reveal(options.viewColumn, options.preserveFocus ?? false);
+      this.focus(record.id);
+      if (!options.preserveFocus) existing.post({ type: 'focusPrompt' });
+      return existing;
+    }
+    const column = options.viewColumn ?? this.focusedTab()?.panel.viewColumn ?? this.lastTab()?.panel.viewColumn ?? vscode.ViewColumn.Beside;
+    const webviewPanel = vscode.window.createWebviewPanel(CHAT_VIEW_TYPE, 'ACP Chat', { viewColumn: column, preserveFocus: options.preserveFocus ?? false }, {
       enableScripts: true,
       enableFindWidget: false,
       retainContextWhenHidden: false,
     });
-    return this.adoptPanel(webviewPanel);
+    return this.adoptPanel(webviewPanel, record.id);
   }
 
-  /** Takes over a panel VS Code restored after a reload (the serializer) or one just created. Requires `ready()`. */
-  adoptPanel(webviewPanel: vscode.WebviewPanel): ChatPanel {
-    this.panel?.dispose();
-    const session = this.activeSession();
-    const panel = new ChatPanel(webviewPanel, this.context.extensionUri, session, this.log, (q) => findWorkspaceFiles(q));
-    webviewPanel.title = this.panelTitle(session);
-    this.panel = panel;
+  /** ACP: New Chat — another chat, with the given agent or the selected one. */
+  newChat(agentId?: string, viewColumn?: vscode.ViewColumn): Promise<ChatPanel> {
+    return this.openChat({ newChat: true, ...(agentId !== undefined ? { agentId } : {}), ...(viewColumn !== undefined ? { viewColumn } : {}) });
+  }
+
+  /**
+   * Takes over a tab VS Code restored after a reload (the serializer: `chatId` from the webview's saved
+   * state) or one just created. A restored tab without a known chat id gets the last focused chat that
+   * has no tab yet, else a new chat. Requires `ready()`.
+   */
+  adoptPanel(webviewPanel: vscode.WebviewPanel, chatId?: string): ChatPanel {
+    const r = this.registry;
+    const id =
+      (chatId !== undefined && r.has(chatId) && !this.tabs.has(chatId) ? chatId : undefined) ??
+      r.lastFocused((c) => !this.tabs.has(c.id) && c.agentId === this.selectedAgentId)?.id ??
+      r.create(this.selectedAgentId, Date.now()).id;
+    const session = this.liveChat(id);
+    const panel = new ChatPanel(webviewPanel, this.context.extensionUri, session, this.log, (q) => findWorkspaceFiles(q), id);
+    this.tabs.set(id, panel);
+    r.update(id, { open: true });
+    webviewPanel.title = this.titleOf(id);
+    panel.onDidInteract(() => this.focus(id));
+    panel.own(webviewPanel.onDidChangeViewState((e) => e.webviewPanel.active && this.focus(id)));
     panel.onDidDispose(() => {
-      if (this.panel === panel) this.panel = undefined;
+      if (this.tabs.get(id) !== panel) return;
+      this.tabs.delete(id);
+      if (this.closing) return; // the window is closing: the tab comes back after the reload
+      r.update(id, { open: false });
+      this.releaseIfUnshown(id);
     });
+    this.focus(id);
     return panel;
   }
 
-  currentSettings(): Settings {
-    return this.settingsValue;
+  /** Closes a chat's tab; the chat stays in history (and its agent stops unless the side bar shows it). */
+  closeChat(chatId: string): void {
+    this.tabs.get(chatId)?.dispose();
   }
 
-  /** The agent chats start with (the status bar's): "ACP: Check Agent" checks this one. */
+  /** Deletes a chat: the agent is asked to close/delete its sessions where it advertises that, then its saved state goes. */
+  async deleteChat(chatId: string): Promise<void> {
+    await this.ready();
+    const record = this.registry.get(chatId);
+    if (!record) return;
+    const session = this.liveChat(chatId);
+    await forgetChatSessions(session, (level, m) => this.log[level](m));
+    this.tabs.get(chatId)?.dispose();
+    if (this.sideBar.chatId === chatId) this.sideBar.clear();
+    this.dropLive(chatId);
+    this.registry.remove(chatId);
+    void this.context.workspaceState.update(earlierKey(chatId), undefined);
+    await this.persistence?.remove(chatId);
+    this.updateStatus();
+  }
+
+  /** ACP: Show Chat in Side Bar — the given chat (default: the focused one, else a new chat) in the side bar view. */
+  async showInSideBar(chatId?: string): Promise<void> {
+    await this.ready();
+    if (chatId === undefined) this.activeSession(); // the focused chat, or a first one
+    const id = chatId ?? this.focusedChatId;
+    if (id === undefined || !this.registry.has(id)) return;
+    const previous = this.sideBar.chatId;
+    this.sideBar.show(id, this.liveChat(id), this.titleOf(id));
+    void this.context.workspaceState.update(SIDEBAR_CHAT_KEY, id);
+    if (previous !== undefined && previous !== id) this.releaseIfUnshown(previous);
+    await vscode.commands.executeCommand(`${CHAT_SIDEBAR_VIEW}.focus`);
+    this.focus(id);
+  }
+
+  private async sideBarInitial(): Promise<{ chatId: string; model: ChatSession; title: string } | undefined> {
+    await this.ready();
+    const saved = this.context.workspaceState.get<string>(SIDEBAR_CHAT_KEY);
+    const id = (saved !== undefined && this.registry.has(saved) ? saved : undefined) ?? this.focusedChatId ?? this.registry.history()[0]?.id;
+    if (id === undefined) return undefined;
+    return { chatId: id, model: this.liveChat(id), title: this.titleOf(id) };
+  }
+
+  /** The agent the next new chat starts with; "ACP: Check Agent" checks this one. */
   selectedAgent(): AgentConfig | undefined {
-    return findAgent(this.agents(), this.activeAgentId);
+    return findAgent(this.agents(), this.selectedAgentId);
   }
 
+  /**
+   * ACP: Select Agent. The agent becomes the one new chats start with, and the focused chat becomes that
+   * agent's most recent chat (a new one if it has none), shown in a tab when a chat tab was showing.
+   */
   async selectAgent(id?: string): Promise<void> {
     let agentId = id;
+    const current = this.focusedChat?.agent.id ?? this.selectedAgentId;
     if (agentId === undefined) {
       const pick = await vscode.window.showQuickPick(
         this.agents().map((a) => ({
           label: labelText(a.name),
-          description: a.id === this.activeAgentId ? '(active)' : labelText(a.id),
+          description: a.id === current ? '(active)' : labelText(a.id),
           detail: labelText([a.command, ...a.args].join(' ')),
           id: a.id,
         })),
@@ -175,162 +351,156 @@ export class ChatService extends Disposable {
       void vscode.window.showErrorMessage(`No agent with id '${noticeText(agentId)}' (see the acpChat.agents setting).`);
       return;
     }
-    this.activeAgentId = agentId;
-    const session = this.activeSession();
-    if (this.panel) {
-      this.panel.attach(session);
-      this.panel.panel.title = this.panelTitle(session);
+    this.selectedAgentId = agentId;
+    if (this.focusedChat?.agent.id === agentId) return this.updateStatus();
+    const hadTab = this.focusedTab() !== undefined;
+    const target = this.registry.lastFocused((c) => c.agentId === agentId) ?? this.registry.create(agentId, Date.now());
+    if (hadTab) await this.openChat({ chatId: target.id });
+    else {
+      this.liveChat(target.id);
+      this.focus(target.id);
     }
     this.updateStatus();
   }
 
-  /** Starts a fresh session with the active agent (the old transcript stays in the tree). */
+  /** Starts a fresh session in the focused chat (the old transcript stays in the tree). */
   async newSession(): Promise<void> {
     await this.ready();
     await this.activeSession().newSession();
   }
 
-  /** ACP: Open Session… — the agent's saved sessions (session/list), plus the ones in our store. */
-  async pickSession(): Promise<void> {
-    await this.ready();
-    const session = this.activeSession();
-    const listed = await session.listSessions().catch((e: unknown) => {
-      void vscode.window.showWarningMessage(`${noticeText(session.agent.name)}: session/list failed: ${noticeText(errorText(e))}`);
-      return [];
-    });
-    const local = session.sessions().map((s) => ({ sessionId: s.sessionId, title: s.title, updatedAt: s.updatedAt }));
-    const seen = new Set<string>();
-    const items = [...listed, ...local]
-      .filter((s) => !seen.has(s.sessionId) && seen.add(s.sessionId))
-      .map((s) => ({
-        label: labelText(s.title ?? s.sessionId),
-        description: s.sessionId === session.sessionId ? '(current)' : labelText(s.updatedAt ?? ''),
-        detail: labelText(s.sessionId),
-        sessionId: s.sessionId,
-      }));
-    if (items.length === 0) {
-      void vscode.window.showInformationMessage(`${noticeText(session.agent.name)} has no saved sessions to open.`);
-      return;
-    }
-    const pick = await vscode.window.showQuickPick(items, { title: `${labelText(session.agent.name)}: open a session`, matchOnDetail: true });
-    if (pick) await session.openSession(pick.sessionId);
-  }
-
   /** ACP: Open Capture — a recorded `.jsonl` in a read-only panel and the tree. */
-  async openCapture(file?: string, mode?: 'full' | 'realtime'): Promise<{ capture: CaptureSession; panel: ChatPanel } | undefined> {
-    const uri = file
-      ? vscode.Uri.file(file)
-      : (await vscode.window.showOpenDialog({ title: 'ACP: Open Capture', canSelectMany: false, filters: { 'ACP capture': ['jsonl', 'ndjson'] }, defaultUri: vscode.Uri.file(this.capturesDir()) }))?.[0];
-    if (!uri) return undefined;
-    const pace =
-      mode ??
-      (
-        await vscode.window.showQuickPick(
-          [
-            { label: 'Full speed', description: 'apply every message at once', mode: 'full' as const },
-            { label: 'Real time', description: 'replay at the pace it was recorded', mode: 'realtime' as const },
-          ],
-          { title: 'Replay the capture' },
-        )
-      )?.mode;
-    if (!pace) return undefined;
-    const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-    const name = uri.path.split('/').pop() ?? 'capture';
-    let capturePanel: vscode.WebviewPanel | undefined;
-    const ui = createSessionUi({ docs: this.docs, log: this.log, revealInTree: (sid, key) => this.revealInTree(sid, key), isPanelVisible: () => true, showPanel: () => undefined, chatColumn: () => capturePanel?.viewColumn });
-    const capture = new CaptureSession(name, text, ui);
-    const webviewPanel = capturePanel = vscode.window.createWebviewPanel(CHAT_VIEW_TYPE + '.capture', `Capture · ${name}`, vscode.ViewColumn.Active, { enableScripts: true });
-    const panel = new ChatPanel(webviewPanel, this.context.extensionUri, capture, this.log);
-    const fromTree = this.tree.addSource(capture);
-    this.capturePanels.add(panel);
-    panel.onDidDispose(() => {
-      this.capturePanels.delete(panel);
-      fromTree.dispose();
-      capture.dispose();
-    });
-    if (pace === 'full') capture.playAll();
-    else capture.playRealTime();
-    return { capture, panel };
+  openCapture(file?: string, mode?: 'full' | 'realtime'): ReturnType<CaptureViews['open']> {
+    return this.captures.open(file, mode);
   }
 
+  /** Reveals an entry of the focused chat (or a shown capture) in the tree. */
   revealInTree(sessionId: string, key: string): void {
+    this.revealEntry(sessionId, key);
+  }
+
+  private revealEntry(sessionId: string, key: string): void {
     const node = this.tree.entryNodeFor(sessionId, key);
     if (node) void this.treeView.reveal(node, { select: true, focus: true, expand: true });
   }
 
-  private sessionFor(agentId: string): ChatSession {
-    const existing = this.sessions.get(agentId);
+  /** Makes a chat the focused one (the tree, log and capability view follow). */
+  focus(chatId: string): void {
+    if (!this.registryValue?.has(chatId)) return;
+    if (this.registryValue.focused() === chatId) return this.showFocusedInTree();
+    this.registryValue.focus(chatId); // fires focusChanged
+  }
+
+  private focusChanged(): void {
+    const session = this.focusedChat;
+    if (session) this.selectedAgentId = session.agent.id;
+    this.showFocusedInTree();
+    this.updateStatus();
+    this.focusEmitter.fire(session);
+  }
+
+  private showFocusedInTree(): void {
+    const session = this.focusedChat;
+    this.tree.show(session);
+    const id = this.focusedChatId;
+    this.treeView.description = session && id !== undefined ? this.titleOf(id) : undefined;
+  }
+
+  /** The live session of a chat (created, and its agent started, on first use). Requires `ready()`. */
+  private liveChat(chatId: string): ChatSession {
+    const existing = this.live.get(chatId);
     if (existing) return existing;
-    const agent = findAgent(this.agents(), agentId) ?? findAgent(this.agents(), 'demo');
+    const record = this.registry.get(chatId);
+    if (!record) throw new Error(`no chat ${chatId}`);
+    const agent = findAgent(this.agents(), record.agentId) ?? findAgent(this.agents(), 'demo');
     if (!agent) throw new Error('the demo agent is missing');
     const persistence = this.persistence;
     if (!persistence) throw new Error('ChatService.ready() must complete before a chat session is created');
-    const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? this.context.globalStorageUri.fsPath;
-    const restored = persistence.restore(agent.id, (m) => this.log.warn(m));
-    let capture: CaptureFile | undefined;
-    // The session is created below; terminal events reach it through this late-bound reference.
-    let owner: ChatSession | undefined;
-    const terminals = new NodeTerminalHost({
-      defaultCwd: cwd,
-      admitCwd: (dir, sid) => this.files.checkTerminalCwd(dir, { agentName: agent.name, sessionId: sid }),
-      onOutput: (id, text) => owner?.terminalEvent(id, text),
-      onExit: (id, status) => owner?.terminalEvent(id, '', { exitCode: status.exitCode ?? null, signal: status.signal ?? null }),
-    });
-    const ui = createSessionUi({
-      docs: this.docs,
-      log: this.log,
-      revealInTree: (sid, key) => this.revealInTree(sid, key),
-      isPanelVisible: (s) => this.panel !== undefined && this.panel.panel.visible && this.activeSession() === s,
-      showPanel: () => void this.openChat(),
-      chatColumn: () => this.panel?.panel.viewColumn,
-    });
-    const session: ChatSession = new ChatSession({
-      agent,
-      cwd,
-      store: restored.store,
-      restoredSessionId: restored.sessionId,
-      restoredEarlier: this.context.workspaceState.get<EarlierLink>(earlierKey(agent.id)) ?? null,
-      connect: this.connect,
-      settings: () => this.settingsValue,
-      handlers: (broker, s) =>
-        createClientHandlers({
-          agentName: agent.name,
-          files: this.files,
-          broker,
-          terminals,
-          rules: () => this.settingsValue.permissionRules,
-          toolCallKey: (sid, id) => s.toolCallKey(sid, id),
-          onAsk: (_sid, title) => ui.permissionAsked(s, title),
-          log: (m) => this.log.info(m),
-        }),
-      sinks: {
-        capture: (dir, msg, seq, raw) => {
-          if (!this.settingsValue.captureEnabled) return;
-          capture ??= CaptureFile.create(this.capturesDir(), agent.id, this.settingsValue.captureMaxFiles, (m) => this.log.error(m));
-          capture.write(dir, msg, seq, raw);
+    const session = createChatSession(
+      {
+        context: this.context,
+        log: this.log,
+        docs: this.docs,
+        files: this.files,
+        persistence,
+        connect: this.connect,
+        settings: () => this.settingsValue,
+        capturesDir: () => this.capturesDir(),
+        remember: (line) => this.remember(line),
+        revealInTree: (id, sid, key) => {
+          this.focus(id);
+          this.revealEntry(sid, key);
         },
-        persist: (dir, msg, changes, seq) => persistence.append(agent.id, dir, msg, changes, seq),
-        earlier: (link) => void this.context.workspaceState.update(earlierKey(agent.id), link ?? undefined),
+        isChatVisible: (id) => this.viewsOf(id).some((v) => v.surface.visible),
+        showChat: (id) => void this.openChat({ chatId: id }),
+        chatColumn: (id) => this.tabs.get(id)?.panel.viewColumn,
       },
-      ui,
-      log: (level, message) => {
-        this.log[level](message);
-        this.remember(`${new Date().toISOString()} ${level} [${agent.id}] ${message}`);
-      },
-      records: (seqs) => readCaptureRecords(this.capturesDir(), agent.id, seqs),
-      buildPrompt: (text, caps) => buildPrompt(text, caps, this.files, vscode.workspace.workspaceFolders?.[0]?.uri.fsPath),
-    });
-    owner = session;
-    session.captureFile = () => capture?.path;
-    session.own(terminals);
-    this.sessions.set(agentId, session);
-    this.tree.addSource(session);
+      record,
+      agent,
+    );
+    this.live.set(chatId, session);
     session.onDidChange((changes) => {
-      if (changes.some((c) => c.type === 'panel' || c.type === 'reset')) this.updateStatus();
+      if (!changes.some((c) => c.type === 'panel' || c.type === 'reset')) return;
+      this.syncRecord(chatId, session, changes.some((c) => c.type === 'panel' && c.fields.turn === 'busy'));
+      if (this.focusedChatId === chatId) this.updateStatus();
     });
     void session.start();
-    this.updateStatus();
+    if (this.focusedChatId === chatId) this.showFocusedInTree();
     return session;
+  }
+
+  /** Keeps the registry's session id and title in step with the chat, and the tab titles with both. */
+  private syncRecord(chatId: string, session: ChatSession, used: boolean): void {
+    const title = session.current()?.title ?? null;
+    const record = this.registryValue?.update(chatId, { sessionId: session.sessionId, title, ...(used ? { updatedAt: Date.now() } : {}) });
+    if (!record) return;
+    this.retitle(chatId);
+  }
+
+  /** Sets a chat's title (e.g. after a rename); the agent's next `session_info_update` title replaces it. */
+  setChatTitle(chatId: string, title: string | null): void {
+    this.registryValue?.update(chatId, { title });
+    this.retitle(chatId);
+  }
+
+  private retitle(chatId: string): void {
+    const title = this.titleOf(chatId);
+    const tab = this.tabs.get(chatId);
+    if (tab && tab.panel.title !== title) tab.panel.title = title;
+    if (this.sideBar.chatId === chatId) this.sideBar.retitle(title);
+    if (this.focusedChatId === chatId) this.treeView.description = title;
+  }
+
+  /** A chat's display title (tab, side bar, tree): the session title, else agent name and a short label. */
+  titleOf(chatId: string): string {
+    const record = this.registryValue?.get(chatId);
+    if (!record) return 'ACP Chat';
+    return chatTitle(record, findAgent(this.agents(), record.agentId)?.name ?? record.agentId);
+  }
+
+  /** A chat no webview shows any more stops (agent, terminals); it stays in history and restarts when reopened. */
+  private releaseIfUnshown(chatId: string): void {
+    if (this.tabs.has(chatId) || this.sideBar.chatId === chatId) return;
+    this.dropLive(chatId);
+    this.updateStatus();
+  }
+
+  private dropLive(chatId: string): void {
+    const session = this.live.get(chatId);
+    if (!session) return;
+    this.live.delete(chatId);
+    session.dispose();
+    if (this.focusedChatId === chatId) this.showFocusedInTree();
+  }
+
+  private focusedTab(): ChatPanel | undefined {
+    const id = this.focusedChatId;
+    return (id !== undefined ? this.tabs.get(id) : undefined) ?? undefined;
+  }
+
+  private lastTab(): ChatPanel | undefined {
+    const record = this.registryValue?.lastFocused((c) => this.tabs.has(c.id));
+    return record ? this.tabs.get(record.id) : undefined;
   }
 
   /** Where captures are written: the workspace's extension storage (or the global one without a workspace). */
@@ -338,13 +508,9 @@ export class ChatService extends Disposable {
     return path.join((this.context.storageUri ?? this.context.globalStorageUri).fsPath, 'captures');
   }
 
-  private panelTitle(session: ChatSession): string {
-    return `ACP Chat · ${session.agent.name}`;
-  }
-
   private updateStatus(): void {
-    const s = this.sessions.get(this.activeAgentId);
-    if (!s) return;
+    const s = this.focusedChat;
+    if (!s) return this.sessionStatus.hide();
     const icon = { starting: '$(loading~spin)', idle: '$(comment-discussion)', busy: '$(loading~spin)', cancelling: '$(loading~spin)', exited: '$(error)', error: '$(error)' }[s.turnState];
     this.sessionStatus.text = `${icon} ${labelText(s.agent.name, 60)}`;
     this.sessionStatus.tooltip = `ACP Chat: ${labelText(s.agent.name)} (${s.turnState}) · click to select an agent`;

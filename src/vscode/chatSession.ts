@@ -9,7 +9,7 @@
  * (common/webview/panelChanges), webview dispatch (webviewMessages), session operations (node/acp/sessions).
  */
 import type { AgentConfig } from '../common/config/settings';
-import { sessionPanelFields, type EarlierTranscript, type PanelState, type TerminalView, type TurnState, type WebviewToHost } from '../common/webview/contract';
+import { sessionPanelFields, type EarlierTranscript, type PanelState, type TurnState, type WebviewToHost } from '../common/webview/contract';
 import type { Diagnostic, Entry, SessionState } from '../common/store/model';
 import { MessageStore, type StoreChange } from '../common/store';
 import { PermissionBroker } from '../common/permissionBroker';
@@ -30,16 +30,13 @@ import { dispatchWebviewMessage } from './webviewMessages';
 import { errorText } from '../common/util/errors';
 import { StartupTimeoutError, startupTimeoutText, withStartupTimeout } from './startupTimeout';
 import { PromptQueue, type QueuedPrompt } from '../common/promptQueue';
-import { contextBlocks, contextChip, contextUri, type ContextItem } from '../common/context';
-import { ClientMethods } from '../common/protocol/methods';
-import { TerminalUpdateDecoder } from '../common/protocol/terminalUpdates';
+import { contextBlocks, type ContextItem } from '../common/context';
+import { SessionTerminals, type TerminalExit } from './sessionTerminals';
+import { PromptContext } from './promptContext';
 
 export type { ChatSessionOptions, SessionSinks, SessionUi } from './sessionPorts';
 
 type Notice = PanelState['notices'][number];
-
-/** Characters of terminal output kept per terminal for the panel. */
-const MAX_TERMINAL_CHARS = 64 * 1024;
 
 export class ChatSession extends Disposable implements ChatModel, TreeSource, ChatControls {
   readonly broker = new PermissionBroker();
@@ -55,11 +52,9 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
   private message: string | null = null;
   private readonly queue = new PromptQueue();
   /** Editor context waiting for the next prompt (chips in the prompt box). */
-  private pendingContext: readonly ContextItem[] = [];
-  private contextSeq = 0;
+  private readonly context = new PromptContext();
   private notices: Notice[] = [];
-  private readonly terminals = new Map<string, TerminalView>();
-  private readonly v2Terminals = new TerminalUpdateDecoder();
+  private readonly terminals = new SessionTerminals();
   private wireSeq = 0;
   private connecting: Promise<void> | undefined;
   /** The session whose reattach failed, shown read-only above the new one (until another session is chosen). */
@@ -171,38 +166,17 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
       readOnly: false,
       ...sessionPanelFields(s),
       queuedPrompts: this.queue.forPanel(),
-      context: this.pendingContext.map(contextChip),
+      context: this.context.chips(),
       permissions: this.permissionsForPanel(),
       notices: this.notices,
-      terminals: Object.fromEntries(this.terminals),
+      terminals: this.terminals.forPanel(),
       earlier: this.earlierForPanel(),
     };
   }
 
-  /**
-   * Output and exit of a terminal, streamed to the panel: one we run for the agent (v1), or one the agent
-   * owns and reports with v2 terminal updates (`replace`: the text is a snapshot of the whole output).
-   */
-  terminalEvent(terminalId: string, append: string, exit?: { exitCode: number | null; signal: string | null }, replace?: true): void {
-    const prev = this.terminals.get(terminalId) ?? { output: '', exited: false, exitCode: null, signal: null };
-    let output = replace ? append : prev.output + append;
-    // The panel shows a bounded tail; the agent's own output limit is applied separately by the host.
-    if (output.length > MAX_TERMINAL_CHARS) output = output.slice(output.length - MAX_TERMINAL_CHARS);
-    this.terminals.set(terminalId, exit ? { output, exited: true, exitCode: exit.exitCode, signal: exit.signal } : { ...prev, output });
-    this.changes.fire([{ type: 'terminal', terminalId, append, ...(replace ? { replace } : {}), ...(exit ? { exit } : {}) }]);
-  }
-
-  /**
-   * ACP v2 agent-owned terminals. Kept here beside the v1 terminals rather than in the store: like them it
-   * is the live view of a process (a bounded tail, not transcript content), and v2 makes the agent its
-   * owner: `session/resume` replay re-sends a `terminal_update` snapshot (that is what snapshots are for),
-   * and the capture keeps every byte. The transcript's tool call keeps the `{type:"terminal"}` reference.
-   */
-  private v2TerminalFrom(dir: Direction, msg: unknown): void {
-    if (dir !== 'agent->client' || typeof msg !== 'object' || msg === null || !('method' in msg) || msg.method !== ClientMethods.sessionUpdate) return;
-    const e = this.v2Terminals.decode('params' in msg ? msg.params : undefined);
-    // Terminal ids are per session: only the shown session's terminals feed the panel's map.
-    if (e && e.sessionId === this.sessionIdValue) this.terminalEvent(e.terminalId, e.text, e.exit, e.replace ? true : undefined);
+  /** Output and exit of a terminal we run for the agent (v1) or the agent owns (v2, `replace`: a snapshot), streamed to the panel. */
+  terminalEvent(terminalId: string, append: string, exit?: TerminalExit, replace?: true): void {
+    this.changes.fire([this.terminals.event(terminalId, append, exit, replace)]);
   }
 
   /** Resolves when no turn is running and nothing is queued (or the agent is gone). */
@@ -407,10 +381,9 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
   /** Sends a prompt, or queues it while a turn is running (one turn per session in flight). */
   prompt(text: string, images: readonly PromptImage[] = []): void {
     const trimmed = text.trim();
-    const context = this.pendingContext;
-    if (!trimmed && images.length === 0 && context.length === 0) return;
+    if (!trimmed && images.length === 0 && this.context.items().length === 0) return;
     // The chips go with this prompt (also when it is queued), and the prompt box starts empty again.
-    this.pendingContext = [];
+    const context = this.context.take();
     this.queue.push(context.length ? { text: trimmed, images, context } : { text: trimmed, images });
     this.emitPanel({ queuedPrompts: this.queue.forPanel(), context: [] });
     if (this.turn === 'exited' || this.turn === 'error') void this.restart();
@@ -419,23 +392,16 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
 
   /** Attaches editor context to the next prompt; the same file and range added twice is kept once. */
   addContext(item: Omit<ContextItem, 'id'>): void {
-    const uri = contextUri(item);
-    if (this.pendingContext.some((c) => c.kind === item.kind && contextUri(c) === uri)) return;
-    this.contextSeq++;
-    this.pendingContext = [...this.pendingContext, { ...item, id: `ctx-${this.contextSeq}` }];
-    this.emitPanel({ context: this.pendingContext.map(contextChip) });
+    if (this.context.add(item)) this.emitPanel({ context: this.context.chips() });
   }
 
   removeContext(id: string): void {
-    const next = this.pendingContext.filter((c) => c.id !== id);
-    if (next.length === this.pendingContext.length) return;
-    this.pendingContext = next;
-    this.emitPanel({ context: next.map(contextChip) });
+    if (this.context.remove(id)) this.emitPanel({ context: this.context.chips() });
   }
 
   /** The context attached to the next prompt (for tests and the API). */
   contextItems(): readonly ContextItem[] {
-    return this.pendingContext;
+    return this.context.items();
   }
 
   removeQueued(index: number): void {
@@ -517,7 +483,8 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
     const changes = this.o.store.ingest(dir, msg, seq);
     this.guard('save', seq, () => this.o.sinks.persist(dir, msg, changes, seq));
     if (changes.length) this.applyStoreChanges(changes);
-    this.v2TerminalFrom(dir, msg);
+    const v2 = this.terminals.fromWire(dir, msg, this.sessionIdValue);
+    if (v2) this.terminalEvent(...v2);
   }
 
   private guard(what: string, seq: number, run: () => void): void {

@@ -8,9 +8,14 @@ import { addAgent, parseAddAgentOptions } from './addAgent';
 import { addToChat, fileItem, problemsItem, selectionItem, urisFrom } from './contextCommands';
 import { showAgentCapabilities, showProtocolLog, showProtocolMessages } from './inspector';
 import { checkAgent } from './checkAgent';
+import { deleteChatCommand, pickSession, pickSideBarChat } from './chatHistory';
 
 export const Commands = {
   openChat: 'acpChat.openChat',
+  newChat: 'acpChat.newChat',
+  showChatInSideBar: 'acpChat.showChatInSideBar',
+  deleteChat: 'acpChat.deleteChat',
+  pickSideBarChat: 'acpChat.pickSideBarChat',
   selectAgent: 'acpChat.selectAgent',
   newSession: 'acpChat.newSession',
   openSession: 'acpChat.openSession',
@@ -42,9 +47,16 @@ export class CommandRegistry extends Disposable {
     this.add(Commands.openChat, async () => {
       await s.openChat();
     });
+    // Arguments (for keybindings and other extensions): an agent id; a chat id.
+    this.add(Commands.newChat, async (agentId?: unknown) => {
+      await s.newChat(typeof agentId === 'string' ? agentId : undefined);
+    });
+    this.add(Commands.showChatInSideBar, (chatId?: unknown) => s.showInSideBar(typeof chatId === 'string' ? chatId : undefined));
+    this.add(Commands.pickSideBarChat, () => pickSideBarChat(s));
+    this.add(Commands.deleteChat, (chatId?: unknown) => deleteChatCommand(s, typeof chatId === 'string' ? chatId : undefined));
     this.add(Commands.selectAgent, (id?: unknown) => s.selectAgent(typeof id === 'string' ? id : undefined));
     this.add(Commands.newSession, () => s.newSession());
-    this.add(Commands.openSession, () => s.pickSession());
+    this.add(Commands.openSession, () => pickSession(s));
     this.add(Commands.restartAgent, async () => {
       await s.ready();
       await s.activeSession().restart();

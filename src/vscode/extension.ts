@@ -1,10 +1,11 @@
 /**
- * Entry point. Activation is cheap: it wires the service, commands, the panel serializer and the tree;
- * an agent starts only when a chat is opened (or restored).
+ * Entry point. Activation is cheap: it wires the service, commands, the tab serializer, the side bar
+ * view and the tree; an agent starts only when a chat is opened (or restored).
  */
 import * as vscode from 'vscode';
 import { ChatService } from './chatService';
 import { CHAT_VIEW_TYPE } from './chatPanel';
+import { CHAT_SIDEBAR_VIEW } from './sideBarView';
 import { CommandRegistry } from './commands';
 import { createApi, type AcpChatApi } from './api';
 import { exportDebugBundle } from './debugBundle';
@@ -19,11 +20,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<AcpCha
   context.subscriptions.push(
     vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, {
       // VS Code restarts with the panel open: take it over and show the restored transcript at once.
-      async deserializeWebviewPanel(panel) {
+      // Each tab's webview saved the id of the chat it shows (WebviewPersistedState.chatId).
+      async deserializeWebviewPanel(panel, state: unknown) {
         await s.ready();
-        s.adoptPanel(panel);
+        const chatId = typeof state === 'object' && state !== null && 'chatId' in state && typeof state.chatId === 'string' ? state.chatId : undefined;
+        s.adoptPanel(panel, chatId);
       },
     }),
+    vscode.window.registerWebviewViewProvider(CHAT_SIDEBAR_VIEW, s.sideBar),
   );
   if (s.settings.openOnStartup) void s.openChat();
   return createApi(s);

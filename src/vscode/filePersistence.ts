@@ -1,10 +1,11 @@
 /**
  * Session persistence in the extension's storage folder: one StoreJournal (snapshot + append-only
- * journal, see src/node/persistence/journal.ts) per agent. Journals are opened at activation, so a
- * restored panel shows its transcript at once, before the agent has even started.
+ * journal, see src/node/persistence/journal.ts) per chat, and the chat list in `chats.json` (temp file +
+ * rename, so a crash leaves the old list or the new one). Journals are opened on first use of the chats,
+ * so a restored panel shows its transcript at once, before the agent has even started.
  */
 import type * as vscode from 'vscode';
-import { readdir } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { MessageStore, type Direction, type StoreChange } from '../common/store';
 import { StoreJournal } from '../node/persistence/journal';
@@ -29,11 +30,23 @@ interface Open {
 
 export class FilePersistence implements SessionPersistence {
   private readonly open = new Map<string, Open>();
+  private readonly saved: string[] = [];
+  private index: unknown;
+  /** Index writes, in order (the last one wins on disk). */
+  private indexWrites: Promise<void> = Promise.resolve();
 
   private constructor(private readonly dir: string, private readonly log: (message: string) => void) {}
 
   static async create(dir: string, log: (message: string) => void): Promise<FilePersistence> {
     const p = new FilePersistence(dir, log);
+    const indexText = await readFile(path.join(dir, INDEX_FILE), 'utf8').catch(() => undefined);
+    if (indexText !== undefined) {
+      try {
+        p.index = JSON.parse(indexText) as unknown;
+      } catch (e) {
+        log(`the chat list (${INDEX_FILE}) is not JSON and was started afresh: ${errorText(e)}`);
+      }
+    }
     const names = await readdir(dir).catch(() => [] as string[]);
     const ids = new Set(names.map((n) => /^(.+)\.(?:journal\.ndjson|snapshot\.json)$/.exec(n)?.[1]).filter((x): x is string => x !== undefined));
     for (const id of ids) {
@@ -41,15 +54,56 @@ export class FilePersistence implements SessionPersistence {
       const problems = r.diagnostics.map((d) => `${d.severity}: ${d.message}`);
       for (const m of problems) log(`restoring ${id}: ${m}`);
       p.open.set(id, { store: r.store, journal: r.journal, pending: [], ready: Promise.resolve(), sinceCompact: 0, problems });
+      p.saved.push(id);
     }
     return p;
   }
 
-  restore(agentId: string, warn: (message: string) => void): { store: MessageStore; sessionId: string | null } {
-    const id = fileId(agentId);
+  savedIds(): readonly string[] {
+    return this.saved;
+  }
+
+  readIndex(): unknown {
+    return this.index;
+  }
+
+  writeIndex(index: unknown): void {
+    this.index = index;
+    const text = JSON.stringify(index);
+    const file = path.join(this.dir, INDEX_FILE);
+    this.indexWrites = this.indexWrites.then(async () => {
+      try {
+        await mkdir(this.dir, { recursive: true });
+        await writeFile(`${file}.tmp`, text);
+        await rename(`${file}.tmp`, file);
+      } catch (e) {
+        this.log(`could not save the chat list: ${errorText(e)}`);
+      }
+    });
+  }
+
+  async remove(chatId: string): Promise<void> {
+    const id = fileId(chatId);
+    const o = this.open.get(id);
+    this.open.delete(id);
+    if (o) {
+      await o.ready;
+      await o.journal?.dispose().catch(() => undefined);
+    }
+    const i = this.saved.indexOf(id);
+    if (i >= 0) this.saved.splice(i, 1);
+    await Promise.all(
+      ['.snapshot.json', '.snapshot.json.bak', '.journal.ndjson'].map((ext) =>
+        rm(path.join(this.dir, id + ext), { force: true }).catch((e: unknown) => this.log(`could not delete ${id}${ext}: ${errorText(e)}`)),
+      ),
+    );
+  }
+
+  restore(chatId: string, warn: (message: string) => void): { store: MessageStore; sessionId: string | null } {
+    const id = fileId(chatId);
     const o = this.open.get(id);
     if (o) {
-      for (const m of o.problems) warn(`the saved chat of ${agentId} was partly unreadable: ${m}`);
+      for (const m of o.problems) warn(`the saved chat ${chatId} was partly unreadable: ${m}`);
       return { store: o.store, sessionId: o.store.sessions().at(-1)?.sessionId ?? null };
     }
     // Nothing saved yet: start empty and open the journal in the background.
@@ -62,15 +116,15 @@ export class FilePersistence implements SessionPersistence {
         for (const [dir, msg, changes, seq] of fresh.pending.splice(0)) r.journal.append(dir, msg, changes, seq);
       },
       (e: unknown) => {
-        this.log(`could not open the chat journal of ${agentId}: ${errorText(e)}; this chat will not survive a reload`);
+        this.log(`could not open the chat journal of ${chatId}: ${errorText(e)}; this chat will not survive a reload`);
         if (this.open.get(id) === fresh) this.open.delete(id);
       },
     );
     return { store: fresh.store, sessionId: null };
   }
 
-  append(agentId: string, dir: Direction, msg: unknown, changes: readonly StoreChange[], seq: number): void {
-    const o = this.open.get(fileId(agentId));
+  append(chatId: string, dir: Direction, msg: unknown, changes: readonly StoreChange[], seq: number): void {
+    const o = this.open.get(fileId(chatId));
     if (!o) return;
     if (!o.journal) {
       o.pending.push([dir, msg, changes, seq]);
@@ -79,16 +133,17 @@ export class FilePersistence implements SessionPersistence {
     try {
       o.journal.append(dir, msg, changes, seq);
     } catch (e) {
-      this.log(`chat journal of ${agentId}: ${errorText(e)}`);
+      this.log(`chat journal of ${chatId}: ${errorText(e)}`);
       return;
     }
     if (++o.sinceCompact >= COMPACT_EVERY) {
       o.sinceCompact = 0;
-      o.journal.compact(o.store).catch((e: unknown) => this.log(`could not snapshot the chat of ${agentId}: ${errorText(e)}`));
+      o.journal.compact(o.store).catch((e: unknown) => this.log(`could not snapshot the chat ${chatId}: ${errorText(e)}`));
     }
   }
 
   async flush(): Promise<void> {
+    await this.indexWrites;
     await Promise.all(
       [...this.open.values()].map(async (o) => {
         await o.ready;
@@ -98,7 +153,9 @@ export class FilePersistence implements SessionPersistence {
   }
 }
 
-/** Agent ids are free text in settings; journal ids must be plain file names. */
+const INDEX_FILE = 'chats.json';
+
+/** Chat ids (and the agent ids of older saves) are free text; journal ids must be plain file names. */
 function fileId(agentId: string): string {
   return agentId.replace(/[^A-Za-z0-9._-]/g, '_');
 }

@@ -1,7 +1,7 @@
 /**
- * "ACP Messages": the debug tree over the message store. It maps the plain nodes of
- * src/common/debug/treeModel.ts to TreeItems; refreshes are coalesced (at most every 150 ms) so a
- * streaming turn does not flood the tree.
+ * "ACP Messages": the debug tree over the message store of the focused chat (or an opened capture). It
+ * maps the plain nodes of src/common/debug/treeModel.ts to TreeItems; refreshes are coalesced (at most
+ * every 150 ms) so a streaming turn does not flood the tree.
  */
 import * as vscode from 'vscode';
 import {
@@ -42,27 +42,28 @@ export class MessageTreeProvider extends Disposable implements vscode.TreeDataPr
   private timer: ReturnType<typeof setTimeout> | undefined;
   /** Parent of each node handed out, for `reveal`. */
   private readonly parents = new Map<string, TreeNode | undefined>();
-  private readonly subscriptions = new Map<TreeSource, { dispose(): void }>();
+  private subscription: { dispose(): void } | undefined;
 
   constructor() {
     super();
     this.register(this.changed);
     this.register({ dispose: () => clearTimeout(this.timer) });
-    this.register({ dispose: () => this.subscriptions.forEach((s) => s.dispose()) });
+    this.register({ dispose: () => this.subscription?.dispose() });
   }
 
-  addSource(source: TreeSource): { dispose(): void } {
-    this.sources.push(source);
-    this.subscriptions.set(source, source.onDidChangeTree(() => this.scheduleRefresh()));
+  /** What the tree shows: one chat (the focused one) or capture; nothing with undefined. */
+  show(source: TreeSource | undefined): void {
+    if (this.sources[0] === source && (source !== undefined || this.sources.length === 0)) return;
+    this.subscription?.dispose();
+    this.subscription = source?.onDidChangeTree(() => this.scheduleRefresh());
+    this.sources = source ? [source] : [];
+    this.parents.clear();
     this.scheduleRefresh();
-    return {
-      dispose: () => {
-        this.sources = this.sources.filter((s) => s !== source);
-        this.subscriptions.get(source)?.dispose();
-        this.subscriptions.delete(source);
-        this.scheduleRefresh();
-      },
-    };
+  }
+
+  /** The source shown. */
+  get shown(): TreeSource | undefined {
+    return this.sources[0];
   }
 
   /** Finds the node of an entry (for reveal from the chat panel). */

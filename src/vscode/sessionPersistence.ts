@@ -1,17 +1,27 @@
 /**
- * Where each agent's message store is kept between VS Code sessions, so a reload restores the panel
- * exactly (same entries, same keys) and the session can be resumed or loaded.
+ * Where each chat's message store is kept between VS Code sessions, so a reload restores every chat
+ * exactly (same entries, same keys) and its session can be resumed or loaded; and the chat list itself
+ * (src/common/chats/registry.ts). Stores are keyed by chat id (before several chats existed, by agent id:
+ * those ids are adopted as chats of that agent).
  */
 import type { Direction, StoreChange } from '../common/store';
 import { MessageStore } from '../common/store';
 
 export interface SessionPersistence {
-  /** The saved store and last session of an agent (an empty store when nothing was saved). */
-  restore(agentId: string, warn: (message: string) => void): { store: MessageStore; sessionId: string | null };
-  /** Records one message of the agent's connection after the store ingested it (`changes` carry the keys it minted). */
-  append(agentId: string, dir: Direction, msg: unknown, changes: readonly StoreChange[], seq: number): void;
+  /** The saved store and last session of a chat (an empty store when nothing was saved). */
+  restore(chatId: string, warn: (message: string) => void): { store: MessageStore; sessionId: string | null };
+  /** Records one message of the chat's connection after the store ingested it (`changes` carry the keys it minted). */
+  append(chatId: string, dir: Direction, msg: unknown, changes: readonly StoreChange[], seq: number): void;
   /** Writes everything pending (called on deactivate). */
   flush(): Promise<void>;
+  /** Forgets a chat: its journal and snapshots are deleted. */
+  remove(chatId: string): Promise<void>;
+  /** Ids that have a saved store (found when opened). */
+  savedIds(): readonly string[];
+  /** The saved chat list as read when opened (undefined: none saved yet). */
+  readIndex(): unknown;
+  /** Saves the chat list (written in order; `flush()` waits for it). */
+  writeIndex(index: unknown): void;
 }
 
 /** Keeps nothing across restarts: used when the extension has no storage folder, and in tests. */
@@ -19,6 +29,17 @@ export class MemoryPersistence implements SessionPersistence {
   restore(): { store: MessageStore; sessionId: string | null } {
     return { store: new MessageStore(), sessionId: null };
   }
+  private index: unknown;
   append(): void {}
   async flush(): Promise<void> {}
+  async remove(): Promise<void> {}
+  savedIds(): readonly string[] {
+    return [];
+  }
+  readIndex(): unknown {
+    return this.index;
+  }
+  writeIndex(index: unknown): void {
+    this.index = index;
+  }
 }

@@ -162,6 +162,8 @@ export interface WebviewPersistedState {
   readonly v: typeof WEBVIEW_PROTOCOL_VERSION;
   readonly draft: string;
   readonly scrollKey: string | null;
+  /** The chat this webview shows (from the page's `data-chat-id`): how a reload gives each tab its own chat back. */
+  readonly chatId?: string;
 }
 
 /** The panel before the host's first snapshot arrives (and the base every snapshot's fields are laid over). */

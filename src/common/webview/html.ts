@@ -10,6 +10,8 @@ export interface WebviewHtmlOptions {
   readonly scriptUri: string;
   readonly styleUris: readonly string[];
   readonly title?: string;
+  /** The chat shown, for the webview's saved state (see WebviewPersistedState.chatId). */
+  readonly chatId?: string;
 }
 
 const escapeAttr = (s: string): string =>
@@ -37,7 +39,7 @@ export function renderWebviewHtml(o: WebviewHtmlOptions): string {
     ${styles}
     <title>${escapeAttr(o.title ?? 'ACP Chat')}</title>
   </head>
-  <body>
+  <body${o.chatId !== undefined ? ` data-chat-id="${escapeAttr(o.chatId)}"` : ''}>
     <div id="app"></div>
     <script nonce="${escapeAttr(o.nonce)}" src="${escapeAttr(o.scriptUri)}"></script>
   </body>

@@ -64,3 +64,24 @@ test('a corrupt journal line is reported; what can be read is kept', async () =>
   assert.ok(logs.length >= 1, 'the damage is reported');
   assert.ok(warnings.length >= 1);
 });
+
+test('the chat list is saved and read back; removing a chat deletes its files and forgets it', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'persist-'));
+  const p1 = await FilePersistence.create(dir, () => undefined);
+  assert.equal(p1.readIndex(), undefined);
+  const { store } = p1.restore('chat-1', () => undefined);
+  wire.forEach(([dir, msg], i) => p1.append('chat-1', dir, msg, store.ingest(dir, msg, i + 1), i + 1));
+  const two = p1.restore('chat-2', () => undefined).store;
+  wire.slice(0, 4).forEach(([dir, msg], i) => p1.append('chat-2', dir, msg, two.ingest(dir, msg, i + 1), i + 1));
+  p1.writeIndex({ version: 1, chats: ['first'] });
+  p1.writeIndex({ version: 1, chats: ['second'] });
+  await p1.flush();
+  const p2 = await FilePersistence.create(dir, () => undefined);
+  assert.deepEqual(p2.readIndex(), { version: 1, chats: ['second'] }, 'the last write wins');
+  assert.deepEqual([...p2.savedIds()].sort(), ['chat-1', 'chat-2']);
+  await p2.remove('chat-1');
+  assert.deepEqual(p2.savedIds(), ['chat-2']);
+  assert.ok(!readdirSync(dir).some((f) => f.startsWith('chat-1.')), 'no file of the removed chat is left');
+  assert.equal(p2.restore('chat-1', () => undefined).store.sessions().length, 0, 'a removed chat restores empty');
+  await p2.flush();
+});

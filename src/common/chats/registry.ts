@@ -1,0 +1,182 @@
+/**
+ * The chat registry: which chats exist (open in a tab or only in history), which agent each talks to,
+ * their titles, and which one the user focused last. Pure data, so the rules (history order, what
+ * "Open Chat" reveals, tab titles) are tested without VS Code; ChatService owns the live sessions and
+ * keeps this in step, and the registry is saved beside the chats' journals (`chats.json`).
+ */
+import { z } from 'zod';
+import { labelText } from '../untrusted';
+import { Emitter } from '../util/lifecycle';
+
+export interface ChatRecord {
+  /** Our own id: names the chat's journal and capture files, and the webview panel it is shown in. */
+  readonly id: string;
+  readonly agentId: string;
+  /** The session title the agent sent (`session_info_update`), if any. */
+  readonly title: string | null;
+  /** The ACP session the chat shows (null before the agent opened one). */
+  readonly sessionId: string | null;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+  /** Shown in an editor tab (restored after a reload); a closed chat stays in history. */
+  readonly open: boolean;
+}
+
+const zChatRecord = z.object({
+  id: z.string().min(1).max(200),
+  agentId: z.string().min(1).max(500),
+  title: z.string().max(2000).nullable().catch(null),
+  sessionId: z.string().max(2000).nullable().catch(null),
+  createdAt: z.number().catch(0),
+  updatedAt: z.number().catch(0),
+  open: z.boolean().catch(false),
+});
+
+const zChatIndex = z.object({ version: z.literal(1), chats: z.array(z.unknown()), focused: z.array(z.string()).catch([]) });
+
+export interface ChatIndex {
+  readonly version: 1;
+  readonly chats: readonly ChatRecord[];
+  /** Chat ids, most recently focused first. */
+  readonly focused: readonly string[];
+}
+
+/** Reads a saved index; unreadable records are reported and skipped, never fatal. */
+export function parseChatIndex(raw: unknown, warn: (message: string) => void): { chats: ChatRecord[]; focused: string[] } {
+  if (raw === undefined || raw === null) return { chats: [], focused: [] };
+  const index = zChatIndex.safeParse(raw);
+  if (!index.success) {
+    warn(`the chat list is unreadable and was started afresh: ${index.error.issues[0]?.message ?? 'bad format'}`);
+    return { chats: [], focused: [] };
+  }
+  const chats: ChatRecord[] = [];
+  const seen = new Set<string>();
+  for (const [i, item] of index.data.chats.entries()) {
+    const r = zChatRecord.safeParse(item);
+    if (!r.success) warn(`chat ${i} in the chat list is unreadable and was skipped`);
+    else if (!seen.has(r.data.id)) {
+      seen.add(r.data.id);
+      chats.push(r.data);
+    }
+  }
+  return { chats, focused: index.data.focused.filter((id) => seen.has(id)) };
+}
+
+/** A new chat id: time-ordered, unique within the registry, safe as a file name. */
+export function newChatId(now: number, random: () => number, taken: (id: string) => boolean): string {
+  for (;;) {
+    const id = `chat-${now.toString(36)}-${Math.floor(random() * 36 ** 6).toString(36).padStart(6, '0')}`;
+    if (!taken(id)) return id;
+  }
+}
+
+/**
+ * A chat's tab title: the agent's session title when it sent one, else the agent's name and a short
+ * label (the session id's tail), made safe for VS Code's label rendering (no icons, links or breaks).
+ */
+export function chatTitle(record: Pick<ChatRecord, 'title' | 'sessionId' | 'id'>, agentName: string): string {
+  if (record.title && record.title.trim()) return labelText(record.title.trim(), 60);
+  const tail = (record.sessionId ?? record.id).replace(/[^A-Za-z0-9]/g, '').slice(-4);
+  return labelText(`${agentName} · ${tail || 'new'}`, 60);
+}
+
+/** History order: most recently used first; a tie (same millisecond) by creation, newest first. */
+export function historyOrder(chats: readonly ChatRecord[]): ChatRecord[] {
+  return [...chats].sort((a, b) => b.updatedAt - a.updatedAt || b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1));
+}
+
+export class ChatRegistry {
+  private readonly chats = new Map<string, ChatRecord>();
+  /** Most recently focused first. */
+  private focusOrder: string[] = [];
+  private readonly changed = new Emitter<void>();
+  /** Any record or the focus changed (ChatService saves the index on this). */
+  readonly onDidChange = this.changed.event;
+  private readonly focusChanged = new Emitter<string | undefined>();
+  readonly onDidChangeFocus = this.focusChanged.event;
+
+  constructor(initial: { chats: readonly ChatRecord[]; focused: readonly string[] } = { chats: [], focused: [] }) {
+    for (const c of initial.chats) this.chats.set(c.id, c);
+    this.focusOrder = initial.focused.filter((id) => this.chats.has(id));
+  }
+
+  get(id: string): ChatRecord | undefined {
+    return this.chats.get(id);
+  }
+
+  has(id: string): boolean {
+    return this.chats.has(id);
+  }
+
+  /** Every chat in history order. */
+  history(): ChatRecord[] {
+    return historyOrder([...this.chats.values()]);
+  }
+
+  /** Chats shown in tabs, most recently focused first (then by history order). */
+  openChats(): ChatRecord[] {
+    const open = this.history().filter((c) => c.open);
+    const rank = (id: string) => {
+      const i = this.focusOrder.indexOf(id);
+      return i < 0 ? Number.MAX_SAFE_INTEGER : i;
+    };
+    return open.sort((a, b) => rank(a.id) - rank(b.id));
+  }
+
+  create(agentId: string, now: number, random: () => number = Math.random, id?: string): ChatRecord {
+    const record: ChatRecord = { id: id ?? newChatId(now, random, (x) => this.chats.has(x)), agentId, title: null, sessionId: null, createdAt: now, updatedAt: now, open: false };
+    this.chats.set(record.id, record);
+    this.changed.fire();
+    return record;
+  }
+
+  /** Changes fields of a chat; fires only when something differs. */
+  update(id: string, patch: Partial<Omit<ChatRecord, 'id' | 'createdAt'>>): ChatRecord | undefined {
+    const old = this.chats.get(id);
+    if (!old) return undefined;
+    const next = { ...old, ...patch };
+    if ((Object.keys(patch) as (keyof typeof patch)[]).every((k) => old[k] === next[k])) return old;
+    this.chats.set(id, next);
+    this.changed.fire();
+    return next;
+  }
+
+  remove(id: string): boolean {
+    if (!this.chats.delete(id)) return false;
+    const wasFocused = this.focusOrder[0] === id;
+    this.focusOrder = this.focusOrder.filter((x) => x !== id);
+    this.changed.fire();
+    if (wasFocused) this.focusChanged.fire(this.focused());
+    return true;
+  }
+
+  /** The chat the user focused last (a tab or the side bar), if it still exists. */
+  focused(): string | undefined {
+    return this.focusOrder[0];
+  }
+
+  focus(id: string): void {
+    if (!this.chats.has(id) || this.focusOrder[0] === id) return;
+    this.focusOrder = [id, ...this.focusOrder.filter((x) => x !== id)];
+    this.changed.fire();
+    this.focusChanged.fire(id);
+  }
+
+  /** The most recently focused chat that satisfies `pred` (e.g. open in a tab). */
+  lastFocused(pred: (c: ChatRecord) => boolean): ChatRecord | undefined {
+    for (const id of this.focusOrder) {
+      const c = this.chats.get(id);
+      if (c && pred(c)) return c;
+    }
+    return this.history().find(pred);
+  }
+
+  toJSON(): ChatIndex {
+    return { version: 1, chats: [...this.chats.values()], focused: this.focusOrder };
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+    this.focusChanged.dispose();
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * Builds the live ChatSession of one chat: its own store (restored from its journal), capture file,
+ * terminals, permission handlers and UI ports. Everything here is per chat, so two chats (also of the
+ * same agent) share nothing but the settings, the log and the workspace's file access.
+ */
+import * as vscode from 'vscode';
+import type { AgentConfig, Settings } from '../common/config/settings';
+import type { ChatRecord } from '../common/chats/registry';
+import type { ConnectAgent } from '../node/acp/agentLink';
+import { CaptureFile, readCaptureRecords } from '../node/capture/captureFile';
+import { NodeTerminalHost } from '../node/terminals';
+import { ChatSession } from './chatSession';
+import { createClientHandlers } from './clientHandlers';
+import type { FileAccess } from './fsHandlers';
+import { buildPrompt } from './promptBuilder';
+import type { SessionPersistence } from './sessionPersistence';
+import type { EarlierLink } from './sessionPorts';
+import { createSessionUi } from './sessionUi';
+import type { VirtualDocuments } from './virtualDocuments';
+
+/** Workspace-state key of a chat's link to the earlier transcript shown above its session. */
+export const earlierKey = (chatId: string) => `acpChat.earlierTranscript.${chatId}`;
+
+/** What every chat shares, supplied by ChatService. */
+export interface ChatFactoryDeps {
+  readonly context: vscode.ExtensionContext;
+  readonly log: vscode.LogOutputChannel;
+  readonly docs: VirtualDocuments;
+  readonly files: FileAccess;
+  readonly persistence: SessionPersistence;
+  readonly connect: ConnectAgent;
+  settings(): Settings;
+  capturesDir(): string;
+  /** Keeps a line for the debug bundle. */
+  remember(line: string): void;
+  revealInTree(chatId: string, sessionId: string, key: string): void;
+  /** True when a webview showing this chat is visible. */
+  isChatVisible(chatId: string): boolean;
+  showChat(chatId: string): void;
+  /** The editor column of the chat's tab, if it has one. */
+  chatColumn(chatId: string): vscode.ViewColumn | undefined;
+}
+
+/**
+ * Capture files are named by this (readCaptureRecords matches the name's end). A chat saved before
+ * several chats existed has its agent's id as chat id and keeps its captures' old names.
+ */
+export function captureName(chat: ChatRecord): string {
+  return chat.id === chat.agentId ? chat.agentId : `${chat.agentId}-${chat.id}`;
+}
+
+export function createChatSession(d: ChatFactoryDeps, chat: ChatRecord, agent: AgentConfig): ChatSession {
+  const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? d.context.globalStorageUri.fsPath;
+  const restored = d.persistence.restore(chat.id, (m) => d.log.warn(m));
+  const name = captureName(chat);
+  let capture: CaptureFile | undefined;
+  // The session is created below; terminal events reach it through this late-bound reference.
+  let owner: ChatSession | undefined;
+  const terminals = new NodeTerminalHost({
+    defaultCwd: cwd,
+    admitCwd: (dir, sid) => d.files.checkTerminalCwd(dir, { agentName: agent.name, sessionId: sid }),
+    onOutput: (id, text) => owner?.terminalEvent(id, text),
+    onExit: (id, status) => owner?.terminalEvent(id, '', { exitCode: status.exitCode ?? null, signal: status.signal ?? null }),
+  });
+  const ui = createSessionUi({
+    docs: d.docs,
+    log: d.log,
+    revealInTree: (sid, key) => d.revealInTree(chat.id, sid, key),
+    isPanelVisible: () => d.isChatVisible(chat.id),
+    showPanel: () => d.showChat(chat.id),
+    chatColumn: () => d.chatColumn(chat.id),
+  });
+  const session: ChatSession = new ChatSession({
+    agent,
+    cwd,
+    store: restored.store,
+    restoredSessionId: restored.sessionId ?? chat.sessionId,
+    restoredEarlier: d.context.workspaceState.get<EarlierLink>(earlierKey(chat.id)) ?? null,
+    connect: d.connect,
+    settings: d.settings,
+    handlers: (broker, s) =>
+      createClientHandlers({
+        agentName: agent.name,
+        files: d.files,
+        broker,
+        terminals,
+        rules: () => d.settings().permissionRules,
+        toolCallKey: (sid, id) => s.toolCallKey(sid, id),
+        onAsk: (_sid, title) => ui.permissionAsked(s, title),
+        log: (m) => d.log.info(m),
+      }),
+    sinks: {
+      capture: (dir, msg, seq, raw) => {
+        const settings = d.settings();
+        if (!settings.captureEnabled) return;
+        capture ??= CaptureFile.create(d.capturesDir(), name, settings.captureMaxFiles, (m) => d.log.error(m));
+        capture.write(dir, msg, seq, raw);
+      },
+      persist: (dir, msg, changes, seq) => d.persistence.append(chat.id, dir, msg, changes, seq),
+      earlier: (link) => void d.context.workspaceState.update(earlierKey(chat.id), link ?? undefined),
+    },
+    ui,
+    log: (level, message) => {
+      d.log[level](message);
+      d.remember(`${new Date().toISOString()} ${level} [${agent.id}] ${message}`);
+    },
+    records: (seqs) => readCaptureRecords(d.capturesDir(), name, seqs),
+    buildPrompt: (text, caps) => buildPrompt(text, caps, d.files, vscode.workspace.workspaceFolders?.[0]?.uri.fsPath),
+  });
+  owner = session;
+  session.captureFile = () => capture?.path;
+  session.own(terminals);
+  return session;
+}

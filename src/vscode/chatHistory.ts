@@ -1,0 +1,104 @@
+/**
+ * Chat history: "ACP: Open Session…" lists every chat (open or closed, any agent) and the focused
+ * agent's own saved sessions (`session/list`); a chat reopens into its tab, an agent session opens in
+ * the focused chat. Each chat row has a Delete button; deleting asks the agent to close and delete the
+ * chat's sessions where it advertises `sessionCapabilities.close` / `.delete`, then removes our copy.
+ */
+import * as vscode from 'vscode';
+import { labelText, noticeText } from '../common/untrusted';
+import { errorText } from '../common/util/errors';
+import type { ChatService } from './chatService';
+
+interface Item extends vscode.QuickPickItem {
+  readonly chatId?: string;
+  readonly sessionId?: string;
+}
+
+const DELETE_BUTTON: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('trash'), tooltip: 'Delete this chat' };
+
+/** ACP: Open Session… */
+export async function pickSession(service: ChatService): Promise<void> {
+  await service.ready();
+  const focused = service.focusedChat;
+  const listed = focused
+    ? await focused.listSessions().catch((e: unknown) => {
+        void vscode.window.showWarningMessage(`${noticeText(focused.agent.name)}: session/list failed: ${noticeText(errorText(e))}`);
+        return [];
+      })
+    : [];
+  const chatItems = (): Item[] =>
+    service.chatRecords().map((c) => {
+      const agent = service.agents().find((a) => a.id === c.agentId)?.name ?? c.agentId;
+      const state = c.id === service.focusedChatId ? ' (current)' : service.tabOf(c.id) ? ' (open)' : '';
+      return {
+        label: service.titleOf(c.id),
+        description: labelText(`${agent}${state}`),
+        detail: labelText(`${c.sessionId ?? 'no session yet'}${c.updatedAt ? ` · ${new Date(c.updatedAt).toLocaleString()}` : ''}`),
+        chatId: c.id,
+        buttons: [DELETE_BUTTON],
+      };
+    });
+  const known = new Set(service.chatRecords().flatMap((c) => (c.sessionId ? [c.sessionId] : [])));
+  for (const s of focused?.sessions() ?? []) known.add(s.sessionId);
+  const agentItems: Item[] = listed
+    .filter((s) => !known.has(s.sessionId))
+    .map((s) => ({ label: labelText(s.title ?? s.sessionId), description: labelText(s.updatedAt ?? ''), detail: labelText(s.sessionId), sessionId: s.sessionId }));
+  const build = (): Item[] => [
+    ...chatItems(),
+    ...(agentItems.length && focused ? [{ label: labelText(`${focused.agent.name}: saved sessions`), kind: vscode.QuickPickItemKind.Separator }, ...agentItems] : []),
+  ];
+  if (build().length === 0) {
+    void vscode.window.showInformationMessage('No chats yet: run "ACP: New Chat" to start one.');
+    return;
+  }
+  const qp = vscode.window.createQuickPick<Item>();
+  qp.title = 'ACP: Open Session… (chats, then the agent’s saved sessions)';
+  qp.matchOnDescription = true;
+  qp.matchOnDetail = true;
+  qp.items = build();
+  const picked = await new Promise<Item | undefined>((resolve) => {
+    qp.onDidTriggerItemButton(async (e) => {
+      const id = e.item.chatId;
+      if (id === undefined) return;
+      qp.busy = true;
+      await service.deleteChat(id);
+      qp.busy = false;
+      qp.items = build();
+    });
+    qp.onDidAccept(() => resolve(qp.selectedItems[0]));
+    qp.onDidHide(() => resolve(undefined));
+    qp.show();
+  });
+  qp.dispose();
+  if (picked?.chatId !== undefined) await service.openChat({ chatId: picked.chatId });
+  else if (picked?.sessionId !== undefined && focused) await focused.openSession(picked.sessionId);
+}
+
+/** ACP: Delete Chat… — a chat by id (from the API or a keybinding), or picked from history. */
+export async function deleteChatCommand(service: ChatService, chatId?: string): Promise<void> {
+  await service.ready();
+  let id = chatId;
+  if (id === undefined) {
+    const pick = await vscode.window.showQuickPick(
+      service.chatRecords().map((c) => ({ label: service.titleOf(c.id), description: labelText(c.agentId), chatId: c.id })),
+      { title: 'ACP: Delete Chat…', placeHolder: 'The chat and its saved transcript are deleted; the agent is asked to delete its sessions where it supports that.' },
+    );
+    id = pick?.chatId;
+  }
+  if (id !== undefined) await service.deleteChat(id);
+}
+
+/** ACP: Choose Chat for Side Bar… — any chat from history (or a new one) in the side bar view. */
+export async function pickSideBarChat(service: ChatService): Promise<void> {
+  await service.ready();
+  const NEW = '\u0000new';
+  const items = [
+    { label: '$(add) New Chat', description: labelText(service.selectedAgent()?.name ?? ''), chatId: NEW },
+    ...service.chatRecords().map((c) => ({ label: service.titleOf(c.id), description: labelText(c.agentId), chatId: c.id })),
+  ];
+  const pick = await vscode.window.showQuickPick(items, { title: 'ACP: Choose Chat for Side Bar…' });
+  if (!pick) return;
+  if (pick.chatId !== NEW) return service.showInSideBar(pick.chatId);
+  const record = service.registry.create(service.selectedAgent()?.id ?? 'demo', Date.now());
+  await service.showInSideBar(record.id);
+}

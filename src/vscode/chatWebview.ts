@@ -1,0 +1,242 @@
+/**
+ * The chat webview: shows one chat in an editor tab (ChatPanel) or the side bar view. It speaks only the contract in
+ * src/common/webview/contract.ts: it waits for the webview's `ready`, answers with a snapshot, then
+ * forwards the session's changes as patches, coalesced to at most one post per frame (~16 ms).
+ *
+ * A webview that is hidden and shown again, or restored after VS Code restarts, sends `ready` again and
+ * gets a fresh snapshot, so nothing is lost.
+ */
+import type { PanelChange } from '../common/webview/panelChanges';
+import * as vscode from 'vscode';
+import {
+  type HostToWebview,
+  type PanelState,
+  type WebviewToHost,
+  WEBVIEW_PROTOCOL_VERSION,
+  zWebviewToHost,
+} from '../common/webview/contract';
+import { makeNonce, renderWebviewHtml } from '../common/webview/html';
+import { PatchBatcher } from '../common/webview/patchBatcher';
+import { rawOf, toViewEntry } from '../common/webview/viewEntry';
+import type { Entry } from '../common/store/model';
+import { Disposable, Emitter, type Event, type IDisposable } from '../common/util/lifecycle';
+import { errorText } from '../common/util/errors';
+
+/** What the panel shows and whom it tells about the user's actions. Implemented by the session controller. */
+export interface ChatModel {
+  snapshot(): { entries: readonly Entry[]; panel: PanelState };
+  readonly onDidChange: Event<readonly PanelChange[]>;
+  handleWebviewMessage(message: WebviewToHost): void;
+}
+
+/** Posting more often than this gains nothing (one display frame) and costs serialization per chunk. */
+const FRAME_MS = 16;
+
+/** Where a chat webview lives: an editor tab's WebviewPanel or the side bar's WebviewView. */
+export interface WebviewSurface {
+  readonly webview: vscode.Webview;
+  readonly visible: boolean;
+  /** Fires when the surface is shown or hidden (a hidden webview is destroyed and says `ready` again when shown). */
+  readonly onDidChangeVisibility: vscode.Event<unknown>;
+  readonly onDidDispose: vscode.Event<void>;
+  /** Closes the surface (a tab closes; a view cannot be closed by us and only stops showing the chat). */
+  close(): void;
+}
+
+export class ChatWebview extends Disposable {
+  private ready = false;
+  private readonly batcher = new PatchBatcher();
+  private flushTimer: ReturnType<typeof setTimeout> | undefined;
+  /** When the oldest change not yet posted arrived (for the batcher's maximum delay). */
+  private pendingSince = 0;
+  private modelSubscription: IDisposable | undefined;
+  private readonly onDidDisposeEmitter = new Emitter<void>();
+  readonly onDidDispose = this.onDidDisposeEmitter.event;
+  /** Resolves on every `ready` (tests wait for the first one). */
+  private readyWaiters: (() => void)[] = [];
+  /** Every message posted to the webview, counted for the bench and the debug bundle. */
+  postedBytes = 0;
+  /** How many times the webview said `ready` (each got a snapshot). */
+  readyCount = 0;
+  private readonly interacted = new Emitter<void>();
+  /** The user did something in this webview (typed, clicked, answered): it is the focused chat now. */
+  readonly onDidInteract = this.interacted.event;
+
+  constructor(
+    readonly surface: WebviewSurface,
+    private readonly extensionUri: vscode.Uri,
+    private model: ChatModel,
+    private readonly log: vscode.LogOutputChannel,
+    /** Workspace files for `@` completion (relative paths); none for read-only panels. */
+    private readonly findFiles: (query: string) => Promise<string[]> = async () => [],
+    /** The chat's id, kept in the webview's saved state so a reload restores this tab with its own chat. */
+    private readonly chatId?: string,
+  ) {
+    super();
+    const webview = surface.webview;
+    webview.options = {
+      enableScripts: true,
+      // Only our own bundle and styles may load: nothing from the workspace, nothing from the network.
+      localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')],
+    };
+    webview.html = this.html(webview);
+    this.register(this.interacted);
+    this.register(webview.onDidReceiveMessage((raw: unknown) => this.onMessage(raw)));
+    // A hidden webview is destroyed (no retainContextWhenHidden: a long transcript would keep its memory);
+    // post nothing until it is shown again and says `ready`, then send a fresh snapshot.
+    this.register(
+      surface.onDidChangeVisibility(() => {
+        if (!surface.visible) {
+          this.ready = false;
+          clearTimeout(this.flushTimer);
+          this.flushTimer = undefined;
+          this.pendingSince = 0;
+          this.batcher.take();
+        }
+      }),
+    );
+    this.register(surface.onDidDispose(() => this.dispose()));
+    this.attach(model);
+  }
+
+  /** Ties a resource's lifetime to this webview's (its tab's view-state listener). */
+  own<T extends IDisposable>(resource: T): T {
+    return this.register(resource);
+  }
+
+  get disposed(): boolean {
+    return this.isDisposed;
+  }
+
+  /** The chat model shown (a live chat session or a capture). */
+  get shown(): ChatModel {
+    return this.model;
+  }
+
+  /** Show another chat in this webview. */
+  attach(model: ChatModel): void {
+    this.modelSubscription?.dispose();
+    this.model = model;
+    this.modelSubscription = model.onDidChange((changes) => this.onModelChanged(changes));
+    if (this.ready) this.sendSnapshot();
+  }
+
+  whenReady(): Promise<void> {
+    return this.ready ? Promise.resolve() : new Promise((resolve) => this.readyWaiters.push(resolve));
+  }
+
+  post(message: HostToWebview): void {
+    if (!this.ready) return; // the snapshot sent on `ready` will carry it
+    const text = JSON.stringify(message);
+    this.postedBytes += text.length;
+    void this.surface.webview.postMessage(message);
+  }
+
+  override dispose(): void {
+    if (this.isDisposed) return;
+    clearTimeout(this.flushTimer);
+    this.modelSubscription?.dispose();
+    super.dispose();
+    this.surface.close();
+    this.onDidDisposeEmitter.fire();
+    this.onDidDisposeEmitter.dispose();
+  }
+
+  private onMessage(raw: unknown): void {
+    const parsed = zWebviewToHost.safeParse(raw);
+    if (!parsed.success) {
+      this.log.warn(`chat panel: ignored a malformed message from the webview: ${parsed.error.message}`);
+      return;
+    }
+    const message = parsed.data;
+    if (message.type === 'ready') {
+      if (message.protocol !== WEBVIEW_PROTOCOL_VERSION) {
+        // A webview restored from an older extension version: reload it with the current bundle.
+        this.log.info(`chat panel: webview protocol ${message.protocol} != ${WEBVIEW_PROTOCOL_VERSION}; reloading it`);
+        this.surface.webview.html = this.html(this.surface.webview);
+        return;
+      }
+      this.ready = true;
+      this.readyCount++;
+      this.sendSnapshot();
+      for (const resolve of this.readyWaiters.splice(0)) resolve();
+      return;
+    }
+    if (message.type === 'mentionQuery') {
+      // A view concern, not session state: answered here, straight back to this webview.
+      const query = message.query;
+      this.findFiles(query).then(
+        (paths) => this.post({ type: 'mentionResults', query, paths }),
+        (e: unknown) => this.log.warn(`@ completion failed: ${errorText(e)}`),
+      );
+      return;
+    }
+    if (message.type === 'getRaw') {
+      // The raw JSON the webview leaves on the host until the user opens a tool call's raw toggle.
+      const entry = this.model.snapshot().entries.find((e) => e.key === message.key);
+      this.post({ type: 'raw', key: message.key, raw: rawOf(entry) });
+      return;
+    }
+    this.interacted.fire();
+    this.model.handleWebviewMessage(message);
+  }
+
+  private sendSnapshot(): void {
+    clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    this.pendingSince = 0;
+    this.batcher.take(); // the snapshot includes everything pending
+    const { entries, panel } = this.model.snapshot();
+    this.post({ type: 'snapshot', protocol: WEBVIEW_PROTOCOL_VERSION, entries: entries.map(toViewEntry), panel });
+  }
+
+  private onModelChanged(changes: readonly PanelChange[]): void {
+    if (!this.ready) return; // the webview will ask for a snapshot when it is ready
+    for (const c of changes) {
+      switch (c.type) {
+        case 'inserted':
+          this.batcher.inserted(c.index, c.entry);
+          break;
+        case 'updated':
+          this.batcher.updated(c.entry, c.appendedText, c.previous);
+          break;
+        case 'panel':
+          this.batcher.panelChanged(c.fields);
+          break;
+        case 'terminal':
+          this.batcher.terminal(c.terminalId, c.append, c.exit, c.replace);
+          break;
+        case 'reset':
+          this.sendSnapshot();
+          return;
+      }
+    }
+    if (!this.batcher.isEmpty && this.flushTimer === undefined) {
+      if (this.pendingSince === 0) this.pendingSince = Date.now();
+      this.flushTimer = setTimeout(() => this.flush(), FRAME_MS);
+    }
+  }
+
+  /** Runs once per frame while changes are pending; posts when the batch is worth it (see PatchBatcher). */
+  private flush(): void {
+    this.flushTimer = undefined;
+    if (!this.batcher.shouldPost(Date.now() - this.pendingSince)) {
+      if (!this.batcher.isEmpty) this.flushTimer = setTimeout(() => this.flush(), FRAME_MS);
+      return;
+    }
+    this.pendingSince = 0;
+    const ops = this.batcher.take();
+    if (ops.length) this.post({ type: 'patch', ops });
+  }
+
+  private html(webview: vscode.Webview): string {
+    const asset = (...parts: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, ...parts)).toString();
+    return renderWebviewHtml({
+      cspSource: webview.cspSource,
+      nonce: makeNonce(),
+      scriptUri: asset('dist', 'webview.js'),
+      styleUris: [asset('dist', 'codicons', 'codicon.css'), asset('media', 'chat.css')],
+      ...(this.chatId !== undefined ? { chatId: this.chatId } : {}),
+    });
+  }
+}

@@ -1,0 +1,108 @@
+// The chat registry: history order, focus tracking (what "Open Chat" reveals and what the tree follows),
+// tab titles that agent text cannot turn into icons or links, and a saved index that survives bad records.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ChatRegistry, chatTitle, historyOrder, newChatId, parseChatIndex, type ChatRecord } from '../../src/common/chats/registry';
+
+const seq = (...xs: number[]) => {
+  let i = 0;
+  return () => xs[i++ % xs.length] ?? 0;
+};
+
+test('chats are created with unique file-safe ids; history is most recently used first', () => {
+  const r = new ChatRegistry();
+  const a = r.create('demo', 1000, seq(0.5));
+  const b = r.create('demo', 1000, seq(0.5, 0.25)); // the same random draw first: a fresh id is drawn
+  assert.notEqual(a.id, b.id);
+  assert.match(a.id, /^chat-[a-z0-9]+-[a-z0-9]{6}$/);
+  const c = r.create('other', 2000);
+  assert.equal(r.history()[0]?.id, c.id);
+  assert.equal(r.history().length, 3);
+  r.update(a.id, { updatedAt: 3000 });
+  assert.equal(r.history()[0]?.id, a.id, 'used last: first in history');
+  assert.equal(r.history()[1]?.id, c.id);
+});
+
+test('focus: the last focused chat wins; removing it falls back to the one before and says so', () => {
+  const r = new ChatRegistry();
+  const a = r.create('demo', 1);
+  const b = r.create('v2', 2);
+  const seen: (string | undefined)[] = [];
+  r.onDidChangeFocus((id) => seen.push(id));
+  assert.equal(r.focused(), undefined);
+  r.focus(a.id);
+  r.focus(b.id);
+  r.focus(b.id); // no change, no event
+  assert.equal(r.focused(), b.id);
+  r.remove(b.id);
+  assert.equal(r.focused(), a.id);
+  assert.deepEqual(seen, [a.id, b.id, a.id]);
+  r.focus('nope');
+  assert.equal(r.focused(), a.id, 'an unknown id cannot take focus');
+});
+
+test('open chats come most recently focused first; lastFocused finds the newest that fits', () => {
+  const r = new ChatRegistry();
+  const a = r.create('demo', 1);
+  const b = r.create('demo', 2);
+  const c = r.create('v2', 3);
+  for (const x of [a, b, c]) r.update(x.id, { open: true });
+  r.focus(a.id);
+  r.focus(c.id);
+  r.focus(b.id);
+  assert.deepEqual(r.openChats().map((x) => x.id), [b.id, c.id, a.id]);
+  r.update(b.id, { open: false });
+  assert.equal(r.lastFocused((x) => x.open)?.id, c.id);
+  assert.equal(r.lastFocused((x) => x.agentId === 'demo' && x.open)?.id, a.id);
+  assert.equal(r.lastFocused((x) => x.agentId === 'none'), undefined);
+});
+
+test('update fires only on a real change', () => {
+  const r = new ChatRegistry();
+  const a = r.create('demo', 1);
+  let fired = 0;
+  r.onDidChange(() => fired++);
+  r.update(a.id, { title: null, open: false });
+  assert.equal(fired, 0);
+  r.update(a.id, { title: 'Refactor' });
+  assert.equal(fired, 1);
+  assert.equal(r.update('gone', { title: 'x' }), undefined);
+});
+
+test('tab titles: the session title, else agent name and a short label; agent text stays inert', () => {
+  assert.equal(chatTitle({ id: 'chat-1', sessionId: 'sess_abcd1234', title: null }, 'Demo'), 'Demo · 1234');
+  assert.equal(chatTitle({ id: 'chat-x-00ab', sessionId: null, title: '  ' }, 'Demo'), 'Demo · 00ab');
+  assert.equal(chatTitle({ id: 'c', sessionId: 's', title: 'Fix the build' }, 'Demo'), 'Fix the build');
+  const hostile = chatTitle({ id: 'c', sessionId: 's', title: '$(alert) [see](command:evil)\nnext line' }, 'Demo');
+  assert.ok(!hostile.includes('\n'), 'no line breaks');
+  assert.ok(hostile.startsWith('\\$(alert)'), 'icon syntax escaped');
+  assert.ok(!hostile.includes(']('), 'no link syntax');
+  assert.ok(chatTitle({ id: 'c', sessionId: 's', title: 'x'.repeat(500) }, 'Demo').length <= 61);
+});
+
+test('the saved index round-trips; bad records are skipped and reported, a bad file starts afresh', () => {
+  const r = new ChatRegistry();
+  const a = r.create('demo', 5);
+  r.update(a.id, { open: true, sessionId: 's1', title: 'T' });
+  r.focus(a.id);
+  const json = JSON.parse(JSON.stringify(r.toJSON())) as unknown;
+  const back = new ChatRegistry(parseChatIndex(json, () => assert.fail('no warning expected')));
+  assert.deepEqual(back.get(a.id), r.get(a.id));
+  assert.equal(back.focused(), a.id);
+
+  const warnings: string[] = [];
+  const parsed = parseChatIndex({ version: 1, chats: [{ id: 'x' }, r.get(a.id), r.get(a.id), { ...r.get(a.id), id: 'y', open: 'yes' }], focused: ['ghost', a.id] }, (m) => warnings.push(m));
+  assert.deepEqual(parsed.chats.map((c) => c.id), [a.id, 'y'], 'duplicate dropped; a bad optional field falls back');
+  assert.equal(parsed.chats[1]?.open, false);
+  assert.deepEqual(parsed.focused, [a.id]);
+  assert.equal(warnings.length, 1);
+  assert.deepEqual(parseChatIndex({ version: 7 }, (m) => warnings.push(m)), { chats: [], focused: [] });
+  assert.equal(warnings.length, 2);
+  assert.deepEqual(parseChatIndex(undefined, () => assert.fail()), { chats: [], focused: [] });
+});
+
+test('historyOrder breaks ties by creation, newest first', () => {
+  const mk = (id: string, createdAt: number, updatedAt: number): ChatRecord => ({ id, agentId: 'a', title: null, sessionId: null, createdAt, updatedAt, open: false });
+  assert.deepEqual(historyOrder([mk('a', 1, 10), mk('b', 2, 10), mk('c', 0, 20)]).map((c) => c.id), ['c', 'b', 'a']);
+  assert.equal(newChatId(36, () => 0, () => false), 'chat-10-000000');
+});
