@@ -11,7 +11,7 @@
 import * as vscode from 'vscode';
 import path from 'node:path';
 import { allAgents, demoAgent, findAgent, parseSettings, type AgentConfig, type Settings } from '../common/config/settings';
-import { ChatRegistry, chatTitle, parseChatIndex, type ChatRecord } from '../common/chats/registry';
+import { ChatRegistry, chatTitle, isChatId, parseChatIndex, type ChatRecord } from '../common/chats/registry';
 import { Disposable, Emitter, type Event } from '../common/util/lifecycle';
 import { labelText, noticeText } from '../common/untrusted';
 import { spawnAgent, type ConnectAgent } from '../node/acp/agentLink';
@@ -131,7 +131,8 @@ export class ChatService extends Disposable {
       this.persistence = p;
       const registry = new ChatRegistry(parseChatIndex(p.readIndex(), (m) => this.log.warn(m)));
       // Stores saved before several chats existed are keyed by agent id: each becomes a chat of that agent.
-      for (const id of p.savedIds()) if (!registry.has(id)) registry.create(id, 0, Math.random, id);
+      // (A chat id missing from the list names no agent: such a store is left alone.)
+      for (const id of p.savedIds()) if (!registry.has(id) && !isChatId(id)) registry.create(id, 0, Math.random, id);
       registry.onDidChange(() => p.writeIndex(registry.toJSON()));
       registry.onDidChangeFocus(() => this.focusChanged());
       this.registryValue = registry;
@@ -289,7 +290,10 @@ export class ChatService extends Disposable {
     const record = this.registry.get(chatId);
     if (!record) return;
     const session = this.liveChat(chatId);
-    await forgetChatSessions(session, (level, m) => this.log[level](m));
+    await forgetChatSessions(session, (level, m) => {
+      this.log[level](m);
+      this.remember(`${new Date().toISOString()} ${level} [${session.agent.id}] ${m}`);
+    });
     this.tabs.get(chatId)?.dispose();
     if (this.sideBar.chatId === chatId) this.sideBar.clear();
     this.dropLive(chatId);

@@ -70,7 +70,7 @@ export class ChatWebview extends Disposable {
     /** Workspace files for `@` completion (relative paths); none for read-only panels. */
     private readonly findFiles: (query: string) => Promise<string[]> = async () => [],
     /** The chat's id, kept in the webview's saved state so a reload restores this tab with its own chat. */
-    private readonly chatId?: string,
+    readonly chatId?: string,
   ) {
     super();
     const webview = surface.webview;

@@ -1,6 +1,8 @@
 // The UI tour: a demo-agent turn that exercises every entry type in the real workbench, the ACP Messages
-// tree beside the chat panel, and a reload that must restore the panel exactly (same entries, same keys).
-// Screenshots: test-results/ui-permission.png, ui-tour.png, ui-tree.png, ui-restored.png.
+// tree beside the chat panel, a reload that must restore the panel exactly (same entries, same keys), a
+// second chat with another agent beside the first (both answering at once), and the side bar chat view.
+// Screenshots: test-results/ui-permission.png, ui-tour.png, ui-tree.png, ui-restored.png, ui-two-chats.png,
+// ui-sidebar.png.
 // ACP_TOUR_PROTOCOL=2 runs the same tour with `acpChat.protocolVersion: 2` (the demo agent then speaks
 // the v2 draft) and names the screenshots *-v2.png.
 // Last stdout line: `N passed, N failed` (one check per step).
@@ -30,9 +32,36 @@ async function step(name, fn) {
   }
 }
 
+/** The chat webview whose header names `agentName` (several chats may be open). */
+async function chatFrameOf(page, agentName, timeoutMs) {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    for (const frame of page.frames()) {
+      if (frame.isDetached()) continue;
+      const name = await frame.locator('.agent-name-text').first().innerText({ timeout: 500 }).catch(() => '');
+      if (name.trim() === agentName) return frame;
+    }
+    if (Date.now() > end) throw new Error(`no chat webview of ${agentName}`);
+    await page.waitForTimeout(250);
+  }
+}
+
+/** Picks an item of the open quick pick by its label. */
+async function pickItem(page, label) {
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor();
+  await input.fill(label);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: label }).first().click();
+}
+
 const keysOf = (frame) => frame.locator('[data-key]').evaluateAll((els) => els.map((e) => `${e.getAttribute('data-kind')}:${e.getAttribute('data-key')}`));
 
-const cs = await startCodeServer({ vsix: useVsix ? vsixPath : undefined, settings: protocol === 2 ? { 'acpChat.protocolVersion': 2 } : {} });
+// A second agent for the side-by-side step: the demo agent streaming more slowly, under another name.
+const secondAgent = { id: 'demo-b', name: 'Demo B', command: process.execPath, args: [path.join(root, 'dist/demo-agent.js')], env: { ACP_DEMO_DELAY_MS: '20' } };
+const cs = await startCodeServer({
+  vsix: useVsix ? vsixPath : undefined,
+  settings: { 'acpChat.agents': [secondAgent], ...(protocol === 2 ? { 'acpChat.protocolVersion': 2 } : {}) },
+});
 log(`ui-tour: protocol ${protocol}`);
 let browser;
 try {
@@ -111,6 +140,55 @@ try {
       await painted(frame);
       await page.screenshot({ path: shot('ui-restored.png') });
     });
+
+    await step('a second chat with another agent beside the first; both answer at once', async () => {
+      // Select Agent switches the focused chat to Demo B's (a new chat, in a new tab); moved to the right group.
+      await runCommand(page, 'ACP: Select Agent');
+      await pickItem(page, 'Demo B');
+      const second = await chatFrameOf(page, 'Demo B', 30_000);
+      await runCommand(page, 'View: Move Editor into Right Group');
+      await page.locator('.editor-group-container').nth(1).waitFor();
+      const first = await chatFrameOf(page, 'Demo agent', 30_000);
+      const again = await chatFrameOf(page, 'Demo B', 30_000);
+      const prompts = [[first, 'Chat one: say hello.'], [again, 'Chat two: say hello too.']];
+      for (const [f, text] of prompts) {
+        const box = f.locator('textarea[aria-label="Prompt"]');
+        await box.fill(text);
+        await box.press('Enter');
+      }
+      for (const [f, text] of prompts) {
+        await f.locator('[data-kind="user_message"]', { hasText: text }).first().waitFor({ timeout: 30_000 });
+        await f.locator('[data-kind="agent_message"]', { hasText: DEMO_REPLY }).last().waitFor({ timeout: 60_000 });
+        await f.locator('.turn.turn-idle').waitFor({ timeout: 60_000 });
+        const other = prompts.find(([g]) => g !== f)[1];
+        if ((await f.locator('[data-kind="user_message"]', { hasText: other }).count()) !== 0) throw new Error(`"${other}" showed up in the wrong chat`);
+        await f.locator('[data-kind="user_message"]', { hasText: text }).first().evaluate((el) => el.scrollIntoView({ block: 'start' }));
+      }
+      if (second !== again) log('the Demo B webview was re-created by the move (expected: webviews reload when moved)');
+      await painted(page);
+      await page.screenshot({ path: shot('ui-two-chats.png') });
+    });
+
+    await step('the side bar chat view shows the focused chat', async () => {
+      await runCommand(page, 'ACP: Show Chat in Side Bar');
+      // Collapse the tree so the chat view gets the side bar's height.
+      await page.locator('.sidebar .pane-header .title', { hasText: 'ACP Messages' }).first().click();
+      // The side bar's webview is a third chat frame, showing Demo B's chat with its turn.
+      const end = Date.now() + 30_000;
+      for (;;) {
+        let n = 0;
+        for (const f of page.frames()) {
+          if (f.isDetached()) continue;
+          const name = await f.locator('.agent-name-text').first().innerText({ timeout: 500 }).catch(() => '');
+          if (name.trim() === 'Demo B' && (await f.locator('[data-kind="user_message"]', { hasText: 'Chat two' }).count()) > 0) n++;
+        }
+        if (n >= 2) break;
+        if (Date.now() > end) throw new Error('the side bar view does not show Demo B\'s chat');
+        await page.waitForTimeout(250);
+      }
+      await painted(page);
+      await page.screenshot({ path: shot('ui-sidebar.png') });
+    });
   } catch (e) {
     await page.screenshot({ path: shot('ui-tour-failure.png') }).catch(() => {});
   }
@@ -118,5 +196,6 @@ try {
   await browser?.close().catch(() => {});
   await cs.stop();
 }
-console.log(`${passed} passed, ${failed + (passed + failed < 3 ? 3 - passed - failed : 0)} failed`);
-process.exit(failed === 0 && passed === 3 ? 0 : 1);
+const STEPS = 5;
+console.log(`${passed} passed, ${failed + (passed + failed < STEPS ? STEPS - passed - failed : 0)} failed`);
+process.exit(failed === 0 && passed === STEPS ? 0 : 1);

@@ -30,7 +30,7 @@ suite('A demo-agent turn through VS Code', () => {
 
     const edit = a.transcript().find((e) => e.kind === 'tool_call' && e.title === 'Edit demo-edit.txt');
     assert.ok(edit && edit.kind === 'tool_call');
-    assert.strictEqual(edit.status, 'completed');
+    assert.strictEqual(edit.status, 'completed', `the edit did not complete; notices: ${JSON.stringify(a.service.activeSession().panelState().notices)}; log: ${a.service.logTail().slice(-10).join('\n')}`);
     const diff = edit.content.find((c) => c.type === 'diff');
     assert.ok(diff && diff.type === 'diff');
     // Written through a WorkspaceEdit: the document is open in VS Code with the new text, and saved.

@@ -2,7 +2,7 @@
 // tab titles that agent text cannot turn into icons or links, and a saved index that survives bad records.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ChatRegistry, chatTitle, historyOrder, newChatId, parseChatIndex, type ChatRecord } from '../../src/common/chats/registry';
+import { ChatRegistry, chatTitle, historyOrder, isChatId, newChatId, parseChatIndex, type ChatRecord } from '../../src/common/chats/registry';
 
 const seq = (...xs: number[]) => {
   let i = 0;
@@ -105,4 +105,6 @@ test('historyOrder breaks ties by creation, newest first', () => {
   const mk = (id: string, createdAt: number, updatedAt: number): ChatRecord => ({ id, agentId: 'a', title: null, sessionId: null, createdAt, updatedAt, open: false });
   assert.deepEqual(historyOrder([mk('a', 1, 10), mk('b', 2, 10), mk('c', 0, 20)]).map((c) => c.id), ['c', 'b', 'a']);
   assert.equal(newChatId(36, () => 0, () => false), 'chat-10-000000');
+  assert.ok(isChatId(newChatId(Date.now(), Math.random, () => false)));
+  assert.ok(!isChatId('demo') && !isChatId('chat-gpt'));
 });

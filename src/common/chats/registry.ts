@@ -62,6 +62,11 @@ export function parseChatIndex(raw: unknown, warn: (message: string) => void): {
   return { chats, focused: index.data.focused.filter((id) => seen.has(id)) };
 }
 
+/** Whether an id is one `newChatId` made (else it is an agent id: a store saved before several chats existed). */
+export function isChatId(id: string): boolean {
+  return /^chat-[a-z0-9]+-[a-z0-9]+$/.test(id);
+}
+
 /** A new chat id: time-ordered, unique within the registry, safe as a file name. */
 export function newChatId(now: number, random: () => number, taken: (id: string) => boolean): string {
   for (;;) {
