@@ -68,8 +68,9 @@ async function pipeline(): Promise<{ ms: number; posted: number; retained: numbe
     output: child.stdin,
     handlers: {},
     clientInfo: { name: 'bench', version: '0' },
-    tap: (dir, msg) => {
-      const { panel } = panelChangesFor(store.ingest(dir, msg), sessionId, sessionId ? store.session(sessionId) : undefined);
+    tap: (dir, msg, _raw, checked) => {
+      const changes = checked ? store.ingestChecked(dir, checked) : store.ingest(dir, msg);
+      const { panel } = panelChangesFor(changes, sessionId, sessionId ? store.session(sessionId) : undefined);
       for (const c of panel) {
         if (!pendingSince) pendingSince = performance.now();
         if (c.type === 'inserted') batcher.inserted(c.index, c.entry);

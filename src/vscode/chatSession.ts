@@ -11,7 +11,7 @@
 import type { AgentConfig } from '../common/config/settings';
 import { sessionPanelFields, type EarlierTranscript, type PanelState, type TurnState, type WebviewToHost } from '../common/webview/contract';
 import type { Diagnostic, Entry, SessionState } from '../common/store/model';
-import { MessageStore, type StoreChange } from '../common/store';
+import { MessageStore, type CheckedMessage, type StoreChange } from '../common/store';
 import { PermissionBroker } from '../common/permissionBroker';
 import { AgentBehaviour } from '../common/debug/agentBehaviour';
 import { ConformanceChecker, SKIPPED_LINE_NOTE, type Finding } from '../common/conformance';
@@ -216,7 +216,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
         cwd: this.o.cwd,
         handlers: this.o.handlers(this.broker, this),
         protocolVersion: this.o.settings().protocolVersion,
-        tap: (dir, msg, raw) => this.onWire(dir, msg, raw),
+        tap: (dir, msg, raw, checked) => this.onWire(dir, msg, raw, checked),
         log: this.o.log,
         onInvalidLine: (text, reason, lost) => this.onInvalidLine(text, reason, lost),
         // Info, not debug: the agent's own complaints are the first thing to read when it misbehaves.
@@ -471,7 +471,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
     this.treeChanges.fire();
   }
 
-  private onWire(dir: Direction, msg: unknown, raw?: string): void {
+  private onWire(dir: Direction, msg: unknown, raw?: string, checked?: CheckedMessage): void {
     this.wireSeq++;
     const seq = this.wireSeq;
     // Each sink is guarded on its own: a recording or persistence failure must cost neither the store
@@ -480,7 +480,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
     this.guard('check', seq, () => this.conformance.observe(dir, msg, seq));
     this.behaviour.observe(dir, msg);
     this.noticeFrom(dir, msg);
-    const changes = this.o.store.ingest(dir, msg, seq);
+    const changes = checked ? this.o.store.ingestChecked(dir, checked, seq) : this.o.store.ingest(dir, msg, seq);
     this.guard('save', seq, () => this.o.sinks.persist(dir, msg, changes, seq));
     if (changes.length) this.applyStoreChanges(changes);
     const v2 = this.terminals.fromWire(dir, msg, this.sessionIdValue);

@@ -3,6 +3,10 @@
  * chunk. It accepts only shapes the zod path (`parseRpc` + `parseSessionUpdate`) would accept and
  * returns exactly what that path would produce; anything else returns undefined and goes through zod.
  * `test/unit/store/fastPath.test.ts` checks that equivalence with random messages.
+ *
+ * Split in two so the transport can check a message once and hand the result on: `chunkShape` is the
+ * version-free check (envelope and chunk in one pass, done where the line is read), `chunkFor` applies
+ * the negotiated version's rule on `messageId` (known only to the store).
  */
 import { isRecord as obj } from '../util/guards';
 import { ClientMethods, PROTOCOL_V2, type ProtocolVersion } from '../protocol/methods';
@@ -13,6 +17,14 @@ export interface FastChunk {
   readonly chunkKind: ChunkKind;
   readonly text: string;
   readonly messageId: string | null;
+}
+
+/** A text chunk notification whatever the protocol version: `messageId` undefined when absent. */
+export interface ChunkShape {
+  readonly sessionId: string;
+  readonly chunkKind: ChunkKind;
+  readonly text: string;
+  readonly messageId: string | null | undefined;
 }
 
 function chunkKind(x: unknown): ChunkKind | undefined {
@@ -29,7 +41,8 @@ function keyCount(o: Record<string, unknown>): number {
   return n;
 }
 
-export function fastChunk(msg: unknown, version: ProtocolVersion): FastChunk | undefined {
+/** A plain text chunk `session/update` notification with nothing else in it, or undefined. */
+export function chunkShape(msg: unknown): ChunkShape | undefined {
   if (!obj(msg) || msg.method !== ClientMethods.sessionUpdate || msg.jsonrpc !== '2.0') return undefined;
   const params = msg.params;
   if (!obj(params) || keyCount(msg) !== 3) return undefined;
@@ -43,12 +56,21 @@ export function fastChunk(msg: unknown, version: ProtocolVersion): FastChunk | u
   if (typeof text !== 'string' || keyCount(content) !== 2) return undefined;
   const id = update.messageId;
   const n = keyCount(update);
-  if (id === undefined) {
-    if (n !== 2 || version === PROTOCOL_V2) return undefined;
-    return { sessionId, chunkKind: kind, text, messageId: null };
-  }
+  if (id === undefined) return n === 2 ? { sessionId, chunkKind: kind, text, messageId: undefined } : undefined;
   if (n !== 3 || !('messageId' in update)) return undefined;
-  if (typeof id === 'string') return { sessionId, chunkKind: kind, text, messageId: id };
-  if (id === null && version !== PROTOCOL_V2) return { sessionId, chunkKind: kind, text, messageId: null };
-  return undefined;
+  return typeof id === 'string' || id === null ? { sessionId, chunkKind: kind, text, messageId: id } : undefined;
+}
+
+/** The chunk under `version`'s rules: v2 requires a string `messageId` (undefined: the zod path reports it). */
+export function chunkFor(shape: ChunkShape, version: ProtocolVersion): FastChunk | undefined {
+  const id = shape.messageId;
+  // With a string id the shape already is the chunk (no copy on the hot path).
+  if (typeof id === 'string') return shape as FastChunk;
+  if (version === PROTOCOL_V2) return undefined;
+  return { sessionId: shape.sessionId, chunkKind: shape.chunkKind, text: shape.text, messageId: null };
+}
+
+export function fastChunk(msg: unknown, version: ProtocolVersion): FastChunk | undefined {
+  const shape = chunkShape(msg);
+  return shape && chunkFor(shape, version);
 }

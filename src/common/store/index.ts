@@ -2,6 +2,7 @@
 export type * from './model';
 export type { Direction, StoreChange } from './changes';
 export { MessageStore, type StoreOptions } from './store';
+export type { CheckedMessage } from './rpc';
 export { type PersistedStore, STORE_FORMAT, STORE_FORMAT_VERSION } from './persisted';
 export { toReduceOutput, type ReduceOutput } from './reduceOutput';
 export { exportV1, type V1ExportResult } from './v1Export';

@@ -6,7 +6,9 @@
  */
 import { isRecord } from '../util/guards';
 import { issueText } from '../util/errors';
+import { ClientMethods } from '../protocol/methods';
 import { z } from 'zod';
+import { chunkShape, type ChunkShape } from './fastPath';
 
 export const zRequestId = z.union([z.string(), z.number(), z.null()]);
 export type RequestId = z.infer<typeof zRequestId>;
@@ -46,6 +48,25 @@ export function parseRpc(msg: unknown): { ok: true; msg: RpcMessage } | { ok: fa
   return r.success && 'result' in msg
     ? { ok: true, msg: { type: 'response', id: r.data.id, ok: true, result: r.data.result } }
     : { ok: false, error: `malformed JSON-RPC message: ${r.success ? 'no method, result or error' : issueText(r.error)}` };
+}
+
+/**
+ * One message checked once, where it is read (the transport) and handed on with the message to whoever
+ * needs it (the store, the client's handlers), so nothing downstream checks the envelope again.
+ * `chunk` is set when the message is a plain text chunk notification (the hot path: `fastPath.ts`).
+ */
+export interface CheckedMessage {
+  readonly ok: true;
+  readonly rpc: RpcMessage;
+  readonly chunk: ChunkShape | undefined;
+}
+
+/** `parseRpc`, plus the chunk fast path: a text chunk is checked by hand in one pass, never by zod. */
+export function checkMessage(msg: unknown): CheckedMessage | { readonly ok: false; readonly error: string } {
+  const chunk = chunkShape(msg);
+  if (chunk) return { ok: true, rpc: { type: 'notification', method: ClientMethods.sessionUpdate, params: (msg as { params: unknown }).params }, chunk };
+  const r = parseRpc(msg);
+  return r.ok ? { ok: true, rpc: r.msg, chunk: undefined } : r;
 }
 
 /** Request ids of one direction form one space; 1 and "1" are different ids. */

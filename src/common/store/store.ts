@@ -12,7 +12,7 @@ import { zContentBlock } from '../protocol/content';
 import { parseSessionUpdate, zAvailableCommandsUpdate, zConfigOption, zSessionModeState, zToolCallPatch } from '../protocol/updates';
 import type { Action } from './actions';
 import type { Direction, StoreChange } from './changes';
-import { fastChunk } from './fastPath';
+import { chunkFor } from './fastPath';
 import type { Diagnostic, Entry, SessionState } from './model';
 import {
   type PendingRequest,
@@ -21,7 +21,7 @@ import {
   STORE_FORMAT_VERSION,
   zPersistedStore,
 } from './persisted';
-import { idKey, parseRpc, type RequestId } from './rpc';
+import { checkMessage, type CheckedMessage, idKey, type RequestId } from './rpc';
 import { isRecord } from '../util/guards';
 import { errorText, issueText } from '../util/errors';
 import { replayToPlain } from './replayWindow';
@@ -113,24 +113,31 @@ export class MessageStore {
 
   /** Feed one JSON-RPC message (already JSON-parsed, unvalidated). `line` = 1-based capture line for diagnostics/stats. */
   ingest(dir: Direction, msg: unknown, line?: number): readonly StoreChange[] {
-    const step = new Step(this, line, this.nowFn(), this.version, this.newKeyFn);
-    if (dir === 'agent->client') {
-      const fast = fastChunk(msg, step.version);
-      if (fast !== undefined) {
-        step.sessionId = fast.sessionId;
-        this.sessionFor(fast.sessionId, step).apply(
-          { kind: 'chunk', chunkKind: fast.chunkKind, chunk: { content: { type: 'text', text: fast.text }, messageId: fast.messageId } },
-          step,
-        );
-        return step.changes;
-      }
-    }
-    const parsed = parseRpc(msg);
-    if (!parsed.ok) {
-      step.diagnostic('error', `${dir}: ${parsed.error}`);
+    const checked = checkMessage(msg);
+    if (!checked.ok) {
+      const step = new Step(this, line, this.nowFn(), this.version, this.newKeyFn);
+      step.diagnostic('error', `${dir}: ${checked.error}`);
       return step.changes;
     }
-    const m = parsed.msg;
+    return this.ingestChecked(dir, checked, line);
+  }
+
+  /**
+   * Feed one message the transport already checked (`checkMessage`, as the live client's tap hands it
+   * on): the envelope is not checked again, and a text chunk goes straight to its session.
+   */
+  ingestChecked(dir: Direction, checked: CheckedMessage, line?: number): readonly StoreChange[] {
+    const step = new Step(this, line, this.nowFn(), this.version, this.newKeyFn);
+    const fast = dir === 'agent->client' && checked.chunk ? chunkFor(checked.chunk, step.version) : undefined;
+    if (fast !== undefined) {
+      step.sessionId = fast.sessionId;
+      this.sessionFor(fast.sessionId, step).apply(
+        { kind: 'chunk', chunkKind: fast.chunkKind, chunk: { content: { type: 'text', text: fast.text }, messageId: fast.messageId } },
+        step,
+      );
+      return step.changes;
+    }
+    const m = checked.rpc;
     if (m.type === 'request') this.request(dir, m.id, m.method, m.params, step);
     else if (m.type === 'notification') this.notification(dir, m.method, m.params, step);
     else this.response(dir, m.id, m.ok ? { ok: true, result: m.result } : { ok: false }, step);

@@ -6,6 +6,7 @@ import { AcpClient, type Direction } from './client';
 import { AgentProcess } from '../agentProcess';
 import type { ClientHandlers } from './handlers';
 import type { AgentConfig } from '../../common/config/settings';
+import type { CheckedMessage } from '../../common/store/rpc';
 
 export interface AgentLink {
   readonly client: AcpClient;
@@ -22,8 +23,11 @@ export interface ConnectOptions {
   readonly cwd: string;
   readonly handlers: ClientHandlers;
   readonly protocolVersion: 1 | 2;
-  /** Every message both ways; `raw` is its exact JSON line (recorded as is by the capture). */
-  readonly tap: (dir: Direction, msg: unknown, raw?: string) => void;
+  /**
+   * Every message both ways; `raw` is its exact JSON line (recorded as is by the capture); `checked`, for
+   * a message read, the transport's one check of it (for `MessageStore.ingestChecked`).
+   */
+  readonly tap: (dir: Direction, msg: unknown, raw?: string, checked?: CheckedMessage) => void;
   readonly log: (level: 'debug' | 'info' | 'warn' | 'error', message: string) => void;
   /** Lines the agent printed to stdout that are not JSON-RPC (some agents print URLs). */
   /** `lost` is true when the line was a message that could not be used (too large, too deep, malformed, a duplicate). */

@@ -70,6 +70,7 @@ import { asTerminalAuthMethod, zForkSessionResult, zSetSessionTitleResult, type 
 import { createAcpConnection, onAcpNotification, onAcpRequest } from '../transport/connection';
 import type { AcpConnection, LogFn } from '../transport/connection';
 import type { InvalidLine } from '../transport/ndjson';
+import type { CheckedMessage } from '../../common/store/rpc';
 import { AcpClosedError, AcpProtocolError, isAuthRequired, toAcpError } from './errors';
 import type { ClientHandlers } from './handlers';
 
@@ -90,8 +91,11 @@ export interface AcpClientOptions {
    * advertised as `clientCapabilities.auth.terminal`, so agents may offer them.
    */
   terminalAuth?: boolean;
-  /** Every message both ways, with the exact JSON line it was read from or written as. */
-  tap?: (dir: Direction, msg: Message, raw: string) => void;
+  /**
+   * Every message both ways, with the exact JSON line it was read from or written as; for a message read,
+   * also the transport's one check of it (hand it to `MessageStore.ingestChecked`).
+   */
+  tap?: (dir: Direction, msg: Message, raw: string, checked?: CheckedMessage) => void;
   /** Transport limits (defaults: 32 MiB per message, 256 levels of nesting, 256 queued messages). */
   limits?: { maxMessageBytes?: number; maxNesting?: number; maxQueued?: number };
   /** Non-JSON / invalid lines on the agent's stdout (logged and skipped). */
@@ -142,7 +146,7 @@ export class AcpClient implements IDisposable {
       log: this.log,
       ...opts.limits,
       ...(opts.onInvalidLine ? { onInvalidLine: opts.onInvalidLine } : {}),
-      tap: (direction, msg, raw) => opts.tap?.(direction === 'in' ? 'agent->client' : 'client->agent', msg, raw),
+      tap: (direction, msg, raw, checked) => opts.tap?.(direction === 'in' ? 'agent->client' : 'client->agent', msg, raw, checked),
     });
     this.registerHandlers();
     this.acp.connection.onClose(() => {
@@ -465,7 +469,8 @@ export class AcpClient implements IDisposable {
 
   private registerHandlers(): void {
     const h = this.opts.handlers;
-    onAcpNotification(this.acp, ClientMethods.sessionUpdate, zSessionNotification, (n) => this.updateEmitter.fire(n), this.log);
+    // A text chunk the transport checked is a valid SessionNotification already: not validated again.
+    onAcpNotification(this.acp, ClientMethods.sessionUpdate, zSessionNotification, (n) => this.updateEmitter.fire(n), this.log, (c) => c.chunk !== undefined);
 
     onAcpRequest(this.acp, ClientMethods.sessionRequestPermission, zRequestPermissionParams, (p, ctx) => {
       // Raced against cancellation: session/cancel, $/cancel_request and connection close all answer

@@ -21,6 +21,15 @@ import { IdLedger } from './idLedger';
 import { NdjsonMessageReader, NdjsonMessageWriter } from './ndjson';
 import type { InvalidLine } from './ndjson';
 import { errorText, issueText } from '../../common/util/errors';
+import type { CheckedMessage } from '../../common/store/rpc';
+import { isRecord } from '../../common/util/guards';
+
+/**
+ * vscode-jsonrpc's own cancel notification: it handles some of them on arrival without dispatching
+ * them, so they are left out of the count of messages waiting for dispatch.
+ */
+const JSONRPC_CANCEL = '$/cancelRequest';
+const uncounted = (msg: Message) => 'method' in msg && msg.method === JSONRPC_CANCEL;
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 export type LogFn = (level: LogLevel, message: string) => void;
@@ -32,7 +41,7 @@ export interface AcpConnectionOptions {
    * Sees every message: `in` as it is read (before dispatch), `out` as it is written, with its exact
    * JSON line. It may throw: the error is logged and the message is still delivered or sent.
    */
-  tap?: (direction: 'in' | 'out', msg: Message, raw: string) => void;
+  tap?: (direction: 'in' | 'out', msg: Message, raw: string, checked?: CheckedMessage) => void;
   onInvalidLine?: (line: InvalidLine) => void;
   log?: LogFn;
   maxMessageBytes?: number;
@@ -54,6 +63,12 @@ export interface AcpConnection {
   whenDrained(): Promise<void>;
   /** The most messages that ever waited for dispatch at once (backpressure keeps it at `maxQueued`). */
   readonly maxQueuedSeen: number;
+  /**
+   * Handles `method` notifications as they are read, instead of one per event-loop turn through
+   * vscode-jsonrpc's queue, whenever nothing read earlier still waits there (so the order of dispatch
+   * stays the order on the wire). `onAcpNotification` registers its handlers here too.
+   */
+  onNotificationDirect(method: string, handler: (params: unknown, checked: CheckedMessage | undefined) => void): void;
 }
 
 /** Marks the error replies the connection makes up itself (for the capture and the protocol log). */
@@ -100,15 +115,31 @@ export function createAcpConnection(opts: AcpConnectionOptions): AcpConnection {
       }
       return verdict.deliver;
     },
-    tap: (msg, raw) => {
+    tap: (msg, raw, checked) => opts.tap?.('in', msg, raw, checked),
+    dispatch: (msg, checked) => {
+      // A hot notification (session/update while an agent streams) is handled right here when nothing
+      // read before it still waits in vscode-jsonrpc's queue, which dispatches one message per
+      // event-loop turn. Array params go the queue's way (vscode-jsonrpc spreads them into arguments).
+      const rpc = checked?.rpc;
+      const direct = rpc?.type === 'notification' && delivered === handled && isRecord(rpc.params) ? directHandlers.get(rpc.method) : undefined;
+      if (direct && rpc?.type === 'notification' && !disposed) {
+        try {
+          direct(rpc.params, checked);
+        } catch (err) {
+          log('error', `handling ${rpc.method} failed: ${errorText(err)}`);
+        }
+        return true;
+      }
+      if (uncounted(msg)) return false;
       delivered++;
       const queued = delivered - handled;
       if (queued > maxQueuedSeen) maxQueuedSeen = queued;
       // Backpressure: a flooding agent waits on its pipe instead of growing our memory.
       if (queued >= maxQueued) reader.pause();
-      opts.tap?.('in', msg, raw);
+      return false;
     },
     onTapError: tapError('in'),
+    onDeliverError: (err, msg) => log('error', `could not handle a message from the peer, it was skipped: ${errorText(err)}${describe(msg)}`),
   });
   const writer = new NdjsonMessageWriter(opts.output, {
     tap: (msg, raw) => opts.tap?.('out', msg, raw),
@@ -156,7 +187,7 @@ export function createAcpConnection(opts: AcpConnectionOptions): AcpConnection {
         try {
           return next(message);
         } finally {
-          handled++;
+          if (!uncounted(message)) handled++;
           if (reader.isPaused && delivered - handled <= resumeAt) reader.resume();
           checkDrained();
         }
@@ -169,6 +200,10 @@ export function createAcpConnection(opts: AcpConnectionOptions): AcpConnection {
   });
   // Unknown notifications (including `_vendor/...` extensions) are ignored, per ACP.
   connection.onUnhandledNotification(() => undefined);
+  const directHandlers = new Map<string, (params: unknown, checked: CheckedMessage | undefined) => void>();
+  // As vscode-jsonrpc: nothing is handled once the connection is disposed.
+  let disposed = false;
+  connection.onDispose(() => (disposed = true));
   const whenDrained = () =>
     new Promise<void>((resolve) => {
       drainWaiters.push(resolve);
@@ -183,6 +218,7 @@ export function createAcpConnection(opts: AcpConnectionOptions): AcpConnection {
     get maxQueuedSeen() {
       return maxQueuedSeen;
     },
+    onNotificationDirect: (method, handler) => void directHandlers.set(method, handler),
   };
 }
 
@@ -238,20 +274,31 @@ export function onAcpRequest<S extends z.ZodType, R>(
   });
 }
 
-/** Register a notification handler with zod-validated params; invalid params are logged and dropped. */
+/**
+ * Register a notification handler with zod-validated params; invalid params are logged and dropped.
+ * `prechecked` says when the transport's one check of the message (`CheckedMessage`) already proves
+ * the params match `schema`, so they are not validated again (the text chunks of a streaming turn).
+ */
 export function onAcpNotification<S extends z.ZodType>(
   acp: AcpConnection,
   method: string,
   schema: S,
   handler: (params: z.infer<S>) => void,
   log?: LogFn,
+  prechecked?: (checked: CheckedMessage) => boolean,
 ): void {
-  acp.connection.onNotification(method, (raw: unknown) => {
+  const run = (raw: unknown, checked?: CheckedMessage) => {
+    if (checked && prechecked?.(checked)) {
+      handler(raw as z.infer<S>);
+      return;
+    }
     const parsed = schema.safeParse(raw);
     if (!parsed.success) {
       log?.('warn', `ignored ${method} with invalid params: ${issueText(parsed.error, true)}`);
       return;
     }
     handler(parsed.data);
-  });
+  };
+  acp.connection.onNotification(method, (raw: unknown) => run(raw));
+  acp.onNotificationDirect(method, run);
 }

@@ -5,18 +5,21 @@
  * something else).
  */
 import type { Message } from 'vscode-jsonrpc/node';
-import { parseRpc } from '../../common/store/rpc';
+import { checkMessage, type CheckedMessage } from '../../common/store/rpc';
 
-export type EnvelopeCheck = { ok: true; message: Message } | { ok: false; reason: string };
+export type EnvelopeCheck = { ok: true; message: Message; checked: CheckedMessage } | { ok: false; reason: string };
 
-/** Classify a parsed JSON value. Never throws. */
+/**
+ * Classify a parsed JSON value. Never throws. `checked` is the one check of this message: it travels
+ * with it (taps, the store, the client's handlers), so nothing downstream checks the envelope again.
+ */
 export function checkEnvelope(value: unknown): EnvelopeCheck {
   if (Array.isArray(value)) return { ok: false, reason: 'JSON-RPC batches are not supported' };
-  const r = parseRpc(value);
+  const r = checkMessage(value);
   if (!r.ok) return { ok: false, reason: r.error };
   // A request with a null id (valid in ACP v1) gets a private id for vscode-jsonrpc: see withInternalId.
   // The schema only checked fields; the object itself (with every unknown field) goes on unchanged.
-  return { ok: true, message: value as Message };
+  return { ok: true, message: value as Message, checked: r };
 }
 
 /**

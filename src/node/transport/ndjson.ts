@@ -13,6 +13,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { AbstractMessageReader, AbstractMessageWriter, Disposable } from 'vscode-jsonrpc/node';
 import type { DataCallback, Message, MessageReader, MessageWriter } from 'vscode-jsonrpc/node';
+import type { CheckedMessage } from '../../common/store/rpc';
 import { checkEnvelope, withInternalId, withWireId } from './envelope';
 import { nestsDeeperThan, peerOf, TopLevelScanner } from './peek';
 import type { PeerInfo } from './peek';
@@ -43,12 +44,22 @@ export interface NdjsonReaderOptions {
   maxMessageBytes?: number;
   maxNesting?: number;
   onInvalid?: (line: InvalidLine) => void;
-  /** Every delivered message with the exact line it was read from (so a capture need not re-serialise it). */
-  tap?: (msg: Message, raw: string) => void;
+  /**
+   * Every delivered message with the exact line it was read from (so a capture need not re-serialise it)
+   * and the result of its one envelope check (so the store need not check it again).
+   */
+  tap?: (msg: Message, raw: string, checked: CheckedMessage | undefined) => void;
+  /**
+   * After `tap`: handles the message on the spot and returns true, or returns false to hand it to
+   * vscode-jsonrpc's queue (the connection dispatches hot notifications itself: `connection.ts`).
+   */
+  dispatch?: (msg: Message, checked: CheckedMessage | undefined) => boolean;
   /** Decides, before `tap`, whether a valid message is delivered now (false: the caller keeps or drops it). */
   accept?: (msg: Message, raw: string) => boolean;
   /** A `tap` threw: the message is still delivered. */
   onTapError?: (err: unknown, msg: Message) => void;
+  /** Handing the message on threw: it is lost, the rest of the input is still read. */
+  onDeliverError?: (err: unknown, msg: Message) => void;
 }
 
 export class NdjsonMessageReader extends AbstractMessageReader implements MessageReader {
@@ -140,16 +151,18 @@ export class NdjsonMessageReader extends AbstractMessageReader implements Messag
     for (;;) {
       const nl = data.indexOf(LF, start);
       const end = nl < 0 ? data.length : nl;
-      const piece = data.subarray(start, end);
-      if (this.oversized) this.oversized.scanner.push(piece);
-      else if (this.size + piece.length > this.max) this.startOversized(piece);
-      else if (piece.length > 0) {
-        this.chunks.push(piece);
-        this.size += piece.length;
+      if (this.oversized) this.oversized.scanner.push(data.subarray(start, end));
+      else if (this.size + end - start > this.max) this.startOversized(data.subarray(start, end));
+      else if (nl >= 0 && this.size === 0) {
+        // The common case, a whole line inside this chunk: decoded in place, no copy or slice of the bytes.
+        if (end > start) this.line(data.toString('utf8', start, end), end - start);
+      } else if (end > start) {
+        this.chunks.push(data.subarray(start, end));
+        this.size += end - start;
       }
       if (nl < 0) return;
       if (this.oversized) this.endOversized();
-      else this.flushLine();
+      else if (this.size > 0) this.flushLine();
       start = nl + 1;
       if (this.paused && start < data.length) {
         this.stash = data.subarray(start);
@@ -180,9 +193,13 @@ export class NdjsonMessageReader extends AbstractMessageReader implements Messag
     this.chunks = [];
     this.size = 0;
     // Decoding whole lines keeps multi-byte characters intact across chunk boundaries.
-    const line = buf.toString('utf8').trim();
+    this.line(buf.toString('utf8'), buf.length);
+  }
+
+  /** One line (without its LF) of `bytes` bytes. */
+  private line(text: string, bytes: number): void {
+    const line = text.trim();
     if (line === '') return;
-    const bytes = buf.length;
     let value: unknown;
     try {
       value = JSON.parse(line);
@@ -190,7 +207,8 @@ export class NdjsonMessageReader extends AbstractMessageReader implements Messag
       this.report({ text: line, reason: 'not JSON', kind: 'notJson', peer: { kind: 'unknown', id: null }, bytes });
       return;
     }
-    if (nestsDeeperThan(value, this.maxNesting)) {
+    // Each level of nesting takes two characters: a short line cannot nest too deep (nor cost a walk).
+    if (line.length > 2 * this.maxNesting && nestsDeeperThan(value, this.maxNesting)) {
       this.report({ text: line.slice(0, 1000), reason: `nested deeper than ${this.maxNesting} levels`, kind: 'tooDeep', peer: peerOf(value), bytes });
       return;
     }
@@ -201,18 +219,29 @@ export class NdjsonMessageReader extends AbstractMessageReader implements Messag
       return;
     }
     if (this.options.accept && !this.options.accept(check.message, line)) return;
-    this.deliver(check.message, line);
+    this.deliver(check.message, line, check.checked);
   }
 
-  /** Taps and hands on one message (the connection also uses it for messages it held back or made up). */
-  deliver(msg: Message, raw: string): void {
+  /**
+   * Taps and hands on one message (the connection also uses it for messages it held back or made up;
+   * `checked` is then looked up again when not given).
+   */
+  deliver(msg: Message, raw: string, checked?: CheckedMessage): void {
+    const c = checked ?? checkedOf(msg);
     // A hook that throws must not cost the message its delivery (nor the rest of this read).
     try {
-      this.options.tap?.(msg, raw);
+      this.options.tap?.(msg, raw, c);
     } catch (err) {
       this.options.onTapError?.(err, msg);
     }
-    this.callback?.(withInternalId(msg));
+    if (this.options.dispatch?.(msg, c)) return;
+    // vscode-jsonrpc's callback can throw on input it does not expect (a `$/cancelRequest` without
+    // params): that costs this message, never the rest of the read.
+    try {
+      this.callback?.(withInternalId(msg));
+    } catch (err) {
+      this.options.onDeliverError?.(err, msg);
+    }
   }
 
   private report(line: InvalidLine): void {
@@ -227,6 +256,11 @@ export class NdjsonMessageReader extends AbstractMessageReader implements Messag
     else if (this.size > 0) this.flushLine();
     this.fireClose();
   }
+}
+
+function checkedOf(msg: Message): CheckedMessage | undefined {
+  const c = checkEnvelope(msg);
+  return c.ok ? c.checked : undefined;
 }
 
 export interface NdjsonWriterOptions {

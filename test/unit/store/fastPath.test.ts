@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { fastChunk } from '../../../src/common/store/fastPath';
-import { parseRpc } from '../../../src/common/store/rpc';
+import { checkMessage, parseRpc } from '../../../src/common/store/rpc';
 import { parseSessionUpdate } from '../../../src/common/protocol/updates';
 import { ClientMethods, PROTOCOL_V1, PROTOCOL_V2, type ProtocolVersion } from '../../../src/common/protocol/methods';
 
@@ -108,4 +108,27 @@ test('fast path declines shapes it cannot vouch for', () => {
   assert.equal(fastChunk(mutate(base, { path: ['params', 'update'], field: 'messageId', value: null }), PROTOCOL_V2), undefined);
   assert.equal(fastChunk(mutate(base, { path: ['params', 'update', 'content'], field: 'annotations', value: {} }), PROTOCOL_V1), undefined);
   assert.equal(fastChunk(mutate(base, { path: ['params', 'update'], field: '_meta', value: {} }), PROTOCOL_V1), undefined);
+});
+
+test('checkMessage (the transport\'s one check) gives parseRpc\'s verdict and message, and marks exactly the fast-path chunks', () => {
+  let chunks = 0;
+  fc.assert(
+    fc.property(fc.oneof(canonical.map(build), fc.jsonValue()), fc.array(fc.oneof(wellFormed, mutation), { maxLength: 3 }), (start, ms) => {
+      let msg: unknown = start;
+      for (const m of ms) msg = typeof msg === 'object' && msg !== null ? mutate(msg as Record<string, unknown>, m) : msg;
+      const checked = checkMessage(msg);
+      const slow = parseRpc(msg);
+      assert.equal(checked.ok, slow.ok);
+      if (!checked.ok || !slow.ok) {
+        assert.ok(!checked.ok && !slow.ok && checked.error === slow.error);
+        return;
+      }
+      assert.deepEqual(checked.rpc, slow.msg);
+      // v1 takes every chunk shape (a missing or null messageId is null there).
+      assert.equal(checked.chunk !== undefined, fastChunk(msg, PROTOCOL_V1) !== undefined);
+      if (checked.chunk) chunks++;
+    }),
+    { numRuns: 2000 },
+  );
+  assert.ok(chunks > 200, `only ${chunks} chunks were generated`);
 });
