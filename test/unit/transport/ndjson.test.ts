@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { PassThrough } from 'node:stream';
+import { PassThrough, Writable } from 'node:stream';
 import { describe, it } from 'node:test';
 import type { Message } from 'vscode-jsonrpc';
 import { NdjsonMessageReader, NdjsonMessageWriter } from '../../../src/node/transport/ndjson';
@@ -20,6 +20,8 @@ function setup(maxMessageBytes?: number) {
   return { input, got, invalid, tapped, closed };
 }
 
+/** A message literal (vscode-jsonrpc's `Message` type names only `jsonrpc`). */
+const m = (x: { jsonrpc: string; method?: string; params?: unknown }): Message => x;
 const note = (n: number) => JSON.stringify({ jsonrpc: '2.0', method: 'n', params: { n } });
 
 describe('NdjsonMessageReader', () => {
@@ -88,6 +90,96 @@ describe('NdjsonMessageWriter', () => {
     assert.equal(lines.length, 20);
     assert.deepEqual(lines.map((l) => (JSON.parse(l) as { params: { i: number } }).params.i), msgs.map((_, i) => i));
     assert.equal(tapped.length, 20);
+  });
+
+  it('honours backpressure: while the stream asks to wait, later messages wait for drain, in order', async () => {
+    const chunks: string[] = [];
+    const callbacks: (() => void)[] = [];
+    const out = new Writable({
+      highWaterMark: 64,
+      decodeStrings: false,
+      write: (c: string, _e, cb) => {
+        chunks.push(c);
+        callbacks.push(() => cb());
+      },
+    });
+    const writer = new NdjsonMessageWriter(out);
+    const msg = (i: number) => ({ jsonrpc: '2.0', method: 'm', params: { i } });
+    const sent: Promise<void>[] = [];
+    for (let tick = 0; tick < 3; tick++) {
+      for (let i = 0; i < 5; i++) sent.push(writer.write(msg(tick * 5 + i)));
+      await new Promise<void>((r) => process.nextTick(r));
+    }
+    // The first tick's lines were one write, past the high-water mark: the next two ticks wait.
+    assert.equal(chunks.length, 1);
+    let settled = 0;
+    for (const p of sent) void p.then(() => settled++);
+    while (callbacks.length) {
+      callbacks.shift()!();
+      await new Promise((r) => setImmediate(r));
+    }
+    await Promise.all(sent);
+    assert.equal(settled, 15);
+    const lines = chunks.join('').trimEnd().split('\n');
+    assert.deepEqual(lines.map((l) => (JSON.parse(l) as { params: { i: number } }).params.i), Array.from({ length: 15 }, (_, i) => i));
+  });
+
+  it('a failed write fails every message it carried, each reported once; later writes fail at once', async () => {
+    const out = new Writable({ write: (_c, _e, cb) => cb(new Error('disk full')) });
+    out.on('error', () => undefined);
+    const writer = new NdjsonMessageWriter(out);
+    const reported: unknown[] = [];
+    writer.onError(([e, m]) => reported.push([e.message, (m as { params?: { i?: number } } | undefined)?.params?.i]));
+    const a = writer.write({ jsonrpc: '2.0', method: 'm', params: { i: 1 } } as never);
+    const b = writer.write({ jsonrpc: '2.0', method: 'm', params: { i: 2 } } as never);
+    await assert.rejects(a, /disk full/);
+    await assert.rejects(b, /disk full/);
+    await assert.rejects(writer.write({ jsonrpc: '2.0', method: 'm', params: { i: 3 } } as never), /closed/);
+    assert.deepEqual(
+      reported.filter((r) => Array.isArray(r) && r[1] !== undefined),
+      [['disk full', 1], ['disk full', 2], ['cannot write: the output stream is closed', 3]],
+    );
+  });
+
+  it('a message that cannot be serialised fails alone and is not tapped; its neighbours go out', async () => {
+    const out = new PassThrough();
+    let text = '';
+    out.on('data', (c: Buffer) => (text += c.toString()));
+    const tapped: unknown[] = [];
+    const writer = new NdjsonMessageWriter(out, { tap: (m) => tapped.push(m) });
+    const ok1 = writer.write(m({ jsonrpc: '2.0', method: 'a' }));
+    const bad = writer.write({ jsonrpc: '2.0', method: 'b', params: { n: 1n } } as never);
+    const ok2 = writer.write(m({ jsonrpc: '2.0', method: 'c' }));
+    await assert.rejects(bad, /cannot be serialised/);
+    await Promise.all([ok1, ok2]);
+    assert.deepEqual(text.trimEnd().split('\n').map((l) => (JSON.parse(l) as { method: string }).method), ['a', 'c']);
+    assert.equal(tapped.length, 2);
+  });
+
+  it('end() sends what was written before it, then ends the stream', async () => {
+    const out = new PassThrough();
+    let text = '';
+    out.on('data', (c: Buffer) => (text += c.toString()));
+    const ended = new Promise((r) => out.on('end', r));
+    const writer = new NdjsonMessageWriter(out);
+    const p = writer.write(m({ jsonrpc: '2.0', method: 'last' }));
+    writer.end();
+    await p;
+    await ended;
+    assert.equal(text, '{"jsonrpc":"2.0","method":"last"}\n');
+  });
+
+  it('messages waiting for drain fail when the stream closes instead', async () => {
+    const out = new Writable({ highWaterMark: 8, write: () => undefined });
+    out.on('error', () => undefined);
+    const writer = new NdjsonMessageWriter(out);
+    // The first line never completes (this sink never calls back): the next one waits for drain.
+    void writer.write(m({ jsonrpc: '2.0', method: 'first' }));
+    await new Promise<void>((r) => process.nextTick(r));
+    const waiting = writer.write(m({ jsonrpc: '2.0', method: 'waiting' }));
+    await new Promise<void>((r) => process.nextTick(r));
+    out.destroy();
+    await assert.rejects(waiting, /closed/);
   });
 
   it('rejects writes after the stream ended, without breaking', async () => {
