@@ -194,6 +194,33 @@ describe('NdjsonMessageWriter', () => {
   });
 });
 
+describe('NdjsonMessageWriter (property)', () => {
+  it('writes every message as one line, in order, whatever their sizes, characters and ticks', async () => {
+    const fc = await import('fast-check');
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.record({ text: fc.oneof(fc.string({ unit: 'grapheme' }), fc.string({ unit: 'grapheme', minLength: 20_000, maxLength: 40_000 })), tick: fc.boolean() }), { minLength: 1, maxLength: 12 }),
+        async (items) => {
+          const out = new PassThrough();
+          const got: Buffer[] = [];
+          out.on('data', (c: Buffer) => got.push(c));
+          const writer = new NdjsonMessageWriter(out);
+          const sent: Promise<void>[] = [];
+          for (const [i, it] of items.entries()) {
+            sent.push(writer.write(m({ jsonrpc: '2.0', method: 'm', params: { i, t: it.text } })));
+            if (it.tick) await new Promise<void>((r) => process.nextTick(r));
+          }
+          await Promise.all(sent);
+          const lines = Buffer.concat(got).toString('utf8').split('\n');
+          assert.equal(lines.pop(), '');
+          assert.deepEqual(lines.map((l) => JSON.parse(l) as unknown), items.map((it, i) => ({ jsonrpc: '2.0', method: 'm', params: { i, t: it.text } })));
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+});
+
 describe('NdjsonMessageReader (property)', () => {
   it('delivers the same messages however the bytes are chunked, with junk lines in between', async () => {
     const fc = await import('fast-check');
