@@ -1,7 +1,7 @@
 /**
  * Chat history: "ACP: Open Session…" lists every chat (open or closed, any agent) and the focused
  * agent's own saved sessions (`session/list`); a chat reopens into its tab, an agent session opens in
- * the focused chat. Each chat row has a Delete button; deleting asks the agent to close and delete the
+ * a new chat of that agent (loaded, so its history is replayed). Each chat row has a Delete button; deleting asks the agent to close and delete the
  * chat's sessions where it advertises `sessionCapabilities.close` / `.delete`, then removes our copy.
  */
 import * as vscode from 'vscode';
@@ -71,7 +71,7 @@ export async function pickSession(service: ChatService): Promise<void> {
   });
   qp.dispose();
   if (picked?.chatId !== undefined) await service.openChat({ chatId: picked.chatId });
-  else if (picked?.sessionId !== undefined && focused) await focused.openSession(picked.sessionId);
+  else if (picked?.sessionId !== undefined && focused) await service.openChat({ agentId: focused.agent.id, sessionId: picked.sessionId });
 }
 
 /** ACP: Delete Chat… — a chat by id (from the API or a keybinding), or picked from history. */

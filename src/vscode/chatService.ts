@@ -39,6 +39,12 @@ export interface OpenChatOptions {
   readonly agentId?: string;
   /** Always start another chat instead of revealing one. */
   readonly newChat?: boolean;
+  /**
+   * An agent session to show (with `agentId`, default: the selected agent): the chat already showing it,
+   * else a new chat that attaches it (session/load replays its history; resume when it cannot load).
+   * For sessions from the agent's `session/list` or a `session/fork` result.
+   */
+  readonly sessionId?: string;
   readonly viewColumn?: vscode.ViewColumn;
   /** Reveal without moving keyboard focus into the chat. */
   readonly preserveFocus?: boolean;
@@ -216,6 +222,15 @@ export class ChatService extends Disposable {
     if (options.chatId !== undefined) {
       record = r.get(options.chatId);
       if (!record) throw new Error(`no chat ${options.chatId}`);
+    } else if (options.sessionId !== undefined) {
+      const agentId = options.agentId ?? this.selectedAgentId;
+      if (!findAgent(this.agents(), agentId)) throw new Error(`no agent with id '${agentId}'`);
+      const sid = options.sessionId;
+      record = r.history().find((c) => c.agentId === agentId && (c.sessionId === sid || this.live.get(c.id)?.sessionId === sid));
+      if (!record) {
+        record = r.create(agentId, Date.now());
+        r.update(record.id, { sessionId: sid });
+      }
     } else if (!options.newChat) {
       const focused = r.focused();
       record =

@@ -283,7 +283,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
       const how = await reattachSession(link.client, known, params, (m) => {
         failures.push(m);
         this.o.log('warn', m);
-      }, auth);
+      }, auth, this.o.store.session(known) !== undefined);
       if (how) {
         this.o.log('info', `${how} session ${known}`);
         return;

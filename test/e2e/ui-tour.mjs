@@ -165,6 +165,10 @@ try {
         await f.locator('[data-kind="user_message"]', { hasText: text }).first().evaluate((el) => el.scrollIntoView({ block: 'start' }));
       }
       if (second !== again) log('the Demo B webview was re-created by the move (expected: webviews reload when moved)');
+      // The tree follows the focused chat (Demo B's, moved last): its turn's tool call is listed.
+      await page.locator('.sidebar .monaco-list-row', { hasText: 'Read README' }).first().waitFor({ timeout: 20_000 });
+      const treeTitle = await page.locator('.sidebar .pane-header', { hasText: 'ACP Messages' }).first().innerText();
+      if (!treeTitle.includes('Chat two')) throw new Error(`the tree does not follow the focused chat: ${treeTitle}`);
       await painted(page);
       await page.screenshot({ path: shot('ui-two-chats.png') });
     });

@@ -154,6 +154,28 @@ suite('Several chats at once', () => {
     assert.strictEqual(a.service.tabOf(id), undefined, 'its tab closed');
     assert.ok(!fs.readdirSync(sessionsDir).some((f) => f.startsWith(`${id}.`)), 'its journal and snapshots are deleted');
     assert.ok(a.service.logTail().some((l) => l.includes(`session/close ${sid}`)), 'the demo agent (sessionCapabilities.close) was asked to close the session');
+    assert.ok(a.service.logTail().some((l) => l.includes(`session/delete ${sid}`)), 'and (sessionCapabilities.delete) to delete it');
+  });
+
+  test('opening an agent session reveals the chat that shows it, else attaches it in a new chat', async () => {
+    const a = await api();
+    const panel = await a.service.newChat('demo');
+    await panel.whenReady();
+    const { id, session } = chatOf(a, panel);
+    await session.start();
+    const sid = session.sessionId;
+    assert.ok(sid);
+    assert.strictEqual((await a.service.openChat({ agentId: 'demo', sessionId: sid })).chatId, id, 'the chat showing it');
+    // A session this window never showed (the demo agent adopts an unknown id on resume after load fails).
+    const other = await a.service.openChat({ agentId: 'demo', sessionId: 'demo-from-elsewhere' });
+    assert.notStrictEqual(other.chatId, id);
+    await other.whenReady();
+    const attached = chatOf(a, other).session;
+    await attached.start();
+    assert.strictEqual(attached.sessionId, 'demo-from-elsewhere');
+    assert.strictEqual(a.service.chatRecords().find((c) => c.id === other.chatId)?.sessionId, 'demo-from-elsewhere');
+    await a.service.deleteChat(chatOf(a, other).id);
+    await a.service.deleteChat(id);
   });
 
   test('the side bar view shows a chat; with its tab open too, both get every change', async () => {

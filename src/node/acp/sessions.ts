@@ -19,8 +19,9 @@ const message = (e: unknown) => (errorText(e));
 
 /**
  * Reattaches `sessionId`: resume when the agent supports it (no replay: the local transcript stays), else
- * load (the replay is merged by the store). Returns how it reattached, or null when neither worked; every
- * failure is reported to `log`.
+ * load (the replay is merged by the store). Without a local transcript (`haveTranscript` false: a chat
+ * opened on a session it has not shown yet) load comes first, so the history is replayed. Returns how it
+ * reattached, or null when neither worked; every failure is reported to `log`.
  */
 export async function reattachSession(
   client: AcpClient,
@@ -28,25 +29,30 @@ export async function reattachSession(
   params: SessionParams,
   log: (message: string) => void,
   wrap: CallWrapper = direct,
+  haveTranscript = true,
 ): Promise<'resumed' | 'loaded' | null> {
   const caps = client.agentCapabilities;
-  if (caps?.sessionCapabilities?.resume) {
+  const resume = async (): Promise<'resumed' | null> => {
+    if (!caps?.sessionCapabilities?.resume) return null;
     try {
       await wrap(() => client.resumeSession({ sessionId, ...params }));
       return 'resumed';
     } catch (e) {
       log(`session/resume of ${sessionId} failed: ${message(e)}`);
+      return null;
     }
-  }
-  if (caps?.loadSession) {
+  };
+  const load = async (): Promise<'loaded' | null> => {
+    if (!caps?.loadSession) return null;
     try {
       await wrap(() => client.loadSession({ sessionId, ...params }));
       return 'loaded';
     } catch (e) {
       log(`session/load of ${sessionId} failed: ${message(e)}`);
+      return null;
     }
-  }
-  return null;
+  };
+  return haveTranscript ? ((await resume()) ?? (await load())) : ((await load()) ?? (await resume()));
 }
 
 /**

@@ -43,6 +43,15 @@ test('reattach tries resume, then load, and reports why resume failed', async ()
   dispose();
 });
 
+test('without a local transcript, reattach loads first (the history is replayed into the new chat)', async () => {
+  const calls: string[] = [];
+  const { client, dispose } = pair({ loadSession: true, sessionCapabilities: { resume: {}, list: {} } }, calls);
+  await client.initialize();
+  assert.equal(await reattachSession(client, 's1', params, () => undefined, undefined, false), 'loaded');
+  assert.deepEqual(calls, ['load']);
+  dispose();
+});
+
 test('reattach gives up (null) when the agent advertises neither', async () => {
   const calls: string[] = [];
   const { client, dispose } = pair({}, calls);
