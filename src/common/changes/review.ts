@@ -1,0 +1,202 @@
+/**
+ * The review of a chat's edits: records what the agent wrote and reported during each turn, and carries
+ * out Keep, Undo and Open diff from the Changes summary. Undo puts the previous text back only when the
+ * file still holds the agent's version; otherwise it leaves the file alone and says why. The files, the
+ * diff editor and notifications are ports (VS Code in the extension, plain objects in tests); the state
+ * is the pure reducer in model.ts.
+ */
+import { Disposable, Emitter } from '../util/lifecycle';
+import { errorText } from '../util/errors';
+import type { Entry } from '../store/model';
+import { byPath, reportedDiffs, resolveDiffs } from './derive';
+import { EMPTY_CHANGES, isOpen, openSet, reduceChanges, type ChangeSet, type ChangesAction, type ChangesState, type FileChange, type ReportedChange } from './model';
+import { sessionViews, setView, type ChangeSetView } from './view';
+
+export interface ReviewFiles {
+  /** The text the user sees now (an open editor's unsaved text, else the disk); null when the file does not exist. */
+  read(path: string): Promise<string | null>;
+  /** Puts `text` back (null: deletes the file) as one edit the user can undo in the editor. */
+  restore(path: string, text: string | null, label: string): Promise<void>;
+  /** Whether Undo may write this agent-reported path (the agent could name any file in a diff). */
+  mayRestore(path: string): Promise<boolean>;
+}
+
+export interface ReviewPorts {
+  readonly files: ReviewFiles;
+  agentName(): string;
+  /** How a path is shown (workspace-relative when inside it). */
+  shownPath(path: string): string;
+  openDiff(path: string, left: string, right: string, title: string): void;
+  /** Tells the user something they must read; `compare` (when given) opens the agent's version beside the file now. */
+  explain(message: string, compare?: () => void): void;
+  save(state: ChangesState): void;
+  log(level: 'info' | 'warn' | 'error', message: string): void;
+}
+
+export type ReviewAction = 'openDiff' | 'keep' | 'undo';
+
+/** A change set's summary changed (`view` null: it is no longer shown). */
+export interface ReviewChange {
+  readonly sessionId: string;
+  readonly id: string;
+  readonly view: ChangeSetView | null;
+}
+
+export class ChangeReview extends Disposable {
+  private stateValue: ChangesState;
+  /** Actions run one at a time, so two quick clicks never check and restore the same file at once. */
+  private queue: Promise<void> = Promise.resolve();
+  private readonly changes = this.register(new Emitter<ReviewChange>());
+  readonly onDidChange = this.changes.event;
+
+  constructor(
+    private readonly ports: ReviewPorts,
+    initial: ChangesState = EMPTY_CHANGES,
+  ) {
+    super();
+    this.stateValue = initial;
+  }
+
+  get state(): ChangesState {
+    return this.stateValue;
+  }
+
+  views(sessionId: string | null): ChangeSetView[] {
+    return sessionViews(this.stateValue, sessionId, (p) => this.ports.shownPath(p));
+  }
+
+  turnStarted(sessionId: string): void {
+    this.dispatch({ type: 'turnStarted', sessionId });
+  }
+
+  /** An `fs/write_text_file` the client applied: `oldText` is what the file held before it (null: it did not exist). */
+  wrote(sessionId: string, path: string, oldText: string | null, newText: string, afterKey: string | null): void {
+    this.dispatch({ type: 'wrote', sessionId, path, oldText, newText, afterKey });
+  }
+
+  /**
+   * The turn is over: the diffs its completed tool calls reported are resolved against the files now, and
+   * its summary is shown after `afterKey`. Files already recorded from writes are not read again.
+   */
+  async turnEnded(sessionId: string, turnEntries: readonly Entry[], afterKey: string | null): Promise<void> {
+    const written = new Set(openSet(this.stateValue, sessionId)?.files.map((f) => f.path) ?? []);
+    const reported: ReportedChange[] = [];
+    for (const [path, diffs] of byPath(reportedDiffs(turnEntries))) {
+      if (written.has(path)) continue;
+      try {
+        const r = resolveDiffs(await this.ports.files.read(path), diffs);
+        const shown = this.ports.shownPath(path);
+        if (!r.resolved) {
+          // Open diff still shows what was reported; Undo is not offered.
+          const last = diffs[diffs.length - 1]!;
+          reported.push({ path, oldText: diffs[0]!.oldText, agentText: last.newText, blocked: `${shown} no longer holds what ${this.ports.agentName()} reported, so what it held before is not known and Undo is not offered.` });
+          continue;
+        }
+        const allowed = await this.ports.files.mayRestore(path);
+        reported.push({ path, oldText: r.oldText, agentText: r.agentText, blocked: allowed ? null : `${shown} is outside the workspace; ACP Chat does not undo edits there that the agent made itself.` });
+      } catch (e) {
+        this.ports.log('warn', `changes: could not read ${path} at the end of the turn: ${errorText(e)}`);
+      }
+    }
+    this.dispatch({ type: 'turnEnded', sessionId, afterKey, reported });
+  }
+
+  /** Open diff, Keep or Undo on one file (`index`) or on every file of the set (`index` null: Keep All, Undo All). */
+  act(setId: string, index: number | null, action: ReviewAction): Promise<void> {
+    const run = this.queue.then(() => this.run(setId, index, action));
+    this.queue = run.catch((e: unknown) => this.ports.log('error', `changes: ${action} failed: ${errorText(e)}`));
+    return this.queue;
+  }
+
+  private async run(setId: string, index: number | null, action: ReviewAction): Promise<void> {
+    const set = this.stateValue.sets.find((c) => c.id === setId);
+    if (!set) return;
+    const file = index === null ? undefined : set.files[index];
+    if (index !== null && !file) return;
+    switch (action) {
+      case 'openDiff':
+        if (file) this.openDiff(file);
+        return;
+      case 'keep':
+        this.dispatch({ type: 'kept', setId, path: file ? file.path : null });
+        return;
+      case 'undo': {
+        if (file) {
+          const note = await this.undoFile(set, file);
+          if (note) this.ports.explain(note.message, note.current !== undefined && file.agentText !== null ? () => this.compare(file, note.current ?? '') : undefined);
+          return;
+        }
+        const open = set.files.filter((f) => isOpen(f) && f.blocked === null);
+        const left: string[] = [];
+        for (const f of open) if (await this.undoFile(set, f)) left.push(this.ports.shownPath(f.path));
+        if (left.length) this.ports.explain(`Undid ${open.length - left.length} of ${open.length} files. Left alone (changed since ${this.ports.agentName()}'s edit, or Undo failed): ${left.join(', ')}.`);
+        return;
+      }
+    }
+  }
+
+  /** Restores the previous text when the file still holds the agent's version; else records why not. */
+  private async undoFile(set: ChangeSet, f: FileChange): Promise<{ message: string; current?: string | null } | null> {
+    if (!isOpen(f) || f.blocked !== null) return null;
+    const shown = this.ports.shownPath(f.path);
+    const agent = this.ports.agentName();
+    let current: string | null;
+    try {
+      current = await this.ports.files.read(f.path);
+    } catch (e) {
+      const message = `Could not read ${shown} to undo ${agent}'s edit: ${errorText(e)}`;
+      this.dispatch({ type: 'conflict', setId: set.id, path: f.path, note: message });
+      return { message };
+    }
+    if (current !== f.agentText) {
+      const message =
+        current === null
+          ? `${shown} was deleted after ${agent}'s edit, so Undo left it alone.`
+          : `${shown} changed after ${agent}'s edit, so Undo left it alone (it would overwrite those changes). Compare shows ${agent}'s version beside the file now; Keep accepts the file as it is.`;
+      this.dispatch({ type: 'conflict', setId: set.id, path: f.path, note: message });
+      return { message, current };
+    }
+    try {
+      await this.ports.files.restore(f.path, f.oldText, `Undo ${agent}'s edit to ${shown}`);
+    } catch (e) {
+      const message = `Could not undo ${agent}'s edit to ${shown}: ${errorText(e)}`;
+      this.dispatch({ type: 'conflict', setId: set.id, path: f.path, note: message });
+      return { message };
+    }
+    this.ports.log('info', `changes: undid ${agent}'s edit to ${f.path}${f.oldText === null ? ' (deleted the file it created)' : ''}`);
+    this.dispatch({ type: 'undone', setId: set.id, path: f.path });
+    return null;
+  }
+
+  private openDiff(f: FileChange): void {
+    const shown = this.ports.shownPath(f.path);
+    if (f.agentText === null) {
+      this.ports.explain(`${shown}: ${f.blocked ?? 'the agent\u2019s version is not known'}`);
+      return;
+    }
+    const name = shown.split(/[\\/]/).pop() ?? shown;
+    this.ports.openDiff(f.path, f.oldText ?? '', f.agentText, `${name}: before \u2194 ${this.ports.agentName()}'s edit`);
+  }
+
+  private compare(f: FileChange, current: string): void {
+    const name = this.ports.shownPath(f.path).split(/[\\/]/).pop() ?? f.path;
+    this.ports.openDiff(f.path, f.agentText ?? '', current, `${name}: ${this.ports.agentName()}'s version \u2194 now`);
+  }
+
+  private dispatch(a: ChangesAction): void {
+    const before = this.stateValue;
+    const after = reduceChanges(before, a);
+    if (after === before) return;
+    this.stateValue = after;
+    try {
+      this.ports.save(after);
+    } catch (e) {
+      this.ports.log('error', `changes: could not save the change summaries: ${errorText(e)}`);
+    }
+    const shown = (s: ChangesState) => new Map(s.sets.filter((c) => c.ended).map((c) => [c.id, c]));
+    const was = shown(before);
+    const now = shown(after);
+    for (const [id, set] of now) if (was.get(id) !== set) this.changes.fire({ sessionId: set.sessionId, id, view: setView(set, (p) => this.ports.shownPath(p)) });
+    for (const [id, set] of was) if (!now.has(id)) this.changes.fire({ sessionId: set.sessionId, id, view: null });
+  }
+}

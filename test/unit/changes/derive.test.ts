@@ -1,0 +1,55 @@
+// Reported diffs to whole-file texts: whole-file diffs (Codex, Gemini CLI), fragments (Claude Code,
+// OpenCode), several edits of one file, created files, and the cases where the previous text is unknown.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { byPath, reportedDiffs, resolveDiffs } from '../../../src/common/changes/derive';
+import type { Entry, ToolCallEntry } from '../../../src/common/store/model';
+
+const stats = { chunks: 0, upserts: 0, bytes: 0, firstSeen: 0, lastSeen: 0, lines: [] };
+function tool(key: string, status: string, content: ToolCallEntry['content']): ToolCallEntry {
+  return { kind: 'tool_call', key, toolCallId: key, title: key, name: null, toolKind: 'edit', status, content, locations: [], rawInput: null, rawOutput: null, meta: null, parentKey: null, statusHistory: [], provenance: 'live', stats };
+}
+const diff = (path: string, oldText: string | null, newText: string) => ({ type: 'diff' as const, path, oldText, newText });
+
+test('only completed tool calls count; v2 diffs and repeats are left out; grouped by path in first-seen order', () => {
+  const entries: Entry[] = [
+    tool('t1', 'failed', [diff('/a', 'x', 'y')]),
+    tool('t2', 'completed', [diff('/b', '1', '2'), { type: 'content', content: { type: 'text', text: 'ok' } }]),
+    tool('t3', 'completed', [diff('/a', 'p', 'q'), diff('/a', 'p', 'q')]),
+    tool('t4', 'completed', [{ type: 'diff', changes: [{ operation: 'modify', path: '/c' }], patch: null }]),
+    tool('t5', 'completed', [diff('/b', '2', '3')]),
+  ];
+  const got = byPath(reportedDiffs(entries));
+  assert.deepEqual([...got.keys()], ['/b', '/a']);
+  assert.deepEqual(got.get('/b')?.map((d) => d.newText), ['2', '3']);
+  assert.equal(got.get('/a')?.length, 1);
+});
+
+test('a whole-file diff: the file is its newText, the previous text is its oldText', () => {
+  assert.deepEqual(resolveDiffs('hello\nmore\n', [{ path: '/a', oldText: 'hello\n', newText: 'hello\nmore\n' }]), { resolved: true, oldText: 'hello\n', agentText: 'hello\nmore\n' });
+});
+
+test('a fragment (Claude Code\'s Edit): the fragment is put back inside the file', () => {
+  const r = resolveDiffs('hello\nupdated by mock agent\nbye\n', [{ path: '/a', oldText: 'hello', newText: 'hello\nupdated by mock agent' }]);
+  assert.deepEqual(r, { resolved: true, oldText: 'hello\nbye\n', agentText: 'hello\nupdated by mock agent\nbye\n' });
+});
+
+test('several edits of one file are undone newest first', () => {
+  const diffs = [
+    { path: '/a', oldText: 'alpha', newText: 'ALPHA' },
+    { path: '/a', oldText: 'ALPHA beta', newText: 'ALPHA BETA' },
+  ];
+  assert.deepEqual(resolveDiffs('ALPHA BETA gamma', diffs), { resolved: true, oldText: 'alpha beta gamma', agentText: 'ALPHA BETA gamma' });
+});
+
+test('a created file: the previous text is null (Undo deletes it)', () => {
+  assert.deepEqual(resolveDiffs('new\n', [{ path: '/n', oldText: null, newText: 'new\n' }]), { resolved: true, oldText: null, agentText: 'new\n' });
+});
+
+test('unknown previous text: the file changed after the report, an ambiguous fragment, a missing file', () => {
+  assert.deepEqual(resolveDiffs('something else', [{ path: '/a', oldText: 'x', newText: 'y' }]), { resolved: false });
+  assert.deepEqual(resolveDiffs('y and y', [{ path: '/a', oldText: 'x', newText: 'y' }]), { resolved: false });
+  assert.deepEqual(resolveDiffs(null, [{ path: '/a', oldText: 'x', newText: 'y' }]), { resolved: false });
+  assert.deepEqual(resolveDiffs('a', [{ path: '/a', oldText: null, newText: 'b' }]), { resolved: false }, 'a created file that is not the agent\'s text now');
+  assert.deepEqual(resolveDiffs('a', []), { resolved: false });
+});
