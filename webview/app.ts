@@ -13,6 +13,7 @@ import { PanelView } from './panelView';
 import { PromptBox } from './promptBox';
 import { SearchBar } from './searchBar';
 import { Transcript } from './transcript';
+import { ChangesView } from './changesView';
 import type { VsCodeApi } from './vscodeApi';
 
 export class ChatApp {
@@ -22,6 +23,7 @@ export class ChatApp {
   private readonly prompt: PromptBox;
   private readonly search: SearchBar;
   private readonly narrator: Narrator;
+  private readonly changes: ChangesView;
   /** Requests answered here but not yet removed by the host: hidden at once so a second key press answers the next one. */
   private readonly answered = new Set<string>();
   /** Terminals' live output, from the snapshot and `terminal` ops. */
@@ -49,6 +51,7 @@ export class ChatApp {
     });
     this.transcript.onOutOfSync = (why) => this.resync(why);
     this.narrator = new Narrator((key) => this.transcript.view(key)?.entry);
+    this.changes = new ChangesView({ post, place: (el, key) => this.transcript.placeAfter(el, key), say: (t) => this.narrator.say(t) });
     this.panelView = new PanelView(post, () => this.prompt.focus());
     this.prompt = new PromptBox(post, (d) => {
       this.draft = d;
@@ -128,6 +131,7 @@ export class ChatApp {
     for (const [id, t] of Object.entries(panel.terminals ?? {})) this.terminals.set(id, t);
     this.narrator.reset();
     this.transcript.reset(entries, this.panel.earlier);
+    this.changes.reset(this.panel.changeSets ?? []);
     this.renderPanel();
     if (this.restoreScrollKey) {
       this.transcript.reveal(this.restoreScrollKey, false);
@@ -164,6 +168,8 @@ export class ChatApp {
           if (op.exit && !prev.exited) this.narrator.terminalExited(this.transcript.toolCallWithTerminal(op.terminalId), op.exit.exitCode, op.exit.signal);
           return this.transcript.refreshTerminal(op.terminalId);
         }
+        case 'changeSet':
+          return this.changes.upsert(op.id, op.set);
         case 'panel': {
           const turnChanged = op.panel.turn !== undefined && op.panel.turn !== this.panel.turn;
           const before = this.panel;

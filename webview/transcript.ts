@@ -189,6 +189,20 @@ export class Transcript {
     this.list.insertBefore(this.marker, first ? first.el : null);
   }
 
+  /**
+   * Puts a block that is not an entry (a turn's Changes summary) right after the entry with `key`, after
+   * any blocks already there; at the end when the entry is unknown. A snapshot's rebuild removes it.
+   */
+  placeAfter(el: HTMLElement, key: string | null): void {
+    let at: Element | undefined = key !== null ? this.byKey.get(key)?.el : undefined;
+    if (!at) this.list.append(el);
+    else {
+      while (at.nextElementSibling?.classList.contains('changes') && at.nextElementSibling !== el) at = at.nextElementSibling;
+      at.after(el);
+    }
+    if (this.pinned) this.scrollToBottom();
+  }
+
   setPermissions(perms: readonly PermissionView[], answered: ReadonlySet<string>): void {
     this.permissions = perms;
     this.answered = answered;

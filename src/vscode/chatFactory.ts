@@ -16,10 +16,13 @@ import { buildPrompt } from './promptBuilder';
 import type { SessionPersistence } from './sessionPersistence';
 import type { EarlierLink } from './sessionPorts';
 import { createSessionUi } from './sessionUi';
+import { createTurnChanges } from './turnChanges';
 import type { VirtualDocuments } from './virtualDocuments';
 
 /** Workspace-state key of a chat's link to the earlier transcript shown above its session. */
 export const earlierKey = (chatId: string) => `acpChat.earlierTranscript.${chatId}`;
+/** Workspace-state key of a chat's Changes summaries (saved beside its transcript). */
+export const changesKey = (chatId: string) => `acpChat.turnChanges.${chatId}`;
 
 /** What every chat shares, supplied by ChatService. */
 export interface ChatFactoryDeps {
@@ -70,9 +73,20 @@ export function createChatSession(d: ChatFactoryDeps, chat: ChatRecord, agent: A
     showPanel: () => d.showChat(chat.id),
     chatColumn: () => d.chatColumn(chat.id),
   });
+  const review = createTurnChanges({
+    docs: d.docs,
+    log: (level, message) => d.log[level](message),
+    agentName: () => agent.name,
+    cwd,
+    chatColumn: () => d.chatColumn(chat.id),
+    memento: d.context.workspaceState,
+    key: changesKey(chat.id),
+    insideWorkspace: (p) => d.files.insideWorkspace(p),
+  });
   const session: ChatSession = new ChatSession({
     agent,
     cwd,
+    review,
     store: restored.store,
     restoredSessionId: restored.sessionId ?? chat.sessionId,
     restoredEarlier: d.context.workspaceState.get<EarlierLink>(earlierKey(chat.id)) ?? null,
@@ -87,6 +101,7 @@ export function createChatSession(d: ChatFactoryDeps, chat: ChatRecord, agent: A
         rules: () => d.settings().permissionRules,
         toolCallKey: (sid, id) => s.toolCallKey(sid, id),
         onAsk: (_sid, title) => ui.permissionAsked(s, title),
+        onWrite: (sid, p, write) => review.wrote(sid, p, write.previous, write.written, restored.store.session(sid)?.entries.at(-1)?.key ?? null),
         log: (m) => d.log.info(m),
       }),
     sinks: {

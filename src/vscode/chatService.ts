@@ -18,7 +18,7 @@ import { spawnAgent, type ConnectAgent } from '../node/acp/agentLink';
 import { ChatPanel, CHAT_VIEW_TYPE } from './chatPanel';
 import type { ChatWebview } from './chatWebview';
 import { ChatSession } from './chatSession';
-import { createChatSession, earlierKey } from './chatFactory';
+import { changesKey, createChatSession, earlierKey } from './chatFactory';
 import { VirtualDocuments } from './virtualDocuments';
 import { FileAccess } from './fsHandlers';
 import { MessageTreeProvider, MESSAGE_TREE_VIEW } from './messageTree';
@@ -314,6 +314,7 @@ export class ChatService extends Disposable {
     this.dropLive(chatId);
     this.registry.remove(chatId);
     void this.context.workspaceState.update(earlierKey(chatId), undefined);
+    void this.context.workspaceState.update(changesKey(chatId), undefined);
     await this.persistence?.remove(chatId);
     this.updateStatus();
   }

@@ -33,6 +33,7 @@ import { PromptQueue, type QueuedPrompt } from '../common/promptQueue';
 import { contextBlocks, type ContextItem } from '../common/context';
 import { SessionTerminals, type TerminalExit } from './sessionTerminals';
 import { PromptContext } from './promptContext';
+import type { ReviewAction } from '../common/changes/review';
 
 export type { ChatSessionOptions, SessionSinks, SessionUi } from './sessionPorts';
 
@@ -76,6 +77,11 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
     // Continue numbering after the restored entries' messages, so seqs stay unique across restarts.
     this.wireSeq = Math.max(0, ...o.store.sessions().flatMap((s) => s.entries.flatMap((e) => e.stats.lines.map(([, last]) => last))));
     this.register(this.broker.onDidChange(() => this.emitPanel({ permissions: this.permissionsForPanel() })));
+    const review = o.review;
+    if (review) {
+      this.register(review);
+      this.register(review.onDidChange((c) => c.sessionId === this.sessionIdValue && this.changes.fire([{ type: 'changeSet', id: c.id, set: c.view }])));
+    }
     this.register({ dispose: () => this.broker.dispose() });
     this.register({ dispose: () => this.link?.dispose() });
   }
@@ -171,6 +177,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
       notices: this.notices,
       terminals: this.terminals.forPanel(),
       earlier: this.earlierForPanel(),
+      changeSets: this.o.review?.views(this.sessionIdValue) ?? [],
     };
   }
 
@@ -434,6 +441,9 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
     const sid = this.sessionIdValue;
     if (!link || sid === null) return;
     this.setTurn('busy', null);
+    // The turn's entries are the ones after these (the list is append-only), for its Changes summary.
+    const entriesBefore = this.o.store.session(sid)?.entries.length ?? 0;
+    this.o.review?.turnStarted(sid);
     try {
       const caps = link.client.agentCapabilities;
       const blocks: ContentBlock[] = text ? (this.o.buildPrompt ? await this.o.buildPrompt(text, caps) : [{ type: 'text', text }]) : [];
@@ -448,12 +458,27 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
       if (r.stopReason === 'refusal') this.addNotice({ severity: 'warning', title: `${this.o.agent.name} refused this request.`, description: 'The prompt and the answer are left out of the next turn.' });
       else if (r.stopReason === 'max_tokens' || r.stopReason === 'max_turn_requests') this.addNotice({ severity: 'warning', title: `The turn stopped early (${r.stopReason}).`, description: 'Send "continue" to let the agent go on.' });
     } catch (e) {
-      if (this.link !== link) return; // the agent exited: onExit explained it
-      this.addNotice({ severity: 'error', title: `The prompt failed: ${errorText(e)}`, description: 'Try again, or restart the agent.' });
+      // When the agent exited, onExit explained it.
+      if (this.link === link) this.addNotice({ severity: 'error', title: `The prompt failed: ${errorText(e)}`, description: 'Try again, or restart the agent.' });
     }
+    await this.endReview(sid, entriesBefore);
     if (this.link !== link) return;
     this.setTurn('idle', null);
     this.drainQueue();
+  }
+
+  /** Shows the turn's Changes summary (before the turn counts as over, so a test or the next turn sees it). */
+  private async endReview(sessionId: string, entriesBefore: number): Promise<void> {
+    const entries = this.o.store.session(sessionId)?.entries ?? [];
+    try {
+      await this.o.review?.turnEnded(sessionId, entries.slice(entriesBefore), entries.at(-1)?.key ?? null);
+    } catch (e) {
+      this.o.log('error', `could not summarize the turn's changes: ${errorText(e)}`);
+    }
+  }
+
+  reviewChanges(setId: string, index: number | null, action: ReviewAction): void {
+    void this.o.review?.act(setId, index, action);
   }
 
   // ---------------------------------------------------------------- wire -> store -> panel

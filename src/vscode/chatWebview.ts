@@ -206,6 +206,9 @@ export class ChatWebview extends Disposable {
         case 'terminal':
           this.batcher.terminal(c.terminalId, c.append, c.exit, c.replace);
           break;
+        case 'changeSet':
+          this.batcher.changeSet(c.id, c.set);
+          break;
         case 'reset':
           this.sendSnapshot();
           return;

@@ -8,7 +8,7 @@ import type { RequestPermissionParams, RequestPermissionResult } from '../common
 import type { PermissionRule } from '../common/config/settings';
 import type { PermissionBroker } from '../common/permissionBroker';
 import { autoAnswer } from '../common/permissions';
-import type { FileAccess } from './fsHandlers';
+import type { AgentWrite, FileAccess } from './fsHandlers';
 
 export interface ClientHandlerDeps {
   readonly agentName: string;
@@ -18,6 +18,8 @@ export interface ClientHandlerDeps {
   rules(): readonly PermissionRule[];
   /** Entry key of a tool call, so the panel can show the request on its card. */
   toolCallKey(sessionId: string, toolCallId: string): string | null;
+  /** Called after an `fs/write_text_file` changed a file (for the turn's Changes summary). */
+  onWrite?(sessionId: string, path: string, write: AgentWrite): void;
   /** Called when a request must wait for the user (the panel is revealed or a notification shown). */
   onAsk(sessionId: string, title: string): void;
   log(message: string): void;
@@ -48,7 +50,8 @@ export function createClientHandlers(d: ClientHandlerDeps): ClientHandlers {
       return { content: await d.files.agentRead(p, { agentName: d.agentName, sessionId: p.sessionId }) };
     },
     async writeTextFile(p) {
-      await d.files.agentWrite(p.path, p.content, { agentName: d.agentName, sessionId: p.sessionId });
+      const write = await d.files.agentWrite(p.path, p.content, { agentName: d.agentName, sessionId: p.sessionId });
+      if (write) d.onWrite?.(p.sessionId, p.path, write);
     },
     terminals: d.terminals,
   };

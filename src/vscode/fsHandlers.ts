@@ -26,6 +26,12 @@ export type Confirm = (message: string, detail: string, ...buttons: string[]) =>
 
 const modalWarning: Confirm = (message, detail, ...buttons) => Promise.resolve(vscode.window.showWarningMessage(message, { modal: true, detail }, ...buttons));
 
+/** A write the agent made through the client: the file's text before (null: it did not exist) and after. */
+export interface AgentWrite {
+  readonly previous: string | null;
+  readonly written: string;
+}
+
 export class FileAccess {
   private readonly grants = new SessionGrants();
 
@@ -99,8 +105,18 @@ export class FileAccess {
     this.log.info(`the user allowed ${access} outside the workspace${answer === session ? ' for this session' : ' once'}: ${shown}`);
   }
 
-  /** `fs/write_text_file`, behind the boundary. */
-  async agentWrite(path: string, content: string, who: Requester): Promise<void> {
+  /** Whether a path is inside the workspace folders, by real path (as the boundary judges it). */
+  async insideWorkspace(path: string): Promise<boolean> {
+    if (!nodePath.isAbsolute(path)) return false;
+    const roots = await realRoots((vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath));
+    return insideAny(roots, await realPathOf(path));
+  }
+
+  /**
+   * `fs/write_text_file`, behind the boundary. Returns what the file held before (null: it did not exist)
+   * and after, for the turn's Changes summary; null when the write changed nothing.
+   */
+  async agentWrite(path: string, content: string, who: Requester): Promise<AgentWrite | null> {
     await this.permit('write', path, who);
     const uri = vscode.Uri.file(path);
     const agentName = who.agentName;
@@ -119,8 +135,9 @@ export class FileAccess {
       if (current.isDirty && !(await current.save())) throw new Error(`could not save ${path}`);
       this.log.info(`fs/write_text_file: ${path} already has this content (the agent wrote it itself); no workspace edit`);
       await this.show(current);
-      return;
+      return null;
     }
+    const previous = current ? current.getText() : null;
     const end = current ? current.lineAt(current.lineCount - 1).range.end : new vscode.Position(0, 0);
     edit.replace(uri, new vscode.Range(new vscode.Position(0, 0), end), content, {
       label: `${agentName} edited ${vscode.workspace.asRelativePath(uri)}`,
@@ -131,6 +148,8 @@ export class FileAccess {
     if (!(await doc.save())) throw new Error(`could not save ${path}`);
     await this.show(doc);
     this.log.info(`fs/write_text_file: ${path} (${content.length} chars) via a workspace edit`);
+    // The document's text, not `content`: the editor keeps the file's line endings.
+    return { previous, written: doc.getText() };
   }
 
   /**

@@ -14,6 +14,7 @@ import type { Direction } from '../node/acp/client';
 import type { ClientHandlers } from '../node/acp/handlers';
 import type { ConnectAgent } from '../node/acp/agentLink';
 import type { SessionState } from '../common/store/model';
+import type { ChangeReview, ReviewAction } from '../common/changes/review';
 
 /** A prompt's pasted images, as the webview sends them. */
 export type PromptImage = { readonly mimeType: string; readonly data: string };
@@ -39,6 +40,8 @@ export interface ChatControls {
   setConfigOption(configId: string, value: string | boolean): void;
   /** The local key of a tool call's entry, for permission cards. */
   toolCallKey(sessionId: string, toolCallId: string): string | null;
+  /** Open diff, Keep or Undo in a turn's Changes summary (`index` null: every file). */
+  reviewChanges(setId: string, index: number | null, action: ReviewAction): void;
 }
 
 /** UI actions the session cannot do itself (they need VS Code windows, editors, the clipboard). */
@@ -90,5 +93,7 @@ export interface ChatSessionOptions {
   readonly buildPrompt?: (text: string, caps: AgentCapabilities | undefined) => Promise<ContentBlock[]>;
   /** Reads recorded messages back by seq (from the capture files). */
   readonly records: (seqs: ReadonlySet<number>) => readonly CaptureRecord[];
+  /** The chat's edits per turn, for the Changes summary (none: no summary). */
+  readonly review?: ChangeReview;
 }
 

@@ -48,6 +48,8 @@ export function dispatchWebviewMessage(session: ChatControls, ui: SessionUi, m: 
     }
     case 'exportMarkdown':
       return ui.exportMarkdown(session);
+    case 'changes':
+      return session.reviewChanges(m.setId, m.index, m.action);
     default:
       assertNever(m, 'webview message');
   }

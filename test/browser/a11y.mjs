@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { PROTOCOL, message, panel, showcase, toolCall } from './fixtures.mjs';
+import { PROTOCOL, changeSet, message, panel, showcase, toolCall } from './fixtures.mjs';
 import { root } from './server.mjs';
 
 const shots = path.join(root, 'test-results');
@@ -42,6 +42,7 @@ function richPanel() {
       configOptions: [...p.configOptions, { id: 'web', name: 'Web search', type: 'boolean', currentValue: true }],
       queuedPrompts: ['Then update the changelog'],
       notices: [{ severity: 'warning', title: 'Context almost full', description: 'Older turns may be summarized.' }],
+      changeSets: [changeSet('c1', 'a1')],
     },
   };
 }

@@ -54,6 +54,7 @@ export function panel(fields = {}) {
     notices: [],
     terminals: {},
     earlier: null,
+    changeSets: [],
     ...fields,
   };
 }
@@ -160,4 +161,19 @@ export function showcase() {
     ],
   });
   return { entries, panel: p };
+}
+
+/** A turn's Changes summary (a ChangeSetView) after the entry `afterKey`: pending, new, in conflict, blocked. */
+export function changeSet(id, afterKey, files) {
+  const file = (path, fields = {}) => ({ path, state: 'pending', source: 'write', created: false, added: 3, removed: 1, note: null, canUndo: true, canDiff: true, ...fields });
+  return {
+    id,
+    afterKey,
+    files: files ?? [
+      file('src/range.ts'),
+      file('src/range.test.ts', { created: true, added: 12, removed: 0 }),
+      file('README.md', { state: 'conflict', note: 'README.md changed after Demo Agent\'s edit, so Undo left it alone (it would overwrite those changes).' }),
+      file('/etc/hosts', { source: 'diff', canUndo: false, note: '/etc/hosts is outside the workspace; ACP Chat does not undo edits there that the agent made itself.' }),
+    ],
+  };
 }

@@ -10,6 +10,7 @@ import { buildWebview, launch, openPanel } from './browser.mjs';
 import { PROTOCOL, message, panel, showcase, toolCall } from './fixtures.mjs';
 import { root, startServer } from './server.mjs';
 import { register as registerTranscriptCases } from './transcriptCases.mjs';
+import { register as registerChangesCases } from './changesCases.mjs';
 
 const filter = process.argv[2] ?? '';
 const tests = [];
@@ -525,6 +526,7 @@ test('screenshot (dark, search and slash completion open)', async ({ open }) => 
 });
 
 registerTranscriptCases(test);
+registerChangesCases(test);
 registerA11yTests(test);
 
 // ---- runner

@@ -24,6 +24,8 @@ export interface ReviewFiles {
 export interface ReviewPorts {
   readonly files: ReviewFiles;
   agentName(): string;
+  /** One spelling per file (normalized, absolute), so a write and a reported diff of it meet. */
+  canonical(path: string): string;
   /** How a path is shown (workspace-relative when inside it). */
   shownPath(path: string): string;
   openDiff(path: string, left: string, right: string, title: string): void;
@@ -71,7 +73,7 @@ export class ChangeReview extends Disposable {
 
   /** An `fs/write_text_file` the client applied: `oldText` is what the file held before it (null: it did not exist). */
   wrote(sessionId: string, path: string, oldText: string | null, newText: string, afterKey: string | null): void {
-    this.dispatch({ type: 'wrote', sessionId, path, oldText, newText, afterKey });
+    this.dispatch({ type: 'wrote', sessionId, path: this.ports.canonical(path), oldText, newText, afterKey });
   }
 
   /**
@@ -81,7 +83,8 @@ export class ChangeReview extends Disposable {
   async turnEnded(sessionId: string, turnEntries: readonly Entry[], afterKey: string | null): Promise<void> {
     const written = new Set(openSet(this.stateValue, sessionId)?.files.map((f) => f.path) ?? []);
     const reported: ReportedChange[] = [];
-    for (const [path, diffs] of byPath(reportedDiffs(turnEntries))) {
+    const diffsNow = reportedDiffs(turnEntries).map((d) => ({ ...d, path: this.ports.canonical(d.path) }));
+    for (const [path, diffs] of byPath(diffsNow)) {
       if (written.has(path)) continue;
       try {
         const r = resolveDiffs(await this.ports.files.read(path), diffs);

@@ -14,6 +14,7 @@ import type { SessionState } from '../store/model';
 import type { ViewEntry } from './viewEntry';
 import type { EntryPatch } from './entryDiff';
 import type { ContextChip } from '../context';
+import type { ChangeSetView } from '../changes/view';
 
 // The version lives in its own zod-free module so the webview bundle can import it without pulling in
 // zod (which `zWebviewToHost` below needs, and which would be most of the webview's bytes).
@@ -78,6 +79,8 @@ export interface PanelState {
   readonly terminals: Readonly<Record<string, TerminalView>>;
   /** A previous session shown read-only above this one, when reattaching it failed. */
   readonly earlier: EarlierTranscript | null;
+  /** The "Changes" summaries of this session's turns (oldest first); patched one set at a time with `changeSet` ops. */
+  readonly changeSets: readonly ChangeSetView[];
 }
 
 /** The panel fields that mirror the store's session state (everything else is the controller's). */
@@ -108,6 +111,8 @@ export type PatchOp =
   /** Output appended to a terminal (`append`, possibly empty) and, once it exited, its exit status. */
   /** With `replace`, `append` is the whole output (an ACP v2 `terminal_update` snapshot), not an addition. */
   | { readonly op: 'terminal'; readonly terminalId: string; readonly append: string; readonly replace?: true; readonly exit?: { readonly exitCode: number | null; readonly signal: string | null } }
+  /** A turn's Changes summary was added or changed (`set`), or is no longer shown (null). */
+  | { readonly op: 'changeSet'; readonly id: string; readonly set: ChangeSetView | null }
   /** Some panel fields changed; absent fields are unchanged. */
   | { readonly op: 'panel'; readonly panel: Partial<PanelState> };
 
@@ -154,6 +159,8 @@ export const zWebviewToHost = z.discriminatedUnion('type', [
   z.object({ type: z.literal('removeContext'), id: zKey }),
   /** The user opened a tool call's raw input/output toggle: the host answers with `raw`. */
   z.object({ type: z.literal('getRaw'), key: zKey }),
+  /** Open diff, Keep or Undo in a Changes summary: one file (`index`) or all of them (null). */
+  z.object({ type: z.literal('changes'), setId: zKey, index: z.number().int().nonnegative().nullable(), action: z.enum(['openDiff', 'keep', 'undo']) }),
 ]);
 export type WebviewToHost = z.infer<typeof zWebviewToHost>;
 
@@ -186,4 +193,5 @@ export const EMPTY_PANEL: PanelState = {
   notices: [],
   terminals: {},
   earlier: null,
+  changeSets: [],
 };

@@ -7,6 +7,7 @@ import type { StoreChange } from '../store';
 import type { Diagnostic, Entry, SessionState } from '../store/model';
 import { sessionPanelFields, type PanelState, type SessionPanelFields } from './contract';
 import { assertNever } from '../util/guards';
+import type { ChangeSetView } from '../changes/view';
 
 /** A change the panel forwards to the webview. */
 export type PanelChange =
@@ -15,6 +16,8 @@ export type PanelChange =
   | { readonly type: 'updated'; readonly entry: Entry; readonly appendedText?: string; readonly previous?: Entry }
   | { readonly type: 'panel'; readonly fields: Partial<PanelState> }
   | { readonly type: 'terminal'; readonly terminalId: string; readonly append: string; readonly replace?: true; readonly exit?: { exitCode: number | null; signal: string | null } }
+  /** A turn's Changes summary was added or changed, or is gone (null). */
+  | { readonly type: 'changeSet'; readonly id: string; readonly set: ChangeSetView | null }
   /** The transcript was rebuilt (a session/load, a new session): send a fresh snapshot. */
   | { readonly type: 'reset' };
 

@@ -13,6 +13,7 @@ import type { Entry } from '../store/model';
 import type { PanelState, PatchOp } from './contract';
 import { diffEntry, type EntryPatch } from './entryDiff';
 import { toViewEntry } from './viewEntry';
+import type { ChangeSetView } from '../changes/view';
 
 function isEmptyPatch(p: EntryPatch): boolean {
   return Object.keys(p).length === 0;
@@ -83,6 +84,7 @@ export class PatchBatcher {
           return;
         case 'panel':
         case 'terminal':
+        case 'changeSet':
           break;
       }
     }
@@ -118,6 +120,18 @@ export class PatchBatcher {
       return;
     }
     this.push(key, { op: 'terminal', terminalId, append, ...(replace ? { replace } : {}), ...(exit ? { exit } : {}) });
+  }
+
+  /** A Changes summary: a newer state of the same set replaces a pending one. */
+  changeSet(id: string, set: ChangeSetView | null): void {
+    this.structural = true;
+    const key = `changes:${id}`;
+    const at = this.lastOpFor.get(key);
+    if (at !== undefined && this.ops[at]?.op === 'changeSet') {
+      this.ops[at] = { op: 'changeSet', id, set };
+      return;
+    }
+    this.push(key, { op: 'changeSet', id, set });
   }
 
   panelChanged(fields: Partial<PanelState>): void {

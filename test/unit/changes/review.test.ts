@@ -25,6 +25,7 @@ function setup(files: Record<string, string>, opts: { outside?: string[]; failRe
       mayRestore: async (p) => !(opts.outside ?? []).includes(p),
     },
     agentName: () => 'Demo',
+    canonical: (p) => p.replace(/\/\.\//g, '/'),
     shownPath: (p) => p.replace(/^\/w\//, ''),
     openDiff: (_p, left, right, title) => diffs.push(`${title}: ${left} | ${right}`),
     explain: (message, compare) => {
@@ -43,7 +44,7 @@ function setup(files: Record<string, string>, opts: { outside?: string[]; failRe
 /** A turn in which the agent wrote `/w/a.txt` (through the client) and created `/w/new.txt`. */
 async function writeTurn(t: ReturnType<typeof setup>) {
   t.review.turnStarted('s');
-  t.review.wrote('s', '/w/a.txt', 'one\n', 'one\ntwo\n', null);
+  t.review.wrote('s', '/w/./a.txt', 'one\n', 'one\ntwo\n', null);
   t.disk.set('/w/a.txt', 'one\ntwo\n');
   t.review.wrote('s', '/w/new.txt', null, 'fresh\n', null);
   t.disk.set('/w/new.txt', 'fresh\n');

@@ -1,0 +1,103 @@
+/**
+ * The VS Code side of the Changes summary: a chat's ChangeReview (src/common/changes) with its files,
+ * diff editor, notifications and saved state. Undo goes through a WorkspaceEdit, so it lands in the
+ * editor's undo stack (Ctrl+Z brings the agent's version back) and respects an open editor: the file's
+ * "text now" is an open editor's unsaved text when it has any, else the disk.
+ */
+import * as vscode from 'vscode';
+import nodePath from 'node:path';
+import { ChangeReview } from '../common/changes/review';
+import { restoreChanges, savedChanges } from '../common/changes/persist';
+import { noticeText } from '../common/untrusted';
+import { errorText } from '../common/util/errors';
+import type { VirtualDocuments } from './virtualDocuments';
+import { columnBesideChat } from './sessionUi';
+
+export interface TurnChangesDeps {
+  readonly docs: VirtualDocuments;
+  readonly log: (level: 'info' | 'warn' | 'error', message: string) => void;
+  readonly agentName: () => string;
+  /** Where relative paths an agent reports are resolved. */
+  readonly cwd: string;
+  readonly chatColumn: () => vscode.ViewColumn | undefined;
+  /** Where the summaries are saved with the chat (the workspace state) and under which key. */
+  readonly memento: vscode.Memento;
+  readonly key: string;
+  readonly insideWorkspace: (path: string) => Promise<boolean>;
+}
+
+export function createTurnChanges(d: TurnChangesDeps): ChangeReview {
+  const restored = restoreChanges(d.memento.get(d.key));
+  if (restored.problem) d.log('warn', restored.problem);
+  return new ChangeReview(
+    {
+      files: { read: readNow, restore, mayRestore: (p) => d.insideWorkspace(p) },
+      agentName: d.agentName,
+      canonical: (p) => (nodePath.isAbsolute(p) ? nodePath.normalize(p) : nodePath.resolve(d.cwd, p)),
+      shownPath: (p) => vscode.workspace.asRelativePath(p),
+      openDiff: (p, left, right, title) => {
+        void d.docs.openDiff(p, left, right, title, columnBesideChat(d.chatColumn())).then(undefined, (e: unknown) => d.log('warn', `changes: could not open the diff of ${p}: ${errorText(e)}`));
+      },
+      explain: (message, compare) => {
+        d.log('info', `changes: ${message}`);
+        // Agent-controlled paths are in the message: made inert for a notification.
+        void vscode.window.showWarningMessage(noticeText(message), ...(compare ? ['Compare'] : [])).then((a) => a === 'Compare' && compare?.());
+      },
+      save: (state) => {
+        d.memento.update(d.key, savedChanges(state)).then(undefined, (e: unknown) => d.log('error', `changes: could not save the change summaries: ${errorText(e)}`));
+      },
+      log: d.log,
+    },
+    restored.state,
+  );
+}
+
+function openDocument(uri: vscode.Uri): vscode.TextDocument | undefined {
+  return vscode.workspace.textDocuments.find((doc) => doc.uri.scheme === 'file' && doc.uri.fsPath === uri.fsPath);
+}
+
+async function readDisk(uri: vscode.Uri): Promise<string | null> {
+  try {
+    return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+  } catch (e) {
+    if (e instanceof vscode.FileSystemError && e.code === 'FileNotFound') return null;
+    throw e;
+  }
+}
+
+/** The text the user sees now: an open editor's unsaved text, else the disk (an unchanged editor may lag the disk). */
+async function readNow(path: string): Promise<string | null> {
+  const uri = vscode.Uri.file(path);
+  const open = openDocument(uri);
+  return open?.isDirty ? open.getText() : readDisk(uri);
+}
+
+/** Puts `text` back (null: deletes the file) through a WorkspaceEdit; saved unless the editor held unsaved changes. */
+async function restore(path: string, text: string | null, label: string): Promise<void> {
+  const uri = vscode.Uri.file(path);
+  const edit = new vscode.WorkspaceEdit();
+  const meta = { label, needsConfirmation: false };
+  if (text === null) {
+    edit.deleteFile(uri, { ignoreIfNotExists: true }, meta);
+    if (!(await vscode.workspace.applyEdit(edit))) throw new Error('VS Code refused to delete the file');
+    return;
+  }
+  if ((await readDisk(uri)) === null) {
+    edit.createFile(uri, { ignoreIfExists: true, contents: new TextEncoder().encode(text) }, meta);
+    if (!(await vscode.workspace.applyEdit(edit))) throw new Error('VS Code refused to create the file');
+    return;
+  }
+  const open = openDocument(uri);
+  if (open && !open.isDirty && open.getText() !== (await readDisk(uri))) {
+    // The editor has not caught up with the agent's write to disk yet: editing its old text and saving
+    // would be refused as a conflict, so the file is written directly (the editor then reloads it).
+    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+    return;
+  }
+  const doc = open ?? (await vscode.workspace.openTextDocument(uri));
+  const wasDirty = doc.isDirty;
+  edit.replace(uri, new vscode.Range(new vscode.Position(0, 0), doc.lineAt(doc.lineCount - 1).range.end), text, meta);
+  if (!(await vscode.workspace.applyEdit(edit))) throw new Error('VS Code refused the edit');
+  // Tools that read the disk (the agent's) must see the undo too; unsaved work of the user's stays unsaved.
+  if (!wasDirty && !(await doc.save())) throw new Error('could not save the file');
+}
