@@ -5,10 +5,11 @@
  * shapes real agents replay in (see replay.ts).
  *
  * A turn streams a thought, a plan, a markdown answer, a `read` tool call, optionally an edit behind
- * a permission request ("edit"/"permission" in the prompt) and a terminal run ("run"/"terminal"),
+ * a permission request ("edit"/"permission" in the prompt), an edit the agent makes itself and only
+ * reports as a fragment diff, as Claude Code does ("yourself"), and a terminal run ("run"/"terminal"),
  * then a second message and a usage update. `session/cancel` stops it with stopReason "cancelled".
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { AgentMethods, ClientMethods, ErrorCodes, PROTOCOL_V1, PROTOCOL_V2 } from '../../common/protocol/methods';
@@ -282,7 +283,8 @@ export class DemoAgent {
     await this.stream(s, 'agent_thought_chunk', `th-${n}`, text.thoughtText(promptText), signal);
     const wantsEdit = /edit|permission/i.test(promptText);
     const wantsRun = /terminal|\brun\b/i.test(promptText);
-    const steps = ['Answer in markdown', 'Look at a workspace file', ...(wantsEdit ? ['Edit demo-edit.txt'] : []), ...(wantsRun ? ['Run a command'] : [])];
+    const wantsSelfEdit = /yourself/i.test(promptText);
+    const steps = ['Answer in markdown', 'Look at a workspace file', ...(wantsEdit ? ['Edit demo-edit.txt'] : []), ...(wantsSelfEdit ? ['Change demo-self.txt'] : []), ...(wantsRun ? ['Run a command'] : [])];
     const plan = (done: number) => ({
       sessionUpdate: 'plan',
       entries: steps.map((content, i) => ({ content, priority: 'medium', status: i < done ? 'completed' : i === done ? 'in_progress' : 'pending' })),
@@ -295,6 +297,10 @@ export class DemoAgent {
     if (wantsEdit) {
       this.notify(s, plan(step++), true);
       await this.editTool(s, n, signal);
+    }
+    if (wantsSelfEdit) {
+      this.notify(s, plan(step++), true);
+      await this.selfEditTool(s, n, signal);
     }
     if (wantsRun) {
       this.notify(s, plan(step++), true);
@@ -366,6 +372,31 @@ export class DemoAgent {
     } else {
       this.notify(s, { sessionUpdate: 'tool_call_update', toolCallId: id, status: 'failed', content: [{ type: 'content', content: { type: 'text', text: 'The client cannot write files (no fs.writeTextFile capability).' } }] }, true);
     }
+  }
+
+  /**
+   * An edit the agent makes on disk itself (no fs/write_text_file, no permission), reported the way
+   * Claude Code's Edit tool reports one: a diff of the replaced fragment only, not the whole file.
+   */
+  private async selfEditTool(s: Session, n: number, signal: AbortSignal): Promise<void> {
+    const id = `tool-${n}-self`;
+    const file = path.join(s.cwd, 'demo-self.txt');
+    this.notify(s, { sessionUpdate: 'tool_call', toolCallId: id, title: 'Change demo-self.txt', kind: 'edit', status: 'in_progress', locations: [{ path: file }] }, true);
+    await this.pause(signal);
+    let before: string | null = null;
+    try {
+      before = readFileSync(file, 'utf8');
+    } catch {
+      before = null;
+    }
+    const added = `Changed by the demo agent itself (turn ${n}).`;
+    const lines = (before ?? '').split('\n');
+    const last = [...lines].reverse().find((l) => l.trim() !== '');
+    // A fragment: the file's last line, then that line with the new one after it.
+    const diff = before !== null && last !== undefined ? { type: 'diff', path: file, oldText: last, newText: `${last}\n${added}` } : { type: 'diff', path: file, oldText: null, newText: `${added}\n` };
+    const after = before !== null && last !== undefined ? before.slice(0, before.lastIndexOf(last)) + diff.newText + before.slice(before.lastIndexOf(last) + last.length) : diff.newText;
+    writeFileSync(file, after);
+    this.notify(s, { sessionUpdate: 'tool_call_update', toolCallId: id, status: 'completed', content: [diff] }, true);
   }
 
   private async terminalTool(s: Session, n: number, signal: AbortSignal): Promise<void> {

@@ -56,6 +56,6 @@ export const HELP_TEXT = [
   'Say **edit** or **permission** to see a permission request and a file write; say **run** or **terminal** to run a command.',
 ].join('\n');
 
-export const TOOLS_TEXT = '- `read` — look at a workspace file\n- `edit` — write `demo-edit.txt` (asks first)\n- `execute` — run `echo` in a terminal';
+export const TOOLS_TEXT = '- `read` — look at a workspace file\n- `edit` — write `demo-edit.txt` (asks first)\n- `yourself` — change `demo-self.txt` on disk directly, reporting only a diff\n- `execute` — run `echo` in a terminal';
 
 export const CLOSING_TEXT = 'That is all for this turn. Ask me to **edit** or **run** something next.';
