@@ -28,7 +28,8 @@ suite('A demo-agent turn through VS Code', () => {
     assert.ok(a.respondPermission(request.requestId, allow.optionId));
     await turn;
 
-    const edit = a.transcript().find((e) => e.kind === 'tool_call' && e.title === 'Edit demo-edit.txt');
+    // This turn's edit: other suites may have edited the file earlier in the same chat.
+    const edit = [...a.transcript()].reverse().find((e) => e.kind === 'tool_call' && e.title === 'Edit demo-edit.txt');
     assert.ok(edit && edit.kind === 'tool_call');
     assert.strictEqual(edit.status, 'completed', `the edit did not complete; notices: ${JSON.stringify(a.service.activeSession().panelState().notices)}; log: ${a.service.logTail().slice(-10).join('\n')}`);
     const diff = edit.content.find((c) => c.type === 'diff');
