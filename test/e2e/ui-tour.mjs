@@ -1,12 +1,12 @@
 // The UI tour: a demo-agent turn that exercises every entry type in the real workbench, the ACP Messages
 // tree beside the chat panel, a reload that must restore the panel exactly (same entries, same keys), a
 // second chat with another agent beside the first (both answering at once), and the side bar chat view.
-// Screenshots: test-results/ui-permission.png, ui-tour.png, ui-tree.png, ui-restored.png, ui-two-chats.png,
-// ui-sidebar.png.
+// Screenshots: test-results/ui-permission.png, ui-tour.png, ui-changes.png, ui-changes-undone.png,
+// ui-tree.png, ui-restored.png, ui-two-chats.png, ui-sidebar.png.
 // ACP_TOUR_PROTOCOL=2 runs the same tour with `acpChat.protocolVersion: 2` (the demo agent then speaks
 // the v2 draft) and names the screenshots *-v2.png.
 // Last stdout line: `N passed, N failed` (one check per step).
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { DEMO_REPLY, chatFrame, launchBrowser, log, painted, root, runCommand, startCodeServer, workbenchUrl } from './host.mjs';
 
@@ -104,6 +104,25 @@ try {
       await page.screenshot({ path: shot('ui-tour.png') });
     });
 
+    await step('the Changes summary after the turn lists the edit; Undo by click puts the file back', async () => {
+      const file = path.join(cs.dirs.ws, 'demo-edit.txt');
+      const edited = readFileSync(file, 'utf8');
+      const block = frame.locator('section.changes').last();
+      const row = block.locator('.change-row', { hasText: 'demo-edit.txt' });
+      await row.waitFor({ timeout: 15_000 });
+      await block.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+      await painted(frame);
+      await page.screenshot({ path: shot('ui-changes.png') });
+      await row.getByRole('button', { name: 'Undo demo-edit.txt', exact: true }).click();
+      await row.locator('.change-state', { hasText: 'Undone' }).waitFor({ timeout: 15_000 });
+      const focused = await frame.locator(':focus').getAttribute('aria-label').catch(() => null);
+      if (focused !== 'Open diff of demo-edit.txt') throw new Error(`after Undo the focus is on ${focused}, not the row's next control`);
+      const now = existsSync(file) ? readFileSync(file, 'utf8') : null;
+      if (now === edited) throw new Error('Undo left the agent\'s text in demo-edit.txt');
+      await painted(frame);
+      await page.screenshot({ path: shot('ui-changes-undone.png') });
+    });
+
     await step('the ACP Messages tree beside the panel lists the session and its entries', async () => {
       // The view container's activity-bar icon (the tree is the container's only view).
       await page.locator('.activitybar .action-label[aria-label^="ACP Chat"]').first().click();
@@ -137,6 +156,8 @@ try {
       // Same keys is not enough: the restored text must be whole (a lost chunk once read "ACP Chat det.").
       const restoredText = await frame.locator('[data-kind="agent_message"]').first().innerText();
       if (!restoredText.includes(DEMO_REPLY)) throw new Error(`the restored reply lost text: ${restoredText.slice(0, 120)}`);
+      // The turn's Changes summary comes back too, with the file still shown undone.
+      await frame.locator('section.changes .change-row', { hasText: 'demo-edit.txt' }).locator('.change-state', { hasText: 'Undone' }).waitFor({ timeout: 15_000 });
       await painted(frame);
       await page.screenshot({ path: shot('ui-restored.png') });
     });
@@ -200,6 +221,6 @@ try {
   await browser?.close().catch(() => {});
   await cs.stop();
 }
-const STEPS = 5;
+const STEPS = 6;
 console.log(`${passed} passed, ${failed + (passed + failed < STEPS ? STEPS - passed - failed : 0)} failed`);
 process.exit(failed === 0 && passed === STEPS ? 0 : 1);

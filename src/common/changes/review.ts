@@ -8,7 +8,7 @@
 import { Disposable, Emitter } from '../util/lifecycle';
 import { errorText } from '../util/errors';
 import type { Entry } from '../store/model';
-import { byPath, reportedDiffs, resolveDiffs } from './derive';
+import { byPath, reportedDiffs, reportedTexts, resolveDiffs } from './derive';
 import { EMPTY_CHANGES, isOpen, openSet, reduceChanges, type ChangeSet, type ChangesAction, type ChangesState, type FileChange, type ReportedChange } from './model';
 import { sessionViews, setView, type ChangeSetView } from './view';
 
@@ -90,9 +90,11 @@ export class ChangeReview extends Disposable {
         const r = resolveDiffs(await this.ports.files.read(path), diffs);
         const shown = this.ports.shownPath(path);
         if (!r.resolved) {
-          // Open diff still shows what was reported; Undo is not offered.
-          const last = diffs[diffs.length - 1]!;
-          reported.push({ path, oldText: diffs[0]!.oldText, agentText: last.newText, blocked: `${shown} no longer holds what ${this.ports.agentName()} reported, so what it held before is not known and Undo is not offered.` });
+          // Open diff still shows what was reported (v1 texts); Undo is not offered.
+          const first = reportedTexts(diffs[0]!);
+          const last = reportedTexts(diffs[diffs.length - 1]!);
+          const why = last.newText === null ? `${this.ports.agentName()} reported this change without the file's text` : `${shown} no longer holds what ${this.ports.agentName()} reported`;
+          reported.push({ path, oldText: first.oldText, agentText: last.newText, blocked: `${why}, so what it held before is not known and Undo is not offered.` });
           continue;
         }
         const allowed = await this.ports.files.mayRestore(path);

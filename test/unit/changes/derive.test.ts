@@ -2,7 +2,7 @@
 // OpenCode), several edits of one file, created files, and the cases where the previous text is unknown.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { byPath, reportedDiffs, resolveDiffs } from '../../../src/common/changes/derive';
+import { byPath, reportedDiffs, reportedTexts, resolveDiffs } from '../../../src/common/changes/derive';
 import type { Entry, ToolCallEntry } from '../../../src/common/store/model';
 
 const stats = { chunks: 0, upserts: 0, bytes: 0, firstSeen: 0, lastSeen: 0, lines: [] };
@@ -11,7 +11,7 @@ function tool(key: string, status: string, content: ToolCallEntry['content']): T
 }
 const diff = (path: string, oldText: string | null, newText: string) => ({ type: 'diff' as const, path, oldText, newText });
 
-test('only completed tool calls count; v2 diffs and repeats are left out; grouped by path in first-seen order', () => {
+test('only completed tool calls count; a repeated diff counts once; grouped by path in first-seen order', () => {
   const entries: Entry[] = [
     tool('t1', 'failed', [diff('/a', 'x', 'y')]),
     tool('t2', 'completed', [diff('/b', '1', '2'), { type: 'content', content: { type: 'text', text: 'ok' } }]),
@@ -20,9 +20,10 @@ test('only completed tool calls count; v2 diffs and repeats are left out; groupe
     tool('t5', 'completed', [diff('/b', '2', '3')]),
   ];
   const got = byPath(reportedDiffs(entries));
-  assert.deepEqual([...got.keys()], ['/b', '/a']);
-  assert.deepEqual(got.get('/b')?.map((d) => d.newText), ['2', '3']);
+  assert.deepEqual([...got.keys()], ['/b', '/a', '/c']);
+  assert.deepEqual(got.get('/b')?.map((d) => reportedTexts(d).newText), ['2', '3']);
   assert.equal(got.get('/a')?.length, 1);
+  assert.deepEqual(got.get('/c'), [{ path: '/c', operation: 'modify', patch: null }]);
 });
 
 test('a whole-file diff: the file is its newText, the previous text is its oldText', () => {
@@ -52,4 +53,26 @@ test('unknown previous text: the file changed after the report, an ambiguous fra
   assert.deepEqual(resolveDiffs(null, [{ path: '/a', oldText: 'x', newText: 'y' }]), { resolved: false });
   assert.deepEqual(resolveDiffs('a', [{ path: '/a', oldText: null, newText: 'b' }]), { resolved: false }, 'a created file that is not the agent\'s text now');
   assert.deepEqual(resolveDiffs('a', []), { resolved: false });
+});
+
+/** The v2 diff the demo agent sends (its hunk says line 1; jsdiff finds where it fits). */
+function v2(path: string, operation: string, patch: string | null): Entry {
+  return tool('v2', 'completed', [{ type: 'diff', changes: [{ operation, path }], patch: patch === null ? null : { format: 'unified', text: patch } }]);
+}
+
+test('ACP v2 diffs: the patch is applied in reverse; an added file had no previous text', () => {
+  const modify = byPath(reportedDiffs([v2('/w/demo-edit.txt', 'modify', ['--- a/demo-edit.txt', '+++ b/demo-edit.txt', '@@ -0,0 +1 @@', '+turn 2'].join('\n'))]));
+  assert.deepEqual(resolveDiffs('turn 1\nturn 2\n', modify.get('/w/demo-edit.txt') ?? []), { resolved: true, oldText: 'turn 1\n', agentText: 'turn 1\nturn 2\n' });
+  const add = byPath(reportedDiffs([v2('/w/new.txt', 'add', ['--- /dev/null', '+++ b/new.txt', '@@ -0,0 +1 @@', '+hello'].join('\n'))]));
+  assert.deepEqual(resolveDiffs('hello\n', add.get('/w/new.txt') ?? []), { resolved: true, oldText: null, agentText: 'hello\n' });
+});
+
+test('ACP v2 diffs without a patch, or a delete, or a patch that does not fit, leave the previous text unknown', () => {
+  const none = reportedDiffs([v2('/w/a', 'modify', null)]);
+  assert.deepEqual(resolveDiffs('x', none), { resolved: false });
+  const del = reportedDiffs([v2('/w/a', 'delete', ['--- a/a', '+++ /dev/null', '@@ -1 +0,0 @@', '-x'].join('\n'))]);
+  assert.deepEqual(resolveDiffs('x', del), { resolved: false });
+  const misfit = reportedDiffs([v2('/w/a', 'modify', ['--- a/a', '+++ b/a', '@@ -1 +1 @@', '-old', '+new'].join('\n'))]);
+  assert.deepEqual(resolveDiffs('something else entirely\n', misfit), { resolved: false });
+  assert.deepEqual(reportedTexts(none[0]!), { oldText: null, newText: null });
 });

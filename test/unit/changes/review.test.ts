@@ -132,15 +132,18 @@ test('diffs the agent reported are resolved against the files when the turn ends
   });
   const t = setup({ '/w/f.txt': 'hello\nupdated\n', '/w/gone.txt': 'other', '/etc/out.txt': 'b' }, { outside: ['/etc/out.txt'] });
   t.review.turnStarted('s');
-  await t.review.turnEnded('s', [tool('t1', '/w/f.txt', 'hello', 'hello\nupdated'), tool('t2', '/w/gone.txt', 'x', 'y'), tool('t3', '/etc/out.txt', 'a', 'b')], 't3');
+  const v2 = { ...tool('t4', '/w/v2.txt', '', ''), content: [{ type: 'diff' as const, changes: [{ operation: 'modify', path: '/w/v2.txt' }], patch: null }] };
+  await t.review.turnEnded('s', [tool('t1', '/w/f.txt', 'hello', 'hello\nupdated'), tool('t2', '/w/gone.txt', 'x', 'y'), tool('t3', '/etc/out.txt', 'a', 'b'), v2], 't4');
   const files = t.review.state.sets[0]?.files ?? [];
   assert.deepEqual(files.map((f) => [f.path, f.source, f.oldText, f.agentText]), [
     ['/w/f.txt', 'diff', 'hello\n', 'hello\nupdated\n'],
     ['/w/gone.txt', 'diff', 'x', 'y'],
     ['/etc/out.txt', 'diff', 'a', 'b'],
+    ['/w/v2.txt', 'diff', null, null],
   ]);
   const view = t.review.views('s')[0]?.files ?? [];
-  assert.deepEqual(view.map((f) => f.canUndo), [true, false, false]);
+  assert.deepEqual(view.map((f) => [f.canUndo, f.canDiff]), [[true, true], [false, true], [false, true], [false, false]]);
+  assert.match(view[3]?.note ?? '', /reported this change without the file's text/);
   assert.match(view[1]?.note ?? '', /no longer holds what Demo reported/);
   assert.match(view[2]?.note ?? '', /outside the workspace/);
   await t.review.act('c1', 0, 'undo');
