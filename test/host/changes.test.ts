@@ -2,7 +2,8 @@
  * The Changes summary through the real VS Code APIs, driven by the messages the panel's buttons post:
  * a demo-agent edit (fs/write_text_file) undone back to the previous text; the conflict case (the file
  * changed after the agent wrote it: Undo explains and does not overwrite); an edit the agent made on
- * disk itself and reported only as a fragment diff, undone too; Keep All.
+ * disk itself and reported only as a fragment diff, undone too (and redone with Ctrl+Z in the editor);
+ * Keep All.
  */
 import * as assert from 'assert';
 import * as path from 'path';
@@ -119,9 +120,17 @@ suite('Changes summary: keep and undo agent edits', () => {
     assert.strictEqual(file.canUndo, true, file.note ?? '');
     assert.deepStrictEqual([file.added, file.removed], [1, 0]);
     assert.match((await onDisk(target)) ?? '', /^first line\nlast line\nChanged by the demo agent itself/);
+    const agents = await onDisk(target);
     click(a, set.id, index, 'undo');
     await until(() => fileState(a, set.id, index)?.state === 'undone', 10_000, 'the file shown undone');
     assert.strictEqual(await onDisk(target), 'first line\nlast line\n');
+    // The Undo is an edit in the editor's undo stack: Ctrl+Z there brings the agent's version back.
+    const editor = await vscode.window.showTextDocument(target, { preview: false });
+    assert.strictEqual(editor.document.getText(), 'first line\nlast line\n');
+    await vscode.commands.executeCommand('undo');
+    await until(() => editor.document.getText() === agents, 10_000, 'Ctrl+Z in the editor to bring the agent\'s text back');
+    await vscode.commands.executeCommand('workbench.action.files.save');
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 
   test('Keep All keeps every file of the turn as the agent left it', async () => {

@@ -87,3 +87,17 @@ test('a terminal snapshot (replace) supersedes the pending appends; later append
   b.terminal('t', ' more', { exitCode: 0, signal: null });
   assert.deepEqual(b.take(), [{ op: 'terminal', terminalId: 't', append: 'snapshot more', replace: true, exit: { exitCode: 0, signal: null } }]);
 });
+
+test('a Changes summary is one changeSet op per set: a newer state of a pending set replaces it, and it goes out on the next frame', () => {
+  const b = new PatchBatcher();
+  const set = (state: 'pending' | 'undone') => ({ id: 'c1', afterKey: 'k', files: [{ path: 'a.ts', state, source: 'write' as const, created: false, added: 1, removed: 0, note: null, canUndo: state === 'pending', canDiff: true }] });
+  b.changeSet('c1', set('pending'));
+  b.changeSet('c2', null);
+  b.changeSet('c1', set('undone'));
+  assert.equal(b.shouldPost(0), true);
+  assert.deepEqual(b.take(), [
+    { op: 'changeSet', id: 'c1', set: set('undone') },
+    { op: 'changeSet', id: 'c2', set: null },
+  ]);
+  assert.equal(b.isEmpty, true);
+});
