@@ -198,6 +198,8 @@ export class ChatApp {
     this.prompt.setState(p.turn, p.readOnly, p.availableCommands);
     this.prompt.setContext(p.context ?? []);
     this.root.classList.toggle('busy', p.turn === 'busy');
+    // A read-only transcript (a capture, an earlier session) cannot be forked.
+    this.root.classList.toggle('read-only', p.readOnly);
   }
 
   private pendingPermissions(): PanelState['permissions'] {

@@ -72,6 +72,7 @@ export function createChatSession(d: ChatFactoryDeps, chat: ChatRecord, agent: A
     isPanelVisible: () => d.isChatVisible(chat.id),
     showPanel: () => d.showChat(chat.id),
     chatColumn: () => d.chatColumn(chat.id),
+    chatId: chat.id,
   });
   const review = createTurnChanges({
     docs: d.docs,

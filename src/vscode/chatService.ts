@@ -28,6 +28,7 @@ import type { TreeNode } from '../common/debug/treeModel';
 import { CHAT_SIDEBAR_VIEW, SideBarChat } from './sideBarView';
 import { CaptureViews } from './captureViews';
 import { forgetChatSessions } from './forgetSessions';
+import { storeWithSession } from '../common/store/extract';
 
 const RECENT_LOG_LINES = 2000;
 const SIDEBAR_CHAT_KEY = 'acpChat.sideBarChat';
@@ -258,6 +259,21 @@ export class ChatService extends Disposable {
       retainContextWhenHidden: false,
     });
     return this.adoptPanel(webviewPanel, record.id);
+  }
+
+  /**
+   * Fork Chat Here: a new chat (same agent) showing the fork `source` just made. Its store starts as the
+   * fork's session in the source's store (the shared history the store copied when session/fork
+   * answered, same keys), saved at once; its own agent then reattaches the fork (resume or load).
+   */
+  async openFork(source: ChatSession, forkSessionId: string): Promise<ChatPanel> {
+    await this.ready();
+    const persistence = this.persistence;
+    if (!persistence) throw new Error('ChatService.ready() must complete before a chat is forked');
+    const record = this.registry.create(source.agent.id, Date.now());
+    persistence.seed(record.id, storeWithSession(source.store, forkSessionId));
+    this.registry.update(record.id, { sessionId: forkSessionId, title: source.store.session(forkSessionId)?.title ?? null });
+    return this.openChat({ chatId: record.id });
   }
 
   /** ACP: New Chat — another chat, with the given agent or the selected one. */

@@ -21,6 +21,7 @@ import type { Direction } from '../node/acp/client';
 import { type SessionInfo, zMcpServer } from '../common/protocol/requests';
 import type { ContentBlock } from '../common/protocol/content';
 import type { AgentLink } from '../node/acp/agentLink';
+import type { AcpClient } from '../node/acp/client';
 import type { ChatControls, ChatSessionOptions, PromptImage } from './sessionPorts';
 import { listAllSessions, openSession, reattachSession, type CallWrapper, type SessionParams } from '../node/acp/sessions';
 import type { ChatModel } from './chatPanel';
@@ -118,6 +119,9 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
   }
   get sessionId(): string | null {
     return this.sessionIdValue;
+  }
+  get cwd(): string {
+    return this.o.cwd;
   }
   get store(): MessageStore {
     return this.o.store;
@@ -223,6 +227,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
         cwd: this.o.cwd,
         handlers: this.o.handlers(this.broker, this),
         protocolVersion: this.o.settings().protocolVersion,
+        terminalAuth: this.o.ui.runTerminalAuth !== undefined,
         tap: (dir, msg, raw, checked) => this.onWire(dir, msg, raw, checked),
         log: this.o.log,
         onInvalidLine: (text, reason, lost) => this.onInvalidLine(text, reason, lost),
@@ -277,8 +282,25 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
    * bounded by the startup timeout; choosing a sign-in method and signing in are not (they wait on the user).
    */
   private withAuth<T>(link: AgentLink, call: () => Promise<T>): Promise<T> {
-    return link.client.withAuthRetry(() => this.timed('the session request', call()), (methods) => this.o.ui.chooseAuthMethod(this.o.agent.name, methods));
+    const terminal = this.o.ui.runTerminalAuth?.bind(this.o.ui);
+    return link.client.withAuthRetry(
+      () => this.timed('the session request', call()),
+      (methods) => this.o.ui.chooseAuthMethod(this.o.agent.name, methods),
+      terminal && ((m) => terminal(this.o.agent, m, this.o.cwd)),
+    );
   }
+
+  /**
+   * A session operation (fork, rename, archive…) on the running agent, started first if need be, signing
+   * in when it answers auth_required. Session commands (sessionCommands.ts) go through here.
+   */
+  async operate<T>(run: (client: AcpClient, params: SessionParams) => Promise<T>): Promise<T> {
+    await this.start();
+    const link = this.link;
+    if (!link) throw new Error(`${this.o.agent.name} is not running`);
+    return this.withAuth(link, () => run(link.client, this.sessionParams()));
+  }
+
 
   private async attachSession(link: AgentLink): Promise<void> {
     const params = this.sessionParams();
@@ -344,13 +366,16 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
     return this.link ? listAllSessions(this.link.client, this.o.cwd) : [];
   }
 
-  /** Starts a fresh session on the same agent; the old one is closed (when the agent supports it) and stays in the tree. */
-  async newSession(): Promise<void> {
+  /**
+   * Starts a fresh session on the same agent; the old one is closed (when the agent supports it, unless
+   * `closeOld` is false: archiving closed it already) and stays in the tree.
+   */
+  async newSession(closeOld = true): Promise<void> {
     await this.start();
     const link = this.link;
     if (!link || this.turn === 'busy' || this.turn === 'cancelling') return;
     const old = this.sessionIdValue;
-    if (old !== null && link.client.agentCapabilities?.sessionCapabilities?.close) {
+    if (closeOld && old !== null && link.client.agentCapabilities?.sessionCapabilities?.close) {
       await link.client.closeSession(old).catch((e: unknown) => this.o.log('warn', `session/close of ${old} failed: ${errorText(e)}`));
     }
     try {

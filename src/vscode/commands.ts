@@ -9,6 +9,7 @@ import { addToChat, fileItem, problemsItem, selectionItem, urisFrom } from './co
 import { showAgentCapabilities, showProtocolLog, showProtocolMessages } from './inspector';
 import { checkAgent } from './checkAgent';
 import { deleteChatCommand, pickSession, pickSideBarChat } from './chatHistory';
+import { archiveChat, forkChat, forkPointFrom, logout, renameChat, SessionCommands, unarchiveChat, type SessionCommandHost } from './sessionCommands';
 
 export const Commands = {
   openChat: 'acpChat.openChat',
@@ -38,6 +39,7 @@ export const Commands = {
   addFileToChat: 'acpChat.addFileToChat',
   addProblemsToChat: 'acpChat.addProblemsToChat',
   addAgent: 'acpChat.addAgent',
+  ...SessionCommands,
 } as const;
 
 export class CommandRegistry extends Disposable {
@@ -87,6 +89,21 @@ export class CommandRegistry extends Disposable {
       if (uris.length === 0) return addToChat(s, 'Open or select a file first.');
       for (const uri of uris) await addToChat(s, await fileItem(uri));
     });
+    // Session operations act on the focused chat (or the one a webview names); a fork opens as a new chat.
+    const host: SessionCommandHost = {
+      chat: async (chatId) => {
+        await s.ready();
+        return (chatId !== undefined ? s.chat(chatId) : undefined) ?? s.activeSession();
+      },
+      showFork: async (source, forkSessionId) => {
+        await s.openFork(source, forkSessionId);
+      },
+    };
+    this.add(Commands.forkChat, (point?: unknown) => forkChat(host, forkPointFrom(point)));
+    this.add(Commands.renameChat, (title?: unknown) => renameChat(host, typeof title === 'string' ? title : undefined));
+    this.add(Commands.archiveChat, () => archiveChat(host));
+    this.add(Commands.unarchiveChat, (sessionId?: unknown) => unarchiveChat(host, typeof sessionId === 'string' ? sessionId : undefined));
+    this.add(Commands.logout, () => logout(host));
     this.add(Commands.copyValue, (node?: unknown) => this.copy(node, (n) => (n.type === 'detail' ? n.copyValue : undefined)));
     this.add(Commands.copyKey, (node?: unknown) => this.copy(node, (n) => (n.type === 'entry' ? n.key : undefined)));
     this.add(Commands.copyMessageId, (node?: unknown) => this.copy(node, (n) => this.identity(n)));

@@ -107,11 +107,25 @@ export class FilePersistence implements SessionPersistence {
       return { store: o.store, sessionId: o.store.sessions().at(-1)?.sessionId ?? null };
     }
     // Nothing saved yet: start empty and open the journal in the background.
-    const fresh: Open = { store: new MessageStore(), journal: undefined, pending: [], ready: Promise.resolve(), sinceCompact: 0, problems: [] };
+    const fresh = this.start(chatId, new MessageStore());
+    return { store: fresh.store, sessionId: null };
+  }
+
+  /** A new chat whose state starts as `store`: snapshotted as soon as its journal is open, so a reload keeps it. */
+  seed(chatId: string, store: MessageStore): void {
+    // Copied now: by the time the journal is open the live store may hold messages that are still pending.
+    this.start(chatId, store, MessageStore.fromJSON(store.toJSON()).store);
+  }
+
+  private start(chatId: string, store: MessageStore, snapshot?: MessageStore): Open {
+    const id = fileId(chatId);
+    const fresh: Open = { store, journal: undefined, pending: [], ready: Promise.resolve(), sinceCompact: 0, problems: [] };
     this.open.set(id, fresh);
     fresh.ready = StoreJournal.open(this.dir, id).then(
-      (r) => {
+      async (r) => {
         if (this.open.get(id) !== fresh) return void r.journal.dispose();
+        // The snapshot first (the store before any message of the new chat), then what arrived meanwhile.
+        if (snapshot) await r.journal.compact(snapshot).catch((e: unknown) => this.log(`could not save the new chat ${chatId}: ${errorText(e)}`));
         fresh.journal = r.journal;
         for (const [dir, msg, changes, seq] of fresh.pending.splice(0)) r.journal.append(dir, msg, changes, seq);
       },
@@ -120,7 +134,7 @@ export class FilePersistence implements SessionPersistence {
         if (this.open.get(id) === fresh) this.open.delete(id);
       },
     );
-    return { store: fresh.store, sessionId: null };
+    return fresh;
   }
 
   append(chatId: string, dir: Direction, msg: unknown, changes: readonly StoreChange[], seq: number): void {

@@ -107,7 +107,8 @@ export class MessageTreeProvider extends Disposable implements vscode.TreeDataPr
         item.description = node.description;
         item.tooltip = node.tooltip;
         item.iconPath = new vscode.ThemeIcon(node.icon);
-        item.contextValue = node.label.includes('Tool call') ? 'entry.toolCall' : 'entry.message';
+        // `entry.message.user`: user messages also offer Fork Chat Here.
+        item.contextValue = node.entryKind === 'tool_call' ? 'entry.toolCall' : node.entryKind === 'user_message' ? 'entry.message.user' : 'entry.message';
         item.command = { command: 'acpChat.showInChat', title: 'Show in Chat', arguments: [node] };
         return item;
       }

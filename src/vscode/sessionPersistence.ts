@@ -14,6 +14,8 @@ export interface SessionPersistence {
   append(chatId: string, dir: Direction, msg: unknown, changes: readonly StoreChange[], seq: number): void;
   /** Writes everything pending (called on deactivate). */
   flush(): Promise<void>;
+  /** Starts a new chat's saved state from `store` (a fork's shared history): `restore` returns it. */
+  seed(chatId: string, store: MessageStore): void;
   /** Forgets a chat: its journal and snapshots are deleted. */
   remove(chatId: string): Promise<void>;
   /** Ids that have a saved store (found when opened). */
@@ -26,8 +28,14 @@ export interface SessionPersistence {
 
 /** Keeps nothing across restarts: used when the extension has no storage folder, and in tests. */
 export class MemoryPersistence implements SessionPersistence {
-  restore(): { store: MessageStore; sessionId: string | null } {
-    return { store: new MessageStore(), sessionId: null };
+  private readonly seeded = new Map<string, MessageStore>();
+  restore(chatId: string): { store: MessageStore; sessionId: string | null } {
+    const store = this.seeded.get(chatId);
+    this.seeded.delete(chatId);
+    return store ? { store, sessionId: store.sessions().at(-1)?.sessionId ?? null } : { store: new MessageStore(), sessionId: null };
+  }
+  seed(chatId: string, store: MessageStore): void {
+    this.seeded.set(chatId, store);
   }
   private index: unknown;
   append(): void {}

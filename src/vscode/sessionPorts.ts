@@ -10,6 +10,7 @@ import type { PermissionBroker } from '../common/permissionBroker';
 import type { CaptureRecord } from '../common/debug/protocolLog';
 import type { AgentCapabilities, AuthMethod } from '../common/protocol/requests';
 import type { ContentBlock } from '../common/protocol/content';
+import type { TerminalAuthMethod } from '../common/protocol/sessionOps';
 import type { Direction } from '../node/acp/client';
 import type { ClientHandlers } from '../node/acp/handlers';
 import type { ConnectAgent } from '../node/acp/agentLink';
@@ -53,6 +54,13 @@ export interface SessionUi {
   revealInTree(sessionId: string, key: string): void;
   exportMarkdown(session: ChatControls): void;
   chooseAuthMethod(agentName: string, methods: readonly AuthMethod[]): Promise<string | undefined>;
+  /**
+   * Runs a terminal sign-in (after the user agreed to what it runs); resolves true when it succeeded or the
+   * user asked to retry. Absent: terminal sign-ins are neither advertised nor offered.
+   */
+  runTerminalAuth?(agent: AgentConfig, method: TerminalAuthMethod, cwd: string): Promise<boolean>;
+  /** Fork Chat Here on a user message of a session the chat shows (runs the command). */
+  forkChat?(sessionId: string, key: string): void;
   /** A permission request waits for the user: make sure they see it. */
   permissionAsked(session: ChatControls, title: string): void;
 }

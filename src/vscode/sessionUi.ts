@@ -7,6 +7,9 @@ import { labelText, noticeText } from '../common/untrusted';
 import type { Entry } from '../common/store/model';
 import { isDiffV2 } from '../common/protocol/content';
 import type { AuthMethod } from '../common/protocol/requests';
+import { asTerminalAuthMethod, isRunnableAuthMethod } from '../common/protocol/sessionOps';
+import { runTerminalAuth } from './terminalAuth';
+import { SessionCommands } from './sessionCommands';
 import type { ChatControls, SessionUi } from './sessionPorts';
 import type { VirtualDocuments } from './virtualDocuments';
 import { errorText } from '../common/util/errors';
@@ -20,6 +23,8 @@ export interface SessionUiDeps {
   showPanel(session: ChatControls): void;
   /** The editor column the chat panel is in, if it is open. */
   chatColumn(): vscode.ViewColumn | undefined;
+  /** The chat's id (commands started from its webview name it). */
+  readonly chatId?: string;
 }
 
 /** Files and diffs opened from the chat go to the first editor group, or the second when the chat is there: never over the chat. */
@@ -81,16 +86,26 @@ export function createSessionUi(d: SessionUiDeps): SessionUi {
         .then((doc) => vscode.window.showTextDocument(doc, { preview: false }));
     },
     async chooseAuthMethod(agentName: string, methods: readonly AuthMethod[]) {
-      const usable = methods.filter((m) => (m['type'] ?? 'agent') === 'agent');
+      const usable = methods.filter(isRunnableAuthMethod);
       if (usable.length === 0) {
         void vscode.window.showErrorMessage(`${noticeText(agentName)} needs you to sign in, but offers no sign-in method ACP Chat can run. Sign in with the agent's own CLI, then restart the agent.`);
         return undefined;
       }
       const pick = await vscode.window.showQuickPick(
-        usable.map((m) => ({ label: labelText(m.name), description: typeof m.description === 'string' ? labelText(m.description) : '', id: m.id })),
+        usable.map((m) => ({
+          label: labelText(m.name),
+          description: [asTerminalAuthMethod(m) ? '(in a terminal)' : '', typeof m.description === 'string' ? labelText(m.description) : ''].filter(Boolean).join(' '),
+          id: m.id,
+        })),
         { title: `${labelText(agentName)}: sign in`, placeHolder: 'The agent needs authentication. Choose a method.', ignoreFocusOut: true },
       );
       return pick?.id;
+    },
+    forkChat(sessionId, key) {
+      void vscode.commands.executeCommand(SessionCommands.forkChat, { ...(d.chatId !== undefined ? { chatId: d.chatId } : {}), sessionId, key });
+    },
+    runTerminalAuth(agent, method, cwd) {
+      return runTerminalAuth(agent, method, cwd, (m) => d.log.info(m));
     },
     permissionAsked(session, title) {
       // A permission request must never wait unseen: if the panel is hidden, say so and offer to show it.

@@ -50,6 +50,11 @@ export function dispatchWebviewMessage(session: ChatControls, ui: SessionUi, m: 
       return ui.exportMarkdown(session);
     case 'changes':
       return session.reviewChanges(m.setId, m.index, m.action);
+    case 'forkChat': {
+      const shown = session.shownEntry(m.key);
+      if (shown?.entry.kind === 'user_message') ui.forkChat?.(shown.sessionId, m.key);
+      return;
+    }
     default:
       assertNever(m, 'webview message');
   }

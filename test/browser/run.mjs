@@ -200,6 +200,20 @@ test('Show in Message Tree on a message and on a tool card posts revealInTree', 
   assert.deepEqual(await posted(), [{ type: 'revealInTree', key: 'a1' }, { type: 'revealInTree', key: 'tc1' }]);
 });
 
+test('Fork Chat Here is on user messages only, posts forkChat, and is hidden in a read-only transcript', async ({ open }) => {
+  const { page, send, flush, posted, clearPosted } = await open();
+  await send(snapshot([message('user_message', 'u1', 'question'), message('agent_message', 'a1', 'answer')], panel()));
+  await flush();
+  await clearPosted();
+  assert.equal(await page.locator('[data-key="a1"] button[aria-label="Fork Chat Here"]').count(), 0, 'not on agent messages');
+  await page.locator('[data-key="u1"]').hover();
+  await page.locator('[data-key="u1"] button[aria-label="Fork Chat Here"]').click();
+  assert.deepEqual(await posted(), [{ type: 'forkChat', key: 'u1' }]);
+  await send(patch({ op: 'panel', panel: { readOnly: true } }));
+  await flush();
+  assert.equal(await page.locator('[data-key="u1"] button[aria-label="Fork Chat Here"]').isVisible(), false, 'a read-only transcript cannot be forked');
+});
+
 test('@ completion asks the host for files and inserts the chosen path', async ({ open }) => {
   const { page, send, posted, clearPosted } = await open();
   await send(snapshot([], panel()));

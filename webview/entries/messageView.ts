@@ -35,7 +35,13 @@ export class MessageView extends EntryView<MessageEntry> {
       this.el.append(this.details);
     } else {
       const who = e.kind === 'user_message' ? h('span', { class: 'who' }, icon('account'), 'You') : h('span', { class: 'who' }, icon('sparkle'), this.ctx.agentName());
-      this.el.append(h('div', { class: 'entry-head' }, who, h('span', { class: 'actions' }, inTree, copy)), this.body);
+      const actions = h('span', { class: 'actions' }, inTree, copy);
+      if (e.kind === 'user_message') {
+        const fork = button('Fork Chat Here', 'repo-forked', { class: 'icon-button fork-chat' });
+        fork.addEventListener('click', () => this.ctx.post({ type: 'forkChat', key: this.entry.key }));
+        actions.prepend(fork);
+      }
+      this.el.append(h('div', { class: 'entry-head' }, who, actions), this.body);
     }
     this.render();
   }

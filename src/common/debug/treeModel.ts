@@ -9,7 +9,7 @@ import { escapeControl } from '../conformance/util';
 
 export type TreeNode =
   | { readonly type: 'session'; readonly id: string; readonly sessionId: string; readonly label: string; readonly description: string }
-  | { readonly type: 'entry'; readonly id: string; readonly sessionId: string; readonly key: string; readonly label: string; readonly description: string; readonly tooltip: string; readonly icon: string; readonly hasChildren: boolean }
+  | { readonly type: 'entry'; readonly id: string; readonly sessionId: string; readonly key: string; readonly entryKind: Entry['kind']; readonly label: string; readonly description: string; readonly tooltip: string; readonly icon: string; readonly hasChildren: boolean }
   | { readonly type: 'detail'; readonly id: string; readonly label: string; readonly description: string; readonly copyValue?: string }
   | { readonly type: 'group'; readonly id: string; readonly sessionId: string; readonly group: TreeGroup; readonly label: string; readonly description: string };
 
@@ -66,6 +66,7 @@ export function entryNode(sessionId: string, e: Entry, index: number, findings: 
     id: `e/${sessionId}/${e.key}`,
     sessionId,
     key: e.key,
+    entryKind: e.kind,
     label,
     description: `${flag}${status}${PROVENANCE_LABEL[e.provenance]} · ${counts}`,
     tooltip: [

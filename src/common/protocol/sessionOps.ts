@@ -49,17 +49,48 @@ export const zTerminalAuthMethod = z.looseObject({
   env: z.record(z.string(), z.string()).nullish().transform((v) => v ?? {}),
   _meta: optional(zMeta),
 });
-export type TerminalAuthMethod = z.infer<typeof zTerminalAuthMethod>;
+/**
+ * A terminal sign-in to run. `command` is set only by Zed's `_meta["terminal-auth"]` convention (the agent
+ * names another program); otherwise the agent's own configured command is run with `args` appended.
+ */
+export type TerminalAuthMethod = z.infer<typeof zTerminalAuthMethod> & { readonly command?: string; readonly label?: string };
 
-/** The method as a terminal method, or undefined when it is another type (or a malformed terminal one). */
+/** Agents published before the schema form use `_meta`: Zed's `terminal-auth` {command, args, env?, label} and `{type: "terminal", args}`. */
+const zMetaTerminal = z.looseObject({
+  'terminal-auth': optional(
+    z.looseObject({
+      command: z.string().min(1),
+      args: z.array(z.string()).nullish().transform((v) => v ?? []),
+      env: z.record(z.string(), z.string()).nullish().transform((v) => v ?? {}),
+      label: optional(z.string()),
+    }),
+  ),
+  type: optional(z.string()),
+  args: optional(z.array(z.string())),
+});
+
+/**
+ * The method as a terminal sign-in: the schema's `type: "terminal"`, or one of the `_meta` conventions of
+ * agents that predate it. Undefined for other types and for malformed terminal methods (never guessed at).
+ */
 export function asTerminalAuthMethod(m: AuthMethod): TerminalAuthMethod | undefined {
-  const r = zTerminalAuthMethod.safeParse(m);
-  return r.success ? r.data : undefined;
+  if (m.type === 'terminal') {
+    const r = zTerminalAuthMethod.safeParse(m);
+    return r.success ? r.data : undefined;
+  }
+  if (m.type !== undefined && m.type !== 'agent') return undefined;
+  const meta = zMetaTerminal.safeParse(m._meta);
+  if (!meta.success) return undefined;
+  const base = { type: 'terminal' as const, id: m.id, name: m.name, description: m.description };
+  const zed = meta.data['terminal-auth'];
+  if (zed) return { ...base, command: zed.command, args: zed.args, env: zed.env, ...(zed.label !== undefined ? { label: zed.label } : {}) };
+  if (meta.data.type === 'terminal' && meta.data.args) return { ...base, args: meta.data.args, env: {} };
+  return undefined;
 }
 
-/** An auth method ACP Chat can run: `agent` type (absent type) through `authenticate`, or `terminal`. */
+/** An auth method ACP Chat can run: `agent` type (absent type) through `authenticate`, or a terminal sign-in. */
 export function isRunnableAuthMethod(m: AuthMethod): boolean {
-  return (m.type ?? 'agent') === 'agent' || asTerminalAuthMethod(m) !== undefined;
+  return asTerminalAuthMethod(m) !== undefined || (m.type ?? 'agent') === 'agent';
 }
 
 /** The session operations an agent may offer beyond the baseline, by the name the commands use. */

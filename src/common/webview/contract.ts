@@ -151,6 +151,8 @@ export const zWebviewToHost = z.discriminatedUnion('type', [
   z.object({ type: z.literal('setMode'), modeId: z.string() }),
   z.object({ type: z.literal('setConfigOption'), configId: z.string(), value: z.union([z.string(), z.boolean()]) }),
   z.object({ type: z.literal('revealInTree'), key: zKey }),
+  /** Fork Chat Here on a user message (session/fork, where the agent offers it). */
+  z.object({ type: z.literal('forkChat'), key: zKey }),
   z.object({ type: z.literal('exportMarkdown') }),
   z.object({ type: z.literal('restartAgent') }),
   z.object({ type: z.literal('removeQueued'), index: z.number().int().nonnegative() }),

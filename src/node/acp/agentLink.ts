@@ -23,6 +23,8 @@ export interface ConnectOptions {
   readonly cwd: string;
   readonly handlers: ClientHandlers;
   readonly protocolVersion: 1 | 2;
+  /** The caller can run terminal sign-ins (advertised as `auth.terminal`). */
+  readonly terminalAuth?: boolean;
   /**
    * Every message both ways; `raw` is its exact JSON line (recorded as is by the capture); `checked`, for
    * a message read, the transport's one check of it (for `MessageStore.ingestChecked`).
@@ -60,6 +62,7 @@ export const spawnAgent: ConnectAgent = async (o) => {
     handlers: o.handlers,
     clientInfo: CLIENT_INFO,
     protocolVersion: o.protocolVersion,
+    terminalAuth: o.terminalAuth === true,
     tap: o.tap,
     onInvalidLine: (line) => o.onInvalidLine(line.text, line.reason, line.kind !== 'notJson' && line.kind !== 'notObject'),
     log: o.log,

@@ -389,8 +389,8 @@ export class AcpClient implements IDisposable {
       const methodId = await chooseMethod(this.authMethods);
       const method = this.authMethods.find((m) => m.id === methodId);
       if (methodId === undefined) throw err;
-      if (method?.type === 'terminal') {
-        const terminal = asTerminalAuthMethod(method);
+      const terminal = method ? asTerminalAuthMethod(method) : undefined;
+      if (terminal || method?.type === 'terminal') {
         if (!terminal || !runTerminal || !(await runTerminal(terminal))) throw err;
       } else {
         await this.authenticate(methodId);

@@ -68,14 +68,18 @@ export async function openSession(client: AcpClient, sessionId: string, params: 
   else throw new Error('the agent can neither load nor resume sessions');
 }
 
-/** Every session `session/list` returns for `cwd` (following cursors, bounded); [] when the agent has no list. */
-export async function listAllSessions(client: AcpClient, cwd: string, maxPages = 20): Promise<SessionInfo[]> {
+/**
+ * Every session `session/list` returns for `cwd` (following cursors, bounded); [] when the agent has no list.
+ * `archived` (`include` / `only`) is sent only to agents that advertise archiving.
+ */
+export async function listAllSessions(client: AcpClient, cwd: string, maxPages = 20, archived?: 'include' | 'only'): Promise<SessionInfo[]> {
   if (!client.agentCapabilities?.sessionCapabilities?.list) return [];
   const out: SessionInfo[] = [];
   let cursor: string | undefined;
   // Cursors are opaque and must not be persisted: follow them now, bounded against a looping agent.
   for (let page = 0; page < maxPages; page++) {
-    const r = await client.listSessions({ cwd, ...(cursor !== undefined ? { cursor } : {}) });
+    const filter = archived !== undefined && client.agentCapabilities?.sessionCapabilities?.archive ? { archived } : {};
+    const r = await client.listSessions({ cwd, ...filter, ...(cursor !== undefined ? { cursor } : {}) });
     out.push(...r.sessions);
     cursor = r.nextCursor ?? undefined;
     if (!cursor) break;

@@ -39,6 +39,7 @@ export function inProcessDemoAgent(make: (acp: AcpConnection) => void = (acp) =>
         handlers: o.handlers,
         clientInfo: CLIENT_INFO,
         protocolVersion: o.protocolVersion,
+        terminalAuth: o.terminalAuth === true,
         tap: o.tap,
         log: o.log,
       });

@@ -1,0 +1,183 @@
+/**
+ * Session operations in the real extension host, against the demo agent: Fork Chat Here (session/fork; the
+ * chat shows the shared history), Rename Chat (session/set_title; the tab title follows), Archive/Unarchive
+ * Chat, an agent that lacks them (each command says so), terminal sign-in (consent, a terminal running the
+ * agent's own command with the method's args, the session retried when it closes) and Log Out.
+ * VS Code's dialogs are answered by replacing the window's message functions for the test's duration.
+ */
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import { api, ensureDemoTurn, until } from './util';
+import type { AcpChatApi } from '../../src/vscode/api';
+
+type Answer = (message: string, items: readonly string[]) => string | undefined;
+type Shown = { kind: 'info' | 'warning' | 'error'; message: string };
+
+/** Replaces the message dialogs (and the quick pick) while `run` runs; returns what was shown. */
+async function withDialogs(answer: Answer, pick: (items: readonly { label: string; id?: string }[]) => unknown, run: (shown: Shown[]) => Promise<void>): Promise<Shown[]> {
+  const w = vscode.window as unknown as Record<string, unknown>;
+  const saved = { info: w['showInformationMessage'], warning: w['showWarningMessage'], error: w['showErrorMessage'], pick: w['showQuickPick'] };
+  const shown: Shown[] = [];
+  const fake = (kind: Shown['kind']) => (message: string, ...rest: unknown[]) => {
+    shown.push({ kind, message });
+    const items = rest.filter((x): x is string => typeof x === 'string');
+    return Promise.resolve(answer(message, items));
+  };
+  w['showInformationMessage'] = fake('info');
+  w['showWarningMessage'] = fake('warning');
+  w['showErrorMessage'] = fake('error');
+  w['showQuickPick'] = async (items: readonly { label: string; id?: string }[] | Promise<readonly { label: string; id?: string }[]>) => pick(await items);
+  try {
+    await run(shown);
+  } finally {
+    w['showInformationMessage'] = saved.info;
+    w['showWarningMessage'] = saved.warning;
+    w['showErrorMessage'] = saved.error;
+    w['showQuickPick'] = saved.pick;
+  }
+  return shown;
+}
+
+const demoScript = () => {
+  const ext = vscode.extensions.getExtension('acp-chat.acp-chat');
+  assert.ok(ext);
+  return path.join(ext.extensionPath, 'dist', 'demo-agent.js');
+};
+
+/** Adds demo-agent variants to acpChat.agents for the test, selects `id`, and restores everything after. */
+async function withAgent(a: AcpChatApi, id: string, name: string, env: Record<string, string>, run: () => Promise<void>): Promise<void> {
+  const config = vscode.workspace.getConfiguration('acpChat');
+  const before = config.inspect('agents')?.globalValue;
+  await config.update('agents', [{ id, name, command: process.execPath, args: [demoScript()], env: { ELECTRON_RUN_AS_NODE: '1', ...env } }], vscode.ConfigurationTarget.Global);
+  try {
+    await vscode.commands.executeCommand('acpChat.selectAgent', id);
+    assert.strictEqual(a.service.activeSession().agent.id, id);
+    await run();
+  } finally {
+    await vscode.commands.executeCommand('acpChat.selectAgent', 'demo');
+    await config.update('agents', before, vscode.ConfigurationTarget.Global);
+  }
+}
+
+suite('Session operations', () => {
+  test('Fork Chat Here (from a user message in the tree) opens the fork showing the shared history', async () => {
+    const a = await api();
+    await a.openChat();
+    await a.whenPanelReady();
+    await ensureDemoTurn(a);
+    const chat = a.service.activeSession();
+    const source = chat.sessionId;
+    assert.ok(source);
+    const before = a.transcript();
+    const user = [...before].reverse().find((e) => e.kind === 'user_message');
+    assert.ok(user);
+    // The tree's context menu passes its entry node.
+    await vscode.commands.executeCommand('acpChat.forkChat', { type: 'entry', id: `e/${source}/${user.key}`, sessionId: source, key: user.key, entryKind: 'user_message' });
+    await until(() => chat.sessionId !== source && chat.sessionId, 30_000, 'the chat to show the fork');
+    const forked = a.transcript();
+    assert.deepStrictEqual(forked.map((e) => e.kind), before.map((e) => e.kind), 'the fork shows the shared history');
+    assert.ok(forked.every((e) => e.provenance === 'fork'));
+    assert.ok(a.sessions().some((s) => s.sessionId === source), 'the source session stays in the store (and the tree)');
+    // The fork goes on by itself.
+    await a.sendPrompt('only in the fork');
+    assert.ok(a.transcript().length > before.length);
+  });
+
+  test('Rename Chat sets the title with session/set_title; the tab title follows', async () => {
+    const a = await api();
+    await a.openChat();
+    await a.whenPanelReady();
+    await ensureDemoTurn(a);
+    await vscode.commands.executeCommand('acpChat.renameChat', '  Renamed   by the test ');
+    const chat = a.service.activeSession();
+    await until(() => chat.current()?.title === 'Renamed by the test', 20_000, 'the title the agent stored');
+    await until(() => a.service.activePanel()?.panel.title.startsWith('Renamed by the test'), 20_000, 'the tab title');
+  });
+
+  test('Archive Chat archives the session and goes on in a new one; Unarchive Chat brings it back', async () => {
+    const a = await api();
+    await a.openChat();
+    await a.whenPanelReady();
+    await ensureDemoTurn(a);
+    const chat = a.service.activeSession();
+    const archived = chat.sessionId;
+    assert.ok(archived);
+    await withDialogs(() => undefined, () => undefined, async (shown) => {
+      await vscode.commands.executeCommand('acpChat.archiveChat');
+      await until(() => chat.sessionId !== archived, 20_000, 'a new session after archiving');
+      assert.ok(shown.some((s) => s.message.startsWith('Archived')), JSON.stringify(shown));
+    });
+    const client = chat.client;
+    assert.ok(client);
+    const only = await client.listSessions({ cwd: chat.cwd, archived: 'only' });
+    assert.deepStrictEqual(only.sessions.map((s) => s.sessionId), [archived]);
+    await withDialogs(() => undefined, (items) => items.find((i) => i.label.length > 0), async () => {
+      await vscode.commands.executeCommand('acpChat.unarchiveChat');
+      await until(() => chat.sessionId === archived, 20_000, 'the unarchived session shown again');
+    });
+    assert.deepStrictEqual((await client.listSessions({ cwd: chat.cwd, archived: 'only' })).sessions, []);
+  });
+
+  test('an agent that does not offer them: each command says so, naming the agent', async () => {
+    const a = await api();
+    await withAgent(a, 'demo-no-ops', 'Demo [no ops](command:x)', { ACP_DEMO_SESSION_OPS: 'off' }, async () => {
+      await a.openChat();
+      await a.whenPanelReady();
+      await ensureDemoTurn(a);
+      const shown = await withDialogs(() => undefined, () => undefined, async () => {
+        for (const c of ['acpChat.forkChat', 'acpChat.renameChat', 'acpChat.archiveChat', 'acpChat.unarchiveChat', 'acpChat.logout']) await vscode.commands.executeCommand(c);
+      });
+      const texts = shown.filter((s) => s.kind === 'info').map((s) => s.message);
+      for (const method of ['session/fork', 'session/set_title', 'session/archive', 'logout']) {
+        assert.ok(texts.some((t) => t.includes(`it did not advertise ${method}`)), `${method}: ${JSON.stringify(texts)}`);
+      }
+      // The agent's name is shown inert: no markdown link survives.
+      assert.ok(texts.every((t) => t.startsWith('Demo [no ops] (command:x) does not support')), JSON.stringify(texts));
+    });
+  });
+
+  test('terminal sign-in: consent, a terminal runs the agent with --login, the session starts when it closes; Log Out signs out', async () => {
+    const a = await api();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'acp-auth-'));
+    const credential = path.join(dir, 'credential');
+    const opened: vscode.Terminal[] = [];
+    const sub = vscode.window.onDidOpenTerminal((t) => opened.push(t));
+    try {
+      // Selecting the agent starts it: the dialogs are answered from before that.
+      const shown = await withDialogs(
+        (_message, items) => (items.includes('Run in Terminal') ? 'Run in Terminal' : undefined),
+        (items) => items.find((i) => i.id === 'demo-login'),
+        async (soFar) =>
+          withAgent(a, 'demo-auth', 'Demo auth', { ACP_DEMO_AUTH_FILE: credential, ACP_DEMO_LOGIN_AUTO: '1' }, async () => {
+            await a.openChat();
+            const chat = a.service.activeSession();
+            await until(() => chat.sessionId !== null && chat.turnState === 'idle', 60_000, 'a session after signing in');
+            await check(soFar);
+          }),
+      );
+      assert.ok(shown.length > 0);
+      async function check(shown: Shown[]): Promise<void> {
+        const consent = shown.find((s) => s.message.includes('needs you to sign in'));
+        assert.ok(consent, JSON.stringify(shown));
+        const terminal = opened.find((t) => t.name.startsWith('Sign in'));
+        assert.ok(terminal, `a sign-in terminal (${opened.map((t) => t.name).join(', ')})`);
+        const options = terminal.creationOptions as vscode.TerminalOptions;
+        assert.strictEqual(options.shellPath, process.execPath, 'the agent’s own command, not a shell');
+        assert.deepStrictEqual(options.shellArgs, [demoScript(), '--login']);
+        assert.ok(fs.existsSync(credential), 'the sign-in ran');
+
+        const out = await withDialogs(() => undefined, () => undefined, async () => {
+          await vscode.commands.executeCommand('acpChat.logout');
+        });
+        assert.ok(out.some((s) => s.message.startsWith('Logged out of Demo auth')), JSON.stringify(out));
+        assert.strictEqual(fs.existsSync(credential), false, 'logout signed out');
+      }
+    } finally {
+      sub.dispose();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
