@@ -62,12 +62,12 @@ async function supported(chat: ChatSession, op: SessionOperation): Promise<boole
   }
   if (supportsOperation(caps, op)) return true;
   const method = op === 'logout' && chat.client.protocolVersion === 2 ? 'auth/logout' : OPERATION_METHOD[op];
-  void vscode.window.showInformationMessage(`${noticeText(chat.agent.name)} does not support ${WHAT[op]}: it did not advertise ${method}.`);
+  void vscode.window.showInformationMessage(`${noticeText(chat.agent.name)} does not support ${noticeText(WHAT[op])}: it did not advertise ${noticeText(method)}.`);
   return false;
 }
 
 function failed(chat: ChatSession, what: string, e: unknown): void {
-  void vscode.window.showErrorMessage(`${noticeText(chat.agent.name)}: ${what} failed: ${noticeText(errorText(e))}`);
+  void vscode.window.showErrorMessage(`${noticeText(chat.agent.name)}: ${noticeText(what)} failed: ${noticeText(errorText(e))}`);
 }
 
 /**
@@ -85,7 +85,7 @@ export async function forkChat(host: SessionCommandHost, point?: ForkPoint): Pro
     const later = at < 0 ? 0 : entries.slice(at + 1).filter((e) => e.kind === 'user_message').length;
     if (later > 0) {
       const go = await vscode.window.showWarningMessage(
-        `Fork the whole chat? ACP forks a session as a whole: the fork also holds the ${later} later ${later === 1 ? 'turn' : 'turns'}.`,
+        `Fork the whole chat? ACP forks a session as a whole: the fork also holds the ${noticeText(later === 1 ? 'later turn' : `${later} later turns`)}.`,
         { modal: true },
         'Fork',
       );
@@ -147,7 +147,8 @@ export async function unarchiveChat(host: SessionCommandHost, sessionId?: string
   if (target === undefined) {
     const client = chat.client;
     const archived = client && supportsOperation(client.agentCapabilities, 'list') ? await listAllSessions(client, chat.cwd, 20, 'only').catch(() => []) : [];
-    if (archived.length === 0) return void vscode.window.showInformationMessage(`${noticeText(chat.agent.name)} has no archived chats${client && supportsOperation(client.agentCapabilities, 'list') ? '' : ' it can list'}.`);
+    const canList = client !== undefined && supportsOperation(client.agentCapabilities, 'list');
+    if (archived.length === 0) return void vscode.window.showInformationMessage(`${noticeText(chat.agent.name)} has no archived chats${noticeText(canList ? '' : ' it can list')}.`);
     const pick = await vscode.window.showQuickPick(
       archived.map((s) => ({ label: labelText(s.title ?? s.sessionId), description: labelText(s.updatedAt ?? ''), detail: labelText(s.sessionId), sessionId: s.sessionId })),
       { title: `${labelText(chat.agent.name)}: unarchive a chat`, matchOnDetail: true },

@@ -15,16 +15,15 @@ export const RUN_IN_TERMINAL = 'Run in Terminal';
 export const RETRY = 'Retry';
 
 export async function runTerminalAuth(agent: AgentConfig, method: TerminalAuthMethod, cwd: string, log: (message: string) => void): Promise<boolean> {
-  const who = noticeText(agent.name);
   const r = terminalAuthInvocation(agent, method);
   if (!r.ok) {
     log(`terminal sign-in ${method.id} of ${agent.id} refused: ${r.reason}`);
-    void vscode.window.showErrorMessage(`${who} offers a sign-in ACP Chat will not run: ${noticeText(r.reason)}.`);
+    void vscode.window.showErrorMessage(`${noticeText(agent.name)} offers a sign-in ACP Chat will not run: ${noticeText(r.reason)}.`);
     return false;
   }
   const inv = r.invocation;
   const choice = await vscode.window.showWarningMessage(
-    `${who} needs you to sign in: run "${noticeText(method.label ?? method.name)}" in a terminal?`,
+    `${noticeText(agent.name)} needs you to sign in: run "${noticeText(method.label ?? method.name)}" in a terminal?`,
     {
       modal: true,
       detail: noticeLines(
@@ -63,10 +62,10 @@ export async function runTerminalAuth(agent: AgentConfig, method: TerminalAuthMe
       settled = true;
       closed.dispose();
       void vscode.window
-        .showWarningMessage(`The sign-in to ${who} ended with exit status ${code ?? 'unknown'}.`, RETRY)
+        .showWarningMessage(`The sign-in to ${noticeText(agent.name)} ended with exit status ${noticeText(String(code ?? 'unknown'))}.`, RETRY)
         .then((a) => resolve(a === RETRY));
     });
     // The user may finish signing in and keep the terminal open: "Retry" goes on at once.
-    void vscode.window.showInformationMessage(`Sign in to ${who} in the terminal; the chat goes on when it closes.`, RETRY).then((a) => a === RETRY && settle(true));
+    void vscode.window.showInformationMessage(`Sign in to ${noticeText(agent.name)} in the terminal; the chat goes on when it closes.`, RETRY).then((a) => a === RETRY && settle(true));
   });
 }
