@@ -63,6 +63,11 @@ async function withAgent(a: AcpChatApi, id: string, name: string, env: Record<st
 }
 
 suite('Session operations', () => {
+  // Later suites expect a chat whose transcript they built: leave a fresh session, not a fork or an unarchived one.
+  suiteTeardown(async () => {
+    await vscode.commands.executeCommand('acpChat.newSession');
+  });
+
   test('Fork Chat Here (from a user message in the tree) opens the fork showing the shared history', async () => {
     const a = await api();
     await a.openChat();

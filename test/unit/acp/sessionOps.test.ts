@@ -145,10 +145,11 @@ describe('session operations', () => {
 
   it('v2 draft: the operations come from capabilities.session; logout is auth/logout', async () => {
     const authFile = path.join(ws, 'v2-cred');
-    const c = connect({ version: 2, agent: { authFile } });
+    const c = connect({ version: 2, agent: { authFile }, terminalAuth: true });
     const init = await c.client.initialize();
     assert.equal(init.protocolVersion, 2);
     for (const op of ['fork', 'title', 'archive', 'delete', 'logout'] as const) assert.equal(supportsOperation(init.agentCapabilities, op), true, op);
+    assert.deepEqual(c.client.authMethods.map((m) => [m.id, m.type ?? 'agent']), [['demo-login', 'terminal'], ['demo-token', 'agent']], 'v2 names the id methodId; read as id');
     await c.client.authenticate('demo-token');
     const { sessionId } = await c.client.newSession({ cwd: ws, mcpServers: [] });
     const fork = await c.client.forkSession({ sessionId, cwd: ws, mcpServers: [] });
@@ -161,7 +162,7 @@ describe('session operations', () => {
     assert.ok(c.methodsSent().includes('auth/logout') && !c.methodsSent().includes('logout'));
     const requestSchema = unstableSchema(2);
     for (const m of requests(c.sent)) {
-      if (!['session/fork', 'session/set_title', 'session/archive', 'session/delete', 'auth/logout'].includes(m.method)) continue;
+      if (!['initialize', 'session/fork', 'session/set_title', 'session/archive', 'session/delete', 'auth/logout'].includes(m.method)) continue;
       const v = requestSchema(m.method);
       assert.ok(v(m.params), `${m.method} params ${JSON.stringify(m.params)}: ${JSON.stringify(v.errors)}`);
     }
