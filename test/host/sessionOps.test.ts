@@ -68,7 +68,7 @@ suite('Session operations', () => {
     await vscode.commands.executeCommand('acpChat.newSession');
   });
 
-  test('Fork Chat Here (from a user message in the tree) opens the fork showing the shared history', async () => {
+  test('Fork Chat Here (from a user message in the tree) opens a new chat showing the shared history', async () => {
     const a = await api();
     await a.openChat();
     await a.whenPanelReady();
@@ -76,19 +76,24 @@ suite('Session operations', () => {
     const chat = a.service.activeSession();
     const source = chat.sessionId;
     assert.ok(source);
-    const before = a.transcript();
+    const before = [...a.transcript()];
     const user = [...before].reverse().find((e) => e.kind === 'user_message');
     assert.ok(user);
+    const tabs = a.service.chatRecords().filter((r) => r.open).length;
     // The tree's context menu passes its entry node.
     await vscode.commands.executeCommand('acpChat.forkChat', { type: 'entry', id: `e/${source}/${user.key}`, sessionId: source, key: user.key, entryKind: 'user_message' });
-    await until(() => chat.sessionId !== source && chat.sessionId, 30_000, 'the chat to show the fork');
-    const forked = a.transcript();
+    const fork = await until(() => a.service.activeSession() !== chat && a.service.activeSession(), 30_000, 'a new chat showing the fork');
+    assert.ok(fork.sessionId && fork.sessionId !== source);
+    assert.strictEqual(chat.sessionId, source, 'the source chat keeps its session');
+    assert.strictEqual(a.service.chatRecords().filter((r) => r.open).length, tabs + 1, 'the fork has a tab of its own');
+    const forked = fork.entries();
     assert.deepStrictEqual(forked.map((e) => e.kind), before.map((e) => e.kind), 'the fork shows the shared history');
     assert.ok(forked.every((e) => e.provenance === 'fork'));
-    assert.ok(a.sessions().some((s) => s.sessionId === source), 'the source session stays in the store (and the tree)');
-    // The fork goes on by itself.
+    // The fork goes on by itself, on its own agent, after reattaching the forked session.
+    await until(() => fork.turnState === 'idle', 30_000, 'the fork chat to attach its session');
     await a.sendPrompt('only in the fork');
-    assert.ok(a.transcript().length > before.length);
+    assert.ok(fork.entries().length > before.length);
+    assert.strictEqual(chat.entries().length, before.length, 'nothing reached the source chat');
   });
 
   test('Rename Chat sets the title with session/set_title; the tab title follows', async () => {

@@ -6,7 +6,8 @@ import { appendFileSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { FilePersistence } from '../../../src/vscode/filePersistence';
-import type { Direction } from '../../../src/common/store';
+import { MessageStore, type Direction } from '../../../src/common/store';
+import { storeWithSession } from '../../../src/common/store/extract';
 
 const wire: [Direction, unknown][] = [
   ['client->agent', { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: 1 } }],
@@ -84,4 +85,30 @@ test('the chat list is saved and read back; removing a chat deletes its files an
   assert.ok(!readdirSync(dir).some((f) => f.startsWith('chat-1.')), 'no file of the removed chat is left');
   assert.equal(p2.restore('chat-1', () => undefined).store.sessions().length, 0, 'a removed chat restores empty');
   await p2.flush();
+});
+
+test('a forked chat starts from the fork’s entries (same keys), saved at once; its own messages follow once, not twice', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'persist-'));
+  const source = new MessageStore();
+  wire.forEach(([d, msg], i) => source.ingest(d, msg, i + 1));
+  source.ingest('client->agent', { jsonrpc: '2.0', id: 3, method: 'session/fork', params: { sessionId: 'sess_9', cwd: '/ws', mcpServers: [] } }, 9);
+  source.ingest('agent->client', { jsonrpc: '2.0', id: 3, result: { sessionId: 'fork_1' } }, 10);
+  const seed = storeWithSession(source, 'fork_1');
+  assert.deepEqual(seed.sessions().map((s) => s.sessionId), ['fork_1']);
+
+  const p1 = await FilePersistence.create(dir, () => undefined);
+  p1.seed('chat-fork', seed);
+  const live = p1.restore('chat-fork', () => undefined);
+  assert.equal(live.sessionId, 'fork_1');
+  // A message arrives before the journal is open: it must be journaled after the snapshot, not inside it too.
+  const resume: [Direction, unknown] = ['agent->client', { jsonrpc: '2.0', method: 'session/update', params: { sessionId: 'fork_1', update: { sessionUpdate: 'agent_message_chunk', messageId: 'f1', content: { type: 'text', text: 'forked on' } } } }];
+  p1.append('chat-fork', resume[0], resume[1], live.store.ingest(resume[0], resume[1], 11), 11);
+  await p1.flush();
+
+  const p2 = await FilePersistence.create(dir, () => undefined);
+  const restored = p2.restore('chat-fork', () => undefined);
+  assert.equal(restored.sessionId, 'fork_1');
+  const keys = (s: MessageStore) => s.session('fork_1')!.entries.map((e) => [e.kind, e.key, e.provenance]);
+  assert.deepEqual(keys(restored.store), keys(live.store));
+  assert.equal(restored.store.session('fork_1')!.entries.filter((e) => e.kind === 'agent_message' && e.messageId === 'f1').length, 1);
 });
