@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import nodePath from 'node:path';
 import { ChangeReview } from '../common/changes/review';
 import { restoreChanges, savedChanges } from '../common/changes/persist';
+import type { ChangesState } from '../common/changes/model';
 import { noticeText } from '../common/untrusted';
 import { errorText } from '../common/util/errors';
 import type { VirtualDocuments } from './virtualDocuments';
@@ -26,9 +27,21 @@ export interface TurnChangesDeps {
   readonly insideWorkspace: (path: string) => Promise<boolean>;
 }
 
+/** Saving waits this long for more changes: an agent writing many files in a turn is saved once, not per write. */
+const SAVE_DELAY_MS = 200;
+
 export function createTurnChanges(d: TurnChangesDeps): ChangeReview {
   const restored = restoreChanges(d.memento.get(d.key));
   if (restored.problem) d.log('warn', restored.problem);
+  let pending: ChangesState | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const flush = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    const state = pending;
+    pending = undefined;
+    if (state) d.memento.update(d.key, savedChanges(state)).then(undefined, (e: unknown) => d.log('error', `changes: could not save the change summaries: ${errorText(e)}`));
+  };
   return new ChangeReview(
     {
       files: { read: readNow, restore, mayRestore: (p) => d.insideWorkspace(p) },
@@ -44,8 +57,10 @@ export function createTurnChanges(d: TurnChangesDeps): ChangeReview {
         void vscode.window.showWarningMessage(noticeText(message), ...(compare ? ['Compare'] : [])).then((a) => a === 'Compare' && compare?.());
       },
       save: (state) => {
-        d.memento.update(d.key, savedChanges(state)).then(undefined, (e: unknown) => d.log('error', `changes: could not save the change summaries: ${errorText(e)}`));
+        pending = state;
+        timer ??= setTimeout(flush, SAVE_DELAY_MS);
       },
+      flush,
       log: d.log,
     },
     restored.state,

@@ -31,7 +31,9 @@ export interface ReviewPorts {
   openDiff(path: string, left: string, right: string, title: string): void;
   /** Tells the user something they must read; `compare` (when given) opens the agent's version beside the file now. */
   explain(message: string, compare?: () => void): void;
+  /** Saves the state with the chat; may be deferred (then `flush` writes what is pending, on dispose). */
   save(state: ChangesState): void;
+  flush?(): void;
   log(level: 'info' | 'warn' | 'error', message: string): void;
 }
 
@@ -57,6 +59,12 @@ export class ChangeReview extends Disposable {
   ) {
     super();
     this.stateValue = initial;
+  }
+
+  override dispose(): void {
+    if (this.isDisposed) return;
+    this.ports.flush?.();
+    super.dispose();
   }
 
   get state(): ChangesState {

@@ -13,6 +13,7 @@ function setup(files: Record<string, string>, opts: { outside?: string[]; failRe
   const diffs: string[] = [];
   const saved: ChangesState[] = [];
   const restores: string[] = [];
+  const flushed: number[] = [];
   const ports: ReviewPorts = {
     files: {
       read: async (p) => disk.get(p) ?? null,
@@ -33,12 +34,13 @@ function setup(files: Record<string, string>, opts: { outside?: string[]; failRe
       compare?.();
     },
     save: (s) => saved.push(s),
+    flush: () => flushed.push(saved.length),
     log: () => undefined,
   };
   const review = new ChangeReview(ports);
   const events: ReviewChange[] = [];
   review.onDidChange((e) => events.push(e));
-  return { review, disk, explained, diffs, saved, events, restores };
+  return { review, disk, explained, diffs, saved, events, restores, flushed };
 }
 
 /** A turn in which the agent wrote `/w/a.txt` (through the client) and created `/w/new.txt`. */
@@ -148,4 +150,12 @@ test('diffs the agent reported are resolved against the files when the turn ends
   assert.match(view[2]?.note ?? '', /outside the workspace/);
   await t.review.act('c1', 0, 'undo');
   assert.equal(t.disk.get('/w/f.txt'), 'hello\n');
+});
+
+test('disposing the review flushes a deferred save once', async () => {
+  const t = setup({ '/w/a.txt': 'one\n' });
+  await writeTurn(t);
+  t.review.dispose();
+  t.review.dispose();
+  assert.deepEqual(t.flushed, [t.saved.length]);
 });
