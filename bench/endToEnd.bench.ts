@@ -70,7 +70,7 @@ async function pipeline(): Promise<{ ms: number; posted: number; retained: numbe
     clientInfo: { name: 'bench', version: '0' },
     tap: (dir, msg, _raw, checked) => {
       const changes = checked ? store.ingestChecked(dir, checked) : store.ingest(dir, msg);
-      const { panel } = panelChangesFor(changes, sessionId, sessionId ? store.session(sessionId) : undefined);
+      const { panel } = panelChangesFor(changes, sessionId, () => (sessionId ? store.session(sessionId) : undefined));
       for (const c of panel) {
         if (!pendingSince) pendingSince = performance.now();
         if (c.type === 'inserted') batcher.inserted(c.index, c.entry);

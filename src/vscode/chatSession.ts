@@ -546,7 +546,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
   }
 
   private applyStoreChanges(changes: readonly StoreChange[]): void {
-    const { panel: changed, diagnostics } = panelChangesFor(changes, this.sessionIdValue, this.current());
+    const { panel: changed, diagnostics } = panelChangesFor(changes, this.sessionIdValue, () => this.current());
     // The panel lists the earlier transcript first: this session's indexes count from after it.
     const offset = this.earlier ? this.earlierEntries().length : 0;
     const panel = offset ? changed.map((c) => (c.type === 'inserted' ? { ...c, index: c.index + offset } : c)) : changed;

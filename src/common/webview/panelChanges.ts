@@ -21,14 +21,19 @@ export type PanelChange =
   /** The transcript was rebuilt (a session/load, a new session): send a fresh snapshot. */
   | { readonly type: 'reset' };
 
+/**
+ * `session` is read only when a session field changed: pass a function to skip building the state for
+ * the many changes (streamed text) that need none. Runs once per message: it allocates nothing it does
+ * not return.
+ */
 export function panelChangesFor(
   changes: readonly StoreChange[],
   shownSessionId: string | null,
-  session: SessionState | undefined,
+  session: SessionState | undefined | (() => SessionState | undefined),
 ): { panel: PanelChange[]; diagnostics: Diagnostic[] } {
   const panel: PanelChange[] = [];
   const diagnostics: Diagnostic[] = [];
-  const fields = new Set<keyof SessionPanelFields>();
+  let fields: Set<keyof SessionPanelFields> | undefined;
   for (const c of changes) {
     switch (c.type) {
       case 'sessionAdded':
@@ -37,11 +42,10 @@ export function panelChangesFor(
         if (c.sessionId === shownSessionId) panel.push({ type: 'inserted', index: c.index, entry: c.entry });
         break;
       case 'entryUpdated':
-        if (c.sessionId === shownSessionId)
-          panel.push({ type: 'updated', entry: c.entry, ...(c.appendedText !== undefined ? { appendedText: c.appendedText } : {}), ...(c.previous ? { previous: c.previous } : {}) });
+        if (c.sessionId === shownSessionId) panel.push(updated(c.entry, c.appendedText, c.previous));
         break;
       case 'sessionChanged':
-        if (c.sessionId === shownSessionId) for (const f of c.fields) if (isPanelField(f)) fields.add(f);
+        if (c.sessionId === shownSessionId) for (const f of c.fields) if (isPanelField(f)) (fields ??= new Set()).add(f);
         break;
       case 'diagnostic':
         diagnostics.push(c.diagnostic);
@@ -50,13 +54,19 @@ export function panelChangesFor(
         assertNever(c, 'store change');
     }
   }
-  if (fields.size) {
-    const all = sessionPanelFields(session);
+  if (fields) {
+    const all = sessionPanelFields(typeof session === 'function' ? session() : session);
     const changed: Partial<Record<keyof SessionPanelFields, unknown>> = {};
     for (const f of fields) changed[f] = all[f];
     panel.push({ type: 'panel', fields: changed as Partial<SessionPanelFields> });
   }
   return { panel, diagnostics };
+}
+
+/** Spelled out rather than spread (per streamed chunk): only the optional fields that are set. */
+function updated(entry: Entry, appendedText: string | undefined, previous: Entry | undefined): PanelChange {
+  if (appendedText !== undefined) return previous ? { type: 'updated', entry, appendedText, previous } : { type: 'updated', entry, appendedText };
+  return previous ? { type: 'updated', entry, previous } : { type: 'updated', entry };
 }
 
 const PANEL_FIELDS = new Set<string>(Object.keys(sessionPanelFields(undefined)));

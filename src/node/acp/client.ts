@@ -2,7 +2,8 @@
  * AcpClient: the client side of one ACP connection, on vscode-jsonrpc's `MessageConnection`.
  *
  *   const client = new AcpClient({ input: child.stdout, output: child.stdin, handlers, clientInfo,
- *     tap: (dir, msg) => store.ingest(dir, msg, ++seq) });   // the store is fed from the wire taps
+ *     tap: (dir, msg, raw, checked) =>   // the store is fed from the wire taps, each message checked once
+ *       checked ? store.ingestChecked(dir, checked, ++seq) : store.ingest(dir, msg, ++seq) });
  *   await client.initialize();
  *   const { sessionId } = await client.newSession({ cwd, mcpServers: [] });
  *   const { stopReason } = await client.prompt(sessionId, [{ type: 'text', text: 'hi' }]);
