@@ -527,7 +527,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
     // Each sink is guarded on its own: a recording or persistence failure must cost neither the store
     // its message nor the connection its delivery (the transport also guards the whole tap).
     this.guard('capture', seq, () => this.o.sinks.capture(dir, msg, seq, raw));
-    this.guard('check', seq, () => this.conformance.observe(dir, msg, seq));
+    this.guard('check', seq, () => this.conformance.observe(dir, msg, seq, checked));
     this.behaviour.observe(dir, msg);
     this.noticeFrom(dir, msg);
     const changes = checked ? this.o.store.ingestChecked(dir, checked, seq) : this.o.store.ingest(dir, msg, seq);

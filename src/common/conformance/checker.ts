@@ -18,6 +18,8 @@ import type { Finding, RuleId, Severity } from './rules';
 import { checkParams, checkResult } from './validate';
 import { SessionRules } from './sessionRules';
 import { isObj, quote, show } from './util';
+import { chunkFor } from '../store/fastPath';
+import type { CheckedMessage } from '../store/rpc';
 import type { Json } from './util';
 
 /** The note a capture writes for a stdout line the transport skipped (`reason` says why, `raw` is the line). */
@@ -105,9 +107,13 @@ export class ConformanceChecker {
     }
   }
 
-  observe(dir: string, msg: unknown, line: number): void {
+  /**
+   * `checked`, when the transport's one check of the message is at hand (live traffic), spares the
+   * schema check of a plain text chunk: it is valid and warning-free by construction (`fastPath.ts`).
+   */
+  observe(dir: string, msg: unknown, line: number, checked?: CheckedMessage): void {
     if (dir === 'client->agent') this.fromClient(msg, line);
-    else if (dir === 'agent->client') this.fromAgent(msg, line);
+    else if (dir === 'agent->client') this.fromAgent(msg, line, checked);
   }
 
   /** Decides what only the end of a capture can tell (sessions never learned). Idempotent. */
@@ -155,7 +161,7 @@ export class ConformanceChecker {
 
   // ---------------------------------------------------------------- agent -> client
 
-  private fromAgent(msg: unknown, line: number): void {
+  private fromAgent(msg: unknown, line: number, checked?: CheckedMessage): void {
     if (Array.isArray(msg)) {
       this.report('invalid-message', line, 'a JSON array (JSON-RPC batch): ACP does not use batches; send one message per line');
       return;
@@ -167,7 +173,7 @@ export class ConformanceChecker {
     if (msg['jsonrpc'] !== '2.0') {
       this.report('invalid-message', line, `"jsonrpc" is ${show(msg['jsonrpc'])}: set "jsonrpc": "2.0" on every message`);
     }
-    if (typeof msg['method'] === 'string') this.agentCall(msg['method'], msg, line);
+    if (typeof msg['method'] === 'string') this.agentCall(msg['method'], msg, line, checked?.chunk !== undefined && chunkFor(checked.chunk, this.version) !== undefined);
     else if ('method' in msg) this.report('invalid-message', line, '"method" is not a string');
     else this.agentResponse(msg, line);
   }
@@ -178,7 +184,7 @@ export class ConformanceChecker {
     if (!ok) this.report('invalid-message', line, `${what} id ${show(id)} is not a string or ${this.version === PROTOCOL_V2 ? 'integer' : 'number'}: use a string or integer id`);
   }
 
-  private agentCall(method: string, msg: Json, line: number): void {
+  private agentCall(method: string, msg: Json, line: number, plainChunk: boolean): void {
     const isRequest = 'id' in msg;
     if (isRequest) this.checkId(msg, line, 'request');
     const verdict = classifyAgentMethod(method, this.version);
@@ -199,7 +205,7 @@ export class ConformanceChecker {
     }
     const params = isObj(msg['params']) ? msg['params'] : {};
     if (method === ClientMethods.sessionUpdate) {
-      this.sessions.update(params, line, this.version, this.clientCaps);
+      this.sessions.update(params, line, this.version, this.clientCaps, plainChunk);
       return;
     }
     const invalid = checkParams(method, msg['params'], this.version);

@@ -129,7 +129,8 @@ export class SessionRules {
     else if (tool.ended) this.report('tool-call-after-end', line, `permission requested for tool call ${quote(id, 40)}, which already ended (line ${tool.line}): ask before finishing the tool call`, 'warning', sid);
   }
 
-  update(params: Json, line: number, version: ProtocolVersion, clientCaps: Json): void {
+  /** `plainChunk`: the message is known to be a valid, warning-free text chunk (no schema check needed). */
+  update(params: Json, line: number, version: ProtocolVersion, clientCaps: Json, plainChunk = false): void {
     const sid = typeof params['sessionId'] === 'string' ? params['sessionId'] : undefined;
     const u = params['update'];
     const kind = isObj(u) && typeof u['sessionUpdate'] === 'string' ? u['sessionUpdate'] : undefined;
@@ -145,10 +146,10 @@ export class SessionRules {
       return;
     }
     if (!this.messageId(t, kind, u, line, version, sid)) return;
-    const r = parseSessionUpdate(params, version);
-    if (!r.ok) {
+    const r = plainChunk ? undefined : parseSessionUpdate(params, version);
+    if (r && !r.ok) {
       if (r.severity === 'error') this.report('invalid-message', line, `session/update ${r.message}: send the fields the schema requires`, 'error', sid);
-    } else {
+    } else if (r) {
       for (const w of r.warnings) this.report('field-malformed', line, `${kind}: ${w}: fix the field (clients drop it)`, 'warning', sid);
     }
     this.capability(kind, u, line, version, clientCaps, sid);
