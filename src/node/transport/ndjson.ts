@@ -274,18 +274,20 @@ export interface NdjsonWriterOptions {
 }
 
 /**
- * A batch's buffer starts small (most ticks write one message) and doubles up to BATCH_BYTES; a full
- * batch is handed to the stream at once rather than at the end of the tick.
+ * Batches are encoded into a shared slab (as Node's own Buffer pool does): each batch takes the bytes
+ * after the previous one and hands its own slice to the stream, never written again; a new slab is
+ * taken when one is full. A line longer than LONG_LINE_BYTES goes to the stream as its own string.
  */
-const FIRST_BATCH_BYTES = 1 << 12;
-const BATCH_BYTES = 1 << 16;
+const SLAB_BYTES = 1 << 18;
+const LONG_LINE_BYTES = 1 << 16;
 
 /** Lines handed to the stream in one `write` call, and who waits for them. */
 interface Batch {
-  /** The lines, encoded as they come (no string joining, no copy when handed to the stream). */
-  buf: Buffer;
-  used: number;
-  /** A line too long for `buf` goes to the stream as its own string, in order. */
+  /** The slab holding the lines, from `start` to `end` (no string joining, no copy when handed over). */
+  readonly slab: Buffer;
+  readonly start: number;
+  end: number;
+  /** A long line, sent as its own string. */
   big: string | undefined;
   readonly msgs: Message[];
   readonly done: Promise<void>;
@@ -307,6 +309,9 @@ interface Batch {
 export class NdjsonMessageWriter extends AbstractMessageWriter implements MessageWriter {
   /** The batch being collected in this tick. */
   private batch: Batch | undefined;
+  private slab: Buffer = EMPTY;
+  /** Bytes of `slab` already handed to batches. */
+  private slabUsed = 0;
   /** Batches collected while the stream asked to wait, in order. */
   private readonly waiting: Batch[] = [];
   private blocked = false;
@@ -344,10 +349,10 @@ export class NdjsonMessageWriter extends AbstractMessageWriter implements Messag
     }
     // A UTF-16 code unit takes at most 3 bytes in UTF-8: whether the line fits is known without encoding it.
     const most = raw.length * 3 + 1;
-    if (most > BATCH_BYTES) {
+    if (most > LONG_LINE_BYTES) {
       // A long line goes to the stream as its own string, after what was collected before it.
       this.flush();
-      const b = newBatch(0);
+      const b = newBatch(EMPTY, 0);
       b.big = raw + '\n';
       b.msgs.push(msg);
       this.batch = b;
@@ -355,17 +360,21 @@ export class NdjsonMessageWriter extends AbstractMessageWriter implements Messag
       return b.done;
     }
     let b = this.batch;
-    if (b && b.used + most > b.buf.length && !grow(b, b.used + most)) {
+    if (b && b.end + most > b.slab.length) {
       this.flush();
       b = undefined;
     }
     if (!b) {
       if (this.output.destroyed || this.output.writableEnded) return this.failed(new Error('cannot write: the output stream is closed'), msg);
-      b = this.batch = newBatch(Math.max(most, FIRST_BATCH_BYTES));
+      if (this.slabUsed + most > this.slab.length) {
+        this.slab = Buffer.allocUnsafe(SLAB_BYTES);
+        this.slabUsed = 0;
+      }
+      b = this.batch = newBatch(this.slab, this.slabUsed);
       process.nextTick(() => this.flush());
     }
-    b.used += b.buf.write(raw, b.used, 'utf8');
-    b.buf[b.used++] = LF;
+    b.end += b.slab.write(raw, b.end, 'utf8');
+    b.slab[b.end++] = LF;
     b.msgs.push(msg);
     return b.done;
   }
@@ -382,6 +391,7 @@ export class NdjsonMessageWriter extends AbstractMessageWriter implements Messag
     const b = this.batch;
     if (!b) return;
     this.batch = undefined;
+    if (b.slab === this.slab) this.slabUsed = b.end;
     if (this.blocked) this.waiting.push(b);
     else this.send(b);
   }
@@ -392,8 +402,8 @@ export class NdjsonMessageWriter extends AbstractMessageWriter implements Messag
       return;
     }
     const cb = (err: Error | null | undefined) => this.settle(b, err);
-    // The bytes handed over are never written to again: a later message starts a new batch.
-    const more = b.big !== undefined ? this.output.write(b.big, 'utf8', cb) : this.output.write(b.buf.subarray(0, b.used), cb);
+    // The bytes handed over are never written to again: later batches take the bytes after them.
+    const more = b.big !== undefined ? this.output.write(b.big, 'utf8', cb) : this.output.write(b.slab.subarray(b.start, b.end), cb);
     if (more) return;
     this.blocked = true;
     this.output.once('drain', () => {
@@ -418,18 +428,9 @@ export class NdjsonMessageWriter extends AbstractMessageWriter implements Messag
   }
 }
 
-/** Makes room for `need` bytes by doubling the buffer, up to BATCH_BYTES; false when that is not enough. */
-function grow(b: Batch, need: number): boolean {
-  if (need > BATCH_BYTES) return false;
-  let size = b.buf.length * 2;
-  while (size < need) size *= 2;
-  const buf = Buffer.allocUnsafe(Math.min(size, BATCH_BYTES));
-  b.buf.copy(buf, 0, 0, b.used);
-  b.buf = buf;
-  return true;
-}
+const EMPTY = Buffer.alloc(0);
 
-function newBatch(bytes: number): Batch {
+function newBatch(slab: Buffer, start: number): Batch {
   let settle: (err: Error | null | undefined) => void = () => undefined;
   const done = new Promise<void>((resolve, reject) => {
     settle = (err) => (err ? reject(err) : resolve());
@@ -437,5 +438,5 @@ function newBatch(bytes: number): Batch {
   // Nobody may be waiting on a batch (notifications are often fire-and-forget): its failure is already
   // reported through onError, so it must not also surface as an unhandled rejection.
   done.catch(() => undefined);
-  return { buf: Buffer.allocUnsafe(bytes), used: 0, big: undefined, msgs: [], done, settle };
+  return { slab, start, end: start, big: undefined, msgs: [], done, settle };
 }
