@@ -33,6 +33,12 @@ export class ChatApp {
   private restoreScrollKey: string | null = null;
   private resyncTimer = 0;
   private saveTimer = 0;
+  /**
+   * Messages held back behind an `older` part of a snapshot: each older part is handled after a frame
+   * was painted, one per frame, so the newest entries show first and the panel stays responsive while
+   * a long history arrives; everything after it waits its turn, in order.
+   */
+  private backlog: HostToWebview[] | null = null;
 
   constructor(
     private readonly root: HTMLElement,
@@ -97,10 +103,43 @@ export class ChatApp {
   }
 
   receive(msg: HostToWebview): void {
+    if (this.backlog) {
+      this.backlog.push(msg);
+      return;
+    }
+    if (msg?.type === 'older') {
+      this.backlog = [msg];
+      this.drainSoon();
+      return;
+    }
+    this.handle(msg);
+  }
+
+  /** After the next paint: handles held-back messages up to and including the next `older` part. */
+  private drainSoon(): void {
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        const queue = this.backlog ?? [];
+        while (queue.length) {
+          const m = queue.shift()!;
+          this.handle(m);
+          if (m.type === 'older' && queue.length) return this.drainSoon();
+        }
+        this.backlog = null;
+      }, 0),
+    );
+  }
+
+  private handle(msg: HostToWebview): void {
     try {
       switch (msg?.type) {
         case 'snapshot':
-          return this.onSnapshot(msg.entries, msg.panel, msg.protocol);
+          return this.onSnapshot(msg.entries, msg.panel, msg.protocol, msg.olderCount ?? 0);
+        case 'older':
+          this.transcript.prependOlder(msg.entries, msg.olderCount);
+          this.renderPanel();
+          if (this.restoreScrollKey && this.transcript.reveal(this.restoreScrollKey, false)) this.restoreScrollKey = null;
+          return;
         case 'patch':
           for (const op of msg.ops) this.applyOp(op);
           return;
@@ -123,20 +162,18 @@ export class ChatApp {
     }
   }
 
-  private onSnapshot(entries: readonly Entry[], panel: PanelState, protocol: number): void {
+  private onSnapshot(entries: readonly Entry[], panel: PanelState, protocol: number, olderCount: number): void {
     this.protocolMismatch = protocol === WEBVIEW_PROTOCOL_VERSION ? null : `This panel is from another version of ACP Chat (protocol ${WEBVIEW_PROTOCOL_VERSION}, host ${protocol}). Close and reopen it.`;
     this.panel = { ...EMPTY_PANEL, ...panel };
     this.answered.clear();
     this.terminals.clear();
     for (const [id, t] of Object.entries(panel.terminals ?? {})) this.terminals.set(id, t);
     this.narrator.reset();
-    this.transcript.reset(entries, this.panel.earlier);
+    this.transcript.reset(entries, this.panel.earlier, olderCount);
     this.changes.reset(this.panel.changeSets ?? []);
     this.renderPanel();
-    if (this.restoreScrollKey) {
-      this.transcript.reveal(this.restoreScrollKey, false);
-      this.restoreScrollKey = null;
-    }
+    // The entry to scroll back to may still be on its way (an `older` part of this snapshot).
+    if (this.restoreScrollKey && (this.transcript.reveal(this.restoreScrollKey, false) || olderCount === 0)) this.restoreScrollKey = null;
   }
 
   private applyOp(op: PatchOp): void {

@@ -88,8 +88,9 @@ export class SearchBar {
     const q = this.input.value.toLowerCase();
     if (!q) return;
     for (const v of this.transcript.views) {
-      if (!entryPlainText(v.entry).toLowerCase().includes(q) && !(v.el.textContent ?? '').toLowerCase().includes(q)) continue;
-      v.hydrate();
+      // The model first (entries not built yet are found too); built ones also by what they show.
+      if (!entryPlainText(v.entry).toLowerCase().includes(q) && !(v.hydrated && (v.el.textContent ?? '').toLowerCase().includes(q))) continue;
+      this.transcript.build(v);
       v.flush();
       const found = findRanges(v.el, q);
       if (!found.length) continue;

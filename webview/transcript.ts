@@ -3,15 +3,19 @@
  * "Conversation" region, kept in step with the host's snapshot and patches. The region is deliberately
  * not live: a live log re-announces replaced and scrolled-in content; `Narrator` says what is new.
  *
- * Long sessions: every entry gets a cheap wrapper, but its contents are built only when it comes near
- * the viewport (IntersectionObserver), and rendered entries use `content-visibility: auto` so the
- * browser skips layout and paint for those off screen. Nothing rendered is thrown away and rebuilt.
+ * Long sessions: the newest entries get a cheap wrapper at once; older ones wait in blocks of BLOCK
+ * entries, one empty element of about their height each, so a snapshot of 100,000 entries puts ~1,600
+ * elements in the document, not 100,000. A block near the viewport becomes its entries' wrappers
+ * (IntersectionObserver); an entry's contents are built when its wrapper comes near the viewport, a few
+ * milliseconds' worth per frame, and rendered entries use `content-visibility: auto` so the browser skips
+ * layout and paint for those off screen. Search, reveal, keyboard jumps and pending permissions build
+ * what they need at once. Nothing rendered is thrown away and rebuilt.
  * Streaming: patches only mark views dirty; drawing happens once per animation frame.
  */
 import type { ViewEntry as Entry } from '../src/common/webview/viewEntry';
 import type { EarlierTranscript, PermissionView } from '../src/common/webview/contract';
 import { focusTwin, h, icon } from './dom';
-import { appendTextToEntry, applyFieldsToEntry } from './entryModel';
+import { appendTextToEntry, applyFieldsToEntry, estimateHeight } from './entryModel';
 import type { EntryPatch } from '../src/common/webview/entryDiff';
 import type { EntryView, ViewContext } from './entries/entryView';
 import { MessageView } from './entries/messageView';
@@ -23,6 +27,18 @@ const PRELOAD_MARGIN = '1200px 0px';
 const PIN_SLACK = 48;
 /** Entries at the end built eagerly on a snapshot (they are what the user sees first). */
 const EAGER_TAIL = 12;
+/** Older entries wait in blocks of this many (one element each) until the block nears the viewport. */
+const BLOCK = 64;
+/** Gap between entries (`.entry + .entry` in chat.css), counted into a block's height. */
+const ENTRY_GAP = 10;
+/** Time per frame spent building entries that scrolled near the viewport; the rest waits a frame. */
+const BUILD_BUDGET_MS = 6;
+
+/** Entries not in the document yet: one placeholder element for all of them. */
+interface Block {
+  readonly views: EntryView[];
+  readonly el: HTMLElement;
+}
 
 export class Transcript {
   readonly scroller: HTMLElement = h('section', { class: 'transcript', 'aria-label': 'Conversation', tabindex: 0 });
@@ -32,10 +48,19 @@ export class Transcript {
   private readonly marker: HTMLElement = h('div', { class: 'session-marker', role: 'separator' });
   /** How many of the first entries belong to the earlier session (read-only history). */
   private earlierCount = 0;
+  private earlier: EarlierTranscript | null = null;
+  /** Entries of the snapshot still to come before the first one here (`older` messages). */
+  private olderCount = 0;
   private order: EntryView[] = [];
   private readonly byKey = new Map<string, EntryView>();
   private readonly dirty = new Set<EntryView>();
   private readonly observer: IntersectionObserver;
+  /** The block each entry without an element waits in, and each block by its element. */
+  private readonly blockOf = new Map<EntryView, Block>();
+  private readonly blockByEl = new Map<Element, Block>();
+  /** Entries near the viewport waiting to be built (at most BUILD_BUDGET_MS per frame). */
+  private readonly toBuild = new Set<EntryView>();
+  private buildFrame = 0;
   private frame = 0;
   private pinned = true;
   private permissions: readonly PermissionView[] = [];
@@ -69,38 +94,75 @@ export class Transcript {
     return this.pinned;
   }
 
-  reset(entries: readonly Entry[], earlier: EarlierTranscript | null = null): void {
+  reset(entries: readonly Entry[], earlier: EarlierTranscript | null = null, olderCount = 0): void {
     // A snapshot rebuilds every entry: focus inside one goes back to the same control of the same entry.
     const active = document.activeElement;
     const focused = active instanceof HTMLElement && this.list.contains(active) ? { el: active, key: active.closest<HTMLElement>('[data-key]')?.dataset['key'] } : null;
-    for (const v of this.order) this.observer.unobserve(v.el);
+    this.observer.disconnect();
     this.order = [];
     this.byKey.clear();
     this.dirty.clear();
-    const frag = document.createDocumentFragment();
+    this.blockOf.clear();
+    this.blockByEl.clear();
+    this.toBuild.clear();
+    this.olderCount = olderCount;
     for (const e of entries) {
       const v = this.createView(e);
       this.order.push(v);
       this.byKey.set(e.key, v);
-      frag.append(v.el);
     }
+    // Newest first: the last BLOCK entries get their wrappers now, older ones wait in blocks.
+    const frag = document.createDocumentFragment();
+    const tail = Math.max(0, this.order.length - BLOCK);
+    for (let i = 0; i < tail; i += BLOCK) frag.append(this.makeBlock(this.order.slice(i, Math.min(i + BLOCK, tail))).el);
+    for (let i = tail; i < this.order.length; i++) frag.append(this.order[i]!.el);
     this.list.replaceChildren(frag);
     this.setEarlier(earlier);
     // Build the tail now so the first paint shows the latest conversation, then let the observer do the rest.
     for (const v of this.order.slice(-EAGER_TAIL)) v.hydrate();
-    for (const v of this.order) if (!v.hydrated) this.observer.observe(v.el);
+    for (let i = tail; i < this.order.length; i++) if (!this.order[i]!.hydrated) this.observer.observe(this.order[i]!.el);
+    for (const b of this.blockByEl.values()) this.observer.observe(b.el);
     this.applyPermissions();
     this.updateEmpty();
     this.pinned = true;
     this.scrollToBottom();
     if (focused && document.activeElement !== focused.el) {
       const v = focused.key !== undefined ? this.byKey.get(focused.key) : undefined;
-      v?.hydrate();
+      if (v) this.build(v);
       if (!v || (focused.el !== v.el && !focusTwin(v.el, focused.el))) (v?.el ?? this.scroller).focus({ preventScroll: true });
     }
   }
 
-  insert(index: number, entry: Entry): void {
+  /**
+   * Entries that precede all the others (the rest of a snapshot sent newest first): they go into blocks
+   * above everything, so nothing on screen moves; `olderCount` are still to come before them.
+   */
+  prependOlder(entries: readonly Entry[], olderCount: number): void {
+    const views = entries.filter((e) => !this.byKey.has(e.key)).map((e) => this.createView(e));
+    for (const v of views) this.byKey.set(v.key, v);
+    this.order = views.concat(this.order);
+    this.olderCount = olderCount;
+    const frag = document.createDocumentFragment();
+    for (let i = 0; i < views.length; i += BLOCK) {
+      const block = this.makeBlock(views.slice(i, i + BLOCK));
+      frag.append(block.el);
+      this.observer.observe(block.el);
+    }
+    this.list.insertBefore(frag, this.list.firstChild);
+    this.setEarlier(this.earlier);
+    this.applyPermissions();
+    this.updateEmpty();
+    if (this.pinned) this.scrollToBottom();
+  }
+
+  /** Puts an entry in the document (its block's entries with it) and builds its contents now. */
+  build(v: EntryView): void {
+    this.place(v);
+    this.toBuild.delete(v);
+    v.hydrate();
+  }
+
+    insert(index: number, entry: Entry): void {
     if (this.byKey.has(entry.key)) {
       this.replace(entry);
       return;
@@ -108,6 +170,7 @@ export class Transcript {
     const at = Math.max(0, Math.min(index, this.order.length));
     const v = this.createView(entry);
     const before = this.order[at];
+    if (before) this.place(before);
     this.list.insertBefore(v.el, before ? before.el : null);
     this.order.splice(at, 0, v);
     this.byKey.set(entry.key, v);
@@ -157,7 +220,9 @@ export class Transcript {
   remove(key: string): void {
     const v = this.byKey.get(key);
     if (!v) return;
+    this.place(v);
     this.observer.unobserve(v.el);
+    this.toBuild.delete(v);
     v.el.remove();
     this.order.splice(this.order.indexOf(v), 1);
     this.byKey.delete(key);
@@ -171,8 +236,10 @@ export class Transcript {
    * since they are placed before an existing entry or at the end.
    */
   setEarlier(earlier: EarlierTranscript | null): void {
-    this.earlierCount = earlier ? Math.min(earlier.entryCount, this.order.length) : 0;
-    this.order.forEach((v, i) => v.el.classList.toggle('earlier', i < this.earlierCount));
+    this.earlier = earlier;
+    // `entryCount` counts from the first entry of the whole snapshot, some of which may still be coming.
+    this.earlierCount = earlier ? Math.max(0, Math.min(earlier.entryCount - this.olderCount, this.order.length)) : 0;
+    this.order.forEach((v, i) => (v.earlier = i < this.earlierCount));
     if (!earlier || this.earlierCount === 0) return void this.marker.remove();
     this.marker.replaceChildren(
       icon('history'),
@@ -186,6 +253,7 @@ export class Transcript {
     );
     this.marker.setAttribute('aria-label', 'New session: the conversation above is read-only');
     const first = this.order[this.earlierCount];
+    if (first) this.place(first);
     this.list.insertBefore(this.marker, first ? first.el : null);
   }
 
@@ -253,7 +321,7 @@ export class Transcript {
   reveal(key: string, flash = true): boolean {
     const v = this.byKey.get(key);
     if (!v) return false;
-    v.hydrate();
+    this.build(v);
     v.el.scrollIntoView({ block: 'center' });
     this.pinned = false;
     if (flash) {
@@ -268,8 +336,17 @@ export class Transcript {
   topVisibleKey(): string | null {
     if (this.pinned) return null;
     const top = this.scroller.getBoundingClientRect().top;
-    for (const v of this.order) if (v.el.getBoundingClientRect().bottom > top) return v.key;
-    return null;
+    // Entries are in document order: binary search for the first whose bottom is below the top edge
+    // (an entry still in a block counts with its block's box).
+    const bottom = (v: EntryView): number => (this.blockOf.get(v)?.el ?? v.el).getBoundingClientRect().bottom;
+    let lo = 0;
+    let hi = this.order.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (bottom(this.order[mid]!) > top) hi = mid;
+      else lo = mid + 1;
+    }
+    return this.order[lo]?.key ?? null;
   }
 
   /** Draws everything pending now (the frame callback; also called by tests and the bench). */
@@ -290,7 +367,7 @@ export class Transcript {
   private toolViewFor(p: PermissionView): EntryView | undefined {
     if (p.toolCallKey) {
       const v = this.byKey.get(p.toolCallKey);
-      if (v && !v.el.classList.contains('earlier')) return v;
+      if (v && !v.earlier) return v;
     }
     // Never an earlier session's card: a new session may reuse its tool call ids.
     for (let i = this.order.length - 1; i >= this.earlierCount; i--) {
@@ -313,22 +390,77 @@ export class Transcript {
       if (v.entry.kind !== 'tool_call') continue;
       const list = per.get(v) ?? [];
       // A pending request must be seen: build its card even if it is far from the viewport.
-      if (list.length) v.hydrate();
+      if (list.length) this.build(v);
       v.setPermissions(list, this.answered);
     }
   }
 
   private onIntersect(records: IntersectionObserverEntry[]): void {
-    let built = false;
     for (const r of records) {
       if (!r.isIntersecting) continue;
+      const block = this.blockByEl.get(r.target);
+      if (block) {
+        this.expand(block);
+        continue;
+      }
       const v = this.byKey.get((r.target as HTMLElement).dataset['key'] ?? '');
-      if (!v) continue;
-      v.hydrate();
+      if (!v || v.hydrated) continue;
       this.observer.unobserve(v.el);
-      built = true;
+      this.toBuild.add(v);
     }
-    if (built && this.pinned) this.scrollToBottom();
+    this.buildSoon();
+  }
+
+  /** Builds entries that came near the viewport, newest first, BUILD_BUDGET_MS per frame. */
+  private buildSoon(): void {
+    if (this.buildFrame || this.toBuild.size === 0) return;
+    this.buildFrame = requestAnimationFrame(() => {
+      this.buildFrame = 0;
+      const t0 = performance.now();
+      let built = false;
+      for (const v of this.toBuild) {
+        this.toBuild.delete(v);
+        if (!v.hydrated) {
+          v.hydrate();
+          built = true;
+        }
+        if (performance.now() - t0 > BUILD_BUDGET_MS) break;
+      }
+      if (built && this.pinned) this.scrollToBottom();
+      this.buildSoon();
+    });
+  }
+
+  /** A block of entries waiting outside the document: one element of about their height. */
+  private makeBlock(views: EntryView[]): Block {
+    let height = ENTRY_GAP * (views.length - 1);
+    for (const v of views) height += estimateHeight(v.entry);
+    const el = h('div', { class: 'entry-block' });
+    el.style.height = `${height}px`;
+    const block = { views, el };
+    for (const v of views) this.blockOf.set(v, block);
+    this.blockByEl.set(el, block);
+    return block;
+  }
+
+  /** Replaces a block with its entries' wrappers (their contents are built when they come near). */
+  private expand(block: Block): void {
+    if (this.blockByEl.get(block.el) !== block) return;
+    this.observer.unobserve(block.el);
+    this.blockByEl.delete(block.el);
+    const frag = document.createDocumentFragment();
+    for (const v of block.views) {
+      this.blockOf.delete(v);
+      frag.append(v.el);
+    }
+    block.el.replaceWith(frag);
+    for (const v of block.views) if (!v.hydrated) this.observer.observe(v.el);
+  }
+
+  /** Makes sure an entry's wrapper is in the document. */
+  private place(v: EntryView): void {
+    const block = this.blockOf.get(v);
+    if (block) this.expand(block);
   }
 
   private markDirty(v: EntryView): void {

@@ -17,7 +17,8 @@ import {
 } from '../common/webview/contract';
 import { makeNonce, renderWebviewHtml } from '../common/webview/html';
 import { PatchBatcher } from '../common/webview/patchBatcher';
-import { rawOf, toViewEntry } from '../common/webview/viewEntry';
+import { rawOf } from '../common/webview/viewEntry';
+import { snapshotMessages } from '../common/webview/snapshot';
 import type { Entry } from '../common/store/model';
 import { Disposable, Emitter, type Event, type IDisposable } from '../common/util/lifecycle';
 import { errorText } from '../common/util/errors';
@@ -187,7 +188,7 @@ export class ChatWebview extends Disposable {
     this.pendingSince = 0;
     this.batcher.take(); // the snapshot includes everything pending
     const { entries, panel } = this.model.snapshot();
-    this.post({ type: 'snapshot', protocol: WEBVIEW_PROTOCOL_VERSION, entries: entries.map(toViewEntry), panel });
+    for (const m of snapshotMessages(entries, panel)) this.post(m);
   }
 
   private onModelChanged(changes: readonly PanelChange[]): void {

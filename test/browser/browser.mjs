@@ -20,7 +20,7 @@ export function asHost(msg) {
     if (raw) raws[e.key] = raw;
     return toViewEntry(e);
   };
-  if (msg?.type === 'snapshot') return { msg: { ...msg, entries: msg.entries.map(view) }, raws };
+  if (msg?.type === 'snapshot' || msg?.type === 'older') return { msg: { ...msg, entries: msg.entries.map(view) }, raws };
   if (msg?.type === 'patch') return { msg: { ...msg, ops: msg.ops.map((o) => (o.op === 'insert' || o.op === 'replace' ? { ...o, entry: view(o.entry) } : o)) }, raws };
   return { msg, raws };
 }

@@ -465,14 +465,47 @@ test('long sessions: only entries near the viewport are built; reveal builds and
   await send(snapshot(entries));
   await flush();
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-  assert.equal(await page.locator('[role="article"][data-key]').count(), 3000);
+  // Older entries wait in blocks (one element each), so far fewer than 3,000 wrappers exist.
+  const wrappers = await page.locator('[role="article"][data-key]').count();
+  assert.ok(wrappers >= 64 && wrappers < 400, `${wrappers} wrappers for 3000 entries`);
   const built = await page.locator('[role="article"]:not(.placeholder)').count();
   assert.ok(built > 5 && built < 300, `built ${built} of 3000`);
-  assert.equal(await page.locator('[data-key="e0"]').getAttribute('class').then((c) => c.includes('placeholder')), true);
+  assert.equal(await page.locator('[data-key="e0"]').count(), 0);
+  assert.ok(await page.evaluate(() => window.__acpChat.transcript.entries.length === 3000), 'the model has every entry');
   await send({ type: 'reveal', key: 'e1' });
   await page.locator('[data-key="e1"]:not(.placeholder)').waitFor();
   assert.match(await page.locator('[data-key="e1"]').innerText(), /Answer 1/);
   assert.ok(await page.locator('[data-key="e1"]').isVisible());
+  // Scrolling into a block builds its entries where they were, in order.
+  await page.evaluate(() => { document.querySelector('section[aria-label="Conversation"]').scrollTop = 1e9; });
+  await page.evaluate(() => { const s = document.querySelector('section[aria-label="Conversation"]'); s.scrollTop = s.scrollHeight / 2; });
+  await page.waitForFunction(() => {
+    const s = document.querySelector('section[aria-label="Conversation"]').getBoundingClientRect();
+    return [...document.querySelectorAll('[role="article"]:not(.placeholder)')].some((el) => { const r = el.getBoundingClientRect(); return r.top > s.top && r.bottom < s.bottom; });
+  });
+  const keys = await page.evaluate(() => [...document.querySelectorAll('[role="article"][data-key]')].map((el) => Number(el.dataset.key.slice(1))));
+  assert.deepEqual(keys, [...keys].sort((a, b) => a - b), 'wrappers in transcript order');
+});
+
+test('a snapshot sent newest first: older parts go above, the earlier-session marker lands right, later patches wait their turn', async ({ open }) => {
+  const { page, send, flush } = await open();
+  const all = [];
+  for (let i = 0; i < 300; i++) all.push(i % 2 ? message('agent_message', `e${i}`, `Answer ${i}`) : message('user_message', `e${i}`, `Question ${i}`));
+  // Entries 0..99 are an earlier session's; the snapshot carries 200..299, then 100..199, then 0..99.
+  const p = panel({ earlier: { sessionId: 'old', entryCount: 100, reason: 'load failed' } });
+  await send({ ...snapshot(all.slice(200), p), olderCount: 200 });
+  await send({ type: 'older', entries: all.slice(100, 200), olderCount: 100 });
+  await send({ type: 'older', entries: all.slice(0, 100), olderCount: 0 });
+  await send(patch({ op: 'insert', index: 300, entry: message('agent_message', 'e300', 'Newest') }));
+  await page.waitForFunction(() => window.__acpChat.transcript.entries.length === 301);
+  await flush();
+  const keys = await page.evaluate(() => window.__acpChat.transcript.entries.map((e) => e.key));
+  assert.deepEqual(keys, [...all.map((e) => e.key), 'e300']);
+  await send({ type: 'reveal', key: 'e100' });
+  await page.locator('[data-key="e100"]:not(.placeholder)').waitFor();
+  assert.equal(await page.evaluate(() => document.querySelector('[data-key="e100"]').previousElementSibling?.className), 'session-marker');
+  assert.equal(await page.locator('[data-key="e99"]').getAttribute('class').then((c) => c.includes('earlier')), true);
+  assert.equal(await page.locator('[data-key="e100"]').getAttribute('class').then((c) => c.includes('earlier')), false);
 });
 
 test('Alt+Up / Alt+Down jump between your prompts', async ({ open }) => {

@@ -1,6 +1,7 @@
 /**
- * One transcript entry on screen. The wrapper element exists from the start (it carries the stable
- * `data-key` / `data-kind` selectors and keeps the scroll height about right); its contents are built
+ * One transcript entry on screen. The wrapper element is made when the transcript first puts the entry
+ * in the document (older entries of a long chat wait in blocks, see transcript.ts); it carries the stable
+ * `data-key` / `data-kind` selectors and keeps the scroll height about right. Its contents are built
  * only when the entry first comes near the viewport (`hydrate`) and are then updated in place, never
  * rebuilt for a finished entry.
  */
@@ -21,25 +22,48 @@ export interface ViewContext {
 }
 
 export abstract class EntryView<E extends Entry = Entry> {
-  readonly el: HTMLElement;
   hydrated = false;
   private dirty = false;
+  private elValue: HTMLElement | null = null;
+  /** Part of an earlier session's transcript (read-only), shown with the `earlier` class. */
+  private earlierValue = false;
 
   constructor(
     public entry: E,
     protected readonly ctx: ViewContext,
-  ) {
-    this.el = h('div', {
-      class: `entry entry-${entry.kind} placeholder`,
+  ) {}
+
+  /** The wrapper element, made on first use. */
+  get el(): HTMLElement {
+    if (this.elValue) return this.elValue;
+    const entry = this.entry;
+    const el = h('div', {
+      class: `entry entry-${entry.kind} placeholder${this.earlierValue ? ' earlier' : ''}`,
       role: 'article',
       'data-key': entry.key,
       'data-kind': entry.kind,
-      'aria-label': entryLabel(entry, ctx.agentName()),
+      'aria-label': entryLabel(entry, this.ctx.agentName()),
       tabindex: -1,
     });
     // A plain estimated height until the real content is built (CSSOM, allowed by the CSP). Placeholders
     // are deliberately not `content-visibility: auto`: on 10,000 of them that bookkeeping costs more than it saves.
-    this.el.style.height = `${estimateHeight(entry)}px`;
+    el.style.height = `${estimateHeight(entry)}px`;
+    this.elValue = el;
+    return el;
+  }
+
+  /** Whether the wrapper element exists yet. */
+  get hasElement(): boolean {
+    return this.elValue !== null;
+  }
+
+  get earlier(): boolean {
+    return this.earlierValue;
+  }
+
+  set earlier(on: boolean) {
+    this.earlierValue = on;
+    this.elValue?.classList.toggle('earlier', on);
   }
 
   get key(): string {
@@ -60,8 +84,9 @@ export abstract class EntryView<E extends Entry = Entry> {
   set(entry: E): void {
     this.entry = entry;
     this.dirty = true;
+    if (!this.elValue) return; // made with the current label when needed
     const label = entryLabel(entry, this.ctx.agentName());
-    if (this.el.getAttribute('aria-label') !== label) this.el.setAttribute('aria-label', label);
+    if (this.elValue.getAttribute('aria-label') !== label) this.elValue.setAttribute('aria-label', label);
   }
 
   /** Draws pending changes; returns whether anything was drawn. */

@@ -7,7 +7,8 @@ import { renderBlock } from './blocks';
 import { EntryView } from './entryView';
 
 export class MessageView extends EntryView<MessageEntry> {
-  private body: HTMLElement = h('div', { class: 'entry-body' });
+  /** Made in `build`: a view that is never built costs no elements. */
+  private body: HTMLElement | null = null;
   /** One slot per content block: a live markdown renderer for agent text, else a static element. */
   private slots: (StreamingMarkdown | HTMLElement)[] = [];
   private shape: readonly string[] = [];
@@ -19,6 +20,7 @@ export class MessageView extends EntryView<MessageEntry> {
 
   protected build(): void {
     const e = this.entry;
+    this.body = h('div', { class: 'entry-body' });
     const copy = button('Copy message', 'copy', { class: 'icon-button copy-message' });
     copy.addEventListener('click', () => this.ctx.post({ type: 'copy', text: entryPlainText(this.entry) }));
     const inTree = button('Show in Message Tree', 'list-tree', { class: 'icon-button show-in-tree' });
@@ -47,7 +49,7 @@ export class MessageView extends EntryView<MessageEntry> {
   }
 
   protected render(): void {
-    keepFocus(this.body, () => this.renderBody(), () => this.el);
+    if (this.body) keepFocus(this.body, () => this.renderBody(), () => this.el);
     const e = this.entry;
     if (this.summaryText) {
       const streaming = this.ctx.isStreaming(e.key);
@@ -58,10 +60,12 @@ export class MessageView extends EntryView<MessageEntry> {
 
   private renderBody(): void {
     const e = this.entry;
+    const body = this.body;
+    if (!body) return;
     const shape = e.content.map((b) => b.type);
     // Same block layout as before, maybe with blocks added (the streaming case): update slots in place.
     if (!this.shape.every((t, i) => shape[i] === t)) {
-      this.body.replaceChildren();
+      body.replaceChildren();
       this.slots = [];
     }
     e.content.forEach((b, i) => {
@@ -80,7 +84,7 @@ export class MessageView extends EntryView<MessageEntry> {
 
   private addSlot(slot: StreamingMarkdown | HTMLElement): void {
     this.slots.push(slot);
-    this.body.append(slot instanceof StreamingMarkdown ? slot.el : slot);
+    this.body?.append(slot instanceof StreamingMarkdown ? slot.el : slot);
   }
 
   override followed(): void {

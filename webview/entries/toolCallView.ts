@@ -39,8 +39,9 @@ const STATUS_ICONS: Record<string, string> = {
 const MAX_DIFF_ROWS = 80;
 
 export class ToolCallView extends EntryView<ToolCallEntry> {
-  private readonly card = h('div', { class: 'tool-card' });
-  private readonly permSlot = h('div', { class: 'permission-slot' });
+  // Made on first use: a card that is never built costs no elements.
+  private cardValue: HTMLElement | null = null;
+  private permSlotValue: HTMLElement | null = null;
   private perms: readonly PermissionView[] = [];
   private answered: ReadonlySet<string> = new Set();
   private rawOpen = false;
@@ -50,6 +51,14 @@ export class ToolCallView extends EntryView<ToolCallEntry> {
   private rawAsked: string | null = null;
   /** What the permission slot shows now, so unrelated panel updates leave its buttons (and focus) alone. */
   private permSig = '';
+
+  private get card(): HTMLElement {
+    return (this.cardValue ??= h('div', { class: 'tool-card' }));
+  }
+
+  private get permSlot(): HTMLElement {
+    return (this.permSlotValue ??= h('div', { class: 'permission-slot' }));
+  }
 
   protected build(): void {
     this.el.append(this.card);

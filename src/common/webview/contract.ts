@@ -117,8 +117,13 @@ export type PatchOp =
   | { readonly op: 'panel'; readonly panel: Partial<PanelState> };
 
 export type HostToWebview =
-  /** Entries are the webview's projection of the store's (`toViewEntry`: raw JSON only on request). */
-  | { readonly type: 'snapshot'; readonly protocol: number; readonly entries: readonly ViewEntry[]; readonly panel: PanelState }
+  /**
+   * Entries are the webview's projection of the store's (`toViewEntry`: raw JSON only on request). A long
+   * transcript comes newest first (snapshot.ts): `olderCount` entries precede these and follow in `older`.
+   */
+  | { readonly type: 'snapshot'; readonly protocol: number; readonly entries: readonly ViewEntry[]; readonly panel: PanelState; readonly olderCount?: number }
+  /** The entries just before everything the webview holds; `olderCount` still precede them (0: this was the first). */
+  | { readonly type: 'older'; readonly entries: readonly ViewEntry[]; readonly olderCount: number }
   | { readonly type: 'patch'; readonly ops: readonly PatchOp[] }
   /** Scroll to and highlight an entry (from the debug tree's "Show in Chat"). */
   | { readonly type: 'reveal'; readonly key: string }

@@ -77,8 +77,20 @@ function metaTerminal(e: ToolCallEntry): ViewToolCall['metaTerminal'] {
 }
 
 function viewToolCall(e: ToolCallEntry): ViewToolCall {
-  const { rawInput, rawOutput, meta: _meta, stats: _stats, statusHistory: _history, parentKey: _parent, ...rest } = e;
-  const out: { -readonly [K in keyof ViewToolCall]: ViewToolCall[K] } = { ...rest };
+  // Field by field, not a rest spread: a snapshot projects up to 100,000 entries and this shape stays monomorphic.
+  const out: { -readonly [K in keyof ViewToolCall]: ViewToolCall[K] } = {
+    kind: e.kind,
+    key: e.key,
+    toolCallId: e.toolCallId,
+    title: e.title,
+    name: e.name,
+    toolKind: e.toolKind,
+    status: e.status,
+    content: e.content,
+    locations: e.locations,
+    provenance: e.provenance,
+  };
+  const { rawInput, rawOutput } = e;
   const command = e.toolKind === 'execute' ? commandOf(rawInput) : null;
   if (command !== null) out.command = command;
   const printed = showsRawOutput(e) ? toolOutputOf(rawOutput) : null;
@@ -93,8 +105,8 @@ function viewToolCall(e: ToolCallEntry): ViewToolCall {
 
 export function toViewEntry(e: Entry): ViewEntry {
   if (e.kind === 'tool_call') return viewToolCall(e);
-  const { meta: _meta, stats, ...rest } = e;
-  return e.kind === 'agent_thought' ? { ...rest, span: { first: stats.firstSeen, last: stats.lastSeen } } : rest;
+  const m: ViewMessage = { kind: e.kind, key: e.key, messageId: e.messageId, content: e.content, provenance: e.provenance };
+  return e.kind === 'agent_thought' ? { ...m, span: { first: e.stats.firstSeen, last: e.stats.lastSeen } } : m;
 }
 
 /** The raw JSON behind a tool call's toggle, as the host answers `getRaw` (null parts are absent). */
