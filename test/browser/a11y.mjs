@@ -382,7 +382,8 @@ export function registerA11yTests(test) {
     await flush();
     const region = await listen(page);
     await page.locator('section[aria-label="Conversation"]').evaluate((el) => (el.scrollTop = 0));
-    await page.waitForFunction(() => !document.querySelector('[data-key="o0"]').classList.contains('placeholder'));
+    // o0 waits in a block until the scroll brings it near; then it is built.
+    await page.waitForFunction(() => document.querySelector('[data-key="o0"]')?.classList.contains('placeholder') === false);
     await send(patch({ op: 'replace', entry: message('agent_message', 'o159', 'Old entry 159, edited by a replay') }));
     await flush();
     // A turn: the user's prompt, a streamed answer of 21 chunks.
