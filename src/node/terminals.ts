@@ -14,6 +14,7 @@
 import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
 import { ErrorCodes } from '../common/protocol/methods';
 import type {
@@ -117,13 +118,18 @@ export interface NodeTerminalHostOptions {
 export class NodeTerminalHost implements TerminalHost {
   private readonly terminals = new Map<string, Terminal>();
   private seq = 0;
+  /**
+   * Ids are unique across hosts, not only within one: a chat's saved terminal views (and its transcript's
+   * tool cards) keep the ids of an earlier window's terminals, which a new window's must not reuse.
+   */
+  private readonly idPrefix = `term-${randomBytes(4).toString('hex')}-`;
 
   constructor(private readonly options: NodeTerminalHostOptions) {}
 
   async create(p: CreateTerminalParams): Promise<CreateTerminalResult> {
     const cwd = path.resolve(this.options.defaultCwd, p.cwd ?? '.');
     await this.options.admitCwd?.(cwd, p.sessionId);
-    const terminalId = `term-${++this.seq}`;
+    const terminalId = `${this.idPrefix}${++this.seq}`;
     const env: NodeJS.ProcessEnv = { ...process.env };
     for (const e of p.env ?? []) env[e.name] = e.value;
     const args = p.args ?? [];

@@ -90,6 +90,7 @@ export function createChatSession(d: ChatFactoryDeps, chat: ChatRecord, agent: A
     review,
     store: restored.store,
     restoredSessionId: restored.sessionId ?? chat.sessionId,
+    restoredTerminals: restored.terminals,
     restoredEarlier: d.context.workspaceState.get<EarlierLink>(earlierKey(chat.id)) ?? null,
     connect: d.connect,
     settings: d.settings,
@@ -114,6 +115,7 @@ export function createChatSession(d: ChatFactoryDeps, chat: ChatRecord, agent: A
       },
       persist: (dir, msg, changes, seq) => d.persistence.append(chat.id, dir, msg, changes, seq),
       earlier: (link) => void d.context.workspaceState.update(earlierKey(chat.id), link ?? undefined),
+      terminals: (saved) => d.persistence.saveTerminals(chat.id, saved),
     },
     ui,
     log: (level, message) => {

@@ -56,7 +56,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
   /** Editor context waiting for the next prompt (chips in the prompt box). */
   private readonly context = new PromptContext();
   private notices: Notice[] = [];
-  private readonly terminals = new SessionTerminals();
+  private readonly terminals: SessionTerminals;
   private wireSeq = 0;
   private connecting: Promise<void> | undefined;
   /** The session whose reattach failed, shown read-only above the new one (until another session is chosen). */
@@ -73,6 +73,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
   constructor(private readonly o: ChatSessionOptions) {
     super();
     this.sessionIdValue = o.restoredSessionId;
+    this.terminals = new SessionTerminals(o.restoredTerminals);
     const link = o.restoredEarlier;
     if (link && link.sessionId === o.restoredSessionId) this.earlier = { sessionId: link.earlierSessionId, reason: link.reason };
     // Continue numbering after the restored entries' messages, so seqs stay unique across restarts.
@@ -188,6 +189,11 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
   /** Output and exit of a terminal we run for the agent (v1) or the agent owns (v2, `replace`: a snapshot), streamed to the panel. */
   terminalEvent(terminalId: string, append: string, exit?: TerminalExit, replace?: true): void {
     this.changes.fire([this.terminals.event(terminalId, append, exit, replace)]);
+    try {
+      this.o.sinks.terminals?.(() => this.terminals.saved());
+    } catch (e) {
+      this.o.log('error', `could not save the terminal views: ${errorText(e)}`);
+    }
   }
 
   /** Resolves when no turn is running and nothing is queued (or the agent is gone). */

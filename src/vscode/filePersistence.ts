@@ -9,7 +9,9 @@ import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promise
 import path from 'node:path';
 import { MessageStore, type Direction, type StoreChange } from '../common/store';
 import { StoreJournal } from '../node/persistence/journal';
-import { MemoryPersistence, type SessionPersistence } from './sessionPersistence';
+import { TerminalViewsFile } from '../node/persistence/terminalViews';
+import { parseSavedTerminals, terminalsToJSON, type SavedTerminal } from '../common/savedTerminals';
+import { MemoryPersistence, type Restored, type SessionPersistence } from './sessionPersistence';
 import { errorText } from '../common/util/errors';
 
 /** Snapshot after this many journal records, so a restore replays little. */
@@ -26,6 +28,11 @@ interface Open {
   ready: Promise<void>;
   sinceCompact: number;
   readonly problems: readonly string[];
+  /** The saved terminal views' JSON as read when opened (undefined: none), and where they are saved. */
+  readonly terminalsRaw: unknown;
+  readonly terminals: TerminalViewsFile;
+  /** The views as last saved in this window (a chat closed and reopened gets these, not the file's as read). */
+  lastTerminals?: () => readonly SavedTerminal[];
 }
 
 export class FilePersistence implements SessionPersistence {
@@ -51,12 +58,21 @@ export class FilePersistence implements SessionPersistence {
     const ids = new Set(names.map((n) => /^(.+)\.(?:journal\.ndjson|snapshot\.json)$/.exec(n)?.[1]).filter((x): x is string => x !== undefined));
     for (const id of ids) {
       const r = await StoreJournal.open(dir, id);
-      const problems = r.diagnostics.map((d) => `${d.severity}: ${d.message}`);
+      const views = await TerminalViewsFile.read(p.terminalsFile(id));
+      const problems = [...r.diagnostics.map((d) => `${d.severity}: ${d.message}`), ...(views.problem ? [views.problem] : [])];
       for (const m of problems) log(`restoring ${id}: ${m}`);
-      p.open.set(id, { store: r.store, journal: r.journal, pending: [], ready: Promise.resolve(), sinceCompact: 0, problems });
+      p.open.set(id, { store: r.store, journal: r.journal, pending: [], ready: Promise.resolve(), sinceCompact: 0, problems, terminalsRaw: views.raw, terminals: p.terminalsSaver(id) });
       p.saved.push(id);
     }
     return p;
+  }
+
+  private terminalsFile(id: string): string {
+    return path.join(this.dir, `${id}${TERMINALS_EXT}`);
+  }
+
+  private terminalsSaver(id: string): TerminalViewsFile {
+    return new TerminalViewsFile(this.terminalsFile(id), this.log);
   }
 
   savedIds(): readonly string[] {
@@ -89,26 +105,36 @@ export class FilePersistence implements SessionPersistence {
     if (o) {
       await o.ready;
       await o.journal?.dispose().catch(() => undefined);
+      await o.terminals.remove();
     }
     const i = this.saved.indexOf(id);
     if (i >= 0) this.saved.splice(i, 1);
     await Promise.all(
-      ['.snapshot.json', '.snapshot.json.bak', '.journal.ndjson'].map((ext) =>
+      ['.snapshot.json', '.snapshot.json.bak', '.journal.ndjson', TERMINALS_EXT].map((ext) =>
         rm(path.join(this.dir, id + ext), { force: true }).catch((e: unknown) => this.log(`could not delete ${id}${ext}: ${errorText(e)}`)),
       ),
     );
   }
 
-  restore(chatId: string, warn: (message: string) => void): { store: MessageStore; sessionId: string | null } {
+  restore(chatId: string, warn: (message: string) => void): Restored {
     const id = fileId(chatId);
     const o = this.open.get(id);
     if (o) {
-      for (const m of o.problems) warn(`the saved chat ${chatId} was partly unreadable: ${m}`);
-      return { store: o.store, sessionId: o.store.sessions().at(-1)?.sessionId ?? null };
+      // Through the saved form either way: the same budget, and our terminals that were running are ended now.
+      const views = parseSavedTerminals(o.lastTerminals ? terminalsToJSON(o.lastTerminals()) : o.terminalsRaw);
+      for (const m of [...o.problems, ...views.problems]) warn(`the saved chat ${chatId} was partly unreadable: ${m}`);
+      return { store: o.store, sessionId: o.store.sessions().at(-1)?.sessionId ?? null, terminals: views.terminals };
     }
     // Nothing saved yet: start empty and open the journal in the background.
     const fresh = this.start(chatId, new MessageStore());
-    return { store: fresh.store, sessionId: null };
+    return { store: fresh.store, sessionId: null, terminals: [] };
+  }
+
+  saveTerminals(chatId: string, saved: () => readonly SavedTerminal[]): void {
+    const o = this.open.get(fileId(chatId));
+    if (!o) return;
+    o.lastTerminals = saved;
+    o.terminals.changed(saved);
   }
 
   /** A new chat whose state starts as `store`: snapshotted as soon as its journal is open, so a reload keeps it. */
@@ -119,7 +145,7 @@ export class FilePersistence implements SessionPersistence {
 
   private start(chatId: string, store: MessageStore, snapshot?: MessageStore): Open {
     const id = fileId(chatId);
-    const fresh: Open = { store, journal: undefined, pending: [], ready: Promise.resolve(), sinceCompact: 0, problems: [] };
+    const fresh: Open = { store, journal: undefined, pending: [], ready: Promise.resolve(), sinceCompact: 0, problems: [], terminalsRaw: undefined, terminals: this.terminalsSaver(id) };
     this.open.set(id, fresh);
     fresh.ready = StoreJournal.open(this.dir, id).then(
       async (r) => {
@@ -162,12 +188,14 @@ export class FilePersistence implements SessionPersistence {
       [...this.open.values()].map(async (o) => {
         await o.ready;
         await o.journal?.flush().catch((e: unknown) => this.log(`could not save a chat: ${errorText(e)}`));
+        await o.terminals.flush();
       }),
     );
   }
 }
 
 const INDEX_FILE = 'chats.json';
+const TERMINALS_EXT = '.terminals.json';
 
 /** Chat ids (and the agent ids of older saves) are free text; journal ids must be plain file names. */
 function fileId(agentId: string): string {

@@ -6,10 +6,20 @@
  */
 import type { Direction, StoreChange } from '../common/store';
 import { MessageStore } from '../common/store';
+import type { SavedTerminal } from '../common/savedTerminals';
+
+/** A chat's saved state: its store, last session and terminal views (all empty when nothing was saved). */
+export interface Restored {
+  readonly store: MessageStore;
+  readonly sessionId: string | null;
+  readonly terminals: readonly SavedTerminal[];
+}
 
 export interface SessionPersistence {
-  /** The saved store and last session of a chat (an empty store when nothing was saved). */
-  restore(chatId: string, warn: (message: string) => void): { store: MessageStore; sessionId: string | null };
+  /** The saved store, last session and terminal views of a chat (empty when nothing was saved). */
+  restore(chatId: string, warn: (message: string) => void): Restored;
+  /** The chat's terminal views changed; `saved` reads them when they are written (batched, and on `flush`). */
+  saveTerminals(chatId: string, saved: () => readonly SavedTerminal[]): void;
   /** Records one message of the chat's connection after the store ingested it (`changes` carry the keys it minted). */
   append(chatId: string, dir: Direction, msg: unknown, changes: readonly StoreChange[], seq: number): void;
   /** Writes everything pending (called on deactivate). */
@@ -29,11 +39,12 @@ export interface SessionPersistence {
 /** Keeps nothing across restarts: used when the extension has no storage folder, and in tests. */
 export class MemoryPersistence implements SessionPersistence {
   private readonly seeded = new Map<string, MessageStore>();
-  restore(chatId: string): { store: MessageStore; sessionId: string | null } {
+  restore(chatId: string): Restored {
     const store = this.seeded.get(chatId);
     this.seeded.delete(chatId);
-    return store ? { store, sessionId: store.sessions().at(-1)?.sessionId ?? null } : { store: new MessageStore(), sessionId: null };
+    return store ? { store, sessionId: store.sessions().at(-1)?.sessionId ?? null, terminals: [] } : { store: new MessageStore(), sessionId: null, terminals: [] };
   }
+  saveTerminals(): void {}
   seed(chatId: string, store: MessageStore): void {
     this.seeded.set(chatId, store);
   }

@@ -1,7 +1,7 @@
 /**
  * Several chats at once: two chats with different agents streaming side by side share nothing (entries,
  * permission requests, terminals, the tree); the tree follows the focused chat; closing a tab keeps the
- * chat in history and deleting removes it (asking the agent to close its session); the side bar view
+ * chat in history (transcript and terminal views) and deleting removes it (asking the agent to close its session); the side bar view
  * shows a chat that is open in a tab too, both kept current.
  */
 import * as assert from 'assert';
@@ -125,9 +125,11 @@ suite('Several chats at once', () => {
     await panel.whenReady();
     const { id, session } = chatOf(a, panel);
     await session.start();
-    session.prompt('a chat to close and delete');
+    session.prompt('a chat to close and delete; run a terminal');
     await session.whenIdle();
     const keys = session.entries().map((e) => e.key);
+    const terminals = session.panelState().terminals;
+    assert.ok(Object.values(terminals).some((t) => t.exited && t.output.includes('Hello from the demo terminal')), 'a terminal ran');
     const sid = session.sessionId;
     assert.ok(sid && keys.length >= 2);
 
@@ -144,11 +146,13 @@ suite('Several chats at once', () => {
     await again.whenReady();
     const reopened = chatOf(a, again).session;
     assert.deepStrictEqual(reopened.entries().map((e) => e.key), keys);
+    assert.deepStrictEqual(reopened.panelState().terminals, terminals, 'and the same terminal views');
     await reopened.start();
     assert.strictEqual(reopened.sessionId, sid);
 
     const sessionsDir = path.join(path.dirname(a.service.capturesDir()), 'sessions');
     await until(() => fs.readdirSync(sessionsDir).some((f) => f.startsWith(`${id}.`)), 10_000, 'the chat journal on disk');
+    await until(() => fs.existsSync(path.join(sessionsDir, `${id}.terminals.json`)), 10_000, 'its terminal views on disk');
     await a.service.deleteChat(id);
     assert.ok(!a.service.chatRecords().some((c) => c.id === id), 'gone from history');
     assert.strictEqual(a.service.tabOf(id), undefined, 'its tab closed');
