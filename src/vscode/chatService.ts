@@ -4,16 +4,24 @@
  * view that show them, which chat is focused (the tree, the protocol log and the capability view follow
  * it), and what they share (settings, log, storage). Commands call into it.
  *
+ * It is longer than our ~400-line guideline on purpose: it is the one owner of which chats are live,
+ * shown (tabs, side bar) and focused, and those three change together; what has no say over them lives
+ * elsewhere: the chat list and its rules (common/chats/registry), building a chat (chatFactory), the side
+ * bar view (sideBarView), history and delete UI (chatHistory, forgetSessions), captures (captureViews),
+ * the status bar and agent picker (chatChrome).
+ *
  * Internal API for other features: `openChat({ chatId?, agentId?, newChat?, viewColumn? })`,
- * `focusedChat` / `focusedChatId` / `onDidChangeFocusedChat`, `chat(id)`, `chatRecords()`,
- * `setChatTitle(id, title)`, `closeChat(id)`, `deleteChat(id)`, `showInSideBar(id?)`.
+ * `openChat({ agentId, sessionId })` (a listed or forked session in its own chat), `revealChat(id)`,
+ * `focusedChat` / `focusedChatId` / `onDidChangeFocusedChat`, `chat(id)`, `chatIdOf(session)`, `chatRecords()`,
+ * `titleOf(id)`, `setChatTitle(id, title)`, `closeChat(id)`, `deleteChat(id)`, `showInSideBar(id?)`.
  */
 import * as vscode from 'vscode';
 import path from 'node:path';
-import { allAgents, demoAgent, findAgent, parseSettings, type AgentConfig, type Settings } from '../common/config/settings';
-import { ChatRegistry, chatTitle, isChatId, parseChatIndex, type ChatRecord } from '../common/chats/registry';
+import { allAgents, demoAgent, findAgent, type AgentConfig, type Settings } from '../common/config/settings';
+import { createChatStatus, pickAgent, readSettings } from './chatChrome';
+import { ChatRegistry, chatTitle, chatToOpen, isChatId, parseChatIndex, type ChatRecord } from '../common/chats/registry';
 import { Disposable, Emitter, type Event } from '../common/util/lifecycle';
-import { labelText, noticeText } from '../common/untrusted';
+import { noticeText } from '../common/untrusted';
 import { spawnAgent, type ConnectAgent } from '../node/acp/agentLink';
 import { ChatPanel, CHAT_VIEW_TYPE } from './chatPanel';
 import type { ChatWebview } from './chatWebview';
@@ -67,7 +75,7 @@ export class ChatService extends Disposable {
   /** The newest log lines of the chat sessions, for the debug bundle (an output channel cannot be read back). */
   private readonly recentLog: string[] = [];
   private readonly captures: CaptureViews;
-  private readonly sessionStatus: vscode.StatusBarItem;
+  private readonly status = createChatStatus();
   private readonly focusEmitter = this.register(new Emitter<ChatSession | undefined>());
   /** The focused chat changed (a tab or the side bar view became active, or a chat was opened or deleted). */
   readonly onDidChangeFocusedChat: Event<ChatSession | undefined> = this.focusEmitter.event;
@@ -85,7 +93,7 @@ export class ChatService extends Disposable {
   ) {
     super();
     this.log = this.register(vscode.window.createOutputChannel('ACP Chat', { log: true }));
-    this.settingsValue = this.readSettings();
+    this.settingsValue = readSettings(this.log);
     this.selectedAgentId = this.settingsValue.defaultAgent;
     this.docs = this.register(new VirtualDocuments());
     this.files = new FileAccess(this.log, () => this.focusedTab()?.panel.viewColumn, () => this.settingsValue.outsideWorkspace);
@@ -94,11 +102,10 @@ export class ChatService extends Disposable {
     this.captures = new CaptureViews(context.extensionUri, this.log, this.docs, this.tree, () => this.capturesDir(), (sid, key) => this.revealEntry(sid, key), () => this.showFocusedInTree());
     this.sideBar = this.register(new SideBarChat({ extensionUri: context.extensionUri, log: this.log, initialChat: () => this.sideBarInitial() }));
     this.register(this.sideBar.onDidInteract((id) => this.focus(id)));
-    this.sessionStatus = this.register(vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Right, 100));
-    this.sessionStatus.command = 'acpChat.selectAgent';
+    this.register(this.status.item);
     this.register(
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration('acpChat')) this.settingsValue = this.readSettings();
+        if (e.affectsConfiguration('acpChat')) this.settingsValue = readSettings(this.log);
       }),
     );
     // Disposed newest first: views close (keeping their chats "open" for the restore), sessions stop,
@@ -213,38 +220,19 @@ export class ChatService extends Disposable {
   }
 
   /**
-   * Opens a chat in an editor tab, or reveals it. Without options: the last focused chat that has a tab,
-   * else the last focused chat of the selected agent, else a new chat.
+   * Opens a chat in an editor tab, or reveals it. Without options: the focused chat (the tab or side bar
+   * view used last, reopened into a tab if it was closed), else the selected agent's latest chat, else a
+   * new chat.
    */
   async openChat(options: OpenChatOptions = {}): Promise<ChatPanel> {
     await this.ready();
     const r = this.registry;
-    let record: ChatRecord | undefined;
-    if (options.chatId !== undefined) {
-      record = r.get(options.chatId);
-      if (!record) throw new Error(`no chat ${options.chatId}`);
-    } else if (options.sessionId !== undefined) {
-      const agentId = options.agentId ?? this.selectedAgentId;
-      if (!findAgent(this.agents(), agentId)) throw new Error(`no agent with id '${agentId}'`);
-      const sid = options.sessionId;
-      record = r.history().find((c) => c.agentId === agentId && (c.sessionId === sid || this.live.get(c.id)?.sessionId === sid));
-      if (!record) {
-        record = r.create(agentId, Date.now());
-        r.update(record.id, { sessionId: sid });
-      }
-    } else if (!options.newChat) {
-      const focused = r.focused();
-      record =
-        (focused !== undefined && this.tabs.has(focused) ? r.get(focused) : undefined) ??
-        r.lastFocused((c) => this.tabs.has(c.id)) ??
-        (focused !== undefined && this.live.has(focused) ? r.get(focused) : undefined) ??
-        r.lastFocused((c) => c.agentId === this.selectedAgentId);
-    }
-    if (!record) {
-      const agentId = options.agentId ?? this.selectedAgentId;
-      if (!findAgent(this.agents(), agentId)) throw new Error(`no agent with id '${agentId}'`);
-      record = r.create(agentId, Date.now());
-    }
+    const agentId = options.agentId ?? this.selectedAgentId;
+    const target = chatToOpen(r, options, agentId, (id) => this.live.get(id)?.sessionId ?? null);
+    if (target.kind === 'missing') throw new Error(`no chat ${options.chatId ?? ''}`);
+    if (target.kind === 'new' && !findAgent(this.agents(), agentId)) throw new Error(`no agent with id '${agentId}'`);
+    const record = target.kind === 'existing' ? target.record : r.create(agentId, Date.now());
+    if (target.kind === 'new' && target.sessionId !== undefined) r.update(record.id, { sessionId: target.sessionId });
     const existing = this.tabs.get(record.id);
     if (existing) {
       existing.panel.reveal(options.viewColumn, options.preserveFocus ?? false);
@@ -274,6 +262,16 @@ export class ChatService extends Disposable {
     persistence.seed(record.id, storeWithSession(source.store, forkSessionId));
     this.registry.update(record.id, { sessionId: forkSessionId, title: source.store.session(forkSessionId)?.title ?? null });
     return this.openChat({ chatId: record.id });
+  }
+
+  /** Shows a chat where it is: its tab, else the side bar view showing it, else a new tab. */
+  async revealChat(chatId: string): Promise<void> {
+    if (!this.tabs.has(chatId) && this.sideBar.chatId === chatId) {
+      await vscode.commands.executeCommand(`${CHAT_SIDEBAR_VIEW}.focus`);
+      this.focus(chatId);
+      return;
+    }
+    await this.openChat({ chatId });
   }
 
   /** ACP: New Chat — another chat, with the given agent or the selected one. */
@@ -369,18 +367,7 @@ export class ChatService extends Disposable {
   async selectAgent(id?: string): Promise<void> {
     let agentId = id;
     const current = this.focusedChat?.agent.id ?? this.selectedAgentId;
-    if (agentId === undefined) {
-      const pick = await vscode.window.showQuickPick(
-        this.agents().map((a) => ({
-          label: labelText(a.name),
-          description: a.id === current ? '(active)' : labelText(a.id),
-          detail: labelText([a.command, ...a.args].join(' ')),
-          id: a.id,
-        })),
-        { title: 'ACP: Select Agent', placeHolder: 'Agents come from the acpChat.agents setting; the demo agent is built in.' },
-      );
-      agentId = pick?.id;
-    }
+    if (agentId === undefined) agentId = await pickAgent(this.agents(), current);
     if (agentId === undefined) return;
     await this.ready();
     if (!findAgent(this.agents(), agentId)) {
@@ -468,7 +455,7 @@ export class ChatService extends Disposable {
           this.revealEntry(sid, key);
         },
         isChatVisible: (id) => this.viewsOf(id).some((v) => v.surface.visible),
-        showChat: (id) => void this.openChat({ chatId: id }),
+        showChat: (id) => void this.revealChat(id),
         chatColumn: (id) => this.tabs.get(id)?.panel.viewColumn,
       },
       record,
@@ -545,21 +532,6 @@ export class ChatService extends Disposable {
   }
 
   private updateStatus(): void {
-    const s = this.focusedChat;
-    if (!s) return this.sessionStatus.hide();
-    const icon = { starting: '$(loading~spin)', idle: '$(comment-discussion)', busy: '$(loading~spin)', cancelling: '$(loading~spin)', exited: '$(error)', error: '$(error)' }[s.turnState];
-    this.sessionStatus.text = `${icon} ${labelText(s.agent.name, 60)}`;
-    this.sessionStatus.tooltip = `ACP Chat: ${labelText(s.agent.name)} (${s.turnState}) · click to select an agent`;
-    this.sessionStatus.show();
-  }
-
-  private readSettings(): Settings {
-    const config = vscode.workspace.getConfiguration('acpChat');
-    const { settings, problems } = parseSettings((key) => config.get(key));
-    for (const p of problems) this.log.warn(`settings: ${p}`);
-    // Settings can come from a workspace's .vscode/settings.json, so their text is not trusted either.
-    const more = problems.length > 1 ? ` (+${problems.length - 1} more, see the ACP Chat log)` : '';
-    if (problems.length) void vscode.window.showWarningMessage(`ACP Chat: ${noticeText(problems[0] ?? '')}${more}`);
-    return settings;
+    this.status.show(this.focusedChat);
   }
 }

@@ -4,9 +4,11 @@
  * store: every JSON-RPC message of the connection passes through `onWire` (capture, persistence, store),
  * and the store's changes are turned into panel patches and tree refreshes here.
  * It is longer than our ~400-line guideline on purpose: it is the one owner of a chat's mutable state
- * (link, session id, turn, notices, terminals), and splitting that state across files would make two
- * owners. The pure parts live elsewhere: the prompt queue (common/promptQueue), the panel mapping
+ * (link, session id, turn, notices), and splitting that state across files would make two owners. What
+ * has state of its own and no say over the rest lives elsewhere: the prompt queue (common/promptQueue),
+ * the terminal views (sessionTerminals), the context chips (promptContext), the panel mapping
  * (common/webview/panelChanges), webview dispatch (webviewMessages), session operations (node/acp/sessions).
+ * One ChatSession per chat: ChatService (and chatFactory) make one for each open chat, never shared.
  */
 import type { AgentConfig } from '../common/config/settings';
 import { sessionPanelFields, type EarlierTranscript, type PanelState, type TurnState, type WebviewToHost } from '../common/webview/contract';

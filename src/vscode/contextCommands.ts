@@ -64,15 +64,17 @@ export function problemsItem(editor: vscode.TextEditor | undefined): NewItem | s
   return { kind: 'problems', path: uri.fsPath, lines: null, text, size: text.length };
 }
 
-/** Attaches the item to the active chat (starting it if needed) and shows the chat with the chip. */
+/** Attaches the item to the focused chat (starting one if needed) and shows that chat (tab or side bar) with the chip. */
 export async function addToChat(service: ChatService, item: NewItem | string): Promise<void> {
   if (typeof item === 'string') {
     void vscode.window.showInformationMessage(noticeText(item));
     return;
   }
   await service.ready();
-  service.activeSession().addContext(item);
-  await service.openChat();
+  const session = service.activeSession();
+  session.addContext(item);
+  const id = service.chatIdOf(session);
+  if (id !== undefined) await service.revealChat(id);
 }
 
 /** Explorer and editor-tab menus pass the clicked resource (and, with a multi-selection, all of them). */

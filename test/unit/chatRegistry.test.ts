@@ -2,7 +2,7 @@
 // tab titles that agent text cannot turn into icons or links, and a saved index that survives bad records.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ChatRegistry, chatTitle, historyOrder, isChatId, newChatId, parseChatIndex, type ChatRecord } from '../../src/common/chats/registry';
+import { ChatRegistry, chatTitle, chatToOpen, historyOrder, isChatId, newChatId, parseChatIndex, type ChatRecord } from '../../src/common/chats/registry';
 
 const seq = (...xs: number[]) => {
   let i = 0;
@@ -107,4 +107,22 @@ test('historyOrder breaks ties by creation, newest first', () => {
   assert.equal(newChatId(36, () => 0, () => false), 'chat-10-000000');
   assert.ok(isChatId(newChatId(Date.now(), Math.random, () => false)));
   assert.ok(!isChatId('demo') && !isChatId('chat-gpt'));
+});
+
+test('what "open chat" opens: by id, by agent session, a new one, else the focused chat or the agent\'s latest', () => {
+  const r = new ChatRegistry();
+  const none = () => null;
+  assert.deepEqual(chatToOpen(r, {}, 'demo', none), { kind: 'new' }, 'no chats yet: a new one');
+  const a = r.create('demo', 1);
+  const b = r.create('other', 2);
+  r.update(a.id, { sessionId: 's-a' });
+  assert.deepEqual(chatToOpen(r, {}, 'demo', none), { kind: 'existing', record: r.get(a.id) }, 'nothing focused: the agent\'s latest chat');
+  r.focus(b.id);
+  assert.deepEqual(chatToOpen(r, {}, 'demo', none), { kind: 'existing', record: r.get(b.id) }, 'the focused chat, whatever its agent');
+  assert.deepEqual(chatToOpen(r, { newChat: true }, 'demo', none), { kind: 'new' });
+  assert.deepEqual(chatToOpen(r, { chatId: 'gone' }, 'demo', none), { kind: 'missing' });
+  assert.deepEqual(chatToOpen(r, { chatId: a.id }, 'demo', none), { kind: 'existing', record: r.get(a.id) });
+  assert.deepEqual(chatToOpen(r, { sessionId: 's-a' }, 'demo', none), { kind: 'existing', record: r.get(a.id) }, 'the chat showing that session');
+  assert.deepEqual(chatToOpen(r, { sessionId: 's-a' }, 'other', none), { kind: 'new', sessionId: 's-a' }, 'another agent\'s session of that id is another session');
+  assert.deepEqual(chatToOpen(r, { sessionId: 's-b' }, 'other', (id) => (id === b.id ? 's-b' : null)), { kind: 'existing', record: r.get(b.id) }, 'a running chat\'s current session counts');
 });

@@ -185,3 +185,29 @@ export class ChatRegistry {
     this.focusChanged.dispose();
   }
 }
+
+/**
+ * Which chat "open chat" means (ChatService.openChat): a chat by id; the chat showing an agent session
+ * (`liveSessionId` tells a running chat's current session), else a new chat attaching it; with `newChat`
+ * a new one; otherwise the focused chat, else the agent's latest chat, else a new chat.
+ */
+export function chatToOpen(
+  registry: ChatRegistry,
+  options: { readonly chatId?: string; readonly sessionId?: string; readonly newChat?: boolean },
+  agentId: string,
+  liveSessionId: (chatId: string) => string | null,
+): { kind: 'existing'; record: ChatRecord } | { kind: 'new'; sessionId?: string } | { kind: 'missing' } {
+  if (options.chatId !== undefined) {
+    const record = registry.get(options.chatId);
+    return record ? { kind: 'existing', record } : { kind: 'missing' };
+  }
+  if (options.sessionId !== undefined) {
+    const sid = options.sessionId;
+    const record = registry.history().find((c) => c.agentId === agentId && (c.sessionId === sid || liveSessionId(c.id) === sid));
+    return record ? { kind: 'existing', record } : { kind: 'new', sessionId: sid };
+  }
+  if (options.newChat) return { kind: 'new' };
+  const focused = registry.focused();
+  const record = (focused !== undefined ? registry.get(focused) : undefined) ?? registry.lastFocused((c) => c.agentId === agentId);
+  return record ? { kind: 'existing', record } : { kind: 'new' };
+}

@@ -1,0 +1,50 @@
+/**
+ * Small VS Code surfaces around the chats, kept out of ChatService: the status bar item (the focused
+ * chat's agent and turn state), the agent picker of "ACP: Select Agent", and reading the settings.
+ */
+import * as vscode from 'vscode';
+import { parseSettings, type AgentConfig, type Settings } from '../common/config/settings';
+import { labelText, noticeText } from '../common/untrusted';
+import type { TurnState } from '../common/webview/contract';
+
+const ICON: Record<TurnState, string> = { starting: '$(loading~spin)', idle: '$(comment-discussion)', busy: '$(loading~spin)', cancelling: '$(loading~spin)', exited: '$(error)', error: '$(error)' };
+
+/** The status bar item: the focused chat's agent and state; a click selects an agent. */
+export function createChatStatus(): { item: vscode.StatusBarItem; show(chat: { agent: AgentConfig; turnState: TurnState } | undefined): void } {
+  const item = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Right, 100);
+  item.command = 'acpChat.selectAgent';
+  return {
+    item,
+    show(chat) {
+      if (!chat) return item.hide();
+      item.text = `${ICON[chat.turnState]} ${labelText(chat.agent.name, 60)}`;
+      item.tooltip = `ACP Chat: ${labelText(chat.agent.name)} (${chat.turnState}) · click to select an agent`;
+      item.show();
+    },
+  };
+}
+
+/** The agent picker; `current` is marked. Resolves with the picked agent's id. */
+export async function pickAgent(agents: readonly AgentConfig[], current: string): Promise<string | undefined> {
+  const pick = await vscode.window.showQuickPick(
+    agents.map((a) => ({
+      label: labelText(a.name),
+      description: a.id === current ? '(active)' : labelText(a.id),
+      detail: labelText([a.command, ...a.args].join(' ')),
+      id: a.id,
+    })),
+    { title: 'ACP: Select Agent', placeHolder: 'Agents come from the acpChat.agents setting; the demo agent is built in.' },
+  );
+  return pick?.id;
+}
+
+/** The `acpChat` settings; problems are logged and the first is shown. */
+export function readSettings(log: vscode.LogOutputChannel): Settings {
+  const config = vscode.workspace.getConfiguration('acpChat');
+  const { settings, problems } = parseSettings((key) => config.get(key));
+  for (const p of problems) log.warn(`settings: ${p}`);
+  // Settings can come from a workspace's .vscode/settings.json, so their text is not trusted either.
+  const more = problems.length > 1 ? ` (+${problems.length - 1} more, see the ACP Chat log)` : '';
+  if (problems.length) void vscode.window.showWarningMessage(`ACP Chat: ${noticeText(problems[0] ?? '')}${more}`);
+  return settings;
+}
