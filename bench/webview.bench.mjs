@@ -85,8 +85,10 @@ try {
 
   const out = {
     'webview.snapshot10kMs': round(snapshot.ms),
+    'webview.snapshot10kMs.goal': '< 200',
     'webview.snapshot10kVsFullRatio': round(snapshot.ms / fullBuild.ms, 3),
     'webview.apply100kChunksMs': round(s.ms),
+    'webview.apply100kChunksMs.goal': '< 1500',
     'webview.apply100kChunksPerFrameUs': round((s.ms * 1000) / s.frames),
     // The real host pipeline's figure is webview.bytesPostedPerTextByte (bench/hostPatches.bench.ts).
     'webview.simulatedBytesPostedPerTextByte': round(s.postedBytes / s.textBytes, 3),
