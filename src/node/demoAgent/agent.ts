@@ -38,7 +38,7 @@ import * as text from './content';
 import { replayHistory, type ReplayShape } from './replay';
 import { DemoAgentV2 } from './v2';
 import { DemoAuth } from './auth';
-import { listedForArchiveFilter, registerSessionOps, SESSION_OPS_CAPABILITIES } from './sessionOps';
+import { adoptedTag, listedForArchiveFilter, registerSessionOps, SESSION_OPS_CAPABILITIES } from './sessionOps';
 
 type Update = { sessionUpdate: string } & Record<string, unknown>;
 
@@ -53,6 +53,12 @@ interface Session {
   updatedAt: string;
   turn: AbortController | undefined;
   turns: number;
+  /**
+   * Put into every id the session mints ('' for a session this process made). A session adopted by
+   * session/resume after a restart gets a fresh one: its turn numbers start again at 1, and ids such as
+   * `msg-1-b` would otherwise name messages the client already holds from before the restart.
+   */
+  readonly tag: string;
   archived?: boolean;
 }
 
@@ -127,7 +133,8 @@ export class DemoAgent {
         state: (s) => this.state(s),
         fork: (source, cwd) => {
           this.auth.check();
-          const s = this.createSession(cwd, `demo-${Date.now().toString(36)}-${++this.seq}`);
+          // The fork goes on numbering turns after the source's, so it keeps the source's id tag too.
+          const s = this.createSession(cwd, `demo-${Date.now().toString(36)}-${++this.seq}`, source.tag);
           s.history.push(...source.history.map((u) => structuredClone(u)));
           s.turns = source.turns;
           return s;
@@ -154,7 +161,7 @@ export class DemoAgent {
       // no history anyway (the client kept its transcript), so adopt the id: that is what lets the
       // extension's Restart reattach the same session to a fresh demo agent.
       this.auth.check();
-      const s = this.sessions.get(p.sessionId) ?? this.createSession(p.cwd, p.sessionId);
+      const s = this.sessions.get(p.sessionId) ?? this.createSession(p.cwd, p.sessionId, adoptedTag());
       return this.state(s);
     });
     onAcpRequest(acp, AgentMethods.sessionList, zListSessionsParams, (p) => {
@@ -202,7 +209,7 @@ export class DemoAgent {
     onAcpNotification(acp, AgentMethods.sessionCancel, zSessionIdParams, (p) => this.sessions.get(p.sessionId)?.turn?.abort());
   }
 
-  private createSession(cwd: string, id: string): Session {
+  private createSession(cwd: string, id: string, tag = ''): Session {
     const s: Session = {
       id,
       cwd,
@@ -213,6 +220,7 @@ export class DemoAgent {
       updatedAt: new Date().toISOString(),
       turn: undefined,
       turns: 0,
+      tag,
     };
     this.sessions.set(id, s);
     return s;
@@ -267,7 +275,7 @@ export class DemoAgent {
     const n = ++s.turns;
     const promptText = prompt.map((b) => (b.type === 'text' ? b.text : b.type === 'resource_link' ? `@${b.name}` : `[${b.type}]`)).join(' ').trim();
     // Recorded (not sent live) so session/load replays the user's side too, with a stable id.
-    s.history.push({ sessionUpdate: 'user_message_chunk', messageId: `user-${n}`, content: { type: 'text', text: promptText } });
+    s.history.push({ sessionUpdate: 'user_message_chunk', messageId: `user-${s.tag}${n}`, content: { type: 'text', text: promptText } });
     s.updatedAt = new Date().toISOString();
     if (s.title === null) {
       s.title = promptText.slice(0, 60) || 'Untitled';
@@ -276,11 +284,11 @@ export class DemoAgent {
 
     const command = /^\/(\w+)/.exec(promptText)?.[1];
     if (command === 'help' || command === 'tools') {
-      await this.stream(s, 'agent_message_chunk', `msg-${n}-a`, command === 'help' ? text.HELP_TEXT : text.TOOLS_TEXT, signal);
+      await this.stream(s, 'agent_message_chunk', `msg-${s.tag}${n}-a`, command === 'help' ? text.HELP_TEXT : text.TOOLS_TEXT, signal);
       return;
     }
 
-    await this.stream(s, 'agent_thought_chunk', `th-${n}`, text.thoughtText(promptText), signal);
+    await this.stream(s, 'agent_thought_chunk', `th-${s.tag}${n}`, text.thoughtText(promptText), signal);
     const wantsEdit = /edit|permission/i.test(promptText);
     const wantsRun = /terminal|\brun\b/i.test(promptText);
     const wantsSelfEdit = /yourself/i.test(promptText);
@@ -290,7 +298,7 @@ export class DemoAgent {
       entries: steps.map((content, i) => ({ content, priority: 'medium', status: i < done ? 'completed' : i === done ? 'in_progress' : 'pending' })),
     });
     this.notify(s, plan(0), true);
-    await this.stream(s, 'agent_message_chunk', `msg-${n}-a`, text.answerMarkdown(promptText), signal);
+    await this.stream(s, 'agent_message_chunk', `msg-${s.tag}${n}-a`, text.answerMarkdown(promptText), signal);
     this.notify(s, plan(1), true);
     await this.readTool(s, n, signal);
     let step = 2;
@@ -307,12 +315,12 @@ export class DemoAgent {
       await this.terminalTool(s, n, signal);
     }
     this.notify(s, plan(steps.length), true);
-    await this.stream(s, 'agent_message_chunk', `msg-${n}-b`, text.CLOSING_TEXT, signal);
+    await this.stream(s, 'agent_message_chunk', `msg-${s.tag}${n}-b`, text.CLOSING_TEXT, signal);
     this.notify(s, { sessionUpdate: 'usage_update', used: 1200 * n, size: 200000, cost: { amount: 0, currency: 'USD' } });
   }
 
   private async readTool(s: Session, n: number, signal: AbortSignal): Promise<void> {
-    const id = `tool-${n}-read`;
+    const id = `tool-${s.tag}${n}-read`;
     const file = firstFile(s.cwd);
     this.notify(s, { sessionUpdate: 'tool_call', toolCallId: id, title: `Read ${path.basename(file)}`, kind: 'read', status: 'pending', locations: [{ path: file, line: 1 }], rawInput: { path: file } }, true);
     await this.pause(signal);
@@ -333,7 +341,7 @@ export class DemoAgent {
   }
 
   private async editTool(s: Session, n: number, signal: AbortSignal): Promise<void> {
-    const id = `tool-${n}-edit`;
+    const id = `tool-${s.tag}${n}-edit`;
     const file = path.join(s.cwd, 'demo-edit.txt');
     let oldText: string | null = null;
     try {
@@ -379,7 +387,7 @@ export class DemoAgent {
    * Claude Code's Edit tool reports one: a diff of the replaced fragment only, not the whole file.
    */
   private async selfEditTool(s: Session, n: number, signal: AbortSignal): Promise<void> {
-    const id = `tool-${n}-self`;
+    const id = `tool-${s.tag}${n}-self`;
     const file = path.join(s.cwd, 'demo-self.txt');
     this.notify(s, { sessionUpdate: 'tool_call', toolCallId: id, title: 'Change demo-self.txt', kind: 'edit', status: 'in_progress', locations: [{ path: file }] }, true);
     await this.pause(signal);
@@ -400,7 +408,7 @@ export class DemoAgent {
   }
 
   private async terminalTool(s: Session, n: number, signal: AbortSignal): Promise<void> {
-    const id = `tool-${n}-run`;
+    const id = `tool-${s.tag}${n}-run`;
     this.notify(s, { sessionUpdate: 'tool_call', toolCallId: id, title: 'Run echo', kind: 'execute', status: 'pending', rawInput: { command: 'echo', args: ['Hello from the demo terminal'] } }, true);
     if (!this.clientCaps.terminal) {
       this.notify(s, { sessionUpdate: 'tool_call_update', toolCallId: id, status: 'failed', content: [{ type: 'content', content: { type: 'text', text: 'The client has no terminal capability.' } }] }, true);

@@ -4,6 +4,7 @@
  * With `sessionOps: false` none is registered or advertised, so a client's "agent lacks it" path can be
  * tested (the methods then answer -32601 like any unknown method).
  */
+import { randomBytes } from 'node:crypto';
 import { ErrorCodes, AgentMethods } from '../../common/protocol/methods';
 import { zSessionIdParams } from '../../common/protocol/requests';
 import { zForkSessionParams, zSetSessionTitleParams } from '../../common/protocol/sessionOps';
@@ -27,6 +28,11 @@ export interface DemoSessionHost<S extends DemoSessionLike> {
   fork(source: S, cwd: string): S;
   /** What session/new answers beside the id (modes, config options). */
   state(s: S): object;
+}
+
+/** A fresh id tag for a session adopted by session/resume (see the sessions' `tag`). */
+export function adoptedTag(): string {
+  return `r${randomBytes(3).toString('hex')}.`;
 }
 
 /** Longest title the demo stores (it truncates, as the schema allows agents to). */

@@ -21,7 +21,7 @@ import { sendUpdate } from './send';
 import { chunkText } from './chunks';
 import * as text from './content';
 import type { DemoAuth } from './auth';
-import { listedForArchiveFilter, registerSessionOps, SESSION_OPS_CAPABILITIES } from './sessionOps';
+import { adoptedTag, listedForArchiveFilter, registerSessionOps, SESSION_OPS_CAPABILITIES } from './sessionOps';
 
 type Update = { sessionUpdate: string } & Record<string, unknown>;
 
@@ -33,6 +33,12 @@ interface Session {
   title: string | null;
   turn: AbortController | undefined;
   turns: number;
+  /**
+   * Put into every id the session mints ('' for a session this process made). A session adopted by
+   * session/resume after a restart gets a fresh one: its turn numbers start again at 1, and ids such as
+   * `msg-1-b` would otherwise name messages the client already holds from before the restart.
+   */
+  readonly tag: string;
   archived?: boolean;
 }
 
@@ -95,7 +101,8 @@ export class DemoAgentV2 {
         state: (s) => this.state(s),
         fork: (source, cwd) => {
           auth.check();
-          const s = this.create(cwd, `demo2-${Date.now().toString(36)}-${++this.seq}`);
+          // The fork goes on numbering turns after the source's, so it keeps the source's id tag too.
+          const s = this.create(cwd, `demo2-${Date.now().toString(36)}-${++this.seq}`, source.tag);
           s.turns = source.turns;
           return s;
         },
@@ -108,7 +115,7 @@ export class DemoAgentV2 {
     });
     onAcpRequest(acp, AgentMethods.sessionResume, zResume, (p) => {
       auth.check();
-      return this.state(this.sessions.get(p.sessionId) ?? this.create(p.cwd, p.sessionId));
+      return this.state(this.sessions.get(p.sessionId) ?? this.create(p.cwd, p.sessionId, adoptedTag()));
     });
     onAcpRequest(acp, AgentMethods.sessionList, zList, (p) => ({
       sessions: [...this.sessions.values()].filter((s) => (p.cwd === undefined || s.cwd === p.cwd) && listedForArchiveFilter(s, p.archived)).map((s) => ({ sessionId: s.id, cwd: s.cwd, title: s.title })),
@@ -131,7 +138,7 @@ export class DemoAgentV2 {
       const turn = new AbortController();
       s.turn = turn;
       const n = ++s.turns;
-      const messageId = `user-${n}`;
+      const messageId = `user-${s.tag}${n}`;
       // The response acknowledges the inserted user message; the turn itself ends with an idle state_update.
       this.notify(s, { sessionUpdate: 'state_update', state: 'running' });
       for (const block of p.prompt) this.notify(s, { sessionUpdate: 'user_message_chunk', messageId, content: block });
@@ -142,8 +149,8 @@ export class DemoAgentV2 {
     onAcpNotification(acp, AgentMethods.sessionCancel, zSessionId, (p) => this.sessions.get(p.sessionId)?.turn?.abort());
   }
 
-  private create(cwd: string, id: string): Session {
-    const s: Session = { id, cwd, modeId: 'ask', model: 'demo-fast', title: null, turn: undefined, turns: 0 };
+  private create(cwd: string, id: string, tag = ''): Session {
+    const s: Session = { id, cwd, modeId: 'ask', model: 'demo-fast', title: null, turn: undefined, turns: 0, tag };
     this.sessions.set(id, s);
     return s;
   }
@@ -207,11 +214,11 @@ export class DemoAgentV2 {
     }
     const command = /^\/(\w+)/.exec(promptText)?.[1];
     if (command === 'help' || command === 'tools') {
-      await this.stream(s, 'agent_message_chunk', `msg-${n}-a`, command === 'help' ? text.HELP_TEXT : text.TOOLS_TEXT, signal);
+      await this.stream(s, 'agent_message_chunk', `msg-${s.tag}${n}-a`, command === 'help' ? text.HELP_TEXT : text.TOOLS_TEXT, signal);
       return;
     }
     if (command === 'compact') {
-      const compactionId = `compaction-${n}`;
+      const compactionId = `compaction-${s.tag}${n}`;
       this.notify(s, { sessionUpdate: 'compaction_update', compactionId, status: 'running' });
       this.notify(s, { sessionUpdate: 'compaction_summary_chunk', compactionId, content: { type: 'text', text: 'Summary of the conversation so far.' } });
       this.notify(s, { sessionUpdate: 'compaction_update', compactionId, status: 'completed' });
@@ -219,18 +226,18 @@ export class DemoAgentV2 {
     }
     this.notify(s, { sessionUpdate: 'notice', severity: 'info', title: 'The demo agent speaks the ACP v2 draft on this connection.' });
     const started = Date.now();
-    await this.stream(s, 'agent_thought_chunk', `th-${n}`, text.thoughtText(promptText), signal);
+    await this.stream(s, 'agent_thought_chunk', `th-${s.tag}${n}`, text.thoughtText(promptText), signal);
     // A _meta-only patch: content omitted means "unchanged".
-    this.notify(s, { sessionUpdate: 'agent_thought', messageId: `th-${n}`, _meta: { demo: { thoughtMs: Date.now() - started } } });
+    this.notify(s, { sessionUpdate: 'agent_thought', messageId: `th-${s.tag}${n}`, _meta: { demo: { thoughtMs: Date.now() - started } } });
     const wantsEdit = /edit|permission/i.test(promptText);
     const wantsRun = /terminal|\brun\b/i.test(promptText);
     const steps = ['Answer in markdown', 'Look at a workspace file', ...(wantsEdit ? ['Edit demo-edit.txt'] : []), ...(wantsRun ? ['Run a command'] : [])];
     const plan = (done: number) => ({
       sessionUpdate: 'plan_update',
-      plan: { type: 'items', planId: `plan-${n}`, entries: steps.map((content, i) => ({ content, priority: 'medium', status: i < done ? 'completed' : i === done ? 'in_progress' : 'pending' })) },
+      plan: { type: 'items', planId: `plan-${s.tag}${n}`, entries: steps.map((content, i) => ({ content, priority: 'medium', status: i < done ? 'completed' : i === done ? 'in_progress' : 'pending' })) },
     });
     this.notify(s, plan(0));
-    await this.stream(s, 'agent_message_chunk', `msg-${n}-a`, text.answerMarkdown(promptText), signal);
+    await this.stream(s, 'agent_message_chunk', `msg-${s.tag}${n}-a`, text.answerMarkdown(promptText), signal);
     this.notify(s, plan(1));
     await this.readTool(s, n, signal);
     let step = 2;
@@ -244,13 +251,13 @@ export class DemoAgentV2 {
     }
     this.notify(s, plan(steps.length));
     // The closing message as one whole-message upsert.
-    this.notify(s, { sessionUpdate: 'agent_message', messageId: `msg-${n}-b`, content: [{ type: 'text', text: text.CLOSING_TEXT }] });
+    this.notify(s, { sessionUpdate: 'agent_message', messageId: `msg-${s.tag}${n}-b`, content: [{ type: 'text', text: text.CLOSING_TEXT }] });
     this.notify(s, { sessionUpdate: 'usage_update', used: 1200 * n, size: 200000, cost: { amount: 0, currency: 'USD' } });
     this.notify(s, { sessionUpdate: 'config_option_update', configOptions: this.configOptions(s) });
   }
 
   private async readTool(s: Session, n: number, signal: AbortSignal): Promise<void> {
-    const id = `tool-${n}-read`;
+    const id = `tool-${s.tag}${n}-read`;
     const file = path.join(s.cwd, 'README.md');
     this.notify(s, { sessionUpdate: 'tool_call_update', toolCallId: id, name: 'read_file', title: 'Read README.md', kind: 'read', status: 'in_progress', locations: [{ path: file, line: 1 }], rawInput: { path: file } });
     let preview: string;
@@ -265,7 +272,7 @@ export class DemoAgentV2 {
   }
 
   private async editTool(s: Session, n: number, signal: AbortSignal): Promise<void> {
-    const id = `tool-${n}-edit`;
+    const id = `tool-${s.tag}${n}-edit`;
     const file = path.join(s.cwd, 'demo-edit.txt');
     let oldText: string | null;
     try {
@@ -303,8 +310,8 @@ export class DemoAgentV2 {
   }
 
   private async terminalTool(s: Session, n: number, signal: AbortSignal): Promise<void> {
-    const id = `tool-${n}-run`;
-    const terminalId = `term-${n}`;
+    const id = `tool-${s.tag}${n}-run`;
+    const terminalId = `term-${s.tag}${n}`;
     const output = 'Hello from the demo terminal\n';
     this.notify(s, { sessionUpdate: 'tool_call_update', toolCallId: id, name: 'shell', title: 'Run echo', kind: 'execute', status: 'in_progress', rawInput: { command: 'echo', args: ['Hello from the demo terminal'] }, content: [{ type: 'terminal', terminalId }] });
     this.notify(s, { sessionUpdate: 'terminal_update', terminalId, command: 'echo "Hello from the demo terminal"', cwd: s.cwd });

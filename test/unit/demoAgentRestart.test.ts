@@ -1,0 +1,69 @@
+// A demo agent restarted under a chat (Restart Agent, a window reload) adopts the chat's session id on
+// session/resume and numbers its turns from 1 again. Its ids must not name messages the chat already holds:
+// they did (`msg-1-b`, v2 `user-1`), and the new turn's text was appended to the old entries.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { PassThrough } from 'node:stream';
+import { after, describe, it } from 'node:test';
+import type { Message } from 'vscode-jsonrpc';
+import { MessageStore } from '../../src/common/store';
+import { AcpClient, type Direction } from '../../src/node/acp/client';
+import { policyPermission } from '../../src/node/acp/nodeHandlers';
+import { DemoAgent } from '../../src/node/demoAgent/agent';
+import { createAcpConnection } from '../../src/node/transport/connection';
+import { until } from './until';
+
+const ws = mkdtempSync(path.join(tmpdir(), 'demo-restart-'));
+after(() => rmSync(ws, { recursive: true, force: true }));
+
+/** A fresh demo agent process (in-process stand-in) whose traffic feeds the chat's one store. */
+function startAgent(store: MessageStore, version: 1 | 2) {
+  const toAgent = new PassThrough();
+  const toClient = new PassThrough();
+  const agentSide = createAcpConnection({ input: toAgent, output: toClient });
+  new DemoAgent(agentSide, { delayMs: 0 });
+  agentSide.connection.listen();
+  const client = new AcpClient({
+    input: toClient,
+    output: toAgent,
+    clientInfo: { name: 'test', version: '0' },
+    handlers: { requestPermission: policyPermission('all') },
+    protocolVersion: version,
+    tap: (dir: Direction, msg: Message) => store.ingest(dir, msg),
+  });
+  return { client, dispose: () => (client.dispose(), agentSide.connection.dispose()) };
+}
+
+const userTexts = (store: MessageStore, sessionId: string) =>
+  (store.session(sessionId)?.entries ?? []).flatMap((e) => (e.kind === 'user_message' ? [e.content.map((b) => ('text' in b ? b.text : '')).join('')] : []));
+
+describe('demo agent restarted under a chat', () => {
+  for (const version of [1, 2] as const) {
+    it(`v${version}: a resumed session's new turn gets new entries, not text appended to the old ones`, async () => {
+      const store = new MessageStore();
+      const first = startAgent(store, version);
+      await first.client.initialize();
+      const { sessionId } = await first.client.newSession({ cwd: ws, mcpServers: [] });
+      await first.client.prompt(sessionId, [{ type: 'text', text: 'before the restart' }]);
+      await until(() => store.session(sessionId)?.entries.some((e) => e.kind === 'agent_message' && e.messageId?.endsWith('-b')) === true);
+      const before = store.session(sessionId)?.entries.length ?? 0;
+      first.dispose();
+
+      const second = startAgent(store, version);
+      await second.client.initialize();
+      await second.client.resumeSession({ sessionId, cwd: ws });
+      await second.client.prompt(sessionId, [{ type: 'text', text: 'after the restart' }]);
+      await until(() => (store.session(sessionId)?.entries.filter((e) => e.kind === 'agent_message' && e.messageId?.endsWith('-b')).length ?? 0) === 2);
+      second.dispose();
+
+      assert.deepEqual(userTexts(store, sessionId), ['before the restart', 'after the restart']);
+      const entries = store.session(sessionId)?.entries ?? [];
+      assert.equal(entries.length, before * 2, 'the second turn added as many entries as the first');
+      // v1 user messages the client sent have no agent id (null); every id the agent gave must be new.
+      const ids = entries.flatMap((e) => (e.kind === 'tool_call' ? [e.toolCallId] : e.messageId === null ? [] : [e.messageId]));
+      assert.equal(new Set(ids).size, ids.length, `ids repeat: ${ids.join(', ')}`);
+    });
+  }
+});
