@@ -47,7 +47,7 @@ describe('demo agent restarted under a chat', () => {
       await first.client.initialize();
       const { sessionId } = await first.client.newSession({ cwd: ws, mcpServers: [] });
       await first.client.prompt(sessionId, [{ type: 'text', text: 'before the restart' }]);
-      await until(() => store.session(sessionId)?.entries.some((e) => e.kind === 'agent_message' && e.messageId?.endsWith('-b')) === true);
+      await until(() => store.session(sessionId)?.entries.some((e) => e.kind === 'agent_message' && e.messageId?.endsWith('-b')) === true, 'the first turn to end');
       const before = store.session(sessionId)?.entries.length ?? 0;
       first.dispose();
 
@@ -55,7 +55,7 @@ describe('demo agent restarted under a chat', () => {
       await second.client.initialize();
       await second.client.resumeSession({ sessionId, cwd: ws });
       await second.client.prompt(sessionId, [{ type: 'text', text: 'after the restart' }]);
-      await until(() => (store.session(sessionId)?.entries.filter((e) => e.kind === 'agent_message' && e.messageId?.endsWith('-b')).length ?? 0) === 2);
+      await until(() => (store.session(sessionId)?.entries.filter((e) => e.kind === 'agent_message' && e.messageId?.endsWith('-b')).length ?? 0) === 2, 'the second turn to end');
       second.dispose();
 
       assert.deepEqual(userTexts(store, sessionId), ['before the restart', 'after the restart']);
