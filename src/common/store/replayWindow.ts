@@ -48,7 +48,7 @@ import { type ApplyContext, touchOf } from './context';
 import type { EntryTable } from './entryTable';
 import type { Entry, MessageKind, Provenance, ToolCallEntry } from './model';
 import type { PersistedReplay } from './persisted';
-import { touchStats, utf8Length } from './stats';
+import { touchStatsReplayed, utf8Length } from './stats';
 
 /** The tool-call fields a replay never overwrites once they hold something. */
 export const KEPT_FIELDS = ['title', 'name', 'toolKind', 'content', 'locations', 'rawInput', 'rawOutput', 'meta'] as const;
@@ -205,7 +205,7 @@ export class ReplayWindow {
     const keep = !u.content || this.norm(e.content).startsWith(want ?? '');
     const messageId = this.table.indexOfMessageId(u.messageId) === undefined ? u.messageId : e.messageId;
     const bytes = u.content ? utf8Length(textOf(u.content)) : 0;
-    this.table.replace(index, { ...e, messageId, content: keep ? e.content : (u.content ?? []), stats: touchStats(e.stats, touchOf(ctx, bytes, false)) }, ctx);
+    this.table.replace(index, { ...e, messageId, content: keep ? e.content : (u.content ?? []), stats: touchStatsReplayed(e.stats, touchOf(ctx, bytes, false)) }, ctx);
     return index;
   }
 
@@ -222,14 +222,14 @@ export class ReplayWindow {
     const done = r.progress.get(index) ?? 0;
     if (done < 0) {
       const a = appendBlock(e.content, block);
-      this.table.replace(index, { ...e, content: a.content, stats: touchStats(e.stats, touch) }, ctx, a.appendedText);
+      this.table.replace(index, { ...e, content: a.content, stats: touchStatsReplayed(e.stats, touch) }, ctx, a.appendedText);
       return index;
     }
     const prior = this.norm(e.content);
     const want = squash(raw);
     if (prior.startsWith(want, done)) {
       r.progress.set(index, done + want.length);
-      this.table.replace(index, { ...e, stats: touchStats(e.stats, touch) }, ctx);
+      this.table.replace(index, { ...e, stats: touchStatsReplayed(e.stats, touch) }, ctx);
       return index;
     }
     const rest = prior.slice(done);
@@ -239,11 +239,11 @@ export class ReplayWindow {
       const n = next >= 0 ? this.table.message(next) : undefined;
       if (n && r.current) {
         r.progress.set(index, prior.length);
-        this.table.replace(index, { ...e, stats: touchStats(e.stats, touch) }, ctx);
+        this.table.replace(index, { ...e, stats: touchStatsReplayed(e.stats, touch) }, ctx);
         this.claim(next);
         r.current.index = next;
         r.progress.set(next, tail.length);
-        this.table.replace(next, { ...n, stats: touchStats(n.stats, touch) }, ctx);
+        this.table.replace(next, { ...n, stats: touchStatsReplayed(n.stats, touch) }, ctx);
         return next;
       }
     }
@@ -253,10 +253,10 @@ export class ReplayWindow {
     const tail: ContentBlock = { type: 'text', text: dropSquashed(raw, same) };
     if (done + same === prior.length) {
       const a = appendBlock(e.content, tail);
-      this.table.replace(index, { ...e, content: a.content, stats: touchStats(e.stats, touch) }, ctx, a.appendedText);
+      this.table.replace(index, { ...e, content: a.content, stats: touchStatsReplayed(e.stats, touch) }, ctx, a.appendedText);
     } else {
       const content = appendBlock(cutContent(e.content, done + same), tail).content;
-      this.table.replace(index, { ...e, content, stats: touchStats(e.stats, touch) }, ctx);
+      this.table.replace(index, { ...e, content, stats: touchStatsReplayed(e.stats, touch) }, ctx);
     }
     return index;
   }

@@ -46,6 +46,15 @@ export function touchStats(s: EntryStats, t: Touch): EntryStats {
   };
 }
 
+/**
+ * A replayed message (session/load) that matched an entry we hold: its lines and bytes count, but it
+ * does not move `lastSeen`, which is when the entry was last live. A thought's "Thought for N s" is its
+ * live span; a replay after a reload moved it to the reload's time, so the shown duration grew with it.
+ */
+export function touchStatsReplayed(s: EntryStats, t: Touch): EntryStats {
+  return { ...touchStats(s, t), lastSeen: s.lastSeen };
+}
+
 /** UTF-8 length without allocating (TextEncoder would copy the string). */
 export function utf8Length(text: string): number {
   let n = 0;

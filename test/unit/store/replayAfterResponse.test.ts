@@ -65,3 +65,24 @@ test('a failed session/load ends the replay window at once', () => {
   assert.equal(e.length, 11);
   assert.equal(e[10]?.provenance, 'live');
 });
+
+test("a replay counts its lines on the entries it matches but keeps their live span (a thought's duration)", () => {
+  let clock = 1000;
+  const store = connected(1, { now: () => clock });
+  store.ingest('client->agent', req(2, AgentMethods.sessionPrompt, { sessionId: 's', prompt: [{ type: 'text', text: 'Think.' }] }));
+  store.ingest('agent->client', chunk('s', 'agent_thought_chunk', 'first '));
+  clock = 4000;
+  store.ingest('agent->client', chunk('s', 'agent_thought_chunk', 'second'));
+  store.ingest('agent->client', ok(2, { stopReason: 'end_turn' }));
+  const live = store.session('s')?.entries.find((e) => e.kind === 'agent_thought')?.stats;
+  assert.deepEqual([live?.firstSeen, live?.lastSeen], [1000, 4000]);
+  clock = 900_000; // the window reloads a quarter of an hour later
+  store.ingest('client->agent', req(3, AgentMethods.sessionLoad, { sessionId: 's', cwd: '/ws', mcpServers: [] }));
+  store.ingest('agent->client', chunk('s', 'user_message_chunk', 'Think.'));
+  store.ingest('agent->client', chunk('s', 'agent_thought_chunk', 'first second'));
+  store.ingest('agent->client', ok(3, {}));
+  const thoughts = store.session('s')?.entries.filter((e) => e.kind === 'agent_thought') ?? [];
+  assert.equal(thoughts.length, 1, 'the replay matched the thought');
+  assert.deepEqual([thoughts[0]?.stats.firstSeen, thoughts[0]?.stats.lastSeen], [1000, 4000]);
+  assert.ok((thoughts[0]?.stats.chunks ?? 0) > (live?.chunks ?? 0), 'the replayed chunk is still counted');
+});
