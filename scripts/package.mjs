@@ -36,6 +36,8 @@ const files = runVsce(['ls', '--no-dependencies']).split('\n').map((l) => l.trim
 const unexpected = files.filter((f) => !allowed.some((re) => re.test(f)));
 if (unexpected.length) fail(`.vscodeignore lets through files that must not ship:\n  ${unexpected.join('\n  ')}`);
 
-runVsce(['package', '--no-dependencies', '--allow-missing-repository', ...licenseFlag, '-o', out]);
+// The README's screenshots (media/screenshots) ship in the .vsix and are linked relatively, so the
+// extension's details page shows them from the installed folder; there is no repository URL to rewrite to.
+runVsce(['package', '--no-dependencies', '--allow-missing-repository', '--no-rewrite-relative-links', ...licenseFlag, '-o', out]);
 const kb = (statSync(out).size / 1024).toFixed(0);
 console.log(`package: ${path.relative(root, out)} (${files.length} files, ${kb} KiB): ${files.join(', ')}`);
