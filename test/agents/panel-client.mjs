@@ -7,9 +7,10 @@
 // One code-server per agent: open the chat panel, send the scripted prompt, answer every permission
 // request as a user would (alternately by click and by number key), then check the rendering against the
 // extension's own capture and the mock's script, the edit on disk (undoable when written through the
-// editor), the ACP Messages tree, a window reload (same entries, same keys) and a second turn.
+// editor), the ACP Messages tree, the Changes summary's Undo (the text before the turn back on disk), a window
+// reload (same entries, same keys) and a second turn.
 // Writes its checks as JSON to $REAL_PANEL_RESULT; screenshots go to test-results/real-panel-<name>-*.png.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { chatFrame, launchBrowser, log, root, runCommand, startCodeServer, workbenchUrl } from '../e2e/host.mjs';
 import { mockScript, lastText } from './agents-cache.mjs';
@@ -26,6 +27,11 @@ const TURN_MS = Number(process.env.REAL_PANEL_TURN_MS ?? 240_000);
 const cli = path.join(root, 'dist/cli.js');
 const vsix = path.join(root, 'dist/acp-chat.vsix');
 const useVsix = existsSync(vsix);
+// A .vsix left from an earlier build (a failed `npm run package`) would test old code and pass or fail for it.
+if (useVsix && statSync(vsix).mtimeMs < statSync(path.join(root, 'dist/extension.js')).mtimeMs) {
+  console.error('panel-client: dist/acp-chat.vsix is older than dist/extension.js: run node scripts/package.mjs');
+  process.exit(2);
+}
 const results = path.join(root, 'test-results');
 mkdirSync(results, { recursive: true });
 const shot = (step) => path.join(results, `real-panel-${name}-${step}.png`);
@@ -272,6 +278,24 @@ try {
       const replayed = entries.filter((r) => /replay/.test(r));
       if (replayed.length) throw new Error(`entries marked replay before any reload: ${replayed.join('; ')}`);
       return `${entries.length} entries`;
+    });
+
+    // Real agents report their edits in their own shapes (whole-file or fragment diffs, written by
+    // themselves or through fs/write_text_file): the summary must still know the text before the turn.
+    await check('the Changes summary lists notes.txt, and Undo by click puts back the text before the turn', async () => {
+      const file = path.join(ws, 'notes.txt');
+      const row = frame.locator('section.changes').last().locator('.change-row', { hasText: 'notes.txt' }).first();
+      await row.waitFor({ timeout: 20_000 });
+      await row.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+      await screenshot(page, 'changes');
+      await row.getByRole('button', { name: /^Undo .*notes\.txt$/ }).click();
+      await row.locator('.change-state', { hasText: 'Undone' }).waitFor({ timeout: 15_000 });
+      const end = Date.now() + 10_000;
+      while (readFileSync(file, 'utf8') !== 'hello\n') {
+        if (Date.now() > end) throw new Error(`after Undo notes.txt holds ${JSON.stringify(readFileSync(file, 'utf8'))}, not the text before the turn`);
+        await page.waitForTimeout(100);
+      }
+      return 'Undone; notes.txt holds "hello" again';
     });
 
     const reloadOk = await check('a window reload restores the same entries with the same keys', async () => {
