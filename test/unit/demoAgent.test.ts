@@ -5,35 +5,24 @@ import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { after, describe, it, test } from 'node:test';
 import type { SessionNotification } from '../../src/common/protocol/requests';
-import { AcpClient } from '../../src/node/acp/client';
 import type { ClientHandlers } from '../../src/node/acp/handlers';
 import { nodeWriteTextFile, policyPermission } from '../../src/node/acp/nodeHandlers';
 import { DEMO_SENTENCE } from '../../src/node/demoAgent/content';
-import { DemoAgent } from '../../src/node/demoAgent/agent';
 import { sendUpdate } from '../../src/node/demoAgent/send';
 import { NodeTerminalHost } from '../../src/node/terminals';
 import { createAcpConnection } from '../../src/node/transport/connection';
+import { demoPair } from './helpers/demoPair';
 
 const ws = mkdtempSync(path.join(tmpdir(), 'demo-agent-'));
 writeFileSync(path.join(ws, 'notes.txt'), 'hello\n');
 after(() => rmSync(ws, { recursive: true, force: true }));
 
-/** The demo agent and our client, in one process, over two stream pairs. */
+/** The demo agent and our client, in one process, with every session update collected. */
 function connect(handlers: Partial<ClientHandlers> = {}) {
-  const toAgent = new PassThrough();
-  const toClient = new PassThrough();
-  const agentSide = createAcpConnection({ input: toAgent, output: toClient });
-  new DemoAgent(agentSide, { delayMs: 0 });
-  agentSide.connection.listen();
-  const client = new AcpClient({
-    input: toClient,
-    output: toAgent,
-    clientInfo: { name: 'test', version: '0' },
-    handlers: { requestPermission: policyPermission('all'), ...handlers },
-  });
+  const { client, dispose } = demoPair({ client: { handlers: { requestPermission: policyPermission('all'), ...handlers } } });
   const updates: SessionNotification[] = [];
   client.onSessionUpdate((n) => updates.push(n));
-  return { client, updates, dispose: () => (client.dispose(), agentSide.connection.dispose()) };
+  return { client, updates, dispose };
 }
 
 const textOf = (updates: SessionNotification[], kind: string, messageId?: string) =>

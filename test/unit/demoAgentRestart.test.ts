@@ -5,36 +5,19 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
 import { after, describe, it } from 'node:test';
 import type { Message } from 'vscode-jsonrpc';
 import { MessageStore } from '../../src/common/store';
-import { AcpClient, type Direction } from '../../src/node/acp/client';
-import { policyPermission } from '../../src/node/acp/nodeHandlers';
-import { DemoAgent } from '../../src/node/demoAgent/agent';
-import { createAcpConnection } from '../../src/node/transport/connection';
+import type { Direction } from '../../src/node/acp/client';
+import { demoPair } from './helpers/demoPair';
 import { until } from './until';
 
 const ws = mkdtempSync(path.join(tmpdir(), 'demo-restart-'));
 after(() => rmSync(ws, { recursive: true, force: true }));
 
 /** A fresh demo agent process (in-process stand-in) whose traffic feeds the chat's one store. */
-function startAgent(store: MessageStore, version: 1 | 2) {
-  const toAgent = new PassThrough();
-  const toClient = new PassThrough();
-  const agentSide = createAcpConnection({ input: toAgent, output: toClient });
-  new DemoAgent(agentSide, { delayMs: 0 });
-  agentSide.connection.listen();
-  const client = new AcpClient({
-    input: toClient,
-    output: toAgent,
-    clientInfo: { name: 'test', version: '0' },
-    handlers: { requestPermission: policyPermission('all') },
-    protocolVersion: version,
-    tap: (dir: Direction, msg: Message) => store.ingest(dir, msg),
-  });
-  return { client, dispose: () => (client.dispose(), agentSide.connection.dispose()) };
-}
+const startAgent = (store: MessageStore, version: 1 | 2) =>
+  demoPair({ client: { protocolVersion: version, tap: (dir: Direction, msg: Message) => store.ingest(dir, msg) } });
 
 const userTexts = (store: MessageStore, sessionId: string) =>
   (store.session(sessionId)?.entries ?? []).flatMap((e) => (e.kind === 'user_message' ? [e.content.map((b) => ('text' in b ? b.text : '')).join('')] : []));

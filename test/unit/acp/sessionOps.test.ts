@@ -12,12 +12,11 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { Message } from 'vscode-jsonrpc';
 import { MessageStore } from '../../../src/common/store';
 import { asTerminalAuthMethod, isRunnableAuthMethod, supportsOperation, zTerminalAuthMethod, type TerminalAuthMethod } from '../../../src/common/protocol/sessionOps';
-import { AcpClient, type Direction } from '../../../src/node/acp/client';
+import type { Direction } from '../../../src/node/acp/client';
 import { AcpProtocolError, AcpRequestError } from '../../../src/node/acp/errors';
-import { policyPermission } from '../../../src/node/acp/nodeHandlers';
-import { DemoAgent, type DemoAgentOptions } from '../../../src/node/demoAgent/agent';
+import type { DemoAgentOptions } from '../../../src/node/demoAgent/agent';
 import { runLogin } from '../../../src/node/demoAgent/auth';
-import { createAcpConnection } from '../../../src/node/transport/connection';
+import { demoPair } from '../helpers/demoPair';
 
 const ws = mkdtempSync(path.join(tmpdir(), 'session-ops-'));
 after(() => rmSync(ws, { recursive: true, force: true }));
@@ -47,27 +46,21 @@ function requests(sent: readonly Message[]): { method: string; params: unknown }
 }
 
 function connect(o: { version?: 1 | 2; agent?: DemoAgentOptions; terminalAuth?: boolean } = {}) {
-  const toAgent = new PassThrough();
-  const toClient = new PassThrough();
-  const agentSide = createAcpConnection({ input: toAgent, output: toClient });
-  new DemoAgent(agentSide, { delayMs: 0, ...o.agent });
-  agentSide.connection.listen();
   const store = new MessageStore();
   const sent: Message[] = [];
-  const client = new AcpClient({
-    input: toClient,
-    output: toAgent,
-    clientInfo: { name: 'test', version: '0' },
-    handlers: { requestPermission: policyPermission('all') },
-    protocolVersion: o.version ?? 1,
-    ...(o.terminalAuth ? { terminalAuth: true } : {}),
-    tap: (dir: Direction, msg: Message) => {
-      if (dir === 'client->agent') sent.push(msg);
-      store.ingest(dir, msg);
+  const { client, dispose } = demoPair({
+    ...(o.agent ? { agent: o.agent } : {}),
+    client: {
+      protocolVersion: o.version ?? 1,
+      ...(o.terminalAuth ? { terminalAuth: true } : {}),
+      tap: (dir: Direction, msg: Message) => {
+        if (dir === 'client->agent') sent.push(msg);
+        store.ingest(dir, msg);
+      },
     },
   });
   const methodsSent = () => sent.flatMap((m) => ('method' in m ? [m.method] : []));
-  return { client, store, sent, methodsSent, dispose: () => (client.dispose(), agentSide.connection.dispose()) };
+  return { client, store, sent, methodsSent, dispose };
 }
 
 describe('session operations', () => {

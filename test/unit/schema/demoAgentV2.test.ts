@@ -5,14 +5,11 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
 import { after, describe, it } from 'node:test';
 import type { Message } from 'vscode-jsonrpc';
 import { MessageStore } from '../../../src/common/store';
-import { AcpClient, type Direction } from '../../../src/node/acp/client';
-import { policyPermission } from '../../../src/node/acp/nodeHandlers';
-import { DemoAgent } from '../../../src/node/demoAgent/agent';
-import { createAcpConnection } from '../../../src/node/transport/connection';
+import type { Direction } from '../../../src/node/acp/client';
+import { demoPair } from '../helpers/demoPair';
 import { corpus } from './messages';
 
 const ws = mkdtempSync(path.join(tmpdir(), 'demo-v2-'));
@@ -20,25 +17,18 @@ writeFileSync(path.join(ws, 'README.md'), '# demo\n');
 after(() => rmSync(ws, { recursive: true, force: true }));
 
 function connect() {
-  const toAgent = new PassThrough();
-  const toClient = new PassThrough();
-  const agentSide = createAcpConnection({ input: toAgent, output: toClient });
-  new DemoAgent(agentSide, { delayMs: 0 });
-  agentSide.connection.listen();
   const wire: { dir: Direction; msg: Message }[] = [];
   const store = new MessageStore();
-  const client = new AcpClient({
-    input: toClient,
-    output: toAgent,
-    clientInfo: { name: 'test', version: '0' },
-    handlers: { requestPermission: policyPermission('all') },
-    protocolVersion: 2,
-    tap: (dir, msg) => {
-      wire.push({ dir, msg });
-      store.ingest(dir, msg);
+  const { client, dispose } = demoPair({
+    client: {
+      protocolVersion: 2,
+      tap: (dir: Direction, msg: Message) => {
+        wire.push({ dir, msg });
+        store.ingest(dir, msg);
+      },
     },
   });
-  return { client, wire, store, dispose: () => (client.dispose(), agentSide.connection.dispose()) };
+  return { client, wire, store, dispose };
 }
 
 describe('demo agent, v2 draft', () => {

@@ -6,36 +6,28 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
 import { after, test } from 'node:test';
 import { MessageStore } from '../../../src/common/store';
 import type { Entry } from '../../../src/common/store/model';
-import { AcpClient } from '../../../src/node/acp/client';
 import { nodeWriteTextFile, policyPermission } from '../../../src/node/acp/nodeHandlers';
 import { NodeTerminalHost } from '../../../src/node/terminals';
-import { DemoAgent } from '../../../src/node/demoAgent/agent';
+import { demoPair } from '../helpers/demoPair';
 import { REPLAY_SHAPES, replayHistory, type ReplayShape } from '../../../src/node/demoAgent/replay';
-import { createAcpConnection } from '../../../src/node/transport/connection';
 
 const ws = mkdtempSync(path.join(tmpdir(), 'replay-shapes-'));
 writeFileSync(path.join(ws, 'notes.txt'), 'hello\n');
 after(() => rmSync(ws, { recursive: true, force: true }));
 
 async function turnsThenLoad(replay: readonly ReplayShape[]): Promise<{ before: Entry[]; after: Entry[]; store: MessageStore }> {
-  const toAgent = new PassThrough();
-  const toClient = new PassThrough();
-  const agentSide = createAcpConnection({ input: toAgent, output: toClient });
-  new DemoAgent(agentSide, { delayMs: 0, replay });
-  agentSide.connection.listen();
   let n = 0;
   const terminals = new NodeTerminalHost({ defaultCwd: ws });
   const store = new MessageStore({ newKey: () => `k${n++}` });
-  const client = new AcpClient({
-    input: toClient,
-    output: toAgent,
-    clientInfo: { name: 'test', version: '0' },
-    handlers: { requestPermission: policyPermission('all'), writeTextFile: (p) => nodeWriteTextFile(p), terminals },
-    tap: (dir, msg) => store.ingest(dir, msg),
+  const { client, dispose } = demoPair({
+    agent: { replay },
+    client: {
+      handlers: { requestPermission: policyPermission('all'), writeTextFile: (p) => nodeWriteTextFile(p), terminals },
+      tap: (dir, msg) => store.ingest(dir, msg),
+    },
   });
   try {
     await client.initialize();
@@ -47,8 +39,7 @@ async function turnsThenLoad(replay: readonly ReplayShape[]): Promise<{ before: 
     return { before, after: [...(store.session(s.sessionId)?.entries ?? [])], store };
   } finally {
     terminals.dispose();
-    client.dispose();
-    agentSide.connection.dispose();
+    dispose();
   }
 }
 
