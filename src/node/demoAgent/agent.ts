@@ -38,7 +38,7 @@ import * as text from './content';
 import { replayHistory, type ReplayShape } from './replay';
 import { DemoAgentV2 } from './v2';
 import { DemoAuth } from './auth';
-import { adoptedTag, listedForArchiveFilter, registerSessionOps, SESSION_OPS_CAPABILITIES } from './sessionOps';
+import { adoptedTag, knownSession, listedForArchiveFilter, registerSessionOps, SESSION_OPS_CAPABILITIES } from './sessionOps';
 
 type Update = { sessionUpdate: string } & Record<string, unknown>;
 
@@ -227,9 +227,7 @@ export class DemoAgent {
   }
 
   private session(id: string): Session {
-    const s = this.sessions.get(id);
-    if (!s) throw rpcError(ErrorCodes.resourceNotFound, `unknown session ${id}`);
-    return s;
+    return knownSession(this.sessions, id);
   }
 
   private state(s: Session) {

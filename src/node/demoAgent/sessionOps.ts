@@ -30,6 +30,13 @@ export interface DemoSessionHost<S extends DemoSessionLike> {
   state(s: S): object;
 }
 
+/** The session with `id`, or the error (resource not found) a request about an unknown session gets. */
+export function knownSession<S>(sessions: ReadonlyMap<string, S>, id: string): S {
+  const s = sessions.get(id);
+  if (!s) throw rpcError(ErrorCodes.resourceNotFound, `unknown session ${id}`);
+  return s;
+}
+
 /** A fresh id tag for a session adopted by session/resume (see the sessions' `tag`). */
 export function adoptedTag(): string {
   return `r${randomBytes(3).toString('hex')}.`;

@@ -21,7 +21,7 @@ import { sendUpdate } from './send';
 import { chunkText } from './chunks';
 import * as text from './content';
 import type { DemoAuth } from './auth';
-import { adoptedTag, listedForArchiveFilter, registerSessionOps, SESSION_OPS_CAPABILITIES } from './sessionOps';
+import { adoptedTag, knownSession, listedForArchiveFilter, registerSessionOps, SESSION_OPS_CAPABILITIES } from './sessionOps';
 
 type Update = { sessionUpdate: string } & Record<string, unknown>;
 
@@ -156,9 +156,7 @@ export class DemoAgentV2 {
   }
 
   private session(id: string): Session {
-    const s = this.sessions.get(id);
-    if (!s) throw rpcError(ErrorCodes.resourceNotFound, `unknown session ${id}`);
-    return s;
+    return knownSession(this.sessions, id);
   }
 
   private state(s: Session) {
