@@ -16,6 +16,7 @@ t_all=$(date +%s%N)
 total_pass=0
 total_fail=0
 summary=()
+failed_logs=()
 
 ms_since() { echo $((($(date +%s%N) - $1) / 1000000)); }
 secs() { printf '%d.%01d' $(($1 / 1000)) $(($1 % 1000 / 100)); }
@@ -54,6 +55,7 @@ stage() {
   total_fail=$((total_fail + f))
   local ms
   ms=$(ms_since "$t0")
+  [[ $f -ne 0 ]] && failed_logs+=("$name")
   summary+=("$(printf '  %-12s %-4s %4d passed %4d failed %8s s' "$name" "$([[ $f -eq 0 ]] && echo ok || echo FAIL)" "$p" "$f" "$(secs "$ms")")")
 }
 
@@ -109,6 +111,14 @@ if [[ ${FRESH_HOST:-} == 1 ]]; then
 else
   skip fresh-host "FRESH_HOST=1 runs it (CI does): the VS Code host installed into an empty cache through npm"
 fi
+
+# Failed checks again, next to the summary: CI may keep only the end of the output, and a failure named
+# only in the middle of a long run is a failure nobody can find afterwards.
+for name in "${failed_logs[@]}"; do
+  echo
+  echo "=== failed in $name (from $logs/$name.log)"
+  grep -aE -A4 '✘|✖|^not ok|^ *not ok|FAIL|timed out after' "$logs/$name.log" | head -n 40
+done
 
 echo
 echo "=== summary (logs in $logs/)"
