@@ -235,8 +235,10 @@ export class ChatApp {
     this.prompt.setState(p.turn, p.readOnly, p.availableCommands);
     this.prompt.setContext(p.context ?? []);
     this.root.classList.toggle('busy', p.turn === 'busy');
-    // A read-only transcript (a capture, an earlier session) cannot be forked.
+    // A read-only transcript (a capture, an earlier session) cannot be forked, nor can a session whose
+    // agent does not offer session/fork: the button would only lead to "not supported".
     this.root.classList.toggle('read-only', p.readOnly);
+    this.root.classList.toggle('no-fork', !p.canFork);
   }
 
   private pendingPermissions(): PanelState['permissions'] {

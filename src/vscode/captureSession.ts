@@ -115,6 +115,7 @@ export class CaptureSession extends Disposable implements ChatModel, TreeSource 
         sessionId: this.shownSessionId,
         turn: this.finished ? 'idle' : 'busy',
         readOnly: true,
+        canFork: false,
         ...sessionPanelFields(s),
       },
     };

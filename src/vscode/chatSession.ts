@@ -37,6 +37,7 @@ import { contextBlocks, type ContextItem } from '../common/context';
 import { SessionTerminals, type TerminalExit } from './sessionTerminals';
 import { PromptContext } from './promptContext';
 import type { ReviewAction } from '../common/changes/review';
+import { supportsOperation } from '../common/protocol/sessionOps';
 
 export type { ChatSessionOptions, SessionSinks, SessionUi } from './sessionPorts';
 
@@ -177,6 +178,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
       turn: this.turn,
       message: this.message,
       readOnly: false,
+      canFork: supportsOperation(this.link?.client.agentCapabilities, 'fork'),
       ...sessionPanelFields(s),
       queuedPrompts: this.queue.forPanel(),
       context: this.context.chips(),

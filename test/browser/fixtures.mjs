@@ -41,6 +41,7 @@ export function panel(fields = {}) {
     turn: 'idle',
     message: null,
     readOnly: false,
+    canFork: true,
     plan: null,
     currentModeId: null,
     availableModes: [],

@@ -202,7 +202,7 @@ test('Show in Message Tree on a message and on a tool card posts revealInTree', 
   assert.deepEqual(await posted(), [{ type: 'revealInTree', key: 'a1' }, { type: 'revealInTree', key: 'tc1' }]);
 });
 
-test('Fork Chat Here is on user messages only, posts forkChat, and is hidden in a read-only transcript', async ({ open }) => {
+test('Fork Chat Here is on user messages only, posts forkChat, and is hidden in a read-only transcript or when the agent cannot fork', async ({ open }) => {
   const { page, send, flush, posted, clearPosted } = await open();
   await send(snapshot([message('user_message', 'u1', 'question'), message('agent_message', 'a1', 'answer')], panel()));
   await flush();
@@ -214,6 +214,14 @@ test('Fork Chat Here is on user messages only, posts forkChat, and is hidden in 
   await send(patch({ op: 'panel', panel: { readOnly: true } }));
   await flush();
   assert.equal(await page.locator('[data-key="u1"] button[aria-label="Fork Chat Here"]').isVisible(), false, 'a read-only transcript cannot be forked');
+  await send(patch({ op: 'panel', panel: { readOnly: false, canFork: false } }));
+  await flush();
+  await page.locator('[data-key="u1"]').hover();
+  assert.equal(await page.locator('[data-key="u1"] button[aria-label="Fork Chat Here"]').isVisible(), false, 'hidden when the agent does not offer session/fork');
+  await send(patch({ op: 'panel', panel: { canFork: true } }));
+  await flush();
+  await page.locator('[data-key="u1"]').hover();
+  assert.equal(await page.locator('[data-key="u1"] button[aria-label="Fork Chat Here"]').isVisible(), true, 'shown again once the agent offers it');
 });
 
 test('@ completion asks the host for files and inserts the chosen path', async ({ open }) => {

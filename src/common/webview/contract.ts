@@ -63,6 +63,8 @@ export interface PanelState {
   /** A one-line explanation with the next step, shown when `turn` is `exited` or `error`. */
   readonly message: string | null;
   readonly readOnly: boolean;
+  /** The agent advertised `session/fork`: only then do user messages offer Fork Chat Here. */
+  readonly canFork: boolean;
   readonly plan: SessionState['plan'];
   readonly currentModeId: SessionState['currentModeId'];
   readonly availableModes: SessionState['availableModes'];
@@ -187,6 +189,7 @@ export const EMPTY_PANEL: PanelState = {
   turn: 'starting',
   message: null,
   readOnly: false,
+  canFork: false,
   plan: null,
   currentModeId: null,
   availableModes: [],

@@ -253,3 +253,13 @@ test('a failed reattach keeps the saved transcript on screen, read-only above a 
   await reloaded.session.listSessions(); // a round trip, so the demo's post-session/new notification is out before we close
   reloaded.session.dispose();
 });
+
+test('the panel offers Fork Chat Here only when the agent advertises session/fork', async () => {
+  for (const sessionOps of [true, false]) {
+    const { session } = makeSession({ agent: inProcessDemoAgent((acp) => new DemoAgent(acp, { delayMs: 0, sessionOps })) });
+    assert.equal(session.panelState().canFork, false, 'not before initialize');
+    await session.start();
+    assert.equal(session.panelState().canFork, sessionOps, `sessionOps ${sessionOps}`);
+    session.dispose();
+  }
+});
