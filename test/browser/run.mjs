@@ -596,6 +596,11 @@ try {
   browser = await launch();
   for (const t of tests) {
     if (filter && !t.name.includes(filter)) continue;
+    if (!browser.isConnected()) {
+      // Chromium itself went away (the test that saw it has failed, saying so): the tests after it get a new one.
+      console.log('  (Chromium disconnected: launching it again)');
+      browser = await launch();
+    }
     const opened = [];
     const open = async (opts) => {
       const p = await openPanel(browser, server, opts);
@@ -610,7 +615,7 @@ try {
       failed++;
       console.log(`  ✘ ${t.name}\n    ${String(err?.stack ?? err).split('\n').slice(0, 6).join('\n    ')}`);
     } finally {
-      for (const p of opened) await p.close();
+      for (const p of opened) await p.close().catch(() => undefined); // already gone with a crashed browser
     }
   }
 } finally {
