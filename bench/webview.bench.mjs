@@ -306,7 +306,8 @@ function defineHelpers(protocol) {
           for (let k = 0; k < perFrame; k++) piece += gen.next().value;
           text += piece;
           textBytes += enc.encode(piece).length;
-          const patch = { type: 'patch', ops: [{ op: 'appendText', key, text: piece }] };
+          // The entry by its handle: the snapshot's one entry is 0, each insert takes the next (wire.ts).
+          const patch = { type: 'patch', ops: [{ op: 'appendText', h: 1 + m, text: piece }] };
           postedBytes += JSON.stringify(patch).length;
           t0 = performance.now();
           window.__host.send(patch);

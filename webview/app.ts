@@ -6,6 +6,7 @@ import type { ViewEntry as Entry } from '../src/common/webview/viewEntry';
 import { EMPTY_PANEL, type HostToWebview, type PanelState, type PatchOp, type TerminalView, type WebviewPersistedState, type WebviewToHost } from '../src/common/webview/contract';
 // Not via contract.ts: that module also builds the zod schema the host uses, which the webview does not need.
 import { WEBVIEW_PROTOCOL_VERSION } from '../src/common/webview/version';
+import { WireDecoder, type EntryOp } from '../src/common/webview/wireDecoder';
 import { h } from './dom';
 import { Narrator } from './narrator';
 import { classifyLink } from '../src/common/links';
@@ -39,6 +40,8 @@ export class ChatApp {
    * a long history arrives; everything after it waits its turn, in order.
    */
   private backlog: HostToWebview[] | null = null;
+  /** Entries' wire form back to what the transcript holds; patches' handles back to keys. */
+  private readonly wire = new WireDecoder();
 
   constructor(
     private readonly root: HTMLElement,
@@ -134,9 +137,9 @@ export class ChatApp {
     try {
       switch (msg?.type) {
         case 'snapshot':
-          return this.onSnapshot(msg.entries, msg.panel, msg.protocol, msg.olderCount ?? 0);
+          return this.onSnapshot(this.wire.snapshot(msg.entries, msg.olderCount ?? 0), msg.panel, msg.protocol, msg.olderCount ?? 0);
         case 'older':
-          this.transcript.prependOlder(msg.entries, msg.olderCount);
+          this.transcript.prependOlder(this.wire.older(msg.entries, msg.olderCount), msg.olderCount);
           this.renderPanel();
           if (this.restoreScrollKey && this.transcript.reveal(this.restoreScrollKey, false)) this.restoreScrollKey = null;
           return;
@@ -180,24 +183,10 @@ export class ChatApp {
     try {
       switch (op.op) {
         case 'insert':
-          if (!this.transcript.view(op.entry.key)) this.narrator.inserted(op.entry, this.panel.turn);
-          return this.transcript.insert(op.index, op.entry);
-        case 'replace': {
-          const prev = this.transcript.view(op.entry.key)?.entry;
-          if (prev?.kind === 'tool_call' && op.entry.kind === 'tool_call') this.narrator.toolChanged(prev, op.entry);
-          // ACP v2 streams a message as whole-message upserts: the same news as appended text.
-          else if (prev && op.entry.kind === 'agent_message') this.narrator.appended(op.entry.key, this.panel.turn);
-          return this.transcript.replace(op.entry);
-        }
-        case 'fields': {
-          const changed = this.transcript.patchFields(op.key, op.patch);
-          if (changed?.before.kind === 'tool_call' && changed.after.kind === 'tool_call') this.narrator.toolChanged(changed.before, changed.after);
-          else if (changed && changed.after.kind === 'agent_message') this.narrator.appended(op.key, this.panel.turn);
-          return;
-        }
+        case 'replace':
         case 'appendText':
-          this.narrator.appended(op.key, this.panel.turn);
-          return this.transcript.appendText(op.key, op.text);
+        case 'fields':
+          return this.applyEntryOp(this.wire.entryOp(op));
         case 'terminal': {
           const prev = this.terminals.get(op.terminalId) ?? { output: '', exited: false, exitCode: null, signal: null };
           const output = op.replace ? op.append : prev.output + op.append;
@@ -225,6 +214,31 @@ export class ChatApp {
     } catch (err) {
       console.error('[acp-chat] failed to apply patch op', op, err);
       this.resync(String(err));
+    }
+  }
+
+  /** An op on an entry, decoded from the wire (keys, whole entries). */
+  private applyEntryOp(op: EntryOp): void {
+    switch (op.op) {
+      case 'insert':
+        if (!this.transcript.view(op.entry.key)) this.narrator.inserted(op.entry, this.panel.turn);
+        return this.transcript.insert(op.index, op.entry);
+      case 'replace': {
+        const prev = this.transcript.view(op.entry.key)?.entry;
+        if (prev?.kind === 'tool_call' && op.entry.kind === 'tool_call') this.narrator.toolChanged(prev, op.entry);
+        // ACP v2 streams a message as whole-message upserts: the same news as appended text.
+        else if (prev && op.entry.kind === 'agent_message') this.narrator.appended(op.entry.key, this.panel.turn);
+        return this.transcript.replace(op.entry);
+      }
+      case 'fields': {
+        const changed = this.transcript.patchFields(op.key, op.patch);
+        if (changed?.before.kind === 'tool_call' && changed.after.kind === 'tool_call') this.narrator.toolChanged(changed.before, changed.after);
+        else if (changed && changed.after.kind === 'agent_message') this.narrator.appended(op.key, this.panel.turn);
+        return;
+      }
+      case 'appendText':
+        this.narrator.appended(op.key, this.panel.turn);
+        return this.transcript.appendText(op.key, op.text);
     }
   }
 

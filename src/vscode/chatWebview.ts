@@ -186,8 +186,9 @@ export class ChatWebview extends Disposable {
     clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
     this.pendingSince = 0;
-    this.batcher.take(); // the snapshot includes everything pending
     const { entries, panel } = this.model.snapshot();
+    // The snapshot includes everything pending, and the entries' handles start again from it.
+    this.batcher.reset(entries, panel);
     for (const m of snapshotMessages(entries, panel)) this.post(m);
   }
 

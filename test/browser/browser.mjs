@@ -7,22 +7,57 @@ import { tsImport } from 'tsx/esm/api';
 import { root } from './server.mjs';
 
 const { toViewEntry, rawOf } = await tsImport('../../src/common/webview/viewEntry.ts', import.meta.url);
+const { encodeEntry, encodePatch } = await tsImport('../../src/common/webview/wire.ts', import.meta.url);
 
 /**
- * Plays the host's part between the store and the webview: entries in snapshots and insert/replace ops
- * are written like the store's (fixtures.mjs) and go out as the host posts them (`toViewEntry`); their raw
- * JSON is kept for the page's stand-in host to answer `getRaw` with.
+ * Plays the host's part between the store and the webview, for one panel: entries in snapshots and
+ * insert/replace ops are written like the store's (fixtures.mjs) and ops name their entry by key, as the
+ * tests read best; they go out as the host posts them: projected (`toViewEntry`), in their wire form,
+ * and ops on an entry by its handle, counted the way PatchBatcher counts them (wire.ts). A key the
+ * webview was never sent gets handle -1. Raw JSON is kept for the page's stand-in host to answer `getRaw` with.
  */
-export function asHost(msg) {
-  const raws = {};
-  const view = (e) => {
-    const raw = rawOf(e);
-    if (raw) raws[e.key] = raw;
-    return toViewEntry(e);
+export function wireHost() {
+  let handles = new Map();
+  const kinds = new Map();
+  let count = 0;
+  return function asHost(msg) {
+    const raws = {};
+    const wire = (e) => {
+      const raw = rawOf(e);
+      if (raw) raws[e.key] = raw;
+      kinds.set(e.key, e.kind);
+      return encodeEntry(toViewEntry(e));
+    };
+    const number = (entries, from) => entries.forEach((e, i) => handles.set(e.key, from + i));
+    const h = (key) => handles.get(key) ?? -1;
+    if (msg?.type === 'snapshot') {
+      handles = new Map();
+      number(msg.entries, msg.olderCount ?? 0);
+      count = (msg.olderCount ?? 0) + msg.entries.length;
+      return { msg: { ...msg, entries: msg.entries.map(wire) }, raws };
+    }
+    if (msg?.type === 'older') {
+      number(msg.entries, msg.olderCount);
+      return { msg: { ...msg, entries: msg.entries.map(wire) }, raws };
+    }
+    if (msg?.type !== 'patch') return { msg, raws };
+    const ops = msg.ops.map((o) => {
+      switch (o.op) {
+        case 'insert':
+          handles.set(o.entry.key, count++);
+          return { ...o, entry: wire(o.entry) };
+        case 'replace':
+          return { op: 'replace', h: h(o.entry.key), entry: wire(o.entry) };
+        case 'appendText':
+          return { op: 'appendText', h: h(o.key), text: o.text };
+        case 'fields':
+          return { op: 'fields', h: h(o.key), patch: encodePatch(kinds.get(o.key) ?? 'agent_message', o.patch) };
+        default:
+          return o;
+      }
+    });
+    return { msg: { ...msg, ops }, raws };
   };
-  if (msg?.type === 'snapshot' || msg?.type === 'older') return { msg: { ...msg, entries: msg.entries.map(view) }, raws };
-  if (msg?.type === 'patch') return { msg: { ...msg, ops: msg.ops.map((o) => (o.op === 'insert' || o.op === 'replace' ? { ...o, entry: view(o.entry) } : o)) }, raws };
-  return { msg, raws };
 }
 
 export async function launch() {
@@ -59,6 +94,7 @@ export async function openPanel(browser, server, { theme = 'dark', width = 520, 
     if (m.type() === 'error') errors.push(m.text());
   });
   await page.goto(server.pageUrl(theme, state));
+  const asHost = wireHost();
   await page.waitForFunction(() => window.__host && window.__host.posted.some((m) => m.type === 'ready'));
   return {
     page,

@@ -1,5 +1,5 @@
 // Entries and panel states for the browser tests, shaped like src/common/store/model.ts (plain JSON).
-export const PROTOCOL = 2;
+export const PROTOCOL = 3;
 
 const T0 = Date.UTC(2026, 10, 22, 9, 0, 0);
 let line = 1;

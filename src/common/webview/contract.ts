@@ -11,8 +11,7 @@
  */
 import { z } from 'zod';
 import type { SessionState } from '../store/model';
-import type { ViewEntry } from './viewEntry';
-import type { EntryPatch } from './entryDiff';
+import type { WireEntry, WirePatch } from './wire';
 import type { ContextChip } from '../context';
 import type { ChangeSetView } from '../changes/view';
 
@@ -100,16 +99,20 @@ export function sessionPanelFields(s: SessionState | undefined): SessionPanelFie
   };
 }
 
-/** One change to the transcript. Entries are addressed by their durable key, never by position alone. */
+/**
+ * One change to the transcript. Entries cross in their wire form (wire.ts: defaults left out, bare text
+ * as strings); an entry's durable key crosses once, with the entry, and later ops name the entry by its
+ * handle `h`, the number both sides give it (wireDecoder.ts says how they count).
+ */
 export type PatchOp =
-  /** A new entry at `index` (entries after it move down). */
-  | { readonly op: 'insert'; readonly index: number; readonly entry: ViewEntry }
-  /** The entry with `entry.key` changed in some way other than appended text. */
-  | { readonly op: 'replace'; readonly entry: ViewEntry }
-  /** Text appended to the entry's content: to its last block when that is text, else as a new text block. */
-  | { readonly op: 'appendText'; readonly key: string; readonly text: string }
-  /** Only the fields of the entry with `key` that changed (a tool call's status, new content, ...): see entryDiff.ts. */
-  | { readonly op: 'fields'; readonly key: string; readonly patch: EntryPatch }
+  /** A new entry at `index` (entries after it move down; absent: after all of them); it takes the next handle. */
+  | { readonly op: 'insert'; readonly index?: number; readonly entry: WireEntry }
+  /** Entry `h` changed in some way other than appended text (its kind, say): the whole entry. */
+  | { readonly op: 'replace'; readonly h: number; readonly entry: WireEntry }
+  /** Text appended to entry `h`'s content: to its last block when that is text, else as a new text block. */
+  | { readonly op: 'appendText'; readonly h: number; readonly text: string }
+  /** Only the fields of entry `h` that changed (a tool call's status, new content, ...): see entryDiff.ts. */
+  | { readonly op: 'fields'; readonly h: number; readonly patch: WirePatch }
   /** Output appended to a terminal (`append`, possibly empty) and, once it exited, its exit status. */
   /** With `replace`, `append` is the whole output (an ACP v2 `terminal_update` snapshot), not an addition. */
   | { readonly op: 'terminal'; readonly terminalId: string; readonly append: string; readonly replace?: true; readonly exit?: { readonly exitCode: number | null; readonly signal: string | null } }
@@ -120,12 +123,13 @@ export type PatchOp =
 
 export type HostToWebview =
   /**
-   * Entries are the webview's projection of the store's (`toViewEntry`: raw JSON only on request). A long
-   * transcript comes newest first (snapshot.ts): `olderCount` entries precede these and follow in `older`.
+   * Entries are the webview's projection of the store's (`toViewEntry`: raw JSON only on request), in
+   * their wire form (wire.ts). A long transcript comes newest first (snapshot.ts): `olderCount` entries
+   * precede these and follow in `older`. A snapshot starts the entries' handles afresh.
    */
-  | { readonly type: 'snapshot'; readonly protocol: number; readonly entries: readonly ViewEntry[]; readonly panel: PanelState; readonly olderCount?: number }
+  | { readonly type: 'snapshot'; readonly protocol: number; readonly entries: readonly WireEntry[]; readonly panel: PanelState; readonly olderCount?: number }
   /** The entries just before everything the webview holds; `olderCount` still precede them (0: this was the first). */
-  | { readonly type: 'older'; readonly entries: readonly ViewEntry[]; readonly olderCount: number }
+  | { readonly type: 'older'; readonly entries: readonly WireEntry[]; readonly olderCount: number }
   | { readonly type: 'patch'; readonly ops: readonly PatchOp[] }
   /** Scroll to and highlight an entry (from the debug tree's "Show in Chat"). */
   | { readonly type: 'reveal'; readonly key: string }

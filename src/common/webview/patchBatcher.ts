@@ -5,14 +5,18 @@
  * - a full entry (`insert`/`replace`) still pending absorbs later changes to that entry;
  * - any other change to an entry is sent as the fields that differ from what the webview holds (`fields`);
  * - panel changes merge into one `panel` op, sent after the entry ops.
- * Entries go out as the webview's projection (`toViewEntry`: no raw JSON, see viewEntry.ts), and field
- * diffs are taken between projections, so a change the panel does not show posts nothing.
+ * Entries go out as the webview's projection (`toViewEntry`: no raw JSON, see viewEntry.ts) in its wire
+ * form (wire.ts), and field diffs are taken between projections, so a change the panel does not show
+ * posts nothing. The batcher numbers the entries the webview holds (their handles, counted from the last
+ * snapshot: `reset`), so an op names its entry by that number instead of its key.
+ * Panel fields equal to what the webview already shows are dropped (agents repeat usage updates).
  * Pure: the caller asks `shouldPost` once per frame (~16 ms) and posts what `take` returns.
  */
 import type { Entry } from '../store/model';
 import type { PanelState, PatchOp } from './contract';
-import { diffEntry, type EntryPatch } from './entryDiff';
+import { diffEntry, sameValue, type EntryPatch } from './entryDiff';
 import { toViewEntry } from './viewEntry';
+import { encodeEntry, encodePatch } from './wire';
 import type { ChangeSetView } from '../changes/view';
 
 function isEmptyPatch(p: EntryPatch): boolean {
@@ -22,10 +26,11 @@ function isEmptyPatch(p: EntryPatch): boolean {
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /**
- * When a batch is worth a post. Every post costs ~90 bytes of framing (envelope, op, entry key), and a
+ * When a batch is worth a post. Every post costs ~50 bytes of framing (envelope, op, handle), and a
  * 16 ms frame of a typically paced stream holds only ~20 bytes of text, so a batch of nothing but appended
- * text waits until it holds TEXT_WORTH_POSTING bytes or has waited MAX_TEXT_DELAY_MS. Anything else
- * (a new entry, a status change, a permission) goes out on the next frame.
+ * text waits until it holds TEXT_WORTH_POSTING bytes or has waited MAX_TEXT_DELAY_MS. A new agent message
+ * or thought is streamed text too (its first chunk; the next ones join it), and so is a usage count.
+ * Anything else (the user's prompt, a tool call, a status change, a permission) goes out on the next frame.
  */
 export const TEXT_WORTH_POSTING = 128;
 export const MAX_TEXT_DELAY_MS = 100;
@@ -40,6 +45,23 @@ export class PatchBatcher {
   /** Characters of appended text (and terminal output) pending, and whether anything else is pending. */
   private textChars = 0;
   private structural = false;
+  /** Handles of the entries the webview holds (counted as wireDecoder.ts says), and how many were given. */
+  private handles = new Map<string, number>();
+  private count = 0;
+  /** The panel fields as the webview has them (after the last snapshot and the ops taken since). */
+  private shownPanel: Partial<PanelState> = {};
+
+  /**
+   * A snapshot of `entries` and `panel` is being posted: what was pending is dropped (the snapshot has
+   * it) and the handles start again from the snapshot's entries, numbered by position.
+   */
+  reset(entries: readonly { readonly key: string }[], panel: Partial<PanelState>): void {
+    this.take();
+    this.handles = new Map();
+    for (let i = 0; i < entries.length; i++) this.handles.set(entries[i]!.key, i);
+    this.count = entries.length;
+    this.shownPanel = { ...panel };
+  }
 
   get isEmpty(): boolean {
     return this.ops.length === 0 && this.panel === null;
@@ -52,8 +74,17 @@ export class PatchBatcher {
   }
 
   inserted(index: number, entry: Entry): void {
-    this.structural = true;
-    this.push(entry.key, { op: 'insert', index, entry: toViewEntry(entry) });
+    if (entry.kind === 'agent_message' || entry.kind === 'agent_thought') this.textChars += textLength(entry);
+    else this.structural = true;
+    const h = this.count++;
+    this.handles.set(entry.key, h);
+    // Most entries land after all the others: the webview knows where that is.
+    this.push(entry.key, index === h ? { op: 'insert', entry: wire(entry) } : { op: 'insert', index, entry: wire(entry) });
+  }
+
+  /** The entry's handle; -1 for one the webview was never given, which it answers with a resync. */
+  private handleOf(key: string): number {
+    return this.handles.get(key) ?? -1;
   }
 
   /**
@@ -70,10 +101,10 @@ export class PatchBatcher {
     if (pending && at !== undefined) {
       switch (pending.op) {
         case 'insert':
-          this.ops[at] = { ...pending, entry: toViewEntry(entry) };
+          this.ops[at] = { ...pending, entry: wire(entry) };
           return;
         case 'replace':
-          this.ops[at] = { op: 'replace', entry: toViewEntry(entry) };
+          this.ops[at] = { op: 'replace', h: pending.h, entry: wire(entry) };
           return;
         case 'appendText':
           this.ops[at] =
@@ -89,7 +120,7 @@ export class PatchBatcher {
       }
     }
     if (previous) this.baseFor.set(entry.key, previous);
-    if (appendedText !== undefined) this.push(entry.key, { op: 'appendText', key: entry.key, text: appendedText });
+    if (appendedText !== undefined) this.push(entry.key, { op: 'appendText', h: this.handleOf(entry.key), text: appendedText });
     else {
       const op = this.fieldsOrReplace(previous, entry);
       if (op.op === 'fields' && isEmptyPatch(op.patch)) return;
@@ -101,7 +132,8 @@ export class PatchBatcher {
   private fieldsOrReplace(base: Entry | undefined, entry: Entry): PatchOp {
     const next = toViewEntry(entry);
     const patch = base ? diffEntry(toViewEntry(base), next) : null;
-    return patch ? { op: 'fields', key: entry.key, patch } : { op: 'replace', entry: next };
+    const h = this.handleOf(entry.key);
+    return patch ? { op: 'fields', h, patch: encodePatch(next.kind, patch) } : { op: 'replace', h, entry: encodeEntry(next) };
   }
 
   /**
@@ -135,14 +167,23 @@ export class PatchBatcher {
   }
 
   panelChanged(fields: Partial<PanelState>): void {
-    this.structural = true;
-    this.panel = { ...(this.panel ?? {}), ...fields };
+    const shown = this.shownPanel as Record<string, unknown>;
+    const pending = (this.panel ?? {}) as Record<string, unknown>;
+    let changed: Record<string, unknown> | null = null;
+    for (const [k, v] of Object.entries(fields)) {
+      // Already what the webview shows, and no other value on its way: nothing to send.
+      if (!Object.hasOwn(pending, k) && Object.hasOwn(shown, k) && sameValue(shown[k], v)) continue;
+      (changed ??= {})[k] = v;
+      if (k !== 'usage') this.structural = true;
+    }
+    if (changed) this.panel = { ...pending, ...changed } as Mutable<Partial<PanelState>>;
   }
 
   /** The coalesced ops since the last call, in order; empties the batcher. */
   take(): PatchOp[] {
     const ops = this.ops;
-    if (this.panel) ops.push({ op: 'panel', panel: this.panel });
+    const panel = this.panel ? this.unshown(this.panel) : null;
+    if (panel) ops.push({ op: 'panel', panel });
     this.ops = [];
     this.lastOpFor.clear();
     this.baseFor.clear();
@@ -152,8 +193,33 @@ export class PatchBatcher {
     return ops;
   }
 
+  /** The fields of `panel` the webview does not show already (null: none); they count as shown from now. */
+  private unshown(panel: Partial<PanelState>): Partial<PanelState> | null {
+    const out: Record<string, unknown> = {};
+    let any = false;
+    for (const [k, v] of Object.entries(panel)) {
+      if (Object.hasOwn(this.shownPanel, k) && sameValue((this.shownPanel as Record<string, unknown>)[k], v)) continue;
+      out[k] = v;
+      any = true;
+    }
+    if (!any) return null;
+    this.shownPanel = { ...this.shownPanel, ...out };
+    return out as Partial<PanelState>;
+  }
+
   private push(key: string, op: PatchOp): void {
     this.lastOpFor.set(key, this.ops.length);
     this.ops.push(op);
   }
+}
+
+/** Characters of text in a message's content. */
+function textLength(entry: Entry): number {
+  let n = 0;
+  for (const c of entry.content) if (c.type === 'text') n += c.text.length;
+  return n;
+}
+
+function wire(entry: Entry) {
+  return encodeEntry(toViewEntry(entry));
 }

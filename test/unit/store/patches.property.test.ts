@@ -13,9 +13,11 @@ import { MessageStore, type StoreChange } from '../../../src/common/store';
 import type { Entry } from '../../../src/common/store/model';
 import { AgentMethods, ClientMethods } from '../../../src/common/protocol/methods';
 import { PatchBatcher } from '../../../src/common/webview/patchBatcher';
-import type { PatchOp } from '../../../src/common/webview/contract';
+import { EMPTY_PANEL, type PatchOp } from '../../../src/common/webview/contract';
+import { snapshotMessages } from '../../../src/common/webview/snapshot';
 import { rawOf, toViewEntry, type ViewEntry } from '../../../src/common/webview/viewEntry';
 import { appendTextToEntry, applyFieldsToEntry } from '../../../webview/entryModel';
+import { WireDecoder } from '../../../src/common/webview/wireDecoder';
 
 type Op =
   | { op: 'prompt'; text: string }
@@ -30,6 +32,8 @@ type Op =
   | { op: 'loadDone' }
   | { op: 'flush' }
   | { op: 'save' }
+  /** The webview reloads: a fresh snapshot (handles numbered again), then patches go on. */
+  | { op: 'reopen' }
   /** A session/load whose replay re-sends the history so far, reshaped the way real agents reshape it. */
   | { op: 'replay'; noIds: boolean; noThoughts: boolean; merge: boolean; newToolIds: boolean };
 
@@ -58,6 +62,7 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 1, arbitrary: fc.constant({ op: 'loadDone' as const }) },
   { weight: 2, arbitrary: fc.constant({ op: 'flush' as const }) },
   { weight: 1, arbitrary: fc.constant({ op: 'save' as const }) },
+  { weight: 1, arbitrary: fc.constant({ op: 'reopen' as const }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('replay' as const), noIds: fc.boolean(), noThoughts: fc.boolean(), merge: fc.boolean(), newToolIds: fc.boolean() }) },
 );
 
@@ -120,6 +125,7 @@ function wire(o: Op, v2: boolean, next: () => number): { dir: 'client->agent' | 
     case 'promptDone':
     case 'flush':
     case 'save':
+    case 'reopen':
     case 'replay':
       return [];
   }
@@ -130,11 +136,13 @@ function shown(e: Entry | ViewEntry): unknown {
   return JSON.parse(JSON.stringify('stats' in e ? toViewEntry(e) : e));
 }
 
-/** The webview's side: ops applied to its own copy of the entries. */
-function applyOps(view: ViewEntry[], ops: readonly PatchOp[]): void {
-  for (const op of ops) {
+/** The webview's side: ops decoded from their wire form (handles, wire entries) and applied to its own copy of the entries. */
+function applyOps(view: ViewEntry[], ops: readonly PatchOp[], decoder: WireDecoder): void {
+  for (const wireOp of ops) {
+    if (wireOp.op !== 'insert' && wireOp.op !== 'replace' && wireOp.op !== 'appendText' && wireOp.op !== 'fields') continue;
+    const op = decoder.entryOp(wireOp);
     if (op.op === 'insert') view.splice(op.index, 0, op.entry);
-    else if (op.op === 'replace' || op.op === 'appendText' || op.op === 'fields') {
+    else {
       const key = op.op === 'replace' ? op.entry.key : op.key;
       const i = view.findIndex((e) => e.key === key);
       assert.ok(i >= 0, `${op.op} of an entry the view does not have (${key})`);
@@ -159,6 +167,7 @@ function run(ops: readonly Op[], v2: boolean): void {
 
   const view: ViewEntry[] = [];
   const batcher = new PatchBatcher();
+  const decoder = new WireDecoder();
   const feed = (dir: 'client->agent' | 'agent->client', msg: unknown) => {
     for (const c of ingest(dir, msg)) {
       if (c.type === 'entryInserted') batcher.inserted(c.index, c.entry);
@@ -168,7 +177,7 @@ function run(ops: readonly Op[], v2: boolean): void {
   let loading = false;
   const history: HistoryOp[] = [];
   const flush = (at: number) => {
-    applyOps(view, batcher.take());
+    applyOps(view, batcher.take(), decoder);
     const entries = store.session('s')?.entries ?? [];
     assert.deepEqual(view.map(shown), entries.map(shown), `view differs from the store after op ${at}`);
     // The raw JSON left on the host is there for every tool call whose summary says so.
@@ -185,8 +194,17 @@ function run(ops: readonly Op[], v2: boolean): void {
     if (o.op === 'flush') return flush(i);
     if (o.op === 'save') {
       // The store is saved and restored between changes; the view keeps what it was sent.
-      applyOps(view, batcher.take());
+      applyOps(view, batcher.take(), decoder);
       store = MessageStore.fromJSON(JSON.parse(JSON.stringify(store.toJSON())), options).store;
+      return;
+    }
+    if (o.op === 'reopen') {
+      // What ChatWebview does on `ready`: the batcher starts over from the snapshot it posts.
+      const entries = store.session('s')?.entries ?? [];
+      batcher.reset(entries, EMPTY_PANEL);
+      const [snap] = snapshotMessages(entries, EMPTY_PANEL);
+      assert.ok(snap?.type === 'snapshot');
+      view.splice(0, view.length, ...decoder.snapshot(snap.entries, snap.olderCount ?? 0));
       return;
     }
     if (o.op === 'load' && loading) return;

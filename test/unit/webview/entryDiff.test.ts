@@ -88,5 +88,5 @@ test('a tool-call status change is posted as its changed fields only', () => {
   // A second update in the same frame is diffed against what the webview holds, not the pending patch.
   b.updated(next, undefined, base);
   b.updated({ ...next, status: 'failed' }, undefined, next);
-  assert.deepEqual(b.take(), [{ op: 'fields', key: 'k', patch: { set: { status: 'failed' }, appendText: 'done' } }]);
+  assert.deepEqual(b.take(), [{ op: 'fields', h: -1, patch: { set: { status: 'failed' }, appendText: 'done' } }]);
 });

@@ -3,20 +3,28 @@ import assert from 'node:assert/strict';
 import { PatchBatcher } from '../../../src/common/webview/patchBatcher';
 import type { MessageEntry } from '../../../src/common/store/model';
 import { toViewEntry } from '../../../src/common/webview/viewEntry';
+import { encodeEntry } from '../../../src/common/webview/wire';
+import { EMPTY_PANEL } from '../../../src/common/webview/contract';
 
 const stats = { chunks: 1, upserts: 0, bytes: 1, firstSeen: 0, lastSeen: 0, lines: [] };
 const msg = (key: string, text: string): MessageEntry => ({
   kind: 'agent_message', key, messageId: null, content: [{ type: 'text', text }], meta: null, provenance: 'live', stats,
 });
-/** The entry as the batcher posts it (the webview's projection). */
-const view = (key: string, text: string) => toViewEntry(msg(key, text));
+/** The entry as the batcher posts it (the webview's projection, in its wire form). */
+const view = (key: string, text: string) => encodeEntry(toViewEntry(msg(key, text)));
+/** A batcher whose webview holds entries with these keys (handles 0, 1, ...). */
+const holding = (...keys: string[]) => {
+  const b = new PatchBatcher();
+  b.reset(keys.map((k) => msg(k, '')), EMPTY_PANEL);
+  return b;
+};
 
 test('consecutive appends to one entry become one appendText', () => {
-  const b = new PatchBatcher();
+  const b = holding('k');
   b.updated(msg('k', 'ab'), 'a');
   b.updated(msg('k', 'ab'), 'b');
   b.updated(msg('k', 'abc'), 'c');
-  assert.deepEqual(b.take(), [{ op: 'appendText', key: 'k', text: 'abc' }]);
+  assert.deepEqual(b.take(), [{ op: 'appendText', h: 0, text: 'abc' }]);
   assert.equal(b.isEmpty, true);
   assert.deepEqual(b.take(), []);
 });
@@ -27,28 +35,68 @@ test('a pending insert absorbs later updates of the same entry', () => {
   b.updated(msg('k', 'ab'), 'b');
   const ops = b.take();
   assert.equal(ops.length, 1);
-  assert.deepEqual(ops[0], { op: 'insert', index: 0, entry: view('k', 'ab') });
+  // Inserted after everything the webview holds: no index needed.
+  assert.deepEqual(ops[0], { op: 'insert', entry: view('k', 'ab') });
 });
 
 test('a non-append update after appends turns the pending op into a replace', () => {
-  const b = new PatchBatcher();
+  const b = holding('j', 'k');
   b.updated(msg('k', 'a'), 'a');
   b.updated(msg('k', 'X'));
   b.updated(msg('k', 'XY'), 'Y');
-  assert.deepEqual(b.take(), [{ op: 'replace', entry: view('k', 'XY') }]);
+  assert.deepEqual(b.take(), [{ op: 'replace', h: 1, entry: view('k', 'XY') }]);
 });
 
 test('ops for different entries keep their order; panel fields merge and come last', () => {
-  const b = new PatchBatcher();
+  const b = holding('b');
   b.panelChanged({ turn: 'busy' });
   b.inserted(0, msg('a', 'x'));
   b.updated(msg('b', 'y'), 'y');
   b.panelChanged({ title: 'T' });
   assert.deepEqual(b.take(), [
     { op: 'insert', index: 0, entry: view('a', 'x') },
-    { op: 'appendText', key: 'b', text: 'y' },
+    { op: 'appendText', h: 0, text: 'y' },
     { op: 'panel', panel: { turn: 'busy', title: 'T' } },
   ]);
+});
+
+test('handles: a snapshot numbers its entries by position, each insert takes the next number, an unknown entry gets -1', () => {
+  const b = holding('a', 'b');
+  b.inserted(1, msg('c', 'x'));
+  b.inserted(3, msg('d', 'y'));
+  b.take();
+  b.updated(msg('a', 'z'), 'z');
+  b.updated(msg('c', 'xw'), 'w');
+  b.updated(msg('d', 'yv'), 'v');
+  b.updated(msg('gone', 'u'), 'u');
+  assert.deepEqual(b.take(), [
+    { op: 'appendText', h: 0, text: 'z' },
+    { op: 'appendText', h: 2, text: 'w' },
+    { op: 'appendText', h: 3, text: 'v' },
+    { op: 'appendText', h: -1, text: 'u' },
+  ]);
+  // An insert in the middle says where; the next snapshot starts the numbers again.
+  b.inserted(0, msg('e', ''));
+  assert.deepEqual(b.take(), [{ op: 'insert', index: 0, entry: view('e', '') }]);
+  b.reset([msg('e', ''), msg('a', '')], EMPTY_PANEL);
+  b.updated(msg('a', 'q'), 'q');
+  assert.deepEqual(b.take(), [{ op: 'appendText', h: 1, text: 'q' }]);
+});
+
+test('panel fields the webview already shows are not sent again (agents repeat usage updates)', () => {
+  const b = holding();
+  const usage = { used: 10, size: 100 };
+  b.panelChanged({ usage, turn: 'starting' });
+  assert.deepEqual(b.take(), [{ op: 'panel', panel: { usage } }], 'turn is starting in the snapshot');
+  b.panelChanged({ usage: { used: 10, size: 100 } });
+  assert.equal(b.isEmpty, true);
+  // A value that changes and comes back to what is shown before the post: nothing to send.
+  b.panelChanged({ usage: { used: 20, size: 100 } });
+  b.panelChanged({ usage });
+  assert.deepEqual(b.take(), []);
+  b.panelChanged({ usage: { used: 30, size: 100 } });
+  assert.equal(b.shouldPost(0), false, 'a usage count waits for the next post like streamed text');
+  assert.deepEqual(b.take(), [{ op: 'panel', panel: { usage: { used: 30, size: 100 } } }]);
 });
 
 test('terminal output coalesces per terminal and carries the exit status', () => {

@@ -1,0 +1,135 @@
+/**
+ * The wire form of entries, the part of the contract (contract.ts) that carries the transcript. The
+ * recorded agents' turns hold little text per entry, so what the webview was sent was mostly each
+ * entry's identity and shape repeated: a 36-character key in every op, fields at their default values,
+ * `{"type":"text","text":…}` around every piece of text. On the wire:
+ * - an entry's key crosses once, in the snapshot or the insert that brings it; ops on it afterwards name
+ *   it by a handle, a small number both sides count the same way (wireDecoder.ts says how);
+ * - fields at their default value (null ids and names, empty lists, `live` provenance, a `pending`
+ *   status, the `other` tool kind, an empty title) are left out;
+ * - a content item that is nothing but text (a message's `{type:'text', text}`, a tool call's
+ *   `{type:'content', content:{type:'text', text}}`) is the bare string, in entries and in patches.
+ * The webview decodes back to the very `ViewEntry` the host projected (`decodeEntry(encodeEntry(v))`
+ * deep-equals `v`), so everything past the decoder, and the durable keys in the DOM, are as before.
+ *
+ * zod-free and pure: the webview bundle imports it, and the unit tests run both directions in Node.
+ */
+import type { ContentBlock, ToolCallContent } from '../protocol/content';
+import type { Provenance } from '../store/model';
+import type { EntryPatch } from './entryDiff';
+import type { ViewEntry, ViewMessage, ViewToolCall } from './viewEntry';
+
+/** A content list on the wire: an item that is only text is its string. */
+export type WireContent<C> = readonly (C | string)[];
+
+/** A message on the wire: `messageId` null, empty content and `live` provenance are left out. */
+export interface WireMessage extends Omit<ViewMessage, 'messageId' | 'content' | 'provenance'> {
+  readonly messageId?: string;
+  readonly content?: WireContent<ContentBlock>;
+  readonly provenance?: Provenance;
+}
+
+/** A tool call on the wire: every field at its default is left out. */
+export interface WireToolCall extends Omit<ViewToolCall, 'title' | 'name' | 'toolKind' | 'status' | 'content' | 'locations' | 'provenance'> {
+  readonly title?: string;
+  readonly name?: string;
+  readonly toolKind?: string;
+  readonly status?: string;
+  readonly content?: WireContent<ToolCallContent>;
+  readonly locations?: ViewToolCall['locations'];
+  readonly provenance?: Provenance;
+}
+
+export type WireEntry = WireMessage | WireToolCall;
+
+/** An entry patch on the wire: content lists in `set` and `append` are encoded like an entry's. */
+export type WirePatch = EntryPatch;
+
+const DEFAULT_PROVENANCE: Provenance = 'live';
+const DEFAULT_STATUS = 'pending';
+const DEFAULT_TOOL_KIND = 'other';
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+type Obj = Readonly<Record<string, unknown>>;
+
+function isObj(v: unknown): v is Obj {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** `{type:'text', text}` and nothing else (annotations or `_meta` keep the object). */
+function bareText(v: unknown): string | null {
+  if (!isObj(v) || v['type'] !== 'text' || typeof v['text'] !== 'string') return null;
+  for (const k in v) if (k !== 'type' && k !== 'text' && v[k] !== undefined) return null;
+  return v['text'];
+}
+
+/** A tool call's `{type:'content', content:<bare text>}`. */
+function bareToolText(v: unknown): string | null {
+  if (!isObj(v) || v['type'] !== 'content') return null;
+  for (const k in v) if (k !== 'type' && k !== 'content' && v[k] !== undefined) return null;
+  return bareText(v['content']);
+}
+
+function encodeContent(tool: boolean, items: readonly unknown[]): unknown[] {
+  return items.map((c) => (tool ? bareToolText(c) : bareText(c)) ?? c);
+}
+
+function decodeContent(tool: boolean, items: readonly unknown[]): unknown[] {
+  return items.map((c) => (typeof c !== 'string' ? c : tool ? { type: 'content', content: { type: 'text', text: c } } : { type: 'text', text: c }));
+}
+
+export function encodeEntry(v: ViewEntry): WireEntry {
+  if (v.kind === 'tool_call') {
+    const { title, name, toolKind, status, content, locations, provenance, ...rest } = v;
+    const w: Mutable<WireToolCall> = rest;
+    if (title !== '') w.title = title;
+    if (name !== null) w.name = name;
+    if (toolKind !== DEFAULT_TOOL_KIND) w.toolKind = toolKind;
+    if (status !== DEFAULT_STATUS) w.status = status;
+    if (content.length) w.content = encodeContent(true, content) as WireContent<ToolCallContent>;
+    if (locations.length) w.locations = locations;
+    if (provenance !== DEFAULT_PROVENANCE) w.provenance = provenance;
+    return w;
+  }
+  const { messageId, content, provenance, ...rest } = v;
+  const w: Mutable<WireMessage> = rest;
+  if (messageId !== null) w.messageId = messageId;
+  if (content.length) w.content = encodeContent(false, content) as WireContent<ContentBlock>;
+  if (provenance !== DEFAULT_PROVENANCE) w.provenance = provenance;
+  return w;
+}
+
+export function decodeEntry(w: WireEntry): ViewEntry {
+  if (w.kind === 'tool_call') {
+    const t = w as WireToolCall;
+    const out: Mutable<ViewToolCall> = {
+      ...t,
+      title: t.title ?? '',
+      name: t.name ?? null,
+      toolKind: t.toolKind ?? DEFAULT_TOOL_KIND,
+      status: t.status ?? DEFAULT_STATUS,
+      content: decodeContent(true, t.content ?? []) as ToolCallContent[],
+      locations: t.locations ?? [],
+      provenance: t.provenance ?? DEFAULT_PROVENANCE,
+    };
+    return out;
+  }
+  const m = w as WireMessage;
+  return { ...m, messageId: m.messageId ?? null, content: decodeContent(false, m.content ?? []) as ContentBlock[], provenance: m.provenance ?? DEFAULT_PROVENANCE };
+}
+
+/** Content lists in a patch's `set` and `append` (the only places a patch carries whole content items). */
+function mapPatchContent(p: EntryPatch, tool: boolean, f: (tool: boolean, items: readonly unknown[]) => unknown[]): EntryPatch {
+  const set = p.set && Array.isArray(p.set['content']) ? { ...p.set, content: f(tool, p.set['content']) } : p.set;
+  const append = p.append?.['content'] ? { ...p.append, content: f(tool, p.append['content']) } : p.append;
+  if (set === p.set && append === p.append) return p;
+  return { ...p, ...(set ? { set } : {}), ...(append ? { append } : {}) };
+}
+
+export function encodePatch(kind: ViewEntry['kind'], p: EntryPatch): WirePatch {
+  return mapPatchContent(p, kind === 'tool_call', encodeContent);
+}
+
+export function decodePatch(kind: ViewEntry['kind'], p: WirePatch): EntryPatch {
+  return mapPatchContent(p, kind === 'tool_call', decodeContent);
+}
