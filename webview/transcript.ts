@@ -10,7 +10,8 @@
  * milliseconds' worth per frame, and rendered entries use `content-visibility: auto` so the browser skips
  * layout and paint for those off screen. Search, reveal, keyboard jumps and pending permissions build
  * what they need at once. Nothing rendered is thrown away and rebuilt.
- * Streaming: patches only mark views dirty; drawing happens once per animation frame.
+ * Streaming: patches only mark views dirty; drawing happens once per animation frame. ScrollPin keeps the
+ * view at the bottom while the user follows it.
  */
 import type { ViewEntry as Entry } from '../src/common/webview/viewEntry';
 import type { EarlierTranscript, PermissionView } from '../src/common/webview/contract';
@@ -20,11 +21,10 @@ import type { EntryPatch } from '../src/common/webview/entryDiff';
 import type { EntryView, ViewContext } from './entries/entryView';
 import { MessageView } from './entries/messageView';
 import { ToolCallView } from './entries/toolCallView';
+import { ScrollPin } from './scrollPin';
 
 /** How far outside the viewport entries are already built, so scrolling does not show blanks. */
 const PRELOAD_MARGIN = '1200px 0px';
-/** Within this distance of the bottom the view counts as "following" the stream. */
-const PIN_SLACK = 48;
 /** Entries at the end built eagerly on a snapshot (they are what the user sees first). */
 const EAGER_TAIL = 12;
 /** Older entries wait in blocks of this many (one element each) until the block nears the viewport. */
@@ -62,7 +62,7 @@ export class Transcript {
   private readonly toBuild = new Set<EntryView>();
   private buildFrame = 0;
   private frame = 0;
-  private pinned = true;
+  private readonly pin: ScrollPin;
   private permissions: readonly PermissionView[] = [];
   private answered: ReadonlySet<string> = new Set();
   /** Called when a patch names an entry we do not have: the host is asked for a fresh snapshot. */
@@ -73,9 +73,7 @@ export class Transcript {
   constructor(private readonly ctx: ViewContext) {
     this.scroller.append(this.list, this.empty);
     this.observer = new IntersectionObserver((records) => this.onIntersect(records), { root: this.scroller, rootMargin: PRELOAD_MARGIN });
-    this.scroller.addEventListener('scroll', () => {
-      this.pinned = this.scroller.scrollHeight - this.scroller.scrollTop - this.scroller.clientHeight < PIN_SLACK;
-    }, { passive: true });
+    this.pin = new ScrollPin(this.scroller, this.list);
   }
 
   get entries(): readonly Entry[] {
@@ -91,7 +89,7 @@ export class Transcript {
   }
 
   get isPinned(): boolean {
-    return this.pinned;
+    return this.pin.isPinned;
   }
 
   reset(entries: readonly Entry[], earlier: EarlierTranscript | null = null, olderCount = 0): void {
@@ -124,8 +122,7 @@ export class Transcript {
     for (const b of this.blockByEl.values()) this.observer.observe(b.el);
     this.applyPermissions();
     this.updateEmpty();
-    this.pinned = true;
-    this.scrollToBottom();
+    this.pin.pin();
     if (focused && document.activeElement !== focused.el) {
       const v = focused.key !== undefined ? this.byKey.get(focused.key) : undefined;
       if (v) this.build(v);
@@ -152,7 +149,6 @@ export class Transcript {
     this.setEarlier(this.earlier);
     this.applyPermissions();
     this.updateEmpty();
-    if (this.pinned) this.scrollToBottom();
   }
 
   /** Puts an entry in the document (its block's entries with it) and builds its contents now. */
@@ -268,7 +264,6 @@ export class Transcript {
       while (at.nextElementSibling?.classList.contains('changes') && at.nextElementSibling !== el) at = at.nextElementSibling;
       at.after(el);
     }
-    if (this.pinned) this.scrollToBottom();
   }
 
   setPermissions(perms: readonly PermissionView[], answered: ReadonlySet<string>): void {
@@ -323,7 +318,7 @@ export class Transcript {
     if (!v) return false;
     this.build(v);
     v.el.scrollIntoView({ block: 'center' });
-    this.pinned = false;
+    this.pin.unpin();
     if (flash) {
       v.el.classList.remove('flash');
       void v.el.offsetWidth; // restart the animation
@@ -334,7 +329,7 @@ export class Transcript {
 
   /** Key of the first entry in view, for restoring the scroll position after a reload (null when following). */
   topVisibleKey(): string | null {
-    if (this.pinned) return null;
+    if (this.pin.isPinned) return null;
     const top = this.scroller.getBoundingClientRect().top;
     // Entries are in document order: binary search for the first whose bottom is below the top edge
     // (an entry still in a block counts with its block's box).
@@ -356,7 +351,6 @@ export class Transcript {
     let drew = false;
     for (const v of this.dirty) drew = v.flush() || drew;
     this.dirty.clear();
-    if (this.pinned) this.scrollToBottom();
     if (drew) this.onDrawn();
   }
 
@@ -417,16 +411,11 @@ export class Transcript {
     this.buildFrame = requestAnimationFrame(() => {
       this.buildFrame = 0;
       const t0 = performance.now();
-      let built = false;
       for (const v of this.toBuild) {
         this.toBuild.delete(v);
-        if (!v.hydrated) {
-          v.hydrate();
-          built = true;
-        }
+        if (!v.hydrated) v.hydrate();
         if (performance.now() - t0 > BUILD_BUDGET_MS) break;
       }
-      if (built && this.pinned) this.scrollToBottom();
       this.buildSoon();
     });
   }
@@ -470,10 +459,6 @@ export class Transcript {
 
   private schedule(): void {
     if (!this.frame) this.frame = requestAnimationFrame(() => this.flush());
-  }
-
-  private scrollToBottom(): void {
-    this.scroller.scrollTop = this.scroller.scrollHeight;
   }
 
   private updateEmpty(): void {

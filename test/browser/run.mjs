@@ -11,6 +11,7 @@ import { PROTOCOL, message, panel, showcase, toolCall } from './fixtures.mjs';
 import { root, startServer } from './server.mjs';
 import { register as registerTranscriptCases } from './transcriptCases.mjs';
 import { register as registerChangesCases } from './changesCases.mjs';
+import { register as registerScrollPinCases } from './scrollPinCases.mjs';
 
 const filter = process.argv[2] ?? '';
 const tests = [];
@@ -584,6 +585,7 @@ test('screenshot (dark, search and slash completion open)', async ({ open }) => 
 
 registerTranscriptCases(test);
 registerChangesCases(test);
+registerScrollPinCases(test);
 registerA11yTests(test);
 
 // ---- runner

@@ -1,0 +1,58 @@
+/**
+ * Keeps the conversation at its bottom while the user follows the stream, and leaves it where it is once
+ * they scrolled up.
+ *
+ * Scrolling to the bottom after each drawn frame meant reading `scrollHeight` right after changing the
+ * DOM: a synchronous layout of the growing message in every frame (most of the streaming cost). Instead a
+ * ResizeObserver on the content (and on the scroller, for the prompt box growing or the panel resizing)
+ * scrolls once the browser has laid the frame out anyway, before it paints: no forced layout, no frame
+ * drawn off the bottom. Whatever grows the content (streamed text, new entries, entries built as they
+ * come near, a Changes summary) keeps the view pinned without having to say so.
+ */
+
+/** Within this distance of the bottom the view counts as "following" the stream. */
+const PIN_SLACK = 48;
+
+export class ScrollPin {
+  private pinned = true;
+  /** scrollTop at the last scroll event: only a move up can mean the user stopped following. */
+  private lastTop = 0;
+  private readonly resize = new ResizeObserver(() => {
+    if (this.pinned) this.toBottom();
+  });
+
+  constructor(private readonly scroller: HTMLElement, content: HTMLElement) {
+    scroller.addEventListener('scroll', () => this.onScroll(), { passive: true });
+    this.resize.observe(content);
+    this.resize.observe(scroller);
+  }
+
+  get isPinned(): boolean {
+    return this.pinned;
+  }
+
+  /** Follows the bottom again and goes there now (a new snapshot). */
+  pin(): void {
+    this.pinned = true;
+    this.toBottom();
+  }
+
+  /** Stops following (the view was moved to an entry on purpose). */
+  unpin(): void {
+    this.pinned = false;
+  }
+
+  private toBottom(): void {
+    this.scroller.scrollTop = this.scroller.scrollHeight;
+  }
+
+  private onScroll(): void {
+    const top = this.scroller.scrollTop;
+    const movedUp = top < this.lastTop;
+    this.lastTop = top;
+    // Our own scroll to the bottom (content may have grown again since), or the user going further down:
+    // still following, and no layout read needed.
+    if (this.pinned && !movedUp) return;
+    this.pinned = this.scroller.scrollHeight - top - this.scroller.clientHeight < PIN_SLACK;
+  }
+}
