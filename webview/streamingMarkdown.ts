@@ -24,7 +24,9 @@ export class StreamingMarkdown {
 
   setText(text: string): void {
     if (text === this.text && this.renders > 0) return;
-    if (!text.startsWith(this.text)) {
+    // Not `startsWith`: on the long string that appends build, it walks the characters one by one (a
+    // fifth of a streaming frame); slice + === compares flat memory, or the same string at once.
+    if (text.length < this.text.length || text.slice(0, this.text.length) !== this.text) {
       // Not a continuation (the agent replaced the message): start over.
       this.splitter.reset();
       this.frozenEnd = 0;
