@@ -1,13 +1,15 @@
 /**
- * Agent markdown -> sanitized DOM. Safe by construction: markdown-it with raw HTML off, then DOMPurify
- * on its output (no scripts, no inline handlers, no `javascript:`), and links are never followed by the
- * webview itself (a delegated click handler posts `openLink`, see main.ts).
+ * Agent markdown -> sanitized DOM. Safe by construction: markdown-it with raw HTML off parses the text,
+ * and its tokens become nodes through an element and attribute allowlist where every attribute also
+ * passes DOMPurify's check (markdownDom.ts); no HTML string is ever parsed. Links are never followed by
+ * the webview itself (a delegated click handler posts `openLink`, see main.ts).
  */
 import MarkdownIt from 'markdown-it';
 import DOMPurify from 'dompurify';
 import { h, icon } from './dom';
+import { tokensToDom } from './markdownDom';
 
-const md = new MarkdownIt({ html: false, linkify: true, breaks: false, typographer: false });
+export const md = new MarkdownIt({ html: false, linkify: true, breaks: false, typographer: false });
 // markdown-it refuses `file:` links by default; agents use them for source files, which VS Code opens
 // (the click goes through the host's scheme check like every other link). Script schemes stay refused.
 md.validateLink = (url: string): boolean => {
@@ -16,15 +18,25 @@ md.validateLink = (url: string): boolean => {
   return !u.startsWith('data:') || /^data:image\/(gif|png|jpeg|webp);/.test(u);
 };
 
-const PURIFY = {
+/** What DOMPurify is told; the browser tests check the DOM built here equals its output for this config. */
+export const PURIFY = {
   RETURN_DOM_FRAGMENT: true as const,
   // Inline styles would be blocked by the CSP anyway; forms and frames have no business in a transcript.
   FORBID_ATTR: ['style'],
   FORBID_TAGS: ['style', 'form', 'input', 'button', 'iframe', 'object', 'embed'],
 };
+const purify = DOMPurify(window);
+purify.setConfig(PURIFY);
+const allowAttribute = (tag: string, name: string, value: string): boolean => purify.isValidAttribute(tag, name, value);
+
+/**
+ * Nodes are made in a document of their own, as DOMPurify's were: there an image does not start loading
+ * (and trip the CSP) before `decorate` has turned a remote one into a link.
+ */
+const inert = document.implementation.createHTMLDocument('');
 
 export function renderMarkdown(source: string): DocumentFragment {
-  const frag = DOMPurify.sanitize(md.render(source), PURIFY);
+  const frag = tokensToDom(md, md.parse(source, {}), inert, allowAttribute);
   decorate(frag);
   return frag;
 }

@@ -12,6 +12,7 @@ import { root, startServer } from './server.mjs';
 import { register as registerTranscriptCases } from './transcriptCases.mjs';
 import { register as registerChangesCases } from './changesCases.mjs';
 import { register as registerScrollPinCases } from './scrollPinCases.mjs';
+import { register as registerMarkdownCases } from './markdownCases.mjs';
 
 const filter = process.argv[2] ?? '';
 const tests = [];
@@ -586,6 +587,7 @@ test('screenshot (dark, search and slash completion open)', async ({ open }) => 
 registerTranscriptCases(test);
 registerChangesCases(test);
 registerScrollPinCases(test);
+registerMarkdownCases(test);
 registerA11yTests(test);
 
 // ---- runner
