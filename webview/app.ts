@@ -71,7 +71,7 @@ export class ChatApp {
     this.panelView.onSearch = () => this.search.open();
 
     const saved = api.getState() as Partial<WebviewPersistedState> | undefined;
-    if (saved && saved.v === WEBVIEW_PROTOCOL_VERSION) {
+    if (saved && typeof saved === 'object') {
       this.draft = typeof saved.draft === 'string' ? saved.draft : '';
       this.restoreScrollKey = typeof saved.scrollKey === 'string' ? saved.scrollKey : null;
       this.prompt.setDraft(this.draft);

@@ -549,6 +549,11 @@ test('focusPrompt focuses the prompt; the draft survives a reload', async ({ ope
   assert.equal(last.draft, 'half-written');
   const second = await open({ state: last });
   assert.equal(await second.page.locator('textarea[aria-label="Prompt"]').inputValue(), 'half-written');
+  // Saved by an older webview (wire protocol 1): an update keeps the draft.
+  const older = await open({ state: { ...last, v: 1, draft: 'from before the update' } });
+  assert.equal(await older.page.locator('textarea[aria-label="Prompt"]').inputValue(), 'from before the update');
+  const junk = await open({ state: { v: 2, draft: 42, scrollKey: {} } });
+  assert.equal(await junk.page.locator('textarea[aria-label="Prompt"]').inputValue(), '', 'fields of the wrong type are ignored');
 });
 
 for (const theme of ['light', 'dark', 'high-contrast']) {

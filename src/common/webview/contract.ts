@@ -177,9 +177,13 @@ export const zWebviewToHost = z.discriminatedUnion('type', [
 ]);
 export type WebviewToHost = z.infer<typeof zWebviewToHost>;
 
-/** State the webview keeps across hide/show with `setState`; versioned so an old state is dropped, not misread. */
+/**
+ * State the webview keeps across hide/show and reloads with `setState`. Its shape does not follow the wire
+ * protocol: a new extension version reads each field by its type (`v` says which webview wrote it), so an
+ * update never throws away a half-written prompt.
+ */
 export interface WebviewPersistedState {
-  readonly v: typeof WEBVIEW_PROTOCOL_VERSION;
+  readonly v: number;
   readonly draft: string;
   readonly scrollKey: string | null;
   /** The chat this webview shows (from the page's `data-chat-id`): how a reload gives each tab its own chat back. */
