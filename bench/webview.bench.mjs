@@ -158,8 +158,9 @@ function round(x, d = 1) {
 
 // ---- runs in the page
 function defineHelpers(protocol) {
-  // Entries as the host posts them (src/common/webview/viewEntry.ts).
-  const msg = (kind, key, text, i) => ({ kind, key, messageId: null, content: [{ type: 'text', text }], provenance: 'live', ...(kind === 'agent_thought' ? { span: { first: i, last: i + 1500 } } : {}) });
+  // Entries as the host posts them (src/common/webview/viewEntry.ts), in their wire form (wire.ts; fields
+  // at their defaults may also be spelt out, and text blocks left as objects; a thought's span is [first, duration]).
+  const msg = (kind, key, text, i) => ({ kind, key, messageId: null, content: [{ type: 'text', text }], provenance: 'live', ...(kind === 'agent_thought' ? { span: [i, 1500] } : {}) });
   const tool = (key, i) => ({
     kind: 'tool_call', key, toolCallId: key, title: `Read src/file${i}.ts`, name: null, toolKind: 'read', status: 'completed', content: [],
     locations: [{ path: `/w/src/file${i}.ts`, line: i % 90 }], raw: { input: 30 }, provenance: 'live',

@@ -7,6 +7,7 @@
  *   it by a handle, a small number both sides count the same way (wireDecoder.ts says how);
  * - fields at their default value (null ids and names, empty lists, `live` provenance, a `pending`
  *   status, the `other` tool kind, an empty title) are left out;
+ * - a thought's span (two epoch-millisecond times) is its start and duration;
  * - a content item that is nothing but text (a message's `{type:'text', text}`, a tool call's
  *   `{type:'content', content:{type:'text', text}}`) is the bare string, in entries and in patches.
  * The webview decodes back to the very `ViewEntry` the host projected (`decodeEntry(encodeEntry(v))`
@@ -22,9 +23,10 @@ import type { ViewEntry, ViewMessage, ViewToolCall } from './viewEntry';
 /** A content list on the wire: an item that is only text is its string. */
 export type WireContent<C> = readonly (C | string)[];
 
-/** A message on the wire: `messageId` null, empty content and `live` provenance are left out. */
-export interface WireMessage extends Omit<ViewMessage, 'messageId' | 'content' | 'provenance'> {
+/** A message on the wire: `messageId` null, empty content and `live` provenance are left out; a thought's span is `[first, last - first]`. */
+export interface WireMessage extends Omit<ViewMessage, 'messageId' | 'content' | 'provenance' | 'span'> {
   readonly messageId?: string;
+  readonly span?: readonly [number, number];
   readonly content?: WireContent<ContentBlock>;
   readonly provenance?: Provenance;
 }
@@ -74,48 +76,72 @@ function encodeContent(tool: boolean, items: readonly unknown[]): unknown[] {
   return items.map((c) => (tool ? bareToolText(c) : bareText(c)) ?? c);
 }
 
+/** The list itself when no item is a string (the common case for tool calls: nothing to allocate). */
 function decodeContent(tool: boolean, items: readonly unknown[]): unknown[] {
+  let i = 0;
+  while (i < items.length && typeof items[i] !== 'string') i++;
+  if (i === items.length) return items as unknown[];
   return items.map((c) => (typeof c !== 'string' ? c : tool ? { type: 'content', content: { type: 'text', text: c } } : { type: 'text', text: c }));
 }
 
+// Field by field rather than rest and spread: a snapshot codes up to 100,000 entries, and these stay
+// monomorphic and allocate one object each.
+
 export function encodeEntry(v: ViewEntry): WireEntry {
   if (v.kind === 'tool_call') {
-    const { title, name, toolKind, status, content, locations, provenance, ...rest } = v;
-    const w: Mutable<WireToolCall> = rest;
-    if (title !== '') w.title = title;
-    if (name !== null) w.name = name;
-    if (toolKind !== DEFAULT_TOOL_KIND) w.toolKind = toolKind;
-    if (status !== DEFAULT_STATUS) w.status = status;
-    if (content.length) w.content = encodeContent(true, content) as WireContent<ToolCallContent>;
-    if (locations.length) w.locations = locations;
-    if (provenance !== DEFAULT_PROVENANCE) w.provenance = provenance;
+    const w: Mutable<WireToolCall> = { kind: v.kind, key: v.key, toolCallId: v.toolCallId };
+    if (v.title !== '') w.title = v.title;
+    if (v.name !== null) w.name = v.name;
+    if (v.toolKind !== DEFAULT_TOOL_KIND) w.toolKind = v.toolKind;
+    if (v.status !== DEFAULT_STATUS) w.status = v.status;
+    if (v.content.length) w.content = encodeContent(true, v.content) as WireContent<ToolCallContent>;
+    if (v.locations.length) w.locations = v.locations;
+    if (v.provenance !== DEFAULT_PROVENANCE) w.provenance = v.provenance;
+    if (v.command !== undefined) w.command = v.command;
+    if (v.output !== undefined) w.output = v.output;
+    if (v.metaTerminal !== undefined) w.metaTerminal = v.metaTerminal;
+    if (v.raw !== undefined) w.raw = v.raw;
     return w;
   }
-  const { messageId, content, provenance, ...rest } = v;
-  const w: Mutable<WireMessage> = rest;
-  if (messageId !== null) w.messageId = messageId;
-  if (content.length) w.content = encodeContent(false, content) as WireContent<ContentBlock>;
-  if (provenance !== DEFAULT_PROVENANCE) w.provenance = provenance;
+  const w: Mutable<WireMessage> = { kind: v.kind, key: v.key };
+  if (v.messageId !== null) w.messageId = v.messageId;
+  if (v.content.length) w.content = encodeContent(false, v.content) as WireContent<ContentBlock>;
+  if (v.provenance !== DEFAULT_PROVENANCE) w.provenance = v.provenance;
+  if (v.span) w.span = [v.span.first, v.span.last - v.span.first];
   return w;
 }
 
 export function decodeEntry(w: WireEntry): ViewEntry {
   if (w.kind === 'tool_call') {
     const t = w as WireToolCall;
-    const out: Mutable<ViewToolCall> = {
-      ...t,
+    const v: Mutable<ViewToolCall> = {
+      kind: t.kind,
+      key: t.key,
+      toolCallId: t.toolCallId,
       title: t.title ?? '',
       name: t.name ?? null,
       toolKind: t.toolKind ?? DEFAULT_TOOL_KIND,
       status: t.status ?? DEFAULT_STATUS,
-      content: decodeContent(true, t.content ?? []) as ToolCallContent[],
+      content: t.content ? (decodeContent(true, t.content) as ToolCallContent[]) : [],
       locations: t.locations ?? [],
       provenance: t.provenance ?? DEFAULT_PROVENANCE,
     };
-    return out;
+    if (t.command !== undefined) v.command = t.command;
+    if (t.output !== undefined) v.output = t.output;
+    if (t.metaTerminal !== undefined) v.metaTerminal = t.metaTerminal;
+    if (t.raw !== undefined) v.raw = t.raw;
+    return v;
   }
   const m = w as WireMessage;
-  return { ...m, messageId: m.messageId ?? null, content: decodeContent(false, m.content ?? []) as ContentBlock[], provenance: m.provenance ?? DEFAULT_PROVENANCE };
+  const v: Mutable<ViewMessage> = {
+    kind: m.kind,
+    key: m.key,
+    messageId: m.messageId ?? null,
+    content: m.content ? (decodeContent(false, m.content) as ContentBlock[]) : [],
+    provenance: m.provenance ?? DEFAULT_PROVENANCE,
+  };
+  if (m.span) v.span = { first: m.span[0], last: m.span[0] + m.span[1] };
+  return v;
 }
 
 /** Content lists in a patch's `set` and `append` (the only places a patch carries whole content items). */
