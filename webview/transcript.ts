@@ -3,12 +3,10 @@
  * "Conversation" region, kept in step with the host's snapshot and patches. The region is deliberately
  * not live: a live log re-announces replaced and scrolled-in content; `Narrator` says what is new.
  *
- * Long sessions: the newest entries get a cheap wrapper at once; older ones wait in blocks of BLOCK
- * entries, one empty element of about their height each, so a snapshot of 100,000 entries puts ~1,600
- * elements in the document, not 100,000. A block near the viewport becomes its entries' wrappers
- * (IntersectionObserver); an entry's contents are built when its wrapper comes near the viewport, a few
- * milliseconds' worth per frame, and rendered entries use `content-visibility: auto` so the browser skips
- * layout and paint for those off screen. Search, reveal, keyboard jumps and pending permissions build
+ * Long sessions: the newest entries get a cheap wrapper at once; older ones wait in blocks until they
+ * near the viewport (olderEntries.ts); an entry's contents are built when its wrapper comes near the
+ * viewport (IntersectionObserver), a few milliseconds' worth per frame; a built entry is laid out and
+ * painted on its own (`contain` in chat.css). Search, reveal, keyboard jumps and pending permissions build
  * what they need at once. Nothing rendered is thrown away and rebuilt.
  * Streaming: patches only mark views dirty; drawing happens once per animation frame. ScrollPin keeps the
  * view at the bottom while the user follows it.
@@ -16,29 +14,20 @@
 import type { ViewEntry as Entry } from '../src/common/webview/viewEntry';
 import type { EarlierTranscript, PermissionView } from '../src/common/webview/contract';
 import { focusTwin, h, icon } from './dom';
-import { appendTextToEntry, applyFieldsToEntry, estimateHeight } from './entryModel';
+import { appendTextToEntry, applyFieldsToEntry } from './entryModel';
 import type { EntryPatch } from '../src/common/webview/entryDiff';
 import type { EntryView, ViewContext } from './entries/entryView';
 import { MessageView } from './entries/messageView';
 import { ToolCallView } from './entries/toolCallView';
+import { BLOCK, OlderEntries } from './olderEntries';
 import { ScrollPin } from './scrollPin';
 
 /** How far outside the viewport entries are already built, so scrolling does not show blanks. */
 const PRELOAD_MARGIN = '1200px 0px';
 /** Entries at the end built eagerly on a snapshot (they are what the user sees first). */
 const EAGER_TAIL = 12;
-/** Older entries wait in blocks of this many (one element each) until the block nears the viewport. */
-const BLOCK = 64;
-/** Gap between entries (`.entry + .entry` in chat.css), counted into a block's height. */
-const ENTRY_GAP = 10;
 /** Time per frame spent building entries that scrolled near the viewport; the rest waits a frame. */
 const BUILD_BUDGET_MS = 6;
-
-/** Entries not in the document yet: one placeholder element for all of them. */
-interface Block {
-  readonly views: EntryView[];
-  readonly el: HTMLElement;
-}
 
 export class Transcript {
   readonly scroller: HTMLElement = h('section', { class: 'transcript', 'aria-label': 'Conversation', tabindex: 0 });
@@ -55,9 +44,8 @@ export class Transcript {
   private readonly byKey = new Map<string, EntryView>();
   private readonly dirty = new Set<EntryView>();
   private readonly observer: IntersectionObserver;
-  /** The block each entry without an element waits in, and each block by its element. */
-  private readonly blockOf = new Map<EntryView, Block>();
-  private readonly blockByEl = new Map<Element, Block>();
+  /** Entries without an element yet, in blocks. */
+  private readonly older: OlderEntries;
   /** Entries near the viewport waiting to be built (at most BUILD_BUDGET_MS per frame). */
   private readonly toBuild = new Set<EntryView>();
   private buildFrame = 0;
@@ -74,6 +62,9 @@ export class Transcript {
     this.scroller.append(this.list, this.empty);
     this.observer = new IntersectionObserver((records) => this.onIntersect(records), { root: this.scroller, rootMargin: PRELOAD_MARGIN });
     this.pin = new ScrollPin(this.scroller, this.list);
+    this.older = new OlderEntries(this.scroller, (views) => {
+      for (const v of views) if (!v.hydrated) this.observer.observe(v.el);
+    });
   }
 
   get entries(): readonly Entry[] {
@@ -100,8 +91,7 @@ export class Transcript {
     this.order = [];
     this.byKey.clear();
     this.dirty.clear();
-    this.blockOf.clear();
-    this.blockByEl.clear();
+    this.older.clear();
     this.toBuild.clear();
     this.olderCount = olderCount;
     for (const e of entries) {
@@ -110,16 +100,14 @@ export class Transcript {
       this.byKey.set(e.key, v);
     }
     // Newest first: the last BLOCK entries get their wrappers now, older ones wait in blocks.
-    const frag = document.createDocumentFragment();
     const tail = Math.max(0, this.order.length - BLOCK);
-    for (let i = 0; i < tail; i += BLOCK) frag.append(this.makeBlock(this.order.slice(i, Math.min(i + BLOCK, tail))).el);
+    const frag = this.older.prepend(this.order.slice(0, tail));
     for (let i = tail; i < this.order.length; i++) frag.append(this.order[i]!.el);
     this.list.replaceChildren(frag);
     this.setEarlier(earlier);
     // Build the tail now so the first paint shows the latest conversation, then let the observer do the rest.
     for (const v of this.order.slice(-EAGER_TAIL)) v.hydrate();
     for (let i = tail; i < this.order.length; i++) if (!this.order[i]!.hydrated) this.observer.observe(this.order[i]!.el);
-    for (const b of this.blockByEl.values()) this.observer.observe(b.el);
     this.applyPermissions();
     this.updateEmpty();
     this.pin.pin();
@@ -139,13 +127,7 @@ export class Transcript {
     for (const v of views) this.byKey.set(v.key, v);
     this.order = views.concat(this.order);
     this.olderCount = olderCount;
-    const frag = document.createDocumentFragment();
-    for (let i = 0; i < views.length; i += BLOCK) {
-      const block = this.makeBlock(views.slice(i, i + BLOCK));
-      frag.append(block.el);
-      this.observer.observe(block.el);
-    }
-    this.list.insertBefore(frag, this.list.firstChild);
+    this.list.insertBefore(this.older.prepend(views), this.list.firstChild);
     this.setEarlier(this.earlier);
     this.applyPermissions();
     this.updateEmpty();
@@ -333,7 +315,7 @@ export class Transcript {
     const top = this.scroller.getBoundingClientRect().top;
     // Entries are in document order: binary search for the first whose bottom is below the top edge
     // (an entry still in a block counts with its block's box).
-    const bottom = (v: EntryView): number => (this.blockOf.get(v)?.el ?? v.el).getBoundingClientRect().bottom;
+    const bottom = (v: EntryView): number => this.older.elementOf(v).getBoundingClientRect().bottom;
     let lo = 0;
     let hi = this.order.length;
     while (lo < hi) {
@@ -392,11 +374,6 @@ export class Transcript {
   private onIntersect(records: IntersectionObserverEntry[]): void {
     for (const r of records) {
       if (!r.isIntersecting) continue;
-      const block = this.blockByEl.get(r.target);
-      if (block) {
-        this.expand(block);
-        continue;
-      }
       const v = this.byKey.get((r.target as HTMLElement).dataset['key'] ?? '');
       if (!v || v.hydrated) continue;
       this.observer.unobserve(v.el);
@@ -420,36 +397,9 @@ export class Transcript {
     });
   }
 
-  /** A block of entries waiting outside the document: one element of about their height. */
-  private makeBlock(views: EntryView[]): Block {
-    let height = ENTRY_GAP * (views.length - 1);
-    for (const v of views) height += estimateHeight(v.entry);
-    const el = h('div', { class: 'entry-block' });
-    el.style.height = `${height}px`;
-    const block = { views, el };
-    for (const v of views) this.blockOf.set(v, block);
-    this.blockByEl.set(el, block);
-    return block;
-  }
-
-  /** Replaces a block with its entries' wrappers (their contents are built when they come near). */
-  private expand(block: Block): void {
-    if (this.blockByEl.get(block.el) !== block) return;
-    this.observer.unobserve(block.el);
-    this.blockByEl.delete(block.el);
-    const frag = document.createDocumentFragment();
-    for (const v of block.views) {
-      this.blockOf.delete(v);
-      frag.append(v.el);
-    }
-    block.el.replaceWith(frag);
-    for (const v of block.views) if (!v.hydrated) this.observer.observe(v.el);
-  }
-
   /** Makes sure an entry's wrapper is in the document. */
   private place(v: EntryView): void {
-    const block = this.blockOf.get(v);
-    if (block) this.expand(block);
+    this.older.place(v);
   }
 
   private markDirty(v: EntryView): void {

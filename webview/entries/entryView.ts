@@ -45,8 +45,7 @@ export abstract class EntryView<E extends Entry = Entry> {
       'aria-label': entryLabel(entry, this.ctx.agentName()),
       tabindex: -1,
     });
-    // A plain estimated height until the real content is built (CSSOM, allowed by the CSP). Placeholders
-    // are deliberately not `content-visibility: auto`: on 10,000 of them that bookkeeping costs more than it saves.
+    // A plain estimated height until the real content is built (CSSOM, allowed by the CSP).
     el.style.height = `${estimateHeight(entry)}px`;
     this.elValue = el;
     return el;
@@ -74,7 +73,6 @@ export abstract class EntryView<E extends Entry = Entry> {
     if (this.hydrated) return;
     this.hydrated = true;
     this.el.classList.remove('placeholder');
-    this.el.style.containIntrinsicSize = `auto ${this.el.style.height}`;
     this.el.style.height = '';
     this.build();
     this.dirty = false;
