@@ -131,4 +131,44 @@ export function register(test) {
     assert.ok(await usage.evaluate((el) => el.scrollWidth <= el.clientWidth + 1), 'usage text not clipped');
     assert.match(await usage.innerText(), /148k \/ 200k \(74%\) · 12\.42 USD/);
   });
+  test('long chats: older entries arriving above keep what is read in place; scrolling up step by step builds them', async ({ open }) => {
+    const { page, send, flush } = await open({ height: 700 });
+    const all = [];
+    for (let i = 0; i < 3000; i++) all.push(i % 2 ? message('agent_message', `e${i}`, `Answer **${i}**\n\n${'Some more text. '.repeat(i % 7)}`) : message('user_message', `e${i}`, `Question ${i}`));
+    await send({ ...snapshot(all.slice(2000)), olderCount: 2000 });
+    await flush();
+    const scroller = 'section[aria-label="Conversation"]';
+    // Read somewhere in the middle of what is there (a jump into a block builds it where it was).
+    await page.evaluate((sel) => { const s = document.querySelector(sel); s.scrollTop = s.scrollHeight / 2; }, scroller);
+    const inView = () => page.evaluate((sel) => {
+      const s = document.querySelector(sel).getBoundingClientRect();
+      const el = [...document.querySelectorAll('[role="article"]:not(.placeholder)')].find((e) => { const r = e.getBoundingClientRect(); return r.top > s.top && r.bottom < s.bottom; });
+      return el ? { key: el.dataset.key, top: el.getBoundingClientRect().top } : null;
+    }, scroller);
+    await page.waitForFunction((sel) => {
+      const s = document.querySelector(sel).getBoundingClientRect();
+      return [...document.querySelectorAll('[role="article"]:not(.placeholder)')].some((e) => { const r = e.getBoundingClientRect(); return r.top > s.top && r.bottom < s.bottom; });
+    }, scroller);
+    const before = await inView();
+    assert.ok(before, 'an entry is built and on screen');
+    await send({ type: 'older', entries: all.slice(0, 2000), olderCount: 0 });
+    await page.waitForFunction(() => window.__acpChat.transcript.entries.length === 3000);
+    await flush();
+    const after = await page.evaluate(({ sel, key }) => ({ top: document.querySelector(`[data-key="${key}"]`).getBoundingClientRect().top, pinned: window.__acpChat.transcript.isPinned }), { sel: scroller, key: before.key });
+    assert.ok(Math.abs(after.top - before.top) <= 1, `the entry read stays where it was: ${before.top} -> ${after.top}`);
+    // Scrolling up from the oldest built entries, a wheel step per frame: each step shows built entries.
+    await send({ type: 'reveal', key: 'e2000' });
+    await page.locator('[data-key="e2000"]:not(.placeholder)').waitFor();
+    for (let i = 0; i < 40; i++) {
+      await page.evaluate((sel) => new Promise((r) => requestAnimationFrame(() => { document.querySelector(sel).scrollTop -= 150; r(); })), scroller);
+    }
+    await page.waitForFunction((sel) => {
+      const s = document.querySelector(sel).getBoundingClientRect();
+      const seen = [...document.querySelectorAll('.entries > *')].filter((e) => { const r = e.getBoundingClientRect(); return r.bottom > s.top && r.top < s.bottom; });
+      return seen.length > 0 && seen.every((e) => e.matches('[role="article"]:not(.placeholder)'));
+    }, scroller);
+    const keys = await page.evaluate(() => [...document.querySelectorAll('[role="article"][data-key]')].map((el) => Number(el.dataset.key.slice(1))));
+    assert.deepEqual(keys, [...keys].sort((a, b) => a - b), 'wrappers in transcript order');
+    assert.ok(Math.min(...keys) < 1990, `entries above e2000 were put in: ${Math.min(...keys)}`);
+  });
 }
