@@ -1,7 +1,8 @@
 /**
  * Collects transcript changes between two posts to the webview and coalesces them, so a burst of
  * streamed chunks becomes one small `patch` message per frame:
- * - consecutive text appends to one entry become one `appendText`;
+ * - consecutive text appends to one entry become one `appendText` (a thought's, a `fields` op that also
+ *   moves its span's end, which "Thought for N s" reads);
  * - a full entry (`insert`/`replace`) still pending absorbs later changes to that entry;
  * - any other change to an entry is sent as the fields that differ from what the webview holds (`fields`);
  * - panel changes merge into one `panel` op, sent after the entry ops.
@@ -39,6 +40,11 @@ export class PatchBatcher {
   private ops: PatchOp[] = [];
   /** Index in `ops` of the newest op that carries or extends each entry key. */
   private lastOpFor = new Map<string, number>();
+  /**
+   * Thoughts with text appended in this batch, and when their newest chunk came: the webview's "Thought for
+   * N s" reads the span's end, which appended text alone would leave at the first chunk.
+   */
+  private thoughtEnds = new Map<string, number>();
   /** For each entry key with a pending op, the entry the webview held before it (for field-level diffs). */
   private baseFor = new Map<string, Entry>();
   private panel: Mutable<Partial<PanelState>> | null = null;
@@ -95,6 +101,7 @@ export class PatchBatcher {
   updated(entry: Entry, appendedText?: string, previous?: Entry): void {
     if (appendedText === undefined) this.structural = true;
     else this.textChars += appendedText.length;
+    if (appendedText !== undefined && entry.kind === 'agent_thought') this.thoughtEnds.set(entry.key, entry.stats.lastSeen);
     const at = this.lastOpFor.get(entry.key);
     const pending = at === undefined ? undefined : this.ops[at];
     const base = this.baseFor.get(entry.key);
@@ -182,6 +189,13 @@ export class PatchBatcher {
   /** The coalesced ops since the last call, in order; empties the batcher. */
   take(): PatchOp[] {
     const ops = this.ops;
+    for (const [key, last] of this.thoughtEnds) {
+      const at = this.lastOpFor.get(key);
+      const op = at === undefined ? undefined : ops[at];
+      // Inserts, replaces and field patches carry the span already; appended text gets its end beside it.
+      if (op?.op === 'appendText' && at !== undefined) ops[at] = { op: 'fields', h: op.h, patch: { appendText: op.text, nested: { span: { set: { last } } } } };
+    }
+    this.thoughtEnds.clear();
     const panel = this.panel ? this.unshown(this.panel) : null;
     if (panel) ops.push({ op: 'panel', panel });
     this.ops = [];

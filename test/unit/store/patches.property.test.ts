@@ -156,7 +156,9 @@ function applyOps(view: ViewEntry[], ops: readonly PatchOp[], decoder: WireDecod
 function run(ops: readonly Op[], v2: boolean): void {
   let n = 0;
   let req = 0;
-  const options = { newKey: () => `key-${n++}`, now: () => 1000 };
+  // The clock moves on every read: a thought's span (first to last chunk) reaches the view as it grows.
+  let clock = 1000;
+  const options = { newKey: () => `key-${n++}`, now: () => (clock += 7) };
   let store = new MessageStore(options);
   const ingest = (dir: 'client->agent' | 'agent->client', msg: unknown): readonly StoreChange[] => store.ingest(dir, msg);
   const version = v2 ? 2 : 1;

@@ -149,3 +149,13 @@ test('a Changes summary is one changeSet op per set: a newer state of a pending 
   ]);
   assert.equal(b.isEmpty, true);
 });
+
+test("text appended to a thought carries the span's new end (the webview's \"Thought for N s\")", () => {
+  const thought = (text: string, last: number): MessageEntry => ({ ...msg('t', text), kind: 'agent_thought', stats: { ...stats, firstSeen: 0, lastSeen: last } });
+  const b = holding('t');
+  b.updated(thought('ab', 4000), 'ab');
+  b.updated(thought('abc', 9000), 'c');
+  assert.deepEqual(b.take(), [{ op: 'fields', h: 0, patch: { appendText: 'abc', nested: { span: { set: { last: 9000 } } } } }]);
+  b.updated(msg('t', 'abcd'), 'd');
+  assert.deepEqual(b.take(), [{ op: 'appendText', h: 0, text: 'd' }], 'other messages have no span');
+});
