@@ -4,7 +4,8 @@
 //   transport.writerOverStringify — NdjsonMessageWriter (every message written and its promise awaited,
 //                                   into a stream) / JSON.stringify
 import { PassThrough, Writable } from 'node:stream';
-import { NdjsonMessageReader, NdjsonMessageWriter } from '../src/node/transport/ndjson';
+import { NdjsonMessageReader } from '../src/node/transport/ndjson';
+import { NdjsonMessageWriter } from '../src/node/transport/ndjsonWriter';
 
 const N = 50_000;
 /**

@@ -8,6 +8,8 @@
  * a permission request ("edit"/"permission" in the prompt), an edit the agent makes itself and only
  * reports as a fragment diff, as Claude Code does ("yourself"), and a terminal run ("run"/"terminal"),
  * then a second message and a usage update. `session/cancel` stops it with stopReason "cancelled".
+ * A little over the ~400-line guideline because the turn reads best as one script, step after step; the
+ * v2 draft, replays, session operations, sign-in and content live in their own files beside it.
  */
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { PassThrough, Writable } from 'node:stream';
 import { describe, it } from 'node:test';
 import type { Message } from 'vscode-jsonrpc';
-import { NdjsonMessageReader, NdjsonMessageWriter } from '../../../src/node/transport/ndjson';
+import { NdjsonMessageReader } from '../../../src/node/transport/ndjson';
+import { NdjsonMessageWriter } from '../../../src/node/transport/ndjsonWriter';
 import type { InvalidLine } from '../../../src/node/transport/ndjson';
 
 function setup(maxMessageBytes?: number) {
