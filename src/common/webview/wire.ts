@@ -17,6 +17,7 @@
  */
 import type { ContentBlock, ToolCallContent } from '../protocol/content';
 import type { Provenance } from '../store/model';
+import { isRecord } from '../util/guards';
 import type { EntryPatch } from './entryDiff';
 import type { ViewEntry, ViewMessage, ViewToolCall } from './viewEntry';
 
@@ -52,22 +53,17 @@ const DEFAULT_STATUS = 'pending';
 const DEFAULT_TOOL_KIND = 'other';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
-type Obj = Readonly<Record<string, unknown>>;
-
-function isObj(v: unknown): v is Obj {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** `{type:'text', text}` and nothing else (annotations or `_meta` keep the object). */
 function bareText(v: unknown): string | null {
-  if (!isObj(v) || v['type'] !== 'text' || typeof v['text'] !== 'string') return null;
+  if (!isRecord(v) || v['type'] !== 'text' || typeof v['text'] !== 'string') return null;
   for (const k in v) if (k !== 'type' && k !== 'text' && v[k] !== undefined) return null;
   return v['text'];
 }
 
 /** A tool call's `{type:'content', content:<bare text>}`. */
 function bareToolText(v: unknown): string | null {
-  if (!isObj(v) || v['type'] !== 'content') return null;
+  if (!isRecord(v) || v['type'] !== 'content') return null;
   for (const k in v) if (k !== 'type' && k !== 'content' && v[k] !== undefined) return null;
   return bareText(v['content']);
 }
