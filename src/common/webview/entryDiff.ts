@@ -7,6 +7,7 @@
  * The matching apply (`applyEntryPatch`) is in the same module so the host's diff and the webview's
  * apply cannot drift apart; the property test in test/unit/store checks them against the store.
  */
+import { isRecord } from '../util/guards';
 
 /** What the diff needs of an entry (the webview's `ViewEntry`, or a store `Entry`). */
 export interface DiffableEntry {
@@ -48,9 +49,6 @@ function own(obj: Json, key: string): unknown {
   return Object.hasOwn(obj, key) ? obj[key] : undefined;
 }
 
-function isObject(v: unknown): v is Json {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** Structural equality of JSON-like values (what `postMessage` preserves). */
 export function sameValue(a: unknown, b: unknown): boolean {
@@ -60,7 +58,7 @@ export function sameValue(a: unknown, b: unknown): boolean {
     for (let i = 0; i < a.length; i++) if (!sameValue(a[i], b[i])) return false;
     return true;
   }
-  if (!isObject(a) || !isObject(b)) return false;
+  if (!isRecord(a) || !isRecord(b)) return false;
   const ka = Object.keys(a).filter((k) => a[k] !== undefined);
   const kb = Object.keys(b).filter((k) => b[k] !== undefined);
   if (ka.length !== kb.length) return false;
@@ -82,7 +80,7 @@ function diffObject(prev: Json, next: Json, skip?: ReadonlySet<string>): FieldPa
     if (sameValue(a, b)) continue;
     any = true;
     if (Array.isArray(a) && Array.isArray(b) && b.length > a.length && a.every((x, i) => sameValue(x, b[i]))) put(append, k, b.slice(a.length));
-    else if (isObject(a) && isObject(b)) {
+    else if (isRecord(a) && isRecord(b)) {
       const inner = diffObject(a, b);
       if (inner) put(nested, k, inner);
     } else put(set, k, b);
@@ -105,7 +103,7 @@ function diffObject(prev: Json, next: Json, skip?: ReadonlySet<string>): FieldPa
 
 /** Whether `b` is text block `a` with text appended (same block otherwise). */
 function grownText(a: unknown, b: unknown): string | null {
-  if (!isObject(a) || !isObject(b)) return null;
+  if (!isRecord(a) || !isRecord(b)) return null;
   if (a['type'] === 'content' && b['type'] === 'content')
     return sameValue({ ...a, content: null }, { ...b, content: null }) ? grownText(a['content'], b['content']) : null;
   if (a['type'] !== 'text' || b['type'] !== 'text') return null;
@@ -150,7 +148,7 @@ function applyFields(obj: Json, p: FieldPatch): Json {
   }
   for (const [k, inner] of Object.entries(p.nested ?? {})) {
     const cur = own(out, k);
-    put(out, k, applyFields(isObject(cur) ? cur : {}, inner));
+    put(out, k, applyFields(isRecord(cur) ? cur : {}, inner));
   }
   return out;
 }
