@@ -6,7 +6,8 @@
  * Long sessions: the newest entries get a cheap wrapper at once; older ones wait in blocks until they
  * near the viewport (olderEntries.ts); an entry's contents are built when its wrapper comes near the
  * viewport (IntersectionObserver), a few milliseconds' worth per frame; a built entry is laid out and
- * painted on its own (`contain` in chat.css). Search, reveal, keyboard jumps and pending permissions build
+ * painted on its own (`contain` in chat.css), and rests unrendered while it is far from the viewport
+ * (restingEntries.ts). Search, reveal, keyboard jumps and pending permissions build
  * what they need at once. Nothing rendered is thrown away and rebuilt.
  * Streaming: patches only mark views dirty; drawing happens once per animation frame. ScrollPin keeps the
  * view at the bottom while the user follows it.
@@ -21,6 +22,7 @@ import { MessageView } from './entries/messageView';
 import { ToolCallView } from './entries/toolCallView';
 import { BLOCK, OlderEntries } from './olderEntries';
 import { ScrollPin } from './scrollPin';
+import { RestingEntries } from './restingEntries';
 
 /** How far outside the viewport entries are already built, so scrolling does not show blanks. */
 const PRELOAD_MARGIN = '1200px 0px';
@@ -46,6 +48,8 @@ export class Transcript {
   private readonly observer: IntersectionObserver;
   /** Entries without an element yet, in blocks. */
   private readonly older: OlderEntries;
+  /** Built entries far from the viewport, left unrendered. */
+  private readonly resting: RestingEntries;
   /** Entries near the viewport waiting to be built (at most BUILD_BUDGET_MS per frame). */
   private readonly toBuild = new Set<EntryView>();
   private buildFrame = 0;
@@ -62,6 +66,8 @@ export class Transcript {
     this.scroller.append(this.list, this.empty);
     this.observer = new IntersectionObserver((records) => this.onIntersect(records), { root: this.scroller, rootMargin: PRELOAD_MARGIN });
     this.pin = new ScrollPin(this.scroller, this.list);
+    // Before the blocks: its scroll listener reads the layout their listener then changes.
+    this.resting = new RestingEntries(this.scroller, () => this.order, (v) => this.older.elementOf(v));
     this.older = new OlderEntries(this.scroller, (views) => {
       for (const v of views) if (!v.hydrated) this.observer.observe(v.el);
     });
@@ -92,6 +98,7 @@ export class Transcript {
     this.byKey.clear();
     this.dirty.clear();
     this.older.clear();
+    this.resting.clear();
     this.toBuild.clear();
     this.olderCount = olderCount;
     for (const e of entries) {
@@ -137,6 +144,7 @@ export class Transcript {
   build(v: EntryView): void {
     this.place(v);
     this.toBuild.delete(v);
+    this.resting.wake(v);
     v.hydrate();
   }
 
@@ -201,6 +209,7 @@ export class Transcript {
     this.place(v);
     this.observer.unobserve(v.el);
     this.toBuild.delete(v);
+    this.resting.forget(v);
     v.el.remove();
     this.order.splice(this.order.indexOf(v), 1);
     this.byKey.delete(key);

@@ -51,8 +51,8 @@ export function renderedEntries(frame) {
       if (!(el instanceof HTMLElement)) continue;
       el.scrollIntoView({ block: 'nearest' });
       for (let i = 0; i < 60 && el.classList.contains('placeholder'); i++) await nextFrame();
-      // innerText needs layout, and off-screen entries skip it (content-visibility: auto): one more frame
-      // after scrolling to it lays it out.
+      // An entry far from the viewport rests unrendered (restingEntries.ts): scrolled to, it wakes in the
+      // next frame and is laid out in the one after.
       await nextFrame();
       await nextFrame();
       const kind = el.dataset['kind'] ?? '';

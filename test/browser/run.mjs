@@ -130,8 +130,7 @@ test('appendText patches grow a message incrementally and touch no other entry',
   for (let i = 0; i < 20; i++) await send(patch({ op: 'appendText', key: 'a1', text: ` more${i}` }));
   await send(patch({ op: 'appendText', key: 'a1', text: '\n\n```js\nconst x = 1;\n```\n' }));
   await flush();
-  // innerText leaves out a just-inserted `content-visibility: auto` segment until the next rendering
-  // decides it is on screen: wait for the text to be shown rather than read it once.
+  // Text is drawn in the next animation frame: wait for it to be shown rather than read it once.
   await page.waitForFunction(() => /more19/.test(document.querySelector('[data-key="a1"]').innerText));
   assert.equal(await page.locator('[data-key="a1"] pre code').innerText(), 'const x = 1;\n');
   assert.ok(await page.evaluate(() => window.__seg.isConnected && window.__seg === document.querySelector('[data-key="a1"] .md-seg')), 'frozen block not re-rendered');

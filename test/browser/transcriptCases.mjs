@@ -171,4 +171,86 @@ export function register(test) {
     assert.deepEqual(keys, [...keys].sort((a, b) => a - b), 'wrappers in transcript order');
     assert.ok(Math.min(...keys) < 1990, `entries above e2000 were put in: ${Math.min(...keys)}`);
   });
+  test('long chats: entries far from the viewport rest at their size and wake when near, searched or focused', async ({ open }) => {
+    const { page, send, flush } = await open({ height: 700 });
+    const all = [];
+    for (let i = 0; i < 400; i++) {
+      const k = i % 3;
+      all.push(
+        k === 0 ? message('user_message', `e${i}`, `Question ${i}: why?`)
+          : k === 1 ? message('agent_message', `e${i}`, `Answer **${i}**: word${i}x\n\n- one\n- two\n\n\`\`\`ts\nconst x${i} = ${i};\n\`\`\`\n\n${'More text here. '.repeat(i % 9)}`)
+            : toolCall(`e${i}`, { title: `Read file${i}.ts`, toolKind: 'read', status: 'completed', locations: [{ path: `/w/file${i}.ts` }] }),
+      );
+    }
+    await send(snapshot(all));
+    await flush();
+    const scroller = 'section[aria-label="Conversation"]';
+    // Sizes of the entries built at the bottom, before any of them rests; one of them holds the focus.
+    const before = await page.evaluate(() => Object.fromEntries([...document.querySelectorAll('[role="article"]:not(.placeholder)')].map((el) => {
+      const r = el.getBoundingClientRect();
+      return [el.dataset.key, [r.width, r.height]];
+    })));
+    await page.locator('[data-key="e397"] button').first().focus();
+    // Up by 150 px a frame until the bottom entries are far below the viewport.
+    for (let i = 0; i < 80; i++) await page.evaluate((sel) => new Promise((r) => requestAnimationFrame(() => { document.querySelector(sel).scrollTop -= 150; r(); })), scroller);
+    await page.locator('[data-key="e399"].resting').waitFor({ state: 'attached' });
+    const state = () => page.evaluate((sel) => {
+      const s = document.querySelector(sel).getBoundingClientRect();
+      return [...document.querySelectorAll('[role="article"]')].map((el) => {
+        const r = el.getBoundingClientRect();
+        return { key: el.dataset.key, resting: el.classList.contains('resting'), built: !el.classList.contains('placeholder'), w: r.width, h: r.height, away: Math.max(s.top - r.bottom, r.top - s.bottom, 0), text: el.textContent };
+      });
+    }, scroller);
+    let now = await state();
+    const resting = now.filter((e) => e.resting);
+    assert.ok(resting.length >= 10, `entries rest: ${resting.length}`);
+    for (const e of resting) {
+      assert.ok(e.away > 2000, `${e.key} rests ${e.away} px from the viewport`);
+      const [w, h] = before[e.key] ?? [];
+      if (w !== undefined) assert.ok(Math.abs(e.w - w) < 0.5 && Math.abs(e.h - h) < 0.5, `${e.key} keeps its size while resting: ${w}x${h} -> ${e.w}x${e.h}`);
+    }
+    assert.ok(resting.some((e) => before[e.key]), 'some measured entries rest');
+    assert.ok(resting.every((e) => e.built && e.text.length > 0), 'a resting entry keeps its contents');
+    assert.equal(now.find((e) => e.key === 'e397')?.resting, false, 'the entry holding the focus does not rest');
+    assert.ok(now.filter((e) => e.away === 0).every((e) => !e.resting), 'nothing on screen rests');
+    // Search finds a match in a resting entry and shows it: the entry wakes.
+    assert.ok(resting.some((e) => e.key === 'e391'), 'e391 rests');
+    await page.keyboard.press('Control+f');
+    await page.locator('input[aria-label="Search in conversation"]').fill('word391x');
+    await page.waitForFunction((sel) => {
+      const el = document.querySelector('[data-key="e391"]');
+      const s = document.querySelector(sel).getBoundingClientRect();
+      const r = el.getBoundingClientRect();
+      return !el.classList.contains('resting') && r.bottom > s.top && r.top < s.bottom;
+    }, scroller);
+    // Scrolled away, the match's entry rests again; stepping to the match wakes it once more.
+    await page.evaluate((sel) => { document.querySelector(sel).scrollTop = 0; }, scroller);
+    await page.locator('[data-key="e391"].resting').waitFor({ state: 'attached' });
+    await page.locator('input[aria-label="Search in conversation"]').press('Enter');
+    await page.waitForFunction((sel) => {
+      const el = document.querySelector('[data-key="e391"]');
+      const s = document.querySelector(sel).getBoundingClientRect();
+      const r = el.getBoundingClientRect();
+      return !el.classList.contains('resting') && r.bottom > s.top && r.top < s.bottom;
+    }, scroller);
+    await page.keyboard.press('Escape');
+    // Back up, then down again step by step to the bottom: what comes near wakes before it shows.
+    await page.evaluate((sel) => { document.querySelector(sel).scrollTop = 0; }, scroller);
+    for (let i = 0; i < 400; i++) {
+      const done = await page.evaluate((sel) => new Promise((r) => requestAnimationFrame(() => {
+        const s = document.querySelector(sel);
+        s.scrollTop += 150;
+        r(s.scrollTop + s.clientHeight >= s.scrollHeight - 1);
+      })), scroller);
+      if (done) break;
+    }
+    await page.waitForFunction((sel) => {
+      const s = document.querySelector(sel).getBoundingClientRect();
+      return [...document.querySelectorAll('[role="article"]')].filter((el) => { const r = el.getBoundingClientRect(); return r.bottom > s.top && r.top < s.bottom; }).every((el) => !el.classList.contains('resting') && !el.classList.contains('placeholder'));
+    }, scroller);
+    now = await state();
+    assert.ok(now.filter((e) => e.resting).every((e) => e.away > 2000), 'only far entries rest');
+    const e399 = now.find((e) => e.key === 'e399');
+    assert.ok(e399 && !e399.resting && Math.abs(e399.h - before.e399[1]) < 0.5, 'the last entry is back as it was');
+  });
 }
