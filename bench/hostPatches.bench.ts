@@ -21,6 +21,55 @@ interface Tally {
   text: number;
   /** Bytes of the agent's own messages (JSON lines), for scale. */
   wire: number;
+  /** The transcript's posts by what the bytes carry (see `breakdown`). */
+  parts: Record<Part, number>;
+}
+
+/**
+ * What the transcript's posted bytes carry: message and thought text; the user's prompts; what tool
+ * cards show (titles, kinds, statuses, paths, commands, output, diffs); each entry's key (sent once);
+ * the agent's own ids (tool call and message ids); a thought's time span; the raw input/output sizes behind a card's toggle; and the framing (post
+ * envelopes, op names, handles, field names).
+ */
+type Part = 'messageText' | 'prompts' | 'toolCards' | 'keys' | 'ids' | 'thoughtSpans' | 'rawSizes' | 'framing';
+const PARTS: readonly Part[] = ['messageText', 'prompts', 'toolCards', 'keys', 'ids', 'thoughtSpans', 'rawSizes', 'framing'];
+const newTally = (): Tally => ({ posted: 0, panel: 0, text: 0, wire: 0, parts: Object.fromEntries(PARTS.map((p) => [p, 0])) as Record<Part, number> });
+const bytes = (v: unknown): number => enc.encode(typeof v === 'string' ? v : JSON.stringify(v)).length;
+
+/** Splits one post's transcript ops into parts; whatever is not content, key, span or size is framing. */
+function breakdown(ops: readonly unknown[], parts: Record<Part, number>): void {
+  let counted = 0;
+  const add = (part: Part, n: number): void => {
+    parts[part] += n;
+    counted += n;
+  };
+  let total = bytes({ type: 'patch', ops: ops.filter((o) => (o as { op?: string }).op !== 'panel') });
+  for (const raw of ops) {
+    const op = raw as { op?: string; text?: string; entry?: Record<string, unknown>; patch?: Record<string, unknown> };
+    if (op.op === 'panel') continue;
+    if (op.op === 'appendText' && typeof op.text === 'string') add('messageText', bytes(op.text));
+    else if (op.op === 'insert' && op.entry) {
+      const { kind, key, span, raw: sizes, toolCallId, messageId, ...rest } = op.entry;
+      add('keys', bytes(key));
+      for (const id of [toolCallId, messageId]) if (id !== undefined && id !== null) add('ids', bytes(id));
+      if (span !== undefined) add('thoughtSpans', bytes(span));
+      if (sizes !== undefined) add('rawSizes', bytes(sizes));
+      const content = rest['content'];
+      if (kind === 'tool_call') {
+        for (const [k, v] of Object.entries(rest)) if (k !== 'provenance') add('toolCards', bytes(v));
+      } else if (content !== undefined) add(kind === 'user_message' ? 'prompts' : 'messageText', bytes(content));
+    } else if (op.op === 'fields' && op.patch) {
+      const { appendText, nested, ...rest } = op.patch as { appendText?: string; nested?: Record<string, unknown> } & Record<string, unknown>;
+      if (typeof appendText === 'string') add('messageText', bytes(appendText));
+      if (nested?.['span'] !== undefined) add('thoughtSpans', bytes(nested['span']));
+      if (nested?.['raw'] !== undefined) add('rawSizes', bytes(nested['raw']));
+      // set/unset/append of a tool card's fields: the values it shows.
+      for (const group of Object.values(rest)) if (group && typeof group === 'object') for (const v of Object.values(group)) add('toolCards', bytes(v));
+    }
+  }
+  // Framing: the rest. A post of panel ops only has no transcript bytes.
+  if (ops.every((o) => (o as { op?: string }).op === 'panel')) total = 0;
+  parts.framing += total - counted;
 }
 
 function feed(records: { t: number; dir: 'client->agent' | 'agent->client'; msg: unknown }[], tally: Tally): void {
@@ -34,6 +83,7 @@ function feed(records: { t: number; dir: 'client->agent' | 'agent->client'; msg:
     const ops = batcher.take();
     // UTF-8 bytes of the serialized post, like the text it is compared with.
     if (ops.length) tally.posted += enc.encode(JSON.stringify({ type: 'patch', ops })).length;
+    breakdown(ops, tally.parts);
     // A panel op is one item of the list: its bytes and a comma (none when it is alone, but then the post's
     // envelope is its own cost too, so it is counted with it).
     for (const op of ops) if (op.op === 'panel') tally.panel += enc.encode(JSON.stringify(op)).length + (ops.length > 1 ? 1 : 25);
@@ -78,11 +128,11 @@ function synthetic(chunks: number, chunksPerSecond: number): { t: number; dir: '
   return out;
 }
 
-const synth: Tally = { posted: 0, panel: 0, text: 0, wire: 0 };
+const synth = newTally();
 feed(synthetic(100_000, 400), synth);
 
 const dir = path.join(__dirname, '../test/fixtures/transcripts');
-const real: Tally = { posted: 0, panel: 0, text: 0, wire: 0 };
+const real = newTally();
 for (const f of readdirSync(dir).filter((x) => x.endsWith('.jsonl')).sort()) {
   const records = readFileSync(path.join(dir, f), 'utf8')
     .split('\n')
@@ -112,5 +162,10 @@ console.log(
     'webview.bytesPostedPerTextByteRecordedAgentsWithSessionFields': round(real.posted / real.text),
     // For scale: the webview gets a fraction of what the agents sent.
     'webview.bytesPostedPerAgentByteRecordedAgents': round(real.posted / real.wire),
+    // The transcript's posts by what they carry, in bytes: the goal's 3 bytes per byte of message text
+    // would leave less than the prompts and tool cards the panel shows take alone.
+    'webview.bytesPostedRecordedAgentsParts': real.parts,
+    // The same posts per byte of everything the panel shows from them (message text, prompts, tool cards).
+    'webview.bytesPostedPerShownByteRecordedAgents': round((real.posted - real.panel) / (real.parts.messageText + real.parts.prompts + real.parts.toolCards)),
   }),
 );
