@@ -121,10 +121,6 @@ export class SearchBar {
     if (typeof CSS !== 'undefined' && CSS.highlights) CSS.highlights.set('acp-search-current', new Highlight(r));
     if (!scroll) return;
     const el = r.startContainer.parentElement;
-    // Its entry may have rested since (restingEntries.ts): rendered again before it is scrolled to.
-    const key = el?.closest<HTMLElement>('[data-key]')?.dataset['key'];
-    const v = key !== undefined ? this.transcript.view(key) : undefined;
-    if (v) this.transcript.build(v);
     // A match inside a collapsed thought or raw-output toggle must be visible.
     for (let d = el?.closest('details'); d; d = d.parentElement?.closest('details')) d.open = true;
     el?.scrollIntoView({ block: 'center' });

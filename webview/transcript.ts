@@ -4,10 +4,10 @@
  * not live: a live log re-announces replaced and scrolled-in content; `Narrator` says what is new.
  *
  * Long sessions: the newest entries get a cheap wrapper at once; older ones wait in blocks until they
- * near the viewport (olderEntries.ts); an entry's contents are built when its wrapper comes near the
+ * near the viewport (entryBlocks.ts); an entry's contents are built when its wrapper comes near the
  * viewport (IntersectionObserver), a few milliseconds' worth per frame; a built entry is laid out and
- * painted on its own (`contain` in chat.css), and rests unrendered while it is far from the viewport
- * (restingEntries.ts). Search, reveal, keyboard jumps and pending permissions build
+ * painted on its own (`contain` in chat.css), and leaves the document for a block while it is far from
+ * the viewport (farEntries.ts), to come back as it was. Search, reveal, keyboard jumps and pending permissions build
  * what they need at once. Nothing rendered is thrown away and rebuilt.
  * Streaming: patches only mark views dirty; drawing happens once per animation frame. ScrollPin keeps the
  * view at the bottom while the user follows it.
@@ -20,9 +20,9 @@ import type { EntryPatch } from '../src/common/webview/entryDiff';
 import type { EntryView, ViewContext } from './entries/entryView';
 import { MessageView } from './entries/messageView';
 import { ToolCallView } from './entries/toolCallView';
-import { BLOCK, OlderEntries } from './olderEntries';
+import { BLOCK, EntryBlocks } from './entryBlocks';
 import { ScrollPin } from './scrollPin';
-import { RestingEntries } from './restingEntries';
+import { FarEntries } from './farEntries';
 
 /** How far outside the viewport entries are already built, so scrolling does not show blanks. */
 const PRELOAD_MARGIN = '1200px 0px';
@@ -46,10 +46,10 @@ export class Transcript {
   private readonly byKey = new Map<string, EntryView>();
   private readonly dirty = new Set<EntryView>();
   private readonly observer: IntersectionObserver;
-  /** Entries without an element yet, in blocks. */
-  private readonly older: OlderEntries;
-  /** Built entries far from the viewport, left unrendered. */
-  private readonly resting: RestingEntries;
+  /** Entries not in the document, in blocks: older ones not shown yet, built ones parked far away. */
+  private readonly blocks: EntryBlocks;
+  /** Finds the built entries far from the viewport, to park. */
+  private readonly far: FarEntries;
   /** Entries near the viewport waiting to be built (at most BUILD_BUDGET_MS per frame). */
   private readonly toBuild = new Set<EntryView>();
   private buildFrame = 0;
@@ -67,9 +67,18 @@ export class Transcript {
     this.observer = new IntersectionObserver((records) => this.onIntersect(records), { root: this.scroller, rootMargin: PRELOAD_MARGIN });
     this.pin = new ScrollPin(this.scroller, this.list);
     // Before the blocks: its scroll listener reads the layout their listener then changes.
-    this.resting = new RestingEntries(this.scroller, () => this.order, (v) => this.older.elementOf(v));
-    this.older = new OlderEntries(this.scroller, (views) => {
-      for (const v of views) if (!v.hydrated) this.observer.observe(v.el);
+    this.far = new FarEntries(
+      this.scroller,
+      () => this.order,
+      (v) => this.blocks.elementOf(v),
+      (views, heights) => this.blocks.park(views, heights),
+      (v) => v.el.classList.contains('search-hit'),
+    );
+    this.blocks = new EntryBlocks(this.scroller, (views) => {
+      for (const v of views) {
+        if (v.hydrated) this.far.track(v);
+        else this.observer.observe(v.el);
+      }
     });
   }
 
@@ -97,8 +106,8 @@ export class Transcript {
     this.order = [];
     this.byKey.clear();
     this.dirty.clear();
-    this.older.clear();
-    this.resting.clear();
+    this.blocks.clear();
+    this.far.clear();
     this.toBuild.clear();
     this.olderCount = olderCount;
     for (const e of entries) {
@@ -108,7 +117,7 @@ export class Transcript {
     }
     // Newest first: the last BLOCK entries get their wrappers now, older ones wait in blocks.
     const tail = Math.max(0, this.order.length - BLOCK);
-    const frag = this.older.prepend(this.order.slice(0, tail));
+    const frag = this.blocks.prepend(this.order.slice(0, tail));
     for (let i = tail; i < this.order.length; i++) frag.append(this.order[i]!.el);
     this.list.replaceChildren(frag);
     this.setEarlier(earlier);
@@ -130,22 +139,32 @@ export class Transcript {
    * above everything, so nothing on screen moves; `olderCount` are still to come before them.
    */
   prependOlder(entries: readonly Entry[], olderCount: number): void {
+    // What is read stays where it is. The browser's scroll anchoring does that too, but not in a frame
+    // where its anchor changes size (an entry being built as it came into view): the view then jumped
+    // by the height of everything put above it.
+    const anchor = this.pin.isPinned ? undefined : this.firstVisible();
+    const el = anchor && this.blocks.elementOf(anchor);
+    const top = el?.getBoundingClientRect().top;
     const views = entries.filter((e) => !this.byKey.has(e.key)).map((e) => this.createView(e));
     for (const v of views) this.byKey.set(v.key, v);
     this.order = views.concat(this.order);
     this.olderCount = olderCount;
-    this.list.insertBefore(this.older.prepend(views), this.list.firstChild);
+    this.list.insertBefore(this.blocks.prepend(views), this.list.firstChild);
     this.setEarlier(this.earlier);
     this.applyPermissions();
     this.updateEmpty();
+    if (el?.isConnected && top !== undefined) {
+      const moved = el.getBoundingClientRect().top - top;
+      if (Math.abs(moved) >= 0.5) this.scroller.scrollTop += moved;
+    }
   }
 
   /** Puts an entry in the document (its block's entries with it) and builds its contents now. */
   build(v: EntryView): void {
     this.place(v);
     this.toBuild.delete(v);
-    this.resting.wake(v);
     v.hydrate();
+    this.far.track(v);
   }
 
     insert(index: number, entry: Entry): void {
@@ -209,7 +228,7 @@ export class Transcript {
     this.place(v);
     this.observer.unobserve(v.el);
     this.toBuild.delete(v);
-    this.resting.forget(v);
+    this.far.forget(v);
     v.el.remove();
     this.order.splice(this.order.indexOf(v), 1);
     this.byKey.delete(key);
@@ -249,7 +268,9 @@ export class Transcript {
    * any blocks already there; at the end when the entry is unknown. A snapshot's rebuild removes it.
    */
   placeAfter(el: HTMLElement, key: string | null): void {
-    let at: Element | undefined = key !== null ? this.byKey.get(key)?.el : undefined;
+    const v = key !== null ? this.byKey.get(key) : undefined;
+    if (v) this.place(v);
+    let at: Element | undefined = v?.el;
     if (!at) this.list.append(el);
     else {
       while (at.nextElementSibling?.classList.contains('changes') && at.nextElementSibling !== el) at = at.nextElementSibling;
@@ -321,10 +342,14 @@ export class Transcript {
   /** Key of the first entry in view, for restoring the scroll position after a reload (null when following). */
   topVisibleKey(): string | null {
     if (this.pin.isPinned) return null;
+    return this.firstVisible()?.key ?? null;
+  }
+
+  /** The first entry at least partly in view (an entry in a block counts with its block's box). */
+  private firstVisible(): EntryView | undefined {
     const top = this.scroller.getBoundingClientRect().top;
-    // Entries are in document order: binary search for the first whose bottom is below the top edge
-    // (an entry still in a block counts with its block's box).
-    const bottom = (v: EntryView): number => this.older.elementOf(v).getBoundingClientRect().bottom;
+    // Entries are in document order: binary search for the first whose bottom is below the top edge.
+    const bottom = (v: EntryView): number => this.blocks.elementOf(v).getBoundingClientRect().bottom;
     let lo = 0;
     let hi = this.order.length;
     while (lo < hi) {
@@ -332,7 +357,7 @@ export class Transcript {
       if (bottom(this.order[mid]!) > top) hi = mid;
       else lo = mid + 1;
     }
-    return this.order[lo]?.key ?? null;
+    return this.order[lo];
   }
 
   /** Draws everything pending now (the frame callback; also called by tests and the bench). */
@@ -408,7 +433,7 @@ export class Transcript {
 
   /** Makes sure an entry's wrapper is in the document. */
   private place(v: EntryView): void {
-    this.older.place(v);
+    this.blocks.place(v);
   }
 
   private markDirty(v: EntryView): void {

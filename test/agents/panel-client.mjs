@@ -313,7 +313,13 @@ try {
       }
       if (s.notices) note(`after the reload the panel says: ${s.notices}`);
       const after = await renderedEntries(frame);
-      await frame.locator('[data-key]').first().evaluate((el) => el.scrollIntoView({ block: 'start' }));
+      // Back to the top (the first entries may have left the document while the last ones were read).
+      await frame.evaluate(() => {
+        const t = globalThis.__acpChat?.transcript;
+        const first = t?.views[0];
+        if (first) t.reveal(first.key, false);
+        document.querySelector('[data-key]')?.scrollIntoView({ block: 'start' });
+      });
       await screenshot(page, 'restored');
       const sig = (list) => list.map((e) => `${e.kind}:${e.key.slice(0, 8)}`);
       const bad = [];

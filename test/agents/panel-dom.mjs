@@ -11,7 +11,8 @@ export function panelStatus(frame) {
       turnText: turn?.textContent?.trim() ?? '',
       banner: banner && !banner.hidden && banner.textContent?.trim() ? banner.textContent.trim() : null,
       permission: document.querySelector('.permission.active [data-option-id]') !== null,
-      entries: document.querySelectorAll('[data-key]').length,
+      // The panel's own count: entries far from the viewport are not in the document (webview/farEntries.ts).
+      entries: globalThis.__acpChat?.transcript.views.length ?? document.querySelectorAll('[data-key]').length,
       notices: notices?.textContent?.trim() ?? '',
     };
   });
@@ -47,12 +48,18 @@ export function renderedEntries(frame) {
   return frame.evaluate(async () => {
     const nextFrame = () => new Promise((r) => requestAnimationFrame(() => r(undefined)));
     const out = [];
-    for (const el of document.querySelectorAll('[data-key]')) {
-      if (!(el instanceof HTMLElement)) continue;
+    // Entries far from the viewport are not in the document (webview/farEntries.ts): walk the panel's
+    // own list of keys, and put each back where it belongs by scrolling to it, as a user would.
+    const keyed = () => [...document.querySelectorAll('[data-key]')].filter((el) => el instanceof HTMLElement);
+    const keys = globalThis.__acpChat?.transcript.views.map((v) => v.key) ?? keyed().map((el) => el.dataset['key']);
+    for (const key of keys) {
+      const find = () => keyed().find((e) => e.dataset['key'] === key);
+      if (!find()) globalThis.__acpChat?.transcript.reveal(key, false);
+      const el = find();
+      if (!el) continue;
       el.scrollIntoView({ block: 'nearest' });
       for (let i = 0; i < 60 && el.classList.contains('placeholder'); i++) await nextFrame();
-      // An entry far from the viewport rests unrendered (restingEntries.ts): scrolled to, it wakes in the
-      // next frame and is laid out in the one after.
+      // innerText needs the layout of the frame after the scroll.
       await nextFrame();
       await nextFrame();
       const kind = el.dataset['kind'] ?? '';

@@ -171,7 +171,7 @@ export function register(test) {
     assert.deepEqual(keys, [...keys].sort((a, b) => a - b), 'wrappers in transcript order');
     assert.ok(Math.min(...keys) < 1990, `entries above e2000 were put in: ${Math.min(...keys)}`);
   });
-  test('long chats: entries far from the viewport rest at their size and wake when near, searched or focused', async ({ open }) => {
+  test('long chats: built entries far from the viewport leave the document in blocks of their height and come back as they were', async ({ open }) => {
     const { page, send, flush } = await open({ height: 700 });
     const all = [];
     for (let i = 0; i < 400; i++) {
@@ -185,58 +185,60 @@ export function register(test) {
     await send(snapshot(all));
     await flush();
     const scroller = 'section[aria-label="Conversation"]';
-    // Sizes of the entries built at the bottom, before any of them rests; one of them holds the focus.
-    const before = await page.evaluate(() => Object.fromEntries([...document.querySelectorAll('[role="article"]:not(.placeholder)')].map((el) => {
-      const r = el.getBoundingClientRect();
-      return [el.dataset.key, [r.width, r.height]];
-    })));
+    // The entries built at the bottom: their elements, sizes and distance from the end of the list.
+    const bottom = await page.evaluate(() => {
+      window.__built = new Map([...document.querySelectorAll('[role="article"]:not(.placeholder)')].map((el) => [el.dataset.key, el]));
+      const end = document.querySelector('.entries').getBoundingClientRect().bottom;
+      return Object.fromEntries([...window.__built].map(([k, el]) => [k, { h: el.getBoundingClientRect().height, fromEnd: end - el.getBoundingClientRect().top }]));
+    });
+    assert.ok(Object.keys(bottom).length >= 12, 'the newest entries are built');
+    // One entry holds the focus, one the selection: both stay in the document wherever the view goes.
     await page.locator('[data-key="e397"] button').first().focus();
+    await page.evaluate(() => getSelection().selectAllChildren(document.querySelector('[data-key="e394"] .entry-body')));
+    const selected = await page.evaluate(() => getSelection().toString());
+    assert.match(selected, /word394x/);
     // Up by 150 px a frame until the bottom entries are far below the viewport.
     for (let i = 0; i < 80; i++) await page.evaluate((sel) => new Promise((r) => requestAnimationFrame(() => { document.querySelector(sel).scrollTop -= 150; r(); })), scroller);
-    await page.locator('[data-key="e399"].resting').waitFor({ state: 'attached' });
-    const state = () => page.evaluate((sel) => {
-      const s = document.querySelector(sel).getBoundingClientRect();
-      return [...document.querySelectorAll('[role="article"]')].map((el) => {
-        const r = el.getBoundingClientRect();
-        return { key: el.dataset.key, resting: el.classList.contains('resting'), built: !el.classList.contains('placeholder'), w: r.width, h: r.height, away: Math.max(s.top - r.bottom, r.top - s.bottom, 0), text: el.textContent };
-      });
-    }, scroller);
-    let now = await state();
-    const resting = now.filter((e) => e.resting);
-    assert.ok(resting.length >= 10, `entries rest: ${resting.length}`);
-    for (const e of resting) {
-      assert.ok(e.away > 2000, `${e.key} rests ${e.away} px from the viewport`);
-      const [w, h] = before[e.key] ?? [];
-      if (w !== undefined) assert.ok(Math.abs(e.w - w) < 0.5 && Math.abs(e.h - h) < 0.5, `${e.key} keeps its size while resting: ${w}x${h} -> ${e.w}x${e.h}`);
-    }
-    assert.ok(resting.some((e) => before[e.key]), 'some measured entries rest');
-    assert.ok(resting.every((e) => e.built && e.text.length > 0), 'a resting entry keeps its contents');
-    assert.equal(now.find((e) => e.key === 'e397')?.resting, false, 'the entry holding the focus does not rest');
-    assert.ok(now.filter((e) => e.away === 0).every((e) => !e.resting), 'nothing on screen rests');
-    // Search finds a match in a resting entry and shows it: the entry wakes.
-    assert.ok(resting.some((e) => e.key === 'e391'), 'e391 rests');
+    await page.waitForFunction(() => !document.querySelector('[data-key="e399"]'));
+    // Entries above still being built change the height: wait until it holds for ten frames.
+    const settled = () => page.waitForFunction((sel) => {
+      const s = document.querySelector(sel);
+      const w = (window.__settle ??= { h: -1, n: 0 });
+      w.n = s.scrollHeight === w.h ? w.n + 1 : 0;
+      w.h = s.scrollHeight;
+      return w.n >= 10;
+    }, scroller, { polling: 'raf' });
+    await settled();
+    const parked = await page.evaluate((sel) => ({
+      gone: [...window.__built.keys()].filter((k) => !document.querySelector(`[data-key="${k}"]`)),
+      kept: ['e397', 'e394'].filter((k) => document.querySelector(`[data-key="${k}"]`)),
+      selection: getSelection().toString(),
+      height: document.querySelector(sel).scrollHeight,
+      top: document.querySelector(sel).scrollTop,
+      inView: [...document.querySelectorAll('[role="article"]')].filter((el) => { const r = el.getBoundingClientRect(); const s = document.querySelector(sel).getBoundingClientRect(); return r.bottom > s.top && r.top < s.bottom; }).length,
+    }), scroller);
+    assert.ok(parked.gone.length >= 10, `built entries left the document: ${parked.gone.length}`);
+    assert.deepEqual(parked.kept, ['e397', 'e394'], 'the focused and the selected entries stay');
+    assert.equal(parked.selection, selected, 'the selection is intact');
+    assert.ok(parked.inView > 0, 'entries are on screen');
+    // Search finds a match in a parked entry and shows it there.
+    assert.ok(parked.gone.includes('e391'), 'e391 is parked');
     await page.keyboard.press('Control+f');
     await page.locator('input[aria-label="Search in conversation"]').fill('word391x');
     await page.waitForFunction((sel) => {
       const el = document.querySelector('[data-key="e391"]');
       const s = document.querySelector(sel).getBoundingClientRect();
-      const r = el.getBoundingClientRect();
-      return !el.classList.contains('resting') && r.bottom > s.top && r.top < s.bottom;
+      const r = el?.getBoundingClientRect();
+      return r && r.bottom > s.top && r.top < s.bottom;
     }, scroller);
-    // Scrolled away, the match's entry rests again; stepping to the match wakes it once more.
-    await page.evaluate((sel) => { document.querySelector(sel).scrollTop = 0; }, scroller);
-    await page.locator('[data-key="e391"].resting').waitFor({ state: 'attached' });
-    await page.locator('input[aria-label="Search in conversation"]').press('Enter');
-    await page.waitForFunction((sel) => {
-      const el = document.querySelector('[data-key="e391"]');
-      const s = document.querySelector(sel).getBoundingClientRect();
-      const r = el.getBoundingClientRect();
-      return !el.classList.contains('resting') && r.bottom > s.top && r.top < s.bottom;
-    }, scroller);
+    assert.ok(await page.evaluate(() => document.querySelector('[data-key="e391"]') === window.__built.get('e391')), 'the same element came back');
     await page.keyboard.press('Escape');
-    // Back up, then down again step by step to the bottom: what comes near wakes before it shows.
-    await page.evaluate((sel) => { document.querySelector(sel).scrollTop = 0; }, scroller);
-    for (let i = 0; i < 400; i++) {
+    // Back to where the view was, and then to the end: what comes near returns as it was, where it was.
+    await page.evaluate(({ sel, top }) => { document.querySelector(sel).scrollTop = top; }, { sel: scroller, top: parked.top });
+    await page.waitForFunction(() => !document.querySelector('[data-key="e391"]'));
+    const again = await page.evaluate((sel) => document.querySelector(sel).scrollHeight, scroller);
+    assert.ok(Math.abs(again - parked.height) <= 1, `blocks are as tall as the entries they hold: ${parked.height} -> ${again}`);
+    for (let i = 0; i < 200; i++) {
       const done = await page.evaluate((sel) => new Promise((r) => requestAnimationFrame(() => {
         const s = document.querySelector(sel);
         s.scrollTop += 150;
@@ -244,13 +246,14 @@ export function register(test) {
       })), scroller);
       if (done) break;
     }
-    await page.waitForFunction((sel) => {
-      const s = document.querySelector(sel).getBoundingClientRect();
-      return [...document.querySelectorAll('[role="article"]')].filter((el) => { const r = el.getBoundingClientRect(); return r.bottom > s.top && r.top < s.bottom; }).every((el) => !el.classList.contains('resting') && !el.classList.contains('placeholder'));
-    }, scroller);
-    now = await state();
-    assert.ok(now.filter((e) => e.resting).every((e) => e.away > 2000), 'only far entries rest');
-    const e399 = now.find((e) => e.key === 'e399');
-    assert.ok(e399 && !e399.resting && Math.abs(e399.h - before.e399[1]) < 0.5, 'the last entry is back as it was');
+    await page.waitForFunction(() => [...window.__built.keys()].every((k) => document.querySelector(`[data-key="${k}"]`)));
+    const back = await page.evaluate(() => {
+      const end = document.querySelector('.entries').getBoundingClientRect().bottom;
+      return Object.fromEntries([...window.__built].map(([k, el]) => [k, { same: document.querySelector(`[data-key="${k}"]`) === el, h: el.getBoundingClientRect().height, fromEnd: end - el.getBoundingClientRect().top }]));
+    });
+    for (const [k, b] of Object.entries(bottom)) {
+      assert.ok(back[k].same, `${k} came back as the same element`);
+      assert.ok(Math.abs(back[k].h - b.h) < 0.5 && Math.abs(back[k].fromEnd - b.fromEnd) < 0.5, `${k} is where it was: ${JSON.stringify(b)} -> ${JSON.stringify(back[k])}`);
+    }
   });
 }

@@ -68,7 +68,9 @@ async function commandPick(page, command, label) {
   }
 }
 
-const keysOf = (frame) => frame.locator('[data-key]').evaluateAll((els) => els.map((e) => `${e.getAttribute('data-kind')}:${e.getAttribute('data-key')}`));
+// The panel's own list (entries far from the viewport are not in the document, webview/farEntries.ts).
+const keysOf = (frame) =>
+  frame.evaluate(() => globalThis.__acpChat?.transcript.views.map((v) => `${v.entry.kind}:${v.key}`) ?? [...document.querySelectorAll('[data-key]')].map((e) => `${e.getAttribute('data-kind')}:${e.getAttribute('data-key')}`));
 
 // A second agent for the side-by-side step: the demo agent streaming more slowly, under another name.
 const secondAgent = { id: 'demo-b', name: 'Demo B', command: process.execPath, args: [path.join(root, 'dist/demo-agent.js')], env: { ACP_DEMO_DELAY_MS: '20' } };
