@@ -95,7 +95,8 @@ export class FarEntries {
       // Built near the viewport since the last check (the transcript builds what scrolls near).
       if (el === v.el && v.hydrated) this.placed.add(v);
     }
-    const selection = document.getSelection();
+    const sel = document.getSelection();
+    const selection = sel && sel.rangeCount > 0 && !sel.isCollapsed ? sel : null;
     const active = document.activeElement;
     const far: Far[] = [];
     for (const v of this.placed) {
@@ -104,7 +105,7 @@ export class FarEntries {
         this.placed.delete(v);
         continue;
       }
-      if ((active && v.el.contains(active)) || selection?.containsNode(v.el, true) || this.keep(v)) continue;
+      if (this.keep(v) || (active && v.el.contains(active)) || selection?.containsNode(v.el, true)) continue;
       const box = v.el.getBoundingClientRect();
       far.push({ v, top: box.top, height: box.height });
     }
