@@ -7,8 +7,8 @@
  * near the viewport (entryBlocks.ts); an entry's contents are built when its wrapper comes near the
  * viewport (IntersectionObserver), a few milliseconds' worth per frame; a built entry is laid out and
  * painted on its own (`contain` in chat.css), and leaves the document for a block while it is far from
- * the viewport (farEntries.ts), to come back as it was. Search, reveal, keyboard jumps and pending permissions build
- * what they need at once. Nothing rendered is thrown away and rebuilt.
+ * the viewport (farEntries.ts), to come back as it was. Search, reveal, keyboard jumps and pending
+ * permissions build what they need at once. Nothing rendered is thrown away and rebuilt.
  * Streaming: patches only mark views dirty; drawing happens once per animation frame. ScrollPin keeps the
  * view at the bottom while the user follows it.
  */
@@ -264,8 +264,9 @@ export class Transcript {
   }
 
   /**
-   * Puts a block that is not an entry (a turn's Changes summary) right after the entry with `key`, after
-   * any blocks already there; at the end when the entry is unknown. A snapshot's rebuild removes it.
+   * Puts a block that is not an entry (a turn's Changes summary) right after the entry with `key` (put
+   * back in the document if it was parked), after any blocks already there; at the end when the entry is
+   * unknown. A snapshot's rebuild removes it.
    */
   placeAfter(el: HTMLElement, key: string | null): void {
     const v = key !== null ? this.byKey.get(key) : undefined;
