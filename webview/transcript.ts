@@ -180,8 +180,10 @@ export class Transcript {
     this.order.splice(at, 0, v);
     this.byKey.set(entry.key, v);
     // New entries are where the action is: build them now (older ones wait for the observer).
-    if (at >= this.order.length - EAGER_TAIL) v.hydrate();
-    else this.observer.observe(v.el);
+    if (at >= this.order.length - EAGER_TAIL) {
+      v.hydrate();
+      this.far.track(v);
+    } else this.observer.observe(v.el);
     for (let i = Math.max(0, at - 3); i < at; i++) this.order[i]!.followed();
     if (entry.kind === 'tool_call') this.applyPermissions();
     this.updateEmpty();

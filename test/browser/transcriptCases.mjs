@@ -256,4 +256,25 @@ export function register(test) {
       assert.ok(Math.abs(back[k].h - b.h) < 0.5 && Math.abs(back[k].fromEnd - b.fromEnd) < 0.5, `${k} is where it was: ${JSON.stringify(b)} -> ${JSON.stringify(back[k])}`);
     }
   });
+  test('long chats: a parked entry keeps streaming, and entries arriving meanwhile land after it, in order', async ({ open }) => {
+    const { page, send, flush } = await open({ height: 700 });
+    const all = [];
+    for (let i = 0; i < 300; i++) all.push(i % 2 ? message('agent_message', `e${i}`, `Answer **${i}**\n\n${'Some more text. '.repeat(1 + (i % 7))}`) : message('user_message', `e${i}`, `Question ${i}`));
+    await send(snapshot(all));
+    await flush();
+    const scroller = 'section[aria-label="Conversation"]';
+    for (let i = 0; i < 60; i++) await page.evaluate((sel) => new Promise((r) => requestAnimationFrame(() => { document.querySelector(sel).scrollTop -= 150; r(); })), scroller);
+    await page.waitForFunction(() => !document.querySelector('[data-key="e299"]'));
+    // The agent goes on writing into the last entry, and a new turn arrives, while the user reads above.
+    await send(patch({ op: 'appendText', key: 'e299', text: ' Streamed while parked.' }));
+    await send(patch({ op: 'insert', index: 300, entry: message('user_message', 'e300', 'And now?') }, { op: 'insert', index: 301, entry: message('agent_message', 'e301', 'Here.') }));
+    await flush();
+    assert.ok(await page.evaluate(() => !document.querySelector('[data-key="e299"]')), 'e299 is still parked');
+    await page.evaluate((sel) => { const s = document.querySelector(sel); s.scrollTop = s.scrollHeight; }, scroller);
+    await page.waitForFunction(() => /Streamed while parked\./.test(document.querySelector('[data-key="e299"]')?.textContent ?? ''));
+    const keys = await page.evaluate(() => [...document.querySelectorAll('[role="article"][data-key]')].map((el) => Number(el.dataset.key.slice(1))));
+    assert.deepEqual(keys, [...keys].sort((a, b) => a - b), 'entries in transcript order');
+    assert.deepEqual(keys.slice(-3), [299, 300, 301], 'the new entries come after the one that was parked');
+    assert.equal(await page.evaluate(() => window.__acpChat.transcript.entries.length), 302);
+  });
 }
