@@ -20,8 +20,11 @@ import type { EntryView } from './entries/entryView';
 
 /** Older entries wait in blocks of this many (one element each) until the block nears the viewport. */
 export const BLOCK = 64;
-/** Built entries parked together at most: a block that comes back brings them all, in one frame. */
-const PARKED_BLOCK = 8;
+/**
+ * Built entries parked together at most. A parked block opens only as far as the viewport needs
+ * (`check`), so the bound is on the arrays walked per opening; fewer blocks keep the list short.
+ */
+const PARKED_BLOCK = BLOCK;
 /** Gap between entries (their bottom margin in chat.css), counted into a block's height. */
 const ENTRY_GAP = 10;
 /** How far outside the viewport a block is already opened, so scrolling does not show blanks. */
@@ -83,18 +86,35 @@ export class EntryBlocks {
 
   /**
    * Takes built entries out of the document: `views` are consecutive siblings in the list, in order,
-   * with their measured heights. They join a parked block right before them while it has room, else
-   * make new ones of PARKED_BLOCK at most; nothing on screen moves, since a block is exactly as tall as
-   * the entries it stands for.
+   * with their measured heights. They join the parked blocks right after and before them while those
+   * have room, else make new ones of PARKED_BLOCK at most; nothing on screen moves, since a block is
+   * exactly as tall as the entries it stands for.
    */
   park(views: readonly EntryView[], heights: readonly number[]): void {
     if (views.length !== heights.length) return;
-    for (let i = 0; i < views.length; ) {
+    // Their last ones join a parked block right after them while it has room (scrolling up parks the
+    // entries just above such a block, a few per frame: without this, a block each).
+    let end = views.length;
+    const nextEl = views[end - 1]?.el.nextElementSibling;
+    const next = nextEl ? this.byEl.get(nextEl) : undefined;
+    if (next?.parked && next.views.length < PARKED_BLOCK) {
+      const n = Math.min(PARKED_BLOCK - next.views.length, end);
+      const moved = views.slice(end - n, end);
+      for (const v of moved) {
+        this.blockOf.set(v, next);
+        v.el.remove();
+      }
+      next.views.unshift(...moved);
+      next.heights.unshift(...heights.slice(end - n, end));
+      next.el.style.height = `${blockHeight(next.heights)}px`;
+      end -= n;
+    }
+    for (let i = 0; i < end; ) {
       const first = views[i]!;
       const prevEl = first.el.previousElementSibling;
       const prev = prevEl ? this.byEl.get(prevEl) : undefined;
       if (prev?.parked && prev.views.length < PARKED_BLOCK) {
-        const n = Math.min(PARKED_BLOCK - prev.views.length, views.length - i);
+        const n = Math.min(PARKED_BLOCK - prev.views.length, end - i);
         for (const v of views.slice(i, i + n)) {
           this.blockOf.set(v, prev);
           v.el.remove();
@@ -105,7 +125,7 @@ export class EntryBlocks {
         i += n;
         continue;
       }
-      const n = Math.min(PARKED_BLOCK, views.length - i);
+      const n = Math.min(PARKED_BLOCK, end - i);
       const block = this.makeBlock(views.slice(i, i + n), heights.slice(i, i + n), true);
       first.el.before(block.el);
       for (const v of block.views) v.el.remove();
