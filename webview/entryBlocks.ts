@@ -2,12 +2,14 @@
  * Entries that are not in the document, in blocks: one empty element of their height each, so the list
  * holds a few hundred children whatever the length of the chat. Two kinds:
  * - older entries of a long chat not shown yet (`prepend`): a snapshot of 100,000 entries puts ~1,600
- *   blocks of BLOCK entries in the document, not 100,000 wrappers. Near the viewport a block becomes its
- *   entries' wrappers (cheap placeholders, built later);
+ *   blocks of BLOCK entries in the document, not 100,000 wrappers. Those that near the viewport come out
+ *   as their wrappers (cheap placeholders, built later);
  * - built entries far from the viewport (`park`, see farEntries.ts): their elements leave the document as
  *   they are and come back, the same elements, when the viewport nears them. Style, layout and paint
  *   walk every child of the list in every frame, so a list that kept every entry ever built made each
  *   scrolled frame slower than the last.
+ * A block keeps each entry's height and opens only where the viewport needs it: what comes out in a
+ * frame is a few entries, not a block's 64 (their style alone took 7 ms in one frame of the trace).
  *
  * "Near the viewport" is found from the scroll position, not with an IntersectionObserver: observing the
  * ~150 blocks of a 10,000-entry chat made every scrolled frame recompute all their intersections (about
@@ -20,10 +22,7 @@ import type { EntryView } from './entries/entryView';
 
 /** Older entries wait in blocks of this many (one element each) until the block nears the viewport. */
 export const BLOCK = 64;
-/**
- * Built entries parked together at most. A parked block opens only as far as the viewport needs
- * (`check`), so the bound is on the arrays walked per opening; fewer blocks keep the list short.
- */
+/** Built entries parked together at most: a bound on the arrays walked per opening; fewer blocks keep the list short. */
 const PARKED_BLOCK = BLOCK;
 /** Gap between entries (their bottom margin in chat.css), counted into a block's height. */
 const ENTRY_GAP = 10;
@@ -35,7 +34,7 @@ interface Block {
   /** Each entry's height: measured when it was parked, estimated for one never built. */
   heights: number[];
   readonly el: HTMLElement;
-  /** Built entries taken out of the document (they come back one by one as needed), not older ones. */
+  /** Built entries taken out of the document, not older ones never shown (only parked ones are merged). */
   readonly parked: boolean;
 }
 
@@ -148,11 +147,10 @@ export class EntryBlocks {
     return this.blockOf.get(v)?.el ?? v.el;
   }
 
-  /** Makes sure an entry's wrapper is in the document (an older entry's block with it). */
+  /** Makes sure an entry's wrapper is in the document. */
   place(v: EntryView): void {
     const block = this.blockOf.get(v);
     if (!block) return;
-    if (!block.parked) return this.open(block, 0, block.views.length);
     const i = block.views.indexOf(v);
     this.open(block, i, i + 1);
   }
@@ -174,7 +172,7 @@ export class EntryBlocks {
     });
   }
 
-  /** Opens what lies within MARGIN_PX of the viewport: older blocks whole, parked ones entry by entry. */
+  /** Takes out of their blocks the entries within MARGIN_PX of the viewport. */
   check(): void {
     const blocks = this.blocks;
     // A hidden panel has no layout: every offset reads 0, which would open everything.
@@ -196,10 +194,6 @@ export class EntryBlocks {
       const block = blocks[i]!;
       const y = block.el.offsetTop;
       if (y >= bottom) break;
-      if (!block.parked) {
-        near.push({ block, from: 0, to: block.views.length });
-        continue;
-      }
       // Which of its entries overlap [top, bottom), from the heights it keeps.
       let from = -1;
       let to = -1;
