@@ -49,7 +49,6 @@ function own(obj: Json, key: string): unknown {
   return Object.hasOwn(obj, key) ? obj[key] : undefined;
 }
 
-
 /** Structural equality of JSON-like values (what `postMessage` preserves). */
 export function sameValue(a: unknown, b: unknown): boolean {
   if (a === b) return true;

@@ -18,13 +18,13 @@ import type { PanelState, PatchOp } from './contract';
 import { diffEntry, sameValue, type EntryPatch } from './entryDiff';
 import { toViewEntry } from './viewEntry';
 import { encodeEntry, encodePatch } from './wire';
+import { toWireEntry } from './wireEntry';
+import type { Mutable } from '../util/types';
 import type { ChangeSetView } from '../changes/view';
 
 function isEmptyPatch(p: EntryPatch): boolean {
   return Object.keys(p).length === 0;
 }
-
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /**
  * When a batch is worth a post. Every post costs ~50 bytes of framing (envelope, op, handle), and a
@@ -85,7 +85,7 @@ export class PatchBatcher {
     const h = this.count++;
     this.handles.set(entry.key, h);
     // Most entries land after all the others: the webview knows where that is.
-    this.push(entry.key, index === h ? { op: 'insert', entry: wire(entry) } : { op: 'insert', index, entry: wire(entry) });
+    this.push(entry.key, index === h ? { op: 'insert', entry: toWireEntry(entry) } : { op: 'insert', index, entry: toWireEntry(entry) });
   }
 
   /** The entry's handle; -1 for one the webview was never given, which it answers with a resync. */
@@ -108,10 +108,10 @@ export class PatchBatcher {
     if (pending && at !== undefined) {
       switch (pending.op) {
         case 'insert':
-          this.ops[at] = { ...pending, entry: wire(entry) };
+          this.ops[at] = { ...pending, entry: toWireEntry(entry) };
           return;
         case 'replace':
-          this.ops[at] = { op: 'replace', h: pending.h, entry: wire(entry) };
+          this.ops[at] = { op: 'replace', h: pending.h, entry: toWireEntry(entry) };
           return;
         case 'appendText':
           this.ops[at] =
@@ -174,12 +174,11 @@ export class PatchBatcher {
   }
 
   panelChanged(fields: Partial<PanelState>): void {
-    const shown = this.shownPanel as Record<string, unknown>;
     const pending = (this.panel ?? {}) as Record<string, unknown>;
     let changed: Record<string, unknown> | null = null;
     for (const [k, v] of Object.entries(fields)) {
       // Already what the webview shows, and no other value on its way: nothing to send.
-      if (!Object.hasOwn(pending, k) && Object.hasOwn(shown, k) && sameValue(shown[k], v)) continue;
+      if (!Object.hasOwn(pending, k) && this.isShown(k, v)) continue;
       (changed ??= {})[k] = v;
       if (k !== 'usage') this.structural = true;
     }
@@ -212,13 +211,19 @@ export class PatchBatcher {
     const out: Record<string, unknown> = {};
     let any = false;
     for (const [k, v] of Object.entries(panel)) {
-      if (Object.hasOwn(this.shownPanel, k) && sameValue((this.shownPanel as Record<string, unknown>)[k], v)) continue;
+      if (this.isShown(k, v)) continue;
       out[k] = v;
       any = true;
     }
     if (!any) return null;
     this.shownPanel = { ...this.shownPanel, ...out };
     return out as Partial<PanelState>;
+  }
+
+  /** Whether the webview already shows `value` for panel field `field`. */
+  private isShown(field: string, value: unknown): boolean {
+    const shown = this.shownPanel as Record<string, unknown>;
+    return Object.hasOwn(shown, field) && sameValue(shown[field], value);
   }
 
   private push(key: string, op: PatchOp): void {
@@ -232,8 +237,4 @@ function textLength(entry: Entry): number {
   let n = 0;
   for (const c of entry.content) if (c.type === 'text') n += c.text.length;
   return n;
-}
-
-function wire(entry: Entry) {
-  return encodeEntry(toViewEntry(entry));
 }

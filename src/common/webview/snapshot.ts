@@ -7,23 +7,20 @@
  */
 import type { Entry } from '../store/model';
 import { type HostToWebview, type PanelState } from './contract';
-import { toViewEntry } from './viewEntry';
-import { encodeEntry } from './wire';
+import { toWireEntry } from './wireEntry';
 import { WEBVIEW_PROTOCOL_VERSION } from './version';
 
 export const SNAPSHOT_NEWEST = 500;
 export const OLDER_CHUNK = 5_000;
 
-const toWire = (e: Entry) => encodeEntry(toViewEntry(e));
-
 export function snapshotMessages(entries: readonly Entry[], panel: PanelState): HostToWebview[] {
   const start = Math.max(0, entries.length - SNAPSHOT_NEWEST);
   const out: HostToWebview[] = [
-    { type: 'snapshot', protocol: WEBVIEW_PROTOCOL_VERSION, entries: entries.slice(start).map(toWire), panel, ...(start > 0 ? { olderCount: start } : {}) },
+    { type: 'snapshot', protocol: WEBVIEW_PROTOCOL_VERSION, entries: entries.slice(start).map(toWireEntry), panel, ...(start > 0 ? { olderCount: start } : {}) },
   ];
   for (let end = start; end > 0; end -= OLDER_CHUNK) {
     const from = Math.max(0, end - OLDER_CHUNK);
-    out.push({ type: 'older', entries: entries.slice(from, end).map(toWire), olderCount: from });
+    out.push({ type: 'older', entries: entries.slice(from, end).map(toWireEntry), olderCount: from });
   }
   return out;
 }

@@ -11,6 +11,7 @@
  */
 import type { MessageEntry, ToolCallEntry, Entry } from '../store/model';
 import { commandOf, toolOutputOf, type ToolOutput } from '../toolOutput';
+import type { Mutable } from '../util/types';
 
 export interface ViewMessage extends Omit<MessageEntry, 'meta' | 'stats'> {
   /** A thought's first and last chunk times (ms), for "Thought for N s"; absent on other messages. */
@@ -78,7 +79,7 @@ function metaTerminal(e: ToolCallEntry): ViewToolCall['metaTerminal'] {
 
 function viewToolCall(e: ToolCallEntry): ViewToolCall {
   // Field by field, not a rest spread: a snapshot projects up to 100,000 entries and this shape stays monomorphic.
-  const out: { -readonly [K in keyof ViewToolCall]: ViewToolCall[K] } = {
+  const out: Mutable<ViewToolCall> = {
     kind: e.kind,
     key: e.key,
     toolCallId: e.toolCallId,

@@ -18,6 +18,7 @@
 import type { ContentBlock, ToolCallContent } from '../protocol/content';
 import type { Provenance } from '../store/model';
 import { isRecord } from '../util/guards';
+import type { Mutable } from '../util/types';
 import type { EntryPatch } from './entryDiff';
 import type { ViewEntry, ViewMessage, ViewToolCall } from './viewEntry';
 
@@ -51,8 +52,6 @@ export type WirePatch = EntryPatch;
 const DEFAULT_PROVENANCE: Provenance = 'live';
 const DEFAULT_STATUS = 'pending';
 const DEFAULT_TOOL_KIND = 'other';
-
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** `{type:'text', text}` and nothing else (annotations or `_meta` keep the object). */
 function bareText(v: unknown): string | null {
