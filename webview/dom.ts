@@ -84,3 +84,18 @@ export function focusTwin(container: Element, old: Element): boolean {
 export function srOnly(text: string): HTMLElement {
   return h('span', { class: 'sr-only' }, text);
 }
+
+/**
+ * The first of `count` boxes in document order whose bottom is below `y` (`count` when none): a binary
+ * search, so finding the viewport in a long list costs a handful of layout reads.
+ */
+export function firstEndingBelow(count: number, bottomOf: (i: number) => number, y: number): number {
+  let lo = 0;
+  let hi = count;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (bottomOf(mid) > y) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}

@@ -16,7 +16,7 @@
  * 1 ms a frame in a Chromium trace). The blocks are in document order, so a binary search over their
  * offsets finds the few near the viewport with a handful of reads of an already clean layout.
  */
-import { h } from './dom';
+import { firstEndingBelow, h } from './dom';
 import { estimateHeight } from './entryModel';
 import type { EntryView } from './entries/entryView';
 
@@ -180,14 +180,7 @@ export class EntryBlocks {
     const top = this.scroller.scrollTop - MARGIN_PX;
     const bottom = this.scroller.scrollTop + this.scroller.clientHeight + MARGIN_PX;
     // offsetTop is relative to the scroller's content (`.transcript` is positioned), as scrollTop is.
-    let lo = 0;
-    let hi = blocks.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      const el = blocks[mid]!.el;
-      if (el.offsetTop + el.offsetHeight > top) hi = mid;
-      else lo = mid + 1;
-    }
+    const lo = firstEndingBelow(blocks.length, (i) => bottomOf(blocks[i]!.el), top);
     // All reads first, then the writes: opening changes the layout the reads need.
     const near: { block: Block; from: number; to: number }[] = [];
     for (let i = lo; i < blocks.length; i++) {
@@ -245,6 +238,11 @@ export class EntryBlocks {
     block.el.replaceWith(...parts);
     this.onPlaced(placed);
   }
+}
+
+/** An element's bottom edge in the scroller's content. */
+export function bottomOf(el: HTMLElement): number {
+  return el.offsetTop + el.offsetHeight;
 }
 
 function blockHeight(heights: readonly number[]): number {

@@ -17,7 +17,9 @@
  * Found from the scroll position like entryBlocks.ts: a binary search over the entries (document order)
  * for the ones within FAR_PX, and a walk over the entries in the document, which stay few.
  */
+import { firstEndingBelow } from './dom';
 import type { EntryView } from './entries/entryView';
+import { bottomOf } from './entryBlocks';
 
 /** Built entries farther than this from the viewport leave the document. */
 export const FAR_PX = 2400;
@@ -59,7 +61,7 @@ export class FarEntries {
     this.pending = [];
   }
 
-  /** An entry is in the document (again): it may be parked once it is far. */
+  /** A built entry is in the document (built, or back from a block): it may be parked once it is far. */
   track(v: EntryView): void {
     this.placed.add(v);
   }
@@ -78,22 +80,13 @@ export class FarEntries {
     const top = this.scroller.scrollTop - FAR_PX;
     const bottom = this.scroller.scrollTop + height + FAR_PX;
     // offsetTop is relative to the scroller's content (`.transcript` is positioned), as scrollTop is.
-    let lo = 0;
-    let hi = views.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      const el = this.elementOf(views[mid]!);
-      if (el.offsetTop + el.offsetHeight > top) hi = mid;
-      else lo = mid + 1;
-    }
+    const lo = firstEndingBelow(views.length, (i) => bottomOf(this.elementOf(views[i]!)), top);
     const near = new Set<EntryView>();
     for (let i = lo; i < views.length; i++) {
       const v = views[i]!;
       const el = this.elementOf(v);
       if (el.offsetTop >= bottom) break;
       near.add(v);
-      // Built near the viewport since the last check (the transcript builds what scrolls near).
-      if (el === v.el && v.hydrated) this.placed.add(v);
     }
     const sel = document.getSelection();
     const selection = sel && sel.rangeCount > 0 && !sel.isCollapsed ? sel : null;

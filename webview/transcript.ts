@@ -14,7 +14,7 @@
  */
 import type { ViewEntry as Entry } from '../src/common/webview/viewEntry';
 import type { EarlierTranscript, PermissionView } from '../src/common/webview/contract';
-import { focusTwin, h, icon } from './dom';
+import { firstEndingBelow, focusTwin, h, icon } from './dom';
 import { appendTextToEntry, applyFieldsToEntry } from './entryModel';
 import type { EntryPatch } from '../src/common/webview/entryDiff';
 import type { EntryView, ViewContext } from './entries/entryView';
@@ -122,7 +122,7 @@ export class Transcript {
     this.list.replaceChildren(frag);
     this.setEarlier(earlier);
     // Build the tail now so the first paint shows the latest conversation, then let the observer do the rest.
-    for (const v of this.order.slice(-EAGER_TAIL)) v.hydrate();
+    for (const v of this.order.slice(-EAGER_TAIL)) this.hydrate(v);
     for (let i = tail; i < this.order.length; i++) if (!this.order[i]!.hydrated) this.observer.observe(this.order[i]!.el);
     this.applyPermissions();
     this.updateEmpty();
@@ -159,12 +159,11 @@ export class Transcript {
     }
   }
 
-  /** Puts an entry in the document (its block's entries with it) and builds its contents now. */
+  /** Puts an entry in the document (out of its block, if it waits in one) and builds its contents now. */
   build(v: EntryView): void {
-    this.place(v);
+    this.blocks.place(v);
     this.toBuild.delete(v);
-    v.hydrate();
-    this.far.track(v);
+    this.hydrate(v);
   }
 
     insert(index: number, entry: Entry): void {
@@ -175,15 +174,13 @@ export class Transcript {
     const at = Math.max(0, Math.min(index, this.order.length));
     const v = this.createView(entry);
     const before = this.order[at];
-    if (before) this.place(before);
+    if (before) this.blocks.place(before);
     this.list.insertBefore(v.el, before ? before.el : null);
     this.order.splice(at, 0, v);
     this.byKey.set(entry.key, v);
     // New entries are where the action is: build them now (older ones wait for the observer).
-    if (at >= this.order.length - EAGER_TAIL) {
-      v.hydrate();
-      this.far.track(v);
-    } else this.observer.observe(v.el);
+    if (at >= this.order.length - EAGER_TAIL) this.hydrate(v);
+    else this.observer.observe(v.el);
     for (let i = Math.max(0, at - 3); i < at; i++) this.order[i]!.followed();
     if (entry.kind === 'tool_call') this.applyPermissions();
     this.updateEmpty();
@@ -227,7 +224,7 @@ export class Transcript {
   remove(key: string): void {
     const v = this.byKey.get(key);
     if (!v) return;
-    this.place(v);
+    this.blocks.place(v);
     this.observer.unobserve(v.el);
     this.toBuild.delete(v);
     this.far.forget(v);
@@ -261,7 +258,7 @@ export class Transcript {
     );
     this.marker.setAttribute('aria-label', 'New session: the conversation above is read-only');
     const first = this.order[this.earlierCount];
-    if (first) this.place(first);
+    if (first) this.blocks.place(first);
     this.list.insertBefore(this.marker, first ? first.el : null);
   }
 
@@ -272,7 +269,7 @@ export class Transcript {
    */
   placeAfter(el: HTMLElement, key: string | null): void {
     const v = key !== null ? this.byKey.get(key) : undefined;
-    if (v) this.place(v);
+    if (v) this.blocks.place(v);
     let at: Element | undefined = v?.el;
     if (!at) this.list.append(el);
     else {
@@ -351,16 +348,8 @@ export class Transcript {
   /** The first entry at least partly in view (an entry in a block counts with its block's box). */
   private firstVisible(): EntryView | undefined {
     const top = this.scroller.getBoundingClientRect().top;
-    // Entries are in document order: binary search for the first whose bottom is below the top edge.
-    const bottom = (v: EntryView): number => this.blocks.elementOf(v).getBoundingClientRect().bottom;
-    let lo = 0;
-    let hi = this.order.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (bottom(this.order[mid]!) > top) hi = mid;
-      else lo = mid + 1;
-    }
-    return this.order[lo];
+    // Entries are in document order: the first whose bottom is below the top edge.
+    return this.order[firstEndingBelow(this.order.length, (i) => this.blocks.elementOf(this.order[i]!).getBoundingClientRect().bottom, top)];
   }
 
   /** Draws everything pending now (the frame callback; also called by tests and the bench). */
@@ -427,16 +416,17 @@ export class Transcript {
       const t0 = performance.now();
       for (const v of this.toBuild) {
         this.toBuild.delete(v);
-        if (!v.hydrated) v.hydrate();
+        this.hydrate(v);
         if (performance.now() - t0 > BUILD_BUDGET_MS) break;
       }
       this.buildSoon();
     });
   }
 
-  /** Makes sure an entry's wrapper is in the document. */
-  private place(v: EntryView): void {
-    this.blocks.place(v);
+  /** Builds an entry's contents (once); from then on it may be parked while far from the viewport. */
+  private hydrate(v: EntryView): void {
+    v.hydrate();
+    this.far.track(v);
   }
 
   private markDirty(v: EntryView): void {
