@@ -6,13 +6,14 @@ import { chromium } from 'playwright-core';
 import { tsImport } from 'tsx/esm/api';
 import { root } from './server.mjs';
 
-const { toViewEntry, rawOf } = await tsImport('../../src/common/webview/viewEntry.ts', import.meta.url);
-const { encodeEntry, encodePatch } = await tsImport('../../src/common/webview/wire.ts', import.meta.url);
+const { rawOf } = await tsImport('../../src/common/webview/viewEntry.ts', import.meta.url);
+const { encodePatch } = await tsImport('../../src/common/webview/wire.ts', import.meta.url);
+const { toWireEntry } = await tsImport('../../src/common/webview/wireEntry.ts', import.meta.url);
 
 /**
  * Plays the host's part between the store and the webview, for one panel: entries in snapshots and
  * insert/replace ops are written like the store's (fixtures.mjs) and ops name their entry by key, as the
- * tests read best; they go out as the host posts them: projected (`toViewEntry`), in their wire form,
+ * tests read best; they go out as the host posts them: projected and in their wire form (`toWireEntry`),
  * and ops on an entry by its handle, counted the way PatchBatcher counts them (wire.ts). A key the
  * webview was never sent gets handle -1. Raw JSON is kept for the page's stand-in host to answer `getRaw` with.
  */
@@ -26,7 +27,7 @@ export function wireHost() {
       const raw = rawOf(e);
       if (raw) raws[e.key] = raw;
       kinds.set(e.key, e.kind);
-      return encodeEntry(toViewEntry(e));
+      return toWireEntry(e);
     };
     const number = (entries, from) => entries.forEach((e, i) => handles.set(e.key, from + i));
     const h = (key) => handles.get(key) ?? -1;
