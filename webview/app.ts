@@ -3,7 +3,8 @@
  * (ready -> snapshot -> patches), and owns the document-level keys and link/location clicks.
  */
 import type { ViewEntry as Entry } from '../src/common/webview/viewEntry';
-import { EMPTY_PANEL, type HostToWebview, type PanelState, type PatchOp, type TerminalView, type WebviewPersistedState, type WebviewToHost } from '../src/common/webview/contract';
+import type { HostToWebview, PanelState, PatchOp, TerminalView, WebviewPersistedState, WebviewToHost } from '../src/common/webview/contract';
+import { EMPTY_PANEL } from '../src/common/webview/emptyPanel';
 // Not via contract.ts: that module also builds the zod schema the host uses, which the webview does not need.
 import { WEBVIEW_PROTOCOL_VERSION } from '../src/common/webview/version';
 import { WireDecoder, type EntryOp } from '../src/common/webview/wireDecoder';

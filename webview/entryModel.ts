@@ -2,7 +2,8 @@
  * Pure operations on store entries that the webview needs: applying an `appendText` patch, the plain
  * text used by search and "copy message", and small formatting helpers. No DOM, so unit-tested in Node.
  */
-import { type ContentBlock, diffChangeLines, isDiffV2, type ToolCallContent, unsupportedType } from '../src/common/protocol/content';
+import type { ContentBlock, ToolCallContent } from '../src/common/protocol/content';
+import { diffChangeLines, isDiffV2, unsupportedType } from '../src/common/protocol/contentHelpers';
 import type { Usage } from '../src/common/store/model';
 import { applyEntryPatch, type EntryPatch } from '../src/common/webview/entryDiff';
 import type { ViewEntry as Entry, ViewToolCall } from '../src/common/webview/viewEntry';

@@ -71,14 +71,17 @@ export async function launch() {
 
 /**
  * Builds dist/webview.js (+ codicons). Tries the full build; when another part of the tree does not
- * build yet, builds just the webview bundle the same way scripts/build.mjs does.
+ * build yet, builds just the webview bundle with scripts/bundles.mjs's options.
  */
 export async function buildWebview() {
   const full = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: root, encoding: 'utf8' });
   if (full.status === 0 && existsSync(path.join(root, 'dist/webview.js'))) return;
   console.warn(`full build failed, building the webview bundle only:\n${(full.stderr || full.stdout).slice(0, 2000)}`);
   const esbuild = await import('esbuild');
-  await esbuild.build({ bundle: true, sourcemap: true, sourcesContent: false, logLevel: 'warning', absWorkingDir: root, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: ['webview/main.ts'], outfile: 'dist/webview.js' });
+  const { bundles } = await import('../../scripts/bundles.mjs');
+  const webview = bundles({ production: false }).webview;
+  if (!webview) throw new Error('scripts/bundles.mjs has no webview bundle');
+  await esbuild.build(webview);
   const { cpSync, mkdirSync } = await import('node:fs');
   mkdirSync(path.join(root, 'dist/codicons'), { recursive: true });
   for (const f of ['codicon.css', 'codicon.ttf']) cpSync(path.join(root, 'node_modules/@vscode/codicons/dist', f), path.join(root, 'dist/codicons', f));

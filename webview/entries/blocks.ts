@@ -1,5 +1,6 @@
 /** Non-text content blocks (images, files, resources), shared by messages and tool calls. */
-import { type ContentBlock, unsupportedType } from '../../src/common/protocol/content';
+import type { ContentBlock } from '../../src/common/protocol/content';
+import { unsupportedType } from '../../src/common/protocol/contentHelpers';
 import { h, icon } from '../dom';
 import { classifyLink } from '../../src/common/links';
 

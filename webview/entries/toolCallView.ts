@@ -3,7 +3,8 @@
  * pending permission requests with their options, and the raw input/output behind a toggle.
  * Cards are small, so a changed tool call redraws its card; open/closed toggles are kept.
  */
-import { type DiffV1, type DiffV2, isDiffV2, type ToolCallContent } from '../../src/common/protocol/content';
+import type { DiffV1, DiffV2, ToolCallContent } from '../../src/common/protocol/content';
+import { isDiffV2 } from '../../src/common/protocol/contentHelpers';
 import type { ViewToolCall as ToolCallEntry } from '../../src/common/webview/viewEntry';
 import type { PermissionView } from '../../src/common/webview/contract';
 import { button, h, icon, inlineCode, keepFocus } from '../dom';

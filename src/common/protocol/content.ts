@@ -135,10 +135,6 @@ const knownToolContent = z.union([
 export const zToolCallContent = openUnion(['content', 'diff', 'terminal'], knownToolContent);
 export type ToolCallContent = z.infer<typeof zToolCallContent>;
 
-export function isDiffV2(c: ToolCallContent): c is DiffV2 {
-  return c.type === 'diff' && 'changes' in c && Array.isArray(c.changes);
-}
-
 export const zToolCallLocation = z.looseObject({
   path: z.string(),
   line: optional(z.number().int().nonnegative().nullable()),
@@ -152,12 +148,5 @@ export type ToolKind = (typeof TOOL_KINDS)[number];
 export const TOOL_STATUSES = ['pending', 'in_progress', 'completed', 'failed', 'paused', 'cancelled'] as const;
 export type ToolCallStatus = (typeof TOOL_STATUSES)[number];
 
-/** The wire `type` of a kept unknown member, for "unsupported content (…)" labels. */
-export function unsupportedType(u: Unsupported): string {
-  return typeof u.raw.type === 'string' ? u.raw.type : 'unknown';
-}
-
-/** One line per v2 diff change, e.g. `modify src/a.ts` or `move old.ts → new.ts`. */
-export function diffChangeLines(d: DiffV2): string[] {
-  return d.changes.map((c) => (c.oldPath !== undefined ? `${c.operation} ${c.oldPath} → ${c.path}` : `${c.operation} ${c.path}`));
-}
+// Helpers over these types live in a zod-free module the webview bundle can import (see contentHelpers.ts).
+export { diffChangeLines, isDiffV2, unsupportedType } from './contentHelpers';

@@ -15,10 +15,12 @@ import type { WireEntry, WirePatch } from './wire';
 import type { ContextChip } from '../context';
 import type { ChangeSetView } from '../changes/view';
 
-// The version lives in its own zod-free module so the webview bundle can import it without pulling in
-// zod (which `zWebviewToHost` below needs, and which would be most of the webview's bytes).
+// The values the webview needs (the version, the empty panel) live in zod-free modules: a value import of
+// this file runs `zWebviewToHost`'s construction, which cannot be tree-shaken and would put zod (most of the
+// webview's bytes) into its bundle. The webview imports only types from here (test/unit/webview/bundle.test.ts).
 import { WEBVIEW_PROTOCOL_VERSION } from './version';
 export { WEBVIEW_PROTOCOL_VERSION };
+export { EMPTY_PANEL } from './emptyPanel';
 import { MAX_IMAGES, MAX_IMAGE_BASE64 } from './limits';
 
 /** A permission request waiting for the user, shown inline on its tool call. */
@@ -189,27 +191,3 @@ export interface WebviewPersistedState {
   /** The chat this webview shows (from the page's `data-chat-id`): how a reload gives each tab its own chat back. */
   readonly chatId?: string;
 }
-
-/** The panel before the host's first snapshot arrives (and the base every snapshot's fields are laid over). */
-export const EMPTY_PANEL: PanelState = {
-  agentName: 'Agent',
-  sessionId: null,
-  turn: 'starting',
-  message: null,
-  readOnly: false,
-  canFork: false,
-  plan: null,
-  currentModeId: null,
-  availableModes: [],
-  availableCommands: [],
-  configOptions: [],
-  usage: null,
-  title: null,
-  queuedPrompts: [],
-  context: [],
-  permissions: [],
-  notices: [],
-  terminals: {},
-  earlier: null,
-  changeSets: [],
-};

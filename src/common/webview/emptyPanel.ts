@@ -1,0 +1,26 @@
+/** The empty panel, in a zod-free module so the webview bundle can import it (see contract.ts). */
+import type { PanelState } from './contract';
+
+/** The panel before the host's first snapshot arrives (and the base every snapshot's fields are laid over). */
+export const EMPTY_PANEL: PanelState = {
+  agentName: 'Agent',
+  sessionId: null,
+  turn: 'starting',
+  message: null,
+  readOnly: false,
+  canFork: false,
+  plan: null,
+  currentModeId: null,
+  availableModes: [],
+  availableCommands: [],
+  configOptions: [],
+  usage: null,
+  title: null,
+  queuedPrompts: [],
+  context: [],
+  permissions: [],
+  notices: [],
+  terminals: {},
+  earlier: null,
+  changeSets: [],
+};
