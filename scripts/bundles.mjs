@@ -29,7 +29,7 @@ export function bundles({ production }) {
     // The extension: `vscode` is provided by the extension host.
     extension: { ...node, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
     // Headless client and store tools (`reduce`, `run`, `check`); also the npm package's `acp-chat` bin.
-    cli: { ...node, entryPoints: ['src/node/cli.ts'], outfile: 'dist/cli.js' },
+    cli: { ...node, entryPoints: ['src/node/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
     // The built-in demo agent: a real ACP agent over stdio, started as a child process.
     demoAgent: { ...node, entryPoints: ['src/node/demoAgent/main.ts'], outfile: 'dist/demo-agent.js' },
     // The chat panel's script: runs in the webview (a browser), imports only src/common.

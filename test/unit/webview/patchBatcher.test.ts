@@ -4,7 +4,7 @@ import { PatchBatcher } from '../../../src/common/webview/patchBatcher';
 import type { MessageEntry } from '../../../src/common/store/model';
 import { toViewEntry } from '../../../src/common/webview/viewEntry';
 import { encodeEntry } from '../../../src/common/webview/wire';
-import { EMPTY_PANEL } from '../../../src/common/webview/contract';
+import { EMPTY_PANEL } from '../../../src/common/webview/emptyPanel';
 
 const stats = { chunks: 1, upserts: 0, bytes: 1, firstSeen: 0, lastSeen: 0, lines: [] };
 const msg = (key: string, text: string): MessageEntry => ({

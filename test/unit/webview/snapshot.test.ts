@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { MessageEntry } from '../../../src/common/store/model';
-import { EMPTY_PANEL } from '../../../src/common/webview/contract';
+import { EMPTY_PANEL } from '../../../src/common/webview/emptyPanel';
 import { OLDER_CHUNK, SNAPSHOT_NEWEST, snapshotMessages } from '../../../src/common/webview/snapshot';
 
 const stats = { chunks: 1, upserts: 0, bytes: 1, firstSeen: 0, lastSeen: 0, lines: [] };

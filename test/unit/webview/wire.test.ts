@@ -8,7 +8,7 @@ import { MessageStore } from '../../../src/common/store';
 import { toViewEntry, type ViewEntry } from '../../../src/common/webview/viewEntry';
 import { decodeEntry, decodePatch, encodeEntry, encodePatch } from '../../../src/common/webview/wire';
 import { WireDecoder } from '../../../src/common/webview/wireDecoder';
-import { EMPTY_PANEL } from '../../../src/common/webview/contract';
+import { EMPTY_PANEL } from '../../../src/common/webview/emptyPanel';
 import { snapshotMessages, SNAPSHOT_NEWEST } from '../../../src/common/webview/snapshot';
 import type { MessageEntry } from '../../../src/common/store/model';
 
