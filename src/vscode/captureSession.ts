@@ -5,7 +5,8 @@
  */
 import { MessageStore, type StoreChange } from '../common/store';
 import type { Diagnostic, Entry, SessionState } from '../common/store/model';
-import { EMPTY_PANEL, sessionPanelFields, type PanelState, type WebviewToHost } from '../common/webview/contract';
+import { sessionPanelFields, type PanelState, type WebviewToHost } from '../common/webview/contract';
+import { EMPTY_PANEL } from '../common/webview/emptyPanel';
 import { parseCapture, type CaptureRecord } from '../common/debug/protocolLog';
 import { AgentBehaviour } from '../common/debug/agentBehaviour';
 import { ConformanceChecker, type Finding } from '../common/conformance';

@@ -5,7 +5,7 @@ import { classifyLink, isRemotePath } from '../common/links';
 import { sessionToMarkdown } from '../common/export/markdown';
 import { labelText, noticeText } from '../common/untrusted';
 import type { Entry } from '../common/store/model';
-import { isDiffV2 } from '../common/protocol/content';
+import { isDiffV2 } from '../common/protocol/contentHelpers';
 import type { AuthMethod } from '../common/protocol/requests';
 import { asTerminalAuthMethod, isRunnableAuthMethod } from '../common/protocol/sessionOps';
 import { runTerminalAuth } from './terminalAuth';

@@ -10,7 +10,8 @@
  * delete, is listed with the previous text unknown.
  */
 import { applyPatch, parsePatch, reversePatch, type StructuredPatch } from 'diff';
-import { isDiffV2, type DiffV2 } from '../protocol/content';
+import type { DiffV2 } from '../protocol/content';
+import { isDiffV2 } from '../protocol/contentHelpers';
 import type { Entry } from '../store/model';
 
 /** A v1 diff's texts, or a v2 diff's operation and its file's part of the patch (null: none sent, or unreadable). */

@@ -1,5 +1,6 @@
 /** A session's transcript as Markdown ("Export Transcript as Markdown", copy a message). */
-import { type ContentBlock, diffChangeLines, isDiffV2, type ToolCallContent, unsupportedType } from '../protocol/content';
+import type { ContentBlock, ToolCallContent } from '../protocol/content';
+import { diffChangeLines, isDiffV2, unsupportedType } from '../protocol/contentHelpers';
 import type { Entry, SessionState } from '../store/model';
 
 export function blocksToMarkdown(blocks: readonly ContentBlock[]): string {

@@ -147,6 +147,3 @@ export type ToolKind = (typeof TOOL_KINDS)[number];
 /** v1 statuses plus v2's `paused` and `cancelled`; `cancelled` is also set locally when the user cancels a turn. */
 export const TOOL_STATUSES = ['pending', 'in_progress', 'completed', 'failed', 'paused', 'cancelled'] as const;
 export type ToolCallStatus = (typeof TOOL_STATUSES)[number];
-
-// Helpers over these types live in a zod-free module the webview bundle can import (see contentHelpers.ts).
-export { diffChangeLines, isDiffV2, unsupportedType } from './contentHelpers';

@@ -5,7 +5,8 @@
  * `content: null` / `[]`, `_meta: null`, replacing content already sent, nulls that clear tool-call
  * scalars, v2-only kinds) is reported as an error with its index — never silently dropped.
  */
-import { type ContentBlock, isDiffV2, type ToolCallContent } from '../protocol/content';
+import type { ContentBlock, ToolCallContent } from '../protocol/content';
+import { isDiffV2 } from '../protocol/contentHelpers';
 import { PROTOCOL_V2 } from '../protocol/methods';
 import { parseSessionUpdate } from '../protocol/updates';
 import { isRecord } from '../util/guards';

@@ -15,12 +15,11 @@ import type { WireEntry, WirePatch } from './wire';
 import type { ContextChip } from '../context';
 import type { ChangeSetView } from '../changes/view';
 
-// The values the webview needs (the version, the empty panel) live in zod-free modules: a value import of
+// The values the webview needs (the version, the empty panel in emptyPanel.ts) live in zod-free modules: a value import of
 // this file runs `zWebviewToHost`'s construction, which cannot be tree-shaken and would put zod (most of the
-// webview's bytes) into its bundle. The webview imports only types from here (test/unit/webview/bundle.test.ts).
+// webview's bytes) into its bundle. The webview imports only types from here (test/unit/build/bundles.test.ts).
 import { WEBVIEW_PROTOCOL_VERSION } from './version';
 export { WEBVIEW_PROTOCOL_VERSION };
-export { EMPTY_PANEL } from './emptyPanel';
 import { MAX_IMAGES, MAX_IMAGE_BASE64 } from './limits';
 
 /** A permission request waiting for the user, shown inline on its tool call. */
