@@ -1,6 +1,6 @@
 // The esbuild options of every bundle, in one place: scripts/build.mjs builds them, and the bundle tests
 // (test/unit/build/) build them in memory with a metafile to check what each bundle contains.
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -24,12 +24,15 @@ export function bundles({ production }) {
   const node = { ...common, platform: 'node', format: 'cjs', target: 'node20' };
   // Extension-host Mocha suite: one file per test module (Mocha addFile()s them), mocha resolved at run time.
   const hostSuite = path.join(root, 'test/host');
+  // The CLI's reports name its version and documentation (src/node/cli/package.ts).
+  const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+  const packageInfo = { 'process.env.ACP_CHAT_VERSION': JSON.stringify(manifest.version), 'process.env.ACP_CHAT_HOMEPAGE': JSON.stringify(manifest.homepage) };
   const hostEntries = existsSync(hostSuite) ? readdirSync(hostSuite).filter((f) => f.endsWith('.ts')).map((f) => `test/host/${f}`) : [];
   return {
     // The extension: `vscode` is provided by the extension host.
     extension: { ...node, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
     // Headless client and store tools (`reduce`, `run`, `check`); also the npm package's `acp-chat` bin.
-    cli: { ...node, entryPoints: ['src/node/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+    cli: { ...node, entryPoints: ['src/node/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, define: packageInfo },
     // The built-in demo agent: a real ACP agent over stdio, started as a child process.
     demoAgent: { ...node, entryPoints: ['src/node/demoAgent/main.ts'], outfile: 'dist/demo-agent.js' },
     // The chat panel's script: runs in the webview (a browser), imports only src/common.

@@ -5,3 +5,5 @@ export type { Finding, Rule, RuleId, Severity } from './rules';
 export { checkCaptureText, findingsMarkdown, hasErrors, liveReportMarkdown, mdCell, summarize, toJson, toText } from './report';
 export type { CaptureCheck, LiveReport, ProbeRow, Summary } from './report';
 export { escapeControl } from './util';
+export { toJUnit, toSarif } from './ciReports';
+export type { ReportTarget, ToolInfo } from './ciReports';

@@ -1,8 +1,10 @@
 /**
  * `cli check`: the agent conformance check, on a recorded capture or on a live agent.
  *
- *   check [--json] CAPTURE.jsonl
- *   check [--json] [--protocol 1|2] [--cwd DIR] [--timeout SEC] [--capture FILE] -- AGENT_CMD [ARGS...]
+ *   check [--json] [--junit FILE] [--sarif FILE] CAPTURE.jsonl
+ *   check [--json] [--junit FILE] [--sarif FILE] [--protocol 1|2] [--cwd DIR] [--timeout SEC] [--capture FILE] -- AGENT_CMD [ARGS...]
+ *
+ * `--junit` and `--sarif` also write the findings as JUnit XML and SARIF 2.1.0 for an agent author's CI.
  *
  * Exit status: 0 when no finding is an error, 1 otherwise (or when the live script could not run),
  * 2 on bad usage or an unreadable capture. Agent text is escaped before it reaches the terminal
@@ -10,7 +12,10 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { checkCaptureText, escapeControl, hasErrors, toJson, toText } from '../../common/conformance';
+import { pathToFileURL } from 'node:url';
+import { checkCaptureText, escapeControl, hasErrors, toJson, toJUnit, toSarif, toText } from '../../common/conformance';
+import type { Finding, ReportTarget } from '../../common/conformance';
+import { PACKAGE_HOMEPAGE, PACKAGE_VERSION } from './package';
 import { PROTOCOL_V1, PROTOCOL_V2 } from '../../common/protocol/methods';
 import type { ProtocolVersion } from '../../common/protocol/methods';
 import { terminalSafeJson } from '../../common/untrusted';
@@ -19,9 +24,10 @@ import { parse, resolveAgentCommand, splitAtDashDash } from './args';
 import type { LiveCheckResult } from '../conformance/liveCheck';
 
 export const usage = [
-  'check [--json] CAPTURE.jsonl',
-  'check [--json] [--protocol 1|2] [--cwd DIR] [--timeout SEC] [--capture FILE] -- AGENT_CMD [ARGS...]',
-  '    check an agent against the ACP schemas and RFDs (exit 0: no errors, 1: errors, 2: usage)',
+  'check [--json] [--junit FILE] [--sarif FILE] CAPTURE.jsonl',
+  'check [--json] [--junit FILE] [--sarif FILE] [--protocol 1|2] [--cwd DIR] [--timeout SEC] [--capture FILE] -- AGENT_CMD [ARGS...]',
+  '    check an agent against the ACP schemas and RFDs (exit 0: no errors, 1: errors, 2: usage);',
+  '    --junit / --sarif also write the findings as JUnit XML / SARIF 2.1.0 for CI',
 ].join('\n');
 
 export interface CheckOptions {
@@ -30,6 +36,8 @@ export interface CheckOptions {
   cwd: string | undefined;
   timeoutSec: number;
   capture: string | undefined;
+  junit: string | undefined;
+  sarif: string | undefined;
   file: string | undefined;
   agent: string[];
 }
@@ -40,6 +48,8 @@ const checkOptions = {
   cwd: { type: 'string' },
   timeout: { type: 'string' },
   capture: { type: 'string' },
+  junit: { type: 'string' },
+  sarif: { type: 'string' },
 } as const;
 
 /** Parses `check`'s arguments; `from` is where the user typed them (relative paths are read from there). */
@@ -64,6 +74,8 @@ export function parseCheckArgs(args: readonly string[], from = process.cwd()): C
     cwd: values.cwd === undefined ? undefined : path.resolve(from, values.cwd),
     timeoutSec,
     capture: values.capture === undefined ? undefined : path.resolve(from, values.capture),
+    junit: values.junit === undefined ? undefined : path.resolve(from, values.junit),
+    sarif: values.sarif === undefined ? undefined : path.resolve(from, values.sarif),
     file: positionals[0] === undefined ? undefined : path.resolve(from, positionals[0]),
     agent: rest === undefined ? [] : resolveAgentCommand(rest, from),
   };
@@ -79,7 +91,7 @@ export async function main(args: string[]): Promise<number> {
 }
 
 export async function check(o: CheckOptions, out: (s: string) => void, err: (s: string) => void): Promise<number> {
-  if (o.file !== undefined) return checkFile(o.file, o.json, out, err);
+  if (o.file !== undefined) return checkFile(o, o.file, out, err);
   const [command, ...args] = o.agent as [string, ...string[]];
   const result = await runLiveCheck({
     // Relative paths in the command were made absolute where the user typed them; the agent runs in the session's cwd.
@@ -90,6 +102,7 @@ export async function check(o: CheckOptions, out: (s: string) => void, err: (s: 
     onProgress: o.json ? undefined : (step) => err(`check: ${step}\n`),
   });
   if (o.capture) writeFileSync(o.capture, result.records.map((r) => JSON.stringify(r)).join('\n') + '\n');
+  writeCiReports(o, result.findings, { subject: o.agent.join(' '), ...(o.capture ? { captureUri: reportPath(o.capture) } : {}), lines: result.records.length });
   if (o.json) {
     out(terminalSafeJson(toJson(result.findings, result.records.length, { agent: result.agentInfo, protocolVersion: result.protocolVersion, probes: result.probes, stopped: result.stopped ?? null })) + '\n');
   } else {
@@ -98,7 +111,19 @@ export async function check(o: CheckOptions, out: (s: string) => void, err: (s: 
   return hasErrors(result.findings) || result.stopped !== undefined ? 1 : 0;
 }
 
-function checkFile(file: string, json: boolean, out: (s: string) => void, err: (s: string) => void): number {
+/** A path as CI shows it: relative to where the check runs (the repository, in CI) when inside it. */
+function reportPath(file: string, from = process.cwd()): string {
+  const rel = path.relative(from, file);
+  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel.split(path.sep).join('/') : pathToFileURL(file).href;
+}
+
+function writeCiReports(o: CheckOptions, findings: readonly Finding[], target: ReportTarget): void {
+  if (o.junit) writeFileSync(o.junit, toJUnit(findings, target));
+  if (o.sarif) writeFileSync(o.sarif, toSarif(findings, target, { name: 'acp-chat check', version: PACKAGE_VERSION, informationUri: PACKAGE_HOMEPAGE }));
+}
+
+function checkFile(o: CheckOptions, file: string, out: (s: string) => void, err: (s: string) => void): number {
+  const json = o.json;
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -113,6 +138,7 @@ function checkFile(file: string, json: boolean, out: (s: string) => void, err: (
   }
   if (r.skipped.length) err(`check: skipped ${r.skipped.length} line(s) that are not capture records: ${r.skipped.slice(0, 10).join(', ')}${r.skipped.length > 10 ? ', …' : ''}\n`);
   out(json ? terminalSafeJson(toJson(r.findings, r.records, { protocolVersion: r.protocolVersion })) + '\n' : toText(r.findings, r.records));
+  writeCiReports(o, r.findings, { subject: reportPath(file), captureUri: reportPath(file), lines: r.records });
   return hasErrors(r.findings) ? 1 : 0;
 }
 
