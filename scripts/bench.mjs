@@ -19,7 +19,10 @@ for (const [cmd, args] of [['bash', ['scripts/setup.sh', '--no-host']], [process
     process.exit(1);
   }
 }
-const results = { machine: { node: process.version, cpus: (await import('node:os')).cpus().length, date: new Date().toISOString() } };
+const os = await import('node:os');
+const results = {
+  machine: { node: process.version, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, platform: `${process.platform}-${process.arch}`, loadavg: os.loadavg().map((x) => Math.round(x * 100) / 100), date: new Date().toISOString() },
+};
 let failed = 0;
 for (const f of benches) {
   console.log(`\n=== bench/${f}`);
@@ -37,4 +40,6 @@ for (const f of benches) {
 }
 writeFileSync(path.join(root, 'bench-results.json'), JSON.stringify(results, null, 2) + '\n');
 console.log(`\nbench-results.json written (${benches.length - failed} of ${benches.length} benchmarks)`);
+// docs/BENCHMARKS.md is generated from these results only (no figure is written by hand).
+spawnSync(process.execPath, ['scripts/bench-doc.mjs'], { cwd: root, stdio: 'inherit' });
 process.exit(failed ? 1 : 0);

@@ -1,0 +1,43 @@
+// docs/BENCHMARKS.md's generator: every figure from the results, with its goal, ratio and verdict, and the
+// machine and date of the run.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+
+const results = {
+  machine: { node: 'v20.20.2', cpus: 2, cpuModel: 'Test CPU', loadavg: [1.5, 1.2, 1], date: '2026-11-26T01:00:00.000Z' },
+  'store.bytesPerTextByte': 2.02,
+  'store.bytesPerTextByte.goal': '<= 3',
+  'e2e.ratioToBaseline': 0.4,
+  'e2e.ratioToBaseline.goal': '>= 0.5 (stretch 0.7)',
+  'webview.snapshot10kMs': 177,
+  'webview.snapshot10kMs.ratio': 3.1,
+  'webview.snapshot10kMs.goal': '< 200',
+  'webview.parts': { text: 2300, keys: 1700 },
+  'cli.peakRssMb': null,
+  'cli.peakRssMb.goal': '< 200',
+};
+
+test('goals are judged by their leading comparison', async () => {
+  const { meets } = await import('../../../scripts/bench-doc.mjs');
+  assert.equal(meets(2.02, '<= 3'), true);
+  assert.equal(meets(0.4, '>= 0.5 (stretch 0.7)'), false);
+  assert.equal(meets(200, '< 200'), false);
+  assert.equal(meets(null, '< 200'), null);
+  assert.equal(meets(1, 'fast'), null);
+});
+
+test('the document has the run, one table per area and every figure with its ratio, goal and verdict', async () => {
+  const { benchDoc } = await import('../../../scripts/bench-doc.mjs');
+  const doc = benchDoc(results);
+  assert.match(doc, /^- Run: 2026-11-26T01:00:00\.000Z$/m);
+  assert.match(doc, /^- Machine: 2 CPUs, Test CPU$/m);
+  assert.match(doc, /^- Goals met: 2 of 3$/m);
+  assert.deepEqual([...doc.matchAll(/^## (\w+)$/gm)].map((m) => m[1]), ['store', 'e2e', 'webview', 'cli']);
+  assert.match(doc, /^\| `store\.bytesPerTextByte` \| 2\.02 \| — \| <= 3 \| yes \|$/m);
+  assert.match(doc, /^\| `e2e\.ratioToBaseline` \| 0\.4 \| — \| >= 0\.5 \(stretch 0\.7\) \| \*\*no\*\* \|$/m);
+  assert.match(doc, /^\| `webview\.snapshot10kMs` \| 177 \| 3\.1 \| < 200 \| yes \|$/m);
+  assert.match(doc, /^\| `webview\.parts` \| text: 2300, keys: 1700 \|/m);
+  assert.match(doc, /^\| `cli\.peakRssMb` \| — \| — \| < 200 \| \? \|$/m);
+  // Goals and ratios are columns of their figure, not rows of their own.
+  assert.doesNotMatch(doc, /`[\w.]+\.(goal|ratio)`/);
+});
