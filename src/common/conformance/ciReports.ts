@@ -12,7 +12,7 @@ import { escapeControl } from './util';
 export interface ToolInfo {
   readonly name: string;
   readonly version: string;
-  /** Where the rules are documented (each rule's help link is this with `#conformance-check`). */
+  /** Where the rules are documented (each rule's help link is this page's `#conformance-check` section). */
   readonly informationUri: string;
 }
 
@@ -46,9 +46,9 @@ export function toJUnit(findings: readonly Finding[], target: ReportTarget): str
   const cases: string[] = [];
   let failures = 0;
   for (const id of RULE_IDS) {
-    const fs = byRule.get(id) ?? [];
-    const errors = fs.filter((f) => f.severity === 'error');
-    const warnings = fs.filter((f) => f.severity === 'warning');
+    const ruleFindings = byRule.get(id) ?? [];
+    const errors = ruleFindings.filter((f) => f.severity === 'error');
+    const warnings = ruleFindings.filter((f) => f.severity === 'warning');
     const name = `${id}: ${RULES[id].title}`;
     const body: string[] = [];
     if (errors.length) {
@@ -81,7 +81,7 @@ export function toSarif(findings: readonly Finding[], target: ReportTarget, tool
     shortDescription: { text: RULES[id].title },
     fullDescription: { text: `${RULES[id].title}. Source: ${RULES[id].source}` },
     defaultConfiguration: { level: SARIF_LEVEL[RULES[id].severity] },
-    helpUri: `${tool.informationUri}#conformance-check`,
+    helpUri: `${tool.informationUri.replace(/#.*$/, '')}#conformance-check`,
   }));
   const results = findings.map((f) => ({
     ruleId: f.rule,

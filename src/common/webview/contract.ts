@@ -15,9 +15,10 @@ import type { WireEntry, WirePatch } from './wire';
 import type { ContextChip } from '../context';
 import type { ChangeSetView } from '../changes/view';
 
-// The values the webview needs (the version, the empty panel in emptyPanel.ts) live in zod-free modules: a value import of
-// this file runs `zWebviewToHost`'s construction, which cannot be tree-shaken and would put zod (most of the
-// webview's bytes) into its bundle. The webview imports only types from here (test/unit/build/bundles.test.ts).
+// The values the webview needs (the version; the empty panel, emptyPanel.ts) live in zod-free modules: a
+// value import of this file runs `zWebviewToHost`'s construction, which cannot be tree-shaken and would put
+// zod (most of the webview's bytes) into its bundle. The webview imports only types from here
+// (test/unit/build/bundles.test.ts keeps it so).
 import { WEBVIEW_PROTOCOL_VERSION } from './version';
 export { WEBVIEW_PROTOCOL_VERSION };
 import { MAX_IMAGES, MAX_IMAGE_BASE64 } from './limits';

@@ -11,7 +11,7 @@ const findings: Finding[] = [
   { rule: 'tool-call-after-end', severity: 'warning', line: 9, message: 'update after completed' },
 ];
 const target = { subject: 'node agent.js', captureUri: 'ci/capture.jsonl', lines: 12 };
-const tool = { name: 'acp-chat check', version: '1.2.3', informationUri: 'https://example.org/acp-chat' };
+const tool = { name: 'acp-chat check', version: '1.2.3', informationUri: 'https://example.org/acp-chat#readme' };
 
 /** Well-formed enough for CI parsers: every `<` opens a tag, every `&` starts an entity, quotes only delimit attributes. */
 function assertXmlText(xml: string): void {
