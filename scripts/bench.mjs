@@ -22,6 +22,8 @@ for (const [cmd, args] of [['bash', ['scripts/setup.sh', '--no-host']], [process
 const os = await import('node:os');
 const results = {
   machine: { node: process.version, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, platform: `${process.platform}-${process.arch}`, loadavg: os.loadavg().map((x) => Math.round(x * 100) / 100), date: new Date().toISOString() },
+  /** The benchmarks whose figures are below (a failed one is missing). */
+  benchmarks: [],
 };
 let failed = 0;
 for (const f of benches) {
@@ -33,6 +35,7 @@ for (const f of benches) {
   try {
     if (r.status !== 0) throw new Error(`exit ${r.status}`);
     Object.assign(results, JSON.parse(last));
+    results.benchmarks.push(`bench/${f}`);
   } catch (e) {
     failed++;
     console.error(`bench/${f} failed: ${e.message}`);

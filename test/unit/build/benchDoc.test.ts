@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 
 const results = {
   machine: { node: 'v20.20.2', cpus: 2, cpuModel: 'Test CPU', loadavg: [1.5, 1.2, 1], date: '2026-11-26T01:00:00.000Z' },
+  benchmarks: ['bench/store.bench.ts', 'bench/webview.bench.mjs'],
   'store.bytesPerTextByte': 2.02,
   'store.bytesPerTextByte.goal': '<= 3',
   'e2e.ratioToBaseline': 0.4,
@@ -32,6 +33,7 @@ test('the document has the run, one table per area and every figure with its rat
   assert.match(doc, /^- Run: 2026-11-26T01:00:00\.000Z$/m);
   assert.match(doc, /^- Machine: 2 CPUs, Test CPU$/m);
   assert.match(doc, /^- Goals met: 2 of 3$/m);
+  assert.match(doc, /^- Benchmarks in this run: `bench\/store\.bench\.ts`, `bench\/webview\.bench\.mjs`$/m);
   assert.deepEqual([...doc.matchAll(/^## (\w+)$/gm)].map((m) => m[1]), ['store', 'e2e', 'webview', 'cli']);
   assert.match(doc, /^\| `store\.bytesPerTextByte` \| 2\.02 \| — \| <= 3 \| yes \|$/m);
   assert.match(doc, /^\| `e2e\.ratioToBaseline` \| 0\.4 \| — \| >= 0\.5 \(stretch 0\.7\) \| \*\*no\*\* \|$/m);
