@@ -46,7 +46,8 @@ try {
     else if (/passing|failing|pending|✔|✓|^\s*\d+\)|Error|acp-chat/i.test(text)) console.log(`  [ext-host ${type}] ${text.split('\n').slice(0, 3).join('\n    ')}`);
   });
   page.on('pageerror', (e) => log('page error:', e.message));
-  await page.goto(workbenchUrl(cs, { testsPath }));
+  // A loaded machine can take over a minute to serve the workbench: the suite's own limit applies, not goto's 30 s.
+  await page.goto(workbenchUrl(cs, { testsPath }), { timeout: SUITE_TIMEOUT_MS });
   log('workbench loading; the extension host runs the suite ...');
   let timer;
   const timeout = new Promise((_, rej) => {
