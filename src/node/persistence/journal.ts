@@ -4,7 +4,8 @@
  *
  *   DIR/ID.snapshot.json      { format, version, seq, store }   written as temp file + rename
  *   DIR/ID.snapshot.json.bak  the previous snapshot, the fallback when the newest is unreadable
- *   DIR/ID.journal.ndjson     one { seq, dir, msg, line?, keys? } record per line, seq strictly increasing
+ *   DIR/ID.journal.ndjson     one { seq, dir, msg, line?, keys? } or { seq, attach } record per line, seq
+ *                             strictly increasing
  *
  * `keys` are the durable keys the store minted while ingesting that message: replaying the journal
  * hands them back to the store's key factory, so a restored entry has exactly the key it had live.
@@ -27,13 +28,17 @@ import { errorText, issueText } from '../../common/util/errors';
 
 export const SNAPSHOT_FORMAT = 'acp-chat/snapshot';
 const zSnapshot = z.object({ format: z.literal(SNAPSHOT_FORMAT), version: z.literal(1), seq: z.number().int().nonnegative(), store: z.unknown() });
-const zRecord = z.strictObject({
-  seq: z.number().int().positive(),
-  dir: z.enum(['client->agent', 'agent->client']),
-  msg: z.unknown(),
-  line: z.number().int().positive().optional(),
-  keys: z.array(z.string()).optional(),
-});
+const zRecord = z.union([
+  z.strictObject({
+    seq: z.number().int().positive(),
+    dir: z.enum(['client->agent', 'agent->client']),
+    msg: z.unknown(),
+    line: z.number().int().positive().optional(),
+    keys: z.array(z.string()).optional(),
+  }),
+  // The chat attached to a session (`MessageStore.attach`): not on the wire, so recorded on its own.
+  z.strictObject({ seq: z.number().int().positive(), attach: z.string().nullable() }),
+]);
 
 /** How long appended records may wait in memory before they are written. */
 const FLUSH_DELAY_MS = 20;
@@ -100,14 +105,23 @@ export class StoreJournal {
     if (this.disposed) throw new Error('StoreJournal.append after dispose');
     const keys: string[] = [];
     for (const c of changes) if (c.type === 'entryInserted') keys.push(c.entry.key);
-    const record = { seq: this.nextSeq, dir, msg, ...(line !== undefined ? { line } : {}), ...(keys.length > 0 ? { keys } : {}) };
     let text: string;
     try {
-      text = JSON.stringify(record);
+      text = JSON.stringify({ seq: this.nextSeq, dir, msg, ...(line !== undefined ? { line } : {}), ...(keys.length > 0 ? { keys } : {}) });
     } catch (err) {
       // Nothing is buffered and no seq is used: the journal stays consistent, the caller logs why.
       throw new Error(`message ${line ?? this.nextSeq} could not be saved (it will be missing after a reload): ${err instanceof Error ? err.message : String(err)}`);
     }
+    this.push(text);
+  }
+
+  /** Records `store.attach(sessionId)`, which the caller already applied. Buffered like `append`. */
+  appendAttach(sessionId: string | null): void {
+    if (this.disposed) throw new Error('StoreJournal.appendAttach after dispose');
+    this.push(JSON.stringify({ seq: this.nextSeq, attach: sessionId }));
+  }
+
+  private push(text: string): void {
     this.unwritten.push({ seq: this.nextSeq, text: text + '\n' });
     this.nextSeq++;
     this.timer ??= setTimeout(() => {
@@ -260,6 +274,10 @@ async function replayJournal(file: string, store: MessageStore, afterSeq: number
     if (r.data.seq > lastSeq + 1 && lastSeq > 0)
       diagnostics.push({ severity: 'warning', message: `${file}:${i + 1}: records ${lastSeq + 1}..${r.data.seq - 1} are missing` });
     lastSeq = r.data.seq;
+    if ('attach' in r.data) {
+      store.attach(r.data.attach);
+      continue;
+    }
     keys.push(...(r.data.keys ?? []));
     store.ingest(r.data.dir, r.data.msg, r.data.line);
     if (keys.length > 0) {
