@@ -13,7 +13,7 @@ import { ChatSession } from './chatSession';
 import { createClientHandlers } from './clientHandlers';
 import type { FileAccess } from './fsHandlers';
 import { buildPrompt } from './promptBuilder';
-import type { SessionPersistence } from './sessionPersistence';
+import { sessionToAttach, type SessionPersistence } from './sessionPersistence';
 import type { EarlierLink } from './sessionPorts';
 import { createSessionUi } from './sessionUi';
 import { createTurnChanges } from './turnChanges';
@@ -89,7 +89,7 @@ export function createChatSession(d: ChatFactoryDeps, chat: ChatRecord, agent: A
     cwd,
     review,
     store: restored.store,
-    restoredSessionId: restored.sessionId ?? chat.sessionId,
+    restoredSessionId: sessionToAttach(restored, chat.sessionId),
     restoredTerminals: restored.terminals,
     restoredEarlier: d.context.workspaceState.get<EarlierLink>(earlierKey(chat.id)) ?? null,
     connect: d.connect,
@@ -114,6 +114,7 @@ export function createChatSession(d: ChatFactoryDeps, chat: ChatRecord, agent: A
         capture.write(dir, msg, seq, raw);
       },
       persist: (dir, msg, changes, seq) => d.persistence.append(chat.id, dir, msg, changes, seq),
+      attached: (sessionId) => d.persistence.attach(chat.id, sessionId),
       earlier: (link) => void d.context.workspaceState.update(earlierKey(chat.id), link ?? undefined),
       terminals: (saved) => d.persistence.saveTerminals(chat.id, saved),
     },

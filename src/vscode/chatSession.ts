@@ -52,7 +52,6 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
   /** Findings of earlier connections of this session (their lines stay valid: seqs keep counting). */
   private earlierFindings: Finding[] = [];
   private link: AgentLink | undefined;
-  private sessionIdValue: string | null;
   private turn: TurnState = 'starting';
   private message: string | null = null;
   private readonly queue = new PromptQueue();
@@ -75,7 +74,8 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
 
   constructor(private readonly o: ChatSessionOptions) {
     super();
-    this.sessionIdValue = o.restoredSessionId;
+    // The store is the one owner of the attached session; this chat's choice is recorded there (and saved) once.
+    if (o.store.attachedSessionId() !== o.restoredSessionId) this.attach(o.restoredSessionId);
     this.terminals = new SessionTerminals(o.restoredTerminals);
     const link = o.restoredEarlier;
     if (link && link.sessionId === o.restoredSessionId) this.earlier = { sessionId: link.earlierSessionId, reason: link.reason };
@@ -85,7 +85,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
     const review = o.review;
     if (review) {
       this.register(review);
-      this.register(review.onDidChange((c) => c.sessionId === this.sessionIdValue && this.changes.fire([{ type: 'changeSet', id: c.id, set: c.view }])));
+      this.register(review.onDidChange((c) => c.sessionId === this.sessionId && this.changes.fire([{ type: 'changeSet', id: c.id, set: c.view }])));
     }
     this.register({ dispose: () => this.broker.dispose() });
     this.register({ dispose: () => this.link?.dispose() });
@@ -122,7 +122,17 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
     return this.o.agent;
   }
   get sessionId(): string | null {
-    return this.sessionIdValue;
+    return this.o.store.attachedSessionId();
+  }
+
+  /** The only writer of the attached session: the store records it, the chat's journal saves it. */
+  private attach(sessionId: string | null): void {
+    this.o.store.attach(sessionId);
+    try {
+      this.o.sinks.attached?.(sessionId);
+    } catch (e) {
+      this.o.log('error', `could not save the attached session ${sessionId ?? '(none)'}: ${errorText(e)}`);
+    }
   }
   get cwd(): string {
     return this.o.cwd;
@@ -140,7 +150,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
     return this.link?.stderrTail() ?? '';
   }
   current(): SessionState | undefined {
-    return this.sessionIdValue === null ? undefined : this.o.store.session(this.sessionIdValue);
+    return this.sessionId === null ? undefined : this.o.store.session(this.sessionId);
   }
   entries(): readonly Entry[] {
     return this.current()?.entries ?? [];
@@ -154,7 +164,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
 
   /** An entry the panel shows, by key: this session's, or the earlier transcript's. */
   shownEntry(key: string): { readonly sessionId: string; readonly entry: Entry } | undefined {
-    for (const sid of [this.sessionIdValue, this.earlier?.sessionId]) {
+    for (const sid of [this.sessionId, this.earlier?.sessionId]) {
       const entry = sid === null || sid === undefined ? undefined : this.o.store.session(sid)?.entries.find((e) => e.key === key);
       if (sid && entry) return { sessionId: sid, entry };
     }
@@ -174,7 +184,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
     const s = this.current();
     return {
       agentName: this.o.agent.name,
-      sessionId: this.sessionIdValue,
+      sessionId: this.sessionId,
       turn: this.turn,
       message: this.message,
       readOnly: false,
@@ -186,7 +196,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
       notices: this.notices,
       terminals: this.terminals.forPanel(),
       earlier: this.earlierForPanel(),
-      changeSets: this.o.review?.views(this.sessionIdValue) ?? [],
+      changeSets: this.o.review?.views(this.sessionId) ?? [],
     };
   }
 
@@ -315,7 +325,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
   private async attachSession(link: AgentLink): Promise<void> {
     const params = this.sessionParams();
     const auth: CallWrapper = (call) => this.withAuth(link, call);
-    const known = this.sessionIdValue;
+    const known = this.sessionId;
     let failed: string | null = null;
     if (known !== null) {
       const failures: string[] = [];
@@ -330,7 +340,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
       failed = failures.at(-1) ?? `${this.o.agent.name} can neither resume nor load a session`;
     }
     const r = await auth(() => link.client.newSession(params));
-    this.sessionIdValue = r.sessionId;
+    this.attach(r.sessionId);
     this.o.log('info', `new session ${r.sessionId}`);
     // Keep what the user saw: the old transcript stays on screen, read-only, above a marker saying why the
     // agent no longer remembers it; prompts go to the new session.
@@ -384,7 +394,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
     await this.start();
     const link = this.link;
     if (!link || this.turn === 'busy' || this.turn === 'cancelling') return;
-    const old = this.sessionIdValue;
+    const old = this.sessionId;
     if (closeOld && old !== null && link.client.agentCapabilities?.sessionCapabilities?.close) {
       await link.client.closeSession(old).catch((e: unknown) => this.o.log('warn', `session/close of ${old} failed: ${errorText(e)}`));
     }
@@ -400,7 +410,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
   async openSession(sessionId: string): Promise<void> {
     await this.start();
     const link = this.link;
-    if (!link || sessionId === this.sessionIdValue) return;
+    if (!link || sessionId === this.sessionId) return;
     try {
       await openSession(link.client, sessionId, this.sessionParams(), this.o.store.session(sessionId) !== undefined, (call) => this.withAuth(link, call));
       this.switched(sessionId);
@@ -410,7 +420,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
   }
 
   private switched(sessionId: string): void {
-    this.sessionIdValue = sessionId;
+    this.attach(sessionId);
     if (this.earlier) this.o.sinks.earlier?.(null);
     this.earlier = null;
     this.notices = [];
@@ -453,7 +463,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
   /** session/cancel: pending permission requests are answered `cancelled`, open tool calls shown cancelled. */
   cancel(): void {
     const client = this.link?.client;
-    const sid = this.sessionIdValue;
+    const sid = this.sessionId;
     if (!client || sid === null || (this.turn !== 'busy' && this.turn !== 'cancelling')) return;
     this.setTurn('cancelling', null);
     client.cancel(sid);
@@ -473,7 +483,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
 
   private async runTurn({ text, images, context }: QueuedPrompt): Promise<void> {
     const link = this.link;
-    const sid = this.sessionIdValue;
+    const sid = this.sessionId;
     if (!link || sid === null) return;
     this.setTurn('busy', null);
     // The turn's entries are the ones after these (the list is append-only), for its Changes summary.
@@ -543,7 +553,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
     const changes = checked ? this.o.store.ingestChecked(dir, checked, seq) : this.o.store.ingest(dir, msg, seq);
     this.guard('save', seq, () => this.o.sinks.persist(dir, msg, changes, seq));
     if (changes.length) this.applyStoreChanges(changes);
-    const v2 = this.terminals.fromWire(dir, msg, this.sessionIdValue);
+    const v2 = this.terminals.fromWire(dir, msg, this.sessionId);
     if (v2) this.terminalEvent(...v2);
   }
 
@@ -556,7 +566,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
   }
 
   private applyStoreChanges(changes: readonly StoreChange[]): void {
-    const { panel: changed, diagnostics } = panelChangesFor(changes, this.sessionIdValue, () => this.current());
+    const { panel: changed, diagnostics } = panelChangesFor(changes, this.sessionId, () => this.current());
     // The panel lists the earlier transcript first: this session's indexes count from after it.
     const offset = this.earlier ? this.earlierEntries().length : 0;
     const panel = offset ? changed.map((c) => (c.type === 'inserted' ? { ...c, index: c.index + offset } : c)) : changed;
@@ -587,13 +597,13 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
 
   /** session/set_mode; a failure shows as a notice (the store learns the new mode from the response). */
   setMode(modeId: string): void {
-    const sid = this.sessionIdValue;
+    const sid = this.sessionId;
     if (sid !== null) this.link?.client.setMode(sid, modeId).catch((e: unknown) => this.addNotice({ severity: 'error', title: `Could not switch mode: ${errorText(e)}` }));
   }
 
   /** session/set_config_option; the response (the complete list) reaches the store through the tap. */
   setConfigOption(configId: string, value: string | boolean): void {
-    const sid = this.sessionIdValue;
+    const sid = this.sessionId;
     if (sid !== null) this.link?.client.setConfigOption(sid, configId, value).catch((e: unknown) => this.addNotice({ severity: 'error', title: `Could not change ${configId}: ${errorText(e)}` }));
   }
 
@@ -606,13 +616,13 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
   }
 
   private permissionsForPanel(): PanelState['permissions'] {
-    return this.sessionIdValue === null ? [] : this.broker.pending(this.sessionIdValue);
+    return this.sessionId === null ? [] : this.broker.pending(this.sessionId);
   }
 
   private setTurn(turn: TurnState, message: string | null): void {
     this.turn = turn;
     this.message = message;
-    this.emitPanel({ turn, message, sessionId: this.sessionIdValue });
+    this.emitPanel({ turn, message, sessionId: this.sessionId });
   }
 
   private emitPanel(fields: Partial<PanelState>): void {

@@ -17,7 +17,8 @@ import { errorText } from '../common/util/errors';
 /** Snapshot after this many journal records, so a restore replays little. */
 const COMPACT_EVERY = 2000;
 
-type Pending = [dir: Direction, msg: unknown, changes: readonly StoreChange[], seq: number];
+/** A record waiting for the journal to open. */
+type Pending = (journal: StoreJournal) => void;
 
 interface Open {
   readonly store: MessageStore;
@@ -123,7 +124,7 @@ export class FilePersistence implements SessionPersistence {
       // Through the saved form either way: the same budget, and our terminals that were running are ended now.
       const views = parseSavedTerminals(o.lastTerminals ? terminalsToJSON(o.lastTerminals()) : o.terminalsRaw);
       for (const m of [...o.problems, ...views.problems]) warn(`the saved chat ${chatId} was partly unreadable: ${m}`);
-      return { store: o.store, sessionId: o.store.sessions().at(-1)?.sessionId ?? null, terminals: views.terminals };
+      return { store: o.store, sessionId: o.store.attachedSessionId(), terminals: views.terminals };
     }
     // Nothing saved yet: start empty and open the journal in the background.
     const fresh = this.start(chatId, new MessageStore());
@@ -153,7 +154,7 @@ export class FilePersistence implements SessionPersistence {
         // The snapshot first (the store before any message of the new chat), then what arrived meanwhile.
         if (snapshot) await r.journal.compact(snapshot).catch((e: unknown) => this.log(`could not save the new chat ${chatId}: ${errorText(e)}`));
         fresh.journal = r.journal;
-        for (const [dir, msg, changes, seq] of fresh.pending.splice(0)) r.journal.append(dir, msg, changes, seq);
+        for (const record of fresh.pending.splice(0)) record(r.journal);
       },
       (e: unknown) => {
         this.log(`could not open the chat journal of ${chatId}: ${errorText(e)}; this chat will not survive a reload`);
@@ -167,7 +168,7 @@ export class FilePersistence implements SessionPersistence {
     const o = this.open.get(fileId(chatId));
     if (!o) return;
     if (!o.journal) {
-      o.pending.push([dir, msg, changes, seq]);
+      o.pending.push((j) => j.append(dir, msg, changes, seq));
       return;
     }
     try {
@@ -180,6 +181,13 @@ export class FilePersistence implements SessionPersistence {
       o.sinceCompact = 0;
       o.journal.compact(o.store).catch((e: unknown) => this.log(`could not snapshot the chat ${chatId}: ${errorText(e)}`));
     }
+  }
+
+  attach(chatId: string, sessionId: string | null): void {
+    const o = this.open.get(fileId(chatId));
+    if (!o) return;
+    if (o.journal) o.journal.appendAttach(sessionId);
+    else o.pending.push((j) => j.appendAttach(sessionId));
   }
 
   async flush(): Promise<void> {

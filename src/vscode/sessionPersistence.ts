@@ -8,9 +8,10 @@ import type { Direction, StoreChange } from '../common/store';
 import { MessageStore } from '../common/store';
 import type { SavedTerminal } from '../common/savedTerminals';
 
-/** A chat's saved state: its store, last session and terminal views (all empty when nothing was saved). */
+/** A chat's saved state: its store, attached session and terminal views (all empty when nothing was saved). */
 export interface Restored {
   readonly store: MessageStore;
+  /** `store.attachedSessionId()`: null when nothing was saved, or the save predates attach records. */
   readonly sessionId: string | null;
   readonly terminals: readonly SavedTerminal[];
 }
@@ -22,6 +23,8 @@ export interface SessionPersistence {
   saveTerminals(chatId: string, saved: () => readonly SavedTerminal[]): void;
   /** Records one message of the chat's connection after the store ingested it (`changes` carry the keys it minted). */
   append(chatId: string, dir: Direction, msg: unknown, changes: readonly StoreChange[], seq: number): void;
+  /** Records `store.attach(sessionId)` of the chat's store, which the caller applied. */
+  attach(chatId: string, sessionId: string | null): void;
   /** Writes everything pending (called on deactivate). */
   flush(): Promise<void>;
   /** Starts a new chat's saved state from `store` (a fork's shared history): `restore` returns it. */
@@ -42,7 +45,7 @@ export class MemoryPersistence implements SessionPersistence {
   restore(chatId: string): Restored {
     const store = this.seeded.get(chatId);
     this.seeded.delete(chatId);
-    return store ? { store, sessionId: store.sessions().at(-1)?.sessionId ?? null, terminals: [] } : { store: new MessageStore(), sessionId: null, terminals: [] };
+    return store ? { store, sessionId: store.attachedSessionId(), terminals: [] } : { store: new MessageStore(), sessionId: null, terminals: [] };
   }
   saveTerminals(): void {}
   seed(chatId: string, store: MessageStore): void {
@@ -50,6 +53,7 @@ export class MemoryPersistence implements SessionPersistence {
   }
   private index: unknown;
   append(): void {}
+  attach(): void {}
   async flush(): Promise<void> {}
   async remove(): Promise<void> {}
   savedIds(): readonly string[] {
@@ -61,4 +65,13 @@ export class MemoryPersistence implements SessionPersistence {
   writeIndex(index: unknown): void {
     this.index = index;
   }
+}
+
+/**
+ * The session a restored chat reattaches: the one its store recorded as attached; for a chat with no
+ * record yet, the one its chat-list entry names (a chat opened on a chosen session, a fork); for a save
+ * from before attaches were recorded, its store's last session.
+ */
+export function sessionToAttach(restored: Restored, listed: string | null): string | null {
+  return restored.sessionId ?? listed ?? restored.store.sessions().at(-1)?.sessionId ?? null;
 }

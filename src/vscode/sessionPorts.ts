@@ -73,6 +73,8 @@ export interface SessionSinks {
   capture(dir: Direction | 'note', msg: unknown, seq: number, raw?: string): void;
   /** Called after the store ingested the message, with what it changed. */
   persist(dir: Direction, msg: unknown, changes: readonly StoreChange[], seq: number): void;
+  /** Called after the store recorded the session the chat is now attached to (`MessageStore.attach`). */
+  attached?(sessionId: string | null): void;
   /** Remembers (or forgets, with null) which earlier session is shown above `sessionId` after a failed reattach. */
   earlier?(link: EarlierLink | null): void;
   /** The terminal views changed: `saved` reads them when they are written (writes are batched). */
@@ -90,7 +92,7 @@ export interface ChatSessionOptions {
   readonly agent: AgentConfig;
   readonly cwd: string;
   readonly store: MessageStore;
-  /** The session to reattach to (from the persisted store), if any. */
+  /** The session to reattach to (see sessionToAttach), if any; recorded in the store if it is not yet. */
   readonly restoredSessionId: string | null;
   /** The saved link to an earlier session shown above the restored one (used when it names the restored session). */
   readonly restoredEarlier?: EarlierLink | null;

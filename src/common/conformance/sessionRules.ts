@@ -179,7 +179,7 @@ export class SessionRules {
     const prev = t.messageKinds.get(id);
     if (!prev) t.messageKinds.set(id, { kind: role, line });
     else if (prev.kind !== role) {
-      this.report('message-id-kind-conflict', line, `messageId ${quote(id, 40)} is used for ${role} here and for ${prev.kind} on line ${prev.line}: give every message its own id`, 'error', sid);
+      this.report('message-id-kind-conflict', line, `messageId ${quote(id, 40)} is used for ${role} here and for ${prev.kind} on line ${prev.line}: give every message its own id (ACP Chat keeps the two apart, but a client that keys messages by id alone merges or drops them)`, 'error', sid);
     }
     return true;
   }

@@ -2,13 +2,17 @@
  * One session's entries: an append-only array with maps from messageId / toolCallId / key to index, so
  * every chunk is O(1) amortized. Entries are immutable values: an update replaces the object in its slot.
  *
+ * A message's identity is its kind and its id: one `messageId` may name a user message, an agent message
+ * and a thought at once (the Claude Code adapter gives a model response's thought and its text one id),
+ * and they stay three entries.
+ *
  * This is the only code that changes an entry, and it reports every change: `append` (the single append
  * point, the only caller of `newKey()`) emits `entryInserted`, `replace` emits `entryUpdated`. Views
  * mirror the store by applying exactly these changes, so an entry changed any other way would show
  * something the store does not hold (test/unit/store/patches.property.test.ts checks this).
  */
 import type { StoreChange } from './changes';
-import type { Entry, MessageEntry, ToolCallEntry } from './model';
+import type { Entry, MessageEntry, MessageKind, ToolCallEntry } from './model';
 
 /** What the table needs from the reducer step that changes it. */
 export interface ChangeSink {
@@ -20,6 +24,7 @@ export type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omi
 
 export class EntryTable {
   private readonly list: Entry[] = [];
+  /** By `messageIdKey(kind, messageId)`. */
   private readonly byMessageId = new Map<string, number>();
   private readonly byToolCallId = new Map<string, number>();
   private readonly byKey = new Map<string, number>();
@@ -53,8 +58,13 @@ export class EntryTable {
     return this.byKey.get(key);
   }
 
-  indexOfMessageId(messageId: string): number | undefined {
-    return this.byMessageId.get(messageId);
+  indexOfMessageId(kind: MessageKind, messageId: string): number | undefined {
+    return this.byMessageId.get(messageIdKey(kind, messageId));
+  }
+
+  /** The first of `kinds` that has a message with this id (for a tool call's parent, a reuse warning). */
+  kindWithMessageId(messageId: string, kinds: readonly MessageKind[]): MessageKind | undefined {
+    return kinds.find((k) => this.byMessageId.has(messageIdKey(k, messageId)));
   }
 
   indexOfToolCallId(toolCallId: string): number | undefined {
@@ -104,6 +114,12 @@ export class EntryTable {
   }
 }
 
+/** The entry's key in its id map (kind-scoped for messages), or null when it has no id. */
 function idOf(e: Entry): string | null {
-  return e.kind === 'tool_call' ? e.toolCallId : e.messageId;
+  if (e.kind === 'tool_call') return e.toolCallId;
+  return e.messageId === null ? null : messageIdKey(e.kind, e.messageId);
+}
+
+function messageIdKey(kind: MessageKind, messageId: string): string {
+  return `${kind}:${messageId}`;
 }

@@ -14,6 +14,8 @@ import type { ReplayWindow } from './replayWindow';
 import { newStats, touchStats, utf8Length } from './stats';
 import { patchMeta } from './toolCallRules';
 
+const ALL_KINDS: readonly MessageKind[] = ['user_message', 'agent_message', 'agent_thought'];
+
 const CHUNK_TO_KIND: Record<ChunkKind, MessageKind> = {
   user_message_chunk: 'user_message',
   agent_message_chunk: 'agent_message',
@@ -48,13 +50,8 @@ export class MessageRules {
 
     let index = -1;
     if (id !== null) {
-      const known = this.table.indexOfMessageId(id);
+      const known = this.table.indexOfMessageId(kind, id);
       if (known !== undefined) {
-        const e = this.table.message(known);
-        if (!e || e.kind !== kind) {
-          ctx.diagnostic('error', `${chunkKind} rejected: messageId '${id}' already names a ${e ? e.kind : 'tool_call'}`);
-          return;
-        }
         index = known;
       } else if (ctx.version !== PROTOCOL_V2 && book.open >= 0 && this.table.message(book.open)?.kind === kind && this.table.message(book.open)?.messageId === null) {
         // An open message without id adopts the first id that arrives for it.
@@ -68,6 +65,7 @@ export class MessageRules {
 
     const text = blockText(block);
     if (index < 0) {
+      if (id !== null) this.warnReuse(chunkKind, kind, id, ctx);
       const bytes = utf8Length(text);
       index = this.table.append(
         { kind, messageId: id, content: appendBlock([], block).content, meta: null, provenance: this.replay.provenance(), stats: newStats(touchOf(ctx, bytes, true)) },
@@ -83,6 +81,12 @@ export class MessageRules {
       this.table.replace(index, next, ctx, r.appendedText);
     }
     this.landed(kind, index, index);
+  }
+
+  /** A new message whose id already names a message of another kind: kept apart (ids are scoped by kind), reported. */
+  private warnReuse(update: string, kind: MessageKind, id: string, ctx: ApplyContext): void {
+    const other = this.table.kindWithMessageId(id, ALL_KINDS.filter((k) => k !== kind));
+    if (other !== undefined) ctx.diagnostic('warning', `${update}: messageId '${id}' already names an entry of kind ${other}; kept as a separate ${kind} (message ids are scoped by kind)`);
   }
 
   /** Bookkeeping after a message update: the message anonymous chunks merge into, and the tool calls' parent. */
@@ -104,7 +108,7 @@ export class MessageRules {
       return false;
     }
     if (id !== null) {
-      const known = this.table.indexOfMessageId(id);
+      const known = this.table.indexOfMessageId('user_message', id);
       if ((known !== undefined && known !== index) || (e.messageId !== null && e.messageId !== id)) {
         book.echo = null;
         return false;
@@ -136,14 +140,8 @@ export class MessageRules {
       const prior = this.replay.upsert(kind, u, ctx);
       if (prior >= 0) return this.landed(kind, prior, -1);
     }
-    let index = this.table.indexOfMessageId(u.messageId) ?? -1;
-    if (index >= 0) {
-      const e = this.table.message(index);
-      if (!e || e.kind !== kind) {
-        ctx.diagnostic('error', `${upsertKind} rejected: messageId '${u.messageId}' already names a ${e ? e.kind : 'tool_call'}`);
-        return;
-      }
-    } else if (kind === 'user_message' && book.echo && !this.replay.active) {
+    let index = this.table.indexOfMessageId(kind, u.messageId) ?? -1;
+    if (index < 0 && kind === 'user_message' && book.echo && !this.replay.active) {
       // v2: the agent reports the accepted prompt; the local message takes its id.
       const local = this.table.indexOfKey(book.echo.key);
       const e = local === undefined ? undefined : this.table.message(local);
@@ -155,6 +153,7 @@ export class MessageRules {
     }
     const bytes = u.content ? utf8Length(textOf(u.content)) : 0;
     if (index < 0) {
+      this.warnReuse(upsertKind, kind, u.messageId, ctx);
       index = this.table.append(
         { kind, messageId: u.messageId, content: u.content ?? [], meta: patchMeta(null, u._meta), provenance: this.replay.provenance(), stats: newStats(touchOf(ctx, bytes, false)) },
         ctx,
@@ -188,7 +187,7 @@ export class MessageRules {
     const index = this.table.indexOfKey(localKey);
     const e = index === undefined ? undefined : this.table.message(index);
     if (index === undefined || !e || e.messageId === messageId) return;
-    const other = this.table.indexOfMessageId(messageId);
+    const other = this.table.indexOfMessageId('user_message', messageId);
     if (e.messageId !== null || (other !== undefined && other !== index)) {
       ctx.diagnostic('warning', `session/prompt response names message '${messageId}', which is not the local prompt's message`);
       return;

@@ -114,6 +114,8 @@ export const zPersistedStore = z.object({
   format: z.literal(STORE_FORMAT),
   version: z.literal(STORE_FORMAT_VERSION),
   protocolVersion: z.number().catch(1),
+  // Saves from before the attached session was recorded have none: the caller falls back (see chatFactory).
+  attached: z.string().nullable().optional().catch(null).transform((v) => v ?? null),
   sessions: z.array(z.unknown()),
   pending: z
     .object({
@@ -129,6 +131,7 @@ export interface PersistedStore {
   readonly format: typeof STORE_FORMAT;
   readonly version: typeof STORE_FORMAT_VERSION;
   readonly protocolVersion: number;
+  readonly attached: string | null;
   readonly sessions: readonly (SessionState & { readonly internals: PersistedInternals })[];
   readonly pending: { readonly 'client->agent': readonly [string, PendingRequest][]; readonly 'agent->client': readonly [string, PendingRequest][] };
   readonly diagnostics: readonly Diagnostic[];

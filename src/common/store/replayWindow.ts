@@ -26,7 +26,7 @@
  *    when the load started (title, kind, content, locations, rawInput, rawOutput, name, _meta): the
  *    replay only fills what was empty, and a status only moves forward (pending < in_progress < finished).
  * 4. Ids. A matched entry takes the replay's id (later updates use it), unless the replay has none or
- *    the id already names another entry. Keys and provenance never change.
+ *    the id already names another entry of its kind (ids are scoped by kind). Keys and provenance never change.
  * 5. A replayed item that fits nothing is appended (provenance `replay`), like any new entry, with one
  *    exception: a replayed user message that fits nothing while shown user or agent messages are still
  *    ahead of the cursor is history the user never saw (Gemini CLI replays its `<session_context>` preamble
@@ -117,9 +117,9 @@ export class ReplayWindow {
     if (!r) return -1;
     const cur = r.current;
     if (id !== null) {
-      const known = this.table.indexOfMessageId(id);
+      const known = this.table.indexOfMessageId(kind, id);
       if (known !== undefined) {
-        if (known >= r.priorLength || this.table.message(known)?.kind !== kind) {
+        if (known >= r.priorLength) {
           r.current = { kind, id, index: -1 };
           return -1;
         }
@@ -192,9 +192,9 @@ export class ReplayWindow {
     if (!r) return -1;
     r.current = null;
     const want = u.content ? squash(textOf(u.content)) : null;
-    let index = this.table.indexOfMessageId(u.messageId) ?? -1;
+    let index = this.table.indexOfMessageId(kind, u.messageId) ?? -1;
     if (index >= 0) {
-      if (index >= r.priorLength || this.table.message(index)?.kind !== kind) return -1;
+      if (index >= r.priorLength) return -1;
     } else if (want !== null) {
       index = this.find(kind, (e) => e.kind === kind && (this.norm(e.content).startsWith(want) || want.startsWith(this.norm(e.content))));
     }
@@ -203,7 +203,7 @@ export class ReplayWindow {
     this.claim(index);
     // Never downgrade: the prior content stays unless the replay's is longer or different.
     const keep = !u.content || this.norm(e.content).startsWith(want ?? '');
-    const messageId = this.table.indexOfMessageId(u.messageId) === undefined ? u.messageId : e.messageId;
+    const messageId = this.table.indexOfMessageId(kind, u.messageId) === undefined ? u.messageId : e.messageId;
     const bytes = u.content ? utf8Length(textOf(u.content)) : 0;
     this.table.replace(index, { ...e, messageId, content: keep ? e.content : (u.content ?? []), stats: touchStatsReplayed(e.stats, touchOf(ctx, bytes, false)) }, ctx);
     return index;
@@ -263,7 +263,7 @@ export class ReplayWindow {
 
   private adoptMessageId(index: number, id: string, ctx: ApplyContext): void {
     const e = this.table.message(index);
-    if (!e || e.messageId === id || this.table.indexOfMessageId(id) !== undefined) return;
+    if (!e || e.messageId === id || this.table.indexOfMessageId(e.kind, id) !== undefined) return;
     this.table.replace(index, { ...e, messageId: id }, ctx);
   }
 

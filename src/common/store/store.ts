@@ -6,7 +6,6 @@
  * Requests are paired with their responses per direction: client->agent and agent->client request ids
  * are separate spaces, so each direction has its own pending map.
  */
-import { z } from 'zod';
 import { AgentMethods, ClientMethods, PROTOCOL_V1, PROTOCOL_V2, type ProtocolVersion } from '../protocol/methods';
 import { zContentBlock } from '../protocol/content';
 import { parseSessionUpdate, zAvailableCommandsUpdate, zConfigOption, zSessionModeState, zToolCallPatch } from '../protocol/updates';
@@ -28,6 +27,7 @@ import { replayToPlain } from './replayWindow';
 import { restoreSession } from './restoreSession';
 import { PermissionOutcomes } from './permissionOutcomes';
 import { type ApplyContext, Session } from './session';
+import { zInitializeResult, zNewSessionResult, zPermissionParams, zPromptParams, zPromptResult, zSessionIdParams, zSessionResult, zSetModeParams, zSetSessionTitleResult } from './wireShapes';
 
 export interface StoreOptions {
   /** Durable key factory for new entries; default `crypto.randomUUID()`. */
@@ -35,20 +35,6 @@ export interface StoreOptions {
   /** Clock for entry stats; default `Date.now`. */
   now?: () => number;
 }
-
-const zSessionIdParams = z.looseObject({ sessionId: z.string() });
-const zPromptParams = z.looseObject({ sessionId: z.string(), prompt: z.array(z.unknown()) });
-const zSetModeParams = z.looseObject({ sessionId: z.string(), modeId: z.string() });
-const zNewSessionResult = z.looseObject({ sessionId: z.string() });
-const zSetSessionTitleResult = z.looseObject({ title: z.string() });
-const zSessionResult = z.looseObject({ modes: z.unknown().optional(), configOptions: z.unknown().optional(), availableCommands: z.unknown().optional() });
-const zPromptResult = z.looseObject({ messageId: z.string().optional().catch(undefined) });
-const zInitializeResult = z.looseObject({ protocolVersion: z.number() });
-const zPermissionParams = z.looseObject({
-  sessionId: z.string(),
-  toolCall: z.unknown().optional(),
-  subject: z.looseObject({ type: z.string(), toolCall: z.unknown().optional() }).optional().catch(undefined),
-});
 
 class Step implements ApplyContext {
   readonly changes: StoreChange[] = [];
@@ -76,6 +62,8 @@ export class MessageStore {
   private readonly pending: Record<Direction, Map<string, PendingRequest>> = { 'client->agent': new Map(), 'agent->client': new Map() };
   private protocolVersion: number = PROTOCOL_V1;
   private readonly permissionOutcomes = new PermissionOutcomes();
+  /** The session the chat's connection is attached to: set only by `attach` (it is not on the wire). */
+  private attached: string | null = null;
 
   constructor(options: StoreOptions = {}) {
     this.newKeyFn = options.newKey ?? (() => crypto.randomUUID());
@@ -99,6 +87,15 @@ export class MessageStore {
     return this.diags;
   }
 
+  /** Records which session the chat shows and prompts (the connection attached it, or the user chose it). */
+  attach(sessionId: string | null): void {
+    this.attached = sessionId;
+  }
+
+  attachedSessionId(): string | null {
+    return this.attached;
+  }
+
   /** @internal Used by the reducer step; records a diagnostic and reports it as a change. */
   addDiagnostic(step: Step, severity: Diagnostic['severity'], message: string): void {
     const d: Diagnostic = {
@@ -114,11 +111,7 @@ export class MessageStore {
   /** Feed one JSON-RPC message (already JSON-parsed, unvalidated). `line` = 1-based capture line for diagnostics/stats. */
   ingest(dir: Direction, msg: unknown, line?: number): readonly StoreChange[] {
     const checked = checkMessage(msg);
-    if (!checked.ok) {
-      const step = new Step(this, line, this.nowFn(), this.version, this.newKeyFn);
-      step.diagnostic('error', `${dir}: ${checked.error}`);
-      return step.changes;
-    }
+    if (!checked.ok) return this.lineError(line, `${dir}: ${checked.error}`);
     return this.ingestChecked(dir, checked, line);
   }
 
@@ -349,6 +342,7 @@ export class MessageStore {
       format: STORE_FORMAT,
       version: STORE_FORMAT_VERSION,
       protocolVersion: this.protocolVersion,
+      attached: this.attached,
       sessions: [...this.byId.values()].map((s) => {
         const i = s.internals();
         return {
@@ -377,6 +371,7 @@ export class MessageStore {
       return { store, diagnostics };
     }
     store.protocolVersion = top.data.protocolVersion;
+    store.attached = top.data.attached;
     store.diags.push(...top.data.diagnostics);
     for (const dir of ['client->agent', 'agent->client'] as const) for (const [k, v] of top.data.pending[dir]) store.pending[dir].set(k, v);
     top.data.sessions.forEach((raw, si) => {

@@ -7,7 +7,7 @@ import { PROTOCOL_V2 } from '../protocol/methods';
 import type { ToolCallPatch } from '../protocol/updates';
 import { type ApplyContext, type Bookkeeping, touchOf } from './context';
 import type { EntryTable } from './entryTable';
-import type { ToolCallEntry } from './model';
+import type { MessageKind, ToolCallEntry } from './model';
 import { KEPT_FIELDS, type ReplayWindow } from './replayWindow';
 import { newStats, touchStats, utf8Length } from './stats';
 
@@ -15,6 +15,9 @@ import { newStats, touchStats, utf8Length } from './stats';
 export type ToolCallFields = Pick<ToolCallEntry, 'toolCallId' | 'title' | 'name' | 'toolKind' | 'status' | 'content' | 'locations' | 'rawInput' | 'rawOutput' | 'meta'>;
 
 /** `rejected` is the client's own status for a tool call whose permission the user refused. */
+/** Which message a tool call's `messageId` names, when several kinds share the id. */
+const PARENT_KINDS: readonly MessageKind[] = ['agent_message', 'agent_thought', 'user_message'];
+
 const FINISHED = new Set(['completed', 'failed', 'cancelled', 'rejected']);
 
 /** A tool call's fields from what an update says about it, with the defaults for everything it omits. */
@@ -129,7 +132,9 @@ export class ToolCallRules {
 
   private parentKey(messageId: string | null | undefined): string | null {
     if (typeof messageId === 'string') {
-      const i = this.table.indexOfMessageId(messageId);
+      // Ids are scoped by kind: a tool call belongs to the answer, else the thought, that bears its id.
+      const kind = this.table.kindWithMessageId(messageId, PARENT_KINDS);
+      const i = kind === undefined ? undefined : this.table.indexOfMessageId(kind, messageId);
       if (i !== undefined) return this.table.at(i)?.key ?? null;
     }
     return this.book.lastAgentKey;

@@ -43,6 +43,7 @@ export function exportV1(updates: readonly unknown[]): V1ExportResult {
   const out: V1Update[] = [];
   const errors: V1ExportError[] = [];
   /** Message ids v1 has seen content for. */
+  /** `kind:messageId` of the messages sent so far (ids are scoped by kind). */
   const sent = new Set<string>();
   /** Tool calls v1 knows, with the content array it last saw (v1 can only replace whole arrays). */
   const tools = new Map<string, readonly ToolCallContent[]>();
@@ -67,7 +68,7 @@ export function exportV1(updates: readonly unknown[]): V1ExportResult {
     if (unexpressible !== undefined) return fail(`${unexpressible} cannot be expressed in v1`);
     switch (u.kind) {
       case 'chunk':
-        if (u.chunk.messageId !== null) sent.add(u.chunk.messageId);
+        if (u.chunk.messageId !== null) sent.add(`${u.chunkKind.slice(0, -'_chunk'.length)}:${u.chunk.messageId}`);
         out.push({ sessionUpdate: u.chunkKind, content: u.chunk.content, messageId: u.chunk.messageId });
         return;
       case 'message': {
@@ -75,8 +76,8 @@ export function exportV1(updates: readonly unknown[]): V1ExportResult {
         if (content === undefined) return fail(`${u.upsertKind} '${messageId}' without content is a patch v1 cannot express`);
         if (content === null || content.length === 0) return fail(`${u.upsertKind} '${messageId}' clears content, which v1 cannot express`);
         if (_meta === null) return fail(`${u.upsertKind} '${messageId}' clears _meta, which v1 cannot express`);
-        if (sent.has(messageId)) return fail(`${u.upsertKind} '${messageId}' replaces content already sent, which v1 cannot express`);
-        sent.add(messageId);
+        if (sent.has(`${u.upsertKind}:${messageId}`)) return fail(`${u.upsertKind} '${messageId}' replaces content already sent, which v1 cannot express`);
+        sent.add(`${u.upsertKind}:${messageId}`);
         content.forEach((block, i) => {
           // v1 has no message-level _meta: it travels on the message's first chunk.
           out.push({ sessionUpdate: `${u.upsertKind}_chunk`, content: block, messageId, ...(i === 0 && _meta ? { _meta } : {}) });

@@ -4,7 +4,8 @@
  *
  *   DIR/ID.snapshot.json      { format, version, seq, store }   written as temp file + rename
  *   DIR/ID.snapshot.json.bak  the previous snapshot, the fallback when the newest is unreadable
- *   DIR/ID.journal.ndjson     one { seq, dir, msg, line?, keys? } record per line, seq strictly increasing
+ *   DIR/ID.journal.ndjson     one { seq, dir, msg, line?, keys? } or { seq, attach } record per line, seq
+ *                             strictly increasing
  *
  * `keys` are the durable keys the store minted while ingesting that message: replaying the journal
  * hands them back to the store's key factory, so a restored entry has exactly the key it had live.
@@ -27,13 +28,17 @@ import { errorText, issueText } from '../../common/util/errors';
 
 export const SNAPSHOT_FORMAT = 'acp-chat/snapshot';
 const zSnapshot = z.object({ format: z.literal(SNAPSHOT_FORMAT), version: z.literal(1), seq: z.number().int().nonnegative(), store: z.unknown() });
-const zRecord = z.strictObject({
-  seq: z.number().int().positive(),
-  dir: z.enum(['client->agent', 'agent->client']),
-  msg: z.unknown(),
-  line: z.number().int().positive().optional(),
-  keys: z.array(z.string()).optional(),
-});
+const zRecord = z.union([
+  z.strictObject({
+    seq: z.number().int().positive(),
+    dir: z.enum(['client->agent', 'agent->client']),
+    msg: z.unknown(),
+    line: z.number().int().positive().optional(),
+    keys: z.array(z.string()).optional(),
+  }),
+  // The chat attached to a session (`MessageStore.attach`): not on the wire, so recorded on its own.
+  z.strictObject({ seq: z.number().int().positive(), attach: z.string().nullable() }),
+]);
 
 /** How long appended records may wait in memory before they are written. */
 const FLUSH_DELAY_MS = 20;
@@ -45,7 +50,12 @@ export interface JournalOpenResult {
 }
 
 export class StoreJournal {
-  private buffer: string[] = [];
+  /**
+   * Appended records not yet on disk, in seq order. A write takes the ones up to the seq it was
+   * queued for, never "whatever is buffered when it runs": a compaction queued in between empties
+   * the journal file, so a write must not carry records newer than the compaction's snapshot.
+   */
+  private unwritten: { readonly seq: number; readonly text: string }[] = [];
   private timer: ReturnType<typeof setTimeout> | undefined;
   /** Every file operation runs on this chain, in order. */
   private queue: Promise<void> = Promise.resolve();
@@ -95,15 +105,24 @@ export class StoreJournal {
     if (this.disposed) throw new Error('StoreJournal.append after dispose');
     const keys: string[] = [];
     for (const c of changes) if (c.type === 'entryInserted') keys.push(c.entry.key);
-    const record = { seq: this.nextSeq, dir, msg, ...(line !== undefined ? { line } : {}), ...(keys.length > 0 ? { keys } : {}) };
     let text: string;
     try {
-      text = JSON.stringify(record);
+      text = JSON.stringify({ seq: this.nextSeq, dir, msg, ...(line !== undefined ? { line } : {}), ...(keys.length > 0 ? { keys } : {}) });
     } catch (err) {
       // Nothing is buffered and no seq is used: the journal stays consistent, the caller logs why.
       throw new Error(`message ${line ?? this.nextSeq} could not be saved (it will be missing after a reload): ${err instanceof Error ? err.message : String(err)}`);
     }
-    this.buffer.push(text + '\n');
+    this.push(text);
+  }
+
+  /** Records `store.attach(sessionId)`, which the caller already applied. Buffered like `append`. */
+  appendAttach(sessionId: string | null): void {
+    if (this.disposed) throw new Error('StoreJournal.appendAttach after dispose');
+    this.push(JSON.stringify({ seq: this.nextSeq, attach: sessionId }));
+  }
+
+  private push(text: string): void {
+    this.unwritten.push({ seq: this.nextSeq, text: text + '\n' });
     this.nextSeq++;
     this.timer ??= setTimeout(() => {
       this.timer = undefined;
@@ -117,7 +136,8 @@ export class StoreJournal {
       clearTimeout(this.timer);
       this.timer = undefined;
     }
-    this.queue = this.queue.then(() => this.writeBuffer());
+    const upTo = this.nextSeq - 1;
+    this.queue = this.queue.then(() => this.write(upTo));
     return this.queue.then(() => {
       if (this.writeError) {
         const e = this.writeError;
@@ -127,18 +147,24 @@ export class StoreJournal {
     });
   }
 
-  private async writeBuffer(): Promise<void> {
-    if (this.buffer.length === 0) return;
-    // Take the records now: appends that arrive while the write is in flight go to a fresh buffer
-    // (clearing the buffer after the await would silently drop them).
-    const taken = this.buffer;
-    this.buffer = [];
+  /** Appends the unwritten records up to `upTo` to the journal file; on failure they stay, in order, for the next write. */
+  private async write(upTo: number): Promise<void> {
+    const n = this.countUpTo(upTo);
+    if (n === 0) return;
+    // Taken before the await: appends during the write stay behind them.
+    const taken = this.unwritten.splice(0, n);
     try {
-      await fsp.appendFile(this.files.journal, taken.join(''));
+      await fsp.appendFile(this.files.journal, taken.map((r) => r.text).join(''));
     } catch (err) {
-      this.buffer = taken.concat(this.buffer); // keep them, in order, for the next flush
+      this.unwritten.unshift(...taken);
       this.writeError = err instanceof Error ? err : new Error(String(err));
     }
+  }
+
+  private countUpTo(seq: number): number {
+    let n = 0;
+    while (n < this.unwritten.length && (this.unwritten[n]?.seq ?? Infinity) <= seq) n++;
+    return n;
   }
 
   /**
@@ -148,25 +174,22 @@ export class StoreJournal {
   async compact(store: MessageStore): Promise<void> {
     const seq = this.nextSeq - 1;
     const text = JSON.stringify({ format: SNAPSHOT_FORMAT, version: 1, seq, store: store.toJSON() });
-    // Enqueue the compaction right behind the flush, with no await in between: a flush started
-    // later (timer) must run after the journal is emptied, or its records would be cut.
-    const flushed = this.flush();
+    // Every operation queued before this one wrote only records up to `seq` (writes are bounded by
+    // the seq they were queued at), so once the snapshot holds them the journal file can be emptied.
+    // Records appended later stay unwritten and go to the emptied file by a later write.
     this.queue = this.queue.then(async () => {
-      const tmp = `${this.files.snapshot}.tmp`;
-      const fh = await fsp.open(tmp, 'w');
       try {
-        await fh.writeFile(text);
-        await fh.sync();
-      } finally {
-        await fh.close();
+        await writeAtomically(this.files, text);
+      } catch (err) {
+        await this.write(seq); // no snapshot: the records up to `seq` must reach the journal instead
+        throw err;
       }
-      await fsp.copyFile(this.files.snapshot, this.files.backup).catch(() => undefined);
-      await fsp.rename(tmp, this.files.snapshot);
-      // Records up to `seq` are in the snapshot; later ones are still buffered (the queue is ordered).
+      this.unwritten.splice(0, this.countUpTo(seq)); // in the snapshot now
       await fsp.writeFile(this.files.journal, '');
     });
-    await flushed;
-    await this.queue;
+    const done = this.queue;
+    this.queue = done.catch(() => undefined); // later operations run whatever happened to this one
+    await done;
   }
 
   /** Flushes and stops. Idempotent. */
@@ -175,6 +198,20 @@ export class StoreJournal {
     await this.flush();
     this.disposed = true;
   }
+}
+
+/** Replaces the snapshot with `text` (temp file, fsync, rename), keeping the old one as the backup. */
+async function writeAtomically(files: { snapshot: string; backup: string }, text: string): Promise<void> {
+  const tmp = `${files.snapshot}.tmp`;
+  const fh = await fsp.open(tmp, 'w');
+  try {
+    await fh.writeFile(text);
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+  await fsp.copyFile(files.snapshot, files.backup).catch(() => undefined);
+  await fsp.rename(tmp, files.snapshot);
 }
 
 async function readText(file: string): Promise<string | undefined> {
@@ -237,6 +274,10 @@ async function replayJournal(file: string, store: MessageStore, afterSeq: number
     if (r.data.seq > lastSeq + 1 && lastSeq > 0)
       diagnostics.push({ severity: 'warning', message: `${file}:${i + 1}: records ${lastSeq + 1}..${r.data.seq - 1} are missing` });
     lastSeq = r.data.seq;
+    if ('attach' in r.data) {
+      store.attach(r.data.attach);
+      continue;
+    }
     keys.push(...(r.data.keys ?? []));
     store.ingest(r.data.dir, r.data.msg, r.data.line);
     if (keys.length > 0) {

@@ -9,7 +9,11 @@ import { checkCaptureText, summarize } from '../../../src/common/conformance';
 /** Rule tallies per recorded agent. */
 const EXPECTED: Record<string, Record<string, number>> = {
   claude: {},
+  // claude-agent-acp 0.101.0 gives a model response's thought and its text one id (the model's message id).
+  'claude-next': { 'message-id-kind-conflict': 77 },
+  'claude-next-ask': { 'message-id-kind-conflict': 46 },
   codex: {},
+  'codex-next': {},
   gemini: {},
   opencode: {},
   'sdk-example-agent': {},

@@ -28,6 +28,8 @@ test('a journaled chat restores with the same entries, keys and session', async 
   assert.equal(sessionId, null);
   await p1.flush(); // waits for the journal, which opens in the background (the next test covers messages meanwhile)
   wire.forEach(([dir, msg], i) => p1.append('my agent', dir, msg, store.ingest(dir, msg, i + 1), i + 1));
+  store.attach('sess_9'); // as the chat's connection records it
+  p1.attach('my agent', 'sess_9');
   await p1.flush();
   assert.ok(readdirSync(dir).includes('my_agent.journal.ndjson'));
 

@@ -27,6 +27,8 @@ async function savedChat(dir: string, chatId: string) {
   const p = await FilePersistence.create(dir, () => undefined);
   const { store } = p.restore(chatId, () => undefined);
   wire.forEach(([d, msg], i) => p.append(chatId, d, msg, store.ingest(d, msg, i + 1), i + 1));
+  store.attach('sess_9'); // as the chat's connection records it
+  p.attach(chatId, 'sess_9');
   return p;
 }
 

@@ -24,7 +24,7 @@ interface RefEntry {
 function reference(ops: readonly Op[]): { entries: RefEntry[]; errors: number; warnings: number } {
   const entries: RefEntry[] = [];
   let open: RefEntry | null = null;
-  let errors = 0;
+  const errors = 0;
   let warnings = 0;
   for (const o of ops) {
     if (o.op === 'save') continue;
@@ -32,13 +32,11 @@ function reference(ops: readonly Op[]): { entries: RefEntry[]; errors: number; w
       if (o.text === '') continue;
       let target: RefEntry | null = null;
       if (o.id !== null) {
-        const byId = entries.find((e) => e.kind !== 'tool_call' && e.id === o.id) ?? null;
-        if (byId && byId.kind !== o.kind) {
-          errors++;
-          continue;
-        }
+        // A message's identity is its kind and its id: the same id on another kind is another message (with a warning).
+        const byId = entries.find((e) => e.kind === o.kind && e.id === o.id) ?? null;
         target = byId ?? (open && open.kind === o.kind && open.id === null ? open : null);
         if (target) target.id = o.id;
+        else if (entries.some((e) => e.kind !== 'tool_call' && e.id === o.id)) warnings++;
       } else if (open && open.kind === o.kind) target = open;
       if (!target) {
         target = { kind: o.kind, id: o.id, text: '', title: '', status: '' };
