@@ -90,6 +90,31 @@ export function register(test) {
     assert.equal(await status.getAttribute('data-status'), 'rejected');
   });
 
+  test('after a cancel the plan stops spinning; a notice sent every turn shows once with its count', async ({ open }) => {
+    const { page, send, flush, errors } = await open({ height: 700 });
+    const plan = [
+      { content: 'Answer in markdown', priority: 'medium', status: 'completed' },
+      { content: 'Edit demo-edit.txt', priority: 'medium', status: 'in_progress' },
+      { content: 'Run a command', priority: 'medium', status: 'pending' },
+    ];
+    const notice = { severity: 'info', title: 'The demo agent speaks the ACP v2 draft on this connection.' };
+    await send(snapshot([message('user_message', 'u1', 'please edit')], panel({ turn: 'busy', plan, notices: [notice] })));
+    await flush();
+    const step = page.locator('.plan-item').nth(1);
+    assert.equal(await step.locator('.codicon-modifier-spin').count(), 1, 'spins while the turn runs');
+    assert.equal(await page.locator('.notice-count').count(), 0, 'no count for a notice seen once');
+    await send(patch({ op: 'panel', panel: { turn: 'idle', notices: [{ ...notice, count: 3 }] } }));
+    await flush();
+    assert.equal(await page.locator('.codicon-modifier-spin').count(), 0, 'nothing spins once the turn ended');
+    assert.equal(await step.getAttribute('data-status'), 'stopped');
+    assert.match(await step.getAttribute('title'), /Stopped/);
+    assert.equal(await page.locator('.notice').count(), 1);
+    assert.equal(await page.locator('.notice-count').innerText(), '×3');
+    mkdirSync(shots, { recursive: true });
+    await page.screenshot({ path: path.join(shots, 'webview-plan-stopped.png') });
+    assert.deepEqual(errors, []);
+  });
+
   test('titles show code spans as code; a line-0 location shows no line', async ({ open }) => {
     const { page, send, flush } = await open();
     const perm = { requestId: 'p1', toolCallKey: 't1', toolCallId: 'tc-t1', title: 'Allow `rm -rf out`?', options: [{ optionId: 'ok', name: 'Allow', kind: 'allow_once' }] };
