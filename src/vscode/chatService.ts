@@ -96,7 +96,8 @@ export class ChatService extends Disposable {
     this.settingsValue = readSettings(this.log);
     this.selectedAgentId = this.settingsValue.defaultAgent;
     this.docs = this.register(new VirtualDocuments());
-    this.files = new FileAccess(this.log, () => this.focusedTab()?.panel.viewColumn, () => this.settingsValue.outsideWorkspace);
+    const follow = { enabled: () => this.settingsValue.openEditedFiles, chatColumn: () => this.focusedTab()?.panel.viewColumn };
+    this.files = new FileAccess(this.log, follow, () => this.settingsValue.outsideWorkspace);
     this.tree = this.register(new MessageTreeProvider());
     this.treeView = this.register(vscode.window.createTreeView(MESSAGE_TREE_VIEW, { treeDataProvider: this.tree, showCollapseAll: true }));
     this.captures = new CaptureViews(context.extensionUri, this.log, this.docs, this.tree, () => this.capturesDir(), (sid, key) => this.revealEntry(sid, key), () => this.showFocusedInTree());
