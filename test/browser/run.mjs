@@ -289,6 +289,11 @@ test('permission: buttons on the tool card, key 1 allows, Esc rejects the oldest
   const buttons = page.locator('[data-key="tc3"] button[data-option-id]');
   assert.equal(await buttons.count(), 6, 'both pending requests shown on their card');
   assert.deepEqual(await buttons.evaluateAll((b) => b.slice(0, 3).map((x) => x.dataset.optionId)), ['allow-once', 'allow-always', 'reject-once']);
+  // One primary (filled) button per request, the safe "Allow once"; "Always allow" looks like the rest.
+  assert.deepEqual(await page.locator('[data-key="tc3"] .permission').first().locator('.perm-primary').evaluateAll((b) => b.map((x) => x.dataset.optionId)), ['allow-once']);
+  const bg = (id) => page.locator(`[data-key="tc3"] .permission >> nth=0 >> button[data-option-id="${id}"]`).evaluate((b) => getComputedStyle(b).backgroundColor);
+  assert.notEqual(await bg('allow-once'), await bg('allow-always'));
+  assert.equal(await bg('allow-always'), await bg('reject-once'));
   await clearPosted();
   await page.locator('section[aria-label="Conversation"]').focus();
   await page.keyboard.press('1');

@@ -296,10 +296,12 @@ export class ToolCallView extends EntryView<ToolCallEntry> {
 
 /** A pending request's options as buttons; keys 1..n are shown because main.ts answers the oldest request by key. */
 export function permissionCard(p: PermissionView, post: (m: { type: 'permission'; requestId: string; optionId: string | null }) => void, active: boolean): HTMLElement {
+  // The safe yes is the prominent one: "Allow once", never "Always allow".
+  const primary = p.options.find((o) => o.kind === 'allow_once');
   const buttons = p.options.map((o, i) => {
     const b = h(
       'button',
-      { type: 'button', class: `perm-option perm-${o.kind}`, 'data-option-id': o.optionId, 'data-request-id': p.requestId, title: `${o.name} (${i + 1})`, 'aria-keyshortcuts': active && i < 9 ? String(i + 1) : null },
+      { type: 'button', class: `perm-option perm-${o.kind}${o === primary ? ' perm-primary' : ''}`, 'data-option-id': o.optionId, 'data-request-id': p.requestId, title: `${o.name} (${i + 1})`, 'aria-keyshortcuts': active && i < 9 ? String(i + 1) : null },
       active ? h('kbd', { 'aria-hidden': 'true' }, String(i + 1)) : null,
       o.name,
     );
