@@ -495,11 +495,11 @@ export class ChatService extends Disposable {
     if (this.focusedChatId === chatId) this.treeView.description = title;
   }
 
-  /** A chat's display title (tab, side bar, tree): the session title, else agent name and a short label. */
+  /** A chat's display title (tab, side bar, tree): the session title, else "Chat N · agent". */
   titleOf(chatId: string): string {
     const record = this.registryValue?.get(chatId);
     if (!record) return 'ACP Chat';
-    return chatTitle(record, findAgent(this.agents(), record.agentId)?.name ?? record.agentId);
+    return chatTitle(record, findAgent(this.agents(), record.agentId)?.name ?? record.agentId, this.registryValue?.ordinal(chatId) ?? 1);
   }
 
   /** A chat no webview shows any more stops (agent, terminals); it stays in history and restarts when reopened. */
