@@ -4,6 +4,7 @@ import * as esbuild from 'esbuild';
 import { cpSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { NODE_DEFINE } from './hostGlobals.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const production = process.argv.includes('--production');
@@ -18,7 +19,7 @@ const common = {
   logLevel: 'warning',
   absWorkingDir: root,
 };
-const node = { ...common, platform: 'node', format: 'cjs', target: 'node20' };
+const node = { ...common, platform: 'node', format: 'cjs', target: 'node20', define: NODE_DEFINE };
 
 const builds = [
   // The extension: `vscode` is provided by the extension host.

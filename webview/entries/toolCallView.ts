@@ -199,9 +199,10 @@ export class ToolCallView extends EntryView<ToolCallEntry> {
       { class: 'tool-terminal', 'data-terminal-id': terminalId },
       h(
         'div',
-        { class: 'terminal-head' },
+        // The agent's terminal id is for machines: a tooltip, not the label (the card shows the command).
+        { class: 'terminal-head', title: `Terminal ${terminalId}` },
         icon('terminal'),
-        `Terminal ${terminalId}`,
+        'Terminal',
         typeof code === 'number' ? h('span', { class: 'tag' }, `exit ${code}`) : signal ? h('span', { class: 'tag' }, signal) : null,
       ),
       h('pre', { class: 'terminal-output' }, data || (running ? 'Running…' : '(no output)')),
