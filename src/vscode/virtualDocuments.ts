@@ -61,6 +61,12 @@ export class VirtualDocuments extends Disposable implements vscode.TextDocumentC
     return shown;
   }
 
+  /** A patch (unified diff text) as a read-only `diff` document, in `viewColumn` (beside the chat). */
+  async showPatch(name: string, text: string, viewColumn: vscode.ViewColumn): Promise<void> {
+    const doc = await vscode.workspace.openTextDocument(this.add(name.replace(/[\\/]/g, '_'), text));
+    await vscode.window.showTextDocument(await vscode.languages.setTextDocumentLanguage(doc, 'diff'), { preview: true, viewColumn });
+  }
+
   /** Opens old/new text side by side in VS Code's diff editor; the name keeps its extension for highlighting. */
   async openDiff(path: string, oldText: string, newText: string, title: string, viewColumn: vscode.ViewColumn): Promise<void> {
     const name = path.split(/[\\/]/).pop() ?? 'file';

@@ -115,6 +115,27 @@ export function register(test) {
     assert.deepEqual(errors, []);
   });
 
+  test('a protocol 2 edit card reads like a v1 diff: line counts, Open diff, no raw patch headers', async ({ open }) => {
+    const { page, send, flush, posted, clearPosted, errors } = await open({ height: 500 });
+    const patchText = ['--- a/demo-edit.txt', '+++ b/demo-edit.txt', '@@ -1,2 +1,3 @@', ' first', '-old', '+new', '+more', '\\ No newline at end of file'].join('\n');
+    const diff = { type: 'diff', changes: [{ operation: 'modify', path: '/w/demo-edit.txt', fileType: 'text' }], patch: { format: 'unified', text: patchText } };
+    await send(snapshot([toolCall('v2e', { title: 'Edit demo-edit.txt', toolKind: 'edit', status: 'completed', content: [diff] })]));
+    await flush();
+    const card = page.locator('[data-key="v2e"]');
+    assert.equal(await card.locator('.diff-stat').innerText(), '+2 −1');
+    assert.equal(await card.locator('.diff-add').count(), 2);
+    assert.equal(await card.locator('.diff-del').count(), 1);
+    const body = await card.locator('.diff-body').innerText();
+    assert.doesNotMatch(body, /^(---|\+\+\+|@@)/m, 'no raw patch headers');
+    assert.match(body, /⋯ line 1/);
+    await clearPosted();
+    await card.locator('button.open-diff').click();
+    assert.deepEqual(await posted(), [{ type: 'openDiff', key: 'v2e', index: 0 }]);
+    mkdirSync(shots, { recursive: true });
+    await card.screenshot({ path: path.join(shots, 'webview-v2-edit-card.png') });
+    assert.deepEqual(errors, []);
+  });
+
   test('titles show code spans as code; a line-0 location shows no line', async ({ open }) => {
     const { page, send, flush } = await open();
     const perm = { requestId: 'p1', toolCallKey: 't1', toolCallId: 'tc-t1', title: 'Allow `rm -rf out`?', options: [{ optionId: 'ok', name: 'Allow', kind: 'allow_once' }] };
