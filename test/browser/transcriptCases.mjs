@@ -136,6 +136,17 @@ export function register(test) {
     assert.deepEqual(errors, []);
   });
 
+  test('an agent that could not start: the banner says why and the empty chat does not invite a prompt', async ({ open }) => {
+    const { page, send, flush } = await open({ height: 500 });
+    await send(snapshot([], panel({ turn: 'idle' })));
+    await flush();
+    assert.equal(await page.locator('.empty-state').isVisible(), true);
+    await send(patch({ op: 'panel', panel: { turn: 'error', message: "Could not start 'claude-code-acp': command not found" } }));
+    await flush();
+    assert.equal(await page.locator('.empty-state').isVisible(), false);
+    assert.match(await page.locator('.banner').innerText(), /command not found/);
+  });
+
   test('titles show code spans as code; a line-0 location shows no line', async ({ open }) => {
     const { page, send, flush } = await open();
     const perm = { requestId: 'p1', toolCallKey: 't1', toolCallId: 'tc-t1', title: 'Allow `rm -rf out`?', options: [{ optionId: 'ok', name: 'Allow', kind: 'allow_once' }] };
