@@ -63,6 +63,8 @@ export class ChatService extends Disposable {
   readonly log: vscode.LogOutputChannel;
   readonly tree: MessageTreeProvider;
   readonly treeView: vscode.TreeView<TreeNode>;
+  /** Keeps the tree's message on the focused chat's start failure (replaced on every focus change). */
+  private treeReason: vscode.Disposable | undefined;
   readonly docs: VirtualDocuments;
   readonly sideBar: SideBarChat;
   private readonly files: FileAccess;
@@ -114,6 +116,7 @@ export class ChatService extends Disposable {
     this.register({ dispose: () => void this.persistence?.flush() });
     this.register({ dispose: () => this.live.forEach((s) => s.dispose()) });
     this.register({ dispose: () => [...this.tabs.values()].forEach((p) => p.dispose()) });
+    this.register({ dispose: () => this.treeReason?.dispose() });
     this.register(this.captures);
     this.register({ dispose: () => void (this.closing = true) });
   }
@@ -428,6 +431,14 @@ export class ChatService extends Disposable {
     this.tree.show(session);
     const id = this.focusedChatId;
     this.treeView.description = session && id !== undefined ? this.titleOf(id) : undefined;
+    // An agent that could not start leaves the tree empty: say why there, not "No chat session yet".
+    this.treeReason?.dispose();
+    const reason = () => {
+      const p = session && session.sessionId === null ? session.panelState() : undefined;
+      this.treeView.message = p && (p.turn === 'error' || p.turn === 'exited') ? noticeText(`${session?.agent.name ?? 'The agent'}: ${p.message ?? 'the agent could not start.'}`) : undefined;
+    };
+    reason();
+    this.treeReason = session?.onDidChange((changes) => changes.some((c) => c.type === 'panel' && ('turn' in c.fields || 'message' in c.fields)) && reason());
   }
 
   /** The live session of a chat (created, and its agent started, on first use). Requires `ready()`. */
