@@ -3,6 +3,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { NODE_DEFINE } from './hostGlobals.mjs';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -21,7 +22,7 @@ export function bundles({ production }) {
     logLevel: 'warning',
     absWorkingDir: root,
   };
-  const node = { ...common, platform: 'node', format: 'cjs', target: 'node20' };
+  const node = { ...common, platform: 'node', format: 'cjs', target: 'node20', define: NODE_DEFINE };
   // Extension-host Mocha suite: one file per test module (Mocha addFile()s them), mocha resolved at run time.
   const hostSuite = path.join(root, 'test/host');
   // The CLI's reports name its version and documentation (src/node/cli/package.ts).
@@ -32,7 +33,7 @@ export function bundles({ production }) {
     // The extension: `vscode` is provided by the extension host.
     extension: { ...node, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
     // Headless client and store tools (`reduce`, `run`, `check`); also the npm package's `acp-chat` bin.
-    cli: { ...node, entryPoints: ['src/node/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, define: packageInfo },
+    cli: { ...node, entryPoints: ['src/node/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, define: { ...NODE_DEFINE, ...packageInfo } },
     // The built-in demo agent: a real ACP agent over stdio, started as a child process.
     demoAgent: { ...node, entryPoints: ['src/node/demoAgent/main.ts'], outfile: 'dist/demo-agent.js' },
     // The chat panel's script: runs in the webview (a browser), imports only src/common.

@@ -254,6 +254,8 @@ export class ChatApp {
     // agent does not offer session/fork: the button would only lead to "not supported".
     this.root.classList.toggle('read-only', p.readOnly);
     this.root.classList.toggle('no-fork', !p.canFork);
+    // An agent that could not start: the banner says why; "Ask the agent anything" would contradict it.
+    this.root.classList.toggle('agent-down', p.turn === 'error' || p.turn === 'exited');
   }
 
   private pendingPermissions(): PanelState['permissions'] {

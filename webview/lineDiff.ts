@@ -65,3 +65,24 @@ export function diffStats(lines: readonly DiffLine[]): { added: number; removed:
   }
   return { added, removed };
 }
+
+/** A hunk header of a unified patch: the line its new side starts at. */
+export type PatchRow = DiffRow | { readonly t: 'hunk'; readonly line: number };
+
+/**
+ * A unified patch (the v2 draft's `patch.text`) as the rows a v1 diff shows: file headers (`---`, `+++`,
+ * `diff`, `index`) dropped, `@@` hunks as markers, and `+`/`-`/context lines.
+ */
+export function patchRows(text: string): PatchRow[] {
+  const rows: PatchRow[] = [];
+  for (const line of splitLines(text)) {
+    if (/^(--- |\+\+\+ |diff |index )/.test(line)) continue;
+    const hunk = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,\d+)? @@/.exec(line);
+    if (hunk) rows.push({ t: 'hunk', line: Number(hunk[1]) });
+    else if (line.startsWith('+')) rows.push({ t: '+', text: line.slice(1) });
+    else if (line.startsWith('-')) rows.push({ t: '-', text: line.slice(1) });
+    else if (line.startsWith('\\')) continue; // "\ No newline at end of file"
+    else rows.push({ t: ' ', text: line.startsWith(' ') ? line.slice(1) : line });
+  }
+  return rows;
+}

@@ -150,7 +150,9 @@ export class PanelView {
   }
 
   private renderPlan(p: PanelState): void {
-    if (!this.changed('plan', p.plan)) return;
+    // An entry still "in progress" when no turn runs (a cancelled or failed turn) has stopped: no spinner.
+    const live = p.turn === 'busy' || p.turn === 'starting' || p.turn === 'cancelling';
+    if (!this.changed('plan', [p.plan, live])) return;
     const plan = p.plan ?? [];
     this.plan.hidden = plan.length === 0;
     if (!plan.length) return this.plan.replaceChildren();
@@ -159,9 +161,11 @@ export class PanelView {
     details.addEventListener('toggle', () => (this.planOpen = details.open));
     const list = h('ol', { class: 'plan-list' });
     for (const e of plan) {
-      const ic = icon(PLAN_ICONS[e.status] ?? 'circle-large-outline');
-      if (e.status === 'in_progress') ic.classList.add('codicon-modifier-spin');
-      list.append(h('li', { class: `plan-item plan-${e.status}`, 'data-status': e.status }, ic, h('span', { class: 'plan-text' }, e.content), e.priority === 'high' ? h('span', { class: 'tag' }, 'high') : null));
+      const stopped = e.status === 'in_progress' && !live;
+      const ic = icon(stopped ? 'debug-stop' : (PLAN_ICONS[e.status] ?? 'circle-large-outline'));
+      if (e.status === 'in_progress' && live) ic.classList.add('codicon-modifier-spin');
+      const cls = `plan-item plan-${e.status}${stopped ? ' plan-stopped' : ''}`;
+      list.append(h('li', { class: cls, 'data-status': stopped ? 'stopped' : e.status, title: stopped ? 'Stopped: the turn ended before this step finished' : null }, ic, h('span', { class: 'plan-text' }, e.content), e.priority === 'high' ? h('span', { class: 'tag' }, 'high') : null));
     }
     details.append(list);
     keepFocus(this.plan, () => this.plan.replaceChildren(details), () => this.plan.querySelector('summary'));
@@ -171,7 +175,8 @@ export class PanelView {
     if (!this.changed('notices', p.notices)) return;
     this.notices.hidden = p.notices.length === 0;
     const noticeIcon = (n: PanelState['notices'][number]): HTMLElement => icon(n.severity === 'error' ? 'error' : n.severity === 'warning' ? 'warning' : 'info');
-    const items = p.notices.map((n) => h('div', { class: `notice notice-${n.severity}` }, noticeIcon(n), h('strong', {}, n.title), n.description ? h('span', { class: 'notice-desc' }, n.description) : null));
+    const times = (n: PanelState['notices'][number]) => (n.count && n.count > 1 ? h('span', { class: 'notice-count', title: `Received ${n.count} times` }, `×${n.count}`) : null);
+    const items = p.notices.map((n) => h('div', { class: `notice notice-${n.severity}` }, noticeIcon(n), h('strong', {}, n.title), times(n), n.description ? h('span', { class: 'notice-desc' }, n.description) : null));
     const first = p.notices[0];
     if (!first || !SHORT_PANEL.matches) return this.notices.replaceChildren(...items);
     // A short panel folds the notices into one line (the first title), like the plan.

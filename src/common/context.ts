@@ -48,6 +48,26 @@ export function contextUri(item: Pick<ContextItem, 'path' | 'lines'>): string {
   return a === b ? `${base}#L${a}` : `${base}#L${a}-${b}`;
 }
 
+/**
+ * A resource URI as people read it, in the form the prompt box's chip uses: `greet.ts:1-2` for
+ * `file:///…/greet.ts#L1-2`, `Problems: greet.ts` for its problems.
+ */
+export function resourceLabel(uri: string): string {
+  const hash = uri.indexOf('#');
+  const fragment = hash < 0 ? '' : uri.slice(hash + 1);
+  const path = (hash < 0 ? uri : uri.slice(0, hash)).replace(/\?.*$/, '');
+  let name = path.replace(/\/+$/, '').split('/').pop() || uri;
+  try {
+    name = decodeURIComponent(name);
+  } catch {
+    // A malformed escape: show it as written.
+  }
+  if (fragment === 'problems') return `Problems: ${name}`;
+  const lines = /^L(\d+)(?:-L?(\d+))?$/.exec(fragment);
+  if (!lines) return name;
+  return lines[2] && lines[2] !== lines[1] ? `${name}:${lines[1]}-${lines[2]}` : `${name}:${lines[1]}`;
+}
+
 export function contextChip(item: ContextItem): ContextChip {
   const name = baseName(item.path);
   const range = item.lines ? (item.lines[0] === item.lines[1] ? `:${item.lines[0]}` : `:${item.lines[0]}-${item.lines[1]}`) : '';

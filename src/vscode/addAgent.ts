@@ -73,7 +73,8 @@ export async function addAgent(options: AddAgentOptions, log: (line: string) => 
       candidates.map((c) => ({
         label: labelText(c.agent.name),
         description: labelText(!c.plan ? 'not available for this platform' : c.found ? `${c.plan.program} found` : `needs ${c.plan.requires}`),
-        detail: labelText(c.plan ? `${c.agent.description} — ${[c.plan.entry.command, ...c.plan.entry.args].join(' ')}` : c.agent.description, 300),
+        // The launch command first: a long description would push it past the list's width.
+        detail: labelText(c.plan ? `${[c.plan.entry.command, ...c.plan.entry.args].join(' ')} — ${c.agent.description}` : c.agent.description, 300),
         candidate: c,
       })),
       { title: 'ACP: Add Agent', placeHolder: 'Choose an agent to add to acpChat.agents', matchOnDescription: true, matchOnDetail: true },

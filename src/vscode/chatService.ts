@@ -63,6 +63,8 @@ export class ChatService extends Disposable {
   readonly log: vscode.LogOutputChannel;
   readonly tree: MessageTreeProvider;
   readonly treeView: vscode.TreeView<TreeNode>;
+  /** Keeps the tree's message on the focused chat's start failure (replaced on every focus change). */
+  private treeReason: vscode.Disposable | undefined;
   readonly docs: VirtualDocuments;
   readonly sideBar: SideBarChat;
   private readonly files: FileAccess;
@@ -96,7 +98,8 @@ export class ChatService extends Disposable {
     this.settingsValue = readSettings(this.log);
     this.selectedAgentId = this.settingsValue.defaultAgent;
     this.docs = this.register(new VirtualDocuments());
-    this.files = new FileAccess(this.log, () => this.focusedTab()?.panel.viewColumn, () => this.settingsValue.outsideWorkspace);
+    const follow = { enabled: () => this.settingsValue.openEditedFiles, chatColumn: () => this.focusedTab()?.panel.viewColumn };
+    this.files = new FileAccess(this.log, follow, () => this.settingsValue.outsideWorkspace);
     this.tree = this.register(new MessageTreeProvider());
     this.treeView = this.register(vscode.window.createTreeView(MESSAGE_TREE_VIEW, { treeDataProvider: this.tree, showCollapseAll: true }));
     this.captures = new CaptureViews(context.extensionUri, this.log, this.docs, this.tree, () => this.capturesDir(), (sid, key) => this.revealEntry(sid, key), () => this.showFocusedInTree());
@@ -113,6 +116,7 @@ export class ChatService extends Disposable {
     this.register({ dispose: () => void this.persistence?.flush() });
     this.register({ dispose: () => this.live.forEach((s) => s.dispose()) });
     this.register({ dispose: () => [...this.tabs.values()].forEach((p) => p.dispose()) });
+    this.register({ dispose: () => this.treeReason?.dispose() });
     this.register(this.captures);
     this.register({ dispose: () => void (this.closing = true) });
   }
@@ -427,6 +431,14 @@ export class ChatService extends Disposable {
     this.tree.show(session);
     const id = this.focusedChatId;
     this.treeView.description = session && id !== undefined ? this.titleOf(id) : undefined;
+    // An agent that could not start leaves the tree empty: say why there, not "No chat session yet".
+    this.treeReason?.dispose();
+    const reason = () => {
+      const p = session && session.sessionId === null ? session.panelState() : undefined;
+      this.treeView.message = p && (p.turn === 'error' || p.turn === 'exited') ? noticeText(`${session?.agent.name ?? 'The agent'}: ${p.message ?? 'the agent could not start.'}`) : undefined;
+    };
+    reason();
+    this.treeReason = session?.onDidChange((changes) => changes.some((c) => c.type === 'panel' && ('turn' in c.fields || 'message' in c.fields)) && reason());
   }
 
   /** The live session of a chat (created, and its agent started, on first use). Requires `ready()`. */
@@ -494,11 +506,11 @@ export class ChatService extends Disposable {
     if (this.focusedChatId === chatId) this.treeView.description = title;
   }
 
-  /** A chat's display title (tab, side bar, tree): the session title, else agent name and a short label. */
+  /** A chat's display title (tab, side bar, tree): the session title, else "Chat N · agent". */
   titleOf(chatId: string): string {
     const record = this.registryValue?.get(chatId);
     if (!record) return 'ACP Chat';
-    return chatTitle(record, findAgent(this.agents(), record.agentId)?.name ?? record.agentId);
+    return chatTitle(record, findAgent(this.agents(), record.agentId)?.name ?? record.agentId, this.registryValue?.ordinal(chatId) ?? 1);
   }
 
   /** A chat no webview shows any more stops (agent, terminals); it stays in history and restarts when reopened. */

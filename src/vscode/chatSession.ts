@@ -33,6 +33,7 @@ import { dispatchWebviewMessage } from './webviewMessages';
 import { errorText } from '../common/util/errors';
 import { StartupTimeoutError, startupTimeoutText, withStartupTimeout } from './startupTimeout';
 import { PromptQueue, type QueuedPrompt } from '../common/promptQueue';
+import { addNotice, type Notice } from '../common/notices';
 import { contextBlocks, type ContextItem } from '../common/context';
 import { SessionTerminals, type TerminalExit } from './sessionTerminals';
 import { PromptContext } from './promptContext';
@@ -41,7 +42,6 @@ import { supportsOperation } from '../common/protocol/sessionOps';
 
 export type { ChatSessionOptions, SessionSinks, SessionUi } from './sessionPorts';
 
-type Notice = PanelState['notices'][number];
 
 export class ChatSession extends Disposable implements ChatModel, TreeSource, ChatControls {
   readonly broker = new PermissionBroker();
@@ -585,7 +585,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
   }
 
   private addNotice(n: Notice): void {
-    this.notices = [...this.notices.slice(-4), n];
+    this.notices = addNotice(this.notices, n);
     this.emitPanel({ notices: this.notices });
   }
 

@@ -4,6 +4,7 @@
  * Markdown document. The command returns the result's counts, so tests can assert on them.
  */
 import * as vscode from 'vscode';
+import { safe } from './inspector';
 import { liveReportMarkdown, summarize } from '../common/conformance';
 import type { Finding } from '../common/conformance';
 import { noticeText } from '../common/untrusted';
@@ -44,6 +45,6 @@ export async function checkAgent(service: ChatService, agentId?: string): Promis
     lines: result.records.length,
     stopped: result.stopped,
   });
-  await service.docs.show(`${agent.id.replace(/[^A-Za-z0-9_.-]/g, '_')}-conformance.md`, markdown, 'markdown');
+  await service.docs.show(`Check Agent · ${safe(agent.name)}.md`, markdown, 'markdown');
   return { agentId: agent.id, errors: s.errors, warnings: s.warnings, findings: result.findings, stopped: result.stopped ?? null };
 }

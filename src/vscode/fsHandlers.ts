@@ -32,13 +32,19 @@ export interface AgentWrite {
   readonly written: string;
 }
 
+/** Whether to show each file an agent edits, and the chat's column (an edited file never opens over the chat). */
+export interface FollowEdits {
+  readonly enabled: () => boolean;
+  readonly chatColumn: () => vscode.ViewColumn | undefined;
+}
+
 export class FileAccess {
   private readonly grants = new SessionGrants();
 
-  /** `chatColumn`: where the chat panel is, so edited files never open over it. */
+  /** `follow`: whether edited files are shown (the user's opt-in), and where the chat is, so they never open over it. */
   constructor(
     private readonly log: vscode.LogOutputChannel,
-    private readonly chatColumn: () => vscode.ViewColumn | undefined = () => undefined,
+    private readonly follow: FollowEdits = { enabled: () => false, chatColumn: () => undefined },
     private readonly policy: () => OutsideWorkspacePolicy = () => 'ask',
     private readonly confirm: Confirm = modalWarning,
   ) {}
@@ -146,18 +152,18 @@ export class FileAccess {
     if (!(await vscode.workspace.applyEdit(edit))) throw new Error(`VS Code refused the edit to ${path}`);
     const doc = await vscode.workspace.openTextDocument(uri);
     if (!(await doc.save())) throw new Error(`could not save ${path}`);
-    await this.show(doc);
+    if (this.follow.enabled()) await this.show(doc);
     this.log.info(`fs/write_text_file: ${path} (${content.length} chars) via a workspace edit`);
     // The document's text, not `content`: the editor keeps the file's line endings.
     return { previous, written: doc.getText() };
   }
 
   /**
-   * Follow the agent: show the edited file (without taking focus from the chat), so the change is visible
-   * and can be undone right there — in another editor group than the chat's, never over it.
+   * Follow the agent (when the user asked to): show the edited file without taking focus from the chat,
+   * so the change is visible and can be undone right there — in another editor group than the chat's.
    */
   private async show(doc: vscode.TextDocument): Promise<void> {
-    const chat = this.chatColumn();
+    const chat = this.follow.chatColumn();
     const column = chat === undefined || chat !== vscode.ViewColumn.One ? vscode.ViewColumn.One : vscode.ViewColumn.Two;
     await vscode.window.showTextDocument(doc, { viewColumn: column, preserveFocus: true, preview: true });
   }

@@ -22,18 +22,22 @@ export async function showProtocolMessages(service: ChatService, node: TreeNode 
   const records = source.protocolRecords(seqs);
   const id = entry.kind === 'tool_call' ? entry.toolCallId : (entry.messageId ?? entry.key);
   const missing = seqs.size - records.length;
-  const header = `// ${entry.kind} ${id} (key ${entry.key}): ${records.length} of ${seqs.size} messages${missing ? ` (${missing} not in the kept captures: capture off, or rotated away)` : ''}\n`;
-  await service.docs.show(`${entry.kind}-${safe(id)}.jsonc`, header + formatProtocolLog(records), 'jsonc');
+  // One line: a line break in the agent's id would end the comment and break the JSON.
+  const header = `// ${entry.kind} ${id} (key ${entry.key}): ${records.length} of ${seqs.size} messages${missing ? ` (${missing} not in the kept captures: capture off, or rotated away)` : ''}`.replace(/[\r\n\u2028\u2029]+/g, ' ') + '\n';
+  await service.docs.show(`Messages · ${entry.kind} ${safe(id).slice(0, 32)}.jsonc`, header + formatProtocolLog(records), 'jsonc');
 }
 
 export async function showProtocolLog(service: ChatService, file?: string): Promise<void> {
-  const path = file ?? service.existingSession()?.captureFile();
+  const session = service.existingSession();
+  const path = file ?? session?.captureFile();
   if (!path) {
     void vscode.window.showInformationMessage('No capture yet: start a chat (and keep acpChat.capture.enabled on).');
     return;
   }
   const records = parseCapture(await readFile(path, 'utf8')).filter((r): r is CaptureRecord => r !== null);
-  await service.docs.show(`${safe(path.split(/[\\/]/).pop() ?? 'capture')}.log.jsonc`, `// ${path}\n${formatProtocolLog(records)}`, 'jsonc');
+  // A short title; the capture file's path is the document's first line.
+  const title = file === undefined && session ? `Protocol log · ${safe(session.agent.name)}` : 'Protocol log';
+  await service.docs.show(`${title}.jsonc`, `// ${path}\n${formatProtocolLog(records)}`, 'jsonc');
 }
 
 export async function showAgentCapabilities(service: ChatService): Promise<void> {
@@ -43,9 +47,10 @@ export async function showAgentCapabilities(service: ChatService): Promise<void>
     return;
   }
   const report = behaviourMarkdown(session.agent.name, session.behaviour.report()) + '\n' + findingsMarkdown(session.findings());
-  await service.docs.show(`${safe(session.agent.id)}-capabilities.md`, report, 'markdown');
+  await service.docs.show(`Capabilities · ${safe(session.agent.name)}.md`, report, 'markdown');
 }
 
-function safe(s: string): string {
-  return s.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 80);
+/** Agent-given text as part of a tab title: no path separators or control characters, kept short. */
+export function safe(s: string): string {
+  return s.replace(/[\\/:*?"<>|\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, '_').slice(0, 60);
 }

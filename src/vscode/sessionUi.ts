@@ -68,8 +68,13 @@ export function createSessionUi(d: SessionUiDeps): SessionUi {
     openDiff(entry: Entry, index: number) {
       if (entry.kind !== 'tool_call') return;
       const c = entry.content[index];
-      // v2 diffs (`changes` + patch text) carry no whole old/new text to put side by side.
-      if (c?.type !== 'diff' || isDiffV2(c)) return;
+      if (c?.type !== 'diff') return;
+      // v2 diffs (`changes` + patch text) carry no whole old/new text to put side by side: the patch opens, coloured.
+      if (isDiffV2(c)) {
+        const file = c.changes[0]?.path.split(/[\\/]/).pop() ?? 'changes';
+        if (c.patch) void d.docs.showPatch(`${entry.title} (${file}).diff`, c.patch.text, columnBesideChat(d.chatColumn()));
+        return;
+      }
       void d.docs.openDiff(c.path, c.oldText ?? '', c.newText, `${entry.title} (${c.path.split(/[\\/]/).pop() ?? ''})`, columnBesideChat(d.chatColumn()));
     },
     copy(text) {

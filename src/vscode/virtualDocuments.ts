@@ -4,13 +4,26 @@
  */
 import * as vscode from 'vscode';
 import { Disposable } from '../common/util/lifecycle';
+import { debugViewPlacement, type GroupInfo } from '../common/debug/placement';
+import { CHAT_VIEW_TYPE } from './chatPanel';
 
 export const VIRTUAL_SCHEME = 'acp-chat';
 const MAX_DOCS = 400;
 
+/** The editor groups as placement.ts sees them (a chat tab is a webview of a chat view type). */
+function editorGroups(): GroupInfo[] {
+  return vscode.window.tabGroups.all.map((g) => ({
+    column: g.viewColumn,
+    hasChat: g.tabs.some((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.includes(CHAT_VIEW_TYPE)),
+    active: g.isActive,
+  }));
+}
+
 export class VirtualDocuments extends Disposable implements vscode.TextDocumentContentProvider {
   private readonly docs = new Map<string, string>();
   private next = 1;
+  /** Where the last debug view went (reused while that group exists). */
+  private lastColumn: vscode.ViewColumn | undefined;
 
   constructor() {
     super();
@@ -29,11 +42,29 @@ export class VirtualDocuments extends Disposable implements vscode.TextDocumentC
     return vscode.Uri.from({ scheme: VIRTUAL_SCHEME, path: `/${name}`, query: key });
   }
 
-  async show(name: string, text: string, language?: string): Promise<vscode.TextEditor> {
-    const doc = await vscode.workspace.openTextDocument(this.add(name, text));
+  /**
+   * A debug view: shown as a preview tab in the debug views' one place (placement.ts), so a new one
+   * replaces the last and no chat is squeezed by another column. Markdown shows rendered, its source a
+   * tab behind (and the preview's "Open Source" button). Returns the document (its text is the report).
+   */
+  async show(name: string, text: string, language?: string): Promise<vscode.TextDocument> {
+    const uri = this.add(name, text);
+    const doc = await vscode.workspace.openTextDocument(uri);
     const shown = language ? await vscode.languages.setTextDocumentLanguage(doc, language) : doc;
-    // Beside the active group: these are opened from the chat or the tree and must not cover the chat.
-    return vscode.window.showTextDocument(shown, { preview: false, viewColumn: vscode.ViewColumn.Beside });
+    const place = debugViewPlacement(editorGroups(), this.lastColumn);
+    const editor = await vscode.window.showTextDocument(shown, { preview: true, viewColumn: place === 'beside' ? vscode.ViewColumn.Beside : place });
+    this.lastColumn = editor.viewColumn;
+    if (language === 'markdown') {
+      // Opens in the group of the active editor, the one just shown; without the Markdown extension the source stays.
+      await vscode.commands.executeCommand('markdown.showPreview', uri).then(undefined, () => undefined);
+    }
+    return shown;
+  }
+
+  /** A patch (unified diff text) as a read-only `diff` document, in `viewColumn` (beside the chat). */
+  async showPatch(name: string, text: string, viewColumn: vscode.ViewColumn): Promise<void> {
+    const doc = await vscode.workspace.openTextDocument(this.add(name.replace(/[\\/]/g, '_'), text));
+    await vscode.window.showTextDocument(await vscode.languages.setTextDocumentLanguage(doc, 'diff'), { preview: true, viewColumn });
   }
 
   /** Opens old/new text side by side in VS Code's diff editor; the name keeps its extension for highlighting. */

@@ -172,6 +172,7 @@ test('terminal output streams into its tool call and shows the exit code', async
   await flush();
   assert.equal(await out.innerText(), 'line 1\nline 2\nok ✓\n');
   assert.equal(await page.locator('[data-key="tc1"] .terminal-head .tag').innerText(), 'exit 0');
+  assert.doesNotMatch(await page.locator('[data-key="tc1"] .terminal-head').innerText(), /term-|tc1/, 'no terminal id in the label');
   // A terminal the panel knows nothing about falls back to the agent's own _meta.terminal_output.
   await send(patch({ op: 'insert', index: 1, entry: toolCall('tc2', { title: 'Other', toolKind: 'execute', status: 'completed', meta: { terminal_output: { terminal_id: 'x', data: 'from meta' } }, content: [{ type: 'terminal', terminalId: 'x' }] }) }));
   await flush();
@@ -289,6 +290,11 @@ test('permission: buttons on the tool card, key 1 allows, Esc rejects the oldest
   const buttons = page.locator('[data-key="tc3"] button[data-option-id]');
   assert.equal(await buttons.count(), 6, 'both pending requests shown on their card');
   assert.deepEqual(await buttons.evaluateAll((b) => b.slice(0, 3).map((x) => x.dataset.optionId)), ['allow-once', 'allow-always', 'reject-once']);
+  // One primary (filled) button per request, the safe "Allow once"; "Always allow" looks like the rest.
+  assert.deepEqual(await page.locator('[data-key="tc3"] .permission').first().locator('.perm-primary').evaluateAll((b) => b.map((x) => x.dataset.optionId)), ['allow-once']);
+  const bg = (id) => page.locator(`[data-key="tc3"] .permission >> nth=0 >> button[data-option-id="${id}"]`).evaluate((b) => getComputedStyle(b).backgroundColor);
+  assert.notEqual(await bg('allow-once'), await bg('allow-always'));
+  assert.equal(await bg('allow-always'), await bg('reject-once'));
   await clearPosted();
   await page.locator('section[aria-label="Conversation"]').focus();
   await page.keyboard.press('1');
@@ -362,6 +368,23 @@ test('search finds text, counts matches and jumps between them', async ({ open }
   assert.equal(await count.innerText(), 'No results');
   await input.press('Escape');
   assert.equal(await input.isVisible(), false);
+});
+
+test('prompt box: one line (empty, typed, or the placeholder in a narrow panel) fits without scrolling', async ({ open }) => {
+  for (const width of [520, 300]) {
+    const { page, send, close } = await open({ width, height: 400 });
+    await send(snapshot([], panel({ turn: 'idle' })));
+    const box = page.locator('textarea[aria-label="Prompt"]');
+    const fits = () => box.evaluate((t) => ({ scroll: t.scrollHeight, client: t.clientHeight }));
+    const empty = await fits();
+    assert.ok(empty.scroll <= empty.client, `empty at ${width}px: ${JSON.stringify(empty)}`);
+    await box.fill('one line');
+    await box.press('End'); // the autosize runs on input
+    await box.type('!');
+    const typed = await fits();
+    assert.ok(typed.scroll <= typed.client, `one line at ${width}px: ${JSON.stringify(typed)}`);
+    await close();
+  }
 });
 
 test('prompt box: Enter sends, Shift+Enter adds a line, Esc cancels a busy turn', async ({ open }) => {

@@ -90,6 +90,63 @@ export function register(test) {
     assert.equal(await status.getAttribute('data-status'), 'rejected');
   });
 
+  test('after a cancel the plan stops spinning; a notice sent every turn shows once with its count', async ({ open }) => {
+    const { page, send, flush, errors } = await open({ height: 700 });
+    const plan = [
+      { content: 'Answer in markdown', priority: 'medium', status: 'completed' },
+      { content: 'Edit demo-edit.txt', priority: 'medium', status: 'in_progress' },
+      { content: 'Run a command', priority: 'medium', status: 'pending' },
+    ];
+    const notice = { severity: 'info', title: 'The demo agent speaks the ACP v2 draft on this connection.' };
+    await send(snapshot([message('user_message', 'u1', 'please edit')], panel({ turn: 'busy', plan, notices: [notice] })));
+    await flush();
+    const step = page.locator('.plan-item').nth(1);
+    assert.equal(await step.locator('.codicon-modifier-spin').count(), 1, 'spins while the turn runs');
+    assert.equal(await page.locator('.notice-count').count(), 0, 'no count for a notice seen once');
+    await send(patch({ op: 'panel', panel: { turn: 'idle', notices: [{ ...notice, count: 3 }] } }));
+    await flush();
+    assert.equal(await page.locator('.codicon-modifier-spin').count(), 0, 'nothing spins once the turn ended');
+    assert.equal(await step.getAttribute('data-status'), 'stopped');
+    assert.match(await step.getAttribute('title'), /Stopped/);
+    assert.equal(await page.locator('.notice').count(), 1);
+    assert.equal(await page.locator('.notice-count').innerText(), '×3');
+    mkdirSync(shots, { recursive: true });
+    await page.screenshot({ path: path.join(shots, 'webview-plan-stopped.png') });
+    assert.deepEqual(errors, []);
+  });
+
+  test('a protocol 2 edit card reads like a v1 diff: line counts, Open diff, no raw patch headers', async ({ open }) => {
+    const { page, send, flush, posted, clearPosted, errors } = await open({ height: 500 });
+    const patchText = ['--- a/demo-edit.txt', '+++ b/demo-edit.txt', '@@ -1,2 +1,3 @@', ' first', '-old', '+new', '+more', '\\ No newline at end of file'].join('\n');
+    const diff = { type: 'diff', changes: [{ operation: 'modify', path: '/w/demo-edit.txt', fileType: 'text' }], patch: { format: 'unified', text: patchText } };
+    await send(snapshot([toolCall('v2e', { title: 'Edit demo-edit.txt', toolKind: 'edit', status: 'completed', content: [diff] })]));
+    await flush();
+    const card = page.locator('[data-key="v2e"]');
+    assert.equal(await card.locator('.diff-stat').innerText(), '+2 −1');
+    assert.equal(await card.locator('.diff-add').count(), 2);
+    assert.equal(await card.locator('.diff-del').count(), 1);
+    const body = await card.locator('.diff-body').innerText();
+    assert.doesNotMatch(body, /^(---|\+\+\+|@@)/m, 'no raw patch headers');
+    assert.match(body, /⋯ line 1/);
+    await clearPosted();
+    await card.locator('button.open-diff').click();
+    assert.deepEqual(await posted(), [{ type: 'openDiff', key: 'v2e', index: 0 }]);
+    mkdirSync(shots, { recursive: true });
+    await card.screenshot({ path: path.join(shots, 'webview-v2-edit-card.png') });
+    assert.deepEqual(errors, []);
+  });
+
+  test('an agent that could not start: the banner says why and the empty chat does not invite a prompt', async ({ open }) => {
+    const { page, send, flush } = await open({ height: 500 });
+    await send(snapshot([], panel({ turn: 'idle' })));
+    await flush();
+    assert.equal(await page.locator('.empty-state').isVisible(), true);
+    await send(patch({ op: 'panel', panel: { turn: 'error', message: "Could not start 'claude-code-acp': command not found" } }));
+    await flush();
+    assert.equal(await page.locator('.empty-state').isVisible(), false);
+    assert.match(await page.locator('.banner').innerText(), /command not found/);
+  });
+
   test('titles show code spans as code; a line-0 location shows no line', async ({ open }) => {
     const { page, send, flush } = await open();
     const perm = { requestId: 'p1', toolCallKey: 't1', toolCallId: 'tc-t1', title: 'Allow `rm -rf out`?', options: [{ optionId: 'ok', name: 'Allow', kind: 'allow_once' }] };

@@ -20,7 +20,7 @@ suite('Workspace boundary (fs/* and terminal cwd)', () => {
   let policy: OutsideWorkspacePolicy = 'ask';
   let asked: { message: string; detail: string }[] = [];
   let answer: string | undefined;
-  const files = new FileAccess(log, () => undefined, () => policy, async (message, detail) => {
+  const files = new FileAccess(log, undefined, () => policy, async (message, detail) => {
     asked.push({ message, detail });
     return answer;
   });

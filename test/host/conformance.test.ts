@@ -5,9 +5,9 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { CheckAgentResult } from '../../src/vscode/checkAgent';
-import { api } from './util';
+import { api, lastDebugView } from './util';
 
-const activeText = () => vscode.window.activeTextEditor?.document.getText() ?? '';
+const activeText = () => lastDebugView().text;
 
 suite('Conformance check', () => {
   test('ACP: Check Agent passes the demo agent and opens the report', async () => {

@@ -6,9 +6,10 @@ import * as assert from 'assert';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { api, ensureDemoTurn } from './util';
+import { api, ensureDemoTurn, lastDebugView, parseJsonc, until } from './util';
 
-const activeText = () => vscode.window.activeTextEditor?.document.getText() ?? '';
+const activeText = () => lastDebugView().text;
+const chatTab = (t: vscode.Tab) => t.input instanceof vscode.TabInputWebview && t.input.viewType.includes('acpChat.chat');
 
 suite('Protocol inspector and debug bundle', () => {
   test('Show Protocol Messages opens exactly the lines that built an entry', async () => {
@@ -26,6 +27,27 @@ suite('Protocol inspector and debug bundle', () => {
     assert.ok(text.includes(`"messageId": "${answer.messageId}"`));
     assert.ok(!text.includes('"sessionUpdate": "tool_call"'), 'no lines of other entries');
     assert.match(text, new RegExp(`of ${answer.stats.chunks} messages`));
+    const parsed = parseJsonc(text);
+    assert.ok(Array.isArray(parsed) && parsed.length === (text.match(/^ {2}\/\/ #/gm) ?? []).length, 'one valid JSON array, one element per message');
+    assert.strictEqual(lastDebugView().language, 'jsonc');
+    assert.match(lastDebugView().title, /^Messages · agent_message /);
+  });
+
+  test('the debug views share one place: no new columns, no chat squeezed, Markdown rendered', async () => {
+    const a = await api();
+    await ensureDemoTurn(a);
+    const groupsBefore = vscode.window.tabGroups.all.length;
+    for (const c of ['acpChat.showProtocolLog', 'acpChat.showAgentCapabilities', 'acpChat.showProtocolLog', 'acpChat.showAgentCapabilities']) await vscode.commands.executeCommand(c);
+    const groups = vscode.window.tabGroups.all;
+    assert.ok(groups.length <= Math.max(2, groupsBefore), `four debug views opened ${groups.length - groupsBefore} new groups`);
+    const isDebugView = (t: vscode.Tab) => (t.input instanceof vscode.TabInputText && t.input.uri.scheme === 'acp-chat') || (t.input instanceof vscode.TabInputWebview && t.input.viewType.includes('markdown.preview'));
+    const debugTabs = groups.flatMap((g) => g.tabs.filter(isDebugView).map((t) => ({ t, column: g.viewColumn })));
+    const columns = new Set(debugTabs.map((x) => x.column));
+    assert.strictEqual(columns.size, 1, 'all in one group');
+    const preview = await until(() => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.includes('markdown.preview')), 10_000, 'the rendered capabilities');
+    assert.ok(!chatTab(preview));
+    assert.ok(vscode.workspace.textDocuments.some((d) => d.uri.scheme === 'acp-chat' && d.languageId === 'markdown'), 'the raw Markdown is a document, one click away');
+    await vscode.window.tabGroups.close(vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter(isDebugView));
   });
 
   test('Show Protocol Log pairs requests and responses with timings', async () => {
@@ -35,6 +57,8 @@ suite('Protocol inspector and debug bundle', () => {
     assert.match(text, /→ request initialize id=\d+/);
     assert.match(text, /← response initialize id=\d+ \(answers #\d+ after \d+ ms\)/);
     assert.match(text, /← response session\/prompt id=\d+ \(answers #\d+ after \d+ ms\) stopReason end_turn/);
+    assert.ok(Array.isArray(parseJsonc(text)), 'valid JSON with Comments: one array');
+    assert.match(lastDebugView().title, /^Protocol log · /);
   });
 
   test('Show Agent Capabilities reports what the demo agent advertised and does', async () => {

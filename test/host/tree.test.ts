@@ -97,3 +97,22 @@ suite('Chat panel lifecycle', () => {
     assert.strictEqual(panel.panel.visible, true);
   });
 });
+
+suite('ACP Messages tree, agent down', () => {
+  test('an agent that could not start: the tree says why instead of "No chat session yet"', async () => {
+    const a = await api();
+    const config = vscode.workspace.getConfiguration('acpChat');
+    const before = config.inspect('agents')?.globalValue;
+    await config.update('agents', [{ id: 'missing', name: 'Missing Agent', command: 'acp-chat-no-such-agent-command', args: [] }], vscode.ConfigurationTarget.Global);
+    try {
+      const panel = await a.service.openChat({ agentId: 'missing' });
+      const message = await until(() => a.service.treeView.message, 30_000, 'the tree message');
+      assert.match(message, /Missing Agent: /);
+      assert.strictEqual(a.service.tree.getChildren().length, 0, 'no session in the tree');
+      panel.dispose();
+      await until(() => a.service.treeView.message === undefined || a.service.focusedChat?.agent.id !== 'missing', 10_000, 'the message gone with the chat');
+    } finally {
+      await config.update('agents', before, vscode.ConfigurationTarget.Global);
+    }
+  });
+});

@@ -34,10 +34,11 @@ suite('A demo-agent turn through VS Code', () => {
     assert.strictEqual(edit.status, 'completed', `the edit did not complete; notices: ${JSON.stringify(a.service.activeSession().panelState().notices)}; log: ${a.service.logTail().slice(-10).join('\n')}`);
     const diff = edit.content.find((c) => c.type === 'diff');
     assert.ok(diff && diff.type === 'diff');
-    // Written through a WorkspaceEdit: the document is open in VS Code with the new text, and saved.
-    const editor = vscode.window.visibleTextEditors.find((e) => e.document.uri.fsPath === target);
-    assert.ok(editor, 'the edited file is shown in an editor (a workspace edit, not a raw disk write)');
-    const doc = editor.document;
+    // Written through a WorkspaceEdit: the document is open in VS Code with the new text, and saved; it
+    // is not shown in an editor unless the user opted in (acpChat.openEditedFiles).
+    const doc = vscode.workspace.textDocuments.find((d) => d.uri.fsPath === target);
+    assert.ok(doc, 'the edited file is an open document (a workspace edit, not a raw disk write)');
+    assert.ok(!vscode.window.visibleTextEditors.some((e) => e.document.uri.fsPath === target), 'not shown uninvited');
     assert.strictEqual(doc.getText(), diff.newText);
     assert.strictEqual(doc.isDirty, false);
     const onDisk = new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.file(target)));
@@ -47,6 +48,31 @@ suite('A demo-agent turn through VS Code', () => {
     assert.ok(run && run.kind === 'tool_call', `no execute tool call (${a.transcript().map((e) => e.kind).join(', ')})`);
     assert.strictEqual(run.status, 'completed');
     assert.match(text(run) + JSON.stringify(run.rawOutput ?? ''), /Hello from the demo terminal/);
+  });
+
+  test('with acpChat.openEditedFiles on, an edited file is shown beside the chat, never over it', async () => {
+    const a = await api();
+    await a.openChat();
+    await a.whenPanelReady();
+    const config = vscode.workspace.getConfiguration('acpChat');
+    await config.update('openEditedFiles', true, vscode.ConfigurationTarget.Global);
+    try {
+      const panel = a.service.activePanel();
+      assert.ok(panel);
+      const chatColumn = panel.panel.viewColumn;
+      const turn = a.sendPrompt('please edit the file');
+      const request = await until(() => a.pendingPermissions()[0], 30_000, 'a permission request');
+      const allow = request.options.find((o) => o.kind === 'allow_once');
+      assert.ok(allow && a.respondPermission(request.requestId, allow.optionId));
+      await turn;
+      const editor = await until(() => vscode.window.visibleTextEditors.find((e) => e.document.uri.fsPath.endsWith('demo-edit.txt')), 10_000, 'the edited file in an editor');
+      assert.notStrictEqual(editor.viewColumn, chatColumn, 'in another editor group than the chat');
+      assert.ok(panel.panel.visible, 'the chat stays visible');
+      const tab = vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputText && t.input.uri.fsPath === editor.document.uri.fsPath);
+      if (tab) await vscode.window.tabGroups.close(tab);
+    } finally {
+      await config.update('openEditedFiles', undefined, vscode.ConfigurationTarget.Global);
+    }
   });
 
   test('Open diff opens the diff editor beside the chat, never over it', async () => {

@@ -29,3 +29,16 @@ export async function ensureDemoTurn(a: AcpChatApi): Promise<void> {
   const answered = t.some((e) => e.kind === 'agent_message' && e.messageId !== null);
   if (!answered || !t.some((e) => e.kind === 'tool_call')) await a.sendPrompt('a demo turn');
 }
+
+/** The newest debug view document (protocol messages, log, capabilities, Check Agent): its text and tab title. */
+export function lastDebugView(): { text: string; title: string; language: string } {
+  const docs = vscode.workspace.textDocuments.filter((d) => d.uri.scheme === 'acp-chat').sort((x, y) => Number(x.uri.query) - Number(y.uri.query));
+  const d = docs[docs.length - 1];
+  assert.ok(d, 'a debug view was opened');
+  return { text: d.getText(), title: d.uri.path.split('/').pop() ?? '', language: d.languageId };
+}
+
+/** JSON with Comments as our debug views write it (whole-line `//` comments), parsed. */
+export function parseJsonc(text: string): unknown {
+  return JSON.parse(text.split('\n').filter((l) => !l.trimStart().startsWith('//')).join('\n'));
+}

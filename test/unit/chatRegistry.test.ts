@@ -69,15 +69,21 @@ test('update fires only on a real change', () => {
   assert.equal(r.update('gone', { title: 'x' }), undefined);
 });
 
-test('tab titles: the session title, else agent name and a short label; agent text stays inert', () => {
-  assert.equal(chatTitle({ id: 'chat-1', sessionId: 'sess_abcd1234', title: null }, 'Demo'), 'Demo · 1234');
-  assert.equal(chatTitle({ id: 'chat-x-00ab', sessionId: null, title: '  ' }, 'Demo'), 'Demo · 00ab');
-  assert.equal(chatTitle({ id: 'c', sessionId: 's', title: 'Fix the build' }, 'Demo'), 'Fix the build');
-  const hostile = chatTitle({ id: 'c', sessionId: 's', title: '$(alert) [see](command:evil)\nnext line' }, 'Demo');
+test('tab titles: the session title, else "Chat N · agent" (no ids); agent text stays inert', () => {
+  assert.equal(chatTitle({ title: null }, 'Demo', 3), 'Chat 3 · Demo');
+  assert.equal(chatTitle({ title: '  ' }, 'Demo', 1), 'Chat 1 · Demo');
+  assert.equal(chatTitle({ title: 'Fix the build' }, 'Demo', 2), 'Fix the build');
+  const r = new ChatRegistry();
+  const a = r.create('demo', 10, () => 0.1);
+  const b = r.create('demo', 20, () => 0.2);
+  assert.deepEqual([r.ordinal(a.id), r.ordinal(b.id)], [1, 2]);
+  r.update(a.id, { sessionId: 'sess_abcd1234', updatedAt: 30 });
+  assert.deepEqual([r.ordinal(a.id), r.ordinal(b.id)], [1, 2], 'the number does not change when a session opens or a chat is used');
+  const hostile = chatTitle({ title: '$(alert) [see](command:evil)\nnext line' }, 'Demo', 1);
   assert.ok(!hostile.includes('\n'), 'no line breaks');
   assert.ok(hostile.startsWith('\\$(alert)'), 'icon syntax escaped');
   assert.ok(!hostile.includes(']('), 'no link syntax');
-  assert.ok(chatTitle({ id: 'c', sessionId: 's', title: 'x'.repeat(500) }, 'Demo').length <= 61);
+  assert.ok(chatTitle({ title: 'x'.repeat(500) }, 'Demo', 1).length <= 61);
 });
 
 test('the saved index round-trips; bad records are skipped and reported, a bad file starts afresh', () => {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { contextBlocks, contextChip, contextUri, formatProblems, type ContextItem } from '../../src/common/context';
+import { contextBlocks, contextChip, contextUri, formatProblems, resourceLabel, type ContextItem } from '../../src/common/context';
 
 const selection: ContextItem = { id: 'ctx-1', kind: 'selection', path: '/w/src/a b.ts', lines: [10, 20], text: 'const x = 1;', size: 12 };
 const file: ContextItem = { id: 'ctx-2', kind: 'file', path: '/w/README.md', lines: null, text: '# hi', size: 4 };
@@ -42,4 +42,14 @@ test('problems are formatted one per line, multi-line messages folded', () => {
     { line: 9, column: 1, severity: 'warning', message: 'unused', source: null, code: null },
   ]);
   assert.equal(text, 'a.ts:3:5 error [ts 2322]: Type mismatch in x\na.ts:9:1 warning: unused');
+});
+
+test('a sent resource reads like its chip: one form for a selection, a file and problems', () => {
+  for (const item of [selection, problems, file, { ...selection, lines: [7, 7] as [number, number] }]) {
+    const block = contextBlocks([item], true)[0];
+    const sent = block?.type === 'resource' ? block.resource.uri : block?.type === 'resource_link' ? block.uri : '';
+    assert.equal(resourceLabel(sent), contextChip(item).label, sent);
+  }
+  assert.equal(resourceLabel('https://example.com/a%ZZ'), 'a%ZZ');
+  assert.equal(resourceLabel('file:///w/x.ts?v=1#L3-L9'), 'x.ts:3-9');
 });

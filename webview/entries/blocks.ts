@@ -3,6 +3,7 @@ import type { ContentBlock } from '../../src/common/protocol/content';
 import { unsupportedType } from '../../src/common/protocol/contentHelpers';
 import { h, icon } from '../dom';
 import { classifyLink } from '../../src/common/links';
+import { resourceLabel } from '../../src/common/context';
 
 export function renderBlock(b: Exclude<ContentBlock, { type: 'text' }>): HTMLElement {
   switch (b.type) {
@@ -13,7 +14,7 @@ export function renderBlock(b: Exclude<ContentBlock, { type: 'text' }>): HTMLEle
     case 'resource_link':
       return fileChip(b.uri, b.title ?? b.name);
     case 'resource':
-      return fileChip(b.resource.uri, b.resource.uri.split('/').pop() || b.resource.uri);
+      return fileChip(b.resource.uri, resourceLabel(b.resource.uri));
     case 'unsupported':
       // Kept whole in the store (and the debug tree); the panel only says what it cannot show.
       return h('div', { class: 'chip unsupported' }, icon('question'), `unsupported content: ${unsupportedType(b)}`);

@@ -9,7 +9,7 @@ import type { ViewToolCall as ToolCallEntry } from '../../src/common/webview/vie
 import type { PermissionView } from '../../src/common/webview/contract';
 import { button, h, icon, inlineCode, keepFocus } from '../dom';
 import { toolStatusLabel, toolTitle } from '../entryModel';
-import { compactDiff, diffStats, lineDiff } from '../lineDiff';
+import { compactDiff, type DiffLine, diffStats, lineDiff, type PatchRow, patchRows } from '../lineDiff';
 import { renderMarkdown } from '../markdown';
 import { looksLikeMarkdown } from '../../src/common/toolOutput';
 import { renderBlock } from './blocks';
@@ -124,7 +124,7 @@ export class ToolCallView extends EntryView<ToolCallEntry> {
         }
         return h('div', { class: 'tool-content' }, renderBlock(c.content));
       case 'diff':
-        return isDiffV2(c) ? this.renderDiffV2(c) : this.renderDiff(c, index);
+        return isDiffV2(c) ? this.renderDiffV2(c, index) : this.renderDiff(c, index);
       case 'terminal':
         return this.renderTerminal(c.terminalId);
       case 'unsupported':
@@ -132,42 +132,23 @@ export class ToolCallView extends EntryView<ToolCallEntry> {
     }
   }
 
-  /** v2 draft diff: the changed files, and the patch text (when sent) with added/removed lines marked. */
-  private renderDiffV2(c: DiffV2): HTMLElement {
+  /** v2 draft diff, shown like a v1 diff: the changed files, line counts, Open diff, and the patch's rows. */
+  private renderDiffV2(c: DiffV2, index: number): HTMLElement {
+    const rows = patchRows(c.patch?.text ?? '');
+    const { added, removed } = diffStats(rows.filter((r): r is DiffLine => r.t !== 'hunk' && r.t !== 'skip'));
     const head = h('div', { class: 'diff-head' });
     for (const ch of c.changes) {
-      head.append(h('button', { type: 'button', class: 'diff-path location', 'data-path': ch.path, title: `${ch.operation} ${ch.path}` }, icon('file'), `${ch.operation} ${shortPath(ch.path)}`));
+      head.append(h('button', { type: 'button', class: 'diff-path location', 'data-path': ch.path, title: `${ch.operation} ${ch.path}` }, icon('file'), shortPath(ch.path)));
+      if (ch.operation !== 'modify') head.append(h('span', { class: 'tag' }, ch.operation === 'add' ? 'new file' : ch.operation));
     }
-    const body = h('div', { class: 'diff-body', role: 'table', 'aria-label': 'Changes' });
-    const lines = (c.patch?.text ?? '').split('\n');
-    for (const line of lines.slice(0, MAX_DIFF_ROWS)) {
-      const t = line.startsWith('+') && !line.startsWith('+++') ? 'add' : line.startsWith('-') && !line.startsWith('---') ? 'del' : 'ctx';
-      body.append(h('div', { class: `diff-row diff-${t}` }, line));
-    }
-    if (lines.length > MAX_DIFF_ROWS) body.append(h('div', { class: 'diff-row diff-skip' }, `⋯ ${lines.length - MAX_DIFF_ROWS} more lines`));
-    return h('div', { class: 'tool-diff' }, head, c.patch ? body : null);
+    if (!c.patch) return h('div', { class: 'tool-diff' }, head);
+    head.append(this.diffStat(added, removed), this.openDiffButton(index));
+    return h('div', { class: 'tool-diff' }, head, diffBody(rows, 'Changes'));
   }
 
   private renderDiff(c: DiffV1, index: number): HTMLElement {
     const lines = lineDiff(c.oldText ?? '', c.newText);
     const { added, removed } = diffStats(lines);
-    const open = button('Open diff', 'diff', { class: 'open-diff', 'data-index': index }, 'Open diff');
-    open.addEventListener('click', () => this.ctx.post({ type: 'openDiff', key: this.entry.key, index }));
-    const rows = compactDiff(lines);
-    const shown = rows.slice(0, MAX_DIFF_ROWS);
-    // A real (ARIA) table: rows of a change cell and a line cell, so a screen reader can walk it. The
-    // column headers are labels, not text, so search and copy do not find them.
-    const body = h('div', { class: 'diff-body', role: 'table', 'aria-label': `Diff of ${c.path}` });
-    body.append(h('div', { class: 'sr-only', role: 'row' }, h('span', { role: 'columnheader', 'aria-label': 'Change' }), h('span', { role: 'columnheader', 'aria-label': 'Line' })));
-    const skip = (text: string): HTMLElement => h('div', { class: 'diff-row diff-skip', role: 'row' }, h('span', { role: 'cell', 'aria-colspan': 2 }, text));
-    for (const r of shown) {
-      if (r.t === 'skip') body.append(skip(`⋯ ${r.count} unchanged line${r.count === 1 ? '' : 's'}`));
-      else {
-        const kind = r.t === '+' ? 'add' : r.t === '-' ? 'del' : 'ctx';
-        body.append(h('div', { class: `diff-row diff-${kind}`, role: 'row' }, h('span', { class: 'diff-sign', role: 'cell', 'aria-label': DIFF_SIGN_NAMES[kind] }, r.t), h('span', { role: 'cell' }, r.text)));
-      }
-    }
-    if (rows.length > shown.length) body.append(skip(`⋯ ${rows.length - shown.length} more rows in the diff editor`));
     return h(
       'div',
       { class: 'tool-diff' },
@@ -175,12 +156,22 @@ export class ToolCallView extends EntryView<ToolCallEntry> {
         'div',
         { class: 'diff-head' },
         h('button', { type: 'button', class: 'diff-path location', 'data-path': c.path, title: c.path }, icon('file'), shortPath(c.path)),
-        h('span', { class: 'diff-stat' }, h('span', { class: 'added' }, `+${added}`), ' ', h('span', { class: 'removed' }, `−${removed}`)),
+        this.diffStat(added, removed),
         c.oldText === null || c.oldText === undefined ? h('span', { class: 'tag' }, 'new file') : null,
-        open,
+        this.openDiffButton(index),
       ),
-      body,
+      diffBody(compactDiff(lines), `Diff of ${c.path}`),
     );
+  }
+
+  private diffStat(added: number, removed: number): HTMLElement {
+    return h('span', { class: 'diff-stat' }, h('span', { class: 'added' }, `+${added}`), ' ', h('span', { class: 'removed' }, `−${removed}`));
+  }
+
+  private openDiffButton(index: number): HTMLElement {
+    const open = button('Open diff', 'diff', { class: 'open-diff', 'data-index': index }, 'Open diff');
+    open.addEventListener('click', () => this.ctx.post({ type: 'openDiff', key: this.entry.key, index }));
+    return open;
   }
 
   /**
@@ -200,9 +191,10 @@ export class ToolCallView extends EntryView<ToolCallEntry> {
       { class: 'tool-terminal', 'data-terminal-id': terminalId },
       h(
         'div',
-        { class: 'terminal-head' },
+        // The agent's terminal id is for machines: a tooltip, not the label (the card shows the command).
+        { class: 'terminal-head', title: `Terminal ${terminalId}` },
         icon('terminal'),
-        `Terminal ${terminalId}`,
+        'Terminal',
         typeof code === 'number' ? h('span', { class: 'tag' }, `exit ${code}`) : signal ? h('span', { class: 'tag' }, signal) : null,
       ),
       h('pre', { class: 'terminal-output' }, data || (running ? 'Running…' : '(no output)')),
@@ -297,10 +289,12 @@ export class ToolCallView extends EntryView<ToolCallEntry> {
 
 /** A pending request's options as buttons; keys 1..n are shown because main.ts answers the oldest request by key. */
 export function permissionCard(p: PermissionView, post: (m: { type: 'permission'; requestId: string; optionId: string | null }) => void, active: boolean): HTMLElement {
+  // The safe yes is the prominent one: "Allow once", never "Always allow".
+  const primary = p.options.find((o) => o.kind === 'allow_once');
   const buttons = p.options.map((o, i) => {
     const b = h(
       'button',
-      { type: 'button', class: `perm-option perm-${o.kind}`, 'data-option-id': o.optionId, 'data-request-id': p.requestId, title: `${o.name} (${i + 1})`, 'aria-keyshortcuts': active && i < 9 ? String(i + 1) : null },
+      { type: 'button', class: `perm-option perm-${o.kind}${o === primary ? ' perm-primary' : ''}`, 'data-option-id': o.optionId, 'data-request-id': p.requestId, title: `${o.name} (${i + 1})`, 'aria-keyshortcuts': active && i < 9 ? String(i + 1) : null },
       active ? h('kbd', { 'aria-hidden': 'true' }, String(i + 1)) : null,
       o.name,
     );
@@ -314,6 +308,27 @@ export function permissionCard(p: PermissionView, post: (m: { type: 'permission'
     h('div', { class: 'perm-title' }, icon('shield'), h('span', {}, ...inlineCode(p.title || 'The agent asks for permission')), h('span', { class: 'perm-hint' }, active ? 'Press a number · Esc rejects' : 'Queued')),
     h('div', { class: 'perm-options' }, ...buttons),
   );
+}
+
+/**
+ * A diff's rows as a real (ARIA) table: rows of a change cell and a line cell, so a screen reader can walk
+ * it. The column headers are labels, not text, so search and copy do not find them.
+ */
+function diffBody(rows: readonly PatchRow[], label: string): HTMLElement {
+  const body = h('div', { class: 'diff-body', role: 'table', 'aria-label': label });
+  body.append(h('div', { class: 'sr-only', role: 'row' }, h('span', { role: 'columnheader', 'aria-label': 'Change' }), h('span', { role: 'columnheader', 'aria-label': 'Line' })));
+  const skip = (text: string): HTMLElement => h('div', { class: 'diff-row diff-skip', role: 'row' }, h('span', { role: 'cell', 'aria-colspan': 2 }, text));
+  const shown = rows.slice(0, MAX_DIFF_ROWS);
+  for (const r of shown) {
+    if (r.t === 'skip') body.append(skip(`⋯ ${r.count} unchanged line${r.count === 1 ? '' : 's'}`));
+    else if (r.t === 'hunk') body.append(skip(`⋯ line ${r.line}`));
+    else {
+      const kind = r.t === '+' ? 'add' : r.t === '-' ? 'del' : 'ctx';
+      body.append(h('div', { class: `diff-row diff-${kind}`, role: 'row' }, h('span', { class: 'diff-sign', role: 'cell', 'aria-label': DIFF_SIGN_NAMES[kind] }, r.t), h('span', { role: 'cell' }, r.text)));
+    }
+  }
+  if (rows.length > shown.length) body.append(skip(`⋯ ${rows.length - shown.length} more rows in the diff editor`));
+  return body;
 }
 
 /** A `pre` shows the newline that ends printed output as an empty last line. */

@@ -76,13 +76,13 @@ export function newChatId(now: number, random: () => number, taken: (id: string)
 }
 
 /**
- * A chat's tab title: the agent's session title when it sent one, else the agent's name and a short
- * label (the session id's tail), made safe for VS Code's label rendering (no icons, links or breaks).
+ * A chat's tab title: the agent's session title when it sent one, else "Chat N · agent" with N the
+ * chat's place in creation order (readable, and unchanged when the agent opens its session), made safe
+ * for VS Code's label rendering (no icons, links or breaks).
  */
-export function chatTitle(record: Pick<ChatRecord, 'title' | 'sessionId' | 'id'>, agentName: string): string {
+export function chatTitle(record: Pick<ChatRecord, 'title'>, agentName: string, ordinal: number): string {
   if (record.title && record.title.trim()) return labelText(record.title.trim(), 60);
-  const tail = (record.sessionId ?? record.id).replace(/[^A-Za-z0-9]/g, '').slice(-4);
-  return labelText(`${agentName} · ${tail || 'new'}`, 60);
+  return labelText(`Chat ${ordinal} · ${agentName}`, 60);
 }
 
 /** History order: most recently used first; a tie (same millisecond) by creation, newest first. */
@@ -116,6 +116,15 @@ export class ChatRegistry {
   /** Every chat in history order. */
   history(): ChatRecord[] {
     return historyOrder([...this.chats.values()]);
+  }
+
+  /** A chat's number for people: 1 + how many chats in history were created before it. */
+  ordinal(id: string): number {
+    const c = this.chats.get(id);
+    if (!c) return this.chats.size + 1;
+    let n = 1;
+    for (const o of this.chats.values()) if (o.createdAt < c.createdAt || (o.createdAt === c.createdAt && o.id < c.id)) n++;
+    return n;
   }
 
   /** Chats shown in tabs, most recently focused first (then by history order). */

@@ -39,6 +39,8 @@ export interface Settings {
   readonly outsideWorkspace: OutsideWorkspacePolicy;
   /** How long `initialize` and the session setup may take before the start is given up (0: no limit). */
   readonly startupTimeoutSeconds: number;
+  /** Show each file an agent edits in an editor beside the chat (opt-in: it halves the chat's width). */
+  readonly openEditedFiles: boolean;
 }
 
 /** Reads one raw value per key (VS Code's `WorkspaceConfiguration.get`, or a plain object in tests). */
@@ -103,6 +105,7 @@ export function parseSettings(get: RawSettings): { settings: Settings; problems:
       captureMaxFiles: scalar('capture.maxFiles', z.number().int().min(1).max(1000), 20),
       outsideWorkspace: scalar('outsideWorkspace', z.enum(OUTSIDE_WORKSPACE_POLICIES), 'ask'),
       startupTimeoutSeconds: scalar('startupTimeoutSeconds', z.number().min(0).max(3600), 60),
+      openEditedFiles: scalar('openEditedFiles', z.boolean(), false),
     },
     problems,
   };

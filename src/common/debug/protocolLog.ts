@@ -1,7 +1,7 @@
 /**
  * A capture as a readable protocol log: one line per message with direction, method, request id,
  * the request/response pairing (per direction: the two sides' ids are separate spaces) and timing,
- * followed by the message as formatted JSON.
+ * followed by the message as formatted JSON; the whole is one JSON array (JSON with Comments).
  */
 import { isRecord as isObj } from '../util/guards';
 
@@ -106,18 +106,22 @@ function summarizeResult(result: unknown): string {
 
 /** The log as a text document: a header line per message, then its JSON (2-space indent). */
 export function formatProtocolLog(records: readonly CaptureRecord[], onlySeqs?: ReadonlySet<number>): string {
-  const lines = describeCapture(records);
+  const lines = describeCapture(records).filter((l) => !onlySeqs || onlySeqs.has(l.seq));
   const bySeq = new Map(records.map((r) => [r.seq, r]));
-  const out: string[] = [];
-  for (const l of lines) {
-    if (onlySeqs && !onlySeqs.has(l.seq)) continue;
+  // One JSON array with a comment before each message: valid JSON with Comments, so the editor shows no
+  // errors. Agent text in a comment is kept to one line (a line break would end the comment).
+  const oneLine = (s: string) => s.replace(/[\r\n\u2028\u2029]+/g, ' ');
+  const out: string[] = ['['];
+  lines.forEach((l, i) => {
     const r = bySeq.get(l.seq);
     const time = r?.t_ms !== undefined ? ` +${r.t_ms}ms` : '';
     const pair = l.pairedWith !== null ? ` (answers #${l.pairedWith}${l.latencyMs !== null ? ` after ${l.latencyMs} ms` : ''})` : '';
     const id = l.id !== null ? ` id=${l.id}` : '';
-    out.push(`// #${l.seq}${time} ${l.arrow} ${l.kind} ${l.method}${id}${pair} ${l.summary}`.trimEnd());
-    out.push(JSON.stringify(r?.msg, null, 2));
-  }
+    out.push(oneLine(`  // #${l.seq}${time} ${l.arrow} ${l.kind} ${l.method}${id}${pair} ${l.summary}`).trimEnd());
+    const json = JSON.stringify(r?.msg ?? null, null, 2).replace(/\n/g, '\n  ');
+    out.push(`  ${json}${i < lines.length - 1 ? ',' : ''}`);
+  });
+  out.push(']');
   return out.join('\n') + '\n';
 }
 

@@ -40,7 +40,8 @@ export function sessionNode(s: SessionState, diagnostics: number): TreeNode {
     type: 'session',
     id: `s/${s.sessionId}`,
     sessionId: s.sessionId,
-    label: s.title ?? s.sessionId,
+    // The id is for machines: it stays in the tooltip and details.
+    label: s.title ?? 'Untitled session',
     description: `${s.entries.length} entries · v${s.protocolVersion}${diagnostics ? ` · ${diagnostics} diagnostics` : ''}`,
   };
 }

@@ -45,14 +45,34 @@ function toolContent(c: ToolCallContent): string {
   }
 }
 
+/**
+ * A message's own ATX headings sit under the export's `## User` / `## Agent`: `#` becomes `###` and so
+ * on (at most `######`). Lines inside fenced code blocks are left alone.
+ */
+export function nestHeadings(text: string, by = 2): string {
+  let fence: string | null = null;
+  return text
+    .split('\n')
+    .map((line) => {
+      const f = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+      if (f && (fence === null || (f[0] === fence[0] && f.length >= fence.length))) {
+        fence = fence === null ? f : null;
+        return line;
+      }
+      if (fence !== null) return line;
+      return line.replace(/^( {0,3})(#{1,6})(?=[ \t]|$)/, (_, indent: string, hashes: string) => indent + '#'.repeat(Math.min(6, hashes.length + by)));
+    })
+    .join('\n');
+}
+
 export function entryToMarkdown(e: Entry): string {
   switch (e.kind) {
     case 'user_message':
-      return `## User\n\n${blocksToMarkdown(e.content)}`;
+      return `## User\n\n${nestHeadings(blocksToMarkdown(e.content))}`;
     case 'agent_message':
-      return `## Agent\n\n${blocksToMarkdown(e.content)}`;
+      return `## Agent\n\n${nestHeadings(blocksToMarkdown(e.content))}`;
     case 'agent_thought':
-      return `<details><summary>Thought</summary>\n\n${blocksToMarkdown(e.content)}\n\n</details>`;
+      return `<details><summary>Thought</summary>\n\n${nestHeadings(blocksToMarkdown(e.content))}\n\n</details>`;
     case 'tool_call': {
       const body = e.content.map(toolContent).filter(Boolean).join('\n\n');
       return `**Tool call** \`${e.toolKind}\` — ${e.title} *(${e.status})*${body ? `\n\n${body}` : ''}`;

@@ -101,7 +101,8 @@ export class ToolCallRules {
 
   /**
    * The user rejected the tool call's permission request: `rejected` unless the agent already finished it.
-   * A later update from the agent still wins (it knows what it did).
+   * A later update from the agent still wins (it knows what it did), except `failed`, which is how agents
+   * say the refused call did not run.
    */
   rejected(toolCallId: string, ctx: ApplyContext): void {
     const i = this.table.indexOfToolCallId(toolCallId);
@@ -165,7 +166,10 @@ export class ToolCallRules {
 
   /** A changed tool call: new field values, its message link if the update names one, status history, counters. */
   private update(index: number, e: ToolCallEntry, incoming: Partial<ToolCallFields>, messageId: string | null | undefined, bytes: number, chunk: boolean, ctx: ApplyContext): void {
-    const fields = this.replay.active ? this.keepKnown(index, e, incoming) : incoming;
+    const known = this.replay.active ? this.keepKnown(index, e, incoming) : incoming;
+    // An agent reports a refused tool call as `failed` (it did not run); the user's refusal is the
+    // better word for it. `completed` still wins: the agent knows what it did.
+    const fields = e.status === 'rejected' && known.status === 'failed' ? { ...known, status: 'rejected' } : known;
     const status = fields.status ?? e.status;
     this.table.replace(
       index,

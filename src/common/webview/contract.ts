@@ -9,6 +9,7 @@
  * Messages from the webview are untrusted (the webview renders agent text), so the host parses them
  * with `zWebviewToHost`; messages to the webview come from our own host and are typed only.
  */
+import type { Notice } from '../notices';
 import { z } from 'zod';
 import type { SessionState } from '../store/model';
 import type { WireEntry, WirePatch } from './wire';
@@ -77,7 +78,7 @@ export interface PanelState {
   /** Editor context attached to the next prompt ("Add Selection/File/Problems to Chat"), shown as chips. */
   readonly context: readonly ContextChip[];
   readonly permissions: readonly PermissionView[];
-  readonly notices: readonly { readonly severity: string; readonly title: string; readonly description?: string | null }[];
+  readonly notices: readonly Notice[];
   /** Terminals by id; patched with `terminal` ops as output arrives. */
   readonly terminals: Readonly<Record<string, TerminalView>>;
   /** A previous session shown read-only above this one, when reattaching it failed. */

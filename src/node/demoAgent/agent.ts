@@ -367,10 +367,11 @@ export class DemoAgent {
       zRequestPermissionResult,
       signal,
     );
-    if (answer.outcome.outcome === 'cancelled') throw new Cancelled();
-    const allowed = answer.outcome.optionId.startsWith('demo-allow');
+    // A request answered "cancelled" while the turn goes on was dismissed: the edit does not happen.
+    const allowed = answer.outcome.outcome === 'selected' && answer.outcome.optionId.startsWith('demo-allow');
     if (!allowed) {
-      this.notify(s, { sessionUpdate: 'tool_call_update', toolCallId: id, status: 'failed', content: [{ type: 'content', content: { type: 'text', text: 'Rejected by the user.' } }] }, true);
+      const why = answer.outcome.outcome === 'selected' ? 'Rejected by the user.' : 'The permission request was dismissed.';
+      this.notify(s, { sessionUpdate: 'tool_call_update', toolCallId: id, status: 'failed', content: [{ type: 'content', content: { type: 'text', text: why } }] }, true);
       return;
     }
     this.notify(s, { sessionUpdate: 'tool_call_update', toolCallId: id, status: 'in_progress' }, true);

@@ -296,10 +296,12 @@ export class DemoAgentV2 {
     });
     if (signal.aborted) throw new Cancelled();
     const answer = zRequestPermissionResult.parse(raw);
-    if (answer.outcome.outcome === 'cancelled') throw new Cancelled();
-    if (!answer.outcome.optionId.startsWith('demo-allow')) {
+    // A request answered "cancelled" while the turn goes on was dismissed: the edit does not happen.
+    // The reason goes before the final status: nothing may follow a tool call's end.
+    if (answer.outcome.outcome !== 'selected' || !answer.outcome.optionId.startsWith('demo-allow')) {
+      const why = answer.outcome.outcome === 'selected' ? 'Rejected by the user.' : 'The permission request was dismissed.';
+      this.notify(s, { sessionUpdate: 'tool_call_content_chunk', toolCallId: id, content: { type: 'content', content: { type: 'text', text: why } } });
       this.notify(s, { sessionUpdate: 'tool_call_update', toolCallId: id, status: 'failed' });
-      this.notify(s, { sessionUpdate: 'tool_call_content_chunk', toolCallId: id, content: { type: 'content', content: { type: 'text', text: 'Rejected by the user.' } } });
       return;
     }
     // v2 has no client fs methods: the agent edits the file itself.

@@ -13,6 +13,15 @@ test('defaults when nothing is set', () => {
   assert.deepEqual(settings.agents, []);
   assert.equal(settings.captureMaxFiles, 20);
   assert.equal(settings.outsideWorkspace, 'ask');
+  assert.equal(settings.openEditedFiles, false, 'edited files open only when the user asks');
+});
+
+test('every setting the code reads is declared in package.json, with a description', async () => {
+  const pkg = (await import('../../../package.json', { with: { type: 'json' } })).default as { contributes: { configuration: { properties: Record<string, { description?: string; markdownDescription?: string }> } } };
+  const declared = pkg.contributes.configuration.properties;
+  const read: string[] = [];
+  parseSettings((k) => void read.push(k));
+  for (const k of read) assert.ok(declared[`acpChat.${k}`]?.description ?? declared[`acpChat.${k}`]?.markdownDescription, `acpChat.${k}`);
 });
 
 test('acpChat.outsideWorkspace takes its four values; anything else keeps asking', () => {

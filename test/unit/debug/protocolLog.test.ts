@@ -34,9 +34,27 @@ test('formatting can select the lines that built one entry', () => {
     rec(2, 3, 'agent->client', { jsonrpc: '2.0', id: 1, result: { protocolVersion: 1 } }),
   ];
   const text = formatProtocolLog(records, new Set([2]));
-  assert.match(text, /^\/\/ #2 \+3ms ← response initialize id=1 \(answers #1 after 3 ms\)/);
+  assert.match(text, /^\[\n  \/\/ #2 \+3ms ← response initialize id=1 \(answers #1 after 3 ms\)/);
   assert.ok(!text.includes('#1 +0ms'));
   assert.ok(text.includes('"protocolVersion": 1'));
+});
+
+/** JSON with Comments as VS Code reads it: whole-line comments only appear in these documents. */
+const parseJsonc = (text: string): unknown => JSON.parse(text.split('\n').filter((l) => !l.trimStart().startsWith('//')).join('\n'));
+
+test('the log is one valid JSON array (no "End of file expected"), even with line breaks in agent text', () => {
+  const records = [
+    rec(1, 0, 'client->agent', { jsonrpc: '2.0', id: 1, method: 'initialize', params: {} }),
+    rec(2, 3, 'agent->client', { jsonrpc: '2.0', id: 1, error: { code: -1, message: 'two\nlines\u2028here' } }),
+    rec(3, 4, 'agent->client', { jsonrpc: '2.0', method: 'x\ny', params: {} }),
+    rec(4, 5, 'note', undefined),
+  ];
+  const text = `// header\n${formatProtocolLog(records)}`;
+  const parsed = parseJsonc(text);
+  assert.ok(Array.isArray(parsed));
+  assert.equal(parsed.length, 4);
+  assert.deepEqual(parsed[1], records[1]!.msg);
+  assert.deepEqual(parseJsonc(formatProtocolLog([])), []);
 });
 
 test('a recorded real-agent transcript parses and pairs every response', () => {

@@ -33,3 +33,9 @@ test('a session exports with a header and entries in order', () => {
   assert.ok(md.indexOf('## User') < md.indexOf('## Agent'));
   assert.ok(md.endsWith('Done.\n'));
 });
+
+test("the agent's own headings nest under the export's ## Agent; code blocks are left alone", () => {
+  const text = '# Plan\n\nIntro\n\n## Steps\n\n```md\n## not a heading\n```\n\n###### deep\n#hashtag\n   ### indented\n~~~\n# also code\n~~~';
+  const md = entryToMarkdown({ kind: 'agent_message', key: 'e', messageId: 'm2', content: [{ type: 'text', text }], meta: null, provenance: 'live', stats });
+  assert.equal(md, '## Agent\n\n### Plan\n\nIntro\n\n#### Steps\n\n```md\n## not a heading\n```\n\n###### deep\n#hashtag\n   ##### indented\n~~~\n# also code\n~~~');
+});

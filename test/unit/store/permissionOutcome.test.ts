@@ -43,13 +43,20 @@ test('an allow, a cancelled outcome or an error answer leave the status to the a
 test('the agent has the last word: a later update replaces rejected; a finished call stays finished', () => {
   const { store, status } = asked();
   store.ingest('client->agent', ok(7, { outcome: { outcome: 'selected', optionId: 'no' } }));
-  store.ingest('agent->client', update('s', { sessionUpdate: 'tool_call_update', toolCallId: 'tc1', status: 'failed' }));
-  assert.equal(status()?.status, 'failed');
+  store.ingest('agent->client', update('s', { sessionUpdate: 'tool_call_update', toolCallId: 'tc1', status: 'in_progress' }));
+  assert.equal(status()?.status, 'in_progress');
 
   const done = asked('tc2');
   done.store.ingest('agent->client', update('s', { sessionUpdate: 'tool_call_update', toolCallId: 'tc2', status: 'completed' }));
   done.store.ingest('client->agent', ok(7, { outcome: { outcome: 'selected', optionId: 'no' } }));
   assert.equal(done.status()?.status, 'completed');
+});
+
+test("the agent's 'failed' for a refused call keeps it rejected (that is why it did not run)", () => {
+  const { store, status } = asked();
+  store.ingest('client->agent', ok(7, { outcome: { outcome: 'selected', optionId: 'no' } }));
+  store.ingest('agent->client', update('s', { sessionUpdate: 'tool_call_update', toolCallId: 'tc1', status: 'failed', content: [{ type: 'content', content: { type: 'text', text: 'Rejected by the user.' } }] }));
+  assert.deepEqual(status(), { status: 'rejected', history: ['pending', 'rejected'] });
 });
 
 test('a cancel after a rejection keeps it rejected', () => {
