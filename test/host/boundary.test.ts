@@ -24,7 +24,7 @@ suite('Workspace boundary (fs/* and terminal cwd)', () => {
     asked.push({ message, detail });
     return answer;
   });
-  const who = { agentName: 'Hostile [agent](command:workbench.action.quit)', sessionId: 's1' };
+  const who = { agentName: 'Hostile [agent](command:workbench.action.quit)', sessionId: 's1', scope: 'chat-1' };
 
   suiteSetup(() => {
     assert.ok(folder, 'the test host opens a workspace folder');
