@@ -50,7 +50,8 @@ export async function inspectTarget(target: string): Promise<FileTarget> {
   if (/[\\/]$/.test(target) && (path.sep === '\\' || target.endsWith('/'))) throw refused('directory', `refused: ${target} names a directory, not a file`, target);
   const real = await realPathOf(target);
   const st = await lstat(real, { bigint: true }).catch((e: unknown) => {
-    if (code(e) === 'ENOENT') return undefined;
+    // ENOTDIR: a file on the way (`f.txt/x`); refused when its folder is opened.
+    if (code(e) === 'ENOENT' || code(e) === 'ENOTDIR') return undefined;
     throw e;
   });
   // A missing file is reported when it is opened, after the boundary judged it: whether a file exists
@@ -95,8 +96,9 @@ async function holdFolder(open_: string, dir: string, t: FileTarget): Promise<Fo
     if ((await realpath(dir)) !== dir) throw changed(t, 'a folder on its path was replaced');
     return { at: (name) => path.join(dir, name), close: async () => undefined };
   }
-  const fh = await open(open_, constants.O_RDONLY | (constants.O_DIRECTORY ?? 0) | O_NOFOLLOW).catch((e: unknown) => {
-    if (code(e) === 'ELOOP' || code(e) === 'ENOTDIR') throw changed(t, 'a folder on its path was replaced');
+  const fh = await open(open_, constants.O_RDONLY | (constants.O_DIRECTORY ?? 0) | O_NOFOLLOW).catch(async (e: unknown) => {
+    if (code(e) === 'ELOOP') throw changed(t, 'a folder on its path was replaced');
+    if (code(e) === 'ENOTDIR') throw (await lstat(dir).then((s) => s.isFile(), () => false)) ? refused('not_a_folder', `refused: ${dir} is a file, not a folder`, t.requested) : changed(t, 'a folder on its path was replaced');
     throw e;
   });
   try {

@@ -48,6 +48,8 @@ describe('cli run: files an agent names inside the boundary', () => {
   it('refuses directory paths and a trailing slash instead of writing the file or creating one', async () => {
     const { results } = await runScript([write(`${ws}/f.txt/`), write(`${ws}/newdir/`), write(ws), read(`${ws}/f.txt/`), read(path.join(ws, '.git'))]);
     for (const [i, a] of results.entries()) refusedWith(a, /directory/, `step ${i}`);
+    const under = await runScript([write(`${ws}/f.txt/x`)]);
+    refusedWith(under.results[0], /f\.txt is a file, not a folder/, 'a file as a folder');
     assert.equal(readFileSync(path.join(ws, 'f.txt'), 'utf8'), 'inside\n');
     assert.equal(existsSync(path.join(ws, 'newdir')), false);
   });
