@@ -6,8 +6,9 @@
  * The workspace boundary (`src/node/fileRequests.ts`, shared with the CLI): an agent's read, write or
  * terminal is judged by its real path (`..` and symlinks resolved); outside the workspace folders, a hard
  * link, or a write to a file that configures VS Code, git or this extension needs the user's consent unless
- * `acpChat.outsideWorkspace` says otherwise. The path is resolved again after the dialog, and what is
- * opened is the judged real path. "Allow for This Session" remembers the folder for that ACP session of
+ * `acpChat.outsideWorkspace` says otherwise. The path is resolved again after the dialog; reads open the
+ * judged real path the way the CLI does (`src/node/safeFs.ts`), writes check it again just before the edit
+ * and after the save. "Allow for This Session" remembers the folder for that ACP session of
  * that chat; "Deny for This Session" refuses the rest of that session's requests of that kind.
  */
 import * as vscode from 'vscode';
@@ -147,9 +148,10 @@ export class FileAccess {
    */
   async agentWrite(path: string, content: string, who: Requester): Promise<AgentWrite | null> {
     const t = await admitFile('write', path, this.boundary(who));
-    // Resolved again after any consent dialog: the file edited is the judged real path, and it is still that file.
+    // Resolved again after any consent dialog, just before the edit: the path must still name the judged file.
+    // The edit goes to the path as the agent named it, so it lands in the editor the user has open for it.
     await recheckTarget(t);
-    const uri = vscode.Uri.file(t.real);
+    const uri = vscode.Uri.file(path);
     const agentName = who.agentName;
     const exists = await vscode.workspace.fs.stat(uri).then(
       () => true,
