@@ -3,7 +3,7 @@
  * `--cwd` (the CLI). Paths are compared only after the caller resolved `..` and symlinks to real paths
  * (`src/node/realPath.ts`); this module only decides.
  */
-import { isInside } from './text';
+import { isInside, type PathStyle } from './pathBoundary';
 
 /** `fs/read_text_file`, `fs/write_text_file`, and `terminal/create`'s working directory. */
 export type Access = 'read' | 'write' | 'terminal';
@@ -25,11 +25,6 @@ export function decide(policy: OutsideWorkspacePolicy, access: Access, inside: b
   return 'ask';
 }
 
-/** True when `real` is one of `roots` or inside one (all real, absolute paths). */
-export function insideAny(roots: readonly string[], real: string): boolean {
-  return roots.some((r) => isInside(r, real));
-}
-
 /** Human words for a consent prompt. */
 export function describeAccess(access: Access): string {
   return access === 'read' ? 'read a file' : access === 'write' ? 'write a file' : 'run a command';
@@ -44,6 +39,8 @@ export function describeAccess(access: Access): string {
 export class SessionGrants {
   private readonly grants = new Map<string, { access: Access; folder: string }[]>();
   private readonly denied = new Set<string>();
+
+  constructor(private readonly style: PathStyle) {}
 
   deny(sessionId: string, access: Access): void {
     this.denied.add(`${access} ${sessionId}`);
@@ -61,7 +58,7 @@ export class SessionGrants {
 
   allows(sessionId: string, access: Access, real: string): boolean {
     return (this.grants.get(sessionId) ?? []).some(
-      (g) => (g.access === access || (access === 'read' && g.access === 'write')) && isInside(g.folder, real),
+      (g) => (g.access === access || (access === 'read' && g.access === 'write')) && isInside(g.folder, real, this.style),
     );
   }
 }

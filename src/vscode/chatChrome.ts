@@ -3,7 +3,7 @@
  * chat's agent and turn state), the agent picker of "ACP: Select Agent", and reading the settings.
  */
 import * as vscode from 'vscode';
-import { parseSettings, type AgentConfig, type Settings } from '../common/config/settings';
+import { parseSettings, userScopedSettings, type AgentConfig, type Settings } from '../common/config/settings';
 import { labelText, noticeText } from '../common/untrusted';
 import type { TurnState } from '../common/webview/contract';
 
@@ -41,7 +41,14 @@ export async function pickAgent(agents: readonly AgentConfig[], current: string)
 /** The `acpChat` settings; problems are logged and the first is shown. */
 export function readSettings(log: vscode.LogOutputChannel): Settings {
   const config = vscode.workspace.getConfiguration('acpChat');
-  const { settings, problems } = parseSettings((key) => config.get(key));
+  const ignored: string[] = [];
+  const raw = userScopedSettings(
+    (key) => config.get(key),
+    (key) => config.inspect(key),
+    (key) => ignored.push(`acpChat.${key} in this workspace's settings is ignored: it can only be set in your user settings`),
+  );
+  const { settings, problems: invalid } = parseSettings(raw);
+  const problems = [...ignored, ...invalid];
   for (const p of problems) log.warn(`settings: ${p}`);
   // Settings can come from a workspace's .vscode/settings.json, so their text is not trusted either.
   const more = problems.length > 1 ? ` (+${problems.length - 1} more, see the ACP Chat log)` : '';

@@ -61,7 +61,7 @@ export function createChatSession(d: ChatFactoryDeps, chat: ChatRecord, agent: A
   let owner: ChatSession | undefined;
   const terminals = new NodeTerminalHost({
     defaultCwd: cwd,
-    admitCwd: (dir, sid) => d.files.checkTerminalCwd(dir, { agentName: agent.name, sessionId: sid }),
+    admitCwd: (dir, sid) => d.files.checkTerminalCwd(dir, { agentName: agent.name, sessionId: sid, scope: chat.id }),
     onOutput: (id, text) => owner?.terminalEvent(id, text),
     onExit: (id, status) => owner?.terminalEvent(id, '', { exitCode: status.exitCode ?? null, signal: status.signal ?? null }),
   });
@@ -97,6 +97,7 @@ export function createChatSession(d: ChatFactoryDeps, chat: ChatRecord, agent: A
     handlers: (broker, s) =>
       createClientHandlers({
         agentName: agent.name,
+        scope: chat.id,
         files: d.files,
         broker,
         terminals,

@@ -12,6 +12,8 @@ import type { AgentWrite, FileAccess } from './fsHandlers';
 
 export interface ClientHandlerDeps {
   readonly agentName: string;
+  /** Whose sessions these are (the chat), for grants that last a session. */
+  readonly scope: string;
   readonly files: FileAccess;
   readonly broker: PermissionBroker;
   readonly terminals: TerminalHost;
@@ -47,10 +49,10 @@ export function createClientHandlers(d: ClientHandlerDeps): ClientHandlers {
       return { outcome };
     },
     async readTextFile(p) {
-      return { content: await d.files.agentRead(p, { agentName: d.agentName, sessionId: p.sessionId }) };
+      return { content: await d.files.agentRead(p, { agentName: d.agentName, sessionId: p.sessionId, scope: d.scope }) };
     },
     async writeTextFile(p) {
-      const write = await d.files.agentWrite(p.path, p.content, { agentName: d.agentName, sessionId: p.sessionId });
+      const write = await d.files.agentWrite(p.path, p.content, { agentName: d.agentName, sessionId: p.sessionId, scope: d.scope });
       if (write) d.onWrite?.(p.sessionId, p.path, write);
     },
     terminals: d.terminals,

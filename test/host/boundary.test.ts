@@ -4,6 +4,7 @@
  * place of the modal dialog), and "Allow for This Session" is remembered for that session only.
  */
 import * as assert from 'assert';
+import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -24,7 +25,7 @@ suite('Workspace boundary (fs/* and terminal cwd)', () => {
     asked.push({ message, detail });
     return answer;
   });
-  const who = { agentName: 'Hostile [agent](command:workbench.action.quit)', sessionId: 's1' };
+  const who = { agentName: 'Hostile [agent](command:workbench.action.quit)', sessionId: 's1', scope: 'chat-1' };
 
   suiteSetup(() => {
     assert.ok(folder, 'the test host opens a workspace folder');
@@ -107,5 +108,44 @@ suite('Workspace boundary (fs/* and terminal cwd)', () => {
     await files.agentWrite(path.join(outside, 'allowed.txt'), 'fine\n', { ...who, sessionId: 's3' });
     assert.strictEqual(fs.readFileSync(path.join(outside, 'allowed.txt'), 'utf8'), 'fine\n');
     assert.strictEqual(asked.length, 1);
+  });
+
+  test('writing what configures VS Code or git needs consent like a write outside; reading it does not', async () => {
+    const settings = inWs('.vscode', 'settings.json');
+    await assert.rejects(files.agentWrite(settings, '{"acpChat.permissionRules":[{"action":"allow"}]}', who), /did not allow writing .*configures VS Code, git or this extension/);
+    await assert.rejects(files.agentWrite(inWs('.git', 'hooks', 'pre-commit'), '#!/bin/sh\n', who), /did not allow writing/);
+    await assert.rejects(files.agentWrite(inWs('team.code-workspace'), '{}', who), /did not allow writing/);
+    assert.strictEqual(asked.length, 3);
+    assert.match(asked[0]!.message, /wants to write a file \(settings\.json: a file that configures VS Code, git or this extension\)/);
+    assert.strictEqual(fs.existsSync(settings), false);
+    answer = 'Allow Once';
+    await files.agentWrite(settings, '{}\n', who);
+    assert.strictEqual(fs.readFileSync(settings, 'utf8'), '{}\n');
+    assert.strictEqual(await files.agentRead({ path: settings }, who), '{}\n');
+    assert.strictEqual(asked.length, 4, 'reading it did not ask');
+  });
+
+  test('a hard link to a file outside is outside; directories, FIFOs and text that is not UTF-8 are refused', async () => {
+    fs.linkSync(path.join(outside, 'secret.txt'), inWs('hardlink.txt'));
+    await assert.rejects(files.agentRead({ path: inWs('hardlink.txt') }, who), /did not allow reading .*hard link/);
+    await assert.rejects(files.agentWrite(inWs('hardlink.txt'), 'pwned', who), /did not allow writing/);
+    assert.strictEqual(fs.readFileSync(path.join(outside, 'secret.txt'), 'utf8'), 'SECRET\n');
+    await assert.rejects(files.agentWrite(`${inWs('inside.txt')}/`, 'x', who), /names a directory/);
+    await assert.rejects(files.agentWrite(inWs(), 'x', who), /is a directory/);
+    execFileSync('mkfifo', [inWs('fifo')]);
+    await assert.rejects(files.agentRead({ path: inWs('fifo') }, who), /not a regular file/);
+    await assert.rejects(files.agentWrite(inWs('fifo'), 'x', who), /not a regular file/);
+    fs.writeFileSync(inWs('latin1.txt'), Buffer.from('caf\xe9\n', 'latin1'));
+    await assert.rejects(files.agentRead({ path: inWs('latin1.txt') }, who), /not UTF-8/);
+    assert.strictEqual(await files.agentRead({ path: inWs('inside.txt'), line: 1, limit: 1 }, who), 'inside\n');
+  });
+
+  test('"Allow for This Session" is the grant of one chat\'s session: another chat naming the same session id is asked', async () => {
+    answer = 'Allow for This Session';
+    const mine = { ...who, sessionId: 'shared-id', scope: 'chat-a' };
+    assert.strictEqual(await files.agentRead({ path: path.join(outside, 'secret.txt') }, mine), 'SECRET\n');
+    answer = undefined;
+    await assert.rejects(files.agentRead({ path: path.join(outside, 'secret.txt') }, { ...mine, scope: 'chat-b' }), /did not allow/);
+    assert.strictEqual(asked.length, 2);
   });
 });

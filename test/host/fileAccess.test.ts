@@ -16,7 +16,7 @@ function recordingLog(lines: string[]): vscode.LogOutputChannel {
 }
 
 suite('fs/write_text_file through VS Code', () => {
-  const who = { agentName: 'Test agent', sessionId: 'file-access-test' };
+  const who = { agentName: 'Test agent', sessionId: 'file-access-test', scope: 'chat' };
   const folder = () => {
     const f = vscode.workspace.workspaceFolders?.[0];
     assert.ok(f, 'the test host opens a workspace folder');

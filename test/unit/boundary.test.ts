@@ -3,8 +3,12 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { decide, insideAny, SessionGrants } from '../../src/common/boundary';
+import { decide, SessionGrants } from '../../src/common/boundary';
+import { insideAny as insideAnyFor, pathStyle } from '../../src/common/pathBoundary';
 import { realPathOf, realRoots } from '../../src/node/realPath';
+
+const posix = pathStyle('linux');
+const insideAny = (roots: readonly string[], real: string) => insideAnyFor(roots, real, posix);
 
 describe('boundary decisions', () => {
   it('allows inside, and outside follows acpChat.outsideWorkspace', () => {
@@ -29,7 +33,7 @@ describe('boundary decisions', () => {
   });
 
   it('session grants cover one folder, one session, and writing implies reading', () => {
-    const g = new SessionGrants();
+    const g = new SessionGrants(posix);
     g.grant('s1', 'write', '/out/dir');
     assert.equal(g.allows('s1', 'write', '/out/dir/a.txt'), true);
     assert.equal(g.allows('s1', 'read', '/out/dir/sub/b.txt'), true);
@@ -41,7 +45,7 @@ describe('boundary decisions', () => {
   });
 
   it('"Deny for This Session" covers one kind of access in one session', () => {
-    const g = new SessionGrants();
+    const g = new SessionGrants(posix);
     g.deny('s1', 'read');
     assert.equal(g.denies('s1', 'read'), true);
     assert.equal(g.denies('s1', 'write'), false);

@@ -46,6 +46,34 @@ export interface Settings {
 /** Reads one raw value per key (VS Code's `WorkspaceConfiguration.get`, or a plain object in tests). */
 export type RawSettings = (key: string) => unknown;
 
+/**
+ * Settings that decide what an agent may do or what runs. A workspace must not set them: an agent can
+ * write the workspace's `.vscode/settings.json`, and a cloned repository is not the user's choice. They
+ * are `machine`-scoped in package.json and read here from the user's (or remote machine's) settings only.
+ */
+export const USER_ONLY_SETTINGS: readonly string[] = ['agents', 'mcpServers', 'permissionRules', 'outsideWorkspace'];
+
+/** The levels of one setting (VS Code's `WorkspaceConfiguration.inspect`). */
+export interface InspectedSetting {
+  readonly defaultValue?: unknown;
+  readonly globalValue?: unknown;
+  readonly workspaceValue?: unknown;
+  readonly workspaceFolderValue?: unknown;
+}
+
+/**
+ * Raw values with USER_ONLY_SETTINGS taken from the user's settings (else the default); a workspace's value
+ * for one of them is ignored and reported in `ignored`.
+ */
+export function userScopedSettings(get: RawSettings, inspect: (key: string) => InspectedSetting | undefined, ignored: (key: string) => void): RawSettings {
+  return (key) => {
+    if (!USER_ONLY_SETTINGS.includes(key)) return get(key);
+    const levels = inspect(key);
+    if (levels?.workspaceValue !== undefined || levels?.workspaceFolderValue !== undefined) ignored(key);
+    return levels?.globalValue ?? levels?.defaultValue;
+  };
+}
+
 /** Parses every setting; a bad value falls back to its default and adds a human-readable problem. */
 export function parseSettings(get: RawSettings): { settings: Settings; problems: string[] } {
   const problems: string[] = [];

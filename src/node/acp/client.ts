@@ -27,7 +27,7 @@ import type { Message } from 'vscode-jsonrpc/node';
 import { Emitter, type Event, type IDisposable } from '../../common/util/lifecycle';
 import { z } from 'zod';
 import type { ContentBlock } from '../../common/protocol/content';
-import { AgentMethods, AgentMethodsV2, ClientMethods, PROTOCOL_V1, PROTOCOL_V2 } from '../../common/protocol/methods';
+import { AgentMethods, AgentMethodsV2, ClientMethods, ErrorCodes, PROTOCOL_V1, PROTOCOL_V2 } from '../../common/protocol/methods';
 import type { ProtocolVersion } from '../../common/protocol/methods';
 import {
   zCreateTerminalParams,
@@ -68,7 +68,7 @@ import type {
   SetConfigOptionResult,
 } from '../../common/protocol/requests';
 import { asTerminalAuthMethod, zForkSessionResult, zSetSessionTitleResult, type TerminalAuthMethod, type ForkSessionParams, type ForkSessionResult, type SetSessionTitleResult } from '../../common/protocol/sessionOps';
-import { createAcpConnection, onAcpNotification, onAcpRequest } from '../transport/connection';
+import { createAcpConnection, onAcpNotification, onAcpRequest, rpcError } from '../transport/connection';
 import type { AcpConnection, LogFn } from '../transport/connection';
 import type { InvalidLine } from '../transport/ndjson';
 import type { CheckedMessage } from '../../common/store/rpc';
@@ -126,6 +126,11 @@ export class AcpClient implements IDisposable {
   private readonly log: LogFn;
   private readonly pendingRequests = new Set<{ method: string; reject: (e: Error) => void }>();
   private readonly pendingPermissions = new Set<PendingPermission>();
+  /**
+   * Sessions of this connection: those the agent created for it (session/new, fork) and those it named to
+   * the agent (load, resume, prompt...). The agent's requests must name one of these.
+   */
+  private readonly sessions = new Set<string>();
   /** Sessions with a prompt in flight that the user cancelled: an error reply then means "cancelled". */
   private readonly cancelledTurns = new Set<string>();
   private readonly updateEmitter = new Emitter<SessionNotification>();
@@ -424,11 +429,25 @@ export class AcpClient implements IDisposable {
     if (!parsed.success) {
       throw new AcpProtocolError(`invalid ${method} result: ${z.prettifyError(parsed.error)}`);
     }
+    if (method === AgentMethods.sessionNew || method === AgentMethods.sessionFork) this.noteSession(parsed.data);
     return parsed.data;
+  }
+
+  private noteSession(v: unknown): void {
+    const id = (v as { sessionId?: unknown } | null)?.sessionId;
+    if (typeof id === 'string') this.sessions.add(id);
+  }
+
+  /** Refuses an agent's request that names a session this connection never had. */
+  private ownSession(p: { sessionId: string }, method: string): void {
+    if (!this.sessions.has(p.sessionId)) {
+      throw rpcError(ErrorCodes.invalidParams, `${method}: unknown session ${JSON.stringify(p.sessionId)}; this client did not open it`, { reason: 'unknown_session', sessionId: p.sessionId });
+    }
   }
 
   private requestRaw(method: string, params: object): Promise<unknown> {
     if (this.closed) return Promise.reject(new AcpClosedError(this.closedMessage(method)));
+    this.noteSession(params);
     return new Promise<unknown>((resolve, reject) => {
       const entry = { method, reject };
       this.pendingRequests.add(entry);
@@ -474,6 +493,7 @@ export class AcpClient implements IDisposable {
     onAcpNotification(this.acp, ClientMethods.sessionUpdate, zSessionNotification, (n) => this.updateEmitter.fire(n), this.log, (c) => c.chunk !== undefined);
 
     onAcpRequest(this.acp, ClientMethods.sessionRequestPermission, zRequestPermissionParams, (p, ctx) => {
+      this.ownSession(p, ClientMethods.sessionRequestPermission);
       // Raced against cancellation: session/cancel, $/cancel_request and connection close all answer
       // "cancelled" no matter what the handler is doing.
       return new Promise<RequestPermissionResult>((resolve, reject) => {
@@ -512,26 +532,34 @@ export class AcpClient implements IDisposable {
 
     if (h.readTextFile) {
       const read = h.readTextFile.bind(h);
-      onAcpRequest(this.acp, ClientMethods.fsReadTextFile, zReadTextFileParams, (p, ctx) => read(p, ctx.signal));
+      onAcpRequest(this.acp, ClientMethods.fsReadTextFile, zReadTextFileParams, (p, ctx) => {
+        this.ownSession(p, ClientMethods.fsReadTextFile);
+        return read(p, ctx.signal);
+      });
     }
     if (h.writeTextFile) {
       const write = h.writeTextFile.bind(h);
       onAcpRequest(this.acp, ClientMethods.fsWriteTextFile, zWriteTextFileParams, async (p, ctx) => {
+        this.ownSession(p, ClientMethods.fsWriteTextFile);
         await write(p, ctx.signal);
         return {};
       });
     }
     const t = h.terminals;
     if (t) {
-      onAcpRequest(this.acp, ClientMethods.terminalCreate, zCreateTerminalParams, (p) => t.create(p));
-      onAcpRequest(this.acp, ClientMethods.terminalOutput, zTerminalParams, (p) => t.output(p));
-      onAcpRequest(this.acp, ClientMethods.terminalWaitForExit, zTerminalParams, (p, ctx) => t.waitForExit(p, ctx.signal));
+      const own = <P extends { sessionId: string }>(method: string, p: P): P => {
+        this.ownSession(p, method);
+        return p;
+      };
+      onAcpRequest(this.acp, ClientMethods.terminalCreate, zCreateTerminalParams, (p) => t.create(own(ClientMethods.terminalCreate, p)));
+      onAcpRequest(this.acp, ClientMethods.terminalOutput, zTerminalParams, (p) => t.output(own(ClientMethods.terminalOutput, p)));
+      onAcpRequest(this.acp, ClientMethods.terminalWaitForExit, zTerminalParams, (p, ctx) => t.waitForExit(own(ClientMethods.terminalWaitForExit, p), ctx.signal));
       onAcpRequest(this.acp, ClientMethods.terminalKill, zTerminalParams, async (p) => {
-        await t.kill(p);
+        await t.kill(own(ClientMethods.terminalKill, p));
         return {};
       });
       onAcpRequest(this.acp, ClientMethods.terminalRelease, zTerminalParams, async (p) => {
-        await t.release(p);
+        await t.release(own(ClientMethods.terminalRelease, p));
         return {};
       });
     }

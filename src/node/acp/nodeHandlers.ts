@@ -3,11 +3,12 @@
  * NodeTerminalHost, permissions by a fixed policy. Options are chosen by `kind`, never by id —
  * every agent names its options differently.
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { insideAny, type Access } from '../../common/boundary';
+import type { Access } from '../../common/boundary';
+import { insideAny, pathStyle, type PathStyle } from '../../common/pathBoundary';
 import { ErrorCodes } from '../../common/protocol/methods';
 import type { PermissionOption, ReadTextFileParams, RequestPermissionParams, RequestPermissionResult } from '../../common/protocol/requests';
+import { boundedRead, boundedWrite, OUTSIDE, type FileBoundary } from '../fileRequests';
 import { boundaryRefusal, realPathOf, realRoots } from '../realPath';
 import { rpcError } from '../transport/connection';
 
@@ -31,14 +32,6 @@ export function policyPermission(policy: ApprovePolicy, onDecision?: (p: Request
   };
 }
 
-/** Apply ACP's 1-based `line` and `limit` to a text. */
-export function sliceLines(text: string, line?: number | null, limit?: number | null): string {
-  if ((line === undefined || line === null) && (limit === undefined || limit === null)) return text;
-  const lines = text.split('\n');
-  const start = Math.max(0, (line ?? 1) - 1);
-  return lines.slice(start, limit === undefined || limit === null ? undefined : start + limit).join('\n');
-}
-
 /**
  * Decides whether a path (or a terminal's directory) may be used: resolves to the path to use, or throws
  * a JSON-RPC error that says why not.
@@ -47,42 +40,45 @@ export type PathGate = (access: Access, target: string) => Promise<string>;
 
 /**
  * The CLI's workspace boundary: only real paths (`..` and symlinks resolved) inside `root`, unless
- * `allowOutside`. What is used is the real path, so the file checked is the file touched.
+ * `allowOutside`. What is used is the real path, so the directory checked is the directory used.
+ * Files go through `cwdFiles`, which also counts hard links and VS Code's and git's configuration as outside.
  */
 export function cwdGate(root: string, allowOutside: boolean, onRefused?: (message: string) => void): PathGate {
+  const files = cwdFiles(root, allowOutside, onRefused);
   return async (access, target) => {
     if (!path.isAbsolute(target)) throw rpcError(ErrorCodes.invalidParams, `path must be absolute: ${target}`);
     if (allowOutside) return target;
     const real = await realPathOf(target);
-    if (insideAny(await realRoots([root]), real)) return real;
-    const what = { read: 'reading', write: 'writing', terminal: 'a terminal in' }[access];
-    const message = `refused ${what} ${real}: outside the working directory ${root} (the user can allow it with --allow-outside-cwd)`;
-    onRefused?.(message);
-    throw boundaryRefusal(message, target, real);
+    if (!insideAny(await files.roots(), real, files.style)) refuse(access, target, real, 'outside the working directory', root, onRefused);
+    return real;
   };
 }
 
-/** Without a gate: any absolute path, as given. */
-const anywhere: PathGate = async (_access, target) => {
-  if (!path.isAbsolute(target)) throw rpcError(ErrorCodes.invalidParams, `path must be absolute: ${target}`);
-  return target;
-};
-
-export async function nodeReadTextFile(p: ReadTextFileParams, gate: PathGate = anywhere): Promise<{ content: string }> {
-  const file = await gate('read', p.path);
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw rpcError(ErrorCodes.resourceNotFound, `file not found: ${p.path}`);
-    throw err;
-  }
-  return { content: sliceLines(text, p.line, p.limit) };
+function refuse(access: Access, target: string, real: string, why: string, root: string, onRefused?: (message: string) => void): never {
+  const what = { read: 'reading', write: 'writing', terminal: 'a terminal in' }[access];
+  const message = `refused ${what} ${real}: ${why} (the working directory is ${root}; the user can allow it with --allow-outside-cwd)`;
+  onRefused?.(message);
+  throw boundaryRefusal(message, target, real);
 }
 
-export async function nodeWriteTextFile(p: { path: string; content: string }, gate: PathGate = anywhere): Promise<void> {
-  const file = await gate('write', p.path);
-  await mkdir(path.dirname(file), { recursive: true });
-  await writeFile(file, p.content, 'utf8');
+/** The CLI's file boundary: inside `root` only, unless `allowOutside`. */
+export function cwdFiles(root: string, allowOutside: boolean, onRefused?: (message: string) => void, style: PathStyle = pathStyle(process.platform)): FileBoundary {
+  return {
+    style,
+    roots: () => realRoots([root]),
+    judge: async (access, t, why) => {
+      if (!allowOutside) refuse(access, t.requested, t.real, why === OUTSIDE ? 'outside the working directory' : why, root, onRefused);
+    },
+  };
+}
+
+/** Without a boundary: any absolute path (still only regular files, read and written safely). */
+const anywhere: FileBoundary = { style: pathStyle(process.platform), roots: async () => [], judge: async () => undefined };
+
+export async function nodeReadTextFile(p: ReadTextFileParams, files: FileBoundary = anywhere): Promise<{ content: string }> {
+  return { content: await boundedRead(p, files) };
+}
+
+export async function nodeWriteTextFile(p: { path: string; content: string }, files: FileBoundary = anywhere): Promise<void> {
+  await boundedWrite(p, files);
 }

@@ -12,7 +12,7 @@ import { PROTOCOL_V1, PROTOCOL_V2 } from '../../common/protocol/methods';
 import type { ProtocolVersion } from '../../common/protocol/methods';
 import { AcpClient } from '../acp/client';
 import { AcpClosedError } from '../acp/errors';
-import { cwdGate, nodeReadTextFile, nodeWriteTextFile, policyPermission } from '../acp/nodeHandlers';
+import { cwdFiles, cwdGate, nodeReadTextFile, nodeWriteTextFile, policyPermission } from '../acp/nodeHandlers';
 import type { ApprovePolicy } from '../acp/nodeHandlers';
 import { AgentProcess } from '../agentProcess';
 import { NodeTerminalHost } from '../terminals';
@@ -123,7 +123,9 @@ export async function run(o: RunOptions, rawOut: (s: string) => void, rawErr: (s
     },
   });
   agent.onExit((e) => capture?.write('note', { text: 'agent exited', code: e.code, signal: e.signal, ...(e.error ? { error: e.error } : {}) }));
-  const gate = cwdGate(o.cwd, o.allowOutsideCwd, (m) => printer.line(`[refused] ${m}`));
+  const onRefused = (m: string) => printer.line(`[refused] ${m}`);
+  const gate = cwdGate(o.cwd, o.allowOutsideCwd, onRefused);
+  const files = cwdFiles(o.cwd, o.allowOutsideCwd, onRefused);
   const terminals = new NodeTerminalHost({
     defaultCwd: o.cwd,
     admitCwd: async (dir) => {
@@ -140,8 +142,8 @@ export async function run(o: RunOptions, rawOut: (s: string) => void, rawErr: (s
         const title = p.toolCall.title ?? p.toolCall.toolCallId;
         printer.line(`[permission] ${title} -> ${chosen ? `${chosen.name} (${chosen.kind})` : 'cancelled (no matching option)'}`);
       }),
-      readTextFile: (p) => nodeReadTextFile(p, gate),
-      writeTextFile: (p) => nodeWriteTextFile(p, gate),
+      readTextFile: (p) => nodeReadTextFile(p, files),
+      writeTextFile: (p) => nodeWriteTextFile(p, files),
       terminals,
     },
     tap: (dir, msg, raw) => capture?.write(dir, msg, undefined, raw),

@@ -20,7 +20,7 @@ import type { NewSessionResult } from '../../common/protocol/requests';
 import { spawnAgent } from '../acp/agentLink';
 import type { AgentLink, ConnectAgent } from '../acp/agentLink';
 import { AcpRequestError } from '../acp/errors';
-import { cwdGate, nodeReadTextFile, nodeWriteTextFile, policyPermission } from '../acp/nodeHandlers';
+import { cwdFiles, cwdGate, nodeReadTextFile, nodeWriteTextFile, policyPermission } from '../acp/nodeHandlers';
 import { NodeTerminalHost } from '../terminals';
 
 export interface LiveCheckOptions {
@@ -73,6 +73,7 @@ export async function runLiveCheck(o: LiveCheckOptions): Promise<LiveCheckResult
     lastActivity();
   };
   const gate = cwdGate(cwd, false);
+  const files = cwdFiles(cwd, false);
   const terminals = new NodeTerminalHost({
     defaultCwd: cwd,
     admitCwd: async (dir) => {
@@ -94,8 +95,8 @@ export async function runLiveCheck(o: LiveCheckOptions): Promise<LiveCheckResult
       protocolVersion: o.protocolVersion ?? PROTOCOL_V1,
       handlers: {
         requestPermission: policyPermission('all'),
-        readTextFile: (p) => nodeReadTextFile(p, gate),
-        writeTextFile: (p) => nodeWriteTextFile(p, gate),
+        readTextFile: (p) => nodeReadTextFile(p, files),
+        writeTextFile: (p) => nodeWriteTextFile(p, files),
         terminals,
       },
       tap: (dir, msg) => {

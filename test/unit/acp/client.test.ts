@@ -6,7 +6,7 @@ import { AcpClient } from '../../../src/node/acp/client';
 import type { Direction } from '../../../src/node/acp/client';
 import { AcpClosedError, AcpRequestError, errorDataText } from '../../../src/node/acp/errors';
 import type { ClientHandlers } from '../../../src/node/acp/handlers';
-import { FakeAgent, INIT_RESULT } from './fakeAgent';
+import { FakeAgent, INIT_RESULT, openSession } from './fakeAgent';
 import { until } from '../until';
 import type { Json } from './fakeAgent';
 
@@ -171,6 +171,7 @@ describe('AcpClient', () => {
         return { outcome: { outcome: 'selected', optionId: opt!.optionId } };
       },
     });
+    await openSession(s.agent, s.client);
     const options = [{ optionId: 'ok-1', name: 'Allow', kind: 'allow_once' }];
     s.agent.send({ id: 1, method: 'session/request_permission', params: { sessionId: 's', toolCall: { toolCallId: 'fast' }, options } });
     assert.deepEqual((await s.agent.next()).result, { outcome: { outcome: 'selected', optionId: 'ok-1' } });
@@ -320,6 +321,7 @@ describe('AcpClient', () => {
         release: async () => void calls.push('release'),
       },
     });
+    await openSession(s.agent, s.client);
     const t = { sessionId: 's', terminalId: 'term-1' };
     s.agent.send({ id: 1, method: 'terminal/create', params: { sessionId: 's', command: 'echo hi' } });
     assert.deepEqual((await s.agent.next()).result, { terminalId: 'term-1' });
@@ -386,5 +388,47 @@ describe('AcpClient', () => {
     agent.reply((await agent.expect('session/prompt')).id, { stopReason: 'max_tokens' });
     assert.equal((await pp).stopReason, 'max_tokens');
     client.dispose();
+  });
+
+  it('refuses fs, terminal and permission requests for a session this connection never had; sessions it opened or named are served', async () => {
+    const s = await initialized({
+      requestPermission: async (p) => ({ outcome: { outcome: 'selected', optionId: p.options[0]!.optionId } }),
+      readTextFile: async (p) => ({ content: `read ${p.path}` }),
+      terminals: {
+        create: async () => ({ terminalId: 't' }),
+        output: async () => ({ output: '', truncated: false }),
+        waitForExit: async () => ({ exitCode: 0 }),
+        kill: async () => undefined,
+        release: async () => undefined,
+      },
+    });
+    const options = [{ optionId: 'ok', name: 'Allow', kind: 'allow_once' }];
+    const asks = (sessionId: string): Json[] => [
+      { method: 'fs/read_text_file', params: { sessionId, path: '/a' } },
+      { method: 'terminal/create', params: { sessionId, command: 'ls' } },
+      { method: 'terminal/output', params: { sessionId, terminalId: 't' } },
+      { method: 'session/request_permission', params: { sessionId, toolCall: { toolCallId: 'x' }, options } },
+    ];
+    let id = 100;
+    const answers = async (sessionId: string) => {
+      const out: Json[] = [];
+      for (const m of asks(sessionId)) {
+        s.agent.send({ id: ++id, ...m });
+        out.push(await s.agent.next());
+      }
+      return out;
+    };
+    for (const a of await answers('never-opened')) {
+      assert.equal((a.error as Json | undefined)?.code, -32602, JSON.stringify(a));
+      assert.match((a.error as Json).message as string, /unknown session "never-opened"/);
+    }
+    await openSession(s.agent, s.client, 'opened');
+    // Named by the client (session/load): the agent may send requests for it, even while it loads.
+    const load = s.client.loadSession({ sessionId: 'loaded', cwd: '/w', mcpServers: [] });
+    const loadReq = await s.agent.expect('session/load');
+    for (const sid of ['opened', 'loaded']) for (const a of await answers(sid)) assert.ok(a.result !== undefined, JSON.stringify(a));
+    s.agent.reply(loadReq.id, {});
+    await load;
+    s.client.dispose();
   });
 });

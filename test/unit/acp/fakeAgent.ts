@@ -3,6 +3,7 @@
  * sent with `next()` and writes raw lines/messages back with `send()` / `sendRaw()`.
  */
 import { PassThrough } from 'node:stream';
+import type { AcpClient } from '../../../src/node/acp/client';
 
 export type Json = Record<string, unknown>;
 
@@ -73,3 +74,10 @@ export const INIT_RESULT = {
   authMethods: [{ id: 'key', name: 'API key' }, { type: 'env_var', id: 'env', name: 'Env var' }, { bogus: true }],
   agentInfo: { name: 'fake', version: '1.0' },
 };
+
+/** Opens session `id` through the client (the agent answers session/new), so the agent's requests may name it. */
+export async function openSession(agent: FakeAgent, client: AcpClient, id = 's'): Promise<void> {
+  const opened = client.newSession({ cwd: '/', mcpServers: [] });
+  agent.reply((await agent.expect('session/new')).id, { sessionId: id });
+  await opened;
+}

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { AcpClient } from '../../../src/node/acp/client';
 import type { RequestPermissionParams } from '../../../src/common/protocol/requests';
-import { FakeAgent, type Json } from '../acp/fakeAgent';
+import { FakeAgent, openSession, type Json } from '../acp/fakeAgent';
 
 async function connected(version: 1 | 2, seen: RequestPermissionParams[] = []) {
   const agent = new FakeAgent();
@@ -37,6 +37,7 @@ describe('issue 10 findings', () => {
   it('v2 session/request_permission (title + subject) is answered, with the title shown', async () => {
     const seen: RequestPermissionParams[] = [];
     const { agent, client } = await connected(2, seen);
+    await openSession(agent, client);
     const options = [{ optionId: 'ok', name: 'Allow', kind: 'allow_once' }];
     agent.send({ id: 7, method: 'session/request_permission', params: { sessionId: 's', title: 'Run ls?', subject: { type: 'command', command: 'ls', cwd: '/ws', toolCallId: 't1' }, options } });
     assert.deepEqual((await agent.next()).result, { outcome: { outcome: 'selected', optionId: 'ok' } });
@@ -71,6 +72,7 @@ describe('issue 10 findings', () => {
 
   it('v1: a request with "id": null is answered with "id": null', async () => {
     const { agent, client } = await connected(1);
+    await openSession(agent, client);
     agent.send({ id: null, method: 'session/request_permission', params: { sessionId: 's', toolCall: { toolCallId: 't' }, options: [{ optionId: 'ok', name: 'Allow', kind: 'allow_once' }] } });
     const answer = await agent.next();
     assert.equal(answer.id, null);

@@ -17,7 +17,7 @@ import { AcpRequestError } from '../../../src/node/acp/errors';
 import { CaptureFile } from '../../../src/node/capture/captureFile';
 import { createAcpConnection } from '../../../src/node/transport/connection';
 import type { InvalidLine } from '../../../src/node/transport/ndjson';
-import { FakeAgent, INIT_RESULT } from '../acp/fakeAgent';
+import { FakeAgent, INIT_RESULT, openSession } from '../acp/fakeAgent';
 import type { Json } from '../acp/fakeAgent';
 
 const never = () => new Promise<RequestPermissionResult>(() => undefined);
@@ -145,6 +145,7 @@ describe('hostile agents: the transport', () => {
 
   it('answers two agent requests that share an id, each in turn', async () => {
     const s = await connected();
+    await openSession(s.agent, s.client);
     const req = (p: string) => JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'fs/read_text_file', params: { sessionId: 's', path: p } });
     s.agent.sendRaw(`${req('/a')}\n${req('/b')}\n`);
     const first = await s.agent.next();

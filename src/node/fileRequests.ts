@@ -1,0 +1,47 @@
+/**
+ * `fs/read_text_file` and `fs/write_text_file` behind the workspace boundary, one implementation for the
+ * CLI and the extension. A file counts as outside the workspace when its real path is, when it has
+ * another name (a hard link, whose other name may be anywhere), and, for writes, when it configures
+ * VS Code, git or this extension (`.vscode/`, `.git/`, `*.code-workspace`): writing those can run code or
+ * widen what the agent may do. The caller's `judge` decides what happens outside (refuse, or ask).
+ */
+import type { Access } from '../common/boundary';
+import { insideAny, isConfigPath, type PathStyle } from '../common/pathBoundary';
+import type { ReadTextFileParams } from '../common/protocol/requests';
+import { inspectTarget, readChecked, writeChecked, type FileTarget } from './safeFs';
+
+/** Says why an access counts as outside the workspace; resolves to let it through, throws to refuse. */
+export type Judge = (access: Access, t: FileTarget, why: string) => Promise<void>;
+
+export interface FileBoundary {
+  /** Real paths of the workspace roots. */
+  roots(): Promise<readonly string[]>;
+  readonly style: PathStyle;
+  readonly judge: Judge;
+}
+
+export const OUTSIDE = 'outside the workspace';
+
+/** Why a judged file counts as outside the workspace, or undefined when it is inside. */
+export function whyOutside(access: 'read' | 'write', t: FileTarget, roots: readonly string[], style: PathStyle): string | undefined {
+  if (!insideAny(roots, t.real, style)) return OUTSIDE;
+  if (t.linked) return 'a hard link (the file has another name, which may be outside the workspace)';
+  if (access === 'write' && roots.some((r) => isConfigPath(r, t.real, style))) return 'a file that configures VS Code, git or this extension';
+  return undefined;
+}
+
+/** Resolves and judges a file for `access`; the target returned is what must be opened. */
+export async function admitFile(access: 'read' | 'write', requested: string, b: FileBoundary): Promise<FileTarget> {
+  const t = await inspectTarget(requested);
+  const why = whyOutside(access, t, await b.roots(), b.style);
+  if (why !== undefined) await b.judge(access, t, why);
+  return t;
+}
+
+export async function boundedRead(p: ReadTextFileParams, b: FileBoundary): Promise<string> {
+  return readChecked(await admitFile('read', p.path, b), p.line, p.limit);
+}
+
+export async function boundedWrite(p: { path: string; content: string }, b: FileBoundary): Promise<void> {
+  await writeChecked(await admitFile('write', p.path, b), p.content);
+}
