@@ -6,7 +6,8 @@
  * group; the watchdog starts the agent in that same group with the agent's stdio (it passes the pipes
  * on and closes its own copies), and keeps one more pipe, fd 3, to the host. It ends the whole group
  * (SIGTERM, then SIGKILL after a grace period) when
- * - the agent exits by itself (its children, e.g. a `sleep` it spawned, would otherwise keep running), or
+ * - the agent exits by itself (its children, e.g. a `sleep` it spawned, would otherwise keep running;
+ *   not for terminals, whose background jobs live until the terminal is killed or released), or
  * - fd 3 closes: the host went away (window reload, extension host crash, server stopped), or
  *   disposed the agent.
  * A process group outside the host's own also survives a kill of the host's group, which is the point.
@@ -22,6 +23,11 @@ export interface WatchdogConfig {
   readonly graceMs: number;
   /** Whether ELECTRON_RUN_AS_NODE was set for the agent itself (else it is removed again). */
   readonly keepElectronRunAsNode: boolean;
+  /**
+   * Whether the command's exit ends the group. False for terminals: what the command left running in
+   * the background lives until the terminal is killed or released (or the host goes away).
+   */
+  readonly endGroupOnExit: boolean;
 }
 
 export type WatchdogReport =
@@ -87,7 +93,7 @@ function started(child) {
   });
   child.on('exit', (code, signal) => {
     tell({ type: 'exit', code, signal });
-    endGroup(0);
+    if (config.endGroupOnExit) endGroup(0);
   });
 }
 try {
