@@ -5,6 +5,7 @@
  * reports: `spawned` (with the command's pid), `error` (it could not start) and `exit` (its status).
  */
 import type { ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import type { Readable, Writable } from 'node:stream';
 import { WATCHDOG_SOURCE, type WatchdogConfig, type WatchdogReport } from '../watchdog';
 import { killTree, trackTree, untrackTree } from './processTree';
@@ -32,7 +33,7 @@ export class Supervised {
   constructor(req: SpawnRequest, o: SupervisedOptions) {
     const plan = planHere(req, o.env, o.cwd);
     if (this.watched) {
-      const config: WatchdogConfig = { graceMs: o.graceMs, keepElectronRunAsNode: o.env.ELECTRON_RUN_AS_NODE !== undefined, endGroupOnExit: o.endTreeOnExit };
+      const config: WatchdogConfig = { graceMs: o.graceMs, keepElectronRunAsNode: o.env.ELECTRON_RUN_AS_NODE !== undefined, endGroupOnExit: o.endTreeOnExit, treeToken: randomBytes(8).toString('hex') };
       this.child = spawnPlanned(
         { file: process.execPath, args: ['-e', WATCHDOG_SOURCE, JSON.stringify(config), plan.file, ...plan.args], windowsHide: true, windowsVerbatimArguments: false, via: 'direct' },
         // Own process group (led by the watchdog), so ending the group stops all the command started.
@@ -93,12 +94,18 @@ export class Supervised {
   }
 
   /**
-   * Ends the whole tree now with `signal` (Windows: always forcibly). Safe to call again: the group
-   * id stays ours until the watchdog (our child) has been reaped.
+   * Ends the whole tree now, starting with `signal` (Windows: always forcibly). Safe to call again: the
+   * group id stays ours until the watchdog (our child) has been reaped.
    */
   end(signal: NodeJS.Signals): void {
     const pid = this.child.pid;
     if (pid === undefined || this.ended) return;
+    // The watchdog also finds what left the group; if it cannot be told, the group is signalled directly.
+    const pipe = this.child.stdio[3] as Writable | undefined;
+    if (this.watched && pipe?.writable) {
+      pipe.write(`${JSON.stringify({ type: 'end', signal })}\n`);
+      return;
+    }
     killTree(pid, signal, () => this.child.kill(signal));
   }
 
