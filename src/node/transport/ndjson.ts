@@ -14,7 +14,7 @@ import type { Readable } from 'node:stream';
 import { AbstractMessageReader, Disposable } from 'vscode-jsonrpc/node';
 import type { DataCallback, Message, MessageReader } from 'vscode-jsonrpc/node';
 import type { CheckedMessage } from '../../common/store/rpc';
-import { checkEnvelope, withInternalId } from './envelope';
+import { checkEnvelope, unsafeIdText, withInternalId } from './envelope';
 import { nestsDeeperThan, peerOf, TopLevelScanner } from './peek';
 import type { PeerInfo } from './peek';
 
@@ -238,7 +238,7 @@ export class NdjsonMessageReader extends AbstractMessageReader implements Messag
     // vscode-jsonrpc's callback can throw on input it does not expect (a `$/cancelRequest` without
     // params): that costs this message, never the rest of the read.
     try {
-      this.callback?.(withInternalId(msg));
+      this.callback?.(withInternalId(msg, unsafeIdText(msg, raw)));
     } catch (err) {
       this.options.onDeliverError?.(err, msg);
     }

@@ -68,7 +68,8 @@ export class TopLevelScanner {
   private rootIsObject: boolean | undefined;
   private hasMethod = false;
   private hasId = false;
-  private idText: string | undefined;
+  /** The raw text of the top-level `id` value (when it is a scalar). */
+  idText: string | undefined;
   bytes = 0;
 
   push(chunk: Buffer): void {
