@@ -10,6 +10,7 @@ import { ErrorCodes } from '../../common/protocol/methods';
 import type { PermissionOption, ReadTextFileParams, RequestPermissionParams, RequestPermissionResult } from '../../common/protocol/requests';
 import { boundaryRefusal, realPathOf, realRoots } from '../realPath';
 import { rpcError } from '../transport/connection';
+import { keepLineEndings } from './lineEndings';
 
 export type ApprovePolicy = 'all' | 'none';
 
@@ -84,5 +85,5 @@ export async function nodeReadTextFile(p: ReadTextFileParams, gate: PathGate = a
 export async function nodeWriteTextFile(p: { path: string; content: string }, gate: PathGate = anywhere): Promise<void> {
   const file = await gate('write', p.path);
   await mkdir(path.dirname(file), { recursive: true });
-  await writeFile(file, p.content, 'utf8');
+  await writeFile(file, await keepLineEndings(file, p.content), 'utf8');
 }
