@@ -28,6 +28,7 @@ import { replayToPlain } from './replayWindow';
 import { restoreSession } from './restoreSession';
 import { PermissionOutcomes } from './permissionOutcomes';
 import { type ApplyContext, Session } from './session';
+import { MAX_NESTING, tooDeep } from '../util/depth';
 
 export interface StoreOptions {
   /** Durable key factory for new entries; default `crypto.randomUUID()`. */
@@ -152,6 +153,7 @@ export class MessageStore {
     } catch (err) {
       return this.lineError(line, `capture line is not JSON (${errorText(err)})`);
     }
+    if (tooDeep(text, rec)) return this.lineError(line, `capture line nests deeper than ${MAX_NESTING} levels; it is skipped`);
     if (!isRecord(rec)) return this.lineError(line, 'capture line is not an object');
     const dir = rec.dir;
     if (dir === 'client->agent' || dir === 'agent->client') {

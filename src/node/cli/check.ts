@@ -17,6 +17,7 @@ import { terminalSafeJson } from '../../common/untrusted';
 import { runLiveCheck } from '../conformance/liveCheck';
 import { parse, resolveAgentCommand, splitAtDashDash } from './args';
 import type { LiveCheckResult } from '../conformance/liveCheck';
+import { MAX_NESTING } from '../../common/util/depth';
 
 export const usage = [
   'check [--json] CAPTURE.jsonl',
@@ -107,6 +108,10 @@ function checkFile(file: string, json: boolean, out: (s: string) => void, err: (
     return 2;
   }
   const r = checkCaptureText(text);
+  if (r.tooDeep.length) {
+    err(`check: ${escapeControl(file)}: line(s) ${r.tooDeep.slice(0, 10).join(', ')} nest deeper than ${MAX_NESTING} levels and cannot be checked\n`);
+    return 2;
+  }
   if (r.records === 0) {
     err(`check: ${escapeControl(file)} holds no capture records ({"dir", "msg"} per line)\n`);
     return 2;
