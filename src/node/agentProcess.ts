@@ -3,9 +3,10 @@
  * error messages), `onExit`, and a kill of its whole process group on `dispose()` (once).
  * The ACP connection on top of its stdio is owned by whoever creates the AcpClient.
  *
- * On POSIX the agent runs under a watchdog (watchdog.ts) that leads its process group: when the agent
- * exits by itself, or this process goes away however it goes, the whole group is ended, so no agent
- * and none of its children outlive us. `started` settles once the agent's command has started, or
+ * The agent is started through the spawn plan and supervised (process/supervised.ts): on POSIX under a
+ * watchdog (watchdog.ts) that leads its process group, so when the agent exits by itself, or this
+ * process goes away however it goes, the whole group is ended and no agent nor any of its children
+ * outlive us; on Windows its tree is ended with taskkill (process/processTree.ts). `started` settles once the agent's command has started, or
  * rejects with a plain reason (e.g. "command not found") instead of a later write error.
  */
 import type { ChildProcess } from 'node:child_process';
