@@ -4,6 +4,7 @@
  * uses jsdiff's Myers O(ND) diff (cost grows with the size of the change, not with the file).
  */
 import { diffArrays } from 'diff';
+import { splitLines } from '../src/common/changes/eol';
 
 export type DiffLine = { readonly t: ' ' | '-' | '+'; readonly text: string };
 /** A run of unchanged lines hidden from the compact view. */
@@ -14,14 +15,6 @@ export type DiffRow = DiffLine | { readonly t: 'skip'; readonly count: number };
  * readable as any alignment, and stops a pathological input from costing O(N·D) time in the webview.
  */
 const MAX_EDIT_LENGTH = 5_000;
-
-/** The lines of a text; a final newline ends the last line rather than starting an empty one. */
-export function splitLines(text: string): string[] {
-  if (text === '') return [];
-  const lines = text.split('\n');
-  if (lines.at(-1) === '') lines.pop();
-  return lines;
-}
 
 export function lineDiff(oldText: string, newText: string): DiffLine[] {
   const a = splitLines(oldText);

@@ -3,16 +3,17 @@
  * error messages), `onExit`, and a kill of its whole process group on `dispose()` (once).
  * The ACP connection on top of its stdio is owned by whoever creates the AcpClient.
  *
- * On POSIX the agent runs under a watchdog (watchdog.ts) that leads its process group: when the agent
- * exits by itself, or this process goes away however it goes, the whole group is ended, so no agent
- * and none of its children outlive us. `started` settles once the agent's command has started, or
+ * The agent is started through the spawn plan and supervised (process/supervised.ts): on POSIX under a
+ * watchdog (watchdog.ts) that leads its process group, so when the agent exits by itself, or this
+ * process goes away however it goes, the whole group is ended and no agent nor any of its children
+ * outlive us; on Windows its tree is ended with taskkill (process/processTree.ts). `started` settles once the agent's command has started, or
  * rejects with a plain reason (e.g. "command not found") instead of a later write error.
  */
-import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { Emitter, type Event } from '../common/util/lifecycle';
-import { WATCHDOG_SOURCE, type WatchdogConfig, type WatchdogReport } from './watchdog';
+import { StderrTail } from './process/stderrTail';
+import { Supervised } from './process/supervised';
 
 export interface AgentSpawnOptions {
   command: string;
@@ -38,9 +39,9 @@ export interface AgentExit {
 }
 
 export class AgentProcess {
+  private readonly proc: Supervised;
   private readonly child: ChildProcess;
-  private readonly tail: string[] = [];
-  private partial = '';
+  private readonly tail: StderrTail;
   private exitInfo: AgentExit | undefined;
   private disposed = false;
   private readonly exitEmitter = new Emitter<AgentExit>();
@@ -52,31 +53,9 @@ export class AgentProcess {
   /** The agent's own pid (under a watchdog, `pid` is the watchdog's, the group's id). */
   private agentPidValue: number | undefined;
 
-  constructor(private readonly opts: AgentSpawnOptions) {
-    const max = opts.stderrLines ?? 20;
+  constructor(opts: AgentSpawnOptions) {
+    this.tail = new StderrTail(opts.stderrLines ?? 20, (line) => opts.onStderrLine?.(line));
     const env: Record<string, string | undefined> = { ...process.env, ...opts.env };
-    const watched = process.platform !== 'win32';
-    if (watched) {
-      const config: WatchdogConfig = { graceMs: opts.graceMs ?? 1500, keepElectronRunAsNode: env.ELECTRON_RUN_AS_NODE !== undefined };
-      this.child = spawn(process.execPath, ['-e', WATCHDOG_SOURCE, JSON.stringify(config), opts.command, ...(opts.args ?? [])], {
-        cwd: opts.cwd,
-        env: { ...env, ELECTRON_RUN_AS_NODE: '1' },
-        stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
-        // Own process group (led by the watchdog), so ending the group stops all the agent started.
-        detached: true,
-      });
-    } else {
-      this.child = spawn(opts.command, [...(opts.args ?? [])], { cwd: opts.cwd, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
-    }
-    this.child.stderr?.setEncoding('utf8');
-    this.child.stderr?.on('data', (chunk: string) => {
-      this.partial += chunk;
-      const lines = this.partial.split('\n');
-      this.partial = lines.pop() ?? '';
-      for (const raw of lines) this.addLine(raw.replace(/\r$/, ''), max);
-    });
-    // A write to a dead agent's stdin raises EPIPE on the stream; the close is reported via onExit.
-    this.child.stdin?.on('error', () => undefined);
     let onStarted: () => void = () => undefined;
     let onNotStarted: (e: Error) => void = () => undefined;
     this.started = new Promise<void>((resolve, reject) => {
@@ -84,54 +63,44 @@ export class AgentProcess {
       onNotStarted = reject;
     });
     this.started.catch(() => undefined); // callers that never await it must not see an unhandled rejection
+    let finish: (exit: AgentExit) => void = () => undefined;
     this.exited = new Promise((resolve) => {
-      const finish = (exit: AgentExit) => {
+      finish = (exit: AgentExit) => {
         if (this.exitInfo) return;
-        if (this.partial) this.addLine(this.partial, max);
-        this.partial = '';
+        this.tail.end();
         this.exitInfo = exit;
         if (exit.error) onNotStarted(new Error(exit.error));
         else onStarted(); // it ran (and already ended): what went wrong is in the exit status
         resolve(exit);
         this.exitEmitter.fire(exit);
       };
-      const notStarted = (code: string | null | undefined, message: string) =>
-        finish({ code: null, signal: null, error: startError(opts.command, code ?? undefined, message), ...(code ? { errno: code } : {}) });
-      this.child.on('exit', (code, signal) => finish({ code, signal }));
-      this.child.on('error', (err: NodeJS.ErrnoException) => notStarted(err.code, err.message));
-      if (!watched) this.child.on('spawn', () => onStarted());
-      else this.listenToWatchdog((r) => {
-        if (r.type === 'spawned') {
-          this.agentPidValue = r.pid;
-          onStarted();
-        } else if (r.type === 'error') notStarted(r.code, r.message);
-        else finish({ code: r.code, signal: r.signal });
-      });
     });
-  }
-
-  /** The watchdog's reports on fd 3. The pipe stays open for our whole life: its close ends the group. */
-  private listenToWatchdog(onReport: (r: WatchdogReport) => void): void {
-    const pipe = this.child.stdio[3] as Readable | undefined;
-    if (!pipe) return;
-    let buf = '';
-    pipe.setEncoding('utf8');
-    pipe.on('error', () => undefined);
-    pipe.on('data', (chunk: string) => {
-      buf += chunk;
-      let nl: number;
-      while ((nl = buf.indexOf('\n')) >= 0) {
-        const line = buf.slice(0, nl);
-        buf = buf.slice(nl + 1);
-        try {
-          onReport(JSON.parse(line) as WatchdogReport);
-        } catch {
-          // not a report: ignore
-        }
-      }
-    });
-    // This pipe must not keep a CLI alive on its own; the child process handle does while it runs.
-    (pipe as Readable & { unref?: () => void }).unref?.();
+    const notStarted = (code: string | null | undefined, message: string) =>
+      finish({ code: null, signal: null, error: startError(opts.command, code ?? undefined, message), ...(code ? { errno: code } : {}) });
+    this.proc = new Supervised(
+      { command: opts.command, args: opts.args ?? [] },
+      {
+        env,
+        cwd: opts.cwd,
+        stdin: 'pipe',
+        graceMs: opts.graceMs ?? 1500,
+        endTreeOnExit: true,
+        onReport: (r) => {
+          if (r.type === 'spawned') {
+            this.agentPidValue = r.pid;
+            onStarted();
+          } else if (r.type === 'error') notStarted(r.code, r.message);
+          else finish({ code: r.code, signal: r.signal });
+        },
+      },
+    );
+    this.child = this.proc.child;
+    this.child.stderr?.setEncoding('utf8');
+    this.child.stderr?.on('data', (chunk: string) => this.tail.push(chunk));
+    // A write to a dead agent's stdin raises EPIPE on the stream; the close is reported via onExit.
+    this.child.stdin?.on('error', () => undefined);
+    this.child.on('exit', (code, signal) => finish({ code, signal }));
+    this.child.on('error', (err: NodeJS.ErrnoException) => notStarted(err.code, err.message));
   }
 
   get stdin(): Writable {
@@ -140,19 +109,19 @@ export class AgentProcess {
   get stdout(): Readable {
     return this.child.stdout!;
   }
-  /** The id of the agent's process group (the watchdog's pid on POSIX). */
+  /** The id of the agent's process tree (the watchdog's pid, the group's id, on POSIX). */
   get pid(): number | undefined {
     return this.child.pid;
   }
   /** The agent command's own pid, once it started. */
   get agentPid(): number | undefined {
-    return this.agentPidValue ?? (process.platform === 'win32' ? this.child.pid : undefined);
+    return this.agentPidValue;
   }
   get exit(): AgentExit | undefined {
     return this.exitInfo;
   }
   get stderrTail(): readonly string[] {
-    return this.tail;
+    return this.tail.lines;
   }
 
   /** "exited with code 1; stderr: …" — for error messages when the connection drops. */
@@ -161,7 +130,7 @@ export class AgentProcess {
     const e = this.exitInfo;
     if (e?.error) parts.push(`could not start the agent: ${e.error}`);
     else if (e) parts.push(e.signal ? `agent killed by ${e.signal}` : `agent exited with code ${e.code}`);
-    const last = this.tail.slice(-5).join(' | ');
+    const last = this.tail.quote(5);
     if (last) parts.push(`last stderr: ${last}`);
     return parts.length ? parts.join('; ') : undefined;
   }
@@ -172,7 +141,7 @@ export class AgentProcess {
     this.disposed = true;
     this.child.stdin?.end();
     // Closing the watchdog's pipe tells it to end the group too (it outlives us if we die right here).
-    (this.child.stdio[3] as Readable | undefined)?.destroy();
+    this.proc.letGo();
     if (this.exitInfo && (this.child.exitCode !== null || this.child.signalCode !== null)) return this.exitEmitter.dispose();
     this.signal('SIGTERM');
     const timer = setTimeout(() => {
@@ -186,19 +155,7 @@ export class AgentProcess {
   }
 
   private signal(sig: NodeJS.Signals): void {
-    const pid = this.child.pid;
-    if (pid === undefined) return;
-    try {
-      process.kill(-pid, sig);
-    } catch {
-      this.child.kill(sig);
-    }
-  }
-
-  private addLine(line: string, max: number): void {
-    this.opts.onStderrLine?.(line);
-    this.tail.push(line);
-    if (this.tail.length > max) this.tail.shift();
+    this.proc.end(sig);
   }
 }
 

@@ -8,6 +8,7 @@
 import type { Access } from '../common/boundary';
 import { insideAny, isConfigPath, type PathStyle } from '../common/pathBoundary';
 import type { ReadTextFileParams } from '../common/protocol/requests';
+import { keepLineEndings } from './acp/lineEndings';
 import { inspectTarget, readChecked, writeChecked, type FileTarget } from './safeFs';
 
 /** Says why an access counts as outside the workspace; resolves to let it through, throws to refuse. */
@@ -43,5 +44,7 @@ export async function boundedRead(p: ReadTextFileParams, b: FileBoundary): Promi
 }
 
 export async function boundedWrite(p: { path: string; content: string }, b: FileBoundary): Promise<void> {
-  await writeChecked(await admitFile('write', p.path, b), p.content);
+  const t = await admitFile('write', p.path, b);
+  // An agent writes LF; a CRLF file keeps CRLF (only a file that is there, admitted, is sampled).
+  await writeChecked(t, t.id ? await keepLineEndings(t.real, p.content) : p.content);
 }

@@ -8,14 +8,17 @@
  *   as they come and joined only when asked, so a flood costs time linear in its size.
  * - The working directory is resolved against `defaultCwd` and passed to `admitCwd` first (the
  *   workspace boundary: the CLI refuses outside `--cwd`, the extension asks the user).
+ * - All terminals of one host together keep at most `totalOutputBytes`: each reserves its limit from
+ *   that budget when created and gives it back when released; a create beyond it gets a smaller limit,
+ *   or an error once nothing is left.
  * - `kill` stops the process but the id stays valid; `release` kills if needed and forgets the id.
- * - Each command runs in its own process group so kill/release/dispose stop its children too.
+ * - Each command runs supervised (process/supervised.ts): kill/release/dispose end it and everything
+ *   it started, including background jobs still running after the command itself exited, and they end
+ *   with this process however it goes (on POSIX; see processTree.ts for Windows).
  */
 import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import type { ChildProcess } from 'node:child_process';
 import { ErrorCodes } from '../common/protocol/methods';
 import type {
   CreateTerminalParams,
@@ -26,11 +29,19 @@ import type {
 } from '../common/protocol/requests';
 import type { TerminalHost } from './acp/handlers';
 import { rpcError } from './transport/connection';
+import { Supervised } from './process/supervised';
 
 /** Without a limit from the agent we still bound memory. */
 const DEFAULT_LIMIT = 1024 * 1024;
 /** The most output a terminal keeps whatever the agent asks for. */
 export const MAX_OUTPUT_BYTES = 16 * 1024 * 1024;
+/** The most output all terminals of one host keep together. */
+export const TOTAL_OUTPUT_BYTES = 64 * 1024 * 1024;
+/**
+ * After the command exits, how long output still in the pipes may take to arrive before the exit is
+ * reported (only when something it left in the background holds the pipes open).
+ */
+const DRAIN_MS = 200;
 
 /** Drop bytes from the start so at most `limit` remain, starting on a UTF-8 character boundary. */
 export function trimUtf8Start(buf: Buffer, limit: number): Buffer {
@@ -93,10 +104,12 @@ export class OutputTail {
 
 interface Terminal {
   readonly sessionId: string;
-  readonly proc: ChildProcess;
+  readonly proc: Supervised;
   readonly output: OutputTail;
   exit: TerminalExitStatus | undefined;
   readonly exited: Promise<TerminalExitStatus>;
+  /** Its share of the host's output budget. */
+  readonly limit: number;
 }
 
 export interface NodeTerminalHostOptions {
@@ -109,6 +122,8 @@ export interface NodeTerminalHostOptions {
   admitCwd?: (cwd: string, sessionId: string) => Promise<void>;
   /** Caps the agent's `outputByteLimit` (default MAX_OUTPUT_BYTES). */
   maxOutputBytes?: number;
+  /** Caps the output all terminals keep together (default TOTAL_OUTPUT_BYTES). */
+  totalOutputBytes?: number;
   /** Called with every chunk of output (for live display). */
   onOutput?: (terminalId: string, text: string) => void;
   /** Called once when the command exits. */
@@ -118,6 +133,8 @@ export interface NodeTerminalHostOptions {
 export class NodeTerminalHost implements TerminalHost {
   private readonly terminals = new Map<string, Terminal>();
   private seq = 0;
+  /** Output bytes promised to live terminals, out of `totalOutputBytes`. */
+  private reserved = 0;
   /**
    * Ids are unique across hosts, not only within one: a chat's saved terminal views (and its transcript's
    * tool cards) keep the ids of an earlier window's terminals, which a new window's must not reuse.
@@ -129,44 +146,83 @@ export class NodeTerminalHost implements TerminalHost {
   async create(p: CreateTerminalParams): Promise<CreateTerminalResult> {
     const cwd = path.resolve(this.options.defaultCwd, p.cwd ?? '.');
     await this.options.admitCwd?.(cwd, p.sessionId);
+    const max = this.options.maxOutputBytes ?? MAX_OUTPUT_BYTES;
+    const left = (this.options.totalOutputBytes ?? TOTAL_OUTPUT_BYTES) - this.reserved;
+    if (left <= 0) throw rpcError(ErrorCodes.invalidRequest, 'too much terminal output is held: release terminals that are no longer needed');
+    const limit = Math.min(p.outputByteLimit ?? DEFAULT_LIMIT, max, left);
     const terminalId = `${this.idPrefix}${++this.seq}`;
     const env: NodeJS.ProcessEnv = { ...process.env };
     for (const e of p.env ?? []) env[e.name] = e.value;
     const args = p.args ?? [];
-    const useShell = args.length === 0 && /\s/.test(p.command.trim());
-    const proc = spawn(p.command, args, {
-      cwd,
-      env,
-      shell: useShell,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
     let resolveExit: (s: TerminalExitStatus) => void = () => undefined;
     const exited = new Promise<TerminalExitStatus>((resolve) => (resolveExit = resolve));
-    const max = this.options.maxOutputBytes ?? MAX_OUTPUT_BYTES;
-    const t: Terminal = { sessionId: p.sessionId, proc, output: new OutputTail(Math.min(p.outputByteLimit ?? DEFAULT_LIMIT, max)), exit: undefined, exited };
     // One decoder per terminal: a multi-byte character split across two chunks is decoded whole.
     const decoder = new StringDecoder('utf8');
+    const output = new OutputTail(limit);
     const onData = (chunk: Buffer) => {
-      t.output.append(chunk);
+      output.append(chunk);
       const text = decoder.write(chunk);
       if (text) this.options.onOutput?.(terminalId, text);
     };
-    proc.stdout?.on('data', onData);
-    proc.stderr?.on('data', onData);
+    let exit: TerminalExitStatus | undefined;
+    let t: Terminal | undefined;
     const finish = (status: TerminalExitStatus) => {
-      if (t.exit) return;
+      if (!t || t.exit) return;
       t.exit = status;
       const rest = decoder.end();
       if (rest) this.options.onOutput?.(terminalId, rest);
       this.options.onExit?.(terminalId, status);
       resolveExit(status);
     };
-    proc.on('close', (code, signal) => finish({ exitCode: code, signal: signal ?? null }));
-    proc.on('error', (err) => {
-      onData(Buffer.from(`${err.message}\n`));
-      finish({ exitCode: 127, signal: null });
+    // The exit is reported once the output has arrived: both pipes closed, or a background job holds them.
+    let openPipes = 2;
+    const settle = () => {
+      if (!exit) return;
+      if (openPipes === 0) finish(exit);
+      else setTimeout(() => exit && finish(exit), DRAIN_MS).unref();
+    };
+    let proc: Supervised;
+    try {
+      proc = new Supervised(
+        { command: p.command, args, shellLine: args.length === 0 && /\s/.test(p.command.trim()) },
+        {
+          env,
+          cwd,
+          stdin: 'ignore',
+          graceMs: 500,
+          endTreeOnExit: false,
+          onReport: (r) => {
+            if (r.type === 'exit') exit = { exitCode: r.code, signal: r.signal };
+            else if (r.type === 'error') {
+              onData(Buffer.from(`${r.message}\n`));
+              exit = { exitCode: 127, signal: null };
+            }
+            settle();
+          },
+        },
+      );
+    } catch (e) {
+      throw rpcError(ErrorCodes.invalidParams, e instanceof Error ? e.message : String(e));
+    }
+    for (const stream of [proc.child.stdout, proc.child.stderr]) {
+      stream?.on('data', onData);
+      stream?.on('close', () => {
+        openPipes--;
+        settle();
+      });
+    }
+    // The supervisor itself ended (killed with its tree): whatever the command's status was, it is over.
+    proc.child.on('exit', (code, signal) => {
+      exit ??= { exitCode: code, signal: signal ?? null };
+      settle();
     });
+    proc.child.on('error', (err) => {
+      onData(Buffer.from(`${err.message}\n`));
+      exit ??= { exitCode: 127, signal: null };
+      settle();
+    });
+    t = { sessionId: p.sessionId, proc, output, exit: undefined, exited, limit };
+    this.reserved += limit;
     this.terminals.set(terminalId, t);
     return { terminalId };
   }
@@ -191,28 +247,29 @@ export class NodeTerminalHost implements TerminalHost {
   }
 
   async kill(p: TerminalParams): Promise<void> {
-    killTree(this.get(p.terminalId));
+    this.get(p.terminalId).proc.end('SIGKILL');
   }
 
   async release(p: TerminalParams): Promise<void> {
-    const t = this.get(p.terminalId);
-    killTree(t);
-    this.terminals.delete(p.terminalId);
+    this.forget(p.terminalId, this.get(p.terminalId));
   }
 
   /** Kill and forget the terminals of one session (the agent should release them, but may not). */
   releaseSession(sessionId: string): void {
     for (const [id, t] of this.terminals) {
-      if (t.sessionId !== sessionId) continue;
-      killTree(t);
-      this.terminals.delete(id);
+      if (t.sessionId === sessionId) this.forget(id, t);
     }
   }
 
   /** Kill every terminal still running (agent exited, extension disposed). */
   dispose(): void {
-    for (const t of this.terminals.values()) killTree(t);
-    this.terminals.clear();
+    for (const [id, t] of this.terminals) this.forget(id, t);
+  }
+
+  private forget(id: string, t: Terminal): void {
+    t.proc.end('SIGKILL');
+    this.terminals.delete(id);
+    this.reserved -= t.limit;
   }
 
   private get(id: string): Terminal {
@@ -220,14 +277,5 @@ export class NodeTerminalHost implements TerminalHost {
     // Ids are per host, not per session; an agent asking about another session's terminal gets the same answer as for an unknown one.
     if (!t) throw rpcError(ErrorCodes.resourceNotFound, `unknown terminal ${id}`);
     return t;
-  }
-}
-
-function killTree(t: Terminal): void {
-  if (t.exit || t.proc.pid === undefined) return;
-  try {
-    process.kill(-t.proc.pid, 'SIGKILL');
-  } catch {
-    t.proc.kill('SIGKILL');
   }
 }

@@ -6,10 +6,13 @@
  * group; the watchdog starts the agent in that same group with the agent's stdio (it passes the pipes
  * on and closes its own copies), and keeps one more pipe, fd 3, to the host. It ends the whole group
  * (SIGTERM, then SIGKILL after a grace period) when
- * - the agent exits by itself (its children, e.g. a `sleep` it spawned, would otherwise keep running), or
+ * - the agent exits by itself (its children, e.g. a `sleep` it spawned, would otherwise keep running;
+ *   not for terminals, whose background jobs live until the terminal is killed or released), or
  * - fd 3 closes: the host went away (window reload, extension host crash, server stopped), or
  *   disposed the agent.
  * A process group outside the host's own also survives a kill of the host's group, which is the point.
+ * The host can also ask for the end over fd 3 (`{type:"end",signal}`): the watchdog then ends the group
+ * and the detached processes that carry the tree's token, reports the command's exit, and exits.
  * Over fd 3 the watchdog reports, one JSON per line: `{type:"spawned",pid}`, `{type:"error",code,message}`
  * (the agent could not be started, e.g. ENOENT) and `{type:"exit",code,signal}` (the agent's status).
  *
@@ -22,6 +25,16 @@ export interface WatchdogConfig {
   readonly graceMs: number;
   /** Whether ELECTRON_RUN_AS_NODE was set for the agent itself (else it is removed again). */
   readonly keepElectronRunAsNode: boolean;
+  /**
+   * Whether the command's exit ends the group. False for terminals: what the command left running in
+   * the background lives until the terminal is killed or released (or the host goes away).
+   */
+  readonly endGroupOnExit: boolean;
+  /**
+   * Put in the command's environment (ACP_CHAT_TREE) and so inherited by all it starts: on Linux the
+   * watchdog also ends the processes that left the group (a detached grandchild) but carry it.
+   */
+  readonly treeToken: string;
 }
 
 export type WatchdogReport =
@@ -42,38 +55,61 @@ process.on('SIGTERM', () => {});
 process.on('SIGINT', () => {});
 process.on('SIGHUP', () => {});
 let ending = false;
-function othersInGroup() {
-  // Linux: look for live members of our group; elsewhere assume some until the grace period is over.
+let childDone = false;
+// Linux: the live members of our group, and the processes that left it (setsid, e.g. a detached
+// grandchild) but still carry our tree's token in their environment. Elsewhere: unknown (null).
+const mark = 'ACP_CHAT_TREE=' + config.treeToken;
+function members() {
   let names;
-  try { names = fs.readdirSync('/proc'); } catch { return true; }
+  try { names = fs.readdirSync('/proc'); } catch { return null; }
+  const inGroup = [];
+  const strays = [];
   for (const name of names) {
     if (!/^[0-9]+$/.test(name) || Number(name) === process.pid) continue;
     try {
       const stat = fs.readFileSync('/proc/' + name + '/stat', 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(fields[2]) === process.pid && fields[0] !== 'Z') return true;
+      if (fields[0] === 'Z') continue;
+      if (Number(fields[2]) === process.pid) { inGroup.push(Number(name)); continue; }
+      const env = fs.readFileSync('/proc/' + name + '/environ', 'utf8');
+      if (env.startsWith(mark + '\0') || env.includes('\0' + mark + '\0')) strays.push(Number(name));
     } catch {}
   }
-  return false;
+  return { inGroup, strays };
 }
-function endGroup(code) {
+function signalAll(signal, found) {
+  // A group SIGKILL would end the watchdog too, before it reports: members one by one, where known.
+  const group = found === null || signal !== 'SIGKILL' ? [-process.pid] : found.inGroup;
+  for (const pid of (found ? found.strays : []).concat(group)) { try { process.kill(pid, signal); } catch {} }
+}
+function endGroup(code, first) {
   if (ending) return;
   ending = true;
-  try { process.kill(-process.pid, 'SIGTERM'); } catch {}
+  signalAll(first || 'SIGTERM', members());
   const deadline = Date.now() + config.graceMs;
   const check = () => {
-    if (othersInGroup() && Date.now() < deadline) return void setTimeout(check, 25);
-    if (Date.now() >= deadline) { try { process.kill(-process.pid, 'SIGKILL'); } catch {} }
+    const found = members();
+    const left = found === null || found.inGroup.length + found.strays.length > 0 || !childDone;
+    if (left && Date.now() < deadline) return void setTimeout(check, 25);
+    if (left) signalAll('SIGKILL', found);
     host.end(() => process.exit(code));
     setTimeout(() => process.exit(code), 200).unref();
   };
   setTimeout(check, 10);
 }
+// The host may ask for the end itself (a terminal's kill): {"type":"end","signal":"SIGKILL"} on fd 3.
+let asked = '';
+host.on('data', (chunk) => {
+  asked += chunk;
+  for (let nl; (nl = asked.indexOf('\n')) >= 0; asked = asked.slice(nl + 1)) {
+    try { const m = JSON.parse(asked.slice(0, nl)); if (m.type === 'end') endGroup(0, m.signal); } catch {}
+  }
+});
 host.on('error', () => endGroup(0));
 host.on('end', () => endGroup(0));
 host.on('close', () => endGroup(0));
-host.resume();
-const env = { ...process.env };
+host.setEncoding('utf8');
+const env = { ...process.env, ACP_CHAT_TREE: config.treeToken };
 if (!config.keepElectronRunAsNode) delete env.ELECTRON_RUN_AS_NODE;
 function started(child) {
   child.on('spawn', () => {
@@ -82,17 +118,20 @@ function started(child) {
     for (const fd of [0, 1, 2]) { try { fs.closeSync(fd); } catch {} }
   });
   child.on('error', (e) => {
+    childDone = true;
     tell({ type: 'error', code: e.code || null, message: String(e.message || e) });
     endGroup(127);
   });
   child.on('exit', (code, signal) => {
+    childDone = true;
     tell({ type: 'exit', code, signal });
-    endGroup(0);
+    if (config.endGroupOnExit) endGroup(0);
   });
 }
 try {
   started(spawn(command, args, { stdio: 'inherit', env }));
 } catch (e) {
+  childDone = true;
   tell({ type: 'error', code: e.code || null, message: String(e.message || e) });
   endGroup(127);
 }

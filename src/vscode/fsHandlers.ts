@@ -20,6 +20,7 @@ import { noticeLines, noticeText } from '../common/untrusted';
 import { admitFile, OUTSIDE, type FileBoundary } from '../node/fileRequests';
 import { boundaryRefusal, realPathOf, realRoots } from '../node/realPath';
 import { inspectTarget, readChecked, recheckTarget } from '../node/safeFs';
+import { inFileEol } from '../common/changes/eol';
 
 /** Who asks: the agent's display name and the ACP session the request belongs to. */
 export interface Requester {
@@ -168,7 +169,8 @@ export class FileAccess {
       edit.createFile(uri, { ignoreIfExists: true, contents: new TextEncoder().encode('') });
     }
     const current = exists ? await vscode.workspace.openTextDocument(uri) : undefined;
-    if (current && current.getText() === content) {
+    // The editor writes the document's own line endings; LF content for a CRLF file is the same text.
+    if (current && current.getText() === inFileEol(current.getText(), content)) {
       // Some agents (OpenCode) also write the file themselves, often first: an edit would change nothing and
       // leave nothing to undo, so say so in the log instead of pretending an undoable edit happened.
       if (current.isDirty && !(await current.save())) throw new Error(`could not save ${path}`);

@@ -87,7 +87,7 @@ export function launchPlan(agent: RegistryAgent, platform: Platform | null): Lau
   };
   if (d.npx) return strip(pkg('npx', d.npx));
   if (d.uvx) return strip(pkg('uvx', d.uvx));
-  const target = platform ? d.binary?.[platform] : undefined;
+  const target = binaryFor(d.binary, platform);
   if (target) {
     const program = target.cmd.replace(/^\.[\\/]/, '');
     return strip({
@@ -97,6 +97,16 @@ export function launchPlan(agent: RegistryAgent, platform: Platform | null): Lau
     });
   }
   return null;
+}
+
+/**
+ * The archive for this platform: the native build, else (Windows and macOS on ARM) the x86_64 build,
+ * which those systems run under emulation (Prism, Rosetta 2). Linux has no such fallback.
+ */
+export function binaryFor<T>(binary: Readonly<Record<string, T>> | undefined, platform: Platform | null): T | undefined {
+  if (!binary || !platform) return undefined;
+  const emulated = platform === 'windows-aarch64' ? 'windows-x86_64' : platform === 'darwin-aarch64' ? 'darwin-x86_64' : undefined;
+  return binary[platform] ?? (emulated ? binary[emulated] : undefined);
 }
 
 /** Drops the undefined `cwd` so the written setting holds only what the user would write. */

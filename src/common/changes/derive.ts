@@ -13,6 +13,7 @@ import { applyPatch, parsePatch, reversePatch, type StructuredPatch } from 'diff
 import type { DiffV2 } from '../protocol/content';
 import { isDiffV2 } from '../protocol/contentHelpers';
 import type { Entry } from '../store/model';
+import { eolOf, withEol } from './eol';
 
 /** A v1 diff's texts, or a v2 diff's operation and its file's part of the patch (null: none sent, or unreadable). */
 export type ReportedDiff =
@@ -81,6 +82,9 @@ export type Resolved = { readonly resolved: true; readonly oldText: string | nul
  */
 export function resolveDiffs(current: string | null, diffs: readonly ReportedDiff[]): Resolved {
   if (diffs.length === 0) return { resolved: false };
+  // The agent's texts are LF; a CRLF file's are matched (and restored) in CRLF.
+  const eol = current !== null && eolOf(current) === '\r\n' ? '\r\n' : undefined;
+  const inFile = (t: string | null) => (t === null ? null : withEol(t, eol));
   let text: string | null = current;
   for (let i = diffs.length - 1; i >= 0; i--) {
     const d = diffs[i]!;
@@ -90,10 +94,14 @@ export function resolveDiffs(current: string | null, diffs: readonly ReportedDif
       const back = applyPatch(text, reversePatch(d.patch));
       if (back === false) return { resolved: false };
       text = d.operation === 'add' ? null : back;
-    } else if (text === d.newText) text = d.oldText;
-    else if (d.oldText !== null && d.newText !== '' && occursOnce(text, d.newText)) {
-      const at = text.indexOf(d.newText);
-      text = text.slice(0, at) + d.oldText + text.slice(at + d.newText.length);
+      continue;
+    }
+    const newText = inFile(d.newText)!;
+    const oldText = inFile(d.oldText);
+    if (text === newText) text = oldText;
+    else if (oldText !== null && newText !== '' && occursOnce(text, newText)) {
+      const at = text.indexOf(newText);
+      text = text.slice(0, at) + oldText + text.slice(at + newText.length);
     } else return { resolved: false };
   }
   // A created file (first oldText null) is only known to be the agent's if it exists now.

@@ -6,6 +6,7 @@ import type { Finding, RuleId, Severity } from './rules';
 import { RULES } from './rules';
 import { ConformanceChecker } from './checker';
 import { escapeControl, isObj } from './util';
+import { tooDeep } from '../util/depth';
 
 export interface Summary {
   readonly errors: number;
@@ -36,6 +37,8 @@ export interface CaptureCheck {
   readonly records: number;
   /** File lines that are not capture records (torn or foreign lines): not the agent's fault, but said. */
   readonly skipped: readonly number[];
+  /** Capture records too deeply nested to check: the capture cannot be called clean. */
+  readonly tooDeep: readonly number[];
   readonly protocolVersion: number;
 }
 
@@ -43,6 +46,7 @@ export interface CaptureCheck {
 export function checkCaptureText(text: string): CaptureCheck {
   const checker = new ConformanceChecker();
   const skipped: number[] = [];
+  const tooDeepLines: number[] = [];
   let records = 0;
   text.split('\n').forEach((raw, i) => {
     if (raw.trim() === '') return;
@@ -53,6 +57,10 @@ export function checkCaptureText(text: string): CaptureCheck {
       skipped.push(i + 1);
       return;
     }
+    if (tooDeep(raw, rec)) {
+      tooDeepLines.push(i + 1);
+      return;
+    }
     if (!isObj(rec) || typeof rec['dir'] !== 'string') {
       skipped.push(i + 1);
       return;
@@ -61,7 +69,7 @@ export function checkCaptureText(text: string): CaptureCheck {
     checker.observeRecord(rec, i + 1);
   });
   checker.finish();
-  return { findings: checker.findings(), records, skipped, protocolVersion: checker.protocolVersion };
+  return { findings: checker.findings(), records, skipped, tooDeep: tooDeepLines, protocolVersion: checker.protocolVersion };
 }
 
 export function toJson(findings: readonly Finding[], lines: number, extra: Record<string, unknown> = {}): string {

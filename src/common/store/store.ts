@@ -28,6 +28,7 @@ import { restoreSession } from './restoreSession';
 import { PermissionOutcomes } from './permissionOutcomes';
 import { type ApplyContext, Session } from './session';
 import { zInitializeResult, zNewSessionResult, zPermissionParams, zPromptParams, zPromptResult, zSessionIdParams, zSessionResult, zSetModeParams, zSetSessionTitleResult } from './wireShapes';
+import { MAX_NESTING, tooDeep } from '../util/depth';
 
 export interface StoreOptions {
   /** Durable key factory for new entries; default `crypto.randomUUID()`. */
@@ -145,6 +146,7 @@ export class MessageStore {
     } catch (err) {
       return this.lineError(line, `capture line is not JSON (${errorText(err)})`);
     }
+    if (tooDeep(text, rec)) return this.lineError(line, `capture line nests deeper than ${MAX_NESTING} levels; it is skipped`);
     if (!isRecord(rec)) return this.lineError(line, 'capture line is not an object');
     const dir = rec.dir;
     if (dir === 'client->agent' || dir === 'agent->client') {

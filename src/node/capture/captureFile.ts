@@ -27,8 +27,9 @@ export class CaptureFile {
     return file;
   }
 
-  /** A capture at an exact path (the CLI's `--capture FILE`); truncates it. */
+  /** A capture at an exact path (the CLI's `--capture FILE`); truncates it. Throws when it cannot be one. */
   static at(file: string, onError: (message: string) => void): CaptureFile {
+    if (statSync(file, { throwIfNoEntry: false })?.isDirectory()) throw new Error(`the capture file ${file} is a directory: name a file to write`);
     mkdirSync(path.dirname(file), { recursive: true });
     rmSync(file, { force: true });
     return new CaptureFile(file, onError);

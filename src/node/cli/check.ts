@@ -22,6 +22,7 @@ import { terminalSafeJson } from '../../common/untrusted';
 import { runLiveCheck } from '../conformance/liveCheck';
 import { parse, resolveAgentCommand, splitAtDashDash } from './args';
 import type { LiveCheckResult } from '../conformance/liveCheck';
+import { MAX_NESTING } from '../../common/util/depth';
 
 export const usage = [
   'check [--json] [--junit FILE] [--sarif FILE] CAPTURE.jsonl',
@@ -132,6 +133,10 @@ function checkFile(o: CheckOptions, file: string, out: (s: string) => void, err:
     return 2;
   }
   const r = checkCaptureText(text);
+  if (r.tooDeep.length) {
+    err(`check: ${escapeControl(file)}: line(s) ${r.tooDeep.slice(0, 10).join(', ')} nest deeper than ${MAX_NESTING} levels and cannot be checked\n`);
+    return 2;
+  }
   if (r.records === 0) {
     err(`check: ${escapeControl(file)} holds no capture records ({"dir", "msg"} per line)\n`);
     return 2;

@@ -3,9 +3,10 @@
  * extension runs) and prints sessions and diagnostics as JSON (shared/conformance/README.md). With
  * `--state`, the store's complete state is loaded from FILE when it exists and written back after.
  */
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { MessageStore, toReduceOutput } from '../../common/store';
 import { parse } from './args';
+import { loadState, StateFileError, type LoadedState } from './stateFile';
 import { terminalSafe, terminalSafeJson } from '../../common/untrusted';
 import { errorText } from '../../common/util/errors';
 
@@ -19,22 +20,19 @@ export async function main(args: string[]): Promise<number> {
   if (extra !== undefined) return fail(`unexpected argument '${extra}'`);
   if (capture === undefined) return fail('missing CAPTURE.jsonl');
 
-  let store = new MessageStore();
-  if (state !== undefined && existsSync(state)) {
-    let data: unknown;
-    try {
-      data = JSON.parse(readFileSync(state, 'utf8'));
-    } catch (err) {
-      return fail(`cannot read state file ${state}: ${errorText(err)}`);
-    }
-    const restored = MessageStore.fromJSON(data);
-    store = restored.store;
-    for (const d of restored.diagnostics) process.stderr.write(terminalSafe(`reduce: ${state}: ${d.message}\n`));
+  let loaded: LoadedState | undefined;
+  try {
+    loaded = state === undefined ? undefined : loadState(state);
+  } catch (err) {
+    return fail(err instanceof StateFileError ? err.message : `cannot use state file ${state}: ${errorText(err)}`);
   }
+  const store = loaded?.store ?? new MessageStore();
+  for (const p of loaded?.problems ?? []) process.stderr.write(terminalSafe(`reduce: ${state}: ${p}\n`));
   let text: string;
   try {
     text = readFileSync(capture, 'utf8');
   } catch (err) {
+    loaded?.release();
     return fail(`cannot read ${capture}: ${errorText(err)}`);
   }
   const lines = text.split('\n');
@@ -43,11 +41,9 @@ export async function main(args: string[]): Promise<number> {
     if (line === undefined || line.trim() === '') continue;
     store.ingestLine(line, i + 1);
   }
-  if (state !== undefined) {
-    // Write-then-rename so an interrupted run never leaves a half-written state file.
-    const tmp = `${state}.tmp-${process.pid}`;
-    writeFileSync(tmp, JSON.stringify(store.toJSON()));
-    renameSync(tmp, state);
+  if (loaded) {
+    const backup = loaded.save(store);
+    if (backup) process.stderr.write(terminalSafe(`reduce: ${state}: parts of it could not be read; the original is kept as ${backup}\n`));
   }
   // The capture holds agent text; JSON leaves C1 controls and bidi marks raw, so escape them too.
   process.stdout.write(terminalSafeJson(JSON.stringify(toReduceOutput(store))) + '\n');

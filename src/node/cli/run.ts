@@ -110,7 +110,13 @@ export async function run(o: RunOptions, rawOut: (s: string) => void, rawErr: (s
   // Agent text reaches both streams (transcript, stderr lines, error messages): nothing printed may act on the terminal.
   const out = (s: string) => rawOut(terminalSafe(s));
   const err = (s: string) => rawErr(terminalSafe(s));
-  const capture = o.capture ? CaptureFile.at(o.capture, (m) => err(`run: ${m}\n`)) : undefined;
+  let capture: CaptureFile | undefined;
+  try {
+    capture = o.capture ? CaptureFile.at(o.capture, (m) => err(`run: ${m}\n`)) : undefined;
+  } catch (e) {
+    err(`run: ${errorText(e)}\n`);
+    return 2;
+  }
   const printer = new TranscriptPrinter(out);
   const [command, ...agentArgs] = o.agent as [string, ...string[]];
   capture?.write('note', { text: 'spawn', cmd: o.agent, cwd: o.cwd });

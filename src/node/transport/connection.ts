@@ -161,7 +161,8 @@ export function createAcpConnection(opts: AcpConnectionOptions): AcpConnection {
     const { peer } = line;
     if (line.kind === 'batch') {
       reply({ jsonrpc: '2.0', id: null, error: { code: ErrorCodes.invalidRequest, message: 'JSON-RPC batches are not supported: send one message per line' } } as ResponseMessage);
-    } else if (line.kind !== 'notJson' && peer.kind === 'request' && peer.id !== null) {
+    } else if (line.kind !== 'notJson' && peer.kind === 'request') {
+      // An id we cannot name back (an object, `1e400`) is answered as JSON-RPC says: with id null.
       reply({ jsonrpc: '2.0', id: peer.id, error: { code: ErrorCodes.invalidRequest, message: `request refused: ${line.reason}` } } as ResponseMessage);
     } else if (peer.kind === 'response' && peer.id !== null && ledger.isAwaiting(peer.id)) {
       const failure: ResponseMessage = {

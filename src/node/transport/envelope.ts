@@ -6,6 +6,7 @@
  */
 import type { Message } from 'vscode-jsonrpc/node';
 import { checkMessage, type CheckedMessage } from '../../common/store/rpc';
+import { TopLevelScanner } from './peek';
 
 export type EnvelopeCheck = { ok: true; message: Message; checked: CheckedMessage } | { ok: false; reason: string };
 
@@ -30,12 +31,41 @@ export function checkEnvelope(value: unknown): EnvelopeCheck {
 const NULL_ID_PREFIX = '\u0000acp-null-id:';
 let nullIds = 0;
 
-export function withInternalId(msg: Message): Message {
-  if (!('method' in msg) || !('id' in msg) || msg.id !== null) return msg;
+/**
+ * An integer id beyond 2^53 is not a JS number: `JSON.parse` rounds it, and the answer would name
+ * another request. Its text from the line is kept instead, as a private string id, and written back
+ * as that same number (see wireText).
+ */
+const RAW_ID_PREFIX = '\u0000acp-raw-id:';
+
+/** The exact text of a request's integer id that a JS number cannot hold, read from its line. */
+export function unsafeIdText(msg: Message, raw: string): string | undefined {
+  if (!('method' in msg) || !('id' in msg) || typeof msg.id !== 'number' || Number.isSafeInteger(msg.id) || !Number.isInteger(msg.id)) return undefined;
+  const scanner = new TopLevelScanner();
+  scanner.push(Buffer.from(raw));
+  const text = scanner.idText;
+  return text !== undefined && /^-?[0-9]+$/.test(text) ? text : undefined;
+}
+
+export function withInternalId(msg: Message, rawId?: string): Message {
+  if (!('method' in msg) || !('id' in msg)) return msg;
+  if (rawId !== undefined) return { ...msg, id: `${RAW_ID_PREFIX}${rawId}` } as Message;
+  if (msg.id !== null) return msg;
   return { ...msg, id: `${NULL_ID_PREFIX}${++nullIds}` } as Message;
 }
 
 export function withWireId(msg: Message): Message {
-  if ('method' in msg || !('id' in msg) || typeof msg.id !== 'string' || !msg.id.startsWith(NULL_ID_PREFIX)) return msg;
-  return { ...msg, id: null } as Message;
+  if ('method' in msg || !('id' in msg) || typeof msg.id !== 'string') return msg;
+  if (msg.id.startsWith(NULL_ID_PREFIX)) return { ...msg, id: null } as Message;
+  // What taps and logs see; the line itself carries the exact digits (wireText).
+  if (msg.id.startsWith(RAW_ID_PREFIX)) return { ...msg, id: Number(msg.id.slice(RAW_ID_PREFIX.length)) } as Message;
+  return msg;
+}
+
+/** The line for a message (the writer's one serialisation): a kept integer id goes out digit for digit. */
+export function wireText(internal: Message, msg: Message): string {
+  if ('method' in internal || !('id' in internal) || typeof internal.id !== 'string' || !internal.id.startsWith(RAW_ID_PREFIX)) return JSON.stringify(msg);
+  const { jsonrpc, id: _id, ...rest } = msg as Message & { id: unknown };
+  const tail = JSON.stringify(rest);
+  return `{"jsonrpc":${JSON.stringify(jsonrpc)},"id":${internal.id.slice(RAW_ID_PREFIX.length)}${tail === '{}' ? '}' : `,${tail.slice(1)}`}`;
 }

@@ -14,17 +14,14 @@ import type { Readable } from 'node:stream';
 import { AbstractMessageReader, Disposable } from 'vscode-jsonrpc/node';
 import type { DataCallback, Message, MessageReader } from 'vscode-jsonrpc/node';
 import type { CheckedMessage } from '../../common/store/rpc';
-import { checkEnvelope, withInternalId } from './envelope';
+import { checkEnvelope, unsafeIdText, withInternalId } from './envelope';
+import { MAX_NESTING } from '../../common/util/depth';
 import { nestsDeeperThan, peerOf, TopLevelScanner } from './peek';
 import type { PeerInfo } from './peek';
 
 export const DEFAULT_MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
-/**
- * Deeper nesting is refused: `JSON.parse` copes with any depth, but `JSON.stringify`, structured
- * clone (webview posts) and recursive code downstream overflow the stack somewhere past a few
- * thousand levels. Real ACP messages stay far below this.
- */
-export const DEFAULT_MAX_NESTING = 256;
+/** Deeper nesting is refused (see common/util/depth.ts). */
+export const DEFAULT_MAX_NESTING = MAX_NESTING;
 const LF = 0x0a;
 
 export type InvalidKind = 'notJson' | 'batch' | 'notObject' | 'envelope' | 'oversized' | 'tooDeep';
@@ -238,7 +235,7 @@ export class NdjsonMessageReader extends AbstractMessageReader implements Messag
     // vscode-jsonrpc's callback can throw on input it does not expect (a `$/cancelRequest` without
     // params): that costs this message, never the rest of the read.
     try {
-      this.callback?.(withInternalId(msg));
+      this.callback?.(withInternalId(msg, unsafeIdText(msg, raw)));
     } catch (err) {
       this.options.onDeliverError?.(err, msg);
     }

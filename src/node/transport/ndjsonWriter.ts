@@ -6,7 +6,7 @@
 import type { Writable } from 'node:stream';
 import { AbstractMessageWriter } from 'vscode-jsonrpc/node';
 import type { Message, MessageWriter } from 'vscode-jsonrpc/node';
-import { withWireId } from './envelope';
+import { wireText, withWireId } from './envelope';
 
 const LF = 0x0a;
 
@@ -85,7 +85,7 @@ export class NdjsonMessageWriter extends AbstractMessageWriter implements Messag
     if (this.ended) return this.failed(new Error('cannot write: the output stream is closed'), msg);
     let raw: string;
     try {
-      raw = JSON.stringify(msg);
+      raw = wireText(internal, msg);
     } catch (err) {
       return this.failed(new Error(`cannot send a message that cannot be serialised: ${err instanceof Error ? err.message : String(err)}`), msg);
     }

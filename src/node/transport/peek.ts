@@ -25,20 +25,7 @@ export function peerOf(value: unknown): PeerInfo {
   return { kind, id };
 }
 
-/**
- * True when `value` nests arrays/objects deeper than `max` levels. Recursion stops at `max`, so this
- * never overflows the stack itself, whatever the input.
- */
-export function nestsDeeperThan(value: unknown, max: number): boolean {
-  if (typeof value !== 'object' || value === null) return false;
-  if (max <= 0) return true;
-  if (Array.isArray(value)) {
-    for (const v of value) if (nestsDeeperThan(v, max - 1)) return true;
-    return false;
-  }
-  for (const k in value) if (nestsDeeperThan((value as Record<string, unknown>)[k], max - 1)) return true;
-  return false;
-}
+export { nestsDeeperThan } from '../../common/util/depth';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -68,7 +55,8 @@ export class TopLevelScanner {
   private rootIsObject: boolean | undefined;
   private hasMethod = false;
   private hasId = false;
-  private idText: string | undefined;
+  /** The raw text of the top-level `id` value (when it is a scalar). */
+  idText: string | undefined;
   bytes = 0;
 
   push(chunk: Buffer): void {

@@ -6,7 +6,8 @@ import type { MessageEntry, ToolCallEntry } from '../../../src/common/store/mode
 import { toControl } from '../../../webview/configOptions';
 import { toViewEntry } from '../../../src/common/webview/viewEntry';
 import { appendTextToEntry, commandOf, entryPlainText, formatUsage, thoughtSeconds } from '../../../webview/entryModel';
-import { compactDiff, diffStats, lineDiff, splitLines, type DiffLine } from '../../../webview/lineDiff';
+import { splitLines } from '../../../src/common/changes/eol';
+import { compactDiff, diffStats, lineDiff, type DiffLine } from '../../../webview/lineDiff';
 import { matchCommands, slashQuery } from '../../../webview/slash';
 import { splitCodeSpans } from '../../../webview/codeSpans';
 
