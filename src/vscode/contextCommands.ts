@@ -71,7 +71,7 @@ export async function addToChat(service: ChatService, item: NewItem | string): P
     return;
   }
   await service.ready();
-  const session = service.activeSession();
+  const session = await service.activeChat();
   session.addContext(item);
   const id = service.chatIdOf(session);
   if (id !== undefined) await service.revealChat(id);
