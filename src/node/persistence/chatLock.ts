@@ -8,7 +8,7 @@
  * windows taking a free lock at once exactly one wins. Synchronous on purpose: a few bytes, taken when
  * a chat goes live, and released while the window closes, when nothing asynchronous is awaited.
  */
-import { openSync, readFileSync, rmSync, writeSync, closeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { errorText } from '../../common/util/errors';
 
@@ -72,7 +72,13 @@ export class ChatLocks {
         this.held.add(id);
         return { ok: true };
       } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') {
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT' && attempt === 0) {
+          // The chats folder is made with its first chat.
+          mkdirSync(this.dir, { recursive: true });
+          continue;
+        }
+        if (code !== 'EEXIST') {
           // No lock can be kept (a read-only folder): writing is then impossible anyway, so go on unlocked.
           this.log(`could not lock the chat ${id}: ${errorText(e)}`);
           this.held.add(id);

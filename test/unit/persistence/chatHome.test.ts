@@ -58,7 +58,7 @@ test('two chat lists merge: both sides kept, the record used last wins, deleted 
 });
 
 test('a chat lock: one holder; a second window is refused and told who; a crashed holder’s lock is taken over', () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'locks-'));
+  const dir = path.join(mkdtempSync(path.join(tmpdir(), 'locks-')), 'not yet made');
   const alive = new Set([100, 200]);
   const one = new ChatLocks(dir, { pid: 100, token: 'w1' }, (pid) => alive.has(pid));
   const two = new ChatLocks(dir, { pid: 200, token: 'w2' }, (pid) => alive.has(pid));
