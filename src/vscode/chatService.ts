@@ -346,9 +346,8 @@ export class ChatService extends Disposable {
   }
 
   /** Shows chat `chatId` (taken for this window) in a tab just created or restored. Requires `ready()`. */
-  adoptPanel(webviewPanel: vscode.WebviewPanel, chatId: string): ChatPanel {
+  adoptPanel(webviewPanel: vscode.WebviewPanel, id: string): ChatPanel {
     const r = this.registry;
-    const id = chatId;
     const session = this.liveChat(id);
     const panel = new ChatPanel(webviewPanel, this.context.extensionUri, session, this.log, (q) => findWorkspaceFiles(q), id);
     this.tabs.set(id, panel);

@@ -173,9 +173,11 @@ export class FilePersistence implements SessionPersistence {
 
   async remove(chatId: string): Promise<void> {
     const id = fileId(chatId);
+    this.removed.add(chatId);
+    // A release under way writes the chat's files one last time: deleted after that, or some would stay.
+    await this.releasing.get(id);
     const o = this.open.get(id);
     this.open.delete(id);
-    this.removed.add(chatId);
     if (o) {
       await o.ready;
       await o.journal?.dispose().catch(() => undefined);
