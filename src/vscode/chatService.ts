@@ -108,8 +108,8 @@ export class ChatService extends Disposable {
         if (e.affectsConfiguration('acpChat')) this.settingsValue = readSettings(this.log);
       }),
     );
-    // Disposed newest first: views close (keeping their chats "open" for the restore), sessions stop,
-    // then what they wrote is flushed.
+    // Disposed newest first: views let go (their tabs stay for the restore), sessions stop, then what
+    // they wrote is flushed and the chats' locks are freed.
     this.register({ dispose: () => void this.persistence?.close() });
     this.register({ dispose: () => this.live.forEach((s) => s.dispose()) });
     // The tabs stay open in the window's layout (VS Code restores them through the serializer): only our side goes.
@@ -277,6 +277,12 @@ export class ChatService extends Disposable {
       return existing;
     }
     await this.claim(record.id);
+    // Another call may have opened its tab while this one waited: a chat has one tab.
+    const opened = this.tabs.get(record.id);
+    if (opened) {
+      opened.panel.reveal(options.viewColumn, options.preserveFocus ?? false);
+      return opened;
+    }
     const column = options.viewColumn ?? this.focusedTab()?.panel.viewColumn ?? this.lastTab()?.panel.viewColumn ?? vscode.ViewColumn.Beside;
     const webviewPanel = vscode.window.createWebviewPanel(CHAT_VIEW_TYPE, 'ACP Chat', { viewColumn: column, preserveFocus: options.preserveFocus ?? false }, {
       enableScripts: true,
@@ -345,7 +351,7 @@ export class ChatService extends Disposable {
     return undefined;
   }
 
-  /** Shows chat `chatId` (taken for this window) in a tab just created or restored. Requires `ready()`. */
+  /** Shows chat `id` (taken for this window) in a tab just created or restored. Requires `ready()`. */
   adoptPanel(webviewPanel: vscode.WebviewPanel, id: string): ChatPanel {
     const r = this.registry;
     const session = this.liveChat(id);
