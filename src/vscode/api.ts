@@ -36,7 +36,7 @@ export function createApi(service: ChatService): AcpChatApi {
     },
     async sendPrompt(text) {
       await service.ready();
-      const session = service.activeSession();
+      const session = await service.activeChat();
       await session.start();
       session.prompt(text);
       await session.whenIdle();

@@ -21,7 +21,7 @@ import type { VirtualDocuments } from './virtualDocuments';
 
 /** Workspace-state key of a chat's link to the earlier transcript shown above its session. */
 export const earlierKey = (chatId: string) => `acpChat.earlierTranscript.${chatId}`;
-/** Workspace-state key of a chat's Changes summaries (saved beside its transcript). */
+/** Workspace-state key where versions before the chats' own folder saved a chat's Changes summaries (read when the folder has none). */
 export const changesKey = (chatId: string) => `acpChat.turnChanges.${chatId}`;
 
 /** What every chat shares, supplied by ChatService. */
@@ -80,8 +80,8 @@ export function createChatSession(d: ChatFactoryDeps, chat: ChatRecord, agent: A
     agentName: () => agent.name,
     cwd,
     chatColumn: () => d.chatColumn(chat.id),
-    memento: d.context.workspaceState,
-    key: changesKey(chat.id),
+    saved: restored.changes ?? d.context.workspaceState.get(changesKey(chat.id)),
+    save: (saved) => d.persistence.saveChanges(chat.id, saved),
     insideWorkspace: (p) => d.files.insideWorkspace(p),
   });
   const session: ChatSession = new ChatSession({

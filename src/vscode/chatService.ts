@@ -31,12 +31,12 @@ import { VirtualDocuments } from './virtualDocuments';
 import { FileAccess } from './fsHandlers';
 import { MessageTreeProvider, MESSAGE_TREE_VIEW } from './messageTree';
 import { findWorkspaceFiles } from './promptBuilder';
-import type { SessionPersistence } from './sessionPersistence';
 import type { TreeNode } from '../common/debug/treeModel';
 import { CHAT_SIDEBAR_VIEW, SideBarChat } from './sideBarView';
 import { CaptureViews } from './captureViews';
 import { forgetChatSessions } from './forgetSessions';
-import { storeWithSession } from '../common/store/extract';
+import { forkChatState } from '../common/chats/chatState';
+import { ChatElsewhereError, type SessionPersistence } from './sessionPersistence';
 
 const RECENT_LOG_LINES = 2000;
 const SIDEBAR_CHAT_KEY = 'acpChat.sideBarChat';
@@ -111,11 +111,12 @@ export class ChatService extends Disposable {
         if (e.affectsConfiguration('acpChat')) this.settingsValue = readSettings(this.log);
       }),
     );
-    // Disposed newest first: views close (keeping their chats "open" for the restore), sessions stop,
-    // then what they wrote is flushed.
-    this.register({ dispose: () => void this.persistence?.flush() });
+    // Disposed newest first: views let go (their tabs stay for the restore), sessions stop, then what
+    // they wrote is flushed and the chats' locks are freed.
+    this.register({ dispose: () => void this.persistence?.close() });
     this.register({ dispose: () => this.live.forEach((s) => s.dispose()) });
-    this.register({ dispose: () => [...this.tabs.values()].forEach((p) => p.dispose()) });
+    // The tabs stay open in the window's layout (VS Code restores them through the serializer): only our side goes.
+    this.register({ dispose: () => [...this.tabs.values()].forEach((p) => p.dispose({ keepTab: true })) });
     this.register({ dispose: () => this.treeReason?.dispose() });
     this.register(this.captures);
     this.register({ dispose: () => void (this.closing = true) });
@@ -191,7 +192,10 @@ export class ChatService extends Disposable {
     return undefined;
   }
 
-  /** The focused chat (made live), else a chat of the selected agent. Requires `ready()`. Commands that act on "the chat" use this. */
+  /**
+   * The focused chat if it is live, else made live like `activeChat()` when it has nothing saved (a new
+   * chat). Requires `ready()`; a saved chat that is not live needs `activeChat()`.
+   */
   activeSession(): ChatSession {
     const focused = this.focusedChatId;
     if (focused !== undefined) return this.liveChat(focused);
@@ -199,6 +203,38 @@ export class ChatService extends Disposable {
     const session = this.liveChat(record.id);
     this.focus(record.id);
     return session;
+  }
+
+  /** The focused chat (made live), else a chat of the selected agent. Commands that act on "the chat" use this. */
+  async activeChat(): Promise<ChatSession> {
+    await this.ready();
+    const focused = this.focusedChatId;
+    if (focused !== undefined) return this.takeChat(focused);
+    const record = this.registry.lastFocused((c) => c.agentId === this.selectedAgentId) ?? this.registry.create(this.selectedAgentId, Date.now());
+    const session = await this.takeChat(record.id);
+    this.focus(record.id);
+    return session;
+  }
+
+  /**
+   * The live session of a chat, taken for this window first (read from its folder, locked): refused with
+   * a message when another window of the workspace has the chat open.
+   */
+  private async takeChat(chatId: string): Promise<ChatSession> {
+    const live = this.live.get(chatId);
+    if (live) return live;
+    await this.claim(chatId);
+    return this.liveChat(chatId);
+  }
+
+  private async claim(chatId: string): Promise<void> {
+    const persistence = this.persistence;
+    if (!persistence) throw new Error('ChatService.ready() must complete before a chat is used');
+    const claim = await persistence.prepare(chatId);
+    if (claim.ok) return;
+    const error = new ChatElsewhereError(chatId, claim.holder);
+    void vscode.window.showWarningMessage(noticeText(`${this.titleOf(chatId)}: ${error.message}`));
+    throw error;
   }
 
   /** The focused chat if it is live: for commands that must not start an agent (cancel, export). */
@@ -244,6 +280,13 @@ export class ChatService extends Disposable {
       if (!options.preserveFocus) existing.post({ type: 'focusPrompt' });
       return existing;
     }
+    await this.claim(record.id);
+    // Another call may have opened its tab while this one waited: a chat has one tab.
+    const opened = this.tabs.get(record.id);
+    if (opened) {
+      opened.panel.reveal(options.viewColumn, options.preserveFocus ?? false);
+      return opened;
+    }
     const column = options.viewColumn ?? this.focusedTab()?.panel.viewColumn ?? this.lastTab()?.panel.viewColumn ?? vscode.ViewColumn.Beside;
     const webviewPanel = vscode.window.createWebviewPanel(CHAT_VIEW_TYPE, 'ACP Chat', { viewColumn: column, preserveFocus: options.preserveFocus ?? false }, {
       enableScripts: true,
@@ -262,9 +305,12 @@ export class ChatService extends Disposable {
     await this.ready();
     const persistence = this.persistence;
     if (!persistence) throw new Error('ChatService.ready() must complete before a chat is forked');
+    const sourceId = this.chatIdOf(source);
+    const state = (sourceId !== undefined ? persistence.state(sourceId) : undefined) ?? { store: source.store, terminals: [], changes: undefined };
+    const fork = forkChatState(state, source.sessionId ?? forkSessionId, forkSessionId);
     const record = this.registry.create(source.agent.id, Date.now());
-    persistence.seed(record.id, storeWithSession(source.store, forkSessionId));
-    this.registry.update(record.id, { sessionId: forkSessionId, title: source.store.session(forkSessionId)?.title ?? null });
+    persistence.seed(record.id, fork);
+    this.registry.update(record.id, { sessionId: forkSessionId, title: fork.store.session(forkSessionId)?.title ?? null });
     return this.openChat({ chatId: record.id });
   }
 
@@ -284,16 +330,34 @@ export class ChatService extends Disposable {
   }
 
   /**
-   * Takes over a tab VS Code restored after a reload (the serializer: `chatId` from the webview's saved
-   * state) or one just created. A restored tab without a known chat id gets the last focused chat that
-   * has no tab yet, else a new chat. Requires `ready()`.
+   * A tab VS Code restored after a reload (the serializer; `chatId` from the webview's saved state, the
+   * one owner of which tab shows which chat): it shows that chat, where it was. A chat has one tab: when
+   * the chat already has one (opened before VS Code restored this tab, which it does when the tab is
+   * first shown), is deleted, or is open in another window, the restored tab closes instead of showing
+   * some other chat. A tab saved without a chat id (older versions) gets the last focused chat without
+   * a tab, else a new chat.
    */
-  adoptPanel(webviewPanel: vscode.WebviewPanel, chatId?: string): ChatPanel {
+  async restorePanel(webviewPanel: vscode.WebviewPanel, chatId: string | undefined): Promise<ChatPanel | undefined> {
+    await this.ready();
     const r = this.registry;
-    const id =
-      (chatId !== undefined && r.has(chatId) && !this.tabs.has(chatId) ? chatId : undefined) ??
-      r.lastFocused((c) => !this.tabs.has(c.id) && c.agentId === this.selectedAgentId)?.id ??
-      r.create(this.selectedAgentId, Date.now()).id;
+    const id = chatId ?? r.lastFocused((c) => !this.tabs.has(c.id) && c.agentId === this.selectedAgentId)?.id ?? r.create(this.selectedAgentId, Date.now()).id;
+    const why = !r.has(id) ? 'it was deleted' : this.tabs.has(id) ? 'it is open in another tab' : undefined;
+    if (why === undefined) {
+      const taken = await this.claim(id).then(
+        () => true,
+        () => false,
+      );
+      // Checked again: another tab may have taken the chat while this one waited.
+      if (taken && !this.tabs.has(id)) return this.adoptPanel(webviewPanel, id);
+    }
+    this.log.info(`a restored tab of chat ${id} was closed: ${why ?? 'it is open elsewhere'}`);
+    webviewPanel.dispose();
+    return undefined;
+  }
+
+  /** Shows chat `id` (taken for this window) in a tab just created or restored. Requires `ready()`. */
+  adoptPanel(webviewPanel: vscode.WebviewPanel, id: string): ChatPanel {
+    const r = this.registry;
     const session = this.liveChat(id);
     const panel = new ChatPanel(webviewPanel, this.context.extensionUri, session, this.log, (q) => findWorkspaceFiles(q), id);
     this.tabs.set(id, panel);
@@ -322,7 +386,7 @@ export class ChatService extends Disposable {
     await this.ready();
     const record = this.registry.get(chatId);
     if (!record) return;
-    const session = this.liveChat(chatId);
+    const session = await this.takeChat(chatId);
     await forgetChatSessions(session, (level, m) => {
       this.log[level](m);
       this.remember(`${new Date().toISOString()} ${level} [${session.agent.id}] ${m}`);
@@ -340,11 +404,11 @@ export class ChatService extends Disposable {
   /** ACP: Show Chat in Side Bar — the given chat (default: the focused one, else a new chat) in the side bar view. */
   async showInSideBar(chatId?: string): Promise<void> {
     await this.ready();
-    if (chatId === undefined) this.activeSession(); // the focused chat, or a first one
+    if (chatId === undefined) await this.activeChat(); // the focused chat, or a first one
     const id = chatId ?? this.focusedChatId;
     if (id === undefined || !this.registry.has(id)) return;
     const previous = this.sideBar.chatId;
-    this.sideBar.show(id, this.liveChat(id), this.titleOf(id));
+    this.sideBar.show(id, await this.takeChat(id), this.titleOf(id));
     void this.context.workspaceState.update(SIDEBAR_CHAT_KEY, id);
     if (previous !== undefined && previous !== id) this.releaseIfUnshown(previous);
     await vscode.commands.executeCommand(`${CHAT_SIDEBAR_VIEW}.focus`);
@@ -356,6 +420,8 @@ export class ChatService extends Disposable {
     const saved = this.context.workspaceState.get<string>(SIDEBAR_CHAT_KEY);
     const id = (saved !== undefined && this.registry.has(saved) ? saved : undefined) ?? this.focusedChatId ?? this.registry.history()[0]?.id;
     if (id === undefined) return undefined;
+    // Another window has it: the side bar stays empty here rather than showing a chat it cannot write.
+    if (!this.live.has(id) && !(await this.persistence?.prepare(id))?.ok) return undefined;
     return { chatId: id, model: this.liveChat(id), title: this.titleOf(id) };
   }
 
@@ -384,7 +450,7 @@ export class ChatService extends Disposable {
     const target = this.registry.lastFocused((c) => c.agentId === agentId) ?? this.registry.create(agentId, Date.now());
     if (hadTab) await this.openChat({ chatId: target.id });
     else {
-      this.liveChat(target.id);
+      await this.takeChat(target.id);
       this.focus(target.id);
     }
     this.updateStatus();
@@ -393,7 +459,7 @@ export class ChatService extends Disposable {
   /** Starts a fresh session in the focused chat (the old transcript stays in the tree). */
   async newSession(): Promise<void> {
     await this.ready();
-    await this.activeSession().newSession();
+    await (await this.activeChat()).newSession();
   }
 
   /** ACP: Open Capture — a recorded `.jsonl` in a read-only panel and the tree. */
@@ -525,6 +591,8 @@ export class ChatService extends Disposable {
     if (!session) return;
     this.live.delete(chatId);
     session.dispose();
+    // Written and let go, so another window of the workspace may take it (not while this window closes).
+    if (!this.closing) void this.persistence?.release(chatId);
     if (this.focusedChatId === chatId) this.showFocusedInTree();
   }
 
@@ -536,6 +604,11 @@ export class ChatService extends Disposable {
   private lastTab(): ChatPanel | undefined {
     const record = this.registryValue?.lastFocused((c) => this.tabs.has(c.id));
     return record ? this.tabs.get(record.id) : undefined;
+  }
+
+  /** Where the chats are kept (every window of the workspace shares it); undefined before `ready()` or without storage. */
+  chatsDir(): string | undefined {
+    return this.persistence?.folder;
   }
 
   /** Where captures are written: the workspace's extension storage (or the global one without a workspace). */

@@ -133,12 +133,13 @@ export class ChatWebview extends Disposable {
     void this.surface.webview.postMessage(message);
   }
 
-  override dispose(): void {
+  /** `keepTab`: the window is closing, and its layout keeps the tab to restore it. */
+  override dispose(options?: { readonly keepTab?: boolean }): void {
     if (this.isDisposed) return;
     clearTimeout(this.flushTimer);
     this.modelSubscription?.dispose();
     super.dispose();
-    this.surface.close();
+    if (!options?.keepTab) this.surface.close();
     this.onDidDisposeEmitter.fire();
     this.onDidDisposeEmitter.dispose();
   }

@@ -61,7 +61,7 @@ export class CommandRegistry extends Disposable {
     this.add(Commands.openSession, () => pickSession(s));
     this.add(Commands.restartAgent, async () => {
       await s.ready();
-      await s.activeSession().restart();
+      await (await s.activeChat()).restart();
     });
     // Cancelling or exporting needs a running chat; these never start an agent.
     this.add(Commands.cancelTurn, () => s.existingSession()?.cancel());
@@ -93,7 +93,7 @@ export class CommandRegistry extends Disposable {
     const host: SessionCommandHost = {
       chat: async (chatId) => {
         await s.ready();
-        return (chatId !== undefined ? s.chat(chatId) : undefined) ?? s.activeSession();
+        return (chatId !== undefined ? s.chat(chatId) : undefined) ?? (await s.activeChat());
       },
       showFork: async (source, forkSessionId) => {
         await s.openFork(source, forkSessionId);

@@ -73,7 +73,7 @@ export async function addToChat(service: ChatService, item: NewItem | string): P
   await service.ready();
   // The editor the context came from stays visible: a chat tab in its group moves beside it.
   const editorColumn = vscode.window.activeTextEditor?.viewColumn;
-  const session = service.activeSession();
+  const session = await service.activeChat();
   session.addContext(item);
   const id = service.chatIdOf(session);
   if (id === undefined) return;

@@ -12,7 +12,7 @@ export async function buildDebugBundle(service: ChatService): Promise<Record<str
   // The bundle describes the active chat. With none yet, this starts the active agent, so the bundle shows
   // what it does at startup: for a bug report that is often the part that matters.
   await service.ready();
-  const session = service.activeSession();
+  const session = await service.activeChat();
   const client = session.client;
   const capturePath = session.captureFile();
   const capture = capturePath

@@ -10,11 +10,22 @@ import { CommandRegistry } from './commands';
 import { createApi, type AcpChatApi } from './api';
 import { exportDebugBundle } from './debugBundle';
 import { openPersistence } from './filePersistence';
+import { noticeText } from '../common/untrusted';
+import { currentWorkspace } from './chatHomeLocation';
+import { chatHome } from '../node/persistence/chatHome';
 
 export async function activate(context: vscode.ExtensionContext): Promise<AcpChatApi> {
-  const storage = context.storageUri ?? context.globalStorageUri;
-  // Saved chats are opened on first use, not here: activation stays cheap.
-  const s: ChatService = new ChatService(context, () => openPersistence(storage, (m) => s.log.warn(m)));
+  // Saved chats are opened on first use, not here: activation stays cheap. They are kept per workspace
+  // where every window of it finds them (chatHomeLocation.ts), not in this window's storage folder.
+  const s: ChatService = new ChatService(context, async () => {
+    const log = (m: string) => s.log.warn(m);
+    const home = await chatHome({ globalStorage: context.globalStorageUri.fsPath, storage: context.storageUri?.fsPath, location: await currentWorkspace(), platform: process.platform }, log).catch((e: unknown) => {
+      log(`chat persistence is off: ${e instanceof Error ? e.message : String(e)}`);
+      return undefined;
+    });
+    if (home && home.recovered > 0) void vscode.window.showInformationMessage(noticeText(`ACP Chat: ${home.recovered} chat(s) of this workspace were found in another storage folder of VS Code and are listed again (ACP: Open Session…).`));
+    return openPersistence(home?.dir, log);
+  });
   context.subscriptions.push(s);
   context.subscriptions.push(new CommandRegistry(s, async (target) => void (await exportDebugBundle(s, target ? vscode.Uri.file(target) : undefined))));
   context.subscriptions.push(
@@ -22,9 +33,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<AcpCha
       // VS Code restarts with the panel open: take it over and show the restored transcript at once.
       // Each tab's webview saved the id of the chat it shows (WebviewPersistedState.chatId).
       async deserializeWebviewPanel(panel, state: unknown) {
-        await s.ready();
         const chatId = typeof state === 'object' && state !== null && 'chatId' in state && typeof state.chatId === 'string' ? state.chatId : undefined;
-        s.adoptPanel(panel, chatId);
+        await s.restorePanel(panel, chatId);
       },
     }),
     vscode.window.registerWebviewViewProvider(CHAT_SIDEBAR_VIEW, s.sideBar),

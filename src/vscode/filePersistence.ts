@@ -1,21 +1,33 @@
 /**
- * Session persistence in the extension's storage folder: one StoreJournal (snapshot + append-only
- * journal, see src/node/persistence/journal.ts) per chat, and the chat list in `chats.json` (temp file +
- * rename, so a crash leaves the old list or the new one). Journals are opened on first use of the chats,
- * so a restored panel shows its transcript at once, before the agent has even started.
+ * Session persistence in the workspace's chats folder (src/node/persistence/chatHome.ts, shared by
+ * every window of the workspace): one StoreJournal (snapshot + append-only journal, see
+ * src/node/persistence/journal.ts) per chat with its terminal views and Changes summaries beside it
+ * (src/node/persistence/chatFiles.ts lists the files), and the chat list in `chats.json` (temp file +
+ * rename, merged with what other windows wrote). A chat is read when this window takes it (`prepare`:
+ * its lock, then its files) and let go when no view shows it (`release`), so another window can take it.
  */
-import type * as vscode from 'vscode';
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { readdir, readFile, rm } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { MessageStore, type Direction, type StoreChange } from '../common/store';
+import { mergeChatIndex, parseChatIndex } from '../common/chats/registry';
+import type { ChatState } from '../common/chats/chatState';
 import { StoreJournal } from '../node/persistence/journal';
 import { TerminalViewsFile } from '../node/persistence/terminalViews';
+import { ChatLocks, processAlive } from '../node/persistence/chatLock';
+import { CHANGES_EXT, CHAT_DELETE_EXTS, TERMINALS_EXT, chatIdsIn, fileId } from '../node/persistence/chatFiles';
+import { INDEX_FILE, writeAtomic } from '../node/persistence/chatHome';
 import { parseSavedTerminals, terminalsToJSON, type SavedTerminal } from '../common/savedTerminals';
-import { MemoryPersistence, type Restored, type SessionPersistence } from './sessionPersistence';
+import { ChatElsewhereError, MemoryPersistence, type Claim, type Restored, type SessionPersistence } from './sessionPersistence';
 import { errorText } from '../common/util/errors';
 
 /** Snapshot after this many journal records, so a restore replays little. */
 const COMPACT_EVERY = 2000;
+/** The chat list's lock (no chat id starts with a dot), and how long a save waits for another window's. */
+const INDEX_LOCK = '.chats';
+const INDEX_LOCK_TRIES = 50;
+const INDEX_LOCK_WAIT_MS = 20;
 
 /** A record waiting for the journal to open. */
 type Pending = (journal: StoreJournal) => void;
@@ -32,48 +44,49 @@ interface Open {
   /** The saved terminal views' JSON as read when opened (undefined: none), and where they are saved. */
   readonly terminalsRaw: unknown;
   readonly terminals: TerminalViewsFile;
-  /** The views as last saved in this window (a chat closed and reopened gets these, not the file's as read). */
+  /** The views as last saved in this window. */
   lastTerminals?: () => readonly SavedTerminal[];
+  /** The Changes summaries as last read or saved, and their writes in order. */
+  changes: unknown;
+  changesWrites: Promise<void>;
+}
+
+/** Who this window is to the chats' locks (tests give two instances in one process different tokens). */
+export interface PersistenceOwner {
+  readonly pid: number;
+  readonly token: string;
+  readonly alive?: (pid: number) => boolean;
 }
 
 export class FilePersistence implements SessionPersistence {
   private readonly open = new Map<string, Open>();
-  private readonly saved: string[] = [];
+  private readonly preparing = new Map<string, Promise<Claim>>();
+  private readonly releasing = new Map<string, Promise<void>>();
+  private readonly saved: string[];
+  /** Chats deleted in this window: a merge with another window's list must not bring them back. */
+  private readonly removed = new Set<string>();
   private index: unknown;
   /** Index writes, in order (the last one wins on disk). */
   private indexWrites: Promise<void> = Promise.resolve();
+  private readonly locks: ChatLocks;
 
-  private constructor(private readonly dir: string, private readonly log: (message: string) => void) {}
+  private constructor(private readonly dir: string, private readonly log: (message: string) => void, owner: PersistenceOwner, saved: string[]) {
+    this.locks = new ChatLocks(dir, owner, owner.alive ?? processAlive, log);
+    this.saved = saved;
+  }
 
-  static async create(dir: string, log: (message: string) => void): Promise<FilePersistence> {
-    const p = new FilePersistence(dir, log);
-    const indexText = await readFile(path.join(dir, INDEX_FILE), 'utf8').catch(() => undefined);
-    if (indexText !== undefined) {
-      try {
-        p.index = JSON.parse(indexText) as unknown;
-      } catch (e) {
-        log(`the chat list (${INDEX_FILE}) is not JSON and was started afresh: ${errorText(e)}`);
-      }
-    }
-    const names = await readdir(dir).catch(() => [] as string[]);
-    const ids = new Set(names.map((n) => /^(.+)\.(?:journal\.ndjson|snapshot\.json)$/.exec(n)?.[1]).filter((x): x is string => x !== undefined));
-    for (const id of ids) {
-      const r = await StoreJournal.open(dir, id);
-      const views = await TerminalViewsFile.read(p.terminalsFile(id));
-      const problems = [...r.diagnostics.map((d) => `${d.severity}: ${d.message}`), ...(views.problem ? [views.problem] : [])];
-      for (const m of problems) log(`restoring ${id}: ${m}`);
-      p.open.set(id, { store: r.store, journal: r.journal, pending: [], ready: Promise.resolve(), sinceCompact: 0, problems, terminalsRaw: views.raw, terminals: p.terminalsSaver(id) });
-      p.saved.push(id);
-    }
+  static async create(dir: string, log: (message: string) => void, owner: PersistenceOwner = { pid: process.pid, token: randomUUID() }): Promise<FilePersistence> {
+    const p = new FilePersistence(dir, log, owner, chatIdsIn(await readdir(dir).catch(() => [] as string[])));
+    p.index = await readIndexFile(dir, log);
     return p;
   }
 
-  private terminalsFile(id: string): string {
-    return path.join(this.dir, `${id}${TERMINALS_EXT}`);
+  get folder(): string {
+    return this.dir;
   }
 
-  private terminalsSaver(id: string): TerminalViewsFile {
-    return new TerminalViewsFile(this.terminalsFile(id), this.log);
+  private file(id: string, ext: string): string {
+    return path.join(this.dir, id + ext);
   }
 
   savedIds(): readonly string[] {
@@ -86,35 +99,98 @@ export class FilePersistence implements SessionPersistence {
 
   writeIndex(index: unknown): void {
     this.index = index;
-    const text = JSON.stringify(index);
     const file = path.join(this.dir, INDEX_FILE);
     this.indexWrites = this.indexWrites.then(async () => {
+      // Another window of the workspace may have added chats since: theirs are kept. Read, merge and
+      // write under the list's own lock, so two windows saving at once both keep their chats.
+      for (let i = 0; i < INDEX_LOCK_TRIES && !this.locks.acquire(INDEX_LOCK).ok; i++) await new Promise((r) => setTimeout(r, INDEX_LOCK_WAIT_MS));
       try {
-        await mkdir(this.dir, { recursive: true });
-        await writeFile(`${file}.tmp`, text);
-        await rename(`${file}.tmp`, file);
+        const merged = mergeChatIndex({ version: 1, ...parseChatIndex(index, () => undefined) }, await readIndexFile(this.dir, () => undefined), this.removed);
+        await writeAtomic(file, JSON.stringify(merged));
       } catch (e) {
         this.log(`could not save the chat list: ${errorText(e)}`);
+      } finally {
+        this.locks.release(INDEX_LOCK);
       }
     });
   }
 
+  holderOf(chatId: string): Claim {
+    const h = this.locks.holderOf(fileId(chatId));
+    return h ? { ok: false, holder: h } : { ok: true };
+  }
+
+  prepare(chatId: string): Promise<Claim> {
+    const id = fileId(chatId);
+    const running = this.preparing.get(id);
+    if (running) return running;
+    const p = this.take(id, chatId).finally(() => this.preparing.delete(id));
+    this.preparing.set(id, p);
+    return p;
+  }
+
+  private async take(id: string, chatId: string): Promise<Claim> {
+    await this.releasing.get(id);
+    if (this.open.has(id)) return { ok: true };
+    const lock = this.locks.acquire(id);
+    if (!lock.ok) return lock;
+    try {
+      const r = await StoreJournal.open(this.dir, id);
+      const views = await TerminalViewsFile.read(this.file(id, TERMINALS_EXT));
+      const changes = await readJson(this.file(id, CHANGES_EXT));
+      const problems = [...r.diagnostics.map((d) => `${d.severity}: ${d.message}`), ...(views.problem ? [views.problem] : []), ...(changes.problem ? [changes.problem] : [])];
+      for (const m of problems) this.log(`restoring ${id}: ${m}`);
+      this.open.set(id, { store: r.store, journal: r.journal, pending: [], ready: Promise.resolve(), sinceCompact: 0, problems, terminalsRaw: views.raw, terminals: this.terminalsSaver(id), changes: changes.raw, changesWrites: Promise.resolve() });
+    } catch (e) {
+      this.locks.release(id);
+      throw new Error(`could not open the saved chat ${chatId}: ${errorText(e)}`);
+    }
+    return { ok: true };
+  }
+
+  async release(chatId: string): Promise<void> {
+    const id = fileId(chatId);
+    const o = this.open.get(id);
+    if (!o) return this.locks.release(id);
+    this.open.delete(id);
+    const done = (async () => {
+      await o.ready;
+      await o.journal?.dispose();
+      await o.terminals.flush();
+      await o.changesWrites;
+    })()
+      .catch((e: unknown) => this.log(`could not save the chat ${chatId}: ${errorText(e)}`))
+      .finally(() => {
+        this.locks.release(id);
+        if (this.releasing.get(id) === done) this.releasing.delete(id);
+      });
+    this.releasing.set(id, done);
+    await done;
+  }
+
+  private terminalsSaver(id: string): TerminalViewsFile {
+    return new TerminalViewsFile(this.file(id, TERMINALS_EXT), this.log);
+  }
+
   async remove(chatId: string): Promise<void> {
     const id = fileId(chatId);
+    this.removed.add(chatId);
+    // A release under way writes the chat's files one last time: deleted after that, or some would stay.
+    await this.releasing.get(id);
     const o = this.open.get(id);
     this.open.delete(id);
     if (o) {
       await o.ready;
       await o.journal?.dispose().catch(() => undefined);
       await o.terminals.remove();
+      await o.changesWrites;
     }
     const i = this.saved.indexOf(id);
     if (i >= 0) this.saved.splice(i, 1);
     await Promise.all(
-      ['.snapshot.json', '.snapshot.json.bak', '.journal.ndjson', TERMINALS_EXT].map((ext) =>
-        rm(path.join(this.dir, id + ext), { force: true }).catch((e: unknown) => this.log(`could not delete ${id}${ext}: ${errorText(e)}`)),
-      ),
+      CHAT_DELETE_EXTS.map((ext) => rm(this.file(id, ext), { force: true }).catch((e: unknown) => this.log(`could not delete ${id}${ext}: ${errorText(e)}`))),
     );
+    this.locks.release(id);
   }
 
   restore(chatId: string, warn: (message: string) => void): Restored {
@@ -124,11 +200,26 @@ export class FilePersistence implements SessionPersistence {
       // Through the saved form either way: the same budget, and our terminals that were running are ended now.
       const views = parseSavedTerminals(o.lastTerminals ? terminalsToJSON(o.lastTerminals()) : o.terminalsRaw);
       for (const m of [...o.problems, ...views.problems]) warn(`the saved chat ${chatId} was partly unreadable: ${m}`);
-      return { store: o.store, sessionId: o.store.attachedSessionId(), terminals: views.terminals };
+      return { store: o.store, sessionId: o.store.attachedSessionId(), terminals: views.terminals, changes: o.changes };
     }
-    // Nothing saved yet: start empty and open the journal in the background.
+    // A chat with saved files must be prepared first (async); starting it empty would hide them.
+    if (existsSync(this.file(id, '.snapshot.json')) || existsSync(this.file(id, '.journal.ndjson'))) throw new Error(`the saved chat ${chatId} was not opened before use`);
+    // A new chat: ours, started empty, its journal opened in the background.
+    this.claimNew(id, chatId);
     const fresh = this.start(chatId, new MessageStore());
-    return { store: fresh.store, sessionId: null, terminals: [] };
+    return { store: fresh.store, sessionId: null, terminals: [], changes: undefined };
+  }
+
+  private claimNew(id: string, chatId: string): void {
+    const lock = this.locks.acquire(id);
+    if (!lock.ok) throw new ChatElsewhereError(chatId, lock.holder);
+  }
+
+  state(chatId: string): ChatState | undefined {
+    const o = this.open.get(fileId(chatId));
+    if (!o) return undefined;
+    const views = parseSavedTerminals(o.lastTerminals ? terminalsToJSON(o.lastTerminals()) : o.terminalsRaw);
+    return { store: o.store, terminals: views.terminals, changes: o.changes };
   }
 
   saveTerminals(chatId: string, saved: () => readonly SavedTerminal[]): void {
@@ -138,15 +229,30 @@ export class FilePersistence implements SessionPersistence {
     o.terminals.changed(saved);
   }
 
-  /** A new chat whose state starts as `store`: snapshotted as soon as its journal is open, so a reload keeps it. */
-  seed(chatId: string, store: MessageStore): void {
+  saveChanges(chatId: string, saved: unknown): Promise<void> {
+    const id = fileId(chatId);
+    const o = this.open.get(id);
+    if (!o) return Promise.resolve();
+    o.changes = saved;
+    const text = JSON.stringify(saved);
+    o.changesWrites = o.changesWrites.then(() => writeAtomic(this.file(id, CHANGES_EXT), text)).catch((e: unknown) => this.log(`could not save the Changes of ${chatId}: ${errorText(e)}`));
+    return o.changesWrites;
+  }
+
+  /** A new chat whose state starts as `state` (a fork): saved as soon as its journal is open, so a reload keeps it. */
+  seed(chatId: string, state: ChatState): void {
+    const id = fileId(chatId);
+    this.claimNew(id, chatId);
     // Copied now: by the time the journal is open the live store may hold messages that are still pending.
-    this.start(chatId, store, MessageStore.fromJSON(store.toJSON()).store);
+    this.start(chatId, state.store, MessageStore.fromJSON(state.store.toJSON()).store);
+    const terminals = [...state.terminals];
+    this.saveTerminals(chatId, () => terminals);
+    if (state.changes !== undefined) void this.saveChanges(chatId, state.changes);
   }
 
   private start(chatId: string, store: MessageStore, snapshot?: MessageStore): Open {
     const id = fileId(chatId);
-    const fresh: Open = { store, journal: undefined, pending: [], ready: Promise.resolve(), sinceCompact: 0, problems: [], terminalsRaw: undefined, terminals: this.terminalsSaver(id) };
+    const fresh: Open = { store, journal: undefined, pending: [], ready: Promise.resolve(), sinceCompact: 0, problems: [], terminalsRaw: undefined, terminals: this.terminalsSaver(id), changes: undefined, changesWrites: Promise.resolve() };
     this.open.set(id, fresh);
     fresh.ready = StoreJournal.open(this.dir, id).then(
       async (r) => {
@@ -197,22 +303,37 @@ export class FilePersistence implements SessionPersistence {
         await o.ready;
         await o.journal?.flush().catch((e: unknown) => this.log(`could not save a chat: ${errorText(e)}`));
         await o.terminals.flush();
+        await o.changesWrites;
       }),
     );
   }
+
+  async close(): Promise<void> {
+    await this.flush();
+    this.locks.releaseAll();
+  }
 }
 
-const INDEX_FILE = 'chats.json';
-const TERMINALS_EXT = '.terminals.json';
-
-/** Chat ids (and the agent ids of older saves) are free text; journal ids must be plain file names. */
-function fileId(agentId: string): string {
-  return agentId.replace(/[^A-Za-z0-9._-]/g, '_');
-}
-
-export async function openPersistence(storage: vscode.Uri, log: (message: string) => void): Promise<SessionPersistence> {
+async function readJson(file: string): Promise<{ raw: unknown; problem: string | null }> {
+  const text = await readFile(file, 'utf8').catch(() => undefined);
+  if (text === undefined) return { raw: undefined, problem: null };
   try {
-    return await FilePersistence.create(path.join(storage.fsPath, 'sessions'), log);
+    return { raw: JSON.parse(text) as unknown, problem: null };
+  } catch (e) {
+    return { raw: undefined, problem: `${path.basename(file)} is not JSON and was dropped: ${errorText(e)}` };
+  }
+}
+
+async function readIndexFile(dir: string, log: (message: string) => void): Promise<unknown> {
+  const r = await readJson(path.join(dir, INDEX_FILE));
+  if (r.problem) log(`the chat list (${INDEX_FILE}) is not JSON and was started afresh: ${r.problem}`);
+  return r.raw;
+}
+
+export async function openPersistence(dir: string | undefined, log: (message: string) => void): Promise<SessionPersistence> {
+  if (dir === undefined) return new MemoryPersistence();
+  try {
+    return await FilePersistence.create(dir, log);
   } catch (e) {
     log(`chat persistence is off: ${errorText(e)}`);
     return new MemoryPersistence();

@@ -1,35 +1,64 @@
 /**
- * Where each chat's message store is kept between VS Code sessions, so a reload restores every chat
- * exactly (same entries, same keys) and its session can be resumed or loaded; and the chat list itself
- * (src/common/chats/registry.ts). Stores are keyed by chat id (before several chats existed, by agent id:
- * those ids are adopted as chats of that agent).
+ * Where each chat's saved state (src/common/chats/chatState.ts) is kept between VS Code sessions, so a
+ * reload restores every chat exactly (same entries, same keys) and its session can be resumed or loaded;
+ * and the chat list itself (src/common/chats/registry.ts). Every window of a workspace shares them, so a
+ * chat is taken by one window at a time (`prepare` ... `release`). Stores are keyed by chat id (before
+ * several chats existed, by agent id: those ids are adopted as chats of that agent).
  */
 import type { Direction, StoreChange } from '../common/store';
 import { MessageStore } from '../common/store';
 import type { SavedTerminal } from '../common/savedTerminals';
+import type { ChatState } from '../common/chats/chatState';
+import type { LockHolder } from '../node/persistence/chatLock';
 
-/** A chat's saved state: its store, attached session and terminal views (all empty when nothing was saved). */
+/** A chat's saved state: its store, attached session, terminal views and Changes (all empty when nothing was saved). */
 export interface Restored {
   readonly store: MessageStore;
   /** `store.attachedSessionId()`: null when nothing was saved, or the save predates attach records. */
   readonly sessionId: string | null;
   readonly terminals: readonly SavedTerminal[];
+  /** The saved Changes summaries (undefined: none). */
+  readonly changes: unknown;
+}
+
+/** Whether this window may show and write a chat: not while another live window has it. */
+export type Claim = { readonly ok: true } | { readonly ok: false; readonly holder: LockHolder };
+
+/** A chat another VS Code window has open: it is shown and written there, not here. */
+export class ChatElsewhereError extends Error {
+  constructor(readonly chatId: string, readonly holder: LockHolder) {
+    super(`This chat is open in another VS Code window of this workspace${holder.pid ? ` (extension host process ${holder.pid})` : ''}. Close it there to open it here.`);
+  }
 }
 
 export interface SessionPersistence {
-  /** The saved store, last session and terminal views of a chat (empty when nothing was saved). */
+  /** The folder the chats are kept in (undefined: nowhere, they do not survive a restart). */
+  readonly folder: string | undefined;
+  /** Takes a chat for this window (its lock) and reads its saved state, before `restore`; refused while another window has it. */
+  prepare(chatId: string): Promise<Claim>;
+  /** Who else has a chat now, without taking it. */
+  holderOf(chatId: string): Claim;
+  /** The saved state of a prepared (or new) chat; empty when nothing was saved. */
   restore(chatId: string, warn: (message: string) => void): Restored;
+  /** The current state of a chat this window has (what a fork copies). */
+  state(chatId: string): ChatState | undefined;
   /** The chat's terminal views changed; `saved` reads them when they are written (batched, and on `flush`). */
   saveTerminals(chatId: string, saved: () => readonly SavedTerminal[]): void;
+  /** The chat's Changes summaries changed (already batched by the caller). */
+  saveChanges(chatId: string, saved: unknown): Promise<void>;
   /** Records one message of the chat's connection after the store ingested it (`changes` carry the keys it minted). */
   append(chatId: string, dir: Direction, msg: unknown, changes: readonly StoreChange[], seq: number): void;
   /** Records `store.attach(sessionId)` of the chat's store, which the caller applied. */
   attach(chatId: string, sessionId: string | null): void;
-  /** Writes everything pending (called on deactivate). */
+  /** Writes everything pending. */
   flush(): Promise<void>;
-  /** Starts a new chat's saved state from `store` (a fork's shared history): `restore` returns it. */
-  seed(chatId: string, store: MessageStore): void;
-  /** Forgets a chat: its journal and snapshots are deleted. */
+  /** Writes everything pending and lets go of every chat (the window closes). */
+  close(): Promise<void>;
+  /** Writes what a chat has pending and lets go of it (no view shows it): another window may take it. */
+  release(chatId: string): Promise<void>;
+  /** Starts a new chat's saved state from `state` (a fork): `restore` returns it. */
+  seed(chatId: string, state: ChatState): void;
+  /** Forgets a chat: every file of its state is deleted. */
   remove(chatId: string): Promise<void>;
   /** Ids that have a saved store (found when opened). */
   savedIds(): readonly string[];
@@ -41,21 +70,46 @@ export interface SessionPersistence {
 
 /** Keeps nothing across restarts: used when the extension has no storage folder, and in tests. */
 export class MemoryPersistence implements SessionPersistence {
-  private readonly seeded = new Map<string, MessageStore>();
-  restore(chatId: string): Restored {
-    const store = this.seeded.get(chatId);
-    this.seeded.delete(chatId);
-    return store ? { store, sessionId: store.attachedSessionId(), terminals: [] } : { store: new MessageStore(), sessionId: null, terminals: [] };
+  readonly folder = undefined;
+  private readonly seeded = new Map<string, ChatState>();
+  private readonly live = new Map<string, ChatState>();
+  async prepare(): Promise<Claim> {
+    return { ok: true };
   }
-  saveTerminals(): void {}
-  seed(chatId: string, store: MessageStore): void {
-    this.seeded.set(chatId, store);
+  holderOf(): Claim {
+    return { ok: true };
+  }
+  restore(chatId: string): Restored {
+    const s = this.seeded.get(chatId) ?? this.live.get(chatId) ?? { store: new MessageStore(), terminals: [], changes: undefined };
+    this.seeded.delete(chatId);
+    this.live.set(chatId, s);
+    return { store: s.store, sessionId: s.store.sessions().at(-1)?.sessionId ?? null, terminals: s.terminals, changes: s.changes };
+  }
+  state(chatId: string): ChatState | undefined {
+    return this.live.get(chatId);
+  }
+  saveTerminals(chatId: string, saved: () => readonly SavedTerminal[]): void {
+    const s = this.live.get(chatId);
+    if (s) this.live.set(chatId, { ...s, terminals: [...saved()] });
+  }
+  async saveChanges(chatId: string, saved: unknown): Promise<void> {
+    const s = this.live.get(chatId);
+    if (s) this.live.set(chatId, { ...s, changes: saved });
+  }
+  seed(chatId: string, state: ChatState): void {
+    this.seeded.set(chatId, state);
   }
   private index: unknown;
   append(): void {}
   attach(): void {}
   async flush(): Promise<void> {}
-  async remove(): Promise<void> {}
+  async close(): Promise<void> {}
+  async release(chatId: string): Promise<void> {
+    this.live.delete(chatId);
+  }
+  async remove(chatId: string): Promise<void> {
+    this.live.delete(chatId);
+  }
   savedIds(): readonly string[] {
     return [];
   }

@@ -21,9 +21,9 @@ export interface TurnChangesDeps {
   /** Where relative paths an agent reports are resolved. */
   readonly cwd: string;
   readonly chatColumn: () => vscode.ViewColumn | undefined;
-  /** Where the summaries are saved with the chat (the workspace state) and under which key. */
-  readonly memento: vscode.Memento;
-  readonly key: string;
+  /** The summaries saved with the chat (undefined: none), and how they are saved. */
+  readonly saved: unknown;
+  readonly save: (saved: unknown) => Promise<void>;
   readonly insideWorkspace: (path: string) => Promise<boolean>;
 }
 
@@ -31,7 +31,7 @@ export interface TurnChangesDeps {
 const SAVE_DELAY_MS = 200;
 
 export function createTurnChanges(d: TurnChangesDeps): ChangeReview {
-  const restored = restoreChanges(d.memento.get(d.key));
+  const restored = restoreChanges(d.saved);
   if (restored.problem) d.log('warn', restored.problem);
   let pending: ChangesState | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -40,7 +40,7 @@ export function createTurnChanges(d: TurnChangesDeps): ChangeReview {
     timer = undefined;
     const state = pending;
     pending = undefined;
-    if (state) d.memento.update(d.key, savedChanges(state)).then(undefined, (e: unknown) => d.log('error', `changes: could not save the change summaries: ${errorText(e)}`));
+    if (state) d.save(savedChanges(state)).then(undefined, (e: unknown) => d.log('error', `changes: could not save the change summaries: ${errorText(e)}`));
   };
   return new ChangeReview(
     {

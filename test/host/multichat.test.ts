@@ -150,7 +150,7 @@ suite('Several chats at once', () => {
     await reopened.start();
     assert.strictEqual(reopened.sessionId, sid);
 
-    const sessionsDir = path.join(path.dirname(a.service.capturesDir()), 'sessions');
+    const sessionsDir = a.service.chatsDir() ?? assert.fail('the chats have a folder');
     await until(() => fs.readdirSync(sessionsDir).some((f) => f.startsWith(`${id}.`)), 10_000, 'the chat journal on disk');
     await until(() => fs.existsSync(path.join(sessionsDir, `${id}.terminals.json`)), 10_000, 'its terminal views on disk');
     await a.service.deleteChat(id);

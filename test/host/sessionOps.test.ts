@@ -74,6 +74,7 @@ suite('Session operations', () => {
     await a.whenPanelReady();
     await ensureDemoTurn(a);
     const chat = a.service.activeSession();
+    if (Object.keys(chat.panelState().terminals).length === 0) await a.sendPrompt('run a terminal');
     const source = chat.sessionId;
     assert.ok(source);
     const before = [...a.transcript()];
@@ -89,6 +90,17 @@ suite('Session operations', () => {
     const forked = fork.entries();
     assert.deepStrictEqual(forked.map((e) => e.kind), before.map((e) => e.kind), 'the fork shows the shared history');
     assert.ok(forked.every((e) => e.provenance === 'fork'));
+    // It shows what the source showed: terminal output, plan, usage, title (also in the tab and the tree).
+    const shown = chat.panelState().terminals;
+    assert.ok(Object.keys(shown).length > 0, 'the source shows a terminal');
+    for (const [tid, view] of Object.entries(shown)) assert.deepStrictEqual(fork.panelState().terminals[tid]?.output, view.output, `terminal ${tid} keeps its output`);
+    assert.deepStrictEqual(fork.current()?.plan ?? null, chat.current()?.plan ?? null, 'the plan');
+    assert.deepStrictEqual(fork.current()?.usage ?? null, chat.current()?.usage ?? null, 'the usage');
+    const forkId = a.service.chatIdOf(fork);
+    const sourceId = a.service.chatIdOf(chat);
+    assert.ok(forkId && sourceId);
+    assert.strictEqual(fork.current()?.title ?? null, chat.current()?.title ?? null, 'the session title');
+    if (chat.current()?.title) assert.strictEqual(a.service.titleOf(forkId), a.service.titleOf(sourceId), 'the tab title');
     // The fork goes on by itself, on its own agent, after reattaching the forked session.
     await until(() => fork.turnState === 'idle', 30_000, 'the fork chat to attach its session');
     await a.sendPrompt('only in the fork');

@@ -62,6 +62,23 @@ export function parseChatIndex(raw: unknown, warn: (message: string) => void): {
   return { chats, focused: index.data.focused.filter((id) => seen.has(id)) };
 }
 
+/**
+ * One chat list from two: `mine` (what this window writes) and `theirs` (what another window wrote, or a
+ * storage folder being moved in). Chats only one side has are kept, except those `dropped` (deleted here);
+ * a chat both have keeps the record used last. Focus order: mine first, then theirs.
+ */
+export function mergeChatIndex(mine: ChatIndex, theirs: unknown, dropped: ReadonlySet<string> = new Set(), warn: (message: string) => void = () => undefined): ChatIndex {
+  const other = parseChatIndex(theirs, warn);
+  const byId = new Map<string, ChatRecord>();
+  for (const c of other.chats) if (!dropped.has(c.id)) byId.set(c.id, c);
+  for (const c of mine.chats) {
+    const o = byId.get(c.id);
+    byId.set(c.id, o && o.updatedAt > c.updatedAt ? o : c);
+  }
+  const focused = [...new Set([...mine.focused, ...other.focused])].filter((id) => byId.has(id));
+  return { version: 1, chats: [...byId.values()], focused };
+}
+
 /** Whether an id is one `newChatId` made (else it is an agent id: a store saved before several chats existed). */
 export function isChatId(id: string): boolean {
   return /^chat-[a-z0-9]+-[a-z0-9]+$/.test(id);

@@ -20,6 +20,14 @@ const wire: [Direction, unknown][] = [
   ['agent->client', { jsonrpc: '2.0', id: 2, result: { stopReason: 'end_turn' } }],
 ];
 
+
+/** Another window opening the folder and taking the chat (the earlier instance closed first). */
+async function reopen(dir: string, chatId: string, log: (m: string) => void = () => undefined): Promise<FilePersistence> {
+  const p = await FilePersistence.create(dir, log);
+  assert.deepEqual(await p.prepare(chatId), { ok: true });
+  return p;
+}
+
 test('a journaled chat restores with the same entries, keys and session', async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'persist-'));
   const logs: string[] = [];
@@ -33,8 +41,8 @@ test('a journaled chat restores with the same entries, keys and session', async 
   await p1.flush();
   assert.ok(readdirSync(dir).includes('my_agent.journal.ndjson'));
 
-  const p2 = await FilePersistence.create(dir, (m) => logs.push(m));
-  const restored = p2.restore('my agent', () => undefined);
+  await p1.close();
+  const restored = (await reopen(dir, 'my agent', (m) => logs.push(m))).restore('my agent', () => undefined);
   assert.equal(restored.sessionId, 'sess_9');
   const before = store.session('sess_9')!.entries;
   const after = restored.store.session('sess_9')!.entries;
@@ -47,8 +55,8 @@ test('messages sent before the journal opened are not lost', async () => {
   const p1 = await FilePersistence.create(dir, () => undefined);
   const { store } = p1.restore('a', () => undefined);
   wire.forEach(([dir, msg], i) => p1.append('a', dir, msg, store.ingest(dir, msg, i + 1), i + 1)); // no await: journal not open yet
-  await p1.flush();
-  const restored = (await FilePersistence.create(dir, () => undefined)).restore('a', () => undefined);
+  await p1.close();
+  const restored = (await reopen(dir, 'a')).restore('a', () => undefined);
   assert.equal(restored.store.session('sess_9')?.entries.length, 2);
 });
 
@@ -58,11 +66,11 @@ test('a corrupt journal line is reported; what can be read is kept', async () =>
   const { store } = p1.restore('a', () => undefined);
   await p1.flush();
   wire.slice(0, 6).forEach(([dir, msg], i) => p1.append('a', dir, msg, store.ingest(dir, msg, i + 1), i + 1));
-  await p1.flush();
+  await p1.close();
   appendFileSync(path.join(dir, 'a.journal.ndjson'), 'this is not json\n{"seq":99,"dir":"agent->client","msg":{"jsonrpc":"2.0","method":"session/upd');
   const logs: string[] = [];
   const warnings: string[] = [];
-  const restored = (await FilePersistence.create(dir, (m) => logs.push(m))).restore('a', (m) => warnings.push(m));
+  const restored = (await reopen(dir, 'a', (m) => logs.push(m))).restore('a', (m) => warnings.push(m));
   assert.equal(restored.store.session('sess_9')?.entries.length, 2, 'the prompt and the first chunk survive');
   assert.ok(logs.length >= 1, 'the damage is reported');
   assert.ok(warnings.length >= 1);
@@ -76,17 +84,18 @@ test('the chat list is saved and read back; removing a chat deletes its files an
   wire.forEach(([dir, msg], i) => p1.append('chat-1', dir, msg, store.ingest(dir, msg, i + 1), i + 1));
   const two = p1.restore('chat-2', () => undefined).store;
   wire.slice(0, 4).forEach(([dir, msg], i) => p1.append('chat-2', dir, msg, two.ingest(dir, msg, i + 1), i + 1));
-  p1.writeIndex({ version: 1, chats: ['first'] });
-  p1.writeIndex({ version: 1, chats: ['second'] });
-  await p1.flush();
+  const record = (title: string) => ({ id: 'chat-1', agentId: 'demo', title, sessionId: null, createdAt: 1, updatedAt: 1, open: false });
+  p1.writeIndex({ version: 1, chats: [record('first')], focused: [] });
+  p1.writeIndex({ version: 1, chats: [record('second')], focused: [] });
+  await p1.close();
   const p2 = await FilePersistence.create(dir, () => undefined);
-  assert.deepEqual(p2.readIndex(), { version: 1, chats: ['second'] }, 'the last write wins');
+  assert.deepEqual(p2.readIndex(), { version: 1, chats: [record('second')], focused: [] }, 'the last write wins');
   assert.deepEqual([...p2.savedIds()].sort(), ['chat-1', 'chat-2']);
   await p2.remove('chat-1');
   assert.deepEqual(p2.savedIds(), ['chat-2']);
   assert.ok(!readdirSync(dir).some((f) => f.startsWith('chat-1.')), 'no file of the removed chat is left');
   assert.equal(p2.restore('chat-1', () => undefined).store.sessions().length, 0, 'a removed chat restores empty');
-  await p2.flush();
+  await p2.close();
 });
 
 test('a forked chat starts from the fork’s entries (same keys), saved at once; its own messages follow once, not twice', async () => {
@@ -99,16 +108,15 @@ test('a forked chat starts from the fork’s entries (same keys), saved at once;
   assert.deepEqual(seed.sessions().map((s) => s.sessionId), ['fork_1']);
 
   const p1 = await FilePersistence.create(dir, () => undefined);
-  p1.seed('chat-fork', seed);
+  p1.seed('chat-fork', { store: seed, terminals: [], changes: undefined });
   const live = p1.restore('chat-fork', () => undefined);
   assert.equal(live.sessionId, 'fork_1');
   // A message arrives before the journal is open: it must be journaled after the snapshot, not inside it too.
   const resume: [Direction, unknown] = ['agent->client', { jsonrpc: '2.0', method: 'session/update', params: { sessionId: 'fork_1', update: { sessionUpdate: 'agent_message_chunk', messageId: 'f1', content: { type: 'text', text: 'forked on' } } } }];
   p1.append('chat-fork', resume[0], resume[1], live.store.ingest(resume[0], resume[1], 11), 11);
-  await p1.flush();
+  await p1.close();
 
-  const p2 = await FilePersistence.create(dir, () => undefined);
-  const restored = p2.restore('chat-fork', () => undefined);
+  const restored = (await reopen(dir, 'chat-fork')).restore('chat-fork', () => undefined);
   assert.equal(restored.sessionId, 'fork_1');
   const keys = (s: MessageStore) => s.session('fork_1')!.entries.map((e) => [e.kind, e.key, e.provenance]);
   assert.deepEqual(keys(restored.store), keys(live.store));

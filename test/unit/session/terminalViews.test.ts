@@ -32,6 +32,14 @@ async function savedChat(dir: string, chatId: string) {
   return p;
 }
 
+
+/** Another window opening the folder and taking the chat (the earlier instance closed first). */
+async function reopen(dir: string, chatId: string, log: (m: string) => void = () => undefined): Promise<FilePersistence> {
+  const p = await FilePersistence.create(dir, log);
+  assert.deepEqual(await p.prepare(chatId), { ok: true });
+  return p;
+}
+
 test('terminal views are saved with the chat and come back after a reload, in the panel snapshot', async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'terms-'));
   const p1 = await savedChat(dir, 'chat 1');
@@ -43,11 +51,11 @@ test('terminal views are saved with the chat and come back after a reload, in th
   assert.ok(v2);
   live.event(...v2);
   p1.saveTerminals('chat 1', () => live.saved());
-  await p1.flush();
+  await p1.close();
   assert.ok(readdirSync(dir).includes('chat_1.terminals.json'));
 
   const warnings: string[] = [];
-  const restored = (await FilePersistence.create(dir, () => undefined)).restore('chat 1', (m) => warnings.push(m));
+  const restored = (await reopen(dir, 'chat 1')).restore('chat 1', (m) => warnings.push(m));
   assert.deepEqual(warnings, []);
   const session = new ChatSession(sessionOptions({ connect: async () => assert.fail('not started'), store: restored.store, restoredSessionId: restored.sessionId, restoredTerminals: restored.terminals }));
   assert.deepEqual(session.snapshot().panel.terminals, {
@@ -82,10 +90,10 @@ test('a chat closed and reopened in the same window gets the views as last saved
 
 test('a chat saved before terminal views existed restores with none and no complaint', async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'terms-'));
-  await (await savedChat(dir, 'old')).flush();
+  await (await savedChat(dir, 'old')).close();
   assert.ok(!existsSync(path.join(dir, 'old.terminals.json')));
   const warnings: string[] = [];
-  const restored = (await FilePersistence.create(dir, () => undefined)).restore('old', (m) => warnings.push(m));
+  const restored = (await reopen(dir, 'old')).restore('old', (m) => warnings.push(m));
   assert.equal(restored.sessionId, 'sess_9');
   assert.deepEqual(restored.terminals, []);
   assert.deepEqual(warnings, []);
@@ -93,10 +101,10 @@ test('a chat saved before terminal views existed restores with none and no compl
 
 test('a damaged terminal file costs only the terminals (reported); a bad terminal only itself', async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'terms-'));
-  await (await savedChat(dir, 'c')).flush();
+  await (await savedChat(dir, 'c')).close();
   writeFileSync(path.join(dir, 'c.terminals.json'), '{"format":"acp-chat/terminals","vers');
   const warnings: string[] = [];
-  const restored = (await FilePersistence.create(dir, () => undefined)).restore('c', (m) => warnings.push(m));
+  const restored = (await reopen(dir, 'c')).restore('c', (m) => warnings.push(m));
   assert.equal(restored.sessionId, 'sess_9', 'the chat itself is restored');
   assert.deepEqual(restored.terminals, []);
   assert.match(warnings.join('\n'), /terminal views are not JSON/);

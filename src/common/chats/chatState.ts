@@ -1,0 +1,48 @@
+/**
+ * Everything one chat's saved state holds, in one type: what a reload restores, what a fork copies and
+ * what a delete removes. A part added here must be handled by every one of them (the type makes a fork
+ * that forgets a part fail to compile); the files that hold the parts are listed in one place too
+ * (src/node/persistence/chatFiles.ts). The chat's record in the chat list (title, session, agent) is
+ * the registry's, derived for a fork from the forked store.
+ */
+import type { MessageStore } from '../store';
+import { storeWithSession } from '../store/extract';
+import type { SavedTerminal } from '../savedTerminals';
+import { restoreChanges, savedChanges } from '../changes/persist';
+
+export interface ChatState {
+  /** The transcript of every session the chat showed (snapshot + journal on disk). */
+  readonly store: MessageStore;
+  /** The terminal views its tool cards show (their output tails and exits). */
+  readonly terminals: readonly SavedTerminal[];
+  /** The Changes summaries, as saved (`savedChanges`; undefined: none saved). */
+  readonly changes: unknown;
+}
+
+/**
+ * A new chat's state for the fork `forkSessionId` of the source chat's session `fromSessionId`: the
+ * fork's session only (the source's store already copied the shared history into it when `session/fork`
+ * answered, under new keys), with the session's plan, usage and title where the fork has none yet; the
+ * terminal views; and the Changes summaries of the source session, moved to the fork's entries (the
+ * n-th copied entry is the copy of the n-th source entry).
+ */
+export function forkChatState(source: ChatState, fromSessionId: string, forkSessionId: string): ChatState {
+  const from = source.store.session(fromSessionId);
+  const store = storeWithSession(source.store, forkSessionId, from);
+  const copied = store.session(forkSessionId)?.entries.filter((e) => e.provenance === 'fork') ?? [];
+  const keys = new Map<string, string>();
+  from?.entries.forEach((e, i) => {
+    const copy = copied[i];
+    if (copy && copy.kind === e.kind) keys.set(e.key, copy.key);
+  });
+  return { store, terminals: source.terminals, changes: forkChanges(source.changes, fromSessionId, forkSessionId, keys) };
+}
+
+/** The source session's change sets as the fork's (each shown after the copy of its entry); undefined: none. */
+function forkChanges(raw: unknown, fromSessionId: string, forkSessionId: string, keys: ReadonlyMap<string, string>): unknown {
+  const { state } = restoreChanges(raw);
+  const sets = state.sets
+    .filter((s) => s.sessionId === fromSessionId)
+    .map((s) => ({ ...s, sessionId: forkSessionId, afterKey: s.afterKey === null ? null : (keys.get(s.afterKey) ?? null) }));
+  return sets.length > 0 ? savedChanges({ seq: state.seq, sets }) : undefined;
+}

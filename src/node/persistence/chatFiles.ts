@@ -1,0 +1,33 @@
+/**
+ * The files one chat's saved state lives in (src/common/chats/chatState.ts says what each holds), all
+ * named `<id><ext>` in the chats' folder. Delete removes these, a move between folders copies these, and
+ * the chats found in a folder are the ids of these: one list, so no path forgets a part.
+ */
+import { LOCK_EXT } from './chatLock';
+
+export const TERMINALS_EXT = '.terminals.json';
+export const CHANGES_EXT = '.changes.json';
+
+/** The journal's snapshot, its backup and the journal itself (src/node/persistence/journal.ts names them). */
+const JOURNAL_EXTS = ['.snapshot.json', '.snapshot.json.bak', '.journal.ndjson'] as const;
+
+/** Every file of a chat's state (not its lock, which is the window's). */
+export const CHAT_STATE_EXTS: readonly string[] = [...JOURNAL_EXTS, TERMINALS_EXT, CHANGES_EXT];
+
+/** What delete removes: the state, temp files left by an interrupted write, and the lock. */
+export const CHAT_DELETE_EXTS: readonly string[] = [...CHAT_STATE_EXTS, `${TERMINALS_EXT}.tmp`, `${CHANGES_EXT}.tmp`, LOCK_EXT];
+
+/** The chat ids that have a transcript among these file names (a snapshot or a journal). */
+export function chatIdsIn(names: readonly string[]): string[] {
+  const ids = new Set<string>();
+  for (const n of names) {
+    const m = /^(.+)\.(?:journal\.ndjson|snapshot\.json)$/.exec(n);
+    if (m) ids.add(m[1]!);
+  }
+  return [...ids];
+}
+
+/** Chat ids (and the agent ids of older saves) are free text; file ids must be plain file names. */
+export function fileId(chatId: string): string {
+  return chatId.replace(/[^A-Za-z0-9._-]/g, '_');
+}
