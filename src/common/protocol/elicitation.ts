@@ -56,7 +56,4 @@ export const zCompleteElicitationParams = z.looseObject({ elicitationId: z.strin
 export type CompleteElicitationParams = z.infer<typeof zCompleteElicitationParams>;
 
 /** What the client advertises: `{}` per supported mode (`elicitation: {}` alone means neither). */
-export interface ElicitationCapabilities {
-  readonly form?: Record<string, never>;
-  readonly url?: Record<string, never>;
-}
+export type ElicitationCapabilities = { form?: Record<string, unknown>; url?: Record<string, unknown> } & Record<string, unknown>;
