@@ -245,6 +245,7 @@ export class ChatApp {
   private renderPanel(): void {
     const p = this.panel;
     this.transcript.setPermissions(p.permissions, this.answered);
+    this.transcript.setElicitations(p.elicitations ?? []);
     this.panelView.render(p, this.transcript.orphanPermissions(), this.answered, this.protocolMismatch, this.pendingPermissions()[0]?.requestId ?? null);
     this.prompt.setState(p.turn, p.readOnly, p.availableCommands);
     this.prompt.setContext(p.context ?? []);

@@ -8,7 +8,7 @@
  * something the store does not hold (test/unit/store/patches.property.test.ts checks this).
  */
 import type { StoreChange } from './changes';
-import type { Entry, MessageEntry, ToolCallEntry } from './model';
+import type { ElicitationEntry, Entry, MessageEntry, ToolCallEntry } from './model';
 
 /** What the table needs from the reducer step that changes it. */
 export interface ChangeSink {
@@ -41,7 +41,12 @@ export class EntryTable {
 
   message(index: number): MessageEntry | undefined {
     const e = this.list[index];
-    return e && e.kind !== 'tool_call' ? e : undefined;
+    return e && e.kind !== 'tool_call' && e.kind !== 'elicitation' ? e : undefined;
+  }
+
+  elicitation(index: number): ElicitationEntry | undefined {
+    const e = this.list[index];
+    return e && e.kind === 'elicitation' ? e : undefined;
   }
 
   toolCall(index: number): ToolCallEntry | undefined {
@@ -104,6 +109,7 @@ export class EntryTable {
   }
 }
 
+/** Elicitations have no agent id to look them up by (they are found by key). */
 function idOf(e: Entry): string | null {
-  return e.kind === 'tool_call' ? e.toolCallId : e.messageId;
+  return e.kind === 'tool_call' ? e.toolCallId : e.kind === 'elicitation' ? null : e.messageId;
 }

@@ -62,7 +62,7 @@ export class Elicitations {
         };
         this.pending.add(entry);
         ctx.signal.addEventListener('abort', () => entry.resolve(CANCEL), { once: true });
-        host.create({ params: p, form }, controller.signal).then(
+        host.create({ params: p, form, rpcId: ctx.requestId ?? null }, controller.signal).then(
           (r) => {
             const checked = zCreateElicitationResult.safeParse(r);
             if (!checked.success) {

@@ -31,6 +31,8 @@ export interface ElicitationAsk {
   readonly params: CreateElicitationParams;
   /** Null in URL mode. */
   readonly form: FormModel | null;
+  /** The agent's JSON-RPC id of the request (the store's elicitation entry carries the same). */
+  readonly rpcId: string | number | null;
 }
 
 export interface ElicitationHost {

@@ -23,9 +23,9 @@ const formAsk = (schema: unknown = SCHEMA) => {
   const f = parseForm(schema);
   assert.ok(f.ok);
   const params: CreateElicitationParams = { sessionId: 's', mode: 'form', message: 'Which line?', requestedSchema: schema as Record<string, unknown> };
-  return { params, form: f.form };
+  return { params, form: f.form, rpcId: 0 };
 };
-const urlAsk = (url: string) => ({ params: { sessionId: 's', mode: 'url', message: 'Sign in', elicitationId: 'e', url } as CreateElicitationParams, form: null });
+const urlAsk = (url: string) => ({ params: { sessionId: 's', mode: 'url', message: 'Sign in', elicitationId: 'e', url } as CreateElicitationParams, form: null, rpcId: 0 });
 const signal = new AbortController().signal;
 
 function host(policy: Partial<ElicitPolicy>) {
