@@ -2,6 +2,7 @@
  * The chat panel: wires the transcript, panel chrome, prompt box and search to the host contract
  * (ready -> snapshot -> patches), and owns the document-level keys and link/location clicks.
  */
+import { OrphanQuestions } from './orphanQuestions';
 import type { ViewEntry as Entry } from '../src/common/webview/viewEntry';
 import { EMPTY_PANEL, type HostToWebview, type PanelState, type PatchOp, type TerminalView, type WebviewPersistedState, type WebviewToHost } from '../src/common/webview/contract';
 // Not via contract.ts: that module also builds the zod schema the host uses, which the webview does not need.
@@ -21,6 +22,7 @@ export class ChatApp {
   private panel: PanelState = EMPTY_PANEL;
   private readonly transcript: Transcript;
   private readonly panelView: PanelView;
+  private readonly orphanQuestions: OrphanQuestions;
   private readonly prompt: PromptBox;
   private readonly search: SearchBar;
   private readonly narrator: Narrator;
@@ -62,6 +64,7 @@ export class ChatApp {
     this.narrator = new Narrator((key) => this.transcript.view(key)?.entry);
     this.changes = new ChangesView({ post, place: (el, key) => this.transcript.placeAfter(el, key), say: (t) => this.narrator.say(t) });
     this.panelView = new PanelView(post, () => this.prompt.focus());
+    this.orphanQuestions = new OrphanQuestions(post);
     this.prompt = new PromptBox(post, (d) => {
       this.draft = d;
       this.saveState();
@@ -82,7 +85,7 @@ export class ChatApp {
     root.replaceChildren(
       h('div', { class: 'chrome-top' }, this.panelView.header, this.search.el, this.panelView.notices, this.panelView.plan),
       this.transcript.scroller,
-      h('div', { class: 'footer' }, this.panelView.footerNotes, this.prompt.el),
+      h('div', { class: 'footer' }, this.orphanQuestions.el, this.panelView.footerNotes, this.prompt.el),
       this.narrator.el,
     );
     this.renderPanel();
@@ -246,6 +249,7 @@ export class ChatApp {
     const p = this.panel;
     this.transcript.setPermissions(p.permissions, this.answered);
     this.transcript.setElicitations(p.elicitations ?? []);
+    this.orphanQuestions.render(this.transcript.orphanElicitations(), p.agentName);
     this.panelView.render(p, this.transcript.orphanPermissions(), this.answered, this.protocolMismatch, this.pendingPermissions()[0]?.requestId ?? null);
     this.prompt.setState(p.turn, p.readOnly, p.availableCommands);
     this.prompt.setContext(p.context ?? []);

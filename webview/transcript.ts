@@ -297,6 +297,11 @@ export class Transcript {
     }
   }
 
+  /** Questions with no entry here (asked before any session, or for an entry not held): shown above the prompt box. */
+  orphanElicitations(): ElicitationPrompt[] {
+    return this.elicitations.filter((p) => p.entryKey === null || !(this.byKey.get(p.entryKey) instanceof ElicitationView));
+  }
+
   /** Permissions whose tool call is not in the transcript (shown above the prompt box instead). */
   orphanPermissions(): PermissionView[] {
     return this.permissions.filter((p) => !this.toolViewFor(p));

@@ -133,3 +133,22 @@ export function register(test) {
     assert.match(await page.locator('[data-key="q1"]').innerText(), /opened, completed/);
   });
 }
+
+export function registerOrphans(test) {
+  test('elicitation: a question asked before any session (no entry) is shown above the prompt box and answerable', async ({ open }) => {
+    const { page, send, flush, posted, clearPosted } = await open();
+    const schema = { type: 'object', required: ['token'], properties: { token: { type: 'string', title: 'Workspace name', minLength: 2 } } };
+    await send(snapshot([], { ...panel(), elicitations: [prompt(null, { message: 'Name your workspace', requestedSchema: schema })] }));
+    await flush();
+    const card = page.locator('.orphan-questions [role="group"]');
+    assert.match(await card.innerText(), /Name your workspace/);
+    await clearPosted();
+    await card.getByRole('textbox', { name: /Workspace name/ }).fill('ok');
+    await card.getByRole('textbox', { name: /Workspace name/ }).press('Enter');
+    assert.deepEqual((await posted()).filter((m) => m.type === 'elicitation'), [{ type: 'elicitation', requestId: 'eli-1', action: 'accept', content: { token: 'ok' } }]);
+    assertClean(await axeRun(page), 'orphan question');
+    await send(patch({ op: 'panel', panel: { elicitations: [] } }));
+    await flush();
+    assert.equal(await page.locator('.orphan-questions').isHidden(), true);
+  });
+}
