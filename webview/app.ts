@@ -2,6 +2,7 @@
  * The chat panel: wires the transcript, panel chrome, prompt box and search to the host contract
  * (ready -> snapshot -> patches), and owns the document-level keys and link/location clicks.
  */
+import { OrphanQuestions } from './orphanQuestions';
 import type { ViewEntry as Entry } from '../src/common/webview/viewEntry';
 import type { HostToWebview, PanelState, PatchOp, TerminalView, WebviewPersistedState, WebviewToHost } from '../src/common/webview/contract';
 import { EMPTY_PANEL } from '../src/common/webview/emptyPanel';
@@ -22,6 +23,7 @@ export class ChatApp {
   private panel: PanelState = EMPTY_PANEL;
   private readonly transcript: Transcript;
   private readonly panelView: PanelView;
+  private readonly orphanQuestions: OrphanQuestions;
   private readonly prompt: PromptBox;
   private readonly search: SearchBar;
   private readonly narrator: Narrator;
@@ -63,6 +65,7 @@ export class ChatApp {
     this.narrator = new Narrator((key) => this.transcript.view(key)?.entry);
     this.changes = new ChangesView({ post, place: (el, key) => this.transcript.placeAfter(el, key), say: (t) => this.narrator.say(t) });
     this.panelView = new PanelView(post, () => this.prompt.focus());
+    this.orphanQuestions = new OrphanQuestions(post);
     this.prompt = new PromptBox(post, (d) => {
       this.draft = d;
       this.saveState();
@@ -83,7 +86,7 @@ export class ChatApp {
     root.replaceChildren(
       h('div', { class: 'chrome-top' }, this.panelView.header, this.search.el, this.panelView.notices, this.panelView.plan),
       this.transcript.scroller,
-      h('div', { class: 'footer' }, this.panelView.footerNotes, this.prompt.el),
+      h('div', { class: 'footer' }, this.orphanQuestions.el, this.panelView.footerNotes, this.prompt.el),
       this.narrator.el,
     );
     this.renderPanel();
@@ -246,6 +249,8 @@ export class ChatApp {
   private renderPanel(): void {
     const p = this.panel;
     this.transcript.setPermissions(p.permissions, this.answered);
+    this.transcript.setElicitations(p.elicitations ?? []);
+    this.orphanQuestions.render(this.transcript.orphanElicitations(), p.agentName);
     this.panelView.render(p, this.transcript.orphanPermissions(), this.answered, this.protocolMismatch, this.pendingPermissions()[0]?.requestId ?? null);
     this.prompt.setState(p.turn, p.readOnly, p.availableCommands);
     this.prompt.setContext(p.context ?? []);

@@ -12,6 +12,7 @@ export { commandOf } from '../src/common/toolOutput';
 
 /** Applies `appendText` as the contract defines it: to the last block when it is text, else as a new text block. */
 export function appendTextToEntry(entry: Entry, text: string): Entry {
+  if (entry.kind === 'elicitation') return entry; // questions get no streamed text
   if (entry.kind === 'tool_call') {
     const last = entry.content[entry.content.length - 1];
     const content: ToolCallContent[] =
@@ -30,7 +31,8 @@ export function appendTextToEntry(entry: Entry, text: string): Entry {
 
 /** Applies a `fields` patch: its streamed text with `appendTextToEntry`, then the changed fields. */
 export function applyFieldsToEntry(entry: Entry, patch: EntryPatch): Entry {
-  return applyEntryPatch(entry, patch, appendTextToEntry);
+  if (entry.kind === 'elicitation') return entry; // sent whole (replace), never as fields
+  return applyEntryPatch<Exclude<Entry, { kind: 'elicitation' }>>(entry, patch, (e, t) => appendTextToEntry(e, t) as typeof e);
 }
 
 function blockText(b: ContentBlock): string {
@@ -55,6 +57,7 @@ function blockText(b: ContentBlock): string {
 
 /** What search matches and "copy message" copies. */
 export function entryPlainText(entry: Entry): string {
+  if (entry.kind === 'elicitation') return [entry.message, ...Object.entries(entry.answer ?? {}).map(([k, v]) => `${k}: ${Array.isArray(v) ? v.join(', ') : String(v)}`)].join('\n');
   if (entry.kind !== 'tool_call') return entry.content.map(blockText).join('\n\n');
   const parts = [entry.title];
   for (const c of entry.content) {
@@ -67,7 +70,7 @@ export function entryPlainText(entry: Entry): string {
 
 /** Whole seconds a thought took, from its first to its last chunk (at least 1: "Thought for 0 s" reads wrong). */
 export function thoughtSeconds(entry: Entry): number {
-  const span = entry.kind === 'tool_call' ? undefined : entry.span;
+  const span = entry.kind === 'tool_call' || entry.kind === 'elicitation' ? undefined : entry.span;
   return span ? Math.max(1, Math.round((span.last - span.first) / 1000)) : 1;
 }
 
@@ -86,6 +89,7 @@ export function formatUsage(u: Usage): string {
 /** A rough rendered height for an entry that has not been rendered yet, so the scrollbar is about right. */
 export function estimateHeight(entry: Entry): number {
   if (entry.kind === 'tool_call') return 44 + entry.content.length * 60;
+  if (entry.kind === 'elicitation') return 120;
   let chars = 0;
   for (const b of entry.content) chars += b.type === 'text' ? b.text.length : 40;
   return 36 + Math.ceil(chars / 80) * 20;
@@ -100,6 +104,15 @@ export const TOOL_STATUS_LABELS: Readonly<Record<string, string>> = {
   // The client's own status: the user refused the permission and the agent said nothing more.
   rejected: 'Rejected',
   paused: 'Paused',
+};
+
+/** A question's state as shown and read aloud. */
+export const ELICITATION_STATUS: Readonly<Record<string, string>> = {
+  pending: 'waiting for your answer',
+  accept: 'answered',
+  decline: 'declined',
+  cancel: 'cancelled',
+  error: 'not answered (error)',
 };
 
 export function toolStatusLabel(status: string | null | undefined): string {
@@ -128,5 +141,7 @@ export function entryLabel(entry: Entry, agentName: string): string {
       return `${agentName}, thought`;
     case 'tool_call':
       return `Tool: ${spokenToolTitle(entry)}, ${toolStatusLabel(entry.status)}`;
+    case 'elicitation':
+      return `${agentName} asks, ${ELICITATION_STATUS[entry.status] ?? entry.status}`;
   }
 }

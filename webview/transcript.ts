@@ -13,13 +13,14 @@
  * view at the bottom while the user follows it.
  */
 import type { ViewEntry as Entry } from '../src/common/webview/viewEntry';
-import type { EarlierTranscript, PermissionView } from '../src/common/webview/contract';
+import type { EarlierTranscript, ElicitationPrompt, PermissionView } from '../src/common/webview/contract';
 import { firstEndingBelow, focusTwin, h, icon } from './dom';
 import { appendTextToEntry, applyFieldsToEntry } from './entryModel';
 import type { EntryPatch } from '../src/common/webview/entryDiff';
 import type { EntryView, ViewContext } from './entries/entryView';
 import { MessageView } from './entries/messageView';
 import { ToolCallView } from './entries/toolCallView';
+import { ElicitationView } from './entries/elicitationView';
 import { BLOCK, EntryBlocks } from './entryBlocks';
 import { ScrollPin } from './scrollPin';
 import { FarEntries } from './farEntries';
@@ -56,6 +57,7 @@ export class Transcript {
   private frame = 0;
   private readonly pin: ScrollPin;
   private permissions: readonly PermissionView[] = [];
+  private elicitations: readonly ElicitationPrompt[] = [];
   private answered: ReadonlySet<string> = new Set();
   /** Called when a patch names an entry we do not have: the host is asked for a fresh snapshot. */
   onOutOfSync: (why: string) => void = () => {};
@@ -284,6 +286,22 @@ export class Transcript {
     this.applyPermissions();
   }
 
+  /** Questions waiting for the user: each is drawn on its entry (and built at once: it must be seen). */
+  setElicitations(prompts: readonly ElicitationPrompt[]): void {
+    this.elicitations = prompts;
+    for (const v of this.order) {
+      if (!(v instanceof ElicitationView)) continue;
+      const p = prompts.find((x) => x.entryKey === v.key);
+      if (p) this.build(v);
+      v.setPrompt(p);
+    }
+  }
+
+  /** Questions with no entry here (asked before any session, or for an entry not held): shown above the prompt box. */
+  orphanElicitations(): ElicitationPrompt[] {
+    return this.elicitations.filter((p) => p.entryKey === null || !(this.byKey.get(p.entryKey) instanceof ElicitationView));
+  }
+
   /** Permissions whose tool call is not in the transcript (shown above the prompt box instead). */
   orphanPermissions(): PermissionView[] {
     return this.permissions.filter((p) => !this.toolViewFor(p));
@@ -363,6 +381,11 @@ export class Transcript {
   }
 
   private createView(e: Entry): EntryView {
+    if (e.kind === 'elicitation') {
+      const v = new ElicitationView(e, this.ctx);
+      v.setPrompt(this.elicitations.find((p) => p.entryKey === e.key));
+      return v;
+    }
     return e.kind === 'tool_call' ? new ToolCallView(e, this.ctx) : new MessageView(e, this.ctx);
   }
 

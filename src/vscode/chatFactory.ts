@@ -100,6 +100,8 @@ export function createChatSession(d: ChatFactoryDeps, chat: ChatRecord, agent: A
         scope: chat.id,
         files: d.files,
         broker,
+        elicitations: s.elicitations,
+        elicitationKey: (sid, id) => s.elicitationKey(sid, id),
         terminals,
         rules: () => d.settings().permissionRules,
         toolCallKey: (sid, id) => s.toolCallKey(sid, id),

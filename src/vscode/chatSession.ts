@@ -15,6 +15,7 @@ import { sessionPanelFields, type EarlierTranscript, type PanelState, type TurnS
 import type { Diagnostic, Entry, SessionState } from '../common/store/model';
 import { MessageStore, type CheckedMessage, type StoreChange } from '../common/store';
 import { PermissionBroker } from '../common/permissionBroker';
+import { ElicitationBroker } from '../common/elicitationBroker';
 import { AgentBehaviour } from '../common/debug/agentBehaviour';
 import { ConformanceChecker, SKIPPED_LINE_NOTE, type Finding } from '../common/conformance';
 import type { CaptureRecord } from '../common/debug/protocolLog';
@@ -45,6 +46,7 @@ export type { ChatSessionOptions, SessionSinks, SessionUi } from './sessionPorts
 
 export class ChatSession extends Disposable implements ChatModel, TreeSource, ChatControls {
   readonly broker = new PermissionBroker();
+  readonly elicitations = new ElicitationBroker();
   /** What the agent advertised and actually does, for the capability report. */
   readonly behaviour = new AgentBehaviour();
   /** The conformance check of the current connection (a new one per connection: ids and capabilities restart). */
@@ -82,12 +84,14 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
     // Continue numbering after the restored entries' messages, so seqs stay unique across restarts.
     this.wireSeq = Math.max(0, ...o.store.sessions().flatMap((s) => s.entries.flatMap((e) => e.stats.lines.map(([, last]) => last))));
     this.register(this.broker.onDidChange(() => this.emitPanel({ permissions: this.permissionsForPanel() })));
+    this.register(this.elicitations.onDidChange(() => this.emitPanel({ elicitations: this.elicitations.pending(this.sessionId) })));
     const review = o.review;
     if (review) {
       this.register(review);
       this.register(review.onDidChange((c) => c.sessionId === this.sessionId && this.changes.fire([{ type: 'changeSet', id: c.id, set: c.view }])));
     }
     this.register({ dispose: () => this.broker.dispose() });
+    this.register({ dispose: () => this.elicitations.dispose() });
     this.register({ dispose: () => this.link?.dispose() });
   }
 
@@ -193,6 +197,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
       queuedPrompts: this.queue.forPanel(),
       context: this.context.chips(),
       permissions: this.permissionsForPanel(),
+      elicitations: this.elicitations.pending(this.sessionId),
       notices: this.notices,
       terminals: this.terminals.forPanel(),
       earlier: this.earlierForPanel(),
@@ -355,6 +360,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
     if (this.link !== link) return;
     this.link = undefined;
     this.broker.cancelAll();
+    this.elicitations.cancelAll();
     const tail = link.stderrTail().trim().split('\n').slice(-3).join(' ⏎ ');
     this.fail(`${this.o.agent.name} stopped: ${reason}.${tail ? ` Last output: ${tail}` : ''} Restart the agent to continue; the transcript is kept.`, 'exited');
   }
@@ -363,6 +369,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
     const link = this.link;
     this.link = undefined;
     this.broker.cancelAll();
+    this.elicitations.cancelAll();
     link?.client.dispose(reason);
     link?.dispose();
   }
@@ -613,6 +620,16 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
     const s = this.o.store.session(sessionId);
     const e = s?.entries.find((x) => x.kind === 'tool_call' && x.toolCallId === toolCallId);
     return e?.key ?? null;
+  }
+
+  /** The transcript entry of a pending `elicitation/create` (by the agent's request id), to draw the question on. */
+  elicitationKey(sessionId: string, rpcId: string | number): string | null {
+    const entries = this.o.store.session(sessionId)?.entries ?? [];
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const e = entries[i];
+      if (e?.kind === 'elicitation' && e.requestId === rpcId && e.status === 'pending') return e.key;
+    }
+    return null;
   }
 
   private permissionsForPanel(): PanelState['permissions'] {

@@ -7,6 +7,7 @@ import type { ClientHandlers, TerminalHost } from '../node/acp/handlers';
 import type { RequestPermissionParams, RequestPermissionResult } from '../common/protocol/requests';
 import type { PermissionRule } from '../common/config/settings';
 import type { PermissionBroker } from '../common/permissionBroker';
+import type { ElicitationBroker } from '../common/elicitationBroker';
 import { autoAnswer } from '../common/permissions';
 import type { AgentWrite, FileAccess } from './fsHandlers';
 
@@ -16,6 +17,9 @@ export interface ClientHandlerDeps {
   readonly scope: string;
   readonly files: FileAccess;
   readonly broker: PermissionBroker;
+  readonly elicitations: ElicitationBroker;
+  /** Entry key of a pending elicitation (by the agent's request id), so the panel draws it there. */
+  elicitationKey(sessionId: string, rpcId: string | number): string | null;
   readonly terminals: TerminalHost;
   rules(): readonly PermissionRule[];
   /** Entry key of a tool call, so the panel can show the request on its card. */
@@ -56,5 +60,16 @@ export function createClientHandlers(d: ClientHandlerDeps): ClientHandlers {
       if (write) d.onWrite?.(p.sessionId, p.path, write);
     },
     terminals: d.terminals,
+    elicitation: {
+      modes: { form: true, url: true },
+      async create(ask, signal) {
+        const p = ask.params;
+        const sessionId = p.sessionId ?? null;
+        const entryKey = sessionId !== null && ask.rpcId !== null ? d.elicitationKey(sessionId, ask.rpcId) : null;
+        const answer = d.elicitations.ask(sessionId, { entryKey, mode: p.mode, message: p.message, requestedSchema: p.requestedSchema ?? null, url: p.url ?? null }, signal);
+        d.onAsk(sessionId ?? '', p.message);
+        return answer;
+      },
+    },
   };
 }

@@ -1,6 +1,6 @@
 /** Command ids, as data, and their registration. */
 import * as vscode from 'vscode';
-import type { TreeNode } from '../common/debug/treeModel';
+import { entryIdentity, type TreeNode } from '../common/debug/treeModel';
 import { Disposable } from '../common/util/lifecycle';
 import { labelText } from '../common/untrusted';
 import type { ChatService } from './chatService';
@@ -120,7 +120,7 @@ export class CommandRegistry extends Disposable {
     if (n.type !== 'entry') return undefined;
     for (const { session } of this.service.tree.allSessions()) {
       const e = session.entries.find((x) => x.key === n.key);
-      if (e) return (e.kind === 'tool_call' ? e.toolCallId : e.messageId) ?? undefined;
+      if (e) return entryIdentity(e) ?? undefined;
     }
     return undefined;
   }

@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { behaviourMarkdown } from '../common/debug/agentBehaviour';
 import { findingsMarkdown } from '../common/conformance';
 import { expandLines, formatProtocolLog, parseCapture, type CaptureRecord } from '../common/debug/protocolLog';
-import type { TreeNode } from '../common/debug/treeModel';
+import { entryIdentity, type TreeNode } from '../common/debug/treeModel';
 import type { ChatService } from './chatService';
 
 export async function showProtocolMessages(service: ChatService, node: TreeNode | undefined): Promise<void> {
@@ -20,7 +20,7 @@ export async function showProtocolMessages(service: ChatService, node: TreeNode 
   if (!source || !entry) return;
   const seqs = expandLines(entry.stats.lines);
   const records = source.protocolRecords(seqs);
-  const id = entry.kind === 'tool_call' ? entry.toolCallId : (entry.messageId ?? entry.key);
+  const id = entryIdentity(entry) ?? entry.key;
   const missing = seqs.size - records.length;
   // One line: a line break in the agent's id would end the comment and break the JSON.
   const header = `// ${entry.kind} ${id} (key ${entry.key}): ${records.length} of ${seqs.size} messages${missing ? ` (${missing} not in the kept captures: capture off, or rotated away)` : ''}`.replace(/[\r\n\u2028\u2029]+/g, ' ') + '\n';

@@ -2,6 +2,7 @@
  * The ports of a ChatSession: what it needs from VS Code (UI actions), where its traffic goes (capture,
  * persistence), and how it is configured. Kept apart so the session is tested with plain objects.
  */
+import type { ElicitationBroker } from '../common/elicitationBroker';
 import type { AgentConfig, Settings } from '../common/config/settings';
 import type { StoreChange } from '../common/store';
 import type { MessageStore } from '../common/store';
@@ -29,6 +30,8 @@ export type PromptImage = { readonly mimeType: string; readonly data: string };
 export interface ChatControls {
   readonly agent: AgentConfig;
   readonly broker: PermissionBroker;
+  readonly elicitations: ElicitationBroker;
+  elicitationKey(sessionId: string, rpcId: string | number): string | null;
   current(): SessionState | undefined;
   /** An entry the panel shows, by key, with the session it belongs to. */
   shownEntry(key: string): { readonly sessionId: string; readonly entry: Entry } | undefined;
@@ -49,6 +52,8 @@ export interface ChatControls {
 /** UI actions the session cannot do itself (they need VS Code windows, editors, the clipboard). */
 export interface SessionUi {
   openLink(href: string): void;
+  /** Opens an elicitation's URL (already checked by `checkElicitationUrl`) in the external browser. */
+  openElicitationUrl(url: string): void;
   openLocation(path: string, line: number | null): void;
   openDiff(entry: Entry, contentIndex: number): void;
   copy(text: string): void;

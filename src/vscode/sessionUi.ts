@@ -48,6 +48,9 @@ export function createSessionUi(d: SessionUiDeps): SessionUi {
           return;
       }
     },
+    openElicitationUrl(url) {
+      void vscode.env.openExternal(vscode.Uri.parse(url, true));
+    },
     openLocation(p, line) {
       // Locations come from the agent too (tool calls, the webview's links): never reach for another machine.
       if (isRemotePath(p)) {

@@ -4,6 +4,7 @@
  */
 import type { WebviewToHost } from '../common/webview/contract';
 import { assertNever } from '../common/util/guards';
+import { checkElicitationUrl } from '../common/elicitation/url';
 import type { ChatControls, SessionUi } from './sessionPorts';
 
 export function dispatchWebviewMessage(session: ChatControls, ui: SessionUi, m: WebviewToHost, warn: (message: string) => void): void {
@@ -19,6 +20,8 @@ export function dispatchWebviewMessage(session: ChatControls, ui: SessionUi, m: 
     case 'permission':
       if (!session.broker.respond(m.requestId, m.optionId)) warn(`permission answer for unknown request ${m.requestId} ignored`);
       return;
+    case 'elicitation':
+      return answerElicitation(session, ui, m, warn);
     case 'setMode':
       return session.setMode(m.modeId);
     case 'setConfigOption':
@@ -58,4 +61,29 @@ export function dispatchWebviewMessage(session: ChatControls, ui: SessionUi, m: 
     default:
       assertNever(m, 'webview message');
   }
+}
+
+/**
+ * The user's answer to a question. URL mode: "accept" means "open it", so the URL is checked again here
+ * (the webview is untrusted) and opened only then; a refused URL is declined instead.
+ */
+function answerElicitation(session: ChatControls, ui: SessionUi, m: Extract<WebviewToHost, { type: 'elicitation' }>, warn: (message: string) => void): void {
+  const prompt = session.elicitations.pending(session.current()?.sessionId ?? null).find((p) => p.requestId === m.requestId);
+  if (!prompt) return warn(`answer to unknown question ${m.requestId} ignored`);
+  if (m.action !== 'accept') {
+    session.elicitations.respond(m.requestId, { action: m.action });
+    return;
+  }
+  if (prompt.mode === 'url') {
+    const verdict = checkElicitationUrl(prompt.url ?? '');
+    if (!verdict.ok) {
+      warn(`elicitation URL not opened: ${verdict.reason}`);
+      session.elicitations.respond(m.requestId, { action: 'decline' });
+      return;
+    }
+    ui.openElicitationUrl(verdict.url);
+    session.elicitations.respond(m.requestId, { action: 'accept' });
+    return;
+  }
+  session.elicitations.respond(m.requestId, { action: 'accept', content: m.content ?? {} });
 }

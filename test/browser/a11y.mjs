@@ -47,12 +47,12 @@ function richPanel() {
   };
 }
 
-async function axeRun(page) {
+export async function axeRun(page) {
   if (!(await page.evaluate(() => typeof window.axe === 'object'))) await page.evaluate(axeSource);
   return page.evaluate((tags) => window.axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations', 'incomplete'] }), WCAG21_AA);
 }
 
-function assertClean(result, where) {
+export function assertClean(result, where) {
   const violations = result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => `${n.target.join(' ')} (${n.failureSummary?.split('\n')[1]?.trim() ?? ''})`).join('; ')}`);
   assert.deepEqual(violations, [], `axe violations (${where})`);
   const unreviewed = [];

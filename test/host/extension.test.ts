@@ -52,6 +52,7 @@ async function poll<T>(f: () => T | undefined, ms: number): Promise<T | undefine
 
 function textOf(entry: Entry): string {
   if (entry.kind === 'tool_call') return entry.title;
+  if (entry.kind === 'elicitation') return entry.message;
   return entry.content.map((b) => (b.type === 'text' ? b.text : '')).join('');
 }
 

@@ -61,7 +61,7 @@ for (const file of files) {
           toolCallIds.add(e.toolCallId);
           continue;
         }
-        if (e.provenance === 'local') continue;
+        if (e.provenance === 'local' || e.kind === 'elicitation') continue;
         assert.ok(textOf(e.content).length > 0 || e.content.length > 0, 'empty message entry');
         actual.push({ kind: e.kind, text: textOf(e.content) });
       }
@@ -74,7 +74,7 @@ for (const file of files) {
       if (r.dir === 'agent->client' && u?.sessionUpdate?.endsWith('_chunk') && u.content?.type === 'text') chunkText += (u.content.text ?? '').length;
       if (r.dir === 'agent->client' && (u?.sessionUpdate === 'tool_call' || u?.sessionUpdate === 'tool_call_update') && u.toolCallId) assert.ok(toolCallIds.has(u.toolCallId));
     }
-    const stored = sessions.flatMap((s) => s.entries).reduce((n, e) => n + (e.kind !== 'tool_call' && e.provenance !== 'local' ? textOf(e.content).length : 0), 0);
+    const stored = sessions.flatMap((s) => s.entries).reduce((n, e) => n + (e.kind !== 'tool_call' && e.kind !== 'elicitation' && e.provenance !== 'local' ? textOf(e.content).length : 0), 0);
     assert.equal(stored, chunkText);
   });
 }

@@ -23,7 +23,7 @@ const AGENT_SIDE_V1 = [
 ];
 
 /** Methods the client handles (the agent sends them). */
-const CLIENT_SIDE_V1 = [...Object.values(ClientMethods), 'elicitation/create', 'elicitation/complete', 'auth/status_update', 'mcp/message', 'proxy/successor'];
+const CLIENT_SIDE_V1 = [...Object.values(ClientMethods), 'auth/status_update', 'mcp/message', 'proxy/successor'];
 
 const V2_DROPPED = new Set<string>([AgentMethods.authenticate, AgentMethods.logout, AgentMethods.sessionLoad, AgentMethods.sessionSetMode]);
 const AGENT_SIDE_V2 = [
@@ -35,8 +35,8 @@ const AGENT_SIDE_V2 = [
 const CLIENT_SIDE_V2 = [
   ClientMethods.sessionUpdate,
   ClientMethods.sessionRequestPermission,
-  'elicitation/create',
-  'elicitation/complete',
+  ClientMethods.elicitationCreate,
+  ClientMethods.elicitationComplete,
   'auth/status_update',
   'mcp/message',
   'proxy/successor',

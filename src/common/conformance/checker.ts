@@ -9,6 +9,7 @@
  *   c.finish();
  *   c.findings();   // sorted by line
  */
+import { parseForm } from '../elicitation/form';
 import { AgentMethods, ClientMethods, PROTOCOL_V1, PROTOCOL_V2 } from '../protocol/methods';
 import type { ProtocolVersion } from '../protocol/methods';
 import { STOP_REASONS } from '../protocol/requests';
@@ -61,6 +62,8 @@ export class ConformanceChecker {
   /** Requests the client sent, waiting for the agent's response (key: JSON of the id). */
   private readonly clientPending = new Map<string, Pending>();
   private readonly answered = new Map<string, { method: string; line: number }>();
+  /** URL-mode elicitation ids announced so far, with their lines. */
+  private readonly elicitationIds = new Map<string, number>();
   private readonly sessions: SessionRules;
   private finished = false;
 
@@ -215,6 +218,28 @@ export class ConformanceChecker {
     if (method === ClientMethods.sessionRequestPermission && isObj(params['toolCall'])) {
       this.sessions.permissionFor(str(params['sessionId']), params['toolCall'], line);
     }
+    if (method === ClientMethods.elicitationCreate) this.elicitationCreated(params, line);
+    else if (method === ClientMethods.elicitationComplete) this.elicitationCompleted(params, line);
+  }
+
+  private elicitationCreated(params: Json, line: number): void {
+    const sid = typeof params['sessionId'] === 'string' ? params['sessionId'] : undefined;
+    if (params['mode'] === 'form' && params['requestedSchema'] !== undefined) {
+      const form = parseForm(params['requestedSchema']);
+      if (!form.ok) this.report('elicitation-schema-unsupported', line, `requestedSchema is outside the restricted subset (${form.problems.slice(0, 3).join('; ')}${form.problems.length > 3 ? `; ${form.problems.length - 3} more` : ''}): use only flat string, number, integer, boolean and multi-select properties`, 'error', sid);
+    }
+    if (params['mode'] === 'url' && typeof params['elicitationId'] === 'string') this.elicitationIds.set(params['elicitationId'], line);
+    const toolCallId = params['toolCallId'];
+    if (sid !== undefined && typeof toolCallId === 'string' && !this.sessions.knowsToolCall(sid, toolCallId)) {
+      this.report('elicitation-tool-call-unknown', line, `elicitation/create names tool call ${quote(toolCallId, 40)}, which session ${quote(sid, 40)} never announced: send the tool_call first, or leave toolCallId out`, 'warning', sid);
+    }
+  }
+
+  private elicitationCompleted(params: Json, line: number): void {
+    const id = params['elicitationId'];
+    if (typeof id === 'string' && !this.elicitationIds.has(id)) {
+      this.report('elicitation-unknown-id', line, `elicitation/complete for ${quote(id, 40)}, which no URL-mode elicitation/create announced: complete only elicitations you started, by their elicitationId`);
+    }
   }
 
   private checkClientCapability(method: string, params: Json, line: number): void {
@@ -224,7 +249,7 @@ export class ConformanceChecker {
     if (method === ClientMethods.fsReadTextFile && fs['readTextFile'] !== true) needed = 'clientCapabilities.fs.readTextFile';
     else if (method === ClientMethods.fsWriteTextFile && fs['writeTextFile'] !== true) needed = 'clientCapabilities.fs.writeTextFile';
     else if (method.startsWith('terminal/') && this.version === PROTOCOL_V1 && caps['terminal'] !== true) needed = 'clientCapabilities.terminal';
-    else if (method === 'elicitation/create') {
+    else if (method === ClientMethods.elicitationCreate) {
       const mode = params['mode'] === 'url' ? 'url' : 'form';
       const el = caps['elicitation'];
       if (!isObj(el) || !isObj(el[mode])) needed = `clientCapabilities.elicitation.${mode}`;

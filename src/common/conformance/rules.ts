@@ -81,6 +81,21 @@ export const RULES = {
     title: 'a client method the client did not advertise (error), or an agent method the agent answers without advertising it (warning)',
     source: 'initialize: capabilities; agents MUST NOT call what the client did not advertise',
   },
+  'elicitation-schema-unsupported': {
+    severity: 'error',
+    title: 'a form elicitation whose requestedSchema is outside the restricted JSON Schema subset',
+    source: 'schema ElicitationSchema: a flat object of string, number, integer, boolean and multi-select properties',
+  },
+  'elicitation-unknown-id': {
+    severity: 'error',
+    title: 'elicitation/complete for an elicitationId no URL-mode elicitation/create announced',
+    source: 'schema CompleteElicitationNotification: completes a URL-mode elicitation by its id',
+  },
+  'elicitation-tool-call-unknown': {
+    severity: 'warning',
+    title: 'an elicitation scoped to a toolCallId the session never announced',
+    source: 'schema ElicitationSessionScope: toolCallId names a tool call within the session',
+  },
   'response-unknown-id': {
     severity: 'error',
     title: 'a response whose id matches no request the client sent',

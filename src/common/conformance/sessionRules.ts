@@ -119,6 +119,11 @@ export class SessionRules {
     if (version === PROTOCOL_V1) t.turnEnded = true;
   }
 
+  /** Whether the session announced this tool call (by `tool_call`, an update or a permission request). */
+  knowsToolCall(sid: string, toolCallId: string): boolean {
+    return this.tracks.get(sid)?.tools.has(toolCallId) === true;
+  }
+
   /** The toolCall of a permission request: announces the tool call if it is new. */
   permissionFor(sid: string, toolCall: Json, line: number): void {
     const id = toolCall['toolCallId'];

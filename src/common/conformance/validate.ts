@@ -23,6 +23,7 @@ import {
   zWriteTextFileParams,
 } from '../protocol/requests';
 import { zForkSessionResult, zSetSessionTitleResult } from '../protocol/sessionOps';
+import { zCompleteElicitationParams, zCreateElicitationParams } from '../protocol/elicitation';
 
 /** Params of what the agent sends (requests and notifications), by method; session/update is parsed apart. */
 function paramsSchema(method: string, version: ProtocolVersion): z.ZodType | undefined {
@@ -43,6 +44,10 @@ function paramsSchema(method: string, version: ProtocolVersion): z.ZodType | und
       return zTerminalParams;
     case ProtocolMethods.cancelRequest:
       return zCancelRequestParams;
+    case ClientMethods.elicitationCreate:
+      return zCreateElicitationParams;
+    case ClientMethods.elicitationComplete:
+      return zCompleteElicitationParams;
     default:
       return undefined;
   }

@@ -20,6 +20,7 @@ const KIND_LABEL: Record<Entry['kind'], string> = {
   agent_message: 'Agent',
   agent_thought: 'Thought',
   tool_call: 'Tool call',
+  elicitation: 'Question',
 };
 
 const KIND_ICON: Record<Entry['kind'], string> = {
@@ -27,12 +28,13 @@ const KIND_ICON: Record<Entry['kind'], string> = {
   agent_message: 'hubot',
   agent_thought: 'lightbulb',
   tool_call: 'tools',
+  elicitation: 'question',
 };
 
 const PROVENANCE_LABEL = { local: 'local prompt', live: 'live', replay: 'replay', fork: 'forked' } as const;
 
 export function entryIdentity(e: Entry): string | null {
-  return e.kind === 'tool_call' ? e.toolCallId : e.messageId;
+  return e.kind === 'tool_call' ? e.toolCallId : e.kind === 'elicitation' ? (e.elicitationId ?? String(e.requestId)) : e.messageId;
 }
 
 export function sessionNode(s: SessionState, diagnostics: number): TreeNode {
@@ -71,7 +73,7 @@ export function entryNode(sessionId: string, e: Entry, index: number, findings: 
     label,
     description: `${flag}${status}${PROVENANCE_LABEL[e.provenance]} · ${counts}`,
     tooltip: [
-      `${KIND_LABEL[e.kind]} ${e.kind === 'tool_call' ? `toolCallId ${e.toolCallId}` : `messageId ${e.messageId ?? '(none)'}`}`,
+      `${KIND_LABEL[e.kind]} ${e.kind === 'tool_call' ? `toolCallId ${e.toolCallId}` : e.kind === 'elicitation' ? `request ${String(e.requestId)}` : `messageId ${e.messageId ?? '(none)'}`}`,
       `key ${e.key}`,
       `provenance ${PROVENANCE_LABEL[e.provenance]}`,
       counts,
@@ -100,6 +102,10 @@ export function entryDetails(sessionId: string, e: Entry, findings: readonly Fin
     if (e.name) out.push(d('name', e.name));
     out.push(d('status history', statusHistory(e)));
     if (e.parentKey) out.push(d('belongs to', e.parentKey, e.parentKey));
+  } else if (e.kind === 'elicitation') {
+    out.push(d('mode', e.mode), d('status', e.status), d('request id', String(e.requestId)));
+    if (e.toolCallId) out.push(d('toolCallId', e.toolCallId, e.toolCallId));
+    if (e.elicitationId) out.push(d('elicitationId', e.elicitationId, e.elicitationId));
   } else {
     out.push(d('messageId', e.messageId ?? '(no id)', e.messageId ?? undefined));
   }

@@ -77,6 +77,10 @@ export function entryToMarkdown(e: Entry): string {
       const body = e.content.map(toolContent).filter(Boolean).join('\n\n');
       return `**Tool call** \`${e.toolKind}\` — ${e.title} *(${e.status})*${body ? `\n\n${body}` : ''}`;
     }
+    case 'elicitation': {
+      const answer = e.answer ? Object.entries(e.answer).map(([k, v]) => `- ${k}: ${Array.isArray(v) ? v.join(', ') : String(v)}`).join('\n') : '';
+      return `**Question** — ${e.message} *(${e.status}${e.completed ? ', completed' : ''})*${answer ? `\n\n${answer}` : ''}`;
+    }
   }
 }
 

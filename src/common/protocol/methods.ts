@@ -44,6 +44,10 @@ export const ClientMethods = {
   terminalWaitForExit: 'terminal/wait_for_exit',
   terminalKill: 'terminal/kill',
   terminalRelease: 'terminal/release',
+  /** Stable since v1 (2026-07-24), behind `clientCapabilities.elicitation.form` / `.url`. */
+  elicitationCreate: 'elicitation/create',
+  /** Notification: a URL-mode elicitation finished on the agent's side. */
+  elicitationComplete: 'elicitation/complete',
 } as const;
 
 /** Methods either side may send. */

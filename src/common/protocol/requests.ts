@@ -34,6 +34,8 @@ export const zClientCapabilities = z.looseObject({
   terminal: optional(z.boolean()),
   auth: optional(z.looseObject({ terminal: optional(z.boolean()) })),
   session: optional(z.looseObject({})),
+  /** `{}` per supported mode; `elicitation: {}` alone supports neither. */
+  elicitation: optional(z.looseObject({ form: optional(z.looseObject({}).nullable()), url: optional(z.looseObject({}).nullable()) })),
   _meta: optional(zMeta),
 });
 export type ClientCapabilities = z.infer<typeof zClientCapabilities>;

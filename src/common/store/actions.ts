@@ -4,7 +4,7 @@
  */
 import type { ContentBlock } from '../protocol/content';
 import type { SessionUpdate, ToolCallPatch } from '../protocol/updates';
-import type { ConfigOption, Entry, SessionMode } from './model';
+import type { ConfigOption, ElicitationEntry, Entry, SessionMode } from './model';
 
 export type Action =
   | SessionUpdate
@@ -16,6 +16,12 @@ export type Action =
   | { readonly kind: 'permission_tool_call'; readonly patch: ToolCallPatch }
   /** The client answered a permission request about this tool call with a reject option. */
   | { readonly kind: 'permission_rejected'; readonly toolCallId: string }
+  /** Agent->client `elicitation/create` for this session: a new entry, last in the session. */
+  | { readonly kind: 'elicitation_asked'; readonly ask: Omit<ElicitationEntry, 'kind' | 'key' | 'status' | 'answer' | 'completed' | 'provenance' | 'stats'> }
+  /** The client's answer to it (`action`, or `error` for an error response). */
+  | { readonly kind: 'elicitation_answered'; readonly key: string; readonly status: string; readonly answer: Readonly<Record<string, unknown>> | null }
+  /** Agent->client `elicitation/complete`. */
+  | { readonly kind: 'elicitation_completed'; readonly elicitationId: string }
   /** Client->agent `session/cancel`. */
   | { readonly kind: 'cancel' }
   /** Client->agent `session/load`: the replay window opens. */

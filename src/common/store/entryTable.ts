@@ -12,7 +12,7 @@
  * something the store does not hold (test/unit/store/patches.property.test.ts checks this).
  */
 import type { StoreChange } from './changes';
-import type { Entry, MessageEntry, MessageKind, ToolCallEntry } from './model';
+import type { ElicitationEntry, Entry, MessageEntry, MessageKind, ToolCallEntry } from './model';
 
 /** What the table needs from the reducer step that changes it. */
 export interface ChangeSink {
@@ -46,7 +46,12 @@ export class EntryTable {
 
   message(index: number): MessageEntry | undefined {
     const e = this.list[index];
-    return e && e.kind !== 'tool_call' ? e : undefined;
+    return e && e.kind !== 'tool_call' && e.kind !== 'elicitation' ? e : undefined;
+  }
+
+  elicitation(index: number): ElicitationEntry | undefined {
+    const e = this.list[index];
+    return e && e.kind === 'elicitation' ? e : undefined;
   }
 
   toolCall(index: number): ToolCallEntry | undefined {
@@ -114,9 +119,10 @@ export class EntryTable {
   }
 }
 
-/** The entry's key in its id map (kind-scoped for messages), or null when it has no id. */
+/** The entry's key in its id map (kind-scoped for messages), or null when it has no id (elicitations are found by key). */
 function idOf(e: Entry): string | null {
   if (e.kind === 'tool_call') return e.toolCallId;
+  if (e.kind === 'elicitation') return null;
   return e.messageId === null ? null : messageIdKey(e.kind, e.messageId);
 }
 

@@ -61,7 +61,36 @@ export interface ToolCallEntry {
   readonly stats: EntryStats;
 }
 
-export type Entry = MessageEntry | ToolCallEntry;
+/**
+ * An agent's question (`elicitation/create` scoped to this session): what was asked and, once the client
+ * answered, the answer. It is built from the wire like every entry, so the transcript keeps it.
+ */
+export interface ElicitationEntry {
+  readonly kind: 'elicitation';
+  readonly key: string;
+  /** The agent's JSON-RPC request id (pairs the entry with the client's live prompt for it). */
+  readonly requestId: string | number;
+  /** `form`, `url`, or a future mode (shown as not supported). */
+  readonly mode: string;
+  readonly message: string;
+  /** The tool call it belongs to, when the agent named one. */
+  readonly toolCallId: string | null;
+  /** Form mode: the schema as the agent sent it (read by `elicitation/form.ts`). */
+  readonly requestedSchema: unknown;
+  /** URL mode: the id `elicitation/complete` names, and the URL. */
+  readonly elicitationId: string | null;
+  readonly url: string | null;
+  /** `pending` until answered, then the client's action (`accept`, `decline`, `cancel`), or `error`. */
+  readonly status: string;
+  /** Accepted form content as sent. */
+  readonly answer: Readonly<Record<string, unknown>> | null;
+  /** URL mode: the agent sent `elicitation/complete`. */
+  readonly completed: boolean;
+  readonly provenance: Provenance;
+  readonly stats: EntryStats;
+}
+
+export type Entry = MessageEntry | ToolCallEntry | ElicitationEntry;
 export type EntryKind = Entry['kind'];
 
 export interface PlanEntry {

@@ -49,7 +49,23 @@ export const zToolCallEntry = z.object({
   provenance: zProvenance.catch('live'),
   stats: zStats.catch(emptyStats),
 });
-export const zPersistedEntry = z.discriminatedUnion('kind', [zMessageEntry, zToolCallEntry]);
+export const zElicitationEntry = z.object({
+  kind: z.literal('elicitation'),
+  key: z.string().min(1).optional(),
+  requestId: z.union([z.string(), z.number()]),
+  mode: z.string(),
+  message: z.string(),
+  toolCallId: z.string().nullable().catch(null),
+  requestedSchema: z.unknown(),
+  elicitationId: z.string().nullable().catch(null),
+  url: z.string().nullable().catch(null),
+  status: z.string(),
+  answer: z.record(z.string(), z.unknown()).nullable().catch(null),
+  completed: z.boolean().catch(false),
+  provenance: zProvenance.catch('live'),
+  stats: zStats.catch(emptyStats),
+});
+export const zPersistedEntry = z.discriminatedUnion('kind', [zMessageEntry, zToolCallEntry, zElicitationEntry]);
 
 export const zInternals = z.object({
   open: z.number().int(),
@@ -145,5 +161,6 @@ export function parseEntry(raw: unknown, sessionId: string, index: number): { en
   }
   const key = r.data.key ?? `restored:${sessionId}:${index}`;
   if (r.data.kind === 'tool_call') return { entry: { ...r.data, key, kind: 'tool_call' } };
+  if (r.data.kind === 'elicitation') return { entry: { ...r.data, key, kind: 'elicitation' } };
   return { entry: { ...r.data, key } };
 }

@@ -28,6 +28,7 @@ function entryOutput(e: Entry): Record<string, unknown> {
       rawOutput: e.rawOutput,
     };
   }
+  if (e.kind === 'elicitation') return { kind: e.kind, key: e.key, mode: e.mode, message: e.message, toolCallId: e.toolCallId, status: e.status, answer: e.answer, completed: e.completed };
   return { kind: e.kind, key: e.key, messageId: e.messageId, content: e.content, meta: e.meta };
 }
 

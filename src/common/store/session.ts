@@ -14,6 +14,7 @@ import { MessageRules } from './messageRules';
 import type { AvailableCommand, ConfigOption, Entry, PlanEntry, SessionMode, SessionState, Usage } from './model';
 import { ReplayWindow, type ReplayState } from './replayWindow';
 import { ToolCallRules } from './toolCallRules';
+import { ElicitationRules } from './elicitationRules';
 import { modeFromConfig } from '../modes';
 
 export type { ApplyContext } from './context';
@@ -42,6 +43,7 @@ export class Session {
   private readonly replay: ReplayWindow;
   private readonly messages: MessageRules;
   private readonly tools: ToolCallRules;
+  private readonly elicitations: ElicitationRules;
 
   constructor(sessionId: string, protocolVersion: number) {
     this.sessionId = sessionId;
@@ -50,6 +52,7 @@ export class Session {
     this.replay = new ReplayWindow(this.table);
     this.messages = new MessageRules(this.table, this.book, this.replay);
     this.tools = new ToolCallRules(this.table, this.book, this.replay);
+    this.elicitations = new ElicitationRules(this.table);
   }
 
   state(): SessionState {
@@ -109,6 +112,12 @@ export class Session {
         return this.tools.rejected(a.toolCallId, ctx);
       case 'cancel':
         return this.tools.cancel(ctx);
+      case 'elicitation_asked':
+        return this.elicitations.asked(a, ctx);
+      case 'elicitation_answered':
+        return this.elicitations.answered(a, ctx);
+      case 'elicitation_completed':
+        return this.elicitations.completed(a.elicitationId, ctx);
       case 'load_started':
         this.replay.start();
         this.book.open = -1;
@@ -179,6 +188,7 @@ export class Session {
     if (this.table.length > 0) return;
     const keys = new Map<string, string>();
     for (const { key, ...e } of entries) {
+      if (e.kind === 'elicitation' && e.status === 'pending') continue; // a question the fork cannot answer
       const copy = e.kind === 'tool_call' ? { ...e, parentKey: e.parentKey === null ? null : (keys.get(e.parentKey) ?? null), provenance: 'fork' as const } : { ...e, provenance: 'fork' as const };
       const at = this.table.append(copy, ctx);
       const added = this.table.at(at);

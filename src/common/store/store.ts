@@ -26,6 +26,7 @@ import { errorText, issueText } from '../util/errors';
 import { replayToPlain } from './replayWindow';
 import { restoreSession } from './restoreSession';
 import { PermissionOutcomes } from './permissionOutcomes';
+import { zCompleteElicitationParams, zCreateElicitationParams, zCreateElicitationResult } from '../protocol/elicitation';
 import { type ApplyContext, Session } from './session';
 import { zInitializeResult, zNewSessionResult, zPermissionParams, zPromptParams, zPromptResult, zSessionIdParams, zSessionResult, zSetModeParams, zSetSessionTitleResult } from './wireShapes';
 import { MAX_NESTING, tooDeep } from '../util/depth';
@@ -225,8 +226,36 @@ export class MessageStore {
           this.permissionOutcomes.request(id, p.data.sessionId, tc.data.toolCallId, params);
         } else step.diagnostic('error', `session/request_permission toolCall rejected: ${issueText(tc.error)}`);
       }
+    } else if (method === ClientMethods.elicitationCreate) {
+      if (id !== null) pending.localKey = this.elicitationAsked(id, params, step);
     }
     this.pending[dir].set(idKey(id), pending);
+  }
+
+  /** A session-scoped `elicitation/create` becomes an entry; its key is remembered to record the answer. */
+  private elicitationAsked(id: string | number, params: unknown, step: Step): string | null {
+    const p = zCreateElicitationParams.safeParse(params);
+    if (!p.success || p.data.sessionId === undefined) return null; // request-scoped: no session to show it in
+    const d = p.data;
+    const sessionId = d.sessionId as string;
+    this.apply(
+      sessionId,
+      {
+        kind: 'elicitation_asked',
+        ask: {
+          requestId: id,
+          mode: d.mode,
+          message: d.message,
+          toolCallId: d.toolCallId ?? null,
+          requestedSchema: d.requestedSchema ?? null,
+          elicitationId: d.elicitationId ?? null,
+          url: d.url ?? null,
+        },
+      },
+      step,
+    );
+    const entries = this.byId.get(sessionId)?.state().entries;
+    return entries?.[entries.length - 1]?.key ?? null;
   }
 
   private notification(dir: Direction, method: string, params: unknown, step: Step): void {
@@ -240,6 +269,9 @@ export class MessageStore {
       for (const w of r.warnings) step.diagnostic('warning', w);
       if (r.update.kind === 'ignored') return;
       this.apply(r.sessionId, r.update, step);
+    } else if (dir === 'agent->client' && method === ClientMethods.elicitationComplete) {
+      const p = zCompleteElicitationParams.safeParse(params);
+      if (p.success) for (const s of this.byId.keys()) this.apply(s, { kind: 'elicitation_completed', elicitationId: p.data.elicitationId }, step);
     } else if (dir === 'client->agent' && method === AgentMethods.sessionCancel) {
       const sid = zSessionIdParams.safeParse(params);
       if (sid.success) this.apply(sid.data.sessionId, { kind: 'cancel' }, step);
@@ -255,6 +287,13 @@ export class MessageStore {
     if (!req) return; // e.g. a capture that starts mid-conversation
     map.delete(key);
     if (requestDir === 'agent->client') {
+      if (req.method === ClientMethods.elicitationCreate && req.localKey !== null && req.sessionId !== null) {
+        const r = outcome.ok ? zCreateElicitationResult.safeParse(outcome.result) : null;
+        const status = r?.success ? r.data.action : 'error';
+        const answer = r?.success && r.data.action === 'accept' ? (r.data.content ?? null) : null;
+        this.apply(req.sessionId, { kind: 'elicitation_answered', key: req.localKey, status, answer }, step);
+        return;
+      }
       const rejected = req.method === ClientMethods.sessionRequestPermission && outcome.ok ? this.permissionOutcomes.response(id, outcome.result) : null;
       if (rejected) this.apply(rejected.sessionId, { kind: 'permission_rejected', toolCallId: rejected.toolCallId }, step);
       return;

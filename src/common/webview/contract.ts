@@ -34,6 +34,20 @@ export interface PermissionView {
   readonly options: readonly { readonly optionId: string; readonly name: string; readonly kind: string }[];
 }
 
+/**
+ * An agent's question waiting for the user. Session-scoped ones are drawn on their transcript entry
+ * (`entryKey`); one asked before any session exists has no entry and is drawn on its own.
+ */
+export interface ElicitationPrompt {
+  /** Host-side id of the pending question (not the JSON-RPC id, which the agent owns). */
+  readonly requestId: string;
+  readonly entryKey: string | null;
+  readonly mode: string;
+  readonly message: string;
+  readonly requestedSchema: unknown;
+  readonly url: string | null;
+}
+
 /** Output of a terminal the client runs for the agent (v1 `terminal/create`) or the agent owns (v2), shown live on its tool call. */
 export interface TerminalView {
   /** The most recent output (the host keeps a bounded tail). */
@@ -78,6 +92,8 @@ export interface PanelState {
   /** Editor context attached to the next prompt ("Add Selection/File/Problems to Chat"), shown as chips. */
   readonly context: readonly ContextChip[];
   readonly permissions: readonly PermissionView[];
+  /** Questions (elicitations) waiting for the user, oldest first. */
+  readonly elicitations: readonly ElicitationPrompt[];
   readonly notices: readonly Notice[];
   /** Terminals by id; patched with `terminal` ops as output arrives. */
   readonly terminals: Readonly<Record<string, TerminalView>>;
@@ -158,6 +174,13 @@ export const zWebviewToHost = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('cancel') }),
   z.object({ type: z.literal('permission'), requestId: zKey, optionId: z.string().nullable() }),
+  /** The user's answer to a question: validated again on the host and by the client before it is sent. */
+  z.object({
+    type: z.literal('elicitation'),
+    requestId: zKey,
+    action: z.enum(['accept', 'decline', 'cancel']),
+    content: z.record(z.string(), z.union([z.string().max(100_000), z.number(), z.boolean(), z.array(z.string().max(10_000)).max(1000)])).optional(),
+  }),
   z.object({ type: z.literal('openLink'), href: z.string().max(10_000) }),
   z.object({ type: z.literal('openLocation'), path: z.string(), line: z.number().int().nullable() }),
   z.object({ type: z.literal('openDiff'), key: zKey, index: z.number().int().nonnegative() }),

@@ -19,6 +19,7 @@ export const EMPTY_PANEL: PanelState = {
   queuedPrompts: [],
   context: [],
   permissions: [],
+  elicitations: [],
   notices: [],
   terminals: {},
   earlier: null,

@@ -15,7 +15,7 @@
  */
 import type { Entry } from '../store/model';
 import type { PanelState, PatchOp } from './contract';
-import { diffEntry, sameValue, type EntryPatch } from './entryDiff';
+import { diffEntry, sameValue, type DiffableEntry, type EntryPatch } from './entryDiff';
 import { toViewEntry } from './viewEntry';
 import { encodeEntry, encodePatch } from './wire';
 import { toWireEntry } from './wireEntry';
@@ -138,7 +138,9 @@ export class PatchBatcher {
   /** The smallest op that turns `base` (what the webview holds) into `entry`. */
   private fieldsOrReplace(base: Entry | undefined, entry: Entry): PatchOp {
     const next = toViewEntry(entry);
-    const patch = base ? diffEntry(toViewEntry(base), next) : null;
+    const prev = base ? toViewEntry(base) : undefined;
+    // A question changes once or twice (answered, completed): it goes whole.
+    const patch = prev && prev.kind !== 'elicitation' && next.kind !== 'elicitation' ? diffEntry<DiffableEntry>(prev, next) : null;
     const h = this.handleOf(entry.key);
     return patch ? { op: 'fields', h, patch: encodePatch(next.kind, patch) } : { op: 'replace', h, entry: encodeEntry(next) };
   }
@@ -235,6 +237,7 @@ export class PatchBatcher {
 /** Characters of text in a message's content. */
 function textLength(entry: Entry): number {
   let n = 0;
+  if (entry.kind === 'elicitation') return n;
   for (const c of entry.content) if (c.type === 'text') n += c.text.length;
   return n;
 }

@@ -9,7 +9,7 @@
  * Pure and deterministic: the host projects every entry it posts (snapshot, insert, replace) and diffs
  * projections for `fields` patches, so the webview's copy always equals `toViewEntry(storeEntry)`.
  */
-import type { MessageEntry, ToolCallEntry, Entry } from '../store/model';
+import type { ElicitationEntry, MessageEntry, ToolCallEntry, Entry } from '../store/model';
 import { commandOf, toolOutputOf, type ToolOutput } from '../toolOutput';
 import type { Mutable } from '../util/types';
 
@@ -35,7 +35,10 @@ export interface ViewToolCall extends Omit<ToolCallEntry, 'rawInput' | 'rawOutpu
   readonly raw?: RawSummary;
 }
 
-export type ViewEntry = ViewMessage | ViewToolCall;
+/** An agent's question: everything the card shows (the schema is read in the webview, by elicitation/form.ts). */
+export type ViewElicitation = Omit<ElicitationEntry, 'stats'>;
+
+export type ViewEntry = ViewMessage | ViewToolCall | ViewElicitation;
 
 /** JSON sizes of raw values, by identity: store entries are immutable, so a value is measured once. */
 const sizes = new WeakMap<object, number>();
@@ -106,6 +109,10 @@ function viewToolCall(e: ToolCallEntry): ViewToolCall {
 
 export function toViewEntry(e: Entry): ViewEntry {
   if (e.kind === 'tool_call') return viewToolCall(e);
+  if (e.kind === 'elicitation') {
+    const { stats: _stats, ...view } = e;
+    return view;
+  }
   const m: ViewMessage = { kind: e.kind, key: e.key, messageId: e.messageId, content: e.content, provenance: e.provenance };
   return e.kind === 'agent_thought' ? { ...m, span: { first: e.stats.firstSeen, last: e.stats.lastSeen } } : m;
 }

@@ -20,7 +20,7 @@ import type { Provenance } from '../store/model';
 import { isRecord } from '../util/guards';
 import type { Mutable } from '../util/types';
 import type { EntryPatch } from './entryDiff';
-import type { ViewEntry, ViewMessage, ViewToolCall } from './viewEntry';
+import type { ViewElicitation, ViewEntry, ViewMessage, ViewToolCall } from './viewEntry';
 
 /** A content list on the wire: an item that is only text is its string. */
 export type WireContent<C> = readonly (C | string)[];
@@ -44,7 +44,8 @@ export interface WireToolCall extends Omit<ViewToolCall, 'title' | 'name' | 'too
   readonly provenance?: Provenance;
 }
 
-export type WireEntry = WireMessage | WireToolCall;
+/** A question crosses as it is: few per chat, and its fields are what the card shows. */
+export type WireEntry = WireMessage | WireToolCall | ViewElicitation;
 
 /** An entry patch on the wire: content lists in `set` and `append` are encoded like an entry's. */
 export type WirePatch = EntryPatch;
@@ -83,6 +84,7 @@ function decodeContent(tool: boolean, items: readonly unknown[]): unknown[] {
 // monomorphic and allocate one object each.
 
 export function encodeEntry(v: ViewEntry): WireEntry {
+  if (v.kind === 'elicitation') return v;
   if (v.kind === 'tool_call') {
     const w: Mutable<WireToolCall> = { kind: v.kind, key: v.key, toolCallId: v.toolCallId };
     if (v.title !== '') w.title = v.title;
@@ -107,6 +109,7 @@ export function encodeEntry(v: ViewEntry): WireEntry {
 }
 
 export function decodeEntry(w: WireEntry): ViewEntry {
+  if (w.kind === 'elicitation') return w as ViewElicitation;
   if (w.kind === 'tool_call') {
     const t = w as WireToolCall;
     const v: Mutable<ViewToolCall> = {

@@ -74,6 +74,7 @@ import type { InvalidLine } from '../transport/ndjson';
 import type { CheckedMessage } from '../../common/store/rpc';
 import { AcpClosedError, AcpProtocolError, isAuthRequired, toAcpError } from './errors';
 import type { ClientHandlers } from './handlers';
+import { Elicitations, elicitationCapabilities } from './elicitations';
 
 import type { Direction } from '../../common/protocol/direction';
 export type { Direction };
@@ -131,6 +132,7 @@ export class AcpClient implements IDisposable {
    * the agent (load, resume, prompt...). The agent's requests must name one of these.
    */
   private readonly sessions = new Set<string>();
+  private readonly elicitations: Elicitations | undefined;
   /** Sessions with a prompt in flight that the user cancelled: an error reply then means "cancelled". */
   private readonly cancelledTurns = new Set<string>();
   private readonly updateEmitter = new Emitter<SessionNotification>();
@@ -155,6 +157,7 @@ export class AcpClient implements IDisposable {
       tap: (direction, msg, raw, checked) => opts.tap?.(direction === 'in' ? 'agent->client' : 'client->agent', msg, raw, checked),
     });
     this.registerHandlers();
+    this.elicitations = opts.handlers.elicitation ? new Elicitations(this.acp, opts.handlers.elicitation, this.log) : undefined;
     this.acp.connection.onClose(() => {
       const settled = opts.closeSettled
         ? Promise.race([opts.closeSettled(), new Promise((r) => setTimeout(r, 1000).unref())])
@@ -185,10 +188,12 @@ export class AcpClient implements IDisposable {
   /** Exactly what this client implements, derived from the handlers it was given. */
   get clientCapabilities(): ClientCapabilities {
     const h = this.opts.handlers;
+    const elicitation = elicitationCapabilities(h.elicitation);
     return {
       fs: { readTextFile: h.readTextFile !== undefined, writeTextFile: h.writeTextFile !== undefined },
       terminal: h.terminals !== undefined,
       ...(this.opts.terminalAuth ? { auth: { terminal: true } } : {}),
+      ...(elicitation ? { elicitation } : {}),
     };
   }
 
@@ -199,7 +204,8 @@ export class AcpClient implements IDisposable {
     const v1Fields = { clientCapabilities: this.clientCapabilities, clientInfo: this.opts.clientInfo };
     // Asking for v2 we send both shapes: a v1-only agent answers 1 and reads the v1 fields; v2
     // has no client fs/terminal, so its `capabilities` stay empty.
-    const v2Caps = this.opts.terminalAuth ? { auth: { terminal: {} } } : {};
+    const elicitation = elicitationCapabilities(this.opts.handlers.elicitation);
+    const v2Caps = { ...(this.opts.terminalAuth ? { auth: { terminal: {} } } : {}), ...(elicitation ? { elicitation } : {}) };
     const params = asked === PROTOCOL_V2 ? { protocolVersion: asked, info: this.opts.clientInfo, capabilities: v2Caps, ...v1Fields } : { protocolVersion: asked, ...v1Fields };
     const raw = await this.requestRaw(AgentMethods.initialize, params);
     const version = zVersionOnly.safeParse(raw);
@@ -370,6 +376,11 @@ export class AcpClient implements IDisposable {
     });
   }
 
+  /** Elicitations the agent is waiting on, per session (request-scoped ones count only without a session). */
+  pendingElicitationCount(sessionId?: string): number {
+    return this.elicitations?.count(sessionId) ?? 0;
+  }
+
   /** Permission requests the agent is waiting on, per session (for "a pending request is always visible"). */
   pendingPermissionCount(sessionId?: string): number {
     let n = 0;
@@ -475,11 +486,14 @@ export class AcpClient implements IDisposable {
     for (const p of [...this.pendingRequests]) p.reject(new AcpClosedError(this.closedMessage(p.method)));
     this.pendingRequests.clear();
     for (const p of [...this.pendingPermissions]) p.controller.abort();
+    this.elicitations?.closeAll();
     const extra = this.opts.describeClose?.();
     this.closeEmitter.fire(extra ? `${reason} (${extra})` : reason);
   }
 
+  /** Permission requests and elicitations of the session are answered `cancelled` / `cancel`. */
   private answerPendingPermissions(sessionId: string): void {
+    this.elicitations?.cancelSession(sessionId);
     for (const p of [...this.pendingPermissions]) {
       if (p.sessionId !== sessionId) continue;
       p.resolve(CANCELLED);

@@ -15,6 +15,8 @@ import type {
   TerminalParams,
   WriteTextFileParams,
 } from '../../common/protocol/requests';
+import type { CreateElicitationParams, CreateElicitationResult } from '../../common/protocol/elicitation';
+import type { FormModel } from '../../common/elicitation/form';
 
 export interface TerminalHost {
   create(p: CreateTerminalParams): Promise<CreateTerminalResult>;
@@ -22,6 +24,28 @@ export interface TerminalHost {
   waitForExit(p: TerminalParams, signal: AbortSignal): Promise<TerminalExitStatus>;
   kill(p: TerminalParams): Promise<void>;
   release(p: TerminalParams): Promise<void>;
+}
+
+/** An `elicitation/create` the client accepted: the params, and the form read from a form mode's schema. */
+export interface ElicitationAsk {
+  readonly params: CreateElicitationParams;
+  /** Null in URL mode. */
+  readonly form: FormModel | null;
+  /** The agent's JSON-RPC id of the request (the store's elicitation entry carries the same). */
+  readonly rpcId: string | number | null;
+}
+
+export interface ElicitationHost {
+  /** The modes served, advertised as `clientCapabilities.elicitation.form` / `.url`. */
+  readonly modes: { readonly form: boolean; readonly url: boolean };
+  /**
+   * Ask the user. `signal` aborts when the turn is cancelled, the agent withdraws the request or the
+   * connection ends; the client then answers `cancel` itself. Accepted form content is validated by the
+   * client against the requested schema before it is sent.
+   */
+  create(ask: ElicitationAsk, signal: AbortSignal): Promise<CreateElicitationResult>;
+  /** `elicitation/complete`: the agent says a URL-mode elicitation is done. */
+  complete?(elicitationId: string): void;
 }
 
 export interface ClientHandlers {
@@ -33,4 +57,5 @@ export interface ClientHandlers {
   readTextFile?(p: ReadTextFileParams, signal: AbortSignal): Promise<ReadTextFileResult>;
   writeTextFile?(p: WriteTextFileParams, signal: AbortSignal): Promise<void>;
   terminals?: TerminalHost;
+  elicitation?: ElicitationHost;
 }

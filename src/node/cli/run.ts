@@ -7,7 +7,9 @@
  * Exit codes: 0 every turn finished; 1 protocol failure (error reply, invalid message); 2 usage;
  * 3 the agent exited or closed the connection; 4 timeout.
  */
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { createInterface } from 'node:readline/promises';
 import { PROTOCOL_V1, PROTOCOL_V2 } from '../../common/protocol/methods';
 import type { ProtocolVersion } from '../../common/protocol/methods';
 import { AcpClient } from '../acp/client';
@@ -21,13 +23,17 @@ import { TranscriptPrinter } from './printer';
 import { parse, resolveAgentCommand, splitAtDashDash } from './args';
 import { terminalSafe } from '../../common/untrusted';
 import { errorText } from '../../common/util/errors';
+import { cliElicitation, parseAnswersFile, type AskLine, type ElicitFallback } from './elicit';
 
 export const usage = [
   'run [--cwd DIR] [--approve all|none] [--capture FILE] [--protocol 1|2] [--mode ID] [--auth METHOD]',
-  '    [--timeout SEC] [--grace MS] [--allow-outside-cwd] [--verbose] --prompt TEXT [--prompt TEXT2 ...] -- AGENT_CMD [ARGS...]',
+  '    [--timeout SEC] [--grace MS] [--allow-outside-cwd] [--elicit decline|cancel] [--elicit-answers FILE]',
+  '    [--verbose] --prompt TEXT [--prompt TEXT2 ...] -- AGENT_CMD [ARGS...]',
   '    run turns against an ACP agent and print the transcript (exit 0 on success); everything after --',
   '    goes to the agent; relative paths are read where you run this command, the agent runs in --cwd;',
-  '    the agent\'s fs/* and terminals are served only inside --cwd unless --allow-outside-cwd',
+  '    the agent\'s fs/* and terminals are served only inside --cwd unless --allow-outside-cwd;',
+  '    the agent\'s questions (elicitation) are asked on a terminal, else answered from --elicit-answers',
+  '    (a JSON object keyed by property name, checked against each form) or with --elicit (default decline)',
 ].join('\n');
 
 export interface RunOptions {
@@ -44,6 +50,12 @@ export interface RunOptions {
   allowOutsideCwd: boolean;
   prompts: string[];
   agent: string[];
+  /** How questions are answered when neither the answers file nor a terminal can. */
+  elicit: ElicitFallback;
+  /** The `--elicit-answers` object. */
+  elicitAnswers: Readonly<Record<string, unknown>> | undefined;
+  /** Asks the user a line at a terminal; absent when not interactive. */
+  ask?: AskLine;
 }
 
 const runOptions = {
@@ -58,6 +70,8 @@ const runOptions = {
   verbose: { type: 'boolean', default: false },
   'allow-outside-cwd': { type: 'boolean', default: false },
   prompt: { type: 'string', multiple: true },
+  elicit: { type: 'string', default: 'decline' },
+  'elicit-answers': { type: 'string' },
 } as const;
 
 /** Parses `run`'s arguments; `from` is where the user typed them (relative paths are read from there). */
@@ -75,6 +89,20 @@ export function parseRunArgs(args: readonly string[], from = process.cwd()): Run
   if (!(graceMs >= 0)) return `--grace must be a number of ms, not ${v.grace}`;
   const prompts = v.prompt ?? [];
   if (prompts.length === 0) return 'at least one --prompt is required';
+  if (v.elicit !== 'decline' && v.elicit !== 'cancel') return `--elicit must be decline or cancel, not ${v.elicit}`;
+  let elicitAnswers: Record<string, unknown> | undefined;
+  if (v['elicit-answers'] !== undefined) {
+    const file = path.resolve(from, v['elicit-answers']);
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (e) {
+      return `--elicit-answers ${file}: ${errorText(e)}`;
+    }
+    const answers = parseAnswersFile(text);
+    if (typeof answers === 'string') return `--elicit-answers ${file} ${answers}`;
+    elicitAnswers = answers;
+  }
   return {
     cwd: path.resolve(from, v.cwd ?? '.'),
     approve: v.approve,
@@ -88,6 +116,8 @@ export function parseRunArgs(args: readonly string[], from = process.cwd()): Run
     allowOutsideCwd: v['allow-outside-cwd'],
     prompts,
     agent: resolveAgentCommand(rest, from),
+    elicit: v.elicit,
+    elicitAnswers,
   };
 }
 
@@ -103,7 +133,23 @@ export async function main(args: string[]): Promise<number> {
     process.stderr.write('\nrun: cancelling the turn (Ctrl-C again to quit)\n');
     interrupt.abort();
   });
-  return run(parsed, (s) => process.stdout.write(s), (s) => process.stderr.write(s), interrupt.signal);
+  const ask = process.stdin.isTTY && process.stdout.isTTY ? terminalAsk() : undefined;
+  return run({ ...parsed, ...(ask ? { ask } : {}) }, (s) => process.stdout.write(s), (s) => process.stderr.write(s), interrupt.signal);
+}
+
+/** One question at a time on the terminal; the question holds agent text, so it is made terminal-safe. */
+function terminalAsk(): AskLine {
+  return async (question, signal) => {
+    const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: true });
+    const ended = new Promise<null>((resolve) => rl.once('close', () => resolve(null)));
+    try {
+      return await Promise.race([rl.question(terminalSafe(question), { signal }), ended]);
+    } catch {
+      return null;
+    } finally {
+      rl.close();
+    }
+  };
 }
 
 export async function run(o: RunOptions, rawOut: (s: string) => void, rawErr: (s: string) => void, interrupt?: AbortSignal): Promise<number> {
@@ -151,6 +197,7 @@ export async function run(o: RunOptions, rawOut: (s: string) => void, rawErr: (s
       readTextFile: (p) => nodeReadTextFile(p, files),
       writeTextFile: (p) => nodeWriteTextFile(p, files),
       terminals,
+      elicitation: cliElicitation({ fallback: o.elicit, answers: o.elicitAnswers, ask: o.ask }, (l) => printer.line(l)),
     },
     tap: (dir, msg, raw) => capture?.write(dir, msg, undefined, raw),
     onInvalidLine: (line) => {

@@ -1,3 +1,4 @@
+import { entryIdentity } from '../../../src/common/debug/treeModel';
 // Session operations beyond the stable set (session/fork, set_title, archive/unarchive, delete, logout) and
 // terminal-type authentication: the client's typed methods and capability gating, against the real demo
 // agent in-process (v1 and the v2 draft, with and without the operations advertised), the store's view of
@@ -81,7 +82,7 @@ describe('session operations', () => {
     assert.ok(forked);
     const forkedCount = forked.entries.length;
     assert.deepEqual(forked.entries.map((e) => e.kind), source.entries.map((e) => e.kind));
-    assert.deepEqual(forked.entries.map((e) => (e.kind === 'tool_call' ? e.toolCallId : e.messageId)), source.entries.map((e) => (e.kind === 'tool_call' ? e.toolCallId : e.messageId)));
+    assert.deepEqual(forked.entries.map(entryIdentity), source.entries.map(entryIdentity));
     assert.ok(forked.entries.every((e) => e.provenance === 'fork'));
     const sourceKeys = new Set(source.entries.map((e) => e.key));
     assert.ok(forked.entries.every((e) => !sourceKeys.has(e.key)), 'keys are never shared between sessions');

@@ -207,6 +207,32 @@ describe('conformance rules', () => {
     assert.equal(fired([...open(), A(err(2, { code: 1.5 }))], 'error-object-invalid').length, 1);
   });
 
+  const askCaps = { clientCaps: { elicitation: { form: {}, url: {} } } };
+  const ask = (id: number, extra: Record<string, unknown>) => A(req(id, 'elicitation/create', { sessionId: 's', message: 'Which?', ...extra }));
+  const flat = { type: 'object', properties: { q: { type: 'string', oneOf: [{ const: 'a', title: 'A' }] } } };
+
+  rule('elicitation-schema-unsupported', () => {
+    const nested = { type: 'object', properties: { q: { type: 'object', properties: {} } } };
+    both('elicitation-schema-unsupported', [...open(askCaps), ask(4, { mode: 'form', requestedSchema: nested })], [...open(askCaps), ask(4, { mode: 'form', requestedSchema: flat })], 6, 'error');
+    assert.match(fired([...open(askCaps), ask(4, { mode: 'form', requestedSchema: nested })], 'elicitation-schema-unsupported')[0]!.message, /property 'q' has type "object"/);
+  });
+
+  rule('elicitation-unknown-id', () => {
+    const url = ask(4, { mode: 'url', elicitationId: 'e1', url: 'https://x.test' });
+    both('elicitation-unknown-id', [...open(askCaps), url, A(note('elicitation/complete', { elicitationId: 'e2' }))], [...open(askCaps), url, A(note('elicitation/complete', { elicitationId: 'e1' }))], 7, 'error');
+  });
+
+  rule('elicitation-tool-call-unknown', () => {
+    const tool = up({ sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Ask' });
+    both('elicitation-tool-call-unknown', [...open(askCaps), tool, ask(4, { mode: 'form', requestedSchema: flat, toolCallId: 't9' })], [...open(askCaps), tool, ask(4, { mode: 'form', requestedSchema: flat, toolCallId: 't1' })], 7, 'warning');
+  });
+
+  it('elicitation: an unadvertised mode is capability-unadvertised; params are schema-checked', () => {
+    both('capability-unadvertised', [...open({ clientCaps: { elicitation: { form: {} } } }), ask(4, { mode: 'url', elicitationId: 'e', url: 'https://x.test' })], [...open(askCaps), ask(4, { mode: 'url', elicitationId: 'e', url: 'https://x.test' })], 6, 'error');
+    assert.equal(fired([...open(askCaps), ask(4, { mode: 'form' })], 'invalid-message').length, 1, 'a form without requestedSchema');
+    assert.deepEqual(check([...open(askCaps), ask(4, { mode: 'form', requestedSchema: flat }), C(res(4, { action: 'accept', content: { q: 'a' } }))]), []);
+  });
+
   it('every rule has a test here', () => {
     assert.deepEqual(RULE_IDS.filter((r) => !tested.has(r)), []);
   });

@@ -65,6 +65,7 @@ export const noUi: SessionUi = {
   openLink() {}, openLocation() {}, openDiff() {}, copy() {}, revealInTree() {}, exportMarkdown() {},
   async chooseAuthMethod() { return undefined; },
   permissionAsked() {},
+  openElicitationUrl() {},
 };
 
 /** ChatSession options for a test: an agent link plus whatever the test cares about; the rest inert. */

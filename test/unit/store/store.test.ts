@@ -1,3 +1,4 @@
+import { entryIdentity } from '../../../src/common/debug/treeModel';
 // Store behaviour beyond the conformance vectors: change events, stats, echo, cancel, replay
 // provenance, v2 prompt ids, modes and config options, diagnostics.
 import { test } from 'node:test';
@@ -32,7 +33,7 @@ test('entries are immutable values: an update replaces the object, old snapshots
   store.ingest('agent->client', chunk('s', 'agent_message_chunk', 'B', 'm1'));
   const after = store.session('s')?.entries[0];
   assert.notEqual(before, after);
-  assert.ok(before && before.kind !== 'tool_call' && after && after.kind !== 'tool_call');
+  assert.ok(before && before.kind !== 'tool_call' && before.kind !== 'elicitation' && after && after.kind !== 'tool_call' && after.kind !== 'elicitation');
   assert.deepEqual(before.content, [{ type: 'text', text: 'A' }]);
   assert.deepEqual(after.content, [{ type: 'text', text: 'AB' }]);
   assert.equal(before.key, after.key);
@@ -160,13 +161,13 @@ test('session/load: matched entries keep key and provenance; unmatched replayed 
   store.ingest('agent->client', ok(6, { modes: { currentModeId: 'ask', availableModes: [{ id: 'ask', name: 'Ask' }] } }));
   const entries = store.session('s')?.entries ?? [];
   assert.deepEqual(entries.map((e) => e.key).slice(0, 2), keys);
-  assert.deepEqual(entries.map((e) => (e.kind === 'tool_call' ? e.toolCallId : e.messageId)), ['new-u', 'new-a', 'new-b']);
+  assert.deepEqual(entries.map(entryIdentity), ['new-u', 'new-a', 'new-b']);
   assert.deepEqual(entries.map((e) => e.provenance), ['local', 'live', 'replay']);
   assert.equal(store.session('s')?.currentModeId, 'ask');
   // After the load window, the same id appends live again.
   store.ingest('agent->client', chunk('s', 'agent_message_chunk', 'C', 'new-b'));
   const last = store.session('s')?.entries[2];
-  assert.ok(last && last.kind !== 'tool_call');
+  assert.ok(last && last.kind !== 'tool_call' && last.kind !== 'elicitation');
   assert.deepEqual(last.content, [{ type: 'text', text: 'BC' }]);
 });
 
@@ -177,7 +178,7 @@ test('session/resume replays nothing and keeps the transcript', () => {
   store.ingest('agent->client', ok(6, {}));
   store.ingest('agent->client', chunk('s', 'agent_message_chunk', 'B', 'm1'));
   const e = store.session('s')?.entries[0];
-  assert.ok(e && e.kind !== 'tool_call');
+  assert.ok(e && e.kind !== 'tool_call' && e.kind !== 'elicitation');
   assert.deepEqual(e.content, [{ type: 'text', text: 'AB' }]);
 });
 
@@ -266,7 +267,7 @@ test('a very long stream keeps text exact (ropes are flattened along the way)', 
     store.ingest('agent->client', chunk('s', 'agent_message_chunk', t, 'm'));
   }
   const e = store.session('s')?.entries[0];
-  assert.ok(e && e.kind !== 'tool_call');
+  assert.ok(e && e.kind !== 'tool_call' && e.kind !== 'elicitation');
   assert.equal(e.content.length, 1);
   assert.equal(e.content[0]?.type === 'text' ? e.content[0].text : '', want);
   assert.equal(e.stats.chunks, 5000);

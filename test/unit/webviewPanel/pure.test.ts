@@ -79,7 +79,9 @@ test('appendText goes to the last text block, else starts a new one', () => {
   const e = appendTextToEntry(msg('ab'), 'c');
   assert.equal(entryPlainText(e), 'abc');
   const withImage: MessageEntry = { ...msg('a'), content: [{ type: 'text', text: 'a' }, { type: 'image', data: '', mimeType: 'image/png' }] };
-  assert.deepEqual(appendTextToEntry(withImage, 'z').content.at(-1), { type: 'text', text: 'z' });
+  const appended = appendTextToEntry(withImage, 'z');
+  assert.ok(appended.kind !== 'elicitation');
+  assert.deepEqual(appended.content.at(-1), { type: 'text', text: 'z' });
   const t = appendTextToEntry(appendTextToEntry(tool([]), 'out'), 'put');
   assert.ok(t.kind === 'tool_call');
   assert.deepEqual(t.content, [{ type: 'content', content: { type: 'text', text: 'output' } }]);

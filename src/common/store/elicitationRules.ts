@@ -1,0 +1,37 @@
+/**
+ * The elicitation rules: an agent's `elicitation/create` for a session appends an entry where it
+ * arrives in the transcript; the client's response records the answer on it; `elicitation/complete`
+ * marks a URL-mode one done. The entry is never removed, so the transcript keeps what was asked and
+ * what was answered.
+ */
+import type { Action } from './actions';
+import type { ApplyContext } from './context';
+import { touchOf } from './context';
+import type { EntryTable } from './entryTable';
+import { newStats, touchStats } from './stats';
+
+type Of<K extends Action['kind']> = Extract<Action, { kind: K }>;
+
+export class ElicitationRules {
+  constructor(private readonly table: EntryTable) {}
+
+  asked(a: Of<'elicitation_asked'>, ctx: ApplyContext): void {
+    this.table.append({ kind: 'elicitation', ...a.ask, status: 'pending', answer: null, completed: false, provenance: 'live', stats: newStats(touchOf(ctx, 0, false)) }, ctx);
+  }
+
+  answered(a: Of<'elicitation_answered'>, ctx: ApplyContext): void {
+    const i = this.table.indexOfKey(a.key);
+    const e = i === undefined ? undefined : this.table.elicitation(i);
+    if (i === undefined || !e || e.status !== 'pending') return;
+    this.table.replace(i, { ...e, status: a.status, answer: a.answer, stats: touchStats(e.stats, touchOf(ctx, 0, false)) }, ctx);
+  }
+
+  completed(elicitationId: string, ctx: ApplyContext): void {
+    for (let i = this.table.length - 1; i >= 0; i--) {
+      const e = this.table.elicitation(i);
+      if (!e || e.elicitationId !== elicitationId || e.completed) continue;
+      this.table.replace(i, { ...e, completed: true, stats: touchStats(e.stats, touchOf(ctx, 0, false)) }, ctx);
+      return;
+    }
+  }
+}

@@ -1,0 +1,154 @@
+// Browser checks of an agent's question (elicitation) in the transcript: the form card renders from the
+// schema, validates before it posts, works from the keyboard, passes axe; the answered card keeps the
+// record; URL mode shows only the origin and posts accept only on the user's click. Registered by run.mjs.
+import assert from 'node:assert/strict';
+import { PROTOCOL, message, panel } from './fixtures.mjs';
+import { assertClean, axeRun } from './a11y.mjs';
+
+const snapshot = (entries, p = panel()) => ({ type: 'snapshot', protocol: PROTOCOL, entries, panel: p });
+const patch = (...ops) => ({ type: 'patch', ops });
+
+const SCHEMA = {
+  type: 'object',
+  required: ['question_0', 'count'],
+  properties: {
+    question_0: {
+      type: 'string',
+      title: 'New line',
+      oneOf: [
+        { const: 'Add a DONE line', title: 'Add a DONE line', description: 'mark it done' },
+        { const: 'Add a TODO line', title: 'Add a TODO line', description: 'review tomorrow' },
+      ],
+    },
+    count: { type: 'integer', title: 'How many', minimum: 1, maximum: 3 },
+    note: { type: 'string', title: 'Note', description: 'Anything else', maxLength: 20 },
+    sure: { type: 'boolean', title: 'Sure', default: true },
+  },
+};
+
+/** An elicitation entry as the host sends it (the wire form is the view entry). */
+function question(key, over = {}) {
+  return { kind: 'elicitation', key, requestId: 0, mode: 'form', message: 'Which line should I add to notes.txt?', toolCallId: 'toolu_1', requestedSchema: SCHEMA, elicitationId: null, url: null, status: 'pending', answer: null, completed: false, provenance: 'live', ...over };
+}
+const prompt = (entryKey, over = {}) => ({ requestId: 'eli-1', entryKey, mode: 'form', message: 'Which line should I add to notes.txt?', requestedSchema: SCHEMA, url: null, ...over });
+
+export function register(test) {
+  test('elicitation: the form card renders from the schema, labelled, and passes axe', async ({ open }) => {
+    const { page, send, flush, errors } = await open();
+    await send(snapshot([message('user_message', 'u1', 'Ask me'), question('q1')], { ...panel(), elicitations: [prompt('q1')] }));
+    await flush();
+    const card = page.locator('[data-key="q1"][data-kind="elicitation"]');
+    assert.match(await card.innerText(), /Which line should I add to notes\.txt\?/);
+    assert.match(await card.getAttribute('aria-label'), /asks, waiting for your answer/);
+    assert.equal(await card.getByRole('radio', { name: 'Add a TODO line' }).count(), 1);
+    assert.equal(await card.getByRole('radiogroup', { name: /New line/ }).count(), 1);
+    assert.equal(await card.getByRole('spinbutton', { name: /How many/ }).count(), 1);
+    assert.equal(await card.getByRole('textbox', { name: /Note/ }).count(), 1);
+    assert.equal(await card.getByRole('checkbox', { name: /Sure/ }).isChecked(), true, 'the default is applied');
+    for (const name of ['Accept', 'Decline', 'Cancel']) assert.equal(await card.getByRole('button', { name }).count(), 1);
+    assertClean(await axeRun(page), 'pending question');
+    assert.deepEqual(errors, []);
+  });
+
+  test('elicitation: answers are validated before anything is posted; a valid answer posts accept with content', async ({ open }) => {
+    const { page, send, flush, posted, clearPosted } = await open();
+    await send(snapshot([question('q1')], { ...panel(), elicitations: [prompt('q1')] }));
+    await flush();
+    await clearPosted();
+    const card = page.locator('[data-key="q1"]');
+    await card.getByRole('button', { name: 'Accept' }).click();
+    assert.deepEqual((await posted()).filter((m) => m.type === 'elicitation'), [], 'nothing sent while invalid');
+    assert.match(await card.locator('.eli-error:not([hidden])').first().innerText(), /New line is required/);
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('type')), 'radio', 'focus goes to the first invalid field');
+    await card.getByRole('radio', { name: 'Add a TODO line' }).check();
+    await card.getByRole('spinbutton', { name: /How many/ }).fill('7');
+    await card.getByRole('button', { name: 'Accept' }).click();
+    assert.match(await card.innerText(), /How many must be at most 3/);
+    assert.deepEqual((await posted()).filter((m) => m.type === 'elicitation'), []);
+    await card.getByRole('spinbutton', { name: /How many/ }).fill('2');
+    await card.getByRole('button', { name: 'Accept' }).click();
+    assert.deepEqual((await posted()).filter((m) => m.type === 'elicitation'), [
+      { type: 'elicitation', requestId: 'eli-1', action: 'accept', content: { question_0: 'Add a TODO line', count: 2, sure: true } },
+    ]);
+  });
+
+  test('elicitation: keyboard only — arrows pick, Tab moves, Enter submits, Esc cancels', async ({ open }) => {
+    const { page, send, flush, posted, clearPosted } = await open();
+    await send(snapshot([question('q1')], { ...panel(), elicitations: [prompt('q1')] }));
+    await flush();
+    await clearPosted();
+    await page.locator('[data-key="q1"] input[type="radio"]').first().focus();
+    await page.keyboard.press('Space');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('1');
+    await page.keyboard.press('Enter');
+    assert.deepEqual((await posted()).filter((m) => m.type === 'elicitation'), [
+      { type: 'elicitation', requestId: 'eli-1', action: 'accept', content: { question_0: 'Add a TODO line', count: 1, sure: true } },
+    ]);
+    await clearPosted();
+    await page.locator('[data-key="q1"] input[type="radio"]').first().focus();
+    await page.keyboard.press('Escape');
+    assert.deepEqual((await posted()).filter((m) => m.type === 'elicitation'), [{ type: 'elicitation', requestId: 'eli-1', action: 'cancel' }]);
+  });
+
+  test('elicitation: the answered card keeps what was asked and answered; a question no one waits for says so', async ({ open }) => {
+    const { page, send, flush } = await open();
+    await send(snapshot([question('q1')], { ...panel(), elicitations: [prompt('q1')] }));
+    await flush();
+    await send(patch({ op: 'panel', panel: { elicitations: [] } }, { op: 'replace', h: 0, entry: question('q1', { status: 'accept', answer: { question_0: 'Add a TODO line', count: 2 } }) }));
+    await flush();
+    const card = page.locator('[data-key="q1"]');
+    assert.equal(await card.locator('form').count(), 0);
+    assert.match(await card.innerText(), /answered/);
+    assert.match(await card.getByRole('list', { name: 'Your answer' }).innerText(), /New line: Add a TODO line\s+How many: 2/);
+    // After a reload (a fresh snapshot) the record is the same; a pending one with no live request is not a form.
+    await send(snapshot([question('q1', { status: 'accept', answer: { question_0: 'Add a TODO line' } }), question('q2')], panel()));
+    await flush();
+    assert.match(await page.locator('[data-key="q1"]').innerText(), /New line: Add a TODO line/);
+    assert.match(await page.locator('[data-key="q2"]').innerText(), /no longer waiting/);
+    assert.equal(await page.locator('[data-key="q2"] form').count(), 0);
+  });
+
+  test('elicitation: URL mode shows the origin only, and posts accept only when the user opens it', async ({ open }) => {
+    const { page, send, flush, posted, clearPosted } = await open();
+    const url = 'https://auth.example.com/device?code=SECRET';
+    await send(snapshot([question('q1', { mode: 'url', requestedSchema: null, elicitationId: 'e1', url, message: 'Sign in to continue' })], { ...panel(), elicitations: [prompt('q1', { mode: 'url', requestedSchema: null, url })] }));
+    await flush();
+    await clearPosted();
+    const card = page.locator('[data-key="q1"]');
+    assert.match(await card.innerText(), /Opens a page on https:\/\/auth\.example\.com in your browser/);
+    assert.doesNotMatch(await card.innerText(), /SECRET/);
+    assert.equal(await card.locator('a').count(), 0, 'no clickable agent link');
+    await card.getByRole('button', { name: 'Open in browser' }).click();
+    assert.deepEqual((await posted()).filter((m) => m.type === 'elicitation'), [{ type: 'elicitation', requestId: 'eli-1', action: 'accept' }]);
+    // A URL that may not be opened offers no Open button.
+    await send(snapshot([question('q2', { mode: 'url', requestedSchema: null, url: 'http://evil.example.com/' })], { ...panel(), elicitations: [prompt('q2', { mode: 'url', requestedSchema: null, url: 'http://evil.example.com/' })] }));
+    await flush();
+    assert.equal(await page.locator('[data-key="q2"]').getByRole('button', { name: 'Open in browser' }).count(), 0);
+    assert.match(await page.locator('[data-key="q2"]').innerText(), /will not be opened: plain http is allowed only on this machine/);
+    // elicitation/complete marks the record done.
+    await send(snapshot([question('q1', { mode: 'url', requestedSchema: null, url, status: 'accept', completed: true })], panel()));
+    await flush();
+    assert.match(await page.locator('[data-key="q1"]').innerText(), /opened, completed/);
+  });
+}
+
+export function registerOrphans(test) {
+  test('elicitation: a question asked before any session (no entry) is shown above the prompt box and answerable', async ({ open }) => {
+    const { page, send, flush, posted, clearPosted } = await open();
+    const schema = { type: 'object', required: ['token'], properties: { token: { type: 'string', title: 'Workspace name', minLength: 2 } } };
+    await send(snapshot([], { ...panel(), elicitations: [prompt(null, { message: 'Name your workspace', requestedSchema: schema })] }));
+    await flush();
+    const card = page.locator('.orphan-questions [role="group"]');
+    assert.match(await card.innerText(), /Name your workspace/);
+    await clearPosted();
+    await card.getByRole('textbox', { name: /Workspace name/ }).fill('ok');
+    await card.getByRole('textbox', { name: /Workspace name/ }).press('Enter');
+    assert.deepEqual((await posted()).filter((m) => m.type === 'elicitation'), [{ type: 'elicitation', requestId: 'eli-1', action: 'accept', content: { token: 'ok' } }]);
+    assertClean(await axeRun(page), 'orphan question');
+    await send(patch({ op: 'panel', panel: { elicitations: [] } }));
+    await flush();
+    assert.equal(await page.locator('.orphan-questions').isHidden(), true);
+  });
+}
