@@ -53,7 +53,8 @@ interface Track {
   replaying: number;
   idsSeen: boolean;
   readonly idless: number[];
-  readonly messageKinds: Map<string, { kind: string; line: number }>;
+  /** Each messageId's first kind, and the other kinds already reported for it (one report per id and kind). */
+  readonly messageKinds: Map<string, { kind: string; line: number; reported?: Set<string> }>;
   readonly tools: Map<string, { ended: boolean; line: number }>;
 }
 
@@ -178,7 +179,8 @@ export class SessionRules {
     }
     const prev = t.messageKinds.get(id);
     if (!prev) t.messageKinds.set(id, { kind: role, line });
-    else if (prev.kind !== role) {
+    else if (prev.kind !== role && !prev.reported?.has(role)) {
+      (prev.reported ??= new Set()).add(role);
       this.report('message-id-kind-conflict', line, `messageId ${quote(id, 40)} is used for ${role} here and for ${prev.kind} on line ${prev.line}: give every message its own id`, 'error', sid);
     }
     return true;

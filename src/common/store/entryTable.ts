@@ -21,6 +21,8 @@ export type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omi
 export class EntryTable {
   private readonly list: Entry[] = [];
   private readonly byMessageId = new Map<string, number>();
+  /** messageId scoped by kind: one agent may give a thought and its text one id (see MessageRules.chunk). */
+  private readonly byKindAndId = new Map<string, number>();
   private readonly byToolCallId = new Map<string, number>();
   private readonly byKey = new Map<string, number>();
 
@@ -57,6 +59,11 @@ export class EntryTable {
     return this.byMessageId.get(messageId);
   }
 
+  /** The message of this kind with this id (another kind may hold the same id). */
+  indexOfMessage(messageId: string, kind: MessageEntry['kind']): number | undefined {
+    return this.byKindAndId.get(kindId(kind, messageId));
+  }
+
   indexOfToolCallId(toolCallId: string): number | undefined {
     return this.byToolCallId.get(toolCallId);
   }
@@ -87,7 +94,9 @@ export class EntryTable {
     if (oldId !== newId || old.kind !== entry.kind) {
       const oldMap = old.kind === 'tool_call' ? this.byToolCallId : this.byMessageId;
       if (oldId !== null && oldMap.get(oldId) === index) oldMap.delete(oldId);
+      if (oldId !== null && old.kind !== 'tool_call' && this.byKindAndId.get(kindId(old.kind, oldId)) === index) this.byKindAndId.delete(kindId(old.kind, oldId));
       if (newId !== null) (entry.kind === 'tool_call' ? this.byToolCallId : this.byMessageId).set(newId, index);
+      if (newId !== null && entry.kind !== 'tool_call') this.byKindAndId.set(kindId(entry.kind, newId), index);
     }
     this.list[index] = entry;
     sink.changes.push(
@@ -101,8 +110,11 @@ export class EntryTable {
     this.byKey.set(e.key, i);
     const id = idOf(e);
     if (id !== null) (e.kind === 'tool_call' ? this.byToolCallId : this.byMessageId).set(id, i);
+    if (id !== null && e.kind !== 'tool_call') this.byKindAndId.set(kindId(e.kind, id), i);
   }
 }
+
+const kindId = (kind: MessageEntry['kind'], id: string): string => `${kind}\u0000${id}`;
 
 function idOf(e: Entry): string | null {
   return e.kind === 'tool_call' ? e.toolCallId : e.messageId;

@@ -48,14 +48,18 @@ export class MessageRules {
 
     let index = -1;
     if (id !== null) {
-      const known = this.table.indexOfMessageId(id);
+      // v1 ids are scoped by kind: the current Claude Code adapter gives a model response's thought and
+      // its text one id. The chunk opens (or extends) its own entry of its kind, with a warning, and loses
+      // nothing. v2 upserts address a message by id alone, so there the id must name one kind.
+      const known = this.table.indexOfMessage(id, kind);
+      const other = known === undefined ? this.table.indexOfMessageId(id) : undefined;
       if (known !== undefined) {
-        const e = this.table.message(known);
-        if (!e || e.kind !== kind) {
-          ctx.diagnostic('error', `${chunkKind} rejected: messageId '${id}' already names a ${e ? e.kind : 'tool_call'}`);
-          return;
-        }
         index = known;
+      } else if (other !== undefined && ctx.version === PROTOCOL_V2) {
+        ctx.diagnostic('error', `${chunkKind} rejected: messageId '${id}' already names a ${this.table.at(other)?.kind ?? 'message'}`);
+        return;
+      } else if (other !== undefined) {
+        ctx.diagnostic('warning', `${chunkKind}: messageId '${id}' already names a ${this.table.at(other)?.kind ?? 'message'}; kept as its own ${kind}`);
       } else if (ctx.version !== PROTOCOL_V2 && book.open >= 0 && this.table.message(book.open)?.kind === kind && this.table.message(book.open)?.messageId === null) {
         // An open message without id adopts the first id that arrives for it.
         index = book.open;

@@ -123,6 +123,9 @@ describe('conformance rules', () => {
       7,
       'error',
     );
+    // Once per id and kind, not on every chunk of the message.
+    const again = [...open(), up({ sessionUpdate: 'agent_thought_chunk', messageId: 'm', content: text('a') }), up({ sessionUpdate: 'agent_message_chunk', messageId: 'm', content: text('b') }), up({ sessionUpdate: 'agent_message_chunk', messageId: 'm', content: text('c') })];
+    assert.equal(fired(again, 'message-id-kind-conflict').length, 1);
     // A v2 upsert and the chunks of the same message are one kind.
     assert.deepEqual(fired([...open({ version: 2 }), up({ sessionUpdate: 'agent_message_chunk', messageId: 'm', content: text('a') }), up({ sessionUpdate: 'agent_message', messageId: 'm', content: [text('b')] })], 'message-id-kind-conflict'), []);
   });

@@ -32,12 +32,11 @@ function reference(ops: readonly Op[]): { entries: RefEntry[]; errors: number; w
       if (o.text === '') continue;
       let target: RefEntry | null = null;
       if (o.id !== null) {
-        const byId = entries.find((e) => e.kind !== 'tool_call' && e.id === o.id) ?? null;
-        if (byId && byId.kind !== o.kind) {
-          errors++;
-          continue;
-        }
-        target = byId ?? (open && open.kind === o.kind && open.id === null ? open : null);
+        // Ids are scoped by kind: an id another kind holds opens an entry of this kind, with a warning.
+        const byId = entries.find((e) => e.kind === o.kind && e.id === o.id) ?? null;
+        const other = !byId && entries.some((e) => e.kind !== 'tool_call' && e.id === o.id);
+        if (other) warnings++;
+        target = byId ?? (!other && open && open.kind === o.kind && open.id === null ? open : null);
         if (target) target.id = o.id;
       } else if (open && open.kind === o.kind) target = open;
       if (!target) {
