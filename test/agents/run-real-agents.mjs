@@ -12,7 +12,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { agentNames, cache, lastText, root, shq as q, skipUnlessRunnable, syncCache } from './agents-cache.mjs';
+import { agentNames, cache, lastText, recipeOf, root, shq as q, skipUnlessRunnable, syncCache } from './agents-cache.mjs';
 
 const cli = path.join(root, 'dist/cli.js');
 const names = agentNames(process.argv.slice(2));
@@ -46,7 +46,7 @@ for (const name of names) {
   rmSync(capture, { force: true });
   const client = `node ${q(cli)} run --cwd "$ACP_CWD" --approve all --capture ${q(capture)} --timeout 200 --prompt ${q(PROMPT)} --`;
   const t0 = Date.now();
-  const r = spawnSync('bash', [script], {
+  const r = spawnSync('bash', [script, ...recipeOf(name).args], {
     cwd: cache,
     env: { ...process.env, ACP_CLIENT: client },
     encoding: 'utf8',
@@ -74,7 +74,7 @@ function check(name, r, capture) {
   const ws = path.join(cache, 'work', name);
   const notes = path.join(ws, 'notes.txt');
   if (!existsSync(notes) || readFileSync(notes, 'utf8') === 'hello\n') problems.push('the edit is not on disk (notes.txt unchanged)');
-  const mock = readFileSync(path.join(cache, 'scripts', `${name}.json`), 'utf8');
+  const mock = readFileSync(path.join(cache, 'scripts', `${recipeOf(name).script}.json`), 'utf8');
   if (mock.includes('mkdir -p out') && !existsSync(path.join(ws, 'out', 'notes.txt'))) problems.push('the shell command did not run (no out/notes.txt)');
   if (!existsSync(capture)) {
     problems.push('no capture file');
