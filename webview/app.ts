@@ -252,7 +252,7 @@ export class ChatApp {
     this.transcript.setElicitations(p.elicitations ?? []);
     this.orphanQuestions.render(this.transcript.orphanElicitations(), p.agentName);
     this.panelView.render(p, this.transcript.orphanPermissions(), this.answered, this.protocolMismatch, this.pendingPermissions()[0]?.requestId ?? null);
-    this.prompt.setState(p.turn, p.readOnly, p.availableCommands);
+    this.prompt.setState(p.turn, p.readOnly, p.availableCommands, p.canSteer);
     this.prompt.setContext(p.context ?? []);
     this.root.classList.toggle('busy', p.turn === 'busy');
     // A read-only transcript (a capture, an earlier session) cannot be forked, nor can a session whose

@@ -210,14 +210,48 @@ export class PanelView {
     });
   }
 
+  /**
+   * Queued prompts, each with Edit, Move up, Move down and Remove (all buttons, so keyboard operable). Edit
+   * turns the text into a field: Enter saves, Escape leaves it as it was. Actions name the prompt's id.
+   */
   private renderQueued(p: PanelState): void {
     if (!this.changed('queued', p.queuedPrompts)) return;
     this.queued.hidden = p.queuedPrompts.length === 0;
+    const n = p.queuedPrompts.length;
     // After "Remove", focus moves to the prompt now in that place (same index), else to the prompt box.
-    const items = p.queuedPrompts.map((text, index) => {
-      const remove = button('Remove queued prompt', 'close', { class: 'icon-button', 'data-index': index });
-      remove.addEventListener('click', () => this.post({ type: 'removeQueued', index }));
-      return h('div', { class: 'queued-item' }, icon('clock'), h('span', { class: 'queued-text', title: text }, text), remove);
+    const items = p.queuedPrompts.map((q, index) => {
+      const label = q.note ? `${q.text} [${q.note}]`.trim() : q.text;
+      const textEl = h('span', { class: 'queued-text', title: label }, label);
+      const edit = button('Edit queued prompt', 'edit', { class: 'icon-button queued-edit', 'data-id': q.id });
+      const up = button('Move queued prompt up', 'arrow-up', { class: 'icon-button queued-up', 'data-id': q.id });
+      const down = button('Move queued prompt down', 'arrow-down', { class: 'icon-button queued-down', 'data-id': q.id });
+      const remove = button('Remove queued prompt', 'close', { class: 'icon-button', 'data-index': index, 'data-id': q.id });
+      up.disabled = index === 0;
+      down.disabled = index === n - 1;
+      up.addEventListener('click', () => this.post({ type: 'moveQueued', id: q.id, offset: -1 }));
+      down.addEventListener('click', () => this.post({ type: 'moveQueued', id: q.id, offset: 1 }));
+      remove.addEventListener('click', () => this.post({ type: 'removeQueued', id: q.id }));
+      const row = h('div', { class: 'queued-item', 'data-id': q.id }, icon('clock'), textEl, edit, up, down, remove);
+      edit.addEventListener('click', () => {
+        const field = h('textarea', { class: 'queued-editor', 'aria-label': 'Edit queued prompt (Enter saves, Escape cancels)', rows: 2 });
+        field.value = q.text;
+        field.addEventListener('keydown', (e) => {
+          if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
+            e.preventDefault();
+            if (field.value.trim() !== q.text) this.post({ type: 'editQueued', id: q.id, text: field.value });
+            field.replaceWith(textEl);
+            edit.focus();
+          } else if (e.key === 'Escape') {
+            e.preventDefault();
+            e.stopPropagation();
+            field.replaceWith(textEl);
+            edit.focus();
+          }
+        });
+        textEl.replaceWith(field);
+        field.focus();
+      });
+      return row;
     });
     const last = (): HTMLElement | null => this.queued.querySelector<HTMLElement>('.queued-item:last-child button');
     keepFocus(this.queued, () => this.queued.replaceChildren(...items), () => {

@@ -1,5 +1,6 @@
 /**
- * The prompt box: multi-line textarea (Enter sends, Shift+Enter newline, Esc cancels a busy turn),
+ * The prompt box: multi-line textarea (Enter sends, Shift+Enter newline, Esc cancels a busy turn; while a
+ * turn runs on an agent that supports steering, Alt+Enter steers the prompt into that turn, with a hint),
  * slash-command completion from the agent's `availableCommands`, Send and Cancel buttons. A prompt sent
  * while the agent is busy is still posted: the host queues it and reports it back in `queuedPrompts`.
  */
@@ -44,6 +45,9 @@ export class PromptBox {
   private selected = 0;
   private turn: TurnState = 'starting';
   private readOnly = false;
+  /** The agent takes prompts into a running turn (`_session/steering`): Alt+Enter steers, Enter queues. */
+  private canSteer = false;
+  private readonly hint = h('div', { class: 'prompt-hint', id: 'prompt-hint', 'aria-live': 'polite' });
 
   constructor(
     private readonly post: (m: WebviewToHost) => void,
@@ -53,7 +57,9 @@ export class PromptBox {
     this.imageRow.hidden = true;
     this.contextRow.hidden = true;
     this.textarea.addEventListener('paste', (e) => this.onPaste(e));
-    this.el = h('div', { class: 'prompt' }, this.list, this.contextRow, this.imageRow, h('div', { class: 'prompt-row' }, this.textarea, h('div', { class: 'prompt-buttons' }, this.cancel, this.send)));
+    this.hint.hidden = true;
+    this.textarea.setAttribute('aria-describedby', 'prompt-hint');
+    this.el = h('div', { class: 'prompt' }, this.list, this.contextRow, this.imageRow, this.hint, h('div', { class: 'prompt-row' }, this.textarea, h('div', { class: 'prompt-buttons' }, this.cancel, this.send)));
     this.textarea.addEventListener('keydown', (e) => this.onKey(e));
     this.textarea.addEventListener('input', () => {
       this.autosize();
@@ -77,12 +83,17 @@ export class PromptBox {
     this.updateButtons();
   }
 
-  setState(turn: TurnState, readOnly: boolean, commands: readonly AvailableCommand[]): void {
+  setState(turn: TurnState, readOnly: boolean, commands: readonly AvailableCommand[], canSteer = false): void {
     this.turn = turn;
     this.readOnly = readOnly;
     this.commands = commands;
+    this.canSteer = canSteer;
     this.textarea.disabled = readOnly;
     this.textarea.placeholder = readOnly ? 'This session is read-only' : this.busy ? 'The agent is working — a message sent now is queued' : 'Message the agent — / for commands, @ for files';
+    const steerable = this.steerable();
+    this.hint.hidden = !steerable;
+    this.hint.textContent = steerable ? 'Enter queues for after this turn · Alt+Enter steers it into the running turn' : '';
+    this.textarea.setAttribute('aria-keyshortcuts', steerable ? 'Control+L Alt+Enter' : 'Control+L');
     this.updateButtons();
     if (!this.list.hidden) this.updateCompletion();
   }
@@ -100,11 +111,16 @@ export class PromptBox {
     if ((active === this.cancel && (this.cancel.disabled || this.cancel.hidden)) || (active === this.send && this.send.disabled)) this.textarea.focus();
   }
 
-  private submit(): void {
+  /** A prompt sent now could be steered into the running turn. */
+  private steerable(): boolean {
+    return this.canSteer && this.turn === 'busy' && !this.readOnly;
+  }
+
+  private submit(steer = false): void {
     const text = this.textarea.value;
     if (this.readOnly || (text.trim() === '' && this.images.length === 0 && this.context.length === 0)) return;
     const images = this.images.map(({ mimeType, data }) => ({ mimeType, data }));
-    this.post(images.length ? { type: 'prompt', text, images } : { type: 'prompt', text });
+    this.post({ type: 'prompt', text, ...(images.length ? { images } : {}), ...(steer && this.steerable() ? { steer: true } : {}) });
     this.images = [];
     this.renderImages();
     this.textarea.value = '';
@@ -181,6 +197,9 @@ export class PromptBox {
     } else if (e.key === 'Enter' && !e.shiftKey && !e.altKey) {
       e.preventDefault();
       this.submit();
+    } else if (e.key === 'Enter' && e.altKey && !e.shiftKey && this.steerable()) {
+      e.preventDefault();
+      this.submit(true);
     } else if (e.key === 'Escape') {
       if (open) {
         e.preventDefault();

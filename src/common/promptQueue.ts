@@ -1,9 +1,11 @@
 /**
  * The prompts a chat holds while a turn runs (one turn per session in flight), and who waits for the chat
  * to settle. Pure: the session controller decides when a turn may start; this only keeps the order, the
- * panel's view of it and the waiters.
+ * panel's view of it and the waiters. Each queued prompt has an id of its own, so an edit, a move or a
+ * removal from the panel never lands on another prompt when the one at the front was sent meanwhile.
  */
 import type { ContextItem } from './context';
+import type { QueuedPromptView } from './webview/contract';
 
 export interface QueuedPrompt {
   readonly text: string;
@@ -13,34 +15,61 @@ export interface QueuedPrompt {
 }
 
 export class PromptQueue {
-  private readonly items: QueuedPrompt[] = [];
+  private readonly items: { readonly id: string; prompt: QueuedPrompt }[] = [];
+  private nextId = 1;
   private waiters: (() => void)[] = [];
 
   get length(): number {
     return this.items.length;
   }
 
-  push(prompt: QueuedPrompt): void {
-    this.items.push(prompt);
+  /** Queues a prompt at the back; returns its id. */
+  push(prompt: QueuedPrompt): string {
+    const id = `q${this.nextId++}`;
+    this.items.push({ id, prompt });
+    return id;
   }
 
   /** The next prompt to send, in the order they were queued. */
   shift(): QueuedPrompt | undefined {
-    return this.items.shift();
+    return this.items.shift()?.prompt;
   }
 
-  /** Removes the queued prompt at `index`; false when there is none (it was sent meanwhile). */
-  remove(index: number): boolean {
-    if (!Number.isInteger(index) || index < 0 || index >= this.items.length) return false;
-    this.items.splice(index, 1);
+  /** Removes a queued prompt; false when there is none with this id (it was sent meanwhile). */
+  remove(id: string): boolean {
+    const i = this.indexOf(id);
+    if (i < 0) return false;
+    this.items.splice(i, 1);
     return true;
   }
 
-  /** One line per queued prompt, as the panel lists them. */
-  forPanel(): string[] {
-    return this.items.map((q) => {
+  /**
+   * Replaces a queued prompt's text (its images and context stay); false when it is gone, or when the
+   * edit would leave a prompt with nothing to send.
+   */
+  edit(id: string, text: string): boolean {
+    const item = this.items[this.indexOf(id)];
+    const trimmed = text.trim();
+    if (!item || (!trimmed && item.prompt.images.length === 0 && !item.prompt.context?.length)) return false;
+    item.prompt = { ...item.prompt, text: trimmed };
+    return true;
+  }
+
+  /** Moves a queued prompt `offset` places towards the front (negative) or the back; false when it cannot move. */
+  move(id: string, offset: number): boolean {
+    const from = this.indexOf(id);
+    const to = from + offset;
+    if (from < 0 || !Number.isInteger(offset) || offset === 0 || to < 0 || to >= this.items.length) return false;
+    const [item] = this.items.splice(from, 1);
+    if (item) this.items.splice(to, 0, item);
+    return true;
+  }
+
+  /** The queued prompts as the panel lists them: the text, and what else goes with it. */
+  forPanel(): QueuedPromptView[] {
+    return this.items.map(({ id, prompt: q }) => {
       const extras = [q.images.length ? `${q.images.length} image${q.images.length > 1 ? 's' : ''}` : '', q.context?.length ? `${q.context.length} context item${q.context.length > 1 ? 's' : ''}` : ''].filter((x) => x);
-      return extras.length ? `${q.text} [${extras.join(', ')}]`.trim() : q.text;
+      return { id, text: q.text, note: extras.join(', ') };
     });
   }
 
@@ -53,5 +82,9 @@ export class PromptQueue {
   /** Wakes everyone waiting in `whenSettled`. */
   settle(): void {
     for (const resolve of this.waiters.splice(0)) resolve();
+  }
+
+  private indexOf(id: string): number {
+    return this.items.findIndex((i) => i.id === id);
   }
 }

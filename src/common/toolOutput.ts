@@ -57,8 +57,30 @@ export function toolOutputOf(raw: unknown): ToolOutput | null {
     str(raw['output']) ??
     textBlocks(raw['content']) ??
     str(raw['content']);
-  if (text === undefined) return null;
+  // An exit code alone still says how the command ended (Codex 2.6 streams the text in `_meta` instead).
+  if (text === undefined) return exitCode === null ? null : { text: '', exitCode };
   return { text, exitCode };
+}
+
+/**
+ * The `_meta` keys under which agents stream a shell's output in pieces (`{terminal_id, data}`):
+ * `terminal_output` (Zed's Claude Code adapter) and `terminal_output_delta` (Codex, without the client
+ * opting in). The store joins the pieces; `terminal_exit` (`{terminal_id, exit_code, signal}`) ends it.
+ */
+export const META_TERMINAL_OUTPUT_KEYS = ['terminal_output', 'terminal_output_delta'] as const;
+
+/** The output and exit code a tool call's `_meta` carries for its shell, or undefined when it carries none. */
+export function metaTerminalOf(meta: Rec | null | undefined): { readonly data: string; readonly exitCode?: number } | undefined {
+  if (!meta) return undefined;
+  let data = '';
+  for (const key of META_TERMINAL_OUTPUT_KEYS) {
+    const out = meta[key];
+    if (isRec(out) && typeof out['data'] === 'string') data += out['data'];
+  }
+  const exit = meta['terminal_exit'];
+  const code = isRec(exit) ? int(exit['exit_code']) : undefined;
+  if (!data && code === undefined) return undefined;
+  return code === undefined ? { data } : { data, exitCode: code };
 }
 
 /**

@@ -21,7 +21,7 @@ import { ConformanceChecker, SKIPPED_LINE_NOTE, type Finding } from '../common/c
 import type { CaptureRecord } from '../common/debug/protocolLog';
 import { Disposable, Emitter, type IDisposable } from '../common/util/lifecycle';
 import type { Direction } from '../node/acp/client';
-import { type SessionInfo, zMcpServer } from '../common/protocol/requests';
+import { type AgentCapabilities, type SessionInfo, zMcpServer } from '../common/protocol/requests';
 import type { ContentBlock } from '../common/protocol/content';
 import type { AgentLink } from '../node/acp/agentLink';
 import type { AcpClient } from '../node/acp/client';
@@ -35,6 +35,7 @@ import { errorText } from '../common/util/errors';
 import { StartupTimeoutError, startupTimeoutText, withStartupTimeout } from './startupTimeout';
 import { PromptQueue, type QueuedPrompt } from '../common/promptQueue';
 import { addNotice, type Notice } from '../common/notices';
+import { steered } from '../common/protocol/steering';
 import { contextBlocks, type ContextItem } from '../common/context';
 import { SessionTerminals, type TerminalExit } from './sessionTerminals';
 import { PromptContext } from './promptContext';
@@ -193,6 +194,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
       message: this.message,
       readOnly: false,
       canFork: supportsOperation(this.link?.client.agentCapabilities, 'fork'),
+      canSteer: this.link?.client.canSteer ?? false,
       ...sessionPanelFields(s),
       queuedPrompts: this.queue.forPanel(),
       context: this.context.chips(),
@@ -437,16 +439,51 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
 
   // ---------------------------------------------------------------- turns
 
-  /** Sends a prompt, or queues it while a turn is running (one turn per session in flight). */
-  prompt(text: string, images: readonly PromptImage[] = []): void {
+  /**
+   * Sends a prompt, or queues it while a turn is running (one turn per session in flight). `steer`: while
+   * a turn runs and the agent supports it, the prompt goes into that turn instead (see steerOrQueue).
+   */
+  prompt(text: string, images: readonly PromptImage[] = [], steer = false): void {
     const trimmed = text.trim();
     if (!trimmed && images.length === 0 && this.context.items().length === 0) return;
     // The chips go with this prompt (also when it is queued), and the prompt box starts empty again.
     const context = this.context.take();
-    this.queue.push(context.length ? { text: trimmed, images, context } : { text: trimmed, images });
+    const prompt: QueuedPrompt = context.length ? { text: trimmed, images, context } : { text: trimmed, images };
+    if (steer && this.turn === 'busy' && this.link?.client.canSteer) {
+      this.emitPanel({ context: [] });
+      void this.steerOrQueue(prompt);
+      return;
+    }
+    this.enqueue(prompt);
+  }
+
+  private enqueue(prompt: QueuedPrompt): void {
+    this.queue.push(prompt);
     this.emitPanel({ queuedPrompts: this.queue.forPanel(), context: [] });
     if (this.turn === 'exited' || this.turn === 'error') void this.restart();
     else this.drainQueue();
+  }
+
+  /**
+   * `_session/steering` into the running turn. The store shows the prompt once the turn took it. When no
+   * turn was running any more it is queued (and so sent as the next turn); when the agent could not take
+   * it, it is queued too, and a notice says so.
+   */
+  private async steerOrQueue(prompt: QueuedPrompt): Promise<void> {
+    const link = this.link;
+    const sid = this.sessionId;
+    if (!link || sid === null) return this.enqueue(prompt);
+    let failure: string | null;
+    try {
+      const r = await link.client.steer(sid, await this.promptBlocks(prompt, link.client.agentCapabilities));
+      failure = steered(r) || r.outcome === 'promptRequired' ? null : `the agent answered "${r.outcome}"${r.reason ? ` (${r.reason})` : ''}`;
+      if (steered(r)) return;
+    } catch (e) {
+      failure = errorText(e);
+    }
+    if (this.link !== link) return;
+    if (failure !== null) this.addNotice({ severity: 'warning', title: 'The message could not be steered into the running turn; it was queued instead.', description: failure });
+    this.enqueue(prompt);
   }
 
   /** Attaches editor context to the next prompt; the same file and range added twice is kept once. */
@@ -463,8 +500,16 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
     return this.context.items();
   }
 
-  removeQueued(index: number): void {
-    if (this.queue.remove(index)) this.emitPanel({ queuedPrompts: this.queue.forPanel() });
+  removeQueued(id: string): void {
+    if (this.queue.remove(id)) this.emitPanel({ queuedPrompts: this.queue.forPanel() });
+  }
+
+  editQueued(id: string, text: string): void {
+    if (this.queue.edit(id, text)) this.emitPanel({ queuedPrompts: this.queue.forPanel() });
+  }
+
+  moveQueued(id: string, offset: number): void {
+    if (this.queue.move(id, offset)) this.emitPanel({ queuedPrompts: this.queue.forPanel() });
   }
 
   /** session/cancel: pending permission requests are answered `cancelled`, open tool calls shown cancelled. */
@@ -488,7 +533,20 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
     void this.runTurn(next);
   }
 
-  private async runTurn({ text, images, context }: QueuedPrompt): Promise<void> {
+  /** The content blocks of a prompt: its text (with @-mentions resolved), context and images the agent accepts. */
+  private async promptBlocks({ text, images, context }: QueuedPrompt, caps: AgentCapabilities | undefined): Promise<ContentBlock[]> {
+    const blocks: ContentBlock[] = text ? (this.o.buildPrompt ? await this.o.buildPrompt(text, caps) : [{ type: 'text', text }]) : [];
+    if (context?.length) blocks.push(...contextBlocks(context, caps?.promptCapabilities?.embeddedContext === true));
+    if (images.length && caps?.promptCapabilities?.image === true) {
+      for (const img of images) blocks.push({ type: 'image', mimeType: img.mimeType, data: img.data });
+    } else if (images.length) {
+      this.addNotice({ severity: 'warning', title: `${this.o.agent.name} does not accept images; the prompt was sent without them.` });
+    }
+    if (blocks.length === 0) blocks.push({ type: 'text', text: '(image)' }); // a prompt must not be empty
+    return blocks;
+  }
+
+  private async runTurn(prompt: QueuedPrompt): Promise<void> {
     const link = this.link;
     const sid = this.sessionId;
     if (!link || sid === null) return;
@@ -497,16 +555,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
     const entriesBefore = this.o.store.session(sid)?.entries.length ?? 0;
     this.o.review?.turnStarted(sid);
     try {
-      const caps = link.client.agentCapabilities;
-      const blocks: ContentBlock[] = text ? (this.o.buildPrompt ? await this.o.buildPrompt(text, caps) : [{ type: 'text', text }]) : [];
-      if (context?.length) blocks.push(...contextBlocks(context, caps?.promptCapabilities?.embeddedContext === true));
-      if (images.length && caps?.promptCapabilities?.image === true) {
-        for (const img of images) blocks.push({ type: 'image', mimeType: img.mimeType, data: img.data });
-      } else if (images.length) {
-        this.addNotice({ severity: 'warning', title: `${this.o.agent.name} does not accept images; the prompt was sent without them.` });
-      }
-      if (blocks.length === 0) blocks.push({ type: 'text', text: '(image)' }); // a prompt must not be empty
-      const r = await link.client.prompt(sid, blocks);
+      const r = await link.client.prompt(sid, await this.promptBlocks(prompt, link.client.agentCapabilities));
       if (r.stopReason === 'refusal') this.addNotice({ severity: 'warning', title: `${this.o.agent.name} refused this request.`, description: 'The prompt and the answer are left out of the next turn.' });
       else if (r.stopReason === 'max_tokens' || r.stopReason === 'max_turn_requests') this.addNotice({ severity: 'warning', title: `The turn stopped early (${r.stopReason}).`, description: 'Send "continue" to let the agent go on.' });
     } catch (e) {

@@ -35,10 +35,13 @@ export interface ChatControls {
   current(): SessionState | undefined;
   /** An entry the panel shows, by key, with the session it belongs to. */
   shownEntry(key: string): { readonly sessionId: string; readonly entry: Entry } | undefined;
-  prompt(text: string, images?: readonly PromptImage[]): void;
+  /** `steer`: into the running turn where the agent supports it, else queued like any prompt. */
+  prompt(text: string, images?: readonly PromptImage[], steer?: boolean): void;
   cancel(): void;
   restart(): Promise<void>;
-  removeQueued(index: number): void;
+  removeQueued(id: string): void;
+  editQueued(id: string, text: string): void;
+  moveQueued(id: string, offset: number): void;
   /** Drops an editor-context item from the next prompt. */
   removeContext(id: string): void;
   setMode(modeId: string): void;

@@ -14,7 +14,7 @@ export function dispatchWebviewMessage(session: ChatControls, ui: SessionUi, m: 
     case 'getRaw':
       return; // answered by the panel itself
     case 'prompt':
-      return session.prompt(m.text, m.images ?? []);
+      return session.prompt(m.text, m.images ?? [], m.steer === true);
     case 'cancel':
       return session.cancel();
     case 'permission':
@@ -30,7 +30,11 @@ export function dispatchWebviewMessage(session: ChatControls, ui: SessionUi, m: 
       void session.restart();
       return;
     case 'removeQueued':
-      return session.removeQueued(m.index);
+      return session.removeQueued(m.id);
+    case 'editQueued':
+      return session.editQueued(m.id, m.text);
+    case 'moveQueued':
+      return session.moveQueued(m.id, m.offset);
     case 'removeContext':
       return session.removeContext(m.id);
     case 'openLink':

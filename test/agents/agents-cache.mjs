@@ -16,6 +16,13 @@ export const cache = path.resolve(
 );
 
 /**
+ * Recipes whose turn comes from another recipe's mock script, and the variant the recipe runs (a recipe
+ * such as run-claude-next.sh records several turns unless told which).
+ */
+const RECIPES = { 'claude-next': { script: 'claude', args: ['claude-next'] } };
+export const recipeOf = (name) => ({ script: RECIPES[name]?.script ?? name, args: RECIPES[name]?.args ?? [] });
+
+/**
  * The agents to run: ACP_AGENTS (space separated) or the command-line names, else every `run-<name>.sh`
  * recipe that has a scripted turn (`scripts/<name>.json` for the mock LLM). That leaves out
  * run-sdk-example.sh: the SDK's example agent answers with canned text and touches no files, so a scripted
@@ -28,7 +35,7 @@ export function agentNames(argv = []) {
   if (!existsSync(source)) return [];
   return readdirSync(source)
     .map((f) => /^run-(.+)\.sh$/.exec(f)?.[1])
-    .filter((n) => n !== undefined && existsSync(path.join(source, 'scripts', `${n}.json`)))
+    .filter((n) => n !== undefined && existsSync(path.join(source, 'scripts', `${recipeOf(n).script}.json`)))
     .sort();
 }
 
@@ -69,7 +76,7 @@ export function syncCache(from = source, to = cache) {
 
 /** The mock LLM's script for an agent (`scripts/<name>.json` in the cache), or undefined. */
 export function mockScript(name) {
-  const f = path.join(cache, 'scripts', `${name}.json`);
+  const f = path.join(cache, 'scripts', `${recipeOf(name).script}.json`);
   return existsSync(f) ? JSON.parse(readFileSync(f, 'utf8')) : undefined;
 }
 

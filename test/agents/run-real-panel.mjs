@@ -11,7 +11,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { agentNames, cache, root, shq, skipUnlessRunnable, syncCache } from './agents-cache.mjs';
+import { agentNames, cache, recipeOf, root, shq, skipUnlessRunnable, syncCache } from './agents-cache.mjs';
 
 const names = agentNames(process.argv.slice(2));
 const AGENT_TIMEOUT_MS = Number(process.env.REAL_PANEL_AGENT_TIMEOUT_MS ?? 600_000);
@@ -44,7 +44,7 @@ for (const sig of ['SIGINT', 'SIGTERM']) {
 
 /** Runs a recipe with the panel client, its output prefixed by the agent's name; resolves to the exit code. */
 function runRecipe(name, resultFile) {
-  const child = spawn('bash', [path.join(cache, `run-${name}.sh`)], {
+  const child = spawn('bash', [path.join(cache, `run-${name}.sh`), ...recipeOf(name).args], {
     cwd: cache,
     // Its own process group, so a timeout ends the recipe, unshare, the client and its browser together.
     detached: true,

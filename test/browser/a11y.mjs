@@ -40,7 +40,7 @@ function richPanel() {
       ...p,
       permissions: [...p.permissions, orphan],
       configOptions: [...p.configOptions, { id: 'web', name: 'Web search', type: 'boolean', currentValue: true }],
-      queuedPrompts: ['Then update the changelog'],
+      queuedPrompts: [{ id: 'q1', text: 'Then update the changelog', note: '' }],
       notices: [{ severity: 'warning', title: 'Context almost full', description: 'Older turns may be summarized.' }],
       changeSets: [changeSet('c1', 'a1')],
     },
@@ -228,7 +228,7 @@ export function registerA11yTests(test) {
     const { page, send, flush, posted, clearPosted } = await open();
     const { entries, panel: p } = showcase();
     const modes = p.availableModes;
-    await send(snapshot(entries, { ...p, queuedPrompts: ['first', 'second'] }));
+    await send(snapshot(entries, { ...p, queuedPrompts: [{ id: 'q1', text: 'first', note: '' }, { id: 'q2', text: 'second', note: '' }] }));
     await flush();
     const tc2 = entries.find((e) => e.key === 'tc2');
     const tc3 = entries.find((e) => e.key === 'tc3');
@@ -245,7 +245,7 @@ export function registerA11yTests(test) {
     assert.deepEqual(await active(page).then((a) => [a.key, a.option]), ['tc3', 'reject-once']);
     // A fresh snapshot (the panel shown again, a resync) rebuilds every entry: same control, same entry.
     await page.locator('[data-key="tc2"] .open-diff').focus();
-    await send(snapshot(entries, { ...p, queuedPrompts: ['first', 'second'] }));
+    await send(snapshot(entries, { ...p, queuedPrompts: [{ id: 'q1', text: 'first', note: '' }, { id: 'q2', text: 'second', note: '' }] }));
     assert.deepEqual(await active(page).then((a) => [a.key, a.text]), ['tc2', 'Open diff']);
     // Header: Search button through a turn and title change.
     await page.locator('button[aria-label="Search (Ctrl+F)"]').focus();
@@ -263,9 +263,10 @@ export function registerA11yTests(test) {
     // Remove queued: focus goes to the prompt now in that place, then to the prompt box.
     await page.locator('.queued button[data-index="0"]').focus();
     await page.keyboard.press('Enter');
-    assert.deepEqual((await posted()).at(-1), { type: 'removeQueued', index: 0 });
-    await send(patch({ op: 'panel', panel: { queuedPrompts: ['second'] } }));
-    assert.equal((await active(page)).label, 'Remove queued prompt');
+    assert.deepEqual((await posted()).at(-1), { type: 'removeQueued', id: 'q1' });
+    await send(patch({ op: 'panel', panel: { queuedPrompts: [{ id: 'q2', text: 'second', note: '' }] } }));
+    assert.equal((await active(page)).label, 'Edit queued prompt', 'the first button of the prompt now in that place');
+    await page.locator('.queued-item[data-id="q2"] button[aria-label="Remove queued prompt"]').focus();
     await page.keyboard.press('Enter');
     await send(patch({ op: 'panel', panel: { queuedPrompts: [] } }));
     assert.equal((await active(page)).label, 'Prompt');

@@ -402,7 +402,7 @@ test('prompt box: Enter sends, Shift+Enter adds a line, Esc cancels a busy turn'
   assert.deepEqual(await posted(), [{ type: 'prompt', text: 'line one\nline two' }]);
   assert.equal(await box.inputValue(), '');
   // While busy, a prompt is still posted (the host queues it) and Esc cancels.
-  await send(patch({ op: 'panel', panel: { turn: 'busy', queuedPrompts: ['queued one'] } }));
+  await send(patch({ op: 'panel', panel: { turn: 'busy', queuedPrompts: [{ id: 'q1', text: 'queued one', note: '' }] } }));
   assert.match(await page.locator('.queued').innerText(), /queued one/);
   await clearPosted();
   await box.type('follow-up');
@@ -413,6 +413,52 @@ test('prompt box: Enter sends, Shift+Enter adds a line, Esc cancels a busy turn'
   await clearPosted();
   await page.locator('button[aria-label="Cancel"]').click();
   assert.deepEqual(await posted(), [{ type: 'cancel' }]);
+});
+
+test('steering: a hint while a steerable turn runs, Alt+Enter steers, Enter queues; queued prompts are edited, moved and removed by keyboard', async ({ open }) => {
+  const { page, send, posted, clearPosted, errors } = await open();
+  const box = page.locator('textarea[aria-label="Prompt"]');
+  const hint = page.locator('.prompt-hint');
+  await send(patch({ op: 'panel', panel: { turn: 'busy', canSteer: false } }));
+  assert.equal(await hint.isVisible(), false, 'no hint for an agent that cannot steer');
+  await send(patch({ op: 'panel', panel: { canSteer: true } }));
+  assert.match(await hint.innerText(), /Alt\+Enter steers/);
+  await box.click();
+  await clearPosted();
+  await box.type('mind the tests');
+  await box.press('Alt+Enter');
+  await box.type('then the docs');
+  await box.press('Enter');
+  assert.deepEqual(await posted(), [{ type: 'prompt', text: 'mind the tests', steer: true }, { type: 'prompt', text: 'then the docs' }]);
+  await send(patch({ op: 'panel', panel: { turn: 'idle' } }));
+  assert.equal(await hint.isVisible(), false, 'no hint when no turn runs');
+  // The queue: edit (Enter saves), move down, remove, all by keyboard.
+  await send(patch({ op: 'panel', panel: { turn: 'busy', queuedPrompts: [{ id: 'q1', text: 'one', note: '' }, { id: 'q2', text: 'two', note: '1 image' }] } }));
+  assert.match(await page.locator('.queued').innerText(), /two \[1 image\]/);
+  assert.equal(await page.locator('.queued-item[data-id="q1"] button[aria-label="Move queued prompt up"]').isDisabled(), true);
+  await clearPosted();
+  await page.locator('.queued-item[data-id="q1"] button[aria-label="Edit queued prompt"]').focus();
+  await page.keyboard.press('Enter');
+  const editor = page.locator('.queued-editor');
+  assert.equal(await editor.inputValue(), 'one');
+  await editor.fill('one, reworded');
+  await editor.press('Enter');
+  await page.locator('.queued-item[data-id="q1"] button[aria-label="Move queued prompt down"]').focus();
+  await page.keyboard.press('Enter');
+  await page.locator('.queued-item[data-id="q2"] button[aria-label="Remove queued prompt"]').focus();
+  await page.keyboard.press('Enter');
+  assert.deepEqual(await posted(), [
+    { type: 'editQueued', id: 'q1', text: 'one, reworded' },
+    { type: 'moveQueued', id: 'q1', offset: 1 },
+    { type: 'removeQueued', id: 'q2' },
+  ]);
+  // Escape leaves the text as it was and posts nothing.
+  await clearPosted();
+  await page.locator('.queued-item[data-id="q2"] button[aria-label="Edit queued prompt"]').click();
+  await page.locator('.queued-editor').press('Escape');
+  assert.deepEqual(await posted(), []);
+  assert.match(await page.locator('.queued').innerText(), /one/);
+  assert.deepEqual(errors, []);
 });
 
 test('context chips: shown from the panel state, removable, and enough to send', async ({ open }) => {
@@ -597,7 +643,7 @@ for (const theme of ['light', 'dark', 'high-contrast']) {
 test('screenshot (dark, search and slash completion open)', async ({ open }) => {
   const { page, send, flush, errors } = await open({ theme: 'dark', height: 700 });
   const { entries, panel: p } = showcase();
-  await send(snapshot(entries, { ...p, permissions: [], queuedPrompts: ['Then update the changelog'], notices: [{ severity: 'warning', title: 'Context almost full', description: 'Older turns may be summarized.' }] }));
+  await send(snapshot(entries, { ...p, permissions: [], queuedPrompts: [{ id: 'q1', text: 'Then update the changelog', note: '' }], notices: [{ severity: 'warning', title: 'Context almost full', description: 'Older turns may be summarized.' }] }));
   await flush();
   await page.locator('section[aria-label="Conversation"]').focus();
   await page.keyboard.press('Control+f');

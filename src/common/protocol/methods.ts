@@ -24,6 +24,11 @@ export const AgentMethods = {
   sessionPrompt: 'session/prompt',
   /** Notification. */
   sessionCancel: 'session/cancel',
+  /**
+   * Extension (Claude Code and Codex adapters): a prompt steered into the running turn instead of
+   * queued as the next `session/prompt`; offered when `InitializeResponse._meta.steering.supported`.
+   */
+  sessionSteering: '_session/steering',
 } as const;
 
 /** v2 draft renames (ACP v2 §18): used only on a connection that negotiated protocol 2. */

@@ -116,6 +116,8 @@ export const zPendingRequest = z.object({
   sessionId: z.string().nullable(),
   modeId: z.string().nullable(),
   localKey: z.string().nullable(),
+  /** A `_session/steering` request's prompt, shown as the user's message once the turn took it. */
+  steered: z.array(z.unknown()).optional(),
 });
 export type PendingRequest = z.infer<typeof zPendingRequest>;
 

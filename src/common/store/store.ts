@@ -8,6 +8,7 @@
  */
 import { AgentMethods, ClientMethods, PROTOCOL_V1, PROTOCOL_V2, type ProtocolVersion } from '../protocol/methods';
 import { zContentBlock } from '../protocol/content';
+import { steered, zSteeringResult } from '../protocol/steering';
 import { parseSessionUpdate, zAvailableCommandsUpdate, zConfigOption, zSessionModeState, zToolCallPatch } from '../protocol/updates';
 import type { Action } from './actions';
 import type { Direction, StoreChange } from './changes';
@@ -203,6 +204,11 @@ export class MessageStore {
           pending.localKey = st ? (st.entries[st.entries.length - 1]?.key ?? null) : null;
           break;
         }
+        case AgentMethods.sessionSteering: {
+          const p = zPromptParams.safeParse(params);
+          if (p.success) pending.steered = p.data.prompt;
+          break;
+        }
         case AgentMethods.sessionLoad:
         case AgentMethods.sessionResume:
           if (sessionId === null) break;
@@ -311,6 +317,17 @@ export class MessageStore {
         const s = this.sessionFor(r.data.sessionId, step);
         s.protocolVersion = this.protocolVersion;
         this.sessionResult(r.data.sessionId, result, step);
+        return;
+      }
+      case AgentMethods.sessionSteering: {
+        // Shown where the running turn took it, as the prompt of a session/prompt is shown where it was sent.
+        const r = zSteeringResult.safeParse(result);
+        if (!r.success || !steered(r.data) || !req.steered || req.sessionId === null) return;
+        const content = req.steered.flatMap((b) => {
+          const c = zContentBlock.safeParse(b);
+          return c.success ? [c.data] : [];
+        });
+        this.apply(req.sessionId, { kind: 'local_prompt', content }, step);
         return;
       }
       case AgentMethods.sessionSetTitle: {

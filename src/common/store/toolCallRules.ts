@@ -3,6 +3,7 @@
  * `toolCall` (patches: v1 absent/null keep, v2 null clears), v2 content chunks, and the user's cancel.
  */
 import type { Meta, ToolCallContent } from '../protocol/content';
+import { META_TERMINAL_OUTPUT_KEYS } from '../toolOutput';
 import { PROTOCOL_V2 } from '../protocol/methods';
 import type { ToolCallPatch } from '../protocol/updates';
 import { type ApplyContext, type Bookkeeping, touchOf } from './context';
@@ -203,16 +204,22 @@ export function patchMeta(current: Meta | null, patch: Meta | null | undefined):
 }
 
 /**
- * The `_meta.terminal_output` extension (`{terminal_id, data}` on tool_call_update, as Zed's Claude Code
- * adapter streams a shell's output) carries the next piece of output, not the whole: a patch's piece is
- * appended to the data already held for the same terminal, so the card shows all of it. Anything else
- * (another terminal, no string data) is left for the key-wise merge.
+ * The `_meta` terminal output extensions carry the next piece of a shell's output, not the whole:
+ * `terminal_output` (`{terminal_id, data}`, as Zed's Claude Code adapter streams it) and
+ * `terminal_output_delta` (the same shape, as Codex streams it unasked). A patch's piece is appended to
+ * the data already held for the same terminal, so the card shows all of it. Anything else (another
+ * terminal, no string data) is left for the key-wise merge.
  */
 export function withTerminalOutput(current: Meta | null, patch: Meta | null | undefined): Meta | null | undefined {
-  const next = patch?.['terminal_output'];
-  const prev = current?.['terminal_output'];
-  if (!patch || !isTerminalOutput(next) || !isTerminalOutput(prev) || prev['terminal_id'] !== next['terminal_id']) return patch;
-  return { ...patch, terminal_output: { ...next, data: prev['data'] + next['data'] } };
+  if (!patch) return patch;
+  let out: Meta | undefined;
+  for (const key of META_TERMINAL_OUTPUT_KEYS) {
+    const next = patch[key];
+    const prev = current?.[key];
+    if (!isTerminalOutput(next) || !isTerminalOutput(prev) || prev['terminal_id'] !== next['terminal_id']) continue;
+    out = { ...(out ?? patch), [key]: { ...next, data: prev['data'] + next['data'] } };
+  }
+  return out ?? patch;
 }
 
 function isTerminalOutput(v: unknown): v is Record<string, unknown> & { data: string } {

@@ -81,6 +81,8 @@ export interface PanelState {
   readonly readOnly: boolean;
   /** The agent advertised `session/fork`: only then do user messages offer Fork Chat Here. */
   readonly canFork: boolean;
+  /** The agent advertised `_session/steering`: a prompt sent while a turn runs may go into that turn. */
+  readonly canSteer: boolean;
   readonly plan: SessionState['plan'];
   readonly currentModeId: SessionState['currentModeId'];
   readonly availableModes: SessionState['availableModes'];
@@ -88,7 +90,8 @@ export interface PanelState {
   readonly configOptions: SessionState['configOptions'];
   readonly usage: SessionState['usage'];
   readonly title: SessionState['title'];
-  readonly queuedPrompts: readonly string[];
+  /** Prompts waiting for the running turn to end, in the order they will be sent. */
+  readonly queuedPrompts: readonly QueuedPromptView[];
   /** Editor context attached to the next prompt ("Add Selection/File/Problems to Chat"), shown as chips. */
   readonly context: readonly ContextChip[];
   readonly permissions: readonly PermissionView[];
@@ -101,6 +104,14 @@ export interface PanelState {
   readonly earlier: EarlierTranscript | null;
   /** The "Changes" summaries of this session's turns (oldest first); patched one set at a time with `changeSet` ops. */
   readonly changeSets: readonly ChangeSetView[];
+}
+
+export interface QueuedPromptView {
+  /** The queue's own id for the prompt: edits and removals name it, not its place. */
+  readonly id: string;
+  readonly text: string;
+  /** What else goes with it ("2 images, 1 context item"), or ''. */
+  readonly note: string;
 }
 
 /** The panel fields that mirror the store's session state (everything else is the controller's). */
@@ -171,6 +182,8 @@ export const zWebviewToHost = z.discriminatedUnion('type', [
       .array(z.object({ mimeType: z.string().regex(/^image\/[\w.+-]+$/), data: z.string().max(MAX_IMAGE_BASE64) }))
       .max(MAX_IMAGES)
       .optional(),
+    /** Steer it into the running turn (Alt+Enter) rather than queue it; falls back to the queue. */
+    steer: z.boolean().optional(),
   }),
   z.object({ type: z.literal('cancel') }),
   z.object({ type: z.literal('permission'), requestId: zKey, optionId: z.string().nullable() }),
@@ -192,7 +205,10 @@ export const zWebviewToHost = z.discriminatedUnion('type', [
   z.object({ type: z.literal('forkChat'), key: zKey }),
   z.object({ type: z.literal('exportMarkdown') }),
   z.object({ type: z.literal('restartAgent') }),
-  z.object({ type: z.literal('removeQueued'), index: z.number().int().nonnegative() }),
+  /** A queued prompt, by its id: removed, its text replaced, or moved one place up (-1) or down (1). */
+  z.object({ type: z.literal('removeQueued'), id: zKey }),
+  z.object({ type: z.literal('editQueued'), id: zKey, text: z.string().max(1_000_000) }),
+  z.object({ type: z.literal('moveQueued'), id: zKey, offset: z.union([z.literal(-1), z.literal(1)]) }),
   z.object({ type: z.literal('mentionQuery'), query: z.string().max(500) }),
   /** The user removed a context chip from the prompt box. */
   z.object({ type: z.literal('removeContext'), id: zKey }),

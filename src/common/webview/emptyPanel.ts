@@ -9,6 +9,7 @@ export const EMPTY_PANEL: PanelState = {
   message: null,
   readOnly: false,
   canFork: false,
+  canSteer: false,
   plan: null,
   currentModeId: null,
   availableModes: [],

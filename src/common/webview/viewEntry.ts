@@ -10,7 +10,7 @@
  * projections for `fields` patches, so the webview's copy always equals `toViewEntry(storeEntry)`.
  */
 import type { ElicitationEntry, MessageEntry, ToolCallEntry, Entry } from '../store/model';
-import { commandOf, toolOutputOf, type ToolOutput } from '../toolOutput';
+import { commandOf, metaTerminalOf, toolOutputOf, type ToolOutput } from '../toolOutput';
 import type { Mutable } from '../util/types';
 
 export interface ViewMessage extends Omit<MessageEntry, 'meta' | 'stats'> {
@@ -29,7 +29,7 @@ export interface ViewToolCall extends Omit<ToolCallEntry, 'rawInput' | 'rawOutpu
   readonly command?: string;
   /** Output the agent put only in `rawOutput`, when the card shows it (no output of its own). */
   readonly output?: ToolOutput;
-  /** The `_meta.terminal_output` / `terminal_exit` extension, for terminal blocks the client does not run. */
+  /** The `_meta` terminal output (`terminal_output` / `terminal_output_delta`, `terminal_exit`), for terminal blocks the client does not run. */
   readonly metaTerminal?: { readonly data: string; readonly exitCode?: number };
   /** Present when there is raw input or output to show behind the toggle. */
   readonly raw?: RawSummary;
@@ -71,13 +71,21 @@ function showsRawOutput(e: ToolCallEntry): boolean {
 }
 
 function metaTerminal(e: ToolCallEntry): ViewToolCall['metaTerminal'] {
-  if (!e.meta || !e.content.some((c) => c.type === 'terminal')) return undefined;
-  const out = e.meta['terminal_output'];
-  const exit = e.meta['terminal_exit'];
-  const data = out && typeof out === 'object' && typeof (out as Record<string, unknown>)['data'] === 'string' ? String((out as Record<string, unknown>)['data']) : '';
-  const code = exit && typeof exit === 'object' ? (exit as Record<string, unknown>)['exit_code'] : undefined;
-  if (!data && typeof code !== 'number') return undefined;
-  return typeof code === 'number' ? { data, exitCode: code } : { data };
+  if (!e.content.some((c) => c.type === 'terminal')) return undefined;
+  return metaTerminalOf(e.meta);
+}
+
+/**
+ * What the card shows as printed output when it has none of its own: a known `rawOutput` shape, else the
+ * `_meta` terminal output (Codex streams a read's output there and reports only `{exit_code}` as rawOutput).
+ */
+function printedOutput(e: ToolCallEntry): ToolOutput | null {
+  if (!showsRawOutput(e)) return null;
+  const printed = toolOutputOf(e.rawOutput);
+  if (printed && printed.text !== '') return printed;
+  const term = metaTerminalOf(e.meta);
+  if (term?.data) return { text: term.data, exitCode: term.exitCode ?? printed?.exitCode ?? null };
+  return printed && printed.exitCode !== null ? printed : null;
 }
 
 function viewToolCall(e: ToolCallEntry): ViewToolCall {
@@ -97,8 +105,8 @@ function viewToolCall(e: ToolCallEntry): ViewToolCall {
   const { rawInput, rawOutput } = e;
   const command = e.toolKind === 'execute' ? commandOf(rawInput) : null;
   if (command !== null) out.command = command;
-  const printed = showsRawOutput(e) ? toolOutputOf(rawOutput) : null;
-  if (printed && (printed.text !== '' || printed.exitCode !== null)) out.output = printed;
+  const printed = printedOutput(e);
+  if (printed) out.output = printed;
   const term = metaTerminal(e);
   if (term) out.metaTerminal = term;
   if (present(rawInput) || present(rawOutput)) {

@@ -67,6 +67,7 @@ import type {
   SessionStateResult,
   SetConfigOptionResult,
 } from '../../common/protocol/requests';
+import { steeringParams, supportsSteering, zSteeringResult, type SteeringResult } from '../../common/protocol/steering';
 import { asTerminalAuthMethod, zForkSessionResult, zSetSessionTitleResult, type TerminalAuthMethod, type ForkSessionParams, type ForkSessionResult, type SetSessionTitleResult } from '../../common/protocol/sessionOps';
 import { createAcpConnection, onAcpNotification, onAcpRequest, rpcError } from '../transport/connection';
 import type { AcpConnection, LogFn } from '../transport/connection';
@@ -180,6 +181,10 @@ export class AcpClient implements IDisposable {
   }
   get agentInfo(): Implementation | undefined {
     return this.init?.agentInfo;
+  }
+  /** The agent advertised `_session/steering` (`InitializeResponse._meta.steering.supported`). */
+  get canSteer(): boolean {
+    return supportsSteering(this.init?._meta);
   }
   get isClosed(): boolean {
     return this.closed;
@@ -330,6 +335,12 @@ export class AcpClient implements IDisposable {
     } finally {
       this.cancelledTurns.delete(sessionId);
     }
+  }
+
+  /** Steers a prompt into the running turn (see common/protocol/steering for the outcomes). */
+  async steer(sessionId: string, prompt: ContentBlock[]): Promise<SteeringResult> {
+    this.requireCapability(this.canSteer, AgentMethods.sessionSteering);
+    return this.request(AgentMethods.sessionSteering, steeringParams(sessionId, prompt), zSteeringResult);
   }
 
   /**

@@ -40,6 +40,7 @@ import * as text from './content';
 import { replayHistory, type ReplayShape } from './replay';
 import { DemoAgentV2 } from './v2';
 import { DemoAuth } from './auth';
+import { registerSteering, STEERING_META } from './steering';
 import { adoptedTag, knownSession, listedForArchiveFilter, registerSessionOps, SESSION_OPS_CAPABILITIES } from './sessionOps';
 
 type Update = { sessionUpdate: string } & Record<string, unknown>;
@@ -73,6 +74,8 @@ export interface DemoAgentOptions {
   sessionOps?: boolean;
   /** Require signing in, remembered in this file (see auth.ts); default: no sign-in. */
   authFile?: string;
+  /** Offer `_session/steering` into a running turn (see steering.ts); default false. */
+  steering?: boolean;
 }
 
 class Cancelled extends Error {}
@@ -85,6 +88,7 @@ export class DemoAgent {
   private readonly replay: readonly ReplayShape[];
   private readonly sessionOps: boolean;
   private readonly auth: DemoAuth;
+  private readonly steering: boolean;
   private seq = 0;
 
   constructor(
@@ -95,6 +99,7 @@ export class DemoAgent {
     this.replay = options.replay ?? [];
     this.sessionOps = options.sessionOps ?? true;
     this.auth = new DemoAuth(options.authFile);
+    this.steering = options.steering ?? false;
     this.register();
   }
 
@@ -116,8 +121,23 @@ export class DemoAgent {
         },
         authMethods: this.auth.methods(this.clientCaps.auth?.terminal === true),
         agentInfo: text.AGENT_INFO,
+        ...(this.steering ? { _meta: STEERING_META } : {}),
       };
     });
+    if (this.steering) {
+      registerSteering(acp, {
+        running: (id) => this.session(id).turn !== undefined,
+        acknowledge: (id, steered) => {
+          const s = this.sessions.get(id);
+          if (!s?.turn) return;
+          const k = ++this.seq;
+          // Recorded (not sent live), as a turn's prompt is, so session/load replays it where it was taken.
+          s.history.push({ sessionUpdate: 'user_message_chunk', messageId: `user-${s.tag}${s.turns}-steer-${k}`, content: { type: 'text', text: steered } });
+          this.notify(s, { sessionUpdate: 'agent_message_chunk', messageId: `msg-${s.tag}${s.turns}-steer-${k}`, content: { type: 'text', text: `Noted, mid-turn: “${steered}”.` } }, true);
+        },
+        startTurn: (id, prompt) => void this.prompt(id, prompt).catch(() => undefined),
+      });
+    }
     onAcpRequest(acp, AgentMethods.authenticate, zAuthenticateParams, (p) => {
       // A terminal method must never come here (the schema forbids it): refuse it as a client bug.
       if (p.methodId !== 'demo-token') throw rpcError(ErrorCodes.invalidParams, `unknown auth method ${p.methodId}`);
@@ -192,23 +212,25 @@ export class DemoAgent {
       else throw rpcError(ErrorCodes.invalidParams, `unknown config option value ${p.configId}=${String(p.value)}`);
       return { configOptions: this.configOptions(s) };
     });
-    onAcpRequest(acp, AgentMethods.sessionPrompt, zPromptParams, async (p) => {
-      const s = this.session(p.sessionId);
-      if (s.turn) throw rpcError(ErrorCodes.invalidRequest, 'a prompt is already running in this session');
-      const turn = new AbortController();
-      s.turn = turn;
-      try {
-        await this.runTurn(s, p.prompt, turn.signal);
-        return { stopReason: 'end_turn' };
-      } catch (err) {
-        // §8.1: a cancelled turn answers stopReason "cancelled", never an error.
-        if (turn.signal.aborted) return { stopReason: 'cancelled' };
-        throw err;
-      } finally {
-        s.turn = undefined;
-      }
-    });
+    onAcpRequest(acp, AgentMethods.sessionPrompt, zPromptParams, (p) => this.prompt(p.sessionId, p.prompt));
     onAcpNotification(acp, AgentMethods.sessionCancel, zSessionIdParams, (p) => this.sessions.get(p.sessionId)?.turn?.abort());
+  }
+
+  private async prompt(sessionId: string, prompt: z.infer<typeof zPromptParams>['prompt']): Promise<{ stopReason: string }> {
+    const s = this.session(sessionId);
+    if (s.turn) throw rpcError(ErrorCodes.invalidRequest, 'a prompt is already running in this session');
+    const turn = new AbortController();
+    s.turn = turn;
+    try {
+      await this.runTurn(s, prompt, turn.signal);
+      return { stopReason: 'end_turn' };
+    } catch (err) {
+      // §8.1: a cancelled turn answers stopReason "cancelled", never an error.
+      if (turn.signal.aborted) return { stopReason: 'cancelled' };
+      throw err;
+    } finally {
+      s.turn = undefined;
+    }
   }
 
   private createSession(cwd: string, id: string, tag = ''): Session {

@@ -5,6 +5,7 @@
  *   ACP_DEMO_REPLAY lists the shapes session/load replays in (see replay.ts), e.g. "no-thoughts,merged".
  *   ACP_DEMO_SESSION_OPS=off: neither offer nor answer fork, set_title, archive, delete and logout.
  *   ACP_DEMO_AUTH_FILE=PATH: require signing in, remembered in PATH (see auth.ts).
+ *   ACP_DEMO_STEERING=on: offer `_session/steering` into a running turn (see steering.ts).
  * With `--login` it is instead the interactive sign-in a terminal auth method runs (auth.ts).
  */
 import { createAcpConnection } from '../transport/connection';
@@ -30,6 +31,7 @@ if (process.argv.includes(LOGIN_ARG)) {
     delayMs: Number.isFinite(delay) && delay >= 0 ? delay : 5,
     replay,
     sessionOps: process.env.ACP_DEMO_SESSION_OPS !== 'off',
+    steering: process.env.ACP_DEMO_STEERING === 'on',
     ...(authFile ? { authFile } : {}),
   });
   acp.connection.onClose(() => process.exit(0));

@@ -68,10 +68,50 @@ test('prompts typed during a turn are queued and run in order', async () => {
   await session.start();
   session.prompt('first');
   session.prompt('second');
-  assert.ok(changes.some((c) => c.type === 'panel' && c.fields.queuedPrompts?.includes('second')));
+  assert.ok(changes.some((c) => c.type === 'panel' && c.fields.queuedPrompts?.some((q) => q.text === 'second')));
   await session.whenIdle();
   const users = session.entries().filter((e) => e.kind === 'user_message').map((e) => text(e as { content: readonly unknown[] }));
   assert.deepEqual(users, ['first', 'second']);
+  session.dispose();
+});
+
+test('a prompt steered during a turn goes into that turn and shows where it was taken; one the agent cannot take is queued, with a notice', async () => {
+  const { session } = makeSession({ agent: inProcessDemoAgent((acp) => new DemoAgent(acp, { delayMs: 2, steering: true })) });
+  await session.start();
+  assert.equal(session.panelState().canSteer, true);
+  session.prompt('first');
+  for (let i = 0; i < 500 && !session.entries().some((e) => e.kind === 'agent_thought'); i++) await new Promise((r) => setTimeout(r, 5));
+  session.prompt('also mind the tests', [], true);
+  session.prompt('cannot steer this', [], true);
+  await session.whenIdle();
+  const entries = session.entries();
+  const users = entries.filter((e) => e.kind === 'user_message').map((e) => text(e as { content: readonly unknown[] }));
+  assert.deepEqual(users, ['first', 'also mind the tests', 'cannot steer this'], 'steered in the turn; the failed one sent as the next turn');
+  const steeredAt = entries.findIndex((e) => e.kind === 'user_message' && text(e) === 'also mind the tests');
+  const secondTurn = entries.findIndex((e) => e.kind === 'user_message' && text(e) === 'cannot steer this');
+  assert.ok(entries.slice(steeredAt, secondTurn).some((e) => e.kind === 'agent_message' && /Noted, mid-turn/.test(text(e))), 'the running turn took it');
+  assert.ok(entries.slice(steeredAt + 1, secondTurn).some((e) => e.kind === 'tool_call' || e.kind === 'agent_message'), 'inside the first turn, not after it');
+  assert.ok(session.panelState().notices.some((n) => /queued instead/.test(n.title) && /failed/.test(n.description ?? '')));
+  session.dispose();
+});
+
+test('queued prompts are edited, reordered and removed from the panel before they are sent', async () => {
+  const { session } = makeSession({ agent: inProcessDemoAgent((acp) => new DemoAgent(acp, { delayMs: 2 })) });
+  await session.start();
+  session.prompt('first');
+  session.prompt('second');
+  session.prompt('third');
+  session.prompt('fourth');
+  const ids = () => session.panelState().queuedPrompts.map((q) => q.id);
+  const [second, third, fourth] = ids();
+  assert.ok(second && third && fourth);
+  session.handleWebviewMessage({ type: 'editQueued', id: second, text: 'second, reworded' });
+  session.handleWebviewMessage({ type: 'moveQueued', id: fourth, offset: -1 });
+  session.handleWebviewMessage({ type: 'removeQueued', id: third });
+  assert.deepEqual(session.panelState().queuedPrompts.map((q) => q.text), ['second, reworded', 'fourth']);
+  await session.whenIdle();
+  const users = session.entries().filter((e) => e.kind === 'user_message').map((e) => text(e as { content: readonly unknown[] }));
+  assert.deepEqual(users, ['first', 'second, reworded', 'fourth']);
   session.dispose();
 });
 
