@@ -42,8 +42,10 @@ async function stream(n: number, batch: number): Promise<{ live: MessageStore; r
       wire.slice(i, i + batch).forEach(([d, m], j) => p1.append('chat', d, m, live.ingest(d, m, i + j + 1), i + j + 1));
       await new Promise((r) => setImmediate(r));
     }
-    await p1.flush();
-    const restored = (await FilePersistence.create(dir, (m) => logs.push(m))).restore('chat', (m) => logs.push(m)).store;
+    await p1.close(); // the window closes: everything written, the chat's lock let go
+    const p2 = await FilePersistence.create(dir, (m) => logs.push(m));
+    assert.ok((await p2.prepare('chat')).ok, 'the reloaded window takes the chat');
+    const restored = p2.restore('chat', (m) => logs.push(m)).store;
     return { live, restored, logs };
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -55,9 +55,10 @@ test('chat on A, New Session (B), Open Session A, reload: the chat reattaches A'
     assert.equal(live.sessionId, a);
     await live.listSessions(); // a round trip, so the demo's notifications are in before we close
     live.dispose();
-    await p1.flush();
+    await p1.close(); // the window closes: everything written, the chat's lock let go
 
     const p2 = await FilePersistence.create(dir, () => undefined);
+    assert.ok((await p2.prepare('chat')).ok, 'the reloaded window takes the chat');
     assert.equal(p2.restore('chat', () => undefined).sessionId, a, 'the saved chat is attached to A');
     // The chat list may still name B (it is a copy written on changes): the chat's own record wins.
     const reloaded = chat(p2, b);

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { RequestPermissionResult } from '../../../src/common/protocol/requests';
 import { AcpClient } from '../../../src/node/acp/client';
-import { FakeAgent, INIT_RESULT } from '../acp/fakeAgent';
+import { FakeAgent, INIT_RESULT, openSession } from '../acp/fakeAgent';
 
 async function connected() {
   const agent = new FakeAgent();
@@ -23,6 +23,8 @@ async function connected() {
   const init = client.initialize();
   agent.reply((await agent.expect('initialize')).id, INIT_RESULT);
   await init;
+  // The agent's requests must name a session of this connection.
+  await openSession(agent, client);
   /** The next raw line the client writes after `count` lines. */
   const lineAfter = async (count: number) => {
     while (lines.length <= count) await new Promise((r) => setImmediate(r));
