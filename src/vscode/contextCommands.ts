@@ -71,16 +71,10 @@ export async function addToChat(service: ChatService, item: NewItem | string): P
     return;
   }
   await service.ready();
-  // The editor the context came from stays visible: a chat tab in its group moves beside it.
-  const editorColumn = vscode.window.activeTextEditor?.viewColumn;
   const session = await service.activeChat();
   session.addContext(item);
   const id = service.chatIdOf(session);
-  if (id === undefined) return;
-  const tab = service.tabOf(id);
-  if (editorColumn !== undefined && tab?.panel.viewColumn === editorColumn) {
-    await service.openChat({ chatId: id, viewColumn: vscode.ViewColumn.Beside });
-  } else await service.revealChat(id);
+  if (id !== undefined) await service.revealChat(id);
 }
 
 /** Explorer and editor-tab menus pass the clicked resource (and, with a multi-selection, all of them). */

@@ -31,7 +31,7 @@ let crash = null;
 let cs;
 let browser;
 try {
-  cs = await startCodeServer({ env: { ACP_CHAT_TEST_REPORT: reportFile } });
+  cs = await startCodeServer({ env: { ACP_CHAT_TEST_REPORT: reportFile, ...(process.env.ACP_CHAT_TEST_GREP ? { ACP_CHAT_TEST_GREP: process.env.ACP_CHAT_TEST_GREP } : {}) } });
   browser = await launchBrowser(cs);
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   // The workbench calls these in test mode (the same hooks @vscode/test-web uses).

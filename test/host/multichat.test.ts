@@ -85,10 +85,11 @@ suite('Several chats at once', () => {
       const keys1 = new Set(e1.map((e) => e.key));
       assert.ok(!e2.some((e) => keys1.has(e.key)), 'no entry key is shared');
       assert.notStrictEqual(c1.session.store, c2.session.store);
-      // The demo agent numbers tool calls per session: the same ids in both chats, each with its own outcome.
+      // The demo agent numbers tool calls per session: the same ids in both chats, each with its own outcome
+      // (chat two refused the edit: it stays Rejected though the agent reports it failed).
       const tools = (es: typeof e1) => es.flatMap((e) => (e.kind === 'tool_call' ? [`${e.toolCallId}:${e.status}`] : []));
       assert.deepStrictEqual(tools(e1), ['tool-1-read:completed', 'tool-1-edit:completed', 'tool-1-run:completed']);
-      assert.deepStrictEqual(tools(e2), ['tool-1-read:completed', 'tool-1-edit:failed', 'tool-1-run:completed']);
+      assert.deepStrictEqual(tools(e2), ['tool-1-read:completed', 'tool-1-edit:rejected', 'tool-1-run:completed']);
       // Permissions: nothing pending anywhere; terminals: each panel lists the terminals its own tool calls name.
       assert.deepStrictEqual([c1.session.broker.pending(), c2.session.broker.pending()], [[], []]);
       for (const { session } of [c1, c2]) {

@@ -13,6 +13,7 @@ import { api, until } from './util';
 import { chatHome } from '../../src/node/persistence/chatHome';
 import { currentWorkspace } from '../../src/vscode/chatHomeLocation';
 import { FilePersistence } from '../../src/vscode/filePersistence';
+import { sessionToAttach } from '../../src/vscode/sessionPersistence';
 import { CHAT_VIEW_TYPE } from '../../src/vscode/chatPanel';
 
 suite('Chat storage and tabs', () => {
@@ -48,7 +49,8 @@ suite('Chat storage and tabs', () => {
     const claim = await otherWindow.prepare(id);
     assert.strictEqual(claim.ok, false, 'a chat open here is refused there');
     assert.deepStrictEqual(await otherWindow.prepare('chat-old-sibling'), { ok: true });
-    assert.strictEqual(otherWindow.restore('chat-old-sibling', () => undefined).sessionId, 'sess_sibling');
+    // Saved before attach records: the reload reattaches its last session.
+    assert.strictEqual(sessionToAttach(otherWindow.restore('chat-old-sibling', () => undefined), null), 'sess_sibling');
     await otherWindow.close();
     fs.rmSync(path.dirname(sibling), { recursive: true, force: true });
     for (const f of fs.readdirSync(home)) if (f.startsWith('chat-old-sibling.')) fs.rmSync(path.join(home, f), { force: true });
