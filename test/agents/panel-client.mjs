@@ -82,6 +82,11 @@ const settings = {
   'acpChat.defaultAgent': name,
 };
 const mock = mockScript(name);
+// Without the script the checks of what the agent said would pass on nothing.
+if (!mock) {
+  console.error(`panel-client: no mock script for ${name} in the agents cache (ACP_AGENTS_CACHE)`);
+  process.exit(2);
+}
 
 /** Differences between the reduced capture's entries and the panel's, plus the mock's texts shown other than once. */
 function compareWithCapture(want, got) {

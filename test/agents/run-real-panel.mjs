@@ -49,7 +49,9 @@ function runRecipe(name, resultFile) {
     // Its own process group, so a timeout ends the recipe, unshare, the client and its browser together.
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, ACP_CLIENT: `${shq(process.execPath)} ${shq(client)}`, REAL_PANEL_NAME: name, REAL_PANEL_RESULT: resultFile },
+    // The recipes give the agent (and so the client) a HOME of its own: name the cache outright, or the
+    // client would look for the mock's script under that HOME and find none.
+    env: { ...process.env, ACP_CLIENT: `${shq(process.execPath)} ${shq(client)}`, ACP_AGENTS_CACHE: cache, REAL_PANEL_NAME: name, REAL_PANEL_RESULT: resultFile },
   });
   const prefix = (b) => b.toString().replace(/^(?=.)/gm, `  [${name}] `);
   child.stdout.on('data', (b) => process.stdout.write(prefix(b)));
