@@ -2,31 +2,14 @@
 // Claude's AskUserQuestion reaches the panel as a form elicitation; the user answers the card (by click
 // or from the keyboard only), the agent's final answer quotes the choice (the mock puts the tool result
 // into its text), the capture shows what the panel sent, and the answered card survives a window reload.
-import { readFileSync } from 'node:fs';
 import { chatFrame, runCommand } from '../e2e/host.mjs';
 import { lastText } from './agents-cache.mjs';
-import { findCaptures, plainMarkdown, reduceCapture, squash } from './panel-expect.mjs';
+import { captureMessages, findCaptures, plainMarkdown, reduceCapture, squash } from './panel-expect.mjs';
 import { panelStatus, renderedEntries } from './panel-dom.mjs';
 
 const PROMPT = 'Ask me which line to add to notes.txt, then tell me what you will do with my answer.';
 const CHOICE = 'Add a TODO line';
 const FIELD = 'question_0';
-
-/** The client->agent responses of a capture (its `{dir, msg}` lines with a result). */
-function clientResults(capture) {
-  return readFileSync(capture, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => {
-      try {
-        return JSON.parse(l);
-      } catch {
-        return null;
-      }
-    })
-    .filter((r) => r && r.dir === 'client->agent' && r.msg && 'result' in r.msg)
-    .map((r) => r.msg.result);
-}
 
 /** Runs the question turn and its checks; `how` is 'click' or 'key'. */
 export async function askTurn({ page, cs, cli, mock, how, check, screenshot, runTurn }) {
@@ -75,7 +58,7 @@ export async function askTurn({ page, cs, cli, mock, how, check, screenshot, run
   await check('the capture shows accept with the choice sent, and reduces with no error diagnostics', async () => {
     const capture = findCaptures(cs.dirs.user)[0];
     if (!capture) throw new Error(`no capture file under ${cs.dirs.user}`);
-    const sent = clientResults(capture).filter((r) => r && typeof r === 'object' && 'action' in r);
+    const sent = captureMessages(capture, 'client->agent').map((m) => m.result).filter((r) => r && typeof r === 'object' && 'action' in r);
     if (sent.length !== 1 || sent[0].action !== 'accept' || sent[0].content?.[FIELD] !== CHOICE) throw new Error(`elicitation responses sent: ${JSON.stringify(sent)}`);
     const errors = (reduceCapture(cli, capture).diagnostics ?? []).filter((d) => d.severity === 'error');
     if (errors.length) throw new Error(`${errors.length} error diagnostics, first: ${errors[0].message}`);
