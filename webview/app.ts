@@ -206,6 +206,7 @@ export class ChatApp {
           this.panel = { ...this.panel, ...op.panel };
           if (op.panel.permissions) this.narrator.permissions(before.permissions, op.panel.permissions);
           if (op.panel.notices) this.narrator.notices(before.notices, op.panel.notices);
+          if (op.panel.elicitations) this.narrator.questions(before.elicitations ?? [], op.panel.elicitations);
           if (turnChanged) this.narrator.turn(before.turn, this.panel.turn, this.panel.message);
           if (op.panel.permissions) for (const id of this.answered) if (!op.panel.permissions.some((p) => p.requestId === id)) this.answered.delete(id);
           if (turnChanged) this.transcript.refreshStreaming();

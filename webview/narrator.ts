@@ -1,11 +1,11 @@
 /**
  * The panel's one live region. The transcript itself is not live (a live log re-announces content that
  * is replaced, re-rendered or built on scroll); instead this region says, once each: turn changes, new
- * permission requests and notices, tool-call status changes, a terminal's exit, and an agent message
- * when it is finished (only the text not said before).
+ * permission requests, questions and notices, tool-call status changes, a terminal's exit, and an agent
+ * message when it is finished (only the text not said before).
  */
 import type { ViewEntry as Entry } from '../src/common/webview/viewEntry';
-import type { PanelState, PermissionView, TurnState } from '../src/common/webview/contract';
+import type { ElicitationPrompt, PanelState, PermissionView, TurnState } from '../src/common/webview/contract';
 import { h } from './dom';
 import { entryPlainText, spokenToolTitle, toolStatusLabel } from './entryModel';
 
@@ -75,6 +75,16 @@ export class Narrator {
       const keys = p.options.map((o, i) => `${i + 1} ${o.name}`).join(', ');
       const title = p.title || 'the agent asks for permission';
       this.say(`Permission requested: ${title}${/[.?!]$/.test(title) ? '' : '.'} ${keys}`);
+    }
+  }
+
+  /** A new question: the card does not take the focus (the user may be typing), so it is said here. */
+  questions(prev: readonly ElicitationPrompt[], next: readonly ElicitationPrompt[]): void {
+    const known = new Set(prev.map((p) => p.requestId));
+    for (const p of next) {
+      if (known.has(p.requestId)) continue;
+      const what = p.mode === 'url' ? 'It wants to open a page in your browser. ' : '';
+      this.say(`The agent asks: ${p.message}${/[.?!]$/.test(p.message) ? '' : '.'} ${what}Answer in the question card`);
     }
   }
 

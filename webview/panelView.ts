@@ -69,7 +69,8 @@ export class PanelView {
   }
 
   render(p: PanelState, orphans: readonly PermissionView[], answered: ReadonlySet<string>, protocolMismatch: string | null, oldestPermission: string | null): void {
-    this.renderHeader(p, oldestPermission !== null);
+    // The agent waits for the user while a permission or a question is open.
+    this.renderHeader(p, oldestPermission !== null || (p.elicitations ?? []).length > 0);
     this.renderPlan(p);
     this.renderNotices(p);
     this.renderBanner(p, protocolMismatch);

@@ -16,11 +16,25 @@ export const cache = path.resolve(
 );
 
 /**
- * Recipes whose turn comes from another recipe's mock script, and the variant the recipe runs (a recipe
- * such as run-claude-next.sh records several turns unless told which).
+ * Names whose turn comes from another recipe or mock script: the recipe (`run-<recipe>.sh`), the mock
+ * script, and the variant the recipe runs (a recipe such as run-claude-next.sh records several turns
+ * unless told which). `ask`: the real-panel stage answers the agent's question card that way
+ * ('click' or 'key') instead of running the read/edit/shell checks.
  */
-const RECIPES = { 'claude-next': { script: 'claude', args: ['claude-next'] } };
-export const recipeOf = (name) => ({ script: RECIPES[name]?.script ?? name, args: RECIPES[name]?.args ?? [] });
+const RECIPES = {
+  'claude-next': { script: 'claude', args: ['claude-next'] },
+  'claude-next-ask-click': { recipe: 'claude-next', script: 'claude-ask', args: ['claude-next-ask'], ask: 'click' },
+  'claude-next-ask-keys': { recipe: 'claude-next', script: 'claude-ask', args: ['claude-next-ask'], ask: 'key' },
+};
+export const recipeOf = (name) => ({
+  recipe: RECIPES[name]?.recipe ?? name,
+  script: RECIPES[name]?.script ?? name,
+  args: RECIPES[name]?.args ?? [],
+  ask: RECIPES[name]?.ask,
+});
+
+/** The real-panel stage's question turns, run by default wherever their recipe exists. */
+export const askVariants = () => Object.keys(RECIPES).filter((n) => RECIPES[n].ask && existsSync(path.join(source, `run-${RECIPES[n].recipe}.sh`)));
 
 /**
  * The agents to run: ACP_AGENTS (space separated) or the command-line names, else every `run-<name>.sh`

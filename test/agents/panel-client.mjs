@@ -8,14 +8,16 @@
 // request as a user would (alternately by click and by number key), then check the rendering against the
 // extension's own capture and the mock's script, the edit on disk (undoable when written through the
 // editor), the ACP Messages tree, the Changes summary's Undo (the text before the turn back on disk), a window
-// reload (same entries, same keys) and a second turn.
+// reload (same entries, same keys) and a second turn. A question turn (a name whose recipe has `ask`)
+// runs panel-ask.mjs instead: the agent's question card answered by click or keyboard.
 // Writes its checks as JSON to $REAL_PANEL_RESULT; screenshots go to test-results/real-panel-<name>-*.png.
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { chatFrame, launchBrowser, log, root, runCommand, startCodeServer, workbenchUrl } from '../e2e/host.mjs';
-import { mockScript, lastText } from './agents-cache.mjs';
+import { mockScript, lastText, recipeOf } from './agents-cache.mjs';
+import { askTurn } from './panel-ask.mjs';
 import { agentMessages, entryText, extensionLog, findCaptures, occurrences, plainMarkdown, reduceCapture, squash, stepTexts, toolHasOutput } from './panel-expect.mjs';
-import { answerPermission, panelStatus, renderedEntries } from './panel-dom.mjs';
+import { answerPermission, answerQuestion, panelStatus, renderedEntries } from './panel-dom.mjs';
 
 const [command, ...args] = process.argv.slice(2);
 const name = process.env.REAL_PANEL_NAME ?? 'agent';
@@ -82,6 +84,11 @@ const settings = {
   'acpChat.defaultAgent': name,
 };
 const mock = mockScript(name);
+// Without the script the checks of what the agent said would pass on nothing.
+if (!mock) {
+  console.error(`panel-client: no mock script for ${name} in the agents cache (ACP_AGENTS_CACHE)`);
+  process.exit(2);
+}
 
 /** Differences between the reduced capture's entries and the panel's, plus the mock's texts shown other than once. */
 function compareWithCapture(want, got) {
@@ -133,8 +140,11 @@ function toolProblems(want, got) {
   return bad;
 }
 
-/** Sends a prompt and answers permissions until the turn ends; returns how each request was answered. */
-async function runTurn(page, frame, prompt) {
+/**
+ * Sends a prompt and answers permissions (and questions, as `question` says: {how, choice, shown}) until
+ * the turn ends; returns how each request was answered.
+ */
+async function runTurn(page, frame, prompt, question) {
   const box = frame.locator('textarea[aria-label="Prompt"]');
   await box.fill(prompt);
   // While the agent is still starting the prompt waits in the queue, as it would for a quick user.
@@ -147,6 +157,11 @@ async function runTurn(page, frame, prompt) {
     if (s.banner) throw new Error(`error banner: ${s.banner}`);
     if (s.permission) {
       answers.push(await answerPermission(page, frame, answers.length % 2 === 0 ? 'click' : 'key'));
+      continue;
+    }
+    if (s.question) {
+      if (!question) throw new Error('the agent asked a question this turn does not expect');
+      answers.push(await answerQuestion(page, frame, question));
       continue;
     }
     if (/turn-(busy|waiting|cancelling)/.test(s.turn)) sawBusy = true;
@@ -173,7 +188,10 @@ try {
   let reduced;
   let capture;
 
-  const turnOk = await check('turn: prompt sent, permissions answered by click and key, turn ends with no error banner', async () => {
+  const ask = recipeOf(name).ask;
+  if (ask) await askTurn({ page, cs, cli, mock, how: ask, check, screenshot, runTurn });
+  // Everything below checks the read/edit/shell turn, and runs only when it ran.
+  const turnOk = !ask && (await check('turn: prompt sent, permissions answered by click and key, turn ends with no error banner', async () => {
     await runCommand(page, 'ACP: Open Chat');
     frame = await chatFrame(page, 60_000);
     const answers = await runTurn(page, frame, PROMPT);
@@ -182,7 +200,7 @@ try {
     if (await edit.count()) await edit.evaluate((el) => el.scrollIntoView({ block: 'center' }));
     await screenshot(page, 'turn');
     return `${turn1.length} entries; permissions answered: ${answers.join(', ') || 'none asked'}`;
-  });
+  }));
 
   if (turnOk) {
     await check('no error diagnostics in the capture of the turn', async () => {

@@ -11,6 +11,7 @@ export function panelStatus(frame) {
       turnText: turn?.textContent?.trim() ?? '',
       banner: banner && !banner.hidden && banner.textContent?.trim() ? banner.textContent.trim() : null,
       permission: document.querySelector('.permission.active [data-option-id]') !== null,
+      question: document.querySelector('form.eli-form[data-request-id]') !== null,
       // The panel's own count: entries far from the viewport are not in the document (webview/farEntries.ts).
       entries: globalThis.__acpChat?.transcript.views.length ?? document.querySelectorAll('[data-key]').length,
       notices: notices?.textContent?.trim() ?? '',
@@ -37,6 +38,53 @@ export async function answerPermission(page, frame, how) {
   }
   await frame.locator(`.permission[data-request-id=${JSON.stringify(requestId)}]`).waitFor({ state: 'detached', timeout: 15_000 });
   return `${how} ${i + 1}`;
+}
+
+/**
+ * Answers the oldest open question card (an agent's form elicitation) by choosing `choice` and accepting:
+ * by clicking the choice and Accept, or from the keyboard only, the way a keyboard user gets there from
+ * the prompt box: Shift+Tab back into the card's choices, Space and arrows to the choice, Tab to Accept,
+ * Enter. `shown` runs once the card is in view (a screenshot). Waits until the form is gone; returns how it
+ * was answered.
+ */
+export async function answerQuestion(page, frame, { how, choice, shown }) {
+  const form = frame.locator('form.eli-form[data-request-id]').first();
+  const requestId = await form.getAttribute('data-request-id');
+  await form.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+  await shown?.();
+  let steps = '';
+  if (how === 'click') {
+    await form.getByRole('radio', { name: choice, exact: true }).click();
+    await form.getByRole('button', { name: 'Accept' }).click();
+  } else {
+    const focused = () =>
+      form.evaluate((el) => {
+        const a = document.activeElement;
+        if (!a || !el.contains(a)) return { inForm: false };
+        const label = a.id ? document.querySelector(`label[for="${a.id}"]`)?.textContent ?? '' : '';
+        return { inForm: true, type: a.getAttribute('type') ?? a.tagName.toLowerCase(), text: (a.textContent ?? '').trim(), label, checked: a.checked === true };
+      });
+    const press = async (key, until, max) => {
+      for (let i = 0; i < max; i++) {
+        await page.keyboard.press(key);
+        const f = await focused();
+        if (until(f)) return i + 1;
+      }
+      throw new Error(`${key} x${max} did not reach the question's ${until.what}: focus ${JSON.stringify(await focused())}`);
+    };
+    const onRadio = Object.assign((f) => f.inForm && f.type === 'radio', { what: 'choices' });
+    const chosen = Object.assign((f) => f.inForm && f.type === 'radio' && f.checked && f.label === choice, { what: `"${choice}"` });
+    const onAccept = Object.assign((f) => f.inForm && f.text === 'Accept', { what: 'Accept button' });
+    await frame.locator('textarea[aria-label="Prompt"]').focus();
+    const back = await press('Shift+Tab', onRadio, 25);
+    await page.keyboard.press('Space');
+    const arrows = chosen(await focused()) ? 0 : await press('ArrowDown', chosen, 10);
+    const ahead = await press('Tab', onAccept, 10);
+    await page.keyboard.press('Enter');
+    steps = ` (Shift+Tab x${back}, Space, ArrowDown x${arrows}, Tab x${ahead}, Enter)`;
+  }
+  await frame.locator(`form.eli-form[data-request-id=${JSON.stringify(requestId)}]`).waitFor({ state: 'detached', timeout: 15_000 });
+  return `${how} "${choice}"${steps}`;
 }
 
 /**

@@ -41,8 +41,8 @@ export function reduceCapture(cli, capture) {
   return JSON.parse(r.stdout);
 }
 
-/** The agent->client JSON-RPC messages of a capture (its `{dir, msg}` lines). */
-export function agentMessages(capture) {
+/** The JSON-RPC messages of a capture (its `{dir, msg}` lines) sent one way: 'agent->client' or 'client->agent'. */
+export function captureMessages(capture, dir) {
   return readFileSync(capture, 'utf8')
     .split('\n')
     .filter(Boolean)
@@ -53,9 +53,12 @@ export function agentMessages(capture) {
         return null;
       }
     })
-    .filter((r) => r && r.dir === 'agent->client' && r.msg)
+    .filter((r) => r && r.dir === dir && r.msg)
     .map((r) => r.msg);
 }
+
+/** The agent->client JSON-RPC messages of a capture. */
+export const agentMessages = (capture) => captureMessages(capture, 'agent->client');
 
 /** The text of a message entry (its text blocks joined). */
 export const entryText = (e) => (e.content ?? []).map((c) => (c && c.type === 'text' ? c.text : '')).join('');

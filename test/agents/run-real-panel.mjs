@@ -2,7 +2,9 @@
 // Real published ACP agents driven THROUGH THE CHAT PANEL in the real VS Code host (code-server + headless
 // Chromium), each against the scripted mock LLM in its own network namespace.
 //   node test/agents/run-real-panel.mjs [NAME ...]
-//   names: the arguments, else ACP_AGENTS (space separated), else every recipe with a mock script;
+//   names: the arguments, else ACP_AGENTS (space separated), else every recipe with a mock script plus
+//   the question turns (`claude-next-ask-click`, `claude-next-ask-keys`: Claude's AskUserQuestion card,
+//   answered by click and by keyboard) wherever run-claude-next.sh exists;
 //   agents folder: ACP_AGENTS_DIR (default ../shared/agents), copied to a writable cache (agents-cache.mjs).
 // Each agent's recipe (`run-<name>.sh`) runs with ACP_CLIENT = panel-client.mjs, which starts code-server
 // inside the recipe's namespace with the agent in `acpChat.agents` as the default, and runs the checks
@@ -11,9 +13,10 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { agentNames, cache, recipeOf, root, shq, skipUnlessRunnable, syncCache } from './agents-cache.mjs';
+import { agentNames, askVariants, cache, recipeOf, root, shq, skipUnlessRunnable, syncCache } from './agents-cache.mjs';
 
-const names = agentNames(process.argv.slice(2));
+const explicit = process.argv.slice(2).length > 0 || (process.env.ACP_AGENTS ?? '').trim() !== '';
+const names = [...agentNames(process.argv.slice(2)), ...(explicit ? [] : askVariants())];
 const AGENT_TIMEOUT_MS = Number(process.env.REAL_PANEL_AGENT_TIMEOUT_MS ?? 600_000);
 const client = path.join(root, 'test/agents/panel-client.mjs');
 
@@ -44,12 +47,14 @@ for (const sig of ['SIGINT', 'SIGTERM']) {
 
 /** Runs a recipe with the panel client, its output prefixed by the agent's name; resolves to the exit code. */
 function runRecipe(name, resultFile) {
-  const child = spawn('bash', [path.join(cache, `run-${name}.sh`), ...recipeOf(name).args], {
+  const child = spawn('bash', [path.join(cache, `run-${recipeOf(name).recipe}.sh`), ...recipeOf(name).args], {
     cwd: cache,
     // Its own process group, so a timeout ends the recipe, unshare, the client and its browser together.
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, ACP_CLIENT: `${shq(process.execPath)} ${shq(client)}`, REAL_PANEL_NAME: name, REAL_PANEL_RESULT: resultFile },
+    // The recipes give the agent (and so the client) a HOME of its own: name the cache outright, or the
+    // client would look for the mock's script under that HOME and find none.
+    env: { ...process.env, ACP_CLIENT: `${shq(process.execPath)} ${shq(client)}`, ACP_AGENTS_CACHE: cache, REAL_PANEL_NAME: name, REAL_PANEL_RESULT: resultFile },
   });
   const prefix = (b) => b.toString().replace(/^(?=.)/gm, `  [${name}] `);
   child.stdout.on('data', (b) => process.stdout.write(prefix(b)));
@@ -83,8 +88,9 @@ let passed = 0;
 let failed = 0;
 const lines = [];
 for (const name of names) {
-  if (!existsSync(path.join(cache, `run-${name}.sh`))) {
-    lines.push(`FAIL ${name}: no run-${name}.sh in ${cache}`);
+  const recipe = `run-${recipeOf(name).recipe}.sh`;
+  if (!existsSync(path.join(cache, recipe))) {
+    lines.push(`FAIL ${name}: no ${recipe} in ${cache}`);
     failed++;
     continue;
   }

@@ -92,6 +92,27 @@ export function register(test) {
     assert.deepEqual((await posted()).filter((m) => m.type === 'elicitation'), [{ type: 'elicitation', requestId: 'eli-1', action: 'cancel' }]);
   });
 
+  test('elicitation: a new question is said in the status region, once, the header waits for you, the focus stays in the prompt box', async ({ open }) => {
+    const { page, send, flush } = await open();
+    await send(snapshot([message('user_message', 'u1', 'Ask me')], { ...panel(), turn: 'busy' }));
+    await flush();
+    await page.locator('textarea[aria-label="Prompt"]').focus();
+    await send(patch({ op: 'insert', entry: question('q1') }, { op: 'panel', panel: { elicitations: [prompt('q1')] } }));
+    await flush();
+    const said = () => page.locator('[data-testid="announcer"]').textContent();
+    await page.waitForFunction(() => /The agent asks: Which line should I add to notes\.txt\? Answer in the question card\./.test(document.querySelector('[data-testid="announcer"]')?.textContent ?? ''));
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Prompt', 'the question does not take the focus');
+    assert.match(await page.locator('.turn').innerText(), /Waiting for you/, 'the header says the agent waits for the user');
+    // A panel update that still lists the same question says nothing (saying it again would change the region).
+    const first = await said();
+    await send(patch({ op: 'panel', panel: { elicitations: [prompt('q1')] } }));
+    await flush();
+    assert.equal(await said(), first);
+    await send(patch({ op: 'panel', panel: { elicitations: [] } }));
+    await flush();
+    assert.doesNotMatch(await page.locator('.turn').innerText(), /Waiting for you/, 'answered: the agent works again');
+  });
+
   test('elicitation: the answered card keeps what was asked and answered; a question no one waits for says so', async ({ open }) => {
     const { page, send, flush } = await open();
     await send(snapshot([question('q1')], { ...panel(), elicitations: [prompt('q1')] }));

@@ -1,0 +1,83 @@
+// The question turn of the real-panel stage (panel-client.mjs, for the names whose recipe has `ask`):
+// Claude's AskUserQuestion reaches the panel as a form elicitation; the user answers the card (by click
+// or from the keyboard only), the agent's final answer quotes the choice (the mock puts the tool result
+// into its text), the capture shows what the panel sent, and the answered card survives a window reload.
+import { chatFrame, runCommand } from '../e2e/host.mjs';
+import { lastText } from './agents-cache.mjs';
+import { captureMessages, findCaptures, plainMarkdown, reduceCapture, squash } from './panel-expect.mjs';
+import { panelStatus, renderedEntries } from './panel-dom.mjs';
+
+const PROMPT = 'Ask me which line to add to notes.txt, then tell me what you will do with my answer.';
+const CHOICE = 'Add a TODO line';
+const FIELD = 'question_0';
+
+/** Runs the question turn and its checks; `how` is 'click' or 'key'. */
+export async function askTurn({ page, cs, cli, mock, how, check, screenshot, runTurn }) {
+  let frame;
+  const card = () => frame.locator('[data-kind="elicitation"]').last();
+  const turnOk = await check(`question turn: the card appears, answered by ${how === 'click' ? 'click' : 'keyboard'} ("${CHOICE}"), the turn ends with no error banner`, async () => {
+    await runCommand(page, 'ACP: Open Chat');
+    frame = await chatFrame(page, 60_000);
+    const answers = await runTurn(page, frame, PROMPT, { how, choice: CHOICE, shown: () => screenshot(page, 'question') });
+    const asked = answers.filter((a) => a.startsWith(`${how} "`));
+    if (asked.length !== 1) throw new Error(`expected one question card, answered: ${answers.join(', ') || 'nothing'}`);
+    return `answered: ${answers.join(', ')}`;
+  });
+  if (!turnOk) return;
+
+  await check('the answered card keeps the question and the choice', async () => {
+    const c = card();
+    await c.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+    const text = squash(await c.innerText());
+    await screenshot(page, 'answered');
+    const bad = [];
+    if (!text.includes(squash('Which line should I add to notes.txt?'))) bad.push('no question');
+    if (!text.includes(squash('answered'))) bad.push('not marked answered');
+    const answer = squash(await c.getByRole('list', { name: 'Your answer' }).innerText().catch(() => ''));
+    if (!answer.includes(squash(`New line: ${CHOICE}`))) bad.push(`answer shown as "${answer}"`);
+    if (await c.locator('form').count()) bad.push('the form is still there');
+    if (bad.length) throw new Error(`${bad.join('; ')}: card text "${text.slice(0, 160)}"`);
+    return `"${answer}"`;
+  });
+
+  await check("the agent's final answer in the panel quotes the choice", async () => {
+    const final = plainMarkdown(lastText(mock).replace('${TOOL_RESULT}', CHOICE));
+    // The answer's last chunks may follow the prompt's response: wait for them.
+    const end = Date.now() + 15_000;
+    let said = '';
+    for (;;) {
+      said = squash((await renderedEntries(frame)).filter((e) => e.kind === 'agent_message').map((e) => e.text).join(''));
+      if (said.includes(final)) break;
+      if (Date.now() > end) throw new Error(`the panel's agent messages lack "${final}": "${said.slice(-160)}"`);
+      await page.waitForTimeout(250);
+    }
+    await screenshot(page, 'final');
+    return final;
+  });
+
+  await check('the capture shows accept with the choice sent, and reduces with no error diagnostics', async () => {
+    const capture = findCaptures(cs.dirs.user)[0];
+    if (!capture) throw new Error(`no capture file under ${cs.dirs.user}`);
+    const sent = captureMessages(capture, 'client->agent').map((m) => m.result).filter((r) => r && typeof r === 'object' && 'action' in r);
+    if (sent.length !== 1 || sent[0].action !== 'accept' || sent[0].content?.[FIELD] !== CHOICE) throw new Error(`elicitation responses sent: ${JSON.stringify(sent)}`);
+    const errors = (reduceCapture(cli, capture).diagnostics ?? []).filter((d) => d.severity === 'error');
+    if (errors.length) throw new Error(`${errors.length} error diagnostics, first: ${errors[0].message}`);
+    return JSON.stringify(sent[0]);
+  });
+
+  await check('after a window reload the answered card is still there', async () => {
+    await page.reload();
+    await page.locator('.monaco-workbench').waitFor();
+    frame = await chatFrame(page, 60_000);
+    const end = Date.now() + 120_000;
+    for (;;) {
+      const s = await panelStatus(frame);
+      if (s.banner) throw new Error(`error banner after the reload: ${s.banner}`);
+      const shown = /turn-idle/.test(s.turn) && (await card().count()) ? squash(await card().innerText()) : '';
+      if (shown.includes(squash(`New line: ${CHOICE}`))) break;
+      if (Date.now() > end) throw new Error(`no answered card after the reload (${s.turnText}, ${s.entries} entries): "${shown.slice(0, 160)}"`);
+      await page.waitForTimeout(200);
+    }
+    return 'answered card restored';
+  });
+}
