@@ -513,7 +513,12 @@ export class ChatService extends Disposable {
     if (existing) return existing;
     const record = this.registry.get(chatId);
     if (!record) throw new Error(`no chat ${chatId}`);
-    const agent = findAgent(this.agents(), record.agentId) ?? findAgent(this.agents(), 'demo');
+    // The settings may have changed since they were last read (a window that is still loading them): read
+    // them again before the chat is given another agent than its own.
+    if (!findAgent(this.agents(), record.agentId)) this.settingsValue = readSettings(this.log);
+    const own = findAgent(this.agents(), record.agentId);
+    if (!own) this.log.warn(`chat ${chatId}: its agent '${record.agentId}' is not in acpChat.agents; it runs with the demo agent`);
+    const agent = own ?? findAgent(this.agents(), 'demo');
     if (!agent) throw new Error('the demo agent is missing');
     const persistence = this.persistence;
     if (!persistence) throw new Error('ChatService.ready() must complete before a chat session is created');
@@ -540,6 +545,9 @@ export class ChatService extends Disposable {
       agent,
     );
     this.live.set(chatId, session);
+    // The tree (and its "why is it empty" message) follows the focused chat, which may be focused before
+    // its session exists.
+    if (this.focusedChatId === chatId) this.showFocusedInTree();
     session.onDidChange((changes) => {
       if (!changes.some((c) => c.type === 'panel' || c.type === 'reset')) return;
       this.syncRecord(chatId, session, changes.some((c) => c.type === 'panel' && c.fields.turn === 'busy'));

@@ -226,6 +226,8 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
 
   /** Starts the agent and attaches a session (resume or load the restored one, else a new one); a no-op while connected. */
   start(): Promise<void> {
+    // A start in flight is awaited, not skipped: the link exists before its session is attached.
+    if (this.connecting) return this.connecting;
     if (this.link && !this.link.client.isClosed && this.turn !== 'error') return Promise.resolve();
     this.connecting ??= this.connect().finally(() => {
       this.connecting = undefined;

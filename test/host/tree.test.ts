@@ -106,7 +106,8 @@ suite('ACP Messages tree, agent down', () => {
     await config.update('agents', [{ id: 'missing', name: 'Missing Agent', command: 'acp-chat-no-such-agent-command', args: [] }], vscode.ConfigurationTarget.Global);
     try {
       const panel = await a.service.openChat({ agentId: 'missing' });
-      const message = await until(() => a.service.treeView.message, 30_000, 'the tree message');
+      // The tree follows the focused chat; a chat view left from an earlier test may take the focus back.
+      const message = await until(() => (panel.chatId !== undefined && a.service.focus(panel.chatId), a.service.treeView.message), 30_000, 'the tree message');
       assert.match(message, /Missing Agent: /);
       assert.strictEqual(a.service.tree.getChildren().length, 0, 'no session in the tree');
       panel.dispose();
