@@ -55,8 +55,9 @@ async function chatFrameOf(page, agentName, timeoutMs) {
 async function commandPick(page, command, label) {
   const input = page.locator('.quick-input-widget input');
   for (let attempt = 1; ; attempt++) {
-    await runCommand(page, command);
     try {
+      // Inside the retry too: the palette itself can be closed by the same focus move.
+      await runCommand(page, command);
       await input.fill(label, { timeout: 5_000 });
       await page.locator('.quick-input-list .monaco-list-row', { hasText: label }).first().click({ timeout: 5_000 });
       return;
