@@ -78,6 +78,11 @@ export async function startCodeServer({ env = {}, vsix, settings = {} } = {}) {
   for (const d of Object.values(dirs)) mkdirSync(d, { recursive: true });
   mkdirSync(path.join(dirs.user, 'User'), { recursive: true });
   writeFileSync(path.join(dirs.user, 'User/settings.json'), JSON.stringify({ ...quietSettings, ...settings }, null, 1));
+  // The extension host runs on the server: machine-scoped settings (acpChat.agents, mcpServers, permission
+  // rules) are the server's own, as under Remote-SSH or WSL, and a copy in the browser's user settings may
+  // not be applied there. They go to the server's machine settings too.
+  mkdirSync(path.join(dirs.user, 'Machine'), { recursive: true });
+  writeFileSync(path.join(dirs.user, 'Machine/settings.json'), JSON.stringify(settings, null, 1));
   writeFileSync(path.join(dirs.ws, 'README.md'), '# test workspace\n');
   const childEnv = serverEnv(dirs, env);
   try {
