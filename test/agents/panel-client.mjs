@@ -82,6 +82,8 @@ const agentEnv = Object.fromEntries(['HOME', 'PATH', 'TMPDIR', 'XDG_CONFIG_HOME'
 const settings = {
   'acpChat.agents': [{ id: name, name: `${name} (real)`, command, args, env: agentEnv }],
   'acpChat.defaultAgent': name,
+  // The edit check looks at the edited file's editor beside the chat: edited files open only when asked.
+  'acpChat.openEditedFiles': true,
 };
 const mock = mockScript(name);
 // Without the script the checks of what the agent said would pass on nothing.
