@@ -1,5 +1,20 @@
 // Entries and panel states for the browser tests, shaped like src/common/store/model.ts (plain JSON).
+import { Buffer } from 'node:buffer';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
 export const PROTOCOL = 3;
+
+// The empty panel is TypeScript; bundled here in memory so the fixtures never keep a copy of its fields.
+const emptyPanelModule = await build({
+  entryPoints: [fileURLToPath(new URL('../../src/common/webview/emptyPanel.ts', import.meta.url))],
+  bundle: true,
+  format: 'esm',
+  platform: 'neutral',
+  write: false,
+  logLevel: 'silent',
+});
+const { EMPTY_PANEL } = await import(`data:text/javascript;base64,${Buffer.from(emptyPanelModule.outputFiles[0].text).toString('base64')}`);
 
 const T0 = Date.UTC(2026, 10, 22, 9, 0, 0);
 let line = 1;
@@ -34,30 +49,9 @@ export function toolCall(key, fields) {
   };
 }
 
+/** The panel a test starts from: the shipped empty panel (one definition, in src/common), as a live chat. */
 export function panel(fields = {}) {
-  return {
-    agentName: 'Demo Agent',
-    sessionId: 's-1',
-    turn: 'idle',
-    message: null,
-    readOnly: false,
-    canFork: true,
-    plan: null,
-    currentModeId: null,
-    availableModes: [],
-    availableCommands: [],
-    configOptions: [],
-    usage: null,
-    title: null,
-    queuedPrompts: [],
-    context: [],
-    permissions: [],
-    notices: [],
-    terminals: {},
-    earlier: null,
-    changeSets: [],
-    ...fields,
-  };
+  return { ...EMPTY_PANEL, agentName: 'Demo Agent', sessionId: 's-1', turn: 'idle', canFork: true, ...fields };
 }
 
 export const AGENT_MARKDOWN = `Here is the fix for the off-by-one in \`parseRange\`:
