@@ -68,7 +68,8 @@ async function pipeline(): Promise<{ ms: number; posted: number; retained: numbe
   const client = new AcpClient({
     input: child.stdout,
     output: child.stdin,
-    handlers: {},
+    // The flood agent asks nothing; a request would be a bench bug, answered as dismissed.
+    handlers: { requestPermission: async () => ({ outcome: { outcome: 'cancelled' } }) },
     clientInfo: { name: 'bench', version: '0' },
     tap: (dir, msg, _raw, checked) => {
       const changes = checked ? store.ingestChecked(dir, checked) : store.ingest(dir, msg);
