@@ -45,6 +45,6 @@ export async function boundedRead(p: ReadTextFileParams, b: FileBoundary): Promi
 
 export async function boundedWrite(p: { path: string; content: string }, b: FileBoundary): Promise<void> {
   const t = await admitFile('write', p.path, b);
-  // An agent writes LF; a CRLF file keeps CRLF (only a file that is there, admitted, is sampled).
-  await writeChecked(t, t.id ? await keepLineEndings(t.real, p.content) : p.content);
+  // An agent writes LF; a CRLF file keeps CRLF (sampled from the very file the write replaces).
+  await writeChecked(t, (existing) => keepLineEndings(existing, p.content));
 }
