@@ -191,6 +191,8 @@ export class FileAccess {
       this.log.warn(`fs/write_text_file: refused ${path}: it has unsaved changes in an editor`);
       throw rpcError(ErrorCodes.invalidParams, `refused: ${path} has unsaved changes in the user's editor; the user must save or revert them first`, { reason: 'unsaved_changes', path });
     }
+    // Followed, a file is opened before the write, so the editor's reload is a step Ctrl+Z can undo there.
+    const doc = open ?? (this.follow.enabled() && t.id ? await vscode.workspace.openTextDocument(vscode.Uri.file(t.real)) : undefined);
     let previous: string | null = null;
     let written = content;
     const wrote = await writeChecked(t, async (existing) => {
@@ -204,12 +206,12 @@ export class FileAccess {
       // Some agents (OpenCode) also write the file themselves, often first: nothing changed and there is
       // nothing to undo, so say so in the log instead of reporting a change.
       this.log.info(`fs/write_text_file: ${path} already has this content (the agent wrote it itself); not written`);
-      if (open) await this.show(open);
+      if (doc && this.follow.enabled()) await this.show(doc);
       return null;
     }
     this.log.info(`fs/write_text_file: ${path} (${content.length} chars) written through the checked handle`);
-    if (open && !(await showsText(open, written))) this.log.warn(`fs/write_text_file: the editor of ${path} has not reloaded it from disk yet`);
-    if (this.follow.enabled()) await this.show(open ?? (await vscode.workspace.openTextDocument(vscode.Uri.file(t.real))));
+    if (doc && !(await showsText(doc, written))) this.log.warn(`fs/write_text_file: the editor of ${path} has not reloaded it from disk yet`);
+    if (this.follow.enabled()) await this.show(doc ?? (await vscode.workspace.openTextDocument(vscode.Uri.file(t.real))));
     return { previous, written };
   }
 
