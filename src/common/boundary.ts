@@ -25,6 +25,15 @@ export function decide(policy: OutsideWorkspacePolicy, access: Access, inside: b
   return 'ask';
 }
 
+/**
+ * A write inside the workspace to a file that configures VS Code, git or this extension: asked about
+ * whatever the policy (`allow` is about going outside, and must not silently also let an agent widen its
+ * own permissions or plant a git hook), and refused without asking under `deny`.
+ */
+export function decideConfigWrite(policy: OutsideWorkspacePolicy): Decision {
+  return policy === 'deny' ? 'deny' : 'ask';
+}
+
 /** Human words for a consent prompt. */
 export function describeAccess(access: Access): string {
   return access === 'read' ? 'read a file' : access === 'write' ? 'write a file' : 'run a command';

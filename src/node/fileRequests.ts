@@ -3,7 +3,8 @@
  * CLI and the extension. A file counts as outside the workspace when its real path is, when it has
  * another name (a hard link, whose other name may be anywhere), and, for writes, when it configures
  * VS Code, git or this extension (`.vscode/`, `.git/`, `*.code-workspace`): writing those can run code or
- * widen what the agent may do. The caller's `judge` decides what happens outside (refuse, or ask).
+ * widen what the agent may do. The caller's `judge` decides what happens outside (refuse, or ask); what
+ * allows going outside (a setting, a flag) does not by itself allow writing those (`CONFIG_FILE`).
  */
 import type { Access } from '../common/boundary';
 import { insideAny, isConfigPath, type PathStyle } from '../common/pathBoundary';
@@ -22,12 +23,16 @@ export interface FileBoundary {
 }
 
 export const OUTSIDE = 'outside the workspace';
+/** Why a write inside the workspace still counts: a permission to go outside is not a permission for this. */
+export const CONFIG_FILE = 'a file that configures VS Code, git or this extension';
+export const HARD_LINK = 'a hard link (the file has another name, which may be outside the workspace)';
 
 /** Why a judged file counts as outside the workspace, or undefined when it is inside. */
 export function whyOutside(access: 'read' | 'write', t: FileTarget, roots: readonly string[], style: PathStyle): string | undefined {
   if (!insideAny(roots, t.real, style)) return OUTSIDE;
-  if (t.linked) return 'a hard link (the file has another name, which may be outside the workspace)';
-  if (access === 'write' && roots.some((r) => isConfigPath(r, t.real, style))) return 'a file that configures VS Code, git or this extension';
+  // Before the hard link: allowing outside access (which covers hard links) must not let a linked config file through.
+  if (access === 'write' && roots.some((r) => isConfigPath(r, t.real, style))) return CONFIG_FILE;
+  if (t.linked) return HARD_LINK;
   return undefined;
 }
 
@@ -45,6 +50,6 @@ export async function boundedRead(p: ReadTextFileParams, b: FileBoundary): Promi
 
 export async function boundedWrite(p: { path: string; content: string }, b: FileBoundary): Promise<void> {
   const t = await admitFile('write', p.path, b);
-  // An agent writes LF; a CRLF file keeps CRLF (only a file that is there, admitted, is sampled).
-  await writeChecked(t, t.id ? await keepLineEndings(t.real, p.content) : p.content);
+  // An agent writes LF; a CRLF file keeps CRLF (sampled from the very file the write replaces).
+  await writeChecked(t, (existing) => keepLineEndings(existing, p.content));
 }

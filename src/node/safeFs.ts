@@ -153,30 +153,42 @@ export async function readChecked(t: FileTarget, line?: number | null, limit?: n
     await folder.close();
   }
   try {
-    if (t.id) {
-      const s = await fh.stat({ bigint: true });
-      if (s.dev !== t.id.dev || s.ino !== t.id.ino) throw changed(t, 'a different file was opened');
-    }
-    const decoder = new TextDecoder('utf-8', { fatal: true });
-    const window = new LineWindow(line, limit);
-    const buf = Buffer.alloc(CHUNK_BYTES);
-    try {
-      while (!window.done) {
-        const { bytesRead } = await fh.read(buf, 0, CHUNK_BYTES, null);
-        window.push(decoder.decode(buf.subarray(0, bytesRead), { stream: bytesRead > 0 }));
-        if (window.length > MAX_READ_CHARS) {
-          throw refused('too_large', `refused: reading ${t.requested} would return more than ${MAX_READ_CHARS} characters; read it in pages with line and limit`, t.requested);
-        }
-        if (bytesRead === 0) break;
-      }
-    } catch (e) {
-      if (e instanceof TypeError) throw refused('not_utf8', `refused: ${t.requested} is not UTF-8 text; it is not read so that writing it back cannot corrupt it`, t.requested);
-      throw e;
-    }
-    return window.text();
+    await sameAsJudged(fh, t);
+    return await readText(fh, t, line, limit);
   } finally {
     await fh.close();
   }
+}
+
+/** Refuses a handle that is not the file judged (when it existed then). */
+async function sameAsJudged(fh: FileHandle, t: FileTarget): Promise<void> {
+  if (!t.id) return;
+  const s = await fh.stat({ bigint: true });
+  if (s.dev !== t.id.dev || s.ino !== t.id.ino) throw changed(t, 'a different file was opened');
+}
+
+/**
+ * `line`/`limit` of an open judged file as strict UTF-8, streaming from where the handle is, at most
+ * MAX_READ_CHARS (no `line`/`limit`: all of it).
+ */
+export async function readText(fh: FileHandle, t: FileTarget, line?: number | null, limit?: number | null): Promise<string> {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  const window = new LineWindow(line, limit);
+  const buf = Buffer.alloc(CHUNK_BYTES);
+  try {
+    while (!window.done) {
+      const { bytesRead } = await fh.read(buf, 0, CHUNK_BYTES, null);
+      window.push(decoder.decode(buf.subarray(0, bytesRead), { stream: bytesRead > 0 }));
+      if (window.length > MAX_READ_CHARS) {
+        throw refused('too_large', `refused: reading ${t.requested} would return more than ${MAX_READ_CHARS} characters; read it in pages with line and limit`, t.requested);
+      }
+      if (bytesRead === 0) break;
+    }
+  } catch (e) {
+    if (e instanceof TypeError) throw refused('not_utf8', `refused: ${t.requested} is not UTF-8 text; it is not read so that writing it back cannot corrupt it`, t.requested);
+    throw e;
+  }
+  return window.text();
 }
 
 /** Holds the folder of a file to write, creating missing folders one level at a time inside held parents. */
@@ -200,10 +212,19 @@ async function makeFolders(dir: string, t: FileTarget): Promise<Folder> {
 }
 
 /**
+ * What to write over a judged file, given the file as it is now: its open handle, proved to be the judged
+ * file (null: there was no file), from which the caller may read what it needs (line endings, the text
+ * before). Resolves to the text to write, or null to leave the file as it is.
+ */
+export type Content = string | ((existing: FileHandle | null) => Promise<string | null>);
+
+/**
  * Writes a judged file: the content goes to a new file beside it (created exclusively, so nothing is
  * followed or shared) in the held folder, and is then renamed over the target in that same folder.
+ * The file that is there is opened only through the held folder, and only to give it to `content`.
+ * Resolves to whether the file was written.
  */
-export async function writeChecked(t: FileTarget, content: string): Promise<void> {
+export async function writeChecked(t: FileTarget, content: Content): Promise<boolean> {
   const dir = path.dirname(t.real);
   const name = path.basename(t.real);
   const folder = await makeFolders(dir, t);
@@ -217,12 +238,14 @@ export async function writeChecked(t: FileTarget, content: string): Promise<void
     } else if (now) {
       throw changed(t, 'it was created meanwhile');
     }
+    const text = typeof content === 'string' ? content : await contentFor(folder, t, content);
+    if (text === null) return false;
     const tempName = `.${name}.${randomBytes(6).toString('hex')}.tmp`;
     const temp = path.join(dir, tempName);
     const fh = await openIn(folder, temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, t, mode);
     try {
       try {
-        await fh.writeFile(content, 'utf8');
+        await fh.writeFile(text, 'utf8');
         await fh.datasync();
       } finally {
         await fh.close();
@@ -233,7 +256,20 @@ export async function writeChecked(t: FileTarget, content: string): Promise<void
       await unlink(folder.at(tempName)).catch(() => undefined);
       throw e;
     }
+    return true;
   } finally {
     await folder.close();
+  }
+}
+
+/** Asks `content` what to write, showing it the judged file (opened in the held folder) or null. */
+async function contentFor(folder: Folder, t: FileTarget, content: (existing: FileHandle | null) => Promise<string | null>): Promise<string | null> {
+  if (!t.id) return content(null);
+  const fh = await openIn(folder, t.real, constants.O_RDONLY | O_NONBLOCK, t);
+  try {
+    await sameAsJudged(fh, t);
+    return await content(fh);
+  } finally {
+    await fh.close();
   }
 }

@@ -19,6 +19,7 @@
  * It is plain JavaScript run with the host's own Node (`process.execPath`; ELECTRON_RUN_AS_NODE makes
  * VS Code's Electron act as Node): no file to ship or find, in the extension, the CLI and the tests.
  */
+import { PS_MEMBERS_SOURCE } from './process/psMembers';
 
 export interface WatchdogConfig {
   /** How long the group gets between SIGTERM and SIGKILL. */
@@ -31,8 +32,8 @@ export interface WatchdogConfig {
    */
   readonly endGroupOnExit: boolean;
   /**
-   * Put in the command's environment (ACP_CHAT_TREE) and so inherited by all it starts: on Linux the
-   * watchdog also ends the processes that left the group (a detached grandchild) but carry it.
+   * Put in the command's environment (ACP_CHAT_TREE) and so inherited by all it starts: on Linux and
+   * macOS the watchdog also ends the processes that left the group (a detached grandchild) but carry it.
    */
   readonly treeToken: string;
 }
@@ -57,9 +58,17 @@ process.on('SIGHUP', () => {});
 let ending = false;
 let childDone = false;
 // Linux: the live members of our group, and the processes that left it (setsid, e.g. a detached
-// grandchild) but still carry our tree's token in their environment. Elsewhere: unknown (null).
+// grandchild) but still carry our tree's token in their environment. macOS: the same from one ps.
+// Elsewhere: unknown (null).
 const mark = 'ACP_CHAT_TREE=' + config.treeToken;
+${PS_MEMBERS_SOURCE}
+function runPs(args) {
+  const r = require('child_process').spawnSync('ps', args, { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  if (r.error || r.status !== 0) throw r.error || new Error('ps failed');
+  return { pid: r.pid, stdout: r.stdout };
+}
 function members() {
+  if (process.platform === 'darwin') return psMembers(process.platform, process.pid, mark, runPs);
   let names;
   try { names = fs.readdirSync('/proc'); } catch { return null; }
   const inGroup = [];

@@ -1,25 +1,28 @@
 /**
- * `fs/read_text_file` and `fs/write_text_file` through VS Code, so an agent sees what the user sees:
- * reads return an open editor's unsaved text, and writes go through a WorkspaceEdit (undoable, shown in
- * the editor) and are then saved so tools that read the disk see them.
+ * `fs/read_text_file` and `fs/write_text_file` for the extension, so an agent sees what the user sees:
+ * reads return an open editor's unsaved text, and writes land on disk through the checked handle, where
+ * an open editor picks them up; a file with unsaved changes in an editor is not written over.
  *
  * The workspace boundary (`src/node/fileRequests.ts`, shared with the CLI): an agent's read, write or
- * terminal is judged by its real path (`..` and symlinks resolved); outside the workspace folders, a hard
- * link, or a write to a file that configures VS Code, git or this extension needs the user's consent unless
- * `acpChat.outsideWorkspace` says otherwise. The path is resolved again after the dialog; reads open the
- * judged real path the way the CLI does (`src/node/safeFs.ts`), writes check it again just before the edit
- * and after the save. "Allow for This Session" remembers the folder for that ACP session of
- * that chat; "Deny for This Session" refuses the rest of that session's requests of that kind.
+ * terminal is judged by its real path (`..` and symlinks resolved); outside the workspace folders, or a
+ * hard link, needs the user's consent unless `acpChat.outsideWorkspace` says otherwise. A write to a file
+ * that configures VS Code, git or this extension needs consent under every setting but `deny` (which
+ * refuses it). Reads and writes open the judged real path the way the CLI does (`src/node/safeFs.ts`),
+ * proving the opened handle is the file judged. "Allow for This Session" remembers the folder for that
+ * ACP session of that chat (configuration files apart); "Deny for This Session" refuses the rest of that
+ * session's requests of that kind.
  */
 import * as vscode from 'vscode';
 import nodePath from 'node:path';
-import { decide, describeAccess, SessionGrants, type Access, type OutsideWorkspacePolicy } from '../common/boundary';
+import { decide, decideConfigWrite, describeAccess, SessionGrants, type Access, type OutsideWorkspacePolicy } from '../common/boundary';
 import { insideAny, pathStyle, type PathStyle } from '../common/pathBoundary';
 import { sliceLines } from '../common/text';
 import { noticeLines, noticeText } from '../common/untrusted';
-import { admitFile, OUTSIDE, type FileBoundary } from '../node/fileRequests';
+import { admitFile, CONFIG_FILE, OUTSIDE, type FileBoundary } from '../node/fileRequests';
 import { boundaryRefusal, realPathOf, realRoots } from '../node/realPath';
-import { inspectTarget, readChecked, recheckTarget } from '../node/safeFs';
+import { readChecked, readText, recheckTarget, writeChecked } from '../node/safeFs';
+import { rpcError } from '../node/transport/connection';
+import { ErrorCodes } from '../common/protocol/methods';
 import { inFileEol } from '../common/changes/eol';
 
 /** Who asks: the agent's display name and the ACP session the request belongs to. */
@@ -38,6 +41,26 @@ const modalWarning: Confirm = (message, detail, ...buttons) => Promise.resolve(v
 function openDocument(path: string): vscode.TextDocument | undefined {
   const fsPath = vscode.Uri.file(path).fsPath;
   return vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && d.uri.fsPath === fsPath);
+}
+
+/** How long a write waits for an open editor to reload the file: what the agent reads or the user edits next is then the new text. */
+const RELOAD_WAIT_MS = 3000;
+const sameText = (a: string, b: string) => a.replace(/\r\n/g, '\n') === b.replace(/\r\n/g, '\n');
+
+/** Resolves when a clean document shows `text` (VS Code reloads it on the file's change), false after RELOAD_WAIT_MS. */
+function showsText(doc: vscode.TextDocument, text: string): Promise<boolean> {
+  if (sameText(doc.getText(), text)) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const done = (shown: boolean) => {
+      clearTimeout(timer);
+      sub.dispose();
+      resolve(shown);
+    };
+    const sub = vscode.workspace.onDidChangeTextDocument((e) => {
+      if (e.document === doc && sameText(doc.getText(), text)) done(true);
+    });
+    const timer = setTimeout(() => done(false), RELOAD_WAIT_MS);
+  });
 }
 
 /** A write the agent made through the client: the file's text before (null: it did not exist) and after. */
@@ -73,7 +96,7 @@ export class FileAccess {
     return sliceLines(text, line, limit);
   }
 
-  /** `fs/read_text_file` behind the boundary: an open editor's text, else the judged file from disk. */
+  /** `fs/read_text_file` behind the boundary: an open editor's unsaved text, else the judged file from disk. */
   async agentRead(p: { path: string; line?: number | null; limit?: number | null }, who: Requester): Promise<string> {
     const t = await admitFile('read', p.path, this.boundary(who));
     const open = openDocument(t.real) ?? openDocument(p.path);
@@ -102,8 +125,10 @@ export class FileAccess {
 
   /** An access that counts as outside the workspace (`why`): allowed by the setting or a grant, asked, or refused. */
   private async judge(access: Access, target: string, real: string, why: string, who: Requester): Promise<void> {
-    const grantKey = `${who.scope}\n${who.sessionId}`;
-    const decision = decide(this.policy(), access, false);
+    // A config write is its own kind of consent: an outside grant or "allow" does not cover it, nor the reverse.
+    const config = why === CONFIG_FILE;
+    const grantKey = `${who.scope}\n${who.sessionId}${config ? '\nconfig' : ''}`;
+    const decision = config ? decideConfigWrite(this.policy()) : decide(this.policy(), access, false);
     if (decision === 'allow' || this.grants.allows(grantKey, access, real)) return;
     const shown = real === nodePath.normalize(target) ? target : `${target} (really ${real})`;
     const where = why === OUTSIDE ? 'outside the workspace' : `(${why})`;
@@ -151,49 +176,43 @@ export class FileAccess {
 
   /**
    * `fs/write_text_file`, behind the boundary. Returns what the file held before (null: it did not exist)
-   * and after, for the turn's Changes summary; null when the write changed nothing.
+   * and after, for the turn's Changes summary (whose Undo puts it back); null when the write changed nothing.
+   *
+   * The bytes go through the checked handle (`writeChecked`: the judged file, in its held folder, replaced
+   * atomically), never through VS Code opening the agent's path, so nothing can swap the path between the
+   * check and the write. An editor that shows the file unchanged reloads it from disk (VS Code watches the
+   * files it has open; the reload is one step on the editor's undo stack). An editor with unsaved changes
+   * refuses the write instead: neither the user's unsaved work nor the agent's write is silently lost.
    */
   async agentWrite(path: string, content: string, who: Requester): Promise<AgentWrite | null> {
     const t = await admitFile('write', path, this.boundary(who));
-    // Resolved again after any consent dialog, just before the edit: the path must still name the judged file.
-    // The edit goes to the path as the agent named it, so it lands in the editor the user has open for it.
-    await recheckTarget(t);
-    const uri = vscode.Uri.file(path);
-    const agentName = who.agentName;
-    const exists = await vscode.workspace.fs.stat(uri).then(
-      () => true,
-      () => false,
-    );
-    const edit = new vscode.WorkspaceEdit();
-    if (!exists) {
-      edit.createFile(uri, { ignoreIfExists: true, contents: new TextEncoder().encode('') });
+    const open = openDocument(t.real) ?? openDocument(path);
+    if (open?.isDirty) {
+      this.log.warn(`fs/write_text_file: refused ${path}: it has unsaved changes in an editor`);
+      throw rpcError(ErrorCodes.invalidParams, `refused: ${path} has unsaved changes in the user's editor; the user must save or revert them first`, { reason: 'unsaved_changes', path });
     }
-    const current = exists ? await vscode.workspace.openTextDocument(uri) : undefined;
-    // The editor writes the document's own line endings; LF content for a CRLF file is the same text.
-    if (current && current.getText() === inFileEol(current.getText(), content)) {
-      // Some agents (OpenCode) also write the file themselves, often first: an edit would change nothing and
-      // leave nothing to undo, so say so in the log instead of pretending an undoable edit happened.
-      if (current.isDirty && !(await current.save())) throw new Error(`could not save ${path}`);
-      this.log.info(`fs/write_text_file: ${path} already has this content (the agent wrote it itself); no workspace edit`);
-      await this.show(current);
+    // Followed, a file is opened before the write, so the editor's reload is a step Ctrl+Z can undo there.
+    const doc = open ?? (this.follow.enabled() && t.id ? await vscode.workspace.openTextDocument(vscode.Uri.file(t.real)) : undefined);
+    let previous: string | null = null;
+    let written = content;
+    const wrote = await writeChecked(t, async (existing) => {
+      if (existing === null) return content;
+      previous = await readText(existing, t);
+      // The file keeps its line endings: LF content for a CRLF file is the same text.
+      written = inFileEol(previous, content);
+      return written === previous ? null : written;
+    });
+    if (!wrote) {
+      // Some agents (OpenCode) also write the file themselves, often first: nothing changed and there is
+      // nothing to undo, so say so in the log instead of reporting a change.
+      this.log.info(`fs/write_text_file: ${path} already has this content (the agent wrote it itself); not written`);
+      if (doc && this.follow.enabled()) await this.show(doc);
       return null;
     }
-    const previous = current ? current.getText() : null;
-    const end = current ? current.lineAt(current.lineCount - 1).range.end : new vscode.Position(0, 0);
-    edit.replace(uri, new vscode.Range(new vscode.Position(0, 0), end), content, {
-      label: `${agentName} edited ${vscode.workspace.asRelativePath(uri)}`,
-      needsConfirmation: false,
-    });
-    if (!(await vscode.workspace.applyEdit(edit))) throw new Error(`VS Code refused the edit to ${path}`);
-    const doc = await vscode.workspace.openTextDocument(uri);
-    if (!(await doc.save())) throw new Error(`could not save ${path}`);
-    // VS Code opened the path itself: should the path have changed meanwhile, say so rather than report a clean write.
-    const after = await inspectTarget(path);
-    if (after.real !== t.real || (after.linked && !t.linked)) this.log.error(`fs/write_text_file: ${path} changed while VS Code wrote it (it now is ${after.real})`);
-    if (this.follow.enabled()) await this.show(doc);
-    this.log.info(`fs/write_text_file: ${path} (${content.length} chars) via a workspace edit`);
-    // The document's text, not `content`: the editor keeps the file's line endings.
-    return { previous, written: doc.getText() };
+    this.log.info(`fs/write_text_file: ${path} (${content.length} chars) written through the checked handle`);
+    if (doc && !(await showsText(doc, written))) this.log.warn(`fs/write_text_file: the editor of ${path} has not reloaded it from disk yet`);
+    if (this.follow.enabled()) await this.show(doc ?? (await vscode.workspace.openTextDocument(vscode.Uri.file(t.real))));
+    return { previous, written };
   }
 
   /**

@@ -21,8 +21,11 @@ suite('Workspace boundary (fs/* and terminal cwd)', () => {
   let policy: OutsideWorkspacePolicy = 'ask';
   let asked: { message: string; detail: string }[] = [];
   let answer: string | undefined;
+  /** Runs while the dialog is up: what a racing agent does between the consent and the write. */
+  let duringDialog: () => void = () => undefined;
   const files = new FileAccess(log, undefined, () => policy, async (message, detail) => {
     asked.push({ message, detail });
+    duringDialog();
     return answer;
   });
   const who = { agentName: 'Hostile [agent](command:workbench.action.quit)', sessionId: 's1', scope: 'chat-1' };
@@ -44,6 +47,7 @@ suite('Workspace boundary (fs/* and terminal cwd)', () => {
     policy = 'ask';
     asked = [];
     answer = undefined;
+    duringDialog = () => undefined;
   });
 
   test('inside the workspace: read and write without asking', async () => {
@@ -138,6 +142,45 @@ suite('Workspace boundary (fs/* and terminal cwd)', () => {
     fs.writeFileSync(inWs('latin1.txt'), Buffer.from('caf\xe9\n', 'latin1'));
     await assert.rejects(files.agentRead({ path: inWs('latin1.txt') }, who), /not UTF-8/);
     assert.strictEqual(await files.agentRead({ path: inWs('inside.txt'), line: 1, limit: 1 }, who), 'inside\n');
+  });
+
+  test('a folder flipped to a symlink out while the user is asked: the write never lands outside', async () => {
+    // New and existing targets, under a config folder (asked about) and outside through a granted folder.
+    fs.mkdirSync(inWs('flip', '.vscode'), { recursive: true });
+    fs.writeFileSync(inWs('flip', '.vscode', 'settings.json'), '{}\n');
+    fs.mkdirSync(path.join(outside, 'flipped', '.vscode'), { recursive: true });
+    fs.writeFileSync(path.join(outside, 'flipped', '.vscode', 'settings.json'), 'OUTSIDE\n');
+    answer = 'Allow Once';
+    for (const name of ['settings.json', 'tasks.json']) {
+      duringDialog = () => {
+        fs.renameSync(inWs('flip'), inWs('flip-saved'));
+        fs.symlinkSync(path.join(outside, 'flipped'), inWs('flip'));
+      };
+      await assert.rejects(files.agentWrite(inWs('flip', '.vscode', name), 'pwned\n', who), /changed while it was being opened/, name);
+      fs.unlinkSync(inWs('flip'));
+      fs.renameSync(inWs('flip-saved'), inWs('flip'));
+    }
+    assert.strictEqual(asked.length, 2);
+    assert.strictEqual(fs.readFileSync(path.join(outside, 'flipped', '.vscode', 'settings.json'), 'utf8'), 'OUTSIDE\n');
+    assert.strictEqual(fs.existsSync(path.join(outside, 'flipped', '.vscode', 'tasks.json')), false);
+    assert.strictEqual(fs.readFileSync(inWs('flip', '.vscode', 'settings.json'), 'utf8'), '{}\n');
+  });
+
+  test('acpChat.outsideWorkspace "allow" still asks before a config write; a hard link is written by its workspace name only', async () => {
+    policy = 'allow';
+    const s = { ...who, sessionId: 'allow-all' };
+    await assert.rejects(files.agentWrite(inWs('.vscode', 'tasks.json'), '{}', s), /did not allow writing .*configures VS Code, git or this extension/);
+    assert.strictEqual(asked.length, 1);
+    assert.strictEqual(fs.existsSync(inWs('.vscode', 'tasks.json')), false);
+    fs.writeFileSync(path.join(outside, 'linked.txt'), 'OUTSIDE\n');
+    fs.linkSync(path.join(outside, 'linked.txt'), inWs('linked.txt'));
+    await files.agentWrite(inWs('linked.txt'), 'mine\n', s);
+    assert.strictEqual(fs.readFileSync(inWs('linked.txt'), 'utf8'), 'mine\n');
+    assert.strictEqual(fs.readFileSync(path.join(outside, 'linked.txt'), 'utf8'), 'OUTSIDE\n', 'the other name is not written through');
+    assert.strictEqual(asked.length, 1);
+    policy = 'deny';
+    await assert.rejects(files.agentWrite(inWs('.vscode', 'tasks.json'), '{}', s), /"deny"/);
+    assert.strictEqual(asked.length, 1);
   });
 
   test('"Allow for This Session" is the grant of one chat\'s session: another chat naming the same session id is asked', async () => {

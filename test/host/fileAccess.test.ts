@@ -1,17 +1,21 @@
 /**
- * `fs/write_text_file` through FileAccess in the real extension host: new content lands as a saved
- * workspace edit, and content the file already has (an agent that also wrote the file itself, as OpenCode
- * does) is reported in the log instead of becoming an empty edit with nothing to undo.
+ * `fs/write_text_file` through FileAccess in the real extension host: the bytes land on disk through the
+ * checked handle (never through VS Code opening the agent's path), an editor open on the file reloads it
+ * (one step on its undo stack), an editor with unsaved changes refuses the write rather than lose them,
+ * and content the file already has (an agent that also wrote the file itself, as OpenCode does) is
+ * reported in the log instead of becoming a change with nothing to undo.
  */
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { FileAccess } from '../../src/vscode/fsHandlers';
+import { until } from './util';
 
-/** A log channel that keeps its info lines (FileAccess only writes info lines). */
+/** A log channel that keeps its lines. */
 function recordingLog(lines: string[]): vscode.LogOutputChannel {
-  const log: Pick<vscode.LogOutputChannel, 'info'> = { info: (message: string) => void lines.push(message) };
+  const keep = (message: string) => void lines.push(message);
+  const log: Pick<vscode.LogOutputChannel, 'info' | 'warn'> = { info: keep, warn: keep };
   return log as vscode.LogOutputChannel;
 }
 
@@ -23,28 +27,55 @@ suite('fs/write_text_file through VS Code', () => {
     return f.uri.fsPath;
   };
 
-  test('new content is a saved workspace edit', async () => {
+  test('new content is written to disk, and returned with the text before for Changes', async () => {
     const file = path.join(folder(), 'fs-access-new.txt');
     fs.writeFileSync(file, 'hello\n');
     const lines: string[] = [];
-    await new FileAccess(recordingLog(lines)).agentWrite(file, 'hello\nworld\n', who);
-    const doc = vscode.workspace.textDocuments.find((d) => d.uri.fsPath === file);
-    assert.ok(doc, 'the document is open in VS Code');
-    assert.strictEqual(doc.getText(), 'hello\nworld\n');
-    assert.strictEqual(doc.isDirty, false);
+    const write = await new FileAccess(recordingLog(lines)).agentWrite(file, 'hello\nworld\n', who);
+    assert.deepStrictEqual(write, { previous: 'hello\n', written: 'hello\nworld\n' });
     assert.strictEqual(fs.readFileSync(file, 'utf8'), 'hello\nworld\n');
-    assert.ok(lines.some((l) => l.includes('via a workspace edit')), lines.join('\n'));
+    assert.ok(lines.some((l) => l.includes('written through the checked handle')), lines.join('\n'));
   });
 
-  test('content the file already has is logged, not applied as an empty edit', async () => {
-    const file = path.join(folder(), 'fs-access-same.txt');
-    fs.writeFileSync(file, 'already written\n');
+  test('an editor open on the file shows the new text, clean, and Ctrl+Z there brings the old text back', async () => {
+    const file = path.join(folder(), 'fs-access-open.txt');
+    fs.writeFileSync(file, 'one\r\ntwo\r\n');
+    const editor = await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: false });
+    const write = await new FileAccess(recordingLog([])).agentWrite(file, 'one\nthree\n', who);
+    assert.deepStrictEqual(write, { previous: 'one\r\ntwo\r\n', written: 'one\r\nthree\r\n' }, 'the file keeps its CRLF');
+    assert.strictEqual(fs.readFileSync(file, 'utf8'), 'one\r\nthree\r\n');
+    await until(() => editor.document.getText() === 'one\r\nthree\r\n', 10_000, 'the editor to show the new text');
+    assert.strictEqual(editor.document.isDirty, false);
+    await vscode.commands.executeCommand('undo');
+    await until(() => editor.document.getText() === 'one\r\ntwo\r\n', 10_000, 'Ctrl+Z in the editor to bring the old text back');
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
+  test('a file with unsaved changes in an editor is not written: the user\'s work and the disk stay as they were', async () => {
+    const file = path.join(folder(), 'fs-access-dirty.txt');
+    fs.writeFileSync(file, 'saved\n');
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
+    const edit = new vscode.WorkspaceEdit();
+    edit.insert(doc.uri, new vscode.Position(0, 0), 'unsaved ');
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    assert.ok(doc.isDirty);
     const lines: string[] = [];
-    await new FileAccess(recordingLog(lines)).agentWrite(file, 'already written\n', who);
-    assert.strictEqual(fs.readFileSync(file, 'utf8'), 'already written\n');
+    await assert.rejects(new FileAccess(recordingLog(lines)).agentWrite(file, 'agent\n', who), /has unsaved changes/);
+    assert.strictEqual(fs.readFileSync(file, 'utf8'), 'saved\n');
+    assert.strictEqual(doc.getText(), 'unsaved saved\n');
+    assert.ok(await doc.save());
+  });
+
+  test('content the file already has is logged, not written', async () => {
+    const file = path.join(folder(), 'fs-access-same.txt');
+    fs.writeFileSync(file, 'already written\r\n');
+    const before = fs.statSync(file).ino;
+    const lines: string[] = [];
+    assert.strictEqual(await new FileAccess(recordingLog(lines)).agentWrite(file, 'already written\n', who), null);
+    assert.strictEqual(fs.readFileSync(file, 'utf8'), 'already written\r\n');
+    assert.strictEqual(fs.statSync(file).ino, before, 'the file was not replaced');
     assert.ok(lines.some((l) => l.includes('already has this content')), lines.join('\n'));
-    assert.ok(!lines.some((l) => l.includes('via a workspace edit')), lines.join('\n'));
-    const doc = vscode.workspace.textDocuments.find((d) => d.uri.fsPath === file);
-    assert.ok(doc && !doc.isDirty, 'the document is shown and not dirty');
+    assert.ok(!lines.some((l) => l.includes('written through')), lines.join('\n'));
   });
 });

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { decide, SessionGrants } from '../../src/common/boundary';
+import { decide, decideConfigWrite, OUTSIDE_WORKSPACE_POLICIES, SessionGrants } from '../../src/common/boundary';
 import { insideAny as insideAnyFor, pathStyle } from '../../src/common/pathBoundary';
 import { realPathOf, realRoots } from '../../src/node/realPath';
 
@@ -22,6 +22,10 @@ describe('boundary decisions', () => {
     assert.equal(decide('allowRead', 'read', false), 'allow');
     assert.equal(decide('allowRead', 'write', false), 'ask');
     assert.equal(decide('allowRead', 'terminal', false), 'ask');
+  });
+
+  it('a config write is asked about under every policy but deny, which refuses it: allowing outside does not allow it', () => {
+    for (const policy of OUTSIDE_WORKSPACE_POLICIES) assert.equal(decideConfigWrite(policy), policy === 'deny' ? 'deny' : 'ask', policy);
   });
 
   it('compares whole path segments', () => {

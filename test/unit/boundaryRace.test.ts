@@ -24,7 +24,7 @@ writeFileSync(path.join(outside, 'd', 'f.txt'), 'SECRET-F\n');
 writeFileSync(path.join(outside, 'secret.txt'), 'SECRET\n');
 after(() => rmSync(base, { recursive: true, force: true }));
 
-const files = cwdFiles(ws, false);
+const files = cwdFiles(ws, { outside: false, configWrites: false });
 const d = path.join(ws, 'd');
 const saved = path.join(ws, 'd-saved');
 const quiet = (p: Promise<unknown>) => p.then(() => undefined, () => undefined);

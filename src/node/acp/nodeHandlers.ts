@@ -8,7 +8,7 @@ import type { Access } from '../../common/boundary';
 import { insideAny, pathStyle, type PathStyle } from '../../common/pathBoundary';
 import { ErrorCodes } from '../../common/protocol/methods';
 import type { PermissionOption, ReadTextFileParams, RequestPermissionParams, RequestPermissionResult } from '../../common/protocol/requests';
-import { boundedRead, boundedWrite, OUTSIDE, type FileBoundary } from '../fileRequests';
+import { boundedRead, boundedWrite, CONFIG_FILE, HARD_LINK, OUTSIDE, type FileBoundary } from '../fileRequests';
 import { boundaryRefusal, realPathOf, realRoots } from '../realPath';
 import { rpcError } from '../transport/connection';
 
@@ -44,7 +44,7 @@ export type PathGate = (access: Access, target: string) => Promise<string>;
  * Files go through `cwdFiles`, which also counts hard links and VS Code's and git's configuration as outside.
  */
 export function cwdGate(root: string, allowOutside: boolean, onRefused?: (message: string) => void): PathGate {
-  const files = cwdFiles(root, allowOutside, onRefused);
+  const files = cwdFiles(root, { outside: allowOutside, configWrites: false }, onRefused);
   return async (access, target) => {
     if (!path.isAbsolute(target)) throw rpcError(ErrorCodes.invalidParams, `path must be absolute: ${target}`);
     if (allowOutside) return target;
@@ -54,20 +54,33 @@ export function cwdGate(root: string, allowOutside: boolean, onRefused?: (messag
   };
 }
 
-function refuse(access: Access, target: string, real: string, why: string, root: string, onRefused?: (message: string) => void): never {
+function refuse(access: Access, target: string, real: string, why: string, root: string, onRefused?: (message: string) => void, flag = '--allow-outside-cwd'): never {
   const what = { read: 'reading', write: 'writing', terminal: 'a terminal in' }[access];
-  const message = `refused ${what} ${real}: ${why} (the working directory is ${root}; the user can allow it with --allow-outside-cwd)`;
+  const message = `refused ${what} ${real}: ${why} (the working directory is ${root}; the user can allow it with ${flag})`;
   onRefused?.(message);
   throw boundaryRefusal(message, target, real);
 }
 
-/** The CLI's file boundary: inside `root` only, unless `allowOutside`. */
-export function cwdFiles(root: string, allowOutside: boolean, onRefused?: (message: string) => void, style: PathStyle = pathStyle(process.platform)): FileBoundary {
+/** What the user allowed the CLI's agent beyond `--cwd`. */
+export interface CwdAllowance {
+  /** `--allow-outside-cwd`: files anywhere, hard links (whose other names may be anywhere) included. */
+  readonly outside: boolean;
+  /** `--allow-config-writes`: writing what configures VS Code, git or this extension, which `outside` does not allow. */
+  readonly configWrites: boolean;
+}
+
+/** The CLI's file boundary: inside `root` only, unless allowed. */
+export function cwdFiles(root: string, allow: CwdAllowance, onRefused?: (message: string) => void, style: PathStyle = pathStyle(process.platform)): FileBoundary {
   return {
     style,
     roots: () => realRoots([root]),
     judge: async (access, t, why) => {
-      if (!allowOutside) refuse(access, t.requested, t.real, why === OUTSIDE ? 'outside the working directory' : why, root, onRefused);
+      if (why === CONFIG_FILE) {
+        if (!allow.configWrites) refuse(access, t.requested, t.real, why, root, onRefused, '--allow-config-writes');
+        if (t.linked && !allow.outside) refuse(access, t.requested, t.real, HARD_LINK, root, onRefused);
+        return;
+      }
+      if (!allow.outside) refuse(access, t.requested, t.real, why === OUTSIDE ? 'outside the working directory' : why, root, onRefused);
     },
   };
 }

@@ -27,11 +27,12 @@ import { cliElicitation, parseAnswersFile, type AskLine, type ElicitFallback } f
 
 export const usage = [
   'run [--cwd DIR] [--approve all|none] [--capture FILE] [--protocol 1|2] [--mode ID] [--auth METHOD]',
-  '    [--timeout SEC] [--grace MS] [--allow-outside-cwd] [--elicit decline|cancel] [--elicit-answers FILE]',
+  '    [--timeout SEC] [--grace MS] [--allow-outside-cwd] [--allow-config-writes] [--elicit decline|cancel] [--elicit-answers FILE]',
   '    [--verbose] --prompt TEXT [--prompt TEXT2 ...] -- AGENT_CMD [ARGS...]',
   '    run turns against an ACP agent and print the transcript (exit 0 on success); everything after --',
   '    goes to the agent; relative paths are read where you run this command, the agent runs in --cwd;',
-  '    the agent\'s fs/* and terminals are served only inside --cwd unless --allow-outside-cwd;',
+  '    the agent\'s fs/* and terminals are served only inside --cwd unless --allow-outside-cwd; writing what',
+  '    configures VS Code, git or ACP Chat (.vscode/, .git/, *.code-workspace) needs --allow-config-writes;',
   '    the agent\'s questions (elicitation) are asked on a terminal, else answered from --elicit-answers',
   '    (a JSON object keyed by property name, checked against each form) or with --elicit (default decline)',
 ].join('\n');
@@ -48,6 +49,8 @@ export interface RunOptions {
   verbose: boolean;
   /** Serve fs/* and terminals outside --cwd too (by default they are refused there). */
   allowOutsideCwd: boolean;
+  /** Let the agent write what configures VS Code, git or ACP Chat inside --cwd (refused by default, whatever allowOutsideCwd says). */
+  allowConfigWrites: boolean;
   prompts: string[];
   agent: string[];
   /** How questions are answered when neither the answers file nor a terminal can. */
@@ -69,6 +72,7 @@ const runOptions = {
   grace: { type: 'string', default: '300' },
   verbose: { type: 'boolean', default: false },
   'allow-outside-cwd': { type: 'boolean', default: false },
+  'allow-config-writes': { type: 'boolean', default: false },
   prompt: { type: 'string', multiple: true },
   elicit: { type: 'string', default: 'decline' },
   'elicit-answers': { type: 'string' },
@@ -114,6 +118,7 @@ export function parseRunArgs(args: readonly string[], from = process.cwd()): Run
     graceMs,
     verbose: v.verbose,
     allowOutsideCwd: v['allow-outside-cwd'],
+    allowConfigWrites: v['allow-config-writes'],
     prompts,
     agent: resolveAgentCommand(rest, from),
     elicit: v.elicit,
@@ -177,7 +182,7 @@ export async function run(o: RunOptions, rawOut: (s: string) => void, rawErr: (s
   agent.onExit((e) => capture?.write('note', { text: 'agent exited', code: e.code, signal: e.signal, ...(e.error ? { error: e.error } : {}) }));
   const onRefused = (m: string) => printer.line(`[refused] ${m}`);
   const gate = cwdGate(o.cwd, o.allowOutsideCwd, onRefused);
-  const files = cwdFiles(o.cwd, o.allowOutsideCwd, onRefused);
+  const files = cwdFiles(o.cwd, { outside: o.allowOutsideCwd, configWrites: o.allowConfigWrites }, onRefused);
   const terminals = new NodeTerminalHost({
     defaultCwd: o.cwd,
     admitCwd: async (dir) => {

@@ -73,7 +73,7 @@ export async function runLiveCheck(o: LiveCheckOptions): Promise<LiveCheckResult
     lastActivity();
   };
   const gate = cwdGate(cwd, false);
-  const files = cwdFiles(cwd, false);
+  const files = cwdFiles(cwd, { outside: false, configWrites: false });
   const terminals = new NodeTerminalHost({
     defaultCwd: cwd,
     admitCwd: async (dir) => {
