@@ -16,7 +16,7 @@ export interface SpawnOptions {
   readonly env: NodeJS.ProcessEnv;
   readonly cwd?: string;
   readonly stdio: StdioOptions;
-  /** POSIX: lead a new process group (so the group can be ended as one). */
+  /** Lead a new process group (so the group can be ended as one); POSIX only, see supervisionFor. */
   readonly ownGroup: boolean;
 }
 
@@ -25,8 +25,8 @@ export function spawnPlanned(plan: SpawnPlan, o: SpawnOptions): ChildProcess {
     cwd: o.cwd,
     env: o.env,
     stdio: o.stdio,
-    // On Windows `detached` would give the child a console of its own; the tree is ended by pid there.
-    detached: o.ownGroup && hostPlatform() !== 'win32',
+    // Asked for only where groups exist (POSIX): on Windows `detached` would give the child a console of its own.
+    detached: o.ownGroup,
     windowsHide: plan.windowsHide,
     windowsVerbatimArguments: plan.windowsVerbatimArguments,
   });

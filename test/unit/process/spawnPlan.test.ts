@@ -111,9 +111,10 @@ describe('spawn plan', () => {
 });
 
 describe('process tree kill plan', () => {
-  it('signals the process group on POSIX and runs taskkill /T /F on Windows', () => {
-    assert.deepEqual(treeKillPlan('linux', 4242, 'SIGTERM'), { kind: 'group', pgid: 4242, signal: 'SIGTERM' });
-    assert.deepEqual(treeKillPlan('darwin', 7, 'SIGKILL'), { kind: 'group', pgid: 7, signal: 'SIGKILL' });
-    assert.deepEqual(treeKillPlan('win32', 4242, 'SIGTERM'), { kind: 'command', file: 'taskkill', args: ['/T', '/F', '/PID', '4242'] });
+  it('signals the process group on POSIX and runs taskkill /T /F on Windows, from System32 by absolute path', () => {
+    assert.deepEqual(treeKillPlan('linux', 4242, 'SIGTERM', {}), { kind: 'group', pgid: 4242, signal: 'SIGTERM' });
+    assert.deepEqual(treeKillPlan('darwin', 7, 'SIGKILL', {}), { kind: 'group', pgid: 7, signal: 'SIGKILL' });
+    assert.deepEqual(treeKillPlan('win32', 4242, 'SIGTERM', { SystemRoot: 'D:\\WINNT' }), { kind: 'command', file: 'D:\\WINNT\\System32\\taskkill.exe', args: ['/T', '/F', '/PID', '4242'] });
+    assert.deepEqual(treeKillPlan('win32', 1, 'SIGTERM', {}), { kind: 'command', file: 'C:\\Windows\\System32\\taskkill.exe', args: ['/T', '/F', '/PID', '1'] });
   });
 });
