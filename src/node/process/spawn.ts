@@ -9,7 +9,8 @@ export function hostPlatform(): SpawnPlatform {
 
 export function planHere(req: SpawnRequest, env: NodeJS.ProcessEnv, cwd: string | undefined): SpawnPlan {
   const comspec = env.ComSpec ?? env.COMSPEC ?? process.env.ComSpec;
-  return planSpawn(req, { platform: hostPlatform(), resolve: (c) => resolveCommand(c, env, cwd), ...(comspec ? { comspec } : {}) });
+  const platform = hostPlatform();
+  return planSpawn(req, { platform, resolve: (c) => resolveCommand(c, env, cwd, platform), ...(comspec ? { comspec } : {}) });
 }
 
 export interface SpawnOptions {
