@@ -43,13 +43,18 @@ function refused(reason: string, message: string, target: string): ResponseError
 
 const code = (e: unknown) => (e as NodeJS.ErrnoException).code;
 
+/** A path ending in a separator names a folder: `/` everywhere, `\\` too on Windows. */
+export function namesFolder(target: string, windows: boolean): boolean {
+  return target.endsWith('/') || (windows && target.endsWith('\\'));
+}
+
 /**
  * Resolves an agent's path for a read or write: refuses relative paths, directory paths (a trailing
  * separator included) and anything but a regular file.
  */
 export async function inspectTarget(target: string, anchored = ANCHORED_HERE): Promise<FileTarget> {
   if (!path.isAbsolute(target)) throw refused('not_absolute', `path must be absolute: ${target}`, target);
-  if (/[\\/]$/.test(target) && (path.sep === '\\' || target.endsWith('/'))) throw refused('directory', `refused: ${target} names a directory, not a file`, target);
+  if (namesFolder(target, path === path.win32)) throw refused('directory', `refused: ${target} names a directory, not a file`, target);
   const real = await realPathOf(target);
   const st = await lstat(real, { bigint: true }).catch((e: unknown) => {
     // ENOTDIR: a file on the way (`f.txt/x`); refused when its folder is opened.
