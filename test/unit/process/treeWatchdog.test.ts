@@ -5,12 +5,11 @@
  * and its host, however the host goes.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { isRunning, until } from '../helpers/procs';
+import { isRunning, startHostPrintingPids, until } from '../helpers/procs';
 import { orphanedTree, treeWatch } from '../helpers/treeWatchHost';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'acp-tree-'));
@@ -38,17 +37,7 @@ for (const mode of ['proc', 'cim'] as const) {
 
     for (const signal of ['SIGKILL', 'SIGTERM'] as const) {
       it(`when the host gets ${signal}, its agents' and terminals' trees end, orphans included`, { timeout: 30_000 }, async () => {
-        const host = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '../helpers/treeWatchHost.ts'), mode, dir], { stdio: ['ignore', 'pipe', 'inherit'], detached: true });
-        const pids = await new Promise<number[]>((resolve, reject) => {
-          let buf = '';
-          host.stdout.setEncoding('utf8');
-          host.stdout.on('data', (c: string) => {
-            buf += c;
-            const nl = buf.indexOf('\n');
-            if (nl >= 0) resolve(JSON.parse(buf.slice(0, nl)) as number[]);
-          });
-          host.on('exit', (code) => reject(new Error(`host exited early (${code})`)));
-        });
+        const { host, pids } = await startHostPrintingPids(path.join(__dirname, '../helpers/treeWatchHost.ts'), [mode, dir]);
         assert.equal(pids.length, 3);
         assert.ok(pids.every(isRunning));
         process.kill(host.pid!, signal);
