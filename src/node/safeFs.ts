@@ -33,6 +33,8 @@ export interface FileTarget {
   readonly id?: { readonly dev: bigint; readonly ino: bigint };
   /** More than one name (a hard link): its other names may be outside, so it counts as outside. */
   readonly linked: boolean;
+  /** Whether folders are held through `/proc/self/fd` (see ANCHORED_HERE); injected to test the other way here. */
+  readonly anchored: boolean;
 }
 
 function refused(reason: string, message: string, target: string): ResponseError<unknown> {
@@ -41,13 +43,18 @@ function refused(reason: string, message: string, target: string): ResponseError
 
 const code = (e: unknown) => (e as NodeJS.ErrnoException).code;
 
+/** A path ending in a separator names a folder: `/` everywhere, `\\` too on Windows. */
+export function namesFolder(target: string, windows: boolean): boolean {
+  return target.endsWith('/') || (windows && target.endsWith('\\'));
+}
+
 /**
  * Resolves an agent's path for a read or write: refuses relative paths, directory paths (a trailing
  * separator included) and anything but a regular file.
  */
-export async function inspectTarget(target: string): Promise<FileTarget> {
+export async function inspectTarget(target: string, anchored = ANCHORED_HERE): Promise<FileTarget> {
   if (!path.isAbsolute(target)) throw refused('not_absolute', `path must be absolute: ${target}`, target);
-  if (/[\\/]$/.test(target) && (path.sep === '\\' || target.endsWith('/'))) throw refused('directory', `refused: ${target} names a directory, not a file`, target);
+  if (namesFolder(target, path === path.win32)) throw refused('directory', `refused: ${target} names a directory, not a file`, target);
   const real = await realPathOf(target);
   const st = await lstat(real, { bigint: true }).catch((e: unknown) => {
     // ENOTDIR: a file on the way (`f.txt/x`); refused when its folder is opened.
@@ -56,15 +63,15 @@ export async function inspectTarget(target: string): Promise<FileTarget> {
   });
   // A missing file is reported when it is opened, after the boundary judged it: whether a file exists
   // outside the workspace is not told before the user allowed looking there.
-  if (!st) return { requested: target, real, linked: false };
+  if (!st) return { requested: target, real, linked: false, anchored };
   if (st.isDirectory()) throw refused('directory', `refused: ${target} is a directory, not a file`, target);
   if (!st.isFile()) throw refused('not_regular_file', `refused: ${target} is not a regular file (a FIFO, socket or device); only regular files are read or written`, target);
-  return { requested: target, real, id: { dev: st.dev, ino: st.ino }, linked: st.nlink > 1n };
+  return { requested: target, real, id: { dev: st.dev, ino: st.ino }, linked: st.nlink > 1n, anchored };
 }
 
 /** Resolves the same request again and refuses when it no longer names the judged file (after a consent dialog, say). */
 export async function recheckTarget(t: FileTarget): Promise<FileTarget> {
-  const again = await inspectTarget(t.requested);
+  const again = await inspectTarget(t.requested, t.anchored);
   if (again.real !== t.real || again.id?.dev !== t.id?.dev || again.id?.ino !== t.id?.ino) throw changed(t, 'it now resolves elsewhere');
   if (again.linked && !t.linked) throw changed(t, 'it gained another name');
   return t;
@@ -79,7 +86,7 @@ function changed(t: FileTarget, what: string): ResponseError<unknown> {
  * renamed or relinked meanwhile, which makes every open, mkdir and rename below as exact as the *at()
  * system calls Node lacks. Elsewhere each handle is proved afterwards by its real path and inode.
  */
-const ANCHORED = process.platform === 'linux' && existsSync('/proc/self/fd');
+const ANCHORED_HERE = process.platform === 'linux' && existsSync('/proc/self/fd');
 
 /** A folder proved to be at its real path `dir`; `at(name)` names an entry of that very folder. */
 interface Folder {
@@ -92,7 +99,7 @@ interface Folder {
  * real path `dir`. Without anchoring, nothing is held and each use is checked by `verifyHandle` instead.
  */
 async function holdFolder(open_: string, dir: string, t: FileTarget): Promise<Folder> {
-  if (!ANCHORED) {
+  if (!t.anchored) {
     if ((await realpath(dir)) !== dir) throw changed(t, 'a folder on its path was replaced');
     return { at: (name) => path.join(dir, name), close: async () => undefined };
   }
@@ -117,7 +124,7 @@ async function verifyHandle(fh: FileHandle, real: string, t: FileTarget): Promis
   const opened = await fh.stat({ bigint: true });
   if (!opened.isFile()) throw refused('not_regular_file', `refused: ${t.requested} is not a regular file`, t.requested);
   if (opened.nlink > 1n && !t.linked) throw changed(t, 'it gained another name');
-  if (ANCHORED) return;
+  if (t.anchored) return;
   const now = await realpath(real).catch(() => undefined);
   if (now !== real) throw changed(t, 'a folder on its path was replaced');
   const there = await stat(real, { bigint: true });
@@ -250,7 +257,7 @@ export async function writeChecked(t: FileTarget, content: Content): Promise<boo
       } finally {
         await fh.close();
       }
-      if (!ANCHORED && (await realpath(dir)) !== dir) throw changed(t, 'a folder on its path was replaced');
+      if (!t.anchored && (await realpath(dir)) !== dir) throw changed(t, 'a folder on its path was replaced');
       await rename(folder.at(tempName), folder.at(name));
     } catch (e) {
       await unlink(folder.at(tempName)).catch(() => undefined);

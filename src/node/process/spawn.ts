@@ -9,14 +9,15 @@ export function hostPlatform(): SpawnPlatform {
 
 export function planHere(req: SpawnRequest, env: NodeJS.ProcessEnv, cwd: string | undefined): SpawnPlan {
   const comspec = env.ComSpec ?? env.COMSPEC ?? process.env.ComSpec;
-  return planSpawn(req, { platform: hostPlatform(), resolve: (c) => resolveCommand(c, env, cwd), ...(comspec ? { comspec } : {}) });
+  const platform = hostPlatform();
+  return planSpawn(req, { platform, resolve: (c) => resolveCommand(c, env, cwd, platform), ...(comspec ? { comspec } : {}) });
 }
 
 export interface SpawnOptions {
   readonly env: NodeJS.ProcessEnv;
   readonly cwd?: string;
   readonly stdio: StdioOptions;
-  /** POSIX: lead a new process group (so the group can be ended as one). */
+  /** Lead a new process group (so the group can be ended as one); POSIX only, see supervisionFor. */
   readonly ownGroup: boolean;
 }
 
@@ -25,8 +26,8 @@ export function spawnPlanned(plan: SpawnPlan, o: SpawnOptions): ChildProcess {
     cwd: o.cwd,
     env: o.env,
     stdio: o.stdio,
-    // On Windows `detached` would give the child a console of its own; the tree is ended by pid there.
-    detached: o.ownGroup && hostPlatform() !== 'win32',
+    // Asked for only where groups exist (POSIX): on Windows `detached` would give the child a console of its own.
+    detached: o.ownGroup,
     windowsHide: plan.windowsHide,
     windowsVerbatimArguments: plan.windowsVerbatimArguments,
   });

@@ -1,16 +1,18 @@
 /**
  * One command started for a chat (an agent or a terminal) with the guarantee that it and everything it
  * starts end with us: on POSIX under the watchdog (watchdog.ts) as the leader of its own process group,
- * on Windows directly, its tree ended by pid (processTree.ts). Either way the owner hears the same
- * reports: `spawned` (with the command's pid), `error` (it could not start) and `exit` (its status).
+ * on Windows directly, its tree tracked by the host's tree watchdog (treeWatchdog.ts). Either way the
+ * owner hears the same reports: `spawned` (with the command's pid), `error` (it could not start) and
+ * `exit` (its status).
  */
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import type { Readable, Writable } from 'node:stream';
 import { WATCHDOG_SOURCE, type WatchdogConfig, type WatchdogReport } from '../watchdog';
-import { killTree, trackTree, untrackTree } from './processTree';
+import { killTree } from './processTree';
 import { hostPlatform, planHere, spawnPlanned } from './spawn';
 import type { SpawnRequest } from './spawnPlan';
+import { supervisionFor, type Supervision } from './treeWatch';
 
 export interface SupervisedOptions {
   readonly env: NodeJS.ProcessEnv;
@@ -22,17 +24,20 @@ export interface SupervisedOptions {
   /** Whether the command's own exit ends what it left running (agents: yes; terminals: on kill/release). */
   readonly endTreeOnExit: boolean;
   readonly onReport: (r: WatchdogReport) => void;
+  /** How the tree is kept (default: this platform's way); injected to run the Windows way on Linux. */
+  readonly supervision?: Supervision;
 }
 
 export class Supervised {
   readonly child: ChildProcess;
-  readonly watched = hostPlatform() !== 'win32';
+  private readonly supervision: Supervision;
   private ended = false;
 
   /** Throws when the command cannot be planned (an argument Windows cannot pass safely). */
   constructor(req: SpawnRequest, o: SupervisedOptions) {
     const plan = planHere(req, o.env, o.cwd);
-    if (this.watched) {
+    this.supervision = o.supervision ?? supervisionFor(hostPlatform());
+    if (this.supervision.kind === 'group') {
       const config: WatchdogConfig = { graceMs: o.graceMs, keepElectronRunAsNode: o.env.ELECTRON_RUN_AS_NODE !== undefined, endGroupOnExit: o.endTreeOnExit, treeToken: randomBytes(8).toString('hex') };
       this.child = spawnPlanned(
         { file: process.execPath, args: ['-e', WATCHDOG_SOURCE, JSON.stringify(config), plan.file, ...plan.args], windowsHide: true, windowsVerbatimArguments: false, via: 'direct' },
@@ -45,19 +50,26 @@ export class Supervised {
         o.onReport(r);
       });
     } else {
+      const trees = this.supervision.trees;
       this.child = spawnPlanned(plan, { env: o.env, cwd: o.cwd, stdio: [o.stdin, 'pipe', 'pipe'], ownGroup: false });
       this.child.on('spawn', () => {
-        if (this.child.pid !== undefined) trackTree(this.child.pid);
+        if (this.child.pid !== undefined) trees.track(this.child.pid);
         o.onReport({ type: 'spawned', pid: this.child.pid ?? 0 });
       });
       this.child.on('error', (e: NodeJS.ErrnoException) => o.onReport({ type: 'error', code: e.code ?? null, message: e.message }));
-      this.child.on('exit', (code, signal) => o.onReport({ type: 'exit', code, signal }));
+      this.child.on('exit', (code, signal) => {
+        const pid = this.child.pid;
+        if (pid !== undefined) {
+          trees.exited(pid);
+          // What an agent left running ends with it; a terminal's background jobs wait for kill/release.
+          if (o.endTreeOnExit) trees.end(pid);
+        }
+        o.onReport({ type: 'exit', code, signal });
+      });
     }
-    // Once the tree's root is reaped its id may be reused: never signal it again. (On Windows the
-    // tree is found from its root, so what the command left running after it exited cannot be.)
+    // Once the tree's root is reaped its id may be reused: never signal it again.
     this.child.on('exit', () => {
       this.ended = true;
-      if (this.child.pid !== undefined) untrackTree(this.child.pid);
     });
   }
 
@@ -95,22 +107,35 @@ export class Supervised {
 
   /**
    * Ends the whole tree now, starting with `signal` (Windows: always forcibly). Safe to call again: the
-   * group id stays ours until the watchdog (our child) has been reaped.
+   * group id stays ours until the watchdog (our child) has been reaped; the tree watchdog verifies every
+   * pid it ends, and also ends what a root that already exited left running.
    */
   end(signal: NodeJS.Signals): void {
     const pid = this.child.pid;
-    if (pid === undefined || this.ended) return;
-    // The watchdog also finds what left the group; if it cannot be told, the group is signalled directly.
+    if (pid === undefined) return;
+    if (this.supervision.kind === 'tree') {
+      const trees = this.supervision.trees;
+      if (!trees.unavailable) return trees.end(pid);
+      if (this.ended) return;
+      // No watchdog to ask: the root and the tree still hanging from it.
+      if (trees.config.killer === 'taskkill') killTree('win32', pid, signal, () => this.child.kill(signal));
+      else this.child.kill(signal);
+      return;
+    }
+    if (this.ended) return;
+    // The watchdog also finds what left the group; if it cannot be told, the group is signalled directly
+    // (group supervision is POSIX's: the plan is the same for every POSIX platform).
     const pipe = this.child.stdio[3] as Writable | undefined;
-    if (this.watched && pipe?.writable) {
+    if (pipe?.writable) {
       pipe.write(`${JSON.stringify({ type: 'end', signal })}\n`);
       return;
     }
-    killTree(pid, signal, () => this.child.kill(signal));
+    killTree('linux', pid, signal, () => this.child.kill(signal));
   }
 
-  /** Tells the watchdog we are done: it ends the group itself (also what happens when we die). */
+  /** Tells the watchdog we are done: it ends the tree itself (also what happens when we die). */
   letGo(): void {
-    (this.child.stdio[3] as Readable | undefined)?.destroy();
+    if (this.supervision.kind === 'tree') this.end('SIGKILL');
+    else (this.child.stdio[3] as Readable | undefined)?.destroy();
   }
 }

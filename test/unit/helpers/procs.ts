@@ -2,6 +2,7 @@
  * Process liveness for the orphan tests, from /proc (Linux). A zombie counts as gone: it runs nothing,
  * and in containers whose init does not reap, orphans stay zombies for good.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 
 function stat(pid: number): { state: string; pgrp: number } | undefined {
@@ -38,5 +39,20 @@ export function until(done: () => boolean, intervalMs = 20): Promise<void> {
       else setTimeout(check, intervalMs);
     };
     check();
+  });
+}
+
+/** Starts a stand-in host (a tsx script, detached into its own group) and resolves with it and the pids it prints as its first JSON line. */
+export function startHostPrintingPids(script: string, args: readonly string[] = []): Promise<{ host: ChildProcess; pids: number[] }> {
+  const host = spawn(process.execPath, ['--import', 'tsx', script, ...args], { stdio: ['ignore', 'pipe', 'inherit'], detached: true });
+  return new Promise((resolve, reject) => {
+    let buf = '';
+    host.stdout.setEncoding('utf8');
+    host.stdout.on('data', (c: string) => {
+      buf += c;
+      const nl = buf.indexOf('\n');
+      if (nl >= 0) resolve({ host, pids: JSON.parse(buf.slice(0, nl)) as number[] });
+    });
+    host.on('exit', (code) => reject(new Error(`host exited early (${code})`)));
   });
 }

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { pathCandidates } from '../../../src/node/findOnPath';
+import { findOnPath, pathCandidates, resolveCommand, type FileProbe } from '../../../src/node/findOnPath';
 import { planSpawn, UnsafeArgumentError, type SpawnContext } from '../../../src/node/process/spawnPlan';
-import { treeKillPlan } from '../../../src/node/process/processTree';
+import { killTree, treeKillPlan } from '../../../src/node/process/processTree';
 import { argument as quoteArgument } from 'cross-spawn/lib/util/escape';
 import { argv, cmdPass } from './cmdExe';
 
@@ -103,17 +103,39 @@ describe('spawn plan', () => {
 
   it('looks commands up the way each platform does', () => {
     assert.deepEqual(pathCandidates('npx', { PATH: '/a:/b' }, 'linux'), ['/a/npx', '/b/npx']);
-    assert.deepEqual(pathCandidates('npx', { Path: 'C:\\a;C:\\b', PATHEXT: '.EXE;.CMD' }, 'win32'), ['C:\\a\\npx', 'C:\\a\\npx.EXE', 'C:\\a\\npx.CMD', 'C:\\b\\npx', 'C:\\b\\npx.EXE', 'C:\\b\\npx.CMD']);
+    assert.deepEqual(pathCandidates('npx', { Path: 'C:\\a;C:\\b', PATHEXT: '.EXE;.CMD' }, 'win32'), ['C:\\a\\npx.EXE', 'C:\\a\\npx.CMD', 'C:\\b\\npx.EXE', 'C:\\b\\npx.CMD']);
+    assert.deepEqual(pathCandidates('agent.v2', { Path: 'C:\\a', PATHEXT: '.EXE' }, 'win32'), ['C:\\a\\agent.v2', 'C:\\a\\agent.v2.EXE']);
     assert.deepEqual(pathCandidates('tool.cmd', { Path: 'C:\\a', PATHEXT: '.EXE;.CMD' }, 'win32'), ['C:\\a\\tool.cmd']);
-    assert.deepEqual(pathCandidates('.\\bin\\agent', { Path: 'C:\\a', PATHEXT: '.EXE' }, 'win32', 'C:\\ws'), ['C:\\ws\\bin\\agent', 'C:\\ws\\bin\\agent.EXE']);
+    assert.deepEqual(pathCandidates('.\\bin\\agent', { Path: 'C:\\a', PATHEXT: '.EXE' }, 'win32', 'C:\\ws'), ['C:\\ws\\bin\\agent.EXE']);
     assert.deepEqual(pathCandidates('./agent', { PATH: '/a' }, 'darwin', '/ws'), ['/ws/agent']);
+  });
+
+  it('runs the first candidate that is a file: any file on Windows (no execute bit), an executable one on POSIX', async () => {
+    const probe = (files: Record<string, 'x' | '-'>): FileProbe => ({ isFile: (p) => p in files, isExecutable: (p) => files[p] === 'x' });
+    // Node's folder on Windows holds `npx` (a POSIX shell script) beside `npx.cmd`: the shim is what runs.
+    const nodeDir = probe({ 'C:\\Program Files\\nodejs\\npx': '-', 'C:\\Program Files\\nodejs\\npx.CMD': '-', 'C:\\Program Files\\nodejs\\npx.ps1': '-' });
+    const winEnv = { Path: 'C:\\Program Files\\nodejs', PATHEXT: '.COM;.EXE;.BAT;.CMD' };
+    assert.equal(resolveCommand('npx', winEnv, undefined, 'win32', nodeDir), 'C:\\Program Files\\nodejs\\npx.CMD');
+    assert.equal(resolveCommand('npx.ps1', winEnv, undefined, 'win32', nodeDir), 'C:\\Program Files\\nodejs\\npx.ps1');
+    const posix = probe({ '/a/agent': '-', '/b/agent': 'x' });
+    assert.equal(resolveCommand('agent', { PATH: '/a:/b' }, undefined, 'linux', posix), '/b/agent');
+    assert.equal(resolveCommand('agent', { PATH: '/a:/b' }, undefined, 'darwin', probe({ '/a/agent': '-' })), undefined);
+    assert.equal(await findOnPath('agent', { PATH: '/a:/b' }, 'darwin', posix), '/b/agent');
+    assert.equal(await findOnPath('agent', { Path: 'C:\\a', PATHEXT: '.EXE' }, 'win32', probe({ 'C:\\a\\agent.EXE': '-' })), 'C:\\a\\agent.EXE');
   });
 });
 
 describe('process tree kill plan', () => {
-  it('signals the process group on POSIX and runs taskkill /T /F on Windows', () => {
-    assert.deepEqual(treeKillPlan('linux', 4242, 'SIGTERM'), { kind: 'group', pgid: 4242, signal: 'SIGTERM' });
-    assert.deepEqual(treeKillPlan('darwin', 7, 'SIGKILL'), { kind: 'group', pgid: 7, signal: 'SIGKILL' });
-    assert.deepEqual(treeKillPlan('win32', 4242, 'SIGTERM'), { kind: 'command', file: 'taskkill', args: ['/T', '/F', '/PID', '4242'] });
+  it('signals the process group on POSIX and runs taskkill /T /F on Windows, from System32 by absolute path', () => {
+    assert.deepEqual(treeKillPlan('linux', 4242, 'SIGTERM', {}), { kind: 'group', pgid: 4242, signal: 'SIGTERM' });
+    assert.deepEqual(treeKillPlan('darwin', 7, 'SIGKILL', {}), { kind: 'group', pgid: 7, signal: 'SIGKILL' });
+    assert.deepEqual(treeKillPlan('win32', 4242, 'SIGTERM', { SystemRoot: 'D:\\WINNT' }), { kind: 'command', file: 'D:\\WINNT\\System32\\taskkill.exe', args: ['/T', '/F', '/PID', '4242'] });
+    assert.deepEqual(treeKillPlan('win32', 1, 'SIGTERM', {}), { kind: 'command', file: 'C:\\Windows\\System32\\taskkill.exe', args: ['/T', '/F', '/PID', '1'] });
+  });
+
+  it('falls back to ending the root itself when taskkill cannot run, or the group cannot be signalled', async () => {
+    // Here there is no C:\Windows\System32\taskkill.exe: the spawn fails, as it would on a Windows without it.
+    await new Promise<void>((resolve) => killTree('win32', 2 ** 22 + 7, 'SIGKILL', resolve));
+    await new Promise<void>((resolve) => killTree('linux', 2 ** 22 + 7, 'SIGKILL', resolve));
   });
 });

@@ -1,12 +1,11 @@
 /** Nothing a chat started outlives it: terminals' background jobs, detached grandchildren, after every kind of end (by pid). */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { AgentProcess } from '../../../src/node/agentProcess';
 import { NodeTerminalHost } from '../../../src/node/terminals';
-import { isRunning, until } from '../helpers/procs';
+import { isRunning, startHostPrintingPids, until } from '../helpers/procs';
 import { LEAVE_CHILDREN, pidsIn } from '../helpers/treeHost';
 
 const node = process.execPath;
@@ -73,17 +72,7 @@ describe('process trees', () => {
 
   for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGKILL'] as const) {
     it(`when the host gets ${signal}, its agents' and terminals' trees end (background and detached children)`, { timeout: 30_000 }, async () => {
-      const host = spawn(node, ['--import', 'tsx', path.join(__dirname, '../helpers/treeHost.ts')], { stdio: ['ignore', 'pipe', 'inherit'], detached: true });
-      const pids = await new Promise<number[]>((resolve, reject) => {
-        let buf = '';
-        host.stdout.setEncoding('utf8');
-        host.stdout.on('data', (c: string) => {
-          buf += c;
-          const nl = buf.indexOf('\n');
-          if (nl >= 0) resolve(JSON.parse(buf.slice(0, nl)) as number[]);
-        });
-        host.on('exit', (code) => reject(new Error(`host exited early (${code})`)));
-      });
+      const { host, pids } = await startHostPrintingPids(path.join(__dirname, '../helpers/treeHost.ts'));
       assert.equal(pids.length, 4);
       assert.ok(pids.every(isRunning));
       process.kill(host.pid!, signal);
