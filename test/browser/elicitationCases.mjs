@@ -2,24 +2,20 @@
 // schema, validates before it posts, works from the keyboard, passes axe; the answered card keeps the
 // record; URL mode shows only the origin and posts accept only on the user's click. Registered by run.mjs.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { PROTOCOL, message, panel } from './fixtures.mjs';
 import { assertClean, axeRun } from './a11y.mjs';
 
 const snapshot = (entries, p = panel()) => ({ type: 'snapshot', protocol: PROTOCOL, entries, panel: p });
 const patch = (...ops) => ({ type: 'patch', ops });
 
+/** The question Claude's AskUserQuestion sends (one fixture with the unit tests), with a field of every other kind. */
+const ASK = JSON.parse(readFileSync(new URL('../fixtures/elicitation/ask-user-question.json', import.meta.url), 'utf8'));
 const SCHEMA = {
   type: 'object',
   required: ['question_0', 'count'],
   properties: {
-    question_0: {
-      type: 'string',
-      title: 'New line',
-      oneOf: [
-        { const: 'Add a DONE line', title: 'Add a DONE line', description: 'mark it done' },
-        { const: 'Add a TODO line', title: 'Add a TODO line', description: 'review tomorrow' },
-      ],
-    },
+    question_0: ASK.properties.question_0,
     count: { type: 'integer', title: 'How many', minimum: 1, maximum: 3 },
     note: { type: 'string', title: 'Note', description: 'Anything else', maxLength: 20 },
     sure: { type: 'boolean', title: 'Sure', default: true },
