@@ -13,7 +13,7 @@ import { register as registerTranscriptCases } from './transcriptCases.mjs';
 import { register as registerChangesCases } from './changesCases.mjs';
 import { register as registerScrollPinCases } from './scrollPinCases.mjs';
 import { register as registerMarkdownCases } from './markdownCases.mjs';
-import { register as registerElicitationCases, registerOrphans as registerOrphanQuestionCases } from './elicitationCases.mjs';
+import { register as registerElicitationCases, registerOnToolCards as registerToolCardQuestionCases, registerOrphans as registerOrphanQuestionCases } from './elicitationCases.mjs';
 
 const filter = process.argv[2] ?? '';
 const tests = [];
@@ -661,6 +661,7 @@ test('screenshot (dark, search and slash completion open)', async ({ open }) => 
 registerTranscriptCases(test);
 registerElicitationCases(test);
 registerOrphanQuestionCases(test);
+registerToolCardQuestionCases(test);
 registerChangesCases(test);
 registerScrollPinCases(test);
 registerMarkdownCases(test);
