@@ -537,6 +537,14 @@ test('panel controls post mode, config, open-diff, location, copy, export and re
   await clearPosted();
   await banner.getByRole('button', { name: 'Restart agent' }).click();
   assert.deepEqual(await posted(), [{ type: 'restartAgent' }]);
+  // The chat's agent is not configured: restarting cannot help, configuring it does.
+  await send(patch({ op: 'panel', panel: { turn: 'error', message: 'Agent "claude" is not configured: add it (Add Agent…).', missingAgent: 'claude' } }));
+  assert.match(await banner.innerText(), /Agent "claude" is not configured/);
+  assert.equal(await banner.getByRole('button', { name: 'Restart agent' }).count(), 0);
+  await clearPosted();
+  await banner.getByRole('button', { name: 'Add Agent…' }).click();
+  await banner.getByRole('button', { name: 'Open Settings' }).click();
+  assert.deepEqual(await posted(), [{ type: 'configureAgent', how: 'add' }, { type: 'configureAgent', how: 'settings' }]);
 });
 
 test('long sessions: only entries near the viewport are built; reveal builds and scrolls', async ({ open }) => {
