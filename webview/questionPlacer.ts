@@ -15,7 +15,7 @@ export interface PlacerTranscript {
   readonly views: readonly EntryView[];
   view(key: string): EntryView | undefined;
   /** Where the new session starts, when an earlier one is shown above it (0: none). */
-  readonly earlierCount: number;
+  readonly earlierEnd: number;
   /** Puts a view in the document and builds it now. */
   build(v: EntryView): void;
 }
@@ -47,10 +47,7 @@ export class QuestionPlacer {
       for (const v of views) if (v instanceof ToolCallView) v.setQuestions(NONE);
       return;
     }
-    const hosts = questionHosts(
-      views.map((v) => v.entry),
-      [this.t.earlierCount],
-    );
+    const hosts = questionHosts(views.map((v) => v.entry), [this.t.earlierEnd]);
     const perTool = new Map<ToolCallView, ElicitationView[]>();
     for (const v of views) {
       if (!(v instanceof ElicitationView)) continue;

@@ -40,7 +40,7 @@ export class Transcript {
   /** Between an earlier, unreattachable session's entries and the new session's. */
   private readonly marker: HTMLElement = h('div', { class: 'session-marker', role: 'separator' });
   /** How many of the first entries belong to the earlier session (read-only history). */
-  earlierCount = 0;
+  private earlierCount = 0;
   private earlier: EarlierTranscript | null = null;
   /** Entries of the snapshot still to come before the first one here (`older` messages). */
   private olderCount = 0;
@@ -95,6 +95,11 @@ export class Transcript {
 
   view(key: string): EntryView | undefined {
     return this.byKey.get(key);
+  }
+
+  /** Where the new session's entries start when an earlier session's are shown above them (0: none). */
+  get earlierEnd(): number {
+    return this.earlierCount;
   }
 
   get isPinned(): boolean {

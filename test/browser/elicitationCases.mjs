@@ -2,9 +2,11 @@
 // schema, validates before it posts, works from the keyboard, passes axe; the answered card keeps the
 // record; URL mode shows only the origin and posts accept only on the user's click. Registered by run.mjs.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { PROTOCOL, message, panel, toolCall } from './fixtures.mjs';
 import { assertClean, axeRun } from './a11y.mjs';
+import { root } from './server.mjs';
 
 const snapshot = (entries, p = panel()) => ({ type: 'snapshot', protocol: PROTOCOL, entries, panel: p });
 const patch = (...ops) => ({ type: 'patch', ops });
@@ -188,6 +190,8 @@ export function registerOnToolCards(test) {
     assert.doesNotMatch(await page.locator('.transcript').innerText(), /toolu_1/, 'no raw tool call id');
     assert.match(await tool.getAttribute('class'), /\bawaiting\b/);
     assertClean(await axeRun(page), 'question on a tool card');
+    mkdirSync(path.join(root, 'test-results'), { recursive: true });
+    await tool.screenshot({ path: path.join(root, 'test-results', 'webview-question-on-tool-card.png') });
     await clearPosted();
     await tool.locator('input[type="radio"]').first().focus();
     await page.keyboard.press('Space');
@@ -234,5 +238,11 @@ export function registerOnToolCards(test) {
     await flush();
     assert.equal(await page.locator('[data-key="t2"] form[data-request-id="eli-3"]').count(), 1);
     assert.equal(await alone.isHidden(), true);
+    // The agent exits: no one waits for the questions any more, and the card says so instead of a form.
+    await send(patch({ op: 'panel', panel: { turn: 'exited', elicitations: [] } }));
+    await flush();
+    assert.equal(await page.locator('form.eli-form').count(), 0);
+    assert.match(await tool.locator('.question-slot').innerText(), /no longer waiting/);
+    assert.doesNotMatch(await tool.getAttribute('class'), /\bawaiting\b/);
   });
 }
