@@ -28,6 +28,16 @@ const SCHEMA = {
 function question(key, over = {}) {
   return { kind: 'elicitation', key, requestId: 0, mode: 'form', message: 'Which line should I add to notes.txt?', toolCallId: 'toolu_1', requestedSchema: SCHEMA, elicitationId: null, url: null, status: 'pending', answer: null, completed: false, provenance: 'live', ...over };
 }
+/** From the keyboard only: Space picks the first choice, an arrow the second, Tab moves on to "How many", Enter submits. */
+async function answerByKeys(page, scope) {
+  await scope.locator('input[type="radio"]').first().focus();
+  await page.keyboard.press('Space');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('1');
+  await page.keyboard.press('Enter');
+}
+const KEYED_ANSWER = { type: 'elicitation', requestId: 'eli-1', action: 'accept', content: { question_0: 'Add a TODO line', count: 1, sure: true } };
 const prompt = (entryKey, over = {}) => ({ requestId: 'eli-1', entryKey, mode: 'form', message: 'Which line should I add to notes.txt?', requestedSchema: SCHEMA, url: null, ...over });
 
 export function register(test) {
@@ -76,15 +86,8 @@ export function register(test) {
     await send(snapshot([question('q1')], { ...panel(), elicitations: [prompt('q1')] }));
     await flush();
     await clearPosted();
-    await page.locator('[data-key="q1"] input[type="radio"]').first().focus();
-    await page.keyboard.press('Space');
-    await page.keyboard.press('ArrowDown');
-    await page.keyboard.press('Tab');
-    await page.keyboard.type('1');
-    await page.keyboard.press('Enter');
-    assert.deepEqual((await posted()).filter((m) => m.type === 'elicitation'), [
-      { type: 'elicitation', requestId: 'eli-1', action: 'accept', content: { question_0: 'Add a TODO line', count: 1, sure: true } },
-    ]);
+    await answerByKeys(page, page.locator('[data-key="q1"]'));
+    assert.deepEqual((await posted()).filter((m) => m.type === 'elicitation'), [KEYED_ANSWER]);
     await clearPosted();
     await page.locator('[data-key="q1"] input[type="radio"]').first().focus();
     await page.keyboard.press('Escape');
@@ -193,15 +196,8 @@ export function registerOnToolCards(test) {
     mkdirSync(path.join(root, 'test-results'), { recursive: true });
     await tool.screenshot({ path: path.join(root, 'test-results', 'webview-question-on-tool-card.png') });
     await clearPosted();
-    await tool.locator('input[type="radio"]').first().focus();
-    await page.keyboard.press('Space');
-    await page.keyboard.press('ArrowDown');
-    await page.keyboard.press('Tab');
-    await page.keyboard.type('1');
-    await page.keyboard.press('Enter');
-    assert.deepEqual((await posted()).filter((m) => m.type === 'elicitation'), [
-      { type: 'elicitation', requestId: 'eli-1', action: 'accept', content: { question_0: 'Add a TODO line', count: 1, sure: true } },
-    ]);
+    await answerByKeys(page, tool);
+    assert.deepEqual((await posted()).filter((m) => m.type === 'elicitation'), [KEYED_ANSWER]);
     const answered = question('q1', { status: 'accept', answer: { question_0: 'Add a TODO line', count: 1, sure: true } });
     await send(patch({ op: 'panel', panel: { elicitations: [] } }, { op: 'replace', h: 2, entry: answered }));
     await flush();

@@ -97,6 +97,7 @@ export class ElicitationView extends EntryView<ViewElicitation> {
     const parts: HTMLElement[] = [head, h('p', { class: 'eli-message' }, e.message)];
     if (live) parts.push(elicitationPrompt(live, model, (m) => this.ctx.post(m)));
     else parts.push(...this.record(model));
+    body.classList.toggle('eli-open', live !== undefined);
     keepFocus(body, () => body.replaceChildren(...parts), () => this.hostValue?.el ?? this.el);
     this.hostValue?.questionsChanged();
   }
