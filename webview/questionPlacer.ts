@@ -43,10 +43,6 @@ export class QuestionPlacer {
 
   place(): void {
     const views = this.t.views;
-    if (!views.some((v) => v instanceof ElicitationView)) {
-      for (const v of views) if (v instanceof ToolCallView) v.setQuestions(NONE);
-      return;
-    }
     const hosts = questionHosts(views.map((v) => v.entry), [this.t.earlierEnd]);
     const perTool = new Map<ToolCallView, ElicitationView[]>();
     for (const v of views) {
