@@ -188,7 +188,7 @@ export class PanelView {
   }
 
   private renderBanner(p: PanelState, protocolMismatch: string | null): void {
-    if (!this.changed('banner', [p.turn, p.message, protocolMismatch])) return;
+    if (!this.changed('banner', [p.turn, p.message, protocolMismatch, p.missingAgent])) return;
     const failed = p.turn === 'exited' || p.turn === 'error';
     this.banner.hidden = !failed && !protocolMismatch;
     if (this.banner.hidden) return this.banner.replaceChildren();
@@ -196,9 +196,22 @@ export class PanelView {
       this.banner.replaceChildren(icon('warning'), h('span', {}, protocolMismatch));
       return;
     }
+    const text = h('span', { class: 'banner-text' }, p.message ?? (p.turn === 'exited' ? 'The agent exited.' : 'The agent reported an error.'));
+    // An agent the settings do not name cannot be restarted: the way out is to configure it.
+    const actions = p.missingAgent ? [this.configureButton('Add Agent…', 'add', 'primary'), this.configureButton('Open Settings', 'settings', 'secondary')] : [this.restartButton()];
+    keepFocus(this.banner, () => this.banner.replaceChildren(icon('error'), text, ...actions));
+  }
+
+  private restartButton(): HTMLElement {
     const restart = button('Restart agent', 'debug-restart', { class: 'primary restart' }, 'Restart agent');
     restart.addEventListener('click', () => this.post({ type: 'restartAgent' }));
-    keepFocus(this.banner, () => this.banner.replaceChildren(icon('error'), h('span', { class: 'banner-text' }, p.message ?? (p.turn === 'exited' ? 'The agent exited.' : 'The agent reported an error.')), restart));
+    return restart;
+  }
+
+  private configureButton(label: string, how: 'add' | 'settings', look: string): HTMLElement {
+    const b = h('button', { type: 'button', class: `${look} configure-agent` }, label);
+    b.addEventListener('click', () => this.post({ type: 'configureAgent', how }));
+    return b;
   }
 
   private renderOrphans(orphans: readonly PermissionView[], answered: ReadonlySet<string>, oldest: string | null): void {

@@ -24,6 +24,7 @@ import { ElicitationView } from './entries/elicitationView';
 import { BLOCK, EntryBlocks } from './entryBlocks';
 import { ScrollPin } from './scrollPin';
 import { FarEntries } from './farEntries';
+import { QuestionPlacer } from './questionPlacer';
 
 /** How far outside the viewport entries are already built, so scrolling does not show blanks. */
 const PRELOAD_MARGIN = '1200px 0px';
@@ -57,7 +58,7 @@ export class Transcript {
   private frame = 0;
   private readonly pin: ScrollPin;
   private permissions: readonly PermissionView[] = [];
-  private elicitations: readonly ElicitationPrompt[] = [];
+  private readonly questions = new QuestionPlacer(this);
   private answered: ReadonlySet<string> = new Set();
   /** Called when a patch names an entry we do not have: the host is asked for a fresh snapshot. */
   onOutOfSync: (why: string) => void = () => {};
@@ -94,6 +95,11 @@ export class Transcript {
 
   view(key: string): EntryView | undefined {
     return this.byKey.get(key);
+  }
+
+  /** Where the new session's entries start when an earlier session's are shown above them (0: none). */
+  get earlierEnd(): number {
+    return this.earlierCount;
   }
 
   get isPinned(): boolean {
@@ -185,6 +191,7 @@ export class Transcript {
     else this.observer.observe(v.el);
     for (let i = Math.max(0, at - 3); i < at; i++) this.order[i]!.followed();
     if (entry.kind === 'tool_call') this.applyPermissions();
+    if (entry.kind === 'tool_call' || entry.kind === 'elicitation') this.questions.place();
     this.updateEmpty();
     this.schedule();
   }
@@ -234,6 +241,7 @@ export class Transcript {
     this.order.splice(this.order.indexOf(v), 1);
     this.byKey.delete(key);
     this.dirty.delete(v);
+    if (v.entry.kind === 'tool_call' || v.entry.kind === 'elicitation') this.questions.place();
     this.updateEmpty();
   }
 
@@ -247,6 +255,7 @@ export class Transcript {
     // `entryCount` counts from the first entry of the whole snapshot, some of which may still be coming.
     this.earlierCount = earlier ? Math.max(0, Math.min(earlier.entryCount - this.olderCount, this.order.length)) : 0;
     this.order.forEach((v, i) => (v.earlier = i < this.earlierCount));
+    this.questions.place();
     if (!earlier || this.earlierCount === 0) return void this.marker.remove();
     this.marker.replaceChildren(
       icon('history'),
@@ -286,20 +295,14 @@ export class Transcript {
     this.applyPermissions();
   }
 
-  /** Questions waiting for the user: each is drawn on its entry (and built at once: it must be seen). */
+  /** Questions waiting for the user: each is drawn on its entry or tool card (and built at once: it must be seen). */
   setElicitations(prompts: readonly ElicitationPrompt[]): void {
-    this.elicitations = prompts;
-    for (const v of this.order) {
-      if (!(v instanceof ElicitationView)) continue;
-      const p = prompts.find((x) => x.entryKey === v.key);
-      if (p) this.build(v);
-      v.setPrompt(p);
-    }
+    this.questions.setPrompts(prompts);
   }
 
   /** Questions with no entry here (asked before any session, or for an entry not held): shown above the prompt box. */
   orphanElicitations(): ElicitationPrompt[] {
-    return this.elicitations.filter((p) => p.entryKey === null || !(this.byKey.get(p.entryKey) instanceof ElicitationView));
+    return this.questions.orphans();
   }
 
   /** Permissions whose tool call is not in the transcript (shown above the prompt box instead). */
@@ -344,7 +347,9 @@ export class Transcript {
 
   /** Builds and scrolls to an entry, flashing it (`reveal`, search). */
   reveal(key: string, flash = true): boolean {
-    const v = this.byKey.get(key);
+    const found = this.byKey.get(key);
+    // A question drawn on a tool card is shown there.
+    const v = found instanceof ElicitationView && found.host instanceof ToolCallView ? found.host : found;
     if (!v) return false;
     this.build(v);
     v.el.scrollIntoView({ block: 'center' });
@@ -383,7 +388,7 @@ export class Transcript {
   private createView(e: Entry): EntryView {
     if (e.kind === 'elicitation') {
       const v = new ElicitationView(e, this.ctx);
-      v.setPrompt(this.elicitations.find((p) => p.entryKey === e.key));
+      v.setPrompt(this.questions.promptFor(e.key));
       return v;
     }
     return e.kind === 'tool_call' ? new ToolCallView(e, this.ctx) : new MessageView(e, this.ctx);

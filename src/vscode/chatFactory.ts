@@ -52,7 +52,14 @@ export function captureName(chat: ChatRecord): string {
   return chat.id === chat.agentId ? chat.agentId : `${chat.agentId}-${chat.id}`;
 }
 
-export function createChatSession(d: ChatFactoryDeps, chat: ChatRecord, agent: AgentConfig): ChatSession {
+/**
+ * The chat's session, with its agent; `configured` null: the settings do not name the chat's agent, and
+ * the session waits for them (ChatSession.agentConfigured) rather than running another agent.
+ */
+export function createChatSession(d: ChatFactoryDeps, chat: ChatRecord, configured: AgentConfig | null): ChatSession {
+  const initial: AgentConfig = configured ?? { id: chat.agentId, name: chat.agentId, command: '(not configured)', args: [], env: {} };
+  // The session's agent may be configured later: names are read from it when needed.
+  const agentName = (): string => owner?.agent.name ?? initial.name;
   const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? d.context.globalStorageUri.fsPath;
   const restored = d.persistence.restore(chat.id, (m) => d.log.warn(m));
   const name = captureName(chat);
@@ -61,7 +68,7 @@ export function createChatSession(d: ChatFactoryDeps, chat: ChatRecord, agent: A
   let owner: ChatSession | undefined;
   const terminals = new NodeTerminalHost({
     defaultCwd: cwd,
-    admitCwd: (dir, sid) => d.files.checkTerminalCwd(dir, { agentName: agent.name, sessionId: sid, scope: chat.id }),
+    admitCwd: (dir, sid) => d.files.checkTerminalCwd(dir, { agentName: agentName(), sessionId: sid, scope: chat.id }),
     onOutput: (id, text) => owner?.terminalEvent(id, text),
     onExit: (id, status) => owner?.terminalEvent(id, '', { exitCode: status.exitCode ?? null, signal: status.signal ?? null }),
   });
@@ -77,7 +84,7 @@ export function createChatSession(d: ChatFactoryDeps, chat: ChatRecord, agent: A
   const review = createTurnChanges({
     docs: d.docs,
     log: (level, message) => d.log[level](message),
-    agentName: () => agent.name,
+    agentName,
     cwd,
     chatColumn: () => d.chatColumn(chat.id),
     saved: restored.changes ?? d.context.workspaceState.get(changesKey(chat.id)),
@@ -85,7 +92,8 @@ export function createChatSession(d: ChatFactoryDeps, chat: ChatRecord, agent: A
     insideWorkspace: (p) => d.files.insideWorkspace(p),
   });
   const session: ChatSession = new ChatSession({
-    agent,
+    agent: initial,
+    agentMissing: configured === null,
     cwd,
     review,
     store: restored.store,
@@ -96,7 +104,7 @@ export function createChatSession(d: ChatFactoryDeps, chat: ChatRecord, agent: A
     settings: d.settings,
     handlers: (broker, s) =>
       createClientHandlers({
-        agentName: agent.name,
+        agentName: s.agent.name,
         scope: chat.id,
         files: d.files,
         broker,
@@ -124,7 +132,7 @@ export function createChatSession(d: ChatFactoryDeps, chat: ChatRecord, agent: A
     ui,
     log: (level, message) => {
       d.log[level](message);
-      d.remember(`${new Date().toISOString()} ${level} [${agent.id}] ${message}`);
+      d.remember(`${new Date().toISOString()} ${level} [${chat.agentId}] ${message}`);
     },
     records: (seqs) => readCaptureRecords(d.capturesDir(), name, seqs),
     buildPrompt: (text, caps) => buildPrompt(text, caps, d.files, vscode.workspace.workspaceFolders?.[0]?.uri.fsPath),

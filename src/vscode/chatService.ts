@@ -108,7 +108,13 @@ export class ChatService extends Disposable {
     this.register(this.status.item);
     this.register(
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration('acpChat')) this.settingsValue = readSettings(this.log);
+        if (!e.affectsConfiguration('acpChat')) return;
+        this.settingsValue = readSettings(this.log);
+        // Chats waiting for their agent start once the settings name it.
+        for (const s of this.live.values()) {
+          const agent = findAgent(this.agents(), s.agent.id);
+          if (agent) s.agentConfigured(agent); // a no-op for a chat that has its agent
+        }
       }),
     );
     // Disposed newest first: views let go (their tabs stay for the restore), sessions stop, then what
@@ -514,12 +520,11 @@ export class ChatService extends Disposable {
     const record = this.registry.get(chatId);
     if (!record) throw new Error(`no chat ${chatId}`);
     // The settings may have changed since they were last read (a window that is still loading them): read
-    // them again before the chat is given another agent than its own.
+    // them again before the chat is told its agent is missing. A chat never runs another agent than its
+    // own: without it, it says so and waits for the settings to name it (see onDidChangeConfiguration).
     if (!findAgent(this.agents(), record.agentId)) this.settingsValue = readSettings(this.log);
-    const own = findAgent(this.agents(), record.agentId);
-    if (!own) this.log.warn(`chat ${chatId}: its agent '${record.agentId}' is not in acpChat.agents; it runs with the demo agent`);
-    const agent = own ?? findAgent(this.agents(), 'demo');
-    if (!agent) throw new Error('the demo agent is missing');
+    const agent = findAgent(this.agents(), record.agentId) ?? null;
+    if (!agent) this.log.warn(`chat ${chatId}: its agent '${record.agentId}' is not in acpChat.agents; it waits for the settings to name it`);
     const persistence = this.persistence;
     if (!persistence) throw new Error('ChatService.ready() must complete before a chat session is created');
     const session = createChatSession(

@@ -64,6 +64,9 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
   private readonly terminals: SessionTerminals;
   private wireSeq = 0;
   private connecting: Promise<void> | undefined;
+  private agentValue: AgentConfig;
+  /** The settings do not name this chat's agent: nothing starts until they do (see agentConfigured). */
+  private agentMissing: boolean;
   /** The session whose reattach failed, shown read-only above the new one (until another session is chosen). */
   private earlier: { readonly sessionId: string; readonly reason: string } | null = null;
   /** The capture file of the current connection, if one is being written. */
@@ -77,6 +80,8 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
 
   constructor(private readonly o: ChatSessionOptions) {
     super();
+    this.agentValue = o.agent;
+    this.agentMissing = o.agentMissing === true;
     // The store is the one owner of the attached session; this chat's choice is recorded there (and saved) once.
     if (o.store.attachedSessionId() !== o.restoredSessionId) this.attach(o.restoredSessionId);
     this.terminals = new SessionTerminals(o.restoredTerminals);
@@ -104,7 +109,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
   // ---------------------------------------------------------------- TreeSource
 
   get label(): string {
-    return this.o.agent.name;
+    return this.agent.name;
   }
   sessions(): readonly SessionState[] {
     return this.o.store.sessions();
@@ -124,7 +129,20 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
   // ---------------------------------------------------------------- state
 
   get agent(): AgentConfig {
-    return this.o.agent;
+    return this.agentValue;
+  }
+
+  /**
+   * The settings name an agent (again): a chat that waits for its agent takes it and starts. Never a
+   * different agent than the chat's own, and never a change for a chat whose agent was configured.
+   */
+  agentConfigured(agent: AgentConfig): void {
+    if (!this.agentMissing || agent.id !== this.agentValue.id || this.isDisposed) return;
+    this.agentValue = agent;
+    this.agentMissing = false;
+    this.o.log('info', `agent '${agent.id}' is configured now: starting ${agent.name}`);
+    this.emitPanel({ agentName: agent.name, missingAgent: null });
+    void this.start();
   }
   get sessionId(): string | null {
     return this.o.store.attachedSessionId();
@@ -188,13 +206,14 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
   panelState(): PanelState {
     const s = this.current();
     return {
-      agentName: this.o.agent.name,
+      agentName: this.agent.name,
       sessionId: this.sessionId,
       turn: this.turn,
       message: this.message,
       readOnly: false,
       canFork: supportsOperation(this.link?.client.agentCapabilities, 'fork'),
       canSteer: this.link?.client.canSteer ?? false,
+      missingAgent: this.agentMissing ? this.agentValue.id : null,
       ...sessionPanelFields(s),
       queuedPrompts: this.queue.forPanel(),
       context: this.context.chips(),
@@ -226,6 +245,10 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
 
   /** Starts the agent and attaches a session (resume or load the restored one, else a new one); a no-op while connected. */
   start(): Promise<void> {
+    if (this.agentMissing) {
+      this.fail(missingAgentText(this.agentValue.id));
+      return Promise.resolve();
+    }
     // A start in flight is awaited, not skipped: the link exists before its session is attached.
     if (this.connecting) return this.connecting;
     if (this.link && !this.link.client.isClosed && this.turn !== 'error') return Promise.resolve();
@@ -237,7 +260,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
 
   /** Stops the agent and starts it again, reattaching the same session without duplicating entries. */
   async restart(): Promise<void> {
-    this.o.log('info', `restarting ${this.o.agent.name}`);
+    this.o.log('info', `restarting ${this.agent.name}`);
     this.dropLink('restart requested');
     this.notices = [];
     await this.start();
@@ -248,11 +271,11 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
     this.conformance.finish();
     this.earlierFindings = [...this.findings()];
     this.conformance = new ConformanceChecker({ protocolVersion: this.o.settings().protocolVersion });
-    this.setTurn('starting', `Starting ${this.o.agent.name}…`);
+    this.setTurn('starting', `Starting ${this.agent.name}…`);
     let link: AgentLink;
     try {
       link = await this.o.connect({
-        agent: this.o.agent,
+        agent: this.agent,
         cwd: this.o.cwd,
         handlers: this.o.handlers(this.broker, this),
         protocolVersion: this.o.settings().protocolVersion,
@@ -261,10 +284,10 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
         log: this.o.log,
         onInvalidLine: (text, reason, lost) => this.onInvalidLine(text, reason, lost),
         // Info, not debug: the agent's own complaints are the first thing to read when it misbehaves.
-        onStderr: (text) => this.o.log('info', `[${this.o.agent.id} stderr] ${text.trimEnd()}`),
+        onStderr: (text) => this.o.log('info', `[${this.agent.id} stderr] ${text.trimEnd()}`),
       });
     } catch (e) {
-      this.fail(`Could not start ${this.o.agent.name} (${this.o.agent.command}): ${errorText(e)}`);
+      this.fail(`Could not start ${this.agent.name} (${this.agent.command}): ${errorText(e)}`);
       return;
     }
     if (this.isDisposed) {
@@ -275,7 +298,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
     link.onExit((reason) => this.onExit(link, reason));
     try {
       const init = await this.timed('initialize', link.client.initialize());
-      this.o.log('info', `${this.o.agent.name}: initialized, protocol ${init.protocolVersion}, capabilities ${JSON.stringify(init.agentCapabilities ?? {})}`);
+      this.o.log('info', `${this.agent.name}: initialized, protocol ${init.protocolVersion}, capabilities ${JSON.stringify(init.agentCapabilities ?? {})}`);
       await this.attachSession(link);
       this.setTurn('idle', null);
       this.changes.fire([{ type: 'reset' }]);
@@ -284,11 +307,11 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
       if (this.link !== link) return; // exited meanwhile: onExit already said why
       if (e instanceof StartupTimeoutError) {
         // A silent agent stays silent: stop it, so Restart starts clean.
-        this.fail(startupTimeoutText(this.o.agent, e));
+        this.fail(startupTimeoutText(this.agent, e));
         this.dropLink(e.message);
         return;
       }
-      this.fail(`${this.o.agent.name} failed to start a session: ${errorText(e)}`);
+      this.fail(`${this.agent.name} failed to start a session: ${errorText(e)}`);
     }
   }
 
@@ -314,8 +337,8 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
     const terminal = this.o.ui.runTerminalAuth?.bind(this.o.ui);
     return link.client.withAuthRetry(
       () => this.timed('the session request', call()),
-      (methods) => this.o.ui.chooseAuthMethod(this.o.agent.name, methods),
-      terminal && ((m) => terminal(this.o.agent, m, this.o.cwd)),
+      (methods) => this.o.ui.chooseAuthMethod(this.agent.name, methods),
+      terminal && ((m) => terminal(this.agent, m, this.o.cwd)),
     );
   }
 
@@ -326,7 +349,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
   async operate<T>(run: (client: AcpClient, params: SessionParams) => Promise<T>): Promise<T> {
     await this.start();
     const link = this.link;
-    if (!link) throw new Error(`${this.o.agent.name} is not running`);
+    if (!link) throw new Error(`${this.agent.name} is not running`);
     return this.withAuth(link, () => run(link.client, this.sessionParams()));
   }
 
@@ -346,7 +369,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
         this.o.log('info', `${how} session ${known}`);
         return;
       }
-      failed = failures.at(-1) ?? `${this.o.agent.name} can neither resume nor load a session`;
+      failed = failures.at(-1) ?? `${this.agent.name} can neither resume nor load a session`;
     }
     const r = await auth(() => link.client.newSession(params));
     this.attach(r.sessionId);
@@ -366,7 +389,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
     this.broker.cancelAll();
     this.elicitations.cancelAll();
     const tail = link.stderrTail().trim().split('\n').slice(-3).join(' ⏎ ');
-    this.fail(`${this.o.agent.name} stopped: ${reason}.${tail ? ` Last output: ${tail}` : ''} Restart the agent to continue; the transcript is kept.`, 'exited');
+    this.fail(`${this.agent.name} stopped: ${reason}.${tail ? ` Last output: ${tail}` : ''} Restart the agent to continue; the transcript is kept.`, 'exited');
   }
 
   private dropLink(reason: string): void {
@@ -542,7 +565,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
     if (images.length && caps?.promptCapabilities?.image === true) {
       for (const img of images) blocks.push({ type: 'image', mimeType: img.mimeType, data: img.data });
     } else if (images.length) {
-      this.addNotice({ severity: 'warning', title: `${this.o.agent.name} does not accept images; the prompt was sent without them.` });
+      this.addNotice({ severity: 'warning', title: `${this.agent.name} does not accept images; the prompt was sent without them.` });
     }
     if (blocks.length === 0) blocks.push({ type: 'text', text: '(image)' }); // a prompt must not be empty
     return blocks;
@@ -558,7 +581,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
     this.o.review?.turnStarted(sid);
     try {
       const r = await link.client.prompt(sid, await this.promptBlocks(prompt, link.client.agentCapabilities));
-      if (r.stopReason === 'refusal') this.addNotice({ severity: 'warning', title: `${this.o.agent.name} refused this request.`, description: 'The prompt and the answer are left out of the next turn.' });
+      if (r.stopReason === 'refusal') this.addNotice({ severity: 'warning', title: `${this.agent.name} refused this request.`, description: 'The prompt and the answer are left out of the next turn.' });
       else if (r.stopReason === 'max_tokens' || r.stopReason === 'max_turn_requests') this.addNotice({ severity: 'warning', title: `The turn stopped early (${r.stopReason}).`, description: 'Send "continue" to let the agent go on.' });
     } catch (e) {
       // When the agent exited, onExit explained it.
@@ -588,9 +611,9 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
 
   /** A line that was skipped (not JSON-RPC, or unusable): logged, recorded as a capture note and checked. */
   private onInvalidLine(text: string, reason: string, lost: boolean): void {
-    this.o.log('warn', `${this.o.agent.name} sent a line that was skipped (${reason}): ${text.slice(0, 300)}`);
+    this.o.log('warn', `${this.agent.name} sent a line that was skipped (${reason}): ${text.slice(0, 300)}`);
     // A skipped message may be part of the transcript: say so where the user looks.
-    if (lost) this.addNotice({ severity: 'warning', title: `A message from ${this.o.agent.name} was skipped: ${reason.slice(0, 200)}.`, description: 'The agent log (ACP: Show Agent Log) has its beginning.' });
+    if (lost) this.addNotice({ severity: 'warning', title: `A message from ${this.agent.name} was skipped: ${reason.slice(0, 200)}.`, description: 'The agent log (ACP: Show Agent Log) has its beginning.' });
     this.wireSeq++;
     const seq = this.wireSeq;
     const note = { text: SKIPPED_LINE_NOTE, reason, raw: text };
@@ -707,3 +730,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
   }
 }
 
+/** Why a chat whose agent the settings do not name does not start, and what brings it back. */
+export function missingAgentText(agentId: string): string {
+  return `Agent "${agentId}" is not configured: add it (Add Agent…) or name it in the acpChat.agents setting. This chat starts as soon as the settings name it; the transcript is kept.`;
+}

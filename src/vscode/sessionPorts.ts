@@ -72,6 +72,8 @@ export interface SessionUi {
   forkChat?(sessionId: string, key: string): void;
   /** A permission request waits for the user: make sure they see it. */
   permissionAsked(session: ChatControls, title: string): void;
+  /** The chat's agent is not configured: runs Add Agent, or opens the agents setting. */
+  configureAgent?(how: 'add' | 'settings'): void;
 }
 
 /** Where the session's traffic is recorded and persisted (both optional, both never fatal). */
@@ -98,6 +100,11 @@ export interface EarlierLink {
 
 export interface ChatSessionOptions {
   readonly agent: AgentConfig;
+  /**
+   * The settings do not name the chat's agent (`agent` then only carries its id): the chat refuses to
+   * start, says so, and starts once `agentConfigured` gives it the agent.
+   */
+  readonly agentMissing?: boolean;
   readonly cwd: string;
   readonly store: MessageStore;
   /** The session to reattach to (see sessionToAttach), if any; recorded in the store if it is not yet. */

@@ -122,5 +122,10 @@ export function createSessionUi(d: SessionUiDeps): SessionUi {
         .showInformationMessage(`${noticeText(session.agent.name)} asks for permission: ${noticeText(title)}`, 'Show')
         .then((a) => a === 'Show' && d.showPanel(session));
     },
+    configureAgent(how) {
+      // Add Agent writes acpChat.agents; either way the chat starts when the setting names its agent.
+      if (how === 'add') void vscode.commands.executeCommand('acpChat.addAgent');
+      else void vscode.commands.executeCommand('workbench.action.openSettings', 'acpChat.agents');
+    },
   };
 }

@@ -2,6 +2,7 @@
 // Claude's AskUserQuestion reaches the panel as a form elicitation; the user answers the card (by click
 // or from the keyboard only), the agent's final answer quotes the choice (the mock puts the tool result
 // into its text), the capture shows what the panel sent, and the answered card survives a window reload.
+// The question is tied to the AskUserQuestion tool call, so its card is drawn on that tool call's card.
 import { chatFrame, runCommand } from '../e2e/host.mjs';
 import { lastText } from './agents-cache.mjs';
 import { captureMessages, findCaptures, plainMarkdown, reduceCapture, squash } from './panel-expect.mjs';
@@ -14,14 +15,23 @@ const FIELD = 'question_0';
 /** Runs the question turn and its checks; `how` is 'click' or 'key'. */
 export async function askTurn({ page, cs, cli, mock, how, check, screenshot, runTurn }) {
   let frame;
-  const card = () => frame.locator('[data-kind="elicitation"]').last();
+  /** The question's card: on the tool call's card, not an entry of its own. */
+  const card = () => frame.locator('[data-kind="tool_call"] .question-slot > .elicitation').last();
   const turnOk = await check(`question turn: the card appears, answered by ${how === 'click' ? 'click' : 'keyboard'} ("${CHOICE}"), the turn ends with no error banner`, async () => {
     await runCommand(page, 'ACP: Open Chat');
     frame = await chatFrame(page, 60_000);
-    const answers = await runTurn(page, frame, PROMPT, { how, choice: CHOICE, shown: () => screenshot(page, 'question') });
+    let placed = null;
+    const shown = async () => {
+      placed = await questionPlace(frame);
+      await screenshot(page, 'question');
+    };
+    const answers = await runTurn(page, frame, PROMPT, { how, choice: CHOICE, shown });
+    if (!placed?.onTool) throw new Error(`the question's form is not on a tool card: ${JSON.stringify(placed)}`);
+    if (placed.toolName !== 'AskUserQuestion') throw new Error(`the question is on the card of tool "${placed.toolName}", not AskUserQuestion`);
+    if (placed.rawId) throw new Error(`the panel shows the raw tool call id: "${placed.rawId}"`);
     const asked = answers.filter((a) => a.startsWith(`${how} "`));
     if (asked.length !== 1) throw new Error(`expected one question card, answered: ${answers.join(', ') || 'nothing'}`);
-    return `answered: ${answers.join(', ')}`;
+    return `on the AskUserQuestion card ("${placed.title}"); answered: ${answers.join(', ')}`;
   });
   if (!turnOk) return;
 
@@ -79,5 +89,25 @@ export async function askTurn({ page, cs, cli, mock, how, check, screenshot, run
       await page.waitForTimeout(200);
     }
     return 'answered card restored';
+  });
+}
+
+/**
+ * Where the open question's form is drawn: on a tool call's card (whose tool, by the panel's own entry
+ * for it, and its title), and whether the panel's text names a raw tool call id anywhere.
+ */
+function questionPlace(frame) {
+  return frame.evaluate(() => {
+    const form = document.querySelector('form.eli-form[data-request-id]');
+    const tool = form?.closest('[data-kind="tool_call"]');
+    const key = tool instanceof HTMLElement ? tool.dataset['key'] : undefined;
+    const entry = key !== undefined ? globalThis.__acpChat?.transcript.view(key)?.entry : undefined;
+    const text = document.querySelector('.transcript')?.textContent ?? '';
+    return {
+      onTool: tool !== null && tool !== undefined && tool.querySelector('.tool-card')?.contains(form) === true,
+      toolName: entry?.name ?? null,
+      title: tool?.querySelector('.tool-title')?.textContent ?? null,
+      rawId: /\btoolu_\w+/.exec(text)?.[0] ?? null,
+    };
   });
 }

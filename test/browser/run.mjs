@@ -13,7 +13,7 @@ import { register as registerTranscriptCases } from './transcriptCases.mjs';
 import { register as registerChangesCases } from './changesCases.mjs';
 import { register as registerScrollPinCases } from './scrollPinCases.mjs';
 import { register as registerMarkdownCases } from './markdownCases.mjs';
-import { register as registerElicitationCases, registerOrphans as registerOrphanQuestionCases } from './elicitationCases.mjs';
+import { register as registerElicitationCases, registerOnToolCards as registerToolCardQuestionCases, registerOrphans as registerOrphanQuestionCases } from './elicitationCases.mjs';
 
 const filter = process.argv[2] ?? '';
 const tests = [];
@@ -537,6 +537,14 @@ test('panel controls post mode, config, open-diff, location, copy, export and re
   await clearPosted();
   await banner.getByRole('button', { name: 'Restart agent' }).click();
   assert.deepEqual(await posted(), [{ type: 'restartAgent' }]);
+  // The chat's agent is not configured: restarting cannot help, configuring it does.
+  await send(patch({ op: 'panel', panel: { turn: 'error', message: 'Agent "claude" is not configured: add it (Add Agent…).', missingAgent: 'claude' } }));
+  assert.match(await banner.innerText(), /Agent "claude" is not configured/);
+  assert.equal(await banner.getByRole('button', { name: 'Restart agent' }).count(), 0);
+  await clearPosted();
+  await banner.getByRole('button', { name: 'Add Agent…' }).click();
+  await banner.getByRole('button', { name: 'Open Settings' }).click();
+  assert.deepEqual(await posted(), [{ type: 'configureAgent', how: 'add' }, { type: 'configureAgent', how: 'settings' }]);
 });
 
 test('long sessions: only entries near the viewport are built; reveal builds and scrolls', async ({ open }) => {
@@ -661,6 +669,7 @@ test('screenshot (dark, search and slash completion open)', async ({ open }) => 
 registerTranscriptCases(test);
 registerElicitationCases(test);
 registerOrphanQuestionCases(test);
+registerToolCardQuestionCases(test);
 registerChangesCases(test);
 registerScrollPinCases(test);
 registerMarkdownCases(test);

@@ -1,8 +1,12 @@
 /**
- * An agent's question in the transcript. While the agent waits for it (the host lists it in the panel's
- * `elicitations`), the card holds the form; afterwards it shows what was asked and what was answered,
- * from the store's entry, so the record survives a reload. A question still marked pending that no one
- * waits for any more (the agent exited) says so instead of offering a form that cannot be sent.
+ * An agent's question. While the agent waits for it (the host lists it in the panel's `elicitations`),
+ * the card holds the form; afterwards it shows what was asked and what was answered, from the store's
+ * entry, so the record survives a reload. A question still marked pending that no one waits for any more
+ * (the agent exited) says so instead of offering a form that cannot be sent.
+ *
+ * A question tied to a tool call the transcript shows is drawn on that tool call's card (its `host`):
+ * the same card body moves into the tool card and this entry's own element is hidden, so the question
+ * keeps one drawing, fed by its one entry.
  */
 import { describeAnswers, parseForm, type FormModel } from '../../src/common/elicitation/form';
 import { checkElicitationUrl } from '../../src/common/elicitation/url';
@@ -14,34 +18,74 @@ import { elicitationPrompt } from '../elicitationForm';
 import { ELICITATION_STATUS } from '../entryModel';
 import { EntryView } from './entryView';
 
+/** A tool card that draws questions: told when one of them changed how it looks. */
+export interface QuestionHost {
+  readonly el: HTMLElement;
+  questionsChanged(): void;
+}
+
 export class ElicitationView extends EntryView<ViewElicitation> {
-  private body: HTMLElement | null = null;
+  private bodyValue: HTMLElement | null = null;
   private prompt: ElicitationPrompt | undefined;
+  private hostValue: QuestionHost | null = null;
   /** The prompt the body shows now, so unrelated panel updates leave the form (and what is typed) alone. */
   private shownPrompt: ElicitationPrompt | undefined | null = null;
   private shownEntry: ViewElicitation | null = null;
 
+  /** The card body, made (and drawn) on first use: in this entry, or on the host's tool card. */
+  get body(): HTMLElement {
+    if (this.bodyValue) return this.bodyValue;
+    this.bodyValue = h('div', { class: 'entry-body elicitation' });
+    this.render();
+    return this.bodyValue;
+  }
+
+  get host(): QuestionHost | null {
+    return this.hostValue;
+  }
+
+  /** Whether the agent waits for this question now. */
+  get waiting(): boolean {
+    return this.prompt !== undefined && this.entry.status === 'pending';
+  }
+
   setPrompt(p: ElicitationPrompt | undefined): void {
     if (p === this.prompt) return;
     this.prompt = p;
-    if (this.hydrated) this.render();
+    if (this.hydrated || this.hostValue) this.render();
+  }
+
+  /** Draws the question on a tool card (which puts `body` in its place), or back in this entry (null). */
+  setHost(host: QuestionHost | null): void {
+    if (host === this.hostValue) return;
+    this.hostValue = host;
+    this.el.hidden = host !== null;
+    const body = this.body;
+    // On a tool card the body is a group of its own in the card's article; here the article is the question.
+    if (host) {
+      body.setAttribute('role', 'group');
+      body.setAttribute('aria-label', `${this.ctx.agentName()} asks`);
+    } else {
+      body.removeAttribute('role');
+      body.removeAttribute('aria-label');
+      if (this.hydrated) this.el.append(body);
+    }
   }
 
   protected build(): void {
-    this.body = h('div', { class: 'entry-body elicitation' });
-    this.el.append(this.body);
+    if (!this.hostValue) this.el.append(this.body);
     this.render();
   }
 
   protected render(): void {
-    const body = this.body;
+    const body = this.bodyValue;
     if (!body || (this.shownPrompt === this.prompt && this.shownEntry === this.entry)) return;
     this.shownPrompt = this.prompt;
     this.shownEntry = this.entry;
     const e = this.entry;
     const form = e.mode === 'form' ? parseForm(e.requestedSchema) : null;
     const model: FormModel | null = form?.ok ? form.form : null;
-    const live = this.prompt && e.status === 'pending' ? this.prompt : undefined;
+    const live = this.waiting ? this.prompt : undefined;
     const head = h(
       'div',
       { class: 'eli-head' },
@@ -49,11 +93,13 @@ export class ElicitationView extends EntryView<ViewElicitation> {
       h('span', { class: 'eli-who' }, `${this.ctx.agentName()} asks`),
       h('span', { class: `eli-status eli-${e.status}` }, this.statusText(live !== undefined)),
     );
+    // The tool call id is for machines: the card it belongs to says which tool asks (and the tree shows the id).
     const parts: HTMLElement[] = [head, h('p', { class: 'eli-message' }, e.message)];
-    if (e.toolCallId) parts.push(h('p', { class: 'eli-tool' }, `For tool call ${e.toolCallId}`));
     if (live) parts.push(elicitationPrompt(live, model, (m) => this.ctx.post(m)));
     else parts.push(...this.record(model));
-    keepFocus(body, () => body.replaceChildren(...parts), () => this.el);
+    body.classList.toggle('eli-open', live !== undefined);
+    keepFocus(body, () => body.replaceChildren(...parts), () => this.hostValue?.el ?? this.el);
+    this.hostValue?.questionsChanged();
   }
 
   private statusText(live: boolean): string {

@@ -1,6 +1,7 @@
 /**
  * A tool call as a card: kind icon, title, status badge, locations, content (text, diff, terminal),
- * pending permission requests with their options, and the raw input/output behind a toggle.
+ * the agent's questions tied to it (drawn by their own views, see elicitationView.ts), pending permission
+ * requests with their options, and the raw input/output behind a toggle.
  * Cards are small, so a changed tool call redraws its card; open/closed toggles are kept.
  */
 import type { DiffV1, DiffV2, ToolCallContent } from '../../src/common/protocol/content';
@@ -13,6 +14,7 @@ import { compactDiff, type DiffLine, diffStats, lineDiff, type PatchRow, patchRo
 import { renderMarkdown } from '../markdown';
 import { looksLikeMarkdown } from '../../src/common/toolOutput';
 import { renderBlock } from './blocks';
+import type { ElicitationView, QuestionHost } from './elicitationView';
 import { EntryView } from './entryView';
 
 const KIND_ICONS: Record<string, string> = {
@@ -39,10 +41,13 @@ const STATUS_ICONS: Record<string, string> = {
 /** Longest diff shown inline; the rest is one click away in the diff editor. */
 const MAX_DIFF_ROWS = 80;
 
-export class ToolCallView extends EntryView<ToolCallEntry> {
+export class ToolCallView extends EntryView<ToolCallEntry> implements QuestionHost {
   // Made on first use: a card that is never built costs no elements.
   private cardValue: HTMLElement | null = null;
   private permSlotValue: HTMLElement | null = null;
+  private questionSlotValue: HTMLElement | null = null;
+  /** The questions drawn on this card, oldest first (their state is their entries'). */
+  private questions: readonly ElicitationView[] = [];
   private perms: readonly PermissionView[] = [];
   private answered: ReadonlySet<string> = new Set();
   private rawOpen = false;
@@ -59,6 +64,10 @@ export class ToolCallView extends EntryView<ToolCallEntry> {
 
   private get permSlot(): HTMLElement {
     return (this.permSlotValue ??= h('div', { class: 'permission-slot' }));
+  }
+
+  private get questionSlot(): HTMLElement {
+    return (this.questionSlotValue ??= h('div', { class: 'question-slot' }));
   }
 
   protected build(): void {
@@ -104,7 +113,7 @@ export class ToolCallView extends EntryView<ToolCallEntry> {
     }
     e.content.forEach((c, i) => parts.push(this.renderContent(c, i)));
     parts.push(this.renderRawOutput());
-    parts.push(this.permSlot);
+    parts.push(this.questionSlot, this.permSlot);
     parts.push(this.renderRaw());
     // A patched card must not drop the focus of someone on "Open diff" or "Reject" to <body>.
     keepFocus(this.card, () => this.card.replaceChildren(...parts.filter((p): p is HTMLElement => p !== null)), () => this.el);
@@ -269,6 +278,23 @@ export class ToolCallView extends EntryView<ToolCallEntry> {
     if (details.open) details.dispatchEvent(new Event('toggle'));
   }
 
+  /** The questions drawn on this card; their bodies move into it (and keep what is typed in them). */
+  setQuestions(questions: readonly ElicitationView[]): void {
+    if (questions.length === this.questions.length && questions.every((q, i) => q === this.questions[i])) return;
+    this.questions = questions;
+    const slot = this.questionSlot;
+    keepFocus(slot, () => slot.replaceChildren(...questions.map((q) => q.body)), () => this.el);
+    this.questionsChanged();
+  }
+
+  questionsChanged(): void {
+    this.el.classList.toggle('awaiting', this.awaiting());
+  }
+
+  private awaiting(): boolean {
+    return this.questions.some((q) => q.waiting) || this.perms.some((p) => !this.answered.has(p.requestId));
+  }
+
   override setPermissions(perms: readonly PermissionView[], answered: ReadonlySet<string>): void {
     this.perms = perms;
     this.answered = answered;
@@ -277,7 +303,7 @@ export class ToolCallView extends EntryView<ToolCallEntry> {
 
   private renderPermissions(): void {
     const pending = this.perms.filter((p) => !this.answered.has(p.requestId));
-    this.el.classList.toggle('awaiting', pending.length > 0);
+    this.el.classList.toggle('awaiting', this.awaiting());
     const oldest = this.ctx.oldestPermission();
     const sig = JSON.stringify([pending, oldest]);
     if (sig === this.permSig) return;

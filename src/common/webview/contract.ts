@@ -83,6 +83,8 @@ export interface PanelState {
   readonly canFork: boolean;
   /** The agent advertised `_session/steering`: a prompt sent while a turn runs may go into that turn. */
   readonly canSteer: boolean;
+  /** The id of the chat's agent while the settings do not name it (nothing runs; the banner offers to add it), else null. */
+  readonly missingAgent: string | null;
   readonly plan: SessionState['plan'];
   readonly currentModeId: SessionState['currentModeId'];
   readonly availableModes: SessionState['availableModes'];
@@ -205,6 +207,8 @@ export const zWebviewToHost = z.discriminatedUnion('type', [
   z.object({ type: z.literal('forkChat'), key: zKey }),
   z.object({ type: z.literal('exportMarkdown') }),
   z.object({ type: z.literal('restartAgent') }),
+  /** The chat's agent is not configured: the user asked to add an agent, or to see the agents setting. */
+  z.object({ type: z.literal('configureAgent'), how: z.enum(['add', 'settings']) }),
   /** A queued prompt, by its id: removed, its text replaced, or moved one place up (-1) or down (1). */
   z.object({ type: z.literal('removeQueued'), id: zKey }),
   z.object({ type: z.literal('editQueued'), id: zKey, text: z.string().max(1_000_000) }),

@@ -10,6 +10,7 @@ export const EMPTY_PANEL: PanelState = {
   readOnly: false,
   canFork: false,
   canSteer: false,
+  missingAgent: null,
   plan: null,
   currentModeId: null,
   availableModes: [],

@@ -2,22 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { describeAnswers, fieldError, fromTyped, initialAnswers, parseForm, validateAnswers, type Field, type FormModel } from '../../../src/common/elicitation/form';
 import { checkElicitationUrl } from '../../../src/common/elicitation/url';
+import askUserQuestion from '../../fixtures/elicitation/ask-user-question.json';
 
-/** The schema claude-agent-acp 0.101 sends for one AskUserQuestion question. */
-const ASK = {
-  type: 'object',
-  properties: {
-    question_0: {
-      type: 'string',
-      title: 'New line',
-      oneOf: [
-        { const: 'Add a DONE line', title: 'Add a DONE line', description: 'mark it done' },
-        { const: 'Add a TODO line', title: 'Add a TODO line', description: 'a todo' },
-      ],
-    },
-    question_0_custom: { type: 'string', title: 'Other', description: 'Type your own answer' },
-  },
-};
+/** The schema claude-agent-acp 0.101 sends for one AskUserQuestion question (shared with the browser cases). */
+const ASK: unknown = askUserQuestion;
 
 function form(schema: unknown): FormModel {
   const r = parseForm(schema);
@@ -37,7 +25,7 @@ test('the AskUserQuestion schema reads as a single choice and an optional text f
     ['question_0_custom', 'text', 'Other', false],
   ]);
   const q = fieldOf(f, 'question_0');
-  assert.equal(q.kind === 'choice' && q.choices[1]?.description, 'a todo');
+  assert.equal(q.kind === 'choice' && q.choices[1]?.description, 'Append “todo: review again tomorrow”.');
   assert.deepEqual(validateAnswers(f, { question_0: 'Add a TODO line' }), { ok: true, content: { question_0: 'Add a TODO line' } });
 });
 
