@@ -19,6 +19,7 @@ test('the bundled catalog parses cleanly and lists the known agents', () => {
 test('npx and uvx distributions become runner entries; cmd selects another binary of the package', () => {
   const agent = (distribution: unknown) => parseCatalog({ version: '1', agents: [{ id: 'x', name: 'X', version: '1', description: 'd', distribution }] }).agents[0]!;
   assert.deepEqual(launchPlan(agent({ npx: { package: '@a/b', args: ['--acp'], env: { K: 'v' } } }), null), {
+    kind: 'package',
     entry: { id: 'x', name: 'X', command: 'npx', args: ['-y', '@a/b', '--acp'], env: { K: 'v' } },
     program: 'npx',
     requires: 'Node.js (npx); the package @a/b is fetched on first start',
@@ -26,7 +27,7 @@ test('npx and uvx distributions become runner entries; cmd selects another binar
   assert.deepEqual(launchPlan(agent({ npx: { package: 'opencode-ai', cmd: 'opencode', args: ['acp'] } }), null)?.entry.args, ['-y', '--package', 'opencode-ai', 'opencode', 'acp']);
   assert.deepEqual(launchPlan(agent({ uvx: { package: 'fast-agent-acp', cmd: 'fast-agent' } }), null)?.entry, { id: 'x', name: 'X', command: 'uvx', args: ['--from', 'fast-agent-acp', 'fast-agent'], env: {} });
   const bin = agent({ binary: { 'linux-x86_64': { archive: 'https://example.invalid/a.tar.gz', cmd: './goose', args: ['acp'] } } });
-  assert.deepEqual(launchPlan(bin, 'linux-x86_64')?.entry, { id: 'x', name: 'X', command: 'goose', args: ['acp'], env: {} });
+  assert.deepEqual(launchPlan(bin, 'linux-x86_64'), { kind: 'binary', entry: { id: 'x', name: 'X', command: './goose', args: ['acp'], env: {} }, target: { archive: 'https://example.invalid/a.tar.gz', cmd: './goose', args: ['acp'] }, archive: 'tar.gz' });
   assert.equal(launchPlan(bin, 'darwin-aarch64'), null, 'no binary for this platform');
 });
 
