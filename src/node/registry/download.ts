@@ -9,6 +9,7 @@ import { rm } from 'node:fs/promises';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { errorText } from '../../common/util/errors';
 
 /** Agent binaries are tens of megabytes; a limit keeps a wrong URL from filling the disk. */
 export const MAX_ARCHIVE_BYTES = 1024 * 1024 * 1024;
@@ -54,7 +55,10 @@ export async function downloadArchive(o: DownloadOptions): Promise<{ readonly by
     return { bytes: received, sha256 };
   } catch (e) {
     await rm(o.file, { force: true });
-    throw e;
+    if (e instanceof DownloadError) throw e;
+    if (o.signal?.aborted) throw new DownloadError('the download was cancelled');
+    // fetch reports a connection lost midway as a bare "terminated".
+    throw new DownloadError(`the download of ${o.url} broke off after ${received} bytes (${errorText(e)})`);
   }
 }
 

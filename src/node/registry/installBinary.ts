@@ -22,6 +22,7 @@ export interface InstallOptions {
   readonly platform: NodeJS.Platform;
   readonly signal?: AbortSignal;
   readonly onProgress?: DownloadOptions['onProgress'];
+  readonly maxBytes?: number;
 }
 
 export async function installBinary(o: InstallOptions): Promise<string> {
@@ -34,7 +35,7 @@ export async function installBinary(o: InstallOptions): Promise<string> {
   const download = path.join(o.root, `.download-${tag}`);
   await mkdir(staging, { recursive: true });
   try {
-    await downloadArchive({ url: o.target.archive, file: download, fetch: o.fetch, ...pick(o, 'signal', 'onProgress'), ...(o.target.sha256 ? { sha256: o.target.sha256 } : {}) });
+    await downloadArchive({ url: o.target.archive, file: download, fetch: o.fetch, ...pick(o, 'signal', 'onProgress', 'maxBytes'), ...(o.target.sha256 ? { sha256: o.target.sha256 } : {}) });
     const cmd = o.target.cmd.replace(/\\/g, '/').replace(/^(\.\/)+/, '');
     await unpackArchive(archive, download, staging, cmd);
     const staged = entryPath(staging, cmd);

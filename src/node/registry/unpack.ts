@@ -1,16 +1,17 @@
 /**
- * Unpacks a downloaded agent archive (.zip with yauzl, .tar.gz with tar-stream) into a folder. The archive
+ * Unpacks a downloaded agent archive (.zip with yauzl, .tar.gz with Node's gunzip and tarReader.ts) into a folder. The archive
  * is untrusted: no entry may land outside the folder (an absolute name, a `..` segment, a drive letter, or
  * a link that points out), and such an archive is refused as a whole rather than partly unpacked.
  */
 import { createReadStream, createWriteStream } from 'node:fs';
-import { copyFile, link, mkdir, symlink } from 'node:fs/promises';
+import { copyFile, link, mkdir, rm, symlink } from 'node:fs/promises';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
-import * as tar from 'tar-stream';
 import * as yauzl from 'yauzl';
 import type { ArchiveKind } from '../../common/agents/registry';
+import { tarEntries, type TarEntry } from './tarReader';
 
 export class UnsafeArchiveError extends Error {}
 
@@ -57,48 +58,41 @@ async function unpackZip(file: string, dest: string): Promise<void> {
 }
 
 async function unpackTarGz(file: string, dest: string): Promise<void> {
-  const extract = tar.extract();
-  extract.on('entry', (header, stream, next) => {
-    writeTarEntry(dest, header, stream).then(
-      () => next(),
-      (e: unknown) => {
-        stream.resume();
-        next(e);
-      },
-    );
-  });
-  await pipeline(createReadStream(file), createGunzip(), extract);
+  // Gunzipped to a file beside the archive, then read by offset: no archive is ever held in memory.
+  const tarFile = `${file}.tar`;
+  try {
+    await pipeline(createReadStream(file), createGunzip(), createWriteStream(tarFile));
+    for await (const entry of tarEntries(tarFile)) await writeTarEntry(dest, tarFile, entry);
+  } finally {
+    await rm(tarFile, { force: true });
+  }
 }
 
-async function writeTarEntry(dest: string, header: tar.Headers, stream: NodeJS.ReadableStream): Promise<void> {
-  const target = entryPath(dest, header.name);
-  switch (header.type ?? 'file') {
+async function writeTarEntry(dest: string, tarFile: string, e: TarEntry): Promise<void> {
+  const target = entryPath(dest, e.name);
+  switch (e.type) {
     case 'directory':
       await mkdir(target, { recursive: true });
-      stream.resume();
       return;
     case 'file':
-    case 'contiguous-file':
       await mkdir(path.dirname(target), { recursive: true });
-      await pipeline(stream, createWriteStream(target, { mode: (header.mode ?? 0o644) & 0o777 }));
+      await pipeline(e.size > 0 ? createReadStream(tarFile, { start: e.offset, end: e.offset + e.size - 1 }) : Readable.from([]), createWriteStream(target, { mode: e.mode & 0o777 || 0o644 }));
       return;
     case 'symlink': {
       // A link is checked where it points, relative to its own folder, so it cannot lead a later entry out.
-      const to = header.linkname ?? '';
-      if (path.isAbsolute(to) || to.startsWith('/')) throw new UnsafeArchiveError(`archive link '${header.name}' points to an absolute path`);
-      entryPath(dest, path.posix.join(path.posix.dirname(header.name.replace(/\\/g, '/')), to.replace(/\\/g, '/')));
+      const to = e.linkname;
+      if (path.isAbsolute(to) || to.startsWith('/')) throw new UnsafeArchiveError(`archive link '${e.name}' points to an absolute path`);
+      entryPath(dest, path.posix.join(path.posix.dirname(e.name.replace(/\\/g, '/')), to.replace(/\\/g, '/')));
       await mkdir(path.dirname(target), { recursive: true });
       await symlink(to, target);
-      stream.resume();
       return;
     }
     case 'link':
       await mkdir(path.dirname(target), { recursive: true });
-      await link(entryPath(dest, header.linkname ?? ''), target);
-      stream.resume();
+      await link(entryPath(dest, e.linkname), target);
       return;
-    default:
+    case 'other':
       // Devices and fifos have no place in an agent's files.
-      stream.resume();
+      return;
   }
 }
