@@ -29,7 +29,8 @@ export async function pickAgent(load: (force: boolean) => Promise<CatalogView>):
       (view) => {
         if (mine !== generation) return;
         qp.items = items(view);
-        qp.placeholder = 'Choose an agent to add to acpChat.agents';
+        // The offline list is said where the eye is, not only in the heading.
+        qp.placeholder = view.origin.kind === 'offline' ? labelText(`Offline list: ${view.origin.reason}`, 200) : 'Choose an agent to add to acpChat.agents';
         qp.busy = false;
       },
       (e: unknown) => {

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import bundled from '../../src/common/agents/catalog.json';
-import { freeId, launchPlan, parseCatalog, platformKey } from '../../src/common/agents/registry';
+import { archiveKind, freeId, launchPlan, parseCatalog, platformKey, safeIconUrl } from '../../src/common/agents/registry';
 import { zAgentConfig } from '../../src/common/config/settings';
 
 test('the bundled catalog parses cleanly and lists the known agents', () => {
@@ -46,4 +46,20 @@ test('platform keys and free ids', () => {
   assert.equal(platformKey('freebsd', 'x64'), null);
   assert.equal(freeId('codex', ['demo']), 'codex');
   assert.equal(freeId('codex', ['codex', 'codex-2']), 'codex-3');
+});
+
+test('archive formats by name; bzip2 and installers are refused, anything else is a bare executable', () => {
+  assert.equal(archiveKind('https://x/a/agent-1.0-linux.tar.gz'), 'tar.gz');
+  assert.equal(archiveKind('https://x/agent.TGZ?download=1'), 'tar.gz');
+  assert.equal(archiveKind('https://x/agent-windows.zip#frag'), 'zip');
+  for (const u of ['https://x/a.tar.bz2', 'https://x/a.tbz2', 'https://x/a.dmg', 'https://x/a.msi']) assert.equal(archiveKind(u), 'unsupported', u);
+  assert.equal(archiveKind('https://x/releases/download/v1/agent'), 'raw');
+});
+
+test('registry icons: https and image data URIs only', () => {
+  assert.equal(safeIconUrl('https://cdn.agentclientprotocol.com/registry/v1/latest/a.svg'), 'https://cdn.agentclientprotocol.com/registry/v1/latest/a.svg');
+  assert.equal(safeIconUrl('data:image/svg+xml;base64,PHN2Zy8+'), 'data:image/svg+xml;base64,PHN2Zy8+');
+  for (const bad of ['http://x/a.svg', 'file:///etc/passwd', 'javascript:alert(1)', 'data:text/html,<script>1</script>', 'command:workbench.action.terminal.new', 'not a url', '', undefined]) {
+    assert.equal(safeIconUrl(bad), undefined, String(bad));
+  }
 });

@@ -109,9 +109,8 @@ export function launchPlan(agent: RegistryAgent, platform: Platform | null): Lau
   if (d.npx) return strip(pkg('npx', d.npx));
   if (d.uvx) return strip(pkg('uvx', d.uvx));
   const target = binaryFor(d.binary, platform);
-  const archive = target ? archiveKind(target.archive) : null;
-  if (target && archive) {
-    return strip({ kind: 'binary', entry: { ...base, command: target.cmd, args: [...(target.args ?? [])], env: { ...(target.env ?? {}) } }, target, archive });
+  if (target) {
+    return strip({ kind: 'binary', entry: { ...base, command: target.cmd, args: [...(target.args ?? [])], env: { ...(target.env ?? {}) } }, target, archive: archiveKind(target.archive) });
   }
   return null;
 }
