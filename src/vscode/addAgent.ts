@@ -50,7 +50,8 @@ export async function addAgent(options: AddAgentOptions, host: AddAgentHost): Pr
     const view = await load(false);
     chosen = view.candidates.find((c) => c.agent.id === options.agentId);
     if (!chosen) {
-      void vscode.window.showErrorMessage(`No agent '${noticeText(options.agentId)}' in the agent list (${noticeText(view.origin.kind)}).`);
+      const offline = view.origin.kind === 'offline' ? ` (the offline list: ${view.origin.reason})` : '';
+      void vscode.window.showErrorMessage(`No agent '${noticeText(options.agentId)}' in the agent list${noticeText(offline)}.`);
       return undefined;
     }
   } else {
@@ -123,7 +124,8 @@ async function installWithConsent(chosen: Candidate, plan: BinaryPlan, confirmed
             target: plan.target,
             archive: plan.archive,
             root,
-            fetch: (input, init) => fetch(input, init),
+            // The extension host's proxy-aware fetch (see agentCatalog.ts).
+            fetch,
             platform: process.platform,
             signal: abort.signal,
             onProgress: (received, total) => {

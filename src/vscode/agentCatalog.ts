@@ -42,7 +42,7 @@ export async function catalogView(globalStorage: string, force: boolean, log: (l
     // The extension host's global fetch goes through VS Code's proxy support (http.proxy, the system
     // proxy, system certificates: VS Code patches it when http.fetchAdditionalSupport is on, the default
     // in every VS Code this extension supports, engines ^1.100), so no HTTP library or agent of our own.
-    fetch: (input, init) => fetch(input, init),
+    fetch,
     now: () => Date.now(),
     force,
     signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
