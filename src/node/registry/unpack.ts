@@ -6,7 +6,7 @@
 import { createReadStream, createWriteStream } from 'node:fs';
 import { copyFile, link, mkdir, rm, symlink } from 'node:fs/promises';
 import path from 'node:path';
-import { Readable } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import * as yauzl from 'yauzl';
@@ -14,6 +14,9 @@ import type { ArchiveKind } from '../../common/agents/registry';
 import { tarEntries, type TarEntry } from './tarReader';
 
 export class UnsafeArchiveError extends Error {}
+
+/** What an agent's files may add up to once unpacked: a bound for archives that expand without end. */
+export const MAX_UNPACKED_BYTES = 4 * 1024 * 1024 * 1024;
 
 /**
  * Where an archive entry named `name` goes under `root`, or an error when it would go anywhere else.
@@ -40,9 +43,13 @@ export async function unpackArchive(kind: Exclude<ArchiveKind, 'unsupported'>, f
 async function unpackZip(file: string, dest: string): Promise<void> {
   // yauzl refuses absolute and `..` names itself; entryPath checks again so the guarantee is ours.
   const zip = await yauzl.openPromise(file, { strictFileNames: false, validateEntrySizes: true });
+  let total = 0;
   try {
     for await (const entry of zip.eachEntry()) {
       const target = entryPath(dest, entry.fileName);
+      // validateEntrySizes holds each entry to its declared size, so the sum of those is the bound.
+      total += entry.uncompressedSize;
+      if (total > MAX_UNPACKED_BYTES) throw new UnsafeArchiveError(`the archive unpacks to more than ${MAX_UNPACKED_BYTES} bytes`);
       if (entry.fileName.endsWith('/')) {
         await mkdir(target, { recursive: true });
         continue;
@@ -61,7 +68,14 @@ async function unpackTarGz(file: string, dest: string): Promise<void> {
   // Gunzipped to a file beside the archive, then read by offset: no archive is ever held in memory.
   const tarFile = `${file}.tar`;
   try {
-    await pipeline(createReadStream(file), createGunzip(), createWriteStream(tarFile));
+    let total = 0;
+    const bound = new Transform({
+      transform(chunk: Buffer, _enc, done) {
+        total += chunk.length;
+        done(total > MAX_UNPACKED_BYTES ? new UnsafeArchiveError(`the archive unpacks to more than ${MAX_UNPACKED_BYTES} bytes`) : null, chunk);
+      },
+    });
+    await pipeline(createReadStream(file), createGunzip(), bound, createWriteStream(tarFile));
     for await (const entry of tarEntries(tarFile)) await writeTarEntry(dest, tarFile, entry);
   } finally {
     await rm(tarFile, { force: true });
