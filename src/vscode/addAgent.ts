@@ -1,24 +1,28 @@
 /**
- * "ACP: Add Agent…": pick an agent from the catalog (ours, or a registry file the user names), see what
- * it needs and whether that is on PATH, and write its `acpChat.agents` entry to the user settings,
- * optionally making it the default. The command's options argument lets tests (and other extensions)
- * answer the questions instead of the quick picks.
+ * "ACP: Add Agent…": pick an agent from the registry (or the offline list), see what it needs and whether
+ * that is here, install a binary distribution when the user agrees, and write its `acpChat.agents` entry
+ * to the user settings, optionally making it the default. The command's options argument lets tests (and
+ * other extensions) answer the questions instead of the quick picks.
  */
+import * as path from 'path';
 import * as vscode from 'vscode';
-import bundled from '../common/agents/catalog.json';
-import { freeId, launchPlan, parseCatalog, platformKey, type Catalog, type LaunchPlan, type RegistryAgent } from '../common/agents/registry';
+import { freeId, type BinaryPlan } from '../common/agents/registry';
 import type { AgentConfig } from '../common/config/settings';
-import { labelText, noticeText } from '../common/untrusted';
+import { labelText, noticeLines, noticeText } from '../common/untrusted';
 import { errorText } from '../common/util/errors';
-import { findOnPath } from '../node/findOnPath';
+import { installBinary } from '../node/registry/installBinary';
+import { catalogView, needsText, type Candidate } from './agentCatalog';
+import { pickAgent } from './agentPicker';
 
 export interface AddAgentOptions {
-  /** A registry file to use instead of the bundled catalog. */
+  /** A registry file or URL to use instead of the `acpChat.agentRegistry` setting. */
   readonly registryFile?: string;
   /** The catalog agent to add, instead of asking. */
   readonly agentId?: string;
   /** Make it `acpChat.defaultAgent`, instead of asking. */
   readonly makeDefault?: boolean;
+  /** Download a binary distribution without the consent dialog (only ever from code that names the agent). */
+  readonly confirmDownload?: boolean;
 }
 
 export function parseAddAgentOptions(arg: unknown): AddAgentOptions {
@@ -28,79 +32,119 @@ export function parseAddAgentOptions(arg: unknown): AddAgentOptions {
     ...(typeof o.registryFile === 'string' ? { registryFile: o.registryFile } : {}),
     ...(typeof o.agentId === 'string' ? { agentId: o.agentId } : {}),
     ...(typeof o.makeDefault === 'boolean' ? { makeDefault: o.makeDefault } : {}),
+    ...(typeof o.confirmDownload === 'boolean' ? { confirmDownload: o.confirmDownload } : {}),
   };
 }
 
-async function loadCatalog(file: string | undefined): Promise<Catalog> {
-  if (!file) return parseCatalog(bundled);
-  const bytes = await vscode.workspace.fs.readFile(vscode.Uri.file(file));
-  return parseCatalog(JSON.parse(new TextDecoder().decode(bytes)));
-}
-
-interface Candidate {
-  readonly agent: RegistryAgent;
-  readonly plan: LaunchPlan | null;
-  readonly found: string | null;
+export interface AddAgentHost {
+  /** The extension's global storage folder: the registry cache and installed binaries live there. */
+  readonly globalStorage: string;
+  readonly log: (line: string) => void;
 }
 
 /** Returns the id of the agent entry written, or undefined when nothing was written. */
-export async function addAgent(options: AddAgentOptions, log: (line: string) => void): Promise<string | undefined> {
-  let catalog: Catalog;
-  try {
-    catalog = await loadCatalog(options.registryFile);
-  } catch (e) {
-    void vscode.window.showErrorMessage(`Could not read the agent registry: ${noticeText(errorText(e))}`);
-    return undefined;
-  }
-  for (const p of catalog.problems) log(`agent catalog: ${p}`);
-  const platform = platformKey(process.platform, process.arch);
-  const candidates: Candidate[] = await Promise.all(
-    catalog.agents.map(async (agent) => {
-      const plan = launchPlan(agent, platform);
-      return { agent, plan, found: plan ? await findOnPath(plan.program) : null };
-    }),
-  );
-
+export async function addAgent(options: AddAgentOptions, host: AddAgentHost): Promise<string | undefined> {
+  const load = (force: boolean) => catalogView(host.globalStorage, force, host.log, options.registryFile);
   let chosen: Candidate | undefined;
   if (options.agentId !== undefined) {
-    chosen = candidates.find((c) => c.agent.id === options.agentId);
+    const view = await load(false);
+    chosen = view.candidates.find((c) => c.agent.id === options.agentId);
     if (!chosen) {
-      void vscode.window.showErrorMessage(`No agent '${noticeText(options.agentId)}' in the catalog.`);
+      const offline = view.origin.kind === 'offline' ? ` (the offline list: ${view.origin.reason})` : '';
+      void vscode.window.showErrorMessage(`No agent '${noticeText(options.agentId)}' in the agent list${noticeText(offline)}.`);
       return undefined;
     }
   } else {
-    const pick = await vscode.window.showQuickPick(
-      candidates.map((c) => ({
-        label: labelText(c.agent.name),
-        description: labelText(!c.plan ? 'not available for this platform' : c.found ? `${c.plan.program} found` : `needs ${c.plan.requires}`),
-        // The launch command first: a long description would push it past the list's width.
-        detail: labelText(c.plan ? `${[c.plan.entry.command, ...c.plan.entry.args].join(' ')} — ${c.agent.description}` : c.agent.description, 300),
-        candidate: c,
-      })),
-      { title: 'ACP: Add Agent', placeHolder: 'Choose an agent to add to acpChat.agents', matchOnDescription: true, matchOnDetail: true },
-    );
-    chosen = pick?.candidate;
+    chosen = await pickAgent(load);
   }
   if (!chosen) return undefined;
-  if (!chosen.plan) {
-    void vscode.window.showErrorMessage(`${noticeText(chosen.agent.name)} has no distribution for this platform (${noticeText(platform ?? 'unknown')}).`);
+  const plan = chosen.plan;
+  if (!plan) {
+    void vscode.window.showErrorMessage(`${noticeText(chosen.agent.name)} has no distribution for this platform (${noticeText(`${process.platform}-${process.arch}`)}).`);
     return undefined;
+  }
+
+  let command = plan.entry.command;
+  if (plan.kind === 'binary') {
+    const installed = await installWithConsent(chosen, plan, options.confirmDownload, host);
+    if (!installed) return undefined;
+    command = installed;
   }
 
   const config = vscode.workspace.getConfiguration('acpChat');
   const existing = (config.inspect<unknown[]>('agents')?.globalValue ?? []).filter((a) => typeof a === 'object' && a !== null);
   const taken = existing.map((a) => (a as { id?: unknown }).id).filter((id): id is string => typeof id === 'string');
-  const entry: AgentConfig = { ...chosen.plan.entry, id: freeId(chosen.plan.entry.id, [...taken, 'demo']) };
+  const entry: AgentConfig = { ...plan.entry, command, id: freeId(plan.entry.id, [...taken, 'demo']) };
   await config.update('agents', [...existing, entry], vscode.ConfigurationTarget.Global);
-  log(`added agent ${entry.id}: ${[entry.command, ...entry.args].join(' ')}`);
+  host.log(`added agent ${entry.id}: ${[entry.command, ...entry.args].join(' ')}`);
 
-  const missing = chosen.found ? '' : ` ${chosen.plan.program} is not on PATH: install ${chosen.plan.requires}.`;
+  const missing = plan.kind === 'package' && !chosen.found ? ` ${needsText(chosen)}.` : '';
   const makeDefault =
     options.makeDefault ??
-    (await vscode.window.showInformationMessage(
-      `Added ${labelText(entry.name)} to acpChat.agents.${noticeText(missing)} Make it the default agent?`,
-      'Make Default',
-    )) === 'Make Default';
+    (await vscode.window.showInformationMessage(`Added ${labelText(entry.name)} to acpChat.agents.${noticeText(missing)} Make it the default agent?`, 'Make Default')) === 'Make Default';
   if (makeDefault) await config.update('defaultAgent', entry.id, vscode.ConfigurationTarget.Global);
   return entry.id;
+}
+
+/** Asks (modal), then downloads, checks and unpacks with a cancellable progress; the command's path, or undefined. */
+async function installWithConsent(chosen: Candidate, plan: BinaryPlan, confirmed: boolean | undefined, host: AddAgentHost): Promise<string | undefined> {
+  const root = path.join(host.globalStorage, 'agents');
+  if (plan.archive === 'unsupported') {
+    void vscode.window.showErrorMessage(`${noticeText(chosen.agent.name)}: ${noticeText(needsText(chosen))}. Install it yourself and add it to acpChat.agents.`);
+    return undefined;
+  }
+  const agree = 'Download and Install';
+  const answer =
+    confirmed ??
+    (await vscode.window.showWarningMessage(
+      `Download and install ${noticeText(chosen.agent.name)} ${noticeText(chosen.agent.version)}?`,
+      {
+        modal: true,
+        detail: noticeLines(
+          `From: ${plan.target.archive}`,
+          `Into: ${root}`,
+          plan.target.sha256 ? 'The download is checked against the SHA-256 the registry gives.' : 'The registry gives no checksum for it: only its size is checked.',
+          'The agent will run as a program with your permissions.',
+        ),
+      },
+      agree,
+    )) === agree;
+  if (!answer) return undefined;
+  try {
+    const command = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Installing ${labelText(chosen.agent.name)}`, cancellable: true },
+      async (progress, token) => {
+        const abort = new AbortController();
+        const sub = token.onCancellationRequested(() => abort.abort());
+        let reported = 0;
+        try {
+          return await installBinary({
+            agentId: chosen.agent.id,
+            version: chosen.agent.version,
+            target: plan.target,
+            archive: plan.archive,
+            root,
+            // The extension host's proxy-aware fetch (see agentCatalog.ts).
+            fetch,
+            platform: process.platform,
+            signal: abort.signal,
+            onProgress: (received, total) => {
+              if (!total) return progress.report({ message: `${Math.round(received / 1048576)} MB` });
+              const pct = Math.floor((received / total) * 100);
+              progress.report({ increment: pct - reported, message: `${pct}%` });
+              reported = pct;
+            },
+          });
+        } finally {
+          sub.dispose();
+        }
+      },
+    );
+    host.log(`installed ${chosen.agent.id} ${chosen.agent.version} from ${plan.target.archive}: ${command}`);
+    return command;
+  } catch (e) {
+    host.log(`install of ${chosen.agent.id} failed: ${errorText(e)}`);
+    void vscode.window.showErrorMessage(`${noticeText(chosen.agent.name)} was not installed: ${noticeText(errorText(e))}`);
+    return undefined;
+  }
 }

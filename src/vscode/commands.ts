@@ -43,7 +43,11 @@ export const Commands = {
 } as const;
 
 export class CommandRegistry extends Disposable {
-  constructor(private readonly service: ChatService, private readonly exportDebugBundle: (target?: string) => Promise<void>) {
+  constructor(
+    private readonly service: ChatService,
+    private readonly exportDebugBundle: (target?: string) => Promise<void>,
+    globalStorage: string,
+  ) {
     super();
     const s = service;
     this.add(Commands.openChat, async () => {
@@ -81,7 +85,7 @@ export class CommandRegistry extends Disposable {
       await panel.whenReady();
       panel.post({ type: 'reveal', key: n.key });
     });
-    this.add(Commands.addAgent, (options?: unknown) => addAgent(parseAddAgentOptions(options), (line) => s.log.info(line)));
+    this.add(Commands.addAgent, (options?: unknown) => addAgent(parseAddAgentOptions(options), { globalStorage, log: (line) => s.log.info(line) }));
     this.add(Commands.addSelectionToChat, () => addToChat(s, selectionItem(vscode.window.activeTextEditor)));
     this.add(Commands.addProblemsToChat, () => addToChat(s, problemsItem(vscode.window.activeTextEditor)));
     this.add(Commands.addFileToChat, async (arg?: unknown, all?: unknown) => {

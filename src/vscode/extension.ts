@@ -27,7 +27,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AcpCha
     return openPersistence(home?.dir, log);
   });
   context.subscriptions.push(s);
-  context.subscriptions.push(new CommandRegistry(s, async (target) => void (await exportDebugBundle(s, target ? vscode.Uri.file(target) : undefined))));
+  context.subscriptions.push(new CommandRegistry(s, async (target) => void (await exportDebugBundle(s, target ? vscode.Uri.file(target) : undefined)), context.globalStorageUri.fsPath));
   context.subscriptions.push(
     vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, {
       // VS Code restarts with the panel open: take it over and show the restored transcript at once.

@@ -1,8 +1,9 @@
 /**
- * The agent catalog, in the format of the public ACP agent registry (`{ version, agents: [...] }`, each
- * agent with `npx`, `uvx` or per-platform `binary` distributions), so a downloaded registry file can replace
- * the one we ship. Parsed with zod: strict on the envelope, tolerant per agent (a malformed agent is
- * skipped and reported, the rest stay usable). Turns one distribution into an `acpChat.agents` entry.
+ * The one module that knows the public ACP agent registry's format (`registry.json`: `{ version, agents }`,
+ * each agent with `npx`, `uvx` or per-platform `binary` distributions; see the registry's FORMAT.md and
+ * agent.schema.json). The bundled catalog is a file in this format, so the live registry replaces it.
+ * Parsed with zod: strict on the envelope, tolerant per agent (unknown fields are ignored; a malformed
+ * agent is skipped and reported, the rest stay usable). Turns one distribution into an `acpChat.agents` entry.
  */
 import { z } from 'zod';
 import type { AgentConfig } from '../config/settings';
@@ -10,7 +11,15 @@ import { issueText } from '../util/errors';
 
 const zEnv = z.record(z.string(), z.string());
 const zPackageDist = z.object({ package: z.string().min(1), cmd: z.string().min(1).optional(), args: z.array(z.string()).optional(), env: zEnv.optional() });
-const zBinaryTarget = z.object({ archive: z.string().min(1), cmd: z.string().min(1), args: z.array(z.string()).optional(), env: zEnv.optional() });
+const zBinaryTarget = z.object({
+  archive: z.string().min(1),
+  cmd: z.string().min(1),
+  args: z.array(z.string()).optional(),
+  env: zEnv.optional(),
+  /** The archive's SHA-256, hex (optional in the registry's schema). */
+  sha256: z.string().regex(/^[a-f0-9]{64}$/i, '64 hex digits').optional(),
+});
+export type BinaryTarget = z.infer<typeof zBinaryTarget>;
 
 export const PLATFORMS = ['darwin-aarch64', 'darwin-x86_64', 'linux-aarch64', 'linux-x86_64', 'windows-aarch64', 'windows-x86_64'] as const;
 export type Platform = (typeof PLATFORMS)[number];
@@ -60,18 +69,29 @@ export function parseCatalog(raw: unknown): Catalog {
 }
 
 /** How one catalog agent would be launched here, and what has to be on PATH for that. */
-export interface LaunchPlan {
+export type LaunchPlan = PackagePlan | BinaryPlan;
+
+export interface PackagePlan {
+  readonly kind: 'package';
   readonly entry: AgentConfig;
-  /** The program that must be found on PATH (npx, uvx, or the agent's own binary). */
+  /** The runner that must be found on PATH (npx or uvx). */
   readonly program: string;
   /** What to install when `program` is missing, for the user. */
   readonly requires: string;
 }
 
+/** A per-platform archive to download and unpack; `entry.command` is `cmd` relative to the unpacked folder. */
+export interface BinaryPlan {
+  readonly kind: 'binary';
+  readonly entry: AgentConfig;
+  readonly target: BinaryTarget;
+  readonly archive: ArchiveKind;
+}
+
 /**
  * The `acpChat.agents` entry for an agent: npx first (the most common and needs only Node), then uvx,
- * then a binary for this platform (which the user installs; we do not download archives). Null when the
- * agent has no distribution usable here.
+ * then a binary archive for this platform (downloaded only when the user agrees). Null when the agent has
+ * no distribution usable here.
  */
 export function launchPlan(agent: RegistryAgent, platform: Platform | null): LaunchPlan | null {
   const base = { id: agent.id, name: agent.name, cwd: undefined };
@@ -80,6 +100,7 @@ export function launchPlan(agent: RegistryAgent, platform: Platform | null): Lau
     // `npx -y pkg args` / `uvx pkg args`; with `cmd`, the package's other binary: `npx -y --package pkg cmd`.
     const head = runner === 'npx' ? (p.cmd ? ['-y', '--package', p.package, p.cmd] : ['-y', p.package]) : p.cmd ? ['--from', p.package, p.cmd] : [p.package];
     return {
+      kind: 'package',
       entry: { ...base, command: runner, args: [...head, ...(p.args ?? [])], env: { ...(p.env ?? {}) } },
       program: runner,
       requires: runner === 'npx' ? `Node.js (npx); the package ${p.package} is fetched on first start` : `uv (uvx); the package ${p.package} is fetched on first start`,
@@ -89,14 +110,38 @@ export function launchPlan(agent: RegistryAgent, platform: Platform | null): Lau
   if (d.uvx) return strip(pkg('uvx', d.uvx));
   const target = binaryFor(d.binary, platform);
   if (target) {
-    const program = target.cmd.replace(/^\.[\\/]/, '');
-    return strip({
-      entry: { ...base, command: program, args: [...(target.args ?? [])], env: { ...(target.env ?? {}) } },
-      program,
-      requires: `${program} on PATH (from ${target.archive})`,
-    });
+    return strip({ kind: 'binary', entry: { ...base, command: target.cmd, args: [...(target.args ?? [])], env: { ...(target.env ?? {}) } }, target, archive: archiveKind(target.archive) });
   }
   return null;
+}
+
+/** The archive formats we unpack; a URL whose name ends otherwise is a raw executable. */
+export type ArchiveKind = 'zip' | 'tar.gz' | 'raw' | 'unsupported';
+
+/**
+ * The archive's format, from the name at the end of its URL's path (the registry names formats by
+ * extension). bzip2 has no decoder in Node and installer formats are not archives: both unsupported.
+ */
+export function archiveKind(url: string): ArchiveKind {
+  const name = (url.split(/[?#]/)[0] ?? '').toLowerCase();
+  if (name.endsWith('.zip')) return 'zip';
+  if (name.endsWith('.tar.gz') || name.endsWith('.tgz')) return 'tar.gz';
+  if (/\.(tar\.bz2|tbz2|tar\.xz|txz|tar|dmg|pkg|deb|rpm|msi|appimage)$/.test(name)) return 'unsupported';
+  return 'raw';
+}
+
+/**
+ * An agent's icon as something safe to hand to VS Code: an https URL or an image data URI, never a script
+ * or file URL. The icon is untrusted; it is only ever shown as an image, never as markup.
+ */
+export function safeIconUrl(icon: string | undefined): string | undefined {
+  if (!icon) return undefined;
+  if (/^data:image\/(svg\+xml|png|jpeg|gif|webp)[;,]/i.test(icon)) return icon;
+  try {
+    return new URL(icon).protocol === 'https:' ? icon : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -110,7 +155,7 @@ export function binaryFor<T>(binary: Readonly<Record<string, T>> | undefined, pl
 }
 
 /** Drops the undefined `cwd` so the written setting holds only what the user would write. */
-function strip(plan: LaunchPlan): LaunchPlan {
+function strip<P extends LaunchPlan>(plan: P): P {
   const { cwd: _cwd, ...entry } = plan.entry;
   return { ...plan, entry };
 }

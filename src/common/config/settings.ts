@@ -51,7 +51,7 @@ export type RawSettings = (key: string) => unknown;
  * write the workspace's `.vscode/settings.json`, and a cloned repository is not the user's choice. They
  * are `machine`-scoped in package.json and read here from the user's (or remote machine's) settings only.
  */
-export const USER_ONLY_SETTINGS: readonly string[] = ['agents', 'mcpServers', 'permissionRules', 'outsideWorkspace'];
+export const USER_ONLY_SETTINGS: readonly string[] = ['agents', 'mcpServers', 'permissionRules', 'outsideWorkspace', 'agentRegistry'];
 
 /** The levels of one setting (VS Code's `WorkspaceConfiguration.inspect`). */
 export interface InspectedSetting {

@@ -16,13 +16,14 @@ const win: SpawnContext = { platform: 'win32', comspec: 'cmd.exe', resolve: (c) 
 describe('catalog launch', () => {
   it('picks the archive for the platform and arch, falling back to x86_64 only where the OS emulates it', () => {
     const all = agent({ binary: Object.fromEntries(PLATFORMS.map((k) => [k, archive(k)])) });
-    for (const k of PLATFORMS) assert.equal(launchPlan(all, k)?.requires, `goose${k.startsWith('windows') ? '.exe' : ''} on PATH (from https://example.invalid/${k}.zip)`);
+    const archiveOf = (plan: ReturnType<typeof launchPlan>) => (plan?.kind === 'binary' ? plan.target.archive : undefined);
+    for (const k of PLATFORMS) assert.equal(archiveOf(launchPlan(all, k)), `https://example.invalid/${k}.zip`);
     const intelOnly = agent({ binary: { 'windows-x86_64': archive('windows-x86_64'), 'darwin-x86_64': archive('darwin-x86_64'), 'linux-x86_64': archive('linux-x86_64') } });
-    assert.match(launchPlan(intelOnly, 'windows-aarch64')!.requires, /windows-x86_64\.zip/);
-    assert.match(launchPlan(intelOnly, 'darwin-aarch64')!.requires, /darwin-x86_64\.zip/);
+    assert.match(archiveOf(launchPlan(intelOnly, 'windows-aarch64')) ?? '', /windows-x86_64\.zip/);
+    assert.match(archiveOf(launchPlan(intelOnly, 'darwin-aarch64')) ?? '', /darwin-x86_64\.zip/);
     assert.equal(launchPlan(intelOnly, 'linux-aarch64'), null, 'Linux on ARM does not run x86_64 builds');
     assert.equal(launchPlan(intelOnly, null), null);
-    assert.deepEqual(launchPlan(all, 'windows-x86_64')!.entry, { id: 'x', name: 'X', command: 'goose.exe', args: ['acp'], env: {} });
+    assert.deepEqual(launchPlan(all, 'windows-x86_64')!.entry, { id: 'x', name: 'X', command: '.\\goose.exe', args: ['acp'], env: {} });
   });
 
   it('every bundled agent starts on Windows through cmd.exe with its arguments intact, and as given on POSIX', () => {
@@ -38,10 +39,11 @@ describe('catalog launch', () => {
     }
   });
 
-  it('uvx and a binary run directly on Windows', () => {
+  it('uvx and an installed binary run directly on Windows', () => {
     const uvx = launchPlan(agent({ uvx: { package: 'fast-agent-acp', cmd: 'fast-agent' } }), 'windows-x86_64')!;
     assert.deepEqual(planSpawn({ command: uvx.entry.command, args: uvx.entry.args }, win), { file: 'C:\\uv\\uvx.EXE', args: ['--from', 'fast-agent-acp', 'fast-agent'], windowsVerbatimArguments: false, windowsHide: true, via: 'direct' });
+    // Add Agent writes the absolute path of the unpacked command.
     const bin = launchPlan(agent({ binary: { 'windows-x86_64': archive('windows-x86_64') } }), 'windows-x86_64')!;
-    assert.equal(planSpawn({ command: bin.entry.command, args: bin.entry.args }, win).file, 'C:\\bin\\goose.exe');
+    assert.equal(planSpawn({ command: 'C:\\bin\\goose.exe', args: bin.entry.args }, win).file, 'C:\\bin\\goose.exe');
   });
 });

@@ -1,0 +1,76 @@
+/**
+ * The *Add Agent…* quick pick: opens at once (busy while the registry loads), says where its list comes
+ * from (and, for the offline list, why), and has a Refresh button that fetches the registry again.
+ * Everything in it comes from the registry and is untrusted: text through `labelText`, icons only as
+ * https or image data URIs, which VS Code shows as images, never as markup.
+ */
+import * as vscode from 'vscode';
+import { safeIconUrl } from '../common/agents/registry';
+import { labelText } from '../common/untrusted';
+import { errorText } from '../common/util/errors';
+import { needsText, type Candidate, type CatalogView } from './agentCatalog';
+import { originText } from '../node/registry/registrySource';
+
+type Item = vscode.QuickPickItem & { readonly candidate?: Candidate };
+
+export async function pickAgent(load: (force: boolean) => Promise<CatalogView>): Promise<Candidate | undefined> {
+  const qp = vscode.window.createQuickPick<Item>();
+  qp.title = 'ACP: Add Agent';
+  qp.placeholder = 'Loading the agent registry…';
+  qp.matchOnDescription = true;
+  qp.matchOnDetail = true;
+  const refresh: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('refresh'), tooltip: 'Fetch the agent registry again' };
+  qp.buttons = [refresh];
+  let generation = 0;
+  const fill = (force: boolean): void => {
+    const mine = ++generation;
+    qp.busy = true;
+    load(force).then(
+      (view) => {
+        if (mine !== generation) return;
+        qp.items = items(view);
+        // The offline list is said where the eye is, not only in the heading.
+        qp.placeholder = view.origin.kind === 'offline' ? labelText(`Offline list: ${view.origin.reason}`, 200) : 'Choose an agent to add to acpChat.agents';
+        qp.busy = false;
+      },
+      (e: unknown) => {
+        if (mine !== generation) return;
+        qp.items = [{ label: labelText(`The agent list could not be loaded: ${errorText(e)}`), kind: vscode.QuickPickItemKind.Separator }];
+        qp.busy = false;
+      },
+    );
+  };
+  try {
+    return await new Promise<Candidate | undefined>((resolve) => {
+      qp.onDidTriggerButton((b) => b === refresh && fill(true));
+      qp.onDidAccept(() => {
+        const c = qp.selectedItems[0]?.candidate;
+        if (c) resolve(c);
+      });
+      qp.onDidHide(() => resolve(undefined));
+      qp.show();
+      fill(false);
+    });
+  } finally {
+    qp.dispose();
+  }
+}
+
+function items(view: CatalogView): Item[] {
+  const heading: Item = { label: labelText(originText(view.origin, Date.now()), 200), kind: vscode.QuickPickItemKind.Separator };
+  return [
+    heading,
+    ...view.candidates.map((c): Item => {
+      const icon = safeIconUrl(c.agent.icon);
+      const command = c.plan?.kind === 'package' ? `${[c.plan.entry.command, ...c.plan.entry.args].join(' ')} — ` : '';
+      return {
+        label: labelText(c.agent.name),
+        description: labelText(`${c.agent.version} · ${needsText(c)}`),
+        // The launch command first: a long description would push it past the list's width.
+        detail: labelText(`${command}${c.agent.description}`, 300),
+        ...(icon ? { iconPath: vscode.Uri.parse(icon, true) } : {}),
+        candidate: c,
+      };
+    }),
+  ];
+}
