@@ -29,9 +29,9 @@ import { ChatSession } from './chatSession';
 import { changesKey, createChatSession, earlierKey } from './chatFactory';
 import { VirtualDocuments } from './virtualDocuments';
 import { FileAccess } from './fsHandlers';
-import { MessageTreeProvider, MESSAGE_TREE_VIEW } from './messageTree';
+import { MessageTreeProvider } from './messageTree';
+import { MessageTreeViews } from './messageTreeViews';
 import { findWorkspaceFiles } from './promptBuilder';
-import type { TreeNode } from '../common/debug/treeModel';
 import { CHAT_SIDEBAR_VIEW, SideBarChat } from './sideBarView';
 import { CaptureViews } from './captureViews';
 import { forgetChatSessions } from './forgetSessions';
@@ -62,7 +62,8 @@ export interface OpenChatOptions {
 export class ChatService extends Disposable {
   readonly log: vscode.LogOutputChannel;
   readonly tree: MessageTreeProvider;
-  readonly treeView: vscode.TreeView<TreeNode>;
+  /** The tree's view: in the side bar, or in the panel while the side bar shows a chat. */
+  readonly treeView: MessageTreeViews;
   /** Keeps the tree's message on the focused chat's start failure (replaced on every focus change). */
   private treeReason: vscode.Disposable | undefined;
   readonly docs: VirtualDocuments;
@@ -101,10 +102,11 @@ export class ChatService extends Disposable {
     const follow = { enabled: () => this.settingsValue.openEditedFiles, chatColumn: () => this.focusedTab()?.panel.viewColumn };
     this.files = new FileAccess(this.log, follow, () => this.settingsValue.outsideWorkspace);
     this.tree = this.register(new MessageTreeProvider());
-    this.treeView = this.register(vscode.window.createTreeView(MESSAGE_TREE_VIEW, { treeDataProvider: this.tree, showCollapseAll: true }));
+    this.treeView = this.register(new MessageTreeViews(this.tree));
     this.captures = new CaptureViews(context.extensionUri, this.log, this.docs, this.tree, () => this.capturesDir(), (sid, key) => this.revealEntry(sid, key), () => this.showFocusedInTree());
     this.sideBar = this.register(new SideBarChat({ extensionUri: context.extensionUri, log: this.log, initialChat: () => this.sideBarInitial() }));
     this.register(this.sideBar.onDidInteract((id) => this.focus(id)));
+    this.register(this.sideBar.onDidChange(() => this.treeView.setChatInSideBar(this.sideBar.visible && this.sideBar.chatId !== undefined)));
     this.register(this.status.item);
     this.register(
       vscode.workspace.onDidChangeConfiguration((e) => {

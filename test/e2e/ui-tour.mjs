@@ -212,8 +212,8 @@ try {
 
     await step('the side bar chat view shows the focused chat', async () => {
       await runCommand(page, 'ACP: Show Chat in Side Bar');
-      // Collapse the tree so the chat view gets the side bar's height.
-      await page.locator('.sidebar .pane-header .title', { hasText: 'ACP Messages' }).first().click();
+      // The tree makes room: it moves to the panel area while the side bar shows a chat.
+      await page.locator('.sidebar .pane-header', { hasText: 'ACP Messages' }).first().waitFor({ state: 'detached', timeout: 20_000 });
       // The side bar's webview is a third chat frame, showing Demo B's chat with its turn.
       const end = Date.now() + 30_000;
       for (;;) {
