@@ -196,6 +196,9 @@ try {
     const editor = page.locator('.editor-group-container .monaco-editor').first();
     await editor.waitFor({ timeout: 20_000 });
     await page.locator('.view-lines', { hasText: '## Agent' }).first().waitFor({ timeout: 20_000 });
+    // The demo's "## What I can show" sits under the export's "## Agent", two levels down.
+    const lines = (await page.locator('.view-lines .view-line').allInnerTexts()).map((l) => l.replace(/\u00a0/g, ' ').trim());
+    if (!lines.includes('#### What I can show') || lines.includes('## What I can show')) throw new Error(`the agent's heading is not nested: ${lines.filter((l) => l.includes('What I can show')).join(' | ')}`);
     await shot('item-14-export-headings.png');
     await command('View: Revert and Close Editor');
   });
