@@ -6,7 +6,7 @@
 //   UI_FROM=folder: load the extension from the repo even when dist/acp-chat.vsix exists (as ui-check.mjs).
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { chatFrame, launchBrowser, log, painted, root, startCodeServer, workbenchUrl } from './host.mjs';
+import { chatFrame, launchBrowser, log, painted, root, startCodeServer, stepRunner, workbenchUrl } from './host.mjs';
 
 const vsixPath = path.join(root, 'dist/acp-chat.vsix');
 const useVsix = existsSync(vsixPath) && process.env.UI_FROM !== 'folder';
@@ -15,21 +15,14 @@ mkdirSync(shots, { recursive: true });
 const filters = (process.argv[2] ?? '').split(',').filter(Boolean);
 const missingAgent = { id: 'missing', name: 'Missing agent', command: '/nonexistent/acp-agent' };
 
-let passed = 0;
-let failed = 0;
-async function step(name, fn) {
-  if (filters.length && !filters.some((f) => name.includes(f)) && !name.startsWith('setup')) return;
-  const t0 = Date.now();
-  try {
-    await fn();
-    passed++;
-    log(`ok   ${name} (${Date.now() - t0} ms)`);
-  } catch (e) {
-    failed++;
-    log(`FAIL ${name}: ${e instanceof Error ? e.message : e}`);
-    await page.screenshot({ path: path.join(shots, `failure-${name.slice(0, 7).replace(/\W+/g, '-')}.png`) }).catch(() => {});
-    if (name.startsWith('setup:')) throw e;
-  }
+// Steps after a failed one still run (each checks one item); a failed setup step stops the run.
+const steps = stepRunner({
+  keepGoing: (name) => !name.startsWith('setup:'),
+  onFail: (name) => page.screenshot({ path: path.join(shots, `failure-${name.slice(0, 7).replace(/\W+/g, '-')}.png`) }),
+});
+function step(name, fn) {
+  if (filters.length && !filters.some((f) => name.includes(f)) && !name.startsWith('setup')) return undefined;
+  return steps.step(name, fn);
 }
 
 const shot = async (file) => {
@@ -334,10 +327,10 @@ try {
   });
 } catch (e) {
   log(`stopped: ${e instanceof Error ? e.message : e}`);
-  if (failed === 0) failed++;
+  if (steps.failed === 0) steps.failed++;
 } finally {
   await browser.close().catch(() => {});
   await cs.stop();
 }
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed === 0 && passed > 0 ? 0 : 1);
+console.log(`${steps.passed} passed, ${steps.failed} failed`);
+process.exit(steps.failed === 0 && steps.passed > 0 ? 0 : 1);

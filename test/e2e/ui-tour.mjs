@@ -8,7 +8,7 @@
 // Last stdout line: `N passed, N failed` (one check per step).
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { DEMO_REPLY, chatFrame, launchBrowser, log, painted, root, runCommand, startCodeServer, workbenchUrl } from './host.mjs';
+import { DEMO_REPLY, chatFrame, launchBrowser, log, painted, root, runCommand, startCodeServer, stepRunner, workbenchUrl } from './host.mjs';
 
 const vsixPath = path.join(root, 'dist/acp-chat.vsix');
 const results = path.join(root, 'test-results');
@@ -17,20 +17,8 @@ const protocol = process.env.ACP_TOUR_PROTOCOL === '2' ? 2 : 1;
 const shot = (name) => path.join(results, protocol === 2 ? name.replace(/\.png$/, '-v2.png') : name);
 const useVsix = existsSync(vsixPath);
 
-let passed = 0;
-let failed = 0;
-async function step(name, fn) {
-  const t0 = Date.now();
-  try {
-    await fn();
-    passed++;
-    log(`ok   ${name} (${Date.now() - t0} ms)`);
-  } catch (e) {
-    failed++;
-    log(`FAIL ${name}: ${e instanceof Error ? e.message : e}`);
-    throw e;
-  }
-}
+const steps = stepRunner();
+const step = steps.step;
 
 /** The chat webview whose header names `agentName` (several chats may be open). */
 async function chatFrameOf(page, agentName, timeoutMs) {
@@ -238,5 +226,6 @@ try {
   await cs.stop();
 }
 const STEPS = 6;
+const { passed, failed } = steps;
 console.log(`${passed} passed, ${failed + (passed + failed < STEPS ? STEPS - passed - failed : 0)} failed`);
 process.exit(failed === 0 && passed === STEPS ? 0 : 1);
