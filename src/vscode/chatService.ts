@@ -12,6 +12,7 @@
  *
  * Internal API for other features: `openChat({ chatId?, agentId?, newChat?, viewColumn? })`,
  * `openChat({ agentId, sessionId })` (a listed or forked session in its own chat), `revealChat(id)`,
+ * `revealChatBeside(id, editorColumn)`, `openSplit(id, column)` (another tab of a chat), `tabsOf(id)`,
  * `focusedChat` / `focusedChatId` / `onDidChangeFocusedChat`, `chat(id)`, `chatIdOf(session)`, `chatRecords()`,
  * `titleOf(id)`, `setChatTitle(id, title)`, `closeChat(id)`, `deleteChat(id)`, `showInSideBar(id?)`.
  */
@@ -408,10 +409,10 @@ export class ChatService extends Disposable {
   }
 
   /** Another tab of a live chat, in group `viewColumn`. */
-  openSplit(chatId: string, viewColumn: vscode.ViewColumn, preserveFocus = false): ChatPanel | undefined {
+  openSplit(chatId: string, viewColumn: vscode.ViewColumn): ChatPanel | undefined {
     const session = this.live.get(chatId);
     if (!session) return undefined;
-    const webviewPanel = vscode.window.createWebviewPanel(CHAT_VIEW_TYPE, 'ACP Chat', { viewColumn, preserveFocus }, CHAT_PANEL_OPTIONS);
+    const webviewPanel = vscode.window.createWebviewPanel(CHAT_VIEW_TYPE, 'ACP Chat', viewColumn, CHAT_PANEL_OPTIONS);
     const panel = new ChatPanel(webviewPanel, this.context.extensionUri, session, this.log, (q) => findWorkspaceFiles(q), chatId);
     const set = this.splits.get(chatId) ?? new Set<ChatPanel>();
     this.splits.set(chatId, set.add(panel));
