@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `npm test`: everything, from a fresh clone (before npm install) to the UI check.
 #   setup -> build -> typecheck -> package -> unit, conformance, browser, real agents (CLI), host suite,
-#   npm start smoke, UI check, UI tour, real agents through the chat panel [, fresh host install]
+#   npm start smoke, UI check, UI tour, polish tour, real agents through the chat panel [, fresh host install]
 # Every stage runs even when an earlier one failed, so one run shows all problems. Each stage's counts come
 # from node:test's `ℹ pass N` / `ℹ fail N` lines or a `N passed, N failed` line; a stage without counts counts
 # as one check (1 failed when it exited non-zero). The last line is the total: `N passed, N failed`.
@@ -95,6 +95,9 @@ stage start-smoke env START_SMOKE=1 PORT="$free_port" bash scripts/start.sh
 stage ui-check node test/e2e/ui-check.mjs
 stage ui-tour node test/e2e/ui-tour.mjs
 stage ui-tour-v2 env ACP_TOUR_PROTOCOL=2 node test/e2e/ui-tour.mjs
+# One session over what a new user tripped over in their first hour: a check and a screenshot per fixed
+# item (test-results/polish/item-NN-*.png).
+stage ui-polish node test/e2e/ui-polish.mjs
 if [[ -f test/agents/run-real-panel.mjs ]]; then
   # One code-server per agent, 1.5–2.5 min each: its own, longer limit.
   STAGE_LIMIT=$((stage_timeout > 1500 ? stage_timeout : 1500)) stage real-panel node test/agents/run-real-panel.mjs

@@ -308,6 +308,7 @@ export class PromptBox {
   /** Grows with its content up to a third of the panel, then scrolls. */
   private autosize(): void {
     this.textarea.style.height = 'auto';
-    this.textarea.style.height = `${Math.min(this.textarea.scrollHeight + 2, Math.max(120, window.innerHeight / 3))}px`;
+    // A third of the view at most, so a short view (a side bar) keeps its conversation.
+    this.textarea.style.height = `${Math.min(this.textarea.scrollHeight + 2, window.innerHeight / 3)}px`;
   }
 }

@@ -12,6 +12,7 @@
  *
  * Internal API for other features: `openChat({ chatId?, agentId?, newChat?, viewColumn? })`,
  * `openChat({ agentId, sessionId })` (a listed or forked session in its own chat), `revealChat(id)`,
+ * `revealChatBeside(id, editorColumn)`, `openSplit(id, column)` (another tab of a chat), `tabsOf(id)`,
  * `focusedChat` / `focusedChatId` / `onDidChangeFocusedChat`, `chat(id)`, `chatIdOf(session)`, `chatRecords()`,
  * `titleOf(id)`, `setChatTitle(id, title)`, `closeChat(id)`, `deleteChat(id)`, `showInSideBar(id?)`.
  */
@@ -29,16 +30,19 @@ import { ChatSession } from './chatSession';
 import { changesKey, createChatSession, earlierKey } from './chatFactory';
 import { VirtualDocuments } from './virtualDocuments';
 import { FileAccess } from './fsHandlers';
-import { MessageTreeProvider, MESSAGE_TREE_VIEW } from './messageTree';
+import { MessageTreeProvider } from './messageTree';
+import { MessageTreeViews } from './messageTreeViews';
 import { findWorkspaceFiles } from './promptBuilder';
-import type { TreeNode } from '../common/debug/treeModel';
 import { CHAT_SIDEBAR_VIEW, SideBarChat } from './sideBarView';
 import { CaptureViews } from './captureViews';
 import { forgetChatSessions } from './forgetSessions';
 import { forkChatState } from '../common/chats/chatState';
+import { watchChatSplits } from './splitWatcher';
 import { ChatElsewhereError, type SessionPersistence } from './sessionPersistence';
 
 const RECENT_LOG_LINES = 2000;
+/** A chat tab's webview is rebuilt from a snapshot when shown again: nothing kept while hidden. */
+const CHAT_PANEL_OPTIONS: vscode.WebviewPanelOptions & vscode.WebviewOptions = { enableScripts: true, enableFindWidget: false, retainContextWhenHidden: false };
 const SIDEBAR_CHAT_KEY = 'acpChat.sideBarChat';
 
 export interface OpenChatOptions {
@@ -62,7 +66,8 @@ export interface OpenChatOptions {
 export class ChatService extends Disposable {
   readonly log: vscode.LogOutputChannel;
   readonly tree: MessageTreeProvider;
-  readonly treeView: vscode.TreeView<TreeNode>;
+  /** The tree's view: in the side bar, or in the panel while the side bar shows a chat. */
+  readonly treeView: MessageTreeViews;
   /** Keeps the tree's message on the focused chat's start failure (replaced on every focus change). */
   private treeReason: vscode.Disposable | undefined;
   readonly docs: VirtualDocuments;
@@ -74,6 +79,8 @@ export class ChatService extends Disposable {
   private registryValue: ChatRegistry | undefined;
   private readonly live = new Map<string, ChatSession>();
   private readonly tabs = new Map<string, ChatPanel>();
+  /** More tabs of a chat, in other groups (Split Editor on its tab); the first tab stays in `tabs`. */
+  private readonly splits = new Map<string, Set<ChatPanel>>();
   /** The newest log lines of the chat sessions, for the debug bundle (an output channel cannot be read back). */
   private readonly recentLog: string[] = [];
   private readonly captures: CaptureViews;
@@ -101,10 +108,11 @@ export class ChatService extends Disposable {
     const follow = { enabled: () => this.settingsValue.openEditedFiles, chatColumn: () => this.focusedTab()?.panel.viewColumn };
     this.files = new FileAccess(this.log, follow, () => this.settingsValue.outsideWorkspace);
     this.tree = this.register(new MessageTreeProvider());
-    this.treeView = this.register(vscode.window.createTreeView(MESSAGE_TREE_VIEW, { treeDataProvider: this.tree, showCollapseAll: true }));
+    this.treeView = this.register(new MessageTreeViews(this.tree));
     this.captures = new CaptureViews(context.extensionUri, this.log, this.docs, this.tree, () => this.capturesDir(), (sid, key) => this.revealEntry(sid, key), () => this.showFocusedInTree());
     this.sideBar = this.register(new SideBarChat({ extensionUri: context.extensionUri, log: this.log, initialChat: () => this.sideBarInitial() }));
     this.register(this.sideBar.onDidInteract((id) => this.focus(id)));
+    this.register(this.sideBar.onDidChange(() => this.treeView.setChatInSideBar(this.sideBar.visible && this.sideBar.chatId !== undefined)));
     this.register(this.status.item);
     this.register(
       vscode.workspace.onDidChangeConfiguration((e) => {
@@ -122,7 +130,8 @@ export class ChatService extends Disposable {
     this.register({ dispose: () => void this.persistence?.close() });
     this.register({ dispose: () => this.live.forEach((s) => s.dispose()) });
     // The tabs stay open in the window's layout (VS Code restores them through the serializer): only our side goes.
-    this.register({ dispose: () => [...this.tabs.values()].forEach((p) => p.dispose({ keepTab: true })) });
+    this.register({ dispose: () => [...this.tabs.values(), ...[...this.splits.values()].flatMap((set) => [...set])].forEach((p) => p.dispose({ keepTab: true })) });
+    this.register(watchChatSplits((from, to) => this.splitFrom(from, to)));
     this.register({ dispose: () => this.treeReason?.dispose() });
     this.register(this.captures);
     this.register({ dispose: () => void (this.closing = true) });
@@ -258,11 +267,16 @@ export class ChatService extends Disposable {
     return this.tabs.get(chatId);
   }
 
-  /** Every webview showing a chat (its tab, the side bar). */
-  viewsOf(chatId: string): ChatWebview[] {
+  /** Every tab showing a chat: its first tab, then its splits. */
+  tabsOf(chatId: string): ChatPanel[] {
     const tab = this.tabs.get(chatId);
+    return [...(tab ? [tab] : []), ...(this.splits.get(chatId) ?? [])];
+  }
+
+  /** Every webview showing a chat (its tabs, the side bar). */
+  viewsOf(chatId: string): ChatWebview[] {
     const side = this.sideBar.chatId === chatId ? this.sideBar.chatWebview : undefined;
-    return [...(tab ? [tab] : []), ...(side ? [side] : [])];
+    return [...this.tabsOf(chatId), ...(side ? [side] : [])];
   }
 
   /**
@@ -294,11 +308,7 @@ export class ChatService extends Disposable {
       return opened;
     }
     const column = options.viewColumn ?? this.focusedTab()?.panel.viewColumn ?? this.lastTab()?.panel.viewColumn ?? vscode.ViewColumn.Beside;
-    const webviewPanel = vscode.window.createWebviewPanel(CHAT_VIEW_TYPE, 'ACP Chat', { viewColumn: column, preserveFocus: options.preserveFocus ?? false }, {
-      enableScripts: true,
-      enableFindWidget: false,
-      retainContextWhenHidden: false,
-    });
+    const webviewPanel = vscode.window.createWebviewPanel(CHAT_VIEW_TYPE, 'ACP Chat', { viewColumn: column, preserveFocus: options.preserveFocus ?? false }, CHAT_PANEL_OPTIONS);
     return this.adoptPanel(webviewPanel, record.id);
   }
 
@@ -328,6 +338,24 @@ export class ChatService extends Disposable {
       return;
     }
     await this.openChat({ chatId });
+  }
+
+  /**
+   * Shows a chat without covering the editor in group `keep` (Add Selection to Chat): a tab of the chat
+   * in another group is revealed there; when its only tabs share the editor's group, it gets another
+   * tab beside (a split, so no webview is moved), else it is shown where it is.
+   */
+  async revealChatBeside(chatId: string, keep: vscode.ViewColumn | undefined): Promise<void> {
+    const tabs = this.tabsOf(chatId);
+    if (keep === undefined || tabs.length === 0) return this.revealChat(chatId);
+    const elsewhere = tabs.find((t) => t.panel.viewColumn !== keep);
+    if (elsewhere) {
+      elsewhere.panel.reveal(elsewhere.panel.viewColumn, false);
+      this.focus(chatId);
+      elsewhere.post({ type: 'focusPrompt' });
+      return;
+    }
+    this.openSplit(chatId, vscode.ViewColumn.Beside);
   }
 
   /** ACP: New Chat — another chat, with the given agent or the selected one. */
@@ -368,23 +396,70 @@ export class ChatService extends Disposable {
     const panel = new ChatPanel(webviewPanel, this.context.extensionUri, session, this.log, (q) => findWorkspaceFiles(q), id);
     this.tabs.set(id, panel);
     r.update(id, { open: true });
-    webviewPanel.title = this.titleOf(id);
-    panel.onDidInteract(() => this.focus(id));
-    panel.own(webviewPanel.onDidChangeViewState((e) => e.webviewPanel.active && this.focus(id)));
-    panel.onDidDispose(() => {
-      if (this.tabs.get(id) !== panel) return;
-      this.tabs.delete(id);
-      if (this.closing) return; // the window is closing: the tab comes back after the reload
-      r.update(id, { open: false });
-      this.releaseIfUnshown(id);
-    });
+    this.follow(panel, id);
     this.focus(id);
     return panel;
   }
 
-  /** Closes a chat's tab; the chat stays in history (and its agent stops unless the side bar shows it). */
+  /**
+   * Split Editor on a chat tab left group `to` empty: the chat shown in group `from` gets a second tab
+   * there, showing the same live chat (both get its snapshot and patches).
+   */
+  private splitFrom(from: vscode.ViewColumn, to: vscode.ViewColumn): void {
+    for (const [id] of this.live) {
+      if (this.tabsOf(id).some((t) => t.panel.viewColumn === from && t.panel.visible)) {
+        this.openSplit(id, to);
+        return;
+      }
+    }
+  }
+
+  /** Another tab of a live chat, in group `viewColumn`. */
+  openSplit(chatId: string, viewColumn: vscode.ViewColumn): ChatPanel | undefined {
+    const session = this.live.get(chatId);
+    if (!session) return undefined;
+    const webviewPanel = vscode.window.createWebviewPanel(CHAT_VIEW_TYPE, 'ACP Chat', viewColumn, CHAT_PANEL_OPTIONS);
+    const panel = new ChatPanel(webviewPanel, this.context.extensionUri, session, this.log, (q) => findWorkspaceFiles(q), chatId);
+    const set = this.splits.get(chatId) ?? new Set<ChatPanel>();
+    this.splits.set(chatId, set.add(panel));
+    this.follow(panel, chatId);
+    this.focus(chatId);
+    return panel;
+  }
+
+  /**
+   * Keeps a chat tab's title, focus and lifetime in step with its chat. When the first tab closes, a
+   * split takes its place; when the last one closes, the chat is closed (kept in history).
+   */
+  private follow(panel: ChatPanel, id: string): void {
+    panel.panel.title = this.titleOf(id);
+    panel.onDidInteract(() => this.focus(id));
+    panel.own(panel.panel.onDidChangeViewState((e) => e.webviewPanel.active && this.focus(id)));
+    panel.onDidDispose(() => {
+      const split = this.splits.get(id);
+      if (split?.delete(panel)) {
+        if (split.size === 0) this.splits.delete(id);
+        if (!this.closing) this.releaseIfUnshown(id);
+        return;
+      }
+      if (this.tabs.get(id) !== panel) return;
+      const heir = split?.values().next().value;
+      if (heir && split) {
+        split.delete(heir);
+        if (split.size === 0) this.splits.delete(id);
+        this.tabs.set(id, heir);
+        return;
+      }
+      this.tabs.delete(id);
+      if (this.closing) return; // the window is closing: the tab comes back after the reload
+      this.registryValue?.update(id, { open: false });
+      this.releaseIfUnshown(id);
+    });
+  }
+
+  /** Closes a chat's tabs; the chat stays in history (and its agent stops unless the side bar shows it). */
   closeChat(chatId: string): void {
-    this.tabs.get(chatId)?.dispose();
+    for (const tab of this.tabsOf(chatId).reverse()) tab.dispose();
   }
 
   /** Deletes a chat: the agent is asked to close/delete its sessions where it advertises that, then its saved state goes. */
@@ -397,7 +472,7 @@ export class ChatService extends Disposable {
       this.log[level](m);
       this.remember(`${new Date().toISOString()} ${level} [${session.agent.id}] ${m}`);
     });
-    this.tabs.get(chatId)?.dispose();
+    for (const tab of this.tabsOf(chatId).reverse()) tab.dispose();
     if (this.sideBar.chatId === chatId) this.sideBar.clear();
     this.dropLive(chatId);
     this.registry.remove(chatId);
@@ -579,8 +654,7 @@ export class ChatService extends Disposable {
 
   private retitle(chatId: string): void {
     const title = this.titleOf(chatId);
-    const tab = this.tabs.get(chatId);
-    if (tab && tab.panel.title !== title) tab.panel.title = title;
+    for (const tab of this.tabsOf(chatId)) if (tab.panel.title !== title) tab.panel.title = title;
     if (this.sideBar.chatId === chatId) this.sideBar.retitle(title);
     if (this.focusedChatId === chatId) this.treeView.description = title;
   }

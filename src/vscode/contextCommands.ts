@@ -64,17 +64,19 @@ export function problemsItem(editor: vscode.TextEditor | undefined): NewItem | s
   return { kind: 'problems', path: uri.fsPath, lines: null, text, size: text.length };
 }
 
-/** Attaches the item to the focused chat (starting one if needed) and shows that chat (tab or side bar) with the chip. */
+/** Attaches the item to the focused chat (starting one if needed) and shows that chat (tab or side bar) with the chip, beside the editor. */
 export async function addToChat(service: ChatService, item: NewItem | string): Promise<void> {
   if (typeof item === 'string') {
     void vscode.window.showInformationMessage(noticeText(item));
     return;
   }
   await service.ready();
+  // The editor the context came from stays in view (the chat is shown beside it, never over it).
+  const editorColumn = vscode.window.activeTextEditor?.viewColumn;
   const session = await service.activeChat();
   session.addContext(item);
   const id = service.chatIdOf(session);
-  if (id !== undefined) await service.revealChat(id);
+  if (id !== undefined) await service.revealChatBeside(id, editorColumn);
 }
 
 /** Explorer and editor-tab menus pass the clicked resource (and, with a multi-selection, all of them). */

@@ -13,6 +13,7 @@ import { register as registerTranscriptCases } from './transcriptCases.mjs';
 import { register as registerChangesCases } from './changesCases.mjs';
 import { register as registerScrollPinCases } from './scrollPinCases.mjs';
 import { register as registerMarkdownCases } from './markdownCases.mjs';
+import { register as registerSideBarCases } from './sideBarCases.mjs';
 import { register as registerElicitationCases, registerOnToolCards as registerToolCardQuestionCases, registerOrphans as registerOrphanQuestionCases } from './elicitationCases.mjs';
 
 const filter = process.argv[2] ?? '';
@@ -673,6 +674,7 @@ registerToolCardQuestionCases(test);
 registerChangesCases(test);
 registerScrollPinCases(test);
 registerMarkdownCases(test);
+registerSideBarCases(test);
 registerA11yTests(test);
 
 // ---- runner

@@ -198,6 +198,31 @@ function onSignalStopAll() {
   }
 }
 
+/**
+ * Named UI steps, each logged with its time and counted. A failed step is rethrown (the run stops) unless
+ * `keepGoing(name)`; `onFail(name)` runs first (a failure screenshot).
+ */
+export function stepRunner({ keepGoing = () => false, onFail = async () => {} } = {}) {
+  const r = {
+    passed: 0,
+    failed: 0,
+    async step(name, fn) {
+      const t0 = Date.now();
+      try {
+        await fn();
+        r.passed++;
+        log(`ok   ${name} (${Date.now() - t0} ms)`);
+      } catch (e) {
+        r.failed++;
+        log(`FAIL ${name}: ${e instanceof Error ? e.message : e}`);
+        await onFail(name).catch(() => {});
+        if (!keepGoing(name)) throw e;
+      }
+    },
+  };
+  return r;
+}
+
 /** Runs F1 -> command; retried because the command appears only once the extension host has scanned the extension. */
 export async function runCommand(page, title) {
   const input = page.locator('.quick-input-widget input');

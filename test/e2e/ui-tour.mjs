@@ -8,7 +8,7 @@
 // Last stdout line: `N passed, N failed` (one check per step).
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { DEMO_REPLY, chatFrame, launchBrowser, log, painted, root, runCommand, startCodeServer, workbenchUrl } from './host.mjs';
+import { DEMO_REPLY, chatFrame, launchBrowser, log, painted, root, runCommand, startCodeServer, stepRunner, workbenchUrl } from './host.mjs';
 
 const vsixPath = path.join(root, 'dist/acp-chat.vsix');
 const results = path.join(root, 'test-results');
@@ -17,20 +17,8 @@ const protocol = process.env.ACP_TOUR_PROTOCOL === '2' ? 2 : 1;
 const shot = (name) => path.join(results, protocol === 2 ? name.replace(/\.png$/, '-v2.png') : name);
 const useVsix = existsSync(vsixPath);
 
-let passed = 0;
-let failed = 0;
-async function step(name, fn) {
-  const t0 = Date.now();
-  try {
-    await fn();
-    passed++;
-    log(`ok   ${name} (${Date.now() - t0} ms)`);
-  } catch (e) {
-    failed++;
-    log(`FAIL ${name}: ${e instanceof Error ? e.message : e}`);
-    throw e;
-  }
-}
+const steps = stepRunner();
+const step = steps.step;
 
 /** The chat webview whose header names `agentName` (several chats may be open). */
 async function chatFrameOf(page, agentName, timeoutMs) {
@@ -212,8 +200,8 @@ try {
 
     await step('the side bar chat view shows the focused chat', async () => {
       await runCommand(page, 'ACP: Show Chat in Side Bar');
-      // Collapse the tree so the chat view gets the side bar's height.
-      await page.locator('.sidebar .pane-header .title', { hasText: 'ACP Messages' }).first().click();
+      // The tree makes room: it moves to the panel area while the side bar shows a chat.
+      await page.locator('.sidebar .pane-header', { hasText: 'ACP Messages' }).first().waitFor({ state: 'detached', timeout: 20_000 });
       // The side bar's webview is a third chat frame, showing Demo B's chat with its turn.
       const end = Date.now() + 30_000;
       for (;;) {
@@ -238,5 +226,6 @@ try {
   await cs.stop();
 }
 const STEPS = 6;
+const { passed, failed } = steps;
 console.log(`${passed} passed, ${failed + (passed + failed < STEPS ? STEPS - passed - failed : 0)} failed`);
 process.exit(failed === 0 && passed === STEPS ? 0 : 1);

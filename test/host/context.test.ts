@@ -48,6 +48,27 @@ suite('Editor context in the chat', () => {
     assert.deepStrictEqual(chips(a), [], 'the chips are gone once the prompt was sent');
   });
 
+  test('Add Selection to Chat keeps the editor it came from in view (the chat gets a tab beside it; none is moved)', async () => {
+    const a = await api();
+    await a.openChat();
+    await a.whenPanelReady();
+    const panel = a.service.activePanel();
+    assert.ok(panel?.chatId !== undefined);
+    const chatId = panel.chatId;
+    const uri = await workspaceFile('context-keep.ts', 'alpha\nbeta\n');
+    // The editor opens over the chat, in the chat's group.
+    const editor = await vscode.window.showTextDocument(uri, { viewColumn: panel.panel.viewColumn });
+    editor.selection = new vscode.Selection(0, 0, 1, 2);
+    await vscode.commands.executeCommand('acpChat.addSelectionToChat');
+    const chip = await until(() => chips(a).find((c) => c.label === 'context-keep.ts:1-2'), 10_000, 'the selection chip');
+    const shown = await until(() => a.service.tabsOf(chatId).find((t) => t.panel.visible && t.panel.viewColumn !== editor.viewColumn), 10_000, 'the chat in view beside the editor');
+    assert.ok(!panel.disposed, 'the first tab of the chat is still there');
+    assert.ok(vscode.window.visibleTextEditors.some((e) => e.document.uri.fsPath === uri.fsPath), 'the editor is still in view');
+    a.service.activeSession().handleWebviewMessage({ type: 'removeContext', id: chip.id });
+    await until(() => chips(a).length === 0, 10_000, 'the chip removed');
+    if (shown !== panel) shown.dispose();
+  });
+
   test('Add File to Chat (from the explorer) sends the file; a removed chip is not sent', async () => {
     const a = await api();
     await a.openChat();

@@ -1,0 +1,336 @@
+// The polish tour: one VS Code session (protocol 2, the demo agent) that walks what a new user tripped over
+// in their first hour and checks the fixed state of each, with one screenshot per item in
+// test-results/polish/item-NN-<what>.png (look at them: they are the review's evidence).
+// Steps run on after a failed one (each says what it checked); the last stdout line is `N passed, N failed`.
+//   node test/e2e/ui-polish.mjs [FILTER,...]   (only the steps whose name contains one of them, and the setup steps)
+//   UI_FROM=folder: load the extension from the repo even when dist/acp-chat.vsix exists (as ui-check.mjs).
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { chatFrame, launchBrowser, log, painted, root, startCodeServer, stepRunner, workbenchUrl } from './host.mjs';
+
+const vsixPath = path.join(root, 'dist/acp-chat.vsix');
+const useVsix = existsSync(vsixPath) && process.env.UI_FROM !== 'folder';
+const shots = path.join(root, 'test-results/polish');
+mkdirSync(shots, { recursive: true });
+const filters = (process.argv[2] ?? '').split(',').filter(Boolean);
+const missingAgent = { id: 'missing', name: 'Missing agent', command: '/nonexistent/acp-agent' };
+
+// Steps after a failed one still run (each checks one item); a failed setup step stops the run.
+const steps = stepRunner({
+  keepGoing: (name) => !name.startsWith('setup:'),
+  onFail: (name) => page.screenshot({ path: path.join(shots, `failure-${name.slice(0, 7).replace(/\W+/g, '-')}.png`) }),
+});
+function step(name, fn) {
+  if (filters.length && !filters.some((f) => name.includes(f)) && !name.startsWith('setup')) return undefined;
+  return steps.step(name, fn);
+}
+
+const shot = async (file) => {
+  await painted(page);
+  await page.screenshot({ path: path.join(shots, file) });
+};
+
+/** Every chat webview frame now in the page. */
+async function chatFrames() {
+  const out = [];
+  for (const f of page.frames()) {
+    if (f.isDetached()) continue;
+    if ((await f.locator('textarea[aria-label="Prompt"]').count().catch(() => 0)) > 0) out.push(f);
+  }
+  return out;
+}
+
+async function until(what, fn, timeoutMs = 30_000) {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn().catch(() => undefined);
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await page.waitForTimeout(250);
+  }
+}
+
+async function send(f, text) {
+  const box = f.locator('textarea[aria-label="Prompt"]');
+  await box.fill(text);
+  await box.press('Enter');
+  await f.locator('[data-kind="user_message"]', { hasText: text }).first().waitFor({ timeout: 30_000 });
+}
+
+/**
+ * F1 -> command. The palette is opened again when it did not open or lost the command (a webview that
+ * takes the focus as an editor closes can swallow the key), with the focus moved to the workbench first.
+ */
+async function command(title) {
+  const input = page.locator('.quick-input-widget input');
+  for (let i = 0; ; i++) {
+    if (!(await input.isVisible())) await page.keyboard.press('F1');
+    const opened = await input.waitFor({ timeout: 3_000 }).then(() => true, () => false);
+    if (opened && (await input.fill(`>${title}`, { timeout: 3_000 }).then(() => true, () => false))) {
+      const item = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+      if (await item.waitFor({ timeout: 3_000 }).then(() => true, () => false)) {
+        await item.click();
+        return;
+      }
+    }
+    await page.keyboard.press('Escape');
+    await page.locator('.part.statusbar').click({ position: { x: 1, y: 1 } }).catch(() => {});
+    if (i >= 20) throw new Error(`"${title}" is not in the Command Palette after ${i + 1} attempts`);
+  }
+}
+
+const idle = (f) => f.locator('.turn.turn-idle').waitFor({ timeout: 60_000 });
+const groups = () => page.locator('.editor-group-container').count();
+
+const cs = await startCodeServer({
+  vsix: useVsix ? vsixPath : undefined,
+  settings: { 'acpChat.agents': [missingAgent], 'acpChat.protocolVersion': 2 },
+});
+const browser = await launchBrowser(cs);
+const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+page.setDefaultTimeout(30_000);
+page.on('pageerror', (e) => log('page error:', e.message));
+let frame;
+try {
+  // The first load takes long on a loaded machine.
+  await page.goto(workbenchUrl(cs, { dev: !useVsix }), { timeout: 180_000 });
+  await page.locator('.monaco-workbench').waitFor({ timeout: 120_000 });
+
+  await step('setup: a chat with the demo agent', async () => {
+    await command('ACP: Open Chat');
+    frame = await chatFrame(page, 60_000);
+    await frame.locator('.agent-name-text', { hasText: 'Demo agent' }).waitFor({ timeout: 30_000 });
+  });
+
+  await step('item 11: the empty prompt box holds its one line without scroll arrows', async () => {
+    const box = frame.locator('textarea[aria-label="Prompt"]');
+    const m = await box.evaluate((t) => ({ scroll: t.scrollHeight, client: t.clientHeight }));
+    if (m.scroll > m.client) throw new Error(`the empty prompt box scrolls: ${JSON.stringify(m)}`);
+    await shot('item-11-prompt-box.png');
+  });
+
+  await step('setup: a turn that edits and runs a command; the permission card', async () => {
+    await send(frame, 'Please edit the notes and run a command.');
+    await frame.locator('[data-kind="tool_call"] [data-option-id]').first().waitFor({ timeout: 60_000 });
+  });
+
+  await step('setup, item 15: "Allow once" is the one primary permission button', async () => {
+    const primary = await frame.locator('.perm-primary').allInnerTexts();
+    if (primary.length !== 1 || !/Allow once/.test(primary[0])) throw new Error(`primary buttons: ${JSON.stringify(primary)}`);
+    await frame.locator('.perm-primary').first().evaluate((el) => el.scrollIntoView({ block: 'center' }));
+    await shot('item-15-permission-buttons.png');
+  });
+
+  await step('setup, item 6: after the edit turn no edited file opened; the chat keeps its width', async () => {
+    const before = await groups();
+    await frame.locator('.perm-primary').first().click();
+    await frame.locator('[data-kind="agent_message"]', { hasText: 'That is all for this turn' }).first().waitFor({ timeout: 60_000 });
+    await idle(frame);
+    if ((await groups()) !== before) throw new Error(`the edit opened another editor group (${before} -> ${await groups()})`);
+    const tabs = await page.locator('.tabs-container .tab').allInnerTexts();
+    if (tabs.some((t) => t.includes('demo-edit.txt'))) throw new Error(`the edited file opened: ${tabs.join(', ')}`);
+    await shot('item-06-no-uninvited-editors.png');
+  });
+
+  await step('item 8: the v2 edit card reads like a v1 diff (line counts, Open diff, no raw patch headers)', async () => {
+    const card = frame.locator('[data-kind="tool_call"]', { has: frame.locator('.open-diff') }).first();
+    await card.waitFor({ timeout: 10_000 });
+    await card.locator('.diff-stat').first().waitFor({ timeout: 5_000 });
+    const text = await card.innerText();
+    if (/^(---|\+\+\+|@@)/m.test(text)) throw new Error(`raw patch headers on the card: ${text.slice(0, 200)}`);
+    await card.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+    await shot('item-08-v2-edit-card.png');
+  });
+
+  await step('item 10: people see names (terminal, tab, tree root), not internal ids', async () => {
+    const head = frame.locator('.tool-terminal .terminal-head').first();
+    await head.waitFor({ timeout: 10_000 });
+    const label = await head.innerText();
+    if (/term-/.test(label)) throw new Error(`the terminal label shows an id: ${label}`);
+    const tab = await page.locator('.tabs-container .tab.active').first().innerText();
+    if (!/Please edit the notes|Chat 1/.test(tab)) throw new Error(`the tab reads "${tab}"`);
+    await head.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+    await page.locator('.activitybar .action-label[aria-label^="ACP Chat"]').first().click();
+    const root = page.locator('.sidebar .monaco-list-row').first();
+    await root.waitFor({ timeout: 20_000 });
+    const rootLabel = await root.innerText();
+    if (/demo-[a-z0-9]+-\d/.test(rootLabel)) throw new Error(`the tree's root shows the session id: ${rootLabel}`);
+    await shot('item-10-readable-names.png');
+  });
+
+  await step('item 7: a notice repeated each turn shows once, with its count', async () => {
+    await send(frame, 'Say hello again.');
+    await idle(frame);
+    const banner = frame.locator('.notice', { hasText: 'speaks the ACP v2 draft' });
+    if ((await banner.count()) !== 1) throw new Error(`the v2 notice is shown ${await banner.count()} times`);
+    await banner.locator('.notice-count', { hasText: '×2' }).waitFor({ timeout: 10_000 });
+    await shot('item-07-notice-once.png');
+  });
+
+  await step('item 9: a rejected edit reads Rejected; after Cancel the plan stops spinning', async () => {
+    await send(frame, 'Please edit the notes again.');
+    const reject = frame.locator('[data-option-id]', { hasText: 'Reject' }).first();
+    await reject.waitFor({ timeout: 60_000 });
+    await reject.click();
+    await idle(frame);
+    await frame.locator('[data-kind="tool_call"] .status', { hasText: 'Rejected' }).first().waitFor({ timeout: 15_000 });
+    await send(frame, 'Please edit the notes once more.');
+    await frame.locator('[data-option-id]').first().waitFor({ timeout: 60_000 });
+    await frame.locator('button[aria-label="Cancel"]').click();
+    await idle(frame);
+    const spinning = await frame.locator('.plan .codicon-modifier-spin, .plan .codicon-loading').count();
+    if (spinning !== 0) throw new Error(`the plan still spins on ${spinning} entries after Cancel`);
+    await frame.locator('[data-kind="tool_call"] .status', { hasText: 'Rejected' }).first().evaluate((el) => el.scrollIntoView({ block: 'center' }));
+    await shot('item-09-rejected-and-cancelled.png');
+  });
+
+  await step('item 14: the export nests the agent\'s own headings under ## Agent', async () => {
+    await command('ACP: Export Transcript as Markdown');
+    const editor = page.locator('.editor-group-container .monaco-editor').first();
+    await editor.waitFor({ timeout: 20_000 });
+    await page.locator('.view-lines', { hasText: '## Agent' }).first().waitFor({ timeout: 20_000 });
+    // The demo's "## What I can show" sits under the export's "## Agent", two levels down.
+    const lines = (await page.locator('.view-lines .view-line').allInnerTexts()).map((l) => l.replace(/\u00a0/g, ' ').trim());
+    if (!lines.includes('#### What I can show') || lines.includes('## What I can show')) throw new Error(`the agent's heading is not nested: ${lines.filter((l) => l.includes('What I can show')).join(' | ')}`);
+    await shot('item-14-export-headings.png');
+    await command('View: Revert and Close Editor');
+  });
+
+  await step('items 1, 2, 3: debug views share one place, are valid and rendered; the chat keeps its width', async () => {
+    await command('ACP: Show Protocol Log');
+    await page.locator('.tabs-container .tab.active', { hasText: /Protocol/ }).first().waitFor({ timeout: 20_000 });
+    const title = await page.locator('.tabs-container .tab.active').first().innerText();
+    if (/\.jsonl?/.test(title)) throw new Error(`the protocol view is titled by its file: ${title}`);
+    const problems = await page.locator('#status\\.problems').first().innerText().catch(() => '');
+    await shot('item-02-protocol-view-valid.png');
+    if (/[1-9]/.test(problems)) throw new Error(`the status bar counts problems: ${problems}`);
+    await command('ACP: Show Agent Capabilities');
+    await until('the rendered capabilities', async () => {
+      for (const f of page.frames()) {
+        if (f.isDetached()) continue;
+        const heading = f.locator('h1', { hasText: 'capabilities and behaviour' }).first();
+        if ((await heading.count().catch(() => 0)) > 0 && (await f.locator('table').count()) > 0) return true;
+      }
+      return false;
+    });
+    await painted(page);
+    await shot('item-03-capabilities-rendered.png');
+    // An editor opened beside a chat is no split: the chat is not copied into its group.
+    if ((await chatFrames()).length !== 1) throw new Error(`${(await chatFrames()).length} chat views after opening the debug views`);
+    const n = await groups();
+    const widths = await page.locator('.editor-group-container').evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().width)));
+    if (n > 2) throw new Error(`the debug views opened ${n} groups: ${widths.join(', ')}`);
+    if (Math.min(...widths) < 420) throw new Error(`a group is squeezed: ${widths.join(', ')}`);
+    await shot('item-01-debug-views-one-place.png');
+    // Back to the chat alone, for the next steps.
+    await command('View: Close All Editor Groups');
+    await command('ACP: Open Chat');
+    frame = await chatFrame(page, 30_000);
+    await until('one editor group', async () => (await groups()) === 1);
+  });
+
+  await step('item 13: Add Selection to Chat keeps the editor it came from in view', async () => {
+    // The file opens over the chat, in the chat's own group (the case that hid the editor).
+    await page.keyboard.press('Control+p');
+    await page.locator('.quick-input-widget input').fill('demo-edit.txt');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'demo-edit.txt' }).first().click();
+    const lines = page.locator('.editor-group-container .monaco-editor .view-lines').first();
+    await lines.waitFor({ timeout: 20_000 });
+    await lines.click();
+    await page.keyboard.press('Control+Home');
+    await page.keyboard.press('Shift+ArrowDown');
+    await page.keyboard.press('Shift+End');
+    await command('ACP: Add Selection to Chat');
+    const chip = await until('the selection chip in a chat', async () => {
+      for (const f of await chatFrames()) if ((await f.locator('.context-chip', { hasText: /demo-edit\.txt:1/ }).count()) > 0) return f;
+      return undefined;
+    });
+    const visibleEditor = await page.locator('.editor-group-container .tab.active', { hasText: 'demo-edit.txt' }).count();
+    if (visibleEditor !== 1) throw new Error('the editor the selection came from is no longer in view');
+    if (!(await chip.locator('textarea[aria-label="Prompt"]').isVisible())) throw new Error('the chat is not in view');
+    await shot('item-13-selection-beside-editor.png');
+  });
+
+  await step('item 5: Split Editor Right on a chat tab shows the same chat in the new group', async () => {
+    await command('View: Close All Editor Groups');
+    await command('ACP: Open Chat');
+    frame = await chatFrame(page, 30_000);
+    await until('one editor group', async () => (await groups()) === 1);
+    await page.locator('.tabs-container .tab.active').first().click();
+    await command('View: Split Editor Right');
+    await until('two editor groups', async () => (await groups()) === 2);
+    const frames = await until('a chat in each group', async () => ((await chatFrames()).length === 2 ? chatFrames() : undefined));
+    if ((await page.locator('.editor-group-container.empty').count()) !== 0) throw new Error('an editor group is empty');
+    // One chat, two views: a prompt sent in one shows in both.
+    await send(frames[1], 'Sent from the split view.');
+    await frames[0].locator('[data-kind="user_message"]', { hasText: 'Sent from the split view.' }).first().waitFor({ timeout: 30_000 });
+    await idle(frames[0]);
+    await idle(frames[1]);
+    await shot('item-05-split-chat.png');
+  });
+
+  await step('item 4: the side-bar chat works 300 px wide and ~250 px tall; the tree makes room', async () => {
+    await command('View: Close All Editor Groups');
+    await command('ACP: Show Chat in Side Bar');
+    await page.locator('.sidebar .pane-header', { hasText: 'ACP Messages' }).first().waitFor({ state: 'detached', timeout: 20_000 });
+    await page.setViewportSize({ width: 1000, height: 352 }); // the side bar's chat view: ~250 px
+    const side = await until('the side bar chat', async () => {
+      for (const f of await chatFrames()) if (await f.evaluate(() => innerHeight < 330)) return f;
+      return undefined;
+    });
+    const m = await side.evaluate(() => {
+      const t = document.querySelector('textarea[aria-label="Prompt"]');
+      const r = t.getBoundingClientRect();
+      return { width: innerWidth, height: innerHeight, bottom: Math.round(r.bottom), scroll: t.scrollHeight, client: t.clientHeight };
+    });
+    log(`side bar chat view: ${JSON.stringify(m)}`);
+    if (m.height > 330 || m.height < 200) throw new Error(`the view is ${m.height} px tall, not about 250`);
+    if (m.bottom > m.height) throw new Error(`the prompt box is cut off: ${JSON.stringify(m)}`);
+    if (m.scroll > m.client) throw new Error(`the empty prompt box scrolls: ${JSON.stringify(m)}`);
+    await shot('item-04-sidebar-chat.png');
+    await page.setViewportSize({ width: 1400, height: 900 });
+  });
+
+  await step('item 12: Add Agent shows whole launch commands; a missing agent says why, not "Ask the agent anything"', async () => {
+    await command('ACP: Add Agent…');
+    await page.locator('.quick-input-list .monaco-list-row').first().waitFor({ timeout: 20_000 });
+    await shot('item-12-add-agent.png');
+    await page.keyboard.press('Escape');
+    await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+    await command('ACP: Select Agent');
+    await page.locator('.quick-input-widget input').fill('Missing agent');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Missing agent' }).first().click();
+    await command('ACP: Open Chat'); // no chat tab was showing: the agent's chat opens in one
+    const missing = await until('the missing agent\'s chat', async () => {
+      for (const f of await chatFrames()) if ((await f.locator('.agent-name-text', { hasText: 'Missing agent' }).count()) > 0) return f;
+      return undefined;
+    });
+    await missing.locator('.banner').first().waitFor({ timeout: 30_000 });
+    if (await missing.locator('.empty-state').isVisible().catch(() => false)) throw new Error('the empty chat still says "Ask the agent anything" above the error');
+    await shot('item-12-missing-agent.png');
+  });
+
+  await step('item 16: the extension host logged no PendingMigrationError', async () => {
+    const walk = (d) => readdirSync(d).flatMap((f) => {
+      const p = path.join(d, f);
+      return statSync(p).isDirectory() ? walk(p) : [p];
+    });
+    const logs = walk(path.join(cs.dirs.user, 'logs')).filter((f) => f.endsWith('.log'));
+    const hit = logs.find((f) => readFileSync(f, 'utf8').includes('PendingMigrationError'));
+    if (hit) throw new Error(`PendingMigrationError in ${hit}`);
+    if (!logs.some((f) => /exthost\.log$/.test(f))) throw new Error(`no extension host log among ${logs.length} logs`);
+    await command('Developer: Show Logs...');
+    await page.locator('.quick-input-widget input').fill('Extension Host');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Extension Host' }).first().click();
+    await page.locator('.panel .monaco-editor .view-lines').first().waitFor({ timeout: 20_000 });
+    await shot('item-16-extension-host-log.png');
+  });
+} catch (e) {
+  log(`stopped: ${e instanceof Error ? e.message : e}`);
+  if (steps.failed === 0) steps.failed++;
+} finally {
+  await browser.close().catch(() => {});
+  await cs.stop();
+}
+console.log(`${steps.passed} passed, ${steps.failed} failed`);
+process.exit(steps.failed === 0 && steps.passed > 0 ? 0 : 1);
