@@ -10,7 +10,7 @@ export interface Notice {
   readonly count?: number;
   /** Set on the client's own notices that are replaced or removed by key (never on an agent's). */
   readonly key?: string;
-  /** Buttons; the webview answers with `noticeAction` naming the notice's key and the action. */
+  /** Buttons; the webview answers with `noticeAction` naming the action. */
   readonly actions?: readonly NoticeAction[];
   /** The text Edit puts into the prompt box (the webview does that itself). */
   readonly fill?: string;

@@ -29,6 +29,8 @@ export function dispatchWebviewMessage(session: ChatControls, ui: SessionUi, m: 
     case 'restartAgent':
       void session.restart();
       return;
+    case 'noticeAction':
+      return session.noticeAction(m.action);
     case 'removeQueued':
       return session.removeQueued(m.id);
     case 'editQueued':

@@ -45,13 +45,13 @@ export type ExitDecision =
   | { readonly kind: 'restart'; readonly attempt: number; readonly delayMs: number; readonly maxAttempts: number }
   | { readonly kind: 'giveUp'; readonly failures: number; readonly windowMs: number };
 
-export class ConnectionSupervisor {
+export class ConnectionSupervisor<P extends SentPrompt = SentPrompt> {
   private readonly policy: RestartPolicy;
   private readonly watch: TurnWatch;
   private pendingRestart: TimerHandle | undefined;
-  private uncertain: SentPrompt | null = null;
+  private uncertain: P | null = null;
   private replay: ReplayedUserMessages | null = null;
-  private undelivered: SentPrompt | null = null;
+  private undelivered: P | null = null;
   private turnRunning = false;
 
   constructor(
@@ -84,7 +84,7 @@ export class ConnectionSupervisor {
   // ------------------------------------------------------------ the running turn
 
   /** A prompt went to the agent: until traffic shows it was taken, its delivery is uncertain. */
-  turnStarted(prompt: SentPrompt): void {
+  turnStarted(prompt: P): void {
     this.turnRunning = true;
     this.uncertain = prompt;
     this.ports.notice('undelivered', null);
@@ -93,6 +93,7 @@ export class ConnectionSupervisor {
   }
 
   turnEnded(): void {
+    if (!this.turnRunning) return;
     this.turnRunning = false;
     this.uncertain = null;
     this.watch.turnEnded();
@@ -125,28 +126,39 @@ export class ConnectionSupervisor {
 
   // ------------------------------------------------------------ crashes
 
-  /** The agent exited unexpectedly. Returns what happens next (the chat words its banner from it). */
-  agentExited(): ExitDecision {
-    const interrupted = this.turnRunning;
+  /**
+   * The agent exited unexpectedly (`reason`: how, for the notice). Returns what happens next; the chat
+   * words its banner from it.
+   */
+  agentExited(reason: string): ExitDecision {
+    const interrupted = this.turnRunning && this.uncertain === null;
     this.turnRunning = false;
     this.watch.turnEnded();
     this.ports.notice('stall', null);
-    if (interrupted && this.uncertain === null) {
-      this.ports.notice('recovery', { severity: 'warning', title: 'The running turn was interrupted when the agent stopped.', description: 'It is not resumed: send a message to go on.' });
-    }
-    if (!this.ports.settings().restartOnCrash) return { kind: 'off' };
-    const d = this.policy.crashed();
-    if (d.kind === 'giveUp') {
-      this.cancelPendingRestart();
+    // An uncertain prompt is not called interrupted yet: the reattach finds out whether it landed.
+    const turn = interrupted ? ' The running turn was interrupted; it is not resumed: send a message to go on.' : '';
+    const decision = this.decide();
+    const name = this.ports.agentName;
+    if (decision.kind === 'giveUp') {
       this.ports.notice('recovery', {
         severity: 'error',
-        title: `${this.ports.agentName} stopped ${d.failures} times within ${Math.round(d.windowMs / 1000)} s and is not restarted again automatically.`,
-        description: 'Read the agent log (ACP: Show Agent Log), then restart it.',
+        title: `${name} stopped ${decision.failures} times within ${Math.round(decision.windowMs / 1000)} s and is not restarted again automatically.`,
+        description: `Last: ${reason}.${turn} Read the agent log (ACP: Show Agent Log), then restart it.`,
         actions: [{ id: 'restart', label: 'Restart agent' }],
       });
-      return d;
+    } else if (decision.kind === 'restart') {
+      this.ports.notice('recovery', { severity: 'warning', title: `${name} stopped unexpectedly and was restarted (attempt ${decision.attempt} of ${decision.maxAttempts}).`, description: `${reason}.${turn}` });
+    } else if (interrupted) {
+      this.ports.notice('recovery', { severity: 'warning', title: 'The running turn was interrupted when the agent stopped.', description: 'It is not resumed: send a message to go on.' });
     }
+    return decision;
+  }
+
+  private decide(): ExitDecision {
+    if (!this.ports.settings().restartOnCrash) return { kind: 'off' };
     this.cancelPendingRestart();
+    const d = this.policy.crashed();
+    if (d.kind === 'giveUp') return d;
     this.pendingRestart = this.ports.clock.setTimeout(() => {
       this.pendingRestart = undefined;
       this.ports.reconnect();
@@ -187,7 +199,7 @@ export class ConnectionSupervisor {
   }
 
   /** Resend or Edit was chosen: the prompt goes back to the user (once). */
-  takeUndelivered(): SentPrompt | null {
+  takeUndelivered(): P | null {
     const p = this.undelivered;
     this.undelivered = null;
     this.ports.notice('undelivered', null);

@@ -28,12 +28,13 @@ describe('connection supervisor', () => {
     const { clock, notices, log, sup } = setup();
     sup.turnStarted({ text: 'hi' });
     sup.traffic(update('hi'));
-    assert.deepEqual(sup.agentExited(), { kind: 'restart', attempt: 1, delayMs: 0, maxAttempts: 2 });
-    assert.match(notices.get('recovery')?.title ?? '', /interrupted/);
+    assert.deepEqual(sup.agentExited('it crashed'), { kind: 'restart', attempt: 1, delayMs: 0, maxAttempts: 2 });
+    assert.match(notices.get('recovery')?.title ?? '', /stopped unexpectedly and was restarted \(attempt 1 of 2\)/);
+    assert.match(notices.get('recovery')?.description ?? '', /it crashed\. The running turn was interrupted/);
     assert.equal(sup.wantsReplay(), false, 'the prompt was taken: nothing to decide');
     clock.advance(0);
     assert.deepEqual(log, ['reconnect']);
-    assert.equal(sup.agentExited().kind, 'restart');
+    assert.equal(sup.agentExited('it crashed').kind, 'restart');
     clock.advance(999);
     assert.deepEqual(log, ['reconnect']);
     clock.advance(1);
@@ -42,21 +43,24 @@ describe('connection supervisor', () => {
 
   it('gives up after too many crashes in the window, with a Restart action; a manual restart starts afresh', () => {
     const { clock, notices, log, sup } = setup();
-    sup.agentExited();
-    sup.agentExited();
-    const d = sup.agentExited();
+    sup.agentExited('it crashed');
+    sup.agentExited('it crashed');
+    const d = sup.agentExited('it crashed');
     assert.equal(d.kind, 'giveUp');
     clock.advance(100_000);
     assert.equal(log.length, 0, 'the pending restart was dropped when it gave up');
     assert.deepEqual(notices.get('recovery')?.actions?.map((a) => a.id), ['restart']);
     sup.manualRestart();
     assert.equal(notices.has('recovery'), false);
-    assert.equal(sup.agentExited().kind, 'restart');
+    assert.equal(sup.agentExited('it crashed').kind, 'restart');
   });
 
   it('does nothing by itself when restartOnCrash is off', () => {
-    const { clock, log, sup } = setup(false);
-    assert.deepEqual(sup.agentExited(), { kind: 'off' });
+    const { clock, log, notices, sup } = setup(false);
+    sup.turnStarted({ text: 'hi' });
+    sup.traffic({});
+    assert.deepEqual(sup.agentExited('it crashed'), { kind: 'off' });
+    assert.match(notices.get('recovery')?.title ?? '', /interrupted/);
     clock.advance(1_000_000);
     assert.deepEqual(log, []);
   });
@@ -64,7 +68,7 @@ describe('connection supervisor', () => {
   it('an uncertain prompt is decided by the replay: landed (shown once, no offer) or not delivered (Resend/Edit, never resent)', () => {
     const landed = setup();
     landed.sup.turnStarted({ text: 'fix the bug' });
-    landed.sup.agentExited();
+    landed.sup.agentExited('it crashed');
     assert.equal(landed.sup.wantsReplay(), true);
     landed.sup.reattaching('s');
     landed.sup.traffic(update('fix the bug'));
@@ -75,7 +79,7 @@ describe('connection supervisor', () => {
 
     const lost = setup();
     lost.sup.turnStarted({ text: 'fix the bug' });
-    lost.sup.agentExited();
+    lost.sup.agentExited('it crashed');
     lost.sup.reattaching('s');
     lost.sup.traffic(update('an older prompt'));
     lost.sup.reattached(true);
@@ -89,10 +93,17 @@ describe('connection supervisor', () => {
     assert.equal(lost.sup.takeUndelivered(), null, 'offered once');
   });
 
+  it('an uncertain prompt is not called interrupted before the replay decided', () => {
+    const { notices, sup } = setup();
+    sup.turnStarted({ text: 'hi' });
+    sup.agentExited('it crashed');
+    assert.doesNotMatch(notices.get('recovery')?.description ?? '', /interrupted/);
+  });
+
   it('without a replay (resume only) the prompt may not have been delivered', () => {
     const { notices, sup } = setup();
     sup.turnStarted({ text: 'hello' });
-    sup.agentExited();
+    sup.agentExited('it crashed');
     sup.reattaching('s');
     sup.reattached(false);
     assert.match(notices.get('undelivered')?.title ?? '', /may not have been delivered/);
