@@ -64,3 +64,21 @@ function textOf(content: unknown): string {
   const blocks = Array.isArray(content) ? content : [content];
   return blocks.map((b) => (typeof b === 'object' && b !== null && (b as { type?: unknown }).type === 'text' && typeof (b as { text?: unknown }).text === 'string' ? (b as { text: string }).text : '')).join('');
 }
+
+/** Updates that belong to a turn's work (not session state the agent may send at any time, such as commands). */
+const TURN_UPDATES: ReadonlySet<unknown> = new Set([
+  'user_message_chunk', 'agent_message_chunk', 'agent_thought_chunk', 'user_message', 'agent_message', 'agent_thought',
+  'tool_call', 'tool_call_update', 'tool_call_content_chunk', 'plan', 'plan_update',
+]);
+
+/**
+ * Whether a message from the agent shows it is working on a turn (so a prompt sent before it was taken):
+ * a turn's content, or a request of its own (a permission, a file, a terminal). A response or a state
+ * update (available commands, a title) could belong to anything and proves nothing.
+ */
+export function showsTurnWork(msg: unknown): boolean {
+  if (typeof msg !== 'object' || msg === null) return false;
+  const m = msg as { method?: unknown; id?: unknown; params?: { update?: { sessionUpdate?: unknown } } };
+  if (m.method === 'session/update') return TURN_UPDATES.has(m.params?.update?.sessionUpdate);
+  return typeof m.method === 'string' && m.id !== undefined;
+}

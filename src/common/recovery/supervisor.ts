@@ -13,7 +13,7 @@
  *   gets a quiet notice; a cancel the agent does not acknowledge is given up after a bound.
  */
 import type { Notice } from '../notices';
-import { promptLanded, ReplayedUserMessages, type SentPrompt } from './delivery';
+import { promptLanded, ReplayedUserMessages, showsTurnWork, type SentPrompt } from './delivery';
 import { RestartPolicy, type RestartLimits, DEFAULT_RESTART_LIMITS } from './restartPolicy';
 import type { Clock, TimerHandle } from './timers';
 import { TurnWatch, DEFAULT_CANCEL_BOUND_MS } from './turnWatch';
@@ -104,8 +104,8 @@ export class ConnectionSupervisor<P extends SentPrompt = SentPrompt> {
   traffic(msg: unknown): void {
     this.replay?.observe(msg);
     if (!this.turnRunning) return;
-    // Any word from the agent after the prompt went out means it took the prompt.
-    this.uncertain = null;
+    // Work on a turn after the prompt went out means the agent took the prompt (one turn at a time).
+    if (showsTurnWork(msg)) this.uncertain = null;
     this.watch.traffic();
   }
 

@@ -59,7 +59,7 @@ export class TurnWatch {
     this.arm();
   }
 
-  /** Whether the turn waits on the user (an open permission request or question). */
+  /** Whether the user is asked something (an open permission request or question); a fact kept across turns. */
   waiting(onUser: boolean): void {
     if (this.waitingOnUser === onUser) return;
     this.waitingOnUser = onUser;
@@ -92,7 +92,6 @@ export class TurnWatch {
     this.running = false;
     this.cancelling = false;
     this.stalledNow = false;
-    this.waitingOnUser = false;
     this.stopStallTimer();
     this.cancelTimer?.cancel();
     this.cancelTimer = undefined;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { promptLanded, ReplayedUserMessages } from '../../../src/common/recovery/delivery';
+import { promptLanded, ReplayedUserMessages, showsTurnWork } from '../../../src/common/recovery/delivery';
 
 const update = (sessionId: string, update: Record<string, unknown>) => ({ jsonrpc: '2.0', method: 'session/update', params: { sessionId, update } });
 const chunk = (text: string, messageId?: string) => ({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text }, ...(messageId ? { messageId } : {}) });
@@ -29,5 +29,15 @@ describe('did a prompt land', () => {
   it('nothing replayed, or an empty prompt, is not evidence of delivery', () => {
     assert.equal(promptLanded({ text: 'hello' }, []), false);
     assert.equal(promptLanded({ text: '  ' }, [{ messageId: null, text: 'anything' }]), false);
+  });
+});
+
+describe('work on a turn', () => {
+  it('is turn content or a request of the agent, not a state update or a response', () => {
+    assert.equal(showsTurnWork(update('s', { sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: 'x' } })), true);
+    assert.equal(showsTurnWork({ jsonrpc: '2.0', id: 3, method: 'session/request_permission', params: {} }), true);
+    assert.equal(showsTurnWork(update('s', { sessionUpdate: 'available_commands_update', availableCommands: [] })), false);
+    assert.equal(showsTurnWork(update('s', { sessionUpdate: 'session_info_update', title: 't' })), false);
+    assert.equal(showsTurnWork({ jsonrpc: '2.0', id: 3, result: {} }), false);
   });
 });

@@ -58,7 +58,7 @@ describe('connection supervisor', () => {
   it('does nothing by itself when restartOnCrash is off', () => {
     const { clock, log, notices, sup } = setup(false);
     sup.turnStarted({ text: 'hi' });
-    sup.traffic({});
+    sup.traffic(update('hi'));
     assert.deepEqual(sup.agentExited('it crashed'), { kind: 'off' });
     assert.match(notices.get('recovery')?.title ?? '', /interrupted/);
     clock.advance(1_000_000);
@@ -93,9 +93,11 @@ describe('connection supervisor', () => {
     assert.equal(lost.sup.takeUndelivered(), null, 'offered once');
   });
 
-  it('an uncertain prompt is not called interrupted before the replay decided', () => {
+  it('an uncertain prompt is not called interrupted before the replay decided (state updates prove nothing)', () => {
     const { notices, sup } = setup();
     sup.turnStarted({ text: 'hi' });
+    sup.traffic({ method: 'session/update', params: { sessionId: 's', update: { sessionUpdate: 'available_commands_update', availableCommands: [] } } });
+    assert.equal(sup.wantsReplay(), true);
     sup.agentExited('it crashed');
     assert.doesNotMatch(notices.get('recovery')?.description ?? '', /interrupted/);
   });
