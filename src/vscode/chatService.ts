@@ -37,6 +37,7 @@ import { CaptureViews } from './captureViews';
 import { forgetChatSessions } from './forgetSessions';
 import { forkChatState } from '../common/chats/chatState';
 import { ChatElsewhereError, type SessionPersistence } from './sessionPersistence';
+import { ChatAttention } from './chatAttention';
 
 const RECENT_LOG_LINES = 2000;
 const SIDEBAR_CHAT_KEY = 'acpChat.sideBarChat';
@@ -78,6 +79,8 @@ export class ChatService extends Disposable {
   private readonly recentLog: string[] = [];
   private readonly captures: CaptureViews;
   private readonly status = createChatStatus();
+  /** The dot on chats with something unseen, and the notifications that call the user back. */
+  private readonly attention: ChatAttention;
   private readonly focusEmitter = this.register(new Emitter<ChatSession | undefined>());
   /** The focused chat changed (a tab or the side bar view became active, or a chat was opened or deleted). */
   readonly onDidChangeFocusedChat: Event<ChatSession | undefined> = this.focusEmitter.event;
@@ -105,6 +108,14 @@ export class ChatService extends Disposable {
     this.captures = new CaptureViews(context.extensionUri, this.log, this.docs, this.tree, () => this.capturesDir(), (sid, key) => this.revealEntry(sid, key), () => this.showFocusedInTree());
     this.sideBar = this.register(new SideBarChat({ extensionUri: context.extensionUri, log: this.log, initialChat: () => this.sideBarInitial() }));
     this.register(this.sideBar.onDidInteract((id) => this.focus(id)));
+    this.attention = new ChatAttention({
+      enabled: () => this.settingsValue.notifyWhenUnseen,
+      isVisible: (id) => this.viewsOf(id).some((v) => v.surface.visible),
+      title: (id) => this.titleOf(id),
+      show: (id) => void this.revealChat(id),
+      retitle: (id) => this.retitle(id),
+    });
+    this.register(vscode.window.onDidChangeWindowState((w) => w.focused && this.attention.windowFocused()));
     this.register(this.status.item);
     this.register(
       vscode.workspace.onDidChangeConfiguration((e) => {
@@ -364,7 +375,10 @@ export class ChatService extends Disposable {
     r.update(id, { open: true });
     webviewPanel.title = this.titleOf(id);
     panel.onDidInteract(() => this.focus(id));
-    panel.own(webviewPanel.onDidChangeViewState((e) => e.webviewPanel.active && this.focus(id)));
+    panel.own(webviewPanel.onDidChangeViewState((e) => {
+      if (e.webviewPanel.active) this.focus(id);
+      if (e.webviewPanel.visible && vscode.window.state.focused) this.attention.seen(id);
+    }));
     panel.onDidDispose(() => {
       if (this.tabs.get(id) !== panel) return;
       this.tabs.delete(id);
@@ -479,6 +493,7 @@ export class ChatService extends Disposable {
 
   /** Makes a chat the focused one (the tree, log and capability view follow). */
   focus(chatId: string): void {
+    this.attention.seen(chatId);
     if (!this.registryValue?.has(chatId)) return;
     if (this.registryValue.focused() === chatId) return this.showFocusedInTree();
     this.registryValue.focus(chatId); // fires focusChanged
@@ -545,6 +560,7 @@ export class ChatService extends Disposable {
       agent,
     );
     this.live.set(chatId, session);
+    session.own(this.attention.watch(chatId, (l) => session.onDidChange(l)));
     // The tree (and its "why is it empty" message) follows the focused chat, which may be focused before
     // its session exists.
     if (this.focusedChatId === chatId) this.showFocusedInTree();
@@ -573,7 +589,7 @@ export class ChatService extends Disposable {
   }
 
   private retitle(chatId: string): void {
-    const title = this.titleOf(chatId);
+    const title = this.attention.decorate(chatId, this.titleOf(chatId));
     const tab = this.tabs.get(chatId);
     if (tab && tab.panel.title !== title) tab.panel.title = title;
     if (this.sideBar.chatId === chatId) this.sideBar.retitle(title);

@@ -45,6 +45,8 @@ export interface Settings {
   readonly restartOnCrash: boolean;
   /** A running turn silent this long gets a notice (0: never). */
   readonly stallNoticeSeconds: number;
+  /** Call the user back (notification, a dot on the chat's title) when a chat they do not look at needs them. */
+  readonly notifyWhenUnseen: boolean;
 }
 
 /** Reads one raw value per key (VS Code's `WorkspaceConfiguration.get`, or a plain object in tests). */
@@ -140,6 +142,7 @@ export function parseSettings(get: RawSettings): { settings: Settings; problems:
       openEditedFiles: scalar('openEditedFiles', z.boolean(), false),
       restartOnCrash: scalar('restartOnCrash', z.boolean(), true),
       stallNoticeSeconds: scalar('stallNoticeSeconds', z.number().min(0).max(86_400), 90),
+      notifyWhenUnseen: scalar('notifyWhenUnseen', z.boolean(), true),
     },
     problems,
   };

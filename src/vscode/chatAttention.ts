@@ -1,0 +1,69 @@
+/**
+ * Calls the user back to a chat that needs them while they look elsewhere: when its turn ends or its
+ * agent asks a question, and the chat is not in view or the window is not focused, a notification with
+ * Show, and a dot before the chat's title (tab and side bar) until the chat is seen. Permission requests
+ * have their own notification (sessionUi's permissionAsked); here they only set the dot.
+ * `acpChat.notifyWhenUnseen` turns both off.
+ */
+import * as vscode from 'vscode';
+import { AttentionWatch, attentionText, type AttentionEvent } from '../common/attention';
+import { noticeText } from '../common/untrusted';
+import type { IDisposable } from '../common/util/lifecycle';
+import type { PanelChange } from '../common/webview/panelChanges';
+
+export interface AttentionPorts {
+  enabled(): boolean;
+  /** Whether a view of the chat is visible (the window's focus is checked here). */
+  isVisible(chatId: string): boolean;
+  title(chatId: string): string;
+  show(chatId: string): void;
+  /** The chat's title (with or without the dot) needs drawing again. */
+  retitle(chatId: string): void;
+}
+
+export const UNSEEN_MARK = '● ';
+
+export class ChatAttention {
+  private readonly unseen = new Set<string>();
+
+  constructor(private readonly d: AttentionPorts) {}
+
+  /** Follows one chat's panel changes; dispose with the chat. */
+  watch(chatId: string, onDidChange: (listener: (changes: readonly PanelChange[]) => void) => IDisposable): IDisposable {
+    const w = new AttentionWatch();
+    return onDidChange((changes) => {
+      for (const c of changes) if (c.type === 'panel') this.call(chatId, w.observe(c.fields));
+    });
+  }
+
+  /** The title as shown: with the dot while the chat has something unseen. */
+  decorate(chatId: string, title: string): string {
+    return this.unseen.has(chatId) ? UNSEEN_MARK + title : title;
+  }
+
+  /** The user looks at the chat now (its view became visible in a focused window). */
+  seen(chatId: string): void {
+    if (this.unseen.delete(chatId)) this.d.retitle(chatId);
+  }
+
+  /** The window got focus: every chat in view counts as seen. */
+  windowFocused(): void {
+    for (const id of [...this.unseen]) if (this.d.isVisible(id)) this.seen(id);
+  }
+
+  forget(chatId: string): void {
+    this.unseen.delete(chatId);
+  }
+
+  private call(chatId: string, events: readonly AttentionEvent[]): void {
+    if (events.length === 0 || !this.d.enabled()) return;
+    if (this.d.isVisible(chatId) && vscode.window.state.focused) return;
+    if (!this.unseen.has(chatId)) {
+      this.unseen.add(chatId);
+      this.d.retitle(chatId);
+    }
+    const told = events.filter((e) => e.kind !== 'permission').at(-1);
+    if (!told) return;
+    void vscode.window.showInformationMessage(noticeText(attentionText(this.d.title(chatId), told)), 'Show').then((a) => a === 'Show' && this.d.show(chatId));
+  }
+}
