@@ -1,9 +1,9 @@
 /**
  * Calls the user back to a chat that needs them while they look elsewhere: when its turn ends or its
- * agent asks a question, and the chat is not in view or the window is not focused, a notification with
- * Show, and a dot before the chat's title (tab and side bar) until the chat is seen. Permission requests
- * have their own notification (sessionUi's permissionAsked); here they only set the dot.
- * `acpChat.notifyWhenUnseen` turns both off.
+ * agent asks a permission or a question, and the chat is not in view or the window is not focused, a
+ * notification with Show; a chat not in view also gets a dot before its title (tab and side bar) until it
+ * is seen. A permission in a chat not in view has its own notification already (sessionUi's
+ * permissionAsked). `acpChat.notifyWhenUnseen` turns all this off.
  */
 import * as vscode from 'vscode';
 import { AttentionWatch, attentionText, type AttentionEvent } from '../common/attention';
@@ -46,23 +46,19 @@ export class ChatAttention {
     if (this.unseen.delete(chatId)) this.d.retitle(chatId);
   }
 
-  /** The window got focus: every chat in view counts as seen. */
-  windowFocused(): void {
-    for (const id of [...this.unseen]) if (this.d.isVisible(id)) this.seen(id);
-  }
-
   forget(chatId: string): void {
     this.unseen.delete(chatId);
   }
 
   private call(chatId: string, events: readonly AttentionEvent[]): void {
     if (events.length === 0 || !this.d.enabled()) return;
-    if (this.d.isVisible(chatId) && vscode.window.state.focused) return;
-    if (!this.unseen.has(chatId)) {
+    const visible = this.d.isVisible(chatId);
+    if (visible && vscode.window.state.focused) return;
+    if (!visible && !this.unseen.has(chatId)) {
       this.unseen.add(chatId);
       this.d.retitle(chatId);
     }
-    const told = events.filter((e) => e.kind !== 'permission').at(-1);
+    const told = events.filter((e) => e.kind !== 'permission' || visible).at(-1);
     if (!told) return;
     void vscode.window.showInformationMessage(noticeText(attentionText(this.d.title(chatId), told)), 'Show').then((a) => a === 'Show' && this.d.show(chatId));
   }

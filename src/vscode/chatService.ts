@@ -115,7 +115,6 @@ export class ChatService extends Disposable {
       show: (id) => void this.revealChat(id),
       retitle: (id) => this.retitle(id),
     });
-    this.register(vscode.window.onDidChangeWindowState((w) => w.focused && this.attention.windowFocused()));
     this.register(this.status.item);
     this.register(
       vscode.workspace.onDidChangeConfiguration((e) => {
@@ -377,7 +376,7 @@ export class ChatService extends Disposable {
     panel.onDidInteract(() => this.focus(id));
     panel.own(webviewPanel.onDidChangeViewState((e) => {
       if (e.webviewPanel.active) this.focus(id);
-      if (e.webviewPanel.visible && vscode.window.state.focused) this.attention.seen(id);
+      if (e.webviewPanel.visible) this.attention.seen(id);
     }));
     panel.onDidDispose(() => {
       if (this.tabs.get(id) !== panel) return;

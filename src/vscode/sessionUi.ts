@@ -116,9 +116,8 @@ export function createSessionUi(d: SessionUiDeps): SessionUi {
       return runTerminalAuth(agent, method, cwd, (m) => d.log.info(m));
     },
     permissionAsked(session, title) {
-      // A permission request must never wait unseen: if the panel is hidden (or the window is not focused),
-      // say so and offer to show it.
-      if (d.isPanelVisible(session) && vscode.window.state.focused) return;
+      // A permission request must never wait unseen: if the panel is hidden, say so and offer to show it.
+      if (d.isPanelVisible(session)) return;
       void vscode.window
         .showInformationMessage(`${noticeText(session.agent.name)} asks for permission: ${noticeText(title)}`, 'Show')
         .then((a) => a === 'Show' && d.showPanel(session));
