@@ -206,10 +206,16 @@ export class ConnectionSupervisor<P extends SentPrompt = SentPrompt> {
     return p;
   }
 
-  /** The user restarted by hand (or reloaded): fresh attempts, no restart pending, no give-up notice. */
+  /**
+   * The user restarted by hand: fresh attempts, no restart pending, no give-up notice; a running turn
+   * stops being watched (an uncertain prompt stays, for the reattach to decide).
+   */
   manualRestart(): void {
     this.policy.reset();
     this.cancelPendingRestart();
+    this.turnRunning = false;
+    this.watch.turnEnded();
+    this.ports.notice('stall', null);
     this.ports.notice('recovery', null);
   }
 

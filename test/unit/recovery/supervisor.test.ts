@@ -127,4 +127,14 @@ describe('connection supervisor', () => {
     assert.match(notices.get('recovery')?.title ?? '', /did not confirm the cancel/);
     assert.equal(clock.pending, 0, 'no timer left running');
   });
+
+  it('Restart on a stalled turn stops watching it, and keeps its uncertain prompt for the reattach', () => {
+    const { clock, notices, sup } = setup();
+    sup.turnStarted({ text: 'hi' });
+    clock.advance(90_000);
+    sup.manualRestart();
+    assert.equal(notices.has('stall'), false);
+    assert.equal(clock.pending, 0);
+    assert.equal(sup.wantsReplay(), true);
+  });
 });
