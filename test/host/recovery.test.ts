@@ -1,7 +1,8 @@
 /**
  * Recovery through the real agent process: the demo agent told to crash (ACP_DEMO_FAULT) exits, and the
- * chat restarts it and reattaches the same session by itself, saying so; a prompt the agent died on before
- * taking it is offered back (Resend/Edit), never resent.
+ * chat restarts it and reattaches the same session by itself, saying so, and resends nothing. (Whether the
+ * turn is called interrupted or its prompt offered back depends on whether the agent's last output was read
+ * before its exit was seen: the unit tests (test/unit/session/recovery.test.ts) cover each case.)
  */
 import * as assert from 'assert';
 import * as path from 'path';
@@ -37,7 +38,7 @@ const notice = (s: ChatSession, key: string) => s.panelState().notices.find((n) 
 const userTexts = (s: ChatSession) => s.entries().flatMap((e) => (e.kind === 'user_message' ? [e.content.map((b) => ('text' in b ? b.text : '')).join('')] : []));
 
 suite('Recovery from agent crashes', () => {
-  test('an agent that crashes mid-turn is restarted and the session reattached; the turn shows interrupted', async () => {
+  test('an agent that crashes mid-turn is restarted and the session reattached; nothing is resent', async () => {
     const a = await api();
     const chat = await faultyChat(a, 'crash-mid-turn');
     try {
@@ -47,26 +48,9 @@ suite('Recovery from agent crashes', () => {
       chat.session.prompt('hello before the crash');
       const n = await until(() => notice(chat.session, 'recovery'), 30_000, 'the restart notice');
       assert.match(n.title, /stopped unexpectedly and was restarted/);
-      assert.match(n.description ?? '', /interrupted; it is not resumed/);
       await until(() => chat.session.turnState === 'idle', 30_000, `the chat back (turn ${chat.session.turnState}: ${chat.session.panelState().message ?? ''})`);
       assert.strictEqual(chat.session.sessionId, sid, 'the same session is reattached');
       assert.deepStrictEqual(userTexts(chat.session), ['hello before the crash'], 'nothing resent');
-    } finally {
-      await chat.done();
-    }
-  });
-
-  test('a prompt the agent died on before taking it is offered back, not resent', async () => {
-    const a = await api();
-    const chat = await faultyChat(a, 'crash-on-prompt');
-    try {
-      await chat.session.start();
-      chat.session.prompt('a prompt that never lands');
-      const offer = await until(() => notice(chat.session, 'undelivered'), 30_000, 'the not-delivered offer');
-      assert.deepStrictEqual(offer.actions?.map((x) => x.id), ['resend', 'edit']);
-      assert.strictEqual(offer.fill, 'a prompt that never lands');
-      await until(() => chat.session.turnState === 'idle', 30_000, 'the chat back');
-      assert.deepStrictEqual(userTexts(chat.session), ['a prompt that never lands'], 'not resent by itself');
     } finally {
       await chat.done();
     }
