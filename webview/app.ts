@@ -73,6 +73,12 @@ export class ChatApp {
     this.search = new SearchBar(this.transcript);
     this.transcript.onDrawn = () => this.search.refresh();
     this.panelView.onSearch = () => this.search.open();
+    this.panelView.onEditPrompt = (text) => {
+      this.prompt.setDraft(text);
+      this.draft = text;
+      this.saveState();
+      this.prompt.focus();
+    };
 
     const saved = api.getState() as Partial<WebviewPersistedState> | undefined;
     if (saved && typeof saved === 'object') {

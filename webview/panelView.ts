@@ -48,6 +48,8 @@ export class PanelView {
   /** The user's choice for the folded notices of a short panel (closed until they open it). */
   private noticesOpen = false;
   onSearch: () => void = () => {};
+  /** Puts a prompt's text back into the prompt box (Edit on an undelivered prompt). */
+  onEditPrompt: (text: string) => void = () => {};
 
   constructor(
     private readonly post: (m: WebviewToHost) => void,
@@ -177,7 +179,7 @@ export class PanelView {
     this.notices.hidden = p.notices.length === 0;
     const noticeIcon = (n: PanelState['notices'][number]): HTMLElement => icon(n.severity === 'error' ? 'error' : n.severity === 'warning' ? 'warning' : 'info');
     const times = (n: PanelState['notices'][number]) => (n.count && n.count > 1 ? h('span', { class: 'notice-count', title: `Received ${n.count} times` }, `×${n.count}`) : null);
-    const items = p.notices.map((n) => h('div', { class: `notice notice-${n.severity}` }, noticeIcon(n), h('strong', {}, n.title), times(n), n.description ? h('span', { class: 'notice-desc' }, n.description) : null));
+    const items = p.notices.map((n) => h('div', { class: `notice notice-${n.severity}` }, noticeIcon(n), h('strong', {}, n.title), times(n), n.description ? h('span', { class: 'notice-desc' }, n.description) : null, this.noticeActions(n)));
     const first = p.notices[0];
     if (!first || !SHORT_PANEL.matches) return this.notices.replaceChildren(...items);
     // A short panel folds the notices into one line (the first title), like the plan.
@@ -185,6 +187,20 @@ export class PanelView {
     const details = h('details', { class: 'notices-fold', open: this.noticesOpen }, summary, ...items);
     details.addEventListener('toggle', () => (this.noticesOpen = details.open));
     keepFocus(this.notices, () => this.notices.replaceChildren(details), () => details.querySelector('summary'));
+  }
+
+  /** The buttons of the client's own notices (a stall, a crash, an undelivered prompt). */
+  private noticeActions(n: PanelState['notices'][number]): HTMLElement | null {
+    if (!n.actions?.length) return null;
+    return h('span', { class: 'notice-actions' }, ...n.actions.map((a) => {
+      const b = button(a.label, null, { class: 'notice-action', 'data-action': a.id }, a.label);
+      b.addEventListener('click', () => {
+        // Edit is the webview's own: the prompt box gets the text back; the host only drops the offer.
+        if (a.id === 'edit' && n.fill !== undefined) this.onEditPrompt(n.fill);
+        this.post({ type: 'noticeAction', action: a.id });
+      });
+      return b;
+    }));
   }
 
   private renderBanner(p: PanelState, protocolMismatch: string | null): void {

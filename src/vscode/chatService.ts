@@ -39,6 +39,7 @@ import { forgetChatSessions } from './forgetSessions';
 import { forkChatState } from '../common/chats/chatState';
 import { watchChatSplits } from './splitWatcher';
 import { ChatElsewhereError, type SessionPersistence } from './sessionPersistence';
+import { ChatAttention } from './chatAttention';
 
 const RECENT_LOG_LINES = 2000;
 /** A chat tab's webview is rebuilt from a snapshot when shown again: nothing kept while hidden. */
@@ -85,6 +86,8 @@ export class ChatService extends Disposable {
   private readonly recentLog: string[] = [];
   private readonly captures: CaptureViews;
   private readonly status = createChatStatus();
+  /** The dot on chats with something unseen, and the notifications that call the user back. */
+  private readonly attention: ChatAttention;
   private readonly focusEmitter = this.register(new Emitter<ChatSession | undefined>());
   /** The focused chat changed (a tab or the side bar view became active, or a chat was opened or deleted). */
   readonly onDidChangeFocusedChat: Event<ChatSession | undefined> = this.focusEmitter.event;
@@ -113,6 +116,13 @@ export class ChatService extends Disposable {
     this.sideBar = this.register(new SideBarChat({ extensionUri: context.extensionUri, log: this.log, initialChat: () => this.sideBarInitial() }));
     this.register(this.sideBar.onDidInteract((id) => this.focus(id)));
     this.register(this.sideBar.onDidChange(() => this.treeView.setChatInSideBar(this.sideBar.visible && this.sideBar.chatId !== undefined)));
+    this.attention = new ChatAttention({
+      enabled: () => this.settingsValue.notifyWhenUnseen,
+      isVisible: (id) => this.viewsOf(id).some((v) => v.surface.visible),
+      title: (id) => this.titleOf(id),
+      show: (id) => void this.revealChat(id),
+      retitle: (id) => this.retitle(id),
+    });
     this.register(this.status.item);
     this.register(
       vscode.workspace.onDidChangeConfiguration((e) => {
@@ -432,9 +442,12 @@ export class ChatService extends Disposable {
    * split takes its place; when the last one closes, the chat is closed (kept in history).
    */
   private follow(panel: ChatPanel, id: string): void {
-    panel.panel.title = this.titleOf(id);
+    panel.panel.title = this.attention.decorate(id, this.titleOf(id));
     panel.onDidInteract(() => this.focus(id));
-    panel.own(panel.panel.onDidChangeViewState((e) => e.webviewPanel.active && this.focus(id)));
+    panel.own(panel.panel.onDidChangeViewState((e) => {
+      if (e.webviewPanel.active) this.focus(id);
+      if (e.webviewPanel.visible) this.attention.seen(id);
+    }));
     panel.onDidDispose(() => {
       const split = this.splits.get(id);
       if (split?.delete(panel)) {
@@ -560,6 +573,7 @@ export class ChatService extends Disposable {
 
   /** Makes a chat the focused one (the tree, log and capability view follow). */
   focus(chatId: string): void {
+    this.attention.seen(chatId);
     if (!this.registryValue?.has(chatId)) return;
     if (this.registryValue.focused() === chatId) return this.showFocusedInTree();
     this.registryValue.focus(chatId); // fires focusChanged
@@ -625,6 +639,7 @@ export class ChatService extends Disposable {
       agent,
     );
     this.live.set(chatId, session);
+    session.own(this.attention.watch(chatId, (l) => session.onDidChange(l)));
     // The tree (and its "why is it empty" message) follows the focused chat, which may be focused before
     // its session exists.
     if (this.focusedChatId === chatId) this.showFocusedInTree();
@@ -653,7 +668,7 @@ export class ChatService extends Disposable {
   }
 
   private retitle(chatId: string): void {
-    const title = this.titleOf(chatId);
+    const title = this.attention.decorate(chatId, this.titleOf(chatId));
     for (const tab of this.tabsOf(chatId)) if (tab.panel.title !== title) tab.panel.title = title;
     if (this.sideBar.chatId === chatId) this.sideBar.retitle(title);
     if (this.focusedChatId === chatId) this.treeView.description = title;

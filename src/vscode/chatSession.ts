@@ -34,7 +34,10 @@ import { dispatchWebviewMessage } from './webviewMessages';
 import { errorText } from '../common/util/errors';
 import { StartupTimeoutError, startupTimeoutText, withStartupTimeout } from './startupTimeout';
 import { PromptQueue, type QueuedPrompt } from '../common/promptQueue';
-import { addNotice, type Notice } from '../common/notices';
+import { addNotice, setKeyedNotice, type Notice, type NoticeActionId } from '../common/notices';
+import { ConnectionSupervisor } from '../common/recovery/supervisor';
+import { systemClock } from '../common/recovery/timers';
+import { exitMessage, runNoticeAction } from './sessionRecovery';
 import { steered } from '../common/protocol/steering';
 import { contextBlocks, type ContextItem } from '../common/context';
 import { SessionTerminals, type TerminalExit } from './sessionTerminals';
@@ -67,6 +70,10 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
   private agentValue: AgentConfig;
   /** The settings do not name this chat's agent: nothing starts until they do (see agentConfigured). */
   private agentMissing: boolean;
+  /** Restarts after a crash, the uncertain prompt, stalls: decided there, done here. */
+  private readonly supervisor: ConnectionSupervisor<QueuedPrompt>;
+  /** Counts turns; a turn given up (its cancel unanswered) must not end the next one when it finally ends. */
+  private turnGen = 0;
   /** The session whose reattach failed, shown read-only above the new one (until another session is chosen). */
   private earlier: { readonly sessionId: string; readonly reason: string } | null = null;
   /** The capture file of the current connection, if one is being written. */
@@ -89,8 +96,32 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
     if (link && link.sessionId === o.restoredSessionId) this.earlier = { sessionId: link.earlierSessionId, reason: link.reason };
     // Continue numbering after the restored entries' messages, so seqs stay unique across restarts.
     this.wireSeq = Math.max(0, ...o.store.sessions().flatMap((s) => s.entries.flatMap((e) => e.stats.lines.map(([, last]) => last))));
-    this.register(this.broker.onDidChange(() => this.emitPanel({ permissions: this.permissionsForPanel() })));
-    this.register(this.elicitations.onDidChange(() => this.emitPanel({ elicitations: this.elicitations.pending(this.sessionId) })));
+    this.supervisor = new ConnectionSupervisor<QueuedPrompt>({
+      clock: o.clock ?? systemClock,
+      agentName: o.agent.name,
+      settings: () => o.settings(),
+      reconnect: () => void this.start(),
+      notice: (key, n) => {
+        this.notices = setKeyedNotice(this.notices, key, n);
+        this.emitPanel({ notices: this.notices });
+      },
+      abandonTurn: () => {
+        this.turnGen++;
+        this.setTurn('idle', null);
+        this.drainQueue();
+      },
+    });
+    this.register({ dispose: () => this.supervisor.dispose() });
+    // A turn waiting on the user's answer is not stalled.
+    const waiting = () => this.supervisor.waiting(this.permissionsForPanel().length > 0 || this.elicitations.pending(this.sessionId).length > 0);
+    this.register(this.broker.onDidChange(() => {
+      waiting();
+      this.emitPanel({ permissions: this.permissionsForPanel() });
+    }));
+    this.register(this.elicitations.onDidChange(() => {
+      waiting();
+      this.emitPanel({ elicitations: this.elicitations.pending(this.sessionId) });
+    }));
     const review = o.review;
     if (review) {
       this.register(review);
@@ -262,6 +293,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
   async restart(): Promise<void> {
     this.o.log('info', `restarting ${this.agent.name}`);
     this.dropLink('restart requested');
+    this.supervisor.manualRestart();
     this.notices = [];
     await this.start();
   }
@@ -299,7 +331,10 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
     try {
       const init = await this.timed('initialize', link.client.initialize());
       this.o.log('info', `${this.agent.name}: initialized, protocol ${init.protocolVersion}, capabilities ${JSON.stringify(init.agentCapabilities ?? {})}`);
-      await this.attachSession(link);
+      const sid = this.sessionId;
+      if (sid !== null) this.supervisor.reattaching(sid);
+      const how = await this.attachSession(link);
+      this.supervisor.reattached(how === 'loaded');
       this.setTurn('idle', null);
       this.changes.fire([{ type: 'reset' }]);
       this.drainQueue();
@@ -354,7 +389,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
   }
 
 
-  private async attachSession(link: AgentLink): Promise<void> {
+  private async attachSession(link: AgentLink): Promise<'resumed' | 'loaded' | 'new'> {
     const params = this.sessionParams();
     const auth: CallWrapper = (call) => this.withAuth(link, call);
     const known = this.sessionId;
@@ -364,10 +399,10 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
       const how = await reattachSession(link.client, known, params, (m) => {
         failures.push(m);
         this.o.log('warn', m);
-      }, auth, this.o.store.session(known) !== undefined);
+      }, auth, this.o.store.session(known) !== undefined && !this.supervisor.wantsReplay());
       if (how) {
         this.o.log('info', `${how} session ${known}`);
-        return;
+        return how;
       }
       failed = failures.at(-1) ?? `${this.agent.name} can neither resume nor load a session`;
     }
@@ -381,6 +416,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
       this.earlier = { sessionId: known, reason: failed };
       this.o.sinks.earlier?.({ sessionId: r.sessionId, earlierSessionId: known, reason: failed });
     }
+    return 'new';
   }
 
   private onExit(link: AgentLink, reason: string): void {
@@ -388,8 +424,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
     this.link = undefined;
     this.broker.cancelAll();
     this.elicitations.cancelAll();
-    const tail = link.stderrTail().trim().split('\n').slice(-3).join(' ⏎ ');
-    this.fail(`${this.agent.name} stopped: ${reason}.${tail ? ` Last output: ${tail}` : ''} Restart the agent to continue; the transcript is kept.`, 'exited');
+    this.fail(exitMessage(this.agent.name, reason, link.stderrTail(), this.supervisor.agentExited(reason)), 'exited');
   }
 
   private dropLink(reason: string): void {
@@ -543,6 +578,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
     const sid = this.sessionId;
     if (!client || sid === null || (this.turn !== 'busy' && this.turn !== 'cancelling')) return;
     this.setTurn('cancelling', null);
+    this.supervisor.cancelRequested();
     client.cancel(sid);
     this.broker.cancelSession(sid);
   }
@@ -576,6 +612,8 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
     const sid = this.sessionId;
     if (!link || sid === null) return;
     this.setTurn('busy', null);
+    const gen = ++this.turnGen;
+    this.supervisor.turnStarted(prompt);
     // The turn's entries are the ones after these (the list is append-only), for its Changes summary.
     const entriesBefore = this.o.store.session(sid)?.entries.length ?? 0;
     this.o.review?.turnStarted(sid);
@@ -587,8 +625,10 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
       // When the agent exited, onExit explained it.
       if (this.link === link) this.addNotice({ severity: 'error', title: `The prompt failed: ${errorText(e)}`, description: 'Try again, or restart the agent.' });
     }
+    // After an exit the supervisor already knows (and keeps the prompt whose delivery is uncertain).
+    if (this.link === link && this.turnGen === gen) this.supervisor.turnEnded();
     await this.endReview(sid, entriesBefore);
-    if (this.link !== link) return;
+    if (this.link !== link || this.turnGen !== gen) return;
     this.setTurn('idle', null);
     this.drainQueue();
   }
@@ -630,6 +670,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
     this.guard('capture', seq, () => this.o.sinks.capture(dir, msg, seq, raw));
     this.guard('check', seq, () => this.conformance.observe(dir, msg, seq, checked));
     this.behaviour.observe(dir, msg);
+    if (dir === 'agent->client') this.supervisor.traffic(msg);
     this.noticeFrom(dir, msg);
     const changes = checked ? this.o.store.ingestChecked(dir, checked, seq) : this.o.store.ingest(dir, msg, seq);
     this.guard('save', seq, () => this.o.sinks.persist(dir, msg, changes, seq));
@@ -671,6 +712,10 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
   }
 
   // ---------------------------------------------------------------- webview messages
+
+  noticeAction(action: NoticeActionId): void {
+    runNoticeAction(this.supervisor, action, { cancel: () => this.cancel(), restart: () => this.restart(), resend: (p) => this.enqueue(p) });
+  }
 
   handleWebviewMessage(m: WebviewToHost): void {
     dispatchWebviewMessage(this, this.o.ui, m, (message) => this.o.log('warn', message));

@@ -2,6 +2,8 @@
  * The ports of a ChatSession: what it needs from VS Code (UI actions), where its traffic goes (capture,
  * persistence), and how it is configured. Kept apart so the session is tested with plain objects.
  */
+import type { NoticeActionId } from '../common/notices';
+import type { Clock } from '../common/recovery/timers';
 import type { ElicitationBroker } from '../common/elicitationBroker';
 import type { AgentConfig, Settings } from '../common/config/settings';
 import type { StoreChange } from '../common/store';
@@ -50,6 +52,8 @@ export interface ChatControls {
   toolCallKey(sessionId: string, toolCallId: string): string | null;
   /** Open diff, Keep or Undo in a turn's Changes summary (`index` null: every file). */
   reviewChanges(setId: string, index: number | null, action: ReviewAction): void;
+  /** A button on one of the client's own notices (stall, crash, undelivered prompt). */
+  noticeAction(action: NoticeActionId): void;
 }
 
 /** UI actions the session cannot do itself (they need VS Code windows, editors, the clipboard). */
@@ -115,6 +119,8 @@ export interface ChatSessionOptions {
   readonly restoredTerminals?: readonly SavedTerminal[];
   readonly connect: ConnectAgent;
   readonly settings: () => Settings;
+  /** Time for the restart backoff and the stall notice (tests drive it by hand). */
+  readonly clock?: Clock;
   readonly handlers: (broker: PermissionBroker, session: ChatControls) => ClientHandlers;
   readonly sinks: SessionSinks;
   readonly ui: SessionUi;

@@ -31,6 +31,8 @@ export function dispatchWebviewMessage(session: ChatControls, ui: SessionUi, m: 
       return;
     case 'configureAgent':
       return ui.configureAgent?.(m.how);
+    case 'noticeAction':
+      return session.noticeAction(m.action);
     case 'removeQueued':
       return session.removeQueued(m.id);
     case 'editQueued':

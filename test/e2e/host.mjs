@@ -35,6 +35,8 @@ export const quietSettings = {
   'git.enabled': false,
   'window.commandCenter': false,
   'workbench.secondarySideBar.defaultVisibility': 'hidden',
+  // A driven browser's window may not have the focus: no "the agent finished" toasts over the UI under test.
+  'acpChat.notifyWhenUnseen': false,
 };
 
 /** Environment for every code-server process: the private dirs, Node 24 first on PATH, and no extension gallery. */

@@ -41,6 +41,12 @@ export interface Settings {
   readonly startupTimeoutSeconds: number;
   /** Show each file an agent edits in an editor beside the chat (opt-in: it halves the chat's width). */
   readonly openEditedFiles: boolean;
+  /** Restart an agent that exited unexpectedly and reattach its session (bounded: see common/recovery). */
+  readonly restartOnCrash: boolean;
+  /** A running turn silent this long gets a notice (0: never). */
+  readonly stallNoticeSeconds: number;
+  /** Call the user back (notification, a dot on the chat's title) when a chat they do not look at needs them. */
+  readonly notifyWhenUnseen: boolean;
 }
 
 /** Reads one raw value per key (VS Code's `WorkspaceConfiguration.get`, or a plain object in tests). */
@@ -134,6 +140,9 @@ export function parseSettings(get: RawSettings): { settings: Settings; problems:
       outsideWorkspace: scalar('outsideWorkspace', z.enum(OUTSIDE_WORKSPACE_POLICIES), 'ask'),
       startupTimeoutSeconds: scalar('startupTimeoutSeconds', z.number().min(0).max(3600), 60),
       openEditedFiles: scalar('openEditedFiles', z.boolean(), false),
+      restartOnCrash: scalar('restartOnCrash', z.boolean(), true),
+      stallNoticeSeconds: scalar('stallNoticeSeconds', z.number().min(0).max(86_400), 90),
+      notifyWhenUnseen: scalar('notifyWhenUnseen', z.boolean(), true),
     },
     problems,
   };

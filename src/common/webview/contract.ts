@@ -9,7 +9,7 @@
  * Messages from the webview are untrusted (the webview renders agent text), so the host parses them
  * with `zWebviewToHost`; messages to the webview come from our own host and are typed only.
  */
-import type { Notice } from '../notices';
+import { NOTICE_ACTIONS, type Notice } from '../notices';
 import { z } from 'zod';
 import type { SessionState } from '../store/model';
 import type { WireEntry, WirePatch } from './wire';
@@ -209,6 +209,8 @@ export const zWebviewToHost = z.discriminatedUnion('type', [
   z.object({ type: z.literal('restartAgent') }),
   /** The chat's agent is not configured: the user asked to add an agent, or to see the agents setting. */
   z.object({ type: z.literal('configureAgent'), how: z.enum(['add', 'settings']) }),
+  /** A button on one of the client's own notices: Keep waiting, Resend… (each action belongs to one notice). */
+  z.object({ type: z.literal('noticeAction'), action: z.enum(NOTICE_ACTIONS) }),
   /** A queued prompt, by its id: removed, its text replaced, or moved one place up (-1) or down (1). */
   z.object({ type: z.literal('removeQueued'), id: zKey }),
   z.object({ type: z.literal('editQueued'), id: zKey, text: z.string().max(1_000_000) }),

@@ -38,6 +38,7 @@ import { sendUpdate } from './send';
 import { chunkText } from './chunks';
 import * as text from './content';
 import { replayHistory, type ReplayShape } from './replay';
+import { silence, type DemoFault } from './faults';
 import { DemoAgentV2 } from './v2';
 import { DemoAuth } from './auth';
 import { registerSteering, STEERING_META } from './steering';
@@ -76,6 +77,9 @@ export interface DemoAgentOptions {
   authFile?: string;
   /** Offer `_session/steering` into a running turn (see steering.ts); default false. */
   steering?: boolean;
+  /** A misbehaviour to show on every turn (see faults.ts); `crash` is how this agent dies (main: exit the process). */
+  fault?: DemoFault;
+  crash?: () => void;
 }
 
 class Cancelled extends Error {}
@@ -89,6 +93,8 @@ export class DemoAgent {
   private readonly sessionOps: boolean;
   private readonly auth: DemoAuth;
   private readonly steering: boolean;
+  private readonly fault: DemoFault | undefined;
+  private readonly crash: () => void;
   private seq = 0;
 
   constructor(
@@ -100,6 +106,8 @@ export class DemoAgent {
     this.sessionOps = options.sessionOps ?? true;
     this.auth = new DemoAuth(options.authFile);
     this.steering = options.steering ?? false;
+    this.fault = options.fault;
+    this.crash = options.crash ?? (() => this.acp.connection.dispose());
     this.register();
   }
 
@@ -218,6 +226,7 @@ export class DemoAgent {
 
   private async prompt(sessionId: string, prompt: z.infer<typeof zPromptParams>['prompt']): Promise<{ stopReason: string }> {
     const s = this.session(sessionId);
+    if (this.fault === 'crash-on-prompt') return this.crashNow();
     if (s.turn) throw rpcError(ErrorCodes.invalidRequest, 'a prompt is already running in this session');
     const turn = new AbortController();
     s.turn = turn;
@@ -231,6 +240,12 @@ export class DemoAgent {
     } finally {
       s.turn = undefined;
     }
+  }
+
+  /** Dies (ACP_DEMO_FAULT); the turn never answers. */
+  private crashNow(): Promise<never> {
+    this.crash();
+    return new Promise(() => undefined);
   }
 
   private createSession(cwd: string, id: string, tag = ''): Session {
@@ -304,6 +319,7 @@ export class DemoAgent {
       this.notify(s, { sessionUpdate: 'session_info_update', title: s.title, updatedAt: s.updatedAt });
     }
 
+    if (this.fault === 'silent' || this.fault === 'ignore-cancel') await silence(this.fault, signal);
     const command = /^\/(\w+)/.exec(promptText)?.[1];
     if (command === 'help' || command === 'tools') {
       await this.stream(s, 'agent_message_chunk', `msg-${s.tag}${n}-a`, command === 'help' ? text.HELP_TEXT : text.TOOLS_TEXT, signal);
@@ -311,6 +327,7 @@ export class DemoAgent {
     }
 
     await this.stream(s, 'agent_thought_chunk', `th-${s.tag}${n}`, text.thoughtText(promptText), signal);
+    if (this.fault === 'crash-mid-turn') return this.crashNow();
     const wantsEdit = /edit|permission/i.test(promptText);
     const wantsRun = /terminal|\brun\b/i.test(promptText);
     const wantsSelfEdit = /yourself/i.test(promptText);
@@ -374,6 +391,7 @@ export class DemoAgent {
     const newText = `${oldText ?? ''}Edited by the ACP Chat demo agent (turn ${n}).\n`;
     const diff = { type: 'diff', path: file, oldText, newText };
     this.notify(s, { sessionUpdate: 'tool_call', toolCallId: id, title: 'Edit demo-edit.txt', kind: 'edit', status: 'pending', content: [diff], locations: [{ path: file }] }, true);
+    if (this.fault === 'crash-mid-permission') setImmediate(() => this.crash());
     const answer = await this.request(
       ClientMethods.sessionRequestPermission,
       {

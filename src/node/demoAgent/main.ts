@@ -6,12 +6,14 @@
  *   ACP_DEMO_SESSION_OPS=off: neither offer nor answer fork, set_title, archive, delete and logout.
  *   ACP_DEMO_AUTH_FILE=PATH: require signing in, remembered in PATH (see auth.ts).
  *   ACP_DEMO_STEERING=on: offer `_session/steering` into a running turn (see steering.ts).
+ *   ACP_DEMO_FAULT=crash-on-prompt|crash-mid-turn|crash-mid-permission|silent|ignore-cancel: misbehave (faults.ts).
  * With `--login` it is instead the interactive sign-in a terminal auth method runs (auth.ts).
  */
 import { createAcpConnection } from '../transport/connection';
 import { DemoAgent } from './agent';
 import { LOGIN_ARG, LOGIN_AUTO_ENV, runLogin } from './auth';
 import { parseReplayShapes } from './replay';
+import { parseDemoFault } from './faults';
 
 const authFile = process.env.ACP_DEMO_AUTH_FILE || undefined;
 
@@ -32,6 +34,9 @@ if (process.argv.includes(LOGIN_ARG)) {
     replay,
     sessionOps: process.env.ACP_DEMO_SESSION_OPS !== 'off',
     steering: process.env.ACP_DEMO_STEERING === 'on',
+    fault: parseDemoFault(process.env.ACP_DEMO_FAULT, (m) => process.stderr.write(`[demo-agent] warn: ${m}\n`)),
+    // Exit once what was written (a permission request) is out: the client must see it before the crash.
+    crash: () => process.stdout.write('', () => process.exit(70)),
     ...(authFile ? { authFile } : {}),
   });
   acp.connection.onClose(() => process.exit(0));

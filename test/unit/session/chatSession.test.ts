@@ -15,7 +15,7 @@ import { DemoAgent } from '../../../src/node/demoAgent/agent';
 import { rpcError } from '../../../src/node/transport/connection';
 
 const settings = parseSettings(() => undefined).settings;
-function makeSession(opts: { store?: MessageStore; restoredSessionId?: string | null; restoredEarlier?: EarlierLink | null; agent?: ReturnType<typeof inProcessDemoAgent>; handlers?: (b: PermissionBroker) => ClientHandlers } = {}) {
+function makeSession(opts: { store?: MessageStore; restoredSessionId?: string | null; restoredEarlier?: EarlierLink | null; agent?: ReturnType<typeof inProcessDemoAgent>; handlers?: (b: PermissionBroker) => ClientHandlers; settings?: typeof settings } = {}) {
   const agent = opts.agent ?? inProcessDemoAgent();
   const changes: PanelChange[] = [];
   const wire: string[] = [];
@@ -26,7 +26,7 @@ function makeSession(opts: { store?: MessageStore; restoredSessionId?: string | 
       restoredSessionId: opts.restoredSessionId ?? null,
       restoredEarlier: opts.restoredEarlier ?? null,
       connect: agent.connect,
-      settings: () => settings,
+      settings: () => opts.settings ?? settings,
       handlers: (broker) =>
         opts.handlers?.(broker) ?? {
           requestPermission: async (p, signal) => ({
@@ -147,7 +147,8 @@ test('cancel answers the pending permission with cancelled and ends the turn', a
 });
 
 test('a crash says what happened; restart reattaches the same session without duplicating entries', async () => {
-  const { session, agent } = makeSession();
+  // The manual path: automatic restarts are recovery.test.ts's.
+  const { session, agent } = makeSession({ settings: { ...settings, restartOnCrash: false } });
   await session.start();
   session.prompt('hello');
   await session.whenIdle();
