@@ -50,7 +50,8 @@ export function editDraft(content: readonly ContentBlock[]): EditDraft {
       const uri = b.type === 'resource' ? b.resource.uri : b.uri;
       const file = fileOfUri(uri);
       if (!file || (file.lines === null && !file.problems && mentioned.has(baseName(file.path)))) continue;
-      const body = b.type === 'resource' && 'text' in b.resource ? b.resource.text : null;
+      const text: unknown = b.type === 'resource' ? (b.resource as { text?: unknown }).text : undefined;
+      const body = typeof text === 'string' ? text : null;
       const size = b.type === 'resource_link' ? (b.size ?? null) : body === null ? null : body.length;
       context.push({ kind: file.problems ? 'problems' : file.lines ? 'selection' : 'file', path: file.path, lines: file.lines, text: body, size });
     }
