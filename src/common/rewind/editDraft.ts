@@ -50,8 +50,8 @@ export function editDraft(content: readonly ContentBlock[]): EditDraft {
       const uri = b.type === 'resource' ? b.resource.uri : b.uri;
       const file = fileOfUri(uri);
       if (!file || (file.lines === null && !file.problems && mentioned.has(baseName(file.path)))) continue;
-      const text: unknown = b.type === 'resource' ? (b.resource as { text?: unknown }).text : undefined;
-      const body = typeof text === 'string' ? text : null;
+      const raw: unknown = b.type === 'resource' ? (b.resource as { text?: unknown }).text : undefined;
+      const body = typeof raw === 'string' ? raw : null;
       const size = b.type === 'resource_link' ? (b.size ?? null) : body === null ? null : body.length;
       context.push({ kind: file.problems ? 'problems' : file.lines ? 'selection' : 'file', path: file.path, lines: file.lines, text: body, size });
     }

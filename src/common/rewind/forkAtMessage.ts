@@ -7,6 +7,7 @@
  * behind (the branch sends its own version of it).
  */
 import type { AgentCapabilities } from '../protocol/requests';
+import type { Entry } from '../store/model';
 
 export const FORK_AT_MESSAGE = {
   /** The request field naming the message to branch at (an agent-assigned message id). */
@@ -36,4 +37,14 @@ export function forkAtMessageOf(params: unknown): string | undefined {
 /** The extra request fields that make a `session/fork` branch at `messageId`. */
 export function forkAtMessageParams(messageId: string): Record<string, string> {
   return { [FORK_AT_MESSAGE.param]: messageId };
+}
+
+/**
+ * What a fork at `messageId` holds of the source's entries: those before the message (all of them for a
+ * whole-session fork, or when the message is not among them: the agent took the fork, so it is shown).
+ */
+export function entriesBefore(entries: readonly Entry[], messageId: string | undefined): readonly Entry[] {
+  if (messageId === undefined) return entries;
+  const at = entries.findIndex((e) => e.kind !== 'tool_call' && e.kind !== 'elicitation' && e.messageId === messageId);
+  return at < 0 ? entries : entries.slice(0, at);
 }

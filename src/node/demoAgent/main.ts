@@ -6,6 +6,7 @@
  *   ACP_DEMO_SESSION_OPS=off: neither offer nor answer fork, set_title, archive, delete and logout.
  *   ACP_DEMO_AUTH_FILE=PATH: require signing in, remembered in PATH (see auth.ts).
  *   ACP_DEMO_STEERING=on: offer `_session/steering` into a running turn (see steering.ts).
+ *   ACP_DEMO_FORK_AT_MESSAGE=on: `session/fork` also forks at a message (the draft's `fork.atMessageId`).
  * With `--login` it is instead the interactive sign-in a terminal auth method runs (auth.ts).
  */
 import { createAcpConnection } from '../transport/connection';
@@ -32,6 +33,7 @@ if (process.argv.includes(LOGIN_ARG)) {
     replay,
     sessionOps: process.env.ACP_DEMO_SESSION_OPS !== 'off',
     steering: process.env.ACP_DEMO_STEERING === 'on',
+    forkAtMessage: process.env.ACP_DEMO_FORK_AT_MESSAGE === 'on',
     ...(authFile ? { authFile } : {}),
   });
   acp.connection.onClose(() => process.exit(0));
