@@ -58,6 +58,8 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
   private turn: TurnState = 'starting';
   private message: string | null = null;
   private readonly queue = new PromptQueue();
+  /** The prompt of the last turn started here, for Retry (same prompt, same session). */
+  private lastPrompt: QueuedPrompt | undefined;
   /** Editor context waiting for the next prompt (chips in the prompt box). */
   private readonly context = new PromptContext();
   private notices: Notice[] = [];
@@ -459,6 +461,30 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
     this.enqueue(prompt);
   }
 
+  /** The prompt the user just sent with the chips it takes, not sent here (an edit goes to a branch). */
+  takePrompt(text: string, images: readonly PromptImage[]): QueuedPrompt {
+    const context = this.context.take();
+    this.emitPanel({ context: [] });
+    return context.length ? { text: text.trim(), images, context } : { text: text.trim(), images };
+  }
+
+  /** Sends a prompt made elsewhere (a branch's first prompt), queued like any other. */
+  send(prompt: QueuedPrompt): void {
+    this.enqueue(prompt);
+  }
+
+  /** The context chips of the next prompt become `items` (an edited message's own context). */
+  replaceContext(items: readonly Omit<ContextItem, 'id'>[]): void {
+    this.context.take();
+    for (const item of items) this.context.add(item);
+    this.emitPanel({ context: this.context.chips() });
+  }
+
+  /** Retry: the last prompt sent in this chat, again, in the current session. */
+  retry(): void {
+    if (this.lastPrompt) this.enqueue(this.lastPrompt);
+  }
+
   private enqueue(prompt: QueuedPrompt): void {
     this.queue.push(prompt);
     this.emitPanel({ queuedPrompts: this.queue.forPanel(), context: [] });
@@ -536,8 +562,8 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
   }
 
   /** The content blocks of a prompt: its text (with @-mentions resolved), context and images the agent accepts. */
-  private async promptBlocks({ text, images, context }: QueuedPrompt, caps: AgentCapabilities | undefined): Promise<ContentBlock[]> {
-    const blocks: ContentBlock[] = text ? (this.o.buildPrompt ? await this.o.buildPrompt(text, caps) : [{ type: 'text', text }]) : [];
+  private async promptBlocks({ text, images, context, prefix }: QueuedPrompt, caps: AgentCapabilities | undefined): Promise<ContentBlock[]> {
+    const blocks: ContentBlock[] = [...(prefix ?? []), ...(text ? (this.o.buildPrompt ? await this.o.buildPrompt(text, caps) : [{ type: 'text' as const, text }]) : [])];
     if (context?.length) blocks.push(...contextBlocks(context, caps?.promptCapabilities?.embeddedContext === true));
     if (images.length && caps?.promptCapabilities?.image === true) {
       for (const img of images) blocks.push({ type: 'image', mimeType: img.mimeType, data: img.data });
@@ -553,6 +579,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
     const sid = this.sessionId;
     if (!link || sid === null) return;
     this.setTurn('busy', null);
+    this.lastPrompt = prompt;
     // The turn's entries are the ones after these (the list is append-only), for its Changes summary.
     const entriesBefore = this.o.store.session(sid)?.entries.length ?? 0;
     this.o.review?.turnStarted(sid);
