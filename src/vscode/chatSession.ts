@@ -39,7 +39,8 @@ import { steered } from '../common/protocol/steering';
 import { contextBlocks, type ContextItem } from '../common/context';
 import { SessionTerminals, type TerminalExit } from './sessionTerminals';
 import { PromptContext } from './promptContext';
-import type { ReviewAction } from '../common/changes/review';
+import type { ChangeReview, ReviewAction } from '../common/changes/review';
+import type { BranchOrigin } from '../common/debug/treeModel';
 import { supportsOperation } from '../common/protocol/sessionOps';
 
 export type { ChatSessionOptions, SessionSinks, SessionUi } from './sessionPorts';
@@ -58,6 +59,8 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
   private turn: TurnState = 'starting';
   private message: string | null = null;
   private readonly queue = new PromptQueue();
+  /** Where this chat was branched from (set by the chat service, the registry's owner), for the tree. */
+  origin: (() => BranchOrigin | null) | undefined;
   /** The prompt of the last turn started here, for Retry (same prompt, same session). */
   private lastPrompt: QueuedPrompt | undefined;
   /** Editor context waiting for the next prompt (chips in the prompt box). */
@@ -605,6 +608,11 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
     } catch (e) {
       this.o.log('error', `could not summarize the turn's changes: ${errorText(e)}`);
     }
+  }
+
+  /** The chat's Changes review (undefined where the chat has none, a capture). */
+  get review(): ChangeReview | undefined {
+    return this.o.review;
   }
 
   reviewChanges(setId: string, index: number | null, action: ReviewAction): void {
