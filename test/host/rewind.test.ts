@@ -60,7 +60,9 @@ async function freshChat(a: AcpChatApi) {
 }
 
 suite('Rewind: edit an earlier message, code goes back too', () => {
-  test('branching at an earlier message undoes the later turns\' edits and opens a new chat carrying the transcript', async () => {
+  test('branching at an earlier message undoes the later turns\' edits and opens a new chat carrying the transcript', async function () {
+    // Three demo turns (two in the source, the branch's first) on a shared machine.
+    this.timeout(180_000);
     const a = await api();
     const target = workspaceFile('demo-edit.txt');
     await vscode.workspace.fs.writeFile(target, new TextEncoder().encode('base\n'));
