@@ -80,7 +80,7 @@ suite('Rewind: edit an earlier message, code goes back too', () => {
 
     let branchId: unknown;
     const shown = await withDialogs('Undo Changes and Branch', async () => {
-      branchId = await vscode.commands.executeCommand(RewindCommands.branch, { chatId: sourceId, sessionId, key: second.key, prompt: { text: 'please do not edit anything', images: [] } });
+      branchId = await vscode.commands.executeCommand(RewindCommands.branch, { chatId: sourceId, sessionId, key: second.key, prompt: { text: 'tell me more instead', images: [] } });
     });
     assert.strictEqual(shown.length, 1, 'one question before the branch runs');
     assert.match(shown[0] ?? '', /Files put back: demo-edit\.txt/);
@@ -98,7 +98,7 @@ suite('Rewind: edit an earlier message, code goes back too', () => {
     assert.ok(transcript?.type === 'resource' && 'text' in transcript.resource);
     assert.match(String(transcript.resource.text), /a first question/);
     assert.doesNotMatch(String(transcript.resource.text), /please edit the file/);
-    assert.ok(first.content.some((b) => b.type === 'text' && b.text === 'please do not edit anything'));
+    assert.ok(first.content.some((b) => b.type === 'text' && b.text === 'tell me more instead'));
     await branch.whenIdle();
     assert.strictEqual(source.entries().length, entriesBefore, 'the original chat is unchanged');
   });
