@@ -161,6 +161,8 @@ export class ChatApp {
           return;
         case 'focusPrompt':
           return this.prompt.focus();
+        case 'editPrompt':
+          return this.prompt.beginEdit(msg.key, msg.text, msg.images);
         case 'mentionResults':
           return this.prompt.setMentionResults(msg.query, msg.paths);
         case 'raw':

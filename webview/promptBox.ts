@@ -48,6 +48,9 @@ export class PromptBox {
   /** The agent takes prompts into a running turn (`_session/steering`): Alt+Enter steers, Enter queues. */
   private canSteer = false;
   private readonly hint = h('div', { class: 'prompt-hint', id: 'prompt-hint', 'aria-live': 'polite' });
+  /** The user message being edited (Edit and Rerun): sending makes a branch at it. */
+  private editing: string | null = null;
+  private readonly editBar = h('div', { class: 'prompt-editing', role: 'status' });
 
   constructor(
     private readonly post: (m: WebviewToHost) => void,
@@ -59,7 +62,8 @@ export class PromptBox {
     this.textarea.addEventListener('paste', (e) => this.onPaste(e));
     this.hint.hidden = true;
     this.textarea.setAttribute('aria-describedby', 'prompt-hint');
-    this.el = h('div', { class: 'prompt' }, this.list, this.contextRow, this.imageRow, this.hint, h('div', { class: 'prompt-row' }, this.textarea, h('div', { class: 'prompt-buttons' }, this.cancel, this.send)));
+    this.editBar.hidden = true;
+    this.el = h('div', { class: 'prompt' }, this.list, this.editBar, this.contextRow, this.imageRow, this.hint, h('div', { class: 'prompt-row' }, this.textarea, h('div', { class: 'prompt-buttons' }, this.cancel, this.send)));
     this.textarea.addEventListener('keydown', (e) => this.onKey(e));
     this.textarea.addEventListener('input', () => {
       this.autosize();
@@ -120,7 +124,9 @@ export class PromptBox {
     const text = this.textarea.value;
     if (this.readOnly || (text.trim() === '' && this.images.length === 0 && this.context.length === 0)) return;
     const images = this.images.map(({ mimeType, data }) => ({ mimeType, data }));
-    this.post({ type: 'prompt', text, ...(images.length ? { images } : {}), ...(steer && this.steerable() ? { steer: true } : {}) });
+    const branch = this.editing !== null ? { branchFrom: this.editing } : steer && this.steerable() ? { steer: true } : {};
+    this.post({ type: 'prompt', text, ...(images.length ? { images } : {}), ...branch });
+    this.endEdit(false);
     this.images = [];
     this.renderImages();
     this.textarea.value = '';
@@ -128,6 +134,35 @@ export class PromptBox {
     this.closeCompletion();
     this.onDraft('');
     this.updateButtons();
+  }
+
+  /** Opens an earlier user message for editing: its text and images replace the draft; Send makes a branch. */
+  beginEdit(key: string, text: string, images: readonly { readonly mimeType: string; readonly data: string }[]): void {
+    this.editing = key;
+    const cancel = button('Cancel edit', 'close', { class: 'icon-button cancel-edit' });
+    cancel.addEventListener('click', () => this.endEdit(true));
+    this.editBar.replaceChildren(icon('edit'), h('span', {}, 'Editing an earlier message: sending starts a new branch (this chat stays as it is). Esc cancels.'), cancel);
+    this.editBar.hidden = false;
+    this.images = images.slice(0, MAX_IMAGES).map((i) => ({ ...i, url: `data:${i.mimeType};base64,${i.data}` }));
+    this.renderImages();
+    this.setDraft(text);
+    this.onDraft(text);
+    this.focus();
+  }
+
+  /** Leaves edit mode; `clear`: the draft it filled in goes too (cancelled rather than sent). */
+  private endEdit(clear: boolean): void {
+    if (this.editing === null) return;
+    this.editing = null;
+    this.editBar.hidden = true;
+    this.editBar.replaceChildren();
+    if (clear) {
+      this.images = [];
+      this.renderImages();
+      this.setDraft('');
+      this.onDraft('');
+      this.focus();
+    }
   }
 
   /** The host's context chips (a panel field): re-rendered only when they changed. */
@@ -194,6 +229,9 @@ export class PromptBox {
     } else if (open && (e.key === 'Tab' || (e.key === 'Enter' && !e.shiftKey))) {
       e.preventDefault();
       this.accept(this.selected);
+    } else if (e.key === 'Escape' && !open && this.editing !== null) {
+      e.preventDefault();
+      this.endEdit(true);
     } else if (e.key === 'Enter' && !e.shiftKey && !e.altKey) {
       e.preventDefault();
       this.submit();

@@ -5,6 +5,7 @@
  * removal from the panel never lands on another prompt when the one at the front was sent meanwhile.
  */
 import type { ContextItem } from './context';
+import type { ContentBlock } from './protocol/content';
 import type { QueuedPromptView } from './webview/contract';
 
 export interface QueuedPrompt {
@@ -12,6 +13,8 @@ export interface QueuedPrompt {
   readonly images: readonly { readonly mimeType: string; readonly data: string }[];
   /** Editor context attached when the prompt was sent (chips in the prompt box). */
   readonly context?: readonly ContextItem[];
+  /** Blocks sent before the prompt's own (a branch's carried transcript). */
+  readonly prefix?: readonly ContentBlock[];
 }
 
 export class PromptQueue {

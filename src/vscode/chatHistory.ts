@@ -1,13 +1,15 @@
 /**
  * Chat history: "ACP: Open Session…" lists every chat (open or closed, any agent) and the focused
  * agent's own saved sessions (`session/list`); a chat reopens into its tab, an agent session opens in
- * a new chat of that agent (loaded, so its history is replayed). Each chat row has a Delete button; deleting asks the agent to close and delete the
+ * a new chat of that agent (loaded, so its history is replayed). Branches (Edit and Rerun) are listed under
+ * the chat they were made from. Each chat row has a Delete button; deleting asks the agent to close and delete the
  * chat's sessions where it advertises `sessionCapabilities.close` / `.delete`, then removes our copy.
  */
 import * as vscode from 'vscode';
 import { labelText, noticeText } from '../common/untrusted';
 import { errorText } from '../common/util/errors';
 import type { ChatService } from './chatService';
+import { branchTree } from '../common/chats/registry';
 
 interface Item extends vscode.QuickPickItem {
   readonly chatId?: string;
@@ -27,11 +29,12 @@ export async function pickSession(service: ChatService): Promise<void> {
       })
     : [];
   const chatItems = (): Item[] =>
-    service.chatRecords().map((c) => {
+    // Branches follow the chat they were made from, indented one step per generation.
+    branchTree(service.chatRecords()).map(({ record: c, depth }) => {
       const agent = service.agents().find((a) => a.id === c.agentId)?.name ?? c.agentId;
       const state = c.id === service.focusedChatId ? ' (current)' : service.tabOf(c.id) ? ' (open)' : '';
       return {
-        label: service.titleOf(c.id),
+        label: `${depth ? `${'\u2003'.repeat(depth - 1)}\u21b3 ` : ''}${service.titleOf(c.id)}`,
         description: labelText(`${agent}${state}`),
         detail: labelText(`${c.sessionId ?? 'no session yet'}${c.updatedAt ? ` · ${new Date(c.updatedAt).toLocaleString()}` : ''}`),
         chatId: c.id,

@@ -20,7 +20,7 @@ import * as vscode from 'vscode';
 import path from 'node:path';
 import { allAgents, demoAgent, findAgent, type AgentConfig, type Settings } from '../common/config/settings';
 import { createChatStatus, pickAgent, readSettings } from './chatChrome';
-import { ChatRegistry, chatTitle, chatToOpen, isChatId, parseChatIndex, type ChatRecord } from '../common/chats/registry';
+import { ChatRegistry, chatTitle, chatToOpen, isChatId, parseChatIndex, type ChatOrigin, type ChatRecord } from '../common/chats/registry';
 import { Disposable, Emitter, type Event } from '../common/util/lifecycle';
 import { noticeText } from '../common/untrusted';
 import { spawnAgent, type ConnectAgent } from '../node/acp/agentLink';
@@ -640,6 +640,10 @@ export class ChatService extends Disposable {
     );
     this.live.set(chatId, session);
     session.own(this.attention.watch(chatId, (l) => session.onDidChange(l)));
+    session.origin = () => {
+      const o = this.originOf(chatId);
+      return o ? { sessionId: o.sessionId, messageKey: o.messageKey, chat: this.registry.has(o.chatId) ? this.titleOf(o.chatId) : 'a deleted chat' } : null;
+    };
     // The tree (and its "why is it empty" message) follows the focused chat, which may be focused before
     // its session exists.
     if (this.focusedChatId === chatId) this.showFocusedInTree();
@@ -711,6 +715,20 @@ export class ChatService extends Disposable {
   /** Where the chats are kept (every window of the workspace shares it); undefined before `ready()` or without storage. */
   chatsDir(): string | undefined {
     return this.persistence?.folder;
+  }
+
+  /** Records where a branch chat came from (its tree and Open Session… show it). */
+  setOrigin(chatId: string, origin: ChatOrigin): void {
+    this.registry.update(chatId, { origin });
+  }
+
+  originOf(chatId: string): ChatOrigin | null {
+    return this.registryValue?.get(chatId)?.origin ?? null;
+  }
+
+  /** Where branches' carried transcripts are written (beside the captures). */
+  branchesDir(): string {
+    return path.join((this.context.storageUri ?? this.context.globalStorageUri).fsPath, 'branches');
   }
 
   /** Where captures are written: the workspace's extension storage (or the global one without a workspace). */

@@ -42,7 +42,8 @@ import { steered } from '../common/protocol/steering';
 import { contextBlocks, type ContextItem } from '../common/context';
 import { SessionTerminals, type TerminalExit } from './sessionTerminals';
 import { PromptContext } from './promptContext';
-import type { ReviewAction } from '../common/changes/review';
+import type { ChangeReview, ReviewAction } from '../common/changes/review';
+import type { BranchOrigin } from '../common/debug/treeModel';
 import { supportsOperation } from '../common/protocol/sessionOps';
 
 export type { ChatSessionOptions, SessionSinks, SessionUi } from './sessionPorts';
@@ -61,6 +62,10 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
   private turn: TurnState = 'starting';
   private message: string | null = null;
   private readonly queue = new PromptQueue();
+  /** Where this chat was branched from (set by the chat service, the registry's owner), for the tree. */
+  origin: (() => BranchOrigin | null) | undefined;
+  /** The prompt of the last turn started here, for Retry (same prompt, same session). */
+  private lastPrompt: QueuedPrompt | undefined;
   /** Editor context waiting for the next prompt (chips in the prompt box). */
   private readonly context = new PromptContext();
   private notices: Notice[] = [];
@@ -517,6 +522,30 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
     this.enqueue(prompt);
   }
 
+  /** The prompt the user just sent with the chips it takes, not sent here (an edit goes to a branch). */
+  takePrompt(text: string, images: readonly PromptImage[]): QueuedPrompt {
+    const context = this.context.take();
+    this.emitPanel({ context: [] });
+    return context.length ? { text: text.trim(), images, context } : { text: text.trim(), images };
+  }
+
+  /** Sends a prompt made elsewhere (a branch's first prompt), queued like any other. */
+  send(prompt: QueuedPrompt): void {
+    this.enqueue(prompt);
+  }
+
+  /** The context chips of the next prompt become `items` (an edited message's own context). */
+  replaceContext(items: readonly Omit<ContextItem, 'id'>[]): void {
+    this.context.take();
+    for (const item of items) this.context.add(item);
+    this.emitPanel({ context: this.context.chips() });
+  }
+
+  /** Retry: the last prompt sent in this chat, again, in the current session. */
+  retry(): void {
+    if (this.lastPrompt) this.enqueue(this.lastPrompt);
+  }
+
   private enqueue(prompt: QueuedPrompt): void {
     this.queue.push(prompt);
     this.emitPanel({ queuedPrompts: this.queue.forPanel(), context: [] });
@@ -595,8 +624,8 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
   }
 
   /** The content blocks of a prompt: its text (with @-mentions resolved), context and images the agent accepts. */
-  private async promptBlocks({ text, images, context }: QueuedPrompt, caps: AgentCapabilities | undefined): Promise<ContentBlock[]> {
-    const blocks: ContentBlock[] = text ? (this.o.buildPrompt ? await this.o.buildPrompt(text, caps) : [{ type: 'text', text }]) : [];
+  private async promptBlocks({ text, images, context, prefix }: QueuedPrompt, caps: AgentCapabilities | undefined): Promise<ContentBlock[]> {
+    const blocks: ContentBlock[] = [...(prefix ?? []), ...(text ? (this.o.buildPrompt ? await this.o.buildPrompt(text, caps) : [{ type: 'text' as const, text }]) : [])];
     if (context?.length) blocks.push(...contextBlocks(context, caps?.promptCapabilities?.embeddedContext === true));
     if (images.length && caps?.promptCapabilities?.image === true) {
       for (const img of images) blocks.push({ type: 'image', mimeType: img.mimeType, data: img.data });
@@ -614,6 +643,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
     this.setTurn('busy', null);
     const gen = ++this.turnGen;
     this.supervisor.turnStarted(prompt);
+    this.lastPrompt = prompt;
     // The turn's entries are the ones after these (the list is append-only), for its Changes summary.
     const entriesBefore = this.o.store.session(sid)?.entries.length ?? 0;
     this.o.review?.turnStarted(sid);
@@ -641,6 +671,11 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
     } catch (e) {
       this.o.log('error', `could not summarize the turn's changes: ${errorText(e)}`);
     }
+  }
+
+  /** The chat's Changes review (undefined where the chat has none, a capture). */
+  get review(): ChangeReview | undefined {
+    return this.o.review;
   }
 
   reviewChanges(setId: string, index: number | null, action: ReviewAction): void {

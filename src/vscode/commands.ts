@@ -9,6 +9,8 @@ import { addToChat, fileItem, problemsItem, selectionItem, urisFrom } from './co
 import { showAgentCapabilities, showProtocolLog, showProtocolMessages } from './inspector';
 import { checkAgent } from './checkAgent';
 import { deleteChatCommand, pickSession, pickSideBarChat } from './chatHistory';
+import { branch, branchRequestFrom, editMessage, regenerate, retry, type RewindHost } from './rewind';
+import { RewindCommands } from './rewindCommands';
 import { archiveChat, forkChat, forkPointFrom, logout, renameChat, SessionCommands, unarchiveChat, type SessionCommandHost } from './sessionCommands';
 
 export const Commands = {
@@ -104,6 +106,31 @@ export class CommandRegistry extends Disposable {
       },
     };
     this.add(Commands.forkChat, (point?: unknown) => forkChat(host, forkPointFrom(point)));
+    const rewind: RewindHost = {
+      chat: host.chat,
+      chatIdOf: (chat) => s.chatIdOf(chat),
+      postTo: async (chat, message) => {
+        const id = s.chatIdOf(chat);
+        const panel = await s.openChat(id !== undefined ? { chatId: id } : {});
+        await panel.whenReady();
+        panel.post(message);
+      },
+      openFork: async (source, forkSessionId) => chatIdOfPanel(await s.openFork(source, forkSessionId)),
+      newChat: async (agentId) => chatIdOfPanel(await s.newChat(agentId)),
+      live: (chatId) => s.chat(chatId),
+      setOrigin: (chatId, origin) => s.setOrigin(chatId, origin),
+      branchesDir: () => s.branchesDir(),
+    };
+    this.add(RewindCommands.editMessage, async (point?: unknown) => {
+      const p = forkPointFrom(point);
+      if (p) await editMessage(rewind, p);
+    });
+    this.add(RewindCommands.branch, (req?: unknown) => {
+      const r = branchRequestFrom(req);
+      return r ? branch(rewind, r) : undefined;
+    });
+    this.add(RewindCommands.retry, (chatId?: unknown) => retry(rewind, typeof chatId === 'string' ? chatId : undefined));
+    this.add(RewindCommands.regenerate, (chatId?: unknown) => regenerate(rewind, typeof chatId === 'string' ? chatId : undefined));
     this.add(Commands.renameChat, (title?: unknown) => renameChat(host, typeof title === 'string' ? title : undefined));
     this.add(Commands.archiveChat, () => archiveChat(host));
     this.add(Commands.unarchiveChat, (sessionId?: unknown) => unarchiveChat(host, typeof sessionId === 'string' ? sessionId : undefined));
@@ -142,4 +169,9 @@ export class CommandRegistry extends Disposable {
   private add(id: string, fn: (...args: unknown[]) => unknown): void {
     this.register(vscode.commands.registerCommand(id, fn));
   }
+}
+
+function chatIdOfPanel(panel: { readonly chatId?: string }): string {
+  if (panel.chatId === undefined) throw new Error('the new chat has no id');
+  return panel.chatId;
 }

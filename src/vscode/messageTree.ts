@@ -9,6 +9,7 @@ import {
   groupChildren,
   sessionChildren,
   sessionNode,
+  type BranchOrigin,
   type TreeGroup,
   type TreeNode,
 } from '../common/debug/treeModel';
@@ -29,6 +30,8 @@ export interface TreeSource {
   protocolRecords(seqs: ReadonlySet<number>): readonly CaptureRecord[];
   /** Conformance findings about this session (and the connection), by capture line; absent: not checked. */
   findings?(sessionId: string): readonly Finding[];
+  /** Where the chat was branched from (provenance `forked`); shown under its first session. */
+  origin?(): BranchOrigin | null;
 }
 
 const REFRESH_MS = 150;
@@ -150,7 +153,7 @@ export class MessageTreeProvider extends Disposable implements vscode.TreeDataPr
     const { source, session } = found;
     switch (node.type) {
       case 'session':
-        return sessionChildren(session, source.diagnostics(session.sessionId), source.findings?.(session.sessionId));
+        return sessionChildren(session, source.diagnostics(session.sessionId), source.findings?.(session.sessionId), source.sessions()[0] === session ? source.origin?.() : null);
       case 'entry': {
         const entry = session.entries.find((e) => e.key === node.key);
         return entry ? entryDetails(session.sessionId, entry, source.findings?.(session.sessionId)) : [];

@@ -4,6 +4,7 @@
  */
 import type { NoticeActionId } from '../common/notices';
 import type { Clock } from '../common/recovery/timers';
+import type { QueuedPrompt } from '../common/promptQueue';
 import type { ElicitationBroker } from '../common/elicitationBroker';
 import type { AgentConfig, Settings } from '../common/config/settings';
 import type { StoreChange } from '../common/store';
@@ -46,6 +47,10 @@ export interface ChatControls {
   moveQueued(id: string, offset: number): void;
   /** Drops an editor-context item from the next prompt. */
   removeContext(id: string): void;
+  /** The prompt the user just sent, with the context chips it takes (the chips are cleared), without sending it. */
+  takePrompt(text: string, images: readonly PromptImage[]): QueuedPrompt;
+  /** Sends the last prompt again in the same session (after an error or a cancel). */
+  retry(): void;
   setMode(modeId: string): void;
   setConfigOption(configId: string, value: string | boolean): void;
   /** The local key of a tool call's entry, for permission cards. */
@@ -74,6 +79,12 @@ export interface SessionUi {
   runTerminalAuth?(agent: AgentConfig, method: TerminalAuthMethod, cwd: string): Promise<boolean>;
   /** Fork Chat Here on a user message of a session the chat shows (runs the command). */
   forkChat?(sessionId: string, key: string): void;
+  /** Edit and Rerun on a user message: opens it in the prompt box (runs the command). */
+  editMessage?(sessionId: string, key: string): void;
+  /** Sends an edited message as a branch at the user message `key` (runs the command). */
+  branch?(sessionId: string, key: string, prompt: QueuedPrompt): void;
+  /** Regenerate the last answer: a branch at the last user message (runs the command). */
+  regenerate?(): void;
   /** A permission request waits for the user: make sure they see it. */
   permissionAsked(session: ChatControls, title: string): void;
   /** The chat's agent is not configured: runs Add Agent, or opens the agents setting. */

@@ -9,6 +9,7 @@ import { isDiffV2 } from '../common/protocol/contentHelpers';
 import type { AuthMethod } from '../common/protocol/requests';
 import { asTerminalAuthMethod, isRunnableAuthMethod } from '../common/protocol/sessionOps';
 import { runTerminalAuth } from './terminalAuth';
+import { RewindCommands } from './rewindCommands';
 import { SessionCommands } from './sessionCommands';
 import type { ChatControls, SessionUi } from './sessionPorts';
 import type { VirtualDocuments } from './virtualDocuments';
@@ -111,6 +112,15 @@ export function createSessionUi(d: SessionUiDeps): SessionUi {
     },
     forkChat(sessionId, key) {
       void vscode.commands.executeCommand(SessionCommands.forkChat, { ...(d.chatId !== undefined ? { chatId: d.chatId } : {}), sessionId, key });
+    },
+    editMessage(sessionId, key) {
+      void vscode.commands.executeCommand(RewindCommands.editMessage, { ...(d.chatId !== undefined ? { chatId: d.chatId } : {}), sessionId, key });
+    },
+    branch(sessionId, key, prompt) {
+      void vscode.commands.executeCommand(RewindCommands.branch, { ...(d.chatId !== undefined ? { chatId: d.chatId } : {}), sessionId, key, prompt });
+    },
+    regenerate() {
+      void vscode.commands.executeCommand(RewindCommands.regenerate, d.chatId);
     },
     runTerminalAuth(agent, method, cwd) {
       return runTerminalAuth(agent, method, cwd, (m) => d.log.info(m));

@@ -44,7 +44,7 @@ export function createTurnChanges(d: TurnChangesDeps): ChangeReview {
   };
   return new ChangeReview(
     {
-      files: { read: readNow, restore, mayRestore: (p) => d.insideWorkspace(p) },
+      files: { read: readNow, restore, restoreAll, mayRestore: (p) => d.insideWorkspace(p) },
       agentName: d.agentName,
       canonical: (p) => (nodePath.isAbsolute(p) ? nodePath.normalize(p) : nodePath.resolve(d.cwd, p)),
       shownPath: (p) => vscode.workspace.asRelativePath(p),
@@ -115,4 +115,26 @@ async function restore(path: string, text: string | null, label: string): Promis
   if (!(await vscode.workspace.applyEdit(edit))) throw new Error('VS Code refused the edit');
   // Tools that read the disk (the agent's) must see the undo too; unsaved work of the user's stays unsaved.
   if (!wasDirty && !(await doc.save())) throw new Error('could not save the file');
+}
+
+/**
+ * Several restores as one WorkspaceEdit (a rewind: one Ctrl+Z in the editor brings them all back). Files
+ * that were not dirty are saved afterwards, so the agent's tools read the disk as the user sees it.
+ */
+async function restoreAll(items: readonly { readonly path: string; readonly text: string | null }[], label: string): Promise<void> {
+  const edit = new vscode.WorkspaceEdit();
+  const meta = { label, needsConfirmation: false };
+  const toSave: vscode.TextDocument[] = [];
+  for (const { path, text } of items) {
+    const uri = vscode.Uri.file(path);
+    if (text === null) edit.deleteFile(uri, { ignoreIfNotExists: true }, meta);
+    else if ((await readDisk(uri)) === null) edit.createFile(uri, { ignoreIfExists: true, contents: new TextEncoder().encode(text) }, meta);
+    else {
+      const doc = openDocument(uri) ?? (await vscode.workspace.openTextDocument(uri));
+      if (!doc.isDirty) toSave.push(doc);
+      edit.replace(uri, new vscode.Range(new vscode.Position(0, 0), doc.lineAt(doc.lineCount - 1).range.end), text, meta);
+    }
+  }
+  if (!(await vscode.workspace.applyEdit(edit))) throw new Error('VS Code refused the edit');
+  for (const doc of toSave) if (!(await doc.save())) throw new Error(`could not save ${doc.uri.fsPath}`);
 }

@@ -13,8 +13,22 @@ export function dispatchWebviewMessage(session: ChatControls, ui: SessionUi, m: 
     case 'mentionQuery':
     case 'getRaw':
       return; // answered by the panel itself
-    case 'prompt':
-      return session.prompt(m.text, m.images ?? [], m.steer === true);
+    case 'prompt': {
+      if (m.branchFrom === undefined) return session.prompt(m.text, m.images ?? [], m.steer === true);
+      const shown = session.shownEntry(m.branchFrom);
+      if (shown?.entry.kind === 'user_message') ui.branch?.(shown.sessionId, m.branchFrom, session.takePrompt(m.text, m.images ?? []));
+      else warn(`edit of unknown message ${m.branchFrom} ignored`);
+      return;
+    }
+    case 'editMessage': {
+      const shown = session.shownEntry(m.key);
+      if (shown?.entry.kind === 'user_message') ui.editMessage?.(shown.sessionId, m.key);
+      return;
+    }
+    case 'retry':
+      return session.retry();
+    case 'regenerate':
+      return ui.regenerate?.();
     case 'cancel':
       return session.cancel();
     case 'permission':

@@ -2,7 +2,7 @@
 // tab titles that agent text cannot turn into icons or links, and a saved index that survives bad records.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ChatRegistry, chatTitle, chatToOpen, historyOrder, isChatId, newChatId, parseChatIndex, type ChatRecord } from '../../src/common/chats/registry';
+import { ChatRegistry, chatTitle, chatToOpen, historyOrder, isChatId, newChatId, parseChatIndex, type ChatRecord, branchTree } from '../../src/common/chats/registry';
 
 const seq = (...xs: number[]) => {
   let i = 0;
@@ -131,4 +131,16 @@ test('what "open chat" opens: by id, by agent session, a new one, else the focus
   assert.deepEqual(chatToOpen(r, { sessionId: 's-a' }, 'demo', none), { kind: 'existing', record: r.get(a.id) }, 'the chat showing that session');
   assert.deepEqual(chatToOpen(r, { sessionId: 's-a' }, 'other', none), { kind: 'new', sessionId: 's-a' }, 'another agent\'s session of that id is another session');
   assert.deepEqual(chatToOpen(r, { sessionId: 's-b' }, 'other', (id) => (id === b.id ? 's-b' : null)), { kind: 'existing', record: r.get(b.id) }, 'a running chat\'s current session counts');
+});
+
+test('branches: saved with their origin, listed under their source (deeper for a branch of a branch), cycles not lost', () => {
+  const mk = (id: string, updatedAt: number, from?: string): ChatRecord => ({ id, agentId: 'a', title: null, sessionId: null, createdAt: updatedAt, updatedAt, open: false, origin: from ? { kind: 'forked', chatId: from, sessionId: 's', messageKey: 'k' } : null });
+  const chats = [mk('root', 1), mk('b1', 5, 'root'), mk('b2', 3, 'root'), mk('bb', 4, 'b2'), mk('other', 2), mk('orphan', 6, 'deleted'), mk('x', 7, 'y'), mk('y', 8, 'x')];
+  const parsed = parseChatIndex({ version: 1, chats, focused: [] }, () => assert.fail('readable'));
+  assert.deepEqual(parsed.chats.find((c) => c.id === 'b1')?.origin, { kind: 'forked', chatId: 'root', sessionId: 's', messageKey: 'k' });
+  const old = parseChatIndex({ version: 1, chats: [{ id: 'c', agentId: 'a', title: null, sessionId: null, createdAt: 0, updatedAt: 0, open: false }], focused: [] }, () => assert.fail());
+  assert.equal(old.chats[0]?.origin ?? null, null, 'a list saved before branches reads as no origin');
+  const tree = branchTree(parsed.chats).map((n) => `${'-'.repeat(n.depth)}${n.record.id}`);
+  assert.deepEqual(tree.filter((t) => !['x', 'y', '-x', '-y'].includes(t)), ['orphan', 'other', 'root', '-b1', '-b2', '--bb']);
+  assert.equal(tree.filter((t) => t.endsWith('x') || t.endsWith('y')).length, 2, 'a cycle of origins still lists both chats once');
 });

@@ -41,7 +41,9 @@ export class MessageView extends EntryView<MessageEntry> {
       if (e.kind === 'user_message') {
         const fork = button('Fork Chat Here', 'repo-forked', { class: 'icon-button fork-chat' });
         fork.addEventListener('click', () => this.ctx.post({ type: 'forkChat', key: this.entry.key }));
-        actions.prepend(fork);
+        const edit = button('Edit and Rerun (a new branch)', 'edit', { class: 'icon-button edit-message' });
+        edit.addEventListener('click', () => this.ctx.post({ type: 'editMessage', key: this.entry.key }));
+        actions.prepend(edit, fork);
       }
       this.el.append(h('div', { class: 'entry-head' }, who, actions), this.body);
     }

@@ -11,6 +11,7 @@ import type { Entry } from '../store/model';
 import { byPath, reportedDiffs, reportedTexts, resolveDiffs } from './derive';
 import { EMPTY_CHANGES, isOpen, openSet, reduceChanges, type ChangeSet, type ChangesAction, type ChangesState, type FileChange, type ReportedChange } from './model';
 import { sessionViews, setView, type ChangeSetView } from './view';
+import { rewindTargets, type RewindFile } from './rewind';
 
 export interface ReviewFiles {
   /** The text the user sees now (an open editor's unsaved text, else the disk); null when the file does not exist. */
@@ -19,6 +20,14 @@ export interface ReviewFiles {
   restore(path: string, text: string | null, label: string): Promise<void>;
   /** Whether Undo may write this agent-reported path (the agent could name any file in a diff). */
   mayRestore(path: string): Promise<boolean>;
+  /** Several restores as one edit (one Ctrl+Z brings them all back); absent: one `restore` per file. */
+  restoreAll?(items: readonly { readonly path: string; readonly text: string | null }[], label: string): Promise<void>;
+}
+
+/** What a rewind found: the files it would put back and those it leaves alone (shown paths). */
+export interface RewindOffer {
+  readonly files: readonly string[];
+  readonly refused: readonly { readonly path: string; readonly why: string }[];
 }
 
 export interface ReviewPorts {
@@ -146,6 +155,46 @@ export class ChangeReview extends Disposable {
         return;
       }
     }
+  }
+
+  /**
+   * Rewind: undoes the Changes of `sessionId`'s turns shown after `laterKeys`, newest first, as one edit.
+   * `confirm` sees what would be reverted and what is refused (changed since, or not undoable) and says
+   * whether to go ahead; the files are checked again just before the edit. Returns the files put back.
+   */
+  rewind(sessionId: string, laterKeys: ReadonlySet<string>, confirm: (offer: RewindOffer) => Promise<boolean>): Promise<readonly string[]> {
+    const run = this.queue.then(() => this.runRewind(sessionId, laterKeys, confirm));
+    this.queue = run.then(
+      () => undefined,
+      (e: unknown) => this.ports.log('error', `changes: rewind failed: ${errorText(e)}`),
+    );
+    return run;
+  }
+
+  private async runRewind(sessionId: string, laterKeys: ReadonlySet<string>, confirm: (offer: RewindOffer) => Promise<boolean>): Promise<readonly string[]> {
+    const agent = this.ports.agentName();
+    const check = async () => {
+      const t = rewindTargets(this.stateValue, sessionId, laterKeys);
+      const refused = t.refused.map((r) => ({ path: this.ports.shownPath(r.path), why: r.why }));
+      const ready: RewindFile[] = [];
+      for (const f of t.files) {
+        const now = await this.ports.files.read(f.path).catch(() => undefined);
+        if (now === f.expected) ready.push(f);
+        else refused.push({ path: this.ports.shownPath(f.path), why: now === null ? `it was deleted after ${agent}'s edit` : `it changed after ${agent}'s edit` });
+      }
+      return { ready, refused };
+    };
+    const first = await check();
+    if (first.ready.length === 0 && first.refused.length === 0) return [];
+    if (!(await confirm({ files: first.ready.map((f) => this.ports.shownPath(f.path)), refused: first.refused }))) return [];
+    const { ready } = await check();
+    if (ready.length === 0) return [];
+    const label = `Undo ${agent}'s edits of the later turns`;
+    const items = ready.map((f) => ({ path: f.path, text: f.restoreTo }));
+    if (this.ports.files.restoreAll) await this.ports.files.restoreAll(items, label);
+    else for (const i of items) await this.ports.files.restore(i.path, i.text, label);
+    for (const f of ready) for (const setId of f.setIds) this.dispatch({ type: 'undone', setId, path: f.path });
+    return ready.map((f) => this.ports.shownPath(f.path));
   }
 
   /** Restores the previous text when the file still holds the agent's version; else records why not. */

@@ -20,7 +20,19 @@ export interface ChatRecord {
   readonly updatedAt: number;
   /** Shown in an editor tab (restored after a reload); a closed chat stays in history. */
   readonly open: boolean;
+  /** Where a branch came from (Edit and Rerun, Regenerate); null (or absent, in older lists): a chat of its own. */
+  readonly origin?: ChatOrigin | null;
 }
+
+/** A branch's source: the chat, its session and the user message (store key) the branch was made at. */
+export interface ChatOrigin {
+  readonly kind: 'forked';
+  readonly chatId: string;
+  readonly sessionId: string;
+  readonly messageKey: string;
+}
+
+const zChatOrigin = z.object({ kind: z.literal('forked'), chatId: z.string().min(1).max(200), sessionId: z.string().max(2000), messageKey: z.string().max(200) });
 
 const zChatRecord = z.object({
   id: z.string().min(1).max(200),
@@ -30,6 +42,7 @@ const zChatRecord = z.object({
   createdAt: z.number().catch(0),
   updatedAt: z.number().catch(0),
   open: z.boolean().catch(false),
+  origin: zChatOrigin.nullable().optional().catch(undefined),
 });
 
 const zChatIndex = z.object({ version: z.literal(1), chats: z.array(z.unknown()), focused: z.array(z.string()).catch([]) });
@@ -105,6 +118,34 @@ export function chatTitle(record: Pick<ChatRecord, 'title'>, agentName: string, 
 /** History order: most recently used first; a tie (same millisecond) by creation, newest first. */
 export function historyOrder(chats: readonly ChatRecord[]): ChatRecord[] {
   return [...chats].sort((a, b) => b.updatedAt - a.updatedAt || b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1));
+}
+
+/**
+ * Chats as a tree of branches, for the history list: each chat in history order at the top level unless
+ * it is a branch of a chat still listed, in which case it follows its source (its own branches after it,
+ * deeper). `depth` 0 is a chat of its own. A cycle (not made by us, but the list is a file) ends at the root.
+ */
+export function branchTree(chats: readonly ChatRecord[]): { readonly record: ChatRecord; readonly depth: number }[] {
+  const ordered = historyOrder(chats);
+  const ids = new Set(ordered.map((c) => c.id));
+  const parentOf = (c: ChatRecord) => (c.origin && c.origin.chatId !== c.id && ids.has(c.origin.chatId) ? c.origin.chatId : undefined);
+  const children = new Map<string, ChatRecord[]>();
+  for (const c of ordered) {
+    const p = parentOf(c);
+    if (p !== undefined) children.set(p, [...(children.get(p) ?? []), c]);
+  }
+  const out: { record: ChatRecord; depth: number }[] = [];
+  const seen = new Set<string>();
+  const visit = (c: ChatRecord, depth: number) => {
+    if (seen.has(c.id)) return;
+    seen.add(c.id);
+    out.push({ record: c, depth });
+    for (const k of children.get(c.id) ?? []) visit(k, depth + 1);
+  };
+  for (const c of ordered) if (parentOf(c) === undefined) visit(c, 0);
+  // Chats only reachable through a cycle of origins: listed at the top level rather than lost.
+  for (const c of ordered) visit(c, 0);
+  return out;
 }
 
 export class ChatRegistry {

@@ -123,8 +123,18 @@ export function entryDetails(sessionId: string, e: Entry, findings: readonly Fin
   return out;
 }
 
-export function sessionChildren(s: SessionState, diagnostics: readonly Diagnostic[], findings?: readonly Finding[]): TreeNode[] {
+/** Where a branch chat's session came from, as the tree shows it (first under the session). */
+export interface BranchOrigin {
+  readonly sessionId: string;
+  /** The source chat's title. */
+  readonly chat: string;
+  readonly messageKey: string;
+}
+
+export function sessionChildren(s: SessionState, diagnostics: readonly Diagnostic[], findings?: readonly Finding[], origin?: BranchOrigin | null): TreeNode[] {
   const out: TreeNode[] = s.entries.map((e, i) => entryNode(s.sessionId, e, i, findings));
+  if (origin)
+    out.unshift({ type: 'detail', id: `g/${s.sessionId}/origin`, label: 'forked from', description: `${escapeControl(origin.chat)} · message ${origin.messageKey} · session ${escapeControl(origin.sessionId)}`, copyValue: origin.messageKey });
   const mode = s.currentModeId ?? '(none)';
   out.push({ type: 'group', id: `g/${s.sessionId}/state`, sessionId: s.sessionId, group: 'state', label: 'Session state', description: `mode ${mode}` });
   if (s.plan) {

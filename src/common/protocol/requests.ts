@@ -275,10 +275,13 @@ export const zInitializeResultV2 = z
     return { ...r, agentCapabilities, agentInfo: r.info };
   });
 
-/** The named markers that are present (`{}` or an object), copied as `{}`. */
+/** The named markers that are present (`{}` or an object), copied (with what they hold: `fork` may name sub-markers). */
 function markers<K extends string>(from: Partial<Record<K, unknown>>, names: readonly K[]): Partial<Record<K, object>> {
   const out: Partial<Record<K, object>> = {};
-  for (const n of names) if (typeof from[n] === 'object' && from[n] !== null) out[n] = {};
+  for (const n of names) {
+    const marker = from[n];
+    if (typeof marker === 'object' && marker !== null) out[n] = { ...marker };
+  }
   return out;
 }
 

@@ -118,6 +118,8 @@ export const zPendingRequest = z.object({
   localKey: z.string().nullable(),
   /** A `_session/steering` request's prompt, shown as the user's message once the turn took it. */
   steered: z.array(z.unknown()).optional(),
+  /** A `session/fork` at a message: the fork holds the source's entries before that message only. */
+  forkAt: z.string().optional(),
 });
 export type PendingRequest = z.infer<typeof zPendingRequest>;
 

@@ -26,6 +26,7 @@ import { isRecord } from '../util/guards';
 import { errorText, issueText } from '../util/errors';
 import { replayToPlain } from './replayWindow';
 import { restoreSession } from './restoreSession';
+import { entriesBefore, forkAtMessageOf } from '../rewind/forkAtMessage';
 import { PermissionOutcomes } from './permissionOutcomes';
 import { zCompleteElicitationParams, zCreateElicitationParams, zCreateElicitationResult } from '../protocol/elicitation';
 import { type ApplyContext, Session } from './session';
@@ -216,6 +217,11 @@ export class MessageStore {
           this.sessionFor(sessionId, step).protocolVersion = this.protocolVersion;
           if (method === AgentMethods.sessionLoad) this.apply(sessionId, { kind: 'load_started' }, step);
           break;
+        case AgentMethods.sessionFork: {
+          const at = forkAtMessageOf(params);
+          if (at !== undefined) pending.forkAt = at;
+          break;
+        }
         case AgentMethods.sessionSetMode: {
           const p = zSetModeParams.safeParse(params);
           if (p.success) pending.modeId = p.data.modeId;
@@ -341,7 +347,7 @@ export class MessageStore {
         if (!r.success || r.data.sessionId === req.sessionId) return;
         const source = req.sessionId === null ? undefined : this.byId.get(req.sessionId);
         this.sessionFor(r.data.sessionId, step).protocolVersion = this.protocolVersion;
-        if (source) this.apply(r.data.sessionId, { kind: 'forked', entries: source.state().entries }, step);
+        if (source) this.apply(r.data.sessionId, { kind: 'forked', entries: entriesBefore(source.state().entries, req.forkAt) }, step);
         this.sessionResult(r.data.sessionId, result, step);
         return;
       }

@@ -167,6 +167,11 @@ export type HostToWebview =
   | { readonly type: 'reveal'; readonly key: string }
   /** Focus the prompt box (from the "ACP: Open Chat" command on an open panel). */
   | { readonly type: 'focusPrompt' }
+  /**
+   * Edit and Rerun: the prompt box takes the text and images of the user message `key` (its context went
+   * to the chips); sending it makes a branch at that message (`prompt` with `branchFrom`).
+   */
+  | { readonly type: 'editPrompt'; readonly key: string; readonly text: string; readonly images: readonly { readonly mimeType: string; readonly data: string }[] }
   /** Workspace files matching an `@` query (answers `mentionQuery`), relative to the workspace. */
   | { readonly type: 'mentionResults'; readonly query: string; readonly paths: readonly string[] }
   /** A tool call's raw input and output (answers `getRaw`; null when the entry is gone or has none). */
@@ -186,6 +191,8 @@ export const zWebviewToHost = z.discriminatedUnion('type', [
       .optional(),
     /** Steer it into the running turn (Alt+Enter) rather than queue it; falls back to the queue. */
     steer: z.boolean().optional(),
+    /** An edited earlier user message: the prompt starts a branch at that message instead of a turn here. */
+    branchFrom: zKey.optional(),
   }),
   z.object({ type: z.literal('cancel') }),
   z.object({ type: z.literal('permission'), requestId: zKey, optionId: z.string().nullable() }),
@@ -205,6 +212,12 @@ export const zWebviewToHost = z.discriminatedUnion('type', [
   z.object({ type: z.literal('revealInTree'), key: zKey }),
   /** Fork Chat Here on a user message (session/fork, where the agent offers it). */
   z.object({ type: z.literal('forkChat'), key: zKey }),
+  /** Edit and Rerun on a user message: the host opens it in the prompt box (`editPrompt`). */
+  z.object({ type: z.literal('editMessage'), key: zKey }),
+  /** Retry the last turn (after an error or a cancel): the same prompt again, in the same session. */
+  z.object({ type: z.literal('retry') }),
+  /** Regenerate the last answer: a branch at the last user message, sent as it was. */
+  z.object({ type: z.literal('regenerate') }),
   z.object({ type: z.literal('exportMarkdown') }),
   z.object({ type: z.literal('restartAgent') }),
   /** The chat's agent is not configured: the user asked to add an agent, or to see the agents setting. */

@@ -42,7 +42,7 @@ import { silence, type DemoFault } from './faults';
 import { DemoAgentV2 } from './v2';
 import { DemoAuth } from './auth';
 import { registerSteering, STEERING_META } from './steering';
-import { adoptedTag, knownSession, listedForArchiveFilter, registerSessionOps, SESSION_OPS_CAPABILITIES } from './sessionOps';
+import { adoptedTag, knownSession, listedForArchiveFilter, registerSessionOps, sessionOpsCapabilities, unknownMessage } from './sessionOps';
 
 type Update = { sessionUpdate: string } & Record<string, unknown>;
 
@@ -80,6 +80,8 @@ export interface DemoAgentOptions {
   /** A misbehaviour to show on every turn (see faults.ts); `crash` is how this agent dies (main: exit the process). */
   fault?: DemoFault;
   crash?: () => void;
+  /** With session ops: `session/fork` also forks at a message (the draft's `fork.atMessageId`); default false. */
+  forkAtMessage?: boolean;
 }
 
 class Cancelled extends Error {}
@@ -91,6 +93,7 @@ export class DemoAgent {
   private readonly delayMs: number;
   private readonly replay: readonly ReplayShape[];
   private readonly sessionOps: boolean;
+  private readonly forkAtMessage: boolean;
   private readonly auth: DemoAuth;
   private readonly steering: boolean;
   private readonly fault: DemoFault | undefined;
@@ -104,6 +107,7 @@ export class DemoAgent {
     this.delayMs = options.delayMs ?? 5;
     this.replay = options.replay ?? [];
     this.sessionOps = options.sessionOps ?? true;
+    this.forkAtMessage = options.forkAtMessage ?? false;
     this.auth = new DemoAuth(options.authFile);
     this.steering = options.steering ?? false;
     this.fault = options.fault;
@@ -115,7 +119,7 @@ export class DemoAgent {
     const acp = this.acp;
     onAcpRequest(acp, AgentMethods.initialize, zInitializeParams, (p) => {
       // Asked for the v2 draft: v2.ts takes over this connection's handlers.
-      if (p.protocolVersion >= PROTOCOL_V2) return new DemoAgentV2(this.acp, this.delayMs, { sessionOps: this.sessionOps, auth: this.auth }).initializeResult(p);
+      if (p.protocolVersion >= PROTOCOL_V2) return new DemoAgentV2(this.acp, this.delayMs, { sessionOps: this.sessionOps, forkAtMessage: this.forkAtMessage, auth: this.auth }).initializeResult(p);
       this.clientCaps = p.clientCapabilities ?? {};
       return {
         // v1 is all the demo speaks; per §1 we answer our latest version when asked for another.
@@ -124,7 +128,7 @@ export class DemoAgent {
           loadSession: true,
           promptCapabilities: { image: true, audio: false, embeddedContext: true },
           mcpCapabilities: { http: false, sse: false },
-          sessionCapabilities: { resume: {}, list: {}, close: {}, ...(this.sessionOps ? SESSION_OPS_CAPABILITIES : {}) },
+          sessionCapabilities: { resume: {}, list: {}, close: {}, ...(this.sessionOps ? sessionOpsCapabilities(this.forkAtMessage) : {}) },
           ...(this.sessionOps ? { auth: { logout: {} } } : {}),
         },
         authMethods: this.auth.methods(this.clientCaps.auth?.terminal === true),
@@ -161,11 +165,13 @@ export class DemoAgent {
         sessions: this.sessions,
         session: (id) => this.session(id),
         state: (s) => this.state(s),
-        fork: (source, cwd) => {
+        fork: (source, cwd, at) => {
           this.auth.check();
+          const end = at === undefined ? source.history.length : source.history.findIndex((u) => 'messageId' in u && u.messageId === at);
+          if (end < 0) throw unknownMessage(at ?? '');
           // The fork goes on numbering turns after the source's, so it keeps the source's id tag too.
           const s = this.createSession(cwd, `demo-${Date.now().toString(36)}-${++this.seq}`, source.tag);
-          s.history.push(...source.history.map((u) => structuredClone(u)));
+          s.history.push(...source.history.slice(0, end).map((u) => structuredClone(u)));
           s.turns = source.turns;
           return s;
         },

@@ -9,6 +9,7 @@ import { ErrorCodes, AgentMethods } from '../../common/protocol/methods';
 import { zSessionIdParams } from '../../common/protocol/requests';
 import { zForkSessionParams, zSetSessionTitleParams } from '../../common/protocol/sessionOps';
 import { onAcpRequest, rpcError } from '../transport/connection';
+import { FORK_AT_MESSAGE, forkAtMessageOf } from '../../common/rewind/forkAtMessage';
 import type { AcpConnection } from '../transport/connection';
 
 /** What the operations need of a demo session (both protocol sides' sessions have it). */
@@ -24,8 +25,11 @@ export interface DemoSessionHost<S extends DemoSessionLike> {
   readonly sessions: Map<string, S>;
   /** The session, or a -32002 error. */
   session(id: string): S;
-  /** A new session in `cwd` with a copy of `source`'s history; returns it registered. */
-  fork(source: S, cwd: string): S;
+  /**
+   * A new session in `cwd` with a copy of `source`'s history (before the message `atMessageId` when the
+   * client forks at one; an id the source does not hold is an invalid-params error); returns it registered.
+   */
+  fork(source: S, cwd: string, atMessageId: string | undefined): S;
   /** What session/new answers beside the id (modes, config options). */
   state(s: S): object;
 }
@@ -45,8 +49,18 @@ export function adoptedTag(): string {
 /** Longest title the demo stores (it truncates, as the schema allows agents to). */
 const MAX_TITLE = 120;
 
-/** The capability markers the operations are advertised with (v1 `sessionCapabilities`, v2 `session`). */
-export const SESSION_OPS_CAPABILITIES = { delete: {}, fork: {}, archive: {}, title: {} } as const;
+/**
+ * The capability markers the operations are advertised with (v1 `sessionCapabilities`, v2 `session`);
+ * `forkAtMessage`: the fork also branches at a message (the draft's marker inside `fork`).
+ */
+export function sessionOpsCapabilities(forkAtMessage: boolean): object {
+  return { delete: {}, fork: forkAtMessage ? { [FORK_AT_MESSAGE.capability]: {} } : {}, archive: {}, title: {} };
+}
+
+/** The error a fork at a message the session does not hold gets. */
+export function unknownMessage(id: string): Error {
+  return rpcError(ErrorCodes.invalidParams, `the session holds no message ${id} to fork at`);
+}
 
 /** Whether `session/list` shows `s` for the request's `archived` filter (default: exclude archived). */
 export function listedForArchiveFilter(s: DemoSessionLike, archived: unknown): boolean {
@@ -57,7 +71,7 @@ export function listedForArchiveFilter(s: DemoSessionLike, archived: unknown): b
 
 export function registerSessionOps<S extends DemoSessionLike>(acp: AcpConnection, host: DemoSessionHost<S>): void {
   onAcpRequest(acp, AgentMethods.sessionFork, zForkSessionParams, (p) => {
-    const fork = host.fork(host.session(p.sessionId), p.cwd);
+    const fork = host.fork(host.session(p.sessionId), p.cwd, forkAtMessageOf(p));
     return { sessionId: fork.id, ...host.state(fork) };
   });
   onAcpRequest(acp, AgentMethods.sessionSetTitle, zSetSessionTitleParams, (p) => {

@@ -21,7 +21,7 @@ import { sendUpdate } from './send';
 import { chunkText } from './chunks';
 import * as text from './content';
 import type { DemoAuth } from './auth';
-import { adoptedTag, knownSession, listedForArchiveFilter, registerSessionOps, SESSION_OPS_CAPABILITIES } from './sessionOps';
+import { adoptedTag, knownSession, listedForArchiveFilter, registerSessionOps, sessionOpsCapabilities, unknownMessage } from './sessionOps';
 
 type Update = { sessionUpdate: string } & Record<string, unknown>;
 
@@ -61,7 +61,7 @@ export class DemoAgentV2 {
   constructor(
     private readonly acp: AcpConnection,
     private readonly delayMs: number,
-    private readonly extras: { readonly sessionOps: boolean; readonly auth: DemoAuth },
+    private readonly extras: { readonly sessionOps: boolean; readonly forkAtMessage: boolean; readonly auth: DemoAuth },
   ) {
     this.register();
   }
@@ -72,7 +72,7 @@ export class DemoAgentV2 {
     return {
       protocolVersion: PROTOCOL_V2,
       info: text.AGENT_INFO,
-      capabilities: { session: { prompt: { image: {}, embeddedContext: {} }, ...(this.extras.sessionOps ? SESSION_OPS_CAPABILITIES : {}) } },
+      capabilities: { session: { prompt: { image: {}, embeddedContext: {} }, ...(this.extras.sessionOps ? sessionOpsCapabilities(this.extras.forkAtMessage) : {}) } },
       authMethods: this.extras.auth.methods(typeof terminal === 'object' && terminal !== null, 'methodId'),
     };
   }
@@ -99,8 +99,11 @@ export class DemoAgentV2 {
         sessions: this.sessions,
         session: (id) => this.session(id),
         state: (s) => this.state(s),
-        fork: (source, cwd) => {
+        fork: (source, cwd, at) => {
           auth.check();
+          // This side keeps no history to cut; it checks the message is one of the source's turns.
+          const turn = at === undefined ? 0 : Number(/^user-(.*?)(\d+)$/.exec(at)?.[2] ?? NaN);
+          if (!(turn >= 0 && turn <= source.turns) || (at !== undefined && !at.startsWith(`user-${source.tag}`))) throw unknownMessage(at ?? '');
           // The fork goes on numbering turns after the source's, so it keeps the source's id tag too.
           const s = this.create(cwd, `demo2-${Date.now().toString(36)}-${++this.seq}`, source.tag);
           s.turns = source.turns;

@@ -1,0 +1,152 @@
+/**
+ * Edit and Rerun, Retry and Regenerate. Editing a user message opens it in its chat's prompt box (text,
+ * images, context chips); sending it makes a branch: a new chat, the original left as it is, made by
+ * the plan in src/common/rewind (fork at the message where the agent offers it, else a new session
+ * whose first prompt carries the earlier transcript). Before the branch runs, the Changes of the turns
+ * after the message may be undone (one edit), so the code goes back with the conversation.
+ */
+import * as vscode from 'vscode';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { ChatOrigin } from '../common/chats/registry';
+import type { RewindOffer } from '../common/changes/review';
+import { fileUri } from '../common/mentions';
+import type { QueuedPrompt } from '../common/promptQueue';
+import { branchPoint, carriedPrompt, planBranch } from '../common/rewind/branchPlan';
+import { editDraft } from '../common/rewind/editDraft';
+import { forkAtMessageParams } from '../common/rewind/forkAtMessage';
+import type { HostToWebview } from '../common/webview/contract';
+import { noticeText } from '../common/untrusted';
+import { errorText } from '../common/util/errors';
+import type { ChatSession } from './chatSession';
+
+/** What the commands need from the chat service. */
+export interface RewindHost {
+  /** `chatId`'s chat, else the focused one; live and started. */
+  chat(chatId?: string): Promise<ChatSession>;
+  chatIdOf(chat: ChatSession): string | undefined;
+  /** Shows the chat and posts `message` to its panel once the panel is ready. */
+  postTo(chat: ChatSession, message: HostToWebview): Promise<void>;
+  /** A new chat showing the fork `forkSessionId` of `source`; its id. */
+  openFork(source: ChatSession, forkSessionId: string): Promise<string>;
+  /** A new chat of `agentId`; its id. */
+  newChat(agentId: string): Promise<string>;
+  live(chatId: string): ChatSession | undefined;
+  setOrigin(chatId: string, origin: ChatOrigin): void;
+  /** Where carried transcripts are written. */
+  branchesDir(): string;
+}
+
+export interface MessagePoint {
+  readonly chatId?: string;
+  readonly sessionId: string;
+  readonly key: string;
+}
+
+export interface BranchRequest extends MessagePoint {
+  readonly prompt: QueuedPrompt;
+}
+
+/** A branch request from a command argument (the webview's port, a test); undefined when malformed. */
+export function branchRequestFrom(arg: unknown): BranchRequest | undefined {
+  if (typeof arg !== 'object' || arg === null) return undefined;
+  const a = arg as { chatId?: unknown; sessionId?: unknown; key?: unknown; prompt?: unknown };
+  const p = a.prompt as { text?: unknown; images?: unknown } | undefined;
+  if (typeof a.sessionId !== 'string' || typeof a.key !== 'string' || typeof p?.text !== 'string' || !Array.isArray(p.images)) return undefined;
+  return { ...(typeof a.chatId === 'string' ? { chatId: a.chatId } : {}), sessionId: a.sessionId, key: a.key, prompt: a.prompt as QueuedPrompt };
+}
+
+/** Edit and Rerun: the message goes into its chat's prompt box (context as chips); Send then branches. */
+export async function editMessage(host: RewindHost, point: MessagePoint): Promise<void> {
+  const chat = await host.chat(point.chatId);
+  const entry = chat.store.session(point.sessionId)?.entries.find((e) => e.key === point.key);
+  if (entry?.kind !== 'user_message') return void vscode.window.showInformationMessage('Only your own messages can be edited and run again.');
+  const draft = editDraft(entry.content);
+  chat.replaceContext(draft.context);
+  await host.postTo(chat, { type: 'editPrompt', key: point.key, text: draft.text, images: draft.images });
+}
+
+/** Regenerate: a branch at the chat's last user message, sending that message as it was. */
+export async function regenerate(host: RewindHost, chatId?: string): Promise<void> {
+  const chat = await host.chat(chatId);
+  const sessionId = chat.sessionId;
+  const last = sessionId === null ? undefined : chat.store.session(sessionId)?.entries.findLast((e) => e.kind === 'user_message');
+  if (sessionId === null || last?.kind !== 'user_message') return void vscode.window.showInformationMessage('There is no answer to regenerate yet.');
+  const draft = editDraft(last.content);
+  const prompt: QueuedPrompt = draft.context.length ? { text: draft.text, images: draft.images, context: draft.context.map((c, i) => ({ ...c, id: `r${i}` })) } : { text: draft.text, images: draft.images };
+  await branch(host, { ...(chatId !== undefined ? { chatId } : {}), sessionId, key: last.key, prompt });
+}
+
+/** Retry: the last prompt again, in the same session. */
+export async function retry(host: RewindHost, chatId?: string): Promise<void> {
+  (await host.chat(chatId)).retry();
+}
+
+/** Sends an edited message as a branch at `req.key`; returns the branch chat's id (undefined: not made). */
+export async function branch(host: RewindHost, req: BranchRequest): Promise<string | undefined> {
+  const source = await host.chat(req.chatId);
+  const sourceId = host.chatIdOf(source);
+  const entries = source.store.session(req.sessionId)?.entries ?? [];
+  const point = branchPoint(entries, req.key);
+  if (!point.ok || sourceId === undefined) return void vscode.window.showInformationMessage(point.ok ? 'The chat is gone.' : point.reason);
+  await source.start();
+  const plan = planBranch(source.client?.agentCapabilities, entries, point.index, source.agent.name);
+  if (!(await rewindFiles(source, req.sessionId, new Set(entries.slice(point.index).map((e) => e.key))))) return undefined;
+  const origin: ChatOrigin = { kind: 'forked', chatId: sourceId, sessionId: req.sessionId, messageKey: req.key };
+  try {
+    let chatId: string;
+    let prompt = req.prompt;
+    if (plan.kind === 'forkAtMessage') {
+      const fork = await source.operate((client, params) => client.forkSession({ sessionId: req.sessionId, ...params, ...forkAtMessageParams(plan.messageId) }));
+      chatId = await host.openFork(source, fork.sessionId);
+    } else {
+      chatId = await host.newChat(source.agent.id);
+      if (plan.carried) {
+        // Written where the user can open it (the message's chip) and a linking agent can read it.
+        const file = path.join(host.branchesDir(), `${chatId}.md`);
+        await mkdir(path.dirname(file), { recursive: true });
+        await writeFile(file, plan.carried.markdown, 'utf8');
+        prompt = { ...prompt, prefix: carriedPrompt(plan, fileUri(file), []) };
+      }
+    }
+    host.setOrigin(chatId, origin);
+    const chat = host.live(chatId);
+    if (!chat) throw new Error('the branch chat did not open');
+    chat.send(prompt);
+    return chatId;
+  } catch (e) {
+    void vscode.window.showErrorMessage(`${noticeText(source.agent.name)}: the branch could not be made: ${noticeText(errorText(e))}`);
+    return undefined;
+  }
+}
+
+const UNDO = 'Undo Changes and Branch';
+const KEEP = 'Branch, Keep Files';
+
+/**
+ * Offers to undo the Changes of the turns after the branch point (shown after `laterKeys`); false when
+ * the user cancelled the branch. Nothing to undo asks nothing.
+ */
+async function rewindFiles(chat: ChatSession, sessionId: string, laterKeys: ReadonlySet<string>): Promise<boolean> {
+  const review = chat.review;
+  if (!review) return true;
+  let answer: string | undefined = KEEP;
+  const confirm = async (offer: RewindOffer): Promise<boolean> => {
+    const refused = offer.refused.length ? ` Left as they are: ${offer.refused.map((r) => `${r.path} (${r.why})`).join(', ')}.` : '';
+    const files = offer.files.length ? ` Files put back: ${offer.files.join(', ')}.` : ' No file can be put back.';
+    answer = await vscode.window.showWarningMessage(
+      noticeText(`Undo the changes ${chat.agent.name} made after this message before the branch runs?${files}${refused}`),
+      { modal: true, detail: 'Undo is one edit: Ctrl+Z in an editor brings the files back. Keeping them leaves the files as they are now.' },
+      ...(offer.files.length ? [UNDO] : []),
+      KEEP,
+    );
+    return answer === UNDO;
+  };
+  try {
+    await review.rewind(sessionId, laterKeys, confirm);
+  } catch (e) {
+    void vscode.window.showErrorMessage(`The files could not be put back: ${noticeText(errorText(e))}. The branch was not made.`);
+    return false;
+  }
+  return answer !== undefined;
+}
