@@ -88,7 +88,7 @@ export async function branch(host: RewindHost, req: BranchRequest): Promise<stri
   const sourceId = host.chatIdOf(source);
   const entries = source.store.session(req.sessionId)?.entries ?? [];
   const point = branchPoint(entries, req.key);
-  if (!point.ok || sourceId === undefined) return void vscode.window.showInformationMessage(point.ok ? 'The chat is gone.' : point.reason);
+  if (!point.ok || sourceId === undefined) return void vscode.window.showInformationMessage(noticeText(point.ok ? 'The chat is gone.' : point.reason));
   await source.start();
   const plan = planBranch(source.client?.agentCapabilities, entries, point.index, source.agent.name);
   if (!(await rewindFiles(source, req.sessionId, new Set(entries.slice(point.index).map((e) => e.key))))) return undefined;
