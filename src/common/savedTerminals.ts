@@ -4,7 +4,7 @@
  * Reading is tolerant: a file saved before this existed, or an unreadable one, is "no terminals"; a bad
  * terminal is skipped and the rest kept. Never fatal: this is a view, the capture keeps every byte.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { issueText } from './util/errors';
 import type { TerminalView } from './webview/contract';
 

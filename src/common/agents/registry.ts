@@ -5,7 +5,7 @@
  * Parsed with zod: strict on the envelope, tolerant per agent (unknown fields are ignored; a malformed
  * agent is skipped and reported, the rest stay usable). Turns one distribution into an `acpChat.agents` entry.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AgentConfig } from '../config/settings';
 import { issueText } from '../util/errors';
 

@@ -4,7 +4,7 @@
  * huge file rewritten often cannot bloat the workspace state. Restored state is untrusted input: a bad
  * one is dropped with a reason, never half-used.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { EMPTY_CHANGES, MAX_SETS, type ChangeSet, type ChangesState } from './model';
 
 export const MAX_SAVED_CHARS = 4_000_000;

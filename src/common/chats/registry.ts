@@ -4,7 +4,7 @@
  * "Open Chat" reveals, tab titles) are tested without VS Code; ChatService owns the live sessions and
  * keeps this in step, and the registry is saved beside the chats' journals (`chats.json`).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { labelText } from '../untrusted';
 import { Emitter } from '../util/lifecycle';
 

@@ -3,7 +3,7 @@
  * the settings editor; settings.json can hold anything, so the extension parses it here and reports
  * what it had to drop instead of failing.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { OUTSIDE_WORKSPACE_POLICIES, type OutsideWorkspacePolicy } from '../boundary';
 import { issueText } from '../util/errors';
 

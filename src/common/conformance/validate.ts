@@ -3,7 +3,7 @@
  * ones the client parses with, so "invalid" here means "the client would reject it"). Each failure
  * names the zod path, e.g. `result.sessionId: Invalid input: expected string, received undefined`.
  */
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { AgentMethods, AgentMethodsV2, ClientMethods, ProtocolMethods } from '../protocol/methods';
 import type { ProtocolVersion } from '../protocol/methods';
 import {

@@ -5,7 +5,7 @@
  * sends is lost on the way to the debug views. Optional fields that are malformed fall back to
  * "absent" (`.catch(undefined)`), as the schema's `x-deserialize-default-on-error` marks say.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 const optional = <T extends z.ZodType>(schema: T) => schema.optional().catch(undefined);
 

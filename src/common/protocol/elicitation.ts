@@ -6,7 +6,7 @@
  * `requestedSchema` is kept as the agent sent it (a loose object) and read by `common/elicitation/form.ts`,
  * which says exactly which part of it is outside the restricted JSON Schema subset.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { zMeta } from './content';
 
 const optional = <T extends z.ZodType>(schema: T) => schema.optional().catch(undefined);

@@ -7,7 +7,7 @@
  * fields fall back to "absent", and open enums accept any string. Results that the schema defines as
  * "empty objects" accept `null` too (§3: some agents answer `null`).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { zContentBlock, zMeta, zToolCallContent, zToolCallLocation } from './content';
 
 const optional = <T extends z.ZodType>(schema: T) => schema.optional().catch(undefined);

@@ -4,7 +4,7 @@
  * `logout`, terminal-type auth methods, and which of these operations an agent advertised.
  * Same policy as requests.ts: strict on required fields, loose objects, bad optional fields dropped.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { zMeta } from './content';
 import { zMcpServer, zNewSessionResult, type AgentCapabilities, type AuthMethod } from './requests';
 

@@ -8,7 +8,7 @@
  * - `failed`: the turn could not take it.
  * Advertised by `InitializeResponse._meta.steering.supported: true`.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ContentBlock } from './content';
 
 /** `promptRequired`: the client sends a prompt that found no running turn itself, as a normal turn. */

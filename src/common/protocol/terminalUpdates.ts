@@ -8,7 +8,7 @@
  * chunks is not turned into two replacement characters. Pure TS: `atob` and `TextDecoder` exist in Node
  * and in browsers.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 const zTerminalUpdate = z.looseObject({
   sessionUpdate: z.literal('terminal_update'),

@@ -9,7 +9,7 @@
  * Unknown `sessionUpdate` kinds are not an error: the caller ignores them with a warning.
  */
 import { issueText as firstIssue } from '../util/errors';
-import { z } from 'zod';
+import * as z from 'zod';
 import { PROTOCOL_V2, type ProtocolVersion } from './methods';
 import { zContentBlock, zMeta, zToolCallContent, zToolCallLocation } from './content';
 

@@ -5,7 +5,7 @@
  * the tool call "pending" forever. Live requests only (not persisted): a request outlives neither its
  * connection nor a reload.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { idKey, type RequestId } from './rpc';
 
 const zOptions = z.looseObject({ options: z.array(z.looseObject({ optionId: z.string(), kind: z.string() })).catch([]) });

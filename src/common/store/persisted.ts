@@ -4,7 +4,7 @@
  * session or entry is reported and skipped, everything readable is kept.
  */
 import { issueText } from '../util/errors';
-import { z } from 'zod';
+import * as z from 'zod';
 import { zContentBlock, zMeta, zToolCallContent, zToolCallLocation } from '../protocol/content';
 import type { Diagnostic, Entry, SessionState } from './model';
 

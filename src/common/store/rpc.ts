@@ -7,7 +7,7 @@
 import { isRecord } from '../util/guards';
 import { issueText } from '../util/errors';
 import { ClientMethods } from '../protocol/methods';
-import { z } from 'zod';
+import * as z from 'zod';
 import { chunkShape, type ChunkShape } from './fastPath';
 
 export const zRequestId = z.union([z.string(), z.number(), z.null()]);

@@ -2,7 +2,7 @@
  * The request params and results the store reads, tolerant: only the fields it uses are checked, and
  * everything else passes (the transport checked the envelope; the conformance checker judges the rest).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const zSessionIdParams = z.looseObject({ sessionId: z.string() });
 export const zPromptParams = z.looseObject({ sessionId: z.string(), prompt: z.array(z.unknown()) });

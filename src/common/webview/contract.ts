@@ -10,7 +10,7 @@
  * with `zWebviewToHost`; messages to the webview come from our own host and are typed only.
  */
 import { NOTICE_ACTIONS, type Notice } from '../notices';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { SessionState } from '../store/model';
 import type { WireEntry, WirePatch } from './wire';
 import type { ContextChip } from '../context';

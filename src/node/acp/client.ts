@@ -25,7 +25,7 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Message } from 'vscode-jsonrpc/node';
 import { Emitter, type Event, type IDisposable } from '../../common/util/lifecycle';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ContentBlock } from '../../common/protocol/content';
 import { AgentMethods, AgentMethodsV2, ClientMethods, ErrorCodes, PROTOCOL_V1, PROTOCOL_V2 } from '../../common/protocol/methods';
 import type { ProtocolVersion } from '../../common/protocol/methods';

@@ -3,7 +3,7 @@
  * `[tool] title (status)` line per tool-call status change, plans and permission decisions.
  * Reads only the few update fields it prints (tolerantly); the full model is the store's job.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { SessionNotification } from '../../common/protocol/requests';
 
 const zChunk = z.looseObject({ content: z.looseObject({ type: z.string(), text: z.string().optional() }) });

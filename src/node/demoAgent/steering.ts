@@ -5,7 +5,7 @@
  * prompt that contains "cannot steer" is answered `failed`, and with no turn running the answer is
  * `promptRequired` (the client opted in) or the prompt starts a turn of its own (`startedNewTurn`).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { AgentMethods } from '../../common/protocol/methods';
 import { zContentBlock, zMeta } from '../../common/protocol/content';
 import { onAcpRequest } from '../transport/connection';

@@ -11,7 +11,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { AgentMethods, AgentMethodsV2, ClientMethods, ErrorCodes, PROTOCOL_V2 } from '../../common/protocol/methods';
 import { zContentBlock, zMeta } from '../../common/protocol/content';
 import { zRequestPermissionResult } from '../../common/protocol/requests';

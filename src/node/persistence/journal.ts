@@ -21,7 +21,7 @@
  */
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Diagnostic, Direction, StoreChange } from '../../common/store';
 import { MessageStore, type StoreOptions } from '../../common/store';
 import { errorText, issueText } from '../../common/util/errors';

@@ -6,7 +6,7 @@
  */
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseCatalog, type Catalog } from '../../common/agents/registry';
 import { errorText } from '../../common/util/errors';
 

@@ -13,7 +13,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { createMessageConnection, ResponseError } from 'vscode-jsonrpc/node';
 import type { CancellationToken, Logger, Message, MessageConnection, ResponseMessage } from 'vscode-jsonrpc/node';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { ErrorCodes, ProtocolMethods } from '../../common/protocol/methods';
 import { zCancelRequestParams } from '../../common/protocol/requests';
 import { AcpCancellationStrategy } from './cancellation';
