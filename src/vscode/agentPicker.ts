@@ -65,7 +65,8 @@ function items(view: CatalogView): Item[] {
       const command = c.plan?.kind === 'package' ? `${[c.plan.entry.command, ...c.plan.entry.args].join(' ')} — ` : '';
       return {
         label: labelText(c.agent.name),
-        description: labelText(`${c.agent.version} · ${needsText(c)}`),
+        // The built-in list pins no version (0.0.0: npx and uvx fetch the latest), so none is shown for it.
+        description: labelText(`${c.agent.version && c.agent.version !== '0.0.0' ? `${c.agent.version} · ` : ''}${needsText(c)}`),
         // The launch command first: a long description would push it past the list's width.
         detail: labelText(`${command}${c.agent.description}`, 300),
         ...(icon ? { iconPath: vscode.Uri.parse(icon, true) } : {}),

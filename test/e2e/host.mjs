@@ -39,6 +39,13 @@ export const quietSettings = {
   'acpChat.notifyWhenUnseen': false,
 };
 
+/**
+ * Machine-scoped settings every test host starts with: Add Agent uses the built-in list and never fetches the
+ * public registry (tests reach no address but this machine's; a test that wants a registry serves one on
+ * 127.0.0.1 and points the setting at it).
+ */
+export const offlineSettings = { 'acpChat.agentRegistry': '' };
+
 /** Environment for every code-server process: the private dirs, Node 24 first on PATH, and no extension gallery. */
 function serverEnv(dirs, extra) {
   return {
@@ -79,12 +86,12 @@ export async function startCodeServer({ env = {}, vsix, settings = {} } = {}) {
   const dirs = Object.fromEntries(['user', 'exts', 'ws', 'xdg-config', 'xdg-data', 'home', 'tmp'].map((d) => [d, path.join(tmp, d)]));
   for (const d of Object.values(dirs)) mkdirSync(d, { recursive: true });
   mkdirSync(path.join(dirs.user, 'User'), { recursive: true });
-  writeFileSync(path.join(dirs.user, 'User/settings.json'), JSON.stringify({ ...quietSettings, ...settings }, null, 1));
+  writeFileSync(path.join(dirs.user, 'User/settings.json'), JSON.stringify({ ...quietSettings, ...offlineSettings, ...settings }, null, 1));
   // The extension host runs on the server: machine-scoped settings (acpChat.agents, mcpServers, permission
   // rules) are the server's own, as under Remote-SSH or WSL, and a copy in the browser's user settings may
   // not be applied there. They go to the server's machine settings too.
   mkdirSync(path.join(dirs.user, 'Machine'), { recursive: true });
-  writeFileSync(path.join(dirs.user, 'Machine/settings.json'), JSON.stringify(settings, null, 1));
+  writeFileSync(path.join(dirs.user, 'Machine/settings.json'), JSON.stringify({ ...offlineSettings, ...settings }, null, 1));
   writeFileSync(path.join(dirs.ws, 'README.md'), '# test workspace\n');
   const childEnv = serverEnv(dirs, env);
   try {

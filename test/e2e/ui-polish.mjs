@@ -293,7 +293,8 @@ try {
 
   await step('item 12: Add Agent shows whole launch commands; a missing agent says why, not "Ask the agent anything"', async () => {
     await command('ACP: Add Agent…');
-    await page.locator('.quick-input-list .monaco-list-row').first().waitFor({ timeout: 20_000 });
+    // The list has loaded (the test host's registry setting is empty: the built-in list) with whole commands.
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'npx' }).first().waitFor({ timeout: 20_000 });
     await shot('item-12-add-agent.png');
     await page.keyboard.press('Escape');
     await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
