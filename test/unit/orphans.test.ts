@@ -3,28 +3,18 @@
  * a missing agent command says so and names the setting to fix.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { spawnAgent } from '../../src/node/acp/agentLink';
 import { AgentProcess } from '../../src/node/agentProcess';
-import { isRunning, groupMembers, until } from './helpers/procs';
+import { isRunning, groupMembers, startHostPrinting, until } from './helpers/procs';
 
 const node = process.execPath;
 
 /** Starts the stand-in host; resolves with its pid and the pids it reports. */
-function startHost(flags: string[] = []): Promise<{ host: number; group: number; agent: number; child: number }> {
-  const host = spawn(node, ['--import', 'tsx', path.join(__dirname, 'helpers/orphanHost.ts'), ...flags], { stdio: ['ignore', 'pipe', 'inherit'], detached: true });
-  return new Promise((resolve, reject) => {
-    let buf = '';
-    host.stdout.setEncoding('utf8');
-    host.stdout.on('data', (c: string) => {
-      buf += c;
-      const nl = buf.indexOf('\n');
-      if (nl >= 0) resolve({ host: host.pid!, ...(JSON.parse(buf.slice(0, nl)) as { group: number; agent: number; child: number }) });
-    });
-    host.on('exit', (code) => reject(new Error(`host exited early (${code})`)));
-  });
+async function startHost(flags: string[] = []): Promise<{ host: number; group: number; agent: number; child: number }> {
+  const { host, printed } = await startHostPrinting<{ group: number; agent: number; child: number }>(path.join(__dirname, 'helpers/orphanHost.ts'), flags);
+  return { host: host.pid!, ...printed };
 }
 
 describe('orphans', () => {

@@ -42,8 +42,8 @@ export function until(done: () => boolean, intervalMs = 20): Promise<void> {
   });
 }
 
-/** Starts a stand-in host (a tsx script, detached into its own group) and resolves with it and the pids it prints as its first JSON line. */
-export function startHostPrintingPids(script: string, args: readonly string[] = []): Promise<{ host: ChildProcess; pids: number[] }> {
+/** Starts a stand-in host (a tsx script, detached into its own group) and resolves with it and what it prints as its first JSON line. */
+export function startHostPrinting<T>(script: string, args: readonly string[] = []): Promise<{ host: ChildProcess; printed: T }> {
   const host = spawn(process.execPath, ['--import', 'tsx', script, ...args], { stdio: ['ignore', 'pipe', 'inherit'], detached: true });
   return new Promise((resolve, reject) => {
     let buf = '';
@@ -51,8 +51,14 @@ export function startHostPrintingPids(script: string, args: readonly string[] = 
     host.stdout.on('data', (c: string) => {
       buf += c;
       const nl = buf.indexOf('\n');
-      if (nl >= 0) resolve({ host, pids: JSON.parse(buf.slice(0, nl)) as number[] });
+      if (nl >= 0) resolve({ host, printed: JSON.parse(buf.slice(0, nl)) as T });
     });
     host.on('exit', (code) => reject(new Error(`host exited early (${code})`)));
   });
+}
+
+/** `startHostPrinting` for hosts that print the pids they started. */
+export async function startHostPrintingPids(script: string, args: readonly string[] = []): Promise<{ host: ChildProcess; pids: number[] }> {
+  const { host, printed } = await startHostPrinting<number[]>(script, args);
+  return { host, pids: printed };
 }
