@@ -4,7 +4,8 @@
  * outside the ACP catalogue it used, and the ordering quirks clients trip over. Rendered as Markdown
  * with a "why" line for every feature that is off.
  */
-import { AgentMethods, ClientMethods, ProtocolMethods } from '../protocol/methods';
+import { AgentMethods, ClientMethods, PROTOCOL_V2, ProtocolMethods } from '../protocol/methods';
+import { zInitializeResultV2 } from '../protocol/requests';
 import { isRecord as isObj } from '../util/guards';
 
 type Json = Record<string, unknown>;
@@ -62,14 +63,19 @@ export class AgentBehaviour {
     }
     const result = msg['result'];
     switch (req) {
-      case AgentMethods.initialize:
+      case AgentMethods.initialize: {
+        // A v2 agent names its capabilities `info` / `capabilities`: read them through the same
+        // normalisation the client uses, so the report says what the client will actually do.
+        const v2 = result['protocolVersion'] === PROTOCOL_V2 ? zInitializeResultV2.safeParse(result) : undefined;
+        const r: Json = v2?.success ? v2.data : result;
         this.init = {
-          protocolVersion: result['protocolVersion'],
-          agentInfo: result['agentInfo'] ?? null,
-          agentCapabilities: isObj(result['agentCapabilities']) ? result['agentCapabilities'] : {},
-          authMethods: Array.isArray(result['authMethods']) ? result['authMethods'] : [],
+          protocolVersion: r['protocolVersion'],
+          agentInfo: r['agentInfo'] ?? null,
+          agentCapabilities: isObj(r['agentCapabilities']) ? r['agentCapabilities'] : {},
+          authMethods: Array.isArray(r['authMethods']) ? r['authMethods'] : [],
         };
         break;
+      }
       case AgentMethods.sessionNew:
       case AgentMethods.sessionLoad:
       case AgentMethods.sessionResume: {

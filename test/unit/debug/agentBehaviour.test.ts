@@ -56,3 +56,20 @@ test('real transcripts: only opencode sends messageId on agent text', () => {
   assert.equal(ids['claude'], 0);
   assert.equal(ids['gemini'], 0);
 });
+
+test('a v2 initialize result is read through the v2 names (info, capabilities.session)', () => {
+  const b = new AgentBehaviour();
+  b.observe('client->agent', { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: 2 } });
+  b.observe('agent->client', {
+    jsonrpc: '2.0',
+    id: 0,
+    result: { protocolVersion: 2, info: { name: 'demo', version: '1.0.0' }, capabilities: { session: { prompt: { embeddedContext: {} } } } },
+  });
+  const md = behaviourMarkdown('Demo', b.report());
+  assert.match(md, /agent \{"name":"demo","version":"1.0.0"\}/);
+  assert.doesNotMatch(md, /agent null/);
+  assert.match(md, /\| session\/resume \| yes \|/);
+  assert.match(md, /\| session\/list \| yes \|/);
+  assert.match(md, /\| embedded context \| yes \|/);
+  assert.match(md, /\| session\/load \| no \|/);
+});
