@@ -7,6 +7,9 @@ import * as vscode from 'vscode';
 import { Disposable, Emitter } from '../common/util/lifecycle';
 import { ChatWebview, type ChatModel } from './chatWebview';
 import { findWorkspaceFiles } from './promptBuilder';
+import { placeholderHtml } from '../common/webview/html';
+
+const NO_CHAT = 'No chat: run "ACP: Show Chat in Side Bar".';
 
 export const CHAT_SIDEBAR_VIEW = 'acpChat.chatView';
 
@@ -67,6 +70,7 @@ export class SideBarChat extends Disposable implements vscode.WebviewViewProvide
       this.pending = initial;
     }
     if (this.pending) this.mount(this.pending.model, this.pending.title);
+    else view.webview.html = placeholderHtml(NO_CHAT);
     this.changed.fire();
   }
 
@@ -95,7 +99,7 @@ export class SideBarChat extends Disposable implements vscode.WebviewViewProvide
     this.webview = undefined;
     if (this.view) {
       this.view.description = undefined;
-      this.view.webview.html = '<!DOCTYPE html><html><body><p>No chat: run "ACP: Show Chat in Side Bar".</p></body></html>';
+      this.view.webview.html = placeholderHtml(NO_CHAT);
     }
     this.changed.fire();
   }

@@ -46,6 +46,14 @@ export function renderWebviewHtml(o: WebviewHtmlOptions): string {
 </html>`;
 }
 
+/**
+ * A view with no chat: one line of text under a policy that allows nothing (VS Code warns about, and
+ * would run script in, a webview without a policy).
+ */
+export function placeholderHtml(text: string): string {
+  return `<!DOCTYPE html><html lang="en"><head><meta charset="UTF-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'"></head><body><p>${escapeAttr(text)}</p></body></html>`;
+}
+
 /** 32 random alphanumerics from the platform's CSPRNG (web-standard `crypto`, present in Node 20 and browsers). */
 export function makeNonce(): string {
   const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
