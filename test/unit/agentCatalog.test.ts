@@ -52,7 +52,8 @@ test('archive formats by name; bzip2 and installers are refused, anything else i
   assert.equal(archiveKind('https://x/a/agent-1.0-linux.tar.gz'), 'tar.gz');
   assert.equal(archiveKind('https://x/agent.TGZ?download=1'), 'tar.gz');
   assert.equal(archiveKind('https://x/agent-windows.zip#frag'), 'zip');
-  for (const u of ['https://x/a.tar.bz2', 'https://x/a.tbz2', 'https://x/a.dmg', 'https://x/a.msi']) assert.equal(archiveKind(u), 'unsupported', u);
+  for (const u of ['https://x/a.tar.bz2', 'https://x/A.TBZ2?x=1']) assert.equal(archiveKind(u), 'tar.bz2', u);
+  for (const u of ['https://x/a.tar.xz', 'https://x/a.dmg', 'https://x/a.msi']) assert.equal(archiveKind(u), 'unsupported', u);
   assert.equal(archiveKind('https://x/releases/download/v1/agent'), 'raw');
 });
 

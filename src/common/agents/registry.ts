@@ -116,17 +116,18 @@ export function launchPlan(agent: RegistryAgent, platform: Platform | null): Lau
 }
 
 /** The archive formats we unpack; a URL whose name ends otherwise is a raw executable. */
-export type ArchiveKind = 'zip' | 'tar.gz' | 'raw' | 'unsupported';
+export type ArchiveKind = 'zip' | 'tar.gz' | 'tar.bz2' | 'raw' | 'unsupported';
 
 /**
  * The archive's format, from the name at the end of its URL's path (the registry names formats by
- * extension). bzip2 has no decoder in Node and installer formats are not archives: both unsupported.
+ * extension). xz has no decoder here and installer formats are not archives: both unsupported.
  */
 export function archiveKind(url: string): ArchiveKind {
   const name = (url.split(/[?#]/)[0] ?? '').toLowerCase();
   if (name.endsWith('.zip')) return 'zip';
   if (name.endsWith('.tar.gz') || name.endsWith('.tgz')) return 'tar.gz';
-  if (/\.(tar\.bz2|tbz2|tar\.xz|txz|tar|dmg|pkg|deb|rpm|msi|appimage)$/.test(name)) return 'unsupported';
+  if (name.endsWith('.tar.bz2') || name.endsWith('.tbz2') || name.endsWith('.tbz')) return 'tar.bz2';
+  if (/\.(tar\.xz|txz|tar|dmg|pkg|deb|rpm|msi|appimage)$/.test(name)) return 'unsupported';
   return 'raw';
 }
 

@@ -26,7 +26,7 @@ export interface InstallOptions {
 }
 
 export async function installBinary(o: InstallOptions): Promise<string> {
-  if (o.archive === 'unsupported') throw new Error(`${o.target.archive}: this archive format cannot be unpacked here (supported: .zip, .tar.gz, .tgz, or a bare executable)`);
+  if (o.archive === 'unsupported') throw new Error(`${o.target.archive}: this archive format cannot be unpacked here (supported: .zip, .tar.gz, .tgz, .tar.bz2, .tbz2, or a bare executable)`);
   const archive = o.archive;
   // The id and version come from the registry: each becomes one plain folder name, never a path.
   const dir = path.join(o.root, folderName(o.agentId), folderName(o.version));
