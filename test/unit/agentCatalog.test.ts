@@ -4,9 +4,12 @@ import bundled from '../../src/common/agents/catalog.json';
 import { archiveKind, freeId, launchPlan, parseCatalog, platformKey, safeIconUrl } from '../../src/common/agents/registry';
 import { zAgentConfig } from '../../src/common/config/settings';
 
-test('the bundled catalog parses cleanly and lists the known agents', () => {
-  const c = parseCatalog(bundled);
+test('the bundled catalog parses cleanly (as the built-in list: no versions) and lists the known agents', () => {
+  const c = parseCatalog(bundled, { builtIn: true });
   assert.deepEqual(c.problems, []);
+  assert.ok(c.agents.every((a) => a.version === undefined), 'the built-in list pins no version');
+  // A live registry's agent must have one.
+  assert.match(parseCatalog(bundled).problems[0] ?? '', /claude-code\) skipped: version/);
   assert.deepEqual(c.agents.map((a) => a.name), ['Claude Code', 'Gemini CLI', 'Codex', 'OpenCode', 'Qwen Code', 'GitHub Copilot CLI']);
   for (const a of c.agents) {
     const plan = launchPlan(a, 'linux-x86_64');

@@ -43,7 +43,9 @@ export const zRegistryAgent = z.object({
     })
     .refine((d) => d.npx || d.uvx || d.binary, 'at least one distribution'),
 });
-export type RegistryAgent = z.infer<typeof zRegistryAgent>;
+/** The built-in list pins no versions (npx and uvx fetch the latest), so its agents may leave it out. */
+const zBuiltInAgent = zRegistryAgent.extend({ version: z.string().optional() });
+export type RegistryAgent = z.infer<typeof zBuiltInAgent>;
 
 const zRegistryEnvelope = z.object({ version: z.string(), agents: z.array(z.unknown()) });
 
@@ -54,14 +56,18 @@ export interface Catalog {
   readonly problems: readonly string[];
 }
 
-/** Parses a registry document; throws only when the envelope itself is wrong. */
-export function parseCatalog(raw: unknown): Catalog {
+/**
+ * Parses a registry document; throws only when the envelope itself is wrong. `builtIn`: the bundled list,
+ * whose agents may have no version.
+ */
+export function parseCatalog(raw: unknown, { builtIn = false }: { readonly builtIn?: boolean } = {}): Catalog {
+  const zAgent = builtIn ? zBuiltInAgent : zRegistryAgent;
   const env = zRegistryEnvelope.safeParse(raw);
   if (!env.success) throw new Error(`Not an ACP agent registry: ${issueText(env.error)}`);
   const agents: RegistryAgent[] = [];
   const problems: string[] = [];
   env.data.agents.forEach((a, i) => {
-    const r = zRegistryAgent.safeParse(a);
+    const r = zAgent.safeParse(a);
     if (r.success) agents.push(r.data);
     else problems.push(`agent ${i + 1}${typeof a === 'object' && a && 'id' in a ? ` (${String((a as { id: unknown }).id)})` : ''} skipped: ${issueText(r.error)}`);
   });
