@@ -16,10 +16,10 @@ import { installBinary, installDir } from '../node/registry/installBinary';
 import { catalogView, needsText, type Candidate } from './agentCatalog';
 import { pickAgent, type PickerView } from './agentPicker';
 
-/** What the download consent dialog says: a message and its detail lines (all untrusted text made safe). */
+/** What the download consent dialog says: a message and its detail lines (registry text, made safe where shown). */
 export interface ConsentPrompt {
   readonly message: string;
-  readonly detail: string;
+  readonly lines: readonly string[];
 }
 
 /** The two places Add Agent asks the user; by default VS Code's quick pick and a modal dialog. */
@@ -162,7 +162,7 @@ async function installWithConsent(chosen: Candidate, plan: BinaryPlan, options: 
 const AGREE = 'Download and Install';
 
 async function askConsent(prompt: ConsentPrompt): Promise<boolean> {
-  return (await vscode.window.showWarningMessage(prompt.message, { modal: true, detail: prompt.detail }, AGREE)) === AGREE;
+  return (await vscode.window.showWarningMessage(noticeText(prompt.message), { modal: true, detail: noticeLines(...prompt.lines) }, AGREE)) === AGREE;
 }
 
 /** The consent dialog's text: what is downloaded (its size, when the server says), from which host, and where it goes. */
@@ -170,14 +170,14 @@ async function consentPrompt(chosen: Candidate, plan: BinaryPlan, root: string):
   const size = await announcedSize(plan.target.archive, fetch, AbortSignal.timeout(10_000));
   const version = chosen.agent.version ? ` ${chosen.agent.version}` : '';
   return {
-    message: `Download and install ${noticeText(chosen.agent.name)}${noticeText(version)}?`,
-    detail: noticeLines(
+    message: `Download and install ${chosen.agent.name}${version}?`,
+    lines: [
       `Size: ${size === undefined ? 'not announced by the server' : megabytes(size)}`,
       `From: ${hostOf(plan.target.archive)} (${plan.target.archive})`,
       `Unpacked into: ${installDir(root, chosen.agent.id, chosen.agent.version)}`,
       plan.target.sha256 ? 'The download is checked against the SHA-256 the registry gives.' : 'The registry gives no checksum for it: only its size is checked.',
       'The agent will run as a program with your permissions.',
-    ),
+    ],
   };
 }
 

@@ -163,8 +163,9 @@ suite('Add Agent picker: Refresh and the download consent', () => {
     assert.ok(!declined.labels[0]?.includes('Fresh Agent'), 'not in the list before Refresh');
     assert.ok(declined.labels[1]?.includes('Fresh Agent'), 'in the list after Refresh');
     assert.ok((server.hits.get('/registry.json') ?? 0) >= fetchesBefore + 1, 'Refresh fetched the registry again');
-    const prompt = declined.prompts[0];
-    assert.ok(prompt, 'the consent dialog was shown');
+    const shown = declined.prompts[0];
+    assert.ok(shown, 'the consent dialog was shown');
+    const prompt = { message: shown.message, detail: shown.lines.join('\n') };
     assert.match(prompt.message, /Download and install Fresh Agent 2\.1\.0\?/);
     assert.match(prompt.detail, /^Size: 1 KB$/m, 'the size the server announces');
     assert.match(prompt.detail, new RegExp(`^From: 127\\.0\\.0\\.1:\\d+ \\(`, 'm'), 'the source host');
