@@ -182,7 +182,15 @@ try {
   const end = Date.now() + 300_000;
   const checks = { markdownPreview: [hasHeading, HEADING], chatPaint: [hasPrompt], newestEntries: [hasAnswer], messageEnd: [tailInView, TAIL] };
   while (Object.keys(seen).length < Object.keys(checks).length) {
-    if (Date.now() > end) throw new Error(`after the reload, never seen: ${Object.keys(checks).filter((k) => !(k in seen)).join(', ')}`);
+    if (Date.now() > end) {
+      // On a loaded machine the workbench has been seen to restore neither webview (the preview's nor
+      // ours): said in the results, and the start figures kept, rather than the whole bench lost.
+      const missing = Object.keys(checks).filter((k) => !(k in seen));
+      results['reload.error'] = `after the reload, never seen in 300 s: ${missing.join(', ')}`;
+      await page.screenshot({ path: path.join(root, 'test-results', 'startup-bench-reload.png') }).catch(() => {});
+      log(results['reload.error']);
+      break;
+    }
     for (const f of page.frames()) {
       if (f.isDetached()) continue;
       for (const [name, [test, arg]] of Object.entries(checks)) {
@@ -192,19 +200,21 @@ try {
     }
     await page.waitForTimeout(POLL_MS);
   }
-  const reloadActivation = await activationMs();
-  log(`reload: ${Object.entries(seen).map(([k, v]) => `${k} ${v.toFixed(0)} ms`).join(', ')}, activation ${reloadActivation} ms`);
-  Object.assign(results, {
-    'reload.markdownPreviewMs': round(seen.markdownPreview),
-    'reload.activationMs': reloadActivation,
-    'reload.chatPaintMs': round(seen.chatPaint),
-    'reload.newestEntriesMs': round(seen.newestEntries),
-    'reload.messageEndMs': round(seen.messageEnd),
-  });
-  for (const k of ['activation', 'chatPaint', 'newestEntries', 'messageEnd']) {
-    const ms = k === 'activation' ? reloadActivation : seen[k];
-    results[`reload.${k}OverMarkdownPreview`] = round(ms / seen.markdownPreview, 2);
-    results[`reload.${k}OverMarkdownPreview.goal`] = '<= 1.5';
+  if (!results['reload.error']) {
+    const reloadActivation = await activationMs();
+    log(`reload: ${Object.entries(seen).map(([k, v]) => `${k} ${v.toFixed(0)} ms`).join(', ')}, activation ${reloadActivation} ms`);
+    Object.assign(results, {
+      'reload.markdownPreviewMs': round(seen.markdownPreview),
+      'reload.activationMs': reloadActivation,
+      'reload.chatPaintMs': round(seen.chatPaint),
+      'reload.newestEntriesMs': round(seen.newestEntries),
+      'reload.messageEndMs': round(seen.messageEnd),
+    });
+    for (const k of ['activation', 'chatPaint', 'newestEntries', 'messageEnd']) {
+      const ms = k === 'activation' ? reloadActivation : seen[k];
+      results[`reload.${k}OverMarkdownPreview`] = round(ms / seen.markdownPreview, 2);
+      results[`reload.${k}OverMarkdownPreview.goal`] = '<= 1.5';
+    }
   }
 } catch (e) {
   // What the workbench showed when a step failed, for whoever reads the failure.
