@@ -2,7 +2,8 @@
  * "ACP: Add Agent…": pick an agent from the registry (or the offline list), see what it needs and whether
  * that is here, install a binary distribution when the user agrees, and write its `acpChat.agents` entry
  * to the user settings, optionally making it the default. The command's options argument lets tests (and
- * other extensions) answer the questions instead of the quick picks.
+ * other extensions) answer the questions instead of the quick picks, or stand in for the picker and the
+ * consent dialog themselves (`ui`), so everything between those and the settings runs as it does for a user.
  */
 import * as path from 'path';
 import * as vscode from 'vscode';
@@ -10,9 +11,23 @@ import { freeId, type BinaryPlan } from '../common/agents/registry';
 import type { AgentConfig } from '../common/config/settings';
 import { labelText, noticeLines, noticeText } from '../common/untrusted';
 import { errorText } from '../common/util/errors';
-import { installBinary } from '../node/registry/installBinary';
+import { announcedSize } from '../node/registry/download';
+import { installBinary, installDir } from '../node/registry/installBinary';
 import { catalogView, needsText, type Candidate } from './agentCatalog';
-import { pickAgent } from './agentPicker';
+import { pickAgent, type PickerView } from './agentPicker';
+
+/** What the download consent dialog says: a message and its detail lines (registry text, made safe where shown). */
+export interface ConsentPrompt {
+  readonly message: string;
+  readonly lines: readonly string[];
+}
+
+/** The two places Add Agent asks the user; by default VS Code's quick pick and a modal dialog. */
+export interface AddAgentUi {
+  readonly createPicker?: () => PickerView;
+  /** True when the user agrees to download and install. */
+  readonly confirmDownload?: (prompt: ConsentPrompt) => Promise<boolean>;
+}
 
 export interface AddAgentOptions {
   /** A registry file or URL to use instead of the `acpChat.agentRegistry` setting. */
@@ -23,6 +38,7 @@ export interface AddAgentOptions {
   readonly makeDefault?: boolean;
   /** Download a binary distribution without the consent dialog (only ever from code that names the agent). */
   readonly confirmDownload?: boolean;
+  readonly ui?: AddAgentUi;
 }
 
 export function parseAddAgentOptions(arg: unknown): AddAgentOptions {
@@ -33,6 +49,15 @@ export function parseAddAgentOptions(arg: unknown): AddAgentOptions {
     ...(typeof o.agentId === 'string' ? { agentId: o.agentId } : {}),
     ...(typeof o.makeDefault === 'boolean' ? { makeDefault: o.makeDefault } : {}),
     ...(typeof o.confirmDownload === 'boolean' ? { confirmDownload: o.confirmDownload } : {}),
+    ...(typeof o.ui === 'object' && o.ui !== null ? { ui: parseUi(o.ui as Record<string, unknown>) } : {}),
+  };
+}
+
+/** Only functions are taken: a command argument from another extension is checked like any input. */
+function parseUi(u: Record<string, unknown>): AddAgentUi {
+  return {
+    ...(typeof u.createPicker === 'function' ? { createPicker: u.createPicker as () => PickerView } : {}),
+    ...(typeof u.confirmDownload === 'function' ? { confirmDownload: u.confirmDownload as (prompt: ConsentPrompt) => Promise<boolean> } : {}),
   };
 }
 
@@ -55,7 +80,7 @@ export async function addAgent(options: AddAgentOptions, host: AddAgentHost): Pr
       return undefined;
     }
   } else {
-    chosen = await pickAgent(load);
+    chosen = await pickAgent(load, options.ui?.createPicker);
   }
   if (!chosen) return undefined;
   const plan = chosen.plan;
@@ -66,7 +91,7 @@ export async function addAgent(options: AddAgentOptions, host: AddAgentHost): Pr
 
   let command = plan.entry.command;
   if (plan.kind === 'binary') {
-    const installed = await installWithConsent(chosen, plan, options.confirmDownload, host);
+    const installed = await installWithConsent(chosen, plan, options, host);
     if (!installed) return undefined;
     command = installed;
   }
@@ -87,28 +112,13 @@ export async function addAgent(options: AddAgentOptions, host: AddAgentHost): Pr
 }
 
 /** Asks (modal), then downloads, checks and unpacks with a cancellable progress; the command's path, or undefined. */
-async function installWithConsent(chosen: Candidate, plan: BinaryPlan, confirmed: boolean | undefined, host: AddAgentHost): Promise<string | undefined> {
+async function installWithConsent(chosen: Candidate, plan: BinaryPlan, options: AddAgentOptions, host: AddAgentHost): Promise<string | undefined> {
   const root = path.join(host.globalStorage, 'agents');
   if (plan.archive === 'unsupported') {
     void vscode.window.showErrorMessage(`${noticeText(chosen.agent.name)}: ${noticeText(needsText(chosen))}. Install it yourself and add it to acpChat.agents.`);
     return undefined;
   }
-  const agree = 'Download and Install';
-  const answer =
-    confirmed ??
-    (await vscode.window.showWarningMessage(
-      `Download and install ${noticeText(chosen.agent.name)} ${noticeText(chosen.agent.version)}?`,
-      {
-        modal: true,
-        detail: noticeLines(
-          `From: ${plan.target.archive}`,
-          `Into: ${root}`,
-          plan.target.sha256 ? 'The download is checked against the SHA-256 the registry gives.' : 'The registry gives no checksum for it: only its size is checked.',
-          'The agent will run as a program with your permissions.',
-        ),
-      },
-      agree,
-    )) === agree;
+  const answer = options.confirmDownload ?? (await (options.ui?.confirmDownload ?? askConsent)(await consentPrompt(chosen, plan, root)));
   if (!answer) return undefined;
   try {
     const command = await vscode.window.withProgress(
@@ -140,11 +150,45 @@ async function installWithConsent(chosen: Candidate, plan: BinaryPlan, confirmed
         }
       },
     );
-    host.log(`installed ${chosen.agent.id} ${chosen.agent.version} from ${plan.target.archive}: ${command}`);
+    host.log(`installed ${chosen.agent.id} ${chosen.agent.version ?? '(unversioned)'} from ${plan.target.archive}: ${command}`);
     return command;
   } catch (e) {
     host.log(`install of ${chosen.agent.id} failed: ${errorText(e)}`);
     void vscode.window.showErrorMessage(`${noticeText(chosen.agent.name)} was not installed: ${noticeText(errorText(e))}`);
     return undefined;
+  }
+}
+
+const AGREE = 'Download and Install';
+
+async function askConsent(prompt: ConsentPrompt): Promise<boolean> {
+  return (await vscode.window.showWarningMessage(noticeText(prompt.message), { modal: true, detail: noticeLines(...prompt.lines) }, AGREE)) === AGREE;
+}
+
+/** The consent dialog's text: what is downloaded (its size, when the server says), from which host, and where it goes. */
+async function consentPrompt(chosen: Candidate, plan: BinaryPlan, root: string): Promise<ConsentPrompt> {
+  const size = await announcedSize(plan.target.archive, fetch, AbortSignal.timeout(10_000));
+  const version = chosen.agent.version ? ` ${chosen.agent.version}` : '';
+  return {
+    message: `Download and install ${chosen.agent.name}${version}?`,
+    lines: [
+      `Size: ${size === undefined ? 'not announced by the server' : megabytes(size)}`,
+      `From: ${hostOf(plan.target.archive)} (${plan.target.archive})`,
+      `Unpacked into: ${installDir(root, chosen.agent.id, chosen.agent.version)}`,
+      plan.target.sha256 ? 'The download is checked against the SHA-256 the registry gives.' : 'The registry gives no checksum for it: only its size is checked.',
+      'The agent will run as a program with your permissions.',
+    ],
+  };
+}
+
+function megabytes(n: number): string {
+  return n < 1024 * 1024 ? `${Math.max(1, Math.round(n / 1024))} KB` : `${(n / 1048576).toFixed(1)} MB`;
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
   }
 }

@@ -11,10 +11,16 @@ import { errorText } from '../common/util/errors';
 import { needsText, type Candidate, type CatalogView } from './agentCatalog';
 import { originText } from '../node/registry/registrySource';
 
-type Item = vscode.QuickPickItem & { readonly candidate?: Candidate };
+export type AgentItem = vscode.QuickPickItem & { readonly candidate?: Candidate };
 
-export async function pickAgent(load: (force: boolean) => Promise<CatalogView>): Promise<Candidate | undefined> {
-  const qp = vscode.window.createQuickPick<Item>();
+/** The part of VS Code's QuickPick the picker uses: a test can stand in for the user through it. */
+export type PickerView = Pick<
+  vscode.QuickPick<AgentItem>,
+  'title' | 'placeholder' | 'matchOnDescription' | 'matchOnDetail' | 'buttons' | 'busy' | 'items' | 'selectedItems' | 'onDidTriggerButton' | 'onDidAccept' | 'onDidHide' | 'show' | 'dispose'
+>;
+
+export async function pickAgent(load: (force: boolean) => Promise<CatalogView>, createPicker: () => PickerView = () => vscode.window.createQuickPick<AgentItem>()): Promise<Candidate | undefined> {
+  const qp = createPicker();
   qp.title = 'ACP: Add Agent';
   qp.placeholder = 'Loading the agent registry…';
   qp.matchOnDescription = true;
@@ -56,17 +62,16 @@ export async function pickAgent(load: (force: boolean) => Promise<CatalogView>):
   }
 }
 
-function items(view: CatalogView): Item[] {
-  const heading: Item = { label: labelText(originText(view.origin, Date.now()), 200), kind: vscode.QuickPickItemKind.Separator };
+function items(view: CatalogView): AgentItem[] {
+  const heading: AgentItem = { label: labelText(originText(view.origin, Date.now()), 200), kind: vscode.QuickPickItemKind.Separator };
   return [
     heading,
-    ...view.candidates.map((c): Item => {
+    ...view.candidates.map((c): AgentItem => {
       const icon = safeIconUrl(c.agent.icon);
       const command = c.plan?.kind === 'package' ? `${[c.plan.entry.command, ...c.plan.entry.args].join(' ')} — ` : '';
       return {
         label: labelText(c.agent.name),
-        // The built-in list pins no version (0.0.0: npx and uvx fetch the latest), so none is shown for it.
-        description: labelText(`${c.agent.version && c.agent.version !== '0.0.0' ? `${c.agent.version} · ` : ''}${needsText(c)}`),
+        description: labelText(`${c.agent.version ? `${c.agent.version} · ` : ''}${needsText(c)}`),
         // The launch command first: a long description would push it past the list's width.
         detail: labelText(`${command}${c.agent.description}`, 300),
         ...(icon ? { iconPath: vscode.Uri.parse(icon, true) } : {}),

@@ -608,10 +608,8 @@ export class ChatService extends Disposable {
     if (existing) return existing;
     const record = this.registry.get(chatId);
     if (!record) throw new Error(`no chat ${chatId}`);
-    // The settings may have changed since they were last read (a window that is still loading them): read
-    // them again before the chat is told its agent is missing. A chat never runs another agent than its
-    // own: without it, it says so and waits for the settings to name it (see onDidChangeConfiguration).
-    if (!findAgent(this.agents(), record.agentId)) this.settingsValue = readSettings(this.log);
+    // A chat never runs another agent than its own: without it, it says so and waits for the settings to
+    // name it (see onDidChangeConfiguration).
     const agent = findAgent(this.agents(), record.agentId) ?? null;
     if (!agent) this.log.warn(`chat ${chatId}: its agent '${record.agentId}' is not in acpChat.agents; it waits for the settings to name it`);
     const persistence = this.persistence;

@@ -4,10 +4,8 @@ import { entryIdentity, type TreeNode } from '../common/debug/treeModel';
 import { Disposable } from '../common/util/lifecycle';
 import { labelText } from '../common/untrusted';
 import type { ChatService } from './chatService';
-import { addAgent, parseAddAgentOptions } from './addAgent';
 import { addToChat, fileItem, problemsItem, selectionItem, urisFrom } from './contextCommands';
 import { showAgentCapabilities, showProtocolLog, showProtocolMessages } from './inspector';
-import { checkAgent } from './checkAgent';
 import { deleteChatCommand, pickSession, pickSideBarChat } from './chatHistory';
 import { branch, branchRequestFrom, editMessage, regenerate, retry, type RewindHost } from './rewind';
 import { RewindCommands } from './rewindCommands';
@@ -77,7 +75,8 @@ export class CommandRegistry extends Disposable {
     this.add(Commands.showProtocolMessages, (node?: unknown) => showProtocolMessages(s, node as TreeNode | undefined));
     this.add(Commands.showProtocolLog, () => showProtocolLog(s));
     this.add(Commands.showAgentCapabilities, () => showAgentCapabilities(s));
-    this.add(Commands.checkAgent, (agentId?: unknown) => checkAgent(s, typeof agentId === 'string' ? agentId : undefined));
+    // Loaded on first use (as Add Agent below): a chat never needs them, so activation does not evaluate them.
+    this.add(Commands.checkAgent, async (agentId?: unknown) => (await import('./checkAgent')).checkAgent(s, typeof agentId === 'string' ? agentId : undefined));
     this.add(Commands.openCapture, (file?: unknown, mode?: unknown) =>
       s.openCapture(typeof file === 'string' ? file : undefined, mode === 'full' || mode === 'realtime' ? mode : undefined));
     this.add(Commands.showInChat, async (node?: unknown) => {
@@ -87,7 +86,10 @@ export class CommandRegistry extends Disposable {
       await panel.whenReady();
       panel.post({ type: 'reveal', key: n.key });
     });
-    this.add(Commands.addAgent, (options?: unknown) => addAgent(parseAddAgentOptions(options), { globalStorage, log: (line) => s.log.info(line) }));
+    this.add(Commands.addAgent, async (options?: unknown) => {
+      const { addAgent, parseAddAgentOptions } = await import('./addAgent');
+      return addAgent(parseAddAgentOptions(options), { globalStorage, log: (line) => s.log.info(line) });
+    });
     this.add(Commands.addSelectionToChat, () => addToChat(s, selectionItem(vscode.window.activeTextEditor)));
     this.add(Commands.addProblemsToChat, () => addToChat(s, problemsItem(vscode.window.activeTextEditor)));
     this.add(Commands.addFileToChat, async (arg?: unknown, all?: unknown) => {

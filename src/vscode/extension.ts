@@ -8,7 +8,6 @@ import { CHAT_VIEW_TYPE } from './chatPanel';
 import { CHAT_SIDEBAR_VIEW } from './sideBarView';
 import { CommandRegistry } from './commands';
 import { createApi, type AcpChatApi } from './api';
-import { exportDebugBundle } from './debugBundle';
 import { openPersistence } from './filePersistence';
 import { noticeText } from '../common/untrusted';
 import { currentWorkspace } from './chatHomeLocation';
@@ -27,7 +26,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<AcpCha
     return openPersistence(home?.dir, log);
   });
   context.subscriptions.push(s);
-  context.subscriptions.push(new CommandRegistry(s, async (target) => void (await exportDebugBundle(s, target ? vscode.Uri.file(target) : undefined)), context.globalStorageUri.fsPath));
+  // The debug bundle's code is loaded when it is asked for, not at activation.
+  const exportBundle = async (target?: string) => void (await (await import('./debugBundle')).exportDebugBundle(s, target ? vscode.Uri.file(target) : undefined));
+  context.subscriptions.push(new CommandRegistry(s, exportBundle, context.globalStorageUri.fsPath));
   context.subscriptions.push(
     vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, {
       // VS Code restarts with the panel open: take it over and show the restored transcript at once.

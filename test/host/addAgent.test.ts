@@ -11,6 +11,8 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { api, until } from './util';
 import { platformKey } from '../../src/common/agents/registry';
+import type { ConsentPrompt } from '../../src/vscode/addAgent';
+import type { AgentItem, PickerView } from '../../src/vscode/agentPicker';
 import { fixtureServer, json, bytes, sha256, tarGz, type FixtureServer } from '../unit/registry/fixtures';
 
 /** A shell word that stays one word whatever the path holds. */
@@ -87,3 +89,129 @@ suite('Add Agent from the registry', () => {
     assert.strictEqual(JSON.stringify(config().inspect('agents')?.globalValue ?? null), agentsBefore);
   });
 });
+
+/**
+ * The picker and the consent dialog as a user meets them, with the test standing in for the user through
+ * the `ui` option: the real picker logic (busy, fill, Refresh, accept) drives a fake QuickPick, and the
+ * consent prompt the user would read is recorded and answered.
+ */
+suite('Add Agent picker: Refresh and the download consent', () => {
+  let server: FixtureServer;
+  const config = () => vscode.workspace.getConfiguration('acpChat');
+  let before: Record<'agents' | 'defaultAgent' | 'agentRegistry', unknown>;
+  let downloads = 0;
+  let registryV2: unknown;
+
+  suiteSetup(async () => {
+    before = { agents: config().inspect('agents')?.globalValue, defaultAgent: config().inspect('defaultAgent')?.globalValue, agentRegistry: config().inspect('agentRegistry')?.globalValue };
+    server = await fixtureServer();
+    const platform = platformKey(process.platform, process.arch);
+    assert.ok(platform);
+    const archive = await tarGz([{ name: 'bin/fresh-agent', content: '#!/bin/sh\necho fresh\n', mode: 0o755 }]);
+    const body = bytes(archive);
+    // Only a GET downloads; the consent dialog's size comes from a HEAD request.
+    server.route('/fresh.tar.gz', (req, res) => {
+      if (req.method === 'GET') downloads++;
+      body(req, res);
+    });
+    const first = { id: 'old-agent', name: 'Old Agent', version: '1.0.0', description: 'in the registry from the start', distribution: { npx: { package: 'old-agent' } } };
+    server.route('/registry.json', json({ version: '1.0.0', agents: [first] }));
+    registryV2 = {
+      version: '1.0.0',
+      agents: [first, { id: 'fresh-agent', name: 'Fresh Agent', version: '2.1.0', description: 'added to the registry later', distribution: { binary: { [platform]: { archive: `${server.base}/fresh.tar.gz`, cmd: './bin/fresh-agent' } } } }],
+    };
+    await config().update('agentRegistry', `${server.base}/registry.json`, vscode.ConfigurationTarget.Global);
+  });
+  suiteTeardown(async () => {
+    for (const [key, value] of Object.entries(before)) await config().update(key, value, vscode.ConfigurationTarget.Global);
+    await server.close();
+  });
+
+  /** Opens Add Agent…, waits for the list, presses Refresh once the registry changed, picks Fresh Agent. */
+  async function addThroughPicker(answer: boolean): Promise<{ id: string | undefined; prompts: ConsentPrompt[]; labels: string[][] }> {
+    const prompts: ConsentPrompt[] = [];
+    const labels: string[][] = [];
+    const picker = new FakePicker();
+    const done = vscode.commands.executeCommand<string | undefined>('acpChat.addAgent', {
+      makeDefault: false,
+      ui: {
+        createPicker: () => picker,
+        confirmDownload: async (p: ConsentPrompt) => {
+          prompts.push(p);
+          return answer;
+        },
+      },
+    });
+    await until(() => picker.shown && !picker.busy && picker.items.some((i) => i.label === 'Old Agent'), 20_000, 'the first list');
+    labels.push(picker.items.map((i) => i.label));
+    server.route('/registry.json', json(registryV2));
+    const refresh = picker.buttons[0];
+    assert.ok(refresh, 'the picker has a Refresh button');
+    picker.press(refresh);
+    const fresh = await until(() => !picker.busy && picker.items.find((i) => i.candidate?.agent.id === 'fresh-agent'), 20_000, 'the refreshed list');
+    labels.push(picker.items.map((i) => i.label));
+    picker.accept(fresh);
+    return { id: await done, prompts, labels };
+  }
+
+  test('Refresh fetches the changed registry; declining the consent downloads nothing, accepting installs', async function () {
+    if (process.platform === 'win32') this.skip();
+    await api();
+    const fetchesBefore = server.hits.get('/registry.json') ?? 0;
+    const declined = await addThroughPicker(false);
+    assert.strictEqual(declined.id, undefined);
+    assert.ok(!declined.labels[0]?.includes('Fresh Agent'), 'not in the list before Refresh');
+    assert.ok(declined.labels[1]?.includes('Fresh Agent'), 'in the list after Refresh');
+    assert.ok((server.hits.get('/registry.json') ?? 0) >= fetchesBefore + 1, 'Refresh fetched the registry again');
+    const shown = declined.prompts[0];
+    assert.ok(shown, 'the consent dialog was shown');
+    const prompt = { message: shown.message, detail: shown.lines.join('\n') };
+    assert.match(prompt.message, /Download and install Fresh Agent 2\.1\.0\?/);
+    assert.match(prompt.detail, /^Size: 1 KB$/m, 'the size the server announces');
+    assert.match(prompt.detail, new RegExp(`^From: 127\\.0\\.0\\.1:\\d+ \\(`, 'm'), 'the source host');
+    assert.match(prompt.detail, new RegExp(`^Unpacked into: .*${path.join('agents', 'fresh-agent', '2.1.0').replace(/[\\/.]/g, '\\$&')}$`, 'm'), 'where it is unpacked');
+    assert.strictEqual(downloads, 0, 'declined: nothing downloaded');
+    assert.ok(!(config().get<{ id: string }[]>('agents') ?? []).some((e) => e.id === 'fresh-agent'), 'declined: nothing written');
+
+    const accepted = await addThroughPicker(true);
+    assert.strictEqual(accepted.id, 'fresh-agent');
+    assert.strictEqual(downloads, 1);
+    const written = (config().get<{ id: string; command: string }[]>('agents') ?? []).find((e) => e.id === 'fresh-agent');
+    assert.ok(written && written.command.endsWith(path.join('agents', 'fresh-agent', '2.1.0', 'bin', 'fresh-agent')), JSON.stringify(written));
+    assert.ok(fs.existsSync(written.command), 'installed');
+  });
+});
+
+/** Stands in for VS Code's QuickPick: holds what the picker sets, and fires what a user would do. */
+class FakePicker implements PickerView {
+  title: string | undefined;
+  placeholder: string | undefined;
+  matchOnDescription = false;
+  matchOnDetail = false;
+  buttons: readonly vscode.QuickInputButton[] = [];
+  busy = false;
+  items: readonly AgentItem[] = [];
+  selectedItems: readonly AgentItem[] = [];
+  shown = false;
+  private readonly button = new vscode.EventEmitter<vscode.QuickInputButton>();
+  private readonly accepted = new vscode.EventEmitter<void>();
+  private readonly hidden = new vscode.EventEmitter<void>();
+  readonly onDidTriggerButton = this.button.event;
+  readonly onDidAccept = this.accepted.event;
+  readonly onDidHide = this.hidden.event;
+  show(): void {
+    this.shown = true;
+  }
+  dispose(): void {
+    this.button.dispose();
+    this.accepted.dispose();
+    this.hidden.dispose();
+  }
+  press(b: vscode.QuickInputButton): void {
+    this.button.fire(b);
+  }
+  accept(item: AgentItem): void {
+    this.selectedItems = [item];
+    this.accepted.fire();
+  }
+}

@@ -4,9 +4,12 @@ import bundled from '../../src/common/agents/catalog.json';
 import { archiveKind, freeId, launchPlan, parseCatalog, platformKey, safeIconUrl } from '../../src/common/agents/registry';
 import { zAgentConfig } from '../../src/common/config/settings';
 
-test('the bundled catalog parses cleanly and lists the known agents', () => {
-  const c = parseCatalog(bundled);
+test('the bundled catalog parses cleanly (as the built-in list: no versions) and lists the known agents', () => {
+  const c = parseCatalog(bundled, { builtIn: true });
   assert.deepEqual(c.problems, []);
+  assert.ok(c.agents.every((a) => a.version === undefined), 'the built-in list pins no version');
+  // A live registry's agent must have one.
+  assert.match(parseCatalog(bundled).problems[0] ?? '', /claude-code\) skipped: version/);
   assert.deepEqual(c.agents.map((a) => a.name), ['Claude Code', 'Gemini CLI', 'Codex', 'OpenCode', 'Qwen Code', 'GitHub Copilot CLI']);
   for (const a of c.agents) {
     const plan = launchPlan(a, 'linux-x86_64');
@@ -52,7 +55,8 @@ test('archive formats by name; bzip2 and installers are refused, anything else i
   assert.equal(archiveKind('https://x/a/agent-1.0-linux.tar.gz'), 'tar.gz');
   assert.equal(archiveKind('https://x/agent.TGZ?download=1'), 'tar.gz');
   assert.equal(archiveKind('https://x/agent-windows.zip#frag'), 'zip');
-  for (const u of ['https://x/a.tar.bz2', 'https://x/a.tbz2', 'https://x/a.dmg', 'https://x/a.msi']) assert.equal(archiveKind(u), 'unsupported', u);
+  for (const u of ['https://x/a.tar.bz2', 'https://x/A.TBZ2?x=1']) assert.equal(archiveKind(u), 'tar.bz2', u);
+  for (const u of ['https://x/a.tar.xz', 'https://x/a.dmg', 'https://x/a.msi']) assert.equal(archiveKind(u), 'unsupported', u);
   assert.equal(archiveKind('https://x/releases/download/v1/agent'), 'raw');
 });
 

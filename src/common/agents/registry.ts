@@ -43,7 +43,9 @@ export const zRegistryAgent = z.object({
     })
     .refine((d) => d.npx || d.uvx || d.binary, 'at least one distribution'),
 });
-export type RegistryAgent = z.infer<typeof zRegistryAgent>;
+/** The built-in list pins no versions (npx and uvx fetch the latest), so its agents may leave it out. */
+const zBuiltInAgent = zRegistryAgent.extend({ version: z.string().optional() });
+export type RegistryAgent = z.infer<typeof zBuiltInAgent>;
 
 const zRegistryEnvelope = z.object({ version: z.string(), agents: z.array(z.unknown()) });
 
@@ -54,14 +56,18 @@ export interface Catalog {
   readonly problems: readonly string[];
 }
 
-/** Parses a registry document; throws only when the envelope itself is wrong. */
-export function parseCatalog(raw: unknown): Catalog {
+/**
+ * Parses a registry document; throws only when the envelope itself is wrong. `builtIn`: the bundled list,
+ * whose agents may have no version.
+ */
+export function parseCatalog(raw: unknown, { builtIn = false }: { readonly builtIn?: boolean } = {}): Catalog {
+  const zAgent = builtIn ? zBuiltInAgent : zRegistryAgent;
   const env = zRegistryEnvelope.safeParse(raw);
   if (!env.success) throw new Error(`Not an ACP agent registry: ${issueText(env.error)}`);
   const agents: RegistryAgent[] = [];
   const problems: string[] = [];
   env.data.agents.forEach((a, i) => {
-    const r = zRegistryAgent.safeParse(a);
+    const r = zAgent.safeParse(a);
     if (r.success) agents.push(r.data);
     else problems.push(`agent ${i + 1}${typeof a === 'object' && a && 'id' in a ? ` (${String((a as { id: unknown }).id)})` : ''} skipped: ${issueText(r.error)}`);
   });
@@ -116,17 +122,18 @@ export function launchPlan(agent: RegistryAgent, platform: Platform | null): Lau
 }
 
 /** The archive formats we unpack; a URL whose name ends otherwise is a raw executable. */
-export type ArchiveKind = 'zip' | 'tar.gz' | 'raw' | 'unsupported';
+export type ArchiveKind = 'zip' | 'tar.gz' | 'tar.bz2' | 'raw' | 'unsupported';
 
 /**
  * The archive's format, from the name at the end of its URL's path (the registry names formats by
- * extension). bzip2 has no decoder in Node and installer formats are not archives: both unsupported.
+ * extension). xz has no decoder here and installer formats are not archives: both unsupported.
  */
 export function archiveKind(url: string): ArchiveKind {
   const name = (url.split(/[?#]/)[0] ?? '').toLowerCase();
   if (name.endsWith('.zip')) return 'zip';
   if (name.endsWith('.tar.gz') || name.endsWith('.tgz')) return 'tar.gz';
-  if (/\.(tar\.bz2|tbz2|tar\.xz|txz|tar|dmg|pkg|deb|rpm|msi|appimage)$/.test(name)) return 'unsupported';
+  if (name.endsWith('.tar.bz2') || name.endsWith('.tbz2') || name.endsWith('.tbz')) return 'tar.bz2';
+  if (/\.(tar\.xz|txz|tar|dmg|pkg|deb|rpm|msi|appimage)$/.test(name)) return 'unsupported';
   return 'raw';
 }
 

@@ -62,6 +62,20 @@ export async function downloadArchive(o: DownloadOptions): Promise<{ readonly by
   }
 }
 
+/**
+ * The archive's size as the server announces it to a HEAD request (redirects followed), for the consent
+ * dialog; undefined when the server does not say or cannot be reached (the download itself says why).
+ */
+export async function announcedSize(url: string, fetchFn: typeof fetch, signal?: AbortSignal): Promise<number | undefined> {
+  try {
+    const res = await fetchFn(url, { method: 'HEAD', ...(signal ? { signal } : {}) });
+    if (!res.ok || res.headers.get('content-encoding')) return undefined;
+    return optionalNumber(res.headers.get('content-length'));
+  } catch {
+    return undefined;
+  }
+}
+
 function optionalNumber(s: string | null): number | undefined {
   if (s === null || !/^\d+$/.test(s.trim())) return undefined;
   return Number(s);

@@ -13,7 +13,8 @@ import { entryPath, unpackArchive } from './unpack';
 
 export interface InstallOptions {
   readonly agentId: string;
-  readonly version: string;
+  /** Absent for an agent of the built-in list, which pins none. */
+  readonly version: string | undefined;
   readonly target: BinaryTarget;
   readonly archive: ArchiveKind;
   /** The folder all installed agents live in (under the extension's global storage). */
@@ -26,10 +27,9 @@ export interface InstallOptions {
 }
 
 export async function installBinary(o: InstallOptions): Promise<string> {
-  if (o.archive === 'unsupported') throw new Error(`${o.target.archive}: this archive format cannot be unpacked here (supported: .zip, .tar.gz, .tgz, or a bare executable)`);
+  if (o.archive === 'unsupported') throw new Error(`${o.target.archive}: this archive format cannot be unpacked here (supported: .zip, .tar.gz, .tgz, .tar.bz2, .tbz2, or a bare executable)`);
   const archive = o.archive;
-  // The id and version come from the registry: each becomes one plain folder name, never a path.
-  const dir = path.join(o.root, folderName(o.agentId), folderName(o.version));
+  const dir = installDir(o.root, o.agentId, o.version);
   const tag = randomBytes(6).toString('hex');
   const staging = `${dir}.partial-${tag}`;
   const download = path.join(o.root, `.download-${tag}`);
@@ -48,6 +48,11 @@ export async function installBinary(o: InstallOptions): Promise<string> {
     await rm(download, { force: true });
     await rm(staging, { recursive: true, force: true });
   }
+}
+
+/** Where an agent is installed. The id and version come from the registry: each becomes one plain folder name, never a path. */
+export function installDir(root: string, agentId: string, version: string | undefined): string {
+  return path.join(root, folderName(agentId), folderName(version ?? 'unversioned'));
 }
 
 function folderName(s: string): string {

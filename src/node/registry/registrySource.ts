@@ -47,7 +47,7 @@ export interface RegistrySourceOptions {
 const zCache = z.object({ source: z.string(), fetchedAt: z.number(), registry: z.unknown() });
 
 export async function loadCatalog(o: RegistrySourceOptions): Promise<LoadedCatalog> {
-  const offline = (reason: string): LoadedCatalog => ({ catalog: parseCatalog(o.bundled), origin: { kind: 'offline', reason } });
+  const offline = (reason: string): LoadedCatalog => ({ catalog: parseCatalog(o.bundled, { builtIn: true }), origin: { kind: 'offline', reason } });
   const source = o.source.trim();
   if (source === '') return offline('no registry is set (acpChat.agentRegistry)');
   if (!/^https?:\/\//i.test(source)) {

@@ -1,5 +1,6 @@
 /**
- * Unpacks a downloaded agent archive (.zip with yauzl, .tar.gz with Node's gunzip and tarReader.ts) into a folder. The archive
+ * Unpacks a downloaded agent archive (.zip with yauzl, .tar.gz with Node's gunzip, .tar.bz2 with unbzip2-stream,
+ * the tar of both read by tarReader.ts) into a folder. The archive
  * is untrusted: no entry may land outside the folder (an absolute name, a `..` segment, a drive letter, or
  * a link that points out), and such an archive is refused as a whole rather than partly unpacked.
  */
@@ -9,6 +10,7 @@ import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
+import unbzip2 from 'unbzip2-stream';
 import * as yauzl from 'yauzl';
 import type { ArchiveKind } from '../../common/agents/registry';
 import { tarEntries, type TarEntry } from './tarReader';
@@ -37,7 +39,7 @@ export function entryPath(root: string, name: string): string {
 export async function unpackArchive(kind: Exclude<ArchiveKind, 'unsupported'>, file: string, dest: string, rawName: string): Promise<void> {
   if (kind === 'raw') return copyFile(file, entryPath(dest, rawName));
   if (kind === 'zip') return unpackZip(file, dest);
-  return unpackTarGz(file, dest);
+  return unpackTar(file, dest, kind === 'tar.gz' ? createGunzip() : unbzip2());
 }
 
 async function unpackZip(file: string, dest: string): Promise<void> {
@@ -64,8 +66,8 @@ async function unpackZip(file: string, dest: string): Promise<void> {
   }
 }
 
-async function unpackTarGz(file: string, dest: string): Promise<void> {
-  // Gunzipped to a file beside the archive, then read by offset: no archive is ever held in memory.
+async function unpackTar(file: string, dest: string, decompress: NodeJS.ReadWriteStream): Promise<void> {
+  // Decompressed to a file beside the archive, then read by offset: no archive is ever held in memory.
   const tarFile = `${file}.tar`;
   try {
     let total = 0;
@@ -75,7 +77,7 @@ async function unpackTarGz(file: string, dest: string): Promise<void> {
         done(total > MAX_UNPACKED_BYTES ? new UnsafeArchiveError(`the archive unpacks to more than ${MAX_UNPACKED_BYTES} bytes`) : null, chunk);
       },
     });
-    await pipeline(createReadStream(file), createGunzip(), bound, createWriteStream(tarFile));
+    await pipeline(createReadStream(file), decompress, bound, createWriteStream(tarFile));
     for await (const entry of tarEntries(tarFile)) await writeTarEntry(dest, tarFile, entry);
   } finally {
     await rm(tarFile, { force: true });

@@ -21,7 +21,7 @@ test("published agents' initialize results parse with their capabilities and aut
 });
 
 test('the catalog starts Qwen Code and Copilot CLI with the flag their published binaries answered initialize on', () => {
-  const agents = parseCatalog(bundled).agents;
+  const agents = parseCatalog(bundled, { builtIn: true }).agents;
   const argsOf = (id: string) => launchPlan(agents.find((a) => a.id === id)!, 'linux-x86_64')?.entry.args;
   assert.deepEqual(argsOf('qwen-code')?.slice(-2), ['qwen', '--acp']);
   assert.deepEqual(argsOf('github-copilot')?.slice(-2), ['copilot', '--acp']);

@@ -27,7 +27,7 @@ describe('catalog launch', () => {
   });
 
   it('every bundled agent starts on Windows through cmd.exe with its arguments intact, and as given on POSIX', () => {
-    for (const a of parseCatalog(bundled).agents) {
+    for (const a of parseCatalog(bundled, { builtIn: true }).agents) {
       const plan = launchPlan(a, 'windows-x86_64')!;
       const spawn = planSpawn({ command: plan.entry.command, args: plan.entry.args }, win);
       assert.equal(spawn.via, 'cmd', a.id);

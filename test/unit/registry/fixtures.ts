@@ -1,7 +1,9 @@
 /**
  * Registry fixtures made in the test: a local HTTP server on 127.0.0.1 with canned responses, and small
- * .tar.gz and .zip archives built from a list of entries (names unchecked, so a test can make a bad one).
+ * .tar.gz, .tar.bz2 and .zip archives built from a list of entries (names unchecked, so a test can make a bad one).
+ * bzip2 archives are made by the `bzip2` program (Node has no bzip2 encoder).
  */
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -59,6 +61,14 @@ export interface FixtureEntry {
 }
 
 export async function tarGz(entries: readonly FixtureEntry[]): Promise<Buffer> {
+  return gzipSync(await tarOf(entries));
+}
+
+export async function tarBz2(entries: readonly FixtureEntry[]): Promise<Buffer> {
+  return execFileSync('bzip2', ['-c'], { input: await tarOf(entries), maxBuffer: 1 << 30 });
+}
+
+async function tarOf(entries: readonly FixtureEntry[]): Promise<Buffer> {
   const pack = tar.pack();
   const chunks: Buffer[] = [];
   pack.on('data', (c: Buffer) => chunks.push(c));
@@ -71,7 +81,7 @@ export async function tarGz(entries: readonly FixtureEntry[]): Promise<Buffer> {
   }
   pack.finalize();
   await done;
-  return gzipSync(Buffer.concat(chunks));
+  return Buffer.concat(chunks);
 }
 
 /** A zip of stored (uncompressed) entries, made by Unix so each entry's mode is kept. */

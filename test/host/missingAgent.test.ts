@@ -1,0 +1,47 @@
+/**
+ * A chat whose agent the settings no longer name (reopened after the entry was removed) says so and
+ * waits; it starts on its own once the settings name its agent again, with no reload.
+ */
+import * as assert from 'assert';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import { api, until } from './util';
+
+suite('A chat whose agent is missing', () => {
+  const config = () => vscode.workspace.getConfiguration('acpChat');
+  let before: unknown;
+  suiteSetup(() => {
+    before = config().inspect('agents')?.globalValue;
+  });
+  suiteTeardown(async () => {
+    await config().update('agents', before, vscode.ConfigurationTarget.Global);
+  });
+
+  test('waits for the settings to name its agent, then starts', async () => {
+    const a = await api();
+    const ext = vscode.extensions.getExtension('acp-chat.acp-chat');
+    assert.ok(ext);
+    const later = { id: 'later', name: 'Later Agent', command: process.execPath, args: [path.join(ext.extensionPath, 'dist', 'demo-agent.js')], env: { ELECTRON_RUN_AS_NODE: '1' } };
+    const others = Array.isArray(before) ? before : [];
+    await config().update('agents', [...others, later], vscode.ConfigurationTarget.Global);
+    const first = await a.service.openChat({ agentId: 'later', newChat: true });
+    const chatId = first.chatId;
+    assert.ok(chatId);
+    await until(() => a.service.chat(chatId)?.turnState === 'idle', 30_000, 'the chat started with its agent');
+
+    // Closed (its session stops), the entry removed, then reopened: the chat has no agent to run.
+    first.panel.dispose();
+    await until(() => a.service.chat(chatId) === undefined, 10_000, 'the closed chat stopped');
+    await config().update('agents', others, vscode.ConfigurationTarget.Global);
+    const reopened = await a.service.openChat({ chatId });
+    const session = a.service.chat(chatId);
+    assert.ok(session);
+    await until(() => session.panelState().missingAgent === 'later', 10_000, 'the chat says its agent is missing');
+    assert.notStrictEqual(session.turnState, 'idle');
+
+    await config().update('agents', [...others, later], vscode.ConfigurationTarget.Global);
+    await until(() => session.turnState === 'idle' && session.panelState().missingAgent === null, 30_000, 'the chat started once the settings named its agent');
+    assert.strictEqual(session.agent.name, 'Later Agent');
+    reopened.panel.dispose();
+  });
+});
