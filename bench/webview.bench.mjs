@@ -25,7 +25,9 @@
 //                                  HostReplayMs  the store merging the 100,000 replayed entries and
 //                                                the panel's patches for them (Node, for scale)
 //   webview.idleCpuMsPer10s        an open, idle chat of 10,000 entries: the renderer's CPU (every thread
-//                                  of its process) over 10 s, from a trace
+//                                  of its process but tracing's) over 10 s, from a trace, less what a
+//                                  static page's renderer uses over the same 10 s (Chromium's own
+//                                  housekeeping, e.g. the compositor evicting resources)
 //   webview.paced60s*              a 60 s answer streamed at 200 chunks/s of 20-character Markdown pieces
 //                                  (one 240 KB message): CpuShare is the renderer's CPU over the stream / its
 //                                  duration; LastOverFirstPerKb the CPU per streamed KB in the last 10 s / in
@@ -37,7 +39,10 @@
 // a loaded machine, where wall time grows while the thread waits for a core) divided by a calibration
 // measured in the same Chromium in the same run, the CPU time of a fixed DOM workload (2,000 paragraphs
 // of the transcript's text inserted as plain text nodes and laid out; webviewPage.mjs `calibrate`). The
-// goals are on these ratios. The figures themselves stay in wall milliseconds, for scale.
+// goals are on these ratios: the ratio measured when the goal was set (on this 2-core machine, shared),
+// with ~40% headroom, as far as calibrations taken around the same figure spread in one loaded run; and
+// one 60 Hz frame at the quiet calibration for the frame figures. The figures themselves stay in wall
+// milliseconds, for scale.
 // Prints one JSON object as the last line.
 import { tsImport } from 'tsx/esm/api';
 import { buildWebview, launch, openPanel } from '../test/browser/browser.mjs';
@@ -70,7 +75,7 @@ const CALIBRATION_ROUNDS = 4;
  * 142, load < 2): one 60 Hz frame (16.7 ms) is 16.7 / CALIBRATION_QUIET_MS in calibration units, the
  * frame figures' goal.
  */
-const CALIBRATION_QUIET_MS = 0;
+const CALIBRATION_QUIET_MS = 35;
 const FRAME_RATIO = 16.7 / CALIBRATION_QUIET_MS;
 const CATEGORIES = ['toplevel', 'blink.user_timing'];
 
@@ -115,10 +120,22 @@ try {
   const snapshot = snap.result;
   const snapshotCpu = between(snap.trace, 'snapshot');
   // The same chat left open: nothing should run.
-  const idle = await traced(panel.page, () => panel.page.evaluate((ms) => window.__bench.idle(ms), IDLE_MS));
+  const staticPage = await (await browser.newContext()).newPage();
+  await staticPage.setContent('<p>A static page: what an idle renderer costs by itself.</p>');
+  const idle = await traced(panel.page, () =>
+    Promise.all([
+      panel.page.evaluate((ms) => window.__bench.idle(ms), IDLE_MS),
+      // The same stretch (it starts a second later, once the chat has settled).
+      staticPage.evaluate((ms) => new Promise((r) => setTimeout(r, 1000)).then(() => performance.mark('floor-start')).then(() => new Promise((r) => setTimeout(r, ms))).then(() => void performance.mark('floor-end')), IDLE_MS),
+    ]),
+  );
+  await staticPage.context().close();
   const idleFrom = idle.trace.mark('idle-start');
   const idleTo = idle.trace.mark('idle-end');
-  const idleCpu = (idle.trace.processCpu(idleFrom.pid, idleFrom.ts, idleTo.ts) * 10_000) / ((idleTo.ts - idleFrom.ts) / 1000);
+  const floorFrom = idle.trace.mark('floor-start');
+  const idleRenderer = (idle.trace.processCpu(idleFrom.pid, idleFrom.ts, idleTo.ts) * 10_000) / ((idleTo.ts - idleFrom.ts) / 1000);
+  const idleFloor = (idle.trace.processCpu(floorFrom.pid, floorFrom.ts, idle.trace.mark('floor-end').ts) * 10_000) / ((idle.trace.mark('floor-end').ts - floorFrom.ts) / 1000);
+  const idleCpu = Math.max(0, idleRenderer - idleFloor);
   const idleThreads = idle.trace.threadCpu(idleFrom.pid, idleFrom.ts, idleTo.ts);
   // Scrolling the same transcript up, traced.
   const scrollFrames = async (frames) => {
@@ -206,11 +223,11 @@ try {
     'webview.calibrationCpuMs': round(cal, 2),
     'webview.snapshot10kMs': round(snapshot.ms),
     'webview.snapshot10kMs.ratio': ratio(snapshotCpu, snap.cal),
-    'webview.snapshot10kMs.goal': 'ratio <= 0',
+    'webview.snapshot10kMs.goal': 'ratio <= 2.5 (1.8 when set)',
     'webview.snapshot10kVsFullRatio': round(snapshot.ms / fullBuild.ms, 3),
     'webview.apply100kChunksMs': round(s.ms),
     'webview.apply100kChunksMs.ratio': ratio(applyCpu, applied.cal),
-    'webview.apply100kChunksMs.goal': 'ratio <= 0',
+    'webview.apply100kChunksMs.goal': 'ratio <= 11 (7.9 when set)',
     'webview.apply100kChunksPerFrameUs': round((applyCpu * 1000) / s.frames),
     // The real host pipeline's figure is webview.bytesPostedPerTextByte (bench/hostPatches.bench.ts).
     'webview.simulatedBytesPostedPerTextByte': round(s.postedBytes / s.textBytes, 3),
@@ -223,18 +240,22 @@ try {
     // The next 960 frames of the same scroll (24,000 to 120,000 px up).
     'webview.scroll10kFarFrameP95Ms': round(percentile(farFrames, 0.95)),
     'webview.scroll10kFarFrameP95Ms.ratio': ratio(percentile(farFrames, 0.95), far.cal),
-    'webview.scroll10kFarFrameP95Ms.goal': 'ratio <= 0',
+    'webview.scroll10kFarFrameP95Ms.goal': 'ratio <= 0.4 (0.27 when set)',
     'webview.history100kFirstPaintMs': round(open.ms),
     'webview.history100kFirstPaintMs.ratio': ratio(openCpu, hist.cal),
-    'webview.history100kFirstPaintMs.goal': 'ratio <= 0',
+    'webview.history100kFirstPaintMs.goal': 'ratio <= 1.1 (0.78 when set)',
     'webview.history100kReattachMs': round(reattach.ms),
     'webview.history100kReattachMs.ratio': ratio(reattachCpu, hist.cal),
-    'webview.history100kReattachMs.goal': 'ratio <= 0',
+    'webview.history100kReattachMs.goal': 'ratio <= 0.65 (0.44 when set)',
     'webview.history100kHostReplayMs': round(history.replayMs),
     'webview.idleCpuMsPer10s': round(idleCpu, 2),
     'webview.idleCpuMsPer10s.goal': '<= 5',
+    'webview.idleRendererCpuMsPer10s': round(idleRenderer, 2),
+    'webview.idleStaticPageCpuMsPer10s': round(idleFloor, 2),
     'webview.paced60sCpuShare': round(pacedShare, 3),
-    'webview.paced60sCpuShare.goal': '<= 0.25',
+    // Per second of the stream, in calibrations: 25% of a core is 250 ms per second.
+    'webview.paced60sCpuShare.ratio': ratio(pacedShare * 1000, pacedRun.cal),
+    'webview.paced60sCpuShare.goal': `ratio <= ${round(250 / CALIBRATION_QUIET_MS, 2)} (25% of a core at the quiet calibration)`,
     'webview.paced60sLastOverFirstPerKb': round(lastPerKb / firstPerKb, 3),
     'webview.paced60sLastOverFirstPerKb.goal': '<= 1.2',
     'webview.paced60sLongestTaskMs': round(pacedLongest),
@@ -245,7 +266,7 @@ try {
   };
   console.log(`calibration: best ${round(cal, 2)} ms CPU of ${calibration.map((x) => round(x)).join('/')} ms; around each figure (median): snapshot ${round(snap.cal)}, scroll ${round(scroll.cal)}, far ${round(far.cal)}, history ${round(hist.cal)}, apply ${round(applied.cal)}, paced ${round(pacedRun.cal)}, four ${round(fourRun.cal)}`);
   console.log(`snapshot: ${snapshot.built} of ${ENTRIES} entries built on first screen (clone/handler/frame ${snapshot.parts.map((x) => round(x)).join('/')} ms wall, ${round(snapshotCpu)} ms CPU); full build ${round(fullBuild.ms)} ms (scaled from ${FULL_BUILD_ENTRIES})`);
-  console.log(`idle: ${round(idleCpu, 2)} ms CPU per 10 s by thread ${JSON.stringify(idleThreads)}`);
+  console.log(`idle: ${round(idleRenderer, 2)} ms CPU per 10 s (a static page ${round(idleFloor, 2)} ms) by thread ${JSON.stringify(idleThreads)}`);
   console.log(`stream: ${s.frames} frames, ${s.textBytes} text bytes, ${s.postedBytes} bytes posted, ${round(applyCpu)} ms CPU, final text ok: ${s.ok}`);
   console.log(`scroll: ${frames.length} frames; frame CPU p50 ${round(percentile(frames, 0.5))} ms; the next ${farFrames.length} frames p50 ${round(percentile(farFrames, 0.5))} ms, max ${round(Math.max(...farFrames))} ms`);
   console.log(`history: ${history.count} entries (store ${round(history.buildMs)} ms, projected for the webview in ${round(history.projectMs)} ms); first paint ${round(open.ms)} ms (clone/handler/frame ${open.parts.map((x) => round(x)).join('/')} ms, ${round(openCpu)} ms CPU) with ${open.built} built; reattach: ${history.replayOps.length} replay ops, ${reattach.count} entries, ${reattach.unique} unique keys, newest shown: ${reattach.newestShown}, snapshot clone/handler/frame ${reattach.parts.map((x) => round(x)).join('/')} ms, ${round(reattachCpu)} ms CPU`);
