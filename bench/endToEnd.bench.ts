@@ -4,7 +4,7 @@
 //   baseline — split lines + JSON.parse + answer the three requests (the least any client must do);
 //   pipeline — what the chat panel runs: AcpClient (transport) -> tap -> MessageStore.ingest ->
 //              panelChangesFor -> PatchBatcher (a flush every 16 ms frame) -> JSON.stringify of each post.
-// Figures: e2e.ratioToBaseline (baseline time / pipeline time, goal >= 0.5, stretch 0.7), the pipeline's
+// Figures: e2e.ratioToBaseline (baseline time / pipeline time, goal >= 0.8), the pipeline's
 // retained heap after GC per text byte, and the CLI's peak resident memory for a 1,000,000-chunk turn
 // (`cli.js run` against the same agent, measured by /usr/bin/time when it is installed).
 // The baseline is bound by the flood agent's own speed (both run at once on the machine's cores), so
@@ -91,7 +91,7 @@ async function main(): Promise<void> {
   console.log(
     JSON.stringify({
       'e2e.ratioToBaseline': r(best(base) / best(pipe)),
-      'e2e.ratioToBaseline.goal': '>= 0.5 (stretch 0.7)',
+      'e2e.ratioToBaseline.goal': '>= 0.8',
       'e2e.baselineMs': Math.round(best(base)),
       'e2e.pipelineMs': Math.round(best(pipe)),
       'e2e.pipelineRetainedBytesPerTextByte': r(last.retained / last.textBytes),
