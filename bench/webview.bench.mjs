@@ -33,7 +33,7 @@
 //                                  duration; LastOverFirstPerKb the CPU per streamed KB in the last 10 s / in
 //                                  the first 10 s (1: the cost does not grow with the message)
 //   multi.fourPanelsFrameP95Ms     four panels streaming at once (1,500 chunks/s each, 10 s): the worst
-//                                  panel's main-thread CPU per 16.7 ms frame, p95
+//                                  panel's main-thread CPU per 16.7 ms frame, p95 (not trusted yet: see below)
 //
 // `<figure>.ratio`: the figure's renderer main-thread CPU time (from the trace, not wall time: the same on
 // a loaded machine, where wall time grows while the thread waits for a core) divided by a calibration
@@ -262,7 +262,9 @@ try {
     'webview.paced60sLongestTaskMs.ratio': ratio(pacedLongest, pacedRun.cal),
     'multi.fourPanelsFrameP95Ms': round(Math.max(...fourP95)),
     'multi.fourPanelsFrameP95Ms.ratio': ratio(Math.max(...fourP95), fourRun.cal),
-    'multi.fourPanelsFrameP95Ms.goal': `ratio <= ${round(FRAME_RATIO, 3)} (one 60 Hz frame at the quiet calibration)`,
+    // No goal yet: headless Chromium runs the timers and frames of pages not in front only a few times a
+    // second (even with --disable-renderer-backgrounding and friends), so the four panels draw a few
+    // large frames instead of ~30 a second each, and this figure does not yet measure what it means.
   };
   console.log(`calibration: best ${round(cal, 2)} ms CPU of ${calibration.map((x) => round(x)).join('/')} ms; around each figure (median): snapshot ${round(snap.cal)}, scroll ${round(scroll.cal)}, far ${round(far.cal)}, history ${round(hist.cal)}, apply ${round(applied.cal)}, paced ${round(pacedRun.cal)}, four ${round(fourRun.cal)}`);
   console.log(`snapshot: ${snapshot.built} of ${ENTRIES} entries built on first screen (clone/handler/frame ${snapshot.parts.map((x) => round(x)).join('/')} ms wall, ${round(snapshotCpu)} ms CPU); full build ${round(fullBuild.ms)} ms (scaled from ${FULL_BUILD_ENTRIES})`);
