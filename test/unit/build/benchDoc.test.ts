@@ -14,6 +14,9 @@ const results = {
   'webview.snapshot10kMs.ratio': 3.1,
   'webview.snapshot10kMs.goal': '< 200',
   'webview.parts': { text: 2300, keys: 1700 },
+  'webview.scrollP95Ms': 40,
+  'webview.scrollP95Ms.ratio': 0.2,
+  'webview.scrollP95Ms.goal': 'ratio <= 0.3',
   'cli.peakRssMb': null,
   'cli.peakRssMb.goal': '< 200',
 };
@@ -25,6 +28,10 @@ test('goals are judged by their leading comparison', async () => {
   assert.equal(meets(200, '< 200'), false);
   assert.equal(meets(null, '< 200'), null);
   assert.equal(meets(1, 'fast'), null);
+  // A goal on the ratio judges the ratio, not the figure.
+  assert.equal(meets(900, 'ratio <= 1.5', 1.2), true);
+  assert.equal(meets(9, 'ratio <= 1.5 (today 1.2)', 1.6), false);
+  assert.equal(meets(9, 'ratio <= 1.5', undefined), null);
 });
 
 test('the document has the run, one table per area and every figure with its ratio, goal and verdict', async () => {
@@ -32,12 +39,13 @@ test('the document has the run, one table per area and every figure with its rat
   const doc = benchDoc(results);
   assert.match(doc, /^- Run: 2026-11-26T01:00:00\.000Z$/m);
   assert.match(doc, /^- Machine: 2 CPUs, Test CPU$/m);
-  assert.match(doc, /^- Goals met: 2 of 3$/m);
+  assert.match(doc, /^- Goals met: 3 of 4$/m);
   assert.match(doc, /^- Benchmarks in this run: `bench\/store\.bench\.ts`, `bench\/webview\.bench\.mjs`$/m);
   assert.deepEqual([...doc.matchAll(/^## (\w+)$/gm)].map((m) => m[1]), ['store', 'e2e', 'webview', 'cli']);
   assert.match(doc, /^\| `store\.bytesPerTextByte` \| 2\.02 \| — \| <= 3 \| yes \|$/m);
   assert.match(doc, /^\| `e2e\.ratioToBaseline` \| 0\.4 \| — \| >= 0\.5 \(stretch 0\.7\) \| \*\*no\*\* \|$/m);
   assert.match(doc, /^\| `webview\.snapshot10kMs` \| 177 \| 3\.1 \| < 200 \| yes \|$/m);
+  assert.match(doc, /^\| `webview\.scrollP95Ms` \| 40 \| 0\.2 \| ratio <= 0\.3 \| yes \|$/m);
   assert.match(doc, /^\| `webview\.parts` \| text: 2300, keys: 1700 \|/m);
   assert.match(doc, /^\| `cli\.peakRssMb` \| — \| — \| < 200 \| \? \|$/m);
   // Goals and ratios are columns of their figure, not rows of their own.

@@ -1,0 +1,68 @@
+// What the chat panel's host side runs for one chat, driven by a flood agent (bench/fixtures/
+// floodAgent.mjs) as a real child process: AcpClient (transport) -> tap -> MessageStore.ingest ->
+// panelChangesFor -> PatchBatcher (a flush every 16 ms frame) -> JSON.stringify of each post.
+// Shared by bench/endToEnd.bench.ts and bench/multiChat.bench.ts.
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { AcpClient } from '../../src/node/acp/client';
+import { MessageStore } from '../../src/common/store';
+import { panelChangesFor } from '../../src/common/webview/panelChanges';
+import { PatchBatcher } from '../../src/common/webview/patchBatcher';
+
+export const FLOOD_AGENT = path.join(__dirname, '../fixtures/floodAgent.mjs');
+export const floodEnv = (n: number): NodeJS.ProcessEnv => ({ ...process.env, FLOOD_CHUNKS: String(n) });
+
+export interface PipelineRun {
+  /** Wall ms from spawning the agent to the prompt's answer. */
+  ms: number;
+  /** Bytes of the posts the panel would send. */
+  posted: number;
+  /** The chat's store and session, kept alive for the caller to measure. */
+  store: MessageStore;
+  sessionId: string;
+}
+
+/** One chat: spawns the flood agent for `chunks` chunks, drains one prompt's answer, stops the agent. */
+export async function runPipeline(chunks: number): Promise<PipelineRun> {
+  const t = performance.now();
+  const child = spawn(process.execPath, [FLOOD_AGENT], { env: floodEnv(chunks), stdio: ['pipe', 'pipe', 'inherit'] });
+  const store = new MessageStore();
+  const batcher = new PatchBatcher();
+  let sessionId: string | null = null;
+  let posted = 0;
+  let pendingSince = 0;
+  const flush = () => {
+    if (!batcher.shouldPost(performance.now() - pendingSince)) return;
+    posted += JSON.stringify({ type: 'patch', ops: batcher.take() }).length;
+    pendingSince = 0;
+  };
+  const frame = setInterval(flush, 16);
+  const client = new AcpClient({
+    input: child.stdout,
+    output: child.stdin,
+    // The flood agent asks nothing; a request would be a bench bug, answered as dismissed.
+    handlers: { requestPermission: async () => ({ outcome: { outcome: 'cancelled' } }) },
+    clientInfo: { name: 'bench', version: '0' },
+    tap: (dir, msg, _raw, checked) => {
+      const changes = checked ? store.ingestChecked(dir, checked) : store.ingest(dir, msg);
+      const { panel } = panelChangesFor(changes, sessionId, () => (sessionId ? store.session(sessionId) : undefined));
+      for (const c of panel) {
+        if (!pendingSince) pendingSince = performance.now();
+        if (c.type === 'inserted') batcher.inserted(c.index, c.entry);
+        else if (c.type === 'updated') batcher.updated(c.entry, c.appendedText, c.previous);
+        else if (c.type === 'panel') batcher.panelChanged(c.fields);
+      }
+    },
+  });
+  try {
+    await client.initialize();
+    sessionId = (await client.newSession({ cwd: '/', mcpServers: [] })).sessionId;
+    await client.prompt(sessionId, [{ type: 'text', text: 'go' }]);
+  } finally {
+    clearInterval(frame);
+    client.dispose();
+    child.kill();
+  }
+  posted += JSON.stringify({ type: 'patch', ops: batcher.take() }).length;
+  return { ms: performance.now() - t, posted, store, sessionId };
+}

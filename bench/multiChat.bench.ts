@@ -1,0 +1,52 @@
+// Several chats streaming at once. The host side of the chat panel (bench/lib/pipeline.ts: transport,
+// store, panel patches, serialization) drains flood agents, one chat alone and four chats at once, in
+// alternating rounds; each agent is its own child process, so this process's CPU time is the host's.
+//   multi.fourChatsOverOne  host CPU per chunk with four chats streaming at once / with one chat: what
+//                           running chats side by side costs beyond their chunks (goal <= 1.2)
+// CPU time, not wall time: four agents and this process share the machine's cores, and the wall time
+// would measure the agents' pace. (The panels' side of four chats at once is multi.fourPanelsFrameP95Ms,
+// bench/webview.bench.mjs.)
+import { runPipeline } from './lib/pipeline';
+
+const CHUNKS = 100_000;
+const ROUNDS = 3;
+const cpuMs = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+
+/** Host CPU µs per chunk with `chats` chats streaming CHUNKS chunks each at once. */
+async function perChunk(chats: number): Promise<number> {
+  const t = cpuMs();
+  const runs = await Promise.all(Array.from({ length: chats }, () => runPipeline(CHUNKS)));
+  const used = cpuMs() - t;
+  for (const r of runs) if (r.store.session(r.sessionId)?.entries.length !== 2) throw new Error('a chat lost entries');
+  return (used * 1000) / (chats * CHUNKS);
+}
+
+async function main(): Promise<void> {
+  await perChunk(1); // warm up
+  const one: number[] = [];
+  const four: number[] = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    one.push(await perChunk(1));
+    four.push(await perChunk(4));
+  }
+  // Best of the rounds: on a shared machine interference only ever adds time.
+  const best = (xs: number[]) => Math.min(...xs);
+  const r = (x: number) => Math.round(x * 1000) / 1000;
+  console.log(`host CPU per chunk: one chat ${one.map((x) => x.toFixed(2)).join('/')} µs, four at once ${four.map((x) => x.toFixed(2)).join('/')} µs (${CHUNKS} chunks each)`);
+  console.log(
+    JSON.stringify({
+      'multi.fourChatsOverOne': r(best(four) / best(one)),
+      'multi.fourChatsOverOne.goal': '<= 1.2',
+      'multi.oneChatHostCpuUsPerChunk': r(best(one)),
+      'multi.fourChatsHostCpuUsPerChunk': r(best(four)),
+    }),
+  );
+}
+
+void main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});
