@@ -1,6 +1,6 @@
 // Browser checks of Edit and Rerun: the button is on user messages only and reachable by keyboard (Tab
 // to it, Enter); the host's `editPrompt` fills the prompt box (text and images) with a banner; sending
-// posts the prompt with `branchFrom`; Escape cancels the edit and empties the box. Registered by run.mjs.
+// posts the prompt with `branchFrom`; Escape cancels the edit and gives the box back as it was. Registered by run.mjs.
 import assert from 'node:assert/strict';
 import { PROTOCOL, message, panel } from './fixtures.mjs';
 
@@ -47,9 +47,9 @@ export function register(test) {
     await page.waitForFunction(() => document.querySelector('textarea[aria-label="Prompt"]')?.value === 'question');
     await box.press('Escape');
     assert.equal(await page.locator('.prompt-editing').isVisible(), false);
-    assert.equal(await box.inputValue(), '', 'cancelling empties the box');
+    assert.equal(await box.inputValue(), '', 'cancelling gives back the box as it was (empty)');
     await box.fill('plain');
     await box.press('Enter');
-    assert.deepEqual(await posted(), [{ type: 'prompt', text: 'plain' }], 'a prompt after a cancelled edit is an ordinary one');
+    assert.deepEqual(await posted(), [{ type: 'cancelEdit' }, { type: 'prompt', text: 'plain' }], 'a prompt after a cancelled edit is an ordinary one');
   });
 }
