@@ -66,7 +66,6 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
   private readonly queue = new PromptQueue();
   /** Where this chat was branched from (set by the chat service, the registry's owner), for the tree. */
   origin: (() => BranchOrigin | null) | undefined;
-  /** The prompt of the last turn started here, for Retry (same prompt, same session). */
   /** Editor context waiting for the next prompt (chips in the prompt box). */
   private readonly context = new PromptContext();
   private notices: Notice[] = [];

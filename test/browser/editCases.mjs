@@ -8,7 +8,7 @@ const snapshot = (entries, p = panel()) => ({ type: 'snapshot', protocol: PROTOC
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
 
 export function register(test) {
-  test('Edit and Rerun: on user messages only, reachable by keyboard, posts editMessage', async ({ open }) => {
+  test('Rewind, Edit and Rerun: on user messages only, reachable by keyboard, posts editMessage', async ({ open }) => {
     const { page, send, flush, posted, clearPosted } = await open();
     await send(snapshot([message('user_message', 'u1', 'question'), message('agent_message', 'a1', 'answer')]));
     await flush();
@@ -26,7 +26,7 @@ export function register(test) {
     assert.deepEqual(await posted(), [{ type: 'editMessage', key: 'u1' }]);
   });
 
-  test('Edit and Rerun: editPrompt fills the box with a banner; Send posts branchFrom; Escape cancels', async ({ open }) => {
+  test('Rewind, Edit and Rerun: editPrompt fills the box with a banner; Send posts branchFrom; Escape cancels', async ({ open }) => {
     const { page, send, flush, posted, clearPosted } = await open();
     await send(snapshot([message('user_message', 'u1', 'question'), message('agent_message', 'a1', 'answer')]));
     await flush();

@@ -24,7 +24,7 @@ function branchMessage(key, carry = 'embedded') {
 }
 
 export function register(test) {
-  test('Retry and Regenerate: shown when they apply, hidden while a turn runs, read-only or with nothing asked', async ({ open }) => {
+  test('Rewind, Retry and Regenerate: shown when they apply, hidden while a turn runs, read-only or with nothing asked', async ({ open }) => {
     const { page, send, flush } = await open();
     const retry = page.getByRole('button', { name: /^Retry/ });
     const regenerate = page.getByRole('button', { name: /^Regenerate/ });
@@ -52,7 +52,7 @@ export function register(test) {
     assert.deepEqual(await shown(), [false, false], 'the agent is down: the banner\'s Restart is the way on');
   });
 
-  test('Retry and Regenerate: keyboard reachable, named, post retry / regenerate; focus goes to the prompt box when the turn starts', async ({ open }) => {
+  test('Rewind, Retry and Regenerate: keyboard reachable, named, post retry / regenerate; focus goes to the prompt box when the turn starts', async ({ open }) => {
     const { page, send, flush, posted, clearPosted } = await open();
     await send(snapshot([message('user_message', 'u1', 'question'), message('agent_message', 'a1', 'partial answer')], panel({ lastTurnEnd: 'cancelled' })));
     await flush();
@@ -73,7 +73,7 @@ export function register(test) {
     assert.equal(await box.evaluate((t) => t === document.activeElement), true, 'the pressed button went away: focus is in the prompt box');
   });
 
-  test('a branch\'s carried transcript: one folded line with size and message count that opens to the Markdown, live and from a snapshot', async ({ open }) => {
+  test('Rewind: a branch\'s carried transcript: one folded line with size and message count that opens to the Markdown, live and from a snapshot', async ({ open }) => {
     const { page, send, flush } = await open();
     await send(snapshot([]));
     await flush();
@@ -104,7 +104,7 @@ export function register(test) {
     assert.equal(await page.locator('[data-key="b1"] .carried-markdown').count(), 0, 'a link carries no text to show');
   });
 
-  test('Edit keeps the draft and its chips: Cancel gives them back, a sent edit too', async ({ open }) => {
+  test('Rewind, Edit keeps the draft and its chips: Cancel gives them back, a sent edit too', async ({ open }) => {
     const { page, send, flush, posted, clearPosted } = await open();
     const chip = { id: 'ctx-1', kind: 'file', label: 'mine.ts', detail: '/ws/mine.ts' };
     await send(snapshot([message('user_message', 'u1', 'question'), message('agent_message', 'a1', 'answer')], panel({ context: [chip] })));
