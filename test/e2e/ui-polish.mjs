@@ -384,9 +384,9 @@ try {
     await idle(branch);
     await branch.locator('details.carried summary').click();
     await branch.locator('.carried-markdown').waitFor({ timeout: 10_000 });
-    // Beside it, the branch's message tree (its provenance is checked by the host suite, test/host/rewind.test.ts).
+    // Its provenance: the branch's message tree says where it was branched from.
     await page.locator('.activitybar .action-label[aria-label^="ACP Chat"]').first().click();
-    await page.locator('.sidebar .monaco-list-row').first().waitFor({ timeout: 30_000 });
+    await page.locator('.sidebar .monaco-list-row', { hasText: 'forked from' }).first().waitFor({ timeout: 30_000 });
     await branch.locator('[data-kind="user_message"]').first().evaluate((el) => el.scrollIntoView({ block: 'start' }));
     await shot('rewind-3-branch.png');
     // Regenerate on the branch: another branch at its last prompt (nothing to undo: the edit was allowed, so asked).
