@@ -17,6 +17,7 @@ import { PromptBox } from './promptBox';
 import { SearchBar } from './searchBar';
 import { Transcript } from './transcript';
 import { ChangesView } from './changesView';
+import { RerunBar } from './rerunBar';
 import type { VsCodeApi } from './vscodeApi';
 
 export class ChatApp {
@@ -28,6 +29,7 @@ export class ChatApp {
   private readonly search: SearchBar;
   private readonly narrator: Narrator;
   private readonly changes: ChangesView;
+  private readonly rerun: RerunBar;
   /** Requests answered here but not yet removed by the host: hidden at once so a second key press answers the next one. */
   private readonly answered = new Set<string>();
   /** Terminals' live output, from the snapshot and `terminal` ops. */
@@ -66,6 +68,7 @@ export class ChatApp {
     this.changes = new ChangesView({ post, place: (el, key) => this.transcript.placeAfter(el, key), say: (t) => this.narrator.say(t) });
     this.panelView = new PanelView(post, () => this.prompt.focus());
     this.orphanQuestions = new OrphanQuestions(post);
+    this.rerun = new RerunBar(post, () => this.prompt.focus());
     this.prompt = new PromptBox(post, (d) => {
       this.draft = d;
       this.saveState();
@@ -92,7 +95,7 @@ export class ChatApp {
     root.replaceChildren(
       h('div', { class: 'chrome-top' }, this.panelView.header, this.search.el, this.panelView.notices, this.panelView.plan),
       this.transcript.scroller,
-      h('div', { class: 'footer' }, this.orphanQuestions.el, this.panelView.footerNotes, this.prompt.el),
+      h('div', { class: 'footer' }, this.orphanQuestions.el, this.rerun.el, this.panelView.footerNotes, this.prompt.el),
       this.narrator.el,
     );
     this.renderPanel();
@@ -235,7 +238,9 @@ export class ChatApp {
     switch (op.op) {
       case 'insert':
         if (!this.transcript.view(op.entry.key)) this.narrator.inserted(op.entry, this.panel.turn);
-        return this.transcript.insert(op.index, op.entry);
+        this.transcript.insert(op.index, op.entry);
+        if (this.panel.turn === 'idle') this.renderRerun();
+        return;
       case 'replace': {
         const prev = this.transcript.view(op.entry.key)?.entry;
         if (prev?.kind === 'tool_call' && op.entry.kind === 'tool_call') this.narrator.toolChanged(prev, op.entry);
@@ -262,6 +267,7 @@ export class ChatApp {
     this.orphanQuestions.render(this.transcript.orphanElicitations(), p.agentName);
     this.panelView.render(p, this.transcript.orphanPermissions(), this.answered, this.protocolMismatch, this.pendingPermissions()[0]?.requestId ?? null);
     this.prompt.setState(p.turn, p.readOnly, p.availableCommands, p.canSteer);
+    this.renderRerun();
     this.prompt.setContext(p.context ?? []);
     this.root.classList.toggle('busy', p.turn === 'busy');
     // A read-only transcript (a capture, an earlier session) cannot be forked, nor can a session whose
@@ -270,6 +276,19 @@ export class ChatApp {
     this.root.classList.toggle('no-fork', !p.canFork);
     // An agent that could not start: the banner says why; "Ask the agent anything" would contradict it.
     this.root.classList.toggle('agent-down', p.turn === 'error' || p.turn === 'exited');
+  }
+
+  /** Retry and Regenerate follow the turn and the newest entries: whether the last prompt has an answer. */
+  private renderRerun(): void {
+    const views = this.transcript.views;
+    let answered = false;
+    let asked = false;
+    for (let i = views.length - 1; i >= 0 && !asked; i--) {
+      const kind = views[i]!.entry.kind;
+      if (kind === 'user_message') asked = true;
+      else if (kind === 'agent_message') answered = true;
+    }
+    this.rerun.render(this.panel, asked, answered && asked);
   }
 
   private pendingPermissions(): PanelState['permissions'] {

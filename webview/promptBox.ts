@@ -50,6 +50,8 @@ export class PromptBox {
   private readonly hint = h('div', { class: 'prompt-hint', id: 'prompt-hint', 'aria-live': 'polite' });
   /** The user message being edited (Edit and Rerun): sending makes a branch at it. */
   private editing: string | null = null;
+  /** The draft the box held when the edit began (its chips are set aside by the host): back when the edit ends. */
+  private saved: { readonly text: string; readonly images: PromptBox['images'] } | null = null;
   private readonly editBar = h('div', { class: 'prompt-editing', role: 'status' });
 
   constructor(
@@ -126,18 +128,21 @@ export class PromptBox {
     const images = this.images.map(({ mimeType, data }) => ({ mimeType, data }));
     const branch = this.editing !== null ? { branchFrom: this.editing } : steer && this.steerable() ? { steer: true } : {};
     this.post({ type: 'prompt', text, ...(images.length ? { images } : {}), ...branch });
-    this.endEdit(false);
     this.images = [];
     this.renderImages();
     this.textarea.value = '';
     this.autosize();
     this.closeCompletion();
     this.onDraft('');
+    // A sent edit gives the box back the draft it held before (the host does the same for the chips).
+    this.endEdit(false);
     this.updateButtons();
   }
 
   /** Opens an earlier user message for editing: its text and images replace the draft; Send makes a branch. */
   beginEdit(key: string, text: string, images: readonly { readonly mimeType: string; readonly data: string }[]): void {
+    // Editing another message while one is open keeps the draft from before the first.
+    if (this.editing === null) this.saved = { text: this.textarea.value, images: this.images };
     this.editing = key;
     const cancel = button('Cancel edit', 'close', { class: 'icon-button cancel-edit' });
     cancel.addEventListener('click', () => this.endEdit(true));
@@ -150,17 +155,23 @@ export class PromptBox {
     this.focus();
   }
 
-  /** Leaves edit mode; `clear`: the draft it filled in goes too (cancelled rather than sent). */
-  private endEdit(clear: boolean): void {
+  /**
+   * Leaves edit mode: the draft from before the edit is back in the box (text and images). `cancelled`:
+   * the host is told, so it gives back the chips too (a sent edit tells it by being sent).
+   */
+  private endEdit(cancelled: boolean): void {
     if (this.editing === null) return;
     this.editing = null;
     this.editBar.hidden = true;
     this.editBar.replaceChildren();
-    if (clear) {
-      this.images = [];
-      this.renderImages();
-      this.setDraft('');
-      this.onDraft('');
+    const saved = this.saved ?? { text: '', images: [] };
+    this.saved = null;
+    this.images = saved.images;
+    this.renderImages();
+    this.setDraft(saved.text);
+    this.onDraft(saved.text);
+    if (cancelled) {
+      this.post({ type: 'cancelEdit' });
       this.focus();
     }
   }

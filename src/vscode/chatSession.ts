@@ -11,7 +11,7 @@
  * One ChatSession per chat: ChatService (and chatFactory) make one for each open chat, never shared.
  */
 import type { AgentConfig } from '../common/config/settings';
-import { sessionPanelFields, type EarlierTranscript, type PanelState, type TurnState, type WebviewToHost } from '../common/webview/contract';
+import { sessionPanelFields, type EarlierTranscript, type PanelState, type TurnEnd, type TurnState, type WebviewToHost } from '../common/webview/contract';
 import type { Diagnostic, Entry, SessionState } from '../common/store/model';
 import { MessageStore, type CheckedMessage, type StoreChange } from '../common/store';
 import { PermissionBroker } from '../common/permissionBroker';
@@ -37,6 +37,7 @@ import { PromptQueue, type QueuedPrompt } from '../common/promptQueue';
 import { addNotice, setKeyedNotice, type Notice, type NoticeActionId } from '../common/notices';
 import { ConnectionSupervisor } from '../common/recovery/supervisor';
 import { systemClock } from '../common/recovery/timers';
+import { lastUserMessage, promptOfMessage } from '../common/rewind/rerunPrompt';
 import { exitMessage, runNoticeAction } from './sessionRecovery';
 import { steered } from '../common/protocol/steering';
 import { contextBlocks, type ContextItem } from '../common/context';
@@ -60,12 +61,11 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
   private earlierFindings: Finding[] = [];
   private link: AgentLink | undefined;
   private turn: TurnState = 'starting';
+  private lastTurnEnd: TurnEnd = null;
   private message: string | null = null;
   private readonly queue = new PromptQueue();
   /** Where this chat was branched from (set by the chat service, the registry's owner), for the tree. */
   origin: (() => BranchOrigin | null) | undefined;
-  /** The prompt of the last turn started here, for Retry (same prompt, same session). */
-  private lastPrompt: QueuedPrompt | undefined;
   /** Editor context waiting for the next prompt (chips in the prompt box). */
   private readonly context = new PromptContext();
   private notices: Notice[] = [];
@@ -112,6 +112,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
       },
       abandonTurn: () => {
         this.turnGen++;
+        this.endTurnAs('cancelled');
         this.setTurn('idle', null);
         this.drainQueue();
       },
@@ -245,6 +246,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
       agentName: this.agent.name,
       sessionId: this.sessionId,
       turn: this.turn,
+      lastTurnEnd: this.lastTurnEnd,
       message: this.message,
       readOnly: false,
       canFork: supportsOperation(this.link?.client.agentCapabilities, 'fork'),
@@ -534,16 +536,21 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
     this.enqueue(prompt);
   }
 
-  /** The context chips of the next prompt become `items` (an edited message's own context). */
-  replaceContext(items: readonly Omit<ContextItem, 'id'>[]): void {
-    this.context.take();
-    for (const item of items) this.context.add(item);
+  /** An edit of an earlier message begins: the chips become its context (the user's own come back at `endEdit`). */
+  beginEdit(items: readonly Omit<ContextItem, 'id'>[]): void {
+    this.context.beginEdit(items);
     this.emitPanel({ context: this.context.chips() });
   }
 
-  /** Retry: the last prompt sent in this chat, again, in the current session. */
+  /** The edit was sent or cancelled: the chips the user had before it are back. */
+  endEdit(): void {
+    if (this.context.endEdit()) this.emitPanel({ context: this.context.chips() });
+  }
+
+  /** Retry: the session's last user message (the store's record of it), sent again in this session. */
   retry(): void {
-    if (this.lastPrompt) this.enqueue(this.lastPrompt);
+    const last = this.sessionId === null ? undefined : lastUserMessage(this.o.store.session(this.sessionId)?.entries ?? []);
+    if (last) this.enqueue(promptOfMessage(last.content));
   }
 
   private enqueue(prompt: QueuedPrompt): void {
@@ -641,26 +648,37 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
     const sid = this.sessionId;
     if (!link || sid === null) return;
     this.setTurn('busy', null);
+    this.endTurnAs(null);
     const gen = ++this.turnGen;
     this.supervisor.turnStarted(prompt);
-    this.lastPrompt = prompt;
     // The turn's entries are the ones after these (the list is append-only), for its Changes summary.
     const entriesBefore = this.o.store.session(sid)?.entries.length ?? 0;
     this.o.review?.turnStarted(sid);
+    let ended: TurnEnd = null;
     try {
       const r = await link.client.prompt(sid, await this.promptBlocks(prompt, link.client.agentCapabilities));
+      if (r.stopReason === 'cancelled') ended = 'cancelled';
       if (r.stopReason === 'refusal') this.addNotice({ severity: 'warning', title: `${this.agent.name} refused this request.`, description: 'The prompt and the answer are left out of the next turn.' });
       else if (r.stopReason === 'max_tokens' || r.stopReason === 'max_turn_requests') this.addNotice({ severity: 'warning', title: `The turn stopped early (${r.stopReason}).`, description: 'Send "continue" to let the agent go on.' });
     } catch (e) {
       // When the agent exited, onExit explained it.
       if (this.link === link) this.addNotice({ severity: 'error', title: `The prompt failed: ${errorText(e)}`, description: 'Try again, or restart the agent.' });
+      ended = 'error';
     }
     // After an exit the supervisor already knows (and keeps the prompt whose delivery is uncertain).
     if (this.link === link && this.turnGen === gen) this.supervisor.turnEnded();
     await this.endReview(sid, entriesBefore);
     if (this.link !== link || this.turnGen !== gen) return;
+    this.endTurnAs(ended);
     this.setTurn('idle', null);
     this.drainQueue();
+  }
+
+  /** How the last turn ended (Retry is offered after an error or a cancel). */
+  private endTurnAs(end: TurnEnd): void {
+    if (this.lastTurnEnd === end) return;
+    this.lastTurnEnd = end;
+    this.emitPanel({ lastTurnEnd: end });
   }
 
   /** Shows the turn's Changes summary (before the turn counts as over, so a test or the next turn sees it). */

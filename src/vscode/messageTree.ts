@@ -153,7 +153,7 @@ export class MessageTreeProvider extends Disposable implements vscode.TreeDataPr
     const { source, session } = found;
     switch (node.type) {
       case 'session':
-        return sessionChildren(session, source.diagnostics(session.sessionId), source.findings?.(session.sessionId), source.sessions()[0] === session ? source.origin?.() : null);
+        return sessionChildren(session, source.diagnostics(session.sessionId), source.findings?.(session.sessionId), source.sessions()[0]?.sessionId === session.sessionId ? source.origin?.() : null);
       case 'entry': {
         const entry = session.entries.find((e) => e.key === node.key);
         return entry ? entryDetails(session.sessionId, entry, source.findings?.(session.sessionId)) : [];

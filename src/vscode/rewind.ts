@@ -15,6 +15,7 @@ import type { QueuedPrompt } from '../common/promptQueue';
 import { branchPoint, carriedPrompt, planBranch } from '../common/rewind/branchPlan';
 import { editDraft } from '../common/rewind/editDraft';
 import { forkAtMessageParams } from '../common/rewind/forkAtMessage';
+import { lastUserMessage, promptOfMessage } from '../common/rewind/rerunPrompt';
 import type { HostToWebview } from '../common/webview/contract';
 import { noticeText } from '../common/untrusted';
 import { errorText } from '../common/util/errors';
@@ -62,7 +63,7 @@ export async function editMessage(host: RewindHost, point: MessagePoint): Promis
   const entry = chat.store.session(point.sessionId)?.entries.find((e) => e.key === point.key);
   if (entry?.kind !== 'user_message') return void vscode.window.showInformationMessage('Only your own messages can be edited and run again.');
   const draft = editDraft(entry.content);
-  chat.replaceContext(draft.context);
+  chat.beginEdit(draft.context);
   await host.postTo(chat, { type: 'editPrompt', key: point.key, text: draft.text, images: draft.images });
 }
 
@@ -70,11 +71,9 @@ export async function editMessage(host: RewindHost, point: MessagePoint): Promis
 export async function regenerate(host: RewindHost, chatId?: string): Promise<void> {
   const chat = await host.chat(chatId);
   const sessionId = chat.sessionId;
-  const last = sessionId === null ? undefined : chat.store.session(sessionId)?.entries.findLast((e) => e.kind === 'user_message');
-  if (sessionId === null || last?.kind !== 'user_message') return void vscode.window.showInformationMessage('There is no answer to regenerate yet.');
-  const draft = editDraft(last.content);
-  const prompt: QueuedPrompt = draft.context.length ? { text: draft.text, images: draft.images, context: draft.context.map((c, i) => ({ ...c, id: `r${i}` })) } : { text: draft.text, images: draft.images };
-  await branch(host, { ...(chatId !== undefined ? { chatId } : {}), sessionId, key: last.key, prompt });
+  const last = sessionId === null ? undefined : lastUserMessage(chat.store.session(sessionId)?.entries ?? []);
+  if (sessionId === null || !last) return void vscode.window.showInformationMessage('There is no answer to regenerate yet.');
+  await branch(host, { ...(chatId !== undefined ? { chatId } : {}), sessionId, key: last.key, prompt: promptOfMessage(last.content) });
 }
 
 /** Retry: the last prompt again, in the same session. */

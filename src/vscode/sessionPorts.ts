@@ -49,6 +49,8 @@ export interface ChatControls {
   removeContext(id: string): void;
   /** The prompt the user just sent, with the context chips it takes (the chips are cleared), without sending it. */
   takePrompt(text: string, images: readonly PromptImage[]): QueuedPrompt;
+  /** An edit of an earlier message was sent or cancelled: the context chips from before it come back. */
+  endEdit(): void;
   /** Sends the last prompt again in the same session (after an error or a cancel). */
   retry(): void;
   setMode(modeId: string): void;

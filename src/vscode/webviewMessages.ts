@@ -18,8 +18,11 @@ export function dispatchWebviewMessage(session: ChatControls, ui: SessionUi, m: 
       const shown = session.shownEntry(m.branchFrom);
       if (shown?.entry.kind === 'user_message') ui.branch?.(shown.sessionId, m.branchFrom, session.takePrompt(m.text, m.images ?? []));
       else warn(`edit of unknown message ${m.branchFrom} ignored`);
-      return;
+      // The edit's chips went with it (or are dropped): the user's own are back in the prompt box.
+      return session.endEdit();
     }
+    case 'cancelEdit':
+      return session.endEdit();
     case 'editMessage': {
       const shown = session.shownEntry(m.key);
       if (shown?.entry.kind === 'user_message') ui.editMessage?.(shown.sessionId, m.key);

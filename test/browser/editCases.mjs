@@ -1,6 +1,6 @@
 // Browser checks of Edit and Rerun: the button is on user messages only and reachable by keyboard (Tab
 // to it, Enter); the host's `editPrompt` fills the prompt box (text and images) with a banner; sending
-// posts the prompt with `branchFrom`; Escape cancels the edit and empties the box. Registered by run.mjs.
+// posts the prompt with `branchFrom`; Escape cancels the edit and gives the box back as it was. Registered by run.mjs.
 import assert from 'node:assert/strict';
 import { PROTOCOL, message, panel } from './fixtures.mjs';
 
@@ -8,7 +8,7 @@ const snapshot = (entries, p = panel()) => ({ type: 'snapshot', protocol: PROTOC
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
 
 export function register(test) {
-  test('Edit and Rerun: on user messages only, reachable by keyboard, posts editMessage', async ({ open }) => {
+  test('Rewind, Edit and Rerun: on user messages only, reachable by keyboard, posts editMessage', async ({ open }) => {
     const { page, send, flush, posted, clearPosted } = await open();
     await send(snapshot([message('user_message', 'u1', 'question'), message('agent_message', 'a1', 'answer')]));
     await flush();
@@ -26,7 +26,7 @@ export function register(test) {
     assert.deepEqual(await posted(), [{ type: 'editMessage', key: 'u1' }]);
   });
 
-  test('Edit and Rerun: editPrompt fills the box with a banner; Send posts branchFrom; Escape cancels', async ({ open }) => {
+  test('Rewind, Edit and Rerun: editPrompt fills the box with a banner; Send posts branchFrom; Escape cancels', async ({ open }) => {
     const { page, send, flush, posted, clearPosted } = await open();
     await send(snapshot([message('user_message', 'u1', 'question'), message('agent_message', 'a1', 'answer')]));
     await flush();
@@ -47,9 +47,9 @@ export function register(test) {
     await page.waitForFunction(() => document.querySelector('textarea[aria-label="Prompt"]')?.value === 'question');
     await box.press('Escape');
     assert.equal(await page.locator('.prompt-editing').isVisible(), false);
-    assert.equal(await box.inputValue(), '', 'cancelling empties the box');
+    assert.equal(await box.inputValue(), '', 'cancelling gives back the box as it was (empty)');
     await box.fill('plain');
     await box.press('Enter');
-    assert.deepEqual(await posted(), [{ type: 'prompt', text: 'plain' }], 'a prompt after a cancelled edit is an ordinary one');
+    assert.deepEqual(await posted(), [{ type: 'cancelEdit' }, { type: 'prompt', text: 'plain' }], 'a prompt after a cancelled edit is an ordinary one');
   });
 }

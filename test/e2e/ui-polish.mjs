@@ -326,6 +326,77 @@ try {
     await page.locator('.panel .monaco-editor .view-lines').first().waitFor({ timeout: 20_000 });
     await shot('item-16-extension-host-log.png');
   });
+  await step('rewind: Edit and Rerun offers the rollback by file and opens the branch; Retry after a cancel; Regenerate', async () => {
+    await page.setViewportSize({ width: 1400, height: 900 });
+    await command('View: Close All Editor Groups');
+    await command('ACP: Select Agent');
+    await page.locator('.quick-input-widget input').fill('Demo agent');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Demo agent' }).first().click();
+    await command('ACP: New Chat');
+    const chat = await until('the new demo chat', async () => {
+      for (const f of await chatFrames()) if ((await f.locator('.agent-name-text', { hasText: 'Demo agent' }).count()) > 0 && (await f.locator('[data-kind="user_message"]').count()) === 0) return f;
+      return undefined;
+    });
+    await idle(chat);
+    await send(chat, 'Say hello.');
+    await idle(chat);
+    await send(chat, 'Please edit the notes.');
+    await chat.locator('.perm-primary').first().click();
+    await idle(chat);
+    // Regenerate is offered under the answered prompt; Retry only after a failed or cancelled turn.
+    await chat.getByRole('button', { name: /^Regenerate/ }).waitFor({ timeout: 10_000 });
+    if (await chat.getByRole('button', { name: /^Retry/ }).isVisible()) throw new Error('Retry is offered after a turn that finished');
+    // Retry after a cancel: the same prompt again, in this chat.
+    await send(chat, 'Please edit the notes again.');
+    await chat.locator('[data-option-id]').first().waitFor({ timeout: 60_000 });
+    await chat.locator('button[aria-label="Cancel"]').click();
+    await idle(chat);
+    const retry = chat.getByRole('button', { name: /^Retry/ });
+    await retry.waitFor({ timeout: 10_000 });
+    await shot('rewind-1-retry-regenerate.png');
+    await retry.click();
+    await chat.locator('[data-option-id]', { hasText: 'Reject' }).first().click({ timeout: 60_000 });
+    await idle(chat);
+    const asked = await chat.locator('[data-kind="user_message"]', { hasText: 'Please edit the notes again.' }).count();
+    if (asked !== 2) throw new Error(`Retry sent the prompt ${asked - 1} times`);
+    // Edit and Rerun the message that edited the file: the rollback offer lists the file; the branch
+    // carries the turn before it (the agent cannot fork at a message).
+    const edited = chat.locator('[data-kind="user_message"]', { hasText: 'Please edit the notes.' }).first();
+    await edited.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+    await edited.hover();
+    await edited.locator('button.edit-message').click();
+    const box = chat.locator('textarea[aria-label="Prompt"]');
+    await chat.locator('.prompt-editing').waitFor({ timeout: 10_000 });
+    await box.fill('Please edit the notes, but say why first.');
+    await box.press('Enter');
+    const dialog = page.locator('.monaco-dialog-box');
+    await dialog.waitFor({ timeout: 30_000 });
+    const asks = await dialog.innerText();
+    if (!/Files put back: demo-edit\.txt/.test(asks)) throw new Error(`the rollback offer does not list the file: ${asks}`);
+    await shot('rewind-2-rollback-offer.png');
+    await dialog.getByRole('button', { name: 'Undo Changes and Branch' }).click();
+    const branch = await until('the branch chat', async () => {
+      for (const f of await chatFrames()) if ((await f.locator('details.carried').count()) > 0) return f;
+      return undefined;
+    }, 60_000);
+    await branch.locator('[data-option-id]').first().waitFor({ timeout: 60_000 });
+    await branch.locator('.perm-primary').first().click();
+    await idle(branch);
+    await branch.locator('details.carried summary').click();
+    await branch.locator('.carried-markdown').waitFor({ timeout: 10_000 });
+    // Its provenance: the branch's message tree says where it was branched from.
+    await page.locator('.activitybar .action-label[aria-label^="ACP Chat"]').first().click();
+    await page.locator('.sidebar .monaco-list-row', { hasText: 'forked from' }).first().waitFor({ timeout: 30_000 });
+    await branch.locator('[data-kind="user_message"]').first().evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    await shot('rewind-3-branch.png');
+    // Regenerate on the branch: another branch at its last prompt (nothing to undo: the edit was allowed, so asked).
+    const tabs = () => page.locator('.tabs-container .tab').count();
+    const before = await tabs();
+    await branch.getByRole('button', { name: /^Regenerate/ }).click();
+    const again = page.locator('.monaco-dialog-box');
+    if (await again.waitFor({ timeout: 15_000 }).then(() => true, () => false)) await again.getByRole('button', { name: 'Branch, Keep Files' }).click();
+    await until('the regenerated branch\'s tab', async () => (await tabs()) > before, 30_000);
+  });
 } catch (e) {
   log(`stopped: ${e instanceof Error ? e.message : e}`);
   if (steps.failed === 0) steps.failed++;

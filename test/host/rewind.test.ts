@@ -2,11 +2,14 @@
  * Rewind through the real VS Code APIs: a branch at an earlier user message undoes the Changes of the
  * turns after it (one workspace edit, after a modal that lists the files), opens a new chat that records
  * its origin and whose first prompt carries the earlier transcript, and leaves the original chat as it
- * was; a file changed since the agent's edit is refused by name and left alone.
+ * was; a file changed since the agent's edit is refused by name and left alone. An agent that forks at a
+ * message (the demo with ACP_DEMO_FORK_AT_MESSAGE=on, protocol v2 so user messages have ids) is asked
+ * for `session/fork` at the edited message instead, and nothing is carried.
  */
 import * as assert from 'assert';
 import * as path from 'path';
 import * as vscode from 'vscode';
+import * as fs from 'fs';
 import { api, until } from './util';
 import type { AcpChatApi } from '../../src/vscode/api';
 import { RewindCommands } from '../../src/vscode/rewindCommands';
@@ -59,6 +62,36 @@ async function freshChat(a: AcpChatApi) {
   return chat;
 }
 
+const demoScript = () => path.join(vscode.extensions.getExtension('acp-chat.acp-chat')!.extensionPath, 'dist', 'demo-agent.js');
+
+/** A chat of a demo agent run with `env`, on protocol `version`; the settings come back afterwards. */
+async function withDemo(a: AcpChatApi, id: string, env: Record<string, string>, version: 1 | 2, run: () => Promise<void>): Promise<void> {
+  const config = vscode.workspace.getConfiguration('acpChat');
+  const agents = config.inspect('agents')?.globalValue;
+  const protocol = config.inspect('protocolVersion')?.globalValue;
+  await config.update('agents', [{ id, name: `Demo (${id})`, command: process.execPath, args: [demoScript()], env: { ELECTRON_RUN_AS_NODE: '1', ...env } }], vscode.ConfigurationTarget.Global);
+  await config.update('protocolVersion', version, vscode.ConfigurationTarget.Global);
+  try {
+    await run();
+  } finally {
+    await config.update('agents', agents, vscode.ConfigurationTarget.Global);
+    await config.update('protocolVersion', protocol, vscode.ConfigurationTarget.Global);
+  }
+}
+
+/** The requests of `method` in a chat's capture file (one JSON record a line). */
+function captured(file: string | undefined, method: string): { params?: Record<string, unknown> }[] {
+  if (!file || !fs.existsSync(file)) return [];
+  return fs.readFileSync(file, 'utf8').split('\n').flatMap((line) => {
+    try {
+      const r = JSON.parse(line) as { dir?: string; msg?: { method?: string; params?: Record<string, unknown> } };
+      return r.dir === 'client->agent' && r.msg?.method === method ? [r.msg] : [];
+    } catch {
+      return [];
+    }
+  });
+}
+
 suite('Rewind: edit an earlier message, code goes back too', () => {
   test('branching at an earlier message undoes the later turns\' edits and opens a new chat carrying the transcript', async function () {
     // Three demo turns (two in the source, the branch's first) on a shared machine.
@@ -99,6 +132,9 @@ suite('Rewind: edit an earlier message, code goes back too', () => {
     assert.match(String(transcript.resource.text), /a first question/);
     assert.doesNotMatch(String(transcript.resource.text), /please edit the file/);
     assert.ok(first.content.some((b) => b.type === 'text' && b.text === 'tell me more instead'));
+    // Tool calls are named in the transcript, never replayed: the branch's session starts at its first prompt.
+    assert.match(String(transcript.resource.text), /Tool call \(not replayed\)/);
+    assert.strictEqual(branch.entries()[0]?.key, first.key, 'nothing of the earlier turns is replayed into the new session');
     await branch.whenIdle();
     assert.strictEqual(source.entries().length, entriesBefore, 'the original chat is unchanged');
   });
@@ -124,5 +160,88 @@ suite('Rewind: edit an earlier message, code goes back too', () => {
     assert.match(shown[0] ?? '', /Left as they are: demo-edit\.txt \(it changed after .*'s edit\)/);
     assert.match(shown[0] ?? '', /No file can be put back/);
     assert.strictEqual(await onDisk(target), mine, 'the user\'s text is not overwritten');
+  });
+
+  test('an agent that forks at a message: session/fork at the edited message, the later turns\' edits undone, nothing carried', async function () {
+    this.timeout(180_000);
+    const a = await api();
+    await withDemo(a, 'demo-fork-at', { ACP_DEMO_FORK_AT_MESSAGE: 'on' }, 2, async () => {
+      const target = workspaceFile('demo-edit.txt');
+      await vscode.workspace.fs.writeFile(target, new TextEncoder().encode('base\n'));
+      const panel = await a.service.newChat('demo-fork-at');
+      await panel.whenReady();
+      const source = a.service.activeSession();
+      assert.strictEqual(source.agent.id, 'demo-fork-at');
+      await source.start();
+      const sourceId = a.service.chatIdOf(source);
+      await turn(a, 'a first question');
+      await turn(a, 'please edit the file');
+      const sessionId = source.sessionId;
+      const second = source.entries().filter((e) => e.kind === 'user_message')[1];
+      assert.ok(second?.kind === 'user_message' && sessionId !== null && sourceId !== undefined);
+      assert.ok(second.messageId, 'the agent named the message (v2)');
+
+      let branchId: unknown;
+      const shown = await withDialogs('Undo Changes and Branch', async () => {
+        branchId = await vscode.commands.executeCommand(RewindCommands.branch, { chatId: sourceId, sessionId, key: second.key, prompt: { text: 'tell me more instead', images: [] } });
+      });
+      assert.match(shown[0] ?? '', /Files put back: demo-edit\.txt/);
+      assert.strictEqual(await onDisk(target), 'base\n', 'the file went back');
+      assert.ok(typeof branchId === 'string');
+      const forks = await until(() => { const f = captured(source.captureFile(), 'session/fork'); return f.length ? f : undefined; }, 10_000, 'the session/fork request in the capture');
+      assert.strictEqual(forks.length, 1);
+      assert.strictEqual(forks[0]?.params?.['sessionId'], sessionId);
+      assert.strictEqual(forks[0]?.params?.['messageId'], second.messageId, 'forked at the edited message');
+      const branch = a.service.chat(branchId);
+      assert.ok(branch);
+      await until(() => branch.entries().filter((e) => e.kind === 'user_message').length === 2 && branch.turnState === 'idle', 60_000, 'the branch\'s turn');
+      const texts = branch.entries().flatMap((e) => (e.kind === 'user_message' ? [e.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('')] : []));
+      assert.deepStrictEqual(texts, ['a first question', 'tell me more instead'], 'the fork holds what came before the message, then the edit');
+      assert.ok(branch.entries().every((e) => e.kind !== 'user_message' || !e.content.some(isCarriedBlock)), 'nothing carried: the agent kept its own context');
+      assert.deepStrictEqual(a.service.originOf(branchId), { kind: 'forked', chatId: sourceId, sessionId, messageKey: second.key });
+      await a.service.deleteChat(branchId);
+      await a.service.deleteChat(sourceId);
+    });
+  });
+
+  test('Retry after a cancel sends the last prompt again in the same session; Regenerate branches at it', async function () {
+    this.timeout(120_000);
+    const a = await api();
+    const source = await freshChat(a);
+    const sourceId = a.service.chatIdOf(source);
+    const done = a.sendPrompt('please edit the file');
+    await until(() => a.pendingPermissions()[0], 30_000, 'a permission request');
+    source.cancel();
+    await done;
+    await until(() => source.panelState().lastTurnEnd === 'cancelled', 10_000, 'the turn marked cancelled');
+    const sessionId = source.sessionId;
+    await vscode.commands.executeCommand(RewindCommands.retry, sourceId);
+    const request = await until(() => a.pendingPermissions()[0], 30_000, 'the retried turn\'s permission request');
+    assert.strictEqual(source.sessionId, sessionId, 'the same session');
+    const users = () => source.entries().flatMap((e) => (e.kind === 'user_message' ? [e] : []));
+    assert.strictEqual(users().length, 2);
+    assert.deepStrictEqual(users()[1]?.content, users()[0]?.content, 'the same prompt');
+    const reject = request.options.find((o) => o.kind.startsWith('reject'));
+    assert.ok(reject && a.respondPermission(request.requestId, reject.optionId));
+    await source.whenIdle();
+    assert.strictEqual(source.panelState().lastTurnEnd, null);
+
+    let before = 0;
+    const regenerated = await withDialogs('Branch, Keep Files', async () => {
+      before = a.service.chatRecords().length;
+      await vscode.commands.executeCommand(RewindCommands.regenerate, sourceId);
+    });
+    assert.ok(regenerated.length <= 1);
+    const record = await until(() => a.service.chatRecords().length > before && a.service.chatRecords().find((r) => a.service.originOf(r.id)?.kind === 'forked' && (a.service.originOf(r.id) as { chatId?: string }).chatId === sourceId), 30_000, 'the regenerated branch');
+    const branch = a.service.chat(record.id);
+    assert.ok(branch);
+    const first = await until(() => branch.entries().find((e) => e.kind === 'user_message'), 30_000, 'the branch\'s prompt');
+    assert.ok(first.kind === 'user_message' && first.content.some((b) => b.type === 'text' && b.text === 'please edit the file'), 'the last prompt, as it was');
+    assert.strictEqual(users().length, 2, 'the original chat is unchanged');
+    // The regenerated turn asks to edit again: declined, so nothing is left waiting.
+    const asked = await until(() => branch.broker.pending()[0], 30_000, 'the branch\'s permission request');
+    branch.broker.respond(asked.requestId, null);
+    await branch.whenIdle();
+    await a.service.deleteChat(record.id);
   });
 });

@@ -4,6 +4,8 @@ import { button, h, icon, keepFocus } from '../dom';
 import { entryPlainText, thoughtSeconds } from '../entryModel';
 import { StreamingMarkdown } from '../streamingMarkdown';
 import { renderBlock } from './blocks';
+import { carriedSummary, splitCarried, type CarriedView } from '../../src/common/rewind/carriedView';
+import { renderMarkdown } from '../markdown';
 import { EntryView } from './entryView';
 
 export class MessageView extends EntryView<MessageEntry> {
@@ -64,13 +66,18 @@ export class MessageView extends EntryView<MessageEntry> {
     const e = this.entry;
     const body = this.body;
     if (!body) return;
-    const shape = e.content.map((b) => b.type);
+    // A branch's first message: the transcript it carried is one folded block in front of the message's own.
+    const { carried, own } = e.kind === 'user_message' ? splitCarried(e.content) : { carried: null, own: e.content };
+    const shape = [...(carried ? ['carried'] : []), ...own.map((b) => b.type)];
     // Same block layout as before, maybe with blocks added (the streaming case): update slots in place.
     if (!this.shape.every((t, i) => shape[i] === t)) {
       body.replaceChildren();
       this.slots = [];
     }
-    e.content.forEach((b, i) => {
+    if (carried && !this.slots[0]) this.addSlot(carriedBlock(carried));
+    const offset = carried ? 1 : 0;
+    own.forEach((b, at) => {
+      const i = at + offset;
       const slot = this.slots[i];
       if (b.type === 'text') {
         if (e.kind === 'user_message') {
@@ -101,4 +108,16 @@ export class MessageView extends EntryView<MessageEntry> {
     this.expectedOpen = false;
     this.details.open = false;
   }
+}
+
+/**
+ * The carried transcript, folded to one line (what was sent, its size); opened, the lead line the agent
+ * read and the transcript (rendered Markdown when it went embedded, else the file the agent was given).
+ */
+function carriedBlock(v: CarriedView): HTMLElement {
+  const body = h('div', { class: 'carried-body' });
+  if (v.lead !== null) body.append(h('div', { class: 'user-text carried-lead' }, v.lead));
+  if (v.markdown !== null) body.append(h('div', { class: 'markdown carried-markdown' }, renderMarkdown(v.markdown)));
+  if (v.uri !== null) body.append(renderBlock({ type: 'resource_link', uri: v.uri, name: v.markdown === null ? 'Open the file sent as a link' : 'Open as a file' }));
+  return h('details', { class: 'carried' }, h('summary', {}, icon('history'), h('span', {}, carriedSummary(v))), body);
 }

@@ -50,6 +50,9 @@ export function planBranch(caps: AgentCapabilities | undefined, entries: readonl
 /** `_meta` key marking the blocks a branch adds to its first prompt (the panel shows them collapsed; an edit leaves them out). */
 export const CARRIED_META = 'acpChat/carried';
 
+/** `_meta` key on the carried transcript's block: how many messages it holds (the panel's summary says so). */
+export const CARRIED_MESSAGES_META = 'acpChat/carriedMessages';
+
 /** The file name a carried transcript is offered under (the link's name, the resource's label). */
 export const CARRIED_NAME = 'earlier-conversation.md';
 
@@ -71,10 +74,11 @@ export function carriedPrompt(plan: Extract<BranchPlan, { kind: 'newSession' }>,
     text: `This continues an earlier conversation; its transcript up to here is attached as ${CARRIED_NAME}${plan.carried.omitted ? ' (its oldest part left out)' : ''}. My next message follows.`,
     _meta: meta,
   };
+  const counted = { ...meta, [CARRIED_MESSAGES_META]: plan.carried.messages };
   const transcript: ContentBlock =
     plan.carry === 'embedded'
-      ? { type: 'resource', resource: { uri, mimeType: 'text/markdown', text: plan.carried.markdown }, _meta: meta }
-      : { type: 'resource_link', uri, name: CARRIED_NAME, mimeType: 'text/markdown', size: utf8Length(plan.carried.markdown), _meta: meta };
+      ? { type: 'resource', resource: { uri, mimeType: 'text/markdown', text: plan.carried.markdown }, _meta: counted }
+      : { type: 'resource_link', uri, name: CARRIED_NAME, mimeType: 'text/markdown', size: utf8Length(plan.carried.markdown), _meta: counted };
   return [lead, transcript, ...edited];
 }
 

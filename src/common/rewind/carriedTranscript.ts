@@ -15,7 +15,11 @@ export interface CarriedTranscript {
   readonly markdown: string;
   /** Sections (messages and tool lines) left out to stay under the cap; 0 when all fit. */
   readonly omitted: number;
+  /** The messages (yours and the agent's) it holds, for the panel's summary of it. */
+  readonly messages: number;
 }
+
+const isMessage = (section: string): boolean => section.startsWith('## ') || section.startsWith('[…] ## ');
 
 function blockText(b: ContentBlock): string {
   switch (b.type) {
@@ -77,10 +81,13 @@ export function carriedTranscript(entries: readonly Entry[], agentName: string, 
   const join = (kept: readonly string[], omitted: number) => [head, ...(omitted ? [marker(omitted)] : []), ...kept].join('\n\n') + '\n';
   let start = 0;
   while (start < parts.length && join(parts.slice(start), start).length > max) start++;
-  if (start < parts.length || parts.length === 0) return { markdown: join(parts.slice(start), start), omitted: start };
+  if (start < parts.length || parts.length === 0) {
+    const kept = parts.slice(start);
+    return { markdown: join(kept, start), omitted: start, messages: kept.filter(isMessage).length };
+  }
   // Not even the newest section fits: keep its end.
   const last = parts[parts.length - 1] ?? '';
   const room = Math.max(0, max - join([], parts.length).length - 20);
   const cut = `[…] ${last.slice(last.length - room)}`;
-  return { markdown: join([cut], parts.length - 1), omitted: parts.length - 1 };
+  return { markdown: join([cut], parts.length - 1), omitted: parts.length - 1, messages: isMessage(cut) ? 1 : 0 };
 }

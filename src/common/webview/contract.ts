@@ -71,11 +71,16 @@ export interface EarlierTranscript {
 
 export type TurnState = 'starting' | 'idle' | 'busy' | 'cancelling' | 'exited' | 'error';
 
+/** How the last turn ended when it did not finish: the prompt failed (`error`) or was cancelled. Retry is offered after either. */
+export type TurnEnd = 'error' | 'cancelled' | null;
+
 /** Everything about the session that is not an entry. Sent whole in a snapshot, partially in patches. */
 export interface PanelState {
   readonly agentName: string;
   readonly sessionId: string | null;
   readonly turn: TurnState;
+  /** How the chat's last turn ended, when it did not finish (null: it finished, or none ran since the chat opened). */
+  readonly lastTurnEnd: TurnEnd;
   /** A one-line explanation with the next step, shown when `turn` is `exited` or `error`. */
   readonly message: string | null;
   readonly readOnly: boolean;
@@ -214,6 +219,8 @@ export const zWebviewToHost = z.discriminatedUnion('type', [
   z.object({ type: z.literal('forkChat'), key: zKey }),
   /** Edit and Rerun on a user message: the host opens it in the prompt box (`editPrompt`). */
   z.object({ type: z.literal('editMessage'), key: zKey }),
+  /** The user cancelled an edit: the host puts back the context chips the prompt box had before it. */
+  z.object({ type: z.literal('cancelEdit') }),
   /** Retry the last turn (after an error or a cancel): the same prompt again, in the same session. */
   z.object({ type: z.literal('retry') }),
   /** Regenerate the last answer: a branch at the last user message, sent as it was. */

@@ -6,6 +6,7 @@ export const EMPTY_PANEL: PanelState = {
   agentName: 'Agent',
   sessionId: null,
   turn: 'starting',
+  lastTurnEnd: null,
   message: null,
   readOnly: false,
   canFork: false,

@@ -2,7 +2,7 @@
 // session carrying the transcript (embedded or linked); a plain fork is never the plan.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { branchPoint, carriedPrompt, CARRIED_META, isCarriedBlock, planBranch } from '../../../src/common/rewind/branchPlan';
+import { branchPoint, carriedPrompt, CARRIED_META, CARRIED_MESSAGES_META, isCarriedBlock, planBranch } from '../../../src/common/rewind/branchPlan';
 import { FORK_AT_MESSAGE, forkAtMessageOf, forkAtMessageParams, supportsForkAtMessage } from '../../../src/common/rewind/forkAtMessage';
 import type { AgentCapabilities } from '../../../src/common/protocol/requests';
 import type { Entry, MessageEntry, ToolCallEntry } from '../../../src/common/store/model';
@@ -79,7 +79,8 @@ test('the first prompt: a lead line, the transcript (resource or link, marked as
   const link = carriedPrompt(linked, 'file:///store/t.md', edited)[1];
   assert.ok(link?.type === 'resource_link');
   assert.equal(link.uri, 'file:///store/t.md');
-  assert.deepEqual(link._meta, { [CARRIED_META]: true });
+  assert.deepEqual(link._meta, { [CARRIED_META]: true, [CARRIED_MESSAGES_META]: linked.carried?.messages });
+  assert.ok((linked.carried?.messages ?? 0) > 0, 'the messages it holds are counted');
   const none = planBranch(plainFork, chat, 0, 'Demo');
   if (none.kind !== 'newSession') return assert.fail('a new session');
   assert.deepEqual(carriedPrompt(none, 'file:///x', edited), edited);
