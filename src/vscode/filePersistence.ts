@@ -236,14 +236,19 @@ export class FilePersistence implements SessionPersistence {
   }
 
   append(chatId: string, dir: Direction, msg: unknown, changes: readonly StoreChange[], seq: number): void {
+    this.appendRecord(chatId, (j) => j.append(dir, msg, changes, seq));
+  }
+
+  /** Journals a record of an open chat (once its journal is open), snapshotting every COMPACT_EVERY records. */
+  private appendRecord(chatId: string, write: Pending): void {
     const o = this.open.get(fileId(chatId));
     if (!o) return;
     if (!o.journal) {
-      o.pending.push((j) => j.append(dir, msg, changes, seq));
+      o.pending.push(write);
       return;
     }
     try {
-      o.journal.append(dir, msg, changes, seq);
+      write(o.journal);
     } catch (e) {
       this.log(`chat journal of ${chatId}: ${errorText(e)}`);
       return;
@@ -255,20 +260,14 @@ export class FilePersistence implements SessionPersistence {
   }
 
   attach(chatId: string, sessionId: string | null): void {
-    this.journalled(chatId, (j) => j.appendAttach(sessionId));
+    this.appendRecord(chatId, (j) => j.appendAttach(sessionId));
   }
 
   record(chatId: string, event: ClientEvent): void {
-    this.journalled(chatId, (j) => j.appendEvent(event));
+    // Terminal output comes in many small events: they count towards the next snapshot like messages.
+    this.appendRecord(chatId, (j) => j.appendEvent(event));
   }
 
-  /** Writes a record of an open chat to its journal (or once the journal is open). */
-  private journalled(chatId: string, write: Pending): void {
-    const o = this.open.get(fileId(chatId));
-    if (!o) return;
-    if (o.journal) write(o.journal);
-    else o.pending.push(write);
-  }
 
   async flush(): Promise<void> {
     await this.indexWrites;

@@ -50,7 +50,13 @@ test('terminal output, notices and Changes a chat recorded come back after a rel
   const v2: [Direction, unknown] = ['agent->client', { jsonrpc: '2.0', method: 'session/update', params: { sessionId: 'sess_9', update: { sessionUpdate: 'terminal_output_chunk', terminalId: 'agent-t', data: b64('agent output\n') } } }];
   p1.append('chat 1', v2[0], v2[1], store.ingest(v2[0], v2[1], 5), 5);
   session.recordChanges({ format: 'acp-chat/changes', version: 1, seq: 0, sets: [] });
+  for (const notice of [{ severity: 'warning', title: 'The turn stopped early.' }, { severity: 'info', title: 'No answer for a while.', key: 'stall' }]) {
+    const e: ClientEvent = { event: 'notice', sessionId: 'sess_9', notice };
+    store.record(e);
+    p1.record('chat 1', e);
+  }
   const live = session.snapshot().panel;
+  assert.equal(live.notices.length, 2);
   session.dispose();
   await p1.close();
   assert.deepEqual(readdirSync(dir).filter((f) => f.endsWith('.json') && f !== 'chats.json'), [], 'no side file');
@@ -65,7 +71,8 @@ test('terminal output, notices and Changes a chat recorded come back after a rel
     'term-a-2': { output: 'still going\n', exited: true, exitCode: null, signal: null, owner: 'client' },
     'agent-t': { output: 'agent output\n', exited: false, exitCode: null, signal: null, owner: 'agent' },
   });
-  assert.deepEqual(panel.notices, live.notices);
+  // The keyed notice spoke of the connection that went with the window; the agent's and the turn's stay.
+  assert.deepEqual(panel.notices, live.notices.filter((n) => n.key === undefined));
   assert.deepEqual(restored.store.changes(), { format: 'acp-chat/changes', version: 1, seq: 0, sets: [] });
   again.dispose();
 });
