@@ -180,12 +180,17 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
 
   /** The only writer of the attached session: the store records it, the chat's journal saves it. */
   private attach(sessionId: string | null): void {
+    // Notices from before the first session (a failed start, a skipped line) stay on screen with it.
+    const carried = this.sessionId === null && sessionId !== null ? this.o.store.notices(null) : [];
     this.o.store.attach(sessionId);
     try {
       this.o.sinks.attached?.(sessionId);
     } catch (e) {
       this.o.log('error', `could not save the attached session ${sessionId ?? '(none)'}: ${errorText(e)}`);
     }
+    if (carried.length === 0) return;
+    for (const notice of carried) this.record({ event: 'notice', sessionId, notice });
+    this.record({ event: 'notices_cleared', sessionId: null });
   }
   get cwd(): string {
     return this.o.cwd;
