@@ -1,6 +1,6 @@
 /**
- * The saved form of a chat's terminal views (the bounded output tail and exit of each terminal its tool
- * cards show), so a window reload shows them again. Versioned plain JSON beside the chat's journal.
+ * The side file older versions saved a chat's terminal views in (`<chat>.terminals.json`): read once when
+ * such a chat is opened, into its store (src/node/persistence/chatRestore.ts), then deleted.
  * Reading is tolerant: a file saved before this existed, or an unreadable one, is "no terminals"; a bad
  * terminal is skipped and the rest kept. Never fatal: this is a view, the capture keeps every byte.
  */
@@ -10,9 +10,6 @@ import type { TerminalView } from './webview/contract';
 
 export const TERMINALS_FORMAT = 'acp-chat/terminals';
 export const TERMINALS_FORMAT_VERSION = 1;
-
-/** Characters of output saved per chat at most (newest terminals first), so a long chat's file stays small. */
-export const MAX_SAVED_TERMINAL_CHARS = 2 * 1024 * 1024;
 
 /** A terminal view and who runs the terminal: `client` (v1 `terminal/create`, ours) or `agent` (v2). */
 export interface SavedTerminal extends TerminalView {
@@ -34,19 +31,6 @@ const zSavedTerminals = z.object({
   version: z.literal(TERMINALS_FORMAT_VERSION),
   terminals: z.array(z.unknown()),
 });
-
-/** The file's JSON for `terminals` (oldest first); the oldest are left out once the budget is spent. */
-export function terminalsToJSON(terminals: readonly SavedTerminal[]): unknown {
-  const kept: SavedTerminal[] = [];
-  let budget = MAX_SAVED_TERMINAL_CHARS;
-  for (let i = terminals.length - 1; i >= 0; i--) {
-    const t = terminals[i]!;
-    if (t.output.length > budget) break;
-    budget -= t.output.length;
-    kept.push(t);
-  }
-  return { format: TERMINALS_FORMAT, version: TERMINALS_FORMAT_VERSION, terminals: kept.reverse() };
-}
 
 /**
  * Reads a saved file's JSON (undefined: nothing saved). A terminal we ran (v1) that had not exited was

@@ -72,7 +72,8 @@ export class CaptureSession extends Disposable implements ChatModel, TreeSource 
       this.apply(this.store.ingestLine('not a capture record', line));
       return;
     }
-    if (r.dir === 'note') return;
+    // A note may carry what the client added (terminal output, a notice): the store reduces it like a message.
+    if (r.dir === 'note') return this.apply(this.store.ingestLine(JSON.stringify(r), line));
     this.behaviour.observe(r.dir, r.msg);
     if (r.dir === 'client->agent' || r.dir === 'agent->client') this.apply(this.store.ingest(r.dir, r.msg, line));
   }
@@ -118,6 +119,7 @@ export class CaptureSession extends Disposable implements ChatModel, TreeSource 
         readOnly: true,
         canFork: false,
         ...sessionPanelFields(s),
+        notices: this.store.notices(this.shownSessionId),
       },
     };
   }

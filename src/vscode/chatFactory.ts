@@ -87,8 +87,8 @@ export function createChatSession(d: ChatFactoryDeps, chat: ChatRecord, configur
     agentName,
     cwd,
     chatColumn: () => d.chatColumn(chat.id),
-    saved: restored.changes ?? d.context.workspaceState.get(changesKey(chat.id)),
-    save: (saved) => d.persistence.saveChanges(chat.id, saved),
+    saved: restored.store.changes() ?? d.context.workspaceState.get(changesKey(chat.id)),
+    save: (saved) => owner?.recordChanges(saved),
     insideWorkspace: (p) => d.files.insideWorkspace(p),
   });
   const session: ChatSession = new ChatSession({
@@ -98,7 +98,6 @@ export function createChatSession(d: ChatFactoryDeps, chat: ChatRecord, configur
     review,
     store: restored.store,
     restoredSessionId: sessionToAttach(restored, chat.sessionId),
-    restoredTerminals: restored.terminals,
     restoredEarlier: d.context.workspaceState.get<EarlierLink>(earlierKey(chat.id)) ?? null,
     connect: d.connect,
     settings: d.settings,
@@ -127,7 +126,7 @@ export function createChatSession(d: ChatFactoryDeps, chat: ChatRecord, configur
       persist: (dir, msg, changes, seq) => d.persistence.append(chat.id, dir, msg, changes, seq),
       attached: (sessionId) => d.persistence.attach(chat.id, sessionId),
       earlier: (link) => void d.context.workspaceState.update(earlierKey(chat.id), link ?? undefined),
-      terminals: (saved) => d.persistence.saveTerminals(chat.id, saved),
+      recorded: (event) => d.persistence.record(chat.id, event),
     },
     ui,
     log: (level, message) => {

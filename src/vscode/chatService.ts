@@ -332,7 +332,7 @@ export class ChatService extends Disposable {
     const persistence = this.persistence;
     if (!persistence) throw new Error('ChatService.ready() must complete before a chat is forked');
     const sourceId = this.chatIdOf(source);
-    const state = (sourceId !== undefined ? persistence.state(sourceId) : undefined) ?? { store: source.store, terminals: [], changes: undefined };
+    const state = (sourceId !== undefined ? persistence.state(sourceId) : undefined) ?? { store: source.store };
     const fork = forkChatState(state, source.sessionId ?? forkSessionId, forkSessionId);
     const record = this.registry.create(source.agent.id, Date.now());
     persistence.seed(record.id, fork);

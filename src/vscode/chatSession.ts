@@ -6,7 +6,7 @@
  * It is longer than our ~400-line guideline on purpose: it is the one owner of a chat's mutable state
  * (link, session id, turn, notices), and splitting that state across files would make two owners. What
  * has state of its own and no say over the rest lives elsewhere: the prompt queue (common/promptQueue),
- * the terminal views (sessionTerminals), the context chips (promptContext), the panel mapping
+ * the context chips (promptContext), the panel mapping
  * (common/webview/panelChanges), webview dispatch (webviewMessages), session operations (node/acp/sessions).
  * One ChatSession per chat: ChatService (and chatFactory) make one for each open chat, never shared.
  */
@@ -34,14 +34,14 @@ import { dispatchWebviewMessage } from './webviewMessages';
 import { errorText } from '../common/util/errors';
 import { StartupTimeoutError, startupTimeoutText, withStartupTimeout } from './startupTimeout';
 import { PromptQueue, type QueuedPrompt } from '../common/promptQueue';
-import { addNotice, setKeyedNotice, type Notice, type NoticeActionId } from '../common/notices';
+import type { Notice, NoticeActionId } from '../common/notices';
+import { CLIENT_EVENT_NOTE, type ClientEvent } from '../common/store/clientEvents';
 import { ConnectionSupervisor } from '../common/recovery/supervisor';
 import { systemClock } from '../common/recovery/timers';
 import { lastUserMessage, promptOfMessage } from '../common/rewind/rerunPrompt';
 import { exitMessage, runNoticeAction } from './sessionRecovery';
 import { steered } from '../common/protocol/steering';
 import { contextBlocks, type ContextItem } from '../common/context';
-import { SessionTerminals, type TerminalExit } from './sessionTerminals';
 import { PromptContext } from './promptContext';
 import type { ChangeReview, ReviewAction } from '../common/changes/review';
 import type { BranchOrigin } from '../common/debug/treeModel';
@@ -68,8 +68,6 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
   origin: (() => BranchOrigin | null) | undefined;
   /** Editor context waiting for the next prompt (chips in the prompt box). */
   private readonly context = new PromptContext();
-  private notices: Notice[] = [];
-  private readonly terminals: SessionTerminals;
   private wireSeq = 0;
   private connecting: Promise<void> | undefined;
   private agentValue: AgentConfig;
@@ -96,7 +94,6 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
     this.agentMissing = o.agentMissing === true;
     // The store is the one owner of the attached session; this chat's choice is recorded there (and saved) once.
     if (o.store.attachedSessionId() !== o.restoredSessionId) this.attach(o.restoredSessionId);
-    this.terminals = new SessionTerminals(o.restoredTerminals);
     const link = o.restoredEarlier;
     if (link && link.sessionId === o.restoredSessionId) this.earlier = { sessionId: link.earlierSessionId, reason: link.reason };
     // Continue numbering after the restored entries' messages, so seqs stay unique across restarts.
@@ -106,10 +103,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
       agentName: o.agent.name,
       settings: () => o.settings(),
       reconnect: () => void this.start(),
-      notice: (key, n) => {
-        this.notices = setKeyedNotice(this.notices, key, n);
-        this.emitPanel({ notices: this.notices });
-      },
+      notice: (key, n) => this.record(n ? { event: 'notice', sessionId: this.sessionId, notice: { ...n, key } } : { event: 'notice_removed', sessionId: this.sessionId, key }),
       abandonTurn: () => {
         this.turnGen++;
         this.endTurnAs('cancelled');
@@ -187,12 +181,17 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
 
   /** The only writer of the attached session: the store records it, the chat's journal saves it. */
   private attach(sessionId: string | null): void {
+    // Notices from before the first session (a failed start, a skipped line) stay on screen with it.
+    const carried = this.sessionId === null && sessionId !== null ? this.o.store.notices(null) : [];
     this.o.store.attach(sessionId);
     try {
       this.o.sinks.attached?.(sessionId);
     } catch (e) {
       this.o.log('error', `could not save the attached session ${sessionId ?? '(none)'}: ${errorText(e)}`);
     }
+    if (carried.length === 0) return;
+    for (const notice of carried) this.record({ event: 'notice', sessionId, notice });
+    this.record({ event: 'notices_cleared', sessionId: null });
   }
   get cwd(): string {
     return this.o.cwd;
@@ -257,21 +256,23 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
       context: this.context.chips(),
       permissions: this.permissionsForPanel(),
       elicitations: this.elicitations.pending(this.sessionId),
-      notices: this.notices,
-      terminals: this.terminals.forPanel(),
+      notices: this.o.store.notices(this.sessionId),
+      // Terminal cards of the earlier transcript keep their output too.
+      ...(this.earlier ? { terminals: { ...this.o.store.session(this.earlier.sessionId)?.terminals, ...s?.terminals } } : {}),
       earlier: this.earlierForPanel(),
       changeSets: this.o.review?.views(this.sessionId) ?? [],
     };
   }
 
-  /** Output and exit of a terminal we run for the agent (v1) or the agent owns (v2, `replace`: a snapshot), streamed to the panel. */
-  terminalEvent(terminalId: string, append: string, exit?: TerminalExit, replace?: true): void {
-    this.changes.fire([this.terminals.event(terminalId, append, exit, replace)]);
-    try {
-      this.o.sinks.terminals?.(() => this.terminals.saved());
-    } catch (e) {
-      this.o.log('error', `could not save the terminal views: ${errorText(e)}`);
-    }
+  /** Output and exit of a terminal we run for the agent (v1), recorded for the session it runs in. */
+  terminalEvent(terminalId: string, append: string, exit?: { exitCode: number | null; signal: string | null }): void {
+    const sessionId = this.sessionId;
+    if (sessionId !== null) this.record({ event: 'terminal', sessionId, terminalId, append, ...(exit ? { exit } : {}) });
+  }
+
+  /** The turns' Changes summaries changed (their saved form): recorded in the store, saved with the chat. */
+  recordChanges(saved: unknown): void {
+    this.record({ event: 'changes', saved });
   }
 
   /** Resolves when no turn is running and nothing is queued (or the agent is gone). */
@@ -301,7 +302,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
     this.o.log('info', `restarting ${this.agent.name}`);
     this.dropLink('restart requested');
     this.supervisor.manualRestart();
-    this.notices = [];
+    this.clearNotices();
     await this.start();
   }
 
@@ -496,10 +497,10 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
   }
 
   private switched(sessionId: string): void {
+    this.clearNotices();
     this.attach(sessionId);
     if (this.earlier) this.o.sinks.earlier?.(null);
     this.earlier = null;
-    this.notices = [];
     this.changes.fire([{ type: 'reset' }]);
     this.treeChanges.fire();
   }
@@ -724,12 +725,22 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
     this.guard('check', seq, () => this.conformance.observe(dir, msg, seq, checked));
     this.behaviour.observe(dir, msg);
     if (dir === 'agent->client') this.supervisor.traffic(msg);
-    this.noticeFrom(dir, msg);
     const changes = checked ? this.o.store.ingestChecked(dir, checked, seq) : this.o.store.ingest(dir, msg, seq);
     this.guard('save', seq, () => this.o.sinks.persist(dir, msg, changes, seq));
     if (changes.length) this.applyStoreChanges(changes);
-    const v2 = this.terminals.fromWire(dir, msg, this.sessionId);
-    if (v2) this.terminalEvent(...v2);
+  }
+
+  /**
+   * The one way in for what the client adds that is not on the wire (terminal output it runs, notices,
+   * Changes): numbered like a message, kept in the capture as a note, reduced by the store and saved.
+   */
+  private record(event: ClientEvent): void {
+    this.wireSeq++;
+    const seq = this.wireSeq;
+    this.guard('capture', seq, () => this.o.sinks.capture('note', { text: CLIENT_EVENT_NOTE, event }, seq));
+    const changes = this.o.store.record(event, seq);
+    this.guard('save', seq, () => this.o.sinks.recorded?.(event));
+    if (changes.length) this.applyStoreChanges(changes);
   }
 
   private guard(what: string, seq: number, run: () => void): void {
@@ -750,18 +761,12 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
     if (panel.length) this.changes.fire(panel);
   }
 
-  /** `notice` updates are live-only banners, not history: they live here, not in the store. */
-  private noticeFrom(dir: Direction, msg: unknown): void {
-    if (dir !== 'agent->client' || typeof msg !== 'object' || msg === null) return;
-    const m = msg as { method?: unknown; params?: { update?: { sessionUpdate?: unknown; severity?: unknown; title?: unknown; description?: unknown } } };
-    const u = m.params?.update;
-    if (m.method !== 'session/update' || u?.sessionUpdate !== 'notice' || typeof u.title !== 'string') return;
-    this.addNotice({ severity: typeof u.severity === 'string' ? u.severity : 'info', title: u.title, description: typeof u.description === 'string' ? u.description : null });
+  private addNotice(n: Notice): void {
+    this.record({ event: 'notice', sessionId: this.sessionId, notice: n });
   }
 
-  private addNotice(n: Notice): void {
-    this.notices = addNotice(this.notices, n);
-    this.emitPanel({ notices: this.notices });
+  private clearNotices(): void {
+    if (this.o.store.notices(this.sessionId).length > 0) this.record({ event: 'notices_cleared', sessionId: this.sessionId });
   }
 
   // ---------------------------------------------------------------- webview messages

@@ -1,8 +1,8 @@
 /**
  * Session persistence in the workspace's chats folder (src/node/persistence/chatHome.ts, shared by
  * every window of the workspace): one StoreJournal (snapshot + append-only journal, see
- * src/node/persistence/journal.ts) per chat with its terminal views and Changes summaries beside it
- * (src/node/persistence/chatFiles.ts lists the files), and the chat list in `chats.json` (temp file +
+ * src/node/persistence/journal.ts) per chat, which holds everything the chat shows (terminal views,
+ * notices and Changes summaries too: older side files are migrated when opened, chatRestore.ts), and the chat list in `chats.json` (temp file +
  * rename, merged with what other windows wrote). A chat is read when this window takes it (`prepare`:
  * its lock, then its files) and let go when no view shows it (`release`), so another window can take it.
  */
@@ -14,11 +14,11 @@ import { MessageStore, type Direction, type StoreChange } from '../common/store'
 import { mergeChatIndex, parseChatIndex } from '../common/chats/registry';
 import type { ChatState } from '../common/chats/chatState';
 import { StoreJournal } from '../node/persistence/journal';
-import { TerminalViewsFile } from '../node/persistence/terminalViews';
 import { ChatLocks, processAlive } from '../node/persistence/chatLock';
-import { CHANGES_EXT, CHAT_DELETE_EXTS, TERMINALS_EXT, chatIdsIn, fileId } from '../node/persistence/chatFiles';
+import { CHAT_DELETE_EXTS, chatIdsIn, fileId } from '../node/persistence/chatFiles';
+import { openedChat, removeMigrated } from '../node/persistence/chatRestore';
+import type { ClientEvent } from '../common/store/clientEvents';
 import { INDEX_FILE, writeAtomic } from '../node/persistence/chatHome';
-import { parseSavedTerminals, terminalsToJSON, type SavedTerminal } from '../common/savedTerminals';
 import { ChatElsewhereError, MemoryPersistence, type Claim, type Restored, type SessionPersistence } from './sessionPersistence';
 import { errorText } from '../common/util/errors';
 
@@ -41,14 +41,6 @@ interface Open {
   ready: Promise<void>;
   sinceCompact: number;
   readonly problems: readonly string[];
-  /** The saved terminal views' JSON as read when opened (undefined: none), and where they are saved. */
-  readonly terminalsRaw: unknown;
-  readonly terminals: TerminalViewsFile;
-  /** The views as last saved in this window. */
-  lastTerminals?: () => readonly SavedTerminal[];
-  /** The Changes summaries as last read or saved, and their writes in order. */
-  changes: unknown;
-  changesWrites: Promise<void>;
 }
 
 /** Who this window is to the chats' locks (tests give two instances in one process different tokens). */
@@ -136,11 +128,16 @@ export class FilePersistence implements SessionPersistence {
     if (!lock.ok) return lock;
     try {
       const r = await StoreJournal.open(this.dir, id);
-      const views = await TerminalViewsFile.read(this.file(id, TERMINALS_EXT));
-      const changes = await readJson(this.file(id, CHANGES_EXT));
-      const problems = [...r.diagnostics.map((d) => `${d.severity}: ${d.message}`), ...(views.problem ? [views.problem] : []), ...(changes.problem ? [changes.problem] : [])];
+      const opened = await openedChat(this.dir, id, r.store);
+      for (const e of opened.events) r.journal.appendEvent(e);
+      if (opened.migrated.length > 0) {
+        // The side files go only once their facts are on disk in the journal.
+        await r.journal.flush();
+        await removeMigrated(opened.migrated, this.log);
+      }
+      const problems = [...r.diagnostics.map((d) => `${d.severity}: ${d.message}`), ...opened.problems];
       for (const m of problems) this.log(`restoring ${id}: ${m}`);
-      this.open.set(id, { store: r.store, journal: r.journal, pending: [], ready: Promise.resolve(), sinceCompact: 0, problems, terminalsRaw: views.raw, terminals: this.terminalsSaver(id), changes: changes.raw, changesWrites: Promise.resolve() });
+      this.open.set(id, { store: r.store, journal: r.journal, pending: [], ready: Promise.resolve(), sinceCompact: 0, problems });
     } catch (e) {
       this.locks.release(id);
       throw new Error(`could not open the saved chat ${chatId}: ${errorText(e)}`);
@@ -156,8 +153,6 @@ export class FilePersistence implements SessionPersistence {
     const done = (async () => {
       await o.ready;
       await o.journal?.dispose();
-      await o.terminals.flush();
-      await o.changesWrites;
     })()
       .catch((e: unknown) => this.log(`could not save the chat ${chatId}: ${errorText(e)}`))
       .finally(() => {
@@ -166,10 +161,6 @@ export class FilePersistence implements SessionPersistence {
       });
     this.releasing.set(id, done);
     await done;
-  }
-
-  private terminalsSaver(id: string): TerminalViewsFile {
-    return new TerminalViewsFile(this.file(id, TERMINALS_EXT), this.log);
   }
 
   async remove(chatId: string): Promise<void> {
@@ -182,8 +173,6 @@ export class FilePersistence implements SessionPersistence {
     if (o) {
       await o.ready;
       await o.journal?.dispose().catch(() => undefined);
-      await o.terminals.remove();
-      await o.changesWrites;
     }
     const i = this.saved.indexOf(id);
     if (i >= 0) this.saved.splice(i, 1);
@@ -197,17 +186,15 @@ export class FilePersistence implements SessionPersistence {
     const id = fileId(chatId);
     const o = this.open.get(id);
     if (o) {
-      // Through the saved form either way: the same budget, and our terminals that were running are ended now.
-      const views = parseSavedTerminals(o.lastTerminals ? terminalsToJSON(o.lastTerminals()) : o.terminalsRaw);
-      for (const m of [...o.problems, ...views.problems]) warn(`the saved chat ${chatId} was partly unreadable: ${m}`);
-      return { store: o.store, sessionId: o.store.attachedSessionId(), terminals: views.terminals, changes: o.changes };
+      for (const m of o.problems) warn(`the saved chat ${chatId} was partly unreadable: ${m}`);
+      return { store: o.store, sessionId: o.store.attachedSessionId() };
     }
     // A chat with saved files must be prepared first (async); starting it empty would hide them.
     if (existsSync(this.file(id, '.snapshot.json')) || existsSync(this.file(id, '.journal.ndjson'))) throw new Error(`the saved chat ${chatId} was not opened before use`);
     // A new chat: ours, started empty, its journal opened in the background.
     this.claimNew(id, chatId);
     const fresh = this.start(chatId, new MessageStore());
-    return { store: fresh.store, sessionId: null, terminals: [], changes: undefined };
+    return { store: fresh.store, sessionId: null };
   }
 
   private claimNew(id: string, chatId: string): void {
@@ -217,26 +204,7 @@ export class FilePersistence implements SessionPersistence {
 
   state(chatId: string): ChatState | undefined {
     const o = this.open.get(fileId(chatId));
-    if (!o) return undefined;
-    const views = parseSavedTerminals(o.lastTerminals ? terminalsToJSON(o.lastTerminals()) : o.terminalsRaw);
-    return { store: o.store, terminals: views.terminals, changes: o.changes };
-  }
-
-  saveTerminals(chatId: string, saved: () => readonly SavedTerminal[]): void {
-    const o = this.open.get(fileId(chatId));
-    if (!o) return;
-    o.lastTerminals = saved;
-    o.terminals.changed(saved);
-  }
-
-  saveChanges(chatId: string, saved: unknown): Promise<void> {
-    const id = fileId(chatId);
-    const o = this.open.get(id);
-    if (!o) return Promise.resolve();
-    o.changes = saved;
-    const text = JSON.stringify(saved);
-    o.changesWrites = o.changesWrites.then(() => writeAtomic(this.file(id, CHANGES_EXT), text)).catch((e: unknown) => this.log(`could not save the Changes of ${chatId}: ${errorText(e)}`));
-    return o.changesWrites;
+    return o ? { store: o.store } : undefined;
   }
 
   /** A new chat whose state starts as `state` (a fork): saved as soon as its journal is open, so a reload keeps it. */
@@ -245,14 +213,11 @@ export class FilePersistence implements SessionPersistence {
     this.claimNew(id, chatId);
     // Copied now: by the time the journal is open the live store may hold messages that are still pending.
     this.start(chatId, state.store, MessageStore.fromJSON(state.store.toJSON()).store);
-    const terminals = [...state.terminals];
-    this.saveTerminals(chatId, () => terminals);
-    if (state.changes !== undefined) void this.saveChanges(chatId, state.changes);
   }
 
   private start(chatId: string, store: MessageStore, snapshot?: MessageStore): Open {
     const id = fileId(chatId);
-    const fresh: Open = { store, journal: undefined, pending: [], ready: Promise.resolve(), sinceCompact: 0, problems: [], terminalsRaw: undefined, terminals: this.terminalsSaver(id), changes: undefined, changesWrites: Promise.resolve() };
+    const fresh: Open = { store, journal: undefined, pending: [], ready: Promise.resolve(), sinceCompact: 0, problems: [] };
     this.open.set(id, fresh);
     fresh.ready = StoreJournal.open(this.dir, id).then(
       async (r) => {
@@ -271,14 +236,19 @@ export class FilePersistence implements SessionPersistence {
   }
 
   append(chatId: string, dir: Direction, msg: unknown, changes: readonly StoreChange[], seq: number): void {
+    this.appendRecord(chatId, (j) => j.append(dir, msg, changes, seq));
+  }
+
+  /** Journals a record of an open chat (once its journal is open), snapshotting every COMPACT_EVERY records. */
+  private appendRecord(chatId: string, write: Pending): void {
     const o = this.open.get(fileId(chatId));
     if (!o) return;
     if (!o.journal) {
-      o.pending.push((j) => j.append(dir, msg, changes, seq));
+      o.pending.push(write);
       return;
     }
     try {
-      o.journal.append(dir, msg, changes, seq);
+      write(o.journal);
     } catch (e) {
       this.log(`chat journal of ${chatId}: ${errorText(e)}`);
       return;
@@ -290,11 +260,14 @@ export class FilePersistence implements SessionPersistence {
   }
 
   attach(chatId: string, sessionId: string | null): void {
-    const o = this.open.get(fileId(chatId));
-    if (!o) return;
-    if (o.journal) o.journal.appendAttach(sessionId);
-    else o.pending.push((j) => j.appendAttach(sessionId));
+    this.appendRecord(chatId, (j) => j.appendAttach(sessionId));
   }
+
+  record(chatId: string, event: ClientEvent): void {
+    // Terminal output comes in many small events: they count towards the next snapshot like messages.
+    this.appendRecord(chatId, (j) => j.appendEvent(event));
+  }
+
 
   async flush(): Promise<void> {
     await this.indexWrites;
@@ -302,8 +275,6 @@ export class FilePersistence implements SessionPersistence {
       [...this.open.values()].map(async (o) => {
         await o.ready;
         await o.journal?.flush().catch((e: unknown) => this.log(`could not save a chat: ${errorText(e)}`));
-        await o.terminals.flush();
-        await o.changesWrites;
       }),
     );
   }

@@ -7,18 +7,15 @@
  */
 import type { Direction, StoreChange } from '../common/store';
 import { MessageStore } from '../common/store';
-import type { SavedTerminal } from '../common/savedTerminals';
+import type { ClientEvent } from '../common/store/clientEvents';
 import type { ChatState } from '../common/chats/chatState';
 import type { LockHolder } from '../node/persistence/chatLock';
 
-/** A chat's saved state: its store, attached session, terminal views and Changes (all empty when nothing was saved). */
+/** A chat's saved state: its store, which holds everything the chat shows (empty when nothing was saved). */
 export interface Restored {
   readonly store: MessageStore;
   /** `store.attachedSessionId()`: null when nothing was saved, or the save predates attach records. */
   readonly sessionId: string | null;
-  readonly terminals: readonly SavedTerminal[];
-  /** The saved Changes summaries (undefined: none). */
-  readonly changes: unknown;
 }
 
 /** Whether this window may show and write a chat: not while another live window has it. */
@@ -42,14 +39,12 @@ export interface SessionPersistence {
   restore(chatId: string, warn: (message: string) => void): Restored;
   /** The current state of a chat this window has (what a fork copies). */
   state(chatId: string): ChatState | undefined;
-  /** The chat's terminal views changed; `saved` reads them when they are written (batched, and on `flush`). */
-  saveTerminals(chatId: string, saved: () => readonly SavedTerminal[]): void;
-  /** The chat's Changes summaries changed (already batched by the caller). */
-  saveChanges(chatId: string, saved: unknown): Promise<void>;
   /** Records one message of the chat's connection after the store ingested it (`changes` carry the keys it minted). */
   append(chatId: string, dir: Direction, msg: unknown, changes: readonly StoreChange[], seq: number): void;
   /** Records `store.attach(sessionId)` of the chat's store, which the caller applied. */
   attach(chatId: string, sessionId: string | null): void;
+  /** Records `store.record(event)` of the chat's store (terminal output, a notice, Changes), which the caller applied. */
+  record(chatId: string, event: ClientEvent): void;
   /** Writes everything pending. */
   flush(): Promise<void>;
   /** Writes everything pending and lets go of every chat (the window closes). */
@@ -80,21 +75,13 @@ export class MemoryPersistence implements SessionPersistence {
     return { ok: true };
   }
   restore(chatId: string): Restored {
-    const s = this.seeded.get(chatId) ?? this.live.get(chatId) ?? { store: new MessageStore(), terminals: [], changes: undefined };
+    const s = this.seeded.get(chatId) ?? this.live.get(chatId) ?? { store: new MessageStore() };
     this.seeded.delete(chatId);
     this.live.set(chatId, s);
-    return { store: s.store, sessionId: s.store.sessions().at(-1)?.sessionId ?? null, terminals: s.terminals, changes: s.changes };
+    return { store: s.store, sessionId: s.store.sessions().at(-1)?.sessionId ?? null };
   }
   state(chatId: string): ChatState | undefined {
     return this.live.get(chatId);
-  }
-  saveTerminals(chatId: string, saved: () => readonly SavedTerminal[]): void {
-    const s = this.live.get(chatId);
-    if (s) this.live.set(chatId, { ...s, terminals: [...saved()] });
-  }
-  async saveChanges(chatId: string, saved: unknown): Promise<void> {
-    const s = this.live.get(chatId);
-    if (s) this.live.set(chatId, { ...s, changes: saved });
   }
   seed(chatId: string, state: ChatState): void {
     this.seeded.set(chatId, state);
@@ -102,6 +89,7 @@ export class MemoryPersistence implements SessionPersistence {
   private index: unknown;
   append(): void {}
   attach(): void {}
+  record(): void {}
   async flush(): Promise<void> {}
   async close(): Promise<void> {}
   async release(chatId: string): Promise<void> {

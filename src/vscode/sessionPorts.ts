@@ -20,7 +20,7 @@ import type { ClientHandlers } from '../node/acp/handlers';
 import type { ConnectAgent } from '../node/acp/agentLink';
 import type { SessionState } from '../common/store/model';
 import type { ChangeReview, ReviewAction } from '../common/changes/review';
-import type { SavedTerminal } from '../common/savedTerminals';
+import type { ClientEvent } from '../common/store/clientEvents';
 
 /** A prompt's pasted images, as the webview sends them. */
 export type PromptImage = { readonly mimeType: string; readonly data: string };
@@ -104,8 +104,8 @@ export interface SessionSinks {
   attached?(sessionId: string | null): void;
   /** Remembers (or forgets, with null) which earlier session is shown above `sessionId` after a failed reattach. */
   earlier?(link: EarlierLink | null): void;
-  /** The terminal views changed: `saved` reads them when they are written (writes are batched). */
-  terminals?(saved: () => readonly SavedTerminal[]): void;
+  /** Called after the store recorded a client event (`MessageStore.record`: terminal output, a notice, Changes). */
+  recorded?(event: ClientEvent): void;
 }
 
 /** Session `sessionId` was started because `earlierSessionId` could not be reattached (`reason`). */
@@ -128,8 +128,6 @@ export interface ChatSessionOptions {
   readonly restoredSessionId: string | null;
   /** The saved link to an earlier session shown above the restored one (used when it names the restored session). */
   readonly restoredEarlier?: EarlierLink | null;
-  /** The terminal views saved with the chat (see src/common/savedTerminals.ts). */
-  readonly restoredTerminals?: readonly SavedTerminal[];
   readonly connect: ConnectAgent;
   readonly settings: () => Settings;
   /** Time for the restart backoff and the stall notice (tests drive it by hand). */

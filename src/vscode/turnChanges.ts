@@ -21,9 +21,9 @@ export interface TurnChangesDeps {
   /** Where relative paths an agent reports are resolved. */
   readonly cwd: string;
   readonly chatColumn: () => vscode.ViewColumn | undefined;
-  /** The summaries saved with the chat (undefined: none), and how they are saved. */
+  /** The summaries saved with the chat (undefined: none), and how they are saved (recorded in the chat's store). */
   readonly saved: unknown;
-  readonly save: (saved: unknown) => Promise<void>;
+  readonly save: (saved: unknown) => void;
   readonly insideWorkspace: (path: string) => Promise<boolean>;
 }
 
@@ -40,7 +40,7 @@ export function createTurnChanges(d: TurnChangesDeps): ChangeReview {
     timer = undefined;
     const state = pending;
     pending = undefined;
-    if (state) d.save(savedChanges(state)).then(undefined, (e: unknown) => d.log('error', `changes: could not save the change summaries: ${errorText(e)}`));
+    if (state) d.save(savedChanges(state));
   };
   return new ChangeReview(
     {

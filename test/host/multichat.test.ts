@@ -153,7 +153,16 @@ suite('Several chats at once', () => {
 
     const sessionsDir = a.service.chatsDir() ?? assert.fail('the chats have a folder');
     await until(() => fs.readdirSync(sessionsDir).some((f) => f.startsWith(`${id}.`)), 10_000, 'the chat journal on disk');
-    await until(() => fs.existsSync(path.join(sessionsDir, `${id}.terminals.json`)), 10_000, 'its terminal views on disk');
+    // The terminal output is in the chat's journal (no side file), and in its capture: opened read-only, it shows it too.
+    const saved = () => fs.readdirSync(sessionsDir).filter((f) => f.startsWith(`${id}.`)).map((f) => fs.readFileSync(path.join(sessionsDir, f), 'utf8')).join('\n');
+    await until(() => saved().includes('Hello from the demo terminal'), 10_000, 'its terminal output on disk');
+    assert.ok(!fs.existsSync(path.join(sessionsDir, `${id}.terminals.json`)), 'no side file');
+    const file = session.captureFile() ?? assert.fail('the chat was captured');
+    const opened = await a.service.openCapture(file, 'full');
+    assert.ok(opened);
+    const shown = opened.capture.snapshot().panel.terminals;
+    for (const [tid, view] of Object.entries(terminals)) assert.strictEqual(shown[tid]?.output, view.output, `the capture shows terminal ${tid}'s output`);
+    opened.panel.dispose();
     await a.service.deleteChat(id);
     assert.ok(!a.service.chatRecords().some((c) => c.id === id), 'gone from history');
     assert.strictEqual(a.service.tabOf(id), undefined, 'its tab closed');

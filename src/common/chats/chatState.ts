@@ -1,29 +1,24 @@
 /**
  * Everything one chat's saved state holds, in one type: what a reload restores, what a fork copies and
- * what a delete removes. A part added here must be handled by every one of them (the type makes a fork
- * that forgets a part fail to compile); the files that hold the parts are listed in one place too
- * (src/node/persistence/chatFiles.ts). The chat's record in the chat list (title, session, agent) is
- * the registry's, derived for a fork from the forked store.
+ * what a delete removes. It is the store alone: the store holds everything the chat shows (transcript,
+ * terminal views, notices, Changes summaries), saved as one journal + snapshot; the files are listed in
+ * one place (src/node/persistence/chatFiles.ts). The chat's record in the chat list (title, session,
+ * agent) is the registry's, derived for a fork from the forked store.
  */
 import type { MessageStore } from '../store';
 import { storeWithSession } from '../store/extract';
-import type { SavedTerminal } from '../savedTerminals';
 import { restoreChanges, savedChanges } from '../changes/persist';
 
 export interface ChatState {
-  /** The transcript of every session the chat showed (snapshot + journal on disk). */
+  /** Every session the chat showed, and what the client added to them (snapshot + journal on disk). */
   readonly store: MessageStore;
-  /** The terminal views its tool cards show (their output tails and exits). */
-  readonly terminals: readonly SavedTerminal[];
-  /** The Changes summaries, as saved (`savedChanges`; undefined: none saved). */
-  readonly changes: unknown;
 }
 
 /**
  * A new chat's state for the fork `forkSessionId` of the source chat's session `fromSessionId`: the
  * fork's session only (the source's store already copied the shared history into it when `session/fork`
- * answered, under new keys), with the session's plan, usage and title where the fork has none yet; the
- * terminal views; and the Changes summaries of the source session, moved to the fork's entries (the
+ * answered, under new keys), with the session's plan, usage, title and terminal views where the fork has
+ * none yet; and the Changes summaries of the source session, moved to the fork's entries (the
  * n-th copied entry is the copy of the n-th source entry).
  */
 export function forkChatState(source: ChatState, fromSessionId: string, forkSessionId: string): ChatState {
@@ -35,7 +30,10 @@ export function forkChatState(source: ChatState, fromSessionId: string, forkSess
     const copy = copied[i];
     if (copy && copy.kind === e.kind) keys.set(e.key, copy.key);
   });
-  return { store, terminals: source.terminals, changes: forkChanges(source.changes, fromSessionId, forkSessionId, keys) };
+  const changes = forkChanges(source.store.changes(), fromSessionId, forkSessionId, keys);
+  // A new store, not yet any chat's: its first record is made here, before its journal exists.
+  if (changes !== undefined) store.record({ event: 'changes', saved: changes });
+  return { store };
 }
 
 /** The source session's change sets as the fork's (each shown after the copy of its entry); undefined: none. */

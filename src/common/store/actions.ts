@@ -4,6 +4,7 @@
  */
 import type { ContentBlock } from '../protocol/content';
 import type { SessionUpdate, ToolCallPatch } from '../protocol/updates';
+import type { TerminalOutput } from './terminalRules';
 import type { ConfigOption, ElicitationEntry, Entry, SessionMode } from './model';
 
 export type Action =
@@ -37,5 +38,7 @@ export type Action =
   /** A successful `session/set_mode`. */
   | { readonly kind: 'mode_set'; readonly modeId: string }
   /** The `session/fork` response for this (new) session: the source's entries, the history both share. */
-  | { readonly kind: 'forked'; readonly entries: readonly Entry[] };
+  | { readonly kind: 'forked'; readonly entries: readonly Entry[] }
+  /** Terminal output and exit: a client event (v1, a terminal we run) or a v2 terminal update (the agent's). */
+  | ({ readonly kind: 'terminal_output' } & TerminalOutput);
 

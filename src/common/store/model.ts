@@ -147,4 +147,15 @@ export interface SessionState {
   readonly usage: Usage | null;
   readonly title: string | null;
   readonly updatedAt: string | null;
+  /** The terminal views its tool calls show, by terminal id (src/common/store/terminalRules.ts). */
+  readonly terminals: Readonly<Record<string, TerminalState>>;
+}
+
+/** A terminal's bounded output tail and exit; `owner`: `client` (v1, we run it) or `agent` (v2). */
+export interface TerminalState {
+  readonly output: string;
+  readonly exited: boolean;
+  readonly exitCode: number | null;
+  readonly signal: string | null;
+  readonly owner: 'client' | 'agent';
 }

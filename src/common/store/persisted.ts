@@ -7,6 +7,8 @@ import { issueText } from '../util/errors';
 import * as z from 'zod';
 import { zContentBlock, zMeta, zToolCallContent, zToolCallLocation } from '../protocol/content';
 import type { Diagnostic, Entry, SessionState } from './model';
+import type { Notice } from '../notices';
+import { zNotice } from './clientEvents';
 
 export const STORE_FORMAT = 'acp-chat/store';
 export const STORE_FORMAT_VERSION = 1;
@@ -108,6 +110,19 @@ export const zPersistedSession = z.object({
     .catch(null),
   title: z.string().nullable().catch(null),
   updatedAt: z.string().nullable().catch(null),
+  // Saves from before the store held terminal views have none.
+  terminals: z
+    .record(
+      z.string(),
+      z.object({
+        output: z.string(),
+        exited: z.boolean().catch(false),
+        exitCode: z.number().int().nullable().catch(null),
+        signal: z.string().nullable().catch(null),
+        owner: z.enum(['client', 'agent']).catch('client'),
+      }),
+    )
+    .catch({}),
   internals: zInternals.catch(defaultInternals),
 });
 
@@ -144,6 +159,9 @@ export const zPersistedStore = z.object({
     })
     .catch({ 'client->agent': [], 'agent->client': [] }),
   diagnostics: z.array(zDiagnostic).catch([]),
+  // The client's notices by session ('' before any session) and the Changes summaries; saves from before have none.
+  notices: z.array(z.tuple([z.string(), z.array(zNotice)])).catch([]),
+  changes: z.unknown().optional(),
 });
 
 /** The JSON `MessageStore.toJSON()` returns. */
@@ -155,6 +173,8 @@ export interface PersistedStore {
   readonly sessions: readonly (SessionState & { readonly internals: PersistedInternals })[];
   readonly pending: { readonly 'client->agent': readonly [string, PendingRequest][]; readonly 'agent->client': readonly [string, PendingRequest][] };
   readonly diagnostics: readonly Diagnostic[];
+  readonly notices: readonly (readonly [string, readonly Notice[]])[];
+  readonly changes?: unknown;
 }
 
 /** Parses one saved entry. An entry saved without a key gets a key derived from its place, the same on every load. */

@@ -1,5 +1,6 @@
 /** The JSON `cli reduce` prints (format: shared/conformance/README.md). */
-import type { Diagnostic, Entry } from './model';
+import type { Diagnostic, Entry, TerminalState } from './model';
+import type { Notice } from '../notices';
 import type { MessageStore } from './store';
 
 export interface ReduceOutput {
@@ -9,6 +10,9 @@ export interface ReduceOutput {
     readonly plan: unknown;
     readonly currentModeId: string | null;
     readonly availableCommands: readonly unknown[];
+    /** What the panel shows beside the entries: terminal output and exits, the client's notices. */
+    readonly terminals: Readonly<Record<string, TerminalState>>;
+    readonly notices: readonly Notice[];
   }[];
   readonly diagnostics: readonly Diagnostic[];
 }
@@ -40,6 +44,8 @@ export function toReduceOutput(store: MessageStore): ReduceOutput {
       plan: s.plan,
       currentModeId: s.currentModeId,
       availableCommands: s.availableCommands,
+      terminals: s.terminals,
+      notices: store.notices(s.sessionId),
     })),
     diagnostics: store.diagnostics(),
   };

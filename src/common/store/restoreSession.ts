@@ -45,5 +45,6 @@ export function restoreSession(raw: unknown, index: number, diagnostics: Diagnos
   s.usage = d.usage;
   s.title = d.title;
   s.updatedAt = d.updatedAt;
+  s.terminals = d.terminals;
   return s;
 }

@@ -11,7 +11,8 @@ import { assertNever } from '../util/guards';
 import type { ApplyContext, Bookkeeping, EchoState } from './context';
 import { EntryTable } from './entryTable';
 import { MessageRules } from './messageRules';
-import type { AvailableCommand, ConfigOption, Entry, PlanEntry, SessionMode, SessionState, Usage } from './model';
+import type { AvailableCommand, ConfigOption, Entry, PlanEntry, SessionMode, SessionState, TerminalState, Usage } from './model';
+import { withTerminalOutput } from './terminalRules';
 import { ReplayWindow, type ReplayState } from './replayWindow';
 import { ToolCallRules } from './toolCallRules';
 import { ElicitationRules } from './elicitationRules';
@@ -38,6 +39,7 @@ export class Session {
   usage: Usage | null = null;
   title: string | null = null;
   updatedAt: string | null = null;
+  terminals: Readonly<Record<string, TerminalState>> = {};
   private readonly table: EntryTable;
   private readonly book: Bookkeeping = { open: -1, echo: null, lastAgentKey: null };
   private readonly replay: ReplayWindow;
@@ -68,6 +70,7 @@ export class Session {
       usage: this.usage,
       title: this.title,
       updatedAt: this.updatedAt,
+      terminals: this.terminals,
     };
   }
 
@@ -172,6 +175,17 @@ export class Session {
       }
       case 'forked':
         return this.forked(a.entries, ctx);
+      case 'terminal_output':
+        this.terminals = withTerminalOutput(this.terminals, a);
+        ctx.changes.push({
+          type: 'terminal',
+          sessionId: this.sessionId,
+          terminalId: a.terminalId,
+          append: a.append,
+          ...(a.replace ? { replace: true as const } : {}),
+          ...(a.exit ? { exit: a.exit } : {}),
+        });
+        return;
       case 'ignored':
         return;
       default:

@@ -32,6 +32,10 @@ import { zCompleteElicitationParams, zCreateElicitationParams, zCreateElicitatio
 import { type ApplyContext, Session } from './session';
 import { zInitializeResult, zNewSessionResult, zPermissionParams, zPromptParams, zPromptResult, zSessionIdParams, zSessionResult, zSetModeParams, zSetSessionTitleResult } from './wireShapes';
 import { MAX_NESTING, tooDeep } from '../util/depth';
+import { TerminalUpdateDecoder } from '../protocol/terminalUpdates';
+import { agentNotice, clientEventOfNote, type ClientEvent } from './clientEvents';
+import { ClientFacts } from './clientFacts';
+import type { Notice } from '../notices';
 
 export interface StoreOptions {
   /** Durable key factory for new entries; default `crypto.randomUUID()`. */
@@ -68,6 +72,10 @@ export class MessageStore {
   private readonly permissionOutcomes = new PermissionOutcomes();
   /** The session the chat's connection is attached to: set only by `attach` (it is not on the wire). */
   private attached: string | null = null;
+  /** Notices and Changes summaries: what the client adds beside the sessions. */
+  private readonly facts = new ClientFacts();
+  /** v2 terminal output is UTF-8 split anywhere: one streaming decoder per terminal (not saved: a restore starts afresh). */
+  private readonly v2Terminals = new TerminalUpdateDecoder();
 
   constructor(options: StoreOptions = {}) {
     this.newKeyFn = options.newKey ?? (() => crypto.randomUUID());
@@ -98,6 +106,26 @@ export class MessageStore {
 
   attachedSessionId(): string | null {
     return this.attached;
+  }
+
+  /** The notices shown above `sessionId`'s transcript (null: before any session). */
+  notices(sessionId: string | null): readonly Notice[] {
+    return this.facts.notices(sessionId);
+  }
+
+  /** The chat's Changes summaries as last recorded (their saved form; undefined: none). */
+  changes(): unknown {
+    return this.facts.changes();
+  }
+
+  /** Reduces what the client adds that is not on the wire (src/common/store/clientEvents.ts). */
+  record(event: ClientEvent, line?: number): readonly StoreChange[] {
+    const step = new Step(this, line, this.nowFn(), this.version, this.newKeyFn);
+    if (event.event === 'terminal') {
+      const { sessionId, terminalId, append, replace, exit } = event;
+      this.apply(sessionId, { kind: 'terminal_output', terminalId, owner: 'client', append, replace: replace === true, exit: exit ?? null }, step);
+    } else this.facts.apply(event, step.changes);
+    return step.changes;
   }
 
   /** @internal Used by the reducer step; records a diagnostic and reports it as a change. */
@@ -156,7 +184,10 @@ export class MessageStore {
       if (!('msg' in rec)) return this.lineError(line, "capture line has no 'msg'");
       return this.ingest(dir, rec.msg, line);
     }
-    if (dir === 'note') return [];
+    if (dir === 'note') {
+      const event = clientEventOfNote(rec.msg);
+      return event ? this.record(event, line) : [];
+    }
     return this.lineError(line, `capture line has an unknown 'dir' (${JSON.stringify(dir)})`);
   }
 
@@ -279,7 +310,7 @@ export class MessageStore {
         return;
       }
       for (const w of r.warnings) step.diagnostic('warning', w);
-      if (r.update.kind === 'ignored') return;
+      if (r.update.kind === 'ignored') return this.shownBeside(params, step);
       this.apply(r.sessionId, r.update, step);
     } else if (dir === 'agent->client' && method === ClientMethods.elicitationComplete) {
       const p = zCompleteElicitationParams.safeParse(params);
@@ -288,6 +319,14 @@ export class MessageStore {
       const sid = zSessionIdParams.safeParse(params);
       if (sid.success) this.apply(sid.data.sessionId, { kind: 'cancel' }, step);
     }
+  }
+
+  /** Updates with no entry that the panel still shows: v2 terminals (on their tool calls) and the agent's notices. */
+  private shownBeside(params: unknown, step: Step): void {
+    const notice = agentNotice(params);
+    if (notice) return this.facts.apply(notice, step.changes);
+    const t = this.v2Terminals.decode(params);
+    if (t) this.apply(t.sessionId, { kind: 'terminal_output', terminalId: t.terminalId, owner: 'agent', append: t.text, replace: t.replace, exit: t.exit ?? null }, step);
   }
 
   /** A response travelling in `dir` answers a request that travelled the other way. */
@@ -422,6 +461,7 @@ export class MessageStore {
       }),
       pending: { 'client->agent': [...this.pending['client->agent']], 'agent->client': [...this.pending['agent->client']] },
       diagnostics: this.diags.slice(),
+      ...this.facts.toJSON(),
     };
   }
 
@@ -437,6 +477,7 @@ export class MessageStore {
     store.protocolVersion = top.data.protocolVersion;
     store.attached = top.data.attached;
     store.diags.push(...top.data.diagnostics);
+    store.facts.restore(top.data.notices, top.data.changes);
     for (const dir of ['client->agent', 'agent->client'] as const) for (const [k, v] of top.data.pending[dir]) store.pending[dir].set(k, v);
     top.data.sessions.forEach((raw, si) => {
       const s = restoreSession(raw, si, diagnostics);

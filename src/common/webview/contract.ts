@@ -122,7 +122,7 @@ export interface QueuedPromptView {
 }
 
 /** The panel fields that mirror the store's session state (everything else is the controller's). */
-export type SessionPanelFields = Pick<PanelState, 'plan' | 'currentModeId' | 'availableModes' | 'availableCommands' | 'configOptions' | 'usage' | 'title'>;
+export type SessionPanelFields = Pick<PanelState, 'plan' | 'currentModeId' | 'availableModes' | 'availableCommands' | 'configOptions' | 'usage' | 'title' | 'terminals'>;
 
 export function sessionPanelFields(s: SessionState | undefined): SessionPanelFields {
   return {
@@ -133,6 +133,8 @@ export function sessionPanelFields(s: SessionState | undefined): SessionPanelFie
     configOptions: s?.configOptions ?? [],
     usage: s?.usage ?? null,
     title: s?.title ?? null,
+    // Patched by `terminal` changes as output arrives, never re-sent whole for a chunk.
+    terminals: s?.terminals ?? {},
   };
 }
 

@@ -50,6 +50,14 @@ export function panelChangesFor(
       case 'diagnostic':
         diagnostics.push(c.diagnostic);
         break;
+      case 'terminal':
+        if (c.sessionId === shownSessionId) panel.push(terminalChange(c));
+        break;
+      case 'notices':
+        if (c.sessionId === shownSessionId) panel.push({ type: 'panel', fields: { notices: c.notices } });
+        break;
+      case 'changesRecorded':
+        break; // the Changes review shows its sets itself (`changeSet`)
       default:
         assertNever(c, 'store change');
     }
@@ -61,6 +69,10 @@ export function panelChangesFor(
     panel.push({ type: 'panel', fields: changed as Partial<SessionPanelFields> });
   }
   return { panel, diagnostics };
+}
+
+function terminalChange(c: Extract<StoreChange, { type: 'terminal' }>): PanelChange {
+  return { type: 'terminal', terminalId: c.terminalId, append: c.append, ...(c.replace ? { replace: c.replace } : {}), ...(c.exit ? { exit: c.exit } : {}) };
 }
 
 /** Spelled out rather than spread (per streamed chunk): only the optional fields that are set. */

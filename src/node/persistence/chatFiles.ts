@@ -5,17 +5,22 @@
  */
 import { LOCK_EXT } from './chatLock';
 
-export const TERMINALS_EXT = '.terminals.json';
-export const CHANGES_EXT = '.changes.json';
+/**
+ * Side files of older versions (terminal views, Changes summaries), whose facts the store holds now:
+ * migrated into the journal when the chat is opened, then deleted (chatRestore.ts). Still listed, so a
+ * chat not opened since is moved and deleted whole.
+ */
+export const LEGACY_TERMINALS_EXT = '.terminals.json';
+export const LEGACY_CHANGES_EXT = '.changes.json';
 
 /** The journal's snapshot, its backup and the journal itself (src/node/persistence/journal.ts names them). */
 const JOURNAL_EXTS = ['.snapshot.json', '.snapshot.json.bak', '.journal.ndjson'] as const;
 
 /** Every file of a chat's state (not its lock, which is the window's). */
-export const CHAT_STATE_EXTS: readonly string[] = [...JOURNAL_EXTS, TERMINALS_EXT, CHANGES_EXT];
+export const CHAT_STATE_EXTS: readonly string[] = [...JOURNAL_EXTS, LEGACY_TERMINALS_EXT, LEGACY_CHANGES_EXT];
 
 /** What delete removes: the state, temp files left by an interrupted write, and the lock. */
-export const CHAT_DELETE_EXTS: readonly string[] = [...CHAT_STATE_EXTS, `${TERMINALS_EXT}.tmp`, `${CHANGES_EXT}.tmp`, LOCK_EXT];
+export const CHAT_DELETE_EXTS: readonly string[] = [...CHAT_STATE_EXTS, `${LEGACY_TERMINALS_EXT}.tmp`, `${LEGACY_CHANGES_EXT}.tmp`, LOCK_EXT];
 
 /** The chat ids that have a transcript among these file names (a snapshot or a journal). */
 export function chatIdsIn(names: readonly string[]): string[] {

@@ -4,7 +4,7 @@
  *
  *   DIR/ID.snapshot.json      { format, version, seq, store }   written as temp file + rename
  *   DIR/ID.snapshot.json.bak  the previous snapshot, the fallback when the newest is unreadable
- *   DIR/ID.journal.ndjson     one { seq, dir, msg, line?, keys? } or { seq, attach } record per line, seq
+ *   DIR/ID.journal.ndjson     one { seq, dir, msg, line?, keys? }, { seq, attach } or { seq, event } record per line, seq
  *                             strictly increasing
  *
  * `keys` are the durable keys the store minted while ingesting that message: replaying the journal
@@ -25,6 +25,7 @@ import * as z from 'zod';
 import type { Diagnostic, Direction, StoreChange } from '../../common/store';
 import { MessageStore, type StoreOptions } from '../../common/store';
 import { errorText, issueText } from '../../common/util/errors';
+import { zClientEvent, type ClientEvent } from '../../common/store/clientEvents';
 
 export const SNAPSHOT_FORMAT = 'acp-chat/snapshot';
 const zSnapshot = z.object({ format: z.literal(SNAPSHOT_FORMAT), version: z.literal(1), seq: z.number().int().nonnegative(), store: z.unknown() });
@@ -38,6 +39,8 @@ const zRecord = z.union([
   }),
   // The chat attached to a session (`MessageStore.attach`): not on the wire, so recorded on its own.
   z.strictObject({ seq: z.number().int().positive(), attach: z.string().nullable() }),
+  // What the client added that is not on the wire (`MessageStore.record`): terminal output, notices, Changes.
+  z.strictObject({ seq: z.number().int().positive(), event: z.unknown() }),
 ]);
 
 /** How long appended records may wait in memory before they are written. */
@@ -119,6 +122,12 @@ export class StoreJournal {
   appendAttach(sessionId: string | null): void {
     if (this.disposed) throw new Error('StoreJournal.appendAttach after dispose');
     this.push(JSON.stringify({ seq: this.nextSeq, attach: sessionId }));
+  }
+
+  /** Records `store.record(event)`, which the caller already applied. Buffered like `append`. */
+  appendEvent(event: ClientEvent): void {
+    if (this.disposed) throw new Error('StoreJournal.appendEvent after dispose');
+    this.push(JSON.stringify({ seq: this.nextSeq, event }));
   }
 
   private push(text: string): void {
@@ -276,6 +285,12 @@ async function replayJournal(file: string, store: MessageStore, afterSeq: number
     lastSeq = r.data.seq;
     if ('attach' in r.data) {
       store.attach(r.data.attach);
+      continue;
+    }
+    if ('event' in r.data) {
+      const event = zClientEvent.safeParse(r.data.event);
+      if (event.success) store.record(event.data);
+      else diagnostics.push({ severity: 'error', message: `${file}:${i + 1}: malformed client event skipped (${issueText(event.error)})` });
       continue;
     }
     keys.push(...(r.data.keys ?? []));

@@ -15,7 +15,7 @@ const session: SessionState = {
   sessionId: 'sess_1', protocolVersion: 1, entries: [msg, tool],
   plan: [{ content: 'Read', priority: 'high', status: 'completed' }, { content: 'Edit', priority: 'low', status: 'pending' }],
   currentModeId: 'code', availableModes: [{ id: 'ask', name: 'Ask' }, { id: 'code', name: 'Code' }],
-  availableCommands: [{ name: 'help', description: 'Help' }], configOptions: [], usage: { used: 10, size: 100 }, title: null, updatedAt: null,
+  availableCommands: [{ name: 'help', description: 'Help' }], configOptions: [], usage: { used: 10, size: 100 }, title: null, updatedAt: null, terminals: {},
 };
 
 test('entries show identity, provenance and counters; a missing id says so', () => {

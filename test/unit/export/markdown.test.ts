@@ -26,7 +26,7 @@ test('each entry kind becomes readable Markdown', () => {
 test('a session exports with a header and entries in order', () => {
   const s: SessionState = {
     sessionId: 's1', protocolVersion: 1, entries, plan: null, currentModeId: null, availableModes: [], availableCommands: [],
-    configOptions: [], usage: null, title: 'Fixing', updatedAt: null,
+    configOptions: [], usage: null, title: 'Fixing', updatedAt: null, terminals: {},
   };
   const md = sessionToMarkdown(s, 'Demo agent');
   assert.ok(md.startsWith('# Fixing\n\n*Agent: Demo agent · session s1*'));

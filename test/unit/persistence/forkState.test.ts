@@ -5,7 +5,6 @@ import assert from 'node:assert/strict';
 import { MessageStore, type Direction } from '../../../src/common/store';
 import { forkChatState } from '../../../src/common/chats/chatState';
 import { restoreChanges, savedChanges } from '../../../src/common/changes/persist';
-import type { SavedTerminal } from '../../../src/common/savedTerminals';
 
 const upd = (update: unknown): [Direction, unknown] => ['agent->client', { jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's1', update } }];
 const wire: [Direction, unknown][] = [
@@ -30,7 +29,8 @@ test('a fork’s chat state holds everything the source session showed', () => {
   const source = store.session('s1')!;
   assert.ok(source.plan && source.usage && source.title, 'the source shows a plan, usage and a title');
   const last = source.entries.at(-1)!;
-  const terminals: SavedTerminal[] = [{ id: 'term-1', owner: 'client', output: 'built\n', exited: true, exitCode: 0, signal: null }];
+  store.record({ event: 'terminal', sessionId: 's1', terminalId: 'term-1', append: 'built\n', exit: { exitCode: 0, signal: null } });
+  const terminals = store.session('s1')!.terminals;
   const changes = savedChanges({
     seq: 2,
     sets: [
@@ -39,20 +39,22 @@ test('a fork’s chat state holds everything the source session showed', () => {
     ],
   });
 
-  const fork = forkChatState({ store, terminals, changes }, 's1', 'f1');
+  const withoutChanges = forkChatState({ store }, 's1', 'f1');
+  assert.equal(withoutChanges.store.changes(), undefined, 'no Changes: none recorded');
+  store.record({ event: 'changes', saved: changes });
+  store.record({ event: 'notice', sessionId: 's1', notice: { severity: 'warning', title: 'about the source' } });
+  const fork = forkChatState({ store }, 's1', 'f1');
   assert.deepEqual(fork.store.sessions().map((s) => s.sessionId), ['f1'], 'only the fork’s session');
   const f = fork.store.session('f1')!;
   assert.deepEqual(f.entries.map((e) => e.kind), source.entries.map((e) => e.kind), 'the shared history');
   assert.deepEqual(f.plan, source.plan);
   assert.deepEqual(f.usage, source.usage);
   assert.equal(f.title, 'Building it');
-  assert.deepEqual(fork.terminals, terminals, 'the terminal cards keep their output');
-  const sets = restoreChanges(fork.changes).state.sets;
+  assert.deepEqual(f.terminals, terminals, 'the terminal cards keep their output');
+  assert.deepEqual(fork.store.notices('f1'), [], 'the source’s notices stay with it');
+  const sets = restoreChanges(fork.store.changes()).state.sets;
   assert.equal(sets.length, 1, 'the source session’s Changes only');
   assert.equal(sets[0]!.sessionId, 'f1');
   assert.equal(sets[0]!.afterKey, f.entries.at(-1)!.key, 'shown after the fork’s copy of the same entry');
   assert.notEqual(sets[0]!.afterKey, last.key);
-
-  const none = forkChatState({ store, terminals: [], changes: undefined }, 's1', 'f1');
-  assert.equal(none.changes, undefined, 'no Changes: none saved');
 });

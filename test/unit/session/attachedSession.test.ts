@@ -94,9 +94,9 @@ test('which session a restored chat reattaches: its store, else the chat list, e
   const store = new MessageStore();
   store.ingest('client->agent', { jsonrpc: '2.0', id: 1, method: 'session/new', params: { cwd: '/', mcpServers: [] } });
   store.ingest('agent->client', { jsonrpc: '2.0', id: 1, result: { sessionId: 'last' } });
-  assert.equal(sessionToAttach({ store, sessionId: null, terminals: [], changes: undefined }, null), 'last');
-  assert.equal(sessionToAttach({ store, sessionId: null, terminals: [], changes: undefined }, 'listed'), 'listed');
-  assert.equal(sessionToAttach({ store, sessionId: 'recorded', terminals: [], changes: undefined }, 'listed'), 'recorded');
+  assert.equal(sessionToAttach({ store, sessionId: null }, null), 'last');
+  assert.equal(sessionToAttach({ store, sessionId: null }, 'listed'), 'listed');
+  assert.equal(sessionToAttach({ store, sessionId: 'recorded' }, 'listed'), 'recorded');
   // A fork's chat starts attached to the fork.
   assert.equal(storeWithSession(store, 'last').attachedSessionId(), 'last');
 });

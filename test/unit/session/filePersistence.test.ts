@@ -108,7 +108,7 @@ test('a forked chat starts from the fork’s entries (same keys), saved at once;
   assert.deepEqual(seed.sessions().map((s) => s.sessionId), ['fork_1']);
 
   const p1 = await FilePersistence.create(dir, () => undefined);
-  p1.seed('chat-fork', { store: seed, terminals: [], changes: undefined });
+  p1.seed('chat-fork', { store: seed });
   const live = p1.restore('chat-fork', () => undefined);
   assert.equal(live.sessionId, 'fork_1');
   // A message arrives before the journal is open: it must be journaled after the snapshot, not inside it too.

@@ -7,7 +7,7 @@ const stats = { chunks: 1, upserts: 0, bytes: 1, firstSeen: 0, lastSeen: 0, line
 const entry: MessageEntry = { kind: 'agent_message', key: 'k', messageId: null, content: [], meta: null, provenance: 'live', stats };
 const session: SessionState = {
   sessionId: 's', protocolVersion: 1, entries: [entry], plan: [{ content: 'a', priority: 'high', status: 'pending' }], currentModeId: 'code',
-  availableModes: [], availableCommands: [], configOptions: [], usage: null, title: 'T', updatedAt: null,
+  availableModes: [], availableCommands: [], configOptions: [], usage: null, title: 'T', updatedAt: null, terminals: {},
 };
 
 test('only the shown session reaches the panel; appended text stays appended text', () => {

@@ -1,16 +1,16 @@
-// A chat's terminal views (bounded tail + exit) survive a reload: saved beside its journal, restored into
-// SessionTerminals and so into the panel's snapshot; a chat saved before they existed, or a damaged
-// file, restores with no terminals (reported), never failing the chat.
+// A chat's terminal views, notices and Changes survive a reload: the store holds them and the chat's
+// journal saves them (no side file); a chat saved by an older version (side files beside the journal)
+// is migrated once and its side files deleted; a damaged side file costs only itself.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { FilePersistence } from '../../../src/vscode/filePersistence';
-import { SessionTerminals } from '../../../src/vscode/sessionTerminals';
 import { ChatSession } from '../../../src/vscode/chatSession';
 import type { Direction } from '../../../src/common/store';
-import { MAX_SAVED_TERMINAL_CHARS, parseSavedTerminals, terminalsToJSON, type SavedTerminal } from '../../../src/common/savedTerminals';
+import type { ClientEvent } from '../../../src/common/store/clientEvents';
+import { parseSavedTerminals } from '../../../src/common/savedTerminals';
 import { NodeTerminalHost } from '../../../src/node/terminals';
 import { sessionOptions } from './harness';
 
@@ -29,9 +29,8 @@ async function savedChat(dir: string, chatId: string) {
   wire.forEach(([d, msg], i) => p.append(chatId, d, msg, store.ingest(d, msg, i + 1), i + 1));
   store.attach('sess_9'); // as the chat's connection records it
   p.attach(chatId, 'sess_9');
-  return p;
+  return { p, store };
 }
-
 
 /** Another window opening the folder and taking the chat (the earlier instance closed first). */
 async function reopen(dir: string, chatId: string, log: (m: string) => void = () => undefined): Promise<FilePersistence> {
@@ -40,74 +39,85 @@ async function reopen(dir: string, chatId: string, log: (m: string) => void = ()
   return p;
 }
 
-test('terminal views are saved with the chat and come back after a reload, in the panel snapshot', async () => {
+test('terminal output, notices and Changes a chat recorded come back after a reload, from the journal alone', async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'terms-'));
-  const p1 = await savedChat(dir, 'chat 1');
-  const live = new SessionTerminals();
-  live.event('term-a-1', 'line 1\n');
-  live.event('term-a-1', 'ok ✓\n', { exitCode: 0, signal: null });
-  live.event('term-a-2', 'still going\n'); // ours (v1), running at the reload: its process went with the window
-  const v2 = live.fromWire('agent->client', { jsonrpc: '2.0', method: 'session/update', params: { sessionId: 'sess_9', update: { sessionUpdate: 'terminal_output_chunk', terminalId: 'agent-t', data: b64('agent output\n') } } }, 'sess_9');
-  assert.ok(v2);
-  live.event(...v2);
-  p1.saveTerminals('chat 1', () => live.saved());
+  const { p: p1, store } = await savedChat(dir, 'chat 1');
+  // The live chat records client events through its session; its sink journals them.
+  const session = new ChatSession(sessionOptions({ connect: async () => assert.fail('not started'), store, restoredSessionId: 'sess_9', sinks: { capture: () => undefined, persist: () => undefined, recorded: (e: ClientEvent) => p1.record('chat 1', e) } }));
+  session.terminalEvent('term-a-1', 'line 1\n');
+  session.terminalEvent('term-a-1', 'ok ✓\n', { exitCode: 0, signal: null });
+  session.terminalEvent('term-a-2', 'still going\n'); // ours (v1), running at the reload: its process went with the window
+  const v2: [Direction, unknown] = ['agent->client', { jsonrpc: '2.0', method: 'session/update', params: { sessionId: 'sess_9', update: { sessionUpdate: 'terminal_output_chunk', terminalId: 'agent-t', data: b64('agent output\n') } } }];
+  p1.append('chat 1', v2[0], v2[1], store.ingest(v2[0], v2[1], 5), 5);
+  session.recordChanges({ format: 'acp-chat/changes', version: 1, seq: 0, sets: [] });
+  for (const notice of [{ severity: 'warning', title: 'The turn stopped early.' }, { severity: 'info', title: 'No answer for a while.', key: 'stall' }]) {
+    const e: ClientEvent = { event: 'notice', sessionId: 'sess_9', notice };
+    store.record(e);
+    p1.record('chat 1', e);
+  }
+  const live = session.snapshot().panel;
+  assert.equal(live.notices.length, 2);
+  session.dispose();
   await p1.close();
-  assert.ok(readdirSync(dir).includes('chat_1.terminals.json'));
+  assert.deepEqual(readdirSync(dir).filter((f) => f.endsWith('.json') && f !== 'chats.json'), [], 'no side file');
 
   const warnings: string[] = [];
   const restored = (await reopen(dir, 'chat 1')).restore('chat 1', (m) => warnings.push(m));
   assert.deepEqual(warnings, []);
-  const session = new ChatSession(sessionOptions({ connect: async () => assert.fail('not started'), store: restored.store, restoredSessionId: restored.sessionId, restoredTerminals: restored.terminals }));
-  assert.deepEqual(session.snapshot().panel.terminals, {
-    'term-a-1': { output: 'line 1\nok ✓\n', exited: true, exitCode: 0, signal: null },
-    'term-a-2': { output: 'still going\n', exited: true, exitCode: null, signal: null },
-    'agent-t': { output: 'agent output\n', exited: false, exitCode: null, signal: null },
+  const again = new ChatSession(sessionOptions({ connect: async () => assert.fail('not started'), store: restored.store, restoredSessionId: restored.sessionId }));
+  const panel = again.snapshot().panel;
+  assert.deepEqual(panel.terminals, {
+    'term-a-1': { output: 'line 1\nok ✓\n', exited: true, exitCode: 0, signal: null, owner: 'client' },
+    'term-a-2': { output: 'still going\n', exited: true, exitCode: null, signal: null, owner: 'client' },
+    'agent-t': { output: 'agent output\n', exited: false, exitCode: null, signal: null, owner: 'agent' },
   });
-  session.dispose();
+  // The keyed notice spoke of the connection that went with the window; the agent's and the turn's stay.
+  assert.deepEqual(panel.notices, live.notices.filter((n) => n.key === undefined));
+  assert.deepEqual(restored.store.changes(), { format: 'acp-chat/changes', version: 1, seq: 0, sets: [] });
+  again.dispose();
 });
 
-test('a terminal event is handed to the save sink, which reads the views when it writes them', () => {
-  let calls = 0;
-  let latest: (() => readonly SavedTerminal[]) | undefined;
-  const session = new ChatSession(sessionOptions({ connect: async () => assert.fail('not started'), sinks: { capture: () => undefined, persist: () => undefined, terminals: (saved) => (calls++, (latest = saved)) } }));
-  session.terminalEvent('t1', 'a');
-  session.terminalEvent('t1', 'b', { exitCode: 2, signal: null });
-  assert.equal(calls, 2);
-  assert.deepEqual(latest?.(), [{ id: 't1', owner: 'client', output: 'ab', exited: true, exitCode: 2, signal: null }]);
-  session.dispose();
-});
-
-test('a chat closed and reopened in the same window gets the views as last saved, not as first read', async () => {
+test('a chat saved by an older version: its side files are read once into the journal, then deleted', async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'terms-'));
-  const p = await savedChat(dir, 'c');
-  const live = new SessionTerminals();
-  live.event('t', 'first\n');
-  p.saveTerminals('c', () => live.saved());
-  live.event('t', 'second\n', { exitCode: 1, signal: null });
-  assert.deepEqual(p.restore('c', () => undefined).terminals, [{ id: 't', owner: 'client', output: 'first\nsecond\n', exited: true, exitCode: 1, signal: null }]);
-  await p.flush();
+  await (await savedChat(dir, 'old')).p.close();
+  const legacy = { format: 'acp-chat/terminals', version: 1, terminals: [{ id: 't', owner: 'client', output: 'built\n', exited: true, exitCode: 0, signal: null }, { id: 'r', owner: 'client', output: 'running', exited: false, exitCode: null, signal: null }] };
+  writeFileSync(path.join(dir, 'old.terminals.json'), JSON.stringify(legacy));
+  writeFileSync(path.join(dir, 'old.changes.json'), JSON.stringify({ saved: 'changes' }));
+  const warnings: string[] = [];
+  const p = await reopen(dir, 'old');
+  const restored = p.restore('old', (m) => warnings.push(m));
+  assert.deepEqual(warnings, []);
+  assert.deepEqual(restored.store.session('sess_9')!.terminals, {
+    t: { output: 'built\n', exited: true, exitCode: 0, signal: null, owner: 'client' },
+    r: { output: 'running', exited: true, exitCode: null, signal: null, owner: 'client' },
+  });
+  assert.deepEqual(restored.store.changes(), { saved: 'changes' });
+  assert.ok(!existsSync(path.join(dir, 'old.terminals.json')) && !existsSync(path.join(dir, 'old.changes.json')), 'the side files are gone');
+  await p.close();
+  const back = (await reopen(dir, 'old')).restore('old', () => undefined);
+  assert.deepEqual(back.store.session('sess_9')!.terminals, restored.store.session('sess_9')!.terminals, 'and the journal has them');
+  assert.deepEqual(back.store.changes(), { saved: 'changes' });
 });
 
 test('a chat saved before terminal views existed restores with none and no complaint', async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'terms-'));
-  await (await savedChat(dir, 'old')).close();
-  assert.ok(!existsSync(path.join(dir, 'old.terminals.json')));
+  await (await savedChat(dir, 'old')).p.close();
   const warnings: string[] = [];
   const restored = (await reopen(dir, 'old')).restore('old', (m) => warnings.push(m));
   assert.equal(restored.sessionId, 'sess_9');
-  assert.deepEqual(restored.terminals, []);
+  assert.deepEqual(restored.store.session('sess_9')!.terminals, {});
   assert.deepEqual(warnings, []);
 });
 
-test('a damaged terminal file costs only the terminals (reported); a bad terminal only itself', async () => {
+test('a damaged side file costs only the terminals (reported); a bad terminal only itself', async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'terms-'));
-  await (await savedChat(dir, 'c')).close();
+  await (await savedChat(dir, 'c')).p.close();
   writeFileSync(path.join(dir, 'c.terminals.json'), '{"format":"acp-chat/terminals","vers');
   const warnings: string[] = [];
   const restored = (await reopen(dir, 'c')).restore('c', (m) => warnings.push(m));
   assert.equal(restored.sessionId, 'sess_9', 'the chat itself is restored');
-  assert.deepEqual(restored.terminals, []);
-  assert.match(warnings.join('\n'), /terminal views are not JSON/);
+  assert.deepEqual(restored.store.session('sess_9')!.terminals, {});
+  assert.match(warnings.join('\n'), /terminals\.json is not JSON/);
 
   const parsed = parseSavedTerminals({ format: 'acp-chat/terminals', version: 1, terminals: [{ id: 'x', output: 7 }, { id: 'y', output: 'ok', exited: true, exitCode: 'zero', owner: 'martian' }] });
   assert.deepEqual(parsed.terminals, [{ id: 'y', output: 'ok', exited: true, exitCode: null, signal: null, owner: 'client' }]);
@@ -116,23 +126,14 @@ test('a damaged terminal file costs only the terminals (reported); a bad termina
   assert.deepEqual(parseSavedTerminals(undefined), { terminals: [], problems: [] });
 });
 
-test('the saved file keeps the newest terminals within its budget', () => {
-  const big = 'x'.repeat(MAX_SAVED_TERMINAL_CHARS / 2);
-  const t = (id: string): SavedTerminal => ({ id, owner: 'client', output: big, exited: true, exitCode: 0, signal: null });
-  const parsed = parseSavedTerminals(terminalsToJSON([t('old'), t('mid'), t('new')]));
-  assert.deepEqual(parsed.terminals.map((x) => x.id), ['mid', 'new']);
-});
-
-test('removing a chat deletes its terminal views; later changes do not write them again', async () => {
+test('removing a chat deletes every file of it, an older version’s side files too', async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'terms-'));
-  const p = await savedChat(dir, 'gone');
-  const live = new SessionTerminals();
-  live.event('t', 'x');
-  p.saveTerminals('gone', () => live.saved());
+  const { p } = await savedChat(dir, 'gone');
+  p.record('gone', { event: 'terminal', sessionId: 'sess_9', terminalId: 't', append: 'x' });
   await p.flush();
-  assert.ok(existsSync(path.join(dir, 'gone.terminals.json')));
+  writeFileSync(path.join(dir, 'gone.changes.json'), '{}');
   await p.remove('gone');
-  p.saveTerminals('gone', () => live.saved());
+  p.record('gone', { event: 'terminal', sessionId: 'sess_9', terminalId: 't', append: 'y' });
   await p.flush();
   assert.ok(!readdirSync(dir).some((f) => f.startsWith('gone.')));
 });

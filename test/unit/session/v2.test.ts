@@ -92,7 +92,7 @@ test('v2 agent-owned terminals stream into the tool card terminal view like v1 t
   const tool = session.current()?.entries.find((e) => e.kind === 'tool_call');
   assert.ok(tool && tool.kind === 'tool_call');
   assert.deepEqual(tool.content, [{ type: 'terminal', terminalId: 'term-1' }], 'the tool call keeps its terminal reference');
-  assert.deepEqual(session.panelState().terminals, { 'term-1': { output: 'building\ndone\n', exited: true, exitCode: 0, signal: null } });
+  assert.deepEqual(session.panelState().terminals, { 'term-1': { output: 'building\ndone\n', exited: true, exitCode: 0, signal: null, owner: 'agent' } });
   assert.deepEqual(
     terminalOps,
     [

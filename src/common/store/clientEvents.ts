@@ -1,0 +1,70 @@
+/**
+ * What the client itself adds to a chat's transcript, which is not on the wire: output and exit of the
+ * terminals it runs for the agent (v1 `terminal/*`), its notices, and the turns' Changes summaries. The
+ * store reduces them like wire messages (`MessageStore.record`), the journal saves them, and a capture
+ * keeps them as notes (`CLIENT_EVENT_NOTE`), so a reload, a fork, `cli reduce` and a capture opened
+ * read-only all show what the live panel showed. Parsed tolerantly: they come back from files.
+ */
+import * as z from 'zod';
+import { NOTICE_ACTIONS, type Notice } from '../notices';
+
+/** The `text` of a capture note that carries a client event (`{ text, event }`). */
+export const CLIENT_EVENT_NOTE = 'client event';
+
+const zExit = z.object({ exitCode: z.number().int().nullable().catch(null), signal: z.string().nullable().catch(null) });
+
+export const zNotice = z.object({
+  severity: z.string(),
+  title: z.string(),
+  description: z.string().nullable().optional(),
+  count: z.number().int().positive().optional(),
+  key: z.string().optional(),
+  actions: z.array(z.object({ id: z.enum(NOTICE_ACTIONS), label: z.string() })).readonly().optional(),
+  fill: z.string().optional(),
+});
+
+export const zClientEvent = z.discriminatedUnion('event', [
+  /** Output of a terminal the client runs (`append`; with `replace`, the whole output) and, once it ended, its exit. */
+  z.object({
+    event: z.literal('terminal'),
+    sessionId: z.string(),
+    terminalId: z.string(),
+    append: z.string(),
+    replace: z.literal(true).optional(),
+    exit: zExit.optional(),
+  }),
+  /** A notice shown above the session's transcript (null: before any session); one with a `key` replaces the one with that key. */
+  z.object({ event: z.literal('notice'), sessionId: z.string().nullable(), notice: zNotice }),
+  /** The client's notice with this key is gone. */
+  z.object({ event: z.literal('notice_removed'), sessionId: z.string().nullable(), key: z.string() }),
+  /** Every notice of the session is gone (a restart, another session shown). */
+  z.object({ event: z.literal('notices_cleared'), sessionId: z.string().nullable() }),
+  /** The chat's Changes summaries, in their saved form (src/common/changes/persist.ts). */
+  z.object({ event: z.literal('changes'), saved: z.unknown() }),
+]);
+
+export type ClientEvent = z.infer<typeof zClientEvent>;
+
+// The notice's schema and the notice type must stay the same shape.
+const _sameNotice: (n: z.infer<typeof zNotice>) => Notice = (n) => n;
+void _sameNotice;
+
+/** The client event a capture note carries, or undefined (another note, or an unreadable event). */
+export function clientEventOfNote(note: unknown): ClientEvent | undefined {
+  if (typeof note !== 'object' || note === null || !('text' in note) || note.text !== CLIENT_EVENT_NOTE || !('event' in note)) return undefined;
+  const r = zClientEvent.safeParse(note.event);
+  return r.success ? r.data : undefined;
+}
+
+const zAgentNotice = z.looseObject({
+  sessionId: z.string(),
+  update: z.looseObject({ sessionUpdate: z.literal('notice'), title: z.string(), severity: z.string().catch('info'), description: z.string().nullable().optional().catch(null) }),
+});
+
+/** An agent's `notice` session update as the notice event it means (a banner above the session), or undefined. */
+export function agentNotice(params: unknown): Extract<ClientEvent, { event: 'notice' }> | undefined {
+  const p = zAgentNotice.safeParse(params);
+  if (!p.success) return undefined;
+  const u = p.data.update;
+  return { event: 'notice', sessionId: p.data.sessionId, notice: { severity: u.severity, title: u.title, description: u.description ?? null } };
+}

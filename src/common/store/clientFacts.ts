@@ -1,0 +1,64 @@
+/**
+ * The chat-level facts the client adds to the store (client events other than terminal output, which
+ * belongs to a session's terminal views): the notices shown above each session's transcript, and the
+ * turns' Changes summaries in their saved form. Reduced here, saved with the store.
+ */
+import { addNotice, setKeyedNotice, type Notice } from '../notices';
+import { assertNever } from '../util/guards';
+import type { StoreChange } from './changes';
+import type { ClientEvent } from './clientEvents';
+
+/** The key of the notices shown before any session exists. */
+const NO_SESSION = '';
+
+export class ClientFacts {
+  private readonly noticesBySession = new Map<string, readonly Notice[]>();
+  private changesSaved: unknown;
+
+  notices(sessionId: string | null): readonly Notice[] {
+    return this.noticesBySession.get(sessionId ?? NO_SESSION) ?? [];
+  }
+
+  changes(): unknown {
+    return this.changesSaved;
+  }
+
+  apply(e: Exclude<ClientEvent, { event: 'terminal' }>, changes: StoreChange[]): void {
+    switch (e.event) {
+      case 'notice': {
+        const list = this.notices(e.sessionId);
+        return this.setNotices(e.sessionId, e.notice.key !== undefined ? setKeyedNotice(list, e.notice.key, e.notice) : addNotice(list, e.notice), changes);
+      }
+      case 'notice_removed':
+        return this.setNotices(e.sessionId, setKeyedNotice(this.notices(e.sessionId), e.key, null), changes);
+      case 'notices_cleared':
+        return this.setNotices(e.sessionId, [], changes);
+      case 'changes':
+        this.changesSaved = e.saved;
+        changes.push({ type: 'changesRecorded' });
+        return;
+      default:
+        return assertNever(e);
+    }
+  }
+
+  private setNotices(sessionId: string | null, list: readonly Notice[], changes: StoreChange[]): void {
+    if (list.length === 0) this.noticesBySession.delete(sessionId ?? NO_SESSION);
+    else this.noticesBySession.set(sessionId ?? NO_SESSION, list);
+    changes.push({ type: 'notices', sessionId, notices: list });
+  }
+
+  toJSON(): { notices: [string, readonly Notice[]][]; changes?: unknown } {
+    return { notices: [...this.noticesBySession], ...(this.changesSaved !== undefined ? { changes: this.changesSaved } : {}) };
+  }
+
+  restore(notices: readonly (readonly [string, readonly Notice[]])[], changes: unknown): void {
+    for (const [k, v] of notices) this.noticesBySession.set(k, v);
+    this.changesSaved = changes;
+  }
+
+  /** Only the notices of `sessionId` and the Changes (what a store holding one session of another keeps). */
+  static forSession(json: ReturnType<ClientFacts['toJSON']>, sessionId: string): ReturnType<ClientFacts['toJSON']> {
+    return { ...json, notices: json.notices.filter(([k]) => k === sessionId) };
+  }
+}
