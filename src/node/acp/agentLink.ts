@@ -3,10 +3,17 @@
  * The extension implements it by spawning the agent process (src/node); tests can pass an in-process agent.
  */
 import { AcpClient, type Direction } from './client';
-import { AgentProcess } from '../agentProcess';
+import type { Readable, Writable } from 'node:stream';
+import { AgentProcess, type AgentExit } from '../agentProcess';
 import type { ClientHandlers } from './handlers';
 import type { AgentConfig } from '../../common/config/settings';
 import type { CheckedMessage } from '../../common/store/rpc';
+
+/**
+ * How long an exited agent's connection may stay open (a grandchild holding its stdout) before the exit
+ * is judged without the rest of its output.
+ */
+export const EXIT_DRAIN_CAP_MS = 2_000;
 
 export interface AgentLink {
   readonly client: AcpClient;
@@ -56,6 +63,21 @@ export const spawnAgent: ConnectAgent = async (o) => {
     const fix = proc.exit?.errno === 'ENOENT' || proc.exit?.errno === 'EACCES' ? `check "command" of the agent "${o.agent.id}" in the acpChat.agents setting (a full path, or a program on the PATH VS Code sees)` : `check the agent "${o.agent.id}" in the acpChat.agents setting`;
     throw new Error(`${why}; ${fix}`);
   }
+  return linkProcess(proc, o);
+};
+
+/** What `linkProcess` needs of a started agent process (AgentProcess; a stand-in in tests). */
+export interface LinkableProcess {
+  readonly stdout: Readable;
+  readonly stdin: Writable;
+  readonly stderrTail: readonly string[];
+  onExit(listener: (e: AgentExit) => void): unknown;
+  describe(): string | undefined;
+  dispose(): void;
+}
+
+/** Speaks ACP over a started agent process's stdio; the link's exit fires once its output is all in. */
+export function linkProcess(proc: LinkableProcess, o: ConnectOptions, drainCapMs = EXIT_DRAIN_CAP_MS): AgentLink {
   const client = new AcpClient({
     input: proc.stdout,
     output: proc.stdin,
@@ -77,8 +99,19 @@ export const spawnAgent: ConnectAgent = async (o) => {
   };
   proc.onExit((e) => {
     const how = e.error ? `could not be started (${e.error})` : e.signal ? `was killed by ${e.signal}` : `exited with code ${e.code}`;
-    client.dispose(`the agent ${how}`);
-    fireExit(`the agent ${how}`);
+    // The exit is often reported before stdout has been read and dispatched to its end: the agent's last
+    // messages (a turn's end, a reply) must reach the chat before the exit is judged, or a turn the agent
+    // finished reads as cut off. The client closes once its input ended and everything read was handled;
+    // the exit fires from that close, before the pending requests' rejections are seen.
+    let cap: ReturnType<typeof setTimeout> | undefined;
+    const judge = () => {
+      clearTimeout(cap);
+      client.dispose(`the agent ${how}`);
+      fireExit(`the agent ${how}`);
+    };
+    if (client.isClosed) return judge();
+    cap = setTimeout(judge, drainCapMs);
+    client.onDidClose(judge);
   });
   return {
     client,
@@ -93,6 +126,6 @@ export const spawnAgent: ConnectAgent = async (o) => {
       proc.dispose();
     },
   };
-};
+}
 
 export const CLIENT_INFO = { name: 'acp-chat', title: 'ACP Chat', version: '0.1.0' } as const;
