@@ -115,6 +115,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
         this.setTurn('idle', null);
         this.drainQueue();
       },
+      promptEntry: () => this.entries().findLast((e) => e.kind === 'user_message' && e.provenance === 'local')?.key,
     });
     this.register({ dispose: () => this.supervisor.dispose() });
     // A turn waiting on the user's answer is not stalled.
@@ -709,6 +710,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
     this.noticeFrom(dir, msg);
     const changes = checked ? this.o.store.ingestChecked(dir, checked, seq) : this.o.store.ingest(dir, msg, seq);
     this.guard('save', seq, () => this.o.sinks.persist(dir, msg, changes, seq));
+    if (dir === 'agent->client' && changes.length) this.supervisor.stored(changes.flatMap((c) => (c.type === 'entryInserted' || c.type === 'entryUpdated') && c.sessionId === this.sessionId ? [c.entry.key] : []));
     if (changes.length) this.applyStoreChanges(changes);
     const v2 = this.terminals.fromWire(dir, msg, this.sessionId);
     if (v2) this.terminalEvent(...v2);
