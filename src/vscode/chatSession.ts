@@ -32,6 +32,7 @@ import type { TreeSource } from './messageTree';
 import { panelChangesFor, type PanelChange } from '../common/webview/panelChanges';
 import { dispatchWebviewMessage } from './webviewMessages';
 import { errorText } from '../common/util/errors';
+import { AcpClosedError } from '../node/acp/errors';
 import { StartupTimeoutError, startupTimeoutText, withStartupTimeout } from './startupTimeout';
 import { PromptQueue, type QueuedPrompt } from '../common/promptQueue';
 import { addNotice, setKeyedNotice, type Notice, type NoticeActionId } from '../common/notices';
@@ -653,6 +654,8 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
       if (r.stopReason === 'refusal') this.addNotice({ severity: 'warning', title: `${this.agent.name} refused this request.`, description: 'The prompt and the answer are left out of the next turn.' });
       else if (r.stopReason === 'max_tokens' || r.stopReason === 'max_turn_requests') this.addNotice({ severity: 'warning', title: `The turn stopped early (${r.stopReason}).`, description: 'Send "continue" to let the agent go on.' });
     } catch (e) {
+      // The connection closed: the link's exit follows and judges the turn (onExit), not a failed prompt.
+      if (e instanceof AcpClosedError) return;
       // When the agent exited, onExit explained it.
       if (this.link === link) this.addNotice({ severity: 'error', title: `The prompt failed: ${errorText(e)}`, description: 'Try again, or restart the agent.' });
     }

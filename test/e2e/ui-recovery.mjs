@@ -93,6 +93,8 @@ try {
     await restartWith('crash-mid-turn');
     await send(frame, 'Think, then crash.');
     await notice(frame, 'stopped unexpectedly and was restarted').waitFor({ timeout: 30_000 });
+    // Its thought was read before the exit was judged: the prompt landed, the turn was cut off.
+    await notice(frame, 'The running turn was interrupted').waitFor({ timeout: 10_000 });
     await idle(frame);
     const sent = await frame.locator('[data-kind="user_message"]', { hasText: 'Think, then crash.' }).count();
     if (sent !== 1) throw new Error(`the prompt shows ${sent} times`);
@@ -132,6 +134,8 @@ try {
       if (i > 5) throw new Error('never gave up');
     }
     await shot('05-gave-up.png');
+    const failed = await frame.locator('.notice', { hasText: 'The prompt failed' }).count();
+    if (failed !== 0) throw new Error('a crash also reads as a failed prompt');
     setFault('');
     await notice(frame, 'is not restarted again automatically').getByRole('button', { name: 'Restart agent' }).click();
     await idle(frame);

@@ -97,22 +97,33 @@ export function linkProcess(proc: LinkableProcess, o: ConnectOptions, drainCapMs
     exitReason = reason;
     for (const l of exitListeners.splice(0)) l(reason);
   };
+  // The exit is often reported before stdout has been read and dispatched to its end, and the connection
+  // may close before the exit is reported: the agent's last messages (a turn's end, a reply) must reach the
+  // chat before the exit is judged, or a turn the agent finished reads as cut off. The exit fires once both
+  // happened: the process exited and the client closed (its input ended, everything read was handled);
+  // either one alone waits at most `drainCapMs` for the other (a grandchild holding stdout; an agent that
+  // closed its stdout and lives on, which is stopped then).
+  let exited: AgentExit | undefined;
+  let cap: ReturnType<typeof setTimeout> | undefined;
+  const judge = () => {
+    clearTimeout(cap);
+    if (exitReason !== undefined) return;
+    const e = exited;
+    const how = !e ? 'closed its connection' : e.error ? `could not be started (${e.error})` : e.signal ? `was killed by ${e.signal}` : `exited with code ${e.code}`;
+    client.dispose(`the agent ${how}`);
+    if (!e) proc.dispose();
+    fireExit(`the agent ${how}`);
+  };
+  const oneOfTwo = () => {
+    if (exitReason !== undefined) return;
+    if (exited && client.isClosed) judge();
+    else cap ??= setTimeout(judge, drainCapMs);
+  };
   proc.onExit((e) => {
-    const how = e.error ? `could not be started (${e.error})` : e.signal ? `was killed by ${e.signal}` : `exited with code ${e.code}`;
-    // The exit is often reported before stdout has been read and dispatched to its end: the agent's last
-    // messages (a turn's end, a reply) must reach the chat before the exit is judged, or a turn the agent
-    // finished reads as cut off. The client closes once its input ended and everything read was handled;
-    // the exit fires from that close, before the pending requests' rejections are seen.
-    let cap: ReturnType<typeof setTimeout> | undefined;
-    const judge = () => {
-      clearTimeout(cap);
-      client.dispose(`the agent ${how}`);
-      fireExit(`the agent ${how}`);
-    };
-    if (client.isClosed) return judge();
-    cap = setTimeout(judge, drainCapMs);
-    client.onDidClose(judge);
+    exited = e;
+    oneOfTwo();
   });
+  client.onDidClose(oneOfTwo);
   return {
     client,
     onExit(listener) {
@@ -122,6 +133,8 @@ export function linkProcess(proc: LinkableProcess, o: ConnectOptions, drainCapMs
     stderrTail: () => proc.stderrTail.join('\n'),
     dispose() {
       exitListeners.length = 0;
+      exitReason ??= 'the agent was stopped';
+      clearTimeout(cap);
       client.dispose('the agent was stopped');
       proc.dispose();
     },

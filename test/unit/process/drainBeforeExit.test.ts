@@ -83,6 +83,18 @@ describe('agent exit after stdout', () => {
     link.dispose();
   });
 
+  it('an agent that closed its connection but lives on is stopped after the cap, and its exit fires', async () => {
+    const proc = standIn();
+    let stopped = false;
+    proc.dispose = () => (stopped = true);
+    const link = linkProcess(proc, options({ n: 0 }), 20);
+    const exited = new Promise<string>((resolve) => link.onExit(resolve));
+    proc.out.end();
+    assert.match(await exited, /closed its connection/);
+    assert.ok(stopped, 'the process is stopped');
+    link.dispose();
+  });
+
   it('a real agent process: the exit comes with every line it wrote', { timeout: 20_000 }, async () => {
     const seen = { n: 0 };
     const script = `let o = ''; for (let i = 0; i < ${LINES}; i++) o += ${JSON.stringify(update(0))}; process.stdout.write(o, () => process.exit(3));`;

@@ -48,6 +48,7 @@ describe('recovery', () => {
     assert.equal(session.sessionId, sid, 'the same session');
     assert.deepEqual(userTexts(session), ['hello'], 'nothing resent');
     assert.ok(notice('recovery'), 'the notice stays after the restart');
+    assert.deepEqual(session.panelState().notices.filter((n) => /prompt failed/.test(n.title)), [], 'the exit explains it, not a failed prompt');
     session.dispose();
   });
 
