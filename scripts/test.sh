@@ -98,6 +98,9 @@ stage ui-tour-v2 env ACP_TOUR_PROTOCOL=2 node test/e2e/ui-tour.mjs
 # One session over what a new user tripped over in their first hour: a check and a screenshot per fixed
 # item (test-results/polish/item-NN-*.png).
 stage ui-polish node test/e2e/ui-polish.mjs
+# One chat whose demo agent misbehaves as told (silent, crashes, ignores Cancel, reload mid-turn): the
+# recovery notices' buttons clicked in VS Code, a screenshot per case (test-results/recovery/*.png).
+stage ui-recovery node test/e2e/ui-recovery.mjs
 if [[ -f test/agents/run-real-panel.mjs ]]; then
   # One code-server per agent, 1.5–2.5 min each: its own, longer limit.
   STAGE_LIMIT=$((stage_timeout > 1500 ? stage_timeout : 1500)) stage real-panel node test/agents/run-real-panel.mjs

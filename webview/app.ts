@@ -11,6 +11,8 @@ import { WEBVIEW_PROTOCOL_VERSION } from '../src/common/webview/version';
 import { WireDecoder, type EntryOp } from '../src/common/webview/wireDecoder';
 import { h } from './dom';
 import { Narrator } from './narrator';
+import { JumpToLatest } from './jumpToLatest';
+import { EntryNotices } from './entryNotices';
 import { classifyLink } from '../src/common/links';
 import { PanelView } from './panelView';
 import { PromptBox } from './promptBox';
@@ -28,6 +30,8 @@ export class ChatApp {
   private readonly prompt: PromptBox;
   private readonly search: SearchBar;
   private readonly narrator: Narrator;
+  private readonly jump: JumpToLatest;
+  private readonly entryNotices: EntryNotices;
   private readonly changes: ChangesView;
   private readonly rerun: RerunBar;
   /** Requests answered here but not yet removed by the host: hidden at once so a second key press answers the next one. */
@@ -65,6 +69,10 @@ export class ChatApp {
     });
     this.transcript.onOutOfSync = (why) => this.resync(why);
     this.narrator = new Narrator((key) => this.transcript.view(key)?.entry);
+    this.jump = new JumpToLatest(() => this.transcript.jumpToLatest(), (t) => this.narrator.say(t), () => this.transcript.scroller.focus({ preventScroll: true }));
+    this.transcript.onNewBelow = () => this.jump.newBelow();
+    this.transcript.onFollowing = () => this.jump.hide();
+    this.entryNotices = new EntryNotices((n) => this.panelView.noticeElement(n), (el, key) => this.transcript.placeAfter(el, key));
     this.changes = new ChangesView({ post, place: (el, key) => this.transcript.placeAfter(el, key), say: (t) => this.narrator.say(t) });
     this.panelView = new PanelView(post, () => this.prompt.focus());
     this.orphanQuestions = new OrphanQuestions(post);
@@ -95,7 +103,7 @@ export class ChatApp {
     root.replaceChildren(
       h('div', { class: 'chrome-top' }, this.panelView.header, this.search.el, this.panelView.notices, this.panelView.plan),
       this.transcript.scroller,
-      h('div', { class: 'footer' }, this.orphanQuestions.el, this.rerun.el, this.panelView.footerNotes, this.prompt.el),
+      h('div', { class: 'footer' }, this.jump.el, this.orphanQuestions.el, this.rerun.el, this.panelView.footerNotes, this.prompt.el),
       this.narrator.el,
     );
     this.renderPanel();
@@ -266,6 +274,7 @@ export class ChatApp {
     this.transcript.setElicitations(p.elicitations ?? []);
     this.orphanQuestions.render(this.transcript.orphanElicitations(), p.agentName);
     this.panelView.render(p, this.transcript.orphanPermissions(), this.answered, this.protocolMismatch, this.pendingPermissions()[0]?.requestId ?? null);
+    this.entryNotices.render(p.notices);
     this.prompt.setState(p.turn, p.readOnly, p.availableCommands, p.canSteer);
     this.renderRerun();
     this.prompt.setContext(p.context ?? []);

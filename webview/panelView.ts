@@ -176,17 +176,23 @@ export class PanelView {
 
   private renderNotices(p: PanelState): void {
     if (!this.changed('notices', p.notices)) return;
-    this.notices.hidden = p.notices.length === 0;
-    const noticeIcon = (n: PanelState['notices'][number]): HTMLElement => icon(n.severity === 'error' ? 'error' : n.severity === 'warning' ? 'warning' : 'info');
-    const times = (n: PanelState['notices'][number]) => (n.count && n.count > 1 ? h('span', { class: 'notice-count', title: `Received ${n.count} times` }, `×${n.count}`) : null);
-    const items = p.notices.map((n) => h('div', { class: `notice notice-${n.severity}` }, noticeIcon(n), h('strong', {}, n.title), times(n), n.description ? h('span', { class: 'notice-desc' }, n.description) : null, this.noticeActions(n)));
-    const first = p.notices[0];
+    // A notice about one entry is drawn on it (the transcript's), not here.
+    const notices = p.notices.filter((n) => n.entryKey === undefined);
+    this.notices.hidden = notices.length === 0;
+    const items = notices.map((n) => this.noticeElement(n));
+    const first = notices[0];
     if (!first || !SHORT_PANEL.matches) return this.notices.replaceChildren(...items);
     // A short panel folds the notices into one line (the first title), like the plan.
-    const summary = h('summary', { class: `notice notice-${first.severity}` }, noticeIcon(first), h('strong', {}, first.title), p.notices.length > 1 ? ` · ${p.notices.length - 1} more` : null);
+    const summary = h('summary', { class: `notice notice-${first.severity}` }, noticeIcon(first), h('strong', {}, first.title), notices.length > 1 ? ` · ${notices.length - 1} more` : null);
     const details = h('details', { class: 'notices-fold', open: this.noticesOpen }, summary, ...items);
     details.addEventListener('toggle', () => (this.noticesOpen = details.open));
     keepFocus(this.notices, () => this.notices.replaceChildren(details), () => details.querySelector('summary'));
+  }
+
+  /** One notice: icon, title, count, description and its buttons. */
+  noticeElement(n: PanelState['notices'][number]): HTMLElement {
+    const times = n.count && n.count > 1 ? h('span', { class: 'notice-count', title: `Received ${n.count} times` }, `×${n.count}`) : null;
+    return h('div', { class: `notice notice-${n.severity}` }, noticeIcon(n), h('strong', {}, n.title), times, n.description ? h('span', { class: 'notice-desc' }, n.description) : null, this.noticeActions(n));
   }
 
   /** The buttons of the client's own notices (a stall, a crash, an undelivered prompt). */
@@ -299,4 +305,8 @@ function usageFill(used: number, size: number): HTMLElement {
   fill.style.width = `${pct}%`;
   if (pct > 85) fill.classList.add('high');
   return fill;
+}
+
+function noticeIcon(n: PanelState['notices'][number]): HTMLElement {
+  return icon(n.severity === 'error' ? 'error' : n.severity === 'warning' ? 'warning' : 'info');
 }

@@ -21,6 +21,9 @@ export class ScrollPin {
     if (this.pinned) this.toBottom();
   });
 
+  /** Called when the view starts following the bottom again (the user scrolled back, or a jump). */
+  onFollowing: () => void = () => {};
+
   constructor(private readonly scroller: HTMLElement, content: HTMLElement) {
     scroller.addEventListener('scroll', () => this.onScroll(), { passive: true });
     this.resize.observe(content);
@@ -33,7 +36,7 @@ export class ScrollPin {
 
   /** Follows the bottom again and goes there now (a new snapshot). */
   pin(): void {
-    this.pinned = true;
+    this.follow(true);
     this.toBottom();
   }
 
@@ -53,6 +56,12 @@ export class ScrollPin {
     // Our own scroll to the bottom (content may have grown again since), or the user going further down:
     // still following, and no layout read needed.
     if (this.pinned && !movedUp) return;
-    this.pinned = this.scroller.scrollHeight - top - this.scroller.clientHeight < PIN_SLACK;
+    this.follow(this.scroller.scrollHeight - top - this.scroller.clientHeight < PIN_SLACK);
+  }
+
+  private follow(pinned: boolean): void {
+    const was = this.pinned;
+    this.pinned = pinned;
+    if (pinned && !was) this.onFollowing();
   }
 }

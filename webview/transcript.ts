@@ -67,6 +67,8 @@ export class Transcript {
   private answered: ReadonlySet<string> = new Set();
   /** Called when a patch names an entry we do not have: the host is asked for a fresh snapshot. */
   onOutOfSync: (why: string) => void = () => {};
+  /** Called when an entry is added below the view while the user reads further up. */
+  onNewBelow: () => void = () => {};
   /** Called after each frame that drew something (search re-highlights). */
   onDrawn: () => void = () => {};
 
@@ -109,6 +111,16 @@ export class Transcript {
 
   get isPinned(): boolean {
     return this.pin.isPinned;
+  }
+
+  /** Called when the view follows the bottom again. */
+  set onFollowing(f: () => void) {
+    this.pin.onFollowing = f;
+  }
+
+  /** Goes to the newest entry and follows the stream again. */
+  jumpToLatest(): void {
+    this.pin.pin();
   }
 
   reset(entries: readonly Entry[], earlier: EarlierTranscript | null = null, olderCount = 0): void {
@@ -199,6 +211,7 @@ export class Transcript {
     if (entry.kind === 'tool_call' || entry.kind === 'elicitation') this.questions.place();
     this.updateEmpty();
     this.schedule();
+    if (!this.pin.isPinned && at === this.order.length - 1) this.onNewBelow();
   }
 
   replace(entry: Entry): void {

@@ -14,6 +14,8 @@ export interface Notice {
   readonly actions?: readonly NoticeAction[];
   /** The text Edit puts into the prompt box (the webview does that itself). */
   readonly fill?: string;
+  /** Shown on this transcript entry (below it) instead of above the transcript: it is about that entry. */
+  readonly entryKey?: string;
 }
 
 export const NOTICE_ACTIONS = ['keepWaiting', 'cancel', 'restart', 'resend', 'edit'] as const;

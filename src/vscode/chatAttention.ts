@@ -1,14 +1,16 @@
 /**
  * Calls the user back to a chat that needs them while they look elsewhere: when its turn ends or its
  * agent asks a permission or a question, and the chat is not in view or the window is not focused, a
- * notification with Show; a chat not in view also gets a dot before its title (tab and side bar) until it
- * is seen. A permission in a chat not in view has its own notification already (sessionUi's
- * permissionAsked). `acpChat.notifyWhenUnseen` turns all this off.
+ * notification with Show; the chat also gets a dot before its title (tab and side bar) and a badge (the
+ * side bar's chat view when it shows that chat; the ACP Messages view counts the chats waiting, so the
+ * activity bar shows it too) until it is seen: its view visible in a focused window. Editor tabs have no
+ * badge: the dot is theirs. A permission in a chat not in view has its own notification already
+ * (sessionUi's permissionAsked). `acpChat.notifyWhenUnseen` turns all this off.
  */
 import * as vscode from 'vscode';
 import { AttentionWatch, attentionText, type AttentionEvent } from '../common/attention';
 import { noticeText } from '../common/untrusted';
-import type { IDisposable } from '../common/util/lifecycle';
+import { Disposable, type IDisposable } from '../common/util/lifecycle';
 import type { PanelChange } from '../common/webview/panelChanges';
 
 export interface AttentionPorts {
@@ -17,16 +19,28 @@ export interface AttentionPorts {
   isVisible(chatId: string): boolean;
   title(chatId: string): string;
   show(chatId: string): void;
-  /** The chat's title (with or without the dot) needs drawing again. */
+  /** The chat's title (with or without the dot) and its badges need drawing again. */
   retitle(chatId: string): void;
+}
+
+/** A view's badge for `count` unseen events (undefined: no badge). */
+export function attentionBadge(count: number, what: string): vscode.ViewBadge | undefined {
+  return count > 0 ? { value: count, tooltip: `${count} ${what} waiting for you` } : undefined;
 }
 
 export const UNSEEN_MARK = '● ';
 
-export class ChatAttention {
-  private readonly unseen = new Set<string>();
+export class ChatAttention extends Disposable {
+  /** Per chat, how many times it called for the user since they last looked. */
+  private readonly unseen = new Map<string, number>();
 
-  constructor(private readonly d: AttentionPorts) {}
+  constructor(private readonly d: AttentionPorts) {
+    super();
+    // Back in the window: a chat in view that called while the window was not focused has been seen now.
+    this.register(vscode.window.onDidChangeWindowState((s) => {
+      if (s.focused) for (const id of [...this.unseen.keys()]) if (this.d.isVisible(id)) this.seen(id);
+    }));
+  }
 
   /** Follows one chat's panel changes; dispose with the chat. */
   watch(chatId: string, onDidChange: (listener: (changes: readonly PanelChange[]) => void) => IDisposable): IDisposable {
@@ -39,6 +53,16 @@ export class ChatAttention {
   /** The title as shown: with the dot while the chat has something unseen. */
   decorate(chatId: string, title: string): string {
     return this.unseen.has(chatId) ? UNSEEN_MARK + title : title;
+  }
+
+  /** How many times the chat called for the user since they last looked (its badge). */
+  count(chatId: string | undefined): number {
+    return chatId === undefined ? 0 : (this.unseen.get(chatId) ?? 0);
+  }
+
+  /** How many chats wait for the user. */
+  get waitingChats(): number {
+    return this.unseen.size;
   }
 
   /** The user looks at the chat now (its view became visible in a focused window). */
@@ -54,10 +78,8 @@ export class ChatAttention {
     if (events.length === 0 || !this.d.enabled()) return;
     const visible = this.d.isVisible(chatId);
     if (visible && vscode.window.state.focused) return;
-    if (!visible && !this.unseen.has(chatId)) {
-      this.unseen.add(chatId);
-      this.d.retitle(chatId);
-    }
+    this.unseen.set(chatId, this.count(chatId) + events.length);
+    this.d.retitle(chatId);
     const told = events.filter((e) => e.kind !== 'permission' || visible).at(-1);
     if (!told) return;
     void vscode.window.showInformationMessage(noticeText(attentionText(this.d.title(chatId), told)), 'Show').then((a) => a === 'Show' && this.d.show(chatId));

@@ -39,7 +39,7 @@ import { forgetChatSessions } from './forgetSessions';
 import { forkChatState } from '../common/chats/chatState';
 import { watchChatSplits } from './splitWatcher';
 import { ChatElsewhereError, type SessionPersistence } from './sessionPersistence';
-import { ChatAttention } from './chatAttention';
+import { ChatAttention, attentionBadge } from './chatAttention';
 
 const RECENT_LOG_LINES = 2000;
 /** A chat tab's webview is rebuilt from a snapshot when shown again: nothing kept while hidden. */
@@ -116,13 +116,13 @@ export class ChatService extends Disposable {
     this.sideBar = this.register(new SideBarChat({ extensionUri: context.extensionUri, log: this.log, initialChat: () => this.sideBarInitial() }));
     this.register(this.sideBar.onDidInteract((id) => this.focus(id)));
     this.register(this.sideBar.onDidChange(() => this.treeView.setChatInSideBar(this.sideBar.visible && this.sideBar.chatId !== undefined)));
-    this.attention = new ChatAttention({
+    this.attention = this.register(new ChatAttention({
       enabled: () => this.settingsValue.notifyWhenUnseen,
       isVisible: (id) => this.viewsOf(id).some((v) => v.surface.visible),
       title: (id) => this.titleOf(id),
       show: (id) => void this.revealChat(id),
       retitle: (id) => this.retitle(id),
-    });
+    }));
     this.register(this.status.item);
     this.register(
       vscode.workspace.onDidChangeConfiguration((e) => {
@@ -489,6 +489,8 @@ export class ChatService extends Disposable {
     if (this.sideBar.chatId === chatId) this.sideBar.clear();
     this.dropLive(chatId);
     this.registry.remove(chatId);
+    this.attention.forget(chatId);
+    this.retitle(chatId);
     void this.context.workspaceState.update(earlierKey(chatId), undefined);
     void this.context.workspaceState.update(changesKey(chatId), undefined);
     await this.persistence?.remove(chatId);
@@ -674,6 +676,8 @@ export class ChatService extends Disposable {
     for (const tab of this.tabsOf(chatId)) if (tab.panel.title !== title) tab.panel.title = title;
     if (this.sideBar.chatId === chatId) this.sideBar.retitle(title);
     if (this.focusedChatId === chatId) this.treeView.description = title;
+    this.sideBar.badge = attentionBadge(this.attention.count(this.sideBar.chatId), 'updates');
+    this.treeView.badge = attentionBadge(this.attention.waitingChats, this.attention.waitingChats === 1 ? 'chat' : 'chats');
   }
 
   /** A chat's display title (tab, side bar, tree): the session title, else "Chat N · agent". */

@@ -32,6 +32,7 @@ import type { TreeSource } from './messageTree';
 import { panelChangesFor, type PanelChange } from '../common/webview/panelChanges';
 import { dispatchWebviewMessage } from './webviewMessages';
 import { errorText } from '../common/util/errors';
+import { AcpClosedError } from '../node/acp/errors';
 import { StartupTimeoutError, startupTimeoutText, withStartupTimeout } from './startupTimeout';
 import { PromptQueue, type QueuedPrompt } from '../common/promptQueue';
 import type { Notice, NoticeActionId } from '../common/notices';
@@ -110,6 +111,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
         this.setTurn('idle', null);
         this.drainQueue();
       },
+      promptEntry: () => this.entries().findLast((e) => e.kind === 'user_message' && e.provenance === 'local')?.key,
     });
     this.register({ dispose: () => this.supervisor.dispose() });
     // A turn waiting on the user's answer is not stalled.
@@ -662,6 +664,8 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
       if (r.stopReason === 'refusal') this.addNotice({ severity: 'warning', title: `${this.agent.name} refused this request.`, description: 'The prompt and the answer are left out of the next turn.' });
       else if (r.stopReason === 'max_tokens' || r.stopReason === 'max_turn_requests') this.addNotice({ severity: 'warning', title: `The turn stopped early (${r.stopReason}).`, description: 'Send "continue" to let the agent go on.' });
     } catch (e) {
+      // The connection closed: the link's exit follows and judges the turn (onExit), not a failed prompt.
+      if (e instanceof AcpClosedError) return;
       // When the agent exited, onExit explained it.
       if (this.link === link) this.addNotice({ severity: 'error', title: `The prompt failed: ${errorText(e)}`, description: 'Try again, or restart the agent.' });
       ended = 'error';
@@ -727,6 +731,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
     if (dir === 'agent->client') this.supervisor.traffic(msg);
     const changes = checked ? this.o.store.ingestChecked(dir, checked, seq) : this.o.store.ingest(dir, msg, seq);
     this.guard('save', seq, () => this.o.sinks.persist(dir, msg, changes, seq));
+    if (dir === 'agent->client' && changes.length) this.supervisor.stored(changes.flatMap((c) => (c.type === 'entryInserted' || c.type === 'entryUpdated') && c.sessionId === this.sessionId ? [c.entry.key] : []));
     if (changes.length) this.applyStoreChanges(changes);
   }
 

@@ -40,6 +40,17 @@ export class MessageTreeViews extends Disposable {
     void vscode.commands.executeCommand('setContext', CHAT_IN_SIDEBAR_KEY, shown);
   }
 
+  /** On both views: whichever is shown (and the activity bar, through it) counts the chats waiting. */
+  set badge(value: vscode.ViewBadge | undefined) {
+    if (value?.value === this.side.badge?.value) return;
+    this.side.badge = value;
+    this.panel.badge = value;
+  }
+
+  get badge(): vscode.ViewBadge | undefined {
+    return this.side.badge;
+  }
+
   get description(): string | undefined {
     return this.side.description;
   }

@@ -53,6 +53,7 @@ export class SideBarChat extends Disposable implements vscode.WebviewViewProvide
 
   async resolveWebviewView(view: vscode.WebviewView): Promise<void> {
     this.view = view;
+    view.badge = this.badgeValue;
     this.register(view.onDidDispose(() => {
       if (this.view === view) {
         this.view = undefined;
@@ -80,9 +81,23 @@ export class SideBarChat extends Disposable implements vscode.WebviewViewProvide
   /** Shows a chat in the view (creating the webview when VS Code has resolved the view). */
   show(chatId: string, model: ChatModel, title: string): void {
     this.chatIdValue = chatId;
+    this.badge = undefined; // the caller draws the new chat's title and badge
     this.pending = { model, title };
     if (this.view) this.mount(model, title);
     this.changed.fire();
+  }
+
+  private badgeValue: vscode.ViewBadge | undefined;
+
+  /** The view's badge (the shown chat's unseen calls for the user); kept for a view VS Code resolves later. */
+  get badge(): vscode.ViewBadge | undefined {
+    return this.badgeValue;
+  }
+
+  set badge(value: vscode.ViewBadge | undefined) {
+    if (value?.value === this.badgeValue?.value) return;
+    this.badgeValue = value;
+    if (this.view) this.view.badge = value;
   }
 
   /** The chat's title changed. */

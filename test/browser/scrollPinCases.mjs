@@ -52,4 +52,51 @@ export function register(test) {
     await atBottom();
     await page.locator('[data-key="a1"]').getByText('Paragraph 23').waitFor({ state: 'visible' });
   });
+
+  test('recovery panel: new entries below a reader show Jump to latest (announced, by keyboard); it goes to the end and hides', async ({ open }) => {
+    const { page, send, flush } = await open({ height: 600 });
+    const old = [];
+    for (let i = 0; i < 20; i++) old.push(message(i % 2 ? 'agent_message' : 'user_message', `o${i}`, `Entry ${i} ${'words '.repeat(40)}`));
+    await send(snapshot(old, panel({ turn: 'busy' })));
+    await flush();
+    const scroller = page.locator('section[aria-label="Conversation"]');
+    const jump = page.getByRole('button', { name: 'Jump to latest' });
+    // Following the bottom: new entries need no jump.
+    await send(patch({ op: 'insert', index: 20, entry: message('agent_message', 'n0', 'First new answer') }));
+    await flush();
+    assert.equal(await jump.isVisible(), false);
+
+    await scroller.hover();
+    await page.mouse.wheel(0, -800);
+    await page.waitForFunction(() => !window.__acpChat.transcript.isPinned);
+    assert.equal(await jump.isVisible(), false, 'nothing new yet');
+    await send(patch({ op: 'insert', index: 21, entry: message('agent_message', 'n1', `Second new answer ${'more '.repeat(80)}`) }));
+    await flush();
+    await jump.waitFor({ state: 'visible' });
+    await page.getByTestId('announcer').filter({ hasText: /Jump to latest/ }).waitFor({ state: 'attached' });
+
+    // Keyboard: it sits just before the prompt box in the tab order (Shift+Tab from there); Enter jumps.
+    await page.locator('textarea[aria-label="Prompt"]').focus();
+    let reached = false;
+    for (let i = 0; i < 10 && !reached; i++) {
+      await page.keyboard.press('Shift+Tab');
+      reached = await jump.evaluate((el) => document.activeElement === el);
+    }
+    assert.ok(reached, 'Jump to latest is in the tab order');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => {
+      const s = document.querySelector('section[aria-label="Conversation"]');
+      return s.scrollHeight - s.scrollTop - s.clientHeight < 2 && window.__acpChat.transcript.isPinned;
+    });
+    await jump.waitFor({ state: 'hidden' });
+
+    // Scrolled up again, then back down by hand: it goes away by itself.
+    await page.mouse.wheel(0, -800);
+    await page.waitForFunction(() => !window.__acpChat.transcript.isPinned);
+    await send(patch({ op: 'insert', index: 22, entry: message('agent_message', 'n2', 'Third new answer') }));
+    await flush();
+    await jump.waitFor({ state: 'visible' });
+    await page.mouse.wheel(0, 1e5);
+    await jump.waitFor({ state: 'hidden' });
+  });
 }

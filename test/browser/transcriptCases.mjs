@@ -334,4 +334,26 @@ export function register(test) {
     assert.deepEqual(keys.slice(-3), [299, 300, 301], 'the new entries come after the one that was parked');
     assert.equal(await page.evaluate(() => window.__acpChat.transcript.entries.length), 302);
   });
+
+  test('recovery panel: a notice about an entry (not delivered, late) is drawn below it with its buttons, not above the transcript', async ({ open }) => {
+    const { page, send, flush } = await open();
+    const undelivered = { key: 'undelivered', severity: 'warning', title: 'This message was not delivered: the agent stopped before taking it.', actions: [{ id: 'resend', label: 'Resend' }, { id: 'edit', label: 'Edit' }], fill: 'fix the bug', entryKey: 'u1' };
+    const other = { key: 'recovery', severity: 'warning', title: 'Demo stopped unexpectedly and was restarted (attempt 1 of 3).' };
+    await send(snapshot([message('user_message', 'u0', 'first'), message('agent_message', 'a0', 'answer'), message('user_message', 'u1', 'fix the bug')], panel({ notices: [other, undelivered] })));
+    await flush();
+    const onEntry = page.locator('[data-key="u1"] + .entry-notice');
+    await onEntry.waitFor();
+    assert.match(await onEntry.textContent(), /not delivered/);
+    assert.equal(await page.locator('section.notices').getByText('not delivered').count(), 0, 'not in the notices above');
+    assert.equal(await page.locator('section.notices').getByText('restarted').count(), 1, 'other notices stay above');
+    await onEntry.getByRole('button', { name: 'Resend' }).click();
+    await page.waitForFunction(() => window.__host.posted.some((m) => m.type === 'noticeAction' && m.action === 'resend'));
+    // Gone with its notice; a snapshot (rebuilding the list) draws it again.
+    await send(patch({ op: 'panel', panel: { notices: [other] } }));
+    await flush();
+    assert.equal(await page.locator('.entry-notice').count(), 0);
+    await send(snapshot([message('user_message', 'u1', 'fix the bug'), message('agent_message', 'a1', 'late words')], panel({ notices: [{ key: 'late', severity: 'info', title: 'Late: Demo sent this after the turn was shown as cancelled.', entryKey: 'a1' }] })));
+    await flush();
+    await page.locator('[data-key="a1"] + .entry-notice').getByText('Late:').waitFor();
+  });
 }

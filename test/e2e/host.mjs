@@ -271,3 +271,33 @@ export async function chatFrame(page, timeoutMs) {
 export function painted(target) {
   return target.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 }
+
+/** Types `text` into the chat's prompt box and sends it; resolves once the chat shows it. */
+export async function sendPrompt(frame, text) {
+  const box = frame.locator('textarea[aria-label="Prompt"]');
+  await box.fill(text);
+  await box.press('Enter');
+  await frame.locator('[data-kind="user_message"]', { hasText: text }).first().waitFor({ timeout: 30_000 });
+}
+
+/**
+ * F1 -> command. The palette is opened again when it did not open or lost the command (a webview that
+ * takes the focus as an editor closes can swallow the key), with the focus moved to the workbench first.
+ */
+export async function paletteCommand(page, title) {
+  const input = page.locator('.quick-input-widget input');
+  for (let i = 0; ; i++) {
+    if (!(await input.isVisible())) await page.keyboard.press('F1');
+    const opened = await input.waitFor({ timeout: 3_000 }).then(() => true, () => false);
+    if (opened && (await input.fill(`>${title}`, { timeout: 3_000 }).then(() => true, () => false))) {
+      const item = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+      if (await item.waitFor({ timeout: 3_000 }).then(() => true, () => false)) {
+        await item.click();
+        return;
+      }
+    }
+    await page.keyboard.press('Escape');
+    await page.locator('.part.statusbar').click({ position: { x: 1, y: 1 } }).catch(() => {});
+    if (i >= 20) throw new Error(`"${title}" is not in the Command Palette after ${i + 1} attempts`);
+  }
+}

@@ -6,7 +6,7 @@
 //   UI_FROM=folder: load the extension from the repo even when dist/acp-chat.vsix exists (as ui-check.mjs).
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { chatFrame, launchBrowser, log, painted, root, startCodeServer, stepRunner, workbenchUrl } from './host.mjs';
+import { chatFrame, launchBrowser, log, painted, paletteCommand, root, sendPrompt, startCodeServer, stepRunner, workbenchUrl } from './host.mjs';
 
 const vsixPath = path.join(root, 'dist/acp-chat.vsix');
 const useVsix = existsSync(vsixPath) && process.env.UI_FROM !== 'folder';
@@ -50,34 +50,8 @@ async function until(what, fn, timeoutMs = 30_000) {
   }
 }
 
-async function send(f, text) {
-  const box = f.locator('textarea[aria-label="Prompt"]');
-  await box.fill(text);
-  await box.press('Enter');
-  await f.locator('[data-kind="user_message"]', { hasText: text }).first().waitFor({ timeout: 30_000 });
-}
-
-/**
- * F1 -> command. The palette is opened again when it did not open or lost the command (a webview that
- * takes the focus as an editor closes can swallow the key), with the focus moved to the workbench first.
- */
-async function command(title) {
-  const input = page.locator('.quick-input-widget input');
-  for (let i = 0; ; i++) {
-    if (!(await input.isVisible())) await page.keyboard.press('F1');
-    const opened = await input.waitFor({ timeout: 3_000 }).then(() => true, () => false);
-    if (opened && (await input.fill(`>${title}`, { timeout: 3_000 }).then(() => true, () => false))) {
-      const item = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
-      if (await item.waitFor({ timeout: 3_000 }).then(() => true, () => false)) {
-        await item.click();
-        return;
-      }
-    }
-    await page.keyboard.press('Escape');
-    await page.locator('.part.statusbar').click({ position: { x: 1, y: 1 } }).catch(() => {});
-    if (i >= 20) throw new Error(`"${title}" is not in the Command Palette after ${i + 1} attempts`);
-  }
-}
+const send = (f, text) => sendPrompt(f, text);
+const command = (title) => paletteCommand(page, title);
 
 const idle = (f) => f.locator('.turn.turn-idle').waitFor({ timeout: 60_000 });
 const groups = () => page.locator('.editor-group-container').count();

@@ -19,7 +19,7 @@ import type { Clock, TimerHandle } from './timers';
 import { TurnWatch, DEFAULT_CANCEL_BOUND_MS } from './turnWatch';
 
 /** The notices the supervisor owns, by key (each shown at most once, replaced or removed by key). */
-export const RECOVERY_NOTICES = ['recovery', 'stall', 'undelivered'] as const;
+export const RECOVERY_NOTICES = ['recovery', 'stall', 'undelivered', 'late'] as const;
 export type RecoveryNoticeKey = (typeof RECOVERY_NOTICES)[number];
 
 export interface SupervisorSettings {
@@ -38,6 +38,8 @@ export interface SupervisorPorts {
   notice(key: RecoveryNoticeKey, notice: Notice | null): void;
   /** The agent ignored a cancel: show the turn as cancelled and let the chat go on. */
   abandonTurn(): void;
+  /** The transcript entry of the last prompt sent (the not-delivered notice is drawn on it). */
+  promptEntry?(): string | undefined;
 }
 
 export type ExitDecision =
@@ -53,6 +55,8 @@ export class ConnectionSupervisor<P extends SentPrompt = SentPrompt> {
   private replay: ReplayedUserMessages | null = null;
   private undelivered: P | null = null;
   private turnRunning = false;
+  /** A turn was given up as cancelled without the agent's word: what it still sends for it is late. */
+  private lateWindow = false;
 
   constructor(
     private readonly ports: SupervisorPorts,
@@ -76,6 +80,8 @@ export class ConnectionSupervisor<P extends SentPrompt = SentPrompt> {
           description: 'Anything it still sends for that turn is kept in the transcript.',
         });
         this.turnEnded();
+        this.lateWindow = true;
+        this.ports.notice('late', null);
         this.ports.abandonTurn();
       },
     }, cancelBoundMs);
@@ -85,6 +91,8 @@ export class ConnectionSupervisor<P extends SentPrompt = SentPrompt> {
 
   /** A prompt went to the agent: until traffic shows it was taken, its delivery is uncertain. */
   turnStarted(prompt: P): void {
+    // What comes now belongs to the new turn (one turn at a time): nothing more is called late.
+    this.lateWindow = false;
     this.turnRunning = true;
     this.uncertain = prompt;
     this.ports.notice('undelivered', null);
@@ -107,6 +115,22 @@ export class ConnectionSupervisor<P extends SentPrompt = SentPrompt> {
     // Work on a turn after the prompt went out means the agent took the prompt (one turn at a time).
     if (showsTurnWork(msg)) this.uncertain = null;
     this.watch.traffic();
+  }
+
+  /**
+   * Entries the store added or changed for a message from the agent. After a turn was given up, the first
+   * one is marked late (a notice on it): it and what follows came after the turn was shown as cancelled.
+   */
+  stored(entryKeys: readonly string[]): void {
+    const key = entryKeys[0];
+    if (!this.lateWindow || key === undefined) return;
+    this.lateWindow = false;
+    this.ports.notice('late', {
+      severity: 'info',
+      title: `Late: ${this.ports.agentName} sent this after the turn was shown as cancelled.`,
+      description: 'It is kept as it came; the turn did not stop when asked.',
+      entryKey: key,
+    });
   }
 
   /** Whether the turn waits on the user (a permission or a question is open): then silence is no stall. */
@@ -189,12 +213,15 @@ export class ConnectionSupervisor<P extends SentPrompt = SentPrompt> {
     }
     this.undelivered = sent;
     this.ports.notice('recovery', null);
+    // Drawn on the prompt's own entry when there is one (the entry shows the text); else with the text.
+    const entryKey = this.ports.promptEntry?.();
     this.ports.notice('undelivered', {
       severity: 'warning',
-      title: replayed ? 'Your last message was not delivered: the agent stopped before taking it.' : 'Your last message may not have been delivered: the agent stopped before confirming it.',
-      description: sent.text.length > 200 ? `${sent.text.slice(0, 200)}…` : sent.text,
+      title: replayed ? 'This message was not delivered: the agent stopped before taking it.' : 'This message may not have been delivered: the agent stopped before confirming it.',
+      description: entryKey !== undefined ? null : sent.text.length > 200 ? `${sent.text.slice(0, 200)}…` : sent.text,
       actions: [{ id: 'resend', label: 'Resend' }, { id: 'edit', label: 'Edit' }],
       fill: sent.text,
+      ...(entryKey !== undefined ? { entryKey } : {}),
     });
   }
 
@@ -229,3 +256,4 @@ export class ConnectionSupervisor<P extends SentPrompt = SentPrompt> {
     this.pendingRestart = undefined;
   }
 }
+

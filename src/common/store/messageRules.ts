@@ -167,14 +167,32 @@ export class MessageRules {
     this.landed(kind, index, -1);
   }
 
+  /**
+   * The last local prompt no response answered (the agent died with it, or before it), while nothing came
+   * after it. Not saved: a snapshot restores without it, and then a resend is shown as a new entry.
+   */
+  private unanswered: { readonly key: string; readonly content: string } | null = null;
+
   /** Client->agent `session/prompt`: the user's prompt is shown at once and waits for the agent's echo. */
   localPrompt(content: readonly ContentBlock[], ctx: ApplyContext): void {
     const text = textOf(content);
+    const same = JSON.stringify(content);
+    const last = this.table.at(this.table.length - 1);
+    // The same prompt sent again after the agent never answered it (Resend after a crash): it is the
+    // entry already shown, once, not a second copy.
+    if (this.unanswered && last?.key === this.unanswered.key && this.unanswered.content === same) {
+      this.book.echo = { key: last.key, text, matched: 0 };
+      this.book.open = -1;
+      this.book.lastAgentKey = null;
+      return;
+    }
+    this.unanswered = null;
     const index = this.table.append(
       { kind: 'user_message', messageId: null, content: content.slice(), meta: null, provenance: 'local', stats: newStats(touchOf(ctx, utf8Length(text), false)) },
       ctx,
     );
     const key = this.table.at(index)?.key ?? '';
+    this.unanswered = { key, content: same };
     this.book.echo = { key, text, matched: 0 };
     this.book.open = -1;
     this.book.lastAgentKey = null;
@@ -183,6 +201,7 @@ export class MessageRules {
   /** The `session/prompt` response: v2 names the accepted user message, which the local prompt adopts. */
   promptAnswered(localKey: string | null, messageId: string | null, ctx: ApplyContext): void {
     this.book.echo = null;
+    if (this.unanswered?.key === localKey) this.unanswered = null;
     if (localKey === null || messageId === null) return;
     const index = this.table.indexOfKey(localKey);
     const e = index === undefined ? undefined : this.table.message(index);

@@ -3,10 +3,17 @@
  * The extension implements it by spawning the agent process (src/node); tests can pass an in-process agent.
  */
 import { AcpClient, type Direction } from './client';
-import { AgentProcess } from '../agentProcess';
+import type { Readable, Writable } from 'node:stream';
+import { AgentProcess, type AgentExit } from '../agentProcess';
 import type { ClientHandlers } from './handlers';
 import type { AgentConfig } from '../../common/config/settings';
 import type { CheckedMessage } from '../../common/store/rpc';
+
+/**
+ * How long an exited agent's connection may stay open (a grandchild holding its stdout) before the exit
+ * is judged without the rest of its output.
+ */
+export const EXIT_DRAIN_CAP_MS = 2_000;
 
 export interface AgentLink {
   readonly client: AcpClient;
@@ -56,6 +63,21 @@ export const spawnAgent: ConnectAgent = async (o) => {
     const fix = proc.exit?.errno === 'ENOENT' || proc.exit?.errno === 'EACCES' ? `check "command" of the agent "${o.agent.id}" in the acpChat.agents setting (a full path, or a program on the PATH VS Code sees)` : `check the agent "${o.agent.id}" in the acpChat.agents setting`;
     throw new Error(`${why}; ${fix}`);
   }
+  return linkProcess(proc, o);
+};
+
+/** What `linkProcess` needs of a started agent process (AgentProcess; a stand-in in tests). */
+export interface LinkableProcess {
+  readonly stdout: Readable;
+  readonly stdin: Writable;
+  readonly stderrTail: readonly string[];
+  onExit(listener: (e: AgentExit) => void): unknown;
+  describe(): string | undefined;
+  dispose(): void;
+}
+
+/** Speaks ACP over a started agent process's stdio; the link's exit fires once its output is all in. */
+export function linkProcess(proc: LinkableProcess, o: ConnectOptions, drainCapMs = EXIT_DRAIN_CAP_MS): AgentLink {
   const client = new AcpClient({
     input: proc.stdout,
     output: proc.stdin,
@@ -75,11 +97,33 @@ export const spawnAgent: ConnectAgent = async (o) => {
     exitReason = reason;
     for (const l of exitListeners.splice(0)) l(reason);
   };
-  proc.onExit((e) => {
-    const how = e.error ? `could not be started (${e.error})` : e.signal ? `was killed by ${e.signal}` : `exited with code ${e.code}`;
+  // The exit is often reported before stdout has been read and dispatched to its end, and the connection
+  // may close before the exit is reported: the agent's last messages (a turn's end, a reply) must reach the
+  // chat before the exit is judged, or a turn the agent finished reads as cut off. The exit fires once both
+  // happened: the process exited and the client closed (its input ended, everything read was handled);
+  // either one alone waits at most `drainCapMs` for the other (a grandchild holding stdout; an agent that
+  // closed its stdout and lives on, which is stopped then).
+  let exited: AgentExit | undefined;
+  let cap: ReturnType<typeof setTimeout> | undefined;
+  const judge = () => {
+    clearTimeout(cap);
+    if (exitReason !== undefined) return;
+    const e = exited;
+    const how = !e ? 'closed its connection' : e.error ? `could not be started (${e.error})` : e.signal ? `was killed by ${e.signal}` : `exited with code ${e.code}`;
     client.dispose(`the agent ${how}`);
+    if (!e) proc.dispose();
     fireExit(`the agent ${how}`);
+  };
+  const oneOfTwo = () => {
+    if (exitReason !== undefined) return;
+    if (exited && client.isClosed) judge();
+    else cap ??= setTimeout(judge, drainCapMs);
+  };
+  proc.onExit((e) => {
+    exited = e;
+    oneOfTwo();
   });
+  client.onDidClose(oneOfTwo);
   return {
     client,
     onExit(listener) {
@@ -89,10 +133,12 @@ export const spawnAgent: ConnectAgent = async (o) => {
     stderrTail: () => proc.stderrTail.join('\n'),
     dispose() {
       exitListeners.length = 0;
+      exitReason ??= 'the agent was stopped';
+      clearTimeout(cap);
       client.dispose('the agent was stopped');
       proc.dispose();
     },
   };
-};
+}
 
 export const CLIENT_INFO = { name: 'acp-chat', title: 'ACP Chat', version: '0.1.0' } as const;

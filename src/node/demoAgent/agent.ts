@@ -79,6 +79,8 @@ export interface DemoAgentOptions {
   steering?: boolean;
   /** A misbehaviour to show on every turn (see faults.ts); `crash` is how this agent dies (main: exit the process). */
   fault?: DemoFault;
+  /** With `ignore-cancel`: go on with the turn this long after a cancel (default: never). */
+  lateAfterCancelMs?: number;
   crash?: () => void;
   /** With session ops: `session/fork` also forks at a message (the draft's `fork.atMessageId`); default false. */
   forkAtMessage?: boolean;
@@ -97,6 +99,7 @@ export class DemoAgent {
   private readonly auth: DemoAuth;
   private readonly steering: boolean;
   private readonly fault: DemoFault | undefined;
+  private readonly lateAfterCancelMs: number | undefined;
   private readonly crash: () => void;
   private seq = 0;
 
@@ -111,6 +114,7 @@ export class DemoAgent {
     this.auth = new DemoAuth(options.authFile);
     this.steering = options.steering ?? false;
     this.fault = options.fault;
+    this.lateAfterCancelMs = options.lateAfterCancelMs;
     this.crash = options.crash ?? (() => this.acp.connection.dispose());
     this.register();
   }
@@ -325,7 +329,11 @@ export class DemoAgent {
       this.notify(s, { sessionUpdate: 'session_info_update', title: s.title, updatedAt: s.updatedAt });
     }
 
-    if (this.fault === 'silent' || this.fault === 'ignore-cancel') await silence(this.fault, signal);
+    if (this.fault === 'silent') await silence(this.fault, signal);
+    if (this.fault === 'ignore-cancel') {
+      await silence(this.fault, signal, this.lateAfterCancelMs);
+      signal = new AbortController().signal; // the cancel was ignored: the turn goes on
+    }
     const command = /^\/(\w+)/.exec(promptText)?.[1];
     if (command === 'help' || command === 'tools') {
       await this.stream(s, 'agent_message_chunk', `msg-${s.tag}${n}-a`, command === 'help' ? text.HELP_TEXT : text.TOOLS_TEXT, signal);

@@ -5,7 +5,8 @@
  * - crash-mid-turn: exits after the turn's thought (the prompt landed; the turn is cut off).
  * - crash-mid-permission: asks for the edit permission, then exits before the answer.
  * - silent: says nothing after taking the prompt until cancelled.
- * - ignore-cancel: says nothing and ignores session/cancel: the turn never ends.
+ * - ignore-cancel: says nothing and ignores session/cancel: the turn never ends (with ACP_DEMO_LATE_MS, it
+ *   goes on that long after the cancel, as if not cancelled, and ends the turn normally).
  */
 export const DEMO_FAULTS = ['crash-on-prompt', 'crash-mid-turn', 'crash-mid-permission', 'silent', 'ignore-cancel'] as const;
 export type DemoFault = (typeof DEMO_FAULTS)[number];
@@ -17,9 +18,14 @@ export function parseDemoFault(raw: string | undefined, warn: (message: string) 
   return fault;
 }
 
-/** Waits until the turn is cancelled (`silent`), or forever (`ignore-cancel`: the signal is not heard). */
-export function silence(fault: 'silent' | 'ignore-cancel', signal: AbortSignal): Promise<never> {
-  return new Promise((_, reject) => {
+/**
+ * Waits until the turn is cancelled (`silent`: then it rejects), or forever (`ignore-cancel`: the signal is
+ * not heard), or, for `ignore-cancel` with `lateMs`, until `lateMs` after the cancel: the agent then goes on
+ * with the turn as if nothing was asked (its updates arrive after the client gave the turn up).
+ */
+export function silence(fault: 'silent' | 'ignore-cancel', signal: AbortSignal, lateMs?: number): Promise<void> {
+  return new Promise((resolve, reject) => {
     if (fault === 'silent') signal.addEventListener('abort', () => reject(new Error('cancelled')), { once: true });
+    else if (lateMs !== undefined) signal.addEventListener('abort', () => setTimeout(resolve, lateMs), { once: true });
   });
 }

@@ -7,6 +7,7 @@
  *   ACP_DEMO_AUTH_FILE=PATH: require signing in, remembered in PATH (see auth.ts).
  *   ACP_DEMO_STEERING=on: offer `_session/steering` into a running turn (see steering.ts).
  *   ACP_DEMO_FAULT=crash-on-prompt|crash-mid-turn|crash-mid-permission|silent|ignore-cancel: misbehave (faults.ts).
+ *   ACP_DEMO_LATE_MS: with ignore-cancel, go on with the turn this long after the cancel (late updates).
  *   ACP_DEMO_FORK_AT_MESSAGE=on: `session/fork` also forks at a message (the draft's `fork.atMessageId`).
  * With `--login` it is instead the interactive sign-in a terminal auth method runs (auth.ts).
  */
@@ -36,6 +37,7 @@ if (process.argv.includes(LOGIN_ARG)) {
     sessionOps: process.env.ACP_DEMO_SESSION_OPS !== 'off',
     steering: process.env.ACP_DEMO_STEERING === 'on',
     fault: parseDemoFault(process.env.ACP_DEMO_FAULT, (m) => process.stderr.write(`[demo-agent] warn: ${m}\n`)),
+    ...(Number(process.env.ACP_DEMO_LATE_MS) >= 0 && process.env.ACP_DEMO_LATE_MS ? { lateAfterCancelMs: Number(process.env.ACP_DEMO_LATE_MS) } : {}),
     // Exit once what was written (a permission request) is out: the client must see it before the crash.
     crash: () => process.stdout.write('', () => process.exit(70)),
     forkAtMessage: process.env.ACP_DEMO_FORK_AT_MESSAGE === 'on',

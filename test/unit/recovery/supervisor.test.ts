@@ -137,4 +137,24 @@ describe('connection supervisor', () => {
     assert.equal(clock.pending, 0);
     assert.equal(sup.wantsReplay(), true);
   });
+
+  it('after a turn given up, the first entry the agent still sends for it is marked late, once; a new turn ends that', () => {
+    const { clock, notices, sup } = setup();
+    sup.turnStarted({ text: 'hi' });
+    sup.stored(['k1']);
+    assert.equal(notices.has('late'), false, 'a running turn is not late');
+    sup.cancelRequested();
+    clock.advance(10_000);
+    sup.stored([]);
+    assert.equal(notices.has('late'), false);
+    sup.stored(['k2', 'k3']);
+    assert.equal(notices.get('late')?.entryKey, 'k2');
+    sup.stored(['k4']);
+    assert.equal(notices.get('late')?.entryKey, 'k2', 'one marker, on the first late entry');
+    sup.cancelRequested();
+    sup.turnStarted({ text: 'next' });
+    sup.turnEnded();
+    sup.stored(['k5']);
+    assert.equal(notices.get('late')?.entryKey, 'k2', 'the next turn is not late');
+  });
 });

@@ -13,9 +13,10 @@ import { ManualClock } from '../helpers/manualClock';
 import { until } from '../until';
 
 /** A chat whose first agent process shows `fault`; the restarted ones behave. */
-function faultyChat(fault: DemoFault, raw: Record<string, unknown> = {}) {
+function faultyChat(fault: DemoFault, raw: Record<string, unknown> = {}, lateAfterCancelMs?: number) {
   const clock = new ManualClock();
-  const agent = inProcessDemoAgent((acp) => new DemoAgent(acp, { delayMs: 0, ...(agent.connections === 1 ? { fault } : {}), crash: () => agent.crash() }));
+  const late = lateAfterCancelMs === undefined ? {} : { lateAfterCancelMs };
+  const agent = inProcessDemoAgent((acp) => new DemoAgent(acp, { delayMs: 0, ...(agent.connections === 1 ? { fault, ...late } : {}), crash: () => agent.crash() }));
   const settings = parseSettings((k) => raw[k]).settings;
   const session = new ChatSession(sessionOptions({
     connect: agent.connect,
@@ -47,6 +48,7 @@ describe('recovery', () => {
     assert.equal(session.sessionId, sid, 'the same session');
     assert.deepEqual(userTexts(session), ['hello'], 'nothing resent');
     assert.ok(notice('recovery'), 'the notice stays after the restart');
+    assert.deepEqual(session.panelState().notices.filter((n) => /prompt failed/.test(n.title)), [], 'the exit explains it, not a failed prompt');
     session.dispose();
   });
 
@@ -76,11 +78,16 @@ describe('recovery', () => {
     assert.equal(agent.connections, 2);
     await session.whenIdle();
     assert.deepEqual(userTexts(session), ['fix the bug'], 'not resent by itself');
+    // The offer is drawn on the prompt's own entry, which it marks as not delivered.
+    const entry = session.entries().find((e) => e.kind === 'user_message');
+    assert.equal(offer.entryKey, entry?.key);
+    assert.equal(offer.description, null, 'the entry shows the text');
     session.noticeAction('resend');
     assert.equal(notice('undelivered'), undefined);
     await until(() => session.entries().some((e) => e.kind === 'agent_message'), 'the resent turn to be answered');
     await session.whenIdle();
-    assert.deepEqual(userTexts(session), ['fix the bug', 'fix the bug']);
+    assert.deepEqual(userTexts(session), ['fix the bug'], 'the resent prompt is the entry already shown, once');
+    assert.equal(session.entries()[0]?.key, entry?.key);
     session.dispose();
   });
 
@@ -139,6 +146,29 @@ describe('recovery', () => {
     clock.advance(10_000);
     await until(() => session.turnState === 'idle', 'the turn given up');
     assert.match(notice('recovery')?.title ?? '', /did not confirm the cancel/);
+    session.dispose();
+  });
+
+  it('what an agent that ignored the cancel sends after the turn was given up is kept, and marked late', async () => {
+    const { clock, session, notice } = faultyChat('ignore-cancel', {}, 20);
+    await session.start();
+    session.prompt('hello');
+    await until(() => session.current()?.title === 'hello', 'the turn to go silent');
+    const before = session.entries().length;
+    session.cancel();
+    // Given up before the agent even read the cancel; it goes on with the turn 20 ms after reading it.
+    clock.advance(10_000);
+    assert.equal(session.turnState, 'idle');
+    const late = await until(() => notice('late'), 'the late marker');
+    const lateEntries = session.entries().slice(before);
+    assert.ok(lateEntries.length > 0, 'the late updates are kept');
+    assert.equal(late.entryKey, lateEntries[0]?.key, 'the marker is on the first late entry');
+    assert.match(late.title, /after the turn was shown as cancelled/);
+    assert.ok(session.store.session(session.sessionId ?? '')?.entries.some((e) => e.key === late.entryKey), 'kept in the store');
+    // One marker: what follows the first late entry is late too.
+    await until(() => session.entries().some((e) => e.kind === 'agent_message'), 'the late answer');
+    assert.equal(session.panelState().notices.filter((n) => n.key === 'late').length, 1);
+    assert.equal(notice('late')?.entryKey, late.entryKey);
     session.dispose();
   });
 });

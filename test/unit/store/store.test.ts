@@ -272,3 +272,21 @@ test('a very long stream keeps text exact (ropes are flattened along the way)', 
   assert.equal(e.content[0]?.type === 'text' ? e.content[0].text : '', want);
   assert.equal(e.stats.chunks, 5000);
 });
+
+test('a prompt sent again after the agent never answered it is the entry already shown, not a second copy', () => {
+  const store = connected();
+  const prompt = (id: number, text: string) => store.ingest('client->agent', req(id, AgentMethods.sessionPrompt, { sessionId: 's', prompt: [{ type: 'text', text }] }));
+  prompt(5, 'Fix the bug');
+  // The agent died without answering; the same prompt is resent on the next connection.
+  prompt(1, 'Fix the bug');
+  const users = () => (store.session('s')?.entries ?? []).filter((e) => e.kind === 'user_message');
+  assert.equal(users().length, 1);
+  store.ingest('agent->client', chunk('s', 'agent_message_chunk', 'Done', 'm1'));
+  store.ingest('agent->client', ok(1, { stopReason: 'end_turn' }));
+  // Answered, then sent again on purpose: a new turn, a new entry.
+  prompt(2, 'Fix the bug');
+  assert.equal(users().length, 2);
+  // A different prompt after an unanswered one is its own entry.
+  prompt(3, 'Something else');
+  assert.equal(users().length, 3);
+});

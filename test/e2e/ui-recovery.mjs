@@ -1,0 +1,168 @@
+// The recovery tour: one VS Code session whose agent (the demo agent) misbehaves as a file says, read at
+// each (re)start, so one chat walks every fault: a silent agent (the stall notice's Keep waiting, Cancel
+// and Restart), a crash mid-turn and mid-permission (restarted by itself, the card not left clickable),
+// an agent that ignores Cancel (given up, its late words marked Late), crashes until the chat gives up
+// (Restart on the notice brings it back) and a window reload mid-turn. One screenshot per case in
+// test-results/recovery/NN-<what>.png (look at them).
+//   node test/e2e/ui-recovery.mjs [FILTER,...]   (only the steps whose name contains one of them, and the setup)
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { chatFrame, launchBrowser, log, painted, paletteCommand, root, sendPrompt, startCodeServer, stepRunner, workbenchUrl } from './host.mjs';
+
+const shots = path.join(root, 'test-results/recovery');
+mkdirSync(shots, { recursive: true });
+const filters = (process.argv[2] ?? '').split(',').filter(Boolean);
+const faultFile = path.join(shots, '.fault');
+const setFault = (f) => writeFileSync(faultFile, f);
+setFault('');
+// The fault is read at every start of the agent: Restart Agent (or a restart after a crash) applies a new one.
+const flaky = {
+  id: 'flaky',
+  name: 'Flaky demo',
+  command: 'sh',
+  args: ['-c', `ACP_DEMO_FAULT="$(cat '${faultFile}')" ACP_DEMO_LATE_MS=11000 exec '${process.execPath}' '${path.join(root, 'dist/demo-agent.js')}'`],
+};
+
+const steps = stepRunner({
+  keepGoing: (name) => !name.startsWith('setup:'),
+  onFail: (name) => page.screenshot({ path: path.join(shots, `failure-${name.slice(0, 12).replace(/\W+/g, '-')}.png`) }),
+});
+function step(name, fn) {
+  if (filters.length && !filters.some((f) => name.includes(f)) && !name.startsWith('setup')) return undefined;
+  return steps.step(name, fn);
+}
+
+const shot = async (file) => {
+  await painted(page);
+  await page.screenshot({ path: path.join(shots, file) });
+};
+
+const send = (f, text) => sendPrompt(f, text);
+const command = (title) => paletteCommand(page, title);
+
+const idle = (f) => f.locator('.turn.turn-idle').waitFor({ timeout: 60_000 });
+const notice = (f, text) => f.locator('.notice', { hasText: text }).first();
+
+/** The agent restarted with `fault` (and a fresh crash count). */
+async function restartWith(fault) {
+  setFault(fault);
+  await command('ACP: Restart Agent');
+  await idle(frame);
+}
+
+const cs = await startCodeServer({
+  settings: { 'acpChat.agents': [flaky], 'acpChat.defaultAgent': 'flaky', 'acpChat.stallNoticeSeconds': 3, 'acpChat.notifyWhenUnseen': false },
+});
+const browser = await launchBrowser(cs);
+const page = await browser.newPage({ viewport: { width: 1200, height: 850 } });
+page.setDefaultTimeout(30_000);
+page.on('pageerror', (e) => log('page error:', e.message));
+let frame;
+try {
+  await page.goto(workbenchUrl(cs, { dev: true }), { timeout: 180_000 });
+  await page.locator('.monaco-workbench').waitFor({ timeout: 120_000 });
+
+  await step('setup: a chat with the flaky agent, behaving', async () => {
+    await command('ACP: Open Chat');
+    frame = await chatFrame(page, 60_000);
+    await frame.locator('.agent-name-text', { hasText: 'Flaky demo' }).waitFor({ timeout: 30_000 });
+    await send(frame, 'Say hello.');
+    await idle(frame);
+  });
+
+  await step('silent agent: the stall notice; Keep waiting, then Cancel, then Restart', async () => {
+    await restartWith('silent');
+    await send(frame, 'Are you there?');
+    const stall = notice(frame, 'No word from');
+    await stall.waitFor({ timeout: 30_000 });
+    await shot('01-stall-notice.png');
+    await stall.getByRole('button', { name: 'Keep waiting' }).click();
+    await stall.waitFor({ state: 'detached', timeout: 10_000 }).catch(() => {});
+    // Silent again for the stall time: the notice comes back.
+    await notice(frame, 'No word from').waitFor({ timeout: 30_000 });
+    await notice(frame, 'No word from').getByRole('button', { name: 'Cancel turn' }).click();
+    await idle(frame);
+    await send(frame, 'Still there?');
+    await notice(frame, 'No word from').waitFor({ timeout: 30_000 });
+    await notice(frame, 'No word from').getByRole('button', { name: 'Restart agent' }).click();
+    await idle(frame);
+    if ((await frame.locator('.notice', { hasText: 'No word from' }).count()) !== 0) throw new Error('the stall notice stays after Restart');
+  });
+
+  await step('crash mid-turn: restarted by itself, the turn interrupted, nothing resent', async () => {
+    await restartWith('crash-mid-turn');
+    await send(frame, 'Think, then crash.');
+    await notice(frame, 'stopped unexpectedly and was restarted').waitFor({ timeout: 30_000 });
+    // Its thought was read before the exit was judged: the prompt landed, the turn was cut off.
+    await notice(frame, 'The running turn was interrupted').waitFor({ timeout: 10_000 });
+    await idle(frame);
+    const sent = await frame.locator('[data-kind="user_message"]', { hasText: 'Think, then crash.' }).count();
+    if (sent !== 1) throw new Error(`the prompt shows ${sent} times`);
+    await shot('02-crash-mid-turn.png');
+  });
+
+  await step('crash mid-permission: restarted, and no permission button is left to click', async () => {
+    await restartWith('crash-mid-permission');
+    await send(frame, 'Please edit the notes.');
+    await notice(frame, 'stopped unexpectedly and was restarted').waitFor({ timeout: 30_000 });
+    await idle(frame);
+    const buttons = await frame.locator('[data-option-id]').count();
+    if (buttons !== 0) throw new Error(`${buttons} permission buttons are still shown`);
+    await shot('03-crash-mid-permission.png');
+  });
+
+  await step('agent ignoring Cancel: given up after the bound; what it still sends is marked Late', async () => {
+    await restartWith('ignore-cancel');
+    await send(frame, 'Ignore my cancel.');
+    await frame.locator('button[aria-label="Cancel"]').click();
+    await notice(frame, 'did not confirm the cancel').waitFor({ timeout: 30_000 });
+    await idle(frame);
+    const late = frame.locator('.entry-notice', { hasText: 'Late:' });
+    await late.waitFor({ timeout: 30_000 });
+    await late.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+    await shot('04-ignored-cancel-late.png');
+  });
+
+  await step('giving up: after crashes in a row the notice offers Restart, which brings the agent back', async () => {
+    await restartWith('crash-mid-turn');
+    for (let i = 1; ; i++) {
+      await send(frame, `Crash number ${i}.`);
+      const gaveUp = notice(frame, 'is not restarted again automatically');
+      const back = frame.locator('.turn.turn-idle');
+      await Promise.race([gaveUp.waitFor({ timeout: 60_000 }), back.waitFor({ timeout: 60_000 })]);
+      if (await gaveUp.isVisible()) break;
+      if (i > 5) throw new Error('never gave up');
+    }
+    await shot('05-gave-up.png');
+    const failed = await frame.locator('.notice', { hasText: 'The prompt failed' }).count();
+    if (failed !== 0) throw new Error('a crash also reads as a failed prompt');
+    setFault('');
+    await notice(frame, 'is not restarted again automatically').getByRole('button', { name: 'Restart agent' }).click();
+    await idle(frame);
+    await send(frame, 'Back again?');
+    await idle(frame);
+    await frame.locator('[data-kind="agent_message"]').last().waitFor();
+  });
+
+  await step('reload mid-turn: the chat comes back after Reload Window, and can go on', async () => {
+    await restartWith('silent');
+    await send(frame, 'Reload while I think.');
+    // The agent started after the reload behaves.
+    setFault('');
+    await command('Developer: Reload Window');
+    await page.locator('.monaco-workbench').waitFor({ timeout: 120_000 });
+    frame = await chatFrame(page, 120_000);
+    await frame.locator('[data-kind="user_message"]', { hasText: 'Reload while I think.' }).first().waitFor({ timeout: 60_000 });
+    await idle(frame);
+    await shot('06-reload-mid-turn.png');
+    if ((await frame.locator('[data-option-id]').count()) !== 0) throw new Error('a permission button is clickable after the reload');
+  });
+} catch (e) {
+  log(`stopped: ${e instanceof Error ? e.message : e}`);
+  if (steps.failed === 0) steps.failed++;
+} finally {
+  await browser.close().catch(() => {});
+  await cs.stop();
+}
+console.log(`${steps.passed} passed, ${steps.failed} failed`);
+process.exit(steps.failed === 0 && steps.passed > 0 ? 0 : 1);
