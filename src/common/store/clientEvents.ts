@@ -21,6 +21,7 @@ export const zNotice = z.object({
   key: z.string().optional(),
   actions: z.array(z.object({ id: z.enum(NOTICE_ACTIONS), label: z.string() })).readonly().optional(),
   fill: z.string().optional(),
+  entryKey: z.string().optional(),
 });
 
 export const zClientEvent = z.discriminatedUnion('event', [
@@ -45,9 +46,12 @@ export const zClientEvent = z.discriminatedUnion('event', [
 
 export type ClientEvent = z.infer<typeof zClientEvent>;
 
-// The notice's schema and the notice type must stay the same shape.
+// The notice's schema and the notice type must stay the same shape, both ways (a field missing from the
+// schema would be dropped from every saved notice without a type error).
 const _sameNotice: (n: z.infer<typeof zNotice>) => Notice = (n) => n;
+const _sameKeys: Record<keyof Notice, true> = { severity: true, title: true, description: true, count: true, key: true, actions: true, fill: true, entryKey: true } satisfies Record<keyof z.infer<typeof zNotice>, true>;
 void _sameNotice;
+void _sameKeys;
 
 /** The client event a capture note carries, or undefined (another note, or an unreadable event). */
 export function clientEventOfNote(note: unknown): ClientEvent | undefined {

@@ -127,3 +127,10 @@ test('cli reduce of a capture with a terminal shows its output and the notices',
   assert.equal(r.sessions[0]!.terminals['t1']!.exited, true);
   assert.deepEqual(r.sessions[0]!.notices.map((n) => n.title), ['The turn stopped early.']);
 });
+
+test('a notice read back from a capture or journal keeps every field, the entry it is about included', async () => {
+  const { clientEventOfNote } = await import('../../../src/common/store/clientEvents');
+  const notice = { severity: 'warning', title: 'Not delivered', key: 'undelivered', actions: [{ id: 'resend' as const, label: 'Resend' }], fill: 'hi', entryKey: 'e7' };
+  const back = clientEventOfNote({ text: CLIENT_EVENT_NOTE, event: { event: 'notice', sessionId: 's', notice } });
+  assert.deepEqual(back, { event: 'notice', sessionId: 's', notice });
+});
