@@ -434,14 +434,17 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
     this.link = undefined;
     this.broker.cancelAll();
     this.elicitations.cancelAll();
+    this.connectionEnded(false);
     this.fail(exitMessage(this.agent.name, reason, link.stderrTail(), this.supervisor.agentExited(reason)), 'exited');
   }
 
-  private dropLink(reason: string): void {
+  /** `closing`: the chat itself goes (its window closes): a turn still running is marked interrupted too. */
+  private dropLink(reason: string, closing = false): void {
     const link = this.link;
     this.link = undefined;
     this.broker.cancelAll();
     this.elicitations.cancelAll();
+    if (link) this.connectionEnded(closing);
     link?.client.dispose(reason);
     link?.dispose();
   }
@@ -454,7 +457,7 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
 
   override dispose(): void {
     if (this.isDisposed) return;
-    this.dropLink('the chat session was closed');
+    this.dropLink('the chat session was closed', true);
     this.settleIdle(true);
     super.dispose();
   }
@@ -768,6 +771,14 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
 
   private addNotice(n: Notice): void {
     this.record({ event: 'notice', sessionId: this.sessionId, notice: n });
+  }
+
+  /**
+   * What the gone connection asked can no longer be answered: the store marks it. After an agent's exit
+   * or a restart the recovery supervisor speaks for the turn; when the chat closes (`turn`), nobody else does.
+   */
+  private connectionEnded(turn: boolean): void {
+    if (this.o.store.hasUnanswered()) this.record({ event: 'connection_ended', turn });
   }
 
   private clearNotices(): void {

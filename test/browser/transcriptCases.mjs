@@ -356,4 +356,16 @@ export function register(test) {
     await flush();
     await page.locator('[data-key="a1"] + .entry-notice').getByText('Late:').waitFor();
   });
+
+  test('recovery panel: after a reload mid-turn the permission card is marked expired (no buttons) and the prompt interrupted', async ({ open }) => {
+    const { page, send, flush } = await open();
+    const expired = { severity: 'info', title: 'Permission request expired: the agent that asked is no longer waiting.', description: 'Nothing was allowed.', entryKey: 't1' };
+    const interrupted = { severity: 'warning', title: 'Interrupted: this turn was running when the window closed; it was not resumed.', description: 'Send a message to go on.', entryKey: 'u1' };
+    await send(snapshot([message('user_message', 'u1', 'edit the notes'), toolCall('t1', { title: 'Edit notes', toolKind: 'edit', status: 'pending' })], panel({ notices: [expired, interrupted] })));
+    await flush();
+    await page.locator('[data-key="t1"] + .entry-notice').getByText('Permission request expired').waitFor();
+    await page.locator('[data-key="u1"] + .entry-notice').getByText('Interrupted:').waitFor();
+    assert.equal(await page.locator('[data-key="t1"]').getByRole('button', { name: /Allow/ }).count(), 0, 'nothing to click on the expired card');
+    assert.equal(await page.locator('section.notices').getByText('expired').count(), 0, 'not in the notices above');
+  });
 }

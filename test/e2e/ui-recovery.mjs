@@ -144,18 +144,26 @@ try {
     await frame.locator('[data-kind="agent_message"]').last().waitFor();
   });
 
-  await step('reload mid-turn: the chat comes back after Reload Window, and can go on', async () => {
-    await restartWith('silent');
-    await send(frame, 'Reload while I think.');
-    // The agent started after the reload behaves.
-    setFault('');
+  await step('reload mid-turn: the chat comes back after Reload Window, the turn marked interrupted and the permission expired', async () => {
+    await restartWith('');
+    await send(frame, 'Please edit the notes while I reload.');
+    // The reload comes while the agent waits for the permission (the turn is running).
+    await frame.locator('[data-option-id]').first().waitFor({ timeout: 60_000 });
     await command('Developer: Reload Window');
     await page.locator('.monaco-workbench').waitFor({ timeout: 120_000 });
     frame = await chatFrame(page, 120_000);
-    await frame.locator('[data-kind="user_message"]', { hasText: 'Reload while I think.' }).first().waitFor({ timeout: 60_000 });
+    await frame.locator('[data-kind="user_message"]', { hasText: 'Please edit the notes while I reload.' }).first().waitFor({ timeout: 60_000 });
     await idle(frame);
+    const expired = frame.locator('.entry-notice', { hasText: 'Permission request expired' });
+    await expired.waitFor({ timeout: 30_000 });
+    await frame.locator('.entry-notice', { hasText: 'Interrupted:' }).waitFor({ timeout: 30_000 });
+    await expired.evaluate((el) => el.scrollIntoView({ block: 'center' }));
     await shot('06-reload-mid-turn.png');
     if ((await frame.locator('[data-option-id]').count()) !== 0) throw new Error('a permission button is clickable after the reload');
+    // The agent started after the reload goes on.
+    await send(frame, 'Back after the reload?');
+    await idle(frame);
+    await frame.locator('[data-kind="agent_message"]', { hasText: 'Back after the reload?' }).last().waitFor({ timeout: 60_000 });
   });
 } catch (e) {
   log(`stopped: ${e instanceof Error ? e.message : e}`);

@@ -40,6 +40,13 @@ export const zClientEvent = z.discriminatedUnion('event', [
   z.object({ event: z.literal('notice_removed'), sessionId: z.string().nullable(), key: z.string() }),
   /** Every notice of the session is gone (a restart, another session shown). */
   z.object({ event: z.literal('notices_cleared'), sessionId: z.string().nullable() }),
+  /**
+   * The connection that made the pending requests is gone (its agent exited, or the window that ran it
+   * closed): nothing it asked can be answered any more. Its unanswered permission requests are marked
+   * expired and, with `turn`, a prompt still running is marked interrupted (after an agent's exit the
+   * recovery supervisor says that instead).
+   */
+  z.object({ event: z.literal('connection_ended'), turn: z.boolean() }),
   /** The chat's Changes summaries, in their saved form (src/common/changes/persist.ts). */
   z.object({ event: z.literal('changes'), saved: z.unknown() }),
 ]);

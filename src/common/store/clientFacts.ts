@@ -23,7 +23,7 @@ export class ClientFacts {
     return this.changesSaved;
   }
 
-  apply(e: Exclude<ClientEvent, { event: 'terminal' }>, changes: StoreChange[]): void {
+  apply(e: Exclude<ClientEvent, { event: 'terminal' | 'connection_ended' }>, changes: StoreChange[]): void {
     switch (e.event) {
       case 'notice': {
         const list = this.notices(e.sessionId);

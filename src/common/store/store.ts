@@ -124,8 +124,27 @@ export class MessageStore {
     if (event.event === 'terminal') {
       const { sessionId, terminalId, append, replace, exit } = event;
       this.apply(sessionId, { kind: 'terminal_output', terminalId, owner: 'client', append, replace: replace === true, exit: exit ?? null }, step);
-    } else this.facts.apply(event, step.changes);
+    } else if (event.event === 'connection_ended') this.connectionEnded(event.turn, step);
+    else this.facts.apply(event, step.changes);
     return step.changes;
+  }
+
+  /** Whether the connection this store last heard left a request unanswered (see `connection_ended`). */
+  hasUnanswered(): boolean {
+    return this.pending['client->agent'].size + this.pending['agent->client'].size > 0;
+  }
+
+  private connectionEnded(turn: boolean, step: Step): void {
+    const mark = (sessionId: string, entryKey: string, notice: Omit<Notice, 'entryKey'>) => this.facts.apply({ event: 'notice', sessionId, notice: { ...notice, entryKey } }, step.changes);
+    for (const req of this.pending['agent->client'].values())
+      if (req.method === ClientMethods.sessionRequestPermission && req.sessionId !== null && req.localKey !== null)
+        mark(req.sessionId, req.localKey, { severity: 'info', title: 'Permission request expired: the agent that asked is no longer waiting.', description: 'Nothing was allowed.' });
+    if (turn)
+      for (const req of this.pending['client->agent'].values())
+        if (req.method === AgentMethods.sessionPrompt && req.sessionId !== null && req.localKey !== null)
+          mark(req.sessionId, req.localKey, { severity: 'warning', title: 'Interrupted: this turn was running when the window closed; it was not resumed.', description: 'Send a message to go on.' });
+    this.pending['client->agent'].clear();
+    this.pending['agent->client'].clear();
   }
 
   /** @internal Used by the reducer step; records a diagnostic and reports it as a change. */
@@ -267,6 +286,8 @@ export class MessageStore {
         if (tc.success) {
           this.apply(p.data.sessionId, { kind: 'permission_tool_call', patch: tc.data }, step);
           this.permissionOutcomes.request(id, p.data.sessionId, tc.data.toolCallId, params);
+          // The card the request is about, to mark it if the request is never answered.
+          pending.localKey = this.byId.get(p.data.sessionId)?.state().entries.findLast((e) => e.kind === 'tool_call' && e.toolCallId === tc.data.toolCallId)?.key ?? null;
         } else step.diagnostic('error', `session/request_permission toolCall rejected: ${issueText(tc.error)}`);
       }
     } else if (method === ClientMethods.elicitationCreate) {

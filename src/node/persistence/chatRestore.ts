@@ -2,7 +2,8 @@
  * What opening a saved chat adds to its store before anyone sees it, as client events (so the journal
  * records them like any other): the terminal views and Changes summaries older versions kept in side
  * files (`<id>.terminals.json`, `<id>.changes.json`), read once and then deleted; the end of every
- * terminal we ran that was still running when the window that ran it went away; and the removal of the
+ * terminal we ran that was still running when the window that ran it went away; the marks on a turn that
+ * was running and on permission requests left unanswered (`connection_ended`); and the removal of the
  * client's keyed notices, which spoke of that window's connection.
  */
 import { readFile, rm } from 'node:fs/promises';
@@ -59,6 +60,8 @@ export async function openedChat(dir: string, id: string, store: MessageStore): 
   // The client's keyed notices (a stall, a prompt to resend) were about the connection that went with the window.
   for (const sessionId of [null, ...store.sessions().map((s) => s.sessionId)])
     for (const n of store.notices(sessionId)) if (n.key !== undefined) apply({ event: 'notice_removed', sessionId, key: n.key });
+  // The connection went with the window: a turn it was running is interrupted, and what it asked can no longer be answered.
+  if (store.hasUnanswered()) apply({ event: 'connection_ended', turn: true });
   // Terminals we ran were stopped with the window that ran them: never "Running…" forever.
   for (const s of store.sessions())
     for (const [terminalId, t] of Object.entries(s.terminals))
