@@ -13,8 +13,8 @@ export interface QueuedPrompt {
   readonly images: readonly { readonly mimeType: string; readonly data: string }[];
   /** Editor context attached when the prompt was sent (chips in the prompt box). */
   readonly context?: readonly ContextItem[];
-  /** Blocks sent before the prompt's own (a branch's carried transcript). */
-  readonly prefix?: readonly ContentBlock[];
+  /** Blocks sent after the prompt's own (a branch's carried transcript, see `carriedPrompt`). */
+  readonly carried?: readonly ContentBlock[];
 }
 
 export class PromptQueue {

@@ -637,14 +637,15 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
   }
 
   /** The content blocks of a prompt: its text (with @-mentions resolved), context and images the agent accepts. */
-  private async promptBlocks({ text, images, context, prefix }: QueuedPrompt, caps: AgentCapabilities | undefined): Promise<ContentBlock[]> {
-    const blocks: ContentBlock[] = [...(prefix ?? []), ...(text ? (this.o.buildPrompt ? await this.o.buildPrompt(text, caps) : [{ type: 'text' as const, text }]) : [])];
+  private async promptBlocks({ text, images, context, carried }: QueuedPrompt, caps: AgentCapabilities | undefined): Promise<ContentBlock[]> {
+    const blocks: ContentBlock[] = text ? (this.o.buildPrompt ? await this.o.buildPrompt(text, caps) : [{ type: 'text' as const, text }]) : [];
     if (context?.length) blocks.push(...contextBlocks(context, caps?.promptCapabilities?.embeddedContext === true));
     if (images.length && caps?.promptCapabilities?.image === true) {
       for (const img of images) blocks.push({ type: 'image', mimeType: img.mimeType, data: img.data });
     } else if (images.length) {
       this.addNotice({ severity: 'warning', title: `${this.agent.name} does not accept images; the prompt was sent without them.` });
     }
+    blocks.push(...(carried ?? []));
     if (blocks.length === 0) blocks.push({ type: 'text', text: '(image)' }); // a prompt must not be empty
     return blocks;
   }

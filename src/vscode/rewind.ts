@@ -105,7 +105,7 @@ export async function branch(host: RewindHost, req: BranchRequest): Promise<stri
         const file = path.join(host.branchesDir(), `${chatId}.md`);
         await mkdir(path.dirname(file), { recursive: true });
         await writeFile(file, plan.carried.markdown, 'utf8');
-        prompt = { ...prompt, prefix: carriedPrompt(plan, fileUri(file), []) };
+        prompt = { ...prompt, carried: carriedPrompt(plan, fileUri(file), []) };
       }
     }
     host.setOrigin(chatId, origin);

@@ -131,7 +131,8 @@ suite('Rewind: edit an earlier message, code goes back too', () => {
     assert.ok(transcript?.type === 'resource' && 'text' in transcript.resource);
     assert.match(String(transcript.resource.text), /a first question/);
     assert.doesNotMatch(String(transcript.resource.text), /please edit the file/);
-    assert.ok(first.content.some((b) => b.type === 'text' && b.text === 'tell me more instead'));
+    const own = first.content[0];
+    assert.ok(own?.type === 'text' && own.text === 'tell me more instead', 'the user’s words come first (agents read them first and title the chat by them)');
     // Tool calls are named in the transcript, never replayed: the branch's session starts at its first prompt.
     assert.match(String(transcript.resource.text), /Tool call \(not replayed\)/);
     assert.strictEqual(branch.entries()[0]?.key, first.key, 'nothing of the earlier turns is replayed into the new session');

@@ -62,16 +62,17 @@ export function isCarriedBlock(b: ContentBlock): boolean {
 }
 
 /**
- * The first prompt of a `newSession` branch: a line saying what the attachment is, the transcript (at
- * `uri`: the host writes it there, so a link can be read and the user can open it), then the edited
- * message's own blocks. With nothing to carry it is the edited message alone.
+ * The first prompt of a `newSession` branch: the edited message's own blocks, then a line saying what the
+ * attachment is and the transcript (at `uri`: the host writes it there, so a link can be read and the
+ * user can open it). The user's words come first: agents read them first and title the chat by them.
+ * With nothing to carry it is the edited message alone.
  */
 export function carriedPrompt(plan: Extract<BranchPlan, { kind: 'newSession' }>, uri: string, edited: readonly ContentBlock[]): ContentBlock[] {
   if (!plan.carried) return [...edited];
   const meta = { [CARRIED_META]: true };
   const lead: ContentBlock = {
     type: 'text',
-    text: `This continues an earlier conversation; its transcript up to here is attached as ${CARRIED_NAME}${plan.carried.omitted ? ' (its oldest part left out)' : ''}. My next message follows.`,
+    text: `This message continues an earlier conversation; its transcript before this message is attached as ${CARRIED_NAME}${plan.carried.omitted ? ' (its oldest part left out)' : ''}.`,
     _meta: meta,
   };
   const counted = { ...meta, [CARRIED_MESSAGES_META]: plan.carried.messages };
@@ -79,7 +80,7 @@ export function carriedPrompt(plan: Extract<BranchPlan, { kind: 'newSession' }>,
     plan.carry === 'embedded'
       ? { type: 'resource', resource: { uri, mimeType: 'text/markdown', text: plan.carried.markdown }, _meta: counted }
       : { type: 'resource_link', uri, name: CARRIED_NAME, mimeType: 'text/markdown', size: utf8Length(plan.carried.markdown), _meta: counted };
-  return [lead, transcript, ...edited];
+  return [...edited, lead, transcript];
 }
 
 function utf8Length(s: string): number {

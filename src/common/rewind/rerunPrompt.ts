@@ -29,6 +29,6 @@ export function promptOfMessage(content: readonly ContentBlock[]): QueuedPrompt 
     images: draft.images,
     // Ids are the prompt's own: these items never become chips.
     ...(draft.context.length ? { context: draft.context.map((c, i) => ({ ...c, id: `rerun-${i}` })) } : {}),
-    ...(carried.length ? { prefix: carried } : {}),
+    ...(carried.length ? { carried } : {}),
   };
 }

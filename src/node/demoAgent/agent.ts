@@ -35,6 +35,7 @@ import type { ClientCapabilities, SessionInfo } from '../../common/protocol/requ
 import { onAcpNotification, onAcpRequest, rpcError } from '../transport/connection';
 import type { AcpConnection } from '../transport/connection';
 import { sendUpdate } from './send';
+import { demoTitle } from './title';
 import { chunkText } from './chunks';
 import * as text from './content';
 import { replayHistory, type ReplayShape } from './replay';
@@ -325,7 +326,7 @@ export class DemoAgent {
     s.history.push({ sessionUpdate: 'user_message_chunk', messageId: `user-${s.tag}${n}`, content: { type: 'text', text: promptText } });
     s.updatedAt = new Date().toISOString();
     if (s.title === null) {
-      s.title = promptText.slice(0, 60) || 'Untitled';
+      s.title = demoTitle(prompt, promptText);
       this.notify(s, { sessionUpdate: 'session_info_update', title: s.title, updatedAt: s.updatedAt });
     }
 

@@ -19,6 +19,7 @@ import { onAcpNotification, onAcpRequest, rpcError } from '../transport/connecti
 import type { AcpConnection } from '../transport/connection';
 import { sendUpdate } from './send';
 import { chunkText } from './chunks';
+import { demoTitle } from './title';
 import * as text from './content';
 import type { DemoAuth } from './auth';
 import { adoptedTag, knownSession, listedForArchiveFilter, registerSessionOps, sessionOpsCapabilities, unknownMessage } from './sessionOps';
@@ -209,7 +210,7 @@ export class DemoAgentV2 {
   private async run(s: Session, n: number, prompt: z.infer<typeof zPrompt>['prompt'], signal: AbortSignal): Promise<void> {
     const promptText = prompt.map((b) => (b.type === 'text' ? b.text : b.type === 'resource_link' ? `@${b.name}` : `[${b.type}]`)).join(' ').trim();
     if (s.title === null) {
-      s.title = promptText.slice(0, 60) || 'Untitled';
+      s.title = demoTitle(prompt, promptText);
       this.notify(s, { sessionUpdate: 'session_info_update', title: s.title, updatedAt: new Date().toISOString() });
       this.notify(s, { sessionUpdate: 'available_commands_update', availableCommands: this.state(s).availableCommands });
     }

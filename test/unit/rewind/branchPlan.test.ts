@@ -62,21 +62,22 @@ test('the first message has nothing to carry; an agent without embedded context 
   assert.equal(linked.kind === 'newSession' && linked.carry, 'link');
 });
 
-test('the first prompt: a lead line, the transcript (resource or link, marked as carried), then the edited message', () => {
+test('the first prompt: the edited message, then a lead line and the transcript (resource or link, marked as carried)', () => {
   const edited = [{ type: 'text' as const, text: 'second question, better' }];
   const embedded = planBranch(plainFork, chat, 4, 'Demo');
   assert.equal(embedded.kind, 'newSession');
   if (embedded.kind !== 'newSession') return;
   const blocks = carriedPrompt(embedded, 'file:///store/t.md', edited);
-  assert.deepEqual(blocks.map((b) => b.type), ['text', 'resource', 'text']);
-  assert.deepEqual(blocks.map(isCarriedBlock), [true, true, false]);
-  const res = blocks[1];
+  assert.deepEqual(blocks.map((b) => b.type), ['text', 'text', 'resource']);
+  assert.deepEqual(blocks.map(isCarriedBlock), [false, true, true]);
+  assert.equal(blocks[0], edited[0], 'the user’s words come first');
+  const res = blocks[2];
   assert.ok(res?.type === 'resource' && 'text' in res.resource);
   assert.equal(res.resource.mimeType, 'text/markdown');
   assert.equal(res.resource.text, embedded.carried?.markdown);
   const linked = planBranch(noEmbed, chat, 4, 'Demo');
   if (linked.kind !== 'newSession') return assert.fail('a new session');
-  const link = carriedPrompt(linked, 'file:///store/t.md', edited)[1];
+  const link = carriedPrompt(linked, 'file:///store/t.md', edited)[2];
   assert.ok(link?.type === 'resource_link');
   assert.equal(link.uri, 'file:///store/t.md');
   assert.deepEqual(link._meta, { [CARRIED_META]: true, [CARRIED_MESSAGES_META]: linked.carried?.messages });

@@ -32,9 +32,9 @@ test('text, images and context come back; a carried transcript stays in front, a
   assert.equal(p.text, 'try again');
   assert.deepEqual(p.images, [{ mimeType: 'image/png', data: 'AAAA' }]);
   assert.deepEqual(p.context, [{ id: 'rerun-0', kind: 'selection', path: '/ws/a.ts', lines: [2, 3], text: 'x\ny', size: 3 }]);
-  assert.deepEqual(p.prefix, [lead, transcript]);
+  assert.deepEqual(p.carried, [lead, transcript]);
 });
 
-test('a plain message has no context and no prefix', () => {
+test('a plain message has no context and no carried transcript', () => {
   assert.deepEqual(promptOfMessage([{ type: 'text', text: 'hi' }]), { text: 'hi', images: [] });
 });
