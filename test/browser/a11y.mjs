@@ -417,8 +417,9 @@ export function registerA11yTests(test) {
     assert.ok(all.length < full.length + 250, `${all.length} characters said for a ${full.length}-character answer`);
     assert.equal(said.filter((s) => s.includes('I will run chunk0')).length, 1, `the message is said once: ${JSON.stringify(said)}`);
     assert.ok(said.some((s) => s.includes(full)), 'the whole finished message');
+    // The reader is scrolled to the top: the first new entry also offers Jump to latest, said once.
     assert.deepEqual(said.map((s) => s.replace(full, '<message>')), [
-      'Agent is working.',
+      'New messages below. Jump to latest is available. Agent is working.',
       '<message>. Run npm test: In progress.',
       'Run npm test: terminal exited with code 0.',
       'Run npm test: Completed.',

@@ -359,8 +359,11 @@ try {
     await branch.locator('details.carried summary').click();
     await branch.locator('.carried-markdown').waitFor({ timeout: 10_000 });
     // Its provenance: the branch's message tree says where it was branched from.
-    await page.locator('.activitybar .action-label[aria-label^="ACP Chat"]').first().click();
-    await page.locator('.sidebar .monaco-list-row', { hasText: 'forked from' }).first().waitFor({ timeout: 30_000 });
+    // The tree follows the focused chat; it is in the side bar, or in the panel area while the side bar
+    // shows a chat (item 4 leaves it so): VS Code's focus command for the view finds it in either place.
+    await branch.locator('textarea[aria-label="Prompt"]').click();
+    await command('Focus on ACP Messages View');
+    await page.locator('.sidebar .monaco-list-row, .panel .monaco-list-row', { hasText: 'forked from' }).first().waitFor({ timeout: 30_000 });
     await branch.locator('[data-kind="user_message"]').first().evaluate((el) => el.scrollIntoView({ block: 'start' }));
     await shot('rewind-3-branch.png');
     // Regenerate on the branch: another branch at its last prompt (nothing to undo: the edit was allowed, so asked).
