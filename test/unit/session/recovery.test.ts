@@ -61,6 +61,10 @@ describe('recovery', () => {
     clock.advance(0);
     await until(() => session.turnState === 'idle' && agent.connections === 2, 'the restart');
     assert.deepEqual(session.panelState().permissions, []);
+    const expired = session.panelState().notices.filter((n) => /^Permission request expired/.test(n.title));
+    assert.equal(expired.length, 1, 'the card the crash left is marked expired');
+    const card = session.entries().find((e) => e.kind === 'tool_call' && e.key === expired[0]?.entryKey);
+    assert.ok(card, 'on the tool call the permission was about');
     session.dispose();
   });
 
