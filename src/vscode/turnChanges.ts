@@ -117,6 +117,22 @@ async function restore(path: string, text: string | null, label: string): Promis
   if (!wasDirty && !(await doc.save())) throw new Error('could not save the file');
 }
 
+/** Resolves once `doc` holds `disk` (VS Code reloads a clean document when its file changes), or after a bound. */
+function caughtUp(doc: vscode.TextDocument, disk: string | null, ms = 5_000): Promise<void> {
+  if (disk === null || doc.getText() === disk) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      sub.dispose();
+      resolve();
+    };
+    const sub = vscode.workspace.onDidChangeTextDocument((e) => {
+      if (e.document === doc && doc.getText() === disk) done();
+    });
+    const timer = setTimeout(done, ms);
+  });
+}
+
 /**
  * Several restores as one WorkspaceEdit (a rewind: one Ctrl+Z in the editor brings them all back). Files
  * that were not dirty are saved afterwards, so the agent's tools read the disk as the user sees it.
@@ -131,6 +147,9 @@ async function restoreAll(items: readonly { readonly path: string; readonly text
     else if ((await readDisk(uri)) === null) edit.createFile(uri, { ignoreIfExists: true, contents: new TextEncoder().encode(text) }, meta);
     else {
       const doc = openDocument(uri) ?? (await vscode.workspace.openTextDocument(uri));
+      // An editor that has not caught up with the agent's last write to disk would make VS Code refuse
+      // the whole edit ("changed in the meantime"): wait until it has reloaded the file.
+      if (!doc.isDirty) await caughtUp(doc, await readDisk(uri));
       if (!doc.isDirty) toSave.push(doc);
       edit.replace(uri, new vscode.Range(new vscode.Position(0, 0), doc.lineAt(doc.lineCount - 1).range.end), text, meta);
     }
