@@ -209,13 +209,15 @@ function onSignalStopAll() {
 
 /**
  * Named UI steps, each logged with its time and counted. A failed step is rethrown (the run stops) unless
- * `keepGoing(name)`; `onFail(name)` runs first (a failure screenshot).
+ * `keepGoing(name)`; `onFail(name)` runs first (a failure screenshot). With `only` (words from the command
+ * line), a step runs when its name contains one of them, and setup steps always.
  */
-export function stepRunner({ keepGoing = () => false, onFail = async () => {} } = {}) {
+export function stepRunner({ keepGoing = () => false, onFail = async () => {}, only = [] } = {}) {
   const r = {
     passed: 0,
     failed: 0,
     async step(name, fn) {
+      if (only.length && !only.some((f) => name.includes(f)) && !name.startsWith('setup')) return;
       const t0 = Date.now();
       try {
         await fn();
