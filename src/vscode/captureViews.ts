@@ -7,7 +7,7 @@ import { Disposable } from '../common/util/lifecycle';
 import { ChatPanel, CHAT_VIEW_TYPE } from './chatPanel';
 import { CaptureSession } from './captureSession';
 import type { MessageTreeProvider } from './messageTree';
-import { createSessionUi } from './sessionUi';
+import { createChatUi } from './chatUi';
 import type { VirtualDocuments } from './virtualDocuments';
 
 export class CaptureViews extends Disposable {
@@ -48,7 +48,7 @@ export class CaptureViews extends Disposable {
     const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
     const name = uri.path.split('/').pop() ?? 'capture';
     let capturePanel: vscode.WebviewPanel | undefined;
-    const ui = createSessionUi({ docs: this.docs, log: this.log, revealInTree: (sid, key) => this.revealInTree(sid, key), isPanelVisible: () => true, showPanel: () => undefined, chatColumn: () => capturePanel?.viewColumn });
+    const ui = createChatUi({ docs: this.docs, log: this.log, revealInTree: (sid, key) => this.revealInTree(sid, key), isPanelVisible: () => true, showPanel: () => undefined, chatColumn: () => capturePanel?.viewColumn });
     const capture = new CaptureSession(name, text, ui);
     const webviewPanel = (capturePanel = vscode.window.createWebviewPanel(CHAT_VIEW_TYPE + '.capture', `Capture · ${name}`, vscode.ViewColumn.Active, { enableScripts: true }));
     const panel = new ChatPanel(webviewPanel, this.extensionUri, capture, this.log);

@@ -1,5 +1,5 @@
 /**
- * Builds the live ChatSession of one chat: its own store (restored from its journal), capture file,
+ * Builds the live ChatController of one chat: its own store (restored from its journal), capture file,
  * terminals, permission handlers and UI ports. Everything here is per chat, so two chats (also of the
  * same agent) share nothing but the settings, the log and the workspace's file access.
  */
@@ -9,13 +9,13 @@ import type { ChatRecord } from '../common/chats/registry';
 import type { ConnectAgent } from '../node/acp/agentLink';
 import { CaptureFile, readCaptureRecords } from '../node/capture/captureFile';
 import { NodeTerminalHost } from '../node/terminals';
-import { ChatSession } from './chatSession';
-import { createClientHandlers } from './clientHandlers';
+import { ChatController } from '../node/chat/chatController';
+import { createClientHandlers } from '../node/chat/clientHandlers';
 import type { FileAccess } from './fsHandlers';
 import { buildPrompt } from './promptBuilder';
-import { sessionToAttach, type SessionPersistence } from './sessionPersistence';
-import type { EarlierLink } from './sessionPorts';
-import { createSessionUi } from './sessionUi';
+import { sessionToAttach, type ChatPersistence } from '../node/chat/chatPersistence';
+import type { EarlierLink } from '../node/chat/chatPorts';
+import { createChatUi } from './chatUi';
 import { createTurnChanges } from './turnChanges';
 import type { VirtualDocuments } from './virtualDocuments';
 
@@ -30,7 +30,7 @@ export interface ChatFactoryDeps {
   readonly log: vscode.LogOutputChannel;
   readonly docs: VirtualDocuments;
   readonly files: FileAccess;
-  readonly persistence: SessionPersistence;
+  readonly persistence: ChatPersistence;
   readonly connect: ConnectAgent;
   settings(): Settings;
   capturesDir(): string;
@@ -54,9 +54,9 @@ export function captureName(chat: ChatRecord): string {
 
 /**
  * The chat's session, with its agent; `configured` null: the settings do not name the chat's agent, and
- * the session waits for them (ChatSession.agentConfigured) rather than running another agent.
+ * the session waits for them (ChatController.agentConfigured) rather than running another agent.
  */
-export function createChatSession(d: ChatFactoryDeps, chat: ChatRecord, configured: AgentConfig | null): ChatSession {
+export function createChatSession(d: ChatFactoryDeps, chat: ChatRecord, configured: AgentConfig | null): ChatController {
   const initial: AgentConfig = configured ?? { id: chat.agentId, name: chat.agentId, command: '(not configured)', args: [], env: {} };
   // The session's agent may be configured later: names are read from it when needed.
   const agentName = (): string => owner?.agent.name ?? initial.name;
@@ -65,14 +65,14 @@ export function createChatSession(d: ChatFactoryDeps, chat: ChatRecord, configur
   const name = captureName(chat);
   let capture: CaptureFile | undefined;
   // The session is created below; terminal events reach it through this late-bound reference.
-  let owner: ChatSession | undefined;
+  let owner: ChatController | undefined;
   const terminals = new NodeTerminalHost({
     defaultCwd: cwd,
     admitCwd: (dir, sid) => d.files.checkTerminalCwd(dir, { agentName: agentName(), sessionId: sid, scope: chat.id }),
     onOutput: (id, text) => owner?.terminalEvent(id, text),
     onExit: (id, status) => owner?.terminalEvent(id, '', { exitCode: status.exitCode ?? null, signal: status.signal ?? null }),
   });
-  const ui = createSessionUi({
+  const ui = createChatUi({
     docs: d.docs,
     log: d.log,
     revealInTree: (sid, key) => d.revealInTree(chat.id, sid, key),
@@ -91,7 +91,7 @@ export function createChatSession(d: ChatFactoryDeps, chat: ChatRecord, configur
     save: (saved) => owner?.recordChanges(saved),
     insideWorkspace: (p) => d.files.insideWorkspace(p),
   });
-  const session: ChatSession = new ChatSession({
+  const session: ChatController = new ChatController({
     agent: initial,
     agentMissing: configured === null,
     cwd,

@@ -1,5 +1,5 @@
 /**
- * ChatService: owns every chat (src/common/chats/registry.ts lists them; each live one is a ChatSession
+ * ChatService: owns every chat (src/common/chats/registry.ts lists them; each live one is a ChatController
  * with its own agent process, store, journal, capture and terminals), the editor tabs and the side bar
  * view that show them, which chat is focused (the tree, the protocol log and the capability view follow
  * it), and what they share (settings, log, storage). Commands call into it.
@@ -26,7 +26,7 @@ import { noticeText } from '../common/untrusted';
 import { spawnAgent, type ConnectAgent } from '../node/acp/agentLink';
 import { ChatPanel, CHAT_VIEW_TYPE } from './chatPanel';
 import type { ChatWebview } from './chatWebview';
-import { ChatSession } from './chatSession';
+import { ChatController } from '../node/chat/chatController';
 import { changesKey, createChatSession, earlierKey } from './chatFactory';
 import { VirtualDocuments } from './virtualDocuments';
 import { FileAccess } from './fsHandlers';
@@ -35,10 +35,10 @@ import { MessageTreeViews } from './messageTreeViews';
 import { findWorkspaceFiles } from './promptBuilder';
 import { CHAT_SIDEBAR_VIEW, SideBarChat } from './sideBarView';
 import { CaptureViews } from './captureViews';
-import { forgetChatSessions } from './forgetSessions';
+import { forgetChatSessions } from '../node/chat/forgetSessions';
 import { forkChatState } from '../common/chats/chatState';
 import { watchChatSplits } from './splitWatcher';
-import { ChatElsewhereError, type SessionPersistence } from './sessionPersistence';
+import { ChatElsewhereError, type ChatPersistence } from '../node/chat/chatPersistence';
 import { ChatAttention, attentionBadge } from './chatAttention';
 
 const RECENT_LOG_LINES = 2000;
@@ -78,7 +78,7 @@ export class ChatService extends Disposable {
   /** The agent new chats start with (ACP: Select Agent, the status bar). */
   private selectedAgentId: string;
   private registryValue: ChatRegistry | undefined;
-  private readonly live = new Map<string, ChatSession>();
+  private readonly live = new Map<string, ChatController>();
   private readonly tabs = new Map<string, ChatPanel>();
   /** More tabs of a chat, in other groups (Split Editor on its tab); the first tab stays in `tabs`. */
   private readonly splits = new Map<string, Set<ChatPanel>>();
@@ -88,19 +88,19 @@ export class ChatService extends Disposable {
   private readonly status = createChatStatus();
   /** The dot on chats with something unseen, and the notifications that call the user back. */
   private readonly attention: ChatAttention;
-  private readonly focusEmitter = this.register(new Emitter<ChatSession | undefined>());
+  private readonly focusEmitter = this.register(new Emitter<ChatController | undefined>());
   /** The focused chat changed (a tab or the side bar view became active, or a chat was opened or deleted). */
-  readonly onDidChangeFocusedChat: Event<ChatSession | undefined> = this.focusEmitter.event;
+  readonly onDidChangeFocusedChat: Event<ChatController | undefined> = this.focusEmitter.event;
   /** Set while the window closes: tabs disposed then stay "open" in the registry, to be restored. */
   private closing = false;
 
   /** Opened on first use (`ready()`), so activating the extension reads no saved chats. */
-  private persistence: SessionPersistence | undefined;
+  private persistence: ChatPersistence | undefined;
   private opening: Promise<void> | undefined;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
-    private readonly openPersistence: () => Promise<SessionPersistence>,
+    private readonly openPersistence: () => Promise<ChatPersistence>,
     private readonly connect: ConnectAgent = spawnAgent,
   ) {
     super();
@@ -196,7 +196,7 @@ export class ChatService extends Disposable {
   }
 
   /** A live chat by id. */
-  chat(chatId: string): ChatSession | undefined {
+  chat(chatId: string): ChatController | undefined {
     return this.live.get(chatId);
   }
 
@@ -206,13 +206,13 @@ export class ChatService extends Disposable {
   }
 
   /** The focused chat, if it is live (it always is while shown). */
-  get focusedChat(): ChatSession | undefined {
+  get focusedChat(): ChatController | undefined {
     const id = this.focusedChatId;
     return id === undefined ? undefined : this.live.get(id);
   }
 
   /** The chat id of a live session. */
-  chatIdOf(session: ChatSession): string | undefined {
+  chatIdOf(session: ChatController): string | undefined {
     for (const [id, s] of this.live) if (s === session) return id;
     return undefined;
   }
@@ -221,7 +221,7 @@ export class ChatService extends Disposable {
    * The focused chat if it is live, else made live like `activeChat()` when it has nothing saved (a new
    * chat). Requires `ready()`; a saved chat that is not live needs `activeChat()`.
    */
-  activeSession(): ChatSession {
+  activeSession(): ChatController {
     const focused = this.focusedChatId;
     if (focused !== undefined) return this.liveChat(focused);
     const record = this.registry.lastFocused((c) => c.agentId === this.selectedAgentId) ?? this.registry.create(this.selectedAgentId, Date.now());
@@ -231,7 +231,7 @@ export class ChatService extends Disposable {
   }
 
   /** The focused chat (made live), else a chat of the selected agent. Commands that act on "the chat" use this. */
-  async activeChat(): Promise<ChatSession> {
+  async activeChat(): Promise<ChatController> {
     await this.ready();
     const focused = this.focusedChatId;
     if (focused !== undefined) return this.takeChat(focused);
@@ -245,7 +245,7 @@ export class ChatService extends Disposable {
    * The live session of a chat, taken for this window first (read from its folder, locked): refused with
    * a message when another window of the workspace has the chat open.
    */
-  private async takeChat(chatId: string): Promise<ChatSession> {
+  private async takeChat(chatId: string): Promise<ChatController> {
     const live = this.live.get(chatId);
     if (live) return live;
     await this.claim(chatId);
@@ -263,7 +263,7 @@ export class ChatService extends Disposable {
   }
 
   /** The focused chat if it is live: for commands that must not start an agent (cancel, export). */
-  existingSession(): ChatSession | undefined {
+  existingSession(): ChatController | undefined {
     return this.focusedChat;
   }
 
@@ -327,7 +327,7 @@ export class ChatService extends Disposable {
    * fork's session in the source's store (the shared history the store copied when session/fork
    * answered, same keys), saved at once; its own agent then reattaches the fork (resume or load).
    */
-  async openFork(source: ChatSession, forkSessionId: string): Promise<ChatPanel> {
+  async openFork(source: ChatController, forkSessionId: string): Promise<ChatPanel> {
     await this.ready();
     const persistence = this.persistence;
     if (!persistence) throw new Error('ChatService.ready() must complete before a chat is forked');
@@ -511,7 +511,7 @@ export class ChatService extends Disposable {
     this.focus(id);
   }
 
-  private async sideBarInitial(): Promise<{ chatId: string; model: ChatSession; title: string } | undefined> {
+  private async sideBarInitial(): Promise<{ chatId: string; model: ChatController; title: string } | undefined> {
     await this.ready();
     const saved = this.context.workspaceState.get<string>(SIDEBAR_CHAT_KEY);
     const id = (saved !== undefined && this.registry.has(saved) ? saved : undefined) ?? this.focusedChatId ?? this.registry.history()[0]?.id;
@@ -605,7 +605,7 @@ export class ChatService extends Disposable {
   }
 
   /** The live session of a chat (created, and its agent started, on first use). Requires `ready()`. */
-  private liveChat(chatId: string): ChatSession {
+  private liveChat(chatId: string): ChatController {
     const existing = this.live.get(chatId);
     if (existing) return existing;
     const record = this.registry.get(chatId);
@@ -658,7 +658,7 @@ export class ChatService extends Disposable {
   }
 
   /** Keeps the registry's session id and title in step with the chat, and the tab titles with both. */
-  private syncRecord(chatId: string, session: ChatSession, used: boolean): void {
+  private syncRecord(chatId: string, session: ChatController, used: boolean): void {
     const title = session.current()?.title ?? null;
     const record = this.registryValue?.update(chatId, { sessionId: session.sessionId, title, ...(used ? { updatedAt: Date.now() } : {}) });
     if (!record) return;

@@ -10,8 +10,6 @@ import type { PanelChange } from '../common/webview/panelChanges';
 import * as vscode from 'vscode';
 import {
   type HostToWebview,
-  type PanelState,
-  type WebviewToHost,
   WEBVIEW_PROTOCOL_VERSION,
   zWebviewToHost,
 } from '../common/webview/contract';
@@ -19,16 +17,11 @@ import { makeNonce, renderWebviewHtml } from '../common/webview/html';
 import { PatchBatcher } from '../common/webview/patchBatcher';
 import { rawOf } from '../common/webview/viewEntry';
 import { snapshotMessages } from '../common/webview/snapshot';
-import type { Entry } from '../common/store/model';
-import { Disposable, Emitter, type Event, type IDisposable } from '../common/util/lifecycle';
+import { Disposable, Emitter, type IDisposable } from '../common/util/lifecycle';
 import { errorText } from '../common/util/errors';
+import type { ChatModel } from '../common/webview/chatModel';
 
-/** What the panel shows and whom it tells about the user's actions. Implemented by the session controller. */
-export interface ChatModel {
-  snapshot(): { entries: readonly Entry[]; panel: PanelState };
-  readonly onDidChange: Event<readonly PanelChange[]>;
-  handleWebviewMessage(message: WebviewToHost): void;
-}
+export type { ChatModel } from '../common/webview/chatModel';
 
 /** Posting more often than this gains nothing (one display frame) and costs serialization per chunk. */
 const FRAME_MS = 16;

@@ -8,7 +8,7 @@ import { addToChat, fileItem, problemsItem, selectionItem, urisFrom } from './co
 import { showAgentCapabilities, showProtocolLog, showProtocolMessages } from './inspector';
 import { deleteChatCommand, pickSession, pickSideBarChat } from './chatHistory';
 import { branch, branchRequestFrom, editMessage, regenerate, retry, type RewindHost } from './rewind';
-import { RewindCommands } from './rewindCommands';
+import { RewindCommands } from '../common/rewind/rewindCommands';
 import { archiveChat, forkChat, forkPointFrom, logout, renameChat, SessionCommands, unarchiveChat, type SessionCommandHost } from './sessionCommands';
 
 export const Commands = {

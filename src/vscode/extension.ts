@@ -7,11 +7,14 @@ import { ChatService } from './chatService';
 import { CHAT_VIEW_TYPE } from './chatPanel';
 import { CHAT_SIDEBAR_VIEW } from './sideBarView';
 import { CommandRegistry } from './commands';
-import { createApi, type AcpChatApi } from './api';
-import { openPersistence } from './filePersistence';
+import { createApi, type ChatApi } from '../node/chat/api';
+import { openPersistence } from '../node/chat/filePersistence';
 import { noticeText } from '../common/untrusted';
 import { currentWorkspace } from './chatHomeLocation';
 import { chatHome } from '../node/persistence/chatHome';
+
+/** What `activate()` returns (see ChatApi), with this extension's chat service. */
+export type AcpChatApi = ChatApi<ChatService>;
 
 export async function activate(context: vscode.ExtensionContext): Promise<AcpChatApi> {
   // Saved chats are opened on first use, not here: activation stays cheap. They are kept per workspace

@@ -24,14 +24,7 @@ import { readChecked, readText, recheckTarget, writeChecked } from '../node/safe
 import { rpcError } from '../node/transport/connection';
 import { ErrorCodes } from '../common/protocol/methods';
 import { inFileEol } from '../common/changes/eol';
-
-/** Who asks: the agent's display name and the ACP session the request belongs to. */
-export interface Requester {
-  readonly agentName: string;
-  readonly sessionId: string;
-  /** Whose session it is (the chat): "Allow for This Session" never carries over to another chat's session of the same id. */
-  readonly scope: string;
-}
+import type { AgentWrite, Requester } from '../node/chat/clientHandlers';
 
 /** Asks the user (a modal warning by default; scripted in tests): resolves to the chosen button or undefined. */
 export type Confirm = (message: string, detail: string, ...buttons: string[]) => Promise<string | undefined>;
@@ -61,12 +54,6 @@ function showsText(doc: vscode.TextDocument, text: string): Promise<boolean> {
     });
     const timer = setTimeout(() => done(false), RELOAD_WAIT_MS);
   });
-}
-
-/** A write the agent made through the client: the file's text before (null: it did not exist) and after. */
-export interface AgentWrite {
-  readonly previous: string | null;
-  readonly written: string;
 }
 
 /** Whether to show each file an agent edits, and the chat's column (an edited file never opens over the chat). */

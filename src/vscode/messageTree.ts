@@ -9,30 +9,16 @@ import {
   groupChildren,
   sessionChildren,
   sessionNode,
-  type BranchOrigin,
   type TreeGroup,
   type TreeNode,
 } from '../common/debug/treeModel';
-import type { Diagnostic, SessionState } from '../common/store/model';
-import type { CaptureRecord } from '../common/debug/protocolLog';
-import type { Finding } from '../common/conformance';
-import { Disposable, Emitter, type Event } from '../common/util/lifecycle';
+import type { SessionState } from '../common/store/model';
+import { Disposable, Emitter } from '../common/util/lifecycle';
+import type { TreeSource } from '../common/debug/treeSource';
+
+export type { TreeSource } from '../common/debug/treeSource';
 
 export const MESSAGE_TREE_VIEW = 'acpChat.messages';
-
-/** What the tree shows. Implemented by the session controller (live) and by opened captures. */
-export interface TreeSource {
-  readonly label: string;
-  sessions(): readonly SessionState[];
-  diagnostics(sessionId: string): readonly Diagnostic[];
-  readonly onDidChangeTree: Event<void>;
-  /** The recorded messages with these seqs (an entry's `stats.lines`), for "Show Protocol Messages". */
-  protocolRecords(seqs: ReadonlySet<number>): readonly CaptureRecord[];
-  /** Conformance findings about this session (and the connection), by capture line; absent: not checked. */
-  findings?(sessionId: string): readonly Finding[];
-  /** Where the chat was branched from (provenance `forked`); shown under its first session. */
-  origin?(): BranchOrigin | null;
-}
 
 const REFRESH_MS = 150;
 

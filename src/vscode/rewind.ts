@@ -19,20 +19,20 @@ import { lastUserMessage, promptOfMessage } from '../common/rewind/rerunPrompt';
 import type { HostToWebview } from '../common/webview/contract';
 import { noticeText } from '../common/untrusted';
 import { errorText } from '../common/util/errors';
-import type { ChatSession } from './chatSession';
+import type { ChatController } from '../node/chat/chatController';
 
 /** What the commands need from the chat service. */
 export interface RewindHost {
   /** `chatId`'s chat, else the focused one; live and started. */
-  chat(chatId?: string): Promise<ChatSession>;
-  chatIdOf(chat: ChatSession): string | undefined;
+  chat(chatId?: string): Promise<ChatController>;
+  chatIdOf(chat: ChatController): string | undefined;
   /** Shows the chat and posts `message` to its panel once the panel is ready. */
-  postTo(chat: ChatSession, message: HostToWebview): Promise<void>;
+  postTo(chat: ChatController, message: HostToWebview): Promise<void>;
   /** A new chat showing the fork `forkSessionId` of `source`; its id. */
-  openFork(source: ChatSession, forkSessionId: string): Promise<string>;
+  openFork(source: ChatController, forkSessionId: string): Promise<string>;
   /** A new chat of `agentId`; its id. */
   newChat(agentId: string): Promise<string>;
-  live(chatId: string): ChatSession | undefined;
+  live(chatId: string): ChatController | undefined;
   setOrigin(chatId: string, origin: ChatOrigin): void;
   /** Where carried transcripts are written. */
   branchesDir(): string;
@@ -126,7 +126,7 @@ const KEEP = 'Branch, Keep Files';
  * Offers to undo the Changes of the turns after the branch point (shown after `laterKeys`); false when
  * the user cancelled the branch. Nothing to undo asks nothing.
  */
-async function rewindFiles(chat: ChatSession, sessionId: string, laterKeys: ReadonlySet<string>): Promise<boolean> {
+async function rewindFiles(chat: ChatController, sessionId: string, laterKeys: ReadonlySet<string>): Promise<boolean> {
   const review = chat.review;
   if (!review) return true;
   let answer: string | undefined = KEEP;

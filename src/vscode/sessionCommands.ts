@@ -9,7 +9,7 @@ import { OPERATION_METHOD, supportsOperation, type SessionOperation } from '../c
 import { labelText, noticeText } from '../common/untrusted';
 import { errorText } from '../common/util/errors';
 import { listAllSessions } from '../node/acp/sessions';
-import type { ChatSession } from './chatSession';
+import type { ChatController } from '../node/chat/chatController';
 
 /** Command ids (also used by the webview's and the tree's Fork Chat Here). */
 export const SessionCommands = {
@@ -23,9 +23,9 @@ export const SessionCommands = {
 /** What the commands need from the chat service. */
 export interface SessionCommandHost {
   /** The chat the command acts on: `chatId`'s, else the focused one; created and started if need be. */
-  chat(chatId?: string): Promise<ChatSession>;
+  chat(chatId?: string): Promise<ChatController>;
   /** Opens the fork as a new chat (the source chat's store already holds it, with the shared history). */
-  showFork(source: ChatSession, forkSessionId: string): Promise<void>;
+  showFork(source: ChatController, forkSessionId: string): Promise<void>;
 }
 
 /** Where "Fork Chat Here" was invoked: a user message of a session (from a chat's webview or the message tree). */
@@ -53,7 +53,7 @@ const WHAT: Readonly<Record<SessionOperation, string>> = {
 };
 
 /** Starts the chat's agent and says, when it lacks `op`, that it does; true when the operation may go ahead. */
-async function supported(chat: ChatSession, op: SessionOperation): Promise<boolean> {
+async function supported(chat: ChatController, op: SessionOperation): Promise<boolean> {
   await chat.start();
   const caps = chat.client?.agentCapabilities;
   if (!chat.client || chat.client.isClosed) {
@@ -66,7 +66,7 @@ async function supported(chat: ChatSession, op: SessionOperation): Promise<boole
   return false;
 }
 
-function failed(chat: ChatSession, what: string, e: unknown): void {
+function failed(chat: ChatController, what: string, e: unknown): void {
   void vscode.window.showErrorMessage(`${noticeText(chat.agent.name)}: ${noticeText(what)} failed: ${noticeText(errorText(e))}`);
 }
 

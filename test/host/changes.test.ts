@@ -9,7 +9,7 @@ import * as assert from 'assert';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { api, until } from './util';
-import type { AcpChatApi } from '../../src/vscode/api';
+import type { AcpChatApi } from '../../src/vscode/extension';
 import type { ChangeSetView } from '../../src/common/changes/view';
 
 const decode = (b: Uint8Array) => new TextDecoder().decode(b);

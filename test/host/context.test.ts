@@ -7,7 +7,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { api, until } from './util';
 import type { ContentBlock } from '../../src/common/protocol/content';
-import type { AcpChatApi } from '../../src/vscode/api';
+import type { AcpChatApi } from '../../src/vscode/extension';
 
 async function lastUserBlocks(a: AcpChatApi): Promise<readonly ContentBlock[]> {
   const users = a.transcript().filter((e) => e.kind === 'user_message');

@@ -9,9 +9,9 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { api, until } from './util';
-import type { AcpChatApi } from '../../src/vscode/api';
+import type { AcpChatApi } from '../../src/vscode/extension';
 import type { ChatPanel } from '../../src/vscode/chatPanel';
-import type { ChatSession } from '../../src/vscode/chatSession';
+import type { ChatController } from '../../src/node/chat/chatController';
 import type { PermissionView } from '../../src/common/webview/contract';
 
 const demoPath = () => path.join(vscode.extensions.getExtension('acp-chat.acp-chat')!.extensionPath, 'dist', 'demo-agent.js');
@@ -28,7 +28,7 @@ async function withSecondAgent<T>(run: () => Promise<T>): Promise<T> {
   }
 }
 
-function chatOf(a: AcpChatApi, panel: ChatPanel): { id: string; session: ChatSession } {
+function chatOf(a: AcpChatApi, panel: ChatPanel): { id: string; session: ChatController } {
   const id = panel.chatId;
   assert.ok(id);
   const session = a.service.chat(id);
@@ -36,7 +36,7 @@ function chatOf(a: AcpChatApi, panel: ChatPanel): { id: string; session: ChatSes
   return { id, session };
 }
 
-function answerPermission(session: ChatSession, request: PermissionView, kind: 'allow_once' | 'reject_once'): void {
+function answerPermission(session: ChatController, request: PermissionView, kind: 'allow_once' | 'reject_once'): void {
   const option = request.options.find((o) => o.kind === kind);
   assert.ok(option && session.broker.respond(request.requestId, option.optionId));
 }

@@ -8,12 +8,12 @@ import * as assert from 'assert';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { api, until } from './util';
-import type { AcpChatApi } from '../../src/vscode/api';
-import type { ChatSession } from '../../src/vscode/chatSession';
+import type { AcpChatApi } from '../../src/vscode/extension';
+import type { ChatController } from '../../src/node/chat/chatController';
 
 const demoPath = () => path.join(vscode.extensions.getExtension('acp-chat.acp-chat')!.extensionPath, 'dist', 'demo-agent.js');
 
-async function faultyChat(a: AcpChatApi, fault: string): Promise<{ id: string; session: ChatSession; done: () => Promise<void> }> {
+async function faultyChat(a: AcpChatApi, fault: string): Promise<{ id: string; session: ChatController; done: () => Promise<void> }> {
   const config = vscode.workspace.getConfiguration('acpChat');
   const before = config.inspect('agents')?.globalValue;
   const agentId = `demo-${fault}`;
@@ -34,8 +34,8 @@ async function faultyChat(a: AcpChatApi, fault: string): Promise<{ id: string; s
   };
 }
 
-const notice = (s: ChatSession, key: string) => s.panelState().notices.find((n) => n.key === key);
-const userTexts = (s: ChatSession) => s.entries().flatMap((e) => (e.kind === 'user_message' ? [e.content.map((b) => ('text' in b ? b.text : '')).join('')] : []));
+const notice = (s: ChatController, key: string) => s.panelState().notices.find((n) => n.key === key);
+const userTexts = (s: ChatController) => s.entries().flatMap((e) => (e.kind === 'user_message' ? [e.content.map((b) => ('text' in b ? b.text : '')).join('')] : []));
 
 suite('Recovery from agent crashes', () => {
   test('an agent that crashes mid-turn is restarted and the session reattached; nothing is resent', async () => {

@@ -11,8 +11,8 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import * as fs from 'fs';
 import { api, until } from './util';
-import type { AcpChatApi } from '../../src/vscode/api';
-import { RewindCommands } from '../../src/vscode/rewindCommands';
+import type { AcpChatApi } from '../../src/vscode/extension';
+import { RewindCommands } from '../../src/common/rewind/rewindCommands';
 import { isCarriedBlock } from '../../src/common/rewind/branchPlan';
 
 const decode = (b: Uint8Array) => new TextDecoder().decode(b);

@@ -11,7 +11,7 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { api, ensureDemoTurn, until } from './util';
-import type { AcpChatApi } from '../../src/vscode/api';
+import type { AcpChatApi } from '../../src/vscode/extension';
 
 type Answer = (message: string, items: readonly string[]) => string | undefined;
 type Shown = { kind: 'info' | 'warning' | 'error'; message: string };

@@ -12,8 +12,8 @@ import * as vscode from 'vscode';
 import { api, until } from './util';
 import { chatHome } from '../../src/node/persistence/chatHome';
 import { currentWorkspace } from '../../src/vscode/chatHomeLocation';
-import { FilePersistence } from '../../src/vscode/filePersistence';
-import { sessionToAttach } from '../../src/vscode/sessionPersistence';
+import { FilePersistence } from '../../src/node/chat/filePersistence';
+import { sessionToAttach } from '../../src/node/chat/chatPersistence';
 import { CHAT_VIEW_TYPE } from '../../src/vscode/chatPanel';
 
 suite('Chat storage and tabs', () => {

@@ -1,7 +1,7 @@
 /** Helpers shared by the extension-host tests. */
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import type { AcpChatApi } from '../../src/vscode/api';
+import type { AcpChatApi } from '../../src/vscode/extension';
 
 export async function api(): Promise<AcpChatApi> {
   const ext = vscode.extensions.getExtension<AcpChatApi>('acp-chat.acp-chat');

@@ -10,7 +10,7 @@ import { normalLocation, pathsIgnoreCase, workspaceIdentity, workspaceJsonLocati
 import { mergeChatIndex, type ChatRecord } from '../../../src/common/chats/registry';
 import { ChatLocks } from '../../../src/node/persistence/chatLock';
 import { chatHome, chatHomeDir, legacySessionDirs, moveChatsHome, MOVED_FILE } from '../../../src/node/persistence/chatHome';
-import { FilePersistence } from '../../../src/vscode/filePersistence';
+import { FilePersistence } from '../../../src/node/chat/filePersistence';
 import type { Direction } from '../../../src/common/store';
 
 test('one workspace, one identity: path spellings, folder order and the platform’s case rule', () => {

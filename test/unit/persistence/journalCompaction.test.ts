@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { FilePersistence } from '../../../src/vscode/filePersistence';
+import { FilePersistence } from '../../../src/node/chat/filePersistence';
 import { textOf, type Direction, type MessageStore } from '../../../src/common/store';
 import { AgentMethods } from '../../../src/common/protocol/methods';
 import { chunk, ok, req } from '../store/helpers';

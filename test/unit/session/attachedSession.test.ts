@@ -6,9 +6,9 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ChatSession } from '../../../src/vscode/chatSession';
-import { FilePersistence } from '../../../src/vscode/filePersistence';
-import { sessionToAttach } from '../../../src/vscode/sessionPersistence';
+import { ChatController } from '../../../src/node/chat/chatController';
+import { FilePersistence } from '../../../src/node/chat/filePersistence';
+import { sessionToAttach } from '../../../src/node/chat/chatPersistence';
 import { MessageStore } from '../../../src/common/store';
 import { storeWithSession } from '../../../src/common/store/extract';
 import { StoreJournal } from '../../../src/node/persistence/journal';
@@ -24,9 +24,9 @@ async function withDir(fn: (dir: string) => Promise<void>): Promise<void> {
 }
 
 /** A chat wired to its saved state the way chatFactory wires it. */
-function chat(persistence: FilePersistence, listed: string | null): ChatSession {
+function chat(persistence: FilePersistence, listed: string | null): ChatController {
   const restored = persistence.restore('chat', () => undefined);
-  return new ChatSession(
+  return new ChatController(
     sessionOptions({
       connect: inProcessDemoAgent().connect,
       store: restored.store,

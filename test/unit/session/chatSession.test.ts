@@ -2,9 +2,9 @@
 // the broker, cancellation, crash and restart without duplicated entries, and the patches it emits.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ChatSession } from '../../../src/vscode/chatSession';
+import { ChatController } from '../../../src/node/chat/chatController';
 import type { PanelChange } from '../../../src/common/webview/panelChanges';
-import type { EarlierLink } from '../../../src/vscode/sessionPorts';
+import type { EarlierLink } from '../../../src/node/chat/chatPorts';
 import { MessageStore } from '../../../src/common/store';
 import { parseSettings } from '../../../src/common/config/settings';
 import type { ClientHandlers } from '../../../src/node/acp/handlers';
@@ -20,7 +20,7 @@ function makeSession(opts: { store?: MessageStore; restoredSessionId?: string | 
   const changes: PanelChange[] = [];
   const wire: string[] = [];
   const links: (EarlierLink | null)[] = [];
-  const session = new ChatSession(
+  const session = new ChatController(
     sessionOptions({
       store: opts.store ?? new MessageStore(),
       restoredSessionId: opts.restoredSessionId ?? null,
@@ -167,7 +167,7 @@ test('a crash says what happened; restart reattaches the same session without du
 });
 
 test('a terminal the agent runs streams its output and exit status to the panel', async () => {
-  let owner: ChatSession | undefined;
+  let owner: ChatController | undefined;
   const terminals = new NodeTerminalHost({
     defaultCwd: process.cwd(),
     onOutput: (id, text) => owner?.terminalEvent(id, text),

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { appendFileSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { FilePersistence } from '../../../src/vscode/filePersistence';
+import { FilePersistence } from '../../../src/node/chat/filePersistence';
 import { MessageStore, type Direction } from '../../../src/common/store';
 import { storeWithSession } from '../../../src/common/store/extract';
 

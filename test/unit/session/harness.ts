@@ -1,4 +1,4 @@
-// An in-process agent link for ChatSession tests: the real DemoAgent (or any agent built on the
+// An in-process agent link for ChatController tests: the real DemoAgent (or any agent built on the
 // transport) on one end of two PassThrough streams, the real AcpClient on the other. No subprocess.
 import { PassThrough } from 'node:stream';
 import { AcpClient } from '../../../src/node/acp/client';
@@ -8,7 +8,7 @@ import { createAcpConnection, type AcpConnection } from '../../../src/node/trans
 import { DemoAgent } from '../../../src/node/demoAgent/agent';
 import { MessageStore } from '../../../src/common/store';
 import { parseSettings } from '../../../src/common/config/settings';
-import type { ChatSessionOptions, SessionUi } from '../../../src/vscode/chatSession';
+import type { ChatOptions, ChatUi } from '../../../src/node/chat/chatController';
 
 export interface InProcessAgent {
   readonly connect: ConnectAgent;
@@ -61,15 +61,15 @@ export function inProcessDemoAgent(make: (acp: AcpConnection) => void = (acp) =>
 }
 
 /** A UI that does nothing: these tests look at the session's state, not at VS Code. */
-export const noUi: SessionUi = {
+export const noUi: ChatUi = {
   openLink() {}, openLocation() {}, openDiff() {}, copy() {}, revealInTree() {}, exportMarkdown() {},
   async chooseAuthMethod() { return undefined; },
   permissionAsked() {},
   openElicitationUrl() {},
 };
 
-/** ChatSession options for a test: an agent link plus whatever the test cares about; the rest inert. */
-export function sessionOptions(over: Partial<ChatSessionOptions> & Pick<ChatSessionOptions, 'connect'>): ChatSessionOptions {
+/** ChatController options for a test: an agent link plus whatever the test cares about; the rest inert. */
+export function sessionOptions(over: Partial<ChatOptions> & Pick<ChatOptions, 'connect'>): ChatOptions {
   const settings = parseSettings(() => undefined).settings;
   return {
     agent: { id: 'demo', name: 'Demo', command: 'x', args: [], env: {} },

@@ -3,14 +3,14 @@
 // request is settled by that answer, not answered a second time.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ChatSession } from '../../../src/vscode/chatSession';
+import { ChatController } from '../../../src/node/chat/chatController';
 import { inProcessDemoAgent, sessionOptions } from './harness';
 import { until } from '../until';
 
 test('cancel answers each pending permission request exactly once', async () => {
   const wire: { dir: string; msg: { id?: unknown; method?: unknown; result?: unknown } }[] = [];
   const outcomes: unknown[] = [];
-  const session = new ChatSession(
+  const session = new ChatController(
     sessionOptions({
       connect: inProcessDemoAgent().connect,
       handlers: (broker) => ({

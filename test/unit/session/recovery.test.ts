@@ -4,7 +4,7 @@
 // (backoff, stall, cancel bound) runs on a manual clock; the tests wait for facts.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ChatSession } from '../../../src/vscode/chatSession';
+import { ChatController } from '../../../src/node/chat/chatController';
 import { parseSettings } from '../../../src/common/config/settings';
 import { DemoAgent } from '../../../src/node/demoAgent/agent';
 import type { DemoFault } from '../../../src/node/demoAgent/faults';
@@ -18,7 +18,7 @@ function faultyChat(fault: DemoFault, raw: Record<string, unknown> = {}, lateAft
   const late = lateAfterCancelMs === undefined ? {} : { lateAfterCancelMs };
   const agent = inProcessDemoAgent((acp) => new DemoAgent(acp, { delayMs: 0, ...(agent.connections === 1 ? { fault, ...late } : {}), crash: () => agent.crash() }));
   const settings = parseSettings((k) => raw[k]).settings;
-  const session = new ChatSession(sessionOptions({
+  const session = new ChatController(sessionOptions({
     connect: agent.connect,
     settings: () => settings,
     clock,
@@ -32,7 +32,7 @@ function faultyChat(fault: DemoFault, raw: Record<string, unknown> = {}, lateAft
   return { clock, agent, session, notice };
 }
 
-const userTexts = (session: ChatSession) => session.entries().flatMap((e) => (e.kind === 'user_message' ? [e.content.map((b) => ('text' in b ? b.text : '')).join('')] : []));
+const userTexts = (session: ChatController) => session.entries().flatMap((e) => (e.kind === 'user_message' ? [e.content.map((b) => ('text' in b ? b.text : '')).join('')] : []));
 
 describe('recovery', () => {
   it('crash mid-turn: restarted and the same session reattached; the turn is shown interrupted, not resumed', async () => {

@@ -4,7 +4,7 @@
 // gives them back when it ends.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ChatSession } from '../../../src/vscode/chatSession';
+import { ChatController } from '../../../src/node/chat/chatController';
 import { parseSettings } from '../../../src/common/config/settings';
 import { inProcessDemoAgent, sessionOptions } from './harness';
 import { DemoAgent } from '../../../src/node/demoAgent/agent';
@@ -14,7 +14,7 @@ import { rpcError } from '../../../src/node/transport/connection';
 const settings = parseSettings(() => undefined).settings;
 
 function makeSession(agent = inProcessDemoAgent()) {
-  return new ChatSession(
+  return new ChatController(
     sessionOptions({
       connect: agent.connect,
       settings: () => settings,
@@ -27,7 +27,7 @@ function makeSession(agent = inProcessDemoAgent()) {
   );
 }
 
-const userTexts = (s: ChatSession) => s.entries().flatMap((e) => (e.kind === 'user_message' ? [e.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('|')] : []));
+const userTexts = (s: ChatController) => s.entries().flatMap((e) => (e.kind === 'user_message' ? [e.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('|')] : []));
 
 test('a cancelled turn is marked for Retry; Retry sends the last user message again, context included, in the same session', async () => {
   const session = makeSession();

@@ -2,7 +2,7 @@
 // "starting" forever: the start fails with what to check, the agent is stopped, Restart is offered.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ChatSession } from '../../../src/vscode/chatSession';
+import { ChatController } from '../../../src/node/chat/chatController';
 import type { PanelChange } from '../../../src/common/webview/panelChanges';
 import { parseSettings } from '../../../src/common/config/settings';
 import { DemoAgent } from '../../../src/node/demoAgent/agent';
@@ -14,7 +14,7 @@ function makeSession(make: (acp: AcpConnection) => void, startupTimeoutSeconds: 
   const agent = inProcessDemoAgent(make);
   const changes: PanelChange[] = [];
   let disposed = 0;
-  const session = new ChatSession(sessionOptions({
+  const session = new ChatController(sessionOptions({
     agent: { id: 'silent', name: 'Silent', command: 'silent-agent', args: ['--acp'], env: {} },
     connect: async (o) => {
       const link = await agent.connect(o);

@@ -1,11 +1,11 @@
-// ACP v2 (draft) end to end through a ChatSession: the negotiated version drives the store. A v2 agent
+// ACP v2 (draft) end to end through a ChatController: the negotiated version drives the store. A v2 agent
 // acknowledges the prompt with the user message's id, echoes it as a `user_message` upsert, streams and
 // then patches its answer (meta, then a redaction), upserts a tool call with content chunks, and ends the
 // turn with an idle `state_update`.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { z } from 'zod';
-import { ChatSession } from '../../../src/vscode/chatSession';
+import { ChatController } from '../../../src/node/chat/chatController';
 import { parseSettings } from '../../../src/common/config/settings';
 import { AgentMethods, ClientMethods } from '../../../src/common/protocol/methods';
 import { onAcpRequest, type AcpConnection } from '../../../src/node/transport/connection';
@@ -35,7 +35,7 @@ function v2Agent(acp: AcpConnection): void {
 test('a v2 turn: prompt ack, user_message echo, upserts and redaction, idle state ends the turn', async () => {
   const agent = inProcessDemoAgent(v2Agent);
   const settings = parseSettings((k) => (k === 'protocolVersion' ? 2 : undefined)).settings;
-  const session = new ChatSession(sessionOptions({ agent: { id: 'v2', name: 'V2', command: 'x', args: [], env: {} }, connect: agent.connect, settings: () => settings }));
+  const session = new ChatController(sessionOptions({ agent: { id: 'v2', name: 'V2', command: 'x', args: [], env: {} }, connect: agent.connect, settings: () => settings }));
   await session.start();
   assert.equal(session.client?.protocolVersion, 2);
   session.prompt('Find the thing');
@@ -83,7 +83,7 @@ test('v2 agent-owned terminals stream into the tool card terminal view like v1 t
     });
   });
   const settings = parseSettings((k) => (k === 'protocolVersion' ? 2 : undefined)).settings;
-  const session = new ChatSession(sessionOptions({ agent: { id: 'v2', name: 'V2', command: 'x', args: [], env: {} }, connect: agent.connect, settings: () => settings }));
+  const session = new ChatController(sessionOptions({ agent: { id: 'v2', name: 'V2', command: 'x', args: [], env: {} }, connect: agent.connect, settings: () => settings }));
   const terminalOps: unknown[] = [];
   session.onDidChange((cs) => terminalOps.push(...cs.filter((c) => c.type === 'terminal')));
   await session.start();

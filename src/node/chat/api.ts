@@ -1,12 +1,29 @@
 /**
  * What `activate()` returns: a small API for the extension-host tests (and for other extensions that
  * want to drive a chat). It adds no behaviour of its own: every call goes through the same paths as the UI.
+ * It is written against `ApiHost`, the few calls it makes on the chat service, so it needs nothing of
+ * VS Code; the extension names its own service type (`AcpChatApi` in src/vscode/extension.ts).
  */
-import type { Entry, SessionState } from '../common/store/model';
-import type { PermissionView } from '../common/webview/contract';
-import type { ChatService } from './chatService';
+import type { Entry, SessionState } from '../../common/store/model';
+import type { PermissionView } from '../../common/webview/contract';
+import type { ChatController } from './chatController';
 
-export interface AcpChatApi {
+/** A chat panel, as far as the API waits on it and measures it. */
+export interface ApiPanel {
+  whenReady(): Promise<void>;
+  readonly postedBytes: number;
+}
+
+/** What the API calls on the chat service. */
+export interface ApiHost {
+  openChat(): Promise<ApiPanel>;
+  activePanel(): ApiPanel | undefined;
+  ready(): Promise<void>;
+  activeChat(): Promise<ChatController>;
+  existingSession(): ChatController | undefined;
+}
+
+export interface ChatApi<S extends ApiHost = ApiHost> {
   /** Opens the chat panel (like ACP: Open Chat). */
   openChat(): Promise<void>;
   /** Resolves once the panel's webview has loaded and received its snapshot. */
@@ -21,10 +38,10 @@ export interface AcpChatApi {
   respondPermission(requestId: string, optionId: string | null): boolean;
   /** Bytes posted to the webview so far (for the host<->webview bench). */
   postedBytes(): number;
-  readonly service: ChatService;
+  readonly service: S;
 }
 
-export function createApi(service: ChatService): AcpChatApi {
+export function createApi<S extends ApiHost>(service: S): ChatApi<S> {
   return {
     service,
     async openChat() {

@@ -1,6 +1,6 @@
 /** Deleting a chat from history: what the agent is asked to forget (see ChatService.deleteChat). */
-import { errorText } from '../common/util/errors';
-import type { ChatSession } from './chatSession';
+import { errorText } from '../../common/util/errors';
+import type { ChatController } from './chatController';
 
 type Log = (level: 'info' | 'warn', message: string) => void;
 
@@ -9,7 +9,7 @@ type Log = (level: 'info' | 'warn', message: string) => void;
  * stops, resources go), then `session/delete` for each (they leave its `session/list`). Each only when
  * advertised; failures are logged and never keep the chat from being deleted here.
  */
-export async function forgetChatSessions(session: ChatSession, log: Log): Promise<void> {
+export async function forgetChatSessions(session: ChatController, log: Log): Promise<void> {
   await session.start().catch(() => undefined);
   const client = session.client;
   if (!client || client.isClosed) {

@@ -3,10 +3,10 @@
  * exit banner for each decision, and what each notice button does. Kept out of chatSession.ts, which
  * only calls in at the points where the facts arise (exit, turn start/end, traffic, cancel).
  */
-import type { NoticeActionId } from '../common/notices';
-import type { QueuedPrompt } from '../common/promptQueue';
-import type { ConnectionSupervisor, ExitDecision } from '../common/recovery/supervisor';
-import { assertNever } from '../common/util/guards';
+import type { NoticeActionId } from '../../common/notices';
+import type { QueuedPrompt } from '../../common/promptQueue';
+import type { ConnectionSupervisor, ExitDecision } from '../../common/recovery/supervisor';
+import { assertNever } from '../../common/util/guards';
 
 /** The banner shown while the agent is down, worded from what the supervisor decided. */
 export function exitMessage(agentName: string, reason: string, stderrTail: string, decision: ExitDecision): string {

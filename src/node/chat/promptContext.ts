@@ -5,8 +5,8 @@
  * message's; the user's own chips are set aside and come back when the edit ends (sent or cancelled).
  * What crosses the wire is decided in src/common/context.ts.
  */
-import { contextChip, contextUri, type ContextItem } from '../common/context';
-import type { PanelState } from '../common/webview/contract';
+import { contextChip, contextUri, type ContextItem } from '../../common/context';
+import type { PanelState } from '../../common/webview/contract';
 
 export class PromptContext {
   private pending: readonly ContextItem[] = [];

@@ -10,17 +10,17 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { MessageStore, type Direction, type StoreChange } from '../common/store';
-import { mergeChatIndex, parseChatIndex } from '../common/chats/registry';
-import type { ChatState } from '../common/chats/chatState';
-import { StoreJournal } from '../node/persistence/journal';
-import { ChatLocks, processAlive } from '../node/persistence/chatLock';
-import { CHAT_DELETE_EXTS, chatIdsIn, fileId } from '../node/persistence/chatFiles';
-import { openedChat, removeMigrated } from '../node/persistence/chatRestore';
-import type { ClientEvent } from '../common/store/clientEvents';
-import { INDEX_FILE, writeAtomic } from '../node/persistence/chatHome';
-import { ChatElsewhereError, MemoryPersistence, type Claim, type Restored, type SessionPersistence } from './sessionPersistence';
-import { errorText } from '../common/util/errors';
+import { MessageStore, type Direction, type StoreChange } from '../../common/store';
+import { mergeChatIndex, parseChatIndex } from '../../common/chats/registry';
+import type { ChatState } from '../../common/chats/chatState';
+import { StoreJournal } from '../persistence/journal';
+import { ChatLocks, processAlive } from '../persistence/chatLock';
+import { CHAT_DELETE_EXTS, chatIdsIn, fileId } from '../persistence/chatFiles';
+import { openedChat, removeMigrated } from '../persistence/chatRestore';
+import type { ClientEvent } from '../../common/store/clientEvents';
+import { INDEX_FILE, writeAtomic } from '../persistence/chatHome';
+import { ChatElsewhereError, MemoryPersistence, type Claim, type Restored, type ChatPersistence } from './chatPersistence';
+import { errorText } from '../../common/util/errors';
 
 /** Snapshot after this many journal records, so a restore replays little. */
 const COMPACT_EVERY = 2000;
@@ -50,7 +50,7 @@ export interface PersistenceOwner {
   readonly alive?: (pid: number) => boolean;
 }
 
-export class FilePersistence implements SessionPersistence {
+export class FilePersistence implements ChatPersistence {
   private readonly open = new Map<string, Open>();
   private readonly preparing = new Map<string, Promise<Claim>>();
   private readonly releasing = new Map<string, Promise<void>>();
@@ -301,7 +301,7 @@ async function readIndexFile(dir: string, log: (message: string) => void): Promi
   return r.raw;
 }
 
-export async function openPersistence(dir: string | undefined, log: (message: string) => void): Promise<SessionPersistence> {
+export async function openPersistence(dir: string | undefined, log: (message: string) => void): Promise<ChatPersistence> {
   if (dir === undefined) return new MemoryPersistence();
   try {
     return await FilePersistence.create(dir, log);

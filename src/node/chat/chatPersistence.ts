@@ -5,11 +5,11 @@
  * chat is taken by one window at a time (`prepare` ... `release`). Stores are keyed by chat id (before
  * several chats existed, by agent id: those ids are adopted as chats of that agent).
  */
-import type { Direction, StoreChange } from '../common/store';
-import { MessageStore } from '../common/store';
-import type { ClientEvent } from '../common/store/clientEvents';
-import type { ChatState } from '../common/chats/chatState';
-import type { LockHolder } from '../node/persistence/chatLock';
+import type { Direction, StoreChange } from '../../common/store';
+import { MessageStore } from '../../common/store';
+import type { ClientEvent } from '../../common/store/clientEvents';
+import type { ChatState } from '../../common/chats/chatState';
+import type { LockHolder } from '../persistence/chatLock';
 
 /** A chat's saved state: its store, which holds everything the chat shows (empty when nothing was saved). */
 export interface Restored {
@@ -28,7 +28,7 @@ export class ChatElsewhereError extends Error {
   }
 }
 
-export interface SessionPersistence {
+export interface ChatPersistence {
   /** The folder the chats are kept in (undefined: nowhere, they do not survive a restart). */
   readonly folder: string | undefined;
   /** Takes a chat for this window (its lock) and reads its saved state, before `restore`; refused while another window has it. */
@@ -64,7 +64,7 @@ export interface SessionPersistence {
 }
 
 /** Keeps nothing across restarts: used when the extension has no storage folder, and in tests. */
-export class MemoryPersistence implements SessionPersistence {
+export class MemoryPersistence implements ChatPersistence {
   readonly folder = undefined;
   private readonly seeded = new Map<string, ChatState>();
   private readonly live = new Map<string, ChatState>();

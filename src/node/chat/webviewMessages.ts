@@ -2,12 +2,12 @@
  * What each message from the chat webview does to a live chat session. The webview is untrusted; its
  * messages were already validated by the panel (zWebviewToHost), and here each maps to one operation.
  */
-import type { WebviewToHost } from '../common/webview/contract';
-import { assertNever } from '../common/util/guards';
-import { checkElicitationUrl } from '../common/elicitation/url';
-import type { ChatControls, SessionUi } from './sessionPorts';
+import type { WebviewToHost } from '../../common/webview/contract';
+import { assertNever } from '../../common/util/guards';
+import { checkElicitationUrl } from '../../common/elicitation/url';
+import type { ChatControls, ChatUi } from './chatPorts';
 
-export function dispatchWebviewMessage(session: ChatControls, ui: SessionUi, m: WebviewToHost, warn: (message: string) => void): void {
+export function dispatchWebviewMessage(session: ChatControls, ui: ChatUi, m: WebviewToHost, warn: (message: string) => void): void {
   switch (m.type) {
     case 'ready':
     case 'mentionQuery':
@@ -92,7 +92,7 @@ export function dispatchWebviewMessage(session: ChatControls, ui: SessionUi, m: 
  * The user's answer to a question. URL mode: "accept" means "open it", so the URL is checked again here
  * (the webview is untrusted) and opened only then; a refused URL is declined instead.
  */
-function answerElicitation(session: ChatControls, ui: SessionUi, m: Extract<WebviewToHost, { type: 'elicitation' }>, warn: (message: string) => void): void {
+function answerElicitation(session: ChatControls, ui: ChatUi, m: Extract<WebviewToHost, { type: 'elicitation' }>, warn: (message: string) => void): void {
   const prompt = session.elicitations.pending(session.current()?.sessionId ?? null).find((p) => p.requestId === m.requestId);
   if (!prompt) return warn(`answer to unknown question ${m.requestId} ignored`);
   if (m.action !== 'accept') {

@@ -1,21 +1,40 @@
 /**
  * The VS Code implementation of the client's host services: permission requests go to the user's rules,
- * then to the chat panel (via the PermissionBroker); files go through VS Code (FileAccess); terminals are
+ * then to the chat panel (via the PermissionBroker); files go through VS Code (FileAccess, behind `AgentFiles`); terminals are
  * real child processes (the Node TerminalHost shared with the CLI).
  */
-import type { ClientHandlers, TerminalHost } from '../node/acp/handlers';
-import type { RequestPermissionParams, RequestPermissionResult } from '../common/protocol/requests';
-import type { PermissionRule } from '../common/config/settings';
-import type { PermissionBroker } from '../common/permissionBroker';
-import type { ElicitationBroker } from '../common/elicitationBroker';
-import { autoAnswer } from '../common/permissions';
-import type { AgentWrite, FileAccess } from './fsHandlers';
+import type { ClientHandlers, TerminalHost } from '../acp/handlers';
+import type { RequestPermissionParams, RequestPermissionResult } from '../../common/protocol/requests';
+import type { PermissionRule } from '../../common/config/settings';
+import type { PermissionBroker } from '../../common/permissionBroker';
+import type { ElicitationBroker } from '../../common/elicitationBroker';
+import { autoAnswer } from '../../common/permissions';
+
+/** Who asks: the agent's display name and the ACP session the request belongs to. */
+export interface Requester {
+  readonly agentName: string;
+  readonly sessionId: string;
+  /** Whose session it is (the chat): "Allow for This Session" never carries over to another chat's session of the same id. */
+  readonly scope: string;
+}
+
+/** A write the agent made through the client: the file's text before (null: it did not exist) and after. */
+export interface AgentWrite {
+  readonly previous: string | null;
+  readonly written: string;
+}
+
+/** The agent's file access behind the workspace boundary (the extension's FileAccess, src/vscode/fsHandlers.ts). */
+export interface AgentFiles {
+  agentRead(p: { path: string; line?: number | null; limit?: number | null }, who: Requester): Promise<string>;
+  agentWrite(path: string, content: string, who: Requester): Promise<AgentWrite | null>;
+}
 
 export interface ClientHandlerDeps {
   readonly agentName: string;
   /** Whose sessions these are (the chat), for grants that last a session. */
   readonly scope: string;
-  readonly files: FileAccess;
+  readonly files: AgentFiles;
   readonly broker: PermissionBroker;
   readonly elicitations: ElicitationBroker;
   /** Entry key of a pending elicitation (by the agent's request id), so the panel draws it there. */

@@ -1,33 +1,36 @@
 /**
- * The ports of a ChatSession: what it needs from VS Code (UI actions), where its traffic goes (capture,
+ * The ports of a ChatController: what it needs from VS Code (UI actions), where its traffic goes (capture,
  * persistence), and how it is configured. Kept apart so the session is tested with plain objects.
  */
-import type { NoticeActionId } from '../common/notices';
-import type { Clock } from '../common/recovery/timers';
-import type { QueuedPrompt } from '../common/promptQueue';
-import type { ElicitationBroker } from '../common/elicitationBroker';
-import type { AgentConfig, Settings } from '../common/config/settings';
-import type { StoreChange } from '../common/store';
-import type { MessageStore } from '../common/store';
-import type { Entry } from '../common/store/model';
-import type { PermissionBroker } from '../common/permissionBroker';
-import type { CaptureRecord } from '../common/debug/protocolLog';
-import type { AgentCapabilities, AuthMethod } from '../common/protocol/requests';
-import type { ContentBlock } from '../common/protocol/content';
-import type { TerminalAuthMethod } from '../common/protocol/sessionOps';
-import type { Direction } from '../node/acp/client';
-import type { ClientHandlers } from '../node/acp/handlers';
-import type { ConnectAgent } from '../node/acp/agentLink';
-import type { SessionState } from '../common/store/model';
-import type { ChangeReview, ReviewAction } from '../common/changes/review';
-import type { ClientEvent } from '../common/store/clientEvents';
+import type { NoticeActionId } from '../../common/notices';
+import type { Clock } from '../../common/recovery/timers';
+import type { QueuedPrompt } from '../../common/promptQueue';
+import type { ElicitationBroker } from '../../common/elicitationBroker';
+import type { AgentConfig, Settings } from '../../common/config/settings';
+import type { StoreChange } from '../../common/store';
+import type { MessageStore } from '../../common/store';
+import type { Entry } from '../../common/store/model';
+import type { PermissionBroker } from '../../common/permissionBroker';
+import type { CaptureRecord } from '../../common/debug/protocolLog';
+import type { AgentCapabilities, AuthMethod } from '../../common/protocol/requests';
+import type { ContentBlock } from '../../common/protocol/content';
+import type { TerminalAuthMethod } from '../../common/protocol/sessionOps';
+import type { Direction } from '../acp/client';
+import type { ClientHandlers } from '../acp/handlers';
+import type { ConnectAgent } from '../acp/agentLink';
+import type { SessionState } from '../../common/store/model';
+import type { ChangeReview, ReviewAction } from '../../common/changes/review';
+import type { ClientEvent } from '../../common/store/clientEvents';
+
+/** The chat's log (the extension's output channel; a plain function in tests). */
+export type Log = (level: 'debug' | 'info' | 'warn' | 'error', message: string) => void;
 
 /** A prompt's pasted images, as the webview sends them. */
 export type PromptImage = { readonly mimeType: string; readonly data: string };
 
 /**
  * The narrow view of a chat that the webview dispatcher, the UI ports and the client handlers need.
- * ChatSession implements it; depending on this instead of the class keeps those files out of an import
+ * ChatController implements it; depending on this instead of the class keeps those files out of an import
  * circle with it and says exactly what they may do.
  */
 export interface ChatControls {
@@ -64,7 +67,7 @@ export interface ChatControls {
 }
 
 /** UI actions the session cannot do itself (they need VS Code windows, editors, the clipboard). */
-export interface SessionUi {
+export interface ChatUi {
   openLink(href: string): void;
   /** Opens an elicitation's URL (already checked by `checkElicitationUrl`) in the external browser. */
   openElicitationUrl(url: string): void;
@@ -94,7 +97,7 @@ export interface SessionUi {
 }
 
 /** Where the session's traffic is recorded and persisted (both optional, both never fatal). */
-export interface SessionSinks {
+export interface ChatSinks {
   /** `seq` numbers the session's messages; entries record the seqs that built them. */
   /** `raw` is the message's exact JSON line when known (recorded as is). */
   capture(dir: Direction | 'note', msg: unknown, seq: number, raw?: string): void;
@@ -115,7 +118,7 @@ export interface EarlierLink {
   readonly reason: string;
 }
 
-export interface ChatSessionOptions {
+export interface ChatOptions {
   readonly agent: AgentConfig;
   /**
    * The settings do not name the chat's agent (`agent` then only carries its id): the chat refuses to
@@ -133,9 +136,9 @@ export interface ChatSessionOptions {
   /** Time for the restart backoff and the stall notice (tests drive it by hand). */
   readonly clock?: Clock;
   readonly handlers: (broker: PermissionBroker, session: ChatControls) => ClientHandlers;
-  readonly sinks: SessionSinks;
-  readonly ui: SessionUi;
-  readonly log: (level: 'debug' | 'info' | 'warn' | 'error', message: string) => void;
+  readonly sinks: ChatSinks;
+  readonly ui: ChatUi;
+  readonly log: Log;
   /** Builds the prompt's content blocks (text plus @-mentioned files); default: the text alone. */
   readonly buildPrompt?: (text: string, caps: AgentCapabilities | undefined) => Promise<ContentBlock[]>;
   /** Reads recorded messages back by seq (from the capture files). */

@@ -1,4 +1,4 @@
-/** The VS Code side of a chat session's UI actions (see `SessionUi`). */
+/** The VS Code side of a chat session's UI actions (see `ChatUi`). */
 import * as vscode from 'vscode';
 import nodePath from 'node:path';
 import { classifyLink, isRemotePath } from '../common/links';
@@ -9,13 +9,13 @@ import { isDiffV2 } from '../common/protocol/contentHelpers';
 import type { AuthMethod } from '../common/protocol/requests';
 import { asTerminalAuthMethod, isRunnableAuthMethod } from '../common/protocol/sessionOps';
 import { runTerminalAuth } from './terminalAuth';
-import { RewindCommands } from './rewindCommands';
+import { RewindCommands } from '../common/rewind/rewindCommands';
 import { SessionCommands } from './sessionCommands';
-import type { ChatControls, SessionUi } from './sessionPorts';
+import type { ChatControls, ChatUi } from '../node/chat/chatPorts';
 import type { VirtualDocuments } from './virtualDocuments';
 import { errorText } from '../common/util/errors';
 
-export interface SessionUiDeps {
+export interface ChatUiDeps {
   readonly docs: VirtualDocuments;
   readonly log: vscode.LogOutputChannel;
   revealInTree(sessionId: string, key: string): void;
@@ -33,7 +33,7 @@ export function columnBesideChat(chat: vscode.ViewColumn | undefined): vscode.Vi
   return chat === vscode.ViewColumn.One ? vscode.ViewColumn.Two : vscode.ViewColumn.One;
 }
 
-export function createSessionUi(d: SessionUiDeps): SessionUi {
+export function createChatUi(d: ChatUiDeps): ChatUi {
   return {
     openLink(href) {
       const target = classifyLink(href);

@@ -3,7 +3,7 @@
  * request would leave the panel "starting" forever. Startup requests are bounded by
  * `acpChat.startupTimeoutSeconds`; prompts never are (a turn may run for hours).
  */
-import type { AgentConfig } from '../common/config/settings';
+import type { AgentConfig } from '../../common/config/settings';
 
 export class StartupTimeoutError extends Error {
   constructor(

@@ -1,0 +1,15 @@
+/**
+ * What a chat webview shows and whom it tells about the user's actions. Implemented by the chat
+ * controller (live) and by opened captures; the VS Code webview (src/vscode/chatWebview.ts) consumes it.
+ * Kept here, below both, so controller code never imports the VS Code layer for a type.
+ */
+import type { PanelChange } from './panelChanges';
+import type { PanelState, WebviewToHost } from './contract';
+import type { Entry } from '../store/model';
+import type { Event } from '../util/lifecycle';
+
+export interface ChatModel {
+  snapshot(): { entries: readonly Entry[]; panel: PanelState };
+  readonly onDidChange: Event<readonly PanelChange[]>;
+  handleWebviewMessage(message: WebviewToHost): void;
+}

@@ -1,0 +1,391 @@
+/**
+ * ChatConnection: a chat's link to its agent, as Zed's `AgentConnection` is to its `AcpThread`. It starts
+ * the agent, initializes it, signs in when asked, attaches a session (resume or load the chat's own, else
+ * a new one), bounds startup by the startup timeout, and handles exit and restart; the recovery
+ * supervisor decides when to reconnect, this does it.
+ *
+ * Owns: the agent link (and the start in flight), the chat's agent (and whether the settings name it),
+ * the recovery supervisor, and the earlier session shown read-only after a failed reattach. It is the only
+ * writer of the attached session: `attach` records it with `MessageStore.attach` (the store is its one
+ * owner) and the chat's journal saves it (`ChatSinks.attached`). What the connection means for the turn
+ * and the panel is the thread's to show (`ConnectionEvents`).
+ */
+import type { AgentConfig } from '../../common/config/settings';
+import type { PanelState, TurnState } from '../../common/webview/contract';
+import type { PermissionBroker } from '../../common/permissionBroker';
+import type { ElicitationBroker } from '../../common/elicitationBroker';
+import { zMcpServer, type SessionInfo } from '../../common/protocol/requests';
+import { ConnectionSupervisor } from '../../common/recovery/supervisor';
+import { systemClock } from '../../common/recovery/timers';
+import type { QueuedPrompt } from '../../common/promptQueue';
+import { errorText } from '../../common/util/errors';
+import type { AgentLink } from '../acp/agentLink';
+import type { AcpClient } from '../acp/client';
+import type { ClientHandlers } from '../acp/handlers';
+import { listAllSessions, openSession, reattachSession, type CallWrapper, type SessionParams } from '../acp/sessions';
+import { StartupTimeoutError, startupTimeoutText, withStartupTimeout } from './startupTimeout';
+import { exitMessage } from './connectionRecovery';
+import type { ChatOptions } from './chatPorts';
+import type { ChatTraffic } from './chatTraffic';
+
+/** What the connection tells the thread (the turn and the panel are the thread's). */
+export interface ConnectionEvents {
+  /** The turn state: a start is a no-op while connected (unless the last one failed); no new session while a turn runs. */
+  readonly turnState: TurnState;
+  setTurn(turn: TurnState, message: string | null): void;
+  /** The connection failed or the agent exited (`turn`): the turn shows why, and waiters are released. */
+  failed(message: string, turn: TurnState): void;
+  /** A session is attached: the panel starts over and queued prompts go. */
+  ready(): void;
+  /** The chat shows another session now: the panel and the tree start over. */
+  switched(): void;
+  panel(fields: Partial<PanelState>): void;
+  /** The supervisor gave up on the running turn (its cancel went unanswered). */
+  abandonTurn(): void;
+  /** The key of the last prompt this client sent, for the supervisor's notices. */
+  promptEntry(): string | undefined;
+}
+
+export interface ConnectionDeps {
+  readonly options: ChatOptions;
+  readonly traffic: ChatTraffic;
+  readonly broker: PermissionBroker;
+  readonly elicitations: ElicitationBroker;
+  /** The client handlers of a new connection (they answer the agent's requests for this chat). */
+  readonly handlers: () => ClientHandlers;
+  /** The thread, reached late: it is built after the connection. */
+  readonly events: () => ConnectionEvents;
+}
+
+/** Why a chat whose agent the settings do not name does not start, and what brings it back. */
+export function missingAgentText(agentId: string): string {
+  return `Agent "${agentId}" is not configured: add it (Add Agent…) or name it in the acpChat.agents setting. This chat starts as soon as the settings name it; the transcript is kept.`;
+}
+
+export class ChatConnection {
+  private link: AgentLink | undefined;
+  private connecting: Promise<void> | undefined;
+  private agentValue: AgentConfig;
+  /** The settings do not name this chat's agent: nothing starts until they do (see agentConfigured). */
+  private agentMissing: boolean;
+  /** The session whose reattach failed, shown read-only above the new one (until another session is chosen). */
+  private earlierValue: { readonly sessionId: string; readonly reason: string } | null = null;
+  private closed = false;
+  /** Restarts after a crash, the uncertain prompt, stalls: decided there, done here. */
+  readonly supervisor: ConnectionSupervisor<QueuedPrompt>;
+
+  constructor(private readonly d: ConnectionDeps) {
+    const o = d.options;
+    this.agentValue = o.agent;
+    this.agentMissing = o.agentMissing === true;
+    this.supervisor = new ConnectionSupervisor<QueuedPrompt>({
+      clock: o.clock ?? systemClock,
+      agentName: o.agent.name,
+      settings: () => o.settings(),
+      reconnect: () => void this.start(),
+      notice: (key, n) => d.traffic.record(n ? { event: 'notice', sessionId: this.sessionId, notice: { ...n, key } } : { event: 'notice_removed', sessionId: this.sessionId, key }),
+      abandonTurn: () => this.d.events().abandonTurn(),
+      promptEntry: () => this.d.events().promptEntry(),
+    });
+  }
+
+  /** The chat's saved choice of session (and the earlier one shown above it), taken once the thread exists. */
+  restore(): void {
+    const o = this.d.options;
+    // The store is the one owner of the attached session; this chat's choice is recorded there (and saved) once.
+    if (o.store.attachedSessionId() !== o.restoredSessionId) this.attach(o.restoredSessionId);
+    const link = o.restoredEarlier;
+    if (link && link.sessionId === o.restoredSessionId) this.earlierValue = { sessionId: link.earlierSessionId, reason: link.reason };
+  }
+
+  get agent(): AgentConfig {
+    return this.agentValue;
+  }
+  get missingAgent(): string | null {
+    return this.agentMissing ? this.agentValue.id : null;
+  }
+  get sessionId(): string | null {
+    return this.d.options.store.attachedSessionId();
+  }
+  get earlier(): { readonly sessionId: string; readonly reason: string } | null {
+    return this.earlierValue;
+  }
+  get client(): AcpClient | undefined {
+    return this.link?.client;
+  }
+  stderrTail(): string {
+    return this.link?.stderrTail() ?? '';
+  }
+
+  /**
+   * The settings name an agent (again): a chat that waits for its agent takes it and starts. Never a
+   * different agent than the chat's own, and never a change for a chat whose agent was configured.
+   */
+  agentConfigured(agent: AgentConfig): void {
+    if (!this.agentMissing || agent.id !== this.agentValue.id || this.closed) return;
+    this.agentValue = agent;
+    this.agentMissing = false;
+    this.d.options.log('info', `agent '${agent.id}' is configured now: starting ${agent.name}`);
+    this.d.events().panel({ agentName: agent.name, missingAgent: null });
+    void this.start();
+  }
+
+  /** The only writer of the attached session: the store records it, the chat's journal saves it. */
+  private attach(sessionId: string | null): void {
+    const { store, sinks, log } = this.d.options;
+    // Notices from before the first session (a failed start, a skipped line) stay on screen with it.
+    const carried = this.sessionId === null && sessionId !== null ? store.notices(null) : [];
+    store.attach(sessionId);
+    try {
+      sinks.attached?.(sessionId);
+    } catch (e) {
+      log('error', `could not save the attached session ${sessionId ?? '(none)'}: ${errorText(e)}`);
+    }
+    if (carried.length === 0) return;
+    for (const notice of carried) this.d.traffic.record({ event: 'notice', sessionId, notice });
+    this.d.traffic.record({ event: 'notices_cleared', sessionId: null });
+  }
+
+  /** Starts the agent and attaches a session (resume or load the restored one, else a new one); a no-op while connected. */
+  start(): Promise<void> {
+    if (this.agentMissing) {
+      this.fail(missingAgentText(this.agentValue.id));
+      return Promise.resolve();
+    }
+    // A start in flight is awaited, not skipped: the link exists before its session is attached.
+    if (this.connecting) return this.connecting;
+    if (this.link && !this.link.client.isClosed && this.d.events().turnState !== 'error') return Promise.resolve();
+    this.connecting ??= this.connect().finally(() => {
+      this.connecting = undefined;
+    });
+    return this.connecting;
+  }
+
+  /** Stops the agent and starts it again, reattaching the same session without duplicating entries. */
+  async restart(): Promise<void> {
+    this.d.options.log('info', `restarting ${this.agent.name}`);
+    this.dropLink('restart requested');
+    this.supervisor.manualRestart();
+    this.d.traffic.clearNotices();
+    await this.start();
+  }
+
+  private async connect(): Promise<void> {
+    const o = this.d.options;
+    this.dropLink('reconnecting'); // never two agents for one chat
+    this.d.traffic.newConnection(o.settings().protocolVersion);
+    this.d.events().setTurn('starting', `Starting ${this.agent.name}…`);
+    let link: AgentLink;
+    try {
+      link = await o.connect({
+        agent: this.agent,
+        cwd: o.cwd,
+        handlers: this.d.handlers(),
+        protocolVersion: o.settings().protocolVersion,
+        terminalAuth: o.ui.runTerminalAuth !== undefined,
+        tap: (dir, msg, raw, checked) => this.d.traffic.wire(dir, msg, raw, checked),
+        log: o.log,
+        onInvalidLine: (text, reason, lost) => this.d.traffic.skippedLine(text, reason, lost),
+        // Info, not debug: the agent's own complaints are the first thing to read when it misbehaves.
+        onStderr: (text) => o.log('info', `[${this.agent.id} stderr] ${text.trimEnd()}`),
+      });
+    } catch (e) {
+      this.fail(`Could not start ${this.agent.name} (${this.agent.command}): ${errorText(e)}`);
+      return;
+    }
+    if (this.closed) {
+      link.dispose();
+      return;
+    }
+    this.link = link;
+    link.onExit((reason) => this.onExit(link, reason));
+    try {
+      const init = await this.timed('initialize', link.client.initialize());
+      o.log('info', `${this.agent.name}: initialized, protocol ${init.protocolVersion}, capabilities ${JSON.stringify(init.agentCapabilities ?? {})}`);
+      const sid = this.sessionId;
+      if (sid !== null) this.supervisor.reattaching(sid);
+      const how = await this.attachSession(link);
+      this.supervisor.reattached(how === 'loaded');
+      this.d.events().ready();
+    } catch (e) {
+      if (this.link !== link) return; // exited meanwhile: onExit already said why
+      if (e instanceof StartupTimeoutError) {
+        // A silent agent stays silent: stop it, so Restart starts clean.
+        this.fail(startupTimeoutText(this.agent, e));
+        this.dropLink(e.message);
+        return;
+      }
+      this.fail(`${this.agent.name} failed to start a session: ${errorText(e)}`);
+    }
+  }
+
+  /** Bounds a startup request by `acpChat.startupTimeoutSeconds`. */
+  private timed<T>(step: string, p: Promise<T>): Promise<T> {
+    return withStartupTimeout(step, this.d.options.settings().startupTimeoutSeconds, p);
+  }
+
+  private sessionParams(): SessionParams {
+    const o = this.d.options;
+    const mcpServers = o.settings().mcpServers.flatMap((raw, i) => {
+      const r = zMcpServer.safeParse(raw);
+      if (!r.success) o.log('warn', `acpChat.mcpServers[${i}] is not a valid ACP McpServer and was not sent: ${r.error.message}`);
+      return r.success ? [r.data] : [];
+    });
+    return { cwd: o.cwd, mcpServers };
+  }
+
+  /**
+   * Runs a session-creating call, signing in first when the agent answers auth_required. The call is
+   * bounded by the startup timeout; choosing a sign-in method and signing in are not (they wait on the user).
+   */
+  private withAuth<T>(link: AgentLink, call: () => Promise<T>): Promise<T> {
+    const { ui, cwd } = this.d.options;
+    const terminal = ui.runTerminalAuth?.bind(ui);
+    return link.client.withAuthRetry(
+      () => this.timed('the session request', call()),
+      (methods) => ui.chooseAuthMethod(this.agent.name, methods),
+      terminal && ((m) => terminal(this.agent, m, cwd)),
+    );
+  }
+
+  /**
+   * A session operation (fork, rename, archive…) on the running agent, started first if need be, signing
+   * in when it answers auth_required. Session commands (sessionCommands.ts) go through here.
+   */
+  async operate<T>(run: (client: AcpClient, params: SessionParams) => Promise<T>): Promise<T> {
+    await this.start();
+    const link = this.link;
+    if (!link) throw new Error(`${this.agent.name} is not running`);
+    return this.withAuth(link, () => run(link.client, this.sessionParams()));
+  }
+
+  private async attachSession(link: AgentLink): Promise<'resumed' | 'loaded' | 'new'> {
+    const o = this.d.options;
+    const params = this.sessionParams();
+    const auth: CallWrapper = (call) => this.withAuth(link, call);
+    const known = this.sessionId;
+    let failed: string | null = null;
+    if (known !== null) {
+      const failures: string[] = [];
+      const how = await reattachSession(link.client, known, params, (m) => {
+        failures.push(m);
+        o.log('warn', m);
+      }, auth, o.store.session(known) !== undefined && !this.supervisor.wantsReplay());
+      if (how) {
+        o.log('info', `${how} session ${known}`);
+        return how;
+      }
+      failed = failures.at(-1) ?? `${this.agent.name} can neither resume nor load a session`;
+    }
+    const r = await auth(() => link.client.newSession(params));
+    this.attach(r.sessionId);
+    o.log('info', `new session ${r.sessionId}`);
+    // Keep what the user saw: the old transcript stays on screen, read-only, above a marker saying why the
+    // agent no longer remembers it; prompts go to the new session.
+    if (known !== null && failed !== null) {
+      // Remembered across reloads: the next reload reattaches the new session and still shows the old one.
+      this.earlierValue = { sessionId: known, reason: failed };
+      o.sinks.earlier?.({ sessionId: r.sessionId, earlierSessionId: known, reason: failed });
+    }
+    return 'new';
+  }
+
+  private onExit(link: AgentLink, reason: string): void {
+    if (this.link !== link) return;
+    this.link = undefined;
+    this.d.broker.cancelAll();
+    this.d.elicitations.cancelAll();
+    this.connectionEnded(false);
+    this.fail(exitMessage(this.agent.name, reason, link.stderrTail(), this.supervisor.agentExited(reason)), 'exited');
+  }
+
+  /** `closing`: the chat itself goes (its window closes): a turn still running is marked interrupted too. */
+  private dropLink(reason: string, closing = false): void {
+    const link = this.link;
+    this.link = undefined;
+    this.d.broker.cancelAll();
+    this.d.elicitations.cancelAll();
+    if (link) this.connectionEnded(closing);
+    link?.client.dispose(reason);
+    link?.dispose();
+  }
+
+  /**
+   * What the gone connection asked can no longer be answered: the store marks it. After an agent's exit
+   * or a restart the recovery supervisor speaks for the turn; when the chat closes (`turn`), nobody else does.
+   */
+  private connectionEnded(turn: boolean): void {
+    if (this.d.options.store.hasUnanswered()) this.d.traffic.record({ event: 'connection_ended', turn });
+  }
+
+  private fail(message: string, turn: TurnState = 'error'): void {
+    this.d.options.log('error', message);
+    this.d.events().failed(message, turn);
+  }
+
+  /** The chat closes: the agent stops, and a start still in flight drops its link when it arrives. */
+  close(): void {
+    this.dropLink('the chat session was closed', true);
+    this.closed = true;
+  }
+
+  /** The agent's saved sessions (session/list), in the agent's order. */
+  async listSessions(): Promise<readonly SessionInfo[]> {
+    await this.start();
+    return this.link ? listAllSessions(this.link.client, this.d.options.cwd) : [];
+  }
+
+  /**
+   * Starts a fresh session on the same agent; the old one is closed (when the agent supports it, unless
+   * `closeOld` is false: archiving closed it already) and stays in the tree.
+   */
+  async newSession(closeOld = true): Promise<void> {
+    await this.start();
+    const link = this.link;
+    const turn = this.d.events().turnState;
+    if (!link || turn === 'busy' || turn === 'cancelling') return;
+    const old = this.sessionId;
+    if (closeOld && old !== null && link.client.agentCapabilities?.sessionCapabilities?.close) {
+      await link.client.closeSession(old).catch((e: unknown) => this.d.options.log('warn', `session/close of ${old} failed: ${errorText(e)}`));
+    }
+    try {
+      const r = await this.withAuth(link, () => link.client.newSession(this.sessionParams()));
+      this.switched(r.sessionId);
+    } catch (e) {
+      this.d.traffic.notice({ severity: 'error', title: `Could not start a new session: ${errorText(e)}` });
+    }
+  }
+
+  /** Shows another session of this agent: resumed when we have its transcript, else loaded (replayed). */
+  async openSession(sessionId: string): Promise<void> {
+    await this.start();
+    const link = this.link;
+    if (!link || sessionId === this.sessionId) return;
+    try {
+      await openSession(link.client, sessionId, this.sessionParams(), this.d.options.store.session(sessionId) !== undefined, (call) => this.withAuth(link, call));
+      this.switched(sessionId);
+    } catch (e) {
+      this.d.traffic.notice({ severity: 'error', title: `Could not open session ${sessionId}: ${errorText(e)}` });
+    }
+  }
+
+  private switched(sessionId: string): void {
+    this.d.traffic.clearNotices();
+    this.attach(sessionId);
+    if (this.earlierValue) this.d.options.sinks.earlier?.(null);
+    this.earlierValue = null;
+    this.d.events().switched();
+  }
+
+  /** session/set_mode; a failure shows as a notice (the store learns the new mode from the response). */
+  setMode(modeId: string): void {
+    const sid = this.sessionId;
+    if (sid !== null) this.link?.client.setMode(sid, modeId).catch((e: unknown) => this.d.traffic.notice({ severity: 'error', title: `Could not switch mode: ${errorText(e)}` }));
+  }
+
+  /** session/set_config_option; the response (the complete list) reaches the store through the tap. */
+  setConfigOption(configId: string, value: string | boolean): void {
+    const sid = this.sessionId;
+    if (sid !== null) this.link?.client.setConfigOption(sid, configId, value).catch((e: unknown) => this.d.traffic.notice({ severity: 'error', title: `Could not change ${configId}: ${errorText(e)}` }));
+  }
+}

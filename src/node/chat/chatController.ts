@@ -1,0 +1,281 @@
+/**
+ * ChatController: one chat, composed of its connection (chatConnection: the agent link and the attached
+ * session), its traffic (chatTraffic: numbering and the fan-out of every message to capture, conformance,
+ * store and persistence), its thread (chatThread: turns, queue, context chips, notices, Changes hooks) and
+ * its view (chatView: the panel's state and the panel's and tree's change events).
+ * It adds no behaviour: it builds the three, wires them, and keeps the one surface the rest of the
+ * extension uses (ChatModel for the webview, TreeSource for the tree, ChatControls for the dispatcher).
+ * Called a controller, not a session: "session" means an ACP session, and a chat shows several over time.
+ *
+ * Owns: the chat's pending permission requests and questions (PermissionBroker, ElicitationBroker), the
+ * resources tied to the chat's life (`own`: terminals, capture) and where it was branched from (`origin`).
+ * Every other fact has its owner named in the unit that holds it; the store owns the transcript.
+ * One ChatController per chat: ChatService (and chatFactory) make one for each open chat, never shared.
+ */
+import type { AgentConfig } from '../../common/config/settings';
+import type { PanelState, TurnState, WebviewToHost } from '../../common/webview/contract';
+import type { Diagnostic, Entry, SessionState } from '../../common/store/model';
+import type { MessageStore } from '../../common/store';
+import { PermissionBroker } from '../../common/permissionBroker';
+import { ElicitationBroker } from '../../common/elicitationBroker';
+import type { AgentBehaviour } from '../../common/debug/agentBehaviour';
+import type { Finding } from '../../common/conformance';
+import type { CaptureRecord } from '../../common/debug/protocolLog';
+import { Disposable, type IDisposable } from '../../common/util/lifecycle';
+import type { SessionInfo } from '../../common/protocol/requests';
+import type { AcpClient } from '../acp/client';
+import type { SessionParams } from '../acp/sessions';
+import type { QueuedPrompt } from '../../common/promptQueue';
+import type { NoticeActionId } from '../../common/notices';
+import type { ContextItem } from '../../common/context';
+import type { ChangeReview, ReviewAction } from '../../common/changes/review';
+import type { BranchOrigin } from '../../common/debug/treeModel';
+import type { ChatModel } from '../../common/webview/chatModel';
+import type { TreeSource } from '../../common/debug/treeSource';
+import type { ChatControls, ChatOptions, PromptImage } from './chatPorts';
+import { dispatchWebviewMessage } from './webviewMessages';
+import { ChatTraffic } from './chatTraffic';
+import { ChatConnection } from './chatConnection';
+import { ChatThread } from './chatThread';
+import { ChatView } from './chatView';
+
+export type { ChatOptions, ChatSinks, ChatUi } from './chatPorts';
+export { missingAgentText } from './chatConnection';
+
+export class ChatController extends Disposable implements ChatModel, TreeSource, ChatControls {
+  readonly broker = new PermissionBroker();
+  readonly elicitations = new ElicitationBroker();
+  /** Where this chat was branched from (set by the chat service, the registry's owner), for the tree. */
+  origin: (() => BranchOrigin | null) | undefined;
+  /** The capture file of the current connection, if one is being written. */
+  captureFile: () => string | undefined = () => undefined;
+  private readonly traffic: ChatTraffic;
+  private readonly connection: ChatConnection;
+  private readonly view: ChatView;
+  private readonly thread: ChatThread;
+  readonly onDidChange: ChatView['onDidChange'];
+  /** TreeSource: fires (unbatched) on every store change; the tree coalesces. */
+  readonly onDidChangeTree: ChatView['onDidChangeTree'];
+
+  constructor(private readonly o: ChatOptions) {
+    super();
+    // Built in dependency order; each reaches the ones built after it only through late-bound callbacks.
+    this.traffic = new ChatTraffic({
+      store: o.store,
+      sinks: o.sinks,
+      log: o.log,
+      sessionId: () => this.connection.sessionId,
+      agentName: () => this.connection.agent.name,
+      watch: { traffic: (msg) => this.connection.supervisor.traffic(msg), stored: (keys) => this.connection.supervisor.stored(keys) },
+      applied: (changes) => this.view.showStoreChanges(changes),
+      noted: () => this.view.treeChanged(),
+    });
+    this.connection = new ChatConnection({
+      options: o,
+      traffic: this.traffic,
+      broker: this.broker,
+      elicitations: this.elicitations,
+      handlers: () => o.handlers(this.broker, this),
+      events: () => this.thread,
+    });
+    this.register({ dispose: () => this.connection.supervisor.dispose() });
+    this.view = this.register(new ChatView({ options: o, connection: this.connection, broker: this.broker, elicitations: this.elicitations, thread: () => this.thread.fields() }));
+    this.thread = new ChatThread({ options: o, connection: this.connection, traffic: this.traffic, broker: this.broker, view: this.view });
+    this.onDidChange = this.view.onDidChange;
+    this.onDidChangeTree = this.view.onDidChangeTree;
+    this.connection.restore();
+    if (o.review) this.register(o.review);
+    this.register({ dispose: () => this.broker.dispose() });
+    this.register({ dispose: () => this.elicitations.dispose() });
+  }
+
+  /** Ties a resource's lifetime to this chat's (terminals, capture). */
+  own<T extends IDisposable>(resource: T): T {
+    return this.register(resource);
+  }
+
+  override dispose(): void {
+    if (this.isDisposed) return;
+    this.connection.close();
+    this.thread.close();
+    super.dispose();
+  }
+
+  // ---------------------------------------------------------------- TreeSource
+
+  get label(): string {
+    return this.agent.name;
+  }
+  sessions(): readonly SessionState[] {
+    return this.o.store.sessions();
+  }
+  protocolRecords(seqs: ReadonlySet<number>): readonly CaptureRecord[] {
+    return this.o.records(seqs);
+  }
+  /** Conformance findings of this chat's connections, for the tree and the capability view. */
+  findings(sessionId?: string): readonly Finding[] {
+    return this.traffic.findings(sessionId);
+  }
+  diagnostics(sessionId: string): readonly Diagnostic[] {
+    return this.o.store.diagnostics().filter((d) => d.sessionId === undefined || d.sessionId === sessionId);
+  }
+
+  // ---------------------------------------------------------------- state (read from its owners)
+
+  /** What the agent advertised and actually does, for the capability report. */
+  get behaviour(): AgentBehaviour {
+    return this.traffic.behaviour;
+  }
+  get agent(): AgentConfig {
+    return this.connection.agent;
+  }
+  get sessionId(): string | null {
+    return this.connection.sessionId;
+  }
+  get cwd(): string {
+    return this.o.cwd;
+  }
+  get store(): MessageStore {
+    return this.o.store;
+  }
+  get client(): AcpClient | undefined {
+    return this.connection.client;
+  }
+  get turnState(): TurnState {
+    return this.thread.turnState;
+  }
+  /** The chat's Changes review (undefined where the chat has none, a capture). */
+  get review(): ChangeReview | undefined {
+    return this.o.review;
+  }
+  stderrTail(): string {
+    return this.connection.stderrTail();
+  }
+  current(): SessionState | undefined {
+    return this.view.current();
+  }
+  entries(): readonly Entry[] {
+    return this.view.entries();
+  }
+  snapshot(): { entries: readonly Entry[]; panel: PanelState } {
+    return this.view.snapshot();
+  }
+  shownEntry(key: string): { readonly sessionId: string; readonly entry: Entry } | undefined {
+    return this.view.shownEntry(key);
+  }
+  panelState(): PanelState {
+    return this.view.panelState();
+  }
+  whenIdle(): Promise<void> {
+    return this.thread.whenIdle();
+  }
+
+  /** Output and exit of a terminal we run for the agent (v1), recorded for the session it runs in. */
+  terminalEvent(terminalId: string, append: string, exit?: { exitCode: number | null; signal: string | null }): void {
+    const sessionId = this.sessionId;
+    if (sessionId !== null) this.traffic.record({ event: 'terminal', sessionId, terminalId, append, ...(exit ? { exit } : {}) });
+  }
+
+  /** The turns' Changes summaries changed (their saved form): recorded in the store, saved with the chat. */
+  recordChanges(saved: unknown): void {
+    this.traffic.record({ event: 'changes', saved });
+  }
+
+  toolCallKey(sessionId: string, toolCallId: string): string | null {
+    const s = this.o.store.session(sessionId);
+    const e = s?.entries.find((x) => x.kind === 'tool_call' && x.toolCallId === toolCallId);
+    return e?.key ?? null;
+  }
+
+  /** The transcript entry of a pending `elicitation/create` (by the agent's request id), to draw the question on. */
+  elicitationKey(sessionId: string, rpcId: string | number): string | null {
+    const entries = this.o.store.session(sessionId)?.entries ?? [];
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const e = entries[i];
+      if (e?.kind === 'elicitation' && e.requestId === rpcId && e.status === 'pending') return e.key;
+    }
+    return null;
+  }
+
+  // ---------------------------------------------------------------- the connection
+
+  agentConfigured(agent: AgentConfig): void {
+    this.connection.agentConfigured(agent);
+  }
+  start(): Promise<void> {
+    return this.connection.start();
+  }
+  restart(): Promise<void> {
+    return this.connection.restart();
+  }
+  operate<T>(run: (client: AcpClient, params: SessionParams) => Promise<T>): Promise<T> {
+    return this.connection.operate(run);
+  }
+  listSessions(): Promise<readonly SessionInfo[]> {
+    return this.connection.listSessions();
+  }
+  newSession(closeOld = true): Promise<void> {
+    return this.connection.newSession(closeOld);
+  }
+  openSession(sessionId: string): Promise<void> {
+    return this.connection.openSession(sessionId);
+  }
+  setMode(modeId: string): void {
+    this.connection.setMode(modeId);
+  }
+  setConfigOption(configId: string, value: string | boolean): void {
+    this.connection.setConfigOption(configId, value);
+  }
+
+  // ---------------------------------------------------------------- the thread
+
+  prompt(text: string, images: readonly PromptImage[] = [], steer = false): void {
+    this.thread.prompt(text, images, steer);
+  }
+  takePrompt(text: string, images: readonly PromptImage[]): QueuedPrompt {
+    return this.thread.takePrompt(text, images);
+  }
+  send(prompt: QueuedPrompt): void {
+    this.thread.send(prompt);
+  }
+  beginEdit(items: readonly Omit<ContextItem, 'id'>[]): void {
+    this.thread.beginEdit(items);
+  }
+  endEdit(): void {
+    this.thread.endEdit();
+  }
+  retry(): void {
+    this.thread.retry();
+  }
+  addContext(item: Omit<ContextItem, 'id'>): void {
+    this.thread.addContext(item);
+  }
+  removeContext(id: string): void {
+    this.thread.removeContext(id);
+  }
+  contextItems(): readonly ContextItem[] {
+    return this.thread.contextItems();
+  }
+  removeQueued(id: string): void {
+    this.thread.removeQueued(id);
+  }
+  editQueued(id: string, text: string): void {
+    this.thread.editQueued(id, text);
+  }
+  moveQueued(id: string, offset: number): void {
+    this.thread.moveQueued(id, offset);
+  }
+  cancel(): void {
+    this.thread.cancel();
+  }
+  reviewChanges(setId: string, index: number | null, action: ReviewAction): void {
+    this.thread.reviewChanges(setId, index, action);
+  }
+  noticeAction(action: NoticeActionId): void {
+    this.thread.noticeAction(action);
+  }
+
+  handleWebviewMessage(m: WebviewToHost): void {
+    dispatchWebviewMessage(this, this.o.ui, m, (message) => this.o.log('warn', message));
+  }
+}

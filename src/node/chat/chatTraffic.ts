@@ -1,0 +1,123 @@
+/**
+ * ChatTraffic: the one way in for everything a chat's transcript is made of. Every JSON-RPC message of
+ * the chat's connections (`wire`, the transport's tap), every skipped line, and every event the client
+ * adds itself (`record`: output of a terminal it runs, a notice, Changes) is numbered here and handed to
+ * the capture, the live conformance check, the store and persistence, each guarded on its own so that a
+ * recording or saving failure costs neither the store its message nor the connection its delivery.
+ *
+ * Owns: the sequence number of the chat's messages (`seq`, continued after the restored entries' so seqs
+ * stay unique across restarts), the conformance check of the current connection and the findings of
+ * earlier ones, and the agent behaviour report. It owns no transcript state: the store does, and what the
+ * store changed goes to the thread (`applied`), which shows it.
+ */
+import type { MessageStore, CheckedMessage, StoreChange } from '../../common/store';
+import { AgentBehaviour } from '../../common/debug/agentBehaviour';
+import { ConformanceChecker, SKIPPED_LINE_NOTE, type Finding } from '../../common/conformance';
+import { CLIENT_EVENT_NOTE, type ClientEvent } from '../../common/store/clientEvents';
+import type { Notice } from '../../common/notices';
+import type { Direction } from '../acp/client';
+import { errorText } from '../../common/util/errors';
+import type { ChatSinks, Log } from './chatPorts';
+
+export interface TrafficDeps {
+  readonly store: MessageStore;
+  readonly sinks: ChatSinks;
+  readonly log: Log;
+  /** The session the chat is attached to (the connection's), for notices and what the supervisor watches. */
+  sessionId(): string | null;
+  /** The agent's name, for the log and notices about skipped lines. */
+  agentName(): string;
+  /** The recovery supervisor: it watches the agent's traffic (stalls) and which entries the store kept. */
+  readonly watch: { traffic(msg: unknown): void; stored(keys: readonly string[]): void };
+  /** The store changed: the thread shows it (panel and tree). */
+  applied(changes: readonly StoreChange[]): void;
+  /** Something reached only the capture (a skipped line): the tree's view of it changed. */
+  noted(): void;
+}
+
+export class ChatTraffic {
+  /** What the agent advertised and actually does, for the capability report. */
+  readonly behaviour = new AgentBehaviour();
+  /** The conformance check of the current connection (a new one per connection: ids and capabilities restart). */
+  private conformance = new ConformanceChecker();
+  /** Findings of earlier connections of this chat (their lines stay valid: seqs keep counting). */
+  private earlierFindings: Finding[] = [];
+  private seq: number;
+
+  constructor(private readonly d: TrafficDeps) {
+    // Continue numbering after the restored entries' messages, so seqs stay unique across restarts.
+    this.seq = Math.max(0, ...d.store.sessions().flatMap((s) => s.entries.flatMap((e) => e.stats.lines.map(([, last]) => last))));
+  }
+
+  /** A new connection starts: a fresh conformance check; the old one's findings are kept. */
+  newConnection(protocolVersion: 1 | 2): void {
+    this.conformance.finish();
+    this.earlierFindings = [...this.findings()];
+    this.conformance = new ConformanceChecker({ protocolVersion });
+  }
+
+  /** Conformance findings of this chat's connections, for the tree and the capability view. */
+  findings(sessionId?: string): readonly Finding[] {
+    const all = [...this.earlierFindings, ...this.conformance.findings()];
+    return sessionId === undefined ? all : all.filter((f) => f.sessionId === undefined || f.sessionId === sessionId);
+  }
+
+  /** One message of the connection, either way (the transport's tap). */
+  wire(dir: Direction, msg: unknown, raw?: string, checked?: CheckedMessage): void {
+    const seq = ++this.seq;
+    const { store, sinks, watch } = this.d;
+    this.guard('capture', seq, () => sinks.capture(dir, msg, seq, raw));
+    this.guard('check', seq, () => this.conformance.observe(dir, msg, seq, checked));
+    this.behaviour.observe(dir, msg);
+    if (dir === 'agent->client') watch.traffic(msg);
+    const changes = checked ? store.ingestChecked(dir, checked, seq) : store.ingest(dir, msg, seq);
+    this.guard('save', seq, () => sinks.persist(dir, msg, changes, seq));
+    const sid = this.d.sessionId();
+    if (dir === 'agent->client' && changes.length) watch.stored(changes.flatMap((c) => (c.type === 'entryInserted' || c.type === 'entryUpdated') && c.sessionId === sid ? [c.entry.key] : []));
+    if (changes.length) this.d.applied(changes);
+  }
+
+  /** A line that was skipped (not JSON-RPC, or unusable): logged, recorded as a capture note and checked. */
+  skippedLine(text: string, reason: string, lost: boolean): void {
+    const agent = this.d.agentName();
+    this.d.log('warn', `${agent} sent a line that was skipped (${reason}): ${text.slice(0, 300)}`);
+    // A skipped message may be part of the transcript: say so where the user looks.
+    if (lost) this.notice({ severity: 'warning', title: `A message from ${agent} was skipped: ${reason.slice(0, 200)}.`, description: 'The agent log (ACP: Show Agent Log) has its beginning.' });
+    const seq = ++this.seq;
+    const note = { text: SKIPPED_LINE_NOTE, reason, raw: text };
+    this.guard('capture', seq, () => this.d.sinks.capture('note', note, seq));
+    this.conformance.observeNote(note, seq);
+    this.d.noted();
+  }
+
+  /**
+   * The one way in for what the client adds that is not on the wire (terminal output it runs, notices,
+   * Changes): numbered like a message, kept in the capture as a note, reduced by the store and saved.
+   */
+  record(event: ClientEvent): void {
+    const seq = ++this.seq;
+    this.guard('capture', seq, () => this.d.sinks.capture('note', { text: CLIENT_EVENT_NOTE, event }, seq));
+    const changes = this.d.store.record(event, seq);
+    this.guard('save', seq, () => this.d.sinks.recorded?.(event));
+    if (changes.length) this.d.applied(changes);
+  }
+
+  /** A notice of the client's own, on the attached session (the store keeps it; it is a client event). */
+  notice(n: Notice): void {
+    this.record({ event: 'notice', sessionId: this.d.sessionId(), notice: n });
+  }
+
+  /** Clears the attached session's notices (a restart, another session shown). */
+  clearNotices(): void {
+    const sessionId = this.d.sessionId();
+    if (this.d.store.notices(sessionId).length > 0) this.record({ event: 'notices_cleared', sessionId });
+  }
+
+  private guard(what: string, seq: number, run: () => void): void {
+    try {
+      run();
+    } catch (e) {
+      this.d.log('error', `could not ${what} message ${seq}: ${errorText(e)}`);
+    }
+  }
+}

@@ -1,0 +1,151 @@
+/**
+ * ChatView: what the chat's panel and tree are told. It builds the panel's state and snapshot from their
+ * owners, turns store changes into panel changes (`showStoreChanges`, the one place that does), and
+ * fires the panel's and the tree's change events.
+ *
+ * Owns: the two change events. It owns no state it shows: the transcript and notices are the store's,
+ * the attached and earlier sessions and the agent the connection's, the turn, queue and chips the
+ * thread's (`ThreadFields`), the pending requests their brokers', the Changes summaries the review's.
+ */
+import { sessionPanelFields, type EarlierTranscript, type PanelState } from '../../common/webview/contract';
+import type { Entry, SessionState } from '../../common/store/model';
+import type { StoreChange } from '../../common/store';
+import type { PermissionBroker } from '../../common/permissionBroker';
+import type { ElicitationBroker } from '../../common/elicitationBroker';
+import { panelChangesFor, type PanelChange } from '../../common/webview/panelChanges';
+import { supportsOperation } from '../../common/protocol/sessionOps';
+import { Disposable, Emitter } from '../../common/util/lifecycle';
+import type { ChatOptions } from './chatPorts';
+import type { ChatConnection } from './chatConnection';
+
+/** The thread's part of the panel state. */
+export type ThreadFields = Pick<PanelState, 'turn' | 'lastTurnEnd' | 'message' | 'queuedPrompts' | 'context'>;
+
+export interface ViewDeps {
+  readonly options: ChatOptions;
+  readonly connection: ChatConnection;
+  readonly broker: PermissionBroker;
+  readonly elicitations: ElicitationBroker;
+  /** The thread, reached late: it is built after the view. */
+  readonly thread: () => ThreadFields;
+}
+
+export class ChatView extends Disposable {
+  private readonly changes = this.register(new Emitter<readonly PanelChange[]>());
+  readonly onDidChange = this.changes.event;
+  private readonly treeChanges = this.register(new Emitter<void>());
+  /** Fires (unbatched) on every store change; the tree coalesces. */
+  readonly onDidChangeTree = this.treeChanges.event;
+
+  constructor(private readonly d: ViewDeps) {
+    super();
+    // A turn waiting on the user's answer is not stalled.
+    const waiting = () => d.connection.supervisor.waiting(this.permissions().length > 0 || d.elicitations.pending(this.sessionId).length > 0);
+    this.register(d.broker.onDidChange(() => {
+      waiting();
+      this.panel({ permissions: this.permissions() });
+    }));
+    this.register(d.elicitations.onDidChange(() => {
+      waiting();
+      this.panel({ elicitations: d.elicitations.pending(this.sessionId) });
+    }));
+    const review = d.options.review;
+    if (review) this.register(review.onDidChange((c) => c.sessionId === this.sessionId && this.changes.fire([{ type: 'changeSet', id: c.id, set: c.view }])));
+  }
+
+  private get sessionId(): string | null {
+    return this.d.connection.sessionId;
+  }
+
+  current(): SessionState | undefined {
+    return this.sessionId === null ? undefined : this.d.options.store.session(this.sessionId);
+  }
+  entries(): readonly Entry[] {
+    return this.current()?.entries ?? [];
+  }
+
+  /** What the panel shows: the earlier transcript (if any) read-only, then this session's entries. */
+  snapshot(): { entries: readonly Entry[]; panel: PanelState } {
+    const earlier = this.earlierEntries();
+    return { entries: earlier.length ? [...earlier, ...this.entries()] : this.entries(), panel: this.panelState() };
+  }
+
+  /** An entry the panel shows, by key: this session's, or the earlier transcript's. */
+  shownEntry(key: string): { readonly sessionId: string; readonly entry: Entry } | undefined {
+    for (const sid of [this.sessionId, this.d.connection.earlier?.sessionId]) {
+      const entry = sid === null || sid === undefined ? undefined : this.d.options.store.session(sid)?.entries.find((e) => e.key === key);
+      if (sid && entry) return { sessionId: sid, entry };
+    }
+    return undefined;
+  }
+
+  private earlierEntries(): readonly Entry[] {
+    const earlier = this.d.connection.earlier;
+    return earlier ? (this.d.options.store.session(earlier.sessionId)?.entries ?? []) : [];
+  }
+
+  private earlierForPanel(): EarlierTranscript | null {
+    const earlier = this.d.connection.earlier;
+    const count = this.earlierEntries().length;
+    return earlier && count ? { sessionId: earlier.sessionId, entryCount: count, reason: earlier.reason } : null;
+  }
+
+  panelState(): PanelState {
+    const { store, review } = this.d.options;
+    const { connection, elicitations } = this.d;
+    const s = this.current();
+    const earlier = connection.earlier;
+    const client = connection.client;
+    const t = this.d.thread();
+    return {
+      agentName: connection.agent.name,
+      sessionId: this.sessionId,
+      turn: t.turn,
+      lastTurnEnd: t.lastTurnEnd,
+      message: t.message,
+      readOnly: false,
+      canFork: supportsOperation(client?.agentCapabilities, 'fork'),
+      canSteer: client?.canSteer ?? false,
+      missingAgent: connection.missingAgent,
+      ...sessionPanelFields(s),
+      queuedPrompts: t.queuedPrompts,
+      context: t.context,
+      permissions: this.permissions(),
+      elicitations: elicitations.pending(this.sessionId),
+      notices: store.notices(this.sessionId),
+      // Terminal cards of the earlier transcript keep their output too.
+      ...(earlier ? { terminals: { ...store.session(earlier.sessionId)?.terminals, ...s?.terminals } } : {}),
+      earlier: this.earlierForPanel(),
+      changeSets: review?.views(this.sessionId) ?? [],
+    };
+  }
+
+  /** The store changed: the panel gets view changes, the tree a refresh. The one place store changes become panel changes. */
+  showStoreChanges(changes: readonly StoreChange[]): void {
+    const { panel: changed, diagnostics } = panelChangesFor(changes, this.sessionId, () => this.current());
+    // The panel lists the earlier transcript first: this session's indexes count from after it.
+    const offset = this.d.connection.earlier ? this.earlierEntries().length : 0;
+    const panel = offset ? changed.map((c) => (c.type === 'inserted' ? { ...c, index: c.index + offset } : c)) : changed;
+    for (const d of diagnostics) this.d.options.log(d.severity === 'error' ? 'error' : 'warn', `message store: ${d.message}${d.line !== undefined ? ` (message ${d.line})` : ''}`);
+    this.treeChanges.fire();
+    if (panel.length) this.changes.fire(panel);
+  }
+
+  panel(fields: Partial<PanelState>): void {
+    this.changes.fire([{ type: 'panel', fields }]);
+  }
+
+  /** The chat shows another session, or reconnected: the panel starts over. */
+  reset(): void {
+    this.changes.fire([{ type: 'reset' }]);
+  }
+
+  /** Something only the tree shows changed (a skipped line, another session). */
+  treeChanged(): void {
+    this.treeChanges.fire();
+  }
+
+  private permissions(): PanelState['permissions'] {
+    return this.sessionId === null ? [] : this.d.broker.pending(this.sessionId);
+  }
+}
