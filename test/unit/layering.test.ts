@@ -1,6 +1,7 @@
 // Layers by runtime: src/common and webview/ may not import `vscode` or a Node built-in; src/node may
-// not import `vscode`; webview/ may import only src/common (and browser-safe packages); and no relative
-// import climbs from a lower layer into a higher one (common < node < vscode).
+// not import `vscode`; every file in src/vscode imports `vscode` (what needs no VS Code lives below it);
+// webview/ may import only src/common (and browser-safe packages); and no relative import climbs from a
+// lower layer into a higher one (common < node < vscode).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -51,6 +52,23 @@ test('src/node does not import vscode', () => {
   assert.deepEqual(violations('src/node', (s) => (s === 'vscode' ? 'the VS Code API' : null)), []);
 });
 
+/**
+ * src/vscode files that do not import `vscode` yet. captureSession.ts is being moved out of src/vscode
+ * (with the store-to-panel pipeline); the entry goes when it has moved.
+ */
+const notYetMoved = new Set([path.join('src', 'vscode', 'captureSession.ts')]);
+
+test('every file in src/vscode imports vscode (VS Code-free code lives in src/node or src/common)', () => {
+  const free = sources('src/vscode').filter((file) => !notYetMoved.has(file) && !importsOf(readFileSync(path.join(root, file), 'utf8')).includes('vscode'));
+  assert.deepEqual(free, []);
+});
+
+test('src/node never imports src/vscode', () => {
+  const intoVscode = (spec: string, file: string): string | null =>
+    spec.startsWith('.') && layerOf(path.relative(root, path.resolve(root, path.dirname(file), spec))) === 'vscode' ? 'the VS Code layer' : null;
+  assert.deepEqual(violations('src/node', intoVscode), []);
+});
+
 test('webview/ imports only src/common and browser-safe packages', () => {
   const outside = (spec: string, file: string): string | null => {
     const bad = runtimeImport(spec);
@@ -90,7 +108,7 @@ test('no relative import climbs into a higher layer (common < node < vscode; non
 
 test('the layering check itself fails on a forbidden import', () => {
   assert.equal(climbs('../node/agentProcess', path.join('src', 'common', 'x.ts')), 'src/common may not import from src/node');
-  assert.equal(climbs('../../vscode/chatSession', path.join('src', 'node', 'acp', 'x.ts')), 'src/node may not import from src/vscode');
+  assert.equal(climbs('../../vscode/chatPanel', path.join('src', 'node', 'acp', 'x.ts')), 'src/node may not import from src/vscode');
   assert.equal(climbs('../../webview/app', path.join('src', 'vscode', 'x.ts')), 'src/vscode may not import from webview/');
   assert.equal(climbs('../common/store', path.join('src', 'vscode', 'x.ts')), null);
   assert.equal(runtimeImport('vscode'), 'the VS Code API');
