@@ -1,6 +1,6 @@
 /**
  * The prompts a chat holds while a turn runs (one turn per session in flight), and who waits for the chat
- * to settle. Pure: the session controller decides when a turn may start; this only keeps the order, the
+ * to settle. Pure: the chat's thread decides when a turn may start; this only keeps the order, the
  * panel's view of it and the waiters. Each queued prompt has an id of its own, so an edit, a move or a
  * removal from the panel never lands on another prompt when the one at the front was sent meanwhile.
  */

@@ -5,7 +5,7 @@
  * side bar's chat view when it shows that chat; the ACP Messages view counts the chats waiting, so the
  * activity bar shows it too) until it is seen: its view visible in a focused window. Editor tabs have no
  * badge: the dot is theirs. A permission in a chat not in view has its own notification already
- * (sessionUi's permissionAsked). `acpChat.notifyWhenUnseen` turns all this off.
+ * (chatUi's permissionAsked). `acpChat.notifyWhenUnseen` turns all this off.
  */
 import * as vscode from 'vscode';
 import { AttentionWatch, attentionText, type AttentionEvent } from '../common/attention';

@@ -56,7 +56,7 @@ export function captureName(chat: ChatRecord): string {
  * The chat's session, with its agent; `configured` null: the settings do not name the chat's agent, and
  * the session waits for them (ChatController.agentConfigured) rather than running another agent.
  */
-export function createChatSession(d: ChatFactoryDeps, chat: ChatRecord, configured: AgentConfig | null): ChatController {
+export function createChatController(d: ChatFactoryDeps, chat: ChatRecord, configured: AgentConfig | null): ChatController {
   const initial: AgentConfig = configured ?? { id: chat.agentId, name: chat.agentId, command: '(not configured)', args: [], env: {} };
   // The session's agent may be configured later: names are read from it when needed.
   const agentName = (): string => owner?.agent.name ?? initial.name;

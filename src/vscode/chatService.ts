@@ -27,7 +27,7 @@ import { spawnAgent, type ConnectAgent } from '../node/acp/agentLink';
 import { ChatPanel, CHAT_VIEW_TYPE } from './chatPanel';
 import type { ChatWebview } from './chatWebview';
 import { ChatController } from '../node/chat/chatController';
-import { changesKey, createChatSession, earlierKey } from './chatFactory';
+import { changesKey, createChatController, earlierKey } from './chatFactory';
 import { VirtualDocuments } from './virtualDocuments';
 import { FileAccess } from './fsHandlers';
 import { MessageTreeProvider } from './messageTree';
@@ -616,7 +616,7 @@ export class ChatService extends Disposable {
     if (!agent) this.log.warn(`chat ${chatId}: its agent '${record.agentId}' is not in acpChat.agents; it waits for the settings to name it`);
     const persistence = this.persistence;
     if (!persistence) throw new Error('ChatService.ready() must complete before a chat session is created');
-    const session = createChatSession(
+    const session = createChatController(
       {
         context: this.context,
         log: this.log,

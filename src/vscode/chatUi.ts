@@ -1,4 +1,4 @@
-/** The VS Code side of a chat session's UI actions (see `ChatUi`). */
+/** The VS Code side of a chat's UI actions (see `ChatUi`). */
 import * as vscode from 'vscode';
 import nodePath from 'node:path';
 import { classifyLink, isRemotePath } from '../common/links';
@@ -19,9 +19,9 @@ export interface ChatUiDeps {
   readonly docs: VirtualDocuments;
   readonly log: vscode.LogOutputChannel;
   revealInTree(sessionId: string, key: string): void;
-  /** True when the chat panel showing this session is visible to the user. */
-  isPanelVisible(session: ChatControls): boolean;
-  showPanel(session: ChatControls): void;
+  /** True when the chat panel showing this chat is visible to the user. */
+  isPanelVisible(chat: ChatControls): boolean;
+  showPanel(chat: ChatControls): void;
   /** The editor column the chat panel is in, if it is open. */
   chatColumn(): vscode.ViewColumn | undefined;
   /** The chat's id (commands started from its webview name it). */
@@ -87,11 +87,11 @@ export function createChatUi(d: ChatUiDeps): ChatUi {
     revealInTree(sessionId, key) {
       d.revealInTree(sessionId, key);
     },
-    exportMarkdown(session) {
-      const s = session.current();
+    exportMarkdown(chat) {
+      const s = chat.current();
       if (!s) return;
       void vscode.workspace
-        .openTextDocument({ language: 'markdown', content: sessionToMarkdown(s, session.agent.name) })
+        .openTextDocument({ language: 'markdown', content: sessionToMarkdown(s, chat.agent.name) })
         .then((doc) => vscode.window.showTextDocument(doc, { preview: false }));
     },
     async chooseAuthMethod(agentName: string, methods: readonly AuthMethod[]) {
@@ -125,12 +125,12 @@ export function createChatUi(d: ChatUiDeps): ChatUi {
     runTerminalAuth(agent, method, cwd) {
       return runTerminalAuth(agent, method, cwd, (m) => d.log.info(m));
     },
-    permissionAsked(session, title) {
+    permissionAsked(chat, title) {
       // A permission request must never wait unseen: if the panel is hidden, say so and offer to show it.
-      if (d.isPanelVisible(session)) return;
+      if (d.isPanelVisible(chat)) return;
       void vscode.window
-        .showInformationMessage(`${noticeText(session.agent.name)} asks for permission: ${noticeText(title)}`, 'Show')
-        .then((a) => a === 'Show' && d.showPanel(session));
+        .showInformationMessage(`${noticeText(chat.agent.name)} asks for permission: ${noticeText(title)}`, 'Show')
+        .then((a) => a === 'Show' && d.showPanel(chat));
     },
     configureAgent(how) {
       // Add Agent writes acpChat.agents; either way the chat starts when the setting names its agent.

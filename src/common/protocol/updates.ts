@@ -188,7 +188,7 @@ export type SessionUpdate =
   | { readonly kind: 'ignored'; readonly sessionUpdate: string };
 
 /** Known variants the store deliberately does not model; ignored without a warning. (v2 terminal updates feed
- * the panel's terminal view in the session controller, see common/protocol/terminalUpdates.) */
+ * the panel's terminal view in the chat controller, see common/protocol/terminalUpdates.) */
 const IGNORED_KINDS = new Set(['notice', 'compaction_update', 'compaction_summary_chunk', 'state_update', 'terminal_update', 'terminal_output_chunk', 'plan_removed']);
 
 export const zSessionUpdateParams = z.looseObject({

@@ -1,6 +1,6 @@
 /**
  * The ports of a ChatController: what it needs from VS Code (UI actions), where its traffic goes (capture,
- * persistence), and how it is configured. Kept apart so the session is tested with plain objects.
+ * persistence), and how it is configured. Kept apart so the chat is tested with plain objects.
  */
 import type { NoticeActionId } from '../../common/notices';
 import type { Clock } from '../../common/recovery/timers';
@@ -66,7 +66,7 @@ export interface ChatControls {
   noticeAction(action: NoticeActionId): void;
 }
 
-/** UI actions the session cannot do itself (they need VS Code windows, editors, the clipboard). */
+/** UI actions the chat cannot do itself (they need VS Code windows, editors, the clipboard). */
 export interface ChatUi {
   openLink(href: string): void;
   /** Opens an elicitation's URL (already checked by `checkElicitationUrl`) in the external browser. */
@@ -75,7 +75,7 @@ export interface ChatUi {
   openDiff(entry: Entry, contentIndex: number): void;
   copy(text: string): void;
   revealInTree(sessionId: string, key: string): void;
-  exportMarkdown(session: ChatControls): void;
+  exportMarkdown(chat: ChatControls): void;
   chooseAuthMethod(agentName: string, methods: readonly AuthMethod[]): Promise<string | undefined>;
   /**
    * Runs a terminal sign-in (after the user agreed to what it runs); resolves true when it succeeded or the
@@ -91,14 +91,14 @@ export interface ChatUi {
   /** Regenerate the last answer: a branch at the last user message (runs the command). */
   regenerate?(): void;
   /** A permission request waits for the user: make sure they see it. */
-  permissionAsked(session: ChatControls, title: string): void;
+  permissionAsked(chat: ChatControls, title: string): void;
   /** The chat's agent is not configured: runs Add Agent, or opens the agents setting. */
   configureAgent?(how: 'add' | 'settings'): void;
 }
 
-/** Where the session's traffic is recorded and persisted (both optional, both never fatal). */
+/** Where the chat's traffic is recorded and persisted (both optional, both never fatal). */
 export interface ChatSinks {
-  /** `seq` numbers the session's messages; entries record the seqs that built them. */
+  /** `seq` numbers the chat's messages; entries record the seqs that built them. */
   /** `raw` is the message's exact JSON line when known (recorded as is). */
   capture(dir: Direction | 'note', msg: unknown, seq: number, raw?: string): void;
   /** Called after the store ingested the message, with what it changed. */
@@ -135,7 +135,7 @@ export interface ChatOptions {
   readonly settings: () => Settings;
   /** Time for the restart backoff and the stall notice (tests drive it by hand). */
   readonly clock?: Clock;
-  readonly handlers: (broker: PermissionBroker, session: ChatControls) => ClientHandlers;
+  readonly handlers: (broker: PermissionBroker, chat: ChatControls) => ClientHandlers;
   readonly sinks: ChatSinks;
   readonly ui: ChatUi;
   readonly log: Log;

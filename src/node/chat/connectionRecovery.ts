@@ -1,7 +1,7 @@
 /**
- * The chat session's side of the connection supervisor (common/recovery/supervisor): the wording of the
- * exit banner for each decision, and what each notice button does. Kept out of chatSession.ts, which
- * only calls in at the points where the facts arise (exit, turn start/end, traffic, cancel).
+ * The chat's side of the connection supervisor (common/recovery/supervisor): the wording of the
+ * exit banner for each decision, and what each notice button does. Kept out of chatConnection.ts and chatThread.ts, which
+ * only call in at the points where the facts arise (exit, turn start/end, traffic, cancel).
  */
 import type { NoticeActionId } from '../../common/notices';
 import type { QueuedPrompt } from '../../common/promptQueue';

@@ -9,15 +9,15 @@ type Log = (level: 'info' | 'warn', message: string) => void;
  * stops, resources go), then `session/delete` for each (they leave its `session/list`). Each only when
  * advertised; failures are logged and never keep the chat from being deleted here.
  */
-export async function forgetChatSessions(session: ChatController, log: Log): Promise<void> {
-  await session.start().catch(() => undefined);
-  const client = session.client;
+export async function forgetChatSessions(chat: ChatController, log: Log): Promise<void> {
+  await chat.start().catch(() => undefined);
+  const client = chat.client;
   if (!client || client.isClosed) {
-    log('warn', `${session.agent.name} is not running: its own copy of the deleted chat's sessions was left alone`);
+    log('warn', `${chat.agent.name} is not running: its own copy of the deleted chat's sessions was left alone`);
     return;
   }
   const caps = client.agentCapabilities?.sessionCapabilities;
-  const current = session.sessionId;
+  const current = chat.sessionId;
   if (current !== null && caps?.close) {
     await client.closeSession(current).then(
       () => log('info', `session/close ${current}`),
@@ -25,7 +25,7 @@ export async function forgetChatSessions(session: ChatController, log: Log): Pro
     );
   }
   if (caps?.delete) {
-    for (const s of session.sessions()) {
+    for (const s of chat.sessions()) {
       await client.deleteSession(s.sessionId).then(
         () => log('info', `session/delete ${s.sessionId}`),
         (e: unknown) => log('warn', `session/delete of ${s.sessionId} failed: ${errorText(e)}`),

@@ -1,5 +1,5 @@
 /**
- * What each message from the chat webview does to a live chat session. The webview is untrusted; its
+ * What each message from the chat webview does to a live chat. The webview is untrusted; its
  * messages were already validated by the panel (zWebviewToHost), and here each maps to one operation.
  */
 import type { WebviewToHost } from '../../common/webview/contract';
@@ -7,79 +7,79 @@ import { assertNever } from '../../common/util/guards';
 import { checkElicitationUrl } from '../../common/elicitation/url';
 import type { ChatControls, ChatUi } from './chatPorts';
 
-export function dispatchWebviewMessage(session: ChatControls, ui: ChatUi, m: WebviewToHost, warn: (message: string) => void): void {
+export function dispatchWebviewMessage(chat: ChatControls, ui: ChatUi, m: WebviewToHost, warn: (message: string) => void): void {
   switch (m.type) {
     case 'ready':
     case 'mentionQuery':
     case 'getRaw':
       return; // answered by the panel itself
     case 'prompt': {
-      if (m.branchFrom === undefined) return session.prompt(m.text, m.images ?? [], m.steer === true);
-      const shown = session.shownEntry(m.branchFrom);
-      if (shown?.entry.kind === 'user_message') ui.branch?.(shown.sessionId, m.branchFrom, session.takePrompt(m.text, m.images ?? []));
+      if (m.branchFrom === undefined) return chat.prompt(m.text, m.images ?? [], m.steer === true);
+      const shown = chat.shownEntry(m.branchFrom);
+      if (shown?.entry.kind === 'user_message') ui.branch?.(shown.sessionId, m.branchFrom, chat.takePrompt(m.text, m.images ?? []));
       else warn(`edit of unknown message ${m.branchFrom} ignored`);
       // The edit's chips went with it (or are dropped): the user's own are back in the prompt box.
-      return session.endEdit();
+      return chat.endEdit();
     }
     case 'cancelEdit':
-      return session.endEdit();
+      return chat.endEdit();
     case 'editMessage': {
-      const shown = session.shownEntry(m.key);
+      const shown = chat.shownEntry(m.key);
       if (shown?.entry.kind === 'user_message') ui.editMessage?.(shown.sessionId, m.key);
       return;
     }
     case 'retry':
-      return session.retry();
+      return chat.retry();
     case 'regenerate':
       return ui.regenerate?.();
     case 'cancel':
-      return session.cancel();
+      return chat.cancel();
     case 'permission':
-      if (!session.broker.respond(m.requestId, m.optionId)) warn(`permission answer for unknown request ${m.requestId} ignored`);
+      if (!chat.broker.respond(m.requestId, m.optionId)) warn(`permission answer for unknown request ${m.requestId} ignored`);
       return;
     case 'elicitation':
-      return answerElicitation(session, ui, m, warn);
+      return answerElicitation(chat, ui, m, warn);
     case 'setMode':
-      return session.setMode(m.modeId);
+      return chat.setMode(m.modeId);
     case 'setConfigOption':
-      return session.setConfigOption(m.configId, m.value);
+      return chat.setConfigOption(m.configId, m.value);
     case 'restartAgent':
-      void session.restart();
+      void chat.restart();
       return;
     case 'configureAgent':
       return ui.configureAgent?.(m.how);
     case 'noticeAction':
-      return session.noticeAction(m.action);
+      return chat.noticeAction(m.action);
     case 'removeQueued':
-      return session.removeQueued(m.id);
+      return chat.removeQueued(m.id);
     case 'editQueued':
-      return session.editQueued(m.id, m.text);
+      return chat.editQueued(m.id, m.text);
     case 'moveQueued':
-      return session.moveQueued(m.id, m.offset);
+      return chat.moveQueued(m.id, m.offset);
     case 'removeContext':
-      return session.removeContext(m.id);
+      return chat.removeContext(m.id);
     case 'openLink':
       return ui.openLink(m.href);
     case 'openLocation':
       return ui.openLocation(m.path, m.line);
     case 'openDiff': {
-      const shown = session.shownEntry(m.key);
+      const shown = chat.shownEntry(m.key);
       if (shown) ui.openDiff(shown.entry, m.index);
       return;
     }
     case 'copy':
       return ui.copy(m.text);
     case 'revealInTree': {
-      const shown = session.shownEntry(m.key);
+      const shown = chat.shownEntry(m.key);
       if (shown) ui.revealInTree(shown.sessionId, m.key);
       return;
     }
     case 'exportMarkdown':
-      return ui.exportMarkdown(session);
+      return ui.exportMarkdown(chat);
     case 'changes':
-      return session.reviewChanges(m.setId, m.index, m.action);
+      return chat.reviewChanges(m.setId, m.index, m.action);
     case 'forkChat': {
-      const shown = session.shownEntry(m.key);
+      const shown = chat.shownEntry(m.key);
       if (shown?.entry.kind === 'user_message') ui.forkChat?.(shown.sessionId, m.key);
       return;
     }
@@ -92,23 +92,23 @@ export function dispatchWebviewMessage(session: ChatControls, ui: ChatUi, m: Web
  * The user's answer to a question. URL mode: "accept" means "open it", so the URL is checked again here
  * (the webview is untrusted) and opened only then; a refused URL is declined instead.
  */
-function answerElicitation(session: ChatControls, ui: ChatUi, m: Extract<WebviewToHost, { type: 'elicitation' }>, warn: (message: string) => void): void {
-  const prompt = session.elicitations.pending(session.current()?.sessionId ?? null).find((p) => p.requestId === m.requestId);
+function answerElicitation(chat: ChatControls, ui: ChatUi, m: Extract<WebviewToHost, { type: 'elicitation' }>, warn: (message: string) => void): void {
+  const prompt = chat.elicitations.pending(chat.current()?.sessionId ?? null).find((p) => p.requestId === m.requestId);
   if (!prompt) return warn(`answer to unknown question ${m.requestId} ignored`);
   if (m.action !== 'accept') {
-    session.elicitations.respond(m.requestId, { action: m.action });
+    chat.elicitations.respond(m.requestId, { action: m.action });
     return;
   }
   if (prompt.mode === 'url') {
     const verdict = checkElicitationUrl(prompt.url ?? '');
     if (!verdict.ok) {
       warn(`elicitation URL not opened: ${verdict.reason}`);
-      session.elicitations.respond(m.requestId, { action: 'decline' });
+      chat.elicitations.respond(m.requestId, { action: 'decline' });
       return;
     }
     ui.openElicitationUrl(verdict.url);
-    session.elicitations.respond(m.requestId, { action: 'accept' });
+    chat.elicitations.respond(m.requestId, { action: 'accept' });
     return;
   }
-  session.elicitations.respond(m.requestId, { action: 'accept', content: m.content ?? {} });
+  chat.elicitations.respond(m.requestId, { action: 'accept', content: m.content ?? {} });
 }

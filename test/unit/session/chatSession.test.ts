@@ -1,4 +1,4 @@
-// The session controller against the real demo agent in-process: turns, queueing, permissions through
+// The chat controller against the real demo agent in-process: turns, queueing, permissions through
 // the broker, cancellation, crash and restart without duplicated entries, and the patches it emits.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
