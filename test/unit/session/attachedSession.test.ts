@@ -12,7 +12,7 @@ import { sessionToAttach } from '../../../src/node/chat/chatPersistence';
 import { MessageStore } from '../../../src/common/store';
 import { storeWithSession } from '../../../src/common/store/extract';
 import { StoreJournal } from '../../../src/node/persistence/journal';
-import { inProcessDemoAgent, sessionOptions } from './harness';
+import { inProcessDemoAgent, chatOptions } from './harness';
 
 async function withDir(fn: (dir: string) => Promise<void>): Promise<void> {
   const dir = mkdtempSync(path.join(tmpdir(), 'attached-'));
@@ -27,7 +27,7 @@ async function withDir(fn: (dir: string) => Promise<void>): Promise<void> {
 function chat(persistence: FilePersistence, listed: string | null): ChatController {
   const restored = persistence.restore('chat', () => undefined);
   return new ChatController(
-    sessionOptions({
+    chatOptions({
       connect: inProcessDemoAgent().connect,
       store: restored.store,
       restoredSessionId: sessionToAttach(restored, listed),

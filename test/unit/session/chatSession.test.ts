@@ -9,7 +9,7 @@ import { MessageStore } from '../../../src/common/store';
 import { parseSettings } from '../../../src/common/config/settings';
 import type { ClientHandlers } from '../../../src/node/acp/handlers';
 import type { PermissionBroker } from '../../../src/common/permissionBroker';
-import { inProcessDemoAgent, sessionOptions } from './harness';
+import { inProcessDemoAgent, chatOptions } from './harness';
 import { NodeTerminalHost } from '../../../src/node/terminals';
 import { DemoAgent } from '../../../src/node/demoAgent/agent';
 import { rpcError } from '../../../src/node/transport/connection';
@@ -21,7 +21,7 @@ function makeSession(opts: { store?: MessageStore; restoredSessionId?: string | 
   const wire: string[] = [];
   const links: (EarlierLink | null)[] = [];
   const session = new ChatController(
-    sessionOptions({
+    chatOptions({
       store: opts.store ?? new MessageStore(),
       restoredSessionId: opts.restoredSessionId ?? null,
       restoredEarlier: opts.restoredEarlier ?? null,

@@ -60,7 +60,7 @@ export function inProcessDemoAgent(make: (acp: AcpConnection) => void = (acp) =>
   return self;
 }
 
-/** A UI that does nothing: these tests look at the session's state, not at VS Code. */
+/** A UI that does nothing: these tests look at the chat's state, not at VS Code. */
 export const noUi: ChatUi = {
   openLink() {}, openLocation() {}, openDiff() {}, copy() {}, revealInTree() {}, exportMarkdown() {},
   async chooseAuthMethod() { return undefined; },
@@ -69,7 +69,7 @@ export const noUi: ChatUi = {
 };
 
 /** ChatController options for a test: an agent link plus whatever the test cares about; the rest inert. */
-export function sessionOptions(over: Partial<ChatOptions> & Pick<ChatOptions, 'connect'>): ChatOptions {
+export function chatOptions(over: Partial<ChatOptions> & Pick<ChatOptions, 'connect'>): ChatOptions {
   const settings = parseSettings(() => undefined).settings;
   return {
     agent: { id: 'demo', name: 'Demo', command: 'x', args: [], env: {} },

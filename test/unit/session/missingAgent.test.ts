@@ -5,13 +5,13 @@ import assert from 'node:assert/strict';
 import { ChatController } from '../../../src/node/chat/chatController';
 import type { PanelChange } from '../../../src/common/webview/panelChanges';
 import { dispatchWebviewMessage } from '../../../src/node/chat/webviewMessages';
-import { inProcessDemoAgent, noUi, sessionOptions } from './harness';
+import { inProcessDemoAgent, noUi, chatOptions } from './harness';
 import { until } from '../until';
 
 test('a chat whose agent is not configured refuses to start, says which agent, and starts when the settings name it', async () => {
   const agent = inProcessDemoAgent();
   const changes: PanelChange[] = [];
-  const session = new ChatController(sessionOptions({ agent: { id: 'claude', name: 'claude', command: '(not configured)', args: [], env: {} }, agentMissing: true, connect: agent.connect }));
+  const session = new ChatController(chatOptions({ agent: { id: 'claude', name: 'claude', command: '(not configured)', args: [], env: {} }, agentMissing: true, connect: agent.connect }));
   session.onDidChange((c) => changes.push(...c));
   await session.start();
   assert.equal(session.turnState, 'error');
@@ -43,7 +43,7 @@ test('a chat whose agent is not configured refuses to start, says which agent, a
 
 test("the banner's Add Agent and Open Settings reach the UI", () => {
   const asked: string[] = [];
-  const session = new ChatController(sessionOptions({ agentMissing: true, connect: inProcessDemoAgent().connect }));
+  const session = new ChatController(chatOptions({ agentMissing: true, connect: inProcessDemoAgent().connect }));
   const ui = { ...noUi, configureAgent: (how: 'add' | 'settings') => void asked.push(how) };
   dispatchWebviewMessage(session, ui, { type: 'configureAgent', how: 'add' }, () => undefined);
   dispatchWebviewMessage(session, ui, { type: 'configureAgent', how: 'settings' }, () => undefined);

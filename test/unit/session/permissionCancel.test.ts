@@ -4,14 +4,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ChatController } from '../../../src/node/chat/chatController';
-import { inProcessDemoAgent, sessionOptions } from './harness';
+import { inProcessDemoAgent, chatOptions } from './harness';
 import { until } from '../until';
 
 test('cancel answers each pending permission request exactly once', async () => {
   const wire: { dir: string; msg: { id?: unknown; method?: unknown; result?: unknown } }[] = [];
   const outcomes: unknown[] = [];
   const session = new ChatController(
-    sessionOptions({
+    chatOptions({
       connect: inProcessDemoAgent().connect,
       handlers: (broker) => ({
         requestPermission: async (p, signal) => {

@@ -8,7 +8,7 @@ import { ChatController } from '../../../src/node/chat/chatController';
 import { parseSettings } from '../../../src/common/config/settings';
 import { DemoAgent } from '../../../src/node/demoAgent/agent';
 import type { DemoFault } from '../../../src/node/demoAgent/faults';
-import { inProcessDemoAgent, sessionOptions } from './harness';
+import { inProcessDemoAgent, chatOptions } from './harness';
 import { ManualClock } from '../helpers/manualClock';
 import { until } from '../until';
 
@@ -18,7 +18,7 @@ function faultyChat(fault: DemoFault, raw: Record<string, unknown> = {}, lateAft
   const late = lateAfterCancelMs === undefined ? {} : { lateAfterCancelMs };
   const agent = inProcessDemoAgent((acp) => new DemoAgent(acp, { delayMs: 0, ...(agent.connections === 1 ? { fault, ...late } : {}), crash: () => agent.crash() }));
   const settings = parseSettings((k) => raw[k]).settings;
-  const session = new ChatController(sessionOptions({
+  const session = new ChatController(chatOptions({
     connect: agent.connect,
     settings: () => settings,
     clock,

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ChatController } from '../../../src/node/chat/chatController';
 import { parseSettings } from '../../../src/common/config/settings';
-import { inProcessDemoAgent, sessionOptions } from './harness';
+import { inProcessDemoAgent, chatOptions } from './harness';
 import { DemoAgent } from '../../../src/node/demoAgent/agent';
 import { until } from '../until';
 import { rpcError } from '../../../src/node/transport/connection';
@@ -15,7 +15,7 @@ const settings = parseSettings(() => undefined).settings;
 
 function makeSession(agent = inProcessDemoAgent()) {
   return new ChatController(
-    sessionOptions({
+    chatOptions({
       connect: agent.connect,
       settings: () => settings,
       handlers: (broker) => ({

@@ -7,14 +7,14 @@ import type { PanelChange } from '../../../src/common/webview/panelChanges';
 import { parseSettings } from '../../../src/common/config/settings';
 import { DemoAgent } from '../../../src/node/demoAgent/agent';
 import type { AcpConnection } from '../../../src/node/transport/connection';
-import { inProcessDemoAgent, sessionOptions } from './harness';
+import { inProcessDemoAgent, chatOptions } from './harness';
 
 function makeSession(make: (acp: AcpConnection) => void, startupTimeoutSeconds: number) {
   const settings = parseSettings((k) => (k === 'startupTimeoutSeconds' ? startupTimeoutSeconds : undefined)).settings;
   const agent = inProcessDemoAgent(make);
   const changes: PanelChange[] = [];
   let disposed = 0;
-  const session = new ChatController(sessionOptions({
+  const session = new ChatController(chatOptions({
     agent: { id: 'silent', name: 'Silent', command: 'silent-agent', args: ['--acp'], env: {} },
     connect: async (o) => {
       const link = await agent.connect(o);

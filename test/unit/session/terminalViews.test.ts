@@ -12,7 +12,7 @@ import type { Direction } from '../../../src/common/store';
 import type { ClientEvent } from '../../../src/common/store/clientEvents';
 import { parseSavedTerminals } from '../../../src/common/savedTerminals';
 import { NodeTerminalHost } from '../../../src/node/terminals';
-import { sessionOptions } from './harness';
+import { chatOptions } from './harness';
 
 const wire: [Direction, unknown][] = [
   ['client->agent', { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: 1 } }],
@@ -43,7 +43,7 @@ test('terminal output, notices and Changes a chat recorded come back after a rel
   const dir = mkdtempSync(path.join(tmpdir(), 'terms-'));
   const { p: p1, store } = await savedChat(dir, 'chat 1');
   // The live chat records client events through its session; its sink journals them.
-  const session = new ChatController(sessionOptions({ connect: async () => assert.fail('not started'), store, restoredSessionId: 'sess_9', sinks: { capture: () => undefined, persist: () => undefined, recorded: (e: ClientEvent) => p1.record('chat 1', e) } }));
+  const session = new ChatController(chatOptions({ connect: async () => assert.fail('not started'), store, restoredSessionId: 'sess_9', sinks: { capture: () => undefined, persist: () => undefined, recorded: (e: ClientEvent) => p1.record('chat 1', e) } }));
   session.terminalEvent('term-a-1', 'line 1\n');
   session.terminalEvent('term-a-1', 'ok ✓\n', { exitCode: 0, signal: null });
   session.terminalEvent('term-a-2', 'still going\n'); // ours (v1), running at the reload: its process went with the window
@@ -64,7 +64,7 @@ test('terminal output, notices and Changes a chat recorded come back after a rel
   const warnings: string[] = [];
   const restored = (await reopen(dir, 'chat 1')).restore('chat 1', (m) => warnings.push(m));
   assert.deepEqual(warnings, []);
-  const again = new ChatController(sessionOptions({ connect: async () => assert.fail('not started'), store: restored.store, restoredSessionId: restored.sessionId }));
+  const again = new ChatController(chatOptions({ connect: async () => assert.fail('not started'), store: restored.store, restoredSessionId: restored.sessionId }));
   const panel = again.snapshot().panel;
   assert.deepEqual(panel.terminals, {
     'term-a-1': { output: 'line 1\nok ✓\n', exited: true, exitCode: 0, signal: null, owner: 'client' },

@@ -9,7 +9,7 @@ import { ChatController } from '../../../src/node/chat/chatController';
 import { parseSettings } from '../../../src/common/config/settings';
 import { AgentMethods, ClientMethods } from '../../../src/common/protocol/methods';
 import { onAcpRequest, type AcpConnection } from '../../../src/node/transport/connection';
-import { inProcessDemoAgent, sessionOptions } from './harness';
+import { inProcessDemoAgent, chatOptions } from './harness';
 
 function v2Agent(acp: AcpConnection): void {
   const update = (u: Record<string, unknown>) => acp.connection.sendNotification(ClientMethods.sessionUpdate, { sessionId: 'v2s', update: u });
@@ -35,7 +35,7 @@ function v2Agent(acp: AcpConnection): void {
 test('a v2 turn: prompt ack, user_message echo, upserts and redaction, idle state ends the turn', async () => {
   const agent = inProcessDemoAgent(v2Agent);
   const settings = parseSettings((k) => (k === 'protocolVersion' ? 2 : undefined)).settings;
-  const session = new ChatController(sessionOptions({ agent: { id: 'v2', name: 'V2', command: 'x', args: [], env: {} }, connect: agent.connect, settings: () => settings }));
+  const session = new ChatController(chatOptions({ agent: { id: 'v2', name: 'V2', command: 'x', args: [], env: {} }, connect: agent.connect, settings: () => settings }));
   await session.start();
   assert.equal(session.client?.protocolVersion, 2);
   session.prompt('Find the thing');
@@ -83,7 +83,7 @@ test('v2 agent-owned terminals stream into the tool card terminal view like v1 t
     });
   });
   const settings = parseSettings((k) => (k === 'protocolVersion' ? 2 : undefined)).settings;
-  const session = new ChatController(sessionOptions({ agent: { id: 'v2', name: 'V2', command: 'x', args: [], env: {} }, connect: agent.connect, settings: () => settings }));
+  const session = new ChatController(chatOptions({ agent: { id: 'v2', name: 'V2', command: 'x', args: [], env: {} }, connect: agent.connect, settings: () => settings }));
   const terminalOps: unknown[] = [];
   session.onDidChange((cs) => terminalOps.push(...cs.filter((c) => c.type === 'terminal')));
   await session.start();
