@@ -1,5 +1,5 @@
 /**
- * The startup timeout (issue 11, item 9): an agent that never answers `initialize` or its session
+ * The startup timeout: an agent that never answers `initialize` or its session
  * request would leave the panel "starting" forever. Startup requests are bounded by
  * `acpChat.startupTimeoutSeconds`; prompts never are (a turn may run for hours).
  */
