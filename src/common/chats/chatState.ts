@@ -3,7 +3,7 @@
  * what a delete removes. It is the store alone: the store holds everything the chat shows (transcript,
  * terminal views, notices, Changes summaries), saved as one journal + snapshot; the files are listed in
  * one place (src/node/persistence/chatFiles.ts). The chat's record in the chat list (title, session,
- * agent) is the registry's, derived for a fork from the forked store.
+ * agent) is the chat index's, derived for a fork from the forked store.
  */
 import type { MessageStore } from '../store';
 import { storeWithSession } from '../store/extract';
