@@ -29,6 +29,8 @@ export interface ChatTabsHost {
   live(chatId: string): ChatSession | undefined;
   /** The chat's title as tabs show it (with the unseen mark). */
   title(chatId: string): string;
+  /** The chat's title without the mark (a tab saved before the reload may have had it or not). */
+  plainTitle(chatId: string): string;
   focus(chatId: string): void;
   seen(chatId: string): void;
   /** The chat's first tab opened (true) or its last tab closed while the window stays (false). */
@@ -66,7 +68,7 @@ export class ChatTabs implements IDisposable {
   async reveal(chatId: string, viewColumn: vscode.ViewColumn | undefined, preserveFocus: boolean): Promise<ChatPanel | undefined> {
     const existing = this.first.get(chatId) ?? (await this.revive(chatId));
     if (!existing) return undefined;
-    existing.panel.reveal(viewColumn ?? existing.panel.viewColumn, preserveFocus);
+    existing.panel.reveal(viewColumn, preserveFocus);
     this.host.focus(chatId);
     if (!preserveFocus) existing.post({ type: 'focusPrompt' });
     return existing;
@@ -154,7 +156,7 @@ export class ChatTabs implements IDisposable {
    * turned out to show another chat).
    */
   private async revive(chatId: string): Promise<ChatPanel | undefined> {
-    const waiting = this.waitingTab(this.host.title(chatId));
+    const waiting = this.waitingTab(new Set([this.host.title(chatId), this.host.plainTitle(chatId)]));
     const group = waiting ? FOCUS_GROUP[waiting.column - 1] : undefined;
     if (!waiting || group === undefined) return undefined;
     const handed = new Promise<void>((resolve) => {
@@ -176,8 +178,8 @@ export class ChatTabs implements IDisposable {
     return this.first.get(chatId);
   }
 
-  /** Where a restored chat tab labelled `title` waits for the serializer (group column, index in the group). */
-  private waitingTab(title: string): { column: number; index: number } | undefined {
+  /** Where a restored chat tab labelled with one of `titles` waits for the serializer (group column, index in the group). */
+  private waitingTab(titles: ReadonlySet<string>): { column: number; index: number } | undefined {
     const ours = new Map<number, string[]>();
     for (const p of this.all()) {
       const column = p.panel.viewColumn;
@@ -189,7 +191,7 @@ export class ChatTabs implements IDisposable {
         if (!isChatTab(tab)) continue;
         const k = known.indexOf(tab.label);
         if (k >= 0) known.splice(k, 1); // one of our panels
-        else if (tab.label === title) return { column: group.viewColumn, index };
+        else if (titles.has(tab.label)) return { column: group.viewColumn, index };
       }
     }
     return undefined;

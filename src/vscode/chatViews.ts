@@ -74,6 +74,7 @@ export class ChatViews extends Disposable {
       liveChat: (id) => host.live.make(id),
       live: (id) => host.live.get(id),
       title: (id) => this.decoratedTitle(id),
+      plainTitle: (id) => this.titles.titleOf(id),
       focus: (id) => host.focus(id),
       seen: (id) => this.attention.seen(id),
       shown: (id, open) => {
