@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { AgentConfig, Settings } from '../common/config/settings';
-import type { ChatRecord } from '../common/chats/registry';
+import type { ChatRecord } from '../common/chats/chatIndex';
 import type { ConnectAgent } from '../node/acp/agentLink';
 import { CaptureFile, readCaptureRecords } from '../node/capture/captureFile';
 import { NodeTerminalHost } from '../node/terminals';

@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import { labelText, noticeText } from '../common/untrusted';
 import { errorText } from '../common/util/errors';
 import type { ChatService } from './chatService';
-import { branchTree } from '../common/chats/registry';
+import { branchTree } from '../common/chats/chatIndex';
 
 interface Item extends vscode.QuickPickItem {
   readonly chatId?: string;
@@ -102,6 +102,6 @@ export async function pickSideBarChat(service: ChatService): Promise<void> {
   const pick = await vscode.window.showQuickPick(items, { title: 'ACP: Choose Chat for Side Bar…' });
   if (!pick) return;
   if (pick.chatId !== NEW) return service.showInSideBar(pick.chatId);
-  const record = service.registry.create(service.selectedAgent()?.id ?? 'demo', Date.now());
+  const record = service.chatIndex.create(service.selectedAgent()?.id ?? 'demo', Date.now());
   await service.showInSideBar(record.id);
 }

@@ -31,7 +31,7 @@ export async function checkAgent(service: ChatService, agentId?: string): Promis
     (progress) =>
       runLiveCheck({
         agent,
-        protocolVersion: service.currentSettings().protocolVersion,
+        protocolVersion: service.settings.protocolVersion,
         onProgress: (step) => progress.report({ message: step }),
       }),
   );

@@ -8,7 +8,7 @@
 import * as vscode from 'vscode';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { ChatOrigin } from '../common/chats/registry';
+import type { ChatOrigin } from '../common/chats/chatIndex';
 import type { RewindOffer } from '../common/changes/review';
 import { fileUri } from '../common/mentions';
 import type { QueuedPrompt } from '../common/promptQueue';

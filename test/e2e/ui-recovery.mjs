@@ -48,6 +48,54 @@ async function restartWith(fault) {
   await idle(frame);
 }
 
+/** The tabs of each editor group, left to right: title and whether it is the group's active tab. */
+async function tabLayout() {
+  return page.locator('.editor-group-container').evaluateAll((groups) =>
+    groups.map((g) => [...g.querySelectorAll('.tab')].map((t) => ({ title: t.getAttribute('aria-label') ?? t.textContent ?? '', active: t.classList.contains('active') }))));
+}
+
+/** Every chat webview on screen: its frame, the editor group it is over (by position), and which of the test's words it shows. */
+async function chatFrames() {
+  const groups = await page.locator('.editor-group-container').evaluateAll((gs) => gs.map((g) => g.getBoundingClientRect()).map((r) => ({ left: r.left, right: r.right })));
+  const out = [];
+  for (const f of page.frames()) {
+    if (f.isDetached() || (await f.locator('textarea[aria-label="Prompt"]').count().catch(() => 0)) === 0) continue;
+    const box = await (await f.parentFrame()?.frameElement())?.boundingBox().catch(() => null);
+    if (!box || box.width === 0) continue; // a webview kept hidden
+    const centre = box.x + box.width / 2;
+    const group = groups.findIndex((g) => centre >= g.left && centre < g.right);
+    const shown = await f.locator('[data-kind="user_message"]').allInnerTexts();
+    const found = ['Alphaword', 'Bravoword', 'Charlieword'].filter((w) => shown.some((t) => t.includes(w)));
+    out.push({ frame: f, group, word: found.join('+') || '(none)' });
+  }
+  return out.sort((a, b) => a.group - b.group);
+}
+
+/** Waits until `n` chat webviews are on screen, each showing one chat's word (and `expect` among them), and returns [group, word] pairs. */
+async function shownChats(n, expect) {
+  const end = Date.now() + 120_000;
+  for (;;) {
+    const frames = await chatFrames();
+    const pairs = frames.map((c) => [c.group, c.word]);
+    if (frames.length === n && frames.every((c) => c.word !== '(none)') && (expect === undefined || frames.some((c) => c.word === expect))) return pairs;
+    if (Date.now() > end) throw new Error(`the chat webviews on screen show ${JSON.stringify(pairs)}`);
+    await page.waitForTimeout(250);
+  }
+}
+
+/** The chat webview that appeared after `known` ones (a new chat's). */
+async function newChatFrame(known) {
+  const end = Date.now() + 60_000;
+  for (;;) {
+    for (const f of page.frames()) {
+      if (f.isDetached() || known.includes(f)) continue;
+      if ((await f.locator('textarea[aria-label="Prompt"]').count().catch(() => 0)) > 0 && (await f.locator('[data-kind="user_message"]').count()) === 0) return f;
+    }
+    if (Date.now() > end) throw new Error('no new chat webview appeared');
+    await page.waitForTimeout(250);
+  }
+}
+
 const cs = await startCodeServer({
   settings: { 'acpChat.agents': [flaky], 'acpChat.defaultAgent': 'flaky', 'acpChat.stallNoticeSeconds': 3, 'acpChat.notifyWhenUnseen': false },
 });
@@ -162,6 +210,48 @@ try {
     await send(frame, 'Back after the reload?');
     await idle(frame);
     await frame.locator('[data-kind="agent_message"]', { hasText: 'Back after the reload?' }).last().waitFor({ timeout: 60_000 });
+  });
+
+  await step('tabs after a reload: every tab comes back in its group showing its own chat', async () => {
+    // Three chats with a word each, A alone in the left group, B and C in the right one (C in front).
+    const words = ['Alphaword', 'Bravoword', 'Charlieword'];
+    const chats = [];
+    for (const [i, word] of words.entries()) {
+      if (i > 0) await command('ACP: New Chat');
+      const f = i === 0 ? frame : await newChatFrame(chats.map((c) => c.frame));
+      await send(f, `Tab test ${word}.`);
+      await idle(f);
+      chats.push({ word, frame: f });
+      if (i === 1) {
+        await command('View: Move Editor into Right Group');
+        await page.locator('.editor-group-container').nth(1).waitFor();
+      }
+    }
+    const before = await tabLayout();
+    const titles = before.map((g) => g.map((t) => t.title));
+    // (A is titled by its first prompt, which another step may have sent.)
+    if (titles.length !== 2 || titles[0]?.length !== 1 || !titles[1]?.[0]?.includes(words[1]) || !titles[1]?.[1]?.includes(words[2]) || !before[1]?.[1]?.active) throw new Error(`unexpected layout before the reload: ${JSON.stringify(titles)}`);
+    await shot('07-tabs-before-reload.png');
+
+    await command('Developer: Reload Window');
+    await page.locator('.monaco-workbench').waitFor({ timeout: 120_000 });
+    // The tabs in front show their chats without being clicked; the one behind when it is brought forward.
+    const front = await shownChats(2);
+    const after = await tabLayout();
+    if (JSON.stringify(after.map((g) => g.map((t) => t.title))) !== JSON.stringify(titles)) throw new Error(`the tabs moved: ${JSON.stringify(titles)} became ${JSON.stringify(after.map((g) => g.map((t) => t.title)))}`);
+    if (JSON.stringify(front) !== JSON.stringify([[0, words[0]], [1, words[2]]])) throw new Error(`the tabs in front show ${JSON.stringify(front)}`);
+    await shot('08-tabs-after-reload.png');
+    // B, behind C and not restored yet, opened from the chat list: its own tab comes forward, in its group
+    // (not a second tab elsewhere, which would leave the old one to close when clicked).
+    await command('ACP: Open Session…');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: words[1] }).first().click();
+    await page.locator('.editor-group-container').nth(1).locator('.tab.active', { hasText: words[1] }).waitFor();
+    const behind = await shownChats(2, words[1]);
+    if (JSON.stringify(behind) !== JSON.stringify([[0, words[0]], [1, words[1]]])) throw new Error(`after opening B the tabs show ${JSON.stringify(behind)}`);
+    const layout = await tabLayout();
+    if (JSON.stringify(layout.map((g) => g.map((t) => t.title))) !== JSON.stringify(titles)) throw new Error(`the tabs changed when B was opened: ${JSON.stringify(layout.map((g) => g.map((t) => t.title)))}`);
+    await shot('09-tabs-after-opening-b.png');
+    frame = (await chatFrames()).find((c) => c.word === words[1])?.frame ?? frame;
   });
 } catch (e) {
   log(`stopped: ${e instanceof Error ? e.message : e}`);

@@ -117,6 +117,12 @@ suite('Session operations', () => {
     const chat = a.service.activeSession();
     await until(() => chat.current()?.title === 'Renamed by the test', 20_000, 'the title the agent stored');
     await until(() => a.service.activePanel()?.panel.title.startsWith('Renamed by the test'), 20_000, 'the tab title');
+    // One owner (the store), one path: the chat list, the tree and the index's cache say the same.
+    const id = a.service.chatIdOf(chat);
+    assert.ok(id);
+    assert.strictEqual(a.service.titleOf(id), 'Renamed by the test', 'the chat list (Open Session…)');
+    assert.strictEqual(a.service.treeView.description?.endsWith('Renamed by the test'), true, 'the tree');
+    assert.strictEqual(a.service.chatRecords().find((c) => c.id === id)?.title, 'Renamed by the test', 'the cache for when the chat is not loaded');
   });
 
   test('Archive Chat archives the session and goes on in a new one; Unarchive Chat brings it back', async () => {

@@ -57,7 +57,7 @@ suite('Chat storage and tabs', () => {
     a.service.closeChat(id);
   });
 
-  test('a restored tab shows the chat it showed, in its group; a tab for a chat that already has one closes', async () => {
+  test('a restored tab shows the chat it showed, in its group; a restored split shows it again beside; a deleted chat\'s tab closes', async () => {
     const a = await api();
     const one = await a.service.newChat('demo', vscode.ViewColumn.One);
     const two = await a.service.newChat('demo', vscode.ViewColumn.Two);
@@ -78,16 +78,14 @@ suite('Chat storage and tabs', () => {
     assert.strictEqual(a.service.tabOf(idOne)?.panel.viewColumn, vscode.ViewColumn.One, 'chat one in its group');
     assert.strictEqual(a.service.tabOf(idTwo)?.panel.viewColumn, vscode.ViewColumn.Two, 'chat two in its group');
 
-    // A second restored tab naming chat one (it was opened again before VS Code restored this tab): closed,
-    // not given another chat.
-    let closed = false;
-    const duplicate = restore(vscode.ViewColumn.Two);
-    duplicate.onDidDispose(() => (closed = true));
-    assert.strictEqual(await a.service.restorePanel(duplicate, idOne), undefined);
-    assert.ok(closed, 'the duplicate tab closed');
-    assert.strictEqual(a.service.tabOf(idOne), shownOne, 'chat one keeps its one tab');
-    const tabsOf = (id: string) => a.service.chatRecords().filter((c) => c.id === id && a.service.tabOf(c.id)).length;
-    assert.strictEqual(tabsOf(idOne), 1);
+    // A second restored tab naming chat one (it was a split of it before the reload): it shows chat one
+    // again, where it was, as another tab of it; never another chat.
+    const split = restore(vscode.ViewColumn.Two);
+    const shownSplit = await a.service.restorePanel(split, idOne);
+    assert.strictEqual(shownSplit?.chatId, idOne);
+    assert.strictEqual(a.service.tabOf(idOne), shownOne, 'chat one keeps its first tab');
+    assert.deepStrictEqual(a.service.tabsOf(idOne).map((t) => t.panel.viewColumn), [vscode.ViewColumn.One, vscode.ViewColumn.Two], 'both tabs where they were');
+    assert.deepStrictEqual(a.service.tabsOf(idTwo), [shownTwo], 'chat two keeps its one tab');
 
     // A tab of a deleted chat closes too.
     await a.service.deleteChat(idTwo);

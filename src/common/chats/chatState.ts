@@ -2,8 +2,8 @@
  * Everything one chat's saved state holds, in one type: what a reload restores, what a fork copies and
  * what a delete removes. It is the store alone: the store holds everything the chat shows (transcript,
  * terminal views, notices, Changes summaries), saved as one journal + snapshot; the files are listed in
- * one place (src/node/persistence/chatFiles.ts). The chat's record in the chat list (title, session,
- * agent) is the registry's, derived for a fork from the forked store.
+ * one place (src/node/persistence/chatFiles.ts). The chat's record in the chat list (session, agent) is
+ * the chat index's, derived for a fork from the forked store; its title is the store's (chatTitles.ts).
  */
 import type { MessageStore } from '../store';
 import { storeWithSession } from '../store/extract';

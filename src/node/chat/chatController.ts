@@ -45,7 +45,7 @@ export { missingAgentText } from './chatConnection';
 export class ChatController extends Disposable implements ChatModel, TreeSource, ChatControls {
   readonly broker = new PermissionBroker();
   readonly elicitations = new ElicitationBroker();
-  /** Where this chat was branched from (set by the chat service, the registry's owner), for the tree. */
+  /** Where this chat was branched from (set by the chat service, the chat index's owner), for the tree. */
   origin: (() => BranchOrigin | null) | undefined;
   /** The capture file of the current connection, if one is being written. */
   captureFile: () => string | undefined = () => undefined;

@@ -1,7 +1,7 @@
 /**
  * Where each chat's saved state (src/common/chats/chatState.ts) is kept between VS Code sessions, so a
  * reload restores every chat exactly (same entries, same keys) and its session can be resumed or loaded;
- * and the chat list itself (src/common/chats/registry.ts). Every window of a workspace shares them, so a
+ * and the chat list itself (src/common/chats/chatIndex.ts). Every window of a workspace shares them, so a
  * chat is taken by one window at a time (`prepare` ... `release`). Stores are keyed by chat id (before
  * several chats existed, by agent id: those ids are adopted as chats of that agent).
  */

@@ -11,7 +11,7 @@ import { readdir, readFile, rm } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { MessageStore, type Direction, type StoreChange } from '../../common/store';
-import { mergeChatIndex, parseChatIndex } from '../../common/chats/registry';
+import { mergeChatIndex, parseChatIndex } from '../../common/chats/chatIndex';
 import type { ChatState } from '../../common/chats/chatState';
 import { StoreJournal } from '../persistence/journal';
 import { ChatLocks, processAlive } from '../persistence/chatLock';

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { copyFile, mkdir, readdir, readFile, realpath, rename, stat, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import { mergeChatIndex, parseChatIndex } from '../../common/chats/registry';
+import { mergeChatIndex, parseChatIndex } from '../../common/chats/chatIndex';
 import { pathsIgnoreCase, workspaceIdentity, workspaceJsonLocation, type WorkspaceLocation } from '../../common/chats/workspaceIdentity';
 import { errorText } from '../../common/util/errors';
 import { CHAT_STATE_EXTS, chatIdsIn } from './chatFiles';

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFil
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { normalLocation, pathsIgnoreCase, workspaceIdentity, workspaceJsonLocation } from '../../../src/common/chats/workspaceIdentity';
-import { mergeChatIndex, type ChatRecord } from '../../../src/common/chats/registry';
+import { mergeChatIndex, type ChatRecord } from '../../../src/common/chats/chatIndex';
 import { ChatLocks } from '../../../src/node/persistence/chatLock';
 import { chatHome, chatHomeDir, legacySessionDirs, moveChatsHome, MOVED_FILE } from '../../../src/node/persistence/chatHome';
 import { FilePersistence } from '../../../src/node/chat/filePersistence';

@@ -1,8 +1,8 @@
-// The chat registry: history order, focus tracking (what "Open Chat" reveals and what the tree follows),
+// The chat index: history order, focus tracking (what "Open Chat" reveals and what the tree follows),
 // tab titles that agent text cannot turn into icons or links, and a saved index that survives bad records.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ChatRegistry, chatTitle, chatToOpen, historyOrder, isChatId, newChatId, parseChatIndex, type ChatRecord, branchTree } from '../../src/common/chats/registry';
+import { ChatIndex, chatTitle, chatToOpen, historyOrder, isChatId, newChatId, parseChatIndex, type ChatRecord, branchTree } from '../../src/common/chats/chatIndex';
 
 const seq = (...xs: number[]) => {
   let i = 0;
@@ -10,7 +10,7 @@ const seq = (...xs: number[]) => {
 };
 
 test('chats are created with unique file-safe ids; history is most recently used first', () => {
-  const r = new ChatRegistry();
+  const r = new ChatIndex();
   const a = r.create('demo', 1000, seq(0.5));
   const b = r.create('demo', 1000, seq(0.5, 0.25)); // the same random draw first: a fresh id is drawn
   assert.notEqual(a.id, b.id);
@@ -24,7 +24,7 @@ test('chats are created with unique file-safe ids; history is most recently used
 });
 
 test('focus: the last focused chat wins; removing it falls back to the one before and says so', () => {
-  const r = new ChatRegistry();
+  const r = new ChatIndex();
   const a = r.create('demo', 1);
   const b = r.create('v2', 2);
   const seen: (string | undefined)[] = [];
@@ -42,7 +42,7 @@ test('focus: the last focused chat wins; removing it falls back to the one befor
 });
 
 test('open chats come most recently focused first; lastFocused finds the newest that fits', () => {
-  const r = new ChatRegistry();
+  const r = new ChatIndex();
   const a = r.create('demo', 1);
   const b = r.create('demo', 2);
   const c = r.create('v2', 3);
@@ -58,22 +58,23 @@ test('open chats come most recently focused first; lastFocused finds the newest 
 });
 
 test('update fires only on a real change', () => {
-  const r = new ChatRegistry();
+  const r = new ChatIndex();
   const a = r.create('demo', 1);
   let fired = 0;
   r.onDidChange(() => fired++);
-  r.update(a.id, { title: null, open: false });
+  r.update(a.id, { open: false });
+  r.cacheTitle(a.id, null);
   assert.equal(fired, 0);
-  r.update(a.id, { title: 'Refactor' });
+  r.cacheTitle(a.id, 'Refactor');
   assert.equal(fired, 1);
-  assert.equal(r.update('gone', { title: 'x' }), undefined);
+  assert.equal(r.cacheTitle('gone', 'x'), undefined);
 });
 
 test('tab titles: the session title, else "Chat N · agent" (no ids); agent text stays inert', () => {
   assert.equal(chatTitle({ title: null }, 'Demo', 3), 'Chat 3 · Demo');
   assert.equal(chatTitle({ title: '  ' }, 'Demo', 1), 'Chat 1 · Demo');
   assert.equal(chatTitle({ title: 'Fix the build' }, 'Demo', 2), 'Fix the build');
-  const r = new ChatRegistry();
+  const r = new ChatIndex();
   const a = r.create('demo', 10, () => 0.1);
   const b = r.create('demo', 20, () => 0.2);
   assert.deepEqual([r.ordinal(a.id), r.ordinal(b.id)], [1, 2]);
@@ -87,12 +88,13 @@ test('tab titles: the session title, else "Chat N · agent" (no ids); agent text
 });
 
 test('the saved index round-trips; bad records are skipped and reported, a bad file starts afresh', () => {
-  const r = new ChatRegistry();
+  const r = new ChatIndex();
   const a = r.create('demo', 5);
-  r.update(a.id, { open: true, sessionId: 's1', title: 'T' });
+  r.update(a.id, { open: true, sessionId: 's1' });
+  r.cacheTitle(a.id, 'T');
   r.focus(a.id);
   const json = JSON.parse(JSON.stringify(r.toJSON())) as unknown;
-  const back = new ChatRegistry(parseChatIndex(json, () => assert.fail('no warning expected')));
+  const back = new ChatIndex(parseChatIndex(json, () => assert.fail('no warning expected')));
   assert.deepEqual(back.get(a.id), r.get(a.id));
   assert.equal(back.focused(), a.id);
 
@@ -116,7 +118,7 @@ test('historyOrder breaks ties by creation, newest first', () => {
 });
 
 test('what "open chat" opens: by id, by agent session, a new one, else the focused chat or the agent\'s latest', () => {
-  const r = new ChatRegistry();
+  const r = new ChatIndex();
   const none = () => null;
   assert.deepEqual(chatToOpen(r, {}, 'demo', none), { kind: 'new' }, 'no chats yet: a new one');
   const a = r.create('demo', 1);

@@ -1,8 +1,13 @@
 /**
- * The chat registry: which chats exist (open in a tab or only in history), which agent each talks to,
- * their titles, and which one the user focused last. Pure data, so the rules (history order, what
- * "Open Chat" reveals, tab titles) are tested without VS Code; ChatService owns the live sessions and
- * keeps this in step, and the registry is saved beside the chats' journals (`chats.json`).
+ * The chat index: which chats exist (open in a tab or only in history), which agent each talks to, and
+ * which one the user focused last. Pure data, so the rules (history order, what "Open Chat" reveals, tab
+ * titles) are tested without VS Code; ChatService owns the live sessions and keeps this in step, and the
+ * index is saved beside the chats' journals (`chats.json`).
+ *
+ * A chat's title is not the index's: its owner is the chat's store (the title the agent sent in
+ * `session_info_update`). `ChatRecord.title` is only a cache of it, so the chat list can name a chat
+ * whose store is not loaded; it is written in one place (`cacheTitle`, called by ChatTitles when the
+ * store's title changes) and read only where the store is not loaded.
  */
 import * as z from 'zod';
 import { labelText } from '../untrusted';
@@ -12,7 +17,7 @@ export interface ChatRecord {
   /** Our own id: names the chat's journal and capture files, and the webview panel it is shown in. */
   readonly id: string;
   readonly agentId: string;
-  /** The session title the agent sent (`session_info_update`), if any. */
+  /** A cache of the store's session title (see the header), for a chat whose store is not loaded. */
   readonly title: string | null;
   /** The ACP session the chat shows (null before the agent opened one). */
   readonly sessionId: string | null;
@@ -47,7 +52,7 @@ const zChatRecord = z.object({
 
 const zChatIndex = z.object({ version: z.literal(1), chats: z.array(z.unknown()), focused: z.array(z.string()).catch([]) });
 
-export interface ChatIndex {
+export interface ChatIndexFile {
   readonly version: 1;
   readonly chats: readonly ChatRecord[];
   /** Chat ids, most recently focused first. */
@@ -80,7 +85,7 @@ export function parseChatIndex(raw: unknown, warn: (message: string) => void): {
  * storage folder being moved in). Chats only one side has are kept, except those `dropped` (deleted here);
  * a chat both have keeps the record used last. Focus order: mine first, then theirs.
  */
-export function mergeChatIndex(mine: ChatIndex, theirs: unknown, dropped: ReadonlySet<string> = new Set(), warn: (message: string) => void = () => undefined): ChatIndex {
+export function mergeChatIndex(mine: ChatIndexFile, theirs: unknown, dropped: ReadonlySet<string> = new Set(), warn: (message: string) => void = () => undefined): ChatIndexFile {
   const other = parseChatIndex(theirs, warn);
   const byId = new Map<string, ChatRecord>();
   for (const c of other.chats) if (!dropped.has(c.id)) byId.set(c.id, c);
@@ -97,7 +102,7 @@ export function isChatId(id: string): boolean {
   return /^chat-[a-z0-9]+-[a-z0-9]+$/.test(id);
 }
 
-/** A new chat id: time-ordered, unique within the registry, safe as a file name. */
+/** A new chat id: time-ordered, unique within the chat index, safe as a file name. */
 export function newChatId(now: number, random: () => number, taken: (id: string) => boolean): string {
   for (;;) {
     const id = `chat-${now.toString(36)}-${Math.floor(random() * 36 ** 6).toString(36).padStart(6, '0')}`;
@@ -148,7 +153,7 @@ export function branchTree(chats: readonly ChatRecord[]): { readonly record: Cha
   return out;
 }
 
-export class ChatRegistry {
+export class ChatIndex {
   private readonly chats = new Map<string, ChatRecord>();
   /** Most recently focused first. */
   private focusOrder: string[] = [];
@@ -202,8 +207,17 @@ export class ChatRegistry {
     return record;
   }
 
-  /** Changes fields of a chat; fires only when something differs. */
-  update(id: string, patch: Partial<Omit<ChatRecord, 'id' | 'createdAt'>>): ChatRecord | undefined {
+  /** Changes fields of a chat (not its title: see `cacheTitle`); fires only when something differs. */
+  update(id: string, patch: Partial<Omit<ChatRecord, 'id' | 'createdAt' | 'title'>>): ChatRecord | undefined {
+    return this.patch(id, patch);
+  }
+
+  /** Caches the title of the chat's store (the title's owner) for when the store is not loaded. */
+  cacheTitle(id: string, title: string | null): ChatRecord | undefined {
+    return this.patch(id, { title });
+  }
+
+  private patch(id: string, patch: Partial<Omit<ChatRecord, 'id' | 'createdAt'>>): ChatRecord | undefined {
     const old = this.chats.get(id);
     if (!old) return undefined;
     const next = { ...old, ...patch };
@@ -243,7 +257,7 @@ export class ChatRegistry {
     return this.history().find(pred);
   }
 
-  toJSON(): ChatIndex {
+  toJSON(): ChatIndexFile {
     return { version: 1, chats: [...this.chats.values()], focused: this.focusOrder };
   }
 
@@ -259,22 +273,22 @@ export class ChatRegistry {
  * a new one; otherwise the focused chat, else the agent's latest chat, else a new chat.
  */
 export function chatToOpen(
-  registry: ChatRegistry,
+  index: ChatIndex,
   options: { readonly chatId?: string; readonly sessionId?: string; readonly newChat?: boolean },
   agentId: string,
   liveSessionId: (chatId: string) => string | null,
 ): { kind: 'existing'; record: ChatRecord } | { kind: 'new'; sessionId?: string } | { kind: 'missing' } {
   if (options.chatId !== undefined) {
-    const record = registry.get(options.chatId);
+    const record = index.get(options.chatId);
     return record ? { kind: 'existing', record } : { kind: 'missing' };
   }
   if (options.sessionId !== undefined) {
     const sid = options.sessionId;
-    const record = registry.history().find((c) => c.agentId === agentId && (c.sessionId === sid || liveSessionId(c.id) === sid));
+    const record = index.history().find((c) => c.agentId === agentId && (c.sessionId === sid || liveSessionId(c.id) === sid));
     return record ? { kind: 'existing', record } : { kind: 'new', sessionId: sid };
   }
   if (options.newChat) return { kind: 'new' };
-  const focused = registry.focused();
-  const record = (focused !== undefined ? registry.get(focused) : undefined) ?? registry.lastFocused((c) => c.agentId === agentId);
+  const focused = index.focused();
+  const record = (focused !== undefined ? index.get(focused) : undefined) ?? index.lastFocused((c) => c.agentId === agentId);
   return record ? { kind: 'existing', record } : { kind: 'new' };
 }
