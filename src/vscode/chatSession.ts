@@ -319,7 +319,8 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
       link = await this.o.connect({
         agent: this.agent,
         cwd: this.o.cwd,
-        handlers: this.o.handlers(this.broker, this),
+        handlers: this.o.handlers(this),
+        permissions: this.broker,
         protocolVersion: this.o.settings().protocolVersion,
         terminalAuth: this.o.ui.runTerminalAuth !== undefined,
         tap: (dir, msg, raw, checked) => this.onWire(dir, msg, raw, checked),
@@ -622,7 +623,6 @@ export class ChatSession extends Disposable implements ChatModel, TreeSource, Ch
     this.setTurn('cancelling', null);
     this.supervisor.cancelRequested();
     client.cancel(sid);
-    this.broker.cancelSession(sid);
   }
 
   private drainQueue(): void {

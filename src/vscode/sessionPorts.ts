@@ -132,7 +132,8 @@ export interface ChatSessionOptions {
   readonly settings: () => Settings;
   /** Time for the restart backoff and the stall notice (tests drive it by hand). */
   readonly clock?: Clock;
-  readonly handlers: (broker: PermissionBroker, session: ChatControls) => ClientHandlers;
+  /** The client's host services; its permission requests wait in the session's `broker`. */
+  readonly handlers: (session: ChatControls) => ClientHandlers;
   readonly sinks: SessionSinks;
   readonly ui: SessionUi;
   readonly log: (level: 'debug' | 'info' | 'warn' | 'error', message: string) => void;

@@ -61,7 +61,7 @@ import type {
   NewSessionParams,
   NewSessionResult,
   PromptResult,
-  RequestPermissionResult,
+  RequestPermissionParams,
   ResumeSessionParams,
   SessionNotification,
   SessionStateResult,
@@ -76,6 +76,7 @@ import type { CheckedMessage } from '../../common/store/rpc';
 import { AcpClosedError, AcpProtocolError, isAuthRequired, toAcpError } from './errors';
 import type { ClientHandlers } from './handlers';
 import { Elicitations, elicitationCapabilities } from './elicitations';
+import { CANCELLED, PermissionBroker, type PermissionAnswer } from '../../common/permissionBroker';
 
 import type { Direction } from '../../common/protocol/direction';
 export type { Direction };
@@ -111,23 +112,21 @@ export interface AcpClientOptions {
    * before the exit status and last stderr lines are known. Waited for at most 1 s.
    */
   closeSettled?: () => Promise<unknown>;
-}
-
-interface PendingPermission {
-  readonly sessionId: string;
-  readonly controller: AbortController;
-  readonly resolve: (r: RequestPermissionResult) => void;
+  /**
+   * Where the agent's permission requests wait (the chat's broker, whose cards the panel shows); by default
+   * the client's own. The client keeps none itself: it registers each request there and awaits it.
+   */
+  permissions?: PermissionBroker;
 }
 
 const zVersionOnly = z.looseObject({ protocolVersion: z.number().int().nonnegative() });
-
-const CANCELLED: RequestPermissionResult = { outcome: { outcome: 'cancelled' } };
 
 export class AcpClient implements IDisposable {
   private readonly acp: AcpConnection;
   private readonly log: LogFn;
   private readonly pendingRequests = new Set<{ method: string; reject: (e: Error) => void }>();
-  private readonly pendingPermissions = new Set<PendingPermission>();
+  /** The one owner of the permission requests the agent waits on (the chat's, or this client's own). */
+  private readonly permissions: PermissionBroker;
   /**
    * Sessions of this connection: those the agent created for it (session/new, fork) and those it named to
    * the agent (load, resume, prompt...). The agent's requests must name one of these.
@@ -149,6 +148,7 @@ export class AcpClient implements IDisposable {
 
   constructor(private readonly opts: AcpClientOptions) {
     this.log = opts.log ?? (() => undefined);
+    this.permissions = opts.permissions ?? new PermissionBroker();
     this.acp = createAcpConnection({
       input: opts.input,
       output: opts.output,
@@ -394,9 +394,7 @@ export class AcpClient implements IDisposable {
 
   /** Permission requests the agent is waiting on, per session (for "a pending request is always visible"). */
   pendingPermissionCount(sessionId?: string): number {
-    let n = 0;
-    for (const p of this.pendingPermissions) if (sessionId === undefined || p.sessionId === sessionId) n++;
-    return n;
+    return this.permissions.count(sessionId);
   }
 
   /**
@@ -496,7 +494,7 @@ export class AcpClient implements IDisposable {
     this.closed = true;
     for (const p of [...this.pendingRequests]) p.reject(new AcpClosedError(this.closedMessage(p.method)));
     this.pendingRequests.clear();
-    for (const p of [...this.pendingPermissions]) p.controller.abort();
+    this.permissions.cancelOwner(this);
     this.elicitations?.closeAll();
     const extra = this.opts.describeClose?.();
     this.closeEmitter.fire(extra ? `${reason} (${extra})` : reason);
@@ -505,11 +503,22 @@ export class AcpClient implements IDisposable {
   /** Permission requests and elicitations of the session are answered `cancelled` / `cancel`. */
   private answerPendingPermissions(sessionId: string): void {
     this.elicitations?.cancelSession(sessionId);
-    for (const p of [...this.pendingPermissions]) {
-      if (p.sessionId !== sessionId) continue;
-      p.resolve(CANCELLED);
-      p.controller.abort();
+    this.permissions.cancelSession(sessionId);
+  }
+
+  /** A handler's answer the agent may get: a valid result naming an option the agent offered, else `cancelled`. */
+  private checkedAnswer(p: RequestPermissionParams, r: unknown): PermissionAnswer {
+    const checked = zRequestPermissionResult.safeParse(r);
+    if (!checked.success) {
+      this.log('error', `permission handler returned an invalid result; answering cancelled: ${checked.error.message}`);
+      return CANCELLED;
     }
+    const outcome = checked.data.outcome;
+    if (outcome.outcome === 'selected' && !p.options.some((o) => o.optionId === outcome.optionId)) {
+      this.log('error', 'permission handler chose an option the agent did not offer; answering cancelled');
+      return CANCELLED;
+    }
+    return checked.data;
   }
 
   private registerHandlers(): void {
@@ -519,40 +528,9 @@ export class AcpClient implements IDisposable {
 
     onAcpRequest(this.acp, ClientMethods.sessionRequestPermission, zRequestPermissionParams, (p, ctx) => {
       this.ownSession(p, ClientMethods.sessionRequestPermission);
-      // Raced against cancellation: session/cancel, $/cancel_request and connection close all answer
-      // "cancelled" no matter what the handler is doing.
-      return new Promise<RequestPermissionResult>((resolve, reject) => {
-        const controller = new AbortController();
-        const entry: PendingPermission = {
-          sessionId: p.sessionId,
-          controller,
-          resolve: (r) => {
-            if (!this.pendingPermissions.delete(entry)) return;
-            resolve(r);
-          },
-        };
-        this.pendingPermissions.add(entry);
-        ctx.signal.addEventListener('abort', () => entry.resolve(CANCELLED), { once: true });
-        h.requestPermission(p, controller.signal).then(
-          (r) => {
-            const checked = zRequestPermissionResult.safeParse(r);
-            if (!checked.success) {
-              this.log('error', `permission handler returned an invalid result; answering cancelled: ${checked.error.message}`);
-              entry.resolve(CANCELLED);
-            } else if (checked.data.outcome.outcome === 'selected' && !p.options.some((o) => checked.data.outcome.outcome === 'selected' && o.optionId === checked.data.outcome.optionId)) {
-              this.log('error', 'permission handler chose an option the agent did not offer; answering cancelled');
-              entry.resolve(CANCELLED);
-            } else {
-              entry.resolve(checked.data);
-            }
-          },
-          (err: unknown) => {
-            if (!this.pendingPermissions.has(entry)) return;
-            this.pendingPermissions.delete(entry);
-            reject(err instanceof Error ? err : new Error(String(err)));
-          },
-        );
-      });
+      // The broker settles it once, with the first of: the handler's checked answer, the user's, or a
+      // cancellation (session/cancel, $/cancel_request, the session closing, the connection ending).
+      return this.permissions.request(p.sessionId, async (signal, askUser) => this.checkedAnswer(p, await h.requestPermission(p, signal, askUser)), { signal: ctx.signal, owner: this });
     });
 
     if (h.readTextFile) {

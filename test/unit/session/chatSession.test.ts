@@ -8,14 +8,13 @@ import type { EarlierLink } from '../../../src/vscode/sessionPorts';
 import { MessageStore } from '../../../src/common/store';
 import { parseSettings } from '../../../src/common/config/settings';
 import type { ClientHandlers } from '../../../src/node/acp/handlers';
-import type { PermissionBroker } from '../../../src/common/permissionBroker';
 import { inProcessDemoAgent, sessionOptions } from './harness';
 import { NodeTerminalHost } from '../../../src/node/terminals';
 import { DemoAgent } from '../../../src/node/demoAgent/agent';
 import { rpcError } from '../../../src/node/transport/connection';
 
 const settings = parseSettings(() => undefined).settings;
-function makeSession(opts: { store?: MessageStore; restoredSessionId?: string | null; restoredEarlier?: EarlierLink | null; agent?: ReturnType<typeof inProcessDemoAgent>; handlers?: (b: PermissionBroker) => ClientHandlers; settings?: typeof settings } = {}) {
+function makeSession(opts: { store?: MessageStore; restoredSessionId?: string | null; restoredEarlier?: EarlierLink | null; agent?: ReturnType<typeof inProcessDemoAgent>; handlers?: () => ClientHandlers; settings?: typeof settings } = {}) {
   const agent = opts.agent ?? inProcessDemoAgent();
   const changes: PanelChange[] = [];
   const wire: string[] = [];
@@ -27,10 +26,10 @@ function makeSession(opts: { store?: MessageStore; restoredSessionId?: string | 
       restoredEarlier: opts.restoredEarlier ?? null,
       connect: agent.connect,
       settings: () => opts.settings ?? settings,
-      handlers: (broker) =>
-        opts.handlers?.(broker) ?? {
-          requestPermission: async (p, signal) => ({
-            outcome: await broker.ask({ sessionId: p.sessionId, toolCallId: p.toolCall.toolCallId, toolCallKey: null, title: p.toolCall.title ?? '', options: p.options }, signal),
+      handlers: () =>
+        opts.handlers?.() ?? {
+          requestPermission: async (p, _signal, askUser) => ({
+            outcome: await askUser({ toolCallId: p.toolCall.toolCallId, toolCallKey: null, title: p.toolCall.title ?? '', options: p.options }),
           }),
         },
       sinks: { capture: (dir) => wire.push(dir), persist: () => undefined, earlier: (l) => links.push(l) },
@@ -174,9 +173,9 @@ test('a terminal the agent runs streams its output and exit status to the panel'
     onExit: (id, status) => owner?.terminalEvent(id, '', { exitCode: status.exitCode ?? null, signal: status.signal ?? null }),
   });
   const { session, changes } = makeSession({
-    handlers: (broker) => ({
-      requestPermission: async (p, signal) => ({
-        outcome: await broker.ask({ sessionId: p.sessionId, toolCallId: p.toolCall.toolCallId, toolCallKey: null, title: '', options: p.options }, signal),
+    handlers: () => ({
+      requestPermission: async (p, _signal, askUser) => ({
+        outcome: await askUser({ toolCallId: p.toolCall.toolCallId, toolCallKey: null, title: '', options: p.options }),
       }),
       terminals,
     }),

@@ -6,7 +6,7 @@ import { ChatSession } from '../../../src/vscode/chatSession';
 import type { PanelChange } from '../../../src/common/webview/panelChanges';
 import { dispatchWebviewMessage } from '../../../src/vscode/webviewMessages';
 import { inProcessDemoAgent, noUi, sessionOptions } from './harness';
-import { until } from '../until';
+import { until } from '../helpers/until';
 
 test('a chat whose agent is not configured refuses to start, says which agent, and starts when the settings name it', async () => {
   const agent = inProcessDemoAgent();
