@@ -336,6 +336,7 @@ export class AcpClient implements IDisposable {
     this.acp.writer.dispose();
     this.updateEmitter.dispose();
     this.closeEmitter.dispose();
+    if (!this.opts.permissions) this.permissions.dispose(); // its own, not the chat's
   }
 
   // ------------------------------------------------------------------ internals
