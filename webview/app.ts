@@ -1,6 +1,7 @@
 /**
  * The chat panel: wires the transcript, panel chrome, prompt box and search to the host contract
- * (ready -> snapshot -> patches), and owns the document-level keys and link/location clicks.
+ * (ready -> snapshot -> patches: every host message is decoded here, by `WireDecoder`). The document-level
+ * keys are panelKeys.ts; link, location and copy clicks panelClicks.ts.
  */
 import { OrphanQuestions } from './orphanQuestions';
 import type { ViewEntry as Entry } from '../src/common/webview/viewEntry';
@@ -13,13 +14,14 @@ import { h } from './dom';
 import { Narrator } from './narrator';
 import { JumpToLatest } from './jumpToLatest';
 import { EntryNotices } from './entryNotices';
-import { classifyLink } from '../src/common/links';
 import { PanelView } from './panelView';
 import { PromptBox } from './promptBox';
 import { SearchBar } from './searchBar';
 import { Transcript } from './transcript';
 import { ChangesView } from './changesView';
 import { RerunBar } from './rerunBar';
+import { PanelKeys } from './panelKeys';
+import { onPanelClick } from './panelClicks';
 import type { VsCodeApi } from './vscodeApi';
 
 export class ChatApp {
@@ -107,8 +109,16 @@ export class ChatApp {
       this.narrator.el,
     );
     this.renderPanel();
-    root.addEventListener('click', (e) => this.onClick(e));
-    document.addEventListener('keydown', (e) => this.onKey(e));
+    root.addEventListener('click', (e) => onPanelClick(e, post));
+    const keys = new PanelKeys({
+      transcript: this.transcript,
+      search: this.search,
+      prompt: this.prompt,
+      pendingPermissions: () => this.pendingPermissions(),
+      turn: () => this.panel.turn,
+      post,
+    });
+    document.addEventListener('keydown', (e) => keys.onKey(e));
     window.addEventListener('message', (e: MessageEvent<HostToWebview>) => this.receive(e.data));
     this.transcript.scroller.addEventListener('scroll', () => this.saveStateSoon(), { passive: true });
   }
@@ -304,10 +314,6 @@ export class ChatApp {
     return this.panel.permissions.filter((p) => !this.answered.has(p.requestId));
   }
 
-  private answer(requestId: string, optionId: string | null): void {
-    this.post({ type: 'permission', requestId, optionId });
-  }
-
   private post(m: WebviewToHost): void {
     if (m.type === 'permission') {
       // Hide the request at once; the host confirms by dropping it from `permissions`.
@@ -335,109 +341,6 @@ export class ChatApp {
     } else if (!before.isConnected || document.activeElement === document.body || before.closest('[hidden]')) this.prompt.focus();
   }
 
-  /**
-   * Keys that answer permissions act only where the user is looking at the conversation: on the
-   * transcript itself (not a control inside it) or on a request card. Elsewhere a digit is a digit and
-   * Esc belongs to the control or the innermost popup (completion, then search).
-   */
-  private onKey(e: KeyboardEvent): void {
-    const mod = (e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey;
-    if (mod && e.key.toLowerCase() === 'f') {
-      e.preventDefault();
-      this.search.open();
-      return;
-    }
-    if (mod && e.key.toLowerCase() === 'l') {
-      // Back to writing from anywhere in the panel.
-      e.preventDefault();
-      this.prompt.focus();
-      return;
-    }
-    if (e.altKey && !e.ctrlKey && !e.metaKey && (e.key === 'ArrowUp' || e.key === 'ArrowDown')) {
-      // Jump between your own prompts: the landmarks of a long conversation.
-      e.preventDefault();
-      this.jumpToPrompt(e.key === 'ArrowUp' ? -1 : 1, e.target);
-      return;
-    }
-    if (e.ctrlKey || e.metaKey || e.altKey || e.isComposing || e.defaultPrevented) return;
-    const target = e.target instanceof Element ? e.target : null;
-    const card = target?.closest<HTMLElement>('.permission[data-request-id]') ?? null;
-    const reading = target !== null && this.transcript.scroller.contains(target) && !isControl(target);
-    const pending = this.pendingPermissions();
-    const request = card ? pending.find((p) => p.requestId === card.dataset['requestId']) : reading ? pending[0] : undefined;
-    if (/^[1-9]$/.test(e.key)) {
-      const option = request?.options[Number(e.key) - 1];
-      if (request && option) {
-        e.preventDefault();
-        this.answer(request.requestId, option.optionId);
-      }
-      return;
-    }
-    if (e.key !== 'Escape') return;
-    if (target && this.search.el.contains(target)) return; // the search bar closes itself
-    if (target && !card && !reading && target !== this.prompt.textarea && isControl(target)) return;
-    if (this.search.isOpen) {
-      e.preventDefault();
-      this.search.close();
-    } else if (request) {
-      e.preventDefault();
-      const reject = request.options.find((o) => o.kind === 'reject_once') ?? request.options.find((o) => o.kind.startsWith('reject'));
-      this.answer(request.requestId, reject ? reject.optionId : null);
-    } else if (this.panel.turn === 'busy' && (reading || target === this.prompt.textarea)) {
-      e.preventDefault();
-      this.post({ type: 'cancel' });
-    }
-  }
-
-  private jumpToPrompt(dir: -1 | 1, from: EventTarget | null): void {
-    const views = this.transcript.views;
-    const current = from instanceof Element ? from.closest<HTMLElement>('[data-key]')?.dataset['key'] : undefined;
-    let i = current ? views.findIndex((v) => v.key === current) : dir < 0 ? views.length : -1;
-    for (i += dir; i >= 0 && i < views.length; i += dir) {
-      const v = views[i]!;
-      if (v.entry.kind !== 'user_message') continue;
-      this.transcript.reveal(v.key, false);
-      v.el.focus({ preventScroll: true });
-      return;
-    }
-  }
-
-  /** Links, file chips and code copy buttons, by delegation: agent HTML never carries handlers of its own. */
-  private onClick(e: MouseEvent): void {
-    const target = e.target instanceof Element ? e.target : null;
-    if (!target) return;
-    const copy = target.closest('.code-copy');
-    if (copy) {
-      const code = copy.closest('.code-block')?.querySelector('pre')?.textContent ?? '';
-      this.post({ type: 'copy', text: code });
-      copy.classList.add('done');
-      setTimeout(() => copy.classList.remove('done'), 1200);
-      return;
-    }
-    const a = target.closest('a');
-    if (a) {
-      // Never navigate the webview; VS Code opens the link after our scheme check.
-      e.preventDefault();
-      this.openHref(a.getAttribute('href') ?? '');
-      return;
-    }
-    const loc = target.closest<HTMLElement>('[data-path]');
-    if (loc) {
-      const line = loc.dataset['line'];
-      this.post({ type: 'openLocation', path: loc.dataset['path'] ?? '', line: line ? Number(line) : null });
-      return;
-    }
-    const href = target.closest<HTMLElement>('[data-href]')?.dataset['href'];
-    if (href) this.openHref(href);
-  }
-
-  /** Files open in the editor, web links in the browser (the host checks again); anything else is ignored. */
-  private openHref(href: string): void {
-    const t = classifyLink(href);
-    if (t.kind === 'file') this.post({ type: 'openLocation', path: t.path, line: t.line });
-    else if (t.kind === 'external') this.post({ type: 'openLink', href: t.uri });
-  }
-
   /** Asks the host for a fresh snapshot (at most once per second): the host's store is the truth. */
   private resync(why: string): void {
     console.warn(`[acp-chat] out of sync (${why}); asking for a snapshot`);
@@ -460,9 +363,4 @@ export class ChatApp {
     const chatId = document.body.dataset['chatId'];
     this.api.setState({ v: WEBVIEW_PROTOCOL_VERSION, draft: this.draft, scrollKey: this.transcript.topVisibleKey(), ...(chatId ? { chatId } : {}) });
   }
-}
-
-/** Controls keep their keys (a digit in a field is text; Esc in a picker is the picker's). */
-function isControl(el: Element): boolean {
-  return el.matches('button, a[href], input, select, textarea, summary, [contenteditable=""], [contenteditable="true"], [role="button"], [role="combobox"]');
 }

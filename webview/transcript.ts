@@ -9,12 +9,13 @@
  * painted on its own (`contain` in chat.css), and leaves the document for a block while it is far from
  * the viewport (farEntries.ts), to come back as it was. Search, reveal, keyboard jumps and pending
  * permissions build what they need at once. Nothing rendered is thrown away and rebuilt.
- * Streaming: patches only mark views dirty; drawing happens once per animation frame. ScrollPin keeps the
- * view at the bottom while the user follows it.
+ * Streaming: patches only mark views dirty; drawing happens once per animation frame (transcriptFrames.ts).
+ * ScrollPin keeps the view at the bottom while the user follows it. Pending permission requests and the
+ * agent's questions are placed on their cards by permissionPlacer.ts and questionPlacer.ts.
  */
 import type { ViewEntry as Entry } from '../src/common/webview/viewEntry';
 import type { EarlierTranscript, ElicitationPrompt, PermissionView } from '../src/common/webview/contract';
-import { firstEndingBelow, focusTwin, h, icon } from './dom';
+import { firstEndingBelow, focusTwin, h } from './dom';
 import { appendTextToEntry, applyFieldsToEntry } from './entryModel';
 import type { EntryPatch } from '../src/common/webview/entryDiff';
 import type { EntryView, ViewContext } from './entries/entryView';
@@ -25,46 +26,35 @@ import { BLOCK, EntryBlocks } from './entryBlocks';
 import { ScrollPin } from './scrollPin';
 import { FarEntries } from './farEntries';
 import { QuestionPlacer } from './questionPlacer';
+import { EarlierSession } from './earlierSession';
+import { PermissionPlacer } from './permissionPlacer';
+import { TranscriptFrames } from './transcriptFrames';
 
 /** How far outside the viewport entries are already built, so scrolling does not show blanks. */
 const PRELOAD_MARGIN = '1200px 0px';
 /** Entries at the end built eagerly on a snapshot (they are what the user sees first). */
 const EAGER_TAIL = 12;
-/** Time per frame spent building entries that scrolled near the viewport; the rest waits a frame. */
-const BUILD_BUDGET_MS = 6;
-/** Streamed text is drawn when this long has passed since the last drawing: every other frame at 60 Hz. */
-const TEXT_FRAME_MS = 25;
 
 export class Transcript {
   readonly scroller: HTMLElement = h('section', { class: 'transcript', 'aria-label': 'Conversation', tabindex: 0 });
   private readonly list: HTMLElement = h('div', { class: 'entries' });
   private readonly empty: HTMLElement = h('div', { class: 'empty-state' }, 'Ask the agent anything. Enter sends, Shift+Enter adds a line, / lists commands, @ adds a file, and pasted images go along.');
-  /** Between an earlier, unreattachable session's entries and the new session's. */
-  private readonly marker: HTMLElement = h('div', { class: 'session-marker', role: 'separator' });
-  /** How many of the first entries belong to the earlier session (read-only history). */
-  private earlierCount = 0;
-  private earlier: EarlierTranscript | null = null;
+  /** An earlier, unreattachable session's entries above the new session's. */
+  private readonly earlier = new EarlierSession();
   /** Entries of the snapshot still to come before the first one here (`older` messages). */
   private olderCount = 0;
   private order: EntryView[] = [];
   private readonly byKey = new Map<string, EntryView>();
-  private readonly dirty = new Set<EntryView>();
   private readonly observer: IntersectionObserver;
   /** Entries not in the document, in blocks: older ones not shown yet, built ones parked far away. */
   private readonly blocks: EntryBlocks;
   /** Finds the built entries far from the viewport, to park. */
   private readonly far: FarEntries;
-  /** Entries near the viewport waiting to be built (at most BUILD_BUDGET_MS per frame). */
-  private readonly toBuild = new Set<EntryView>();
-  private buildFrame = 0;
-  private frame = 0;
-  /** Whether something other than streamed text waits to be drawn (drawn in the next frame, not later). */
-  private pendingNotText = false;
-  private lastDraw = -Infinity;
+  /** Drawing and building, per animation frame. */
+  private readonly frames = new TranscriptFrames((v) => this.hydrate(v), () => this.onDrawn());
   private readonly pin: ScrollPin;
-  private permissions: readonly PermissionView[] = [];
+  private readonly permissions = new PermissionPlacer(this);
   private readonly questions = new QuestionPlacer(this);
-  private answered: ReadonlySet<string> = new Set();
   /** Called when a patch names an entry we do not have: the host is asked for a fresh snapshot. */
   onOutOfSync: (why: string) => void = () => {};
   /** Called when an entry is added below the view while the user reads further up. */
@@ -106,7 +96,7 @@ export class Transcript {
 
   /** Where the new session's entries start when an earlier session's are shown above them (0: none). */
   get earlierEnd(): number {
-    return this.earlierCount;
+    return this.earlier.end;
   }
 
   get isPinned(): boolean {
@@ -130,10 +120,9 @@ export class Transcript {
     this.observer.disconnect();
     this.order = [];
     this.byKey.clear();
-    this.dirty.clear();
+    this.frames.clear();
     this.blocks.clear();
     this.far.clear();
-    this.toBuild.clear();
     this.olderCount = olderCount;
     for (const e of entries) {
       const v = this.createView(e);
@@ -149,7 +138,7 @@ export class Transcript {
     // Build the tail now so the first paint shows the latest conversation, then let the observer do the rest.
     for (const v of this.order.slice(-EAGER_TAIL)) this.hydrate(v);
     for (let i = tail; i < this.order.length; i++) if (!this.order[i]!.hydrated) this.observer.observe(this.order[i]!.el);
-    this.applyPermissions();
+    this.permissions.place();
     this.updateEmpty();
     this.pin.pin();
     if (focused && document.activeElement !== focused.el) {
@@ -175,8 +164,8 @@ export class Transcript {
     this.order = views.concat(this.order);
     this.olderCount = olderCount;
     this.list.insertBefore(this.blocks.prepend(views), this.list.firstChild);
-    this.setEarlier(this.earlier);
-    this.applyPermissions();
+    this.setEarlier(this.earlier.transcript);
+    this.permissions.place();
     this.updateEmpty();
     if (el?.isConnected && top !== undefined) {
       const moved = el.getBoundingClientRect().top - top;
@@ -187,7 +176,7 @@ export class Transcript {
   /** Puts an entry in the document (out of its block, if it waits in one) and builds its contents now. */
   build(v: EntryView): void {
     this.blocks.place(v);
-    this.toBuild.delete(v);
+    this.frames.built(v);
     this.hydrate(v);
   }
 
@@ -207,10 +196,10 @@ export class Transcript {
     if (at >= this.order.length - EAGER_TAIL) this.hydrate(v);
     else this.observer.observe(v.el);
     for (let i = Math.max(0, at - 3); i < at; i++) this.order[i]!.followed();
-    if (entry.kind === 'tool_call') this.applyPermissions();
+    if (entry.kind === 'tool_call') this.permissions.place();
     if (entry.kind === 'tool_call' || entry.kind === 'elicitation') this.questions.place();
     this.updateEmpty();
-    this.schedule();
+    this.frames.schedule();
     if (!this.pin.isPinned && at === this.order.length - 1) this.onNewBelow();
   }
 
@@ -225,14 +214,14 @@ export class Transcript {
       return;
     }
     v.set(entry);
-    this.markDirty(v);
+    this.frames.markDirty(v);
   }
 
   appendText(key: string, text: string): void {
     const v = this.byKey.get(key);
     if (!v) return this.onOutOfSync(`appendText to unknown entry ${key}`);
     v.set(appendTextToEntry(v.entry, text));
-    this.markDirty(v, true);
+    this.frames.markDirty(v, true);
   }
 
   /** A field-level patch; returns the entry before and after it (for the narrator), or null when unknown. */
@@ -244,7 +233,7 @@ export class Transcript {
     }
     const before = v.entry;
     v.set(applyFieldsToEntry(before, patch));
-    this.markDirty(v);
+    this.frames.markDirty(v);
     return { before, after: v.entry };
   }
 
@@ -253,12 +242,11 @@ export class Transcript {
     if (!v) return;
     this.blocks.place(v);
     this.observer.unobserve(v.el);
-    this.toBuild.delete(v);
+    this.frames.forget(v);
     this.far.forget(v);
     v.el.remove();
     this.order.splice(this.order.indexOf(v), 1);
     this.byKey.delete(key);
-    this.dirty.delete(v);
     if (v.entry.kind === 'tool_call' || v.entry.kind === 'elicitation') this.questions.place();
     this.updateEmpty();
   }
@@ -269,26 +257,11 @@ export class Transcript {
    * since they are placed before an existing entry or at the end.
    */
   setEarlier(earlier: EarlierTranscript | null): void {
-    this.earlier = earlier;
-    // `entryCount` counts from the first entry of the whole snapshot, some of which may still be coming.
-    this.earlierCount = earlier ? Math.max(0, Math.min(earlier.entryCount - this.olderCount, this.order.length)) : 0;
-    this.order.forEach((v, i) => (v.earlier = i < this.earlierCount));
+    this.earlier.set(earlier, this.olderCount, this.order, (marker, first) => {
+      if (first) this.blocks.place(first);
+      this.list.insertBefore(marker, first ? first.el : null);
+    });
     this.questions.place();
-    if (!earlier || this.earlierCount === 0) return void this.marker.remove();
-    this.marker.replaceChildren(
-      icon('history'),
-      h(
-        'div',
-        { class: 'session-marker-text' },
-        h('strong', {}, 'The agent could not continue this conversation; a new session started below.'),
-        h('span', {}, ' It does not remember what is above, which is kept here read-only.'),
-        h('div', { class: 'session-marker-reason' }, earlier.reason),
-      ),
-    );
-    this.marker.setAttribute('aria-label', 'New session: the conversation above is read-only');
-    const first = this.order[this.earlierCount];
-    if (first) this.blocks.place(first);
-    this.list.insertBefore(this.marker, first ? first.el : null);
   }
 
   /**
@@ -308,9 +281,7 @@ export class Transcript {
   }
 
   setPermissions(perms: readonly PermissionView[], answered: ReadonlySet<string>): void {
-    this.permissions = perms;
-    this.answered = answered;
-    this.applyPermissions();
+    this.permissions.set(perms, answered);
   }
 
   /** Questions waiting for the user: each is drawn on its entry or tool card (and built at once: it must be seen). */
@@ -325,7 +296,7 @@ export class Transcript {
 
   /** Permissions whose tool call is not in the transcript (shown above the prompt box instead). */
   orphanPermissions(): PermissionView[] {
-    return this.permissions.filter((p) => !this.toolViewFor(p));
+    return this.permissions.orphans();
   }
 
   /** The host's answer to a tool call's `getRaw`. */
@@ -340,7 +311,7 @@ export class Transcript {
       const e = v.entry;
       if (e.kind === 'tool_call' && e.content.some((c) => c.type === 'terminal' && c.terminalId === terminalId)) {
         v.set(e); // same entry, new output: mark the view itself dirty so the next frame redraws it
-        this.markDirty(v);
+        this.frames.markDirty(v);
       }
     }
   }
@@ -359,7 +330,7 @@ export class Transcript {
     const last = this.order[this.order.length - 1];
     if (last) {
       last.set(last.entry);
-      this.markDirty(last);
+      this.frames.markDirty(last);
     }
   }
 
@@ -395,14 +366,7 @@ export class Transcript {
 
   /** Draws everything pending now (the frame callback; also called by tests and the bench). */
   flush(): void {
-    if (this.frame) cancelAnimationFrame(this.frame);
-    this.frame = 0;
-    this.pendingNotText = false;
-    this.lastDraw = performance.now();
-    let drew = false;
-    for (const v of this.dirty) drew = v.flush() || drew;
-    this.dirty.clear();
-    if (drew) this.onDrawn();
+    this.frames.flush();
   }
 
   private createView(e: Entry): EntryView {
@@ -414,87 +378,20 @@ export class Transcript {
     return e.kind === 'tool_call' ? new ToolCallView(e, this.ctx) : new MessageView(e, this.ctx);
   }
 
-  private toolViewFor(p: PermissionView): EntryView | undefined {
-    if (p.toolCallKey) {
-      const v = this.byKey.get(p.toolCallKey);
-      if (v && !v.earlier) return v;
-    }
-    // Never an earlier session's card: a new session may reuse its tool call ids.
-    for (let i = this.order.length - 1; i >= this.earlierCount; i--) {
-      const v = this.order[i]!;
-      if (v.entry.kind === 'tool_call' && v.entry.toolCallId === p.toolCallId) return v;
-    }
-    return undefined;
-  }
-
-  private applyPermissions(): void {
-    const per = new Map<EntryView, PermissionView[]>();
-    for (const p of this.permissions) {
-      const v = this.toolViewFor(p);
-      if (!v) continue;
-      const list = per.get(v) ?? [];
-      list.push(p);
-      per.set(v, list);
-    }
-    for (const v of this.order) {
-      if (v.entry.kind !== 'tool_call') continue;
-      const list = per.get(v) ?? [];
-      // A pending request must be seen: build its card even if it is far from the viewport.
-      if (list.length) this.build(v);
-      v.setPermissions(list, this.answered);
-    }
-  }
-
   private onIntersect(records: IntersectionObserverEntry[]): void {
     for (const r of records) {
       if (!r.isIntersecting) continue;
       const v = this.byKey.get((r.target as HTMLElement).dataset['key'] ?? '');
       if (!v || v.hydrated) continue;
       this.observer.unobserve(v.el);
-      this.toBuild.add(v);
+      this.frames.buildSoon(v);
     }
-    this.buildSoon();
-  }
-
-  /** Builds entries that came near the viewport, newest first, BUILD_BUDGET_MS per frame. */
-  private buildSoon(): void {
-    if (this.buildFrame || this.toBuild.size === 0) return;
-    this.buildFrame = requestAnimationFrame(() => {
-      this.buildFrame = 0;
-      const t0 = performance.now();
-      for (const v of this.toBuild) {
-        this.toBuild.delete(v);
-        this.hydrate(v);
-        if (performance.now() - t0 > BUILD_BUDGET_MS) break;
-      }
-      this.buildSoon();
-    });
   }
 
   /** Builds an entry's contents (once); from then on it may be parked while far from the viewport. */
   private hydrate(v: EntryView): void {
     v.hydrate();
     this.far.track(v);
-  }
-
-  private markDirty(v: EntryView, textOnly = false): void {
-    this.dirty.add(v);
-    if (!textOnly) this.pendingNotText = true;
-    this.schedule();
-  }
-
-  /**
-   * Streamed text alone is drawn at most every other frame (~30 times a second): text a person reads
-   * looks as fluid, and each drawing costs the frame's style, layout and paint whatever it adds, so
-   * this halves a streaming answer's cost. Anything else is drawn in the next frame.
-   */
-  private schedule(): void {
-    if (this.frame) return;
-    this.frame = requestAnimationFrame((now) => {
-      if (this.pendingNotText || now - this.lastDraw >= TEXT_FRAME_MS) return this.flush();
-      this.frame = 0;
-      this.schedule();
-    });
   }
 
   private updateEmpty(): void {

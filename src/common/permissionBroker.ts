@@ -1,7 +1,11 @@
 /**
- * Pending `session/request_permission` requests, oldest first. Every request stays visible (in
- * `pending()`) until it is answered by the user, answered by a rule, cancelled by the turn's cancel, or
- * withdrawn by the agent (`$/cancel_request`): a permission prompt can never hang silently.
+ * The one owner of every `session/request_permission` request the agent is still waiting on, oldest first.
+ *
+ * The ACP client registers each request here (`request`) and awaits it; a rule, a policy or the user (through
+ * `askUser`, the panel's card) decides it. Whatever happens first settles it, exactly once: the decision, the
+ * user's answer, the turn's cancel (`cancelSession`), the agent's `$/cancel_request` (the request's signal),
+ * the session closing or the connection ending (`cancelOwner`). Nothing else holds a pending request, so
+ * nothing else can answer one a second time or forget one; answered requests are the store's entries.
  */
 import type { PermissionView } from './webview/contract';
 import { Emitter } from './util/lifecycle';
@@ -9,46 +13,109 @@ import { optionFor, type PermissionOptionLike } from './permissions';
 
 export type PermissionOutcome = { readonly outcome: 'selected'; readonly optionId: string } | { readonly outcome: 'cancelled' };
 
-export interface PermissionAsk {
-  readonly sessionId: string;
+/** The answer the agent gets: an outcome, plus whatever else a decider put in the result (`_meta`). */
+export interface PermissionAnswer {
+  readonly outcome: PermissionOutcome;
+}
+
+/** What the user is shown for one request (the panel's card). */
+export interface PermissionCard {
   readonly toolCallId: string;
   readonly toolCallKey: string | null;
   readonly title: string;
   readonly options: readonly PermissionOptionLike[];
 }
 
+/** Shows the pending request to the user; resolves with however the request was settled. */
+export type AskUser = (card: PermissionCard) => Promise<PermissionOutcome>;
+
+/** Decides one request: `signal` aborts as soon as the request is settled by anything else. */
+export type PermissionDecider<A extends PermissionAnswer> = (signal: AbortSignal, askUser: AskUser) => Promise<A>;
+
+export interface PermissionRequestOptions {
+  /** The agent withdrew the request (`$/cancel_request`): it is answered `cancelled`. */
+  readonly signal?: AbortSignal;
+  /** Who registered it (a connection), so `cancelOwner` ends only that one's requests. */
+  readonly owner?: object;
+}
+
+export const CANCELLED: PermissionAnswer = { outcome: { outcome: 'cancelled' } };
+
 interface Pending {
-  readonly view: PermissionView;
   readonly sessionId: string;
-  readonly resolve: (o: PermissionOutcome) => void;
+  readonly owner: object | undefined;
+  /** Set once the request waits on the user: only these are `pending()` (the panel's cards). */
+  view: PermissionView | null;
+  readonly settle: (answer: PermissionAnswer | { readonly error: Error }) => void;
 }
 
 export class PermissionBroker {
   private readonly queue: Pending[] = [];
   private nextId = 1;
   private readonly changed = new Emitter<void>();
+  /** Fires when the requests shown to the user change. */
   readonly onDidChange = this.changed.event;
 
-  /** Queues a request; resolves when it is answered. An aborted `signal` resolves it as cancelled. */
-  ask(ask: PermissionAsk, signal?: AbortSignal): Promise<PermissionOutcome> {
-    if (signal?.aborted) return Promise.resolve({ outcome: 'cancelled' });
-    return new Promise((resolve) => {
-      const requestId = `perm-${this.nextId++}`;
-      const view: PermissionView = {
-        requestId,
-        toolCallKey: ask.toolCallKey,
-        toolCallId: ask.toolCallId,
-        title: ask.title,
-        options: ask.options.map((o) => ({ optionId: o.optionId, name: o.name, kind: o.kind })),
+  /**
+   * Registers a request and lets `decide` answer it. Settles exactly once, with the first of: `decide`'s
+   * answer (or its error), the user's answer, a cancellation. `decide` is told (its signal) when it lost.
+   */
+  request<A extends PermissionAnswer>(sessionId: string, decide: PermissionDecider<A>, o: PermissionRequestOptions = {}): Promise<A | PermissionAnswer> {
+    if (o.signal?.aborted) return Promise.resolve(CANCELLED);
+    const done = new AbortController();
+    let userAnswer: (outcome: PermissionOutcome) => void = () => undefined;
+    const answered = new Promise<PermissionOutcome>((resolve) => (userAnswer = resolve));
+    const result = new Promise<A | PermissionAnswer>((resolve, reject) => {
+      const entry: Pending = {
+        sessionId,
+        owner: o.owner,
+        view: null,
+        settle: (answer) => {
+          const i = this.queue.indexOf(entry);
+          if (i < 0) return;
+          this.queue.splice(i, 1);
+          done.abort();
+          if ('error' in answer) {
+            userAnswer(CANCELLED.outcome);
+            reject(answer.error);
+          } else {
+            userAnswer(answer.outcome);
+            resolve(answer);
+          }
+          if (entry.view) this.changed.fire();
+        },
       };
-      this.queue.push({ view, sessionId: ask.sessionId, resolve });
-      signal?.addEventListener('abort', () => this.settle(requestId, { outcome: 'cancelled' }), { once: true });
-      this.changed.fire();
+      this.queue.push(entry);
+      o.signal?.addEventListener('abort', () => entry.settle(CANCELLED), { once: true });
+      const askUser: AskUser = (card) => {
+        if (this.queue.includes(entry) && !entry.view) {
+          entry.view = {
+            requestId: `perm-${this.nextId++}`,
+            toolCallKey: card.toolCallKey,
+            toolCallId: card.toolCallId,
+            title: card.title,
+            options: card.options.map((x) => ({ optionId: x.optionId, name: x.name, kind: x.kind })),
+          };
+          this.changed.fire();
+        }
+        return answered;
+      };
+      decide(done.signal, askUser).then(
+        (answer) => entry.settle(answer),
+        (err: unknown) => entry.settle({ error: err instanceof Error ? err : new Error(String(err)) }),
+      );
     });
+    return result;
   }
 
+  /** The requests waiting on the user, oldest first (of one session, or all). */
   pending(sessionId?: string): PermissionView[] {
-    return this.queue.filter((p) => sessionId === undefined || p.sessionId === sessionId).map((p) => p.view);
+    return this.queue.flatMap((p) => (p.view && (sessionId === undefined || p.sessionId === sessionId) ? [p.view] : []));
+  }
+
+  /** Every request still unanswered, whoever decides it (of one session, or all). */
+  count(sessionId?: string): number {
+    return this.queue.filter((p) => sessionId === undefined || p.sessionId === sessionId).length;
   }
 
   /**
@@ -57,25 +124,31 @@ export class PermissionBroker {
    * or an option the request did not offer.
    */
   respond(requestId: string, optionId: string | null): boolean {
-    const p = this.queue.find((x) => x.view.requestId === requestId);
-    if (!p) return false;
+    const p = this.queue.find((x) => x.view?.requestId === requestId);
+    const view = p?.view;
+    if (!p || !view) return false;
     if (optionId === null) {
-      const reject = optionFor('reject', p.view.options);
-      return this.settle(requestId, reject ? { outcome: 'selected', optionId: reject.optionId } : { outcome: 'cancelled' });
+      const reject = optionFor('reject', view.options);
+      p.settle(reject ? { outcome: { outcome: 'selected', optionId: reject.optionId } } : CANCELLED);
+      return true;
     }
-    if (!p.view.options.some((o) => o.optionId === optionId)) return false;
-    return this.settle(requestId, { outcome: 'selected', optionId });
+    if (!view.options.some((o) => o.optionId === optionId)) return false;
+    p.settle({ outcome: { outcome: 'selected', optionId } });
+    return true;
   }
 
   /** Answers every pending request of a session with `cancelled` (ACP requires it after session/cancel). */
   cancelSession(sessionId: string): number {
-    const ids = this.queue.filter((p) => p.sessionId === sessionId).map((p) => p.view.requestId);
-    for (const id of ids) this.settle(id, { outcome: 'cancelled' });
-    return ids.length;
+    return this.cancelWhere((p) => p.sessionId === sessionId);
+  }
+
+  /** Answers every pending request `owner` registered with `cancelled` (its connection ended). */
+  cancelOwner(owner: object): number {
+    return this.cancelWhere((p) => p.owner === owner);
   }
 
   cancelAll(): void {
-    for (const p of this.queue.slice()) this.settle(p.view.requestId, { outcome: 'cancelled' });
+    this.cancelWhere(() => true);
   }
 
   dispose(): void {
@@ -83,12 +156,9 @@ export class PermissionBroker {
     this.changed.dispose();
   }
 
-  private settle(requestId: string, outcome: PermissionOutcome): boolean {
-    const i = this.queue.findIndex((x) => x.view.requestId === requestId);
-    if (i < 0) return false;
-    const [p] = this.queue.splice(i, 1);
-    p?.resolve(outcome);
-    this.changed.fire();
-    return true;
+  private cancelWhere(match: (p: Pending) => boolean): number {
+    const hit = this.queue.filter(match);
+    for (const p of hit) p.settle(CANCELLED);
+    return hit.length;
   }
 }

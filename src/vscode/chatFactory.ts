@@ -101,12 +101,11 @@ export function createChatController(d: ChatFactoryDeps, chat: ChatRecord, confi
     restoredEarlier: d.context.workspaceState.get<EarlierLink>(earlierKey(chat.id)) ?? null,
     connect: d.connect,
     settings: d.settings,
-    handlers: (broker, s) =>
+    handlers: (s) =>
       createClientHandlers({
         agentName: s.agent.name,
         scope: chat.id,
         files: d.files,
-        broker,
         elicitations: s.elicitations,
         elicitationKey: (sid, id) => s.elicitationKey(sid, id),
         terminals,

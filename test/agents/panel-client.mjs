@@ -18,6 +18,7 @@ import { mockScript, lastText, recipeOf } from './agents-cache.mjs';
 import { askTurn } from './panel-ask.mjs';
 import { agentMessages, entryText, extensionLog, findCaptures, occurrences, plainMarkdown, reduceCapture, squash, stepTexts, toolHasOutput } from './panel-expect.mjs';
 import { answerPermission, answerQuestion, panelStatus, renderedEntries } from './panel-dom.mjs';
+import { until } from '../e2e/until.mjs';
 
 const [command, ...args] = process.argv.slice(2);
 const name = process.env.REAL_PANEL_NAME ?? 'agent';
@@ -272,17 +273,14 @@ try {
       const lines = page.locator('.editor-group-container.active .monaco-editor .view-lines').first();
       await lines.click();
       const shown = () => lines.innerText().then((t) => t.replace(/\u00a0/g, ' '));
-      const until = async (want, what) => {
-        const end = Date.now() + 10_000;
-        while ((await shown()).includes(added) !== want) {
-          if (Date.now() > end) throw new Error(`after ${what} the editor shows: ${JSON.stringify(await shown())}`);
-          await page.waitForTimeout(100);
-        }
-      };
+      const showsAdded = (want, what) =>
+        until(`the editor after ${what}`, async () => (await shown()).includes(added) === want, 10_000, 100).catch(async () => {
+          throw new Error(`after ${what} the editor shows: ${JSON.stringify(await shown())}`);
+        });
       await page.keyboard.press('Control+z');
-      await until(false, 'Undo');
+      await showsAdded(false, 'Undo');
       await page.keyboard.press('Control+Shift+z');
-      await until(true, 'Redo');
+      await showsAdded(true, 'Redo');
       if (readFileSync(path.join(ws, 'notes.txt'), 'utf8') !== text) throw new Error('undo/redo in the editor changed the file on disk');
       return `on disk; Undo in the editor removed "${added}", Redo restored it`;
     });

@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { until } from './until.mjs';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const hostDir = process.env.VSCODE_HOST_DIR ?? path.join(root, '.vscode-host');
@@ -256,17 +257,15 @@ export async function runCommand(page, title) {
  * The chat webview's content frame. Webviews are two nested iframes (iframe.webview.ready > #active-frame);
  * the frame is found by its prompt box rather than by position, so other webviews cannot be mistaken for it.
  */
-export async function chatFrame(page, timeoutMs) {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
+export function chatFrame(page, timeoutMs) {
+  return until('the chat webview (textarea[aria-label="Prompt"])', async () => {
     for (const frame of page.frames()) {
       if (frame.isDetached()) continue;
       const found = await frame.locator('textarea[aria-label="Prompt"]').count().catch(() => 0);
       if (found > 0) return frame;
     }
-    if (Date.now() > end) throw new Error('the chat webview (textarea[aria-label="Prompt"]) did not appear');
-    await page.waitForTimeout(250);
-  }
+    return undefined;
+  }, timeoutMs);
 }
 
 /** Resolves once `target` (a page or a frame) has painted twice: what is in the DOM is on screen for a screenshot. */

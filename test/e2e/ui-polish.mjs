@@ -7,6 +7,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { chatFrame, launchBrowser, log, painted, paletteCommand, root, sendPrompt, startCodeServer, stepRunner, workbenchUrl } from './host.mjs';
+import { until } from './until.mjs';
 
 const vsixPath = path.join(root, 'dist/acp-chat.vsix');
 const useVsix = existsSync(vsixPath) && process.env.UI_FROM !== 'folder';
@@ -36,16 +37,6 @@ async function chatFrames() {
     if ((await f.locator('textarea[aria-label="Prompt"]').count().catch(() => 0)) > 0) out.push(f);
   }
   return out;
-}
-
-async function until(what, fn, timeoutMs = 30_000) {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn().catch(() => undefined);
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await page.waitForTimeout(250);
-  }
 }
 
 const send = (f, text) => sendPrompt(f, text);

@@ -8,6 +8,7 @@
 // Last stdout line: `N passed, N failed` (one check per step).
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { until } from './until.mjs';
 import { DEMO_REPLY, chatFrame, launchBrowser, log, painted, root, runCommand, startCodeServer, stepRunner, workbenchUrl } from './host.mjs';
 
 const vsixPath = path.join(root, 'dist/acp-chat.vsix');
@@ -21,17 +22,15 @@ const steps = stepRunner();
 const step = steps.step;
 
 /** The chat webview whose header names `agentName` (several chats may be open). */
-async function chatFrameOf(page, agentName, timeoutMs) {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
+function chatFrameOf(page, agentName, timeoutMs) {
+  return until(`a chat webview of ${agentName}`, async () => {
     for (const frame of page.frames()) {
       if (frame.isDetached()) continue;
       const name = await frame.locator('.agent-name-text').first().innerText({ timeout: 500 }).catch(() => '');
       if (name.trim() === agentName) return frame;
     }
-    if (Date.now() > end) throw new Error(`no chat webview of ${agentName}`);
-    await page.waitForTimeout(250);
-  }
+    return undefined;
+  }, timeoutMs);
 }
 
 /** Picks an item of the open quick pick by its label. */

@@ -6,6 +6,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { Entry } from '../../src/common/store/model';
+import { until } from './util';
 
 const EXTENSION_ID = 'acp-chat.acp-chat';
 const DEMO_REPLY = 'Hello from the ACP Chat demo agent.';
@@ -38,16 +39,6 @@ function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
     timer = setTimeout(() => reject(new Error(`${what}: no result after ${ms} ms`)), ms);
   });
   return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
-}
-
-/** Polls `f` until it returns a value; the tab model and the transcript are updated asynchronously. */
-async function poll<T>(f: () => T | undefined, ms: number): Promise<T | undefined> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = f();
-    if (v !== undefined || Date.now() > end) return v;
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 function textOf(entry: Entry): string {
@@ -95,7 +86,8 @@ suite('ACP Chat in the extension host', () => {
     // "ready" means the webview's script ran in the browser and reached the extension: a real round trip.
     await withTimeout(api.whenPanelReady(), 30_000, 'the chat webview never became ready');
     // The tab input's viewType may carry a workbench prefix (mainThreadWebview-<viewType>), hence the suffix match.
-    const tab = await poll(() => webviewTabs().find((t) => t.isActive && (t.input as vscode.TabInputWebview).viewType.endsWith(CHAT_VIEW_TYPE)), 10_000);
+    // Not found in time: the assertion below says what tabs there are.
+    const tab = await until(() => webviewTabs().find((t) => t.isActive && (t.input as vscode.TabInputWebview).viewType.endsWith(CHAT_VIEW_TYPE)), 10_000, 'the chat tab').catch(() => undefined);
     assert.ok(tab, `no active webview tab after acpChat.openChat (webview tabs: ${webviewTabs().map((t) => `${t.label} [${(t.input as vscode.TabInputWebview).viewType}]`).join(', ') || 'none'})`);
   });
 
@@ -106,11 +98,11 @@ suite('ACP Chat in the extension host', () => {
     // sendPrompt may settle when the turn is sent or when it ends; wait for the reply either way.
     // Earlier suites may have chatted in this session already: the reply is the first one after this prompt.
     const isPrompt = (e: ReturnType<typeof api.transcript>[number]) => e.kind === 'user_message' && textOf(e).includes(prompt);
-    const reply = await poll(() => {
+    const reply = await until(() => {
       const all = api.transcript();
       const at = all.findIndex(isPrompt);
       return at < 0 ? undefined : all.slice(at + 1).find((e) => e.kind === 'agent_message' && textOf(e).includes(DEMO_REPLY));
-    }, 30_000);
+    }, 30_000, 'the reply').catch(() => undefined);
     const entries = api.transcript();
     const kinds = entries.map((e) => e.kind).join(', ');
     assert.ok(reply, `no agent_message containing "${DEMO_REPLY}" (entries: ${kinds || 'none'})`);

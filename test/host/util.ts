@@ -2,6 +2,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { AcpChatApi } from '../../src/vscode/extension';
+import { until as untilFact } from '../unit/helpers/until';
 
 export async function api(): Promise<AcpChatApi> {
   const ext = vscode.extensions.getExtension<AcpChatApi>('acp-chat.acp-chat');
@@ -9,15 +10,9 @@ export async function api(): Promise<AcpChatApi> {
   return ext.activate();
 }
 
-/** Polls `f` until it returns a value (not undefined/false); the UI and the transcript update asynchronously. */
-export async function until<T>(f: () => T | undefined | false, ms: number, what: string): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = f();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+/** The shared `until` (the UI and the transcript update asynchronously), polling the workbench every 100 ms. */
+export function until<T>(f: () => T | undefined | false, ms: number, what: string): Promise<T> {
+  return untilFact(f, what, ms, 100);
 }
 
 /**

@@ -3,7 +3,8 @@ import { describe, it } from 'node:test';
 import { AcpClient } from '../../src/node/acp/client';
 import { AcpClosedError } from '../../src/node/acp/errors';
 import { AgentProcess } from '../../src/node/agentProcess';
-import { groupMembers, until } from './helpers/procs';
+import { groupMembers } from './helpers/procs';
+import { until } from './helpers/until';
 
 const node = process.execPath;
 
@@ -54,7 +55,7 @@ describe('AgentProcess', () => {
     assert.equal(exit.signal, 'SIGKILL');
     assert.equal(exits, 1);
     // The grandchild was in the same group: nothing in the group is left.
-    await until(() => groupMembers(p.pid!).length === 0);
+    await until(() => groupMembers(p.pid!).length === 0, 'the processes to be gone', 60_000, 20);
   });
 
   it('fails a pending request with the exit status and stderr when the agent dies mid-turn', async () => {

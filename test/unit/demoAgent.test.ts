@@ -12,6 +12,7 @@ import { sendUpdate } from '../../src/node/demoAgent/send';
 import { NodeTerminalHost } from '../../src/node/terminals';
 import { createAcpConnection } from '../../src/node/transport/connection';
 import { demoPair } from './helpers/demoPair';
+import { until } from './helpers/until';
 
 const ws = mkdtempSync(path.join(tmpdir(), 'demo-agent-'));
 writeFileSync(path.join(ws, 'notes.txt'), 'hello\n');
@@ -93,7 +94,7 @@ describe('demo agent', () => {
     await c.client.initialize();
     const s = await c.client.newSession({ cwd: ws, mcpServers: [] });
     const turn = c.client.prompt(s.sessionId, [{ type: 'text', text: 'edit please' }]);
-    while (c.client.pendingPermissionCount(s.sessionId) === 0) await new Promise((r) => setTimeout(r, 2));
+    await until(() => c.client.pendingPermissionCount(s.sessionId) > 0, 'the permission request');
     c.client.cancel(s.sessionId);
     assert.equal((await turn).stopReason, 'cancelled');
     c.dispose();

@@ -13,6 +13,7 @@ import { MessageStore } from '../../src/common/store';
 import type { RequestPermissionParams, RequestPermissionResult } from '../../src/common/protocol/requests';
 import type { Direction } from '../../src/node/acp/client';
 import { nodeWriteTextFile } from '../../src/node/acp/nodeHandlers';
+import { until } from './helpers/until';
 import { demoPair } from './helpers/demoPair';
 
 const ws = mkdtempSync(path.join(tmpdir(), 'demo-paths-'));
@@ -46,10 +47,6 @@ function connect(protocolVersion: 1 | 2, answer: Answer) {
   return { client, checker, store, wire, dispose };
 }
 
-async function until(fact: () => boolean): Promise<void> {
-  while (!fact()) await new Promise((r) => setImmediate(r));
-}
-
 for (const version of [1, 2] as const) {
   describe(`demo agent, protocol ${version}: reject and cancel paths are clean`, () => {
     const paths: { name: string; answer: Answer; cancel?: (c: ReturnType<typeof connect>, sid: string) => Promise<void>; stop: string; status: string }[] = [
@@ -60,7 +57,7 @@ for (const version of [1, 2] as const) {
         name: 'cancel while asked',
         answer: never,
         cancel: async (c, sid) => {
-          await until(() => c.client.pendingPermissionCount(sid) > 0);
+          await until(() => c.client.pendingPermissionCount(sid) > 0, 'the permission request');
           c.client.cancel(sid);
         },
         stop: 'cancelled',
@@ -70,7 +67,7 @@ for (const version of [1, 2] as const) {
         name: 'cancel while streaming',
         answer: never,
         cancel: async (c, sid) => {
-          await until(() => c.wire.some((w) => JSON.stringify(w.msg).includes('agent_message_chunk')));
+          await until(() => c.wire.some((w) => JSON.stringify(w.msg).includes('agent_message_chunk')), 'the first streamed chunk');
           c.client.cancel(sid);
         },
         stop: 'cancelled',

@@ -1,6 +1,7 @@
 /**
  * zod schemas for ACP v1 request params and results (everything except `session/update` payloads,
- * which live in `updates.ts`). Types come from `z.infer`.
+ * which live in `updates.ts`), and the v2 draft's where they differ. Types come from `z.infer`. The
+ * requests the agent sends us are in `clientRequests.ts` (re-exported here).
  *
  * Policy (house rules): the envelope is strict — a required field with the wrong type fails the
  * message — while variants are tolerant: objects are loose (unknown fields kept), malformed optional
@@ -8,9 +9,13 @@
  * "empty objects" accept `null` too (§3: some agents answer `null`).
  */
 import * as z from 'zod';
-import { zContentBlock, zMeta, zToolCallContent, zToolCallLocation } from './content';
+import { zContentBlock, zMeta } from './content';
+import { optional, tolerantItem } from './tolerant';
+import { zEnvVariable } from './clientRequests';
 
-const optional = <T extends z.ZodType>(schema: T) => schema.optional().catch(undefined);
+// The agent's requests to the client (permission, fs, terminals) are clientRequests.ts; read through here.
+export * from './clientRequests';
+
 /** An "empty" result: `{}` or `null` on the wire; always `{}` (plus any `_meta`) after parsing. */
 export const zEmptyResult = z
   .union([z.looseObject({ _meta: optional(zMeta) }), z.null(), z.undefined()])
@@ -92,17 +97,11 @@ export const zInitializeResult = z.looseObject({
 });
 export type InitializeResult = z.infer<typeof zInitializeResult>;
 
-function tolerantItem<T extends z.ZodType>(schema: T, item: unknown): z.infer<T>[] {
-  const r = schema.safeParse(item);
-  return r.success ? [r.data] : [];
-}
-
 export const zAuthenticateParams = z.looseObject({ methodId: z.string(), _meta: optional(zMeta) });
 export type AuthenticateParams = z.infer<typeof zAuthenticateParams>;
 
 // ---------------------------------------------------------------- sessions
 
-export const zEnvVariable = z.looseObject({ name: z.string(), value: z.string() });
 export const zHttpHeader = z.looseObject({ name: z.string(), value: z.string() });
 /** stdio servers have no `type` in v1; http/sse carry one. */
 export const zMcpServer = z.union([
@@ -299,121 +298,6 @@ export const zSessionNotification = z.looseObject({
   _meta: optional(zMeta),
 });
 export type SessionNotification = z.infer<typeof zSessionNotification>;
-
-// ---------------------------------------------------------------- permission
-
-export const PERMISSION_OPTION_KINDS = ['allow_once', 'allow_always', 'reject_once', 'reject_always'] as const;
-export const zPermissionOption = z.looseObject({ optionId: z.string(), name: z.string(), kind: z.string() });
-export type PermissionOption = z.infer<typeof zPermissionOption>;
-/** The `toolCall` is a ToolCallUpdate (patch shape): only `toolCallId` is required. */
-export const zToolCallUpdate = z.looseObject({
-  toolCallId: z.string(),
-  title: optional(z.string().nullable()),
-  kind: optional(z.string().nullable()),
-  status: optional(z.string().nullable()),
-  content: optional(z.array(z.unknown()).transform((items) => items.flatMap((i) => tolerantItem(zToolCallContent, i))).nullable()),
-  locations: optional(z.array(z.unknown()).transform((items) => items.flatMap((i) => tolerantItem(zToolCallLocation, i))).nullable()),
-  rawInput: z.unknown().optional(),
-  rawOutput: z.unknown().optional(),
-  _meta: optional(zMeta),
-});
-export type ToolCallUpdate = z.infer<typeof zToolCallUpdate>;
-const zRequestPermissionV1 = z.looseObject({
-  sessionId: z.string(),
-  toolCall: zToolCallUpdate,
-  options: z.array(zPermissionOption),
-  _meta: optional(zMeta),
-});
-/**
- * v2 draft: a `title` (the question to show) and an optional, open `subject`: a `tool_call` (with the
- * ToolCallUpdate), a `command` (`command`, `cwd`, optional `toolCallId`), or a future kind.
- */
-const zPermissionSubject = z.looseObject({
-  type: z.string(),
-  toolCall: optional(zToolCallUpdate),
-  command: optional(z.string()),
-  cwd: optional(z.string()),
-  toolCallId: optional(z.string().nullable()),
-});
-const zRequestPermissionV2 = z.looseObject({
-  sessionId: z.string(),
-  title: z.string(),
-  subject: optional(zPermissionSubject.nullable()),
-  options: z.array(zPermissionOption),
-  _meta: optional(zMeta.nullable()),
-});
-/**
- * Both versions' shapes, read as one: the v2 form gets a `toolCall` (the subject's, or one made from
- * the title and the command subject's `toolCallId`) whose `title` is the request's title, so handlers
- * read `toolCall.title` / `toolCall.kind` in either version. The v2 `title` and `subject` are kept.
- */
-export const zRequestPermissionParams = z.union([
-  zRequestPermissionV1,
-  zRequestPermissionV2.transform((p) => {
-    const s = p.subject ?? undefined;
-    const fromSubject = s?.type === 'tool_call' ? s.toolCall : undefined;
-    const toolCall: ToolCallUpdate = fromSubject
-      ? { ...fromSubject, title: p.title }
-      : { toolCallId: s?.toolCallId ?? '', title: p.title, ...(s?.type === 'command' ? { kind: 'execute' } : {}) };
-    return { ...p, toolCall, _meta: p._meta ?? undefined };
-  }),
-]);
-export type RequestPermissionParams = z.infer<typeof zRequestPermissionV1> & { readonly title?: string; readonly subject?: z.infer<typeof zPermissionSubject> | null };
-export const zRequestPermissionOutcome = z.discriminatedUnion('outcome', [
-  z.looseObject({ outcome: z.literal('cancelled') }),
-  z.looseObject({ outcome: z.literal('selected'), optionId: z.string() }),
-]);
-export const zRequestPermissionResult = z.looseObject({ outcome: zRequestPermissionOutcome, _meta: optional(zMeta) });
-export type RequestPermissionResult = z.infer<typeof zRequestPermissionResult>;
-
-// ---------------------------------------------------------------- fs
-
-export const zReadTextFileParams = z.looseObject({
-  sessionId: z.string(),
-  path: z.string(),
-  line: optional(z.number().int().positive().nullable()),
-  limit: optional(z.number().int().nonnegative().nullable()),
-  _meta: optional(zMeta),
-});
-export type ReadTextFileParams = z.infer<typeof zReadTextFileParams>;
-export const zReadTextFileResult = z.looseObject({ content: z.string(), _meta: optional(zMeta) });
-export type ReadTextFileResult = z.infer<typeof zReadTextFileResult>;
-export const zWriteTextFileParams = z.looseObject({
-  sessionId: z.string(),
-  path: z.string(),
-  content: z.string(),
-  _meta: optional(zMeta),
-});
-export type WriteTextFileParams = z.infer<typeof zWriteTextFileParams>;
-
-// ---------------------------------------------------------------- terminals
-
-export const zCreateTerminalParams = z.looseObject({
-  sessionId: z.string(),
-  command: z.string(),
-  args: optional(z.array(z.string()).nullable()),
-  env: optional(z.array(zEnvVariable).nullable()),
-  cwd: optional(z.string().nullable()),
-  outputByteLimit: optional(z.number().int().nonnegative().nullable()),
-  _meta: optional(zMeta),
-});
-export type CreateTerminalParams = z.infer<typeof zCreateTerminalParams>;
-export const zCreateTerminalResult = z.looseObject({ terminalId: z.string(), _meta: optional(zMeta) });
-export type CreateTerminalResult = z.infer<typeof zCreateTerminalResult>;
-export const zTerminalParams = z.looseObject({ sessionId: z.string(), terminalId: z.string(), _meta: optional(zMeta) });
-export type TerminalParams = z.infer<typeof zTerminalParams>;
-export const zTerminalExitStatus = z.looseObject({
-  exitCode: optional(z.number().int().nullable()),
-  signal: optional(z.string().nullable()),
-});
-export type TerminalExitStatus = z.infer<typeof zTerminalExitStatus>;
-export const zTerminalOutputResult = z.looseObject({
-  output: z.string(),
-  truncated: z.boolean(),
-  exitStatus: optional(zTerminalExitStatus.nullable()),
-});
-export type TerminalOutputResult = z.infer<typeof zTerminalOutputResult>;
-export type WaitForExitResult = TerminalExitStatus;
 
 // ---------------------------------------------------------------- generic
 

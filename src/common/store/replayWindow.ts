@@ -38,9 +38,8 @@
  *    the next prompt: some agents stream the replay after answering. A tool call matched by id does not
  *    move the cursor (replays may group a turn's tool calls ahead of the messages between them).
  *
- * Everything here changes entries through EntryTable, so each change reaches the views.
- * (Over ~400 lines because it is one algorithm with its rules written out above; splitting the matching
- * from its state would make two owners of the replay's cursor.)
+ * Everything here changes entries through EntryTable, so each change reaches the views. How replayed text
+ * is compared with shown text (rule 2's measures) is replayText.ts: pure functions of two strings.
  */
 import type { ContentBlock } from '../protocol/content';
 import { appendBlock, blockText, textOf } from './content';
@@ -49,6 +48,7 @@ import type { EntryTable } from './entryTable';
 import type { Entry, MessageKind, Provenance, ToolCallEntry } from './model';
 import type { PersistedReplay } from './persisted';
 import { touchStatsReplayed, utf8Length } from './stats';
+import { commonLength, cutContent, dropSquashed, fitsStart, squash } from './replayText';
 
 /** The tool-call fields a replay never overwrites once they hold something. */
 export const KEPT_FIELDS = ['title', 'name', 'toolKind', 'content', 'locations', 'rawInput', 'rawOutput', 'meta'] as const;
@@ -336,57 +336,6 @@ export class ReplayWindow {
     }
     return s;
   }
-}
-
-/** Text without whitespace: replays re-join chunks and messages with other blank space. */
-function squash(text: string): string {
-  return text.replace(/\s+/g, '');
-}
-
-/**
- * Whether a replayed message that starts with `want` may be the prior message with text `prior`: one starts
- * with the other (a prefix of it streamed so far, or more than was shown, or messages merged), or they
- * share a beginning long enough to be the same message told differently.
- */
-function fitsStart(prior: string, want: string): boolean {
-  if (prior.startsWith(want) || (prior !== '' && want.startsWith(prior))) return true;
-  const shared = commonLength(want, prior, 0);
-  return shared >= Math.max(8, Math.min(prior.length, want.length) / 2);
-}
-
-function commonLength(want: string, prior: string, from: number): number {
-  let n = 0;
-  while (n < want.length && from + n < prior.length && want.charCodeAt(n) === prior.charCodeAt(from + n)) n++;
-  return n;
-}
-
-/** `raw` after its first `n` non-whitespace characters. */
-function dropSquashed(raw: string, n: number): string {
-  let i = 0;
-  for (let seen = 0; i < raw.length && seen < n; i++) if (!/\s/.test(raw.charAt(i))) seen++;
-  return raw.slice(i);
-}
-
-/** The content up to its first `n` non-whitespace text characters (non-text blocks before that point stay). */
-function cutContent(content: readonly ContentBlock[], n: number): ContentBlock[] {
-  const out: ContentBlock[] = [];
-  let left = n;
-  for (const b of content) {
-    if (b.type !== 'text') {
-      out.push(b);
-      continue;
-    }
-    const len = squash(b.text).length;
-    if (len <= left) {
-      out.push(b);
-      left -= len;
-      continue;
-    }
-    const text = b.text.slice(0, b.text.length - dropSquashed(b.text, left).length);
-    if (text !== '') out.push({ ...b, text });
-    break;
-  }
-  return out;
 }
 
 function rank(status: string): number {

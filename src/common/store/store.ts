@@ -4,13 +4,13 @@
  * diagnostics from it. The same code serves the extension and `cli reduce`.
  *
  * Requests are paired with their responses per direction: client->agent and agent->client request ids
- * are separate spaces, so each direction has its own pending map.
+ * are separate spaces, so each direction has its own pending map. What our own calls to the agent do to the
+ * transcript (sent and answered) is `agentCalls.ts`; the updates' rules are the session's (session.ts).
  */
 import { AgentMethods, ClientMethods, PROTOCOL_V1, PROTOCOL_V2, type ProtocolVersion } from '../protocol/methods';
-import { zContentBlock } from '../protocol/content';
-import { steered, zSteeringResult } from '../protocol/steering';
-import { parseSessionUpdate, zAvailableCommandsUpdate, zConfigOption, zSessionModeState, zToolCallPatch } from '../protocol/updates';
+import { parseSessionUpdate, zToolCallPatch } from '../protocol/updates';
 import type { Action } from './actions';
+import { agentCallAnswered, agentCallSent, type CallContext } from './agentCalls';
 import type { Direction, StoreChange } from './changes';
 import { chunkFor } from './fastPath';
 import type { Diagnostic, Entry, SessionState } from './model';
@@ -26,11 +26,11 @@ import { isRecord } from '../util/guards';
 import { errorText, issueText } from '../util/errors';
 import { replayToPlain } from './replayWindow';
 import { restoreSession } from './restoreSession';
-import { entriesBefore, forkAtMessageOf } from '../rewind/forkAtMessage';
 import { PermissionOutcomes } from './permissionOutcomes';
 import { zCompleteElicitationParams, zCreateElicitationParams, zCreateElicitationResult } from '../protocol/elicitation';
-import { type ApplyContext, Session } from './session';
-import { zInitializeResult, zNewSessionResult, zPermissionParams, zPromptParams, zPromptResult, zSessionIdParams, zSessionResult, zSetModeParams, zSetSessionTitleResult } from './wireShapes';
+import { Session } from './session';
+import { Step } from './step';
+import { zPermissionParams, zSessionIdParams } from './wireShapes';
 import { MAX_NESTING, tooDeep } from '../util/depth';
 import { TerminalUpdateDecoder } from '../protocol/terminalUpdates';
 import { agentNotice, clientEventOfNote, type ClientEvent } from './clientEvents';
@@ -42,24 +42,6 @@ export interface StoreOptions {
   newKey?: () => string;
   /** Clock for entry stats; default `Date.now`. */
   now?: () => number;
-}
-
-class Step implements ApplyContext {
-  readonly changes: StoreChange[] = [];
-  sessionId: string | undefined;
-  constructor(
-    private readonly store: MessageStore,
-    readonly line: number | undefined,
-    readonly now: number,
-    readonly version: ProtocolVersion,
-    private readonly keys: () => string,
-  ) {}
-  diagnostic(severity: Diagnostic['severity'], message: string): void {
-    this.store.addDiagnostic(this, severity, message);
-  }
-  newKey(): string {
-    return this.keys();
-  }
 }
 
 export class MessageStore {
@@ -76,6 +58,15 @@ export class MessageStore {
   private readonly facts = new ClientFacts();
   /** v2 terminal output is UTF-8 split anywhere: one streaming decoder per terminal (not saved: a restore starts afresh). */
   private readonly v2Terminals = new TerminalUpdateDecoder();
+
+  /** What the rules of our own calls to the agent (agentCalls.ts) may read and do. */
+  private readonly calls: CallContext = {
+    protocolVersion: () => this.protocolVersion,
+    negotiated: (v) => (this.protocolVersion = v),
+    sessionFor: (sessionId, step) => this.sessionFor(sessionId, step),
+    existing: (sessionId) => this.byId.get(sessionId),
+    apply: (sessionId, action, step) => this.apply(sessionId, action, step),
+  };
 
   constructor(options: StoreOptions = {}) {
     this.newKeyFn = options.newKey ?? (() => crypto.randomUUID());
@@ -120,7 +111,7 @@ export class MessageStore {
 
   /** Reduces what the client adds that is not on the wire (src/common/store/clientEvents.ts). */
   record(event: ClientEvent, line?: number): readonly StoreChange[] {
-    const step = new Step(this, line, this.nowFn(), this.version, this.newKeyFn);
+    const step = this.step(line);
     if (event.event === 'terminal') {
       const { sessionId, terminalId, append, replace, exit } = event;
       this.apply(sessionId, { kind: 'terminal_output', terminalId, owner: 'client', append, replace: replace === true, exit: exit ?? null }, step);
@@ -147,8 +138,12 @@ export class MessageStore {
     this.pending['agent->client'].clear();
   }
 
-  /** @internal Used by the reducer step; records a diagnostic and reports it as a change. */
-  addDiagnostic(step: Step, severity: Diagnostic['severity'], message: string): void {
+  private step(line: number | undefined): Step {
+    return new Step((step, severity, message) => this.addDiagnostic(step, severity, message), line, this.nowFn(), this.version, this.newKeyFn);
+  }
+
+  /** Records a diagnostic and reports it as a change. */
+  private addDiagnostic(step: Step, severity: Diagnostic['severity'], message: string): void {
     const d: Diagnostic = {
       severity,
       message: step.line !== undefined ? `line ${step.line}: ${message}` : message,
@@ -171,7 +166,7 @@ export class MessageStore {
    * on): the envelope is not checked again, and a text chunk goes straight to its session.
    */
   ingestChecked(dir: Direction, checked: CheckedMessage, line?: number): readonly StoreChange[] {
-    const step = new Step(this, line, this.nowFn(), this.version, this.newKeyFn);
+    const step = this.step(line);
     const fast = dir === 'agent->client' && checked.chunk ? chunkFor(checked.chunk, step.version) : undefined;
     if (fast !== undefined) {
       step.sessionId = fast.sessionId;
@@ -211,7 +206,7 @@ export class MessageStore {
   }
 
   private lineError(line: number | undefined, message: string): readonly StoreChange[] {
-    const step = new Step(this, line, this.nowFn(), this.version, this.newKeyFn);
+    const step = this.step(line);
     step.diagnostic('error', message);
     return step.changes;
   }
@@ -238,46 +233,7 @@ export class MessageStore {
     const sessionId = sid.success ? sid.data.sessionId : null;
     const pending: PendingRequest = { method, sessionId, modeId: null, localKey: null };
     if (dir === 'client->agent') {
-      switch (method) {
-        case AgentMethods.sessionPrompt: {
-          const p = zPromptParams.safeParse(params);
-          if (!p.success) {
-            step.diagnostic('warning', `session/prompt with malformed params: not shown`);
-            break;
-          }
-          const content = p.data.prompt.flatMap((b) => {
-            const r = zContentBlock.safeParse(b);
-            return r.success ? [r.data] : [];
-          });
-          this.apply(p.data.sessionId, { kind: 'local_prompt', content }, step);
-          const s = this.byId.get(p.data.sessionId);
-          const st = s?.state();
-          pending.localKey = st ? (st.entries[st.entries.length - 1]?.key ?? null) : null;
-          break;
-        }
-        case AgentMethods.sessionSteering: {
-          const p = zPromptParams.safeParse(params);
-          if (p.success) pending.steered = p.data.prompt;
-          break;
-        }
-        case AgentMethods.sessionLoad:
-        case AgentMethods.sessionResume:
-          if (sessionId === null) break;
-          // Load/resume (re)attach the session to this connection and its protocol version.
-          this.sessionFor(sessionId, step).protocolVersion = this.protocolVersion;
-          if (method === AgentMethods.sessionLoad) this.apply(sessionId, { kind: 'load_started' }, step);
-          break;
-        case AgentMethods.sessionFork: {
-          const at = forkAtMessageOf(params);
-          if (at !== undefined) pending.forkAt = at;
-          break;
-        }
-        case AgentMethods.sessionSetMode: {
-          const p = zSetModeParams.safeParse(params);
-          if (p.success) pending.modeId = p.data.modeId;
-          break;
-        }
-      }
+      agentCallSent(this.calls, method, params, sessionId, pending, step);
     } else if (method === ClientMethods.sessionRequestPermission) {
       const p = zPermissionParams.safeParse(params);
       const raw = p.success ? (p.data.toolCall ?? (p.data.subject?.type === 'tool_call' ? p.data.subject.toolCall : undefined)) : undefined;
@@ -370,92 +326,7 @@ export class MessageStore {
       if (rejected) this.apply(rejected.sessionId, { kind: 'permission_rejected', toolCallId: rejected.toolCallId }, step);
       return;
     }
-    const result = outcome.ok ? outcome.result : undefined;
-    switch (req.method) {
-      case AgentMethods.initialize: {
-        const r = zInitializeResult.safeParse(result);
-        if (r.success) this.protocolVersion = r.data.protocolVersion;
-        return;
-      }
-      case AgentMethods.sessionNew: {
-        const r = zNewSessionResult.safeParse(result);
-        if (!r.success) return;
-        const s = this.sessionFor(r.data.sessionId, step);
-        s.protocolVersion = this.protocolVersion;
-        this.sessionResult(r.data.sessionId, result, step);
-        return;
-      }
-      case AgentMethods.sessionSteering: {
-        // Shown where the running turn took it, as the prompt of a session/prompt is shown where it was sent.
-        const r = zSteeringResult.safeParse(result);
-        if (!r.success || !steered(r.data) || !req.steered || req.sessionId === null) return;
-        const content = req.steered.flatMap((b) => {
-          const c = zContentBlock.safeParse(b);
-          return c.success ? [c.data] : [];
-        });
-        this.apply(req.sessionId, { kind: 'local_prompt', content }, step);
-        return;
-      }
-      case AgentMethods.sessionSetTitle: {
-        // The title as the agent stored it; agents need not also send a session_info_update.
-        const r = zSetSessionTitleResult.safeParse(result);
-        if (r.success && req.sessionId !== null && this.byId.has(req.sessionId)) this.apply(req.sessionId, { kind: 'session_info', info: { title: r.data.title } }, step);
-        return;
-      }
-      case AgentMethods.sessionFork: {
-        const r = zNewSessionResult.safeParse(result);
-        if (!r.success || r.data.sessionId === req.sessionId) return;
-        const source = req.sessionId === null ? undefined : this.byId.get(req.sessionId);
-        this.sessionFor(r.data.sessionId, step).protocolVersion = this.protocolVersion;
-        if (source) this.apply(r.data.sessionId, { kind: 'forked', entries: entriesBefore(source.state().entries, req.forkAt) }, step);
-        this.sessionResult(r.data.sessionId, result, step);
-        return;
-      }
-      case AgentMethods.sessionLoad:
-        if (req.sessionId === null) return;
-        // Some agents answer session/load first and stream the replay afterwards (Gemini CLI sends one
-        // chunk, the response, then the rest of the history): after a successful load the replay window
-        // stays open until the next prompt (session.ts ends it there); a failed load replays nothing.
-        if (!outcome.ok) this.apply(req.sessionId, { kind: 'load_ended' }, step);
-        if (outcome.ok) this.sessionResult(req.sessionId, result, step);
-        return;
-      case AgentMethods.sessionResume:
-        if (req.sessionId !== null && outcome.ok) this.sessionResult(req.sessionId, result, step);
-        return;
-      case AgentMethods.sessionSetMode:
-        if (outcome.ok && req.sessionId !== null && req.modeId !== null) this.apply(req.sessionId, { kind: 'mode_set', modeId: req.modeId }, step);
-        return;
-      case AgentMethods.sessionSetConfigOption:
-        if (outcome.ok && req.sessionId !== null) this.sessionResult(req.sessionId, result, step);
-        return;
-      case AgentMethods.sessionPrompt: {
-        if (req.sessionId === null) return;
-        const r = zPromptResult.safeParse(result);
-        const messageId = this.version === PROTOCOL_V2 && r.success ? (r.data.messageId ?? null) : null;
-        this.apply(req.sessionId, { kind: 'prompt_answered', localKey: req.localKey, messageId }, step);
-        return;
-      }
-    }
-  }
-
-  private sessionResult(sessionId: string, result: unknown, step: Step): void {
-    const r = zSessionResult.safeParse(result);
-    if (!r.success) return;
-    const modes = r.data.modes === undefined || r.data.modes === null ? null : zSessionModeState.safeParse(r.data.modes);
-    const options = Array.isArray(r.data.configOptions)
-      ? r.data.configOptions.flatMap((o) => {
-          const c = zConfigOption.safeParse(o);
-          return c.success ? [c.data] : [];
-        })
-      : null;
-    if (modes && !modes.success) step.diagnostic('warning', `malformed 'modes' in a session result ignored`);
-    const m = modes && modes.success ? modes.data : null;
-    if (m || options) this.apply(sessionId, { kind: 'session_result', modes: m, configOptions: options }, step);
-    // v2 draft session results also carry the available commands (v1 sends them as an update only).
-    if (Array.isArray(r.data.availableCommands)) {
-      const c = zAvailableCommandsUpdate.safeParse({ availableCommands: r.data.availableCommands });
-      if (c.success) this.apply(sessionId, { kind: 'available_commands', commands: c.data.availableCommands }, step);
-    }
+    agentCallAnswered(this.calls, req, outcome, step);
   }
 
   // ---- persistence ------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ import { AgentProcess, type AgentExit } from '../agentProcess';
 import type { ClientHandlers } from './handlers';
 import type { AgentConfig } from '../../common/config/settings';
 import type { CheckedMessage } from '../../common/store/rpc';
+import type { PermissionBroker } from '../../common/permissionBroker';
 
 /**
  * How long an exited agent's connection may stay open (a grandchild holding its stdout) before the exit
@@ -29,6 +30,8 @@ export interface ConnectOptions {
   readonly agent: AgentConfig;
   readonly cwd: string;
   readonly handlers: ClientHandlers;
+  /** The chat's permission broker: the one place the agent's permission requests wait. */
+  readonly permissions?: PermissionBroker;
   readonly protocolVersion: 1 | 2;
   /** The caller can run terminal sign-ins (advertised as `auth.terminal`). */
   readonly terminalAuth?: boolean;
@@ -82,6 +85,7 @@ export function linkProcess(proc: LinkableProcess, o: ConnectOptions, drainCapMs
     input: proc.stdout,
     output: proc.stdin,
     handlers: o.handlers,
+    ...(o.permissions ? { permissions: o.permissions } : {}),
     clientInfo: CLIENT_INFO,
     protocolVersion: o.protocolVersion,
     terminalAuth: o.terminalAuth === true,

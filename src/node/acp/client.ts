@@ -18,35 +18,24 @@
  * - vscode-jsonrpc does not reject pending requests when the stream ends; we do, with a clear
  *   message (plus `describeClose()`, e.g. the agent's exit status and stderr tail).
  * - Results are validated with zod; an invalid result is an AcpProtocolError, not a silent `any`.
- * It is longer than our ~400-line guideline because it is the one typed surface of the protocol: one short
- * method per ACP request (v1 and the v2 draft), each with its result schema. The transport, the handlers
- * (handlers.ts), session operations (sessions.ts) and errors (errors.ts) already live elsewhere.
+ * It is the one typed surface of what we ask the agent: one short method per ACP request (v1 and the v2
+ * draft), each with its result schema. What the agent asks of us is `agentRequests.ts`; the handshake's
+ * shapes `negotiation.ts`; the options `clientOptions.ts`; the transport, the handlers (handlers.ts),
+ * session operations (sessions.ts) and errors (errors.ts) live elsewhere too.
  */
-import type { Readable, Writable } from 'node:stream';
-import type { Message } from 'vscode-jsonrpc/node';
 import { Emitter, type Event, type IDisposable } from '../../common/util/lifecycle';
 import * as z from 'zod';
 import type { ContentBlock } from '../../common/protocol/content';
-import { AgentMethods, AgentMethodsV2, ClientMethods, ErrorCodes, PROTOCOL_V1, PROTOCOL_V2 } from '../../common/protocol/methods';
-import type { ProtocolVersion } from '../../common/protocol/methods';
+import { AgentMethods, AgentMethodsV2, PROTOCOL_V1, PROTOCOL_V2 } from '../../common/protocol/methods';
 import {
-  zCreateTerminalParams,
   zEmptyResult,
-  zInitializeResult,
-  zInitializeResultV2,
   zListSessionsResult,
   zNewSessionResult,
   zPromptResult,
   zPromptResultV2,
-  zReadTextFileParams,
-  zRequestPermissionParams,
-  zRequestPermissionResult,
-  zSessionNotification,
   zSessionStateResult,
   zSetConfigOptionResult,
   zStateUpdate,
-  zTerminalParams,
-  zWriteTextFileParams,
 } from '../../common/protocol/requests';
 import type {
   AgentCapabilities,
@@ -61,73 +50,32 @@ import type {
   NewSessionParams,
   NewSessionResult,
   PromptResult,
-  RequestPermissionResult,
   ResumeSessionParams,
   SessionNotification,
   SessionStateResult,
   SetConfigOptionResult,
 } from '../../common/protocol/requests';
 import { steeringParams, supportsSteering, zSteeringResult, type SteeringResult } from '../../common/protocol/steering';
-import { asTerminalAuthMethod, zForkSessionResult, zSetSessionTitleResult, type TerminalAuthMethod, type ForkSessionParams, type ForkSessionResult, type SetSessionTitleResult } from '../../common/protocol/sessionOps';
-import { createAcpConnection, onAcpNotification, onAcpRequest, rpcError } from '../transport/connection';
+import { zForkSessionResult, zSetSessionTitleResult, type ForkSessionParams, type ForkSessionResult, type SetSessionTitleResult } from '../../common/protocol/sessionOps';
+import { PermissionBroker } from '../../common/permissionBroker';
+import { createAcpConnection } from '../transport/connection';
 import type { AcpConnection, LogFn } from '../transport/connection';
-import type { InvalidLine } from '../transport/ndjson';
-import type { CheckedMessage } from '../../common/store/rpc';
-import { AcpClosedError, AcpProtocolError, isAuthRequired, toAcpError } from './errors';
-import type { ClientHandlers } from './handlers';
-import { Elicitations, elicitationCapabilities } from './elicitations';
+import { AcpClosedError, AcpProtocolError } from './errors';
+import { Elicitations } from './elicitations';
+import { serveAgentRequests } from './agentRequests';
+import { withAuthRetry, type ChooseAuthMethod, type RunTerminalAuth } from './authRetry';
+import { OutstandingCalls } from './outstandingCalls';
+import type { AcpClientOptions } from './clientOptions';
+import { checkedInitializeResult, clientCapabilities, initializeParams } from './negotiation';
 
-import type { Direction } from '../../common/protocol/direction';
-export type { Direction };
-
-export interface AcpClientOptions {
-  /** The agent's stdout. */
-  input: Readable;
-  /** The agent's stdin. */
-  output: Writable;
-  handlers: ClientHandlers;
-  clientInfo: Implementation;
-  /** The version to ask for (default 1). */
-  protocolVersion?: ProtocolVersion;
-  /**
-   * The caller can run terminal-type auth methods (the agent's command again, in an interactive terminal):
-   * advertised as `clientCapabilities.auth.terminal`, so agents may offer them.
-   */
-  terminalAuth?: boolean;
-  /**
-   * Every message both ways, with the exact JSON line it was read from or written as; for a message read,
-   * also the transport's one check of it (hand it to `MessageStore.ingestChecked`).
-   */
-  tap?: (dir: Direction, msg: Message, raw: string, checked?: CheckedMessage) => void;
-  /** Transport limits (defaults: 32 MiB per message, 256 levels of nesting, 256 queued messages). */
-  limits?: { maxMessageBytes?: number; maxNesting?: number; maxQueued?: number };
-  /** Non-JSON / invalid lines on the agent's stdout (logged and skipped). */
-  onInvalidLine?: (line: InvalidLine) => void;
-  log?: LogFn;
-  /** Extra words for "connection closed" errors, e.g. exit code and the last stderr lines. */
-  describeClose?: () => string | undefined;
-  /**
-   * Settles when the close can be described (e.g. the agent process's exit): stdout often ends
-   * before the exit status and last stderr lines are known. Waited for at most 1 s.
-   */
-  closeSettled?: () => Promise<unknown>;
-}
-
-interface PendingPermission {
-  readonly sessionId: string;
-  readonly controller: AbortController;
-  readonly resolve: (r: RequestPermissionResult) => void;
-}
-
-const zVersionOnly = z.looseObject({ protocolVersion: z.number().int().nonnegative() });
-
-const CANCELLED: RequestPermissionResult = { outcome: { outcome: 'cancelled' } };
+export type { AcpClientOptions, Direction } from './clientOptions';
 
 export class AcpClient implements IDisposable {
   private readonly acp: AcpConnection;
   private readonly log: LogFn;
-  private readonly pendingRequests = new Set<{ method: string; reject: (e: Error) => void }>();
-  private readonly pendingPermissions = new Set<PendingPermission>();
+  private readonly calls: OutstandingCalls;
+  /** The one owner of the permission requests the agent waits on (the chat's, or this client's own). */
+  private readonly permissions: PermissionBroker;
   /**
    * Sessions of this connection: those the agent created for it (session/new, fork) and those it named to
    * the agent (load, resume, prompt...). The agent's requests must name one of these.
@@ -149,6 +97,8 @@ export class AcpClient implements IDisposable {
 
   constructor(private readonly opts: AcpClientOptions) {
     this.log = opts.log ?? (() => undefined);
+    this.permissions = opts.permissions ?? new PermissionBroker();
+    this.calls = new OutstandingCalls(opts.describeClose);
     this.acp = createAcpConnection({
       input: opts.input,
       output: opts.output,
@@ -192,40 +142,16 @@ export class AcpClient implements IDisposable {
 
   /** Exactly what this client implements, derived from the handlers it was given. */
   get clientCapabilities(): ClientCapabilities {
-    const h = this.opts.handlers;
-    const elicitation = elicitationCapabilities(h.elicitation);
-    return {
-      fs: { readTextFile: h.readTextFile !== undefined, writeTextFile: h.writeTextFile !== undefined },
-      terminal: h.terminals !== undefined,
-      ...(this.opts.terminalAuth ? { auth: { terminal: true } } : {}),
-      ...(elicitation ? { elicitation } : {}),
-    };
+    return clientCapabilities(this.opts);
   }
 
   // ------------------------------------------------------------------ client -> agent
 
   async initialize(): Promise<InitializeResult> {
     const asked = this.opts.protocolVersion ?? PROTOCOL_V1;
-    const v1Fields = { clientCapabilities: this.clientCapabilities, clientInfo: this.opts.clientInfo };
-    // Asking for v2 we send both shapes: a v1-only agent answers 1 and reads the v1 fields; v2
-    // has no client fs/terminal, so its `capabilities` stay empty.
-    const elicitation = elicitationCapabilities(this.opts.handlers.elicitation);
-    const v2Caps = { ...(this.opts.terminalAuth ? { auth: { terminal: {} } } : {}), ...(elicitation ? { elicitation } : {}) };
-    const params = asked === PROTOCOL_V2 ? { protocolVersion: asked, info: this.opts.clientInfo, capabilities: v2Caps, ...v1Fields } : { protocolVersion: asked, ...v1Fields };
-    const raw = await this.requestRaw(AgentMethods.initialize, params);
-    const version = zVersionOnly.safeParse(raw);
-    if (!version.success) throw new AcpProtocolError(`invalid initialize result: ${z.prettifyError(version.error)}`);
-    // v1 §1: the agent answers its own latest version if it cannot speak ours; we can only go on
-    // with a version we speak and did not exceed.
-    const v = version.data.protocolVersion;
-    if (v > asked || (v !== PROTOCOL_V1 && v !== PROTOCOL_V2)) {
-      this.dispose(`unsupported protocol version ${v}`);
-      throw new AcpProtocolError(`the agent answered protocol version ${v}; this client speaks 1${asked === PROTOCOL_V2 ? ' and 2' : ''}`);
-    }
-    const parsed = v === PROTOCOL_V2 ? zInitializeResultV2.safeParse(raw) : zInitializeResult.safeParse(raw);
-    if (!parsed.success) throw new AcpProtocolError(`invalid initialize result: ${z.prettifyError(parsed.error)}`);
-    this.init = parsed.data;
-    return parsed.data;
+    const raw = await this.requestRaw(AgentMethods.initialize, initializeParams(asked, this.opts));
+    this.init = checkedInitializeResult(raw, asked, (v) => this.dispose(`unsupported protocol version ${v}`));
+    return this.init;
   }
 
   /** `authenticate` (v1) or `auth/login` (v2 draft), by the negotiated version. */
@@ -355,16 +281,14 @@ export class AcpClient implements IDisposable {
       const u = zStateUpdate.safeParse(n.update);
       if (u.success && u.data.state === 'idle') onIdle(u.data.stopReason ?? 'end_turn');
     });
-    const waiting = { method: AgentMethods.sessionPrompt, reject: (_e: Error) => undefined as void };
-    const closed = new Promise<never>((_resolve, reject) => (waiting.reject = reject));
+    let closed: { readonly promise: Promise<never>; release(): void } | undefined;
     try {
       const ack = await this.request(AgentMethods.sessionPrompt, { sessionId, prompt }, zPromptResultV2);
-      this.pendingRequests.add(waiting);
-      if (this.closed) throw new AcpClosedError(this.closedMessage(AgentMethods.sessionPrompt));
-      const stopReason = await Promise.race([idle, closed]);
+      closed = this.calls.hold(AgentMethods.sessionPrompt);
+      const stopReason = await Promise.race([idle, closed.promise]);
       return { stopReason, messageId: ack.messageId };
     } finally {
-      this.pendingRequests.delete(waiting);
+      closed?.release();
       sub.dispose();
     }
   }
@@ -394,37 +318,12 @@ export class AcpClient implements IDisposable {
 
   /** Permission requests the agent is waiting on, per session (for "a pending request is always visible"). */
   pendingPermissionCount(sessionId?: string): number {
-    let n = 0;
-    for (const p of this.pendingPermissions) if (sessionId === undefined || p.sessionId === sessionId) n++;
-    return n;
+    return this.permissions.count(sessionId);
   }
 
-  /**
-   * Run `call`; if the agent answers `auth_required` (-32000), let `chooseMethod` pick one of the
-   * advertised methods (return undefined to give up), sign in, and retry the call once. An `agent`
-   * method signs in with `authenticate`; a `terminal` method is never sent to `authenticate` (the schema
-   * forbids it): `runTerminal` runs it and says whether it succeeded (exit status 0).
-   */
-  async withAuthRetry<T>(
-    call: () => Promise<T>,
-    chooseMethod: (methods: readonly AuthMethod[]) => Promise<string | undefined>,
-    runTerminal?: (method: TerminalAuthMethod) => Promise<boolean>,
-  ): Promise<T> {
-    try {
-      return await call();
-    } catch (err) {
-      if (!isAuthRequired(err)) throw err;
-      const methodId = await chooseMethod(this.authMethods);
-      const method = this.authMethods.find((m) => m.id === methodId);
-      if (methodId === undefined) throw err;
-      const terminal = method ? asTerminalAuthMethod(method) : undefined;
-      if (terminal || method?.type === 'terminal') {
-        if (!terminal || !runTerminal || !(await runTerminal(terminal))) throw err;
-      } else {
-        await this.authenticate(methodId);
-      }
-      return call();
-    }
+  /** `call`, signing in and retrying once if the agent answers `auth_required` (see authRetry.ts). */
+  withAuthRetry<T>(call: () => Promise<T>, chooseMethod: ChooseAuthMethod, runTerminal?: RunTerminalAuth): Promise<T> {
+    return withAuthRetry(this, call, chooseMethod, runTerminal);
   }
 
   dispose(reason = 'the client was disposed'): void {
@@ -437,6 +336,7 @@ export class AcpClient implements IDisposable {
     this.acp.writer.dispose();
     this.updateEmitter.dispose();
     this.closeEmitter.dispose();
+    if (!this.opts.permissions) this.permissions.dispose(); // its own, not the chat's
   }
 
   // ------------------------------------------------------------------ internals
@@ -460,43 +360,16 @@ export class AcpClient implements IDisposable {
     if (typeof id === 'string') this.sessions.add(id);
   }
 
-  /** Refuses an agent's request that names a session this connection never had. */
-  private ownSession(p: { sessionId: string }, method: string): void {
-    if (!this.sessions.has(p.sessionId)) {
-      throw rpcError(ErrorCodes.invalidParams, `${method}: unknown session ${JSON.stringify(p.sessionId)}; this client did not open it`, { reason: 'unknown_session', sessionId: p.sessionId });
-    }
-  }
-
   private requestRaw(method: string, params: object): Promise<unknown> {
-    if (this.closed) return Promise.reject(new AcpClosedError(this.closedMessage(method)));
-    this.noteSession(params);
-    return new Promise<unknown>((resolve, reject) => {
-      const entry = { method, reject };
-      this.pendingRequests.add(entry);
-      this.acp.connection.sendRequest(method, params).then(
-        (r: unknown) => {
-          this.pendingRequests.delete(entry);
-          resolve(r);
-        },
-        (e: unknown) => {
-          this.pendingRequests.delete(entry);
-          reject(toAcpError(method, e));
-        },
-      );
-    });
-  }
-
-  private closedMessage(method: string): string {
-    const extra = this.opts.describeClose?.();
-    return `the agent connection closed while waiting for the ${method} response${extra ? ` (${extra})` : ''}`;
+    if (!this.closed) this.noteSession(params);
+    return this.calls.send(this.acp.connection, method, params);
   }
 
   private handleClose(reason: string): void {
     if (this.closed) return;
     this.closed = true;
-    for (const p of [...this.pendingRequests]) p.reject(new AcpClosedError(this.closedMessage(p.method)));
-    this.pendingRequests.clear();
-    for (const p of [...this.pendingPermissions]) p.controller.abort();
+    this.calls.closeAll();
+    this.permissions.cancelOwner(this);
     this.elicitations?.closeAll();
     const extra = this.opts.describeClose?.();
     this.closeEmitter.fire(extra ? `${reason} (${extra})` : reason);
@@ -505,89 +378,18 @@ export class AcpClient implements IDisposable {
   /** Permission requests and elicitations of the session are answered `cancelled` / `cancel`. */
   private answerPendingPermissions(sessionId: string): void {
     this.elicitations?.cancelSession(sessionId);
-    for (const p of [...this.pendingPermissions]) {
-      if (p.sessionId !== sessionId) continue;
-      p.resolve(CANCELLED);
-      p.controller.abort();
-    }
+    this.permissions.cancelSession(sessionId);
   }
 
   private registerHandlers(): void {
-    const h = this.opts.handlers;
-    // A text chunk the transport checked is a valid SessionNotification already: not validated again.
-    onAcpNotification(this.acp, ClientMethods.sessionUpdate, zSessionNotification, (n) => this.updateEmitter.fire(n), this.log, (c) => c.chunk !== undefined);
-
-    onAcpRequest(this.acp, ClientMethods.sessionRequestPermission, zRequestPermissionParams, (p, ctx) => {
-      this.ownSession(p, ClientMethods.sessionRequestPermission);
-      // Raced against cancellation: session/cancel, $/cancel_request and connection close all answer
-      // "cancelled" no matter what the handler is doing.
-      return new Promise<RequestPermissionResult>((resolve, reject) => {
-        const controller = new AbortController();
-        const entry: PendingPermission = {
-          sessionId: p.sessionId,
-          controller,
-          resolve: (r) => {
-            if (!this.pendingPermissions.delete(entry)) return;
-            resolve(r);
-          },
-        };
-        this.pendingPermissions.add(entry);
-        ctx.signal.addEventListener('abort', () => entry.resolve(CANCELLED), { once: true });
-        h.requestPermission(p, controller.signal).then(
-          (r) => {
-            const checked = zRequestPermissionResult.safeParse(r);
-            if (!checked.success) {
-              this.log('error', `permission handler returned an invalid result; answering cancelled: ${checked.error.message}`);
-              entry.resolve(CANCELLED);
-            } else if (checked.data.outcome.outcome === 'selected' && !p.options.some((o) => checked.data.outcome.outcome === 'selected' && o.optionId === checked.data.outcome.optionId)) {
-              this.log('error', 'permission handler chose an option the agent did not offer; answering cancelled');
-              entry.resolve(CANCELLED);
-            } else {
-              entry.resolve(checked.data);
-            }
-          },
-          (err: unknown) => {
-            if (!this.pendingPermissions.has(entry)) return;
-            this.pendingPermissions.delete(entry);
-            reject(err instanceof Error ? err : new Error(String(err)));
-          },
-        );
-      });
+    serveAgentRequests({
+      acp: this.acp,
+      handlers: this.opts.handlers,
+      permissions: this.permissions,
+      owner: this,
+      sessions: this.sessions,
+      onUpdate: (n) => this.updateEmitter.fire(n),
+      log: this.log,
     });
-
-    if (h.readTextFile) {
-      const read = h.readTextFile.bind(h);
-      onAcpRequest(this.acp, ClientMethods.fsReadTextFile, zReadTextFileParams, (p, ctx) => {
-        this.ownSession(p, ClientMethods.fsReadTextFile);
-        return read(p, ctx.signal);
-      });
-    }
-    if (h.writeTextFile) {
-      const write = h.writeTextFile.bind(h);
-      onAcpRequest(this.acp, ClientMethods.fsWriteTextFile, zWriteTextFileParams, async (p, ctx) => {
-        this.ownSession(p, ClientMethods.fsWriteTextFile);
-        await write(p, ctx.signal);
-        return {};
-      });
-    }
-    const t = h.terminals;
-    if (t) {
-      const own = <P extends { sessionId: string }>(method: string, p: P): P => {
-        this.ownSession(p, method);
-        return p;
-      };
-      onAcpRequest(this.acp, ClientMethods.terminalCreate, zCreateTerminalParams, (p) => t.create(own(ClientMethods.terminalCreate, p)));
-      onAcpRequest(this.acp, ClientMethods.terminalOutput, zTerminalParams, (p) => t.output(own(ClientMethods.terminalOutput, p)));
-      onAcpRequest(this.acp, ClientMethods.terminalWaitForExit, zTerminalParams, (p, ctx) => t.waitForExit(own(ClientMethods.terminalWaitForExit, p), ctx.signal));
-      onAcpRequest(this.acp, ClientMethods.terminalKill, zTerminalParams, async (p) => {
-        await t.kill(own(ClientMethods.terminalKill, p));
-        return {};
-      });
-      onAcpRequest(this.acp, ClientMethods.terminalRelease, zTerminalParams, async (p) => {
-        await t.release(own(ClientMethods.terminalRelease, p));
-        return {};
-      });
-    }
-    // Everything else (including methods whose handler is absent) gets -32601 from vscode-jsonrpc.
   }
 }

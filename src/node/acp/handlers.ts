@@ -17,6 +17,7 @@ import type {
 } from '../../common/protocol/requests';
 import type { CreateElicitationParams, CreateElicitationResult } from '../../common/protocol/elicitation';
 import type { FormModel } from '../../common/elicitation/form';
+import type { AskUser } from '../../common/permissionBroker';
 
 export interface TerminalHost {
   create(p: CreateTerminalParams): Promise<CreateTerminalResult>;
@@ -50,10 +51,11 @@ export interface ElicitationHost {
 
 export interface ClientHandlers {
   /**
-   * Ask the user (or a policy). `signal` aborts when the turn is cancelled or the agent sends
-   * `$/cancel_request`; the client then answers `cancelled` itself, so the handler may just stop.
+   * Decide by a rule or a policy, or `askUser` (the pending request's card in the panel). `signal` aborts
+   * once the request is settled otherwise (the turn's cancel, `$/cancel_request`, the connection's end): the
+   * `PermissionBroker` has answered `cancelled` then, so the handler may just stop.
    */
-  requestPermission(p: RequestPermissionParams, signal: AbortSignal): Promise<RequestPermissionResult>;
+  requestPermission(p: RequestPermissionParams, signal: AbortSignal, askUser: AskUser): Promise<RequestPermissionResult>;
   readTextFile?(p: ReadTextFileParams, signal: AbortSignal): Promise<ReadTextFileResult>;
   writeTextFile?(p: WriteTextFileParams, signal: AbortSignal): Promise<void>;
   terminals?: TerminalHost;

@@ -181,6 +181,7 @@ export class ChatConnection {
         agent: this.agent,
         cwd: o.cwd,
         handlers: this.d.handlers(),
+        permissions: this.d.broker,
         protocolVersion: o.settings().protocolVersion,
         terminalAuth: o.ui.runTerminalAuth !== undefined,
         tap: (dir, msg, raw, checked) => this.d.traffic.wire(dir, msg, raw, checked),

@@ -75,7 +75,7 @@ export class ChatController extends Disposable implements ChatModel, TreeSource,
       traffic: this.traffic,
       broker: this.broker,
       elicitations: this.elicitations,
-      handlers: () => o.handlers(this.broker, this),
+      handlers: () => o.handlers(this),
       events: () => this.thread,
     });
     this.register({ dispose: () => this.connection.supervisor.dispose() });

@@ -135,7 +135,8 @@ export interface ChatOptions {
   readonly settings: () => Settings;
   /** Time for the restart backoff and the stall notice (tests drive it by hand). */
   readonly clock?: Clock;
-  readonly handlers: (broker: PermissionBroker, chat: ChatControls) => ClientHandlers;
+  /** The client's host services; its permission requests wait in the chat's `broker`. */
+  readonly handlers: (chat: ChatControls) => ClientHandlers;
   readonly sinks: ChatSinks;
   readonly ui: ChatUi;
   readonly log: Log;

@@ -189,7 +189,6 @@ export class ChatThread implements ConnectionEvents {
     this.setTurn('cancelling', null);
     this.conn.supervisor.cancelRequested();
     client.cancel(sid);
-    this.d.broker.cancelSession(sid);
   }
 
   private drainQueue(): void {

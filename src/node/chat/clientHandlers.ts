@@ -1,12 +1,12 @@
 /**
  * The VS Code implementation of the client's host services: permission requests go to the user's rules,
- * then to the chat panel (via the PermissionBroker); files go through VS Code (FileAccess, behind `AgentFiles`); terminals are
+ * then to the chat panel (the pending request's card, held by the PermissionBroker); files go through VS Code (FileAccess, behind `AgentFiles`); terminals are
  * real child processes (the Node TerminalHost shared with the CLI).
  */
 import type { ClientHandlers, TerminalHost } from '../acp/handlers';
 import type { RequestPermissionParams, RequestPermissionResult } from '../../common/protocol/requests';
 import type { PermissionRule } from '../../common/config/settings';
-import type { PermissionBroker } from '../../common/permissionBroker';
+import type { AskUser } from '../../common/permissionBroker';
 import type { ElicitationBroker } from '../../common/elicitationBroker';
 import { autoAnswer } from '../../common/permissions';
 
@@ -35,7 +35,6 @@ export interface ClientHandlerDeps {
   /** Whose sessions these are (the chat), for grants that last a session. */
   readonly scope: string;
   readonly files: AgentFiles;
-  readonly broker: PermissionBroker;
   readonly elicitations: ElicitationBroker;
   /** Entry key of a pending elicitation (by the agent's request id), so the panel draws it there. */
   elicitationKey(sessionId: string, rpcId: string | number): string | null;
@@ -52,21 +51,14 @@ export interface ClientHandlerDeps {
 
 export function createClientHandlers(d: ClientHandlerDeps): ClientHandlers {
   return {
-    async requestPermission(p: RequestPermissionParams, signal: AbortSignal): Promise<RequestPermissionResult> {
+    async requestPermission(p: RequestPermissionParams, _signal: AbortSignal, askUser: AskUser): Promise<RequestPermissionResult> {
       const title = p.toolCall.title ?? p.toolCall.toolCallId;
       const auto = autoAnswer(d.rules(), { kind: p.toolCall.kind ?? null, title }, p.options);
       if (auto) {
         d.log(`permission for "${title}" answered by rule ${JSON.stringify(auto.rule)}: ${auto.option.name}`);
         return { outcome: { outcome: 'selected', optionId: auto.option.optionId } };
       }
-      const ask = {
-        sessionId: p.sessionId,
-        toolCallId: p.toolCall.toolCallId,
-        toolCallKey: d.toolCallKey(p.sessionId, p.toolCall.toolCallId),
-        title,
-        options: p.options,
-      };
-      const answer = d.broker.ask(ask, signal);
+      const answer = askUser({ toolCallId: p.toolCall.toolCallId, toolCallKey: d.toolCallKey(p.sessionId, p.toolCall.toolCallId), title, options: p.options });
       d.onAsk(p.sessionId, title);
       const outcome = await answer;
       return { outcome };

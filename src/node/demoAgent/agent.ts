@@ -8,28 +8,22 @@
  * a permission request ("edit"/"permission" in the prompt), an edit the agent makes itself and only
  * reports as a fragment diff, as Claude Code does ("yourself"), and a terminal run ("run"/"terminal"),
  * then a second message and a usage update. `session/cancel` stops it with stopReason "cancelled".
- * A little over the ~400-line guideline because the turn reads best as one script, step after step; the
- * v2 draft, replays, session operations, sign-in and content live in their own files beside it.
+ * The turn reads as one script, step after step; its tool steps (tools.ts), the v2 draft, replays, session
+ * operations, sign-in and content live in their own files beside it.
  */
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import * as z from 'zod';
 import { AgentMethods, ClientMethods, ErrorCodes, PROTOCOL_V1, PROTOCOL_V2 } from '../../common/protocol/methods';
 import {
   zAuthenticateParams,
-  zCreateTerminalResult,
   zInitializeParams,
   zListSessionsParams,
   zLoadSessionParams,
   zNewSessionParams,
   zPromptParams,
-  zRequestPermissionResult,
   zResumeSessionParams,
   zSessionIdParams,
   zSetConfigOptionParams,
   zSetModeParams,
-  zTerminalExitStatus,
-  zTerminalOutputResult,
 } from '../../common/protocol/requests';
 import type { ClientCapabilities, SessionInfo } from '../../common/protocol/requests';
 import { onAcpNotification, onAcpRequest, rpcError } from '../transport/connection';
@@ -43,29 +37,8 @@ import { silence, type DemoFault } from './faults';
 import { DemoAgentV2 } from './v2';
 import { DemoAuth } from './auth';
 import { registerSteering, STEERING_META } from './steering';
+import { editTool, readTool, selfEditTool, terminalTool, type Session, type ToolIo, type Update } from './tools';
 import { adoptedTag, knownSession, listedForArchiveFilter, registerSessionOps, sessionOpsCapabilities, unknownMessage } from './sessionOps';
-
-type Update = { sessionUpdate: string } & Record<string, unknown>;
-
-interface Session {
-  readonly id: string;
-  readonly cwd: string;
-  /** Updates that make up the conversation, replayed verbatim by session/load. */
-  readonly history: Update[];
-  modeId: string;
-  model: string;
-  title: string | null;
-  updatedAt: string;
-  turn: AbortController | undefined;
-  turns: number;
-  /**
-   * Put into every id the session mints ('' for a session this process made). A session adopted by
-   * session/resume after a restart gets a fresh one: its turn numbers start again at 1, and ids such as
-   * `msg-1-b` would otherwise name messages the client already holds from before the restart.
-   */
-  readonly tag: string;
-  archived?: boolean;
-}
 
 export interface DemoAgentOptions {
   /** Pause between streamed chunks (ms). */
@@ -103,6 +76,18 @@ export class DemoAgent {
   private readonly lateAfterCancelMs: number | undefined;
   private readonly crash: () => void;
   private seq = 0;
+  /** What the turn's tool steps (tools.ts) may use. */
+  private readonly io: ToolIo = {
+    notify: (s, update, record) => this.notify(s, update, record),
+    pause: (signal) => this.pause(signal),
+    request: <S extends z.ZodType>(method: string, params: object, schema: S, signal: AbortSignal) => this.request(method, params, schema, signal),
+    caps: () => this.clientCaps,
+    fault: () => this.fault,
+    crash: () => this.crash(),
+    release: async (sessionId, terminalId) => {
+      await this.acp.connection.sendRequest(ClientMethods.terminalRelease, { sessionId, terminalId }).catch(() => undefined);
+    },
+  };
 
   constructor(
     private readonly acp: AcpConnection,
@@ -354,148 +339,22 @@ export class DemoAgent {
     this.notify(s, plan(0), true);
     await this.stream(s, 'agent_message_chunk', `msg-${s.tag}${n}-a`, text.answerMarkdown(promptText), signal);
     this.notify(s, plan(1), true);
-    await this.readTool(s, n, signal);
+    await readTool(this.io, s, n, signal);
     let step = 2;
     if (wantsEdit) {
       this.notify(s, plan(step++), true);
-      await this.editTool(s, n, signal);
+      await editTool(this.io, s, n, signal);
     }
     if (wantsSelfEdit) {
       this.notify(s, plan(step++), true);
-      await this.selfEditTool(s, n, signal);
+      await selfEditTool(this.io, s, n, signal);
     }
     if (wantsRun) {
       this.notify(s, plan(step++), true);
-      await this.terminalTool(s, n, signal);
+      await terminalTool(this.io, s, n, signal);
     }
     this.notify(s, plan(steps.length), true);
     await this.stream(s, 'agent_message_chunk', `msg-${s.tag}${n}-b`, text.CLOSING_TEXT, signal);
     this.notify(s, { sessionUpdate: 'usage_update', used: 1200 * n, size: 200000, cost: { amount: 0, currency: 'USD' } });
   }
-
-  private async readTool(s: Session, n: number, signal: AbortSignal): Promise<void> {
-    const id = `tool-${s.tag}${n}-read`;
-    const file = firstFile(s.cwd);
-    this.notify(s, { sessionUpdate: 'tool_call', toolCallId: id, title: `Read ${path.basename(file)}`, kind: 'read', status: 'pending', locations: [{ path: file, line: 1 }], rawInput: { path: file } }, true);
-    await this.pause(signal);
-    this.notify(s, { sessionUpdate: 'tool_call_update', toolCallId: id, status: 'in_progress' }, true);
-    let preview: string;
-    try {
-      preview = readFileSync(file, 'utf8').split('\n').slice(0, 5).join('\n');
-    } catch {
-      preview = '(no readable file in the workspace)';
-    }
-    await this.pause(signal);
-    this.notify(s, {
-      sessionUpdate: 'tool_call_update',
-      toolCallId: id,
-      status: 'completed',
-      content: [{ type: 'content', content: { type: 'text', text: '```\n' + preview + '\n```' } }],
-    }, true);
-  }
-
-  private async editTool(s: Session, n: number, signal: AbortSignal): Promise<void> {
-    const id = `tool-${s.tag}${n}-edit`;
-    const file = path.join(s.cwd, 'demo-edit.txt');
-    let oldText: string | null = null;
-    try {
-      oldText = readFileSync(file, 'utf8');
-    } catch {
-      oldText = null;
-    }
-    const newText = `${oldText ?? ''}Edited by the ACP Chat demo agent (turn ${n}).\n`;
-    const diff = { type: 'diff', path: file, oldText, newText };
-    this.notify(s, { sessionUpdate: 'tool_call', toolCallId: id, title: 'Edit demo-edit.txt', kind: 'edit', status: 'pending', content: [diff], locations: [{ path: file }] }, true);
-    if (this.fault === 'crash-mid-permission') setImmediate(() => this.crash());
-    const answer = await this.request(
-      ClientMethods.sessionRequestPermission,
-      {
-        sessionId: s.id,
-        toolCall: { toolCallId: id, title: 'Edit demo-edit.txt', kind: 'edit', status: 'pending', content: [diff] },
-        options: [
-          { optionId: 'demo-allow-once', name: 'Allow once', kind: 'allow_once' },
-          { optionId: 'demo-allow-always', name: 'Always allow', kind: 'allow_always' },
-          { optionId: 'demo-reject-once', name: 'Reject', kind: 'reject_once' },
-          { optionId: 'demo-reject-always', name: 'Always reject', kind: 'reject_always' },
-        ],
-      },
-      zRequestPermissionResult,
-      signal,
-    );
-    // A request answered "cancelled" while the turn goes on was dismissed: the edit does not happen.
-    const allowed = answer.outcome.outcome === 'selected' && answer.outcome.optionId.startsWith('demo-allow');
-    if (!allowed) {
-      const why = answer.outcome.outcome === 'selected' ? 'Rejected by the user.' : 'The permission request was dismissed.';
-      this.notify(s, { sessionUpdate: 'tool_call_update', toolCallId: id, status: 'failed', content: [{ type: 'content', content: { type: 'text', text: why } }] }, true);
-      return;
-    }
-    this.notify(s, { sessionUpdate: 'tool_call_update', toolCallId: id, status: 'in_progress' }, true);
-    if (this.clientCaps.fs?.writeTextFile) {
-      await this.request(ClientMethods.fsWriteTextFile, { sessionId: s.id, path: file, content: newText }, z.unknown(), signal);
-      this.notify(s, { sessionUpdate: 'tool_call_update', toolCallId: id, status: 'completed' }, true);
-    } else {
-      this.notify(s, { sessionUpdate: 'tool_call_update', toolCallId: id, status: 'failed', content: [{ type: 'content', content: { type: 'text', text: 'The client cannot write files (no fs.writeTextFile capability).' } }] }, true);
-    }
-  }
-
-  /**
-   * An edit the agent makes on disk itself (no fs/write_text_file, no permission), reported the way
-   * Claude Code's Edit tool reports one: a diff of the replaced fragment only, not the whole file.
-   */
-  private async selfEditTool(s: Session, n: number, signal: AbortSignal): Promise<void> {
-    const id = `tool-${s.tag}${n}-self`;
-    const file = path.join(s.cwd, 'demo-self.txt');
-    this.notify(s, { sessionUpdate: 'tool_call', toolCallId: id, title: 'Change demo-self.txt', kind: 'edit', status: 'in_progress', locations: [{ path: file }] }, true);
-    await this.pause(signal);
-    let before: string | null = null;
-    try {
-      before = readFileSync(file, 'utf8');
-    } catch {
-      before = null;
-    }
-    const added = `Changed by the demo agent itself (turn ${n}).`;
-    const lines = (before ?? '').split('\n');
-    const last = [...lines].reverse().find((l) => l.trim() !== '');
-    // A fragment: the file's last line, then that line with the new one after it.
-    const diff = before !== null && last !== undefined ? { type: 'diff', path: file, oldText: last, newText: `${last}\n${added}` } : { type: 'diff', path: file, oldText: null, newText: `${added}\n` };
-    const after = before !== null && last !== undefined ? before.slice(0, before.lastIndexOf(last)) + diff.newText + before.slice(before.lastIndexOf(last) + last.length) : diff.newText;
-    writeFileSync(file, after);
-    this.notify(s, { sessionUpdate: 'tool_call_update', toolCallId: id, status: 'completed', content: [diff] }, true);
-  }
-
-  private async terminalTool(s: Session, n: number, signal: AbortSignal): Promise<void> {
-    const id = `tool-${s.tag}${n}-run`;
-    this.notify(s, { sessionUpdate: 'tool_call', toolCallId: id, title: 'Run echo', kind: 'execute', status: 'pending', rawInput: { command: 'echo', args: ['Hello from the demo terminal'] } }, true);
-    if (!this.clientCaps.terminal) {
-      this.notify(s, { sessionUpdate: 'tool_call_update', toolCallId: id, status: 'failed', content: [{ type: 'content', content: { type: 'text', text: 'The client has no terminal capability.' } }] }, true);
-      return;
-    }
-    const { terminalId } = await this.request(
-      ClientMethods.terminalCreate,
-      { sessionId: s.id, command: 'echo', args: ['Hello from the demo terminal'], cwd: s.cwd, outputByteLimit: 4096 },
-      zCreateTerminalResult,
-      signal,
-    );
-    try {
-      this.notify(s, { sessionUpdate: 'tool_call_update', toolCallId: id, status: 'in_progress', content: [{ type: 'terminal', terminalId }] }, true);
-      const exit = await this.request(ClientMethods.terminalWaitForExit, { sessionId: s.id, terminalId }, zTerminalExitStatus, signal);
-      const out = await this.request(ClientMethods.terminalOutput, { sessionId: s.id, terminalId }, zTerminalOutputResult, signal);
-      this.notify(s, { sessionUpdate: 'tool_call_update', toolCallId: id, status: exit.exitCode === 0 ? 'completed' : 'failed', rawOutput: { output: out.output, exitCode: exit.exitCode ?? null } }, true);
-    } finally {
-      await this.acp.connection.sendRequest(ClientMethods.terminalRelease, { sessionId: s.id, terminalId }).catch(() => undefined);
-    }
-  }
-}
-
-function firstFile(cwd: string): string {
-  try {
-    const names = readdirSync(cwd).filter((f) => !f.startsWith('.')).sort();
-    for (const name of names) {
-      const p = path.join(cwd, name);
-      if (statSync(p).isFile()) return p;
-    }
-  } catch {
-    // An unreadable cwd still gets a tool call, pointing at a file that is not there.
-  }
-  return path.join(cwd, 'README.md');
 }

@@ -7,7 +7,7 @@ import type { Direction } from '../../../src/node/acp/client';
 import { AcpClosedError, AcpRequestError, errorDataText } from '../../../src/node/acp/errors';
 import type { ClientHandlers } from '../../../src/node/acp/handlers';
 import { FakeAgent, INIT_RESULT, openSession } from './fakeAgent';
-import { until } from '../until';
+import { until } from '../helpers/until';
 import type { Json } from './fakeAgent';
 
 const never = () => new Promise<RequestPermissionResult>(() => undefined);

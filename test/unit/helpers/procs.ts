@@ -31,17 +31,6 @@ export function groupMembers(pgid: number): number[] {
     });
 }
 
-/** Resolves once `done()` holds, checking on every timer turn (the test runner's timeout bounds it). */
-export function until(done: () => boolean, intervalMs = 20): Promise<void> {
-  return new Promise((resolve) => {
-    const check = () => {
-      if (done()) resolve();
-      else setTimeout(check, intervalMs);
-    };
-    check();
-  });
-}
-
 /** Starts a stand-in host (a tsx script, detached into its own group) and resolves with it and what it prints as its first JSON line. */
 export function startHostPrinting<T>(script: string, args: readonly string[] = []): Promise<{ host: ChildProcess; printed: T }> {
   const host = spawn(process.execPath, ['--import', 'tsx', script, ...args], { stdio: ['ignore', 'pipe', 'inherit'], detached: true });

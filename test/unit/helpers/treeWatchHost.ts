@@ -11,7 +11,8 @@ import path from 'node:path';
 import { Supervised } from '../../../src/node/process/supervised';
 import { TreeWatch } from '../../../src/node/process/treeWatch';
 import type { TreeWatchdogConfig } from '../../../src/node/process/treeWatchdog';
-import { isRunning, until } from './procs';
+import { isRunning } from './procs';
+import { until } from './until';
 
 /** A command whose child (the middle) starts `sleep 300` and prints `tree MIDDLE GRANDCHILD`. */
 const ORPHANING = `
@@ -98,10 +99,10 @@ export async function orphanedTree(trees: TreeWatch, endTreeOnExit: boolean, onE
     const m = /tree (\d+) (\d+)/.exec(d);
     if (m) pids = [Number(m[1]), Number(m[2])];
   });
-  await until(() => pids !== undefined && seen.has(pids[0]) && seen.has(pids[1]));
+  await until(() => pids !== undefined && seen.has(pids[0]) && seen.has(pids[1]), 'the process ids to be printed', 60_000, 20);
   const [middle, orphan] = pids!;
   process.kill(middle, 'SIGKILL');
-  await until(() => !isRunning(middle));
+  await until(() => !isRunning(middle), 'the processes to be gone', 60_000, 20);
   return { proc, root: proc.pid!, orphan };
 }
 
@@ -114,7 +115,7 @@ if (require.main === module) {
     let terminalExited = false;
     const terminal = await orphanedTree(trees, false, () => (terminalExited = true));
     process.kill(terminal.root, 'SIGKILL');
-    await until(() => terminalExited);
+    await until(() => terminalExited, 'terminalExited', 60_000, 20);
     process.stdout.write(`${JSON.stringify([agent.root, agent.orphan, terminal.orphan])}\n`);
   })();
   setInterval(() => undefined, 1000);

@@ -8,14 +8,14 @@ import type { EarlierLink } from '../../../src/node/chat/chatPorts';
 import { MessageStore } from '../../../src/common/store';
 import { parseSettings } from '../../../src/common/config/settings';
 import type { ClientHandlers } from '../../../src/node/acp/handlers';
-import type { PermissionBroker } from '../../../src/common/permissionBroker';
 import { inProcessDemoAgent, chatOptions } from './harness';
+import { until } from '../helpers/until';
 import { NodeTerminalHost } from '../../../src/node/terminals';
 import { DemoAgent } from '../../../src/node/demoAgent/agent';
 import { rpcError } from '../../../src/node/transport/connection';
 
 const settings = parseSettings(() => undefined).settings;
-function makeSession(opts: { store?: MessageStore; restoredSessionId?: string | null; restoredEarlier?: EarlierLink | null; agent?: ReturnType<typeof inProcessDemoAgent>; handlers?: (b: PermissionBroker) => ClientHandlers; settings?: typeof settings } = {}) {
+function makeSession(opts: { store?: MessageStore; restoredSessionId?: string | null; restoredEarlier?: EarlierLink | null; agent?: ReturnType<typeof inProcessDemoAgent>; handlers?: () => ClientHandlers; settings?: typeof settings } = {}) {
   const agent = opts.agent ?? inProcessDemoAgent();
   const changes: PanelChange[] = [];
   const wire: string[] = [];
@@ -27,10 +27,10 @@ function makeSession(opts: { store?: MessageStore; restoredSessionId?: string | 
       restoredEarlier: opts.restoredEarlier ?? null,
       connect: agent.connect,
       settings: () => opts.settings ?? settings,
-      handlers: (broker) =>
-        opts.handlers?.(broker) ?? {
-          requestPermission: async (p, signal) => ({
-            outcome: await broker.ask({ sessionId: p.sessionId, toolCallId: p.toolCall.toolCallId, toolCallKey: null, title: p.toolCall.title ?? '', options: p.options }, signal),
+      handlers: () =>
+        opts.handlers?.() ?? {
+          requestPermission: async (p, _signal, askUser) => ({
+            outcome: await askUser({ toolCallId: p.toolCall.toolCallId, toolCallKey: null, title: p.toolCall.title ?? '', options: p.options }),
           }),
         },
       sinks: { capture: (dir) => wire.push(dir), persist: () => undefined, earlier: (l) => links.push(l) },
@@ -80,7 +80,7 @@ test('a prompt steered during a turn goes into that turn and shows where it was 
   await session.start();
   assert.equal(session.panelState().canSteer, true);
   session.prompt('first');
-  for (let i = 0; i < 500 && !session.entries().some((e) => e.kind === 'agent_thought'); i++) await new Promise((r) => setTimeout(r, 5));
+  await until(() => session.entries().some((e) => e.kind === 'agent_thought'), 'the thought');
   session.prompt('also mind the tests', [], true);
   session.prompt('cannot steer this', [], true);
   await session.whenIdle();
@@ -119,7 +119,7 @@ test('a permission request waits in the broker until the user answers', async ()
   const { session } = makeSession();
   await session.start();
   session.prompt('please edit notes.txt');
-  for (let i = 0; i < 200 && session.broker.pending().length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+  await until(() => session.broker.pending().length > 0, 'the permission request');
   const [req] = session.broker.pending();
   assert.ok(req, 'the request is visible');
   assert.equal(session.panelState().permissions.length, 1);
@@ -135,7 +135,7 @@ test('cancel answers the pending permission with cancelled and ends the turn', a
   const { session } = makeSession();
   await session.start();
   session.prompt('edit with permission');
-  for (let i = 0; i < 200 && session.broker.pending().length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+  await until(() => session.broker.pending().length > 0, 'the permission request');
   assert.equal(session.broker.pending().length, 1);
   session.cancel();
   await session.whenIdle();
@@ -155,7 +155,7 @@ test('a crash says what happened; restart reattaches the same session without du
   const before = session.entries().map((e) => e.key);
   const sid = session.sessionId;
   agent.crash();
-  for (let i = 0; i < 100 && session.turnState !== 'exited'; i++) await new Promise((r) => setTimeout(r, 10));
+  await until(() => session.turnState === 'exited', 'the exit');
   assert.equal(session.turnState, 'exited');
   assert.match(session.panelState().message ?? '', /stopped.*Restart/);
   await session.restart();
@@ -174,9 +174,9 @@ test('a terminal the agent runs streams its output and exit status to the panel'
     onExit: (id, status) => owner?.terminalEvent(id, '', { exitCode: status.exitCode ?? null, signal: status.signal ?? null }),
   });
   const { session, changes } = makeSession({
-    handlers: (broker) => ({
-      requestPermission: async (p, signal) => ({
-        outcome: await broker.ask({ sessionId: p.sessionId, toolCallId: p.toolCall.toolCallId, toolCallKey: null, title: '', options: p.options }, signal),
+    handlers: () => ({
+      requestPermission: async (p, _signal, askUser) => ({
+        outcome: await askUser({ toolCallId: p.toolCall.toolCallId, toolCallKey: null, title: '', options: p.options }),
       }),
       terminals,
     }),

@@ -37,6 +37,7 @@ export function inProcessDemoAgent(make: (acp: AcpConnection) => void = (acp) =>
         input: toClient,
         output: toAgent,
         handlers: o.handlers,
+        ...(o.permissions ? { permissions: o.permissions } : {}),
         clientInfo: CLIENT_INFO,
         protocolVersion: o.protocolVersion,
         terminalAuth: o.terminalAuth === true,

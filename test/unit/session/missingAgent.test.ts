@@ -6,7 +6,7 @@ import { ChatController } from '../../../src/node/chat/chatController';
 import type { PanelChange } from '../../../src/common/webview/panelChanges';
 import { dispatchWebviewMessage } from '../../../src/node/chat/webviewMessages';
 import { inProcessDemoAgent, noUi, chatOptions } from './harness';
-import { until } from '../until';
+import { until } from '../helpers/until';
 
 test('a chat whose agent is not configured refuses to start, says which agent, and starts when the settings name it', async () => {
   const agent = inProcessDemoAgent();

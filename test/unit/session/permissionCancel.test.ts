@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ChatController } from '../../../src/node/chat/chatController';
 import { inProcessDemoAgent, chatOptions } from './harness';
-import { until } from '../until';
+import { until } from '../helpers/until';
 
 test('cancel answers each pending permission request exactly once', async () => {
   const wire: { dir: string; msg: { id?: unknown; method?: unknown; result?: unknown } }[] = [];
@@ -13,9 +13,9 @@ test('cancel answers each pending permission request exactly once', async () => 
   const session = new ChatController(
     chatOptions({
       connect: inProcessDemoAgent().connect,
-      handlers: (broker) => ({
-        requestPermission: async (p, signal) => {
-          const outcome = await broker.ask({ sessionId: p.sessionId, toolCallId: p.toolCall.toolCallId, toolCallKey: null, title: p.toolCall.title ?? '', options: p.options }, signal);
+      handlers: () => ({
+        requestPermission: async (p, _signal, askUser) => {
+          const outcome = await askUser({ toolCallId: p.toolCall.toolCallId, toolCallKey: null, title: p.toolCall.title ?? '', options: p.options });
           outcomes.push(outcome);
           return { outcome };
         },

@@ -10,7 +10,7 @@ import { DemoAgent } from '../../../src/node/demoAgent/agent';
 import type { DemoFault } from '../../../src/node/demoAgent/faults';
 import { inProcessDemoAgent, chatOptions } from './harness';
 import { ManualClock } from '../helpers/manualClock';
-import { until } from '../until';
+import { until } from '../helpers/until';
 
 /** A chat whose first agent process shows `fault`; the restarted ones behave. */
 function faultyChat(fault: DemoFault, raw: Record<string, unknown> = {}, lateAfterCancelMs?: number) {
@@ -22,9 +22,9 @@ function faultyChat(fault: DemoFault, raw: Record<string, unknown> = {}, lateAft
     connect: agent.connect,
     settings: () => settings,
     clock,
-    handlers: (broker) => ({
-      requestPermission: async (p, signal) => ({
-        outcome: await broker.ask({ sessionId: p.sessionId, toolCallId: p.toolCall.toolCallId, toolCallKey: null, title: p.toolCall.title ?? '', options: p.options }, signal),
+    handlers: () => ({
+      requestPermission: async (p, _signal, askUser) => ({
+        outcome: await askUser({ toolCallId: p.toolCall.toolCallId, toolCallKey: null, title: p.toolCall.title ?? '', options: p.options }),
       }),
     }),
   }));
@@ -132,7 +132,7 @@ describe('recovery', () => {
   it('a pending permission is no stall', async () => {
     const { clock, session, notice } = faultyChat('silent');
     await session.start();
-    session.broker.ask({ sessionId: session.sessionId ?? '', toolCallId: 't', toolCallKey: null, title: 'x', options: [{ optionId: 'a', name: 'Allow', kind: 'allow_once' }] }, new AbortController().signal).catch(() => undefined);
+    void session.broker.request(session.sessionId ?? '', async (_signal, askUser) => ({ outcome: await askUser({ toolCallId: 't', toolCallKey: null, title: 'x', options: [{ optionId: 'a', name: 'Allow', kind: 'allow_once' }] }) }));
     session.prompt('hello');
     await until(() => session.current()?.title === 'hello', 'the turn to go silent');
     clock.advance(1_000_000);

@@ -8,7 +8,7 @@ import { ChatController } from '../../../src/node/chat/chatController';
 import { parseSettings } from '../../../src/common/config/settings';
 import { inProcessDemoAgent, chatOptions } from './harness';
 import { DemoAgent } from '../../../src/node/demoAgent/agent';
-import { until } from '../until';
+import { until } from '../helpers/until';
 import { rpcError } from '../../../src/node/transport/connection';
 
 const settings = parseSettings(() => undefined).settings;
@@ -18,9 +18,9 @@ function makeSession(agent = inProcessDemoAgent()) {
     chatOptions({
       connect: agent.connect,
       settings: () => settings,
-      handlers: (broker) => ({
-        requestPermission: async (p, signal) => ({
-          outcome: await broker.ask({ sessionId: p.sessionId, toolCallId: p.toolCall.toolCallId, toolCallKey: null, title: p.toolCall.title ?? '', options: p.options }, signal),
+      handlers: () => ({
+        requestPermission: async (p, _signal, askUser) => ({
+          outcome: await askUser({ toolCallId: p.toolCall.toolCallId, toolCallKey: null, title: p.toolCall.title ?? '', options: p.options }),
         }),
       }),
     }),

@@ -9,7 +9,7 @@ import { describe, it } from 'node:test';
 import { z } from 'zod';
 import type { CheckedMessage } from '../../../src/common/store/rpc';
 import { createAcpConnection, onAcpNotification } from '../../../src/node/transport/connection';
-import { until } from '../until';
+import { until } from '../helpers/until';
 
 const update = (i: number) => JSON.stringify({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `u${i}` } } } });
 const zUpdate = z.looseObject({ sessionId: z.string(), update: z.looseObject({ sessionUpdate: z.string(), content: z.looseObject({ text: z.string() }).optional() }) });

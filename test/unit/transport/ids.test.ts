@@ -4,6 +4,7 @@ import { describe, it } from 'node:test';
 import type { RequestPermissionResult } from '../../../src/common/protocol/requests';
 import { AcpClient } from '../../../src/node/acp/client';
 import { FakeAgent, INIT_RESULT, openSession } from '../acp/fakeAgent';
+import { until } from '../helpers/until';
 
 async function connected() {
   const agent = new FakeAgent();
@@ -27,7 +28,7 @@ async function connected() {
   await openSession(agent, client);
   /** The next raw line the client writes after `count` lines. */
   const lineAfter = async (count: number) => {
-    while (lines.length <= count) await new Promise((r) => setImmediate(r));
+    await until(() => lines.length > count, `line ${count + 1}`);
     return lines[count]!;
   };
   return { agent, client, lines, lineAfter };

@@ -1,0 +1,57 @@
+/**
+ * Rule 2 of the replay window (replayWindow.ts), its measures: whether a replayed message's text may be a
+ * shown message's, and how far they agree. Replays re-join chunks and messages with other blank space, so
+ * every comparison ignores whitespace. Pure functions of strings, apart from the window's state and cursor.
+ */
+import type { ContentBlock } from '../protocol/content';
+
+/** Text without whitespace: replays re-join chunks and messages with other blank space. */
+export function squash(text: string): string {
+  return text.replace(/\s+/g, '');
+}
+
+/**
+ * Whether a replayed message that starts with `want` may be the prior message with text `prior`: one starts
+ * with the other (a prefix of it streamed so far, or more than was shown, or messages merged), or they
+ * share a beginning long enough to be the same message told differently.
+ */
+export function fitsStart(prior: string, want: string): boolean {
+  if (prior.startsWith(want) || (prior !== '' && want.startsWith(prior))) return true;
+  const shared = commonLength(want, prior, 0);
+  return shared >= Math.max(8, Math.min(prior.length, want.length) / 2);
+}
+
+export function commonLength(want: string, prior: string, from: number): number {
+  let n = 0;
+  while (n < want.length && from + n < prior.length && want.charCodeAt(n) === prior.charCodeAt(from + n)) n++;
+  return n;
+}
+
+/** `raw` after its first `n` non-whitespace characters. */
+export function dropSquashed(raw: string, n: number): string {
+  let i = 0;
+  for (let seen = 0; i < raw.length && seen < n; i++) if (!/\s/.test(raw.charAt(i))) seen++;
+  return raw.slice(i);
+}
+
+/** The content up to its first `n` non-whitespace text characters (non-text blocks before that point stay). */
+export function cutContent(content: readonly ContentBlock[], n: number): ContentBlock[] {
+  const out: ContentBlock[] = [];
+  let left = n;
+  for (const b of content) {
+    if (b.type !== 'text') {
+      out.push(b);
+      continue;
+    }
+    const len = squash(b.text).length;
+    if (len <= left) {
+      out.push(b);
+      left -= len;
+      continue;
+    }
+    const text = b.text.slice(0, b.text.length - dropSquashed(b.text, left).length);
+    if (text !== '') out.push({ ...b, text });
+    break;
+  }
+  return out;
+}

@@ -1,0 +1,100 @@
+/**
+ * The agent -> client direction of one ACP connection: the requests and notifications the agent sends us.
+ *
+ * Why it is its own file: `AcpClient` is the typed surface of what *we* ask the agent; this is what the
+ * agent may ask of us, decided by the handlers the client was given (a method without a handler is not
+ * registered, so vscode-jsonrpc answers -32601), and it is where agent input is untrusted: every request must
+ * name a session of this connection, and a permission answer must name an option the agent offered.
+ * Permission requests are registered in the `PermissionBroker`, their one owner, and awaited there.
+ */
+import { ClientMethods, ErrorCodes } from '../../common/protocol/methods';
+import {
+  zCreateTerminalParams,
+  zReadTextFileParams,
+  zRequestPermissionParams,
+  zRequestPermissionResult,
+  zSessionNotification,
+  zTerminalParams,
+  zWriteTextFileParams,
+  type RequestPermissionParams,
+  type SessionNotification,
+} from '../../common/protocol/requests';
+import { CANCELLED, type PermissionAnswer, type PermissionBroker } from '../../common/permissionBroker';
+import { onAcpNotification, onAcpRequest, rpcError, type AcpConnection, type LogFn } from '../transport/connection';
+import type { ClientHandlers } from './handlers';
+
+export interface AgentRequestDeps {
+  readonly acp: AcpConnection;
+  readonly handlers: ClientHandlers;
+  /** Where permission requests wait until they are settled (once). */
+  readonly permissions: PermissionBroker;
+  /** The connection the requests belong to: its end cancels only these (`PermissionBroker.cancelOwner`). */
+  readonly owner: object;
+  /** Sessions of this connection; the agent's requests must name one of these. */
+  readonly sessions: ReadonlySet<string>;
+  /** Every valid `session/update`. */
+  readonly onUpdate: (n: SessionNotification) => void;
+  readonly log: LogFn;
+}
+
+export function serveAgentRequests(d: AgentRequestDeps): void {
+  const { acp, handlers: h, log } = d;
+  /** Refuses an agent's request that names a session this connection never had. */
+  const own = <P extends { sessionId: string }>(method: string, p: P): P => {
+    if (!d.sessions.has(p.sessionId)) {
+      throw rpcError(ErrorCodes.invalidParams, `${method}: unknown session ${JSON.stringify(p.sessionId)}; this client did not open it`, { reason: 'unknown_session', sessionId: p.sessionId });
+    }
+    return p;
+  };
+  // A text chunk the transport checked is a valid SessionNotification already: not validated again.
+  onAcpNotification(acp, ClientMethods.sessionUpdate, zSessionNotification, d.onUpdate, log, (c) => c.chunk !== undefined);
+
+  onAcpRequest(acp, ClientMethods.sessionRequestPermission, zRequestPermissionParams, (p, ctx) => {
+    own(ClientMethods.sessionRequestPermission, p);
+    // The broker settles it once, with the first of: the handler's checked answer, the user's, or a
+    // cancellation (session/cancel, $/cancel_request, the session closing, the connection ending).
+    return d.permissions.request(p.sessionId, async (signal, askUser) => checkedAnswer(p, await h.requestPermission(p, signal, askUser), log), { signal: ctx.signal, owner: d.owner });
+  });
+
+  if (h.readTextFile) {
+    const read = h.readTextFile.bind(h);
+    onAcpRequest(acp, ClientMethods.fsReadTextFile, zReadTextFileParams, (p, ctx) => read(own(ClientMethods.fsReadTextFile, p), ctx.signal));
+  }
+  if (h.writeTextFile) {
+    const write = h.writeTextFile.bind(h);
+    onAcpRequest(acp, ClientMethods.fsWriteTextFile, zWriteTextFileParams, async (p, ctx) => {
+      await write(own(ClientMethods.fsWriteTextFile, p), ctx.signal);
+      return {};
+    });
+  }
+  const t = h.terminals;
+  if (t) {
+    onAcpRequest(acp, ClientMethods.terminalCreate, zCreateTerminalParams, (p) => t.create(own(ClientMethods.terminalCreate, p)));
+    onAcpRequest(acp, ClientMethods.terminalOutput, zTerminalParams, (p) => t.output(own(ClientMethods.terminalOutput, p)));
+    onAcpRequest(acp, ClientMethods.terminalWaitForExit, zTerminalParams, (p, ctx) => t.waitForExit(own(ClientMethods.terminalWaitForExit, p), ctx.signal));
+    onAcpRequest(acp, ClientMethods.terminalKill, zTerminalParams, async (p) => {
+      await t.kill(own(ClientMethods.terminalKill, p));
+      return {};
+    });
+    onAcpRequest(acp, ClientMethods.terminalRelease, zTerminalParams, async (p) => {
+      await t.release(own(ClientMethods.terminalRelease, p));
+      return {};
+    });
+  }
+  // Everything else (including methods whose handler is absent) gets -32601 from vscode-jsonrpc.
+}
+
+/** A handler's answer the agent may get: a valid result naming an option the agent offered, else `cancelled`. */
+function checkedAnswer(p: RequestPermissionParams, r: unknown, log: LogFn): PermissionAnswer {
+  const checked = zRequestPermissionResult.safeParse(r);
+  if (!checked.success) {
+    log('error', `permission handler returned an invalid result; answering cancelled: ${checked.error.message}`);
+    return CANCELLED;
+  }
+  const outcome = checked.data.outcome;
+  if (outcome.outcome === 'selected' && !p.options.some((o) => o.optionId === outcome.optionId)) {
+    log('error', 'permission handler chose an option the agent did not offer; answering cancelled');
+    return CANCELLED;
+  }
+  return checked.data;
+}

@@ -1,0 +1,97 @@
+/**
+ * The transcript's work per animation frame: drawing the views that changed, and building entries that came
+ * near the viewport. Its own file because both are one policy, how much of a frame the transcript may use:
+ * patches only mark views dirty, and streamed text alone is drawn at most every other frame (~30 times a
+ * second; text a person reads looks as fluid, and each drawing costs the frame's style, layout and paint
+ * whatever it adds); anything else is drawn in the next frame. Entries near the viewport are built newest
+ * first, BUILD_BUDGET_MS per frame, the rest waiting a frame.
+ */
+import type { EntryView } from './entries/entryView';
+
+/** Time per frame spent building entries that scrolled near the viewport; the rest waits a frame. */
+const BUILD_BUDGET_MS = 6;
+/** Streamed text is drawn when this long has passed since the last drawing: every other frame at 60 Hz. */
+const TEXT_FRAME_MS = 25;
+
+export class TranscriptFrames {
+  private readonly dirty = new Set<EntryView>();
+  /** Entries near the viewport waiting to be built. */
+  private readonly toBuild = new Set<EntryView>();
+  private buildFrame = 0;
+  private frame = 0;
+  /** Whether something other than streamed text waits to be drawn (drawn in the next frame, not later). */
+  private pendingNotText = false;
+  private lastDraw = -Infinity;
+
+  constructor(
+    /** Builds one entry's contents (the transcript's hydrate). */
+    private readonly build: (v: EntryView) => void,
+    /** After each frame that drew something. */
+    private readonly drawn: () => void,
+  ) {}
+
+  /** `v` changed: drawn in the next frame, or (`textOnly`, streamed text) within TEXT_FRAME_MS. */
+  markDirty(v: EntryView, textOnly = false): void {
+    this.dirty.add(v);
+    if (!textOnly) this.pendingNotText = true;
+    this.schedule();
+  }
+
+  /** `v` came near the viewport: built in a coming frame. */
+  buildSoon(v: EntryView): void {
+    this.toBuild.add(v);
+    this.scheduleBuild();
+  }
+
+  /** `v` is built now or gone: nothing for it waits. */
+  forget(v: EntryView): void {
+    this.toBuild.delete(v);
+    this.dirty.delete(v);
+  }
+
+  /** `v` was built now: it no longer waits to be built. */
+  built(v: EntryView): void {
+    this.toBuild.delete(v);
+  }
+
+  clear(): void {
+    this.dirty.clear();
+    this.toBuild.clear();
+  }
+
+  /** Draws everything pending now. */
+  flush(): void {
+    if (this.frame) cancelAnimationFrame(this.frame);
+    this.frame = 0;
+    this.pendingNotText = false;
+    this.lastDraw = performance.now();
+    let drew = false;
+    for (const v of this.dirty) drew = v.flush() || drew;
+    this.dirty.clear();
+    if (drew) this.drawn();
+  }
+
+  /** Asks for a frame (also when only a layout change, not a view, waits). */
+  schedule(): void {
+    if (this.frame) return;
+    this.frame = requestAnimationFrame((now) => {
+      if (this.pendingNotText || now - this.lastDraw >= TEXT_FRAME_MS) return this.flush();
+      this.frame = 0;
+      this.schedule();
+    });
+  }
+
+  private scheduleBuild(): void {
+    if (this.buildFrame || this.toBuild.size === 0) return;
+    this.buildFrame = requestAnimationFrame(() => {
+      this.buildFrame = 0;
+      const t0 = performance.now();
+      for (const v of this.toBuild) {
+        this.toBuild.delete(v);
+        this.build(v);
+        if (performance.now() - t0 > BUILD_BUDGET_MS) break;
+      }
+      this.scheduleBuild();
+    });
+  }
+}
