@@ -7,11 +7,6 @@ import path from 'node:path';
 
 const root = path.resolve(__dirname, '../..');
 const MAX_LINES = 400;
-/**
- * Being split on other branches right now; this list goes when those land (an entry for a file that is
- * small enough already fails below, so the list cannot go stale).
- */
-const BEING_SPLIT = new Set(['src/vscode/chatSession.ts', 'src/vscode/chatService.ts']);
 
 function lineCounts(dir: string): [string, number][] {
   return readdirSync(path.join(root, dir), { recursive: true, encoding: 'utf8' })
@@ -26,8 +21,6 @@ function lineCounts(dir: string): [string, number][] {
 test(`no source file under src/ or webview/ is over ${MAX_LINES} lines`, () => {
   const counts = [...lineCounts('src'), ...lineCounts('webview')];
   assert.ok(counts.length > 100, 'the sources were found');
-  const over = counts.filter(([f, n]) => n > MAX_LINES && !BEING_SPLIT.has(f)).map(([f, n]) => `${f}: ${n} lines`);
+  const over = counts.filter(([, n]) => n > MAX_LINES).map(([f, n]) => `${f}: ${n} lines`);
   assert.deepEqual(over, []);
-  const exemptButSmall = counts.filter(([f, n]) => BEING_SPLIT.has(f) && n <= MAX_LINES).map(([f]) => f);
-  assert.deepEqual(exemptButSmall, [], 'split already: remove it from BEING_SPLIT');
 });
