@@ -7,7 +7,7 @@
 //                                   as UTF-8 into one preallocated buffer / JSON.stringify (the floor of
 //                                   the ratio above: a pipe takes bytes, not strings)
 //   transport.writerOverEncode    — the writer / that floor: what the writer adds to the least it must do
-// All in CPU time (see cpuMs), the best of ROUNDS alternating rounds.
+// All in CPU time (see cpuMs), the best of 80 alternating rounds.
 import { PassThrough, Writable } from 'node:stream';
 import { NdjsonMessageReader } from '../src/node/transport/ndjson';
 import { NdjsonMessageWriter } from '../src/node/transport/ndjsonWriter';
@@ -90,7 +90,7 @@ async function main(): Promise<void> {
   const best = (xs: number[]) => Math.min(...xs);
   // Rounds of 20-70 ms each: on a shared 2-core virtual machine, CPU time too grows with the host's load
   // (time the hypervisor takes is billed to the running thread), so the best of many rounds.
-  const rounds = 40;
+  const rounds = 80;
   const rb: number[] = [], rr: number[] = [], wb: number[] = [], we: number[] = [], ww: number[] = [];
   for (let i = 0; i < rounds; i++) {
     rb.push(baselineParse());

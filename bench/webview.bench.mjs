@@ -9,11 +9,12 @@
 //   webview.apply100kChunksPerFrameUs  mean webview work per frame (the budget is 16,000)
 //   webview.simulatedBytesPostedPerTextByte  the same ratio for this simulated batching (the real host
 //                                  pipeline is measured by bench/hostPatches.bench.ts)
-//   webview.scroll10kFrameP95Ms / MaxMs  main-thread work per frame while scrolling a 10,000-entry transcript
+//   webview.scroll10kFrameP95Ms / P99Ms / MaxMs  main-thread work per frame while scrolling a 10,000-entry transcript
 //                                  from the bottom to the top at 6,000 px/s (one wheel step of 100 px per
 //                                  frame), from a Chromium trace: the busy time of the renderer's main thread
 //                                  in each frame interval (entries built, markdown rendered, style, layout,
-//                                  paint), so 16 ms is the budget whatever the display's refresh rate
+//                                  paint), so 16 ms is the budget whatever the display's refresh rate;
+//                                  each frame's lowest over SCROLL_PASSES passes (see there)
 //   webview.scroll10kFarFrameP95Ms the same, for the next 960 frames of that scroll (up to 120,000 px):
 //                                  whether frames stay cheap as the entries built along the way pile up
 //   webview.history100k*           a saved chat of 100,000 entries (25,000 turns through the real store):
@@ -32,8 +33,12 @@
 //                                  (one 240 KB message): CpuShare is the renderer's CPU over the stream / its
 //                                  duration; LastOverFirstPerKb the CPU per streamed KB in the last 10 s / in
 //                                  the first 10 s (1: the cost does not grow with the message)
-//   multi.fourPanelsFrameP95Ms     four panels streaming at once (1,500 chunks/s each, 10 s): the worst
-//                                  panel's main-thread CPU per 16.7 ms frame, p95 (not trusted yet: see below)
+// Not measured here: four panels streaming at once. Headless Chromium runs the timers and frames of pages
+// not in front a few times a second (even with --disable-renderer-backgrounding and friends, when this
+// was tried), so four pages' streams (their timers) and drawing (their animation frames) ran throttled,
+// and a per-frame figure measured the throttling (p95 0.5 ms).
+// Four chats at once are measured on the host's side (multi.fourChatsOverOne, bench/multiChat.bench.ts,
+// what the goal is on); one panel's frame work at pace is webview.paced60s* here.
 //
 // `<figure>.ratio`: the figure's renderer main-thread CPU time (from the trace, not wall time: the same on
 // a loaded machine, where wall time grows while the thread waits for a core) divided by a calibration
@@ -62,13 +67,22 @@ const CHUNKS_PER_FRAME = 25; // ~1,500 chunks/s: a fast agent
 const SCROLL_FRAMES = 240;
 const FAR_SCROLL_FRAMES = 960;
 const SCROLL_STEP = 100;
+/**
+ * Passes of the same scroll, each on a fresh panel. A frame's figure is its lowest CPU time over the
+ * passes (bestByFrame): frame i of every pass does the same work (the same scroll position, the same
+ * entries opened and built), and on a shared virtual machine interference only ever adds to it. In a
+ * trace of one pass at load 10 the worst frames (30-43 ms CPU) were time billed to the renderer's main
+ * thread while no work ran (self time of RunTask, RunMicrotasks or a forced-layout wrapper, with no
+ * style, layout, paint or script under it): the hypervisor's, not the panel's; the costliest real work
+ * in a frame was a 15 ms layout of entries just built. The calibration the
+ * frames are divided by is likewise the lowest of the passes' calibrations.
+ */
+const SCROLL_PASSES = 3;
 const HISTORY_TURNS = Number(process.env.BENCH_HISTORY_TURNS ?? 25_000); // 100,000 entries
 const IDLE_MS = 10_000;
 const PACED_SECONDS = Number(process.env.BENCH_PACED_SECONDS ?? 60);
 const PACED_PER_SECOND = 200;
 const PIECE = 20;
-const FOUR_SECONDS = 10;
-const FOUR_PER_SECOND = 1_500;
 const CALIBRATION_ROUNDS = 4;
 /**
  * The calibration on a quiet machine when the goals were set (2 cores, Intel Xeon @ 2.20GHz, Chromium
@@ -137,19 +151,31 @@ try {
   const idleFloor = (idle.trace.processCpu(floorFrom.pid, floorFrom.ts, idle.trace.mark('floor-end').ts) * 10_000) / ((idle.trace.mark('floor-end').ts - floorFrom.ts) / 1000);
   const idleCpu = Math.max(0, idleRenderer - idleFloor);
   const idleThreads = idle.trace.threadCpu(idleFrom.pid, idleFrom.ts, idleTo.ts);
-  // Scrolling the same transcript up, traced.
-  const scrollFrames = async (frames) => {
-    const { trace, cal } = await traced(panel.page, () => panel.page.evaluate((o) => window.__bench.scroll(o), { frames, step: SCROLL_STEP }));
+  // Scrolling the same transcript up, traced: SCROLL_PASSES times, each on a fresh panel of the same
+  // 10,000 entries (the first is the one above).
+  const scrollFrames = async (p, frames) => {
+    const { trace, cal } = await traced(p.page, () => p.page.evaluate((o) => window.__bench.scroll(o), { frames, step: SCROLL_STEP }));
     const marks = trace.marks(/^frame-\d+$/);
     if (marks.length < 2) throw new Error('no frame marks in the trace');
     return { frames: trace.frameCpu(marks[0].pid, marks), cal };
   };
-  const scroll = await scrollFrames(SCROLL_FRAMES);
+  const passes = [];
+  for (let i = 0; i < SCROLL_PASSES; i++) {
+    const p = i === 0 ? panel : await newPanel();
+    if (i > 0) await p.page.evaluate((n) => window.__bench.snapshot(n), ENTRIES);
+    const near = await scrollFrames(p, SCROLL_FRAMES);
+    // The same scroll carried on much further up: entries built along the way pile up, frames must not.
+    const farther = await scrollFrames(p, FAR_SCROLL_FRAMES);
+    passes.push({ near, far: farther });
+    await p.close();
+  }
+  // The calibration taken the same way as the frames: the lowest of the passes'.
+  const scroll = { frames: bestByFrame(passes.map((x) => x.near.frames)), cal: Math.min(...passes.map((x) => x.near.cal)) };
+  const far = { frames: bestByFrame(passes.map((x) => x.far.frames)), cal: Math.min(...passes.map((x) => x.far.cal)) };
   const frames = scroll.frames;
-  // The same scroll carried on much further up: entries built along the way pile up, frames must not.
-  const far = await scrollFrames(FAR_SCROLL_FRAMES);
   const farFrames = far.frames;
-  await panel.close();
+  /** Each pass's own worst frame, for scale: what one pass on this machine, at this load, showed. */
+  const passMax = passes.map((x) => Math.max(...x.near.frames) / x.near.cal);
 
   const history = longHistory(HISTORY_TURNS);
   const long = await newPanel();
@@ -205,17 +231,6 @@ try {
   const pacedShare = pacedRun.trace.processCpu(pacedStart.pid, pacedStart.ts, pacedEnd.ts) / ((pacedEnd.ts - pacedStart.ts) / 1000);
   const pacedLongest = pacedRun.trace.longestTask(pacedStart.pid, pacedStart.ts, pacedEnd.ts);
 
-  // Four panels streaming at once, each in its own renderer (as VS Code gives each webview its own frame).
-  const four = await Promise.all([0, 1, 2, 3].map(() => newPanel()));
-  const fourMarkdown = answerMarkdown(FOUR_SECONDS * FOUR_PER_SECOND * PIECE);
-  const fourRun = await traced(four[0].page, () => Promise.all(four.map((p, i) => p.page.evaluate((o) => window.__bench.paced(o), { name: `four${i}`, markdown: fourMarkdown, pieceBytes: PIECE, perSecond: FOUR_PER_SECOND }))));
-  await Promise.all(four.map((p) => p.close()));
-  const fourP95 = [0, 1, 2, 3].map((i) => {
-    const a = fourRun.trace.mark(`four${i}-start`);
-    return percentile(fourRun.trace.bucketCpu(a.pid, a.ts, fourRun.trace.mark(`four${i}-end`).ts, 1000 / 60), 0.95);
-  });
-  const fourPids = new Set([0, 1, 2, 3].map((i) => fourRun.trace.mark(`four${i}-start`).pid));
-
   const cal = Math.min(...calibration);
   /** A figure's CPU ms over the calibration measured around it. */
   const ratio = (cpuMs, local) => round(cpuMs / local, 3);
@@ -234,9 +249,14 @@ try {
     'webview.scroll10kFrameP95Ms': round(percentile(frames, 0.95)),
     'webview.scroll10kFrameP95Ms.ratio': ratio(percentile(frames, 0.95), scroll.cal),
     'webview.scroll10kFrameP95Ms.goal': `ratio <= ${round(FRAME_RATIO, 3)} (one 60 Hz frame at the quiet calibration)`,
+    'webview.scroll10kFrameP99Ms': round(percentile(frames, 0.99)),
+    'webview.scroll10kFrameP99Ms.ratio': ratio(percentile(frames, 0.99), scroll.cal),
+    'webview.scroll10kFrameP99Ms.goal': `ratio <= ${round(FRAME_RATIO, 3)} (one 60 Hz frame at the quiet calibration)`,
     'webview.scroll10kFrameMaxMs': round(Math.max(...frames)),
     'webview.scroll10kFrameMaxMs.ratio': ratio(Math.max(...frames), scroll.cal),
     'webview.scroll10kFrameMaxMs.goal': `ratio <= ${round(FRAME_RATIO, 3)} (one 60 Hz frame at the quiet calibration)`,
+    // Each pass's own worst frame over its calibration (no goal: see SCROLL_PASSES).
+    'webview.scroll10kFrameMaxRatioEachPass': passMax.map((x) => round(x, 3)).join(' / '),
     // The next 960 frames of the same scroll (24,000 to 120,000 px up).
     'webview.scroll10kFarFrameP95Ms': round(percentile(farFrames, 0.95)),
     'webview.scroll10kFarFrameP95Ms.ratio': ratio(percentile(farFrames, 0.95), far.cal),
@@ -260,20 +280,14 @@ try {
     'webview.paced60sLastOverFirstPerKb.goal': '<= 1.2',
     'webview.paced60sLongestTaskMs': round(pacedLongest),
     'webview.paced60sLongestTaskMs.ratio': ratio(pacedLongest, pacedRun.cal),
-    'multi.fourPanelsFrameP95Ms': round(Math.max(...fourP95)),
-    'multi.fourPanelsFrameP95Ms.ratio': ratio(Math.max(...fourP95), fourRun.cal),
-    // No goal yet: headless Chromium runs the timers and frames of pages not in front only a few times a
-    // second (even with --disable-renderer-backgrounding and friends), so the four panels draw a few
-    // large frames instead of ~30 a second each, and this figure does not yet measure what it means.
   };
-  console.log(`calibration: best ${round(cal, 2)} ms CPU of ${calibration.map((x) => round(x)).join('/')} ms; around each figure (median): snapshot ${round(snap.cal)}, scroll ${round(scroll.cal)}, far ${round(far.cal)}, history ${round(hist.cal)}, apply ${round(applied.cal)}, paced ${round(pacedRun.cal)}, four ${round(fourRun.cal)}`);
+  console.log(`calibration: best ${round(cal, 2)} ms CPU of ${calibration.map((x) => round(x)).join('/')} ms; around each figure (median): snapshot ${round(snap.cal)}, scroll ${round(scroll.cal)}, far ${round(far.cal)}, history ${round(hist.cal)}, apply ${round(applied.cal)}, paced ${round(pacedRun.cal)}`);
   console.log(`snapshot: ${snapshot.built} of ${ENTRIES} entries built on first screen (clone/handler/frame ${snapshot.parts.map((x) => round(x)).join('/')} ms wall, ${round(snapshotCpu)} ms CPU); full build ${round(fullBuild.ms)} ms (scaled from ${FULL_BUILD_ENTRIES})`);
   console.log(`idle: ${round(idleRenderer, 2)} ms CPU per 10 s (a static page ${round(idleFloor, 2)} ms) by thread ${JSON.stringify(idleThreads)}`);
   console.log(`stream: ${s.frames} frames, ${s.textBytes} text bytes, ${s.postedBytes} bytes posted, ${round(applyCpu)} ms CPU, final text ok: ${s.ok}`);
   console.log(`scroll: ${frames.length} frames; frame CPU p50 ${round(percentile(frames, 0.5))} ms; the next ${farFrames.length} frames p50 ${round(percentile(farFrames, 0.5))} ms, max ${round(Math.max(...farFrames))} ms`);
   console.log(`history: ${history.count} entries (store ${round(history.buildMs)} ms, projected for the webview in ${round(history.projectMs)} ms); first paint ${round(open.ms)} ms (clone/handler/frame ${open.parts.map((x) => round(x)).join('/')} ms, ${round(openCpu)} ms CPU) with ${open.built} built; reattach: ${history.replayOps.length} replay ops, ${reattach.count} entries, ${reattach.unique} unique keys, newest shown: ${reattach.newestShown}, snapshot clone/handler/frame ${reattach.parts.map((x) => round(x)).join('/')} ms, ${round(reattachCpu)} ms CPU`);
   console.log(`paced: ${round(paced.bytes / 1024)} KB in ${round(paced.ms / 1000)} s, text ok: ${paced.ok}; CPU per KB first ${window10} s ${round(firstPerKb, 2)} ms, last ${window10} s ${round(lastPerKb, 2)} ms; longest task ${round(pacedLongest)} ms`);
-  console.log(`four panels: ${fourPids.size} renderers; frame CPU p95 ${fourP95.map((x) => round(x)).join('/')} ms`);
   if (!s.ok) throw new Error('streamed text did not arrive intact');
   if (!paced.ok) throw new Error('the paced answer did not arrive intact');
   if (!open.newestShown || !reattach.newestShown) throw new Error('the newest entries were not painted');
@@ -282,6 +296,12 @@ try {
 } finally {
   await browser.close();
   await server.close();
+}
+
+/** Frame i's lowest CPU time over the passes (each a list of per-frame CPU ms). */
+function bestByFrame(passes) {
+  const n = Math.min(...passes.map((p) => p.length));
+  return Array.from({ length: n }, (_, i) => Math.min(...passes.map((p) => p[i])));
 }
 
 function round(x, d = 1) {

@@ -88,12 +88,6 @@ export function readTrace(buffer) {
       for (let i = 0; i + 1 < frameMarks.length; i++) out.push(cpuIn(mainOf(pid), frameMarks[i].ts, frameMarks[i + 1].ts));
       return out;
     },
-    /** Main-thread CPU ms per fixed-length bucket of `ms` over [from, to). */
-    bucketCpu(pid, from, to, ms) {
-      const out = [];
-      for (let t = from; t + ms * 1000 <= to; t += ms * 1000) out.push(cpuIn(mainOf(pid), t, t + ms * 1000));
-      return out;
-    },
     /** The longest main-thread task's CPU ms in [from, to). */
     longestTask(pid, from, to) {
       return Math.max(0, ...mainOf(pid).filter(([a, b]) => b > from && a < to).map((t) => t[2]));

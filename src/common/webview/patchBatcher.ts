@@ -104,7 +104,6 @@ export class PatchBatcher {
     if (appendedText !== undefined && entry.kind === 'agent_thought') this.thoughtEnds.set(entry.key, entry.stats.lastSeen);
     const at = this.lastOpFor.get(entry.key);
     const pending = at === undefined ? undefined : this.ops[at];
-    const base = this.baseFor.get(entry.key);
     if (pending && at !== undefined) {
       switch (pending.op) {
         case 'insert':
@@ -114,11 +113,12 @@ export class PatchBatcher {
           this.ops[at] = { op: 'replace', h: pending.h, entry: toWireEntry(entry) };
           return;
         case 'appendText':
+          // The per-chunk path of a stream: spelled out rather than spread.
           this.ops[at] =
-            appendedText !== undefined ? { ...pending, text: pending.text + appendedText } : this.fieldsOrReplace(base, entry);
+            appendedText !== undefined ? { op: 'appendText', h: pending.h, text: pending.text + appendedText } : this.fieldsOrReplace(this.baseFor.get(entry.key), entry);
           return;
         case 'fields':
-          this.ops[at] = this.fieldsOrReplace(base, entry);
+          this.ops[at] = this.fieldsOrReplace(this.baseFor.get(entry.key), entry);
           return;
         case 'panel':
         case 'terminal':

@@ -79,13 +79,14 @@ export class NdjsonMessageWriter extends AbstractMessageWriter implements Messag
   }
 
   write(internal: Message): Promise<void> {
-    const msg = withWireId(internal);
+    // Requests and notifications (most messages) carry no private id: only a response's id may need turning back.
+    const msg = 'method' in internal ? internal : withWireId(internal);
     this.options.onWrite?.(msg);
     // The stream itself is checked once per batch (a batch whose stream closed meanwhile fails as a whole).
     if (this.ended) return this.failed(new Error('cannot write: the output stream is closed'), msg);
     let raw: string;
     try {
-      raw = wireText(internal, msg);
+      raw = msg === internal ? JSON.stringify(msg) : wireText(internal, msg);
     } catch (err) {
       return this.failed(new Error(`cannot send a message that cannot be serialised: ${err instanceof Error ? err.message : String(err)}`), msg);
     }
