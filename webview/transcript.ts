@@ -18,7 +18,7 @@ import type { EarlierTranscript, ElicitationPrompt, PermissionView } from '../sr
 import { firstEndingBelow, focusTwin, h } from './dom';
 import { appendTextToEntry, applyFieldsToEntry } from './entryModel';
 import type { EntryPatch } from '../src/common/webview/entryDiff';
-import type { EntryView, ViewContext } from './entries/entryView';
+import type { EntryView, ViewDeps } from './entries/entryView';
 import { MessageView } from './entries/messageView';
 import { ToolCallView } from './entries/toolCallView';
 import { ElicitationView } from './entries/elicitationView';
@@ -62,7 +62,7 @@ export class Transcript {
   /** Called after each frame that drew something (search re-highlights). */
   onDrawn: () => void = () => {};
 
-  constructor(private readonly ctx: ViewContext) {
+  constructor(private readonly ctx: ViewDeps) {
     this.scroller.append(this.list, this.empty);
     this.observer = new IntersectionObserver((records) => this.onIntersect(records), { root: this.scroller, rootMargin: PRELOAD_MARGIN });
     this.pin = new ScrollPin(this.scroller, this.list);

@@ -10,7 +10,7 @@ import type { PermissionView, TerminalView, WebviewToHost } from '../../src/comm
 import { h } from '../dom';
 import { entryLabel, estimateHeight } from '../entryModel';
 
-export interface ViewContext {
+export interface ViewDeps {
   post(message: WebviewToHost): void;
   agentName(): string;
   /** True while this entry is the one the agent is still writing. */
@@ -30,7 +30,7 @@ export abstract class EntryView<E extends Entry = Entry> {
 
   constructor(
     public entry: E,
-    protected readonly ctx: ViewContext,
+    protected readonly ctx: ViewDeps,
   ) {}
 
   /** The wrapper element, made on first use. */

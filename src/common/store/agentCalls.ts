@@ -1,7 +1,7 @@
 /**
  * What our own calls to the agent do to the transcript: the client->agent requests (session/new, prompt,
  * load, resume, fork, set_mode, set_config_option, steering, set_title, initialize) when they are sent and
- * when they are answered. Its own file because these rules read the store only through `CallContext` (the
+ * when they are answered. Its own file because these rules read the store only through `CallDeps` (the
  * sessions and the negotiated version): the store keeps the traffic's bookkeeping, the agent's requests to
  * us and the updates.
  */
@@ -17,7 +17,7 @@ import type { Step } from './step';
 import { zInitializeResult, zNewSessionResult, zPromptParams, zPromptResult, zSessionResult, zSetModeParams, zSetSessionTitleResult } from './wireShapes';
 
 /** The store as these rules see it. */
-export interface CallContext {
+export interface CallDeps {
   /** The version the connection's `initialize` negotiated (new sessions take it). */
   protocolVersion(): number;
   negotiated(version: number): void;
@@ -28,7 +28,7 @@ export interface CallContext {
 }
 
 /** A request we sent: what it shows at once (a prompt), and what its answer will need (`pending`). */
-export function agentCallSent(c: CallContext, method: string, params: unknown, sessionId: string | null, pending: PendingRequest, step: Step): void {
+export function agentCallSent(c: CallDeps, method: string, params: unknown, sessionId: string | null, pending: PendingRequest, step: Step): void {
   switch (method) {
     case AgentMethods.sessionPrompt: {
       const p = zPromptParams.safeParse(params);
@@ -72,7 +72,7 @@ export function agentCallSent(c: CallContext, method: string, params: unknown, s
 }
 
 /** The agent answered a request we sent. */
-export function agentCallAnswered(c: CallContext, req: PendingRequest, outcome: { ok: true; result: unknown } | { ok: false }, step: Step): void {
+export function agentCallAnswered(c: CallDeps, req: PendingRequest, outcome: { ok: true; result: unknown } | { ok: false }, step: Step): void {
   const result = outcome.ok ? outcome.result : undefined;
   switch (req.method) {
     case AgentMethods.initialize: {
@@ -141,7 +141,7 @@ export function agentCallAnswered(c: CallContext, req: PendingRequest, outcome: 
   }
 }
 
-function sessionResult(c: CallContext, sessionId: string, result: unknown, step: Step): void {
+function sessionResult(c: CallDeps, sessionId: string, result: unknown, step: Step): void {
   const r = zSessionResult.safeParse(result);
   if (!r.success) return;
   const modes = r.data.modes === undefined || r.data.modes === null ? null : zSessionModeState.safeParse(r.data.modes);

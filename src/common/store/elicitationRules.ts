@@ -5,8 +5,8 @@
  * what was answered.
  */
 import type { Action } from './actions';
-import type { ApplyContext } from './context';
-import { touchOf } from './context';
+import type { StepDeps } from './stepDeps';
+import { touchOf } from './stepDeps';
 import type { EntryTable } from './entryTable';
 import { newStats, touchStats } from './stats';
 
@@ -15,18 +15,18 @@ type Of<K extends Action['kind']> = Extract<Action, { kind: K }>;
 export class ElicitationRules {
   constructor(private readonly table: EntryTable) {}
 
-  asked(a: Of<'elicitation_asked'>, ctx: ApplyContext): void {
+  asked(a: Of<'elicitation_asked'>, ctx: StepDeps): void {
     this.table.append({ kind: 'elicitation', ...a.ask, status: 'pending', answer: null, completed: false, provenance: 'live', stats: newStats(touchOf(ctx, 0, false)) }, ctx);
   }
 
-  answered(a: Of<'elicitation_answered'>, ctx: ApplyContext): void {
+  answered(a: Of<'elicitation_answered'>, ctx: StepDeps): void {
     const i = this.table.indexOfKey(a.key);
     const e = i === undefined ? undefined : this.table.elicitation(i);
     if (i === undefined || !e || e.status !== 'pending') return;
     this.table.replace(i, { ...e, status: a.status, answer: a.answer, stats: touchStats(e.stats, touchOf(ctx, 0, false)) }, ctx);
   }
 
-  completed(elicitationId: string, ctx: ApplyContext): void {
+  completed(elicitationId: string, ctx: StepDeps): void {
     for (let i = this.table.length - 1; i >= 0; i--) {
       const e = this.table.elicitation(i);
       if (!e || e.elicitationId !== elicitationId || e.completed) continue;

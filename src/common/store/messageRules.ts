@@ -7,7 +7,7 @@ import type { ContentBlock, Meta } from '../protocol/content';
 import { PROTOCOL_V2 } from '../protocol/methods';
 import type { ChunkKind, ContentChunk, MessageUpsertKind } from '../protocol/updates';
 import { appendBlock, blockText, isPlainText, TextTail, textOf } from './content';
-import { type ApplyContext, type Bookkeeping, type EchoState, touchOf } from './context';
+import { type StepDeps, type Bookkeeping, type EchoState, touchOf } from './stepDeps';
 import type { EntryTable } from './entryTable';
 import type { MessageEntry, MessageKind } from './model';
 import type { ReplayWindow } from './replayWindow';
@@ -34,7 +34,7 @@ export class MessageRules {
     private readonly replay: ReplayWindow,
   ) {}
 
-  chunk(chunkKind: ChunkKind, chunk: ContentChunk, ctx: ApplyContext): void {
+  chunk(chunkKind: ChunkKind, chunk: ContentChunk, ctx: StepDeps): void {
     const kind = CHUNK_TO_KIND[chunkKind];
     const { content: block, messageId: id } = chunk;
     // An empty text chunk opens nothing and changes nothing (agents send "" at block starts and with usage _meta).
@@ -84,7 +84,7 @@ export class MessageRules {
   }
 
   /** A new message whose id already names a message of another kind: kept apart (ids are scoped by kind), reported. */
-  private warnReuse(update: string, kind: MessageKind, id: string, ctx: ApplyContext): void {
+  private warnReuse(update: string, kind: MessageKind, id: string, ctx: StepDeps): void {
     const other = this.table.kindWithMessageId(id, ALL_KINDS.filter((k) => k !== kind));
     if (other !== undefined) ctx.diagnostic('warning', `${update}: messageId '${id}' already names an entry of kind ${other}; kept as a separate ${kind} (message ids are scoped by kind)`);
   }
@@ -99,7 +99,7 @@ export class MessageRules {
    * A user chunk while the local prompt awaits its echo: repeated text is absorbed (and the echo's id
    * adopted) instead of shown twice. Returns false when the chunk is not for the local prompt.
    */
-  private echoChunk(echo: EchoState, id: string | null, block: ContentBlock, ctx: ApplyContext): boolean {
+  private echoChunk(echo: EchoState, id: string | null, block: ContentBlock, ctx: StepDeps): boolean {
     const book = this.book;
     const index = this.table.indexOfKey(echo.key);
     const e = index === undefined ? undefined : this.table.message(index);
@@ -132,7 +132,7 @@ export class MessageRules {
   }
 
   /** v2 `user_message` / `agent_message` / `agent_thought`: a whole-message upsert (omitted = unchanged, null = clear). */
-  upsert(upsertKind: MessageUpsertKind, u: MessageUpsert, ctx: ApplyContext): void {
+  upsert(upsertKind: MessageUpsertKind, u: MessageUpsert, ctx: StepDeps): void {
     const kind: MessageKind = upsertKind;
     const book = this.book;
     if (kind !== 'user_message') book.echo = null;
@@ -174,7 +174,7 @@ export class MessageRules {
   private unanswered: { readonly key: string; readonly content: string } | null = null;
 
   /** Client->agent `session/prompt`: the user's prompt is shown at once and waits for the agent's echo. */
-  localPrompt(content: readonly ContentBlock[], ctx: ApplyContext): void {
+  localPrompt(content: readonly ContentBlock[], ctx: StepDeps): void {
     const text = textOf(content);
     const same = JSON.stringify(content);
     const last = this.table.at(this.table.length - 1);
@@ -199,7 +199,7 @@ export class MessageRules {
   }
 
   /** The `session/prompt` response: v2 names the accepted user message, which the local prompt adopts. */
-  promptAnswered(localKey: string | null, messageId: string | null, ctx: ApplyContext): void {
+  promptAnswered(localKey: string | null, messageId: string | null, ctx: StepDeps): void {
     this.book.echo = null;
     if (this.unanswered?.key === localKey) this.unanswered = null;
     if (localKey === null || messageId === null) return;

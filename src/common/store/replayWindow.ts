@@ -43,7 +43,7 @@
  */
 import type { ContentBlock } from '../protocol/content';
 import { appendBlock, blockText, textOf } from './content';
-import { type ApplyContext, touchOf } from './context';
+import { type StepDeps, touchOf } from './stepDeps';
 import type { EntryTable } from './entryTable';
 import type { Entry, MessageKind, Provenance, ToolCallEntry } from './model';
 import type { PersistedReplay } from './persisted';
@@ -112,7 +112,7 @@ export class ReplayWindow {
   // ---- messages ---------------------------------------------------------------------------------
 
   /** A replayed chunk. Returns the prior entry it was applied to, or -1 when the message rules handle it. */
-  chunk(kind: MessageKind, id: string | null, block: ContentBlock, ctx: ApplyContext): number {
+  chunk(kind: MessageKind, id: string | null, block: ContentBlock, ctx: StepDeps): number {
     const r = this.state;
     if (!r) return -1;
     const cur = r.current;
@@ -156,7 +156,7 @@ export class ReplayWindow {
    * A whole replayed message that fits a shown message ahead while the open replayed message is unmatched:
    * it starts that shown message (the replay had no id to separate the two). Undefined when it does not.
    */
-  private startsShown(kind: MessageKind, id: string | null, block: ContentBlock, ctx: ApplyContext): number | undefined {
+  private startsShown(kind: MessageKind, id: string | null, block: ContentBlock, ctx: StepDeps): number | undefined {
     const r = this.state;
     const want = squash(blockText(block));
     if (!r || want.length < 8) return undefined;
@@ -180,14 +180,14 @@ export class ReplayWindow {
   }
 
   /** Rule 5's exception: the chunk is reported, not shown. */
-  private hide(kind: MessageKind, block: ContentBlock, ctx: ApplyContext): number {
+  private hide(kind: MessageKind, block: ContentBlock, ctx: StepDeps): number {
     const text = blockText(block).replace(/\s+/g, ' ').trim();
     ctx.diagnostic('warning', `replayed ${kind} matches nothing shown and is kept out of the transcript (history the user never saw): ${text.length > 120 ? `${text.slice(0, 120)}…` : text}`);
     return HIDDEN;
   }
 
   /** A replayed v2 message upsert. Returns the prior entry it was applied to, or -1 when the message rules handle it. */
-  upsert(kind: MessageKind, u: { readonly messageId: string; readonly content?: readonly ContentBlock[] | null }, ctx: ApplyContext): number {
+  upsert(kind: MessageKind, u: { readonly messageId: string; readonly content?: readonly ContentBlock[] | null }, ctx: StepDeps): number {
     const r = this.state;
     if (!r) return -1;
     r.current = null;
@@ -213,7 +213,7 @@ export class ReplayWindow {
    * Applies a chunk to the prior message at `index`: confirms prior text, moves on to the next prior
    * message when the replay merged them (`mayMove`), or from the first difference on appends the replay's text.
    */
-  private consume(index: number, block: ContentBlock, mayMove: boolean, ctx: ApplyContext): number {
+  private consume(index: number, block: ContentBlock, mayMove: boolean, ctx: StepDeps): number {
     const r = this.state;
     const e = this.table.message(index);
     if (!r || !e) return -1;
@@ -261,7 +261,7 @@ export class ReplayWindow {
     return index;
   }
 
-  private adoptMessageId(index: number, id: string, ctx: ApplyContext): void {
+  private adoptMessageId(index: number, id: string, ctx: StepDeps): void {
     const e = this.table.message(index);
     if (!e || e.messageId === id || this.table.indexOfMessageId(e.kind, id) !== undefined) return;
     this.table.replace(index, { ...e, messageId: id }, ctx);
@@ -270,7 +270,7 @@ export class ReplayWindow {
   // ---- tool calls -------------------------------------------------------------------------------
 
   /** A replayed tool-call update: its prior entry (by id, else by alignment), or -1. `known` is the id's index. */
-  toolCall(toolCallId: string, known: number | undefined, hint: ToolHint, ctx: ApplyContext): number {
+  toolCall(toolCallId: string, known: number | undefined, hint: ToolHint, ctx: StepDeps): number {
     const r = this.state;
     if (!r) return known ?? -1;
     r.current = null;

@@ -8,7 +8,7 @@
  */
 import type { Action } from './actions';
 import { assertNever } from '../util/guards';
-import type { ApplyContext, Bookkeeping, EchoState } from './context';
+import type { StepDeps, Bookkeeping, EchoState } from './stepDeps';
 import { EntryTable } from './entryTable';
 import { MessageRules } from './messageRules';
 import type { AvailableCommand, ConfigOption, Entry, PlanEntry, SessionMode, SessionState, TerminalState, Usage } from './model';
@@ -18,7 +18,7 @@ import { ToolCallRules } from './toolCallRules';
 import { ElicitationRules } from './elicitationRules';
 import { modeFromConfig } from '../modes';
 
-export type { ApplyContext } from './context';
+export type { StepDeps } from './stepDeps';
 
 /** Reducer bookkeeping that is not part of the visible state but must survive save/restore. */
 export interface SessionInternals {
@@ -88,7 +88,7 @@ export class Session {
     this.replay.state = internals.replay;
   }
 
-  apply(a: Action, ctx: ApplyContext): void {
+  apply(a: Action, ctx: StepDeps): void {
     switch (a.kind) {
       case 'chunk':
         return this.messages.chunk(a.chunkKind, a.chunk, ctx);
@@ -198,7 +198,7 @@ export class Session {
    * a new entry of this session with its own key (keys are minted at the append point, never shared);
    * a tool call's `parentKey` follows its message to the copy.
    */
-  private forked(entries: readonly Entry[], ctx: ApplyContext): void {
+  private forked(entries: readonly Entry[], ctx: StepDeps): void {
     if (this.table.length > 0) return;
     const keys = new Map<string, string>();
     for (const { key, ...e } of entries) {
@@ -218,7 +218,7 @@ export class Session {
     return ['currentModeId'];
   }
 
-  private changed(ctx: ApplyContext, fields: (keyof SessionState)[]): void {
+  private changed(ctx: StepDeps, fields: (keyof SessionState)[]): void {
     ctx.changes.push({ type: 'sessionChanged', sessionId: this.sessionId, fields });
   }
 }

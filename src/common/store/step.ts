@@ -1,14 +1,14 @@
 /**
- * One reduction step: the context every rule gets while the store applies one message or client event
+ * One reduction step: what every rule gets while the store applies one message or client event
  * (its capture line, clock, wire version, the session it touched) and the changes it collects. Its own file
  * so the rules outside the store class (agentCalls.ts) can take it without importing the store.
  */
 import type { ProtocolVersion } from '../protocol/methods';
 import type { StoreChange } from './changes';
-import type { ApplyContext } from './context';
+import type { StepDeps } from './stepDeps';
 import type { Diagnostic } from './model';
 
-export class Step implements ApplyContext {
+export class Step implements StepDeps {
   readonly changes: StoreChange[] = [];
   sessionId: string | undefined;
   constructor(

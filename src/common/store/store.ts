@@ -10,7 +10,7 @@
 import { AgentMethods, ClientMethods, PROTOCOL_V1, PROTOCOL_V2, type ProtocolVersion } from '../protocol/methods';
 import { parseSessionUpdate, zToolCallPatch } from '../protocol/updates';
 import type { Action } from './actions';
-import { agentCallAnswered, agentCallSent, type CallContext } from './agentCalls';
+import { agentCallAnswered, agentCallSent, type CallDeps } from './agentCalls';
 import type { Direction, StoreChange } from './changes';
 import { chunkFor } from './fastPath';
 import type { Diagnostic, Entry, SessionState } from './model';
@@ -60,7 +60,7 @@ export class MessageStore {
   private readonly v2Terminals = new TerminalUpdateDecoder();
 
   /** What the rules of our own calls to the agent (agentCalls.ts) may read and do. */
-  private readonly calls: CallContext = {
+  private readonly calls: CallDeps = {
     protocolVersion: () => this.protocolVersion,
     negotiated: (v) => (this.protocolVersion = v),
     sessionFor: (sessionId, step) => this.sessionFor(sessionId, step),

@@ -6,7 +6,7 @@ import type { Meta, ToolCallContent } from '../protocol/content';
 import { META_TERMINAL_OUTPUT_KEYS } from '../toolOutput';
 import { PROTOCOL_V2 } from '../protocol/methods';
 import type { ToolCallPatch } from '../protocol/updates';
-import { type ApplyContext, type Bookkeeping, touchOf } from './context';
+import { type StepDeps, type Bookkeeping, touchOf } from './stepDeps';
 import type { EntryTable } from './entryTable';
 import type { MessageKind, ToolCallEntry } from './model';
 import { KEPT_FIELDS, type ReplayWindow } from './replayWindow';
@@ -45,7 +45,7 @@ export class ToolCallRules {
   ) {}
 
   /** `tool_call`: a full snapshot (a repeated one for a known id resets what it omits). */
-  toolCall(t: ToolCallPatch & { title: string }, ctx: ApplyContext): void {
+  toolCall(t: ToolCallPatch & { title: string }, ctx: StepDeps): void {
     const index = this.begin(t, ctx);
     const fields = toolCallFields(t, t._meta ?? null);
     const bytes = utf8Length(JSON.stringify(fields.content));
@@ -55,7 +55,7 @@ export class ToolCallRules {
   }
 
   /** `tool_call_update` (upsert) or a permission request's `toolCall`. v1: absent/null keep; v2: null clears. */
-  patch(p: ToolCallPatch, ctx: ApplyContext, isUpdate: boolean): void {
+  patch(p: ToolCallPatch, ctx: StepDeps, isUpdate: boolean): void {
     const v2 = ctx.version === PROTOCOL_V2;
     const index = this.begin(p, ctx);
     const bytes = p.content ? utf8Length(JSON.stringify(p.content)) : 0;
@@ -87,7 +87,7 @@ export class ToolCallRules {
   }
 
   /** v2 `tool_call_content_chunk`: one more content item. */
-  contentChunk(toolCallId: string, item: ToolCallContent, ctx: ApplyContext): void {
+  contentChunk(toolCallId: string, item: ToolCallContent, ctx: StepDeps): void {
     const index = this.begin({ toolCallId }, ctx);
     const bytes = utf8Length(JSON.stringify(item));
     const e = index < 0 ? undefined : this.table.toolCall(index);
@@ -105,7 +105,7 @@ export class ToolCallRules {
    * A later update from the agent still wins (it knows what it did), except `failed`, which is how agents
    * say the refused call did not run.
    */
-  rejected(toolCallId: string, ctx: ApplyContext): void {
+  rejected(toolCallId: string, ctx: StepDeps): void {
     const i = this.table.indexOfToolCallId(toolCallId);
     const e = i === undefined ? undefined : this.table.toolCall(i);
     if (i === undefined || !e || FINISHED.has(e.status)) return;
@@ -113,7 +113,7 @@ export class ToolCallRules {
   }
 
   /** The user's cancel: every tool call not yet finished becomes `cancelled` (provenance unchanged). */
-  cancel(ctx: ApplyContext): void {
+  cancel(ctx: StepDeps): void {
     this.book.echo = null;
     const t = this.table;
     for (let i = 0; i < t.length; i++) {
@@ -124,7 +124,7 @@ export class ToolCallRules {
   }
 
   /** Any tool-call update ends the prompt's echo and the open message; returns the tool call's index or -1. */
-  private begin(p: Pick<ToolCallPatch, 'toolCallId'> & Partial<ToolCallPatch>, ctx: ApplyContext): number {
+  private begin(p: Pick<ToolCallPatch, 'toolCallId'> & Partial<ToolCallPatch>, ctx: StepDeps): number {
     this.book.echo = null;
     this.book.open = -1;
     const known = this.table.indexOfToolCallId(p.toolCallId);
@@ -143,7 +143,7 @@ export class ToolCallRules {
   }
 
   /** Every new tool call, whichever update announced it, gets the same bookkeeping here. */
-  private append(fields: ToolCallFields, parentKey: string | null, bytes: number, chunk: boolean, ctx: ApplyContext): void {
+  private append(fields: ToolCallFields, parentKey: string | null, bytes: number, chunk: boolean, ctx: StepDeps): void {
     this.table.append(
       {
         kind: 'tool_call',
@@ -166,7 +166,7 @@ export class ToolCallRules {
   }
 
   /** A changed tool call: new field values, its message link if the update names one, status history, counters. */
-  private update(index: number, e: ToolCallEntry, incoming: Partial<ToolCallFields>, messageId: string | null | undefined, bytes: number, chunk: boolean, ctx: ApplyContext): void {
+  private update(index: number, e: ToolCallEntry, incoming: Partial<ToolCallFields>, messageId: string | null | undefined, bytes: number, chunk: boolean, ctx: StepDeps): void {
     const known = this.replay.active ? this.keepKnown(index, e, incoming) : incoming;
     // An agent reports a refused tool call as `failed` (it did not run); the user's refusal is the
     // better word for it. `completed` still wins: the agent knows what it did.

@@ -23,7 +23,7 @@ export interface SpawnRequest {
   readonly shellLine?: boolean;
 }
 
-export interface SpawnContext {
+export interface SpawnHost {
   readonly platform: SpawnPlatform;
   /** The file a command name runs (PATH, and PATHEXT on Windows), or undefined when there is none. */
   readonly resolve: (command: string) => string | undefined;
@@ -48,7 +48,7 @@ const DIRECT_ON_WINDOWS = /\.(?:exe|com)$/i;
 /** cmd.exe ends a command line at these; they cannot be quoted. */
 const UNQUOTABLE = /[\r\n\0]/;
 
-export function planSpawn(req: SpawnRequest, ctx: SpawnContext): SpawnPlan {
+export function planSpawn(req: SpawnRequest, ctx: SpawnHost): SpawnPlan {
   const win = ctx.platform === 'win32';
   const comspec = ctx.comspec ?? 'cmd.exe';
   if (req.shellLine) {

@@ -230,7 +230,7 @@ function describe(msg: Message): string {
   return m.id !== undefined ? ` (response #${String(m.id)})` : '';
 }
 
-export interface RequestContext {
+export interface RequestMeta {
   /** Aborted when the peer sends `$/cancel_request` for this request or the connection closes. */
   readonly signal: AbortSignal;
   readonly requestId: string | number | undefined;
@@ -249,7 +249,7 @@ export function onAcpRequest<S extends z.ZodType, R>(
   acp: AcpConnection,
   method: string,
   schema: S,
-  handler: (params: z.infer<S>, ctx: RequestContext) => Promise<R> | R,
+  handler: (params: z.infer<S>, ctx: RequestMeta) => Promise<R> | R,
 ): void {
   acp.connection.onRequest(method, async (raw: unknown, token: CancellationToken) => {
     const requestId = acp.cancellation.requestIdOf(token);

@@ -4,14 +4,14 @@ import { describe, it } from 'node:test';
 import bundled from '../../../src/common/agents/catalog.json';
 import { launchPlan, parseCatalog, PLATFORMS } from '../../../src/common/agents/registry';
 import { pathCandidates } from '../../../src/node/findOnPath';
-import { planSpawn, type SpawnContext } from '../../../src/node/process/spawnPlan';
+import { planSpawn, type SpawnHost } from '../../../src/node/process/spawnPlan';
 import { argv, cmdPass } from './cmdExe';
 
 const agent = (distribution: unknown) => parseCatalog({ version: '1', agents: [{ id: 'x', name: 'X', version: '1', description: 'd', distribution }] }).agents[0]!;
 const archive = (key: string) => ({ archive: `https://example.invalid/${key}.zip`, cmd: key.startsWith('windows') ? '.\\goose.exe' : './goose', args: ['acp'] });
 
 const FILES = new Set(['c:\\node\\npx.cmd', 'c:\\uv\\uvx.exe', 'c:\\bin\\goose.exe']);
-const win: SpawnContext = { platform: 'win32', comspec: 'cmd.exe', resolve: (c) => pathCandidates(c, { Path: 'C:\\node;C:\\uv;C:\\bin', PATHEXT: '.EXE;.CMD' }, 'win32').find((f) => FILES.has(f.toLowerCase())) };
+const win: SpawnHost = { platform: 'win32', comspec: 'cmd.exe', resolve: (c) => pathCandidates(c, { Path: 'C:\\node;C:\\uv;C:\\bin', PATHEXT: '.EXE;.CMD' }, 'win32').find((f) => FILES.has(f.toLowerCase())) };
 
 describe('catalog launch', () => {
   it('picks the archive for the platform and arch, falling back to x86_64 only where the OS emulates it', () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { findOnPath, pathCandidates, resolveCommand, type FileProbe } from '../../../src/node/findOnPath';
-import { planSpawn, UnsafeArgumentError, type SpawnContext } from '../../../src/node/process/spawnPlan';
+import { planSpawn, UnsafeArgumentError, type SpawnHost } from '../../../src/node/process/spawnPlan';
 import { killTree, treeKillPlan } from '../../../src/node/process/processTree';
 import { argument as quoteArgument } from 'cross-spawn/lib/util/escape';
 import { argv, cmdPass } from './cmdExe';
@@ -11,7 +11,7 @@ const USER_NPM = 'C:\\Users\\Ann O\'Neil\\AppData\\Roaming\\npm';
 /** A Windows machine: npx and gemini are .cmd shims, node and uvx real programs. Names are case-insensitive. */
 const FILES = new Set([`${NODE_DIR}\\node.exe`, `${NODE_DIR}\\npx.cmd`, `${USER_NPM}\\gemini.cmd`, 'C:\\Users\\me\\.local\\bin\\uvx.exe', 'C:\\tools\\run agent.bat'].map((f) => f.toLowerCase()));
 const ENV = { Path: `${NODE_DIR};${USER_NPM};C:\\Users\\me\\.local\\bin`, PATHEXT: '.COM;.EXE;.BAT;.CMD' };
-const win: SpawnContext = {
+const win: SpawnHost = {
   platform: 'win32',
   comspec: 'C:\\Windows\\system32\\cmd.exe',
   resolve: (c) => pathCandidates(c, ENV, 'win32', 'C:\\ws').find((f) => FILES.has(f.toLowerCase())),

@@ -1,5 +1,5 @@
 /**
- * What the rule modules share: the reducer step's context (the store supplies it per ingested message)
+ * What the rule modules share: the reducer step's dependencies (the store supplies it per ingested message)
  * and the session's bookkeeping that is not visible state but must survive save/restore.
  */
 import type { ProtocolVersion } from '../protocol/methods';
@@ -8,7 +8,7 @@ import type { Diagnostic } from './model';
 import type { Touch } from './stats';
 
 /** Everything a reducer step needs from the store. */
-export interface ApplyContext extends ChangeSink {
+export interface StepDeps extends ChangeSink {
   readonly line: number | undefined;
   readonly now: number;
   readonly version: ProtocolVersion;
@@ -32,6 +32,6 @@ export interface Bookkeeping {
   lastAgentKey: string | null;
 }
 
-export function touchOf(ctx: ApplyContext, bytes: number, chunk: boolean): Touch {
+export function touchOf(ctx: StepDeps, bytes: number, chunk: boolean): Touch {
   return { line: ctx.line, now: ctx.now, bytes, chunk };
 }
