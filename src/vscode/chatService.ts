@@ -12,7 +12,7 @@
  */
 import * as vscode from 'vscode';
 import path from 'node:path';
-import { allAgents, demoAgent, findAgent, type AgentConfig, type Settings } from '../common/config/settings';
+import { allAgents, demoAgent, findAgent, newChatAgentId, type AgentConfig, type Settings } from '../common/config/settings';
 import { createChatStatus, pickAgent, readSettings } from './chatChrome';
 import { ChatIndex, isChatId, parseChatIndex, type ChatOrigin, type ChatRecord } from '../common/chats/chatIndex';
 import { Disposable, Emitter, type Event } from '../common/util/lifecycle';
@@ -42,8 +42,8 @@ export class ChatService extends Disposable {
   private readonly focusedTree: FocusedTree;
   private readonly files: FileAccess;
   private settingsValue: Settings;
-  /** The agent new chats start with (ACP: Select Agent, the status bar). */
-  private selectedAgentId: string;
+  /** The agent the user last picked or focused; new chats start with it while the settings name it. */
+  private pickedAgentId: string;
   private indexValue: ChatIndex | undefined;
   private readonly live: LiveChats;
   private readonly views: ChatViews;
@@ -68,7 +68,7 @@ export class ChatService extends Disposable {
     super();
     this.log = this.register(vscode.window.createOutputChannel('ACP Chat', { log: true }));
     this.settingsValue = readSettings(this.log);
-    this.selectedAgentId = this.settingsValue.defaultAgent;
+    this.pickedAgentId = this.settingsValue.defaultAgent;
     this.docs = this.register(new VirtualDocuments());
     const follow = { enabled: () => this.settingsValue.openEditedFiles, chatColumn: () => this.views.focusedTab()?.panel.viewColumn };
     this.files = new FileAccess(this.log, follow, () => this.settingsValue.outsideWorkspace);
@@ -130,7 +130,6 @@ export class ChatService extends Disposable {
   get settings(): Settings {
     return this.settingsValue;
   }
-
 
   agents(): AgentConfig[] {
     return allAgents(this.settingsValue, demoAgent(process.execPath, this.context.asAbsolutePath(path.join('dist', 'demo-agent.js'))));
@@ -284,6 +283,8 @@ export class ChatService extends Disposable {
     this.updateStatus();
   }
 
+  /** The agent new chats start with (ACP: Select Agent, the status bar). */
+  private get selectedAgentId(): string { return newChatAgentId(this.agents(), this.pickedAgentId, this.settingsValue.defaultAgent); }
   /** The agent the next new chat starts with; "ACP: Check Agent" checks this one. */
   selectedAgent = (): AgentConfig | undefined => findAgent(this.agents(), this.selectedAgentId);
 
@@ -299,7 +300,7 @@ export class ChatService extends Disposable {
       void vscode.window.showErrorMessage(`No agent with id '${noticeText(agentId)}' (see the acpChat.agents setting).`);
       return;
     }
-    this.selectedAgentId = agentId;
+    this.pickedAgentId = agentId;
     if (this.focusedChat?.agent.id === agentId) return this.updateStatus();
     const hadTab = this.views.focusedTab() !== undefined;
     const target = this.chatIndex.lastFocused((c) => c.agentId === agentId) ?? this.chatIndex.create(agentId, Date.now());
@@ -332,7 +333,7 @@ export class ChatService extends Disposable {
 
   private focusChanged(): void {
     const session = this.focusedChat;
-    if (session) this.selectedAgentId = session.agent.id;
+    if (session) this.pickedAgentId = session.agent.id;
     this.showFocusedInTree();
     this.updateStatus();
     this.focusEmitter.fire(session);

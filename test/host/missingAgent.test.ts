@@ -44,4 +44,26 @@ suite('A chat whose agent is missing', () => {
     assert.strictEqual(session.agent.name, 'Later Agent');
     reopened.panel.dispose();
   });
+
+  test('New Chat after the focused chat\'s agent was removed starts the default agent', async () => {
+    const a = await api();
+    const ext = vscode.extensions.getExtension('acp-chat.acp-chat');
+    assert.ok(ext);
+    const gone = { id: 'gone', name: 'Gone Agent', command: process.execPath, args: [path.join(ext.extensionPath, 'dist', 'demo-agent.js')], env: { ELECTRON_RUN_AS_NODE: '1' } };
+    const others = Array.isArray(before) ? before : [];
+    await config().update('agents', [...others, gone], vscode.ConfigurationTarget.Global);
+    const first = await a.service.openChat({ agentId: 'gone', newChat: true });
+    const chatId = first.chatId;
+    assert.ok(chatId);
+    await until(() => a.service.chat(chatId)?.turnState === 'idle', 30_000, 'the chat started with its agent');
+    await config().update('agents', others, vscode.ConfigurationTarget.Global);
+    await a.service.deleteChat(chatId);
+    // The deleted chat was the last focused one, so "gone" was the picked agent; it must not be used.
+    const next = await a.service.newChat();
+    await next.whenReady();
+    const nextId = next.chatId;
+    assert.ok(nextId);
+    assert.strictEqual(a.service.chat(nextId)?.agent.id, a.service.settings.defaultAgent);
+    await a.service.deleteChat(nextId);
+  });
 });

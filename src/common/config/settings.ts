@@ -162,3 +162,11 @@ export function allAgents(settings: Settings, demo: AgentConfig): AgentConfig[] 
 export function findAgent(agents: readonly AgentConfig[], id: string): AgentConfig | undefined {
   return agents.find((a) => a.id === id);
 }
+
+/**
+ * The agent a new chat starts with: the one the user last picked or focused while the settings still name
+ * it, else the default (a chat of an agent since removed from the settings must not make every New Chat fail).
+ */
+export function newChatAgentId(agents: readonly AgentConfig[], picked: string, defaultAgent: string): string {
+  return findAgent(agents, picked) ? picked : defaultAgent;
+}

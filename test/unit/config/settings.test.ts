@@ -2,7 +2,7 @@ import { describe, it, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { allAgents, demoAgent, findAgent, parseSettings, USER_ONLY_SETTINGS, userScopedSettings, type InspectedSetting } from '../../../src/common/config/settings';
+import { allAgents, demoAgent, findAgent, newChatAgentId, parseSettings, USER_ONLY_SETTINGS, userScopedSettings, type InspectedSetting } from '../../../src/common/config/settings';
 import { autoAnswer, optionFor } from '../../../src/common/permissions';
 
 const from = (o: Record<string, unknown>) => (k: string) => o[k];
@@ -105,4 +105,13 @@ describe('settings that decide what an agent may do or what runs', () => {
     assert.equal(settings.defaultAgent, 'mine', 'a workspace may still pick among the user\'s agents');
     assert.deepEqual(ignored.sort(), ['agents', 'mcpServers', 'outsideWorkspace', 'permissionRules']);
   });
+});
+
+test('a new chat starts with the picked agent while the settings name it, else with the default', () => {
+  const { settings: s } = parseSettings(from({ agents: [{ id: 'later', name: 'Later', command: 'later-agent' }] }));
+  const agents = allAgents(s, demoAgent('/node', '/demo.js'));
+  assert.equal(newChatAgentId(agents, 'later', s.defaultAgent), 'later');
+  // The picked agent's entry was removed (its chat was focused last): New Chat must not fail on a missing id.
+  assert.equal(newChatAgentId(agents, 'removed', s.defaultAgent), s.defaultAgent);
+  assert.ok(findAgent(agents, s.defaultAgent), 'the default names an agent that exists');
 });
