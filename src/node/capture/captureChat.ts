@@ -1,21 +1,20 @@
 /**
- * A recorded capture (this extension's, or the agent transcripts' `{dir,msg}` format) opened read-only:
- * the lines go through the same message store as a live session, at full speed or in real time (by the
- * records' `t_ms`), into a read-only chat panel and the message tree.
+ * A chat over a recorded capture file (this extension's, or the agent transcripts' `{dir,msg}` format),
+ * read-only: no agent and no ACP session of its own. The lines go through the same message store as a
+ * live chat, at full speed or in real time (by the records' `t_ms`), and through the same panel feed
+ * (panelFeed.ts) into a read-only chat panel and the message tree (which the VS Code glue shows it in).
  */
-import { MessageStore, type StoreChange } from '../common/store';
-import type { Diagnostic, Entry, SessionState } from '../common/store/model';
-import { sessionPanelFields, type PanelState, type WebviewToHost } from '../common/webview/contract';
-import { EMPTY_PANEL } from '../common/webview/emptyPanel';
-import { parseCapture, type CaptureRecord } from '../common/debug/protocolLog';
-import { AgentBehaviour } from '../common/debug/agentBehaviour';
-import { ConformanceChecker, type Finding } from '../common/conformance';
-import { Disposable, Emitter } from '../common/util/lifecycle';
-import type { ChatModel } from './chatPanel';
-import type { TreeSource } from './messageTree';
-import { panelChangesFor, type PanelChange } from '../common/webview/panelChanges';
+import { MessageStore, type StoreChange } from '../../common/store';
+import type { Diagnostic, Entry, SessionState } from '../../common/store/model';
+import { sessionPanelFields, type PanelState, type WebviewToHost } from '../../common/webview/contract';
+import { EMPTY_PANEL } from '../../common/webview/emptyPanel';
+import { parseCapture, type CaptureRecord } from '../../common/debug/protocolLog';
+import { AgentBehaviour } from '../../common/debug/agentBehaviour';
+import { ConformanceChecker, type Finding } from '../../common/conformance';
+import { Disposable, Emitter } from '../../common/util/lifecycle';
+import { PanelSource, type ChatModel } from '../../common/webview/panelFeed';
 
-export class CaptureSession extends Disposable implements ChatModel, TreeSource {
+export class CaptureChat extends Disposable implements ChatModel {
   readonly store = new MessageStore();
   readonly behaviour = new AgentBehaviour();
   /** The conformance check over the capture's lines (line numbers are the file's, as the store's are). */
@@ -24,8 +23,8 @@ export class CaptureSession extends Disposable implements ChatModel, TreeSource 
   private next = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private shownSessionId: string | null = null;
-  private readonly changes = this.register(new Emitter<readonly PanelChange[]>());
-  readonly onDidChange = this.changes.event;
+  private readonly panel = this.register(new PanelSource());
+  readonly onDidChange = this.panel.onDidChange;
   private readonly treeChanges = this.register(new Emitter<void>());
   readonly onDidChangeTree = this.treeChanges.event;
   private readonly done = this.register(new Emitter<void>());
@@ -83,11 +82,9 @@ export class CaptureSession extends Disposable implements ChatModel, TreeSource 
     // A capture shows its first session.
     const added = this.shownSessionId === null ? changes.find((c) => c.type === 'sessionAdded') : undefined;
     if (added?.type === 'sessionAdded') this.shownSessionId = added.sessionId;
-    const s = this.shownSessionId === null ? undefined : this.store.session(this.shownSessionId);
-    const { panel } = panelChangesFor(changes, this.shownSessionId, s);
     this.treeChanges.fire();
-    if (added) this.changes.fire([{ type: 'reset' }]);
-    else if (panel.length) this.changes.fire(panel);
+    if (added) this.panel.reset();
+    else this.panel.storeChanged(changes, this.shownSessionId, () => (this.shownSessionId === null ? undefined : this.store.session(this.shownSessionId)));
   }
 
   sessions(): readonly SessionState[] {

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { CaptureSession } from '../../../src/vscode/captureSession';
+import { CaptureChat } from '../../../src/node/capture/captureChat';
 import type { PanelChange } from '../../../src/common/webview/panelChanges';
 
 const ui = { openLink() {}, openLocation() {}, copy() {}, openDiff() {} };
@@ -17,7 +17,7 @@ const transcript = (name: string) => {
 test('a real agent capture plays into a read-only transcript and the tree', (t) => {
   const text = transcript('claude');
   if (!text) return t.skip('shared transcripts not present');
-  const c = new CaptureSession('claude.jsonl', text, ui);
+  const c = new CaptureChat('claude.jsonl', text, ui);
   let finished = false;
   c.onDidFinish(() => (finished = true));
   c.playAll();
@@ -42,7 +42,7 @@ test('real-time replay paces lines by t_ms and emits incremental changes', async
     { t_ms: 2, dir: 'agent->client', msg: { jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Hel' } } } } },
     { t_ms: 30, dir: 'agent->client', msg: { jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'lo' } } } } },
   ];
-  const c = new CaptureSession('x', lines.map((l) => JSON.stringify(l)).join('\n') + '\n', ui);
+  const c = new CaptureChat('x', lines.map((l) => JSON.stringify(l)).join('\n') + '\n', ui);
   const changes: PanelChange[] = [];
   c.onDidChange((x) => changes.push(...x));
   const done = new Promise<void>((r) => c.onDidFinish(() => r()));
