@@ -13,9 +13,19 @@ import { AgentBehaviour } from '../../common/debug/agentBehaviour';
 import { ConformanceChecker, type Finding } from '../../common/conformance';
 import { Disposable, Emitter } from '../../common/util/lifecycle';
 import { PanelSource, type ChatModel } from '../../common/webview/panelFeed';
+import { restoreChanges } from '../../common/changes/persist';
+import { sessionViews, type ChangeSetView } from '../../common/changes/view';
+import { isRecord } from '../../common/util/guards';
+import { AgentMethods } from '../../common/protocol/methods';
 
 export class CaptureChat extends Disposable implements ChatModel {
-  readonly store = new MessageStore();
+  /**
+   * The store's clock is the recording's (each record's `t_ms`, from when the capture was opened), so a
+   * thought's "Thought for N s" is what it was live, however fast the capture is played.
+   */
+  readonly store = new MessageStore({ now: () => this.recordedAt });
+  private readonly openedAt = Date.now();
+  private recordedAt = this.openedAt;
   readonly behaviour = new AgentBehaviour();
   /** The conformance check over the capture's lines (line numbers are the file's, as the store's are). */
   readonly conformance = new ConformanceChecker();
@@ -65,6 +75,7 @@ export class CaptureChat extends Disposable implements ChatModel {
   private step(): void {
     const line = this.next + 1;
     const r = this.records[this.next++];
+    if (typeof r?.t_ms === 'number') this.recordedAt = this.openedAt + r.t_ms;
     if (r) this.conformance.observeRecord(r, line);
     if (this.finished) this.conformance.finish();
     if (r === null || r === undefined) {
@@ -83,8 +94,26 @@ export class CaptureChat extends Disposable implements ChatModel {
     const added = this.shownSessionId === null ? changes.find((c) => c.type === 'sessionAdded') : undefined;
     if (added?.type === 'sessionAdded') this.shownSessionId = added.sessionId;
     this.treeChanges.fire();
-    if (added) this.panel.reset();
-    else this.panel.storeChanged(changes, this.shownSessionId, () => (this.shownSessionId === null ? undefined : this.store.session(this.shownSessionId)));
+    if (added) return this.panel.reset();
+    this.panel.storeChanged(changes, this.shownSessionId, () => (this.shownSessionId === null ? undefined : this.store.session(this.shownSessionId)));
+    // The live chat's Changes review recorded its summaries: show them as it did.
+    if (changes.some((c) => c.type === 'changesRecorded')) this.panel.fire(this.changeSets().map((set) => ({ type: 'changeSet', id: set.id, set })));
+  }
+
+  /** The Changes summaries the store holds for the shown session, paths relative to its folder as the live chat shows them. */
+  private changeSets(): ChangeSetView[] {
+    const cwd = this.cwd();
+    const shown = (p: string) => (cwd && (p.startsWith(cwd + '/') || p.startsWith(cwd + '\\')) ? p.slice(cwd.length + 1) : p);
+    return sessionViews(restoreChanges(this.store.changes()).state, this.shownSessionId, shown);
+  }
+
+  /** The folder the capture's first session ran in (from its session/new or session/load). */
+  private cwd(): string | null {
+    for (const r of this.records) {
+      const params = r && isRecord(r.msg) && (r.msg['method'] === AgentMethods.sessionNew || r.msg['method'] === AgentMethods.sessionLoad) ? r.msg['params'] : undefined;
+      if (isRecord(params) && typeof params['cwd'] === 'string') return params['cwd'].replace(/[\\/]+$/, '');
+    }
+    return null;
   }
 
   sessions(): readonly SessionState[] {
@@ -117,6 +146,7 @@ export class CaptureChat extends Disposable implements ChatModel {
         canFork: false,
         ...sessionPanelFields(s),
         notices: this.store.notices(this.shownSessionId),
+        changeSets: this.changeSets(),
       },
     };
   }

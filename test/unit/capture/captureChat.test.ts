@@ -55,3 +55,19 @@ test('real-time replay paces lines by t_ms and emits incremental changes', async
   assert.ok(changes.some((x) => x.type === 'updated' && x.appendedText === 'lo'));
   c.dispose();
 });
+
+test('a thought lasts as long as it did when recorded, however fast the capture plays', () => {
+  const chunk = (t_ms: number, text: string) => ({ t_ms, dir: 'agent->client', msg: { jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's', update: { sessionUpdate: 'agent_thought_chunk', messageId: 't', content: { type: 'text', text } } } } });
+  const lines = [
+    { t_ms: 0, dir: 'client->agent', msg: { jsonrpc: '2.0', id: 1, method: 'session/new', params: { cwd: '/', mcpServers: [] } } },
+    { t_ms: 1, dir: 'agent->client', msg: { jsonrpc: '2.0', id: 1, result: { sessionId: 's' } } },
+    chunk(1000, 'Thinking'),
+    chunk(13_000, ' hard'),
+  ];
+  const c = new CaptureChat('x', lines.map((l) => JSON.stringify(l)).join('\n') + '\n', ui);
+  c.playAll();
+  const thought = c.snapshot().entries[0];
+  assert.ok(thought?.kind === 'agent_thought');
+  assert.equal(thought.stats.lastSeen - thought.stats.firstSeen, 12_000);
+  c.dispose();
+});
