@@ -2,6 +2,7 @@
  * The shape of the message store's state. Everything here is plain JSON so a state can be saved,
  * restored, posted to the webview and printed by `cli reduce` without conversion.
  *
+ * The entry types are derived from their saved form's zod schemas (entrySchema.ts), so they exist once.
  * Entries are immutable values: an update replaces the entry object, so "did this entry change?"
  * is a reference comparison. A session's entry list is append-only and owned by the store.
  */
