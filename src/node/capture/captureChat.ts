@@ -19,13 +19,13 @@ import { isRecord } from '../../common/util/guards';
 import { AgentMethods } from '../../common/protocol/methods';
 
 export class CaptureChat extends Disposable implements ChatModel {
+  private readonly openedAt = Date.now();
+  private recordedAt = this.openedAt;
   /**
    * The store's clock is the recording's (each record's `t_ms`, from when the capture was opened), so a
    * thought's "Thought for N s" is what it was live, however fast the capture is played.
    */
   readonly store = new MessageStore({ now: () => this.recordedAt });
-  private readonly openedAt = Date.now();
-  private recordedAt = this.openedAt;
   readonly behaviour = new AgentBehaviour();
   /** The conformance check over the capture's lines (line numbers are the file's, as the store's are). */
   readonly conformance = new ConformanceChecker();
