@@ -1,5 +1,5 @@
 // Bytes the host posts to the webview per byte of agent text, through the real pipeline: wire message ->
-// MessageStore.ingest -> PatchBatcher (one post per ~16 ms frame) -> JSON. Two inputs: a synthetic stream
+// MessageStore.ingest -> the shipped panel feed (PanelSource -> PanelFeed, a frame every ~16 ms) -> JSON. Two inputs: a synthetic stream
 // of 1-5 character chunks at a steady rate, and the recorded agent transcripts grouped into frames by their
 // own timestamps (tool calls and all). Tool-call updates go out as field-level `fields` patches, diffed
 // against the entry the webview holds (the store change's `previous`), as ChatPanel sends them; entries go
@@ -7,8 +7,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { MessageStore } from '../src/common/store';
-import { PatchBatcher } from '../src/common/webview/patchBatcher';
-import { panelChangesFor } from '../src/common/webview/panelChanges';
+import type { HostToWebview } from '../src/common/webview/contract';
+import { PanelFeed, PanelSource } from '../src/common/webview/panelFeed';
 
 const FRAME_MS = 16;
 const enc = new TextEncoder();
@@ -74,43 +74,41 @@ function breakdown(ops: readonly unknown[], parts: Record<Part, number>): void {
 
 function feed(records: { t: number; dir: 'client->agent' | 'agent->client'; msg: unknown }[], tally: Tally): void {
   const store = new MessageStore();
-  const batcher = new PatchBatcher();
-  // The same policy as ChatPanel: a frame tick every FRAME_MS while changes are pending; post when the
-  // batcher says the batch is worth it.
-  let frameEnd = -Infinity;
-  let pendingSince = -1;
-  const post = () => {
-    const ops = batcher.take();
+  // ChatWebview's policy on a simulated clock: a frame every FRAME_MS while changes are pending, posting
+  // when the feed says the batch is worth it.
+  let clock = 0;
+  const post = (m: HostToWebview) => {
+    if (m.type !== 'patch') return;
+    const ops = m.ops;
     // UTF-8 bytes of the serialized post, like the text it is compared with.
     if (ops.length) tally.posted += enc.encode(JSON.stringify({ type: 'patch', ops })).length;
     breakdown(ops, tally.parts);
     // A panel op is one item of the list: its bytes and a comma (none when it is alone, but then the post's
     // envelope is its own cost too, so it is counted with it).
     for (const op of ops) if (op.op === 'panel') tally.panel += enc.encode(JSON.stringify(op)).length + (ops.length > 1 ? 1 : 25);
-    pendingSince = -1;
   };
+  const feed = new PanelFeed(post, () => clock);
+  const source = new PanelSource();
+  source.onDidChange((c) => feed.changed(c));
+  let frameEnd = -Infinity;
   for (const r of records) {
-    while (r.t >= frameEnd && !batcher.isEmpty) {
-      if (batcher.shouldPost(frameEnd - pendingSince)) post();
+    while (r.t >= frameEnd && feed.pending) {
+      clock = frameEnd;
+      feed.frame();
       frameEnd += FRAME_MS;
     }
-    if (batcher.isEmpty) frameEnd = r.t + FRAME_MS;
+    if (!feed.pending) frameEnd = r.t + FRAME_MS;
+    clock = r.t;
     const u = (r.msg as { params?: { update?: { sessionUpdate?: string; content?: { type?: string; text?: unknown } } } }).params?.update;
     if (r.dir === 'agent->client') tally.wire += enc.encode(JSON.stringify(r.msg)).length + 1;
     if (r.dir === 'agent->client' && /_chunk$/.test(u?.sessionUpdate ?? '') && typeof u?.content?.text === 'string') tally.text += enc.encode(u.content.text).length;
     const changes = store.ingest(r.dir, r.msg);
     // The session the panel shows: the first one the agent created (each recording has one).
     const shown = store.sessions()[0]?.sessionId ?? null;
-    // Through panelChangesFor as the panel does, so session fields the panel shows (commands, modes,
-    // usage, ...) are posted and counted too.
-    for (const c of panelChangesFor(changes, shown, () => (shown ? store.session(shown) : undefined)).panel) {
-      if (pendingSince < 0) pendingSince = r.t;
-      if (c.type === 'inserted') batcher.inserted(c.index, c.entry);
-      else if (c.type === 'updated') batcher.updated(c.entry, c.appendedText, c.previous);
-      else if (c.type === 'panel') batcher.panelChanged(c.fields);
-    }
+    // As a chat does, so session fields the panel shows (commands, modes, usage, ...) are posted and counted too.
+    source.storeChanged(changes, shown, () => (shown ? store.session(shown) : undefined));
   }
-  post();
+  feed.flush();
 }
 
 function synthetic(chunks: number, chunksPerSecond: number): { t: number; dir: 'agent->client'; msg: unknown }[] {

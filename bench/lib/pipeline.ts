@@ -1,13 +1,12 @@
 // What the chat panel's host side runs for one chat, driven by a flood agent (bench/fixtures/
 // floodAgent.mjs) as a real child process: AcpClient (transport) -> tap -> MessageStore.ingest ->
-// panelChangesFor -> PatchBatcher (a flush every 16 ms frame) -> JSON.stringify of each post.
+// the shipped panel feed (PanelSource -> PanelFeed, a frame every 16 ms) -> JSON.stringify of each post.
 // Shared by bench/endToEnd.bench.ts and bench/multiChat.bench.ts.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { AcpClient } from '../../src/node/acp/client';
 import { MessageStore } from '../../src/common/store';
-import { panelChangesFor } from '../../src/common/webview/panelChanges';
-import { PatchBatcher } from '../../src/common/webview/patchBatcher';
+import { PanelFeed, PanelSource } from '../../src/common/webview/panelFeed';
 
 export const FLOOD_AGENT = path.join(__dirname, '../fixtures/floodAgent.mjs');
 export const floodEnv = (n: number): NodeJS.ProcessEnv => ({ ...process.env, FLOOD_CHUNKS: String(n) });
@@ -27,16 +26,12 @@ export async function runPipeline(chunks: number): Promise<PipelineRun> {
   const t = performance.now();
   const child = spawn(process.execPath, [FLOOD_AGENT], { env: floodEnv(chunks), stdio: ['pipe', 'pipe', 'inherit'] });
   const store = new MessageStore();
-  const batcher = new PatchBatcher();
   let sessionId: string | null = null;
   let posted = 0;
-  let pendingSince = 0;
-  const flush = () => {
-    if (!batcher.shouldPost(performance.now() - pendingSince)) return;
-    posted += JSON.stringify({ type: 'patch', ops: batcher.take() }).length;
-    pendingSince = 0;
-  };
-  const frame = setInterval(flush, 16);
+  const source = new PanelSource();
+  const feed = new PanelFeed((m) => (posted += JSON.stringify(m).length), () => performance.now());
+  source.onDidChange((c) => feed.changed(c));
+  const frame = setInterval(() => feed.frame(), 16);
   const client = new AcpClient({
     input: child.stdout,
     output: child.stdin,
@@ -45,13 +40,7 @@ export async function runPipeline(chunks: number): Promise<PipelineRun> {
     clientInfo: { name: 'bench', version: '0' },
     tap: (dir, msg, _raw, checked) => {
       const changes = checked ? store.ingestChecked(dir, checked) : store.ingest(dir, msg);
-      const { panel } = panelChangesFor(changes, sessionId, () => (sessionId ? store.session(sessionId) : undefined));
-      for (const c of panel) {
-        if (!pendingSince) pendingSince = performance.now();
-        if (c.type === 'inserted') batcher.inserted(c.index, c.entry);
-        else if (c.type === 'updated') batcher.updated(c.entry, c.appendedText, c.previous);
-        else if (c.type === 'panel') batcher.panelChanged(c.fields);
-      }
+      source.storeChanged(changes, sessionId, () => (sessionId ? store.session(sessionId) : undefined));
     },
   });
   try {
@@ -63,6 +52,6 @@ export async function runPipeline(chunks: number): Promise<PipelineRun> {
     client.dispose();
     child.kill();
   }
-  posted += JSON.stringify({ type: 'patch', ops: batcher.take() }).length;
+  feed.flush();
   return { ms: performance.now() - t, posted, store, sessionId };
 }

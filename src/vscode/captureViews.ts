@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { Disposable } from '../common/util/lifecycle';
 import { ChatPanel, CHAT_VIEW_TYPE } from './chatPanel';
-import { CaptureSession } from './captureSession';
+import { CaptureChat } from '../node/capture/captureChat';
 import type { MessageTreeProvider } from './messageTree';
 import { createChatUi } from './chatUi';
 import type { VirtualDocuments } from './virtualDocuments';
@@ -28,7 +28,7 @@ export class CaptureViews extends Disposable {
     this.register({ dispose: () => [...this.panels].forEach((p) => p.dispose()) });
   }
 
-  async open(file?: string, mode?: 'full' | 'realtime'): Promise<{ capture: CaptureSession; panel: ChatPanel } | undefined> {
+  async open(file?: string, mode?: 'full' | 'realtime'): Promise<{ capture: CaptureChat; panel: ChatPanel } | undefined> {
     const uri = file
       ? vscode.Uri.file(file)
       : (await vscode.window.showOpenDialog({ title: 'ACP: Open Capture', canSelectMany: false, filters: { 'ACP capture': ['jsonl', 'ndjson'] }, defaultUri: vscode.Uri.file(this.capturesDir()) }))?.[0];
@@ -49,7 +49,7 @@ export class CaptureViews extends Disposable {
     const name = uri.path.split('/').pop() ?? 'capture';
     let capturePanel: vscode.WebviewPanel | undefined;
     const ui = createChatUi({ docs: this.docs, log: this.log, revealInTree: (sid, key) => this.revealInTree(sid, key), isPanelVisible: () => true, showPanel: () => undefined, chatColumn: () => capturePanel?.viewColumn });
-    const capture = new CaptureSession(name, text, ui);
+    const capture = new CaptureChat(name, text, ui);
     const webviewPanel = (capturePanel = vscode.window.createWebviewPanel(CHAT_VIEW_TYPE + '.capture', `Capture · ${name}`, vscode.ViewColumn.Active, { enableScripts: true }));
     const panel = new ChatPanel(webviewPanel, this.extensionUri, capture, this.log);
     this.tree.show(capture);

@@ -1,22 +1,17 @@
 /**
  * The chat webview: shows one chat in an editor tab (ChatPanel) or the side bar view. It speaks only the contract in
  * src/common/webview/contract.ts: it waits for the webview's `ready`, answers with a snapshot, then
- * forwards the session's changes as patches, coalesced to at most one post per frame (~16 ms).
+ * forwards the chat's changes as patches through its PanelFeed, at most one post per frame (~16 ms).
  *
  * A webview that is hidden and shown again, or restored after VS Code restarts, sends `ready` again and
  * gets a fresh snapshot, so nothing is lost.
  */
 import type { PanelChange } from '../common/webview/panelChanges';
 import * as vscode from 'vscode';
-import {
-  type HostToWebview,
-  WEBVIEW_PROTOCOL_VERSION,
-  zWebviewToHost,
-} from '../common/webview/contract';
+import { type HostToWebview, WEBVIEW_PROTOCOL_VERSION, zWebviewToHost } from '../common/webview/contract';
 import { makeNonce, renderWebviewHtml } from '../common/webview/html';
-import { PatchBatcher } from '../common/webview/patchBatcher';
+import { PanelFeed } from '../common/webview/panelFeed';
 import { rawOf } from '../common/webview/viewEntry';
-import { snapshotMessages } from '../common/webview/snapshot';
 import { Disposable, Emitter, type IDisposable } from '../common/util/lifecycle';
 import { errorText } from '../common/util/errors';
 import type { ChatModel } from '../common/webview/chatModel';
@@ -39,10 +34,9 @@ export interface WebviewSurface {
 
 export class ChatWebview extends Disposable {
   private ready = false;
-  private readonly batcher = new PatchBatcher();
+  /** The model's changes, batched into posts (the shipped pipeline: panelFeed.ts). */
+  private readonly feed = new PanelFeed((m) => this.post(m));
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
-  /** When the oldest change not yet posted arrived (for the batcher's maximum delay). */
-  private pendingSince = 0;
   private modelSubscription: IDisposable | undefined;
   private readonly onDidDisposeEmitter = new Emitter<void>();
   readonly onDidDispose = this.onDidDisposeEmitter.event;
@@ -84,8 +78,7 @@ export class ChatWebview extends Disposable {
           this.ready = false;
           clearTimeout(this.flushTimer);
           this.flushTimer = undefined;
-          this.pendingSince = 0;
-          this.batcher.take();
+          this.feed.drop();
         }
       }),
     );
@@ -179,53 +172,21 @@ export class ChatWebview extends Disposable {
   private sendSnapshot(): void {
     clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
-    this.pendingSince = 0;
     const { entries, panel } = this.model.snapshot();
     // The snapshot includes everything pending, and the entries' handles start again from it.
-    this.batcher.reset(entries, panel);
-    for (const m of snapshotMessages(entries, panel)) this.post(m);
+    this.feed.snapshot(entries, panel);
   }
 
   private onModelChanged(changes: readonly PanelChange[]): void {
     if (!this.ready) return; // the webview will ask for a snapshot when it is ready
-    for (const c of changes) {
-      switch (c.type) {
-        case 'inserted':
-          this.batcher.inserted(c.index, c.entry);
-          break;
-        case 'updated':
-          this.batcher.updated(c.entry, c.appendedText, c.previous);
-          break;
-        case 'panel':
-          this.batcher.panelChanged(c.fields);
-          break;
-        case 'terminal':
-          this.batcher.terminal(c.terminalId, c.append, c.exit, c.replace);
-          break;
-        case 'changeSet':
-          this.batcher.changeSet(c.id, c.set);
-          break;
-        case 'reset':
-          this.sendSnapshot();
-          return;
-      }
-    }
-    if (!this.batcher.isEmpty && this.flushTimer === undefined) {
-      if (this.pendingSince === 0) this.pendingSince = Date.now();
-      this.flushTimer = setTimeout(() => this.flush(), FRAME_MS);
-    }
+    if (!this.feed.changed(changes)) return this.sendSnapshot();
+    if (this.feed.pending && this.flushTimer === undefined) this.flushTimer = setTimeout(() => this.flush(), FRAME_MS);
   }
 
   /** Runs once per frame while changes are pending; posts when the batch is worth it (see PatchBatcher). */
   private flush(): void {
     this.flushTimer = undefined;
-    if (!this.batcher.shouldPost(Date.now() - this.pendingSince)) {
-      if (!this.batcher.isEmpty) this.flushTimer = setTimeout(() => this.flush(), FRAME_MS);
-      return;
-    }
-    this.pendingSince = 0;
-    const ops = this.batcher.take();
-    if (ops.length) this.post({ type: 'patch', ops });
+    if (this.feed.frame()) this.flushTimer = setTimeout(() => this.flush(), FRAME_MS);
   }
 
   private html(webview: vscode.Webview): string {

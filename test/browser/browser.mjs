@@ -6,53 +6,43 @@ import { chromium } from 'playwright-core';
 import { tsImport } from 'tsx/esm/api';
 import { root } from './server.mjs';
 
-const { rawOf } = await tsImport('../../src/common/webview/viewEntry.ts', import.meta.url);
-const { encodePatch } = await tsImport('../../src/common/webview/wire.ts', import.meta.url);
-const { toWireEntry } = await tsImport('../../src/common/webview/wireEntry.ts', import.meta.url);
+const { rawOf, toViewEntry } = await tsImport('../../src/common/webview/viewEntry.ts', import.meta.url);
+const { encodeEntry } = await tsImport('../../src/common/webview/wire.ts', import.meta.url);
+const { WireEncoder } = await tsImport('../../src/common/webview/wireEncoder.ts', import.meta.url);
 
 /**
  * Plays the host's part between the store and the webview, for one panel: entries in snapshots and
  * insert/replace ops are written like the store's (fixtures.mjs) and ops name their entry by key, as the
- * tests read best; they go out as the host posts them: projected and in their wire form (`toWireEntry`),
- * and ops on an entry by its handle, counted the way PatchBatcher counts them (wire.ts). A key the
+ * tests read best; they go out as the host posts them: projected (`toViewEntry`) and encoded by the
+ * shipped WireEncoder, which numbers the handles as the live panel's PatchBatcher does. A key the
  * webview was never sent gets handle -1. Raw JSON is kept for the page's stand-in host to answer `getRaw` with.
  */
 export function wireHost() {
-  let handles = new Map();
-  const kinds = new Map();
-  let count = 0;
+  const encoder = new WireEncoder();
   return function asHost(msg) {
     const raws = {};
-    const wire = (e) => {
+    const view = (e) => {
       const raw = rawOf(e);
       if (raw) raws[e.key] = raw;
-      kinds.set(e.key, e.kind);
-      return toWireEntry(e);
+      return toViewEntry(e);
     };
-    const number = (entries, from) => entries.forEach((e, i) => handles.set(e.key, from + i));
-    const h = (key) => handles.get(key) ?? -1;
     if (msg?.type === 'snapshot') {
-      handles = new Map();
-      number(msg.entries, msg.olderCount ?? 0);
-      count = (msg.olderCount ?? 0) + msg.entries.length;
-      return { msg: { ...msg, entries: msg.entries.map(wire) }, raws };
+      encoder.snapshot(msg.entries, msg.olderCount ?? 0);
+      return { msg: { ...msg, entries: msg.entries.map((e) => encodeEntry(view(e))) }, raws };
     }
     if (msg?.type === 'older') {
-      number(msg.entries, msg.olderCount);
-      return { msg: { ...msg, entries: msg.entries.map(wire) }, raws };
+      encoder.older(msg.entries, msg.olderCount);
+      return { msg: { ...msg, entries: msg.entries.map((e) => encodeEntry(view(e))) }, raws };
     }
     if (msg?.type !== 'patch') return { msg, raws };
     const ops = msg.ops.map((o) => {
       switch (o.op) {
         case 'insert':
-          handles.set(o.entry.key, count++);
-          return { ...o, entry: wire(o.entry) };
         case 'replace':
-          return { op: 'replace', h: h(o.entry.key), entry: wire(o.entry) };
+          return encoder.entryOp({ ...o, entry: view(o.entry) });
         case 'appendText':
-          return { op: 'appendText', h: h(o.key), text: o.text };
         case 'fields':
-          return { op: 'fields', h: h(o.key), patch: encodePatch(kinds.get(o.key) ?? 'agent_message', o.patch) };
+          return encoder.entryOp(o);
         default:
           return o;
       }

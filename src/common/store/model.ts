@@ -2,93 +2,27 @@
  * The shape of the message store's state. Everything here is plain JSON so a state can be saved,
  * restored, posted to the webview and printed by `cli reduce` without conversion.
  *
+ * The entry types are derived from their saved form's zod schemas (entrySchema.ts), so they exist once.
  * Entries are immutable values: an update replaces the entry object, so "did this entry change?"
  * is a reference comparison. A session's entry list is append-only and owned by the store.
  */
-import type { ContentBlock, Meta, ToolCallContent, ToolCallLocation } from '../protocol/content';
+import type * as z from 'zod';
+import type { Meta } from '../protocol/content';
+import type { zElicitationEntry, zMessageEntry, zProvenance, zStats, zToolCallEntry } from './entrySchema';
+
+// The entry types are the saved form's schemas (entrySchema.ts, where each field says what it holds),
+// with the key every stored entry has.
+type Keyed<T> = Omit<T, 'key'> & { readonly key: string };
 
 /** Where an entry came from (`fork`: copied from the source session when `session/fork` answered). */
-export type Provenance = 'local' | 'live' | 'replay' | 'fork';
-
+export type Provenance = z.infer<typeof zProvenance>;
 /** Per-entry counters for the debug tree. Times are epoch milliseconds supplied by the caller. */
-export interface EntryStats {
-  /** `*_chunk` updates (and tool-call content chunks) applied to this entry. */
-  readonly chunks: number;
-  /** Whole-entry updates: v2 message upserts, `tool_call`, `tool_call_update`, permission `toolCall`s. */
-  readonly upserts: number;
-  /** UTF-8 bytes of text this entry received. */
-  readonly bytes: number;
-  readonly firstSeen: number;
-  readonly lastSeen: number;
-  /** Capture line numbers (1-based) that built this entry, run-length encoded as [first, last] pairs. */
-  readonly lines: readonly (readonly [number, number])[];
-}
-
-export type MessageKind = 'user_message' | 'agent_message' | 'agent_thought';
-
-export interface MessageEntry {
-  readonly kind: MessageKind;
-  /** The store's durable key: assigned once at the append point, never sent to the agent. */
-  readonly key: string;
-  /** The agent's id for this message, or null when the agent gave none (yet). */
-  readonly messageId: string | null;
-  readonly content: readonly ContentBlock[];
-  readonly meta: Meta | null;
-  readonly provenance: Provenance;
-  readonly stats: EntryStats;
-}
-
-export interface ToolCallEntry {
-  readonly kind: 'tool_call';
-  readonly key: string;
-  readonly toolCallId: string;
-  readonly title: string;
-  /** Programmatic tool name (`name` in the schema), when the agent sends one. */
-  readonly name: string | null;
-  /** The tool's ACP `kind` (`read`, `edit`, ...); `toolKind` so it does not clash with the entry `kind`. */
-  readonly toolKind: string;
-  readonly status: string;
-  readonly content: readonly ToolCallContent[];
-  readonly locations: readonly ToolCallLocation[];
-  readonly rawInput: unknown;
-  readonly rawOutput: unknown;
-  readonly meta: Meta | null;
-  /** Key of the message this tool call belongs to (its `messageId`, or the agent message it followed). */
-  readonly parentKey: string | null;
-  /** Every status the tool call went through, with the time it was first seen in that status. */
-  readonly statusHistory: readonly { readonly status: string; readonly at: number }[];
-  readonly provenance: Provenance;
-  readonly stats: EntryStats;
-}
-
-/**
- * An agent's question (`elicitation/create` scoped to this session): what was asked and, once the client
- * answered, the answer. It is built from the wire like every entry, so the transcript keeps it.
- */
-export interface ElicitationEntry {
-  readonly kind: 'elicitation';
-  readonly key: string;
-  /** The agent's JSON-RPC request id (pairs the entry with the client's live prompt for it). */
-  readonly requestId: string | number;
-  /** `form`, `url`, or a future mode (shown as not supported). */
-  readonly mode: string;
-  readonly message: string;
-  /** The tool call it belongs to, when the agent named one. */
-  readonly toolCallId: string | null;
-  /** Form mode: the schema as the agent sent it (read by `elicitation/form.ts`). */
-  readonly requestedSchema: unknown;
-  /** URL mode: the id `elicitation/complete` names, and the URL. */
-  readonly elicitationId: string | null;
-  readonly url: string | null;
-  /** `pending` until answered, then the client's action (`accept`, `decline`, `cancel`), or `error`. */
-  readonly status: string;
-  /** Accepted form content as sent. */
-  readonly answer: Readonly<Record<string, unknown>> | null;
-  /** URL mode: the agent sent `elicitation/complete`. */
-  readonly completed: boolean;
-  readonly provenance: Provenance;
-  readonly stats: EntryStats;
-}
+export type EntryStats = z.infer<typeof zStats>;
+export type MessageEntry = Keyed<z.infer<typeof zMessageEntry>>;
+export type MessageKind = MessageEntry['kind'];
+export type ToolCallEntry = Keyed<z.infer<typeof zToolCallEntry>>;
+/** An agent's question and, once answered, the answer (see entrySchema.ts). */
+export type ElicitationEntry = Keyed<z.infer<typeof zElicitationEntry>>;
 
 export type Entry = MessageEntry | ToolCallEntry | ElicitationEntry;
 export type EntryKind = Entry['kind'];

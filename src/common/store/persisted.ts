@@ -5,69 +5,14 @@
  */
 import { issueText } from '../util/errors';
 import * as z from 'zod';
-import { zContentBlock, zMeta, zToolCallContent, zToolCallLocation } from '../protocol/content';
+import { zMeta } from '../protocol/content';
+import { zPersistedEntry } from './entrySchema';
 import type { Diagnostic, Entry, SessionState } from './model';
 import type { Notice } from '../notices';
 import { zNotice } from './clientEvents';
 
 export const STORE_FORMAT = 'acp-chat/store';
 export const STORE_FORMAT_VERSION = 1;
-
-const zStats = z.object({
-  chunks: z.number(),
-  upserts: z.number(),
-  bytes: z.number(),
-  firstSeen: z.number(),
-  lastSeen: z.number(),
-  lines: z.array(z.tuple([z.number(), z.number()])),
-});
-const emptyStats = { chunks: 0, upserts: 0, bytes: 0, firstSeen: 0, lastSeen: 0, lines: [] };
-const zProvenance = z.enum(['local', 'live', 'replay', 'fork']);
-
-export const zMessageEntry = z.object({
-  kind: z.enum(['user_message', 'agent_message', 'agent_thought']),
-  key: z.string().min(1).optional(),
-  messageId: z.string().nullable(),
-  content: z.array(zContentBlock),
-  meta: zMeta.nullable().catch(null),
-  provenance: zProvenance.catch('live'),
-  stats: zStats.catch(emptyStats),
-});
-export const zToolCallEntry = z.object({
-  kind: z.literal('tool_call'),
-  key: z.string().min(1).optional(),
-  toolCallId: z.string(),
-  title: z.string(),
-  name: z.string().nullable().catch(null),
-  toolKind: z.string(),
-  status: z.string(),
-  content: z.array(zToolCallContent).catch([]),
-  locations: z.array(zToolCallLocation).catch([]),
-  rawInput: z.unknown(),
-  rawOutput: z.unknown(),
-  meta: zMeta.nullable().catch(null),
-  parentKey: z.string().nullable().catch(null),
-  statusHistory: z.array(z.object({ status: z.string(), at: z.number() })).catch([]),
-  provenance: zProvenance.catch('live'),
-  stats: zStats.catch(emptyStats),
-});
-export const zElicitationEntry = z.object({
-  kind: z.literal('elicitation'),
-  key: z.string().min(1).optional(),
-  requestId: z.union([z.string(), z.number()]),
-  mode: z.string(),
-  message: z.string(),
-  toolCallId: z.string().nullable().catch(null),
-  requestedSchema: z.unknown(),
-  elicitationId: z.string().nullable().catch(null),
-  url: z.string().nullable().catch(null),
-  status: z.string(),
-  answer: z.record(z.string(), z.unknown()).nullable().catch(null),
-  completed: z.boolean().catch(false),
-  provenance: zProvenance.catch('live'),
-  stats: zStats.catch(emptyStats),
-});
-export const zPersistedEntry = z.discriminatedUnion('kind', [zMessageEntry, zToolCallEntry, zElicitationEntry]);
 
 export const zInternals = z.object({
   open: z.number().int(),

@@ -12,8 +12,11 @@ import type { MessageKind, ToolCallEntry } from './model';
 import { KEPT_FIELDS, type ReplayWindow } from './replayWindow';
 import { newStats, touchStats, utf8Length } from './stats';
 
-/** The protocol-owned fields of a tool call (the rest is the store's bookkeeping). */
-export type ToolCallFields = Pick<ToolCallEntry, 'toolCallId' | 'title' | 'name' | 'toolKind' | 'status' | 'content' | 'locations' | 'rawInput' | 'rawOutput' | 'meta'>;
+/**
+ * The protocol-owned fields of a tool call: every entry field but the store's bookkeeping, so a field
+ * added to the entry (entrySchema.ts) is one the compiler asks `toolCallFields` for.
+ */
+export type ToolCallFields = Omit<ToolCallEntry, 'kind' | 'key' | 'parentKey' | 'statusHistory' | 'provenance' | 'stats'>;
 
 /** `rejected` is the client's own status for a tool call whose permission the user refused. */
 /** Which message a tool call's `messageId` names, when several kinds share the id. */

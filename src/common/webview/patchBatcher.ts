@@ -18,6 +18,7 @@ import type { PanelState, PatchOp } from './contract';
 import { diffEntry, sameValue, type DiffableEntry, type EntryPatch } from './entryDiff';
 import { toViewEntry } from './viewEntry';
 import { encodeEntry, encodePatch } from './wire';
+import { WireEncoder } from './wireEncoder';
 import { toWireEntry } from './wireEntry';
 import type { Mutable } from '../util/types';
 import type { ChangeSetView } from '../changes/view';
@@ -51,9 +52,8 @@ export class PatchBatcher {
   /** Characters of appended text (and terminal output) pending, and whether anything else is pending. */
   private textChars = 0;
   private structural = false;
-  /** Handles of the entries the webview holds (counted as wireDecoder.ts says), and how many were given. */
-  private handles = new Map<string, number>();
-  private count = 0;
+  /** Handles of the entries the webview holds (numbered as the webview's WireDecoder numbers them). */
+  private readonly wire = new WireEncoder();
   /** The panel fields as the webview has them (after the last snapshot and the ops taken since). */
   private shownPanel: Partial<PanelState> = {};
 
@@ -63,9 +63,7 @@ export class PatchBatcher {
    */
   reset(entries: readonly { readonly key: string }[], panel: Partial<PanelState>): void {
     this.take();
-    this.handles = new Map();
-    for (let i = 0; i < entries.length; i++) this.handles.set(entries[i]!.key, i);
-    this.count = entries.length;
+    this.wire.snapshot(entries);
     this.shownPanel = { ...panel };
   }
 
@@ -82,15 +80,14 @@ export class PatchBatcher {
   inserted(index: number, entry: Entry): void {
     if (entry.kind === 'agent_message' || entry.kind === 'agent_thought') this.textChars += textLength(entry);
     else this.structural = true;
-    const h = this.count++;
-    this.handles.set(entry.key, h);
+    const h = this.wire.inserted(entry);
     // Most entries land after all the others: the webview knows where that is.
     this.push(entry.key, index === h ? { op: 'insert', entry: toWireEntry(entry) } : { op: 'insert', index, entry: toWireEntry(entry) });
   }
 
   /** The entry's handle; -1 for one the webview was never given, which it answers with a resync. */
   private handleOf(key: string): number {
-    return this.handles.get(key) ?? -1;
+    return this.wire.handleOf(key);
   }
 
   /**

@@ -12,7 +12,7 @@ import type { Entry, SessionState } from '../../common/store/model';
 import type { StoreChange } from '../../common/store';
 import type { PermissionBroker } from '../../common/permissionBroker';
 import type { ElicitationBroker } from '../../common/elicitationBroker';
-import { panelChangesFor, type PanelChange } from '../../common/webview/panelChanges';
+import { PanelSource } from '../../common/webview/panelFeed';
 import { supportsOperation } from '../../common/protocol/sessionOps';
 import { Disposable, Emitter } from '../../common/util/lifecycle';
 import type { ChatOptions } from './chatPorts';
@@ -31,8 +31,9 @@ export interface ViewDeps {
 }
 
 export class ChatView extends Disposable {
-  private readonly changes = this.register(new Emitter<readonly PanelChange[]>());
-  readonly onDidChange = this.changes.event;
+  /** The shipped store → panel step (the same one captures, benches and tests run). */
+  private readonly source = this.register(new PanelSource());
+  readonly onDidChange = this.source.onDidChange;
   private readonly treeChanges = this.register(new Emitter<void>());
   /** Fires (unbatched) on every store change; the tree coalesces. */
   readonly onDidChangeTree = this.treeChanges.event;
@@ -50,7 +51,7 @@ export class ChatView extends Disposable {
       this.panel({ elicitations: d.elicitations.pending(this.sessionId) });
     }));
     const review = d.options.review;
-    if (review) this.register(review.onDidChange((c) => c.sessionId === this.sessionId && this.changes.fire([{ type: 'changeSet', id: c.id, set: c.view }])));
+    if (review) this.register(review.onDidChange((c) => c.sessionId === this.sessionId && this.source.fire([{ type: 'changeSet', id: c.id, set: c.view }])));
   }
 
   private get sessionId(): string | null {
@@ -122,22 +123,20 @@ export class ChatView extends Disposable {
 
   /** The store changed: the panel gets view changes, the tree a refresh. The one place store changes become panel changes. */
   showStoreChanges(changes: readonly StoreChange[]): void {
-    const { panel: changed, diagnostics } = panelChangesFor(changes, this.sessionId, () => this.current());
+    this.treeChanges.fire();
     // The panel lists the earlier transcript first: this session's indexes count from after it.
     const offset = this.d.connection.earlier ? this.earlierEntries().length : 0;
-    const panel = offset ? changed.map((c) => (c.type === 'inserted' ? { ...c, index: c.index + offset } : c)) : changed;
+    const diagnostics = this.source.storeChanged(changes, this.sessionId, () => this.current(), offset);
     for (const d of diagnostics) this.d.options.log(d.severity === 'error' ? 'error' : 'warn', `message store: ${d.message}${d.line !== undefined ? ` (message ${d.line})` : ''}`);
-    this.treeChanges.fire();
-    if (panel.length) this.changes.fire(panel);
   }
 
   panel(fields: Partial<PanelState>): void {
-    this.changes.fire([{ type: 'panel', fields }]);
+    this.source.fire([{ type: 'panel', fields }]);
   }
 
   /** The chat shows another session, or reconnected: the panel starts over. */
   reset(): void {
-    this.changes.fire([{ type: 'reset' }]);
+    this.source.reset();
   }
 
   /** Something only the tree shows changed (a skipped line, another session). */

@@ -1,5 +1,6 @@
 // Every change to an entry reaches the view: a mirror built only from the store's emitted changes, sent
-// through the panel's PatchBatcher and applied the way the webview applies patches (insert / replace /
+// through the shipped panel pipeline (PanelSource -> PanelFeed, as a chat and its ChatWebview run it),
+// decoded by the webview's WireDecoder and applied the way the webview applies patches (insert / replace /
 // appendText with the webview's own `appendTextToEntry`, field-level `fields` patches with its
 // `applyFieldsToEntry`), equals the store's entries as the webview holds them (`toViewEntry`: raw JSON
 // as a summary, fetched on demand; `rawOf` answers that request with the store's own raw JSON) after
@@ -12,10 +13,9 @@ import fc from 'fast-check';
 import { MessageStore, type StoreChange } from '../../../src/common/store';
 import type { Entry } from '../../../src/common/store/model';
 import { AgentMethods, ClientMethods } from '../../../src/common/protocol/methods';
-import { PatchBatcher } from '../../../src/common/webview/patchBatcher';
-import type { PatchOp } from '../../../src/common/webview/contract';
+import { PanelFeed, PanelSource } from '../../../src/common/webview/panelFeed';
+import type { HostToWebview, PatchOp } from '../../../src/common/webview/contract';
 import { EMPTY_PANEL } from '../../../src/common/webview/emptyPanel';
-import { snapshotMessages } from '../../../src/common/webview/snapshot';
 import { rawOf, toViewEntry, type ViewEntry } from '../../../src/common/webview/viewEntry';
 import { appendTextToEntry, applyFieldsToEntry } from '../../../webview/entryModel';
 import { WireDecoder } from '../../../src/common/webview/wireDecoder';
@@ -169,18 +169,23 @@ function run(ops: readonly Op[], v2: boolean): void {
   ingest('agent->client', { jsonrpc: '2.0', id: 'new', result: { sessionId: 's' } });
 
   const view: ViewEntry[] = [];
-  const batcher = new PatchBatcher();
   const decoder = new WireDecoder();
+  // The webview's side: what the feed posts, decoded and applied as it arrives.
+  const receive = (m: HostToWebview) => {
+    if (m.type === 'snapshot') view.splice(0, view.length, ...decoder.snapshot(m.entries, m.olderCount ?? 0));
+    else if (m.type === 'older') view.unshift(...decoder.older(m.entries, m.olderCount));
+    else if (m.type === 'patch') applyOps(view, m.ops, decoder);
+  };
+  const source = new PanelSource();
+  const panelFeed = new PanelFeed(receive);
+  source.onDidChange((c) => assert.ok(panelFeed.changed(c), 'the store alone never resets the panel'));
   const feed = (dir: 'client->agent' | 'agent->client', msg: unknown) => {
-    for (const c of ingest(dir, msg)) {
-      if (c.type === 'entryInserted') batcher.inserted(c.index, c.entry);
-      else if (c.type === 'entryUpdated') batcher.updated(c.entry, c.appendedText, c.previous);
-    }
+    source.storeChanged(ingest(dir, msg), 's', () => store.session('s'));
   };
   let loading = false;
   const history: HistoryOp[] = [];
   const flush = (at: number) => {
-    applyOps(view, batcher.take(), decoder);
+    panelFeed.flush();
     const entries = store.session('s')?.entries ?? [];
     assert.deepEqual(view.map(shown), entries.map(shown), `view differs from the store after op ${at}`);
     // The raw JSON left on the host is there for every tool call whose summary says so.
@@ -197,17 +202,13 @@ function run(ops: readonly Op[], v2: boolean): void {
     if (o.op === 'flush') return flush(i);
     if (o.op === 'save') {
       // The store is saved and restored between changes; the view keeps what it was sent.
-      applyOps(view, batcher.take(), decoder);
+      panelFeed.flush();
       store = MessageStore.fromJSON(JSON.parse(JSON.stringify(store.toJSON())), options).store;
       return;
     }
     if (o.op === 'reopen') {
-      // What ChatWebview does on `ready`: the batcher starts over from the snapshot it posts.
-      const entries = store.session('s')?.entries ?? [];
-      batcher.reset(entries, EMPTY_PANEL);
-      const [snap] = snapshotMessages(entries, EMPTY_PANEL);
-      assert.ok(snap?.type === 'snapshot');
-      view.splice(0, view.length, ...decoder.snapshot(snap.entries, snap.olderCount ?? 0));
+      // What ChatWebview does on `ready`: the feed starts over from the snapshot it posts.
+      panelFeed.snapshot(store.session('s')?.entries ?? [], EMPTY_PANEL);
       return;
     }
     if (o.op === 'load' && loading) return;

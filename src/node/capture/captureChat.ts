@@ -1,22 +1,33 @@
 /**
- * A recorded capture (this extension's, or the agent transcripts' `{dir,msg}` format) opened read-only:
- * the lines go through the same message store as a live session, at full speed or in real time (by the
- * records' `t_ms`), into a read-only chat panel and the message tree.
+ * A chat over a recorded capture file (this extension's, or the agent transcripts' `{dir,msg}` format),
+ * read-only: no agent and no ACP session of its own. The lines go through the same message store as a
+ * live chat, at full speed or in real time (by the records' `t_ms`), and through the same panel feed
+ * (panelFeed.ts) into a read-only chat panel and the message tree (which the VS Code glue shows it in).
  */
-import { MessageStore, type StoreChange } from '../common/store';
-import type { Diagnostic, Entry, SessionState } from '../common/store/model';
-import { sessionPanelFields, type PanelState, type WebviewToHost } from '../common/webview/contract';
-import { EMPTY_PANEL } from '../common/webview/emptyPanel';
-import { parseCapture, type CaptureRecord } from '../common/debug/protocolLog';
-import { AgentBehaviour } from '../common/debug/agentBehaviour';
-import { ConformanceChecker, type Finding } from '../common/conformance';
-import { Disposable, Emitter } from '../common/util/lifecycle';
-import type { ChatModel } from './chatPanel';
-import type { TreeSource } from './messageTree';
-import { panelChangesFor, type PanelChange } from '../common/webview/panelChanges';
+import { MessageStore, type StoreChange } from '../../common/store';
+import type { Diagnostic, Entry, SessionState } from '../../common/store/model';
+import { sessionPanelFields, type PanelState, type WebviewToHost } from '../../common/webview/contract';
+import { EMPTY_PANEL } from '../../common/webview/emptyPanel';
+import { parseCapture, type CaptureRecord } from '../../common/debug/protocolLog';
+import { AgentBehaviour } from '../../common/debug/agentBehaviour';
+import { ConformanceChecker, type Finding } from '../../common/conformance';
+import { Disposable, Emitter } from '../../common/util/lifecycle';
+import { PanelSource } from '../../common/webview/panelFeed';
+import type { ChatModel } from '../../common/webview/chatModel';
+import type { TreeSource } from '../../common/debug/treeSource';
+import { restoreChanges } from '../../common/changes/persist';
+import { sessionViews, type ChangeSetView } from '../../common/changes/view';
+import { isRecord } from '../../common/util/guards';
+import { AgentMethods } from '../../common/protocol/methods';
 
-export class CaptureSession extends Disposable implements ChatModel, TreeSource {
-  readonly store = new MessageStore();
+export class CaptureChat extends Disposable implements ChatModel, TreeSource {
+  private readonly openedAt = Date.now();
+  private recordedAt = this.openedAt;
+  /**
+   * The store's clock is the recording's (each record's `t_ms`, from when the capture was opened), so a
+   * thought's "Thought for N s" is what it was live, however fast the capture is played.
+   */
+  readonly store = new MessageStore({ now: () => this.recordedAt });
   readonly behaviour = new AgentBehaviour();
   /** The conformance check over the capture's lines (line numbers are the file's, as the store's are). */
   readonly conformance = new ConformanceChecker();
@@ -24,8 +35,8 @@ export class CaptureSession extends Disposable implements ChatModel, TreeSource 
   private next = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private shownSessionId: string | null = null;
-  private readonly changes = this.register(new Emitter<readonly PanelChange[]>());
-  readonly onDidChange = this.changes.event;
+  private readonly panel = this.register(new PanelSource());
+  readonly onDidChange = this.panel.onDidChange;
   private readonly treeChanges = this.register(new Emitter<void>());
   readonly onDidChangeTree = this.treeChanges.event;
   private readonly done = this.register(new Emitter<void>());
@@ -66,6 +77,7 @@ export class CaptureSession extends Disposable implements ChatModel, TreeSource 
   private step(): void {
     const line = this.next + 1;
     const r = this.records[this.next++];
+    if (typeof r?.t_ms === 'number') this.recordedAt = this.openedAt + r.t_ms;
     if (r) this.conformance.observeRecord(r, line);
     if (this.finished) this.conformance.finish();
     if (r === null || r === undefined) {
@@ -83,11 +95,27 @@ export class CaptureSession extends Disposable implements ChatModel, TreeSource 
     // A capture shows its first session.
     const added = this.shownSessionId === null ? changes.find((c) => c.type === 'sessionAdded') : undefined;
     if (added?.type === 'sessionAdded') this.shownSessionId = added.sessionId;
-    const s = this.shownSessionId === null ? undefined : this.store.session(this.shownSessionId);
-    const { panel } = panelChangesFor(changes, this.shownSessionId, s);
     this.treeChanges.fire();
-    if (added) this.changes.fire([{ type: 'reset' }]);
-    else if (panel.length) this.changes.fire(panel);
+    if (added) return this.panel.reset();
+    this.panel.storeChanged(changes, this.shownSessionId, () => (this.shownSessionId === null ? undefined : this.store.session(this.shownSessionId)));
+    // The live chat's Changes review recorded its summaries: show them as it did.
+    if (changes.some((c) => c.type === 'changesRecorded')) this.panel.fire(this.changeSets().map((set) => ({ type: 'changeSet', id: set.id, set })));
+  }
+
+  /** The Changes summaries the store holds for the shown session, paths relative to its folder as the live chat shows them. */
+  private changeSets(): ChangeSetView[] {
+    const cwd = this.cwd();
+    const shown = (p: string) => (cwd && (p.startsWith(cwd + '/') || p.startsWith(cwd + '\\')) ? p.slice(cwd.length + 1) : p);
+    return sessionViews(restoreChanges(this.store.changes()).state, this.shownSessionId, shown);
+  }
+
+  /** The folder the capture's first session ran in (from its session/new or session/load). */
+  private cwd(): string | null {
+    for (const r of this.records) {
+      const params = r && isRecord(r.msg) && (r.msg['method'] === AgentMethods.sessionNew || r.msg['method'] === AgentMethods.sessionLoad) ? r.msg['params'] : undefined;
+      if (isRecord(params) && typeof params['cwd'] === 'string') return params['cwd'].replace(/[\\/]+$/, '');
+    }
+    return null;
   }
 
   sessions(): readonly SessionState[] {
@@ -120,6 +148,7 @@ export class CaptureSession extends Disposable implements ChatModel, TreeSource 
         canFork: false,
         ...sessionPanelFields(s),
         notices: this.store.notices(this.shownSessionId),
+        changeSets: this.changeSets(),
       },
     };
   }

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { CaptureSession } from '../../../src/vscode/captureSession';
+import { CaptureChat } from '../../../src/node/capture/captureChat';
 import type { PanelChange } from '../../../src/common/webview/panelChanges';
 
 const ui = { openLink() {}, openLocation() {}, copy() {}, openDiff() {} };
@@ -17,7 +17,7 @@ const transcript = (name: string) => {
 test('a real agent capture plays into a read-only transcript and the tree', (t) => {
   const text = transcript('claude');
   if (!text) return t.skip('shared transcripts not present');
-  const c = new CaptureSession('claude.jsonl', text, ui);
+  const c = new CaptureChat('claude.jsonl', text, ui);
   let finished = false;
   c.onDidFinish(() => (finished = true));
   c.playAll();
@@ -42,7 +42,7 @@ test('real-time replay paces lines by t_ms and emits incremental changes', async
     { t_ms: 2, dir: 'agent->client', msg: { jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Hel' } } } } },
     { t_ms: 30, dir: 'agent->client', msg: { jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'lo' } } } } },
   ];
-  const c = new CaptureSession('x', lines.map((l) => JSON.stringify(l)).join('\n') + '\n', ui);
+  const c = new CaptureChat('x', lines.map((l) => JSON.stringify(l)).join('\n') + '\n', ui);
   const changes: PanelChange[] = [];
   c.onDidChange((x) => changes.push(...x));
   const done = new Promise<void>((r) => c.onDidFinish(() => r()));
@@ -53,5 +53,21 @@ test('real-time replay paces lines by t_ms and emits incremental changes', async
   assert.ok(msg && msg.kind === 'agent_message');
   assert.deepEqual(msg.content.map((b) => (b.type === 'text' ? b.text : '')).join(''), 'Hello');
   assert.ok(changes.some((x) => x.type === 'updated' && x.appendedText === 'lo'));
+  c.dispose();
+});
+
+test('a thought lasts as long as it did when recorded, however fast the capture plays', () => {
+  const chunk = (t_ms: number, text: string) => ({ t_ms, dir: 'agent->client', msg: { jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's', update: { sessionUpdate: 'agent_thought_chunk', messageId: 't', content: { type: 'text', text } } } } });
+  const lines = [
+    { t_ms: 0, dir: 'client->agent', msg: { jsonrpc: '2.0', id: 1, method: 'session/new', params: { cwd: '/', mcpServers: [] } } },
+    { t_ms: 1, dir: 'agent->client', msg: { jsonrpc: '2.0', id: 1, result: { sessionId: 's' } } },
+    chunk(1000, 'Thinking'),
+    chunk(13_000, ' hard'),
+  ];
+  const c = new CaptureChat('x', lines.map((l) => JSON.stringify(l)).join('\n') + '\n', ui);
+  c.playAll();
+  const thought = c.snapshot().entries[0];
+  assert.ok(thought?.kind === 'agent_thought');
+  assert.equal(thought.stats.lastSeen - thought.stats.firstSeen, 12_000);
   c.dispose();
 });
