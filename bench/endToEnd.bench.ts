@@ -3,7 +3,7 @@
 // two clients drain it over the same kind of pipes, alternately:
 //   baseline — split lines + JSON.parse + answer the three requests (the least any client must do);
 //   pipeline — what the chat panel runs: AcpClient (transport) -> tap -> MessageStore.ingest ->
-//              panelChangesFor -> PatchBatcher (a flush every 16 ms frame) -> JSON.stringify of each post.
+//              panelDeltasFor -> PatchBatcher (a flush every 16 ms frame) -> JSON.stringify of each post.
 // Figures: e2e.ratioToBaseline (baseline time / pipeline time, goal >= 0.8), the pipeline's
 // retained heap after GC per text byte, and the CLI's peak resident memory for a 1,000,000-chunk turn
 // (`cli.js run` against the same agent, measured by /usr/bin/time when it is installed).

@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import { AttentionWatch, attentionText, type AttentionEvent } from '../common/attention';
 import { noticeText } from '../common/untrusted';
 import { Disposable, type IDisposable } from '../common/util/lifecycle';
-import type { PanelChange } from '../common/webview/panelChanges';
+import type { PanelDelta } from '../common/webview/panelDeltas';
 
 export interface AttentionPorts {
   enabled(): boolean;
@@ -42,8 +42,8 @@ export class ChatAttention extends Disposable {
     }));
   }
 
-  /** Follows one chat's panel changes; dispose with the chat. */
-  watch(chatId: string, onDidChange: (listener: (changes: readonly PanelChange[]) => void) => IDisposable): IDisposable {
+  /** Follows one chat's panel deltas; dispose with the chat. */
+  watch(chatId: string, onDidChange: (listener: (changes: readonly PanelDelta[]) => void) => IDisposable): IDisposable {
     const w = new AttentionWatch();
     return onDidChange((changes) => {
       for (const c of changes) if (c.type === 'panel') this.call(chatId, w.observe(c.fields));

@@ -6,7 +6,7 @@
  * A webview that is hidden and shown again, or restored after VS Code restarts, sends `ready` again and
  * gets a fresh snapshot, so nothing is lost.
  */
-import type { PanelChange } from '../common/webview/panelChanges';
+import type { PanelDelta } from '../common/webview/panelDeltas';
 import * as vscode from 'vscode';
 import { type HostToWebview, WEBVIEW_PROTOCOL_VERSION, zWebviewToHost } from '../common/webview/contract';
 import { makeNonce, renderWebviewHtml } from '../common/webview/html';
@@ -177,7 +177,7 @@ export class ChatWebview extends Disposable {
     this.feed.snapshot(entries, panel);
   }
 
-  private onModelChanged(changes: readonly PanelChange[]): void {
+  private onModelChanged(changes: readonly PanelDelta[]): void {
     if (!this.ready) return; // the webview will ask for a snapshot when it is ready
     if (!this.feed.changed(changes)) return this.sendSnapshot();
     if (this.feed.pending && this.flushTimer === undefined) this.flushTimer = setTimeout(() => this.flush(), FRAME_MS);

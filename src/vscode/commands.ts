@@ -42,7 +42,7 @@ export const Commands = {
   ...SessionCommands,
 } as const;
 
-export class CommandRegistry extends Disposable {
+export class ChatCommands extends Disposable {
   constructor(
     private readonly service: ChatService,
     private readonly exportDebugBundle: (target?: string) => Promise<void>,

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { ChatService } from './chatService';
 import { CHAT_VIEW_TYPE } from './chatPanel';
 import { CHAT_SIDEBAR_VIEW } from './sideBarView';
-import { CommandRegistry } from './commands';
+import { ChatCommands } from './commands';
 import { createApi, type ChatApi } from '../node/chat/api';
 import { openPersistence } from '../node/chat/filePersistence';
 import { noticeText } from '../common/untrusted';
@@ -31,7 +31,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AcpCha
   context.subscriptions.push(s);
   // The debug bundle's code is loaded when it is asked for, not at activation.
   const exportBundle = async (target?: string) => void (await (await import('./debugBundle')).exportDebugBundle(s, target ? vscode.Uri.file(target) : undefined));
-  context.subscriptions.push(new CommandRegistry(s, exportBundle, context.globalStorageUri.fsPath));
+  context.subscriptions.push(new ChatCommands(s, exportBundle, context.globalStorageUri.fsPath));
   context.subscriptions.push(
     vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, {
       // VS Code restarts with the panel open: take it over and show the restored transcript at once.

@@ -6,11 +6,11 @@ import assert from 'node:assert/strict';
 import { ChatIndex } from '../../src/common/chats/chatIndex';
 import { ChatTitles, type TitledChat } from '../../src/common/chats/chatTitles';
 import { Emitter } from '../../src/common/util/lifecycle';
-import type { PanelChange } from '../../src/common/webview/panelChanges';
+import type { PanelDelta } from '../../src/common/webview/panelDeltas';
 
 /** A live chat whose store's session title the test sets, announcing it as the session does. */
 function liveChat(title: string | null, attached = true) {
-  const changes = new Emitter<readonly PanelChange[]>();
+  const changes = new Emitter<readonly PanelDelta[]>();
   const state = { title, attached };
   const chat: TitledChat = { current: () => (state.attached ? { title: state.title } : undefined), onDidChange: changes.event };
   const setTitle = (t: string | null) => {

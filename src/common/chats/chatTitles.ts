@@ -9,13 +9,13 @@
  * not loaded; this unit is its one writer.
  */
 import { chatTitle, type ChatIndex } from './chatIndex';
-import type { PanelChange } from '../webview/panelChanges';
+import type { PanelDelta } from '../webview/panelDeltas';
 import { Emitter, type Event, type IDisposable } from '../util/lifecycle';
 
 /** What a title is read from: a live chat's store (its attached session's state). */
 export interface TitledChat {
   current(): { readonly title: string | null } | undefined;
-  readonly onDidChange: Event<readonly PanelChange[]>;
+  readonly onDidChange: Event<readonly PanelDelta[]>;
 }
 
 export interface ChatTitlesHost {

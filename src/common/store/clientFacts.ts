@@ -5,7 +5,7 @@
  */
 import { addNotice, setKeyedNotice, type Notice } from '../notices';
 import { assertNever } from '../util/guards';
-import type { StoreChange } from './changes';
+import type { StoreDelta } from './deltas';
 import type { ClientEvent } from './clientEvents';
 
 /** The key of the notices shown before any session exists. */
@@ -23,7 +23,7 @@ export class ClientFacts {
     return this.changesSaved;
   }
 
-  apply(e: Exclude<ClientEvent, { event: 'terminal' | 'connection_ended' }>, changes: StoreChange[]): void {
+  apply(e: Exclude<ClientEvent, { event: 'terminal' | 'connection_ended' }>, changes: StoreDelta[]): void {
     switch (e.event) {
       case 'notice': {
         const list = this.notices(e.sessionId);
@@ -42,7 +42,7 @@ export class ClientFacts {
     }
   }
 
-  private setNotices(sessionId: string | null, list: readonly Notice[], changes: StoreChange[]): void {
+  private setNotices(sessionId: string | null, list: readonly Notice[], changes: StoreDelta[]): void {
     if (list.length === 0) this.noticesBySession.delete(sessionId ?? NO_SESSION);
     else this.noticesBySession.set(sessionId ?? NO_SESSION, list);
     changes.push({ type: 'notices', sessionId, notices: list });

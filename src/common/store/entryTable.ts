@@ -11,12 +11,12 @@
  * mirror the store by applying exactly these changes, so an entry changed any other way would show
  * something the store does not hold (test/unit/store/patches.property.test.ts checks this).
  */
-import type { StoreChange } from './changes';
+import type { StoreDelta } from './deltas';
 import type { ElicitationEntry, Entry, MessageEntry, MessageKind, ToolCallEntry } from './model';
 
 /** What the table needs from the reducer step that changes it. */
 export interface ChangeSink {
-  readonly changes: StoreChange[];
+  readonly changes: StoreDelta[];
   newKey(): string;
 }
 
@@ -92,7 +92,7 @@ export class EntryTable {
 
   /**
    * Replaces the entry at `index` (same key) and keeps the id maps in step when its messageId or
-   * toolCallId changed. `appendedText` says the only change was that text appended (see StoreChange).
+   * toolCallId changed. `appendedText` says the only change was that text appended (see StoreDelta).
    */
   replace(index: number, entry: Entry, sink: ChangeSink, appendedText?: string): void {
     const old = this.list[index];

@@ -1,6 +1,6 @@
 /** The message store's public surface. */
 export type * from './model';
-export type { Direction, StoreChange } from './changes';
+export type { Direction, StoreDelta } from './deltas';
 export { MessageStore, type StoreOptions } from './store';
 export type { CheckedMessage } from './rpc';
 export { type PersistedStore, STORE_FORMAT, STORE_FORMAT_VERSION } from './persisted';

@@ -4,12 +4,12 @@
  * so the rules outside the store class (agentCalls.ts) can take it without importing the store.
  */
 import type { ProtocolVersion } from '../protocol/methods';
-import type { StoreChange } from './changes';
+import type { StoreDelta } from './deltas';
 import type { StepDeps } from './stepDeps';
 import type { Diagnostic } from './model';
 
 export class Step implements StepDeps {
-  readonly changes: StoreChange[] = [];
+  readonly changes: StoreDelta[] = [];
   sessionId: string | undefined;
   constructor(
     private readonly report: (step: Step, severity: Diagnostic['severity'], message: string) => void,

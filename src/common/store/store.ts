@@ -11,7 +11,7 @@ import { AgentMethods, ClientMethods, PROTOCOL_V1, PROTOCOL_V2, type ProtocolVer
 import { parseSessionUpdate, zToolCallPatch } from '../protocol/updates';
 import type { Action } from './actions';
 import { agentCallAnswered, agentCallSent, type CallDeps } from './agentCalls';
-import type { Direction, StoreChange } from './changes';
+import type { Direction, StoreDelta } from './deltas';
 import { chunkFor } from './fastPath';
 import type { Diagnostic, Entry, SessionState } from './model';
 import {
@@ -110,7 +110,7 @@ export class MessageStore {
   }
 
   /** Reduces what the client adds that is not on the wire (src/common/store/clientEvents.ts). */
-  record(event: ClientEvent, line?: number): readonly StoreChange[] {
+  record(event: ClientEvent, line?: number): readonly StoreDelta[] {
     const step = this.step(line);
     if (event.event === 'terminal') {
       const { sessionId, terminalId, append, replace, exit } = event;
@@ -155,7 +155,7 @@ export class MessageStore {
   }
 
   /** Feed one JSON-RPC message (already JSON-parsed, unvalidated). `line` = 1-based capture line for diagnostics/stats. */
-  ingest(dir: Direction, msg: unknown, line?: number): readonly StoreChange[] {
+  ingest(dir: Direction, msg: unknown, line?: number): readonly StoreDelta[] {
     const checked = checkMessage(msg);
     if (!checked.ok) return this.lineError(line, `${dir}: ${checked.error}`);
     return this.ingestChecked(dir, checked, line);
@@ -165,7 +165,7 @@ export class MessageStore {
    * Feed one message the transport already checked (`checkMessage`, as the live client's tap hands it
    * on): the envelope is not checked again, and a text chunk goes straight to its session.
    */
-  ingestChecked(dir: Direction, checked: CheckedMessage, line?: number): readonly StoreChange[] {
+  ingestChecked(dir: Direction, checked: CheckedMessage, line?: number): readonly StoreDelta[] {
     const step = this.step(line);
     const fast = dir === 'agent->client' && checked.chunk ? chunkFor(checked.chunk, step.version) : undefined;
     if (fast !== undefined) {
@@ -184,7 +184,7 @@ export class MessageStore {
   }
 
   /** Parse one capture line `{dir,msg,...}` (seq/t_ms ignored, `dir:"note"` skipped) and ingest it. */
-  ingestLine(text: string, line?: number): readonly StoreChange[] {
+  ingestLine(text: string, line?: number): readonly StoreDelta[] {
     let rec: unknown;
     try {
       rec = JSON.parse(text);
@@ -205,7 +205,7 @@ export class MessageStore {
     return this.lineError(line, `capture line has an unknown 'dir' (${JSON.stringify(dir)})`);
   }
 
-  private lineError(line: number | undefined, message: string): readonly StoreChange[] {
+  private lineError(line: number | undefined, message: string): readonly StoreDelta[] {
     const step = this.step(line);
     step.diagnostic('error', message);
     return step.changes;

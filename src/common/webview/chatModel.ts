@@ -3,13 +3,13 @@
  * controller (live) and by opened captures; the VS Code webview (src/vscode/chatWebview.ts) consumes it.
  * Kept here, below both, so controller code never imports the VS Code layer for a type.
  */
-import type { PanelChange } from './panelChanges';
+import type { PanelDelta } from './panelDeltas';
 import type { PanelState, WebviewToHost } from './contract';
 import type { Entry } from '../store/model';
 import type { Event } from '../util/lifecycle';
 
 export interface ChatModel {
   snapshot(): { entries: readonly Entry[]; panel: PanelState };
-  readonly onDidChange: Event<readonly PanelChange[]>;
+  readonly onDidChange: Event<readonly PanelDelta[]>;
   handleWebviewMessage(message: WebviewToHost): void;
 }

@@ -1,7 +1,7 @@
 /**
  * The one path from a chat's message store to the posts its webview receives, in two halves:
- * - PanelSource, on the chat model's side: store changes -> what the panel must hear about the session
- *   it shows (panelChanges.ts), plus what the panel shows that is not in the store (turn state, a
+ * - PanelSource, on the chat model's side: store deltas -> what the panel must hear about the session
+ *   it shows (panelDeltas.ts), plus what the panel shows that is not in the store (turn state, a
  *   snapshot's `reset`), as one event every webview showing the chat listens to;
  * - PanelFeed, on each webview's side: those changes -> coalesced patches (PatchBatcher), posted at most
  *   once per frame when the batch is worth a post, or a snapshot (snapshot.ts) when the webview is new.
@@ -9,16 +9,16 @@
  * two, so what is tested and measured is what ships. The webview decodes the posts with WireDecoder.
  * Pure and clock-injected: the caller runs `frame()` once per frame (a timer, or a bench's simulated clock).
  */
-import type { StoreChange } from '../store';
+import type { StoreDelta } from '../store';
 import type { Diagnostic, Entry, SessionState } from '../store/model';
 import { Emitter, type IDisposable } from '../util/lifecycle';
 import type { HostToWebview, PanelState } from './contract';
-import { panelChangesFor, type PanelChange } from './panelChanges';
+import { panelDeltasFor, type PanelDelta } from './panelDeltas';
 import { PatchBatcher } from './patchBatcher';
 import { snapshotMessages } from './snapshot';
 
 export class PanelSource implements IDisposable {
-  private readonly emitter = new Emitter<readonly PanelChange[]>();
+  private readonly emitter = new Emitter<readonly PanelDelta[]>();
   readonly onDidChange = this.emitter.event;
 
   /**
@@ -27,12 +27,12 @@ export class PanelSource implements IDisposable {
    * transcript shown above it). Returns the store's diagnostics, for the caller to log.
    */
   storeChanged(
-    changes: readonly StoreChange[],
+    changes: readonly StoreDelta[],
     shownSessionId: string | null,
     session: SessionState | undefined | (() => SessionState | undefined),
     indexOffset = 0,
   ): readonly Diagnostic[] {
-    const { panel, diagnostics } = panelChangesFor(changes, shownSessionId, session);
+    const { panel, diagnostics } = panelDeltasFor(changes, shownSessionId, session);
     this.fire(indexOffset ? panel.map((c) => (c.type === 'inserted' ? { ...c, index: c.index + indexOffset } : c)) : panel);
     return diagnostics;
   }
@@ -43,7 +43,7 @@ export class PanelSource implements IDisposable {
   }
 
   /** What the panel shows that the store does not reduce (turn state, a Changes summary). */
-  fire(changes: readonly PanelChange[]): void {
+  fire(changes: readonly PanelDelta[]): void {
     if (changes.length) this.emitter.fire(changes);
   }
 
@@ -73,7 +73,7 @@ export class PanelFeed {
    * Takes a PanelSource's changes. Returns false at a `reset` (what follows it is ignored): the caller
    * posts a fresh snapshot of its model, which has it all.
    */
-  changed(changes: readonly PanelChange[]): boolean {
+  changed(changes: readonly PanelDelta[]): boolean {
     for (const c of changes) {
       switch (c.type) {
         case 'inserted':

@@ -5,7 +5,7 @@
  *   moves its span's end, which "Thought for N s" reads);
  * - a full entry (`insert`/`replace`) still pending absorbs later changes to that entry;
  * - any other change to an entry is sent as the fields that differ from what the webview holds (`fields`);
- * - panel changes merge into one `panel` op, sent after the entry ops.
+ * - panel deltas merge into one `panel` op, sent after the entry ops.
  * Entries go out as the webview's projection (`toViewEntry`: no raw JSON, see viewEntry.ts) in its wire
  * form (wire.ts), and field diffs are taken between projections, so a change the panel does not show
  * posts nothing. The batcher numbers the entries the webview holds (their handles, counted from the last

@@ -4,7 +4,7 @@
  * live chat, at full speed or in real time (by the records' `t_ms`), and through the same panel feed
  * (panelFeed.ts) into a read-only chat panel and the message tree (which the VS Code glue shows it in).
  */
-import { MessageStore, type StoreChange } from '../../common/store';
+import { MessageStore, type StoreDelta } from '../../common/store';
 import type { Diagnostic, Entry, SessionState } from '../../common/store/model';
 import { sessionPanelFields, type PanelState, type WebviewToHost } from '../../common/webview/contract';
 import { EMPTY_PANEL } from '../../common/webview/emptyPanel';
@@ -90,7 +90,7 @@ export class CaptureChat extends Disposable implements ChatModel, TreeSource {
     if (r.dir === 'client->agent' || r.dir === 'agent->client') this.apply(this.store.ingest(r.dir, r.msg, line));
   }
 
-  private apply(changes: readonly StoreChange[]): void {
+  private apply(changes: readonly StoreDelta[]): void {
     if (!changes.length) return;
     // A capture shows its first session.
     const added = this.shownSessionId === null ? changes.find((c) => c.type === 'sessionAdded') : undefined;

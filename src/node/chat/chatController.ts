@@ -67,7 +67,7 @@ export class ChatController extends Disposable implements ChatModel, TreeSource,
       sessionId: () => this.connection.sessionId,
       agentName: () => this.connection.agent.name,
       watch: { traffic: (msg) => this.connection.supervisor.traffic(msg), stored: (keys) => this.connection.supervisor.stored(keys) },
-      applied: (changes) => this.view.showStoreChanges(changes),
+      applied: (changes) => this.view.showStoreDeltas(changes),
       noted: () => this.view.treeChanged(),
     });
     this.connection = new ChatConnection({

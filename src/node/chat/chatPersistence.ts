@@ -5,7 +5,7 @@
  * chat is taken by one window at a time (`prepare` ... `release`). Stores are keyed by chat id (before
  * several chats existed, by agent id: those ids are adopted as chats of that agent).
  */
-import type { Direction, StoreChange } from '../../common/store';
+import type { Direction, StoreDelta } from '../../common/store';
 import { MessageStore } from '../../common/store';
 import type { ClientEvent } from '../../common/store/clientEvents';
 import type { ChatState } from '../../common/chats/chatState';
@@ -40,7 +40,7 @@ export interface ChatPersistence {
   /** The current state of a chat this window has (what a fork copies). */
   state(chatId: string): ChatState | undefined;
   /** Records one message of the chat's connection after the store ingested it (`changes` carry the keys it minted). */
-  append(chatId: string, dir: Direction, msg: unknown, changes: readonly StoreChange[], seq: number): void;
+  append(chatId: string, dir: Direction, msg: unknown, changes: readonly StoreDelta[], seq: number): void;
   /** Records `store.attach(sessionId)` of the chat's store, which the caller applied. */
   attach(chatId: string, sessionId: string | null): void;
   /** Records `store.record(event)` of the chat's store (terminal output, a notice, Changes), which the caller applied. */

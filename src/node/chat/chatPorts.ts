@@ -7,7 +7,7 @@ import type { Clock } from '../../common/recovery/timers';
 import type { QueuedPrompt } from '../../common/promptQueue';
 import type { ElicitationBroker } from '../../common/elicitationBroker';
 import type { AgentConfig, Settings } from '../../common/config/settings';
-import type { StoreChange } from '../../common/store';
+import type { StoreDelta } from '../../common/store';
 import type { MessageStore } from '../../common/store';
 import type { Entry } from '../../common/store/model';
 import type { PermissionBroker } from '../../common/permissionBroker';
@@ -102,7 +102,7 @@ export interface ChatSinks {
   /** `raw` is the message's exact JSON line when known (recorded as is). */
   capture(dir: Direction | 'note', msg: unknown, seq: number, raw?: string): void;
   /** Called after the store ingested the message, with what it changed. */
-  persist(dir: Direction, msg: unknown, changes: readonly StoreChange[], seq: number): void;
+  persist(dir: Direction, msg: unknown, changes: readonly StoreDelta[], seq: number): void;
   /** Called after the store recorded the session the chat is now attached to (`MessageStore.attach`). */
   attached?(sessionId: string | null): void;
   /** Remembers (or forgets, with null) which earlier session is shown above `sessionId` after a failed reattach. */

@@ -10,7 +10,7 @@
  * earlier ones, and the agent behaviour report. It owns no transcript state: the store does, and what the
  * store changed goes to the thread (`applied`), which shows it.
  */
-import type { MessageStore, CheckedMessage, StoreChange } from '../../common/store';
+import type { MessageStore, CheckedMessage, StoreDelta } from '../../common/store';
 import { AgentBehaviour } from '../../common/debug/agentBehaviour';
 import { ConformanceChecker, SKIPPED_LINE_NOTE, type Finding } from '../../common/conformance';
 import { CLIENT_EVENT_NOTE, type ClientEvent } from '../../common/store/clientEvents';
@@ -30,7 +30,7 @@ export interface TrafficDeps {
   /** The recovery supervisor: it watches the agent's traffic (stalls) and which entries the store kept. */
   readonly watch: { traffic(msg: unknown): void; stored(keys: readonly string[]): void };
   /** The store changed: the thread shows it (panel and tree). */
-  applied(changes: readonly StoreChange[]): void;
+  applied(changes: readonly StoreDelta[]): void;
   /** Something reached only the capture (a skipped line): the tree's view of it changed. */
   noted(): void;
 }

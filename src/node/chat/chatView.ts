@@ -1,6 +1,6 @@
 /**
  * ChatView: what the chat's panel and tree are told. It builds the panel's state and snapshot from their
- * owners, turns store changes into panel changes (`showStoreChanges`, the one place that does), and
+ * owners, turns store deltas into panel deltas (`showStoreDeltas`, the one place that does), and
  * fires the panel's and the tree's change events.
  *
  * Owns: the two change events. It owns no state it shows: the transcript and notices are the store's,
@@ -9,7 +9,7 @@
  */
 import { sessionPanelFields, type EarlierTranscript, type PanelState } from '../../common/webview/contract';
 import type { Entry, SessionState } from '../../common/store/model';
-import type { StoreChange } from '../../common/store';
+import type { StoreDelta } from '../../common/store';
 import type { PermissionBroker } from '../../common/permissionBroker';
 import type { ElicitationBroker } from '../../common/elicitationBroker';
 import { PanelSource } from '../../common/webview/panelFeed';
@@ -121,8 +121,8 @@ export class ChatView extends Disposable {
     };
   }
 
-  /** The store changed: the panel gets view changes, the tree a refresh. The one place store changes become panel changes. */
-  showStoreChanges(changes: readonly StoreChange[]): void {
+  /** The store changed: the panel gets view deltas, the tree a refresh. The one place store deltas become panel deltas. */
+  showStoreDeltas(changes: readonly StoreDelta[]): void {
     this.treeChanges.fire();
     // The panel lists the earlier transcript first: this session's indexes count from after it.
     const offset = this.d.connection.earlier ? this.earlierEntries().length : 0;

@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { MessageStore, type Direction, type StoreChange } from '../../common/store';
+import { MessageStore, type Direction, type StoreDelta } from '../../common/store';
 import { mergeChatIndex, parseChatIndex } from '../../common/chats/chatIndex';
 import type { ChatState } from '../../common/chats/chatState';
 import { StoreJournal } from '../persistence/journal';
@@ -235,7 +235,7 @@ export class FilePersistence implements ChatPersistence {
     return fresh;
   }
 
-  append(chatId: string, dir: Direction, msg: unknown, changes: readonly StoreChange[], seq: number): void {
+  append(chatId: string, dir: Direction, msg: unknown, changes: readonly StoreDelta[], seq: number): void {
     this.appendRecord(chatId, (j) => j.append(dir, msg, changes, seq));
   }
 

@@ -22,7 +22,7 @@
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import * as z from 'zod';
-import type { Diagnostic, Direction, StoreChange } from '../../common/store';
+import type { Diagnostic, Direction, StoreDelta } from '../../common/store';
 import { MessageStore, type StoreOptions } from '../../common/store';
 import { errorText, issueText } from '../../common/util/errors';
 import { zClientEvent, type ClientEvent } from '../../common/store/clientEvents';
@@ -93,7 +93,7 @@ export class StoreJournal {
   }
 
   /** Ingests `msg` into `store` and records it (with the keys it minted). Returns the store's changes. */
-  ingest(store: MessageStore, dir: Direction, msg: unknown, line?: number): readonly StoreChange[] {
+  ingest(store: MessageStore, dir: Direction, msg: unknown, line?: number): readonly StoreDelta[] {
     const changes = store.ingest(dir, msg, line);
     this.append(dir, msg, changes, line);
     return changes;
@@ -104,7 +104,7 @@ export class StoreJournal {
    * inserted entries' keys are recorded). Buffered; written within FLUSH_DELAY_MS (or by `flush()`).
    * Throws, changing nothing, when the message cannot be serialised (the caller reports it).
    */
-  append(dir: Direction, msg: unknown, changes: readonly StoreChange[] = [], line?: number): void {
+  append(dir: Direction, msg: unknown, changes: readonly StoreDelta[] = [], line?: number): void {
     if (this.disposed) throw new Error('StoreJournal.append after dispose');
     const keys: string[] = [];
     for (const c of changes) if (c.type === 'entryInserted') keys.push(c.entry.key);

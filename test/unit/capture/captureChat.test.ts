@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { CaptureChat } from '../../../src/node/capture/captureChat';
-import type { PanelChange } from '../../../src/common/webview/panelChanges';
+import type { PanelDelta } from '../../../src/common/webview/panelDeltas';
 
 const ui = { openLink() {}, openLocation() {}, copy() {}, openDiff() {} };
 const transcript = (name: string) => {
@@ -43,7 +43,7 @@ test('real-time replay paces lines by t_ms and emits incremental changes', async
     { t_ms: 30, dir: 'agent->client', msg: { jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'lo' } } } } },
   ];
   const c = new CaptureChat('x', lines.map((l) => JSON.stringify(l)).join('\n') + '\n', ui);
-  const changes: PanelChange[] = [];
+  const changes: PanelDelta[] = [];
   c.onDidChange((x) => changes.push(...x));
   const done = new Promise<void>((r) => c.onDidFinish(() => r()));
   c.playRealTime(1);

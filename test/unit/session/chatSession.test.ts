@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ChatController } from '../../../src/node/chat/chatController';
-import type { PanelChange } from '../../../src/common/webview/panelChanges';
+import type { PanelDelta } from '../../../src/common/webview/panelDeltas';
 import type { EarlierLink } from '../../../src/node/chat/chatPorts';
 import { MessageStore } from '../../../src/common/store';
 import { parseSettings } from '../../../src/common/config/settings';
@@ -17,7 +17,7 @@ import { rpcError } from '../../../src/node/transport/connection';
 const settings = parseSettings(() => undefined).settings;
 function makeSession(opts: { store?: MessageStore; restoredSessionId?: string | null; restoredEarlier?: EarlierLink | null; agent?: ReturnType<typeof inProcessDemoAgent>; handlers?: () => ClientHandlers; settings?: typeof settings } = {}) {
   const agent = opts.agent ?? inProcessDemoAgent();
-  const changes: PanelChange[] = [];
+  const changes: PanelDelta[] = [];
   const wire: string[] = [];
   const links: (EarlierLink | null)[] = [];
   const session = new ChatController(

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { MessageStore, type Direction, type StoreChange } from '../../../src/common/store';
+import { MessageStore, type Direction, type StoreDelta } from '../../../src/common/store';
 import { CLIENT_EVENT_NOTE } from '../../../src/common/store/clientEvents';
 import { ChatTraffic, type TrafficDeps } from '../../../src/node/chat/chatTraffic';
 
@@ -21,7 +21,7 @@ interface Seen {
   captured: [string, number][];
   persisted: number[];
   recorded: string[];
-  applied: StoreChange[][];
+  applied: StoreDelta[][];
   stored: string[][];
   logged: string[];
 }

@@ -3,14 +3,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ChatController } from '../../../src/node/chat/chatController';
-import type { PanelChange } from '../../../src/common/webview/panelChanges';
+import type { PanelDelta } from '../../../src/common/webview/panelDeltas';
 import { dispatchWebviewMessage } from '../../../src/node/chat/webviewMessages';
 import { inProcessDemoAgent, noUi, chatOptions } from './harness';
 import { until } from '../helpers/until';
 
 test('a chat whose agent is not configured refuses to start, says which agent, and starts when the settings name it', async () => {
   const agent = inProcessDemoAgent();
-  const changes: PanelChange[] = [];
+  const changes: PanelDelta[] = [];
   const session = new ChatController(chatOptions({ agent: { id: 'claude', name: 'claude', command: '(not configured)', args: [], env: {} }, agentMissing: true, connect: agent.connect }));
   session.onDidChange((c) => changes.push(...c));
   await session.start();

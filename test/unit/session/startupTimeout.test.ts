@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ChatController } from '../../../src/node/chat/chatController';
-import type { PanelChange } from '../../../src/common/webview/panelChanges';
+import type { PanelDelta } from '../../../src/common/webview/panelDeltas';
 import { parseSettings } from '../../../src/common/config/settings';
 import { DemoAgent } from '../../../src/node/demoAgent/agent';
 import type { AcpConnection } from '../../../src/node/transport/connection';
@@ -12,7 +12,7 @@ import { inProcessDemoAgent, chatOptions } from './harness';
 function makeSession(make: (acp: AcpConnection) => void, startupTimeoutSeconds: number) {
   const settings = parseSettings((k) => (k === 'startupTimeoutSeconds' ? startupTimeoutSeconds : undefined)).settings;
   const agent = inProcessDemoAgent(make);
-  const changes: PanelChange[] = [];
+  const changes: PanelDelta[] = [];
   let disposed = 0;
   const session = new ChatController(chatOptions({
     agent: { id: 'silent', name: 'Silent', command: 'silent-agent', args: ['--acp'], env: {} },

@@ -6,10 +6,10 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { MessageStore, type Direction, type StoreChange } from '../../../src/common/store';
+import { MessageStore, type Direction, type StoreDelta } from '../../../src/common/store';
 import { CLIENT_EVENT_NOTE, type ClientEvent } from '../../../src/common/store/clientEvents';
 import { MAX_SESSION_TERMINAL_CHARS, MAX_TERMINAL_CHARS } from '../../../src/common/store/terminalRules';
-import { panelChangesFor } from '../../../src/common/webview/panelChanges';
+import { panelDeltasFor } from '../../../src/common/webview/panelDeltas';
 import { main as reduceMain } from '../../../src/node/cli/reduce';
 
 const wire: [Direction, unknown][] = [
@@ -33,12 +33,12 @@ test('terminal output we run is reduced into the session: appended, exited, sent
   const second = store.record({ event: 'terminal', sessionId: 's1', terminalId: 't1', append: 'ok\n', exit: { exitCode: 0, signal: null } });
   assert.deepEqual(store.session('s1')!.terminals, { t1: { output: 'line 1\nok\n', exited: true, exitCode: 0, signal: null, owner: 'client' } });
   // The panel hears the chunk, not the whole terminal again.
-  const panel = panelChangesFor([...first, ...second], 's1', () => store.session('s1')).panel;
+  const panel = panelDeltasFor([...first, ...second], 's1', () => store.session('s1')).panel;
   assert.deepEqual(panel, [
     { type: 'terminal', terminalId: 't1', append: 'line 1\n' },
     { type: 'terminal', terminalId: 't1', append: 'ok\n', exit: { exitCode: 0, signal: null } },
   ]);
-  assert.deepEqual(panelChangesFor(first, 'other', undefined).panel, [], 'another session’s terminal is not shown');
+  assert.deepEqual(panelDeltasFor(first, 'other', undefined).panel, [], 'another session’s terminal is not shown');
 });
 
 test('terminal output is bounded: a tail per terminal, and the oldest terminals go beyond the session budget', () => {
@@ -65,7 +65,7 @@ test('the agent’s v2 terminals are reduced from the wire', () => {
 
 test('notices: repeats counted, keyed ones replaced and removed, all cleared; the agent’s notice updates too', () => {
   const store = started();
-  const changes: StoreChange[] = [];
+  const changes: StoreDelta[] = [];
   const rec = (e: ClientEvent) => changes.push(...store.record(e));
   rec({ event: 'notice', sessionId: 's1', notice: { severity: 'warning', title: 'A' } });
   rec({ event: 'notice', sessionId: 's1', notice: { severity: 'warning', title: 'A' } });
@@ -80,7 +80,7 @@ test('notices: repeats counted, keyed ones replaced and removed, all cleared; th
   assert.deepEqual(store.notices('s1'), []);
   rec({ event: 'notice', sessionId: null, notice: { severity: 'error', title: 'before any session' } });
   assert.equal(store.notices(null).length, 1);
-  const last = panelChangesFor(changes.slice(-2, -1), 's1', undefined).panel;
+  const last = panelDeltasFor(changes.slice(-2, -1), 's1', undefined).panel;
   assert.deepEqual(last, [{ type: 'panel', fields: { notices: [] } }], 'the panel hears the new list');
 });
 

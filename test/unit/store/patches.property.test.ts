@@ -10,7 +10,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { MessageStore, type StoreChange } from '../../../src/common/store';
+import { MessageStore, type StoreDelta } from '../../../src/common/store';
 import type { Entry } from '../../../src/common/store/model';
 import { AgentMethods, ClientMethods } from '../../../src/common/protocol/methods';
 import { PanelFeed, PanelSource } from '../../../src/common/webview/panelFeed';
@@ -161,7 +161,7 @@ function run(ops: readonly Op[], v2: boolean): void {
   let clock = 1000;
   const options = { newKey: () => `key-${n++}`, now: () => (clock += 7) };
   let store = new MessageStore(options);
-  const ingest = (dir: 'client->agent' | 'agent->client', msg: unknown): readonly StoreChange[] => store.ingest(dir, msg);
+  const ingest = (dir: 'client->agent' | 'agent->client', msg: unknown): readonly StoreDelta[] => store.ingest(dir, msg);
   const version = v2 ? 2 : 1;
   ingest('client->agent', { jsonrpc: '2.0', id: 'init', method: AgentMethods.initialize, params: { protocolVersion: version } });
   ingest('agent->client', { jsonrpc: '2.0', id: 'init', result: { protocolVersion: version } });

@@ -4,7 +4,7 @@ import { PanelFeed, PanelSource } from '../../../src/common/webview/panelFeed';
 import { MAX_TEXT_DELAY_MS, TEXT_WORTH_POSTING } from '../../../src/common/webview/patchBatcher';
 import type { HostToWebview } from '../../../src/common/webview/contract';
 import type { MessageEntry } from '../../../src/common/store/model';
-import type { StoreChange } from '../../../src/common/store';
+import type { StoreDelta } from '../../../src/common/store';
 import { EMPTY_PANEL } from '../../../src/common/webview/emptyPanel';
 import { WireEncoder } from '../../../src/common/webview/wireEncoder';
 import { WireDecoder } from '../../../src/common/webview/wireDecoder';
@@ -69,11 +69,11 @@ test('a dropped batch is never posted (the webview is hidden; its next snapshot 
   assert.equal(posts.length, 1);
 });
 
-test('PanelSource: store changes of the shown session, indexes after an earlier transcript', () => {
+test('PanelSource: store deltas of the shown session, indexes after an earlier transcript', () => {
   const source = new PanelSource();
   const heard: unknown[] = [];
   source.onDidChange((c) => heard.push(...c));
-  const changes: StoreChange[] = [
+  const changes: StoreDelta[] = [
     { type: 'entryInserted', sessionId: 's', index: 0, entry: msg('a', 'x') },
     { type: 'entryInserted', sessionId: 'other', index: 0, entry: msg('b', 'y') },
     { type: 'diagnostic', diagnostic: { severity: 'warning', message: 'odd' } },

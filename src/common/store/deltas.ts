@@ -1,10 +1,13 @@
-/** What one ingested message changed, so views can patch instead of re-rendering. */
+/**
+ * What one ingested message changed (a delta), so views can patch instead of re-rendering. Called deltas,
+ * not changes: "Changes" is the per-turn file edits feature (src/common/changes).
+ */
 import type { Diagnostic, Entry, SessionState } from './model';
 import type { Notice } from '../notices';
 
 export type { Direction } from '../protocol/direction';
 
-export type StoreChange =
+export type StoreDelta =
   | { readonly type: 'sessionAdded'; readonly sessionId: string }
   | { readonly type: 'entryInserted'; readonly sessionId: string; readonly index: number; readonly entry: Entry }
   /** `appendedText` is set when the ONLY change was text appended to the entry's content — to its last block when that is a

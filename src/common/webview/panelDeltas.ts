@@ -1,16 +1,16 @@
 /**
- * What the panel must hear about a batch of store changes for the session it shows: new and updated
+ * What the panel must hear about a batch of store deltas for the session it shows: new and updated
  * entries (with the appended text when that is all that changed) and the session fields that changed.
  * Shared by live chats and opened captures; pure, so it is tested without VS Code.
  */
-import type { StoreChange } from '../store';
+import type { StoreDelta } from '../store';
 import type { Diagnostic, Entry, SessionState } from '../store/model';
 import { sessionPanelFields, type PanelState, type SessionPanelFields } from './contract';
 import { assertNever } from '../util/guards';
 import type { ChangeSetView } from '../changes/view';
 
 /** A change the panel forwards to the webview. */
-export type PanelChange =
+export type PanelDelta =
   | { readonly type: 'inserted'; readonly index: number; readonly entry: Entry }
   /** `previous` is the entry before the change (set when the store knows it), for field-level patches. */
   | { readonly type: 'updated'; readonly entry: Entry; readonly appendedText?: string; readonly previous?: Entry }
@@ -26,12 +26,12 @@ export type PanelChange =
  * the many changes (streamed text) that need none. Runs once per message: it allocates nothing it does
  * not return.
  */
-export function panelChangesFor(
-  changes: readonly StoreChange[],
+export function panelDeltasFor(
+  changes: readonly StoreDelta[],
   shownSessionId: string | null,
   session: SessionState | undefined | (() => SessionState | undefined),
-): { panel: PanelChange[]; diagnostics: Diagnostic[] } {
-  const panel: PanelChange[] = [];
+): { panel: PanelDelta[]; diagnostics: Diagnostic[] } {
+  const panel: PanelDelta[] = [];
   const diagnostics: Diagnostic[] = [];
   let fields: Set<keyof SessionPanelFields> | undefined;
   for (const c of changes) {
@@ -71,12 +71,12 @@ export function panelChangesFor(
   return { panel, diagnostics };
 }
 
-function terminalChange(c: Extract<StoreChange, { type: 'terminal' }>): PanelChange {
+function terminalChange(c: Extract<StoreDelta, { type: 'terminal' }>): PanelDelta {
   return { type: 'terminal', terminalId: c.terminalId, append: c.append, ...(c.replace ? { replace: c.replace } : {}), ...(c.exit ? { exit: c.exit } : {}) };
 }
 
 /** Spelled out rather than spread (per streamed chunk): only the optional fields that are set. */
-function updated(entry: Entry, appendedText: string | undefined, previous: Entry | undefined): PanelChange {
+function updated(entry: Entry, appendedText: string | undefined, previous: Entry | undefined): PanelDelta {
   if (appendedText !== undefined) return previous ? { type: 'updated', entry, appendedText, previous } : { type: 'updated', entry, appendedText };
   return previous ? { type: 'updated', entry, previous } : { type: 'updated', entry };
 }

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { panelChangesFor } from '../../../src/common/webview/panelChanges';
+import { panelDeltasFor } from '../../../src/common/webview/panelDeltas';
 import type { MessageEntry, SessionState } from '../../../src/common/store/model';
 
 const stats = { chunks: 1, upserts: 0, bytes: 1, firstSeen: 0, lastSeen: 0, lines: [] };
@@ -11,7 +11,7 @@ const session: SessionState = {
 };
 
 test('only the shown session reaches the panel; appended text stays appended text', () => {
-  const { panel, diagnostics } = panelChangesFor(
+  const { panel, diagnostics } = panelDeltasFor(
     [
       { type: 'entryInserted', sessionId: 's', index: 0, entry },
       { type: 'entryUpdated', sessionId: 's', index: 0, entry, appendedText: 'x' },
@@ -26,6 +26,6 @@ test('only the shown session reaches the panel; appended text stays appended tex
 });
 
 test('changed session fields become one panel change with their current values; unknown fields are ignored', () => {
-  const { panel } = panelChangesFor([{ type: 'sessionChanged', sessionId: 's', fields: ['plan', 'title', 'updatedAt'] }], 's', session);
+  const { panel } = panelDeltasFor([{ type: 'sessionChanged', sessionId: 's', fields: ['plan', 'title', 'updatedAt'] }], 's', session);
   assert.deepEqual(panel, [{ type: 'panel', fields: { plan: session.plan, title: 'T' } }]);
 });
