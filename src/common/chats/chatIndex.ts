@@ -13,42 +13,27 @@ import * as z from 'zod';
 import { labelText } from '../untrusted';
 import { Emitter } from '../util/lifecycle';
 
-export interface ChatRecord {
-  /** Our own id: names the chat's journal and capture files, and the webview panel it is shown in. */
-  readonly id: string;
-  readonly agentId: string;
-  /** A cache of the store's session title (see the header), for a chat whose store is not loaded. */
-  readonly title: string | null;
-  /** The ACP session the chat shows (null before the agent opened one). */
-  readonly sessionId: string | null;
-  readonly createdAt: number;
-  readonly updatedAt: number;
-  /** Shown in an editor tab (restored after a reload); a closed chat stays in history. */
-  readonly open: boolean;
-  /** Where a branch came from (Edit and Rerun, Regenerate); null (or absent, in older lists): a chat of its own. */
-  readonly origin?: ChatOrigin | null;
-}
-
 /** A branch's source: the chat, its session and the user message (store key) the branch was made at. */
-export interface ChatOrigin {
-  readonly kind: 'forked';
-  readonly chatId: string;
-  readonly sessionId: string;
-  readonly messageKey: string;
-}
-
 const zChatOrigin = z.object({ kind: z.literal('forked'), chatId: z.string().min(1).max(200), sessionId: z.string().max(2000), messageKey: z.string().max(200) });
+export type ChatOrigin = Readonly<z.infer<typeof zChatOrigin>>;
 
+/** One chat in the index. The type is the schema's (one shape for the file and the code); each field is tolerant on read. */
 const zChatRecord = z.object({
+  /** Our own id: names the chat's journal and capture files, and the webview panel it is shown in. */
   id: z.string().min(1).max(200),
   agentId: z.string().min(1).max(500),
+  /** A cache of the store's session title (see the header), for a chat whose store is not loaded. */
   title: z.string().max(2000).nullable().catch(null),
+  /** The ACP session the chat shows (null before the agent opened one). */
   sessionId: z.string().max(2000).nullable().catch(null),
   createdAt: z.number().catch(0),
   updatedAt: z.number().catch(0),
+  /** Shown in an editor tab (restored after a reload); a closed chat stays in history. */
   open: z.boolean().catch(false),
+  /** Where a branch came from (Edit and Rerun, Regenerate); null (or absent, in older lists): a chat of its own. */
   origin: zChatOrigin.nullable().optional().catch(undefined),
 });
+export type ChatRecord = Readonly<z.infer<typeof zChatRecord>>;
 
 const zChatIndex = z.object({ version: z.literal(1), chats: z.array(z.unknown()), focused: z.array(z.string()).catch([]) });
 

@@ -57,13 +57,13 @@ export type KeptField = (typeof KEPT_FIELDS)[number];
 /** `ReplayWindow.chunk`'s answer for a replayed message kept out of the transcript (rule 5). */
 export const HIDDEN = -2;
 
-/** The replayed message being streamed: its kind and id, and the prior entry it landed on (-1: a new entry; HIDDEN). */
-export interface ReplayCurrent {
-  readonly kind: MessageKind;
-  id: string | null;
-  index: number;
-}
+/** The replayed message being streamed: its kind and id, and the prior entry it landed on (-1: a new entry; HIDDEN). Saved as is. */
+export type ReplayCurrent = NonNullable<PersistedReplay['current']>;
 
+/**
+ * The live form of a replay's state. Its saved form is `PersistedReplay` (zod, persisted.ts); this one keeps
+ * Sets and Maps where the saved one has arrays, so each message of a long replay is looked up in O(1).
+ */
 export interface ReplayState {
   /** Entries [0, priorLength) existed when the load started. */
   readonly priorLength: number;
