@@ -63,3 +63,16 @@ export function restoreChanges(raw: unknown): { state: ChangesState; problem: st
   const sets = r.data.sets.filter((c) => c.files.length > 0).map((c) => (c.ended ? c : { ...c, ended: true }));
   return { state: { seq: r.data.seq, sets }, problem: null };
 }
+
+/** The entries saved summaries are shown after (keys of the store that saved them), read tolerantly. */
+export function savedAfterKeys(raw: unknown): string[] {
+  const r = zSaved.safeParse(raw);
+  return r.success ? r.data.sets.flatMap((s) => (s.afterKey === null ? [] : [s.afterKey])) : [];
+}
+
+/** Saved summaries with each `afterKey` that `relink` knows replaced (another store's key for the same entry). */
+export function relinkSaved(raw: unknown, relink: (key: string) => string | undefined): unknown {
+  const r = zSaved.safeParse(raw);
+  if (!r.success) return raw;
+  return { ...r.data, sets: r.data.sets.map((s) => (s.afterKey === null ? s : { ...s, afterKey: relink(s.afterKey) ?? s.afterKey })) };
+}

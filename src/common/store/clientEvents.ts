@@ -7,6 +7,7 @@
  */
 import * as z from 'zod';
 import { NOTICE_ACTIONS, type Notice } from '../notices';
+import { relinkSaved, savedAfterKeys } from '../changes/persist';
 
 /** The `text` of a capture note that carries a client event (`{ text, event }`). */
 export const CLIENT_EVENT_NOTE = 'client event';
@@ -78,4 +79,34 @@ export function agentNotice(params: unknown): Extract<ClientEvent, { event: 'not
   if (!p.success) return undefined;
   const u = p.data.update;
   return { event: 'notice', sessionId: p.data.sessionId, notice: { severity: u.severity, title: u.title, description: u.description ?? null } };
+}
+
+/**
+ * Where the entries a client event names are, by session and index. Keys are minted by each store, so a
+ * capture note carries this beside the event: a store replaying the capture finds the same entries
+ * (a notice drawn under its entry, a Changes summary after its turn) by place.
+ */
+export type EntryPlaces = Readonly<Record<string, readonly [sessionId: string, index: number]>>;
+
+const zPlaces = z.record(z.string(), z.tuple([z.string(), z.number().int().nonnegative()]));
+
+/** The entry keys a client event names. */
+export function keysOfEvent(e: ClientEvent): string[] {
+  if (e.event === 'notice') return e.notice.entryKey === undefined ? [] : [e.notice.entryKey];
+  if (e.event === 'changes') return savedAfterKeys(e.saved);
+  return [];
+}
+
+/** The event with each key it names replaced by `relink`'s answer (undefined: kept). */
+export function relinkEvent(e: ClientEvent, relink: (key: string) => string | undefined): ClientEvent {
+  if (e.event === 'notice' && e.notice.entryKey !== undefined) return { ...e, notice: { ...e.notice, entryKey: relink(e.notice.entryKey) ?? e.notice.entryKey } };
+  if (e.event === 'changes') return { ...e, saved: relinkSaved(e.saved, relink) };
+  return e;
+}
+
+/** The places a capture note carries for its event's keys (none: an older capture, or a bad field). */
+export function placesOfNote(note: unknown): EntryPlaces | undefined {
+  if (typeof note !== 'object' || note === null || !('places' in note)) return undefined;
+  const r = zPlaces.safeParse(note.places);
+  return r.success ? r.data : undefined;
 }

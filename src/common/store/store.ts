@@ -33,7 +33,7 @@ import { Step } from './step';
 import { zPermissionParams, zSessionIdParams } from './wireShapes';
 import { MAX_NESTING, tooDeep } from '../util/depth';
 import { TerminalUpdateDecoder } from '../protocol/terminalUpdates';
-import { agentNotice, clientEventOfNote, type ClientEvent } from './clientEvents';
+import { agentNotice, clientEventOfNote, placesOfNote, relinkEvent, type ClientEvent, type EntryPlaces } from './clientEvents';
 import { ClientFacts } from './clientFacts';
 import type { Notice } from '../notices';
 
@@ -200,9 +200,16 @@ export class MessageStore {
     }
     if (dir === 'note') {
       const event = clientEventOfNote(rec.msg);
-      return event ? this.record(event, line) : [];
+      if (!event) return [];
+      // The note names entries by the recording store's keys; this store finds them by place.
+      const places = placesOfNote(rec.msg);
+      return this.record(places ? relinkEvent(event, (key) => this.keyAt(places[key])) : event, line);
     }
     return this.lineError(line, `capture line has an unknown 'dir' (${JSON.stringify(dir)})`);
+  }
+
+  private keyAt(place: EntryPlaces[string] | undefined): string | undefined {
+    return place ? this.session(place[0])?.entries[place[1]]?.key : undefined;
   }
 
   private lineError(line: number | undefined, message: string): readonly StoreDelta[] {

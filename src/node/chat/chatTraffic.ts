@@ -13,7 +13,7 @@
 import type { MessageStore, CheckedMessage, StoreDelta } from '../../common/store';
 import { AgentBehaviour } from '../../common/debug/agentBehaviour';
 import { ConformanceChecker, SKIPPED_LINE_NOTE, type Finding } from '../../common/conformance';
-import { CLIENT_EVENT_NOTE, type ClientEvent } from '../../common/store/clientEvents';
+import { CLIENT_EVENT_NOTE, keysOfEvent, type ClientEvent, type EntryPlaces } from '../../common/store/clientEvents';
 import type { Notice } from '../../common/notices';
 import type { Direction } from '../acp/client';
 import { errorText } from '../../common/util/errors';
@@ -96,7 +96,7 @@ export class ChatTraffic {
    */
   record(event: ClientEvent): void {
     const seq = ++this.seq;
-    this.guard('capture', seq, () => this.d.sinks.capture('note', { text: CLIENT_EVENT_NOTE, event }, seq));
+    this.guard('capture', seq, () => this.d.sinks.capture('note', { text: CLIENT_EVENT_NOTE, event, ...this.placesOf(event) }, seq));
     const changes = this.d.store.record(event, seq);
     this.guard('save', seq, () => this.d.sinks.recorded?.(event));
     if (changes.length) this.d.applied(changes);
@@ -111,6 +111,19 @@ export class ChatTraffic {
   clearNotices(): void {
     const sessionId = this.d.sessionId();
     if (this.d.store.notices(sessionId).length > 0) this.record({ event: 'notices_cleared', sessionId });
+  }
+
+  /** Where the entries the event names are, for a store replaying the capture (its keys are its own). */
+  private placesOf(event: ClientEvent): { places?: EntryPlaces } {
+    const keys = new Set(keysOfEvent(event));
+    if (keys.size === 0) return {};
+    const places: Record<string, readonly [string, number]> = {};
+    for (const session of this.d.store.sessions()) {
+      session.entries.forEach((e, index) => {
+        if (keys.has(e.key)) places[e.key] = [session.sessionId, index];
+      });
+    }
+    return { places };
   }
 
   private guard(what: string, seq: number, run: () => void): void {

@@ -112,11 +112,10 @@ test('a chat opened from its capture shows what the live chat showed: transcript
   assert.equal(places.length, livePlaces.length);
 });
 
-// The saved summaries name the entry they follow by its key, which only the live store had (keys are
-// local, assigned when an entry is first stored, and not in the capture): the capture's summary does not
-// find its place. Needs the event to name its place in a way a replay can resolve (the entry's
-// position, or its first capture line).
-test('a Changes summary opened from a capture is placed after the entry it followed live', { todo: 'keys are not in the capture' }, async () => {
+// The saved summaries name the entry they follow by its key, which only the live store had (every store
+// mints its own): the capture note carries the entry's place, and the replaying store finds its own key there.
+test('a Changes summary opened from a capture is placed after the entry it followed live', async () => {
   const { expected, replayed } = await liveAndReplayed();
+  assert.ok(expected.changeSetPlaces.length === 1 && typeof expected.changeSetPlaces[0] === 'number', 'the live summary follows an entry');
   assert.deepEqual(shown(replayed.entries, replayed.panel).changeSetPlaces, expected.changeSetPlaces);
 });

@@ -134,3 +134,17 @@ test('a notice read back from a capture or journal keeps every field, the entry 
   const back = clientEventOfNote({ text: CLIENT_EVENT_NOTE, event: { event: 'notice', sessionId: 's', notice } });
   assert.deepEqual(back, { event: 'notice', sessionId: 's', notice });
 });
+
+test('a capture note names entries by place: the replaying store draws a notice under its own entry', () => {
+  const store = started();
+  store.ingest(...upd({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'hi' } }), 5);
+  const own = store.session('s1')!.entries[0]!.key;
+  const note = (places?: unknown) => JSON.stringify({ dir: 'note', msg: { text: CLIENT_EVENT_NOTE, event: { event: 'notice', sessionId: 's1', notice: { severity: 'info', title: 'Late', key: 'late', entryKey: 'recorder-key' } }, ...(places ? { places } : {}) } });
+  store.ingestLine(note({ 'recorder-key': ['s1', 0] }), 6);
+  assert.equal(store.notices('s1')[0]?.entryKey, own);
+  // An older capture (no places), or a place this store does not have: the key is kept as recorded.
+  store.ingestLine(note(), 7);
+  assert.equal(store.notices('s1')[0]?.entryKey, 'recorder-key');
+  store.ingestLine(note({ 'recorder-key': ['s1', 9] }), 8);
+  assert.equal(store.notices('s1')[0]?.entryKey, 'recorder-key');
+});
