@@ -19,7 +19,7 @@ import { createChatUi } from './chatUi';
 import { createTurnChanges } from './turnChanges';
 import type { VirtualDocuments } from './virtualDocuments';
 
-/** Workspace-state key of a chat's link to the earlier transcript shown above its session. */
+/** Workspace-state key where versions before the store kept it saved a chat's link to the earlier transcript (read once, then removed). */
 export const earlierKey = (chatId: string) => `acpChat.earlierTranscript.${chatId}`;
 /** Workspace-state key where versions before the chats' own folder saved a chat's Changes summaries (read when the folder has none). */
 export const changesKey = (chatId: string) => `acpChat.turnChanges.${chatId}`;
@@ -98,6 +98,7 @@ export function createChatController(d: ChatFactoryDeps, chat: ChatRecord, confi
     review,
     store: restored.store,
     restoredSessionId: sessionToAttach(restored, chat.sessionId),
+    // Versions before the store kept the link saved it per window: read once, recorded in the store (restore), gone here.
     restoredEarlier: d.context.workspaceState.get<EarlierLink>(earlierKey(chat.id)) ?? null,
     connect: d.connect,
     settings: d.settings,
@@ -124,7 +125,6 @@ export function createChatController(d: ChatFactoryDeps, chat: ChatRecord, confi
       },
       persist: (dir, msg, changes, seq) => d.persistence.append(chat.id, dir, msg, changes, seq),
       attached: (sessionId) => d.persistence.attach(chat.id, sessionId),
-      earlier: (link) => void d.context.workspaceState.update(earlierKey(chat.id), link ?? undefined),
       recorded: (event) => d.persistence.record(chat.id, event),
     },
     ui,
@@ -136,6 +136,7 @@ export function createChatController(d: ChatFactoryDeps, chat: ChatRecord, confi
     buildPrompt: (text, caps) => buildPrompt(text, caps, d.files, vscode.workspace.workspaceFolders?.[0]?.uri.fsPath),
   });
   owner = session;
+  void d.context.workspaceState.update(earlierKey(chat.id), undefined); // the store has the link now (above)
   session.captureFile = () => capture?.path;
   session.own(terminals);
   return session;

@@ -25,6 +25,8 @@ export const zNotice = z.object({
   entryKey: z.string().optional(),
 });
 
+export const zEarlierLink = z.object({ sessionId: z.string(), earlierSessionId: z.string(), reason: z.string() }).readonly();
+
 export const zClientEvent = z.discriminatedUnion('event', [
   /** Output of a terminal the client runs (`append`; with `replace`, the whole output) and, once it ended, its exit. */
   z.object({
@@ -50,7 +52,12 @@ export const zClientEvent = z.discriminatedUnion('event', [
   z.object({ event: z.literal('connection_ended'), turn: z.boolean() }),
   /** The chat's Changes summaries, in their saved form (src/common/changes/persist.ts). */
   z.object({ event: z.literal('changes'), saved: z.unknown() }),
+  /** Session `sessionId` was started because `earlierSessionId` could not be reattached: its transcript stays shown above (null: no longer). */
+  z.object({ event: z.literal('earlier'), link: zEarlierLink.nullable() }),
 ]);
+
+/** Session `sessionId` was started because `earlierSessionId` could not be reattached (`reason`). */
+export type EarlierLink = z.infer<typeof zEarlierLink>;
 
 export type ClientEvent = z.infer<typeof zClientEvent>;
 

@@ -6,7 +6,7 @@
 import { addNotice, setKeyedNotice, type Notice } from '../notices';
 import { assertNever } from '../util/guards';
 import type { StoreDelta } from './deltas';
-import type { ClientEvent } from './clientEvents';
+import type { ClientEvent, EarlierLink } from './clientEvents';
 
 /** The key of the notices shown before any session exists. */
 const NO_SESSION = '';
@@ -14,6 +14,7 @@ const NO_SESSION = '';
 export class ClientFacts {
   private readonly noticesBySession = new Map<string, readonly Notice[]>();
   private changesSaved: unknown;
+  private earlierValue: EarlierLink | null = null;
 
   notices(sessionId: string | null): readonly Notice[] {
     return this.noticesBySession.get(sessionId ?? NO_SESSION) ?? [];
@@ -21,6 +22,10 @@ export class ClientFacts {
 
   changes(): unknown {
     return this.changesSaved;
+  }
+
+  earlier(): EarlierLink | null {
+    return this.earlierValue;
   }
 
   apply(e: Exclude<ClientEvent, { event: 'terminal' | 'connection_ended' }>, changes: StoreDelta[]): void {
@@ -37,6 +42,9 @@ export class ClientFacts {
         this.changesSaved = e.saved;
         changes.push({ type: 'changesRecorded' });
         return;
+      case 'earlier':
+        this.earlierValue = e.link; // the panel hears it from the connection, which set it
+        return;
       default:
         return assertNever(e);
     }
@@ -48,17 +56,19 @@ export class ClientFacts {
     changes.push({ type: 'notices', sessionId, notices: list });
   }
 
-  toJSON(): { notices: [string, readonly Notice[]][]; changes?: unknown } {
-    return { notices: [...this.noticesBySession], ...(this.changesSaved !== undefined ? { changes: this.changesSaved } : {}) };
+  toJSON(): { notices: [string, readonly Notice[]][]; changes?: unknown; earlier?: EarlierLink } {
+    return { notices: [...this.noticesBySession], ...(this.changesSaved !== undefined ? { changes: this.changesSaved } : {}), ...(this.earlierValue ? { earlier: this.earlierValue } : {}) };
   }
 
-  restore(notices: readonly (readonly [string, readonly Notice[]])[], changes: unknown): void {
+  restore(notices: readonly (readonly [string, readonly Notice[]])[], changes: unknown, earlier: EarlierLink | null): void {
     for (const [k, v] of notices) this.noticesBySession.set(k, v);
     this.changesSaved = changes;
+    this.earlierValue = earlier;
   }
 
-  /** Only the notices of `sessionId` and the Changes (what a store holding one session of another keeps). */
+  /** Only the notices of `sessionId` and the Changes (what a store holding one session of another keeps); an earlier link only if it is that session's. */
   static forSession(json: ReturnType<ClientFacts['toJSON']>, sessionId: string): ReturnType<ClientFacts['toJSON']> {
-    return { ...json, notices: json.notices.filter(([k]) => k === sessionId) };
+    const { earlier, ...rest } = json;
+    return { ...rest, notices: json.notices.filter(([k]) => k === sessionId), ...(earlier?.sessionId === sessionId ? { earlier } : {}) };
   }
 }

@@ -9,7 +9,7 @@ import { zMeta } from '../protocol/content';
 import { zPersistedEntry } from './entrySchema';
 import type { Diagnostic, Entry, SessionState } from './model';
 import type { Notice } from '../notices';
-import { zNotice } from './clientEvents';
+import { zEarlierLink, zNotice, type EarlierLink } from './clientEvents';
 
 export const STORE_FORMAT = 'acp-chat/store';
 export const STORE_FORMAT_VERSION = 1;
@@ -107,6 +107,8 @@ export const zPersistedStore = z.object({
   // The client's notices by session ('' before any session) and the Changes summaries; saves from before have none.
   notices: z.array(z.tuple([z.string(), z.array(zNotice)])).catch([]),
   changes: z.unknown().optional(),
+  // The earlier session shown above the attached one after a failed reattach; saves from before have none.
+  earlier: zEarlierLink.nullable().optional().catch(null),
 });
 
 /** The JSON `MessageStore.toJSON()` returns. */
@@ -120,6 +122,7 @@ export interface PersistedStore {
   readonly diagnostics: readonly Diagnostic[];
   readonly notices: readonly (readonly [string, readonly Notice[]])[];
   readonly changes?: unknown;
+  readonly earlier?: EarlierLink;
 }
 
 /** Parses one saved entry. An entry saved without a key gets a key derived from its place, the same on every load. */

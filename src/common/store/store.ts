@@ -33,7 +33,7 @@ import { Step } from './step';
 import { zPermissionParams, zSessionIdParams } from './wireShapes';
 import { MAX_NESTING, tooDeep } from '../util/depth';
 import { TerminalUpdateDecoder } from '../protocol/terminalUpdates';
-import { agentNotice, clientEventOfNote, placesOfNote, relinkEvent, type ClientEvent, type EntryPlaces } from './clientEvents';
+import { agentNotice, clientEventOfNote, placesOfNote, relinkEvent, type ClientEvent, type EarlierLink, type EntryPlaces } from './clientEvents';
 import { ClientFacts } from './clientFacts';
 import type { Notice } from '../notices';
 
@@ -102,6 +102,11 @@ export class MessageStore {
   /** The notices shown above `sessionId`'s transcript (null: before any session). */
   notices(sessionId: string | null): readonly Notice[] {
     return this.facts.notices(sessionId);
+  }
+
+  /** The earlier session shown above the attached one after a failed reattach (a client event), if any. */
+  earlierLink(): EarlierLink | null {
+    return this.facts.earlier();
   }
 
   /** The chat's Changes summaries as last recorded (their saved form; undefined: none). */
@@ -203,13 +208,10 @@ export class MessageStore {
       if (!event) return [];
       // The note names entries by the recording store's keys; this store finds them by place.
       const places = placesOfNote(rec.msg);
-      return this.record(places ? relinkEvent(event, (key) => this.keyAt(places[key])) : event, line);
+      const keyAt = (place: EntryPlaces[string] | undefined) => (place ? this.session(place[0])?.entries[place[1]]?.key : undefined);
+      return this.record(places ? relinkEvent(event, (key) => keyAt(places[key])) : event, line);
     }
     return this.lineError(line, `capture line has an unknown 'dir' (${JSON.stringify(dir)})`);
-  }
-
-  private keyAt(place: EntryPlaces[string] | undefined): string | undefined {
-    return place ? this.session(place[0])?.entries[place[1]]?.key : undefined;
   }
 
   private lineError(line: number | undefined, message: string): readonly StoreDelta[] {
@@ -376,7 +378,7 @@ export class MessageStore {
     store.protocolVersion = top.data.protocolVersion;
     store.attached = top.data.attached;
     store.diags.push(...top.data.diagnostics);
-    store.facts.restore(top.data.notices, top.data.changes);
+    store.facts.restore(top.data.notices, top.data.changes, top.data.earlier ?? null);
     for (const dir of ['client->agent', 'agent->client'] as const) for (const [k, v] of top.data.pending[dir]) store.pending[dir].set(k, v);
     top.data.sessions.forEach((raw, si) => {
       const s = restoreSession(raw, si, diagnostics);

@@ -94,8 +94,12 @@ export class ChatConnection {
     const o = this.d.options;
     // The store is the one owner of the attached session; this chat's choice is recorded there (and saved) once.
     if (o.store.attachedSessionId() !== o.restoredSessionId) this.attach(o.restoredSessionId);
-    const link = o.restoredEarlier;
-    if (link && link.sessionId === o.restoredSessionId) this.earlierValue = { sessionId: link.earlierSessionId, reason: link.reason };
+    // The link is the store's (a client event in the chat's journal); a chat saved before that has it in `restoredEarlier`.
+    const link = o.store.earlierLink() ?? o.restoredEarlier;
+    if (link && link.sessionId === o.restoredSessionId) {
+      this.earlierValue = { sessionId: link.earlierSessionId, reason: link.reason };
+      if (!o.store.earlierLink()) this.d.traffic.record({ event: 'earlier', link });
+    }
   }
 
   get agent(): AgentConfig {
@@ -286,7 +290,7 @@ export class ChatConnection {
     if (known !== null && failed !== null) {
       // Remembered across reloads: the next reload reattaches the new session and still shows the old one.
       this.earlierValue = { sessionId: known, reason: failed };
-      o.sinks.earlier?.({ sessionId: r.sessionId, earlierSessionId: known, reason: failed });
+      this.d.traffic.record({ event: 'earlier', link: { sessionId: r.sessionId, earlierSessionId: known, reason: failed } });
     }
     return 'new';
   }
@@ -373,7 +377,7 @@ export class ChatConnection {
   private switched(sessionId: string): void {
     this.d.traffic.clearNotices();
     this.attach(sessionId);
-    if (this.earlierValue) this.d.options.sinks.earlier?.(null);
+    if (this.earlierValue) this.d.traffic.record({ event: 'earlier', link: null });
     this.earlierValue = null;
     this.d.events().switched();
   }

@@ -105,18 +105,12 @@ export interface ChatSinks {
   persist(dir: Direction, msg: unknown, changes: readonly StoreDelta[], seq: number): void;
   /** Called after the store recorded the session the chat is now attached to (`MessageStore.attach`). */
   attached?(sessionId: string | null): void;
-  /** Remembers (or forgets, with null) which earlier session is shown above `sessionId` after a failed reattach. */
-  earlier?(link: EarlierLink | null): void;
   /** Called after the store recorded a client event (`MessageStore.record`: terminal output, a notice, Changes). */
   recorded?(event: ClientEvent): void;
 }
 
-/** Session `sessionId` was started because `earlierSessionId` could not be reattached (`reason`). */
-export interface EarlierLink {
-  readonly sessionId: string;
-  readonly earlierSessionId: string;
-  readonly reason: string;
-}
+import type { EarlierLink } from '../../common/store/clientEvents';
+export type { EarlierLink };
 
 export interface ChatOptions {
   readonly agent: AgentConfig;
@@ -129,7 +123,7 @@ export interface ChatOptions {
   readonly store: MessageStore;
   /** The session to reattach to (see sessionToAttach), if any; recorded in the store if it is not yet. */
   readonly restoredSessionId: string | null;
-  /** The saved link to an earlier session shown above the restored one (used when it names the restored session). */
+  /** The link to an earlier session that versions before the store kept it saved per window (used when it names the restored session). */
   readonly restoredEarlier?: EarlierLink | null;
   readonly connect: ConnectAgent;
   readonly settings: () => Settings;

@@ -33,7 +33,8 @@ function makeSession(opts: { store?: MessageStore; restoredSessionId?: string | 
             outcome: await askUser({ toolCallId: p.toolCall.toolCallId, toolCallKey: null, title: p.toolCall.title ?? '', options: p.options }),
           }),
         },
-      sinks: { capture: (dir) => wire.push(dir), persist: () => undefined, earlier: (l) => links.push(l) },
+      // The link to an earlier transcript is a client event: recorded in the store and the chat's journal.
+      sinks: { capture: (dir) => wire.push(dir), persist: () => undefined, recorded: (e) => void (e.event === 'earlier' && links.push(e.link)) },
     }),
   );
   session.onDidChange((c) => changes.push(...c));
@@ -276,12 +277,15 @@ test('a failed reattach keeps the saved transcript on screen, read-only above a 
   // Actions on the earlier entries still find them.
   assert.equal(session.shownEntry(oldKeys[0]!)?.sessionId, old);
 
-  // The link is saved, so the next reload (the new session reattached) still shows the old transcript.
+  // The link is the store's, saved with it, so the next reload (the new session reattached) still shows the old transcript.
   assert.equal(links.length, 1);
   const link = links[0]!;
   assert.deepEqual({ ...link, reason: '' }, { sessionId: fresh, earlierSessionId: old, reason: '' });
+  assert.deepEqual(store.earlierLink(), link);
   session.dispose();
-  const reloaded = makeSession({ store, restoredSessionId: fresh, restoredEarlier: link });
+  const saved = MessageStore.fromJSON(JSON.parse(JSON.stringify(store.toJSON()))).store;
+  assert.deepEqual(saved.earlierLink(), link);
+  const reloaded = makeSession({ store: saved, restoredSessionId: fresh });
   await reloaded.session.start();
   assert.equal(reloaded.session.sessionId, fresh, 'the new session is reattached');
   assert.deepEqual(reloaded.session.snapshot().entries.map((e) => e.key).slice(0, oldKeys.length), oldKeys);
@@ -291,6 +295,7 @@ test('a failed reattach keeps the saved transcript on screen, read-only above a 
   await reloaded.session.newSession();
   assert.equal(reloaded.session.snapshot().panel.earlier, null);
   assert.deepEqual(reloaded.links, [null]);
+  assert.equal(saved.earlierLink(), null);
   await reloaded.session.listSessions(); // a round trip, so the demo's post-session/new notification is out before we close
   reloaded.session.dispose();
 });
@@ -303,4 +308,18 @@ test('the panel offers Fork Chat Here only when the agent advertises session/for
     assert.equal(session.panelState().canFork, sessionOps, `sessionOps ${sessionOps}`);
     session.dispose();
   }
+});
+
+test('a link to an earlier transcript saved per window by an older version moves into the store once', () => {
+  const store = new MessageStore();
+  const link = { sessionId: 'fresh', earlierSessionId: 'old', reason: 'No previous sessions found' };
+  const { session, links } = makeSession({ store, restoredSessionId: 'fresh', restoredEarlier: link });
+  assert.deepEqual(store.earlierLink(), link);
+  assert.deepEqual(links, [link], 'recorded through the chat (journal and capture), not only set');
+  session.dispose();
+  // Now the store has it: nothing is recorded again, and an old link naming another session is not taken.
+  const again = makeSession({ store, restoredSessionId: 'fresh', restoredEarlier: { ...link, earlierSessionId: 'other' } });
+  assert.deepEqual(again.links, []);
+  assert.deepEqual(store.earlierLink(), link);
+  again.session.dispose();
 });
