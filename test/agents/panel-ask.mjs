@@ -7,6 +7,7 @@ import { chatFrame, runCommand } from '../e2e/host.mjs';
 import { lastText } from './agents-cache.mjs';
 import { captureMessages, findCaptures, plainMarkdown, reduceCapture, squash } from './panel-expect.mjs';
 import { panelStatus, renderedEntries } from './panel-dom.mjs';
+import { until } from '../e2e/until.mjs';
 
 const PROMPT = 'Ask me which line to add to notes.txt, then tell me what you will do with my answer.';
 const CHOICE = 'Add a TODO line';
@@ -53,14 +54,9 @@ export async function askTurn({ page, cs, cli, mock, how, check, screenshot, run
   await check("the agent's final answer in the panel quotes the choice", async () => {
     const final = plainMarkdown(lastText(mock).replace('${TOOL_RESULT}', CHOICE));
     // The answer's last chunks may follow the prompt's response: wait for them.
-    const end = Date.now() + 15_000;
     let said = '';
-    for (;;) {
-      said = squash((await renderedEntries(frame)).filter((e) => e.kind === 'agent_message').map((e) => e.text).join(''));
-      if (said.includes(final)) break;
-      if (Date.now() > end) throw new Error(`the panel's agent messages lack "${final}": "${said.slice(-160)}"`);
-      await page.waitForTimeout(250);
-    }
+    const answered = async () => (said = squash((await renderedEntries(frame)).filter((e) => e.kind === 'agent_message').map((e) => e.text).join(''))).includes(final);
+    await until(() => `the panel's agent messages lack "${final}": "${said.slice(-160)}"`, answered, 15_000);
     await screenshot(page, 'final');
     return final;
   });
@@ -79,15 +75,16 @@ export async function askTurn({ page, cs, cli, mock, how, check, screenshot, run
     await page.reload();
     await page.locator('.monaco-workbench').waitFor();
     frame = await chatFrame(page, 60_000);
-    const end = Date.now() + 120_000;
-    for (;;) {
-      const s = await panelStatus(frame);
-      if (s.banner) throw new Error(`error banner after the reload: ${s.banner}`);
-      const shown = /turn-idle/.test(s.turn) && (await card().count()) ? squash(await card().innerText()) : '';
-      if (shown.includes(squash(`New line: ${CHOICE}`))) break;
-      if (Date.now() > end) throw new Error(`no answered card after the reload (${s.turnText}, ${s.entries} entries): "${shown.slice(0, 160)}"`);
-      await page.waitForTimeout(200);
-    }
+    let s = await panelStatus(frame);
+    let shown = '';
+    // An error banner ends the wait at once (and fails below); otherwise the answered card comes back.
+    const restored = async () => {
+      s = await panelStatus(frame);
+      shown = /turn-idle/.test(s.turn) && (await card().count()) ? squash(await card().innerText()) : '';
+      return Boolean(s.banner) || shown.includes(squash(`New line: ${CHOICE}`));
+    };
+    await until(() => `no answered card after the reload (${s.turnText}, ${s.entries} entries): "${shown.slice(0, 160)}"`, restored, 120_000, 200);
+    if (s.banner) throw new Error(`error banner after the reload: ${s.banner}`);
     return 'answered card restored';
   });
 }

@@ -171,7 +171,7 @@ async function runTurn(page, frame, prompt, question) {
     else if (sawBusy && /turn-idle/.test(s.turn)) break;
     else if (/turn-(exited|error)/.test(s.turn)) throw new Error(`the agent stopped: ${s.turnText}`);
     if (Date.now() > end) throw new Error(`the turn did not end within ${TURN_MS / 1000} s (${s.turnText})`);
-    await page.waitForTimeout(200); // poll the panel's state; each pass checks the facts above
+    await page.waitForTimeout(200); // not a wait for one fact (until.mjs): this drives the turn, each pass answers what the panel asks
   }
   if (!(await frame.locator('[data-kind="user_message"]', { hasText: prompt }).count())) throw new Error('the prompt is not in the transcript');
   return answers;
@@ -221,16 +221,15 @@ try {
     await check('thoughts, messages and tool calls rendered as captured, nothing doubled or lost', async () => {
       // Agents send updates after the prompt's response, and the capture is written as they arrive: compare
       // until the panel and the capture agree, or report the last difference.
-      const end = Date.now() + 15_000;
-      for (;;) {
+      let bad = [];
+      const agree = async () => {
         reduced = reduceCapture(cli, capture);
         session = pickSession(reduced);
         turn1 = await renderedEntries(frame);
-        const bad = compareWithCapture(session?.entries ?? [], turn1);
-        if (!bad.length) break;
-        if (Date.now() > end) throw new Error(bad.join('; '));
-        await page.waitForTimeout(250);
-      }
+        bad = compareWithCapture(session?.entries ?? [], turn1);
+        return bad.length === 0;
+      };
+      await until(() => bad.join('; '), agree, 15_000);
       if (!session.entries.some((e) => e.kind === 'agent_thought')) note('the agent sent no thoughts');
       return turn1.map((e) => e.kind).join(' ');
     });
@@ -238,14 +237,15 @@ try {
   if (session) {
     await check('every tool call: read, edit with its diff, shell with its output', async () => {
       // Tool updates may arrive after the prompt's response too: re-read both sides until they agree.
-      const end = Date.now() + 10_000;
       let bad = toolProblems(session.entries, turn1);
-      while (bad.length && Date.now() < end) {
-        await page.waitForTimeout(250);
+      const agree = async () => {
         session = pickSession(reduceCapture(cli, capture));
         turn1 = await renderedEntries(frame);
         bad = toolProblems(session.entries, turn1);
-      }
+        return bad.length === 0;
+      };
+      // What still differs after the wait is reported below, tool by tool.
+      if (bad.length) await until('the tool calls to agree', agree, 10_000).catch(() => undefined);
       const tools = session.entries.filter((e) => e.kind === 'tool_call');
       if (!tools.some((e) => (e.content ?? []).some((c) => c.type === 'diff'))) note('the agent sent no diff for its edit');
       if (!tools.some((e) => toolHasOutput(e, 'shell-ok'))) note('the agent sent no shell output');
@@ -308,11 +308,7 @@ try {
       await screenshot(page, 'changes');
       await row.getByRole('button', { name: /^Undo .*notes\.txt$/ }).click();
       await row.locator('.change-state', { hasText: 'Undone' }).waitFor({ timeout: 15_000 });
-      const end = Date.now() + 10_000;
-      while (readFileSync(file, 'utf8') !== 'hello\n') {
-        if (Date.now() > end) throw new Error(`after Undo notes.txt holds ${JSON.stringify(readFileSync(file, 'utf8'))}, not the text before the turn`);
-        await page.waitForTimeout(100);
-      }
+      await until(() => `after Undo notes.txt holds ${JSON.stringify(readFileSync(file, 'utf8'))}, not the text before the turn`, () => readFileSync(file, 'utf8') === 'hello\n', 10_000, 100);
       return 'Undone; notes.txt holds "hello" again';
     });
 
@@ -321,14 +317,14 @@ try {
       await page.reload();
       await page.locator('.monaco-workbench').waitFor();
       frame = await chatFrame(page, 60_000);
-      const end = Date.now() + 120_000;
       let s = await panelStatus(frame);
-      while (!/turn-idle/.test(s.turn) || s.entries < before.length) {
-        if (s.banner) throw new Error(`error banner after the reload: ${s.banner}`);
-        if (Date.now() > end) throw new Error(`the panel did not settle after the reload (${s.turnText}, ${s.entries} entries, ${s.notices})`);
-        await page.waitForTimeout(200);
+      // An error banner ends the wait at once (and fails below); otherwise the panel settles.
+      const settled = async () => {
         s = await panelStatus(frame);
-      }
+        return Boolean(s.banner) || (/turn-idle/.test(s.turn) && s.entries >= before.length);
+      };
+      await until(() => `the panel did not settle after the reload (${s.turnText}, ${s.entries} entries, ${s.notices})`, settled, 120_000, 200);
+      if (s.banner) throw new Error(`error banner after the reload: ${s.banner}`);
       if (s.notices) note(`after the reload the panel says: ${s.notices}`);
       const after = await renderedEntries(frame);
       // Back to the top (the first entries may have left the document while the last ones were read).

@@ -7,6 +7,7 @@
 //   node test/e2e/ui-recovery.mjs [FILTER,...]   (only the steps whose name contains one of them, and the setup)
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { until } from './until.mjs';
 import { chatFrame, launchBrowser, log, painted, paletteCommand, root, sendPrompt, startCodeServer, stepRunner, workbenchUrl } from './host.mjs';
 
 const shots = path.join(root, 'test-results/recovery');
@@ -73,27 +74,26 @@ async function chatFrames() {
 
 /** Waits until `n` chat webviews are on screen, each showing one chat's word (and `expect` among them), and returns [group, word] pairs. */
 async function shownChats(n, expect) {
-  const end = Date.now() + 120_000;
-  for (;;) {
+  let pairs = [];
+  const shown = async () => {
     const frames = await chatFrames();
-    const pairs = frames.map((c) => [c.group, c.word]);
-    if (frames.length === n && frames.every((c) => c.word !== '(none)') && (expect === undefined || frames.some((c) => c.word === expect))) return pairs;
-    if (Date.now() > end) throw new Error(`the chat webviews on screen show ${JSON.stringify(pairs)}`);
-    await page.waitForTimeout(250);
-  }
+    pairs = frames.map((c) => [c.group, c.word]);
+    return frames.length === n && frames.every((c) => c.word !== '(none)') && (expect === undefined || frames.some((c) => c.word === expect));
+  };
+  await until(() => `the chat webviews on screen show ${JSON.stringify(pairs)}`, shown, 120_000);
+  return pairs;
 }
 
 /** The chat webview that appeared after `known` ones (a new chat's). */
 async function newChatFrame(known) {
-  const end = Date.now() + 60_000;
-  for (;;) {
+  const empty = async () => {
     for (const f of page.frames()) {
       if (f.isDetached() || known.includes(f)) continue;
       if ((await f.locator('textarea[aria-label="Prompt"]').count().catch(() => 0)) > 0 && (await f.locator('[data-kind="user_message"]').count()) === 0) return f;
     }
-    if (Date.now() > end) throw new Error('no new chat webview appeared');
-    await page.waitForTimeout(250);
-  }
+    return undefined;
+  };
+  return until('a new chat webview (a prompt box, no messages)', empty, 60_000);
 }
 
 const cs = await startCodeServer({

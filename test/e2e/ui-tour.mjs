@@ -147,13 +147,10 @@ try {
       await Promise.all([page.waitForEvent('load', { timeout: 60_000 }), runCommand(page, 'Developer: Reload Window')]);
       await page.locator('.monaco-workbench').waitFor();
       frame = await chatFrame(page, 60_000);
-      const end = Date.now() + 30_000;
       let after = [];
-      while (Date.now() < end) {
-        after = await keysOf(frame).catch(() => []);
-        if (after.length >= before.length) break;
-        await page.waitForTimeout(250);
-      }
+      // Waits for as many entries as before; the comparison below says what differs if they never come.
+      const restored = async () => (after = await keysOf(frame).catch(() => [])).length >= before.length;
+      await until('the restored entries', restored, 30_000).catch(() => undefined);
       if (JSON.stringify(after) !== JSON.stringify(before)) {
         throw new Error(`entries differ after the reload:\n  before ${before.join(' ')}\n  after  ${after.join(' ')}`);
       }
@@ -202,18 +199,16 @@ try {
       // The tree makes room: it moves to the panel area while the side bar shows a chat.
       await page.locator('.sidebar .pane-header', { hasText: 'ACP Messages' }).first().waitFor({ state: 'detached', timeout: 20_000 });
       // The side bar's webview is a third chat frame, showing Demo B's chat with its turn.
-      const end = Date.now() + 30_000;
-      for (;;) {
+      const demoBFrames = async () => {
         let n = 0;
         for (const f of page.frames()) {
           if (f.isDetached()) continue;
           const name = await f.locator('.agent-name-text').first().innerText({ timeout: 500 }).catch(() => '');
           if (name.trim() === 'Demo B' && (await f.locator('[data-kind="user_message"]', { hasText: 'Chat two' }).count()) > 0) n++;
         }
-        if (n >= 2) break;
-        if (Date.now() > end) throw new Error('the side bar view does not show Demo B\'s chat');
-        await page.waitForTimeout(250);
-      }
+        return n >= 2;
+      };
+      await until(() => 'the side bar view does not show Demo B\'s chat', demoBFrames, 30_000);
       await painted(page);
       await page.screenshot({ path: shot('ui-sidebar.png') });
     });
