@@ -227,10 +227,17 @@ try {
         await page.locator('.editor-group-container').nth(1).waitFor();
       }
     }
-    const before = await tabLayout();
-    const titles = before.map((g) => g.map((t) => t.title));
+    // The agent titles a chat by its first prompt, in an update that may follow the turn's end: wait for it.
     // (A is titled by its first prompt, which another step may have sent.)
-    if (titles.length !== 2 || titles[0]?.length !== 1 || !titles[1]?.[0]?.includes(words[1]) || !titles[1]?.[1]?.includes(words[2]) || !before[1]?.[1]?.active) throw new Error(`unexpected layout before the reload: ${JSON.stringify(titles)}`);
+    let before = [];
+    const titlesOf = () => before.map((g) => g.map((t) => t.title));
+    const laidOut = async () => {
+      before = await tabLayout();
+      const t = titlesOf();
+      return t.length === 2 && t[0]?.length === 1 && t[1]?.[0]?.includes(words[1]) && t[1]?.[1]?.includes(words[2]) && before[1]?.[1]?.active;
+    };
+    await until(() => `unexpected layout before the reload: ${JSON.stringify(titlesOf())}`, laidOut, 30_000);
+    const titles = titlesOf();
     await shot('07-tabs-before-reload.png');
 
     await command('Developer: Reload Window');
