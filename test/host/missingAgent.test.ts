@@ -17,17 +17,23 @@ suite('A chat whose agent is missing', () => {
     await config().update('agents', before, vscode.ConfigurationTarget.Global);
   });
 
-  test('waits for the settings to name its agent, then starts', async () => {
+  /** A demo agent added to the settings as `id`, and a new chat of it, started. */
+  async function chatOfAddedAgent(id: string, name: string) {
     const a = await api();
     const ext = vscode.extensions.getExtension('acp-chat.acp-chat');
     assert.ok(ext);
-    const later = { id: 'later', name: 'Later Agent', command: process.execPath, args: [path.join(ext.extensionPath, 'dist', 'demo-agent.js')], env: { ELECTRON_RUN_AS_NODE: '1' } };
-    const others = Array.isArray(before) ? before : [];
-    await config().update('agents', [...others, later], vscode.ConfigurationTarget.Global);
-    const first = await a.service.openChat({ agentId: 'later', newChat: true });
+    const agent = { id, name, command: process.execPath, args: [path.join(ext.extensionPath, 'dist', 'demo-agent.js')], env: { ELECTRON_RUN_AS_NODE: '1' } };
+    const others: unknown[] = Array.isArray(before) ? before : [];
+    await config().update('agents', [...others, agent], vscode.ConfigurationTarget.Global);
+    const first = await a.service.openChat({ agentId: id, newChat: true });
     const chatId = first.chatId;
     assert.ok(chatId);
     await until(() => a.service.chat(chatId)?.turnState === 'idle', 30_000, 'the chat started with its agent');
+    return { a, agent, others, first, chatId };
+  }
+
+  test('waits for the settings to name its agent, then starts', async () => {
+    const { a, agent: later, others, first, chatId } = await chatOfAddedAgent('later', 'Later Agent');
 
     // Closed (its session stops), the entry removed, then reopened: the chat has no agent to run.
     first.panel.dispose();
@@ -46,16 +52,7 @@ suite('A chat whose agent is missing', () => {
   });
 
   test('New Chat after the focused chat\'s agent was removed starts the default agent', async () => {
-    const a = await api();
-    const ext = vscode.extensions.getExtension('acp-chat.acp-chat');
-    assert.ok(ext);
-    const gone = { id: 'gone', name: 'Gone Agent', command: process.execPath, args: [path.join(ext.extensionPath, 'dist', 'demo-agent.js')], env: { ELECTRON_RUN_AS_NODE: '1' } };
-    const others = Array.isArray(before) ? before : [];
-    await config().update('agents', [...others, gone], vscode.ConfigurationTarget.Global);
-    const first = await a.service.openChat({ agentId: 'gone', newChat: true });
-    const chatId = first.chatId;
-    assert.ok(chatId);
-    await until(() => a.service.chat(chatId)?.turnState === 'idle', 30_000, 'the chat started with its agent');
+    const { a, others, chatId } = await chatOfAddedAgent('gone', 'Gone Agent');
     await config().update('agents', others, vscode.ConfigurationTarget.Global);
     await a.service.deleteChat(chatId);
     // The deleted chat was the last focused one, so "gone" was the picked agent; it must not be used.
