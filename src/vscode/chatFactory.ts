@@ -91,6 +91,8 @@ export function createChatController(d: ChatFactoryDeps, chat: ChatRecord, confi
     save: (saved) => owner?.recordChanges(saved),
     insideWorkspace: (p) => d.files.insideWorkspace(p),
   });
+  // Versions before the store kept the link saved it per window: read once, recorded in the store (restore), removed below.
+  const oldEarlier = d.context.workspaceState.get<EarlierLink>(earlierKey(chat.id)) ?? null;
   const session: ChatController = new ChatController({
     agent: initial,
     agentMissing: configured === null,
@@ -98,8 +100,7 @@ export function createChatController(d: ChatFactoryDeps, chat: ChatRecord, confi
     review,
     store: restored.store,
     restoredSessionId: sessionToAttach(restored, chat.sessionId),
-    // Versions before the store kept the link saved it per window: read once, recorded in the store (restore), gone here.
-    restoredEarlier: d.context.workspaceState.get<EarlierLink>(earlierKey(chat.id)) ?? null,
+    restoredEarlier: oldEarlier,
     connect: d.connect,
     settings: d.settings,
     handlers: (s) =>
@@ -136,7 +137,7 @@ export function createChatController(d: ChatFactoryDeps, chat: ChatRecord, confi
     buildPrompt: (text, caps) => buildPrompt(text, caps, d.files, vscode.workspace.workspaceFolders?.[0]?.uri.fsPath),
   });
   owner = session;
-  void d.context.workspaceState.update(earlierKey(chat.id), undefined); // the store has the link now (above)
+  if (oldEarlier) void d.context.workspaceState.update(earlierKey(chat.id), undefined); // the store has it now
   session.captureFile = () => capture?.path;
   session.own(terminals);
   return session;
