@@ -2,12 +2,20 @@
 // splitting the same bytes on "\n" and JSON.parse-ing each line (the least any reader must do).
 //   transport.readerOverParse  — NdjsonMessageReader (chunked input, envelope check, tap) / baseline
 //   transport.writerOverStringify — NdjsonMessageWriter (every message written into a stream, and the
-//                                   writes awaited) / JSON.stringify
+//                                   writes awaited) / JSON.stringify, on what a client writes: the
+//                                   client->agent messages of the recorded real agents (initialize,
+//                                   session/new, prompts, permission answers, file reads, ...), cycled
+//                                   to 50,000 messages
 //   transport.encodeOverStringify — the least a writer must do: JSON.stringify each message and encode it
 //                                   as UTF-8 into one preallocated buffer / JSON.stringify (the floor of
 //                                   the ratio above: a pipe takes bytes, not strings)
 //   transport.writerOverEncode    — the writer / that floor: what the writer adds to the least it must do
+//   transport.writerOverStringifyAgentChunks — the writer on the reader's messages (streamed chunks with
+//                                   non-ASCII text, which V8 holds as two-byte strings, slower to encode:
+//                                   the floor alone is ~1.4x JSON.stringify there), for scale
 // All in CPU time (see cpuMs), the best of 80 alternating rounds.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { NdjsonMessageReader } from '../src/node/transport/ndjson';
 import { NdjsonMessageWriter } from '../src/node/transport/ndjsonWriter';
@@ -26,6 +34,17 @@ const msgs = Array.from({ length: N }, (_, i) => ({
   method: 'session/update',
   params: { sessionId: 's1', update: { sessionUpdate: 'agent_message_chunk', messageId: 'm1', content: { type: 'text', text: `chunk ${i} héllo ✅` } } },
 }));
+const transcripts = path.join(__dirname, '../test/fixtures/transcripts');
+const sent = readdirSync(transcripts)
+  .filter((f) => f.endsWith('.jsonl'))
+  .sort()
+  .flatMap((f) => readFileSync(path.join(transcripts, f), 'utf8').split('\n').filter(Boolean))
+  .map((l) => JSON.parse(l) as { dir?: string; msg: object })
+  .filter((r) => r.dir === 'client->agent')
+  .map((r) => r.msg);
+if (sent.length === 0) throw new Error('no client->agent messages in the recorded transcripts');
+// Copies, so no two entries share an object (as 50,000 messages written one after another would not).
+const written = Array.from({ length: N }, (_, i) => structuredClone(sent[i % sent.length]) as object);
 const bytes = Buffer.from(msgs.map((m) => JSON.stringify(m)).join('\n') + '\n');
 // Real pipes deliver ~64 KiB chunks that cut lines anywhere.
 const chunks: Buffer[] = [];
@@ -53,34 +72,35 @@ async function reader(): Promise<number> {
   return cpuMs() - t;
 }
 
-function baselineStringify(): number {
+function baselineStringify(of: readonly object[]): number {
   const t = cpuMs();
   let len = 0;
-  for (const m of msgs) len += (JSON.stringify(m) + '\n').length;
+  for (const m of of) len += (JSON.stringify(m) + '\n').length;
   if (len === 0) throw new Error('empty');
   return cpuMs() - t;
 }
 
+const writtenBytes = written.reduce((n: number, m) => n + Buffer.byteLength(JSON.stringify(m)) + 1, 0);
 function baselineEncode(): number {
-  const out = Buffer.allocUnsafe(bytes.length + N);
+  const out = Buffer.allocUnsafe(writtenBytes);
   const t = cpuMs();
   let at = 0;
-  for (const m of msgs) {
+  for (const m of written) {
     at += out.write(JSON.stringify(m), at, 'utf8');
     out[at++] = 0x0a;
   }
-  if (at !== bytes.length) throw new Error(`encoded ${at} of ${bytes.length} bytes`);
+  if (at !== writtenBytes) throw new Error(`encoded ${at} of ${writtenBytes} bytes`);
   return cpuMs() - t;
 }
 
-async function writer(): Promise<number> {
+async function writer(of: readonly object[]): Promise<number> {
   const sink = new Writable({ write: (_c, _e, cb) => cb() });
   const w = new NdjsonMessageWriter(sink);
   const t = cpuMs();
   // Writes settle in order, so the last one's promise settles after every other (no Promise.all over
   // 50,000 promises: that would be the bench's cost, a tenth of the writer's).
   let last: Promise<void> = Promise.resolve();
-  for (const m of msgs) last = w.write(m);
+  for (const m of of) last = w.write(m as Parameters<NdjsonMessageWriter['write']>[0]);
   await last;
   return cpuMs() - t;
 }
@@ -91,13 +111,15 @@ async function main(): Promise<void> {
   // Rounds of 20-70 ms each: on a shared 2-core virtual machine, CPU time too grows with the host's load
   // (time the hypervisor takes is billed to the running thread), so the best of many rounds.
   const rounds = 80;
-  const rb: number[] = [], rr: number[] = [], wb: number[] = [], we: number[] = [], ww: number[] = [];
+  const rb: number[] = [], rr: number[] = [], wb: number[] = [], we: number[] = [], ww: number[] = [], cb: number[] = [], cw: number[] = [];
   for (let i = 0; i < rounds; i++) {
     rb.push(baselineParse());
     rr.push(await reader());
-    wb.push(baselineStringify());
+    wb.push(baselineStringify(written));
     we.push(baselineEncode());
-    ww.push(await writer());
+    ww.push(await writer(written));
+    cb.push(baselineStringify(msgs));
+    cw.push(await writer(msgs));
   }
   const figures = {
     'transport.readerOverParse': +(best(rr) / best(rb)).toFixed(2),
@@ -105,9 +127,10 @@ async function main(): Promise<void> {
     'transport.writerOverStringify.goal': '<= 1.5',
     'transport.writerOverEncode': +(best(ww) / best(we)).toFixed(2),
     'transport.encodeOverStringify': +(best(we) / best(wb)).toFixed(2),
+    'transport.writerOverStringifyAgentChunks': +(best(cw) / best(cb)).toFixed(2),
     'transport.readerMessagesPerSecond': Math.round(N / (best(rr) / 1000)),
   };
-  console.log(`reader ${best(rr).toFixed(1)} ms vs parse ${best(rb).toFixed(1)} ms; writer ${best(ww).toFixed(1)} ms vs stringify ${best(wb).toFixed(1)} ms, stringify + UTF-8 encode ${best(we).toFixed(1)} ms (${N} messages)`);
+  console.log(`reader ${best(rr).toFixed(1)} ms vs parse ${best(rb).toFixed(1)} ms; writer ${best(ww).toFixed(1)} ms vs stringify ${best(wb).toFixed(1)} ms, stringify + UTF-8 encode ${best(we).toFixed(1)} ms (${N} messages; ${sent.length} recorded ones cycled for the writer)`);
   console.log(JSON.stringify(figures));
 }
 
