@@ -15,5 +15,7 @@ if (files.length === 0) {
   console.error(`no unit tests match "${filter}"`);
   process.exit(1);
 }
-const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files], { cwd: root, stdio: 'inherit' });
+// Three files at a time: node:test's default is one fewer than the cores (one, on a 2-core machine), and
+// most files wait on child processes (agents, CLIs, process trees) rather than use a core.
+const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=3', '--test-reporter=spec', ...files], { cwd: root, stdio: 'inherit' });
 process.exit(r.status ?? 1);
