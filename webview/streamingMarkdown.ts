@@ -5,10 +5,10 @@
  * block, not of the message:
  * - streamed text comes as the part added (`extend`): only the open block's text is parsed, split and
  *   rendered; the whole message's string is never read (slicing or searching it would copy it whole);
- * - finished blocks go into groups of GROUP_SIZE, each its own paint layer (chat.css): the message's
- *   element has a few groups as children, not one per block, and the browser's per-frame layout,
- *   pre-paint and compositing passes walk the children of what changed (a Chromium trace of a 240 KB
- *   answer showed those walks growing with it).
+ * - finished blocks go into groups of GROUP_SIZE, each full one its own paint layer (chat.css): the
+ *   message's element has a few groups as children, not one per block, and the browser's per-frame
+ *   layout, pre-paint and compositing passes walk the children of what changed (a Chromium trace of a
+ *   240 KB answer showed those walks growing with it). A message of fewer blocks adds no layer.
  * Groups and segments are plain blocks for layout, so margins collapse through them as if they were not there.
  */
 import { BlockSplitter } from './blockSplitter';
@@ -80,6 +80,7 @@ export class StreamingMarkdown {
     const seg = h('div', { class: 'md-seg' });
     seg.append(renderMarkdown(source));
     if (!this.group || this.grouped >= GROUP_SIZE) {
+      this.group?.classList.add('full');
       this.group = h('div', { class: 'md-group' });
       this.el.insertBefore(this.group, this.tail);
       this.grouped = 0;
