@@ -2,9 +2,8 @@
 // random chunkings: what it shows is what rendering the whole message at once gives, and a finished
 // block, once rendered, is never rendered again. Registered by run.mjs.
 import assert from 'node:assert/strict';
-import path from 'node:path';
 import fc from 'fast-check';
-import { root } from './server.mjs';
+import { loadProbe } from './browser.mjs';
 
 // Blocks that render the same cut apart as together (the splitter's own property test, blockSplitter.test.ts),
 // with lists: a list continued after a blank line at column 0 is one loose list at once and two while
@@ -29,10 +28,7 @@ const message = fc.array(block, { minLength: 1, maxLength: 120, size: 'max' }).m
 export function register(test) {
   test('streamed markdown shows what the whole message renders to, and never re-renders a finished block (property)', async ({ open }) => {
     const { page } = await open();
-    const esbuild = await import('esbuild');
-    const out = await esbuild.build({ bundle: true, write: false, logLevel: 'warning', absWorkingDir: root, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: [path.join(root, 'test/browser/streamingProbe.mjs')] });
-    // Evaluated rather than added as a script element: the page's CSP admits only its own script.
-    await page.evaluate(out.outputFiles[0].text);
+    await loadProbe(page, 'streamingProbe.mjs');
     let segments = 0;
     let groupSize = Infinity;
     await fc.assert(
