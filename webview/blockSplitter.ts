@@ -33,6 +33,17 @@ export class BlockSplitter {
     this.cut = 0;
   }
 
+  /**
+   * The text's first `n` characters (up to the safe cut at most) were taken off: from now on `update` is
+   * fed what follows them and offsets count from there. The streaming renderer keeps only its open
+   * block, so it never reads the whole message again.
+   */
+  drop(n: number): void {
+    if (n < 0 || n > this.cut) throw new RangeError(`drop(${n}) past the safe cut ${this.cut}`);
+    this.scanned -= n;
+    this.cut -= n;
+  }
+
   /** Feeds the whole text so far (it must extend the text fed before); returns the latest safe cut. */
   update(text: string): number {
     let pos = this.scanned;

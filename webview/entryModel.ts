@@ -35,6 +35,16 @@ export function applyFieldsToEntry(entry: Entry, patch: EntryPatch): Entry {
   return applyEntryPatch<Exclude<Entry, { kind: 'elicitation' }>>(entry, patch, (e, t) => appendTextToEntry(e, t) as typeof e);
 }
 
+/**
+ * The text a `fields` patch appends, when that is all it changes of the entry's content (a thought
+ * streams as appended text plus its span's end); else undefined.
+ */
+export function textAppendedBy(patch: EntryPatch): string | undefined {
+  const c = 'content';
+  const other = (patch.set && c in patch.set) || patch.unset?.includes(c) || (patch.append && c in patch.append) || (patch.nested && c in patch.nested);
+  return other ? undefined : patch.appendText;
+}
+
 function blockText(b: ContentBlock): string {
   switch (b.type) {
     case 'text':

@@ -16,7 +16,7 @@
 import type { ViewEntry as Entry } from '../src/common/webview/viewEntry';
 import type { EarlierTranscript, ElicitationPrompt, PermissionView } from '../src/common/webview/contract';
 import { firstEndingBelow, focusTwin, h } from './dom';
-import { appendTextToEntry, applyFieldsToEntry } from './entryModel';
+import { appendTextToEntry, applyFieldsToEntry, textAppendedBy } from './entryModel';
 import type { EntryPatch } from '../src/common/webview/entryDiff';
 import type { EntryView, ViewDeps } from './entries/entryView';
 import { MessageView } from './entries/messageView';
@@ -220,7 +220,7 @@ export class Transcript {
   appendText(key: string, text: string): void {
     const v = this.byKey.get(key);
     if (!v) return this.onOutOfSync(`appendText to unknown entry ${key}`);
-    v.set(appendTextToEntry(v.entry, text));
+    v.set(appendTextToEntry(v.entry, text), text);
     this.frames.markDirty(v, true);
   }
 
@@ -232,7 +232,7 @@ export class Transcript {
       return null;
     }
     const before = v.entry;
-    v.set(applyFieldsToEntry(before, patch));
+    v.set(applyFieldsToEntry(before, patch), textAppendedBy(patch));
     this.frames.markDirty(v);
     return { before, after: v.entry };
   }

@@ -77,6 +77,17 @@ export async function buildWebview() {
   for (const f of ['codicon.css', 'codicon.ttf']) cpSync(path.join(root, 'node_modules/@vscode/codicons/dist', f), path.join(root, 'dist/codicons', f));
 }
 
+/**
+ * Bundles a probe module (test/browser/<name>: it sets a `window.__…` function over webview modules) and
+ * runs it in the page; evaluated rather than added as a script element, since the page's CSP admits only
+ * its own script.
+ */
+export async function loadProbe(page, name) {
+  const esbuild = await import('esbuild');
+  const out = await esbuild.build({ bundle: true, write: false, logLevel: 'warning', absWorkingDir: root, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: [path.join(root, 'test/browser', name)] });
+  await page.evaluate(out.outputFiles[0].text);
+}
+
 /** Opens the test page and wraps it with host-side helpers. */
 export async function openPanel(browser, server, { theme = 'dark', width = 520, height = 900, state, scale = 1, reducedMotion = 'no-preference' } = {}) {
   // `scale` 2 with half the CSS size is what a 200% zoom looks like to the page.

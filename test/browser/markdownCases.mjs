@@ -3,8 +3,7 @@
 // after DOMPurify with the webview's config, for every Markdown construct and known attacks.
 // Registered by run.mjs.
 import assert from 'node:assert/strict';
-import path from 'node:path';
-import { root } from './server.mjs';
+import { loadProbe } from './browser.mjs';
 
 const CORPUS = [
   '',
@@ -38,10 +37,7 @@ const CORPUS = [
 export function register(test) {
   test('agent markdown built from tokens is the DOM markdown-it gives through DOMPurify, attacks included', async ({ open }) => {
     const { page } = await open();
-    const esbuild = await import('esbuild');
-    const out = await esbuild.build({ bundle: true, write: false, logLevel: 'warning', absWorkingDir: root, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: [path.join(root, 'test/browser/markdownProbe.mjs')] });
-    // Evaluated rather than added as a script element: the page's CSP admits only its own script.
-    await page.evaluate(out.outputFiles[0].text);
+    await loadProbe(page, 'markdownProbe.mjs');
     for (const source of CORPUS) {
       const { built, purified, unsafe } = await page.evaluate((src) => window.__markdownProbe(src), source);
       assert.equal(built, purified, `for ${JSON.stringify(source)}`);

@@ -15,6 +15,7 @@ import { register as registerEditCases } from './editCases.mjs';
 import { register as registerRerunCases } from './rerunCases.mjs';
 import { register as registerScrollPinCases } from './scrollPinCases.mjs';
 import { register as registerMarkdownCases } from './markdownCases.mjs';
+import { register as registerStreamingCases } from './streamingCases.mjs';
 import { register as registerSideBarCases } from './sideBarCases.mjs';
 import { register as registerElicitationCases, registerOnToolCards as registerToolCardQuestionCases, registerOrphans as registerOrphanQuestionCases } from './elicitationCases.mjs';
 
@@ -678,6 +679,7 @@ registerEditCases(test);
 registerRerunCases(test);
 registerScrollPinCases(test);
 registerMarkdownCases(test);
+registerStreamingCases(test);
 registerSideBarCases(test);
 registerA11yTests(test);
 

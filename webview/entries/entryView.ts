@@ -24,6 +24,13 @@ export interface ViewDeps {
 export abstract class EntryView<E extends Entry = Entry> {
   hydrated = false;
   private dirty = false;
+  /**
+   * Text appended to the entry's content since it was last drawn, when that is all that changed in its
+   * content (the `appendText` rule: to the last block when it is text, else as a new text block); null
+   * when the content changed otherwise, or nothing was drawn yet. Lets a renderer add to what it shows
+   * instead of comparing all of it.
+   */
+  protected appended: string | null = null;
   private elValue: HTMLElement | null = null;
   /** Part of an earlier session's transcript (read-only), shown with the `earlier` class. */
   private earlierValue = false;
@@ -76,11 +83,16 @@ export abstract class EntryView<E extends Entry = Entry> {
     this.el.style.height = '';
     this.build();
     this.dirty = false;
+    this.appended = '';
   }
 
-  /** Records a new version of the entry; it is drawn by `flush` (once per frame), or on hydration. */
-  set(entry: E): void {
+  /**
+   * Records a new version of the entry; it is drawn by `flush` (once per frame), or on hydration.
+   * `appendedText`: the new version's content is the old one's with this text appended (streamed text).
+   */
+  set(entry: E, appendedText?: string): void {
     this.entry = entry;
+    this.appended = appendedText === undefined || this.appended === null ? null : this.appended + appendedText;
     this.dirty = true;
     if (!this.elValue) return; // made with the current label when needed
     const label = entryLabel(entry, this.ctx.agentName());
@@ -92,6 +104,7 @@ export abstract class EntryView<E extends Entry = Entry> {
     if (!this.dirty || !this.hydrated) return false;
     this.dirty = false;
     this.render();
+    this.appended = '';
     return true;
   }
 

@@ -76,6 +76,8 @@ export class MessageView extends EntryView<MessageEntry> {
     }
     if (carried && !this.slots[0]) this.addSlot(carriedBlock(carried));
     const offset = carried ? 1 : 0;
+    // Only text appended since the last drawing, and no block added: it all went to the last block.
+    const grown = this.appended !== null && this.slots.length === shape.length ? this.appended : null;
     own.forEach((b, at) => {
       const i = at + offset;
       const slot = this.slots[i];
@@ -84,8 +86,10 @@ export class MessageView extends EntryView<MessageEntry> {
           if (slot instanceof HTMLElement) {
             if (slot.textContent !== b.text) slot.textContent = b.text;
           } else this.addSlot(h('div', { class: 'user-text' }, b.text));
-        } else if (slot instanceof StreamingMarkdown) slot.setText(b.text);
-        else this.addSlot(new StreamingMarkdown(b.text));
+        } else if (slot instanceof StreamingMarkdown) {
+          if (grown !== null && at === own.length - 1) slot.extend(b.text, grown);
+          else slot.setText(b.text);
+        } else this.addSlot(new StreamingMarkdown(b.text));
       } else if (!slot) this.addSlot(renderBlock(b));
     });
     this.shape = shape;

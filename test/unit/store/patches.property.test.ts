@@ -17,7 +17,7 @@ import { PanelFeed, PanelSource } from '../../../src/common/webview/panelFeed';
 import type { HostToWebview, PatchOp } from '../../../src/common/webview/contract';
 import { EMPTY_PANEL } from '../../../src/common/webview/emptyPanel';
 import { rawOf, toViewEntry, type ViewEntry } from '../../../src/common/webview/viewEntry';
-import { appendTextToEntry, applyFieldsToEntry } from '../../../webview/entryModel';
+import { appendTextToEntry, applyFieldsToEntry, textAppendedBy } from '../../../webview/entryModel';
 import { WireDecoder } from '../../../src/common/webview/wireDecoder';
 
 type Op =
@@ -150,6 +150,10 @@ function applyOps(view: ViewEntry[], ops: readonly PatchOp[], decoder: WireDecod
       const cur = view[i];
       assert.ok(cur);
       view[i] = op.op === 'replace' ? op.entry : op.op === 'fields' ? applyFieldsToEntry(cur, op.patch) : appendTextToEntry(cur, op.text);
+      // The streaming renderer adds the text `textAppendedBy` names instead of comparing: all the patch changes of the content.
+      const added = op.op === 'fields' ? textAppendedBy(op.patch) : undefined;
+      const contentOf = (e: ViewEntry | undefined) => (e && e.kind !== 'elicitation' ? e.content : null);
+      if (added !== undefined) assert.deepEqual(contentOf(view[i]), contentOf(appendTextToEntry(cur, added)));
     }
   }
 }

@@ -74,3 +74,32 @@ test('prefix + tail renders exactly like the whole text (property)', () => {
     { numRuns: 300 },
   );
 });
+
+// The streaming renderer feeds only its open block and drops what it froze: the cuts must be the ones
+// found by feeding the whole text, for any chunking.
+test('fed only the text after its last cut (drop), it cuts where it cuts fed the whole text (property)', () => {
+  fc.assert(
+    fc.property(fc.array(block, { minLength: 1, maxLength: 8 }), fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 6 }), (blocks, sizes) => {
+      const text = blocks.join('\n\n') + '\n';
+      const whole = new BlockSplitter();
+      const open = new BlockSplitter();
+      let dropped = 0;
+      for (let at = 0, i = 0; at < text.length; i++) {
+        at = Math.min(text.length, at + sizes[i % sizes.length]!);
+        const cut = open.update(text.slice(dropped, at));
+        assert.equal(dropped + cut, whole.update(text.slice(0, at)), `at ${at} of ${JSON.stringify(text)}`);
+        open.drop(cut);
+        dropped += cut;
+      }
+    }),
+    { numRuns: 300 },
+  );
+});
+
+test('drop refuses to go past the safe cut', () => {
+  const s = new BlockSplitter();
+  assert.equal(s.update('One.\n\nTwo'), 6);
+  assert.throws(() => s.drop(7), RangeError);
+  s.drop(6);
+  assert.equal(s.update('Two.\n\nThree'), 6, 'offsets count from the dropped part');
+});
