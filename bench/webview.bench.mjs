@@ -33,12 +33,8 @@
 //                                  (one 240 KB message): CpuShare is the renderer's CPU over the stream / its
 //                                  duration; LastOverFirstPerKb the CPU per streamed KB in the last 10 s / in
 //                                  the first 10 s (1: the cost does not grow with the message)
-// Not measured here: four panels streaming at once. Headless Chromium runs the timers and frames of pages
-// not in front a few times a second (even with --disable-renderer-backgrounding and friends, when this
-// was tried), so four pages' streams (their timers) and drawing (their animation frames) ran throttled,
-// and a per-frame figure measured the throttling (p95 0.5 ms).
-// Four chats at once are measured on the host's side (multi.fourChatsOverOne, bench/multiChat.bench.ts,
-// what the goal is on); one panel's frame work at pace is webview.paced60s* here.
+// Four panels streaming at once: bench/webviewPanels.bench.mjs (four iframes in one page, as VS Code shows
+// webviews; four pages would not do, as Chromium throttles the timers and frames of pages not in front).
 //
 // `<figure>.ratio`: the figure's renderer main-thread CPU time (from the trace, not wall time: the same on
 // a loaded machine, where wall time grows while the thread waits for a core) divided by a calibration
