@@ -4,8 +4,8 @@
 //   multi.fourChatsOverOne  host CPU per chunk with four chats streaming at once / with one chat: what
 //                           running chats side by side costs beyond their chunks (goal <= 1.2)
 // CPU time, not wall time: four agents and this process share the machine's cores, and the wall time
-// would measure the agents' pace. (The panels' side of four chats at once is not measured: see the head
-// of bench/webview.bench.mjs.)
+// would measure the agents' pace. The panels' side of four chats at once (their frames, and the renderer's
+// CPU per streamed KB four at once over one) is bench/webviewPanels.bench.mjs.
 import { runPipeline } from './lib/pipeline';
 
 const CHUNKS = 100_000;

@@ -33,12 +33,8 @@
 //                                  (one 240 KB message): CpuShare is the renderer's CPU over the stream / its
 //                                  duration; LastOverFirstPerKb the CPU per streamed KB in the last 10 s / in
 //                                  the first 10 s (1: the cost does not grow with the message)
-// Not measured here: four panels streaming at once. Headless Chromium runs the timers and frames of pages
-// not in front a few times a second (even with --disable-renderer-backgrounding and friends, when this
-// was tried), so four pages' streams (their timers) and drawing (their animation frames) ran throttled,
-// and a per-frame figure measured the throttling (p95 0.5 ms).
-// Four chats at once are measured on the host's side (multi.fourChatsOverOne, bench/multiChat.bench.ts,
-// what the goal is on); one panel's frame work at pace is webview.paced60s* here.
+// Four panels streaming at once: bench/webviewPanels.bench.mjs (four iframes in one page, as VS Code shows
+// webviews; four pages would not do, as Chromium throttles the timers and frames of pages not in front).
 //
 // `<figure>.ratio`: the figure's renderer main-thread CPU time (from the trace, not wall time: the same on
 // a loaded machine, where wall time grows while the thread waits for a core) divided by a calibration
@@ -54,7 +50,8 @@ import { tsImport } from 'tsx/esm/api';
 import { buildWebview, launch, openPanel } from '../test/browser/browser.mjs';
 import { startServer } from '../test/browser/server.mjs';
 import { answerMarkdown } from './lib/answerMarkdown.mjs';
-import { percentile, readTrace } from './lib/trace.mjs';
+import { percentile } from './lib/trace.mjs';
+import { between, CALIBRATION_QUIET_MS, FRAME_RATIO, round, tracer } from './lib/traced.mjs';
 import { defineHelpers } from './lib/webviewPage.mjs';
 
 const { longHistory } = await tsImport('./fixtures/longHistory.ts', import.meta.url);
@@ -84,50 +81,15 @@ const IDLE_MS = 10_000;
 const PACED_SECONDS = Number(process.env.BENCH_PACED_SECONDS ?? 60);
 const PACED_PER_SECOND = 200;
 const PIECE = 20;
-const CALIBRATION_ROUNDS = 4;
-/**
- * The calibration on a quiet machine when the goals were set (2 cores, Intel Xeon @ 2.20GHz, Chromium
- * 142, load < 2): one 60 Hz frame (16.7 ms) is 16.7 / CALIBRATION_QUIET_MS in calibration units, the
- * frame figures' goal.
- */
-const CALIBRATION_QUIET_MS = 35;
-const FRAME_RATIO = 16.7 / CALIBRATION_QUIET_MS;
-const CATEGORIES = ['toplevel', 'blink.user_timing'];
 
 await buildWebview();
 const server = await startServer();
 const browser = await launch();
-/** Every calibration round measured (the lowest is reported as the run's calibration, for scale). */
-const calibration = [];
-/**
- * Runs `fn` under a browser-wide trace and returns its result, the trace read for CPU time, and the
- * calibration measured in the same trace right before and after it (`cal`, ms of CPU, the median of
- * CALIBRATION_ROUNDS rounds): on a virtual machine even CPU time grows when the host is busy (time the
- * hypervisor takes from a busy guest is billed to the thread that was running), so the calibration is
- * taken as close to the figure as it can be, and grows with it.
- */
-const traced = async (page, fn) => {
-  await browser.startTracing(page, { categories: CATEGORIES });
-  const rounds = (from) => Array.from({ length: CALIBRATION_ROUNDS }, (_, i) => from + i).reduce((p, i) => p.then(() => page.evaluate((r) => window.__bench.calibrate(r), i)), Promise.resolve());
-  await rounds(0);
-  const result = await fn();
-  await rounds(CALIBRATION_ROUNDS);
-  // A task's trace event is written when it ends, and a thread's events reach the trace at its next task.
-  await page.evaluate(() => new Promise((r) => setTimeout(r, 200)));
-  const trace = readTrace(await browser.stopTracing());
-  const cal = Array.from({ length: 2 * CALIBRATION_ROUNDS }, (_, i) => between(trace, `cal-${i}`));
-  calibration.push(...cal);
-  return { result, trace, cal: percentile(cal, 0.5) };
-};
+const { traced, calibration } = tracer(browser);
 const newPanel = async () => {
   const panel = await openPanel(browser, server, { width: 800, height: 1000 });
   await panel.page.evaluate(defineHelpers, PROTOCOL);
   return panel;
-};
-/** Main-thread CPU ms between `<name>-start` and `<name>-end` (or `end`). */
-const between = (trace, name, end = `${name}-end`) => {
-  const a = trace.mark(`${name}-start`);
-  return trace.mainCpu(a.pid, a.ts, trace.mark(end).ts);
 };
 if (process.env.BENCH_ONLY === 'paced') {
   try {
@@ -334,9 +296,4 @@ async function pacedStream() {
 function bestByFrame(passes) {
   const n = Math.min(...passes.map((p) => p.length));
   return Array.from({ length: n }, (_, i) => Math.min(...passes.map((p) => p[i])));
-}
-
-function round(x, d = 1) {
-  const f = 10 ** d;
-  return Math.round(x * f) / f;
 }
