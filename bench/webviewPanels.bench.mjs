@@ -1,24 +1,32 @@
 // Four chat panels streaming at once, in headless Chromium, the way VS Code shows them: every webview is an
-// iframe in the workbench's one renderer, so the four panels are four iframes of the test page (the built
-// dist/webview.js under the real CSP, each its own document with its own app) in ONE page, the page in
-// front. (Four separate pages do not work: Chromium runs the timers and frames of pages not in front a few
-// times a second, even with --disable-renderer-backgrounding and friends, and a per-frame figure measured
-// that throttling.) The page and its same-site panels share one renderer process (the bench checks it from
-// the trace: every mark comes from one process), so its main thread is the one all four draw on. Each panel streams the paced answer of
-// bench/webview.bench.mjs (webviewPage.mjs `paced`: 200 chunks/s of 20-character Markdown pieces, the
-// chunks due in each ~16 ms coalesced into one patch, posted as VS Code delivers it; the panel draws with
-// its own animation frames), all four started together; then the same stream in one panel alone, in the
-// same page layout and the same run, alternating for ROUNDS rounds.
-//   webview.fourPanelsFrameP95Ms / MaxMs  the renderer main thread's CPU in each frame interval while the
-//                                  four panels stream (the page's own animation frames mark the intervals;
-//                                  every panel's work for a frame falls in it, as they share the thread); the
-//                                  log splits the frames by how many panels drew in them
-//   webview.fourPanelsOverOneCpuPerKb  the renderer's CPU (every thread but tracing's) per streamed KB with
-//                                  four panels streaming at once / with one panel streaming alone: what
-//                                  panels side by side cost beyond their text (the host's side of four chats
-//                                  at once is multi.fourChatsOverOne, bench/multiChat.bench.ts); CPU as it
-//                                  is, not over the calibration: the rounds alternate in the same run, so the
-//                                  machine's drift falls on both, and a calibration's few rounds add noise
+// iframe of the workbench, served from an origin of its own (a unique one per webview), so four panels are
+// four iframes of the test page (the built dist/webview.js under the real CSP, each its own document with
+// its own app) in ONE page, the page in front. (Four separate pages do not work: Chromium runs the timers
+// and frames of pages not in front a few times a second, even with --disable-renderer-backgrounding and
+// friends, and a per-frame figure measured that throttling.) Two layouts, alternating in the same run:
+// - own sites (the figures with goals): each panel on a site of its own (127.0.0.2-5), which Chromium's
+//   site isolation puts in a renderer process of its own, as VS Code's unique webview origins are (the
+//   bench checks the processes from the trace);
+// - shared: the four panels on the page's site, so all four draw on one main thread: the worst case, for
+//   a browser or host that keeps them in one process.
+// Each panel streams the paced answer of bench/webview.bench.mjs (webviewPage.mjs `paced`: 200 chunks/s of
+// 20-character Markdown pieces, the chunks due in each ~16 ms coalesced into one patch, posted as VS Code
+// delivers it; the panel draws with its own animation frames), all four started together; and the same
+// stream in one panel alone on a site of its own, in the same run.
+//   webview.fourPanelsFrameP95Ms / MaxMs  each panel's frame work while the four stream, each in its own
+//                                  renderer: its main thread's CPU in each interval between the panel's
+//                                  own animation frames, every panel's frames pooled
+//   webview.fourPanelsSharedRendererFrameP95Ms / MaxMs  the shared layout: the one main thread's CPU in
+//                                  each interval between the page's animation frames (every panel's work
+//                                  for a frame falls in it); the log splits these frames by how many
+//                                  panels drew in them. No goal: one frame holds up to four panels' draws
+//   webview.fourPanelsOverOneCpuPerKb  the panels' renderers' CPU (every thread but tracing's) per streamed
+//                                  KB with four panels streaming at once, each on its own site / with one
+//                                  panel streaming alone: what panels side by side cost beyond their text
+//                                  (the host's side of four chats at once is multi.fourChatsOverOne,
+//                                  bench/multiChat.bench.ts); CPU as it is, not over the calibration: the
+//                                  rounds alternate in the same run, so the machine's drift falls on both,
+//                                  and a calibration's few rounds add noise
 //   webview.fourPanelsFramesPerSecond  animation frames per second in each panel while streaming (the
 //                                  lowest panel's): a page not in front gets a few; this one gets the
 //                                  machine's pace (60 on a quiet machine, fewer when the cores are shared)
@@ -59,15 +67,33 @@ page.on('console', (m) => {
 });
 // The page with the panels, from the test server's origin: same-site iframes share its renderer process.
 const framesUrl = `${server.origin}/panels.html`;
+/**
+ * A panel's page on a site of its own: 127.0.0.<2+i> (each loopback address is its own site, so Chromium's
+ * site isolation gives the panel its own renderer process, as VS Code's unique origin per webview does).
+ * Everything it loads is answered from the test server, with the test server's address in the page (its
+ * CSP, its script and style links) turned into the panel's own: a page on a site of its own may not load
+ * from 127.0.0.1 (Chromium's private network rules).
+ */
+const ownSite = (i) => server.pageUrl('dark').replace('//127.0.0.1:', `//127.0.0.${2 + i}:`);
+await page.context().route(/^http:\/\/127\.0\.0\.[2-9]:\d+\//, async (route) => {
+  const url = route.request().url();
+  const site = /^http:\/\/127\.0\.0\.\d+:\d+/.exec(url)[0];
+  const response = await route.fetch({ url: url.replace(site, server.origin) });
+  const type = response.headers()['content-type'] ?? '';
+  if (!type.startsWith('text/html')) return route.fulfill({ response });
+  await route.fulfill({ response, body: (await response.text()).replaceAll(server.origin, site) });
+});
 await page.route((url) => url.pathname === '/panels.html', (route) => {
-  const n = Number(new URL(route.request().url()).searchParams.get('n'));
-  const frames = Array.from({ length: n }, () => `<iframe src="${server.pageUrl('dark')}"></iframe>`).join('');
+  const q = new URL(route.request().url()).searchParams;
+  const n = Number(q.get('n'));
+  const own = q.get('sites') === 'own';
+  const frames = Array.from({ length: n }, (_, i) => `<iframe src="${own ? ownSite(i) : server.pageUrl('dark')}"></iframe>`).join('');
   const style = `body{margin:0;display:grid;grid-template-columns:repeat(2,${PANEL.width}px);grid-auto-rows:${PANEL.height}px}iframe{border:0;width:100%;height:100%}`;
   return route.fulfill({ contentType: 'text/html', body: `<!doctype html><html><head><style>${style}</style></head><body>${frames}</body></html>` });
 });
 /** Opens the page with `n` fresh panels; returns their frames, each with the bench's helpers. */
-const openPanels = async (n) => {
-  await page.goto(`${framesUrl}?n=${n}`);
+const openPanels = async (n, sites) => {
+  await page.goto(`${framesUrl}?n=${n}&sites=${sites}`);
   const frames = page.frames().filter((f) => f !== page.mainFrame());
   if (frames.length !== n) throw new Error(`${frames.length} panels loaded, expected ${n}`);
   for (const f of frames) {
@@ -85,8 +111,8 @@ const WARM_UP = answerMarkdown(3 * PER_SECOND * PIECE);
  * (`frame-<i>`); each panel counts its own while streaming, and marks each time its transcript draws
  * (`draw`: what a frame's work grows with, read from the transcript's frame policy, TranscriptFrames).
  */
-const streamIn = async (n, text = markdown) => {
-  const frames = await openPanels(n);
+const streamIn = async (n, sites, text = markdown) => {
+  const frames = await openPanels(n, sites);
   for (const f of frames) {
     await f.evaluate(() => {
       // A private field of Transcript (webview/transcript.ts): said plainly if it moves.
@@ -118,14 +144,14 @@ const streamIn = async (n, text = markdown) => {
           const t0 = performance.now();
           const tick = () => {
             if (!on) return;
-            count++;
+            performance.mark(`panel-${o.panel}-frame-${count++}`);
             requestAnimationFrame(tick);
           };
           requestAnimationFrame(tick);
           const r = await window.__bench.paced(o);
           on = false;
           return { ...r, framesPerSecond: (count * 1000) / (performance.now() - t0) };
-        }, { name: `paced-${i}`, markdown: text, pieceBytes: PIECE, perSecond: PER_SECOND }),
+        }, { name: `paced-${i}`, panel: i, markdown: text, pieceBytes: PIECE, perSecond: PER_SECOND }),
       ),
     );
     await page.evaluate(() => void (window.__frameLoop.on = false));
@@ -137,28 +163,36 @@ const streamIn = async (n, text = markdown) => {
   const ends = streams.map((_, i) => trace.mark(`paced-${i}-end`));
   const marks = trace.marks(/^frame-\d+$/);
   const draws = trace.marks(/^draw$/);
+  const panelPids = [...new Set(starts.map((m) => m.pid))];
   const pids = new Set([...starts, ...ends, ...marks, ...draws].map((m) => m.pid));
-  if (pids.size !== 1) throw new Error(`the page and its panels ran in ${pids.size} renderer processes`);
-  const pid = marks[0].pid;
+  if (sites === 'shared' && pids.size !== 1) throw new Error(`the page and its panels ran in ${pids.size} renderer processes`);
+  if (sites === 'own' && (panelPids.length !== n || panelPids.includes(marks[0].pid))) throw new Error(`${n} panels on sites of their own ran in ${panelPids.length} renderer processes apart from the page's (site isolation off?)`);
   // Frames while every panel streams; CPU from the first panel's start to the last panel's end.
   const from = Math.max(...starts.map((m) => m.ts));
   const to = Math.min(...ends.map((m) => m.ts));
   const inStream = marks.filter((m) => m.ts >= from && m.ts <= to);
-  const frameCpu = trace.frameCpu(pid, inStream);
-  /** frameCpu's frames by how many panels drew in them: `[[drawn, cpuMs]]`. */
-  const drawnIn = frameCpu.map((cpu, i) => [draws.filter((d) => d.ts >= inStream[i].ts && d.ts < inStream[i + 1].ts).length, cpu]);
+  // Shared: the page's frames on the one main thread all panels draw on. Own sites: each panel's frames
+  // on its own renderer's main thread, all panels' frames pooled.
+  const frameCpu =
+    sites === 'shared'
+      ? trace.frameCpu(marks[0].pid, inStream)
+      : streams.flatMap((_, i) => trace.frameCpu(starts[i].pid, trace.marks(new RegExp(`^panel-${i}-frame-\\d+$`)).filter((m) => m.ts >= from && m.ts <= to)));
+  /** frameCpu's frames by how many panels drew in them: `[[drawn, cpuMs]]` (shared only). */
+  const drawnIn = sites === 'shared' ? frameCpu.map((cpu, i) => [draws.filter((d) => d.ts >= inStream[i].ts && d.ts < inStream[i + 1].ts).length, cpu]) : [];
   const first = Math.min(...starts.map((m) => m.ts));
   const last = Math.max(...ends.map((m) => m.ts));
   const kb = streams.reduce((s, x) => s + x.bytes, 0) / 1024;
-  const cpu = trace.processCpu(pid, first, last);
+  const cpu = panelPids.reduce((sum, pid) => sum + trace.processCpu(pid, first, last), 0);
+  const main = panelPids.reduce((sum, pid) => sum + trace.mainCpu(pid, first, last), 0);
   return {
     n,
+    sites,
     cal,
     renderers: trace.renderers.length,
     frames: frameCpu,
     drawnIn,
     cpuPerKb: cpu / kb,
-    mainPerKb: trace.mainCpu(pid, first, last) / kb,
+    mainPerKb: main / kb,
     cpuShare: cpu / ((last - first) / 1000),
     framesPerSecond: streams.map((s) => s.framesPerSecond),
     pageFramesPerSecond: (marks.length * 1e6) / (marks[marks.length - 1].ts - marks[0].ts),
@@ -178,10 +212,12 @@ const byDrawn = (rows) =>
 try {
   const one = [];
   const four = [];
-  await streamIn(PANELS, WARM_UP);
+  const shared = [];
+  await streamIn(PANELS, 'own', WARM_UP);
   for (let r = 0; r < ROUNDS; r++) {
-    one.push(await streamIn(1));
-    four.push(await streamIn(PANELS));
+    one.push(await streamIn(1, 'own'));
+    four.push(await streamIn(PANELS, 'own'));
+    shared.push(await streamIn(PANELS, 'shared'));
   }
   if (errors.length) throw new Error(`the panels logged errors: ${errors.join('; ')}`);
   const p95 = (x) => percentile(x.frames, 0.95) / x.cal;
@@ -189,6 +225,8 @@ try {
   const best = (xs, f) => xs.reduce((a, b) => (f(b) < f(a) ? b : a));
   const bestP95 = best(four, p95);
   const bestMax = best(four, max);
+  const sharedP95 = best(shared, p95);
+  const sharedMax = best(shared, max);
   const perKb = (xs) => Math.min(...xs.map((x) => x.cpuPerKb));
   const goal = `ratio <= ${round(FRAME_RATIO, 3)} (one 60 Hz frame at the quiet calibration)`;
   const out = {
@@ -201,13 +239,17 @@ try {
     'webview.fourPanelsOverOneCpuPerKb': round(perKb(four) / perKb(one), 3),
     'webview.fourPanelsOverOneCpuPerKb.goal': '<= 1.2',
     'webview.fourPanelsFramesPerSecond': round(Math.min(...four.flatMap((x) => x.framesPerSecond))),
+    'webview.fourPanelsSharedRendererFrameP95Ms': round(percentile(sharedP95.frames, 0.95)),
+    'webview.fourPanelsSharedRendererFrameP95Ms.ratio': round(p95(sharedP95), 3),
+    'webview.fourPanelsSharedRendererFrameMaxMs': round(Math.max(...sharedMax.frames)),
+    'webview.fourPanelsSharedRendererFrameMaxMs.ratio': round(max(sharedMax), 3),
   };
-  for (const x of [...one, ...four]) {
+  for (const x of [...one, ...four, ...shared]) {
     const f = x.frames;
     console.log(
-      `${x.n} panel(s): ${x.renderers} renderer process(es) in the trace; calibration ${round(x.cal)} ms; frames ${f.length}, CPU p50/p95/max ${round(percentile(f, 0.5))}/${round(percentile(f, 0.95))}/${round(Math.max(...f))} ms (ratio p95 ${round(p95(x), 3)}, max ${round(max(x), 3)}); ` +
+      `${x.n} panel(s), ${x.sites === 'own' ? 'each on its own site' : 'on the page\'s site'}: ${x.renderers} renderer process(es) in the trace; calibration ${round(x.cal)} ms; frames ${f.length}, CPU p50/p95/max ${round(percentile(f, 0.5))}/${round(percentile(f, 0.95))}/${round(Math.max(...f))} ms (ratio p95 ${round(p95(x), 3)}, max ${round(max(x), 3)}); ` +
         `renderer CPU ${round(x.cpuPerKb, 2)} ms/KB (main ${round(x.mainPerKb, 2)}), ${round(100 * x.cpuShare)}% of a core; animation frames/s: page ${round(x.pageFramesPerSecond)}, panels ${x.framesPerSecond.map((v) => round(v)).join('/')}; ` +
-        `frame CPU p50/p95 by panels drawn in the frame: ${byDrawn(x.drawnIn)}`,
+        (x.sites === 'shared' ? `frame CPU p50/p95 by panels drawn in the frame: ${byDrawn(x.drawnIn)}` : ''),
     );
   }
   console.log(JSON.stringify(out));
