@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { loadProbe } from './browser.mjs';
+import { PROTOCOL, message as entry, panel } from './fixtures.mjs';
 
 // Blocks that render the same cut apart as together (the splitter's own property test, blockSplitter.test.ts),
 // with lists: a list continued after a blank line at column 0 is one loose list at once and two while
@@ -45,5 +46,28 @@ export function register(test) {
     );
     // The long messages filled more than one group.
     assert.ok(segments > groupSize, `at most ${segments} finished segments in a message, groups of ${groupSize}`);
+  });
+
+  test('a streamed answer is laid out like the same answer rendered whole: its blocks keep their spacing', async ({ open }) => {
+    const { page, send, flush } = await open();
+    const text = '# Plan\n\nFirst paragraph.\n\n- one\n- two\n\nSecond paragraph.\n\n```ts\nconst a = 1;\n```\n\nLast line.';
+    await send({ type: 'snapshot', protocol: PROTOCOL, entries: [entry('agent_message', 'whole', text), entry('agent_message', 'streamed', '')], panel: panel({ turn: 'busy' }) });
+    // In pieces that end mid-block and at block ends, each drawn before the next: finished blocks are
+    // frozen into segments wherever a piece ended.
+    for (let at = 0; at < text.length; at += 7) {
+      await send({ type: 'patch', ops: [{ op: 'appendText', key: 'streamed', text: text.slice(at, at + 7) }] });
+      await flush();
+    }
+    await page.waitForFunction((t) => document.querySelector('[data-key="streamed"] .markdown')?.textContent?.replace(/\s+/g, '') === document.querySelector('[data-key="whole"] .markdown')?.textContent?.replace(/\s+/g, ''), text);
+    const layout = (key) =>
+      page.evaluate((k) => {
+        const md = document.querySelector(`[data-key="${k}"] .markdown`);
+        const top = md.getBoundingClientRect().top;
+        const blocks = [...md.querySelectorAll('h1, p, ul, .code-block, pre')].filter((b) => !b.parentElement.closest('li, .code-block'));
+        return { height: Math.round(md.getBoundingClientRect().height), blocks: blocks.map((b) => `${b.tagName} ${Math.round(b.getBoundingClientRect().top - top)}`) };
+      }, key);
+    const whole = await layout('whole');
+    assert.ok(whole.blocks.length >= 6, JSON.stringify(whole));
+    assert.deepEqual(await layout('streamed'), whole);
   });
 }
