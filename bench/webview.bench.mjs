@@ -51,7 +51,7 @@ import { buildWebview, launch, openPanel } from '../test/browser/browser.mjs';
 import { startServer } from '../test/browser/server.mjs';
 import { answerMarkdown } from './lib/answerMarkdown.mjs';
 import { percentile } from './lib/trace.mjs';
-import { between, CALIBRATION_QUIET_MS, FRAME_RATIO, round, tracer } from './lib/traced.mjs';
+import { between, CALIBRATION_QUIET_MS, FRAME_RATIO, ratio, round, tracer } from './lib/traced.mjs';
 import { defineHelpers } from './lib/webviewPage.mjs';
 
 const { longHistory } = await tsImport('./fixtures/longHistory.ts', import.meta.url);
@@ -193,8 +193,6 @@ try {
   const paced = await pacedStream();
 
   const cal = Math.min(...calibration);
-  /** A figure's CPU ms over the calibration measured around it. */
-  const ratio = (cpuMs, local) => round(cpuMs / local, 3);
   const out = {
     'webview.calibrationCpuMs': round(cal, 2),
     'webview.snapshot10kMs': round(snapshot.ms),
@@ -277,12 +275,12 @@ async function pacedStream() {
     figures: {
       'webview.paced60sCpuShare': round(pacedShare, 3),
       // Per second of the stream, in calibrations: 25% of a core is 250 ms per second.
-      'webview.paced60sCpuShare.ratio': round((pacedShare * 1000) / pacedRun.cal, 3),
+      'webview.paced60sCpuShare.ratio': ratio(pacedShare * 1000, pacedRun.cal),
       'webview.paced60sCpuShare.goal': `ratio <= ${round(250 / CALIBRATION_QUIET_MS, 2)} (25% of a core at the quiet calibration)`,
       'webview.paced60sLastOverFirstPerKb': round(lastPerKb / firstPerKb, 3),
       'webview.paced60sLastOverFirstPerKb.goal': '<= 1.2',
       'webview.paced60sLongestTaskMs': round(pacedLongest),
-      'webview.paced60sLongestTaskMs.ratio': round(pacedLongest / pacedRun.cal, 3),
+      'webview.paced60sLongestTaskMs.ratio': ratio(pacedLongest, pacedRun.cal),
     },
     cal: pacedRun.cal,
     line: `paced: ${round(run.bytes / 1024)} KB in ${round(run.ms / 1000)} s, text ok: ${run.ok}; CPU per KB first ${window10} s ${round(firstPerKb, 2)} ms, last ${window10} s ${round(lastPerKb, 2)} ms; longest task ${round(pacedLongest)} ms`,

@@ -47,6 +47,11 @@ export function between(trace, name, end = `${name}-end`) {
   return trace.mainCpu(a.pid, a.ts, trace.mark(end).ts);
 }
 
+/** A figure's CPU ms over the calibration measured around it (`traced`'s `cal`): its `.ratio`. */
+export function ratio(cpuMs, cal) {
+  return round(cpuMs / cal, 3);
+}
+
 export function round(x, d = 1) {
   const f = 10 ** d;
   return Math.round(x * f) / f;
