@@ -268,6 +268,20 @@ export function chatFrame(page, timeoutMs) {
   }, timeoutMs);
 }
 
+/**
+ * Runs the workbench's own Reload Window (which saves the window state first, as a user's reload does)
+ * through `run`, and resolves once the new page's workbench is up. The old page is marked before the
+ * command and the wait is for a page without the mark: the command returns before the navigation
+ * starts, so waiting for `.monaco-workbench` alone can match the old page, whose frames are detached
+ * a moment later.
+ */
+export async function reloadWindow(page, run, timeoutMs = 120_000) {
+  await page.evaluate(() => { globalThis.__acpChatBeforeReload = true; });
+  await run('Developer: Reload Window');
+  await until('a new page after Reload Window', () => page.evaluate(() => globalThis.__acpChatBeforeReload !== true).catch(() => false), timeoutMs);
+  await page.locator('.monaco-workbench').waitFor({ timeout: timeoutMs });
+}
+
 /** Resolves once `target` (a page or a frame) has painted twice: what is in the DOM is on screen for a screenshot. */
 export function painted(target) {
   return target.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));

@@ -8,7 +8,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { until } from './until.mjs';
-import { chatFrame, launchBrowser, log, painted, paletteCommand, root, sendPrompt, startCodeServer, stepRunner, workbenchUrl } from './host.mjs';
+import { chatFrame, launchBrowser, log, painted, paletteCommand, reloadWindow, root, sendPrompt, startCodeServer, stepRunner, workbenchUrl } from './host.mjs';
 
 const shots = path.join(root, 'test-results/recovery');
 mkdirSync(shots, { recursive: true });
@@ -195,8 +195,7 @@ try {
     await send(frame, 'Please edit the notes while I reload.');
     // The reload comes while the agent waits for the permission (the turn is running).
     await frame.locator('[data-option-id]').first().waitFor({ timeout: 60_000 });
-    await command('Developer: Reload Window');
-    await page.locator('.monaco-workbench').waitFor({ timeout: 120_000 });
+    await reloadWindow(page, command);
     frame = await chatFrame(page, 120_000);
     await frame.locator('[data-kind="user_message"]', { hasText: 'Please edit the notes while I reload.' }).first().waitFor({ timeout: 60_000 });
     await idle(frame);
@@ -240,8 +239,7 @@ try {
     const titles = titlesOf();
     await shot('07-tabs-before-reload.png');
 
-    await command('Developer: Reload Window');
-    await page.locator('.monaco-workbench').waitFor({ timeout: 120_000 });
+    await reloadWindow(page, command);
     // The tabs in front show their chats without being clicked; the one behind when it is brought forward.
     const front = await shownChats(2);
     const after = await tabLayout();

@@ -9,7 +9,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { until } from './until.mjs';
-import { DEMO_REPLY, chatFrame, launchBrowser, log, painted, root, runCommand, startCodeServer, stepRunner, workbenchUrl } from './host.mjs';
+import { DEMO_REPLY, chatFrame, launchBrowser, log, painted, reloadWindow, root, runCommand, startCodeServer, stepRunner, workbenchUrl } from './host.mjs';
 
 const vsixPath = path.join(root, 'dist/acp-chat.vsix');
 const results = path.join(root, 'test-results');
@@ -144,8 +144,7 @@ try {
       if (before.length < 5) throw new Error(`only ${before.length} entries before the reload`);
       // The workbench's own reload (as a user does it) saves the window state first; a raw page reload
       // races the browser against that save, and the restored window may then have no chat editor.
-      await Promise.all([page.waitForEvent('load', { timeout: 60_000 }), runCommand(page, 'Developer: Reload Window')]);
-      await page.locator('.monaco-workbench').waitFor();
+      await reloadWindow(page, (title) => runCommand(page, title), 60_000);
       frame = await chatFrame(page, 60_000);
       let after = [];
       // Waits for as many entries as before; the comparison below says what differs if they never come.
