@@ -17,7 +17,9 @@
 //                                          activation (as above), chatPaint (the prompt box),
 //                                          newestEntries (the answer's entry painted), messageEnd (the
 //                                          answer's last chunk in view)
-// The webview infrastructure is warmed by one preview first, so neither measured webview pays for it.
+// The start figures are medians, over BENCH_STARTUP_ROUNDS fresh windows (Reload Window between them), of
+// each window's own ratio. The webview infrastructure is warmed by one preview first in each window, so
+// neither measured webview pays for it.
 // The extension runs from the production bundles (what the .vsix ships), built here first.
 // Prints one JSON object as the last line.
 import { spawnSync } from 'node:child_process';
@@ -29,6 +31,8 @@ const CHUNKS = 20_000;
 const TAIL = 'END-OF-THE-LONG-ANSWER';
 const HEADING = 'Small preview heading';
 const POLL_MS = 25;
+/** Fresh windows whose start is measured (BENCH_STARTUP_ROUNDS); the figures are medians over them. */
+const ROUNDS = Number(process.env.BENCH_STARTUP_ROUNDS ?? 5);
 const flood = {
   id: 'flood',
   name: 'Flood agent',
@@ -50,30 +54,37 @@ try {
   await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 120_000 });
   log('workbench loaded');
 
-  /** F1 -> the command's row; resolves with the time it was clicked. */
-  async function command(title) {
+  /**
+   * F1 -> `text` -> its row; resolves with the time the row was clicked. When the palette does not open or
+   * loses the text (a webview holding the focus swallows the key), it is closed and opened again with the
+   * focus moved to the workbench first, as the UI stages do (test/e2e/host.mjs paletteCommand): a wait of
+   * its own timeout would otherwise be spent on every swallowed key.
+   */
+  async function quickPick(text, label) {
     const input = page.locator('.quick-input-widget input');
     for (let i = 0; ; i++) {
       if (!(await input.isVisible())) await page.keyboard.press('F1');
-      await input.waitFor({ timeout: 5_000 }).catch(() => {});
-      await input.fill(`>${title}`).catch(() => {});
-      const item = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
-      if (await item.waitFor({ timeout: 2_000 }).then(() => true, () => false)) {
-        const t = performance.now();
-        await item.click();
-        return t;
+      const opened = await input.waitFor({ timeout: 3_000 }).then(() => true, () => false);
+      if (opened && (await input.fill(text, { timeout: 3_000 }).then(() => true, () => false))) {
+        const item = page.locator('.quick-input-list .monaco-list-row', { hasText: label }).first();
+        if (await item.waitFor({ timeout: 3_000 }).then(() => true, () => false)) {
+          const t = performance.now();
+          await item.click();
+          return t;
+        }
       }
       await page.keyboard.press('Escape');
-      if (i >= 10) throw new Error(`"${title}" is not in the Command Palette`);
+      await page.locator('.part.statusbar').click({ position: { x: 1, y: 1 } }).catch(() => {});
+      if (i >= 20) throw new Error(`"${label}" is not in the quick pick after ${i + 1} attempts`);
     }
   }
 
+  /** A command from the Command Palette; resolves with the time its row was clicked. */
+  const command = (title) => quickPick(`>${title}`, title);
+
+  /** A workspace file through Quick Open (the palette without its `>`), its tab shown. */
   async function openFile(name) {
-    await page.keyboard.press('Control+P');
-    const input = page.locator('.quick-input-widget input');
-    await input.waitFor();
-    await input.fill(name);
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().click();
+    await quickPick(name, name);
     await page.locator('.tab', { hasText: name }).first().waitFor();
   }
 
@@ -120,50 +131,83 @@ try {
     return Number(m[1]);
   }
 
-  // Warm-up: the first webview of a window loads the webview host; neither measured one should pay for it.
-  await openFile('README.md');
-  await command('Markdown: Open Preview');
-  await whenFrame('the warm-up preview', hasHeading, 'test workspace');
-  await command('View: Close All Editors');
-  log('warmed up');
+  /** Reload Window as a user does it (the window state saved first); resolves with the new page's workbench up. */
+  async function reloadWindow() {
+    await page.evaluate(() => { globalThis.__acpBenchBeforeReload = true; });
+    const t = await command('Developer: Reload Window');
+    const end = Date.now() + 120_000;
+    while (await page.evaluate(() => globalThis.__acpBenchBeforeReload === true).catch(() => true)) {
+      if (Date.now() > end) throw new Error('no new page after Reload Window');
+      await page.waitForTimeout(POLL_MS);
+    }
+    return t;
+  }
 
-  // Start: the Markdown preview of a small file, then Open Chat, each from its command to its first paint.
-  await openFile('small.md');
-  log('small.md open');
-  let t = await command('Markdown: Open Preview');
-  const preview = await whenFrame('the Markdown preview', hasHeading, HEADING);
-  await painted(preview);
-  const markdownPreviewMs = performance.now() - t;
+  /**
+   * One fresh window's start: the Markdown preview of a small file (in its group, then beside its file),
+   * then Open Chat beside a small file's editor, each from its command to its first paint, and the
+   * activation. Every round but the first starts with Reload Window.
+   */
+  async function startRound(round) {
+    if (round > 0) {
+      await command('View: Close All Editors');
+      await reloadWindow();
+      await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 120_000 });
+      // A window restores what the last one showed if its state was saved before the close: cleared again.
+      await command('View: Close All Editors');
+    }
+    // Warm-up: the first webview of a window loads the webview host; neither measured one should pay for it.
+    await openFile('README.md');
+    await command('Markdown: Open Preview');
+    await whenFrame('the warm-up preview', hasHeading, 'test workspace');
+    await command('View: Close All Editors');
+    await openFile('small.md');
+    let t = await command('Markdown: Open Preview');
+    await painted(await whenFrame('the Markdown preview', hasHeading, HEADING));
+    const sameGroup = performance.now() - t;
+    await command('View: Close All Editors');
+    await openFile('side.md');
+    t = await command('Markdown: Open Preview to the Side');
+    await painted(await whenFrame('the Markdown preview beside', hasHeading, SIDE_HEADING));
+    const beside = performance.now() - t;
+    await command('View: Close All Editors');
+    // As the preview beside its file: the chat opens beside a text editor (no chat tab is open), a new group.
+    await openFile('small.md');
+    t = await command('ACP: Open Chat');
+    await painted(await whenFrame('the chat', hasPrompt));
+    const chatPaint = performance.now() - t;
+    const activation = await activationMs();
+    log(`start ${round + 1}/${ROUNDS}: Markdown preview ${sameGroup.toFixed(0)} ms (beside: ${beside.toFixed(0)} ms), chat first paint ${chatPaint.toFixed(0)} ms, activation ${activation} ms`);
+    return { sameGroup, beside, chatPaint, activation };
+  }
+
+  // Each start figure is the median over ROUNDS fresh windows of its ratio within the window: one window's
+  // figure moved 1.4-2.3x between runs on the same code, with the preview it is divided by steady.
+  const rounds = [];
+  for (let i = 0; i < ROUNDS; i++) rounds.push(await startRound(i));
+  const med = (f) => median(rounds.map(f));
+  Object.assign(results, {
+    'startup.rounds': ROUNDS,
+    'startup.markdownPreviewMs': round(med((r) => r.beside)),
+    'startup.markdownPreviewSameGroupMs': round(med((r) => r.sameGroup)),
+    'startup.chatPaintMs': round(med((r) => r.chatPaint)),
+    'startup.activationMs': round(med((r) => r.activation)),
+    'startup.chatPaintOverMarkdownPreview': round(med((r) => r.chatPaint / r.beside), 2),
+    'startup.chatPaintOverMarkdownPreview.goal': '<= 1.5',
+    'startup.chatPaintOverMarkdownPreview.spread': rounds.map((r) => round(r.chatPaint / r.beside, 2)).join(' '),
+    'startup.chatPaintOverMarkdownPreviewSameGroup': round(med((r) => r.chatPaint / r.sameGroup), 2),
+    'startup.activationOverMarkdownPreview': round(med((r) => r.activation / r.beside), 2),
+    'startup.activationOverMarkdownPreview.goal': '<= 1.5',
+    'startup.activationOverMarkdownPreview.spread': rounds.map((r) => round(r.activation / r.beside, 2)).join(' '),
+  });
+
+  // A long chat: one answer of CHUNKS chunks, in the chat beside the preview of small.md, so both restore
+  // visibly after the reload.
   await command('View: Close All Editors');
-  await openFile('side.md');
-  t = await command('Markdown: Open Preview to the Side');
-  await painted(await whenFrame('the Markdown preview beside', hasHeading, SIDE_HEADING));
-  const markdownBesideMs = performance.now() - t;
-  await command('View: Close All Editors');
-  log('previews measured');
-  // The layout the reload restores: the preview in the first group, the chat beside it.
   await openFile('small.md');
   await command('Markdown: Open Preview');
   await whenFrame('the Markdown preview', hasHeading, HEADING);
-  t = await command('ACP: Open Chat');
-  const chat = await whenFrame('the chat', hasPrompt);
-  await painted(chat);
-  const chatPaintMs = performance.now() - t;
-  const activation = await activationMs();
-  log(`start: Markdown preview ${markdownPreviewMs.toFixed(0)} ms (beside: ${markdownBesideMs.toFixed(0)} ms), chat first paint ${chatPaintMs.toFixed(0)} ms, activation ${activation} ms`);
-  Object.assign(results, {
-    'startup.markdownPreviewMs': round(markdownBesideMs),
-    'startup.markdownPreviewSameGroupMs': round(markdownPreviewMs),
-    'startup.chatPaintMs': round(chatPaintMs),
-    'startup.activationMs': activation,
-    'startup.chatPaintOverMarkdownPreview': round(chatPaintMs / markdownBesideMs, 2),
-    'startup.chatPaintOverMarkdownPreview.goal': '<= 1.5',
-    'startup.chatPaintOverMarkdownPreviewSameGroup': round(chatPaintMs / markdownPreviewMs, 2),
-    'startup.activationOverMarkdownPreview': round(activation / markdownBesideMs, 2),
-    'startup.activationOverMarkdownPreview.goal': '<= 1.5',
-  });
-
-  // A long chat: one answer of CHUNKS chunks. The chat opened beside the preview, so both restore visibly.
+  await command('ACP: Open Chat');
   const box = (await whenFrame('the chat', hasPrompt)).locator('textarea[aria-label="Prompt"]');
   await box.fill('flood');
   await box.press('Enter');
@@ -176,8 +220,7 @@ try {
   await whenFrame('the preview beside the chat', hasHeading, HEADING);
 
   // Reload: every figure from the reload command.
-  t = await command('Developer: Reload Window');
-  await page.waitForEvent('framenavigated', { predicate: (f) => f === page.mainFrame(), timeout: 60_000 }).catch(() => {});
+  const t = await reloadWindow();
   const seen = {};
   const end = Date.now() + 300_000;
   const checks = { markdownPreview: [hasHeading, HEADING], chatPaint: [hasPrompt], newestEntries: [hasAnswer], messageEnd: [tailInView, TAIL] };
@@ -228,6 +271,12 @@ try {
   await cs.stop();
 }
 console.log(JSON.stringify(results));
+
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+}
 
 function round(x, digits = 0) {
   const f = 10 ** digits;
