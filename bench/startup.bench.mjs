@@ -25,7 +25,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { launchBrowser, log, painted, root, startCodeServer, workbenchUrl } from '../test/e2e/host.mjs';
+import { launchBrowser, log, painted, paletteCommand, quickPick, reloadWindow, root, startCodeServer, workbenchUrl } from '../test/e2e/host.mjs';
 
 const CHUNKS = 20_000;
 const TAIL = 'END-OF-THE-LONG-ANSWER';
@@ -54,37 +54,12 @@ try {
   await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 120_000 });
   log('workbench loaded');
 
-  /**
-   * F1 -> `text` -> its row; resolves with the time the row was clicked. When the palette does not open or
-   * loses the text (a webview holding the focus swallows the key), it is closed and opened again with the
-   * focus moved to the workbench first, as the UI stages do (test/e2e/host.mjs paletteCommand): a wait of
-   * its own timeout would otherwise be spent on every swallowed key.
-   */
-  async function quickPick(text, label) {
-    const input = page.locator('.quick-input-widget input');
-    for (let i = 0; ; i++) {
-      if (!(await input.isVisible())) await page.keyboard.press('F1');
-      const opened = await input.waitFor({ timeout: 3_000 }).then(() => true, () => false);
-      if (opened && (await input.fill(text, { timeout: 3_000 }).then(() => true, () => false))) {
-        const item = page.locator('.quick-input-list .monaco-list-row', { hasText: label }).first();
-        if (await item.waitFor({ timeout: 3_000 }).then(() => true, () => false)) {
-          const t = performance.now();
-          await item.click();
-          return t;
-        }
-      }
-      await page.keyboard.press('Escape');
-      await page.locator('.part.statusbar').click({ position: { x: 1, y: 1 } }).catch(() => {});
-      if (i >= 20) throw new Error(`"${label}" is not in the quick pick after ${i + 1} attempts`);
-    }
-  }
-
   /** A command from the Command Palette; resolves with the time its row was clicked. */
-  const command = (title) => quickPick(`>${title}`, title);
+  const command = (title) => paletteCommand(page, title);
 
   /** A workspace file through Quick Open (the palette without its `>`), its tab shown. */
   async function openFile(name) {
-    await quickPick(name, name);
+    await quickPick(page, name, name);
     await page.locator('.tab', { hasText: name }).first().waitFor();
   }
 
@@ -131,18 +106,6 @@ try {
     return Number(m[1]);
   }
 
-  /** Reload Window as a user does it (the window state saved first); resolves with the new page's workbench up. */
-  async function reloadWindow() {
-    await page.evaluate(() => { globalThis.__acpBenchBeforeReload = true; });
-    const t = await command('Developer: Reload Window');
-    const end = Date.now() + 120_000;
-    while (await page.evaluate(() => globalThis.__acpBenchBeforeReload === true).catch(() => true)) {
-      if (Date.now() > end) throw new Error('no new page after Reload Window');
-      await page.waitForTimeout(POLL_MS);
-    }
-    return t;
-  }
-
   /**
    * One fresh window's start: the Markdown preview of a small file (in its group, then beside its file),
    * then Open Chat beside a small file's editor, each from its command to its first paint, and the
@@ -151,7 +114,7 @@ try {
   async function startRound(round) {
     if (round > 0) {
       await command('View: Close All Editors');
-      await reloadWindow();
+      await reloadWindow(page, command);
       await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 120_000 });
       // A window restores what the last one showed if its state was saved before the close: cleared again.
       await command('View: Close All Editors');
@@ -220,7 +183,8 @@ try {
   await whenFrame('the preview beside the chat', hasHeading, HEADING);
 
   // Reload: every figure from the reload command.
-  const t = await reloadWindow();
+  // (Resolves once the new page is there, with the time the command was clicked.)
+  const t = await reloadWindow(page, command);
   const seen = {};
   const end = Date.now() + 300_000;
   const checks = { markdownPreview: [hasHeading, HEADING], chatPaint: [hasPrompt], newestEntries: [hasAnswer], messageEnd: [tailInView, TAIL] };

@@ -273,13 +273,14 @@ export function chatFrame(page, timeoutMs) {
  * through `run`, and resolves once the new page's workbench is up. The old page is marked before the
  * command and the wait is for a page without the mark: the command returns before the navigation
  * starts, so waiting for `.monaco-workbench` alone can match the old page, whose frames are detached
- * a moment later.
+ * a moment later. Resolves with what `run` resolved with (the benches' command time).
  */
 export async function reloadWindow(page, run, timeoutMs = 120_000) {
   await page.evaluate(() => { globalThis.__acpChatBeforeReload = true; });
-  await run('Developer: Reload Window');
-  await until('a new page after Reload Window', () => page.evaluate(() => globalThis.__acpChatBeforeReload !== true).catch(() => false), timeoutMs);
+  const ran = await run('Developer: Reload Window');
+  await until('a new page after Reload Window', () => page.evaluate(() => globalThis.__acpChatBeforeReload !== true).catch(() => false), timeoutMs, 25);
   await page.locator('.monaco-workbench').waitFor({ timeout: timeoutMs });
+  return ran;
 }
 
 /** Resolves once `target` (a page or a frame) has painted twice: what is in the DOM is on screen for a screenshot. */
@@ -296,23 +297,31 @@ export async function sendPrompt(frame, text) {
 }
 
 /**
- * F1 -> command. The palette is opened again when it did not open or lost the command (a webview that
- * takes the focus as an editor closes can swallow the key), with the focus moved to the workbench first.
+ * F1 -> `text` -> the row showing `label`, clicked; resolves with the time (performance.now()) right
+ * before the click, for the benches. The palette is opened again when it did not open or lost the text
+ * (a webview that takes the focus as an editor closes can swallow the key), with the focus moved to the
+ * workbench first. `text` without a leading `>` is Quick Open (files).
  */
-export async function paletteCommand(page, title) {
+export async function quickPick(page, text, label) {
   const input = page.locator('.quick-input-widget input');
   for (let i = 0; ; i++) {
     if (!(await input.isVisible())) await page.keyboard.press('F1');
     const opened = await input.waitFor({ timeout: 3_000 }).then(() => true, () => false);
-    if (opened && (await input.fill(`>${title}`, { timeout: 3_000 }).then(() => true, () => false))) {
-      const item = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+    if (opened && (await input.fill(text, { timeout: 3_000 }).then(() => true, () => false))) {
+      const item = page.locator('.quick-input-list .monaco-list-row', { hasText: label }).first();
       if (await item.waitFor({ timeout: 3_000 }).then(() => true, () => false)) {
+        const t = performance.now();
         await item.click();
-        return;
+        return t;
       }
     }
     await page.keyboard.press('Escape');
     await page.locator('.part.statusbar').click({ position: { x: 1, y: 1 } }).catch(() => {});
-    if (i >= 20) throw new Error(`"${title}" is not in the Command Palette after ${i + 1} attempts`);
+    if (i >= 20) throw new Error(`"${label}" is not in the Command Palette after ${i + 1} attempts`);
   }
+}
+
+/** F1 -> command (quickPick); resolves with the time right before its row was clicked. */
+export function paletteCommand(page, title) {
+  return quickPick(page, `>${title}`, title);
 }
