@@ -10,9 +10,10 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const benches = readdirSync(path.join(root, 'bench')).filter((f) => /\.bench\.(ts|mjs)$/.test(f)).sort();
 // What the benchmarks need, the same way `npm test` gets it: system packages (Chromium for the webview
-// benchmark), node_modules (tsx, esbuild, playwright-core); no VS Code host. Then a fresh build, so the
-// figures are for the code in the tree.
-for (const [cmd, args] of [['bash', ['scripts/setup.sh', '--no-host']], [process.execPath, ['scripts/build.mjs']]]) {
+// benchmarks), node_modules (tsx, esbuild, playwright-core) and the VS Code host (code-server, for the
+// start and reload figures of bench/startup.bench.mjs; without it a fresh clone's run lost them). Then a
+// fresh build, so the figures are for the code in the tree.
+for (const [cmd, args] of [['bash', ['scripts/setup.sh']], [process.execPath, ['scripts/build.mjs']]]) {
   const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit' });
   if (r.status !== 0) {
     console.error(`bench: ${[cmd === process.execPath ? 'node' : cmd, ...args].join(' ')} failed (exit ${r.status ?? r.signal})`);

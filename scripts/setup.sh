@@ -8,7 +8,7 @@
 #      only when something is missing.
 #   2. npm ci, when node_modules is missing or older than package-lock.json.
 #   3. The offline VS Code host (code-server + Node 24 from npm), cached by lockfile hash (scripts/install-host.sh).
-#      `--no-host` skips it, for commands that need no VS Code (npm run bench, npm run package).
+#      `--no-host` skips it, for commands that need no VS Code (npm run package).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 host=1
