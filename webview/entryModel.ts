@@ -12,7 +12,7 @@ export { commandOf } from '../src/common/toolOutput';
 
 /** Applies `appendText` as the contract defines it: to the last block when it is text, else as a new text block. */
 export function appendTextToEntry(entry: Entry, text: string): Entry {
-  if (entry.kind === 'elicitation') return entry; // questions get no streamed text
+  if (entry.kind === 'elicitation' || entry.kind === 'subagent') return entry; // questions and subagent cards get no streamed text
   if (entry.kind === 'tool_call') {
     const last = entry.content[entry.content.length - 1];
     const content: ToolCallContent[] =
@@ -31,8 +31,8 @@ export function appendTextToEntry(entry: Entry, text: string): Entry {
 
 /** Applies a `fields` patch: its streamed text with `appendTextToEntry`, then the changed fields. */
 export function applyFieldsToEntry(entry: Entry, patch: EntryPatch): Entry {
-  if (entry.kind === 'elicitation') return entry; // sent whole (replace), never as fields
-  return applyEntryPatch<Exclude<Entry, { kind: 'elicitation' }>>(entry, patch, (e, t) => appendTextToEntry(e, t) as typeof e);
+  if (entry.kind === 'elicitation' || entry.kind === 'subagent') return entry; // sent whole (replace), never as fields
+  return applyEntryPatch<Exclude<Entry, { kind: 'elicitation' | 'subagent' }>>(entry, patch, (e, t) => appendTextToEntry(e, t) as typeof e);
 }
 
 /**
@@ -68,6 +68,7 @@ function blockText(b: ContentBlock): string {
 /** What search matches and "copy message" copies. */
 export function entryPlainText(entry: Entry): string {
   if (entry.kind === 'elicitation') return [entry.message, ...Object.entries(entry.answer ?? {}).map(([k, v]) => `${k}: ${Array.isArray(v) ? v.join(', ') : String(v)}`)].join('\n');
+  if (entry.kind === 'subagent') return [entry.title ?? '', entry.description ?? ''].join('\n');
   if (entry.kind !== 'tool_call') return entry.content.map(blockText).join('\n\n');
   const parts = [entry.title];
   for (const c of entry.content) {
@@ -80,7 +81,7 @@ export function entryPlainText(entry: Entry): string {
 
 /** Whole seconds a thought took, from its first to its last chunk (at least 1: "Thought for 0 s" reads wrong). */
 export function thoughtSeconds(entry: Entry): number {
-  const span = entry.kind === 'tool_call' || entry.kind === 'elicitation' ? undefined : entry.span;
+  const span = entry.kind === 'agent_thought' ? entry.span : undefined;
   return span ? Math.max(1, Math.round((span.last - span.first) / 1000)) : 1;
 }
 
@@ -100,6 +101,7 @@ export function formatUsage(u: Usage): string {
 export function estimateHeight(entry: Entry): number {
   if (entry.kind === 'tool_call') return 44 + entry.content.length * 60;
   if (entry.kind === 'elicitation') return 120;
+  if (entry.kind === 'subagent') return 72;
   let chars = 0;
   for (const b of entry.content) chars += b.type === 'text' ? b.text.length : 40;
   return 36 + Math.ceil(chars / 80) * 20;
@@ -130,6 +132,16 @@ export function toolStatusLabel(status: string | null | undefined): string {
   return TOOL_STATUS_LABELS[s] ?? s;
 }
 
+/** A subagent's state as shown and read aloud. */
+export function subagentStateLabel(state: string | null, stopReason: string | null): string {
+  if (state === null) return 'state not reported';
+  if (state === 'running') return 'running';
+  if (state === 'requires_action') return 'needs you';
+  if (state === 'unknown') return 'state unknown';
+  if (state === 'idle') return stopReason === null || stopReason === 'end_turn' ? 'done' : `stopped (${stopReason.replace(/_/g, ' ')})`;
+  return state;
+}
+
 /** A tool call's title as shown (agents may leave it empty). */
 export function toolTitle(entry: ViewToolCall): string {
   return entry.title || entry.name || entry.toolCallId;
@@ -153,5 +165,9 @@ export function entryLabel(entry: Entry, agentName: string): string {
       return `Tool: ${spokenToolTitle(entry)}, ${toolStatusLabel(entry.status)}`;
     case 'elicitation':
       return `${agentName} asks, ${ELICITATION_STATUS[entry.status] ?? entry.status}`;
+    case 'session_message':
+      return 'Message between sessions';
+    case 'subagent':
+      return `Subagent: ${entry.title ?? entry.childSessionId}, ${subagentStateLabel(entry.state, entry.stopReason)}`;
   }
 }

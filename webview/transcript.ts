@@ -19,7 +19,7 @@ import { firstEndingBelow, focusTwin, h } from './dom';
 import { appendTextToEntry, applyFieldsToEntry, textAppendedBy } from './entryModel';
 import type { EntryPatch } from '../src/common/webview/entryDiff';
 import type { EntryView, ViewDeps } from './entries/entryView';
-import { MessageView } from './entries/messageView';
+import { createEntryView } from './entries/createView';
 import { ToolCallView } from './entries/toolCallView';
 import { ElicitationView } from './entries/elicitationView';
 import { BLOCK, EntryBlocks } from './entryBlocks';
@@ -370,12 +370,7 @@ export class Transcript {
   }
 
   private createView(e: Entry): EntryView {
-    if (e.kind === 'elicitation') {
-      const v = new ElicitationView(e, this.ctx);
-      v.setPrompt(this.questions.promptFor(e.key));
-      return v;
-    }
-    return e.kind === 'tool_call' ? new ToolCallView(e, this.ctx) : new MessageView(e, this.ctx);
+    return createEntryView(e, this.ctx, (key) => this.questions.promptFor(key));
   }
 
   private onIntersect(records: IntersectionObserverEntry[]): void {

@@ -44,6 +44,7 @@ function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
 function textOf(entry: Entry): string {
   if (entry.kind === 'tool_call') return entry.title;
   if (entry.kind === 'elicitation') return entry.message;
+  if (entry.kind === 'subagent') return entry.title ?? '';
   return entry.content.map((b) => (b.type === 'text' ? b.text : '')).join('');
 }
 

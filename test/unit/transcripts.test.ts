@@ -12,7 +12,7 @@ const files = readdirSync(dir).filter((f) => f.endsWith('.jsonl')).sort();
 
 interface Rec {
   dir?: string;
-  msg?: { method?: string; params?: { update?: { sessionUpdate?: string; content?: { type?: string; text?: string }; messageId?: string | null; toolCallId?: string } } };
+  msg?: { method?: string; params?: { sessionId?: string; update?: { sessionUpdate?: string; sessionId?: string; content?: { type?: string; text?: string }; messageId?: string | null; toolCallId?: string } } };
 }
 
 test('there are transcripts to check', () => assert.ok(files.length > 0));
@@ -32,13 +32,19 @@ for (const file of files) {
     // order, consecutive text chunks of one kind form one message; another kind, another message id, or
     // a tool call in between starts the next one (ACP v1's merge rule for chunks without ids).
     const recs = lines.map((l) => (l.trim() === '' ? {} : (JSON.parse(l) as Rec)));
-    const expected: { kind: string; text: string }[] = [];
-    let open: { kind: string; id: string | null; text: string } | undefined;
+    // Per session (a subagent's chunks are its own session's), in the order sessions first appear.
+    const bySession = new Map<string, { kind: string; id: string | null; text: string }[]>();
+    const openIn = new Map<string, { kind: string; id: string | null; text: string } | undefined>();
     for (const r of recs) {
       const u = r.msg?.params?.update;
+      const sid = r.msg?.params?.sessionId ?? '';
       if (r.dir !== 'agent->client' || r.msg?.method !== 'session/update' || !u?.sessionUpdate) continue;
-      if (u.sessionUpdate === 'tool_call' || u.sessionUpdate === 'tool_call_update') open = undefined;
-      if (!u.sessionUpdate.endsWith('_chunk') || u.content?.type !== 'text') continue;
+      if (u.sessionUpdate === 'subagent_update' && u.sessionId && !bySession.has(u.sessionId)) bySession.set(u.sessionId, []);
+      if (!bySession.has(sid)) bySession.set(sid, []);
+      const expected = bySession.get(sid)!;
+      let open = openIn.get(sid);
+      if (u.sessionUpdate === 'tool_call' || u.sessionUpdate === 'tool_call_update') openIn.set(sid, (open = undefined));
+      if (!u.sessionUpdate.endsWith('_chunk') || u.sessionUpdate === 'session_message_chunk' || u.content?.type !== 'text') continue;
       const kind = u.sessionUpdate.replace(/_chunk$/, '');
       const id = u.messageId ?? null;
       const text = u.content.text ?? '';
@@ -47,9 +53,11 @@ for (const file of files) {
         open.id ??= id;
       } else if (text !== '') {
         open = { kind, id, text };
+        openIn.set(sid, open);
         expected.push(open);
       }
     }
+    const expected = [...bySession.values()].flat();
     const toolCallIds = new Set<string>();
     const actual: { kind: string; text: string }[] = [];
     for (const s of sessions) {
@@ -61,7 +69,7 @@ for (const file of files) {
           toolCallIds.add(e.toolCallId);
           continue;
         }
-        if (e.provenance === 'local' || e.kind === 'elicitation') continue;
+        if (e.provenance === 'local' || e.kind === 'elicitation' || e.kind === 'subagent' || e.kind === 'session_message') continue;
         assert.ok(textOf(e.content).length > 0 || e.content.length > 0, 'empty message entry');
         actual.push({ kind: e.kind, text: textOf(e.content) });
       }
@@ -71,10 +79,10 @@ for (const file of files) {
     let chunkText = 0;
     for (const r of recs) {
       const u = r.msg?.params?.update;
-      if (r.dir === 'agent->client' && u?.sessionUpdate?.endsWith('_chunk') && u.content?.type === 'text') chunkText += (u.content.text ?? '').length;
+      if (r.dir === 'agent->client' && u?.sessionUpdate?.endsWith('_chunk') && u.sessionUpdate !== 'session_message_chunk' && u.content?.type === 'text') chunkText += (u.content.text ?? '').length;
       if (r.dir === 'agent->client' && (u?.sessionUpdate === 'tool_call' || u?.sessionUpdate === 'tool_call_update') && u.toolCallId) assert.ok(toolCallIds.has(u.toolCallId));
     }
-    const stored = sessions.flatMap((s) => s.entries).reduce((n, e) => n + (e.kind !== 'tool_call' && e.kind !== 'elicitation' && e.provenance !== 'local' ? textOf(e.content).length : 0), 0);
+    const stored = sessions.flatMap((s) => s.entries).reduce((n, e) => n + (e.kind !== 'tool_call' && e.kind !== 'elicitation' && e.kind !== 'subagent' && e.kind !== 'session_message' && e.provenance !== 'local' ? textOf(e.content).length : 0), 0);
     assert.equal(stored, chunkText);
   });
 }

@@ -19,22 +19,26 @@ const KIND_LABEL: Record<Entry['kind'], string> = {
   user_message: 'User',
   agent_message: 'Agent',
   agent_thought: 'Thought',
+  session_message: 'Session message',
   tool_call: 'Tool call',
   elicitation: 'Question',
+  subagent: 'Subagent',
 };
 
 const KIND_ICON: Record<Entry['kind'], string> = {
   user_message: 'account',
   agent_message: 'hubot',
   agent_thought: 'lightbulb',
+  session_message: 'mail',
   tool_call: 'tools',
   elicitation: 'question',
+  subagent: 'type-hierarchy-sub',
 };
 
 const PROVENANCE_LABEL = { local: 'local prompt', live: 'live', replay: 'replay', fork: 'forked' } as const;
 
 export function entryIdentity(e: Entry): string | null {
-  return e.kind === 'tool_call' ? e.toolCallId : e.kind === 'elicitation' ? (e.elicitationId ?? String(e.requestId)) : e.messageId;
+  return e.kind === 'tool_call' ? e.toolCallId : e.kind === 'elicitation' ? (e.elicitationId ?? String(e.requestId)) : e.kind === 'subagent' ? e.childSessionId : e.messageId;
 }
 
 export function sessionNode(s: SessionState, diagnostics: number): TreeNode {
@@ -73,7 +77,7 @@ export function entryNode(sessionId: string, e: Entry, index: number, findings: 
     label,
     description: `${flag}${status}${PROVENANCE_LABEL[e.provenance]} · ${counts}`,
     tooltip: [
-      `${KIND_LABEL[e.kind]} ${e.kind === 'tool_call' ? `toolCallId ${e.toolCallId}` : e.kind === 'elicitation' ? `request ${String(e.requestId)}` : `messageId ${e.messageId ?? '(none)'}`}`,
+      `${KIND_LABEL[e.kind]} ${e.kind === 'tool_call' ? `toolCallId ${e.toolCallId}` : e.kind === 'elicitation' ? `request ${String(e.requestId)}` : e.kind === 'subagent' ? `child session ${e.childSessionId}` : `messageId ${e.messageId ?? '(none)'}`}`,
       `key ${e.key}`,
       `provenance ${PROVENANCE_LABEL[e.provenance]}`,
       counts,
@@ -106,8 +110,19 @@ export function entryDetails(sessionId: string, e: Entry, findings: readonly Fin
     out.push(d('mode', e.mode), d('status', e.status), d('request id', String(e.requestId)));
     if (e.toolCallId) out.push(d('toolCallId', e.toolCallId, e.toolCallId));
     if (e.elicitationId) out.push(d('elicitationId', e.elicitationId, e.elicitationId));
+  } else if (e.kind === 'subagent') {
+    out.push(d('child session', e.childSessionId, e.childSessionId), d('state', e.state === null ? '(not reported)' : e.stopReason ? `${e.state} (${e.stopReason})` : e.state));
+    if (e.description) out.push(d('description', e.description));
+    if (e.cwd) out.push(d('cwd', e.cwd, e.cwd));
   } else {
     out.push(d('messageId', e.messageId ?? '(no id)', e.messageId ?? undefined));
+    if (e.route) {
+      const r = e.route;
+      if (r.senderSessionId) out.push(d('from session', r.senderSessionId, r.senderSessionId));
+      if (r.recipientSessionId) out.push(d('to session', r.recipientSessionId, r.recipientSessionId));
+      if (r.senderMessageId) out.push(d("sender's messageId", r.senderMessageId, r.senderMessageId));
+      if (r.recipientMessageId) out.push(d("recipient's messageId", r.recipientMessageId, r.recipientMessageId));
+    }
   }
   out.push(
     d('key', e.key, e.key),

@@ -77,6 +77,12 @@ export function entryToMarkdown(e: Entry): string {
       const body = e.content.map(toolContent).filter(Boolean).join('\n\n');
       return `**Tool call** \`${e.toolKind}\` — ${e.title} *(${e.status})*${body ? `\n\n${body}` : ''}`;
     }
+    case 'session_message': {
+      const r = e.route;
+      return `**Message** ${r?.senderSessionId ? `from \`${r.senderSessionId}\`` : ''}${r?.recipientSessionId ? ` to \`${r.recipientSessionId}\`` : ''}\n\n${nestHeadings(blocksToMarkdown(e.content))}`;
+    }
+    case 'subagent':
+      return `**Subagent** — ${e.title ?? e.childSessionId}${e.description ? ` (${e.description})` : ''} *(${e.state ?? 'state not reported'})*`;
     case 'elicitation': {
       const answer = e.answer ? Object.entries(e.answer).map(([k, v]) => `- ${k}: ${Array.isArray(v) ? v.join(', ') : String(v)}`).join('\n') : '';
       return `**Question** — ${e.message} *(${e.status}${e.completed ? ', completed' : ''})*${answer ? `\n\n${answer}` : ''}`;

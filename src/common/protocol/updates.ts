@@ -48,9 +48,9 @@ const zNullableString = z.string().nullable();
 
 // ---- message chunks -------------------------------------------------------------------------------
 
-export const CHUNK_KINDS = ['user_message_chunk', 'agent_message_chunk', 'agent_thought_chunk'] as const;
+export const CHUNK_KINDS = ['user_message_chunk', 'agent_message_chunk', 'agent_thought_chunk', 'session_message_chunk'] as const;
 export type ChunkKind = (typeof CHUNK_KINDS)[number];
-export const MESSAGE_UPSERT_KINDS = ['user_message', 'agent_message', 'agent_thought'] as const;
+export const MESSAGE_UPSERT_KINDS = ['user_message', 'agent_message', 'agent_thought', 'session_message'] as const;
 export type MessageUpsertKind = (typeof MESSAGE_UPSERT_KINDS)[number];
 
 /** v1: `messageId` optional; omitted and `null` mean the same ("the agent did not say"). */
@@ -169,12 +169,58 @@ export const zSessionModeState = z.looseObject({
   availableModes: skipInvalid('availableModes', zSessionMode),
 });
 
+// ---- subagents: child sessions and the messages between sessions (v1 unstable, v2 baseline) -----------
+
+/**
+ * The child's current foreground work, a whole snapshot: `running`, `idle` (with a stop reason),
+ * `requires_action`, `unknown`, or a custom value (kept as it came).
+ */
+export const zSubagentState = z.looseObject({ state: z.string(), stopReason: tolerant('state.stopReason', zNullableString) });
+
+/**
+ * `subagent_update`, sent on the parent: the first one for an unknown `sessionId` announces the child.
+ * Every field but the id is a patch (omitted = unchanged, null = clear; malformed = omitted, with a warning).
+ */
+export const zSubagentUpdate = z.looseObject({
+  sessionId: z.string().min(1),
+  title: tolerant('title', zNullableString),
+  description: tolerant('description', zNullableString),
+  capabilities: tolerant('capabilities', z.looseObject({ cancel: z.unknown().optional() }).nullable()),
+  state: tolerant('state', zSubagentState.nullable()),
+  cwd: tolerant('cwd', zNullableString),
+});
+
+/** `session_message`: an upsert of an inter-session message; its route fields are patches too. */
+export const zSessionMessage = zMessageUpsert.extend({
+  senderSessionId: tolerant('senderSessionId', zNullableString),
+  recipientSessionId: tolerant('recipientSessionId', zNullableString),
+  senderMessageId: tolerant('senderMessageId', zNullableString),
+  recipientMessageId: tolerant('recipientMessageId', zNullableString),
+});
+
+/** `session_message_chunk`: one content block appended to an inter-session message (its id is required). */
+export const zSessionMessageChunk = zContentChunkV2;
+
+/** What a `subagent_update` changes: `canCancel` is absent when capabilities were not sent. */
+export interface SubagentPatch {
+  readonly childSessionId: string;
+  readonly title?: string | null;
+  readonly description?: string | null;
+  readonly canCancel?: boolean;
+  readonly state?: z.infer<typeof zSubagentState> | null;
+  readonly cwd?: string | null;
+}
+
+/** Who sent a session message to whom, and its id in the other session's transcript (each a patch field). */
+export type RoutePatch = Pick<z.infer<typeof zSessionMessage>, 'senderSessionId' | 'recipientSessionId' | 'senderMessageId' | 'recipientMessageId'>;
+
 // ---- the parsed update union ----------------------------------------------------------------------
 
 export type ContentChunk = { readonly content: z.infer<typeof zContentBlock>; readonly messageId: string | null };
 export type SessionUpdate =
   | { readonly kind: 'chunk'; readonly chunkKind: ChunkKind; readonly chunk: ContentChunk }
-  | { readonly kind: 'message'; readonly upsertKind: MessageUpsertKind; readonly upsert: z.infer<typeof zMessageUpsert> }
+  | { readonly kind: 'message'; readonly upsertKind: MessageUpsertKind; readonly upsert: z.infer<typeof zMessageUpsert>; readonly route?: RoutePatch }
+  | { readonly kind: 'subagent'; readonly patch: SubagentPatch }
   | { readonly kind: 'tool_call'; readonly toolCall: z.infer<typeof zToolCall> }
   | { readonly kind: 'tool_call_update'; readonly patch: ToolCallPatch }
   | { readonly kind: 'tool_call_content_chunk'; readonly chunk: z.infer<typeof zToolCallContentChunk> }
@@ -250,6 +296,31 @@ function parseVariant(kind: string, raw: unknown, version: ProtocolVersion): Var
       if (!v2) return { error: `'${kind}' is a v2 update; ignored on a v1 connection`, severity: 'warning' };
       const r = variant(zMessageUpsert, raw, kind);
       return 'error' in r ? fail(r.error) : { update: { kind: 'message', upsertKind: kind, upsert: r.data } };
+    }
+    case 'session_message_chunk': {
+      const r = variant(zSessionMessageChunk, raw, kind);
+      return 'error' in r ? fail(r.error) : { update: { kind: 'chunk', chunkKind: kind, chunk: { content: r.data.content, messageId: r.data.messageId } } };
+    }
+    case 'session_message': {
+      const r = variant(zSessionMessage, raw, kind);
+      if ('error' in r) return fail(r.error);
+      const { senderSessionId, recipientSessionId, senderMessageId, recipientMessageId, ...upsert } = r.data;
+      return { update: { kind: 'message', upsertKind: kind, upsert, route: { senderSessionId, recipientSessionId, senderMessageId, recipientMessageId } } };
+    }
+    case 'subagent_update': {
+      const r = variant(zSubagentUpdate, raw, kind);
+      if ('error' in r) return fail(r.error);
+      const d = r.data;
+      const canCancel = d.capabilities === undefined ? undefined : d.capabilities !== null && d.capabilities.cancel !== undefined && d.capabilities.cancel !== null;
+      const patch: SubagentPatch = {
+        childSessionId: d.sessionId,
+        ...(d.title !== undefined ? { title: d.title } : {}),
+        ...(d.description !== undefined ? { description: d.description } : {}),
+        ...(canCancel !== undefined ? { canCancel } : {}),
+        ...(d.state !== undefined ? { state: d.state } : {}),
+        ...(d.cwd !== undefined ? { cwd: d.cwd } : {}),
+      };
+      return { update: { kind: 'subagent', patch } };
     }
     case 'tool_call': {
       const r = variant(zToolCall, raw, kind);

@@ -55,7 +55,11 @@ function sections(entries: readonly Entry[], agentName: string): string[] {
       tools.push(`- Question from the agent: ${oneLine(e.message)} — ${e.status}`);
       continue;
     }
-    if (e.kind === 'agent_thought') continue;
+    if (e.kind === 'subagent') {
+      tools.push(`- Subagent (not replayed): ${oneLine(e.title ?? '') || e.childSessionId} — ${e.state ?? 'state not reported'}`);
+      continue;
+    }
+    if (e.kind === 'agent_thought' || e.kind === 'session_message') continue;
     flushTools();
     const body = e.content.map(blockText).join('\n\n').trim();
     if (body === '') continue;

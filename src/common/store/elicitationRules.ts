@@ -9,8 +9,18 @@ import type { StepDeps } from './stepDeps';
 import { touchOf } from './stepDeps';
 import type { EntryTable } from './entryTable';
 import { newStats, touchStats } from './stats';
+import { zCreateElicitationParams } from '../protocol/elicitation';
 
 type Of<K extends Action['kind']> = Extract<Action, { kind: K }>;
+
+/** A session-scoped `elicitation/create` as the action that adds its entry; null when it is request-scoped or malformed. */
+export function elicitationAskedAction(id: string | number, params: unknown): { readonly sessionId: string; readonly action: Of<'elicitation_asked'> } | null {
+  const p = zCreateElicitationParams.safeParse(params);
+  if (!p.success || p.data.sessionId === undefined) return null;
+  const d = p.data;
+  const ask = { requestId: id, mode: d.mode, message: d.message, toolCallId: d.toolCallId ?? null, requestedSchema: d.requestedSchema ?? null, elicitationId: d.elicitationId ?? null, url: d.url ?? null };
+  return { sessionId: d.sessionId as string, action: { kind: 'elicitation_asked', ask } };
+}
 
 export class ElicitationRules {
   constructor(private readonly table: EntryTable) {}

@@ -39,14 +39,30 @@ export const zProvenance = z.enum(['local', 'live', 'replay', 'fork']);
 /** The store's durable key: assigned once at the append point, never sent to the agent. Saves from before keys have none (parseEntry derives one). */
 const zKey = z.string().min(1).optional();
 
+/**
+ * A `session_message`'s route: the sending and receiving sessions, and the same message's id in the other
+ * session's transcript (`senderMessageId` on the incoming view, `recipientMessageId` on the outgoing one).
+ */
+export const zRoute = typedReadonly(
+  z.object({
+    senderSessionId: z.string().nullable().catch(null),
+    recipientSessionId: z.string().nullable().catch(null),
+    senderMessageId: z.string().nullable().catch(null),
+    recipientMessageId: z.string().nullable().catch(null),
+  }),
+);
+
 export const zMessageEntry = typedReadonly(
   z.object({
-    kind: z.enum(['user_message', 'agent_message', 'agent_thought']),
+    /** `session_message`: a message between two sessions of the chat (a parent and its subagent), with its `route`. */
+    kind: z.enum(['user_message', 'agent_message', 'agent_thought', 'session_message']),
     key: zKey,
     /** The agent's id for this message, or null when the agent gave none (yet). */
     messageId: z.string().nullable(),
     content: typedReadonly(z.array(zContentBlock)),
     meta: zMeta.nullable().catch(null),
+    /** Only on `session_message` entries. */
+    route: zRoute.optional().catch(undefined),
     provenance: zProvenance.catch('live'),
     stats: zStats.catch(emptyStats),
   }),
@@ -108,4 +124,31 @@ export const zElicitationEntry = typedReadonly(
   }),
 );
 
-export const zPersistedEntry = z.discriminatedUnion('kind', [zMessageEntry, zToolCallEntry, zElicitationEntry]);
+/**
+ * A subagent the agent started: the child session announced by `subagent_update` on this (the parent)
+ * session, with what the parent says of it. The entry stands where the child was started (the delegation
+ * card); the child's own transcript is the session `childSessionId` of the same store.
+ */
+export const zSubagentEntry = typedReadonly(
+  z.object({
+    kind: z.literal('subagent'),
+    key: zKey,
+    childSessionId: z.string(),
+    title: z.string().nullable().catch(null),
+    description: z.string().nullable().catch(null),
+    /** The child offered `cancel` (a client may stop its current work). */
+    canCancel: z.boolean().catch(false),
+    /** `running`, `idle`, `requires_action`, `unknown`, a custom value, or null (not reported / cleared). */
+    state: z.string().nullable().catch(null),
+    /** With `idle`: why the work stopped, when reported. */
+    stopReason: z.string().nullable().catch(null),
+    /** When the current state was first reported (epoch ms), for "running for 12 s". */
+    stateSince: z.number().catch(0),
+    /** Where the agent placed the child, when it said (otherwise the parent's). */
+    cwd: z.string().nullable().catch(null),
+    provenance: zProvenance.catch('live'),
+    stats: zStats.catch(emptyStats),
+  }),
+);
+
+export const zPersistedEntry = z.discriminatedUnion('kind', [zMessageEntry, zToolCallEntry, zElicitationEntry, zSubagentEntry]);

@@ -12,7 +12,7 @@
  * something the store does not hold (test/unit/store/patches.property.test.ts checks this).
  */
 import type { StoreDelta } from './deltas';
-import type { ElicitationEntry, Entry, MessageEntry, MessageKind, ToolCallEntry } from './model';
+import type { ElicitationEntry, Entry, MessageEntry, MessageKind, SubagentEntry, ToolCallEntry } from './model';
 
 /** What the table needs from the reducer step that changes it. */
 export interface ChangeSink {
@@ -25,8 +25,9 @@ export type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omi
 export class EntryTable {
   private readonly list: Entry[] = [];
   /** By kind, then messageId: no key string is built per chunk (a template per lookup was ~5% of a flood). */
-  private readonly byMessageId: Record<MessageKind, Map<string, number>> = { user_message: new Map(), agent_message: new Map(), agent_thought: new Map() };
+  private readonly byMessageId: Record<MessageKind, Map<string, number>> = { user_message: new Map(), agent_message: new Map(), agent_thought: new Map(), session_message: new Map() };
   private readonly byToolCallId = new Map<string, number>();
+  private readonly byChildSessionId = new Map<string, number>();
   private readonly byKey = new Map<string, number>();
 
   constructor(private readonly sessionId: string) {}
@@ -46,7 +47,16 @@ export class EntryTable {
 
   message(index: number): MessageEntry | undefined {
     const e = this.list[index];
-    return e && e.kind !== 'tool_call' && e.kind !== 'elicitation' ? e : undefined;
+    return e && e.kind !== 'tool_call' && e.kind !== 'elicitation' && e.kind !== 'subagent' ? e : undefined;
+  }
+
+  subagent(index: number): SubagentEntry | undefined {
+    const e = this.list[index];
+    return e && e.kind === 'subagent' ? e : undefined;
+  }
+
+  indexOfChild(childSessionId: string): number | undefined {
+    return this.byChildSessionId.get(childSessionId);
   }
 
   elicitation(index: number): ElicitationEntry | undefined {
@@ -121,14 +131,16 @@ export class EntryTable {
   /** The map that finds `e` by its id (none for an elicitation). */
   private idMap(e: Entry): Map<string, number> | undefined {
     if (e.kind === 'tool_call') return this.byToolCallId;
+    if (e.kind === 'subagent') return this.byChildSessionId;
     if (e.kind === 'elicitation') return undefined;
     return this.byMessageId[e.kind];
   }
 }
 
-/** The entry's key in its id map (`idMap`), or null when it has no id (elicitations are found by key). */
+/** The entry's key in its id map (`idMap`), or null when it has no id (elicitations are found by key). A subagent's id is its child session. */
 function idOf(e: Entry): string | null {
   if (e.kind === 'tool_call') return e.toolCallId;
+  if (e.kind === 'subagent') return e.childSessionId;
   if (e.kind === 'elicitation') return null;
   return e.messageId;
 }

@@ -5,7 +5,7 @@
 import { HIDDEN } from './replayWindow';
 import type { ContentBlock, Meta } from '../protocol/content';
 import { PROTOCOL_V2 } from '../protocol/methods';
-import type { ChunkKind, ContentChunk, MessageUpsertKind } from '../protocol/updates';
+import type { ChunkKind, ContentChunk, MessageUpsertKind, RoutePatch } from '../protocol/updates';
 import { appendBlock, blockText, isPlainText, TextTail, textOf } from './content';
 import { type StepDeps, type Bookkeeping, type EchoState, touchOf } from './stepDeps';
 import type { EntryTable } from './entryTable';
@@ -14,15 +14,32 @@ import type { ReplayWindow } from './replayWindow';
 import { newStats, touchStats, utf8Length } from './stats';
 import { patchMeta } from './toolCallRules';
 
-const ALL_KINDS: readonly MessageKind[] = ['user_message', 'agent_message', 'agent_thought'];
+const ALL_KINDS: readonly MessageKind[] = ['user_message', 'agent_message', 'agent_thought', 'session_message'];
 
 const CHUNK_TO_KIND: Record<ChunkKind, MessageKind> = {
   user_message_chunk: 'user_message',
   agent_message_chunk: 'agent_message',
   agent_thought_chunk: 'agent_thought',
+  session_message_chunk: 'session_message',
 };
 
 export type MessageUpsert = { readonly messageId: string; readonly content?: ContentBlock[] | null; readonly _meta?: Meta | null };
+
+type Route = NonNullable<MessageEntry['route']>;
+const NO_ROUTE: Route = { senderSessionId: null, recipientSessionId: null, senderMessageId: null, recipientMessageId: null };
+
+/** A session message's route after a patch: each field omitted = unchanged, null = cleared, a value = replaced. */
+function patchRoute(current: Route | undefined, patch: RoutePatch | undefined): Route {
+  const r = current ?? NO_ROUTE;
+  if (!patch) return r;
+  const pick = (v: string | null | undefined, old: string | null) => (v === undefined ? old : v);
+  return {
+    senderSessionId: pick(patch.senderSessionId, r.senderSessionId),
+    recipientSessionId: pick(patch.recipientSessionId, r.recipientSessionId),
+    senderMessageId: pick(patch.senderMessageId, r.senderMessageId),
+    recipientMessageId: pick(patch.recipientMessageId, r.recipientMessageId),
+  };
+}
 
 export class MessageRules {
   /** Keeps streamed text compact (see TextTail); follows whichever message is being streamed. */
@@ -42,7 +59,8 @@ export class MessageRules {
     const book = this.book;
     if (kind !== 'user_message') book.echo = null;
     else if (book.echo && !this.replay.active && this.echoChunk(book.echo, id, block, ctx)) return;
-    if (this.replay.active) {
+    // A session message always has its id, so a replayed one finds its entry by id (below) and is not matched by text.
+    if (this.replay.active && kind !== 'session_message') {
       const prior = this.replay.chunk(kind, id, block, ctx);
       if (prior === HIDDEN) return;
       if (prior >= 0) return this.landed(kind, prior, -1);
@@ -68,7 +86,15 @@ export class MessageRules {
       if (id !== null) this.warnReuse(chunkKind, kind, id, ctx);
       const bytes = utf8Length(text);
       index = this.table.append(
-        { kind, messageId: id, content: appendBlock([], block).content, meta: null, provenance: this.replay.provenance(), stats: newStats(touchOf(ctx, bytes, true)) },
+        {
+          kind,
+          messageId: id,
+          content: appendBlock([], block).content,
+          meta: null,
+          ...(kind === 'session_message' ? { route: NO_ROUTE } : {}),
+          provenance: this.replay.provenance(),
+          stats: newStats(touchOf(ctx, bytes, true)),
+        },
         ctx,
       );
     } else {
@@ -77,7 +103,10 @@ export class MessageRules {
       const r = appendBlock(e.content, block, this.tail);
       const stats = touchStats(e.stats, touchOf(ctx, utf8Length(text), true));
       // Spelled out rather than spread: this is the per-chunk hot path.
-      const next: MessageEntry = { kind: e.kind, key: e.key, messageId: e.messageId, content: r.content, meta: e.meta, provenance: e.provenance, stats };
+      const next: MessageEntry =
+        e.route === undefined
+          ? { kind: e.kind, key: e.key, messageId: e.messageId, content: r.content, meta: e.meta, provenance: e.provenance, stats }
+          : { kind: e.kind, key: e.key, messageId: e.messageId, content: r.content, meta: e.meta, route: e.route, provenance: e.provenance, stats };
       this.table.replace(index, next, ctx, r.appendedText);
     }
     this.landed(kind, index, index);
@@ -131,12 +160,15 @@ export class MessageRules {
     return true;
   }
 
-  /** v2 `user_message` / `agent_message` / `agent_thought`: a whole-message upsert (omitted = unchanged, null = clear). */
-  upsert(upsertKind: MessageUpsertKind, u: MessageUpsert, ctx: StepDeps): void {
+  /**
+   * v2 `user_message` / `agent_message` / `agent_thought`, and `session_message` (with its `route`): a
+   * whole-message upsert (omitted = unchanged, null = clear).
+   */
+  upsert(upsertKind: MessageUpsertKind, u: MessageUpsert, ctx: StepDeps, route?: RoutePatch): void {
     const kind: MessageKind = upsertKind;
     const book = this.book;
     if (kind !== 'user_message') book.echo = null;
-    if (this.replay.active) {
+    if (this.replay.active && kind !== 'session_message') {
       const prior = this.replay.upsert(kind, u, ctx);
       if (prior >= 0) return this.landed(kind, prior, -1);
     }
@@ -155,14 +187,23 @@ export class MessageRules {
     if (index < 0) {
       this.warnReuse(upsertKind, kind, u.messageId, ctx);
       index = this.table.append(
-        { kind, messageId: u.messageId, content: u.content ?? [], meta: patchMeta(null, u._meta), provenance: this.replay.provenance(), stats: newStats(touchOf(ctx, bytes, false)) },
+        {
+          kind,
+          messageId: u.messageId,
+          content: u.content ?? [],
+          meta: patchMeta(null, u._meta),
+          ...(kind === 'session_message' ? { route: patchRoute(undefined, route) } : {}),
+          provenance: this.replay.provenance(),
+          stats: newStats(touchOf(ctx, bytes, false)),
+        },
         ctx,
       );
     } else {
       const e = this.table.message(index);
       if (!e) return;
       const content = u.content === undefined ? e.content : (u.content ?? []);
-      this.table.replace(index, { ...e, content, meta: patchMeta(e.meta, u._meta), stats: touchStats(e.stats, touchOf(ctx, bytes, false)) }, ctx);
+      const routed = kind === 'session_message' ? { route: patchRoute(e.route, route) } : {};
+      this.table.replace(index, { ...e, content, meta: patchMeta(e.meta, u._meta), ...routed, stats: touchStats(e.stats, touchOf(ctx, bytes, false)) }, ctx);
     }
     this.landed(kind, index, -1);
   }

@@ -8,7 +8,7 @@
  */
 import type * as z from 'zod';
 import type { Meta } from '../protocol/content';
-import type { zElicitationEntry, zMessageEntry, zProvenance, zStats, zToolCallEntry } from './entrySchema';
+import type { zElicitationEntry, zMessageEntry, zProvenance, zStats, zSubagentEntry, zToolCallEntry } from './entrySchema';
 
 // The entry types are the saved form's schemas (entrySchema.ts, where each field says what it holds),
 // with the key every stored entry has.
@@ -24,7 +24,10 @@ export type ToolCallEntry = Keyed<z.infer<typeof zToolCallEntry>>;
 /** An agent's question and, once answered, the answer (see entrySchema.ts). */
 export type ElicitationEntry = Keyed<z.infer<typeof zElicitationEntry>>;
 
-export type Entry = MessageEntry | ToolCallEntry | ElicitationEntry;
+/** A child session the agent started from this one (see entrySchema.ts): the delegation card. */
+export type SubagentEntry = Keyed<z.infer<typeof zSubagentEntry>>;
+
+export type Entry = MessageEntry | ToolCallEntry | ElicitationEntry | SubagentEntry;
 export type EntryKind = Entry['kind'];
 
 export interface PlanEntry {
@@ -70,6 +73,8 @@ export interface Diagnostic {
 
 export interface SessionState {
   readonly sessionId: string;
+  /** The session that announced this one as its subagent (`subagent_update`); null for a root session. */
+  readonly parentSessionId: string | null;
   /** The wire protocol version negotiated for the connection that fed this session. */
   readonly protocolVersion: number;
   readonly entries: readonly Entry[];

@@ -134,5 +134,11 @@ export function parseEntry(raw: unknown, sessionId: string, index: number): { en
   const key = r.data.key ?? `restored:${sessionId}:${index}`;
   if (r.data.kind === 'tool_call') return { entry: { ...r.data, key, kind: 'tool_call' } };
   if (r.data.kind === 'elicitation') return { entry: { ...r.data, key, kind: 'elicitation' } };
+  if (r.data.kind === 'subagent') return { entry: { ...r.data, key, kind: 'subagent' } };
   return { entry: { ...r.data, key } };
+}
+
+/** A copy with `stats.lines` detached from the live, store-owned run array. */
+export function plainEntry(e: Entry): Entry {
+  return { ...e, stats: { ...e.stats, lines: e.stats.lines.map((r) => [r[0], r[1]] as const) } };
 }

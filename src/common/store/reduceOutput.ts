@@ -6,6 +6,8 @@ import type { MessageStore } from './store';
 export interface ReduceOutput {
   readonly sessions: readonly {
     readonly sessionId: string;
+    /** A subagent's session: the session that started it. */
+    readonly parentSessionId?: string;
     readonly entries: readonly Record<string, unknown>[];
     readonly plan: unknown;
     readonly currentModeId: string | null;
@@ -33,13 +35,18 @@ function entryOutput(e: Entry): Record<string, unknown> {
     };
   }
   if (e.kind === 'elicitation') return { kind: e.kind, key: e.key, mode: e.mode, message: e.message, toolCallId: e.toolCallId, status: e.status, answer: e.answer, completed: e.completed };
-  return { kind: e.kind, key: e.key, messageId: e.messageId, content: e.content, meta: e.meta };
+  if (e.kind === 'subagent') {
+    const { stats: _stats, provenance: _provenance, ...card } = e;
+    return card;
+  }
+  return e.route ? { kind: e.kind, key: e.key, messageId: e.messageId, content: e.content, meta: e.meta, route: e.route } : { kind: e.kind, key: e.key, messageId: e.messageId, content: e.content, meta: e.meta };
 }
 
 export function toReduceOutput(store: MessageStore): ReduceOutput {
   return {
     sessions: store.sessions().map((s) => ({
       sessionId: s.sessionId,
+      ...(s.parentSessionId !== null ? { parentSessionId: s.parentSessionId } : {}),
       entries: s.entries.map(entryOutput),
       plan: s.plan,
       currentModeId: s.currentModeId,

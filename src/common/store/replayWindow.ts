@@ -45,7 +45,7 @@ import type { ContentBlock } from '../protocol/content';
 import { appendBlock, blockText, textOf } from './content';
 import { type StepDeps, touchOf } from './stepDeps';
 import type { EntryTable } from './entryTable';
-import type { Entry, MessageKind, Provenance, ToolCallEntry } from './model';
+import type { Entry, Provenance, ToolCallEntry } from './model';
 import type { PersistedReplay } from './persisted';
 import { touchStatsReplayed, utf8Length } from './stats';
 import { commonLength, cutContent, dropSquashed, fitsStart, squash } from './replayText';
@@ -112,7 +112,7 @@ export class ReplayWindow {
   // ---- messages ---------------------------------------------------------------------------------
 
   /** A replayed chunk. Returns the prior entry it was applied to, or -1 when the message rules handle it. */
-  chunk(kind: MessageKind, id: string | null, block: ContentBlock, ctx: StepDeps): number {
+  chunk(kind: ReplayCurrent['kind'], id: string | null, block: ContentBlock, ctx: StepDeps): number {
     const r = this.state;
     if (!r) return -1;
     const cur = r.current;
@@ -156,7 +156,7 @@ export class ReplayWindow {
    * A whole replayed message that fits a shown message ahead while the open replayed message is unmatched:
    * it starts that shown message (the replay had no id to separate the two). Undefined when it does not.
    */
-  private startsShown(kind: MessageKind, id: string | null, block: ContentBlock, ctx: StepDeps): number | undefined {
+  private startsShown(kind: ReplayCurrent['kind'], id: string | null, block: ContentBlock, ctx: StepDeps): number | undefined {
     const r = this.state;
     const want = squash(blockText(block));
     if (!r || want.length < 8) return undefined;
@@ -180,14 +180,14 @@ export class ReplayWindow {
   }
 
   /** Rule 5's exception: the chunk is reported, not shown. */
-  private hide(kind: MessageKind, block: ContentBlock, ctx: StepDeps): number {
+  private hide(kind: ReplayCurrent['kind'], block: ContentBlock, ctx: StepDeps): number {
     const text = blockText(block).replace(/\s+/g, ' ').trim();
     ctx.diagnostic('warning', `replayed ${kind} matches nothing shown and is kept out of the transcript (history the user never saw): ${text.length > 120 ? `${text.slice(0, 120)}…` : text}`);
     return HIDDEN;
   }
 
   /** A replayed v2 message upsert. Returns the prior entry it was applied to, or -1 when the message rules handle it. */
-  upsert(kind: MessageKind, u: { readonly messageId: string; readonly content?: readonly ContentBlock[] | null }, ctx: StepDeps): number {
+  upsert(kind: ReplayCurrent['kind'], u: { readonly messageId: string; readonly content?: readonly ContentBlock[] | null }, ctx: StepDeps): number {
     const r = this.state;
     if (!r) return -1;
     r.current = null;

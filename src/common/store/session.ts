@@ -16,6 +16,7 @@ import { withTerminalOutput } from './terminalRules';
 import { ReplayWindow, type ReplayState } from './replayWindow';
 import { ToolCallRules } from './toolCallRules';
 import { ElicitationRules } from './elicitationRules';
+import { SubagentRules } from './subagentRules';
 import { modeFromConfig } from '../modes';
 
 export type { StepDeps } from './stepDeps';
@@ -31,6 +32,8 @@ export interface SessionInternals {
 export class Session {
   readonly sessionId: string;
   protocolVersion: number;
+  /** Set by the store only, from the parent's subagent entry (derived: not saved, found again on restore). */
+  parentSessionId: string | null = null;
   plan: readonly PlanEntry[] | null = null;
   currentModeId: string | null = null;
   availableModes: readonly SessionMode[] = [];
@@ -46,6 +49,7 @@ export class Session {
   private readonly messages: MessageRules;
   private readonly tools: ToolCallRules;
   private readonly elicitations: ElicitationRules;
+  private readonly subagents: SubagentRules;
 
   constructor(sessionId: string, protocolVersion: number) {
     this.sessionId = sessionId;
@@ -55,11 +59,13 @@ export class Session {
     this.messages = new MessageRules(this.table, this.book, this.replay);
     this.tools = new ToolCallRules(this.table, this.book, this.replay);
     this.elicitations = new ElicitationRules(this.table);
+    this.subagents = new SubagentRules(this.table, this.replay);
   }
 
   state(): SessionState {
     return {
       sessionId: this.sessionId,
+      parentSessionId: this.parentSessionId,
       protocolVersion: this.protocolVersion,
       entries: this.table.entries,
       plan: this.plan,
@@ -93,7 +99,9 @@ export class Session {
       case 'chunk':
         return this.messages.chunk(a.chunkKind, a.chunk, ctx);
       case 'message':
-        return this.messages.upsert(a.upsertKind, a.upsert, ctx);
+        return this.messages.upsert(a.upsertKind, a.upsert, ctx, a.route);
+      case 'subagent':
+        return this.subagents.update(a.patch, ctx);
       case 'local_prompt':
         // A prompt ends a replay still open after its session/load response (store.ts): what follows is live.
         if (this.replay.active) {

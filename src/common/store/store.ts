@@ -13,10 +13,11 @@ import type { Action } from './actions';
 import { agentCallAnswered, agentCallSent, type CallDeps } from './agentCalls';
 import type { Direction, StoreDelta } from './deltas';
 import { chunkFor } from './fastPath';
-import type { Diagnostic, Entry, SessionState } from './model';
+import type { Diagnostic, SessionState } from './model';
 import {
   type PendingRequest,
   type PersistedStore,
+  plainEntry,
   STORE_FORMAT,
   STORE_FORMAT_VERSION,
   zPersistedStore,
@@ -27,8 +28,10 @@ import { errorText, issueText } from '../util/errors';
 import { replayToPlain } from './replayWindow';
 import { restoreSession } from './restoreSession';
 import { PermissionOutcomes } from './permissionOutcomes';
-import { zCompleteElicitationParams, zCreateElicitationParams, zCreateElicitationResult } from '../protocol/elicitation';
+import { zCompleteElicitationParams, zCreateElicitationResult } from '../protocol/elicitation';
 import { Session } from './session';
+import { linkChildren, misplacedChild, unknownSession } from './sessionScope';
+import { elicitationAskedAction } from './elicitationRules';
 import { Step } from './step';
 import { zPermissionParams, zSessionIdParams } from './wireShapes';
 import { MAX_NESTING, tooDeep } from '../util/depth';
@@ -175,6 +178,7 @@ export class MessageStore {
     const fast = dir === 'agent->client' && checked.chunk ? chunkFor(checked.chunk, step.version) : undefined;
     if (fast !== undefined) {
       step.sessionId = fast.sessionId;
+      if (!this.known(fast.sessionId, ClientMethods.sessionUpdate, step)) return step.changes;
       this.sessionFor(fast.sessionId, step).apply(
         { kind: 'chunk', chunkKind: fast.chunkKind, chunk: { content: { type: 'text', text: fast.text }, messageId: fast.messageId } },
         step,
@@ -230,6 +234,21 @@ export class MessageStore {
     return s;
   }
 
+  /** Whether the agent may speak of `sessionId` (sessionScope.ts); a refusal is an error diagnostic. */
+  private known(sessionId: string, what: string, step: Step): boolean {
+    const refused = unknownSession(this.byId, this.pending['client->agent'].values(), sessionId, what);
+    if (refused !== null) step.diagnostic('error', refused);
+    return refused === null;
+  }
+
+  /** `subagent_update` on `parentId`: the first one for a child announces it, a session of its own. */
+  private subagent(parentId: string, childId: string, step: Step): boolean {
+    const refused = misplacedChild(this.byId, parentId, childId);
+    if (refused !== null) step.diagnostic('error', refused);
+    else if (!this.byId.has(childId)) this.sessionFor(childId, step).parentSessionId = parentId;
+    return refused === null;
+  }
+
   private apply(sessionId: string, action: Action, step: Step): void {
     step.sessionId = sessionId;
     this.sessionFor(sessionId, step).apply(action, step);
@@ -243,6 +262,8 @@ export class MessageStore {
     const pending: PendingRequest = { method, sessionId, modeId: null, localKey: null };
     if (dir === 'client->agent') {
       agentCallSent(this.calls, method, params, sessionId, pending, step);
+    } else if (sessionId !== null && !this.known(sessionId, method, step)) {
+      // refused: nothing of it is shown (the client answers it with an error)
     } else if (method === ClientMethods.sessionRequestPermission) {
       const p = zPermissionParams.safeParse(params);
       const raw = p.success ? (p.data.toolCall ?? (p.data.subject?.type === 'tool_call' ? p.data.subject.toolCall : undefined)) : undefined;
@@ -263,28 +284,10 @@ export class MessageStore {
 
   /** A session-scoped `elicitation/create` becomes an entry; its key is remembered to record the answer. */
   private elicitationAsked(id: string | number, params: unknown, step: Step): string | null {
-    const p = zCreateElicitationParams.safeParse(params);
-    if (!p.success || p.data.sessionId === undefined) return null; // request-scoped: no session to show it in
-    const d = p.data;
-    const sessionId = d.sessionId as string;
-    this.apply(
-      sessionId,
-      {
-        kind: 'elicitation_asked',
-        ask: {
-          requestId: id,
-          mode: d.mode,
-          message: d.message,
-          toolCallId: d.toolCallId ?? null,
-          requestedSchema: d.requestedSchema ?? null,
-          elicitationId: d.elicitationId ?? null,
-          url: d.url ?? null,
-        },
-      },
-      step,
-    );
-    const entries = this.byId.get(sessionId)?.state().entries;
-    return entries?.[entries.length - 1]?.key ?? null;
+    const asked = elicitationAskedAction(id, params);
+    if (!asked) return null; // request-scoped: no session to show it in
+    this.apply(asked.sessionId, asked.action, step);
+    return this.byId.get(asked.sessionId)?.state().entries.at(-1)?.key ?? null;
   }
 
   private notification(dir: Direction, method: string, params: unknown, step: Step): void {
@@ -295,8 +298,10 @@ export class MessageStore {
         step.diagnostic(r.severity, r.message);
         return;
       }
+      if (!this.known(r.sessionId, ClientMethods.sessionUpdate, step)) return;
       for (const w of r.warnings) step.diagnostic('warning', w);
       if (r.update.kind === 'ignored') return this.shownBeside(params, step);
+      if (r.update.kind === 'subagent' && !this.subagent(r.sessionId, r.update.patch.childSessionId, step)) return;
       this.apply(r.sessionId, r.update, step);
     } else if (dir === 'agent->client' && method === ClientMethods.elicitationComplete) {
       const p = zCompleteElicitationParams.safeParse(params);
@@ -389,11 +394,7 @@ export class MessageStore {
       }
       store.byId.set(s.sessionId, s);
     });
+    linkChildren(store.byId);
     return { store, diagnostics };
   }
-}
-
-/** A copy with `stats.lines` detached from the live, store-owned run array. */
-function plainEntry(e: Entry): Entry {
-  return { ...e, stats: { ...e.stats, lines: e.stats.lines.map((r) => [r[0], r[1]] as const) } };
 }

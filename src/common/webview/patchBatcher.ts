@@ -136,8 +136,9 @@ export class PatchBatcher {
   private fieldsOrReplace(base: Entry | undefined, entry: Entry): PatchOp {
     const next = toViewEntry(entry);
     const prev = base ? toViewEntry(base) : undefined;
-    // A question changes once or twice (answered, completed): it goes whole.
-    const patch = prev && prev.kind !== 'elicitation' && next.kind !== 'elicitation' ? diffEntry<DiffableEntry>(prev, next) : null;
+    // A question changes once or twice (answered, completed), a subagent's card a few times (its state): they go whole.
+    const whole = (v: typeof next) => v.kind === 'elicitation' || v.kind === 'subagent';
+    const patch = prev && !whole(prev) && !whole(next) ? diffEntry<DiffableEntry>(prev as DiffableEntry, next as DiffableEntry) : null;
     const h = this.handleOf(entry.key);
     return patch ? { op: 'fields', h, patch: encodePatch(next.kind, patch) } : { op: 'replace', h, entry: encodeEntry(next) };
   }
@@ -234,7 +235,7 @@ export class PatchBatcher {
 /** Characters of text in a message's content. */
 function textLength(entry: Entry): number {
   let n = 0;
-  if (entry.kind === 'elicitation') return n;
+  if (entry.kind === 'elicitation' || entry.kind === 'subagent') return n;
   for (const c of entry.content) if (c.type === 'text') n += c.text.length;
   return n;
 }

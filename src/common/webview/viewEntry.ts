@@ -9,7 +9,7 @@
  * Pure and deterministic: the host projects every entry it posts (snapshot, insert, replace) and diffs
  * projections for `fields` patches, so the webview's copy always equals `toViewEntry(storeEntry)`.
  */
-import type { ElicitationEntry, MessageEntry, ToolCallEntry, Entry } from '../store/model';
+import type { ElicitationEntry, MessageEntry, SubagentEntry, ToolCallEntry, Entry } from '../store/model';
 import { commandOf, metaTerminalOf, toolOutputOf, type ToolOutput } from '../toolOutput';
 import type { Mutable } from '../util/types';
 
@@ -33,12 +33,20 @@ export interface ViewToolCall extends Omit<ToolCallEntry, 'rawInput' | 'rawOutpu
   readonly metaTerminal?: { readonly data: string; readonly exitCode?: number };
   /** Present when there is raw input or output to show behind the toggle. */
   readonly raw?: RawSummary;
+  /**
+   * The tool call this one ran under (a subagent's `Agent` call), from `_meta.claudeCode.parentToolUseId`:
+   * agents without the subagents capability report a child's tool calls flat on the parent session.
+   */
+  readonly parentToolCallId?: string;
 }
+
+/** A subagent's delegation card: what the parent said of the child (its transcript is the child session). */
+export type ViewSubagent = Omit<SubagentEntry, 'stats'>;
 
 /** An agent's question: everything the card shows (the schema is read in the webview, by elicitation/form.ts). */
 export type ViewElicitation = Omit<ElicitationEntry, 'stats'>;
 
-export type ViewEntry = ViewMessage | ViewToolCall | ViewElicitation;
+export type ViewEntry = ViewMessage | ViewToolCall | ViewElicitation | ViewSubagent;
 
 /** JSON sizes of raw values, by identity: store entries are immutable, so a value is measured once. */
 const sizes = new WeakMap<object, number>();
@@ -112,16 +120,27 @@ function viewToolCall(e: ToolCallEntry): ViewToolCall {
   if (present(rawInput) || present(rawOutput)) {
     out.raw = { ...(present(rawInput) ? { input: jsonSize(rawInput) } : {}), ...(present(rawOutput) ? { output: jsonSize(rawOutput) } : {}) };
   }
+  const parent = parentToolUseOf(e.meta);
+  if (parent !== undefined && parent !== e.toolCallId) out.parentToolCallId = parent;
   return out;
+}
+
+/** `_meta.claudeCode.parentToolUseId` (Claude Code's link from a subagent's tool call to its `Agent` call), if a string. */
+export function parentToolUseOf(meta: ToolCallEntry['meta']): string | undefined {
+  const cc = meta?.['claudeCode'];
+  const id = typeof cc === 'object' && cc !== null && 'parentToolUseId' in cc ? cc.parentToolUseId : undefined;
+  return typeof id === 'string' && id !== '' ? id : undefined;
 }
 
 export function toViewEntry(e: Entry): ViewEntry {
   if (e.kind === 'tool_call') return viewToolCall(e);
-  if (e.kind === 'elicitation') {
+  if (e.kind === 'elicitation' || e.kind === 'subagent') {
     const { stats: _stats, ...view } = e;
     return view;
   }
-  const m: ViewMessage = { kind: e.kind, key: e.key, messageId: e.messageId, content: e.content, provenance: e.provenance };
+  const m: ViewMessage = e.route
+    ? { kind: e.kind, key: e.key, messageId: e.messageId, content: e.content, route: e.route, provenance: e.provenance }
+    : { kind: e.kind, key: e.key, messageId: e.messageId, content: e.content, provenance: e.provenance };
   return e.kind === 'agent_thought' ? { ...m, span: { first: e.stats.firstSeen, last: e.stats.lastSeen } } : m;
 }
 

@@ -20,7 +20,7 @@ import type { Provenance } from '../store/model';
 import { isRecord } from '../util/guards';
 import type { Mutable } from '../util/types';
 import type { EntryPatch } from './entryDiff';
-import type { ViewElicitation, ViewEntry, ViewMessage, ViewToolCall } from './viewEntry';
+import type { ViewElicitation, ViewEntry, ViewMessage, ViewSubagent, ViewToolCall } from './viewEntry';
 
 /** A content list on the wire: an item that is only text is its string. */
 export type WireContent<C> = readonly (C | string)[];
@@ -45,7 +45,7 @@ export interface WireToolCall extends Omit<ViewToolCall, 'title' | 'name' | 'too
 }
 
 /** A question crosses as it is: few per chat, and its fields are what the card shows. */
-export type WireEntry = WireMessage | WireToolCall | ViewElicitation;
+export type WireEntry = WireMessage | WireToolCall | ViewElicitation | ViewSubagent;
 
 /** An entry patch on the wire: content lists in `set` and `append` are encoded like an entry's. */
 export type WirePatch = EntryPatch;
@@ -84,7 +84,7 @@ function decodeContent(tool: boolean, items: readonly unknown[]): unknown[] {
 // monomorphic and allocate one object each.
 
 export function encodeEntry(v: ViewEntry): WireEntry {
-  if (v.kind === 'elicitation') return v;
+  if (v.kind === 'elicitation' || v.kind === 'subagent') return v;
   if (v.kind === 'tool_call') {
     const w: Mutable<WireToolCall> = { kind: v.kind, key: v.key, toolCallId: v.toolCallId };
     if (v.title !== '') w.title = v.title;
@@ -98,6 +98,7 @@ export function encodeEntry(v: ViewEntry): WireEntry {
     if (v.output !== undefined) w.output = v.output;
     if (v.metaTerminal !== undefined) w.metaTerminal = v.metaTerminal;
     if (v.raw !== undefined) w.raw = v.raw;
+    if (v.parentToolCallId !== undefined) w.parentToolCallId = v.parentToolCallId;
     return w;
   }
   const w: Mutable<WireMessage> = { kind: v.kind, key: v.key };
@@ -105,11 +106,13 @@ export function encodeEntry(v: ViewEntry): WireEntry {
   if (v.content.length) w.content = encodeContent(false, v.content) as WireContent<ContentBlock>;
   if (v.provenance !== DEFAULT_PROVENANCE) w.provenance = v.provenance;
   if (v.span) w.span = [v.span.first, v.span.last - v.span.first];
+  if (v.route) w.route = v.route;
   return w;
 }
 
 export function decodeEntry(w: WireEntry): ViewEntry {
   if (w.kind === 'elicitation') return w as ViewElicitation;
+  if (w.kind === 'subagent') return w as ViewSubagent;
   if (w.kind === 'tool_call') {
     const t = w as WireToolCall;
     const v: Mutable<ViewToolCall> = {
@@ -128,6 +131,7 @@ export function decodeEntry(w: WireEntry): ViewEntry {
     if (t.output !== undefined) v.output = t.output;
     if (t.metaTerminal !== undefined) v.metaTerminal = t.metaTerminal;
     if (t.raw !== undefined) v.raw = t.raw;
+    if (t.parentToolCallId !== undefined) v.parentToolCallId = t.parentToolCallId;
     return v;
   }
   const m = w as WireMessage;
@@ -139,6 +143,7 @@ export function decodeEntry(w: WireEntry): ViewEntry {
     provenance: m.provenance ?? DEFAULT_PROVENANCE,
   };
   if (m.span) v.span = { first: m.span[0], last: m.span[0] + m.span[1] };
+  if (m.route) v.route = m.route;
   return v;
 }
 
