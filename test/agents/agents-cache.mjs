@@ -19,22 +19,37 @@ export const cache = path.resolve(
  * Names whose turn comes from another recipe or mock script: the recipe (`run-<recipe>.sh`), the mock
  * script, and the variant the recipe runs (a recipe such as run-claude-next.sh records several turns
  * unless told which). `ask`: the real-panel stage answers the agent's question card that way
- * ('click' or 'key') instead of running the read/edit/shell checks.
+ * ('click' or 'key') instead of running the read/edit/shell checks. `subagent`: it runs the delegation
+ * turn ('foreground' or 'background', panel-subagent.mjs) instead.
  */
 const RECIPES = {
   'claude-next': { script: 'claude', args: ['claude-next'] },
   'claude-next-ask-click': { recipe: 'claude-next', script: 'claude-ask', args: ['claude-next-ask'], ask: 'click' },
   'claude-next-ask-keys': { recipe: 'claude-next', script: 'claude-ask', args: ['claude-next-ask'], ask: 'key' },
+  'claude-next-subagent': { recipe: 'claude-next', script: 'claude-subagent', args: ['claude-next-subagent'], subagent: 'foreground' },
+  'claude-next-subagent-bg': { recipe: 'claude-next', script: 'claude-subagent-bg', args: ['claude-next-subagent-bg'], subagent: 'background' },
 };
 export const recipeOf = (name) => ({
   recipe: RECIPES[name]?.recipe ?? name,
   script: RECIPES[name]?.script ?? name,
   args: RECIPES[name]?.args ?? [],
   ask: RECIPES[name]?.ask,
+  subagent: RECIPES[name]?.subagent,
 });
 
-/** The real-panel stage's question turns, run by default wherever their recipe exists. */
-export const askVariants = () => Object.keys(RECIPES).filter((n) => RECIPES[n].ask && existsSync(path.join(source, `run-${RECIPES[n].recipe}.sh`)));
+/** The real-panel stage's question and subagent turns, run by default wherever their recipe exists. */
+export const panelVariants = () => Object.keys(RECIPES).filter((n) => (RECIPES[n].ask || RECIPES[n].subagent) && existsSync(path.join(source, `run-${RECIPES[n].recipe}.sh`)));
+
+/**
+ * Mock scripts of the project's own (test/agents/scripts/*.json) laid over the cache's copies of the shared
+ * ones: the subagent turn's child also runs a shell command, so a permission is asked inside the child. The
+ * next `syncCache` puts the shared scripts back.
+ */
+export function overlayScripts() {
+  const own = path.join(root, 'test/agents/scripts');
+  if (!existsSync(own)) return;
+  for (const f of readdirSync(own)) if (f.endsWith('.json')) writeFileSync(path.join(cache, 'scripts', f), readFileSync(path.join(own, f)));
+}
 
 /**
  * The agents to run: ACP_AGENTS (space separated) or the command-line names, else every `run-<name>.sh`

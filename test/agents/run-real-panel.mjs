@@ -4,7 +4,8 @@
 //   node test/agents/run-real-panel.mjs [NAME ...]
 //   names: the arguments, else ACP_AGENTS (space separated), else every recipe with a mock script plus
 //   the question turns (`claude-next-ask-click`, `claude-next-ask-keys`: Claude's AskUserQuestion card,
-//   answered by click and by keyboard) wherever run-claude-next.sh exists;
+//   answered by click and by keyboard) and the subagent turns (`claude-next-subagent`, `-bg`: a delegation
+//   card, a permission asked inside the child; panel-subagent.mjs) wherever run-claude-next.sh exists;
 //   agents folder: ACP_AGENTS_DIR (default ../shared/agents), copied to a writable cache (agents-cache.mjs).
 // Each agent's recipe (`run-<name>.sh`) runs with ACP_CLIENT = panel-client.mjs, which starts code-server
 // inside the recipe's namespace with the agent in `acpChat.agents` as the default, and runs the checks
@@ -13,10 +14,10 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { agentNames, askVariants, cache, recipeOf, root, shq, skipUnlessRunnable, syncCache } from './agents-cache.mjs';
+import { agentNames, cache, overlayScripts, panelVariants, recipeOf, root, shq, skipUnlessRunnable, syncCache } from './agents-cache.mjs';
 
 const explicit = process.argv.slice(2).length > 0 || (process.env.ACP_AGENTS ?? '').trim() !== '';
-const names = [...agentNames(process.argv.slice(2)), ...(explicit ? [] : askVariants())];
+const names = [...agentNames(process.argv.slice(2)), ...(explicit ? [] : panelVariants())];
 const AGENT_TIMEOUT_MS = Number(process.env.REAL_PANEL_AGENT_TIMEOUT_MS ?? 600_000);
 const client = path.join(root, 'test/agents/panel-client.mjs');
 
@@ -33,6 +34,7 @@ for (const f of ['dist/extension.js', 'dist/cli.js']) {
   }
 }
 syncCache();
+overlayScripts();
 const logs = path.join(cache, 'logs');
 mkdirSync(logs, { recursive: true });
 

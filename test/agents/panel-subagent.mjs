@@ -1,0 +1,97 @@
+// The subagent turns of the real-panel stage (panel-client.mjs, for the names whose recipe has `subagent`):
+// Claude Code delegates to a subagent (its Agent tool). The panel advertises `clientCapabilities.subagents`,
+// so the child is a session of its own (`subagent_update`, `session_message`): the parent's transcript shows
+// one delegation card for it, with its result, and none of the child's work flat beside it; a permission the
+// child asks reaches the panel and is answered there; the capture reduces to the same tree; a window reload
+// brings the card back. The background form (`subagent: 'background'`): the agent answers, the prompt's
+// turn ends, and the agent's own turn after it (the subagent's report) is shown and ends.
+import { chatFrame, runCommand } from '../e2e/host.mjs';
+import { lastText } from './agents-cache.mjs';
+import { findCaptures, plainMarkdown, reduceCapture, squash } from './panel-expect.mjs';
+import { panelStatus, renderedEntries } from './panel-dom.mjs';
+import { until } from '../e2e/until.mjs';
+
+const PROMPT = 'Use a subagent to read notes.txt and tell me what it reports.';
+const TITLE = 'Read notes.txt';
+
+/** Runs the subagent turn and its checks; `form` is 'foreground' or 'background'. */
+export async function subagentTurn({ page, cs, cli, mock, form, check, screenshot, runTurn }) {
+  let frame;
+  const cards = () => frame.locator('[data-kind="subagent"]');
+  const final = plainMarkdown(lastText(mock).replace('${TOOL_RESULT}', 'Report: notes.txt has one line, “hello”. ✅'));
+  const turnOk = await check(`subagent turn (${form}): prompt sent, the child's permission answered in the panel, the turn ends with no error banner`, async () => {
+    await runCommand(page, 'ACP: Open Chat');
+    frame = await chatFrame(page, 60_000);
+    const answers = await runTurn(page, frame, PROMPT);
+    await screenshot(page, 'turn');
+    // The child's shell command (test/agents/scripts/claude-subagent.json) asks; the parent's Agent call does not.
+    if (form === 'foreground' && answers.length === 0) throw new Error("no permission request from the subagent reached the panel");
+    return `permissions answered: ${answers.join(', ') || 'none asked'}`;
+  });
+  if (!turnOk) return;
+
+  await check("the agent's final answer is shown (after the prompt's turn, for a background subagent), and the chat goes idle", async () => {
+    let said = '';
+    let s = await panelStatus(frame);
+    const answered = async () => {
+      s = await panelStatus(frame);
+      said = squash((await renderedEntries(frame)).filter((e) => e.kind === 'agent_message').map((e) => e.text).join(''));
+      return Boolean(s.banner) || (said.includes(final) && /turn-idle/.test(s.turn));
+    };
+    await until(() => `no final answer "${final.slice(0, 60)}" with the chat idle (${s.turnText}): "${said.slice(-160)}"`, answered, 120_000, 200);
+    if (s.banner) throw new Error(`error banner: ${s.banner}`);
+    if (/late|unknown session/i.test(s.notices)) throw new Error(`the agent's own turn was reported: ${s.notices}`);
+    await screenshot(page, 'final');
+    return final.slice(0, 60);
+  });
+
+  await check('one delegation card, titled by the agent, finished, with its result; the child\'s tool calls are not flat in the parent', async () => {
+    await until(() => 'no finished subagent card', async () => (await cards().count()) === 1 && /done|finished|idle/i.test(await cards().first().innerText()), 30_000, 200);
+    const card = cards().first();
+    await card.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+    await screenshot(page, 'card');
+    const text = squash(await card.innerText());
+    const bad = [];
+    if (!text.includes(squash(TITLE))) bad.push(`title missing: "${text.slice(0, 120)}"`);
+    // The foreground reply is the report; a background one is the "launched" notice (its report comes as the agent's own turn).
+    if (form === 'foreground' && !text.includes(squash('Report: notes.txt has one line'))) bad.push('the card does not show the report');
+    const flat = await frame.locator('[data-kind="tool_call"]').evaluateAll((els) => els.filter((el) => !el.closest('[data-kind="subagent"]')).map((el) => el.querySelector('.tool-title')?.textContent ?? ''));
+    if (flat.some((t) => t.includes(TITLE))) bad.push(`the child's tool call is shown flat in the parent: ${flat.join(' | ')}`);
+    const rows = await frame.locator('[data-kind="session_message"]').evaluateAll((els) => els.filter((el) => el.offsetParent !== null).length);
+    if (rows > 0) bad.push(`${rows} session messages shown as rows of their own besides the card`);
+    if (bad.length) throw new Error(bad.join('; '));
+    return `"${text.slice(0, 80)}"`;
+  });
+
+  await check('the capture reduces to the same tree: the child a session of its own under the parent, no error diagnostics', async () => {
+    const capture = findCaptures(cs.dirs.user)[0];
+    if (!capture) throw new Error(`no capture file under ${cs.dirs.user}`);
+    const reduced = reduceCapture(cli, capture);
+    const errors = (reduced.diagnostics ?? []).filter((d) => d.severity === 'error');
+    if (errors.length) throw new Error(`${errors.length} error diagnostics, first: ${errors[0].message}`);
+    const children = reduced.sessions.filter((s) => s.parentSessionId);
+    if (children.length !== 1) throw new Error(`${children.length} child sessions in the capture`);
+    const parent = reduced.sessions.find((s) => s.sessionId === children[0].parentSessionId);
+    const card = parent?.entries.filter((e) => e.kind === 'subagent') ?? [];
+    if (card.length !== 1 || card[0].childSessionId !== children[0].sessionId) throw new Error(`the parent's subagent entries: ${JSON.stringify(card)}`);
+    if (!children[0].entries.some((e) => e.kind === 'tool_call')) throw new Error("the child's tool calls are not in its session");
+    return `child ${children[0].sessionId}: ${children[0].entries.length} entries`;
+  });
+
+  await check('after a window reload the card is back, with the same key', async () => {
+    const key = await cards().first().getAttribute('data-key');
+    await page.reload();
+    await page.locator('.monaco-workbench').waitFor();
+    frame = await chatFrame(page, 60_000);
+    let s = await panelStatus(frame);
+    const restored = async () => {
+      s = await panelStatus(frame);
+      return Boolean(s.banner) || (/turn-idle/.test(s.turn) && (await cards().count()) > 0);
+    };
+    await until(() => `no subagent card after the reload (${s.turnText}, ${s.entries} entries)`, restored, 120_000, 200);
+    if (s.banner) throw new Error(`error banner after the reload: ${s.banner}`);
+    const after = await cards().first().getAttribute('data-key');
+    if ((await cards().count()) !== 1 || after !== key) throw new Error(`card key ${after} (${await cards().count()} cards), was ${key}`);
+    return `key ${key?.slice(0, 8)}`;
+  });
+}
