@@ -193,3 +193,21 @@ test('a session/load replay that announces the child again adds no second card o
   store.ingest('agent->client', ok(90, {}));
   assert.deepEqual(store.sessions().map((s) => s.entries.length), before);
 });
+
+test("codex-next-subagent: Codex's child (a compound id, no title, no session messages) and its permission request", () => {
+  const store = reduce(fixture('codex-next-subagent.jsonl'));
+  assert.deepEqual(store.diagnostics().filter((d) => d.severity === 'error'), []);
+  const [parent, child, ...more] = store.sessions();
+  assert.ok(parent && child);
+  assert.equal(more.length, 0);
+  assert.equal(child.sessionId.startsWith(`${parent.sessionId}:subagent:`), true);
+  assert.equal(child.parentSessionId, parent.sessionId);
+  const [card] = cards(parent.entries);
+  assert.equal(card?.title, null);
+  assert.match(card?.description ?? '', /subagent task/);
+  // The end of the work withdraws cancel (`capabilities.cancel: null`).
+  assert.deepEqual([card?.state, card?.stopReason, card?.canCancel], ['idle', 'end_turn', false]);
+  // The child's permission requests land on the child's tool calls, none on the parent.
+  assert.ok(child.entries.filter((e) => e.kind === 'tool_call').length >= 3);
+  assert.equal(sessionMessages(parent.entries).length + sessionMessages(child.entries).length, 0);
+});
