@@ -55,7 +55,11 @@ export function chunkShape(msg: unknown): ChunkShape | undefined {
   const text = content.text;
   if (typeof text !== 'string' || keyCount(content) !== 2) return undefined;
   const id = update.messageId;
-  const n = keyCount(update);
+  // A chunk's `_meta` (null or an object: Claude puts one on every subagent chunk) is read and dropped by the
+  // zod path too, so it does not send the chunk there; anything else in `_meta` does.
+  const meta = update._meta;
+  if (meta !== undefined && meta !== null && !obj(meta)) return undefined;
+  const n = keyCount(update) - ('_meta' in update ? 1 : 0);
   if (id === undefined) return n === 2 ? { sessionId, chunkKind: kind, text, messageId: undefined } : undefined;
   if (n !== 3 || !('messageId' in update)) return undefined;
   return typeof id === 'string' || id === null ? { sessionId, chunkKind: kind, text, messageId: id } : undefined;

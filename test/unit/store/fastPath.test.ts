@@ -107,7 +107,19 @@ test('fast path declines shapes it cannot vouch for', () => {
   assert.equal(fastChunk({ ...base, id: 1 }, PROTOCOL_V1), undefined);
   assert.equal(fastChunk(mutate(base, { path: ['params', 'update'], field: 'messageId', value: null }), PROTOCOL_V2), undefined);
   assert.equal(fastChunk(mutate(base, { path: ['params', 'update', 'content'], field: 'annotations', value: {} }), PROTOCOL_V1), undefined);
-  assert.equal(fastChunk(mutate(base, { path: ['params', 'update'], field: '_meta', value: {} }), PROTOCOL_V1), undefined);
+  // A `_meta` zod would warn about (not an object, not null) goes to zod; an object or null is dropped there too.
+  assert.equal(fastChunk(mutate(base, { path: ['params', 'update'], field: '_meta', value: 'x' }), PROTOCOL_V1), undefined);
+  assert.equal(fastChunk(mutate(base, { path: ['params', 'update'], field: '_meta', value: [] }), PROTOCOL_V1), undefined);
+});
+
+test("a chunk's _meta object or null keeps it on the fast path, with zod's result (Claude's subagent chunks all carry one)", () => {
+  const base = build({ kind: 'agent_message_chunk', sessionId: 's', text: 'x', messageId: 'm' });
+  for (const value of [{}, null, { claudeCode: { parentToolUseId: 'toolu_1' } }]) {
+    const msg = mutate(base, { path: ['params', 'update'], field: '_meta', value });
+    assert.deepEqual(fastChunk(msg, PROTOCOL_V1), { sessionId: 's', chunkKind: 'agent_message_chunk', text: 'x', messageId: 'm' });
+    const slow = parseRpc(msg);
+    assert.ok(slow.ok && slow.msg.type === 'notification');
+  }
 });
 
 test('checkMessage (the transport\'s one check) gives parseRpc\'s verdict and message, and marks exactly the fast-path chunks', () => {
