@@ -18,7 +18,9 @@
 //                                          posts its chunks, which collapsed children do not)
 //   subagents.metaChunkOverPlainChunk      the baseline / the same chunks without `_meta`, for scale: a
 //                                          chunk with `_meta` misses the store's fast path (zod instead)
-//   subagents.*RetainedBytesPerChunk       heap a chat holds after the turn, per chunk
+//   subagents.*RetainedBytesPerChunk       heap a chat holds after the turn, per chunk (a child's entry
+//                                          keeps a run of stats.lines per chunk: its chunks' sequence
+//                                          numbers interleave with the other children's, so no run extends)
 // The issue's goal has the parent and two children expanded; the panel cannot show a child's transcript
 // yet (a child is only its delegation card in the parent, webview/entries/subagentView.ts), so what is
 // measured is the parent shown and all eight children collapsed.
