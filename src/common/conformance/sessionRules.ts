@@ -67,6 +67,8 @@ interface Track {
 export class SessionRules {
   private readonly tracks = new Map<string, Track>();
   private readonly subagents: SubagentTraffic;
+  /** Session/load and resume replays in progress, over all sessions. */
+  private replays = 0;
 
   constructor(private readonly report: Report) {
     this.subagents = new SubagentTraffic(report, {
@@ -90,24 +92,28 @@ export class SessionRules {
    * lines about it were early, not unknown. The subagents it announced become known with it.
    */
   learn(sid: string, line: number): void {
-    const t = this.track(sid);
-    if (t.known) return;
-    t.known = true;
-    const announced = this.subagents.announcedAt(sid);
-    for (const e of t.early.splice(0)) {
-      if (announced === undefined || e.line > announced) {
-        this.report('session-update-early', e.line, `${e.what} for session ${quote(sid, 40)} before the client received that id (line ${line}): send the session/new response first; clients that route by id drop early updates`, 'warning', sid);
-      } else if (!e.replay) {
-        this.report('subagent-before-announce', e.line, `${e.what} for subagent session ${quote(sid, 40)} before the subagent_update that announces it (line ${announced}): announce the child on its parent first; clients drop traffic for sessions they do not know`, 'error', sid);
+    // A loop, not recursion: a chain of announcements can be as long as the agent makes it.
+    const todo = [sid];
+    for (let s = todo.pop(); s !== undefined; s = todo.pop()) {
+      const t = this.track(s);
+      if (t.known) continue;
+      t.known = true;
+      const announced = this.subagents.announcedAt(s);
+      for (const e of t.early.splice(0)) {
+        if (announced === undefined || e.line > announced) {
+          this.report('session-update-early', e.line, `${e.what} for session ${quote(s, 40)} before the client received that id (line ${line}): send the session/new response first; clients that route by id drop early updates`, 'warning', s);
+        } else if (!e.replay) {
+          this.report('subagent-before-announce', e.line, `${e.what} for subagent session ${quote(s, 40)} before the subagent_update that announces it (line ${announced}): announce the child on its parent first; clients drop traffic for sessions they do not know`, 'error', s);
+        }
       }
+      for (const child of this.subagents.childrenOf(s)) todo.push(child);
     }
-    for (const child of this.subagents.childrenOf(sid)) this.learn(child, line);
   }
 
   /** An agent message about `sid`; buffered while the id is not known yet. */
   touch(sid: string, line: number, what: string): void {
     const t = this.track(sid);
-    if (!t.known) t.early.push({ line, what, replay: [...this.tracks.values()].some((x) => x.replaying > 0) });
+    if (!t.known) t.early.push({ line, what, replay: this.replays > 0 });
     this.subagents.afterClose(sid, line, what);
   }
 
@@ -118,12 +124,15 @@ export class SessionRules {
 
   replayStarted(sid: string): void {
     this.track(sid).replaying++;
+    this.replays++;
     this.subagents.reopened(sid);
   }
 
   replayEnded(sid: string): void {
     const t = this.track(sid);
-    t.replaying = Math.max(0, t.replaying - 1);
+    if (t.replaying === 0) return;
+    t.replaying--;
+    this.replays--;
   }
 
   promptSent(sid: string): void {

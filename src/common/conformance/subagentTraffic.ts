@@ -9,6 +9,12 @@ import type { RuleId, Severity } from './rules';
 import { quote } from './util';
 import type { Json } from './util';
 
+/**
+ * How far up a walk from a session goes. Real nesting is a few levels; a hostile chain of announcements
+ * must not make every update cost its length (a child announced deeper than this is not learned).
+ */
+const MAX_DEPTH = 64;
+
 type Report = (rule: RuleId, line: number, message: string, severity?: Severity, sessionId?: string) => void;
 
 /** What the session tracks answer for the subagent rules. */
@@ -29,6 +35,8 @@ interface Route {
 export class SubagentTraffic {
   /** child -> the session whose subagent_update first named it, and that line (ownership never changes). */
   private readonly parents = new Map<string, { parent: string; line: number }>();
+  /** The same links the other way (a session's children are learned with it: a lookup, not a scan). */
+  private readonly children = new Map<string, string[]>();
   /** Sessions some session_message named as its recipient. */
   private readonly prompted = new Set<string>();
   /** Each session message's participants so far, by session and message id (upserts patch them). */
@@ -44,10 +52,15 @@ export class SubagentTraffic {
   /** `subagent_update` on `sid`: the first one for an unknown child announces it. */
   announce(sid: string, u: Json, line: number): void {
     const child = u['sessionId'];
-    if (typeof child !== 'string' || child === '' || this.parents.has(child) || this.ancestors(sid).has(child)) return;
+    if (typeof child !== 'string' || child === '' || this.parents.has(child)) return;
+    const above = this.ancestors(sid);
+    if (above === null || above.has(child)) return;
     // A session the client opened itself is not a child (the store refuses that announcement too).
     if (this.tracks.isKnown(child)) return;
     this.parents.set(child, { parent: sid, line });
+    const siblings = this.children.get(sid);
+    if (siblings) siblings.push(child);
+    else this.children.set(sid, [child]);
     if (this.tracks.isKnown(sid)) this.tracks.learn(child, line);
   }
 
@@ -57,8 +70,8 @@ export class SubagentTraffic {
   }
 
   /** The children `sid` announced (the client learns them when it learns `sid`). */
-  childrenOf(sid: string): string[] {
-    return [...this.parents].filter(([, p]) => p.parent === sid).map(([child]) => child);
+  childrenOf(sid: string): readonly string[] {
+    return this.children.get(sid) ?? [];
   }
 
   /** A `session_message` upsert on `sid`: the sessions it names, and a reply from a child nobody messaged. */
@@ -100,7 +113,8 @@ export class SubagentTraffic {
 
   /** Reports `what` on `sid` when `sid` or one of its parents was closed earlier. */
   afterClose(sid: string, line: number, what: string): void {
-    for (const s of [sid, ...this.ancestors(sid)]) {
+    if (this.closed.size === 0) return;
+    for (const s of [sid, ...(this.ancestors(sid) ?? [])]) {
       const at = this.closed.get(s);
       if (at === undefined) continue;
       const whose = s === sid ? `session ${quote(sid, 40)}` : `subagent ${quote(sid, 40)} of session ${quote(s, 40)}`;
@@ -109,10 +123,13 @@ export class SubagentTraffic {
     }
   }
 
-  /** The sessions above `sid` (a hostile announcement cycle ends the walk). */
-  private ancestors(sid: string): Set<string> {
+  /** The sessions above `sid`, or null when there are more than MAX_DEPTH (a cycle ends the walk too). */
+  private ancestors(sid: string): Set<string> | null {
     const seen = new Set<string>();
-    for (let p = this.parents.get(sid)?.parent; p !== undefined && !seen.has(p) && p !== sid; p = this.parents.get(p)?.parent) seen.add(p);
+    for (let p = this.parents.get(sid)?.parent; p !== undefined && !seen.has(p) && p !== sid; p = this.parents.get(p)?.parent) {
+      if (seen.size === MAX_DEPTH) return null;
+      seen.add(p);
+    }
     return seen;
   }
 }

@@ -23,6 +23,10 @@ const zPlanUpdate = z.looseObject({ plan: z.looseObject({ type: z.literal('items
 
 /** Updates that come before the run knows its session id (before the session/new answer), kept until it does. */
 const EARLY_LIMIT = 256;
+/** Sessions named in a warning; an agent inventing ids by the thousand gets one more line, not thousands. */
+const WARN_LIMIT = 8;
+/** Deeper subagents are indented as deep as this: the text stays readable whatever nesting an agent claims. */
+const INDENT_LIMIT = 12;
 
 /**
  * A streamed block: its kind, what it continues (a session for text and thoughts, a message view for
@@ -65,9 +69,13 @@ export class TranscriptPrinter {
     const sid = n.sessionId;
     const depth = this.tree.depth(sid);
     if (depth === undefined) {
-      if (!this.warned.has(sid)) {
+      if (!this.warned.has(sid) && this.warned.size <= WARN_LIMIT) {
         this.warned.add(sid);
-        this.warn(`run: not printing updates for session ${JSON.stringify(sid.slice(0, 80))}: this run did not open it and no subagent_update announced it\n`);
+        this.warn(
+          this.warned.size > WARN_LIMIT
+            ? 'run: not printing updates for further sessions this run did not open either\n'
+            : `run: not printing updates for session ${JSON.stringify(sid.slice(0, 80))}: this run did not open it and no subagent_update announced it\n`,
+        );
       }
       return;
     }
@@ -174,7 +182,7 @@ export class TranscriptPrinter {
 
   /** Writes `s`, indenting every line it starts (a child's text may hold line breaks of its own). */
   private put(s: string, depth: number): void {
-    const indent = '  '.repeat(depth);
+    const indent = '  '.repeat(Math.min(depth, INDENT_LIMIT));
     s.split('\n').forEach((part, i) => {
       if (i > 0) {
         this.write('\n');

@@ -145,6 +145,18 @@ describe('cli run printer: subagents', () => {
     assert.match(warnings[1]!, /"spawn"/);
   });
 
+  it('hostile: invented session ids by the thousand give a few warning lines; nesting by the hundred a bounded indent', () => {
+    const { p, printed } = printer();
+    for (let i = 0; i < 1000; i++) p.update(text(`x${i}`, 'PWNED'));
+    for (let i = 0; i < 100; i++) p.update(announce(i === 0 ? 'root' : `c${i - 1}`, `c${i}`));
+    p.update(text('c99', 'deep'));
+    const { out, warnings } = printed();
+    assert.equal(warnings.length, 9);
+    assert.match(warnings[8]!, /further sessions/);
+    assert.doesNotMatch(out, /PWNED/);
+    assert.match(out, new RegExp(`\\n {24}deep$`));
+  });
+
   it('updates before the run knows its session are held until it does, then printed only for it', () => {
     let out = '';
     const warnings: string[] = [];

@@ -216,6 +216,12 @@ describe('conformance rules', () => {
     assert.deepEqual(fired([...open(sub), ...other, announce('z', 's'), endTurn(), ...close(), up({ sessionUpdate: 'usage_update', used: 1, size: 2 }, 'z')], 'update-after-close'), []);
   });
 
+  it('subagents: a chain of announcements is learned only 64 levels deep (each walk up stays short)', () => {
+    const chain = Array.from({ length: 70 }, (_, i) => announce(`c${i}`, i === 0 ? 's' : `c${i - 1}`));
+    const unknown = fired([...open(sub), ...chain, childText('c63'), childText('c65')], 'session-unknown');
+    assert.deepEqual([...new Set(unknown.map((f) => f.sessionId))].filter((id) => id === 'c63' || id === 'c65'), ['c65']);
+  });
+
   it('subagents: a session_message is a message kind of its own for message ids', () => {
     both('message-id-kind-conflict', [...open(sub), announce(), toChild('m'), up({ sessionUpdate: 'agent_message_chunk', messageId: 'm', content: text('b') })], [...open(sub), announce(), toChild('m'), up({ sessionUpdate: 'session_message_chunk', messageId: 'm', content: text('b') })], 8, 'error');
     // Its required id does not make the agent's id-less chunks look inconsistent.
