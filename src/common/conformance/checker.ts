@@ -315,6 +315,9 @@ export class ConformanceChecker {
       case AgentMethods.sessionPrompt:
         this.promptAnswered(req, r, line);
         break;
+      case AgentMethods.sessionClose:
+        this.sessions.closed(str(req.params['sessionId']), line);
+        break;
     }
     if (req.method === AgentMethods.sessionLoad || req.method === AgentMethods.sessionResume) this.sessions.replayEnded(str(req.params['sessionId']));
     this.checkAdvertised(req.method, line);

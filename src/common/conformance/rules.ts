@@ -48,7 +48,7 @@ export const RULES = {
   },
   'message-id-kind-conflict': {
     severity: 'error',
-    title: 'one messageId used for different message kinds',
+    title: 'one messageId used for different message kinds (a session_message counts as a kind of its own)',
     source: 'RFD message-id: ids are unique per message within a session',
   },
   'tool-call-unknown': {
@@ -73,8 +73,23 @@ export const RULES = {
   },
   'session-unknown': {
     severity: 'error',
-    title: 'an update or request for a session id the client never received',
-    source: 'session/update and client methods carry a sessionId the client created or loaded',
+    title: 'an update or request for a session id the client never received (nor saw announced as a subagent)',
+    source: 'session/update and client methods carry a sessionId the client created or loaded, or a child a subagent_update announced',
+  },
+  'subagent-before-announce': {
+    severity: 'error',
+    title: "a subagent session's update or request, or a session_message naming it, before the subagent_update that announces it",
+    source: 'schema SubagentUpdate (unstable): the first update for a child MUST be sent before any live child traffic or message naming it',
+  },
+  'subagent-reply-unprompted': {
+    severity: 'warning',
+    title: 'a session_message from a subagent when no earlier session_message addressed that subagent',
+    source: 'schema SessionMessage (unstable): a parent messages its child, the child answers; a reply with no prompt cannot be placed',
+  },
+  'update-after-close': {
+    severity: 'warning',
+    title: 'an update or request for a session, or a subagent of it, after the agent answered its session/close',
+    source: 'session/close: the agent cancels the session\'s work and frees it; the session owns its subagents (schema SubagentUpdate)',
   },
   'capability-unadvertised': {
     severity: 'error',

@@ -1,7 +1,8 @@
 /**
  * The per-session half of the conformance checker: `session/update` validity, message ids, the
- * tool-call lifecycle, the turn window and sessions the client never learned. `ConformanceChecker`
- * tells it what the client did (prompt, cancel, load) and hands it every update in wire order.
+ * tool-call lifecycle, the turn window and sessions the client never learned (a subagent is learned
+ * through its parent's announcement: `subagentTraffic.ts`). `ConformanceChecker` tells it what the
+ * client did (prompt, cancel, load, close) and hands it every update in wire order.
  */
 import { PROTOCOL_V1, PROTOCOL_V2 } from '../protocol/methods';
 import type { ProtocolVersion } from '../protocol/methods';
@@ -9,6 +10,7 @@ import { STOP_REASONS } from '../protocol/requests';
 import { parseSessionUpdate } from '../protocol/updates';
 import { isUpdateKind } from './catalogue';
 import type { RuleId, Severity } from './rules';
+import { SubagentTraffic } from './subagentTraffic';
 import { isObj, quote, show } from './util';
 import type { Json } from './util';
 
@@ -21,7 +23,12 @@ const MESSAGE_KINDS: Readonly<Record<string, string>> = {
   user_message: 'user_message',
   agent_message: 'agent_message',
   agent_thought: 'agent_thought',
+  // Required by the schema (a missing one is a schema error), so they say nothing about an agent's other ids.
+  session_message: 'session_message',
+  session_message_chunk: 'session_message',
 };
+/** Updates only a client that advertised `subagents` may receive (v1 unstable). */
+const SUBAGENT_KINDS = new Set(['subagent_update', 'session_message', 'session_message_chunk']);
 
 /** Updates that belong to a turn; the rest (commands, modes, usage, info, notices…) may come any time. */
 const TURN_CONTENT = new Set([
@@ -44,8 +51,8 @@ const V2_STOP_REASONS = new Set<string>([...STOP_REASONS, 'error']);
 
 interface Track {
   known: boolean;
-  /** Lines about this session seen before the client learned its id. */
-  readonly early: { line: number; what: string }[];
+  /** Lines about this session seen before the client learned its id (`replay`: while some session replayed). */
+  readonly early: { line: number; what: string; replay: boolean }[];
   promptOpen: boolean;
   /** v1: a prompt was answered and no new one sent; v2: the last state_update was idle. */
   turnEnded: boolean;
@@ -59,8 +66,17 @@ interface Track {
 
 export class SessionRules {
   private readonly tracks = new Map<string, Track>();
+  private readonly subagents: SubagentTraffic;
+  /** Session/load and resume replays in progress, over all sessions. */
+  private replays = 0;
 
-  constructor(private readonly report: Report) {}
+  constructor(private readonly report: Report) {
+    this.subagents = new SubagentTraffic(report, {
+      isKnown: (sid) => this.tracks.get(sid)?.known === true,
+      learn: (sid, line) => this.learn(sid, line),
+      touch: (sid, line, what) => this.touch(sid, line, what),
+    });
+  }
 
   private track(sid: string): Track {
     let t = this.tracks.get(sid);
@@ -71,29 +87,52 @@ export class SessionRules {
     return t;
   }
 
-  /** The client received (or named) this session id: earlier lines about it were early, not unknown. */
+  /**
+   * The client received (or named) this session id, or a known session announced it as a subagent: earlier
+   * lines about it were early, not unknown. The subagents it announced become known with it.
+   */
   learn(sid: string, line: number): void {
-    const t = this.track(sid);
-    if (t.known) return;
-    t.known = true;
-    for (const e of t.early.splice(0)) {
-      this.report('session-update-early', e.line, `${e.what} for session ${quote(sid, 40)} before the client received that id (line ${line}): send the session/new response first; clients that route by id drop early updates`, 'warning', sid);
+    // A loop, not recursion: a chain of announcements can be as long as the agent makes it.
+    const todo = [sid];
+    for (let s = todo.pop(); s !== undefined; s = todo.pop()) {
+      const t = this.track(s);
+      if (t.known) continue;
+      t.known = true;
+      const announced = this.subagents.announcedAt(s);
+      for (const e of t.early.splice(0)) {
+        if (announced === undefined || e.line > announced) {
+          this.report('session-update-early', e.line, `${e.what} for session ${quote(s, 40)} before the client received that id (line ${line}): send the session/new response first; clients that route by id drop early updates`, 'warning', s);
+        } else if (!e.replay) {
+          this.report('subagent-before-announce', e.line, `${e.what} for subagent session ${quote(s, 40)} before the subagent_update that announces it (line ${announced}): announce the child on its parent first; clients drop traffic for sessions they do not know`, 'error', s);
+        }
+      }
+      for (const child of this.subagents.childrenOf(s)) todo.push(child);
     }
   }
 
   /** An agent message about `sid`; buffered while the id is not known yet. */
   touch(sid: string, line: number, what: string): void {
     const t = this.track(sid);
-    if (!t.known) t.early.push({ line, what });
+    if (!t.known) t.early.push({ line, what, replay: this.replays > 0 });
+    this.subagents.afterClose(sid, line, what);
+  }
+
+  /** The agent answered the client's session/close of `sid` (without an error). */
+  closed(sid: string, line: number): void {
+    this.subagents.closedAnswered(sid, line);
   }
 
   replayStarted(sid: string): void {
     this.track(sid).replaying++;
+    this.replays++;
+    this.subagents.reopened(sid);
   }
 
   replayEnded(sid: string): void {
     const t = this.track(sid);
-    t.replaying = Math.max(0, t.replaying - 1);
+    if (t.replaying === 0) return;
+    t.replaying--;
+    this.replays--;
   }
 
   promptSent(sid: string): void {
@@ -145,7 +184,7 @@ export class SessionRules {
       return;
     }
     const t = this.track(sid);
-    if (!t.known) t.early.push({ line, what: `session/update ${kind}` });
+    this.touch(sid, line, `session/update ${kind}`);
     if (!isUpdateKind(kind, version)) {
       this.report('update-kind-unknown', line, `sessionUpdate ${quote(kind, 40)} is not a v${version} update: send only the schema's variants${version === PROTOCOL_V2 ? ' (or a "_vendor" one)' : ''}`, 'warning', sid);
       return;
@@ -161,6 +200,8 @@ export class SessionRules {
     this.turn(t, kind, line, version, sid);
     this.toolCall(t, kind, u, line, version, sid);
     if (kind === 'state_update' && version === PROTOCOL_V2) this.state(t, u, line, sid);
+    if (kind === 'subagent_update') this.subagents.announce(sid, u, line);
+    else if (kind === 'session_message') this.subagents.message(sid, u, line);
   }
 
   /** Message-id rules; false when the update is not worth checking further. */
@@ -168,6 +209,10 @@ export class SessionRules {
     const role = MESSAGE_KINDS[kind];
     if (!role) return true;
     const id = u['messageId'];
+    if (role === 'session_message') {
+      if (typeof id === 'string') this.sameKind(t, id, role, line, sid);
+      return true;
+    }
     if (typeof id !== 'string') {
       if (version === PROTOCOL_V2) {
         this.report('message-id-missing', line, `${kind} without a messageId: v2 requires a non-null messageId on every message chunk and upsert`, 'error', sid);
@@ -181,12 +226,17 @@ export class SessionRules {
       t.idsSeen = true;
       for (const l of t.idless.splice(0)) this.idless(l, 'a message chunk', sid);
     }
+    this.sameKind(t, id, role, line, sid);
+    return true;
+  }
+
+  /** One id, one message kind, within a session. */
+  private sameKind(t: Track, id: string, role: string, line: number, sid: string): void {
     const prev = t.messageKinds.get(id);
     if (!prev) t.messageKinds.set(id, { kind: role, line });
     else if (prev.kind !== role) {
       this.report('message-id-kind-conflict', line, `messageId ${quote(id, 40)} is used for ${role} here and for ${prev.kind} on line ${prev.line}: give every message its own id (ACP Chat keeps the two apart, but a client that keys messages by id alone merges or drops them)`, 'error', sid);
     }
-    return true;
   }
 
   private idless(line: number, kind: string, sid: string): void {
@@ -194,12 +244,13 @@ export class SessionRules {
   }
 
   private capability(kind: string, u: Json, line: number, version: ProtocolVersion, caps: Json, sid: string): void {
-    if (version !== PROTOCOL_V1) return; // v2 needs no capability for notices or compaction
+    if (version !== PROTOCOL_V1) return; // v2 needs no capability for notices, compaction or subagents
     const session = isObj(caps['session']) ? caps['session'] : {};
     let needed: string | null = null;
     if (kind === 'notice' && !isObj(session['notices'])) needed = 'session.notices';
     else if ((kind === 'compaction_update' || kind === 'compaction_summary_chunk') && !isObj(session['compaction'])) needed = 'session.compaction';
     else if ((kind === 'plan_update' || kind === 'plan_removed') && !isObj(caps['plan'])) needed = 'plan';
+    else if (SUBAGENT_KINDS.has(kind) && !isObj(caps['subagents'])) needed = 'subagents';
     else if (kind === 'config_option_update' && Array.isArray(u['configOptions']) && u['configOptions'].some((o) => isObj(o) && o['type'] === 'boolean')) {
       const co = session['configOptions'];
       if (!isObj(co) || !isObj(co['boolean'])) needed = 'session.configOptions.boolean';

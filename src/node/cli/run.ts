@@ -168,7 +168,7 @@ export async function run(o: RunOptions, rawOut: (s: string) => void, rawErr: (s
     err(`run: ${errorText(e)}\n`);
     return 2;
   }
-  const printer = new TranscriptPrinter(out);
+  const printer = new TranscriptPrinter(out, err);
   const [command, ...agentArgs] = o.agent as [string, ...string[]];
   capture?.write('note', { text: 'spawn', cmd: o.agent, cwd: o.cwd });
   const agent = new AgentProcess({
@@ -197,7 +197,7 @@ export async function run(o: RunOptions, rawOut: (s: string) => void, rawErr: (s
     handlers: {
       requestPermission: policyPermission(o.approve, (p, chosen) => {
         const title = p.toolCall.title ?? p.toolCall.toolCallId;
-        printer.line(`[permission] ${title} -> ${chosen ? `${chosen.name} (${chosen.kind})` : 'cancelled (no matching option)'}`);
+        printer.line(`[permission] ${title} -> ${chosen ? `${chosen.name} (${chosen.kind})` : 'cancelled (no matching option)'}`, p.sessionId);
       }),
       readTextFile: (p) => nodeReadTextFile(p, files),
       writeTextFile: (p) => nodeWriteTextFile(p, files),
@@ -245,6 +245,7 @@ export async function run(o: RunOptions, rawOut: (s: string) => void, rawErr: (s
       },
     );
     printer.line(`[session] ${session.sessionId}`);
+    printer.attach(session.sessionId);
     interrupt?.addEventListener('abort', () => client.cancel(session.sessionId), { once: true });
     if (o.mode) {
       await client.setMode(session.sessionId, o.mode);

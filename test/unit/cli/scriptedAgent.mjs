@@ -3,6 +3,7 @@
 //   { "request": METHOD, "params": {...} }  sends an agent->client request; the answer (result or error)
 //                                           is reported back as an agent_message_chunk "RESULT <json>\n"
 //   { "update": {...} }                      sends a session/update with this update
+//   { "update": {...}, "session": ID }       ...on another session id (a subagent, or one nobody opened)
 // then the turn ends with end_turn. `$SESSION` in params is replaced by the session id.
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -13,7 +14,7 @@ let nextId = 1000;
 const pending = new Map();
 
 const send = (msg) => process.stdout.write(JSON.stringify({ jsonrpc: '2.0', ...msg }) + '\n');
-const update = (u) => send({ method: 'session/update', params: { sessionId, update: u } });
+const update = (u, on = sessionId) => send({ method: 'session/update', params: { sessionId: on, update: u } });
 const request = (method, params) =>
   new Promise((resolve) => {
     const id = nextId++;
@@ -24,7 +25,7 @@ const withSession = (v) => JSON.parse(JSON.stringify(v).replaceAll('$SESSION', s
 
 async function prompt(id) {
   for (const step of script) {
-    if (step.update) update(withSession(step.update));
+    if (step.update) update(withSession(step.update), step.session);
     if (step.request) {
       const answer = await request(step.request, withSession(step.params));
       const shown = answer.error ? { error: { code: answer.error.code, message: answer.error.message } } : { result: answer.result };

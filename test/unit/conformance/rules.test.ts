@@ -162,6 +162,78 @@ describe('conformance rules', () => {
     assert.equal(fired([...open(), A(req(4, 'fs/read_text_file', { sessionId: 'nope', path: '/a' }))], 'session-unknown').length, 1);
   });
 
+  // Subagents: 'c' is a child of 's' once s announces it; the client advertised `subagents`.
+  const sub = { clientCaps: { fs: { readTextFile: true, writeTextFile: true }, terminal: true, subagents: {} } };
+  const announce = (child = 'c', on = 's') => up({ sessionUpdate: 'subagent_update', sessionId: child, title: 'Read notes.txt', state: { state: 'running' } }, on);
+  const childText = (child = 'c') => up({ sessionUpdate: 'agent_message_chunk', messageId: 'cm', content: text('x') }, child);
+  const toChild = (id = 'p1') => up({ sessionUpdate: 'session_message', messageId: id, senderSessionId: 's', recipientSessionId: 'c', content: [text('go')] });
+  const fromChild = (id = 'p1:reply', route: Record<string, unknown> = { senderSessionId: 'c', recipientSessionId: 's' }) => up({ sessionUpdate: 'session_message', messageId: id, ...route, content: [text('done')] });
+  const close = (id = 3) => [C(req(id, 'session/close', { sessionId: 's' })), A(res(id, {}))];
+
+  rule('subagent-before-announce', () => {
+    both('subagent-before-announce', [...open(sub), childText(), announce()], [...open(sub), announce(), childText()], 6, 'error');
+    // A request from the child, and a session_message naming it, count as its traffic too.
+    assert.deepEqual(fired([...open(sub), A(req(7, 'session/request_permission', { sessionId: 'c', toolCall: { toolCallId: 't' }, options: [] })), announce()], 'subagent-before-announce').map((f) => f.line), [6]);
+    assert.deepEqual(fired([...open(sub), toChild(), announce()], 'subagent-before-announce').map((f) => f.line), [6]);
+    // Early, not unknown; and a child never announced stays unknown.
+    assert.deepEqual(fired([...open(sub), childText(), announce()], 'session-unknown'), []);
+    assert.equal(fired([...open(sub), childText()], 'session-unknown').length, 1);
+    // Only live traffic: a session/load replay may bring the child's history before its announcement.
+    const replay = [...open(sub), endTurn(), C(req(3, 'session/load', { sessionId: 's', cwd: '/w', mcpServers: [] })), childText(), announce(), A(res(3, {}))];
+    assert.deepEqual(fired(replay, 'subagent-before-announce'), []);
+  });
+
+  rule('subagent-reply-unprompted', () => {
+    both('subagent-reply-unprompted', [...open(sub), announce(), fromChild()], [...open(sub), announce(), toChild(), fromChild()], 7, 'warning');
+    // The sender may come in a later patch of the same message; the message is judged once.
+    const late = [...open(sub), announce(), fromChild('r', {}), fromChild('r'), fromChild('r')];
+    assert.deepEqual(fired(late, 'subagent-reply-unprompted').map((f) => f.line), [8]);
+    // A message from a session that is no subagent (the parent) is no reply.
+    assert.deepEqual(fired([...open(sub), announce(), toChild()], 'subagent-reply-unprompted'), []);
+  });
+
+  rule('update-after-close', () => {
+    const closed = [...open(sub), announce(), endTurn(), ...close()];
+    both('update-after-close', [...closed, childText()], [...open(sub), announce(), endTurn(), close()[0]!, childText(), close()[1]!], 10, 'warning');
+    // The closed session's own updates too; not after an error answer; a session/load reopens it.
+    assert.equal(fired([...closed, up({ sessionUpdate: 'usage_update', used: 1, size: 2 })], 'update-after-close').length, 1);
+    assert.deepEqual(fired([...open(sub), announce(), endTurn(), close()[0]!, A(err(3, { code: -32601, message: 'Method not found' })), childText()], 'update-after-close'), []);
+    const load = [C(req(4, 'session/load', { sessionId: 's', cwd: '/w', mcpServers: [] })), A(res(4, {}))];
+    assert.deepEqual(fired([...closed, ...load, up({ sessionUpdate: 'usage_update', used: 1, size: 2 })], 'update-after-close'), []);
+  });
+
+  it('subagents: an announced child (any depth) is a known session', () => {
+    const grandchild = [...open(sub), announce(), announce('g', 'c'), childText('g'), A(req(7, 'session/request_permission', { sessionId: 'g', toolCall: { toolCallId: 't' }, options: [] }))];
+    assert.deepEqual(fired(grandchild, 'session-unknown'), []);
+    assert.deepEqual(fired(grandchild, 'session-update-early'), []);
+    // Announced by a session the client never had: both stay unknown; a session of the client's own is no child.
+    assert.equal(fired([...open(sub), announce('c', 'x'), childText()], 'session-unknown').length, 2);
+    // Announced before the client had the parent's id: the child is learned with its parent (both early, not unknown).
+    const beforeNew = [...open(sub).slice(0, 3), announce(), childText(), open(sub)[3]!];
+    assert.deepEqual(fired(beforeNew, 'session-unknown'), []);
+    assert.deepEqual(fired(beforeNew, 'session-update-early').map((f) => f.line), [4, 5]);
+    const other = [C(req(5, 'session/new', { cwd: '/w', mcpServers: [] })), A(res(5, { sessionId: 'z' }))];
+    assert.deepEqual(fired([...open(sub), ...other, announce('z', 's'), endTurn(), ...close(), up({ sessionUpdate: 'usage_update', used: 1, size: 2 }, 'z')], 'update-after-close'), []);
+  });
+
+  it('subagents: a chain of announcements is learned only 64 levels deep (each walk up stays short)', () => {
+    const chain = Array.from({ length: 70 }, (_, i) => announce(`c${i}`, i === 0 ? 's' : `c${i - 1}`));
+    const unknown = fired([...open(sub), ...chain, childText('c63'), childText('c65')], 'session-unknown');
+    assert.deepEqual([...new Set(unknown.map((f) => f.sessionId))].filter((id) => id === 'c63' || id === 'c65'), ['c65']);
+  });
+
+  it('subagents: a session_message is a message kind of its own for message ids', () => {
+    both('message-id-kind-conflict', [...open(sub), announce(), toChild('m'), up({ sessionUpdate: 'agent_message_chunk', messageId: 'm', content: text('b') })], [...open(sub), announce(), toChild('m'), up({ sessionUpdate: 'session_message_chunk', messageId: 'm', content: text('b') })], 8, 'error');
+    // Its required id does not make the agent's id-less chunks look inconsistent.
+    assert.deepEqual(fired([...open(sub), announce(), toChild(), up({ sessionUpdate: 'agent_message_chunk', content: text('b') })], 'message-id-missing'), []);
+  });
+
+  it('subagents: subagent_update and session_message need clientCapabilities.subagents', () => {
+    both('capability-unadvertised', [...open(), announce()], [...open(sub), announce()], 6, 'error');
+    assert.equal(fired([...open(), up({ sessionUpdate: 'session_message_chunk', messageId: 'm', content: text('b') })], 'capability-unadvertised').length, 1);
+    assert.deepEqual(fired([...open({ version: 2 }), announce()], 'capability-unadvertised'), [], 'v2: subagents are baseline');
+  });
+
   rule('capability-unadvertised', () => {
     const noFs = { clientCaps: { terminal: false } };
     both('capability-unadvertised', [...open(noFs), A(req(4, 'fs/write_text_file', { sessionId: 's', path: '/a', content: '' }))], [...open(), A(req(4, 'fs/write_text_file', { sessionId: 's', path: '/a', content: '' }))], 6, 'error');

@@ -12,8 +12,17 @@ const EXPECTED: Record<string, Record<string, number>> = {
   // claude-agent-acp 0.101.0 gives a model response's thought and its text one id (the model's message id).
   'claude-next': { 'message-id-kind-conflict': 77 },
   'claude-next-ask': { 'message-id-kind-conflict': 46 },
+  'claude-next-compact': { 'message-id-kind-conflict': 68 },
+  // Subagents: every child is announced before its traffic and messaged before it answers, so the conflicts
+  // (all on the parent) are the only findings; the children's updates are neither early nor unknown.
+  'claude-next-subagent': { 'message-id-kind-conflict': 53 },
+  'claude-next-subagent-legacy': { 'message-id-kind-conflict': 53 },
+  // The background child's completion makes the adapter run a second turn on the parent after the
+  // session/prompt response, with no prompt pending: every update of it is late for a v1 client.
+  'claude-next-subagent-bg': { 'message-id-kind-conflict': 56, 'update-after-turn-end': 56 },
   codex: {},
   'codex-next': {},
+  'codex-next-compact': {},
   gemini: {},
   opencode: {},
   'sdk-example-agent': {},
