@@ -46,9 +46,10 @@ const countIntervals = (page) =>
     };
     window.__liveIntervals = () => live.size;
   });
-/** A page whose clock the test moves (Date, timers), starting at `time`, with its intervals counted. */
+/** A page whose clock only the test moves (Date, timers), standing at `time`, with its intervals counted. */
 const clocked = (time) => async (page) => {
   await page.clock.install({ time });
+  await page.clock.pauseAt(time);
   await countIntervals(page);
 };
 const liveIntervals = (page) => page.evaluate(() => window.__liveIntervals());
@@ -93,6 +94,35 @@ export function register(test) {
     assert.equal(await page.locator('.search-count').innerText(), '1 of 1');
     assert.equal(await liveIntervals(page), 0, 'no card runs: no timer');
     assertClean(await axeRun(page), 'subagent card');
+    assert.deepEqual(errors, []);
+  });
+
+  test('subagents: arriving live, in the recorded order: the card takes its task and then its result as they come', async ({ open }) => {
+    const [parent] = recorded('claude-next-subagent.jsonl');
+    const at = (kind) => parent.entries.findIndex((e) => e.kind === kind);
+    const card = parent.entries[at('subagent')];
+    const [prompt, reply] = parent.entries.filter((e) => e.kind === 'session_message');
+    const { page, send, flush, errors } = await open({ beforeLoad: clocked(T0 + 2000) });
+    const before = parent.entries.slice(0, at('subagent'));
+    await send(snapshot(before, panel({ sessionId: parent.sessionId, turn: 'busy' })));
+    await send(patch({ op: 'insert', index: before.length, entry: cardFrom(card, { state: 'running', stopReason: null }, T0) }));
+    await send(patch({ op: 'insert', index: before.length + 1, entry: prompt }));
+    await flush();
+    const el = page.locator(`[data-key="${card.key}"]`);
+    assert.equal(await el.locator('.subagent-state').innerText(), 'running · 2 s');
+    assert.equal(await el.locator('details.subagent-task').count(), 1);
+    assert.equal(await el.getByRole('group', { name: 'Result' }).count(), 0);
+    assert.equal(await page.locator(`[data-key="${prompt.key}"]`).isHidden(), true);
+    await send(patch({ op: 'replace', entry: cardFrom(card, { state: 'idle', stopReason: 'end_turn' }, T0 + 7000, T0) }, { op: 'insert', index: before.length + 2, entry: reply }));
+    await flush();
+    assert.equal(await el.locator('.subagent-state').innerText(), 'done · 7 s');
+    assert.match(await el.getByRole('group', { name: 'Result' }).innerText(), /Report: notes\.txt has one line/);
+    assert.equal(await page.locator(`[data-key="${reply.key}"]`).isHidden(), true);
+    // A streamed reply (session_message_chunk) grows in the card.
+    await send(patch({ op: 'appendText', key: reply.key, text: ' **Nothing else.**' }));
+    await flush();
+    assert.equal(await el.locator('.subagent-result strong').innerText(), 'Nothing else.');
+    assert.equal(await liveIntervals(page), 0);
     assert.deepEqual(errors, []);
   });
 
