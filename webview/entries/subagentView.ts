@@ -88,7 +88,9 @@ export class SubagentView extends EntryView<ViewSubagent> implements Ticking {
 
   /** The task and result messages drawn in this card, in transcript order; they are built with it. */
   setMessages(messages: readonly SessionMessageView[]): void {
-    if (messages.length === this.messages.length && messages.every((m, i) => m === this.messages[i])) return;
+    // Compared by what they draw too: a message whose role changed (its route did) has a new drawing.
+    const shown = this.messagesSlot.children;
+    if (messages.length === shown.length && messages.every((m, i) => m === this.messages[i] && m.drawing === shown[i])) return;
     this.messages = messages;
     if (this.hydrated) for (const m of messages) m.hydrate();
     const slot = this.messagesSlot;
