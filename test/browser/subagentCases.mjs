@@ -48,7 +48,8 @@ const countIntervals = (page) =>
   });
 /** A page whose clock only the test moves (Date, timers), standing at `time`, with its intervals counted. */
 const clocked = (time) => async (page) => {
-  await page.clock.install({ time });
+  // Installed a minute early: an installed clock runs until paused, and cannot be paused in its past.
+  await page.clock.install({ time: time - 60_000 });
   await page.clock.pauseAt(time);
   await countIntervals(page);
 };
@@ -124,6 +125,21 @@ export function register(test) {
     assert.equal(await el.locator('.subagent-result strong').innerText(), 'Nothing else.');
     assert.equal(await liveIntervals(page), 0);
     assert.deepEqual(errors, []);
+  });
+
+  test('subagents: "Open the subagent\'s transcript" is offered only by a host that can (canOpenSubagents), and posts openSubagent', async ({ open }) => {
+    const [parent, child] = recorded('claude-next-subagent.jsonl');
+    const card = parent.entries.find((e) => e.kind === 'subagent');
+    const { page, send, flush, posted, clearPosted } = await open();
+    const button = page.locator(`[data-key="${card.key}"]`).getByRole('button', { name: "Open the subagent's transcript" });
+    await send(snapshot([card], panel({ sessionId: parent.sessionId })));
+    await flush();
+    assert.equal(await button.count(), 0, 'no button that would do nothing');
+    await send(snapshot([card], panel({ sessionId: parent.sessionId, canOpenSubagents: true })));
+    await flush();
+    await clearPosted();
+    await button.click();
+    assert.deepEqual(await posted(), [{ type: 'openSubagent', childSessionId: child.sessionId }]);
   });
 
   test('subagents: in the child\'s own transcript the task has no card to go to: a row "From …"', async ({ open }) => {
