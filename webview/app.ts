@@ -23,6 +23,7 @@ import { RerunBar } from './rerunBar';
 import { PanelKeys } from './panelKeys';
 import { onPanelClick } from './panelClicks';
 import type { VsCodeApi } from './vscodeApi';
+import { ElapsedClock } from './elapsedClock';
 
 export class ChatApp {
   private panel: PanelState = EMPTY_PANEL;
@@ -64,6 +65,10 @@ export class ChatApp {
       agentName: () => this.panel.agentName,
       oldestPermission: () => this.pendingPermissions()[0]?.requestId ?? null,
       terminal: (id) => this.terminals.get(id),
+      sessionId: () => this.panel.sessionId,
+      sessionTitle: (id) => this.sessionTitle(id),
+      canOpenSubagents: () => this.panel.canOpenSubagents === true,
+      clock: new ElapsedClock(),
       isStreaming: (key) => {
         const entries = this.transcript.views;
         return (this.panel.turn === 'busy' || this.panel.turn === 'cancelling') && entries[entries.length - 1]?.key === key;
@@ -280,10 +285,10 @@ export class ChatApp {
 
   private renderPanel(): void {
     const p = this.panel;
-    this.transcript.setPermissions(p.permissions, this.answered);
-    this.transcript.setElicitations(p.elicitations ?? []);
-    this.orphanQuestions.render(this.transcript.orphanElicitations(), p.agentName);
-    this.panelView.render(p, this.transcript.orphanPermissions(), this.answered, this.protocolMismatch, this.pendingPermissions()[0]?.requestId ?? null);
+    this.transcript.permissions.set(p.permissions, this.answered);
+    this.transcript.questions.setPrompts(p.elicitations ?? []);
+    this.orphanQuestions.render(this.transcript.questions.orphans(), p.agentName);
+    this.panelView.render(p, this.transcript.permissions.orphans(), this.answered, this.protocolMismatch, this.pendingPermissions()[0]?.requestId ?? null);
     this.entryNotices.render(p.notices);
     this.prompt.setState(p.turn, p.readOnly, p.availableCommands, p.canSteer);
     this.renderRerun();
@@ -308,6 +313,13 @@ export class ChatApp {
       else if (kind === 'agent_message') answered = true;
     }
     this.rerun.render(this.panel, asked, answered && asked);
+  }
+
+  /** What the panel calls a session: this chat's title for its own, a subagent card's title for a child. */
+  private sessionTitle(id: string): string | null {
+    if (id === this.panel.sessionId) return this.panel.title ?? 'this chat';
+    const card = this.transcript.views.find((v) => v.entry.kind === 'subagent' && v.entry.childSessionId === id)?.entry;
+    return card?.kind === 'subagent' ? card.title : null;
   }
 
   private pendingPermissions(): PanelState['permissions'] {

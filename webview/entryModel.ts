@@ -7,6 +7,7 @@ import { diffChangeLines, isDiffV2, unsupportedType } from '../src/common/protoc
 import type { Usage } from '../src/common/store/model';
 import { applyEntryPatch, type EntryPatch } from '../src/common/webview/entryDiff';
 import type { ViewEntry as Entry, ViewToolCall } from '../src/common/webview/viewEntry';
+import { subagentElapsed } from '../src/common/webview/subagentText';
 
 export { commandOf } from '../src/common/toolOutput';
 
@@ -167,7 +168,10 @@ export function entryLabel(entry: Entry, agentName: string): string {
       return `${agentName} asks, ${ELICITATION_STATUS[entry.status] ?? entry.status}`;
     case 'session_message':
       return 'Message between sessions';
-    case 'subagent':
-      return `Subagent: ${entry.title ?? entry.childSessionId}, ${subagentStateLabel(entry.state, entry.stopReason)}`;
+    case 'subagent': {
+      // A running card's seconds are not in its name: a label that changed every second would be noise.
+      const worked = entry.state === 'running' ? null : subagentElapsed(entry, 0);
+      return `${entry.title ? `Subagent: ${entry.title}` : 'Subagent'}, ${subagentStateLabel(entry.state, entry.stopReason)}${worked ? `, worked for ${worked}` : ''}`;
+    }
   }
 }

@@ -1,10 +1,12 @@
 /**
  * Search in the transcript (Ctrl/Cmd+F). Matching entries are found in the model (so entries not yet
  * built are found too), built, and their matches highlighted with the CSS Custom Highlight API, which
- * marks text without changing the DOM the renderers own.
+ * marks text without changing the DOM the renderers own. An entry drawn in another's card (a question, a
+ * subagent's task or step) is matched where it is drawn, and only there: its host's matches leave it out.
  */
 import { button, h } from './dom';
 import { entryPlainText } from './entryModel';
+import { drawnBy } from './subagentPlacer';
 import type { Transcript } from './transcript';
 
 export class SearchBar {
@@ -87,15 +89,19 @@ export class SearchBar {
     this.clear();
     const q = this.input.value.toLowerCase();
     if (!q) return;
-    for (const v of this.transcript.views) {
+    const views = this.transcript.views;
+    const guests = new Set(views.filter((v) => v.drawnIn).map((v) => v.shownEl));
+    for (const v of views) {
       // The model first (entries not built yet are found too); built ones also by what they show.
       if (!entryPlainText(v.entry).toLowerCase().includes(q) && !(v.hydrated && (v.el.textContent ?? '').toLowerCase().includes(q))) continue;
       this.transcript.build(v);
       v.flush();
-      const found = findRanges(v.el, q);
+      const found = findRanges(v.shownEl, q, guests);
       if (!found.length) continue;
-      v.el.classList.add('search-hit');
-      this.hits.push(v.el);
+      // The element that stays in the document while searched is the outermost card's.
+      const hit = drawnBy(v).el;
+      hit.classList.add('search-hit');
+      this.hits.push(hit);
       this.ranges.push(...found);
     }
     if (typeof CSS !== 'undefined' && CSS.highlights && this.ranges.length) CSS.highlights.set('acp-search', new Highlight(...this.ranges));
@@ -127,9 +133,12 @@ export class SearchBar {
   }
 }
 
-function findRanges(root: HTMLElement, q: string): Range[] {
+/** The matches of `q` in `root`, leaving out what is drawn there for other entries (`guests`). */
+function findRanges(root: HTMLElement, q: string, guests: ReadonlySet<Element>): Range[] {
   const out: Range[] = [];
-  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT | NodeFilter.SHOW_ELEMENT, (n) =>
+    n !== root && guests.has(n as Element) ? NodeFilter.FILTER_REJECT : n.nodeType === Node.TEXT_NODE ? NodeFilter.FILTER_ACCEPT : NodeFilter.FILTER_SKIP,
+  );
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {
     const text = (n.nodeValue ?? '').toLowerCase();
     for (let i = text.indexOf(q); i >= 0; i = text.indexOf(q, i + q.length)) {

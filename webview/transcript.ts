@@ -11,23 +11,24 @@
  * permissions build what they need at once. Nothing rendered is thrown away and rebuilt.
  * Streaming: patches only mark views dirty; drawing happens once per animation frame (transcriptFrames.ts).
  * ScrollPin keeps the view at the bottom while the user follows it. Pending permission requests and the
- * agent's questions are placed on their cards by permissionPlacer.ts and questionPlacer.ts.
+ * agent's questions are placed on their cards by permissionPlacer.ts and questionPlacer.ts, a subagent's
+ * messages and steps by subagentPlacer.ts (a view drawn in another's card is built with that card).
  */
 import type { ViewEntry as Entry } from '../src/common/webview/viewEntry';
-import type { EarlierTranscript, ElicitationPrompt, PermissionView } from '../src/common/webview/contract';
+import type { EarlierTranscript } from '../src/common/webview/contract';
 import { firstEndingBelow, focusTwin, h } from './dom';
 import { appendTextToEntry, applyFieldsToEntry, textAppendedBy } from './entryModel';
 import type { EntryPatch } from '../src/common/webview/entryDiff';
 import type { EntryView, ViewDeps } from './entries/entryView';
 import { createEntryView } from './entries/createView';
 import { ToolCallView } from './entries/toolCallView';
-import { ElicitationView } from './entries/elicitationView';
 import { BLOCK, EntryBlocks } from './entryBlocks';
 import { ScrollPin } from './scrollPin';
 import { FarEntries } from './farEntries';
 import { QuestionPlacer } from './questionPlacer';
 import { EarlierSession } from './earlierSession';
 import { PermissionPlacer } from './permissionPlacer';
+import { drawnBy, SubagentPlacer } from './subagentPlacer';
 import { TranscriptFrames } from './transcriptFrames';
 
 /** How far outside the viewport entries are already built, so scrolling does not show blanks. */
@@ -53,8 +54,11 @@ export class Transcript {
   /** Drawing and building, per animation frame. */
   private readonly frames = new TranscriptFrames((v) => this.hydrate(v), () => this.onDrawn());
   private readonly pin: ScrollPin;
-  private readonly permissions = new PermissionPlacer(this);
-  private readonly questions = new QuestionPlacer(this);
+  /** Pending permission requests on their tool cards (`orphans()`: those with no card here, shown above the prompt box). */
+  readonly permissions = new PermissionPlacer(this);
+  /** Questions waiting for the user, each drawn on its entry or tool card and built at once (`orphans()` as above). */
+  readonly questions = new QuestionPlacer(this);
+  private readonly subagents = new SubagentPlacer(this);
   /** Called when a patch names an entry we do not have: the host is asked for a fresh snapshot. */
   onOutOfSync: (why: string) => void = () => {};
   /** Called when an entry is added below the view while the user reads further up. */
@@ -118,6 +122,7 @@ export class Transcript {
     const active = document.activeElement;
     const focused = active instanceof HTMLElement && this.list.contains(active) ? { el: active, key: active.closest<HTMLElement>('[data-key]')?.dataset['key'] } : null;
     this.observer.disconnect();
+    for (const v of this.order) v.dispose();
     this.order = [];
     this.byKey.clear();
     this.frames.clear();
@@ -175,6 +180,7 @@ export class Transcript {
 
   /** Puts an entry in the document (out of its block, if it waits in one) and builds its contents now. */
   build(v: EntryView): void {
+    if (v.drawnIn) this.build(v.drawnIn); // which builds v with it
     this.blocks.place(v);
     this.frames.built(v);
     this.hydrate(v);
@@ -198,6 +204,7 @@ export class Transcript {
     for (let i = Math.max(0, at - 3); i < at; i++) this.order[i]!.followed();
     if (entry.kind === 'tool_call') this.permissions.place();
     if (entry.kind === 'tool_call' || entry.kind === 'elicitation') this.questions.place();
+    if (entry.kind === 'tool_call' || entry.kind === 'subagent' || entry.kind === 'session_message') this.subagents.place();
     this.updateEmpty();
     this.frames.schedule();
     if (!this.pin.isPinned && at === this.order.length - 1) this.onNewBelow();
@@ -213,8 +220,10 @@ export class Transcript {
       this.insert(i, entry);
       return;
     }
+    const before = v.entry;
     v.set(entry);
     this.frames.markDirty(v);
+    this.subagents.changed(before, entry);
   }
 
   appendText(key: string, text: string): void {
@@ -234,6 +243,7 @@ export class Transcript {
     const before = v.entry;
     v.set(applyFieldsToEntry(before, patch), textAppendedBy(patch));
     this.frames.markDirty(v);
+    this.subagents.changed(before, v.entry);
     return { before, after: v.entry };
   }
 
@@ -245,9 +255,11 @@ export class Transcript {
     this.frames.forget(v);
     this.far.forget(v);
     v.el.remove();
+    v.dispose();
     this.order.splice(this.order.indexOf(v), 1);
     this.byKey.delete(key);
     if (v.entry.kind === 'tool_call' || v.entry.kind === 'elicitation') this.questions.place();
+    if (v.entry.kind === 'tool_call' || v.entry.kind === 'subagent' || v.entry.kind === 'session_message') this.subagents.place();
     this.updateEmpty();
   }
 
@@ -262,6 +274,7 @@ export class Transcript {
       this.list.insertBefore(marker, first ? first.el : null);
     });
     this.questions.place();
+    this.subagents.place();
   }
 
   /**
@@ -280,25 +293,6 @@ export class Transcript {
     }
   }
 
-  setPermissions(perms: readonly PermissionView[], answered: ReadonlySet<string>): void {
-    this.permissions.set(perms, answered);
-  }
-
-  /** Questions waiting for the user: each is drawn on its entry or tool card (and built at once: it must be seen). */
-  setElicitations(prompts: readonly ElicitationPrompt[]): void {
-    this.questions.setPrompts(prompts);
-  }
-
-  /** Questions with no entry here (asked before any session, or for an entry not held): shown above the prompt box. */
-  orphanElicitations(): ElicitationPrompt[] {
-    return this.questions.orphans();
-  }
-
-  /** Permissions whose tool call is not in the transcript (shown above the prompt box instead). */
-  orphanPermissions(): PermissionView[] {
-    return this.permissions.orphans();
-  }
-
   /** The host's answer to a tool call's `getRaw`. */
   setRaw(key: string, raw: { readonly input: unknown; readonly output: unknown } | null): void {
     const v = this.byKey.get(key);
@@ -308,21 +302,16 @@ export class Transcript {
   /** Redraws the tool calls that show this terminal (at most once per frame, like any change). */
   refreshTerminal(terminalId: string): void {
     for (const v of this.order) {
-      const e = v.entry;
-      if (e.kind === 'tool_call' && e.content.some((c) => c.type === 'terminal' && c.terminalId === terminalId)) {
-        v.set(e); // same entry, new output: mark the view itself dirty so the next frame redraws it
-        this.frames.markDirty(v);
-      }
+      if (!showsTerminal(v.entry, terminalId)) continue;
+      v.set(v.entry); // same entry, new output: mark the view itself dirty so the next frame redraws it
+      this.frames.markDirty(v);
     }
   }
 
-  /** The tool call that shows this terminal, if any. */
+  /** The tool call that shows this terminal, if any (the latest). */
   toolCallWithTerminal(terminalId: string): Extract<Entry, { kind: 'tool_call' }> | undefined {
-    for (let i = this.order.length - 1; i >= 0; i--) {
-      const e = this.order[i]!.entry;
-      if (e.kind === 'tool_call' && e.content.some((c) => c.type === 'terminal' && c.terminalId === terminalId)) return e;
-    }
-    return undefined;
+    const e = this.order.findLast((v) => showsTerminal(v.entry, terminalId))?.entry;
+    return e?.kind === 'tool_call' ? e : undefined;
   }
 
   /** Redraws entries whose look depends on panel state (the "Thinking…" label ends with the turn). */
@@ -337,11 +326,12 @@ export class Transcript {
   /** Builds and scrolls to an entry, flashing it (`reveal`, search). */
   reveal(key: string, flash = true): boolean {
     const found = this.byKey.get(key);
-    // A question drawn on a tool card is shown there.
-    const v = found instanceof ElicitationView && found.host instanceof ToolCallView ? found.host : found;
-    if (!v) return false;
-    this.build(v);
-    v.el.scrollIntoView({ block: 'center' });
+    if (!found) return false;
+    // An entry drawn in another's card (a question, a step, a subagent's task) is shown there, unfolded.
+    const v = drawnBy(found);
+    this.build(found);
+    for (let d = found.shownEl.closest('details'); d && v.el.contains(d); d = d.parentElement?.closest('details') ?? null) d.open = true;
+    found.shownEl.scrollIntoView({ block: 'center' });
     this.pin.unpin();
     if (flash) {
       v.el.classList.remove('flash');
@@ -392,4 +382,8 @@ export class Transcript {
   private updateEmpty(): void {
     this.empty.hidden = this.order.length > 0;
   }
+}
+
+function showsTerminal(e: Entry, terminalId: string): boolean {
+  return e.kind === 'tool_call' && e.content.some((c) => c.type === 'terminal' && c.terminalId === terminalId);
 }

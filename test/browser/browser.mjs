@@ -89,7 +89,8 @@ export async function loadProbe(page, name) {
 }
 
 /** Opens the test page and wraps it with host-side helpers. */
-export async function openPanel(browser, server, { theme = 'dark', width = 520, height = 900, state, scale = 1, reducedMotion = 'no-preference' } = {}) {
+/** `beforeLoad(page)` runs before the page loads (to install Playwright's clock, or an init script). */
+export async function openPanel(browser, server, { theme = 'dark', width = 520, height = 900, state, scale = 1, reducedMotion = 'no-preference', beforeLoad } = {}) {
   // `scale` 2 with half the CSS size is what a 200% zoom looks like to the page.
   const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: scale, reducedMotion });
   const page = await context.newPage();
@@ -98,6 +99,7 @@ export async function openPanel(browser, server, { theme = 'dark', width = 520, 
   page.on('console', (m) => {
     if (m.type() === 'error') errors.push(m.text());
   });
+  await beforeLoad?.(page);
   await page.goto(server.pageUrl(theme, state));
   const asHost = wireHost();
   await page.waitForFunction(() => window.__host && window.__host.posted.some((m) => m.type === 'ready'));

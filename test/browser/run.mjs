@@ -17,6 +17,7 @@ import { register as registerScrollPinCases } from './scrollPinCases.mjs';
 import { register as registerMarkdownCases } from './markdownCases.mjs';
 import { register as registerStreamingCases } from './streamingCases.mjs';
 import { register as registerSideBarCases } from './sideBarCases.mjs';
+import { register as registerSubagentCases } from './subagentCases.mjs';
 import { register as registerElicitationCases, registerOnToolCards as registerToolCardQuestionCases, registerOrphans as registerOrphanQuestionCases } from './elicitationCases.mjs';
 
 const filter = process.argv[2] ?? '';
@@ -681,6 +682,7 @@ registerScrollPinCases(test);
 registerMarkdownCases(test);
 registerStreamingCases(test);
 registerSideBarCases(test);
+registerSubagentCases(test);
 registerA11yTests(test);
 
 // ---- runner

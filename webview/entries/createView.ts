@@ -4,6 +4,7 @@ import type { ViewEntry } from '../../src/common/webview/viewEntry';
 import { ElicitationView } from './elicitationView';
 import type { EntryView, ViewDeps } from './entryView';
 import { MessageView } from './messageView';
+import { SessionMessageView } from './sessionMessageView';
 import { SubagentView } from './subagentView';
 import { ToolCallView } from './toolCallView';
 
@@ -18,6 +19,8 @@ export function createEntryView(e: ViewEntry, ctx: ViewDeps, promptFor: (key: st
       return new SubagentView(e, ctx);
     case 'tool_call':
       return new ToolCallView(e, ctx);
+    case 'session_message':
+      return new SessionMessageView(e, ctx);
     default:
       return new MessageView(e, ctx);
   }

@@ -27,7 +27,7 @@ export interface QuestionHost {
 export class ElicitationView extends EntryView<ViewElicitation> {
   private bodyValue: HTMLElement | null = null;
   private prompt: ElicitationPrompt | undefined;
-  private hostValue: QuestionHost | null = null;
+  private questionHost: QuestionHost | null = null;
   /** The prompt the body shows now, so unrelated panel updates leave the form (and what is typed) alone. */
   private shownPrompt: ElicitationPrompt | undefined | null = null;
   private shownEntry: ViewElicitation | null = null;
@@ -41,7 +41,11 @@ export class ElicitationView extends EntryView<ViewElicitation> {
   }
 
   get host(): QuestionHost | null {
-    return this.hostValue;
+    return this.questionHost;
+  }
+
+  override get shownEl(): HTMLElement {
+    return this.questionHost ? this.body : this.el;
   }
 
   /** Whether the agent waits for this question now. */
@@ -52,14 +56,14 @@ export class ElicitationView extends EntryView<ViewElicitation> {
   setPrompt(p: ElicitationPrompt | undefined): void {
     if (p === this.prompt) return;
     this.prompt = p;
-    if (this.hydrated || this.hostValue) this.render();
+    if (this.hydrated || this.questionHost) this.render();
   }
 
   /** Draws the question on a tool card (which puts `body` in its place), or back in this entry (null). */
   setHost(host: QuestionHost | null): void {
-    if (host === this.hostValue) return;
-    this.hostValue = host;
-    this.el.hidden = host !== null;
+    if (host === this.questionHost) return;
+    this.questionHost = host;
+    this.setDrawnIn(host instanceof EntryView ? host : null);
     const body = this.body;
     // On a tool card the body is a group of its own in the card's article; here the article is the question.
     if (host) {
@@ -73,7 +77,7 @@ export class ElicitationView extends EntryView<ViewElicitation> {
   }
 
   protected build(): void {
-    if (!this.hostValue) this.el.append(this.body);
+    if (!this.questionHost) this.el.append(this.body);
     this.render();
   }
 
@@ -98,8 +102,8 @@ export class ElicitationView extends EntryView<ViewElicitation> {
     if (live) parts.push(elicitationPrompt(live, model, (m) => this.ctx.post(m)));
     else parts.push(...this.record(model));
     body.classList.toggle('eli-open', live !== undefined);
-    keepFocus(body, () => body.replaceChildren(...parts), () => this.hostValue?.el ?? this.el);
-    this.hostValue?.questionsChanged();
+    keepFocus(body, () => body.replaceChildren(...parts), () => this.questionHost?.el ?? this.el);
+    this.questionHost?.questionsChanged();
   }
 
   private statusText(live: boolean): string {

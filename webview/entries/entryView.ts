@@ -9,6 +9,7 @@ import type { ViewEntry as Entry } from '../../src/common/webview/viewEntry';
 import type { PermissionView, TerminalView, WebviewToHost } from '../../src/common/webview/contract';
 import { h } from '../dom';
 import { entryLabel, estimateHeight } from '../entryModel';
+import type { ElapsedClock } from '../elapsedClock';
 
 export interface ViewDeps {
   post(message: WebviewToHost): void;
@@ -19,6 +20,14 @@ export interface ViewDeps {
   oldestPermission(): string | null;
   /** Live output of a terminal the client runs for the agent, if known. */
   terminal(terminalId: string): TerminalView | undefined;
+  /** The session this panel shows: a message between sessions is "to" or "from" the other one. */
+  sessionId(): string | null;
+  /** What the panel calls a session (a subagent card's title, the chat's title), if anything. */
+  sessionTitle(sessionId: string): string | null;
+  /** The host opens a subagent's own transcript (`openSubagent`): only then does a card offer it. */
+  canOpenSubagents(): boolean;
+  /** The one timer behind every running subagent's time. */
+  readonly clock: ElapsedClock;
 }
 
 export abstract class EntryView<E extends Entry = Entry> {
@@ -34,6 +43,8 @@ export abstract class EntryView<E extends Entry = Entry> {
   private elValue: HTMLElement | null = null;
   /** Part of an earlier session's transcript (read-only), shown with the `earlier` class. */
   private earlierValue = false;
+  /** The view this entry is drawn in (a question's tool card, a subagent's card, a step's tool call), or null. */
+  private hostValue: EntryView | null = null;
 
   constructor(
     public entry: E,
@@ -75,6 +86,30 @@ export abstract class EntryView<E extends Entry = Entry> {
   get key(): string {
     return this.entry.key;
   }
+
+  /** The view whose card draws this entry, when it is drawn in another one (its own element shows nothing). */
+  get drawnIn(): EntryView | null {
+    return this.hostValue;
+  }
+
+  /** Where this entry is on screen: its own element, or what it draws in its host's card. */
+  get shownEl(): HTMLElement {
+    return this.el;
+  }
+
+  /**
+   * Draws this entry in `host`'s card (null: back in its own element). The own element stays in the list
+   * with no height rather than `hidden`: the transcript finds entries near the viewport by binary search
+   * over their elements' offsets, which a `display: none` element (offset 0) would throw off.
+   */
+  protected setDrawnIn(host: EntryView | null): void {
+    this.hostValue = host;
+    // `visibility: hidden` (chat.css) also takes it out of the accessibility tree.
+    this.el.classList.toggle('hosted', host !== null);
+  }
+
+  /** The entry left the transcript (removed, or a snapshot replaced everything): stop anything it runs. */
+  dispose(): void {}
 
   hydrate(): void {
     if (this.hydrated) return;

@@ -1,35 +1,107 @@
 /**
- * A subagent's delegation card: where the agent started a child session, what the parent calls it, and
- * how its work stands (with the time in that state). The child's own transcript is a session of its own.
+ * A subagent's delegation card: where the agent started a child session, what the parent calls it, how
+ * its work stands (a badge with the time in that state: "running · 12 s", kept current by the panel's one
+ * ElapsedClock; "done · 40 s", how long it worked, once it finished), and the messages between the parent
+ * and the child (the task sent, the result returned), drawn here by their own views (sessionMessageView.ts).
+ * The child's own transcript is a session of its own: a host that can show it sets `canOpenSubagents`,
+ * and the card then offers it (`openSubagent`).
  */
 import type { ViewSubagent } from '../../src/common/webview/viewEntry';
-import { h } from '../dom';
+import { subagentElapsed } from '../../src/common/webview/subagentText';
+import { button, h, icon, keepFocus } from '../dom';
 import { subagentStateLabel } from '../entryModel';
+import type { Ticking } from '../elapsedClock';
 import { EntryView } from './entryView';
+import type { SessionMessageView } from './sessionMessageView';
 
-export class SubagentView extends EntryView<ViewSubagent> {
+/** The badge of each state: its icon and the status colour it borrows from tool cards (chat.css). */
+const STATE_LOOK: Record<string, { readonly icon: string; readonly status: string }> = {
+  running: { icon: 'loading', status: 'in_progress' },
+  done: { icon: 'pass', status: 'completed' },
+  stopped: { icon: 'circle-slash', status: 'cancelled' },
+  requires_action: { icon: 'bell-dot', status: 'needs-you' },
+  unknown: { icon: 'question', status: 'unknown' },
+};
+const NO_LOOK = { icon: 'circle-large-outline', status: 'unknown' };
+const NONE: readonly SessionMessageView[] = [];
+
+export class SubagentView extends EntryView<ViewSubagent> implements Ticking {
   private title: HTMLElement | null = null;
-  private state: HTMLElement | null = null;
+  private badge: HTMLElement | null = null;
+  private elapsed: HTMLElement | null = null;
   private description: HTMLElement | null = null;
+  private readonly messagesSlot = h('div', { class: 'subagent-messages' });
+  private messages: readonly SessionMessageView[] = NONE;
+  private disposed = false;
 
   protected build(): void {
     this.title = h('span', { class: 'subagent-title' });
-    this.state = h('span', { class: 'subagent-state' });
+    this.badge = h('span', { class: 'status subagent-state' });
+    this.elapsed = h('span', { class: 'subagent-elapsed' });
     this.description = h('div', { class: 'subagent-description' });
-    this.el.append(h('div', { class: 'entry-body subagent' }, h('div', { class: 'subagent-head' }, this.title, this.state), this.description));
+    const tree = button('Show in Message Tree', 'list-tree', { class: 'icon-button show-in-tree' });
+    tree.addEventListener('click', () => this.ctx.post({ type: 'revealInTree', key: this.entry.key }));
+    const head = h('div', { class: 'subagent-head' }, h('span', { class: 'subagent-icon' }, icon('hubot')), this.title, tree, this.badge);
+    if (this.ctx.canOpenSubagents()) {
+      const open = button("Open the subagent's transcript", 'link-external', { class: 'icon-button open-subagent' });
+      open.addEventListener('click', () => this.ctx.post({ type: 'openSubagent', childSessionId: this.entry.childSessionId }));
+      head.append(open);
+    }
+    this.el.append(h('div', { class: 'entry-body subagent' }, head, this.description, this.messagesSlot));
+    for (const m of this.messages) m.hydrate();
     this.render();
   }
 
   protected render(): void {
     const e = this.entry;
-    if (this.title) this.title.textContent = e.title ?? 'Subagent';
-    if (this.state) {
-      this.state.textContent = subagentStateLabel(e.state, e.stopReason);
-      this.state.dataset['state'] = e.state ?? '';
-    }
+    if (this.title) this.title.textContent = e.title || 'Subagent';
     if (this.description) {
       this.description.textContent = e.description ?? '';
       this.description.hidden = !e.description;
     }
+    const badge = this.badge;
+    if (badge) {
+      const label = subagentStateLabel(e.state, e.stopReason);
+      const look = STATE_LOOK[label === 'done' ? 'done' : label.startsWith('stopped') ? 'stopped' : (e.state ?? '')] ?? NO_LOOK;
+      badge.className = `status subagent-state status-${look.status}`;
+      badge.dataset['state'] = e.state ?? '';
+      // One text child: the badge is a flex box, and its items would read as separate lines.
+      badge.replaceChildren(icon(look.icon), h('span', {}, label, this.elapsed ?? ''));
+    }
+    this.el.classList.toggle('awaiting', e.state === 'requires_action');
+    this.showElapsed(this.ctx.clock.now());
+    // Only a running card listens to the clock; the clock stops when none does.
+    if (e.state === 'running' && !this.disposed) this.ctx.clock.add(this);
+    else this.ctx.clock.remove(this);
+  }
+
+  tick(now: number): boolean {
+    if (this.disposed || this.entry.state !== 'running') return false;
+    this.showElapsed(now);
+    return true;
+  }
+
+  override dispose(): void {
+    this.disposed = true;
+    this.ctx.clock.remove(this);
+  }
+
+  /** The task and result messages drawn in this card, in transcript order; they are built with it. */
+  setMessages(messages: readonly SessionMessageView[]): void {
+    // Compared by what they draw too: a message whose role changed (its route did) has a new drawing.
+    const shown = this.messagesSlot.children;
+    if (messages.length === shown.length && messages.every((m, i) => m === this.messages[i] && m.drawing === shown[i])) return;
+    this.messages = messages;
+    if (this.hydrated) for (const m of messages) m.hydrate();
+    const slot = this.messagesSlot;
+    keepFocus(slot, () => slot.replaceChildren(...messages.map((m) => m.drawing)), () => this.el);
+  }
+
+  private showElapsed(now: number): void {
+    const text = subagentElapsed(this.entry, now);
+    if (!this.elapsed) return;
+    const shown = text === null ? '' : ` · ${text}`;
+    if (this.elapsed.textContent !== shown) this.elapsed.textContent = shown;
+    if (this.badge) this.badge.title = text === null ? '' : this.entry.state === 'running' ? `Running for ${text}` : `Worked for ${text}`;
   }
 }

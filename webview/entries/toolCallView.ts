@@ -1,7 +1,8 @@
 /**
  * A tool call as a card: kind icon, title, status badge, locations, content (text, diff, terminal),
  * the agent's questions tied to it (drawn by their own views, see elicitationView.ts), pending permission
- * requests with their options, and the raw input/output behind a toggle.
+ * requests with their options, the steps a subagent took under it (toolSteps.ts; a step's card is drawn
+ * there instead of in its own entry), and the raw input/output behind a toggle.
  * Cards are small, so a changed tool call redraws its card; open/closed toggles are kept.
  */
 import type { DiffV1, DiffV2, ToolCallContent } from '../../src/common/protocol/content';
@@ -10,12 +11,15 @@ import type { ViewToolCall as ToolCallEntry } from '../../src/common/webview/vie
 import type { PermissionView } from '../../src/common/webview/contract';
 import { button, h, icon, inlineCode, keepFocus } from '../dom';
 import { toolStatusLabel, toolTitle } from '../entryModel';
-import { compactDiff, type DiffLine, diffStats, lineDiff, type PatchRow, patchRows } from '../lineDiff';
+import { compactDiff, type DiffLine, diffStats, lineDiff, patchRows } from '../lineDiff';
+import { diffBody, formatSize, json, shortPath, withoutFinalNewline } from './toolCardParts';
 import { renderMarkdown } from '../markdown';
 import { looksLikeMarkdown } from '../../src/common/toolOutput';
 import { renderBlock } from './blocks';
 import type { ElicitationView, QuestionHost } from './elicitationView';
 import { EntryView } from './entryView';
+import { ToolSteps } from './toolSteps';
+import { withoutToolsUsed } from '../../src/common/webview/subagentText';
 
 const KIND_ICONS: Record<string, string> = {
   read: 'go-to-file',
@@ -38,8 +42,6 @@ const STATUS_ICONS: Record<string, string> = {
   paused: 'debug-pause',
   rejected: 'circle-slash',
 };
-/** Longest diff shown inline; the rest is one click away in the diff editor. */
-const MAX_DIFF_ROWS = 80;
 
 export class ToolCallView extends EntryView<ToolCallEntry> implements QuestionHost {
   // Made on first use: a card that is never built costs no elements.
@@ -57,6 +59,10 @@ export class ToolCallView extends EntryView<ToolCallEntry> implements QuestionHo
   private rawAsked: string | null = null;
   /** What the permission slot shows now, so unrelated panel updates leave its buttons (and focus) alone. */
   private permSig = '';
+  /** The tool calls drawn in this card as its steps, and the card this one is a step of. */
+  private steps: readonly ToolCallView[] = [];
+  private stepsValue: ToolSteps | null = null;
+  private stepOf: ToolCallView | null = null;
 
   private get card(): HTMLElement {
     return (this.cardValue ??= h('div', { class: 'tool-card' }));
@@ -70,8 +76,39 @@ export class ToolCallView extends EntryView<ToolCallEntry> implements QuestionHo
     return (this.questionSlotValue ??= h('div', { class: 'question-slot' }));
   }
 
+  /** The card: in this entry's element, or in the steps of the card this is a step of. */
+  get drawing(): HTMLElement {
+    return this.card;
+  }
+
+  override get shownEl(): HTMLElement {
+    return this.stepOf ? this.card : this.el;
+  }
+
+  get awaiting(): boolean {
+    return this.questions.some((q) => q.waiting) || this.perms.some((p) => !this.answered.has(p.requestId));
+  }
+
+  /** Draws this card as a step of `host` (null: back in its own entry). */
+  setHost(host: ToolCallView | null): void {
+    if (host === this.stepOf) return;
+    this.stepOf = host;
+    this.setDrawnIn(host);
+    if (!host && this.hydrated) this.el.append(this.card);
+  }
+
+  /** The tool calls drawn in this card as steps, in arrival order; they are built with it. */
+  setSteps(steps: readonly ToolCallView[]): void {
+    if (steps.length === this.steps.length && steps.every((s, i) => s === this.steps[i])) return;
+    this.steps = steps;
+    if (!this.hydrated) return;
+    for (const s of steps) s.hydrate();
+    this.render();
+  }
+
   protected build(): void {
-    this.el.append(this.card);
+    if (!this.stepOf) this.el.append(this.card);
+    for (const s of this.steps) s.hydrate();
     this.render();
   }
 
@@ -111,6 +148,7 @@ export class ToolCallView extends EntryView<ToolCallEntry> implements QuestionHo
         ),
       );
     }
+    if (this.steps.length) parts.push(this.renderSteps(status));
     e.content.forEach((c, i) => parts.push(this.renderContent(c, i)));
     parts.push(this.renderRawOutput());
     parts.push(this.questionSlot, this.permSlot);
@@ -121,10 +159,20 @@ export class ToolCallView extends EntryView<ToolCallEntry> implements QuestionHo
     this.renderPermissions();
   }
 
+  private renderSteps(status: string): HTMLElement {
+    const steps = (this.stepsValue ??= new ToolSteps());
+    if (steps.size !== this.steps.length || this.steps.some((s) => !steps.el.contains(s.drawing))) steps.set(this.steps);
+    steps.update(status === 'pending' || status === 'in_progress');
+    return steps.el;
+  }
+
   private renderContent(c: ToolCallContent, index: number): HTMLElement {
     switch (c.type) {
       case 'content':
         if (c.content.type === 'text') {
+          // A subagent's result (legacy Agent call) starts with Claude's note of the tools it used: said plainly.
+          const used = withoutToolsUsed([c.content]);
+          if (used.toolsUsed.length && !used.content.length) return h('div', { class: 'subagent-tools-used' }, `Tools used: ${used.toolsUsed.join(', ')}`);
           // Tool text is mostly printed output: as a Markdown paragraph it would lose its line breaks.
           if (!looksLikeMarkdown(c.content.text)) return h('pre', { class: 'tool-content tool-output' }, withoutFinalNewline(c.content.text));
           const el = h('div', { class: 'tool-content markdown' });
@@ -288,11 +336,16 @@ export class ToolCallView extends EntryView<ToolCallEntry> implements QuestionHo
   }
 
   questionsChanged(): void {
-    this.el.classList.toggle('awaiting', this.awaiting());
+    this.showAwaiting();
   }
 
-  private awaiting(): boolean {
-    return this.questions.some((q) => q.waiting) || this.perms.some((p) => !this.answered.has(p.requestId));
+  /** A card waiting for the user is marked (in a step, on the step's card), and opens the steps it is in. */
+  private showAwaiting(): void {
+    const awaiting = this.awaiting || this.steps.some((s) => s.awaiting);
+    this.el.classList.toggle('awaiting', awaiting);
+    if (this.cardValue) this.cardValue.classList.toggle('awaiting', awaiting);
+    if (this.hydrated && this.stepsValue) this.stepsValue.update(this.entry.status === 'pending' || this.entry.status === 'in_progress');
+    this.stepOf?.showAwaiting();
   }
 
   override setPermissions(perms: readonly PermissionView[], answered: ReadonlySet<string>): void {
@@ -303,7 +356,7 @@ export class ToolCallView extends EntryView<ToolCallEntry> implements QuestionHo
 
   private renderPermissions(): void {
     const pending = this.perms.filter((p) => !this.answered.has(p.requestId));
-    this.el.classList.toggle('awaiting', this.awaiting());
+    this.showAwaiting();
     const oldest = this.ctx.oldestPermission();
     const sig = JSON.stringify([pending, oldest]);
     if (sig === this.permSig) return;
@@ -334,49 +387,4 @@ export function permissionCard(p: PermissionView, post: (m: { type: 'permission'
     h('div', { class: 'perm-title' }, icon('shield'), h('span', {}, ...inlineCode(p.title || 'The agent asks for permission')), h('span', { class: 'perm-hint' }, active ? 'Press a number · Esc rejects' : 'Queued')),
     h('div', { class: 'perm-options' }, ...buttons),
   );
-}
-
-/**
- * A diff's rows as a real (ARIA) table: rows of a change cell and a line cell, so a screen reader can walk
- * it. The column headers are labels, not text, so search and copy do not find them.
- */
-function diffBody(rows: readonly PatchRow[], label: string): HTMLElement {
-  const body = h('div', { class: 'diff-body', role: 'table', 'aria-label': label });
-  body.append(h('div', { class: 'sr-only', role: 'row' }, h('span', { role: 'columnheader', 'aria-label': 'Change' }), h('span', { role: 'columnheader', 'aria-label': 'Line' })));
-  const skip = (text: string): HTMLElement => h('div', { class: 'diff-row diff-skip', role: 'row' }, h('span', { role: 'cell', 'aria-colspan': 2 }, text));
-  const shown = rows.slice(0, MAX_DIFF_ROWS);
-  for (const r of shown) {
-    if (r.t === 'skip') body.append(skip(`⋯ ${r.count} unchanged line${r.count === 1 ? '' : 's'}`));
-    else if (r.t === 'hunk') body.append(skip(`⋯ line ${r.line}`));
-    else {
-      const kind = r.t === '+' ? 'add' : r.t === '-' ? 'del' : 'ctx';
-      body.append(h('div', { class: `diff-row diff-${kind}`, role: 'row' }, h('span', { class: 'diff-sign', role: 'cell', 'aria-label': DIFF_SIGN_NAMES[kind] }, r.t), h('span', { role: 'cell' }, r.text)));
-    }
-  }
-  if (rows.length > shown.length) body.append(skip(`⋯ ${rows.length - shown.length} more rows in the diff editor`));
-  return body;
-}
-
-/** A `pre` shows the newline that ends printed output as an empty last line. */
-function withoutFinalNewline(text: string): string {
-  return text.endsWith('\n') ? text.slice(0, -1) : text;
-}
-
-const DIFF_SIGN_NAMES: Record<string, string> = { add: 'added', del: 'removed', ctx: 'unchanged' };
-
-function shortPath(p: string): string {
-  const parts = p.split(/[\\/]/);
-  return parts.length > 3 ? `…/${parts.slice(-3).join('/')}` : p;
-}
-
-function formatSize(chars: number): string {
-  return chars >= 1024 ? `${(chars / 1024).toFixed(chars >= 10 * 1024 ? 0 : 1)} KB` : `${chars} B`;
-}
-
-function json(v: unknown): string {
-  try {
-    return JSON.stringify(v, null, 2) ?? String(v);
-  } catch {
-    return String(v);
-  }
 }

@@ -111,6 +111,8 @@ export interface PanelState {
   readonly earlier: EarlierTranscript | null;
   /** The "Changes" summaries of this session's turns (oldest first); patched one set at a time with `changeSet` ops. */
   readonly changeSets: readonly ChangeSetView[];
+  /** The host shows a subagent's own transcript when asked (`openSubagent`); absent or false, cards do not offer it. */
+  readonly canOpenSubagents?: boolean;
 }
 
 export interface QueuedPromptView {
@@ -240,6 +242,8 @@ export const zWebviewToHost = z.discriminatedUnion('type', [
   z.object({ type: z.literal('mentionQuery'), query: z.string().max(500) }),
   /** The user removed a context chip from the prompt box. */
   z.object({ type: z.literal('removeContext'), id: zKey }),
+  /** Open a subagent's own transcript (the child session of a delegation card); a host that cannot yet ignores it. */
+  z.object({ type: z.literal('openSubagent'), childSessionId: z.string().min(1).max(1000) }),
   /** The user opened a tool call's raw input/output toggle: the host answers with `raw`. */
   z.object({ type: z.literal('getRaw'), key: zKey }),
   /** Open diff, Keep or Undo in a Changes summary: one file (`index`) or all of them (null). */

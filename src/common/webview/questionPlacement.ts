@@ -21,9 +21,14 @@ export interface PlaceableEntry {
  */
 export function questionHosts(entries: readonly PlaceableEntry[], segments: readonly number[] = []): Map<string, string> {
   const hosts = new Map<string, string>();
-  const starts = [0, ...segments.filter((s) => s > 0 && s < entries.length)].sort((a, b) => a - b);
-  starts.forEach((start, i) => placeSegment(entries, start, starts[i + 1] ?? entries.length, hosts));
+  for (const [from, to] of segmentRanges(entries.length, segments)) placeSegment(entries, from, to, hosts);
   return hosts;
+}
+
+/** The [from, to) index ranges of `count` entries split at `segments` (see `questionHosts`). */
+export function segmentRanges(count: number, segments: readonly number[]): [number, number][] {
+  const starts = [0, ...segments.filter((s) => s > 0 && s < count)].sort((a, b) => a - b);
+  return starts.map((start, i) => [start, starts[i + 1] ?? count]);
 }
 
 function placeSegment(entries: readonly PlaceableEntry[], from: number, to: number, hosts: Map<string, string>): void {

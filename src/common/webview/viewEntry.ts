@@ -41,7 +41,13 @@ export interface ViewToolCall extends Omit<ToolCallEntry, 'rawInput' | 'rawOutpu
 }
 
 /** A subagent's delegation card: what the parent said of the child (its transcript is the child session). */
-export type ViewSubagent = Omit<SubagentEntry, 'stats'>;
+export interface ViewSubagent extends Omit<SubagentEntry, 'stats'> {
+  /**
+   * When the parent first announced the child (the entry's `stats.firstSeen`, epoch ms): with the
+   * `stateSince` of a finished state, how long the child worked ("done · 12 s").
+   */
+  readonly announcedAt: number;
+}
 
 /** An agent's question: everything the card shows (the schema is read in the webview, by elicitation/form.ts). */
 export type ViewElicitation = Omit<ElicitationEntry, 'stats'>;
@@ -134,9 +140,13 @@ export function parentToolUseOf(meta: ToolCallEntry['meta']): string | undefined
 
 export function toViewEntry(e: Entry): ViewEntry {
   if (e.kind === 'tool_call') return viewToolCall(e);
-  if (e.kind === 'elicitation' || e.kind === 'subagent') {
+  if (e.kind === 'elicitation') {
     const { stats: _stats, ...view } = e;
     return view;
+  }
+  if (e.kind === 'subagent') {
+    const { stats, ...view } = e;
+    return { ...view, announcedAt: stats.firstSeen };
   }
   const m: ViewMessage = e.route
     ? { kind: e.kind, key: e.key, messageId: e.messageId, content: e.content, route: e.route, provenance: e.provenance }

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { diffEntry } from '../../../src/common/webview/entryDiff';
 import { PatchBatcher } from '../../../src/common/webview/patchBatcher';
 import { appendTextToEntry, applyFieldsToEntry } from '../../../webview/entryModel';
-import type { Entry, ToolCallEntry } from '../../../src/common/store/model';
+import type { ToolCallEntry } from '../../../src/common/store/model';
 
 const textArb = fc.constantFrom('', 'a', 'ab', 'abc', 'out\n', 'x');
 const blockArb = fc.oneof(
@@ -66,7 +66,7 @@ test('agent JSON with a "__proto__" key is patched as data, both ways', () => {
     const patch = diffEntry(from, to);
     assert.ok(patch);
     // Through postMessage the patch is cloned like JSON; the webview applies the clone.
-    const applied = applyFieldsToEntry(JSON.parse(JSON.stringify(from)) as Entry, JSON.parse(JSON.stringify(patch)) as typeof patch);
+    const applied = applyFieldsToEntry(JSON.parse(JSON.stringify(from)) as typeof from, JSON.parse(JSON.stringify(patch)) as typeof patch);
     assert.deepEqual(plain(applied), plain(to), `${a} -> ${b}`);
   }
 });
