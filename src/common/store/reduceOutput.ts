@@ -36,7 +36,8 @@ function entryOutput(e: Entry): Record<string, unknown> {
   }
   if (e.kind === 'elicitation') return { kind: e.kind, key: e.key, mode: e.mode, message: e.message, toolCallId: e.toolCallId, status: e.status, answer: e.answer, completed: e.completed };
   if (e.kind === 'subagent') {
-    const { stats: _stats, provenance: _provenance, ...card } = e;
+    // `stateSince` is the reducing clock's, like the stats: left out so a capture reduces the same every time.
+    const { stats: _stats, provenance: _provenance, stateSince: _since, ...card } = e;
     return card;
   }
   return e.route ? { kind: e.kind, key: e.key, messageId: e.messageId, content: e.content, meta: e.meta, route: e.route } : { kind: e.kind, key: e.key, messageId: e.messageId, content: e.content, meta: e.meta };
