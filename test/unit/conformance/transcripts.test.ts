@@ -17,12 +17,17 @@ const EXPECTED: Record<string, Record<string, number>> = {
   // (all on the parent) are the only findings; the children's updates are neither early nor unknown.
   'claude-next-subagent': { 'message-id-kind-conflict': 53 },
   'claude-next-subagent-legacy': { 'message-id-kind-conflict': 53 },
+  // The real-panel stage's own turn (test/agents/scripts/claude-subagent.json): the child asks before a shell step.
+  'claude-next-subagent-permission': { 'message-id-kind-conflict': 53 },
   // The background child's completion makes the adapter run a second turn on the parent after the
   // session/prompt response, with no prompt pending: every update of it is late for a v1 client.
   'claude-next-subagent-bg': { 'message-id-kind-conflict': 56, 'update-after-turn-end': 56 },
   codex: {},
   'codex-next': {},
   'codex-next-compact': {},
+  // Recorded with the mock's additions in test/agents/codex-subagent/ (Codex's collaboration agents).
+  'codex-next-subagent': {},
+  'codex-next-subagent-legacy': {},
   gemini: {},
   opencode: {},
   'sdk-example-agent': {},
