@@ -188,6 +188,7 @@ export class ChatConnection {
         permissions: this.d.broker,
         protocolVersion: o.settings().protocolVersion,
         terminalAuth: o.ui.runTerminalAuth !== undefined,
+        subagents: true, // the store nests them; the root's panel shows their requests (chatView), their work the turn (chatThread)
         tap: (dir, msg, raw, checked) => this.d.traffic.wire(dir, msg, raw, checked),
         log: o.log,
         onInvalidLine: (text, reason, lost) => this.d.traffic.skippedLine(text, reason, lost),
