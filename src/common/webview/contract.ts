@@ -32,6 +32,11 @@ export interface PermissionView {
   readonly toolCallId: string;
   readonly title: string;
   readonly options: readonly { readonly optionId: string; readonly name: string; readonly kind: string }[];
+  /**
+   * Set when a subagent asks: its title (agent text). The request is shown in the root session's chat, whose
+   * transcript may not hold the subagent's tool call; absent for the chat's own session.
+   */
+  readonly fromSubagent?: string;
 }
 
 /**
@@ -46,6 +51,8 @@ export interface ElicitationPrompt {
   readonly message: string;
   readonly requestedSchema: unknown;
   readonly url: string | null;
+  /** Set when a subagent asks: its title (agent text), as on `PermissionView`. */
+  readonly fromSubagent?: string;
 }
 
 /** Output of a terminal the client runs for the agent (v1 `terminal/create`) or the agent owns (v2), shown live on its tool call. */
