@@ -88,7 +88,10 @@ export interface PanelState {
   readonly turn: TurnState;
   /** How the chat's last turn ended, when it did not finish (null: it finished, or none ran since the chat opened). */
   readonly lastTurnEnd: TurnEnd;
-  /** A one-line explanation with the next step, shown when `turn` is `exited` or `error`. */
+  /**
+   * A one-line explanation with the next step, shown when `turn` is `exited` or `error`; while `busy` with no
+   * prompt of ours pending, what the agent does ("Working in the background": its subagents, or a turn of its own).
+   */
   readonly message: string | null;
   readonly readOnly: boolean;
   /** The agent advertised `session/fork`: only then do user messages offer Fork Chat Here. */
