@@ -69,8 +69,8 @@ export function createChatController(d: ChatFactoryDeps, chat: ChatRecord, confi
   const terminals = new NodeTerminalHost({
     defaultCwd: cwd,
     admitCwd: (dir, sid) => d.files.checkTerminalCwd(dir, { agentName: agentName(), sessionId: sid, scope: chat.id }),
-    onOutput: (id, text) => owner?.terminalEvent(id, text),
-    onExit: (id, status) => owner?.terminalEvent(id, '', { exitCode: status.exitCode ?? null, signal: status.signal ?? null }),
+    onOutput: (id, text, sid) => owner?.terminalEvent(id, text, undefined, sid),
+    onExit: (id, status, sid) => owner?.terminalEvent(id, '', { exitCode: status.exitCode ?? null, signal: status.signal ?? null }, sid),
   });
   const ui = createChatUi({
     docs: d.docs,

@@ -68,6 +68,10 @@ describe('subagents in the chat', () => {
     assert.deepEqual(c.panelState().permissions, []);
     const after = c.store.session(child.sessionId)?.entries.find((e) => e.kind === 'tool_call');
     assert.equal(after?.kind === 'tool_call' ? after.status : null, 'rejected', 'the child saw the rejection');
+    // A terminal the subagent created: its output is recorded for the subagent's session, not the attached one.
+    c.terminalEvent('term-1', 'built\n', undefined, child.sessionId);
+    assert.equal(c.store.session(child.sessionId)?.terminals['term-1']?.output, 'built\n');
+    assert.equal(c.current()?.terminals['term-1'], undefined);
     c.dispose();
   });
 
