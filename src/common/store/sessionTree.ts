@@ -16,6 +16,17 @@ export function announcementOf(store: SessionLookup, sessionId: string): Subagen
   return parent?.entries.find((e): e is SubagentEntry => e.kind === 'subagent' && e.childSessionId === sessionId);
 }
 
+/** The root of the tree `sessionId` is in: the session of ours a subagent (any depth) was started under. */
+export function rootOf(store: SessionLookup, sessionId: string): string {
+  const seen = new Set([sessionId]);
+  let id = sessionId;
+  for (let p = store.session(id)?.parentSessionId ?? null; p !== null && !seen.has(p); p = store.session(id)?.parentSessionId ?? null) {
+    seen.add(p);
+    id = p;
+  }
+  return id;
+}
+
 /** How a subagent is named to the user: its title, else its description, else its session id. */
 export function subagentLabel(e: SubagentEntry): string {
   return e.title || e.description || e.childSessionId;

@@ -5,9 +5,9 @@
  *
  * Owns: the turn state (turn, its message, how the last turn ended, the turn generation, the turn of ours in
  * flight), the prompt queue (common/promptQueue), the context chips (promptContext) and whether the agent
- * works in the background (backgroundWork: shown as a busy turn with no prompt of ours pending). It reads, never writes: the attached
- * session, the agent and the link (the connection's), the transcript (the store's; notices are written
- * through the traffic). What the panel is told goes through the view (chatView), which builds the rest.
+ * works in the background (backgroundWork: shown as a busy turn with no prompt of ours pending). It reads,
+ * never writes: the attached session, the agent and the link (the connection's), the transcript (the
+ * store's; notices are written through the traffic). What the panel is told goes through the view (chatView), which builds the rest.
  */
 import type { PanelState, TurnEnd, TurnState } from '../../common/webview/contract';
 import type { PermissionBroker } from '../../common/permissionBroker';

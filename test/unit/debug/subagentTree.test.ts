@@ -65,3 +65,18 @@ test('a title that is missing or carries control characters: the description (or
   assert.equal(labels[1], 'Subagent: x1');
   assert.doesNotMatch(labels[2] ?? '', /\u001b/);
 });
+
+test('sessionTree, rootOf and busySubagents follow the announcements, any depth', async () => {
+  const { sessionTree, rootOf, busySubagents, announcementOf } = await import('../../../src/common/store/sessionTree');
+  const store = reduce('claude-next-subagent.jsonl');
+  const [parent, child] = store.sessions();
+  const root = parent!.sessionId;
+  announce(store, child!.sessionId, 'grand', 'Look deeper', 'running', 10_000);
+  assert.deepEqual(sessionTree(store, root), [root, child!.sessionId, 'grand']);
+  assert.equal(rootOf(store, 'grand'), root);
+  assert.equal(rootOf(store, root), root);
+  assert.equal(rootOf(store, 'nobody'), 'nobody');
+  assert.deepEqual(busySubagents(store, root).map((e) => e.childSessionId), ['grand'], 'the child is idle, the grandchild runs');
+  assert.equal(announcementOf(store, 'grand')?.title, 'Look deeper');
+  assert.equal(announcementOf(store, root), undefined);
+});
