@@ -7,7 +7,7 @@
  * The work is on while a subagent under the chat's session is not done (reported `running` or waiting on the
  * user), or while updates of the session or its subagents keep coming; it is over once no subagent is busy
  * and none came for `quietMs`. Updates that only describe the session (commands, title, usage, modes,
- * config) do not start it: agents send them around turns and on their own.
+ * config, v2 state) do not start it: agents send them around turns and on their own.
  *
  * Owns: whether background work is on, and when the last update of it came. The busy subagents are the
  * store's (read through `busySubagents`); the turn shown is the thread's (told through `changed`).
@@ -25,7 +25,8 @@ export const BACKGROUND_QUIET_MS = 3_000;
 /** What the turn's message says while the agent works in the background. */
 export const BACKGROUND_MESSAGE = 'Working in the background';
 
-const DESCRIBES_SESSION = new Set(['available_commands_update', 'session_info_update', 'usage_update', 'config_option_update', 'current_mode_update']);
+/** Updates about the session, not work on it (v2's `state_update` too: its `idle` ends a turn, its chunks are the work). */
+const DESCRIBES_SESSION = new Set(['available_commands_update', 'session_info_update', 'usage_update', 'config_option_update', 'current_mode_update', 'state_update']);
 
 export class BackgroundWork {
   private on = false;
