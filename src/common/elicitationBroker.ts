@@ -39,6 +39,11 @@ export class ElicitationBroker {
     return this.queue.filter((p) => p.sessionId === null || p.sessionId === sessionId).map((p) => p.view);
   }
 
+  /** Pending questions of any of `sessions` (a root and its subagents), plus those of no session, with their session. */
+  pendingIn(sessions: ReadonlySet<string>): { readonly sessionId: string | null; readonly view: ElicitationPrompt }[] {
+    return this.queue.flatMap((p) => (p.sessionId === null || sessions.has(p.sessionId) ? [{ sessionId: p.sessionId, view: p.view }] : []));
+  }
+
   /** The user's answer; false for an unknown or already settled question. */
   respond(requestId: string, answer: CreateElicitationResult): boolean {
     return this.settle(requestId, answer);

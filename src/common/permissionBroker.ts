@@ -113,6 +113,11 @@ export class PermissionBroker {
     return this.queue.flatMap((p) => (p.view && (sessionId === undefined || p.sessionId === sessionId) ? [p.view] : []));
   }
 
+  /** The requests waiting on the user from any of `sessions` (a root and its subagents), oldest first, with their session. */
+  pendingIn(sessions: ReadonlySet<string>): { readonly sessionId: string; readonly view: PermissionView }[] {
+    return this.queue.flatMap((p) => (p.view && sessions.has(p.sessionId) ? [{ sessionId: p.sessionId, view: p.view }] : []));
+  }
+
   /** Every request still unanswered, whoever decides it (of one session, or all). */
   count(sessionId?: string): number {
     return this.queue.filter((p) => sessionId === undefined || p.sessionId === sessionId).length;

@@ -124,10 +124,10 @@ export interface NodeTerminalHostOptions {
   maxOutputBytes?: number;
   /** Caps the output all terminals keep together (default TOTAL_OUTPUT_BYTES). */
   totalOutputBytes?: number;
-  /** Called with every chunk of output (for live display). */
-  onOutput?: (terminalId: string, text: string) => void;
+  /** Called with every chunk of output (for live display), with the session that created the terminal (a subagent's is its own). */
+  onOutput?: (terminalId: string, text: string, sessionId: string) => void;
   /** Called once when the command exits. */
-  onExit?: (terminalId: string, status: TerminalExitStatus) => void;
+  onExit?: (terminalId: string, status: TerminalExitStatus, sessionId: string) => void;
 }
 
 export class NodeTerminalHost implements TerminalHost {
@@ -162,7 +162,7 @@ export class NodeTerminalHost implements TerminalHost {
     const onData = (chunk: Buffer) => {
       output.append(chunk);
       const text = decoder.write(chunk);
-      if (text) this.options.onOutput?.(terminalId, text);
+      if (text) this.options.onOutput?.(terminalId, text, p.sessionId);
     };
     let exit: TerminalExitStatus | undefined;
     let t: Terminal | undefined;
@@ -170,8 +170,8 @@ export class NodeTerminalHost implements TerminalHost {
       if (!t || t.exit) return;
       t.exit = status;
       const rest = decoder.end();
-      if (rest) this.options.onOutput?.(terminalId, rest);
-      this.options.onExit?.(terminalId, status);
+      if (rest) this.options.onOutput?.(terminalId, rest, p.sessionId);
+      this.options.onExit?.(terminalId, status, p.sessionId);
       resolveExit(status);
     };
     // The exit is reported once the output has arrived: both pipes closed, or a background job holds them.

@@ -18,6 +18,7 @@ import type { EarlierLink } from '../node/chat/chatPorts';
 import { createChatUi } from './chatUi';
 import { createTurnChanges } from './turnChanges';
 import type { VirtualDocuments } from './virtualDocuments';
+import { announcementOf, rootOf, subagentLabel, type SessionLookup } from '../common/store/sessionTree';
 
 /** Workspace-state key where versions before the store kept it saved a chat's link to the earlier transcript (read once, then removed). */
 export const earlierKey = (chatId: string) => `acpChat.earlierTranscript.${chatId}`;
@@ -48,6 +49,12 @@ export interface ChatFactoryDeps {
  * Capture files are named by this (readCaptureRecords matches the name's end). A chat saved before
  * several chats existed has its agent's id as chat id and keeps its captures' old names.
  */
+/** What a permission notification names: the request, and the subagent that asks when one does. */
+export function subagentAsks(store: SessionLookup, sessionId: string, title: string): string {
+  const sub = announcementOf(store, sessionId);
+  return sub ? `subagent “${subagentLabel(sub)}”: ${title}` : title;
+}
+
 export function captureName(chat: ChatRecord): string {
   return chat.id === chat.agentId ? chat.agentId : `${chat.agentId}-${chat.id}`;
 }
@@ -69,8 +76,8 @@ export function createChatController(d: ChatFactoryDeps, chat: ChatRecord, confi
   const terminals = new NodeTerminalHost({
     defaultCwd: cwd,
     admitCwd: (dir, sid) => d.files.checkTerminalCwd(dir, { agentName: agentName(), sessionId: sid, scope: chat.id }),
-    onOutput: (id, text) => owner?.terminalEvent(id, text),
-    onExit: (id, status) => owner?.terminalEvent(id, '', { exitCode: status.exitCode ?? null, signal: status.signal ?? null }),
+    onOutput: (id, text, sid) => owner?.terminalEvent(id, text, undefined, sid),
+    onExit: (id, status, sid) => owner?.terminalEvent(id, '', { exitCode: status.exitCode ?? null, signal: status.signal ?? null }, sid),
   });
   const ui = createChatUi({
     docs: d.docs,
@@ -113,8 +120,12 @@ export function createChatController(d: ChatFactoryDeps, chat: ChatRecord, confi
         terminals,
         rules: () => d.settings().permissionRules,
         toolCallKey: (sid, id) => s.toolCallKey(sid, id),
-        onAsk: (_sid, title) => ui.permissionAsked(s, title),
-        onWrite: (sid, p, write) => review.wrote(sid, p, write.previous, write.written, restored.store.session(sid)?.entries.at(-1)?.key ?? null),
+        onAsk: (sid, title) => ui.permissionAsked(s, subagentAsks(restored.store, sid, title)),
+        // A subagent's write is part of the work of the session it was started under: its turn's Changes.
+        onWrite: (sid, p, write) => {
+          const root = rootOf(restored.store, sid);
+          review.wrote(root, p, write.previous, write.written, restored.store.session(root)?.entries.at(-1)?.key ?? null);
+        },
         log: (m) => d.log.info(m),
       }),
     sinks: {

@@ -1,14 +1,17 @@
 /**
  * "ACP Messages": the debug tree over the message store of the focused chat (or an opened capture). It
  * maps the plain nodes of src/common/debug/treeModel.ts to TreeItems; refreshes are coalesced (at most
- * every 150 ms) so a streaming turn does not flood the tree.
+ * every 150 ms) so a streaming turn does not flood the tree. A subagent's session is shown under the session
+ * that announced it (any depth), not at the top.
  */
 import * as vscode from 'vscode';
 import {
   entryDetails,
   groupChildren,
+  rootSessions,
   sessionChildren,
   sessionNode,
+  subagentNodes,
   type TreeGroup,
   type TreeNode,
 } from '../common/debug/treeModel';
@@ -62,7 +65,7 @@ export class MessageTreeProvider extends Disposable implements vscode.TreeDataPr
       if (!s) continue;
       const node = sessionChildren(s, source.diagnostics(sessionId), source.findings?.(sessionId)).find((n) => n.type === 'entry' && n.key === key);
       if (node) {
-        this.parents.set(node.id, sessionNode(s, source.diagnostics(sessionId).length));
+        this.parents.set(node.id, this.sessionNodeOf(source, s));
         return node;
       }
     }
@@ -85,7 +88,7 @@ export class MessageTreeProvider extends Disposable implements vscode.TreeDataPr
         const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.Expanded);
         item.id = node.id;
         item.description = node.description;
-        item.iconPath = new vscode.ThemeIcon('comment-discussion');
+        item.iconPath = new vscode.ThemeIcon(node.parentSessionId !== undefined ? 'type-hierarchy-sub' : 'comment-discussion');
         item.contextValue = 'session';
         item.tooltip = `session ${node.sessionId}`;
         return item;
@@ -130,16 +133,28 @@ export class MessageTreeProvider extends Disposable implements vscode.TreeDataPr
     return this.parents.get(node.id);
   }
 
+  /** A session's node as its parent lists it (a subagent's under its parent's, recorded for `reveal`). */
+  private sessionNodeOf(source: TreeSource, s: SessionState): TreeNode {
+    const all = source.sessions();
+    const parent = s.parentSessionId === null ? undefined : all.find((p) => p.sessionId === s.parentSessionId);
+    const node = parent && subagentNodes(all, parent, (id) => source.diagnostics(id).length).find((n) => n.type === 'session' && n.sessionId === s.sessionId);
+    if (!parent || !node) return sessionNode(s, source.diagnostics(s.sessionId).length);
+    this.parents.set(node.id, this.sessionNodeOf(source, parent));
+    return node;
+  }
+
   private children(node?: TreeNode): TreeNode[] {
     if (!node) {
-      return this.sources.flatMap((src) => src.sessions().map((s) => sessionNode(s, src.diagnostics(s.sessionId).length)));
+      return this.sources.flatMap((src) => rootSessions(src.sessions()).map((s) => sessionNode(s, src.diagnostics(s.sessionId).length)));
     }
     const found = this.find(node.type === 'detail' ? '' : node.sessionId);
     if (!found) return [];
     const { source, session } = found;
     switch (node.type) {
-      case 'session':
-        return sessionChildren(session, source.diagnostics(session.sessionId), source.findings?.(session.sessionId), source.sessions()[0]?.sessionId === session.sessionId ? source.origin?.() : null);
+      case 'session': {
+        const subagents = subagentNodes(source.sessions(), session, (id) => source.diagnostics(id).length);
+        return sessionChildren(session, source.diagnostics(session.sessionId), source.findings?.(session.sessionId), source.sessions()[0]?.sessionId === session.sessionId ? source.origin?.() : null, subagents);
+      }
       case 'entry': {
         const entry = session.entries.find((e) => e.key === node.key);
         return entry ? entryDetails(session.sessionId, entry, source.findings?.(session.sessionId)) : [];

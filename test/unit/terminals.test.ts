@@ -25,6 +25,14 @@ describe('trimUtf8Start', () => {
 });
 
 describe('NodeTerminalHost', () => {
+  it("tells output and exit with the session that created the terminal (a subagent's is its own)", async () => {
+    const seen: string[] = [];
+    const host = new NodeTerminalHost({ defaultCwd: tmpdir(), onOutput: (_id, text, s) => void seen.push(`${s}: ${text.trim()}`), onExit: (_id, st, s) => void seen.push(`${s}: exit ${st.exitCode}`) });
+    const { terminalId } = await host.create({ sessionId: 'child', command: 'echo', args: ['hi'] });
+    await host.waitForExit({ sessionId: 'child', terminalId }, signal);
+    assert.deepEqual(seen, ['child: hi', 'child: exit 0']);
+  });
+
   it('runs a command with args, reports output and exit status', async () => {
     const host = new NodeTerminalHost({ defaultCwd: tmpdir() });
     const { terminalId } = await host.create({ sessionId: sid, command: 'echo', args: ['hello', 'world'], env: [{ name: 'X', value: '1' }] });

@@ -3,12 +3,13 @@
  * (messageId / toolCallId / local key), provenance and counters, plus plan, mode and diagnostics.
  * The VS Code TreeDataProvider only maps these nodes to TreeItems, so what the tree shows is tested here.
  */
-import type { Diagnostic, Entry, EntryStats, SessionState, ToolCallEntry } from '../store/model';
+import type { Diagnostic, Entry, EntryStats, SessionState, SubagentEntry, ToolCallEntry } from '../store/model';
+import { childSessions, subagentLabel } from '../store/sessionTree';
 import type { Finding } from '../conformance/rules';
 import { escapeControl } from '../conformance/util';
 
 export type TreeNode =
-  | { readonly type: 'session'; readonly id: string; readonly sessionId: string; readonly label: string; readonly description: string }
+  | { readonly type: 'session'; readonly id: string; readonly sessionId: string; readonly label: string; readonly description: string; readonly parentSessionId?: string }
   | { readonly type: 'entry'; readonly id: string; readonly sessionId: string; readonly key: string; readonly entryKind: Entry['kind']; readonly label: string; readonly description: string; readonly tooltip: string; readonly icon: string; readonly hasChildren: boolean }
   | { readonly type: 'detail'; readonly id: string; readonly label: string; readonly description: string; readonly copyValue?: string }
   | { readonly type: 'group'; readonly id: string; readonly sessionId: string; readonly group: TreeGroup; readonly label: string; readonly description: string };
@@ -50,6 +51,31 @@ export function sessionNode(s: SessionState, diagnostics: number): TreeNode {
     label: s.title ?? 'Untitled session',
     description: `${s.entries.length} entries · v${s.protocolVersion}${diagnostics ? ` · ${diagnostics} diagnostics` : ''}`,
   };
+}
+
+/** The sessions shown at the top of the tree: all but the subagents, which are shown under their parent. */
+export function rootSessions(sessions: readonly SessionState[]): SessionState[] {
+  const ids = new Set(sessions.map((s) => s.sessionId));
+  return sessions.filter((s) => s.parentSessionId === null || !ids.has(s.parentSessionId));
+}
+
+/** A subagent's session, under its parent: named by the subagent's title, with its state first. */
+export function subagentSessionNode(s: SessionState, parentSessionId: string, announced: SubagentEntry, diagnostics: number): TreeNode {
+  const state = announced.state === null ? 'state not reported' : announced.stopReason ? `${announced.state} (${announced.stopReason})` : announced.state;
+  return {
+    type: 'session',
+    id: `s/${s.sessionId}`,
+    sessionId: s.sessionId,
+    parentSessionId,
+    label: `Subagent: ${escapeControl(subagentLabel(announced))}`,
+    description: `${escapeControl(state)} · ${s.entries.length} entries · v${s.protocolVersion}${diagnostics ? ` · ${diagnostics} diagnostics` : ''}`,
+  };
+}
+
+/** The subagents `parent` announced, as session nodes to nest under it (each its own subtree, any depth). */
+export function subagentNodes(sessions: readonly SessionState[], parent: SessionState, diagnostics: (sessionId: string) => number): TreeNode[] {
+  const lookup = { session: (id: string) => sessions.find((s) => s.sessionId === id) };
+  return childSessions(lookup, parent).map((c) => subagentSessionNode(c.session, parent.sessionId, c.entry, diagnostics(c.session.sessionId)));
 }
 
 /** Conformance findings about the capture lines that built an entry. */
@@ -146,8 +172,9 @@ export interface BranchOrigin {
   readonly messageKey: string;
 }
 
-export function sessionChildren(s: SessionState, diagnostics: readonly Diagnostic[], findings?: readonly Finding[], origin?: BranchOrigin | null): TreeNode[] {
-  const out: TreeNode[] = s.entries.map((e, i) => entryNode(s.sessionId, e, i, findings));
+/** `subagents`: the subagent sessions to nest under this one (subagentNodes), after its entries. */
+export function sessionChildren(s: SessionState, diagnostics: readonly Diagnostic[], findings?: readonly Finding[], origin?: BranchOrigin | null, subagents: readonly TreeNode[] = []): TreeNode[] {
+  const out: TreeNode[] = [...s.entries.map((e, i) => entryNode(s.sessionId, e, i, findings)), ...subagents];
   if (origin)
     out.unshift({ type: 'detail', id: `g/${s.sessionId}/origin`, label: 'forked from', description: `${escapeControl(origin.chat)} · message ${origin.messageKey} · session ${escapeControl(origin.sessionId)}`, copyValue: origin.messageKey });
   const mode = s.currentModeId ?? '(none)';

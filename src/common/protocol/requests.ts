@@ -41,6 +41,8 @@ export const zClientCapabilities = z.looseObject({
   session: optional(z.looseObject({})),
   /** `{}` per supported mode; `elicitation: {}` alone supports neither. */
   elicitation: optional(z.looseObject({ form: optional(z.looseObject({}).nullable()), url: optional(z.looseObject({}).nullable()) })),
+  /** v1 unstable: `{}` = the client understands subagent sessions (`subagent_update`, `session_message`); v2 has it as a baseline. */
+  subagents: optional(z.looseObject({}).nullable()),
   _meta: optional(zMeta),
 });
 export type ClientCapabilities = z.infer<typeof zClientCapabilities>;

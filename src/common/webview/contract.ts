@@ -32,6 +32,11 @@ export interface PermissionView {
   readonly toolCallId: string;
   readonly title: string;
   readonly options: readonly { readonly optionId: string; readonly name: string; readonly kind: string }[];
+  /**
+   * Set when a subagent asks: its title (agent text). The request is shown in the root session's chat, whose
+   * transcript may not hold the subagent's tool call; absent for the chat's own session.
+   */
+  readonly fromSubagent?: string;
 }
 
 /**
@@ -46,6 +51,8 @@ export interface ElicitationPrompt {
   readonly message: string;
   readonly requestedSchema: unknown;
   readonly url: string | null;
+  /** Set when a subagent asks: its title (agent text), as on `PermissionView`. */
+  readonly fromSubagent?: string;
 }
 
 /** Output of a terminal the client runs for the agent (v1 `terminal/create`) or the agent owns (v2), shown live on its tool call. */
@@ -81,7 +88,10 @@ export interface PanelState {
   readonly turn: TurnState;
   /** How the chat's last turn ended, when it did not finish (null: it finished, or none ran since the chat opened). */
   readonly lastTurnEnd: TurnEnd;
-  /** A one-line explanation with the next step, shown when `turn` is `exited` or `error`. */
+  /**
+   * A one-line explanation with the next step, shown when `turn` is `exited` or `error`; while `busy` with no
+   * prompt of ours pending, what the agent does ("Working in the background": its subagents, or a turn of its own).
+   */
   readonly message: string | null;
   readonly readOnly: boolean;
   /** The agent advertised `session/fork`: only then do user messages offer Fork Chat Here. */

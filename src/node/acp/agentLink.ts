@@ -35,6 +35,8 @@ export interface ConnectOptions {
   readonly protocolVersion: 1 | 2;
   /** The caller can run terminal sign-ins (advertised as `auth.terminal`). */
   readonly terminalAuth?: boolean;
+  /** The caller shows subagents (advertised as `subagents`, see AcpClientOptions). */
+  readonly subagents?: boolean;
   /**
    * Every message both ways; `raw` is its exact JSON line (recorded as is by the capture); `checked`, for
    * a message read, the transport's one check of it (for `MessageStore.ingestChecked`).
@@ -89,6 +91,7 @@ export function linkProcess(proc: LinkableProcess, o: ConnectOptions, drainCapMs
     clientInfo: CLIENT_INFO,
     protocolVersion: o.protocolVersion,
     terminalAuth: o.terminalAuth === true,
+    subagents: o.subagents === true,
     tap: o.tap,
     onInvalidLine: (line) => o.onInvalidLine(line.text, line.reason, line.kind !== 'notJson' && line.kind !== 'notObject'),
     log: o.log,

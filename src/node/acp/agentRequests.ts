@@ -3,8 +3,8 @@
  *
  * Why it is its own file: `AcpClient` is the typed surface of what *we* ask the agent; this is what the
  * agent may ask of us, decided by the handlers the client was given (a method without a handler is not
- * registered, so vscode-jsonrpc answers -32601), and it is where agent input is untrusted: every request must
- * name a session of this connection, and a permission answer must name an option the agent offered.
+ * registered, so vscode-jsonrpc answers -32601), and it is where agent input is untrusted: every request and
+ * update must name a session of this connection (connectionSessions.ts: ours and their subagents), and a permission answer must name an option the agent offered.
  * Permission requests are registered in the `PermissionBroker`, their one owner, and awaited there.
  */
 import { ClientMethods, ErrorCodes } from '../../common/protocol/methods';
@@ -22,6 +22,7 @@ import {
 import { CANCELLED, type PermissionAnswer, type PermissionBroker } from '../../common/permissionBroker';
 import { onAcpNotification, onAcpRequest, rpcError, type AcpConnection, type LogFn } from '../transport/connection';
 import type { ClientHandlers } from './handlers';
+import type { ConnectionSessions } from './connectionSessions';
 
 export interface AgentRequestDeps {
   readonly acp: AcpConnection;
@@ -30,9 +31,9 @@ export interface AgentRequestDeps {
   readonly permissions: PermissionBroker;
   /** The connection the requests belong to: its end cancels only these (`PermissionBroker.cancelOwner`). */
   readonly owner: object;
-  /** Sessions of this connection; the agent's requests must name one of these. */
-  readonly sessions: ReadonlySet<string>;
-  /** Every valid `session/update`. */
+  /** Sessions of this connection; the agent's requests and updates must name one of these. */
+  readonly sessions: Pick<ConnectionSessions, 'has' | 'admitUpdate'>;
+  /** Every valid `session/update` of a session of this connection. */
   readonly onUpdate: (n: SessionNotification) => void;
   readonly log: LogFn;
 }
@@ -47,7 +48,9 @@ export function serveAgentRequests(d: AgentRequestDeps): void {
     return p;
   };
   // A text chunk the transport checked is a valid SessionNotification already: not validated again.
-  onAcpNotification(acp, ClientMethods.sessionUpdate, zSessionNotification, d.onUpdate, log, (c) => c.chunk !== undefined);
+  onAcpNotification(acp, ClientMethods.sessionUpdate, zSessionNotification, (n) => {
+    if (d.sessions.admitUpdate(n)) d.onUpdate(n);
+  }, log, (c) => c.chunk !== undefined);
 
   onAcpRequest(acp, ClientMethods.sessionRequestPermission, zRequestPermissionParams, (p, ctx) => {
     own(ClientMethods.sessionRequestPermission, p);

@@ -67,6 +67,7 @@ import { withAuthRetry, type ChooseAuthMethod, type RunTerminalAuth } from './au
 import { OutstandingCalls } from './outstandingCalls';
 import type { AcpClientOptions } from './clientOptions';
 import { checkedInitializeResult, clientCapabilities, initializeParams } from './negotiation';
+import { ConnectionSessions } from './connectionSessions';
 
 export type { AcpClientOptions, Direction } from './clientOptions';
 
@@ -76,11 +77,8 @@ export class AcpClient implements IDisposable {
   private readonly calls: OutstandingCalls;
   /** The one owner of the permission requests the agent waits on (the chat's, or this client's own). */
   private readonly permissions: PermissionBroker;
-  /**
-   * Sessions of this connection: those the agent created for it (session/new, fork) and those it named to
-   * the agent (load, resume, prompt...). The agent's requests must name one of these.
-   */
-  private readonly sessions = new Set<string>();
+  /** Sessions of this connection (ours, and the subagents announced under them): the agent's requests must name one. */
+  private readonly sessions: ConnectionSessions;
   private readonly elicitations: Elicitations | undefined;
   /** Sessions with a prompt in flight that the user cancelled: an error reply then means "cancelled". */
   private readonly cancelledTurns = new Set<string>();
@@ -97,6 +95,7 @@ export class AcpClient implements IDisposable {
 
   constructor(private readonly opts: AcpClientOptions) {
     this.log = opts.log ?? (() => undefined);
+    this.sessions = new ConnectionSessions(this.log);
     this.permissions = opts.permissions ?? new PermissionBroker();
     this.calls = new OutstandingCalls(opts.describeClose);
     this.acp = createAcpConnection({
@@ -108,7 +107,7 @@ export class AcpClient implements IDisposable {
       tap: (direction, msg, raw, checked) => opts.tap?.(direction === 'in' ? 'agent->client' : 'client->agent', msg, raw, checked),
     });
     this.registerHandlers();
-    this.elicitations = opts.handlers.elicitation ? new Elicitations(this.acp, opts.handlers.elicitation, this.log) : undefined;
+    this.elicitations = opts.handlers.elicitation ? new Elicitations(this.acp, opts.handlers.elicitation, this.log, (sid) => this.sessions.has(sid)) : undefined;
     this.acp.connection.onClose(() => {
       const settled = opts.closeSettled
         ? Promise.race([opts.closeSettled(), new Promise((r) => setTimeout(r, 1000).unref())])
@@ -345,19 +344,19 @@ export class AcpClient implements IDisposable {
     if (!ok) throw new AcpProtocolError(`the agent did not advertise support for ${method}`);
   }
 
-  private async request<S extends z.ZodType>(method: string, params: object, schema: S): Promise<z.output<S>> {
-    const raw = await this.requestRaw(method, params);
-    const parsed = schema.safeParse(raw);
-    if (!parsed.success) {
-      throw new AcpProtocolError(`invalid ${method} result: ${z.prettifyError(parsed.error)}`);
-    }
-    if (method === AgentMethods.sessionNew || method === AgentMethods.sessionFork) this.noteSession(parsed.data);
-    return parsed.data;
+  private request<S extends z.ZodType>(method: string, params: object, schema: S): Promise<z.output<S>> {
+    return this.sessions.request(method, async () => {
+      const raw = await this.requestRaw(method, params);
+      const parsed = schema.safeParse(raw);
+      if (!parsed.success) throw new AcpProtocolError(`invalid ${method} result: ${z.prettifyError(parsed.error)}`);
+      if (method === AgentMethods.sessionNew || method === AgentMethods.sessionFork) this.noteSession(parsed.data);
+      return parsed.data;
+    });
   }
 
   private noteSession(v: unknown): void {
     const id = (v as { sessionId?: unknown } | null)?.sessionId;
-    if (typeof id === 'string') this.sessions.add(id);
+    if (typeof id === 'string') this.sessions.ours(id);
   }
 
   private requestRaw(method: string, params: object): Promise<unknown> {
@@ -375,10 +374,15 @@ export class AcpClient implements IDisposable {
     this.closeEmitter.fire(extra ? `${reason} (${extra})` : reason);
   }
 
-  /** Permission requests and elicitations of the session are answered `cancelled` / `cancel`. */
+  /**
+   * Permission requests and elicitations of the session are answered `cancelled` / `cancel`, and those of
+   * its subagents: the user stopped (or closed) the work they are part of, and their cards are shown there.
+   */
   private answerPendingPermissions(sessionId: string): void {
-    this.elicitations?.cancelSession(sessionId);
-    this.permissions.cancelSession(sessionId);
+    for (const sid of this.sessions.withDescendants(sessionId)) {
+      this.elicitations?.cancelSession(sid);
+      this.permissions.cancelSession(sid);
+    }
   }
 
   private registerHandlers(): void {

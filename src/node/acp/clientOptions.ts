@@ -30,6 +30,12 @@ export interface AcpClientOptions {
    */
   terminalAuth?: boolean;
   /**
+   * The caller shows subagents (child sessions announced by `subagent_update`, their messages and requests
+   * under the root session's chat): advertised as `clientCapabilities.subagents` (v1 unstable; v2 needs no
+   * capability). The boundary itself (a child's requests are served like its parent's) holds either way.
+   */
+  subagents?: boolean;
+  /**
    * Every message both ways, with the exact JSON line it was read from or written as; for a message read,
    * also the transport's one check of it (hand it to `MessageStore.ingestChecked`).
    */

@@ -38,8 +38,12 @@ export function elicitationCapabilities(host: ElicitationHost | undefined): Elic
 export class Elicitations {
   private readonly pending = new Set<Pending>();
 
-  constructor(acp: AcpConnection, host: ElicitationHost, log: LogFn) {
+  /** `known`: whether a session is of this connection (a session-scoped question must name one). */
+  constructor(acp: AcpConnection, host: ElicitationHost, log: LogFn, known: (sessionId: string) => boolean) {
     onAcpRequest(acp, ClientMethods.elicitationCreate, zCreateElicitationParams, (p, ctx) => {
+      if (p.sessionId !== undefined && !known(p.sessionId)) {
+        throw rpcError(ErrorCodes.invalidParams, `${ClientMethods.elicitationCreate}: unknown session ${JSON.stringify(p.sessionId)}; this client did not open it`, { reason: 'unknown_session', sessionId: p.sessionId });
+      }
       const mode = p.mode === 'form' || p.mode === 'url' ? p.mode : null;
       if (mode === null || !host.modes[mode]) {
         throw rpcError(ErrorCodes.invalidParams, `elicitation mode ${JSON.stringify(p.mode)} was not advertised by this client (it serves ${Object.keys(elicitationCapabilities(host) ?? {}).join(', ') || 'none'})`);

@@ -11,12 +11,12 @@ import type { AcpClientOptions } from './clientOptions';
 import { elicitationCapabilities } from './elicitations';
 import { AcpProtocolError } from './errors';
 
-type Advertised = Pick<AcpClientOptions, 'handlers' | 'terminalAuth' | 'clientInfo'>;
+type Advertised = Pick<AcpClientOptions, 'handlers' | 'terminalAuth' | 'subagents' | 'clientInfo'>;
 
 const zVersionOnly = z.looseObject({ protocolVersion: z.number().int().nonnegative() });
 
 /** Exactly what this client implements, derived from the handlers it was given. */
-export function clientCapabilities(o: Pick<AcpClientOptions, 'handlers' | 'terminalAuth'>): ClientCapabilities {
+export function clientCapabilities(o: Pick<AcpClientOptions, 'handlers' | 'terminalAuth' | 'subagents'>): ClientCapabilities {
   const h = o.handlers;
   const elicitation = elicitationCapabilities(h.elicitation);
   return {
@@ -24,13 +24,15 @@ export function clientCapabilities(o: Pick<AcpClientOptions, 'handlers' | 'termi
     terminal: h.terminals !== undefined,
     ...(o.terminalAuth ? { auth: { terminal: true } } : {}),
     ...(elicitation ? { elicitation } : {}),
+    ...(o.subagents ? { subagents: {} } : {}),
   };
 }
 
 export function initializeParams(asked: ProtocolVersion, o: Advertised): object {
   const v1Fields = { clientCapabilities: clientCapabilities(o), clientInfo: o.clientInfo };
   // Asking for v2 we send both shapes: a v1-only agent answers 1 and reads the v1 fields; v2
-  // has no client fs/terminal, so its `capabilities` stay empty.
+  // has no client fs/terminal, so its `capabilities` stay empty. Subagents are baseline in v2 (the draft's
+  // ClientCapabilities has no field for them): only the v1 fields say so.
   const elicitation = elicitationCapabilities(o.handlers.elicitation);
   const v2Caps = { ...(o.terminalAuth ? { auth: { terminal: {} } } : {}), ...(elicitation ? { elicitation } : {}) };
   return asked === PROTOCOL_V2 ? { protocolVersion: asked, info: o.clientInfo, capabilities: v2Caps, ...v1Fields } : { protocolVersion: asked, ...v1Fields };

@@ -14,7 +14,7 @@ import type { AgentConfig } from '../../common/config/settings';
 import type { PanelState, TurnState } from '../../common/webview/contract';
 import type { PermissionBroker } from '../../common/permissionBroker';
 import type { ElicitationBroker } from '../../common/elicitationBroker';
-import { zMcpServer, type SessionInfo } from '../../common/protocol/requests';
+import { zMcpServer, type SessionInfo, type SessionNotification } from '../../common/protocol/requests';
 import { ConnectionSupervisor } from '../../common/recovery/supervisor';
 import { systemClock } from '../../common/recovery/timers';
 import type { QueuedPrompt } from '../../common/promptQueue';
@@ -44,6 +44,8 @@ export interface ConnectionEvents {
   abandonTurn(): void;
   /** The key of the last prompt this client sent, for the supervisor's notices. */
   promptEntry(): string | undefined;
+  /** A `session/update` of the link (the store has it already): its root's or a subagent's work may be background work. */
+  sessionUpdate(n: SessionNotification): void;
 }
 
 export interface ConnectionDeps {
@@ -188,6 +190,7 @@ export class ChatConnection {
         permissions: this.d.broker,
         protocolVersion: o.settings().protocolVersion,
         terminalAuth: o.ui.runTerminalAuth !== undefined,
+        subagents: true, // the store nests them; the root's panel shows their requests (chatView), their work the turn (chatThread)
         tap: (dir, msg, raw, checked) => this.d.traffic.wire(dir, msg, raw, checked),
         log: o.log,
         onInvalidLine: (text, reason, lost) => this.d.traffic.skippedLine(text, reason, lost),
@@ -204,6 +207,7 @@ export class ChatConnection {
     }
     this.link = link;
     link.onExit((reason) => this.onExit(link, reason));
+    link.client.onSessionUpdate((n) => this.link === link && this.d.events().sessionUpdate(n));
     try {
       const init = await this.timed('initialize', link.client.initialize());
       o.log('info', `${this.agent.name}: initialized, protocol ${init.protocolVersion}, capabilities ${JSON.stringify(init.agentCapabilities ?? {})}`);

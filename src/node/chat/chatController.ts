@@ -170,9 +170,12 @@ export class ChatController extends Disposable implements ChatModel, TreeSource,
     return this.thread.whenIdle();
   }
 
-  /** Output and exit of a terminal we run for the agent (v1), recorded for the session it runs in. */
-  terminalEvent(terminalId: string, append: string, exit?: { exitCode: number | null; signal: string | null }): void {
-    const sessionId = this.sessionId;
+  /**
+   * Output and exit of a terminal we run for the agent (v1), recorded for the session it runs in: the one that
+   * created it (a subagent's terminal belongs to the subagent's tool call), else the attached one.
+   */
+  terminalEvent(terminalId: string, append: string, exit?: { exitCode: number | null; signal: string | null }, createdBy?: string): void {
+    const sessionId = createdBy ?? this.sessionId;
     if (sessionId !== null) this.traffic.record({ event: 'terminal', sessionId, terminalId, append, ...(exit ? { exit } : {}) });
   }
 

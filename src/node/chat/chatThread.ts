@@ -3,10 +3,11 @@
  * turns (one in flight per session; steering, cancel, retry), the prompt queue, the editor-context chips,
  * the panel's state (through chatView), the client's own notices, and the hooks of the Changes review.
  *
- * Owns: the turn state (turn, its message, how the last turn ended, the turn generation), the prompt queue
- * (common/promptQueue) and the context chips (promptContext). It reads, never writes: the attached
- * session, the agent and the link (the connection's), the transcript (the store's; notices are written
- * through the traffic). What the panel is told goes through the view (chatView), which builds the rest.
+ * Owns: the turn state (turn, its message, how the last turn ended, the turn generation, the turn of ours in
+ * flight), the prompt queue (common/promptQueue), the context chips (promptContext) and whether the agent
+ * works in the background (backgroundWork: shown as a busy turn with no prompt of ours pending). It reads,
+ * never writes: the attached session, the agent and the link (the connection's), the transcript (the
+ * store's; notices are written through the traffic). What the panel is told goes through the view (chatView), which builds the rest.
  */
 import type { PanelState, TurnEnd, TurnState } from '../../common/webview/contract';
 import type { PermissionBroker } from '../../common/permissionBroker';
@@ -21,6 +22,10 @@ import type { ReviewAction } from '../../common/changes/review';
 import { errorText } from '../../common/util/errors';
 import { AcpClosedError } from '../acp/errors';
 import { PromptContext } from './promptContext';
+import { BACKGROUND_MESSAGE, BackgroundWork } from './backgroundWork';
+import { systemClock } from '../../common/recovery/timers';
+import { busySubagents, sessionTree } from '../../common/store/sessionTree';
+import type { SessionNotification } from '../../common/protocol/requests';
 import { runNoticeAction } from './connectionRecovery';
 import type { ChatOptions, PromptImage } from './chatPorts';
 import type { ChatConnection, ConnectionEvents } from './chatConnection';
@@ -41,6 +46,9 @@ export class ChatThread implements ConnectionEvents {
   private message: string | null = null;
   /** Counts turns; a turn given up (its cancel unanswered) must not end the next one when it finally ends. */
   private turnGen = 0;
+  /** The generation of the turn of ours whose prompt is in flight (null: none; a busy turn is then background work). */
+  private foregroundGen: number | null = null;
+  private readonly background: BackgroundWork;
   private readonly queue = new PromptQueue();
   /** Editor context waiting for the next prompt (chips in the prompt box). */
   private readonly context = new PromptContext();
@@ -52,6 +60,7 @@ export class ChatThread implements ConnectionEvents {
     this.o = d.options;
     this.conn = d.connection;
     this.view = d.view;
+    this.background = new BackgroundWork(this.o.clock ?? systemClock, () => this.busySubagents(), () => this.showBackground());
   }
 
   private get sessionId(): string | null {
@@ -79,17 +88,21 @@ export class ChatThread implements ConnectionEvents {
   }
 
   failed(message: string, turn: TurnState): void {
+    this.background.reset();
     this.setTurn(turn, message);
     this.settleIdle();
   }
 
   ready(): void {
+    this.background.reset();
     this.setTurn('idle', null);
     this.view.reset();
     this.drainQueue();
   }
 
   switched(): void {
+    if (this.foregroundGen === null && this.background.active) this.setTurn('idle', null);
+    this.background.reset();
     this.view.reset();
     this.view.treeChanged();
   }
@@ -100,6 +113,8 @@ export class ChatThread implements ConnectionEvents {
 
   abandonTurn(): void {
     this.turnGen++;
+    this.foregroundGen = null;
+    this.background.setForeground(false);
     this.endTurnAs('cancelled');
     this.setTurn('idle', null);
     this.drainQueue();
@@ -111,7 +126,32 @@ export class ChatThread implements ConnectionEvents {
 
   /** The chat closes: whoever waits for it to settle is released. */
   close(): void {
+    this.background.reset();
     this.settleIdle(true);
+  }
+
+  // ---------------------------------------------------------------- background work
+
+  /** An update of the link: one of the attached session or a subagent under it may be background work. */
+  sessionUpdate(n: SessionNotification): void {
+    const sid = this.sessionId;
+    if (sid === null || (this.turn !== 'idle' && this.turn !== 'busy')) return;
+    if (n.sessionId === sid || sessionTree(this.o.store, sid).includes(n.sessionId)) this.background.update(n.update.sessionUpdate);
+  }
+
+  private busySubagents(): number {
+    const sid = this.sessionId;
+    return sid === null ? 0 : busySubagents(this.o.store, sid).length;
+  }
+
+  /** Background work started or ended, outside a turn of ours (whose end shows it): the turn says so. */
+  private showBackground(): void {
+    if (this.foregroundGen !== null) return;
+    if (this.background.active && this.turn === 'idle') this.setTurn('busy', BACKGROUND_MESSAGE);
+    else if (!this.background.active && this.turn === 'busy') {
+      this.setTurn('idle', null);
+      this.drainQueue();
+    }
   }
 
   // ---------------------------------------------------------------- turns
@@ -186,13 +226,22 @@ export class ChatThread implements ConnectionEvents {
     const client = this.conn.client;
     const sid = this.sessionId;
     if (!client || sid === null || (this.turn !== 'busy' && this.turn !== 'cancelling')) return;
+    if (this.foregroundGen === null) {
+      // Background work: no prompt of ours waits for the cancel's answer; the agent is told and the chat is free.
+      client.cancel(sid);
+      this.background.reset();
+      this.setTurn('idle', null);
+      this.drainQueue();
+      return;
+    }
     this.setTurn('cancelling', null);
     this.conn.supervisor.cancelRequested();
     client.cancel(sid);
   }
 
   private drainQueue(): void {
-    if (this.turn !== 'idle') return;
+    // Background work does not hold the queue: no prompt of ours is pending, so the next one may go.
+    if (this.turn !== 'idle' && !(this.turn === 'busy' && this.foregroundGen === null)) return;
     const next = this.queue.shift();
     if (next === undefined) {
       this.settleIdle();
@@ -222,9 +271,11 @@ export class ChatThread implements ConnectionEvents {
     if (!client || sid === null) return;
     const notice = this.d.traffic.notice.bind(this.d.traffic);
     const agent = this.conn.agent.name;
+    const gen = ++this.turnGen;
+    this.foregroundGen = gen;
+    this.background.setForeground(true);
     this.setTurn('busy', null);
     this.endTurnAs(null);
-    const gen = ++this.turnGen;
     this.conn.supervisor.turnStarted(prompt);
     // The turn's entries are the ones after these (the list is append-only), for its Changes summary.
     const entriesBefore = this.o.store.session(sid)?.entries.length ?? 0;
@@ -237,18 +288,25 @@ export class ChatThread implements ConnectionEvents {
       else if (r.stopReason === 'max_tokens' || r.stopReason === 'max_turn_requests') notice({ severity: 'warning', title: `The turn stopped early (${r.stopReason}).`, description: 'Send "continue" to let the agent go on.' });
     } catch (e) {
       // The connection closed: the link's exit follows and judges the turn (onExit), not a failed prompt.
-      if (e instanceof AcpClosedError) return;
+      if (e instanceof AcpClosedError) return this.foregroundEnded(gen);
       // When the agent exited, onExit explained it.
       if (this.conn.client === client) notice({ severity: 'error', title: `The prompt failed: ${errorText(e)}`, description: 'Try again, or restart the agent.' });
       ended = 'error';
     }
     // After an exit the supervisor already knows (and keeps the prompt whose delivery is uncertain).
     if (this.conn.client === client && this.turnGen === gen) this.conn.supervisor.turnEnded();
+    // What the agent sends from now on (its subagents' work, a turn of its own) is background work.
+    if (this.turnGen === gen) this.background.setForeground(false);
     await this.endReview(sid, entriesBefore);
+    this.foregroundEnded(gen);
     if (this.conn.client !== client || this.turnGen !== gen) return;
     this.endTurnAs(ended);
-    this.setTurn('idle', null);
+    this.setTurn(this.background.active ? 'busy' : 'idle', this.background.active ? BACKGROUND_MESSAGE : null);
     this.drainQueue();
+  }
+
+  private foregroundEnded(gen: number): void {
+    if (this.foregroundGen === gen) this.foregroundGen = null;
   }
 
   /** How the last turn ended (Retry is offered after an error or a cancel). */

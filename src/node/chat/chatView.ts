@@ -13,6 +13,7 @@ import type { StoreDelta } from '../../common/store';
 import type { PermissionBroker } from '../../common/permissionBroker';
 import type { ElicitationBroker } from '../../common/elicitationBroker';
 import { PanelSource } from '../../common/webview/panelFeed';
+import { announcementOf, sessionTree, subagentLabel } from '../../common/store/sessionTree';
 import { supportsOperation } from '../../common/protocol/sessionOps';
 import { Disposable, Emitter } from '../../common/util/lifecycle';
 import type { ChatOptions } from './chatPorts';
@@ -41,14 +42,14 @@ export class ChatView extends Disposable {
   constructor(private readonly d: ViewDeps) {
     super();
     // A turn waiting on the user's answer is not stalled.
-    const waiting = () => d.connection.supervisor.waiting(this.permissions().length > 0 || d.elicitations.pending(this.sessionId).length > 0);
+    const waiting = () => d.connection.supervisor.waiting(this.permissions().length > 0 || this.questions().length > 0);
     this.register(d.broker.onDidChange(() => {
       waiting();
       this.panel({ permissions: this.permissions() });
     }));
     this.register(d.elicitations.onDidChange(() => {
       waiting();
-      this.panel({ elicitations: d.elicitations.pending(this.sessionId) });
+      this.panel({ elicitations: this.questions() });
     }));
     const review = d.options.review;
     if (review) this.register(review.onDidChange((c) => c.sessionId === this.sessionId && this.source.fire([{ type: 'changeSet', id: c.id, set: c.view }])));
@@ -93,7 +94,7 @@ export class ChatView extends Disposable {
 
   panelState(): PanelState {
     const { store, review } = this.d.options;
-    const { connection, elicitations } = this.d;
+    const { connection } = this.d;
     const s = this.current();
     const earlier = connection.earlier;
     const client = connection.client;
@@ -112,7 +113,7 @@ export class ChatView extends Disposable {
       queuedPrompts: t.queuedPrompts,
       context: t.context,
       permissions: this.permissions(),
-      elicitations: elicitations.pending(this.sessionId),
+      elicitations: this.questions(),
       notices: store.notices(this.sessionId),
       // Terminal cards of the earlier transcript keep their output too.
       ...(earlier ? { terminals: { ...store.session(earlier.sessionId)?.terminals, ...s?.terminals } } : {}),
@@ -144,7 +145,23 @@ export class ChatView extends Disposable {
     this.treeChanges.fire();
   }
 
+  /**
+   * The permission requests and questions the panel shows: its session's and those of the subagents under
+   * it (any depth), each of those saying which subagent asks, since the chat is where the user asked for
+   * the work they are part of.
+   */
   private permissions(): PanelState['permissions'] {
-    return this.sessionId === null ? [] : this.d.broker.pending(this.sessionId);
+    const sid = this.sessionId;
+    return sid === null ? [] : this.d.broker.pendingIn(new Set(sessionTree(this.d.options.store, sid))).map((p) => this.fromSubagent(p));
+  }
+
+  private questions(): PanelState['elicitations'] {
+    const sid = this.sessionId;
+    return this.d.elicitations.pendingIn(new Set(sid === null ? [] : sessionTree(this.d.options.store, sid))).map((p) => this.fromSubagent(p));
+  }
+
+  private fromSubagent<V extends { readonly fromSubagent?: string }>(p: { readonly sessionId: string | null; readonly view: V }): V {
+    const asking = p.sessionId === null || p.sessionId === this.sessionId ? undefined : announcementOf(this.d.options.store, p.sessionId);
+    return asking ? { ...p.view, fromSubagent: subagentLabel(asking) } : p.view;
   }
 }

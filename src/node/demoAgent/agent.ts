@@ -7,7 +7,9 @@
  * A turn streams a thought, a plan, a markdown answer, a `read` tool call, optionally an edit behind
  * a permission request ("edit"/"permission" in the prompt), an edit the agent makes itself and only
  * reports as a fragment diff, as Claude Code does ("yourself"), and a terminal run ("run"/"terminal"),
- * then a second message and a usage update. `session/cancel` stops it with stopReason "cancelled".
+ * then a second message and a usage update. "subagent" starts a child session that makes the edit (for a
+ * client that advertised `subagents`; "background" too: it outlives the turn, see subagent.ts).
+ * `session/cancel` stops it with stopReason "cancelled".
  * The turn reads as one script, step after step; its tool steps (tools.ts), the v2 draft, replays, session
  * operations, sign-in and content live in their own files beside it.
  */
@@ -38,6 +40,7 @@ import { DemoAgentV2 } from './v2';
 import { DemoAuth } from './auth';
 import { registerSteering, STEERING_META } from './steering';
 import { editTool, readTool, selfEditTool, terminalTool, type Session, type ToolIo, type Update } from './tools';
+import { backgroundTurn, subagentTool } from './subagent';
 import { adoptedTag, knownSession, listedForArchiveFilter, registerSessionOps, sessionOpsCapabilities, unknownMessage } from './sessionOps';
 
 export interface DemoAgentOptions {
@@ -76,6 +79,8 @@ export class DemoAgent {
   private readonly lateAfterCancelMs: number | undefined;
   private readonly crash: () => void;
   private seq = 0;
+  /** A background subagent's work per parent session: the parent's own turn follows it (subagent.ts). */
+  private readonly background = new Map<string, Promise<void>>();
   /** What the turn's tool steps (tools.ts) may use. */
   private readonly io: ToolIo = {
     notify: (s, update, record) => this.notify(s, update, record),
@@ -228,6 +233,7 @@ export class DemoAgent {
     s.turn = turn;
     try {
       await this.runTurn(s, prompt, turn.signal);
+      this.afterBackground(s);
       return { stopReason: 'end_turn' };
     } catch (err) {
       // §8.1: a cancelled turn answers stopReason "cancelled", never an error.
@@ -236,6 +242,15 @@ export class DemoAgent {
     } finally {
       s.turn = undefined;
     }
+  }
+
+  /** The parent's own turn once its background subagent is done, after the prompt's response went out. */
+  private afterBackground(s: Session): void {
+    const work = this.background.get(s.id);
+    if (!work) return;
+    this.background.delete(s.id);
+    const n = s.turns;
+    void work.then(() => setTimeout(() => void backgroundTurn(this.io, s, n, new AbortController().signal).catch(() => undefined), 0)).catch(() => undefined);
   }
 
   /** Dies (ACP_DEMO_FAULT); the turn never answers. */
@@ -331,7 +346,9 @@ export class DemoAgent {
     const wantsEdit = /edit|permission/i.test(promptText);
     const wantsRun = /terminal|\brun\b/i.test(promptText);
     const wantsSelfEdit = /yourself/i.test(promptText);
-    const steps = ['Answer in markdown', 'Look at a workspace file', ...(wantsEdit ? ['Edit demo-edit.txt'] : []), ...(wantsSelfEdit ? ['Change demo-self.txt'] : []), ...(wantsRun ? ['Run a command'] : [])];
+    // Only to a client that said it understands subagents (the capability's rule).
+    const wantsSubagent = /subagent/i.test(promptText) && this.clientCaps.subagents !== undefined && this.clientCaps.subagents !== null;
+    const steps = ['Answer in markdown', 'Look at a workspace file', ...(wantsSubagent ? ['Ask a subagent'] : []), ...(wantsEdit ? ['Edit demo-edit.txt'] : []), ...(wantsSelfEdit ? ['Change demo-self.txt'] : []), ...(wantsRun ? ['Run a command'] : [])];
     const plan = (done: number) => ({
       sessionUpdate: 'plan',
       entries: steps.map((content, i) => ({ content, priority: 'medium', status: i < done ? 'completed' : i === done ? 'in_progress' : 'pending' })),
@@ -341,6 +358,15 @@ export class DemoAgent {
     this.notify(s, plan(1), true);
     await readTool(this.io, s, n, signal);
     let step = 2;
+    if (wantsSubagent) {
+      this.notify(s, plan(step++), true);
+      const child = this.createSession(s.cwd, `${s.id}-sub${n}`, 'sub');
+      const background = /background/i.test(promptText);
+      // In the background the child is not stopped by this turn's cancel: it outlives the turn.
+      const work = subagentTool(this.io, s, child, n, background ? new AbortController().signal : signal);
+      if (background) this.background.set(s.id, work.catch(() => undefined));
+      else await work;
+    }
     if (wantsEdit) {
       this.notify(s, plan(step++), true);
       await editTool(this.io, s, n, signal);

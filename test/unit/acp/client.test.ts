@@ -356,6 +356,8 @@ describe('AcpClient', () => {
     assert.equal(client.agentInfo?.name, 'v2agent');
     assert.equal(client.agentCapabilities?.promptCapabilities?.image, true);
     assert.ok(client.agentCapabilities?.sessionCapabilities?.resume);
+    // Another session of the connection, whose updates must not end s1's turn.
+    await openSession(agent, client, 's2');
     let settled = false;
     const pp = client.prompt('s1', [{ type: 'text', text: 'hi' }]).finally(() => (settled = true));
     const preq = await agent.expect('session/prompt');

@@ -4,7 +4,7 @@ import type { CreateElicitationResult } from '../../../src/common/protocol/elici
 import type { RequestPermissionResult } from '../../../src/common/protocol/requests';
 import { AcpClient } from '../../../src/node/acp/client';
 import type { ElicitationAsk, ElicitationHost } from '../../../src/node/acp/handlers';
-import { FakeAgent, INIT_RESULT, type Json } from './fakeAgent';
+import { FakeAgent, INIT_RESULT, openSession, type Json } from './fakeAgent';
 import { until } from '../helpers/until';
 
 const never = <T>() => new Promise<T>(() => undefined);
@@ -30,6 +30,8 @@ async function initialized(host: Parameters<typeof setup>[0], logs?: string[]) {
   const req = await s.agent.expect('initialize');
   s.agent.reply(req.id, INIT_RESULT);
   await p;
+  // Session-scoped questions must name a session of the connection.
+  if (host) for (const sid of ['s1', 's2']) await openSession(s.agent, s.client, sid);
   return { ...s, init: req };
 }
 

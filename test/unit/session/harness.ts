@@ -41,6 +41,7 @@ export function inProcessDemoAgent(make: (acp: AcpConnection) => void = (acp) =>
         clientInfo: CLIENT_INFO,
         protocolVersion: o.protocolVersion,
         terminalAuth: o.terminalAuth === true,
+        subagents: o.subagents === true,
         tap: o.tap,
         log: o.log,
       });
