@@ -87,6 +87,7 @@ export function createChatController(d: ChatFactoryDeps, chat: ChatRecord, confi
     showPanel: () => d.showChat(chat.id),
     chatColumn: () => d.chatColumn(chat.id),
     chatId: chat.id,
+    extensionUri: d.context.extensionUri,
   });
   const review = createTurnChanges({
     docs: d.docs,

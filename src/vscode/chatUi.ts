@@ -14,6 +14,7 @@ import { SessionCommands } from './sessionCommands';
 import type { ChatControls, ChatUi } from '../node/chat/chatPorts';
 import type { VirtualDocuments } from './virtualDocuments';
 import { errorText } from '../common/util/errors';
+import { ChatPanel, CHAT_VIEW_TYPE } from './chatPanel';
 
 export interface ChatUiDeps {
   readonly docs: VirtualDocuments;
@@ -26,6 +27,20 @@ export interface ChatUiDeps {
   chatColumn(): vscode.ViewColumn | undefined;
   /** The chat's id (commands started from its webview name it). */
   readonly chatId?: string;
+  /** Where the panel's script and styles are: given, a subagent's transcript can be opened in a panel of its own. */
+  readonly extensionUri?: vscode.Uri;
+}
+
+/**
+ * A subagent's own transcript in a read-only panel beside the chat (the model answers its requests through
+ * the chat); closing the panel disposes the model.
+ */
+function openSubagentPanel(d: ChatUiDeps, extensionUri: vscode.Uri): NonNullable<ChatUi['openSubagent']> {
+  return (model, title) => {
+    const webviewPanel = vscode.window.createWebviewPanel(`${CHAT_VIEW_TYPE}.subagent`, `Subagent · ${labelText(title)}`, columnBesideChat(d.chatColumn()), { enableScripts: true });
+    const panel = new ChatPanel(webviewPanel, extensionUri, model, d.log);
+    panel.onDidDispose(() => model.dispose());
+  };
 }
 
 /** Files and diffs opened from the chat go to the first editor group, or the second when the chat is there: never over the chat. */
@@ -125,6 +140,7 @@ export function createChatUi(d: ChatUiDeps): ChatUi {
     runTerminalAuth(agent, method, cwd) {
       return runTerminalAuth(agent, method, cwd, (m) => d.log.info(m));
     },
+    ...(d.extensionUri ? { openSubagent: openSubagentPanel(d, d.extensionUri) } : {}),
     permissionAsked(chat, title) {
       // A permission request must never wait unseen: if the panel is hidden, say so and offer to show it.
       if (d.isPanelVisible(chat)) return;

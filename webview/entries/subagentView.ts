@@ -30,6 +30,7 @@ export class SubagentView extends EntryView<ViewSubagent> implements Ticking {
   private badge: HTMLElement | null = null;
   private elapsed: HTMLElement | null = null;
   private description: HTMLElement | null = null;
+  private stop: HTMLButtonElement | null = null;
   private readonly messagesSlot = h('div', { class: 'subagent-messages' });
   private messages: readonly SessionMessageView[] = NONE;
   private disposed = false;
@@ -42,6 +43,11 @@ export class SubagentView extends EntryView<ViewSubagent> implements Ticking {
     const tree = button('Show in Message Tree', 'list-tree', { class: 'icon-button show-in-tree' });
     tree.addEventListener('click', () => this.ctx.post({ type: 'revealInTree', key: this.entry.key }));
     const head = h('div', { class: 'subagent-head' }, h('span', { class: 'subagent-icon' }, icon('hubot')), this.title, tree, this.badge);
+    // Stop: the child's current work only (its parent goes on); offered while it runs and said it can be cancelled.
+    const stop = button('Stop the subagent', 'debug-stop', { class: 'icon-button stop-subagent' });
+    stop.addEventListener('click', () => this.ctx.post({ type: 'cancelSubagent', childSessionId: this.entry.childSessionId }));
+    this.stop = stop;
+    head.append(stop);
     if (this.ctx.canOpenSubagents()) {
       const open = button("Open the subagent's transcript", 'link-external', { class: 'icon-button open-subagent' });
       open.addEventListener('click', () => this.ctx.post({ type: 'openSubagent', childSessionId: this.entry.childSessionId }));
@@ -69,6 +75,7 @@ export class SubagentView extends EntryView<ViewSubagent> implements Ticking {
       badge.replaceChildren(icon(look.icon), h('span', {}, label, this.elapsed ?? ''));
     }
     this.el.classList.toggle('awaiting', e.state === 'requires_action');
+    if (this.stop) this.stop.hidden = !(e.canCancel && (e.state === 'running' || e.state === 'requires_action'));
     this.showElapsed(this.ctx.clock.now());
     // Only a running card listens to the clock; the clock stops when none does.
     if (e.state === 'running' && !this.disposed) this.ctx.clock.add(this);

@@ -254,6 +254,8 @@ export const zWebviewToHost = z.discriminatedUnion('type', [
   z.object({ type: z.literal('removeContext'), id: zKey }),
   /** Open a subagent's own transcript (the child session of a delegation card); a host that cannot yet ignores it. */
   z.object({ type: z.literal('openSubagent'), childSessionId: z.string().min(1).max(1000) }),
+  /** Stop a subagent's current work (`session/cancel` on the child; offered only while its card says it can be cancelled). */
+  z.object({ type: z.literal('cancelSubagent'), childSessionId: z.string().min(1).max(1000) }),
   /** The user opened a tool call's raw input/output toggle: the host answers with `raw`. */
   z.object({ type: z.literal('getRaw'), key: zKey }),
   /** Open diff, Keep or Undo in a Changes summary: one file (`index`) or all of them (null). */

@@ -38,6 +38,8 @@ import { ChatTraffic } from './chatTraffic';
 import { ChatConnection } from './chatConnection';
 import { ChatThread } from './chatThread';
 import { ChatView } from './chatView';
+import { subagentModel, subagentUnder } from './subagentControls';
+import { subagentLabel } from '../../common/store/sessionTree';
 
 export type { ChatOptions, ChatSinks, ChatUi } from './chatPorts';
 export { missingAgentText } from './chatConnection';
@@ -276,6 +278,21 @@ export class ChatController extends Disposable implements ChatModel, TreeSource,
   }
   noticeAction(action: NoticeActionId): void {
     this.thread.noticeAction(action);
+  }
+
+  openSubagent(childSessionId: string): void {
+    const card = subagentUnder(this.o.store, this.connection.sessionId, childSessionId);
+    const open = this.o.ui.openSubagent;
+    if (!card || !open) return this.o.log('warn', `open subagent ${childSessionId}: not a subagent of this chat's session; ignored`);
+    const deps = { store: this.o.store, agentName: this.agent.name, onStoreChanged: this.view.onDidChangeStore, broker: this.broker, elicitations: this.elicitations, act: (m: WebviewToHost) => this.handleWebviewMessage(m) };
+    open(this.register(subagentModel(deps, childSessionId)), subagentLabel(card));
+  }
+
+  cancelSubagent(childSessionId: string): void {
+    const card = subagentUnder(this.o.store, this.connection.sessionId, childSessionId);
+    // Only a child that offered cancel (ACP: a mutation needs the child's own capability).
+    if (!card?.canCancel) return this.o.log('warn', `stop subagent ${childSessionId}: it does not offer cancel; ignored`);
+    this.connection.client?.cancel(childSessionId);
   }
 
   handleWebviewMessage(m: WebviewToHost): void {

@@ -21,6 +21,8 @@ import type { ConnectAgent } from '../acp/agentLink';
 import type { SessionState } from '../../common/store/model';
 import type { ChangeReview, ReviewAction } from '../../common/changes/review';
 import type { ClientEvent } from '../../common/store/clientEvents';
+import type { ChatModel } from '../../common/webview/chatModel';
+import type { IDisposable } from '../../common/util/lifecycle';
 
 /** The chat's log (the extension's output channel; a plain function in tests). */
 export type Log = (level: 'debug' | 'info' | 'warn' | 'error', message: string) => void;
@@ -64,6 +66,10 @@ export interface ChatControls {
   reviewChanges(setId: string, index: number | null, action: ReviewAction): void;
   /** A button on one of the client's own notices (stall, crash, undelivered prompt). */
   noticeAction(action: NoticeActionId): void;
+  /** Shows a subagent of the chat's session (any depth) in a read-only view of its own. */
+  openSubagent(childSessionId: string): void;
+  /** Stops a subagent's current work (`session/cancel` on the child), when its card says it can be cancelled. */
+  cancelSubagent(childSessionId: string): void;
 }
 
 /** UI actions the chat cannot do itself (they need VS Code windows, editors, the clipboard). */
@@ -90,6 +96,8 @@ export interface ChatUi {
   branch?(sessionId: string, key: string, prompt: QueuedPrompt): void;
   /** Regenerate the last answer: a branch at the last user message (runs the command). */
   regenerate?(): void;
+  /** Opens a read-only view of a subagent's own transcript (absent: cards do not offer it). */
+  openSubagent?(model: ChatModel & IDisposable, title: string): void;
   /** A permission request waits for the user: make sure they see it. */
   permissionAsked(chat: ChatControls, title: string): void;
   /** The chat's agent is not configured: runs Add Agent, or opens the agents setting. */

@@ -38,6 +38,9 @@ export class ChatView extends Disposable {
   private readonly treeChanges = this.register(new Emitter<void>());
   /** Fires (unbatched) on every store change; the tree coalesces. */
   readonly onDidChangeTree = this.treeChanges.event;
+  private readonly storeChanges = this.register(new Emitter<readonly StoreDelta[]>());
+  /** Every batch of store deltas, for the views of the chat's subagents (subagentModel.ts). */
+  readonly onDidChangeStore = this.storeChanges.event;
 
   constructor(private readonly d: ViewDeps) {
     super();
@@ -106,6 +109,7 @@ export class ChatView extends Disposable {
       lastTurnEnd: t.lastTurnEnd,
       message: t.message,
       readOnly: false,
+      canOpenSubagents: this.d.options.ui.openSubagent !== undefined,
       canFork: supportsOperation(client?.agentCapabilities, 'fork'),
       canSteer: client?.canSteer ?? false,
       missingAgent: connection.missingAgent,
@@ -125,6 +129,7 @@ export class ChatView extends Disposable {
   /** The store changed: the panel gets view deltas, the tree a refresh. The one place store deltas become panel deltas. */
   showStoreDeltas(changes: readonly StoreDelta[]): void {
     this.treeChanges.fire();
+    this.storeChanges.fire(changes);
     // The panel lists the earlier transcript first: this session's indexes count from after it.
     const offset = this.d.connection.earlier ? this.earlierEntries().length : 0;
     const diagnostics = this.source.storeChanged(changes, this.sessionId, () => this.current(), offset);

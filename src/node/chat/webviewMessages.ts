@@ -14,7 +14,9 @@ export function dispatchWebviewMessage(chat: ChatControls, ui: ChatUi, m: Webvie
     case 'getRaw':
       return; // answered by the panel itself
     case 'openSubagent':
-      return; // no view of a child session yet: the panel offers it only to a host that sets canOpenSubagents
+      return chat.openSubagent(m.childSessionId);
+    case 'cancelSubagent':
+      return chat.cancelSubagent(m.childSessionId);
     case 'prompt': {
       if (m.branchFrom === undefined) return chat.prompt(m.text, m.images ?? [], m.steer === true);
       const shown = chat.shownEntry(m.branchFrom);

@@ -362,8 +362,11 @@ export class DemoAgent {
       this.notify(s, plan(step++), true);
       const child = this.createSession(s.cwd, `${s.id}-sub${n}`, 'sub');
       const background = /background/i.test(promptText);
-      // In the background the child is not stopped by this turn's cancel: it outlives the turn.
-      const work = subagentTool(this.io, s, child, n, background ? new AbortController().signal : signal);
+      // The child's own turn: session/cancel on the child stops only it (Stop on its card). In the background
+      // it is not stopped by this turn's cancel either: it outlives the turn.
+      const own = new AbortController();
+      child.turn = own;
+      const work = subagentTool(this.io, s, child, n, background ? own.signal : AbortSignal.any([signal, own.signal])).finally(() => (child.turn = undefined));
       if (background) this.background.set(s.id, work.catch(() => undefined));
       else await work;
     }

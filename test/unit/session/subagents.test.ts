@@ -10,12 +10,15 @@ import { DemoAgent } from '../../../src/node/demoAgent/agent';
 import { SUBAGENT_TITLE } from '../../../src/node/demoAgent/subagent';
 import type { AcpConnection } from '../../../src/node/transport/connection';
 import type { ClientHandlers } from '../../../src/node/acp/handlers';
-import { inProcessDemoAgent, chatOptions } from './harness';
+import { inProcessDemoAgent, chatOptions, noUi } from './harness';
+import type { ChatUi } from '../../../src/node/chat/chatPorts';
+import type { ChatModel } from '../../../src/common/webview/chatModel';
+import type { PanelDelta } from '../../../src/common/webview/panelDeltas';
 import { until } from '../helpers/until';
 
 type Wire = { dir: string; msg: { id?: unknown; method?: unknown; params?: { sessionId?: unknown }; result?: unknown } };
 
-function chat() {
+function chat(ui: Partial<ChatUi> = {}) {
   const wire: Wire[] = [];
   let agentSide: AcpConnection | undefined;
   let self: ChatController | undefined;
@@ -37,6 +40,7 @@ function chat() {
         new DemoAgent(acp, { delayMs: 0 });
       }).connect,
       handlers,
+      ui: { ...noUi, ...ui },
       sinks: { capture: (dir, msg) => void wire.push({ dir, msg: msg as Wire['msg'] }), persist: () => undefined },
     }),
   );
@@ -94,6 +98,61 @@ describe('subagents in the chat', () => {
     // A question for a session nobody opened or announced never reaches the panel.
     await assert.rejects(agent().connection.sendRequest('elicitation/create', { sessionId: 'made-up', mode: 'form', message: 'Smuggled?', requestedSchema: schema }), /unknown session "made-up"/);
     assert.deepEqual(c.panelState().elicitations, []);
+    c.dispose();
+  });
+
+  it("Open on a card shows the subagent's own transcript, read-only and live, and answers its permission there; Stop cancels only the subagent", async () => {
+    const opened: { model: ChatModel; title: string }[] = [];
+    const { c, wire } = chat({ openSubagent: (model, title) => void opened.push({ model, title }) });
+    await c.start();
+    assert.equal(c.panelState().canOpenSubagents, true);
+    c.prompt('ask a subagent');
+    const [perm] = await until(() => (c.panelState().permissions.length === 1 ? c.panelState().permissions : undefined), "the subagent's permission request");
+    const child = childOf(c)!;
+    // A session id that is not a subagent of this chat opens nothing and stops nothing.
+    c.handleWebviewMessage({ type: 'openSubagent', childSessionId: 'made-up' });
+    c.handleWebviewMessage({ type: 'openSubagent', childSessionId: c.sessionId! });
+    assert.equal(opened.length, 0);
+    c.handleWebviewMessage({ type: 'openSubagent', childSessionId: child.sessionId });
+    const [view] = opened;
+    assert.equal(view?.title, SUBAGENT_TITLE);
+    const snap = view!.model.snapshot();
+    assert.equal(snap.panel.readOnly, true);
+    assert.equal(snap.panel.sessionId, child.sessionId);
+    assert.equal(snap.panel.turn, 'busy');
+    assert.deepEqual(snap.entries.map((e) => e.key), c.store.session(child.sessionId)!.entries.map((e) => e.key));
+    assert.deepEqual(snap.panel.permissions.map((p) => p.requestId), [perm!.requestId]);
+    const heard: PanelDelta[] = [];
+    view!.model.onDidChange((d) => void heard.push(...d));
+    // Answered in the subagent's view: the chat's broker settles it, and both views hear it.
+    view!.model.handleWebviewMessage({ type: 'permission', requestId: perm!.requestId, optionId: 'demo-allow-once' });
+    // A prompt from the read-only view goes nowhere.
+    view!.model.handleWebviewMessage({ type: 'prompt', text: 'hi from the child view' });
+    await c.whenIdle();
+    assert.deepEqual(c.panelState().permissions, []);
+    assert.ok(heard.some((d) => d.type === 'inserted' || d.type === 'updated'), 'the view heard the child\'s later entries');
+    assert.equal(view!.model.snapshot().panel.turn, 'idle');
+    assert.equal(wire.some((w) => w.dir === 'client->agent' && JSON.stringify(w.msg).includes('hi from the child view')), false);
+    // Stop: session/cancel for the child only, and only while it offers cancel (the demo's child does).
+    c.handleWebviewMessage({ type: 'cancelSubagent', childSessionId: 'made-up' });
+    c.handleWebviewMessage({ type: 'cancelSubagent', childSessionId: child.sessionId });
+    const cancels = wire.filter((w) => w.dir === 'client->agent' && w.msg.method === 'session/cancel').map((w) => w.msg.params?.sessionId);
+    assert.deepEqual(cancels, [child.sessionId]);
+    c.dispose();
+  });
+
+  it('Stop on a running subagent ends its work as cancelled while the parent goes on', async () => {
+    const { c } = chat();
+    await c.start();
+    c.prompt('ask a subagent');
+    await until(() => c.panelState().permissions[0], "the subagent's permission request");
+    const child = childOf(c)!;
+    c.handleWebviewMessage({ type: 'cancelSubagent', childSessionId: child.sessionId });
+    await c.whenIdle();
+    const card = c.entries().find((e) => e.kind === 'subagent');
+    assert.deepEqual(card?.kind === 'subagent' ? [card.state, card.stopReason] : null, ['idle', 'cancelled']);
+    assert.deepEqual(c.panelState().permissions, [], 'the stopped child\'s request was settled');
+    assert.equal(c.panelState().turn, 'idle');
     c.dispose();
   });
 });

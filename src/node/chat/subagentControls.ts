@@ -1,0 +1,51 @@
+/**
+ * What the user can do with a subagent of the chat from its card: open its own transcript (a read-only
+ * view, subagentModel.ts) and stop its current work. Both act only on a subagent under the chat's session
+ * (any depth): a webview message naming any other session id does nothing.
+ */
+import type { MessageStore, StoreDelta } from '../../common/store';
+import type { SubagentEntry } from '../../common/store/model';
+import { announcementOf, rootOf } from '../../common/store/sessionTree';
+import type { PermissionBroker } from '../../common/permissionBroker';
+import type { ElicitationBroker } from '../../common/elicitationBroker';
+import type { Event } from '../../common/util/lifecycle';
+import type { WebviewToHost } from '../../common/webview/contract';
+import { SubagentModel } from '../../common/webview/subagentModel';
+
+/** The card of `childSessionId` when it is a subagent under `attached`, else undefined. */
+export function subagentUnder(store: MessageStore, attached: string | null, childSessionId: string): SubagentEntry | undefined {
+  if (attached === null || childSessionId === attached || rootOf(store, childSessionId) !== attached) return undefined;
+  return announcementOf(store, childSessionId);
+}
+
+export interface SubagentViewDeps {
+  readonly store: MessageStore;
+  readonly agentName: string;
+  readonly onStoreChanged: Event<readonly StoreDelta[]>;
+  readonly broker: PermissionBroker;
+  readonly elicitations: ElicitationBroker;
+  /** The chat's own handling of a webview message (answers, links, diffs, Stop). */
+  act(message: WebviewToHost): void;
+}
+
+/** A live view of the subagent's own transcript, answering its requests through the chat's brokers. */
+export function subagentModel(d: SubagentViewDeps, childSessionId: string): SubagentModel {
+  const changed: Event<void> = (listener) => {
+    const a = d.broker.onDidChange(() => listener());
+    const b = d.elicitations.onDidChange(() => listener());
+    return { dispose: () => (a.dispose(), b.dispose()) };
+  };
+  return new SubagentModel({
+    sessionId: childSessionId,
+    agentName: d.agentName,
+    session: (id) => d.store.session(id),
+    notices: (id) => d.store.notices(id),
+    onStoreChanged: d.onStoreChanged,
+    pending: {
+      permissions: () => d.broker.pending(childSessionId),
+      elicitations: () => d.elicitations.pending(childSessionId),
+      onDidChange: changed,
+    },
+    act: d.act,
+  });
+}
