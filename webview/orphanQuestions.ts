@@ -15,6 +15,7 @@ export class OrphanQuestions {
   constructor(private readonly post: (m: WebviewToHost) => void) {}
 
   render(prompts: readonly ElicitationPrompt[], agentName: string): void {
+    const asker = (p: ElicitationPrompt, agent: string) => (p.fromSubagent ? `Subagent ${p.fromSubagent}` : agent);
     if (prompts.length === this.shown.length && prompts.every((p, i) => p === this.shown[i])) return;
     this.shown = prompts;
     this.el.hidden = prompts.length === 0;
@@ -24,8 +25,8 @@ export class OrphanQuestions {
           const form = p.mode === 'form' ? parseForm(p.requestedSchema) : null;
           return h(
             'div',
-            { class: 'elicitation', role: 'group', 'aria-label': `${agentName} asks` },
-            h('div', { class: 'eli-head' }, icon('question'), h('span', { class: 'eli-who' }, `${agentName} asks`)),
+            { class: 'elicitation', role: 'group', 'aria-label': `${asker(p, agentName)} asks` },
+            h('div', { class: 'eli-head' }, icon('question'), h('span', { class: 'eli-who' }, `${asker(p, agentName)} asks`)),
             h('p', { class: 'eli-message' }, p.message),
             elicitationPrompt(p, form?.ok ? form.form : null, this.post),
           );

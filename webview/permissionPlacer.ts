@@ -49,6 +49,8 @@ export class PermissionPlacer {
       const v = this.t.view(p.toolCallKey);
       if (v && !v.earlier) return v;
     }
+    // A subagent's tool call ids are its own: never matched to a card of this transcript by id.
+    if (p.fromSubagent !== undefined) return undefined;
     const views = this.t.views;
     for (let i = views.length - 1; i >= this.t.earlierEnd; i--) {
       const v = views[i]!;

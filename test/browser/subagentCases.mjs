@@ -142,6 +142,40 @@ export function register(test) {
     assert.deepEqual(await posted(), [{ type: 'openSubagent', childSessionId: child.sessionId }]);
   });
 
+  test("subagents: a subagent's permission request is shown in the parent's panel, says which subagent needs you, and is answered there; Stop is offered on a running card that can be cancelled", async ({ open }) => {
+    const [parent, child] = recorded('claude-next-subagent-permission.jsonl');
+    const done = parent.entries.find((e) => e.kind === 'subagent');
+    // The same card while the child still runs, as the panel had it when the request came.
+    const running = { ...done, state: 'running', stopReason: null };
+    const childTool = child.entries.find((e) => e.kind === 'tool_call' && e.toolKind === 'execute');
+    // The child's tool call id is also given to a parent card: the request must not land there.
+    const decoy = { ...childTool, key: 'decoy', title: 'Parent card with the same id' };
+    const perm = { requestId: 'p-sub', toolCallKey: childTool.key, toolCallId: childTool.toolCallId, title: childTool.title, fromSubagent: running.title, options: [{ optionId: 'ok', name: 'Allow once', kind: 'allow_once' }, { optionId: 'no', name: 'Reject', kind: 'reject_once' }] };
+    const { page, send, flush, posted, clearPosted } = await open();
+    await send(snapshot([...parent.entries.slice(0, parent.entries.indexOf(done)), running, decoy], panel({ sessionId: parent.sessionId })));
+    await send(patch({ op: 'panel', panel: { permissions: [perm] } }));
+    await flush();
+    const card = page.locator('.permission[data-request-id="p-sub"]');
+    await card.waitFor();
+    assert.equal(await page.locator('[data-key="decoy"] .permission').count(), 0, 'not on a parent card that shares the id');
+    assert.match(await card.innerText(), /Subagent Read notes\.txt needs you/);
+    assert.equal(await card.getAttribute('aria-label'), `Subagent Read notes.txt asks permission: ${childTool.title}`);
+    await page.screenshot({ path: path.join(shots, 'webview-subagent-permission.png') });
+    await clearPosted();
+    await page.locator('.transcript').focus();
+    await page.keyboard.press('1');
+    assert.deepEqual(await posted(), [{ type: 'permission', requestId: 'p-sub', optionId: 'ok' }]);
+    const stop = page.locator(`[data-key="${running.key}"]`).getByRole('button', { name: 'Stop the subagent' });
+    assert.equal(await stop.isVisible(), true);
+    await clearPosted();
+    await stop.click();
+    assert.deepEqual(await posted(), [{ type: 'cancelSubagent', childSessionId: child.sessionId }]);
+    // Finished, or never offering cancel: no Stop.
+    await send(snapshot([done, { ...running, key: 'no-cancel', childSessionId: 'other', canCancel: false }], panel({ sessionId: parent.sessionId })));
+    await flush();
+    assert.equal(await page.locator('.stop-subagent:visible').count(), 0);
+  });
+
   test('subagents: in the child\'s own transcript the task has no card to go to: a row "From …"', async ({ open }) => {
     const [parent, child] = recorded('claude-next-subagent.jsonl');
     const { page, send, flush } = await open();

@@ -382,7 +382,9 @@ export function permissionCard(p: PermissionView, post: (m: { type: 'permission'
   });
   return h(
     'div',
-    { class: `permission${active ? ' active' : ''}`, role: 'group', 'aria-label': `Permission: ${p.title}`, 'data-request-id': p.requestId },
+    { class: `permission${active ? ' active' : ''}`, role: 'group', 'aria-label': `${p.fromSubagent ? `Subagent ${p.fromSubagent} asks permission` : 'Permission'}: ${p.title}`, 'data-request-id': p.requestId },
+    // A subagent's request is answered here, in its parent's chat: it says which subagent asks.
+    p.fromSubagent ? h('div', { class: 'perm-from' }, icon('hubot'), h('span', {}, `Subagent ${p.fromSubagent} needs you`)) : null,
     // Only the oldest request answers to the keys; the others wait their turn, visibly.
     h('div', { class: 'perm-title' }, icon('shield'), h('span', {}, ...inlineCode(p.title || 'The agent asks for permission')), h('span', { class: 'perm-hint' }, active ? 'Press a number · Esc rejects' : 'Queued')),
     h('div', { class: 'perm-options' }, ...buttons),
