@@ -2,7 +2,7 @@
 // tree beside the chat panel, a reload that must restore the panel exactly (same entries, same keys), a
 // second chat with another agent beside the first (both answering at once), and the side bar chat view.
 // Screenshots: test-results/ui-permission.png, ui-tour.png, ui-changes.png, ui-changes-undone.png,
-// ui-tree.png, ui-restored.png, ui-two-chats.png, ui-sidebar.png.
+// ui-subagent-permission.png, ui-subagent.png (protocol 1), ui-tree.png, ui-restored.png, ui-two-chats.png, ui-sidebar.png.
 // ACP_TOUR_PROTOCOL=2 runs the same tour with `acpChat.protocolVersion: 2` (the demo agent then speaks
 // the v2 draft) and names the screenshots *-v2.png.
 // Last stdout line: `N passed, N failed` (one check per step).
@@ -127,6 +127,35 @@ try {
       await page.screenshot({ path: shot('ui-changes-undone.png') });
     });
 
+    // Protocol 1 only: the v2 draft has no subagents capability to advertise, and the demo agent's v2 side none.
+    if (protocol === 1)
+      await step("a subagent turn: the card, the subagent's permission answered in the chat, its transcript opened in a tab of its own", async () => {
+        const box = frame.locator('textarea[aria-label="Prompt"]');
+        await box.fill('Hand the notes to a subagent, please.');
+        await box.press('Enter');
+        const perm = frame.locator('.permission', { hasText: 'needs you' }).first();
+        await perm.waitFor({ timeout: 30_000 });
+        const card = frame.locator('[data-kind="subagent"]').last();
+        await card.locator('.subagent-state', { hasText: 'running' }).waitFor();
+        await painted(frame);
+        await page.screenshot({ path: shot('ui-subagent-permission.png') });
+        await perm.locator('.perm-allow_once').click();
+        await card.locator('.subagent-state', { hasText: 'done' }).waitFor({ timeout: 30_000 });
+        await card.locator('.subagent-result', { hasText: 'Report from the subagent' }).waitFor({ timeout: 15_000 });
+        // The turn goes on after the subagent: its final answer is the demo's reply (the first turn has one too).
+        const replies = frame.locator('[data-kind="agent_message"]', { hasText: DEMO_REPLY });
+        await until(() => 'the subagent turn has no final answer', async () => (await replies.count()) >= 2, 60_000);
+        await card.getByRole('button', { name: "Open the subagent's transcript" }).click();
+        const child = await chatFrameOf(page, 'Demo Agent · subagent', 30_000);
+        await child.locator('[data-kind="tool_call"]').first().waitFor();
+        if (!(await child.locator('textarea[aria-label="Prompt"]').isDisabled())) throw new Error("the subagent's view takes prompts");
+        await painted(child);
+        await page.screenshot({ path: shot('ui-subagent.png') });
+        // Back to the chat's own tab for the steps after this one.
+        await page.locator('.tab', { hasText: 'Subagent ·' }).first().click({ button: 'middle' });
+        await page.locator('.tab', { hasText: 'Subagent ·' }).first().waitFor({ state: 'detached', timeout: 15_000 });
+      });
+
     await step('the ACP Messages tree beside the panel lists the session and its entries', async () => {
       // The view container's activity-bar icon (the tree is the container's only view).
       await page.locator('.activitybar .action-label[aria-label^="ACP Chat"]').first().click();
@@ -218,7 +247,7 @@ try {
   await browser?.close().catch(() => {});
   await cs.stop();
 }
-const STEPS = 6;
+const STEPS = protocol === 1 ? 7 : 6;
 const { passed, failed } = steps;
 console.log(`${passed} passed, ${failed + (passed + failed < STEPS ? STEPS - passed - failed : 0)} failed`);
 process.exit(failed === 0 && passed === STEPS ? 0 : 1);

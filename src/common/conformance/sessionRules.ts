@@ -261,6 +261,9 @@ export class SessionRules {
   private turn(t: Track, kind: string, line: number, version: ProtocolVersion, sid: string): void {
     if (!TURN_CONTENT.has(kind) || !t.turnEnded || t.promptOpen || t.replaying > 0) return;
     if (version === PROTOCOL_V2 && V2_OUTSIDE_OK.has(kind)) return;
+    // A session that started subagents may run a turn of its own when a background one reports back (the
+    // subagents RFD's background work, as claude-agent-acp does): the client shows it as the agent's, not late.
+    if (this.subagents.childrenOf(sid).length > 0) return;
     const end = version === PROTOCOL_V1 ? 'the session/prompt response' : 'the idle state_update';
     this.report('update-after-turn-end', line, `${kind} after ${end} ended the turn: send every update of a turn before ${end}${version === PROTOCOL_V1 ? ' (clients treat later ones as stray)' : ', or report "running" first'}`, 'warning', sid);
   }
