@@ -318,6 +318,7 @@ export class ChatApp {
   /** What the panel calls a session: this chat's title for its own, a subagent card's title for a child. */
   private sessionTitle(id: string): string | null {
     if (id === this.panel.sessionId) return this.panel.title ?? 'this chat';
+    if (id === this.panel.parentSession?.sessionId) return this.panel.parentSession.title;
     const card = this.transcript.views.find((v) => v.entry.kind === 'subagent' && v.entry.childSessionId === id)?.entry;
     return card?.kind === 'subagent' ? card.title : null;
   }

@@ -186,6 +186,10 @@ export function register(test) {
     assert.equal(await row.locator('.entry-head .who').innerText(), `From session ${parent.sessionId.slice(0, 8)}…`);
     assert.match(await row.innerText(), /report its contents in one sentence/);
     assert.equal(await row.getAttribute('aria-label'), 'Message between sessions');
+    // The host's subagent view names the session that started it (panel.parentSession).
+    await send(snapshot(child.entries, panel({ sessionId: child.sessionId, parentSession: { sessionId: parent.sessionId, title: 'Fix the notes' } })));
+    await flush();
+    assert.equal(await row.locator('.entry-head .who').innerText(), 'From Fix the notes');
   });
 
   test('subagents: legacy (no subagents capability): the Read call is a step inside the Agent card, in order; permissions and search reach it', async ({ open }) => {

@@ -146,7 +146,7 @@ try {
         const replies = frame.locator('[data-kind="agent_message"]', { hasText: DEMO_REPLY });
         await until(() => 'the subagent turn has no final answer', async () => (await replies.count()) >= 2, 60_000);
         await card.getByRole('button', { name: "Open the subagent's transcript" }).click();
-        const child = await chatFrameOf(page, 'Demo Agent · subagent', 30_000);
+        const child = await chatFrameOf(page, 'Demo agent · subagent', 30_000);
         await child.locator('[data-kind="tool_call"]').first().waitFor();
         if (!(await child.locator('textarea[aria-label="Prompt"]').isDisabled())) throw new Error("the subagent's view takes prompts");
         await painted(child);

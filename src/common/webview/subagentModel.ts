@@ -71,6 +71,14 @@ export class SubagentModel extends Disposable implements ChatModel {
     if (cardChanged) this.source.fire([{ type: 'panel', fields: { turn: this.turn(), title: this.title() } }]);
   }
 
+  /** The session that started this one, named as the user knows it: its own card's title, else its title or the agent's name. */
+  private parentSession(): Pick<PanelState, 'parentSession'> {
+    const parentId = this.d.session(this.d.sessionId)?.parentSessionId;
+    if (!parentId) return {};
+    const card = announcementOf(this.d, parentId);
+    return { parentSession: { sessionId: parentId, title: card ? subagentLabel(card) : (this.d.session(parentId)?.title ?? this.d.agentName) } };
+  }
+
   snapshot(): { entries: readonly Entry[]; panel: PanelState } {
     const s = this.d.session(this.d.sessionId);
     return {
@@ -83,6 +91,7 @@ export class SubagentModel extends Disposable implements ChatModel {
         readOnly: true,
         ...sessionPanelFields(s),
         title: this.title(),
+        ...this.parentSession(),
         permissions: this.d.pending?.permissions() ?? [],
         elicitations: this.d.pending?.elicitations() ?? [],
         notices: this.d.notices(this.d.sessionId),
