@@ -59,6 +59,11 @@ export class EntryTable {
     return this.byChildSessionId.get(childSessionId);
   }
 
+  /** How many subagents this session announced (its `subagent` entries). */
+  get childCount(): number {
+    return this.byChildSessionId.size;
+  }
+
   elicitation(index: number): ElicitationEntry | undefined {
     const e = this.list[index];
     return e && e.kind === 'elicitation' ? e : undefined;

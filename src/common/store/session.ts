@@ -80,6 +80,11 @@ export class Session {
     };
   }
 
+  /** How many subagents this session announced, without walking its entries (asked per update). */
+  get subagentCount(): number {
+    return this.table.childCount;
+  }
+
   internals(): SessionInternals {
     const b = this.book;
     return { open: b.open, echo: b.echo, lastAgentKey: b.lastAgentKey, replay: this.replay.state };

@@ -89,18 +89,17 @@ export class MessageStore {
     return this.byId.get(sessionId)?.state();
   }
 
-  diagnostics(): readonly Diagnostic[] {
-    return this.diags;
-  }
+  /** How many subagents `sessionId` announced (0 for an unknown session); cheap enough for every update. */
+  subagentCount(sessionId: string): number { return this.byId.get(sessionId)?.subagentCount ?? 0; }
+
+  diagnostics(): readonly Diagnostic[] { return this.diags; }
 
   /** Records which session the chat shows and prompts (the connection attached it, or the user chose it). */
   attach(sessionId: string | null): void {
     this.attached = sessionId;
   }
 
-  attachedSessionId(): string | null {
-    return this.attached;
-  }
+  attachedSessionId(): string | null { return this.attached; }
 
   /** The notices shown above `sessionId`'s transcript (null: before any session). */
   notices(sessionId: string | null): readonly Notice[] {

@@ -24,7 +24,7 @@ import { AcpClosedError } from '../acp/errors';
 import { PromptContext } from './promptContext';
 import { BACKGROUND_MESSAGE, BackgroundWork } from './backgroundWork';
 import { systemClock } from '../../common/recovery/timers';
-import { busySubagents, sessionTree } from '../../common/store/sessionTree';
+import { busySubagents, rootOf } from '../../common/store/sessionTree';
 import type { SessionNotification } from '../../common/protocol/requests';
 import { runNoticeAction } from './connectionRecovery';
 import type { ChatOptions, PromptImage } from './chatPorts';
@@ -136,7 +136,11 @@ export class ChatThread implements ConnectionEvents {
   sessionUpdate(n: SessionNotification): void {
     const sid = this.sessionId;
     if (sid === null || (this.turn !== 'idle' && this.turn !== 'busy')) return;
-    if (n.sessionId === sid || sessionTree(this.o.store, sid).includes(n.sessionId)) this.background.update(n.update.sessionUpdate);
+    // Background work is a subagent's or comes after one (an agent with none just ends its turn late): asked
+    // per update, so only O(1) and O(depth) look-ups here, no walk of the transcript.
+    const store = this.o.store;
+    if (store.subagentCount(sid) === 0 || (n.sessionId !== sid && rootOf(store, n.sessionId) !== sid)) return;
+    this.background.update(n.update.sessionUpdate);
   }
 
   private busySubagents(): number {

@@ -128,6 +128,22 @@ describe('background work in the chat (claude-next-subagent-bg)', () => {
   });
 });
 
+describe('no background work without subagents', () => {
+  it("an agent that never started a subagent and sends its turn's last chunks after the response just ends its turn", async () => {
+    // The recording without its subagent: its parent's updates only (claude-next sends an answer's last chunks after the response, too).
+    const announces = (m: Msg) => ['subagent_update', 'session_message'].includes(m.params?.update?.sessionUpdate ?? '');
+    const parentOnly = (msgs: readonly Msg[]) => msgs.filter((m) => m.params?.sessionId === BEFORE[0]?.params?.sessionId && !announces(m));
+    const { c, agent } = await chatWith(parentOnly(BEFORE));
+    c.prompt('Read notes.txt');
+    await until(() => c.turnState === 'idle' && agent.prompts.length === 1, 'the turn to end');
+    agent.send(parentOnly(AFTER));
+    await handled(c);
+    assert.deepEqual(turnOf(c), { turn: 'idle', message: null });
+    assert.ok(c.entries().some((e) => e.kind === 'agent_message' && e.stats.lines.length > 0));
+    c.dispose();
+  });
+});
+
 describe('BackgroundWork', () => {
   const make = () => {
     const clock = new ManualClock();
