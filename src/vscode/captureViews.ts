@@ -48,7 +48,7 @@ export class CaptureViews extends Disposable {
     const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
     const name = uri.path.split('/').pop() ?? 'capture';
     let capturePanel: vscode.WebviewPanel | undefined;
-    const ui = createChatUi({ docs: this.docs, log: this.log, revealInTree: (sid, key) => this.revealInTree(sid, key), isPanelVisible: () => true, showPanel: () => undefined, chatColumn: () => capturePanel?.viewColumn });
+    const ui = createChatUi({ docs: this.docs, log: this.log, revealInTree: (sid, key) => this.revealInTree(sid, key), isPanelVisible: () => true, showPanel: () => undefined, chatColumn: () => capturePanel?.viewColumn, extensionUri: this.extensionUri });
     const capture = new CaptureChat(name, text, ui);
     const webviewPanel = (capturePanel = vscode.window.createWebviewPanel(CHAT_VIEW_TYPE + '.capture', `Capture · ${name}`, vscode.ViewColumn.Active, { enableScripts: true }));
     const panel = new ChatPanel(webviewPanel, this.extensionUri, capture, this.log);

@@ -19,6 +19,10 @@ import { restoreChanges } from '../../common/changes/persist';
 import { sessionViews, type ChangeSetView } from '../../common/changes/view';
 import { isRecord } from '../../common/util/guards';
 import { AgentMethods } from '../../common/protocol/methods';
+import { SubagentModel } from '../../common/webview/subagentModel';
+import { subagentLabel } from '../../common/store/sessionTree';
+import { subagentUnder } from '../chat/subagentControls';
+import type { ChatUi } from '../chat/chatPorts';
 
 export class CaptureChat extends Disposable implements ChatModel, TreeSource {
   private readonly openedAt = Date.now();
@@ -41,8 +45,14 @@ export class CaptureChat extends Disposable implements ChatModel, TreeSource {
   readonly onDidChangeTree = this.treeChanges.event;
   private readonly done = this.register(new Emitter<void>());
   readonly onDidFinish = this.done.event;
+  /** Every batch of store deltas, for the views of the capture's subagents. */
+  private readonly storeChanges = this.register(new Emitter<readonly StoreDelta[]>());
 
-  constructor(readonly label: string, text: string, private readonly ui: { openLink(href: string): void; openLocation(path: string, line: number | null): void; copy(text: string): void; openDiff(entry: Entry, index: number): void }) {
+  constructor(
+    readonly label: string,
+    text: string,
+    private readonly ui: Pick<ChatUi, 'openLink' | 'openLocation' | 'copy' | 'openDiff' | 'openSubagent'>,
+  ) {
     super();
     this.records = parseCapture(text);
     this.register({ dispose: () => clearTimeout(this.timer) });
@@ -92,6 +102,7 @@ export class CaptureChat extends Disposable implements ChatModel, TreeSource {
 
   private apply(changes: readonly StoreDelta[]): void {
     if (!changes.length) return;
+    this.storeChanges.fire(changes);
     // A capture shows its first session.
     const added = this.shownSessionId === null ? changes.find((c) => c.type === 'sessionAdded') : undefined;
     if (added?.type === 'sessionAdded') this.shownSessionId = added.sessionId;
@@ -146,6 +157,7 @@ export class CaptureChat extends Disposable implements ChatModel, TreeSource {
         turn: this.finished ? 'idle' : 'busy',
         readOnly: true,
         canFork: false,
+        canOpenSubagents: this.ui.openSubagent !== undefined,
         ...sessionPanelFields(s),
         notices: this.store.notices(this.shownSessionId),
         changeSets: this.changeSets(),
@@ -153,11 +165,27 @@ export class CaptureChat extends Disposable implements ChatModel, TreeSource {
     };
   }
 
+  /** A subagent of the shown session, in a read-only view of its own (as a live chat opens it; nothing waits to be answered). */
+  private openSubagent(childSessionId: string): void {
+    const card = subagentUnder(this.store, this.shownSessionId, childSessionId);
+    if (!card || !this.ui.openSubagent) return;
+    const model = new SubagentModel({
+      sessionId: childSessionId,
+      agentName: `Capture: ${this.label}`,
+      session: (id) => this.store.session(id),
+      notices: (id) => this.store.notices(id),
+      onStoreChanged: this.storeChanges.event,
+      act: (m) => this.handleWebviewMessage(m),
+    });
+    this.ui.openSubagent(this.register(model), subagentLabel(card));
+  }
+
   handleWebviewMessage(m: WebviewToHost): void {
     // Read-only: only navigation and copying do anything.
     if (m.type === 'openLink') this.ui.openLink(m.href);
     else if (m.type === 'openLocation') this.ui.openLocation(m.path, m.line);
     else if (m.type === 'copy') this.ui.copy(m.text);
+    else if (m.type === 'openSubagent') this.openSubagent(m.childSessionId);
     else if (m.type === 'openDiff') {
       const e = this.snapshot().entries.find((x) => x.key === m.key);
       if (e) this.ui.openDiff(e, m.index);

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { CaptureChat } from '../../../src/node/capture/captureChat';
 import type { PanelDelta } from '../../../src/common/webview/panelDeltas';
+import type { ChatModel } from '../../../src/common/webview/chatModel';
 
 const ui = { openLink() {}, openLocation() {}, copy() {}, openDiff() {} };
 const transcript = (name: string) => {
@@ -69,5 +70,25 @@ test('a thought lasts as long as it did when recorded, however fast the capture 
   const thought = c.snapshot().entries[0];
   assert.ok(thought?.kind === 'agent_thought');
   assert.equal(thought.stats.lastSeen - thought.stats.firstSeen, 12_000);
+  c.dispose();
+});
+
+test("a capture's subagent card opens the subagent's own transcript, read-only; an id that is no subagent of the shown session opens nothing", () => {
+  const text = readFileSync(path.join(__dirname, '../../fixtures/transcripts/claude-next-subagent.jsonl'), 'utf8');
+  const opened: { model: ChatModel; title: string }[] = [];
+  const c = new CaptureChat('sub.jsonl', text, { ...ui, openSubagent: (model, title) => void opened.push({ model, title }) });
+  c.playAll();
+  assert.equal(c.snapshot().panel.canOpenSubagents, true);
+  const card = c.snapshot().entries.find((e) => e.kind === 'subagent');
+  assert.ok(card && card.kind === 'subagent');
+  c.handleWebviewMessage({ type: 'openSubagent', childSessionId: 'made-up' });
+  c.handleWebviewMessage({ type: 'openSubagent', childSessionId: c.snapshot().panel.sessionId! });
+  assert.equal(opened.length, 0);
+  c.handleWebviewMessage({ type: 'openSubagent', childSessionId: card.childSessionId });
+  assert.equal(opened[0]?.title, 'Read notes.txt');
+  const view = opened[0]!.model.snapshot();
+  assert.equal(view.panel.readOnly, true);
+  assert.deepEqual(view.entries.map((e) => e.key), c.store.session(card.childSessionId)?.entries.map((e) => e.key));
+  assert.ok(view.entries.some((e) => e.kind === 'tool_call'));
   c.dispose();
 });
