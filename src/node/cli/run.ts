@@ -194,6 +194,8 @@ export async function run(o: RunOptions, rawOut: (s: string) => void, rawErr: (s
     output: agent.stdin,
     clientInfo: { name: 'acp-chat-cli', title: 'ACP Chat CLI', version: '0.1.0' },
     protocolVersion: o.protocol,
+    // The printer shows subagents under their parent (printer.ts), so agents may report them as sessions.
+    subagents: true,
     handlers: {
       requestPermission: policyPermission(o.approve, (p, chosen) => {
         const title = p.toolCall.title ?? p.toolCall.toolCallId;

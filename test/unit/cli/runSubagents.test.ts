@@ -1,7 +1,7 @@
 // `cli run` end to end against a scripted agent that delegates to a subagent: the real client delivers the
 // child's updates, the run attaches its session, and a session nobody announced is not printed.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, it } from 'node:test';
@@ -24,7 +24,8 @@ it('cli run prints a subagent indented under the session, its messages and state
   ];
   const file = path.join(dir, 'script.json');
   writeFileSync(file, JSON.stringify(steps));
-  const o = parseRunArgs(['--cwd', dir, '--grace', '0', '--prompt', 'go', '--', process.execPath, agentJs, file]);
+  const captured = path.join(dir, 'run.jsonl');
+  const o = parseRunArgs(['--cwd', dir, '--grace', '0', '--capture', captured, '--prompt', 'go', '--', process.execPath, agentJs, file]);
   assert.ok(typeof o !== 'string', String(o));
   let out = '';
   let err = '';
@@ -45,5 +46,9 @@ it('cli run prints a subagent indented under the session, its messages and state
       '',
     ].join('\n'),
   );
-  assert.match(err, /not printing updates for session "stranger"/);
+  // The stranger's update is refused before the printer (the client delivers updates of known sessions only).
+  assert.doesNotMatch(out, /INJECTED/);
+  // It advertises what it shows: subagents as sessions of their own.
+  const init = readFileSync(captured, 'utf8').split('\n').map((l) => (l ? (JSON.parse(l) as { msg?: { method?: string; params?: { clientCapabilities?: Record<string, unknown> } } }) : {})).find((r) => r.msg?.method === 'initialize');
+  assert.deepEqual(init?.msg?.params?.clientCapabilities?.['subagents'], {});
 });
