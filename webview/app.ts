@@ -23,6 +23,7 @@ import { RerunBar } from './rerunBar';
 import { PanelKeys } from './panelKeys';
 import { onPanelClick } from './panelClicks';
 import type { VsCodeApi } from './vscodeApi';
+import { SubagentView } from './entries/subagentView';
 import { ElapsedClock } from './elapsedClock';
 
 export class ChatApp {
@@ -68,6 +69,7 @@ export class ChatApp {
       sessionId: () => this.panel.sessionId,
       sessionTitle: (id) => this.sessionTitle(id),
       canOpenSubagents: () => this.panel.canOpenSubagents === true,
+      subagentActivity: (id) => this.panel.subagentActivity?.[id],
       clock: new ElapsedClock(),
       isStreaming: (key) => {
         const entries = this.transcript.views;
@@ -245,6 +247,7 @@ export class ChatApp {
           if (op.panel.permissions) for (const id of this.answered) if (!op.panel.permissions.some((p) => p.requestId === id)) this.answered.delete(id);
           if (turnChanged) this.transcript.refreshStreaming();
           if (op.panel.earlier !== undefined) this.transcript.setEarlier(op.panel.earlier);
+          if (op.panel.subagentActivity) for (const v of this.transcript.views) if (v instanceof SubagentView) v.showActivity();
           return this.renderPanel();
         }
         default:

@@ -18,7 +18,12 @@ const TITLE = 'Read notes.txt';
 export async function subagentTurn({ page, cs, cli, mock, form, check, screenshot, runTurn }) {
   let frame;
   const cards = () => frame.locator('[data-kind="subagent"]');
-  const final = plainMarkdown(lastText(mock).replace('${TOOL_RESULT}', 'Report: notes.txt has one line, “hello”. ✅'));
+  // The answer quotes the report in a blockquote, whose marker the panel draws as a bar, not as text. In the
+  // background form it comes in the agent's own turn (the mock's task-notification route): its words before the quote.
+  const quote = (t) => plainMarkdown(t.replace(/^>\s?/gm, ''));
+  const own = mock.routes?.find((r) => r.name === 'task-notification')?.steps?.at(-1)?.text ?? '';
+  const final = form === 'background' ? quote(own.split('${TOOL_RESULT}')[0]) : quote(lastText(mock).replace('${TOOL_RESULT}', 'Report: notes.txt has one line, “hello”. ✅'));
+  if (!final) throw new Error(`no final answer in the mock script of the ${form} subagent turn`);
   const turnOk = await check(`subagent turn (${form}): prompt sent, the child's permission answered in the panel, the turn ends with no error banner`, async () => {
     await runCommand(page, 'ACP: Open Chat');
     frame = await chatFrame(page, 60_000);
@@ -57,7 +62,8 @@ export async function subagentTurn({ page, cs, cli, mock, form, check, screensho
     if (form === 'foreground' && !text.includes(squash('Report: notes.txt has one line'))) bad.push('the card does not show the report');
     const flat = await frame.locator('[data-kind="tool_call"]').evaluateAll((els) => els.filter((el) => !el.closest('[data-kind="subagent"]')).map((el) => el.querySelector('.tool-title')?.textContent ?? ''));
     if (flat.some((t) => t.includes(TITLE))) bad.push(`the child's tool call is shown flat in the parent: ${flat.join(' | ')}`);
-    const rows = await frame.locator('[data-kind="session_message"]').evaluateAll((els) => els.filter((el) => el.offsetParent !== null).length);
+    // A message drawn in its card keeps a zero-height element of its own (the panel's placement): count drawn rows.
+    const rows = await frame.locator('[data-kind="session_message"]').evaluateAll((els) => els.filter((el) => el.getBoundingClientRect().height > 0).length);
     if (rows > 0) bad.push(`${rows} session messages shown as rows of their own besides the card`);
     if (bad.length) throw new Error(bad.join('; '));
     return `"${text.slice(0, 80)}"`;

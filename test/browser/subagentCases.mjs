@@ -165,15 +165,22 @@ export function register(test) {
     await page.locator('.transcript').focus();
     await page.keyboard.press('1');
     assert.deepEqual(await posted(), [{ type: 'permission', requestId: 'p-sub', optionId: 'ok' }]);
+    // What it is doing now: the host's subagentActivity, shown while it runs.
+    const now = page.locator(`[data-key="${running.key}"] .subagent-activity`);
+    assert.equal(await now.isVisible(), false);
+    await send(patch({ op: 'panel', panel: { subagentActivity: { [child.sessionId]: childTool.title } } }));
+    await flush();
+    assert.equal(await now.innerText(), `Now: ${childTool.title}`);
     const stop = page.locator(`[data-key="${running.key}"]`).getByRole('button', { name: 'Stop the subagent' });
     assert.equal(await stop.isVisible(), true);
     await clearPosted();
     await stop.click();
     assert.deepEqual(await posted(), [{ type: 'cancelSubagent', childSessionId: child.sessionId }]);
-    // Finished, or never offering cancel: no Stop.
-    await send(snapshot([done, { ...running, key: 'no-cancel', childSessionId: 'other', canCancel: false }], panel({ sessionId: parent.sessionId })));
+    // Finished, or never offering cancel: no Stop; finished, no "Now" line.
+    await send(snapshot([done, { ...running, key: 'no-cancel', childSessionId: 'other', canCancel: false }], panel({ sessionId: parent.sessionId, subagentActivity: { [child.sessionId]: childTool.title } })));
     await flush();
     assert.equal(await page.locator('.stop-subagent:visible').count(), 0);
+    assert.equal(await page.locator(`[data-key="${done.key}"] .subagent-activity`).isVisible(), false);
   });
 
   test('subagents: in the child\'s own transcript the task has no card to go to: a row "From …"', async ({ open }) => {

@@ -26,6 +26,8 @@ export interface ViewDeps {
   sessionTitle(sessionId: string): string | null;
   /** The host opens a subagent's own transcript (`openSubagent`): only then does a card offer it. */
   canOpenSubagents(): boolean;
+  /** What a running subagent is doing now (its open tool call's title; '' or undefined: nothing to say). */
+  subagentActivity(childSessionId: string): string | undefined;
   /** The one timer behind every running subagent's time. */
   readonly clock: ElapsedClock;
 }

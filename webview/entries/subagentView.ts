@@ -31,6 +31,7 @@ export class SubagentView extends EntryView<ViewSubagent> implements Ticking {
   private elapsed: HTMLElement | null = null;
   private description: HTMLElement | null = null;
   private stop: HTMLButtonElement | null = null;
+  private activity: HTMLElement | null = null;
   private readonly messagesSlot = h('div', { class: 'subagent-messages' });
   private messages: readonly SessionMessageView[] = NONE;
   private disposed = false;
@@ -53,7 +54,8 @@ export class SubagentView extends EntryView<ViewSubagent> implements Ticking {
       open.addEventListener('click', () => this.ctx.post({ type: 'openSubagent', childSessionId: this.entry.childSessionId }));
       head.append(open);
     }
-    this.el.append(h('div', { class: 'entry-body subagent' }, head, this.description, this.messagesSlot));
+    this.activity = h('div', { class: 'subagent-activity' });
+    this.el.append(h('div', { class: 'entry-body subagent' }, head, this.description, this.activity, this.messagesSlot));
     for (const m of this.messages) m.hydrate();
     this.render();
   }
@@ -76,10 +78,20 @@ export class SubagentView extends EntryView<ViewSubagent> implements Ticking {
     }
     this.el.classList.toggle('awaiting', e.state === 'requires_action');
     if (this.stop) this.stop.hidden = !(e.canCancel && (e.state === 'running' || e.state === 'requires_action'));
+    this.showActivity();
     this.showElapsed(this.ctx.clock.now());
     // Only a running card listens to the clock; the clock stops when none does.
     if (e.state === 'running' && !this.disposed) this.ctx.clock.add(this);
     else this.ctx.clock.remove(this);
+  }
+
+  /** "Now: <its open tool call>" while it runs (the panel's `subagentActivity`); nothing once it stopped. */
+  showActivity(): void {
+    if (!this.activity) return;
+    const now = this.entry.state === 'running' || this.entry.state === 'requires_action' ? (this.ctx.subagentActivity(this.entry.childSessionId) ?? '') : '';
+    const text = now ? `Now: ${now}` : '';
+    if (this.activity.textContent !== text) this.activity.textContent = text;
+    this.activity.hidden = text === '';
   }
 
   tick(now: number): boolean {

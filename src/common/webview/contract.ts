@@ -123,6 +123,8 @@ export interface PanelState {
   readonly changeSets: readonly ChangeSetView[];
   /** The host shows a subagent's own transcript when asked (`openSubagent`); absent or false, cards do not offer it. */
   readonly canOpenSubagents?: boolean;
+  /** What each running subagent under the chat's session is doing now (its open tool call's title), by child session id. */
+  readonly subagentActivity?: Readonly<Record<string, string>>;
   /** A subagent's own view: the session that started it, as its messages name it ("From <title>"). */
   readonly parentSession?: { readonly sessionId: string; readonly title: string };
 }

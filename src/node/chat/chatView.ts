@@ -13,6 +13,7 @@ import type { StoreDelta } from '../../common/store';
 import type { PermissionBroker } from '../../common/permissionBroker';
 import type { ElicitationBroker } from '../../common/elicitationBroker';
 import { PanelSource } from '../../common/webview/panelFeed';
+import { activityOf, touchedSubagents } from '../../common/webview/subagentActivity';
 import { announcementOf, sessionTree, subagentLabel } from '../../common/store/sessionTree';
 import { supportsOperation } from '../../common/protocol/sessionOps';
 import { Disposable, Emitter } from '../../common/util/lifecycle';
@@ -110,6 +111,7 @@ export class ChatView extends Disposable {
       message: t.message,
       readOnly: false,
       canOpenSubagents: this.d.options.ui.openSubagent !== undefined,
+      subagentActivity: this.activity,
       canFork: supportsOperation(client?.agentCapabilities, 'fork'),
       canSteer: client?.canSteer ?? false,
       missingAgent: connection.missingAgent,
@@ -130,10 +132,25 @@ export class ChatView extends Disposable {
   showStoreDeltas(changes: readonly StoreDelta[]): void {
     this.treeChanges.fire();
     this.storeChanges.fire(changes);
+    this.showActivity(changes);
     // The panel lists the earlier transcript first: this session's indexes count from after it.
     const offset = this.d.connection.earlier ? this.earlierEntries().length : 0;
     const diagnostics = this.source.storeChanged(changes, this.sessionId, () => this.current(), offset);
     for (const d of diagnostics) this.d.options.log(d.severity === 'error' ? 'error' : 'warn', `message store: ${d.message}${d.line !== undefined ? ` (message ${d.line})` : ''}`);
+  }
+
+  /** The cards' "now" lines: posted only when a subagent's open tool call changed what it says. */
+  private activity: Readonly<Record<string, string>> = {};
+  private showActivity(changes: readonly StoreDelta[]): void {
+    const sid = this.sessionId;
+    if (sid === null) return;
+    const store = this.d.options.store;
+    let next: Record<string, string> | undefined;
+    for (const child of touchedSubagents(store, sid, changes)) {
+      const now = activityOf(store.session(child));
+      if ((this.activity[child] ?? '') !== now) (next ??= { ...this.activity })[child] = now;
+    }
+    if (next) this.panel({ subagentActivity: (this.activity = next) });
   }
 
   panel(fields: Partial<PanelState>): void {

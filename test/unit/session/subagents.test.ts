@@ -155,4 +155,24 @@ describe('subagents in the chat', () => {
     assert.equal(c.panelState().turn, 'idle');
     c.dispose();
   });
+
+  it("a running subagent's card says what it is doing now (its open tool call), posted only when that changes", async () => {
+    const { c } = chat();
+    await c.start();
+    const posted: (Readonly<Record<string, string>> | undefined)[] = [];
+    c.onDidChange((deltas) => {
+      for (const d of deltas) if (d.type === 'panel' && d.fields.subagentActivity) posted.push(d.fields.subagentActivity);
+    });
+    c.prompt('ask a subagent');
+    const [perm] = await until(() => (c.panelState().permissions.length === 1 ? c.panelState().permissions : undefined), "the subagent's permission request");
+    const child = childOf(c)!;
+    const tool = c.store.session(child.sessionId)!.entries.find((e) => e.kind === 'tool_call');
+    assert.equal(c.panelState().subagentActivity?.[child.sessionId], tool?.kind === 'tool_call' ? tool.title : undefined);
+    c.broker.respond(perm!.requestId, 'demo-allow-once');
+    await c.whenIdle();
+    assert.equal(c.panelState().subagentActivity?.[child.sessionId], '');
+    // Once per change of what it says (the tool call's own updates that keep the title post nothing).
+    assert.deepEqual(posted.map((a) => a?.[child.sessionId]), [tool?.kind === 'tool_call' ? tool.title : undefined, '']);
+    c.dispose();
+  });
 });
