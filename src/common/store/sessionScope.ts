@@ -8,8 +8,8 @@ import { AgentMethods } from '../protocol/methods';
 import type { PendingRequest } from './persisted';
 import type { Entry } from './model';
 
-/** Our requests whose answer names a session the agent may speak of before the answer arrives. */
-const OPENS_SESSION = new Set<string>([AgentMethods.sessionNew, AgentMethods.sessionFork, AgentMethods.sessionLoad, AgentMethods.sessionResume]);
+/** Our requests whose answer names a session the agent may speak of before the answer arrives (the live client's boundary uses it too). */
+export const OPENS_SESSION = new Set<string>([AgentMethods.sessionNew, AgentMethods.sessionFork, AgentMethods.sessionLoad, AgentMethods.sessionResume]);
 
 interface Known {
   has(sessionId: string): boolean;

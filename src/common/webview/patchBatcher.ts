@@ -16,7 +16,7 @@
 import type { Entry } from '../store/model';
 import type { PanelState, PatchOp } from './contract';
 import { diffEntry, sameValue, type DiffableEntry, type EntryPatch } from './entryDiff';
-import { toViewEntry } from './viewEntry';
+import { toViewEntry, type ViewElicitation, type ViewEntry, type ViewSubagent } from './viewEntry';
 import { encodeEntry, encodePatch } from './wire';
 import { WireEncoder } from './wireEncoder';
 import { toWireEntry } from './wireEntry';
@@ -137,8 +137,7 @@ export class PatchBatcher {
     const next = toViewEntry(entry);
     const prev = base ? toViewEntry(base) : undefined;
     // A question changes once or twice (answered, completed), a subagent's card a few times (its state): they go whole.
-    const whole = (v: typeof next) => v.kind === 'elicitation' || v.kind === 'subagent';
-    const patch = prev && !whole(prev) && !whole(next) ? diffEntry<DiffableEntry>(prev as DiffableEntry, next as DiffableEntry) : null;
+    const patch = prev && !goesWhole(prev) && !goesWhole(next) ? diffEntry<DiffableEntry>(prev, next) : null;
     const h = this.handleOf(entry.key);
     return patch ? { op: 'fields', h, patch: encodePatch(next.kind, patch) } : { op: 'replace', h, entry: encodeEntry(next) };
   }
@@ -238,4 +237,9 @@ function textLength(entry: Entry): number {
   if (entry.kind === 'elicitation' || entry.kind === 'subagent') return n;
   for (const c of entry.content) if (c.type === 'text') n += c.text.length;
   return n;
+}
+
+/** Entries posted whole on every change rather than as field patches. */
+function goesWhole(v: ViewEntry): v is ViewElicitation | ViewSubagent {
+  return v.kind === 'elicitation' || v.kind === 'subagent';
 }

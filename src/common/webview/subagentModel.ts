@@ -65,9 +65,9 @@ export class SubagentModel extends Disposable implements ChatModel {
   private storeChanged(changes: readonly StoreDelta[]): void {
     const sid = this.d.sessionId;
     this.source.storeChanged(changes, sid, () => this.d.session(sid));
-    // The card lives in the parent: its state is this view's turn, its title the view's title.
-    const parent = this.d.session(sid)?.parentSessionId;
-    const cardChanged = changes.some((c) => c.type === 'entryUpdated' && c.sessionId === parent && c.entry.kind === 'subagent' && c.entry.childSessionId === sid);
+    // The card lives in the parent: its state is this view's turn, its title the view's title. Only the child's
+    // own parent holds a card for it (the store refuses any other announcement), so its id names it.
+    const cardChanged = changes.some((c) => c.type === 'entryUpdated' && c.entry.kind === 'subagent' && c.entry.childSessionId === sid);
     if (cardChanged) this.source.fire([{ type: 'panel', fields: { turn: this.turn(), title: this.title() } }]);
   }
 

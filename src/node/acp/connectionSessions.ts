@@ -9,13 +9,9 @@
  * The store keeps the same rule for what it shows (src/common/store/sessionScope.ts); this is the live
  * connection's copy, kept here because the CLI and the conformance check run a client without a store.
  */
-import { AgentMethods } from '../../common/protocol/methods';
 import type { SessionNotification } from '../../common/protocol/requests';
-import { misplacedChild } from '../../common/store/sessionScope';
+import { misplacedChild, OPENS_SESSION } from '../../common/store/sessionScope';
 import type { LogFn } from '../transport/connection';
-
-/** Our requests whose answer names a session the agent may speak of before the answer arrives. */
-const OPENS_SESSION = new Set<string>([AgentMethods.sessionNew, AgentMethods.sessionFork, AgentMethods.sessionLoad, AgentMethods.sessionResume]);
 
 export class ConnectionSessions {
   /** Every session of the connection, with the session that announced it (null: one of ours). */

@@ -6,7 +6,7 @@ import { AcpClient } from '../../../src/node/acp/client';
 import type { Direction } from '../../../src/node/acp/client';
 import { AcpClosedError, AcpRequestError, errorDataText } from '../../../src/node/acp/errors';
 import type { ClientHandlers } from '../../../src/node/acp/handlers';
-import { FakeAgent, INIT_RESULT, openSession } from './fakeAgent';
+import { FakeAgent, INIT_RESULT, openSession, stubTerminals } from './fakeAgent';
 import { until } from '../helpers/until';
 import type { Json } from './fakeAgent';
 
@@ -396,13 +396,7 @@ describe('AcpClient', () => {
     const s = await initialized({
       requestPermission: async (p) => ({ outcome: { outcome: 'selected', optionId: p.options[0]!.optionId } }),
       readTextFile: async (p) => ({ content: `read ${p.path}` }),
-      terminals: {
-        create: async () => ({ terminalId: 't' }),
-        output: async () => ({ output: '', truncated: false }),
-        waitForExit: async () => ({ exitCode: 0 }),
-        kill: async () => undefined,
-        release: async () => undefined,
-      },
+      terminals: stubTerminals,
     });
     const options = [{ optionId: 'ok', name: 'Allow', kind: 'allow_once' }];
     const asks = (sessionId: string): Json[] => [

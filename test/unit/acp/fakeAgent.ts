@@ -4,6 +4,7 @@
  */
 import { PassThrough } from 'node:stream';
 import type { AcpClient } from '../../../src/node/acp/client';
+import type { ClientHandlers } from '../../../src/node/acp/handlers';
 
 export type Json = Record<string, unknown>;
 
@@ -81,3 +82,12 @@ export async function openSession(agent: FakeAgent, client: AcpClient, id = 's')
   agent.reply((await agent.expect('session/new')).id, { sessionId: id });
   await opened;
 }
+
+/** A terminal host that serves every call with a fixed answer (for boundary tests: which session may use it). */
+export const stubTerminals: NonNullable<ClientHandlers['terminals']> = {
+  create: async () => ({ terminalId: 't' }),
+  output: async () => ({ output: '', truncated: false }),
+  waitForExit: async () => ({ exitCode: 0 }),
+  kill: async () => undefined,
+  release: async () => undefined,
+};

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { AcpClient, type AcpClientOptions } from '../../../src/node/acp/client';
 import type { ClientHandlers } from '../../../src/node/acp/handlers';
-import { FakeAgent, INIT_RESULT, openSession, type Json } from './fakeAgent';
+import { FakeAgent, INIT_RESULT, openSession, stubTerminals, type Json } from './fakeAgent';
 
 function setup(o: Partial<AcpClientOptions> = {}, handlers: Partial<ClientHandlers> = {}) {
   const agent = new FakeAgent();
@@ -50,13 +50,7 @@ describe('subagents: initialize', () => {
 const OPTIONS = [{ optionId: 'ok', name: 'Allow', kind: 'allow_once' }];
 const served = (): Partial<ClientHandlers> => ({
   readTextFile: async (p) => ({ content: `read ${p.path}` }),
-  terminals: {
-    create: async () => ({ terminalId: 't' }),
-    output: async () => ({ output: '', truncated: false }),
-    waitForExit: async () => ({ exitCode: 0 }),
-    kill: async () => undefined,
-    release: async () => undefined,
-  },
+  terminals: stubTerminals,
   elicitation: { modes: { form: true, url: false }, create: async () => ({ action: 'decline' }) },
 });
 
