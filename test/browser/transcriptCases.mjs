@@ -242,6 +242,22 @@ export function register(test) {
     await send(snapshot(all));
     await flush();
     const scroller = 'section[aria-label="Conversation"]';
+    // Entries above still being built change the height: wait until it holds for ten frames.
+    const settled = () => page.waitForFunction((sel) => {
+      const s = document.querySelector(sel);
+      const w = (window.__settle ??= { h: -1, n: 0 });
+      w.n = s.scrollHeight === w.h ? w.n + 1 : 0;
+      w.h = s.scrollHeight;
+      return w.n >= 10;
+    }, scroller, { polling: 'raf' });
+    // On a loaded machine the wrappers near the end are still cheap placeholders after the snapshot's
+    // flush; one built after the measure below would move every entry above it. Wait for none in the
+    // viewport's reach and a height that holds.
+    await page.waitForFunction((sel) => {
+      const s = document.querySelector(sel).getBoundingClientRect();
+      return ![...document.querySelectorAll('[role="article"].placeholder')].some((el) => { const r = el.getBoundingClientRect(); return r.bottom > s.top - 1200 && r.top < s.bottom + 1200; });
+    }, scroller, { polling: 'raf' });
+    await settled();
     // The entries built at the bottom: their elements, sizes and distance from the end of the list.
     const bottom = await page.evaluate(() => {
       window.__built = new Map([...document.querySelectorAll('[role="article"]:not(.placeholder)')].map((el) => [el.dataset.key, el]));
@@ -257,14 +273,7 @@ export function register(test) {
     // Up by 150 px a frame until the bottom entries are far below the viewport.
     for (let i = 0; i < 80; i++) await page.evaluate((sel) => new Promise((r) => requestAnimationFrame(() => { document.querySelector(sel).scrollTop -= 150; r(); })), scroller);
     await page.waitForFunction(() => !document.querySelector('[data-key="e399"]'));
-    // Entries above still being built change the height: wait until it holds for ten frames.
-    const settled = () => page.waitForFunction((sel) => {
-      const s = document.querySelector(sel);
-      const w = (window.__settle ??= { h: -1, n: 0 });
-      w.n = s.scrollHeight === w.h ? w.n + 1 : 0;
-      w.h = s.scrollHeight;
-      return w.n >= 10;
-    }, scroller, { polling: 'raf' });
+    await page.evaluate(() => { window.__settle = undefined; });
     await settled();
     const parked = await page.evaluate((sel) => ({
       gone: [...window.__built.keys()].filter((k) => !document.querySelector(`[data-key="${k}"]`)),
