@@ -26,7 +26,7 @@ import type { SessionInfo } from '../../common/protocol/requests';
 import type { AcpClient } from '../acp/client';
 import type { SessionParams } from '../acp/sessions';
 import type { QueuedPrompt } from '../../common/promptQueue';
-import type { NoticeActionId } from '../../common/notices';
+import type { Notice, NoticeActionId } from '../../common/notices';
 import type { ContextItem } from '../../common/context';
 import type { ChangeReview, ReviewAction } from '../../common/changes/review';
 import type { BranchOrigin } from '../../common/debug/treeModel';
@@ -276,6 +276,11 @@ export class ChatController extends Disposable implements ChatModel, TreeSource,
   reviewChanges(setId: string, index: number | null, action: ReviewAction): void {
     this.thread.reviewChanges(setId, index, action);
   }
+  /** A notice of the host's own on the attached session (a workspace folder came or went). */
+  notice(n: Notice): void {
+    this.traffic.notice(n);
+  }
+
   noticeAction(action: NoticeActionId): void {
     this.thread.noticeAction(action);
   }
