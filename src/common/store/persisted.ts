@@ -37,12 +37,21 @@ export type PersistedInternals = z.infer<typeof zInternals>;
 export type PersistedReplay = NonNullable<PersistedInternals['replay']>;
 const defaultInternals: PersistedInternals = { open: -1, echo: null, lastAgentKey: null, replay: null };
 
+const zSavedPlanEntry = z.looseObject({ content: z.string(), priority: z.string(), status: z.string(), _meta: zMeta.optional() });
+const zSavedPlan = z.discriminatedUnion('type', [
+  z.object({ planId: z.string(), type: z.literal('items'), entries: z.array(zSavedPlanEntry) }),
+  z.object({ planId: z.string(), type: z.literal('markdown'), content: z.string() }),
+  z.object({ planId: z.string(), type: z.literal('file'), uri: z.string() }),
+]);
+
 /** Session-level fields; entries are parsed one by one so one bad entry does not lose the session. */
 export const zPersistedSession = z.object({
   sessionId: z.string(),
   protocolVersion: z.number().catch(1),
   entries: z.array(z.unknown()),
   plan: z.array(z.looseObject({ content: z.string(), priority: z.string(), status: z.string(), _meta: zMeta.optional() })).nullable().catch(null),
+  // Saves from before the plans by id have none; one bad plan drops the list, never the session.
+  plans: z.array(zSavedPlan).catch([]),
   currentModeId: z.string().nullable().catch(null),
   availableModes: z.array(z.object({ id: z.string(), name: z.string(), description: z.string().nullable().optional() })).catch([]),
   availableCommands: z

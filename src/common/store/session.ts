@@ -18,6 +18,8 @@ import { ToolCallRules } from './toolCallRules';
 import { ElicitationRules } from './elicitationRules';
 import { SubagentRules } from './subagentRules';
 import { modeFromConfig } from '../modes';
+import { removePlan, upsertPlan } from './planRules';
+import type { AgentPlan } from '../protocol/planUpdates';
 
 export type { StepDeps } from './stepDeps';
 
@@ -35,6 +37,8 @@ export class Session {
   /** Set by the store only, from the parent's subagent entry (derived: not saved, found again on restore). */
   parentSessionId: string | null = null;
   plan: readonly PlanEntry[] | null = null;
+  /** The plans by id (planRules.ts), in the order they first came. */
+  plans: readonly AgentPlan[] = [];
   currentModeId: string | null = null;
   availableModes: readonly SessionMode[] = [];
   availableCommands: readonly AvailableCommand[] = [];
@@ -69,6 +73,7 @@ export class Session {
       protocolVersion: this.protocolVersion,
       entries: this.table.entries,
       plan: this.plan,
+      plans: this.plans,
       currentModeId: this.currentModeId,
       availableModes: this.availableModes,
       availableCommands: this.availableCommands,
@@ -146,6 +151,14 @@ export class Session {
       case 'plan':
         this.plan = a.entries;
         return this.changed(ctx, ['plan']);
+      case 'plan_update':
+        this.plans = upsertPlan(this.plans, a.plan);
+        return this.changed(ctx, ['plans']);
+      case 'plan_removed': {
+        const before = this.plans;
+        this.plans = removePlan(before, a.planId, ctx);
+        return this.plans === before ? undefined : this.changed(ctx, ['plans']);
+      }
       case 'available_commands':
         this.availableCommands = a.commands;
         return this.changed(ctx, ['availableCommands']);

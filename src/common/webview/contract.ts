@@ -101,6 +101,8 @@ export interface PanelState {
   /** The id of the chat's agent while the settings do not name it (nothing runs; the banner offers to add it), else null. */
   readonly missingAgent: string | null;
   readonly plan: SessionState['plan'];
+  /** The agent's plans by id (unstable `plan_update`), shown below the single plan; [] when none. */
+  readonly plans: SessionState['plans'];
   readonly currentModeId: SessionState['currentModeId'];
   readonly availableModes: SessionState['availableModes'];
   readonly availableCommands: SessionState['availableCommands'];
@@ -138,11 +140,12 @@ export interface QueuedPromptView {
 }
 
 /** The panel fields that mirror the store's session state (everything else is the controller's). */
-export type SessionPanelFields = Pick<PanelState, 'plan' | 'currentModeId' | 'availableModes' | 'availableCommands' | 'configOptions' | 'usage' | 'title' | 'terminals'>;
+export type SessionPanelFields = Pick<PanelState, 'plan' | 'plans' | 'currentModeId' | 'availableModes' | 'availableCommands' | 'configOptions' | 'usage' | 'title' | 'terminals'>;
 
 export function sessionPanelFields(s: SessionState | undefined): SessionPanelFields {
   return {
     plan: s?.plan ?? null,
+    plans: s?.plans ?? [],
     currentModeId: s?.currentModeId ?? null,
     availableModes: s?.availableModes ?? [],
     availableCommands: s?.availableCommands ?? [],

@@ -25,6 +25,8 @@ export function clientCapabilities(o: Pick<AcpClientOptions, 'handlers' | 'termi
     ...(o.terminalAuth ? { auth: { terminal: true } } : {}),
     ...(elicitation ? { elicitation } : {}),
     ...(o.subagents ? { subagents: {} } : {}),
+    // Unstable: plans by id (`plan_update` / `plan_removed`); every client keeps them (the store's planRules.ts).
+    plan: {},
   };
 }
 

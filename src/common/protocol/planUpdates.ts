@@ -1,0 +1,25 @@
+/**
+ * The unstable plans by id (v2 draft, and v1 behind `clientCapabilities.plan`): `plan_update` sets one plan,
+ * items, Markdown or a file, by its `planId`; `plan_removed` takes one away. The old v1 `plan` update (one
+ * unnamed list) stays as it was. The schemas are in updates.ts (its tolerant fields); this file only types and
+ * maps (type imports only: no cycle at run time).
+ */
+import type * as z from 'zod';
+import type { zPlanEntry, zPlanUpdate } from './updates';
+
+type PlanEntryUpdate = z.infer<typeof zPlanEntry>;
+
+/** One plan as the store keeps it. */
+export type AgentPlan =
+  | { readonly planId: string; readonly type: 'items'; readonly entries: readonly PlanEntryUpdate[] }
+  | { readonly planId: string; readonly type: 'markdown'; readonly content: string }
+  | { readonly planId: string; readonly type: 'file'; readonly uri: string };
+
+/** The plan a `plan_update` carries, or why it was ignored (an unknown type, a missing field). */
+export function planOf(p: z.infer<typeof zPlanUpdate>['plan']): AgentPlan | string {
+  const { planId } = p;
+  if (p.type === 'items') return { planId, type: 'items', entries: p.entries ?? [] };
+  if (p.type === 'markdown') return p.content === undefined ? `plan_update '${planId}' of type markdown without content ignored` : { planId, type: 'markdown', content: p.content };
+  if (p.type === 'file') return p.uri === undefined ? `plan_update '${planId}' of type file without uri ignored` : { planId, type: 'file', uri: p.uri };
+  return `plan_update '${planId}' of unknown type '${p.type}' ignored`;
+}
