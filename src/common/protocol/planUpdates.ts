@@ -2,12 +2,24 @@
  * The unstable plans by id (v2 draft, and v1 behind `clientCapabilities.plan`): `plan_update` sets one plan,
  * items, Markdown or a file, by its `planId`; `plan_removed` takes one away. The old v1 `plan` update (one
  * unnamed list) stays as it was. The schemas are in updates.ts (its tolerant fields); this file only types and
- * maps (type imports only: no cycle at run time).
+ * maps.
  */
-import type * as z from 'zod';
-import type { zPlanEntry, zPlanUpdate } from './updates';
+/** A plan entry as `zPlanEntry` (updates.ts) parses it; spelled here so the two files do not import each other. */
+export interface PlanEntryUpdate {
+  readonly content: string;
+  readonly priority: string;
+  readonly status: string;
+  readonly _meta?: Readonly<Record<string, unknown>> | undefined;
+}
 
-type PlanEntryUpdate = z.infer<typeof zPlanEntry>;
+/** `zPlanUpdate`'s `plan`, as parsed. */
+interface ParsedPlan {
+  readonly type: string;
+  readonly planId: string;
+  readonly entries?: readonly PlanEntryUpdate[] | undefined;
+  readonly content?: string | undefined;
+  readonly uri?: string | undefined;
+}
 
 /** One plan as the store keeps it. */
 export type AgentPlan =
@@ -16,7 +28,7 @@ export type AgentPlan =
   | { readonly planId: string; readonly type: 'file'; readonly uri: string };
 
 /** The plan a `plan_update` carries, or why it was ignored (an unknown type, a missing field). */
-export function planOf(p: z.infer<typeof zPlanUpdate>['plan']): AgentPlan | string {
+export function planOf(p: ParsedPlan): AgentPlan | string {
   const { planId } = p;
   if (p.type === 'items') return { planId, type: 'items', entries: p.entries ?? [] };
   if (p.type === 'markdown') return p.content === undefined ? `plan_update '${planId}' of type markdown without content ignored` : { planId, type: 'markdown', content: p.content };
