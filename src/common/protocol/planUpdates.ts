@@ -27,11 +27,11 @@ export type AgentPlan =
   | { readonly planId: string; readonly type: 'markdown'; readonly content: string }
   | { readonly planId: string; readonly type: 'file'; readonly uri: string };
 
-/** The plan a `plan_update` carries, or why it was ignored (an unknown type, a missing field). */
-export function planOf(p: ParsedPlan): AgentPlan | string {
+/** The plan a `plan_update` carries; why it was ignored (a missing field); null for a type we do not know. */
+export function planOf(p: ParsedPlan): AgentPlan | string | null {
   const { planId } = p;
   if (p.type === 'items') return { planId, type: 'items', entries: p.entries ?? [] };
   if (p.type === 'markdown') return p.content === undefined ? `plan_update '${planId}' of type markdown without content ignored` : { planId, type: 'markdown', content: p.content };
   if (p.type === 'file') return p.uri === undefined ? `plan_update '${planId}' of type file without uri ignored` : { planId, type: 'file', uri: p.uri };
-  return `plan_update '${planId}' of unknown type '${p.type}' ignored`;
+  return null;
 }

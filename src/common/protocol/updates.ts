@@ -352,6 +352,8 @@ function parseVariant(kind: string, raw: unknown, version: ProtocolVersion): Var
       const r = variant(zPlanUpdate, raw, kind);
       if ('error' in r) return fail(r.error);
       const plan = planOf(r.data.plan);
+      // A plan type of a later draft (the v2 enum is open) is not ours to show: ignored without a warning.
+      if (plan === null) return { update: { kind: 'ignored', sessionUpdate: kind } };
       return typeof plan === 'string' ? { error: plan, severity: 'warning' } : { update: { kind: 'plan_update', plan } };
     }
     case 'plan_removed': {
