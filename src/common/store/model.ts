@@ -7,6 +7,7 @@
  * is a reference comparison. A session's entry list is append-only and owned by the store.
  */
 import type { AgentPlan } from '../protocol/planUpdates';
+import type { SessionSetup } from './sessionSetup';
 import type * as z from 'zod';
 import type { Meta } from '../protocol/content';
 import type { zElicitationEntry, zMessageEntry, zProvenance, zStats, zSubagentEntry, zToolCallEntry } from './entrySchema';
@@ -82,6 +83,8 @@ export interface SessionState {
   readonly plan: readonly PlanEntry[] | null;
   /** The unstable plans by id (`plan_update`), in the order they first came; [] when none. */
   readonly plans: readonly AgentPlan[];
+  /** What the client opened the session with (folders, system prompt, MCP servers); null before it is known. */
+  readonly setup: SessionSetup | null;
   readonly currentModeId: string | null;
   readonly availableModes: readonly SessionMode[];
   readonly availableCommands: readonly AvailableCommand[];

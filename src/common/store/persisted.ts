@@ -3,6 +3,7 @@
  * directions' pending requests, diagnostics), versioned, plain JSON. Restoring is tolerant: a bad
  * session or entry is reported and skipped, everything readable is kept.
  */
+import { zSessionSetup } from './sessionSetup';
 import { issueText } from '../util/errors';
 import * as z from 'zod';
 import { zMeta } from '../protocol/content';
@@ -52,6 +53,7 @@ export const zPersistedSession = z.object({
   plan: z.array(z.looseObject({ content: z.string(), priority: z.string(), status: z.string(), _meta: zMeta.optional() })).nullable().catch(null),
   // Saves from before the plans by id have none; one bad plan drops the list, never the session.
   plans: z.array(zSavedPlan).catch([]),
+  setup: zSessionSetup.nullable().catch(null),
   currentModeId: z.string().nullable().catch(null),
   availableModes: z.array(z.object({ id: z.string(), name: z.string(), description: z.string().nullable().optional() })).catch([]),
   availableCommands: z
@@ -89,6 +91,8 @@ export const zPendingRequest = z.object({
   steered: z.array(z.unknown()).optional(),
   /** A `session/fork` at a message: the fork holds the source's entries before that message only. */
   forkAt: z.string().optional(),
+  /** What a session-opening request carried, kept once it is accepted (sessionSetup.ts). */
+  setup: zSessionSetup.optional(),
 });
 export type PendingRequest = z.infer<typeof zPendingRequest>;
 

@@ -39,6 +39,7 @@ export function restoreSession(raw: unknown, index: number, diagnostics: Diagnos
   });
   s.plan = d.plan;
   s.plans = d.plans;
+  s.setup = d.setup;
   s.currentModeId = d.currentModeId;
   s.availableModes = d.availableModes;
   s.availableCommands = d.availableCommands;

@@ -20,6 +20,7 @@ import { SubagentRules } from './subagentRules';
 import { modeFromConfig } from '../modes';
 import { removePlan, upsertPlan } from './planRules';
 import type { AgentPlan } from '../protocol/planUpdates';
+import type { SessionSetup } from './sessionSetup';
 
 export type { StepDeps } from './stepDeps';
 
@@ -39,6 +40,7 @@ export class Session {
   plan: readonly PlanEntry[] | null = null;
   /** The plans by id (planRules.ts), in the order they first came. */
   plans: readonly AgentPlan[] = [];
+  setup: SessionSetup | null = null;
   currentModeId: string | null = null;
   availableModes: readonly SessionMode[] = [];
   availableCommands: readonly AvailableCommand[] = [];
@@ -74,6 +76,7 @@ export class Session {
       entries: this.table.entries,
       plan: this.plan,
       plans: this.plans,
+      setup: this.setup,
       currentModeId: this.currentModeId,
       availableModes: this.availableModes,
       availableCommands: this.availableCommands,
@@ -212,6 +215,9 @@ export class Session {
           ...(a.exit ? { exit: a.exit } : {}),
         });
         return;
+      case 'session_setup':
+        this.setup = a.setup;
+        return this.changed(ctx, ['setup']);
       case 'ignored':
         return;
       default:
