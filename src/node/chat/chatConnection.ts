@@ -25,7 +25,7 @@ import type { ClientHandlers } from '../acp/handlers';
 import { listAllSessions, openSession, reattachSession, type CallWrapper, type SessionParams } from '../acp/sessions';
 import { StartupTimeoutError, startupTimeoutText, withStartupTimeout } from './startupTimeout';
 import { exitMessage } from './connectionRecovery';
-import { sessionParams, systemPromptParam } from './sessionParams';
+import { mcpSkippedNotice, sessionParams, systemPromptParam } from './sessionParams';
 import type { ChatOptions } from './chatPorts';
 import type { ChatTraffic } from './chatTraffic';
 
@@ -238,7 +238,7 @@ export class ChatConnection {
   private sessionParams(fresh = false): SessionParams {
     const o = this.d.options;
     const caps = this.link?.client.agentCapabilities;
-    const p = sessionParams({ cwd: o.cwd, settings: o.settings(), additionalDirectories: o.additionalDirectories?.() ?? [], caps, warn: (m) => o.log('warn', m) });
+    const p = sessionParams({ cwd: o.cwd, settings: o.settings(), additionalDirectories: o.additionalDirectories?.() ?? [], caps, warn: (m) => o.log('warn', m), skipped: (names) => this.d.traffic.notice(mcpSkippedNotice(this.agent.name, names)) });
     return fresh ? { ...p, ...systemPromptParam(o.settings(), caps) } : p;
   }
 

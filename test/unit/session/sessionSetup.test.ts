@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseSettings } from '../../../src/common/config/settings';
 import { ChatController } from '../../../src/node/chat/chatController';
-import { sessionParams, systemPromptParam } from '../../../src/node/chat/sessionParams';
+import { mcpSkippedNotice, sessionParams, systemPromptParam } from '../../../src/node/chat/sessionParams';
 import { chatOptions, inProcessDemoAgent } from './harness';
 
 const settingsWith = (raw: Record<string, unknown>) => parseSettings((k) => raw[k]).settings;
@@ -21,6 +21,26 @@ describe('session setup', () => {
     assert.deepEqual(systemPromptParam(settings, {}), {});
     assert.deepEqual(systemPromptParam(settings, { sessionCapabilities: { systemPrompt: {} } }), { systemPrompt: { mode: 'append', content: [{ type: 'text', text: 'Answer in French.' }] } });
     assert.deepEqual(systemPromptParam(settingsWith({}), { sessionCapabilities: { systemPrompt: {} } }), {}, 'no setting: nothing (never an empty content array)');
+  });
+
+  it('sends stdio MCP servers to every agent, http and sse only where mcpCapabilities allow, and names the others', () => {
+    const servers = [
+      { name: 'files', command: 'mcp-files', args: [], env: [] },
+      { type: 'http', name: 'web', url: 'https://mcp.example/x', headers: [] },
+      { type: 'sse', name: 'events', url: 'https://mcp.example/sse', headers: [] },
+    ];
+    const settings = settingsWith({ mcpServers: servers });
+    const run = (caps: Parameters<typeof sessionParams>[0]['caps']) => {
+      const skipped: string[][] = [];
+      const p = sessionParams({ cwd: '/w', settings, additionalDirectories: [], caps, warn: () => undefined, skipped: (n) => skipped.push([...n]) });
+      return { sent: p.mcpServers.map((m) => m.name), skipped };
+    };
+    assert.deepEqual(run({}), { sent: ['files'], skipped: [['web', 'events']] });
+    assert.deepEqual(run({ mcpCapabilities: { http: true } }), { sent: ['files', 'web'], skipped: [['events']] });
+    assert.deepEqual(run({ mcpCapabilities: { http: true, sse: true } }), { sent: ['files', 'web', 'events'], skipped: [] });
+    const note = mcpSkippedNotice('Codex', ['web']);
+    assert.equal(note.key, 'mcp-unsupported', 'one keyed notice, replaced rather than repeated');
+    assert.match(note.title, /Codex cannot use the MCP server “web”/);
   });
 
   it('the demo agent gets the folders and the system prompt on session/new and says so', async () => {
