@@ -96,4 +96,30 @@ export function register(test) {
     assert.equal(await page.evaluate(() => window.__pwned), undefined);
     assert.deepEqual(errors, []);
   });
+
+  test('session capabilities: a boolean config option is a toggle beside the pickers, set through setConfigOption (disabled read-only); an agent notice shows its severity, as text', async ({ open }) => {
+    const options = [
+      { id: 'model', name: 'Model', type: 'select', currentValue: 'a', options: [{ value: 'a', name: 'A' }, { value: 'b', name: 'B' }] },
+      { id: 'fast', name: 'Fast mode', type: 'boolean', currentValue: true },
+    ];
+    const { page, send, flush, posted, clearPosted, errors } = await open();
+    await send(snapshot([], panel({ configOptions: options, notices: [{ severity: 'warning', title: '<b>Rate</b> limited', description: '<img src=x onerror="window.__pwned=1">retry in 30 s' }] })));
+    await flush();
+    const toggle = page.getByRole('checkbox', { name: 'Fast mode' });
+    assert.equal(await toggle.isChecked(), true);
+    assert.equal(await page.locator('.pickers .picker').count(), 2, 'beside the select');
+    await clearPosted();
+    await toggle.click();
+    assert.deepEqual(await posted(), [{ type: 'setConfigOption', configId: 'fast', value: false }]);
+    const notice = page.locator('.notices .notice-warning');
+    assert.equal(await notice.locator('.codicon-warning').count(), 1);
+    assert.match(await notice.innerText(), /<b>Rate<\/b> limited/);
+    assert.match(await notice.innerText(), /<img src=x/);
+    assert.equal(await page.locator('.notices b, .notices img').count(), 0, 'never HTML');
+    await send(snapshot([], panel({ configOptions: options, readOnly: true })));
+    await flush();
+    assert.equal(await page.getByRole('checkbox', { name: 'Fast mode' }).isDisabled(), true);
+    assert.equal(await page.evaluate(() => window.__pwned), undefined);
+    assert.deepEqual(errors, []);
+  });
 }
