@@ -4,13 +4,14 @@
  * (nearly full from 95 %), and a Compact button when the agent offers `/compact` (or its equivalent): it
  * sends that command as a prompt, as if the user typed it.
  */
-import type { AvailableCommand, Usage } from '../src/common/store/model';
+import type { Usage } from '../src/common/store/model';
 import type { WebviewToHost } from '../src/common/webview/contract';
-import { compactCommand, fillOf, meterLevel, meterText } from '../src/common/webview/contextMeter';
+import { fillOf, meterLevel, meterText } from '../src/common/webview/contextMeter';
 import { button, h, icon } from './dom';
 import { formatUsage } from './entryModel';
 
-export function contextMeter(u: Usage | null, commands: readonly AvailableCommand[], readOnly: boolean, post: (m: WebviewToHost) => void): HTMLElement[] {
+/** `command`: the agent's compacting command (`compactCommand`), null when it offers none or the chat is read-only. */
+export function contextMeter(u: Usage | null, command: string | null, post: (m: WebviewToHost) => void): HTMLElement[] {
   const out: HTMLElement[] = [];
   if (u) {
     const level = meterLevel(u);
@@ -27,7 +28,6 @@ export function contextMeter(u: Usage | null, commands: readonly AvailableComman
       ),
     );
   }
-  const command = readOnly ? null : compactCommand(commands);
   if (command !== null) {
     const b = button(`Compact the conversation (sends /${command})`, 'fold', { class: 'icon-button compact-button' });
     b.addEventListener('click', () => post({ type: 'prompt', text: `/${command}` }));

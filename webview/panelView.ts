@@ -1,7 +1,8 @@
 /**
  * Everything around the transcript that comes from `PanelState`: the header (agent, turn state, mode
- * and config pickers, the context meter and its Compact action, search/export buttons), the plan, notices, the error/exit banner with its
- * next step, permission requests without a visible tool call, and queued prompts.
+ * and config pickers, the context meter and its Compact action, search/export buttons), the plan,
+ * notices, the error/exit banner with its next step, permission requests without a visible tool call,
+ * and queued prompts.
  */
 import type { PanelState, PermissionView, WebviewToHost } from '../src/common/webview/contract';
 import { button, h, icon, inlineCode, keepFocus } from './dom';
@@ -85,8 +86,8 @@ export class PanelView {
   private renderHeader(p: PanelState, waiting: boolean): void {
     if (this.changed('title', [p.agentName, p.title, p.turn, p.readOnly, waiting])) this.renderTitle(p, waiting);
     if (this.changed('pickers', [p.availableModes, p.currentModeId, p.configOptions, p.readOnly])) this.renderPickers(p);
-    const compact = compactCommand(p.availableCommands);
-    if (this.changed('usage', [p.usage, compact, p.readOnly])) keepFocus(this.usage, () => this.usage.replaceChildren(...contextMeter(p.usage, p.availableCommands, p.readOnly, this.post)), () => this.searchButton);
+    const compact = p.readOnly ? null : compactCommand(p.availableCommands);
+    if (this.changed('usage', [p.usage, compact])) keepFocus(this.usage, () => this.usage.replaceChildren(...contextMeter(p.usage, compact, this.post)), () => this.searchButton);
     this.controlsRow.hidden = this.pickers.childElementCount === 0 && this.usage.childElementCount === 0;
   }
 
