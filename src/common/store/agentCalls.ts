@@ -152,8 +152,9 @@ export function agentCallAnswered(c: CallDeps, req: PendingRequest, outcome: { o
 function accepted(c: CallDeps, req: PendingRequest, result: unknown, setup: SessionSetup, step: Step): void {
   const r = zNewSessionResult.safeParse(result);
   const sid = req.method === AgentMethods.sessionNew || req.method === AgentMethods.sessionFork ? (r.success ? r.data.sessionId : null) : req.sessionId;
-  if (sid !== null) c.sessionFor(sid, step);
-  if (sid !== null) c.apply(sid, { kind: 'session_setup', setup }, step);
+  if (sid === null) return;
+  c.sessionFor(sid, step);
+  c.apply(sid, { kind: 'session_setup', setup }, step);
 }
 
 function sessionResult(c: CallDeps, sessionId: string, result: unknown, step: Step): void {
