@@ -12,6 +12,7 @@
 import * as z from 'zod';
 import { labelText } from '../untrusted';
 import { Emitter } from '../util/lifecycle';
+import { zMcpOff } from '../mcp/mcpServers';
 
 /** A branch's source: the chat, its session and the user message (store key) the branch was made at. */
 const zChatOrigin = z.object({ kind: z.literal('forked'), chatId: z.string().min(1).max(200), sessionId: z.string().max(2000), messageKey: z.string().max(200) });
@@ -32,6 +33,8 @@ const zChatRecord = z.object({
   open: z.boolean().catch(false),
   /** Where a branch came from (Edit and Rerun, Regenerate); null (or absent, in older lists): a chat of its own. */
   origin: zChatOrigin.nullable().optional().catch(undefined),
+  /** The MCP servers (by name) the user turned off for this chat's sessions (absent: none); see common/mcp. */
+  mcpOff: zMcpOff.optional().catch(undefined),
 });
 export type ChatRecord = Readonly<z.infer<typeof zChatRecord>>;
 

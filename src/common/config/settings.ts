@@ -51,6 +51,8 @@ export interface Settings {
   readonly systemPrompt: string;
   /** The workspace folder (name or path) new chats work in; '' for the first. */
   readonly workingFolder: string;
+  /** Whether chats also get the servers of VS Code's user-level mcp.json: asked once ('ask'), then the answer. */
+  readonly useVSCodeMcpServers: 'ask' | 'yes' | 'no';
 }
 
 /** Reads one raw value per key (VS Code's `WorkspaceConfiguration.get`, or a plain object in tests). */
@@ -61,7 +63,7 @@ export type RawSettings = (key: string) => unknown;
  * write the workspace's `.vscode/settings.json`, and a cloned repository is not the user's choice. They
  * are `machine`-scoped in package.json and read here from the user's (or remote machine's) settings only.
  */
-export const USER_ONLY_SETTINGS: readonly string[] = ['agents', 'mcpServers', 'permissionRules', 'outsideWorkspace', 'agentRegistry', 'systemPrompt'];
+export const USER_ONLY_SETTINGS: readonly string[] = ['agents', 'mcpServers', 'permissionRules', 'outsideWorkspace', 'agentRegistry', 'systemPrompt', 'useVSCodeMcpServers'];
 
 /** The levels of one setting (VS Code's `WorkspaceConfiguration.inspect`). */
 export interface InspectedSetting {
@@ -149,6 +151,7 @@ export function parseSettings(get: RawSettings): { settings: Settings; problems:
       notifyWhenUnseen: scalar('notifyWhenUnseen', z.boolean(), true),
       systemPrompt: scalar('systemPrompt', z.string().max(20_000), ''),
       workingFolder: scalar('workingFolder', z.string(), ''),
+      useVSCodeMcpServers: scalar('useVSCodeMcpServers', z.enum(['ask', 'yes', 'no']), 'ask'),
     },
     problems,
   };

@@ -238,7 +238,7 @@ export class ChatConnection {
   private sessionParams(fresh = false): SessionParams {
     const o = this.d.options;
     const caps = this.link?.client.agentCapabilities;
-    const p = sessionParams({ cwd: o.cwd, settings: o.settings(), additionalDirectories: o.additionalDirectories?.() ?? [], caps, warn: (m) => o.log('warn', m), skipped: (names) => this.d.traffic.notice(mcpSkippedNotice(this.agent.name, names)) });
+    const p = sessionParams({ cwd: o.cwd, settings: o.settings(), additionalDirectories: o.additionalDirectories?.() ?? [], caps, mcp: o.mcp?.(), warn: (m) => o.log('warn', m), skipped: (names) => this.d.traffic.notice(mcpSkippedNotice(this.agent.name, names)) });
     return fresh ? { ...p, ...systemPromptParam(o.settings(), caps) } : p;
   }
 

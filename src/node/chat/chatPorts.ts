@@ -23,6 +23,7 @@ import type { ChangeReview, ReviewAction } from '../../common/changes/review';
 import type { ClientEvent } from '../../common/store/clientEvents';
 import type { ChatModel } from '../../common/webview/chatModel';
 import type { IDisposable } from '../../common/util/lifecycle';
+import type { ChatMcp } from './sessionParams';
 
 /** The chat's log (the extension's output channel; a plain function in tests). */
 export type Log = (level: 'debug' | 'info' | 'warn' | 'error', message: string) => void;
@@ -130,6 +131,8 @@ export interface ChatOptions {
   readonly cwd: string;
   /** The workspace's other folders (absolute), read at each session call: sent as `additionalDirectories`. */
   readonly additionalDirectories?: () => readonly string[];
+  /** VS Code's MCP servers (when the user agreed) and the ones the chat turned off, read at each session call. */
+  readonly mcp?: () => ChatMcp;
   readonly store: MessageStore;
   /** The session to reattach to (see sessionToAttach), if any; recorded in the store if it is not yet. */
   readonly restoredSessionId: string | null;

@@ -1,13 +1,14 @@
 /**
  * What a chat sends with every session-opening call (new, load, resume, fork): the working folder, the
- * MCP servers of `acpChat.mcpServers` the agent can take (stdio always; http and sse only where its
+ * MCP servers of `acpChat.mcpServers` (and VS Code's mcp.json, when the user agreed) the chat did not turn off and the agent can take (stdio always; http and sse only where its
  * `mcpCapabilities` say so, the others named in a notice), the workspace's other folders as `additionalDirectories` (only to an
  * agent that advertises `sessionCapabilities.additionalDirectories`), and on a new session the user's
  * `acpChat.systemPrompt` (unstable, only to an agent that advertises `sessionCapabilities.systemPrompt`).
  * Built afresh for each call, so a folder added to the workspace reaches the next session.
  */
 import type { Settings } from '../../common/config/settings';
-import { zMcpServer, type AgentCapabilities, type McpServer, type SystemPrompt } from '../../common/protocol/requests';
+import type { AgentCapabilities, McpServer, SystemPrompt } from '../../common/protocol/requests';
+import { chosenMcpServers, configuredMcpServers } from '../../common/mcp/mcpServers';
 import type { Notice } from '../../common/notices';
 import type { SessionParams } from '../acp/sessions';
 
@@ -20,13 +21,14 @@ export interface SessionParamsInput {
   readonly warn: (message: string) => void;
   /** The configured MCP servers the agent cannot take (an http or sse server it did not advertise), by name. */
   readonly skipped?: (names: readonly string[]) => void;
+  /** VS Code's user-level MCP servers (when the user agreed) and the names the chat turned off. */
+  readonly mcp?: ChatMcp;
 }
 
-/** stdio servers every agent takes; http and sse only where `agentCapabilities.mcpCapabilities` says so. */
-export function agentTakes(server: McpServer, caps: AgentCapabilities | undefined): boolean {
-  if (server.type === 'http') return caps?.mcpCapabilities?.http === true;
-  if (server.type === 'sse') return caps?.mcpCapabilities?.sse === true;
-  return true;
+/** A chat's MCP inputs beyond the settings, read at each session call (chatPorts' `ChatOptions.mcp`). */
+export interface ChatMcp {
+  readonly vscode: readonly McpServer[];
+  readonly off: readonly string[];
 }
 
 /** The chat's note about servers left out (one keyed notice, replaced at each session call, not repeated). */
@@ -40,16 +42,12 @@ export function mcpSkippedNotice(agentName: string, names: readonly string[]): N
 }
 
 export function sessionParams(i: SessionParamsInput): SessionParams {
-  const mcpServers = i.settings.mcpServers.flatMap((raw, n) => {
-    const r = zMcpServer.safeParse(raw);
-    if (!r.success) i.warn(`acpChat.mcpServers[${n}] is not a valid ACP McpServer and was not sent: ${r.error.message}`);
-    return r.success ? [r.data] : [];
-  });
-  const left = mcpServers.filter((s) => !agentTakes(s, i.caps));
-  if (left.length) i.skipped?.(left.map((s) => s.name));
+  const all = configuredMcpServers(i.settings.mcpServers, i.mcp?.vscode ?? [], i.warn);
+  const { sent, skipped } = chosenMcpServers(all, new Set(i.mcp?.off ?? []), i.caps);
+  if (skipped.length) i.skipped?.(skipped);
   // The schema's "omitted or empty" are the same; an agent without the capability is sent neither.
   const extra = i.caps?.sessionCapabilities?.additionalDirectories ? [...i.additionalDirectories] : [];
-  return { cwd: i.cwd, mcpServers: mcpServers.filter((s) => agentTakes(s, i.caps)), ...(extra.length ? { additionalDirectories: extra } : {}) };
+  return { cwd: i.cwd, mcpServers: sent, ...(extra.length ? { additionalDirectories: extra } : {}) };
 }
 
 /** The `systemPrompt` member of a `session/new`, or nothing (no setting, or an agent that did not advertise it). */
