@@ -15,6 +15,7 @@ import type { FileAccess } from './fsHandlers';
 import { buildPrompt } from './promptBuilder';
 import { sessionToAttach, type ChatPersistence } from '../node/chat/chatPersistence';
 import type { EarlierLink } from '../node/chat/chatPorts';
+import type { ChatMcp } from '../node/chat/sessionParams';
 import { createChatUi } from './chatUi';
 import { chatCwd, otherFolders } from './workspaceFolders';
 import { createTurnChanges } from './turnChanges';
@@ -35,6 +36,8 @@ export interface ChatFactoryDeps {
   readonly persistence: ChatPersistence;
   readonly connect: ConnectAgent;
   settings(): Settings;
+  /** The chat's MCP inputs beyond the settings (mcpChoice.ts), read at each session call. */
+  mcp?(chatId: string): ChatMcp;
   capturesDir(): string;
   /** Keeps a line for the debug bundle. */
   remember(line: string): void;
@@ -109,6 +112,7 @@ export function createChatController(d: ChatFactoryDeps, chat: ChatRecord, confi
     agentMissing: configured === null,
     cwd,
     additionalDirectories: () => otherFolders(cwd),
+    mcp: () => d.mcp?.(chat.id) ?? { vscode: [], off: [] },
     review,
     store: restored.store,
     restoredSessionId: sessionToAttach(restored, chat.sessionId),

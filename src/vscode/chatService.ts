@@ -22,6 +22,7 @@ import type { ChatPanel } from './chatPanel';
 import type { ChatWebview } from './chatWebview';
 import type { ChatController } from '../node/chat/chatController';
 import { changesKey, earlierKey, type ChatFactoryDeps } from './chatFactory';
+import { McpChoice } from './mcpChoice';
 import { VirtualDocuments } from './virtualDocuments';
 import { FileAccess } from './fsHandlers';
 import type { SideBarChat } from './sideBarView';
@@ -59,6 +60,7 @@ export class ChatService extends Disposable {
   /** Opened on first use (`ready()`), so activating the extension reads no saved chats. */
   private persistence: ChatPersistence | undefined;
   private opened: Promise<void> | undefined;
+  readonly mcp = new McpChoice({ globalStorage: () => this.context.globalStorageUri.fsPath, settings: () => this.settingsValue, log: (l, m) => this.log[l](m), offOf: (id) => this.indexValue?.get(id)?.mcpOff ?? [], setOff: (id, off) => void this.indexValue?.update(id, { mcpOff: [...off] }) });
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -99,10 +101,7 @@ export class ChatService extends Disposable {
       focusedChatId: () => this.focusedChatId,
       focus: (id) => this.focus(id),
       activeChat: () => this.activeChat(),
-      unshown: (id) => {
-        this.live.drop(id);
-        this.updateStatus();
-      },
+      unshown: (id) => void (this.live.drop(id), this.updateStatus()),
       closing: () => this.closing,
     }));
     this.register(this.status.item);
@@ -354,6 +353,7 @@ export class ChatService extends Disposable {
       persistence,
       connect: this.connect,
       settings: () => this.settingsValue,
+      mcp: (id) => this.mcp.forChat(id),
       capturesDir: () => this.capturesDir(),
       remember: (line) => this.remember(line),
       revealInTree: (id, sid, key) => {

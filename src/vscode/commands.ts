@@ -4,6 +4,7 @@ import { entryIdentity, type TreeNode } from '../common/debug/treeModel';
 import { Disposable } from '../common/util/lifecycle';
 import { labelText } from '../common/untrusted';
 import type { ChatService } from './chatService';
+import { chooseMcpServersCommand } from './mcpChoice';
 import { addToChat, fileItem, problemsItem, selectionItem, urisFrom } from './contextCommands';
 import { showAgentCapabilities, showProtocolLog, showProtocolMessages } from './inspector';
 import { deleteChatCommand, pickSession, pickSideBarChat } from './chatHistory';
@@ -13,6 +14,7 @@ import { archiveChat, forkChat, forkPointFrom, logout, renameChat, SessionComman
 
 export const Commands = {
   openChat: 'acpChat.openChat',
+  chooseMcpServers: chooseMcpServersCommand,
   newChat: 'acpChat.newChat',
   showChatInSideBar: 'acpChat.showChatInSideBar',
   deleteChat: 'acpChat.deleteChat',
@@ -137,6 +139,11 @@ export class ChatCommands extends Disposable {
     this.add(Commands.archiveChat, () => archiveChat(host));
     this.add(Commands.unarchiveChat, (sessionId?: unknown) => unarchiveChat(host, typeof sessionId === 'string' ? sessionId : undefined));
     this.add(Commands.logout, () => logout(host));
+    this.add(Commands.chooseMcpServers, async (chatId?: unknown) => {
+      const chat = await host.chat(typeof chatId === 'string' ? chatId : undefined);
+      const id = s.chatIdOf(chat);
+      return id === undefined ? undefined : s.mcp.choose(chat, id);
+    });
     this.add(Commands.copyValue, (node?: unknown) => this.copy(node, (n) => (n.type === 'detail' ? n.copyValue : undefined)));
     this.add(Commands.copyKey, (node?: unknown) => this.copy(node, (n) => (n.type === 'entry' ? n.key : undefined)));
     this.add(Commands.copyMessageId, (node?: unknown) => this.copy(node, (n) => this.identity(n)));
