@@ -4,7 +4,7 @@ import { entryIdentity, type TreeNode } from '../common/debug/treeModel';
 import { Disposable } from '../common/util/lifecycle';
 import { labelText } from '../common/untrusted';
 import type { ChatService } from './chatService';
-import { chooseMcpServersCommand } from './mcpChoice';
+import { chooseMcpServersCommand, mcpChoiceArg } from './mcpChoice';
 import { addToChat, fileItem, problemsItem, selectionItem, urisFrom } from './contextCommands';
 import { showAgentCapabilities, showProtocolLog, showProtocolMessages } from './inspector';
 import { deleteChatCommand, pickSession, pickSideBarChat } from './chatHistory';
@@ -139,10 +139,11 @@ export class ChatCommands extends Disposable {
     this.add(Commands.archiveChat, () => archiveChat(host));
     this.add(Commands.unarchiveChat, (sessionId?: unknown) => unarchiveChat(host, typeof sessionId === 'string' ? sessionId : undefined));
     this.add(Commands.logout, () => logout(host));
-    this.add(Commands.chooseMcpServers, async (chatId?: unknown) => {
-      const chat = await host.chat(typeof chatId === 'string' ? chatId : undefined);
+    this.add(Commands.chooseMcpServers, async (arg?: unknown) => {
+      const a = mcpChoiceArg(arg);
+      const chat = await host.chat(a.chatId);
       const id = s.chatIdOf(chat);
-      return id === undefined ? undefined : s.mcp.choose(chat, id);
+      return id === undefined ? undefined : s.mcp.choose(chat, id, a.enabled);
     });
     this.add(Commands.copyValue, (node?: unknown) => this.copy(node, (n) => (n.type === 'detail' ? n.copyValue : undefined)));
     this.add(Commands.copyKey, (node?: unknown) => this.copy(node, (n) => (n.type === 'entry' ? n.key : undefined)));

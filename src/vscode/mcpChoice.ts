@@ -19,6 +19,15 @@ import type { ChatMcp } from '../node/chat/sessionParams';
 
 export const chooseMcpServersCommand = 'acpChat.chooseMcpServers';
 
+/** The command's optional argument: `{ chatId?, enabled?: string[] }` (anything else is ignored). */
+export function mcpChoiceArg(arg: unknown): { chatId?: string; enabled?: readonly string[] } {
+  if (typeof arg === 'string') return { chatId: arg };
+  if (typeof arg !== 'object' || arg === null) return {};
+  const a = arg as { chatId?: unknown; enabled?: unknown };
+  const enabled = Array.isArray(a.enabled) && a.enabled.every((x) => typeof x === 'string') ? (a.enabled as string[]) : undefined;
+  return { ...(typeof a.chatId === 'string' ? { chatId: a.chatId } : {}), ...(enabled ? { enabled } : {}) };
+}
+
 /** `<user data>/User/mcp.json`, from the extension's global storage (`<user data>/User/globalStorage/<id>`). */
 export function userMcpJsonPath(globalStorage: string): string | undefined {
   const storage = path.dirname(globalStorage);
@@ -49,9 +58,14 @@ export class McpChoice {
   private asked = false;
   constructor(private readonly d: McpChoiceDeps) {}
 
+  /** The user's mcp.json this window reads (when agreed to), or undefined when the user folder is unknown. */
+  userFile(): string | undefined {
+    return userMcpJsonPath(this.d.globalStorage());
+  }
+
   /** VS Code's servers when the user agreed; while undecided, asks once (not awaited: the session does not wait for it). */
   vscodeServers(): McpServer[] {
-    const file = userMcpJsonPath(this.d.globalStorage());
+    const file = this.userFile();
     const use = this.d.settings().useVSCodeMcpServers;
     if (use === 'no') return [];
     const servers = readUserMcp(file, (m) => this.d.log('warn', m));
@@ -79,8 +93,11 @@ export class McpChoice {
     this.d.log('info', `acpChat.useVSCodeMcpServers set to ${answer === yes ? 'yes' : 'no'} by the user; it applies to the next session`);
   }
 
-  /** "ACP: Choose MCP Servers for This Chat": returns the new off-list, or undefined when cancelled or nothing to choose. */
-  async choose(chat: ChatController, chatId: string): Promise<readonly string[] | undefined> {
+  /**
+   * "ACP: Choose MCP Servers for This Chat": returns the new off-list, or undefined when cancelled or nothing
+   * to choose. `enabled` (from a caller of the command, such as a test) is the choice without the quick pick.
+   */
+  async choose(chat: ChatController, chatId: string, enabled?: readonly string[]): Promise<readonly string[] | undefined> {
     const all = configuredMcpServers(this.d.settings().mcpServers, this.vscodeServers(), (m) => this.d.log('warn', m));
     if (all.length === 0) {
       void vscode.window.showInformationMessage('No MCP servers are configured: add them to acpChat.mcpServers (or agree to use VS Code\'s user mcp.json).');
@@ -90,9 +107,9 @@ export class McpChoice {
     const caps = chat.client && !chat.client.isClosed ? chat.client.agentCapabilities : undefined;
     const rows = mcpPickRows(all, new Set(previous), caps, chat.agent.name);
     const items = rows.map((r) => ({ label: labelText(r.name, 80), description: labelText(r.detail, 200), picked: r.picked, name: r.name }));
-    const picked = await vscode.window.showQuickPick(items, { canPickMany: true, title: 'MCP servers for this chat', placeHolder: 'Checked servers are given to the chat\'s sessions' });
+    const picked = enabled ?? (await vscode.window.showQuickPick(items, { canPickMany: true, title: 'MCP servers for this chat', placeHolder: 'Checked servers are given to the chat\'s sessions' }))?.map((p) => p.name);
     if (picked === undefined) return undefined;
-    const off = mcpOffAfterPick(previous, all, picked.map((p) => p.name));
+    const off = mcpOffAfterPick(previous, all, picked);
     this.d.setOff(chatId, off);
     await applyMcpChoice(chat, off.filter((n) => all.some((c) => c.server.name === n)));
     return off;
@@ -114,6 +131,11 @@ export async function applyMcpChoice(chat: ChatController, off: readonly string[
   }
   if (!caps?.sessionCapabilities?.resume && !caps?.loadSession) {
     chat.notice(note(`MCP servers for this chat changed (${offText}).`, `${chat.agent.name} can neither resume nor load a session, so the change applies to the next new chat session.`));
+    return;
+  }
+  if (chat.turnState === 'busy' || chat.turnState === 'cancelling') {
+    // Restarting now would cut the agent's turn short: the user restarts when it is done.
+    chat.notice(note(`MCP servers for this chat changed (${offText}).`, `${chat.agent.name} is working: run "ACP: Restart Agent" when the turn is done to reopen the session (it resumes the conversation) with them.`));
     return;
   }
   await chat.restart();
