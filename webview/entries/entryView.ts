@@ -30,6 +30,17 @@ export interface ViewDeps {
   subagentActivity(childSessionId: string): string | undefined;
   /** The one timer behind every running subagent's time. */
   readonly clock: ElapsedClock;
+  /** Subagent transcripts expanded in their cards (absent: cards do not offer it). */
+  readonly subagentTranscripts?: SubagentExpansion;
+}
+
+/** What a delegation card asks of the subagent transcripts expanded in cards (subagentTranscripts.ts). */
+export interface SubagentExpansion {
+  isExpanded(childSessionId: string): boolean;
+  /** Expands or collapses the child's transcript in its card. */
+  toggle(childSessionId: string): void;
+  /** The element that shows the child's transcript, named for the card's title (made on first use). */
+  element(childSessionId: string, title: string): HTMLElement;
 }
 
 export abstract class EntryView<E extends Entry = Entry> {

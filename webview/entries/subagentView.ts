@@ -33,6 +33,9 @@ export class SubagentView extends EntryView<ViewSubagent> implements Ticking {
   private stop: HTMLButtonElement | null = null;
   private activity: HTMLElement | null = null;
   private readonly messagesSlot = h('div', { class: 'subagent-messages' });
+  /** The toggle that expands the child's transcript in this card, and where it is drawn (subagentTranscripts.ts). */
+  private expander: HTMLButtonElement | null = null;
+  private readonly transcriptSlot = h('div', { class: 'subagent-transcript-slot' });
   private messages: readonly SessionMessageView[] = NONE;
   private disposed = false;
 
@@ -44,6 +47,17 @@ export class SubagentView extends EntryView<ViewSubagent> implements Ticking {
     const tree = button('Show in Message Tree', 'list-tree', { class: 'icon-button show-in-tree' });
     tree.addEventListener('click', () => this.ctx.post({ type: 'revealInTree', key: this.entry.key }));
     const head = h('div', { class: 'subagent-head' }, h('span', { class: 'subagent-icon' }, icon('hubot')), this.title, tree, this.badge);
+    const expansion = this.ctx.subagentTranscripts;
+    if (expansion) {
+      // A disclosure button before the icon: Enter and Space toggle it, aria-expanded says how it stands.
+      const expander = button('', null, { class: 'icon-button subagent-expander', 'aria-expanded': 'false' });
+      expander.addEventListener('click', () => {
+        expansion.toggle(this.entry.childSessionId);
+        this.showExpansion();
+      });
+      this.expander = expander;
+      head.prepend(expander);
+    }
     // Stop: the child's current work only (its parent goes on); offered while it runs and said it can be cancelled.
     const stop = button('Stop the subagent', 'debug-stop', { class: 'icon-button stop-subagent' });
     stop.addEventListener('click', () => this.ctx.post({ type: 'cancelSubagent', childSessionId: this.entry.childSessionId }));
@@ -55,9 +69,10 @@ export class SubagentView extends EntryView<ViewSubagent> implements Ticking {
       head.append(open);
     }
     this.activity = h('div', { class: 'subagent-activity' });
-    this.el.append(h('div', { class: 'entry-body subagent' }, head, this.description, this.activity, this.messagesSlot));
+    this.el.append(h('div', { class: 'entry-body subagent' }, head, this.description, this.activity, this.messagesSlot, this.transcriptSlot));
     for (const m of this.messages) m.hydrate();
     this.render();
+    this.showExpansion();
   }
 
   protected render(): void {
@@ -83,6 +98,30 @@ export class SubagentView extends EntryView<ViewSubagent> implements Ticking {
     // Only a running card listens to the clock; the clock stops when none does.
     if (e.state === 'running' && !this.disposed) this.ctx.clock.add(this);
     else this.ctx.clock.remove(this);
+  }
+
+  /**
+   * Expanded: the child's own transcript in this card, which has the task and the result among its entries,
+   * so the card's own task and result step aside (nothing twice). Collapsed: the card alone.
+   */
+  private showExpansion(): void {
+    const expansion = this.ctx.subagentTranscripts;
+    const expander = this.expander;
+    if (!expansion || !expander) return;
+    const id = this.entry.childSessionId;
+    const open = expansion.isExpanded(id);
+    const label = open ? "Hide the subagent's transcript" : "Show the subagent's transcript here";
+    expander.setAttribute('aria-expanded', String(open));
+    expander.setAttribute('aria-label', label);
+    expander.title = label;
+    expander.replaceChildren(icon(open ? 'chevron-down' : 'chevron-right'));
+    const nested = open ? expansion.element(id, this.entry.title || 'Subagent') : null;
+    if (nested) {
+      nested.id ||= `subagent-transcript-${this.entry.key}`;
+      expander.setAttribute('aria-controls', nested.id);
+    } else expander.removeAttribute('aria-controls');
+    this.messagesSlot.hidden = open;
+    if (nested ? this.transcriptSlot.firstChild !== nested : this.transcriptSlot.firstChild) this.transcriptSlot.replaceChildren(...(nested ? [nested] : []));
   }
 
   /** "Now: <its open tool call>" while it runs (the panel's `subagentActivity`); nothing once it stopped. */

@@ -20,7 +20,7 @@ import { sessionViews, type ChangeSetView } from '../../common/changes/view';
 import { isRecord } from '../../common/util/guards';
 import { AgentMethods } from '../../common/protocol/methods';
 import { SubagentModel } from '../../common/webview/subagentModel';
-import { subagentLabel } from '../../common/store/sessionTree';
+import { sessionTree, subagentLabel } from '../../common/store/sessionTree';
 import { subagentUnder } from '../chat/subagentControls';
 import type { ChatUi } from '../chat/chatPorts';
 
@@ -168,8 +168,14 @@ export class CaptureChat extends Disposable implements ChatModel, TreeSource {
   /** A subagent of the shown session, in a read-only view of its own (as a live chat opens it; nothing waits to be answered). */
   private openSubagent(childSessionId: string): void {
     const card = subagentUnder(this.store, this.shownSessionId, childSessionId);
-    if (!card || !this.ui.openSubagent) return;
-    const model = new SubagentModel({
+    const model = card && this.ui.openSubagent ? this.subagentView(childSessionId) : undefined;
+    if (card && model) this.ui.openSubagent?.(this.register(model), subagentLabel(card));
+  }
+
+  /** A subagent of the shown session (any depth) as a model: its transcript expanded in its card, or its own view. */
+  subagentView(childSessionId: string): SubagentModel | undefined {
+    if (!subagentUnder(this.store, this.shownSessionId, childSessionId)) return undefined;
+    return new SubagentModel({
       sessionId: childSessionId,
       agentName: `Capture: ${this.label}`,
       session: (id) => this.store.session(id),
@@ -177,7 +183,16 @@ export class CaptureChat extends Disposable implements ChatModel, TreeSource {
       onStoreChanged: this.storeChanges.event,
       act: (m) => this.handleWebviewMessage(m),
     });
-    this.ui.openSubagent(this.register(model), subagentLabel(card));
+  }
+
+  /** An entry of the shown session or of a subagent under it, by key (a diff opened on a card of an expanded subagent). */
+  private shownEntry(key: string): Entry | undefined {
+    const shown = this.shownSessionId;
+    for (const sid of shown === null ? [] : sessionTree(this.store, shown)) {
+      const e = this.store.session(sid)?.entries.find((x) => x.key === key);
+      if (e) return e;
+    }
+    return undefined;
   }
 
   handleWebviewMessage(m: WebviewToHost): void {
@@ -187,7 +202,7 @@ export class CaptureChat extends Disposable implements ChatModel, TreeSource {
     else if (m.type === 'copy') this.ui.copy(m.text);
     else if (m.type === 'openSubagent') this.openSubagent(m.childSessionId);
     else if (m.type === 'openDiff') {
-      const e = this.snapshot().entries.find((x) => x.key === m.key);
+      const e = this.shownEntry(m.key);
       if (e) this.ui.openDiff(e, m.index);
     }
   }

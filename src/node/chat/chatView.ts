@@ -76,9 +76,10 @@ export class ChatView extends Disposable {
     return { entries: earlier.length ? [...earlier, ...this.entries()] : this.entries(), panel: this.panelState() };
   }
 
-  /** An entry the panel shows, by key: this session's, or the earlier transcript's. */
+  /** An entry the panel shows, by key: this session's, the earlier transcript's, or a subagent's under it (its transcript expanded, or its own view). */
   shownEntry(key: string): { readonly sessionId: string; readonly entry: Entry } | undefined {
-    for (const sid of [this.sessionId, this.d.connection.earlier?.sessionId]) {
+    const shown = this.sessionId === null ? [] : sessionTree(this.d.options.store, this.sessionId);
+    for (const sid of [...shown, this.d.connection.earlier?.sessionId]) {
       const entry = sid === null || sid === undefined ? undefined : this.d.options.store.session(sid)?.entries.find((e) => e.key === key);
       if (sid && entry) return { sessionId: sid, entry };
     }
