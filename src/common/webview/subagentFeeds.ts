@@ -53,6 +53,11 @@ export class SubagentFeeds implements IDisposable {
     return pending;
   }
 
+  /** Posts what every feed has pending now, worth it or not (the end of a bench's stream, tests). */
+  flush(): void {
+    for (const f of this.fed.values()) f.feed.flush();
+  }
+
   /** An entry of a fed child's transcript, by key (a nested tool call's raw input, say). */
   entry(key: string): Entry | undefined {
     for (const f of this.fed.values()) {
