@@ -71,6 +71,7 @@ export class ChatApp {
       sessionTitle: (id: string) => this.sessionTitle(id),
       canOpenSubagents: () => this.panel.canOpenSubagents === true,
       subagentActivity: (id: string) => this.panel.subagentActivity?.[id],
+      subagentResult: (id: string) => this.panel.subagentResults?.[id],
       clock: new ElapsedClock(),
     };
     const expansion = { base, post, saved: () => this.saveState(), resync: (why: string) => this.resync(why), placed: () => this.renderPanel() };
@@ -260,8 +261,7 @@ export class ChatApp {
           if (op.panel.permissions) for (const id of this.answered) if (!op.panel.permissions.some((p) => p.requestId === id)) this.answered.delete(id);
           if (turnChanged) this.transcript.refreshStreaming();
           if (op.panel.earlier !== undefined) this.transcript.setEarlier(op.panel.earlier);
-          if (op.panel.subagentActivity) for (const v of this.transcript.views) if (v instanceof SubagentView) v.showActivity();
-          if (op.panel.subagentActivity) this.subagents.showActivity();
+          if (op.panel.subagentActivity || op.panel.subagentResults) for (const v of [...this.transcript.views, ...this.subagents.views()]) if (v instanceof SubagentView) v.showPanelFacts();
           return this.renderPanel();
         }
         default:

@@ -12,7 +12,7 @@
 import type { ElicitationPrompt, FeedMessage, PermissionView, TerminalView, WebviewToHost } from '../src/common/webview/contract';
 import { WireDecoder } from '../src/common/webview/wireDecoder';
 import { MAX_EXPANDED_SUBAGENTS } from '../src/common/webview/limits';
-import type { SubagentExpansion, ViewDeps } from './entries/entryView';
+import type { EntryView, SubagentExpansion, ViewDeps } from './entries/entryView';
 import { SubagentView } from './entries/subagentView';
 import { Transcript } from './transcript';
 
@@ -160,9 +160,9 @@ export class SubagentTranscripts implements SubagentExpansion {
     return false;
   }
 
-  /** The "Now: …" lines of subagent cards drawn in expanded transcripts (a subagent's subagents). */
-  showActivity(): void {
-    for (const n of this.nested.values()) for (const v of n.transcript.views) if (v instanceof SubagentView) v.showActivity();
+  /** The views of every expanded transcript (a subagent's subagents' cards show what the panel says of them too). */
+  views(): EntryView[] {
+    return [...this.nested.values()].flatMap((n) => n.transcript.views);
   }
 
   /** A card of a subagent drawn in an expanded transcript, by child session id (what the panel calls it). */

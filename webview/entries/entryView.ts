@@ -6,6 +6,7 @@
  * rebuilt for a finished entry.
  */
 import type { ViewEntry as Entry } from '../../src/common/webview/viewEntry';
+import type { ContentBlock } from '../../src/common/protocol/content';
 import type { PermissionView, TerminalView, WebviewToHost } from '../../src/common/webview/contract';
 import { h } from '../dom';
 import { entryLabel, estimateHeight } from '../entryModel';
@@ -28,6 +29,8 @@ export interface ViewDeps {
   canOpenSubagents(): boolean;
   /** What a running subagent is doing now (its open tool call's title; '' or undefined: nothing to say). */
   subagentActivity(childSessionId: string): string | undefined;
+  /** A done subagent's result where its card's reply is not it (PanelState.subagentResults), if any. */
+  subagentResult(childSessionId: string): readonly ContentBlock[] | undefined;
   /** The one timer behind every running subagent's time. */
   readonly clock: ElapsedClock;
   /** Subagent transcripts expanded in their cards (absent: cards do not offer it). */

@@ -12,7 +12,8 @@ import { button, h, icon, keepFocus } from '../dom';
 import { subagentStateLabel } from '../entryModel';
 import type { Ticking } from '../elapsedClock';
 import { EntryView } from './entryView';
-import type { SessionMessageView } from './sessionMessageView';
+import { resultDrawing, type SessionMessageView } from './sessionMessageView';
+import type { ContentBlock } from '../../src/common/protocol/content';
 
 /** The badge of each state: its icon and the status colour it borrows from tool cards (chat.css). */
 const STATE_LOOK: Record<string, { readonly icon: string; readonly status: string }> = {
@@ -37,6 +38,8 @@ export class SubagentView extends EntryView<ViewSubagent> implements Ticking {
   private expander: HTMLButtonElement | null = null;
   private readonly transcriptSlot = h('div', { class: 'subagent-transcript-slot' });
   private messages: readonly SessionMessageView[] = NONE;
+  /** The result drawn from the child's own last message, and what it was drawn from (subagentResults). */
+  private instead: { readonly content: readonly ContentBlock[]; readonly el: HTMLElement } | null = null;
   private disposed = false;
 
   protected build(): void {
@@ -93,7 +96,7 @@ export class SubagentView extends EntryView<ViewSubagent> implements Ticking {
     }
     this.el.classList.toggle('awaiting', e.state === 'requires_action');
     if (this.stop) this.stop.hidden = !(e.canCancel && (e.state === 'running' || e.state === 'requires_action'));
-    this.showActivity();
+    this.showPanelFacts();
     this.showElapsed(this.ctx.clock.now());
     // Only a running card listens to the clock; the clock stops when none does.
     if (e.state === 'running' && !this.disposed) this.ctx.clock.add(this);
@@ -124,8 +127,14 @@ export class SubagentView extends EntryView<ViewSubagent> implements Ticking {
     if (nested ? this.transcriptSlot.firstChild !== nested : this.transcriptSlot.firstChild) this.transcriptSlot.replaceChildren(...(nested ? [nested] : []));
   }
 
+  /** What the panel says of this child: what it does now, and its result when its reply is not it. */
+  showPanelFacts(): void {
+    this.showActivity();
+    if (this.hydrated) this.showMessages();
+  }
+
   /** "Now: <its open tool call>" while it runs (the panel's `subagentActivity`); nothing once it stopped. */
-  showActivity(): void {
+  private showActivity(): void {
     if (!this.activity) return;
     const now = this.entry.state === 'running' || this.entry.state === 'requires_action' ? (this.ctx.subagentActivity(this.entry.childSessionId) ?? '') : '';
     const text = now ? `Now: ${now}` : '';
@@ -146,13 +155,27 @@ export class SubagentView extends EntryView<ViewSubagent> implements Ticking {
 
   /** The task and result messages drawn in this card, in transcript order; they are built with it. */
   setMessages(messages: readonly SessionMessageView[]): void {
-    // Compared by what they draw too: a message whose role changed (its route did) has a new drawing.
-    const shown = this.messagesSlot.children;
-    if (messages.length === shown.length && messages.every((m, i) => m === this.messages[i] && m.drawing === shown[i])) return;
     this.messages = messages;
     if (this.hydrated) for (const m of messages) m.hydrate();
+    this.showMessages();
+  }
+
+  /**
+   * The task, and the result: none while the child runs (a background child's reply, "launched", is no
+   * result), then its reply, or its own last message when the host says the reply is not it.
+   */
+  private showMessages(): void {
+    const running = this.entry.state === 'running' || this.entry.state === 'requires_action';
+    const content = running ? undefined : this.ctx.subagentResult(this.entry.childSessionId);
+    if (!content) this.instead = null;
+    else if (this.instead?.content !== content) this.instead = { content, el: resultDrawing(content) };
+    const drawings = this.messages.filter((m) => !m.isResult || (!running && !content)).map((m) => m.drawing);
+    if (this.instead) drawings.push(this.instead.el);
+    // Compared by what they draw: a message whose role changed (its route did) has a new drawing.
+    const shown = this.messagesSlot.children;
+    if (drawings.length === shown.length && drawings.every((d, i) => d === shown[i])) return;
     const slot = this.messagesSlot;
-    keepFocus(slot, () => slot.replaceChildren(...messages.map((m) => m.drawing)), () => this.el);
+    keepFocus(slot, () => slot.replaceChildren(...drawings), () => this.el);
   }
 
   private showElapsed(now: number): void {

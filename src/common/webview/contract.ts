@@ -15,6 +15,7 @@ import type { SessionState } from '../store/model';
 import type { WireEntry, WirePatch } from './wire';
 import type { ContextChip } from '../context';
 import type { ChangeSetView } from '../changes/view';
+import type { ContentBlock } from '../protocol/content';
 
 // The values the webview needs (the version; the empty panel, emptyPanel.ts) live in zod-free modules: a
 // value import of this file runs `zWebviewToHost`'s construction, which cannot be tree-shaken and would put
@@ -125,6 +126,11 @@ export interface PanelState {
   readonly canOpenSubagents?: boolean;
   /** What each running subagent under the chat's session is doing now (its open tool call's title), by child session id. */
   readonly subagentActivity?: Readonly<Record<string, string>>;
+  /**
+   * A done subagent's result where its card's reply is not it (Claude's background form replies "launched" at
+   * once): the child's last agent message, by child session id (subagentResult.ts). Absent: the reply is.
+   */
+  readonly subagentResults?: Readonly<Record<string, readonly ContentBlock[]>>;
   /** A subagent's own view: the session that started it, as its messages name it ("From <title>"). */
   readonly parentSession?: { readonly sessionId: string; readonly title: string };
 }

@@ -20,6 +20,7 @@ import { sessionViews, type ChangeSetView } from '../../common/changes/view';
 import { isRecord } from '../../common/util/guards';
 import { AgentMethods } from '../../common/protocol/methods';
 import { SubagentModel } from '../../common/webview/subagentModel';
+import { mayChangeResults, subagentResults } from '../../common/webview/subagentResult';
 import { sessionTree, subagentLabel } from '../../common/store/sessionTree';
 import { subagentUnder } from '../chat/subagentControls';
 import type { ChatUi } from '../chat/chatPorts';
@@ -109,6 +110,7 @@ export class CaptureChat extends Disposable implements ChatModel, TreeSource {
     this.treeChanges.fire();
     if (added) return this.panel.reset();
     this.panel.storeChanged(changes, this.shownSessionId, () => (this.shownSessionId === null ? undefined : this.store.session(this.shownSessionId)));
+    if (this.shownSessionId !== null && mayChangeResults(changes)) this.panel.fire([{ type: 'panel', fields: { subagentResults: subagentResults(this.store, this.shownSessionId) } }]);
     // The live chat's Changes review recorded its summaries: show them as it did.
     if (changes.some((c) => c.type === 'changesRecorded')) this.panel.fire(this.changeSets().map((set) => ({ type: 'changeSet', id: set.id, set })));
   }
@@ -158,6 +160,7 @@ export class CaptureChat extends Disposable implements ChatModel, TreeSource {
         readOnly: true,
         canFork: false,
         canOpenSubagents: this.ui.openSubagent !== undefined,
+        subagentResults: this.shownSessionId === null ? {} : subagentResults(this.store, this.shownSessionId),
         ...sessionPanelFields(s),
         notices: this.store.notices(this.shownSessionId),
         changeSets: this.changeSets(),
