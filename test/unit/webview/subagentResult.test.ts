@@ -38,7 +38,8 @@ test('background subagent: its "launched" reply is no result; once the child is 
   const { store, play } = recording('claude-next-subagent-bg.jsonl');
   const reply = () => store.session(ROOT_BG)?.entries.find((e) => e.kind === 'session_message' && e.route?.senderSessionId === CHILD_BG);
   assert.ok(play(() => reply() !== undefined), 'the reply is a delta that may change the results');
-  assert.match(textOf(reply()?.kind === 'session_message' ? reply()?.content : undefined) ?? '', /^Async agent launched/);
+  const r = reply();
+  assert.match(textOf(r?.kind === 'session_message' ? r.content : undefined) ?? '', /^Async agent launched/);
   assert.deepEqual(subagentResults(store, ROOT_BG), {}, 'while the child runs: no result');
   const card = () => store.session(ROOT_BG)?.entries.find((e) => e.kind === 'subagent');
   play(() => card()?.kind === 'subagent' && card()?.state === 'idle');
