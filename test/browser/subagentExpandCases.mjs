@@ -133,4 +133,24 @@ export function register(test) {
     assert.deepEqual((await posted()).filter((m) => m.type === 'permission'), [{ type: 'permission', requestId: 'p-sub', optionId: 'ok' }]);
     assert.deepEqual(errors, []);
   });
+
+  test("subagent expanded in place: a subagent's own subagent expands inside it, from its own card in the child's transcript", async ({ open }) => {
+    const [parent, child] = recorded('claude-next-subagent.jsonl');
+    const card = parent.entries.find((e) => e.kind === 'subagent');
+    const grandCard = { ...card, key: 'grand-card', childSessionId: 'grandchild', title: 'Look deeper' };
+    const grandEntry = { ...child.entries.find((e) => e.kind === 'agent_message'), key: 'grand-text', content: [{ type: 'text', text: 'Deeper down.' }] };
+    const { page, send, flush, posted, errors } = await open({ state: { v: PROTOCOL, draft: '', scrollKey: null, expandedSubagents: [child.sessionId] } });
+    await send(snapshot(parent.entries, panel({ sessionId: parent.sessionId })));
+    await send(fed(child.sessionId, snapshot([...child.entries, grandCard], panel({ sessionId: child.sessionId, readOnly: true }))));
+    await flush();
+    const inner = page.locator('[data-key="grand-card"]');
+    await inner.getByRole('button', { name: "Show the subagent's transcript here" }).click();
+    assert.deepEqual((await expandPosts(posted)).at(-1), { type: 'expandSubagents', childSessionIds: [child.sessionId, 'grandchild'] });
+    await send(fed('grandchild', snapshot([grandEntry], panel({ sessionId: 'grandchild', readOnly: true }))));
+    await flush();
+    const nested = page.locator(`[data-key="${card.key}"] .subagent-transcript [data-key="grand-card"] .subagent-transcript`);
+    assert.match(await nested.locator('[data-key="grand-text"]').innerText(), /Deeper down\./);
+    assert.equal(await nested.getAttribute('aria-label'), 'Transcript of subagent Look deeper');
+    assert.deepEqual(errors, []);
+  });
 }

@@ -4,7 +4,10 @@
  * ElapsedClock; "done · 40 s", how long it worked, once it finished), and the messages between the parent
  * and the child (the task sent, the result returned), drawn here by their own views (sessionMessageView.ts).
  * The child's own transcript is a session of its own: a host that can show it sets `canOpenSubagents`,
- * and the card then offers it (`openSubagent`).
+ * and the card then offers it (`openSubagent`); the chevron expands it in place, inside the card
+ * (subagentTranscripts.ts). While the child runs the card shows no result (Claude's background form replies
+ * "launched" at once); once it is done, its reply, or the child's own last message when the host says the
+ * reply is not its result (`subagentResults`).
  */
 import type { ViewSubagent } from '../../src/common/webview/viewEntry';
 import { subagentElapsed } from '../../src/common/webview/subagentText';
