@@ -70,7 +70,9 @@ export function register(test) {
     assert.deepEqual((await page.evaluate(() => window.__host.states)).at(-1).expandedSubagents, [child.sessionId]);
     // A feed of a child this webview has not expanded (a post in flight as it folded) changes nothing.
     await send(fed('someone-else', patch({ op: 'appendText', key: last.key, text: 'stray' })));
-    await page.screenshot({ path: path.join(shots, 'webview-subagent-expanded.png') });
+    // The README's picture (media/screenshots/subagent-expanded.png): the chat down to the expanded card.
+    const box = await el.boundingBox();
+    await page.screenshot({ path: path.join(shots, 'webview-subagent-expanded.png'), clip: { x: 0, y: 0, width: 520, height: Math.ceil(box.y + box.height + 8) }, animations: 'disabled' });
     assertClean(await axeRun(page), 'expanded subagent');
     // Collapsed by keyboard: the host is told, the child's entries leave, the card's task and result come back.
     await clearPosted();
