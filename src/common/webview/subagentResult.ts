@@ -21,7 +21,8 @@ export function resultInstead(store: SessionLookup, parentEntries: readonly Entr
 
 /** The results instead of replies of every done subagent under `root` (any depth), by child session id. */
 export function subagentResults(store: SessionLookup, root: string): Record<string, readonly ContentBlock[]> {
-  const out: Record<string, readonly ContentBlock[]> = {};
+  // Keyed by the agent's session ids: no prototype a key could name.
+  const out = Object.create(null) as Record<string, readonly ContentBlock[]>;
   for (const sid of sessionTree(store, root)) {
     const parent = store.session(sid);
     if (!parent) continue;
