@@ -14,6 +14,7 @@
  */
 import type { ElicitationContent, ElicitationValue } from '../protocol/elicitation';
 import { isRecord } from '../util/guards';
+import { compileLinear, MAX_STEPS, type LinearPattern } from './linearPattern';
 
 export const STRING_FORMATS = ['email', 'uri', 'date', 'date-time'] as const;
 export type StringFormat = (typeof STRING_FORMATS)[number];
@@ -109,18 +110,10 @@ function plain(v: unknown, where: string, problems: string[]): Choice[] | null {
   return (v as string[]).map((s) => ({ value: s, label: s, description: null }));
 }
 
-/** Compiles an agent's `pattern` (ECMA-262, unanchored as in JSON Schema). */
-export function compilePattern(pattern: string): RegExp | null {
-  if (pattern.length > MAX_PATTERN) return null;
-  try {
-    return new RegExp(pattern, 'u');
-  } catch {
-    try {
-      return new RegExp(pattern);
-    } catch {
-      return null;
-    }
-  }
+/** Compiles an agent's `pattern` (ECMA-262, unanchored as in JSON Schema) for the linear-time engine. */
+export function compilePattern(pattern: string): LinearPattern {
+  if (pattern.length > MAX_PATTERN) return { ok: false, problem: `is longer than ${MAX_PATTERN} characters` };
+  return compileLinear(pattern);
 }
 
 function field(name: string, p: unknown, required: boolean, problems: string[]): Field | null {
@@ -145,7 +138,8 @@ function field(name: string, p: unknown, required: boolean, problems: string[]):
       const format = p['format'];
       if (!absent(format) && !(STRING_FORMATS as readonly unknown[]).includes(format)) problems.push(`${where}.format ${JSON.stringify(format)} is not one of ${STRING_FORMATS.join(', ')}`);
       const pattern = absent(p['pattern']) ? null : text(p['pattern']);
-      if (!absent(p['pattern']) && (pattern === null || compilePattern(pattern) === null)) problems.push(`${where}.pattern is not a usable regular expression`);
+      const compiled = pattern === null ? null : compilePattern(pattern);
+      if (!absent(p['pattern']) && (compiled === null || !compiled.ok)) problems.push(`${where}.pattern ${compiled && !compiled.ok ? compiled.problem : 'must be a string'}`);
       const minLength = count(p['minLength'], `${where}.minLength`, problems);
       const maxLength = count(p['maxLength'], `${where}.maxLength`, problems);
       if (!absent(def) && typeof def !== 'string') problems.push(`${where}.default must be a string`);
@@ -259,7 +253,11 @@ export function fieldError(f: Field, value: ElicitationValue | undefined): strin
         const e = formatError(f.format, value);
         if (e) return e;
       }
-      if (f.pattern !== null && !compilePattern(f.pattern)?.test(value)) return `must match the pattern ${f.pattern}`;
+      if (f.pattern !== null) {
+        const re = compilePattern(f.pattern);
+        if (re.ok && n * re.program > MAX_STEPS) return 'is too long to check against the pattern';
+        if (!re.ok || !re.test(value)) return `must match the pattern ${f.pattern}`;
+      }
       return null;
     }
     case 'number':
