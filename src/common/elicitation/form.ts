@@ -13,7 +13,7 @@
  * Pure: no DOM, no Node; the agent's schema is untrusted input, so every field is checked by hand.
  */
 import type { ElicitationContent, ElicitationValue } from '../protocol/elicitation';
-import { isRecord } from '../util/guards';
+import { isRecord, ownValue } from '../util/guards';
 import { compileLinear, MAX_STEPS, type LinearPattern } from './linearPattern';
 
 export const STRING_FORMATS = ['email', 'uri', 'date', 'date-time'] as const;
@@ -197,7 +197,12 @@ export function parseForm(schema: unknown): FormResult {
   for (const r of required) if (!names.includes(r)) problems.push(`requestedSchema.required names '${r}', which is not a property`);
   const fields: Field[] = [];
   for (const name of names) {
-    const f = field(name, props[name], required.includes(name), problems);
+    // JSON tools (zod's records among them) drop or misread this key: an answer to it could not be sent as given.
+    if (name === '__proto__') {
+      problems.push("property '__proto__' cannot be a form field (JSON tools drop that key, so its answer could not be sent as typed)");
+      continue;
+    }
+    const f = field(name, ownValue(props, name), required.includes(name), problems);
     if (f) fields.push(f);
   }
   if (problems.length) return { ok: false, problems };
@@ -306,7 +311,7 @@ export function validateAnswers(form: FormModel, answers: unknown): AnswerResult
   for (const k of Object.keys(answers)) if (!form.fields.some((f) => f.name === k)) problems.push({ field: k, message: `is not a field of this form (fields: ${form.fields.map((f) => f.name).join(', ') || 'none'})` });
   const content: Record<string, ElicitationValue> = {};
   for (const f of form.fields) {
-    const raw = answers[f.name];
+    const raw = ownValue(answers, f.name);
     if (raw !== undefined && raw !== null && !isValue(raw)) {
       problems.push({ field: f.name, message: 'must be a string, number, boolean or list of strings' });
       continue;
@@ -358,7 +363,7 @@ export function fromTyped(f: Field, typed: string): ElicitationValue | undefined
 /** One line per field for a text rendering of an answer ("Label: value"), in form order. */
 export function describeAnswers(form: FormModel, content: ElicitationContent): string[] {
   return form.fields.flatMap((f) => {
-    const v = content[f.name];
+    const v = ownValue(content, f.name);
     if (v === undefined) return [];
     const label = (x: string) => (f.kind === 'choice' || f.kind === 'multi' ? (f.choices.find((c) => c.value === x)?.label ?? x) : x);
     const shown = Array.isArray(v) ? v.map(label).join(', ') : typeof v === 'string' ? label(v) : typeof v === 'boolean' ? (v ? 'yes' : 'no') : String(v);
