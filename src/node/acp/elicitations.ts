@@ -38,6 +38,8 @@ export function elicitationCapabilities(host: ElicitationHost | undefined): Elic
 
 export class Elicitations {
   private readonly pending = new Set<Pending>();
+  /** The ids of the URL questions the agent asked: only these may be completed (elicitation/complete). */
+  private readonly urlIds = new Set<string>();
 
   /** `sessions`: the connection's one session check (a session-scoped question must name one of its sessions). */
   constructor(acp: AcpConnection, host: ElicitationHost, log: LogFn, sessions: Pick<ConnectionSessions, 'check'>) {
@@ -47,6 +49,7 @@ export class Elicitations {
       if (mode === null || !host.modes[mode]) {
         throw rpcError(ErrorCodes.invalidParams, `elicitation mode ${JSON.stringify(p.mode)} was not advertised by this client (it serves ${Object.keys(elicitationCapabilities(host) ?? {}).join(', ') || 'none'})`);
       }
+      if (mode === 'url' && p.elicitationId !== undefined) this.urlIds.add(p.elicitationId);
       let form = null;
       if (mode === 'form') {
         const parsed = parseForm(p.requestedSchema);
@@ -94,7 +97,10 @@ export class Elicitations {
         );
       });
     });
-    onAcpNotification(acp, ClientMethods.elicitationComplete, zCompleteElicitationParams, (n) => host.complete?.(n.elicitationId), log);
+    onAcpNotification(acp, ClientMethods.elicitationComplete, zCompleteElicitationParams, (n) => {
+      if (this.urlIds.has(n.elicitationId)) host.complete?.(n.elicitationId);
+      else log('warn', `${ClientMethods.elicitationComplete} for ${JSON.stringify(n.elicitationId)}, which no URL question of this connection announced; ignored`);
+    }, log);
   }
 
   /** Answers every pending elicitation of a session `cancel` (its turn was cancelled or it closed). */

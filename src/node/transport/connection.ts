@@ -198,7 +198,9 @@ export function createAcpConnection(opts: AcpConnectionOptions): AcpConnection {
   });
   connection.onNotification(ProtocolMethods.cancelRequest, (params: unknown) => {
     const p = zCancelRequestParams.safeParse(params);
-    if (p.success) cancellation.cancelIncoming(p.data.requestId);
+    if (p.success && !cancellation.cancelIncoming(p.data.requestId)) {
+      log('warn', `$/cancel_request for ${JSON.stringify(p.data.requestId)}, which is no request of the peer still in progress; ignored`);
+    }
   });
   // Unknown notifications (including `_vendor/...` extensions) are ignored, per ACP.
   connection.onUnhandledNotification(() => undefined);
