@@ -49,6 +49,7 @@ import type { Entry, Provenance, ToolCallEntry } from './model';
 import type { PersistedReplay } from './persisted';
 import { touchStatsReplayed, utf8Length } from './stats';
 import { commonLength, cutContent, dropSquashed, fitsStart, squash } from './replayText';
+import { PriorIndex } from './replayIndex';
 
 /** The tool-call fields a replay never overwrites once they hold something. */
 export const KEPT_FIELDS = ['title', 'name', 'toolKind', 'content', 'locations', 'rawInput', 'rawOutput', 'meta'] as const;
@@ -89,6 +90,7 @@ export class ReplayWindow {
   state: ReplayState | null = null;
   /** Whitespace-free text per message content (by reference), so a finely chunked replay stays linear. */
   private readonly norms = new WeakMap<readonly ContentBlock[], string>();
+  private prior: { readonly state: ReplayState; readonly index: PriorIndex } | null = null;
 
   constructor(private readonly table: EntryTable) {}
 
@@ -140,7 +142,7 @@ export class ReplayWindow {
       return this.consume(cur.index, block, cur.id === null, ctx);
     }
     const want = squash(blockText(block));
-    const found = this.find(kind, (e) => e.kind === kind && fitsStart(this.norm(e.content), want));
+    const found = this.find(kind, (e) => e.kind === kind && fitsStart(this.norm(e.content), want), undefined, want);
     if (found < 0 && kind === 'user_message' && this.messagesAhead()) {
       r.current = { kind, id, index: HIDDEN };
       return this.hide(kind, block, ctx);
@@ -160,7 +162,7 @@ export class ReplayWindow {
     const r = this.state;
     const want = squash(blockText(block));
     if (!r || want.length < 8) return undefined;
-    const found = this.find(kind, (e) => e.kind === kind && fitsStart(this.norm(e.content), want));
+    const found = this.find(kind, (e) => e.kind === kind && fitsStart(this.norm(e.content), want), undefined, want);
     if (found < 0) return undefined;
     r.current = { kind, id, index: found };
     this.claim(found);
@@ -171,12 +173,7 @@ export class ReplayWindow {
   /** Whether a shown user or agent message after the cursor is still unmatched. */
   private messagesAhead(): boolean {
     const r = this.state;
-    if (!r) return false;
-    for (let i = r.cursor; i < r.priorLength; i++) {
-      const k = this.table.at(i)?.kind;
-      if (!r.touched.has(i) && (k === 'user_message' || k === 'agent_message')) return true;
-    }
-    return false;
+    return r !== null && this.index(r).messagesAhead(r.cursor, (i) => r.touched.has(i));
   }
 
   /** Rule 5's exception: the chunk is reported, not shown. */
@@ -196,7 +193,7 @@ export class ReplayWindow {
     if (index >= 0) {
       if (index >= r.priorLength) return -1;
     } else if (want !== null) {
-      index = this.find(kind, (e) => e.kind === kind && (this.norm(e.content).startsWith(want) || want.startsWith(this.norm(e.content))));
+      index = this.find(kind, (e) => e.kind === kind && (this.norm(e.content).startsWith(want) || want.startsWith(this.norm(e.content))), undefined, want);
     }
     const e = index >= 0 ? this.table.message(index) : undefined;
     if (!e) return -1;
@@ -235,7 +232,7 @@ export class ReplayWindow {
     const rest = prior.slice(done);
     if (mayMove && want.startsWith(rest)) {
       const tail = want.slice(rest.length);
-      const next = this.find(e.kind, (x) => x.kind === e.kind && this.norm(x.content).startsWith(tail), index + 1);
+      const next = this.find(e.kind, (x) => x.kind === e.kind && this.norm(x.content).startsWith(tail), index + 1, tail);
       const n = next >= 0 ? this.table.message(next) : undefined;
       if (n && r.current) {
         r.progress.set(index, prior.length);
@@ -305,17 +302,23 @@ export class ReplayWindow {
 
   // ---- alignment --------------------------------------------------------------------------------
 
-  /** First prior entry from `from` (default: the cursor) not matched yet that satisfies `fits`; stops at a user message unless looking for one. */
-  private find(kind: Entry['kind'], fits: (e: Entry) => boolean, from?: number): number {
+  /**
+   * First prior entry of `kind` from `from` (default: the cursor) not matched yet that satisfies `fits`; stops at
+   * a user message unless looking for one. `want`: a message's replayed text, so only messages it may fit are
+   * looked at (replayIndex.ts): each look-up costs what it finds, not the history ahead.
+   */
+  private find(kind: Entry['kind'], fits: (e: Entry) => boolean, from?: number, want: string | null = null): number {
     const r = this.state;
-    if (!r) return -1;
-    for (let i = from ?? r.cursor; i < r.priorLength; i++) {
-      const e = this.table.at(i);
-      if (!e || r.touched.has(i)) continue;
-      if (fits(e)) return i;
-      if (e.kind === 'user_message' && kind !== 'user_message') return -1;
+    return r ? this.index(r).first(kind, want, from ?? r.cursor, (i) => r.touched.has(i), fits) : -1;
+  }
+
+  /** The index of this window's prior entries, built on first use (also after a restore). */
+  private index(r: ReplayState): PriorIndex {
+    if (this.prior?.state !== r) {
+      const norm = (e: Entry) => (e.kind === 'tool_call' || e.kind === 'elicitation' || e.kind === 'subagent' ? null : this.norm(e.content));
+      this.prior = { state: r, index: new PriorIndex((i) => this.table.at(i), r.priorLength, norm) };
     }
-    return -1;
+    return this.prior.index;
   }
 
   /** Marks a prior entry matched; a tool call's fields that hold something are kept from now on. */
