@@ -40,7 +40,8 @@ function entryOutput(e: Entry): Record<string, unknown> {
     const { stats: _stats, provenance: _provenance, stateSince: _since, ...card } = e;
     return card;
   }
-  return e.route ? { kind: e.kind, key: e.key, messageId: e.messageId, content: e.content, meta: e.meta, route: e.route } : { kind: e.kind, key: e.key, messageId: e.messageId, content: e.content, meta: e.meta };
+  const m = { kind: e.kind, key: e.key, messageId: e.messageId, content: e.content, meta: e.meta, ...(e.replayDiffers ? { replayDiffers: true } : {}) };
+  return e.route ? { ...m, route: e.route } : m;
 }
 
 export function toReduceOutput(store: MessageStore): ReduceOutput {

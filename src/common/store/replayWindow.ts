@@ -45,15 +45,18 @@ import type { ContentBlock } from '../protocol/content';
 import { appendBlock, blockText, textOf } from './content';
 import { type StepDeps, touchOf } from './stepDeps';
 import type { EntryTable } from './entryTable';
-import type { Entry, Provenance, ToolCallEntry } from './model';
+import type { Entry, MessageEntry, Provenance, ToolCallEntry } from './model';
 import type { PersistedReplay } from './persisted';
 import { touchStatsReplayed, utf8Length } from './stats';
-import { commonLength, cutContent, dropSquashed, fitsStart, squash } from './replayText';
+import { commonLength, dropSquashed, fitsStart, squash } from './replayText';
 import { PriorIndex } from './replayIndex';
 
 /** The tool-call fields a replay never overwrites once they hold something. */
 export const KEPT_FIELDS = ['title', 'name', 'toolKind', 'content', 'locations', 'rawInput', 'rawOutput', 'meta'] as const;
 export type KeptField = (typeof KEPT_FIELDS)[number];
+
+/** A prior message's progress once its replay said other words than were shown (rule 2): the rest of that replay is ignored. */
+const DIFFERS = -2;
 
 /** `ReplayWindow.chunk`'s answer for a replayed message kept out of the transcript (rule 5). */
 export const HIDDEN = -2;
@@ -198,11 +201,15 @@ export class ReplayWindow {
     const e = index >= 0 ? this.table.message(index) : undefined;
     if (!e) return -1;
     this.claim(index);
-    // Never downgrade: the prior content stays unless the replay's is longer or different.
-    const keep = !u.content || this.norm(e.content).startsWith(want ?? '');
+    // Never downgrade: the prior content stays unless the replay's says more; other words are said and marked (rule 2).
+    const prior = this.norm(e.content);
+    const differs = want !== null && !prior.startsWith(want) && !want.startsWith(prior);
+    const keep = !u.content || prior.startsWith(want ?? '') || differs;
     const messageId = this.table.indexOfMessageId(kind, u.messageId) === undefined ? u.messageId : e.messageId;
-    const bytes = u.content ? utf8Length(textOf(u.content)) : 0;
-    this.table.replace(index, { ...e, messageId, content: keep ? e.content : (u.content ?? []), stats: touchStatsReplayed(e.stats, touchOf(ctx, bytes, false)) }, ctx);
+    const touch = touchOf(ctx, u.content ? utf8Length(textOf(u.content)) : 0, false);
+    const next = { ...e, messageId, content: keep ? e.content : (u.content ?? []), stats: touchStatsReplayed(e.stats, touch) };
+    if (differs && !e.replayDiffers) this.differs(index, next, textOf(u.content ?? []), touch, ctx);
+    else this.table.replace(index, next, ctx);
     return index;
   }
 
@@ -217,6 +224,10 @@ export class ReplayWindow {
     const raw = blockText(block);
     const touch = touchOf(ctx, utf8Length(raw), true);
     const done = r.progress.get(index) ?? 0;
+    if (done === DIFFERS) {
+      this.table.replace(index, { ...e, stats: touchStatsReplayed(e.stats, touch) }, ctx);
+      return index;
+    }
     if (done < 0) {
       const a = appendBlock(e.content, block);
       this.table.replace(index, { ...e, content: a.content, stats: touchStatsReplayed(e.stats, touch) }, ctx, a.appendedText);
@@ -244,18 +255,25 @@ export class ReplayWindow {
         return next;
       }
     }
-    // The replay has more or other text: keep what it confirmed, then its own text.
-    r.progress.set(index, -1);
     const same = commonLength(want, prior, done);
-    const tail: ContentBlock = { type: 'text', text: dropSquashed(raw, same) };
     if (done + same === prior.length) {
-      const a = appendBlock(e.content, tail);
+      // The replay has more text than was shown (a turn cut short): what it confirmed, then its own text.
+      r.progress.set(index, -1);
+      const a = appendBlock(e.content, { type: 'text', text: dropSquashed(raw, same) });
       this.table.replace(index, { ...e, content: a.content, stats: touchStatsReplayed(e.stats, touch) }, ctx, a.appendedText);
-    } else {
-      const content = appendBlock(cutContent(e.content, done + same), tail).content;
-      this.table.replace(index, { ...e, content, stats: touchStatsReplayed(e.stats, touch) }, ctx);
+      return index;
     }
+    // Other words than were shown: what the user saw stays; the difference is said and marked, the rest of this replayed message ignored.
+    r.progress.set(index, DIFFERS);
+    this.differs(index, e, `${raw.slice(0, 120)}`, touch, ctx);
     return index;
+  }
+
+  /** Marks a shown message whose replay differs from it (once), with a diagnostic quoting the replay. */
+  private differs(index: number, e: MessageEntry, replayed: string, touch: ReturnType<typeof touchOf>, ctx: StepDeps): void {
+    const text = replayed.replace(/\s+/g, ' ').trim();
+    ctx.diagnostic('warning', `session/load replay of ${e.kind} ${e.key ?? ''} differs from what was shown; the shown text is kept (the replay says: ${text.length > 120 ? `${text.slice(0, 120)}…` : text})`);
+    this.table.replace(index, { ...e, replayDiffers: true, stats: touchStatsReplayed(e.stats, touch) }, ctx);
   }
 
   private adoptMessageId(index: number, id: string, ctx: StepDeps): void {
