@@ -37,13 +37,13 @@ export class PriorIndex {
   constructor(
     private readonly entries: (i: number) => Entry | undefined,
     private readonly priorLength: number,
-    norm: (e: Entry) => string | null,
+    norm: (e: Entry, i: number) => string | null,
   ) {
     for (let i = 0; i < priorLength; i++) {
       const e = entries(i);
       if (!e) continue;
       push(this.byKind, e.kind, i);
-      const text = norm(e);
+      const text = norm(e, i);
       if (text === null || text === '') continue;
       for (let l = 1; l <= Math.min(KEY, text.length); l++) push(this.byPrefix, `${e.kind}\0${text.slice(0, l)}`, i);
       if (text.length < KEY) push(this.byShort, `${e.kind}\u0001${text}`, i);

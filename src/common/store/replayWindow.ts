@@ -333,8 +333,12 @@ export class ReplayWindow {
   /** The index of this window's prior entries, built on first use (also after a restore). */
   private index(r: ReplayState): PriorIndex {
     if (this.prior?.state !== r) {
-      const norm = (e: Entry) => (e.kind === 'tool_call' || e.kind === 'elicitation' || e.kind === 'subagent' ? null : this.norm(e.content));
-      this.prior = { state: r, index: new PriorIndex((i) => this.table.at(i), r.priorLength, norm) };
+      // Only messages are found by their text; the table's `message` is the one test of what a message is.
+      const text = (_e: Entry, i: number) => {
+        const m = this.table.message(i);
+        return m ? this.norm(m.content) : null;
+      };
+      this.prior = { state: r, index: new PriorIndex((i) => this.table.at(i), r.priorLength, text) };
     }
     return this.prior.index;
   }

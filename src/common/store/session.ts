@@ -17,6 +17,7 @@ import { ReplayWindow, type ReplayState } from './replayWindow';
 import { ToolCallRules } from './toolCallRules';
 import { ElicitationRules } from './elicitationRules';
 import { SubagentRules } from './subagentRules';
+import { CompactionRules } from './compactionRules';
 import { modeFromConfig } from '../modes';
 
 export type { StepDeps } from './stepDeps';
@@ -50,6 +51,7 @@ export class Session {
   private readonly tools: ToolCallRules;
   private readonly elicitations: ElicitationRules;
   private readonly subagents: SubagentRules;
+  private readonly compactions: CompactionRules;
 
   constructor(sessionId: string, protocolVersion: number) {
     this.sessionId = sessionId;
@@ -60,6 +62,7 @@ export class Session {
     this.tools = new ToolCallRules(this.table, this.book, this.replay);
     this.elicitations = new ElicitationRules(this.table);
     this.subagents = new SubagentRules(this.table, this.replay);
+    this.compactions = new CompactionRules(this.table, this.replay);
   }
 
   state(): SessionState {
@@ -107,6 +110,10 @@ export class Session {
         return this.messages.upsert(a.upsertKind, a.upsert, ctx, a.route);
       case 'subagent':
         return this.subagents.update(a.patch, ctx);
+      case 'compaction':
+        return this.compactions.update(a.patch, ctx);
+      case 'compaction_chunk':
+        return this.compactions.chunk(a.chunk, ctx);
       case 'local_prompt':
         // A prompt ends a replay still open after its session/load response (store.ts): what follows is live.
         if (this.replay.active) {
