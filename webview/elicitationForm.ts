@@ -10,6 +10,7 @@ import { checkElicitationUrl } from '../src/common/elicitation/url';
 import type { ElicitationContent, ElicitationValue } from '../src/common/protocol/elicitation';
 import type { ElicitationPrompt, WebviewToHost } from '../src/common/webview/contract';
 import { append, h, icon } from './dom';
+import { ownValue } from '../src/common/util/guards';
 
 type Post = (m: WebviewToHost) => void;
 type Read = () => ElicitationValue | undefined;
@@ -106,7 +107,7 @@ export function elicitationPrompt(p: ElicitationPrompt, form: FormModel | null, 
     return el;
   }
   const initial = initialAnswers(form);
-  const controls = form.fields.map((f) => ({ f, ...fieldControl(f, initial[f.name]) }));
+  const controls = form.fields.map((f) => ({ f, ...fieldControl(f, ownValue(initial, f.name)) }));
   if (form.description) el.append(h('p', { class: 'eli-desc' }, form.description));
   el.append(...controls.map((c) => c.el), actions(() => undefined, 'Accept', answer));
   el.addEventListener('submit', (ev) => {

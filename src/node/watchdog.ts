@@ -21,6 +21,9 @@
  */
 import { PS_MEMBERS_SOURCE } from './process/psMembers';
 
+/** The variables that carry the command's environment past the watchdog (see supervised.ts `watchdogEnv`). */
+export const CMD_ENV_PREFIX = 'ACP_CHAT_CMD_ENV_';
+
 export interface WatchdogConfig {
   /** How long the group gets between SIGTERM and SIGKILL. */
   readonly graceMs: number;
@@ -118,7 +121,14 @@ host.on('error', () => endGroup(0));
 host.on('end', () => endGroup(0));
 host.on('close', () => endGroup(0));
 host.setEncoding('utf8');
-const env = { ...process.env, ACP_CHAT_TREE: config.treeToken };
+// The command's environment: ours, changed as the host handed over (never applied to this process).
+const env = { ...process.env };
+for (const k of Object.keys(env)) {
+  if (!k.startsWith('ACP_CHAT_CMD_ENV_')) continue;
+  try { const [name, value] = JSON.parse(env[k]); if (value === null) delete env[name]; else env[name] = value; } catch {}
+  delete env[k];
+}
+env.ACP_CHAT_TREE = config.treeToken;
 if (!config.keepElectronRunAsNode) delete env.ELECTRON_RUN_AS_NODE;
 function started(child) {
   child.on('spawn', () => {

@@ -11,11 +11,13 @@ import {
   rootSessions,
   sessionChildren,
   sessionNode,
+  shownNode,
   subagentNodes,
   type TreeGroup,
   type TreeNode,
 } from '../common/debug/treeModel';
 import type { SessionState } from '../common/store/model';
+import { plainLine } from '../common/untrusted';
 import { Disposable, Emitter } from '../common/util/lifecycle';
 import type { TreeSource } from '../common/debug/treeSource';
 
@@ -82,7 +84,8 @@ export class MessageTreeProvider extends Disposable implements vscode.TreeDataPr
     return this.sources.flatMap((source) => source.sessions().map((session) => ({ source, session })));
   }
 
-  getTreeItem(node: TreeNode): vscode.TreeItem {
+  getTreeItem(raw: TreeNode): vscode.TreeItem {
+    const node = shownNode(raw);
     switch (node.type) {
       case 'session': {
         const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.Expanded);
@@ -90,7 +93,7 @@ export class MessageTreeProvider extends Disposable implements vscode.TreeDataPr
         item.description = node.description;
         item.iconPath = new vscode.ThemeIcon(node.parentSessionId !== undefined ? 'type-hierarchy-sub' : 'comment-discussion');
         item.contextValue = 'session';
-        item.tooltip = `session ${node.sessionId}`;
+        item.tooltip = `session ${plainLine(node.sessionId)}`;
         return item;
       }
       case 'entry': {

@@ -19,6 +19,8 @@ export class MessageView extends EntryView<MessageEntry> {
   private userToggled = false;
   /** The open state we set last; a toggle event showing anything else came from the user. */
   private expectedOpen = false;
+  /** Shown when a session/load replay told this message in other words (the agent's history differs from what you saw). */
+  private differs: HTMLElement | null = null;
 
   protected build(): void {
     const e = this.entry;
@@ -47,7 +49,9 @@ export class MessageView extends EntryView<MessageEntry> {
         edit.addEventListener('click', () => this.ctx.post({ type: 'editMessage', key: this.entry.key }));
         actions.prepend(edit, fork);
       }
-      this.el.append(h('div', { class: 'entry-head' }, who, actions), this.body);
+      const why = 'When the chat was reloaded, the agent replayed this message in other words. This is the text you saw; the agent\'s history differs.';
+      this.differs = h('span', { class: 'replay-differs', role: 'note', title: why, 'aria-label': why }, icon('warning'), 'History differs');
+      this.el.append(h('div', { class: 'entry-head' }, who, this.differs, actions), this.body);
     }
     this.render();
   }
@@ -55,6 +59,7 @@ export class MessageView extends EntryView<MessageEntry> {
   protected render(): void {
     if (this.body) keepFocus(this.body, () => this.renderBody(), () => this.el);
     const e = this.entry;
+    if (this.differs) this.differs.hidden = e.replayDiffers !== true;
     if (this.summaryText) {
       const streaming = this.ctx.isStreaming(e.key);
       this.summaryText.textContent = streaming ? 'Thinking…' : `Thought for ${thoughtSeconds(e)} s`;

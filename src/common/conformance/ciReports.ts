@@ -25,9 +25,14 @@ export interface ReportTarget {
   readonly lines: number;
 }
 
-/** XML 1.0 text on one line: controls made visible (escapeControl), markup characters as entities. */
+/**
+ * XML 1.0 text on one line: controls made visible (escapeControl), markup characters as entities, and what
+ * XML 1.0's `Char` excludes whatever its form (a lone surrogate, U+FFFE, U+FFFF) written as `\uXXXX` text.
+ */
 function xml(s: string): string {
-  return escapeControl(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  return escapeControl(s)
+    .replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]|[\ufffe\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`)
+    .replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 /** Several findings as XML text, one per line. */

@@ -30,7 +30,8 @@ export interface BehaviourReport {
 export class AgentBehaviour {
   private init: BehaviourReport['initialize'] = null;
   private readonly sessions: BehaviourReport['sessions'] = [];
-  private readonly kinds: Record<string, UpdateKindStats> = {};
+  /** Keyed by the agent's `sessionUpdate` strings: a null-prototype object, so `__proto__` is a kind like any other. */
+  private readonly kinds: Record<string, UpdateKindStats> = Object.create(null) as Record<string, UpdateKindStats>;
   private readonly nonStandard = new Set<string>();
   private readonly pending = new Map<string, string>();
   private sessionKnown = false;

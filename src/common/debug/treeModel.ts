@@ -7,6 +7,7 @@ import type { Diagnostic, Entry, EntryStats, SessionState, SubagentEntry, ToolCa
 import { childSessions, subagentLabel } from '../store/sessionTree';
 import type { Finding } from '../conformance/rules';
 import { escapeControl } from '../conformance/util';
+import { plainLine } from '../untrusted';
 
 export type TreeNode =
   | { readonly type: 'session'; readonly id: string; readonly sessionId: string; readonly label: string; readonly description: string; readonly parentSessionId?: string }
@@ -252,4 +253,12 @@ function iso(ms: number): string {
 export function formatLines(lines: EntryStats['lines']): string {
   if (lines.length === 0) return '(none)';
   return lines.map(([a, b]) => (a === b ? String(a) : `${a}-${b}`)).join(', ');
+}
+
+/**
+ * A node as the tree shows it: label and description are one line of plain text whatever the agent put in
+ * them (a title, a tool title, an id): breaks become spaces, control and bidi characters go (issue 39).
+ */
+export function shownNode<N extends TreeNode>(node: N): N {
+  return { ...node, label: plainLine(node.label), description: plainLine(node.description) };
 }

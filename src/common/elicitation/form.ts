@@ -13,7 +13,8 @@
  * Pure: no DOM, no Node; the agent's schema is untrusted input, so every field is checked by hand.
  */
 import type { ElicitationContent, ElicitationValue } from '../protocol/elicitation';
-import { isRecord } from '../util/guards';
+import { isRecord, ownValue } from '../util/guards';
+import { compileLinear, MAX_STEPS, type LinearPattern } from './linearPattern';
 
 export const STRING_FORMATS = ['email', 'uri', 'date', 'date-time'] as const;
 export type StringFormat = (typeof STRING_FORMATS)[number];
@@ -109,18 +110,10 @@ function plain(v: unknown, where: string, problems: string[]): Choice[] | null {
   return (v as string[]).map((s) => ({ value: s, label: s, description: null }));
 }
 
-/** Compiles an agent's `pattern` (ECMA-262, unanchored as in JSON Schema). */
-export function compilePattern(pattern: string): RegExp | null {
-  if (pattern.length > MAX_PATTERN) return null;
-  try {
-    return new RegExp(pattern, 'u');
-  } catch {
-    try {
-      return new RegExp(pattern);
-    } catch {
-      return null;
-    }
-  }
+/** Compiles an agent's `pattern` (ECMA-262, unanchored as in JSON Schema) for the linear-time engine. */
+export function compilePattern(pattern: string): LinearPattern {
+  if (pattern.length > MAX_PATTERN) return { ok: false, problem: `is longer than ${MAX_PATTERN} characters` };
+  return compileLinear(pattern);
 }
 
 function field(name: string, p: unknown, required: boolean, problems: string[]): Field | null {
@@ -145,7 +138,8 @@ function field(name: string, p: unknown, required: boolean, problems: string[]):
       const format = p['format'];
       if (!absent(format) && !(STRING_FORMATS as readonly unknown[]).includes(format)) problems.push(`${where}.format ${JSON.stringify(format)} is not one of ${STRING_FORMATS.join(', ')}`);
       const pattern = absent(p['pattern']) ? null : text(p['pattern']);
-      if (!absent(p['pattern']) && (pattern === null || compilePattern(pattern) === null)) problems.push(`${where}.pattern is not a usable regular expression`);
+      const compiled = pattern === null ? null : compilePattern(pattern);
+      if (!absent(p['pattern']) && (compiled === null || !compiled.ok)) problems.push(`${where}.pattern ${compiled && !compiled.ok ? compiled.problem : 'must be a string'}`);
       const minLength = count(p['minLength'], `${where}.minLength`, problems);
       const maxLength = count(p['maxLength'], `${where}.maxLength`, problems);
       if (!absent(def) && typeof def !== 'string') problems.push(`${where}.default must be a string`);
@@ -203,7 +197,12 @@ export function parseForm(schema: unknown): FormResult {
   for (const r of required) if (!names.includes(r)) problems.push(`requestedSchema.required names '${r}', which is not a property`);
   const fields: Field[] = [];
   for (const name of names) {
-    const f = field(name, props[name], required.includes(name), problems);
+    // JSON tools (zod's records among them) drop or misread this key: an answer to it could not be sent as given.
+    if (name === '__proto__') {
+      problems.push("property '__proto__' cannot be a form field (JSON tools drop that key, so its answer could not be sent as typed)");
+      continue;
+    }
+    const f = field(name, ownValue(props, name), required.includes(name), problems);
     if (f) fields.push(f);
   }
   if (problems.length) return { ok: false, problems };
@@ -259,7 +258,11 @@ export function fieldError(f: Field, value: ElicitationValue | undefined): strin
         const e = formatError(f.format, value);
         if (e) return e;
       }
-      if (f.pattern !== null && !compilePattern(f.pattern)?.test(value)) return `must match the pattern ${f.pattern}`;
+      if (f.pattern !== null) {
+        const re = compilePattern(f.pattern);
+        if (re.ok && n * re.program > MAX_STEPS) return 'is too long to check against the pattern';
+        if (!re.ok || !re.test(value)) return `must match the pattern ${f.pattern}`;
+      }
       return null;
     }
     case 'number':
@@ -308,7 +311,7 @@ export function validateAnswers(form: FormModel, answers: unknown): AnswerResult
   for (const k of Object.keys(answers)) if (!form.fields.some((f) => f.name === k)) problems.push({ field: k, message: `is not a field of this form (fields: ${form.fields.map((f) => f.name).join(', ') || 'none'})` });
   const content: Record<string, ElicitationValue> = {};
   for (const f of form.fields) {
-    const raw = answers[f.name];
+    const raw = ownValue(answers, f.name);
     if (raw !== undefined && raw !== null && !isValue(raw)) {
       problems.push({ field: f.name, message: 'must be a string, number, boolean or list of strings' });
       continue;
@@ -360,7 +363,7 @@ export function fromTyped(f: Field, typed: string): ElicitationValue | undefined
 /** One line per field for a text rendering of an answer ("Label: value"), in form order. */
 export function describeAnswers(form: FormModel, content: ElicitationContent): string[] {
   return form.fields.flatMap((f) => {
-    const v = content[f.name];
+    const v = ownValue(content, f.name);
     if (v === undefined) return [];
     const label = (x: string) => (f.kind === 'choice' || f.kind === 'multi' ? (f.choices.find((c) => c.value === x)?.label ?? x) : x);
     const shown = Array.isArray(v) ? v.map(label).join(', ') : typeof v === 'string' ? label(v) : typeof v === 'boolean' ? (v ? 'yes' : 'no') : String(v);

@@ -9,7 +9,8 @@ import type { StepDeps } from './stepDeps';
 import { touchOf } from './stepDeps';
 import type { EntryTable } from './entryTable';
 import { newStats, touchStats } from './stats';
-import { zCreateElicitationParams } from '../protocol/elicitation';
+import { zCompleteElicitationParams, zCreateElicitationParams } from '../protocol/elicitation';
+import type { Entry } from './model';
 
 type Of<K extends Action['kind']> = Extract<Action, { kind: K }>;
 
@@ -20,6 +21,28 @@ export function elicitationAskedAction(id: string | number, params: unknown): { 
   const d = p.data;
   const ask = { requestId: id, mode: d.mode, message: d.message, toolCallId: d.toolCallId ?? null, requestedSchema: d.requestedSchema ?? null, elicitationId: d.elicitationId ?? null, url: d.url ?? null };
   return { sessionId: d.sessionId as string, action: { kind: 'elicitation_asked', ask } };
+}
+
+/**
+ * `elicitation/complete`: marks the URL question that bears the id, in the session that asked it. An id no
+ * question announced (forged, or of another client) changes nothing and is a diagnostic.
+ */
+export function elicitationCompleted(
+  sessions: Iterable<{ readonly sessionId: string; state(): { readonly entries: readonly Entry[] } }>,
+  params: unknown,
+  ctx: Pick<StepDeps, 'diagnostic'>,
+  apply: (sessionId: string, action: Of<'elicitation_completed'>) => void,
+): void {
+  const p = zCompleteElicitationParams.safeParse(params);
+  if (!p.success) return;
+  const id = p.data.elicitationId;
+  let found = false;
+  for (const s of sessions)
+    if (s.state().entries.some((e) => e.kind === 'elicitation' && e.elicitationId === id)) {
+      found = true;
+      apply(s.sessionId, { kind: 'elicitation_completed', elicitationId: id });
+    }
+  if (!found) ctx.diagnostic('warning', `elicitation/complete for '${id}', which no question of this client announced; ignored`);
 }
 
 export class ElicitationRules {

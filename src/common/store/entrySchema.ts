@@ -63,6 +63,8 @@ export const zMessageEntry = typedReadonly(
     meta: zMeta.nullable().catch(null),
     /** Only on `session_message` entries. */
     route: zRoute.optional().catch(undefined),
+    /** A session/load replay told this shown message in other words: the shown text is kept, the message marked (issue 39). */
+    replayDiffers: z.literal(true).optional().catch(undefined),
     provenance: zProvenance.catch('live'),
     stats: zStats.catch(emptyStats),
   }),

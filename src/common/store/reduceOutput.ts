@@ -41,7 +41,8 @@ function entryOutput(e: Entry): Record<string, unknown> {
     return card;
   }
   if (e.kind === 'compaction') return { kind: e.kind, key: e.key, compactionId: e.compactionId, status: e.status, summary: e.summary, error: e.error };
-  return e.route ? { kind: e.kind, key: e.key, messageId: e.messageId, content: e.content, meta: e.meta, route: e.route } : { kind: e.kind, key: e.key, messageId: e.messageId, content: e.content, meta: e.meta };
+  const m = { kind: e.kind, key: e.key, messageId: e.messageId, content: e.content, meta: e.meta, ...(e.replayDiffers ? { replayDiffers: true } : {}) };
+  return e.route ? { ...m, route: e.route } : m;
 }
 
 export function toReduceOutput(store: MessageStore): ReduceOutput {

@@ -3,7 +3,6 @@
  * shown message's, and how far they agree. Replays re-join chunks and messages with other blank space, so
  * every comparison ignores whitespace. Pure functions of strings, apart from the window's state and cursor.
  */
-import type { ContentBlock } from '../protocol/content';
 
 /** Text without whitespace: replays re-join chunks and messages with other blank space. */
 export function squash(text: string): string {
@@ -32,26 +31,4 @@ export function dropSquashed(raw: string, n: number): string {
   let i = 0;
   for (let seen = 0; i < raw.length && seen < n; i++) if (!/\s/.test(raw.charAt(i))) seen++;
   return raw.slice(i);
-}
-
-/** The content up to its first `n` non-whitespace text characters (non-text blocks before that point stay). */
-export function cutContent(content: readonly ContentBlock[], n: number): ContentBlock[] {
-  const out: ContentBlock[] = [];
-  let left = n;
-  for (const b of content) {
-    if (b.type !== 'text') {
-      out.push(b);
-      continue;
-    }
-    const len = squash(b.text).length;
-    if (len <= left) {
-      out.push(b);
-      left -= len;
-      continue;
-    }
-    const text = b.text.slice(0, b.text.length - dropSquashed(b.text, left).length);
-    if (text !== '') out.push({ ...b, text });
-    break;
-  }
-  return out;
 }

@@ -45,14 +45,18 @@ import type { ContentBlock } from '../protocol/content';
 import { appendBlock, blockText, textOf } from './content';
 import { type StepDeps, touchOf } from './stepDeps';
 import type { EntryTable } from './entryTable';
-import type { Entry, Provenance, ToolCallEntry } from './model';
+import type { Entry, MessageEntry, Provenance, ToolCallEntry } from './model';
 import type { PersistedReplay } from './persisted';
 import { touchStatsReplayed, utf8Length } from './stats';
-import { commonLength, cutContent, dropSquashed, fitsStart, squash } from './replayText';
+import { commonLength, dropSquashed, fitsStart, squash } from './replayText';
+import { PriorIndex } from './replayIndex';
 
 /** The tool-call fields a replay never overwrites once they hold something. */
 export const KEPT_FIELDS = ['title', 'name', 'toolKind', 'content', 'locations', 'rawInput', 'rawOutput', 'meta'] as const;
 export type KeptField = (typeof KEPT_FIELDS)[number];
+
+/** A prior message's progress once its replay said other words than were shown (rule 2): the rest of that replay is ignored. */
+const DIFFERS = -2;
 
 /** `ReplayWindow.chunk`'s answer for a replayed message kept out of the transcript (rule 5). */
 export const HIDDEN = -2;
@@ -89,6 +93,7 @@ export class ReplayWindow {
   state: ReplayState | null = null;
   /** Whitespace-free text per message content (by reference), so a finely chunked replay stays linear. */
   private readonly norms = new WeakMap<readonly ContentBlock[], string>();
+  private prior: { readonly state: ReplayState; readonly index: PriorIndex } | null = null;
 
   constructor(private readonly table: EntryTable) {}
 
@@ -140,7 +145,7 @@ export class ReplayWindow {
       return this.consume(cur.index, block, cur.id === null, ctx);
     }
     const want = squash(blockText(block));
-    const found = this.find(kind, (e) => e.kind === kind && fitsStart(this.norm(e.content), want));
+    const found = this.find(kind, (e) => e.kind === kind && fitsStart(this.norm(e.content), want), undefined, want);
     if (found < 0 && kind === 'user_message' && this.messagesAhead()) {
       r.current = { kind, id, index: HIDDEN };
       return this.hide(kind, block, ctx);
@@ -160,7 +165,7 @@ export class ReplayWindow {
     const r = this.state;
     const want = squash(blockText(block));
     if (!r || want.length < 8) return undefined;
-    const found = this.find(kind, (e) => e.kind === kind && fitsStart(this.norm(e.content), want));
+    const found = this.find(kind, (e) => e.kind === kind && fitsStart(this.norm(e.content), want), undefined, want);
     if (found < 0) return undefined;
     r.current = { kind, id, index: found };
     this.claim(found);
@@ -171,12 +176,7 @@ export class ReplayWindow {
   /** Whether a shown user or agent message after the cursor is still unmatched. */
   private messagesAhead(): boolean {
     const r = this.state;
-    if (!r) return false;
-    for (let i = r.cursor; i < r.priorLength; i++) {
-      const k = this.table.at(i)?.kind;
-      if (!r.touched.has(i) && (k === 'user_message' || k === 'agent_message')) return true;
-    }
-    return false;
+    return r !== null && this.index(r).messagesAhead(r.cursor, (i) => r.touched.has(i));
   }
 
   /** Rule 5's exception: the chunk is reported, not shown. */
@@ -196,16 +196,20 @@ export class ReplayWindow {
     if (index >= 0) {
       if (index >= r.priorLength) return -1;
     } else if (want !== null) {
-      index = this.find(kind, (e) => e.kind === kind && (this.norm(e.content).startsWith(want) || want.startsWith(this.norm(e.content))));
+      index = this.find(kind, (e) => e.kind === kind && (this.norm(e.content).startsWith(want) || want.startsWith(this.norm(e.content))), undefined, want);
     }
     const e = index >= 0 ? this.table.message(index) : undefined;
     if (!e) return -1;
     this.claim(index);
-    // Never downgrade: the prior content stays unless the replay's is longer or different.
-    const keep = !u.content || this.norm(e.content).startsWith(want ?? '');
+    // Never downgrade: the prior content stays unless the replay's says more; other words are said and marked (rule 2).
+    const prior = this.norm(e.content);
+    const differs = want !== null && !prior.startsWith(want) && !want.startsWith(prior);
+    const keep = !u.content || prior.startsWith(want ?? '') || differs;
     const messageId = this.table.indexOfMessageId(kind, u.messageId) === undefined ? u.messageId : e.messageId;
-    const bytes = u.content ? utf8Length(textOf(u.content)) : 0;
-    this.table.replace(index, { ...e, messageId, content: keep ? e.content : (u.content ?? []), stats: touchStatsReplayed(e.stats, touchOf(ctx, bytes, false)) }, ctx);
+    const touch = touchOf(ctx, u.content ? utf8Length(textOf(u.content)) : 0, false);
+    const next = { ...e, messageId, content: keep ? e.content : (u.content ?? []), stats: touchStatsReplayed(e.stats, touch) };
+    if (differs && !e.replayDiffers) this.differs(index, next, textOf(u.content ?? []), touch, ctx);
+    else this.table.replace(index, next, ctx);
     return index;
   }
 
@@ -220,6 +224,10 @@ export class ReplayWindow {
     const raw = blockText(block);
     const touch = touchOf(ctx, utf8Length(raw), true);
     const done = r.progress.get(index) ?? 0;
+    if (done === DIFFERS) {
+      this.table.replace(index, { ...e, stats: touchStatsReplayed(e.stats, touch) }, ctx);
+      return index;
+    }
     if (done < 0) {
       const a = appendBlock(e.content, block);
       this.table.replace(index, { ...e, content: a.content, stats: touchStatsReplayed(e.stats, touch) }, ctx, a.appendedText);
@@ -235,7 +243,7 @@ export class ReplayWindow {
     const rest = prior.slice(done);
     if (mayMove && want.startsWith(rest)) {
       const tail = want.slice(rest.length);
-      const next = this.find(e.kind, (x) => x.kind === e.kind && this.norm(x.content).startsWith(tail), index + 1);
+      const next = this.find(e.kind, (x) => x.kind === e.kind && this.norm(x.content).startsWith(tail), index + 1, tail);
       const n = next >= 0 ? this.table.message(next) : undefined;
       if (n && r.current) {
         r.progress.set(index, prior.length);
@@ -247,18 +255,25 @@ export class ReplayWindow {
         return next;
       }
     }
-    // The replay has more or other text: keep what it confirmed, then its own text.
-    r.progress.set(index, -1);
     const same = commonLength(want, prior, done);
-    const tail: ContentBlock = { type: 'text', text: dropSquashed(raw, same) };
     if (done + same === prior.length) {
-      const a = appendBlock(e.content, tail);
+      // The replay has more text than was shown (a turn cut short): what it confirmed, then its own text.
+      r.progress.set(index, -1);
+      const a = appendBlock(e.content, { type: 'text', text: dropSquashed(raw, same) });
       this.table.replace(index, { ...e, content: a.content, stats: touchStatsReplayed(e.stats, touch) }, ctx, a.appendedText);
-    } else {
-      const content = appendBlock(cutContent(e.content, done + same), tail).content;
-      this.table.replace(index, { ...e, content, stats: touchStatsReplayed(e.stats, touch) }, ctx);
+      return index;
     }
+    // Other words than were shown: what the user saw stays; the difference is said and marked, the rest of this replayed message ignored.
+    r.progress.set(index, DIFFERS);
+    this.differs(index, e, `${raw.slice(0, 120)}`, touch, ctx);
     return index;
+  }
+
+  /** Marks a shown message whose replay differs from it (once), with a diagnostic quoting the replay. */
+  private differs(index: number, e: MessageEntry, replayed: string, touch: ReturnType<typeof touchOf>, ctx: StepDeps): void {
+    const text = replayed.replace(/\s+/g, ' ').trim();
+    ctx.diagnostic('warning', `session/load replay of ${e.kind} ${e.key ?? ''} differs from what was shown; the shown text is kept (the replay says: ${text.length > 120 ? `${text.slice(0, 120)}…` : text})`);
+    this.table.replace(index, { ...e, replayDiffers: true, stats: touchStatsReplayed(e.stats, touch) }, ctx);
   }
 
   private adoptMessageId(index: number, id: string, ctx: StepDeps): void {
@@ -305,17 +320,27 @@ export class ReplayWindow {
 
   // ---- alignment --------------------------------------------------------------------------------
 
-  /** First prior entry from `from` (default: the cursor) not matched yet that satisfies `fits`; stops at a user message unless looking for one. */
-  private find(kind: Entry['kind'], fits: (e: Entry) => boolean, from?: number): number {
+  /**
+   * First prior entry of `kind` from `from` (default: the cursor) not matched yet that satisfies `fits`; stops at
+   * a user message unless looking for one. `want`: a message's replayed text, so only messages it may fit are
+   * looked at (replayIndex.ts): each look-up costs what it finds, not the history ahead.
+   */
+  private find(kind: Entry['kind'], fits: (e: Entry) => boolean, from?: number, want: string | null = null): number {
     const r = this.state;
-    if (!r) return -1;
-    for (let i = from ?? r.cursor; i < r.priorLength; i++) {
-      const e = this.table.at(i);
-      if (!e || r.touched.has(i)) continue;
-      if (fits(e)) return i;
-      if (e.kind === 'user_message' && kind !== 'user_message') return -1;
+    return r ? this.index(r).first(kind, want, from ?? r.cursor, (i) => r.touched.has(i), fits) : -1;
+  }
+
+  /** The index of this window's prior entries, built on first use (also after a restore). */
+  private index(r: ReplayState): PriorIndex {
+    if (this.prior?.state !== r) {
+      // Only messages are found by their text; the table's `message` is the one test of what a message is.
+      const text = (_e: Entry, i: number) => {
+        const m = this.table.message(i);
+        return m ? this.norm(m.content) : null;
+      };
+      this.prior = { state: r, index: new PriorIndex((i) => this.table.at(i), r.priorLength, text) };
     }
-    return -1;
+    return this.prior.index;
   }
 
   /** Marks a prior entry matched; a tool call's fields that hold something are kept from now on. */

@@ -28,10 +28,10 @@ import { errorText, issueText } from '../util/errors';
 import { replayToPlain } from './replayWindow';
 import { restoreSession } from './restoreSession';
 import { PermissionOutcomes } from './permissionOutcomes';
-import { zCompleteElicitationParams, zCreateElicitationResult } from '../protocol/elicitation';
+import { zCreateElicitationResult } from '../protocol/elicitation';
 import { Session } from './session';
 import { linkChildren, misplacedChild, unknownSession } from './sessionScope';
-import { elicitationAskedAction } from './elicitationRules';
+import { elicitationAskedAction, elicitationCompleted } from './elicitationRules';
 import { Step } from './step';
 import { zPermissionParams, zSessionIdParams } from './wireShapes';
 import { MAX_NESTING, tooDeep } from '../util/depth';
@@ -303,8 +303,7 @@ export class MessageStore {
       if (r.update.kind === 'subagent' && !this.subagent(r.sessionId, r.update.patch.childSessionId, step)) return;
       this.apply(r.sessionId, r.update, step);
     } else if (dir === 'agent->client' && method === ClientMethods.elicitationComplete) {
-      const p = zCompleteElicitationParams.safeParse(params);
-      if (p.success) for (const s of this.byId.keys()) this.apply(s, { kind: 'elicitation_completed', elicitationId: p.data.elicitationId }, step);
+      elicitationCompleted(this.byId.values(), params, step, (sid, action) => this.apply(sid, action, step));
     } else if (dir === 'client->agent' && method === AgentMethods.sessionCancel) {
       const sid = zSessionIdParams.safeParse(params);
       if (sid.success) this.apply(sid.data.sessionId, { kind: 'cancel' }, step);

@@ -22,7 +22,7 @@ export interface TerminalOutput {
 
 /** The views after `o` (a new object: views handed out before stay as they were). */
 export function withTerminalOutput(views: Readonly<Record<string, TerminalState>>, o: TerminalOutput): Record<string, TerminalState> {
-  const prev = views[o.terminalId];
+  const prev = Object.hasOwn(views, o.terminalId) ? views[o.terminalId] : undefined;
   let output = o.replace ? o.append : (prev?.output ?? '') + o.append;
   if (output.length > MAX_TERMINAL_CHARS) output = output.slice(output.length - MAX_TERMINAL_CHARS);
   const next: TerminalState = o.exit

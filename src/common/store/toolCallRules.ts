@@ -201,7 +201,7 @@ export function patchMeta(current: Meta | null, patch: Meta | null | undefined):
   const out: Meta = { ...(current ?? {}) };
   for (const [k, v] of Object.entries(patch)) {
     if (v === null) delete out[k];
-    else out[k] = v;
+    else Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true }); // `__proto__` is a key like any other
   }
   return out;
 }

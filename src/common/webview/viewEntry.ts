@@ -155,7 +155,8 @@ export function toViewEntry(e: Entry): ViewEntry {
   const m: ViewMessage = e.route
     ? { kind: e.kind, key: e.key, messageId: e.messageId, content: e.content, route: e.route, provenance: e.provenance }
     : { kind: e.kind, key: e.key, messageId: e.messageId, content: e.content, provenance: e.provenance };
-  return e.kind === 'agent_thought' ? { ...m, span: { first: e.stats.firstSeen, last: e.stats.lastSeen } } : m;
+  const marked: ViewMessage = e.replayDiffers ? { ...m, replayDiffers: true } : m;
+  return e.kind === 'agent_thought' ? { ...marked, span: { first: e.stats.firstSeen, last: e.stats.lastSeen } } : marked;
 }
 
 /** The raw JSON behind a tool call's toggle, as the host answers `getRaw` (null parts are absent). */

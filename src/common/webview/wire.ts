@@ -107,6 +107,7 @@ export function encodeEntry(v: ViewEntry): WireEntry {
   if (v.provenance !== DEFAULT_PROVENANCE) w.provenance = v.provenance;
   if (v.span) w.span = [v.span.first, v.span.last - v.span.first];
   if (v.route) w.route = v.route;
+  if (v.replayDiffers) w.replayDiffers = true;
   return w;
 }
 
@@ -145,6 +146,7 @@ export function decodeEntry(w: WireEntry): ViewEntry {
   };
   if (m.span) v.span = { first: m.span[0], last: m.span[0] + m.span[1] };
   if (m.route) v.route = m.route;
+  if (m.replayDiffers) v.replayDiffers = true;
   return v;
 }
 

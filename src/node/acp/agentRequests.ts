@@ -7,7 +7,8 @@
  * update must name a session of this connection (connectionSessions.ts: ours and their subagents), and a permission answer must name an option the agent offered.
  * Permission requests are registered in the `PermissionBroker`, their one owner, and awaited there.
  */
-import { ClientMethods, ErrorCodes } from '../../common/protocol/methods';
+import type * as z from 'zod';
+import { ClientMethods } from '../../common/protocol/methods';
 import {
   zCreateTerminalParams,
   zReadTextFileParams,
@@ -20,7 +21,7 @@ import {
   type SessionNotification,
 } from '../../common/protocol/requests';
 import { CANCELLED, type PermissionAnswer, type PermissionBroker } from '../../common/permissionBroker';
-import { onAcpNotification, onAcpRequest, rpcError, type AcpConnection, type LogFn } from '../transport/connection';
+import { onAcpNotification, onAcpRequest, type AcpConnection, type LogFn, type RequestMeta } from '../transport/connection';
 import type { ClientHandlers } from './handlers';
 import type { ConnectionSessions } from './connectionSessions';
 
@@ -32,7 +33,7 @@ export interface AgentRequestDeps {
   /** The connection the requests belong to: its end cancels only these (`PermissionBroker.cancelOwner`). */
   readonly owner: object;
   /** Sessions of this connection; the agent's requests and updates must name one of these. */
-  readonly sessions: Pick<ConnectionSessions, 'has' | 'admitUpdate'>;
+  readonly sessions: Pick<ConnectionSessions, 'check' | 'admitUpdate'>;
   /** Every valid `session/update` of a session of this connection. */
   readonly onUpdate: (n: SessionNotification) => void;
   readonly log: LogFn;
@@ -40,20 +41,15 @@ export interface AgentRequestDeps {
 
 export function serveAgentRequests(d: AgentRequestDeps): void {
   const { acp, handlers: h, log } = d;
-  /** Refuses an agent's request that names a session this connection never had. */
-  const own = <P extends { sessionId: string }>(method: string, p: P): P => {
-    if (!d.sessions.has(p.sessionId)) {
-      throw rpcError(ErrorCodes.invalidParams, `${method}: unknown session ${JSON.stringify(p.sessionId)}; this client did not open it`, { reason: 'unknown_session', sessionId: p.sessionId });
-    }
-    return p;
-  };
+  /** Every request is registered here: its params pass the connection's one session check first. */
+  const serve = <S extends z.ZodType, R>(method: string, schema: S, handler: (p: z.infer<S>, ctx: RequestMeta) => Promise<R> | R): void =>
+    onAcpRequest(acp, method, schema, (p, ctx) => handler(d.sessions.check(method, p), ctx));
   // A text chunk the transport checked is a valid SessionNotification already: not validated again.
   onAcpNotification(acp, ClientMethods.sessionUpdate, zSessionNotification, (n) => {
     if (d.sessions.admitUpdate(n)) d.onUpdate(n);
   }, log, (c) => c.chunk !== undefined);
 
-  onAcpRequest(acp, ClientMethods.sessionRequestPermission, zRequestPermissionParams, (p, ctx) => {
-    own(ClientMethods.sessionRequestPermission, p);
+  serve(ClientMethods.sessionRequestPermission, zRequestPermissionParams, (p, ctx) => {
     // The broker settles it once, with the first of: the handler's checked answer, the user's, or a
     // cancellation (session/cancel, $/cancel_request, the session closing, the connection ending).
     return d.permissions.request(p.sessionId, async (signal, askUser) => checkedAnswer(p, await h.requestPermission(p, signal, askUser), log), { signal: ctx.signal, owner: d.owner });
@@ -61,26 +57,26 @@ export function serveAgentRequests(d: AgentRequestDeps): void {
 
   if (h.readTextFile) {
     const read = h.readTextFile.bind(h);
-    onAcpRequest(acp, ClientMethods.fsReadTextFile, zReadTextFileParams, (p, ctx) => read(own(ClientMethods.fsReadTextFile, p), ctx.signal));
+    serve(ClientMethods.fsReadTextFile, zReadTextFileParams, (p, ctx) => read(p, ctx.signal));
   }
   if (h.writeTextFile) {
     const write = h.writeTextFile.bind(h);
-    onAcpRequest(acp, ClientMethods.fsWriteTextFile, zWriteTextFileParams, async (p, ctx) => {
-      await write(own(ClientMethods.fsWriteTextFile, p), ctx.signal);
+    serve(ClientMethods.fsWriteTextFile, zWriteTextFileParams, async (p, ctx) => {
+      await write(p, ctx.signal);
       return {};
     });
   }
   const t = h.terminals;
   if (t) {
-    onAcpRequest(acp, ClientMethods.terminalCreate, zCreateTerminalParams, (p) => t.create(own(ClientMethods.terminalCreate, p)));
-    onAcpRequest(acp, ClientMethods.terminalOutput, zTerminalParams, (p) => t.output(own(ClientMethods.terminalOutput, p)));
-    onAcpRequest(acp, ClientMethods.terminalWaitForExit, zTerminalParams, (p, ctx) => t.waitForExit(own(ClientMethods.terminalWaitForExit, p), ctx.signal));
-    onAcpRequest(acp, ClientMethods.terminalKill, zTerminalParams, async (p) => {
-      await t.kill(own(ClientMethods.terminalKill, p));
+    serve(ClientMethods.terminalCreate, zCreateTerminalParams, (p) => t.create(p));
+    serve(ClientMethods.terminalOutput, zTerminalParams, (p) => t.output(p));
+    serve(ClientMethods.terminalWaitForExit, zTerminalParams, (p, ctx) => t.waitForExit(p, ctx.signal));
+    serve(ClientMethods.terminalKill, zTerminalParams, async (p) => {
+      await t.kill(p);
       return {};
     });
-    onAcpRequest(acp, ClientMethods.terminalRelease, zTerminalParams, async (p) => {
-      await t.release(own(ClientMethods.terminalRelease, p));
+    serve(ClientMethods.terminalRelease, zTerminalParams, async (p) => {
+      await t.release(p);
       return {};
     });
   }

@@ -107,7 +107,7 @@ export class AcpClient implements IDisposable {
       tap: (direction, msg, raw, checked) => opts.tap?.(direction === 'in' ? 'agent->client' : 'client->agent', msg, raw, checked),
     });
     this.registerHandlers();
-    this.elicitations = opts.handlers.elicitation ? new Elicitations(this.acp, opts.handlers.elicitation, this.log, (sid) => this.sessions.has(sid)) : undefined;
+    this.elicitations = opts.handlers.elicitation ? new Elicitations(this.acp, opts.handlers.elicitation, this.log, this.sessions) : undefined;
     this.acp.connection.onClose(() => {
       const settled = opts.closeSettled
         ? Promise.race([opts.closeSettled(), new Promise((r) => setTimeout(r, 1000).unref())])

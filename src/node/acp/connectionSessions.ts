@@ -11,7 +11,8 @@
  */
 import type { SessionNotification } from '../../common/protocol/requests';
 import { misplacedChild, OPENS_SESSION } from '../../common/store/sessionScope';
-import type { LogFn } from '../transport/connection';
+import { ErrorCodes } from '../../common/protocol/methods';
+import { rpcError, type LogFn } from '../transport/connection';
 
 export class ConnectionSessions {
   /** Every session of the connection, with the session that announced it (null: one of ours). */
@@ -23,6 +24,18 @@ export class ConnectionSessions {
 
   has(sessionId: string): boolean {
     return this.byId.has(sessionId);
+  }
+
+  /**
+   * The one check of every request the agent sends (agentRequests.ts, elicitations.ts): params that name a
+   * session must name one of this connection; anything else is refused (-32602, `unknown_session`).
+   */
+  check<P>(method: string, params: P): P {
+    const sid: unknown = typeof params === 'object' && params !== null ? (params as { sessionId?: unknown }).sessionId : undefined;
+    if (sid !== undefined && (typeof sid !== 'string' || !this.byId.has(sid))) {
+      throw rpcError(ErrorCodes.invalidParams, `${method}: unknown session ${JSON.stringify(sid)}; this client did not open it`, { reason: 'unknown_session', sessionId: sid });
+    }
+    return params;
   }
 
   /** A session the agent created for us or that we named: a root of this connection. */

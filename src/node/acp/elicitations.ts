@@ -19,6 +19,7 @@ import {
 import { parseForm, validateAnswers } from '../../common/elicitation/form';
 import { onAcpNotification, onAcpRequest, rpcError, type AcpConnection, type LogFn } from '../transport/connection';
 import type { ElicitationHost } from './handlers';
+import type { ConnectionSessions } from './connectionSessions';
 
 const CANCEL: CreateElicitationResult = { action: 'cancel' };
 const DECLINE: CreateElicitationResult = { action: 'decline' };
@@ -37,17 +38,18 @@ export function elicitationCapabilities(host: ElicitationHost | undefined): Elic
 
 export class Elicitations {
   private readonly pending = new Set<Pending>();
+  /** The ids of the URL questions the agent asked: only these may be completed (elicitation/complete). */
+  private readonly urlIds = new Set<string>();
 
-  /** `known`: whether a session is of this connection (a session-scoped question must name one). */
-  constructor(acp: AcpConnection, host: ElicitationHost, log: LogFn, known: (sessionId: string) => boolean) {
-    onAcpRequest(acp, ClientMethods.elicitationCreate, zCreateElicitationParams, (p, ctx) => {
-      if (p.sessionId !== undefined && !known(p.sessionId)) {
-        throw rpcError(ErrorCodes.invalidParams, `${ClientMethods.elicitationCreate}: unknown session ${JSON.stringify(p.sessionId)}; this client did not open it`, { reason: 'unknown_session', sessionId: p.sessionId });
-      }
+  /** `sessions`: the connection's one session check (a session-scoped question must name one of its sessions). */
+  constructor(acp: AcpConnection, host: ElicitationHost, log: LogFn, sessions: Pick<ConnectionSessions, 'check'>) {
+    onAcpRequest(acp, ClientMethods.elicitationCreate, zCreateElicitationParams, (raw, ctx) => {
+      const p = sessions.check(ClientMethods.elicitationCreate, raw);
       const mode = p.mode === 'form' || p.mode === 'url' ? p.mode : null;
       if (mode === null || !host.modes[mode]) {
         throw rpcError(ErrorCodes.invalidParams, `elicitation mode ${JSON.stringify(p.mode)} was not advertised by this client (it serves ${Object.keys(elicitationCapabilities(host) ?? {}).join(', ') || 'none'})`);
       }
+      if (mode === 'url' && p.elicitationId !== undefined) this.urlIds.add(p.elicitationId);
       let form = null;
       if (mode === 'form') {
         const parsed = parseForm(p.requestedSchema);
@@ -95,7 +97,10 @@ export class Elicitations {
         );
       });
     });
-    onAcpNotification(acp, ClientMethods.elicitationComplete, zCompleteElicitationParams, (n) => host.complete?.(n.elicitationId), log);
+    onAcpNotification(acp, ClientMethods.elicitationComplete, zCompleteElicitationParams, (n) => {
+      if (this.urlIds.has(n.elicitationId)) host.complete?.(n.elicitationId);
+      else log('warn', `${ClientMethods.elicitationComplete} for ${JSON.stringify(n.elicitationId)}, which no URL question of this connection announced; ignored`);
+    }, log);
   }
 
   /** Answers every pending elicitation of a session `cancel` (its turn was cancelled or it closed). */

@@ -12,7 +12,7 @@ import { describeAnswers, fieldError, fromTyped, initialAnswers, validateAnswers
 import { checkElicitationUrl } from '../../common/elicitation/url';
 import type { CreateElicitationResult, ElicitationValue } from '../../common/protocol/elicitation';
 import type { ElicitationAsk, ElicitationHost } from '../acp/handlers';
-import { isRecord } from '../../common/util/guards';
+import { isRecord, ownValue } from '../../common/util/guards';
 
 export type ElicitFallback = 'decline' | 'cancel';
 
@@ -75,7 +75,7 @@ export function cliElicitation(policy: ElicitPolicy, say: (line: string) => void
       for (;;) {
         const typed = await ask(fieldPrompt(f), signal);
         if (typed === null) return { action: 'cancel' };
-        const value = typed.trim() === '' ? answers[f.name] : choiceValue(f, typed);
+        const value = typed.trim() === '' ? ownValue(answers, f.name) : choiceValue(f, typed);
         const err = fieldError(f, value);
         if (err === null) {
           if (value === undefined) delete answers[f.name];

@@ -5,15 +5,18 @@
  * fields, v2 diffs, unknown content, v2-only update kinds) fails the whole export with exit code 1 and
  * one line per problem naming the capture line: nothing is dropped silently, nothing is half-written.
  */
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { AgentMethods, ClientMethods, PROTOCOL_V1, PROTOCOL_V2 } from '../../common/protocol/methods';
 import { exportV1 } from '../../common/store/v1Export';
-import { terminalSafe } from '../../common/untrusted';
+import { terminalSafe, terminalSafeJson } from '../../common/untrusted';
 import { isRecord } from '../../common/util/guards';
 import { errorText } from '../../common/util/errors';
 import { parse } from './args';
 
 export const usage = 'export-v1 [--out FILE] CAPTURE.jsonl   rewrite a v2-draft capture as a v1 capture; fails (exit 1) on what v1 cannot express';
+
+/** Problems listed one per line; past this many, the rest are counted (a 600 KB file once made 6.8 MB of stderr). */
+const SHOWN_PROBLEMS = 20;
 
 interface SessionUpdates {
   readonly updates: unknown[];
@@ -81,22 +84,39 @@ export async function main(args: string[]): Promise<number> {
   }
   if (problems.length > 0) return failed(problems);
 
-  const body = out.join('\n') + '\n';
+  // Agent text may hold C1 controls and bidi marks JSON leaves raw: escaped, for a terminal and for line-oriented readers (the same JSON).
+  const body = terminalSafeJson(out.join('\n')) + '\n';
   const file = r.values.out;
   if (file === undefined) {
     process.stdout.write(body);
     return 0;
   }
-  // Write-then-rename: an interrupted export never leaves half a file.
+  if (isDirectory(file)) return usageError(`--out ${file} is a directory; name the file to write`);
+  // Write-then-rename: an interrupted export never leaves half a file, and a failed one leaves none.
   const tmp = `${file}.tmp-${process.pid}`;
-  writeFileSync(tmp, body);
-  renameSync(tmp, file);
+  try {
+    writeFileSync(tmp, body);
+    renameSync(tmp, file);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    return usageError(`cannot write --out ${file}: ${errorText(err)}`);
+  }
   return 0;
+}
+
+function isDirectory(file: string): boolean {
+  try {
+    return statSync(file).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 function failed(problems: readonly string[]): number {
   // Problems quote agent data (ids, types): print them inert.
-  process.stderr.write(terminalSafe(`export-v1: v1 cannot express this capture (${problems.length} problem${problems.length === 1 ? '' : 's'}); nothing written\n${problems.map((p) => `  ${p}`).join('\n')}\n`));
+  const shown = problems.slice(0, SHOWN_PROBLEMS).map((p) => `  ${p}`);
+  if (problems.length > SHOWN_PROBLEMS) shown.push(`  … and ${problems.length - SHOWN_PROBLEMS} more`);
+  process.stderr.write(terminalSafe(`export-v1: v1 cannot express this capture (${problems.length} problem${problems.length === 1 ? '' : 's'}); nothing written\n${shown.join('\n')}\n`));
   return 1;
 }
 

@@ -8,6 +8,10 @@
  * `[compaction] status` once per compaction state (with its error, and the start of a summary when sent;
  * streamed summary chunks as `[compaction summary] …`), `[notice severity] title — description`.
  * Reads only the few update fields it prints (tolerantly); the full model is the store's job.
+ *
+ * Every line the client prints begins with a `[marker]`, and agent strings cannot start one (issue 39): a
+ * line break inside an agent field of a whole line (a title, a plan entry, an id) is shown as ␤, and a line
+ * of the agent's prose (its text, messages) that would begin with `[` is escaped as Markdown does, `\[`.
  */
 import * as z from 'zod';
 import type { SessionNotification } from '../../common/protocol/requests';
@@ -33,6 +37,13 @@ const SUMMARY_CHARS = 300;
 const EARLY_LIMIT = 256;
 /** Sessions named in a warning; an agent inventing ids by the thousand gets one more line, not thousands. */
 const WARN_LIMIT = 8;
+/** Line breaks of every kind a line-oriented reader may split at (a lone CR is shown as ␍ by `terminalSafe`). */
+const BREAKS = /\r\n|[\n\u2028\u2029\u0085]/g;
+/** An agent field on a line of its own: one line whatever it holds. */
+const oneLine = (s: string): string => s.replace(BREAKS, '␤');
+/** How agent prose is printed: every break a `\n`; `all`: no line of it may begin with `[`; `rest`: none after the first (the client's prefix). */
+type Prose = 'all' | 'rest';
+
 /** Deeper subagents are indented as deep as this: the text stays readable whatever nesting an agent claims. */
 const INDENT_LIMIT = 12;
 
@@ -118,7 +129,7 @@ export class TranscriptPrinter {
       case 'agent_message': {
         const m = zUpsert.safeParse(u);
         if (!m.success) return;
-        this.indented(m.data.content.map((b) => (b.type === 'text' ? (b.text ?? '') : `[${b.type}]`)).join(''), depth, sid);
+        this.indented(m.data.content.map((b) => (b.type === 'text' ? (b.text ?? '') : `[${b.type}]`)).join(''), depth, sid, 'all');
         return;
       }
       case 'plan':
@@ -134,12 +145,12 @@ export class TranscriptPrinter {
         return;
       case 'session_message': {
         const m = this.messages.upsert(sid, u);
-        if (m) this.indented(`${m.prefix} ${m.text}`, this.tree.depth(m.at) ?? depth, m.at);
+        if (m) this.indented(`${oneLine(m.prefix)} ${m.text}`, this.tree.depth(m.at) ?? depth, m.at, 'rest');
         return;
       }
       case 'session_message_chunk': {
         const m = this.messages.chunk(sid, u);
-        if (m) this.stream({ kind: 'message', key: m.key, session: m.at }, `${m.prefix} `, m.text, this.tree.depth(m.at) ?? depth);
+        if (m) this.stream({ kind: 'message', key: m.key, session: m.at }, `${oneLine(m.prefix)} `, m.text, this.tree.depth(m.at) ?? depth);
         return;
       }
       case 'compaction_update': {
@@ -191,18 +202,19 @@ export class TranscriptPrinter {
     if (this.block.kind !== block.kind || this.block.key !== block.key) {
       this.interrupt(block.session);
       this.endLine();
-      this.put(prefix + (this.cut.delete(block.session) ? '…' : ''), depth);
+      this.put(oneLine(prefix) + (this.cut.delete(block.session) ? '…' : ''), depth);
       this.block = block;
     }
-    this.put(text, depth);
+    this.put(text, depth, 'all');
   }
 
   /** A whole line; `session`: whose line it is (undefined: the run's own, like `[stop]`). */
-  private indented(s: string, depth: number, session?: string): void {
+  private indented(s: string, depth: number, session?: string, prose?: Prose): void {
     this.interrupt(session);
     if (session !== undefined) this.cut.delete(session);
     this.endLine();
-    this.put(s, depth);
+    if (prose) this.put(s, depth, prose);
+    else this.put(oneLine(s), depth);
     this.endLine(true);
   }
 
@@ -215,15 +227,16 @@ export class TranscriptPrinter {
   }
 
   /** Writes `s`, indenting every line it starts (a child's text may hold line breaks of its own). */
-  private put(s: string, depth: number): void {
+  private put(s: string, depth: number, prose?: Prose): void {
     const indent = '  '.repeat(Math.min(depth, INDENT_LIMIT));
-    s.split('\n').forEach((part, i) => {
+    s.split(prose ? BREAKS : '\n').forEach((part, i) => {
       if (i > 0) {
         this.write('\n');
         this.midLine = false;
       }
       if (part === '') return;
-      if (!this.midLine) this.write(indent);
+      const guard = prose === 'all' || (prose === 'rest' && i > 0);
+      if (!this.midLine) this.write(indent + (guard && part.startsWith('[') ? '\\' : ''));
       this.write(part);
       this.midLine = true;
     });

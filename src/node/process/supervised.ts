@@ -8,7 +8,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import type { Readable, Writable } from 'node:stream';
-import { WATCHDOG_SOURCE, type WatchdogConfig, type WatchdogReport } from '../watchdog';
+import { CMD_ENV_PREFIX, WATCHDOG_SOURCE, type WatchdogConfig, type WatchdogReport } from '../watchdog';
 import { killTree } from './processTree';
 import { hostPlatform, planHere, spawnPlanned } from './spawn';
 import type { SpawnRequest } from './spawnPlan';
@@ -28,6 +28,22 @@ export interface SupervisedOptions {
   readonly supervision?: Supervision;
 }
 
+/**
+ * The watchdog's environment: ours (it is our helper, a Node process), never the command's, which may be an
+ * agent's terminal `env` (NODE_OPTIONS, LD_PRELOAD…). What the command's differs by is handed over as inert
+ * `ACP_CHAT_CMD_ENV_<n>` = JSON `[name, value | null]` variables the watchdog applies to the command only.
+ */
+export function watchdogEnv(command: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith(CMD_ENV_PREFIX)) env[k] = v;
+  env.ELECTRON_RUN_AS_NODE = '1';
+  const delta: [string, string | null][] = [];
+  for (const [k, v] of Object.entries(command)) if (v !== undefined && env[k] !== v) delta.push([k, v]);
+  for (const k of Object.keys(env)) if (command[k] === undefined) delta.push([k, null]);
+  delta.forEach((d, i) => (env[`${CMD_ENV_PREFIX}${i}`] = JSON.stringify(d)));
+  return env;
+}
+
 export class Supervised {
   readonly child: ChildProcess;
   private readonly supervision: Supervision;
@@ -42,7 +58,7 @@ export class Supervised {
       this.child = spawnPlanned(
         { file: process.execPath, args: ['-e', WATCHDOG_SOURCE, JSON.stringify(config), plan.file, ...plan.args], windowsHide: true, windowsVerbatimArguments: false, via: 'direct' },
         // Own process group (led by the watchdog), so ending the group stops all the command started.
-        { env: { ...o.env, ELECTRON_RUN_AS_NODE: '1' }, cwd: o.cwd, stdio: [o.stdin, 'pipe', 'pipe', 'pipe'], ownGroup: true },
+        { env: watchdogEnv(o.env), cwd: o.cwd, stdio: [o.stdin, 'pipe', 'pipe', 'pipe'], ownGroup: true },
       );
       this.listenToWatchdog((r) => {
         // What the command left in the background must not keep this process alive (it ends with us).

@@ -95,7 +95,7 @@ export function createAcpConnection(opts: AcpConnectionOptions): AcpConnection {
   };
   /** Replies the connection sends on its own; they answer nothing vscode-jsonrpc is handling. */
   const ownReplies = new WeakSet<Message>();
-  const ledger = new IdLedger((msg, raw) => reader.deliver(msg, raw));
+  const ledger = new IdLedger();
   const reader: NdjsonMessageReader = new NdjsonMessageReader(opts.input, {
     ...(opts.maxMessageBytes !== undefined ? { maxMessageBytes: opts.maxMessageBytes } : {}),
     ...(opts.maxNesting !== undefined ? { maxNesting: opts.maxNesting } : {}),
@@ -109,12 +109,13 @@ export function createAcpConnection(opts: AcpConnectionOptions): AcpConnection {
       answerRefused(line);
     },
     accept: (msg, raw) => {
-      const verdict = ledger.received(msg, raw);
-      if (!verdict.deliver && 'reason' in verdict) {
-        log('warn', `skipped a message from the peer (${verdict.reason}): ${raw.slice(0, 200)}`);
-        opts.onInvalidLine?.({ text: raw.slice(0, 1000), reason: verdict.reason, kind: 'envelope', peer: { kind: 'response', id: null }, bytes: Buffer.byteLength(raw) });
-      }
-      return verdict.deliver;
+      const verdict = ledger.received(msg);
+      if (verdict.deliver) return true;
+      log('warn', `skipped a message from the peer (${verdict.reason}): ${raw.slice(0, 200)}`);
+      const peer = verdict.answer && 'id' in msg && (typeof msg.id === 'string' || typeof msg.id === 'number') ? { kind: 'request' as const, id: msg.id } : { kind: 'response' as const, id: null };
+      opts.onInvalidLine?.({ text: raw.slice(0, 1000), reason: verdict.reason, kind: 'envelope', peer, bytes: Buffer.byteLength(raw) });
+      if (peer.kind === 'request') reply({ jsonrpc: '2.0', id: peer.id, error: { code: ErrorCodes.invalidRequest, message: `request refused: ${verdict.reason}` } } as ResponseMessage);
+      return false;
     },
     tap: (msg, raw, checked) => opts.tap?.('in', msg, raw, checked),
     dispatch: (msg, checked) => {
@@ -149,9 +150,21 @@ export function createAcpConnection(opts: AcpConnectionOptions): AcpConnection {
       if (!ownReplies.has(msg)) ledger.sent(msg);
     },
   });
+  /** Our own replies not yet written: they count towards backpressure like messages waiting for dispatch. */
+  let replying = 0;
+  const resumeIfDrained = () => {
+    if (reader.isPaused && delivered - handled <= resumeAt && replying <= resumeAt) reader.resume();
+  };
   const reply = (msg: Message) => {
     ownReplies.add(msg);
-    writer.write(msg).catch((err: unknown) => log('warn', `could not answer a refused message: ${err instanceof Error ? err.message : String(err)}`));
+    if (++replying >= maxQueued) reader.pause();
+    writer
+      .write(msg)
+      .catch((err: unknown) => log('warn', `could not answer a refused message: ${err instanceof Error ? err.message : String(err)}`))
+      .finally(() => {
+        replying--;
+        resumeIfDrained();
+      });
   };
   /**
    * A refused line still gets its answer when it can: a request (or a batch) an error reply, a
@@ -172,7 +185,7 @@ export function createAcpConnection(opts: AcpConnectionOptions): AcpConnection {
         error: { code: ErrorCodes.internalError, message: `the agent's response was refused by ${REFUSED_BY}: ${line.reason}` },
       };
       const raw = JSON.stringify(failure);
-      if (ledger.received(failure, raw).deliver) reader.deliver(failure, raw);
+      if (ledger.received(failure).deliver) reader.deliver(failure, raw);
     }
   };
   const cancellation = new AcpCancellationStrategy();
@@ -190,7 +203,7 @@ export function createAcpConnection(opts: AcpConnectionOptions): AcpConnection {
           return next(message);
         } finally {
           if (!uncounted(message)) handled++;
-          if (reader.isPaused && delivered - handled <= resumeAt) reader.resume();
+          resumeIfDrained();
           checkDrained();
         }
       },
@@ -198,7 +211,9 @@ export function createAcpConnection(opts: AcpConnectionOptions): AcpConnection {
   });
   connection.onNotification(ProtocolMethods.cancelRequest, (params: unknown) => {
     const p = zCancelRequestParams.safeParse(params);
-    if (p.success) cancellation.cancelIncoming(p.data.requestId);
+    if (p.success && !cancellation.cancelIncoming(p.data.requestId)) {
+      log('warn', `$/cancel_request for ${JSON.stringify(p.data.requestId)}, which is no request of the peer still in progress; ignored`);
+    }
   });
   // Unknown notifications (including `_vendor/...` extensions) are ignored, per ACP.
   connection.onUnhandledNotification(() => undefined);

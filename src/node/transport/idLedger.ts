@@ -6,23 +6,21 @@
  * the same id only the last would be answered (issue 11, item 11). So:
  * - a response is delivered only for a request we sent and that is still unanswered: the first
  *   response wins, a later one (or one for an id we never used) is dropped with a reason;
- * - a request whose id is still being handled waits here until the first one is answered, then is
- *   delivered: every request gets its own answer, in order.
+ * - a request whose id is still being handled is refused at once (the connection answers it Invalid
+ *   Request): nothing is held for it, so an agent repeating an id cannot grow our memory (issue 39), and
+ *   the first request still gets its own answer.
  */
 import { Message } from 'vscode-jsonrpc/node';
 import type { RequestMessage, ResponseMessage } from 'vscode-jsonrpc/node';
 
-export type Verdict = { deliver: true } | { deliver: false; reason: string } | { deliver: false; held: true };
+/** `answer`: the peer's request is refused with an error reply (it reused an id still being handled). */
+export type Verdict = { deliver: true } | { deliver: false; reason: string; answer?: boolean };
 
 export class IdLedger {
   /** Requests we sent that have no response yet. */
   private readonly awaiting = new Set<string>();
   /** Requests of the peer being handled (delivered, not yet answered). */
   private readonly handling = new Set<string>();
-  /** Requests of the peer that reused an id still being handled, in arrival order. */
-  private readonly held = new Map<string, { msg: RequestMessage; raw: string }[]>();
-
-  constructor(private readonly deliver: (msg: Message, raw: string) => void) {}
 
   /** We are sending `msg` (called as it is handed to the writer). */
   sent(msg: Message): void {
@@ -31,19 +29,12 @@ export class IdLedger {
       if (key !== undefined) this.awaiting.add(key);
     } else if (Message.isResponse(msg)) {
       const key = keyOf(msg.id);
-      if (key === undefined || !this.handling.delete(key)) return;
-      const queue = this.held.get(key);
-      const next = queue?.shift();
-      if (queue && queue.length === 0) this.held.delete(key);
-      if (next) {
-        this.handling.add(key);
-        this.deliver(next.msg, next.raw);
-      }
+      if (key !== undefined) this.handling.delete(key);
     }
   }
 
   /** The peer sent `msg`: deliver it now, hold it, or drop it (with why). */
-  received(msg: Message, raw: string): Verdict {
+  received(msg: Message): Verdict {
     if (Message.isResponse(msg)) {
       const key = keyOf(msg.id);
       if (key === undefined) return { deliver: true }; // id null: vscode-jsonrpc logs it, nothing waits on it
@@ -57,10 +48,7 @@ export class IdLedger {
         this.handling.add(key);
         return { deliver: true };
       }
-      const queue = this.held.get(key) ?? [];
-      queue.push({ msg, raw });
-      this.held.set(key, queue);
-      return { deliver: false, held: true };
+      return { deliver: false, answer: true, reason: `a request with id ${JSON.stringify(msg.id)} while the peer's request with that id is still being handled` };
     }
     return { deliver: true };
   }
