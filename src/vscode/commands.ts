@@ -13,8 +13,8 @@ import { RewindCommands } from '../common/rewind/rewindCommands';
 import { archiveChat, forkChat, forkPointFrom, logout, renameChat, SessionCommands, unarchiveChat, type SessionCommandHost } from './sessionCommands';
 
 export const Commands = {
-  openChat: 'acpChat.openChat',
   chooseMcpServers: chooseMcpServersCommand,
+  openChat: 'acpChat.openChat',
   newChat: 'acpChat.newChat',
   showChatInSideBar: 'acpChat.showChatInSideBar',
   deleteChat: 'acpChat.deleteChat',

@@ -1,8 +1,10 @@
 /**
- * What a chat sends with every session-opening call (new, load, resume, fork): the working folder, the
- * MCP servers of `acpChat.mcpServers` (and VS Code's mcp.json, when the user agreed) the chat did not turn off and the agent can take (stdio always; http and sse only where its
- * `mcpCapabilities` say so, the others named in a notice), the workspace's other folders as `additionalDirectories` (only to an
- * agent that advertises `sessionCapabilities.additionalDirectories`), and on a new session the user's
+ * What a chat sends with every session-opening call (new, load, resume, fork): the working folder; the
+ * MCP servers of `acpChat.mcpServers` and (when the user agreed) VS Code's user mcp.json that the chat did
+ * not turn off and the agent can take (stdio always; http and sse only where its `mcpCapabilities` say so,
+ * the others named in a notice; rules in common/mcp); the workspace's other folders as
+ * `additionalDirectories` (only to an agent that advertises `sessionCapabilities.additionalDirectories`);
+ * and on a new session the user's
  * `acpChat.systemPrompt` (unstable, only to an agent that advertises `sessionCapabilities.systemPrompt`).
  * Built afresh for each call, so a folder added to the workspace reaches the next session.
  */
