@@ -9,13 +9,13 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Settings } from '../common/config/settings';
-import type { Notice } from '../common/notices';
 import { configuredMcpServers, mcpOffAfterPick, mcpPickRows } from '../common/mcp/mcpServers';
 import { parseVSCodeMcpJson } from '../common/mcp/vscodeMcpJson';
 import type { McpServer } from '../common/protocol/requests';
-import { labelText, noticeText } from '../common/untrusted';
+import { labelText } from '../common/untrusted';
 import type { ChatController } from '../node/chat/chatController';
 import type { ChatMcp } from '../node/chat/sessionParams';
+import { applyMcpChoice } from '../node/chat/mcpApply';
 
 export const chooseMcpServersCommand = 'acpChat.chooseMcpServers';
 
@@ -114,30 +114,4 @@ export class McpChoice {
     await applyMcpChoice(chat, off.filter((n) => all.some((c) => c.server.name === n)));
     return off;
   }
-}
-
-/**
- * Applies a new choice: a running session is reopened with it (restart, then resume or load) where the agent
- * can resume or load; otherwise it waits for a new session. Said in the chat either way.
- */
-export async function applyMcpChoice(chat: ChatController, off: readonly string[]): Promise<void> {
-  const client = chat.client && !chat.client.isClosed ? chat.client : undefined;
-  const caps = client?.agentCapabilities;
-  const offText = off.length ? `off: ${off.map((n) => `“${noticeText(n)}”`).join(', ')}` : 'all on';
-  const note = (title: string, description: string): Notice => ({ severity: 'info', key: 'mcp-choice', title, description });
-  if (!client || chat.sessionId === null) {
-    chat.notice(note(`MCP servers for this chat changed (${offText}).`, 'The chat\'s next session is opened with this choice.'));
-    return;
-  }
-  if (!caps?.sessionCapabilities?.resume && !caps?.loadSession) {
-    chat.notice(note(`MCP servers for this chat changed (${offText}).`, `${chat.agent.name} can neither resume nor load a session, so the change applies to the next new chat session.`));
-    return;
-  }
-  if (chat.turnState === 'busy' || chat.turnState === 'cancelling') {
-    // Restarting now would cut the agent's turn short: the user restarts when it is done.
-    chat.notice(note(`MCP servers for this chat changed (${offText}).`, `${chat.agent.name} is working: run "ACP: Restart Agent" when the turn is done to reopen the session (it resumes the conversation) with them.`));
-    return;
-  }
-  await chat.restart();
-  chat.notice(note(`MCP servers for this chat changed (${offText}): the session was reopened with them.`, `${chat.agent.name} was restarted and the conversation ${caps.sessionCapabilities?.resume ? 'resumed' : 'loaded'}.`));
 }
