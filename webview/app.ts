@@ -25,6 +25,9 @@ import { onPanelClick } from './panelClicks';
 import type { VsCodeApi } from './vscodeApi';
 import { SubagentView } from './entries/subagentView';
 import { ElapsedClock } from './elapsedClock';
+import { promptTakesArrivingFocus } from './arrivingFocus';
+import { bringNewRequestsIntoView } from './requestsInView';
+import { TurnEndMark } from './turnEndMark';
 
 export class ChatApp {
   private panel: PanelState = EMPTY_PANEL;
@@ -38,6 +41,7 @@ export class ChatApp {
   private readonly entryNotices: EntryNotices;
   private readonly changes: ChangesView;
   private readonly rerun: RerunBar;
+  private readonly endMark = new TurnEndMark();
   /** Requests answered here but not yet removed by the host: hidden at once so a second key press answers the next one. */
   private readonly answered = new Set<string>();
   /** Terminals' live output, from the snapshot and `terminal` ops. */
@@ -80,7 +84,7 @@ export class ChatApp {
     this.narrator = new Narrator((key) => this.transcript.view(key)?.entry);
     this.jump = new JumpToLatest(() => this.transcript.jumpToLatest(), (t) => this.narrator.say(t), () => this.transcript.scroller.focus({ preventScroll: true }));
     this.transcript.onNewBelow = () => this.jump.newBelow();
-    this.transcript.onFollowing = () => this.jump.hide();
+    this.transcript.onPinChange = (pinned) => (pinned ? this.jump.hide() : this.jump.away());
     this.entryNotices = new EntryNotices((n) => this.panelView.noticeElement(n), (el, key) => this.transcript.placeAfter(el, key));
     this.changes = new ChangesView({ post, place: (el, key) => this.transcript.placeAfter(el, key), say: (t) => this.narrator.say(t) });
     this.panelView = new PanelView(post, () => this.prompt.focus());
@@ -136,6 +140,7 @@ export class ChatApp {
     const chatId = document.body.dataset['chatId'];
     if (chatId) this.api.setState({ v: WEBVIEW_PROTOCOL_VERSION, draft: this.draft, scrollKey: this.restoreScrollKey, chatId });
     this.post({ type: 'ready', protocol: WEBVIEW_PROTOCOL_VERSION });
+    promptTakesArrivingFocus(() => this.prompt.focus());
   }
 
   /** Draws pending changes immediately (tests and the bench; normally a frame callback does this). */
@@ -243,12 +248,14 @@ export class ChatApp {
           if (op.panel.permissions) this.narrator.permissions(before.permissions, op.panel.permissions);
           if (op.panel.notices) this.narrator.notices(before.notices, op.panel.notices);
           if (op.panel.elicitations) this.narrator.questions(before.elicitations ?? [], op.panel.elicitations);
-          if (turnChanged) this.narrator.turn(before.turn, this.panel.turn, this.panel.message);
+          if (turnChanged) this.narrator.turn(before.turn, this.panel.turn, this.panel.message, this.panel.lastTurnEnd);
           if (op.panel.permissions) for (const id of this.answered) if (!op.panel.permissions.some((p) => p.requestId === id)) this.answered.delete(id);
           if (turnChanged) this.transcript.refreshStreaming();
           if (op.panel.earlier !== undefined) this.transcript.setEarlier(op.panel.earlier);
           if (op.panel.subagentActivity) for (const v of this.transcript.views) if (v instanceof SubagentView) v.showActivity();
-          return this.renderPanel();
+          this.renderPanel();
+          if (op.panel.permissions || op.panel.elicitations) bringNewRequestsIntoView(this.root, before, this.panel);
+          return;
         }
         default:
           console.warn('[acp-chat] unknown patch op', op);
@@ -316,6 +323,7 @@ export class ChatApp {
       else if (kind === 'agent_message') answered = true;
     }
     this.rerun.render(this.panel, asked, answered && asked);
+    this.endMark.render(this.panel, views.at(-1)?.key ?? null, (el, key) => this.transcript.placeAfter(el, key));
   }
 
   /** What the panel calls a session: this chat's title for its own, a subagent card's title for a child. */
@@ -341,6 +349,8 @@ export class ChatApp {
       if (hadFocus) this.focusAfterAnswer(active);
       return;
     }
+    // Sending goes to the bottom, where your message and its answer will be.
+    if (m.type === 'prompt' || m.type === 'retry') this.transcript.jumpToLatest();
     this.api.postMessage(m);
   }
 

@@ -21,8 +21,8 @@ export class ScrollPin {
     if (this.pinned) this.toBottom();
   });
 
-  /** Called when the view starts following the bottom again (the user scrolled back, or a jump). */
-  onFollowing: () => void = () => {};
+  /** Called when the view starts (true: the user scrolled back, or a jump) or stops (false) following the bottom. */
+  onChange: (pinned: boolean) => void = () => {};
 
   constructor(private readonly scroller: HTMLElement, content: HTMLElement) {
     scroller.addEventListener('scroll', () => this.onScroll(), { passive: true });
@@ -42,7 +42,7 @@ export class ScrollPin {
 
   /** Stops following (the view was moved to an entry on purpose). */
   unpin(): void {
-    this.pinned = false;
+    this.follow(false);
   }
 
   private toBottom(): void {
@@ -62,6 +62,6 @@ export class ScrollPin {
   private follow(pinned: boolean): void {
     const was = this.pinned;
     this.pinned = pinned;
-    if (pinned && !was) this.onFollowing();
+    if (pinned !== was) this.onChange(pinned);
   }
 }

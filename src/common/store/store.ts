@@ -39,6 +39,7 @@ import { TerminalUpdateDecoder } from '../protocol/terminalUpdates';
 import { agentNotice, clientEventOfNote, placesOfNote, relinkEvent, type ClientEvent, type EarlierLink, type EntryPlaces } from './clientEvents';
 import { ClientFacts } from './clientFacts';
 import type { Notice } from '../notices';
+import { connectionEnd } from './connectionEndRules';
 
 export interface StoreOptions {
   /** Durable key factory for new entries; default `crypto.randomUUID()`. */
@@ -133,14 +134,9 @@ export class MessageStore {
   }
 
   private connectionEnded(turn: boolean, step: Step): void {
-    const mark = (sessionId: string, entryKey: string, notice: Omit<Notice, 'entryKey'>) => this.facts.apply({ event: 'notice', sessionId, notice: { ...notice, entryKey } }, step.changes);
-    for (const req of this.pending['agent->client'].values())
-      if (req.method === ClientMethods.sessionRequestPermission && req.sessionId !== null && req.localKey !== null)
-        mark(req.sessionId, req.localKey, { severity: 'info', title: 'Permission request expired: the agent that asked is no longer waiting.', description: 'Nothing was allowed.' });
-    if (turn)
-      for (const req of this.pending['client->agent'].values())
-        if (req.method === AgentMethods.sessionPrompt && req.sessionId !== null && req.localKey !== null)
-          mark(req.sessionId, req.localKey, { severity: 'warning', title: 'Interrupted: this turn was running when the window closed; it was not resumed.', description: 'Send a message to go on.' });
+    const end = connectionEnd(this.pending['client->agent'].values(), this.pending['agent->client'].values(), turn);
+    for (const { sessionId, notice } of end.marks) this.facts.apply({ event: 'notice', sessionId, notice }, step.changes);
+    for (const sessionId of end.stopped) if (this.byId.has(sessionId)) this.apply(sessionId, { kind: 'cancel' }, step);
     this.pending['client->agent'].clear();
     this.pending['agent->client'].clear();
   }
