@@ -17,6 +17,8 @@ export class ScrollPin {
   private pinned = true;
   /** scrollTop at the last scroll event: only a move up can mean the user stopped following. */
   private lastTop = 0;
+  /** scrollHeight when the view was last put at the bottom: growth since then is not the user's move. */
+  private bottomHeight = 0;
   private readonly resize = new ResizeObserver(() => {
     if (this.pinned) this.toBottom();
   });
@@ -46,7 +48,9 @@ export class ScrollPin {
   }
 
   private toBottom(): void {
-    this.scroller.scrollTop = this.scroller.scrollHeight;
+    // Read where the layout is already done (the ResizeObserver runs after layout), or once per snapshot.
+    this.bottomHeight = this.scroller.scrollHeight;
+    this.scroller.scrollTop = this.bottomHeight;
   }
 
   private onScroll(): void {
@@ -56,7 +60,14 @@ export class ScrollPin {
     // Our own scroll to the bottom (content may have grown again since), or the user going further down:
     // still following, and no layout read needed.
     if (this.pinned && !movedUp) return;
-    this.follow(this.scroller.scrollHeight - top - this.scroller.clientHeight < PIN_SLACK);
+    // A move up while following may be the browser's: the panel grew taller (the footer shrank) and clamped
+    // scrollTop, while content added since the last pin (its resize not seen yet) makes the gap look large.
+    // Growth since the view was last at the bottom does not count as the user leaving it.
+    const height = this.scroller.scrollHeight;
+    const grown = this.pinned ? Math.max(0, height - this.bottomHeight) : 0;
+    const pinned = height - top - this.scroller.clientHeight < PIN_SLACK + grown;
+    if (pinned) this.bottomHeight = height;
+    this.follow(pinned);
   }
 
   private follow(pinned: boolean): void {

@@ -18,6 +18,7 @@ import { register as registerMarkdownCases } from './markdownCases.mjs';
 import { register as registerStreamingCases } from './streamingCases.mjs';
 import { register as registerSideBarCases } from './sideBarCases.mjs';
 import { register as registerSubagentCases } from './subagentCases.mjs';
+import { register as registerPolishCases } from './polishCases.mjs';
 import { register as registerElicitationCases, registerOnToolCards as registerToolCardQuestionCases, registerOrphans as registerOrphanQuestionCases } from './elicitationCases.mjs';
 
 const filter = process.argv[2] ?? '';
@@ -683,6 +684,7 @@ registerMarkdownCases(test);
 registerStreamingCases(test);
 registerSideBarCases(test);
 registerSubagentCases(test);
+registerPolishCases(test);
 registerA11yTests(test);
 
 // ---- runner
