@@ -100,25 +100,32 @@ export async function forkChat(host: SessionCommandHost, point?: ForkPoint): Pro
   }
 }
 
-/** Rename Chat: `session/set_title`; the title the agent stored becomes the chat's (and the tab's) title. */
+/**
+ * Rename Chat: the title the user gives is the chat's (tab, header, tree, export) and wins over the agent's
+ * until they clear it (an empty title): it is the client's own record, so it also works with an agent that
+ * cannot store titles and survives an agent that forgot it. Where the agent offers `session/set_title` it
+ * is told too.
+ */
 export async function renameChat(host: SessionCommandHost, title?: string): Promise<void> {
   const chat = await host.chat();
-  if (!(await supported(chat, 'title'))) return;
+  await chat.start().catch(() => undefined);
   const sessionId = chat.sessionId;
-  if (sessionId === null) return;
+  if (sessionId === null) return void vscode.window.showInformationMessage('This chat has no session to rename yet.');
   const next =
     title ??
     (await vscode.window.showInputBox({
       title: `Rename chat · ${labelText(chat.agent.name)}`,
       value: chat.current()?.title ?? '',
-      prompt: 'The agent stores the title (it may shorten it).',
-      validateInput: (v) => (v.trim() === '' ? 'A title cannot be empty.' : undefined),
+      prompt: 'Empty: the agent names the chat again.',
     }));
-  if (next === undefined || next.trim() === '') return;
+  if (next === undefined) return;
+  const line = next.replace(/\s+/g, ' ').trim();
+  chat.setUserTitle(line === '' ? null : line);
+  if (line === '' || !chat.client || !supportsOperation(chat.client.agentCapabilities, 'title')) return;
   try {
-    await chat.operate((client) => client.setSessionTitle(sessionId, next));
+    await chat.operate((client) => client.setSessionTitle(sessionId, line));
   } catch (e) {
-    failed(chat, 'renaming the chat', e);
+    failed(chat, 'telling the agent the new title', e);
   }
 }
 

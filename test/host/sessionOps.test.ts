@@ -156,14 +156,17 @@ suite('Session operations', () => {
       await a.whenPanelReady();
       await ensureDemoTurn(a);
       const shown = await withDialogs(() => undefined, () => undefined, async () => {
-        for (const c of ['acpChat.forkChat', 'acpChat.renameChat', 'acpChat.archiveChat', 'acpChat.unarchiveChat', 'acpChat.logout']) await vscode.commands.executeCommand(c);
+        for (const c of ['acpChat.forkChat', 'acpChat.archiveChat', 'acpChat.unarchiveChat', 'acpChat.logout']) await vscode.commands.executeCommand(c);
       });
       const texts = shown.filter((s) => s.kind === 'info').map((s) => s.message);
-      for (const method of ['session/fork', 'session/set_title', 'session/archive', 'logout']) {
+      for (const method of ['session/fork', 'session/archive', 'logout']) {
         assert.ok(texts.some((t) => t.includes(`it did not advertise ${method}`)), `${method}: ${JSON.stringify(texts)}`);
       }
       // The agent's name is shown inert: no markdown link survives.
       assert.ok(texts.every((t) => t.startsWith('Demo [no ops] (command:x) does not support')), JSON.stringify(texts));
+      // Renaming is the client's own: it works without session/set_title.
+      await vscode.commands.executeCommand('acpChat.renameChat', 'Named here');
+      await until(() => a.service.activeSession().current()?.title === 'Named here', 20_000, 'the user\'s title without the agent');
     });
   });
 

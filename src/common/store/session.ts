@@ -18,6 +18,7 @@ import { ToolCallRules } from './toolCallRules';
 import { ElicitationRules } from './elicitationRules';
 import { SubagentRules } from './subagentRules';
 import { modeFromConfig } from '../modes';
+import { shownTitle } from './titleRules';
 
 export type { StepDeps } from './stepDeps';
 
@@ -40,7 +41,10 @@ export class Session {
   availableCommands: readonly AvailableCommand[] = [];
   configOptions: readonly ConfigOption[] = [];
   usage: Usage | null = null;
+  /** The agent's title (`session_info_update`); `state().title` is the one shown. */
   title: string | null = null;
+  /** The title the user gave (Rename Chat): shown instead of the agent's until cleared. */
+  userTitle: string | null = null;
   updatedAt: string | null = null;
   terminals: Readonly<Record<string, TerminalState>> = {};
   private readonly table: EntryTable;
@@ -74,7 +78,8 @@ export class Session {
       availableCommands: this.availableCommands,
       configOptions: this.configOptions,
       usage: this.usage,
-      title: this.title,
+      title: shownTitle(this.userTitle, this.title),
+      ...(this.userTitle !== null ? { userTitle: this.userTitle } : {}),
       updatedAt: this.updatedAt,
       terminals: this.terminals,
     };
@@ -169,6 +174,9 @@ export class Session {
         }
         return this.changed(ctx, fields);
       }
+      case 'user_title':
+        this.userTitle = a.title?.trim() ? a.title : null;
+        return this.changed(ctx, ['title']);
       case 'usage':
         this.usage = { used: a.usage.used, size: a.usage.size, ...(a.usage.cost !== undefined ? { cost: a.usage.cost } : {}) };
         return this.changed(ctx, ['usage']);

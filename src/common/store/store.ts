@@ -124,6 +124,7 @@ export class MessageStore {
       const { sessionId, terminalId, append, replace, exit } = event;
       this.apply(sessionId, { kind: 'terminal_output', terminalId, owner: 'client', append, replace: replace === true, exit: exit ?? null }, step);
     } else if (event.event === 'connection_ended') this.connectionEnded(event.turn, step);
+    else if (event.event === 'user_title') this.apply(event.sessionId, { kind: 'user_title', title: event.title }, step);
     else this.facts.apply(event, step.changes);
     return step.changes;
   }
@@ -351,6 +352,7 @@ export class MessageStore {
         const i = s.internals();
         return {
           ...s.state(),
+          title: s.title, // the agent's; state()'s is the one shown (the user's wins), saved as userTitle
           entries: s.state().entries.map(plainEntry),
           internals: {
             open: i.open,
