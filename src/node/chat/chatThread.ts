@@ -89,7 +89,7 @@ export class ChatThread implements ConnectionEvents {
   }
 
   failed(message: string, turn: TurnState): void {
-    // A turn of ours cut off by the agent's exit: Retry sends it again.
+    // A turn of ours cut off by the agent's exit (whichever of the exit and the closed prompt is heard first): Retry sends it again.
     if (this.foregroundGen !== null && (this.turn === 'busy' || this.turn === 'cancelling')) this.endTurnAs('interrupted');
     this.background.reset();
     this.setTurn(turn, message);
@@ -298,7 +298,10 @@ export class ChatThread implements ConnectionEvents {
       else if (r.stopReason === 'max_tokens' || r.stopReason === 'max_turn_requests') notice({ severity: 'warning', title: `The turn stopped early (${r.stopReason}).`, description: 'Send "continue" to let the agent go on.' });
     } catch (e) {
       // The connection closed: the link's exit follows and judges the turn (onExit), not a failed prompt.
-      if (e instanceof AcpClosedError) return this.foregroundEnded(gen);
+      if (e instanceof AcpClosedError) {
+        if (this.turnGen === gen) this.endTurnAs('interrupted'); // cut off: Retry sends it again
+        return this.foregroundEnded(gen);
+      }
       // When the agent exited, onExit explained it.
       if (this.conn.client === client) notice({ severity: 'error', title: `The prompt failed: ${errorText(e)}`, description: 'Try again, or restart the agent.' });
       ended = 'error';
