@@ -13,7 +13,7 @@ export { commandOf } from '../src/common/toolOutput';
 
 /** Applies `appendText` as the contract defines it: to the last block when it is text, else as a new text block. */
 export function appendTextToEntry(entry: Entry, text: string): Entry {
-  if (entry.kind === 'elicitation' || entry.kind === 'subagent') return entry; // questions and subagent cards get no streamed text
+  if (entry.kind === 'elicitation' || entry.kind === 'subagent' || entry.kind === 'compaction') return entry; // sent whole: no streamed text
   if (entry.kind === 'tool_call') {
     const last = entry.content[entry.content.length - 1];
     const content: ToolCallContent[] =
@@ -32,8 +32,8 @@ export function appendTextToEntry(entry: Entry, text: string): Entry {
 
 /** Applies a `fields` patch: its streamed text with `appendTextToEntry`, then the changed fields. */
 export function applyFieldsToEntry(entry: Entry, patch: EntryPatch): Entry {
-  if (entry.kind === 'elicitation' || entry.kind === 'subagent') return entry; // sent whole (replace), never as fields
-  return applyEntryPatch<Exclude<Entry, { kind: 'elicitation' | 'subagent' }>>(entry, patch, (e, t) => appendTextToEntry(e, t) as typeof e);
+  if (entry.kind === 'elicitation' || entry.kind === 'subagent' || entry.kind === 'compaction') return entry; // sent whole (replace), never as fields
+  return applyEntryPatch<Exclude<Entry, { kind: 'elicitation' | 'subagent' | 'compaction' }>>(entry, patch, (e, t) => appendTextToEntry(e, t) as typeof e);
 }
 
 /**
@@ -70,6 +70,7 @@ function blockText(b: ContentBlock): string {
 export function entryPlainText(entry: Entry): string {
   if (entry.kind === 'elicitation') return [entry.message, ...Object.entries(entry.answer ?? {}).map(([k, v]) => `${k}: ${Array.isArray(v) ? v.join(', ') : String(v)}`)].join('\n');
   if (entry.kind === 'subagent') return [entry.title ?? '', entry.description ?? ''].join('\n');
+  if (entry.kind === 'compaction') return ['Context compacted', entry.error ?? '', ...entry.summary.map(blockText)].join('\n');
   if (entry.kind !== 'tool_call') return entry.content.map(blockText).join('\n\n');
   const parts = [entry.title];
   for (const c of entry.content) {
@@ -103,6 +104,7 @@ export function estimateHeight(entry: Entry): number {
   if (entry.kind === 'tool_call') return 44 + entry.content.length * 60;
   if (entry.kind === 'elicitation') return 120;
   if (entry.kind === 'subagent') return 72;
+  if (entry.kind === 'compaction') return 40;
   let chars = 0;
   for (const b of entry.content) chars += b.type === 'text' ? b.text.length : 40;
   return 36 + Math.ceil(chars / 80) * 20;
@@ -143,6 +145,17 @@ export function subagentStateLabel(state: string | null, stopReason: string | nu
   return state;
 }
 
+/** A compaction's state as shown and read aloud (a custom status as it came). */
+export function compactionStateLabel(status: string): string {
+  return COMPACTION_LABELS[status] ?? status;
+}
+const COMPACTION_LABELS: Readonly<Record<string, string>> = {
+  in_progress: 'compacting the conversation…',
+  completed: 'conversation compacted',
+  failed: 'compaction failed',
+  cancelled: 'compaction cancelled',
+};
+
 /** A tool call's title as shown (agents may leave it empty). */
 export function toolTitle(entry: ViewToolCall): string {
   return entry.title || entry.name || entry.toolCallId;
@@ -173,5 +186,7 @@ export function entryLabel(entry: Entry, agentName: string): string {
       const worked = entry.state === 'running' ? null : subagentElapsed(entry, 0);
       return `${entry.title ? `Subagent: ${entry.title}` : 'Subagent'}, ${subagentStateLabel(entry.state, entry.stopReason)}${worked ? `, worked for ${worked}` : ''}`;
     }
+    case 'compaction':
+      return `Context compaction, ${compactionStateLabel(entry.status)}`;
   }
 }

@@ -1,11 +1,13 @@
 /**
  * Everything around the transcript that comes from `PanelState`: the header (agent, turn state, mode
- * and config pickers, usage, search/export buttons), the plan, notices, the error/exit banner with its
- * next step, permission requests without a visible tool call, and queued prompts.
+ * and config pickers, the context meter and its Compact action, search/export buttons), the plan,
+ * notices, the error/exit banner with its next step, permission requests without a visible tool call,
+ * and queued prompts.
  */
 import type { PanelState, PermissionView, WebviewToHost } from '../src/common/webview/contract';
 import { button, h, icon, inlineCode, keepFocus } from './dom';
-import { formatUsage } from './entryModel';
+import { contextMeter } from './contextMeter';
+import { compactCommand } from '../src/common/webview/contextMeter';
 import { toControl } from './configOptions';
 import { modeConfigOption } from '../src/common/modes';
 import { permissionCard } from './entries/toolCallView';
@@ -84,16 +86,9 @@ export class PanelView {
   private renderHeader(p: PanelState, waiting: boolean): void {
     if (this.changed('title', [p.agentName, p.title, p.turn, p.readOnly, waiting])) this.renderTitle(p, waiting);
     if (this.changed('pickers', [p.availableModes, p.currentModeId, p.configOptions, p.readOnly])) this.renderPickers(p);
-    if (this.changed('usage', p.usage)) {
-      this.usage.replaceChildren();
-      if (p.usage) {
-        const u = p.usage;
-        this.usage.append(
-          h('span', { class: 'usage', title: 'Context used / size', role: 'meter', 'aria-label': 'Context used', 'aria-valuemin': 0, 'aria-valuemax': u.size, 'aria-valuenow': u.used }, h('span', { class: 'usage-bar' }, usageFill(u.used, u.size)), formatUsage(u)),
-        );
-      }
-    }
-    this.controlsRow.hidden = this.pickers.childElementCount === 0 && !p.usage;
+    const compact = p.readOnly ? null : compactCommand(p.availableCommands);
+    if (this.changed('usage', [p.usage, compact])) keepFocus(this.usage, () => this.usage.replaceChildren(...contextMeter(p.usage, compact, this.post)), () => this.searchButton);
+    this.controlsRow.hidden = this.pickers.childElementCount === 0 && this.usage.childElementCount === 0;
   }
 
   /** Turn changes are announced by the panel's one status region (Narrator), so this is plain text. */
@@ -297,14 +292,6 @@ export class PanelView {
       return null;
     });
   }
-}
-
-function usageFill(used: number, size: number): HTMLElement {
-  const fill = h('span', { class: 'usage-fill' });
-  const pct = size > 0 ? Math.min(100, (used / size) * 100) : 0;
-  fill.style.width = `${pct}%`;
-  if (pct > 85) fill.classList.add('high');
-  return fill;
 }
 
 function noticeIcon(n: PanelState['notices'][number]): HTMLElement {

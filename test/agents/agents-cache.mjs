@@ -20,7 +20,8 @@ export const cache = path.resolve(
  * script, and the variant the recipe runs (a recipe such as run-claude-next.sh records several turns
  * unless told which). `ask`: the real-panel stage answers the agent's question card that way
  * ('click' or 'key') instead of running the read/edit/shell checks. `subagent`: it runs the delegation
- * turn ('foreground' or 'background', panel-subagent.mjs) instead.
+ * turn ('foreground' or 'background', panel-subagent.mjs) instead. `compact`: the compaction turns
+ * (panel-compact.mjs; `{summary}`: whether the agent sends one).
  */
 const RECIPES = {
   'claude-next': { script: 'claude', args: ['claude-next'] },
@@ -28,6 +29,8 @@ const RECIPES = {
   'claude-next-ask-keys': { recipe: 'claude-next', script: 'claude-ask', args: ['claude-next-ask'], ask: 'key' },
   'claude-next-subagent': { recipe: 'claude-next', script: 'claude-subagent', args: ['claude-next-subagent'], subagent: 'foreground' },
   'claude-next-subagent-bg': { recipe: 'claude-next', script: 'claude-subagent-bg', args: ['claude-next-subagent-bg'], subagent: 'background' },
+  'claude-next-compact': { recipe: 'claude-next', script: 'claude-compact', args: ['claude-next-compact'], compact: { summary: true } },
+  'codex-next-compact': { recipe: 'codex-next', script: 'codex-compact', args: ['codex-next-compact'], compact: { summary: false } },
 };
 export const recipeOf = (name) => ({
   recipe: RECIPES[name]?.recipe ?? name,
@@ -35,10 +38,11 @@ export const recipeOf = (name) => ({
   args: RECIPES[name]?.args ?? [],
   ask: RECIPES[name]?.ask,
   subagent: RECIPES[name]?.subagent,
+  compact: RECIPES[name]?.compact,
 });
 
-/** The real-panel stage's question and subagent turns, run by default wherever their recipe exists. */
-export const panelVariants = () => Object.keys(RECIPES).filter((n) => (RECIPES[n].ask || RECIPES[n].subagent) && existsSync(path.join(source, `run-${RECIPES[n].recipe}.sh`)));
+/** The real-panel stage's question, subagent and compaction turns, run by default wherever their recipe exists. */
+export const panelVariants = () => Object.keys(RECIPES).filter((n) => (RECIPES[n].ask || RECIPES[n].subagent || RECIPES[n].compact) && existsSync(path.join(source, `run-${RECIPES[n].recipe}.sh`)));
 
 /**
  * Mock scripts of the project's own (test/agents/scripts/*.json) laid over the cache's copies of the shared

@@ -17,6 +17,7 @@ import { chatFrame, launchBrowser, log, root, runCommand, startCodeServer, workb
 import { mockScript, lastText, recipeOf } from './agents-cache.mjs';
 import { askTurn } from './panel-ask.mjs';
 import { subagentTurn } from './panel-subagent.mjs';
+import { compactTurn } from './panel-compact.mjs';
 import { agentMessages, entryText, extensionLog, findCaptures, occurrences, plainMarkdown, reduceCapture, squash, stepTexts, toolHasOutput } from './panel-expect.mjs';
 import { answerPermission, answerQuestion, panelStatus, renderedEntries } from './panel-dom.mjs';
 import { until } from '../e2e/until.mjs';
@@ -192,11 +193,12 @@ try {
   let reduced;
   let capture;
 
-  const { ask, subagent } = recipeOf(name);
+  const { ask, subagent, compact } = recipeOf(name);
   if (ask) await askTurn({ page, cs, cli, mock, how: ask, check, screenshot, runTurn });
   if (subagent) await subagentTurn({ page, cs, cli, mock, form: subagent, check, screenshot, runTurn });
+  if (compact) await compactTurn({ page, cs, cli, summary: compact.summary, check, screenshot, runTurn });
   // Everything below checks the read/edit/shell turn, and runs only when it ran.
-  const turnOk = !ask && !subagent && (await check('turn: prompt sent, permissions answered by click and key, turn ends with no error banner', async () => {
+  const turnOk = !ask && !subagent && !compact && (await check('turn: prompt sent, permissions answered by click and key, turn ends with no error banner', async () => {
     await runCommand(page, 'ACP: Open Chat');
     frame = await chatFrame(page, 60_000);
     const answers = await runTurn(page, frame, PROMPT);

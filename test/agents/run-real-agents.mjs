@@ -9,7 +9,10 @@
 // transcript that holds the mock's final answer. Last line: `N passed, N failed`.
 // Variants (VARIANTS below) run another turn of a recipe: `claude-next-ask` is Claude's AskUserQuestion
 // turn, answered through `elicitation/create` from an --elicit-answers file; its final answer must quote
-// the choice. It runs by default wherever run-claude-next.sh exists.
+// the choice. `claude-next-compact` and `codex-next-compact` run three prompts in one session (a question,
+// `/compact`, a follow-up): the CLI must print the compaction (`[compaction] completed`) and the capture
+// reduce to one completed compaction row (with Claude's summary, which its second `completed` must not
+// clear). Variants run by default wherever their recipe's script exists.
 // Needs `unshare -n` (root or CAP_SYS_ADMIN) unless ACP_NO_NETNS=1; without it everything is skipped
 // with a visible message.
 import { spawnSync } from 'node:child_process';
@@ -19,6 +22,8 @@ import { agentNames, cache, lastText, recipeOf, root, shq as q, skipUnlessRunnab
 
 const cli = path.join(root, 'dist/cli.js');
 const PROMPT = 'Read notes.txt, then update it, then run a shell command to show the result. Explain what you did.';
+
+const COMPACT_PROMPTS = ['Tell me about notes.txt in two sentences.', '/compact', 'What did we talk about before?'];
 
 /**
  * Turns other than the scripted read/edit/shell one: the recipe that runs it (given the variant's name
@@ -33,6 +38,8 @@ const VARIANTS = {
     // The mock quotes the tool result (`${TOOL_RESULT}`): the answer the client sent.
     quoted: 'Add a TODO line',
   },
+  'claude-next-compact': { recipe: 'claude-next', mock: 'claude-compact', prompts: COMPACT_PROMPTS, compaction: { summary: true } },
+  'codex-next-compact': { recipe: 'codex-next', mock: 'codex-compact', prompts: COMPACT_PROMPTS, compaction: { summary: false } },
 };
 const explicit = process.argv.slice(2).length > 0 || (process.env.ACP_AGENTS ?? '').trim() !== '';
 const names = agentNames(process.argv.slice(2));
@@ -71,7 +78,7 @@ for (const name of names) {
     writeFileSync(answers, JSON.stringify(variant.answers));
     extra = ` --elicit-answers ${q(answers)}`;
   }
-  const client = `node ${q(cli)} run --cwd "$ACP_CWD" --approve all --capture ${q(capture)} --timeout 200${extra} --prompt ${q(variant?.prompt ?? PROMPT)} --`;
+  const client = `node ${q(cli)} run --cwd "$ACP_CWD" --approve all --capture ${q(capture)} --timeout 200${extra} ${(variant?.prompts ?? [variant?.prompt ?? PROMPT]).map((p) => ` --prompt ${q(p)}`).join('')} --`;
   const t0 = Date.now();
   const r = spawnSync('bash', variant ? [script, name] : [script, ...recipeOf(name).args], {
     cwd: cache,
@@ -113,8 +120,12 @@ function checkVariant(variant, r, capture) {
   if (r.status !== 0) problems.push(`exit ${r.status ?? r.signal}`);
   if (variant.answers && !/\[elicitation\] -> accept/.test(r.stdout ?? '')) problems.push('the CLI did not accept the elicitation');
   const mock = JSON.parse(readFileSync(path.join(cache, 'scripts', `${variant.mock}.json`), 'utf8'));
-  const finalText = lastText(mock)?.replace('${TOOL_RESULT}', variant.quoted) ?? '';
+  const finalText = variant.quoted ? (lastText(mock)?.replace('${TOOL_RESULT}', variant.quoted) ?? '') : '';
   if (!(r.stdout ?? '').includes(finalText)) problems.push(`the final answer does not quote the choice (${JSON.stringify(finalText)})`);
+  if (variant.compaction) {
+    if (!/^\[compaction\] completed/m.test(r.stdout ?? '')) problems.push('the CLI did not print the completed compaction');
+    problems.push(...checkCompaction(capture, variant.compaction.summary));
+  }
   // The reduced transcript holds it too: claude-next's thought and text share one messageId, and the
   // store keeps them apart (a message is its kind and its id).
   return problems.concat(checkCapture(capture, finalText));
@@ -150,5 +161,17 @@ function checkCapture(capture, finalText) {
       .join(''),
   );
   if (finalText && !answer.includes(norm(finalText))) problems.push('the reduced transcript lacks the final answer');
+  return problems;
+}
+
+/** The capture reduces to one completed compaction row; with `summary`, its summary is kept. */
+function checkCompaction(capture, summary) {
+  if (!existsSync(capture)) return [];
+  const reduced = spawnSync(process.execPath, [cli, 'reduce', capture], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  if (reduced.status !== 0) return [];
+  const rows = JSON.parse(reduced.stdout).sessions.flatMap((s) => s.entries).filter((e) => e.kind === 'compaction');
+  if (rows.length !== 1) return [`${rows.length} compaction rows, not 1`];
+  const problems = rows[0].status === 'completed' ? [] : [`the compaction is ${rows[0].status}`];
+  if (summary && !rows[0].summary.some((b) => (b.text ?? '').trim() !== '')) problems.push('the compaction lost its summary');
   return problems;
 }

@@ -19,6 +19,7 @@ import { register as registerStreamingCases } from './streamingCases.mjs';
 import { register as registerSideBarCases } from './sideBarCases.mjs';
 import { register as registerSubagentCases } from './subagentCases.mjs';
 import { register as registerPolishCases } from './polishCases.mjs';
+import { register as registerCompactionCases } from './compactionCases.mjs';
 import { register as registerElicitationCases, registerOnToolCards as registerToolCardQuestionCases, registerOrphans as registerOrphanQuestionCases } from './elicitationCases.mjs';
 
 const filter = process.argv[2] ?? '';
@@ -685,6 +686,7 @@ registerStreamingCases(test);
 registerSideBarCases(test);
 registerSubagentCases(test);
 registerPolishCases(test);
+registerCompactionCases(test);
 registerA11yTests(test);
 
 // ---- runner

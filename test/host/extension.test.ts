@@ -45,6 +45,7 @@ function textOf(entry: Entry): string {
   if (entry.kind === 'tool_call') return entry.title;
   if (entry.kind === 'elicitation') return entry.message;
   if (entry.kind === 'subagent') return entry.title ?? '';
+  if (entry.kind === 'compaction') return entry.status;
   return entry.content.map((b) => (b.type === 'text' ? b.text : '')).join('');
 }
 

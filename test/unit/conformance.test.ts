@@ -99,7 +99,7 @@ for (const file of vectors) {
     const second = reduce(lines.slice(mid), restored.store);
     assert.deepEqual(project(output(second), expected), [], `after save/restore: ${String(expected.description)}`);
     const keyOf = (s: MessageStore) =>
-      new Map(s.sessions().flatMap((ss) => ss.entries.map((e) => [`${ss.sessionId}/${e.kind === 'tool_call' ? e.toolCallId : e.kind === 'elicitation' || e.kind === 'subagent' ? '?' : (e.messageId ?? '?')}`, e.key] as const)));
+      new Map(s.sessions().flatMap((ss) => ss.entries.map((e) => [`${ss.sessionId}/${e.kind === 'tool_call' ? e.toolCallId : e.kind === 'elicitation' || e.kind === 'subagent' || e.kind === 'compaction' ? '?' : (e.messageId ?? '?')}`, e.key] as const)));
     const before = keyOf(first);
     for (const [id, key] of keyOf(second)) if (before.has(id) && !id.endsWith('/?')) assert.equal(key, before.get(id), `${id} changed key`);
   });

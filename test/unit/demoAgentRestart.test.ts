@@ -45,7 +45,7 @@ describe('demo agent restarted under a chat', () => {
       const entries = store.session(sessionId)?.entries ?? [];
       assert.equal(entries.length, before * 2, 'the second turn added as many entries as the first');
       // v1 user messages the client sent have no agent id (null); every id the agent gave must be new.
-      const ids = entries.flatMap((e) => (e.kind === 'tool_call' ? [e.toolCallId] : e.kind === 'elicitation' || e.kind === 'subagent' || e.messageId === null ? [] : [e.messageId]));
+      const ids = entries.flatMap((e) => (e.kind === 'tool_call' ? [e.toolCallId] : e.kind === 'elicitation' || e.kind === 'subagent' || e.kind === 'compaction' || e.messageId === null ? [] : [e.messageId]));
       assert.equal(new Set(ids).size, ids.length, `ids repeat: ${ids.join(', ')}`);
     });
   }

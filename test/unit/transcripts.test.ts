@@ -44,7 +44,7 @@ for (const file of files) {
       const expected = bySession.get(sid)!;
       let open = openIn.get(sid);
       if (u.sessionUpdate === 'tool_call' || u.sessionUpdate === 'tool_call_update') openIn.set(sid, (open = undefined));
-      if (!u.sessionUpdate.endsWith('_chunk') || u.sessionUpdate === 'session_message_chunk' || u.content?.type !== 'text') continue;
+      if (!u.sessionUpdate.endsWith('_chunk') || u.sessionUpdate === 'session_message_chunk' || u.sessionUpdate === 'compaction_summary_chunk' || u.content?.type !== 'text') continue;
       const kind = u.sessionUpdate.replace(/_chunk$/, '');
       const id = u.messageId ?? null;
       const text = u.content.text ?? '';
@@ -69,7 +69,7 @@ for (const file of files) {
           toolCallIds.add(e.toolCallId);
           continue;
         }
-        if (e.provenance === 'local' || e.kind === 'elicitation' || e.kind === 'subagent' || e.kind === 'session_message') continue;
+        if (e.provenance === 'local' || e.kind === 'elicitation' || e.kind === 'subagent' || e.kind === 'session_message' || e.kind === 'compaction') continue;
         assert.ok(textOf(e.content).length > 0 || e.content.length > 0, 'empty message entry');
         actual.push({ kind: e.kind, text: textOf(e.content) });
       }
@@ -79,10 +79,10 @@ for (const file of files) {
     let chunkText = 0;
     for (const r of recs) {
       const u = r.msg?.params?.update;
-      if (r.dir === 'agent->client' && u?.sessionUpdate?.endsWith('_chunk') && u.sessionUpdate !== 'session_message_chunk' && u.content?.type === 'text') chunkText += (u.content.text ?? '').length;
+      if (r.dir === 'agent->client' && u?.sessionUpdate?.endsWith('_chunk') && u.sessionUpdate !== 'session_message_chunk' && u.sessionUpdate !== 'compaction_summary_chunk' && u.content?.type === 'text') chunkText += (u.content.text ?? '').length;
       if (r.dir === 'agent->client' && (u?.sessionUpdate === 'tool_call' || u?.sessionUpdate === 'tool_call_update') && u.toolCallId) assert.ok(toolCallIds.has(u.toolCallId));
     }
-    const stored = sessions.flatMap((s) => s.entries).reduce((n, e) => n + (e.kind !== 'tool_call' && e.kind !== 'elicitation' && e.kind !== 'subagent' && e.kind !== 'session_message' && e.provenance !== 'local' ? textOf(e.content).length : 0), 0);
+    const stored = sessions.flatMap((s) => s.entries).reduce((n, e) => n + (e.kind !== 'tool_call' && e.kind !== 'elicitation' && e.kind !== 'subagent' && e.kind !== 'session_message' && e.kind !== 'compaction' && e.provenance !== 'local' ? textOf(e.content).length : 0), 0);
     assert.equal(stored, chunkText);
   });
 }

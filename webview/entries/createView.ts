@@ -1,6 +1,7 @@
 /** The view that draws an entry of each kind (a question starts with the form its prompt gives, if any). */
 import type { ElicitationPrompt } from '../../src/common/webview/contract';
 import type { ViewEntry } from '../../src/common/webview/viewEntry';
+import { CompactionView } from './compactionView';
 import { ElicitationView } from './elicitationView';
 import type { EntryView, ViewDeps } from './entryView';
 import { MessageView } from './messageView';
@@ -17,6 +18,8 @@ export function createEntryView(e: ViewEntry, ctx: ViewDeps, promptFor: (key: st
     }
     case 'subagent':
       return new SubagentView(e, ctx);
+    case 'compaction':
+      return new CompactionView(e, ctx);
     case 'tool_call':
       return new ToolCallView(e, ctx);
     case 'session_message':

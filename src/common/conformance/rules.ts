@@ -91,6 +91,16 @@ export const RULES = {
     title: 'an update or request for a session, or a subagent of it, after the agent answered its session/close',
     source: 'session/close: the agent cancels the session\'s work and frees it; the session owns its subagents (schema SubagentUpdate)',
   },
+  'compaction-status-order': {
+    severity: 'warning',
+    title: 'a compaction that ends without starting in_progress, or takes another state after it ended (a repeated completed is fine)',
+    source: 'schema CompactionUpdate / CompactionStatus: in_progress, then completed, failed or cancelled',
+  },
+  'compaction-unknown-id': {
+    severity: 'warning',
+    title: 'a compaction_summary_chunk for a compactionId no compaction_update started',
+    source: 'schema CompactionSummaryChunk: a first-seen id creates an in-progress compaction, which a client cannot describe',
+  },
   'capability-unadvertised': {
     severity: 'error',
     title: 'a client method the client did not advertise (error), or an agent method the agent answers without advertising it (warning)',

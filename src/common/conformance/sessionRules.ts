@@ -11,6 +11,7 @@ import { parseSessionUpdate } from '../protocol/updates';
 import { isUpdateKind } from './catalogue';
 import type { RuleId, Severity } from './rules';
 import { SubagentTraffic } from './subagentTraffic';
+import { CompactionTraffic } from './compactionTraffic';
 import { isObj, quote, show } from './util';
 import type { Json } from './util';
 
@@ -67,10 +68,12 @@ interface Track {
 export class SessionRules {
   private readonly tracks = new Map<string, Track>();
   private readonly subagents: SubagentTraffic;
+  private readonly compactions: CompactionTraffic;
   /** Session/load and resume replays in progress, over all sessions. */
   private replays = 0;
 
   constructor(private readonly report: Report) {
+    this.compactions = new CompactionTraffic(report);
     this.subagents = new SubagentTraffic(report, {
       isKnown: (sid) => this.tracks.get(sid)?.known === true,
       learn: (sid, line) => this.learn(sid, line),
@@ -200,6 +203,7 @@ export class SessionRules {
     this.turn(t, kind, line, version, sid);
     this.toolCall(t, kind, u, line, version, sid);
     if (kind === 'state_update' && version === PROTOCOL_V2) this.state(t, u, line, sid);
+    if (kind === 'compaction_update' || kind === 'compaction_summary_chunk') this.compactions.update(sid, kind, u, line, t.replaying > 0);
     if (kind === 'subagent_update') this.subagents.announce(sid, u, line);
     else if (kind === 'session_message') this.subagents.message(sid, u, line);
   }

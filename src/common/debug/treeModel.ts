@@ -24,6 +24,7 @@ const KIND_LABEL: Record<Entry['kind'], string> = {
   tool_call: 'Tool call',
   elicitation: 'Question',
   subagent: 'Subagent',
+  compaction: 'Compaction',
 };
 
 const KIND_ICON: Record<Entry['kind'], string> = {
@@ -34,12 +35,13 @@ const KIND_ICON: Record<Entry['kind'], string> = {
   tool_call: 'tools',
   elicitation: 'question',
   subagent: 'type-hierarchy-sub',
+  compaction: 'fold',
 };
 
 const PROVENANCE_LABEL = { local: 'local prompt', live: 'live', replay: 'replay', fork: 'forked' } as const;
 
 export function entryIdentity(e: Entry): string | null {
-  return e.kind === 'tool_call' ? e.toolCallId : e.kind === 'elicitation' ? (e.elicitationId ?? String(e.requestId)) : e.kind === 'subagent' ? e.childSessionId : e.messageId;
+  return e.kind === 'tool_call' ? e.toolCallId : e.kind === 'elicitation' ? (e.elicitationId ?? String(e.requestId)) : e.kind === 'subagent' ? e.childSessionId : e.kind === 'compaction' ? e.compactionId : e.messageId;
 }
 
 export function sessionNode(s: SessionState, diagnostics: number): TreeNode {
@@ -93,7 +95,7 @@ export function entryNode(sessionId: string, e: Entry, index: number, findings: 
   const flag = own.length ? `${own.some((f) => f.severity === 'error') ? '✖' : '⚠'} ${own.length} finding${own.length === 1 ? '' : 's'} · ` : '';
   const counts = `${e.stats.chunks} chunks · ${e.stats.upserts} upserts · ${e.stats.bytes} B`;
   const label = e.kind === 'tool_call' ? `${index + 1}. ${KIND_LABEL[e.kind]}: ${e.title}` : `${index + 1}. ${KIND_LABEL[e.kind]} ${id ?? '(no id)'}`;
-  const status = e.kind === 'tool_call' ? `${e.status} · ` : '';
+  const status = e.kind === 'tool_call' || e.kind === 'compaction' ? `${e.status} · ` : '';
   return {
     type: 'entry',
     id: `e/${sessionId}/${e.key}`,
@@ -103,7 +105,7 @@ export function entryNode(sessionId: string, e: Entry, index: number, findings: 
     label,
     description: `${flag}${status}${PROVENANCE_LABEL[e.provenance]} · ${counts}`,
     tooltip: [
-      `${KIND_LABEL[e.kind]} ${e.kind === 'tool_call' ? `toolCallId ${e.toolCallId}` : e.kind === 'elicitation' ? `request ${String(e.requestId)}` : e.kind === 'subagent' ? `child session ${e.childSessionId}` : `messageId ${e.messageId ?? '(none)'}`}`,
+      `${KIND_LABEL[e.kind]} ${e.kind === 'tool_call' ? `toolCallId ${e.toolCallId}` : e.kind === 'elicitation' ? `request ${String(e.requestId)}` : e.kind === 'subagent' ? `child session ${e.childSessionId}` : e.kind === 'compaction' ? `compactionId ${e.compactionId}` : `messageId ${e.messageId ?? '(none)'}`}`,
       `key ${e.key}`,
       `provenance ${PROVENANCE_LABEL[e.provenance]}`,
       counts,
@@ -140,6 +142,9 @@ export function entryDetails(sessionId: string, e: Entry, findings: readonly Fin
     out.push(d('child session', e.childSessionId, e.childSessionId), d('state', e.state === null ? '(not reported)' : e.stopReason ? `${e.state} (${e.stopReason})` : e.state));
     if (e.description) out.push(d('description', e.description));
     if (e.cwd) out.push(d('cwd', e.cwd, e.cwd));
+  } else if (e.kind === 'compaction') {
+    out.push(d('compactionId', e.compactionId, e.compactionId), d('status', e.status));
+    if (e.error) out.push(d('error', e.error));
   } else {
     out.push(d('messageId', e.messageId ?? '(no id)', e.messageId ?? undefined));
     if (e.route) {

@@ -83,6 +83,10 @@ export function entryToMarkdown(e: Entry): string {
     }
     case 'subagent':
       return `**Subagent** — ${e.title ?? e.childSessionId}${e.description ? ` (${e.description})` : ''} *(${e.state ?? 'state not reported'})*`;
+    case 'compaction': {
+      const summary = e.summary.length > 0 ? `\n\n<details><summary>Summary</summary>\n\n${nestHeadings(blocksToMarkdown(e.summary))}\n\n</details>` : '';
+      return `**Context compacted** *(${e.status})*${e.error ? ` — ${e.error}` : ''}${summary}`;
+    }
     case 'elicitation': {
       const answer = e.answer ? Object.entries(e.answer).map(([k, v]) => `- ${k}: ${Array.isArray(v) ? v.join(', ') : String(v)}`).join('\n') : '';
       return `**Question** — ${e.message} *(${e.status}${e.completed ? ', completed' : ''})*${answer ? `\n\n${answer}` : ''}`;

@@ -10,39 +10,10 @@
  */
 import { issueText as firstIssue } from '../util/errors';
 import * as z from 'zod';
+import { collectWarnings, skipInvalid, tolerant, warn } from './updateWarnings';
+import { compactionPatch, zCompactionSummaryChunk, zCompactionUpdate, type CompactionChunk, type CompactionPatch } from './compaction';
 import { PROTOCOL_V2, type ProtocolVersion } from './methods';
 import { zContentBlock, zMeta, zToolCallContent, zToolCallLocation } from './content';
-
-/**
- * Warnings collected by `tolerant` / `skipInvalid` while one `parseSessionUpdate` call runs. zod's
- * `.catch` has no side channel, and parsing is synchronous, so a module-level sink is safe.
- */
-let warningSink: string[] | null = null;
-function warn(message: string): void {
-  warningSink?.push(message);
-}
-
-
-/** An optional field whose malformed value falls back to absent, with a warning naming the field. */
-function tolerant<T extends z.ZodType>(field: string, schema: T) {
-  return schema.optional().catch((ctx) => {
-    warn(`malformed optional field '${field}' ignored (${firstIssue(ctx.error)})`);
-    return undefined;
-  });
-}
-
-/** An array whose invalid items are skipped with a warning instead of rejecting the whole update. */
-function skipInvalid<T extends z.ZodType>(field: string, item: T) {
-  return z.array(z.unknown()).transform((items): z.infer<T>[] => {
-    const out: z.infer<T>[] = [];
-    items.forEach((raw, i) => {
-      const r = item.safeParse(raw);
-      if (r.success) out.push(r.data);
-      else warn(`invalid item ${field}[${i}] skipped (${firstIssue(r.error)})`);
-    });
-    return out;
-  });
-}
 
 const zNullableString = z.string().nullable();
 
@@ -230,12 +201,14 @@ export type SessionUpdate =
   | { readonly kind: 'config_options'; readonly configOptions: z.infer<typeof zConfigOption>[] }
   | { readonly kind: 'session_info'; readonly info: z.infer<typeof zSessionInfoUpdate> }
   | { readonly kind: 'usage'; readonly usage: z.infer<typeof zUsageUpdate> }
-  /** A known variant the store has no state for (notices, compaction, state/terminal updates). */
+  | { readonly kind: 'compaction'; readonly patch: CompactionPatch }
+  | { readonly kind: 'compaction_chunk'; readonly chunk: CompactionChunk }
+  /** A known variant the store has no entry for (notices, state/terminal updates). */
   | { readonly kind: 'ignored'; readonly sessionUpdate: string };
 
 /** Known variants the store deliberately does not model; ignored without a warning. (v2 terminal updates feed
  * the panel's terminal view in the chat controller, see common/protocol/terminalUpdates.) */
-const IGNORED_KINDS = new Set(['notice', 'compaction_update', 'compaction_summary_chunk', 'state_update', 'terminal_update', 'terminal_output_chunk', 'plan_removed']);
+const IGNORED_KINDS = new Set(['notice', 'state_update', 'terminal_update', 'terminal_output_chunk', 'plan_removed']);
 
 export const zSessionUpdateParams = z.looseObject({
   sessionId: z.string(),
@@ -267,14 +240,9 @@ export function parseSessionUpdate(params: unknown, version: ProtocolVersion): P
   const { sessionId, update: raw } = env.data;
   const kind = raw.sessionUpdate;
   const warnings: string[] = [];
-  warningSink = warnings;
-  try {
-    const result = parseVariant(kind, raw, version);
-    if ('error' in result) return { ok: false, severity: result.severity, sessionId, message: result.error };
-    return { ok: true, sessionId, update: result.update, warnings };
-  } finally {
-    warningSink = null;
-  }
+  const result = collectWarnings(warnings, () => parseVariant(kind, raw, version));
+  if ('error' in result) return { ok: false, severity: result.severity, sessionId, message: result.error };
+  return { ok: true, sessionId, update: result.update, warnings };
 }
 
 type VariantResult = { update: SessionUpdate } | { error: string; severity: 'error' | 'warning' };
@@ -363,6 +331,14 @@ function parseVariant(kind: string, raw: unknown, version: ProtocolVersion): Var
     case 'usage_update': {
       const r = variant(zUsageUpdate, raw, kind);
       return 'error' in r ? fail(r.error) : { update: { kind: 'usage', usage: r.data } };
+    }
+    case 'compaction_update': {
+      const r = variant(zCompactionUpdate, raw, kind);
+      return 'error' in r ? fail(r.error) : { update: { kind: 'compaction', patch: compactionPatch(r.data) } };
+    }
+    case 'compaction_summary_chunk': {
+      const r = variant(zCompactionSummaryChunk, raw, kind);
+      return 'error' in r ? fail(r.error) : { update: { kind: 'compaction_chunk', chunk: { compactionId: r.data.compactionId, content: r.data.content } } };
     }
     default:
       if (IGNORED_KINDS.has(kind)) return { update: { kind: 'ignored', sessionUpdate: kind } };

@@ -59,7 +59,7 @@ function sections(entries: readonly Entry[], agentName: string): string[] {
       tools.push(`- Subagent (not replayed): ${oneLine(e.title ?? '') || e.childSessionId} — ${e.state ?? 'state not reported'}`);
       continue;
     }
-    if (e.kind === 'agent_thought' || e.kind === 'session_message') continue;
+    if (e.kind === 'agent_thought' || e.kind === 'session_message' || e.kind === 'compaction') continue;
     flushTools();
     const body = e.content.map(blockText).join('\n\n').trim();
     if (body === '') continue;

@@ -45,6 +45,6 @@ export function forkAtMessageParams(messageId: string): Record<string, string> {
  */
 export function entriesBefore(entries: readonly Entry[], messageId: string | undefined): readonly Entry[] {
   if (messageId === undefined) return entries;
-  const at = entries.findIndex((e) => e.kind !== 'tool_call' && e.kind !== 'elicitation' && e.kind !== 'subagent' && e.messageId === messageId);
+  const at = entries.findIndex((e) => e.kind !== 'tool_call' && e.kind !== 'elicitation' && e.kind !== 'subagent' && e.kind !== 'compaction' && e.messageId === messageId);
   return at < 0 ? entries : entries.slice(0, at);
 }

@@ -151,4 +151,25 @@ export const zSubagentEntry = typedReadonly(
   }),
 );
 
-export const zPersistedEntry = z.discriminatedUnion('kind', [zMessageEntry, zToolCallEntry, zElicitationEntry, zSubagentEntry]);
+/**
+ * A context compaction the agent ran (`compaction_update` / `compaction_summary_chunk`, upserted by its
+ * `compactionId`): it stands where the compaction started, with its state and, once sent, its summary.
+ */
+export const zCompactionEntry = typedReadonly(
+  z.object({
+    kind: z.literal('compaction'),
+    key: zKey,
+    compactionId: z.string(),
+    /** `in_progress`, `completed`, `failed`, `cancelled`, or a custom value (kept as it came). */
+    status: z.string(),
+    /** What the agent kept of the conversation (empty until sent; chunks append, an update replaces). */
+    summary: typedReadonly(z.array(zContentBlock)).catch([]),
+    /** With `failed`: the agent's error text. */
+    error: z.string().nullable().catch(null),
+    meta: zMeta.nullable().catch(null),
+    provenance: zProvenance.catch('live'),
+    stats: zStats.catch(emptyStats),
+  }),
+);
+
+export const zPersistedEntry = z.discriminatedUnion('kind', [zMessageEntry, zToolCallEntry, zElicitationEntry, zSubagentEntry, zCompactionEntry]);

@@ -12,7 +12,7 @@
  * something the store does not hold (test/unit/store/patches.property.test.ts checks this).
  */
 import type { StoreDelta } from './deltas';
-import type { ElicitationEntry, Entry, MessageEntry, MessageKind, SubagentEntry, ToolCallEntry } from './model';
+import type { CompactionEntry, ElicitationEntry, Entry, MessageEntry, MessageKind, SubagentEntry, ToolCallEntry } from './model';
 
 /** What the table needs from the reducer step that changes it. */
 export interface ChangeSink {
@@ -28,6 +28,7 @@ export class EntryTable {
   private readonly byMessageId: Record<MessageKind, Map<string, number>> = { user_message: new Map(), agent_message: new Map(), agent_thought: new Map(), session_message: new Map() };
   private readonly byToolCallId = new Map<string, number>();
   private readonly byChildSessionId = new Map<string, number>();
+  private readonly byCompactionId = new Map<string, number>();
   private readonly byKey = new Map<string, number>();
 
   constructor(private readonly sessionId: string) {}
@@ -47,7 +48,16 @@ export class EntryTable {
 
   message(index: number): MessageEntry | undefined {
     const e = this.list[index];
-    return e && e.kind !== 'tool_call' && e.kind !== 'elicitation' && e.kind !== 'subagent' ? e : undefined;
+    return e && e.kind !== 'tool_call' && e.kind !== 'elicitation' && e.kind !== 'subagent' && e.kind !== 'compaction' ? e : undefined;
+  }
+
+  compaction(index: number): CompactionEntry | undefined {
+    const e = this.list[index];
+    return e && e.kind === 'compaction' ? e : undefined;
+  }
+
+  indexOfCompaction(compactionId: string): number | undefined {
+    return this.byCompactionId.get(compactionId);
   }
 
   subagent(index: number): SubagentEntry | undefined {
@@ -137,15 +147,17 @@ export class EntryTable {
   private idMap(e: Entry): Map<string, number> | undefined {
     if (e.kind === 'tool_call') return this.byToolCallId;
     if (e.kind === 'subagent') return this.byChildSessionId;
+    if (e.kind === 'compaction') return this.byCompactionId;
     if (e.kind === 'elicitation') return undefined;
     return this.byMessageId[e.kind];
   }
 }
 
-/** The entry's key in its id map (`idMap`), or null when it has no id (elicitations are found by key). A subagent's id is its child session. */
+/** The entry's key in its id map (`idMap`), or null when it has no id (elicitations are found by key). A subagent's id is its child session, a compaction's its `compactionId`. */
 function idOf(e: Entry): string | null {
   if (e.kind === 'tool_call') return e.toolCallId;
   if (e.kind === 'subagent') return e.childSessionId;
+  if (e.kind === 'compaction') return e.compactionId;
   if (e.kind === 'elicitation') return null;
   return e.messageId;
 }

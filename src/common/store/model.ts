@@ -8,7 +8,7 @@
  */
 import type * as z from 'zod';
 import type { Meta } from '../protocol/content';
-import type { zElicitationEntry, zMessageEntry, zProvenance, zStats, zSubagentEntry, zToolCallEntry } from './entrySchema';
+import type { zCompactionEntry, zElicitationEntry, zMessageEntry, zProvenance, zStats, zSubagentEntry, zToolCallEntry } from './entrySchema';
 
 // The entry types are the saved form's schemas (entrySchema.ts, where each field says what it holds),
 // with the key every stored entry has.
@@ -27,7 +27,10 @@ export type ElicitationEntry = Keyed<z.infer<typeof zElicitationEntry>>;
 /** A child session the agent started from this one (see entrySchema.ts): the delegation card. */
 export type SubagentEntry = Keyed<z.infer<typeof zSubagentEntry>>;
 
-export type Entry = MessageEntry | ToolCallEntry | ElicitationEntry | SubagentEntry;
+/** A context compaction the agent ran (see entrySchema.ts): a row in the transcript, not a message. */
+export type CompactionEntry = Keyed<z.infer<typeof zCompactionEntry>>;
+
+export type Entry = MessageEntry | ToolCallEntry | ElicitationEntry | SubagentEntry | CompactionEntry;
 export type EntryKind = Entry['kind'];
 
 export interface PlanEntry {

@@ -40,6 +40,7 @@ function entryOutput(e: Entry): Record<string, unknown> {
     const { stats: _stats, provenance: _provenance, stateSince: _since, ...card } = e;
     return card;
   }
+  if (e.kind === 'compaction') return { kind: e.kind, key: e.key, compactionId: e.compactionId, status: e.status, summary: e.summary, error: e.error };
   return e.route ? { kind: e.kind, key: e.key, messageId: e.messageId, content: e.content, meta: e.meta, route: e.route } : { kind: e.kind, key: e.key, messageId: e.messageId, content: e.content, meta: e.meta };
 }
 

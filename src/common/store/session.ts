@@ -17,6 +17,7 @@ import { ReplayWindow, type ReplayState } from './replayWindow';
 import { ToolCallRules } from './toolCallRules';
 import { ElicitationRules } from './elicitationRules';
 import { SubagentRules } from './subagentRules';
+import { CompactionRules } from './compactionRules';
 import { modeFromConfig } from '../modes';
 import { shownTitle } from './titleRules';
 
@@ -54,6 +55,7 @@ export class Session {
   private readonly tools: ToolCallRules;
   private readonly elicitations: ElicitationRules;
   private readonly subagents: SubagentRules;
+  private readonly compactions: CompactionRules;
 
   constructor(sessionId: string, protocolVersion: number) {
     this.sessionId = sessionId;
@@ -64,6 +66,7 @@ export class Session {
     this.tools = new ToolCallRules(this.table, this.book, this.replay);
     this.elicitations = new ElicitationRules(this.table);
     this.subagents = new SubagentRules(this.table, this.replay);
+    this.compactions = new CompactionRules(this.table, this.replay);
   }
 
   state(): SessionState {
@@ -112,6 +115,10 @@ export class Session {
         return this.messages.upsert(a.upsertKind, a.upsert, ctx, a.route);
       case 'subagent':
         return this.subagents.update(a.patch, ctx);
+      case 'compaction':
+        return this.compactions.update(a.patch, ctx);
+      case 'compaction_chunk':
+        return this.compactions.chunk(a.chunk, ctx);
       case 'local_prompt':
         // A prompt ends a replay still open after its session/load response (store.ts): what follows is live.
         if (this.replay.active) {

@@ -16,7 +16,7 @@
 import type { Entry } from '../store/model';
 import type { PanelState, PatchOp } from './contract';
 import { diffEntry, sameValue, type DiffableEntry, type EntryPatch } from './entryDiff';
-import { toViewEntry, type ViewElicitation, type ViewEntry, type ViewSubagent } from './viewEntry';
+import { toViewEntry, type ViewElicitation, type ViewEntry, type ViewSubagent, type ViewCompaction } from './viewEntry';
 import { encodeEntry, encodePatch } from './wire';
 import { WireEncoder } from './wireEncoder';
 import { toWireEntry } from './wireEntry';
@@ -234,12 +234,12 @@ export class PatchBatcher {
 /** Characters of text in a message's content. */
 function textLength(entry: Entry): number {
   let n = 0;
-  if (entry.kind === 'elicitation' || entry.kind === 'subagent') return n;
+  if (entry.kind === 'elicitation' || entry.kind === 'subagent' || entry.kind === 'compaction') return n;
   for (const c of entry.content) if (c.type === 'text') n += c.text.length;
   return n;
 }
 
 /** Entries posted whole on every change rather than as field patches. */
-function goesWhole(v: ViewEntry): v is ViewElicitation | ViewSubagent {
-  return v.kind === 'elicitation' || v.kind === 'subagent';
+function goesWhole(v: ViewEntry): v is ViewElicitation | ViewSubagent | ViewCompaction {
+  return v.kind === 'elicitation' || v.kind === 'subagent' || v.kind === 'compaction';
 }

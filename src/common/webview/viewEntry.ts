@@ -9,7 +9,7 @@
  * Pure and deterministic: the host projects every entry it posts (snapshot, insert, replace) and diffs
  * projections for `fields` patches, so the webview's copy always equals `toViewEntry(storeEntry)`.
  */
-import type { ElicitationEntry, MessageEntry, SubagentEntry, ToolCallEntry, Entry } from '../store/model';
+import type { CompactionEntry, ElicitationEntry, MessageEntry, SubagentEntry, ToolCallEntry, Entry } from '../store/model';
 import { commandOf, metaTerminalOf, toolOutputOf, type ToolOutput } from '../toolOutput';
 import type { Mutable } from '../util/types';
 
@@ -52,7 +52,10 @@ export interface ViewSubagent extends Omit<SubagentEntry, 'stats'> {
 /** An agent's question: everything the card shows (the schema is read in the webview, by elicitation/form.ts). */
 export type ViewElicitation = Omit<ElicitationEntry, 'stats'>;
 
-export type ViewEntry = ViewMessage | ViewToolCall | ViewElicitation | ViewSubagent;
+/** A context compaction's row: its state, error and summary (the agent's `_meta` stays on the host). */
+export type ViewCompaction = Omit<CompactionEntry, 'stats' | 'meta'>;
+
+export type ViewEntry = ViewMessage | ViewToolCall | ViewElicitation | ViewSubagent | ViewCompaction;
 
 /** JSON sizes of raw values, by identity: store entries are immutable, so a value is measured once. */
 const sizes = new WeakMap<object, number>();
@@ -148,6 +151,7 @@ export function toViewEntry(e: Entry): ViewEntry {
     const { stats, ...view } = e;
     return { ...view, announcedAt: stats.firstSeen };
   }
+  if (e.kind === 'compaction') return { kind: e.kind, key: e.key, compactionId: e.compactionId, status: e.status, summary: e.summary, error: e.error, provenance: e.provenance };
   const m: ViewMessage = e.route
     ? { kind: e.kind, key: e.key, messageId: e.messageId, content: e.content, route: e.route, provenance: e.provenance }
     : { kind: e.kind, key: e.key, messageId: e.messageId, content: e.content, provenance: e.provenance };

@@ -20,7 +20,7 @@ import type { Provenance } from '../store/model';
 import { isRecord } from '../util/guards';
 import type { Mutable } from '../util/types';
 import type { EntryPatch } from './entryDiff';
-import type { ViewElicitation, ViewEntry, ViewMessage, ViewSubagent, ViewToolCall } from './viewEntry';
+import type { ViewCompaction, ViewElicitation, ViewEntry, ViewMessage, ViewSubagent, ViewToolCall } from './viewEntry';
 
 /** A content list on the wire: an item that is only text is its string. */
 export type WireContent<C> = readonly (C | string)[];
@@ -44,8 +44,8 @@ export interface WireToolCall extends Omit<ViewToolCall, 'title' | 'name' | 'too
   readonly provenance?: Provenance;
 }
 
-/** A question crosses as it is: few per chat, and its fields are what the card shows. */
-export type WireEntry = WireMessage | WireToolCall | ViewElicitation | ViewSubagent;
+/** A question, a subagent card or a compaction crosses as it is: few per chat, and its fields are what the row shows. */
+export type WireEntry = WireMessage | WireToolCall | ViewElicitation | ViewSubagent | ViewCompaction;
 
 /** An entry patch on the wire: content lists in `set` and `append` are encoded like an entry's. */
 export type WirePatch = EntryPatch;
@@ -84,7 +84,7 @@ function decodeContent(tool: boolean, items: readonly unknown[]): unknown[] {
 // monomorphic and allocate one object each.
 
 export function encodeEntry(v: ViewEntry): WireEntry {
-  if (v.kind === 'elicitation' || v.kind === 'subagent') return v;
+  if (v.kind === 'elicitation' || v.kind === 'subagent' || v.kind === 'compaction') return v;
   if (v.kind === 'tool_call') {
     const w: Mutable<WireToolCall> = { kind: v.kind, key: v.key, toolCallId: v.toolCallId };
     if (v.title !== '') w.title = v.title;
@@ -113,6 +113,7 @@ export function encodeEntry(v: ViewEntry): WireEntry {
 export function decodeEntry(w: WireEntry): ViewEntry {
   if (w.kind === 'elicitation') return w as ViewElicitation;
   if (w.kind === 'subagent') return w as ViewSubagent;
+  if (w.kind === 'compaction') return w as ViewCompaction;
   if (w.kind === 'tool_call') {
     const t = w as WireToolCall;
     const v: Mutable<ViewToolCall> = {

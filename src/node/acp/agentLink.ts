@@ -6,6 +6,7 @@ import { AcpClient, type Direction } from './client';
 import type { Readable, Writable } from 'node:stream';
 import { AgentProcess, type AgentExit } from '../agentProcess';
 import type { ClientHandlers } from './handlers';
+import type { SessionFeatures } from './clientOptions';
 import type { AgentConfig } from '../../common/config/settings';
 import type { CheckedMessage } from '../../common/store/rpc';
 import type { PermissionBroker } from '../../common/permissionBroker';
@@ -37,6 +38,8 @@ export interface ConnectOptions {
   readonly terminalAuth?: boolean;
   /** The caller shows subagents (advertised as `subagents`, see AcpClientOptions). */
   readonly subagents?: boolean;
+  /** The session features the caller shows (advertised as `session`, see AcpClientOptions). */
+  readonly session?: SessionFeatures;
   /**
    * Every message both ways; `raw` is its exact JSON line (recorded as is by the capture); `checked`, for
    * a message read, the transport's one check of it (for `MessageStore.ingestChecked`).
@@ -71,6 +74,9 @@ export const spawnAgent: ConnectAgent = async (o) => {
   return linkProcess(proc, o);
 };
 
+/** Every `session` feature: the chat panel shows compaction rows, notices (with severity, as text) and boolean toggles. */
+export const ALL_SESSION_FEATURES: SessionFeatures = { compaction: true, notices: true, booleanConfigOptions: true };
+
 /** What `linkProcess` needs of a started agent process (AgentProcess; a stand-in in tests). */
 export interface LinkableProcess {
   readonly stdout: Readable;
@@ -92,6 +98,7 @@ export function linkProcess(proc: LinkableProcess, o: ConnectOptions, drainCapMs
     protocolVersion: o.protocolVersion,
     terminalAuth: o.terminalAuth === true,
     subagents: o.subagents === true,
+    ...(o.session ? { session: o.session } : {}),
     tap: o.tap,
     onInvalidLine: (line) => o.onInvalidLine(line.text, line.reason, line.kind !== 'notJson' && line.kind !== 'notObject'),
     log: o.log,

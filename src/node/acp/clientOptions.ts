@@ -15,6 +15,16 @@ import type { ClientHandlers } from './handlers';
 
 export type { Direction };
 
+/** What the caller does with each `session` capability's updates, when it advertises it. */
+export interface SessionFeatures {
+  /** Shows `compaction_update` / `compaction_summary_chunk` as a compaction row (`session.compaction`). */
+  readonly compaction?: boolean;
+  /** Shows `notice` updates to the user with their severity, as text (`session.notices`). */
+  readonly notices?: boolean;
+  /** Shows `type: "boolean"` config options as toggles and sets them (`session.configOptions.boolean`). */
+  readonly booleanConfigOptions?: boolean;
+}
+
 export interface AcpClientOptions {
   /** The agent's stdout. */
   input: Readable;
@@ -35,6 +45,8 @@ export interface AcpClientOptions {
    * capability). The boundary itself (a child's requests are served like its parent's) holds either way.
    */
   subagents?: boolean;
+  /** The session features the caller shows: advertised as `clientCapabilities.session` (v1 stable), only those it serves. */
+  session?: SessionFeatures;
   /**
    * Every message both ways, with the exact JSON line it was read from or written as; for a message read,
    * also the transport's one check of it (hand it to `MessageStore.ingestChecked`).

@@ -11,21 +11,34 @@ import type { AcpClientOptions } from './clientOptions';
 import { elicitationCapabilities } from './elicitations';
 import { AcpProtocolError } from './errors';
 
-type Advertised = Pick<AcpClientOptions, 'handlers' | 'terminalAuth' | 'subagents' | 'clientInfo'>;
+type Advertised = Pick<AcpClientOptions, 'handlers' | 'terminalAuth' | 'subagents' | 'session' | 'clientInfo'>;
 
 const zVersionOnly = z.looseObject({ protocolVersion: z.number().int().nonnegative() });
 
 /** Exactly what this client implements, derived from the handlers it was given. */
-export function clientCapabilities(o: Pick<AcpClientOptions, 'handlers' | 'terminalAuth' | 'subagents'>): ClientCapabilities {
+export function clientCapabilities(o: Pick<AcpClientOptions, 'handlers' | 'terminalAuth' | 'subagents' | 'session'>): ClientCapabilities {
   const h = o.handlers;
   const elicitation = elicitationCapabilities(h.elicitation);
+  const session = sessionCapabilities(o.session);
   return {
     fs: { readTextFile: h.readTextFile !== undefined, writeTextFile: h.writeTextFile !== undefined },
     terminal: h.terminals !== undefined,
     ...(o.terminalAuth ? { auth: { terminal: true } } : {}),
     ...(elicitation ? { elicitation } : {}),
+    ...(session ? { session } : {}),
     ...(o.subagents ? { subagents: {} } : {}),
   };
+}
+
+/** `clientCapabilities.session`: `{}` for each feature the caller shows, nothing when it shows none. */
+function sessionCapabilities(f: AcpClientOptions['session']): Record<string, object> | undefined {
+  if (!f) return undefined;
+  const out: Record<string, object> = {
+    ...(f.compaction ? { compaction: {} } : {}),
+    ...(f.notices ? { notices: {} } : {}),
+    ...(f.booleanConfigOptions ? { configOptions: { boolean: {} } } : {}),
+  };
+  return Object.keys(out).length > 0 ? out : undefined;
 }
 
 export function initializeParams(asked: ProtocolVersion, o: Advertised): object {

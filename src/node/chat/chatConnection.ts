@@ -19,7 +19,7 @@ import { ConnectionSupervisor } from '../../common/recovery/supervisor';
 import { systemClock } from '../../common/recovery/timers';
 import type { QueuedPrompt } from '../../common/promptQueue';
 import { errorText } from '../../common/util/errors';
-import type { AgentLink } from '../acp/agentLink';
+import { ALL_SESSION_FEATURES, type AgentLink } from '../acp/agentLink';
 import type { AcpClient } from '../acp/client';
 import type { ClientHandlers } from '../acp/handlers';
 import { listAllSessions, openSession, reattachSession, type CallWrapper, type SessionParams } from '../acp/sessions';
@@ -188,8 +188,8 @@ export class ChatConnection {
         cwd: o.cwd,
         handlers: this.d.handlers(),
         permissions: this.d.broker,
-        protocolVersion: o.settings().protocolVersion,
-        terminalAuth: o.ui.runTerminalAuth !== undefined,
+        session: ALL_SESSION_FEATURES, // compaction rows (the store), notices (the panel), boolean toggles (the pickers)
+        protocolVersion: o.settings().protocolVersion, terminalAuth: o.ui.runTerminalAuth !== undefined,
         subagents: true, // the store nests them; the root's panel shows their requests (chatView), their work the turn (chatThread)
         tap: (dir, msg, raw, checked) => this.d.traffic.wire(dir, msg, raw, checked),
         log: o.log,

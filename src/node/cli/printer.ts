@@ -5,6 +5,8 @@
  * `[subagent] …` lines when one starts or its state changes and `[to subagent …]` / `[from subagent …]`
  * lines for the messages between them. Only the run's session and the subagents announced under it are
  * printed (`sessionTree.ts`); another session's update is dropped, with one warning per session id.
+ * `[compaction] status` once per compaction state (with its error, and the start of a summary when sent;
+ * streamed summary chunks as `[compaction summary] …`), `[notice severity] title — description`.
  * Reads only the few update fields it prints (tolerantly); the full model is the store's job.
  */
 import * as z from 'zod';
@@ -20,6 +22,12 @@ const zPlan = z.looseObject({ entries: z.array(z.looseObject({ content: z.string
 /** v2 draft whole-message upsert: printed when it carries content (a `_meta`-only patch prints nothing). */
 const zUpsert = z.looseObject({ content: z.array(z.looseObject({ type: z.string(), text: z.string().optional() })) });
 const zPlanUpdate = z.looseObject({ plan: z.looseObject({ type: z.literal('items'), entries: zPlan.shape.entries }) });
+const zBlocks = z.array(z.looseObject({ type: z.string(), text: z.string().optional() }));
+const zCompaction = z.looseObject({ compactionId: z.string(), status: z.string(), summary: zBlocks.nullish().catch(undefined), error: z.string().nullish().catch(undefined) });
+const zCompactionChunk = z.looseObject({ compactionId: z.string(), content: zChunk.shape.content });
+const zNotice = z.looseObject({ severity: z.string().catch('info'), title: z.string(), description: z.string().nullish().catch(undefined) });
+/** A summary printed whole would bury the transcript: its first characters, on one line. */
+const SUMMARY_CHARS = 300;
 
 /** Updates that come before the run knows its session id (before the session/new answer), kept until it does. */
 const EARLY_LIMIT = 256;
@@ -44,6 +52,8 @@ export class TranscriptPrinter {
   private readonly messages = new SessionMessages(this.tree);
   /** By session and tool call id (ids are per session). */
   private readonly tools = new Map<string, { title: string; status: string; depth: number }>();
+  /** By session and compaction id: the last state printed (a repeated `completed` without news prints nothing). */
+  private readonly compactions = new Map<string, string>();
   private readonly early: SessionNotification[] = [];
   private readonly warned = new Set<string>();
   /** Sessions whose streamed text another session's output cut mid-line: their next text starts with "…". */
@@ -130,6 +140,30 @@ export class TranscriptPrinter {
       case 'session_message_chunk': {
         const m = this.messages.chunk(sid, u);
         if (m) this.stream({ kind: 'message', key: m.key, session: m.at }, `${m.prefix} `, m.text, this.tree.depth(m.at) ?? depth);
+        return;
+      }
+      case 'compaction_update': {
+        const c = zCompaction.safeParse(u);
+        if (!c.success) return;
+        const key = JSON.stringify([sid, c.data.compactionId]);
+        const summary = (c.data.summary ?? []).map((b) => (b.type === 'text' ? (b.text ?? '') : `[${b.type}]`)).join('');
+        if (this.compactions.get(key) === c.data.status && summary === '' && !c.data.error) return;
+        this.compactions.set(key, c.data.status);
+        const short = summary.replace(/\s+/g, ' ').trim();
+        const tail = short === '' ? '' : `: ${short.length > SUMMARY_CHARS ? `${short.slice(0, SUMMARY_CHARS)}…` : short}`;
+        this.indented(`[compaction] ${c.data.status.replace(/_/g, ' ')}${c.data.error ? ` (${c.data.error})` : ''}${tail}`, depth, sid);
+        return;
+      }
+      case 'compaction_summary_chunk': {
+        const c = zCompactionChunk.safeParse(u);
+        if (!c.success) return;
+        const t = c.data.content.type === 'text' ? (c.data.content.text ?? '') : `[${c.data.content.type}]`;
+        if (t !== '') this.stream({ kind: 'message', key: `compaction ${c.data.compactionId}`, session: sid }, '[compaction summary] ', t, depth);
+        return;
+      }
+      case 'notice': {
+        const n = zNotice.safeParse(u);
+        if (n.success) this.indented(`[notice ${n.data.severity}] ${n.data.title}${n.data.description ? ` — ${n.data.description}` : ''}`, depth, sid);
         return;
       }
       default:

@@ -196,6 +196,8 @@ export async function run(o: RunOptions, rawOut: (s: string) => void, rawErr: (s
     protocolVersion: o.protocol,
     // The printer shows subagents under their parent (printer.ts), so agents may report them as sessions.
     subagents: true,
+    // It prints compaction states and notices too (no config toggles: a run sets no options).
+    session: { compaction: true, notices: true },
     handlers: {
       requestPermission: policyPermission(o.approve, (p, chosen) => {
         const title = p.toolCall.title ?? p.toolCall.toolCallId;

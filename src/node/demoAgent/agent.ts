@@ -8,7 +8,8 @@
  * a permission request ("edit"/"permission" in the prompt), an edit the agent makes itself and only
  * reports as a fragment diff, as Claude Code does ("yourself"), and a terminal run ("run"/"terminal"),
  * then a second message and a usage update. "subagent" starts a child session that makes the edit (for a
- * client that advertised `subagents`; "background" too: it outlives the turn, see subagent.ts).
+ * client that advertised `subagents`; "background" too: it outlives the turn, see subagent.ts). "/compact"
+ * compacts the conversation (compaction.ts).
  * `session/cancel` stops it with stopReason "cancelled".
  * The turn reads as one script, step after step; its tool steps (tools.ts), the v2 draft, replays, session
  * operations, sign-in and content live in their own files beside it.
@@ -41,6 +42,7 @@ import { DemoAuth } from './auth';
 import { registerSteering, STEERING_META } from './steering';
 import { editTool, readTool, selfEditTool, terminalTool, type Session, type ToolIo, type Update } from './tools';
 import { backgroundTurn, subagentTool } from './subagent';
+import { compactTurn } from './compaction';
 import { adoptedTag, knownSession, listedForArchiveFilter, registerSessionOps, sessionOpsCapabilities, unknownMessage } from './sessionOps';
 
 export interface DemoAgentOptions {
@@ -340,6 +342,7 @@ export class DemoAgent {
       await this.stream(s, 'agent_message_chunk', `msg-${s.tag}${n}-a`, command === 'help' ? text.HELP_TEXT : text.TOOLS_TEXT, signal);
       return;
     }
+    if (command === 'compact' || /\bcompact/i.test(promptText)) return compactTurn(this.io, s, n, signal);
 
     await this.stream(s, 'agent_thought_chunk', `th-${s.tag}${n}`, text.thoughtText(promptText), signal);
     if (this.fault === 'crash-mid-turn') return this.crashNow();

@@ -10,6 +10,7 @@ export const COMMANDS = [
   { name: 'help', description: 'Show what the demo agent can do' },
   { name: 'plan', description: 'Show a plan for the task', input: { hint: 'what to plan' } },
   { name: 'tools', description: 'List the tools the demo agent can call' },
+  { name: 'compact', description: 'Compact the conversation: a summary replaces the history' },
 ];
 
 export const MODES = [
@@ -51,7 +52,7 @@ export function answerMarkdown(prompt: string): string {
 }
 
 export const HELP_TEXT = [
-  'Commands: `/help`, `/plan`, `/tools`.',
+  'Commands: `/help`, `/plan`, `/tools`, `/compact` (compacts the conversation: a summary replaces the history, and the context meter empties).',
   '',
   'Say **edit** or **permission** to see a permission request and a file write; say **run** or **terminal** to run a command.',
   'Say **subagent** to have a subagent (a child session) make that edit; with **background** too it works on after the turn ends.',

@@ -239,12 +239,37 @@ describe('conformance rules', () => {
     both('capability-unadvertised', [...open(noFs), A(req(4, 'fs/write_text_file', { sessionId: 's', path: '/a', content: '' }))], [...open(), A(req(4, 'fs/write_text_file', { sessionId: 's', path: '/a', content: '' }))], 6, 'error');
     assert.equal(fired([...open(noFs), A(req(4, 'terminal/create', { sessionId: 's', command: 'ls' }))], 'capability-unadvertised').length, 1);
     assert.equal(fired([...open(), up({ sessionUpdate: 'notice', severity: 'info', title: 'hi' })], 'capability-unadvertised').length, 1);
+    assert.deepEqual(fired([...open({ clientCaps: { session: { notices: {} } } }), up({ sessionUpdate: 'notice', severity: 'info', title: 'hi' })], 'capability-unadvertised'), []);
+    const bool = up({ sessionUpdate: 'config_option_update', configOptions: [{ id: 'fast', name: 'Fast', type: 'boolean', currentValue: true }] });
+    assert.equal(fired([...open(), bool], 'capability-unadvertised').length, 1);
+    assert.deepEqual(fired([...open({ clientCaps: { session: { configOptions: { boolean: {} } } } }), bool], 'capability-unadvertised'), []);
     // An agent method answered without being advertised: a warning.
     const load = [...open(), C(req(3, 'session/load', { sessionId: 's', cwd: '/w', mcpServers: [] })), A(res(3, {}))];
     assert.deepEqual(fired(load, 'capability-unadvertised').map((f) => [f.line, f.severity]), [[7, 'warning']]);
     assert.deepEqual(fired([...open({ agentCaps: { loadSession: true } }), ...load.slice(5)], 'capability-unadvertised'), []);
     // ...and an error answer is fine (method not found).
     assert.deepEqual(fired([...open(), load[5]!, A(err(3, { code: -32601, message: 'Method not found' }))], 'capability-unadvertised'), []);
+  });
+
+  rule('compaction-status-order', () => {
+    const caps = { clientCaps: { session: { compaction: {} } } };
+    const cu = (status: string, id = 'c1') => up({ sessionUpdate: 'compaction_update', compactionId: id, status });
+    // Claude's order: in_progress, completed (with the summary), completed again.
+    both('compaction-status-order', [...open(caps), cu('in_progress'), cu('completed'), cu('in_progress')], [...open(caps), cu('in_progress'), cu('completed'), cu('completed')], 8, 'warning');
+    assert.equal(fired([...open(caps), cu('failed')], 'compaction-status-order').length, 1, 'ended without starting');
+    assert.equal(fired([...open(caps), cu('in_progress'), cu('cancelled'), cu('completed')], 'compaction-status-order').length, 1);
+    assert.deepEqual(fired([...open(caps), cu('in_progress'), cu('in_progress', 'c2'), cu('failed'), cu('completed', 'c2')], 'compaction-status-order'), []);
+    // A session/load replay is history: a finished compaction may come back alone.
+    const load = [C(req(3, 'session/load', { sessionId: 's', cwd: '/w', mcpServers: [] })), cu('completed')];
+    assert.deepEqual(fired([...open({ ...caps, agentCaps: { loadSession: true } }), ...load], 'compaction-status-order'), []);
+  });
+
+  rule('compaction-unknown-id', () => {
+    const caps = { clientCaps: { session: { compaction: {} } } };
+    const chunk = up({ sessionUpdate: 'compaction_summary_chunk', compactionId: 'c1', content: text('sum') });
+    both('compaction-unknown-id', [...open(caps), chunk], [...open(caps), up({ sessionUpdate: 'compaction_update', compactionId: 'c1', status: 'in_progress' }), chunk], 6, 'warning');
+    // Without the capability it is also unadvertised.
+    assert.equal(fired([...open(), chunk], 'capability-unadvertised').length, 1);
   });
 
   rule('response-unknown-id', () => {

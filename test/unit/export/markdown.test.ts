@@ -39,3 +39,10 @@ test("the agent's own headings nest under the export's ## Agent; code blocks are
   const md = entryToMarkdown({ kind: 'agent_message', key: 'e', messageId: 'm2', content: [{ type: 'text', text }], meta: null, provenance: 'live', stats });
   assert.equal(md, '## Agent\n\n### Plan\n\nIntro\n\n#### Steps\n\n```md\n## not a heading\n```\n\n###### deep\n#hashtag\n   ##### indented\n~~~\n# also code\n~~~');
 });
+
+test('a compaction exports as a line with its state, its error, and its summary folded', () => {
+  const row = (over: Partial<Extract<Entry, { kind: 'compaction' }>>): Entry => ({ kind: 'compaction', key: 'k', compactionId: 'c', status: 'completed', summary: [], error: null, meta: null, provenance: 'live', stats, ...over });
+  assert.equal(entryToMarkdown(row({})), '**Context compacted** *(completed)*');
+  assert.equal(entryToMarkdown(row({ status: 'failed', error: 'too large' })), '**Context compacted** *(failed)* — too large');
+  assert.equal(entryToMarkdown(row({ summary: [{ type: 'text', text: '# Kept\n- plan' }] })), '**Context compacted** *(completed)*\n\n<details><summary>Summary</summary>\n\n### Kept\n- plan\n\n</details>');
+});

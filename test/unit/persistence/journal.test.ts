@@ -39,7 +39,7 @@ async function record(dir: string, msgs: readonly Msg[], compactAfter?: number):
   return store;
 }
 
-const view = (s: MessageStore) => s.sessions().map((x) => x.entries.map((e) => [e.key, e.kind, e.kind === 'tool_call' ? e.toolCallId : e.kind === 'elicitation' ? e.message : e.kind === 'subagent' ? '' : textOf(e.content)]));
+const view = (s: MessageStore) => s.sessions().map((x) => x.entries.map((e) => [e.key, e.kind, e.kind === 'tool_call' ? e.toolCallId : e.kind === 'elicitation' ? e.message : e.kind === 'subagent' || e.kind === 'compaction' ? '' : textOf(e.content)]));
 
 test('reopening restores the same entries with the same keys (journal only, and snapshot + journal)', async () => {
   for (const compactAfter of [undefined, 3]) {
@@ -99,7 +99,7 @@ test('a corrupt journal line is an error naming the line; later records still ap
     const back = await StoreJournal.open(dir, 'sess');
     assert.deepEqual(back.diagnostics.map((d) => d.severity), ['error', 'warning']);
     assert.match(back.diagnostics[0]?.message ?? '', /:5: corrupt/);
-    const text = (s: MessageStore) => s.session('s')?.entries.map((e) => (e.kind === 'tool_call' || e.kind === 'elicitation' || e.kind === 'subagent' ? '' : textOf(e.content)));
+    const text = (s: MessageStore) => s.session('s')?.entries.map((e) => (e.kind === 'tool_call' || e.kind === 'elicitation' || e.kind === 'subagent' || e.kind === 'compaction' ? '' : textOf(e.content)));
     assert.deepEqual(text(back.store), ['Q', 'A', 'T']); // chunk "B" (record 5) is lost, nothing else
     assert.deepEqual(text(live), ['Q', 'AB', 'T']);
     await back.journal.dispose();

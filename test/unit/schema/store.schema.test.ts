@@ -47,12 +47,12 @@ function checkUpdate(c: Corpus, u: Obj, s: SessionState | undefined): string | u
     case 'user_message_chunk':
     case 'agent_message_chunk':
     case 'agent_thought_chunk':
-      if (!last || last.kind === 'tool_call' || last.kind === 'elicitation' || last.kind === 'subagent') return 'chunk made no message entry';
+      if (!last || last.kind === 'tool_call' || last.kind === 'elicitation' || last.kind === 'subagent' || last.kind === 'compaction') return 'chunk made no message entry';
       return same(last.content[last.content.length - 1], u.content, 'chunk content');
     case 'user_message':
     case 'agent_message':
     case 'agent_thought':
-      if (!last || last.kind === 'tool_call' || last.kind === 'elicitation' || last.kind === 'subagent') return 'upsert made no message entry';
+      if (!last || last.kind === 'tool_call' || last.kind === 'elicitation' || last.kind === 'subagent' || last.kind === 'compaction') return 'upsert made no message entry';
       if (u.messageId !== last.messageId) return 'messageId not kept';
       return u.content === undefined ? undefined : same(last.content, u.content ?? [], 'message content');
     case 'tool_call':

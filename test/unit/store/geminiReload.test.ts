@@ -13,7 +13,7 @@ import { MessageStore, textOf } from '../../../src/common/store';
 const dir = path.resolve(__dirname, '../../fixtures/replays');
 const lines = (name: string) => readFileSync(path.join(dir, name), 'utf8').split('\n').filter((l) => l.trim() !== '');
 const shown = (store: MessageStore, sid: string) =>
-  store.session(sid)!.entries.map((e) => [e.key, e.kind, e.kind === 'tool_call' ? `${e.title}|${e.content.length}` : e.kind === 'elicitation' ? e.message : e.kind === 'subagent' ? '' : textOf(e.content)]);
+  store.session(sid)!.entries.map((e) => [e.key, e.kind, e.kind === 'tool_call' ? `${e.title}|${e.content.length}` : e.kind === 'elicitation' ? e.message : e.kind === 'subagent' || e.kind === 'compaction' ? '' : textOf(e.content)]);
 
 test('a Gemini CLI session/load replay matches the shown transcript: nothing doubled, nothing downgraded', () => {
   const store = new MessageStore();

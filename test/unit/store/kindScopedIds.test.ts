@@ -8,7 +8,7 @@ import path from 'node:path';
 import { MessageStore, textOf, type Entry } from '../../../src/common/store';
 import { chunk, connected, update } from './helpers';
 
-const texts = (entries: readonly Entry[]) => entries.map((e) => (e.kind === 'tool_call' ? [e.kind, e.toolCallId, ''] : e.kind === 'elicitation' || e.kind === 'subagent' ? [e.kind, e.key, ''] : [e.kind, e.messageId, textOf(e.content)]));
+const texts = (entries: readonly Entry[]) => entries.map((e) => (e.kind === 'tool_call' ? [e.kind, e.toolCallId, ''] : e.kind === 'elicitation' || e.kind === 'subagent' || e.kind === 'compaction' ? [e.kind, e.key, ''] : [e.kind, e.messageId, textOf(e.content)]));
 
 test('one id on a thought and its text: two entries, every chunk kept, one warning', () => {
   const store = connected();

@@ -108,7 +108,7 @@ test('store matches the reference model, across save/restore, keeping keys', () 
       const got = (store.session('s')?.entries ?? []).map((e): RefEntry =>
         e.kind === 'tool_call'
           ? { kind: e.kind, id: e.toolCallId, text: '', title: e.title, status: e.status }
-          : e.kind === 'elicitation' || e.kind === 'subagent'
+          : e.kind === 'elicitation' || e.kind === 'subagent' || e.kind === 'compaction'
             ? assert.fail('no elicitations in this model')
             : { kind: e.kind, id: e.messageId, text: textOf(e.content), title: '', status: '' },
       );
@@ -118,7 +118,7 @@ test('store matches the reference model, across save/restore, keeping keys', () 
       assert.equal(diags.filter((d) => d.severity === 'warning').length, ref.warnings);
       // Text is never split into adjacent text blocks (appends are O(1) into the last block).
       for (const e of store.session('s')?.entries ?? [])
-        if (e.kind !== 'tool_call' && e.kind !== 'elicitation' && e.kind !== 'subagent') assert.ok(e.content.every((b, i) => i === 0 || !(b.type === 'text' && e.content[i - 1]?.type === 'text')));
+        if (e.kind !== 'tool_call' && e.kind !== 'elicitation' && e.kind !== 'subagent' && e.kind !== 'compaction') assert.ok(e.content.every((b, i) => i === 0 || !(b.type === 'text' && e.content[i - 1]?.type === 'text')));
     }),
     { numRuns: 400 },
   );

@@ -114,7 +114,7 @@ test('v2 store matches the reference model, across save/restore, keeping keys', 
           store = r.store;
         } else store.ingest('agent->client', toMessage(o));
         for (const e of store.session('s')?.entries ?? []) {
-          const ident = e.kind === 'tool_call' ? `t/${e.toolCallId}` : e.kind === 'elicitation' || e.kind === 'subagent' ? `e/${e.key}` : `m/${e.kind}/${e.messageId ?? ''}`;
+          const ident = e.kind === 'tool_call' ? `t/${e.toolCallId}` : e.kind === 'elicitation' || e.kind === 'subagent' || e.kind === 'compaction' ? `e/${e.key}` : `m/${e.kind}/${e.messageId ?? ''}`;
           const seen = keys.get(ident);
           if (seen === undefined) keys.set(ident, e.key);
           else assert.equal(e.key, seen, `${ident} changed key`);
@@ -132,7 +132,7 @@ test('v2 store matches the reference model, across save/restore, keeping keys', 
               status: e.status,
               items: e.content.map((c) => (c.type === 'content' && c.content.type === 'text' ? c.content.text : '?')),
             }
-          : e.kind === 'elicitation' || e.kind === 'subagent'
+          : e.kind === 'elicitation' || e.kind === 'subagent' || e.kind === 'compaction'
             ? assert.fail('no elicitations in this model')
             : { kind: e.kind, id: e.messageId ?? '', text: textOf(e.content), meta: (e.meta as Record<string, number> | null) ?? null, title: '', status: '', items: [] },
       );

@@ -152,7 +152,7 @@ function applyOps(view: ViewEntry[], ops: readonly PatchOp[], decoder: WireDecod
       view[i] = op.op === 'replace' ? op.entry : op.op === 'fields' ? applyFieldsToEntry(cur, op.patch) : appendTextToEntry(cur, op.text);
       // The streaming renderer adds the text `textAppendedBy` names instead of comparing: all the patch changes of the content.
       const added = op.op === 'fields' ? textAppendedBy(op.patch) : undefined;
-      const contentOf = (e: ViewEntry | undefined) => (e && e.kind !== 'elicitation' && e.kind !== 'subagent' ? e.content : null);
+      const contentOf = (e: ViewEntry | undefined) => (e && e.kind !== 'elicitation' && e.kind !== 'subagent' && e.kind !== 'compaction' ? e.content : null);
       if (added !== undefined) assert.deepEqual(contentOf(view[i]), contentOf(appendTextToEntry(cur, added)));
     }
   }

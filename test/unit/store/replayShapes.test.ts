@@ -45,7 +45,7 @@ async function turnsThenLoad(replay: readonly ReplayShape[]): Promise<{ before: 
 
 /** What the user sees of an entry; ids are left out (a replay may rename them). */
 function seen(e: Entry): unknown {
-  if (e.kind === 'elicitation' || e.kind === 'subagent') return { key: e.key, kind: e.kind };
+  if (e.kind === 'elicitation' || e.kind === 'subagent' || e.kind === 'compaction') return { key: e.key, kind: e.kind };
   if (e.kind !== 'tool_call') return { key: e.key, kind: e.kind, text: e.content.map((b) => (b.type === 'text' ? b.text : b.type)).join('') };
   return { key: e.key, title: e.title, toolKind: e.toolKind, status: e.status, content: e.content, locations: e.locations, rawInput: e.rawInput };
 }

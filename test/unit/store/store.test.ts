@@ -33,7 +33,7 @@ test('entries are immutable values: an update replaces the object, old snapshots
   store.ingest('agent->client', chunk('s', 'agent_message_chunk', 'B', 'm1'));
   const after = store.session('s')?.entries[0];
   assert.notEqual(before, after);
-  assert.ok(before && before.kind !== 'tool_call' && before.kind !== 'elicitation' && before.kind !== 'subagent' && after && after.kind !== 'tool_call' && after.kind !== 'elicitation' && after.kind !== 'subagent');
+  assert.ok(before && before.kind !== 'tool_call' && before.kind !== 'elicitation' && before.kind !== 'subagent' && before.kind !== 'compaction' && after && after.kind !== 'tool_call' && after.kind !== 'elicitation' && after.kind !== 'subagent' && after.kind !== 'compaction');
   assert.deepEqual(before.content, [{ type: 'text', text: 'A' }]);
   assert.deepEqual(after.content, [{ type: 'text', text: 'AB' }]);
   assert.equal(before.key, after.key);
@@ -167,7 +167,7 @@ test('session/load: matched entries keep key and provenance; unmatched replayed 
   // After the load window, the same id appends live again.
   store.ingest('agent->client', chunk('s', 'agent_message_chunk', 'C', 'new-b'));
   const last = store.session('s')?.entries[2];
-  assert.ok(last && last.kind !== 'tool_call' && last.kind !== 'elicitation' && last.kind !== 'subagent');
+  assert.ok(last && last.kind !== 'tool_call' && last.kind !== 'elicitation' && last.kind !== 'subagent' && last.kind !== 'compaction');
   assert.deepEqual(last.content, [{ type: 'text', text: 'BC' }]);
 });
 
@@ -178,7 +178,7 @@ test('session/resume replays nothing and keeps the transcript', () => {
   store.ingest('agent->client', ok(6, {}));
   store.ingest('agent->client', chunk('s', 'agent_message_chunk', 'B', 'm1'));
   const e = store.session('s')?.entries[0];
-  assert.ok(e && e.kind !== 'tool_call' && e.kind !== 'elicitation' && e.kind !== 'subagent');
+  assert.ok(e && e.kind !== 'tool_call' && e.kind !== 'elicitation' && e.kind !== 'subagent' && e.kind !== 'compaction');
   assert.deepEqual(e.content, [{ type: 'text', text: 'AB' }]);
 });
 
@@ -267,7 +267,7 @@ test('a very long stream keeps text exact (ropes are flattened along the way)', 
     store.ingest('agent->client', chunk('s', 'agent_message_chunk', t, 'm'));
   }
   const e = store.session('s')?.entries[0];
-  assert.ok(e && e.kind !== 'tool_call' && e.kind !== 'elicitation' && e.kind !== 'subagent');
+  assert.ok(e && e.kind !== 'tool_call' && e.kind !== 'elicitation' && e.kind !== 'subagent' && e.kind !== 'compaction');
   assert.equal(e.content.length, 1);
   assert.equal(e.content[0]?.type === 'text' ? e.content[0].text : '', want);
   assert.equal(e.stats.chunks, 5000);

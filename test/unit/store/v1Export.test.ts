@@ -36,7 +36,7 @@ test('whole-message updates become one chunk per block, and reduce to the same t
     const store: MessageStore = connected(version);
     for (const u of updates) store.ingest('agent->client', update('s', u as Record<string, unknown>));
     assert.deepEqual(store.diagnostics().filter((d) => d.severity === 'error'), []);
-    return (store.session('s')?.entries ?? []).map((e) => (e.kind === 'tool_call' ? [e.toolCallId, e.status, e.content] : e.kind === 'elicitation' || e.kind === 'subagent' ? [] : [e.messageId, textOf(e.content), e.content.length]));
+    return (store.session('s')?.entries ?? []).map((e) => (e.kind === 'tool_call' ? [e.toolCallId, e.status, e.content] : e.kind === 'elicitation' || e.kind === 'subagent' || e.kind === 'compaction' ? [] : [e.messageId, textOf(e.content), e.content.length]));
   };
   assert.deepEqual(reduce(1, r.updates), reduce(2, v2));
 });

@@ -80,7 +80,7 @@ test('appendText goes to the last text block, else starts a new one', () => {
   assert.equal(entryPlainText(e), 'abc');
   const withImage: MessageEntry = { ...msg('a'), content: [{ type: 'text', text: 'a' }, { type: 'image', data: '', mimeType: 'image/png' }] };
   const appended = appendTextToEntry(withImage, 'z');
-  assert.ok(appended.kind !== 'elicitation' && appended.kind !== 'subagent');
+  assert.ok(appended.kind !== 'elicitation' && appended.kind !== 'subagent' && appended.kind !== 'compaction');
   assert.deepEqual(appended.content.at(-1), { type: 'text', text: 'z' });
   const t = appendTextToEntry(appendTextToEntry(tool([]), 'out'), 'put');
   assert.ok(t.kind === 'tool_call');
