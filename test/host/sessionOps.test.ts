@@ -165,17 +165,21 @@ suite('Session operations', () => {
       await a.whenPanelReady();
       await ensureDemoTurn(a);
       const shown = await withDialogs(() => undefined, () => undefined, async () => {
-        for (const c of ['acpChat.forkChat', 'acpChat.archiveChat', 'acpChat.unarchiveChat', 'acpChat.logout']) await vscode.commands.executeCommand(c);
+        for (const c of ['acpChat.forkChat', 'acpChat.logout']) await vscode.commands.executeCommand(c);
       });
       const texts = shown.filter((s) => s.kind === 'info').map((s) => s.message);
-      for (const method of ['session/fork', 'session/archive', 'logout']) {
+      for (const method of ['session/fork', 'logout']) {
         assert.ok(texts.some((t) => t.includes(`it did not advertise ${method}`)), `${method}: ${JSON.stringify(texts)}`);
       }
       // The agent's name is shown inert: no markdown link survives.
       assert.ok(texts.every((t) => t.startsWith('Demo [no ops] (command:x) does not support')), JSON.stringify(texts));
-      // Renaming is the client's own: it works without session/set_title.
+      // Renaming and archiving are the client's own: they work without session/set_title and session/archive.
       await vscode.commands.executeCommand('acpChat.renameChat', 'Named here');
       await until(() => a.service.activeSession().current()?.title === 'Named here', 20_000, 'the user\'s title without the agent');
+      const archived = await withDialogs(() => undefined, () => undefined, async () => {
+        await vscode.commands.executeCommand('acpChat.archiveChat');
+      });
+      assert.ok(archived.some((s) => s.message.startsWith('Archived "Named here"')), JSON.stringify(archived));
     });
   });
 
