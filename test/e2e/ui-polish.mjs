@@ -453,7 +453,9 @@ try {
 
   await step('r2 item 6: the title you gave stays after an agent restart and the next prompt; titles are one line', async () => {
     r2 ??= await chatFrame(page, 30_000);
-    const tab = page.locator('.tabs-container .tab', { hasText: 'My own title' }).first();
+    // The chat this step renames is the one focused (earlier steps may leave one in the side bar too).
+    await r2.locator('textarea[aria-label="Prompt"]').click();
+    const header = r2.locator('.session-title', { hasText: 'My own title' });
     // The input box opens once the chat's agent answered; a focus change before that can close it: ask again then.
     await until('the chat renamed', async () => {
       await command('ACP: Rename Chat…');
@@ -461,14 +463,15 @@ try {
       if (!(await input.waitFor({ timeout: 15_000 }).then(() => true, () => false))) return false;
       if (!(await input.fill('My own title', { timeout: 5_000 }).then(() => true, () => false))) return false;
       await input.press('Enter');
-      return tab.waitFor({ timeout: 10_000 }).then(() => true, () => false);
+      return header.waitFor({ timeout: 10_000 }).then(() => true, () => false);
     }, 90_000);
+    await r2.locator('textarea[aria-label="Prompt"]').click();
     await command('ACP: Restart Agent');
     await idle(r2);
     await send(r2, 'Say hello after the restart.');
     await idle(r2);
-    const title = await page.locator('.tabs-container .tab.active').first().innerText();
-    if (!title.includes('My own title')) throw new Error(`the tab reads "${title}" after the restart and a prompt`);
+    const title = await r2.locator('.session-title').innerText();
+    if (title.trim() !== 'My own title') throw new Error(`the chat reads "${title}" after the restart and a prompt`);
     await shot('r2-item-06-user-title-stays.png');
   });
 
