@@ -26,8 +26,9 @@ import type { VsCodeApi } from './vscodeApi';
 import { SubagentView } from './entries/subagentView';
 import { ElapsedClock } from './elapsedClock';
 import { promptTakesArrivingFocus } from './arrivingFocus';
-import { bringNewRequestsIntoView } from './requestsInView';
+import { bringNewRequestsIntoView, focusAfterAnswer } from './requestsInView';
 import { TurnEndMark } from './turnEndMark';
+import { restoredExpansion, SubagentTranscripts } from './subagentTranscripts';
 
 export class ChatApp {
   private panel: PanelState = EMPTY_PANEL;
@@ -42,6 +43,8 @@ export class ChatApp {
   private readonly changes: ChangesView;
   private readonly rerun: RerunBar;
   private readonly endMark = new TurnEndMark();
+  /** Subagent transcripts expanded in their cards, each fed on its own (`subagent` messages). */
+  private readonly subagents: SubagentTranscripts;
   /** Requests answered here but not yet removed by the host: hidden at once so a second key press answers the next one. */
   private readonly answered = new Set<string>();
   /** Terminals' live output, from the snapshot and `terminal` ops. */
@@ -65,16 +68,23 @@ export class ChatApp {
     private readonly api: VsCodeApi,
   ) {
     const post = (m: WebviewToHost): void => this.post(m);
-    this.transcript = new Transcript({
+    const base = {
       post,
       agentName: () => this.panel.agentName,
       oldestPermission: () => this.pendingPermissions()[0]?.requestId ?? null,
+      sessionTitle: (id: string) => this.sessionTitle(id),
+      canOpenSubagents: () => this.panel.canOpenSubagents === true,
+      subagentActivity: (id: string) => this.panel.subagentActivity?.[id],
+      subagentResult: (id: string) => this.panel.subagentResults?.[id],
+      clock: new ElapsedClock(),
+    };
+    const expansion = { base, post, saved: () => this.saveState(), resync: (why: string) => this.resync(why), placed: () => this.renderPanel() };
+    this.subagents = new SubagentTranscripts(expansion, restoredExpansion(api.getState()));
+    this.transcript = new Transcript({
+      ...base,
       terminal: (id) => this.terminals.get(id),
       sessionId: () => this.panel.sessionId,
-      sessionTitle: (id) => this.sessionTitle(id),
-      canOpenSubagents: () => this.panel.canOpenSubagents === true,
-      subagentActivity: (id) => this.panel.subagentActivity?.[id],
-      clock: new ElapsedClock(),
+      subagentTranscripts: this.subagents,
       isStreaming: (key) => {
         const entries = this.transcript.views;
         return (this.panel.turn === 'busy' || this.panel.turn === 'cancelling') && entries[entries.length - 1]?.key === key;
@@ -138,7 +148,7 @@ export class ChatApp {
   start(): void {
     // Remember which chat this tab shows right away, so a reload before any typing or scrolling restores it.
     const chatId = document.body.dataset['chatId'];
-    if (chatId) this.api.setState({ v: WEBVIEW_PROTOCOL_VERSION, draft: this.draft, scrollKey: this.restoreScrollKey, chatId });
+    if (chatId) this.api.setState({ v: WEBVIEW_PROTOCOL_VERSION, draft: this.draft, scrollKey: this.restoreScrollKey, chatId, expandedSubagents: this.subagents.ids });
     this.post({ type: 'ready', protocol: WEBVIEW_PROTOCOL_VERSION });
     promptTakesArrivingFocus(() => this.prompt.focus());
   }
@@ -146,6 +156,7 @@ export class ChatApp {
   /** Draws pending changes immediately (tests and the bench; normally a frame callback does this). */
   flush(): void {
     this.transcript.flush();
+    this.subagents.flush();
   }
 
   receive(msg: HostToWebview): void {
@@ -200,6 +211,8 @@ export class ChatApp {
           return this.prompt.setMentionResults(msg.query, msg.paths);
         case 'raw':
           return this.transcript.setRaw(msg.key, msg.raw);
+        case 'subagent':
+          return this.subagents.receive(msg.childSessionId, msg.message);
         default:
           console.warn('[acp-chat] unknown message from host', msg);
       }
@@ -219,6 +232,7 @@ export class ChatApp {
     this.narrator.reset();
     this.transcript.reset(entries, this.panel.earlier, olderCount);
     this.changes.reset(this.panel.changeSets ?? []);
+    this.subagents.afterSnapshot();
     this.renderPanel();
     // The entry to scroll back to may still be on its way (an `older` part of this snapshot).
     if (this.restoreScrollKey && (this.transcript.reveal(this.restoreScrollKey, false) || olderCount === 0)) this.restoreScrollKey = null;
@@ -252,7 +266,7 @@ export class ChatApp {
           if (op.panel.permissions) for (const id of this.answered) if (!op.panel.permissions.some((p) => p.requestId === id)) this.answered.delete(id);
           if (turnChanged) this.transcript.refreshStreaming();
           if (op.panel.earlier !== undefined) this.transcript.setEarlier(op.panel.earlier);
-          if (op.panel.subagentActivity) for (const v of this.transcript.views) if (v instanceof SubagentView) v.showActivity();
+          if (op.panel.subagentActivity || op.panel.subagentResults) for (const v of [...this.transcript.views, ...this.subagents.views()]) if (v instanceof SubagentView) v.showPanelFacts();
           this.renderPanel();
           if (op.panel.permissions || op.panel.elicitations) bringNewRequestsIntoView(this.root, before, this.panel);
           return;
@@ -297,8 +311,10 @@ export class ChatApp {
     const p = this.panel;
     this.transcript.permissions.set(p.permissions, this.answered);
     this.transcript.questions.setPrompts(p.elicitations ?? []);
-    this.orphanQuestions.render(this.transcript.questions.orphans(), p.agentName);
-    this.panelView.render(p, this.transcript.permissions.orphans(), this.answered, this.protocolMismatch, this.pendingPermissions()[0]?.requestId ?? null);
+    // A request drawn in an expanded subagent's transcript is not an orphan.
+    this.subagents.setRequests(p.permissions, this.answered, p.elicitations ?? []);
+    this.orphanQuestions.render(this.transcript.questions.orphans().filter((q) => !this.subagents.draws(q)), p.agentName);
+    this.panelView.render(p, this.transcript.permissions.orphans().filter((x) => !this.subagents.draws(x)), this.answered, this.protocolMismatch, this.pendingPermissions()[0]?.requestId ?? null);
     this.entryNotices.render(p.notices);
     this.prompt.setState(p.turn, p.readOnly, p.availableCommands, p.canSteer);
     this.renderRerun();
@@ -330,7 +346,7 @@ export class ChatApp {
   private sessionTitle(id: string): string | null {
     if (id === this.panel.sessionId) return this.panel.title ?? 'this chat';
     if (id === this.panel.parentSession?.sessionId) return this.panel.parentSession.title;
-    const card = this.transcript.views.find((v) => v.entry.kind === 'subagent' && v.entry.childSessionId === id)?.entry;
+    const card = (this.transcript.views.find((v) => v.entry.kind === 'subagent' && v.entry.childSessionId === id) ?? this.subagents.card(id))?.entry;
     return card?.kind === 'subagent' ? card.title : null;
   }
 
@@ -346,25 +362,12 @@ export class ChatApp {
       this.answered.add(m.requestId);
       this.api.postMessage(m);
       this.renderPanel();
-      if (hadFocus) this.focusAfterAnswer(active);
+      if (hadFocus) focusAfterAnswer(this.root, this.pendingPermissions()[0]?.requestId, active, () => this.prompt.focus());
       return;
     }
     // Sending goes to the bottom, where your message and its answer will be.
     if (m.type === 'prompt' || m.type === 'retry') this.transcript.jumpToLatest();
     this.api.postMessage(m);
-  }
-
-  /**
-   * After an answer the keyboard user goes on to the next request; with none left, to the prompt box
-   * when the answered card took the focus with it (focus on the transcript itself stays there).
-   */
-  private focusAfterAnswer(before: Element): void {
-    const next = this.pendingPermissions()[0];
-    const card = next ? this.root.querySelector<HTMLElement>(`.permission[data-request-id="${CSS.escape(next.requestId)}"]`) : null;
-    if (card) {
-      card.querySelector<HTMLElement>('button')?.focus();
-      card.scrollIntoView({ block: 'nearest' });
-    } else if (!before.isConnected || document.activeElement === document.body || before.closest('[hidden]')) this.prompt.focus();
   }
 
   /** Asks the host for a fresh snapshot (at most once per second): the host's store is the truth. */
@@ -387,6 +390,7 @@ export class ChatApp {
 
   private saveState(): void {
     const chatId = document.body.dataset['chatId'];
-    this.api.setState({ v: WEBVIEW_PROTOCOL_VERSION, draft: this.draft, scrollKey: this.transcript.topVisibleKey(), ...(chatId ? { chatId } : {}) });
+    const expandedSubagents = this.subagents.ids;
+    this.api.setState({ v: WEBVIEW_PROTOCOL_VERSION, draft: this.draft, scrollKey: this.transcript.topVisibleKey(), ...(chatId ? { chatId } : {}), ...(expandedSubagents.length ? { expandedSubagents } : {}) });
   }
 }

@@ -11,6 +11,7 @@ import { compactCommand } from '../src/common/webview/contextMeter';
 import { toControl } from './configOptions';
 import { modeConfigOption } from '../src/common/modes';
 import { permissionCard } from './entries/toolCallView';
+import { planFolds, type FoldState } from './planView';
 
 const TURN_LABELS: Record<PanelState['turn'], string> = {
   starting: 'Starting…',
@@ -22,7 +23,6 @@ const TURN_LABELS: Record<PanelState['turn'], string> = {
 };
 /** A small panel or a large zoom: chrome folds so the conversation keeps its room (see chat.css). */
 const SHORT_PANEL = window.matchMedia('(max-height: 600px)');
-const PLAN_ICONS: Record<string, string> = { pending: 'circle-large-outline', in_progress: 'loading', completed: 'pass-filled' };
 
 export class PanelView {
   readonly header = h('header', { class: 'panel-header' });
@@ -45,8 +45,8 @@ export class PanelView {
   private readonly searchButton = button('Search (Ctrl+F)', 'search', { class: 'icon-button' });
   private readonly exportButton = button('Export as Markdown', 'export', { class: 'icon-button' });
   private readonly sigs = new Map<string, string>();
-  /** Open unless the panel is short (a small panel or a large zoom): then the conversation needs the room. */
-  private planOpen = !SHORT_PANEL.matches;
+  /** Each plan's fold as the user left it; open unless the panel is short (a small panel or a large zoom). */
+  private readonly planOpen: FoldState = new Map();
   /** The user's choice for the folded notices of a short panel (closed until they open it). */
   private noticesOpen = false;
   onSearch: () => void = () => {};
@@ -150,23 +150,10 @@ export class PanelView {
   private renderPlan(p: PanelState): void {
     // An entry still "in progress" when no turn runs (a cancelled or failed turn) has stopped: no spinner.
     const live = p.turn === 'busy' || p.turn === 'starting' || p.turn === 'cancelling';
-    if (!this.changed('plan', [p.plan, live])) return;
-    const plan = p.plan ?? [];
-    this.plan.hidden = plan.length === 0;
-    if (!plan.length) return this.plan.replaceChildren();
-    const done = plan.filter((e) => e.status === 'completed').length;
-    const details = h('details', { open: this.planOpen }, h('summary', {}, icon('checklist'), `Plan · ${done}/${plan.length} done`));
-    details.addEventListener('toggle', () => (this.planOpen = details.open));
-    const list = h('ol', { class: 'plan-list' });
-    for (const e of plan) {
-      const stopped = e.status === 'in_progress' && !live;
-      const ic = icon(stopped ? 'debug-stop' : (PLAN_ICONS[e.status] ?? 'circle-large-outline'));
-      if (e.status === 'in_progress' && live) ic.classList.add('codicon-modifier-spin');
-      const cls = `plan-item plan-${e.status}${stopped ? ' plan-stopped' : ''}`;
-      list.append(h('li', { class: cls, 'data-status': stopped ? 'stopped' : e.status, title: stopped ? 'Stopped: the turn ended before this step finished' : null }, ic, h('span', { class: 'plan-text' }, e.content), e.priority === 'high' ? h('span', { class: 'tag' }, 'high') : null));
-    }
-    details.append(list);
-    keepFocus(this.plan, () => this.plan.replaceChildren(details), () => this.plan.querySelector('summary'));
+    if (!this.changed('plan', [p.plan, p.plans, live])) return;
+    const folds = planFolds(p, live, this.planOpen, !SHORT_PANEL.matches);
+    this.plan.hidden = folds.length === 0;
+    keepFocus(this.plan, () => this.plan.replaceChildren(...folds), () => this.plan.querySelector('summary'));
   }
 
   private renderNotices(p: PanelState): void {

@@ -66,7 +66,13 @@ export class Transcript {
   /** Called after each frame that drew something (search re-highlights). */
   onDrawn: () => void = () => {};
 
-  constructor(private readonly ctx: ViewDeps) {
+  /** `nested`: the label of a subagent's transcript drawn in its card (a box of its own, see subagentTranscripts.ts). */
+  constructor(private readonly ctx: ViewDeps, nested?: string) {
+    if (nested !== undefined) {
+      this.scroller.classList.add('subagent-transcript');
+      this.scroller.setAttribute('aria-label', nested);
+      this.empty.textContent = 'Nothing yet.';
+    }
     this.scroller.append(this.list, this.empty);
     this.observer = new IntersectionObserver((records) => this.onIntersect(records), { root: this.scroller, rootMargin: PRELOAD_MARGIN });
     this.pin = new ScrollPin(this.scroller, this.list);

@@ -16,6 +16,7 @@ import { buildPrompt } from './promptBuilder';
 import { sessionToAttach, type ChatPersistence } from '../node/chat/chatPersistence';
 import type { EarlierLink } from '../node/chat/chatPorts';
 import { createChatUi } from './chatUi';
+import { chatCwd, otherFolders } from './workspaceFolders';
 import { createTurnChanges } from './turnChanges';
 import type { VirtualDocuments } from './virtualDocuments';
 import { announcementOf, rootOf, subagentLabel, type SessionLookup } from '../common/store/sessionTree';
@@ -67,7 +68,9 @@ export function createChatController(d: ChatFactoryDeps, chat: ChatRecord, confi
   const initial: AgentConfig = configured ?? { id: chat.agentId, name: chat.agentId, command: '(not configured)', args: [], env: {} };
   // The session's agent may be configured later: names are read from it when needed.
   const agentName = (): string => owner?.agent.name ?? initial.name;
-  const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? d.context.globalStorageUri.fsPath;
+  // Chosen once per chat (a session's cwd cannot change on load or resume); the other folders are read per session.
+  const folder = chatCwd(d.settings().workingFolder);
+  const cwd = folder ?? d.context.globalStorageUri.fsPath;
   const restored = d.persistence.restore(chat.id, (m) => d.log.warn(m));
   const name = captureName(chat);
   let capture: CaptureFile | undefined;
@@ -105,6 +108,7 @@ export function createChatController(d: ChatFactoryDeps, chat: ChatRecord, confi
     agent: initial,
     agentMissing: configured === null,
     cwd,
+    additionalDirectories: () => otherFolders(cwd),
     review,
     store: restored.store,
     restoredSessionId: sessionToAttach(restored, chat.sessionId),
@@ -146,7 +150,7 @@ export function createChatController(d: ChatFactoryDeps, chat: ChatRecord, confi
       d.remember(`${new Date().toISOString()} ${level} [${chat.agentId}] ${message}`);
     },
     records: (seqs) => readCaptureRecords(d.capturesDir(), name, seqs),
-    buildPrompt: (text, caps) => buildPrompt(text, caps, d.files, vscode.workspace.workspaceFolders?.[0]?.uri.fsPath),
+    buildPrompt: (text, caps) => buildPrompt(text, caps, d.files, folder),
   });
   owner = session;
   if (oldEarlier) void d.context.workspaceState.update(earlierKey(chat.id), undefined); // the store has it now

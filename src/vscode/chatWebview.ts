@@ -11,6 +11,7 @@ import * as vscode from 'vscode';
 import { type HostToWebview, WEBVIEW_PROTOCOL_VERSION, zWebviewToHost } from '../common/webview/contract';
 import { makeNonce, renderWebviewHtml } from '../common/webview/html';
 import { PanelFeed } from '../common/webview/panelFeed';
+import { SubagentFeeds } from '../common/webview/subagentFeeds';
 import { rawOf } from '../common/webview/viewEntry';
 import { Disposable, Emitter, type IDisposable } from '../common/util/lifecycle';
 import { errorText } from '../common/util/errors';
@@ -36,6 +37,8 @@ export class ChatWebview extends Disposable {
   private ready = false;
   /** The model's changes, batched into posts (the shipped pipeline: panelFeed.ts). */
   private readonly feed = new PanelFeed((m) => this.post(m));
+  /** The subagents the webview expanded in their cards, each fed on its own (collapsed ones: nothing). */
+  private readonly subagents = this.register(new SubagentFeeds((m) => this.post(m), () => this.scheduleFlush()));
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
   private modelSubscription: IDisposable | undefined;
   private readonly onDidDisposeEmitter = new Emitter<void>();
@@ -79,6 +82,7 @@ export class ChatWebview extends Disposable {
           clearTimeout(this.flushTimer);
           this.flushTimer = undefined;
           this.feed.drop();
+          this.subagents.clear();
         }
       }),
     );
@@ -103,6 +107,7 @@ export class ChatWebview extends Disposable {
   /** Show another chat in this webview. */
   attach(model: ChatModel): void {
     this.modelSubscription?.dispose();
+    this.subagents.clear();
     this.model = model;
     this.modelSubscription = model.onDidChange((changes) => this.onModelChanged(changes));
     if (this.ready) this.sendSnapshot();
@@ -159,9 +164,14 @@ export class ChatWebview extends Disposable {
       );
       return;
     }
+    if (message.type === 'expandSubagents') {
+      // View state of this webview alone: another tab of the same chat expands its own.
+      this.subagents.expand(message.childSessionIds, this.model);
+      return this.scheduleFlush();
+    }
     if (message.type === 'getRaw') {
       // The raw JSON the webview leaves on the host until the user opens a tool call's raw toggle.
-      const entry = this.model.snapshot().entries.find((e) => e.key === message.key);
+      const entry = this.model.snapshot().entries.find((e) => e.key === message.key) ?? this.subagents.entry(message.key);
       this.post({ type: 'raw', key: message.key, raw: rawOf(entry) });
       return;
     }
@@ -173,20 +183,28 @@ export class ChatWebview extends Disposable {
     clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
     const { entries, panel } = this.model.snapshot();
-    // The snapshot includes everything pending, and the entries' handles start again from it.
+    // The snapshot includes everything pending, and the entries' handles start again from it. The
+    // webview rebuilds its cards and sends the subagents it keeps expanded again.
+    this.subagents.clear();
     this.feed.snapshot(entries, panel);
   }
 
   private onModelChanged(changes: readonly PanelDelta[]): void {
     if (!this.ready) return; // the webview will ask for a snapshot when it is ready
     if (!this.feed.changed(changes)) return this.sendSnapshot();
-    if (this.feed.pending && this.flushTimer === undefined) this.flushTimer = setTimeout(() => this.flush(), FRAME_MS);
+    if (this.feed.pending) this.scheduleFlush();
+  }
+
+  private scheduleFlush(): void {
+    if (this.ready && this.flushTimer === undefined) this.flushTimer = setTimeout(() => this.flush(), FRAME_MS);
   }
 
   /** Runs once per frame while changes are pending; posts when the batch is worth it (see PatchBatcher). */
   private flush(): void {
     this.flushTimer = undefined;
-    if (this.feed.frame()) this.flushTimer = setTimeout(() => this.flush(), FRAME_MS);
+    // Both feeds' frames run (no short-circuit): the chat's and its expanded subagents'.
+    const pending = [this.feed.frame(), this.subagents.frame()];
+    if (pending.includes(true)) this.scheduleFlush();
   }
 
   private html(webview: vscode.Webview): string {

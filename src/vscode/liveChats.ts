@@ -11,6 +11,7 @@ import { noticeText } from '../common/untrusted';
 import type { IDisposable } from '../common/util/lifecycle';
 import { createChatController, type ChatFactoryDeps } from './chatFactory';
 import type { ChatController } from '../node/chat/chatController';
+import { watchWorkspaceFolders } from './workspaceFolders';
 import { ChatElsewhereError, type ChatPersistence } from '../node/chat/chatPersistence';
 
 export interface LiveChatsHost {
@@ -32,6 +33,8 @@ export interface LiveChatsHost {
 
 export class LiveChats implements IDisposable {
   private readonly live = new Map<string, ChatController>();
+  /** A folder added to or removed from the workspace is said in every live chat. */
+  private readonly folders = watchWorkspaceFolders(() => this.live.values());
 
   constructor(private readonly host: LiveChatsHost) {}
 
@@ -107,6 +110,7 @@ export class LiveChats implements IDisposable {
   }
 
   dispose(): void {
+    this.folders.dispose();
     this.live.forEach((s) => s.dispose());
   }
 

@@ -58,8 +58,10 @@ export async function subagentTurn({ page, cs, cli, mock, form, check, screensho
     const text = squash(await card.innerText());
     const bad = [];
     if (!text.includes(squash(TITLE))) bad.push(`title missing: "${text.slice(0, 120)}"`);
-    // The foreground reply is the report; a background one is the "launched" notice (its report comes as the agent's own turn).
-    if (form === 'foreground' && !text.includes(squash('Report: notes.txt has one line'))) bad.push('the card does not show the report');
+    // The foreground reply is the report; a background one is the "launched" notice, never shown as the result:
+    // the card's result is then the child's own last message (PanelState.subagentResults).
+    if (!text.includes(squash('Report: notes.txt has one line'))) bad.push('the card does not show the report');
+    if (/Async agent launched/i.test(text)) bad.push('the card shows the "launched" notice as its result');
     const flat = await frame.locator('[data-kind="tool_call"]').evaluateAll((els) => els.filter((el) => !el.closest('[data-kind="subagent"]')).map((el) => el.querySelector('.tool-title')?.textContent ?? ''));
     if (flat.some((t) => t.includes(TITLE))) bad.push(`the child's tool call is shown flat in the parent: ${flat.join(' | ')}`);
     // A message drawn in its card keeps a zero-height element of its own (the panel's placement): count drawn rows.

@@ -19,7 +19,14 @@ const { WireEncoder } = await tsImport('../../src/common/webview/wireEncoder.ts'
  */
 export function wireHost() {
   const encoder = new WireEncoder();
+  /** A subagent transcript's feed numbers its own handles: one encoder per child. */
+  const children = new Map();
   return function asHost(msg) {
+    if (msg?.type === 'subagent') {
+      if (!children.has(msg.childSessionId)) children.set(msg.childSessionId, wireHost());
+      const inner = children.get(msg.childSessionId)(msg.message);
+      return { msg: { ...msg, message: inner.msg }, raws: inner.raws };
+    }
     const raws = {};
     const view = (e) => {
       const raw = rawOf(e);

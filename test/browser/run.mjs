@@ -19,6 +19,8 @@ import { register as registerStreamingCases } from './streamingCases.mjs';
 import { register as registerSideBarCases } from './sideBarCases.mjs';
 import { register as registerSubagentCases } from './subagentCases.mjs';
 import { register as registerPolishCases } from './polishCases.mjs';
+import { register as registerPlanCases } from './planCases.mjs';
+import { register as registerSubagentExpandCases } from './subagentExpandCases.mjs';
 import { register as registerCompactionCases } from './compactionCases.mjs';
 import { register as registerElicitationCases, registerOnToolCards as registerToolCardQuestionCases, registerOrphans as registerOrphanQuestionCases } from './elicitationCases.mjs';
 
@@ -686,6 +688,8 @@ registerStreamingCases(test);
 registerSideBarCases(test);
 registerSubagentCases(test);
 registerPolishCases(test);
+registerPlanCases(test);
+registerSubagentExpandCases(test);
 registerCompactionCases(test);
 registerA11yTests(test);
 

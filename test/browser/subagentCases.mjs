@@ -325,4 +325,25 @@ export function register(test) {
       assert.deepEqual(errors, []);
     });
   }
+
+  test('subagents: a background subagent\'s "launched" reply is no result: none while it runs, then the child\'s own last message (subagentResults)', async ({ open }) => {
+    const [parent, child] = recorded('claude-next-subagent-bg.jsonl');
+    const card = parent.entries.find((e) => e.kind === 'subagent');
+    const running = { ...card, state: 'running', stopReason: null };
+    const last = child.entries.findLast((e) => e.kind === 'agent_message');
+    const { page, send, flush, errors } = await open();
+    await send(snapshot(parent.entries.map((e) => (e === card ? running : e)), panel({ sessionId: parent.sessionId, turn: 'busy' })));
+    await flush();
+    const el = page.locator(`[data-key="${card.key}"]`);
+    assert.equal(await el.locator('details.subagent-task').count(), 1, 'the task is shown');
+    assert.equal(await el.getByRole('group', { name: 'Result' }).count(), 0, 'no result while it runs');
+    assert.doesNotMatch(await page.locator('.transcript').innerText(), /Async agent launched/);
+    // Done: the host says what the result is instead of the reply.
+    await send(patch({ op: 'replace', entry: card }, { op: 'panel', panel: { subagentResults: { [child.sessionId]: last.content } } }));
+    await flush();
+    assert.match(await el.getByRole('group', { name: 'Result' }).innerText(), /Report: notes\.txt has one line, “hello”\. ✅/);
+    assert.doesNotMatch(await page.locator('.transcript').innerText(), /Async agent launched/);
+    assert.equal(await el.getByRole('group', { name: 'Result' }).count(), 1);
+    assert.deepEqual(errors, []);
+  });
 }

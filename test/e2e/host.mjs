@@ -94,6 +94,12 @@ export async function startCodeServer({ env = {}, vsix, settings = {} } = {}) {
   mkdirSync(path.join(dirs.user, 'Machine'), { recursive: true });
   writeFileSync(path.join(dirs.user, 'Machine/settings.json'), JSON.stringify({ ...offlineSettings, ...settings }, null, 1));
   writeFileSync(path.join(dirs.ws, 'README.md'), '# test workspace\n');
+  // A second folder and a .code-workspace naming both (outside both), for runs that open a multi-root workspace.
+  dirs.ws2 = path.join(tmp, 'ws2');
+  mkdirSync(dirs.ws2, { recursive: true });
+  writeFileSync(path.join(dirs.ws2, 'SECOND.md'), '# the second folder\n');
+  dirs.workspaceFile = path.join(tmp, 'test.code-workspace');
+  writeFileSync(dirs.workspaceFile, JSON.stringify({ folders: [{ path: dirs.ws }, { path: dirs.ws2 }] }, null, 1));
   const childEnv = serverEnv(dirs, env);
   try {
     if (vsix) installVsix(dirs, childEnv, vsix);
@@ -182,14 +188,16 @@ export async function launchBrowser(cs) {
  * The workbench URL for the server's test workspace.
  * dev: load the extension from the repo folder (extension-development mode); testsPath: also run that Mocha
  * entry inside the Node extension host. The URIs are vscode-remote://, so both live in the server's ext host.
- * folder: the workspace folder to open (default: the server's own empty test workspace).
+ * folder: the workspace folder to open (default: the server's own empty test workspace); workspace: a
+ * .code-workspace file to open instead (cs.dirs.workspaceFile: the test folder and a second one).
  */
-export function workbenchUrl(cs, { testsPath, dev = true, folder = cs.dirs.ws } = {}) {
+export function workbenchUrl(cs, { testsPath, dev = true, folder = cs.dirs.ws, workspace } = {}) {
   const remote = (p) => `vscode-remote://${cs.host}${p}`;
   const payload = [['skipWelcome', 'true']];
   if (dev) payload.push(['extensionDevelopmentPath', remote(root)]);
   if (testsPath) payload.push(['extensionTestsPath', remote(testsPath)]);
-  return `${cs.url}/?folder=${encodeURIComponent(folder)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+  const open = workspace ? `workspace=${encodeURIComponent(workspace)}` : `folder=${encodeURIComponent(folder)}`;
+  return `${cs.url}/?${open}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
 }
 
 /** Servers started by this process and not yet stopped, so Ctrl+C can stop them (see onSignalStopAll). */

@@ -48,7 +48,8 @@ try {
   });
   page.on('pageerror', (e) => log('page error:', e.message));
   // A loaded machine can take over a minute to serve the workbench: the suite's own limit applies, not goto's 30 s.
-  await page.goto(workbenchUrl(cs, { testsPath }), { timeout: SUITE_TIMEOUT_MS });
+  // A two-folder workspace (the test folder first): the suite runs as a multi-root user's would (multiRoot.test.ts).
+  await page.goto(workbenchUrl(cs, { testsPath, workspace: cs.dirs.workspaceFile }), { timeout: SUITE_TIMEOUT_MS });
   log('workbench loading; the extension host runs the suite ...');
   let timer;
   const timeout = new Promise((_, rej) => {

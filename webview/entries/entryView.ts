@@ -6,6 +6,7 @@
  * rebuilt for a finished entry.
  */
 import type { ViewEntry as Entry } from '../../src/common/webview/viewEntry';
+import type { ContentBlock } from '../../src/common/protocol/content';
 import type { PermissionView, TerminalView, WebviewToHost } from '../../src/common/webview/contract';
 import { h } from '../dom';
 import { entryLabel, estimateHeight } from '../entryModel';
@@ -28,8 +29,21 @@ export interface ViewDeps {
   canOpenSubagents(): boolean;
   /** What a running subagent is doing now (its open tool call's title; '' or undefined: nothing to say). */
   subagentActivity(childSessionId: string): string | undefined;
+  /** A done subagent's result where its card's reply is not it (PanelState.subagentResults), if any. */
+  subagentResult(childSessionId: string): readonly ContentBlock[] | undefined;
   /** The one timer behind every running subagent's time. */
   readonly clock: ElapsedClock;
+  /** Subagent transcripts expanded in their cards (absent: cards do not offer it). */
+  readonly subagentTranscripts?: SubagentExpansion;
+}
+
+/** What a delegation card asks of the subagent transcripts expanded in cards (subagentTranscripts.ts). */
+export interface SubagentExpansion {
+  isExpanded(childSessionId: string): boolean;
+  /** Expands or collapses the child's transcript in its card. */
+  toggle(childSessionId: string): void;
+  /** The element that shows the child's transcript, named for the card's title (made on first use). */
+  element(childSessionId: string, title: string): HTMLElement;
 }
 
 export abstract class EntryView<E extends Entry = Entry> {

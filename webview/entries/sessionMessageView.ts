@@ -43,6 +43,11 @@ export class SessionMessageView extends EntryView<ViewMessage> {
     return this.drawingValue;
   }
 
+  /** Drawn in a card as the child's result (not its task). */
+  get isResult(): boolean {
+    return this.card !== null && this.role === 'result';
+  }
+
   override get shownEl(): HTMLElement {
     return this.card ? this.drawing : this.el;
   }
@@ -89,6 +94,13 @@ export class SessionMessageView extends EntryView<ViewMessage> {
     copy.addEventListener('click', () => this.ctx.post({ type: 'copy', text: entryPlainText(this.entry) }));
     return h('div', { class: 'entry-head' }, h('span', { class: 'who' }, icon(outgoing ? 'arrow-right' : 'arrow-left'), text), h('span', { class: 'actions' }, copy));
   }
+}
+
+/** A card's result drawn from the child's own last message (PanelState.subagentResults), as a reply's is drawn. */
+export function resultDrawing(content: readonly ContentBlock[]): HTMLElement {
+  const { content: shown, toolsUsed } = withoutToolsUsed(content);
+  const body = h('div', { class: 'session-message-body' }, ...(toolsUsed.length ? [h('div', { class: 'subagent-tools-used' }, `Tools used: ${toolsUsed.join(', ')}`)] : []), ...shown.map(block));
+  return h('div', { class: 'subagent-message subagent-result', role: 'group', 'aria-label': 'Result' }, h('div', { class: 'subagent-message-label' }, icon('reply'), 'Result'), body);
 }
 
 function block(b: ContentBlock): HTMLElement {

@@ -47,6 +47,10 @@ export interface Settings {
   readonly stallNoticeSeconds: number;
   /** Call the user back (notification, a dot on the chat's title) when a chat they do not look at needs them. */
   readonly notifyWhenUnseen: boolean;
+  /** Instructions added to the agent's own on each new session (unstable `systemPrompt`, `append`), '' for none. */
+  readonly systemPrompt: string;
+  /** The workspace folder (name or path) new chats work in; '' for the first. */
+  readonly workingFolder: string;
 }
 
 /** Reads one raw value per key (VS Code's `WorkspaceConfiguration.get`, or a plain object in tests). */
@@ -57,7 +61,7 @@ export type RawSettings = (key: string) => unknown;
  * write the workspace's `.vscode/settings.json`, and a cloned repository is not the user's choice. They
  * are `machine`-scoped in package.json and read here from the user's (or remote machine's) settings only.
  */
-export const USER_ONLY_SETTINGS: readonly string[] = ['agents', 'mcpServers', 'permissionRules', 'outsideWorkspace', 'agentRegistry'];
+export const USER_ONLY_SETTINGS: readonly string[] = ['agents', 'mcpServers', 'permissionRules', 'outsideWorkspace', 'agentRegistry', 'systemPrompt'];
 
 /** The levels of one setting (VS Code's `WorkspaceConfiguration.inspect`). */
 export interface InspectedSetting {
@@ -143,6 +147,8 @@ export function parseSettings(get: RawSettings): { settings: Settings; problems:
       restartOnCrash: scalar('restartOnCrash', z.boolean(), true),
       stallNoticeSeconds: scalar('stallNoticeSeconds', z.number().min(0).max(86_400), 90),
       notifyWhenUnseen: scalar('notifyWhenUnseen', z.boolean(), true),
+      systemPrompt: scalar('systemPrompt', z.string().max(20_000), ''),
+      workingFolder: scalar('workingFolder', z.string(), ''),
     },
     problems,
   };

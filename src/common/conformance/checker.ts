@@ -18,6 +18,9 @@ import { RULES } from './rules';
 import type { Finding, RuleId, Severity } from './rules';
 import { checkParams, checkResult } from './validate';
 import { SessionRules } from './sessionRules';
+import { PlanTraffic } from './planTraffic';
+import { relativeDirectory } from './directoryRules';
+import { OPENS_SESSION } from '../store/sessionScope';
 import { isObj, quote, show } from './util';
 import { chunkFor } from '../store/fastPath';
 import type { CheckedMessage } from '../store/rpc';
@@ -65,11 +68,13 @@ export class ConformanceChecker {
   /** URL-mode elicitation ids announced so far, with their lines. */
   private readonly elicitationIds = new Map<string, number>();
   private readonly sessions: SessionRules;
+  private readonly plans: PlanTraffic;
   private finished = false;
 
   constructor(opts: { protocolVersion?: ProtocolVersion } = {}) {
     if (opts.protocolVersion) this.version = this.requestedVersion = opts.protocolVersion;
     this.sessions = new SessionRules((rule, line, message, severity, sessionId) => this.report(rule, line, message, severity, sessionId));
+    this.plans = new PlanTraffic((line, message, sid) => this.report('plan-unknown-id', line, message, 'warning', sid));
   }
 
   /** The protocol version the connection negotiated (1 until an initialize response says otherwise). */
@@ -142,6 +147,8 @@ export class ConformanceChecker {
       this.clientPending.set(key, { method, line, params });
       this.answered.delete(key);
     }
+    const relative = OPENS_SESSION.has(method) ? relativeDirectory(params) : undefined;
+    if (relative) this.report('directory-not-absolute', line, `the client's ${method} has ${relative.field} ${quote(relative.value, 60)}: send absolute paths only`);
     switch (method) {
       case AgentMethods.initialize:
         this.clientCaps = isObj(params['clientCapabilities']) ? params['clientCapabilities'] : isObj(params['capabilities']) ? params['capabilities'] : {};
@@ -209,6 +216,7 @@ export class ConformanceChecker {
     const params = isObj(msg['params']) ? msg['params'] : {};
     if (method === ClientMethods.sessionUpdate) {
       this.sessions.update(params, line, this.version, this.clientCaps, plainChunk);
+      if (!plainChunk) this.plans.update(params, line);
       return;
     }
     const invalid = checkParams(method, msg['params'], this.version);
@@ -281,6 +289,12 @@ export class ConformanceChecker {
     else this.errorOf(req, line);
   }
 
+  /** session/list: each SessionInfo's `cwd` and `additionalDirectories` are absolute. */
+  private listedDirectories(sessions: unknown, line: number): void {
+    const bad = Array.isArray(sessions) ? sessions.flatMap((s) => (isObj(s) ? [relativeDirectory(s)].filter((r) => r !== undefined) : [])) : [];
+    if (bad[0]) this.report('directory-not-absolute', line, `session/list reports ${bad[0].field} ${quote(bad[0].value, 60)}: report absolute paths only`);
+  }
+
   private checkErrorObject(error: unknown, line: number): void {
     if (!isObj(error)) {
       this.report('error-object-invalid', line, `"error" is ${show(error)}: send {"code": <integer>, "message": <string>}`);
@@ -311,6 +325,7 @@ export class ConformanceChecker {
         break;
       case AgentMethods.sessionList:
         if (Array.isArray(r['sessions'])) for (const s of r['sessions']) if (isObj(s) && typeof s['sessionId'] === 'string') this.sessions.learn(s['sessionId'], line);
+        this.listedDirectories(r['sessions'], line);
         break;
       case AgentMethods.sessionPrompt:
         this.promptAnswered(req, r, line);

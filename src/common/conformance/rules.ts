@@ -141,6 +141,16 @@ export const RULES = {
     title: 'a cancelled turn answered with an error or another stop reason',
     source: 'prompt turn §cancellation: after session/cancel the agent MUST answer stopReason "cancelled"',
   },
+  'directory-not-absolute': {
+    severity: 'error',
+    title: 'a `cwd` or `additionalDirectories` entry that is not an absolute path',
+    source: 'schema NewSessionRequest / LoadSessionRequest / ResumeSessionRequest / ForkSessionRequest / SessionInfo: each path must be absolute',
+  },
+  'plan-unknown-id': {
+    severity: 'warning',
+    title: 'plan_removed for a planId the session never sent in a plan_update (or removed already)',
+    source: 'schema PlanRemoved (unstable): removes a plan the agent reported by its planId',
+  },
   'error-object-invalid': {
     severity: 'error',
     title: 'an error response whose error is not {code: integer, message: string, data?}',

@@ -220,8 +220,21 @@ export function groupChildren(s: SessionState, group: TreeGroup, diagnostics: re
         d(4, 'commands', s.availableCommands.map((c) => `/${c.name}`).join(' ') || '(none)'),
         d(5, 'config options', s.configOptions.map((c) => `${c.id}=${String(c['currentValue'])}`).join(', ') || '(none)'),
         d(6, 'usage', s.usage ? `${s.usage.used}/${s.usage.size} tokens${s.usage.cost ? ` · ${s.usage.cost.amount} ${s.usage.cost.currency}` : ''}` : '(none)'),
+        ...setupRows(s.setup, (i, label, value) => d(7 + i, label, escapeControl(value), value)),
       ];
   }
+}
+
+/** What the client opened the session with: working folder, other folders, system prompt, MCP servers. */
+function setupRows(setup: SessionState['setup'], row: (i: number, label: string, value: string) => TreeNode): TreeNode[] {
+  if (!setup) return [];
+  const list = (items: readonly string[]) => items.join(', ') || '(none)';
+  return [
+    row(0, 'working folder', setup.cwd),
+    row(1, 'additional directories', list(setup.additionalDirectories)),
+    row(2, 'system prompt', setup.systemPrompt ?? '(none)'),
+    row(3, 'MCP servers', list(setup.mcpServers)),
+  ];
 }
 
 function planIcon(status: string): string {

@@ -66,7 +66,8 @@ export const zAgentCapabilities = z.looseObject({
   mcpCapabilities: optional(z.looseObject({ http: optional(z.boolean()), sse: optional(z.boolean()) })),
   sessionCapabilities: optional(
     // fork, archive (archive + unarchive) and title (set_title) are unstable-schema markers.
-    z.looseObject({ list: zMarker, delete: zMarker, resume: zMarker, close: zMarker, additionalDirectories: zMarker, fork: zMarker, archive: zMarker, title: zMarker }),
+    // systemPrompt is an unstable-schema marker too (its `mode` names the modes beyond `append`).
+    z.looseObject({ list: zMarker, delete: zMarker, resume: zMarker, close: zMarker, additionalDirectories: zMarker, fork: zMarker, archive: zMarker, title: zMarker, systemPrompt: zMarker }),
   ),
   auth: optional(z.looseObject({ logout: zMarker })),
   _meta: optional(zMeta),
@@ -139,10 +140,15 @@ export const zSessionConfigOption = z.preprocess(idFrom('configId'), zSessionCon
 export type SessionConfigOption = z.infer<typeof zSessionConfigOptionFields>;
 const zConfigOptions = z.array(z.unknown()).transform((items) => items.flatMap((i) => tolerantItem(zSessionConfigOption, i)));
 
+/** Unstable `SystemPrompt`: instructions the agent adds to its own (`append`; `override` needs its own marker). */
+export const zSystemPrompt = z.looseObject({ mode: z.string(), content: z.array(z.unknown()) });
+export type SystemPrompt = z.infer<typeof zSystemPrompt>;
+
 export const zNewSessionParams = z.looseObject({
   cwd: z.string(),
   mcpServers: z.array(zMcpServer),
   additionalDirectories: optional(z.array(z.string())),
+  systemPrompt: optional(zSystemPrompt.nullable()),
   _meta: optional(zMeta),
 });
 export type NewSessionParams = z.infer<typeof zNewSessionParams>;

@@ -14,6 +14,7 @@ import { collectWarnings, skipInvalid, tolerant, warn } from './updateWarnings';
 import { compactionPatch, zCompactionSummaryChunk, zCompactionUpdate, type CompactionChunk, type CompactionPatch } from './compaction';
 import { PROTOCOL_V2, type ProtocolVersion } from './methods';
 import { zContentBlock, zMeta, zToolCallContent, zToolCallLocation } from './content';
+import { planOf, type AgentPlan } from './planUpdates';
 
 const zNullableString = z.string().nullable();
 
@@ -101,10 +102,17 @@ export const zPlanEntry = z.looseObject({
   _meta: tolerant('_meta', zMetaOrNull),
 });
 export const zPlan = z.looseObject({ entries: skipInvalid('entries', zPlanEntry) });
-/** v2 `plan_update`; only the `items` plan type maps onto the session plan. */
+/** `plan_update` (v2, and v1 unstable behind `clientCapabilities.plan`): one plan by `planId` (planUpdates.ts). */
 export const zPlanUpdate = z.looseObject({
-  plan: z.looseObject({ type: z.string(), entries: tolerant('plan.entries', skipInvalid('plan.entries', zPlanEntry)) }),
+  plan: z.looseObject({
+    type: z.string(),
+    planId: z.string(),
+    entries: tolerant('plan.entries', skipInvalid('plan.entries', zPlanEntry)),
+    content: tolerant('plan.content', z.string()),
+    uri: tolerant('plan.uri', z.string()),
+  }),
 });
+export const zPlanRemoved = z.looseObject({ planId: z.string() });
 
 export const zAvailableCommand = z.looseObject({
   name: z.string(),
@@ -196,6 +204,8 @@ export type SessionUpdate =
   | { readonly kind: 'tool_call_update'; readonly patch: ToolCallPatch }
   | { readonly kind: 'tool_call_content_chunk'; readonly chunk: z.infer<typeof zToolCallContentChunk> }
   | { readonly kind: 'plan'; readonly entries: z.infer<typeof zPlanEntry>[] }
+  | { readonly kind: 'plan_update'; readonly plan: AgentPlan }
+  | { readonly kind: 'plan_removed'; readonly planId: string }
   | { readonly kind: 'available_commands'; readonly commands: z.infer<typeof zAvailableCommand>[] }
   | { readonly kind: 'current_mode'; readonly currentModeId: string }
   | { readonly kind: 'config_options'; readonly configOptions: z.infer<typeof zConfigOption>[] }
@@ -208,7 +218,7 @@ export type SessionUpdate =
 
 /** Known variants the store deliberately does not model; ignored without a warning. (v2 terminal updates feed
  * the panel's terminal view in the chat controller, see common/protocol/terminalUpdates.) */
-const IGNORED_KINDS = new Set(['notice', 'state_update', 'terminal_update', 'terminal_output_chunk', 'plan_removed']);
+const IGNORED_KINDS = new Set(['notice', 'state_update', 'terminal_update', 'terminal_output_chunk']);
 
 export const zSessionUpdateParams = z.looseObject({
   sessionId: z.string(),
@@ -309,8 +319,14 @@ function parseVariant(kind: string, raw: unknown, version: ProtocolVersion): Var
     case 'plan_update': {
       const r = variant(zPlanUpdate, raw, kind);
       if ('error' in r) return fail(r.error);
-      if (r.data.plan.type !== 'items') return { update: { kind: 'ignored', sessionUpdate: kind } };
-      return { update: { kind: 'plan', entries: r.data.plan.entries ?? [] } };
+      const plan = planOf(r.data.plan);
+      // A plan type of a later draft (the v2 enum is open) is not ours to show: ignored without a warning.
+      if (plan === null) return { update: { kind: 'ignored', sessionUpdate: kind } };
+      return typeof plan === 'string' ? { error: plan, severity: 'warning' } : { update: { kind: 'plan_update', plan } };
+    }
+    case 'plan_removed': {
+      const r = variant(zPlanRemoved, raw, kind);
+      return 'error' in r ? fail(r.error) : { update: { kind: 'plan_removed', planId: r.data.planId } };
     }
     case 'available_commands_update': {
       const r = variant(zAvailableCommandsUpdate, raw, kind);
@@ -345,3 +361,4 @@ function parseVariant(kind: string, raw: unknown, version: ProtocolVersion): Var
       return { error: `unknown session update kind '${kind}' ignored`, severity: 'warning' };
   }
 }
+

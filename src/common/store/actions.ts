@@ -5,6 +5,7 @@
 import type { ContentBlock } from '../protocol/content';
 import type { SessionUpdate, ToolCallPatch } from '../protocol/updates';
 import type { TerminalOutput } from './terminalRules';
+import type { SessionSetup } from './sessionSetup';
 import type { ConfigOption, ElicitationEntry, Entry, SessionMode } from './model';
 
 export type Action =
@@ -42,5 +43,7 @@ export type Action =
   /** The `session/fork` response for this (new) session: the source's entries, the history both share. */
   | { readonly kind: 'forked'; readonly entries: readonly Entry[] }
   /** Terminal output and exit: a client event (v1, a terminal we run) or a v2 terminal update (the agent's). */
-  | ({ readonly kind: 'terminal_output' } & TerminalOutput);
+  | ({ readonly kind: 'terminal_output' } & TerminalOutput)
+  /** The agent accepted our session/new, load, resume or fork: what we opened it with (sessionSetup.ts). */
+  | { readonly kind: 'session_setup'; readonly setup: SessionSetup };
 

@@ -14,6 +14,8 @@ import type { Action } from './actions';
 import type { PendingRequest } from './persisted';
 import type { Session } from './session';
 import type { Step } from './step';
+import { OPENS_SESSION } from './sessionScope';
+import { setupOfRequest, type SessionSetup } from './sessionSetup';
 import { zInitializeResult, zNewSessionResult, zPromptParams, zPromptResult, zSessionResult, zSetModeParams, zSetSessionTitleResult } from './wireShapes';
 
 /** The store as these rules see it. */
@@ -29,6 +31,10 @@ export interface CallDeps {
 
 /** A request we sent: what it shows at once (a prompt), and what its answer will need (`pending`). */
 export function agentCallSent(c: CallDeps, method: string, params: unknown, sessionId: string | null, pending: PendingRequest, step: Step): void {
+  if (OPENS_SESSION.has(method)) {
+    const setup = setupOfRequest(params);
+    if (setup) pending.setup = setup;
+  }
   switch (method) {
     case AgentMethods.sessionPrompt: {
       const p = zPromptParams.safeParse(params);
@@ -74,6 +80,7 @@ export function agentCallSent(c: CallDeps, method: string, params: unknown, sess
 /** The agent answered a request we sent. */
 export function agentCallAnswered(c: CallDeps, req: PendingRequest, outcome: { ok: true; result: unknown } | { ok: false }, step: Step): void {
   const result = outcome.ok ? outcome.result : undefined;
+  if (outcome.ok && req.setup) accepted(c, req, result, req.setup, step);
   switch (req.method) {
     case AgentMethods.initialize: {
       const r = zInitializeResult.safeParse(result);
@@ -139,6 +146,15 @@ export function agentCallAnswered(c: CallDeps, req: PendingRequest, outcome: { o
       return;
     }
   }
+}
+
+/** The session a session-opening call opened (its own for load/resume, the answer's for new/fork) records its setup. */
+function accepted(c: CallDeps, req: PendingRequest, result: unknown, setup: SessionSetup, step: Step): void {
+  const r = zNewSessionResult.safeParse(result);
+  const sid = req.method === AgentMethods.sessionNew || req.method === AgentMethods.sessionFork ? (r.success ? r.data.sessionId : null) : req.sessionId;
+  if (sid === null) return;
+  c.sessionFor(sid, step);
+  c.apply(sid, { kind: 'session_setup', setup }, step);
 }
 
 function sessionResult(c: CallDeps, sessionId: string, result: unknown, step: Step): void {

@@ -6,6 +6,8 @@
  * Entries are immutable values: an update replaces the entry object, so "did this entry change?"
  * is a reference comparison. A session's entry list is append-only and owned by the store.
  */
+import type { AgentPlan } from '../protocol/planUpdates';
+import type { SessionSetup } from './sessionSetup';
 import type * as z from 'zod';
 import type { Meta } from '../protocol/content';
 import type { zCompactionEntry, zElicitationEntry, zMessageEntry, zProvenance, zStats, zSubagentEntry, zToolCallEntry } from './entrySchema';
@@ -82,6 +84,10 @@ export interface SessionState {
   readonly protocolVersion: number;
   readonly entries: readonly Entry[];
   readonly plan: readonly PlanEntry[] | null;
+  /** The unstable plans by id (`plan_update`), in the order they first came; [] when none. */
+  readonly plans: readonly AgentPlan[];
+  /** What the client opened the session with (folders, system prompt, MCP servers); null before it is known. */
+  readonly setup: SessionSetup | null;
   readonly currentModeId: string | null;
   readonly availableModes: readonly SessionMode[];
   readonly availableCommands: readonly AvailableCommand[];

@@ -3,6 +3,7 @@
  * directions' pending requests, diagnostics), versioned, plain JSON. Restoring is tolerant: a bad
  * session or entry is reported and skipped, everything readable is kept.
  */
+import { zSessionSetup } from './sessionSetup';
 import { issueText } from '../util/errors';
 import * as z from 'zod';
 import { zMeta } from '../protocol/content';
@@ -37,12 +38,22 @@ export type PersistedInternals = z.infer<typeof zInternals>;
 export type PersistedReplay = NonNullable<PersistedInternals['replay']>;
 const defaultInternals: PersistedInternals = { open: -1, echo: null, lastAgentKey: null, replay: null };
 
+const zSavedPlanEntry = z.looseObject({ content: z.string(), priority: z.string(), status: z.string(), _meta: zMeta.optional() });
+const zSavedPlan = z.discriminatedUnion('type', [
+  z.object({ planId: z.string(), type: z.literal('items'), entries: z.array(zSavedPlanEntry) }),
+  z.object({ planId: z.string(), type: z.literal('markdown'), content: z.string() }),
+  z.object({ planId: z.string(), type: z.literal('file'), uri: z.string() }),
+]);
+
 /** Session-level fields; entries are parsed one by one so one bad entry does not lose the session. */
 export const zPersistedSession = z.object({
   sessionId: z.string(),
   protocolVersion: z.number().catch(1),
   entries: z.array(z.unknown()),
   plan: z.array(z.looseObject({ content: z.string(), priority: z.string(), status: z.string(), _meta: zMeta.optional() })).nullable().catch(null),
+  // Saves from before the plans by id have none; one bad plan drops the list, never the session.
+  plans: z.array(zSavedPlan).catch([]),
+  setup: zSessionSetup.nullable().catch(null),
   currentModeId: z.string().nullable().catch(null),
   availableModes: z.array(z.object({ id: z.string(), name: z.string(), description: z.string().nullable().optional() })).catch([]),
   availableCommands: z
@@ -81,6 +92,8 @@ export const zPendingRequest = z.object({
   steered: z.array(z.unknown()).optional(),
   /** A `session/fork` at a message: the fork holds the source's entries before that message only. */
   forkAt: z.string().optional(),
+  /** What a session-opening request carried, kept once it is accepted (sessionSetup.ts). */
+  setup: zSessionSetup.optional(),
 });
 export type PendingRequest = z.infer<typeof zPendingRequest>;
 

@@ -38,6 +38,8 @@ export function restoreSession(raw: unknown, index: number, diagnostics: Diagnos
     replay: ri.replay && !skipped ? replayFromPlain(ri.replay) : null,
   });
   s.plan = d.plan;
+  s.plans = d.plans;
+  s.setup = d.setup;
   s.currentModeId = d.currentModeId;
   s.availableModes = d.availableModes;
   s.availableCommands = d.availableCommands;

@@ -20,6 +20,9 @@ import { SubagentRules } from './subagentRules';
 import { CompactionRules } from './compactionRules';
 import { modeFromConfig } from '../modes';
 import { shownTitle } from './titleRules';
+import { removePlan, upsertPlan } from './planRules';
+import type { AgentPlan } from '../protocol/planUpdates';
+import type { SessionSetup } from './sessionSetup';
 
 export type { StepDeps } from './stepDeps';
 
@@ -37,6 +40,9 @@ export class Session {
   /** Set by the store only, from the parent's subagent entry (derived: not saved, found again on restore). */
   parentSessionId: string | null = null;
   plan: readonly PlanEntry[] | null = null;
+  /** The plans by id (planRules.ts), in the order they first came. */
+  plans: readonly AgentPlan[] = [];
+  setup: SessionSetup | null = null;
   currentModeId: string | null = null;
   availableModes: readonly SessionMode[] = [];
   availableCommands: readonly AvailableCommand[] = [];
@@ -76,6 +82,8 @@ export class Session {
       protocolVersion: this.protocolVersion,
       entries: this.table.entries,
       plan: this.plan,
+      plans: this.plans,
+      setup: this.setup,
       currentModeId: this.currentModeId,
       availableModes: this.availableModes,
       availableCommands: this.availableCommands,
@@ -158,6 +166,14 @@ export class Session {
       case 'plan':
         this.plan = a.entries;
         return this.changed(ctx, ['plan']);
+      case 'plan_update':
+        this.plans = upsertPlan(this.plans, a.plan);
+        return this.changed(ctx, ['plans']);
+      case 'plan_removed': {
+        const before = this.plans;
+        this.plans = removePlan(before, a.planId, ctx);
+        return this.plans === before ? undefined : this.changed(ctx, ['plans']);
+      }
       case 'available_commands':
         this.availableCommands = a.commands;
         return this.changed(ctx, ['availableCommands']);
@@ -214,6 +230,9 @@ export class Session {
           ...(a.exit ? { exit: a.exit } : {}),
         });
         return;
+      case 'session_setup':
+        this.setup = a.setup;
+        return this.changed(ctx, ['setup']);
       case 'ignored':
         return;
       default:

@@ -60,3 +60,13 @@ export function busySubagents(store: SessionLookup, rootId: string): SubagentEnt
     return s ? childSessions(store, s).flatMap((c) => (c.entry.state !== null && BUSY_STATES.has(c.entry.state) ? [c.entry] : [])) : [];
   });
 }
+
+/** Whether `sessionId` is a subagent under `ancestor`, any depth (never itself). */
+export function isUnder(store: SessionLookup, sessionId: string, ancestor: string): boolean {
+  const seen = new Set([sessionId]);
+  for (let p = store.session(sessionId)?.parentSessionId ?? null; p !== null && !seen.has(p); p = store.session(p)?.parentSessionId ?? null) {
+    if (p === ancestor) return true;
+    seen.add(p);
+  }
+  return false;
+}

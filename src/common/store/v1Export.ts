@@ -118,6 +118,13 @@ export function exportV1(updates: readonly unknown[]): V1ExportResult {
       case 'plan':
         out.push({ sessionUpdate: 'plan', entries: u.entries });
         return;
+      case 'plan_update':
+        // An item plan is v1's plan; Markdown and file plans have only the unstable v1 form.
+        out.push(u.plan.type === 'items' ? { sessionUpdate: 'plan', entries: u.plan.entries } : { sessionUpdate: 'plan_update', plan: u.plan });
+        return;
+      case 'plan_removed':
+        out.push({ sessionUpdate: 'plan_removed', planId: u.planId });
+        return;
       case 'current_mode':
         out.push({ sessionUpdate: 'current_mode_update', currentModeId: u.currentModeId });
         return;

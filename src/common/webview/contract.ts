@@ -15,6 +15,7 @@ import type { SessionState } from '../store/model';
 import type { WireEntry, WirePatch } from './wire';
 import type { ContextChip } from '../context';
 import type { ChangeSetView } from '../changes/view';
+import type { ContentBlock } from '../protocol/content';
 
 // The values the webview needs (the version; the empty panel, emptyPanel.ts) live in zod-free modules: a
 // value import of this file runs `zWebviewToHost`'s construction, which cannot be tree-shaken and would put
@@ -22,7 +23,7 @@ import type { ChangeSetView } from '../changes/view';
 // (test/unit/build/bundles.test.ts keeps it so).
 import { WEBVIEW_PROTOCOL_VERSION } from './version';
 export { WEBVIEW_PROTOCOL_VERSION };
-import { MAX_IMAGES, MAX_IMAGE_BASE64 } from './limits';
+import { MAX_EXPANDED_SUBAGENTS, MAX_IMAGES, MAX_IMAGE_BASE64 } from './limits';
 
 /** A permission request waiting for the user, shown inline on its tool call. */
 export interface PermissionView {
@@ -104,6 +105,8 @@ export interface PanelState {
   /** The id of the chat's agent while the settings do not name it (nothing runs; the banner offers to add it), else null. */
   readonly missingAgent: string | null;
   readonly plan: SessionState['plan'];
+  /** The agent's plans by id (unstable `plan_update`), shown below the single plan; [] when none. */
+  readonly plans: SessionState['plans'];
   readonly currentModeId: SessionState['currentModeId'];
   readonly availableModes: SessionState['availableModes'];
   readonly availableCommands: SessionState['availableCommands'];
@@ -128,6 +131,11 @@ export interface PanelState {
   readonly canOpenSubagents?: boolean;
   /** What each running subagent under the chat's session is doing now (its open tool call's title), by child session id. */
   readonly subagentActivity?: Readonly<Record<string, string>>;
+  /**
+   * A done subagent's result where its card's reply is not it (Claude's background form replies "launched" at
+   * once): the child's last agent message, by child session id (subagentResult.ts). Absent: the reply is.
+   */
+  readonly subagentResults?: Readonly<Record<string, readonly ContentBlock[]>>;
   /** A subagent's own view: the session that started it, as its messages name it ("From <title>"). */
   readonly parentSession?: { readonly sessionId: string; readonly title: string };
 }
@@ -141,11 +149,12 @@ export interface QueuedPromptView {
 }
 
 /** The panel fields that mirror the store's session state (everything else is the controller's). */
-export type SessionPanelFields = Pick<PanelState, 'plan' | 'currentModeId' | 'availableModes' | 'availableCommands' | 'configOptions' | 'usage' | 'title' | 'terminals'>;
+export type SessionPanelFields = Pick<PanelState, 'plan' | 'plans' | 'currentModeId' | 'availableModes' | 'availableCommands' | 'configOptions' | 'usage' | 'title' | 'terminals'>;
 
 export function sessionPanelFields(s: SessionState | undefined): SessionPanelFields {
   return {
     plan: s?.plan ?? null,
+    plans: s?.plans ?? [],
     currentModeId: s?.currentModeId ?? null,
     availableModes: s?.availableModes ?? [],
     availableCommands: s?.availableCommands ?? [],
@@ -179,7 +188,8 @@ export type PatchOp =
   /** Some panel fields changed; absent fields are unchanged. */
   | { readonly op: 'panel'; readonly panel: Partial<PanelState> };
 
-export type HostToWebview =
+/** What a panel feed posts (panelFeed.ts): a snapshot (with its `older` parts), then patches. */
+export type FeedMessage =
   /**
    * Entries are the webview's projection of the store's (`toViewEntry`: raw JSON only on request), in
    * their wire form (wire.ts). A long transcript comes newest first (snapshot.ts): `olderCount` entries
@@ -188,7 +198,15 @@ export type HostToWebview =
   | { readonly type: 'snapshot'; readonly protocol: number; readonly entries: readonly WireEntry[]; readonly panel: PanelState; readonly olderCount?: number }
   /** The entries just before everything the webview holds; `olderCount` still precede them (0: this was the first). */
   | { readonly type: 'older'; readonly entries: readonly WireEntry[]; readonly olderCount: number }
-  | { readonly type: 'patch'; readonly ops: readonly PatchOp[] }
+  | { readonly type: 'patch'; readonly ops: readonly PatchOp[] };
+
+export type HostToWebview =
+  | FeedMessage
+  /**
+   * The feed of a subagent's transcript expanded in its card (`expandSubagents`): its own snapshot, then
+   * patches of that child's entries only, with handles of its own. Sent only while the webview has it expanded.
+   */
+  | { readonly type: 'subagent'; readonly childSessionId: string; readonly message: FeedMessage }
   /** Scroll to and highlight an entry (from the debug tree's "Show in Chat"). */
   | { readonly type: 'reveal'; readonly key: string }
   /** Focus the prompt box (from the "ACP: Open Chat" command on an open panel). */
@@ -261,6 +279,11 @@ export const zWebviewToHost = z.discriminatedUnion('type', [
   z.object({ type: z.literal('removeContext'), id: zKey }),
   /** Open a subagent's own transcript (the child session of a delegation card); a host that cannot yet ignores it. */
   z.object({ type: z.literal('openSubagent'), childSessionId: z.string().min(1).max(1000) }),
+  /**
+   * The subagents whose transcripts are expanded in their cards, all of them (the webview's view state, sent
+   * again after every snapshot): the host feeds each one listed (`subagent` messages) and stops feeding the rest.
+   */
+  z.object({ type: z.literal('expandSubagents'), childSessionIds: z.array(z.string().min(1).max(1000)).max(MAX_EXPANDED_SUBAGENTS) }),
   /** Stop a subagent's current work (`session/cancel` on the child; offered only while its card says it can be cancelled). */
   z.object({ type: z.literal('cancelSubagent'), childSessionId: z.string().min(1).max(1000) }),
   /** The user opened a tool call's raw input/output toggle: the host answers with `raw`. */
@@ -281,4 +304,6 @@ export interface WebviewPersistedState {
   readonly scrollKey: string | null;
   /** The chat this webview shows (from the page's `data-chat-id`): how a reload gives each tab its own chat back. */
   readonly chatId?: string;
+  /** The subagents whose transcripts are expanded in their cards (view state: not in the chat's store). */
+  readonly expandedSubagents?: readonly string[];
 }

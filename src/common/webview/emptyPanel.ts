@@ -13,6 +13,7 @@ export const EMPTY_PANEL: PanelState = {
   canSteer: false,
   missingAgent: null,
   plan: null,
+  plans: [],
   currentModeId: null,
   availableModes: [],
   availableCommands: [],

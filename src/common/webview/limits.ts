@@ -4,3 +4,5 @@
 export const MAX_IMAGES = 8;
 /** Base64 characters per image (about 10 MB of image data). */
 export const MAX_IMAGE_BASE64 = 14 * 1024 * 1024;
+/** Subagent transcripts expanded in their cards at once (each is a feed the host runs while it is). */
+export const MAX_EXPANDED_SUBAGENTS = 32;

@@ -12,7 +12,7 @@
 import type { StoreDelta } from '../store';
 import type { Diagnostic, Entry, SessionState } from '../store/model';
 import { Emitter, type IDisposable } from '../util/lifecycle';
-import type { HostToWebview, PanelState } from './contract';
+import type { FeedMessage, PanelState } from './contract';
 import { panelDeltasFor, type PanelDelta } from './panelDeltas';
 import { PatchBatcher } from './patchBatcher';
 import { snapshotMessages } from './snapshot';
@@ -58,7 +58,7 @@ export class PanelFeed {
   private pendingSince: number | null = null;
 
   constructor(
-    private readonly post: (message: HostToWebview) => void,
+    private readonly post: (message: FeedMessage) => void,
     private readonly now: () => number = Date.now,
   ) {}
 

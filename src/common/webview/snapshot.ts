@@ -6,16 +6,16 @@
  * copied and handled. Posted back to back, so no patch can come between them.
  */
 import type { Entry } from '../store/model';
-import { type HostToWebview, type PanelState } from './contract';
+import type { FeedMessage, PanelState } from './contract';
 import { toWireEntry } from './wireEntry';
 import { WEBVIEW_PROTOCOL_VERSION } from './version';
 
 export const SNAPSHOT_NEWEST = 500;
 export const OLDER_CHUNK = 5_000;
 
-export function snapshotMessages(entries: readonly Entry[], panel: PanelState): HostToWebview[] {
+export function snapshotMessages(entries: readonly Entry[], panel: PanelState): FeedMessage[] {
   const start = Math.max(0, entries.length - SNAPSHOT_NEWEST);
-  const out: HostToWebview[] = [
+  const out: FeedMessage[] = [
     { type: 'snapshot', protocol: WEBVIEW_PROTOCOL_VERSION, entries: entries.slice(start).map(toWireEntry), panel, ...(start > 0 ? { olderCount: start } : {}) },
   ];
   for (let end = start; end > 0; end -= OLDER_CHUNK) {

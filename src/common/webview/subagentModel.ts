@@ -11,11 +11,11 @@ import type { StoreDelta } from '../store';
 import type { Entry, SessionState, SubagentEntry } from '../store/model';
 import type { Notice } from '../notices';
 import { Disposable, type Event } from '../util/lifecycle';
-import type { ChatModel } from './chatModel';
+import type { ChatModel, ChildModel } from './chatModel';
 import { sessionPanelFields, type ElicitationPrompt, type PanelState, type PermissionView, type TurnState, type WebviewToHost } from './contract';
 import { EMPTY_PANEL } from './emptyPanel';
 import { PanelSource } from './panelFeed';
-import { announcementOf, subagentLabel } from '../store/sessionTree';
+import { announcementOf, isUnder, subagentLabel } from '../store/sessionTree';
 
 export interface SubagentDeps {
   readonly sessionId: string;
@@ -101,5 +101,12 @@ export class SubagentModel extends Disposable implements ChatModel {
 
   handleWebviewMessage(m: WebviewToHost): void {
     if (PASSED_ON.has(m.type)) this.d.act(m);
+  }
+
+  /** A subagent under this one (any depth), expanded in its card: shown, not answered (the panel's own requests are). */
+  subagentView(childSessionId: string): ChildModel | undefined {
+    const d = this.d;
+    if (!isUnder(d, childSessionId, d.sessionId)) return undefined;
+    return new SubagentModel({ sessionId: childSessionId, agentName: d.agentName, session: (id) => d.session(id), notices: (id) => d.notices(id), onStoreChanged: d.onStoreChanged, act: (m) => d.act(m) });
   }
 }

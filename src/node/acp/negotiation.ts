@@ -27,6 +27,8 @@ export function clientCapabilities(o: Pick<AcpClientOptions, 'handlers' | 'termi
     ...(elicitation ? { elicitation } : {}),
     ...(session ? { session } : {}),
     ...(o.subagents ? { subagents: {} } : {}),
+    // Unstable: plans by id (`plan_update` / `plan_removed`); every client keeps them (the store's planRules.ts).
+    plan: {},
   };
 }
 

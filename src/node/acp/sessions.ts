@@ -8,7 +8,7 @@ import type { McpServer, SessionInfo } from '../../common/protocol/requests';
 import { errorText } from '../../common/util/errors';
 
 /** A type literal (not an interface), so it is assignable to the loose request params types. */
-export type SessionParams = { readonly cwd: string; readonly mcpServers: McpServer[] };
+export type SessionParams = { readonly cwd: string; readonly mcpServers: McpServer[]; readonly additionalDirectories?: string[] };
 
 /** Wraps a session-creating call (signing in on auth_required, for example). */
 export type CallWrapper = <T>(call: () => Promise<T>) => Promise<T>;

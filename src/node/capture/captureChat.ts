@@ -20,7 +20,8 @@ import { sessionViews, type ChangeSetView } from '../../common/changes/view';
 import { isRecord } from '../../common/util/guards';
 import { AgentMethods } from '../../common/protocol/methods';
 import { SubagentModel } from '../../common/webview/subagentModel';
-import { subagentLabel } from '../../common/store/sessionTree';
+import { mayChangeResults, subagentResults } from '../../common/webview/subagentResult';
+import { sessionTree, subagentLabel } from '../../common/store/sessionTree';
 import { subagentUnder } from '../chat/subagentControls';
 import type { ChatUi } from '../chat/chatPorts';
 
@@ -109,6 +110,7 @@ export class CaptureChat extends Disposable implements ChatModel, TreeSource {
     this.treeChanges.fire();
     if (added) return this.panel.reset();
     this.panel.storeChanged(changes, this.shownSessionId, () => (this.shownSessionId === null ? undefined : this.store.session(this.shownSessionId)));
+    if (this.shownSessionId !== null && mayChangeResults(changes)) this.panel.fire([{ type: 'panel', fields: { subagentResults: subagentResults(this.store, this.shownSessionId) } }]);
     // The live chat's Changes review recorded its summaries: show them as it did.
     if (changes.some((c) => c.type === 'changesRecorded')) this.panel.fire(this.changeSets().map((set) => ({ type: 'changeSet', id: set.id, set })));
   }
@@ -158,6 +160,7 @@ export class CaptureChat extends Disposable implements ChatModel, TreeSource {
         readOnly: true,
         canFork: false,
         canOpenSubagents: this.ui.openSubagent !== undefined,
+        subagentResults: this.shownSessionId === null ? {} : subagentResults(this.store, this.shownSessionId),
         ...sessionPanelFields(s),
         notices: this.store.notices(this.shownSessionId),
         changeSets: this.changeSets(),
@@ -168,8 +171,14 @@ export class CaptureChat extends Disposable implements ChatModel, TreeSource {
   /** A subagent of the shown session, in a read-only view of its own (as a live chat opens it; nothing waits to be answered). */
   private openSubagent(childSessionId: string): void {
     const card = subagentUnder(this.store, this.shownSessionId, childSessionId);
-    if (!card || !this.ui.openSubagent) return;
-    const model = new SubagentModel({
+    const model = card && this.ui.openSubagent ? this.subagentView(childSessionId) : undefined;
+    if (card && model) this.ui.openSubagent?.(this.register(model), subagentLabel(card));
+  }
+
+  /** A subagent of the shown session (any depth) as a model: its transcript expanded in its card, or its own view. */
+  subagentView(childSessionId: string): SubagentModel | undefined {
+    if (!subagentUnder(this.store, this.shownSessionId, childSessionId)) return undefined;
+    return new SubagentModel({
       sessionId: childSessionId,
       agentName: `Capture: ${this.label}`,
       session: (id) => this.store.session(id),
@@ -177,7 +186,16 @@ export class CaptureChat extends Disposable implements ChatModel, TreeSource {
       onStoreChanged: this.storeChanges.event,
       act: (m) => this.handleWebviewMessage(m),
     });
-    this.ui.openSubagent(this.register(model), subagentLabel(card));
+  }
+
+  /** An entry of the shown session or of a subagent under it, by key (a diff opened on a card of an expanded subagent). */
+  private shownEntry(key: string): Entry | undefined {
+    const shown = this.shownSessionId;
+    for (const sid of shown === null ? [] : sessionTree(this.store, shown)) {
+      const e = this.store.session(sid)?.entries.find((x) => x.key === key);
+      if (e) return e;
+    }
+    return undefined;
   }
 
   handleWebviewMessage(m: WebviewToHost): void {
@@ -187,7 +205,7 @@ export class CaptureChat extends Disposable implements ChatModel, TreeSource {
     else if (m.type === 'copy') this.ui.copy(m.text);
     else if (m.type === 'openSubagent') this.openSubagent(m.childSessionId);
     else if (m.type === 'openDiff') {
-      const e = this.snapshot().entries.find((x) => x.key === m.key);
+      const e = this.shownEntry(m.key);
       if (e) this.ui.openDiff(e, m.index);
     }
   }

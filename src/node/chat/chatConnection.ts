@@ -14,7 +14,7 @@ import type { AgentConfig } from '../../common/config/settings';
 import type { PanelState, TurnState } from '../../common/webview/contract';
 import type { PermissionBroker } from '../../common/permissionBroker';
 import type { ElicitationBroker } from '../../common/elicitationBroker';
-import { zMcpServer, type SessionInfo, type SessionNotification } from '../../common/protocol/requests';
+import type { SessionInfo, SessionNotification } from '../../common/protocol/requests';
 import { ConnectionSupervisor } from '../../common/recovery/supervisor';
 import { systemClock } from '../../common/recovery/timers';
 import type { QueuedPrompt } from '../../common/promptQueue';
@@ -25,6 +25,7 @@ import type { ClientHandlers } from '../acp/handlers';
 import { listAllSessions, openSession, reattachSession, type CallWrapper, type SessionParams } from '../acp/sessions';
 import { StartupTimeoutError, startupTimeoutText, withStartupTimeout } from './startupTimeout';
 import { exitMessage } from './connectionRecovery';
+import { mcpSkippedNotice, sessionParams, systemPromptParam } from './sessionParams';
 import type { ChatOptions } from './chatPorts';
 import type { ChatTraffic } from './chatTraffic';
 
@@ -233,14 +234,12 @@ export class ChatConnection {
     return withStartupTimeout(step, this.d.options.settings().startupTimeoutSeconds, p);
   }
 
-  private sessionParams(): SessionParams {
+  /** `fresh`: for a session/new, which also carries the user's system prompt (sessionParams.ts). */
+  private sessionParams(fresh = false): SessionParams {
     const o = this.d.options;
-    const mcpServers = o.settings().mcpServers.flatMap((raw, i) => {
-      const r = zMcpServer.safeParse(raw);
-      if (!r.success) o.log('warn', `acpChat.mcpServers[${i}] is not a valid ACP McpServer and was not sent: ${r.error.message}`);
-      return r.success ? [r.data] : [];
-    });
-    return { cwd: o.cwd, mcpServers };
+    const caps = this.link?.client.agentCapabilities;
+    const p = sessionParams({ cwd: o.cwd, settings: o.settings(), additionalDirectories: o.additionalDirectories?.() ?? [], caps, warn: (m) => o.log('warn', m), skipped: (names) => this.d.traffic.notice(mcpSkippedNotice(this.agent.name, names)) });
+    return fresh ? { ...p, ...systemPromptParam(o.settings(), caps) } : p;
   }
 
   /**
@@ -286,7 +285,7 @@ export class ChatConnection {
       }
       failed = failures.at(-1) ?? `${this.agent.name} can neither resume nor load a session`;
     }
-    const r = await auth(() => link.client.newSession(params));
+    const r = await auth(() => link.client.newSession(this.sessionParams(true)));
     this.attach(r.sessionId);
     o.log('info', `new session ${r.sessionId}`);
     // Keep what the user saw: the old transcript stays on screen, read-only, above a marker saying why the
@@ -358,7 +357,7 @@ export class ChatConnection {
       await link.client.closeSession(old).catch((e: unknown) => this.d.options.log('warn', `session/close of ${old} failed: ${errorText(e)}`));
     }
     try {
-      const r = await this.withAuth(link, () => link.client.newSession(this.sessionParams()));
+      const r = await this.withAuth(link, () => link.client.newSession(this.sessionParams(true)));
       this.switched(r.sessionId);
     } catch (e) {
       this.d.traffic.notice({ severity: 'error', title: `Could not start a new session: ${errorText(e)}` });

@@ -26,7 +26,7 @@ import type { SessionInfo } from '../../common/protocol/requests';
 import type { AcpClient } from '../acp/client';
 import type { SessionParams } from '../acp/sessions';
 import type { QueuedPrompt } from '../../common/promptQueue';
-import type { NoticeActionId } from '../../common/notices';
+import type { Notice, NoticeActionId } from '../../common/notices';
 import type { ContextItem } from '../../common/context';
 import type { ChangeReview, ReviewAction } from '../../common/changes/review';
 import type { BranchOrigin } from '../../common/debug/treeModel';
@@ -38,7 +38,8 @@ import { ChatTraffic } from './chatTraffic';
 import { ChatConnection } from './chatConnection';
 import { ChatThread } from './chatThread';
 import { ChatView } from './chatView';
-import { subagentModel, subagentUnder } from './subagentControls';
+import { subagentModel, subagentUnder, type SubagentViewDeps } from './subagentControls';
+import type { SubagentModel } from '../../common/webview/subagentModel';
 import { subagentLabel } from '../../common/store/sessionTree';
 
 export type { ChatOptions, ChatSinks, ChatUi } from './chatPorts';
@@ -282,6 +283,11 @@ export class ChatController extends Disposable implements ChatModel, TreeSource,
   reviewChanges(setId: string, index: number | null, action: ReviewAction): void {
     this.thread.reviewChanges(setId, index, action);
   }
+  /** A notice of the host's own on the attached session (a workspace folder came or went). */
+  notice(n: Notice): void {
+    this.traffic.notice(n);
+  }
+
   noticeAction(action: NoticeActionId): void {
     this.thread.noticeAction(action);
   }
@@ -290,8 +296,16 @@ export class ChatController extends Disposable implements ChatModel, TreeSource,
     const card = subagentUnder(this.o.store, this.connection.sessionId, childSessionId);
     const open = this.o.ui.openSubagent;
     if (!card || !open) return this.o.log('warn', `open subagent ${childSessionId}: not a subagent of this chat's session; ignored`);
-    const deps = { store: this.o.store, agentName: this.agent.name, onStoreChanged: this.view.onDidChangeStore, broker: this.broker, elicitations: this.elicitations, act: (m: WebviewToHost) => this.handleWebviewMessage(m) };
-    open(this.register(subagentModel(deps, childSessionId)), subagentLabel(card));
+    open(this.register(subagentModel(this.subagentDeps(), childSessionId)), subagentLabel(card));
+  }
+
+  /** A subagent's transcript expanded in its card (subagentFeeds.ts): its requests are answered in this chat's own panel. */
+  subagentView(childSessionId: string): SubagentModel | undefined {
+    return subagentUnder(this.o.store, this.connection.sessionId, childSessionId) ? subagentModel(this.subagentDeps(), childSessionId, false) : undefined;
+  }
+
+  private subagentDeps(): SubagentViewDeps {
+    return { store: this.o.store, agentName: this.agent.name, onStoreChanged: this.view.onDidChangeStore, broker: this.broker, elicitations: this.elicitations, act: (m: WebviewToHost) => this.handleWebviewMessage(m) };
   }
 
   cancelSubagent(childSessionId: string): void {

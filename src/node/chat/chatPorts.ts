@@ -128,6 +128,8 @@ export interface ChatOptions {
    */
   readonly agentMissing?: boolean;
   readonly cwd: string;
+  /** The workspace's other folders (absolute), read at each session call: sent as `additionalDirectories`. */
+  readonly additionalDirectories?: () => readonly string[];
   readonly store: MessageStore;
   /** The session to reattach to (see sessionToAttach), if any; recorded in the store if it is not yet. */
   readonly restoredSessionId: string | null;

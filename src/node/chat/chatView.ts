@@ -14,6 +14,7 @@ import type { PermissionBroker } from '../../common/permissionBroker';
 import type { ElicitationBroker } from '../../common/elicitationBroker';
 import { PanelSource } from '../../common/webview/panelFeed';
 import { activityOf, touchedSubagents } from '../../common/webview/subagentActivity';
+import { mayChangeResults, sameResults, subagentResults } from '../../common/webview/subagentResult';
 import { announcementOf, sessionTree, subagentLabel } from '../../common/store/sessionTree';
 import { supportsOperation } from '../../common/protocol/sessionOps';
 import { Disposable, Emitter } from '../../common/util/lifecycle';
@@ -76,9 +77,10 @@ export class ChatView extends Disposable {
     return { entries: earlier.length ? [...earlier, ...this.entries()] : this.entries(), panel: this.panelState() };
   }
 
-  /** An entry the panel shows, by key: this session's, or the earlier transcript's. */
+  /** An entry the panel shows, by key: this session's, the earlier transcript's, or a subagent's under it (its transcript expanded, or its own view). */
   shownEntry(key: string): { readonly sessionId: string; readonly entry: Entry } | undefined {
-    for (const sid of [this.sessionId, this.d.connection.earlier?.sessionId]) {
+    const shown = this.sessionId === null ? [] : sessionTree(this.d.options.store, this.sessionId);
+    for (const sid of [...shown, this.d.connection.earlier?.sessionId]) {
       const entry = sid === null || sid === undefined ? undefined : this.d.options.store.session(sid)?.entries.find((e) => e.key === key);
       if (sid && entry) return { sessionId: sid, entry };
     }
@@ -112,6 +114,7 @@ export class ChatView extends Disposable {
       readOnly: false,
       canOpenSubagents: this.d.options.ui.openSubagent !== undefined,
       subagentActivity: this.activity,
+      subagentResults: this.results,
       canFork: supportsOperation(client?.agentCapabilities, 'fork'),
       canSteer: client?.canSteer ?? false,
       missingAgent: connection.missingAgent,
@@ -133,6 +136,7 @@ export class ChatView extends Disposable {
     this.treeChanges.fire();
     this.storeChanges.fire(changes);
     this.showActivity(changes);
+    this.showResults(changes);
     // The panel lists the earlier transcript first: this session's indexes count from after it.
     const offset = this.d.connection.earlier ? this.earlierEntries().length : 0;
     const diagnostics = this.source.storeChanged(changes, this.sessionId, () => this.current(), offset);
@@ -151,6 +155,15 @@ export class ChatView extends Disposable {
       if ((this.activity[child] ?? '') !== now) (next ??= { ...this.activity })[child] = now;
     }
     if (next) this.panel({ subagentActivity: (this.activity = next) });
+  }
+
+  /** The cards' results where their replies are not (a background subagent's "launched"): posted when they change. */
+  private results: PanelState['subagentResults'] = {};
+  private showResults(changes: readonly StoreDelta[]): void {
+    const sid = this.sessionId;
+    if (sid === null || !mayChangeResults(changes)) return;
+    const next = subagentResults(this.d.options.store, sid);
+    if (!sameResults(next, this.results ?? {})) this.panel({ subagentResults: (this.results = next) });
   }
 
   panel(fields: Partial<PanelState>): void {

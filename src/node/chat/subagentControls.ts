@@ -28,24 +28,25 @@ export interface SubagentViewDeps {
   act(message: WebviewToHost): void;
 }
 
-/** A live view of the subagent's own transcript, answering its requests through the chat's brokers. */
-export function subagentModel(d: SubagentViewDeps, childSessionId: string): SubagentModel {
+/**
+ * A live view of the subagent's own transcript, answering its requests through the chat's brokers; with
+ * `answering` false (its transcript expanded in the chat's own panel, which lists the chat's requests
+ * already), only its entries and state.
+ */
+export function subagentModel(d: SubagentViewDeps, childSessionId: string, answering = true): SubagentModel {
   const changed: Event<void> = (listener) => {
     const a = d.broker.onDidChange(() => listener());
     const b = d.elicitations.onDidChange(() => listener());
     return { dispose: () => (a.dispose(), b.dispose()) };
   };
+  const pending = { permissions: () => d.broker.pending(childSessionId), elicitations: () => d.elicitations.pending(childSessionId), onDidChange: changed };
   return new SubagentModel({
     sessionId: childSessionId,
     agentName: d.agentName,
     session: (id) => d.store.session(id),
     notices: (id) => d.store.notices(id),
     onStoreChanged: d.onStoreChanged,
-    pending: {
-      permissions: () => d.broker.pending(childSessionId),
-      elicitations: () => d.elicitations.pending(childSessionId),
-      onDidChange: changed,
-    },
+    ...(answering ? { pending } : {}),
     act: d.act,
   });
 }

@@ -12,7 +12,8 @@ export function dispatchWebviewMessage(chat: ChatControls, ui: ChatUi, m: Webvie
     case 'ready':
     case 'mentionQuery':
     case 'getRaw':
-      return; // answered by the panel itself
+    case 'expandSubagents':
+      return; // answered by the panel itself (each webview feeds its own expanded subagents)
     case 'openSubagent':
       return chat.openSubagent(m.childSessionId);
     case 'cancelSubagent':

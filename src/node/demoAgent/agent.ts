@@ -42,6 +42,7 @@ import { DemoAuth } from './auth';
 import { registerSteering, STEERING_META } from './steering';
 import { editTool, readTool, selfEditTool, terminalTool, type Session, type ToolIo, type Update } from './tools';
 import { backgroundTurn, subagentTool } from './subagent';
+import { SETUP_CAPABILITIES, setupOf, setupText } from './setup';
 import { compactTurn } from './compaction';
 import { adoptedTag, knownSession, listedForArchiveFilter, registerSessionOps, sessionOpsCapabilities, unknownMessage } from './sessionOps';
 
@@ -125,7 +126,7 @@ export class DemoAgent {
           loadSession: true,
           promptCapabilities: { image: true, audio: false, embeddedContext: true },
           mcpCapabilities: { http: false, sse: false },
-          sessionCapabilities: { resume: {}, list: {}, close: {}, ...(this.sessionOps ? sessionOpsCapabilities(this.forkAtMessage) : {}) },
+          sessionCapabilities: { resume: {}, list: {}, close: {}, ...SETUP_CAPABILITIES, ...(this.sessionOps ? sessionOpsCapabilities(this.forkAtMessage) : {}) },
           ...(this.sessionOps ? { auth: { logout: {} } } : {}),
         },
         authMethods: this.auth.methods(this.clientCaps.auth?.terminal === true),
@@ -176,7 +177,9 @@ export class DemoAgent {
     }
     onAcpRequest(acp, AgentMethods.sessionNew, zNewSessionParams, (p) => {
       this.auth.check();
+      const setup = setupOf(p);
       const s = this.createSession(p.cwd, `demo-${Date.now().toString(36)}-${++this.seq}`);
+      s.setup = setup;
       // Outside any turn, right after the response (the response is written first: it is queued
       // before this timer fires).
       setTimeout(() => this.notify(s, { sessionUpdate: 'available_commands_update', availableCommands: text.COMMANDS }), 0);
@@ -185,6 +188,7 @@ export class DemoAgent {
     onAcpRequest(acp, AgentMethods.sessionLoad, zLoadSessionParams, async (p) => {
       this.auth.check();
       const s = this.session(p.sessionId);
+      s.setup = setupOf(p);
       for (const u of replayHistory(s.history, this.replay)) this.notify(s, u);
       this.notify(s, { sessionUpdate: 'available_commands_update', availableCommands: text.COMMANDS });
       return this.state(s);
@@ -194,7 +198,9 @@ export class DemoAgent {
       // no history anyway (the client kept its transcript), so adopt the id: that is what lets the
       // extension's Restart reattach the same session to a fresh demo agent.
       this.auth.check();
+      const setup = setupOf(p);
       const s = this.sessions.get(p.sessionId) ?? this.createSession(p.cwd, p.sessionId, adoptedTag());
+      s.setup = setup;
       return this.state(s);
     });
     onAcpRequest(acp, AgentMethods.sessionList, zListSessionsParams, (p) => {
@@ -338,8 +344,9 @@ export class DemoAgent {
       signal = new AbortController().signal; // the cancel was ignored: the turn goes on
     }
     const command = /^\/(\w+)/.exec(promptText)?.[1];
-    if (command === 'help' || command === 'tools') {
-      await this.stream(s, 'agent_message_chunk', `msg-${s.tag}${n}-a`, command === 'help' ? text.HELP_TEXT : text.TOOLS_TEXT, signal);
+    if (command === 'help' || command === 'tools' || command === 'setup') {
+      const answer = command === 'help' ? text.HELP_TEXT : command === 'tools' ? text.TOOLS_TEXT : setupText(s.cwd, s.setup);
+      await this.stream(s, 'agent_message_chunk', `msg-${s.tag}${n}-a`, answer, signal);
       return;
     }
     if (command === 'compact' || /\bcompact/i.test(promptText)) return compactTurn(this.io, s, n, signal);

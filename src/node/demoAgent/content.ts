@@ -52,7 +52,7 @@ export function answerMarkdown(prompt: string): string {
 }
 
 export const HELP_TEXT = [
-  'Commands: `/help`, `/plan`, `/tools`, `/compact` (compacts the conversation: a summary replaces the history, and the context meter empties).',
+  'Commands: `/help`, `/plan`, `/tools`, `/compact` (compacts the conversation: a summary replaces the history, and the context meter empties), `/setup` (the folders, system prompt and MCP servers this session was opened with).',
   '',
   'Say **edit** or **permission** to see a permission request and a file write; say **run** or **terminal** to run a command.',
   'Say **subagent** to have a subagent (a child session) make that edit; with **background** too it works on after the turn ends.',

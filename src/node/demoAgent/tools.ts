@@ -4,6 +4,7 @@
  * terminal run. Apart from agent.ts because each is a self-contained script over the few things a step
  * may use (`ToolIo`); the turn (agent.ts) decides which run and in what order.
  */
+import type { SessionSetup } from './setup';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as z from 'zod';
@@ -30,6 +31,8 @@ export interface Session {
    * `msg-1-b` would otherwise name messages the client already holds from before the restart.
    */
   readonly tag: string;
+  /** What the client sent when it opened the session (setup.ts). */
+  setup?: SessionSetup;
   archived?: boolean;
 }
 

@@ -238,6 +238,8 @@ export class DemoAgentV2 {
       sessionUpdate: 'plan_update',
       plan: { type: 'items', planId: `plan-${s.tag}${n}`, entries: steps.map((content, i) => ({ content, priority: 'medium', status: i < done ? 'completed' : i === done ? 'in_progress' : 'pending' })) },
     });
+    // Each turn has its own plan: the last turn's goes (plans by id, `plan_removed`).
+    if (n > 1) this.notify(s, { sessionUpdate: 'plan_removed', planId: `plan-${s.tag}${n - 1}` });
     this.notify(s, plan(0));
     await this.stream(s, 'agent_message_chunk', `msg-${s.tag}${n}-a`, text.answerMarkdown(promptText), signal);
     this.notify(s, plan(1));

@@ -46,7 +46,7 @@ describe('AcpClient', () => {
     const s = setup({ readTextFile: async () => ({ content: '' }) });
     const p = s.client.initialize();
     const req = await s.agent.expect('initialize');
-    assert.deepEqual(params(req).clientCapabilities, { fs: { readTextFile: true, writeTextFile: false }, terminal: false });
+    assert.deepEqual(params(req).clientCapabilities, { fs: { readTextFile: true, writeTextFile: false }, terminal: false, plan: {} });
     assert.equal(params(req).protocolVersion, 1);
     s.agent.reply(req.id, INIT_RESULT);
     const r = await p;

@@ -40,7 +40,7 @@ const form = (id: number, extra: Json = {}) => ({ id, method: 'elicitation/creat
 describe('elicitation in the client', () => {
   it('advertises the modes its host serves, and nothing without a host (v1 and v2 shapes)', async () => {
     const a = await initialized({});
-    assert.deepEqual((a.init.params as Json).clientCapabilities, { fs: { readTextFile: false, writeTextFile: false }, terminal: false, elicitation: { form: {}, url: {} } });
+    assert.deepEqual((a.init.params as Json).clientCapabilities, { fs: { readTextFile: false, writeTextFile: false }, terminal: false, elicitation: { form: {}, url: {} }, plan: {} });
     a.client.dispose();
     const b = await initialized({ modes: { form: true, url: false } });
     assert.deepEqual(((b.init.params as Json).clientCapabilities as Json).elicitation, { form: {} });

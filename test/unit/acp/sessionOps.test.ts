@@ -175,7 +175,7 @@ describe('terminal authentication', () => {
     await withTerminal.client.initialize();
     const init = withTerminal.sent[0];
     assert.ok(init && 'params' in init);
-    assert.deepEqual((init.params as { clientCapabilities: unknown }).clientCapabilities, { fs: { readTextFile: false, writeTextFile: false }, terminal: false, auth: { terminal: true } });
+    assert.deepEqual((init.params as { clientCapabilities: unknown }).clientCapabilities, { fs: { readTextFile: false, writeTextFile: false }, terminal: false, auth: { terminal: true }, plan: {} });
     const terminal = withTerminal.client.authMethods.map(asTerminalAuthMethod).find((m) => m !== undefined);
     assert.deepEqual(terminal && { id: terminal.id, args: terminal.args, env: terminal.env }, { id: 'demo-login', args: ['--login'], env: { ACP_DEMO_LOGIN: '1' } });
     withTerminal.dispose();

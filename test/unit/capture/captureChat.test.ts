@@ -90,5 +90,9 @@ test("a capture's subagent card opens the subagent's own transcript, read-only; 
   assert.equal(view.panel.readOnly, true);
   assert.deepEqual(view.entries.map((e) => e.key), c.store.session(card.childSessionId)?.entries.map((e) => e.key));
   assert.ok(view.entries.some((e) => e.kind === 'tool_call'));
+  // Expanded in its card: the same child as a model of its own (none for the shown session or a stranger).
+  assert.equal(c.subagentView('made-up'), undefined);
+  assert.equal(c.subagentView(c.snapshot().panel.sessionId!), undefined);
+  assert.deepEqual(c.subagentView(card.childSessionId)?.snapshot().entries.map((e) => e.key), view.entries.map((e) => e.key));
   c.dispose();
 });

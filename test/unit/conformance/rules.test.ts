@@ -330,6 +330,30 @@ describe('conformance rules', () => {
     assert.deepEqual(check([...open(askCaps), ask(4, { mode: 'form', requestedSchema: flat }), C(res(4, { action: 'accept', content: { q: 'a' } }))]), []);
   });
 
+  rule('directory-not-absolute', () => {
+    const opened = (dirs: string[]) => [C(req(0, 'initialize', { protocolVersion: 1, clientCapabilities: {} })), A(res(0, { protocolVersion: 1, agentCapabilities: { sessionCapabilities: { additionalDirectories: {}, list: {} } } })), C(req(1, 'session/new', { cwd: '/w', additionalDirectories: dirs, mcpServers: [] }))];
+    both('directory-not-absolute', opened(['/w2', 'lib']), opened(['/w2', 'C:\\x', 'd:/y', '\\\\srv\\share']), 3, 'error');
+    const list = (info: Record<string, unknown>) => [...open(), endTurn(), C(req(5, 'session/list', {})), A(res(5, { sessions: [{ sessionId: 's', cwd: '/w', ...info }] }))];
+    both('directory-not-absolute', list({ additionalDirectories: ['../x'] }), list({ additionalDirectories: ['/x'] }), 8, 'error');
+    assert.equal(fired(list({ cwd: 'w' }), 'directory-not-absolute').length, 1, 'a relative cwd too');
+  });
+
+  rule('plan-unknown-id', () => {
+    const planCaps = { clientCaps: { plan: {} } };
+    const plan = up({ sessionUpdate: 'plan_update', plan: { type: 'items', planId: 'p1', entries: [] } });
+    const removed = (planId: string) => up({ sessionUpdate: 'plan_removed', planId });
+    both('plan-unknown-id', [...open(planCaps), plan, removed('p2')], [...open(planCaps), plan, removed('p1')], 7, 'warning');
+    assert.equal(fired([...open(planCaps), plan, removed('p1'), removed('p1')], 'plan-unknown-id').length, 1, 'removed twice');
+    assert.equal(fired([...open(planCaps), plan, removed('__proto__')], 'plan-unknown-id').length, 1, 'a planId is data');
+    assert.deepEqual(check([...open(planCaps), plan, up({ sessionUpdate: 'plan_update', plan: { type: 'markdown', planId: 'p2', content: '# x' } }), removed('p1')]), []);
+  });
+
+  it('plan_update and plan_removed need clientCapabilities.plan on v1', () => {
+    const plan = up({ sessionUpdate: 'plan_update', plan: { type: 'items', planId: 'p1', entries: [] } });
+    both('capability-unadvertised', [...open(), plan], [...open({ clientCaps: { plan: {} } }), plan], 6, 'error');
+    assert.equal(fired([...open(), up({ sessionUpdate: 'plan_removed', planId: 'p1' })], 'capability-unadvertised').length, 1);
+  });
+
   it('every rule has a test here', () => {
     assert.deepEqual(RULE_IDS.filter((r) => !tested.has(r)), []);
   });

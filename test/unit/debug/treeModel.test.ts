@@ -14,6 +14,8 @@ const tool: ToolCallEntry = {
 const session: SessionState = {
   sessionId: 'sess_1', parentSessionId: null, protocolVersion: 1, entries: [msg, tool],
   plan: [{ content: 'Read', priority: 'high', status: 'completed' }, { content: 'Edit', priority: 'low', status: 'pending' }],
+  plans: [],
+  setup: null,
   currentModeId: 'code', availableModes: [{ id: 'ask', name: 'Ask' }, { id: 'code', name: 'Code' }],
   availableCommands: [{ name: 'help', description: 'Help' }], configOptions: [], usage: { used: 10, size: 100 }, title: null, updatedAt: null, terminals: {},
 };

@@ -25,7 +25,7 @@ test('each entry kind becomes readable Markdown', () => {
 
 test('a session exports with a header and entries in order', () => {
   const s: SessionState = {
-    sessionId: 's1', parentSessionId: null, protocolVersion: 1, entries, plan: null, currentModeId: null, availableModes: [], availableCommands: [],
+    sessionId: 's1', parentSessionId: null, protocolVersion: 1, entries, plan: null, plans: [], setup: null, currentModeId: null, availableModes: [], availableCommands: [],
     configOptions: [], usage: null, title: 'Fixing', updatedAt: null, terminals: {},
   };
   const md = sessionToMarkdown(s, 'Demo agent');

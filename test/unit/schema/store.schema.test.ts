@@ -72,7 +72,8 @@ function checkUpdate(c: Corpus, u: Obj, s: SessionState | undefined): string | u
       return Array.isArray(u.entries) && s.plan?.length !== u.entries.length ? 'plan entries lost' : undefined;
     case 'plan_update': {
       const plan = isObj(u.plan) ? u.plan : {};
-      return plan.type === 'items' && Array.isArray(plan.entries) && s.plan?.length !== plan.entries.length ? 'plan entries lost' : undefined;
+      const kept = s.plans.find((p) => p.planId === plan.planId);
+      return plan.type === 'items' && Array.isArray(plan.entries) && (kept?.type !== 'items' || kept.entries.length !== plan.entries.length) ? 'plan entries lost' : undefined;
     }
     case 'available_commands_update':
       return Array.isArray(u.availableCommands) && s.availableCommands.length !== u.availableCommands.length ? 'commands lost' : undefined;

@@ -6,7 +6,7 @@ import type { MessageEntry, SessionState } from '../../../src/common/store/model
 const stats = { chunks: 1, upserts: 0, bytes: 1, firstSeen: 0, lastSeen: 0, lines: [] };
 const entry: MessageEntry = { kind: 'agent_message', key: 'k', messageId: null, content: [], meta: null, provenance: 'live', stats };
 const session: SessionState = {
-  sessionId: 's', parentSessionId: null, protocolVersion: 1, entries: [entry], plan: [{ content: 'a', priority: 'high', status: 'pending' }], currentModeId: 'code',
+  sessionId: 's', parentSessionId: null, protocolVersion: 1, entries: [entry], plan: [{ content: 'a', priority: 'high', status: 'pending' }], plans: [], setup: null, currentModeId: 'code',
   availableModes: [], availableCommands: [], configOptions: [], usage: null, title: 'T', updatedAt: null, terminals: {},
 };
 

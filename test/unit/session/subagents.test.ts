@@ -141,6 +141,28 @@ describe('subagents in the chat', () => {
     c.dispose();
   });
 
+  it("a subagent's transcript expanded in its card: a model of the child only (none for the chat's own session or a stranger), its requests left to the chat's panel; its entries are the chat's for diffs and the tree", async () => {
+    const { c } = chat();
+    await c.start();
+    c.prompt('ask a subagent');
+    const [perm] = await until(() => (c.panelState().permissions.length === 1 ? c.panelState().permissions : undefined), "the subagent's permission request");
+    const child = childOf(c)!;
+    assert.equal(c.subagentView('made-up'), undefined);
+    assert.equal(c.subagentView(c.sessionId!), undefined);
+    const view = c.subagentView(child.sessionId)!;
+    const snap = view.snapshot();
+    assert.equal(snap.panel.sessionId, child.sessionId);
+    assert.equal(snap.panel.turn, 'busy');
+    assert.deepEqual(snap.entries.map((e) => e.key), c.store.session(child.sessionId)!.entries.map((e) => e.key));
+    assert.deepEqual(snap.panel.permissions, [], "the chat's panel lists the request (drawn on the expanded card by the webview)");
+    const tool = child.entries.find((e) => e.kind === 'tool_call')!;
+    assert.equal(c.shownEntry(tool.key)?.sessionId, child.sessionId, 'Open diff / Show in tree on a card of the expanded child find it');
+    assert.equal(c.broker.respond(perm!.requestId, 'demo-allow-once'), true);
+    await c.whenIdle();
+    view.dispose();
+    c.dispose();
+  });
+
   it('Stop on a running subagent ends its work as cancelled while the parent goes on', async () => {
     const { c } = chat();
     await c.start();

@@ -1,0 +1,192 @@
+// Eight subagents streaming at once in the chat panel webview (headless Chromium, the built dist/webview.js):
+// the turn of bench/subagents.bench.ts (8 children, 20,000 chunks each, round-robin, a chunk every 0.5 ms),
+// with the parent shown and two children expanded in their cards. The posts are what the shipped host
+// pipeline makes of the turn (MessageStore -> PanelSource/PanelFeed for the parent, SubagentFeeds with a
+// SubagentModel per expanded child, frames every 16 ms of a simulated clock), delivered to the page at
+// their times in real time (a structured clone each, as VS Code delivers them). The baseline is the same
+// chunks on one shown session (the single-session stream), posted and delivered the same way, in the same run.
+//   webviewSubagents.cpuShare          the renderer's CPU over the stream / its duration (every thread of
+//                                      its process but tracing's); `.ratio` in calibrations per second, goal
+//                                      as webview.paced60sCpuShare's (25% of a core at the quiet calibration)
+//   webviewSubagents.frameP95Ms        main-thread busy time per frame (rAF to rAF) over the stream; `.ratio`
+//                                      goal: one 60 Hz frame at the quiet calibration (FRAME_RATIO), as the
+//                                      webview's frame goals; frameMaxMs, the worst frame, has none (the
+//                                      single-session stream's own worst frame does not meet one either:
+//                                      a trace on a shared machine bills the hypervisor's pauses to a frame)
+//   webviewSubagents.cpuOverOneSession the renderer's CPU for the subagent turn / for the same chunks on one
+//                                      shown session (for scale: the collapsed six children post nothing)
+//   webviewSubagents.oneSession*       the baseline's own figures, for scale
+// BENCH_SUBAGENT_CHUNKS (per child, default 20,000) shortens the turn while working on it.
+import { tsImport } from 'tsx/esm/api';
+import { buildWebview, launch, openPanel } from '../test/browser/browser.mjs';
+import { startServer } from '../test/browser/server.mjs';
+import { percentile } from './lib/trace.mjs';
+import { CALIBRATION_QUIET_MS, FRAME_RATIO, ratio, round, tracer } from './lib/traced.mjs';
+import { defineHelpers } from './lib/webviewPage.mjs';
+
+const imp = (p) => tsImport(p, import.meta.url);
+const { MessageStore } = await imp('../src/common/store/index.ts');
+const { PanelFeed, PanelSource } = await imp('../src/common/webview/panelFeed.ts');
+const { SubagentFeeds } = await imp('../src/common/webview/subagentFeeds.ts');
+const { SubagentModel } = await imp('../src/common/webview/subagentModel.ts');
+const { isUnder } = await imp('../src/common/store/sessionTree.ts');
+const { Emitter } = await imp('../src/common/util/lifecycle.ts');
+const { WEBVIEW_PROTOCOL_VERSION: PROTOCOL } = await imp('../src/common/webview/version.ts');
+const { announce, children, chunk, chunkText, openSession } = await imp('./lib/subagentWire.ts');
+
+const CHILDREN = 8;
+const EXPANDED = 2;
+const PER_CHILD = Number(process.env.BENCH_SUBAGENT_CHUNKS ?? 20_000);
+const CHUNKS = CHILDREN * PER_CHILD;
+const CHUNK_MS = 4 / CHILDREN;
+const FRAME_MS = 16;
+const PARENT = '5f0c2a9e-7d41-4b8e-9c3a-1e2d3f4a5b6c';
+const ALONE = '0b7e4c21-93fd-4a6e-8d15-c2f8a9e3d704';
+const kids = children(CHILDREN);
+const kid = (i) => kids[i % CHILDREN];
+/**
+ * The i-th chunk's text: the host bench's, with a paragraph break every 100 chunks of a child (~300
+ * characters), as agents write. Without it each child's answer is one paragraph of 60 KB, which the panel's
+ * Markdown redraws whole as it grows, in the baseline too: that would measure the text's shape, not the panel.
+ */
+const text = (i, inMessage) => chunkText(i) + (inMessage % 100 === 99 ? '\n\n' : '');
+
+/**
+ * The posts a webview gets for one variant's turn, each with its time (ms from the stream's start): the
+ * host pipeline run over the lines on a simulated clock, as bench/subagents.bench.ts runs it.
+ */
+function posts(variant) {
+  const subagents = variant === 'subagents';
+  const shown = subagents ? PARENT : ALONE;
+  const store = new MessageStore({ now: () => 0 });
+  const storeChanges = new Emitter();
+  const out = [];
+  let clock = 0;
+  const post = (m) => out.push({ t: clock, m });
+  const source = new PanelSource();
+  const feed = new PanelFeed(post, () => clock);
+  source.onDidChange((c) => {
+    if (!feed.changed(c)) throw new Error('unexpected reset');
+  });
+  const feeds = new SubagentFeeds(post, () => undefined, () => clock);
+  const subagentView = (id) => (isUnder(store, id, shown) ? new SubagentModel({ sessionId: id, agentName: 'Claude', session: (s) => store.session(s), notices: (s) => store.notices(s), onStoreChanged: storeChanges.event, act: () => undefined }) : undefined);
+  let seq = 0;
+  let frameEnd = -Infinity;
+  const pending = () => feed.pending || feeds.pending;
+  const line = (w, t) => {
+    while (t >= frameEnd && pending()) {
+      clock = frameEnd;
+      feed.frame();
+      feeds.frame();
+      frameEnd += FRAME_MS;
+    }
+    if (!pending()) frameEnd = t + FRAME_MS;
+    clock = t;
+    const changes = store.ingest(w.dir, JSON.parse(w.line), ++seq);
+    storeChanges.fire(changes);
+    source.storeChanged(changes, shown, () => store.session(shown));
+  };
+  for (const w of subagents ? [...openSession(PARENT), ...kids.flatMap((c, i) => announce(PARENT, c, i))] : openSession(ALONE)) line(w, 0);
+  // The webview's first snapshot (its cards expanded from its saved state), then the expanded children's.
+  const s = store.session(shown);
+  feed.snapshot(s.entries, { ...emptyPanel(), sessionId: shown, turn: 'busy' });
+  if (subagents) feeds.expand(kids.slice(0, EXPANDED).map((c) => c.sessionId), { subagentView });
+  for (let i = 0; i < CHUNKS; i++) {
+    // The n-th chunk of its message: a child's (round-robin), or the one session's (one message after another).
+    const w = subagents ? chunk(kid(i).sessionId, kid(i).messageId, kid(i).toolUseId, text(i, Math.floor(i / CHILDREN))) : chunk(ALONE, kid(Math.floor(i / PER_CHILD)).messageId, kid(i).toolUseId, text(i, i % PER_CHILD));
+    line(w, i * CHUNK_MS);
+  }
+  feed.flush();
+  feeds.flush();
+  return out;
+}
+
+function emptyPanel() {
+  return { agentName: 'Claude', sessionId: null, turn: 'busy', lastTurnEnd: null, message: null, readOnly: false, canFork: false, canSteer: false, missingAgent: null, plan: null, currentModeId: null, availableModes: [], availableCommands: [], configOptions: [], usage: null, title: null, queuedPrompts: [], context: [], permissions: [], elicitations: [], notices: [], terminals: {}, earlier: null, changeSets: [] };
+}
+
+/** In the page: posts each message at its time (a 16 ms timer, as the host's), marking every frame; resolves once the last is painted. */
+function deliver({ name, timed }) {
+  return new Promise((resolve) => {
+    let next = 0;
+    let frame = 0;
+    let drawing = true;
+    const onFrame = () => {
+      performance.mark(`${name}-frame-${frame++}`);
+      if (drawing) requestAnimationFrame(onFrame);
+    };
+    performance.mark(`${name}-start`);
+    requestAnimationFrame(onFrame);
+    const t0 = performance.now();
+    const timer = setInterval(() => {
+      const now = performance.now() - t0;
+      while (next < timed.length && timed[next].t <= now) window.postMessage(timed[next++].m, '*');
+      if (next < timed.length) return;
+      clearInterval(timer);
+      requestAnimationFrame(() =>
+        requestAnimationFrame(() => {
+          drawing = false;
+          performance.mark(`${name}-end`);
+          resolve({ ms: performance.now() - t0, frames: frame, text: document.querySelector('.subagent-transcript')?.textContent?.length ?? document.querySelector('.transcript')?.textContent?.length ?? 0 });
+        }),
+      );
+    }, 16);
+  });
+}
+
+await buildWebview();
+const server = await startServer();
+const browser = await launch();
+const { traced } = tracer(browser);
+try {
+  const run = async (variant) => {
+    const all = posts(variant);
+    const [first, ...timed] = all;
+    const streamed = timed.filter((p) => p.m.type === 'patch' || p.m.message?.type === 'patch');
+    const setup = timed.filter((p) => !streamed.includes(p));
+    const state = variant === 'subagents' ? { v: PROTOCOL, draft: '', scrollKey: null, expandedSubagents: kids.slice(0, EXPANDED).map((c) => c.sessionId) } : undefined;
+    const panel = await openPanel(browser, server, { width: 800, height: 1000, ...(state ? { state } : {}) });
+    await panel.page.evaluate(defineHelpers, PROTOCOL);
+    await panel.page.evaluate(({ first: f, setup: s }) => {
+      window.__host.send(f.m);
+      for (const p of s) window.__host.send(p.m);
+      window.__acpChat.flush();
+    }, { first, setup });
+    if (variant === 'subagents') {
+      // Cards near the viewport are built in the frames that follow.
+      await panel.page.waitForFunction((n) => document.querySelectorAll('.subagent-transcript').length >= n, EXPANDED, { timeout: 10_000 }).catch(() => undefined);
+      const expanded = await panel.page.evaluate(() => document.querySelectorAll('.subagent-transcript').length);
+      if (expanded !== EXPANDED) throw new Error(`${expanded} subagent transcripts expanded, expected ${EXPANDED}`);
+    }
+    const r = await traced(panel.page, () => panel.page.evaluate(deliver, { name: variant, timed: streamed }));
+    const start = r.trace.mark(`${variant}-start`);
+    const end = r.trace.mark(`${variant}-end`);
+    const cpu = r.trace.processCpu(start.pid, start.ts, end.ts);
+    const frames = r.trace.frameCpu(start.pid, r.trace.marks(new RegExp(`^${variant}-frame-\\d+$`)));
+    await panel.close();
+    const bytes = all.reduce((n, p) => n + JSON.stringify(p.m).length, 0);
+    return { cpu, share: cpu / ((end.ts - start.ts) / 1000), frames, cal: r.cal, posts: streamed.length, bytes, result: r.result };
+  };
+  const sub = await run('subagents');
+  const one = await run('oneSession');
+  const figures = (prefix, x) => ({
+    [`${prefix}cpuShare`]: round(x.share, 3),
+    [`${prefix}cpuShare.ratio`]: ratio(x.share * 1000, x.cal),
+    [`${prefix}frameP95Ms`]: round(percentile(x.frames, 0.95)),
+    [`${prefix}frameP95Ms.ratio`]: ratio(percentile(x.frames, 0.95), x.cal),
+    [`${prefix}frameMaxMs`]: round(Math.max(...x.frames)),
+    [`${prefix}frameMaxMs.ratio`]: ratio(Math.max(...x.frames), x.cal),
+  });
+  const out = {
+    ...figures('webviewSubagents.', sub),
+    'webviewSubagents.cpuShare.goal': `ratio <= ${round(250 / CALIBRATION_QUIET_MS, 2)} (25% of a core at the quiet calibration, as webview.paced60sCpuShare)`,
+    'webviewSubagents.frameP95Ms.goal': `ratio <= ${round(FRAME_RATIO, 3)} (one 60 Hz frame at the quiet calibration)`,
+    'webviewSubagents.cpuOverOneSession': round(sub.cpu / one.cpu, 3),
+    ...figures('webviewSubagents.oneSession.', one),
+  };
+  for (const [name, x] of [['subagents', sub], ['oneSession', one]]) console.log(`${name}: ${x.posts} posts (${x.bytes} bytes), ${round(x.result.ms / 1000)} s, ${x.frames.length} frames, ${round(x.cpu)} ms CPU, calibration ${round(x.cal)} ms`);
+  console.log(JSON.stringify(out));
+} finally {
+  await browser.close();
+  await server.close();
+}
