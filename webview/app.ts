@@ -25,6 +25,9 @@ import { onPanelClick } from './panelClicks';
 import type { VsCodeApi } from './vscodeApi';
 import { SubagentView } from './entries/subagentView';
 import { ElapsedClock } from './elapsedClock';
+import { promptTakesArrivingFocus } from './arrivingFocus';
+import { bringNewRequestsIntoView, focusAfterAnswer } from './requestsInView';
+import { TurnEndMark } from './turnEndMark';
 import { restoredExpansion, SubagentTranscripts } from './subagentTranscripts';
 
 export class ChatApp {
@@ -39,6 +42,7 @@ export class ChatApp {
   private readonly entryNotices: EntryNotices;
   private readonly changes: ChangesView;
   private readonly rerun: RerunBar;
+  private readonly endMark = new TurnEndMark();
   /** Subagent transcripts expanded in their cards, each fed on its own (`subagent` messages). */
   private readonly subagents: SubagentTranscripts;
   /** Requests answered here but not yet removed by the host: hidden at once so a second key press answers the next one. */
@@ -90,7 +94,7 @@ export class ChatApp {
     this.narrator = new Narrator((key) => this.transcript.view(key)?.entry);
     this.jump = new JumpToLatest(() => this.transcript.jumpToLatest(), (t) => this.narrator.say(t), () => this.transcript.scroller.focus({ preventScroll: true }));
     this.transcript.onNewBelow = () => this.jump.newBelow();
-    this.transcript.onFollowing = () => this.jump.hide();
+    this.transcript.onPinChange = (pinned) => (pinned ? this.jump.hide() : this.jump.away());
     this.entryNotices = new EntryNotices((n) => this.panelView.noticeElement(n), (el, key) => this.transcript.placeAfter(el, key));
     this.changes = new ChangesView({ post, place: (el, key) => this.transcript.placeAfter(el, key), say: (t) => this.narrator.say(t) });
     this.panelView = new PanelView(post, () => this.prompt.focus());
@@ -146,6 +150,7 @@ export class ChatApp {
     const chatId = document.body.dataset['chatId'];
     if (chatId) this.api.setState({ v: WEBVIEW_PROTOCOL_VERSION, draft: this.draft, scrollKey: this.restoreScrollKey, chatId, expandedSubagents: this.subagents.ids });
     this.post({ type: 'ready', protocol: WEBVIEW_PROTOCOL_VERSION });
+    promptTakesArrivingFocus(() => this.prompt.focus());
   }
 
   /** Draws pending changes immediately (tests and the bench; normally a frame callback does this). */
@@ -257,12 +262,14 @@ export class ChatApp {
           if (op.panel.permissions) this.narrator.permissions(before.permissions, op.panel.permissions);
           if (op.panel.notices) this.narrator.notices(before.notices, op.panel.notices);
           if (op.panel.elicitations) this.narrator.questions(before.elicitations ?? [], op.panel.elicitations);
-          if (turnChanged) this.narrator.turn(before.turn, this.panel.turn, this.panel.message);
+          if (turnChanged) this.narrator.turn(before.turn, this.panel.turn, this.panel.message, this.panel.lastTurnEnd);
           if (op.panel.permissions) for (const id of this.answered) if (!op.panel.permissions.some((p) => p.requestId === id)) this.answered.delete(id);
           if (turnChanged) this.transcript.refreshStreaming();
           if (op.panel.earlier !== undefined) this.transcript.setEarlier(op.panel.earlier);
           if (op.panel.subagentActivity || op.panel.subagentResults) for (const v of [...this.transcript.views, ...this.subagents.views()]) if (v instanceof SubagentView) v.showPanelFacts();
-          return this.renderPanel();
+          this.renderPanel();
+          if (op.panel.permissions || op.panel.elicitations) bringNewRequestsIntoView(this.root, before, this.panel);
+          return;
         }
         default:
           console.warn('[acp-chat] unknown patch op', op);
@@ -332,6 +339,7 @@ export class ChatApp {
       else if (kind === 'agent_message') answered = true;
     }
     this.rerun.render(this.panel, asked, answered && asked);
+    this.endMark.render(this.panel, views.at(-1)?.key ?? null, (el, key) => this.transcript.placeAfter(el, key));
   }
 
   /** What the panel calls a session: this chat's title for its own, a subagent card's title for a child. */
@@ -354,23 +362,12 @@ export class ChatApp {
       this.answered.add(m.requestId);
       this.api.postMessage(m);
       this.renderPanel();
-      if (hadFocus) this.focusAfterAnswer(active);
+      if (hadFocus) focusAfterAnswer(this.root, this.pendingPermissions()[0]?.requestId, active, () => this.prompt.focus());
       return;
     }
+    // Sending goes to the bottom, where your message and its answer will be.
+    if (m.type === 'prompt' || m.type === 'retry') this.transcript.jumpToLatest();
     this.api.postMessage(m);
-  }
-
-  /**
-   * After an answer the keyboard user goes on to the next request; with none left, to the prompt box
-   * when the answered card took the focus with it (focus on the transcript itself stays there).
-   */
-  private focusAfterAnswer(before: Element): void {
-    const next = this.pendingPermissions()[0];
-    const card = next ? this.root.querySelector<HTMLElement>(`.permission[data-request-id="${CSS.escape(next.requestId)}"]`) : null;
-    if (card) {
-      card.querySelector<HTMLElement>('button')?.focus();
-      card.scrollIntoView({ block: 'nearest' });
-    } else if (!before.isConnected || document.activeElement === document.body || before.closest('[hidden]')) this.prompt.focus();
   }
 
   /** Asks the host for a fresh snapshot (at most once per second): the host's store is the truth. */

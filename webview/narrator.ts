@@ -5,7 +5,7 @@
  * message when it is finished (only the text not said before).
  */
 import type { ViewEntry as Entry } from '../src/common/webview/viewEntry';
-import type { ElicitationPrompt, PanelState, PermissionView, TurnState } from '../src/common/webview/contract';
+import type { ElicitationPrompt, PanelState, PermissionView, TurnEnd, TurnState } from '../src/common/webview/contract';
 import { h } from './dom';
 import { entryPlainText, spokenToolTitle, toolStatusLabel } from './entryModel';
 
@@ -48,7 +48,8 @@ export class Narrator {
     this.said.clear();
   }
 
-  turn(prev: TurnState, next: TurnState, message: string | null): void {
+  /** `end`: how the turn that just ended ended (the panel's `lastTurnEnd`, patched with the turn). */
+  turn(prev: TurnState, next: TurnState, message: string | null, end: TurnEnd = null): void {
     if (prev === next) return;
     if (live(prev) && !live(next)) this.finishMessage();
     switch (next) {
@@ -58,7 +59,8 @@ export class Narrator {
       case 'cancelling':
         return this.say('Cancelling');
       case 'idle':
-        return this.say(prev === 'cancelling' ? 'Turn cancelled' : live(prev) ? 'Agent finished' : 'Agent ready');
+        if (end === 'cancelled' || prev === 'cancelling') return this.say('Turn cancelled');
+        return this.say(end === 'interrupted' ? 'Turn interrupted' : live(prev) ? 'Agent finished' : 'Agent ready');
       case 'exited':
         return this.say(message ?? 'The agent exited');
       case 'error':

@@ -17,12 +17,14 @@ export class ScrollPin {
   private pinned = true;
   /** scrollTop at the last scroll event: only a move up can mean the user stopped following. */
   private lastTop = 0;
+  /** scrollHeight when the view was last put at the bottom: growth since then is not the user's move. */
+  private bottomHeight = 0;
   private readonly resize = new ResizeObserver(() => {
     if (this.pinned) this.toBottom();
   });
 
-  /** Called when the view starts following the bottom again (the user scrolled back, or a jump). */
-  onFollowing: () => void = () => {};
+  /** Called when the view starts (true: the user scrolled back, or a jump) or stops (false) following the bottom. */
+  onChange: (pinned: boolean) => void = () => {};
 
   constructor(private readonly scroller: HTMLElement, content: HTMLElement) {
     scroller.addEventListener('scroll', () => this.onScroll(), { passive: true });
@@ -42,11 +44,13 @@ export class ScrollPin {
 
   /** Stops following (the view was moved to an entry on purpose). */
   unpin(): void {
-    this.pinned = false;
+    this.follow(false);
   }
 
   private toBottom(): void {
-    this.scroller.scrollTop = this.scroller.scrollHeight;
+    // Read where the layout is already done (the ResizeObserver runs after layout), or once per snapshot.
+    this.bottomHeight = this.scroller.scrollHeight;
+    this.scroller.scrollTop = this.bottomHeight;
   }
 
   private onScroll(): void {
@@ -56,12 +60,19 @@ export class ScrollPin {
     // Our own scroll to the bottom (content may have grown again since), or the user going further down:
     // still following, and no layout read needed.
     if (this.pinned && !movedUp) return;
-    this.follow(this.scroller.scrollHeight - top - this.scroller.clientHeight < PIN_SLACK);
+    // A move up while following may be the browser's: the panel grew taller (the footer shrank) and clamped
+    // scrollTop, while content added since the last pin (its resize not seen yet) makes the gap look large.
+    // Growth since the view was last at the bottom does not count as the user leaving it.
+    const height = this.scroller.scrollHeight;
+    const grown = this.pinned ? Math.max(0, height - this.bottomHeight) : 0;
+    const pinned = height - top - this.scroller.clientHeight < PIN_SLACK + grown;
+    if (pinned) this.bottomHeight = height;
+    this.follow(pinned);
   }
 
   private follow(pinned: boolean): void {
     const was = this.pinned;
     this.pinned = pinned;
-    if (pinned && !was) this.onFollowing();
+    if (pinned !== was) this.onChange(pinned);
   }
 }

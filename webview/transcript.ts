@@ -113,9 +113,9 @@ export class Transcript {
     return this.pin.isPinned;
   }
 
-  /** Called when the view follows the bottom again. */
-  set onFollowing(f: () => void) {
-    this.pin.onFollowing = f;
+  /** Called when the view starts (true) or stops (false) following the bottom. */
+  set onPinChange(f: (pinned: boolean) => void) {
+    this.pin.onChange = f;
   }
 
   /** Goes to the newest entry and follows the stream again. */

@@ -18,7 +18,7 @@ export interface Notice {
   readonly entryKey?: string;
 }
 
-export const NOTICE_ACTIONS = ['keepWaiting', 'cancel', 'restart', 'resend', 'edit'] as const;
+export const NOTICE_ACTIONS = ['keepWaiting', 'cancel', 'restart', 'resend', 'edit', 'dismiss'] as const;
 export type NoticeActionId = (typeof NOTICE_ACTIONS)[number];
 export interface NoticeAction {
   readonly id: NoticeActionId;

@@ -13,6 +13,7 @@ import type { ChatController } from '../node/chat/chatController';
 import type { ChatTabs } from './chatTabs';
 import type { ChatPersistence } from '../node/chat/chatPersistence';
 import { CHAT_SIDEBAR_VIEW } from './sideBarView';
+import { placeholderHtml } from '../common/webview/html';
 
 export interface OpenChatOptions {
   /** A chat from the chat index (reopened into a tab if closed). */
@@ -46,6 +47,8 @@ export interface ChatOpeningHost {
   chatIdOf(session: ChatController): string | undefined;
   /** Takes a chat for this window (refused, with a message, when another window has it). */
   claim(chatId: string): Promise<void>;
+  /** Takes a chat for this window if no other window has it; false, silently, when one has. */
+  tryClaim(chatId: string): Promise<boolean>;
   focus(chatId: string): void;
   /** The group a new chat tab opens in by default: the focused chat's tab's, else the last used tab's. */
   defaultColumn(): vscode.ViewColumn | undefined;
@@ -54,6 +57,9 @@ export interface ChatOpeningHost {
 }
 
 export class ChatOpening {
+  /** Chats whose restored tab found them open in another window (said once). */
+  private readonly elsewhere = new Set<string>();
+
   constructor(private readonly host: ChatOpeningHost) {}
 
   /**
@@ -133,8 +139,8 @@ export class ChatOpening {
   /**
    * A tab VS Code restored after a reload (the serializer; `chatId` from the webview's saved state, the
    * one owner of which tab shows which chat): it shows that chat, where it was (another tab of it when
-   * it has one already: the restored tab was a split). When the chat is deleted or open in another
-   * window, the restored tab closes instead of showing some other chat. A tab saved without a chat id
+   * it has one already: the restored tab was a split). When the chat is deleted the restored tab closes;
+   * when another window has it the tab stays, empty, saying so (never some other chat). A tab saved without a chat id
    * (older versions) gets the last focused chat without a tab, else a new chat.
    */
   async restore(webviewPanel: vscode.WebviewPanel, chatId: string | undefined): Promise<ChatPanel | undefined> {
@@ -142,15 +148,19 @@ export class ChatOpening {
     await h.ready();
     const r = h.index();
     const id = chatId ?? r.lastFocused((c) => !h.tabs.tabOf(c.id) && c.agentId === h.selectedAgentId())?.id ?? r.create(h.selectedAgentId(), Date.now()).id;
-    if (r.has(id)) {
-      const taken = await h.claim(id).then(
-        () => true,
-        () => false,
-      );
-      if (taken) return h.tabs.restored(webviewPanel, id);
+    if (r.has(id) && (await h.tryClaim(id))) return h.tabs.restored(webviewPanel, id);
+    if (!r.has(id)) {
+      h.log.info(`a restored tab of chat ${id} was closed: it was deleted`);
+      webviewPanel.dispose();
+      return undefined;
     }
-    h.log.info(`a restored tab of chat ${id} was closed: ${r.has(id) ? 'it is open in another window' : 'it was deleted'}`);
-    webviewPanel.dispose();
+    // Open in another window of this workspace (a second window restored this one's layout): the tab stays,
+    // so this window's layout (saved for the workspace) keeps it, and the first window gets all its tabs
+    // back after a reload. It says so; one notice per window, not one per chat.
+    h.log.info(`a restored tab of chat ${id} stays empty: the chat is open in another window`);
+    webviewPanel.webview.html = placeholderHtml('This chat is open in another VS Code window of this workspace. Close it there, then reload this window to show it here.');
+    if (this.elsewhere.size === 0) void vscode.window.showInformationMessage('Chats of this workspace are open in another VS Code window and are shown there. Their tabs here stay empty: close the chats there, then reload this window.');
+    this.elsewhere.add(id);
     return undefined;
   }
 }

@@ -10,7 +10,7 @@ import { showAgentCapabilities, showProtocolLog, showProtocolMessages } from './
 import { deleteChatCommand, pickSession, pickSideBarChat } from './chatHistory';
 import { branch, branchRequestFrom, editMessage, regenerate, retry, type RewindHost } from './rewind';
 import { RewindCommands } from '../common/rewind/rewindCommands';
-import { archiveChat, forkChat, forkPointFrom, logout, renameChat, SessionCommands, unarchiveChat, type SessionCommandHost } from './sessionCommands';
+import { archiveChat, forkChat, forkPointFrom, logout, renameChat, SessionCommands, tellAgentUnarchived, unarchiveChat, type SessionCommandHost } from './sessionCommands';
 
 export const Commands = {
   chooseMcpServers: chooseMcpServersCommand,
@@ -108,6 +108,17 @@ export class ChatCommands extends Disposable {
       showFork: async (source, forkSessionId) => {
         await s.openFork(source, forkSessionId);
       },
+      focused: () => s.focusedChat,
+      chatIdOf: (chat) => s.chatIdOf(chat),
+      titleOf: (id) => s.titleOf(id),
+      archive: async (id, archived) => {
+        s.chatIndex.update(id, { archived });
+        if (archived) return s.closeChat(id);
+        await s.openChat({ chatId: id });
+        const chat = s.chat(id);
+        if (chat) await tellAgentUnarchived(chat);
+      },
+      archived: () => s.chatIndex.archived(),
     };
     this.add(Commands.forkChat, (point?: unknown) => forkChat(host, forkPointFrom(point)));
     const rewind: RewindHost = {

@@ -10,6 +10,7 @@ import { labelText, noticeText } from '../common/untrusted';
 import { errorText } from '../common/util/errors';
 import { listAllSessions } from '../node/acp/sessions';
 import type { ChatController } from '../node/chat/chatController';
+import type { ChatRecord } from '../common/chats/chatIndex';
 
 /** Command ids (also used by the webview's and the tree's Fork Chat Here). */
 export const SessionCommands = {
@@ -26,6 +27,14 @@ export interface SessionCommandHost {
   chat(chatId?: string): Promise<ChatController>;
   /** Opens the fork as a new chat (the source chat's store already holds it, with the shared history). */
   showFork(source: ChatController, forkSessionId: string): Promise<void>;
+  /** The focused chat, if live (nothing is started for it). */
+  focused(): ChatController | undefined;
+  chatIdOf(chat: ChatController): string | undefined;
+  titleOf(chatId: string): string;
+  /** Archives a chat (its tabs close; it leaves the lists) or brings it back (opened again). */
+  archive(chatId: string, archived: boolean): Promise<void> | void;
+  /** The chats archived here, most recent first. */
+  archived(): readonly ChatRecord[];
 }
 
 /** Where "Fork Chat Here" was invoked: a user message of a session (from a chat's webview or the message tree). */
@@ -100,69 +109,98 @@ export async function forkChat(host: SessionCommandHost, point?: ForkPoint): Pro
   }
 }
 
-/** Rename Chat: `session/set_title`; the title the agent stored becomes the chat's (and the tab's) title. */
+/**
+ * Rename Chat: the title the user gives is the chat's (tab, header, tree, export) and wins over the agent's
+ * until they clear it (an empty title): it is the client's own record, so it also works with an agent that
+ * cannot store titles and survives an agent that forgot it. Where the agent offers `session/set_title` it
+ * is told too.
+ */
 export async function renameChat(host: SessionCommandHost, title?: string): Promise<void> {
   const chat = await host.chat();
-  if (!(await supported(chat, 'title'))) return;
+  await chat.start().catch(() => undefined);
   const sessionId = chat.sessionId;
-  if (sessionId === null) return;
+  if (sessionId === null) return void vscode.window.showInformationMessage('This chat has no session to rename yet.');
   const next =
     title ??
     (await vscode.window.showInputBox({
       title: `Rename chat · ${labelText(chat.agent.name)}`,
       value: chat.current()?.title ?? '',
-      prompt: 'The agent stores the title (it may shorten it).',
-      validateInput: (v) => (v.trim() === '' ? 'A title cannot be empty.' : undefined),
+      prompt: 'Empty: the agent names the chat again.',
     }));
-  if (next === undefined || next.trim() === '') return;
+  if (next === undefined) return;
+  const line = next.replace(/\s+/g, ' ').trim();
+  chat.setUserTitle(line === '' ? null : line);
+  if (line === '' || !chat.client || !supportsOperation(chat.client.agentCapabilities, 'title')) return;
   try {
-    await chat.operate((client) => client.setSessionTitle(sessionId, next));
+    await chat.operate((client) => client.setSessionTitle(sessionId, line));
   } catch (e) {
-    failed(chat, 'renaming the chat', e);
+    failed(chat, 'telling the agent the new title', e);
   }
 }
 
-/** Archive Chat: the agent archives (and closes) the session; this chat goes on in a new one. */
+/**
+ * Archive Chat: the chat leaves the lists and its tabs close (the client's own archive: its transcript stays
+ * on disk); the agent archives the session too where it offers `session/archive`.
+ */
 export async function archiveChat(host: SessionCommandHost): Promise<void> {
   const chat = await host.chat();
-  if (!(await supported(chat, 'archive'))) return;
+  const chatId = host.chatIdOf(chat);
+  if (chatId === undefined) return;
+  const title = host.titleOf(chatId);
   const sessionId = chat.sessionId;
-  if (sessionId === null) return;
-  const title = chat.current()?.title ?? sessionId;
-  try {
-    await chat.operate((client) => client.archiveSession(sessionId));
-  } catch (e) {
-    return failed(chat, 'archiving the chat', e);
+  if (sessionId !== null && chat.client && !chat.client.isClosed && supportsOperation(chat.client.agentCapabilities, 'archive')) {
+    try {
+      await chat.operate((client) => client.archiveSession(sessionId));
+    } catch (e) {
+      return failed(chat, 'archiving the chat', e);
+    }
   }
-  // session/archive closed the session already (the schema says so): no session/close after it.
-  await chat.newSession(false);
+  host.archive(chatId, true);
   void vscode.window.showInformationMessage(`Archived "${noticeText(title, 80)}". "ACP: Unarchive Chat…" brings it back.`);
 }
 
-/** Unarchive Chat…: pick one of the agent's archived sessions; it is unarchived and opened. */
+/**
+ * Unarchive Chat…: the client's own archived chats (it holds their transcripts: an agent that forgot its
+ * sessions after a restart does not matter), then the focused chat's agent's archived sessions it does not
+ * know, where the agent can list them. A chat comes back where it was; an agent's session opens in the chat.
+ */
 export async function unarchiveChat(host: SessionCommandHost, sessionId?: string): Promise<void> {
+  let pick: { chatId?: string; sessionId?: string } | undefined = sessionId !== undefined ? { sessionId } : undefined;
+  if (!pick) {
+    const mine = host.archived();
+    const known = new Set(mine.flatMap((c) => (c.sessionId !== null ? [c.sessionId] : [])));
+    const chat = host.focused();
+    const client = chat?.client;
+    const canList = client !== undefined && !client.isClosed && supportsOperation(client.agentCapabilities, 'list');
+    const theirs = chat && canList ? (await listAllSessions(client, chat.cwd, 20, 'only').catch(() => [])).filter((s) => !known.has(s.sessionId)) : [];
+    if (mine.length + theirs.length === 0) return void vscode.window.showInformationMessage('No archived chats.');
+    const items: (vscode.QuickPickItem & { chatId?: string; sessionId?: string })[] = [
+      ...mine.map((c) => ({ label: labelText(host.titleOf(c.id)), description: labelText(new Date(c.updatedAt).toLocaleString()), chatId: c.id })),
+      ...(theirs.length && chat ? [{ label: labelText(`${chat.agent.name}: archived sessions`), kind: vscode.QuickPickItemKind.Separator }] : []),
+      ...theirs.map((s) => ({ label: labelText(s.title ?? s.sessionId), description: labelText(s.updatedAt ?? ''), sessionId: s.sessionId })),
+    ];
+    pick = await vscode.window.showQuickPick(items, { title: 'Unarchive a chat' });
+  }
+  if (pick?.chatId !== undefined) return host.archive(pick.chatId, false);
+  const id = pick?.sessionId;
+  if (id === undefined) return;
   const chat = await host.chat();
   if (!(await supported(chat, 'archive'))) return;
-  let target = sessionId;
-  if (target === undefined) {
-    const client = chat.client;
-    const archived = client && supportsOperation(client.agentCapabilities, 'list') ? await listAllSessions(client, chat.cwd, 20, 'only').catch(() => []) : [];
-    const canList = client !== undefined && supportsOperation(client.agentCapabilities, 'list');
-    if (archived.length === 0) return void vscode.window.showInformationMessage(`${noticeText(chat.agent.name)} has no archived chats${noticeText(canList ? '' : ' it can list')}.`);
-    const pick = await vscode.window.showQuickPick(
-      archived.map((s) => ({ label: labelText(s.title ?? s.sessionId), description: labelText(s.updatedAt ?? ''), detail: labelText(s.sessionId), sessionId: s.sessionId })),
-      { title: `${labelText(chat.agent.name)}: unarchive a chat`, matchOnDetail: true },
-    );
-    target = pick?.sessionId;
-  }
-  if (target === undefined) return;
-  const id = target;
   try {
     await chat.operate((client) => client.archiveSession(id, false));
   } catch (e) {
     return failed(chat, 'unarchiving the chat', e);
   }
   await chat.openSession(id);
+}
+
+/** The agent's archive is a bonus: a chat brought back is unarchived there too where it can be (an error: it forgot the session). */
+export async function tellAgentUnarchived(chat: ChatController): Promise<void> {
+  await chat.start().catch(() => undefined);
+  const sessionId = chat.sessionId;
+  const client = chat.client;
+  if (sessionId === null || !client || client.isClosed || !supportsOperation(client.agentCapabilities, 'archive')) return;
+  await chat.operate((c) => c.archiveSession(sessionId, false)).catch(() => undefined);
 }
 
 /** ACP: Log Out: `logout` (v2: `auth/logout`) where advertised. */

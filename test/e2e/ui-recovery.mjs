@@ -145,6 +145,13 @@ try {
     const sent = await frame.locator('[data-kind="user_message"]', { hasText: 'Think, then crash.' }).count();
     if (sent !== 1) throw new Error(`the prompt shows ${sent} times`);
     await shot('02-crash-mid-turn.png');
+    // Issue 38, item 8: the cut answer is marked Interrupted, Retry is offered, and the banner can be dismissed.
+    await frame.locator('[data-testid="turn-end"]', { hasText: 'Interrupted' }).waitFor({ timeout: 10_000 });
+    await frame.getByRole('button', { name: /^Retry/ }).waitFor({ timeout: 10_000 });
+    await frame.locator('[data-testid="turn-end"]').evaluate((el) => el.scrollIntoView({ block: 'center' }));
+    await shot('02b-crash-interrupted-retry.png');
+    await notice(frame, 'stopped unexpectedly and was restarted').getByRole('button', { name: 'Dismiss' }).click();
+    await frame.locator('.notice', { hasText: 'stopped unexpectedly' }).waitFor({ state: 'detached', timeout: 10_000 });
   });
 
   await step('crash mid-permission: restarted, and no permission button is left to click', async () => {
@@ -154,6 +161,9 @@ try {
     await idle(frame);
     const buttons = await frame.locator('[data-option-id]').count();
     if (buttons !== 0) throw new Error(`${buttons} permission buttons are still shown`);
+    // Issue 38, item 8: the expired request's card no longer reads Pending.
+    const status = await frame.locator('[data-kind="tool_call"] .status').last().innerText();
+    if (/Pending/i.test(status)) throw new Error(`the expired request's card still reads ${status}`);
     await shot('03-crash-mid-permission.png');
   });
 
@@ -205,6 +215,12 @@ try {
     await expired.evaluate((el) => el.scrollIntoView({ block: 'center' }));
     await shot('06-reload-mid-turn.png');
     if ((await frame.locator('[data-option-id]').count()) !== 0) throw new Error('a permission button is clickable after the reload');
+    // Issue 38, item 8: Retry is offered (the README promises it), the cut turn is marked, the card is not Pending.
+    await frame.getByRole('button', { name: /^Retry/ }).waitFor({ timeout: 20_000 });
+    await frame.locator('[data-testid="turn-end"]', { hasText: 'Interrupted' }).waitFor({ timeout: 10_000 });
+    const card = await frame.locator('[data-kind="tool_call"] .status').last().innerText();
+    if (/Pending/i.test(card)) throw new Error(`the expired request's card still reads ${card}`);
+    await shot('06b-reload-retry.png');
     // The agent started after the reload goes on.
     await send(frame, 'Back after the reload?');
     await idle(frame);

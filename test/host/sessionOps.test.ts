@@ -99,8 +99,10 @@ suite('Session operations', () => {
     const forkId = a.service.chatIdOf(fork);
     const sourceId = a.service.chatIdOf(chat);
     assert.ok(forkId && sourceId);
-    assert.strictEqual(fork.current()?.title ?? null, chat.current()?.title ?? null, 'the session title');
-    if (chat.current()?.title) assert.strictEqual(a.service.titleOf(forkId), a.service.titleOf(sourceId), 'the tab title');
+    // The source's title, told apart from it (issue 38, item 4).
+    const sourceTitle = chat.current()?.title;
+    if (sourceTitle) assert.strictEqual(a.service.titleOf(forkId), `${sourceTitle} (fork)`, 'the tab title');
+    assert.notStrictEqual(a.service.titleOf(forkId), a.service.titleOf(sourceId), 'the tab titles differ');
     // The fork goes on by itself, on its own agent, after reattaching the forked session.
     await until(() => fork.turnState === 'idle', 30_000, 'the fork chat to attach its session');
     await a.sendPrompt('only in the fork');
@@ -125,28 +127,35 @@ suite('Session operations', () => {
     assert.strictEqual(a.service.chatRecords().find((c) => c.id === id)?.title, 'Renamed by the test', 'the cache for when the chat is not loaded');
   });
 
-  test('Archive Chat archives the session and goes on in a new one; Unarchive Chat brings it back', async () => {
+  test('Archive Chat puts the chat away (its tab closes, the agent archives the session); Unarchive Chat… lists it from the client\'s own records and opens it again', async () => {
     const a = await api();
     await a.openChat();
     await a.whenPanelReady();
     await ensureDemoTurn(a);
     const chat = a.service.activeSession();
+    const id = a.service.chatIdOf(chat);
     const archived = chat.sessionId;
-    assert.ok(archived);
-    await withDialogs(() => undefined, () => undefined, async (shown) => {
-      await vscode.commands.executeCommand('acpChat.archiveChat');
-      await until(() => chat.sessionId !== archived, 20_000, 'a new session after archiving');
-      assert.ok(shown.some((s) => s.message.startsWith('Archived')), JSON.stringify(shown));
-    });
+    assert.ok(id && archived);
     const client = chat.client;
     assert.ok(client);
-    const only = await client.listSessions({ cwd: chat.cwd, archived: 'only' });
-    assert.deepStrictEqual(only.sessions.map((s) => s.sessionId), [archived]);
-    await withDialogs(() => undefined, (items) => items.find((i) => i.label.length > 0), async () => {
-      await vscode.commands.executeCommand('acpChat.unarchiveChat');
-      await until(() => chat.sessionId === archived, 20_000, 'the unarchived session shown again');
+    await withDialogs(() => undefined, () => undefined, async (shown) => {
+      await vscode.commands.executeCommand('acpChat.archiveChat');
+      await until(() => a.service.tabOf(id) === undefined, 20_000, 'the archived chat\'s tab closed');
+      assert.ok(shown.some((s) => s.message.startsWith('Archived')), JSON.stringify(shown));
     });
-    assert.deepStrictEqual((await client.listSessions({ cwd: chat.cwd, archived: 'only' })).sessions, []);
+    assert.ok(!a.service.chatRecords().some((c) => c.id === id), 'out of the chat list');
+    // Listed from the client's records: the agent is not asked to remember it.
+    let listed: string[] = [];
+    await withDialogs(() => undefined, (items) => {
+      listed = items.map((i) => i.label);
+      return items.find((i) => i.label.length > 0);
+    }, async () => {
+      await vscode.commands.executeCommand('acpChat.unarchiveChat');
+      await until(() => a.service.tabOf(id) !== undefined, 20_000, 'the chat open again');
+    });
+    assert.ok(listed.length > 0, 'the archived chat was offered');
+    assert.ok(a.service.chatRecords().some((c) => c.id === id), 'back in the chat list');
+    await until(() => a.service.chat(id)?.sessionId === archived, 20_000, 'its session shown again');
   });
 
   test('an agent that does not offer them: each command says so, naming the agent', async () => {
@@ -156,14 +165,21 @@ suite('Session operations', () => {
       await a.whenPanelReady();
       await ensureDemoTurn(a);
       const shown = await withDialogs(() => undefined, () => undefined, async () => {
-        for (const c of ['acpChat.forkChat', 'acpChat.renameChat', 'acpChat.archiveChat', 'acpChat.unarchiveChat', 'acpChat.logout']) await vscode.commands.executeCommand(c);
+        for (const c of ['acpChat.forkChat', 'acpChat.logout']) await vscode.commands.executeCommand(c);
       });
       const texts = shown.filter((s) => s.kind === 'info').map((s) => s.message);
-      for (const method of ['session/fork', 'session/set_title', 'session/archive', 'logout']) {
+      for (const method of ['session/fork', 'logout']) {
         assert.ok(texts.some((t) => t.includes(`it did not advertise ${method}`)), `${method}: ${JSON.stringify(texts)}`);
       }
       // The agent's name is shown inert: no markdown link survives.
       assert.ok(texts.every((t) => t.startsWith('Demo [no ops] (command:x) does not support')), JSON.stringify(texts));
+      // Renaming and archiving are the client's own: they work without session/set_title and session/archive.
+      await vscode.commands.executeCommand('acpChat.renameChat', 'Named here');
+      await until(() => a.service.activeSession().current()?.title === 'Named here', 20_000, 'the user\'s title without the agent');
+      const archived = await withDialogs(() => undefined, () => undefined, async () => {
+        await vscode.commands.executeCommand('acpChat.archiveChat');
+      });
+      assert.ok(archived.some((s) => s.message.startsWith('Archived "Named here"')), JSON.stringify(archived));
     });
   });
 

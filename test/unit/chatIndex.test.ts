@@ -146,3 +146,21 @@ test('branches: saved with their origin, listed under their source (deeper for a
   assert.deepEqual(tree.filter((t) => !['x', 'y', '-x', '-y'].includes(t)), ['orphan', 'other', 'root', '-b1', '-b2', '--bb']);
   assert.equal(tree.filter((t) => t.endsWith('x') || t.endsWith('y')).length, 2, 'a cycle of origins still lists both chats once');
 });
+
+test('an archived chat leaves the lists (history, open chats, the last focused) and is listed by archived(); back when unarchived (issue 38, item 5)', () => {
+  const index = new ChatIndex();
+  const a = index.create('demo', 1);
+  const b = index.create('demo', 2);
+  index.update(a.id, { open: true });
+  index.focus(a.id);
+  index.update(a.id, { archived: true });
+  assert.deepEqual(index.history().map((c) => c.id), [b.id]);
+  assert.deepEqual(index.openChats(), []);
+  assert.equal(index.lastFocused(() => true)?.id, b.id, 'the archived chat is not what "open chat" reveals');
+  assert.deepEqual(index.archived().map((c) => c.id), [a.id]);
+  const saved = parseChatIndex(JSON.parse(JSON.stringify(index.toJSON())) as unknown, () => undefined);
+  assert.equal(saved.chats.find((c) => c.id === a.id)?.archived, true, 'saved with the list');
+  index.update(a.id, { archived: false });
+  assert.deepEqual(index.archived(), []);
+  assert.ok(index.history().some((c) => c.id === a.id));
+});

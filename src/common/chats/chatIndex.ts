@@ -35,6 +35,8 @@ const zChatRecord = z.object({
   origin: zChatOrigin.nullable().optional().catch(undefined),
   /** The MCP servers (by name) the user turned off for this chat's sessions (absent: none); see common/mcp. */
   mcpOff: zMcpOff.optional().catch(undefined),
+  /** Archive Chat put it away: out of the lists (history, "open chat") until Unarchive Chat… brings it back. */
+  archived: z.boolean().optional().catch(undefined),
 });
 export type ChatRecord = Readonly<z.infer<typeof zChatRecord>>;
 
@@ -164,9 +166,14 @@ export class ChatIndex {
     return this.chats.has(id);
   }
 
-  /** Every chat in history order. */
+  /** Every chat in history order, the archived ones left out. */
   history(): ChatRecord[] {
-    return historyOrder([...this.chats.values()]);
+    return historyOrder([...this.chats.values()].filter((c) => c.archived !== true));
+  }
+
+  /** The archived chats, in history order. */
+  archived(): ChatRecord[] {
+    return historyOrder([...this.chats.values()].filter((c) => c.archived === true));
   }
 
   /** A chat's number for people: 1 + how many chats in history were created before it. */
@@ -240,7 +247,7 @@ export class ChatIndex {
   lastFocused(pred: (c: ChatRecord) => boolean): ChatRecord | undefined {
     for (const id of this.focusOrder) {
       const c = this.chats.get(id);
-      if (c && pred(c)) return c;
+      if (c && c.archived !== true && pred(c)) return c;
     }
     return this.history().find(pred);
   }

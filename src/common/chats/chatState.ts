@@ -33,6 +33,8 @@ export function forkChatState(source: ChatState, fromSessionId: string, forkSess
   const changes = forkChanges(source.store.changes(), fromSessionId, forkSessionId, keys);
   // A new store, not yet any chat's: its first record is made here, before its journal exists.
   if (changes !== undefined) store.record({ event: 'changes', saved: changes });
+  // Told apart from its source wherever chats are named (tabs, notices); the user may rename it.
+  if (from?.title) store.record({ event: 'user_title', sessionId: forkSessionId, title: `${from.title} (fork)` });
   return { store };
 }
 

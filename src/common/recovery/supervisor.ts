@@ -18,6 +18,9 @@ import { RestartPolicy, type RestartLimits, DEFAULT_RESTART_LIMITS } from './res
 import type { Clock, TimerHandle } from './timers';
 import { TurnWatch, DEFAULT_CANCEL_BOUND_MS } from './turnWatch';
 
+/** The crash notice's own button: it goes by itself once a later turn ends, or now. */
+const DISMISS = { id: 'dismiss', label: 'Dismiss' } as const;
+
 /** The notices the supervisor owns, by key (each shown at most once, replaced or removed by key). */
 export const RECOVERY_NOTICES = ['recovery', 'stall', 'undelivered', 'late'] as const;
 export type RecoveryNoticeKey = (typeof RECOVERY_NOTICES)[number];
@@ -73,13 +76,12 @@ export class ConnectionSupervisor<P extends SentPrompt = SentPrompt> {
       }),
       resumed: () => this.ports.notice('stall', null),
       cancelUnacknowledged: () => {
-        this.ports.notice('stall', null);
+        this.turnEnded(); // first: a turn's end clears an older recovery notice, not this one
         this.ports.notice('recovery', {
           severity: 'warning',
           title: `${this.ports.agentName} did not confirm the cancel within ${Math.round(cancelBoundMs / 1000)} s; the turn is shown as cancelled.`,
           description: 'Anything it still sends for that turn is kept in the transcript.',
         });
-        this.turnEnded();
         this.lateWindow = true;
         this.ports.notice('late', null);
         this.ports.abandonTurn();
@@ -106,6 +108,8 @@ export class ConnectionSupervisor<P extends SentPrompt = SentPrompt> {
     this.uncertain = null;
     this.watch.turnEnded();
     this.ports.notice('stall', null);
+    // A turn came back from the agent since it stopped: the crash banner is old news (issue 38, item 8).
+    this.ports.notice('recovery', null);
   }
 
   /** A message from the agent. While reattaching with an uncertain prompt, it is also replay evidence. */
@@ -142,6 +146,11 @@ export class ConnectionSupervisor<P extends SentPrompt = SentPrompt> {
     this.watch.cancelRequested();
   }
 
+  /** The user dismissed the crash notice (it also goes by itself once a later turn ends). */
+  dismiss(): void {
+    this.ports.notice('recovery', null);
+  }
+
   /** The user chose Keep waiting on the stall notice. */
   keepWaiting(): void {
     this.ports.notice('stall', null);
@@ -171,9 +180,9 @@ export class ConnectionSupervisor<P extends SentPrompt = SentPrompt> {
         actions: [{ id: 'restart', label: 'Restart agent' }],
       });
     } else if (decision.kind === 'restart') {
-      this.ports.notice('recovery', { severity: 'warning', title: `${name} stopped unexpectedly and was restarted (attempt ${decision.attempt} of ${decision.maxAttempts}).`, description: `${reason}.${turn}` });
+      this.ports.notice('recovery', { severity: 'warning', title: `${name} stopped unexpectedly and was restarted (attempt ${decision.attempt} of ${decision.maxAttempts}).`, description: `${reason}.${turn}`, actions: [DISMISS] });
     } else if (interrupted) {
-      this.ports.notice('recovery', { severity: 'warning', title: 'The running turn was interrupted when the agent stopped.', description: 'It is not resumed: send a message to go on.' });
+      this.ports.notice('recovery', { severity: 'warning', title: 'The running turn was interrupted when the agent stopped.', description: 'It is not resumed: send a message to go on.', actions: [DISMISS] });
     }
     return decision;
   }

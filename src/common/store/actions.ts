@@ -26,6 +26,8 @@ export type Action =
   | { readonly kind: 'elicitation_completed'; readonly elicitationId: string }
   /** Client->agent `session/cancel`. */
   | { readonly kind: 'cancel' }
+  /** The title the user gave the chat (Rename Chat; null: cleared): it wins over the agent's. */
+  | { readonly kind: 'user_title'; readonly title: string | null }
   /** Client->agent `session/load`: the replay window opens. */
   | { readonly kind: 'load_started' }
   /** The `session/load` response (success or error): the replay window closes. */

@@ -52,6 +52,8 @@ export const zClientEvent = z.discriminatedUnion('event', [
   z.object({ event: z.literal('connection_ended'), turn: z.boolean() }),
   /** The chat's Changes summaries, in their saved form (src/common/changes/persist.ts). */
   z.object({ event: z.literal('changes'), saved: z.unknown() }),
+  /** The title the user gave the session's chat (Rename Chat); null clears it, and the agent's shows again. */
+  z.object({ event: z.literal('user_title'), sessionId: z.string(), title: z.string().max(10_000).nullable() }),
   /** Session `sessionId` was started because `earlierSessionId` could not be reattached: its transcript stays shown above (null: no longer). */
   z.object({ event: z.literal('earlier'), link: zEarlierLink.nullable() }),
 ]);

@@ -93,7 +93,10 @@ export interface SessionState {
   readonly availableCommands: readonly AvailableCommand[];
   readonly configOptions: readonly ConfigOption[];
   readonly usage: Usage | null;
+  /** The title shown: the user's (Rename Chat) while set, else the agent's; always one line. */
   readonly title: string | null;
+  /** The title the user gave, when they gave one (saved; the agent's title is `title` in the saved form). */
+  readonly userTitle?: string;
   readonly updatedAt: string | null;
   /** The terminal views its tool calls show, by terminal id (src/common/store/terminalRules.ts). */
   readonly terminals: Readonly<Record<string, TerminalState>>;

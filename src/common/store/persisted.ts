@@ -65,6 +65,7 @@ export const zPersistedSession = z.object({
     .nullable()
     .catch(null),
   title: z.string().nullable().catch(null),
+  userTitle: z.string().optional().catch(undefined),
   updatedAt: z.string().nullable().catch(null),
   // Saves from before the store held terminal views have none.
   terminals: z

@@ -46,6 +46,7 @@ export function restoreSession(raw: unknown, index: number, diagnostics: Diagnos
   s.configOptions = d.configOptions;
   s.usage = d.usage;
   s.title = d.title;
+  s.userTitle = d.userTitle ?? null;
   s.updatedAt = d.updatedAt;
   s.terminals = d.terminals;
   return s;

@@ -19,6 +19,7 @@ import { ElicitationRules } from './elicitationRules';
 import { SubagentRules } from './subagentRules';
 import { CompactionRules } from './compactionRules';
 import { modeFromConfig } from '../modes';
+import { shownTitle } from './titleRules';
 import { removePlan, upsertPlan } from './planRules';
 import type { AgentPlan } from '../protocol/planUpdates';
 import type { SessionSetup } from './sessionSetup';
@@ -47,7 +48,10 @@ export class Session {
   availableCommands: readonly AvailableCommand[] = [];
   configOptions: readonly ConfigOption[] = [];
   usage: Usage | null = null;
+  /** The agent's title (`session_info_update`); `state().title` is the one shown. */
   title: string | null = null;
+  /** The title the user gave (Rename Chat): shown instead of the agent's until cleared. */
+  userTitle: string | null = null;
   updatedAt: string | null = null;
   terminals: Readonly<Record<string, TerminalState>> = {};
   private readonly table: EntryTable;
@@ -85,7 +89,8 @@ export class Session {
       availableCommands: this.availableCommands,
       configOptions: this.configOptions,
       usage: this.usage,
-      title: this.title,
+      title: shownTitle(this.userTitle, this.title),
+      ...(this.userTitle !== null ? { userTitle: this.userTitle } : {}),
       updatedAt: this.updatedAt,
       terminals: this.terminals,
     };
@@ -192,6 +197,9 @@ export class Session {
         }
         return this.changed(ctx, fields);
       }
+      case 'user_title':
+        this.userTitle = a.title?.trim() ? a.title : null;
+        return this.changed(ctx, ['title']);
       case 'usage':
         this.usage = { used: a.usage.used, size: a.usage.size, ...(a.usage.cost !== undefined ? { cost: a.usage.cost } : {}) };
         return this.changed(ctx, ['usage']);

@@ -39,6 +39,7 @@ import { TerminalUpdateDecoder } from '../protocol/terminalUpdates';
 import { agentNotice, clientEventOfNote, placesOfNote, relinkEvent, type ClientEvent, type EarlierLink, type EntryPlaces } from './clientEvents';
 import { ClientFacts } from './clientFacts';
 import type { Notice } from '../notices';
+import { connectionEnd } from './connectionEndRules';
 
 export interface StoreOptions {
   /** Durable key factory for new entries; default `crypto.randomUUID()`. */
@@ -123,6 +124,7 @@ export class MessageStore {
       const { sessionId, terminalId, append, replace, exit } = event;
       this.apply(sessionId, { kind: 'terminal_output', terminalId, owner: 'client', append, replace: replace === true, exit: exit ?? null }, step);
     } else if (event.event === 'connection_ended') this.connectionEnded(event.turn, step);
+    else if (event.event === 'user_title') this.apply(event.sessionId, { kind: 'user_title', title: event.title }, step);
     else this.facts.apply(event, step.changes);
     return step.changes;
   }
@@ -133,14 +135,9 @@ export class MessageStore {
   }
 
   private connectionEnded(turn: boolean, step: Step): void {
-    const mark = (sessionId: string, entryKey: string, notice: Omit<Notice, 'entryKey'>) => this.facts.apply({ event: 'notice', sessionId, notice: { ...notice, entryKey } }, step.changes);
-    for (const req of this.pending['agent->client'].values())
-      if (req.method === ClientMethods.sessionRequestPermission && req.sessionId !== null && req.localKey !== null)
-        mark(req.sessionId, req.localKey, { severity: 'info', title: 'Permission request expired: the agent that asked is no longer waiting.', description: 'Nothing was allowed.' });
-    if (turn)
-      for (const req of this.pending['client->agent'].values())
-        if (req.method === AgentMethods.sessionPrompt && req.sessionId !== null && req.localKey !== null)
-          mark(req.sessionId, req.localKey, { severity: 'warning', title: 'Interrupted: this turn was running when the window closed; it was not resumed.', description: 'Send a message to go on.' });
+    const end = connectionEnd(this.pending['client->agent'].values(), this.pending['agent->client'].values(), turn);
+    for (const { sessionId, notice } of end.marks) this.facts.apply({ event: 'notice', sessionId, notice }, step.changes);
+    for (const sessionId of end.stopped) if (this.byId.has(sessionId)) this.apply(sessionId, { kind: 'cancel' }, step);
     this.pending['client->agent'].clear();
     this.pending['agent->client'].clear();
   }
@@ -354,6 +351,7 @@ export class MessageStore {
         const i = s.internals();
         return {
           ...s.state(),
+          title: s.title, // the agent's; state()'s is the one shown (the user's wins), saved as userTitle
           entries: s.state().entries.map(plainEntry),
           internals: {
             open: i.open,

@@ -79,8 +79,11 @@ export interface EarlierTranscript {
 
 export type TurnState = 'starting' | 'idle' | 'busy' | 'cancelling' | 'exited' | 'error';
 
-/** How the last turn ended when it did not finish: the prompt failed (`error`) or was cancelled. Retry is offered after either. */
-export type TurnEnd = 'error' | 'cancelled' | null;
+/**
+ * How the last turn ended when it did not finish: the prompt failed (`error`), was cancelled, or was cut off
+ * by the agent's exit or a reload (`interrupted`). Retry is offered after each.
+ */
+export type TurnEnd = 'error' | 'cancelled' | 'interrupted' | null;
 
 /** Everything about the session that is not an entry. Sent whole in a snapshot, partially in patches. */
 export interface PanelState {

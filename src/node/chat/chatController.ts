@@ -183,6 +183,12 @@ export class ChatController extends Disposable implements ChatModel, TreeSource,
   }
 
   /** The turns' Changes summaries changed (their saved form): recorded in the store, saved with the chat. */
+  /** Rename Chat: the user's title for the attached session (null clears it), in the chat's journal; it wins over the agent's. */
+  setUserTitle(title: string | null): void {
+    const sessionId = this.sessionId;
+    if (sessionId !== null) this.traffic.record({ event: 'user_title', sessionId, title });
+  }
+
   recordChanges(saved: unknown): void {
     this.traffic.record({ event: 'changes', saved });
   }

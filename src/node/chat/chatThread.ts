@@ -16,6 +16,7 @@ import type { ContentBlock } from '../../common/protocol/content';
 import { PromptQueue, type QueuedPrompt } from '../../common/promptQueue';
 import type { NoticeActionId } from '../../common/notices';
 import { lastUserMessage, promptOfMessage } from '../../common/rewind/rerunPrompt';
+import { lastPromptInterrupted } from '../../common/store/connectionEndRules';
 import { steered } from '../../common/protocol/steering';
 import { contextBlocks, type ContextItem } from '../../common/context';
 import type { ReviewAction } from '../../common/changes/review';
@@ -88,12 +89,17 @@ export class ChatThread implements ConnectionEvents {
   }
 
   failed(message: string, turn: TurnState): void {
+    // A turn of ours cut off by the agent's exit (whichever of the exit and the closed prompt is heard first): Retry sends it again.
+    if (this.foregroundGen !== null && (this.turn === 'busy' || this.turn === 'cancelling')) this.endTurnAs('interrupted');
     this.background.reset();
     this.setTurn(turn, message);
     this.settleIdle();
   }
 
   ready(): void {
+    // A chat reopened after a reload mid-turn: its last prompt carries the interrupted mark; Retry is offered.
+    const s = this.turnGen === 0 && this.sessionId !== null ? this.o.store.session(this.sessionId) : undefined;
+    if (s && this.lastTurnEnd === null && lastPromptInterrupted(s.entries, this.o.store.notices(s.sessionId))) this.endTurnAs('interrupted');
     this.background.reset();
     this.setTurn('idle', null);
     this.view.reset();
@@ -292,7 +298,10 @@ export class ChatThread implements ConnectionEvents {
       else if (r.stopReason === 'max_tokens' || r.stopReason === 'max_turn_requests') notice({ severity: 'warning', title: `The turn stopped early (${r.stopReason}).`, description: 'Send "continue" to let the agent go on.' });
     } catch (e) {
       // The connection closed: the link's exit follows and judges the turn (onExit), not a failed prompt.
-      if (e instanceof AcpClosedError) return this.foregroundEnded(gen);
+      if (e instanceof AcpClosedError) {
+        if (this.turnGen === gen) this.endTurnAs('interrupted'); // cut off: Retry sends it again
+        return this.foregroundEnded(gen);
+      }
       // When the agent exited, onExit explained it.
       if (this.conn.client === client) notice({ severity: 'error', title: `The prompt failed: ${errorText(e)}`, description: 'Try again, or restart the agent.' });
       ended = 'error';

@@ -50,6 +50,8 @@ export function runNoticeAction(supervisor: ConnectionSupervisor<QueuedPrompt>, 
       // The webview put the text into the prompt box itself; the offer is used up.
       supervisor.takeUndelivered();
       return;
+    case 'dismiss':
+      return supervisor.dismiss();
     default:
       assertNever(action, 'notice action');
   }

@@ -50,7 +50,7 @@ test('a fork’s chat state holds everything the source session showed', () => {
   assert.deepEqual(f.entries.map((e) => e.kind), source.entries.map((e) => e.kind), 'the shared history');
   assert.deepEqual(f.plan, source.plan);
   assert.deepEqual(f.usage, source.usage);
-  assert.equal(f.title, 'Building it');
+  assert.equal(f.title, 'Building it (fork)', 'the source’s title, told apart from it (issue 38, item 4)');
   assert.deepEqual(f.terminals, terminals, 'the terminal cards keep their output');
   assert.deepEqual(fork.store.notices('f1'), [], 'the source’s notices stay with it');
   const sets = restoreChanges(fork.store.changes()).state.sets;

@@ -55,6 +55,24 @@ describe('connection supervisor', () => {
     assert.equal(sup.agentExited('it crashed').kind, 'restart');
   });
 
+  it('the crash banner goes once a later turn ends: it does not stay through good turns (issue 38, item 8)', () => {
+    const { clock, notices, sup } = setup();
+    sup.turnStarted({ text: 'hi' });
+    sup.traffic(update('hi'));
+    sup.agentExited('it crashed');
+    clock.advance(0);
+    assert.ok(notices.has('recovery'));
+    sup.turnStarted({ text: 'again' });
+    assert.ok(notices.has('recovery'), 'still there while the next turn runs');
+    sup.turnEnded();
+    assert.equal(notices.has('recovery'), false);
+    // And it can be dismissed at once.
+    sup.agentExited('it crashed');
+    assert.deepEqual(notices.get('recovery')?.actions?.map((a) => a.id), ['dismiss']);
+    sup.dismiss();
+    assert.equal(notices.has('recovery'), false);
+  });
+
   it('does nothing by itself when restartOnCrash is off', () => {
     const { clock, log, notices, sup } = setup(false);
     sup.turnStarted({ text: 'hi' });

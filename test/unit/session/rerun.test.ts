@@ -99,3 +99,14 @@ test('an edit sets the user\'s chips aside and gives them back when it ends; a s
   assert.deepEqual(labels(), ['mine.ts'], 'ending twice changes nothing');
   session.dispose();
 });
+
+test('a turn cut off by the agent\'s exit is marked interrupted, so Retry is offered once it is back (issue 38, item 8)', async () => {
+  const agent = inProcessDemoAgent();
+  const session = makeSession(agent);
+  await session.start();
+  session.prompt('edit with permission');
+  await until(() => session.broker.pending().length > 0, 'the permission request');
+  agent.crash();
+  await until(() => session.panelState().lastTurnEnd === 'interrupted', 'the interrupted mark');
+  session.dispose();
+});

@@ -75,3 +75,20 @@ test('opening a chat saved mid-turn records the marks, and they are saved with t
   const reopened = await openedChat(mkdtempSync(`${tmpdir()}/acp-opened-`), 'chat1', again);
   assert.ok(!reopened.events.some((e) => e.event === 'connection_ended'), 'a second opening marks nothing more');
 });
+
+test('an expired permission\'s tool call no longer reads pending: its agent will never finish it (issue 38, item 8)', () => {
+  const store = storeMidTurn();
+  store.record({ event: 'connection_ended', turn: false });
+  const call = store.session('s1')!.entries.find((e) => e.kind === 'tool_call');
+  assert.equal(call?.kind === 'tool_call' ? call.status : undefined, 'cancelled');
+});
+
+test('the interrupted mark is read back from the last prompt (Retry after a reload mid-turn)', async () => {
+  const { lastPromptInterrupted } = await import('../../../src/common/store/connectionEndRules');
+  const store = storeMidTurn();
+  assert.equal(lastPromptInterrupted(store.session('s1')!.entries, store.notices('s1')), false);
+  store.record({ event: 'connection_ended', turn: true });
+  assert.equal(lastPromptInterrupted(store.session('s1')!.entries, store.notices('s1')), true);
+  store.ingest('client->agent', { jsonrpc: '2.0', id: 9, method: 'session/prompt', params: { sessionId: 's1', prompt: [{ type: 'text', text: 'go on' }] } });
+  assert.equal(lastPromptInterrupted(store.session('s1')!.entries, store.notices('s1')), false, 'a later prompt is not interrupted');
+});
