@@ -73,7 +73,9 @@ export class PromptBox {
       this.onDraft(this.textarea.value);
       this.updateButtons();
     });
-    this.textarea.addEventListener('blur', () => setTimeout(() => this.closeCompletion(), 150));
+    // Late, so a click on a completion item lands first; and only if the focus did not come back meanwhile
+    // (a list opened by typing after a quick blur and refocus must not be closed by the stale timer).
+    this.textarea.addEventListener('blur', () => setTimeout(() => document.activeElement !== this.textarea && this.closeCompletion(), 150));
     this.send.addEventListener('click', () => this.submit());
     this.cancel.addEventListener('click', () => this.post({ type: 'cancel' }));
     this.updateButtons();

@@ -5,12 +5,10 @@
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { PROTOCOL, changeSet, message, panel, toolCall } from './fixtures.mjs';
+import { changeSet, message, panel, toolCall, snapshot, patch } from './fixtures.mjs';
 import { root } from './server.mjs';
 
 const shots = path.join(root, 'test-results');
-const snapshot = (entries, p = panel()) => ({ type: 'snapshot', protocol: PROTOCOL, entries, panel: p });
-const patch = (...ops) => ({ type: 'patch', ops });
 
 const turn = () => [
   message('user_message', 'u1', 'Fix parseRange and add a test.'),

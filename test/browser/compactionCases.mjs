@@ -3,36 +3,23 @@
 // failed with the error as text, cancelled), and the header's meter (levels, spoken value, Compact sending
 // the agent's /compact). Entries are the recorded transcript reduced by the store. Registered by run.mjs.
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { tsImport } from 'tsx/esm/api';
-import { PROTOCOL, panel } from './fixtures.mjs';
+import { panel, snapshot, patch } from './fixtures.mjs';
 import { assertClean, axeRun } from './a11y.mjs';
 import { root } from './server.mjs';
+import { recordedSessions } from './recorded.mjs';
 
-const { MessageStore } = await tsImport('../../src/common/store/index.ts', import.meta.url);
 
 const shots = path.join(root, 'test-results');
-const snapshot = (entries, p = panel()) => ({ type: 'snapshot', protocol: PROTOCOL, entries, panel: p });
-const patch = (...ops) => ({ type: 'patch', ops });
 
-function recorded(name) {
-  const store = new MessageStore();
-  readFileSync(new URL(`../fixtures/transcripts/${name}`, import.meta.url), 'utf8')
-    .split('\n')
-    .forEach((l, i) => {
-      if (l.trim() !== '') store.ingestLine(l, i + 1);
-    });
-  const [s] = store.sessions();
-  return { sessionId: s.sessionId, entries: structuredClone(s.entries), availableCommands: s.availableCommands };
-}
 
 const stats = { chunks: 0, upserts: 1, bytes: 0, firstSeen: 1, lastSeen: 1, lines: [] };
 const row = (over) => ({ kind: 'compaction', key: 'c-live', compactionId: 'c9', status: 'in_progress', summary: [], error: null, meta: null, provenance: 'live', stats, ...over });
 
 export function register(test) {
   test('compaction: the Claude recording shows one compact row, its summary folded and rendered as Markdown; the meter warns and Compact sends /compact', async ({ open }) => {
-    const s = recorded('claude-next-compact.jsonl');
+    const s = recordedSessions('claude-next-compact.jsonl')[0];
     const c = s.entries.find((e) => e.kind === 'compaction');
     const { page, send, flush, posted, clearPosted, errors } = await open();
     await send(snapshot(s.entries, panel({ sessionId: s.sessionId, usage: { used: 970_000, size: 1_000_000, cost: { amount: 0.42, currency: 'USD' } }, availableCommands: s.availableCommands })));

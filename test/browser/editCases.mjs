@@ -2,9 +2,8 @@
 // to it, Enter); the host's `editPrompt` fills the prompt box (text and images) with a banner; sending
 // posts the prompt with `branchFrom`; Escape cancels the edit and gives the box back as it was. Registered by run.mjs.
 import assert from 'node:assert/strict';
-import { PROTOCOL, message, panel } from './fixtures.mjs';
+import { message, snapshot } from './fixtures.mjs';
 
-const snapshot = (entries, p = panel()) => ({ type: 'snapshot', protocol: PROTOCOL, entries, panel: p });
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
 
 export function register(test) {

@@ -4,12 +4,10 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { PROTOCOL, message, panel, toolCall } from './fixtures.mjs';
+import { message, panel, toolCall, snapshot, patch } from './fixtures.mjs';
 import { assertClean, axeRun } from './a11y.mjs';
 import { root } from './server.mjs';
 
-const snapshot = (entries, p = panel()) => ({ type: 'snapshot', protocol: PROTOCOL, entries, panel: p });
-const patch = (...ops) => ({ type: 'patch', ops });
 
 /** The question Claude's AskUserQuestion sends (one fixture with the unit tests), with a field of every other kind. */
 const ASK = JSON.parse(readFileSync(new URL('../fixtures/elicitation/ask-user-question.json', import.meta.url), 'utf8'));

@@ -172,3 +172,8 @@ export function changeSet(id, afterKey, files) {
     ],
   };
 }
+
+/** The host's first post: the whole transcript and panel state. */
+export const snapshot = (entries, p = panel()) => ({ type: 'snapshot', protocol: PROTOCOL, entries, panel: p });
+/** A later post: a few patch operations. */
+export const patch = (...ops) => ({ type: 'patch', ops });

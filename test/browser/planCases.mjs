@@ -4,12 +4,10 @@
 // closed. Registered by run.mjs.
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { PROTOCOL, panel } from './fixtures.mjs';
+import { panel, snapshot, patch } from './fixtures.mjs';
 import { root } from './server.mjs';
 
 const shots = path.join(root, 'test-results');
-const snapshot = (entries, p = panel()) => ({ type: 'snapshot', protocol: PROTOCOL, entries, panel: p });
-const patch = (...ops) => ({ type: 'patch', ops });
 const items = (planId, ...statuses) => ({ planId, type: 'items', entries: statuses.map((status, i) => ({ content: `${planId} step ${i + 1}`, priority: i === 0 ? 'high' : 'medium', status })) });
 
 export function register(test) {

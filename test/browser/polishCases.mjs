@@ -3,10 +3,8 @@
 // that arrives while the user reads further up is brought into view; Jump to latest whenever the view is
 // away from the bottom; a cancelled or interrupted turn is marked inline and said. Registered by run.mjs.
 import assert from 'node:assert/strict';
-import { PROTOCOL, message, panel, toolCall } from './fixtures.mjs';
+import { message, panel, toolCall, snapshot, patch } from './fixtures.mjs';
 
-const snapshot = (entries, p = panel()) => ({ type: 'snapshot', protocol: PROTOCOL, entries, panel: p });
-const patch = (...ops) => ({ type: 'patch', ops });
 const long = () => Array.from({ length: 20 }, (_, i) => message(i % 2 ? 'agent_message' : 'user_message', `o${i}`, `Entry ${i} ${'words '.repeat(40)}`));
 const inView = (page, selector) =>
   page.evaluate((sel) => {

@@ -4,10 +4,8 @@
 // posting `retry` / `regenerate`. A branch's first message folds the transcript it carried into one
 // line (size, message count) that opens to the Markdown, live and from a snapshot. Registered by run.mjs.
 import assert from 'node:assert/strict';
-import { PROTOCOL, message, panel } from './fixtures.mjs';
+import { message, panel, snapshot, patch } from './fixtures.mjs';
 
-const snapshot = (entries, p = panel()) => ({ type: 'snapshot', protocol: PROTOCOL, entries, panel: p });
-const patch = (...ops) => ({ type: 'patch', ops });
 const CARRIED = { 'acpChat/carried': true };
 const TRANSCRIPT = '# Earlier conversation\n\n## User\n\na first question\n\n## Demo Agent\n\nThe **first** answer.\n';
 

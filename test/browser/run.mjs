@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { registerA11yTests } from './a11y.mjs';
 import { buildWebview, launch, openPanel } from './browser.mjs';
-import { PROTOCOL, message, panel, showcase, toolCall } from './fixtures.mjs';
+import { PROTOCOL, message, panel, showcase, toolCall, snapshot, patch } from './fixtures.mjs';
 import { root, startServer } from './server.mjs';
 import { register as registerTranscriptCases } from './transcriptCases.mjs';
 import { register as registerChangesCases } from './changesCases.mjs';
@@ -30,8 +30,6 @@ const tests = [];
 const test = (name, fn) => tests.push({ name, fn });
 const shots = path.join(root, 'test-results');
 
-const snapshot = (entries, p = panel()) => ({ type: 'snapshot', protocol: PROTOCOL, entries, panel: p });
-const patch = (...ops) => ({ type: 'patch', ops });
 
 test('posts ready with the protocol version once the DOM is set up', async ({ open }) => {
   const { page, posted } = await open();

@@ -2,10 +2,8 @@
 // bottom as text grows, left alone once they scroll up, followed again once they scroll back down.
 // Registered by run.mjs.
 import assert from 'node:assert/strict';
-import { PROTOCOL, message, panel } from './fixtures.mjs';
+import { message, panel, snapshot, patch } from './fixtures.mjs';
 
-const snapshot = (entries, p = panel()) => ({ type: 'snapshot', protocol: PROTOCOL, entries, panel: p });
-const patch = (...ops) => ({ type: 'patch', ops });
 
 export function register(test) {
   test('streaming keeps the view at the bottom until the user scrolls up, and again once they are back', async ({ open }) => {

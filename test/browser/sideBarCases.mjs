@@ -4,11 +4,10 @@
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { PROTOCOL, message, panel, showcase } from './fixtures.mjs';
+import { message, panel, showcase, snapshot } from './fixtures.mjs';
 import { root } from './server.mjs';
 
 const shots = path.join(root, 'test-results');
-const snapshot = (entries, p = panel()) => ({ type: 'snapshot', protocol: PROTOCOL, entries, panel: p });
 
 /** Where the prompt box, Send and the conversation are, and whether anything scrolls that should not. */
 function layout(page) {

@@ -4,29 +4,16 @@
 // permissions and search working on the nested card). Entries are the recorded Claude transcripts reduced
 // by the store, as the panel of each session gets them. Registered by run.mjs.
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { tsImport } from 'tsx/esm/api';
-import { PROTOCOL, panel } from './fixtures.mjs';
+import { panel, snapshot, patch } from './fixtures.mjs';
 import { assertClean, axeRun } from './a11y.mjs';
 import { root } from './server.mjs';
+import { recordedSessions } from './recorded.mjs';
 
-const { MessageStore } = await tsImport('../../src/common/store/index.ts', import.meta.url);
 
 const shots = path.join(root, 'test-results');
-const snapshot = (entries, p = panel()) => ({ type: 'snapshot', protocol: PROTOCOL, entries, panel: p });
-const patch = (...ops) => ({ type: 'patch', ops });
 
-/** The sessions of a recorded transcript, reduced by the store: `{ sessionId, entries }`, parent first. */
-function recorded(name) {
-  const store = new MessageStore();
-  readFileSync(new URL(`../fixtures/transcripts/${name}`, import.meta.url), 'utf8')
-    .split('\n')
-    .forEach((l, i) => {
-      if (l.trim() !== '') store.ingestLine(l, i + 1);
-    });
-  return store.sessions().map((s) => ({ sessionId: s.sessionId, entries: structuredClone(s.entries) }));
-}
 
 const T0 = Date.UTC(2026, 10, 28, 9, 0, 0);
 /** Counts the page's live intervals (the panel's only one is the subagent clock's). */
@@ -62,7 +49,7 @@ function cardFrom(card, over, since, announced = since) {
 
 export function register(test) {
   test('subagents: the parent shows one card holding the task (folded) and the result; the messages have no rows of their own', async ({ open }) => {
-    const [parent] = recorded('claude-next-subagent.jsonl');
+    const [parent] = recordedSessions('claude-next-subagent.jsonl');
     const card = parent.entries.find((e) => e.kind === 'subagent');
     const [prompt, reply] = parent.entries.filter((e) => e.kind === 'session_message');
     const { page, send, flush, errors } = await open({ beforeLoad: countIntervals });
@@ -99,7 +86,7 @@ export function register(test) {
   });
 
   test('subagents: arriving live, in the recorded order: the card takes its task and then its result as they come', async ({ open }) => {
-    const [parent] = recorded('claude-next-subagent.jsonl');
+    const [parent] = recordedSessions('claude-next-subagent.jsonl');
     const at = (kind) => parent.entries.findIndex((e) => e.kind === kind);
     const card = parent.entries[at('subagent')];
     const [prompt, reply] = parent.entries.filter((e) => e.kind === 'session_message');
@@ -128,7 +115,7 @@ export function register(test) {
   });
 
   test('subagents: "Open the subagent\'s transcript" is offered only by a host that can (canOpenSubagents), and posts openSubagent', async ({ open }) => {
-    const [parent, child] = recorded('claude-next-subagent.jsonl');
+    const [parent, child] = recordedSessions('claude-next-subagent.jsonl');
     const card = parent.entries.find((e) => e.kind === 'subagent');
     const { page, send, flush, posted, clearPosted } = await open();
     const button = page.locator(`[data-key="${card.key}"]`).getByRole('button', { name: "Open the subagent's transcript" });
@@ -143,7 +130,7 @@ export function register(test) {
   });
 
   test("subagents: a subagent's permission request is shown in the parent's panel, says which subagent needs you, and is answered there; Stop is offered on a running card that can be cancelled", async ({ open }) => {
-    const [parent, child] = recorded('claude-next-subagent-permission.jsonl');
+    const [parent, child] = recordedSessions('claude-next-subagent-permission.jsonl');
     const done = parent.entries.find((e) => e.kind === 'subagent');
     // The same card while the child still runs, as the panel had it when the request came.
     const running = { ...done, state: 'running', stopReason: null };
@@ -184,7 +171,7 @@ export function register(test) {
   });
 
   test('subagents: in the child\'s own transcript the task has no card to go to: a row "From …"', async ({ open }) => {
-    const [parent, child] = recorded('claude-next-subagent.jsonl');
+    const [parent, child] = recordedSessions('claude-next-subagent.jsonl');
     const { page, send, flush } = await open();
     await send(snapshot(child.entries, panel({ sessionId: child.sessionId })));
     await flush();
@@ -200,7 +187,7 @@ export function register(test) {
   });
 
   test('subagents: legacy (no subagents capability): the Read call is a step inside the Agent card, in order; permissions and search reach it', async ({ open }) => {
-    const [only] = recorded('claude-next-subagent-legacy.jsonl');
+    const [only] = recordedSessions('claude-next-subagent-legacy.jsonl');
     const agent = only.entries.find((e) => e.kind === 'tool_call' && e.name === 'Agent');
     const read = only.entries.find((e) => e.kind === 'tool_call' && e.name === 'Read');
     const { page, send, flush, posted, clearPosted, errors } = await open();
@@ -247,7 +234,7 @@ export function register(test) {
   });
 
   test('subagents: a running card counts its time once a second, from one timer; finished, it says how long it worked', async ({ open }) => {
-    const [parent] = recorded('claude-next-subagent.jsonl');
+    const [parent] = recordedSessions('claude-next-subagent.jsonl');
     const card = parent.entries.find((e) => e.kind === 'subagent');
     const { page, send, flush } = await open({ beforeLoad: clocked(T0 + 12_000) });
     await send(snapshot([cardFrom(card, { state: 'running', stopReason: null }, T0)], panel({ sessionId: parent.sessionId, turn: 'busy' })));
@@ -276,7 +263,7 @@ export function register(test) {
   });
 
   test('subagents: several cards running at once share one timer, each with its own time; it stops when the last one ends', async ({ open }) => {
-    const [parent] = recorded('claude-next-subagent.jsonl');
+    const [parent] = recordedSessions('claude-next-subagent.jsonl');
     const card = parent.entries.find((e) => e.kind === 'subagent');
     const cards = [0, 5000, 9000].map((since, i) => cardFrom({ ...card, key: `c${i}`, childSessionId: `child-${i}`, title: `Helper ${i + 1}` }, { state: 'running', stopReason: null }, T0 + since));
     const { page, send, flush } = await open({ beforeLoad: clocked(T0 + 12_000) });
@@ -300,7 +287,7 @@ export function register(test) {
 
   for (const theme of ['dark', 'light']) {
     test(`subagents: screenshot of a finished and a running subagent (${theme})`, async ({ open }) => {
-      const [parent] = recorded('claude-next-subagent.jsonl');
+      const [parent] = recordedSessions('claude-next-subagent.jsonl');
       const card = parent.entries.find((e) => e.kind === 'subagent');
       const prompt = parent.entries.find((e) => e.kind === 'session_message');
       // The recorded card finished in milliseconds (a mock model): give it the 41 s a real one takes.
@@ -327,7 +314,7 @@ export function register(test) {
   }
 
   test('subagents: a background subagent\'s "launched" reply is no result: none while it runs, then the child\'s own last message (subagentResults)', async ({ open }) => {
-    const [parent, child] = recorded('claude-next-subagent-bg.jsonl');
+    const [parent, child] = recordedSessions('claude-next-subagent-bg.jsonl');
     const card = parent.entries.find((e) => e.kind === 'subagent');
     const running = { ...card, state: 'running', stopReason: null };
     const last = child.entries.findLast((e) => e.kind === 'agent_message');

@@ -6,36 +6,23 @@
 // on its tool card inside the card and answered there. Entries are the recorded Claude transcripts reduced by
 // the store. Registered by run.mjs.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { tsImport } from 'tsx/esm/api';
-import { PROTOCOL, panel } from './fixtures.mjs';
+import { PROTOCOL, panel, snapshot, patch } from './fixtures.mjs';
 import { assertClean, axeRun } from './a11y.mjs';
 import { root } from './server.mjs';
+import { recordedSessions } from './recorded.mjs';
 
-const { MessageStore } = await tsImport('../../src/common/store/index.ts', import.meta.url);
 
 const shots = path.join(root, 'test-results');
-const snapshot = (entries, p = panel()) => ({ type: 'snapshot', protocol: PROTOCOL, entries, panel: p });
-const patch = (...ops) => ({ type: 'patch', ops });
 /** A post of the child's own feed. */
 const fed = (childSessionId, message) => ({ type: 'subagent', childSessionId, message });
 
-function recorded(name) {
-  const store = new MessageStore();
-  readFileSync(new URL(`../fixtures/transcripts/${name}`, import.meta.url), 'utf8')
-    .split('\n')
-    .forEach((l, i) => {
-      if (l.trim() !== '') store.ingestLine(l, i + 1);
-    });
-  return store.sessions().map((s) => ({ sessionId: s.sessionId, entries: structuredClone(s.entries) }));
-}
 
 const expandPosts = async (posted) => (await posted()).filter((m) => m.type === 'expandSubagents');
 
 export function register(test) {
   test('subagent expanded in place: a keyboard toggle with aria-expanded; the child\'s own feed drawn in the card, streaming; collapsed again, nothing of it left', async ({ open }) => {
-    const [parent, child] = recorded('claude-next-subagent.jsonl');
+    const [parent, child] = recordedSessions('claude-next-subagent.jsonl');
     const card = parent.entries.find((e) => e.kind === 'subagent');
     const running = { ...card, state: 'running', stopReason: null };
     const { page, send, flush, posted, clearPosted, errors } = await open();
@@ -89,7 +76,7 @@ export function register(test) {
   });
 
   test('subagent expanded in place: the webview keeps which cards are expanded in its saved state, and tells the host again after every snapshot', async ({ open }) => {
-    const [parent, child] = recorded('claude-next-subagent.jsonl');
+    const [parent, child] = recordedSessions('claude-next-subagent.jsonl');
     const card = parent.entries.find((e) => e.kind === 'subagent');
     const { page, send, flush, posted, clearPosted } = await open({ state: { v: PROTOCOL, draft: '', scrollKey: null, expandedSubagents: [child.sessionId, 42] } });
     await send(snapshot(parent.entries, panel({ sessionId: parent.sessionId })));
@@ -113,7 +100,7 @@ export function register(test) {
   });
 
   test("subagent expanded in place: the child's permission request is drawn on its tool card inside the card (not above the prompt box) and answered there", async ({ open }) => {
-    const [parent, child] = recorded('claude-next-subagent-permission.jsonl');
+    const [parent, child] = recordedSessions('claude-next-subagent-permission.jsonl');
     const card = parent.entries.find((e) => e.kind === 'subagent');
     const running = { ...card, state: 'requires_action', stopReason: null };
     const tool = child.entries.find((e) => e.kind === 'tool_call' && e.toolKind === 'execute');
@@ -137,7 +124,7 @@ export function register(test) {
   });
 
   test("subagent expanded in place: a subagent's own subagent expands inside it, from its own card in the child's transcript", async ({ open }) => {
-    const [parent, child] = recorded('claude-next-subagent.jsonl');
+    const [parent, child] = recordedSessions('claude-next-subagent.jsonl');
     const card = parent.entries.find((e) => e.kind === 'subagent');
     const grandCard = { ...card, key: 'grand-card', childSessionId: 'grandchild', title: 'Look deeper' };
     const grandEntry = { ...child.entries.find((e) => e.kind === 'agent_message'), key: 'grand-text', content: [{ type: 'text', text: 'Deeper down.' }] };

@@ -4,12 +4,10 @@
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { PROTOCOL, message, panel, toolCall } from './fixtures.mjs';
+import { message, panel, toolCall, snapshot, patch } from './fixtures.mjs';
 import { root } from './server.mjs';
 
 const shots = path.join(root, 'test-results');
-const snapshot = (entries, p = panel()) => ({ type: 'snapshot', protocol: PROTOCOL, entries, panel: p });
-const patch = (...ops) => ({ type: 'patch', ops });
 const text = (t) => ({ type: 'content', content: { type: 'text', text: t } });
 
 export function register(test) {

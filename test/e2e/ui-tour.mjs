@@ -183,7 +183,11 @@ try {
         throw new Error(`entries differ after the reload:\n  before ${before.join(' ')}\n  after  ${after.join(' ')}`);
       }
       // Same keys is not enough: the restored text must be whole (a lost chunk once read "ACP Chat det.").
-      const restoredText = await frame.locator('[data-kind="agent_message"]').first().innerText();
+      // Entries far from the viewport come back as placeholders built a little later (on a loaded machine,
+      // after the keys are there): wait for the text, then say what it was if it never came whole.
+      let restoredText = '';
+      const whole = async () => (restoredText = await frame.locator('[data-kind="agent_message"]').first().innerText().catch(() => '')).includes(DEMO_REPLY);
+      await until('the restored reply', whole, 30_000).catch(() => undefined);
       if (!restoredText.includes(DEMO_REPLY)) throw new Error(`the restored reply lost text: ${restoredText.slice(0, 120)}`);
       // The turn's Changes summary comes back too, with the file still shown undone.
       await frame.locator('section.changes .change-row', { hasText: 'demo-edit.txt' }).locator('.change-state', { hasText: 'Undone' }).waitFor({ timeout: 15_000 });
