@@ -70,7 +70,7 @@ export class McpChoice {
     if (use === 'no') return [];
     const servers = readUserMcp(file, (m) => this.d.log('warn', m));
     if (use === 'yes') return servers;
-    if (servers.length > 0 && !this.asked) void this.ask(servers.length);
+    if (servers.length > 0 && !this.asked) void this.ask();
     return [];
   }
 
@@ -79,12 +79,12 @@ export class McpChoice {
     return { vscode: this.vscodeServers(), off: this.d.offOf(chatId) };
   }
 
-  private async ask(count: number): Promise<void> {
+  private async ask(): Promise<void> {
     this.asked = true; // once per window while undecided; the answer is kept in the user's settings
     const yes = 'Use Them';
     const no = "Don't Use";
     const answer = await vscode.window.showInformationMessage(
-      `VS Code's user mcp.json lists ${count} MCP server${count > 1 ? 's' : ''}. Give ${count > 1 ? 'them' : 'it'} to ACP Chat's agents too? (Workspace mcp.json files are never used.)`,
+      "Give the MCP servers of VS Code's user mcp.json to ACP Chat's agents too? (Workspace mcp.json files are never used.)",
       yes,
       no,
     );

@@ -12,11 +12,12 @@ const root = path.resolve(__dirname, '../../..');
 const vsixPath = path.join(root, 'dist/acp-chat.vsix');
 
 /** Budgets of the minified bundles, in bytes. */
-// About 15% above today's sizes (extension 559 KB, webview 226 KB, CLI 349 KB, demo agent 213 KB), so growth is
-// a decision. zod is imported as a namespace (`import * as z`) so that its unused parts (the locales alone
+// Above today's sizes (extension 651 KB, webview 260 KB, CLI 395 KB, demo agent 220 KB), so growth is a
+// decision: the extension's was raised from 650 KB when compaction, plans by id, MCP choice, multi-root
+// folders and the round-4 guards (linear-time patterns, id ledger) came in. zod is imported as a namespace (`import * as z`) so that its unused parts (the locales alone
 // were 300 KB) are left out; `import { z }` keeps all of it.
 const BUDGETS: Readonly<Record<string, number>> = {
-  'extension/dist/extension.js': 650 * 1024,
+  'extension/dist/extension.js': 720 * 1024,
   'extension/dist/webview.js': 300 * 1024,
   'extension/dist/cli.js': 400 * 1024,
   'extension/dist/demo-agent.js': 250 * 1024,
