@@ -6,7 +6,7 @@
 // reduces to the same row; a window reload brings it back with the same key.
 import { chatFrame, runCommand } from '../e2e/host.mjs';
 import { reduceCapture, findCaptures, squash } from './panel-expect.mjs';
-import { panelStatus } from './panel-dom.mjs';
+import { panelStatus, reloadAndFind } from './panel-dom.mjs';
 import { until } from '../e2e/until.mjs';
 
 const FIRST = 'Tell me about notes.txt in two sentences.';
@@ -73,19 +73,9 @@ export async function compactTurn({ page, cs, cli, summary, check, screenshot, r
 
   await check('after a window reload the row is back, with the same key', async () => {
     const key = await rows().first().getAttribute('data-key');
-    await page.reload();
-    await page.locator('.monaco-workbench').waitFor();
-    frame = await chatFrame(page, 60_000);
-    let s = await panelStatus(frame);
-    const restored = async () => {
-      s = await panelStatus(frame);
-      return Boolean(s.banner) || (/turn-idle/.test(s.turn) && (await rows().count()) > 0);
-    };
-    await until(() => `no compaction row after the reload (${s.turnText}, ${s.entries} entries)`, restored, 120_000, 200);
-    if (s.banner) throw new Error(`error banner after the reload: ${s.banner}`);
-    const after = await rows().first().getAttribute('data-key');
-    const count = await rows().count();
-    if (count !== 1 || after !== key) throw new Error(`row key ${after} (${count} rows), was ${key}`);
+    let keys;
+    ({ frame, keys } = await reloadAndFind(page, '[data-kind="compaction"]', 'compaction row'));
+    if (keys.length !== 1 || keys[0] !== key) throw new Error(`row key ${keys[0]} (${keys.length} rows), was ${key}`);
     return `key ${key?.slice(0, 8)}`;
   });
 }

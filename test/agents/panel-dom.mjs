@@ -1,4 +1,6 @@
 // Reading and driving the chat webview for the real-panel stage (panel-client.mjs), through Playwright.
+import { chatFrame } from '../e2e/host.mjs';
+import { until } from '../e2e/until.mjs';
 
 /** The panel's state as the user sees it: turn badge, error banner, a pending permission, notices. */
 export function panelStatus(frame) {
@@ -134,4 +136,23 @@ export function renderedEntries(frame) {
     }
     return out;
   });
+}
+
+/**
+ * Reloads the window and waits until the chat is back and idle with the entries `selector` finds (an
+ * error banner ends the wait and is thrown). Returns the new chat frame and the keys of those entries.
+ */
+export async function reloadAndFind(page, selector, what) {
+  await page.reload();
+  await page.locator('.monaco-workbench').waitFor();
+  const frame = await chatFrame(page, 60_000);
+  const found = () => frame.locator(selector);
+  let s = await panelStatus(frame);
+  const restored = async () => {
+    s = await panelStatus(frame);
+    return Boolean(s.banner) || (/turn-idle/.test(s.turn) && (await found().count()) > 0);
+  };
+  await until(() => `no ${what} after the reload (${s.turnText}, ${s.entries} entries)`, restored, 120_000, 200);
+  if (s.banner) throw new Error(`error banner after the reload: ${s.banner}`);
+  return { frame, keys: await found().evaluateAll((els) => els.map((el) => el.getAttribute('data-key'))) };
 }

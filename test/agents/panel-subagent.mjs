@@ -8,7 +8,7 @@
 import { chatFrame, runCommand } from '../e2e/host.mjs';
 import { lastText } from './agents-cache.mjs';
 import { findCaptures, plainMarkdown, reduceCapture, squash } from './panel-expect.mjs';
-import { panelStatus, renderedEntries } from './panel-dom.mjs';
+import { panelStatus, reloadAndFind, renderedEntries } from './panel-dom.mjs';
 import { until } from '../e2e/until.mjs';
 
 const PROMPT = 'Use a subagent to read notes.txt and tell me what it reports.';
@@ -88,18 +88,9 @@ export async function subagentTurn({ page, cs, cli, mock, form, check, screensho
 
   await check('after a window reload the card is back, with the same key', async () => {
     const key = await cards().first().getAttribute('data-key');
-    await page.reload();
-    await page.locator('.monaco-workbench').waitFor();
-    frame = await chatFrame(page, 60_000);
-    let s = await panelStatus(frame);
-    const restored = async () => {
-      s = await panelStatus(frame);
-      return Boolean(s.banner) || (/turn-idle/.test(s.turn) && (await cards().count()) > 0);
-    };
-    await until(() => `no subagent card after the reload (${s.turnText}, ${s.entries} entries)`, restored, 120_000, 200);
-    if (s.banner) throw new Error(`error banner after the reload: ${s.banner}`);
-    const after = await cards().first().getAttribute('data-key');
-    if ((await cards().count()) !== 1 || after !== key) throw new Error(`card key ${after} (${await cards().count()} cards), was ${key}`);
+    let keys;
+    ({ frame, keys } = await reloadAndFind(page, '[data-kind="subagent"]', 'subagent card'));
+    if (keys.length !== 1 || keys[0] !== key) throw new Error(`card key ${keys[0]} (${keys.length} cards), was ${key}`);
     return `key ${key?.slice(0, 8)}`;
   });
 }
