@@ -45,6 +45,18 @@ const command = (title) => paletteCommand(page, title);
 const idle = (f) => f.locator('.turn.turn-idle').waitFor({ timeout: 60_000 });
 const groups = () => page.locator('.editor-group-container').count();
 
+/** Opens `file` through Quick Open and selects from its first line with `keys` (e.g. Shift+End). */
+async function selectInFile(file, keys) {
+  await page.keyboard.press('Control+p');
+  await page.locator('.quick-input-widget input').fill(file);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: file }).first().click();
+  const lines = page.locator('.editor-group-container .monaco-editor .view-lines').first();
+  await lines.waitFor({ timeout: 20_000 });
+  await lines.click();
+  await page.keyboard.press('Control+Home');
+  for (const key of keys) await page.keyboard.press(key);
+}
+
 const cs = await startCodeServer({
   vsix: useVsix ? vsixPath : undefined,
   settings: { 'acpChat.agents': [missingAgent], 'acpChat.protocolVersion': 2 },
@@ -194,15 +206,7 @@ try {
 
   await step('item 13: Add Selection to Chat keeps the editor it came from in view', async () => {
     // The file opens over the chat, in the chat's own group (the case that hid the editor).
-    await page.keyboard.press('Control+p');
-    await page.locator('.quick-input-widget input').fill('demo-edit.txt');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'demo-edit.txt' }).first().click();
-    const lines = page.locator('.editor-group-container .monaco-editor .view-lines').first();
-    await lines.waitFor({ timeout: 20_000 });
-    await lines.click();
-    await page.keyboard.press('Control+Home');
-    await page.keyboard.press('Shift+ArrowDown');
-    await page.keyboard.press('Shift+End');
+    await selectInFile('demo-edit.txt', ['Shift+ArrowDown', 'Shift+End']);
     await command('ACP: Add Selection to Chat');
     const chip = await until('the selection chip in a chat', async () => {
       for (const f of await chatFrames()) if ((await f.locator('.context-chip', { hasText: /demo-edit\.txt:1/ }).count()) > 0) return f;
@@ -382,14 +386,7 @@ try {
     const typed = await r2.locator('textarea[aria-label="Prompt"]').inputValue();
     if (typed !== 'typed right away') throw new Error(`the prompt box holds "${typed}"`);
     await r2.locator('textarea[aria-label="Prompt"]').fill('');
-    await page.keyboard.press('Control+p');
-    await page.locator('.quick-input-widget input').fill('demo-edit.txt');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'demo-edit.txt' }).first().click();
-    const lines = page.locator('.editor-group-container .monaco-editor .view-lines').first();
-    await lines.waitFor({ timeout: 20_000 });
-    await lines.click();
-    await page.keyboard.press('Control+Home');
-    await page.keyboard.press('Shift+End');
+    await selectInFile('demo-edit.txt', ['Shift+End']);
     await page.keyboard.press('Control+Alt+a');
     const f = await focusedChat();
     await f.locator('.context-chip', { hasText: /demo-edit\.txt/ }).first().waitFor({ timeout: 20_000 });
