@@ -8,6 +8,8 @@
  * from the file at the turn's end (see derive.ts). A file both written and reported keeps the write.
  */
 import { lineStats } from './lineStats';
+import type { Hunk } from './hunks';
+import { fileAfterHunk, type HunkAction } from './hunkRules';
 
 export type ChangeSource = 'write' | 'diff';
 /** `conflict`: the last Undo found the file changed since the agent's edit and left it alone (`note` says why). */
@@ -29,6 +31,8 @@ export interface FileChange {
   /** Lines added and removed between `oldText` and `agentText` (null when `agentText` is unknown). */
   readonly added: number | null;
   readonly removed: number | null;
+  /** Hunks kept and undone one by one in the editor (hunkRules.ts); absent: none yet. */
+  readonly hunks?: { readonly kept: number; readonly undone: number };
 }
 
 export interface ChangeSet {
@@ -67,7 +71,9 @@ export type ChangesAction =
   /** `path` null: every file of the set still pending or in conflict (Keep All). */
   | { readonly type: 'kept'; readonly setId: string; readonly path: string | null }
   | { readonly type: 'undone'; readonly setId: string; readonly path: string }
-  | { readonly type: 'conflict'; readonly setId: string; readonly path: string; readonly note: string };
+  | { readonly type: 'conflict'; readonly setId: string; readonly path: string; readonly note: string }
+  /** One hunk kept or undone in the editor (the file already holds the Undo). */
+  | { readonly type: 'hunk'; readonly setId: string; readonly path: string; readonly hunk: Hunk; readonly action: HunkAction };
 
 /** Change sets kept per chat; older ones (and their summaries) are dropped, so memory and the saved state stay bounded. */
 export const MAX_SETS = 30;
@@ -123,6 +129,11 @@ export function reduceChanges(s: ChangesState, a: ChangesAction): ChangesState {
       return updateFiles(s, a.setId, (f) => f.path === a.path && isOpen(f), (f) => ({ ...f, state: 'undone', note: null }));
     case 'conflict':
       return updateFiles(s, a.setId, (f) => f.path === a.path && isOpen(f), (f) => ({ ...f, state: 'conflict', note: a.note }));
+    case 'hunk': {
+      const file = s.sets.find((c) => c.id === a.setId)?.files.find((f) => f.path === a.path);
+      const next = file && fileAfterHunk(file, a.hunk, a.action, withTexts);
+      return next ? updateFiles(s, a.setId, (f) => f === file, () => next) : s;
+    }
     default:
       return assertNoAction(a);
   }

@@ -19,6 +19,7 @@ const zFile = z.object({
   blocked: z.string().nullable(),
   added: z.number().int().nonnegative().nullable(),
   removed: z.number().int().nonnegative().nullable(),
+  hunks: z.object({ kept: z.number().int().nonnegative(), undone: z.number().int().nonnegative() }).optional(),
 });
 const zSet = z.object({
   id: z.string().min(1),

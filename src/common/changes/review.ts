@@ -12,6 +12,8 @@ import { byPath, reportedDiffs, reportedTexts, resolveDiffs } from './derive';
 import { EMPTY_CHANGES, isOpen, openSet, reduceChanges, type ChangeSet, type ChangesAction, type ChangesState, type FileChange, type ReportedChange } from './model';
 import { sessionViews, setView, type ChangeSetView } from './view';
 import { rewindTargets, type RewindFile } from './rewind';
+import { placeHunks, sameHunk, undoEdit, type Hunk } from './hunks';
+import type { HunkAction } from './hunkRules';
 
 export interface ReviewFiles {
   /** The text the user sees now (an open editor's unsaved text, else the disk); null when the file does not exist. */
@@ -22,6 +24,11 @@ export interface ReviewFiles {
   mayRestore(path: string): Promise<boolean>;
   /** Several restores as one edit (one Ctrl+Z brings them all back); absent: one `restore` per file. */
   restoreAll?(items: readonly { readonly path: string; readonly text: string | null }[], label: string): Promise<void>;
+  /**
+   * Replaces characters [from, to) of the file, which must hold `expected` (else it throws and writes
+   * nothing), as one edit the user can undo; absent: `restore` of the whole new text.
+   */
+  replaceRange?(path: string, expected: string, from: number, to: number, text: string, label: string): Promise<void>;
 }
 
 /** What a rewind found: the files it would put back and those it leaves alone (shown paths). */
@@ -155,6 +162,44 @@ export class ChangeReview extends Disposable {
         return;
       }
     }
+  }
+
+  /**
+   * Keep or Undo one hunk of a file's change (review in the editor). Undo is placed on the file's text
+   * now (hunks.ts): refused, with the reason returned, where the user edited those lines since the
+   * agent or the hunk is no longer the file's. Returns null when done.
+   */
+  actOnHunk(setId: string, path: string, hunk: Hunk, action: HunkAction): Promise<string | null> {
+    const run = this.queue.then(() => this.runHunk(setId, path, hunk, action));
+    this.queue = run.then(
+      () => undefined,
+      (e: unknown) => this.ports.log('error', `changes: hunk ${action} failed: ${errorText(e)}`),
+    );
+    return run;
+  }
+
+  private async runHunk(setId: string, path: string, hunk: Hunk, action: HunkAction): Promise<string | null> {
+    const set = this.stateValue.sets.find((c) => c.id === setId);
+    const file = set?.files.find((f) => f.path === path);
+    const shown = this.ports.shownPath(path);
+    if (!set || !file || !isOpen(file) || file.blocked !== null || file.agentText === null) return `${shown}: this change was already reviewed.`;
+    if (action === 'keep' || file.oldText === null) {
+      if (action === 'undo') return (await this.undoFile(set, file))?.message ?? null;
+      this.dispatch({ type: 'hunk', setId, path, hunk, action });
+      return null;
+    }
+    const current = await this.ports.files.read(path);
+    if (current === null) return `${shown} was deleted after ${this.ports.agentName()}'s edit, so Undo left it alone.`;
+    const placed = placeHunks(file.oldText, file.agentText, current).find((p) => sameHunk(p.hunk, hunk));
+    if (!placed) return `${shown}: this change is no longer the file's (it was reviewed or edited); nothing was undone.`;
+    if (placed.conflict) return `${shown}: you edited these lines after ${this.ports.agentName()}'s edit, so Undo left them alone (it would overwrite your text). Keep accepts them as they are.`;
+    const edit = undoEdit(placed);
+    const label = `Undo ${this.ports.agentName()}'s change to ${shown}`;
+    const files = this.ports.files;
+    if (files.replaceRange) await files.replaceRange(path, current, edit.from, edit.to, edit.text, label);
+    else await files.restore(path, current.slice(0, edit.from) + edit.text + current.slice(edit.to), label);
+    this.dispatch({ type: 'hunk', setId, path, hunk, action });
+    return null;
   }
 
   /**

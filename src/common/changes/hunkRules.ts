@@ -1,0 +1,25 @@
+/**
+ * Keep and Undo of one hunk (hunks.ts) as a change to the file's record: Keep folds the hunk into the
+ * text before the edit, Undo takes it out of the agent's version (the file was edited to match by the
+ * review). When no hunk is left the file is settled: `kept` if any hunk was kept, else `undone`. The
+ * line counts follow, so the Changes summary shows what is left to review.
+ */
+import { keepHunk, undoHunk, type Hunk } from './hunks';
+import type { FileChange } from './model';
+
+export type HunkAction = 'keep' | 'undo';
+
+/** The file after `action` on `hunk`; null when the hunk is not one of the file's now (stale), or the file is settled. */
+export function fileAfterHunk(f: FileChange, hunk: Hunk, action: HunkAction, withTexts: (f: FileChange, oldText: string | null, agentText: string | null) => FileChange): FileChange | null {
+  if ((f.state !== 'pending' && f.state !== 'conflict') || f.blocked !== null || f.agentText === null) return null;
+  const counts = f.hunks ?? { kept: 0, undone: 0 };
+  // A created file is one hunk: keeping it keeps the file (undoing it deletes the file: the review's file Undo).
+  if (f.oldText === null) return action === 'keep' ? { ...f, state: 'kept', note: null, hunks: { ...counts, kept: counts.kept + 1 } } : null;
+  const oldText = action === 'keep' ? keepHunk(f.oldText, hunk) : f.oldText;
+  const agentText = action === 'undo' ? undoHunk(f.agentText, hunk) : f.agentText;
+  if (oldText === null || agentText === null) return null;
+  const hunks = action === 'keep' ? { ...counts, kept: counts.kept + 1 } : { ...counts, undone: counts.undone + 1 };
+  const settled = oldText === agentText;
+  const state = settled ? (hunks.kept > 0 ? 'kept' : 'undone') : 'pending';
+  return withTexts({ ...f, state, note: null, hunks }, oldText, agentText);
+}

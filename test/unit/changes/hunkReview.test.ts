@@ -1,0 +1,94 @@
+// Keep and Undo of single hunks through the review: the summary's state and line counts follow (one
+// owner: the change sets), Undo edits only the hunk's lines of the file now, a hunk the user edited
+// since is refused with the reason, a stale hunk is refused, and the file settles when no hunk is left.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ChangeReview, type ReviewChange } from '../../../src/common/changes/review';
+import { computeHunks } from '../../../src/common/changes/hunks';
+import { restoreChanges, savedChanges } from '../../../src/common/changes/persist';
+
+function setup(files: Record<string, string>) {
+  const disk = new Map(Object.entries(files));
+  const ranges: string[] = [];
+  const events: ReviewChange[] = [];
+  const review = new ChangeReview({
+    files: {
+      read: async (p) => disk.get(p) ?? null,
+      restore: async (p, text) => void (text === null ? disk.delete(p) : disk.set(p, text)),
+      mayRestore: async () => true,
+      replaceRange: async (p, expected, from, to, text, label) => {
+        assert.equal(disk.get(p), expected, 'the file holds what the hunk was placed on');
+        ranges.push(`${label}: ${from}-${to}`);
+        disk.set(p, expected.slice(0, from) + text + expected.slice(to));
+      },
+    },
+    agentName: () => 'Demo',
+    canonical: (p) => p,
+    shownPath: (p) => p.replace(/^\/w\//, ''),
+    openDiff: () => undefined,
+    explain: () => undefined,
+    save: () => undefined,
+    log: () => undefined,
+  });
+  review.onDidChange((e) => events.push(e));
+  return { review, disk, ranges, events };
+}
+
+const before = 'a\nb\nc\nd\ne\n';
+const agent = 'a\nB\nc\nd\nE\nf\n';
+
+async function turn(t: ReturnType<typeof setup>) {
+  t.review.turnStarted('s');
+  t.review.wrote('s', '/w/x.txt', before, agent, null);
+  t.disk.set('/w/x.txt', agent);
+  await t.review.turnEnded('s', [], 'k1');
+  return t.review.state.sets[0]!.id;
+}
+
+const file = (t: ReturnType<typeof setup>) => t.review.state.sets[0]!.files[0]!;
+const view = (t: ReturnType<typeof setup>) => t.events.at(-1)?.view?.files[0];
+
+test('keeping and undoing hunks one by one updates the summary and settles the file', async () => {
+  const t = setup({ '/w/x.txt': before });
+  const setId = await turn(t);
+  const [h1, h2] = computeHunks(before, agent);
+  assert.ok(h1 && h2);
+  assert.equal(await t.review.actOnHunk(setId, '/w/x.txt', h1, 'keep'), null);
+  assert.equal(t.disk.get('/w/x.txt'), agent, 'Keep writes nothing');
+  assert.deepEqual([view(t)?.state, view(t)?.added, view(t)?.removed], ['pending', 2, 1], 'the summary counts what is left');
+  assert.equal(await t.review.actOnHunk(setId, '/w/x.txt', h2, 'undo'), null);
+  assert.equal(t.disk.get('/w/x.txt'), 'a\nB\nc\nd\ne\n', 'only the undone hunk went back');
+  assert.deepEqual(t.ranges, ['Undo Demo\'s change to x.txt: 8-12']);
+  assert.equal(file(t).state, 'kept', 'one hunk kept: the file counts as kept');
+  assert.deepEqual(file(t).hunks, { kept: 1, undone: 1 });
+  assert.equal(view(t)?.canUndo, false);
+  // The counts survive a reload.
+  assert.deepEqual(restoreChanges(savedChanges(t.review.state)).state.sets[0]?.files[0]?.hunks, { kept: 1, undone: 1 });
+});
+
+test('Undo of a hunk the user edited since is refused with the reason; the rest of the file can still be undone', async () => {
+  const t = setup({ '/w/x.txt': before });
+  const setId = await turn(t);
+  t.disk.set('/w/x.txt', 'top\na\nB, mine\nc\nd\nE\nf\n');
+  const [h1, h2] = computeHunks(before, agent);
+  assert.match((await t.review.actOnHunk(setId, '/w/x.txt', h1!, 'undo')) ?? '', /you edited these lines after Demo's edit, so Undo left them alone/);
+  assert.equal(t.disk.get('/w/x.txt'), 'top\na\nB, mine\nc\nd\nE\nf\n');
+  assert.equal(await t.review.actOnHunk(setId, '/w/x.txt', h2!, 'undo'), null);
+  assert.equal(t.disk.get('/w/x.txt'), 'top\na\nB, mine\nc\nd\ne\n', 'both sides kept: the user\'s lines and the older text');
+  assert.equal(file(t).state, 'pending');
+  // A hunk already undone is stale now.
+  assert.match((await t.review.actOnHunk(setId, '/w/x.txt', h2!, 'undo')) ?? '', /no longer the file's/);
+});
+
+test('a created file is one hunk: Keep keeps it, Undo deletes it', async () => {
+  const t = setup({});
+  t.review.turnStarted('s');
+  t.review.wrote('s', '/w/new.txt', null, 'hello\n', null);
+  t.disk.set('/w/new.txt', 'hello\n');
+  await t.review.turnEnded('s', [], 'k1');
+  const setId = t.review.state.sets[0]!.id;
+  const [h] = computeHunks('', 'hello\n');
+  assert.equal(await t.review.actOnHunk(setId, '/w/new.txt', h!, 'undo'), null);
+  assert.equal(t.disk.has('/w/new.txt'), false);
+  assert.equal(file(t).state, 'undone');
+});
