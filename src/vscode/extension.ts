@@ -7,6 +7,8 @@ import { ChatService } from './chatService';
 import { CHAT_VIEW_TYPE } from './chatPanel';
 import { CHAT_SIDEBAR_VIEW } from './sideBarView';
 import { ChatCommands } from './commands';
+import { HunkEditor } from './hunkEditor';
+import { HunkCommands } from './hunkCommands';
 import { createApi, type ChatApi } from '../node/chat/api';
 import { openPersistence } from '../node/chat/filePersistence';
 import { noticeText } from '../common/untrusted';
@@ -32,6 +34,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<AcpCha
   // The debug bundle's code is loaded when it is asked for, not at activation.
   const exportBundle = async (target?: string) => void (await (await import('./debugBundle')).exportDebugBundle(s, target ? vscode.Uri.file(target) : undefined));
   context.subscriptions.push(new ChatCommands(s, exportBundle, context.globalStorageUri.fsPath));
+  // Review in the editor: the hunks of the chats' open changes, drawn in the files they changed.
+  const hunks = new HunkEditor();
+  context.subscriptions.push(hunks, new HunkCommands(hunks));
   context.subscriptions.push(
     vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, {
       // VS Code restarts with the panel open: take it over and show the restored transcript at once.

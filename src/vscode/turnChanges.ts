@@ -13,6 +13,7 @@ import { noticeText } from '../common/untrusted';
 import { errorText } from '../common/util/errors';
 import type { VirtualDocuments } from './virtualDocuments';
 import { columnBesideChat } from './chatUi';
+import { editorReviews } from './editorReviews';
 
 export interface TurnChangesDeps {
   readonly docs: VirtualDocuments;
@@ -42,9 +43,9 @@ export function createTurnChanges(d: TurnChangesDeps): ChangeReview {
     pending = undefined;
     if (state) d.save(savedChanges(state));
   };
-  return new ChangeReview(
+  const review = new ChangeReview(
     {
-      files: { read: readNow, restore, restoreAll, mayRestore: (p) => d.insideWorkspace(p) },
+      files: { read: readNow, restore, restoreAll, replaceRange, mayRestore: (p) => d.insideWorkspace(p) },
       agentName: d.agentName,
       canonical: (p) => (nodePath.isAbsolute(p) ? nodePath.normalize(p) : nodePath.resolve(d.cwd, p)),
       shownPath: (p) => vscode.workspace.asRelativePath(p),
@@ -65,6 +66,8 @@ export function createTurnChanges(d: TurnChangesDeps): ChangeReview {
     },
     restored.state,
   );
+  editorReviews.add(review, d.agentName);
+  return review;
 }
 
 function openDocument(uri: vscode.Uri): vscode.TextDocument | undefined {
@@ -114,6 +117,19 @@ async function restore(path: string, text: string | null, label: string): Promis
   edit.replace(uri, new vscode.Range(new vscode.Position(0, 0), doc.lineAt(doc.lineCount - 1).range.end), text, meta);
   if (!(await vscode.workspace.applyEdit(edit))) throw new Error('VS Code refused the edit');
   // Tools that read the disk (the agent's) must see the undo too; unsaved work of the user's stays unsaved.
+  if (!wasDirty && !(await doc.save())) throw new Error('could not save the file');
+}
+
+/** Replaces characters [from, to) of a file that holds `expected`, as one editor edit; saved unless it held unsaved changes. */
+async function replaceRange(path: string, expected: string, from: number, to: number, text: string, label: string): Promise<void> {
+  const uri = vscode.Uri.file(path);
+  const doc = openDocument(uri) ?? (await vscode.workspace.openTextDocument(uri));
+  if (!doc.isDirty) await caughtUp(doc, await readDisk(uri));
+  if (doc.getText() !== expected) throw new Error('the file changed while the change was undone; nothing was written');
+  const wasDirty = doc.isDirty;
+  const edit = new vscode.WorkspaceEdit();
+  edit.replace(uri, new vscode.Range(doc.positionAt(from), doc.positionAt(to)), text, { label, needsConfirmation: false });
+  if (!(await vscode.workspace.applyEdit(edit))) throw new Error('VS Code refused the edit');
   if (!wasDirty && !(await doc.save())) throw new Error('could not save the file');
 }
 

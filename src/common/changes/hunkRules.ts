@@ -5,7 +5,7 @@
  * line counts follow, so the Changes summary shows what is left to review.
  */
 import { keepHunk, undoHunk, type Hunk } from './hunks';
-import type { FileChange } from './model';
+import type { FileChange } from './fileChange';
 
 export type HunkAction = 'keep' | 'undo';
 

@@ -8,32 +8,11 @@
  * from the file at the turn's end (see derive.ts). A file both written and reported keeps the write.
  */
 import { lineStats } from './lineStats';
+import type { FileChange } from './fileChange';
 import type { Hunk } from './hunks';
 import { fileAfterHunk, type HunkAction } from './hunkRules';
 
-export type ChangeSource = 'write' | 'diff';
-/** `conflict`: the last Undo found the file changed since the agent's edit and left it alone (`note` says why). */
-export type ChangeState = 'pending' | 'kept' | 'undone' | 'conflict';
-
-export interface FileChange {
-  /** The path as the agent named it (normalized by the host): agent-controlled, shown as text only. */
-  readonly path: string;
-  /** The text before the turn's first edit; null when the file did not exist (Undo deletes it). */
-  readonly oldText: string | null;
-  /** The agent's latest version, which the file must still hold for Undo; null when unknown. */
-  readonly agentText: string | null;
-  readonly source: ChangeSource;
-  readonly state: ChangeState;
-  /** Why the last Undo did not happen (state `conflict`). */
-  readonly note: string | null;
-  /** Why Undo is not offered at all (an unknown previous text, a reported path outside the workspace); null: it is. */
-  readonly blocked: string | null;
-  /** Lines added and removed between `oldText` and `agentText` (null when `agentText` is unknown). */
-  readonly added: number | null;
-  readonly removed: number | null;
-  /** Hunks kept and undone one by one in the editor (hunkRules.ts); absent: none yet. */
-  readonly hunks?: { readonly kept: number; readonly undone: number };
-}
+export type { ChangeSource, ChangeState, FileChange } from './fileChange';
 
 export interface ChangeSet {
   /** Minted here, once (`c1`, `c2`, ...): unique within the chat, stable across reloads. */

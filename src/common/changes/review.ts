@@ -68,6 +68,9 @@ export class ChangeReview extends Disposable {
   private queue: Promise<void> = Promise.resolve();
   private readonly changes = this.register(new Emitter<ReviewChange>());
   readonly onDidChange = this.changes.event;
+  private readonly disposing = this.register(new Emitter<void>());
+  /** The chat is going away: its changes leave the editor. */
+  readonly onWillDispose = this.disposing.event;
 
   constructor(
     private readonly ports: ReviewPorts,
@@ -79,6 +82,7 @@ export class ChangeReview extends Disposable {
 
   override dispose(): void {
     if (this.isDisposed) return;
+    this.disposing.fire();
     this.ports.flush?.();
     super.dispose();
   }
