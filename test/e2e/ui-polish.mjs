@@ -4,7 +4,7 @@
 // Steps run on after a failed one (each says what it checked); the last stdout line is `N passed, N failed`.
 //   node test/e2e/ui-polish.mjs [FILTER,...]   (only the steps whose name contains one of them, and the setup steps)
 //   UI_FROM=folder: load the extension from the repo even when dist/acp-chat.vsix exists (as ui-check.mjs).
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { chatFrame, launchBrowser, log, painted, paletteCommand, root, sendPrompt, startCodeServer, stepRunner, workbenchUrl } from './host.mjs';
 import { until } from './until.mjs';
@@ -61,6 +61,9 @@ const cs = await startCodeServer({
   vsix: useVsix ? vsixPath : undefined,
   settings: { 'acpChat.agents': [missingAgent], 'acpChat.protocolVersion': 2 },
 });
+// The notes the demo agent edits exist before its turn, so review in the editor shows a change to a file
+// (not a new one) and Undo leaves the file there for the later steps.
+writeFileSync(path.join(cs.dirs.ws, 'demo-edit.txt'), '# Notes\n\nThe first line of the notes.\nThe second line.\n');
 const browser = await launchBrowser(cs);
 const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
 page.setDefaultTimeout(30_000);
@@ -115,6 +118,25 @@ try {
     if (/^(---|\+\+\+|@@)/m.test(text)) throw new Error(`raw patch headers on the card: ${text.slice(0, 200)}`);
     await card.evaluate((el) => el.scrollIntoView({ block: 'center' }));
     await shot('item-08-v2-edit-card.png');
+  });
+
+  await step('hunks: the edited file shows the agent\'s change in the editor; Undo on the hunk puts it back and the Changes summary follows', async () => {
+    await page.keyboard.press('Control+p');
+    await page.locator('.quick-input-widget input').fill('demo-edit.txt');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'demo-edit.txt' }).first().waitFor({ timeout: 20_000 });
+    await page.keyboard.press('Control+Enter'); // beside the chat, which stays in view
+    const lens = (text) => page.locator('.monaco-editor .codelens-decoration a').filter({ hasText: new RegExp(`^${text}$`) });
+    await lens('Keep All').first().waitFor({ timeout: 30_000 });
+    const titles = await page.locator('.monaco-editor .codelens-decoration a').allInnerTexts();
+    if (!titles.some((t) => /: 1 change to review$/.test(t)) || !titles.includes('Undo') || !titles.includes('Keep')) throw new Error(`the lenses read ${JSON.stringify(titles)}`);
+    await shot('hunks-1-review-in-editor.png');
+    await lens('Undo').first().click();
+    await lens('Keep All').first().waitFor({ state: 'detached', timeout: 30_000 });
+    const text = await page.locator('.editor-group-container .monaco-editor .view-lines').last().innerText();
+    if (/Edited by the ACP Chat demo agent/.test(text)) throw new Error(`the agent's line is still there: ${text}`);
+    await frame.locator('.change-row[data-state="undone"]').first().waitFor({ timeout: 30_000 });
+    await shot('hunks-2-undone-in-step.png');
+    await command('View: Close Editor Group');
   });
 
   await step('item 10: people see names (terminal, tab, tree root), not internal ids', async () => {

@@ -1,8 +1,8 @@
 /**
  * Keep and Undo of one hunk (hunks.ts) as a change to the file's record: Keep folds the hunk into the
  * text before the edit, Undo takes it out of the agent's version (the file was edited to match by the
- * review). When no hunk is left the file is settled: `kept` if any hunk was kept, else `undone`. The
- * line counts follow, so the Changes summary shows what is left to review.
+ * review). When no hunk is left the file is settled: `kept` if any hunk was kept, else `undone`. Until
+ * then the line counts follow, so the Changes summary shows what is left to review.
  */
 import { keepHunk, undoHunk, type Hunk } from './hunks';
 import type { FileChange } from './fileChange';
@@ -19,7 +19,8 @@ export function fileAfterHunk(f: FileChange, hunk: Hunk, action: HunkAction, wit
   const agentText = action === 'undo' ? undoHunk(f.agentText, hunk) : f.agentText;
   if (oldText === null || agentText === null) return null;
   const hunks = action === 'keep' ? { ...counts, kept: counts.kept + 1 } : { ...counts, undone: counts.undone + 1 };
-  const settled = oldText === agentText;
-  const state = settled ? (hunks.kept > 0 ? 'kept' : 'undone') : 'pending';
-  return withTexts({ ...f, state, note: null, hunks }, oldText, agentText);
+  // Settled: the texts before this last hunk stay, so the summary's counts and Open diff still show a change
+  // (the texts of a settled file are not used for Undo or a rewind again).
+  if (oldText === agentText) return { ...f, state: hunks.kept > 0 ? 'kept' : 'undone', note: null, hunks };
+  return withTexts({ ...f, state: 'pending', note: null, hunks }, oldText, agentText);
 }

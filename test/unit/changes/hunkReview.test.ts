@@ -62,6 +62,7 @@ test('keeping and undoing hunks one by one updates the summary and settles the f
   assert.equal(file(t).state, 'kept', 'one hunk kept: the file counts as kept');
   assert.deepEqual(file(t).hunks, { kept: 1, undone: 1 });
   assert.equal(view(t)?.canUndo, false);
+  assert.deepEqual([view(t)?.added, view(t)?.removed], [2, 1], 'a settled file still shows a change (its last hunk\'s texts), not +0 -0');
   // The counts survive a reload.
   assert.deepEqual(restoreChanges(savedChanges(t.review.state)).state.sets[0]?.files[0]?.hunks, { kept: 1, undone: 1 });
 });
