@@ -8,7 +8,7 @@ import type { ChangeSetView, FileChangeView } from '../src/common/changes/view';
 import type { WebviewToHost } from '../src/common/webview/contract';
 import { button, h, icon, keepFocus } from './dom';
 
-type Action = 'openDiff' | 'keep' | 'undo';
+type Action = 'openDiff' | 'keep' | 'undo' | 'review';
 
 const STATE_LABELS: Record<FileChangeView['state'], string> = {
   pending: '',
@@ -125,6 +125,7 @@ export class ChangesView {
           'span',
           { class: 'change-buttons' },
           f.canDiff ? this.action(`Open diff of ${f.path}`, 'diff', 'openDiff', index, 'Open diff') : null,
+          f.canUndo && f.canDiff ? this.action(`Review ${f.path} hunk by hunk in the editor`, 'eye', 'review', index, 'Review') : null,
           open ? this.action(`Keep ${f.path}`, 'check', 'keep', index, 'Keep') : null,
           f.canUndo ? this.action(`Undo ${f.path}`, 'discard', 'undo', index, 'Undo') : null,
         ),

@@ -52,6 +52,10 @@ export function createTurnChanges(d: TurnChangesDeps): ChangeReview {
       openDiff: (p, left, right, title) => {
         void d.docs.openDiff(p, left, right, title, columnBesideChat(d.chatColumn())).then(undefined, (e: unknown) => d.log('warn', `changes: could not open the diff of ${p}: ${errorText(e)}`));
       },
+      reveal: (p, line) => {
+        const at = new vscode.Range(line, 0, line, 0);
+        void vscode.window.showTextDocument(vscode.Uri.file(p), { viewColumn: columnBesideChat(d.chatColumn()), selection: at, preview: false }).then(undefined, (e: unknown) => d.log('warn', `changes: could not open ${p}: ${errorText(e)}`));
+      },
       explain: (message, compare) => {
         d.log('info', `changes: ${message}`);
         // Agent-controlled paths are in the message: made inert for a notification.

@@ -27,7 +27,7 @@ export function register(test) {
     assert.equal(await block.getAttribute('aria-label'), 'Changes: 4 files');
     assert.deepEqual(await block.locator('.change-path').allTextContents(), ['src/range.ts', 'src/range.test.ts', 'README.md', '/etc/hosts']);
     assert.match(await block.locator('.changes-count').innerText(), /4 files/);
-    for (const name of ['Keep all changes', 'Undo all changes', 'Open diff of src/range.ts', 'Keep src/range.ts', 'Undo src/range.ts']) {
+    for (const name of ['Keep all changes', 'Undo all changes', 'Open diff of src/range.ts', 'Review src/range.ts hunk by hunk in the editor', 'Keep src/range.ts', 'Undo src/range.ts']) {
       assert.equal(await block.getByRole('button', { name, exact: true }).count(), 1, name);
     }
     // Not undoable (outside the workspace): no Undo, the reason shown.
@@ -37,11 +37,13 @@ export function register(test) {
     assert.match(await block.locator('[data-file-index="1"]').innerText(), /new file/);
     await clearPosted();
     await block.getByRole('button', { name: 'Open diff of src/range.ts' }).click();
+    await block.getByRole('button', { name: 'Review src/range.ts hunk by hunk in the editor' }).click();
     await block.getByRole('button', { name: 'Keep src/range.test.ts' }).click();
     await block.getByRole('button', { name: 'Undo all changes' }).click();
     await block.getByRole('button', { name: 'Keep all changes' }).click();
     assert.deepEqual(await posted(), [
       { type: 'changes', setId: 'c1', index: 0, action: 'openDiff' },
+      { type: 'changes', setId: 'c1', index: 0, action: 'review' },
       { type: 'changes', setId: 'c1', index: 1, action: 'keep' },
       { type: 'changes', setId: 'c1', index: null, action: 'undo' },
       { type: 'changes', setId: 'c1', index: null, action: 'keep' },

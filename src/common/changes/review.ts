@@ -45,6 +45,8 @@ export interface ReviewPorts {
   /** How a path is shown (workspace-relative when inside it). */
   shownPath(path: string): string;
   openDiff(path: string, left: string, right: string, title: string): void;
+  /** Shows the file in the editor with the cursor on `line` (0-based). */
+  reveal?(path: string, line: number): void;
   /** Tells the user something they must read; `compare` (when given) opens the agent's version beside the file now. */
   explain(message: string, compare?: () => void): void;
   /** Saves the state with the chat; may be deferred (then `flush` writes what is pending, on dispose). */
@@ -53,7 +55,8 @@ export interface ReviewPorts {
   log(level: 'info' | 'warn' | 'error', message: string): void;
 }
 
-export type ReviewAction = 'openDiff' | 'keep' | 'undo';
+/** `review`: open the file in the editor at its first hunk (review in the editor, hunk by hunk). */
+export type ReviewAction = 'openDiff' | 'keep' | 'undo' | 'review';
 
 /** A change set's summary changed (`view` null: it is no longer shown). */
 export interface ReviewChange {
@@ -153,6 +156,13 @@ export class ChangeReview extends Disposable {
       case 'keep':
         this.dispatch({ type: 'kept', setId, path: file ? file.path : null });
         return;
+      case 'review': {
+        if (!file) return;
+        const now = file.agentText === null ? null : await this.ports.files.read(file.path).catch(() => null);
+        const first = now === null || file.agentText === null ? undefined : placeHunks(file.oldText ?? '', file.agentText, now)[0];
+        this.ports.reveal?.(file.path, first?.line ?? 0);
+        return;
+      }
       case 'undo': {
         if (file) {
           const note = await this.undoFile(set, file);

@@ -289,7 +289,7 @@ export const zWebviewToHost = z.discriminatedUnion('type', [
   /** The user opened a tool call's raw input/output toggle: the host answers with `raw`. */
   z.object({ type: z.literal('getRaw'), key: zKey }),
   /** Open diff, Keep or Undo in a Changes summary: one file (`index`) or all of them (null). */
-  z.object({ type: z.literal('changes'), setId: zKey, index: z.number().int().nonnegative().nullable(), action: z.enum(['openDiff', 'keep', 'undo']) }),
+  z.object({ type: z.literal('changes'), setId: zKey, index: z.number().int().nonnegative().nullable(), action: z.enum(['openDiff', 'keep', 'undo', 'review']) }),
 ]);
 export type WebviewToHost = z.infer<typeof zWebviewToHost>;
 

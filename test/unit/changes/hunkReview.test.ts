@@ -10,6 +10,7 @@ import { restoreChanges, savedChanges } from '../../../src/common/changes/persis
 function setup(files: Record<string, string>) {
   const disk = new Map(Object.entries(files));
   const ranges: string[] = [];
+  const revealed: string[] = [];
   const events: ReviewChange[] = [];
   const review = new ChangeReview({
     files: {
@@ -26,12 +27,13 @@ function setup(files: Record<string, string>) {
     canonical: (p) => p,
     shownPath: (p) => p.replace(/^\/w\//, ''),
     openDiff: () => undefined,
+    reveal: (p, line) => revealed.push(`${p}:${line}`),
     explain: () => undefined,
     save: () => undefined,
     log: () => undefined,
   });
   review.onDidChange((e) => events.push(e));
-  return { review, disk, ranges, events };
+  return { review, disk, ranges, events, revealed };
 }
 
 const before = 'a\nb\nc\nd\ne\n';
@@ -92,4 +94,12 @@ test('a created file is one hunk: Keep keeps it, Undo deletes it', async () => {
   assert.equal(await t.review.actOnHunk(setId, '/w/new.txt', h!, 'undo'), null);
   assert.equal(t.disk.has('/w/new.txt'), false);
   assert.equal(file(t).state, 'undone');
+});
+
+test('Review from the Changes summary opens the file at its first hunk, placed on the text now', async () => {
+  const t = setup({ '/w/x.txt': before });
+  const setId = await turn(t);
+  t.disk.set('/w/x.txt', `mine\n${agent}`);
+  await t.review.act(setId, 0, 'review');
+  assert.deepEqual(t.revealed, ['/w/x.txt:2']);
 });
