@@ -3,8 +3,8 @@
  * "figures that hold"): a baseline measured once and a figure measured later see different loads on a
  * shared machine (e2e.ratioToBaseline moved 0.57-0.98 on the same code). So each round runs the baseline
  * and the figure one right after the other, the figure is the median of the per-round ratios (a round that
- * a burst of load hit is one outlier, not the result), and its spread (lowest and highest per-round ratio)
- * is reported beside it as `<figure>.spread`.
+ * a burst of load hit is one outlier, not the result), and its spread (the middle half and the whole range
+ * of the per-round ratios) is reported beside it as `<figure>.spread`.
  */
 
 /** One measured step: its cost (CPU ms, wall ms, µs per chunk: the same unit for the steps compared). */
@@ -38,6 +38,9 @@ export interface RoundRatios {
   readonly median: number;
   readonly min: number;
   readonly max: number;
+  /** The middle half of the per-round ratios: the first and third quartile (nearest rank). */
+  readonly q1: number;
+  readonly q3: number;
   /** Round by round: `num[i] / den[i]`. */
   readonly ratios: readonly number[];
 }
@@ -49,7 +52,8 @@ export function roundRatios(num: readonly number[], den: readonly number[]): Rou
   const sorted = [...ratios].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
   const median = sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-  return { median, min: sorted[0] as number, max: sorted[sorted.length - 1] as number, ratios };
+  const at = (q: number) => sorted[q < 0.5 ? Math.floor(q * (sorted.length - 1)) : Math.ceil(q * (sorted.length - 1))] as number;
+  return { median, min: sorted[0] as number, max: sorted[sorted.length - 1] as number, q1: at(0.25), q3: at(0.75), ratios };
 }
 
 export function round(x: number, digits = 3): number {
@@ -57,9 +61,13 @@ export function round(x: number, digits = 3): number {
   return Math.round(x * f) / f;
 }
 
-/** How a spread reads in bench-results.json and docs/BENCHMARKS.md: `1.52–1.71 (7 rounds)`. */
+/**
+ * How a spread reads in bench-results.json and docs/BENCHMARKS.md: `1.55–1.63 middle half, 1.52–1.71 all
+ * 7 rounds` (the middle half says how steady the figure is; the whole range, how far one round strayed).
+ */
 export function spreadText(r: RoundRatios, digits = 3): string {
-  return `${round(r.min, digits)}–${round(r.max, digits)} (${r.ratios.length} rounds)`;
+  const f = (x: number) => round(x, digits);
+  return `${f(r.q1)}–${f(r.q3)} middle half, ${f(r.min)}–${f(r.max)} all ${r.ratios.length} rounds`;
 }
 
 /** A ratio figure as bench-results.json holds it: `name` (the median per-round ratio) and `name.spread`. */
