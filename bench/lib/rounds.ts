@@ -65,7 +65,7 @@ export function round(x: number, digits = 3): number {
  * How a spread reads in bench-results.json and docs/BENCHMARKS.md: `1.55–1.63 middle half, 1.52–1.71 all
  * 7 rounds` (the middle half says how steady the figure is; the whole range, how far one round strayed).
  */
-export function spreadText(r: RoundRatios, digits = 3): string {
+function spreadText(r: RoundRatios, digits = 3): string {
   const f = (x: number) => round(x, digits);
   return `${f(r.q1)}–${f(r.q3)} middle half, ${f(r.min)}–${f(r.max)} all ${r.ratios.length} rounds`;
 }
