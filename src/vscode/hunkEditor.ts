@@ -40,7 +40,7 @@ export interface ShownChanges {
 
 /** A document's text changes are redrawn after this pause (typing in a large file is not re-diffed per key). */
 const TYPING_PAUSE_MS = 80;
-export const HAS_CHANGES_KEY = 'acpChat.editorHasAgentChanges';
+const HAS_CHANGES_KEY = 'acpChat.editorHasAgentChanges';
 
 export class HunkEditor extends Disposable {
   private readonly cache = new Map<string, { version: number; shown: ShownChanges | undefined }>();

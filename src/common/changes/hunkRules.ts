@@ -15,9 +15,12 @@ export function fileAfterHunk(f: FileChange, hunk: Hunk, action: HunkAction, wit
   const counts = f.hunks ?? { kept: 0, undone: 0 };
   // A created file is one hunk: keeping it keeps the file (undoing it deletes the file: the review's file Undo).
   if (f.oldText === null) return action === 'keep' ? { ...f, state: 'kept', note: null, hunks: { ...counts, kept: counts.kept + 1 } } : null;
-  const oldText = action === 'keep' ? keepHunk(f.oldText, hunk) : f.oldText;
-  const agentText = action === 'undo' ? undoHunk(f.agentText, hunk) : f.agentText;
-  if (oldText === null || agentText === null) return null;
+  // Both sides must hold the hunk where it says (a stale lens's hunk changes nothing).
+  const kept = keepHunk(f.oldText, hunk);
+  const undone = undoHunk(f.agentText, hunk);
+  if (kept === null || undone === null) return null;
+  const oldText = action === 'keep' ? kept : f.oldText;
+  const agentText = action === 'undo' ? undone : f.agentText;
   const hunks = action === 'keep' ? { ...counts, kept: counts.kept + 1 } : { ...counts, undone: counts.undone + 1 };
   // Settled: the texts before this last hunk stay, so the summary's counts and Open diff still show a change
   // (the texts of a settled file are not used for Undo or a rewind again).
