@@ -103,8 +103,9 @@ export class HistoryView extends Disposable implements vscode.WebviewViewProvide
       case 'bulk': {
         const ids = m.all ? await q.matching() : m.chatIds;
         const text = await bulkAction(this.service, m.action, ids);
-        if (text) this.post({ type: 'notice', text });
+        // The list first (what the action changed), then the line saying what was done, so it stays shown.
         if (this.last) await q.run(this.last.seq, this.last.text, this.last.filter);
+        if (text) this.post({ type: 'notice', text });
         return;
       }
     }
