@@ -30,11 +30,6 @@ export class HistoryView extends Disposable implements vscode.WebviewViewProvide
     this.register({ dispose: () => (this.query?.dispose(), clearTimeout(this.refreshTimer)) });
   }
 
-  /** For tests: the view's current query (undefined before the webview asked one). */
-  get current(): HistoryQuery | undefined {
-    return this.query;
-  }
-
   async resolveWebviewView(view: vscode.WebviewView): Promise<void> {
     this.view = view;
     const root = this.extensionUri;
