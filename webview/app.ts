@@ -201,7 +201,7 @@ export class ChatApp {
           for (const op of msg.ops) this.applyOp(op);
           return;
         case 'reveal':
-          if (!this.transcript.reveal(msg.key)) console.warn(`[acp-chat] reveal: no entry ${msg.key}`);
+          if (!this.transcript.reveal(msg.key)) this.restoreScrollKey = msg.key; // an older part still to come: shown when it arrives
           return;
         case 'focusPrompt':
           return this.prompt.focus();

@@ -21,6 +21,8 @@ export interface AttentionPorts {
   show(chatId: string): void;
   /** The chat's title (with or without the dot) and its badges need drawing again. */
   retitle(chatId: string): void;
+  /** The chat has something unseen, or was seen: the chat index keeps it (history's unread mark). */
+  unread(chatId: string, unread: boolean): void;
 }
 
 /** A view's badge for `count` unseen events (undefined: no badge). */
@@ -67,7 +69,9 @@ export class ChatAttention extends Disposable {
 
   /** The user looks at the chat now (its view became visible in a focused window). */
   seen(chatId: string): void {
-    if (this.unseen.delete(chatId)) this.d.retitle(chatId);
+    if (!this.unseen.delete(chatId)) return;
+    this.d.retitle(chatId);
+    this.d.unread(chatId, false);
   }
 
   forget(chatId: string): void {
@@ -80,6 +84,7 @@ export class ChatAttention extends Disposable {
     if (visible && vscode.window.state.focused) return;
     this.unseen.set(chatId, this.count(chatId) + events.length);
     this.d.retitle(chatId);
+    this.d.unread(chatId, true);
     const told = events.filter((e) => e.kind !== 'permission' || visible).at(-1);
     if (!told) return;
     void vscode.window.showInformationMessage(noticeText(attentionText(this.d.title(chatId), told)), 'Show').then((a) => a === 'Show' && this.d.show(chatId));

@@ -10,11 +10,11 @@ import { labelText, noticeText } from '../common/untrusted';
 import { errorText } from '../common/util/errors';
 import type { ChatService } from './chatService';
 import { branchTree } from '../common/chats/chatIndex';
+import { searchInPick, type PickItem } from './historyPick';
+import { openAt } from './historyView';
+import { unknownSessions } from '../common/history/agentSessions';
 
-interface Item extends vscode.QuickPickItem {
-  readonly chatId?: string;
-  readonly sessionId?: string;
-}
+type Item = PickItem;
 
 const DELETE_BUTTON: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('trash'), tooltip: 'Delete this chat' };
 
@@ -41,14 +41,14 @@ export async function pickSession(service: ChatService): Promise<void> {
         buttons: [DELETE_BUTTON],
       };
     });
-  const known = new Set(service.chatRecords().flatMap((c) => (c.sessionId ? [c.sessionId] : [])));
-  for (const s of focused?.sessions() ?? []) known.add(s.sessionId);
-  const agentItems: Item[] = listed
-    .filter((s) => !known.has(s.sessionId))
+  const index = service.chatIndex;
+  const agentItems: Item[] = unknownSessions(listed, [...index.history(), ...index.archived()], (focused?.sessions() ?? []).map((s) => s.sessionId))
     .map((s) => ({ label: labelText(s.title ?? s.sessionId), description: labelText(s.updatedAt ?? ''), detail: labelText(s.sessionId), sessionId: s.sessionId }));
+  // An agent without session/list says so, rather than looking as if it had no sessions.
+  const noList = focused?.client && !focused.client.agentCapabilities?.sessionCapabilities?.list ? [{ label: labelText(`${focused.agent.name} does not list its sessions (no session/list)`), description: '' }] : [];
   const build = (): Item[] => [
     ...chatItems(),
-    ...(agentItems.length && focused ? [{ label: labelText(`${focused.agent.name}: saved sessions`), kind: vscode.QuickPickItemKind.Separator }, ...agentItems] : []),
+    ...(focused && agentItems.length + noList.length ? [{ label: labelText(`${focused.agent.name}: sessions not in ACP Chat`), kind: vscode.QuickPickItemKind.Separator }, ...agentItems, ...noList] : []),
   ];
   if (build().length === 0) {
     void vscode.window.showInformationMessage('No chats yet: run "ACP: New Chat" to start one.');
@@ -56,6 +56,8 @@ export async function pickSession(service: ChatService): Promise<void> {
   }
   const qp = vscode.window.createQuickPick<Item>();
   qp.title = 'ACP: Open Session… (chats, then the agent’s saved sessions)';
+  qp.placeholder = 'Type to search every chat’s text, titles, tools and files';
+  const search = searchInPick(qp, service, build);
   qp.matchOnDescription = true;
   qp.matchOnDetail = true;
   qp.items = build();
@@ -72,8 +74,9 @@ export async function pickSession(service: ChatService): Promise<void> {
     qp.onDidHide(() => resolve(undefined));
     qp.show();
   });
+  search.dispose();
   qp.dispose();
-  if (picked?.chatId !== undefined) await service.openChat({ chatId: picked.chatId });
+  if (picked?.chatId !== undefined) await openAt(service, picked.chatId, picked.key);
   else if (picked?.sessionId !== undefined && focused) await service.openChat({ agentId: focused.agent.id, sessionId: picked.sessionId });
 }
 

@@ -34,6 +34,7 @@ import type { OpenChatOptions } from './chatOpening';
 import { ChatViews } from './chatViews';
 import { FocusedTree } from './focusedTree';
 import { LiveChats } from './liveChats';
+import type { HistoryMarks } from '../node/history/historyMarks';
 
 const RECENT_LOG_LINES = 2000;
 
@@ -254,22 +255,20 @@ export class ChatService extends Disposable {
   showInSideBar = (chatId?: string): Promise<void> => this.views.showInSideBar(chatId);
   /** A chat's display title (tab, side bar, tree, chat list): its store's session title, else "Chat N · agent". */
   titleOf = (chatId: string): string => this.views.titles.titleOf(chatId);
+  /** What history shows of the live chats (running, needs you). */
+  marks = (): HistoryMarks => this.views.marks;
 
   /** ACP: New Chat — another chat, with the given agent or the selected one. */
   newChat(agentId?: string, viewColumn?: vscode.ViewColumn): Promise<ChatPanel> {
     return this.openChat({ newChat: true, ...(agentId !== undefined ? { agentId } : {}), ...(viewColumn !== undefined ? { viewColumn } : {}) });
   }
 
-  /** Deletes a chat: the agent is asked to close/delete its sessions where it advertises that, then its saved state goes. */
-  async deleteChat(chatId: string): Promise<void> {
+  /** Deletes a chat: the agent is asked to close/delete its sessions where it advertises that (`tellAgent`, or the chat is live), then its saved state goes. */
+  async deleteChat(chatId: string, tellAgent = true): Promise<void> {
     await this.ready();
-    const record = this.chatIndex.get(chatId);
-    if (!record) return;
-    const session = await this.live.take(chatId);
-    await forgetChatSessions(session, (level, m) => {
-      this.log[level](m);
-      this.remember(`${new Date().toISOString()} ${level} [${session.agent.id}] ${m}`);
-    });
+    if (!this.chatIndex.get(chatId)) return;
+    const session = tellAgent || this.live.get(chatId) ? await this.live.take(chatId) : undefined;
+    if (session) await forgetChatSessions(session, (level, m) => void (this.log[level](m), this.remember(`${new Date().toISOString()} ${level} [${session.agent.id}] ${m}`)));
     this.views.tabs.close(chatId);
     if (this.sideBar.chatId === chatId) this.sideBar.clear();
     this.live.drop(chatId);
@@ -368,7 +367,7 @@ export class ChatService extends Disposable {
 
   /** What follows a chat made live: its unseen mark, its title, its origin, the index's session id, the status and tree. */
   private followChat(chatId: string, session: ChatController): void {
-    session.own(this.views.attention.watch(chatId, (l) => session.onDidChange(l)));
+    session.own(this.views.watch(chatId, session));
     session.own(this.views.titles.watch(chatId, session));
     session.origin = () => {
       const o = this.originOf(chatId);

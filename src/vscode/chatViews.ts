@@ -18,6 +18,8 @@ import type { LiveChats } from './liveChats';
 import type { MessageTreeViews } from './messageTreeViews';
 import type { ChatPersistence } from '../node/chat/chatPersistence';
 import { CHAT_SIDEBAR_VIEW, SideBarChat } from './sideBarView';
+import { HistoryMarks } from '../node/history/historyMarks';
+import type { IDisposable } from '../common/util/lifecycle';
 
 const SIDEBAR_CHAT_KEY = 'acpChat.sideBarChat';
 
@@ -48,6 +50,8 @@ export class ChatViews extends Disposable {
   readonly titles: ChatTitles;
   readonly attention: ChatAttention;
   readonly opening: ChatOpening;
+  /** What history shows of the live chats (running, needs you) and keeps of them (how their turns ended). */
+  readonly marks: HistoryMarks;
 
   constructor(private readonly host: ChatViewsHost) {
     super();
@@ -59,6 +63,8 @@ export class ChatViews extends Disposable {
     this.sideBar = this.register(new SideBarChat({ extensionUri: host.context.extensionUri, log: host.log, initialChat: () => this.sideBarInitial() }));
     this.register(this.sideBar.onDidInteract((id) => host.focus(id)));
     this.register(this.sideBar.onDidChange(() => host.treeView.setChatInSideBar(this.sideBar.visible && this.sideBar.chatId !== undefined)));
+    this.marks = new HistoryMarks(() => host.index());
+    this.register(this.marks);
     this.titles = this.register(new ChatTitles({ index: () => host.index(), live: (id) => host.live.get(id), agentName: (id) => findAgent(host.agents(), id)?.name ?? id }));
     this.register(this.titles.onDidChange((id) => this.retitle(id)));
     this.attention = this.register(new ChatAttention({
@@ -67,6 +73,7 @@ export class ChatViews extends Disposable {
       title: (id) => this.titles.titleOf(id),
       show: (id) => void this.opening.reveal(id),
       retitle: (id) => this.titles.refresh(id),
+      unread: (id, unread) => void host.index()?.update(id, { unread }),
     }));
     this.tabs = new ChatTabs({
       extensionUri: host.context.extensionUri,
@@ -99,6 +106,14 @@ export class ChatViews extends Disposable {
       defaultColumn: () => this.focusedTab()?.panel.viewColumn ?? this.lastTab()?.panel.viewColumn,
       sideBarChat: () => this.sideBar.chatId,
     });
+  }
+
+  /** Follows a chat made live: its unseen mark and its history state. */
+  watch(chatId: string, session: ChatController): IDisposable {
+    const listen = (l: Parameters<ChatController['onDidChange']>[0]) => session.onDidChange(l);
+    const a = this.attention.watch(chatId, listen);
+    const m = this.marks.watch(chatId, session.cwd, listen);
+    return { dispose: () => (a.dispose(), m.dispose()) };
   }
 
   /** The title as tabs and the tree show it: the chat's title, with the unseen mark. */

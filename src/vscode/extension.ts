@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { ChatService } from './chatService';
 import { CHAT_VIEW_TYPE } from './chatPanel';
 import { CHAT_SIDEBAR_VIEW } from './sideBarView';
+import { HISTORY_VIEW, HistoryView } from './historyView';
 import { ChatCommands } from './commands';
 import { HunkEditor } from './hunkEditor';
 import { HunkCommands } from './hunkCommands';
@@ -47,6 +48,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AcpCha
       },
     }),
     vscode.window.registerWebviewViewProvider(CHAT_SIDEBAR_VIEW, s.sideBar),
+    vscode.window.registerWebviewViewProvider(HISTORY_VIEW, new HistoryView(s, context.extensionUri)),
   );
   if (s.settings.openOnStartup) void s.openChat();
   return createApi(s);

@@ -97,7 +97,7 @@ export async function loadProbe(page, name) {
 
 /** Opens the test page and wraps it with host-side helpers. */
 /** `beforeLoad(page)` runs before the page loads (to install Playwright's clock, or an init script). */
-export async function openPanel(browser, server, { theme = 'dark', width = 520, height = 900, state, scale = 1, reducedMotion = 'no-preference', beforeLoad } = {}) {
+export async function openPanel(browser, server, { theme = 'dark', width = 520, height = 900, state, scale = 1, reducedMotion = 'no-preference', beforeLoad, view } = {}) {
   // `scale` 2 with half the CSS size is what a 200% zoom looks like to the page.
   const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: scale, reducedMotion });
   const page = await context.newPage();
@@ -107,7 +107,7 @@ export async function openPanel(browser, server, { theme = 'dark', width = 520, 
     if (m.type() === 'error') errors.push(m.text());
   });
   await beforeLoad?.(page);
-  await page.goto(server.pageUrl(theme, state));
+  await page.goto(server.pageUrl(theme, state, view));
   const asHost = wireHost();
   await page.waitForFunction(() => window.__host && window.__host.posted.some((m) => m.type === 'ready'));
   return {

@@ -35,6 +35,7 @@ export async function startServer() {
           scriptUri: `${origin}/dist/webview.js`,
           styleUris: [`${origin}/harness/theme/${theme}.css`, `${origin}/dist/codicons/codicon.css`, `${origin}/media/chat.css`],
           title: 'ACP Chat (test page)',
+          ...(url.searchParams.get('view') === 'history' ? { view: 'history' } : {}),
         });
         // The fake VS Code API must exist before the webview script runs; it gets the same nonce.
         html = html.replace('<script nonce=', `<script nonce="${nonce}" src="${origin}/harness/fake-vscode.js"></script>\n    <script nonce=`);
@@ -55,9 +56,10 @@ export async function startServer() {
   const origin = `http://127.0.0.1:${server.address().port}`;
   return {
     origin,
-    pageUrl: (theme = 'dark', state) => {
+    pageUrl: (theme = 'dark', state, view) => {
       const q = new URLSearchParams({ theme, bodyClass: themes[theme]?.bodyClass ?? 'vscode-dark' });
       if (state) q.set('state', JSON.stringify(state));
+      if (view) q.set('view', view);
       return `${origin}/?${q}`;
     },
     close: () => new Promise((resolve) => server.close(resolve)),

@@ -37,6 +37,12 @@ const zChatRecord = z.object({
   mcpOff: zMcpOff.optional().catch(undefined),
   /** Archive Chat put it away: out of the lists (history, "open chat") until Unarchive Chat… brings it back. */
   archived: z.boolean().optional().catch(undefined),
+  /** The folder the chat's agent works in (its `cwd`), for history's folder filter; absent before it started. */
+  folder: z.string().max(4000).optional().catch(undefined),
+  /** How its last turn ended (history's state filter); absent: no turn ended since this was recorded. */
+  ended: z.enum(['finished', 'failed']).optional().catch(undefined),
+  /** It finished or asked something while the user was not looking, and they have not looked since. */
+  unread: z.boolean().optional().catch(undefined),
 });
 export type ChatRecord = Readonly<z.infer<typeof zChatRecord>>;
 

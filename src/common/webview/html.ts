@@ -12,6 +12,8 @@ export interface WebviewHtmlOptions {
   readonly title?: string;
   /** The chat shown, for the webview's saved state (see WebviewPersistedState.chatId). */
   readonly chatId?: string;
+  /** `history`: the side bar's History view (webview/history/historyApp.ts) rather than a chat. */
+  readonly view?: 'history';
 }
 
 const escapeAttr = (s: string): string =>
@@ -39,7 +41,7 @@ export function renderWebviewHtml(o: WebviewHtmlOptions): string {
     ${styles}
     <title>${escapeAttr(o.title ?? 'ACP Chat')}</title>
   </head>
-  <body${o.chatId !== undefined ? ` data-chat-id="${escapeAttr(o.chatId)}"` : ''}>
+  <body${o.chatId !== undefined ? ` data-chat-id="${escapeAttr(o.chatId)}"` : ''}${o.view !== undefined ? ` data-view="${escapeAttr(o.view)}"` : ''}>
     <div id="app"></div>
     <script nonce="${escapeAttr(o.nonce)}" src="${escapeAttr(o.scriptUri)}"></script>
   </body>

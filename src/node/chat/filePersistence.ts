@@ -21,6 +21,7 @@ import type { ClientEvent } from '../../common/store/clientEvents';
 import { INDEX_FILE, writeAtomic } from '../persistence/chatHome';
 import { ChatElsewhereError, MemoryPersistence, type Claim, type Restored, type ChatPersistence } from './chatPersistence';
 import { errorText } from '../../common/util/errors';
+import { recoverRecords, SearchFileWriter, searchFile } from '../history/searchFiles';
 
 /** Snapshot after this many journal records, so a restore replays little. */
 const COMPACT_EVERY = 2000;
@@ -61,16 +62,33 @@ export class FilePersistence implements ChatPersistence {
   /** Index writes, in order (the last one wins on disk). */
   private indexWrites: Promise<void> = Promise.resolve();
   private readonly locks: ChatLocks;
+  /** Each chat's search file, written from its store (src/node/history/searchFiles.ts). */
+  private readonly searchFiles: SearchFileWriter;
+  /** The records of `index`, by chat id, parsed when a search file needs one. */
+  private records: Map<string, unknown> | undefined;
 
   private constructor(private readonly dir: string, private readonly log: (message: string) => void, owner: PersistenceOwner, saved: string[]) {
     this.locks = new ChatLocks(dir, owner, owner.alive ?? processAlive, log);
     this.saved = saved;
+    this.searchFiles = new SearchFileWriter(dir, (chatId) => this.recordOf(chatId), log);
   }
 
   static async create(dir: string, log: (message: string) => void, owner: PersistenceOwner = { pid: process.pid, token: randomUUID() }): Promise<FilePersistence> {
     const p = new FilePersistence(dir, log, owner, chatIdsIn(await readdir(dir).catch(() => [] as string[])));
     p.index = await readIndexFile(dir, log);
+    const read = parseChatIndex(p.index, () => undefined);
+    // Saved chats the list lacks (it was lost, damaged, or written by a window that crashed): rebuilt from their search files.
+    const recovered = await recoverRecords(dir, p.saved, new Set(read.chats.map((c) => fileId(c.id))), log);
+    if (recovered.length > 0) {
+      log(`${recovered.length} chat(s) missing from the chat list were added back from their search files`);
+      p.writeIndex({ version: 1, chats: [...read.chats, ...recovered], focused: read.focused });
+    }
     return p;
+  }
+
+  private recordOf(chatId: string): unknown {
+    this.records ??= new Map(parseChatIndex(this.index, () => undefined).chats.map((c) => [c.id, c]));
+    return this.records.get(chatId) ?? { id: chatId };
   }
 
   get folder(): string {
@@ -91,6 +109,7 @@ export class FilePersistence implements ChatPersistence {
 
   writeIndex(index: unknown): void {
     this.index = index;
+    this.records = undefined;
     const file = path.join(this.dir, INDEX_FILE);
     this.indexWrites = this.indexWrites.then(async () => {
       // Another window of the workspace may have added chats since: theirs are kept. Read, merge and
@@ -138,6 +157,8 @@ export class FilePersistence implements ChatPersistence {
       const problems = [...r.diagnostics.map((d) => `${d.severity}: ${d.message}`), ...opened.problems];
       for (const m of problems) this.log(`restoring ${id}: ${m}`);
       this.open.set(id, { store: r.store, journal: r.journal, pending: [], ready: Promise.resolve(), sinceCompact: 0, problems });
+      // A chat saved before search files existed (or whose file was lost) gets one now.
+      if (!existsSync(searchFile(this.dir, id))) void this.searchFiles.write(id, { chatId, store: r.store });
     } catch (e) {
       this.locks.release(id);
       throw new Error(`could not open the saved chat ${chatId}: ${errorText(e)}`);
@@ -152,6 +173,7 @@ export class FilePersistence implements ChatPersistence {
     this.open.delete(id);
     const done = (async () => {
       await o.ready;
+      await this.searchFiles.write(id);
       await o.journal?.dispose();
     })()
       .catch((e: unknown) => this.log(`could not save the chat ${chatId}: ${errorText(e)}`))
@@ -174,6 +196,8 @@ export class FilePersistence implements ChatPersistence {
       await o.ready;
       await o.journal?.dispose().catch(() => undefined);
     }
+    this.searchFiles.forget(id);
+    await this.searchFiles.flush(); // a write under way would bring the file back after the delete
     const i = this.saved.indexOf(id);
     if (i >= 0) this.saved.splice(i, 1);
     await Promise.all(
@@ -213,6 +237,7 @@ export class FilePersistence implements ChatPersistence {
     this.claimNew(id, chatId);
     // Copied now: by the time the journal is open the live store may hold messages that are still pending.
     this.start(chatId, state.store, MessageStore.fromJSON(state.store.toJSON()).store);
+    this.searchFiles.touched(id, chatId, state.store);
   }
 
   private start(chatId: string, store: MessageStore, snapshot?: MessageStore): Open {
@@ -243,6 +268,7 @@ export class FilePersistence implements ChatPersistence {
   private appendRecord(chatId: string, write: Pending): void {
     const o = this.open.get(fileId(chatId));
     if (!o) return;
+    this.searchFiles.touched(fileId(chatId), chatId, o.store);
     if (!o.journal) {
       o.pending.push(write);
       return;
@@ -271,6 +297,7 @@ export class FilePersistence implements ChatPersistence {
 
   async flush(): Promise<void> {
     await this.indexWrites;
+    await this.searchFiles.flush();
     await Promise.all(
       [...this.open.values()].map(async (o) => {
         await o.ready;

@@ -16,11 +16,14 @@ export const LEGACY_CHANGES_EXT = '.changes.json';
 /** The journal's snapshot, its backup and the journal itself (src/node/persistence/journal.ts names them). */
 const JOURNAL_EXTS = ['.snapshot.json', '.snapshot.json.bak', '.journal.ndjson'] as const;
 
+/** The chat's search file (src/node/history/searchFiles.ts): derived from the store, rewritten when it is missing. */
+export const SEARCH_EXT = '.search.txt';
+
 /** Every file of a chat's state (not its lock, which is the window's). */
-export const CHAT_STATE_EXTS: readonly string[] = [...JOURNAL_EXTS, LEGACY_TERMINALS_EXT, LEGACY_CHANGES_EXT];
+export const CHAT_STATE_EXTS: readonly string[] = [...JOURNAL_EXTS, LEGACY_TERMINALS_EXT, LEGACY_CHANGES_EXT, SEARCH_EXT];
 
 /** What delete removes: the state, temp files left by an interrupted write, and the lock. */
-export const CHAT_DELETE_EXTS: readonly string[] = [...CHAT_STATE_EXTS, `${LEGACY_TERMINALS_EXT}.tmp`, `${LEGACY_CHANGES_EXT}.tmp`, LOCK_EXT];
+export const CHAT_DELETE_EXTS: readonly string[] = [...CHAT_STATE_EXTS, `${LEGACY_TERMINALS_EXT}.tmp`, `${LEGACY_CHANGES_EXT}.tmp`, `${SEARCH_EXT}.tmp`, '.snapshot.json.tmp', LOCK_EXT];
 
 /** The chat ids that have a transcript among these file names (a snapshot or a journal). */
 export function chatIdsIn(names: readonly string[]): string[] {
