@@ -86,10 +86,12 @@ export class ChatService extends Disposable {
       follow: (id, session) => this.followChat(id, session),
       dropped: (id) => this.focusedChatId === id && this.showFocusedInTree(),
       closing: () => this.closing,
+      elsewhere: () => this.views.elsewhere,
     });
     this.views = this.register(new ChatViews({
       context,
       log: this.log,
+      docs: this.docs,
       live: this.live,
       treeView: this.treeView,
       ready: () => this.ready(),
@@ -310,7 +312,6 @@ export class ChatService extends Disposable {
     }
     this.updateStatus();
   }
-
   /** Starts a fresh session in the focused chat (the old transcript stays in the tree). */
   async newSession(): Promise<void> {
     await this.ready();
@@ -321,7 +322,8 @@ export class ChatService extends Disposable {
   openCapture = (file?: string, mode?: 'full' | 'realtime'): ReturnType<CaptureViews['open']> => this.captures.open(file, mode);
   /** Reveals an entry of the focused chat (or a shown capture) in the tree. */
   revealInTree = (sessionId: string, key: string): void => this.focusedTree.revealEntry(sessionId, key);
-
+  /** Chats another window of the workspace has (ACP: Chats Open in Another Window…). */
+  chatsElsewhere = (): ChatViews['elsewhere'] => this.views.elsewhere;
   /** Makes a chat the focused one (the tree, log and capability view follow). */
   focus(chatId: string): void {
     this.views.attention.seen(chatId);
@@ -337,12 +339,10 @@ export class ChatService extends Disposable {
     this.updateStatus();
     this.focusEmitter.fire(session);
   }
-
   private showFocusedInTree(): void {
     const id = this.focusedChatId;
     this.focusedTree.show(this.focusedChat, id !== undefined ? this.views.decoratedTitle(id) : undefined);
   }
-
   /** What every chat session shares (see LiveChats.make). */
   private factoryDeps(persistence: ChatPersistence): ChatFactoryDeps {
     return {
