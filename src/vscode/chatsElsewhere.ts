@@ -95,7 +95,7 @@ export class ChatsElsewhere {
   }
 
   /** A copy of the chat as saved now, in a read-only tab (not restored after a reload). */
-  async openReadOnly(chatId: string): Promise<ChatPanel | undefined> {
+  async openReadOnly(chatId: string): Promise<{ panel: ChatPanel; view: SavedChatView } | undefined> {
     const store = await this.host.persistence().peek(chatId);
     if (!store) {
       void vscode.window.showInformationMessage('This chat has nothing saved yet to show.');
@@ -104,7 +104,8 @@ export class ChatsElsewhere {
     const title = `${this.host.titleOf(chatId)} (read-only)`;
     const ui = createChatUi({ docs: this.host.docs, log: this.host.log, revealInTree: () => undefined, isPanelVisible: () => true, showPanel: () => undefined, chatColumn: () => undefined });
     const webviewPanel = vscode.window.createWebviewPanel(`${CHAT_VIEW_TYPE}.readOnly`, title, vscode.ViewColumn.Active, { enableScripts: true });
-    return new ChatPanel(webviewPanel, this.host.extensionUri, new SavedChatView(store, title, ui), this.host.log);
+    const view = new SavedChatView(store, title, ui);
+    return { panel: new ChatPanel(webviewPanel, this.host.extensionUri, view, this.host.log), view };
   }
 
   /** Asks the other window to let go of the chat, then shows it here (in its empty tab, if it has one). */
