@@ -1,10 +1,11 @@
 // Browser checks of issue 38 item 9 (space): a finished plan folds to its one-line summary (every step done,
 // or its turn over, when it also says the rest stopped) unless the user opened it; a long user message
-// shows its first lines with a button that shows it all and folds it again. Registered by run.mjs.
+// shows its first lines with a button that shows it all and folds it again. Item 10: tool-card paths relative
+// to the session's folder, an edit card's file named once. Registered by run.mjs.
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { message, panel, snapshot, patch } from './fixtures.mjs';
+import { message, panel, snapshot, patch, toolCall } from './fixtures.mjs';
 import { root } from './server.mjs';
 
 const shots = path.join(root, 'test-results');
@@ -61,6 +62,48 @@ export function register(test) {
     assert.equal(await toggle.getAttribute('aria-expanded'), 'true');
     await toggle.click();
     await page.waitForFunction(() => document.querySelector('[data-key="long"]').getBoundingClientRect().height < 400);
+    assert.deepEqual(errors, []);
+  });
+}
+
+export function registerPaths(test) {
+  test('item 10: a tool card names files relative to the session folder, and an edit card names its file once', async ({ open }) => {
+    const { page, send, flush, errors } = await open({ height: 500 });
+    const diff = { type: 'diff', path: '/ws/proj/src/demo-edit.txt', oldText: 'a\n', newText: 'a\nb\n' };
+    const edit = toolCall('e1', { title: 'Edit `/ws/proj/src/demo-edit.txt`', toolKind: 'edit', status: 'completed', content: [diff], locations: [{ path: '/ws/proj/src/demo-edit.txt', line: 1 }] });
+    const read = toolCall('r1', { title: 'Read notes.txt', toolKind: 'read', status: 'completed', locations: [{ path: '/ws/proj/notes.txt', line: 3 }, { path: '/etc/hosts' }] });
+    await send(snapshot([edit, read], panel({ roots: ['/ws/proj'] })));
+    await flush();
+    const card = page.locator('[data-key="e1"]');
+    assert.equal(await card.locator('.tool-title').innerText(), 'Edit src/demo-edit.txt');
+    assert.equal(await card.locator('.diff-path').innerText(), 'src/demo-edit.txt');
+    assert.equal(await card.locator('.chip.location').count(), 0, 'the file is named once, by its diff');
+    assert.equal(await card.locator('.diff-path').getAttribute('data-path'), '/ws/proj/src/demo-edit.txt', 'a click opens the whole path');
+    assert.deepEqual(await page.locator('[data-key="r1"] .chip.location').allInnerTexts(), ['notes.txt:3', '/etc/hosts']);
+    assert.deepEqual(errors, []);
+  });
+}
+
+export function registerSmallThings(test) {
+  test('item 10: the editing banner keeps its icon beside its text; a queued prompt is edited in a field of a few lines', async ({ open }) => {
+    const { page, send, flush, errors } = await open({ height: 600 });
+    await send(snapshot([message('user_message', 'u1', 'question'), message('agent_message', 'a1', 'answer')], panel({ turn: 'busy', queuedPrompts: [{ id: 'q1', text: 'then the docs', note: '' }] })));
+    await flush();
+    await send({ type: 'editPrompt', key: 'u1', text: 'question', images: [] });
+    await page.locator('.prompt-editing').waitFor();
+    const gap = await page.locator('.prompt-editing').evaluate((bar) => {
+      const iconBox = bar.querySelector('.codicon').getBoundingClientRect();
+      const text = bar.querySelector('span:not(.codicon)').getBoundingClientRect();
+      return text.left - iconBox.right;
+    });
+    assert.ok(gap >= 0 && gap < 12, `the text follows its icon (${gap} px apart)`);
+    await page.locator('.queued-item[data-id="q1"] button[aria-label="Edit queued prompt"]').click();
+    const field = await page.locator('.queued-editor').evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      return { width: r.width, height: r.height, row: el.closest('.queued').getBoundingClientRect().width };
+    });
+    assert.ok(field.width > field.row * 0.5, `as wide as the row allows (${field.width} of ${field.row} px)`);
+    assert.ok(field.height >= 50, `a few lines tall (${field.height} px)`);
     assert.deepEqual(errors, []);
   });
 }

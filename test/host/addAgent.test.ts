@@ -184,15 +184,18 @@ suite('Add Agent picker: Refresh and the download consent', () => {
   test('offline (issue 38 item 7): the first agent is a row of its own, the reason is in words in the title, the placeholder is short', async () => {
     await api();
     const saved = config().inspect<string>('agentRegistry')?.globalValue;
-    // Nothing listens on port 1: the connection is refused, as when offline.
-    await config().update('agentRegistry', 'http://127.0.0.1:1/offline-registry.json', vscode.ConfigurationTarget.Global);
+    // A port nothing listens on any more: the connection is refused, as when offline.
+    const closed = await fixtureServer();
+    const url = `${closed.base}/offline-registry.json`;
+    await closed.close();
+    await config().update('agentRegistry', url, vscode.ConfigurationTarget.Global);
     const picker = new FakePicker();
     const done = vscode.commands.executeCommand<string | undefined>('acpChat.addAgent', { ui: { createPicker: () => picker } });
     try {
       await until(() => picker.shown && !picker.busy && picker.items.length > 0, 20_000, 'the offline list');
       assert.ok(picker.items[0]?.candidate, `the first row is an agent, not a separator over it (${picker.items[0]?.label})`);
       assert.ok(!picker.items.some((i) => i.kind === vscode.QuickPickItemKind.Separator), 'no separator');
-      assert.match(picker.title ?? '', /offline list .*refused the connection/);
+      assert.match(picker.title ?? '', /offline list .* could not be fetched: (the server refused the connection|no network connection)/);
       assert.doesNotMatch(picker.title ?? '', /fetch failed/);
       assert.ok((picker.placeholder ?? '').length <= 60 && !/https?:/.test(picker.placeholder ?? ''), `a short placeholder (${picker.placeholder})`);
     } finally {
