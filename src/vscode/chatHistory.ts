@@ -36,7 +36,8 @@ export async function pickSession(service: ChatService): Promise<void> {
       return {
         label: `${depth ? `${'\u2003'.repeat(depth - 1)}\u21b3 ` : ''}${service.titleOf(c.id)}`,
         description: labelText(`${agent}${state}`),
-        detail: labelText(`${c.sessionId ?? 'no session yet'}${c.updatedAt ? ` · ${new Date(c.updatedAt).toLocaleString()}` : ''}`),
+        // When, not the agent's session id (which says nothing to the user).
+        detail: c.sessionId === null ? 'Not used yet' : `Last used ${new Date(c.updatedAt).toLocaleString()}`,
         chatId: c.id,
         buttons: [DELETE_BUTTON],
       };
@@ -45,7 +46,7 @@ export async function pickSession(service: ChatService): Promise<void> {
   for (const s of focused?.sessions() ?? []) known.add(s.sessionId);
   const agentItems: Item[] = listed
     .filter((s) => !known.has(s.sessionId))
-    .map((s) => ({ label: labelText(s.title ?? s.sessionId), description: labelText(s.updatedAt ?? ''), detail: labelText(s.sessionId), sessionId: s.sessionId }));
+    .map((s) => ({ label: labelText(s.title ?? 'Untitled session'), description: labelText(when(s.updatedAt)), sessionId: s.sessionId }));
   const build = (): Item[] => [
     ...chatItems(),
     ...(agentItems.length && focused ? [{ label: labelText(`${focused.agent.name}: saved sessions`), kind: vscode.QuickPickItemKind.Separator }, ...agentItems] : []),
@@ -104,4 +105,10 @@ export async function pickSideBarChat(service: ChatService): Promise<void> {
   if (pick.chatId !== NEW) return service.showInSideBar(pick.chatId);
   const record = service.chatIndex.create(service.selectedAgent()?.id ?? 'demo', Date.now());
   await service.showInSideBar(record.id);
+}
+
+/** An agent's updatedAt (untrusted text) as a local date, or as sent when it is no date. */
+function when(updatedAt: string | null | undefined): string {
+  const d = new Date(updatedAt ?? '');
+  return Number.isNaN(d.getTime()) ? (updatedAt ?? '') : d.toLocaleString();
 }
