@@ -536,7 +536,6 @@ try {
         const now = await tabTitles(page);
         return kept.every((t) => now.includes(t));
       }, 120_000);
-      await chatFrame(page, 60_000);
       await shot('r2-item-03d-first-window-reloaded.png');
     } finally {
       await second.close().catch(() => {});
