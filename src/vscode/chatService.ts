@@ -81,7 +81,6 @@ export class ChatService extends Disposable {
       index: () => this.chatIndex,
       persistence: () => this.persistence,
       agents: () => this.agents(),
-      titleOf: (id) => this.titleOf(id),
       factory: (persistence) => this.factoryDeps(persistence),
       follow: (id, session) => this.followChat(id, session),
       dropped: (id) => this.focusedChatId === id && this.showFocusedInTree(),

@@ -20,7 +20,6 @@ export interface LiveChatsHost {
   /** The saved chats (undefined before ChatService.ready()). */
   persistence(): ChatPersistence | undefined;
   agents(): AgentConfig[];
-  titleOf(chatId: string): string;
   /** What every chat session shares (the chat's own record and agent aside). */
   factory(persistence: ChatPersistence): ChatFactoryDeps;
   /** Ties a new live chat to what follows it (attention, title, the index's session id, the tree). */
