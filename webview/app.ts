@@ -71,6 +71,7 @@ export class ChatApp {
     const base = {
       post,
       agentName: () => this.panel.agentName,
+      roots: () => this.panel.roots ?? [],
       oldestPermission: () => this.pendingPermissions()[0]?.requestId ?? null,
       sessionTitle: (id: string) => this.sessionTitle(id),
       canOpenSubagents: () => this.panel.canOpenSubagents === true,

@@ -251,7 +251,7 @@ export class PanelView {
       remove.addEventListener('click', () => this.post({ type: 'removeQueued', id: q.id }));
       const row = h('div', { class: 'queued-item', 'data-id': q.id }, icon('clock'), textEl, edit, up, down, remove);
       edit.addEventListener('click', () => {
-        const field = h('textarea', { class: 'queued-editor', 'aria-label': 'Edit queued prompt (Enter saves, Escape cancels)', rows: 2 });
+        const field = h('textarea', { class: 'queued-editor', 'aria-label': 'Edit queued prompt (Enter saves, Escape cancels)', rows: 3 });
         field.value = q.text;
         field.addEventListener('keydown', (e) => {
           if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {

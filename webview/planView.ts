@@ -13,17 +13,30 @@ const PLAN_ICONS: Record<string, string> = { pending: 'circle-large-outline', in
 /** A fold's open state, kept per plan across renders (the user's choice wins). */
 export type FoldState = Map<string, boolean>;
 
-/** One fold per plan; `live`: a turn runs (an entry in progress spins, else it has stopped). */
+/**
+ * One fold per plan; `live`: a turn runs (an entry in progress spins, else it has stopped). A finished
+ * plan (every item done, or its turn over) is folded to its one-line summary unless the user opened it:
+ * it would otherwise keep a tenth of the window (a third of the side bar) for what is done.
+ */
 export function planFolds(p: PanelState, live: boolean, open: FoldState, openByDefault: boolean): HTMLElement[] {
   const out: HTMLElement[] = [];
-  const fold = (id: string, summary: (HTMLElement | string)[], body: HTMLElement) => {
-    const details = h('details', { class: 'plan-fold', 'data-plan-id': id, open: open.get(id) ?? openByDefault }, h('summary', {}, ...summary), body);
-    details.addEventListener('toggle', () => open.set(id, details.open));
+  const fold = (id: string, summary: (HTMLElement | string)[], body: HTMLElement, finished: boolean) => {
+    let shown = open.get(id) ?? (openByDefault && !finished);
+    const details = h('details', { class: 'plan-fold', 'data-plan-id': id, open: shown }, h('summary', {}, ...summary), body);
+    // A toggle event also follows the open state set here: only a change from it is the user's choice.
+    details.addEventListener('toggle', () => {
+      if (details.open === shown) return;
+      shown = details.open;
+      open.set(id, shown);
+    });
     out.push(details);
   };
   const itemsFold = (id: string, label: string, entries: readonly PlanEntry[]) => {
     const done = entries.filter((e) => e.status === 'completed').length;
-    fold(id, [icon('checklist'), `${label} · ${done}/${entries.length} done`], itemList(entries, live));
+    const all = done === entries.length;
+    // Not all done and no turn runs: the rest was stopped (a cancel, an interrupted turn), not still to come.
+    const state = all ? '' : live ? '' : ' · stopped';
+    fold(id, [icon('checklist'), `${label} · ${done}/${entries.length} done${state}`], itemList(entries, live), all || !live);
   };
   if (p.plan?.length) itemsFold('', 'Plan', p.plan);
   const named = p.plans ?? [];
@@ -32,8 +45,8 @@ export function planFolds(p: PanelState, live: boolean, open: FoldState, openByD
     const label = named.length + (p.plan?.length ? 1 : 0) > 1 ? `Plan ${i + 1}` : 'Plan';
     const id = `id:${plan.planId}`;
     if (plan.type === 'items') itemsFold(id, label, plan.entries);
-    else if (plan.type === 'markdown') fold(id, [icon('book'), label], h('div', { class: 'plan-markdown markdown' }, renderMarkdown(plan.content)));
-    else fold(id, [icon('file'), `${label} · in a file`], h('p', { class: 'plan-file' }, h('a', { href: plan.uri, title: plan.uri }, fileName(plan.uri))));
+    else if (plan.type === 'markdown') fold(id, [icon('book'), label], h('div', { class: 'plan-markdown markdown' }, renderMarkdown(plan.content)), !live);
+    else fold(id, [icon('file'), `${label} · in a file`], h('p', { class: 'plan-file' }, h('a', { href: plan.uri, title: plan.uri }, fileName(plan.uri))), !live);
   });
   return out;
 }

@@ -6,6 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { safeIconUrl } from '../common/agents/registry';
+import { addAgentPlaceholder } from '../common/agents/agentChoice';
 import { labelText } from '../common/untrusted';
 import { errorText } from '../common/util/errors';
 import { needsText, type Candidate, type CatalogView } from './agentCatalog';
@@ -35,13 +36,16 @@ export async function pickAgent(load: (force: boolean) => Promise<CatalogView>, 
       (view) => {
         if (mine !== generation) return;
         qp.items = items(view);
-        // The offline list is said where the eye is, not only in the heading.
-        qp.placeholder = view.origin.kind === 'offline' ? labelText(`Offline list: ${view.origin.reason}`, 200) : 'Choose an agent to add to acpChat.agents';
+        // Where the list comes from (and why it is the offline one) in the title: a separator's label would
+        // be drawn over the first agent's, and a long placeholder is cut mid-sentence.
+        qp.title = labelText(`ACP: Add Agent — ${originText(view.origin, Date.now())}`, 200);
+        qp.placeholder = addAgentPlaceholder(view.origin.kind === 'offline');
         qp.busy = false;
       },
       (e: unknown) => {
         if (mine !== generation) return;
-        qp.items = [{ label: labelText(`The agent list could not be loaded: ${errorText(e)}`), kind: vscode.QuickPickItemKind.Separator }];
+        qp.items = [];
+        qp.title = labelText(`ACP: Add Agent — the agent list could not be loaded: ${errorText(e)}`, 200);
         qp.busy = false;
       },
     );
@@ -63,9 +67,7 @@ export async function pickAgent(load: (force: boolean) => Promise<CatalogView>, 
 }
 
 function items(view: CatalogView): AgentItem[] {
-  const heading: AgentItem = { label: labelText(originText(view.origin, Date.now()), 200), kind: vscode.QuickPickItemKind.Separator };
   return [
-    heading,
     ...view.candidates.map((c): AgentItem => {
       const icon = safeIconUrl(c.agent.icon);
       const command = c.plan?.kind === 'package' ? `${[c.plan.entry.command, ...c.plan.entry.args].join(' ')} — ` : '';

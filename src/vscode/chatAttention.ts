@@ -1,7 +1,7 @@
 /**
  * Calls the user back to a chat that needs them while they look elsewhere: when its turn ends or its
  * agent asks a permission or a question, and the chat is not in view or the window is not focused, a
- * notification with Show; the chat also gets a dot before its title (tab and side bar) and a badge (the
+ * notification with Show; the chat also gets a mark (✦) before its title (tab and side bar) and a badge (the
  * side bar's chat view when it shows that chat; the ACP Messages view counts the chats waiting, so the
  * activity bar shows it too) until it is seen: its view visible in a focused window. Editor tabs have no
  * badge: the dot is theirs. A permission in a chat not in view has its own notification already
@@ -27,10 +27,12 @@ export interface AttentionPorts {
 
 /** A view's badge for `count` unseen events (undefined: no badge). */
 export function attentionBadge(count: number, what: string): vscode.ViewBadge | undefined {
-  return count > 0 ? { value: count, tooltip: `${count} ${what} waiting for you` } : undefined;
+  // Not "waiting for you": most are turns that simply finished.
+  return count > 0 ? { value: count, tooltip: `${count} ${what} you have not seen yet` } : undefined;
 }
 
-export const UNSEEN_MARK = '● ';
+/** Before the title of a chat with news: not VS Code's unsaved dot (●), which a chat tab would be read as. */
+export const UNSEEN_MARK = '✦ ';
 
 export class ChatAttention extends Disposable {
   /** Per chat, how many times it called for the user since they last looked. */

@@ -3,7 +3,8 @@
  * chat's agent and turn state), the agent picker of "ACP: Select Agent", and reading the settings.
  */
 import * as vscode from 'vscode';
-import { parseSettings, userScopedSettings, type AgentConfig, type Settings } from '../common/config/settings';
+import { findAgent, parseSettings, userScopedSettings, type AgentConfig, type Settings } from '../common/config/settings';
+import { ADD_AGENT_ROW, selectAgentRows } from '../common/agents/agentChoice';
 import { labelText, noticeText } from '../common/untrusted';
 import type { TurnState } from '../common/webview/contract';
 
@@ -25,17 +26,22 @@ export function createChatStatus(): { item: vscode.StatusBarItem; show(chat: { a
 }
 
 /** The agent picker; `current` is marked. Resolves with the picked agent's id. */
-export async function pickAgent(agents: readonly AgentConfig[], current: string): Promise<string | undefined> {
-  const pick = await vscode.window.showQuickPick(
-    agents.map((a) => ({
-      label: labelText(a.name),
-      description: a.id === current ? '(active)' : labelText(a.id),
-      detail: labelText([a.command, ...a.args].join(' ')),
-      id: a.id,
-    })),
-    { title: 'ACP: Select Agent', placeHolder: 'Agents come from the acpChat.agents setting; the demo agent is built in.' },
+/**
+ * ACP: Select Agent's choice: `id` when given, else picked (each agent by name and the program it runs,
+ * then Add Agent…, which runs that command instead). Undefined when nothing is to be selected; an id
+ * that names no agent is said.
+ */
+export async function chooseAgent(agents: readonly AgentConfig[], current: string, id?: string): Promise<string | undefined> {
+  const rows = selectAgentRows(agents, current).map((r) =>
+    r.separator ? { label: '', kind: vscode.QuickPickItemKind.Separator, id: '' } : { label: labelText(r.label), description: labelText(r.description ?? ''), detail: labelText(r.detail ?? ''), id: r.id },
   );
-  return pick?.id;
+  const agentId = id ?? (await vscode.window.showQuickPick(rows, { title: 'ACP: Select Agent', placeHolder: 'The agent new chats start with (the acpChat.agents setting)' }))?.id;
+  if (agentId === ADD_AGENT_ROW) return void (await vscode.commands.executeCommand('acpChat.addAgent'));
+  if (agentId !== undefined && !findAgent(agents, agentId)) {
+    void vscode.window.showErrorMessage(`No agent with id '${noticeText(agentId)}' (see the acpChat.agents setting).`);
+    return undefined;
+  }
+  return agentId;
 }
 
 /** The `acpChat` settings; problems are logged and the first is shown. */

@@ -36,14 +36,15 @@ export async function pickSession(service: ChatService): Promise<void> {
       return {
         label: `${depth ? `${'\u2003'.repeat(depth - 1)}\u21b3 ` : ''}${service.titleOf(c.id)}`,
         description: labelText(`${agent}${state}`),
-        detail: labelText(`${c.sessionId ?? 'no session yet'}${c.updatedAt ? ` · ${new Date(c.updatedAt).toLocaleString()}` : ''}`),
+        // When, not the agent's session id (which says nothing to the user).
+        detail: c.sessionId === null ? 'Not used yet' : `Last used ${new Date(c.updatedAt).toLocaleString()}`,
         chatId: c.id,
         buttons: [DELETE_BUTTON],
       };
     });
   const index = service.chatIndex;
   const agentItems: Item[] = unknownSessions(listed, [...index.history(), ...index.archived()], (focused?.sessions() ?? []).map((s) => s.sessionId))
-    .map((s) => ({ label: labelText(s.title ?? s.sessionId), description: labelText(s.updatedAt ?? ''), detail: labelText(s.sessionId), sessionId: s.sessionId }));
+    .map((s) => ({ label: labelText(s.title ?? 'Untitled session'), description: labelText(when(s.updatedAt)), sessionId: s.sessionId }));
   // An agent without session/list says so, rather than looking as if it had no sessions.
   const noList = focused?.client && !focused.client.agentCapabilities?.sessionCapabilities?.list ? [{ label: labelText(`${focused.agent.name} does not list its sessions (no session/list)`), description: '' }] : [];
   const build = (): Item[] => [
@@ -107,4 +108,10 @@ export async function pickSideBarChat(service: ChatService): Promise<void> {
   if (pick.chatId !== NEW) return service.showInSideBar(pick.chatId);
   const record = service.chatIndex.create(service.selectedAgent()?.id ?? 'demo', Date.now());
   await service.showInSideBar(record.id);
+}
+
+/** An agent's updatedAt (untrusted text) as a local date, or as sent when it is no date. */
+function when(updatedAt: string | null | undefined): string {
+  const d = new Date(updatedAt ?? '');
+  return Number.isNaN(d.getTime()) ? (updatedAt ?? '') : d.toLocaleString();
 }

@@ -13,7 +13,7 @@ import type { ChatController } from '../node/chat/chatController';
 import type { ChatTabs } from './chatTabs';
 import type { ChatPersistence } from '../node/chat/chatPersistence';
 import { CHAT_SIDEBAR_VIEW } from './sideBarView';
-import { placeholderHtml } from '../common/webview/html';
+import { restoredTabFate } from '../common/chats/chatOwnership';
 
 export interface OpenChatOptions {
   /** A chat from the chat index (reopened into a tab if closed). */
@@ -54,12 +54,11 @@ export interface ChatOpeningHost {
   defaultColumn(): vscode.ViewColumn | undefined;
   /** The chat the side bar view shows. */
   sideBarChat(): string | undefined;
+  /** A restored tab of a chat another window has (chatsElsewhere.ts). */
+  restoredElsewhere(webviewPanel: vscode.WebviewPanel, chatId: string): void;
 }
 
 export class ChatOpening {
-  /** Chats whose restored tab found them open in another window (said once). */
-  private readonly elsewhere = new Set<string>();
-
   constructor(private readonly host: ChatOpeningHost) {}
 
   /**
@@ -148,19 +147,18 @@ export class ChatOpening {
     await h.ready();
     const r = h.index();
     const id = chatId ?? r.lastFocused((c) => !h.tabs.tabOf(c.id) && c.agentId === h.selectedAgentId())?.id ?? r.create(h.selectedAgentId(), Date.now()).id;
-    if (r.has(id) && (await h.tryClaim(id))) return h.tabs.restored(webviewPanel, id);
-    if (!r.has(id)) {
-      h.log.info(`a restored tab of chat ${id} was closed: it was deleted`);
-      webviewPanel.dispose();
-      return undefined;
+    switch (restoredTabFate(r.has(id), r.has(id) && (await h.tryClaim(id)))) {
+      case 'show':
+        return h.tabs.restored(webviewPanel, id);
+      case 'close':
+        h.log.info(`a restored tab of chat ${id} was closed: it was deleted`);
+        webviewPanel.dispose();
+        return undefined;
+      case 'elsewhere':
+        // A second window restored this one's layout: the tab stays, so this window's layout (saved for the
+        // workspace) keeps it, and the first window gets all its tabs back after a reload.
+        h.restoredElsewhere(webviewPanel, id);
+        return undefined;
     }
-    // Open in another window of this workspace (a second window restored this one's layout): the tab stays,
-    // so this window's layout (saved for the workspace) keeps it, and the first window gets all its tabs
-    // back after a reload. It says so; one notice per window, not one per chat.
-    h.log.info(`a restored tab of chat ${id} stays empty: the chat is open in another window`);
-    webviewPanel.webview.html = placeholderHtml('This chat is open in another VS Code window of this workspace. Close it there, then reload this window to show it here.');
-    if (this.elsewhere.size === 0) void vscode.window.showInformationMessage('Chats of this workspace are open in another VS Code window and are shown there. Their tabs here stay empty: close the chats there, then reload this window.');
-    this.elsewhere.add(id);
-    return undefined;
   }
 }

@@ -13,10 +13,10 @@
 import * as vscode from 'vscode';
 import path from 'node:path';
 import { allAgents, demoAgent, findAgent, newChatAgentId, type AgentConfig, type Settings } from '../common/config/settings';
-import { createChatStatus, pickAgent, readSettings } from './chatChrome';
+import { chooseAgent, createChatStatus, readSettings } from './chatChrome';
+import { isUnusedChat } from '../common/agents/agentChoice';
 import { ChatIndex, isChatId, parseChatIndex, type ChatOrigin, type ChatRecord } from '../common/chats/chatIndex';
 import { Disposable, Emitter, type Event } from '../common/util/lifecycle';
-import { noticeText } from '../common/untrusted';
 import { spawnAgent, type ConnectAgent } from '../node/acp/agentLink';
 import type { ChatPanel } from './chatPanel';
 import type { ChatWebview } from './chatWebview';
@@ -82,15 +82,16 @@ export class ChatService extends Disposable {
       index: () => this.chatIndex,
       persistence: () => this.persistence,
       agents: () => this.agents(),
-      titleOf: (id) => this.titleOf(id),
       factory: (persistence) => this.factoryDeps(persistence),
       follow: (id, session) => this.followChat(id, session),
       dropped: (id) => this.focusedChatId === id && this.showFocusedInTree(),
       closing: () => this.closing,
+      elsewhere: () => this.views.elsewhere,
     });
     this.views = this.register(new ChatViews({
       context,
       log: this.log,
+      docs: this.docs,
       live: this.live,
       treeView: this.treeView,
       ready: () => this.ready(),
@@ -288,28 +289,27 @@ export class ChatService extends Disposable {
 
   /**
    * ACP: Select Agent. The agent becomes the one new chats start with, and the focused chat becomes that
-   * agent's most recent chat (a new one if it has none), shown in a tab when a chat tab was showing.
+   * agent's most recent chat (a new one if it has none), shown in a tab when a chat tab was showing. A
+   * chat tab nobody wrote in yet is replaced by a new chat of that agent, in its place, not left behind.
    */
   async selectAgent(id?: string): Promise<void> {
-    const agentId = id ?? (await pickAgent(this.agents(), this.focusedChat?.agent.id ?? this.selectedAgentId));
+    const agentId = await chooseAgent(this.agents(), this.focusedChat?.agent.id ?? this.selectedAgentId, id);
     if (agentId === undefined) return;
     await this.ready();
-    if (!findAgent(this.agents(), agentId)) {
-      void vscode.window.showErrorMessage(`No agent with id '${noticeText(agentId)}' (see the acpChat.agents setting).`);
-      return;
-    }
     this.pickedAgentId = agentId;
-    if (this.focusedChat?.agent.id === agentId) return this.updateStatus();
-    const hadTab = this.views.focusedTab() !== undefined;
-    const target = this.chatIndex.lastFocused((c) => c.agentId === agentId) ?? this.chatIndex.create(agentId, Date.now());
-    if (hadTab) await this.openChat({ chatId: target.id });
+    const from = this.focusedChat;
+    if (from?.agent.id === agentId) return this.updateStatus();
+    const tab = this.views.focusedTab();
+    const unused = from && tab && isUnusedChat(from.store.sessions()) ? this.focusedChatId : undefined;
+    const target = (unused === undefined ? this.chatIndex.lastFocused((c) => c.agentId === agentId) : undefined) ?? this.chatIndex.create(agentId, Date.now());
+    if (tab) await this.openChat({ chatId: target.id, ...(unused !== undefined ? { viewColumn: tab.panel.viewColumn } : {}) });
     else {
       await this.live.take(target.id);
       this.focus(target.id);
     }
+    if (unused !== undefined) await this.deleteChat(unused);
     this.updateStatus();
   }
-
   /** Starts a fresh session in the focused chat (the old transcript stays in the tree). */
   async newSession(): Promise<void> {
     await this.ready();
@@ -320,7 +320,8 @@ export class ChatService extends Disposable {
   openCapture = (file?: string, mode?: 'full' | 'realtime'): ReturnType<CaptureViews['open']> => this.captures.open(file, mode);
   /** Reveals an entry of the focused chat (or a shown capture) in the tree. */
   revealInTree = (sessionId: string, key: string): void => this.focusedTree.revealEntry(sessionId, key);
-
+  /** Chats another window of the workspace has (ACP: Chats Open in Another Window…). */
+  chatsElsewhere = (): ChatViews['elsewhere'] => this.views.elsewhere;
   /** Makes a chat the focused one (the tree, log and capability view follow). */
   focus(chatId: string): void {
     this.views.attention.seen(chatId);
@@ -336,12 +337,10 @@ export class ChatService extends Disposable {
     this.updateStatus();
     this.focusEmitter.fire(session);
   }
-
   private showFocusedInTree(): void {
     const id = this.focusedChatId;
     this.focusedTree.show(this.focusedChat, id !== undefined ? this.views.decoratedTitle(id) : undefined);
   }
-
   /** What every chat session shares (see LiveChats.make). */
   private factoryDeps(persistence: ChatPersistence): ChatFactoryDeps {
     return {

@@ -20,12 +20,15 @@ import type { ChatPersistence } from '../node/chat/chatPersistence';
 import { CHAT_SIDEBAR_VIEW, SideBarChat } from './sideBarView';
 import { HistoryMarks } from '../node/history/historyMarks';
 import type { IDisposable } from '../common/util/lifecycle';
+import { ChatsElsewhere } from './chatsElsewhere';
+import type { VirtualDocuments } from './virtualDocuments';
 
 const SIDEBAR_CHAT_KEY = 'acpChat.sideBarChat';
 
 export interface ChatViewsHost {
   readonly context: vscode.ExtensionContext;
   readonly log: vscode.LogOutputChannel;
+  readonly docs: VirtualDocuments;
   readonly live: LiveChats;
   readonly treeView: MessageTreeViews;
   ready(): Promise<void>;
@@ -52,6 +55,7 @@ export class ChatViews extends Disposable {
   readonly opening: ChatOpening;
   /** What history shows of the live chats (running, needs you) and keeps of them (how their turns ended). */
   readonly marks: HistoryMarks;
+  readonly elsewhere: ChatsElsewhere;
 
   constructor(private readonly host: ChatViewsHost) {
     super();
@@ -105,7 +109,31 @@ export class ChatViews extends Disposable {
       focus: (id) => host.focus(id),
       defaultColumn: () => this.focusedTab()?.panel.viewColumn ?? this.lastTab()?.panel.viewColumn,
       sideBarChat: () => this.sideBar.chatId,
+      restoredElsewhere: (panel, id) => this.elsewhere.restoredTab(panel, id),
     });
+    this.elsewhere = new ChatsElsewhere({
+      extensionUri: host.context.extensionUri,
+      log: host.log,
+      docs: host.docs,
+      tabs: this.tabs,
+      ready: () => host.ready(),
+      index,
+      persistence: () => host.persistence(),
+      titleOf: (id) => this.titles.titleOf(id),
+      tryClaim: (id) => host.live.tryTake(id),
+      open: (id) => this.opening.open({ chatId: id }),
+      letGo: (id) => this.letGo(id),
+    });
+  }
+
+  /** Another window took the chat over: no view here shows it any more, and this window lets go of it. */
+  private letGo(chatId: string): void {
+    const wasLive = this.host.live.has(chatId);
+    if (this.sideBar.chatId === chatId) this.sideBar.clear();
+    this.tabs.close(chatId);
+    this.releaseIfUnshown(chatId);
+    // Taken but never made live: no drop lets go of it, so it is released here.
+    if (!wasLive) void this.host.persistence().release(chatId);
   }
 
   /** Follows a chat made live: its unseen mark and its history state. */

@@ -41,6 +41,7 @@ export const Commands = {
   addFileToChat: 'acpChat.addFileToChat',
   addProblemsToChat: 'acpChat.addProblemsToChat',
   addAgent: 'acpChat.addAgent',
+  chatsElsewhere: 'acpChat.chatsElsewhere',
   ...SessionCommands,
 } as const;
 
@@ -150,6 +151,14 @@ export class ChatCommands extends Disposable {
     this.add(Commands.archiveChat, () => archiveChat(host));
     this.add(Commands.unarchiveChat, (sessionId?: unknown) => unarchiveChat(host, typeof sessionId === 'string' ? sessionId : undefined));
     this.add(Commands.logout, () => logout(host));
+    // Arguments (tests, other extensions): a chat id and 'readOnly' or 'takeOver'.
+    this.add(Commands.chatsElsewhere, async (chatId?: unknown, action?: unknown) => {
+      const e = s.chatsElsewhere();
+      if (typeof chatId !== 'string') return e.choose();
+      if (action === 'readOnly') return e.openReadOnly(chatId);
+      if (action === 'takeOver') return e.takeOver(chatId);
+      return e.offer(chatId);
+    });
     this.add(Commands.chooseMcpServers, async (arg?: unknown) => {
       const a = mcpChoiceArg(arg);
       const chat = await host.chat(a.chatId);

@@ -7,12 +7,12 @@
 import * as vscode from 'vscode';
 import { findAgent, type AgentConfig } from '../common/config/settings';
 import type { ChatIndex } from '../common/chats/chatIndex';
-import { noticeText } from '../common/untrusted';
 import type { IDisposable } from '../common/util/lifecycle';
 import { createChatController, type ChatFactoryDeps } from './chatFactory';
 import type { ChatController } from '../node/chat/chatController';
 import { watchWorkspaceFolders } from './workspaceFolders';
 import { ChatElsewhereError, type ChatPersistence } from '../node/chat/chatPersistence';
+import type { ChatsElsewhere } from './chatsElsewhere';
 
 export interface LiveChatsHost {
   readonly log: vscode.LogOutputChannel;
@@ -20,7 +20,6 @@ export interface LiveChatsHost {
   /** The saved chats (undefined before ChatService.ready()). */
   persistence(): ChatPersistence | undefined;
   agents(): AgentConfig[];
-  titleOf(chatId: string): string;
   /** What every chat session shares (the chat's own record and agent aside). */
   factory(persistence: ChatPersistence): ChatFactoryDeps;
   /** Ties a new live chat to what follows it (attention, title, the index's session id, the tree). */
@@ -29,10 +28,14 @@ export interface LiveChatsHost {
   dropped(chatId: string): void;
   /** The window is closing: stopped chats keep their locks until the host exits. */
   closing(): boolean;
+  /** Chats another window has: offered read-only or to take over; handed over when another window asks. */
+  elsewhere(): Pick<ChatsElsewhere, 'offer' | 'handOff'>;
 }
 
 export class LiveChats implements IDisposable {
   private readonly live = new Map<string, ChatController>();
+  /** Another window asking for a chat this one has (watched from the first chat taken). */
+  private handoffs: IDisposable | undefined;
   /** A folder added to or removed from the workspace is said in every live chat. */
   private readonly folders = watchWorkspaceFolders(() => this.live.values());
 
@@ -71,9 +74,8 @@ export class LiveChats implements IDisposable {
   async claim(chatId: string): Promise<void> {
     const claim = await this.persistence().prepare(chatId);
     if (claim.ok) return;
-    const error = new ChatElsewhereError(chatId, claim.holder);
-    void vscode.window.showWarningMessage(noticeText(`${this.host.titleOf(chatId)}: ${error.message}`));
-    throw error;
+    void this.host.elsewhere().offer(chatId);
+    throw new ChatElsewhereError(chatId, claim.holder);
   }
 
   /** Whether this window may show a chat: it is live here, or taken now (false: another window has it). */
@@ -91,6 +93,7 @@ export class LiveChats implements IDisposable {
     // name it (ChatService's onDidChangeConfiguration).
     const agent = findAgent(this.host.agents(), record.agentId) ?? null;
     if (!agent) this.host.log.warn(`chat ${chatId}: its agent '${record.agentId}' is not in acpChat.agents; it waits for the settings to name it`);
+    this.handoffs ??= this.persistence().watchHandoffs((id) => this.host.elsewhere().handOff(id));
     const session = createChatController(this.host.factory(this.persistence()), record, agent);
     this.live.set(chatId, session);
     this.host.follow(chatId, session);
@@ -110,6 +113,7 @@ export class LiveChats implements IDisposable {
   }
 
   dispose(): void {
+    this.handoffs?.dispose();
     this.folders.dispose();
     this.live.forEach((s) => s.dispose());
   }

@@ -95,6 +95,15 @@ if (!mock) {
   process.exit(2);
 }
 
+/**
+ * A tool title as the card shows it: an agent's Markdown title (`Edit \`notes.txt\``) is drawn with its
+ * code spans as code (no backticks in the text), and paths under the workspace are shown relative to it.
+ */
+function shownTitle(title) {
+  const relative = ws ? title.split(`${ws.replace(/\/+$/, '')}/`).join('') : title;
+  return squash(relative.replace(/`/g, ''));
+}
+
 /** Differences between the reduced capture's entries and the panel's, plus the mock's texts shown other than once. */
 function compareWithCapture(want, got) {
   const kinds = (list) => list.map((e) => e.kind).join(' ');
@@ -107,7 +116,7 @@ function compareWithCapture(want, got) {
       if (squash(g.text) !== squash(entryText(e))) bad.push(`#${i + 1} user message "${g.text.slice(0, 60)}"`);
     } else if (e.kind !== 'tool_call') {
       if (squash(g.text) !== plainMarkdown(entryText(e))) bad.push(`#${i + 1} ${e.kind}: panel "${g.text.slice(0, 80)}" vs capture "${entryText(e).slice(0, 80)}"`);
-    } else if (squash(g.title) !== squash(e.title || '')) bad.push(`#${i + 1} tool title "${g.title}" vs "${e.title}"`);
+    } else if (squash(g.title) !== shownTitle(e.title || '')) bad.push(`#${i + 1} tool title "${g.title}" vs "${e.title}"`);
     else if ((e.content ?? []).some((c) => c.type === 'diff') && !g.diff) bad.push(`#${i + 1} "${e.title}" has a diff but none is shown`);
   });
   const said = squash(got.filter((e) => e.kind === 'agent_message').map((e) => e.text).join(''));

@@ -180,6 +180,30 @@ suite('Add Agent picker: Refresh and the download consent', () => {
     assert.ok(written && written.command.endsWith(path.join('agents', 'fresh-agent', '2.1.0', 'bin', 'fresh-agent')), JSON.stringify(written));
     assert.ok(fs.existsSync(written.command), 'installed');
   });
+
+  test('offline (issue 38 item 7): the first agent is a row of its own, the reason is in words in the title, the placeholder is short', async () => {
+    await api();
+    const saved = config().inspect<string>('agentRegistry')?.globalValue;
+    // A port nothing listens on any more: the connection is refused, as when offline.
+    const closed = await fixtureServer();
+    const url = `${closed.base}/offline-registry.json`;
+    await closed.close();
+    await config().update('agentRegistry', url, vscode.ConfigurationTarget.Global);
+    const picker = new FakePicker();
+    const done = vscode.commands.executeCommand<string | undefined>('acpChat.addAgent', { ui: { createPicker: () => picker } });
+    try {
+      await until(() => picker.shown && !picker.busy && picker.items.length > 0, 20_000, 'the offline list');
+      assert.ok(picker.items[0]?.candidate, `the first row is an agent, not a separator over it (${picker.items[0]?.label})`);
+      assert.ok(!picker.items.some((i) => i.kind === vscode.QuickPickItemKind.Separator), 'no separator');
+      assert.match(picker.title ?? '', /offline list .* could not be fetched: (the server refused the connection|no network connection)/);
+      assert.doesNotMatch(picker.title ?? '', /fetch failed/);
+      assert.ok((picker.placeholder ?? '').length <= 60 && !/https?:/.test(picker.placeholder ?? ''), `a short placeholder (${picker.placeholder})`);
+    } finally {
+      picker.hide();
+      await done;
+      await config().update('agentRegistry', saved, vscode.ConfigurationTarget.Global);
+    }
+  });
 });
 
 /** Stands in for VS Code's QuickPick: holds what the picker sets, and fires what a user would do. */
@@ -209,6 +233,9 @@ class FakePicker implements PickerView {
   }
   press(b: vscode.QuickInputButton): void {
     this.button.fire(b);
+  }
+  hide(): void {
+    this.hidden.fire();
   }
   accept(item: AgentItem): void {
     this.selectedItems = [item];

@@ -15,6 +15,8 @@ import type { ElapsedClock } from '../elapsedClock';
 export interface ViewDeps {
   post(message: WebviewToHost): void;
   agentName(): string;
+  /** The folders the session works in: paths under them are shown relative (PanelState.roots). */
+  roots(): readonly string[];
   /** True while this entry is the one the agent is still writing. */
   isStreaming(key: string): boolean;
   /** The request the number keys and Esc answer (the oldest unanswered), if any. */

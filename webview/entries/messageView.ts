@@ -7,6 +7,7 @@ import { renderBlock } from './blocks';
 import { carriedSummary, splitCarried, type CarriedView } from '../../src/common/rewind/carriedView';
 import { renderMarkdown } from '../markdown';
 import { EntryView } from './entryView';
+import { setUserText, userTextBlock } from './userText';
 
 export class MessageView extends EntryView<MessageEntry> {
   /** Made in `build`: a view that is never built costs no elements. */
@@ -88,9 +89,8 @@ export class MessageView extends EntryView<MessageEntry> {
       const slot = this.slots[i];
       if (b.type === 'text') {
         if (e.kind === 'user_message') {
-          if (slot instanceof HTMLElement) {
-            if (slot.textContent !== b.text) slot.textContent = b.text;
-          } else this.addSlot(h('div', { class: 'user-text' }, b.text));
+          if (slot instanceof HTMLElement) setUserText(slot, b.text);
+          else this.addSlot(userTextBlock(b.text));
         } else if (slot instanceof StreamingMarkdown) {
           if (grown !== null && at === own.length - 1) slot.extend(b.text, grown);
           else slot.setText(b.text);

@@ -12,7 +12,8 @@ import type { PermissionView } from '../../src/common/webview/contract';
 import { button, h, icon, inlineCode, keepFocus } from '../dom';
 import { toolStatusLabel, toolTitle } from '../entryModel';
 import { compactDiff, type DiffLine, diffStats, lineDiff, patchRows } from '../lineDiff';
-import { diffBody, formatSize, json, shortPath, withoutFinalNewline } from './toolCardParts';
+import { diffBody, formatSize, json, withoutFinalNewline } from './toolCardParts';
+import { shownPath, titleWithRelativePaths } from '../../src/common/webview/shownPath';
 import { renderMarkdown } from '../markdown';
 import { looksLikeMarkdown } from '../../src/common/toolOutput';
 import { renderBlock } from './blocks';
@@ -119,7 +120,7 @@ export class ToolCallView extends EntryView<ToolCallEntry> implements QuestionHo
       'div',
       { class: 'tool-head' },
       h('span', { class: 'tool-icon' }, icon(KIND_ICONS[e.toolKind] ?? 'tools')),
-      h('span', { class: 'tool-title', title: e.title }, ...inlineCode(toolTitle(e))),
+      h('span', { class: 'tool-title', title: e.title }, ...inlineCode(titleWithRelativePaths(toolTitle(e), this.ctx.roots()))),
       this.treeButton(),
       h(
         'span',
@@ -131,18 +132,21 @@ export class ToolCallView extends EntryView<ToolCallEntry> implements QuestionHo
     const parts: (HTMLElement | null)[] = [head];
     const command = e.command;
     if (command) parts.push(h('pre', { class: 'tool-command' }, h('code', {}, `$ ${command}`)));
-    if (e.locations.length) {
+    // A file whose diff the card shows is named there: not a second time as a location.
+    const diffPaths = new Set(e.content.flatMap((c) => (c.type !== 'diff' ? [] : isDiffV2(c) ? c.changes.map((ch) => ch.path) : [c.path])));
+    const locations = e.locations.filter((l) => !diffPaths.has(l.path));
+    if (locations.length) {
       parts.push(
         h(
           'div',
           { class: 'tool-locations' },
-          ...e.locations.map((l) =>
+          ...locations.map((l) =>
             h(
               'button',
               // Lines are 1-based; 0 (sent by some agents for "no line") is no line at all.
-              { type: 'button', class: 'chip location', 'data-path': l.path, 'data-line': l.line ? l.line : null, title: 'Open file' },
+              { type: 'button', class: 'chip location', 'data-path': l.path, 'data-line': l.line ? l.line : null, title: `Open ${l.path}` },
               icon('file'),
-              l.line ? `${shortPath(l.path)}:${l.line}` : shortPath(l.path),
+              l.line ? `${shownPath(l.path, this.ctx.roots())}:${l.line}` : shownPath(l.path, this.ctx.roots()),
             ),
           ),
         ),
@@ -195,7 +199,7 @@ export class ToolCallView extends EntryView<ToolCallEntry> implements QuestionHo
     const { added, removed } = diffStats(rows.filter((r): r is DiffLine => r.t !== 'hunk' && r.t !== 'skip'));
     const head = h('div', { class: 'diff-head' });
     for (const ch of c.changes) {
-      head.append(h('button', { type: 'button', class: 'diff-path location', 'data-path': ch.path, title: `${ch.operation} ${ch.path}` }, icon('file'), shortPath(ch.path)));
+      head.append(h('button', { type: 'button', class: 'diff-path location', 'data-path': ch.path, title: `${ch.operation} ${ch.path}` }, icon('file'), shownPath(ch.path, this.ctx.roots())));
       if (ch.operation !== 'modify') head.append(h('span', { class: 'tag' }, ch.operation === 'add' ? 'new file' : ch.operation));
     }
     if (!c.patch) return h('div', { class: 'tool-diff' }, head);
@@ -212,7 +216,7 @@ export class ToolCallView extends EntryView<ToolCallEntry> implements QuestionHo
       h(
         'div',
         { class: 'diff-head' },
-        h('button', { type: 'button', class: 'diff-path location', 'data-path': c.path, title: c.path }, icon('file'), shortPath(c.path)),
+        h('button', { type: 'button', class: 'diff-path location', 'data-path': c.path, title: c.path }, icon('file'), shownPath(c.path, this.ctx.roots())),
         this.diffStat(added, removed),
         c.oldText === null || c.oldText === undefined ? h('span', { class: 'tag' }, 'new file') : null,
         this.openDiffButton(index),

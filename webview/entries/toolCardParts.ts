@@ -36,10 +36,6 @@ export function withoutFinalNewline(text: string): string {
 
 const DIFF_SIGN_NAMES: Record<string, string> = { add: 'added', del: 'removed', ctx: 'unchanged' };
 
-export function shortPath(p: string): string {
-  const parts = p.split(/[\\/]/);
-  return parts.length > 3 ? `…/${parts.slice(-3).join('/')}` : p;
-}
 
 export function formatSize(chars: number): string {
   return chars >= 1024 ? `${(chars / 1024).toFixed(chars >= 10 * 1024 ? 0 : 1)} KB` : `${chars} B`;

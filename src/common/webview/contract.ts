@@ -123,6 +123,8 @@ export interface PanelState {
   readonly notices: readonly Notice[];
   /** Terminals by id; patched with `terminal` ops as output arrives. */
   readonly terminals: Readonly<Record<string, TerminalView>>;
+  /** The folders the session works in (its cwd, then its additional directories): paths under them are shown relative. */
+  readonly roots: readonly string[];
   /** A previous session shown read-only above this one, when reattaching it failed. */
   readonly earlier: EarlierTranscript | null;
   /** The "Changes" summaries of this session's turns (oldest first); patched one set at a time with `changeSet` ops. */
@@ -149,7 +151,7 @@ export interface QueuedPromptView {
 }
 
 /** The panel fields that mirror the store's session state (everything else is the controller's). */
-export type SessionPanelFields = Pick<PanelState, 'plan' | 'plans' | 'currentModeId' | 'availableModes' | 'availableCommands' | 'configOptions' | 'usage' | 'title' | 'terminals'>;
+export type SessionPanelFields = Pick<PanelState, 'plan' | 'plans' | 'currentModeId' | 'availableModes' | 'availableCommands' | 'configOptions' | 'usage' | 'title' | 'terminals' | 'roots'>;
 
 export function sessionPanelFields(s: SessionState | undefined): SessionPanelFields {
   return {
@@ -163,6 +165,7 @@ export function sessionPanelFields(s: SessionState | undefined): SessionPanelFie
     title: s?.title ?? null,
     // Patched by `terminal` changes as output arrives, never re-sent whole for a chunk.
     terminals: s?.terminals ?? {},
+    roots: s?.setup ? [s.setup.cwd, ...s.setup.additionalDirectories] : [],
   };
 }
 

@@ -26,6 +26,7 @@ export const EMPTY_PANEL: PanelState = {
   elicitations: [],
   notices: [],
   terminals: {},
+  roots: [],
   earlier: null,
   changeSets: [],
 };

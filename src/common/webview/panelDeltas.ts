@@ -45,7 +45,8 @@ export function panelDeltasFor(
         if (c.sessionId === shownSessionId) panel.push(updated(c.entry, c.appendedText, c.previous));
         break;
       case 'sessionChanged':
-        if (c.sessionId === shownSessionId) for (const f of c.fields) if (isPanelField(f)) (fields ??= new Set()).add(f);
+        // The session's setup reaches the panel as its roots (the folders paths are shown relative to).
+        if (c.sessionId === shownSessionId) for (const f of c.fields) if (isPanelField(f) || f === 'setup') (fields ??= new Set()).add(f === 'setup' ? 'roots' : f);
         break;
       case 'diagnostic':
         diagnostics.push(c.diagnostic);

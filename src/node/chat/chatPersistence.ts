@@ -10,6 +10,7 @@ import { MessageStore } from '../../common/store';
 import type { ClientEvent } from '../../common/store/clientEvents';
 import type { ChatState } from '../../common/chats/chatState';
 import type { LockHolder } from '../persistence/chatLock';
+import type { IDisposable } from '../../common/util/lifecycle';
 
 /** A chat's saved state: its store, which holds everything the chat shows (empty when nothing was saved). */
 export interface Restored {
@@ -24,7 +25,7 @@ export type Claim = { readonly ok: true } | { readonly ok: false; readonly holde
 /** A chat another VS Code window has open: it is shown and written there, not here. */
 export class ChatElsewhereError extends Error {
   constructor(readonly chatId: string, readonly holder: LockHolder) {
-    super(`This chat is open in another VS Code window of this workspace${holder.pid ? ` (extension host process ${holder.pid})` : ''}. Close it there to open it here.`);
+    super('This chat is open in another VS Code window of this workspace. Open it read-only here, or take it over.');
   }
 }
 
@@ -35,6 +36,13 @@ export interface ChatPersistence {
   prepare(chatId: string): Promise<Claim>;
   /** Who else has a chat now, without taking it. */
   holderOf(chatId: string): Claim;
+  /** A chat's saved state read without taking it (another window has it): a copy to show read-only. */
+  peek(chatId: string): Promise<MessageStore | undefined>;
+  /** Asks the window that has a chat to let go of it (take over); `withdraw` takes the request back. */
+  requestHandoff(chatId: string): void;
+  withdrawHandoff(chatId: string): void;
+  /** Calls `onAsked` when another window asks for a chat this one has (it should let go: `release`). */
+  watchHandoffs(onAsked: (chatId: string) => void): IDisposable;
   /** The saved state of a prepared (or new) chat; empty when nothing was saved. */
   restore(chatId: string, warn: (message: string) => void): Restored;
   /** The current state of a chat this window has (what a fork copies). */
@@ -73,6 +81,14 @@ export class MemoryPersistence implements ChatPersistence {
   }
   holderOf(): Claim {
     return { ok: true };
+  }
+  async peek(): Promise<MessageStore | undefined> {
+    return undefined;
+  }
+  requestHandoff(): void {}
+  withdrawHandoff(): void {}
+  watchHandoffs(): IDisposable {
+    return { dispose: () => undefined };
   }
   restore(chatId: string): Restored {
     const s = this.seeded.get(chatId) ?? this.live.get(chatId) ?? { store: new MessageStore() };

@@ -15,6 +15,8 @@ import { mergeChatIndex, parseChatIndex } from '../../common/chats/chatIndex';
 import type { ChatState } from '../../common/chats/chatState';
 import { StoreJournal } from '../persistence/journal';
 import { ChatLocks, processAlive } from '../persistence/chatLock';
+import { ChatHandoffs } from '../persistence/chatHandoff';
+import type { IDisposable } from '../../common/util/lifecycle';
 import { CHAT_DELETE_EXTS, chatIdsIn, fileId } from '../persistence/chatFiles';
 import { openedChat, removeMigrated } from '../persistence/chatRestore';
 import type { ClientEvent } from '../../common/store/clientEvents';
@@ -66,9 +68,13 @@ export class FilePersistence implements ChatPersistence {
   private readonly searchFiles: SearchFileWriter;
   /** The records of `index`, by chat id, parsed when a search file needs one. */
   private records: Map<string, unknown> | undefined;
+  private readonly handoffs: ChatHandoffs;
+  /** The chat id of each file id this window took (what a handoff request names). */
+  private readonly chatIds = new Map<string, string>();
 
   private constructor(private readonly dir: string, private readonly log: (message: string) => void, owner: PersistenceOwner, saved: string[]) {
     this.locks = new ChatLocks(dir, owner, owner.alive ?? processAlive, log);
+    this.handoffs = new ChatHandoffs(dir, owner, owner.alive ?? processAlive, log);
     this.saved = saved;
     this.searchFiles = new SearchFileWriter(dir, (chatId) => this.recordOf(chatId), log);
   }
@@ -131,8 +137,33 @@ export class FilePersistence implements ChatPersistence {
     return h ? { ok: false, holder: h } : { ok: true };
   }
 
+  async peek(chatId: string): Promise<MessageStore | undefined> {
+    const id = fileId(chatId);
+    const o = this.open.get(id);
+    if (o) return o.store;
+    // Read as a restore reads it; the journal object is left unused (it holds no file until written).
+    if (!existsSync(this.file(id, '.snapshot.json')) && !existsSync(this.file(id, '.journal.ndjson'))) return undefined;
+    return (await StoreJournal.open(this.dir, id)).store;
+  }
+
+  requestHandoff(chatId: string): void {
+    this.handoffs.request(fileId(chatId));
+  }
+
+  withdrawHandoff(chatId: string): void {
+    this.handoffs.withdraw(fileId(chatId));
+  }
+
+  watchHandoffs(onAsked: (chatId: string) => void): IDisposable {
+    return this.handoffs.watch(
+      () => [...this.locks.heldIds()].filter((id) => id !== INDEX_LOCK),
+      (id) => onAsked(this.chatIds.get(id) ?? id),
+    );
+  }
+
   prepare(chatId: string): Promise<Claim> {
     const id = fileId(chatId);
+    this.chatIds.set(id, chatId);
     const running = this.preparing.get(id);
     if (running) return running;
     const p = this.take(id, chatId).finally(() => this.preparing.delete(id));
@@ -222,6 +253,7 @@ export class FilePersistence implements ChatPersistence {
   }
 
   private claimNew(id: string, chatId: string): void {
+    this.chatIds.set(id, chatId);
     const lock = this.locks.acquire(id);
     if (!lock.ok) throw new ChatElsewhereError(chatId, lock.holder);
   }

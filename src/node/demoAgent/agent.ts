@@ -43,7 +43,7 @@ import { registerSteering, STEERING_META } from './steering';
 import { editTool, readTool, selfEditTool, terminalTool, type Session, type ToolIo, type Update } from './tools';
 import { backgroundTurn, subagentTool } from './subagent';
 import { SETUP_CAPABILITIES, setupOf, setupText } from './setup';
-import { compactTurn } from './compaction';
+import { showcaseTurn } from './showcase';
 import { adoptedTag, knownSession, listedForArchiveFilter, registerSessionOps, sessionOpsCapabilities, unknownMessage } from './sessionOps';
 
 export interface DemoAgentOptions {
@@ -349,8 +349,8 @@ export class DemoAgent {
       await this.stream(s, 'agent_message_chunk', `msg-${s.tag}${n}-a`, answer, signal);
       return;
     }
-    if (command === 'compact' || /\bcompact/i.test(promptText)) return compactTurn(this.io, s, n, signal);
-
+    const showcase = showcaseTurn(command, promptText); // /ask, /long, /compact
+    if (showcase) return showcase(this.io, s, n, signal);
     await this.stream(s, 'agent_thought_chunk', `th-${s.tag}${n}`, text.thoughtText(promptText), signal);
     if (this.fault === 'crash-mid-turn') return this.crashNow();
     const wantsEdit = /edit|permission/i.test(promptText);

@@ -11,6 +11,9 @@ export const COMMANDS = [
   { name: 'plan', description: 'Show a plan for the task', input: { hint: 'what to plan' } },
   { name: 'tools', description: 'List the tools the demo agent can call' },
   { name: 'compact', description: 'Compact the conversation: a summary replaces the history' },
+  { name: 'ask', description: 'Ask you a few questions in a form' },
+  { name: 'long', description: 'Stream a long answer' },
+  { name: 'subagent', description: 'Have a subagent (a child session) make an edit' },
 ];
 
 export const MODES = [
@@ -52,7 +55,7 @@ export function answerMarkdown(prompt: string): string {
 }
 
 export const HELP_TEXT = [
-  'Commands: `/help`, `/plan`, `/tools`, `/compact` (compacts the conversation: a summary replaces the history, and the context meter empties), `/setup` (the folders, system prompt and MCP servers this session was opened with).',
+  'Commands: `/help`, `/plan`, `/tools`, `/ask` (a question form), `/long` (a long streamed answer), `/subagent` (a subagent makes an edit), `/compact` (compacts the conversation: a summary replaces the history, and the context meter empties), `/setup` (the folders, system prompt and MCP servers this session was opened with).',
   '',
   'Say **edit** or **permission** to see a permission request and a file write; say **run** or **terminal** to run a command.',
   'Say **subagent** to have a subagent (a child session) make that edit; with **background** too it works on after the turn ends.',

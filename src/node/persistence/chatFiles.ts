@@ -4,6 +4,7 @@
  * the chats found in a folder are the ids of these: one list, so no path forgets a part.
  */
 import { LOCK_EXT } from './chatLock';
+import { HANDOFF_EXT } from './chatHandoff';
 
 /**
  * Side files of older versions (terminal views, Changes summaries), whose facts the store holds now:
@@ -22,8 +23,8 @@ export const SEARCH_EXT = '.search.txt';
 /** Every file of a chat's state (not its lock, which is the window's). */
 export const CHAT_STATE_EXTS: readonly string[] = [...JOURNAL_EXTS, LEGACY_TERMINALS_EXT, LEGACY_CHANGES_EXT, SEARCH_EXT];
 
-/** What delete removes: the state, temp files left by an interrupted write, and the lock. */
-export const CHAT_DELETE_EXTS: readonly string[] = [...CHAT_STATE_EXTS, `${LEGACY_TERMINALS_EXT}.tmp`, `${LEGACY_CHANGES_EXT}.tmp`, `${SEARCH_EXT}.tmp`, '.snapshot.json.tmp', LOCK_EXT];
+/** What delete removes: the state, temp files left by an interrupted write, the lock and a request to hand it over. */
+export const CHAT_DELETE_EXTS: readonly string[] = [...CHAT_STATE_EXTS, `${LEGACY_TERMINALS_EXT}.tmp`, `${LEGACY_CHANGES_EXT}.tmp`, `${SEARCH_EXT}.tmp`, '.snapshot.json.tmp', LOCK_EXT, HANDOFF_EXT];
 
 /** The chat ids that have a transcript among these file names (a snapshot or a journal). */
 export function chatIdsIn(names: readonly string[]): string[] {

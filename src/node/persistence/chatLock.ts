@@ -46,6 +46,11 @@ export class ChatLocks {
     return path.join(this.dir, `${id}${LOCK_EXT}`);
   }
 
+  /** The ids whose locks this instance holds. */
+  heldIds(): IterableIterator<string> {
+    return this.held.values();
+  }
+
   /** Whether this instance holds the chat's lock. */
   holds(id: string): boolean {
     return this.held.has(id);

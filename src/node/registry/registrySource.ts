@@ -9,6 +9,7 @@ import path from 'node:path';
 import * as z from 'zod';
 import { parseCatalog, type Catalog } from '../../common/agents/registry';
 import { errorText } from '../../common/util/errors';
+import { fetchFailureText } from '../../common/agents/agentChoice';
 
 /** The public ACP agent registry, as its CDN publishes it. */
 export const DEFAULT_REGISTRY_URL = 'https://cdn.agentclientprotocol.com/registry/v1/latest/registry.json';
@@ -69,7 +70,7 @@ export async function loadCatalog(o: RegistrySourceOptions): Promise<LoadedCatal
     await writeCache(o.cacheFile, { source, fetchedAt, registry: raw }).catch(() => undefined);
     return { catalog, origin: { kind: 'live', source, fetchedAt } };
   } catch (e) {
-    const reason = `${source} could not be fetched: ${errorText(e)}`;
+    const reason = `${hostOf(source)} could not be fetched: ${fetchFailureText(e)}`;
     // A stale copy of the real registry is better than the bundled six.
     if (cached) return { catalog: cached.catalog, origin: { kind: 'cached', source, fetchedAt: cached.fetchedAt, reason } };
     return offline(reason);
@@ -119,6 +120,14 @@ export function originText(origin: CatalogOrigin, now: number): string {
       return `registry file ${origin.source}`;
     case 'offline':
       return `offline list (built in): ${origin.reason}`;
+  }
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
   }
 }
 
