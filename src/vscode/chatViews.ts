@@ -39,6 +39,8 @@ export interface ChatViewsHost {
   activeChat(): Promise<ChatController>;
   /** No view shows the chat any more: it may stop. */
   unshown(chatId: string): void;
+  /** See ChatOpeningHost.newChatMade (worktree chats). */
+  newChatMade?(chatId: string, want: boolean | undefined, from: string | undefined): Promise<void>;
   closing(): boolean;
 }
 
@@ -98,6 +100,7 @@ export class ChatViews extends Disposable {
       focus: (id) => host.focus(id),
       defaultColumn: () => this.focusedTab()?.panel.viewColumn ?? this.lastTab()?.panel.viewColumn,
       sideBarChat: () => this.sideBar.chatId,
+      newChatMade: (id, want, from) => host.newChatMade?.(id, want, from) ?? Promise.resolve(),
     });
   }
 
