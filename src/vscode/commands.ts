@@ -10,7 +10,7 @@ import { showAgentCapabilities, showProtocolLog, showProtocolMessages } from './
 import { deleteChatCommand, pickSession, pickSideBarChat } from './chatHistory';
 import { branch, branchRequestFrom, editMessage, regenerate, retry, type RewindHost } from './rewind';
 import { RewindCommands } from '../common/rewind/rewindCommands';
-import { askSeveralAgents, registerComparison } from './compareAgents';
+import { askSeveralAgents, registerComparison, severalArg } from './compareAgents';
 import { archiveChat, forkChat, forkPointFrom, logout, renameChat, SessionCommands, tellAgentUnarchived, unarchiveChat, type SessionCommandHost } from './sessionCommands';
 
 export const Commands = {
@@ -74,7 +74,8 @@ export class ChatCommands extends Disposable {
     const compare = registerComparison(s);
     compare.disposables.forEach((d) => this.register(d));
     s.worktrees.comparison = compare.comparison;
-    this.add(Commands.askSeveralAgents, () => askSeveralAgents(s, compare.comparison));
+    // Argument (scripts, keybindings): { agentIds, prompt, carry? } skips the pickers.
+    this.add(Commands.askSeveralAgents, (arg?: unknown) => askSeveralAgents(s, compare.comparison, severalArg(arg)));
     this.add(Commands.showChatInSideBar, (chatId?: unknown) => s.showInSideBar(typeof chatId === 'string' ? chatId : undefined));
     this.add(Commands.pickSideBarChat, () => pickSideBarChat(s));
     this.add(Commands.deleteChat, (chatId?: unknown) => deleteChatCommand(s, typeof chatId === 'string' ? chatId : undefined));

@@ -154,12 +154,12 @@ export class AgentComparison implements vscode.TreeDataProvider<Node>, vscode.Di
   }
 
   /** Keep one: Apply its change to the workspace, then discard every other run's worktree (one confirmation). */
-  async keep(chatId: string): Promise<boolean> {
+  async keep(chatId: string, confirmed = false): Promise<boolean> {
     const info = this.s.worktrees.info(chatId);
     if (!info) return false;
     const others = this.runs.filter((r) => r.chatId !== chatId && this.s.worktrees.info(r.chatId));
     const detail = others.map((r) => `${r.agentName}: ${lossText(this.s.worktrees.info(r.chatId)!, { files: r.files, commits: 0 })}`).join('\n\n');
-    const ok = await vscode.window.showWarningMessage(`Apply this agent's change to your workspace and discard the other ${others.length} worktree${others.length === 1 ? '' : 's'}?`, { modal: true, detail: noticeText(detail) }, 'Keep This One');
+    const ok = confirmed ? 'Keep This One' : await vscode.window.showWarningMessage(`Apply this agent's change to your workspace and discard the other ${others.length} worktree${others.length === 1 ? '' : 's'}?`, { modal: true, detail: noticeText(detail) }, 'Keep This One');
     if (ok !== 'Keep This One') return false;
     if (!(await this.s.worktrees.apply(info))) return false;
     for (const r of others) await this.s.worktrees.discard(r.chatId, this.s.worktrees.info(r.chatId)!, false).catch((e) => this.s.log.warn(`discarding ${r.chatId}: ${errorText(e)}`));
@@ -252,4 +252,12 @@ export function registerComparison(s: ChatService): { comparison: AgentCompariso
     }),
   ];
   return { comparison, disposables };
+}
+
+/** The command's optional argument, checked (it may come from a keybinding or another extension). */
+export function severalArg(arg: unknown): { agentIds: string[]; prompt: string; carry?: boolean } | undefined {
+  if (typeof arg !== 'object' || arg === null) return undefined;
+  const o = arg as Record<string, unknown>;
+  if (!Array.isArray(o.agentIds) || !o.agentIds.every((x) => typeof x === 'string') || typeof o.prompt !== 'string') return undefined;
+  return { agentIds: o.agentIds as string[], prompt: o.prompt, ...(typeof o.carry === 'boolean' ? { carry: o.carry } : {}) };
 }

@@ -27,7 +27,8 @@ export interface Comparison {
   rows(): AgentRun[];
   chatIds(): string[];
   whenEnded(): Promise<void>;
-  keep(chatId: string): Promise<boolean>;
+  /** `confirmed`: the user already agreed (scripts and tests); else a modal names what is lost. */
+  keep(chatId: string, confirmed?: boolean): Promise<boolean>;
 }
 
 /** What worktree chats need of ChatService (its public members). */
