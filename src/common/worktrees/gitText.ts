@@ -76,6 +76,33 @@ export function applyConflicts(stderr: string): string[] {
   return out;
 }
 
+/** The files `git apply -v` says it applied (`Applied patch NAME cleanly.`; a quoted name unquoted). */
+export function appliedFiles(stderr: string): string[] {
+  const out: string[] = [];
+  for (const line of stderr.split('\n')) {
+    const m = /^Applied patch (.+) cleanly\.$/.exec(line);
+    if (m) out.push(unquote(m[1]!));
+  }
+  return out;
+}
+
+/** Git's C-style quoting of an unusual path (`"a\tb"`, octal bytes for non-ASCII), undone. */
+function unquote(name: string): string {
+  if (!name.startsWith('"') || !name.endsWith('"')) return name;
+  const bytes: number[] = [];
+  const body = name.slice(1, -1);
+  const simple: Record<string, number> = { n: 10, t: 9, '"': 34, '\\': 92, a: 7, b: 8, f: 12, r: 13, v: 11 };
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i]!;
+    if (c !== '\\') bytes.push(...new TextEncoder().encode(c));
+    else if (/[0-7]{3}/.test(body.slice(i + 1, i + 4))) {
+      bytes.push(parseInt(body.slice(i + 1, i + 4), 8));
+      i += 3;
+    } else bytes.push(simple[body[++i] ?? ''] ?? 92);
+  }
+  return new TextDecoder().decode(new Uint8Array(bytes));
+}
+
 /** The worktree folders `git worktree list --porcelain` names (as git spells them). */
 export function listedWorktrees(out: string): string[] {
   return out

@@ -8,7 +8,7 @@
 import { copyFile, mkdir, realpath } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { applyConflicts, branchNameFor, listedWorktrees, parseNumstat, worktreeFolderName, type FileStat, BRANCH_PREFIX } from '../../common/worktrees/gitText';
+import { appliedFiles, applyConflicts, branchNameFor, listedWorktrees, parseNumstat, worktreeFolderName, type FileStat, BRANCH_PREFIX } from '../../common/worktrees/gitText';
 import { samePath, pathStyle } from '../../common/pathBoundary';
 import type { WorktreeInfo } from '../../common/worktrees/worktreeInfo';
 import { git, type GitHost } from './gitRun';
@@ -69,10 +69,6 @@ async function stageAll(host: GitHost, w: WorktreeInfo): Promise<void> {
 /** The files the chat changed against its base, with their line counts. */
 export async function worktreeFiles(host: GitHost, w: WorktreeInfo): Promise<FileStat[]> {
   await stageAll(host, w);
-  return stagedFiles(host, w);
-}
-
-async function stagedFiles(host: GitHost, w: WorktreeInfo): Promise<FileStat[]> {
   return parseNumstat((await git(host, ['diff', '--cached', '--numstat', '-z', ...DIFF_FLAGS, w.base], { cwd: w.path })).stdout);
 }
 
@@ -104,20 +100,16 @@ export type ApplyResult =
   | { readonly applied: false; readonly conflicts: readonly string[]; readonly message: string };
 
 /**
- * Applies the chat's change to the user's working tree (not their index). `git apply --check` goes first:
- * when any file does not take its part, nothing is written and the files are named.
+ * Applies the chat's change to the user's working tree (not their index). `git apply` (without `--reject`)
+ * checks every file's part before it writes any, so it is its own check: when one file does not take its
+ * part, nothing is written and the files are named. One process, not a `--check` and then the same work again.
  */
 export async function applyToCheckout(host: GitHost, w: WorktreeInfo, target: string = w.repo): Promise<ApplyResult> {
   const patch = await worktreePatch(host, w);
   if (patch === '') return { applied: true, files: [] };
-  const files = (await stagedFiles(host, w)).map((f) => f.path);
-  const check = await git(host, ['apply', '--check', '--binary', '--whitespace=nowarn', '-'], { cwd: target, input: patch, ok: [1, 128] });
-  if (check.code !== 0) {
-    const conflicts = applyConflicts(check.stderr);
-    return { applied: false, conflicts, message: check.stderr.trim() };
-  }
-  await git(host, ['apply', '--binary', '--whitespace=nowarn', '-'], { cwd: target, input: patch });
-  return { applied: true, files };
+  const r = await git(host, ['apply', '-v', '--binary', '--whitespace=nowarn', '-'], { cwd: target, input: patch, ok: [1, 128] });
+  if (r.code !== 0) return { applied: false, conflicts: applyConflicts(r.stderr), message: r.stderr.trim() };
+  return { applied: true, files: appliedFiles(r.stderr) };
 }
 
 /** Commits everything in the worktree on its branch (the user's git identity); null when there was nothing to commit. */

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { applyConflicts, branchNameFor, listedWorktrees, parseNumstat, worktreeFolderName } from '../../../src/common/worktrees/gitText';
+import { appliedFiles, applyConflicts, branchNameFor, listedWorktrees, parseNumstat, worktreeFolderName } from '../../../src/common/worktrees/gitText';
 import { zWorktreeInfo } from '../../../src/common/worktrees/worktreeInfo';
 
 test('branch names from chat titles meet git’s rules and never collide', () => {
@@ -42,4 +42,9 @@ test('worktree list --porcelain, and the saved record is checked', () => {
   const ok = { repo: '/r', path: '/s/x', branch: 'acp/x', base: 'a'.repeat(40), carried: true };
   assert.equal(zWorktreeInfo.safeParse(ok).success, true);
   assert.equal(zWorktreeInfo.safeParse({ ...ok, base: 'HEAD; rm -rf /' }).success, false);
+});
+
+test('the files git apply -v applied, quoted names unquoted', () => {
+  const stderr = 'Checking patch a.txt...\nApplied patch a.txt cleanly.\nApplied patch "caf\\303\\251 \\"x\\".txt" cleanly.\n';
+  assert.deepEqual(appliedFiles(stderr), ['a.txt', 'café "x".txt']);
 });
