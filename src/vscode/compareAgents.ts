@@ -18,7 +18,7 @@ import { diffTrees, worktreeFiles, worktreeTree } from '../node/git/worktrees';
 import type { ChatController } from '../node/chat/chatController';
 import type { ChatService } from './chatService';
 import { chatCwd } from './workspaceFolders';
-import { fileLines, lossText } from './worktreeText';
+import { fileLines, lossText } from '../common/worktrees/worktreeText';
 
 export const COMPARE_VIEW = 'acpChat.compare';
 

@@ -19,7 +19,7 @@ import type { ChatController } from '../node/chat/chatController';
 import type { VirtualDocuments } from './virtualDocuments';
 import { openWorktreeFolder, worktreesDir } from './worktreeBoundary';
 import { chatCwd } from './workspaceFolders';
-import { fileLines, lossText } from './worktreeText';
+import { fileLines, lossText } from '../common/worktrees/worktreeText';
 import type { AgentRun } from '../common/worktrees/compareRows';
 
 /** What the compare view offers beyond its tree (compareAgents.ts). */

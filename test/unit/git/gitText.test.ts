@@ -48,3 +48,15 @@ test('the files git apply -v applied, quoted names unquoted', () => {
   const stderr = 'Checking patch a.txt...\nApplied patch a.txt cleanly.\nApplied patch "caf\\303\\251 \\"x\\".txt" cleanly.\n';
   assert.deepEqual(appliedFiles(stderr), ['a.txt', 'café "x".txt']);
 });
+
+test('what Discard loses is named: folder, branch, commits and files', async () => {
+  const { lossText, fileLines } = await import('../../../src/common/worktrees/worktreeText');
+  const info = { repo: '/r', path: '/s/wt/x', branch: 'acp/x', base: 'a'.repeat(40), carried: false };
+  const text = lossText(info, { files: [{ path: 'a.txt', added: 2, removed: 1 }, { path: 'b.bin', added: null, removed: null }], commits: 1 });
+  assert.match(text, /\/s\/wt\/x and the branch acp\/x/);
+  assert.match(text, /1 commit on the branch is lost/);
+  assert.match(text, /a\.txt \(\+2 −1\)/);
+  assert.match(text, /b\.bin \(binary\)/);
+  assert.match(lossText(info, { files: [], commits: 0 }), /holds no changes/);
+  assert.equal(fileLines([{ path: 'n', from: 'o', added: 0, removed: 0 }])[0]!.label, 'o → n');
+});

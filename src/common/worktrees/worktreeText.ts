@@ -1,10 +1,6 @@
-/** Words for worktree chats' dialogs (VS Code glue's own text; the names are the user's and git's). */
-import type * as vscode from 'vscode';
-import type { FileStat } from '../common/worktrees/gitText';
-import type { WorktreeInfo } from '../common/worktrees/worktreeInfo';
-
-/** The editor's type of a pick list row, kept here so the rows' words are tested without VS Code. */
-export type PickRow = Pick<vscode.QuickPickItem, 'label' | 'description'>;
+/** Words for worktree chats' dialogs and rows (the names in them are the user's and git's). */
+import type { FileStat } from './gitText';
+import type { WorktreeInfo } from './worktreeInfo';
 
 /** `+3 −1` (or `binary`) per file, its path as the label. */
 export function fileLines(files: readonly FileStat[]): { label: string; counts: string; path: string }[] {
