@@ -44,6 +44,8 @@ export class PanelView {
   private readonly controlsRow = h('div', { class: 'controls-row' }, this.pickers, h('span', { class: 'spacer' }), this.usage);
   private readonly searchButton = button('Search (Ctrl+F)', 'search', { class: 'icon-button' });
   private readonly exportButton = button('Export as Markdown', 'export', { class: 'icon-button' });
+  /** A worktree chat's branch; a click asks the host for the worktree's actions. */
+  private readonly worktreeChip = button('Worktree actions', 'git-branch', { class: 'worktree-chip' }, '');
   private readonly sigs = new Map<string, string>();
   /** Each plan's fold as the user left it; open unless the panel is short (a small panel or a large zoom). */
   private readonly planOpen: FoldState = new Map();
@@ -62,6 +64,7 @@ export class PanelView {
     this.titleRow.append(
       h('span', { class: 'agent-name' }, icon('sparkle'), this.agentName),
       this.sessionTitle,
+      this.worktreeChip,
       this.turn,
       this.readOnlyTag,
       h('span', { class: 'spacer' }),
@@ -70,6 +73,8 @@ export class PanelView {
     this.header.append(this.titleRow, this.controlsRow);
     this.searchButton.addEventListener('click', () => this.onSearch());
     this.exportButton.addEventListener('click', () => this.post({ type: 'exportMarkdown' }));
+    this.worktreeChip.hidden = true;
+    this.worktreeChip.addEventListener('click', () => this.post({ type: 'worktreeActions' }));
   }
 
   render(p: PanelState, orphans: readonly PermissionView[], answered: ReadonlySet<string>, protocolMismatch: string | null, oldestPermission: string | null): void {
@@ -86,9 +91,22 @@ export class PanelView {
   private renderHeader(p: PanelState, waiting: boolean): void {
     if (this.changed('title', [p.agentName, p.title, p.turn, p.readOnly, waiting])) this.renderTitle(p, waiting);
     if (this.changed('pickers', [p.availableModes, p.currentModeId, p.configOptions, p.readOnly])) this.renderPickers(p);
+    if (this.changed('worktree', [p.worktree])) this.renderWorktree(p);
     const compact = p.readOnly ? null : compactCommand(p.availableCommands);
     if (this.changed('usage', [p.usage, compact])) keepFocus(this.usage, () => this.usage.replaceChildren(...contextMeter(p.usage, compact, this.post)), () => this.searchButton);
     this.controlsRow.hidden = this.pickers.childElementCount === 0 && this.usage.childElementCount === 0;
+  }
+
+  /** Branch and folder as text (the chat's own names, but shown as text like everything else). */
+  private renderWorktree(p: PanelState): void {
+    const w = p.worktree;
+    this.worktreeChip.hidden = !w;
+    if (!w) return;
+    const label = `${w.branch}${w.missing ? ' (worktree removed)' : ''}`;
+    this.worktreeChip.querySelector('.label')!.textContent = label;
+    this.worktreeChip.classList.toggle('missing', w.missing);
+    this.worktreeChip.title = `Worktree ${w.path} on branch ${w.branch}${w.missing ? ': removed from outside ACP Chat, not recreated' : ''}. Click for Changes, Apply, Commit, Open Folder, Discard.`;
+    this.worktreeChip.setAttribute('aria-label', `Worktree ${label}: actions`);
   }
 
   /** Turn changes are announced by the panel's one status region (Narrator), so this is plain text. */

@@ -21,6 +21,7 @@ import { chatCwd, otherFolders } from './workspaceFolders';
 import { createTurnChanges } from './turnChanges';
 import type { VirtualDocuments } from './virtualDocuments';
 import { announcementOf, rootOf, subagentLabel, type SessionLookup } from '../common/store/sessionTree';
+import { worktreeGone, worktreeOf, worktreesDir } from './worktreeBoundary';
 
 /** Workspace-state key where versions before the store kept it saved a chat's link to the earlier transcript (read once, then removed). */
 export const earlierKey = (chatId: string) => `acpChat.earlierTranscript.${chatId}`;
@@ -72,7 +73,10 @@ export function createChatController(d: ChatFactoryDeps, chat: ChatRecord, confi
   // The session's agent may be configured later: names are read from it when needed.
   const agentName = (): string => owner?.agent.name ?? initial.name;
   // Chosen once per chat (a session's cwd cannot change on load or resume); the other folders are read per session.
-  const folder = chatCwd(d.settings().workingFolder);
+  // A worktree chat works in its worktree alone: its cwd and its whole file boundary.
+  const wt = worktreeOf(chat, d.files, worktreesDir(d.context.globalStorageUri.fsPath));
+  const files = wt?.files ?? d.files;
+  const folder = wt?.info.path ?? chatCwd(d.settings().workingFolder);
   const cwd = folder ?? d.context.globalStorageUri.fsPath;
   const restored = d.persistence.restore(chat.id, (m) => d.log.warn(m));
   const name = captureName(chat);
@@ -81,7 +85,7 @@ export function createChatController(d: ChatFactoryDeps, chat: ChatRecord, confi
   let owner: ChatController | undefined;
   const terminals = new NodeTerminalHost({
     defaultCwd: cwd,
-    admitCwd: (dir, sid) => d.files.checkTerminalCwd(dir, { agentName: agentName(), sessionId: sid, scope: chat.id }),
+    admitCwd: (dir, sid) => files.checkTerminalCwd(dir, { agentName: agentName(), sessionId: sid, scope: chat.id }),
     onOutput: (id, text, sid) => owner?.terminalEvent(id, text, undefined, sid),
     onExit: (id, status, sid) => owner?.terminalEvent(id, '', { exitCode: status.exitCode ?? null, signal: status.signal ?? null }, sid),
   });
@@ -103,7 +107,7 @@ export function createChatController(d: ChatFactoryDeps, chat: ChatRecord, confi
     chatColumn: () => d.chatColumn(chat.id),
     saved: restored.store.changes() ?? d.context.workspaceState.get(changesKey(chat.id)),
     save: (saved) => owner?.recordChanges(saved),
-    insideWorkspace: (p) => d.files.insideWorkspace(p),
+    insideWorkspace: (p) => files.insideWorkspace(p),
   });
   // Versions before the store kept the link saved it per window: read once, recorded in the store (restore), removed below.
   const oldEarlier = d.context.workspaceState.get<EarlierLink>(earlierKey(chat.id)) ?? null;
@@ -111,19 +115,20 @@ export function createChatController(d: ChatFactoryDeps, chat: ChatRecord, confi
     agent: initial,
     agentMissing: configured === null,
     cwd,
-    additionalDirectories: () => otherFolders(cwd),
+    additionalDirectories: () => (wt ? [] : otherFolders(cwd)),
+    ...(wt ? { worktree: () => wt.view() } : {}),
     mcp: () => d.mcp?.(chat.id) ?? { vscode: [], off: [] },
     review,
     store: restored.store,
     restoredSessionId: sessionToAttach(restored, chat.sessionId),
     restoredEarlier: oldEarlier,
-    connect: d.connect,
+    connect: wt?.missing ? worktreeGone(wt.info) : d.connect,
     settings: d.settings,
     handlers: (s) =>
       createClientHandlers({
         agentName: s.agent.name,
         scope: chat.id,
-        files: d.files,
+        files,
         elicitations: s.elicitations,
         elicitationKey: (sid, id) => s.elicitationKey(sid, id),
         terminals,
@@ -154,7 +159,7 @@ export function createChatController(d: ChatFactoryDeps, chat: ChatRecord, confi
       d.remember(`${new Date().toISOString()} ${level} [${chat.agentId}] ${message}`);
     },
     records: (seqs) => readCaptureRecords(d.capturesDir(), name, seqs),
-    buildPrompt: (text, caps) => buildPrompt(text, caps, d.files, folder),
+    buildPrompt: (text, caps) => buildPrompt(text, caps, files, folder),
   });
   owner = session;
   if (oldEarlier) void d.context.workspaceState.update(earlierKey(chat.id), undefined); // the store has it now

@@ -31,6 +31,8 @@ export interface OpenChatOptions {
   readonly viewColumn?: vscode.ViewColumn;
   /** Reveal without moving keyboard focus into the chat. */
   readonly preserveFocus?: boolean;
+  /** A new chat in a git worktree of its own (true), in the workspace (false), or as `acpChat.newChatWorktree` says. */
+  readonly worktree?: boolean;
 }
 
 /** What opening a chat needs from the chat service (which owns the chats, their sessions and the focus). */
@@ -56,6 +58,8 @@ export interface ChatOpeningHost {
   sideBarChat(): string | undefined;
   /** A restored tab of a chat another window has (chatsElsewhere.ts). */
   restoredElsewhere(webviewPanel: vscode.WebviewPanel, chatId: string): void;
+  /** A new chat's record exists and nothing runs yet: it may get a worktree (`want`, else the setting; `from`: a fork's source chat). */
+  newChatMade?(chatId: string, want: boolean | undefined, from: string | undefined): Promise<void>;
 }
 
 export class ChatOpening {
@@ -76,6 +80,7 @@ export class ChatOpening {
     if (target.kind === 'new' && !findAgent(h.agents(), agentId)) throw new Error(`no agent with id '${agentId}'`);
     const record = target.kind === 'existing' ? target.record : r.create(agentId, Date.now());
     if (target.kind === 'new' && target.sessionId !== undefined) r.update(record.id, { sessionId: target.sessionId });
+    if (target.kind === 'new') await h.newChatMade?.(record.id, options.worktree, undefined);
     const preserveFocus = options.preserveFocus ?? false;
     const existing = await h.tabs.reveal(record.id, options.viewColumn, preserveFocus);
     if (existing) return existing;
@@ -104,6 +109,7 @@ export class ChatOpening {
     const record = this.host.index().create(source.agent.id, Date.now());
     persistence.seed(record.id, fork);
     this.host.index().update(record.id, { sessionId: forkSessionId });
+    await this.host.newChatMade?.(record.id, undefined, sourceId);
     return this.open({ chatId: record.id });
   }
 

@@ -35,6 +35,7 @@ import { ChatViews } from './chatViews';
 import { FocusedTree } from './focusedTree';
 import { LiveChats } from './liveChats';
 import type { HistoryMarks } from '../node/history/historyMarks';
+import { WorktreeChats } from './worktreeChats'; // worktree chats: their worktrees, where new chats work, their actions
 
 const RECENT_LOG_LINES = 2000;
 
@@ -61,6 +62,7 @@ export class ChatService extends Disposable {
   /** Opened on first use (`ready()`), so activating the extension reads no saved chats. */
   private persistence: ChatPersistence | undefined;
   private opened: Promise<void> | undefined;
+  readonly worktrees: WorktreeChats = new WorktreeChats(this, () => this.context.globalStorageUri.fsPath);
   readonly mcp = new McpChoice({ globalStorage: () => this.context.globalStorageUri.fsPath, settings: () => this.settingsValue, log: (l, m) => this.log[l](m), offOf: (id) => this.indexValue?.get(id)?.mcpOff ?? [], setOff: (id, off) => void this.indexValue?.update(id, { mcpOff: [...off] }) });
 
   constructor(
@@ -105,6 +107,7 @@ export class ChatService extends Disposable {
       activeChat: () => this.activeChat(),
       unshown: (id) => void (this.live.drop(id), this.updateStatus()),
       closing: () => this.closing,
+      newChatMade: (id, want, from) => this.worktrees.offer(id, want, from),
     }));
     this.register(this.status.item);
     this.register(
@@ -186,10 +189,8 @@ export class ChatService extends Disposable {
 
   /** Every chat, most recently used first (history). Requires `ready()`. */
   chatRecords = (): readonly ChatRecord[] => this.chatIndex.history();
-
   /** A live chat by id. */
   chat = (chatId: string): ChatController | undefined => this.live.get(chatId);
-
   /** The id of the chat the user focused last (a tab or the side bar), if any. */
   get focusedChatId(): string | undefined {
     return this.indexValue?.focused();
@@ -392,7 +393,5 @@ export class ChatService extends Disposable {
   /** Where captures are written: the workspace's extension storage (or the global one without a workspace). */
   capturesDir = (): string => path.join((this.context.storageUri ?? this.context.globalStorageUri).fsPath, 'captures');
 
-  private updateStatus(): void {
-    this.status.show(this.focusedChat);
-  }
+  private updateStatus = (): void => this.status.show(this.focusedChat);
 }

@@ -102,6 +102,9 @@ export function createChatUi(d: ChatUiDeps): ChatUi {
     revealInTree(sessionId, key) {
       d.revealInTree(sessionId, key);
     },
+    worktreeActions() {
+      if (d.chatId !== undefined) void vscode.commands.executeCommand('acpChat.worktreeActions', d.chatId);
+    },
     exportMarkdown(chat) {
       const s = chat.current();
       if (!s) return;

@@ -44,6 +44,8 @@ export interface ChatViewsHost {
   activeChat(): Promise<ChatController>;
   /** No view shows the chat any more: it may stop. */
   unshown(chatId: string): void;
+  /** See ChatOpeningHost.newChatMade (worktree chats). */
+  newChatMade?(chatId: string, want: boolean | undefined, from: string | undefined): Promise<void>;
   closing(): boolean;
 }
 
@@ -110,6 +112,7 @@ export class ChatViews extends Disposable {
       defaultColumn: () => this.focusedTab()?.panel.viewColumn ?? this.lastTab()?.panel.viewColumn,
       sideBarChat: () => this.sideBar.chatId,
       restoredElsewhere: (panel, id) => this.elsewhere.restoredTab(panel, id),
+      newChatMade: (id, want, from) => host.newChatMade?.(id, want, from) ?? Promise.resolve(),
     });
     this.elsewhere = new ChatsElsewhere({
       extensionUri: host.context.extensionUri,

@@ -10,12 +10,16 @@ import { showAgentCapabilities, showProtocolLog, showProtocolMessages } from './
 import { deleteChatCommand, pickSession, pickSideBarChat } from './chatHistory';
 import { branch, branchRequestFrom, editMessage, regenerate, retry, type RewindHost } from './rewind';
 import { RewindCommands } from '../common/rewind/rewindCommands';
+import { askSeveralAgents, registerComparison, severalArg } from './compareAgents';
 import { archiveChat, forkChat, forkPointFrom, logout, renameChat, SessionCommands, tellAgentUnarchived, unarchiveChat, type SessionCommandHost } from './sessionCommands';
 
 export const Commands = {
   chooseMcpServers: chooseMcpServersCommand,
   openChat: 'acpChat.openChat',
   newChat: 'acpChat.newChat',
+  newChatInWorktree: 'acpChat.newChatInWorktree',
+  worktreeActions: 'acpChat.worktreeActions',
+  askSeveralAgents: 'acpChat.askSeveralAgents',
   showChatInSideBar: 'acpChat.showChatInSideBar',
   deleteChat: 'acpChat.deleteChat',
   pickSideBarChat: 'acpChat.pickSideBarChat',
@@ -60,6 +64,19 @@ export class ChatCommands extends Disposable {
     this.add(Commands.newChat, async (agentId?: unknown) => {
       await s.newChat(typeof agentId === 'string' ? agentId : undefined);
     });
+    this.add(Commands.newChatInWorktree, async (agentId?: unknown) => {
+      await s.openChat({ newChat: true, worktree: true, ...(typeof agentId === 'string' ? { agentId } : {}) });
+    });
+    // Argument: a chat id (the header's chip names its chat); default: the focused chat.
+    this.add(Commands.worktreeActions, async (chatId?: unknown) => {
+      await s.ready();
+      await s.worktrees.actions(typeof chatId === 'string' ? chatId : s.focusedChatId);
+    });
+    const compare = registerComparison(s);
+    compare.disposables.forEach((d) => this.register(d));
+    s.worktrees.comparison = compare.comparison;
+    // Argument (scripts, keybindings): { agentIds, prompt, carry? } skips the pickers.
+    this.add(Commands.askSeveralAgents, (arg?: unknown) => askSeveralAgents(s, compare.comparison, severalArg(arg)));
     this.add(Commands.showChatInSideBar, (chatId?: unknown) => s.showInSideBar(typeof chatId === 'string' ? chatId : undefined));
     this.add(Commands.pickSideBarChat, () => pickSideBarChat(s));
     this.add(Commands.deleteChat, (chatId?: unknown) => deleteChatCommand(s, typeof chatId === 'string' ? chatId : undefined));

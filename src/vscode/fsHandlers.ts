@@ -62,6 +62,15 @@ export interface FollowEdits {
   readonly chatColumn: () => vscode.ViewColumn | undefined;
 }
 
+/**
+ * A worktree chat's boundary: its worktree is its whole workspace, and the user's checkout and the other
+ * chats' worktrees (`fenced`) are refused without asking, whatever `acpChat.outsideWorkspace` says.
+ */
+export interface Confinement {
+  readonly root: string;
+  readonly fenced: () => readonly string[];
+}
+
 export class FileAccess {
   private readonly grants: SessionGrants;
 
@@ -72,8 +81,14 @@ export class FileAccess {
     private readonly policy: () => OutsideWorkspacePolicy = () => 'ask',
     private readonly confirm: Confirm = modalWarning,
     private readonly style: PathStyle = pathStyle(process.platform),
+    private readonly confinement?: Confinement,
   ) {
     this.grants = new SessionGrants(style);
+  }
+
+  /** The same access (settings, consent) for a chat confined to one folder (a worktree chat). */
+  confined(c: Confinement): FileAccess {
+    return new FileAccess(this.log, this.follow, this.policy, this.confirm, this.style, c);
   }
 
   /** A file's text as the user sees it (an open editor's unsaved text wins). No boundary: for the user's own mentions. */
@@ -95,6 +110,7 @@ export class FileAccess {
   }
 
   private roots(): Promise<string[]> {
+    if (this.confinement) return realRoots([this.confinement.root]);
     return realRoots((vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath));
   }
 
@@ -113,6 +129,11 @@ export class FileAccess {
   /** An access that counts as outside the workspace (`why`): allowed by the setting or a grant, asked, or refused. */
   private async judge(access: Access, target: string, real: string, why: string, who: Requester): Promise<void> {
     // A config write is its own kind of consent: an outside grant or "allow" does not cover it, nor the reverse.
+    // Fenced: what lies outside the chat's own worktree (its config files are asked about like any chat's).
+    if (this.confinement && !insideAny(await this.roots(), real, this.style) && insideAny(await realRoots([...this.confinement.fenced()]), real, this.style)) {
+      this.log.warn(`refused ${access} of ${real}: a worktree chat works only in its worktree`);
+      throw boundaryRefusal(`refused: ${real} is outside this chat's worktree (the user's checkout or another chat's worktree)`, target, real);
+    }
     const config = why === CONFIG_FILE;
     const grantKey = `${who.scope}\n${who.sessionId}${config ? '\nconfig' : ''}`;
     const decision = config ? decideConfigWrite(this.policy()) : decide(this.policy(), access, false);

@@ -13,6 +13,7 @@ import * as z from 'zod';
 import { labelText } from '../untrusted';
 import { Emitter } from '../util/lifecycle';
 import { zMcpOff } from '../mcp/mcpServers';
+import { zWorktreeInfo } from '../worktrees/worktreeInfo';
 
 /** A branch's source: the chat, its session and the user message (store key) the branch was made at. */
 const zChatOrigin = z.object({ kind: z.literal('forked'), chatId: z.string().min(1).max(200), sessionId: z.string().max(2000), messageKey: z.string().max(200) });
@@ -43,6 +44,8 @@ const zChatRecord = z.object({
   ended: z.enum(['finished', 'failed']).optional().catch(undefined),
   /** It finished or asked something while the user was not looking, and they have not looked since. */
   unread: z.boolean().optional().catch(undefined),
+  /** A worktree chat's git worktree (absent: the chat works in the workspace); see common/worktrees. */
+  worktree: zWorktreeInfo.optional().catch(undefined),
 });
 export type ChatRecord = Readonly<z.infer<typeof zChatRecord>>;
 

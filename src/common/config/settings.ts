@@ -41,6 +41,8 @@ export interface Settings {
   readonly startupTimeoutSeconds: number;
   /** Show each file an agent edits in an editor beside the chat (opt-in: it halves the chat's width). */
   readonly openEditedFiles: boolean;
+  /** Where New Chat, Fork and Edit & Rerun put a new chat: the workspace, a new git worktree, or ask each time. */
+  readonly newChatWorktree: 'workspace' | 'ask' | 'worktree';
   /** Restart an agent that exited unexpectedly and reattach its session (bounded: see common/recovery). */
   readonly restartOnCrash: boolean;
   /** A running turn silent this long gets a notice (0: never). */
@@ -146,6 +148,7 @@ export function parseSettings(get: RawSettings): { settings: Settings; problems:
       outsideWorkspace: scalar('outsideWorkspace', z.enum(OUTSIDE_WORKSPACE_POLICIES), 'ask'),
       startupTimeoutSeconds: scalar('startupTimeoutSeconds', z.number().min(0).max(3600), 60),
       openEditedFiles: scalar('openEditedFiles', z.boolean(), false),
+      newChatWorktree: scalar('newChatWorktree', z.enum(['workspace', 'ask', 'worktree']), 'workspace'),
       restartOnCrash: scalar('restartOnCrash', z.boolean(), true),
       stallNoticeSeconds: scalar('stallNoticeSeconds', z.number().min(0).max(86_400), 90),
       notifyWhenUnseen: scalar('notifyWhenUnseen', z.boolean(), true),

@@ -140,6 +140,15 @@ export interface PanelState {
   readonly subagentResults?: Readonly<Record<string, readonly ContentBlock[]>>;
   /** A subagent's own view: the session that started it, as its messages name it ("From <title>"). */
   readonly parentSession?: { readonly sessionId: string; readonly title: string };
+  /** The git worktree the chat works in (a worktree chat), shown in the header; absent: the workspace. */
+  readonly worktree?: WorktreeView | null;
+}
+
+/** A worktree chat's worktree as the header shows it; `missing`: removed from outside (not recreated). */
+export interface WorktreeView {
+  readonly branch: string;
+  readonly path: string;
+  readonly missing: boolean;
 }
 
 export interface QueuedPromptView {
@@ -268,6 +277,8 @@ export const zWebviewToHost = z.discriminatedUnion('type', [
   /** Regenerate the last answer: a branch at the last user message, sent as it was. */
   z.object({ type: z.literal('regenerate') }),
   z.object({ type: z.literal('exportMarkdown') }),
+  /** The header's worktree chip: the host offers the worktree's actions (Changes, Apply, Commit, Open Folder, Discard). */
+  z.object({ type: z.literal('worktreeActions') }),
   z.object({ type: z.literal('restartAgent') }),
   /** The chat's agent is not configured: the user asked to add an agent, or to see the agents setting. */
   z.object({ type: z.literal('configureAgent'), how: z.enum(['add', 'settings']) }),

@@ -283,6 +283,10 @@ export class ChatController extends Disposable implements ChatModel, TreeSource,
   reviewChanges(setId: string, index: number | null, action: ReviewAction): void {
     this.thread.reviewChanges(setId, index, action);
   }
+  /** The worktree's header chip is read again (it was found missing, or made). */
+  showWorktree(): void {
+    this.view.panel({ worktree: this.o.worktree?.() ?? null });
+  }
   /** A notice of the host's own on the attached session (a workspace folder came or went). */
   notice(n: Notice): void {
     this.traffic.notice(n);

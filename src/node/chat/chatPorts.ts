@@ -24,6 +24,7 @@ import type { ClientEvent } from '../../common/store/clientEvents';
 import type { ChatModel } from '../../common/webview/chatModel';
 import type { IDisposable } from '../../common/util/lifecycle';
 import type { ChatMcp } from './sessionParams';
+import type { WorktreeView } from '../../common/webview/contract';
 
 /** The chat's log (the extension's output channel; a plain function in tests). */
 export type Log = (level: 'debug' | 'info' | 'warn' | 'error', message: string) => void;
@@ -83,6 +84,8 @@ export interface ChatUi {
   copy(text: string): void;
   revealInTree(sessionId: string, key: string): void;
   exportMarkdown(chat: ChatControls): void;
+  /** The header's worktree chip was clicked (a worktree chat): offer its actions. */
+  worktreeActions?(): void;
   chooseAuthMethod(agentName: string, methods: readonly AuthMethod[]): Promise<string | undefined>;
   /**
    * Runs a terminal sign-in (after the user agreed to what it runs); resolves true when it succeeded or the
@@ -153,5 +156,7 @@ export interface ChatOptions {
   readonly records: (seqs: ReadonlySet<number>) => readonly CaptureRecord[];
   /** The chat's edits per turn, for the Changes summary (none: no summary). */
   readonly review?: ChangeReview;
+  /** A worktree chat's worktree for the header (read when the panel state is built; `ChatController.showWorktree` re-sends it). */
+  readonly worktree?: () => WorktreeView | null;
 }
 

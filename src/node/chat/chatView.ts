@@ -128,6 +128,7 @@ export class ChatView extends Disposable {
       ...(earlier ? { terminals: { ...store.session(earlier.sessionId)?.terminals, ...s?.terminals } } : {}),
       earlier: this.earlierForPanel(),
       changeSets: review?.views(this.sessionId) ?? [],
+      worktree: this.d.options.worktree?.() ?? null,
     };
   }
 

@@ -81,6 +81,8 @@ export function dispatchWebviewMessage(chat: ChatControls, ui: ChatUi, m: Webvie
     }
     case 'exportMarkdown':
       return ui.exportMarkdown(chat);
+    case 'worktreeActions':
+      return ui.worktreeActions?.();
     case 'changes':
       return chat.reviewChanges(m.setId, m.index, m.action);
     case 'forkChat': {

@@ -24,17 +24,22 @@ import { parse, resolveAgentCommand, splitAtDashDash } from './args';
 import { terminalSafe } from '../../common/untrusted';
 import { errorText } from '../../common/util/errors';
 import { cliElicitation, parseAnswersFile, type AskLine, type ElicitFallback } from './elicit';
+import { runWorktrees, splitAgents } from './runWorktrees';
 
 export const usage = [
   'run [--cwd DIR] [--approve all|none] [--capture FILE] [--protocol 1|2] [--mode ID] [--auth METHOD]',
   '    [--timeout SEC] [--grace MS] [--allow-outside-cwd] [--allow-config-writes] [--elicit decline|cancel] [--elicit-answers FILE]',
-  '    [--verbose] --prompt TEXT [--prompt TEXT2 ...] -- AGENT_CMD [ARGS...]',
+  '    [--verbose] [--worktrees [--worktree-dir DIR]] --prompt TEXT [--prompt TEXT2 ...] -- AGENT_CMD [ARGS...] [-- AGENT2_CMD ...]',
   '    run turns against an ACP agent and print the transcript (exit 0 on success); everything after --',
   '    goes to the agent; relative paths are read where you run this command, the agent runs in --cwd;',
   '    the agent\'s fs/* and terminals are served only inside --cwd unless --allow-outside-cwd; writing what',
   '    configures VS Code, git or ACP Chat (.vscode/, .git/, *.code-workspace) needs --allow-config-writes;',
   '    the agent\'s questions (elicitation) are asked on a terminal, else answered from --elicit-answers',
-  '    (a JSON object keyed by property name, checked against each form) or with --elicit (default decline)',
+  '    (a JSON object keyed by property name, checked against each form) or with --elicit (default decline);',
+  '    --worktrees: --cwd must be in a git repository; each agent (every further -- starts another, 1 to 6)',
+  '    runs in a git worktree of its own (from HEAD, on a branch acp/run-…, under --worktree-dir, default the',
+  '    temp folder), all at once; each transcript is printed when it ends, then a comparison table; the',
+  '    worktrees are kept for you to apply or remove (git hooks are not run; nothing is pushed)',
 ].join('\n');
 
 export interface RunOptions {
@@ -59,6 +64,8 @@ export interface RunOptions {
   elicitAnswers: Readonly<Record<string, unknown>> | undefined;
   /** Asks the user a line at a terminal; absent when not interactive. */
   ask?: AskLine;
+  /** `--worktrees`: every agent (`agents`, split at each further `--`) in a git worktree of its own (runWorktrees.ts). */
+  worktrees?: { readonly dir: string | undefined; readonly agents: readonly string[][] };
 }
 
 const runOptions = {
@@ -76,6 +83,8 @@ const runOptions = {
   prompt: { type: 'string', multiple: true },
   elicit: { type: 'string', default: 'decline' },
   'elicit-answers': { type: 'string' },
+  worktrees: { type: 'boolean', default: false },
+  'worktree-dir': { type: 'string' },
 } as const;
 
 /** Parses `run`'s arguments; `from` is where the user typed them (relative paths are read from there). */
@@ -107,7 +116,11 @@ export function parseRunArgs(args: readonly string[], from = process.cwd()): Run
     if (typeof answers === 'string') return `--elicit-answers ${file} ${answers}`;
     elicitAnswers = answers;
   }
+  const agents = v.worktrees ? splitAgents(rest).map((a) => resolveAgentCommand(a, from)) : [];
+  if (v.worktrees && (agents.length < 1 || agents.length > 6 || agents.some((a) => a.length === 0))) return '--worktrees takes 1 to 6 agent commands, each after --';
+  if (!v.worktrees && v['worktree-dir'] !== undefined) return '--worktree-dir needs --worktrees';
   return {
+    ...(v.worktrees ? { worktrees: { dir: v['worktree-dir'] === undefined ? undefined : path.resolve(from, v['worktree-dir']), agents } } : {}),
     cwd: path.resolve(from, v.cwd ?? '.'),
     approve: v.approve,
     capture: v.capture === undefined ? undefined : path.resolve(from, v.capture),
@@ -138,6 +151,7 @@ export async function main(args: string[]): Promise<number> {
     process.stderr.write('\nrun: cancelling the turn (Ctrl-C again to quit)\n');
     interrupt.abort();
   });
+  if (parsed.worktrees) return runWorktrees(parsed, (s) => process.stdout.write(s), (s) => process.stderr.write(s), run);
   const ask = process.stdin.isTTY && process.stdout.isTTY ? terminalAsk() : undefined;
   return run({ ...parsed, ...(ask ? { ask } : {}) }, (s) => process.stdout.write(s), (s) => process.stderr.write(s), interrupt.signal);
 }
