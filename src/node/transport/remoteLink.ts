@@ -83,13 +83,16 @@ async function openWebSocket(url: AgentUrl, r: RemoteOptions, maxPayload: number
   if (!s) throw new Error('the WebSocket was not created');
   await new Promise<void>((resolve, reject) => {
     if (s.readyState === WebSocket.OPEN) return resolve();
-    const fail = (why: string) => {
+    const fail = (why: string, refused = false) => {
       void stream.writable.abort().catch(() => undefined);
-      reject(new Error(`could not connect to ${url.origin}: ${why}`));
+      reject(refused ? new RemoteConfigError(why) : new Error(`could not connect to ${url.origin}: ${why}`));
     };
     s.once('open', () => resolve());
     s.once('unexpected-response', (_req, res) => {
-      fail(`the server answered HTTP ${res.statusCode ?? '?'}${res.statusCode === 401 || res.statusCode === 403 ? ' (check the token: ACP: Forget Agent Token, then connect again)' : ''}`);
+      const status = res.statusCode ?? 0;
+      const denied = status === 401 || status === 403;
+      // A refused token is not the network: retrying would only be refused again.
+      fail(denied ? `${url.origin} refused the connection (HTTP ${status}): check the agent's token (ACP: Forget Agent Tokens, then reconnect)` : `the server answered HTTP ${status}`, denied);
       res.resume();
       s.terminate();
     });

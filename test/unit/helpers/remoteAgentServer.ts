@@ -57,7 +57,14 @@ export async function startRemoteAgentServer(o: ServerOptions = {}): Promise<Rem
           const b = bridgeStream(stream);
           const conn = createAcpConnection({ input: b.input, output: b.output });
           new DemoAgent(conn, { delayMs: 0, ...o.demo, sessions });
-          const closed = new Promise<void>((resolve) => conn.connection.onClose(() => resolve()));
+          // A client that vanished cancels what it was running, as session/cancel would (this server hosts
+          // one chat at a time); the session itself stays for the client to resume or load.
+          const closed = new Promise<void>((resolve) =>
+            conn.connection.onClose(() => {
+              for (const s of sessions.values()) s.turn?.abort();
+              resolve();
+            }),
+          );
           conn.connection.listen();
           return { closed };
         },
