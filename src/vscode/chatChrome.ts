@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { parseSettings, userScopedSettings, type AgentConfig, type Settings } from '../common/config/settings';
 import { labelText, noticeText } from '../common/untrusted';
 import type { TurnState } from '../common/webview/contract';
+import { agentOrigin } from '../common/config/agentUrl';
 
 const ICON: Record<TurnState, string> = { starting: '$(loading~spin)', idle: '$(comment-discussion)', busy: '$(loading~spin)', cancelling: '$(loading~spin)', exited: '$(error)', error: '$(error)' };
 
@@ -30,7 +31,8 @@ export async function pickAgent(agents: readonly AgentConfig[], current: string)
     agents.map((a) => ({
       label: labelText(a.name),
       description: a.id === current ? '(active)' : labelText(a.id),
-      detail: labelText([a.command, ...a.args].join(' ')),
+      // A remote agent shows where it runs (its origin, never a path, query or token); a local one its command.
+      detail: labelText(a.url !== undefined ? `$(remote) ${agentOrigin(a) ?? ''}` : [a.command, ...a.args].join(' ')),
       id: a.id,
     })),
     { title: 'ACP: Select Agent', placeHolder: 'Agents come from the acpChat.agents setting; the demo agent is built in.' },

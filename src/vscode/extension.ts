@@ -7,6 +7,8 @@ import { ChatService } from './chatService';
 import { CHAT_VIEW_TYPE } from './chatPanel';
 import { CHAT_SIDEBAR_VIEW } from './sideBarView';
 import { ChatCommands } from './commands';
+import { agentSecrets } from './agentSecrets';
+import { connectAgent } from '../node/acp/connectAgent';
 import { createApi, type ChatApi } from '../node/chat/api';
 import { openPersistence } from '../node/chat/filePersistence';
 import { noticeText } from '../common/untrusted';
@@ -27,11 +29,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<AcpCha
     });
     if (home && home.recovered > 0) void vscode.window.showInformationMessage(noticeText(`ACP Chat: ${home.recovered} chat(s) of this workspace were found in another storage folder of VS Code and are listed again (ACP: Open Session…).`));
     return openPersistence(home?.dir, log);
-  });
+  }, connectAgent(agentSecrets(context).headers)); // a remote agent's tokens: SecretStorage, asked once
   context.subscriptions.push(s);
   // The debug bundle's code is loaded when it is asked for, not at activation.
   const exportBundle = async (target?: string) => void (await (await import('./debugBundle')).exportDebugBundle(s, target ? vscode.Uri.file(target) : undefined));
   context.subscriptions.push(new ChatCommands(s, exportBundle, context.globalStorageUri.fsPath));
+  context.subscriptions.push(
+    vscode.commands.registerCommand('acpChat.forgetAgentTokens', async () => {
+      const n = await agentSecrets(context).forget();
+      void vscode.window.showInformationMessage(n > 0 ? `ACP Chat forgot ${n} stored agent token(s); the next connect asks again.` : 'ACP Chat has no stored agent tokens.');
+    }),
+  );
   context.subscriptions.push(
     vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, {
       // VS Code restarts with the panel open: take it over and show the restored transcript at once.

@@ -4,6 +4,8 @@
  */
 import type { AgentConfig } from '../../common/config/settings';
 import { spawnAgent, type ConnectAgent } from './agentLink';
+
+export type { ConnectAgent } from './agentLink';
 import { connectRemote, type RemoteOptions } from '../transport/remoteLink';
 
 /** The headers of a remote agent (its tokens): asked of SecretStorage in VS Code, of the environment in the CLI. */

@@ -36,20 +36,32 @@ export interface RemoteOptions {
 export async function connectRemote(o: ConnectOptions, r: RemoteOptions = {}): Promise<AgentLink> {
   const raw = o.agent.url;
   if (raw === undefined) throw new RemoteConfigError(`agent "${o.agent.id}" has no url`);
-  const check = checkAgentUrl(raw);
-  if (!check.ok) throw new RemoteConfigError(`${check.reason} (agent "${o.agent.id}")`);
-  const url = check.url;
-  const max = r.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   const events: string[] = [];
-  const note = (line: string) => {
+  const t = await openRemote(raw, r, (line) => {
     events.push(line);
     if (events.length > 20) events.shift();
     o.log('info', `${o.agent.name}: ${line}`);
-  };
+  }, ` (agent "${o.agent.id}")`);
+  return linkRemote(t, o, events);
+}
+
+/** The byte streams of a remote agent (what an AcpClient reads and writes), and why they ended. */
+export interface RemoteTransport extends Bridged {
+  readonly url: AgentUrl;
+  /** Why the link ended, when known (a close code, an error, the size limit). */
+  why(): string | undefined;
+}
+
+/** Judges the URL, opens the SDK's transport and bridges it; `note` hears connects and disconnects (never headers). */
+export async function openRemote(raw: string, r: RemoteOptions, note: (line: string) => void, whose = ''): Promise<RemoteTransport> {
+  const check = checkAgentUrl(raw);
+  if (!check.ok) throw new RemoteConfigError(`${check.reason}${whose}`);
+  const url = check.url;
+  const max = r.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   note(`connecting to ${url.origin} (${url.kind === 'websocket' ? 'WebSocket' : 'Streamable HTTP'})`);
   const remote = url.kind === 'websocket' ? await openWebSocket(url, r, max, note) : openHttp(url, r, max);
   const bridged = bridgeStream(remote.stream, remote.flow ? { flow: remote.flow } : {});
-  return linkRemote(bridged, url, o, () => remote.closeReason() ?? bridged.failure(), events);
+  return { ...bridged, url, why: () => remote.closeReason() ?? bridged.failure() };
 }
 
 interface Opened {
@@ -109,10 +121,11 @@ function openHttp(url: AgentUrl, r: RemoteOptions, maxMessageBytes: number): Ope
   return { stream, closeReason: () => undefined };
 }
 
-function linkRemote(bridged: Bridged, url: AgentUrl, o: ConnectOptions, why: () => string | undefined, events: readonly string[]): AgentLink {
+function linkRemote(t: RemoteTransport, o: ConnectOptions, events: readonly string[]): AgentLink {
+  const { url, why } = t;
   const client = new AcpClient({
-    input: bridged.input,
-    output: bridged.output,
+    input: t.input,
+    output: t.output,
     handlers: o.handlers,
     ...(o.permissions ? { permissions: o.permissions } : {}),
     clientInfo: CLIENT_INFO,
@@ -135,7 +148,7 @@ function linkRemote(bridged: Bridged, url: AgentUrl, o: ConnectOptions, why: () 
   client.onDidClose(() => {
     const reason = `the connection to ${url.origin} ended${why() ? ` (${why()})` : ''}`;
     client.dispose(reason);
-    bridged.close();
+    t.close();
     fire(reason);
   });
   return {
@@ -149,7 +162,7 @@ function linkRemote(bridged: Bridged, url: AgentUrl, o: ConnectOptions, why: () 
       listeners.length = 0;
       ended ??= 'the agent was stopped';
       client.dispose('the agent was stopped');
-      bridged.close();
+      t.close();
     },
   };
 }
