@@ -9,6 +9,7 @@ import type { AgentConfig } from '../common/config/settings';
 import type { AgentHeaders } from '../node/acp/connectAgent';
 import { labelText } from '../common/untrusted';
 import { agentOrigin } from '../common/config/agentUrl';
+import { RemoteConfigError } from '../node/transport/remoteLink';
 
 const KEY_PREFIX = 'acpChat.agentHeader';
 /** The agents whose headers were stored, so Forget can find them (SecretStorage cannot list its keys). */
@@ -47,7 +48,8 @@ export function agentSecrets(context: vscode.ExtensionContext): { headers: Agent
       const out: Record<string, string> = {};
       for (const header of agent.secretHeaders ?? []) {
         const value = await ask(agent, header);
-        if (value === undefined) throw new Error(`no value was given for the ${header} header of ${agent.name}`);
+        // Not the network: retrying would only ask again. Connecting again (Restart) asks again.
+        if (value === undefined) throw new RemoteConfigError(`no value was given for the ${header} header of ${agent.name}; restart the agent to be asked again`);
         out[header] = value;
       }
       return out;
