@@ -26,7 +26,7 @@ const KINDS: Readonly<Record<string, { kind: RemoteKind; secure: boolean }>> = {
 };
 
 /** localhost, 127.0.0.0/8 and ::1: the only hosts a plain ws:// or http:// URL may name. */
-export function isLoopbackHost(hostname: string): boolean {
+function isLoopbackHost(hostname: string): boolean {
   const h = hostname.toLowerCase().replace(/^\[|\]$/g, '');
   if (h === 'localhost' || h.endsWith('.localhost') || h === '::1' || h === '0:0:0:0:0:0:0:1') return true;
   return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);

@@ -4,8 +4,6 @@
  */
 import type { AgentConfig } from '../../common/config/settings';
 import { spawnAgent, type ConnectAgent } from './agentLink';
-
-export type { ConnectAgent } from './agentLink';
 import { connectRemote, type RemoteOptions } from '../transport/remoteLink';
 
 /** The headers of a remote agent (its tokens): asked of SecretStorage in VS Code, of the environment in the CLI. */
@@ -13,9 +11,4 @@ export type AgentHeaders = (agent: AgentConfig) => Promise<Readonly<Record<strin
 
 export function connectAgent(headers?: AgentHeaders, remote: Omit<RemoteOptions, 'headers'> = {}): ConnectAgent {
   return async (o) => (o.agent.url !== undefined ? connectRemote(o, { ...remote, headers: headers ? await headers(o.agent) : {} }) : spawnAgent(o));
-}
-
-/** Whether the agent is reached by URL (its link drops with the network, not with a process). */
-export function isRemoteAgent(agent: AgentConfig): boolean {
-  return agent.url !== undefined;
 }

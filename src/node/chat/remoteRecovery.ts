@@ -12,7 +12,7 @@ import type { ExitDecision } from '../../common/recovery/supervisor';
 import { RemoteConfigError } from '../transport/remoteLink';
 
 /** Immediate, then 1, 2, 4, 8, 16, 30, 30 s; a link down for 8 attempts within 10 minutes waits for Reconnect. */
-export const NETWORK_RETRY_LIMITS: RestartLimits = { maxFailures: 8, windowMs: 600_000, baseDelayMs: 1_000, maxDelayMs: 30_000 };
+const NETWORK_RETRY_LIMITS: RestartLimits = { maxFailures: 8, windowMs: 600_000, baseDelayMs: 1_000, maxDelayMs: 30_000 };
 
 export function retryLimits(agent: AgentConfig): RestartLimits {
   return agent.url !== undefined ? NETWORK_RETRY_LIMITS : DEFAULT_RESTART_LIMITS;
