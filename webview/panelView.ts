@@ -13,6 +13,7 @@ import { modeConfigOption } from '../src/common/modes';
 import { permissionCard } from './entries/toolCallView';
 import { planFolds, type FoldState } from './planView';
 
+const REMOTE_LABELS: Partial<Record<PanelState['turn'], string>> = { starting: 'Connecting…', exited: 'Offline' };
 const TURN_LABELS: Record<PanelState['turn'], string> = {
   starting: 'Starting…',
   idle: 'Ready',
@@ -35,6 +36,8 @@ export class PanelView {
   /** Banner, orphan requests and queued prompts above the prompt box; hidden (no gap) when all are. */
   readonly footerNotes = h('div', { class: 'footer-notes' }, this.banner, this.orphanPerms, this.queued);
   private readonly agentName = h('span', { class: 'agent-name-text' });
+  /** Where a remote agent runs: plain text (an origin), never a link. */
+  private readonly agentOrigin = h('span', { class: 'agent-origin' });
   private readonly sessionTitle = h('span', { class: 'session-title' });
   private readonly turn = h('span', { class: 'turn' });
   private readonly readOnlyTag = h('span', { class: 'tag' }, 'read-only');
@@ -63,6 +66,7 @@ export class PanelView {
     // Built once and updated in place: a focused Search or Export button never loses focus to a re-render.
     this.titleRow.append(
       h('span', { class: 'agent-name' }, icon('sparkle'), this.agentName),
+      this.agentOrigin,
       this.sessionTitle,
       this.worktreeChip,
       this.turn,
@@ -89,7 +93,7 @@ export class PanelView {
   }
 
   private renderHeader(p: PanelState, waiting: boolean): void {
-    if (this.changed('title', [p.agentName, p.title, p.turn, p.readOnly, waiting])) this.renderTitle(p, waiting);
+    if (this.changed('title', [p.agentName, p.agentOrigin, p.title, p.turn, p.readOnly, waiting])) this.renderTitle(p, waiting);
     if (this.changed('pickers', [p.availableModes, p.currentModeId, p.configOptions, p.readOnly])) this.renderPickers(p);
     if (this.changed('worktree', [p.worktree])) this.renderWorktree(p);
     const compact = p.readOnly ? null : compactCommand(p.availableCommands);
@@ -113,6 +117,9 @@ export class PanelView {
   private renderTitle(p: PanelState, waiting: boolean): void {
     const busy = p.turn === 'busy' || p.turn === 'cancelling' || p.turn === 'starting';
     this.agentName.textContent = p.agentName;
+    this.agentOrigin.hidden = !p.agentOrigin;
+    this.agentOrigin.replaceChildren(...(p.agentOrigin ? [icon('remote'), p.agentOrigin] : []));
+    this.agentOrigin.title = p.agentOrigin ? `${p.agentName} runs at ${p.agentOrigin}` : '';
     this.sessionTitle.hidden = !p.title;
     this.sessionTitle.replaceChildren(...inlineCode(p.title ?? ''));
     this.sessionTitle.title = p.title ?? '';
@@ -121,7 +128,9 @@ export class PanelView {
     this.turn.className = `turn turn-${waiting ? 'waiting' : p.turn}`;
     const spinner = busy && !waiting ? icon('loading') : null;
     spinner?.classList.add('codicon-modifier-spin');
-    this.turn.replaceChildren(...(waiting ? [icon('bell-dot'), 'Waiting for you'] : spinner ? [spinner, TURN_LABELS[p.turn]] : [TURN_LABELS[p.turn]]));
+    // A remote agent's link, not a process: connecting and offline (the banner says why, and when it reconnects).
+    const label = (p.agentOrigin && REMOTE_LABELS[p.turn]) || TURN_LABELS[p.turn];
+    this.turn.replaceChildren(...(waiting ? [icon('bell-dot'), 'Waiting for you'] : spinner ? [spinner, label] : [label]));
   }
 
   /** Rebuilt only when modes or options change, so an open dropdown is not closed by unrelated updates. */

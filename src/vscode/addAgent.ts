@@ -15,6 +15,7 @@ import { announcedSize } from '../node/registry/download';
 import { installBinary, installDir } from '../node/registry/installBinary';
 import { catalogView, needsText, type Candidate } from './agentCatalog';
 import { pickAgent, type PickerView } from './agentPicker';
+import { askRemoteAgent, remoteAgentEntry, type RemoteAgentAnswers } from './addRemoteAgent';
 
 /** What the download consent dialog says: a message and its detail lines (registry text, made safe where shown). */
 export interface ConsentPrompt {
@@ -39,6 +40,8 @@ export interface AddAgentOptions {
   /** Download a binary distribution without the consent dialog (only ever from code that names the agent). */
   readonly confirmDownload?: boolean;
   readonly ui?: AddAgentUi;
+  /** Add this agent by URL, instead of asking (a test, or another extension). */
+  readonly remote?: RemoteAgentAnswers;
 }
 
 export function parseAddAgentOptions(arg: unknown): AddAgentOptions {
@@ -50,7 +53,14 @@ export function parseAddAgentOptions(arg: unknown): AddAgentOptions {
     ...(typeof o.makeDefault === 'boolean' ? { makeDefault: o.makeDefault } : {}),
     ...(typeof o.confirmDownload === 'boolean' ? { confirmDownload: o.confirmDownload } : {}),
     ...(typeof o.ui === 'object' && o.ui !== null ? { ui: parseUi(o.ui as Record<string, unknown>) } : {}),
+    ...(remoteOf(o.remote) ? { remote: remoteOf(o.remote) } : {}),
   };
+}
+
+function remoteOf(r: unknown): RemoteAgentAnswers | undefined {
+  if (typeof r !== 'object' || r === null) return undefined;
+  const v = r as Record<string, unknown>;
+  return typeof v.url === 'string' ? { url: v.url, name: typeof v.name === 'string' ? v.name : '', token: v.token === true } : undefined;
 }
 
 /** Only functions are taken: a command argument from another extension is checked like any input. */
@@ -70,8 +80,9 @@ export interface AddAgentHost {
 /** Returns the id of the agent entry written, or undefined when nothing was written. */
 export async function addAgent(options: AddAgentOptions, host: AddAgentHost): Promise<string | undefined> {
   const load = (force: boolean) => catalogView(host.globalStorage, force, host.log, options.registryFile);
-  let chosen: Candidate | undefined;
+  let chosen: Candidate | 'url' | undefined;
   if (options.agentId !== undefined) {
+    if (options.remote) return addByUrl(options, host);
     const view = await load(false);
     chosen = view.candidates.find((c) => c.agent.id === options.agentId);
     if (!chosen) {
@@ -83,6 +94,7 @@ export async function addAgent(options: AddAgentOptions, host: AddAgentHost): Pr
     chosen = await pickAgent(load, options.ui?.createPicker);
   }
   if (!chosen) return undefined;
+  if (chosen === 'url') return addByUrl(options, host);
   const plan = chosen.plan;
   if (!plan) {
     void vscode.window.showErrorMessage(`${noticeText(chosen.agent.name)} has no distribution for this platform (${noticeText(`${process.platform}-${process.arch}`)}).`);
@@ -96,14 +108,38 @@ export async function addAgent(options: AddAgentOptions, host: AddAgentHost): Pr
     command = installed;
   }
 
+  const entry = await addEntry((taken) => ({ ...plan.entry, command, id: freeId(plan.entry.id, [...taken, 'demo']) }), host);
+  const missing = plan.kind === 'package' && !chosen.found ? ` ${needsText(chosen)}.` : '';
+  return offerDefault(entry, missing, options);
+}
+
+/** Writes an entry to the user's acpChat.agents; `make` gets the ids in use. */
+async function addEntry(make: (taken: readonly string[]) => AgentConfig, host: AddAgentHost): Promise<AgentConfig> {
   const config = vscode.workspace.getConfiguration('acpChat');
   const existing = (config.inspect<unknown[]>('agents')?.globalValue ?? []).filter((a) => typeof a === 'object' && a !== null);
   const taken = existing.map((a) => (a as { id?: unknown }).id).filter((id): id is string => typeof id === 'string');
-  const entry: AgentConfig = { ...plan.entry, command, id: freeId(plan.entry.id, [...taken, 'demo']) };
+  const entry = make(taken);
   await config.update('agents', [...existing, entry], vscode.ConfigurationTarget.Global);
-  host.log(`added agent ${entry.id}: ${[entry.command, ...entry.args].join(' ')}`);
+  host.log(`added agent ${entry.id}: ${entry.url ?? [entry.command, ...entry.args].join(' ')}`);
+  return entry;
+}
 
-  const missing = plan.kind === 'package' && !chosen.found ? ` ${needsText(chosen)}.` : '';
+/** An agent reached by URL (addRemoteAgent.ts): its token, if any, is asked on the first connect, not here. */
+async function addByUrl(options: AddAgentOptions, host: AddAgentHost): Promise<string | undefined> {
+  const answers = options.remote ?? (await askRemoteAgent());
+  if (!answers) return undefined;
+  let entry: AgentConfig;
+  try {
+    entry = await addEntry((taken) => remoteAgentEntry(answers, taken), host);
+  } catch (e) {
+    void vscode.window.showErrorMessage(`Could not add the agent: ${noticeText(errorText(e))}`);
+    return undefined;
+  }
+  return offerDefault(entry, answers.token ? ' Its token is asked when a chat first connects.' : '', options);
+}
+
+async function offerDefault(entry: AgentConfig, missing: string, options: AddAgentOptions): Promise<string> {
+  const config = vscode.workspace.getConfiguration('acpChat');
   const makeDefault =
     options.makeDefault ??
     (await vscode.window.showInformationMessage(`Added ${labelText(entry.name)} to acpChat.agents.${noticeText(missing)} Make it the default agent?`, 'Make Default')) === 'Make Default';

@@ -12,7 +12,10 @@ import { errorText } from '../common/util/errors';
 import { needsText, type Candidate, type CatalogView } from './agentCatalog';
 import { originText } from '../node/registry/registrySource';
 
-export type AgentItem = vscode.QuickPickItem & { readonly candidate?: Candidate };
+export type AgentItem = vscode.QuickPickItem & { readonly candidate?: Candidate; readonly byUrl?: true };
+
+/** What the picker gives: a registry agent, or the choice to add one by URL (addRemoteAgent.ts). */
+export type PickedAgent = Candidate | 'url';
 
 /** The part of VS Code's QuickPick the picker uses: a test can stand in for the user through it. */
 export type PickerView = Pick<
@@ -20,7 +23,7 @@ export type PickerView = Pick<
   'title' | 'placeholder' | 'matchOnDescription' | 'matchOnDetail' | 'buttons' | 'busy' | 'items' | 'selectedItems' | 'onDidTriggerButton' | 'onDidAccept' | 'onDidHide' | 'show' | 'dispose'
 >;
 
-export async function pickAgent(load: (force: boolean) => Promise<CatalogView>, createPicker: () => PickerView = () => vscode.window.createQuickPick<AgentItem>()): Promise<Candidate | undefined> {
+export async function pickAgent(load: (force: boolean) => Promise<CatalogView>, createPicker: () => PickerView = () => vscode.window.createQuickPick<AgentItem>()): Promise<PickedAgent | undefined> {
   const qp = createPicker();
   qp.title = 'ACP: Add Agent';
   qp.placeholder = 'Loading the agent registry…';
@@ -51,11 +54,12 @@ export async function pickAgent(load: (force: boolean) => Promise<CatalogView>, 
     );
   };
   try {
-    return await new Promise<Candidate | undefined>((resolve) => {
+    return await new Promise<PickedAgent | undefined>((resolve) => {
       qp.onDidTriggerButton((b) => b === refresh && fill(true));
       qp.onDidAccept(() => {
-        const c = qp.selectedItems[0]?.candidate;
-        if (c) resolve(c);
+        const item = qp.selectedItems[0];
+        if (item?.byUrl) resolve('url');
+        else if (item?.candidate) resolve(item.candidate);
       });
       qp.onDidHide(() => resolve(undefined));
       qp.show();
@@ -68,6 +72,7 @@ export async function pickAgent(load: (force: boolean) => Promise<CatalogView>, 
 
 function items(view: CatalogView): AgentItem[] {
   return [
+    { label: '$(link) Agent by URL…', description: 'wss:// or https://', detail: 'An agent running elsewhere (a container, a dev box, a cloud sandbox), over WebSocket or Streamable HTTP', byUrl: true },
     ...view.candidates.map((c): AgentItem => {
       const icon = safeIconUrl(c.agent.icon);
       const command = c.plan?.kind === 'package' ? `${[c.plan.entry.command, ...c.plan.entry.args].join(' ')} — ` : '';

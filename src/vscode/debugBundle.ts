@@ -3,6 +3,7 @@
  * connection, the store state, the agent's capabilities and recent stderr, settings and versions.
  */
 import * as vscode from 'vscode';
+import { agentOrigin } from '../common/config/agentUrl';
 import { readFile } from 'node:fs/promises';
 import { noticeText } from '../common/untrusted';
 import type { ChatService } from './chatService';
@@ -28,9 +29,9 @@ export async function buildDebugBundle(service: ChatService): Promise<Record<str
     createdAt: new Date().toISOString(),
     extension: { version: String((vscode.extensions.getExtension('acp-chat.acp-chat')?.packageJSON as { version?: unknown } | undefined)?.version ?? '') },
     vscode: { version: vscode.version, appName: vscode.env.appName, remoteName: vscode.env.remoteName ?? null },
-    agent: { id: session.agent.id, name: session.agent.name, command: session.agent.command, args: session.agent.args },
+    agent: { id: session.agent.id, name: session.agent.name, command: session.agent.command, args: session.agent.args, origin: agentOrigin(session.agent) },
     // Environment values may hold secrets: only their names go into the bundle.
-    configuredAgents: agents.map((a) => ({ id: a.id, name: a.name, command: a.command, args: a.args, env: Object.keys(a.env) })),
+    configuredAgents: agents.map((a) => ({ id: a.id, name: a.name, command: a.command, args: a.args, env: Object.keys(a.env), origin: agentOrigin(a), secretHeaders: a.secretHeaders ?? [] })),
     settings,
     turn: session.turnState,
     protocolVersion: client?.protocolVersion ?? null,

@@ -10,6 +10,8 @@ import { HISTORY_VIEW, HistoryView } from './historyView';
 import { ChatCommands } from './commands';
 import { HunkEditor } from './hunkEditor';
 import { HunkCommands } from './hunkCommands';
+import { agentSecrets } from './agentSecrets';
+import { connectAgent } from '../node/acp/connectAgent';
 import { createApi, type ChatApi } from '../node/chat/api';
 import { openPersistence } from '../node/chat/filePersistence';
 import { noticeText } from '../common/untrusted';
@@ -30,7 +32,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AcpCha
     });
     if (home && home.recovered > 0) void vscode.window.showInformationMessage(noticeText(`ACP Chat: ${home.recovered} chat(s) of this workspace were found in another storage folder of VS Code and are listed again (ACP: Open Session…).`));
     return openPersistence(home?.dir, log);
-  });
+  }, connectAgent(agentSecrets(context).headers)); // a remote agent's tokens: SecretStorage, asked once
   context.subscriptions.push(s);
   // The debug bundle's code is loaded when it is asked for, not at activation.
   const exportBundle = async (target?: string) => void (await (await import('./debugBundle')).exportDebugBundle(s, target ? vscode.Uri.file(target) : undefined));
@@ -38,6 +40,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<AcpCha
   // Review in the editor: the hunks of the chats' open changes, drawn in the files they changed.
   const hunks = new HunkEditor();
   context.subscriptions.push(hunks, new HunkCommands(hunks));
+  context.subscriptions.push(
+    vscode.commands.registerCommand('acpChat.forgetAgentTokens', async () => {
+      const n = await agentSecrets(context).forget();
+      void vscode.window.showInformationMessage(n > 0 ? `ACP Chat forgot ${n} stored agent token(s); the next connect asks again.` : 'ACP Chat has no stored agent tokens.');
+    }),
+  );
   context.subscriptions.push(
     vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, {
       // VS Code restarts with the panel open: take it over and show the restored transcript at once.

@@ -25,6 +25,7 @@ import { register as registerSpaceCases, registerPaths as registerPathCases, reg
 import { register as registerSubagentExpandCases } from './subagentExpandCases.mjs';
 import { register as registerHostileCases } from './hostileCases.mjs';
 import { register as registerCompactionCases } from './compactionCases.mjs';
+import { register as registerRemoteCases } from './remoteCases.mjs';
 import { register as registerElicitationCases, registerOnToolCards as registerToolCardQuestionCases, registerOrphans as registerOrphanQuestionCases } from './elicitationCases.mjs';
 
 const filter = process.argv[2] ?? '';
@@ -697,6 +698,7 @@ registerSmallThings(test);
 registerSubagentExpandCases(test);
 registerHostileCases(test);
 registerCompactionCases(test);
+registerRemoteCases(test);
 registerA11yTests(test);
 
 // ---- runner

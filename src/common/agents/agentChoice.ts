@@ -6,6 +6,7 @@
  * over the first agent (VS Code draws a separator's label on the first item's row, over its label).
  */
 import { DEMO_AGENT_ID, type AgentConfig } from '../config/settings';
+import { agentOrigin } from '../config/agentUrl';
 
 /** A Select Agent row: an agent's id, or the Add Agent… entry. */
 export interface AgentRow {
@@ -32,7 +33,8 @@ export function selectAgentRows(agents: readonly AgentConfig[], current: string)
     ...agents.map((a): AgentRow => ({
       label: a.name,
       description: a.id === current ? 'active' : '',
-      detail: a.id === DEMO_AGENT_ID ? 'built in: shows every feature without a real agent' : `runs ${programName(a)}`,
+      // A remote agent shows where it runs (its origin, never a path, query or token); a local one its program.
+      detail: a.id === DEMO_AGENT_ID ? 'built in: shows every feature without a real agent' : a.url !== undefined ? `at ${agentOrigin(a) ?? ''}` : `runs ${programName(a)}`,
       id: a.id,
     })),
     { label: '', id: '', separator: true },

@@ -9,14 +9,22 @@ import { issueText } from '../util/errors';
 
 export const DEMO_AGENT_ID = 'demo';
 
-export const zAgentConfig = z.object({
-  id: z.string().min(1),
-  name: z.string().min(1),
-  command: z.string().min(1),
-  args: z.array(z.string()).default([]),
-  env: z.record(z.string(), z.string()).default({}),
-  cwd: z.string().optional(),
-});
+/**
+ * An agent is a command (stdio) or a `url` (WebSocket or Streamable HTTP: remoteUrl.ts judges it when the
+ * chat connects). `secretHeaders` names headers whose values live in VS Code's SecretStorage, never here.
+ */
+export const zAgentConfig = z
+  .object({
+    id: z.string().min(1),
+    name: z.string().min(1),
+    command: z.string().default(''),
+    args: z.array(z.string()).default([]),
+    env: z.record(z.string(), z.string()).default({}),
+    cwd: z.string().optional(),
+    url: z.string().min(1).optional(),
+    secretHeaders: z.array(z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, 'a header name')).max(8).optional(),
+  })
+  .refine((a) => (a.url === undefined) !== (a.command === ''), { message: 'give either "command" or "url"' });
 export type AgentConfig = z.infer<typeof zAgentConfig>;
 
 export const zPermissionRule = z.object({

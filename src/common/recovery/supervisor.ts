@@ -43,6 +43,8 @@ export interface SupervisorPorts {
   abandonTurn(): void;
   /** The transcript entry of the last prompt sent (the not-delivered notice is drawn on it). */
   promptEntry?(): string | undefined;
+  /** The agent is reached by URL: its link drops with the network, and the notices say so. */
+  readonly remote?: boolean;
 }
 
 export type ExitDecision =
@@ -172,15 +174,17 @@ export class ConnectionSupervisor<P extends SentPrompt = SentPrompt> {
     const turn = interrupted ? ' The running turn was interrupted; it is not resumed: send a message to go on.' : '';
     const decision = this.decide();
     const name = this.ports.agentName;
+    const remote = this.ports.remote === true;
     if (decision.kind === 'giveUp') {
       this.ports.notice('recovery', {
         severity: 'error',
-        title: `${name} stopped ${decision.failures} times within ${Math.round(decision.windowMs / 1000)} s and is not restarted again automatically.`,
+        title: remote ? `The connection to ${name} failed ${decision.failures} times within ${Math.round(decision.windowMs / 1000)} s; it is not retried again automatically.` : `${name} stopped ${decision.failures} times within ${Math.round(decision.windowMs / 1000)} s and is not restarted again automatically.`,
         description: `Last: ${reason}.${turn} Read the agent log (ACP: Show Agent Log), then restart it.`,
         actions: [{ id: 'restart', label: 'Restart agent' }],
       });
     } else if (decision.kind === 'restart') {
-      this.ports.notice('recovery', { severity: 'warning', title: `${name} stopped unexpectedly and was restarted (attempt ${decision.attempt} of ${decision.maxAttempts}).`, description: `${reason}.${turn}`, actions: [DISMISS] });
+      const what = remote ? `The connection to ${name} was lost; reconnecting` : `${name} stopped unexpectedly and was restarted`;
+      this.ports.notice('recovery', { severity: 'warning', title: `${what} (attempt ${decision.attempt} of ${decision.maxAttempts}).`, description: `${reason}.${turn}`, actions: [DISMISS] });
     } else if (interrupted) {
       this.ports.notice('recovery', { severity: 'warning', title: 'The running turn was interrupted when the agent stopped.', description: 'It is not resumed: send a message to go on.', actions: [DISMISS] });
     }

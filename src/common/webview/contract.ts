@@ -88,6 +88,8 @@ export type TurnEnd = 'error' | 'cancelled' | 'interrupted' | null;
 /** Everything about the session that is not an entry. Sent whole in a snapshot, partially in patches. */
 export interface PanelState {
   readonly agentName: string;
+  /** Where an agent reached by URL runs (`wss://host:port`), shown beside its name; absent for a local agent. */
+  readonly agentOrigin?: string | null;
   readonly sessionId: string | null;
   readonly turn: TurnState;
   /** How the chat's last turn ended, when it did not finish (null: it finished, or none ran since the chat opened). */

@@ -24,7 +24,8 @@ import type { AcpClient } from '../acp/client';
 import type { ClientHandlers } from '../acp/handlers';
 import { listAllSessions, openSession, reattachSession, type CallWrapper, type SessionParams } from '../acp/sessions';
 import { StartupTimeoutError, startupTimeoutText, withStartupTimeout } from './startupTimeout';
-import { exitMessage } from './connectionRecovery';
+import { exitMessage, missingAgentText } from './connectionRecovery';
+import { offlineMessage, replaysAfterDrop, retriesConnect, retryLimits, startingText } from './remoteRecovery';
 import { mcpSkippedNotice, sessionParams, systemPromptParam } from './sessionParams';
 import type { ChatOptions } from './chatPorts';
 import type { ChatTraffic } from './chatTraffic';
@@ -60,11 +61,6 @@ export interface ConnectionDeps {
   readonly events: () => ConnectionEvents;
 }
 
-/** Why a chat whose agent the settings do not name does not start, and what brings it back. */
-export function missingAgentText(agentId: string): string {
-  return `Agent "${agentId}" is not configured: add it (Add Agent…) or name it in the acpChat.agents setting. This chat starts as soon as the settings name it; the transcript is kept.`;
-}
-
 export class ChatConnection {
   private link: AgentLink | undefined;
   private connecting: Promise<void> | undefined;
@@ -89,7 +85,8 @@ export class ChatConnection {
       notice: (key, n) => d.traffic.record(n ? { event: 'notice', sessionId: this.sessionId, notice: { ...n, key } } : { event: 'notice_removed', sessionId: this.sessionId, key }),
       abandonTurn: () => this.d.events().abandonTurn(),
       promptEntry: () => this.d.events().promptEntry(),
-    });
+      remote: o.agent.url !== undefined,
+    }, retryLimits(o.agent));
   }
 
   /** The chat's saved choice of session (and the earlier one shown above it), taken once the thread exists. */
@@ -181,7 +178,7 @@ export class ChatConnection {
     const o = this.d.options;
     this.dropLink('reconnecting'); // never two agents for one chat
     this.d.traffic.newConnection(o.settings().protocolVersion);
-    this.d.events().setTurn('starting', `Starting ${this.agent.name}…`);
+    this.d.events().setTurn('starting', startingText(this.agent));
     let link: AgentLink;
     try {
       link = await o.connect({
@@ -199,15 +196,15 @@ export class ChatConnection {
         onStderr: (text) => o.log('info', `[${this.agent.id} stderr] ${text.trimEnd()}`),
       });
     } catch (e) {
-      this.fail(`Could not start ${this.agent.name} (${this.agent.command}): ${errorText(e)}`);
-      return;
+      if (retriesConnect(this.agent, e)) return this.lost(errorText(e));
+      return this.fail(`Could not start ${this.agent.name} (${this.agent.url ?? this.agent.command}): ${errorText(e)}`);
     }
     if (this.closed) {
       link.dispose();
       return;
     }
     this.link = link;
-    link.onExit((reason) => this.onExit(link, reason));
+    link.onExit((reason) => this.lost(reason, link));
     link.client.onSessionUpdate((n) => this.link === link && this.d.events().sessionUpdate(n));
     try {
       const init = await this.timed('initialize', link.client.initialize());
@@ -278,7 +275,7 @@ export class ChatConnection {
       const how = await reattachSession(link.client, known, params, (m) => {
         failures.push(m);
         o.log('warn', m);
-      }, auth, o.store.session(known) !== undefined && !this.supervisor.wantsReplay());
+      }, auth, o.store.session(known) !== undefined && !this.supervisor.wantsReplay() && !replaysAfterDrop(this.agent));
       if (how) {
         o.log('info', `${how} session ${known}`);
         return how;
@@ -298,13 +295,15 @@ export class ChatConnection {
     return 'new';
   }
 
-  private onExit(link: AgentLink, reason: string): void {
-    if (this.link !== link) return;
+  /** The agent (`link`) exited, or a remote agent's link dropped or could not be made: the supervisor decides what next. */
+  private lost(reason: string, link?: AgentLink): void {
+    if (link && this.link !== link) return;
     this.link = undefined;
     this.d.broker.cancelAll();
     this.d.elicitations.cancelAll();
     this.connectionEnded(false);
-    this.fail(exitMessage(this.agent.name, reason, link.stderrTail(), this.supervisor.agentExited(reason)), 'exited');
+    const decision = this.supervisor.agentExited(reason);
+    this.fail(this.agent.url !== undefined ? offlineMessage(this.agent, reason, decision, Date.now()) : exitMessage(this.agent.name, reason, link?.stderrTail() ?? '', decision), 'exited');
   }
 
   /** `closing`: the chat itself goes (its window closes): a turn still running is marked interrupted too. */

@@ -43,7 +43,7 @@ import type { SubagentModel } from '../../common/webview/subagentModel';
 import { subagentLabel } from '../../common/store/sessionTree';
 
 export type { ChatOptions, ChatSinks, ChatUi } from './chatPorts';
-export { missingAgentText } from './chatConnection';
+export { missingAgentText } from './connectionRecovery';
 
 export class ChatController extends Disposable implements ChatModel, TreeSource, ChatControls {
   readonly broker = new PermissionBroker();

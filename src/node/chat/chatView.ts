@@ -7,6 +7,7 @@
  * the attached and earlier sessions and the agent the connection's, the turn, queue and chips the
  * thread's (`ThreadFields`), the pending requests their brokers', the Changes summaries the review's.
  */
+import { agentOrigin } from '../../common/config/agentUrl';
 import { sessionPanelFields, type EarlierTranscript, type PanelState } from '../../common/webview/contract';
 import type { Entry, SessionState } from '../../common/store/model';
 import type { StoreDelta } from '../../common/store';
@@ -107,6 +108,7 @@ export class ChatView extends Disposable {
     const t = this.d.thread();
     return {
       agentName: connection.agent.name,
+      agentOrigin: agentOrigin(connection.agent),
       sessionId: this.sessionId,
       turn: t.turn,
       lastTurnEnd: t.lastTurnEnd,

@@ -8,6 +8,11 @@ import type { QueuedPrompt } from '../../common/promptQueue';
 import type { ConnectionSupervisor, ExitDecision } from '../../common/recovery/supervisor';
 import { assertNever } from '../../common/util/guards';
 
+/** Why a chat whose agent the settings do not name does not start, and what brings it back. */
+export function missingAgentText(agentId: string): string {
+  return `Agent "${agentId}" is not configured: add it (Add Agent…) or name it in the acpChat.agents setting. This chat starts as soon as the settings name it; the transcript is kept.`;
+}
+
 /** The banner shown while the agent is down, worded from what the supervisor decided. */
 export function exitMessage(agentName: string, reason: string, stderrTail: string, decision: ExitDecision): string {
   const tail = stderrTail.trim().split('\n').slice(-3).join(' ⏎ ');

@@ -3,6 +3,7 @@
  *
  *   check [--json] [--junit FILE] [--sarif FILE] CAPTURE.jsonl
  *   check [--json] [--junit FILE] [--sarif FILE] [--protocol 1|2] [--cwd DIR] [--timeout SEC] [--capture FILE] -- AGENT_CMD [ARGS...]
+ *   check [...the same] --url URL     (an agent over WebSocket or Streamable HTTP; token: ACP_CHAT_TOKEN)
  *
  * `--junit` and `--sarif` also write the findings as JUnit XML and SARIF 2.1.0 for an agent author's CI.
  *
@@ -23,12 +24,16 @@ import { runLiveCheck } from '../conformance/liveCheck';
 import { parse, resolveAgentCommand, splitAtDashDash } from './args';
 import type { LiveCheckResult } from '../conformance/liveCheck';
 import { MAX_NESTING } from '../../common/util/depth';
+import { agentOrigin } from '../../common/config/agentUrl';
+import { connectAgent } from '../acp/connectAgent';
+import { cliHeaders } from './remoteEndpoint';
 
 export const usage = [
   'check [--json] [--junit FILE] [--sarif FILE] CAPTURE.jsonl',
-  'check [--json] [--junit FILE] [--sarif FILE] [--protocol 1|2] [--cwd DIR] [--timeout SEC] [--capture FILE] -- AGENT_CMD [ARGS...]',
+  'check [--json] [--junit FILE] [--sarif FILE] [--protocol 1|2] [--cwd DIR] [--timeout SEC] [--capture FILE] (-- AGENT_CMD [ARGS...] | --url URL)',
   '    check an agent against the ACP schemas and RFDs (exit 0: no errors, 1: errors, 2: usage);',
-  '    --junit / --sarif also write the findings as JUnit XML / SARIF 2.1.0 for CI',
+  '    --junit / --sarif also write the findings as JUnit XML / SARIF 2.1.0 for CI; --url checks an agent over',
+  '    wss:// or https:// (ws:// and http:// only to this machine), token from ACP_CHAT_TOKEN',
 ].join('\n');
 
 export interface CheckOptions {
@@ -41,6 +46,8 @@ export interface CheckOptions {
   sarif: string | undefined;
   file: string | undefined;
   agent: string[];
+  /** A live check of an agent reached by URL (`--url`). */
+  url?: string;
 }
 
 const checkOptions = {
@@ -51,6 +58,7 @@ const checkOptions = {
   capture: { type: 'string' },
   junit: { type: 'string' },
   sarif: { type: 'string' },
+  url: { type: 'string' },
 } as const;
 
 /** Parses `check`'s arguments; `from` is where the user typed them (relative paths are read from there). */
@@ -62,7 +70,9 @@ export function parseCheckArgs(args: readonly string[], from = process.cwd()): C
   if (values.protocol !== undefined && values.protocol !== '1' && values.protocol !== '2') return `--protocol must be 1 or 2, not ${values.protocol}`;
   const timeoutSec = values.timeout === undefined ? 120 : Number(values.timeout);
   if (!(timeoutSec > 0)) return `--timeout must be a positive number of seconds, not ${values.timeout}`;
-  if (rest !== undefined) {
+  if (values.url !== undefined) {
+    if (rest !== undefined || positionals.length) return 'give --url, a capture file or -- AGENT_CMD: one of them';
+  } else if (rest !== undefined) {
     if (rest.length === 0) return 'missing agent command after --';
     if (positionals.length) return `unexpected argument ${positionals[0]} (a capture file or "-- AGENT_CMD", not both)`;
   } else {
@@ -79,6 +89,7 @@ export function parseCheckArgs(args: readonly string[], from = process.cwd()): C
     sarif: values.sarif === undefined ? undefined : path.resolve(from, values.sarif),
     file: positionals[0] === undefined ? undefined : path.resolve(from, positionals[0]),
     agent: rest === undefined ? [] : resolveAgentCommand(rest, from),
+    ...(values.url !== undefined ? { url: values.url } : {}),
   };
 }
 
@@ -96,14 +107,15 @@ export async function check(o: CheckOptions, out: (s: string) => void, err: (s: 
   const [command, ...args] = o.agent as [string, ...string[]];
   const result = await runLiveCheck({
     // Relative paths in the command were made absolute where the user typed them; the agent runs in the session's cwd.
-    agent: { id: 'cli', name: path.basename(command), command, args, env: {} },
+    agent: o.url !== undefined ? { id: 'cli', name: agentOrigin({ url: o.url }) ?? o.url, command: '', args: [], env: {}, url: o.url } : { id: 'cli', name: path.basename(command), command, args, env: {} },
+    connect: connectAgent(async () => cliHeaders()),
     protocolVersion: o.protocol,
     ...(o.cwd !== undefined ? { cwd: o.cwd } : {}),
     timeoutMs: o.timeoutSec * 1000,
     onProgress: o.json ? undefined : (step) => err(`check: ${step}\n`),
   });
   if (o.capture) writeFileSync(o.capture, result.records.map((r) => JSON.stringify(r)).join('\n') + '\n');
-  writeCiReports(o, result.findings, { subject: o.agent.join(' '), ...(o.capture ? { captureUri: reportPath(o.capture) } : {}), lines: result.records.length });
+  writeCiReports(o, result.findings, { subject: o.url !== undefined ? (agentOrigin({ url: o.url }) ?? '') : o.agent.join(' '), ...(o.capture ? { captureUri: reportPath(o.capture) } : {}), lines: result.records.length });
   if (o.json) {
     out(terminalSafeJson(toJson(result.findings, result.records.length, { agent: result.agentInfo, protocolVersion: result.protocolVersion, probes: result.probes, stopped: result.stopped ?? null })) + '\n');
   } else {

@@ -17,6 +17,7 @@ import { AcpClosedError } from '../acp/errors';
 import { cwdFiles, cwdGate, nodeReadTextFile, nodeWriteTextFile, policyPermission } from '../acp/nodeHandlers';
 import type { ApprovePolicy } from '../acp/nodeHandlers';
 import { AgentProcess } from '../agentProcess';
+import { RemoteEndpoint } from './remoteEndpoint';
 import { NodeTerminalHost } from '../terminals';
 import { CaptureFile } from '../capture/captureFile';
 import { TranscriptPrinter } from './printer';
@@ -29,7 +30,7 @@ import { runWorktrees, splitAgents } from './runWorktrees';
 export const usage = [
   'run [--cwd DIR] [--approve all|none] [--capture FILE] [--protocol 1|2] [--mode ID] [--auth METHOD]',
   '    [--timeout SEC] [--grace MS] [--allow-outside-cwd] [--allow-config-writes] [--elicit decline|cancel] [--elicit-answers FILE]',
-  '    [--verbose] [--worktrees [--worktree-dir DIR]] --prompt TEXT [--prompt TEXT2 ...] -- AGENT_CMD [ARGS...] [-- AGENT2_CMD ...]',
+  '    [--verbose] [--worktrees [--worktree-dir DIR]] --prompt TEXT [--prompt TEXT2 ...] (-- AGENT_CMD [ARGS...] [-- AGENT2_CMD ...] | --url URL)',
   '    run turns against an ACP agent and print the transcript (exit 0 on success); everything after --',
   '    goes to the agent; relative paths are read where you run this command, the agent runs in --cwd;',
   '    the agent\'s fs/* and terminals are served only inside --cwd unless --allow-outside-cwd; writing what',
@@ -40,6 +41,8 @@ export const usage = [
   '    runs in a git worktree of its own (from HEAD, on a branch acp/run-…, under --worktree-dir, default the',
   '    temp folder), all at once; each transcript is printed when it ends, then a comparison table; the',
   '    worktrees are kept for you to apply or remove (git hooks are not run; nothing is pushed)',
+  '    --url reaches an agent over WebSocket (wss://) or Streamable HTTP (https://; ws:// and http:// only to',
+  '    this machine), with the token of the ACP_CHAT_TOKEN environment variable as Authorization: Bearer',
 ].join('\n');
 
 export interface RunOptions {
@@ -58,6 +61,8 @@ export interface RunOptions {
   allowConfigWrites: boolean;
   prompts: string[];
   agent: string[];
+  /** An agent reached by URL instead of a command (`--url`). */
+  url?: string;
   /** How questions are answered when neither the answers file nor a terminal can. */
   elicit: ElicitFallback;
   /** The `--elicit-answers` object. */
@@ -85,15 +90,17 @@ const runOptions = {
   'elicit-answers': { type: 'string' },
   worktrees: { type: 'boolean', default: false },
   'worktree-dir': { type: 'string' },
+  url: { type: 'string' },
 } as const;
 
 /** Parses `run`'s arguments; `from` is where the user typed them (relative paths are read from there). */
 export function parseRunArgs(args: readonly string[], from = process.cwd()): RunOptions | string {
   const { own, rest } = splitAtDashDash(args);
-  if (rest === undefined || rest.length === 0) return 'missing agent command after --';
   const r = parse(own, runOptions, false);
   if (typeof r === 'string') return r;
   const v = r.values;
+  if (v.url !== undefined && rest !== undefined) return 'give --url or -- AGENT_CMD, not both';
+  if (v.url === undefined && (rest === undefined || rest.length === 0)) return 'missing agent command after -- (or --url URL)';
   if (v.approve !== 'all' && v.approve !== 'none') return `--approve must be all or none, not ${v.approve}`;
   if (v.protocol !== '1' && v.protocol !== '2') return `--protocol must be 1 or 2, not ${v.protocol}`;
   const timeoutSec = Number(v.timeout);
@@ -116,7 +123,8 @@ export function parseRunArgs(args: readonly string[], from = process.cwd()): Run
     if (typeof answers === 'string') return `--elicit-answers ${file} ${answers}`;
     elicitAnswers = answers;
   }
-  const agents = v.worktrees ? splitAgents(rest).map((a) => resolveAgentCommand(a, from)) : [];
+  if (v.worktrees && v.url !== undefined) return '--worktrees runs agent commands (each after --), not --url';
+  const agents = v.worktrees ? splitAgents(rest ?? []).map((a) => resolveAgentCommand(a, from)) : [];
   if (v.worktrees && (agents.length < 1 || agents.length > 6 || agents.some((a) => a.length === 0))) return '--worktrees takes 1 to 6 agent commands, each after --';
   if (!v.worktrees && v['worktree-dir'] !== undefined) return '--worktree-dir needs --worktrees';
   return {
@@ -133,7 +141,8 @@ export function parseRunArgs(args: readonly string[], from = process.cwd()): Run
     allowOutsideCwd: v['allow-outside-cwd'],
     allowConfigWrites: v['allow-config-writes'],
     prompts,
-    agent: resolveAgentCommand(rest, from),
+    agent: rest === undefined ? [] : resolveAgentCommand(rest, from),
+    ...(v.url !== undefined ? { url: v.url } : {}),
     elicit: v.elicit,
     elicitAnswers,
   };
@@ -184,15 +193,11 @@ export async function run(o: RunOptions, rawOut: (s: string) => void, rawErr: (s
   }
   const printer = new TranscriptPrinter(out, err);
   const [command, ...agentArgs] = o.agent as [string, ...string[]];
-  capture?.write('note', { text: 'spawn', cmd: o.agent, cwd: o.cwd });
-  const agent = new AgentProcess({
-    command,
-    args: agentArgs,
-    cwd: o.cwd,
-    onStderrLine: (line) => {
-      if (o.verbose) err(`[agent stderr] ${line}\n`);
-    },
-  });
+  capture?.write('note', o.url !== undefined ? { text: 'connect', url: o.url.split(/[?#]/)[0], cwd: o.cwd } : { text: 'spawn', cmd: o.agent, cwd: o.cwd });
+  const stderrLine = (line: string) => {
+    if (o.verbose) err(`[agent stderr] ${line}\n`);
+  };
+  const agent = o.url !== undefined ? new RemoteEndpoint(o.url, stderrLine) : new AgentProcess({ command, args: agentArgs, cwd: o.cwd, onStderrLine: stderrLine });
   agent.onExit((e) => capture?.write('note', { text: 'agent exited', code: e.code, signal: e.signal, ...(e.error ? { error: e.error } : {}) }));
   const onRefused = (m: string) => printer.line(`[refused] ${m}`);
   const gate = cwdGate(o.cwd, o.allowOutsideCwd, onRefused);

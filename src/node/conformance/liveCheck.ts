@@ -17,7 +17,7 @@ import type { AgentConfig } from '../../common/config/settings';
 import { AgentMethods, ErrorCodes, PROTOCOL_V1, PROTOCOL_V2 } from '../../common/protocol/methods';
 import type { ProtocolVersion } from '../../common/protocol/methods';
 import type { NewSessionResult } from '../../common/protocol/requests';
-import { spawnAgent } from '../acp/agentLink';
+import { connectAgent } from '../acp/connectAgent';
 import type { AgentLink, ConnectAgent } from '../acp/agentLink';
 import { AcpRequestError } from '../acp/errors';
 import { cwdFiles, cwdGate, nodeReadTextFile, nodeWriteTextFile, policyPermission } from '../acp/nodeHandlers';
@@ -89,7 +89,7 @@ export async function runLiveCheck(o: LiveCheckOptions): Promise<LiveCheckResult
   }, o.timeoutMs ?? 120_000);
   try {
     progress('starting the agent');
-    link = await (o.connect ?? spawnAgent)({
+    link = await (o.connect ?? connectAgent())({
       agent: o.agent,
       cwd,
       protocolVersion: o.protocolVersion ?? PROTOCOL_V1,

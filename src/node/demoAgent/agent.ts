@@ -64,13 +64,14 @@ export interface DemoAgentOptions {
   crash?: () => void;
   /** With session ops: `session/fork` also forks at a message (the draft's `fork.atMessageId`); default false. */
   forkAtMessage?: boolean;
+  /** Sessions kept across connections (a server hosting the agent for many, test/helpers/remoteAgentServer.ts); default: its own. */
+  sessions?: Map<string, Session>;
 }
 
 class Cancelled extends Error {}
 
-
 export class DemoAgent {
-  private readonly sessions = new Map<string, Session>();
+  private readonly sessions: Map<string, Session>;
   private clientCaps: ClientCapabilities = {};
   private readonly delayMs: number;
   private readonly replay: readonly ReplayShape[];
@@ -102,6 +103,7 @@ export class DemoAgent {
     options: DemoAgentOptions = {},
   ) {
     this.delayMs = options.delayMs ?? 5;
+    this.sessions = options.sessions ?? new Map();
     this.replay = options.replay ?? [];
     this.sessionOps = options.sessionOps ?? true;
     this.forkAtMessage = options.forkAtMessage ?? false;
@@ -289,10 +291,7 @@ export class DemoAgent {
   }
 
   private state(s: Session) {
-    return {
-      modes: { currentModeId: s.modeId, availableModes: text.MODES },
-      configOptions: this.configOptions(s),
-    };
+    return { modes: { currentModeId: s.modeId, availableModes: text.MODES }, configOptions: this.configOptions(s) };
   }
 
   private configOptions(s: Session) {

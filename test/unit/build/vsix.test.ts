@@ -15,11 +15,13 @@ const vsixPath = path.join(root, 'dist/acp-chat.vsix');
 // Above today's sizes (extension 651 KB, webview 260 KB, CLI 395 KB, demo agent 220 KB), so growth is a
 // decision: the extension's was raised from 650 KB when compaction, plans by id, MCP choice, multi-root
 // folders and the round-4 guards (linear-time patterns, id ledger) came in. zod is imported as a namespace (`import * as z`) so that its unused parts (the locales alone
-// were 300 KB) are left out; `import { z }` keeps all of it.
+// were 300 KB) are left out; `import { z }` keeps all of it. Remote agents (issue 44) added the SDK's
+// WebSocket and Streamable HTTP clients and `ws` (about 75 KB, to both the extension and the CLI: 730 KB and
+// 470 KB with them), hence 800 KB and 500 KB.
 const BUDGETS: Readonly<Record<string, number>> = {
-  'extension/dist/extension.js': 720 * 1024,
+  'extension/dist/extension.js': 800 * 1024,
   'extension/dist/webview.js': 300 * 1024,
-  'extension/dist/cli.js': 400 * 1024,
+  'extension/dist/cli.js': 500 * 1024,
   'extension/dist/demo-agent.js': 250 * 1024,
 };
 /** The whole .vsix (compressed). */

@@ -1,0 +1,114 @@
+/**
+ * An SDK message stream (`@agentclientprotocol/sdk`'s WebSocket or Streamable HTTP client: a
+ * `ReadableStream` of parsed messages and a `WritableStream` taking them) seen as the byte streams the
+ * stdio transport reads and writes, so one AcpClient, with every defence of ndjson.ts and connection.ts
+ * (size and depth limits, envelope checks, duplicate ids, backpressure), serves local and remote agents alike.
+ *
+ * Reading is eager: the SDK's clients fail their readable with `controller.error()` when the connection
+ * drops, and a `ReadableStream` discards what it still queued then (the Streamable HTTP client loses session
+ * messages it had received that way). So every message is taken off the SDK's queue as soon as it arrives
+ * and waits here instead; memory stays bounded by `flow` (the WebSocket is paused, so TCP holds the agent
+ * back) or, where nothing can be paused (the HTTP client reads its event streams regardless), by
+ * `maxBufferedBytes`, past which the connection is closed as a flooding agent's would be.
+ */
+import { Readable, Writable } from 'node:stream';
+import { errorText } from '../../common/util/errors';
+
+/** The SDK's `Stream` shape (core/stream.d.ts), structurally: no SDK type leaks past this file. */
+export interface MessageStream {
+  readonly readable: ReadableStream<unknown>;
+  readonly writable: WritableStream<unknown>;
+}
+
+/** Holds the sender back (the WebSocket's pause/resume) while our side is behind. */
+export interface Flow {
+  pause(): void;
+  resume(): void;
+}
+
+export interface BridgeOptions {
+  readonly flow?: Flow;
+  /** Unread input kept before `flow` pauses (default 1 MiB). */
+  readonly highWaterBytes?: number;
+  /** Without `flow`: unread input past this closes the connection (default 64 MiB). */
+  readonly maxBufferedBytes?: number;
+}
+
+export interface Bridged {
+  /** The agent's messages, one JSON line each (what ndjson.ts reads). */
+  readonly input: Readable;
+  /** Our NDJSON lines, each handed to the SDK as one message. */
+  readonly output: Writable;
+  /** Why the input ended, once it did with an error (undefined: a clean close, or not yet). */
+  failure(): string | undefined;
+  /** Closes both directions (the SDK closes its socket or deletes its HTTP connection). */
+  close(): void;
+}
+
+const LF = 0x0a;
+
+export function bridgeStream(stream: MessageStream, o: BridgeOptions = {}): Bridged {
+  const high = o.highWaterBytes ?? 1 << 20;
+  const cap = o.maxBufferedBytes ?? 64 * 1024 * 1024;
+  const reader = stream.readable.getReader();
+  const writer = stream.writable.getWriter();
+  let failed: string | undefined;
+  let paused = false;
+  let closed = false;
+  const input = new Readable({
+    highWaterMark: high,
+    read() {
+      if (paused) {
+        paused = false;
+        o.flow?.resume();
+      }
+    },
+  });
+  const end = (why?: string) => {
+    if (why !== undefined && failed === undefined) failed = why;
+    if (!input.readableEnded) input.push(null);
+  };
+  void (async () => {
+    try {
+      for (;;) {
+        const r = await reader.read();
+        if (r.done) return end();
+        if (input.push(`${JSON.stringify(r.value)}\n`)) continue;
+        if (o.flow) {
+          paused = true;
+          o.flow.pause();
+        } else if (input.readableLength > cap) {
+          end(`the agent sent more than ${Math.round(cap / 1048576)} MiB that could not be read yet; the connection was closed`);
+          close();
+          return;
+        }
+      }
+    } catch (e) {
+      end(errorText(e));
+    }
+  })();
+  let partial = '';
+  const output = new Writable({
+    // One message after another, as the SDK sends them; a refused write fails the NDJSON writer's.
+    write(chunk: Buffer | string, _enc, cb) {
+      const text = partial + (typeof chunk === 'string' ? chunk : chunk.toString('utf8'));
+      const last = text.lastIndexOf(String.fromCharCode(LF));
+      partial = text.slice(last + 1);
+      const lines = last < 0 ? [] : text.slice(0, last).split('\n').filter((l) => l.trim() !== '');
+      Promise.all(lines.map((l) => writer.write(JSON.parse(l) as unknown))).then(() => cb(), (e: unknown) => cb(e instanceof Error ? e : new Error(errorText(e))));
+    },
+    final(cb) {
+      close();
+      cb();
+    },
+  });
+  output.on('error', () => undefined); // reported through the NDJSON writer's own write callbacks
+  function close(): void {
+    if (closed) return;
+    closed = true;
+    void writer.close().catch(() => undefined);
+    void reader.cancel().catch(() => undefined);
+    end();
+  }
+  return { input, output, failure: () => failed, close };
+}
