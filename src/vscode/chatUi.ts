@@ -15,6 +15,7 @@ import type { ChatControls, ChatUi } from '../node/chat/chatPorts';
 import type { VirtualDocuments } from './virtualDocuments';
 import { errorText } from '../common/util/errors';
 import { ChatPanel, CHAT_VIEW_TYPE } from './chatPanel';
+import { applyCode, insertCode } from './codeBlockActions';
 
 export interface ChatUiDeps {
   readonly docs: VirtualDocuments;
@@ -98,6 +99,12 @@ export function createChatUi(d: ChatUiDeps): ChatUi {
     },
     copy(text) {
       void vscode.env.clipboard.writeText(text);
+    },
+    insertCode(text) {
+      void insertCode(text);
+    },
+    applyCode(path, text) {
+      void applyCode(d.docs, path, text, columnBesideChat(d.chatColumn()));
     },
     revealInTree(sessionId, key) {
       d.revealInTree(sessionId, key);

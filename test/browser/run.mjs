@@ -23,6 +23,7 @@ import { register as registerPlanCases } from './planCases.mjs';
 import { register as registerSubagentExpandCases } from './subagentExpandCases.mjs';
 import { register as registerHostileCases } from './hostileCases.mjs';
 import { register as registerCompactionCases } from './compactionCases.mjs';
+import { register as registerCodeBlockCases } from './codeBlockCases.mjs';
 import { register as registerElicitationCases, registerOnToolCards as registerToolCardQuestionCases, registerOrphans as registerOrphanQuestionCases } from './elicitationCases.mjs';
 
 const filter = process.argv[2] ?? '';
@@ -691,6 +692,7 @@ registerPlanCases(test);
 registerSubagentExpandCases(test);
 registerHostileCases(test);
 registerCompactionCases(test);
+registerCodeBlockCases(test);
 registerA11yTests(test);
 
 // ---- runner

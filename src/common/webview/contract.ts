@@ -251,6 +251,10 @@ export const zWebviewToHost = z.discriminatedUnion('type', [
   z.object({ type: z.literal('openLocation'), path: z.string(), line: z.number().int().nullable() }),
   z.object({ type: z.literal('openDiff'), key: zKey, index: z.number().int().nonnegative() }),
   z.object({ type: z.literal('copy'), text: z.string() }),
+  /** A code block's Insert at Cursor: the text goes into the last text editor the user had, at its selections. */
+  z.object({ type: z.literal('insertCode'), text: z.string().max(1_000_000) }),
+  /** A code block's Apply: `path` is agent text, resolved inside the workspace by the host, shown as a diff before anything is written. */
+  z.object({ type: z.literal('applyCode'), path: z.string().min(1).max(1000), text: z.string().max(1_000_000) }),
   z.object({ type: z.literal('setMode'), modeId: z.string() }),
   z.object({ type: z.literal('setConfigOption'), configId: z.string(), value: z.union([z.string(), z.boolean()]) }),
   z.object({ type: z.literal('revealInTree'), key: zKey }),

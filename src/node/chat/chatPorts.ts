@@ -81,6 +81,10 @@ export interface ChatUi {
   openLocation(path: string, line: number | null): void;
   openDiff(entry: Entry, contentIndex: number): void;
   copy(text: string): void;
+  /** A code block's Insert at Cursor (absent: the block offers it but nothing happens). */
+  insertCode?(text: string): void;
+  /** A code block's Apply to its file: `path` is agent text, checked against the workspace before a diff preview. */
+  applyCode?(path: string, text: string): void;
   revealInTree(sessionId: string, key: string): void;
   exportMarkdown(chat: ChatControls): void;
   chooseAuthMethod(agentName: string, methods: readonly AuthMethod[]): Promise<string | undefined>;

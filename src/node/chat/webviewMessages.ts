@@ -74,6 +74,10 @@ export function dispatchWebviewMessage(chat: ChatControls, ui: ChatUi, m: Webvie
     }
     case 'copy':
       return ui.copy(m.text);
+    case 'insertCode':
+      return ui.insertCode?.(m.text);
+    case 'applyCode':
+      return ui.applyCode?.(m.path, m.text);
     case 'revealInTree': {
       const shown = chat.shownEntry(m.key);
       if (shown) ui.revealInTree(shown.sessionId, m.key);
