@@ -117,3 +117,46 @@ suite('Code blocks: Insert at Cursor and Apply to File', () => {
     assert.strictEqual(diffTabs().length, 0);
   });
 });
+
+suite('Inline ask', () => {
+  test('Ctrl+Alt+K asks about the selection: the chat gets the question with the selection as context, beside the editor', async () => {
+    const a = await api();
+    await a.openChat();
+    await a.whenPanelReady();
+    const uri = await workspaceFile('inline-ask.ts', 'function add(a, b) {\n  return a - b;\n}\n');
+    const editor = await vscode.window.showTextDocument(uri, { viewColumn: vscode.ViewColumn.One });
+    editor.selection = new vscode.Selection(1, 0, 1, 15);
+    const w = vscode.window as unknown as Record<string, unknown>;
+    const saved = w['showInputBox'];
+    let asked = '';
+    w['showInputBox'] = async (o: { title?: string }) => {
+      asked = o.title ?? '';
+      return 'why does this subtract?';
+    };
+    try {
+      await vscode.commands.executeCommand('acpChat.inlineAsk');
+    } finally {
+      w['showInputBox'] = saved;
+    }
+    assert.strictEqual(asked, 'Ask the chat about inline-ask.ts:2');
+    const user = await until(() => a.transcript().find((e) => e.kind === 'user_message' && e.content.some((b) => b.type === 'text' && b.text === 'why does this subtract?')), 10_000, 'the question in the chat');
+    assert.ok(user.kind === 'user_message');
+    const res = user.content.find((b) => b.type === 'resource');
+    assert.ok(res && res.type === 'resource' && 'text' in res.resource && res.resource.text === '  return a - b;', `the selection went with it (${JSON.stringify(user.content)})`);
+    // Where the answer is: the chat is visible, and the editor the question came from is still in view.
+    const chatId = a.service.activePanel()?.chatId;
+    assert.ok(chatId !== undefined && a.service.tabsOf(chatId).some((t) => t.panel.visible));
+    assert.ok(vscode.window.visibleTextEditors.some((e) => e.document.uri.fsPath === uri.fsPath));
+    await a.service.activeSession().whenIdle();
+  });
+
+  test('its key is bound to nothing else by default (VS Code keeps Ctrl+I for its own inline chat)', async () => {
+    await vscode.commands.executeCommand('workbench.action.openDefaultKeybindingsFile');
+    const doc = await until(() => vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'vscode' && /keybindings/.test(d.uri.path)), 10_000, 'the default keybindings');
+    const lines = doc.getText().split('\n');
+    assert.ok(lines.some((l) => /"key":\s*"ctrl\+alt\+k"/.test(l) && l.includes('acpChat.inlineAsk')), 'ours is listed');
+    const others = lines.filter((l) => /"key":\s*"ctrl\+alt\+k"/.test(l) && !l.includes('acpChat.'));
+    assert.deepStrictEqual(others, [], 'ctrl+alt+k has another default binding');
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+});
