@@ -11,6 +11,7 @@ import { noticeText } from '../common/untrusted';
 import { insideAny, isConfigPath, pathStyle } from '../common/pathBoundary';
 import { realPathOf, realRoots } from '../node/realPath';
 import type { VirtualDocuments } from './virtualDocuments';
+import { columnBesideChat } from './chatUi';
 
 /** The text editor the user last worked in: the chat's own panel takes the focus when a block's button is clicked. */
 let lastEditor: vscode.TextEditor | undefined;
@@ -25,19 +26,32 @@ export function trackTextEditors(): vscode.Disposable {
   });
 }
 
-/** Where Insert at Cursor goes: the active text editor, else the last one the user had that is still visible. */
-export function targetEditor(): vscode.TextEditor | undefined {
+/** The text editor the user is in, or was in last (its document may be hidden behind the chat now). */
+export function lastTextEditor(): vscode.TextEditor | undefined {
+  const active = vscode.window.activeTextEditor;
+  return active && isUserDocument(active.document) ? active : lastEditor;
+}
+
+/**
+ * Where Insert at Cursor goes: the active text editor, else the last one the user had: still in view, or
+ * shown again (beside the chat when the chat now covers it) at the selection it had.
+ */
+export async function targetEditor(chatColumn: vscode.ViewColumn | undefined): Promise<vscode.TextEditor | undefined> {
   const active = vscode.window.activeTextEditor;
   if (active && isUserDocument(active.document)) return active;
   const visible = vscode.window.visibleTextEditors.filter((e) => isUserDocument(e.document));
-  return visible.find((e) => e === lastEditor || e.document === lastEditor?.document) ?? visible[0];
+  const last = lastEditor;
+  const shown = visible.find((e) => e.document === last?.document);
+  if (shown || !last || last.document.isClosed) return shown ?? visible[0];
+  const viewColumn = last.viewColumn === undefined || last.viewColumn === chatColumn ? columnBesideChat(chatColumn) : last.viewColumn;
+  return vscode.window.showTextDocument(last.document, { viewColumn, selection: last.selection });
 }
 
 /** The block's code without the line end that closes every fenced block. */
 const codeOf = (text: string): string => text.replace(/\r?\n$/, '');
 
-export async function insertCode(text: string): Promise<boolean> {
-  const editor = targetEditor();
+export async function insertCode(text: string, chatColumn: vscode.ViewColumn | undefined): Promise<boolean> {
+  const editor = await targetEditor(chatColumn);
   if (!editor) {
     void vscode.window.showInformationMessage('Open a file and place the cursor where the code should go, then choose Insert at Cursor again.');
     return false;
@@ -102,10 +116,9 @@ export async function applyCode(docs: VirtualDocuments, requested: string, text:
   await closePreview(proposed);
   if (choice !== 'Apply') return 'cancelled';
   const edit = new vscode.WorkspaceEdit();
-  if (isNew) {
-    edit.createFile(uri, { ignoreIfExists: true });
-    edit.insert(uri, new vscode.Position(0, 0), text);
-  } else {
+  // A new file is created with its text (Undo in the explorer deletes it); an existing one is edited.
+  if (isNew) edit.createFile(uri, { ignoreIfExists: true, contents: new TextEncoder().encode(text) });
+  else {
     const doc = await vscode.workspace.openTextDocument(uri);
     edit.replace(uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), text);
   }

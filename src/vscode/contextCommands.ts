@@ -46,13 +46,9 @@ export async function fileItem(uri: vscode.Uri): Promise<NewItem | string> {
   return { kind: 'file', path: uri.fsPath, lines: null, text, size: stat.size };
 }
 
-/** The diagnostics VS Code shows for the active file. */
-export function problemsItem(editor: vscode.TextEditor | undefined): NewItem | string {
-  if (!editor) return 'Open a file first: its problems are added to the chat.';
-  const uri = editor.document.uri;
-  const diags = vscode.languages.getDiagnostics(uri);
-  if (diags.length === 0) return `No problems in ${vscode.workspace.asRelativePath(uri, false)}.`;
-  const problems: Problem[] = diags.map((d) => ({
+/** VS Code's diagnostics as the problems the agent is told of. */
+export function problemsFor(diags: readonly vscode.Diagnostic[]): Problem[] {
+  return diags.map((d) => ({
     line: d.range.start.line + 1,
     column: d.range.start.character + 1,
     severity: SEVERITY[d.severity],
@@ -60,7 +56,15 @@ export function problemsItem(editor: vscode.TextEditor | undefined): NewItem | s
     source: d.source ?? null,
     code: d.code === undefined ? null : typeof d.code === 'object' ? String(d.code.value) : String(d.code),
   }));
-  const text = formatProblems(uri.fsPath, problems);
+}
+
+/** The diagnostics VS Code shows for the active file. */
+export function problemsItem(editor: vscode.TextEditor | undefined): NewItem | string {
+  if (!editor) return 'Open a file first: its problems are added to the chat.';
+  const uri = editor.document.uri;
+  const diags = vscode.languages.getDiagnostics(uri);
+  if (diags.length === 0) return `No problems in ${vscode.workspace.asRelativePath(uri, false)}.`;
+  const text = formatProblems(uri.fsPath, problemsFor(diags));
   return { kind: 'problems', path: uri.fsPath, lines: null, text, size: text.length };
 }
 

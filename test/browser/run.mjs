@@ -24,6 +24,7 @@ import { register as registerSubagentExpandCases } from './subagentExpandCases.m
 import { register as registerHostileCases } from './hostileCases.mjs';
 import { register as registerCompactionCases } from './compactionCases.mjs';
 import { register as registerCodeBlockCases } from './codeBlockCases.mjs';
+import { register as registerContextCases } from './contextCases.mjs';
 import { register as registerElicitationCases, registerOnToolCards as registerToolCardQuestionCases, registerOrphans as registerOrphanQuestionCases } from './elicitationCases.mjs';
 
 const filter = process.argv[2] ?? '';
@@ -693,6 +694,7 @@ registerSubagentExpandCases(test);
 registerHostileCases(test);
 registerCompactionCases(test);
 registerCodeBlockCases(test);
+registerContextCases(test);
 registerA11yTests(test);
 
 // ---- runner

@@ -22,7 +22,7 @@ type Answer = (message: string, items: string[]) => string | undefined;
 /** Answers the information and warning messages (Apply's question, its refusals) and records them. */
 async function withMessages<T>(answer: Answer, run: (shown: string[]) => Promise<T>): Promise<T> {
   const w = vscode.window as unknown as Record<string, unknown>;
-  const saved = { info: w['showInformationMessage'], warning: w['showWarningMessage'] };
+  const saved = { info: w['showInformationMessage'], warning: w['showWarningMessage'], error: w['showErrorMessage'] };
   const shown: string[] = [];
   const fake = async (message: string, ...rest: unknown[]) => {
     shown.push(message);
@@ -30,11 +30,13 @@ async function withMessages<T>(answer: Answer, run: (shown: string[]) => Promise
   };
   w['showInformationMessage'] = fake;
   w['showWarningMessage'] = fake;
+  w['showErrorMessage'] = fake;
   try {
     return await run(shown);
   } finally {
     w['showInformationMessage'] = saved.info;
     w['showWarningMessage'] = saved.warning;
+    w['showErrorMessage'] = saved.error;
   }
 }
 
@@ -50,8 +52,16 @@ suite('Code blocks: Insert at Cursor and Apply to File', () => {
     editor.selection = new vscode.Selection(1, 6, 1, 7); // the `b`
     // The chat panel takes the focus, as a click on its button does.
     a.service.activePanel()?.panel.reveal(undefined, false);
-    a.service.activeSession().handleWebviewMessage({ type: 'insertCode', text: 'renamed\n' });
-    const doc = await until(() => vscode.workspace.textDocuments.find((d) => d.uri.fsPath === uri.fsPath && d.getText().includes('renamed')), 10_000, 'the code inserted');
+    const doc = await withMessages(
+      () => undefined,
+      async (shown) => {
+        a.service.activeSession().handleWebviewMessage({ type: 'insertCode', text: 'renamed\n' });
+        return until(() => {
+          assert.deepStrictEqual(shown, [], 'no message: the code went in');
+          return vscode.workspace.textDocuments.find((d) => d.uri.fsPath === uri.fsPath && d.getText().includes('renamed'));
+        }, 10_000, 'the code inserted');
+      },
+    );
     assert.strictEqual(doc.getText(), 'const a = 1;\nconst renamed = 2;\n', 'the block without its closing line end, in place of the selection');
     await vscode.commands.executeCommand('workbench.action.files.revert');
   });
@@ -102,7 +112,7 @@ suite('Code blocks: Insert at Cursor and Apply to File', () => {
       (m) => (m.startsWith('Apply the code block') ? 'Apply' : undefined),
       async (shown) => {
         a.service.activeSession().handleWebviewMessage({ type: 'applyCode', path: 'code-new/fresh.md', text: '# fresh\n' });
-        await until(() => shown.some((m) => m.startsWith('Applied the code block')), 10_000, 'the new file applied');
+        await until(() => shown.some((m) => m.startsWith('Applied the code block')) || (shown.some((m) => m.includes('could not')) && assert.fail(shown.join('\n'))), 10_000, 'the new file applied');
         const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(path.join(folder, 'code-new/fresh.md')));
         assert.strictEqual(doc.getText(), '# fresh\n');
         await doc.save();

@@ -63,6 +63,10 @@ export function dispatchWebviewMessage(chat: ChatControls, ui: ChatUi, m: Webvie
       return chat.moveQueued(m.id, m.offset);
     case 'removeContext':
       return chat.removeContext(m.id);
+    case 'addContext':
+      return ui.addContext?.(chat, m.source);
+    case 'dropContext':
+      return ui.dropContext?.(chat, m.uris);
     case 'openLink':
       return ui.openLink(m.href);
     case 'openLocation':
