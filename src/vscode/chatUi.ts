@@ -16,6 +16,7 @@ import type { VirtualDocuments } from './virtualDocuments';
 import { errorText } from '../common/util/errors';
 import { ChatPanel, CHAT_VIEW_TYPE } from './chatPanel';
 import { applyCode, insertCode } from './codeBlockActions';
+import { columnBesideChat } from './editorColumns';
 import { addContextFrom, addDropped } from './contextPicker';
 
 export interface ChatUiDeps {
@@ -45,10 +46,6 @@ function openSubagentPanel(d: ChatUiDeps, extensionUri: vscode.Uri): NonNullable
   };
 }
 
-/** Files and diffs opened from the chat go to the first editor group, or the second when the chat is there: never over the chat. */
-export function columnBesideChat(chat: vscode.ViewColumn | undefined): vscode.ViewColumn {
-  return chat === vscode.ViewColumn.One ? vscode.ViewColumn.Two : vscode.ViewColumn.One;
-}
 
 function failed(d: ChatUiDeps, what: string, e: unknown): void {
   d.log.error(`could not ${what}: ${errorText(e)}`);

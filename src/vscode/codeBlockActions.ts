@@ -11,7 +11,7 @@ import { noticeText } from '../common/untrusted';
 import { insideAny, isConfigPath, pathStyle } from '../common/pathBoundary';
 import { realPathOf, realRoots } from '../node/realPath';
 import type { VirtualDocuments } from './virtualDocuments';
-import { columnBesideChat } from './chatUi';
+import { columnBesideChat } from './editorColumns';
 
 /** The text editor the user last worked in: the chat's own panel takes the focus when a block's button is clicked. */
 let lastEditor: vscode.TextEditor | undefined;
@@ -32,37 +32,29 @@ export function lastTextEditor(): vscode.TextEditor | undefined {
   return active && isUserDocument(active.document) ? active : lastEditor;
 }
 
-/**
- * Where Insert at Cursor goes: the active text editor, else the last one the user had: still in view, or
- * shown again (beside the chat when the chat now covers it) at the selection it had.
- */
-export async function targetEditor(chatColumn: vscode.ViewColumn | undefined): Promise<vscode.TextEditor | undefined> {
-  const active = vscode.window.activeTextEditor;
-  if (active && isUserDocument(active.document)) return active;
-  const visible = vscode.window.visibleTextEditors.filter((e) => isUserDocument(e.document));
-  const last = lastEditor;
-  const shown = visible.find((e) => e.document === last?.document);
-  if (shown || !last || last.document.isClosed) return shown ?? visible[0];
-  const viewColumn = last.viewColumn === undefined || last.viewColumn === chatColumn ? columnBesideChat(chatColumn) : last.viewColumn;
-  return vscode.window.showTextDocument(last.document, { viewColumn, selection: last.selection });
-}
-
 /** The block's code without the line end that closes every fenced block. */
 const codeOf = (text: string): string => text.replace(/\r?\n$/, '');
 
+/**
+ * Insert at Cursor: into the active text editor, else the last one the user had, shown again (beside the
+ * chat when the chat now covers it) with the selections it had; the editor takes the focus, so the user
+ * sees what went in (and can undo it).
+ */
 export async function insertCode(text: string, chatColumn: vscode.ViewColumn | undefined): Promise<boolean> {
-  const editor = await targetEditor(chatColumn);
-  if (!editor) {
+  const target = lastTextEditor();
+  if (!target || target.document.isClosed) {
     void vscode.window.showInformationMessage('Open a file and place the cursor where the code should go, then choose Insert at Cursor again.');
     return false;
   }
+  const selections = target.selections;
+  const viewColumn = target.viewColumn === undefined || target.viewColumn === chatColumn ? columnBesideChat(chatColumn) : target.viewColumn;
+  // A fresh editor object: the one remembered may be hidden (and no longer editable) behind the chat.
+  const editor = await vscode.window.showTextDocument(target.document, { viewColumn, preserveFocus: false });
+  editor.selections = selections;
   const code = codeOf(text);
-  const done = await editor.edit((b) => {
-    for (const sel of editor.selections) b.replace(sel, code);
+  return editor.edit((b) => {
+    for (const sel of selections) b.replace(sel, code);
   });
-  // The editor gets the focus back, so the user sees (and can undo) what went in.
-  await vscode.window.showTextDocument(editor.document, { viewColumn: editor.viewColumn, preserveFocus: false });
-  return done;
 }
 
 /** The workspace file a block names, or why it is refused. Relative paths are tried against each folder. */

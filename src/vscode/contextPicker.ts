@@ -7,8 +7,8 @@ import nodePath from 'node:path';
 import { noticeText } from '../common/untrusted';
 import type { ContextSource } from '../common/webview/contextSources';
 import type { ChatControls } from '../node/chat/chatPorts';
-import { fileItem, problemsItem } from './contextCommands';
-import { droppedItems, findSymbols, folderItem, lastCommandItem, openEditorItems, symbolItem, terminalSelectionItem, workspaceProblemsItem, type NewItem } from './contextSources';
+import { fileItem, problemsItem, type NewItem } from './contextItems';
+import { droppedItems, findSymbols, folderItem, lastCommandItem, openEditorItems, symbolItem, terminalSelectionItem, workspaceProblemsItem } from './contextSources';
 import { lastTextEditor } from './codeBlockActions';
 
 const EXCLUDE = '**/{node_modules,.git,dist,out,.cache,.vscode-host}/**';

@@ -5,10 +5,8 @@
  * crosses the wire is decided in src/common/context.ts.
  */
 import * as vscode from 'vscode';
-import { formatProblems, MAX_CONTEXT_TEXT, type ContextItem, type Problem } from '../common/context';
-import { fileItem, problemsFor } from './contextCommands';
-
-export type NewItem = Omit<ContextItem, 'id'>;
+import { formatProblems, MAX_CONTEXT_TEXT, type Problem } from '../common/context';
+import { fileItem, problemsFor, type NewItem } from './contextItems';
 
 /** At most this many open editors, folder entries or problems: a chip stands for a bounded amount. */
 const MAX_EDITORS = 20;

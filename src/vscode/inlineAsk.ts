@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { noticeText } from '../common/untrusted';
 import { contextChip } from '../common/context';
 import type { ChatService } from './chatService';
-import { selectionItem } from './contextCommands';
+import { selectionItem } from './contextItems';
 
 export async function inlineAsk(service: ChatService, ask: (title: string) => Thenable<string | undefined> = defaultAsk): Promise<void> {
   const editor = vscode.window.activeTextEditor;

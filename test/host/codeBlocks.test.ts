@@ -75,7 +75,7 @@ suite('Code blocks: Insert at Cursor and Apply to File', () => {
     // Cancel first: the preview was shown, nothing was written.
     await withMessages(() => 'Cancel', async (shown) => {
       a.service.activeSession().handleWebviewMessage({ type: 'applyCode', path: 'code-apply.ts', text: block });
-      await until(() => shown.some((m) => m.startsWith('Apply the code block to code-apply.ts')), 10_000, 'the Apply question');
+      await until(() => shown.some((m) => m.startsWith('Apply the code block to code-apply.ts')), 10_000, 'the Apply question').catch((e: unknown) => assert.fail(`${String(e)}; shown: ${shown.join(' | ')}`));
     });
     await until(() => diffTabs().length === 0, 10_000, 'the preview closed after Cancel');
     assert.strictEqual(new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)), 'export const v = 1;\n');
@@ -90,7 +90,7 @@ suite('Code blocks: Insert at Cursor and Apply to File', () => {
       },
       async (shown) => {
         a.service.activeSession().handleWebviewMessage({ type: 'applyCode', path: 'code-apply.ts', text: block });
-        await until(() => shown.some((m) => m.startsWith('Applied the code block')), 10_000, 'applied');
+        await until(() => shown.some((m) => m.startsWith('Applied the code block')), 10_000, 'applied').catch((e: unknown) => assert.fail(`${String(e)}; shown: ${shown.join(' | ')}`));
       },
     );
     assert.ok(previewSeen, 'a diff of the file against the block was open when the user was asked');
@@ -112,7 +112,7 @@ suite('Code blocks: Insert at Cursor and Apply to File', () => {
       (m) => (m.startsWith('Apply the code block') ? 'Apply' : undefined),
       async (shown) => {
         a.service.activeSession().handleWebviewMessage({ type: 'applyCode', path: 'code-new/fresh.md', text: '# fresh\n' });
-        await until(() => shown.some((m) => m.startsWith('Applied the code block')) || (shown.some((m) => m.includes('could not')) && assert.fail(shown.join('\n'))), 10_000, 'the new file applied');
+        await until(() => shown.some((m) => m.startsWith('Applied the code block')), 10_000, 'the new file applied').catch((e: unknown) => assert.fail(`${String(e)}; shown: ${shown.join(' | ')}`));
         const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(path.join(folder, 'code-new/fresh.md')));
         assert.strictEqual(doc.getText(), '# fresh\n');
         await doc.save();
