@@ -99,7 +99,8 @@ export async function applyCode(docs: VirtualDocuments, requested: string, text:
   const name = nodePath.basename(uri.fsPath);
   const rel = vscode.workspace.asRelativePath(uri, false);
   const proposed = docs.add(name, text);
-  await vscode.commands.executeCommand('vscode.diff', isNew ? docs.add(name, '') : uri, proposed, `${name} ↔ code block (preview)`, { preview: true, viewColumn });
+  // Not awaited: the question waits for the user, not for the editor (the preview opens beside it).
+  void vscode.commands.executeCommand('vscode.diff', isNew ? docs.add(name, '') : uri, proposed, `${name} ↔ code block (preview)`, { preview: true, viewColumn });
   const choice = await vscode.window.showInformationMessage(
     `Apply the code block to ${noticeText(rel)}${isNew ? ' (a new file)' : ''}? It replaces the file's text, as the diff shows.`,
     'Apply',
@@ -108,12 +109,10 @@ export async function applyCode(docs: VirtualDocuments, requested: string, text:
   await closePreview(proposed);
   if (choice !== 'Apply') return 'cancelled';
   const edit = new vscode.WorkspaceEdit();
-  // A new file is created with its text (Undo in the explorer deletes it); an existing one is edited.
-  if (isNew) edit.createFile(uri, { ignoreIfExists: true, contents: new TextEncoder().encode(text) });
-  else {
-    const doc = await vscode.workspace.openTextDocument(uri);
-    edit.replace(uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), text);
-  }
+  // A new file is created empty, then filled by the same undoable edit as an existing one (Undo leaves it empty).
+  if (isNew) await vscode.workspace.fs.writeFile(uri, new Uint8Array());
+  const doc = await vscode.workspace.openTextDocument(uri);
+  edit.replace(uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), text);
   if (!(await vscode.workspace.applyEdit(edit))) {
     void vscode.window.showErrorMessage(`ACP Chat could not apply the code block to ${noticeText(rel)}.`);
     return 'cancelled';

@@ -17,7 +17,7 @@ async function workspaceFile(name: string, text: string): Promise<vscode.Uri> {
   return uri;
 }
 
-type Answer = (message: string, items: string[]) => string | undefined;
+type Answer = (message: string, items: string[]) => string | undefined | Promise<string | undefined>;
 
 /** Answers the information and warning messages (Apply's question, its refusals) and records them. */
 async function withMessages<T>(answer: Answer, run: (shown: string[]) => Promise<T>): Promise<T> {
@@ -82,10 +82,10 @@ suite('Code blocks: Insert at Cursor and Apply to File', () => {
 
     let previewSeen = false;
     await withMessages(
-      (m) => {
+      async (m) => {
         if (!m.startsWith('Apply the code block')) return undefined;
-        // The question comes while the preview shows the block against the file.
-        previewSeen = diffTabs().some((t) => t.input instanceof vscode.TabInputTextDiff && t.input.original.fsPath === uri.fsPath);
+        // While the question is open, the preview shows the block against the file.
+        previewSeen = await until(() => diffTabs().some((t) => t.input instanceof vscode.TabInputTextDiff && t.input.original.fsPath === uri.fsPath), 10_000, 'the preview').then(() => true, () => false);
         return 'Apply';
       },
       async (shown) => {
