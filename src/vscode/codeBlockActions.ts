@@ -100,12 +100,14 @@ export async function applyCode(docs: VirtualDocuments, requested: string, text:
   const rel = vscode.workspace.asRelativePath(uri, false);
   const proposed = docs.add(name, text);
   // Not awaited: the question waits for the user, not for the editor (the preview opens beside it).
-  void vscode.commands.executeCommand('vscode.diff', isNew ? docs.add(name, '') : uri, proposed, `${name} ↔ code block (preview)`, { preview: true, viewColumn });
+  const preview = Promise.resolve(vscode.commands.executeCommand('vscode.diff', isNew ? docs.add(name, '') : uri, proposed, `${name} ↔ code block (preview)`, { preview: true, viewColumn })).catch(() => undefined);
   const choice = await vscode.window.showInformationMessage(
     `Apply the code block to ${noticeText(rel)}${isNew ? ' (a new file)' : ''}? It replaces the file's text, as the diff shows.`,
     'Apply',
     'Cancel',
   );
+  // Closed once it has opened (a quick answer must not leave it behind).
+  await preview;
   await closePreview(proposed);
   if (choice !== 'Apply') return 'cancelled';
   const edit = new vscode.WorkspaceEdit();
