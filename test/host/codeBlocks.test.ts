@@ -85,12 +85,12 @@ suite('Code blocks: Insert at Cursor and Apply to File', () => {
       async (m) => {
         if (!m.startsWith('Apply the code block')) return undefined;
         // While the question is open, the preview shows the block against the file.
-        previewSeen = await until(() => diffTabs().some((t) => t.input instanceof vscode.TabInputTextDiff && t.input.original.fsPath === uri.fsPath), 10_000, 'the preview').then(() => true, () => false);
+        previewSeen = await until(() => diffTabs().some((t) => t.input instanceof vscode.TabInputTextDiff && t.input.original.fsPath === uri.fsPath), 20_000, 'the preview').then(() => true, () => false);
         return 'Apply';
       },
       async (shown) => {
         a.service.activeSession().handleWebviewMessage({ type: 'applyCode', path: 'code-apply.ts', text: block });
-        await until(() => shown.some((m) => m.startsWith('Applied the code block')), 10_000, 'applied').catch((e: unknown) => assert.fail(`${String(e)}; shown: ${shown.join(' | ')}`));
+        await until(() => shown.some((m) => m.startsWith('Applied the code block')), 30_000, 'applied').catch((e: unknown) => assert.fail(`${String(e)}; shown: ${shown.join(' | ')}`));
       },
     );
     assert.ok(previewSeen, 'a diff of the file against the block was open when the user was asked');
