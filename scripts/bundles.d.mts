@@ -2,4 +2,4 @@
 import type { BuildOptions } from 'esbuild';
 
 export const root: string;
-export function bundles(options: { production: boolean }): Record<'extension' | 'cli' | 'demoAgent' | 'webview' | 'hostSuite', BuildOptions | null>;
+export function bundles(options: { production: boolean }): Record<'extension' | 'cli' | 'demoAgent' | 'webview' | 'highlighter' | 'hostSuite', BuildOptions | null>;

@@ -10,7 +10,7 @@ export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 /**
  * @param {{ production: boolean }} options production: minified, no source maps (what the .vsix and the npm
  *   package ship; a shipped `sourceMappingURL` would point at a map that is not there).
- * @returns {Record<'extension' | 'cli' | 'demoAgent' | 'webview' | 'hostSuite', import('esbuild').BuildOptions | null>}
+ * @returns {Record<'extension' | 'cli' | 'demoAgent' | 'webview' | 'highlighter' | 'hostSuite', import('esbuild').BuildOptions | null>}
  */
 export function bundles({ production }) {
   /** @type {import('esbuild').BuildOptions} */
@@ -38,6 +38,9 @@ export function bundles({ production }) {
     demoAgent: { ...node, entryPoints: ['src/node/demoAgent/main.ts'], outfile: 'dist/demo-agent.js' },
     // The chat panel's script: runs in the webview (a browser), imports only src/common.
     webview: { ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: ['webview/main.ts'], outfile: 'dist/webview.js' },
+    // Syntax highlighting for the panel's code blocks (highlight.js and its grammars): a script of its own,
+    // which the panel loads when it first draws a code block (webview/codeHighlight.ts).
+    highlighter: { ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: ['webview/highlighter/main.ts'], outfile: 'dist/highlight.js' },
     hostSuite: hostEntries.length ? { ...node, entryPoints: hostEntries, outdir: 'dist/test/host', external: ['vscode', 'mocha'] } : null,
   };
 }

@@ -13,7 +13,7 @@ const vsce = path.join(root, 'node_modules/@vscode/vsce/vsce');
 /** What the .vsix may contain (mirrors .vscodeignore). */
 const allowed = [
   /^(package\.json|README\.md|CHANGELOG\.md|LICENSE)$/,
-  /^dist\/(extension|cli|demo-agent|webview)\.js$/,
+  /^dist\/(extension|cli|demo-agent|webview|highlight)\.js$/,
   /^dist\/codicons\/codicon\.(css|ttf)$/,
   /^media\/(chat\.css|icon\.png)$/,
   /^media\/icons\/[\w-]+\.svg$/,

@@ -6,8 +6,11 @@
  */
 import MarkdownIt from 'markdown-it';
 import DOMPurify from 'dompurify';
+import type { Token } from 'markdown-it';
 import { h, icon } from './dom';
 import { tokensToDom } from './markdownDom';
+import { codeBlockFile } from '../src/common/codeBlockFile';
+import { highlightCode } from './codeHighlight';
 
 export const md = new MarkdownIt({ html: false, linkify: true, breaks: false, typographer: false });
 // markdown-it refuses `file:` links by default; agents use them for source files, which VS Code opens
@@ -36,32 +39,39 @@ const allowAttribute = (tag: string, name: string, value: string): boolean => pu
 const inert = document.implementation.createHTMLDocument('');
 
 export function renderMarkdown(source: string): DocumentFragment {
-  const frag = tokensToDom(md, md.parse(source, {}), inert, allowAttribute);
-  decorate(frag);
+  const tokens = md.parse(source, {});
+  const frag = tokensToDom(md, tokens, inert, allowAttribute);
+  decorate(frag, blockFiles(tokens));
   return frag;
 }
 
 /**
- * Adds what markdown-it does not: a copy button on code blocks, a scroll wrapper on tables, link titles.
- * One query for all of them: this runs on the open block of a streaming message every frame.
+ * The file each code block names (codeBlockFile.ts), in document order: markdown-it's block tokens are
+ * flat, so the n-th fence or indented block is the n-th `<pre>` built from them.
  */
-function decorate(root: DocumentFragment): void {
+function blockFiles(tokens: readonly Token[]): (string | null)[] {
+  const files: (string | null)[] = [];
+  tokens.forEach((t, i) => {
+    if (t.type === 'code_block') files.push(null);
+    if (t.type !== 'fence') return;
+    const before = tokens[i - 1]?.type === 'paragraph_close' ? tokens[i - 2] : undefined;
+    const line = before?.type === 'inline' ? (before.content.split('\n').pop() ?? null) : null;
+    files.push(codeBlockFile(md.utils.unescapeAll(t.info), line));
+  });
+  return files;
+}
+
+/**
+ * Adds what markdown-it does not: colours and actions on code blocks, a scroll wrapper on tables, link
+ * titles. One query for all of them: this runs on the open block of a streaming message every frame.
+ */
+function decorate(root: DocumentFragment, files: readonly (string | null)[]): void {
+  let block = 0;
   for (const el of Array.from(root.querySelectorAll('pre, table, a[href], img'))) {
     switch (el.localName) {
-      case 'pre': {
-        const code = el.querySelector('code');
-        const lang = /language-(\S+)/.exec(code?.className ?? '')?.[1] ?? '';
-        const bar = h(
-          'div',
-          { class: 'code-bar' },
-          h('span', { class: 'code-lang' }, lang),
-          h('button', { type: 'button', class: 'code-copy', title: 'Copy code', 'aria-label': 'Copy code' }, icon('copy')),
-        );
-        const wrap = h('div', { class: 'code-block' });
-        el.replaceWith(wrap);
-        wrap.append(bar, el);
+      case 'pre':
+        codeBlock(el, files[block++] ?? null);
         break;
-      }
       case 'table': {
         const wrap = h('div', { class: 'table-wrap' });
         el.replaceWith(wrap);
@@ -79,4 +89,30 @@ function decorate(root: DocumentFragment): void {
       }
     }
   }
+}
+
+/** A code block's bar: its language (or file), Copy, Insert at Cursor, and Apply to its file when it names one. */
+function codeBlock(pre: Element, file: string | null): void {
+  const code = pre.querySelector('code');
+  const lang = /language-(\S+)/.exec(code?.className ?? '')?.[1] ?? '';
+  const ext = file ? (/\.([A-Za-z0-9]+)$/.exec(file)?.[1] ?? '') : '';
+  if (code instanceof HTMLElement) highlightCode(code, [lang, ext]);
+  const name = file ? (file.split(/[\\/]/).pop() ?? file) : '';
+  const action = (cls: string, label: string, glyph: string, extra: Record<string, string> = {}): HTMLElement =>
+    h('button', { type: 'button', class: `code-action ${cls}`, title: label, 'aria-label': label, ...extra }, icon(glyph));
+  const bar = h(
+    'div',
+    { class: 'code-bar' },
+    h('span', { class: 'code-lang', title: file ?? '' }, file ?? lang),
+    h(
+      'span',
+      { class: 'code-actions' },
+      file ? action('code-apply', `Apply to ${name}…`, 'git-pull-request-go-to-changes', { 'data-apply-path': file }) : null,
+      action('code-insert', 'Insert at cursor', 'insert'),
+      action('code-copy', 'Copy code', 'copy'),
+    ),
+  );
+  const wrap = h('div', { class: 'code-block' });
+  pre.replaceWith(wrap);
+  wrap.append(bar, pre);
 }

@@ -6,16 +6,18 @@
 import type { WebviewToHost } from '../src/common/webview/contract';
 import { classifyLink } from '../src/common/links';
 
-/** Links, file chips and code copy buttons, by delegation: agent HTML never carries handlers of its own. */
+/** Links, file chips and code blocks' Copy, Insert and Apply buttons, by delegation: agent HTML never carries handlers of its own. */
 export function onPanelClick(e: MouseEvent, post: (m: WebviewToHost) => void): void {
   const target = e.target instanceof Element ? e.target : null;
   if (!target) return;
-  const copy = target.closest('.code-copy');
-  if (copy) {
-    const code = copy.closest('.code-block')?.querySelector('pre')?.textContent ?? '';
-    post({ type: 'copy', text: code });
-    copy.classList.add('done');
-    setTimeout(() => copy.classList.remove('done'), 1200);
+  const action = target.closest<HTMLElement>('.code-action');
+  if (action) {
+    const code = action.closest('.code-block')?.querySelector('pre')?.textContent ?? '';
+    if (action.classList.contains('code-copy')) post({ type: 'copy', text: code });
+    else if (action.classList.contains('code-insert')) post({ type: 'insertCode', text: code });
+    else if (action.dataset['applyPath']) post({ type: 'applyCode', path: action.dataset['applyPath'], text: code });
+    action.classList.add('done');
+    setTimeout(() => action.classList.remove('done'), 1200);
     return;
   }
   const a = target.closest('a');

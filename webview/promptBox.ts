@@ -11,6 +11,8 @@ import { button, h, icon } from './dom';
 import { completeCommand, matchCommands, slashQuery } from './slash';
 import { mentionQuery, mentionText } from '../src/common/mentions';
 import type { ContextChip } from '../src/common/context';
+import { matchMentionSources, type MentionSource } from '../src/common/webview/contextSources';
+import { acceptDrops, addContextButton, CHIP_ICONS } from './contextControls';
 
 export class PromptBox {
   readonly el: HTMLElement;
@@ -24,7 +26,7 @@ export class PromptBox {
     'aria-expanded': 'false',
     'aria-keyshortcuts': 'Control+L',
     rows: 1,
-    placeholder: 'Message the agent — / for commands, @ for files',
+    placeholder: 'Message the agent — / for commands, @ for files and context',
     spellcheck: true,
   });
   private readonly send = button('Send', 'send', { class: 'primary send' });
@@ -35,6 +37,8 @@ export class PromptBox {
   /** `@` completion: the token being typed, and the host's matching workspace files for it. */
   private mention: { query: string; start: number } | null = null;
   private files: readonly string[] = [];
+  /** The `@` words (`@problems`, `@symbol`…) the query starts: listed before the files. */
+  private sources: readonly MentionSource[] = [];
   private mentionTimer = 0;
   /** Images pasted into the prompt, sent with it (the host drops them for agents that take no images). */
   private images: { mimeType: string; data: string; url: string }[] = [];
@@ -65,7 +69,8 @@ export class PromptBox {
     this.hint.hidden = true;
     this.textarea.setAttribute('aria-describedby', 'prompt-hint');
     this.editBar.hidden = true;
-    this.el = h('div', { class: 'prompt' }, this.list, this.editBar, this.contextRow, this.imageRow, this.hint, h('div', { class: 'prompt-row' }, this.textarea, h('div', { class: 'prompt-buttons' }, this.cancel, this.send)));
+    this.el = h('div', { class: 'prompt' }, this.list, this.editBar, this.contextRow, this.imageRow, this.hint, h('div', { class: 'prompt-row' }, this.textarea, h('div', { class: 'prompt-buttons' }, addContextButton(post), this.cancel, this.send)));
+    acceptDrops(this.el, post);
     this.textarea.addEventListener('keydown', (e) => this.onKey(e));
     this.textarea.addEventListener('input', () => {
       this.autosize();
@@ -97,7 +102,7 @@ export class PromptBox {
     this.commands = commands;
     this.canSteer = canSteer;
     this.textarea.disabled = readOnly;
-    this.textarea.placeholder = readOnly ? 'This session is read-only' : this.busy ? 'The agent is working — a message sent now is queued' : 'Message the agent — / for commands, @ for files';
+    this.textarea.placeholder = readOnly ? 'This session is read-only' : this.busy ? 'The agent is working — a message sent now is queued' : 'Message the agent — / for commands, @ for files and context';
     const steerable = this.steerable();
     this.hint.hidden = !steerable;
     this.hint.textContent = steerable ? 'Enter queues for after this turn · Alt+Enter steers it into the running turn' : '';
@@ -188,8 +193,8 @@ export class PromptBox {
       ...chips.map((c) => {
         const remove = button(`Remove ${c.label}`, 'close', { class: 'icon-button remove-context', 'data-context-id': c.id });
         remove.addEventListener('click', () => this.post({ type: 'removeContext', id: c.id }));
-        const glyph = c.kind === 'problems' ? 'warning' : c.kind === 'selection' ? 'list-selection' : 'file';
-        return h('span', { class: 'context-chip', role: 'listitem', title: c.detail, 'data-kind': c.kind }, icon(glyph), h('span', { class: 'label' }, c.label), remove);
+        const size = c.size ? h('span', { class: 'size' }, c.size) : null;
+        return h('span', { class: 'context-chip', role: 'listitem', title: c.detail, 'data-kind': c.kind }, icon(CHIP_ICONS[c.kind] ?? 'file'), h('span', { class: 'label' }, c.label), size, remove);
       }),
     );
     // A removed chip's button is gone: keep keyboard focus in the prompt box rather than losing it to <body>.
@@ -270,16 +275,19 @@ export class PromptBox {
   }
 
   private itemCount(): number {
-    return this.mention ? this.files.length : this.matches.length;
+    return this.mention ? this.sources.length + this.files.length : this.matches.length;
   }
 
   private accept(i: number): void {
     if (this.mention) {
-      const path = this.files[i];
-      if (path === undefined) return;
+      const source = this.sources[i];
+      const path = this.files[i - this.sources.length];
+      if (source === undefined && path === undefined) return;
       const v = this.textarea.value;
       const caret = this.textarea.selectionStart ?? v.length;
-      const insert = mentionText(path);
+      // An `@` word adds its context as a chip (the host asks for the rest) and leaves no text behind.
+      if (source) this.post({ type: 'addContext', source: source.source });
+      const insert = path === undefined ? '' : mentionText(path);
       this.textarea.value = v.slice(0, this.mention.start) + insert + v.slice(caret).replace(/^\S*/, '');
       const at = this.mention.start + insert.length;
       this.textarea.setSelectionRange(at, at);
@@ -306,6 +314,7 @@ export class PromptBox {
     const m = q === null && !this.readOnly ? mentionQuery(this.textarea.value, caret) : null;
     if (m?.query !== this.mention?.query) this.files = [];
     this.mention = m;
+    this.sources = m ? matchMentionSources(m.query) : [];
     if (m) {
       // Ask the host once typing pauses; its answer arrives as `mentionResults`.
       clearTimeout(this.mentionTimer);
@@ -318,13 +327,16 @@ export class PromptBox {
   private renderCompletion(): void {
     // One list, two kinds of item: workspace files after `@`, the agent's commands after a leading `/`.
     const items: { attrs: Record<string, string>; parts: (HTMLElement | null)[] }[] = this.mention
-      ? this.files.map((f) => {
-          const slash = f.lastIndexOf('/');
-          return {
-            attrs: { 'data-file': f },
-            parts: [h('span', { class: 'cmd-name' }, `@${f.slice(slash + 1)}`), h('span', { class: 'cmd-desc' }, slash > 0 ? f.slice(0, slash) : '')],
-          };
-        })
+      ? [
+          ...this.sources.map((s) => ({ attrs: { 'data-source': s.source }, parts: [icon(s.icon), h('span', { class: 'cmd-name' }, `@${s.word}`), h('span', { class: 'cmd-desc' }, s.description)] })),
+          ...this.files.map((f) => {
+            const slash = f.lastIndexOf('/');
+            return {
+              attrs: { 'data-file': f },
+              parts: [h('span', { class: 'cmd-name' }, `@${f.slice(slash + 1)}`), h('span', { class: 'cmd-desc' }, slash > 0 ? f.slice(0, slash) : '')],
+            };
+          }),
+        ]
       : this.matches.map((c) => ({
           attrs: { 'data-command': c.name },
           parts: [h('span', { class: 'cmd-name' }, `/${c.name}`), h('span', { class: 'cmd-desc' }, c.description), c.input?.hint ? h('span', { class: 'cmd-hint' }, c.input.hint) : null],
@@ -352,6 +364,7 @@ export class PromptBox {
     this.matches = [];
     this.mention = null;
     this.files = [];
+    this.sources = [];
     clearTimeout(this.mentionTimer);
     this.renderCompletion();
   }

@@ -39,7 +39,7 @@ const EAGER_TAIL = 12;
 export class Transcript {
   readonly scroller: HTMLElement = h('section', { class: 'transcript', 'aria-label': 'Conversation', tabindex: 0 });
   private readonly list: HTMLElement = h('div', { class: 'entries' });
-  private readonly empty: HTMLElement = h('div', { class: 'empty-state' }, 'Ask the agent anything. Enter sends, Shift+Enter adds a line, / lists commands, @ adds a file, and pasted images go along.');
+  private readonly empty: HTMLElement = h('div', { class: 'empty-state' }, 'Ask the agent anything. Enter sends, Shift+Enter adds a line, / lists commands, @ adds a file or other context, and pasted images go along.');
   /** An earlier, unreattachable session's entries above the new session's. */
   private readonly earlier = new EarlierSession();
   /** Entries of the snapshot still to come before the first one here (`older` messages). */

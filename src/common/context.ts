@@ -6,7 +6,11 @@
 import type { ContentBlock } from './protocol/content';
 import { fileUri } from './mentions';
 
-export type ContextKind = 'selection' | 'file' | 'problems';
+/**
+ * `folder`: a folder's file list; `symbol`: a workspace symbol's source (a range of its file); `terminal`:
+ * a terminal's selection or its last command's output (no file: `path` is the terminal's name).
+ */
+export type ContextKind = 'selection' | 'file' | 'problems' | 'folder' | 'symbol' | 'terminal';
 
 export interface ContextItem {
   /** Host-minted id, so the webview can ask to remove one chip. */
@@ -22,6 +26,8 @@ export interface ContextItem {
    */
   readonly text: string | null;
   readonly size: number | null;
+  /** What the chip says when the path alone would not (a symbol's name, "Terminal: last command"). */
+  readonly label?: string;
 }
 
 /** What the prompt box shows for one item: no text content, only a label (paths are shown as text). */
@@ -29,12 +35,24 @@ export interface ContextChip {
   readonly id: string;
   readonly kind: ContextKind;
   readonly label: string;
-  /** Full path and range, for the tooltip. */
+  /** Full path and range, then the start of the text that will be sent: the tooltip. */
   readonly detail: string;
+  /** How much is sent, for people (`2.1 KB`); empty when unknown. */
+  readonly size: string;
 }
 
 /** Items larger than this are sent as links: a context command must not blow up the prompt. */
 export const MAX_CONTEXT_TEXT = 512 * 1024;
+/** All of a prompt's embedded context together: past this, further items go as links (or are cut, with no file to link). */
+export const MAX_PROMPT_CONTEXT = 2 * 1024 * 1024;
+/** The start of an item's text shown in its chip's tooltip. */
+const PREVIEW_CHARS = 600;
+
+export function sizeText(bytes: number | null): string {
+  if (bytes === null) return '';
+  if (bytes < 1024) return `${bytes} B`;
+  return bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
 
 export function baseName(p: string): string {
   return p.replace(/[\\/]+$/, '').split(/[\\/]/).pop() ?? p;
@@ -71,8 +89,11 @@ export function resourceLabel(uri: string): string {
 export function contextChip(item: ContextItem): ContextChip {
   const name = baseName(item.path);
   const range = item.lines ? (item.lines[0] === item.lines[1] ? `:${item.lines[0]}` : `:${item.lines[0]}-${item.lines[1]}`) : '';
-  const label = item.kind === 'problems' ? `Problems: ${name}` : `${name}${range}`;
-  return { id: item.id, kind: item.kind, label, detail: `${item.path}${range}` };
+  const label = item.label ?? (item.kind === 'problems' ? `Problems: ${name}` : item.kind === 'folder' ? `${name}/` : `${name}${range}`);
+  const size = sizeText(item.size);
+  const how = item.text === null ? 'sent as a link' : `${size}, sent as text (as a link to an agent that takes no embedded context)`;
+  const preview = item.text === null ? '' : `\n\n${item.text.slice(0, PREVIEW_CHARS)}${item.text.length > PREVIEW_CHARS ? '\n…' : ''}`;
+  return { id: item.id, kind: item.kind, label, detail: `${item.path}${range} — ${how}${preview}`, size };
 }
 
 /**
@@ -81,13 +102,26 @@ export function contextChip(item: ContextItem): ContextChip {
  * must accept. Problems have no file of their own to link to, so without embedding they go as text.
  */
 export function contextBlocks(items: readonly ContextItem[], embeddedContext: boolean): ContentBlock[] {
+  let budget = MAX_PROMPT_CONTEXT;
   return items.map((item): ContentBlock => {
-    const uri = item.kind === 'problems' ? `${fileUri(item.path)}#problems` : contextUri(item);
-    if (embeddedContext && item.text !== null) return { type: 'resource', resource: { uri, mimeType: 'text/plain', text: item.text } };
-    if (item.kind === 'problems' && item.text !== null) return { type: 'text', text: `Problems in ${fileUri(item.path)}:\n${item.text}` };
+    const uri = itemUri(item);
+    // Problems and terminal text have no file to link to: past the budget they are cut, not dropped.
+    const noFile = item.kind === 'problems' || item.kind === 'terminal';
+    const text = item.text === null ? null : item.text.length <= budget ? item.text : noFile ? `${item.text.slice(0, Math.max(0, budget))}\n…(cut)` : null;
+    if (text !== null) budget -= Math.min(text.length, budget);
+    if (embeddedContext && text !== null) return { type: 'resource', resource: { uri, mimeType: 'text/plain', text } };
+    if (item.kind === 'problems' && text !== null) return { type: 'text', text: `Problems in ${fileUri(item.path)}:\n${text}` };
+    if (item.kind === 'terminal' && text !== null) return { type: 'text', text: `${contextChip(item).label}:\n${text}` };
     const name = contextChip(item).label;
     return item.size !== null ? { type: 'resource_link', uri, name, size: item.size } : { type: 'resource_link', uri, name };
   });
+}
+
+/** Problems are their file's `#problems`; a terminal has no file, so it is named by a `terminal:` URI. */
+function itemUri(item: ContextItem): string {
+  if (item.kind === 'problems') return `${fileUri(item.path)}#problems`;
+  if (item.kind === 'terminal') return `terminal:${encodeURIComponent(item.path)}`;
+  return contextUri(item);
 }
 
 export interface Problem {

@@ -15,6 +15,9 @@ import type { ChatControls, ChatUi } from '../node/chat/chatPorts';
 import type { VirtualDocuments } from './virtualDocuments';
 import { errorText } from '../common/util/errors';
 import { ChatPanel, CHAT_VIEW_TYPE } from './chatPanel';
+import { applyCode, insertCode } from './codeBlockActions';
+import { columnBesideChat } from './editorColumns';
+import { addContextFrom, addDropped } from './contextPicker';
 
 export interface ChatUiDeps {
   readonly docs: VirtualDocuments;
@@ -43,9 +46,10 @@ function openSubagentPanel(d: ChatUiDeps, extensionUri: vscode.Uri): NonNullable
   };
 }
 
-/** Files and diffs opened from the chat go to the first editor group, or the second when the chat is there: never over the chat. */
-export function columnBesideChat(chat: vscode.ViewColumn | undefined): vscode.ViewColumn {
-  return chat === vscode.ViewColumn.One ? vscode.ViewColumn.Two : vscode.ViewColumn.One;
+
+function failed(d: ChatUiDeps, what: string, e: unknown): void {
+  d.log.error(`could not ${what}: ${errorText(e)}`);
+  void vscode.window.showErrorMessage(`ACP Chat could not ${what}: ${noticeText(errorText(e))}`);
 }
 
 export function createChatUi(d: ChatUiDeps): ChatUi {
@@ -98,6 +102,18 @@ export function createChatUi(d: ChatUiDeps): ChatUi {
     },
     copy(text) {
       void vscode.env.clipboard.writeText(text);
+    },
+    insertCode(text) {
+      insertCode(text, d.chatColumn()).catch((e: unknown) => failed(d, 'insert the code block', e));
+    },
+    addContext(chat, source) {
+      addContextFrom(chat, source).catch((e: unknown) => failed(d, 'add the context', e));
+    },
+    dropContext(chat, uris) {
+      addDropped(chat, uris).catch((e: unknown) => failed(d, 'add the dropped files', e));
+    },
+    applyCode(path, text) {
+      applyCode(d.docs, path, text, columnBesideChat(d.chatColumn())).catch((e: unknown) => failed(d, 'apply the code block', e));
     },
     revealInTree(sessionId, key) {
       d.revealInTree(sessionId, key);

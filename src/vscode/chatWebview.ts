@@ -213,6 +213,7 @@ export class ChatWebview extends Disposable {
       cspSource: webview.cspSource,
       nonce: makeNonce(),
       scriptUri: asset('dist', 'webview.js'),
+      highlightScriptUri: asset('dist', 'highlight.js'),
       styleUris: [asset('dist', 'codicons', 'codicon.css'), asset('media', 'chat.css')],
       ...(this.chatId !== undefined ? { chatId: this.chatId } : {}),
     });

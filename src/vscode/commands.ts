@@ -5,7 +5,9 @@ import { Disposable } from '../common/util/lifecycle';
 import { labelText } from '../common/untrusted';
 import type { ChatService } from './chatService';
 import { chooseMcpServersCommand, mcpChoiceArg } from './mcpChoice';
-import { addToChat, fileItem, problemsItem, selectionItem, urisFrom } from './contextCommands';
+import { addToChat, urisFrom } from './contextCommands';
+import { fileItem, problemsItem, selectionItem } from './contextItems';
+import { inlineAsk } from './inlineAsk';
 import { showAgentCapabilities, showProtocolLog, showProtocolMessages } from './inspector';
 import { deleteChatCommand, pickSession, pickSideBarChat } from './chatHistory';
 import { branch, branchRequestFrom, editMessage, regenerate, retry, type RewindHost } from './rewind';
@@ -44,6 +46,7 @@ export const Commands = {
   addSelectionToChat: 'acpChat.addSelectionToChat',
   addFileToChat: 'acpChat.addFileToChat',
   addProblemsToChat: 'acpChat.addProblemsToChat',
+  inlineAsk: 'acpChat.inlineAsk',
   addAgent: 'acpChat.addAgent',
   chatsElsewhere: 'acpChat.chatsElsewhere',
   ...SessionCommands,
@@ -112,6 +115,7 @@ export class ChatCommands extends Disposable {
     });
     this.add(Commands.addSelectionToChat, () => addToChat(s, selectionItem(vscode.window.activeTextEditor)));
     this.add(Commands.addProblemsToChat, () => addToChat(s, problemsItem(vscode.window.activeTextEditor)));
+    this.add(Commands.inlineAsk, () => inlineAsk(s));
     this.add(Commands.addFileToChat, async (arg?: unknown, all?: unknown) => {
       const uris = urisFrom(arg, all);
       if (uris.length === 0) return addToChat(s, 'Open or select a file first.');

@@ -17,6 +17,8 @@ import { openPersistence } from '../node/chat/filePersistence';
 import { noticeText } from '../common/untrusted';
 import { currentWorkspace } from './chatHomeLocation';
 import { chatHome } from '../node/persistence/chatHome';
+import { trackTextEditors } from './codeBlockActions';
+import { trackTerminalCommands } from './contextSources';
 
 /** What `activate()` returns (see ChatApi), with this extension's chat service. */
 export type AcpChatApi = ChatApi<ChatService>;
@@ -33,7 +35,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AcpCha
     if (home && home.recovered > 0) void vscode.window.showInformationMessage(noticeText(`ACP Chat: ${home.recovered} chat(s) of this workspace were found in another storage folder of VS Code and are listed again (ACP: Open Session…).`));
     return openPersistence(home?.dir, log);
   }, connectAgent(agentSecrets(context).headers)); // a remote agent's tokens: SecretStorage, asked once
-  context.subscriptions.push(s);
+  context.subscriptions.push(s, trackTextEditors(), trackTerminalCommands());
   // The debug bundle's code is loaded when it is asked for, not at activation.
   const exportBundle = async (target?: string) => void (await (await import('./debugBundle')).exportDebugBundle(s, target ? vscode.Uri.file(target) : undefined));
   context.subscriptions.push(new ChatCommands(s, exportBundle, context.globalStorageUri.fsPath));

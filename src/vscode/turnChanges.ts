@@ -12,7 +12,7 @@ import type { ChangesState } from '../common/changes/model';
 import { noticeText } from '../common/untrusted';
 import { errorText } from '../common/util/errors';
 import type { VirtualDocuments } from './virtualDocuments';
-import { columnBesideChat } from './chatUi';
+import { columnBesideChat } from './editorColumns';
 import { editorReviews } from './editorReviews';
 
 export interface TurnChangesDeps {

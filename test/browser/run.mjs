@@ -26,6 +26,8 @@ import { register as registerSubagentExpandCases } from './subagentExpandCases.m
 import { register as registerHostileCases } from './hostileCases.mjs';
 import { register as registerCompactionCases } from './compactionCases.mjs';
 import { register as registerRemoteCases } from './remoteCases.mjs';
+import { register as registerCodeBlockCases } from './codeBlockCases.mjs';
+import { register as registerContextCases } from './contextCases.mjs';
 import { register as registerElicitationCases, registerOnToolCards as registerToolCardQuestionCases, registerOrphans as registerOrphanQuestionCases } from './elicitationCases.mjs';
 
 const filter = process.argv[2] ?? '';
@@ -699,6 +701,8 @@ registerSubagentExpandCases(test);
 registerHostileCases(test);
 registerCompactionCases(test);
 registerRemoteCases(test);
+registerCodeBlockCases(test);
+registerContextCases(test);
 registerA11yTests(test);
 
 // ---- runner

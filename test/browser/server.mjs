@@ -14,6 +14,7 @@ const { renderWebviewHtml, makeNonce } = await tsImport('../../src/common/webvie
 const FILES = {
   '/dist/webview.js': ['dist/webview.js', 'text/javascript'],
   '/dist/webview.js.map': ['dist/webview.js.map', 'application/json'],
+  '/dist/highlight.js': ['dist/highlight.js', 'text/javascript'],
   '/media/chat.css': ['media/chat.css', 'text/css'],
   '/dist/codicons/codicon.css': ['dist/codicons/codicon.css', 'text/css'],
   '/dist/codicons/codicon.ttf': ['dist/codicons/codicon.ttf', 'font/ttf'],
@@ -33,6 +34,7 @@ export async function startServer() {
           cspSource: origin,
           nonce,
           scriptUri: `${origin}/dist/webview.js`,
+          highlightScriptUri: `${origin}/dist/highlight.js`,
           styleUris: [`${origin}/harness/theme/${theme}.css`, `${origin}/dist/codicons/codicon.css`, `${origin}/media/chat.css`],
           title: 'ACP Chat (test page)',
           ...(url.searchParams.get('view') === 'history' ? { view: 'history' } : {}),

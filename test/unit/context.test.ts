@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { contextBlocks, contextChip, contextUri, formatProblems, resourceLabel, type ContextItem } from '../../src/common/context';
+import { contextBlocks, contextChip, contextUri, formatProblems, MAX_PROMPT_CONTEXT, resourceLabel, type ContextItem } from '../../src/common/context';
 
 const selection: ContextItem = { id: 'ctx-1', kind: 'selection', path: '/w/src/a b.ts', lines: [10, 20], text: 'const x = 1;', size: 12 };
 const file: ContextItem = { id: 'ctx-2', kind: 'file', path: '/w/README.md', lines: null, text: '# hi', size: 4 };
@@ -30,10 +30,35 @@ test('problems: embedded as a resource, else as plain text (there is no file of 
   assert.deepEqual(contextBlocks([problems], false), [{ type: 'text', text: 'Problems in file:///w/a.ts:\na.ts:1:1 error: x' }]);
 });
 
-test('chips show a short label and the full path as detail', () => {
-  assert.deepEqual(contextChip(selection), { id: 'ctx-1', kind: 'selection', label: 'a b.ts:10-20', detail: '/w/src/a b.ts:10-20' });
+test('chips show a short label, the size, and as detail the full path, how it is sent and the start of what is sent', () => {
+  assert.deepEqual(contextChip(selection), {
+    id: 'ctx-1',
+    kind: 'selection',
+    label: 'a b.ts:10-20',
+    size: '12 B',
+    detail: '/w/src/a b.ts:10-20 — 12 B, sent as text (as a link to an agent that takes no embedded context)\n\nconst x = 1;',
+  });
   assert.equal(contextChip(problems).label, 'Problems: a.ts');
   assert.equal(contextChip(file).label, 'README.md');
+  assert.equal(contextChip(big).detail, '/w/big.bin — sent as a link');
+  assert.equal(contextChip(big).size, '8.6 MB');
+  const long: ContextItem = { ...file, text: 'x'.repeat(5000), size: 5000 };
+  assert.ok(contextChip(long).detail.endsWith(`${'x'.repeat(600)}\n…`), 'the preview is bounded');
+  assert.equal(contextChip({ ...file, kind: 'folder', path: '/w/src', text: 'a.ts' }).label, 'src/');
+  assert.equal(contextChip({ ...file, kind: 'symbol', label: 'greet' }).label, 'greet');
+});
+
+test('a prompt embeds at most MAX_PROMPT_CONTEXT in all: later files go as links, terminal text is cut', () => {
+  const half = 'y'.repeat(MAX_PROMPT_CONTEXT / 2 + 10);
+  const a: ContextItem = { ...file, id: 'a', path: '/w/a.txt', text: half, size: half.length };
+  const b: ContextItem = { ...file, id: 'b', path: '/w/b.txt', text: half, size: half.length };
+  const t: ContextItem = { id: 't', kind: 'terminal', path: 'bash', lines: null, text: half, size: half.length, label: 'Terminal: npm test' };
+  const blocks = contextBlocks([a, b, t], true);
+  assert.equal(blocks[0]?.type, 'resource');
+  assert.deepEqual(blocks[1], { type: 'resource_link', uri: 'file:///w/b.txt', name: 'b.txt', size: half.length });
+  assert.ok(blocks[2]?.type === 'resource' && 'text' in blocks[2].resource && String(blocks[2].resource.text).endsWith('…(cut)'));
+  assert.ok(blocks[2]?.type === 'resource' && blocks[2].resource.uri === 'terminal:bash');
+  assert.deepEqual(contextBlocks([{ ...t, text: 'ok' }], false), [{ type: 'text', text: 'Terminal: npm test:\nok' }]);
 });
 
 test('problems are formatted one per line, multi-line messages folded', () => {

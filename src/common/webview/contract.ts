@@ -24,6 +24,7 @@ import type { ContentBlock } from '../protocol/content';
 import { WEBVIEW_PROTOCOL_VERSION } from './version';
 export { WEBVIEW_PROTOCOL_VERSION };
 import { MAX_EXPANDED_SUBAGENTS, MAX_IMAGES, MAX_IMAGE_BASE64 } from './limits';
+import { CONTEXT_SOURCES } from './contextSources';
 
 /** A permission request waiting for the user, shown inline on its tool call. */
 export interface PermissionView {
@@ -265,6 +266,10 @@ export const zWebviewToHost = z.discriminatedUnion('type', [
   z.object({ type: z.literal('openLocation'), path: z.string(), line: z.number().int().nullable() }),
   z.object({ type: z.literal('openDiff'), key: zKey, index: z.number().int().nonnegative() }),
   z.object({ type: z.literal('copy'), text: z.string() }),
+  /** A code block's Insert at Cursor: the text goes into the last text editor the user had, at its selections. */
+  z.object({ type: z.literal('insertCode'), text: z.string().max(1_000_000) }),
+  /** A code block's Apply: `path` is agent text, resolved inside the workspace by the host, shown as a diff before anything is written. */
+  z.object({ type: z.literal('applyCode'), path: z.string().min(1).max(1000), text: z.string().max(1_000_000) }),
   z.object({ type: z.literal('setMode'), modeId: z.string() }),
   z.object({ type: z.literal('setConfigOption'), configId: z.string(), value: z.union([z.string(), z.boolean()]) }),
   z.object({ type: z.literal('revealInTree'), key: zKey }),
@@ -293,6 +298,10 @@ export const zWebviewToHost = z.discriminatedUnion('type', [
   z.object({ type: z.literal('mentionQuery'), query: z.string().max(500) }),
   /** The user removed a context chip from the prompt box. */
   z.object({ type: z.literal('removeContext'), id: zKey }),
+  /** Add Context (its menu, or an `@` word): the host gathers that kind of context, asking for the rest where needed. */
+  z.object({ type: z.literal('addContext'), source: z.enum(CONTEXT_SOURCES) }),
+  /** Files or folders dropped on the chat, as the drop's URIs (only `file:` ones are read). */
+  z.object({ type: z.literal('dropContext'), uris: z.array(z.string().max(4000)).max(100) }),
   /** Open a subagent's own transcript (the child session of a delegation card); a host that cannot yet ignores it. */
   z.object({ type: z.literal('openSubagent'), childSessionId: z.string().min(1).max(1000) }),
   /**

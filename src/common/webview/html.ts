@@ -8,6 +8,8 @@ export interface WebviewHtmlOptions {
   /** A fresh random nonce per render: only our own script may run. */
   readonly nonce: string;
   readonly scriptUri: string;
+  /** The code highlighter, a script the panel loads on its first code block (webview/codeHighlight.ts). */
+  readonly highlightScriptUri?: string;
   readonly styleUris: readonly string[];
   readonly title?: string;
   /** The chat shown, for the webview's saved state (see WebviewPersistedState.chatId). */
@@ -41,7 +43,7 @@ export function renderWebviewHtml(o: WebviewHtmlOptions): string {
     ${styles}
     <title>${escapeAttr(o.title ?? 'ACP Chat')}</title>
   </head>
-  <body${o.chatId !== undefined ? ` data-chat-id="${escapeAttr(o.chatId)}"` : ''}${o.view !== undefined ? ` data-view="${escapeAttr(o.view)}"` : ''}>
+  <body${o.chatId !== undefined ? ` data-chat-id="${escapeAttr(o.chatId)}"` : ''}${o.view !== undefined ? ` data-view="${escapeAttr(o.view)}"` : ''}${o.highlightScriptUri !== undefined ? ` data-highlight-script="${escapeAttr(o.highlightScriptUri)}"` : ''}>
     <div id="app"></div>
     <script nonce="${escapeAttr(o.nonce)}" src="${escapeAttr(o.scriptUri)}"></script>
   </body>

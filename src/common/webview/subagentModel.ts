@@ -31,7 +31,7 @@ export interface SubagentDeps {
 }
 
 /** The webview's messages a read-only subagent view passes on: answers and navigation, never a prompt. */
-const PASSED_ON = new Set<WebviewToHost['type']>(['permission', 'elicitation', 'openLink', 'openLocation', 'copy', 'openDiff', 'openSubagent', 'cancelSubagent']);
+const PASSED_ON = new Set<WebviewToHost['type']>(['permission', 'elicitation', 'openLink', 'openLocation', 'copy', 'insertCode', 'applyCode', 'openDiff', 'openSubagent', 'cancelSubagent']);
 
 export class SubagentModel extends Disposable implements ChatModel {
   private readonly source = this.register(new PanelSource());

@@ -52,7 +52,7 @@ export class CaptureChat extends Disposable implements ChatModel, TreeSource {
   constructor(
     readonly label: string,
     text: string,
-    private readonly ui: Pick<ChatUi, 'openLink' | 'openLocation' | 'copy' | 'openDiff' | 'openSubagent'>,
+    private readonly ui: Pick<ChatUi, 'openLink' | 'openLocation' | 'copy' | 'insertCode' | 'applyCode' | 'openDiff' | 'openSubagent'>,
   ) {
     super();
     this.records = parseCapture(text);
@@ -199,10 +199,12 @@ export class CaptureChat extends Disposable implements ChatModel, TreeSource {
   }
 
   handleWebviewMessage(m: WebviewToHost): void {
-    // Read-only: only navigation and copying do anything.
+    // Read-only: only navigation and copying (or using a code block) do anything.
     if (m.type === 'openLink') this.ui.openLink(m.href);
     else if (m.type === 'openLocation') this.ui.openLocation(m.path, m.line);
     else if (m.type === 'copy') this.ui.copy(m.text);
+    else if (m.type === 'insertCode') this.ui.insertCode?.(m.text);
+    else if (m.type === 'applyCode') this.ui.applyCode?.(m.path, m.text);
     else if (m.type === 'openSubagent') this.openSubagent(m.childSessionId);
     else if (m.type === 'openDiff') {
       const e = this.shownEntry(m.key);

@@ -25,6 +25,8 @@ import type { ChatModel } from '../../common/webview/chatModel';
 import type { IDisposable } from '../../common/util/lifecycle';
 import type { ChatMcp } from './sessionParams';
 import type { WorktreeView } from '../../common/webview/contract';
+import type { ContextItem } from '../../common/context';
+import type { ContextSource } from '../../common/webview/contextSources';
 
 /** The chat's log (the extension's output channel; a plain function in tests). */
 export type Log = (level: 'debug' | 'info' | 'warn' | 'error', message: string) => void;
@@ -52,6 +54,8 @@ export interface ChatControls {
   removeQueued(id: string): void;
   editQueued(id: string, text: string): void;
   moveQueued(id: string, offset: number): void;
+  /** Attaches an editor-context item to the next prompt (a chip). */
+  addContext(item: Omit<ContextItem, 'id'>): void;
   /** Drops an editor-context item from the next prompt. */
   removeContext(id: string): void;
   /** The prompt the user just sent, with the context chips it takes (the chips are cleared), without sending it. */
@@ -82,7 +86,15 @@ export interface ChatUi {
   openLocation(path: string, line: number | null): void;
   openDiff(entry: Entry, contentIndex: number): void;
   copy(text: string): void;
+  /** A code block's Insert at Cursor (absent: the block offers it but nothing happens). */
+  insertCode?(text: string): void;
+  /** A code block's Apply to its file: `path` is agent text, checked against the workspace before a diff preview. */
+  applyCode?(path: string, text: string): void;
   revealInTree(sessionId: string, key: string): void;
+  /** Add Context from the prompt box: gathers that kind of context (asking which one where needed) into the chat's chips. */
+  addContext?(chat: ChatControls, source: ContextSource): void;
+  /** Files or folders dropped on the chat (URIs from the drop; only `file:` ones are read). */
+  dropContext?(chat: ChatControls, uris: readonly string[]): void;
   exportMarkdown(chat: ChatControls): void;
   /** The header's worktree chip was clicked (a worktree chat): offer its actions. */
   worktreeActions?(): void;

@@ -63,6 +63,10 @@ export function dispatchWebviewMessage(chat: ChatControls, ui: ChatUi, m: Webvie
       return chat.moveQueued(m.id, m.offset);
     case 'removeContext':
       return chat.removeContext(m.id);
+    case 'addContext':
+      return ui.addContext?.(chat, m.source);
+    case 'dropContext':
+      return ui.dropContext?.(chat, m.uris);
     case 'openLink':
       return ui.openLink(m.href);
     case 'openLocation':
@@ -74,6 +78,10 @@ export function dispatchWebviewMessage(chat: ChatControls, ui: ChatUi, m: Webvie
     }
     case 'copy':
       return ui.copy(m.text);
+    case 'insertCode':
+      return ui.insertCode?.(m.text);
+    case 'applyCode':
+      return ui.applyCode?.(m.path, m.text);
     case 'revealInTree': {
       const shown = chat.shownEntry(m.key);
       if (shown) ui.revealInTree(shown.sessionId, m.key);

@@ -7,8 +7,10 @@ import * as esbuild from 'esbuild';
 
 /** The packaged webview bundle's budget (minified). */
 const WEBVIEW_BUDGET_BYTES = 300 * 1024;
+/** The code highlighter's, a script of its own loaded on the first code block (webview/codeHighlight.ts). */
+const HIGHLIGHTER_BUDGET_BYTES = 160 * 1024;
 
-async function metafileOf(name: 'webview'): Promise<{ bytes: number; inputs: string[] }> {
+async function metafileOf(name: 'webview' | 'highlighter'): Promise<{ bytes: number; inputs: string[] }> {
   const { bundles } = await import('../../../scripts/bundles.mjs');
   const options = bundles({ production: true })[name];
   assert.ok(options, `no ${name} bundle`);
@@ -27,6 +29,14 @@ test('the production webview bundle has no zod in it and stays within its budget
   assert.ok(bytes <= WEBVIEW_BUDGET_BYTES, `webview bundle ${bytes} bytes > ${WEBVIEW_BUDGET_BYTES}`);
   // The check can fail: the webview does bundle its Markdown renderer.
   assert.ok(inputs.some((f) => /node_modules\/markdown-it\//.test(f)));
+});
+
+test('highlight.js is a bundle of its own, within its budget, and none of it is in the webview bundle', async () => {
+  const webview = await metafileOf('webview');
+  assert.deepEqual(webview.inputs.filter((f) => /node_modules\/highlight\.js\//.test(f)), [], 'highlight.js must load lazily, not with the panel');
+  const highlighter = await metafileOf('highlighter');
+  assert.ok(highlighter.inputs.some((f) => /node_modules\/highlight\.js\/(lib|es)\/languages\/typescript/.test(f)));
+  assert.ok(highlighter.bytes <= HIGHLIGHTER_BUDGET_BYTES, `highlighter bundle ${highlighter.bytes} bytes > ${HIGHLIGHTER_BUDGET_BYTES}`);
 });
 
 test('production bundles are minified and carry no source-map reference', async () => {

@@ -1,0 +1,84 @@
+/**
+ * The richer context kinds, as the prompt box asks for them (`addContext` from Add Context or an `@` word,
+ * `dropContext` for files dropped on the chat): each becomes a chip saying its size, and the next prompt
+ * carries it as the ACP block the demo agent (which advertises embeddedContext) receives.
+ */
+import * as assert from 'assert';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import { api, until } from './util';
+import type { ContentBlock } from '../../src/common/protocol/content';
+import type { AcpChatApi } from '../../src/vscode/extension';
+
+async function workspaceFile(name: string, text: string): Promise<vscode.Uri> {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  assert.ok(folder, 'the test host opens a workspace folder');
+  const uri = vscode.Uri.file(path.join(folder.uri.fsPath, name));
+  await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+  return uri;
+}
+
+const chips = (a: AcpChatApi) => a.service.activeSession().panelState().context;
+
+function lastUserBlocks(a: AcpChatApi): readonly ContentBlock[] {
+  const users = a.transcript().filter((e) => e.kind === 'user_message');
+  const last = users[users.length - 1];
+  assert.ok(last && last.kind === 'user_message', 'a user message in the transcript');
+  return last.content;
+}
+
+suite('Richer context: Add Context, @ words, dropped files', () => {
+  test('a folder and a file dropped on the chat become chips with their sizes, and are sent embedded', async () => {
+    const a = await api();
+    await a.openChat();
+    await a.whenPanelReady();
+    await workspaceFile('ctx-drop/one.ts', 'export const one = 1;\n');
+    await workspaceFile('ctx-drop/sub/two.ts', 'export const two = 2;\n');
+    const file = await workspaceFile('ctx-dropped.txt', 'dropped text\n');
+    const folder = vscode.Uri.joinPath(file, '..', 'ctx-drop');
+    a.service.activeSession().handleWebviewMessage({ type: 'dropContext', uris: [folder.toString(), file.toString(), 'https://example.com/x'] });
+    const [f, d] = await until(() => chips(a).length === 2 && [chips(a).find((c) => c.kind === 'folder'), chips(a).find((c) => c.kind === 'file')], 10_000, 'two chips');
+    assert.strictEqual(f?.label, 'ctx-drop/');
+    assert.strictEqual(d?.label, 'ctx-dropped.txt');
+    assert.strictEqual(d?.size, '13 B');
+    assert.match(f?.detail ?? '', /one\.ts\nsub\/two\.ts/, 'the tooltip shows what will be sent');
+    await a.sendPrompt('look at these');
+    const resources = lastUserBlocks(a).filter((b) => b.type === 'resource');
+    const texts = resources.map((b) => (b.type === 'resource' && 'text' in b.resource ? b.resource.text : ''));
+    assert.deepStrictEqual(texts, ['one.ts\nsub/two.ts', 'dropped text\n']);
+  });
+
+  test('Add Context → Open Editors adds every open file; @problems adds the workspace\'s problems', async () => {
+    const a = await api();
+    await a.openChat();
+    await a.whenPanelReady();
+    const x = await workspaceFile('ctx-open-x.ts', 'const x = 1;\n');
+    const y = await workspaceFile('ctx-open-y.ts', 'const y: number = "y";\n');
+    await vscode.window.showTextDocument(x, { viewColumn: vscode.ViewColumn.One, preview: false });
+    await vscode.window.showTextDocument(y, { viewColumn: vscode.ViewColumn.One, preview: false });
+    const w = vscode.window as unknown as Record<string, unknown>;
+    const saved = w['showQuickPick'];
+    w['showQuickPick'] = async (items: readonly { source?: string }[]) => items.find((i) => i.source === 'editors');
+    try {
+      a.service.activeSession().handleWebviewMessage({ type: 'addContext', source: 'pick' });
+      await until(() => ['ctx-open-x.ts', 'ctx-open-y.ts'].every((l) => chips(a).some((c) => c.label === l)), 10_000, 'a chip per open editor');
+    } finally {
+      w['showQuickPick'] = saved;
+    }
+    for (const c of chips(a)) a.service.activeSession().handleWebviewMessage({ type: 'removeContext', id: c.id });
+    const diags = vscode.languages.createDiagnosticCollection('acp-chat-test-ctx');
+    try {
+      const d = new vscode.Diagnostic(new vscode.Range(0, 6, 0, 7), "Type 'string' is not assignable to type 'number'.", vscode.DiagnosticSeverity.Error);
+      diags.set(y, [d]);
+      a.service.activeSession().handleWebviewMessage({ type: 'addContext', source: 'workspaceProblems' });
+      const chip = await until(() => chips(a).find((c) => c.kind === 'problems'), 10_000, 'the problems chip');
+      assert.match(chip.label, /^Problems: workspace \(\d+\)$/);
+      await a.sendPrompt('fix the problems');
+      const res = lastUserBlocks(a).find((b) => b.type === 'resource');
+      assert.ok(res && res.type === 'resource' && 'text' in res.resource && typeof res.resource.text === 'string');
+      assert.match(res.resource.text, /ctx-open-y\.ts:1:7 error: Type 'string' is not assignable/);
+    } finally {
+      diags.dispose();
+    }
+  });
+});
