@@ -6,7 +6,7 @@
 import type { ContentBlock } from './protocol/content';
 import { fileUri } from './mentions';
 
-export type ContextKind = 'selection' | 'file' | 'problems';
+type ContextKind = 'selection' | 'file' | 'problems';
 
 export interface ContextItem {
   /** Host-minted id, so the webview can ask to remove one chip. */
@@ -36,7 +36,7 @@ export interface ContextChip {
 /** Items larger than this are sent as links: a context command must not blow up the prompt. */
 export const MAX_CONTEXT_TEXT = 512 * 1024;
 
-export function baseName(p: string): string {
+function baseName(p: string): string {
   return p.replace(/[\\/]+$/, '').split(/[\\/]/).pop() ?? p;
 }
 

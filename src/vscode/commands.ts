@@ -12,7 +12,7 @@ import { branch, branchRequestFrom, editMessage, regenerate, retry, type RewindH
 import { RewindCommands } from '../common/rewind/rewindCommands';
 import { archiveChat, forkChat, forkPointFrom, logout, renameChat, SessionCommands, tellAgentUnarchived, unarchiveChat, type SessionCommandHost } from './sessionCommands';
 
-export const Commands = {
+const Commands = {
   chooseMcpServers: chooseMcpServersCommand,
   openChat: 'acpChat.openChat',
   newChat: 'acpChat.newChat',

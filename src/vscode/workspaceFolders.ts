@@ -12,7 +12,7 @@ import type { ChatController } from '../node/chat/chatController';
 const style = pathStyle(process.platform);
 
 /** The workspace's folders on disk, in the workspace's order. */
-export function rootFolders(): RootFolder[] {
+function rootFolders(): RootFolder[] {
   return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => ({ name: f.name, path: f.uri.fsPath }));
 }
 

@@ -13,7 +13,7 @@ import { EMPTY_CHANGES, isOpen, openSet, reduceChanges, type ChangeSet, type Cha
 import { sessionViews, setView, type ChangeSetView } from './view';
 import { rewindTargets, type RewindFile } from './rewind';
 
-export interface ReviewFiles {
+interface ReviewFiles {
   /** The text the user sees now (an open editor's unsaved text, else the disk); null when the file does not exist. */
   read(path: string): Promise<string | null>;
   /** Puts `text` back (null: deletes the file) as one edit the user can undo in the editor. */

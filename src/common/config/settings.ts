@@ -7,7 +7,7 @@ import * as z from 'zod';
 import { OUTSIDE_WORKSPACE_POLICIES, type OutsideWorkspacePolicy } from '../boundary';
 import { issueText } from '../util/errors';
 
-export const DEMO_AGENT_ID = 'demo';
+const DEMO_AGENT_ID = 'demo';
 
 export const zAgentConfig = z.object({
   id: z.string().min(1),
@@ -19,7 +19,7 @@ export const zAgentConfig = z.object({
 });
 export type AgentConfig = z.infer<typeof zAgentConfig>;
 
-export const zPermissionRule = z.object({
+const zPermissionRule = z.object({
   toolKind: z.string().optional(),
   titlePattern: z.string().optional(),
   action: z.enum(['allow', 'reject']),

@@ -15,7 +15,7 @@ import type { PermissionBroker } from '../../common/permissionBroker';
  * How long an exited agent's connection may stay open (a grandchild holding its stdout) before the exit
  * is judged without the rest of its output.
  */
-export const EXIT_DRAIN_CAP_MS = 2_000;
+const EXIT_DRAIN_CAP_MS = 2_000;
 
 export interface AgentLink {
   readonly client: AcpClient;

@@ -61,7 +61,7 @@ export interface ConnectionDeps {
 }
 
 /** Why a chat whose agent the settings do not name does not start, and what brings it back. */
-export function missingAgentText(agentId: string): string {
+function missingAgentText(agentId: string): string {
   return `Agent "${agentId}" is not configured: add it (Add Agent…) or name it in the acpChat.agents setting. This chat starts as soon as the settings name it; the transcript is kept.`;
 }
 

@@ -19,12 +19,12 @@ import { MAX_NESTING } from '../../common/util/depth';
 import { nestsDeeperThan, peerOf, TopLevelScanner } from './peek';
 import type { PeerInfo } from './peek';
 
-export const DEFAULT_MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
+const DEFAULT_MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
 /** Deeper nesting is refused (see common/util/depth.ts). */
-export const DEFAULT_MAX_NESTING = MAX_NESTING;
+const DEFAULT_MAX_NESTING = MAX_NESTING;
 const LF = 0x0a;
 
-export type InvalidKind = 'notJson' | 'batch' | 'notObject' | 'envelope' | 'oversized' | 'tooDeep';
+type InvalidKind = 'notJson' | 'batch' | 'notObject' | 'envelope' | 'oversized' | 'tooDeep';
 
 export interface InvalidLine {
   /** The offending line (truncated to 1000 chars for oversized lines). */
