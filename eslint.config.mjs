@@ -16,7 +16,10 @@ export default tseslint.config(
     extends: [tseslint.configs.recommended],
     rules: {
       // A leading underscore names what is deliberately unused (a destructured-away field, an interface's argument).
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true },
+      ],
       // A `let` read by a closure before its one assignment (a late-bound owner) cannot be a const.
       'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
       // `a && b()` and `c ? d() : e()` as statements are the idiom in a few hot loops and callbacks.

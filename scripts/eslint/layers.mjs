@@ -95,7 +95,12 @@ const vscodeGlueRule = {
         if (spec === 'vscode') seen = true;
       }),
       'Program:exit'(node) {
-        if (!seen) context.report({ node, loc: { line: 1, column: 0 }, message: 'src/vscode is VS Code glue only: this file does not import vscode, so it belongs in src/node or src/common' });
+        if (!seen)
+          context.report({
+            node,
+            loc: { line: 1, column: 0 },
+            message: 'src/vscode is VS Code glue only: this file does not import vscode, so it belongs in src/node or src/common',
+          });
       },
     };
   },
@@ -159,7 +164,8 @@ const noCycleRule = {
       'Program:exit'(node) {
         graph.delete(file); // this file's own text may be newer than the cache (an editor's unsaved buffer is not read)
         const cycle = cycleThrough(file, sourceEdges);
-        if (cycle) context.report({ node, loc: { line: 1, column: 0 }, message: `import cycle: ${cycle.map((f) => path.relative(root, f)).join(' -> ')} (narrow interfaces instead)` });
+        if (cycle)
+          context.report({ node, loc: { line: 1, column: 0 }, message: `import cycle: ${cycle.map((f) => path.relative(root, f)).join(' -> ')} (narrow interfaces instead)` });
       },
     };
   },
