@@ -8,7 +8,7 @@ import { AgentProcess, type AgentExit } from '../agentProcess';
 import type { ClientHandlers } from './handlers';
 import type { SessionFeatures } from './clientOptions';
 import type { AgentConfig } from '../../common/config/settings';
-import type { CheckedMessage } from '../../common/store/rpc';
+import type { CheckedMessage } from '../../common/jsonrpc/rpc';
 import type { PermissionBroker } from '../../common/permissionBroker';
 
 /**

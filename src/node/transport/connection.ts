@@ -22,7 +22,7 @@ import { NdjsonMessageReader } from './ndjson';
 import { NdjsonMessageWriter } from './ndjsonWriter';
 import type { InvalidLine } from './ndjson';
 import { errorText, issueText } from '../../common/util/errors';
-import type { CheckedMessage } from '../../common/store/rpc';
+import type { CheckedMessage } from '../../common/jsonrpc/rpc';
 import { isRecord } from '../../common/util/guards';
 
 /**

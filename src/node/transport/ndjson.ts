@@ -13,7 +13,7 @@
 import type { Readable } from 'node:stream';
 import { AbstractMessageReader, Disposable } from 'vscode-jsonrpc/node';
 import type { DataCallback, Message, MessageReader } from 'vscode-jsonrpc/node';
-import type { CheckedMessage } from '../../common/store/rpc';
+import type { CheckedMessage } from '../../common/jsonrpc/rpc';
 import { checkEnvelope, unsafeIdText, withInternalId } from './envelope';
 import { MAX_NESTING } from '../../common/util/depth';
 import { nestsDeeperThan, peerOf, TopLevelScanner } from './peek';
