@@ -13,8 +13,11 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { FLOOD_AGENT as AGENT, floodEnv as agentEnv, runPipeline } from './lib/pipeline';
+import { interleavedRounds, median, ratioFigure, round } from './lib/rounds';
 
 const CHUNKS = 300_000;
+/** Interleaved rounds of baseline and pipeline (BENCH_E2E_ROUNDS). */
+const ROUNDS = Number(process.env.BENCH_E2E_ROUNDS ?? 5);
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
 
 async function baseline(): Promise<number> {
@@ -75,27 +78,26 @@ function cliPeakMb(): number | null {
 
 async function main(): Promise<void> {
   await pipeline(); // warm up
-  const base: number[] = [];
-  const pipe: number[] = [];
   let last = { ms: 0, posted: 0, retained: 0, textBytes: 1 };
-  // Best of three alternating rounds: on a shared machine interference only ever adds time.
-  for (let i = 0; i < 3; i++) {
-    base.push(await baseline());
-    last = await pipeline();
-    pipe.push(last.ms);
-  }
-  const best = (xs: number[]) => Math.min(...xs);
+  // Interleaved rounds (bench/lib/rounds.ts): the figure is the median of the per-round ratios, so load
+  // that comes and goes between a baseline and its pipeline run moves one round, not the figure.
+  const t = await interleavedRounds(ROUNDS, {
+    baseline,
+    pipeline: async () => {
+      last = await pipeline();
+      return last.ms;
+    },
+  });
   const cliMb = cliPeakMb();
-  console.log(`${CHUNKS} chunks: baseline ${best(base).toFixed(0)} ms, pipeline ${best(pipe).toFixed(0)} ms; ${last.textBytes} text bytes, ${last.posted} bytes posted, ${last.retained} bytes retained; cli peak ${cliMb ?? '?'} MB`);
-  const r = (x: number) => Math.round(x * 1000) / 1000;
+  console.log(`${CHUNKS} chunks: baseline ${t.baseline.map((x) => x.toFixed(0)).join('/')} ms, pipeline ${t.pipeline.map((x) => x.toFixed(0)).join('/')} ms; ${last.textBytes} text bytes, ${last.posted} bytes posted, ${last.retained} bytes retained; cli peak ${cliMb ?? '?'} MB`);
   console.log(
     JSON.stringify({
-      'e2e.ratioToBaseline': r(best(base) / best(pipe)),
+      ...ratioFigure('e2e.ratioToBaseline', t.baseline, t.pipeline),
       'e2e.ratioToBaseline.goal': '>= 0.8',
-      'e2e.baselineMs': Math.round(best(base)),
-      'e2e.pipelineMs': Math.round(best(pipe)),
-      'e2e.pipelineRetainedBytesPerTextByte': r(last.retained / last.textBytes),
-      'e2e.bytesPostedPerTextByte': r(last.posted / last.textBytes),
+      'e2e.baselineMs': round(median(t.baseline), 0),
+      'e2e.pipelineMs': round(median(t.pipeline), 0),
+      'e2e.pipelineRetainedBytesPerTextByte': round(last.retained / last.textBytes),
+      'e2e.bytesPostedPerTextByte': round(last.posted / last.textBytes),
       'cli.peakRssMbMillionChunks': cliMb,
       'cli.peakRssMbMillionChunks.goal': '< 200',
     }),

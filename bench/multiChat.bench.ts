@@ -7,13 +7,10 @@
 // would measure the agents' pace. The panels' side of four chats at once (their frames, and the renderer's
 // CPU per streamed KB four at once over one) is bench/webviewPanels.bench.mjs.
 import { runPipeline } from './lib/pipeline';
+import { cpuMs, interleavedRounds, median, ratioFigure, round } from './lib/rounds';
 
 const CHUNKS = 100_000;
-const ROUNDS = 3;
-const cpuMs = () => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-};
+const ROUNDS = 5;
 
 /** Host CPU µs per chunk with `chats` chats streaming CHUNKS chunks each at once. */
 async function perChunk(chats: number): Promise<number> {
@@ -26,22 +23,15 @@ async function perChunk(chats: number): Promise<number> {
 
 async function main(): Promise<void> {
   await perChunk(1); // warm up
-  const one: number[] = [];
-  const four: number[] = [];
-  for (let i = 0; i < ROUNDS; i++) {
-    one.push(await perChunk(1));
-    four.push(await perChunk(4));
-  }
-  // Best of the rounds: on a shared machine interference only ever adds time.
-  const best = (xs: number[]) => Math.min(...xs);
-  const r = (x: number) => Math.round(x * 1000) / 1000;
-  console.log(`host CPU per chunk: one chat ${one.map((x) => x.toFixed(2)).join('/')} µs, four at once ${four.map((x) => x.toFixed(2)).join('/')} µs (${CHUNKS} chunks each)`);
+  // Interleaved rounds (bench/lib/rounds.ts): the median of the per-round ratios, with their spread.
+  const t = await interleavedRounds(ROUNDS, { one: () => perChunk(1), four: () => perChunk(4) });
+  console.log(`host CPU per chunk: one chat ${t.one.map((x) => x.toFixed(2)).join('/')} µs, four at once ${t.four.map((x) => x.toFixed(2)).join('/')} µs (${CHUNKS} chunks each)`);
   console.log(
     JSON.stringify({
-      'multi.fourChatsOverOne': r(best(four) / best(one)),
+      ...ratioFigure('multi.fourChatsOverOne', t.four, t.one),
       'multi.fourChatsOverOne.goal': '<= 1.2',
-      'multi.oneChatHostCpuUsPerChunk': r(best(one)),
-      'multi.fourChatsHostCpuUsPerChunk': r(best(four)),
+      'multi.oneChatHostCpuUsPerChunk': round(median(t.one)),
+      'multi.fourChatsHostCpuUsPerChunk': round(median(t.four)),
     }),
   );
 }

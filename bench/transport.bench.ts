@@ -13,22 +13,16 @@
 //   transport.writerOverStringifyAgentChunks — the writer on the reader's messages (streamed chunks with
 //                                   non-ASCII text, which V8 holds as two-byte strings, slower to encode:
 //                                   the floor alone is ~1.4x JSON.stringify there), for scale
-// All in CPU time (see cpuMs), the best of 80 alternating rounds.
+// All in CPU time (see cpuMs), in 80 interleaved rounds (bench/lib/rounds.ts): each ratio is the median of
+// its per-round ratios, with their spread.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { NdjsonMessageReader } from '../src/node/transport/ndjson';
 import { NdjsonMessageWriter } from '../src/node/transport/ndjsonWriter';
+import { cpuMs, interleavedRounds, median, ratioFigure } from './lib/rounds';
 
 const N = 50_000;
-/**
- * CPU time this process spent (all its threads, so GC helpers count): on a machine shared with other
- * jobs, time the process spent waiting for a core is not the code's cost, and would swamp the ratios.
- */
-const cpuMs = () => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-};
 const msgs = Array.from({ length: N }, (_, i) => ({
   jsonrpc: '2.0',
   method: 'session/update',
@@ -106,31 +100,28 @@ async function writer(of: readonly object[]): Promise<number> {
 }
 
 async function main(): Promise<void> {
-  // Best of several alternating rounds: on a shared machine interference only ever adds time.
-  const best = (xs: number[]) => Math.min(...xs);
   // Rounds of 20-70 ms each: on a shared 2-core virtual machine, CPU time too grows with the host's load
-  // (time the hypervisor takes is billed to the running thread), so the best of many rounds.
-  const rounds = 80;
-  const rb: number[] = [], rr: number[] = [], wb: number[] = [], we: number[] = [], ww: number[] = [], cb: number[] = [], cw: number[] = [];
-  for (let i = 0; i < rounds; i++) {
-    rb.push(baselineParse());
-    rr.push(await reader());
-    wb.push(baselineStringify(written));
-    we.push(baselineEncode());
-    ww.push(await writer(written));
-    cb.push(baselineStringify(msgs));
-    cw.push(await writer(msgs));
-  }
+  // (time the hypervisor takes is billed to the running thread), so many rounds, each ratio within one.
+  const t = await interleavedRounds(80, {
+    parse: baselineParse,
+    reader,
+    stringify: () => baselineStringify(written),
+    encode: baselineEncode,
+    writer: () => writer(written),
+    stringifyChunks: () => baselineStringify(msgs),
+    writerChunks: () => writer(msgs),
+  });
   const figures = {
-    'transport.readerOverParse': +(best(rr) / best(rb)).toFixed(2),
-    'transport.writerOverStringify': +(best(ww) / best(wb)).toFixed(2),
+    ...ratioFigure('transport.readerOverParse', t.reader, t.parse, 2),
+    ...ratioFigure('transport.writerOverStringify', t.writer, t.stringify, 2),
     'transport.writerOverStringify.goal': '<= 1.5',
-    'transport.writerOverEncode': +(best(ww) / best(we)).toFixed(2),
-    'transport.encodeOverStringify': +(best(we) / best(wb)).toFixed(2),
-    'transport.writerOverStringifyAgentChunks': +(best(cw) / best(cb)).toFixed(2),
-    'transport.readerMessagesPerSecond': Math.round(N / (best(rr) / 1000)),
+    ...ratioFigure('transport.writerOverEncode', t.writer, t.encode, 2),
+    ...ratioFigure('transport.encodeOverStringify', t.encode, t.stringify, 2),
+    ...ratioFigure('transport.writerOverStringifyAgentChunks', t.writerChunks, t.stringifyChunks, 2),
+    'transport.readerMessagesPerSecond': Math.round(N / (median(t.reader) / 1000)),
   };
-  console.log(`reader ${best(rr).toFixed(1)} ms vs parse ${best(rb).toFixed(1)} ms; writer ${best(ww).toFixed(1)} ms vs stringify ${best(wb).toFixed(1)} ms, stringify + UTF-8 encode ${best(we).toFixed(1)} ms (${N} messages; ${sent.length} recorded ones cycled for the writer)`);
+  const ms = (xs: number[]) => median(xs).toFixed(1);
+  console.log(`median per round: reader ${ms(t.reader)} ms vs parse ${ms(t.parse)} ms; writer ${ms(t.writer)} ms vs stringify ${ms(t.stringify)} ms, stringify + UTF-8 encode ${ms(t.encode)} ms (${N} messages; ${sent.length} recorded ones cycled for the writer)`);
   console.log(JSON.stringify(figures));
 }
 

@@ -1,14 +1,19 @@
 // Writes docs/BENCHMARKS.md from bench-results.json (written by `npm run bench`, which runs this at its end).
-//   node scripts/bench-doc.mjs [RESULTS.json] [--out FILE]
+//   node scripts/bench-doc.mjs [RESULTS.json] [--loaded LOADED.json] [--out FILE]
 // Every figure comes from the results file: the document holds no figure of its own, only the machine and
-// date of the run, one table per area with each figure's goal (`<figure>.goal`) and in-run ratio
-// (`<figure>.ratio`), and whether the goal is met.
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+// date of the run, one table per area with each figure's goal (`<figure>.goal`), in-run ratio
+// (`<figure>.ratio`), spread over its interleaved rounds (`<figure>.spread`), and whether the goal is met.
+// With the results of a run under a deliberate CPU load (`npm run bench -- --load`, bench-results-loaded.json
+// beside the quiet results, or --loaded), each figure also shows its loaded value, and each ratio how far it
+// moved; a ratio that moved more than 20 % is called out at the top.
+import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const SUFFIXES = ['goal', 'ratio'];
+const SUFFIXES = ['goal', 'ratio', 'spread'];
+/** How far a ratio may move between the quiet and the loaded run before the document calls it out. */
+const MOVED_CALL_OUT = 0.2;
 
 /**
  * `< 200`, `<= 3`, `>= 0.5 (stretch 0.7)`: whether `value` meets the goal, or null when it cannot be judged.
@@ -48,8 +53,35 @@ function machineLines(machine = {}) {
   return lines;
 }
 
-/** The Markdown document for one results object (as bench-results.json holds it). */
-export function benchDoc(results) {
+/**
+ * The number a figure's quiet/loaded comparison is on, or undefined when the figure is no ratio: its in-run
+ * ratio (`.ratio`) when it has one; else the figure itself when it is a ratio (a spread over rounds, or a name
+ * that says so: `…Over…`, `…Ratio…`).
+ */
+function comparable(figures, name) {
+  const ratio = figures[`${name}.ratio`];
+  if (typeof ratio === 'number') return ratio;
+  const v = figures[name];
+  return typeof v === 'number' && (`${name}.spread` in figures || /Over[A-Z]|[Rr]atio/.test(name)) ? v : undefined;
+}
+
+/** The loaded figure relative to the quiet one (0.25: 25 % higher), or undefined when either is missing. */
+export function moved(quiet, loaded, name) {
+  const a = comparable(quiet, name);
+  const b = loaded ? comparable(loaded, name) : undefined;
+  return a === undefined || b === undefined || a === 0 ? undefined : b / a - 1;
+}
+
+function percent(x) {
+  const s = `${x >= 0 ? '+' : '−'}${Math.abs(Math.round(x * 100))} %`;
+  return Math.abs(x) > MOVED_CALL_OUT ? `**${s}**` : s;
+}
+
+/**
+ * The Markdown document for one results object (as bench-results.json holds it), and optionally the
+ * results of the same benchmarks under a deliberate CPU load (bench-results-loaded.json).
+ */
+export function benchDoc(results, loaded) {
   const { machine, benchmarks, ...figures } = results;
   const names = Object.keys(figures).filter((k) => !SUFFIXES.some((s) => k.endsWith(`.${s}`) && k.slice(0, -s.length - 1) in figures));
   const groups = new Map();
@@ -58,10 +90,11 @@ export function benchDoc(results) {
     groups.set(area, [...(groups.get(area) ?? []), name]);
   }
   const tables = [];
+  const calledOut = [];
   let met = 0;
   let judged = 0;
   for (const [area, list] of groups) {
-    tables.push('', `## ${area}`, '', '| figure | value | ratio | goal | met |', '|---|---|---|---|---|');
+    tables.push('', `## ${area}`, '', `| figure | value | ratio | goal | met | spread |${loaded ? ' loaded | moved |' : ''}`, `|---|---|---|---|---|---|${loaded ? '---|---|' : ''}`);
     for (const name of list) {
       const value = figures[name];
       const goal = figures[`${name}.goal`];
@@ -69,8 +102,22 @@ export function benchDoc(results) {
       if (verdict !== null) judged++;
       if (verdict === true) met++;
       const mark = goal === undefined ? '' : verdict === null ? '?' : verdict ? 'yes' : '**no**';
-      tables.push(`| \`${name}\` | ${cell(value)} | ${cell(figures[`${name}.ratio`])} | ${goal === undefined ? '' : cell(goal)} | ${mark} |`);
+      let row = `| \`${name}\` | ${cell(value)} | ${cell(figures[`${name}.ratio`])} | ${goal === undefined ? '' : cell(goal)} | ${mark} | ${cell(figures[`${name}.spread`])} |`;
+      if (loaded) {
+        const lv = loaded[name];
+        const lr = loaded[`${name}.ratio`];
+        const m = moved(figures, loaded, name);
+        if (m !== undefined && Math.abs(m) > MOVED_CALL_OUT) calledOut.push(`\`${name}\` (${percent(m).replace(/\*/g, '')})`);
+        row += ` ${cell(lv)}${lr === undefined ? '' : ` (ratio ${cell(lr)})`} | ${m === undefined ? '' : percent(m)} |`;
+      }
+      tables.push(row);
     }
+  }
+  const loadedLines = [];
+  if (loaded) {
+    const lm = loaded.machine ?? {};
+    loadedLines.push(`- Loaded run (\`npm run bench -- --load\`): ${[lm.date, lm.cpuLoad].filter(Boolean).join(', ')}${Array.isArray(lm.loadavg) ? `; load average at its start ${lm.loadavg.join(', ')}` : ''}`);
+    loadedLines.push(`- Ratios that moved more than ${MOVED_CALL_OUT * 100} % under load: ${calledOut.length ? calledOut.join(', ') : 'none'}`);
   }
   const out = [
     '# Benchmarks',
@@ -80,13 +127,19 @@ export function benchDoc(results) {
     ...machineLines(machine),
     ...(Array.isArray(benchmarks) ? [`- Benchmarks in this run: ${benchmarks.map((b) => `\`${b}\``).join(', ')}`] : []),
     `- Goals met: ${met} of ${judged}`,
+    ...loadedLines,
     '',
     'Each figure is compared with a baseline measured in the same run where it has one (its name or its',
     '`ratio` column says against what), so ratios are the figures to compare between machines; absolute',
     'times move with the machine and its load. A goal that starts with `ratio` is on the ratio. The webview',
     "figures' ratios are CPU time of the renderer's main thread (from a Chromium trace) over a fixed DOM",
-    'workload run in the same Chromium (`webview.calibrationCpuMs`). How each figure is measured is',
-    'described in the benchmark that writes it (`bench/`).',
+    'workload run in the same Chromium (`webview.calibrationCpuMs`). A ratio whose baseline runs apart from',
+    'its figure is measured in interleaved rounds (baseline, figure, baseline, …): its value is the median of',
+    'the per-round ratios and `spread` their middle half and whole range.',
+    ...(loaded
+      ? ['`loaded` is the same figure from a run under a deliberate CPU load (`npm run bench -- --load`: busy', 'processes, a core each), `moved` how far a ratio moved there.']
+      : []),
+    'How each figure is measured is described in the benchmark that writes it (`bench/`).',
     ...tables,
   ];
   return out.join('\n') + '\n';
@@ -96,9 +149,12 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const args = process.argv.slice(2);
   const outAt = args.indexOf('--out');
   const outFile = outAt >= 0 ? path.resolve(args[outAt + 1] ?? '') : path.join(root, 'docs/BENCHMARKS.md');
-  const input = args.find((a, i) => !a.startsWith('--') && i !== outAt + 1) ?? path.join(root, 'bench-results.json');
-  const doc = benchDoc(JSON.parse(readFileSync(input, 'utf8')));
+  const loadedAt = args.indexOf('--loaded');
+  const input = args.find((a, i) => !a.startsWith('--') && i !== outAt + 1 && i !== loadedAt + 1) ?? path.join(root, 'bench-results.json');
+  const loadedFile = loadedAt >= 0 ? path.resolve(args[loadedAt + 1] ?? '') : path.join(path.dirname(input), 'bench-results-loaded.json');
+  const loaded = existsSync(loadedFile) ? JSON.parse(readFileSync(loadedFile, 'utf8')) : undefined;
+  const doc = benchDoc(JSON.parse(readFileSync(input, 'utf8')), loaded);
   mkdirSync(path.dirname(outFile), { recursive: true });
   writeFileSync(outFile, doc);
-  console.log(`bench-doc: ${path.relative(process.cwd(), outFile)} from ${path.relative(process.cwd(), input)}`);
+  console.log(`bench-doc: ${path.relative(process.cwd(), outFile)} from ${path.relative(process.cwd(), input)}${loaded ? ` and ${path.relative(process.cwd(), loadedFile)}` : ''}`);
 }

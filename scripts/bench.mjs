@@ -2,13 +2,37 @@
 // Each benchmark prints one JSON object of named figures as the last line of its stdout. Figures are
 // compared with baselines measured in the same run (never with fixed times), so they mean the same on
 // any machine.
+//   npm run bench [-- --load[=N]] [--only NAME]
+//   --load[=N]   the same run under a deliberate CPU load: N busy processes (default 1, one core each;
+//                scripts/cpuLoad.mjs), stopped at the end; figures go to bench-results-loaded.json, and
+//                docs/BENCHMARKS.md shows them beside the quiet ones (bench-results.json), calling out a ratio
+//                that moved more than 20 %
+//   --only NAME  only the benchmarks whose file name contains NAME, a quick look: the figures go to
+//                bench-results-only[-loaded].json and docs/BENCHMARKS.md is not rewritten
 import { spawnSync } from 'node:child_process';
 import { readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startCpuLoad } from './cpuLoad.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const benches = readdirSync(path.join(root, 'bench')).filter((f) => /\.bench\.(ts|mjs)$/.test(f)).sort();
+const args = process.argv.slice(2);
+const loadArg = args.find((a) => a === '--load' || a.startsWith('--load='));
+const loadProcesses = loadArg === undefined ? 0 : loadArg === '--load' ? 1 : Number(loadArg.slice('--load='.length));
+const onlyAt = args.indexOf('--only');
+const only = onlyAt >= 0 ? args[onlyAt + 1] : undefined;
+const known = (a, i) => a === loadArg || (onlyAt >= 0 && (i === onlyAt || i === onlyAt + 1));
+if (!Number.isInteger(loadProcesses) || loadProcesses < 0 || (onlyAt >= 0 && !only) || args.some((a, i) => !known(a, i))) {
+  console.error('usage: npm run bench [-- --load[=N]] [--only NAME]');
+  process.exit(2);
+}
+const benches = readdirSync(path.join(root, 'bench'))
+  .filter((f) => /\.bench\.(ts|mjs)$/.test(f) && (only === undefined || f.includes(only)))
+  .sort();
+if (benches.length === 0) {
+  console.error(`bench: no benchmark file name contains ${only}`);
+  process.exit(2);
+}
 // What the benchmarks need, the same way `npm test` gets it: system packages (Chromium for the webview
 // benchmarks), node_modules (tsx, esbuild, playwright-core) and the VS Code host (code-server, for the
 // start and reload figures of bench/startup.bench.mjs; without it a fresh clone's run lost them). Then a
@@ -26,6 +50,12 @@ const results = {
   /** The benchmarks whose figures are below (a failed one is missing). */
   benchmarks: [],
 };
+// Started after the setup and the build, so the load is on the benchmarks alone.
+const load = loadProcesses > 0 ? startCpuLoad({ processes: loadProcesses }) : null;
+if (load) {
+  results.machine.cpuLoad = load.description;
+  console.log(`bench: under a deliberate CPU load: ${load.description} (pids ${load.pids.join(', ')})`);
+}
 let failed = 0;
 for (const f of benches) {
   console.log(`\n=== bench/${f}`);
@@ -42,8 +72,11 @@ for (const f of benches) {
     console.error(`bench/${f} failed: ${e.message}`);
   }
 }
-writeFileSync(path.join(root, 'bench-results.json'), JSON.stringify(results, null, 2) + '\n');
-console.log(`\nbench-results.json written (${benches.length - failed} of ${benches.length} benchmarks)`);
+load?.stop();
+// A partial run (--only) keeps its own file, so it never stands in for a whole run's figures.
+const out = `bench-results${only === undefined ? '' : '-only'}${load ? '-loaded' : ''}.json`;
+writeFileSync(path.join(root, out), JSON.stringify(results, null, 2) + '\n');
+console.log(`\n${out} written (${benches.length - failed} of ${benches.length} benchmarks)`);
 // docs/BENCHMARKS.md is generated from these results only (no figure is written by hand).
-spawnSync(process.execPath, ['scripts/bench-doc.mjs'], { cwd: root, stdio: 'inherit' });
+if (only === undefined) spawnSync(process.execPath, ['scripts/bench-doc.mjs'], { cwd: root, stdio: 'inherit' });
 process.exit(failed ? 1 : 0);

@@ -4,8 +4,9 @@
 #   1. apt: chromium (the headless workbench client for Playwright), libkrb5-dev (code-server's kerberos
 #      addon is compiled by node-gyp), fonts-noto-color-emoji and fonts-wqy-microhei (agents write emoji and
 #      CJK text; without fonts the screenshots show empty boxes; WenQuanYi Micro Hei covers Chinese, Japanese
-#      and Korean in 1.6 MB where Noto CJK takes 56 MB), plus python3/make/g++ for node-gyp; apt-get update
-#      only when something is missing.
+#      and Korean in 1.6 MB where Noto CJK takes 56 MB), libxml2-utils (xmllint, the XSD validator the unit
+#      tests check `check --junit` reports with), plus python3/make/g++ for node-gyp; apt-get update only
+#      when something is missing.
 #   2. npm ci, when node_modules is missing or older than package-lock.json.
 #   3. The offline VS Code host (code-server + Node 24 from npm), cached by lockfile hash (scripts/install-host.sh).
 #      `--no-host` skips it, for commands that need no VS Code (npm run package).
@@ -20,7 +21,7 @@ for arg in "$@"; do
 done
 
 need=()
-for p in chromium libkrb5-dev fonts-noto-color-emoji fonts-wqy-microhei; do
+for p in chromium libkrb5-dev fonts-noto-color-emoji fonts-wqy-microhei libxml2-utils; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || need+=("$p")
 done
 for c in python3 make g++; do command -v "$c" >/dev/null || need+=("$c"); done

@@ -18,6 +18,7 @@ describe('platform path rules', () => {
     assert.equal(reportPath('C:\\repo\\caps\\run.jsonl', 'C:\\repo', path.win32), 'caps/run.jsonl');
     assert.equal(reportPath('D:\\elsewhere\\run 1.jsonl', 'C:\\repo', path.win32), 'file:///D:/elsewhere/run%201.jsonl');
     assert.equal(reportPath('/repo/caps/run.jsonl', '/repo', path.posix), 'caps/run.jsonl');
+    assert.equal(reportPath('/repo/my caps/#1 run.jsonl', '/repo', path.posix), 'my%20caps/%231%20run.jsonl');
     assert.equal(reportPath('/tmp/run.jsonl', '/repo', path.posix), 'file:///tmp/run.jsonl');
   });
 });

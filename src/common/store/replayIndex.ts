@@ -3,7 +3,8 @@
  * history (issue 39: a 6,000-message replay took 19 s when each unmatched message scanned every entry ahead).
  *
  * Built once per window from the prior entries: the positions of each kind, and of each message kind by the
- * start of its whitespace-free text. `fitsStart` (replayText.ts) needs a shared start of 8 characters unless
+ * start of its whitespace-free text (its first 8 characters; shorter starts only when a replayed text that
+ * short asks for them). `fitsStart` (replayText.ts) needs a shared start of 8 characters unless
  * one text is shorter than that, so the messages a text may fit are those whose first 8 characters are its
  * own, or whose whole short text starts it, or that start with its whole short text: three look-ups. The
  * window still checks each candidate with its own rule; this only says where to look, in order.
@@ -27,10 +28,18 @@ function lowerBound(xs: readonly number[], from: number): number {
 export class PriorIndex {
   /** Per entry kind, its prior positions (ascending). */
   private readonly byKind = new Map<string, number[]>();
-  /** `kind \0 prefix` (1 to 8 whitespace-free characters) -> message positions whose text starts so. */
-  private readonly byPrefix = new Map<string, number[]>();
-  /** `kind \1 text` -> positions of messages whose whole text is shorter than 8 characters. */
-  private readonly byShort = new Map<string, number[]>();
+  /** Per message kind: first 8 whitespace-free characters -> positions of the messages (8+ characters) that start so. */
+  private readonly byStart = new Map<string, Map<string, number[]>>();
+  /** Per message kind: whole text -> positions of the messages whose text is shorter than 8 characters. */
+  private readonly byShort = new Map<string, Map<string, number[]>>();
+  /**
+   * Per message kind and length L < 8: first L characters -> positions of the messages (L+ characters) that
+   * start so. Built on first use: only a replayed text shorter than 8 characters needs one, and most replays
+   * never send one (each level costs a pass over the prior messages, at most seven per window).
+   */
+  private readonly byShortStart = new Map<string, Map<string, number[]>>();
+  /** Each prior message's whitespace-free text by position (null: not a message). */
+  private readonly texts: (string | null)[] = [];
   /** First prior position that may still be an unmatched user or agent message (only moves forward). */
   private ahead = 0;
 
@@ -41,24 +50,43 @@ export class PriorIndex {
   ) {
     for (let i = 0; i < priorLength; i++) {
       const e = entries(i);
+      const text = e ? norm(e, i) : null;
+      this.texts.push(text);
       if (!e) continue;
       push(this.byKind, e.kind, i);
-      const text = norm(e, i);
       if (text === null || text === '') continue;
-      for (let l = 1; l <= Math.min(KEY, text.length); l++) push(this.byPrefix, `${e.kind}\0${text.slice(0, l)}`, i);
-      if (text.length < KEY) push(this.byShort, `${e.kind}\u0001${text}`, i);
+      if (text.length >= KEY) push(inner(this.byStart, e.kind), text.slice(0, KEY), i);
+      else push(inner(this.byShort, e.kind), text, i);
     }
   }
 
   /** Positions (ascending lists) of the `kind` messages whose text may fit a replayed text starting with `want`. */
   private messageLists(kind: string, want: string): (readonly number[])[] {
     if (want === '') return [this.byKind.get(kind) ?? []];
-    const lists = [this.byPrefix.get(`${kind}\0${want.slice(0, KEY)}`) ?? []];
-    for (let l = 1; l <= Math.min(KEY - 1, want.length); l++) {
-      const short = this.byShort.get(`${kind}\u0001${want.slice(0, l)}`);
-      if (short) lists.push(short);
+    const lists = [(want.length >= KEY ? this.byStart.get(kind)?.get(want.slice(0, KEY)) : this.shortStarts(kind, want.length).get(want)) ?? []];
+    const shorts = this.byShort.get(kind);
+    if (shorts) {
+      for (let l = 1; l <= Math.min(KEY - 1, want.length); l++) {
+        const short = shorts.get(want.slice(0, l));
+        if (short) lists.push(short);
+      }
     }
     return lists;
+  }
+
+  /** The `kind` messages of `length`+ characters by their first `length` characters (built on first use). */
+  private shortStarts(kind: string, length: number): Map<string, number[]> {
+    const name = `${kind}\0${length}`;
+    let level = this.byShortStart.get(name);
+    if (!level) {
+      level = new Map();
+      for (let i = 0; i < this.priorLength; i++) {
+        const text = this.texts[i];
+        if (text && text.length >= length && this.entries(i)?.kind === kind) push(level, text.slice(0, length), i);
+      }
+      this.byShortStart.set(name, level);
+    }
+    return level;
   }
 
   /**
@@ -100,6 +128,15 @@ export class PriorIndex {
     }
     return false;
   }
+}
+
+function inner(map: Map<string, Map<string, number[]>>, key: string): Map<string, number[]> {
+  let m = map.get(key);
+  if (!m) {
+    m = new Map();
+    map.set(key, m);
+  }
+  return m;
 }
 
 function push(map: Map<string, number[]>, key: string, i: number): void {

@@ -154,7 +154,7 @@ export class ReplayWindow {
     if (found < 0) return -1;
     this.claim(found);
     if (id !== null) this.adoptMessageId(found, id, ctx);
-    return this.consume(found, block, id === null, ctx);
+    return this.consume(found, block, id === null, ctx, want);
   }
 
   /**
@@ -170,7 +170,7 @@ export class ReplayWindow {
     r.current = { kind, id, index: found };
     this.claim(found);
     if (id !== null) this.adoptMessageId(found, id, ctx);
-    return this.consume(found, block, id === null, ctx);
+    return this.consume(found, block, id === null, ctx, want);
   }
 
   /** Whether a shown user or agent message after the cursor is still unmatched. */
@@ -215,9 +215,10 @@ export class ReplayWindow {
 
   /**
    * Applies a chunk to the prior message at `index`: confirms prior text, moves on to the next prior
-   * message when the replay merged them (`mayMove`), or from the first difference on appends the replay's text.
+   * message when the replay merged them (`mayMove`), or from the first difference on appends the replay's text
+   * (`squashed`: the block's text without whitespace, when the caller has it).
    */
-  private consume(index: number, block: ContentBlock, mayMove: boolean, ctx: StepDeps): number {
+  private consume(index: number, block: ContentBlock, mayMove: boolean, ctx: StepDeps, squashed?: string): number {
     const r = this.state;
     const e = this.table.message(index);
     if (!r || !e) return -1;
@@ -234,7 +235,7 @@ export class ReplayWindow {
       return index;
     }
     const prior = this.norm(e.content);
-    const want = squash(raw);
+    const want = squashed ?? squash(raw);
     if (prior.startsWith(want, done)) {
       r.progress.set(index, done + want.length);
       this.table.replace(index, { ...e, stats: touchStatsReplayed(e.stats, touch) }, ctx);

@@ -112,11 +112,15 @@ export async function check(o: CheckOptions, out: (s: string) => void, err: (s: 
   return hasErrors(result.findings) || result.stopped !== undefined ? 1 : 0;
 }
 
-/** A path as CI shows it: relative to where the check runs (the repository, in CI) when inside it; `p` is the platform's path module. */
+/**
+ * A path as CI shows it, as the URI reference SARIF requires: relative to where the check runs (the
+ * repository, in CI) when inside it, each segment percent-encoded (a space or `#` in a folder name is not a
+ * URI character); else a file URI. `p` is the platform's path module.
+ */
 export function reportPath(file: string, from = process.cwd(), p: path.PlatformPath = path): string {
   const rel = p.relative(from, file);
   const windows = p === path.win32;
-  return rel !== '' && !rel.startsWith('..') && !p.isAbsolute(rel) ? rel.split(p.sep).join('/') : pathToFileURL(file, { windows } as Parameters<typeof pathToFileURL>[1]).href;
+  return rel !== '' && !rel.startsWith('..') && !p.isAbsolute(rel) ? rel.split(p.sep).map(encodeURIComponent).join('/') : pathToFileURL(file, { windows } as Parameters<typeof pathToFileURL>[1]).href;
 }
 
 function writeCiReports(o: CheckOptions, findings: readonly Finding[], target: ReportTarget): void {

@@ -1,5 +1,6 @@
-// docs/BENCHMARKS.md's generator: every figure from the results, with its goal, ratio and verdict, and the
-// machine and date of the run.
+// docs/BENCHMARKS.md's generator: every figure from the results, with its goal, ratio, spread and verdict,
+// and the machine and date of the run; with a run under load beside it, each figure loaded too, and each
+// ratio's move (called out past 20 %).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
@@ -10,6 +11,7 @@ const results = {
   'store.bytesPerTextByte.goal': '<= 3',
   'e2e.ratioToBaseline': 0.4,
   'e2e.ratioToBaseline.goal': '>= 0.5 (stretch 0.7)',
+  'e2e.ratioToBaseline.spread': '0.35–0.42 middle half, 0.3–0.5 all 5 rounds',
   'webview.snapshot10kMs': 177,
   'webview.snapshot10kMs.ratio': 3.1,
   'webview.snapshot10kMs.goal': '< 200',
@@ -42,12 +44,43 @@ test('the document has the run, one table per area and every figure with its rat
   assert.match(doc, /^- Goals met: 3 of 4$/m);
   assert.match(doc, /^- Benchmarks in this run: `bench\/store\.bench\.ts`, `bench\/webview\.bench\.mjs`$/m);
   assert.deepEqual([...doc.matchAll(/^## (\w+)$/gm)].map((m) => m[1]), ['store', 'e2e', 'webview', 'cli']);
-  assert.match(doc, /^\| `store\.bytesPerTextByte` \| 2\.02 \| — \| <= 3 \| yes \|$/m);
-  assert.match(doc, /^\| `e2e\.ratioToBaseline` \| 0\.4 \| — \| >= 0\.5 \(stretch 0\.7\) \| \*\*no\*\* \|$/m);
-  assert.match(doc, /^\| `webview\.snapshot10kMs` \| 177 \| 3\.1 \| < 200 \| yes \|$/m);
-  assert.match(doc, /^\| `webview\.scrollP95Ms` \| 40 \| 0\.2 \| ratio <= 0\.3 \| yes \|$/m);
+  assert.match(doc, /^\| `store\.bytesPerTextByte` \| 2\.02 \| — \| <= 3 \| yes \| — \|$/m);
+  assert.match(doc, /^\| `e2e\.ratioToBaseline` \| 0\.4 \| — \| >= 0\.5 \(stretch 0\.7\) \| \*\*no\*\* \| 0\.35–0\.42 middle half, 0\.3–0\.5 all 5 rounds \|$/m);
+  assert.match(doc, /^\| `webview\.snapshot10kMs` \| 177 \| 3\.1 \| < 200 \| yes \| — \|$/m);
+  assert.match(doc, /^\| `webview\.scrollP95Ms` \| 40 \| 0\.2 \| ratio <= 0\.3 \| yes \| — \|$/m);
   assert.match(doc, /^\| `webview\.parts` \| text: 2300, keys: 1700 \|/m);
-  assert.match(doc, /^\| `cli\.peakRssMb` \| — \| — \| < 200 \| \? \|$/m);
-  // Goals and ratios are columns of their figure, not rows of their own.
-  assert.doesNotMatch(doc, /`[\w.]+\.(goal|ratio)`/);
+  assert.match(doc, /^\| `cli\.peakRssMb` \| — \| — \| < 200 \| \? \| — \|$/m);
+  // Goals, ratios and spreads are columns of their figure, not rows of their own; no loaded columns without a loaded run.
+  assert.doesNotMatch(doc, /`[\w.]+\.(goal|ratio|spread)`/);
+  assert.doesNotMatch(doc, /loaded|moved/i);
+});
+
+const loaded = {
+  machine: { date: '2026-11-26T02:00:00.000Z', cpuLoad: '1 busy process(es), one core each, at most 10800 s', loadavg: [3, 2, 1] },
+  benchmarks: ['bench/store.bench.ts', 'bench/webview.bench.mjs'],
+  'store.bytesPerTextByte': 2.9,
+  'e2e.ratioToBaseline': 0.46,
+  'e2e.ratioToBaseline.spread': '0.4–0.5 middle half, 0.3–0.6 all 5 rounds',
+  'webview.snapshot10kMs': 400,
+  'webview.snapshot10kMs.ratio': 4.03,
+  'webview.scrollP95Ms': 41,
+  'webview.scrollP95Ms.ratio': 0.21,
+};
+
+test('with a loaded run: each figure quiet and loaded, each ratio how far it moved, and moves over 20 % called out', async () => {
+  const { benchDoc, moved } = await import('../../../scripts/bench-doc.mjs');
+  // A ratio is compared by its in-run ratio when it has one, else by itself when it is one; other figures not at all.
+  assert.equal(Math.round((moved(results, loaded, 'webview.snapshot10kMs') ?? NaN) * 100), 30);
+  assert.equal(Math.round((moved(results, loaded, 'e2e.ratioToBaseline') ?? NaN) * 100), 15);
+  assert.equal(moved(results, loaded, 'store.bytesPerTextByte'), undefined);
+  assert.equal(moved(results, undefined, 'e2e.ratioToBaseline'), undefined);
+  const doc = benchDoc(results, loaded);
+  assert.match(doc, /^- Loaded run \(`npm run bench -- --load`\): 2026-11-26T02:00:00\.000Z, 1 busy process\(es\), one core each, at most 10800 s; load average at its start 3, 2, 1$/m);
+  assert.match(doc, /^- Ratios that moved more than 20 % under load: `webview\.snapshot10kMs` \(\+30 %\)$/m);
+  assert.match(doc, /^\| figure \| value \| ratio \| goal \| met \| spread \| loaded \| moved \|$/m);
+  assert.match(doc, /^\| `webview\.snapshot10kMs` \| 177 \| 3\.1 \| < 200 \| yes \| — \| 400 \(ratio 4\.03\) \| \*\*\+30 %\*\* \|$/m);
+  assert.match(doc, /^\| `e2e\.ratioToBaseline` \| 0\.4 \|.*\| 0\.46 \| \+15 % \|$/m);
+  assert.match(doc, /^\| `webview\.scrollP95Ms` \|.*\| 41 \(ratio 0\.21\) \| \+5 % \|$/m);
+  assert.match(doc, /^\| `store\.bytesPerTextByte` \|.*\| 2\.9 \|  \|$/m);
+  assert.match(doc, /^\| `cli\.peakRssMb` \|.*\| — \|  \|$/m);
 });

@@ -1,0 +1,61 @@
+// The benches' shared machinery for figures that hold (issue 45): interleaved rounds and their per-round
+// ratios (bench/lib/rounds.ts), and the bounded CPU load of `npm run bench -- --load` (scripts/cpuLoad.mjs).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { interleavedRounds, ratioFigure, roundRatios } from '../../../bench/lib/rounds';
+
+test('interleaved rounds run every step once a round, the order reversed every other round', async () => {
+  const order: string[] = [];
+  let n = 0;
+  const step = (name: string) => () => {
+    order.push(name);
+    return ++n;
+  };
+  const costs = await interleavedRounds(3, { base: step('base'), fig: step('fig'), other: async () => step('other')() });
+  assert.deepEqual(order, ['base', 'fig', 'other', 'other', 'fig', 'base', 'base', 'fig', 'other']);
+  assert.deepEqual(costs, { base: [1, 6, 7], fig: [2, 5, 8], other: [3, 4, 9] });
+});
+
+test('a ratio figure is the median of the per-round ratios, with its middle half and range', () => {
+  // One round hit by load (the 9) moves the range, not the figure.
+  const r = roundRatios([2, 2.2, 9, 2.1, 1.9], [1, 1, 1, 1, 1]);
+  assert.equal(r.median, 2.1);
+  assert.deepEqual([r.q1, r.q3, r.min, r.max], [2, 2.2, 1.9, 9]);
+  assert.deepEqual(ratioFigure('x.aOverB', [2, 2.2, 9, 2.1, 1.9], [1, 1, 1, 1, 1]), { 'x.aOverB': 2.1, 'x.aOverB.spread': '2–2.2 middle half, 1.9–9 all 5 rounds' });
+  assert.equal(roundRatios([3, 1], [1, 1]).median, 2);
+  assert.throws(() => roundRatios([1, 2], [1]), /same rounds/);
+});
+
+/** CPU ticks a process has used (Linux /proc), or null once it is gone. */
+function ticks(pid: number): number | null {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return Number(f[11]) + Number(f[12]);
+  } catch {
+    return null;
+  }
+}
+
+async function until(what: string, fact: () => boolean, ms = 20_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!fact()) {
+    if (Date.now() > end) throw new Error(`never: ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+test('the CPU load: busy children that burn CPU, end on stop(), and end by themselves at their deadline', { skip: process.platform !== 'linux' && 'reads /proc' }, async () => {
+  const { startCpuLoad } = await import('../../../scripts/cpuLoad.mjs');
+  const load = startCpuLoad({ processes: 1, maxSeconds: 60 });
+  const [pid] = load.pids;
+  assert.ok(pid);
+  assert.match(load.description, /1 busy process/);
+  await until('the child burns CPU', () => (ticks(pid) ?? 0) > 5);
+  load.stop();
+  await until('stop() ends the child', () => ticks(pid) === null);
+  const short = startCpuLoad({ processes: 1, maxSeconds: 1 });
+  const [other] = short.pids;
+  assert.ok(other);
+  await until('the child ends at its deadline', () => ticks(other) === null);
+});
