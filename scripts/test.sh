@@ -68,6 +68,11 @@ skip() {
 stage setup bash scripts/setup.sh
 stage build node scripts/build.mjs
 stage typecheck npm run -s typecheck
+stage lint npm run -s lint # typescript-eslint, the layer rules and the 400-line warning (eslint.config.mjs)
+stage knip npm run -s knip # unused files, exports and dependencies (knip.json)
+# Until the one-time reformat of the tree, format:check names only the files written to the formatter's
+# style; after it, format:check checks the same files `npm run format` writes.
+stage format npm run -s format:check
 rm -f dist/acp-chat.vsix # never UI-check a stale package
 stage package node scripts/package.mjs
 stage unit node scripts/test-unit.mjs

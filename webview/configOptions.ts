@@ -6,7 +6,7 @@
  */
 import { isRecord } from '../src/common/util/guards';
 
-export interface Choice {
+interface Choice {
   readonly value: string;
   readonly name: string;
 }

@@ -80,11 +80,6 @@ export function focusTwin(container: Element, old: Element): boolean {
   return twin !== undefined;
 }
 
-/** Text for screen readers only (the `sr-only` class hides it visually but keeps it in the accessibility tree). */
-export function srOnly(text: string): HTMLElement {
-  return h('span', { class: 'sr-only' }, text);
-}
-
 /**
  * The first of `count` boxes in document order whose bottom is below `y` (`count` when none): a binary
  * search, so finding the viewport in a long list costs a handful of layout reads.

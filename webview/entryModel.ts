@@ -110,7 +110,7 @@ export function estimateHeight(entry: Entry): number {
   return 36 + Math.ceil(chars / 80) * 20;
 }
 
-export const TOOL_STATUS_LABELS: Readonly<Record<string, string>> = {
+const TOOL_STATUS_LABELS: Readonly<Record<string, string>> = {
   pending: 'Pending',
   in_progress: 'In progress',
   completed: 'Completed',

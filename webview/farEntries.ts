@@ -22,7 +22,7 @@ import type { EntryView } from './entries/entryView';
 import { bottomOf } from './entryBlocks';
 
 /** Built entries farther than this from the viewport leave the document. */
-export const FAR_PX = 2400;
+const FAR_PX = 2400;
 
 interface Far {
   readonly v: EntryView;

@@ -3,7 +3,7 @@
 // the thread waits for a core, so figures built from it hold still under load.
 
 /** The trace's events (Chromium writes either a bare array or `{ traceEvents }`). */
-export function traceEvents(buffer) {
+function traceEvents(buffer) {
   const t = JSON.parse(buffer.toString('utf8'));
   return t.traceEvents ?? t;
 }

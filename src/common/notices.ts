@@ -20,7 +20,7 @@ export interface Notice {
 
 export const NOTICE_ACTIONS = ['keepWaiting', 'cancel', 'restart', 'resend', 'edit', 'dismiss'] as const;
 export type NoticeActionId = (typeof NOTICE_ACTIONS)[number];
-export interface NoticeAction {
+interface NoticeAction {
   readonly id: NoticeActionId;
   readonly label: string;
 }

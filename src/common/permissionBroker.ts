@@ -11,7 +11,7 @@ import type { PermissionView } from './webview/contract';
 import { Emitter } from './util/lifecycle';
 import { optionFor, type PermissionOptionLike } from './permissions';
 
-export type PermissionOutcome = { readonly outcome: 'selected'; readonly optionId: string } | { readonly outcome: 'cancelled' };
+type PermissionOutcome = { readonly outcome: 'selected'; readonly optionId: string } | { readonly outcome: 'cancelled' };
 
 /** The answer the agent gets: an outcome, plus whatever else a decider put in the result (`_meta`). */
 export interface PermissionAnswer {
@@ -19,7 +19,7 @@ export interface PermissionAnswer {
 }
 
 /** What the user is shown for one request (the panel's card). */
-export interface PermissionCard {
+interface PermissionCard {
   readonly toolCallId: string;
   readonly toolCallKey: string | null;
   readonly title: string;

@@ -8,8 +8,8 @@ import * as z from 'zod';
 import { issueText } from './util/errors';
 import type { TerminalView } from './webview/contract';
 
-export const TERMINALS_FORMAT = 'acp-chat/terminals';
-export const TERMINALS_FORMAT_VERSION = 1;
+const TERMINALS_FORMAT = 'acp-chat/terminals';
+const TERMINALS_FORMAT_VERSION = 1;
 
 /** A terminal view and who runs the terminal: `client` (v1 `terminal/create`, ours) or `agent` (v2). */
 export interface SavedTerminal extends TerminalView {

@@ -13,7 +13,7 @@ import { keepLineEndings } from './acp/lineEndings';
 import { inspectTarget, readChecked, writeChecked, type FileTarget } from './safeFs';
 
 /** Says why an access counts as outside the workspace; resolves to let it through, throws to refuse. */
-export type Judge = (access: Access, t: FileTarget, why: string) => Promise<void>;
+type Judge = (access: Access, t: FileTarget, why: string) => Promise<void>;
 
 export interface FileBoundary {
   /** Real paths of the workspace roots. */
@@ -28,7 +28,7 @@ export const CONFIG_FILE = 'a file that configures VS Code, git or this extensio
 export const HARD_LINK = 'a hard link (the file has another name, which may be outside the workspace)';
 
 /** Why a judged file counts as outside the workspace, or undefined when it is inside. */
-export function whyOutside(access: 'read' | 'write', t: FileTarget, roots: readonly string[], style: PathStyle): string | undefined {
+function whyOutside(access: 'read' | 'write', t: FileTarget, roots: readonly string[], style: PathStyle): string | undefined {
   if (!insideAny(roots, t.real, style)) return OUTSIDE;
   // Before the hard link: allowing outside access (which covers hard links) must not let a linked config file through.
   if (access === 'write' && roots.some((r) => isConfigPath(r, t.real, style))) return CONFIG_FILE;

@@ -19,7 +19,7 @@ import { realPathOf } from './realPath';
 import { rpcError } from './transport/connection';
 
 /** The most text one `fs/read_text_file` returns; more must be read in pages with `line` and `limit`. */
-export const MAX_READ_CHARS = 8 * 1024 * 1024;
+const MAX_READ_CHARS = 8 * 1024 * 1024;
 const CHUNK_BYTES = 64 * 1024;
 // Not defined on Windows, where opening does not follow a final symlink the same way; 0 adds nothing there.
 const O_NOFOLLOW = constants.O_NOFOLLOW ?? 0;

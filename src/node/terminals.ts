@@ -36,7 +36,7 @@ const DEFAULT_LIMIT = 1024 * 1024;
 /** The most output a terminal keeps whatever the agent asks for. */
 export const MAX_OUTPUT_BYTES = 16 * 1024 * 1024;
 /** The most output all terminals of one host keep together. */
-export const TOTAL_OUTPUT_BYTES = 64 * 1024 * 1024;
+const TOTAL_OUTPUT_BYTES = 64 * 1024 * 1024;
 /**
  * After the command exits, how long output still in the pipes may take to arrive before the exit is
  * reported (only when something it left in the background holds the pipes open).

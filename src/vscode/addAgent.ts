@@ -24,7 +24,7 @@ export interface ConsentPrompt {
 }
 
 /** The two places Add Agent asks the user; by default VS Code's quick pick and a modal dialog. */
-export interface AddAgentUi {
+interface AddAgentUi {
   readonly createPicker?: () => PickerView;
   /** True when the user agrees to download and install. */
   readonly confirmDownload?: (prompt: ConsentPrompt) => Promise<boolean>;

@@ -27,7 +27,7 @@ export interface CatalogView extends LoadedCatalog {
 }
 
 /** The registry setting, from the user's settings only: a registry decides what commands get written. */
-export function registrySetting(log: (line: string) => void): string {
+function registrySetting(log: (line: string) => void): string {
   const config = vscode.workspace.getConfiguration('acpChat');
   const read = userScopedSettings((k) => config.get(k), (k) => config.inspect(k), (k) => log(`acpChat.${k} in the workspace settings is ignored: only the user's settings may set it`));
   const v = read('agentRegistry');

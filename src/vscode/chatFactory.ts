@@ -55,12 +55,12 @@ export interface ChatFactoryDeps {
  * several chats existed has its agent's id as chat id and keeps its captures' old names.
  */
 /** What a permission notification names: the request, and the subagent that asks when one does. */
-export function subagentAsks(store: SessionLookup, sessionId: string, title: string): string {
+function subagentAsks(store: SessionLookup, sessionId: string, title: string): string {
   const sub = announcementOf(store, sessionId);
   return sub ? `subagent “${subagentLabel(sub)}”: ${title}` : title;
 }
 
-export function captureName(chat: ChatRecord): string {
+function captureName(chat: ChatRecord): string {
   return chat.id === chat.agentId ? chat.agentId : `${chat.agentId}-${chat.id}`;
 }
 

@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { ChatWebview, type ChatModel } from './chatWebview';
 
-export { ChatWebview, type ChatModel, type WebviewSurface } from './chatWebview';
+export { type ChatModel } from './chatWebview';
 
 export const CHAT_VIEW_TYPE = 'acpChat.chat';
 

@@ -15,7 +15,7 @@ import { RewindCommands } from '../common/rewind/rewindCommands';
 import { askSeveralAgents, registerComparison, severalArg } from './compareAgents';
 import { archiveChat, forkChat, forkPointFrom, logout, renameChat, SessionCommands, tellAgentUnarchived, unarchiveChat, type SessionCommandHost } from './sessionCommands';
 
-export const Commands = {
+const Commands = {
   chooseMcpServers: chooseMcpServersCommand,
   openChat: 'acpChat.openChat',
   newChat: 'acpChat.newChat',

@@ -29,7 +29,7 @@ export function mcpChoiceArg(arg: unknown): { chatId?: string; enabled?: readonl
 }
 
 /** `<user data>/User/mcp.json`, from the extension's global storage (`<user data>/User/globalStorage/<id>`). */
-export function userMcpJsonPath(globalStorage: string): string | undefined {
+function userMcpJsonPath(globalStorage: string): string | undefined {
   const storage = path.dirname(globalStorage);
   return path.basename(storage) === 'globalStorage' ? path.join(path.dirname(storage), 'mcp.json') : undefined;
 }

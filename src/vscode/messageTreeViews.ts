@@ -11,9 +11,9 @@ import { Disposable } from '../common/util/lifecycle';
 import { MESSAGE_TREE_VIEW, type MessageTreeProvider } from './messageTree';
 
 /** The tree's second place: the panel area, while the side bar shows a chat. */
-export const MESSAGE_TREE_PANEL_VIEW = 'acpChat.messagesPanel';
+const MESSAGE_TREE_PANEL_VIEW = 'acpChat.messagesPanel';
 /** True while the side bar's chat view is expanded and shows a chat (package.json `when` clauses). */
-export const CHAT_IN_SIDEBAR_KEY = 'acpChat.chatInSideBar';
+const CHAT_IN_SIDEBAR_KEY = 'acpChat.chatInSideBar';
 
 export class MessageTreeViews extends Disposable {
   private readonly side: vscode.TreeView<TreeNode>;

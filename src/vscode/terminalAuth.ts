@@ -11,8 +11,8 @@ import type { TerminalAuthMethod } from '../common/protocol/sessionOps';
 import { terminalAuthInvocation } from '../common/terminalAuth';
 import { labelText, noticeLines, noticeText } from '../common/untrusted';
 
-export const RUN_IN_TERMINAL = 'Run in Terminal';
-export const RETRY = 'Retry';
+const RUN_IN_TERMINAL = 'Run in Terminal';
+const RETRY = 'Retry';
 
 export async function runTerminalAuth(agent: AgentConfig, method: TerminalAuthMethod, cwd: string, log: (message: string) => void): Promise<boolean> {
   const r = terminalAuthInvocation(agent, method);

@@ -7,7 +7,7 @@ import { Disposable } from '../common/util/lifecycle';
 import { debugViewPlacement, type GroupInfo } from '../common/debug/placement';
 import { CHAT_VIEW_TYPE } from './chatPanel';
 
-export const VIRTUAL_SCHEME = 'acp-chat';
+const VIRTUAL_SCHEME = 'acp-chat';
 const MAX_DOCS = 400;
 
 /** The editor groups as placement.ts sees them (a chat tab is a webview of a chat view type). */

@@ -17,7 +17,7 @@ const { WireEncoder } = await tsImport('../../src/common/webview/wireEncoder.ts'
  * shipped WireEncoder, which numbers the handles as the live panel's PatchBatcher does. A key the
  * webview was never sent gets handle -1. Raw JSON is kept for the page's stand-in host to answer `getRaw` with.
  */
-export function wireHost() {
+function wireHost() {
   const encoder = new WireEncoder();
   /** A subagent transcript's feed numbers its own handles: one encoder per child. */
   const children = new Map();

@@ -54,7 +54,7 @@ export function panel(fields = {}) {
   return { ...EMPTY_PANEL, agentName: 'Demo Agent', sessionId: 's-1', turn: 'idle', canFork: true, ...fields };
 }
 
-export const AGENT_MARKDOWN = `Here is the fix for the off-by-one in \`parseRange\`:
+const AGENT_MARKDOWN = `Here is the fix for the off-by-one in \`parseRange\`:
 
 \`\`\`ts
 export function parseRange(s: string): [number, number] {

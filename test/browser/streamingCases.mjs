@@ -58,7 +58,7 @@ export function register(test) {
       await send({ type: 'patch', ops: [{ op: 'appendText', key: 'streamed', text: text.slice(at, at + 7) }] });
       await flush();
     }
-    await page.waitForFunction((t) => document.querySelector('[data-key="streamed"] .markdown')?.textContent?.replace(/\s+/g, '') === document.querySelector('[data-key="whole"] .markdown')?.textContent?.replace(/\s+/g, ''), text);
+    await page.waitForFunction(() => document.querySelector('[data-key="streamed"] .markdown')?.textContent?.replace(/\s+/g, '') === document.querySelector('[data-key="whole"] .markdown')?.textContent?.replace(/\s+/g, ''), text);
     const layout = (key) =>
       page.evaluate((k) => {
         const md = document.querySelector(`[data-key="${k}"] .markdown`);

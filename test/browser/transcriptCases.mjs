@@ -209,7 +209,7 @@ export function register(test) {
     await send({ type: 'older', entries: all.slice(0, 2000), olderCount: 0 });
     await page.waitForFunction(() => window.__acpChat.transcript.entries.length === 3000);
     await flush();
-    const after = await page.evaluate(({ sel, key }) => ({ top: document.querySelector(`[data-key="${key}"]`).getBoundingClientRect().top, pinned: window.__acpChat.transcript.isPinned }), { sel: scroller, key: before.key });
+    const after = await page.evaluate(({ key }) => ({ top: document.querySelector(`[data-key="${key}"]`).getBoundingClientRect().top, pinned: window.__acpChat.transcript.isPinned }), { sel: scroller, key: before.key });
     assert.ok(Math.abs(after.top - before.top) <= 1, `the entry read stays where it was: ${before.top} -> ${after.top}`);
     // Scrolling up from the oldest built entries, a wheel step per frame: each step shows built entries.
     await send({ type: 'reveal', key: 'e2000' });

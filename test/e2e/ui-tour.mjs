@@ -244,7 +244,7 @@ try {
       await painted(page);
       await page.screenshot({ path: shot('ui-sidebar.png') });
     });
-  } catch (e) {
+  } catch {
     await page.screenshot({ path: shot('ui-tour-failure.png') }).catch(() => {});
   }
 } finally {

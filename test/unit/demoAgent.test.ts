@@ -68,7 +68,7 @@ describe('demo agent', () => {
   it('asks permission with all four kinds, writes the file on allow, and runs a terminal', async () => {
     const seenKinds: string[] = [];
     const c = connect({
-      requestPermission: async (p, signal) => {
+      requestPermission: async (p) => {
         seenKinds.push(...p.options.map((o) => o.kind));
         return policyPermission('all')(p);
       },

@@ -1,7 +1,7 @@
 // One JSON-RPC envelope for the transport and the store: they accept and refuse the same messages.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseRpc } from '../../src/common/store/rpc';
+import { parseRpc } from '../../src/common/jsonrpc/rpc';
 import { checkEnvelope } from '../../src/node/transport/envelope';
 
 const accepted = [

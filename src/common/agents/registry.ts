@@ -24,7 +24,7 @@ export type BinaryTarget = z.infer<typeof zBinaryTarget>;
 export const PLATFORMS = ['darwin-aarch64', 'darwin-x86_64', 'linux-aarch64', 'linux-x86_64', 'windows-aarch64', 'windows-x86_64'] as const;
 export type Platform = (typeof PLATFORMS)[number];
 
-export const zRegistryAgent = z.object({
+const zRegistryAgent = z.object({
   id: z.string().regex(/^[a-z0-9][a-z0-9._-]*$/i, 'an id of letters, digits, dots, dashes and underscores'),
   name: z.string().min(1),
   version: z.string(),
@@ -77,7 +77,7 @@ export function parseCatalog(raw: unknown, { builtIn = false }: { readonly built
 /** How one catalog agent would be launched here, and what has to be on PATH for that. */
 export type LaunchPlan = PackagePlan | BinaryPlan;
 
-export interface PackagePlan {
+interface PackagePlan {
   readonly kind: 'package';
   readonly entry: AgentConfig;
   /** The runner that must be found on PATH (npx or uvx). */
@@ -155,7 +155,7 @@ export function safeIconUrl(icon: string | undefined): string | undefined {
  * The archive for this platform: the native build, else (Windows and macOS on ARM) the x86_64 build,
  * which those systems run under emulation (Prism, Rosetta 2). Linux has no such fallback.
  */
-export function binaryFor<T>(binary: Readonly<Record<string, T>> | undefined, platform: Platform | null): T | undefined {
+function binaryFor<T>(binary: Readonly<Record<string, T>> | undefined, platform: Platform | null): T | undefined {
   if (!binary || !platform) return undefined;
   const emulated = platform === 'windows-aarch64' ? 'windows-x86_64' : platform === 'darwin-aarch64' ? 'darwin-x86_64' : undefined;
   return binary[platform] ?? (emulated ? binary[emulated] : undefined);

@@ -7,7 +7,7 @@
 import * as z from 'zod';
 import { EMPTY_CHANGES, MAX_SETS, type ChangeSet, type ChangesState } from './model';
 
-export const MAX_SAVED_CHARS = 4_000_000;
+const MAX_SAVED_CHARS = 4_000_000;
 
 const zFile = z.object({
   path: z.string(),

@@ -15,7 +15,7 @@ import { rewindTargets, type RewindFile } from './rewind';
 import { placeHunks, sameHunk, undoEdit, type Hunk } from './hunks';
 import type { HunkAction } from './hunkRules';
 
-export interface ReviewFiles {
+interface ReviewFiles {
   /** The text the user sees now (an open editor's unsaved text, else the disk); null when the file does not exist. */
   read(path: string): Promise<string | null>;
   /** Puts `text` back (null: deletes the file) as one edit the user can undo in the editor. */

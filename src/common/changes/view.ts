@@ -27,7 +27,7 @@ export interface ChangeSetView {
   readonly files: readonly FileChangeView[];
 }
 
-export function fileView(f: FileChange, shownPath: (path: string) => string): FileChangeView {
+function fileView(f: FileChange, shownPath: (path: string) => string): FileChangeView {
   return {
     path: shownPath(f.path),
     state: f.state,

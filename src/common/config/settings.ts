@@ -27,7 +27,7 @@ export const zAgentConfig = z
   .refine((a) => (a.url === undefined) !== (a.command === ''), { message: 'give either "command" or "url"' });
 export type AgentConfig = z.infer<typeof zAgentConfig>;
 
-export const zPermissionRule = z.object({
+const zPermissionRule = z.object({
   toolKind: z.string().optional(),
   titlePattern: z.string().optional(),
   action: z.enum(['allow', 'reject']),

@@ -22,8 +22,8 @@ import { PlanTraffic } from './planTraffic';
 import { relativeDirectory } from './directoryRules';
 import { OPENS_SESSION } from '../store/sessionScope';
 import { isObj, quote, show } from './util';
-import { chunkFor } from '../store/fastPath';
-import type { CheckedMessage } from '../store/rpc';
+import { chunkFor } from '../jsonrpc/fastPath';
+import type { CheckedMessage } from '../jsonrpc/rpc';
 import type { Json } from './util';
 
 /** The note a capture writes for a stdout line the transport skipped (`reason` says why, `raw` is the line). */

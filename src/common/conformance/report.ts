@@ -2,7 +2,7 @@
  * Conformance results as data and as text: the `--json` shape of `cli check`, a terminal report and a
  * Markdown report for VS Code. Every string that may carry agent text goes through `escapeControl`.
  */
-import type { Finding, RuleId, Severity } from './rules';
+import type { Finding, RuleId } from './rules';
 import { RULES } from './rules';
 import { ConformanceChecker } from './checker';
 import { escapeControl, isObj } from './util';
@@ -98,7 +98,7 @@ function tally(s: Summary): string {
 }
 
 /** Markdown cell text: no pipes or newlines, controls escaped. */
-export function mdCell(s: string): string {
+function mdCell(s: string): string {
   return escapeControl(s).replace(/\|/g, '\\|').replace(/`/g, "'");
 }
 
@@ -156,4 +156,4 @@ export function liveReportMarkdown(r: LiveReport): string {
   return lines.join('\n');
 }
 
-export type { Finding, RuleId, Severity };
+export type { Finding };

@@ -63,7 +63,7 @@ export function rootSessions(sessions: readonly SessionState[]): SessionState[] 
 }
 
 /** A subagent's session, under its parent: named by the subagent's title, with its state first. */
-export function subagentSessionNode(s: SessionState, parentSessionId: string, announced: SubagentEntry, diagnostics: number): TreeNode {
+function subagentSessionNode(s: SessionState, parentSessionId: string, announced: SubagentEntry, diagnostics: number): TreeNode {
   const state = announced.state === null ? 'state not reported' : announced.stopReason ? `${announced.state} (${announced.stopReason})` : announced.state;
   return {
     type: 'session',
@@ -82,7 +82,7 @@ export function subagentNodes(sessions: readonly SessionState[], parent: Session
 }
 
 /** Conformance findings about the capture lines that built an entry. */
-export function findingsOf(e: Entry, findings: readonly Finding[]): Finding[] {
+function findingsOf(e: Entry, findings: readonly Finding[]): Finding[] {
   return findings.filter((f) => e.stats.lines.some(([a, b]) => f.line >= a && f.line <= b));
 }
 

@@ -16,10 +16,10 @@ import type { ElicitationContent, ElicitationValue } from '../protocol/elicitati
 import { isRecord, ownValue } from '../util/guards';
 import { compileLinear, MAX_STEPS, type LinearPattern } from './linearPattern';
 
-export const STRING_FORMATS = ['email', 'uri', 'date', 'date-time'] as const;
-export type StringFormat = (typeof STRING_FORMATS)[number];
+const STRING_FORMATS = ['email', 'uri', 'date', 'date-time'] as const;
+type StringFormat = (typeof STRING_FORMATS)[number];
 
-export interface Choice {
+interface Choice {
   readonly value: string;
   readonly label: string;
   readonly description: string | null;
@@ -111,7 +111,7 @@ function plain(v: unknown, where: string, problems: string[]): Choice[] | null {
 }
 
 /** Compiles an agent's `pattern` (ECMA-262, unanchored as in JSON Schema) for the linear-time engine. */
-export function compilePattern(pattern: string): LinearPattern {
+function compilePattern(pattern: string): LinearPattern {
   if (pattern.length > MAX_PATTERN) return { ok: false, problem: `is longer than ${MAX_PATTERN} characters` };
   return compileLinear(pattern);
 }
@@ -288,7 +288,7 @@ export function fieldError(f: Field, value: ElicitationValue | undefined): strin
   }
 }
 
-export interface FieldProblem {
+interface FieldProblem {
   /** The property, or null for a problem with the answers as a whole. */
   readonly field: string | null;
   readonly message: string;

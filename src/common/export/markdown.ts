@@ -3,7 +3,7 @@ import type { ContentBlock, ToolCallContent } from '../protocol/content';
 import { diffChangeLines, isDiffV2, unsupportedType } from '../protocol/contentHelpers';
 import type { Entry, SessionState } from '../store/model';
 
-export function blocksToMarkdown(blocks: readonly ContentBlock[]): string {
+function blocksToMarkdown(blocks: readonly ContentBlock[]): string {
   return blocks
     .map((b) => {
       switch (b.type) {
@@ -49,7 +49,7 @@ function toolContent(c: ToolCallContent): string {
  * A message's own ATX headings sit under the export's `## User` / `## Agent`: `#` becomes `###` and so
  * on (at most `######`). Lines inside fenced code blocks are left alone.
  */
-export function nestHeadings(text: string, by = 2): string {
+function nestHeadings(text: string, by = 2): string {
   let fence: string | null = null;
   return text
     .split('\n')

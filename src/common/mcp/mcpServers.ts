@@ -21,7 +21,7 @@ export function transportOf(server: McpServer): McpTransport {
 }
 
 /** stdio servers every agent takes; http and sse only where `agentCapabilities.mcpCapabilities` says so. */
-export function agentTakes(server: McpServer, caps: AgentCapabilities | undefined): boolean {
+function agentTakes(server: McpServer, caps: AgentCapabilities | undefined): boolean {
   if (server.type === 'http') return caps?.mcpCapabilities?.http === true;
   if (server.type === 'sse') return caps?.mcpCapabilities?.sse === true;
   return true;

@@ -12,11 +12,10 @@ export const zEnvVariable = z.looseObject({ name: z.string(), value: z.string() 
 
 // ---------------------------------------------------------------- permission
 
-export const PERMISSION_OPTION_KINDS = ['allow_once', 'allow_always', 'reject_once', 'reject_always'] as const;
-export const zPermissionOption = z.looseObject({ optionId: z.string(), name: z.string(), kind: z.string() });
+const zPermissionOption = z.looseObject({ optionId: z.string(), name: z.string(), kind: z.string() });
 export type PermissionOption = z.infer<typeof zPermissionOption>;
 /** The `toolCall` is a ToolCallUpdate (patch shape): only `toolCallId` is required. */
-export const zToolCallUpdate = z.looseObject({
+const zToolCallUpdate = z.looseObject({
   toolCallId: z.string(),
   title: optional(z.string().nullable()),
   kind: optional(z.string().nullable()),
@@ -27,7 +26,7 @@ export const zToolCallUpdate = z.looseObject({
   rawOutput: z.unknown().optional(),
   _meta: optional(zMeta),
 });
-export type ToolCallUpdate = z.infer<typeof zToolCallUpdate>;
+type ToolCallUpdate = z.infer<typeof zToolCallUpdate>;
 const zRequestPermissionV1 = z.looseObject({
   sessionId: z.string(),
   toolCall: zToolCallUpdate,
@@ -69,7 +68,7 @@ export const zRequestPermissionParams = z.union([
   }),
 ]);
 export type RequestPermissionParams = z.infer<typeof zRequestPermissionV1> & { readonly title?: string; readonly subject?: z.infer<typeof zPermissionSubject> | null };
-export const zRequestPermissionOutcome = z.discriminatedUnion('outcome', [
+const zRequestPermissionOutcome = z.discriminatedUnion('outcome', [
   z.looseObject({ outcome: z.literal('cancelled') }),
   z.looseObject({ outcome: z.literal('selected'), optionId: z.string() }),
 ]);
@@ -86,6 +85,7 @@ export const zReadTextFileParams = z.looseObject({
   _meta: optional(zMeta),
 });
 export type ReadTextFileParams = z.infer<typeof zReadTextFileParams>;
+/** @public The schema its type is derived from (nothing parses a result we send). */
 export const zReadTextFileResult = z.looseObject({ content: z.string(), _meta: optional(zMeta) });
 export type ReadTextFileResult = z.infer<typeof zReadTextFileResult>;
 export const zWriteTextFileParams = z.looseObject({
@@ -123,4 +123,3 @@ export const zTerminalOutputResult = z.looseObject({
   exitStatus: optional(zTerminalExitStatus.nullable()),
 });
 export type TerminalOutputResult = z.infer<typeof zTerminalOutputResult>;
-export type WaitForExitResult = TerminalExitStatus;

@@ -12,19 +12,19 @@ const optional = <T extends z.ZodType>(schema: T) => schema.optional().catch(und
 export const zMeta = z.record(z.string(), z.unknown());
 export type Meta = z.infer<typeof zMeta>;
 
-export const zAnnotations = z.looseObject({
+const zAnnotations = z.looseObject({
   audience: optional(z.array(z.string())),
   lastModified: optional(z.string()),
   priority: optional(z.number()),
 });
 
-export const zTextContent = z.looseObject({
+const zTextContent = z.looseObject({
   type: z.literal('text'),
   text: z.string(),
   annotations: optional(zAnnotations),
   _meta: optional(zMeta),
 });
-export const zImageContent = z.looseObject({
+const zImageContent = z.looseObject({
   type: z.literal('image'),
   data: z.string(),
   mimeType: z.string(),
@@ -32,14 +32,14 @@ export const zImageContent = z.looseObject({
   annotations: optional(zAnnotations),
   _meta: optional(zMeta),
 });
-export const zAudioContent = z.looseObject({
+const zAudioContent = z.looseObject({
   type: z.literal('audio'),
   data: z.string(),
   mimeType: z.string(),
   annotations: optional(zAnnotations),
   _meta: optional(zMeta),
 });
-export const zResourceLink = z.looseObject({
+const zResourceLink = z.looseObject({
   type: z.literal('resource_link'),
   uri: z.string(),
   name: z.string(),
@@ -50,19 +50,19 @@ export const zResourceLink = z.looseObject({
   annotations: optional(zAnnotations),
   _meta: optional(zMeta),
 });
-export const zTextResourceContents = z.looseObject({
+const zTextResourceContents = z.looseObject({
   uri: z.string(),
   text: z.string(),
   mimeType: optional(z.string().nullable()),
   _meta: optional(zMeta),
 });
-export const zBlobResourceContents = z.looseObject({
+const zBlobResourceContents = z.looseObject({
   uri: z.string(),
   blob: z.string(),
   mimeType: optional(z.string().nullable()),
   _meta: optional(zMeta),
 });
-export const zEmbeddedResource = z.looseObject({
+const zEmbeddedResource = z.looseObject({
   type: z.literal('resource'),
   resource: z.union([zTextResourceContents, zBlobResourceContents]),
   annotations: optional(zAnnotations),
@@ -75,7 +75,7 @@ export const zEmbeddedResource = z.looseObject({
  * unsupported; v1's unions are closed, but an unknown block is kept the same way rather than failing.
  * The wrapper is idempotent: a saved `{type:"unsupported", raw}` parses back to itself.
  */
-export const zUnsupported = z.object({ type: z.literal('unsupported'), raw: z.record(z.string(), z.unknown()) });
+const zUnsupported = z.object({ type: z.literal('unsupported'), raw: z.record(z.string(), z.unknown()) });
 export type Unsupported = z.infer<typeof zUnsupported>;
 
 /** Known members by `type`, anything else with a string `type` as `Unsupported`. */
@@ -88,10 +88,9 @@ const knownBlock = z.discriminatedUnion('type', [zTextContent, zImageContent, zA
 /** One content block; unknown `type`s are kept as `Unsupported` (a known type with bad fields still fails). */
 export const zContentBlock = openUnion(['text', 'image', 'audio', 'resource_link', 'resource'], knownBlock);
 export type ContentBlock = z.infer<typeof zContentBlock>;
-export type TextContent = z.infer<typeof zTextContent>;
 
 /** v1 diff: one file's whole old and new text. */
-export const zDiffV1 = z.looseObject({
+const zDiffV1 = z.looseObject({
   type: z.literal('diff'),
   path: z.string(),
   oldText: optional(z.string().nullable()),
@@ -99,7 +98,7 @@ export const zDiffV1 = z.looseObject({
   _meta: optional(zMeta),
 });
 /** v2 draft diff change: `operation` is open (add, delete, modify, move, copy, ...); `oldPath` for move/copy. */
-export const zDiffChange = z.looseObject({
+const zDiffChange = z.looseObject({
   operation: z.string(),
   path: z.string(),
   oldPath: optional(z.string()),
@@ -107,9 +106,8 @@ export const zDiffChange = z.looseObject({
   mimeType: optional(z.string().nullable()),
   _meta: optional(zMeta.nullable()),
 });
-export type DiffChange = z.infer<typeof zDiffChange>;
 /** v2 draft diff: a list of file changes plus an optional patch text (e.g. a unified diff). */
-export const zDiffV2 = z.looseObject({
+const zDiffV2 = z.looseObject({
   type: z.literal('diff'),
   changes: z.array(z.unknown()).transform((items) => items.flatMap((i) => {
     const r = zDiffChange.safeParse(i);
@@ -140,10 +138,3 @@ export const zToolCallLocation = z.looseObject({
   line: optional(z.number().int().nonnegative().nullable()),
   _meta: optional(zMeta),
 });
-export type ToolCallLocation = z.infer<typeof zToolCallLocation>;
-
-export const TOOL_KINDS = ['read', 'edit', 'delete', 'move', 'search', 'execute', 'think', 'fetch', 'switch_mode', 'other'] as const;
-export type ToolKind = (typeof TOOL_KINDS)[number];
-/** v1 statuses plus v2's `paused` and `cancelled`; `cancelled` is also set locally when the user cancels a turn. */
-export const TOOL_STATUSES = ['pending', 'in_progress', 'completed', 'failed', 'paused', 'cancelled'] as const;
-export type ToolCallStatus = (typeof TOOL_STATUSES)[number];

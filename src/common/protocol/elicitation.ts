@@ -38,12 +38,9 @@ export const zCreateElicitationParams = z
 export type CreateElicitationParams = z.infer<typeof zCreateElicitationParams>;
 
 /** A value the user gave: the `ElicitationContentValue` union (string, number, boolean, string list). */
-export const zElicitationValue = z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]);
+const zElicitationValue = z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]);
 export type ElicitationValue = z.infer<typeof zElicitationValue>;
 export type ElicitationContent = Readonly<Record<string, ElicitationValue>>;
-
-export const ELICITATION_ACTIONS = ['accept', 'decline', 'cancel'] as const;
-export type ElicitationAction = (typeof ELICITATION_ACTIONS)[number];
 
 export const zCreateElicitationResult = z.discriminatedUnion('action', [
   z.looseObject({ action: z.literal('accept'), content: optional(z.record(z.string(), zElicitationValue).nullable()), _meta: optional(zMeta) }),
@@ -53,7 +50,6 @@ export const zCreateElicitationResult = z.discriminatedUnion('action', [
 export type CreateElicitationResult = z.infer<typeof zCreateElicitationResult>;
 
 export const zCompleteElicitationParams = z.looseObject({ elicitationId: z.string(), _meta: optional(zMeta.nullable()) });
-export type CompleteElicitationParams = z.infer<typeof zCompleteElicitationParams>;
 
 /** What the client advertises: `{}` per supported mode (`elicitation: {}` alone means neither). */
 export type ElicitationCapabilities = { form?: Record<string, unknown>; url?: Record<string, unknown> } & Record<string, unknown>;

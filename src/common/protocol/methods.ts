@@ -61,8 +61,6 @@ export const ProtocolMethods = {
   cancelRequest: '$/cancel_request',
 } as const;
 
-export type AgentMethod = (typeof AgentMethods)[keyof typeof AgentMethods];
-export type ClientMethod = (typeof ClientMethods)[keyof typeof ClientMethods];
 
 /** JSON-RPC and ACP error codes (v1 `ErrorCode`, plus v2's -32022). */
 export const ErrorCodes = {

@@ -5,7 +5,7 @@
  * maps.
  */
 /** A plan entry as `zPlanEntry` (updates.ts) parses it; spelled here so the two files do not import each other. */
-export interface PlanEntryUpdate {
+interface PlanEntryUpdate {
   readonly content: string;
   readonly priority: string;
   readonly status: string;

@@ -20,21 +20,19 @@ export * from './clientRequests';
 export const zEmptyResult = z
   .union([z.looseObject({ _meta: optional(zMeta) }), z.null(), z.undefined()])
   .transform((v) => v ?? {});
-export type EmptyResult = z.infer<typeof zEmptyResult>;
 
-export const zRequestId = z.union([z.string(), z.number()]);
-export type RequestId = z.infer<typeof zRequestId>;
+const zRequestId = z.union([z.string(), z.number()]);
 
 // ---------------------------------------------------------------- initialize
 
-export const zImplementation = z.looseObject({
+const zImplementation = z.looseObject({
   name: z.string(),
   title: optional(z.string().nullable()),
   version: z.string().catch(''),
 });
 export type Implementation = z.infer<typeof zImplementation>;
 
-export const zClientCapabilities = z.looseObject({
+const zClientCapabilities = z.looseObject({
   fs: optional(z.looseObject({ readTextFile: optional(z.boolean()), writeTextFile: optional(z.boolean()) })),
   terminal: optional(z.boolean()),
   auth: optional(z.looseObject({ terminal: optional(z.boolean()) })),
@@ -53,12 +51,11 @@ export const zInitializeParams = z.looseObject({
   clientInfo: optional(zImplementation),
   _meta: optional(zMeta),
 });
-export type InitializeParams = z.infer<typeof zInitializeParams>;
 
 /** A capability marker: newer capabilities are objects where `{}` means "supported". */
 const zMarker = optional(z.looseObject({}).nullable());
 
-export const zAgentCapabilities = z.looseObject({
+const zAgentCapabilities = z.looseObject({
   loadSession: optional(z.boolean()),
   promptCapabilities: optional(
     z.looseObject({ image: optional(z.boolean()), audio: optional(z.boolean()), embeddedContext: optional(z.boolean()) }),
@@ -80,14 +77,14 @@ function idFrom(field: string) {
 }
 
 /** `type` is open: absent means "agent"; unknown types (e.g. codex's `env_var`) are kept for display. v2 names the id `methodId`. */
-export const zAuthMethodFields = z.looseObject({
+const zAuthMethodFields = z.looseObject({
   id: z.string(),
   name: z.string(),
   type: optional(z.string()),
   description: optional(z.string().nullable()),
   _meta: optional(zMeta),
 });
-export const zAuthMethod = z.preprocess(idFrom('methodId'), zAuthMethodFields);
+const zAuthMethod = z.preprocess(idFrom('methodId'), zAuthMethodFields);
 export type AuthMethod = z.infer<typeof zAuthMethodFields>;
 
 export const zInitializeResult = z.looseObject({
@@ -101,11 +98,10 @@ export const zInitializeResult = z.looseObject({
 export type InitializeResult = z.infer<typeof zInitializeResult>;
 
 export const zAuthenticateParams = z.looseObject({ methodId: z.string(), _meta: optional(zMeta) });
-export type AuthenticateParams = z.infer<typeof zAuthenticateParams>;
 
 // ---------------------------------------------------------------- sessions
 
-export const zHttpHeader = z.looseObject({ name: z.string(), value: z.string() });
+const zHttpHeader = z.looseObject({ name: z.string(), value: z.string() });
 /** stdio servers have no `type` in v1; http/sse carry one. */
 export const zMcpServer = z.union([
   z.looseObject({ type: z.enum(['http', 'sse']), name: z.string(), url: z.string(), headers: z.array(zHttpHeader) }),
@@ -119,12 +115,11 @@ export const zMcpServer = z.union([
 ]);
 export type McpServer = z.infer<typeof zMcpServer>;
 
-export const zSessionMode = z.looseObject({ id: z.string(), name: z.string(), description: optional(z.string().nullable()) });
-export const zSessionModeState = z.looseObject({ currentModeId: z.string(), availableModes: z.array(zSessionMode) });
-export type SessionModeState = z.infer<typeof zSessionModeState>;
+const zSessionMode = z.looseObject({ id: z.string(), name: z.string(), description: optional(z.string().nullable()) });
+const zSessionModeState = z.looseObject({ currentModeId: z.string(), availableModes: z.array(zSessionMode) });
 
-export const zConfigSelectOption = z.looseObject({ value: z.string(), name: z.string(), description: optional(z.string().nullable()) });
-export const zConfigSelectGroup = z.looseObject({ group: z.string(), name: z.string(), options: z.array(zConfigSelectOption) });
+const zConfigSelectOption = z.looseObject({ value: z.string(), name: z.string(), description: optional(z.string().nullable()) });
+const zConfigSelectGroup = z.looseObject({ group: z.string(), name: z.string(), options: z.array(zConfigSelectOption) });
 /** `type` and `category` are open: unknown option types are kept and ignored by the UI (§14). v2 names the id `configId`. */
 const zSessionConfigOptionFields = z.looseObject({
   id: z.string(),
@@ -136,12 +131,11 @@ const zSessionConfigOptionFields = z.looseObject({
   options: optional(z.array(z.union([zConfigSelectOption, zConfigSelectGroup]))),
   _meta: optional(zMeta),
 });
-export const zSessionConfigOption = z.preprocess(idFrom('configId'), zSessionConfigOptionFields);
-export type SessionConfigOption = z.infer<typeof zSessionConfigOptionFields>;
+const zSessionConfigOption = z.preprocess(idFrom('configId'), zSessionConfigOptionFields);
 const zConfigOptions = z.array(z.unknown()).transform((items) => items.flatMap((i) => tolerantItem(zSessionConfigOption, i)));
 
 /** Unstable `SystemPrompt`: instructions the agent adds to its own (`append`; `override` needs its own marker). */
-export const zSystemPrompt = z.looseObject({ mode: z.string(), content: z.array(z.unknown()) });
+const zSystemPrompt = z.looseObject({ mode: z.string(), content: z.array(z.unknown()) });
 export type SystemPrompt = z.infer<typeof zSystemPrompt>;
 
 export const zNewSessionParams = z.looseObject({
@@ -192,7 +186,7 @@ export const zListSessionsParams = z.looseObject({
   _meta: optional(zMeta),
 });
 export type ListSessionsParams = z.infer<typeof zListSessionsParams>;
-export const zSessionInfo = z.looseObject({
+const zSessionInfo = z.looseObject({
   sessionId: z.string(),
   cwd: z.string().catch(''),
   title: optional(z.string().nullable()),
@@ -209,12 +203,8 @@ export const zListSessionsResult = z.looseObject({
 export type ListSessionsResult = z.infer<typeof zListSessionsResult>;
 
 export const zSessionIdParams = z.looseObject({ sessionId: z.string(), _meta: optional(zMeta) });
-export type SessionIdParams = z.infer<typeof zSessionIdParams>;
-export type CloseSessionParams = SessionIdParams;
-export type CancelParams = SessionIdParams;
 
 export const zSetModeParams = z.looseObject({ sessionId: z.string(), modeId: z.string(), _meta: optional(zMeta) });
-export type SetModeParams = z.infer<typeof zSetModeParams>;
 
 export const zSetConfigOptionParams = z.looseObject({
   sessionId: z.string(),
@@ -223,14 +213,12 @@ export const zSetConfigOptionParams = z.looseObject({
   value: z.union([z.string(), z.boolean()]),
   _meta: optional(zMeta),
 });
-export type SetConfigOptionParams = z.infer<typeof zSetConfigOptionParams>;
 export const zSetConfigOptionResult = z.looseObject({ configOptions: zConfigOptions, _meta: optional(zMeta) });
 export type SetConfigOptionResult = z.infer<typeof zSetConfigOptionResult>;
 
 // ---------------------------------------------------------------- prompt turn
 
 export const zPromptParams = z.looseObject({ sessionId: z.string(), prompt: z.array(zContentBlock), _meta: optional(zMeta) });
-export type PromptParams = z.infer<typeof zPromptParams>;
 /** Stop reasons are an open set on the wire; we keep unknown ones as strings. */
 export const STOP_REASONS = ['end_turn', 'max_tokens', 'max_turn_requests', 'refusal', 'cancelled'] as const;
 export const zPromptResult = z.looseObject({ stopReason: z.string(), _meta: optional(zMeta) });
@@ -310,4 +298,3 @@ export type SessionNotification = z.infer<typeof zSessionNotification>;
 // ---------------------------------------------------------------- generic
 
 export const zCancelRequestParams = z.looseObject({ requestId: zRequestId, _meta: optional(zMeta) });
-export type CancelRequestParams = z.infer<typeof zCancelRequestParams>;

@@ -26,13 +26,9 @@ export type ForkSessionResult = z.infer<typeof zForkSessionResult>;
 
 /** `SetSessionTitleRequest`: `title` is required and non-null. */
 export const zSetSessionTitleParams = z.looseObject({ sessionId: z.string(), title: z.string(), _meta: optional(zMeta) });
-export type SetSessionTitleParams = z.infer<typeof zSetSessionTitleParams>;
 /** `SetSessionTitleResponse`: the title as the agent stored it (it may trim or truncate). */
 export const zSetSessionTitleResult = z.looseObject({ title: z.string(), _meta: optional(zMeta) });
 export type SetSessionTitleResult = z.infer<typeof zSetSessionTitleResult>;
-
-/** `LogoutRequest` (v1 `logout`, v2 `auth/logout`): only `_meta`. */
-export const zLogoutParams = z.union([z.looseObject({ _meta: optional(zMeta) }), z.null(), z.undefined()]).transform((v) => v ?? {});
 
 /**
  * `AuthMethodTerminal`: the client runs the agent's own configured command in an interactive terminal

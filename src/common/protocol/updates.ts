@@ -20,26 +20,24 @@ const zNullableString = z.string().nullable();
 
 // ---- message chunks -------------------------------------------------------------------------------
 
-export const CHUNK_KINDS = ['user_message_chunk', 'agent_message_chunk', 'agent_thought_chunk', 'session_message_chunk'] as const;
-export type ChunkKind = (typeof CHUNK_KINDS)[number];
-export const MESSAGE_UPSERT_KINDS = ['user_message', 'agent_message', 'agent_thought', 'session_message'] as const;
-export type MessageUpsertKind = (typeof MESSAGE_UPSERT_KINDS)[number];
+export type ChunkKind = 'user_message_chunk' | 'agent_message_chunk' | 'agent_thought_chunk' | 'session_message_chunk';
+export type MessageUpsertKind = 'user_message' | 'agent_message' | 'agent_thought' | 'session_message';
 
 /** v1: `messageId` optional; omitted and `null` mean the same ("the agent did not say"). */
-export const zContentChunkV1 = z.looseObject({
+const zContentChunkV1 = z.looseObject({
   content: zContentBlock,
   messageId: tolerant('messageId', zNullableString),
   _meta: tolerant('_meta', zMeta.nullable()),
 });
 /** v2: `messageId` is required and non-null. */
-export const zContentChunkV2 = z.looseObject({
+const zContentChunkV2 = z.looseObject({
   content: zContentBlock,
   messageId: z.string(),
   _meta: tolerant('_meta', zMeta.nullable()),
 });
 
 /** v2 whole-message upsert: `content` / `_meta` are patch fields (omitted = unchanged, null = clear). */
-export const zMessageUpsert = z.looseObject({
+const zMessageUpsert = z.looseObject({
   messageId: z.string(),
   // A malformed `content` falls back to "omitted" (unchanged), as the schema's default-on-error mark says.
   content: z
@@ -61,7 +59,7 @@ export const zMessageUpsert = z.looseObject({
 // ---- tool calls -----------------------------------------------------------------------------------
 
 /** A `tool_call` is a full snapshot: omitted fields take their defaults. */
-export const zToolCall = z.looseObject({
+const zToolCall = z.looseObject({
   toolCallId: z.string(),
   title: z.string(),
   name: tolerant('name', zNullableString),
@@ -84,7 +82,7 @@ export const zToolCallPatch = zToolCall.extend({ title: tolerant('title', zNulla
 export type ToolCallPatch = z.infer<typeof zToolCallPatch>;
 
 /** v2 `tool_call_content_chunk`: appends one ToolCallContent item. */
-export const zToolCallContentChunk = z.looseObject({
+const zToolCallContentChunk = z.looseObject({
   toolCallId: z.string(),
   content: zToolCallContent,
   _meta: tolerant('_meta', zMeta.nullable()),
@@ -95,15 +93,15 @@ export const zToolCallContentChunk = z.looseObject({
 /** `_meta: null` is valid (the schema's `["object","null"]`) and means the same as absent. */
 const zMetaOrNull = zMeta.nullable().transform((m) => m ?? undefined);
 
-export const zPlanEntry = z.looseObject({
+const zPlanEntry = z.looseObject({
   content: z.string(),
   priority: z.string(),
   status: z.string(),
   _meta: tolerant('_meta', zMetaOrNull),
 });
-export const zPlan = z.looseObject({ entries: skipInvalid('entries', zPlanEntry) });
+const zPlan = z.looseObject({ entries: skipInvalid('entries', zPlanEntry) });
 /** `plan_update` (v2, and v1 unstable behind `clientCapabilities.plan`): one plan by `planId` (planUpdates.ts). */
-export const zPlanUpdate = z.looseObject({
+const zPlanUpdate = z.looseObject({
   plan: z.looseObject({
     type: z.string(),
     planId: z.string(),
@@ -112,16 +110,16 @@ export const zPlanUpdate = z.looseObject({
     uri: tolerant('plan.uri', z.string()),
   }),
 });
-export const zPlanRemoved = z.looseObject({ planId: z.string() });
+const zPlanRemoved = z.looseObject({ planId: z.string() });
 
-export const zAvailableCommand = z.looseObject({
+const zAvailableCommand = z.looseObject({
   name: z.string(),
   description: z.string(),
   input: tolerant('input', z.looseObject({ hint: z.string() }).nullable()),
   _meta: tolerant('_meta', zMetaOrNull),
 });
 export const zAvailableCommandsUpdate = z.looseObject({ availableCommands: skipInvalid('availableCommands', zAvailableCommand) });
-export const zCurrentModeUpdate = z.looseObject({ currentModeId: z.string() });
+const zCurrentModeUpdate = z.looseObject({ currentModeId: z.string() });
 /**
  * A session config option. v1 names it `id`, the v2 draft `configId`; both are read and `id` is filled
  * in from `configId` so the rest of the client reads one field (the original member is kept too).
@@ -130,18 +128,18 @@ export const zConfigOption = z.preprocess(
   (o) => (typeof o === 'object' && o !== null && !('id' in o) && 'configId' in o ? { ...o, id: o.configId } : o),
   z.looseObject({ id: z.string(), name: z.string(), type: z.string() }),
 );
-export const zConfigOptionUpdate = z.looseObject({ configOptions: skipInvalid('configOptions', zConfigOption) });
-export const zSessionInfoUpdate = z.looseObject({
+const zConfigOptionUpdate = z.looseObject({ configOptions: skipInvalid('configOptions', zConfigOption) });
+const zSessionInfoUpdate = z.looseObject({
   title: tolerant('title', zNullableString),
   updatedAt: tolerant('updatedAt', zNullableString),
 });
-export const zUsageUpdate = z.looseObject({
+const zUsageUpdate = z.looseObject({
   used: z.number(),
   size: z.number(),
   cost: tolerant('cost', z.looseObject({ amount: z.number(), currency: z.string() }).nullable()),
 });
 
-export const zSessionMode = z.looseObject({ id: z.string(), name: z.string(), description: tolerant('description', zNullableString) });
+const zSessionMode = z.looseObject({ id: z.string(), name: z.string(), description: tolerant('description', zNullableString) });
 /** `modes` in a session/new, load or resume result. */
 export const zSessionModeState = z.looseObject({
   currentModeId: z.string(),
@@ -154,7 +152,7 @@ export const zSessionModeState = z.looseObject({
  * The child's current foreground work, a whole snapshot: `running`, `idle` (with a stop reason),
  * `requires_action`, `unknown`, or a custom value (kept as it came).
  */
-export const zSubagentState = z.looseObject({ state: z.string(), stopReason: tolerant('state.stopReason', zNullableString) });
+const zSubagentState = z.looseObject({ state: z.string(), stopReason: tolerant('state.stopReason', zNullableString) });
 
 /**
  * `subagent_update`, sent on the parent: the first one for an unknown `sessionId` announces the child.
@@ -220,7 +218,7 @@ export type SessionUpdate =
  * the panel's terminal view in the chat controller, see common/protocol/terminalUpdates.) */
 const IGNORED_KINDS = new Set(['notice', 'state_update', 'terminal_update', 'terminal_output_chunk']);
 
-export const zSessionUpdateParams = z.looseObject({
+const zSessionUpdateParams = z.looseObject({
   sessionId: z.string(),
   update: z.looseObject({ sessionUpdate: z.string() }),
 });

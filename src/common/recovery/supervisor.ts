@@ -22,10 +22,9 @@ import { TurnWatch, DEFAULT_CANCEL_BOUND_MS } from './turnWatch';
 const DISMISS = { id: 'dismiss', label: 'Dismiss' } as const;
 
 /** The notices the supervisor owns, by key (each shown at most once, replaced or removed by key). */
-export const RECOVERY_NOTICES = ['recovery', 'stall', 'undelivered', 'late'] as const;
-export type RecoveryNoticeKey = (typeof RECOVERY_NOTICES)[number];
+export type RecoveryNoticeKey = 'recovery' | 'stall' | 'undelivered' | 'late';
 
-export interface SupervisorSettings {
+interface SupervisorSettings {
   readonly restartOnCrash: boolean;
   /** 0: no stall notice. */
   readonly stallNoticeSeconds: number;

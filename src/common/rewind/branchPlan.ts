@@ -54,7 +54,7 @@ export const CARRIED_META = 'acpChat/carried';
 export const CARRIED_MESSAGES_META = 'acpChat/carriedMessages';
 
 /** The file name a carried transcript is offered under (the link's name, the resource's label). */
-export const CARRIED_NAME = 'earlier-conversation.md';
+const CARRIED_NAME = 'earlier-conversation.md';
 
 export function isCarriedBlock(b: ContentBlock): boolean {
   const meta: unknown = (b as { _meta?: unknown })._meta;

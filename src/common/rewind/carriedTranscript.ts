@@ -9,7 +9,7 @@ import type { ContentBlock } from '../protocol/content';
 import type { Entry } from '../store/model';
 
 /** Largest carried transcript, in characters (a long chat must not crowd out the agent's context). */
-export const MAX_CARRIED_CHARS = 100_000;
+const MAX_CARRIED_CHARS = 100_000;
 
 export interface CarriedTranscript {
   readonly markdown: string;

@@ -16,7 +16,7 @@ import type { Session } from './session';
 import type { Step } from './step';
 import { OPENS_SESSION } from './sessionScope';
 import { setupOfRequest, type SessionSetup } from './sessionSetup';
-import { zInitializeResult, zNewSessionResult, zPromptParams, zPromptResult, zSessionResult, zSetModeParams, zSetSessionTitleResult } from './wireShapes';
+import { zStoreInitializeResult, zStoreNewSessionResult, zStorePromptParams, zStorePromptResult, zStoreSessionResult, zStoreSetModeParams, zStoreSetSessionTitleResult } from './wireShapes';
 
 /** The store as these rules see it. */
 export interface CallDeps {
@@ -37,7 +37,7 @@ export function agentCallSent(c: CallDeps, method: string, params: unknown, sess
   }
   switch (method) {
     case AgentMethods.sessionPrompt: {
-      const p = zPromptParams.safeParse(params);
+      const p = zStorePromptParams.safeParse(params);
       if (!p.success) {
         step.diagnostic('warning', `session/prompt with malformed params: not shown`);
         break;
@@ -53,7 +53,7 @@ export function agentCallSent(c: CallDeps, method: string, params: unknown, sess
       break;
     }
     case AgentMethods.sessionSteering: {
-      const p = zPromptParams.safeParse(params);
+      const p = zStorePromptParams.safeParse(params);
       if (p.success) pending.steered = p.data.prompt;
       break;
     }
@@ -70,7 +70,7 @@ export function agentCallSent(c: CallDeps, method: string, params: unknown, sess
       break;
     }
     case AgentMethods.sessionSetMode: {
-      const p = zSetModeParams.safeParse(params);
+      const p = zStoreSetModeParams.safeParse(params);
       if (p.success) pending.modeId = p.data.modeId;
       break;
     }
@@ -83,12 +83,12 @@ export function agentCallAnswered(c: CallDeps, req: PendingRequest, outcome: { o
   if (outcome.ok && req.setup) accepted(c, req, result, req.setup, step);
   switch (req.method) {
     case AgentMethods.initialize: {
-      const r = zInitializeResult.safeParse(result);
+      const r = zStoreInitializeResult.safeParse(result);
       if (r.success) c.negotiated(r.data.protocolVersion);
       return;
     }
     case AgentMethods.sessionNew: {
-      const r = zNewSessionResult.safeParse(result);
+      const r = zStoreNewSessionResult.safeParse(result);
       if (!r.success) return;
       const s = c.sessionFor(r.data.sessionId, step);
       s.protocolVersion = c.protocolVersion();
@@ -108,12 +108,12 @@ export function agentCallAnswered(c: CallDeps, req: PendingRequest, outcome: { o
     }
     case AgentMethods.sessionSetTitle: {
       // The title as the agent stored it; agents need not also send a session_info_update.
-      const r = zSetSessionTitleResult.safeParse(result);
+      const r = zStoreSetSessionTitleResult.safeParse(result);
       if (r.success && req.sessionId !== null && c.existing(req.sessionId) !== undefined) c.apply(req.sessionId, { kind: 'session_info', info: { title: r.data.title } }, step);
       return;
     }
     case AgentMethods.sessionFork: {
-      const r = zNewSessionResult.safeParse(result);
+      const r = zStoreNewSessionResult.safeParse(result);
       if (!r.success || r.data.sessionId === req.sessionId) return;
       const source = req.sessionId === null ? undefined : c.existing(req.sessionId);
       c.sessionFor(r.data.sessionId, step).protocolVersion = c.protocolVersion();
@@ -140,7 +140,7 @@ export function agentCallAnswered(c: CallDeps, req: PendingRequest, outcome: { o
       return;
     case AgentMethods.sessionPrompt: {
       if (req.sessionId === null) return;
-      const r = zPromptResult.safeParse(result);
+      const r = zStorePromptResult.safeParse(result);
       const messageId = step.version === PROTOCOL_V2 && r.success ? (r.data.messageId ?? null) : null;
       c.apply(req.sessionId, { kind: 'prompt_answered', localKey: req.localKey, messageId }, step);
       return;
@@ -150,7 +150,7 @@ export function agentCallAnswered(c: CallDeps, req: PendingRequest, outcome: { o
 
 /** The session a session-opening call opened (its own for load/resume, the answer's for new/fork) records its setup. */
 function accepted(c: CallDeps, req: PendingRequest, result: unknown, setup: SessionSetup, step: Step): void {
-  const r = zNewSessionResult.safeParse(result);
+  const r = zStoreNewSessionResult.safeParse(result);
   const sid = req.method === AgentMethods.sessionNew || req.method === AgentMethods.sessionFork ? (r.success ? r.data.sessionId : null) : req.sessionId;
   if (sid === null) return;
   c.sessionFor(sid, step);
@@ -158,7 +158,7 @@ function accepted(c: CallDeps, req: PendingRequest, result: unknown, setup: Sess
 }
 
 function sessionResult(c: CallDeps, sessionId: string, result: unknown, step: Step): void {
-  const r = zSessionResult.safeParse(result);
+  const r = zStoreSessionResult.safeParse(result);
   if (!r.success) return;
   const modes = r.data.modes === undefined || r.data.modes === null ? null : zSessionModeState.safeParse(r.data.modes);
   const options = Array.isArray(r.data.configOptions)

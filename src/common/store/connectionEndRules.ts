@@ -9,7 +9,7 @@ import type { Entry } from './model';
 import type { PendingRequest } from './persisted';
 
 /** The mark on the prompt of a turn that was running when the window closed. */
-export const INTERRUPTED_TITLE = 'Interrupted: this turn was running when the window closed; it was not resumed.';
+const INTERRUPTED_TITLE = 'Interrupted: this turn was running when the window closed; it was not resumed.';
 
 export interface ConnectionEnd {
   /** Notices drawn on entries: expired permission requests, an interrupted prompt. */

@@ -43,7 +43,7 @@ const zKey = z.string().min(1).optional();
  * A `session_message`'s route: the sending and receiving sessions, and the same message's id in the other
  * session's transcript (`senderMessageId` on the incoming view, `recipientMessageId` on the outgoing one).
  */
-export const zRoute = typedReadonly(
+const zRoute = typedReadonly(
   z.object({
     senderSessionId: z.string().nullable().catch(null),
     recipientSessionId: z.string().nullable().catch(null),

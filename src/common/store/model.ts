@@ -33,7 +33,6 @@ export type SubagentEntry = Keyed<z.infer<typeof zSubagentEntry>>;
 export type CompactionEntry = Keyed<z.infer<typeof zCompactionEntry>>;
 
 export type Entry = MessageEntry | ToolCallEntry | ElicitationEntry | SubagentEntry | CompactionEntry;
-export type EntryKind = Entry['kind'];
 
 export interface PlanEntry {
   readonly content: string;

@@ -6,7 +6,7 @@
  * connection nor a reload.
  */
 import * as z from 'zod';
-import { idKey, type RequestId } from './rpc';
+import { idKey, type RequestId } from '../jsonrpc/rpc';
 
 const zOptions = z.looseObject({ options: z.array(z.looseObject({ optionId: z.string(), kind: z.string() })).catch([]) });
 const zSelected = z.looseObject({ outcome: z.looseObject({ outcome: z.literal('selected'), optionId: z.string() }) });

@@ -15,7 +15,7 @@ import { zEarlierLink, zNotice, type EarlierLink } from './clientEvents';
 export const STORE_FORMAT = 'acp-chat/store';
 export const STORE_FORMAT_VERSION = 1;
 
-export const zInternals = z.object({
+const zInternals = z.object({
   open: z.number().int(),
   echo: z.object({ key: z.string(), text: z.string(), matched: z.number().int().nonnegative() }).nullable(),
   lastAgentKey: z.string().nullable(),
@@ -83,7 +83,7 @@ export const zPersistedSession = z.object({
   internals: zInternals.catch(defaultInternals),
 });
 
-export const zPendingRequest = z.object({
+const zPendingRequest = z.object({
   method: z.string(),
   sessionId: z.string().nullable(),
   modeId: z.string().nullable(),

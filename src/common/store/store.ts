@@ -12,7 +12,7 @@ import { parseSessionUpdate, zToolCallPatch } from '../protocol/updates';
 import type { Action } from './actions';
 import { agentCallAnswered, agentCallSent, type CallDeps } from './agentCalls';
 import type { Direction, StoreDelta } from './deltas';
-import { chunkFor } from './fastPath';
+import { chunkFor } from '../jsonrpc/fastPath';
 import type { Diagnostic, SessionState } from './model';
 import {
   type PendingRequest,
@@ -22,7 +22,7 @@ import {
   STORE_FORMAT_VERSION,
   zPersistedStore,
 } from './persisted';
-import { checkMessage, type CheckedMessage, idKey, type RequestId } from './rpc';
+import { checkMessage, type CheckedMessage, idKey, type RequestId } from '../jsonrpc/rpc';
 import { isRecord } from '../util/guards';
 import { errorText, issueText } from '../util/errors';
 import { replayToPlain } from './replayWindow';
@@ -33,7 +33,7 @@ import { Session } from './session';
 import { linkChildren, misplacedChild, unknownSession } from './sessionScope';
 import { elicitationAskedAction, elicitationCompleted } from './elicitationRules';
 import { Step } from './step';
-import { zPermissionParams, zSessionIdParams } from './wireShapes';
+import { zStorePermissionParams, zStoreSessionIdParams } from './wireShapes';
 import { MAX_NESTING, tooDeep } from '../util/depth';
 import { TerminalUpdateDecoder } from '../protocol/terminalUpdates';
 import { agentNotice, clientEventOfNote, placesOfNote, relinkEvent, type ClientEvent, type EarlierLink, type EntryPlaces } from './clientEvents';
@@ -253,7 +253,7 @@ export class MessageStore {
   // ---- traffic ----------------------------------------------------------------------------------
 
   private request(dir: Direction, id: RequestId, method: string, params: unknown, step: Step): void {
-    const sid = zSessionIdParams.safeParse(params);
+    const sid = zStoreSessionIdParams.safeParse(params);
     const sessionId = sid.success ? sid.data.sessionId : null;
     const pending: PendingRequest = { method, sessionId, modeId: null, localKey: null };
     if (dir === 'client->agent') {
@@ -261,7 +261,7 @@ export class MessageStore {
     } else if (sessionId !== null && !this.known(sessionId, method, step)) {
       // refused: nothing of it is shown (the client answers it with an error)
     } else if (method === ClientMethods.sessionRequestPermission) {
-      const p = zPermissionParams.safeParse(params);
+      const p = zStorePermissionParams.safeParse(params);
       const raw = p.success ? (p.data.toolCall ?? (p.data.subject?.type === 'tool_call' ? p.data.subject.toolCall : undefined)) : undefined;
       if (p.success && raw !== undefined) {
         const tc = zToolCallPatch.safeParse(raw);
@@ -302,7 +302,7 @@ export class MessageStore {
     } else if (dir === 'agent->client' && method === ClientMethods.elicitationComplete) {
       elicitationCompleted(this.byId.values(), params, step, (sid, action) => this.apply(sid, action, step));
     } else if (dir === 'client->agent' && method === AgentMethods.sessionCancel) {
-      const sid = zSessionIdParams.safeParse(params);
+      const sid = zStoreSessionIdParams.safeParse(params);
       if (sid.success) this.apply(sid.data.sessionId, { kind: 'cancel' }, step);
     }
   }

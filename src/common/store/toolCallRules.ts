@@ -25,7 +25,7 @@ const PARENT_KINDS: readonly MessageKind[] = ['agent_message', 'agent_thought', 
 const FINISHED = new Set(['completed', 'failed', 'cancelled', 'rejected']);
 
 /** A tool call's fields from what an update says about it, with the defaults for everything it omits. */
-export function toolCallFields(p: Pick<ToolCallPatch, 'toolCallId'> & Partial<ToolCallPatch>, meta: Meta | null): ToolCallFields {
+function toolCallFields(p: Pick<ToolCallPatch, 'toolCallId'> & Partial<ToolCallPatch>, meta: Meta | null): ToolCallFields {
   return {
     toolCallId: p.toolCallId,
     title: p.title ?? p.name ?? '',
@@ -213,7 +213,7 @@ export function patchMeta(current: Meta | null, patch: Meta | null | undefined):
  * the data already held for the same terminal, so the card shows all of it. Anything else (another
  * terminal, no string data) is left for the key-wise merge.
  */
-export function withTerminalOutput(current: Meta | null, patch: Meta | null | undefined): Meta | null | undefined {
+function withTerminalOutput(current: Meta | null, patch: Meta | null | undefined): Meta | null | undefined {
   if (!patch) return patch;
   let out: Meta | undefined;
   for (const key of META_TERMINAL_OUTPUT_KEYS) {

@@ -12,8 +12,8 @@ import { parseSessionUpdate } from '../protocol/updates';
 import { isRecord } from '../util/guards';
 
 /** A v1 `session/update` `update` object (plain JSON). */
-export type V1Update = Readonly<Record<string, unknown>> & { readonly sessionUpdate: string };
-export interface V1ExportError {
+type V1Update = Readonly<Record<string, unknown>> & { readonly sessionUpdate: string };
+interface V1ExportError {
   /** Index of the v2 update that cannot be expressed. */
   readonly index: number;
   readonly message: string;

@@ -6,7 +6,7 @@ export interface IDisposable {
   dispose(): void;
 }
 
-export function toDisposable(fn: () => void): IDisposable {
+function toDisposable(fn: () => void): IDisposable {
   let done = false;
   return {
     dispose() {
@@ -18,7 +18,7 @@ export function toDisposable(fn: () => void): IDisposable {
 }
 
 /** Owns a set of disposables; disposing it disposes them once, newest first. Adding after dispose disposes at once. */
-export class DisposableStore implements IDisposable {
+class DisposableStore implements IDisposable {
   private readonly items: IDisposable[] = [];
   private disposed = false;
 

@@ -7,9 +7,9 @@
 import type { AvailableCommand, Usage } from '../store/model';
 
 /** From here the meter warns: the agent will soon compact or refuse. */
-export const WARN_AT = 0.8;
+const WARN_AT = 0.8;
 /** From here it says the context is nearly full. */
-export const FULL_AT = 0.95;
+const FULL_AT = 0.95;
 
 export type MeterLevel = 'ok' | 'warn' | 'full';
 

@@ -17,7 +17,7 @@ export interface DiffableEntry {
 }
 
 /** What changed in one object, field by field. Fields absent from every part are unchanged. */
-export interface FieldPatch {
+interface FieldPatch {
   /** Fields replaced with a new value (`undefined` is sent as a missing field, so it is listed in `unset`). */
   readonly set?: Readonly<Record<string, unknown>>;
   /** Fields removed from the object. */

@@ -21,7 +21,7 @@ export interface WebviewHtmlOptions {
 const escapeAttr = (s: string): string =>
   s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
-export function contentSecurityPolicy(o: Pick<WebviewHtmlOptions, 'cspSource' | 'nonce'>): string {
+function contentSecurityPolicy(o: Pick<WebviewHtmlOptions, 'cspSource' | 'nonce'>): string {
   return [
     "default-src 'none'",
     `style-src ${o.cspSource}`,

@@ -11,7 +11,7 @@ import type { Entry, SubagentEntry } from '../store/model';
 import { childSessions, sessionTree, type SessionLookup } from '../store/sessionTree';
 
 /** The child's own result for `card` (in `parentEntries`), or null when its reply is the result or it is not done. */
-export function resultInstead(store: SessionLookup, parentEntries: readonly Entry[], card: SubagentEntry): readonly ContentBlock[] | null {
+function resultInstead(store: SessionLookup, parentEntries: readonly Entry[], card: SubagentEntry): readonly ContentBlock[] | null {
   if (card.state !== 'idle') return null;
   const reply = parentEntries.findLast((e) => e.kind === 'session_message' && e.route?.senderSessionId === card.childSessionId);
   if (reply && reply.stats.lastSeen >= card.stateSince) return null;

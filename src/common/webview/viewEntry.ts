@@ -19,7 +19,7 @@ export interface ViewMessage extends Omit<MessageEntry, 'meta' | 'stats'> {
 }
 
 /** The raw JSON behind a tool call's toggle: which parts exist and their size (JSON characters). */
-export interface RawSummary {
+interface RawSummary {
   readonly input?: number;
   readonly output?: number;
 }
@@ -135,7 +135,7 @@ function viewToolCall(e: ToolCallEntry): ViewToolCall {
 }
 
 /** `_meta.claudeCode.parentToolUseId` (Claude Code's link from a subagent's tool call to its `Agent` call), if a string. */
-export function parentToolUseOf(meta: ToolCallEntry['meta']): string | undefined {
+function parentToolUseOf(meta: ToolCallEntry['meta']): string | undefined {
   const cc = meta?.['claudeCode'];
   const id = typeof cc === 'object' && cc !== null && 'parentToolUseId' in cc ? cc.parentToolUseId : undefined;
   return typeof id === 'string' && id !== '' ? id : undefined;

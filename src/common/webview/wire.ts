@@ -23,10 +23,10 @@ import type { EntryPatch } from './entryDiff';
 import type { ViewCompaction, ViewElicitation, ViewEntry, ViewMessage, ViewSubagent, ViewToolCall } from './viewEntry';
 
 /** A content list on the wire: an item that is only text is its string. */
-export type WireContent<C> = readonly (C | string)[];
+type WireContent<C> = readonly (C | string)[];
 
 /** A message on the wire: `messageId` null, empty content and `live` provenance are left out; a thought's span is `[first, last - first]`. */
-export interface WireMessage extends Omit<ViewMessage, 'messageId' | 'content' | 'provenance' | 'span'> {
+interface WireMessage extends Omit<ViewMessage, 'messageId' | 'content' | 'provenance' | 'span'> {
   readonly messageId?: string;
   readonly span?: readonly [number, number];
   readonly content?: WireContent<ContentBlock>;
@@ -34,7 +34,7 @@ export interface WireMessage extends Omit<ViewMessage, 'messageId' | 'content' |
 }
 
 /** A tool call on the wire: every field at its default is left out. */
-export interface WireToolCall extends Omit<ViewToolCall, 'title' | 'name' | 'toolKind' | 'status' | 'content' | 'locations' | 'provenance'> {
+interface WireToolCall extends Omit<ViewToolCall, 'title' | 'name' | 'toolKind' | 'status' | 'content' | 'locations' | 'provenance'> {
   readonly title?: string;
   readonly name?: string;
   readonly toolKind?: string;

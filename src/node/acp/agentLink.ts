@@ -8,14 +8,14 @@ import { AgentProcess, type AgentExit } from '../agentProcess';
 import type { ClientHandlers } from './handlers';
 import type { SessionFeatures } from './clientOptions';
 import type { AgentConfig } from '../../common/config/settings';
-import type { CheckedMessage } from '../../common/store/rpc';
+import type { CheckedMessage } from '../../common/jsonrpc/rpc';
 import type { PermissionBroker } from '../../common/permissionBroker';
 
 /**
  * How long an exited agent's connection may stay open (a grandchild holding its stdout) before the exit
  * is judged without the rest of its output.
  */
-export const EXIT_DRAIN_CAP_MS = 2_000;
+const EXIT_DRAIN_CAP_MS = 2_000;
 
 export interface AgentLink {
   readonly client: AcpClient;

@@ -7,7 +7,7 @@ import type { Message } from 'vscode-jsonrpc/node';
 import type { Implementation } from '../../common/protocol/requests';
 import type { ProtocolVersion } from '../../common/protocol/methods';
 import type { Direction } from '../../common/protocol/direction';
-import type { CheckedMessage } from '../../common/store/rpc';
+import type { CheckedMessage } from '../../common/jsonrpc/rpc';
 import type { PermissionBroker } from '../../common/permissionBroker';
 import type { LogFn } from '../transport/connection';
 import type { InvalidLine } from '../transport/ndjson';

@@ -15,7 +15,7 @@ import { rpcError } from '../transport/connection';
 export type ApprovePolicy = 'all' | 'none';
 
 /** Pick an option for the policy: all -> allow_once, else allow_always; none -> reject_once, else reject_always. */
-export function chooseOption(options: readonly PermissionOption[], policy: ApprovePolicy): PermissionOption | undefined {
+function chooseOption(options: readonly PermissionOption[], policy: ApprovePolicy): PermissionOption | undefined {
   const order = policy === 'all' ? ['allow_once', 'allow_always'] : ['reject_once', 'reject_always'];
   for (const kind of order) {
     const o = options.find((x) => x.kind === kind);

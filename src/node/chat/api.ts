@@ -9,7 +9,7 @@ import type { PermissionView } from '../../common/webview/contract';
 import type { ChatController } from './chatController';
 
 /** A chat panel, as far as the API waits on it and measures it. */
-export interface ApiPanel {
+interface ApiPanel {
   whenReady(): Promise<void>;
   readonly postedBytes: number;
 }

@@ -42,8 +42,7 @@ import { subagentModel, subagentUnder, type SubagentViewDeps } from './subagentC
 import type { SubagentModel } from '../../common/webview/subagentModel';
 import { subagentLabel } from '../../common/store/sessionTree';
 
-export type { ChatOptions, ChatSinks, ChatUi } from './chatPorts';
-export { missingAgentText } from './connectionRecovery';
+export type { ChatOptions, ChatUi } from './chatPorts';
 
 export class ChatController extends Disposable implements ChatModel, TreeSource, ChatControls {
   readonly broker = new PermissionBroker();

@@ -25,7 +25,7 @@ export interface AgentWrite {
 }
 
 /** The agent's file access behind the workspace boundary (the extension's FileAccess, src/vscode/fsHandlers.ts). */
-export interface AgentFiles {
+interface AgentFiles {
   agentRead(p: { path: string; line?: number | null; limit?: number | null }, who: Requester): Promise<string>;
   agentWrite(path: string, content: string, who: Requester): Promise<AgentWrite | null>;
 }

@@ -37,7 +37,7 @@ export interface LiveCheckOptions {
   readonly connect?: ConnectAgent;
 }
 
-export interface CaptureLine {
+interface CaptureLine {
   readonly seq: number;
   readonly dir: 'client->agent' | 'agent->client' | 'note';
   readonly msg: unknown;

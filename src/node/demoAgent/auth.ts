@@ -17,7 +17,7 @@ import { rpcError } from '../transport/connection';
 /** The argument that turns the demo agent into its interactive sign-in (the terminal auth method's `args`). */
 export const LOGIN_ARG = '--login';
 /** Env var the terminal method sets, so the sign-in knows it runs for a client (shown in its banner). */
-export const LOGIN_ENV = 'ACP_DEMO_LOGIN';
+const LOGIN_ENV = 'ACP_DEMO_LOGIN';
 /** Env var that makes the interactive sign-in succeed without asking (for tests). */
 export const LOGIN_AUTO_ENV = 'ACP_DEMO_LOGIN_AUTO';
 

@@ -8,7 +8,7 @@
  * - ignore-cancel: says nothing and ignores session/cancel: the turn never ends (with ACP_DEMO_LATE_MS, it
  *   goes on that long after the cancel, as if not cancelled, and ends the turn normally).
  */
-export const DEMO_FAULTS = ['crash-on-prompt', 'crash-mid-turn', 'crash-mid-permission', 'silent', 'ignore-cancel'] as const;
+const DEMO_FAULTS = ['crash-on-prompt', 'crash-mid-turn', 'crash-mid-permission', 'silent', 'ignore-cancel'] as const;
 export type DemoFault = (typeof DEMO_FAULTS)[number];
 
 export function parseDemoFault(raw: string | undefined, warn: (message: string) => void): DemoFault | undefined {

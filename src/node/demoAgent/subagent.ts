@@ -13,7 +13,7 @@ import { editTool, type Session, type ToolIo } from './tools';
 
 export const SUBAGENT_TITLE = 'Edit demo-edit.txt for me';
 export const SUBAGENT_REPORT = 'Report from the subagent: demo-edit.txt was edited. ✅';
-export const SUBAGENT_STOPPED = 'The subagent was stopped before it finished.';
+const SUBAGENT_STOPPED = 'The subagent was stopped before it finished.';
 
 /** The child's whole life, announcement to reply (on the parent's and the child's sessions). */
 export async function subagentTool(io: ToolIo, parent: Session, child: Session, n: number, signal: AbortSignal): Promise<void> {

@@ -27,7 +27,7 @@ import { MessageStore, type StoreOptions } from '../../common/store';
 import { errorText, issueText } from '../../common/util/errors';
 import { zClientEvent, type ClientEvent } from '../../common/store/clientEvents';
 
-export const SNAPSHOT_FORMAT = 'acp-chat/snapshot';
+const SNAPSHOT_FORMAT = 'acp-chat/snapshot';
 const zSnapshot = z.object({ format: z.literal(SNAPSHOT_FORMAT), version: z.literal(1), seq: z.number().int().nonnegative(), store: z.unknown() });
 const zRecord = z.union([
   z.strictObject({

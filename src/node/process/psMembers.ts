@@ -10,7 +10,7 @@
  */
 
 /** What the watchdog signals: its group's live members, and the detached processes with its token. */
-export interface TreeMembers {
+interface TreeMembers {
   readonly inGroup: number[];
   readonly strays: number[];
 }

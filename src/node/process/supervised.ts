@@ -33,7 +33,7 @@ export interface SupervisedOptions {
  * agent's terminal `env` (NODE_OPTIONS, LD_PRELOAD…). What the command's differs by is handed over as inert
  * `ACP_CHAT_CMD_ENV_<n>` = JSON `[name, value | null]` variables the watchdog applies to the command only.
  */
-export function watchdogEnv(command: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+function watchdogEnv(command: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) if (!k.startsWith(CMD_ENV_PREFIX)) env[k] = v;
   env.ELECTRON_RUN_AS_NODE = '1';

@@ -12,7 +12,7 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { errorText } from '../../common/util/errors';
 
 /** Agent binaries are tens of megabytes; a limit keeps a wrong URL from filling the disk. */
-export const MAX_ARCHIVE_BYTES = 1024 * 1024 * 1024;
+const MAX_ARCHIVE_BYTES = 1024 * 1024 * 1024;
 
 export interface DownloadOptions {
   readonly url: string;
@@ -26,7 +26,7 @@ export interface DownloadOptions {
   readonly onProgress?: (received: number, total: number | undefined) => void;
 }
 
-export class DownloadError extends Error {}
+class DownloadError extends Error {}
 
 export async function downloadArchive(o: DownloadOptions): Promise<{ readonly bytes: number; readonly sha256: string }> {
   const max = o.maxBytes ?? MAX_ARCHIVE_BYTES;

@@ -18,7 +18,7 @@ import { tarEntries, type TarEntry } from './tarReader';
 export class UnsafeArchiveError extends Error {}
 
 /** What an agent's files may add up to once unpacked: a bound for archives that expand without end. */
-export const MAX_UNPACKED_BYTES = 4 * 1024 * 1024 * 1024;
+const MAX_UNPACKED_BYTES = 4 * 1024 * 1024 * 1024;
 
 /**
  * Where an archive entry named `name` goes under `root`, or an error when it would go anywhere else.

@@ -22,7 +22,7 @@ import { NdjsonMessageReader } from './ndjson';
 import { NdjsonMessageWriter } from './ndjsonWriter';
 import type { InvalidLine } from './ndjson';
 import { errorText, issueText } from '../../common/util/errors';
-import type { CheckedMessage } from '../../common/store/rpc';
+import type { CheckedMessage } from '../../common/jsonrpc/rpc';
 import { isRecord } from '../../common/util/guards';
 
 /**
@@ -32,7 +32,7 @@ import { isRecord } from '../../common/util/guards';
 const JSONRPC_CANCEL = '$/cancelRequest';
 const uncounted = (msg: Message) => 'method' in msg && msg.method === JSONRPC_CANCEL;
 
-export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 export type LogFn = (level: LogLevel, message: string) => void;
 
 export interface AcpConnectionOptions {
@@ -73,7 +73,7 @@ export interface AcpConnection {
 }
 
 /** Marks the error replies the connection makes up itself (for the capture and the protocol log). */
-export const REFUSED_BY = 'acp-chat';
+const REFUSED_BY = 'acp-chat';
 
 export function createAcpConnection(opts: AcpConnectionOptions): AcpConnection {
   const log: LogFn = opts.log ?? (() => undefined);

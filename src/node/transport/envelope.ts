@@ -1,11 +1,11 @@
 /**
  * The JSON-RPC 2.0 envelope, checked at the process boundary with the same schema the store uses
- * (src/common/store/rpc.ts): anything that is not exactly one request, notification or response is
+ * (src/common/jsonrpc/rpc.ts): anything that is not exactly one request, notification or response is
  * refused before vscode-jsonrpc sees it (vscode-jsonrpc would otherwise log and drop it, or mistake it for
  * something else).
  */
 import type { Message } from 'vscode-jsonrpc/node';
-import { checkMessage, type CheckedMessage } from '../../common/store/rpc';
+import { checkMessage, type CheckedMessage } from '../../common/jsonrpc/rpc';
 import { TopLevelScanner } from './peek';
 
 export type EnvelopeCheck = { ok: true; message: Message; checked: CheckedMessage } | { ok: false; reason: string };

@@ -13,7 +13,7 @@
 import type { Readable } from 'node:stream';
 import { AbstractMessageReader, Disposable } from 'vscode-jsonrpc/node';
 import type { DataCallback, Message, MessageReader } from 'vscode-jsonrpc/node';
-import type { CheckedMessage } from '../../common/store/rpc';
+import type { CheckedMessage } from '../../common/jsonrpc/rpc';
 import { checkEnvelope, unsafeIdText, withInternalId } from './envelope';
 import { MAX_NESTING } from '../../common/util/depth';
 import { nestsDeeperThan, peerOf, TopLevelScanner } from './peek';
@@ -21,10 +21,10 @@ import type { PeerInfo } from './peek';
 
 export const DEFAULT_MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
 /** Deeper nesting is refused (see common/util/depth.ts). */
-export const DEFAULT_MAX_NESTING = MAX_NESTING;
+const DEFAULT_MAX_NESTING = MAX_NESTING;
 const LF = 0x0a;
 
-export type InvalidKind = 'notJson' | 'batch' | 'notObject' | 'envelope' | 'oversized' | 'tooDeep';
+type InvalidKind = 'notJson' | 'batch' | 'notObject' | 'envelope' | 'oversized' | 'tooDeep';
 
 export interface InvalidLine {
   /** The offending line (truncated to 1000 chars for oversized lines). */

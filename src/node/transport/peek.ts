@@ -7,7 +7,7 @@
  * (it never builds the value: it follows strings and brackets and keeps only top-level `id`/`method`).
  */
 
-export type PeerKind = 'request' | 'response' | 'notification' | 'unknown';
+type PeerKind = 'request' | 'response' | 'notification' | 'unknown';
 
 export interface PeerInfo {
   readonly kind: PeerKind;

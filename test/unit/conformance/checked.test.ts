@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { ConformanceChecker } from '../../../src/common/conformance';
-import { checkMessage } from '../../../src/common/store/rpc';
+import { checkMessage } from '../../../src/common/jsonrpc/rpc';
 import { PROTOCOL_V1, PROTOCOL_V2, type ProtocolVersion } from '../../../src/common/protocol/methods';
 
 const chunk = fc.record({

@@ -199,8 +199,7 @@ export class Generator {
 
 // ---- messages ---------------------------------------------------------------------------------------
 
-export type Direction = 'agent->client' | 'client->agent';
-export type MessageKind = 'request' | 'notification' | 'response';
+type Direction = 'agent->client' | 'client->agent';
 
 /** One method's definitions in a schema: its params, and its result when it is a request. */
 export interface MethodDefs {

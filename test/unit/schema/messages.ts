@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { Generator, type Json, type MethodDefs, methodsOf, rng, type SchemaVersion, loadSchema, validators, type Validators, validInstance } from './generate';
 
-export type Dir = 'agent->client' | 'client->agent';
+type Dir = 'agent->client' | 'client->agent';
 export interface WireMessage {
   readonly dir: Dir;
   readonly msg: { [k: string]: Json };
@@ -38,7 +38,7 @@ export function corpus(version: SchemaVersion, seed: number): Corpus {
   return { ...c, gen: new Generator(c.root, rng(seed)), stats: { rejected: 0, generated: 0 } };
 }
 
-export function instance(c: Corpus, def: string): Json {
+function instance(c: Corpus, def: string): Json {
   c.stats.generated++;
   return validInstance(c.gen, c.v, def, c.stats);
 }

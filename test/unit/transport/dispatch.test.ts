@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
-import type { CheckedMessage } from '../../../src/common/store/rpc';
+import type { CheckedMessage } from '../../../src/common/jsonrpc/rpc';
 import { createAcpConnection, onAcpNotification } from '../../../src/node/transport/connection';
 import { until } from '../helpers/until';
 

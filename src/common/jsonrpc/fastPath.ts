@@ -2,7 +2,7 @@
  * Hot path for the most common message by far: a `session/update` notification carrying a plain text
  * chunk. It accepts only shapes the zod path (`parseRpc` + `parseSessionUpdate`) would accept and
  * returns exactly what that path would produce; anything else returns undefined and goes through zod.
- * `test/unit/store/fastPath.test.ts` checks that equivalence with random messages.
+ * `test/unit/jsonrpc/fastPath.test.ts` checks that equivalence with random messages.
  *
  * Split in two so the transport can check a message once and hand the result on: `chunkShape` is the
  * version-free check (envelope and chunk in one pass, done where the line is read), `chunkFor` applies

@@ -3,8 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { fastChunk } from '../../../src/common/store/fastPath';
-import { checkMessage, parseRpc } from '../../../src/common/store/rpc';
+import { fastChunk } from '../../../src/common/jsonrpc/fastPath';
+import { checkMessage, parseRpc } from '../../../src/common/jsonrpc/rpc';
 import { parseSessionUpdate } from '../../../src/common/protocol/updates';
 import { ClientMethods, PROTOCOL_V1, PROTOCOL_V2, type ProtocolVersion } from '../../../src/common/protocol/methods';
 

@@ -10,16 +10,16 @@ import { ClientMethods } from '../protocol/methods';
 import * as z from 'zod';
 import { chunkShape, type ChunkShape } from './fastPath';
 
-export const zRequestId = z.union([z.string(), z.number(), z.null()]);
+const zRequestId = z.union([z.string(), z.number(), z.null()]);
 export type RequestId = z.infer<typeof zRequestId>;
 
 /** JSON-RPC 2.0 §4.2: params, when present, are an object or an array. */
 const zParams = z.union([z.record(z.string(), z.unknown()), z.array(z.unknown())]).optional();
-export const zRequest = z.looseObject({ jsonrpc: z.literal('2.0'), id: zRequestId, method: z.string(), params: zParams });
-export const zNotification = z.looseObject({ jsonrpc: z.literal('2.0'), method: z.string(), params: zParams });
-export const zResponseError = z.looseObject({ code: z.number(), message: z.string(), data: z.unknown().optional() });
-export const zSuccess = z.looseObject({ jsonrpc: z.literal('2.0'), id: zRequestId, result: z.unknown() });
-export const zFailure = z.looseObject({ jsonrpc: z.literal('2.0'), id: zRequestId, error: zResponseError });
+const zRequest = z.looseObject({ jsonrpc: z.literal('2.0'), id: zRequestId, method: z.string(), params: zParams });
+const zNotification = z.looseObject({ jsonrpc: z.literal('2.0'), method: z.string(), params: zParams });
+const zResponseError = z.looseObject({ code: z.number(), message: z.string(), data: z.unknown().optional() });
+const zSuccess = z.looseObject({ jsonrpc: z.literal('2.0'), id: zRequestId, result: z.unknown() });
+const zFailure = z.looseObject({ jsonrpc: z.literal('2.0'), id: zRequestId, error: zResponseError });
 
 export type RpcMessage =
   | { readonly type: 'request'; readonly id: RequestId; readonly method: string; readonly params: unknown }
