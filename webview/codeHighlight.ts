@@ -8,7 +8,7 @@
 import { HIGHLIGHTER_GLOBAL, HIGHLIGHTER_READY, type HighlightNode, type Highlighter } from './highlighter/tree';
 
 /** Longer blocks stay plain: the open block of a streaming answer is drawn again every frame. */
-export const MAX_HIGHLIGHT_CHARS = 20_000;
+const MAX_HIGHLIGHT_CHARS = 20_000;
 
 // Read while this bundle's own script runs (the only time `currentScript` is set): the chunk must carry the
 // same nonce to pass the panel's Content-Security-Policy.

@@ -24,7 +24,7 @@ export function addContextButton(post: (m: WebviewToHost) => void): HTMLButtonEl
 }
 
 /** The URIs a drop carries: VS Code's own list first (Explorer, tabs), else the standard one; comment lines skipped. */
-export function dropUris(dt: DataTransfer): string[] {
+function dropUris(dt: DataTransfer): string[] {
   const list = dt.getData('application/vnd.code.uri-list') || dt.getData('text/uri-list');
   return list
     .split(/\r?\n/)

@@ -48,7 +48,7 @@ export const MAX_PROMPT_CONTEXT = 2 * 1024 * 1024;
 /** The start of an item's text shown in its chip's tooltip. */
 const PREVIEW_CHARS = 600;
 
-export function sizeText(bytes: number | null): string {
+function sizeText(bytes: number | null): string {
   if (bytes === null) return '';
   if (bytes < 1024) return `${bytes} B`;
   return bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;

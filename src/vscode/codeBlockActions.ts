@@ -58,7 +58,7 @@ export async function insertCode(text: string, chatColumn: vscode.ViewColumn | u
 }
 
 /** The workspace file a block names, or why it is refused. Relative paths are tried against each folder. */
-export async function resolveBlockFile(requested: string): Promise<{ uri: vscode.Uri } | { refused: string }> {
+async function resolveBlockFile(requested: string): Promise<{ uri: vscode.Uri } | { refused: string }> {
   const shown = noticeText(requested);
   if (isRemotePath(requested)) return { refused: `${shown} is on another machine.` };
   const roots = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);

@@ -20,7 +20,7 @@ import type { ChatService } from './chatService';
 import { chatCwd } from './workspaceFolders';
 import { fileLines, lossText } from '../common/worktrees/worktreeText';
 
-export const COMPARE_VIEW = 'acpChat.compare';
+const COMPARE_VIEW = 'acpChat.compare';
 
 interface Run {
   readonly chatId: string;

@@ -44,7 +44,7 @@ export async function bulkAction(service: ChatService, action: BulkAction, chatI
 }
 
 /** The files of these chats that exist now: what delete removes. */
-export function filesOf(dir: string | undefined, chatIds: readonly string[]): string[] {
+function filesOf(dir: string | undefined, chatIds: readonly string[]): string[] {
   if (dir === undefined) return [];
   return chatIds.flatMap((id) => CHAT_DELETE_EXTS.map((ext) => path.join(dir, fileId(id) + ext)).filter((f) => existsSync(f)));
 }

@@ -139,7 +139,11 @@ suite('Worktree chats', () => {
     const rows = comparison.rows();
     assert.ok(rows.every((r) => r.files.some((f) => f.path === 'demo-self.txt')), JSON.stringify(rows.map((r) => r.files)));
     assert.ok(rows.every((r) => r.answer.length > 0));
-    const infos = ids.map((id) => a.service.chatIndex.get(id)?.worktree!);
+    const infos = ids.map((id) => {
+      const w = a.service.chatIndex.get(id)?.worktree;
+      assert.ok(w, `chat ${id} has a worktree`);
+      return w;
+    });
     assert.ok(await comparison.keep(ids[0]!, true));
     assert.ok(fs.existsSync(path.join(repo, 'demo-self.txt')), 'the kept run is applied');
     assert.ok(!fs.existsSync(infos[1]!.path) && !fs.existsSync(infos[2]!.path), 'the others’ worktrees are gone');

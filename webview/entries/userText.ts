@@ -7,7 +7,7 @@
 import { h } from '../dom';
 
 /** Folded beyond this many lines or characters (a few paragraphs stay whole). */
-export const FOLD_LINES = 15;
+const FOLD_LINES = 15;
 const FOLD_CHARS = 1500;
 
 function lineCount(text: string): number {
@@ -16,7 +16,7 @@ function lineCount(text: string): number {
   return n;
 }
 
-export function isLongText(text: string): boolean {
+function isLongText(text: string): boolean {
   return text.length > FOLD_CHARS || lineCount(text) > FOLD_LINES;
 }
 

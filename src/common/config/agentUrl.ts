@@ -6,7 +6,7 @@
  * they come from SecretStorage as headers.
  */
 
-export type RemoteKind = 'websocket' | 'http';
+type RemoteKind = 'websocket' | 'http';
 
 export interface AgentUrl {
   readonly href: string;

@@ -19,7 +19,7 @@ export interface HistoryRow {
 }
 
 /** One match inside a chat: where it is (`key`: the entry to open at) and its text around the match. */
-export interface HistoryHit {
+interface HistoryHit {
   readonly key: string;
   readonly kind: SearchKind;
   readonly snippet: string;

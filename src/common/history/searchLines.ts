@@ -18,11 +18,11 @@ import { textOf } from '../store/content';
 
 export const SEARCH_HEADER = 'acp-chat-search 1';
 /** Agent text beyond this (per entry) is not searched: it bounds the file's size and a line's length. */
-export const MAX_FIELD_CHARS = 100_000;
+const MAX_FIELD_CHARS = 100_000;
 
 export type SearchKind = 'user' | 'agent' | 'thought' | 'tool' | 'path' | 'question' | 'subagent' | 'compaction';
 
-export interface SearchLine {
+interface SearchLine {
   readonly kind: SearchKind;
   /** The store key of the entry the text is in (where "open at message" goes). */
   readonly key: string;
@@ -46,7 +46,7 @@ function blocksText(blocks: readonly ContentBlock[]): string {
 }
 
 /** The searchable lines of one entry (empty texts left out). */
-export function entryLines(e: Entry): SearchLine[] {
+function entryLines(e: Entry): SearchLine[] {
   const key = e.key ?? '';
   const out: SearchLine[] = [];
   const add = (kind: SearchKind, text: string | null | undefined) => {

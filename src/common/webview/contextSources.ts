@@ -16,7 +16,7 @@ export interface MentionSource {
 }
 
 /** The `@` words that add context rather than name a file. */
-export const MENTION_SOURCES: readonly MentionSource[] = [
+const MENTION_SOURCES: readonly MentionSource[] = [
   { word: 'editors', source: 'editors', description: 'Every open editor', icon: 'files' },
   { word: 'problems', source: 'workspaceProblems', description: 'The problems in the workspace', icon: 'warning' },
   { word: 'symbol', source: 'symbol', description: 'A symbol in the workspace…', icon: 'symbol-method' },

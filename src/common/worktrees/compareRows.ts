@@ -20,25 +20,25 @@ export interface AgentRun {
 }
 
 /** `4.2s`, `1m 05s`, `1h 02m`. */
-export function elapsedText(ms: number): string {
+function elapsedText(ms: number): string {
   const s = Math.max(0, Math.floor(ms / 1000));
   if (s < 60) return `${(Math.max(0, ms) / 1000).toFixed(1)}s`;
   if (s < 3600) return `${Math.floor(s / 60)}m ${String(s % 60).padStart(2, '0')}s`;
   return `${Math.floor(s / 3600)}h ${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
 }
 
-export function lineTotals(files: readonly FileStat[]): { added: number; removed: number } {
+function lineTotals(files: readonly FileStat[]): { added: number; removed: number } {
   return files.reduce((t, f) => ({ added: t.added + (f.added ?? 0), removed: t.removed + (f.removed ?? 0) }), { added: 0, removed: 0 });
 }
 
-export function usageText(u: AgentRun['usage']): string {
+function usageText(u: AgentRun['usage']): string {
   if (!u) return '';
   const cost = u.cost ? ` · ${u.cost.amount.toFixed(2)} ${u.cost.currency}` : '';
   return `${u.used.toLocaleString('en-US')} tokens${cost}`;
 }
 
 /** The answer's first line, bounded, for a row. */
-export function answerLine(answer: string, max = 80): string {
+function answerLine(answer: string, max = 80): string {
   const line = answer.trim().split('\n')[0] ?? '';
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }

@@ -20,7 +20,7 @@ export function showcaseTurn(command: string | undefined, promptText: string): T
 }
 
 /** The form `/ask` shows: one field of each kind the form supports. */
-export const ASK_SCHEMA = {
+const ASK_SCHEMA = {
   type: 'object',
   properties: {
     name: { type: 'string', title: 'Project name', description: 'What the demo should call your project', minLength: 1, maxLength: 40 },

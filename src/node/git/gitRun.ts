@@ -22,7 +22,7 @@ export class GitMissingError extends Error {
 }
 
 /** A git command that failed; `stderr` is git's own words (shown to the user as text). */
-export class GitError extends Error {
+class GitError extends Error {
   constructor(
     readonly args: readonly string[],
     readonly result: GitResult,

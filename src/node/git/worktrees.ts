@@ -73,7 +73,7 @@ export async function worktreeFiles(host: GitHost, w: WorktreeInfo): Promise<Fil
 }
 
 /** The chat's whole change against its base as a patch (`--binary`, so binary files apply too). */
-export async function worktreePatch(host: GitHost, w: WorktreeInfo): Promise<string> {
+async function worktreePatch(host: GitHost, w: WorktreeInfo): Promise<string> {
   await stageAll(host, w);
   return (await git(host, ['diff', '--cached', '--binary', ...DIFF_FLAGS, w.base], { cwd: w.path })).stdout;
 }

@@ -14,7 +14,7 @@ import { fileId } from '../persistence/chatFiles';
 const HEADINGS: Record<SearchKind, string> = { user: '## You', agent: '## Agent', thought: '### Thought', tool: '- Tool:', path: '  - File:', question: '## Question', subagent: '## Subagent', compaction: '## Summary' };
 
 /** A file name for a chat's export: its title made safe, then its id (unique). */
-export function exportName(title: string, chatId: string): string {
+function exportName(title: string, chatId: string): string {
   const safe = title.replace(/[^\p{L}\p{N} ._-]+/gu, ' ').trim().slice(0, 60) || 'chat';
   return `${safe} (${fileId(chatId)}).md`;
 }

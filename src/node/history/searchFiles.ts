@@ -5,7 +5,7 @@
  * Only the window holding the chat's lock writes it, like its journal. The first line keeps the chat's
  * record, so the chat list can be rebuilt from these files when `chats.json` is missing or damaged.
  */
-import { open, readdir, rename, writeFile } from 'node:fs/promises';
+import { open, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { MessageStore } from '../../common/store';
 import { parseHeader, searchFileText } from '../../common/history/searchLines';
@@ -13,7 +13,7 @@ import { errorText } from '../../common/util/errors';
 import { isChatId } from '../../common/chats/chatIndex';
 import { SEARCH_EXT } from '../persistence/chatFiles';
 
-export { SEARCH_EXT };
+;
 /** How long after a change the file is written again (a streaming turn rewrites it about once a second). */
 const WRITE_DELAY_MS = 1000;
 /** A header longer than this is not read (a title is at most 2,000 characters). */
@@ -24,14 +24,14 @@ export function searchFile(dir: string, fileId: string): string {
 }
 
 /** Writes one chat's search file atomically. */
-export async function writeSearchFile(dir: string, fileId: string, meta: unknown, store: MessageStore): Promise<void> {
+async function writeSearchFile(dir: string, fileId: string, meta: unknown, store: MessageStore): Promise<void> {
   const file = searchFile(dir, fileId);
   await writeFile(`${file}.tmp`, searchFileText(meta, store.sessions()));
   await rename(`${file}.tmp`, file);
 }
 
 /** The record a search file's first line keeps (undefined: no file, or no readable header). */
-export async function readSearchHeader(file: string): Promise<unknown> {
+async function readSearchHeader(file: string): Promise<unknown> {
   const fh = await open(file, 'r').catch(() => undefined);
   if (!fh) return undefined;
   try {
@@ -43,12 +43,6 @@ export async function readSearchHeader(file: string): Promise<unknown> {
   } finally {
     await fh.close();
   }
-}
-
-/** The file ids that have a search file in `dir`. */
-export async function searchFileIds(dir: string): Promise<Set<string>> {
-  const names = await readdir(dir).catch(() => [] as string[]);
-  return new Set(names.filter((n) => n.endsWith(SEARCH_EXT)).map((n) => n.slice(0, -SEARCH_EXT.length)));
 }
 
 /**

@@ -79,6 +79,8 @@ async function openWebSocket(url: AgentUrl, r: RemoteOptions, maxPayload: number
   class BoundedWebSocket extends WebSocket {
     constructor(address: string, protocols?: string | string[], options?: ClientOptions | ClientRequestArgs) {
       super(address, protocols, { ...options, maxPayload, handshakeTimeout: timeout, followRedirects: false });
+      // The SDK constructs the socket itself: the constructor is the only place that sees it.
+      // eslint-disable-next-line @typescript-eslint/no-this-alias
       socket = this;
       this.on('close', (code, reason) => {
         const why = code === 1009 ? `the agent sent a message over the ${sizeText(maxPayload)} limit` : reason.length > 0 ? reason.toString('utf8').slice(0, 200) : code === 1006 ? 'the connection was lost' : `closed by the agent`;

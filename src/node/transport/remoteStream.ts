@@ -21,7 +21,7 @@ export interface MessageStream {
 }
 
 /** Holds the sender back (the WebSocket's pause/resume) while our side is behind. */
-export interface Flow {
+interface Flow {
   pause(): void;
   resume(): void;
 }
