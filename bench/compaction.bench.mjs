@@ -42,7 +42,10 @@ function play({ entries, summaryFrames, answerFrames, compact }) {
     posts.push([{ op: 'insert', entry: row('in_progress', '') }]);
     for (let i = 0; i < summaryFrames; i++) posts.push([{ op: 'replace', h: entries, entry: row('in_progress', (text += line(i))) }]);
     posts.push([{ op: 'replace', h: entries, entry: row('completed', text) }]);
-    posts.push([{ op: 'replace', h: entries, entry: row('completed', text) }, { op: 'panel', panel: { usage: { used: size * 0.06, size } } }]);
+    posts.push([
+      { op: 'replace', h: entries, entry: row('completed', text) },
+      { op: 'panel', panel: { usage: { used: size * 0.06, size } } },
+    ]);
   }
   const answer = compact ? entries + 1 : entries;
   posts.push([{ op: 'insert', entry: { kind: 'agent_message', key: 'next', content: [], provenance: 'live' } }]);
@@ -66,11 +69,19 @@ async function round1(compact) {
   // The full chat, settled: every part of the snapshot in, the meter at 100 %, /compact offered.
   await panel.page.evaluate((n) => window.__bench.snapshot(n), ENTRIES);
   await panel.page.evaluate(() => window.__bench.drained());
-  await panel.page.evaluate(() => window.postMessage({ type: 'patch', ops: [{ op: 'panel', panel: { turn: 'busy', usage: { used: 1_000_000, size: 1_000_000 }, availableCommands: [{ name: 'compact', description: '' }] } }] }, '*'));
+  await panel.page.evaluate(() =>
+    window.postMessage(
+      { type: 'patch', ops: [{ op: 'panel', panel: { turn: 'busy', usage: { used: 1_000_000, size: 1_000_000 }, availableCommands: [{ name: 'compact', description: '' }] } }] },
+      '*',
+    ),
+  );
   const run = await traced(panel.page, () => panel.page.evaluate(play, { entries: ENTRIES, summaryFrames: SUMMARY_FRAMES, answerFrames: ANSWER_FRAMES, compact }));
   const marks = run.trace.marks(/^frame-\d+$/);
   const frames = run.trace.frameCpu(marks[0].pid, marks);
-  const shown = await panel.page.evaluate(() => ({ row: document.querySelector('[data-kind="compaction"] .compaction-state')?.textContent ?? null, answer: document.querySelector('[data-key="next"]')?.textContent ?? '' }));
+  const shown = await panel.page.evaluate(() => ({
+    row: document.querySelector('[data-kind="compaction"] .compaction-state')?.textContent ?? null,
+    answer: document.querySelector('[data-key="next"]')?.textContent ?? '',
+  }));
   await panel.close();
   if (compact && shown.row !== 'conversation compacted') throw new Error(`the row shows ${JSON.stringify(shown.row)}`);
   if (!shown.answer.includes(`word${ANSWER_FRAMES - 1}`)) throw new Error('the next answer did not arrive whole');

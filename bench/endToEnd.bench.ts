@@ -89,7 +89,9 @@ async function main(): Promise<void> {
     },
   });
   const cliMb = cliPeakMb();
-  console.log(`${CHUNKS} chunks: baseline ${t.baseline.map((x) => x.toFixed(0)).join('/')} ms, pipeline ${t.pipeline.map((x) => x.toFixed(0)).join('/')} ms; ${last.textBytes} text bytes, ${last.posted} bytes posted, ${last.retained} bytes retained; cli peak ${cliMb ?? '?'} MB`);
+  console.log(
+    `${CHUNKS} chunks: baseline ${t.baseline.map((x) => x.toFixed(0)).join('/')} ms, pipeline ${t.pipeline.map((x) => x.toFixed(0)).join('/')} ms; ${last.textBytes} text bytes, ${last.posted} bytes posted, ${last.retained} bytes retained; cli peak ${cliMb ?? '?'} MB`,
+  );
   console.log(
     JSON.stringify({
       ...ratioFigure('e2e.ratioToBaseline', t.baseline, t.pipeline),

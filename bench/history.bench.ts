@@ -47,7 +47,17 @@ function generate(dir: string): ChatRecord[] {
   const records: ChatRecord[] = [];
   for (let c = 0; c < CHATS; c++) {
     const id = `chat-bench-${String(c).padStart(6, '0')}`;
-    const record: ChatRecord = { id, agentId: c % 3 ? 'demo' : 'claude', title: `Chat ${c} about ${WORDS[c % WORDS.length]}`, sessionId: `s-${c}`, createdAt: c, updatedAt: Date.now() - c * 60_000, open: false, folder: c % 2 ? '/work/a' : '/work/b', ended: 'finished' };
+    const record: ChatRecord = {
+      id,
+      agentId: c % 3 ? 'demo' : 'claude',
+      title: `Chat ${c} about ${WORDS[c % WORDS.length]}`,
+      sessionId: `s-${c}`,
+      createdAt: c,
+      updatedAt: Date.now() - c * 60_000,
+      open: false,
+      folder: c % 2 ? '/work/a' : '/work/b',
+      ended: 'finished',
+    };
     records.push(record);
     const lines = [`${SEARCH_HEADER}\t${escapeField(JSON.stringify(record))}`];
     for (let m = 0; m < MESSAGES; m++) {
@@ -62,7 +72,15 @@ function generate(dir: string): ChatRecord[] {
 const now = () => performance.now();
 
 function source(dir: string, records: ChatRecord[]) {
-  return { records: () => records, live: () => undefined, title: (id: string) => records.find((r) => r.id === id)?.title ?? id, agentName: (id: string) => id, dir: () => dir, rg: () => rg, now: () => Date.now() };
+  return {
+    records: () => records,
+    live: () => undefined,
+    title: (id: string) => records.find((r) => r.id === id)?.title ?? id,
+    agentName: (id: string) => id,
+    dir: () => dir,
+    rg: () => rg,
+    now: () => Date.now(),
+  };
 }
 
 async function firstResults(dir: string, records: ChatRecord[]): Promise<number> {
@@ -113,7 +131,11 @@ function oneChat(): MessageStore {
   store.ingest('client->agent', { jsonrpc: '2.0', id: 1, method: 'session/new', params: { cwd: '/w', mcpServers: [] } });
   store.ingest('agent->client', { jsonrpc: '2.0', id: 1, result: { sessionId: 's' } });
   for (let m = 0; m < MESSAGES; m++)
-    store.ingest('agent->client', { jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', messageId: `m${m}`, content: { type: 'text', text: sentence(m, 60) } } } });
+    store.ingest('agent->client', {
+      jsonrpc: '2.0',
+      method: 'session/update',
+      params: { sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', messageId: `m${m}`, content: { type: 'text', text: sentence(m, 60) } } },
+    });
   return store;
 }
 
@@ -148,7 +170,9 @@ async function main(): Promise<void> {
     const h2 = heapAfterGc();
     const best = (xs: number[]) => Math.min(...xs);
     const r = (x: number) => Math.round(x * 1000) / 1000;
-    console.log(`${CHATS} chats × ${MESSAGES} messages; ${rg ? 'ripgrep' : 'no ripgrep: JS reader'}; full search ${mine.map((x) => x.toFixed(0)).join('/')} ms, rg ${base.map((x) => x.toFixed(0)).join('/')} ms (${counts.hits} hits, rg ${counts.lines} lines)`);
+    console.log(
+      `${CHATS} chats × ${MESSAGES} messages; ${rg ? 'ripgrep' : 'no ripgrep: JS reader'}; full search ${mine.map((x) => x.toFixed(0)).join('/')} ms, rg ${base.map((x) => x.toFixed(0)).join('/')} ms (${counts.hits} hits, rg ${counts.lines} lines)`,
+    );
     console.log(
       JSON.stringify({
         'history.firstResultsMs': r(firstMs),

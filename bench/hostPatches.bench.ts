@@ -146,7 +146,11 @@ function synthetic(chunks: number, chunksPerSecond: number): { t: number; dir: '
     out.push({
       t: (i * 1000) / chunksPerSecond,
       dir: 'agent->client',
-      msg: { jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', messageId: `m${Math.floor(i / 2000)}`, content: { type: 'text', text } } } },
+      msg: {
+        jsonrpc: '2.0',
+        method: 'session/update',
+        params: { sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', messageId: `m${Math.floor(i / 2000)}`, content: { type: 'text', text } } },
+      },
     });
   }
   return out;
@@ -157,7 +161,9 @@ feed(synthetic(100_000, 400), synth);
 
 const dir = path.join(__dirname, '../test/fixtures/transcripts');
 const real = newTally();
-for (const f of readdirSync(dir).filter((x) => x.endsWith('.jsonl')).sort()) {
+for (const f of readdirSync(dir)
+  .filter((x) => x.endsWith('.jsonl'))
+  .sort()) {
   const records = readFileSync(path.join(dir, f), 'utf8')
     .split('\n')
     .filter(Boolean)

@@ -38,7 +38,16 @@ function texts() {
 }
 
 const esbuild = await import('esbuild');
-const probe = await esbuild.build({ bundle: true, write: false, logLevel: 'warning', absWorkingDir: root, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: [path.join(root, 'bench/lib/hunkProbe.ts')] });
+const probe = await esbuild.build({
+  bundle: true,
+  write: false,
+  logLevel: 'warning',
+  absWorkingDir: root,
+  platform: 'browser',
+  format: 'iife',
+  target: 'es2022',
+  entryPoints: [path.join(root, 'bench/lib/hunkProbe.ts')],
+});
 const browser = await launch();
 const { traced } = tracer(browser);
 try {
@@ -49,11 +58,16 @@ try {
   const t = texts();
   const cost = { clean: { cpu: [], cal: [] }, edited: { cpu: [], cal: [] } };
   for (let r = 0; r < ROUNDS; r++) {
-    const order = [['clean', t.agent], ['edited', t.now]];
+    const order = [
+      ['clean', t.agent],
+      ['edited', t.now],
+    ];
     for (const [name, now] of r % 2 ? order.reverse() : order) {
       // A first run compiles the code: the editor has run it by the time a turn ends.
       await page.evaluate(({ older, agent, now: n }) => window.__hunks.run('warm', { older, agent, now: n }), { older: t.older, agent: t.agent, now });
-      const run = await traced(page, () => page.evaluate(({ name: k, older, agent, now: n }) => window.__hunks.run(k, { older, agent, now: n }), { name, older: t.older, agent: t.agent, now }));
+      const run = await traced(page, () =>
+        page.evaluate(({ name: k, older, agent, now: n }) => window.__hunks.run(k, { older, agent, now: n }), { name, older: t.older, agent: t.agent, now }),
+      );
       if (run.result.hunks !== HUNKS) throw new Error(`${run.result.hunks} hunks placed, not ${HUNKS}`);
       const a = run.trace.mark(`${name}-start`);
       const cpu = run.trace.mainCpu(a.pid, a.ts, run.trace.mark(`${name}-end`).ts);

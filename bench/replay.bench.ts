@@ -67,7 +67,8 @@ function reduce(lines: readonly string[], check?: (store: MessageStore) => void)
 const matched = (marked: number) => (store: MessageStore) => {
   const entries = store.session(SESSION)?.entries ?? [];
   const differs = entries.filter((e) => (e.kind === 'user_message' || e.kind === 'agent_message') && e.replayDiffers === true).length;
-  if (entries.length !== N || differs !== marked) throw new Error(`the replay was not matched: ${entries.length} entries (expected ${N}), ${differs} marked as differing (expected ${marked})`);
+  if (entries.length !== N || differs !== marked)
+    throw new Error(`the replay was not matched: ${entries.length} entries (expected ${N}), ${differs} marked as differing (expected ${marked})`);
 };
 
 async function main(): Promise<void> {
@@ -79,7 +80,9 @@ async function main(): Promise<void> {
   reduce(same, matched(0));
   reduce(other, matched(N));
   const t = await interleavedRounds(ROUNDS, { shown: () => reduce(base), same: () => reduce(same), other: () => reduce(other) });
-  console.log(`CPU ms per round: shown ${t.shown.map((x) => x.toFixed(0)).join('/')}, shown + replay ${t.same.map((x) => x.toFixed(0)).join('/')}, shown + replay in other words ${t.other.map((x) => x.toFixed(0)).join('/')}`);
+  console.log(
+    `CPU ms per round: shown ${t.shown.map((x) => x.toFixed(0)).join('/')}, shown + replay ${t.same.map((x) => x.toFixed(0)).join('/')}, shown + replay in other words ${t.other.map((x) => x.toFixed(0)).join('/')}`,
+  );
   const figures = {
     'replay.messages': N,
     'replay.reduceShownCpuMs': round(median(t.shown), 0),

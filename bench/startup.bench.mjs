@@ -141,7 +141,9 @@ try {
     await painted(await whenFrame('the chat', hasPrompt));
     const chatPaint = performance.now() - t;
     const activation = await activationMs();
-    log(`start ${round + 1}/${ROUNDS}: Markdown preview ${sameGroup.toFixed(0)} ms (beside: ${beside.toFixed(0)} ms), chat first paint ${chatPaint.toFixed(0)} ms, activation ${activation} ms`);
+    log(
+      `start ${round + 1}/${ROUNDS}: Markdown preview ${sameGroup.toFixed(0)} ms (beside: ${beside.toFixed(0)} ms), chat first paint ${chatPaint.toFixed(0)} ms, activation ${activation} ms`,
+    );
     return { sameGroup, beside, chatPaint, activation };
   }
 
@@ -157,11 +159,20 @@ try {
     'startup.markdownPreviewSameGroupMs': round(med((r) => r.sameGroup)),
     'startup.chatPaintMs': round(med((r) => r.chatPaint)),
     'startup.activationMs': round(med((r) => r.activation)),
-    'startup.chatPaintOverMarkdownPreview': round(med((r) => r.chatPaint / r.beside), 2),
+    'startup.chatPaintOverMarkdownPreview': round(
+      med((r) => r.chatPaint / r.beside),
+      2,
+    ),
     'startup.chatPaintOverMarkdownPreview.goal': '<= 1.5',
     'startup.chatPaintOverMarkdownPreview.spread': rounds.map((r) => round(r.chatPaint / r.beside, 2)).join(' '),
-    'startup.chatPaintOverMarkdownPreviewSameGroup': round(med((r) => r.chatPaint / r.sameGroup), 2),
-    'startup.activationOverMarkdownPreview': round(med((r) => r.activation / r.beside), 2),
+    'startup.chatPaintOverMarkdownPreviewSameGroup': round(
+      med((r) => r.chatPaint / r.sameGroup),
+      2,
+    ),
+    'startup.activationOverMarkdownPreview': round(
+      med((r) => r.activation / r.beside),
+      2,
+    ),
     'startup.activationOverMarkdownPreview.goal': '<= 1.5',
     'startup.activationOverMarkdownPreview.spread': rounds.map((r) => round(r.activation / r.beside, 2)).join(' '),
   });
@@ -211,7 +222,11 @@ try {
   }
   if (!results['reload.error']) {
     const reloadActivation = await activationMs();
-    log(`reload: ${Object.entries(seen).map(([k, v]) => `${k} ${v.toFixed(0)} ms`).join(', ')}, activation ${reloadActivation} ms`);
+    log(
+      `reload: ${Object.entries(seen)
+        .map(([k, v]) => `${k} ${v.toFixed(0)} ms`)
+        .join(', ')}, activation ${reloadActivation} ms`,
+    );
     Object.assign(results, {
       'reload.markdownPreviewMs': round(seen.markdownPreview),
       'reload.activationMs': reloadActivation,

@@ -28,7 +28,12 @@ function chunkLines(n: number): string[] {
       content: { type: 'text', text: words[i % words.length] },
       messageId: `msg_${m}`,
     };
-    out[i] = JSON.stringify({ seq: i + 5, t_ms: 1000 + i, dir: 'agent->client', msg: { jsonrpc: '2.0', method: ClientMethods.sessionUpdate, params: { sessionId: SESSION, update } } });
+    out[i] = JSON.stringify({
+      seq: i + 5,
+      t_ms: 1000 + i,
+      dir: 'agent->client',
+      msg: { jsonrpc: '2.0', method: ClientMethods.sessionUpdate, params: { sessionId: SESSION, update } },
+    });
   }
   return out;
 }

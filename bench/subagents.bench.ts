@@ -100,8 +100,15 @@ class Host {
   childPosted = 0;
 
   constructor(private readonly shown: string | null) {
-    this.feed = new PanelFeed((m: HostToWebview) => this.count(m), () => this.clock);
-    this.subagents = new SubagentFeeds((m) => this.count(m), () => undefined, () => this.clock);
+    this.feed = new PanelFeed(
+      (m: HostToWebview) => this.count(m),
+      () => this.clock,
+    );
+    this.subagents = new SubagentFeeds(
+      (m) => this.count(m),
+      () => undefined,
+      () => this.clock,
+    );
     this.source.onDidChange((c) => this.feed.changed(c));
   }
 
@@ -111,7 +118,14 @@ class Host {
     const store = this.store;
     const subagentView = (id: string) =>
       shown !== null && isUnder(store, id, shown)
-        ? new SubagentModel({ sessionId: id, agentName: 'Claude', session: (s) => store.session(s), notices: (s) => store.notices(s), onStoreChanged: this.storeChanges.event, act: () => undefined })
+        ? new SubagentModel({
+            sessionId: id,
+            agentName: 'Claude',
+            session: (s) => store.session(s),
+            notices: (s) => store.notices(s),
+            onStoreChanged: this.storeChanges.event,
+            act: () => undefined,
+          })
         : undefined;
     this.subagents.expand(childSessionIds, { subagentView });
     if (this.subagents.expanded.length !== childSessionIds.length) throw new Error('a child could not be expanded');
@@ -288,7 +302,10 @@ function main(): void {
   // Chunks are round-robin: each child streams CHUNKS / CHILDREN of them.
   const collapsedChunks = ((CHILDREN - EXPANDED) * CHUNKS) / CHILDREN;
   const expandedChunks = (EXPANDED * CHUNKS) / CHILDREN;
-  for (const v of VARIANTS) console.log(`${v}: ${runs[v].map((x) => x.usPerChunk.toFixed(2)).join('/')} µs per chunk; ${runs[v][0]?.posts} posts, ${runs[v][0]?.posted} bytes while streaming; ${held[v].toFixed(0)} bytes held per chunk`);
+  for (const v of VARIANTS)
+    console.log(
+      `${v}: ${runs[v].map((x) => x.usPerChunk.toFixed(2)).join('/')} µs per chunk; ${runs[v][0]?.posts} posts, ${runs[v][0]?.posted} bytes while streaming; ${held[v].toFixed(0)} bytes held per chunk`,
+    );
   console.log(
     JSON.stringify({
       'subagents.eightChildrenOverOneSession': r3(best('children') / best('oneSession')),

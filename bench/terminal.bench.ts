@@ -44,6 +44,8 @@ void interleavedRounds(5, {
     return r.ms;
   },
 }).then((t) => {
-  console.log(`tail ${median(t.tail).toFixed(1)} ms vs copy ${median(t.copy).toFixed(1)} ms for ${TOTAL / 1024 / 1024} MiB; held at most ${held} bytes (limit ${MAX_OUTPUT_BYTES})`);
+  console.log(
+    `tail ${median(t.tail).toFixed(1)} ms vs copy ${median(t.copy).toFixed(1)} ms for ${TOTAL / 1024 / 1024} MiB; held at most ${held} bytes (limit ${MAX_OUTPUT_BYTES})`,
+  );
   console.log(JSON.stringify({ ...ratioFigure('terminal.tailOverCopy', t.tail, t.copy, 2), 'terminal.heldOverLimit': round(held / MAX_OUTPUT_BYTES) }));
 });

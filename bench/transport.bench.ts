@@ -121,7 +121,9 @@ async function main(): Promise<void> {
     'transport.readerMessagesPerSecond': Math.round(N / (median(t.reader) / 1000)),
   };
   const ms = (xs: number[]) => median(xs).toFixed(1);
-  console.log(`median per round: reader ${ms(t.reader)} ms vs parse ${ms(t.parse)} ms; writer ${ms(t.writer)} ms vs stringify ${ms(t.stringify)} ms, stringify + UTF-8 encode ${ms(t.encode)} ms (${N} messages; ${sent.length} recorded ones cycled for the writer)`);
+  console.log(
+    `median per round: reader ${ms(t.reader)} ms vs parse ${ms(t.parse)} ms; writer ${ms(t.writer)} ms vs stringify ${ms(t.stringify)} ms, stringify + UTF-8 encode ${ms(t.encode)} ms (${N} messages; ${sent.length} recorded ones cycled for the writer)`,
+  );
   console.log(JSON.stringify(figures));
 }
 

@@ -116,7 +116,14 @@ try {
     Promise.all([
       panel.page.evaluate((ms) => window.__bench.idle(ms), IDLE_MS),
       // The same stretch (it starts a second later, once the chat has settled).
-      staticPage.evaluate((ms) => new Promise((r) => setTimeout(r, 1000)).then(() => performance.mark('floor-start')).then(() => new Promise((r) => setTimeout(r, ms))).then(() => void performance.mark('floor-end')), IDLE_MS),
+      staticPage.evaluate(
+        (ms) =>
+          new Promise((r) => setTimeout(r, 1000))
+            .then(() => performance.mark('floor-start'))
+            .then(() => new Promise((r) => setTimeout(r, ms)))
+            .then(() => void performance.mark('floor-end')),
+        IDLE_MS,
+      ),
     ]),
   );
   await staticPage.context().close();
@@ -233,17 +240,26 @@ try {
     'webview.idleStaticPageCpuMsPer10s': round(idleFloor, 2),
     ...paced.figures,
   };
-  console.log(`calibration: best ${round(cal, 2)} ms CPU of ${calibration.map((x) => round(x)).join('/')} ms; around each figure (median): snapshot ${round(snap.cal)}, scroll ${round(scroll.cal)}, far ${round(far.cal)}, history ${round(hist.cal)}, apply ${round(applied.cal)}, paced ${round(paced.cal)}`);
-  console.log(`snapshot: ${snapshot.built} of ${ENTRIES} entries built on first screen (clone/handler/frame ${snapshot.parts.map((x) => round(x)).join('/')} ms wall, ${round(snapshotCpu)} ms CPU); full build ${round(fullBuild.ms)} ms (scaled from ${FULL_BUILD_ENTRIES})`);
+  console.log(
+    `calibration: best ${round(cal, 2)} ms CPU of ${calibration.map((x) => round(x)).join('/')} ms; around each figure (median): snapshot ${round(snap.cal)}, scroll ${round(scroll.cal)}, far ${round(far.cal)}, history ${round(hist.cal)}, apply ${round(applied.cal)}, paced ${round(paced.cal)}`,
+  );
+  console.log(
+    `snapshot: ${snapshot.built} of ${ENTRIES} entries built on first screen (clone/handler/frame ${snapshot.parts.map((x) => round(x)).join('/')} ms wall, ${round(snapshotCpu)} ms CPU); full build ${round(fullBuild.ms)} ms (scaled from ${FULL_BUILD_ENTRIES})`,
+  );
   console.log(`idle: ${round(idleRenderer, 2)} ms CPU per 10 s (a static page ${round(idleFloor, 2)} ms) by thread ${JSON.stringify(idleThreads)}`);
   console.log(`stream: ${s.frames} frames, ${s.textBytes} text bytes, ${s.postedBytes} bytes posted, ${round(applyCpu)} ms CPU, final text ok: ${s.ok}`);
-  console.log(`scroll: ${frames.length} frames; frame CPU p50 ${round(percentile(frames, 0.5))} ms; the next ${farFrames.length} frames p50 ${round(percentile(farFrames, 0.5))} ms, max ${round(Math.max(...farFrames))} ms`);
-  console.log(`history: ${history.count} entries (store ${round(history.buildMs)} ms, projected for the webview in ${round(history.projectMs)} ms); first paint ${round(open.ms)} ms (clone/handler/frame ${open.parts.map((x) => round(x)).join('/')} ms, ${round(openCpu)} ms CPU) with ${open.built} built; reattach: ${history.replayOps.length} replay ops, ${reattach.count} entries, ${reattach.unique} unique keys, newest shown: ${reattach.newestShown}, snapshot clone/handler/frame ${reattach.parts.map((x) => round(x)).join('/')} ms, ${round(reattachCpu)} ms CPU`);
+  console.log(
+    `scroll: ${frames.length} frames; frame CPU p50 ${round(percentile(frames, 0.5))} ms; the next ${farFrames.length} frames p50 ${round(percentile(farFrames, 0.5))} ms, max ${round(Math.max(...farFrames))} ms`,
+  );
+  console.log(
+    `history: ${history.count} entries (store ${round(history.buildMs)} ms, projected for the webview in ${round(history.projectMs)} ms); first paint ${round(open.ms)} ms (clone/handler/frame ${open.parts.map((x) => round(x)).join('/')} ms, ${round(openCpu)} ms CPU) with ${open.built} built; reattach: ${history.replayOps.length} replay ops, ${reattach.count} entries, ${reattach.unique} unique keys, newest shown: ${reattach.newestShown}, snapshot clone/handler/frame ${reattach.parts.map((x) => round(x)).join('/')} ms, ${round(reattachCpu)} ms CPU`,
+  );
   console.log(paced.line);
   if (!s.ok) throw new Error('streamed text did not arrive intact');
   paced.check();
   if (!open.newestShown || !reattach.newestShown) throw new Error('the newest entries were not painted');
-  if (reattach.count !== history.count || reattach.unique !== reattach.count) throw new Error(`reattach left ${reattach.count} entries (${reattach.unique} unique), expected ${history.count}`);
+  if (reattach.count !== history.count || reattach.unique !== reattach.count)
+    throw new Error(`reattach left ${reattach.count} entries (${reattach.unique} unique), expected ${history.count}`);
   console.log(JSON.stringify(out));
 } finally {
   await browser.close();
@@ -258,7 +274,9 @@ async function pacedStream() {
   // A long answer at a person's reading pace.
   const markdown = answerMarkdown(PACED_SECONDS * PACED_PER_SECOND * PIECE);
   const pacedPanel = await newPanel();
-  const pacedRun = await traced(pacedPanel.page, () => pacedPanel.page.evaluate((o) => window.__bench.paced(o), { name: 'paced', markdown, pieceBytes: PIECE, perSecond: PACED_PER_SECOND }));
+  const pacedRun = await traced(pacedPanel.page, () =>
+    pacedPanel.page.evaluate((o) => window.__bench.paced(o), { name: 'paced', markdown, pieceBytes: PIECE, perSecond: PACED_PER_SECOND }),
+  );
   await pacedPanel.close();
   const run = pacedRun.result;
   const pacedStart = pacedRun.trace.mark('paced-start');
@@ -266,7 +284,7 @@ async function pacedStream() {
   const pacedCpu = (fromS, toS) => pacedRun.trace.processCpu(pacedStart.pid, pacedStart.ts + fromS * 1e6, pacedStart.ts + toS * 1e6);
   const window10 = Math.min(10, Math.floor(run.bySecond.length / 3));
   const lastS = run.bySecond.length - 1;
-  const kb = (fromS, toS) => ((run.bySecond[toS - 1] ?? 0) - (fromS > 0 ? run.bySecond[fromS - 1] ?? 0 : 0)) / 1024;
+  const kb = (fromS, toS) => ((run.bySecond[toS - 1] ?? 0) - (fromS > 0 ? (run.bySecond[fromS - 1] ?? 0) : 0)) / 1024;
   const firstPerKb = pacedCpu(0, window10) / kb(0, window10);
   const lastPerKb = pacedCpu(lastS - window10, lastS) / kb(lastS - window10, lastS);
   const pacedShare = pacedRun.trace.processCpu(pacedStart.pid, pacedStart.ts, pacedEnd.ts) / ((pacedEnd.ts - pacedStart.ts) / 1000);

@@ -87,14 +87,17 @@ await page.context().route(/^http:\/\/127\.0\.0\.[2-9]:\d+\//, async (route) => 
   if (!type.startsWith('text/html')) return route.fulfill({ response });
   await route.fulfill({ response, body: (await response.text()).replaceAll(server.origin, site) });
 });
-await page.route((url) => url.pathname === '/panels.html', (route) => {
-  const q = new URL(route.request().url()).searchParams;
-  const n = Number(q.get('n'));
-  const own = q.get('sites') === 'own';
-  const frames = Array.from({ length: n }, (_, i) => `<iframe src="${own ? ownSite(i) : server.pageUrl('dark')}"></iframe>`).join('');
-  const style = `body{margin:0;display:grid;grid-template-columns:repeat(2,${PANEL.width}px);grid-auto-rows:${PANEL.height}px}iframe{border:0;width:100%;height:100%}`;
-  return route.fulfill({ contentType: 'text/html', body: `<!doctype html><html><head><style>${style}</style></head><body>${frames}</body></html>` });
-});
+await page.route(
+  (url) => url.pathname === '/panels.html',
+  (route) => {
+    const q = new URL(route.request().url()).searchParams;
+    const n = Number(q.get('n'));
+    const own = q.get('sites') === 'own';
+    const frames = Array.from({ length: n }, (_, i) => `<iframe src="${own ? ownSite(i) : server.pageUrl('dark')}"></iframe>`).join('');
+    const style = `body{margin:0;display:grid;grid-template-columns:repeat(2,${PANEL.width}px);grid-auto-rows:${PANEL.height}px}iframe{border:0;width:100%;height:100%}`;
+    return route.fulfill({ contentType: 'text/html', body: `<!doctype html><html><head><style>${style}</style></head><body>${frames}</body></html>` });
+  },
+);
 /** Opens the page with `n` fresh panels; returns their frames, each with the bench's helpers. */
 const openPanels = async (n, sites) => {
   await page.goto(`${framesUrl}?n=${n}&sites=${sites}`);
@@ -145,20 +148,23 @@ const streamIn = async (n, sites, text = markdown) => {
     });
     const streams = await Promise.all(
       frames.map((f, i) =>
-        f.evaluate(async (o) => {
-          let count = 0;
-          let on = true;
-          const t0 = performance.now();
-          const tick = () => {
-            if (!on) return;
-            performance.mark(`panel-${o.panel}-frame-${count++}`);
+        f.evaluate(
+          async (o) => {
+            let count = 0;
+            let on = true;
+            const t0 = performance.now();
+            const tick = () => {
+              if (!on) return;
+              performance.mark(`panel-${o.panel}-frame-${count++}`);
+              requestAnimationFrame(tick);
+            };
             requestAnimationFrame(tick);
-          };
-          requestAnimationFrame(tick);
-          const r = await window.__bench.paced(o);
-          on = false;
-          return { ...r, framesPerSecond: (count * 1000) / (performance.now() - t0) };
-        }, { name: `paced-${i}`, panel: i, markdown: text, pieceBytes: PIECE, perSecond: PER_SECOND }),
+            const r = await window.__bench.paced(o);
+            on = false;
+            return { ...r, framesPerSecond: (count * 1000) / (performance.now() - t0) };
+          },
+          { name: `paced-${i}`, panel: i, markdown: text, pieceBytes: PIECE, perSecond: PER_SECOND },
+        ),
       ),
     );
     await page.evaluate(() => void (window.__frameLoop.on = false));
@@ -173,7 +179,8 @@ const streamIn = async (n, sites, text = markdown) => {
   const panelPids = [...new Set(starts.map((m) => m.pid))];
   const pids = new Set([...starts, ...ends, ...marks, ...draws].map((m) => m.pid));
   if (sites === 'shared' && pids.size !== 1) throw new Error(`the page and its panels ran in ${pids.size} renderer processes`);
-  if (sites === 'own' && (panelPids.length !== n || panelPids.includes(marks[0].pid))) throw new Error(`${n} panels on sites of their own ran in ${panelPids.length} renderer processes apart from the page's (site isolation off?)`);
+  if (sites === 'own' && (panelPids.length !== n || panelPids.includes(marks[0].pid)))
+    throw new Error(`${n} panels on sites of their own ran in ${panelPids.length} renderer processes apart from the page's (site isolation off?)`);
   // Frames while every panel streams; CPU from the first panel's start to the last panel's end.
   const from = Math.max(...starts.map((m) => m.ts));
   const to = Math.min(...ends.map((m) => m.ts));
@@ -183,7 +190,12 @@ const streamIn = async (n, sites, text = markdown) => {
   const frameCpu =
     sites === 'shared'
       ? trace.frameCpu(marks[0].pid, inStream)
-      : streams.flatMap((_, i) => trace.frameCpu(starts[i].pid, trace.marks(new RegExp(`^panel-${i}-frame-\\d+$`)).filter((m) => m.ts >= from && m.ts <= to)));
+      : streams.flatMap((_, i) =>
+          trace.frameCpu(
+            starts[i].pid,
+            trace.marks(new RegExp(`^panel-${i}-frame-\\d+$`)).filter((m) => m.ts >= from && m.ts <= to),
+          ),
+        );
   /** frameCpu's frames by how many panels drew in them: `[[drawn, cpuMs]]` (shared only). */
   const drawnIn = sites === 'shared' ? frameCpu.map((cpu, i) => [draws.filter((d) => d.ts >= inStream[i].ts && d.ts < inStream[i + 1].ts).length, cpu]) : [];
   const first = Math.min(...starts.map((m) => m.ts));
@@ -257,7 +269,7 @@ try {
   for (const x of [...one, ...four, ...shared]) {
     const f = x.frames;
     console.log(
-      `${x.n} panel(s), ${x.sites === 'own' ? 'each on its own site' : 'on the page\'s site'}: ${x.renderers} renderer process(es) in the trace; calibration ${round(x.cal)} ms${x.sharedCal ? ` (in the shared process: ${round(x.sharedCal)} ms)` : ''}; frames ${f.length}, CPU p50/p95/max ${round(percentile(f, 0.5))}/${round(percentile(f, 0.95))}/${round(Math.max(...f))} ms (ratio p95 ${round(p95(x), 3)}, max ${round(max(x), 3)}); ` +
+      `${x.n} panel(s), ${x.sites === 'own' ? 'each on its own site' : "on the page's site"}: ${x.renderers} renderer process(es) in the trace; calibration ${round(x.cal)} ms${x.sharedCal ? ` (in the shared process: ${round(x.sharedCal)} ms)` : ''}; frames ${f.length}, CPU p50/p95/max ${round(percentile(f, 0.5))}/${round(percentile(f, 0.95))}/${round(Math.max(...f))} ms (ratio p95 ${round(p95(x), 3)}, max ${round(max(x), 3)}); ` +
         `renderer CPU ${round(x.cpuPerKb, 2)} ms/KB (main ${round(x.mainPerKb, 2)}), ${round(100 * x.cpuShare)}% of a core; animation frames/s: page ${round(x.pageFramesPerSecond)}, panels ${x.framesPerSecond.map((v) => round(v)).join('/')}; ` +
         (x.sites === 'shared' ? `frame CPU p50/p95 by panels drawn in the frame: ${byDrawn(x.drawnIn)}` : ''),
     );

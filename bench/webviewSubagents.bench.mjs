@@ -68,8 +68,22 @@ function posts(variant) {
   source.onDidChange((c) => {
     if (!feed.changed(c)) throw new Error('unexpected reset');
   });
-  const feeds = new SubagentFeeds(post, () => undefined, () => clock);
-  const subagentView = (id) => (isUnder(store, id, shown) ? new SubagentModel({ sessionId: id, agentName: 'Claude', session: (s) => store.session(s), notices: (s) => store.notices(s), onStoreChanged: storeChanges.event, act: () => undefined }) : undefined);
+  const feeds = new SubagentFeeds(
+    post,
+    () => undefined,
+    () => clock,
+  );
+  const subagentView = (id) =>
+    isUnder(store, id, shown)
+      ? new SubagentModel({
+          sessionId: id,
+          agentName: 'Claude',
+          session: (s) => store.session(s),
+          notices: (s) => store.notices(s),
+          onStoreChanged: storeChanges.event,
+          act: () => undefined,
+        })
+      : undefined;
   let seq = 0;
   let frameEnd = -Infinity;
   const pending = () => feed.pending || feeds.pending;
@@ -90,10 +104,16 @@ function posts(variant) {
   // The webview's first snapshot (its cards expanded from its saved state), then the expanded children's.
   const s = store.session(shown);
   feed.snapshot(s.entries, { ...emptyPanel(), sessionId: shown, turn: 'busy' });
-  if (subagents) feeds.expand(kids.slice(0, EXPANDED).map((c) => c.sessionId), { subagentView });
+  if (subagents)
+    feeds.expand(
+      kids.slice(0, EXPANDED).map((c) => c.sessionId),
+      { subagentView },
+    );
   for (let i = 0; i < CHUNKS; i++) {
     // The n-th chunk of its message: a child's (round-robin), or the one session's (one message after another).
-    const w = subagents ? chunk(kid(i).sessionId, kid(i).messageId, kid(i).toolUseId, text(i, Math.floor(i / CHILDREN))) : chunk(ALONE, kid(Math.floor(i / PER_CHILD)).messageId, kid(i).toolUseId, text(i, i % PER_CHILD));
+    const w = subagents
+      ? chunk(kid(i).sessionId, kid(i).messageId, kid(i).toolUseId, text(i, Math.floor(i / CHILDREN)))
+      : chunk(ALONE, kid(Math.floor(i / PER_CHILD)).messageId, kid(i).toolUseId, text(i, i % PER_CHILD));
     line(w, i * CHUNK_MS);
   }
   feed.flush();
@@ -102,7 +122,32 @@ function posts(variant) {
 }
 
 function emptyPanel() {
-  return { agentName: 'Claude', sessionId: null, turn: 'busy', lastTurnEnd: null, message: null, readOnly: false, canFork: false, canSteer: false, missingAgent: null, plan: null, currentModeId: null, availableModes: [], availableCommands: [], configOptions: [], usage: null, title: null, queuedPrompts: [], context: [], permissions: [], elicitations: [], notices: [], terminals: {}, earlier: null, changeSets: [] };
+  return {
+    agentName: 'Claude',
+    sessionId: null,
+    turn: 'busy',
+    lastTurnEnd: null,
+    message: null,
+    readOnly: false,
+    canFork: false,
+    canSteer: false,
+    missingAgent: null,
+    plan: null,
+    currentModeId: null,
+    availableModes: [],
+    availableCommands: [],
+    configOptions: [],
+    usage: null,
+    title: null,
+    queuedPrompts: [],
+    context: [],
+    permissions: [],
+    elicitations: [],
+    notices: [],
+    terminals: {},
+    earlier: null,
+    changeSets: [],
+  };
 }
 
 /** In the page: posts each message at its time (a 16 ms timer, as the host's), marking every frame; resolves once the last is painted. */
@@ -127,7 +172,11 @@ function deliver({ name, timed }) {
         requestAnimationFrame(() => {
           drawing = false;
           performance.mark(`${name}-end`);
-          resolve({ ms: performance.now() - t0, frames: frame, text: document.querySelector('.subagent-transcript')?.textContent?.length ?? document.querySelector('.transcript')?.textContent?.length ?? 0 });
+          resolve({
+            ms: performance.now() - t0,
+            frames: frame,
+            text: document.querySelector('.subagent-transcript')?.textContent?.length ?? document.querySelector('.transcript')?.textContent?.length ?? 0,
+          });
         }),
       );
     }, 16);
@@ -147,11 +196,14 @@ try {
     const state = variant === 'subagents' ? { v: PROTOCOL, draft: '', scrollKey: null, expandedSubagents: kids.slice(0, EXPANDED).map((c) => c.sessionId) } : undefined;
     const panel = await openPanel(browser, server, { width: 800, height: 1000, ...(state ? { state } : {}) });
     await panel.page.evaluate(defineHelpers, PROTOCOL);
-    await panel.page.evaluate(({ first: f, setup: s }) => {
-      window.__host.send(f.m);
-      for (const p of s) window.__host.send(p.m);
-      window.__acpChat.flush();
-    }, { first, setup });
+    await panel.page.evaluate(
+      ({ first: f, setup: s }) => {
+        window.__host.send(f.m);
+        for (const p of s) window.__host.send(p.m);
+        window.__acpChat.flush();
+      },
+      { first, setup },
+    );
     if (variant === 'subagents') {
       // Cards near the viewport are built in the frames that follow.
       await panel.page.waitForFunction((n) => document.querySelectorAll('.subagent-transcript').length >= n, EXPANDED, { timeout: 10_000 }).catch(() => undefined);
@@ -184,7 +236,11 @@ try {
     'webviewSubagents.cpuOverOneSession': round(sub.cpu / one.cpu, 3),
     ...figures('webviewSubagents.oneSession.', one),
   };
-  for (const [name, x] of [['subagents', sub], ['oneSession', one]]) console.log(`${name}: ${x.posts} posts (${x.bytes} bytes), ${round(x.result.ms / 1000)} s, ${x.frames.length} frames, ${round(x.cpu)} ms CPU, calibration ${round(x.cal)} ms`);
+  for (const [name, x] of [
+    ['subagents', sub],
+    ['oneSession', one],
+  ])
+    console.log(`${name}: ${x.posts} posts (${x.bytes} bytes), ${round(x.result.ms / 1000)} s, ${x.frames.length} frames, ${round(x.cpu)} ms CPU, calibration ${round(x.cal)} ms`);
   console.log(JSON.stringify(out));
 } finally {
   await browser.close();

@@ -42,11 +42,12 @@ async function main(): Promise<void> {
 
   let n = 0;
   const create = await interleavedRounds(ROUNDS, {
-    ours: () => time(async () => {
-      const p = await probeRepo(hostGit, repo);
-      if (p.kind !== 'repo') throw new Error(p.message);
-      await createWorktree(hostGit, { repo: p.top, parent, chatId: `c${n++}`, title: `bench ${n}`, carry: false });
-    }),
+    ours: () =>
+      time(async () => {
+        const p = await probeRepo(hostGit, repo);
+        if (p.kind !== 'repo') throw new Error(p.message);
+        await createWorktree(hostGit, { repo: p.top, parent, chatId: `c${n++}`, title: `bench ${n}`, carry: false });
+      }),
     alone: () => time(() => git(repo, ['worktree', 'add', '-q', '-b', `plain-${n++}`, path.join(parent, `p${n}`), 'HEAD'])),
   });
 
@@ -62,18 +63,26 @@ async function main(): Promise<void> {
     git(repo, ['clean', '-qfd']);
   };
   const apply = await interleavedRounds(ROUNDS, {
-    ours: () => (reset(), time(async () => {
-      const done = await applyToCheckout(hostGit, w);
-      if (!done.applied || done.files.length !== CHANGED) throw new Error(`applied ${JSON.stringify(done).slice(0, 300)}`);
-    })),
-    alone: () => (reset(), time(() => {
-      git(w.path, ['add', '-A']);
-      git(repo, ['apply', '--binary', '-'], git(w.path, ['diff', '--cached', '--binary', w.base]));
-    })),
+    ours: () => (
+      reset(),
+      time(async () => {
+        const done = await applyToCheckout(hostGit, w);
+        if (!done.applied || done.files.length !== CHANGED) throw new Error(`applied ${JSON.stringify(done).slice(0, 300)}`);
+      })
+    ),
+    alone: () => (
+      reset(),
+      time(() => {
+        git(w.path, ['add', '-A']);
+        git(repo, ['apply', '--binary', '-'], git(w.path, ['diff', '--cached', '--binary', w.base]));
+      })
+    ),
   });
   reset();
   rmSync(root, { recursive: true, force: true });
-  console.log(`worktree for ${FILES} files: ours ${median(create.ours).toFixed(0)} ms vs git worktree add ${median(create.alone).toFixed(0)} ms; apply of ${CHANGED} files: ours ${median(apply.ours).toFixed(0)} ms vs the git commands ${median(apply.alone).toFixed(0)} ms`);
+  console.log(
+    `worktree for ${FILES} files: ours ${median(create.ours).toFixed(0)} ms vs git worktree add ${median(create.alone).toFixed(0)} ms; apply of ${CHANGED} files: ours ${median(apply.ours).toFixed(0)} ms vs the git commands ${median(apply.alone).toFixed(0)} ms`,
+  );
   console.log(JSON.stringify({ ...ratioFigure('worktrees.createOverGit', create.ours, create.alone), ...ratioFigure('worktrees.applyOverGit', apply.ours, apply.alone) }));
 }
 

@@ -29,17 +29,27 @@ export function meets(value, goal, ratio) {
   if (!m || typeof value !== 'number') return null;
   const bound = Number(m[2]);
   switch (m[1]) {
-    case '<': return value < bound;
-    case '<=': return value <= bound;
-    case '>': return value > bound;
-    case '>=': return value >= bound;
-    default: return value === bound;
+    case '<':
+      return value < bound;
+    case '<=':
+      return value <= bound;
+    case '>':
+      return value > bound;
+    case '>=':
+      return value >= bound;
+    default:
+      return value === bound;
   }
 }
 
 function cell(v) {
   if (v === undefined || v === null) return '—';
-  const s = typeof v === 'object' ? Object.entries(v).map(([k, x]) => `${k}: ${typeof x === 'object' ? JSON.stringify(x) : x}`).join(', ') : String(v);
+  const s =
+    typeof v === 'object'
+      ? Object.entries(v)
+          .map(([k, x]) => `${k}: ${typeof x === 'object' ? JSON.stringify(x) : x}`)
+          .join(', ')
+      : String(v);
   return s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 }
 
@@ -94,7 +104,13 @@ export function benchDoc(results, loaded) {
   let met = 0;
   let judged = 0;
   for (const [area, list] of groups) {
-    tables.push('', `## ${area}`, '', `| figure | value | ratio | goal | met | spread |${loaded ? ' loaded | moved |' : ''}`, `|---|---|---|---|---|---|${loaded ? '---|---|' : ''}`);
+    tables.push(
+      '',
+      `## ${area}`,
+      '',
+      `| figure | value | ratio | goal | met | spread |${loaded ? ' loaded | moved |' : ''}`,
+      `|---|---|---|---|---|---|${loaded ? '---|---|' : ''}`,
+    );
     for (const name of list) {
       const value = figures[name];
       const goal = figures[`${name}.goal`];
@@ -116,7 +132,9 @@ export function benchDoc(results, loaded) {
   const loadedLines = [];
   if (loaded) {
     const lm = loaded.machine ?? {};
-    loadedLines.push(`- Loaded run (\`npm run bench -- --load\`): ${[lm.date, lm.cpuLoad].filter(Boolean).join(', ')}${Array.isArray(lm.loadavg) ? `; load average at its start ${lm.loadavg.join(', ')}` : ''}`);
+    loadedLines.push(
+      `- Loaded run (\`npm run bench -- --load\`): ${[lm.date, lm.cpuLoad].filter(Boolean).join(', ')}${Array.isArray(lm.loadavg) ? `; load average at its start ${lm.loadavg.join(', ')}` : ''}`,
+    );
     loadedLines.push(`- Ratios that moved more than ${MOVED_CALL_OUT * 100} % under load: ${calledOut.length ? calledOut.join(', ') : 'none'}`);
   }
   const out = [

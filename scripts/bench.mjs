@@ -37,7 +37,10 @@ if (benches.length === 0) {
 // benchmarks), node_modules (tsx, esbuild, playwright-core) and the VS Code host (code-server, for the
 // start and reload figures of bench/startup.bench.mjs; without it a fresh clone's run lost them). Then a
 // fresh build, so the figures are for the code in the tree.
-for (const [cmd, args] of [['bash', ['scripts/setup.sh']], [process.execPath, ['scripts/build.mjs']]]) {
+for (const [cmd, args] of [
+  ['bash', ['scripts/setup.sh']],
+  [process.execPath, ['scripts/build.mjs']],
+]) {
   const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit' });
   if (r.status !== 0) {
     console.error(`bench: ${[cmd === process.execPath ? 'node' : cmd, ...args].join(' ')} failed (exit ${r.status ?? r.signal})`);
@@ -46,7 +49,14 @@ for (const [cmd, args] of [['bash', ['scripts/setup.sh']], [process.execPath, ['
 }
 const os = await import('node:os');
 const results = {
-  machine: { node: process.version, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, platform: `${process.platform}-${process.arch}`, loadavg: os.loadavg().map((x) => Math.round(x * 100) / 100), date: new Date().toISOString() },
+  machine: {
+    node: process.version,
+    cpus: os.cpus().length,
+    cpuModel: os.cpus()[0]?.model,
+    platform: `${process.platform}-${process.arch}`,
+    loadavg: os.loadavg().map((x) => Math.round(x * 100) / 100),
+    date: new Date().toISOString(),
+  },
   /** The benchmarks whose figures are below (a failed one is missing). */
   benchmarks: [],
 };

@@ -28,7 +28,11 @@ export function bundles({ production }) {
   // The CLI's reports name its version and documentation (src/node/cli/package.ts).
   const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
   const packageInfo = { 'process.env.ACP_CHAT_VERSION': JSON.stringify(manifest.version), 'process.env.ACP_CHAT_HOMEPAGE': JSON.stringify(manifest.homepage) };
-  const hostEntries = existsSync(hostSuite) ? readdirSync(hostSuite).filter((f) => f.endsWith('.ts')).map((f) => `test/host/${f}`) : [];
+  const hostEntries = existsSync(hostSuite)
+    ? readdirSync(hostSuite)
+        .filter((f) => f.endsWith('.ts'))
+        .map((f) => `test/host/${f}`)
+    : [];
   return {
     // The extension: `vscode` is provided by the extension host.
     extension: { ...node, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },

@@ -34,7 +34,10 @@ if (!existsSync(vsce)) fail('vsce is missing: run bash scripts/setup.sh (npm ci)
 // The .vsix always ships production bundles, whatever the last development build left in dist/.
 process.stdout.write(run([path.join(root, 'scripts/build.mjs'), '--production'], 'the production build'));
 
-const files = run([vsce, 'ls', '--no-dependencies'], 'vsce ls').split('\n').map((l) => l.trim()).filter(Boolean);
+const files = run([vsce, 'ls', '--no-dependencies'], 'vsce ls')
+  .split('\n')
+  .map((l) => l.trim())
+  .filter(Boolean);
 const unexpected = files.filter((f) => !allowed.some((re) => re.test(f)));
 if (unexpected.length) fail(`.vscodeignore lets through files that must not ship:\n  ${unexpected.join('\n  ')}`);
 

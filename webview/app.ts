@@ -93,10 +93,17 @@ export class ChatApp {
     });
     this.transcript.onOutOfSync = (why) => this.resync(why);
     this.narrator = new Narrator((key) => this.transcript.view(key)?.entry);
-    this.jump = new JumpToLatest(() => this.transcript.jumpToLatest(), (t) => this.narrator.say(t), () => this.transcript.scroller.focus({ preventScroll: true }));
+    this.jump = new JumpToLatest(
+      () => this.transcript.jumpToLatest(),
+      (t) => this.narrator.say(t),
+      () => this.transcript.scroller.focus({ preventScroll: true }),
+    );
     this.transcript.onNewBelow = () => this.jump.newBelow();
     this.transcript.onPinChange = (pinned) => (pinned ? this.jump.hide() : this.jump.away());
-    this.entryNotices = new EntryNotices((n) => this.panelView.noticeElement(n), (el, key) => this.transcript.placeAfter(el, key));
+    this.entryNotices = new EntryNotices(
+      (n) => this.panelView.noticeElement(n),
+      (el, key) => this.transcript.placeAfter(el, key),
+    );
     this.changes = new ChangesView({ post, place: (el, key) => this.transcript.placeAfter(el, key), say: (t) => this.narrator.say(t) });
     this.panelView = new PanelView(post, () => this.prompt.focus());
     this.orphanQuestions = new OrphanQuestions(post);
@@ -225,7 +232,10 @@ export class ChatApp {
   }
 
   private onSnapshot(entries: readonly Entry[], panel: PanelState, protocol: number, olderCount: number): void {
-    this.protocolMismatch = protocol === WEBVIEW_PROTOCOL_VERSION ? null : `This panel is from another version of ACP Chat (protocol ${WEBVIEW_PROTOCOL_VERSION}, host ${protocol}). Close and reopen it.`;
+    this.protocolMismatch =
+      protocol === WEBVIEW_PROTOCOL_VERSION
+        ? null
+        : `This panel is from another version of ACP Chat (protocol ${WEBVIEW_PROTOCOL_VERSION}, host ${protocol}). Close and reopen it.`;
     this.panel = { ...EMPTY_PANEL, ...panel };
     this.answered.clear();
     this.terminals.clear();
@@ -267,7 +277,8 @@ export class ChatApp {
           if (op.panel.permissions) for (const id of this.answered) if (!op.panel.permissions.some((p) => p.requestId === id)) this.answered.delete(id);
           if (turnChanged) this.transcript.refreshStreaming();
           if (op.panel.earlier !== undefined) this.transcript.setEarlier(op.panel.earlier);
-          if (op.panel.subagentActivity || op.panel.subagentResults) for (const v of [...this.transcript.views, ...this.subagents.views()]) if (v instanceof SubagentView) v.showPanelFacts();
+          if (op.panel.subagentActivity || op.panel.subagentResults)
+            for (const v of [...this.transcript.views, ...this.subagents.views()]) if (v instanceof SubagentView) v.showPanelFacts();
           this.renderPanel();
           if (op.panel.permissions || op.panel.elicitations) bringNewRequestsIntoView(this.root, before, this.panel);
           return;
@@ -314,8 +325,17 @@ export class ChatApp {
     this.transcript.questions.setPrompts(p.elicitations ?? []);
     // A request drawn in an expanded subagent's transcript is not an orphan.
     this.subagents.setRequests(p.permissions, this.answered, p.elicitations ?? []);
-    this.orphanQuestions.render(this.transcript.questions.orphans().filter((q) => !this.subagents.draws(q)), p.agentName);
-    this.panelView.render(p, this.transcript.permissions.orphans().filter((x) => !this.subagents.draws(x)), this.answered, this.protocolMismatch, this.pendingPermissions()[0]?.requestId ?? null);
+    this.orphanQuestions.render(
+      this.transcript.questions.orphans().filter((q) => !this.subagents.draws(q)),
+      p.agentName,
+    );
+    this.panelView.render(
+      p,
+      this.transcript.permissions.orphans().filter((x) => !this.subagents.draws(x)),
+      this.answered,
+      this.protocolMismatch,
+      this.pendingPermissions()[0]?.requestId ?? null,
+    );
     this.entryNotices.render(p.notices);
     this.prompt.setState(p.turn, p.readOnly, p.availableCommands, p.canSteer);
     this.renderRerun();
@@ -392,6 +412,12 @@ export class ChatApp {
   private saveState(): void {
     const chatId = document.body.dataset['chatId'];
     const expandedSubagents = this.subagents.ids;
-    this.api.setState({ v: WEBVIEW_PROTOCOL_VERSION, draft: this.draft, scrollKey: this.transcript.topVisibleKey(), ...(chatId ? { chatId } : {}), ...(expandedSubagents.length ? { expandedSubagents } : {}) });
+    this.api.setState({
+      v: WEBVIEW_PROTOCOL_VERSION,
+      draft: this.draft,
+      scrollKey: this.transcript.topVisibleKey(),
+      ...(chatId ? { chatId } : {}),
+      ...(expandedSubagents.length ? { expandedSubagents } : {}),
+    });
   }
 }

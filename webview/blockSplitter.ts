@@ -66,11 +66,7 @@ export class BlockSplitter {
   private scanLine(line: string, start: number): void {
     const fence = /^ {0,3}(`{3,}|~{3,})/.exec(line);
     if (this.fence) {
-      const closes =
-        fence !== null &&
-        fence[1]!.startsWith(this.fence.char) &&
-        fence[1]!.length >= this.fence.len &&
-        line.slice(fence[0].length).trim() === '';
+      const closes = fence !== null && fence[1]!.startsWith(this.fence.char) && fence[1]!.length >= this.fence.len && line.slice(fence[0].length).trim() === '';
       if (closes) this.fence = null;
       this.prevBlank = false;
       return;

@@ -56,7 +56,8 @@ export class ChangesView {
     // A pressed Undo or Keep is gone after the redraw: focus stays on that file's row (its next control).
     const active = document.activeElement;
     const row = active instanceof HTMLElement && block.el.contains(active) ? active.closest<HTMLElement>('[data-file-index]')?.dataset['fileIndex'] : undefined;
-    const fallback = () => (row !== undefined ? block.el.querySelector<HTMLElement>(`[data-file-index="${row}"] button`) : null) ?? block.el.querySelector<HTMLElement>('button') ?? block.el;
+    const fallback = () =>
+      (row !== undefined ? block.el.querySelector<HTMLElement>(`[data-file-index="${row}"] button`) : null) ?? block.el.querySelector<HTMLElement>('button') ?? block.el;
     keepFocus(block.el, () => this.render(block.el, set), fallback);
     if (block.el.dataset['after'] !== (set.afterKey ?? '')) this.placeBlock(block.el, set.afterKey);
   }
@@ -117,7 +118,9 @@ export class ChangesView {
         { class: 'change-line' },
         icon(f.created ? 'new-file' : 'file'),
         h('span', { class: 'change-path', title: f.path }, f.path),
-        f.added !== null && f.removed !== null ? h('span', { class: 'diff-stat' }, h('span', { class: 'added' }, `+${f.added}`), ' ', h('span', { class: 'removed' }, `−${f.removed}`)) : null,
+        f.added !== null && f.removed !== null
+          ? h('span', { class: 'diff-stat' }, h('span', { class: 'added' }, `+${f.added}`), ' ', h('span', { class: 'removed' }, `−${f.removed}`))
+          : null,
         f.created ? h('span', { class: 'tag' }, 'new file') : null,
         state ? h('span', { class: `change-state` }, state) : null,
         // One group, so a narrow panel moves the buttons to the next line together.
@@ -135,7 +138,12 @@ export class ChangesView {
   }
 
   private action(label: string, iconName: string, action: Action, index: number | null, text: string): HTMLButtonElement {
-    return button(label, iconName, { class: 'secondary change-action', 'data-change-action': action, 'data-change-index': index ?? 'all', 'data-focus-id': `${action}:${index ?? 'all'}` }, text);
+    return button(
+      label,
+      iconName,
+      { class: 'secondary change-action', 'data-change-action': action, 'data-change-index': index ?? 'all', 'data-focus-id': `${action}:${index ?? 'all'}` },
+      text,
+    );
   }
 
   private onClick(setId: string, e: MouseEvent): void {

@@ -42,12 +42,16 @@ function load(): void {
   const src = document.body.dataset['highlightScript'];
   if (!src) return; // a page without the chunk (a capture export, an older host): code stays plain
   requested = true;
-  document.addEventListener(HIGHLIGHTER_READY, () => {
-    const hl = loaded();
-    // Detached ones too: a block far from the viewport is out of the document and comes back as it is.
-    if (hl) for (const [code, lang] of waiting) paint(hl, code, lang);
-    waiting.clear();
-  }, { once: true });
+  document.addEventListener(
+    HIGHLIGHTER_READY,
+    () => {
+      const hl = loaded();
+      // Detached ones too: a block far from the viewport is out of the document and comes back as it is.
+      if (hl) for (const [code, lang] of waiting) paint(hl, code, lang);
+      waiting.clear();
+    },
+    { once: true },
+  );
   const script = document.createElement('script');
   script.nonce = nonce;
   script.src = src;

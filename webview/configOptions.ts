@@ -11,7 +11,13 @@ interface Choice {
   readonly name: string;
 }
 export type ConfigControl =
-  | { readonly type: 'select'; readonly id: string; readonly name: string; readonly value: string; readonly groups: readonly { readonly name: string | null; readonly choices: readonly Choice[] }[] }
+  | {
+      readonly type: 'select';
+      readonly id: string;
+      readonly name: string;
+      readonly value: string;
+      readonly groups: readonly { readonly name: string | null; readonly choices: readonly Choice[] }[];
+    }
   | { readonly type: 'boolean'; readonly id: string; readonly name: string; readonly value: boolean };
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
@@ -35,8 +41,6 @@ export function toControl(raw: Readonly<Record<string, unknown>>): ConfigControl
   if (raw['type'] !== 'select' || typeof raw['currentValue'] !== 'string' || !Array.isArray(raw['options'])) return null;
   const opts: readonly unknown[] = raw['options'];
   const grouped = opts.length > 0 && opts.every((o) => isRecord(o) && Array.isArray(o['options']));
-  const groups = grouped
-    ? opts.filter(isRecord).map((g) => ({ name: str(g['name']), choices: choices(g['options']) }))
-    : [{ name: null, choices: choices(opts) }];
+  const groups = grouped ? opts.filter(isRecord).map((g) => ({ name: str(g['name']), choices: choices(g['options']) })) : [{ name: null, choices: choices(opts) }];
   return { type: 'select', id, name, value: raw['currentValue'], groups };
 }

@@ -21,7 +21,16 @@ export function contextMeter(u: Usage | null, command: string | null, post: (m: 
     out.push(
       h(
         'span',
-        { class: `usage ${level}`, title: text, role: 'meter', 'aria-label': 'Context used', 'aria-valuemin': 0, 'aria-valuemax': u.size, 'aria-valuenow': Math.min(u.used, u.size), 'aria-valuetext': text },
+        {
+          class: `usage ${level}`,
+          title: text,
+          role: 'meter',
+          'aria-label': 'Context used',
+          'aria-valuemin': 0,
+          'aria-valuemax': u.size,
+          'aria-valuenow': Math.min(u.used, u.size),
+          'aria-valuetext': text,
+        },
         level === 'ok' ? null : icon(level === 'full' ? 'error' : 'warning'),
         h('span', { class: 'usage-bar' }, fill),
         formatUsage(u),

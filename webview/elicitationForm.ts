@@ -40,7 +40,14 @@ function fieldControl(f: Field, initial: ElicitationValue | undefined): { el: HT
       return { input, row: h('div', { class: 'eli-choice' }, input, label, c.description ? h('span', { class: 'eli-desc' }, ` — ${c.description}`) : null) };
     });
     // A single choice is a radiogroup, which may say it is required; a multi-select is a plain group.
-    const set = h('fieldset', { class: 'eli-field', 'aria-describedby': describedBy, ...(multi ? {} : { role: 'radiogroup', 'aria-required': f.required ? 'true' : null }) }, h('legend', {}, f.label, req), desc, ...inputs.map((i) => i.row), err);
+    const set = h(
+      'fieldset',
+      { class: 'eli-field', 'aria-describedby': describedBy, ...(multi ? {} : { role: 'radiogroup', 'aria-required': f.required ? 'true' : null }) },
+      h('legend', {}, f.label, req),
+      desc,
+      ...inputs.map((i) => i.row),
+      err,
+    );
     const read: Read = () => {
       const on = inputs.filter((i) => i.input.checked).map((i) => i.input.value);
       return multi ? on : on[0];
@@ -109,7 +116,10 @@ export function elicitationPrompt(p: ElicitationPrompt, form: FormModel | null, 
   const initial = initialAnswers(form);
   const controls = form.fields.map((f) => ({ f, ...fieldControl(f, ownValue(initial, f.name)) }));
   if (form.description) el.append(h('p', { class: 'eli-desc' }, form.description));
-  el.append(...controls.map((c) => c.el), actions(() => undefined, 'Accept', answer));
+  el.append(
+    ...controls.map((c) => c.el),
+    actions(() => undefined, 'Accept', answer),
+  );
   el.addEventListener('submit', (ev) => {
     ev.preventDefault();
     const content: Record<string, ElicitationValue> = {};

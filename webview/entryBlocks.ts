@@ -74,7 +74,11 @@ export class EntryBlocks {
     const made: Block[] = [];
     for (let i = 0; i < views.length; i += BLOCK) {
       const part = views.slice(i, i + BLOCK);
-      const block = this.makeBlock(part, part.map((v) => estimateHeight(v.entry)), false);
+      const block = this.makeBlock(
+        part,
+        part.map((v) => estimateHeight(v.entry)),
+        false,
+      );
       made.push(block);
       frag.append(block.el);
     }
@@ -108,7 +112,7 @@ export class EntryBlocks {
       next.el.style.height = `${blockHeight(next.heights)}px`;
       end -= n;
     }
-    for (let i = 0; i < end; ) {
+    for (let i = 0; i < end;) {
       const first = views[i]!;
       const prevEl = first.el.previousElementSibling;
       const prev = prevEl ? this.byEl.get(prevEl) : undefined;

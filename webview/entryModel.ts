@@ -23,10 +23,7 @@ export function appendTextToEntry(entry: Entry, text: string): Entry {
     return { ...entry, content };
   }
   const last = entry.content[entry.content.length - 1];
-  const content: ContentBlock[] =
-    last && last.type === 'text'
-      ? [...entry.content.slice(0, -1), { ...last, text: last.text + text }]
-      : [...entry.content, { type: 'text', text }];
+  const content: ContentBlock[] = last && last.type === 'text' ? [...entry.content.slice(0, -1), { ...last, text: last.text + text }] : [...entry.content, { type: 'text', text }];
   return { ...entry, content };
 }
 
@@ -52,8 +49,7 @@ function blockText(b: ContentBlock): string {
       return b.text;
     case 'resource_link':
       return `@${b.name}`;
-    case 'resource':
-    {
+    case 'resource': {
       const text: unknown = (b.resource as Readonly<Record<string, unknown>>)['text'];
       return typeof text === 'string' ? text : b.resource.uri;
     }
@@ -68,7 +64,8 @@ function blockText(b: ContentBlock): string {
 
 /** What search matches and "copy message" copies. */
 export function entryPlainText(entry: Entry): string {
-  if (entry.kind === 'elicitation') return [entry.message, ...Object.entries(entry.answer ?? {}).map(([k, v]) => `${k}: ${Array.isArray(v) ? v.join(', ') : String(v)}`)].join('\n');
+  if (entry.kind === 'elicitation')
+    return [entry.message, ...Object.entries(entry.answer ?? {}).map(([k, v]) => `${k}: ${Array.isArray(v) ? v.join(', ') : String(v)}`)].join('\n');
   if (entry.kind === 'subagent') return [entry.title ?? '', entry.description ?? ''].join('\n');
   if (entry.kind === 'compaction') return ['Context compacted', entry.error ?? '', ...entry.summary.map(blockText)].join('\n');
   if (entry.kind !== 'tool_call') return entry.content.map(blockText).join('\n\n');

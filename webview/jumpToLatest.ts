@@ -16,7 +16,12 @@ export class JumpToLatest {
     /** Where focus goes when the button it was on disappears (the conversation). */
     private readonly focusAfter: () => void,
   ) {
-    this.el = h('button', { class: 'jump-latest secondary', type: 'button', hidden: true, 'data-testid': 'jump-latest' }, icon('arrow-down'), ' Jump to latest') as HTMLButtonElement;
+    this.el = h(
+      'button',
+      { class: 'jump-latest secondary', type: 'button', hidden: true, 'data-testid': 'jump-latest' },
+      icon('arrow-down'),
+      ' Jump to latest',
+    ) as HTMLButtonElement;
     this.el.addEventListener('click', () => {
       this.hide();
       jump();

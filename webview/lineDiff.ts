@@ -74,7 +74,8 @@ export function patchRows(text: string): PatchRow[] {
     if (hunk) rows.push({ t: 'hunk', line: Number(hunk[1]) });
     else if (line.startsWith('+')) rows.push({ t: '+', text: line.slice(1) });
     else if (line.startsWith('-')) rows.push({ t: '-', text: line.slice(1) });
-    else if (line.startsWith('\\')) continue; // "\ No newline at end of file"
+    else if (line.startsWith('\\'))
+      continue; // "\ No newline at end of file"
     else rows.push({ t: ' ', text: line.startsWith(' ') ? line.slice(1) : line });
   }
   return rows;

@@ -20,11 +20,32 @@ export type AttributeCheck = (tag: string, name: string, value: string) => boole
 
 /** The attributes each element may carry; any element not listed here is never created. */
 const ALLOWED: Readonly<Record<string, readonly string[]>> = {
-  p: [], h1: [], h2: [], h3: [], h4: [], h5: [], h6: [], blockquote: [], hr: [],
-  ul: [], ol: ['start'], li: [],
-  table: [], thead: [], tbody: [], tr: [], th: [], td: [],
-  a: ['href', 'title'], img: ['src', 'alt', 'title'],
-  em: [], strong: [], s: [], code: ['class'], pre: [], br: [],
+  p: [],
+  h1: [],
+  h2: [],
+  h3: [],
+  h4: [],
+  h5: [],
+  h6: [],
+  blockquote: [],
+  hr: [],
+  ul: [],
+  ol: ['start'],
+  li: [],
+  table: [],
+  thead: [],
+  tbody: [],
+  tr: [],
+  th: [],
+  td: [],
+  a: ['href', 'title'],
+  img: ['src', 'alt', 'title'],
+  em: [],
+  strong: [],
+  s: [],
+  code: ['class'],
+  pre: [],
+  br: [],
 };
 
 export function tokensToDom(md: MarkdownIt, tokens: readonly Token[], doc: Document, check: AttributeCheck): DocumentFragment {
@@ -57,8 +78,7 @@ export function tokensToDom(md: MarkdownIt, tokens: readonly Token[], doc: Docum
     if (t.block && t.nesting !== -1 && prev >= 0 && list[prev]!.hidden && list[prev]!.nesting === -1) text('\n');
     if (t.nesting === -1) {
       if (stack.length > 1) stack.pop();
-    }
-    else {
+    } else {
       const el = element(t.tag, t.attrs);
       if (el) add(el);
       if (t.nesting === 1) stack.push(el ?? top());
@@ -125,7 +145,11 @@ export function tokensToDom(md: MarkdownIt, tokens: readonly Token[], doc: Docum
         const info = t.info ? md.utils.unescapeAll(t.info).trim() : '';
         const lang = info ? (info.split(/(\s+)/g)[0] ?? '') : '';
         const cls = `${md.options.langPrefix}${lang}`;
-        const attrs = !info ? t.attrs : t.attrs?.some(([n]) => n === 'class') ? t.attrs.map(([n, v]) => [n, n === 'class' ? `${v} ${cls}` : v] as const) : [...(t.attrs ?? []), ['class', cls] as const];
+        const attrs = !info
+          ? t.attrs
+          : t.attrs?.some(([n]) => n === 'class')
+            ? t.attrs.map(([n, v]) => [n, n === 'class' ? `${v} ${cls}` : v] as const)
+            : [...(t.attrs ?? []), ['class', cls] as const];
         const pre = element('pre', null)!;
         pre.appendChild(code(t.content, attrs));
         add(pre);

@@ -97,7 +97,12 @@ export class PanelView {
     if (this.changed('pickers', [p.availableModes, p.currentModeId, p.configOptions, p.readOnly])) this.renderPickers(p);
     if (this.changed('worktree', [p.worktree])) this.renderWorktree(p);
     const compact = p.readOnly ? null : compactCommand(p.availableCommands);
-    if (this.changed('usage', [p.usage, compact])) keepFocus(this.usage, () => this.usage.replaceChildren(...contextMeter(p.usage, compact, this.post)), () => this.searchButton);
+    if (this.changed('usage', [p.usage, compact]))
+      keepFocus(
+        this.usage,
+        () => this.usage.replaceChildren(...contextMeter(p.usage, compact, this.post)),
+        () => this.searchButton,
+      );
     this.controlsRow.hidden = this.pickers.childElementCount === 0 && this.usage.childElementCount === 0;
   }
 
@@ -163,7 +168,11 @@ export class PanelView {
         controls.push(h('label', { class: 'picker toggle' }, box, c.name));
       }
     }
-    keepFocus(this.pickers, () => this.pickers.replaceChildren(...controls), () => this.searchButton);
+    keepFocus(
+      this.pickers,
+      () => this.pickers.replaceChildren(...controls),
+      () => this.searchButton,
+    );
   }
 
   /** True (and remembered) when a section's inputs differ from the last render. */
@@ -180,7 +189,11 @@ export class PanelView {
     if (!this.changed('plan', [p.plan, p.plans, live])) return;
     const folds = planFolds(p, live, this.planOpen, !SHORT_PANEL.matches);
     this.plan.hidden = folds.length === 0;
-    keepFocus(this.plan, () => this.plan.replaceChildren(...folds), () => this.plan.querySelector('summary'));
+    keepFocus(
+      this.plan,
+      () => this.plan.replaceChildren(...folds),
+      () => this.plan.querySelector('summary'),
+    );
   }
 
   private renderNotices(p: PanelState): void {
@@ -192,30 +205,52 @@ export class PanelView {
     const first = notices[0];
     if (!first || !SHORT_PANEL.matches) return this.notices.replaceChildren(...items);
     // A short panel folds the notices into one line (the first title), like the plan.
-    const summary = h('summary', { class: `notice notice-${first.severity}` }, noticeIcon(first), h('strong', {}, first.title), notices.length > 1 ? ` · ${notices.length - 1} more` : null);
+    const summary = h(
+      'summary',
+      { class: `notice notice-${first.severity}` },
+      noticeIcon(first),
+      h('strong', {}, first.title),
+      notices.length > 1 ? ` · ${notices.length - 1} more` : null,
+    );
     const details = h('details', { class: 'notices-fold', open: this.noticesOpen }, summary, ...items);
     details.addEventListener('toggle', () => (this.noticesOpen = details.open));
-    keepFocus(this.notices, () => this.notices.replaceChildren(details), () => details.querySelector('summary'));
+    keepFocus(
+      this.notices,
+      () => this.notices.replaceChildren(details),
+      () => details.querySelector('summary'),
+    );
   }
 
   /** One notice: icon, title, count, description and its buttons. */
   noticeElement(n: PanelState['notices'][number]): HTMLElement {
     const times = n.count && n.count > 1 ? h('span', { class: 'notice-count', title: `Received ${n.count} times` }, `×${n.count}`) : null;
-    return h('div', { class: `notice notice-${n.severity}` }, noticeIcon(n), h('strong', {}, n.title), times, n.description ? h('span', { class: 'notice-desc' }, n.description) : null, this.noticeActions(n));
+    return h(
+      'div',
+      { class: `notice notice-${n.severity}` },
+      noticeIcon(n),
+      h('strong', {}, n.title),
+      times,
+      n.description ? h('span', { class: 'notice-desc' }, n.description) : null,
+      this.noticeActions(n),
+    );
   }
 
   /** The buttons of the client's own notices (a stall, a crash, an undelivered prompt). */
   private noticeActions(n: PanelState['notices'][number]): HTMLElement | null {
     if (!n.actions?.length) return null;
-    return h('span', { class: 'notice-actions' }, ...n.actions.map((a) => {
-      const b = button(a.label, null, { class: 'notice-action', 'data-action': a.id }, a.label);
-      b.addEventListener('click', () => {
-        // Edit is the webview's own: the prompt box gets the text back; the host only drops the offer.
-        if (a.id === 'edit' && n.fill !== undefined) this.onEditPrompt(n.fill);
-        this.post({ type: 'noticeAction', action: a.id });
-      });
-      return b;
-    }));
+    return h(
+      'span',
+      { class: 'notice-actions' },
+      ...n.actions.map((a) => {
+        const b = button(a.label, null, { class: 'notice-action', 'data-action': a.id }, a.label);
+        b.addEventListener('click', () => {
+          // Edit is the webview's own: the prompt box gets the text back; the host only drops the offer.
+          if (a.id === 'edit' && n.fill !== undefined) this.onEditPrompt(n.fill);
+          this.post({ type: 'noticeAction', action: a.id });
+        });
+        return b;
+      }),
+    );
   }
 
   private renderBanner(p: PanelState, protocolMismatch: string | null): void {
@@ -229,7 +264,9 @@ export class PanelView {
     }
     const text = h('span', { class: 'banner-text' }, p.message ?? (p.turn === 'exited' ? 'The agent exited.' : 'The agent reported an error.'));
     // An agent the settings do not name cannot be restarted: the way out is to configure it.
-    const actions = p.missingAgent ? [this.configureButton('Add Agent…', 'add', 'primary'), this.configureButton('Open Settings', 'settings', 'secondary')] : [this.restartButton()];
+    const actions = p.missingAgent
+      ? [this.configureButton('Add Agent…', 'add', 'primary'), this.configureButton('Open Settings', 'settings', 'secondary')]
+      : [this.restartButton()];
     keepFocus(this.banner, () => this.banner.replaceChildren(icon('error'), text, ...actions));
   }
 
@@ -249,10 +286,14 @@ export class PanelView {
     const pending = orphans.filter((o) => !answered.has(o.requestId));
     if (!this.changed('orphans', [pending, oldest])) return;
     this.orphanPerms.hidden = pending.length === 0;
-    keepFocus(this.orphanPerms, () => this.orphanPerms.replaceChildren(...pending.map((o) => permissionCard(o, this.post, o.requestId === oldest))), () => {
-      this.focusPrompt();
-      return null;
-    });
+    keepFocus(
+      this.orphanPerms,
+      () => this.orphanPerms.replaceChildren(...pending.map((o) => permissionCard(o, this.post, o.requestId === oldest))),
+      () => {
+        this.focusPrompt();
+        return null;
+      },
+    );
   }
 
   /**
@@ -299,12 +340,16 @@ export class PanelView {
       return row;
     });
     const last = (): HTMLElement | null => this.queued.querySelector<HTMLElement>('.queued-item:last-child button');
-    keepFocus(this.queued, () => this.queued.replaceChildren(...items), () => {
-      const b = last();
-      if (b) return b;
-      this.focusPrompt();
-      return null;
-    });
+    keepFocus(
+      this.queued,
+      () => this.queued.replaceChildren(...items),
+      () => {
+        const b = last();
+        if (b) return b;
+        this.focusPrompt();
+        return null;
+      },
+    );
   }
 }
 

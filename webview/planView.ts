@@ -58,14 +58,26 @@ function itemList(entries: readonly PlanEntry[], live: boolean): HTMLElement {
     const ic = icon(stopped ? 'debug-stop' : (PLAN_ICONS[e.status] ?? 'circle-large-outline'));
     if (e.status === 'in_progress' && live) ic.classList.add('codicon-modifier-spin');
     const cls = `plan-item plan-${e.status}${stopped ? ' plan-stopped' : ''}`;
-    list.append(h('li', { class: cls, 'data-status': stopped ? 'stopped' : e.status, title: stopped ? 'Stopped: the turn ended before this step finished' : null }, ic, h('span', { class: 'plan-text' }, e.content), e.priority === 'high' ? h('span', { class: 'tag' }, 'high') : null));
+    list.append(
+      h(
+        'li',
+        { class: cls, 'data-status': stopped ? 'stopped' : e.status, title: stopped ? 'Stopped: the turn ended before this step finished' : null },
+        ic,
+        h('span', { class: 'plan-text' }, e.content),
+        e.priority === 'high' ? h('span', { class: 'tag' }, 'high') : null,
+      ),
+    );
   }
   return list;
 }
 
 /** The last segment of a URI or path, for the link's text (the whole URI is its title). */
 function fileName(uri: string): string {
-  const last = uri.split(/[/\\]/).filter((s) => s !== '').at(-1) ?? uri;
+  const last =
+    uri
+      .split(/[/\\]/)
+      .filter((s) => s !== '')
+      .at(-1) ?? uri;
   try {
     return decodeURIComponent(last);
   } catch {

@@ -69,7 +69,16 @@ export class PromptBox {
     this.hint.hidden = true;
     this.textarea.setAttribute('aria-describedby', 'prompt-hint');
     this.editBar.hidden = true;
-    this.el = h('div', { class: 'prompt' }, this.list, this.editBar, this.contextRow, this.imageRow, this.hint, h('div', { class: 'prompt-row' }, this.textarea, h('div', { class: 'prompt-buttons' }, addContextButton(post), this.cancel, this.send)));
+    this.el = h(
+      'div',
+      { class: 'prompt' },
+      this.list,
+      this.editBar,
+      this.contextRow,
+      this.imageRow,
+      this.hint,
+      h('div', { class: 'prompt-row' }, this.textarea, h('div', { class: 'prompt-buttons' }, addContextButton(post), this.cancel, this.send)),
+    );
     acceptDrops(this.el, post);
     this.textarea.addEventListener('keydown', (e) => this.onKey(e));
     this.textarea.addEventListener('input', () => {
@@ -102,7 +111,11 @@ export class PromptBox {
     this.commands = commands;
     this.canSteer = canSteer;
     this.textarea.disabled = readOnly;
-    this.textarea.placeholder = readOnly ? 'This session is read-only' : this.busy ? 'The agent is working — a message sent now is queued' : 'Message the agent — / for commands, @ for files and context';
+    this.textarea.placeholder = readOnly
+      ? 'This session is read-only'
+      : this.busy
+        ? 'The agent is working — a message sent now is queued'
+        : 'Message the agent — / for commands, @ for files and context';
     const steerable = this.steerable();
     this.hint.hidden = !steerable;
     this.hint.textContent = steerable ? 'Enter queues for after this turn · Alt+Enter steers it into the running turn' : '';
@@ -194,7 +207,14 @@ export class PromptBox {
         const remove = button(`Remove ${c.label}`, 'close', { class: 'icon-button remove-context', 'data-context-id': c.id });
         remove.addEventListener('click', () => this.post({ type: 'removeContext', id: c.id }));
         const size = c.size ? h('span', { class: 'size' }, c.size) : null;
-        return h('span', { class: 'context-chip', role: 'listitem', title: c.detail, 'data-kind': c.kind }, icon(CHIP_ICONS[c.kind] ?? 'file'), h('span', { class: 'label' }, c.label), size, remove);
+        return h(
+          'span',
+          { class: 'context-chip', role: 'listitem', title: c.detail, 'data-kind': c.kind },
+          icon(CHIP_ICONS[c.kind] ?? 'file'),
+          h('span', { class: 'label' }, c.label),
+          size,
+          remove,
+        );
       }),
     );
     // A removed chip's button is gone: keep keyboard focus in the prompt box rather than losing it to <body>.
@@ -328,7 +348,10 @@ export class PromptBox {
     // One list, two kinds of item: workspace files after `@`, the agent's commands after a leading `/`.
     const items: { attrs: Record<string, string>; parts: (HTMLElement | null)[] }[] = this.mention
       ? [
-          ...this.sources.map((s) => ({ attrs: { 'data-source': s.source }, parts: [icon(s.icon), h('span', { class: 'cmd-name' }, `@${s.word}`), h('span', { class: 'cmd-desc' }, s.description)] })),
+          ...this.sources.map((s) => ({
+            attrs: { 'data-source': s.source },
+            parts: [icon(s.icon), h('span', { class: 'cmd-name' }, `@${s.word}`), h('span', { class: 'cmd-desc' }, s.description)],
+          })),
           ...this.files.map((f) => {
             const slash = f.lastIndexOf('/');
             return {
@@ -339,7 +362,11 @@ export class PromptBox {
         ]
       : this.matches.map((c) => ({
           attrs: { 'data-command': c.name },
-          parts: [h('span', { class: 'cmd-name' }, `/${c.name}`), h('span', { class: 'cmd-desc' }, c.description), c.input?.hint ? h('span', { class: 'cmd-hint' }, c.input.hint) : null],
+          parts: [
+            h('span', { class: 'cmd-name' }, `/${c.name}`),
+            h('span', { class: 'cmd-desc' }, c.description),
+            c.input?.hint ? h('span', { class: 'cmd-hint' }, c.input.hint) : null,
+          ],
         }));
     this.list.hidden = items.length === 0;
     this.textarea.setAttribute('aria-expanded', String(!this.list.hidden));

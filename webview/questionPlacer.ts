@@ -43,7 +43,10 @@ export class QuestionPlacer {
 
   place(): void {
     const views = this.t.views;
-    const hosts = questionHosts(views.map((v) => v.entry), [this.t.earlierEnd]);
+    const hosts = questionHosts(
+      views.map((v) => v.entry),
+      [this.t.earlierEnd],
+    );
     const perTool = new Map<ToolCallView, ElicitationView[]>();
     for (const v of views) {
       if (!(v instanceof ElicitationView)) continue;

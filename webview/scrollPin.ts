@@ -26,7 +26,10 @@ export class ScrollPin {
   /** Called when the view starts (true: the user scrolled back, or a jump) or stops (false) following the bottom. */
   onChange: (pinned: boolean) => void = () => {};
 
-  constructor(private readonly scroller: HTMLElement, content: HTMLElement) {
+  constructor(
+    private readonly scroller: HTMLElement,
+    content: HTMLElement,
+  ) {
     scroller.addEventListener('scroll', () => this.onScroll(), { passive: true });
     this.resize.observe(content);
     this.resize.observe(scroller);

@@ -39,7 +39,11 @@ const EAGER_TAIL = 12;
 export class Transcript {
   readonly scroller: HTMLElement = h('section', { class: 'transcript', 'aria-label': 'Conversation', tabindex: 0 });
   private readonly list: HTMLElement = h('div', { class: 'entries' });
-  private readonly empty: HTMLElement = h('div', { class: 'empty-state' }, 'Ask the agent anything. Enter sends, Shift+Enter adds a line, / lists commands, @ adds a file or other context, and pasted images go along.');
+  private readonly empty: HTMLElement = h(
+    'div',
+    { class: 'empty-state' },
+    'Ask the agent anything. Enter sends, Shift+Enter adds a line, / lists commands, @ adds a file or other context, and pasted images go along.',
+  );
   /** An earlier, unreattachable session's entries above the new session's. */
   private readonly earlier = new EarlierSession();
   /** Entries of the snapshot still to come before the first one here (`older` messages). */
@@ -52,7 +56,10 @@ export class Transcript {
   /** Finds the built entries far from the viewport, to park. */
   private readonly far: FarEntries;
   /** Drawing and building, per animation frame. */
-  private readonly frames = new TranscriptFrames((v) => this.hydrate(v), () => this.onDrawn());
+  private readonly frames = new TranscriptFrames(
+    (v) => this.hydrate(v),
+    () => this.onDrawn(),
+  );
   private readonly pin: ScrollPin;
   /** Pending permission requests on their tool cards (`orphans()`: those with no card here, shown above the prompt box). */
   readonly permissions = new PermissionPlacer(this);
@@ -67,7 +74,10 @@ export class Transcript {
   onDrawn: () => void = () => {};
 
   /** `nested`: the label of a subagent's transcript drawn in its card (a box of its own, see subagentTranscripts.ts). */
-  constructor(private readonly ctx: ViewDeps, nested?: string) {
+  constructor(
+    private readonly ctx: ViewDeps,
+    nested?: string,
+  ) {
     if (nested !== undefined) {
       this.scroller.classList.add('subagent-transcript');
       this.scroller.setAttribute('aria-label', nested);
@@ -192,7 +202,7 @@ export class Transcript {
     this.hydrate(v);
   }
 
-    insert(index: number, entry: Entry): void {
+  insert(index: number, entry: Entry): void {
     if (this.byKey.has(entry.key)) {
       this.replace(entry);
       return;

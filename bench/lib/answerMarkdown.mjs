@@ -3,9 +3,35 @@
 // coding agent's explanation. For the paced stream of bench/webview.bench.mjs.
 export function answerMarkdown(bytes) {
   let s = 1;
-  const rnd = () => ((s = (s * 1103515245 + 12345) >>> 0) / 2 ** 32);
+  const rnd = () => (s = (s * 1103515245 + 12345) >>> 0) / 2 ** 32;
   const pick = (xs) => xs[Math.floor(rnd() * xs.length)];
-  const words = ['the', 'store', 'reducer', 'applies', 'each', 'update', 'once', 'and', 'never', 'twice', 'chunks', 'arrive', 'in', 'order', 'so', 'a', 'message', 'keeps', 'its', 'identity', 'while', 'tool', 'calls', 'change', 'status'];
+  const words = [
+    'the',
+    'store',
+    'reducer',
+    'applies',
+    'each',
+    'update',
+    'once',
+    'and',
+    'never',
+    'twice',
+    'chunks',
+    'arrive',
+    'in',
+    'order',
+    'so',
+    'a',
+    'message',
+    'keeps',
+    'its',
+    'identity',
+    'while',
+    'tool',
+    'calls',
+    'change',
+    'status',
+  ];
   const word = () => {
     const w = pick(words);
     const r = rnd();

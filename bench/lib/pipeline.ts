@@ -29,7 +29,10 @@ export async function runPipeline(chunks: number): Promise<PipelineRun> {
   let sessionId: string | null = null;
   let posted = 0;
   const source = new PanelSource();
-  const feed = new PanelFeed((m) => (posted += JSON.stringify(m).length), () => performance.now());
+  const feed = new PanelFeed(
+    (m) => (posted += JSON.stringify(m).length),
+    () => performance.now(),
+  );
   source.onDidChange((c) => feed.changed(c));
   const frame = setInterval(() => feed.frame(), 16);
   const client = new AcpClient({

@@ -78,5 +78,8 @@ export function ratioFigure(name: string, num: readonly number[], den: readonly 
 
 /** The median of `xs` (the mean of the two middle values for an even count). */
 export function median(xs: readonly number[]): number {
-  return roundRatios(xs, xs.map(() => 1)).median;
+  return roundRatios(
+    xs,
+    xs.map(() => 1),
+  ).median;
 }

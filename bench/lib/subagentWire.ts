@@ -75,9 +75,30 @@ export function openSession(sessionId: string): WireLine[] {
 export function announce(parent: string, c: Child, i: number): WireLine[] {
   const task = [{ type: 'text', text: `Read part ${i + 1} of notes.txt and report it in one sentence. (subagent task)` }];
   return [
-    notify(parent, { sessionUpdate: 'subagent_update', sessionId: c.sessionId, title: `Read part ${i + 1}`, description: 'general-purpose', capabilities: { cancel: {} }, state: { state: 'running' } }),
-    notify(parent, { sessionUpdate: 'session_message', messageId: c.toolUseId, senderSessionId: parent, recipientSessionId: c.sessionId, content: task, recipientMessageId: c.toolUseId }),
-    notify(c.sessionId, { sessionUpdate: 'session_message', messageId: c.toolUseId, senderSessionId: parent, recipientSessionId: c.sessionId, content: task, senderMessageId: c.toolUseId }),
+    notify(parent, {
+      sessionUpdate: 'subagent_update',
+      sessionId: c.sessionId,
+      title: `Read part ${i + 1}`,
+      description: 'general-purpose',
+      capabilities: { cancel: {} },
+      state: { state: 'running' },
+    }),
+    notify(parent, {
+      sessionUpdate: 'session_message',
+      messageId: c.toolUseId,
+      senderSessionId: parent,
+      recipientSessionId: c.sessionId,
+      content: task,
+      recipientMessageId: c.toolUseId,
+    }),
+    notify(c.sessionId, {
+      sessionUpdate: 'session_message',
+      messageId: c.toolUseId,
+      senderSessionId: parent,
+      recipientSessionId: c.sessionId,
+      content: task,
+      senderMessageId: c.toolUseId,
+    }),
   ];
 }
 
@@ -85,7 +106,13 @@ export function announce(parent: string, c: Child, i: number): WireLine[] {
 export function finish(parent: string, c: Child): WireLine[] {
   return [
     notify(parent, { sessionUpdate: 'subagent_update', sessionId: c.sessionId, state: { state: 'idle', stopReason: 'end_turn' } }),
-    notify(parent, { sessionUpdate: 'session_message', messageId: `${c.toolUseId}:reply`, senderSessionId: c.sessionId, recipientSessionId: parent, content: [{ type: 'text', text: 'Report: done. ✅' }] }),
+    notify(parent, {
+      sessionUpdate: 'session_message',
+      messageId: `${c.toolUseId}:reply`,
+      senderSessionId: c.sessionId,
+      recipientSessionId: parent,
+      content: [{ type: 'text', text: 'Report: done. ✅' }],
+    }),
   ];
 }
 

@@ -90,7 +90,12 @@ export function readTrace(buffer) {
     },
     /** The longest main-thread task's CPU ms in [from, to). */
     longestTask(pid, from, to) {
-      return Math.max(0, ...mainOf(pid).filter(([a, b]) => b > from && a < to).map((t) => t[2]));
+      return Math.max(
+        0,
+        ...mainOf(pid)
+          .filter(([a, b]) => b > from && a < to)
+          .map((t) => t[2]),
+      );
     },
     /** Which threads of `pid` were busy in [from, to): `{ name: cpuMs }`, for finding what runs at rest. */
     threadCpu(pid, from, to) {

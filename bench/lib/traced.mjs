@@ -27,7 +27,8 @@ export function tracer(browser) {
   const traced = async (target, fn) => {
     const page = typeof target.page === 'function' ? target.page() : target;
     await browser.startTracing(page, { categories: CATEGORIES });
-    const rounds = (from) => Array.from({ length: CALIBRATION_ROUNDS }, (_, i) => from + i).reduce((p, i) => p.then(() => target.evaluate((r) => window.__bench.calibrate(r), i)), Promise.resolve());
+    const rounds = (from) =>
+      Array.from({ length: CALIBRATION_ROUNDS }, (_, i) => from + i).reduce((p, i) => p.then(() => target.evaluate((r) => window.__bench.calibrate(r), i)), Promise.resolve());
     await rounds(0);
     const result = await fn();
     await rounds(CALIBRATION_ROUNDS);

@@ -4,60 +4,109 @@
 export function defineHelpers(protocol) {
   // Entries as the host posts them (src/common/webview/viewEntry.ts), in their wire form (wire.ts; fields
   // at their defaults may also be spelt out, and text blocks left as objects; a thought's span is [first, duration]).
-  const msg = (kind, key, text, i) => ({ kind, key, messageId: null, content: [{ type: 'text', text }], provenance: 'live', ...(kind === 'agent_thought' ? { span: [i, 1500] } : {}) });
+  const msg = (kind, key, text, i) => ({
+    kind,
+    key,
+    messageId: null,
+    content: [{ type: 'text', text }],
+    provenance: 'live',
+    ...(kind === 'agent_thought' ? { span: [i, 1500] } : {}),
+  });
   const tool = (key, i) => ({
-    kind: 'tool_call', key, toolCallId: key, title: `Read src/file${i}.ts`, name: null, toolKind: 'read', status: 'completed', content: [],
-    locations: [{ path: `/w/src/file${i}.ts`, line: i % 90 }], raw: { input: 30 }, provenance: 'live',
+    kind: 'tool_call',
+    key,
+    toolCallId: key,
+    title: `Read src/file${i}.ts`,
+    name: null,
+    toolKind: 'read',
+    status: 'completed',
+    content: [],
+    locations: [{ path: `/w/src/file${i}.ts`, line: i % 90 }],
+    raw: { input: 30 },
+    provenance: 'live',
   });
   const answer = (i) => `Answer **${i}**: the function \`f${i}\` returns early.\n\n- point one\n- point two\n\n\`\`\`ts\nconst x${i} = ${i};\n\`\`\``;
   const entries = (n) => {
     const out = [];
     for (let i = 0; i < n; i++) {
       const k = i % 4;
-      out.push(k === 0 ? msg('user_message', `e${i}`, `Question ${i}: why does it fail?`, i) : k === 1 ? msg('agent_thought', `e${i}`, `Thinking about ${i}`, i) : k === 2 ? tool(`e${i}`, i) : msg('agent_message', `e${i}`, answer(i), i));
+      out.push(
+        k === 0
+          ? msg('user_message', `e${i}`, `Question ${i}: why does it fail?`, i)
+          : k === 1
+            ? msg('agent_thought', `e${i}`, `Thinking about ${i}`, i)
+            : k === 2
+              ? tool(`e${i}`, i)
+              : msg('agent_message', `e${i}`, answer(i), i),
+      );
     }
     return out;
   };
-  const panel = { agentName: 'Bench', sessionId: 's', turn: 'idle', message: null, readOnly: false, plan: null, currentModeId: null, availableModes: [], availableCommands: [], configOptions: [], usage: null, title: null, queuedPrompts: [], permissions: [], notices: [], earlier: null };
+  const panel = {
+    agentName: 'Bench',
+    sessionId: 's',
+    turn: 'idle',
+    message: null,
+    readOnly: false,
+    plan: null,
+    currentModeId: null,
+    availableModes: [],
+    availableCommands: [],
+    configOptions: [],
+    usage: null,
+    title: null,
+    queuedPrompts: [],
+    permissions: [],
+    notices: [],
+    earlier: null,
+  };
   const frames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
   const app = () => window.__acpChat;
   const scroller = () => document.querySelector('section[aria-label="Conversation"]');
   /** Resolves after the frame following the current task has been painted (a task queued from its rAF runs after the paint). */
-  const painted = () => new Promise((r) => requestAnimationFrame(() => {
-    const ch = new MessageChannel();
-    ch.port1.onmessage = () => r(performance.now());
-    ch.port2.postMessage(0);
-  }));
+  const painted = () =>
+    new Promise((r) =>
+      requestAnimationFrame(() => {
+        const ch = new MessageChannel();
+        ch.port1.onmessage = () => r(performance.now());
+        ch.port2.postMessage(0);
+      }),
+    );
   /**
    * Posts `data` to the page as VS Code does (a structured clone through postMessage) and resolves with
    * the time from the post to the first frame painted after the panel handled it.
    */
-  const firstPaint = (data, mark) => new Promise((resolve) => {
-    const messages = Array.isArray(data) ? data : [data];
-    const chat = app();
-    const receive = chat.receive;
-    let received = 0;
-    let handled = 0;
-    // Where the time goes: the structured clone, the panel's handler, the frame's style/layout/paint.
-    chat.receive = (m) => {
-      if (m?.type !== 'snapshot' || handled) return receive.call(chat, m);
-      received = performance.now();
-      receive.call(chat, m);
-      handled = performance.now();
-      window.__bench.handled = true;
-      chat.receive = receive;
-      painted().then((t) => {
-        performance.mark(`${mark}-end`);
-        resolve({ ms: t - t0, parts: [received - t0, handled - received, t - handled] });
-      });
-    };
-    window.__bench.handled = false;
-    performance.mark(`${mark}-start`);
-    const t0 = performance.now();
-    for (const m of messages) window.postMessage(m, '*');
-  });
+  const firstPaint = (data, mark) =>
+    new Promise((resolve) => {
+      const messages = Array.isArray(data) ? data : [data];
+      const chat = app();
+      const receive = chat.receive;
+      let received = 0;
+      let handled = 0;
+      // Where the time goes: the structured clone, the panel's handler, the frame's style/layout/paint.
+      chat.receive = (m) => {
+        if (m?.type !== 'snapshot' || handled) return receive.call(chat, m);
+        received = performance.now();
+        receive.call(chat, m);
+        handled = performance.now();
+        window.__bench.handled = true;
+        chat.receive = receive;
+        painted().then((t) => {
+          performance.mark(`${mark}-end`);
+          resolve({ ms: t - t0, parts: [received - t0, handled - received, t - handled] });
+        });
+      };
+      window.__bench.handled = false;
+      performance.mark(`${mark}-start`);
+      const t0 = performance.now();
+      for (const m of messages) window.postMessage(m, '*');
+    });
   /** Resolves once the panel has handled every part of the last snapshot. */
-  const drained = () => new Promise((r) => { const wait = () => (app().backlog ? requestAnimationFrame(wait) : r()); wait(); });
+  const drained = () =>
+    new Promise((r) => {
+      const wait = () => (app().backlog ? requestAnimationFrame(wait) : r());
+      wait();
+    });
   /** Whether the newest entry is built and on screen. */
   const newestShown = () => {
     const last = document.querySelector('section[aria-label="Conversation"] [role="article"]:last-of-type');
@@ -72,7 +121,7 @@ export function defineHelpers(protocol) {
   // Agent-like text: words, inline code, paragraph breaks, lists and fenced code.
   function* chunkStream(seed) {
     let s = seed;
-    const rnd = () => ((s = (s * 1103515245 + 12345) >>> 0) / 2 ** 32);
+    const rnd = () => (s = (s * 1103515245 + 12345) >>> 0) / 2 ** 32;
     const words = ['the', 'store', 'reducer', 'applies', 'each', 'update', '`messageId`', 'once,', 'and', '**never**', 'twice.', 'Chunks', 'arrive', 'in', 'order'];
     for (let i = 0; ; i++) {
       const r = rnd();

@@ -66,8 +66,6 @@ export class SessionGrants {
   }
 
   allows(sessionId: string, access: Access, real: string): boolean {
-    return (this.grants.get(sessionId) ?? []).some(
-      (g) => (g.access === access || (access === 'read' && g.access === 'write')) && isInside(g.folder, real, this.style),
-    );
+    return (this.grants.get(sessionId) ?? []).some((g) => (g.access === access || (access === 'read' && g.access === 'write')) && isInside(g.folder, real, this.style));
   }
 }

@@ -55,7 +55,12 @@ function sizeText(bytes: number | null): string {
 }
 
 function baseName(p: string): string {
-  return p.replace(/[\\/]+$/, '').split(/[\\/]/).pop() ?? p;
+  return (
+    p
+      .replace(/[\\/]+$/, '')
+      .split(/[\\/]/)
+      .pop() ?? p
+  );
 }
 
 /** The item's URI: the file URI, with the line range as a fragment (`#L10-20`, or `#L7` for one line). */

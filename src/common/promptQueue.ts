@@ -71,7 +71,10 @@ export class PromptQueue {
   /** The queued prompts as the panel lists them: the text, and what else goes with it. */
   forPanel(): QueuedPromptView[] {
     return this.items.map(({ id, prompt: q }) => {
-      const extras = [q.images.length ? `${q.images.length} image${q.images.length > 1 ? 's' : ''}` : '', q.context?.length ? `${q.context.length} context item${q.context.length > 1 ? 's' : ''}` : ''].filter((x) => x);
+      const extras = [
+        q.images.length ? `${q.images.length} image${q.images.length > 1 ? 's' : ''}` : '',
+        q.context?.length ? `${q.context.length} context item${q.context.length > 1 ? 's' : ''}` : '',
+      ].filter((x) => x);
       return { id, text: q.text, note: extras.join(', ') };
     });
   }

@@ -22,7 +22,10 @@ export interface TerminalAuthInvocation {
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-export function terminalAuthInvocation(agent: Pick<AgentConfig, 'command' | 'args' | 'env'>, m: TerminalAuthMethod): { ok: true; invocation: TerminalAuthInvocation } | { ok: false; reason: string } {
+export function terminalAuthInvocation(
+  agent: Pick<AgentConfig, 'command' | 'args' | 'env'>,
+  m: TerminalAuthMethod,
+): { ok: true; invocation: TerminalAuthInvocation } | { ok: false; reason: string } {
   const command = m.command ?? agent.command;
   const args = m.command !== undefined ? [...m.args] : [...agent.args, ...m.args];
   for (const word of [command, ...args, ...Object.entries(m.env).flat()]) {

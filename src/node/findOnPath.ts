@@ -50,7 +50,12 @@ const hostProbe: FileProbe = {
 };
 
 /** What `program` would run, by the same rule as a spawn (resolveCommand). */
-export async function findOnPath(program: string, env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform, probe: FileProbe = hostProbe): Promise<string | null> {
+export async function findOnPath(
+  program: string,
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+  probe: FileProbe = hostProbe,
+): Promise<string | null> {
   return resolveCommand(program, env, undefined, platform, probe) ?? null;
 }
 

@@ -105,7 +105,13 @@ async function holdFolder(open_: string, dir: string, t: FileTarget): Promise<Fo
   }
   const fh = await open(open_, constants.O_RDONLY | (constants.O_DIRECTORY ?? 0) | O_NOFOLLOW).catch(async (e: unknown) => {
     if (code(e) === 'ELOOP') throw changed(t, 'a folder on its path was replaced');
-    if (code(e) === 'ENOTDIR') throw (await lstat(dir).then((s) => s.isFile(), () => false)) ? refused('not_a_folder', `refused: ${dir} is a file, not a folder`, t.requested) : changed(t, 'a folder on its path was replaced');
+    if (code(e) === 'ENOTDIR')
+      throw (await lstat(dir).then(
+        (s) => s.isFile(),
+        () => false,
+      ))
+        ? refused('not_a_folder', `refused: ${dir} is a file, not a folder`, t.requested)
+        : changed(t, 'a folder on its path was replaced');
     throw e;
   });
   try {

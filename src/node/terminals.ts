@@ -20,13 +20,7 @@ import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { randomBytes } from 'node:crypto';
 import { ErrorCodes } from '../common/protocol/methods';
-import type {
-  CreateTerminalParams,
-  CreateTerminalResult,
-  TerminalExitStatus,
-  TerminalOutputResult,
-  TerminalParams,
-} from '../common/protocol/requests';
+import type { CreateTerminalParams, CreateTerminalResult, TerminalExitStatus, TerminalOutputResult, TerminalParams } from '../common/protocol/requests';
 import type { TerminalHost } from './acp/handlers';
 import { rpcError } from './transport/connection';
 import { Supervised } from './process/supervised';

@@ -142,7 +142,8 @@ async function offerDefault(entry: AgentConfig, missing: string, options: AddAge
   const config = vscode.workspace.getConfiguration('acpChat');
   const makeDefault =
     options.makeDefault ??
-    (await vscode.window.showInformationMessage(`Added ${labelText(entry.name)} to acpChat.agents.${noticeText(missing)} Make it the default agent?`, 'Make Default')) === 'Make Default';
+    (await vscode.window.showInformationMessage(`Added ${labelText(entry.name)} to acpChat.agents.${noticeText(missing)} Make it the default agent?`, 'Make Default')) ===
+      'Make Default';
   if (makeDefault) await config.update('defaultAgent', entry.id, vscode.ConfigurationTarget.Global);
   return entry.id;
 }

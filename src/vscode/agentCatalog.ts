@@ -29,7 +29,11 @@ export interface CatalogView extends LoadedCatalog {
 /** The registry setting, from the user's settings only: a registry decides what commands get written. */
 function registrySetting(log: (line: string) => void): string {
   const config = vscode.workspace.getConfiguration('acpChat');
-  const read = userScopedSettings((k) => config.get(k), (k) => config.inspect(k), (k) => log(`acpChat.${k} in the workspace settings is ignored: only the user's settings may set it`));
+  const read = userScopedSettings(
+    (k) => config.get(k),
+    (k) => config.inspect(k),
+    (k) => log(`acpChat.${k} in the workspace settings is ignored: only the user's settings may set it`),
+  );
   const v = read('agentRegistry');
   return typeof v === 'string' ? v : DEFAULT_REGISTRY_URL;
 }
@@ -48,7 +52,8 @@ export async function catalogView(globalStorage: string, force: boolean, log: (l
     signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
   });
   for (const p of loaded.catalog.problems) log(`agent registry: ${p}`);
-  if (loaded.origin.kind === 'offline' || (loaded.origin.kind === 'cached' && loaded.origin.reason)) log(`agent registry: ${loaded.origin.kind === 'offline' ? 'offline list' : 'cached list'}: ${loaded.origin.reason}`);
+  if (loaded.origin.kind === 'offline' || (loaded.origin.kind === 'cached' && loaded.origin.reason))
+    log(`agent registry: ${loaded.origin.kind === 'offline' ? 'offline list' : 'cached list'}: ${loaded.origin.reason}`);
   const platform = platformKey(process.platform, process.arch);
   const candidates = await Promise.all(
     loaded.catalog.agents.map(async (agent): Promise<Candidate> => {

@@ -20,10 +20,25 @@ export type PickedAgent = Candidate | 'url';
 /** The part of VS Code's QuickPick the picker uses: a test can stand in for the user through it. */
 export type PickerView = Pick<
   vscode.QuickPick<AgentItem>,
-  'title' | 'placeholder' | 'matchOnDescription' | 'matchOnDetail' | 'buttons' | 'busy' | 'items' | 'selectedItems' | 'onDidTriggerButton' | 'onDidAccept' | 'onDidHide' | 'show' | 'dispose'
+  | 'title'
+  | 'placeholder'
+  | 'matchOnDescription'
+  | 'matchOnDetail'
+  | 'buttons'
+  | 'busy'
+  | 'items'
+  | 'selectedItems'
+  | 'onDidTriggerButton'
+  | 'onDidAccept'
+  | 'onDidHide'
+  | 'show'
+  | 'dispose'
 >;
 
-export async function pickAgent(load: (force: boolean) => Promise<CatalogView>, createPicker: () => PickerView = () => vscode.window.createQuickPick<AgentItem>()): Promise<PickedAgent | undefined> {
+export async function pickAgent(
+  load: (force: boolean) => Promise<CatalogView>,
+  createPicker: () => PickerView = () => vscode.window.createQuickPick<AgentItem>(),
+): Promise<PickedAgent | undefined> {
   const qp = createPicker();
   qp.title = 'ACP: Add Agent';
   qp.placeholder = 'Loading the agent registry…';
@@ -72,7 +87,12 @@ export async function pickAgent(load: (force: boolean) => Promise<CatalogView>, 
 
 function items(view: CatalogView): AgentItem[] {
   return [
-    { label: '$(link) Agent by URL…', description: 'wss:// or https://', detail: 'An agent running elsewhere (a container, a dev box, a cloud sandbox), over WebSocket or Streamable HTTP', byUrl: true },
+    {
+      label: '$(link) Agent by URL…',
+      description: 'wss:// or https://',
+      detail: 'An agent running elsewhere (a container, a dev box, a cloud sandbox), over WebSocket or Streamable HTTP',
+      byUrl: true,
+    },
     ...view.candidates.map((c): AgentItem => {
       const icon = safeIconUrl(c.agent.icon);
       const command = c.plan?.kind === 'package' ? `${[c.plan.entry.command, ...c.plan.entry.args].join(' ')} — ` : '';

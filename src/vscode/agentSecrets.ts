@@ -30,7 +30,10 @@ export function agentSecrets(context: vscode.ExtensionContext): { headers: Agent
       if (stored) return stored;
       const value = await vscode.window.showInputBox({
         title: `${labelText(agent.name)} (${agentOrigin(agent) ?? ''}): ${header}`,
-        prompt: header.toLowerCase() === 'authorization' ? 'The Authorization header for this agent, e.g. "Bearer <token>". Kept in VS Code\'s secret storage, asked once.' : `The value of the ${header} header for this agent. Kept in VS Code's secret storage, asked once.`,
+        prompt:
+          header.toLowerCase() === 'authorization'
+            ? 'The Authorization header for this agent, e.g. "Bearer <token>". Kept in VS Code\'s secret storage, asked once.'
+            : `The value of the ${header} header for this agent. Kept in VS Code's secret storage, asked once.`,
         password: true,
         ignoreFocusOut: true,
       });

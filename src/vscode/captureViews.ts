@@ -31,7 +31,14 @@ export class CaptureViews extends Disposable {
   async open(file?: string, mode?: 'full' | 'realtime'): Promise<{ capture: CaptureChat; panel: ChatPanel } | undefined> {
     const uri = file
       ? vscode.Uri.file(file)
-      : (await vscode.window.showOpenDialog({ title: 'ACP: Open Capture', canSelectMany: false, filters: { 'ACP capture': ['jsonl', 'ndjson'] }, defaultUri: vscode.Uri.file(this.capturesDir()) }))?.[0];
+      : (
+          await vscode.window.showOpenDialog({
+            title: 'ACP: Open Capture',
+            canSelectMany: false,
+            filters: { 'ACP capture': ['jsonl', 'ndjson'] },
+            defaultUri: vscode.Uri.file(this.capturesDir()),
+          })
+        )?.[0];
     if (!uri) return undefined;
     const pace =
       mode ??
@@ -48,7 +55,15 @@ export class CaptureViews extends Disposable {
     const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
     const name = uri.path.split('/').pop() ?? 'capture';
     let capturePanel: vscode.WebviewPanel | undefined;
-    const ui = createChatUi({ docs: this.docs, log: this.log, revealInTree: (sid, key) => this.revealInTree(sid, key), isPanelVisible: () => true, showPanel: () => undefined, chatColumn: () => capturePanel?.viewColumn, extensionUri: this.extensionUri });
+    const ui = createChatUi({
+      docs: this.docs,
+      log: this.log,
+      revealInTree: (sid, key) => this.revealInTree(sid, key),
+      isPanelVisible: () => true,
+      showPanel: () => undefined,
+      chatColumn: () => capturePanel?.viewColumn,
+      extensionUri: this.extensionUri,
+    });
     const capture = new CaptureChat(name, text, ui);
     const webviewPanel = (capturePanel = vscode.window.createWebviewPanel(CHAT_VIEW_TYPE + '.capture', `Capture · ${name}`, vscode.ViewColumn.Active, { enableScripts: true }));
     const panel = new ChatPanel(webviewPanel, this.extensionUri, capture, this.log);

@@ -41,9 +41,11 @@ export class ChatAttention extends Disposable {
   constructor(private readonly d: AttentionPorts) {
     super();
     // Back in the window: a chat in view that called while the window was not focused has been seen now.
-    this.register(vscode.window.onDidChangeWindowState((s) => {
-      if (s.focused) for (const id of [...this.unseen.keys()]) if (this.d.isVisible(id)) this.seen(id);
-    }));
+    this.register(
+      vscode.window.onDidChangeWindowState((s) => {
+        if (s.focused) for (const id of [...this.unseen.keys()]) if (this.d.isVisible(id)) this.seen(id);
+      }),
+    );
   }
 
   /** Follows one chat's panel deltas; dispose with the chat. */

@@ -8,7 +8,14 @@ import { ADD_AGENT_ROW, selectAgentRows } from '../common/agents/agentChoice';
 import { labelText, noticeText } from '../common/untrusted';
 import type { TurnState } from '../common/webview/contract';
 
-const ICON: Record<TurnState, string> = { starting: '$(loading~spin)', idle: '$(comment-discussion)', busy: '$(loading~spin)', cancelling: '$(loading~spin)', exited: '$(error)', error: '$(error)' };
+const ICON: Record<TurnState, string> = {
+  starting: '$(loading~spin)',
+  idle: '$(comment-discussion)',
+  busy: '$(loading~spin)',
+  cancelling: '$(loading~spin)',
+  exited: '$(error)',
+  error: '$(error)',
+};
 
 /** The status bar item: the focused chat's agent and state; a click selects an agent. */
 export function createChatStatus(): { item: vscode.StatusBarItem; show(chat: { agent: AgentConfig; turnState: TurnState } | undefined): void } {
@@ -33,7 +40,9 @@ export function createChatStatus(): { item: vscode.StatusBarItem; show(chat: { a
  */
 export async function chooseAgent(agents: readonly AgentConfig[], current: string, id?: string): Promise<string | undefined> {
   const rows = selectAgentRows(agents, current).map((r) =>
-    r.separator ? { label: '', kind: vscode.QuickPickItemKind.Separator, id: '' } : { label: labelText(r.label), description: labelText(r.description ?? ''), detail: labelText(r.detail ?? ''), id: r.id },
+    r.separator
+      ? { label: '', kind: vscode.QuickPickItemKind.Separator, id: '' }
+      : { label: labelText(r.label), description: labelText(r.description ?? ''), detail: labelText(r.detail ?? ''), id: r.id },
   );
   const agentId = id ?? (await vscode.window.showQuickPick(rows, { title: 'ACP: Select Agent', placeHolder: 'The agent new chats start with (the acpChat.agents setting)' }))?.id;
   if (agentId === ADD_AGENT_ROW) return void (await vscode.commands.executeCommand('acpChat.addAgent'));

@@ -43,13 +43,21 @@ export async function pickSession(service: ChatService): Promise<void> {
       };
     });
   const index = service.chatIndex;
-  const agentItems: Item[] = unknownSessions(listed, [...index.history(), ...index.archived()], (focused?.sessions() ?? []).map((s) => s.sessionId))
-    .map((s) => ({ label: labelText(s.title ?? 'Untitled session'), description: labelText(when(s.updatedAt)), sessionId: s.sessionId }));
+  const agentItems: Item[] = unknownSessions(
+    listed,
+    [...index.history(), ...index.archived()],
+    (focused?.sessions() ?? []).map((s) => s.sessionId),
+  ).map((s) => ({ label: labelText(s.title ?? 'Untitled session'), description: labelText(when(s.updatedAt)), sessionId: s.sessionId }));
   // An agent without session/list says so, rather than looking as if it had no sessions.
-  const noList = focused?.client && !focused.client.agentCapabilities?.sessionCapabilities?.list ? [{ label: labelText(`${focused.agent.name} does not list its sessions (no session/list)`), description: '' }] : [];
+  const noList =
+    focused?.client && !focused.client.agentCapabilities?.sessionCapabilities?.list
+      ? [{ label: labelText(`${focused.agent.name} does not list its sessions (no session/list)`), description: '' }]
+      : [];
   const build = (): Item[] => [
     ...chatItems(),
-    ...(focused && agentItems.length + noList.length ? [{ label: labelText(`${focused.agent.name}: sessions not in ACP Chat`), kind: vscode.QuickPickItemKind.Separator }, ...agentItems, ...noList] : []),
+    ...(focused && agentItems.length + noList.length
+      ? [{ label: labelText(`${focused.agent.name}: sessions not in ACP Chat`), kind: vscode.QuickPickItemKind.Separator }, ...agentItems, ...noList]
+      : []),
   ];
   if (build().length === 0) {
     void vscode.window.showInformationMessage('No chats yet: run "ACP: New Chat" to start one.');

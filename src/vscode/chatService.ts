@@ -63,7 +63,13 @@ export class ChatService extends Disposable {
   private persistence: ChatPersistence | undefined;
   private opened: Promise<void> | undefined;
   readonly worktrees: WorktreeChats = new WorktreeChats(this, () => this.context.globalStorageUri.fsPath);
-  readonly mcp = new McpChoice({ globalStorage: () => this.context.globalStorageUri.fsPath, settings: () => this.settingsValue, log: (l, m) => this.log[l](m), offOf: (id) => this.indexValue?.get(id)?.mcpOff ?? [], setOff: (id, off) => void this.indexValue?.update(id, { mcpOff: [...off] }) });
+  readonly mcp = new McpChoice({
+    globalStorage: () => this.context.globalStorageUri.fsPath,
+    settings: () => this.settingsValue,
+    log: (l, m) => this.log[l](m),
+    offOf: (id) => this.indexValue?.get(id)?.mcpOff ?? [],
+    setOff: (id, off) => void this.indexValue?.update(id, { mcpOff: [...off] }),
+  });
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -78,7 +84,15 @@ export class ChatService extends Disposable {
     const follow = { enabled: () => this.settingsValue.openEditedFiles, chatColumn: () => this.views.focusedTab()?.panel.viewColumn };
     this.files = new FileAccess(this.log, follow, () => this.settingsValue.outsideWorkspace);
     this.focusedTree = this.register(new FocusedTree());
-    this.captures = new CaptureViews(context.extensionUri, this.log, this.docs, this.tree, () => this.capturesDir(), (sid, key) => this.revealInTree(sid, key), () => this.showFocusedInTree());
+    this.captures = new CaptureViews(
+      context.extensionUri,
+      this.log,
+      this.docs,
+      this.tree,
+      () => this.capturesDir(),
+      (sid, key) => this.revealInTree(sid, key),
+      () => this.showFocusedInTree(),
+    );
     this.live = new LiveChats({
       log: this.log,
       index: () => this.chatIndex,
@@ -90,25 +104,27 @@ export class ChatService extends Disposable {
       closing: () => this.closing,
       elsewhere: () => this.views.elsewhere,
     });
-    this.views = this.register(new ChatViews({
-      context,
-      log: this.log,
-      docs: this.docs,
-      live: this.live,
-      treeView: this.treeView,
-      ready: () => this.ready(),
-      index: () => this.indexValue,
-      persistence: () => this.requirePersistence(),
-      settings: () => this.settingsValue,
-      agents: () => this.agents(),
-      selectedAgentId: () => this.selectedAgentId,
-      focusedChatId: () => this.focusedChatId,
-      focus: (id) => this.focus(id),
-      activeChat: () => this.activeChat(),
-      unshown: (id) => void (this.live.drop(id), this.updateStatus()),
-      closing: () => this.closing,
-      newChatMade: (id, want, from) => this.worktrees.offer(id, want, from),
-    }));
+    this.views = this.register(
+      new ChatViews({
+        context,
+        log: this.log,
+        docs: this.docs,
+        live: this.live,
+        treeView: this.treeView,
+        ready: () => this.ready(),
+        index: () => this.indexValue,
+        persistence: () => this.requirePersistence(),
+        settings: () => this.settingsValue,
+        agents: () => this.agents(),
+        selectedAgentId: () => this.selectedAgentId,
+        focusedChatId: () => this.focusedChatId,
+        focus: (id) => this.focus(id),
+        activeChat: () => this.activeChat(),
+        unshown: (id) => void (this.live.drop(id), this.updateStatus()),
+        closing: () => this.closing,
+        newChatMade: (id, want, from) => this.worktrees.offer(id, want, from),
+      }),
+    );
     this.register(this.status.item);
     this.register(
       vscode.workspace.onDidChangeConfiguration((e) => {
@@ -284,7 +300,9 @@ export class ChatService extends Disposable {
   }
 
   /** The agent new chats start with (ACP: Select Agent, the status bar). */
-  private get selectedAgentId(): string { return newChatAgentId(this.agents(), this.pickedAgentId, this.settingsValue.defaultAgent); }
+  private get selectedAgentId(): string {
+    return newChatAgentId(this.agents(), this.pickedAgentId, this.settingsValue.defaultAgent);
+  }
   /** The agent the next new chat starts with; "ACP: Check Agent" checks this one. */
   selectedAgent = (): AgentConfig | undefined => findAgent(this.agents(), this.selectedAgentId);
 

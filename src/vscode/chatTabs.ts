@@ -190,7 +190,8 @@ export class ChatTabs implements IDisposable {
       for (const [index, tab] of group.tabs.entries()) {
         if (!isChatTab(tab)) continue;
         const k = known.indexOf(tab.label);
-        if (k >= 0) known.splice(k, 1); // one of our panels
+        if (k >= 0)
+          known.splice(k, 1); // one of our panels
         else if (titles.has(tab.label)) return { column: group.viewColumn, index };
       }
     }
@@ -204,10 +205,12 @@ export class ChatTabs implements IDisposable {
   private follow(panel: ChatPanel, id: string): void {
     panel.panel.title = this.host.title(id);
     panel.onDidInteract(() => this.host.focus(id));
-    panel.own(panel.panel.onDidChangeViewState((e) => {
-      if (e.webviewPanel.active) this.host.focus(id);
-      if (e.webviewPanel.visible) this.host.seen(id);
-    }));
+    panel.own(
+      panel.panel.onDidChangeViewState((e) => {
+        if (e.webviewPanel.active) this.host.focus(id);
+        if (e.webviewPanel.visible) this.host.seen(id);
+      }),
+    );
     panel.onDidDispose(() => {
       const split = this.splits.get(id);
       if (split?.delete(panel)) {

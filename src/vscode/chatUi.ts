@@ -40,12 +40,13 @@ export interface ChatUiDeps {
  */
 function openSubagentPanel(d: ChatUiDeps, extensionUri: vscode.Uri): NonNullable<ChatUi['openSubagent']> {
   return (model, title) => {
-    const webviewPanel = vscode.window.createWebviewPanel(`${CHAT_VIEW_TYPE}.subagent`, `Subagent · ${labelText(title)}`, columnBesideChat(d.chatColumn()), { enableScripts: true });
+    const webviewPanel = vscode.window.createWebviewPanel(`${CHAT_VIEW_TYPE}.subagent`, `Subagent · ${labelText(title)}`, columnBesideChat(d.chatColumn()), {
+      enableScripts: true,
+    });
     const panel = new ChatPanel(webviewPanel, extensionUri, model, d.log);
     panel.onDidDispose(() => model.dispose());
   };
 }
-
 
 function failed(d: ChatUiDeps, what: string, e: unknown): void {
   d.log.error(`could not ${what}: ${errorText(e)}`);
@@ -82,11 +83,13 @@ export function createChatUi(d: ChatUiDeps): ChatUi {
       const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
       const path = nodePath.isAbsolute(p) || !root ? p : nodePath.join(root, p);
       const pos = line !== null && line > 0 ? new vscode.Position(line - 1, 0) : undefined;
-      void vscode.window.showTextDocument(vscode.Uri.file(path), {
-        preview: true,
-        viewColumn: columnBesideChat(d.chatColumn()),
-        ...(pos ? { selection: new vscode.Range(pos, pos) } : {}),
-      }).then(undefined, (e: unknown) => void vscode.window.showErrorMessage(`Could not open ${noticeText(path)}: ${noticeText(errorText(e))}`));
+      void vscode.window
+        .showTextDocument(vscode.Uri.file(path), {
+          preview: true,
+          viewColumn: columnBesideChat(d.chatColumn()),
+          ...(pos ? { selection: new vscode.Range(pos, pos) } : {}),
+        })
+        .then(undefined, (e: unknown) => void vscode.window.showErrorMessage(`Could not open ${noticeText(path)}: ${noticeText(errorText(e))}`));
     },
     openDiff(entry: Entry, index: number) {
       if (entry.kind !== 'tool_call') return;
@@ -131,7 +134,9 @@ export function createChatUi(d: ChatUiDeps): ChatUi {
     async chooseAuthMethod(agentName: string, methods: readonly AuthMethod[]) {
       const usable = methods.filter(isRunnableAuthMethod);
       if (usable.length === 0) {
-        void vscode.window.showErrorMessage(`${noticeText(agentName)} needs you to sign in, but offers no sign-in method ACP Chat can run. Sign in with the agent's own CLI, then restart the agent.`);
+        void vscode.window.showErrorMessage(
+          `${noticeText(agentName)} needs you to sign in, but offers no sign-in method ACP Chat can run. Sign in with the agent's own CLI, then restart the agent.`,
+        );
         return undefined;
       }
       const pick = await vscode.window.showQuickPick(
@@ -163,9 +168,7 @@ export function createChatUi(d: ChatUiDeps): ChatUi {
     permissionAsked(chat, title) {
       // A permission request must never wait unseen: if the panel is hidden, say so and offer to show it.
       if (d.isPanelVisible(chat)) return;
-      void vscode.window
-        .showInformationMessage(`${noticeText(chat.agent.name)} asks for permission: ${noticeText(title)}`, 'Show')
-        .then((a) => a === 'Show' && d.showPanel(chat));
+      void vscode.window.showInformationMessage(`${noticeText(chat.agent.name)} asks for permission: ${noticeText(title)}`, 'Show').then((a) => a === 'Show' && d.showPanel(chat));
     },
     configureAgent(how) {
       // Add Agent writes acpChat.agents; either way the chat starts when the setting names its agent.

@@ -73,14 +73,16 @@ export class ChatViews extends Disposable {
     this.register(this.marks);
     this.titles = this.register(new ChatTitles({ index: () => host.index(), live: (id) => host.live.get(id), agentName: (id) => findAgent(host.agents(), id)?.name ?? id }));
     this.register(this.titles.onDidChange((id) => this.retitle(id)));
-    this.attention = this.register(new ChatAttention({
-      enabled: () => host.settings().notifyWhenUnseen,
-      isVisible: (id) => this.viewsOf(id).some((v) => v.surface.visible),
-      title: (id) => this.titles.titleOf(id),
-      show: (id) => void this.opening.reveal(id),
-      retitle: (id) => this.titles.refresh(id),
-      unread: (id, unread) => void host.index()?.update(id, { unread }),
-    }));
+    this.attention = this.register(
+      new ChatAttention({
+        enabled: () => host.settings().notifyWhenUnseen,
+        isVisible: (id) => this.viewsOf(id).some((v) => v.surface.visible),
+        title: (id) => this.titles.titleOf(id),
+        show: (id) => void this.opening.reveal(id),
+        retitle: (id) => this.titles.refresh(id),
+        unread: (id, unread) => void host.index()?.update(id, { unread }),
+      }),
+    );
     this.tabs = new ChatTabs({
       extensionUri: host.context.extensionUri,
       log: host.log,

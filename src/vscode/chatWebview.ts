@@ -38,7 +38,12 @@ export class ChatWebview extends Disposable {
   /** The model's changes, batched into posts (the shipped pipeline: panelFeed.ts). */
   private readonly feed = new PanelFeed((m) => this.post(m));
   /** The subagents the webview expanded in their cards, each fed on its own (collapsed ones: nothing). */
-  private readonly subagents = this.register(new SubagentFeeds((m) => this.post(m), () => this.scheduleFlush()));
+  private readonly subagents = this.register(
+    new SubagentFeeds(
+      (m) => this.post(m),
+      () => this.scheduleFlush(),
+    ),
+  );
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
   private modelSubscription: IDisposable | undefined;
   private readonly onDidDisposeEmitter = new Emitter<void>();

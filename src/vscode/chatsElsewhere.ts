@@ -77,12 +77,27 @@ export class ChatsElsewhere {
       void vscode.window.showInformationMessage('No chat of this workspace is open in another VS Code window.');
       return;
     }
-    const pickedChat = held.length === 1 ? held[0] : (await vscode.window.showQuickPick(held.map((id) => ({ label: noticeText(this.host.titleOf(id)), id })), { title: 'Chats open in another window' }))?.id;
+    const pickedChat =
+      held.length === 1
+        ? held[0]
+        : (
+            await vscode.window.showQuickPick(
+              held.map((id) => ({ label: noticeText(this.host.titleOf(id)), id })),
+              { title: 'Chats open in another window' },
+            )
+          )?.id;
     if (pickedChat === undefined) return;
-    const what = action ?? (await vscode.window.showQuickPick([
-      { label: 'Open Read-Only', description: 'a copy as saved now, here', value: 'readOnly' as const },
-      { label: 'Take Over', description: 'the other window lets go of it and it opens here', value: 'takeOver' as const },
-    ], { title: noticeText(this.host.titleOf(pickedChat)) }))?.value;
+    const what =
+      action ??
+      (
+        await vscode.window.showQuickPick(
+          [
+            { label: 'Open Read-Only', description: 'a copy as saved now, here', value: 'readOnly' as const },
+            { label: 'Take Over', description: 'the other window lets go of it and it opens here', value: 'takeOver' as const },
+          ],
+          { title: noticeText(this.host.titleOf(pickedChat)) },
+        )
+      )?.value;
     if (what === 'readOnly') await this.openReadOnly(pickedChat);
     else if (what === 'takeOver') await this.takeOver(pickedChat);
   }
@@ -90,7 +105,11 @@ export class ChatsElsewhere {
   /** Chats of the list another live window has now (those with an empty tab here first). */
   heldElsewhere(): string[] {
     const p = this.host.persistence();
-    const ids = this.host.index().history().map((c) => c.id).filter((id) => !p.holderOf(id).ok);
+    const ids = this.host
+      .index()
+      .history()
+      .map((c) => c.id)
+      .filter((id) => !p.holderOf(id).ok);
     return [...ids.filter((id) => this.placeholders.has(id)), ...ids.filter((id) => !this.placeholders.has(id))];
   }
 
@@ -102,7 +121,14 @@ export class ChatsElsewhere {
       return undefined;
     }
     const title = `${this.host.titleOf(chatId)} (read-only)`;
-    const ui = createChatUi({ docs: this.host.docs, log: this.host.log, revealInTree: () => undefined, isPanelVisible: () => true, showPanel: () => undefined, chatColumn: () => undefined });
+    const ui = createChatUi({
+      docs: this.host.docs,
+      log: this.host.log,
+      revealInTree: () => undefined,
+      isPanelVisible: () => true,
+      showPanel: () => undefined,
+      chatColumn: () => undefined,
+    });
     const webviewPanel = vscode.window.createWebviewPanel(`${CHAT_VIEW_TYPE}.readOnly`, title, vscode.ViewColumn.Active, { enableScripts: true });
     const view = new SavedChatView(store, title, ui);
     return { panel: new ChatPanel(webviewPanel, this.host.extensionUri, view, this.host.log), view };
@@ -115,8 +141,7 @@ export class ChatsElsewhere {
     let taken = false;
     try {
       taken = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Asking the other window to let go of the chat…' }, async () => {
-        for (const end = Date.now() + TAKE_OVER_MS; Date.now() < end; await new Promise((r) => setTimeout(r, TAKE_OVER_POLL_MS)))
-          if (await this.host.tryClaim(chatId)) return true;
+        for (const end = Date.now() + TAKE_OVER_MS; Date.now() < end; await new Promise((r) => setTimeout(r, TAKE_OVER_POLL_MS))) if (await this.host.tryClaim(chatId)) return true;
         return false;
       });
     } finally {

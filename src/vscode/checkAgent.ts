@@ -26,14 +26,12 @@ export async function checkAgent(service: ChatService, agentId?: string): Promis
     void vscode.window.showErrorMessage(`No agent with id '${noticeText(agentId ?? '')}' to check (see the acpChat.agents setting).`);
     return undefined;
   }
-  const result = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: `Checking ${noticeText(agent.name)}` },
-    (progress) =>
-      runLiveCheck({
-        agent,
-        protocolVersion: service.settings.protocolVersion,
-        onProgress: (step) => progress.report({ message: step }),
-      }),
+  const result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Checking ${noticeText(agent.name)}` }, (progress) =>
+    runLiveCheck({
+      agent,
+      protocolVersion: service.settings.protocolVersion,
+      onProgress: (step) => progress.report({ message: step }),
+    }),
   );
   const s = summarize(result.findings, result.records.length);
   const markdown = liveReportMarkdown({

@@ -100,7 +100,9 @@ export async function applyCode(docs: VirtualDocuments, requested: string, text:
   const rel = vscode.workspace.asRelativePath(uri, false);
   const proposed = docs.add(name, text);
   // The question is asked at once (it waits for the user, not for the editor); the preview opens beside it.
-  const preview = Promise.resolve(vscode.commands.executeCommand('vscode.diff', isNew ? docs.add(name, '') : uri, proposed, `${name} ↔ code block (preview)`, { preview: true, viewColumn })).catch(() => undefined);
+  const preview = Promise.resolve(
+    vscode.commands.executeCommand('vscode.diff', isNew ? docs.add(name, '') : uri, proposed, `${name} ↔ code block (preview)`, { preview: true, viewColumn }),
+  ).catch(() => undefined);
   const choice = await vscode.window.showInformationMessage(
     `Apply the code block to ${noticeText(rel)}${isNew ? ' (a new file)' : ''}? It replaces the file's text, as the diff shows.`,
     'Apply',

@@ -101,7 +101,8 @@ export class ChatCommands extends Disposable {
     // Loaded on first use (as Add Agent below): a chat never needs them, so activation does not evaluate them.
     this.add(Commands.checkAgent, async (agentId?: unknown) => (await import('./checkAgent')).checkAgent(s, typeof agentId === 'string' ? agentId : undefined));
     this.add(Commands.openCapture, (file?: unknown, mode?: unknown) =>
-      s.openCapture(typeof file === 'string' ? file : undefined, mode === 'full' || mode === 'realtime' ? mode : undefined));
+      s.openCapture(typeof file === 'string' ? file : undefined, mode === 'full' || mode === 'realtime' ? mode : undefined),
+    );
     this.add(Commands.showInChat, async (node?: unknown) => {
       const n = node as TreeNode | undefined;
       if (n?.type !== 'entry') return;

@@ -60,7 +60,15 @@ export class AgentComparison implements vscode.TreeDataProvider<Node>, vscode.Di
   rows(): AgentRun[] {
     return this.runs.map((r) => {
       const chat = this.s.chat(r.chatId);
-      return { label: r.agentName, state: stateOf(chat, r), startedAt: r.startedAt, endedAt: r.endedAt, files: r.files, answer: answerOf(chat), usage: chat?.current()?.usage ?? null };
+      return {
+        label: r.agentName,
+        state: stateOf(chat, r),
+        startedAt: r.startedAt,
+        endedAt: r.endedAt,
+        files: r.files,
+        answer: answerOf(chat),
+        usage: chat?.current()?.usage ?? null,
+      };
     });
   }
 
@@ -144,7 +152,9 @@ export class AgentComparison implements vscode.TreeDataProvider<Node>, vscode.Di
     const info = this.s.worktrees.info(chatId);
     if (!info) return;
     const others = this.runs.filter((r) => r.chatId !== chatId);
-    const pick = await vscode.window.showQuickPick([{ label: 'The base', chatId: undefined }, ...others.map((r) => ({ label: r.agentName, chatId: r.chatId }))], { title: 'Diff against…' });
+    const pick = await vscode.window.showQuickPick([{ label: 'The base', chatId: undefined }, ...others.map((r) => ({ label: r.agentName, chatId: r.chatId }))], {
+      title: 'Diff against…',
+    });
     if (!pick) return;
     const other = pick.chatId !== undefined ? this.s.worktrees.info(pick.chatId) : undefined;
     const a = other ? await worktreeTree(hostGit, other) : info.base;
@@ -159,10 +169,17 @@ export class AgentComparison implements vscode.TreeDataProvider<Node>, vscode.Di
     if (!info) return false;
     const others = this.runs.filter((r) => r.chatId !== chatId && this.s.worktrees.info(r.chatId));
     const detail = others.map((r) => `${r.agentName}: ${lossText(this.s.worktrees.info(r.chatId)!, { files: r.files, commits: 0 })}`).join('\n\n');
-    const ok = confirmed ? 'Keep This One' : await vscode.window.showWarningMessage(`Apply this agent's change to your workspace and discard the other ${others.length} worktree${others.length === 1 ? '' : 's'}?`, { modal: true, detail: noticeText(detail) }, 'Keep This One');
+    const ok = confirmed
+      ? 'Keep This One'
+      : await vscode.window.showWarningMessage(
+          `Apply this agent's change to your workspace and discard the other ${others.length} worktree${others.length === 1 ? '' : 's'}?`,
+          { modal: true, detail: noticeText(detail) },
+          'Keep This One',
+        );
     if (ok !== 'Keep This One') return false;
     if (!(await this.s.worktrees.apply(info))) return false;
-    for (const r of others) await this.s.worktrees.discard(r.chatId, this.s.worktrees.info(r.chatId)!, false).catch((e) => this.s.log.warn(`discarding ${r.chatId}: ${errorText(e)}`));
+    for (const r of others)
+      await this.s.worktrees.discard(r.chatId, this.s.worktrees.info(r.chatId)!, false).catch((e) => this.s.log.warn(`discarding ${r.chatId}: ${errorText(e)}`));
     return true;
   }
 
@@ -182,7 +199,8 @@ export async function askSeveralAgents(s: ChatService, comparison: AgentComparis
   await s.ready();
   const from = chatCwd(s.settings.workingFolder);
   const probe = from !== undefined ? await probeRepo(hostGit, from) : undefined;
-  if (!probe || probe.kind !== 'repo') return void vscode.window.showWarningMessage(`Ask Several Agents needs a workspace in a git repository: ${noticeText(probe?.message ?? 'no workspace folder')}`), [];
+  if (!probe || probe.kind !== 'repo')
+    return (void vscode.window.showWarningMessage(`Ask Several Agents needs a workspace in a git repository: ${noticeText(probe?.message ?? 'no workspace folder')}`), []);
   let agentIds = given?.agentIds;
   if (!agentIds) {
     const picked = await vscode.window.showQuickPick(
@@ -192,13 +210,19 @@ export async function askSeveralAgents(s: ChatService, comparison: AgentComparis
     agentIds = picked?.map((p) => p.id);
   }
   if (!agentIds) return [];
-  if (agentIds.length < 2 || agentIds.length > 6) return void vscode.window.showWarningMessage('Choose between 2 and 6 agents.'), [];
+  if (agentIds.length < 2 || agentIds.length > 6) return (void vscode.window.showWarningMessage('Choose between 2 and 6 agents.'), []);
   const prompt = given?.prompt ?? (await vscode.window.showInputBox({ title: `Ask ${agentIds.length} agents`, prompt: 'One prompt, sent to each agent in its own worktree' }));
   if (!prompt) return [];
   // Asked once for all of them.
   let carry = given?.carry ?? false;
   if (probe.dirty && given?.carry === undefined) {
-    const pick = await vscode.window.showQuickPick([{ label: 'Start from HEAD', carry: false }, { label: 'Carry my uncommitted changes over', carry: true }], { title: 'Your checkout has uncommitted changes' });
+    const pick = await vscode.window.showQuickPick(
+      [
+        { label: 'Start from HEAD', carry: false },
+        { label: 'Carry my uncommitted changes over', carry: true },
+      ],
+      { title: 'Your checkout has uncommitted changes' },
+    );
     if (!pick) return [];
     carry = pick.carry;
   }

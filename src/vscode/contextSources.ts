@@ -141,6 +141,9 @@ export function lastCommandItem(): NewItem | string {
 
 /** Terminal output without its colour and cursor escapes (and the shell integration's own OSC marks). */
 function withoutEscapes(s: string): string {
-   
-  return s.replace(/\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)/g, '').replace(/\x1b\[[0-?]*[ -/]*[@-~]/g, '').replace(/\x1b[@-_]/g, '').replace(/\r(?!\n)/g, '');
+  return s
+    .replace(/\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)/g, '')
+    .replace(/\x1b\[[0-?]*[ -/]*[@-~]/g, '')
+    .replace(/\x1b[@-_]/g, '')
+    .replace(/\r(?!\n)/g, '');
 }

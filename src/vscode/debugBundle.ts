@@ -18,7 +18,11 @@ export async function buildDebugBundle(service: ChatService): Promise<Record<str
   const capturePath = session.captureFile();
   const capture = capturePath
     ? await readFile(capturePath, 'utf8').then(
-        (t) => t.split('\n').filter(Boolean).map((l) => JSON.parse(l) as unknown),
+        (t) =>
+          t
+            .split('\n')
+            .filter(Boolean)
+            .map((l) => JSON.parse(l) as unknown),
         (e: unknown) => ({ error: `could not read ${capturePath}: ${errorText(e)}` }),
       )
     : null;
@@ -31,7 +35,15 @@ export async function buildDebugBundle(service: ChatService): Promise<Record<str
     vscode: { version: vscode.version, appName: vscode.env.appName, remoteName: vscode.env.remoteName ?? null },
     agent: { id: session.agent.id, name: session.agent.name, command: session.agent.command, args: session.agent.args, origin: agentOrigin(session.agent) },
     // Environment values may hold secrets: only their names go into the bundle.
-    configuredAgents: agents.map((a) => ({ id: a.id, name: a.name, command: a.command, args: a.args, env: Object.keys(a.env), origin: agentOrigin(a), secretHeaders: a.secretHeaders ?? [] })),
+    configuredAgents: agents.map((a) => ({
+      id: a.id,
+      name: a.name,
+      command: a.command,
+      args: a.args,
+      env: Object.keys(a.env),
+      origin: agentOrigin(a),
+      secretHeaders: a.secretHeaders ?? [],
+    })),
     settings,
     turn: session.turnState,
     protocolVersion: client?.protocolVersion ?? null,

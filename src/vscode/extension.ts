@@ -26,15 +26,25 @@ export type AcpChatApi = ChatApi<ChatService>;
 export async function activate(context: vscode.ExtensionContext): Promise<AcpChatApi> {
   // Saved chats are opened on first use, not here: activation stays cheap. They are kept per workspace
   // where every window of it finds them (chatHomeLocation.ts), not in this window's storage folder.
-  const s: ChatService = new ChatService(context, async () => {
-    const log = (m: string) => s.log.warn(m);
-    const home = await chatHome({ globalStorage: context.globalStorageUri.fsPath, storage: context.storageUri?.fsPath, location: await currentWorkspace(), platform: process.platform }, log).catch((e: unknown) => {
-      log(`chat persistence is off: ${e instanceof Error ? e.message : String(e)}`);
-      return undefined;
-    });
-    if (home && home.recovered > 0) void vscode.window.showInformationMessage(noticeText(`ACP Chat: ${home.recovered} chat(s) of this workspace were found in another storage folder of VS Code and are listed again (ACP: Open Session…).`));
-    return openPersistence(home?.dir, log);
-  }, connectAgent(agentSecrets(context).headers)); // a remote agent's tokens: SecretStorage, asked once
+  const s: ChatService = new ChatService(
+    context,
+    async () => {
+      const log = (m: string) => s.log.warn(m);
+      const home = await chatHome(
+        { globalStorage: context.globalStorageUri.fsPath, storage: context.storageUri?.fsPath, location: await currentWorkspace(), platform: process.platform },
+        log,
+      ).catch((e: unknown) => {
+        log(`chat persistence is off: ${e instanceof Error ? e.message : String(e)}`);
+        return undefined;
+      });
+      if (home && home.recovered > 0)
+        void vscode.window.showInformationMessage(
+          noticeText(`ACP Chat: ${home.recovered} chat(s) of this workspace were found in another storage folder of VS Code and are listed again (ACP: Open Session…).`),
+        );
+      return openPersistence(home?.dir, log);
+    },
+    connectAgent(agentSecrets(context).headers),
+  ); // a remote agent's tokens: SecretStorage, asked once
   context.subscriptions.push(s, trackTextEditors(), trackTerminalCommands());
   // The debug bundle's code is loaded when it is asked for, not at activation.
   const exportBundle = async (target?: string) => void (await (await import('./debugBundle')).exportDebugBundle(s, target ? vscode.Uri.file(target) : undefined));

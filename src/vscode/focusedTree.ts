@@ -31,7 +31,8 @@ export class FocusedTree extends Disposable {
     this.reason?.dispose();
     const reason = () => {
       const p = session && session.sessionId === null ? session.panelState() : undefined;
-      this.treeView.message = p && (p.turn === 'error' || p.turn === 'exited') ? noticeText(`${session?.agent.name ?? 'The agent'}: ${p.message ?? 'the agent could not start.'}`) : undefined;
+      this.treeView.message =
+        p && (p.turn === 'error' || p.turn === 'exited') ? noticeText(`${session?.agent.name ?? 'The agent'}: ${p.message ?? 'the agent could not start.'}`) : undefined;
     };
     reason();
     this.reason = session?.onDidChange((changes) => changes.some((c) => c.type === 'panel' && ('turn' in c.fields || 'message' in c.fields)) && reason());

@@ -197,7 +197,10 @@ export class FileAccess {
     const open = openDocument(t.real) ?? openDocument(path);
     if (open?.isDirty) {
       this.log.warn(`fs/write_text_file: refused ${path}: it has unsaved changes in an editor`);
-      throw rpcError(ErrorCodes.invalidParams, `refused: ${path} has unsaved changes in the user's editor; the user must save or revert them first`, { reason: 'unsaved_changes', path });
+      throw rpcError(ErrorCodes.invalidParams, `refused: ${path} has unsaved changes in the user's editor; the user must save or revert them first`, {
+        reason: 'unsaved_changes',
+        path,
+      });
     }
     // Followed, a file is opened before the write, so the editor's reload is a step Ctrl+Z can undo there.
     const doc = open ?? (this.follow.enabled() && t.id ? await vscode.workspace.openTextDocument(vscode.Uri.file(t.real)) : undefined);

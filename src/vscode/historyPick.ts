@@ -20,7 +20,16 @@ export interface PickItem extends vscode.QuickPickItem {
 
 const MIN_QUERY = 2;
 const TYPE_DELAY_MS = 40;
-const KIND_ICON: Record<string, string> = { user: 'account', agent: 'hubot', thought: 'lightbulb', tool: 'tools', path: 'file', question: 'question', subagent: 'organization', compaction: 'fold' };
+const KIND_ICON: Record<string, string> = {
+  user: 'account',
+  agent: 'hubot',
+  thought: 'lightbulb',
+  tool: 'tools',
+  path: 'file',
+  question: 'question',
+  subagent: 'organization',
+  compaction: 'fold',
+};
 
 /** Adds history search to a quick pick whose items are otherwise `base()`; dispose with the pick. */
 export function searchInPick(qp: vscode.QuickPick<PickItem>, service: ChatService, base: () => PickItem[]): vscode.Disposable {
@@ -32,7 +41,13 @@ export function searchInPick(qp: vscode.QuickPick<PickItem>, service: ChatServic
     const found = [...groups.values()].flatMap((g) => [
       { label: labelText(g.row.title), kind: vscode.QuickPickItemKind.Separator } as PickItem,
       ...(g.inTitle ? [{ label: `$(comment-discussion) ${labelText(g.row.title)}`, description: 'title', chatId: g.row.chatId, alwaysShow: true }] : []),
-      ...g.hits.map((h): PickItem => ({ label: `$(${KIND_ICON[h.kind] ?? 'search'}) ${labelText(h.snippet, 200)}`, description: h.kind, chatId: g.row.chatId, key: h.key, alwaysShow: true })),
+      ...g.hits.map((h): PickItem => ({
+        label: `$(${KIND_ICON[h.kind] ?? 'search'}) ${labelText(h.snippet, 200)}`,
+        description: h.kind,
+        chatId: g.row.chatId,
+        key: h.key,
+        alwaysShow: true,
+      })),
     ]);
     qp.items = [...found, ...(found.length ? [{ label: 'All chats', kind: vscode.QuickPickItemKind.Separator } as PickItem] : []), ...base()];
   };

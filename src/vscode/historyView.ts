@@ -25,7 +25,10 @@ export class HistoryView extends Disposable implements vscode.WebviewViewProvide
   private last: Extract<HistoryToHost, { type: 'query' }> | undefined;
   private refreshTimer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(private readonly service: ChatService, private readonly extensionUri: vscode.Uri) {
+  constructor(
+    private readonly service: ChatService,
+    private readonly extensionUri: vscode.Uri,
+  ) {
     super();
     this.register({ dispose: () => (this.query?.dispose(), clearTimeout(this.refreshTimer)) });
   }
@@ -52,9 +55,11 @@ export class HistoryView extends Disposable implements vscode.WebviewViewProvide
     this.register(view.webview.onDidReceiveMessage((raw: unknown) => void this.receive(raw)));
     this.register(index.onDidChange(() => this.refreshSoon()));
     this.register(this.service.marks().onDidChange(() => this.refreshSoon()));
-    this.register(view.onDidDispose(() => {
-      if (this.view === view) this.view = undefined;
-    }));
+    this.register(
+      view.onDidDispose(() => {
+        if (this.view === view) this.view = undefined;
+      }),
+    );
     view.webview.html = renderWebviewHtml({
       cspSource: view.webview.cspSource,
       nonce: makeNonce(),

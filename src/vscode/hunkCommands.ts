@@ -12,7 +12,8 @@ import { editorReviews } from './editorReviews';
 import { HunkCommandIds, type HunkArg, type HunkEditor, type ShownChanges } from './hunkEditor';
 
 const isHunkArg = (a: unknown): a is HunkArg => typeof a === 'object' && a !== null && 'hunk' in a && 'reviewId' in a && 'setId' in a && 'uri' in a;
-const uriOf = (a: unknown): string | undefined => (a instanceof vscode.Uri ? a.toString() : typeof a === 'object' && a !== null && 'uri' in a && typeof a.uri === 'string' ? a.uri : undefined);
+const uriOf = (a: unknown): string | undefined =>
+  a instanceof vscode.Uri ? a.toString() : typeof a === 'object' && a !== null && 'uri' in a && typeof a.uri === 'string' ? a.uri : undefined;
 
 export class HunkCommands extends Disposable {
   constructor(private readonly editor: HunkEditor) {
@@ -31,7 +32,9 @@ export class HunkCommands extends Disposable {
   /** The document named by `arg` (a lens's), else the active editor's, with its changes. */
   private async target(arg: unknown): Promise<{ doc: vscode.TextDocument; shown: ShownChanges } | undefined> {
     const uri = uriOf(arg);
-    const doc = uri ? vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri) ?? (await vscode.workspace.openTextDocument(vscode.Uri.parse(uri))) : vscode.window.activeTextEditor?.document;
+    const doc = uri
+      ? (vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri) ?? (await vscode.workspace.openTextDocument(vscode.Uri.parse(uri))))
+      : vscode.window.activeTextEditor?.document;
     const shown = doc && this.editor.shown(doc);
     if (!doc || !shown) {
       void vscode.window.showInformationMessage('This file has no agent changes to review.');
@@ -85,7 +88,12 @@ export class HunkCommands extends Disposable {
     // Hunk by hunk from the bottom, each placed on the text then: the user's edits are kept, their hunks left.
     let left = 0;
     for (const p of [...t.shown.placed].reverse()) if (await review.actOnHunk(setId, file.path, p.hunk, 'undo')) left++;
-    if (left) void vscode.window.showWarningMessage(noticeText(`Undid ${t.shown.placed.length - left} of ${t.shown.placed.length} changes. ${left} left alone: you edited those lines after ${t.shown.under.agentName}'s change (Keep accepts them as they are).`));
+    if (left)
+      void vscode.window.showWarningMessage(
+        noticeText(
+          `Undid ${t.shown.placed.length - left} of ${t.shown.placed.length} changes. ${left} left alone: you edited those lines after ${t.shown.under.agentName}'s change (Keep accepts them as they are).`,
+        ),
+      );
   }
 
   private async onTurn(arg: unknown, action: 'keep' | 'undo'): Promise<void> {

@@ -44,9 +44,31 @@ const HAS_CHANGES_KEY = 'acpChat.editorHasAgentChanges';
 
 export class HunkEditor extends Disposable {
   private readonly cache = new Map<string, { version: number; shown: ShownChanges | undefined }>();
-  private readonly added = this.register(deco({ isWholeLine: true, backgroundColor: new vscode.ThemeColor('diffEditor.insertedLineBackground'), overviewRulerColor: new vscode.ThemeColor('editorOverviewRuler.addedForeground'), overviewRulerLane: vscode.OverviewRulerLane.Left }));
-  private readonly edited = this.register(deco({ isWholeLine: true, borderColor: new vscode.ThemeColor('editorWarning.foreground'), borderStyle: 'dashed', borderWidth: '0 0 0 2px', overviewRulerColor: new vscode.ThemeColor('editorOverviewRuler.warningForeground'), overviewRulerLane: vscode.OverviewRulerLane.Left }));
-  private readonly removed = this.register(deco({ overviewRulerColor: new vscode.ThemeColor('editorOverviewRuler.deletedForeground'), overviewRulerLane: vscode.OverviewRulerLane.Left, after: { color: new vscode.ThemeColor('editorCodeLens.foreground'), fontStyle: 'italic', margin: '0 0 0 2em' } }));
+  private readonly added = this.register(
+    deco({
+      isWholeLine: true,
+      backgroundColor: new vscode.ThemeColor('diffEditor.insertedLineBackground'),
+      overviewRulerColor: new vscode.ThemeColor('editorOverviewRuler.addedForeground'),
+      overviewRulerLane: vscode.OverviewRulerLane.Left,
+    }),
+  );
+  private readonly edited = this.register(
+    deco({
+      isWholeLine: true,
+      borderColor: new vscode.ThemeColor('editorWarning.foreground'),
+      borderStyle: 'dashed',
+      borderWidth: '0 0 0 2px',
+      overviewRulerColor: new vscode.ThemeColor('editorOverviewRuler.warningForeground'),
+      overviewRulerLane: vscode.OverviewRulerLane.Left,
+    }),
+  );
+  private readonly removed = this.register(
+    deco({
+      overviewRulerColor: new vscode.ThemeColor('editorOverviewRuler.deletedForeground'),
+      overviewRulerLane: vscode.OverviewRulerLane.Left,
+      after: { color: new vscode.ThemeColor('editorCodeLens.foreground'), fontStyle: 'italic', margin: '0 0 0 2em' },
+    }),
+  );
   private readonly lensChanged = this.register(new vscode.EventEmitter<void>());
   private timer: ReturnType<typeof setTimeout> | undefined;
 
@@ -57,9 +79,7 @@ export class HunkEditor extends Disposable {
     this.register(vscode.window.onDidChangeActiveTextEditor(() => this.setContext()));
     this.register(vscode.workspace.onDidChangeTextDocument((e) => e.document.uri.scheme === 'file' && e.contentChanges.length > 0 && this.typed()));
     this.register(vscode.workspace.onDidCloseTextDocument((d) => this.cache.delete(d.uri.toString())));
-    this.register(
-      vscode.languages.registerCodeLensProvider({ scheme: 'file' }, { onDidChangeCodeLenses: this.lensChanged.event, provideCodeLenses: (doc) => this.lenses(doc) }),
-    );
+    this.register(vscode.languages.registerCodeLensProvider({ scheme: 'file' }, { onDidChangeCodeLenses: this.lensChanged.event, provideCodeLenses: (doc) => this.lenses(doc) }));
     this.register({ dispose: () => clearTimeout(this.timer) });
     this.refresh(true);
   }
@@ -99,7 +119,12 @@ export class HunkEditor extends Disposable {
     const marks = shown?.marks ?? [];
     const lines = (m: HunkMark) => new vscode.Range(m.first, 0, Math.max(m.end - 1, m.first), 0);
     editor.setDecorations(this.added, marks.filter((m) => !m.conflict && m.end > m.first).map(lines));
-    editor.setDecorations(this.edited, marks.filter((m) => m.conflict).map((m) => ({ range: lines(m), hoverMessage: `You edited these lines after ${labelText(shown?.under.agentName ?? 'the agent')}'s change: Undo leaves them alone.` })));
+    editor.setDecorations(
+      this.edited,
+      marks
+        .filter((m) => m.conflict)
+        .map((m) => ({ range: lines(m), hoverMessage: `You edited these lines after ${labelText(shown?.under.agentName ?? 'the agent')}'s change: Undo leaves them alone.` })),
+    );
     editor.setDecorations(
       this.removed,
       marks

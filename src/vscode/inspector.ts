@@ -16,14 +16,21 @@ export async function showProtocolMessages(service: ChatService, node: TreeNode 
     return;
   }
   const source = service.tree.sourceOf(node.sessionId);
-  const entry = source?.sessions().find((s) => s.sessionId === node.sessionId)?.entries.find((e) => e.key === node.key);
+  const entry = source
+    ?.sessions()
+    .find((s) => s.sessionId === node.sessionId)
+    ?.entries.find((e) => e.key === node.key);
   if (!source || !entry) return;
   const seqs = expandLines(entry.stats.lines);
   const records = source.protocolRecords(seqs);
   const id = entryIdentity(entry) ?? entry.key;
   const missing = seqs.size - records.length;
   // One line: a line break in the agent's id would end the comment and break the JSON.
-  const header = `// ${entry.kind} ${id} (key ${entry.key}): ${records.length} of ${seqs.size} messages${missing ? ` (${missing} not in the kept captures: capture off, or rotated away)` : ''}`.replace(/[\r\n\u2028\u2029]+/g, ' ') + '\n';
+  const header =
+    `// ${entry.kind} ${id} (key ${entry.key}): ${records.length} of ${seqs.size} messages${missing ? ` (${missing} not in the kept captures: capture off, or rotated away)` : ''}`.replace(
+      /[\r\n\u2028\u2029]+/g,
+      ' ',
+    ) + '\n';
   await service.docs.show(`Messages · ${entry.kind} ${safe(id).slice(0, 32)}.jsonc`, header + formatProtocolLog(records), 'jsonc');
 }
 

@@ -100,18 +100,25 @@ export class McpChoice {
   async choose(chat: ChatController, chatId: string, enabled?: readonly string[]): Promise<readonly string[] | undefined> {
     const all = configuredMcpServers(this.d.settings().mcpServers, this.vscodeServers(), (m) => this.d.log('warn', m));
     if (all.length === 0) {
-      void vscode.window.showInformationMessage('No MCP servers are configured: add them to acpChat.mcpServers (or agree to use VS Code\'s user mcp.json).');
+      void vscode.window.showInformationMessage("No MCP servers are configured: add them to acpChat.mcpServers (or agree to use VS Code's user mcp.json).");
       return undefined;
     }
     const previous = this.d.offOf(chatId);
     const caps = chat.client && !chat.client.isClosed ? chat.client.agentCapabilities : undefined;
     const rows = mcpPickRows(all, new Set(previous), caps, chat.agent.name);
     const items = rows.map((r) => ({ label: labelText(r.name, 80), description: labelText(r.detail, 200), picked: r.picked, name: r.name }));
-    const picked = enabled ?? (await vscode.window.showQuickPick(items, { canPickMany: true, title: 'MCP servers for this chat', placeHolder: 'Checked servers are given to the chat\'s sessions' }))?.map((p) => p.name);
+    const picked =
+      enabled ??
+      (await vscode.window.showQuickPick(items, { canPickMany: true, title: 'MCP servers for this chat', placeHolder: "Checked servers are given to the chat's sessions" }))?.map(
+        (p) => p.name,
+      );
     if (picked === undefined) return undefined;
     const off = mcpOffAfterPick(previous, all, picked);
     this.d.setOff(chatId, off);
-    await applyMcpChoice(chat, off.filter((n) => all.some((c) => c.server.name === n)));
+    await applyMcpChoice(
+      chat,
+      off.filter((n) => all.some((c) => c.server.name === n)),
+    );
     return off;
   }
 }

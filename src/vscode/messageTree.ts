@@ -5,17 +5,7 @@
  * that announced it (any depth), not at the top.
  */
 import * as vscode from 'vscode';
-import {
-  entryDetails,
-  groupChildren,
-  rootSessions,
-  sessionChildren,
-  sessionNode,
-  shownNode,
-  subagentNodes,
-  type TreeGroup,
-  type TreeNode,
-} from '../common/debug/treeModel';
+import { entryDetails, groupChildren, rootSessions, sessionChildren, sessionNode, shownNode, subagentNodes, type TreeGroup, type TreeNode } from '../common/debug/treeModel';
 import type { SessionState } from '../common/store/model';
 import { plainLine } from '../common/untrusted';
 import { Disposable, Emitter } from '../common/util/lifecycle';
@@ -156,7 +146,13 @@ export class MessageTreeProvider extends Disposable implements vscode.TreeDataPr
     switch (node.type) {
       case 'session': {
         const subagents = subagentNodes(source.sessions(), session, (id) => source.diagnostics(id).length);
-        return sessionChildren(session, source.diagnostics(session.sessionId), source.findings?.(session.sessionId), source.sessions()[0]?.sessionId === session.sessionId ? source.origin?.() : null, subagents);
+        return sessionChildren(
+          session,
+          source.diagnostics(session.sessionId),
+          source.findings?.(session.sessionId),
+          source.sessions()[0]?.sessionId === session.sessionId ? source.origin?.() : null,
+          subagents,
+        );
       }
       case 'entry': {
         const entry = session.entries.find((e) => e.key === node.key);

@@ -54,17 +54,21 @@ export class SideBarChat extends Disposable implements vscode.WebviewViewProvide
   async resolveWebviewView(view: vscode.WebviewView): Promise<void> {
     this.view = view;
     view.badge = this.badgeValue;
-    this.register(view.onDidDispose(() => {
-      if (this.view === view) {
-        this.view = undefined;
-        this.webview = undefined;
+    this.register(
+      view.onDidDispose(() => {
+        if (this.view === view) {
+          this.view = undefined;
+          this.webview = undefined;
+          this.changed.fire();
+        }
+      }),
+    );
+    this.register(
+      view.onDidChangeVisibility(() => {
+        if (view.visible && this.chatIdValue) this.interacted.fire(this.chatIdValue);
         this.changed.fire();
-      }
-    }));
-    this.register(view.onDidChangeVisibility(() => {
-      if (view.visible && this.chatIdValue) this.interacted.fire(this.chatIdValue);
-      this.changed.fire();
-    }));
+      }),
+    );
     const initial = this.chatIdValue === undefined ? await this.host.initialChat() : undefined;
     if (initial) {
       this.chatIdValue = initial.chatId;

@@ -66,6 +66,8 @@ export async function runTerminalAuth(agent: AgentConfig, method: TerminalAuthMe
         .then((a) => resolve(a === RETRY));
     });
     // The user may finish signing in and keep the terminal open: "Retry" goes on at once.
-    void vscode.window.showInformationMessage(`Sign in to ${noticeText(agent.name)} in the terminal; the chat goes on when it closes.`, RETRY).then((a) => a === RETRY && settle(true));
+    void vscode.window
+      .showInformationMessage(`Sign in to ${noticeText(agent.name)} in the terminal; the chat goes on when it closes.`, RETRY)
+      .then((a) => a === RETRY && settle(true));
   });
 }

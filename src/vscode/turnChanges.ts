@@ -50,11 +50,15 @@ export function createTurnChanges(d: TurnChangesDeps): ChangeReview {
       canonical: (p) => (nodePath.isAbsolute(p) ? nodePath.normalize(p) : nodePath.resolve(d.cwd, p)),
       shownPath: (p) => vscode.workspace.asRelativePath(p),
       openDiff: (p, left, right, title) => {
-        void d.docs.openDiff(p, left, right, title, columnBesideChat(d.chatColumn())).then(undefined, (e: unknown) => d.log('warn', `changes: could not open the diff of ${p}: ${errorText(e)}`));
+        void d.docs
+          .openDiff(p, left, right, title, columnBesideChat(d.chatColumn()))
+          .then(undefined, (e: unknown) => d.log('warn', `changes: could not open the diff of ${p}: ${errorText(e)}`));
       },
       reveal: (p, line) => {
         const at = new vscode.Range(line, 0, line, 0);
-        void vscode.window.showTextDocument(vscode.Uri.file(p), { viewColumn: columnBesideChat(d.chatColumn()), selection: at, preview: false }).then(undefined, (e: unknown) => d.log('warn', `changes: could not open ${p}: ${errorText(e)}`));
+        void vscode.window
+          .showTextDocument(vscode.Uri.file(p), { viewColumn: columnBesideChat(d.chatColumn()), selection: at, preview: false })
+          .then(undefined, (e: unknown) => d.log('warn', `changes: could not open ${p}: ${errorText(e)}`));
       },
       explain: (message, compare) => {
         d.log('info', `changes: ${message}`);

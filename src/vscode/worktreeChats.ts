@@ -154,7 +154,11 @@ export class WorktreeChats {
   async apply(info: WorktreeInfo): Promise<boolean> {
     const r = await applyToCheckout(hostGit, info);
     if (r.applied) {
-      void vscode.window.showInformationMessage(r.files.length ? `Applied ${r.files.length} file${r.files.length === 1 ? '' : 's'} from ${noticeText(info.branch)} to your workspace.` : 'Nothing to apply: the worktree has no changes.');
+      void vscode.window.showInformationMessage(
+        r.files.length
+          ? `Applied ${r.files.length} file${r.files.length === 1 ? '' : 's'} from ${noticeText(info.branch)} to your workspace.`
+          : 'Nothing to apply: the worktree has no changes.',
+      );
       return true;
     }
     const names = r.conflicts.length ? r.conflicts.slice(0, 10).join(', ') + (r.conflicts.length > 10 ? ` and ${r.conflicts.length - 10} more` : '') : r.message;
@@ -177,7 +181,11 @@ export class WorktreeChats {
   async discard(chatId: string, info: WorktreeInfo, ask = true): Promise<boolean> {
     if (ask) {
       const loss = await whatDiscardLoses(hostGit, info).catch(() => ({ files: [], commits: 0 }));
-      const ok = await vscode.window.showWarningMessage(`Discard the worktree of “${noticeText(this.s.titleOf(chatId))}”?`, { modal: true, detail: noticeText(lossText(info, loss)) }, 'Discard');
+      const ok = await vscode.window.showWarningMessage(
+        `Discard the worktree of “${noticeText(this.s.titleOf(chatId))}”?`,
+        { modal: true, detail: noticeText(lossText(info, loss)) },
+        'Discard',
+      );
       if (ok !== 'Discard') return false;
     }
     this.s.closeChat(chatId);

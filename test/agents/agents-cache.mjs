@@ -11,9 +11,7 @@ import { fileURLToPath } from 'node:url';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const source = path.resolve(process.env.ACP_AGENTS_DIR ?? path.join(root, '../shared/agents'));
-export const cache = path.resolve(
-  process.env.ACP_AGENTS_CACHE ?? path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'acp-chat-agents'),
-);
+export const cache = path.resolve(process.env.ACP_AGENTS_CACHE ?? path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'acp-chat-agents'));
 
 /**
  * Names whose turn comes from another recipe or mock script: the recipe (`run-<recipe>.sh`), the mock
@@ -42,7 +40,8 @@ export const recipeOf = (name) => ({
 });
 
 /** The real-panel stage's question, subagent and compaction turns, run by default wherever their recipe exists. */
-export const panelVariants = () => Object.keys(RECIPES).filter((n) => (RECIPES[n].ask || RECIPES[n].subagent || RECIPES[n].compact) && existsSync(path.join(source, `run-${RECIPES[n].recipe}.sh`)));
+export const panelVariants = () =>
+  Object.keys(RECIPES).filter((n) => (RECIPES[n].ask || RECIPES[n].subagent || RECIPES[n].compact) && existsSync(path.join(source, `run-${RECIPES[n].recipe}.sh`)));
 
 /**
  * Mock scripts of the project's own (test/agents/scripts/*.json) laid over the cache's copies of the shared

@@ -18,22 +18,25 @@ export async function askTurn({ page, cs, cli, mock, how, check, screenshot, run
   let frame;
   /** The question's card: on the tool call's card, not an entry of its own. */
   const card = () => frame.locator('[data-kind="tool_call"] .question-slot > .elicitation').last();
-  const turnOk = await check(`question turn: the card appears, answered by ${how === 'click' ? 'click' : 'keyboard'} ("${CHOICE}"), the turn ends with no error banner`, async () => {
-    await runCommand(page, 'ACP: Open Chat');
-    frame = await chatFrame(page, 60_000);
-    let placed = null;
-    const shown = async () => {
-      placed = await questionPlace(frame);
-      await screenshot(page, 'question');
-    };
-    const answers = await runTurn(page, frame, PROMPT, { how, choice: CHOICE, shown });
-    if (!placed?.onTool) throw new Error(`the question's form is not on a tool card: ${JSON.stringify(placed)}`);
-    if (placed.toolName !== 'AskUserQuestion') throw new Error(`the question is on the card of tool "${placed.toolName}", not AskUserQuestion`);
-    if (placed.rawId) throw new Error(`the panel shows the raw tool call id: "${placed.rawId}"`);
-    const asked = answers.filter((a) => a.startsWith(`${how} "`));
-    if (asked.length !== 1) throw new Error(`expected one question card, answered: ${answers.join(', ') || 'nothing'}`);
-    return `on the AskUserQuestion card ("${placed.title}"); answered: ${answers.join(', ')}`;
-  });
+  const turnOk = await check(
+    `question turn: the card appears, answered by ${how === 'click' ? 'click' : 'keyboard'} ("${CHOICE}"), the turn ends with no error banner`,
+    async () => {
+      await runCommand(page, 'ACP: Open Chat');
+      frame = await chatFrame(page, 60_000);
+      let placed = null;
+      const shown = async () => {
+        placed = await questionPlace(frame);
+        await screenshot(page, 'question');
+      };
+      const answers = await runTurn(page, frame, PROMPT, { how, choice: CHOICE, shown });
+      if (!placed?.onTool) throw new Error(`the question's form is not on a tool card: ${JSON.stringify(placed)}`);
+      if (placed.toolName !== 'AskUserQuestion') throw new Error(`the question is on the card of tool "${placed.toolName}", not AskUserQuestion`);
+      if (placed.rawId) throw new Error(`the panel shows the raw tool call id: "${placed.rawId}"`);
+      const asked = answers.filter((a) => a.startsWith(`${how} "`));
+      if (asked.length !== 1) throw new Error(`expected one question card, answered: ${answers.join(', ') || 'nothing'}`);
+      return `on the AskUserQuestion card ("${placed.title}"); answered: ${answers.join(', ')}`;
+    },
+  );
   if (!turnOk) return;
 
   await check('the answered card keeps the question and the choice', async () => {
@@ -44,7 +47,12 @@ export async function askTurn({ page, cs, cli, mock, how, check, screenshot, run
     const bad = [];
     if (!text.includes(squash('Which line should I add to notes.txt?'))) bad.push('no question');
     if (!text.includes(squash('answered'))) bad.push('not marked answered');
-    const answer = squash(await c.getByRole('list', { name: 'Your answer' }).innerText().catch(() => ''));
+    const answer = squash(
+      await c
+        .getByRole('list', { name: 'Your answer' })
+        .innerText()
+        .catch(() => ''),
+    );
     if (!answer.includes(squash(`New line: ${CHOICE}`))) bad.push(`answer shown as "${answer}"`);
     if (await c.locator('form').count()) bad.push('the form is still there');
     if (bad.length) throw new Error(`${bad.join('; ')}: card text "${text.slice(0, 160)}"`);
@@ -55,7 +63,13 @@ export async function askTurn({ page, cs, cli, mock, how, check, screenshot, run
     const final = plainMarkdown(lastText(mock).replace('${TOOL_RESULT}', CHOICE));
     // The answer's last chunks may follow the prompt's response: wait for them.
     let said = '';
-    const answered = async () => (said = squash((await renderedEntries(frame)).filter((e) => e.kind === 'agent_message').map((e) => e.text).join(''))).includes(final);
+    const answered = async () =>
+      (said = squash(
+        (await renderedEntries(frame))
+          .filter((e) => e.kind === 'agent_message')
+          .map((e) => e.text)
+          .join(''),
+      )).includes(final);
     await until(() => `the panel's agent messages lack "${final}": "${said.slice(-160)}"`, answered, 15_000);
     await screenshot(page, 'final');
     return final;
@@ -64,7 +78,9 @@ export async function askTurn({ page, cs, cli, mock, how, check, screenshot, run
   await check('the capture shows accept with the choice sent, and reduces with no error diagnostics', async () => {
     const capture = findCaptures(cs.dirs.user)[0];
     if (!capture) throw new Error(`no capture file under ${cs.dirs.user}`);
-    const sent = captureMessages(capture, 'client->agent').map((m) => m.result).filter((r) => r && typeof r === 'object' && 'action' in r);
+    const sent = captureMessages(capture, 'client->agent')
+      .map((m) => m.result)
+      .filter((r) => r && typeof r === 'object' && 'action' in r);
     if (sent.length !== 1 || sent[0].action !== 'accept' || sent[0].content?.[FIELD] !== CHOICE) throw new Error(`elicitation responses sent: ${JSON.stringify(sent)}`);
     const errors = (reduceCapture(cli, capture).diagnostics ?? []).filter((d) => d.severity === 'error');
     if (errors.length) throw new Error(`${errors.length} error diagnostics, first: ${errors[0].message}`);

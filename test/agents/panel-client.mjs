@@ -76,7 +76,10 @@ const note = (text) => {
   log(`note: ${text}`);
 };
 async function screenshot(page, step) {
-  await page.screenshot({ path: shot(step) }).then(() => result.shots.push(path.relative(root, shot(step))), () => {});
+  await page.screenshot({ path: shot(step) }).then(
+    () => result.shots.push(path.relative(root, shot(step))),
+    () => {},
+  );
 }
 
 // The agent's own environment: code-server replaces HOME, TMPDIR, XDG_CONFIG_HOME, XDG_DATA_HOME and PATH
@@ -119,7 +122,12 @@ function compareWithCapture(want, got) {
     } else if (squash(g.title) !== shownTitle(e.title || '')) bad.push(`#${i + 1} tool title "${g.title}" vs "${e.title}"`);
     else if ((e.content ?? []).some((c) => c.type === 'diff') && !g.diff) bad.push(`#${i + 1} "${e.title}" has a diff but none is shown`);
   });
-  const said = squash(got.filter((e) => e.kind === 'agent_message').map((e) => e.text).join(''));
+  const said = squash(
+    got
+      .filter((e) => e.kind === 'agent_message')
+      .map((e) => e.text)
+      .join(''),
+  );
   for (const t of stepTexts(mock)) {
     const n = occurrences(said, plainMarkdown(t));
     if (n !== 1) bad.push(`the mock's "${t.slice(0, 40)}" is shown ${n} times`);
@@ -207,16 +215,20 @@ try {
   if (subagent) await subagentTurn({ page, cs, cli, mock, form: subagent, check, screenshot, runTurn });
   if (compact) await compactTurn({ page, cs, cli, summary: compact.summary, check, screenshot, runTurn });
   // Everything below checks the read/edit/shell turn, and runs only when it ran.
-  const turnOk = !ask && !subagent && !compact && (await check('turn: prompt sent, permissions answered by click and key, turn ends with no error banner', async () => {
-    await runCommand(page, 'ACP: Open Chat');
-    frame = await chatFrame(page, 60_000);
-    const answers = await runTurn(page, frame, PROMPT);
-    turn1 = await renderedEntries(frame);
-    const edit = frame.locator('[data-kind="tool_call"] .tool-diff').first();
-    if (await edit.count()) await edit.evaluate((el) => el.scrollIntoView({ block: 'center' }));
-    await screenshot(page, 'turn');
-    return `${turn1.length} entries; permissions answered: ${answers.join(', ') || 'none asked'}`;
-  }));
+  const turnOk =
+    !ask &&
+    !subagent &&
+    !compact &&
+    (await check('turn: prompt sent, permissions answered by click and key, turn ends with no error banner', async () => {
+      await runCommand(page, 'ACP: Open Chat');
+      frame = await chatFrame(page, 60_000);
+      const answers = await runTurn(page, frame, PROMPT);
+      turn1 = await renderedEntries(frame);
+      const edit = frame.locator('[data-kind="tool_call"] .tool-diff').first();
+      if (await edit.count()) await edit.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+      await screenshot(page, 'turn');
+      return `${turn1.length} entries; permissions answered: ${answers.join(', ') || 'none asked'}`;
+    }));
 
   if (turnOk) {
     await check('no error diagnostics in the capture of the turn', async () => {
@@ -263,7 +275,10 @@ try {
       if (!tools.some((e) => (e.content ?? []).some((c) => c.type === 'diff'))) note('the agent sent no diff for its edit');
       if (!tools.some((e) => toolHasOutput(e, 'shell-ok'))) note('the agent sent no shell output');
       if (bad.length) throw new Error(bad.join('; '));
-      return session.entries.map((e, i) => (e.kind === 'tool_call' ? `${e.toolKind}${turn1[i].diff ? '+diff' : ''}${turn1[i].output.includes('shell-ok') ? '+output' : ''}` : null)).filter(Boolean).join(' ');
+      return session.entries
+        .map((e, i) => (e.kind === 'tool_call' ? `${e.toolKind}${turn1[i].diff ? '+diff' : ''}${turn1[i].output.includes('shell-ok') ? '+output' : ''}` : null))
+        .filter(Boolean)
+        .join(' ');
     });
   }
 
@@ -301,7 +316,10 @@ try {
     await check('the ACP Messages tree lists every entry', async () => {
       await page.locator('.activitybar .action-label[aria-label^="ACP Chat"]').first().click();
       const tree = page.locator('.sidebar .monaco-list').first();
-      await tree.locator('.monaco-list-row', { hasText: `${turn1.length}. ` }).first().waitFor({ timeout: 20_000 });
+      await tree
+        .locator('.monaco-list-row', { hasText: `${turn1.length}. ` })
+        .first()
+        .waitFor({ timeout: 20_000 });
       const rows = await tree.locator('.monaco-list-row').evaluateAll((els) => els.map((e) => e.textContent ?? ''));
       const entries = rows.filter((r) => /^\d+\. (User|Agent|Thought|Tool call)/.test(r));
       await screenshot(page, 'tree');
@@ -321,7 +339,12 @@ try {
       await screenshot(page, 'changes');
       await row.getByRole('button', { name: /^Undo .*notes\.txt$/ }).click();
       await row.locator('.change-state', { hasText: 'Undone' }).waitFor({ timeout: 15_000 });
-      await until(() => `after Undo notes.txt holds ${JSON.stringify(readFileSync(file, 'utf8'))}, not the text before the turn`, () => readFileSync(file, 'utf8') === 'hello\n', 10_000, 100);
+      await until(
+        () => `after Undo notes.txt holds ${JSON.stringify(readFileSync(file, 'utf8'))}, not the text before the turn`,
+        () => readFileSync(file, 'utf8') === 'hello\n',
+        10_000,
+        100,
+      );
       return 'Undone; notes.txt holds "hello" again';
     });
 
@@ -376,7 +399,12 @@ try {
       const added = after.slice(before.length);
       if (added[0]?.kind !== 'user_message') bad.push(`the second turn starts with ${added[0]?.kind ?? 'nothing'}`);
       const final = lastText(mock);
-      const said = squash(added.filter((e) => e.kind === 'agent_message').map((e) => e.text).join(''));
+      const said = squash(
+        added
+          .filter((e) => e.kind === 'agent_message')
+          .map((e) => e.text)
+          .join(''),
+      );
       if (final && !said.includes(plainMarkdown(final))) bad.push(`no answer in the second turn (got "${said.slice(0, 80)}")`);
       if (bad.length) throw new Error(bad.join('; '));
       return `${added.length} new entries; permissions: ${answers.join(', ') || 'none asked'}`;

@@ -16,12 +16,17 @@ const FOLLOW_UP = 'What did we talk about before?';
 export async function compactTurn({ page, cs, cli, summary, check, screenshot, runTurn }) {
   let frame;
   const rows = () => frame.locator('[data-kind="compaction"]');
-  const ok = await check('compaction: a question, then Compact in the header (sends the agent\'s /compact): one row, completed, the chat idle with no error banner', async () => {
+  const ok = await check("compaction: a question, then Compact in the header (sends the agent's /compact): one row, completed, the chat idle with no error banner", async () => {
     await runCommand(page, 'ACP: Open Chat');
     frame = await chatFrame(page, 60_000);
     await runTurn(page, frame, FIRST);
     const compact = frame.getByRole('button', { name: /^Compact the conversation \(sends \/compact\)/ });
-    await until(() => 'no Compact button in the header (the agent lists /compact)', async () => (await compact.count()) === 1, 30_000, 200);
+    await until(
+      () => 'no Compact button in the header (the agent lists /compact)',
+      async () => (await compact.count()) === 1,
+      30_000,
+      200,
+    );
     await compact.click();
     let s = await panelStatus(frame);
     let n = 0;
@@ -36,23 +41,26 @@ export async function compactTurn({ page, cs, cli, summary, check, screenshot, r
   });
   if (!ok) return;
 
-  await check(`the row ${summary ? "keeps the agent's summary (folded, opened by the user)" : 'has no summary (none was sent)'}; the header's context meter says how full the context is`, async () => {
-    const row = rows().first();
-    await row.evaluate((el) => el.scrollIntoView({ block: 'center' }));
-    const details = row.locator('details.compaction-summary');
-    const bad = [];
-    if (summary) {
-      await details.locator('summary').click();
-      const text = squash(await details.innerText());
-      if (!/PrimaryRequest/.test(text)) bad.push(`the summary is not shown: "${text.slice(0, 120)}"`);
-    } else if (await details.isVisible()) bad.push('a summary is shown although none was sent');
-    const meter = frame.getByRole('meter', { name: 'Context used' });
-    const said = (await meter.count()) ? await meter.getAttribute('aria-valuetext') : null;
-    if (!said || !/of the context used|tokens in context/.test(said)) bad.push(`no context meter (${said})`);
-    await screenshot(page, 'compaction');
-    if (bad.length) throw new Error(bad.join('; '));
-    return said;
-  });
+  await check(
+    `the row ${summary ? "keeps the agent's summary (folded, opened by the user)" : 'has no summary (none was sent)'}; the header's context meter says how full the context is`,
+    async () => {
+      const row = rows().first();
+      await row.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+      const details = row.locator('details.compaction-summary');
+      const bad = [];
+      if (summary) {
+        await details.locator('summary').click();
+        const text = squash(await details.innerText());
+        if (!/PrimaryRequest/.test(text)) bad.push(`the summary is not shown: "${text.slice(0, 120)}"`);
+      } else if (await details.isVisible()) bad.push('a summary is shown although none was sent');
+      const meter = frame.getByRole('meter', { name: 'Context used' });
+      const said = (await meter.count()) ? await meter.getAttribute('aria-valuetext') : null;
+      if (!said || !/of the context used|tokens in context/.test(said)) bad.push(`no context meter (${said})`);
+      await screenshot(page, 'compaction');
+      if (bad.length) throw new Error(bad.join('; '));
+      return said;
+    },
+  );
 
   await check('a follow-up turn after the compaction ends with no error banner', async () => {
     await runTurn(page, frame, FOLLOW_UP);

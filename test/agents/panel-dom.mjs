@@ -63,7 +63,7 @@ export async function answerQuestion(page, frame, { how, choice, shown }) {
       form.evaluate((el) => {
         const a = document.activeElement;
         if (!a || !el.contains(a)) return { inForm: false };
-        const label = a.id ? document.querySelector(`label[for="${a.id}"]`)?.textContent ?? '' : '';
+        const label = a.id ? (document.querySelector(`label[for="${a.id}"]`)?.textContent ?? '') : '';
         return { inForm: true, type: a.getAttribute('type') ?? a.tagName.toLowerCase(), text: (a.textContent ?? '').trim(), label, checked: a.checked === true };
       });
     const press = async (key, until, max) => {

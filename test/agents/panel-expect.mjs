@@ -9,7 +9,12 @@ import path from 'node:path';
 export const squash = (s) => String(s ?? '').replace(/\s+/g, '');
 
 /** The visible text of a Markdown source the way the panel renders it: no emphasis/code markers, no list numbers. */
-export const plainMarkdown = (md) => squash(String(md ?? '').replace(/\*\*|__|`/g, '').replace(/^\s*(\d+\.|[-*+])\s+/gm, ''));
+export const plainMarkdown = (md) =>
+  squash(
+    String(md ?? '')
+      .replace(/\*\*|__|`/g, '')
+      .replace(/^\s*(\d+\.|[-*+])\s+/gm, ''),
+  );
 
 /** Occurrences of `needle` in `hay` (both already squashed). */
 export function occurrences(hay, needle) {

@@ -30,7 +30,7 @@ export async function subagentTurn({ page, cs, cli, mock, form, check, screensho
     const answers = await runTurn(page, frame, PROMPT);
     await screenshot(page, 'turn');
     // The child's shell command (test/agents/scripts/claude-subagent.json) asks; the parent's Agent call does not.
-    if (form === 'foreground' && answers.length === 0) throw new Error("no permission request from the subagent reached the panel");
+    if (form === 'foreground' && answers.length === 0) throw new Error('no permission request from the subagent reached the panel');
     return `permissions answered: ${answers.join(', ') || 'none asked'}`;
   });
   if (!turnOk) return;
@@ -40,7 +40,12 @@ export async function subagentTurn({ page, cs, cli, mock, form, check, screensho
     let s = await panelStatus(frame);
     const answered = async () => {
       s = await panelStatus(frame);
-      said = squash((await renderedEntries(frame)).filter((e) => e.kind === 'agent_message').map((e) => e.text).join(''));
+      said = squash(
+        (await renderedEntries(frame))
+          .filter((e) => e.kind === 'agent_message')
+          .map((e) => e.text)
+          .join(''),
+      );
       return Boolean(s.banner) || (said.includes(final) && /turn-idle/.test(s.turn));
     };
     await until(() => `no final answer "${final.slice(0, 60)}" with the chat idle (${s.turnText}): "${said.slice(-160)}"`, answered, 120_000, 200);
@@ -50,8 +55,13 @@ export async function subagentTurn({ page, cs, cli, mock, form, check, screensho
     return final.slice(0, 60);
   });
 
-  await check('one delegation card, titled by the agent, finished, with its result; the child\'s tool calls are not flat in the parent', async () => {
-    await until(() => 'no finished subagent card', async () => (await cards().count()) === 1 && /done|finished|idle/i.test(await cards().first().innerText()), 30_000, 200);
+  await check("one delegation card, titled by the agent, finished, with its result; the child's tool calls are not flat in the parent", async () => {
+    await until(
+      () => 'no finished subagent card',
+      async () => (await cards().count()) === 1 && /done|finished|idle/i.test(await cards().first().innerText()),
+      30_000,
+      200,
+    );
     const card = cards().first();
     await card.evaluate((el) => el.scrollIntoView({ block: 'center' }));
     await screenshot(page, 'card');
@@ -62,7 +72,9 @@ export async function subagentTurn({ page, cs, cli, mock, form, check, screensho
     // the card's result is then the child's own last message (PanelState.subagentResults).
     if (!text.includes(squash('Report: notes.txt has one line'))) bad.push('the card does not show the report');
     if (/Async agent launched/i.test(text)) bad.push('the card shows the "launched" notice as its result');
-    const flat = await frame.locator('[data-kind="tool_call"]').evaluateAll((els) => els.filter((el) => !el.closest('[data-kind="subagent"]')).map((el) => el.querySelector('.tool-title')?.textContent ?? ''));
+    const flat = await frame
+      .locator('[data-kind="tool_call"]')
+      .evaluateAll((els) => els.filter((el) => !el.closest('[data-kind="subagent"]')).map((el) => el.querySelector('.tool-title')?.textContent ?? ''));
     if (flat.some((t) => t.includes(TITLE))) bad.push(`the child's tool call is shown flat in the parent: ${flat.join(' | ')}`);
     // A message drawn in its card keeps a zero-height element of its own (the panel's placement): count drawn rows.
     const rows = await frame.locator('[data-kind="session_message"]').evaluateAll((els) => els.filter((el) => el.getBoundingClientRect().height > 0).length);

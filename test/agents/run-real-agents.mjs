@@ -94,7 +94,12 @@ for (const name of names) {
     passed++;
   } else {
     console.log(`FAIL ${name} (${secs} s): ${problems.join('; ')}`);
-    const tail = `${r.stdout ?? ''}\n${r.stderr ?? ''}`.trim().split('\n').slice(-15).map((l) => `     | ${l}`).join('\n');
+    const tail = `${r.stdout ?? ''}\n${r.stderr ?? ''}`
+      .trim()
+      .split('\n')
+      .slice(-15)
+      .map((l) => `     | ${l}`)
+      .join('\n');
     if (tail) console.log(tail);
     failed++;
   }
@@ -169,7 +174,9 @@ function checkCompaction(capture, summary) {
   if (!existsSync(capture)) return [];
   const reduced = spawnSync(process.execPath, [cli, 'reduce', capture], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   if (reduced.status !== 0) return [];
-  const rows = JSON.parse(reduced.stdout).sessions.flatMap((s) => s.entries).filter((e) => e.kind === 'compaction');
+  const rows = JSON.parse(reduced.stdout)
+    .sessions.flatMap((s) => s.entries)
+    .filter((e) => e.kind === 'compaction');
   if (rows.length !== 1) return [`${rows.length} compaction rows, not 1`];
   const problems = rows[0].status === 'completed' ? [] : [`the compaction is ${rows[0].status}`];
   if (summary && !rows[0].summary.some((b) => (b.text ?? '').trim() !== '')) problems.push('the compaction lost its summary');

@@ -31,7 +31,16 @@ const REVIEWED_INCOMPLETE = {
 /** A rich panel: every entry type, pending permission, plan, pickers, usage, a notice and a queued prompt. */
 function richPanel() {
   const { entries, panel: p } = showcase();
-  const orphan = { requestId: 'perm-o', toolCallKey: null, toolCallId: 'elsewhere', title: 'Write to /etc/hosts?', options: [{ optionId: 'ok', name: 'Allow once', kind: 'allow_once' }, { optionId: 'no', name: 'Reject', kind: 'reject_once' }] };
+  const orphan = {
+    requestId: 'perm-o',
+    toolCallKey: null,
+    toolCallId: 'elsewhere',
+    title: 'Write to /etc/hosts?',
+    options: [
+      { optionId: 'ok', name: 'Allow once', kind: 'allow_once' },
+      { optionId: 'no', name: 'Reject', kind: 'reject_once' },
+    ],
+  };
   return {
     entries,
     panel: {
@@ -81,22 +90,38 @@ async function listen(page) {
   };
 }
 
-const active = (page) => page.evaluate(() => {
-  const a = document.activeElement;
-  return a ? { tag: a.tagName, label: a.getAttribute('aria-label'), text: (a.textContent ?? '').trim(), key: a.closest('[data-key]')?.getAttribute('data-key') ?? null, option: a.getAttribute('data-option-id'), request: a.getAttribute('data-request-id') } : null;
-});
+const active = (page) =>
+  page.evaluate(() => {
+    const a = document.activeElement;
+    return a
+      ? {
+          tag: a.tagName,
+          label: a.getAttribute('aria-label'),
+          text: (a.textContent ?? '').trim(),
+          key: a.closest('[data-key]')?.getAttribute('data-key') ?? null,
+          option: a.getAttribute('data-option-id'),
+          request: a.getAttribute('data-request-id'),
+        }
+      : null;
+  });
 
 /** In the page: focus ring width, style and contrast (≥ 3:1 against what is behind it) of every visible control. */
 function focusRings() {
   const parse = (c) => {
     let m = /^rgba?\(([^)]+)\)$/.exec(c);
     if (m) {
-      const p = m[1].split(/[\s,/]+/).filter(Boolean).map(Number);
+      const p = m[1]
+        .split(/[\s,/]+/)
+        .filter(Boolean)
+        .map(Number);
       return [p[0], p[1], p[2], p[3] ?? 1];
     }
     m = /^color\(srgb ([^)]+)\)$/.exec(c);
     if (m) {
-      const p = m[1].split(/[\s/]+/).filter(Boolean).map(Number);
+      const p = m[1]
+        .split(/[\s/]+/)
+        .filter(Boolean)
+        .map(Number);
       return [p[0] * 255, p[1] * 255, p[2] * 255, p[3] ?? 1];
     }
     return null;
@@ -166,8 +191,18 @@ export function registerA11yTests(test) {
       await page.keyboard.press('Tab'); // keyboard modality: programmatic focus then shows :focus-visible rings
       const rings = await page.evaluate(focusRings);
       assert.ok(rings.length > 25, `checked ${rings.length} controls`);
-      for (const n of ['button.perm-option[Allow once]', 'button.perm-option[Always allow]', 'button.open-diff[Open diff]', 'textarea[Prompt]', 'input[Web search]', 'summary[Plan ·]']) {
-        assert.ok(rings.some((r) => r.name.startsWith(n.slice(0, n.indexOf('['))) && r.name.includes(n.slice(n.indexOf('[') + 1, -1))), `${n} was checked`);
+      for (const n of [
+        'button.perm-option[Allow once]',
+        'button.perm-option[Always allow]',
+        'button.open-diff[Open diff]',
+        'textarea[Prompt]',
+        'input[Web search]',
+        'summary[Plan ·]',
+      ]) {
+        assert.ok(
+          rings.some((r) => r.name.startsWith(n.slice(0, n.indexOf('['))) && r.name.includes(n.slice(n.indexOf('[') + 1, -1))),
+          `${n} was checked`,
+        );
       }
       const bad = rings.filter((r) => r.style === 'none' || r.width < 1 || r.ratio < 3);
       assert.deepEqual(bad, [], `focus rings missing or under 3:1: ${JSON.stringify(bad)}`);
@@ -226,7 +261,15 @@ export function registerA11yTests(test) {
     const { page, send, flush, posted, clearPosted } = await open();
     const { entries, panel: p } = showcase();
     const modes = p.availableModes;
-    await send(snapshot(entries, { ...p, queuedPrompts: [{ id: 'q1', text: 'first', note: '' }, { id: 'q2', text: 'second', note: '' }] }));
+    await send(
+      snapshot(entries, {
+        ...p,
+        queuedPrompts: [
+          { id: 'q1', text: 'first', note: '' },
+          { id: 'q2', text: 'second', note: '' },
+        ],
+      }),
+    );
     await flush();
     const tc2 = entries.find((e) => e.key === 'tc2');
     const tc3 = entries.find((e) => e.key === 'tc3');
@@ -243,7 +286,15 @@ export function registerA11yTests(test) {
     assert.deepEqual(await active(page).then((a) => [a.key, a.option]), ['tc3', 'reject-once']);
     // A fresh snapshot (the panel shown again, a resync) rebuilds every entry: same control, same entry.
     await page.locator('[data-key="tc2"] .open-diff').focus();
-    await send(snapshot(entries, { ...p, queuedPrompts: [{ id: 'q1', text: 'first', note: '' }, { id: 'q2', text: 'second', note: '' }] }));
+    await send(
+      snapshot(entries, {
+        ...p,
+        queuedPrompts: [
+          { id: 'q1', text: 'first', note: '' },
+          { id: 'q2', text: 'second', note: '' },
+        ],
+      }),
+    );
     assert.deepEqual(await active(page).then((a) => [a.key, a.text]), ['tc2', 'Open diff']);
     // Header: Search button through a turn and title change.
     await page.locator('button[aria-label="Search (Ctrl+F)"]').focus();
@@ -397,14 +448,31 @@ export function registerA11yTests(test) {
     }
     const full = `I will ${chunks.join('')}`.trim();
     // A tool call with a terminal streaming 10 chunks, then a status change and the exit.
-    await send(patch({ op: 'insert', index: 162, entry: toolCall('tc1', { title: 'Run npm test', toolKind: 'execute', status: 'in_progress', content: [{ type: 'terminal', terminalId: 'term-1' }] }) }));
+    await send(
+      patch({
+        op: 'insert',
+        index: 162,
+        entry: toolCall('tc1', { title: 'Run npm test', toolKind: 'execute', status: 'in_progress', content: [{ type: 'terminal', terminalId: 'term-1' }] }),
+      }),
+    );
     await region.until('Run npm test: In progress');
     for (let i = 0; i < 10; i++) await send(patch({ op: 'terminal', terminalId: 'term-1', append: `output line ${i}\n` }));
     await send(patch({ op: 'terminal', terminalId: 'term-1', append: '', exit: { exitCode: 0, signal: null } }));
     await region.until('exited with code 0');
-    await send(patch({ op: 'replace', entry: toolCall('tc1', { title: 'Run npm test', toolKind: 'execute', status: 'completed', content: [{ type: 'terminal', terminalId: 'term-1' }] }) }));
+    await send(
+      patch({ op: 'replace', entry: toolCall('tc1', { title: 'Run npm test', toolKind: 'execute', status: 'completed', content: [{ type: 'terminal', terminalId: 'term-1' }] }) }),
+    );
     await region.until('Run npm test: Completed');
-    const perm = { requestId: 'p1', toolCallKey: null, toolCallId: 'x', title: 'Write the changelog?', options: [{ optionId: 'a', name: 'Allow once', kind: 'allow_once' }, { optionId: 'r', name: 'Reject', kind: 'reject_once' }] };
+    const perm = {
+      requestId: 'p1',
+      toolCallKey: null,
+      toolCallId: 'x',
+      title: 'Write the changelog?',
+      options: [
+        { optionId: 'a', name: 'Allow once', kind: 'allow_once' },
+        { optionId: 'r', name: 'Reject', kind: 'reject_once' },
+      ],
+    };
     await send(patch({ op: 'panel', panel: { permissions: [perm] } }));
     await region.until('Permission requested');
     await send(patch({ op: 'panel', panel: { permissions: [], turn: 'idle' } }));
@@ -414,16 +482,22 @@ export function registerA11yTests(test) {
     assert.doesNotMatch(all, /Old entry|edited by a replay|output line/);
     assert.ok(all.length < full.length + 250, `${all.length} characters said for a ${full.length}-character answer`);
     assert.equal(said.filter((s) => s.includes('I will run chunk0')).length, 1, `the message is said once: ${JSON.stringify(said)}`);
-    assert.ok(said.some((s) => s.includes(full)), 'the whole finished message');
+    assert.ok(
+      said.some((s) => s.includes(full)),
+      'the whole finished message',
+    );
     // The reader is scrolled to the top: the first new entry also offers Jump to latest, said once.
-    assert.deepEqual(said.map((s) => s.replace(full, '<message>')), [
-      'New messages below. Jump to latest is available. Agent is working.',
-      '<message>. Run npm test: In progress.',
-      'Run npm test: terminal exited with code 0.',
-      'Run npm test: Completed.',
-      'Permission requested: Write the changelog? 1 Allow once, 2 Reject.',
-      'Agent finished.',
-    ]);
+    assert.deepEqual(
+      said.map((s) => s.replace(full, '<message>')),
+      [
+        'New messages below. Jump to latest is available. Agent is working.',
+        '<message>. Run npm test: In progress.',
+        'Run npm test: terminal exited with code 0.',
+        'Run npm test: Completed.',
+        'Permission requested: Write the changelog? 1 Allow once, 2 Reject.',
+        'Agent finished.',
+      ],
+    );
     // Each entry is named by its speaker or tool and status.
     assert.equal(await page.locator('[data-key="u1"]').getAttribute('aria-label'), 'You');
     assert.equal(await page.locator('[data-key="a1"]').getAttribute('aria-label'), 'Demo Agent');
@@ -453,7 +527,15 @@ export function registerA11yTests(test) {
     await zoomed.page.screenshot({ path: path.join(shots, 'webview-zoom-200.png') });
     const z = await zoomed.page.evaluate(() => {
       const r = (s) => document.querySelector(s).getBoundingClientRect();
-      return { transcript: r('.transcript').height, prompt: r('textarea').bottom, send: r('button[aria-label="Send"]').right, width: innerWidth, height: innerHeight, scrollX: document.documentElement.scrollWidth, scrollY: document.documentElement.scrollHeight };
+      return {
+        transcript: r('.transcript').height,
+        prompt: r('textarea').bottom,
+        send: r('button[aria-label="Send"]').right,
+        width: innerWidth,
+        height: innerHeight,
+        scrollX: document.documentElement.scrollWidth,
+        scrollY: document.documentElement.scrollHeight,
+      };
     });
     assert.ok(z.transcript >= z.height / 2, `the transcript gets ${z.transcript} of ${z.height} px`);
     assert.ok(z.prompt <= z.height && z.send <= z.width, `the prompt box and Send are on screen: ${JSON.stringify(z)}`);
@@ -470,7 +552,8 @@ export function registerA11yTests(test) {
       const out = [];
       for (const el of document.querySelectorAll('.usage, .session-title, .tool-title, .diff-path, .turn, .header-buttons, .perm-option')) {
         const r = el.getBoundingClientRect();
-        if (el.scrollWidth > el.clientWidth + 1 || r.right > innerWidth || r.left < 0) out.push(`${el.className}: ${el.textContent} (${Math.round(r.left)}..${Math.round(r.right)}, scroll ${el.scrollWidth} > ${el.clientWidth})`);
+        if (el.scrollWidth > el.clientWidth + 1 || r.right > innerWidth || r.left < 0)
+          out.push(`${el.className}: ${el.textContent} (${Math.round(r.left)}..${Math.round(r.right)}, scroll ${el.scrollWidth} > ${el.clientWidth})`);
       }
       return out;
     });
@@ -483,7 +566,9 @@ export function registerA11yTests(test) {
       const { entries, panel: p } = showcase();
       await send(snapshot([...entries, toolCall('tc9', { title: 'Still running', status: 'in_progress' })], { ...p, permissions: [] }));
       await flush();
-      return page.evaluate(() => ['.turn .codicon-loading', '.plan-in_progress .codicon', '[data-key="tc9"] .status .codicon'].map((s) => getComputedStyle(document.querySelector(s)).animationName));
+      return page.evaluate(() =>
+        ['.turn .codicon-loading', '.plan-in_progress .codicon', '[data-key="tc9"] .status .codicon'].map((s) => getComputedStyle(document.querySelector(s)).animationName),
+      );
     };
     assert.deepEqual(await spinners({}), ['codicon-spin', 'codicon-spin', 'codicon-spin'], 'they spin normally (so the check below can fail)');
     assert.deepEqual(await spinners({ reducedMotion: 'reduce' }), ['none', 'none', 'none']);

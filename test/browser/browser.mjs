@@ -62,7 +62,16 @@ export async function launch() {
   return chromium.launch({
     executablePath: '/usr/bin/chromium',
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic', '--disable-dev-shm-usage'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+      '--disable-dev-shm-usage',
+    ],
   });
 }
 
@@ -91,7 +100,16 @@ export async function buildWebview() {
  */
 export async function loadProbe(page, name) {
   const esbuild = await import('esbuild');
-  const out = await esbuild.build({ bundle: true, write: false, logLevel: 'warning', absWorkingDir: root, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: [path.join(root, 'test/browser', name)] });
+  const out = await esbuild.build({
+    bundle: true,
+    write: false,
+    logLevel: 'warning',
+    absWorkingDir: root,
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    entryPoints: [path.join(root, 'test/browser', name)],
+  });
   await page.evaluate(out.outputFiles[0].text);
 }
 

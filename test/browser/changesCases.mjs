@@ -27,7 +27,14 @@ export function register(test) {
     assert.equal(await block.getAttribute('aria-label'), 'Changes: 4 files');
     assert.deepEqual(await block.locator('.change-path').allTextContents(), ['src/range.ts', 'src/range.test.ts', 'README.md', '/etc/hosts']);
     assert.match(await block.locator('.changes-count').innerText(), /4 files/);
-    for (const name of ['Keep all changes', 'Undo all changes', 'Open diff of src/range.ts', 'Review src/range.ts hunk by hunk in the editor', 'Keep src/range.ts', 'Undo src/range.ts']) {
+    for (const name of [
+      'Keep all changes',
+      'Undo all changes',
+      'Open diff of src/range.ts',
+      'Review src/range.ts hunk by hunk in the editor',
+      'Keep src/range.ts',
+      'Undo src/range.ts',
+    ]) {
       assert.equal(await block.getByRole('button', { name, exact: true }).count(), 1, name);
     }
     // Not undoable (outside the workspace): no Undo, the reason shown.
@@ -70,13 +77,24 @@ export function register(test) {
     assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Open diff of src/range.ts', 'focus stays on the row');
     await page.waitForFunction(() => /src\/range\.ts: undone/.test(document.querySelector('[data-testid="announcer"]')?.textContent ?? ''));
     // A conflict is said with its reason.
-    const conflict = { ...undone, files: undone.files.map((f, i) => (i === 1 ? { ...f, state: 'conflict', note: 'src/range.test.ts changed after the edit, so Undo left it alone.' } : f)) };
+    const conflict = {
+      ...undone,
+      files: undone.files.map((f, i) => (i === 1 ? { ...f, state: 'conflict', note: 'src/range.test.ts changed after the edit, so Undo left it alone.' } : f)),
+    };
     await send(patch({ op: 'changeSet', id: 'c1', set: conflict }));
     await page.waitForFunction(() => /range\.test\.ts changed after the edit/.test(document.querySelector('[data-testid="announcer"]')?.textContent ?? ''));
     assert.match(await page.locator('.changes [data-file-index="1"] .change-note').innerText(), /changed after the edit/);
     // The next turn's entries go after the block; a new summary is announced and placed after its turn.
-    await send(patch({ op: 'insert', index: 3, entry: message('user_message', 'u2', 'Thanks') }, { op: 'insert', index: 4, entry: message('agent_message', 'a2', 'Also fixed the docs.') }));
-    await send(patch({ op: 'changeSet', id: 'c2', set: changeSet('c2', 'a2', [{ path: 'docs/range.md', state: 'pending', source: 'diff', created: false, added: 1, removed: 1, note: null, canUndo: true, canDiff: true }]) }));
+    await send(
+      patch({ op: 'insert', index: 3, entry: message('user_message', 'u2', 'Thanks') }, { op: 'insert', index: 4, entry: message('agent_message', 'a2', 'Also fixed the docs.') }),
+    );
+    await send(
+      patch({
+        op: 'changeSet',
+        id: 'c2',
+        set: changeSet('c2', 'a2', [{ path: 'docs/range.md', state: 'pending', source: 'diff', created: false, added: 1, removed: 1, note: null, canUndo: true, canDiff: true }]),
+      }),
+    );
     await flush();
     assert.deepEqual(await order(page), ['u1', 't1', 'a1', 'c1', 'u2', 'a2', 'c2']);
     await page.waitForFunction(() => /Changes: 1 file edited/.test(document.querySelector('[data-testid="announcer"]')?.textContent ?? ''));
@@ -88,7 +106,9 @@ export function register(test) {
   test('changes summary: agent-controlled paths and notes are text, never markup; a snapshot puts the block back', async ({ open }) => {
     const { page, send, flush, errors } = await open();
     const evil = '<img src=x onerror="window.__pwned=1">.ts';
-    const set = changeSet('c1', 'a1', [{ path: evil, state: 'conflict', source: 'diff', created: false, added: 1, removed: 0, note: `${evil} changed <b>since</b>`, canUndo: true, canDiff: true }]);
+    const set = changeSet('c1', 'a1', [
+      { path: evil, state: 'conflict', source: 'diff', created: false, added: 1, removed: 0, note: `${evil} changed <b>since</b>`, canUndo: true, canDiff: true },
+    ]);
     await send(snapshot(turn(), panel({ changeSets: [set] })));
     await flush();
     assert.equal(await page.locator('section.changes img, section.changes b').count(), 0);

@@ -48,7 +48,11 @@ export function register(test) {
     // Exactly the code the agent wrote, character for character.
     assert.equal(await code.textContent(), ANSWER.split('```ts\n')[1].split('```')[0]);
     // Keywords, comments and function names take the theme's colours.
-    const colour = (sel) => code.locator(sel).first().evaluate((el) => getComputedStyle(el).color);
+    const colour = (sel) =>
+      code
+        .locator(sel)
+        .first()
+        .evaluate((el) => getComputedStyle(el).color);
     assert.equal(await colour('.hl-keyword'), 'rgb(197, 134, 192)'); // --vscode-debugTokenExpression-name (dark)
     assert.equal(await colour('.hl-number'), 'rgb(181, 206, 168)');
     assert.notEqual(await colour('.hl-comment'), await colour('.hl-keyword'));

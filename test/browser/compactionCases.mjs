@@ -10,9 +10,7 @@ import { assertClean, axeRun } from './a11y.mjs';
 import { root } from './server.mjs';
 import { recordedSessions } from './recorded.mjs';
 
-
 const shots = path.join(root, 'test-results');
-
 
 const stats = { chunks: 0, upserts: 1, bytes: 0, firstSeen: 1, lastSeen: 1, lines: [] };
 const row = (over) => ({ kind: 'compaction', key: 'c-live', compactionId: 'c9', status: 'in_progress', summary: [], error: null, meta: null, provenance: 'live', stats, ...over });
@@ -22,7 +20,12 @@ export function register(test) {
     const s = recordedSessions('claude-next-compact.jsonl')[0];
     const c = s.entries.find((e) => e.kind === 'compaction');
     const { page, send, flush, posted, clearPosted, errors } = await open();
-    await send(snapshot(s.entries, panel({ sessionId: s.sessionId, usage: { used: 970_000, size: 1_000_000, cost: { amount: 0.42, currency: 'USD' } }, availableCommands: s.availableCommands })));
+    await send(
+      snapshot(
+        s.entries,
+        panel({ sessionId: s.sessionId, usage: { used: 970_000, size: 1_000_000, cost: { amount: 0.42, currency: 'USD' } }, availableCommands: s.availableCommands }),
+      ),
+    );
     await flush();
     const el = page.locator(`[data-key="${c.key}"][data-kind="compaction"]`);
     assert.equal(await page.locator('[data-kind="compaction"]').count(), 1);
@@ -84,13 +87,29 @@ export function register(test) {
     assert.deepEqual(errors, []);
   });
 
-  test('session capabilities: a boolean config option is a toggle beside the pickers, set through setConfigOption (disabled read-only); an agent notice shows its severity, as text', async ({ open }) => {
+  test('session capabilities: a boolean config option is a toggle beside the pickers, set through setConfigOption (disabled read-only); an agent notice shows its severity, as text', async ({
+    open,
+  }) => {
     const options = [
-      { id: 'model', name: 'Model', type: 'select', currentValue: 'a', options: [{ value: 'a', name: 'A' }, { value: 'b', name: 'B' }] },
+      {
+        id: 'model',
+        name: 'Model',
+        type: 'select',
+        currentValue: 'a',
+        options: [
+          { value: 'a', name: 'A' },
+          { value: 'b', name: 'B' },
+        ],
+      },
       { id: 'fast', name: 'Fast mode', type: 'boolean', currentValue: true },
     ];
     const { page, send, flush, posted, clearPosted, errors } = await open();
-    await send(snapshot([], panel({ configOptions: options, notices: [{ severity: 'warning', title: '<b>Rate</b> limited', description: '<img src=x onerror="window.__pwned=1">retry in 30 s' }] })));
+    await send(
+      snapshot(
+        [],
+        panel({ configOptions: options, notices: [{ severity: 'warning', title: '<b>Rate</b> limited', description: '<img src=x onerror="window.__pwned=1">retry in 30 s' }] }),
+      ),
+    );
     await flush();
     const toggle = page.getByRole('checkbox', { name: 'Fast mode' });
     assert.equal(await toggle.isChecked(), true);

@@ -23,10 +23,19 @@ export function register(test) {
     await send(snapshot([message('user_message', 'u1', 'Earlier question'), message('agent_message', 'a1', 'Earlier answer.')], panel({ turn: 'idle', context: CHIPS })));
     await flush();
     const row = page.locator('[role="list"][aria-label="Context for the next message"]');
-    assert.deepEqual(await row.locator('[role="listitem"] .label').allInnerTexts(), CHIPS.map((c) => c.label));
-    assert.deepEqual(await row.locator('[role="listitem"] .size').allInnerTexts(), CHIPS.map((c) => c.size));
     assert.deepEqual(
-      await row.locator('[role="listitem"] .codicon').evaluateAll((els) => els.map((e) => [...e.classList].find((c) => c.startsWith('codicon-') && c !== 'codicon-close'))).then((l) => l.filter(Boolean)),
+      await row.locator('[role="listitem"] .label').allInnerTexts(),
+      CHIPS.map((c) => c.label),
+    );
+    assert.deepEqual(
+      await row.locator('[role="listitem"] .size').allInnerTexts(),
+      CHIPS.map((c) => c.size),
+    );
+    assert.deepEqual(
+      await row
+        .locator('[role="listitem"] .codicon')
+        .evaluateAll((els) => els.map((e) => [...e.classList].find((c) => c.startsWith('codicon-') && c !== 'codicon-close')))
+        .then((l) => l.filter(Boolean)),
       ['codicon-list-selection', 'codicon-folder', 'codicon-symbol-method', 'codicon-terminal', 'codicon-warning', 'codicon-file'],
     );
     assert.equal(await row.locator('[data-kind="folder"]').getAttribute('title'), CHIPS[1].detail);
@@ -55,7 +64,10 @@ export function register(test) {
     await page.evaluate(() => document.fonts.ready);
     await page.screenshot({ path: path.join(shots, 'webview-context-mentions.png') });
     await box.press('Enter');
-    assert.deepEqual((await posted()).filter((m) => m.type === 'addContext'), [{ type: 'addContext', source: 'workspaceProblems' }]);
+    assert.deepEqual(
+      (await posted()).filter((m) => m.type === 'addContext'),
+      [{ type: 'addContext', source: 'workspaceProblems' }],
+    );
     assert.equal(await box.inputValue(), 'fix ', 'the @ word leaves no text behind');
     // A path-like query lists no words.
     await box.type('@src/');

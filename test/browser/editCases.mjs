@@ -35,7 +35,7 @@ export function register(test) {
     await page.waitForFunction(() => document.querySelector('textarea[aria-label="Prompt"]')?.value === 'question');
     assert.equal(await page.locator('.prompt-editing').isVisible(), true);
     assert.match(await page.locator('.prompt-editing').textContent(), /sending starts a new branch/);
-    assert.equal(await page.locator('.prompt-image img').count(), 1, 'the message\'s image is back in the box');
+    assert.equal(await page.locator('.prompt-image img').count(), 1, "the message's image is back in the box");
     assert.equal(await box.evaluate((t) => t === document.activeElement), true, 'the box has focus');
     await box.fill('a better question');
     await box.press('Enter');

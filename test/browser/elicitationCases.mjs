@@ -8,7 +8,6 @@ import { message, panel, toolCall, snapshot, patch } from './fixtures.mjs';
 import { assertClean, axeRun } from './a11y.mjs';
 import { root } from './server.mjs';
 
-
 /** The question Claude's AskUserQuestion sends (one fixture with the unit tests), with a field of every other kind. */
 const ASK = JSON.parse(readFileSync(new URL('../fixtures/elicitation/ask-user-question.json', import.meta.url), 'utf8'));
 const SCHEMA = {
@@ -24,7 +23,22 @@ const SCHEMA = {
 
 /** An elicitation entry as the host sends it (the wire form is the view entry). */
 function question(key, over = {}) {
-  return { kind: 'elicitation', key, requestId: 0, mode: 'form', message: 'Which line should I add to notes.txt?', toolCallId: 'toolu_1', requestedSchema: SCHEMA, elicitationId: null, url: null, status: 'pending', answer: null, completed: false, provenance: 'live', ...over };
+  return {
+    kind: 'elicitation',
+    key,
+    requestId: 0,
+    mode: 'form',
+    message: 'Which line should I add to notes.txt?',
+    toolCallId: 'toolu_1',
+    requestedSchema: SCHEMA,
+    elicitationId: null,
+    url: null,
+    status: 'pending',
+    answer: null,
+    completed: false,
+    provenance: 'live',
+    ...over,
+  };
 }
 /** From the keyboard only: Space picks the first choice, an arrow the second, Tab moves on to "How many", Enter submits. */
 async function answerByKeys(page, scope) {
@@ -36,7 +50,15 @@ async function answerByKeys(page, scope) {
   await page.keyboard.press('Enter');
 }
 const KEYED_ANSWER = { type: 'elicitation', requestId: 'eli-1', action: 'accept', content: { question_0: 'Add a TODO line', count: 1, sure: true } };
-const prompt = (entryKey, over = {}) => ({ requestId: 'eli-1', entryKey, mode: 'form', message: 'Which line should I add to notes.txt?', requestedSchema: SCHEMA, url: null, ...over });
+const prompt = (entryKey, over = {}) => ({
+  requestId: 'eli-1',
+  entryKey,
+  mode: 'form',
+  message: 'Which line should I add to notes.txt?',
+  requestedSchema: SCHEMA,
+  url: null,
+  ...over,
+});
 
 export function register(test) {
   test('elicitation: the form card renders from the schema, labelled, and passes axe', async ({ open }) => {
@@ -64,19 +86,27 @@ export function register(test) {
     await clearPosted();
     const card = page.locator('[data-key="q1"]');
     await card.getByRole('button', { name: 'Accept' }).click();
-    assert.deepEqual((await posted()).filter((m) => m.type === 'elicitation'), [], 'nothing sent while invalid');
+    assert.deepEqual(
+      (await posted()).filter((m) => m.type === 'elicitation'),
+      [],
+      'nothing sent while invalid',
+    );
     assert.match(await card.locator('.eli-error:not([hidden])').first().innerText(), /New line is required/);
     assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('type')), 'radio', 'focus goes to the first invalid field');
     await card.getByRole('radio', { name: 'Add a TODO line' }).check();
     await card.getByRole('spinbutton', { name: /How many/ }).fill('7');
     await card.getByRole('button', { name: 'Accept' }).click();
     assert.match(await card.innerText(), /How many must be at most 3/);
-    assert.deepEqual((await posted()).filter((m) => m.type === 'elicitation'), []);
+    assert.deepEqual(
+      (await posted()).filter((m) => m.type === 'elicitation'),
+      [],
+    );
     await card.getByRole('spinbutton', { name: /How many/ }).fill('2');
     await card.getByRole('button', { name: 'Accept' }).click();
-    assert.deepEqual((await posted()).filter((m) => m.type === 'elicitation'), [
-      { type: 'elicitation', requestId: 'eli-1', action: 'accept', content: { question_0: 'Add a TODO line', count: 2, sure: true } },
-    ]);
+    assert.deepEqual(
+      (await posted()).filter((m) => m.type === 'elicitation'),
+      [{ type: 'elicitation', requestId: 'eli-1', action: 'accept', content: { question_0: 'Add a TODO line', count: 2, sure: true } }],
+    );
   });
 
   test('elicitation: keyboard only — arrows pick, Tab moves, Enter submits, Esc cancels', async ({ open }) => {
@@ -85,11 +115,17 @@ export function register(test) {
     await flush();
     await clearPosted();
     await answerByKeys(page, page.locator('[data-key="q1"]'));
-    assert.deepEqual((await posted()).filter((m) => m.type === 'elicitation'), [KEYED_ANSWER]);
+    assert.deepEqual(
+      (await posted()).filter((m) => m.type === 'elicitation'),
+      [KEYED_ANSWER],
+    );
     await clearPosted();
     await page.locator('[data-key="q1"] input[type="radio"]').first().focus();
     await page.keyboard.press('Escape');
-    assert.deepEqual((await posted()).filter((m) => m.type === 'elicitation'), [{ type: 'elicitation', requestId: 'eli-1', action: 'cancel' }]);
+    assert.deepEqual(
+      (await posted()).filter((m) => m.type === 'elicitation'),
+      [{ type: 'elicitation', requestId: 'eli-1', action: 'cancel' }],
+    );
   });
 
   test('elicitation: a new question is said in the status region, once, the header waits for you, the focus stays in the prompt box', async ({ open }) => {
@@ -100,7 +136,9 @@ export function register(test) {
     await send(patch({ op: 'insert', entry: question('q1') }, { op: 'panel', panel: { elicitations: [prompt('q1')] } }));
     await flush();
     const said = () => page.locator('[data-testid="announcer"]').textContent();
-    await page.waitForFunction(() => /The agent asks: Which line should I add to notes\.txt\? Answer in the question card\./.test(document.querySelector('[data-testid="announcer"]')?.textContent ?? ''));
+    await page.waitForFunction(() =>
+      /The agent asks: Which line should I add to notes\.txt\? Answer in the question card\./.test(document.querySelector('[data-testid="announcer"]')?.textContent ?? ''),
+    );
     assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Prompt', 'the question does not take the focus');
     assert.match(await page.locator('.turn').innerText(), /Waiting for you/, 'the header says the agent waits for the user');
     // A panel update that still lists the same question says nothing (saying it again would change the region).
@@ -117,7 +155,12 @@ export function register(test) {
     const { page, send, flush } = await open();
     await send(snapshot([question('q1')], { ...panel(), elicitations: [prompt('q1')] }));
     await flush();
-    await send(patch({ op: 'panel', panel: { elicitations: [] } }, { op: 'replace', h: 0, entry: question('q1', { status: 'accept', answer: { question_0: 'Add a TODO line', count: 2 } }) }));
+    await send(
+      patch(
+        { op: 'panel', panel: { elicitations: [] } },
+        { op: 'replace', h: 0, entry: question('q1', { status: 'accept', answer: { question_0: 'Add a TODO line', count: 2 } }) },
+      ),
+    );
     await flush();
     const card = page.locator('[data-key="q1"]');
     assert.equal(await card.locator('form').count(), 0);
@@ -134,7 +177,12 @@ export function register(test) {
   test('elicitation: URL mode shows the origin only, and posts accept only when the user opens it', async ({ open }) => {
     const { page, send, flush, posted, clearPosted } = await open();
     const url = 'https://auth.example.com/device?code=SECRET';
-    await send(snapshot([question('q1', { mode: 'url', requestedSchema: null, elicitationId: 'e1', url, message: 'Sign in to continue' })], { ...panel(), elicitations: [prompt('q1', { mode: 'url', requestedSchema: null, url })] }));
+    await send(
+      snapshot([question('q1', { mode: 'url', requestedSchema: null, elicitationId: 'e1', url, message: 'Sign in to continue' })], {
+        ...panel(),
+        elicitations: [prompt('q1', { mode: 'url', requestedSchema: null, url })],
+      }),
+    );
     await flush();
     await clearPosted();
     const card = page.locator('[data-key="q1"]');
@@ -142,9 +190,17 @@ export function register(test) {
     assert.doesNotMatch(await card.innerText(), /SECRET/);
     assert.equal(await card.locator('a').count(), 0, 'no clickable agent link');
     await card.getByRole('button', { name: 'Open in browser' }).click();
-    assert.deepEqual((await posted()).filter((m) => m.type === 'elicitation'), [{ type: 'elicitation', requestId: 'eli-1', action: 'accept' }]);
+    assert.deepEqual(
+      (await posted()).filter((m) => m.type === 'elicitation'),
+      [{ type: 'elicitation', requestId: 'eli-1', action: 'accept' }],
+    );
     // A URL that may not be opened offers no Open button.
-    await send(snapshot([question('q2', { mode: 'url', requestedSchema: null, url: 'http://evil.example.com/' })], { ...panel(), elicitations: [prompt('q2', { mode: 'url', requestedSchema: null, url: 'http://evil.example.com/' })] }));
+    await send(
+      snapshot([question('q2', { mode: 'url', requestedSchema: null, url: 'http://evil.example.com/' })], {
+        ...panel(),
+        elicitations: [prompt('q2', { mode: 'url', requestedSchema: null, url: 'http://evil.example.com/' })],
+      }),
+    );
     await flush();
     assert.equal(await page.locator('[data-key="q2"]').getByRole('button', { name: 'Open in browser' }).count(), 0);
     assert.match(await page.locator('[data-key="q2"]').innerText(), /will not be opened: plain http is allowed only on this machine/);
@@ -166,7 +222,10 @@ export function registerOrphans(test) {
     await clearPosted();
     await card.getByRole('textbox', { name: /Workspace name/ }).fill('ok');
     await card.getByRole('textbox', { name: /Workspace name/ }).press('Enter');
-    assert.deepEqual((await posted()).filter((m) => m.type === 'elicitation'), [{ type: 'elicitation', requestId: 'eli-1', action: 'accept', content: { token: 'ok' } }]);
+    assert.deepEqual(
+      (await posted()).filter((m) => m.type === 'elicitation'),
+      [{ type: 'elicitation', requestId: 'eli-1', action: 'accept', content: { token: 'ok' } }],
+    );
     assertClean(await axeRun(page), 'orphan question');
     await send(patch({ op: 'panel', panel: { elicitations: [] } }));
     await flush();
@@ -195,7 +254,10 @@ export function registerOnToolCards(test) {
     await tool.screenshot({ path: path.join(root, 'test-results', 'webview-question-on-tool-card.png') });
     await clearPosted();
     await answerByKeys(page, tool);
-    assert.deepEqual((await posted()).filter((m) => m.type === 'elicitation'), [KEYED_ANSWER]);
+    assert.deepEqual(
+      (await posted()).filter((m) => m.type === 'elicitation'),
+      [KEYED_ANSWER],
+    );
     const answered = question('q1', { status: 'accept', answer: { question_0: 'Add a TODO line', count: 1, sure: true } });
     await send(patch({ op: 'panel', panel: { elicitations: [] } }, { op: 'replace', h: 2, entry: answered }));
     await flush();
@@ -210,11 +272,16 @@ export function registerOnToolCards(test) {
     assert.deepEqual(errors, []);
   });
 
-  test('elicitation: several questions on one tool card queue there; a tool card that comes later takes its question; an unknown tool call leaves it on its own', async ({ open }) => {
+  test('elicitation: several questions on one tool card queue there; a tool card that comes later takes its question; an unknown tool call leaves it on its own', async ({
+    open,
+  }) => {
     const { page, send, flush, posted, clearPosted } = await open();
     const prompts = [prompt('q1'), prompt('q2', { requestId: 'eli-2', message: 'And then?' }), prompt('q3', { requestId: 'eli-3', message: 'Elsewhere?' })];
     await send(
-      snapshot([askTool(), question('q1'), question('q2', { requestId: 1, message: 'And then?' }), question('q3', { requestId: 2, message: 'Elsewhere?', toolCallId: 'toolu_gone' })], { ...panel(), elicitations: prompts }),
+      snapshot(
+        [askTool(), question('q1'), question('q2', { requestId: 1, message: 'And then?' }), question('q3', { requestId: 2, message: 'Elsewhere?', toolCallId: 'toolu_gone' })],
+        { ...panel(), elicitations: prompts },
+      ),
     );
     await flush();
     const tool = page.locator('[data-key="t1"]');
@@ -226,7 +293,10 @@ export function registerOnToolCards(test) {
     await clearPosted();
     await tool.locator('form[data-request-id="eli-2"] input[type="radio"]').first().focus();
     await page.keyboard.press('Escape');
-    assert.deepEqual((await posted()).filter((m) => m.type === 'elicitation'), [{ type: 'elicitation', requestId: 'eli-2', action: 'cancel' }]);
+    assert.deepEqual(
+      (await posted()).filter((m) => m.type === 'elicitation'),
+      [{ type: 'elicitation', requestId: 'eli-2', action: 'cancel' }],
+    );
     // The tool call the third question names is reported after it: the question moves onto its card.
     await send(patch({ op: 'insert', index: 4, entry: toolCall('t2', { toolCallId: 'toolu_gone', title: 'Pick a colour' }) }));
     await flush();

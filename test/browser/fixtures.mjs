@@ -117,7 +117,12 @@ export function showcase() {
       content: [{ type: 'terminal', terminalId: 'term-1' }],
       meta: { terminal_output: { terminal_id: 'term-1', data: '> app@1.0.0 test\n> node --test range\n' } },
     }),
-    toolCall('tc4', { title: 'Fetch the changelog', toolKind: 'fetch', status: 'failed', content: [{ type: 'content', content: { type: 'text', text: 'HTTP 503 from the server' } }] }),
+    toolCall('tc4', {
+      title: 'Fetch the changelog',
+      toolKind: 'fetch',
+      status: 'failed',
+      content: [{ type: 'content', content: { type: 'text', text: 'HTTP 503 from the server' } }],
+    }),
   ];
   const p = panel({
     turn: 'busy',
@@ -133,7 +138,16 @@ export function showcase() {
       { id: 'code', name: 'Code' },
     ],
     configOptions: [
-      { id: 'model', name: 'Model', type: 'select', currentValue: 'fast', options: [{ value: 'fast', name: 'Fast model' }, { value: 'smart', name: 'Smart model' }] },
+      {
+        id: 'model',
+        name: 'Model',
+        type: 'select',
+        currentValue: 'fast',
+        options: [
+          { value: 'fast', name: 'Fast model' },
+          { value: 'smart', name: 'Smart model' },
+        ],
+      },
     ],
     availableCommands: [
       { name: 'help', description: 'Show what the agent can do' },
@@ -167,7 +181,7 @@ export function changeSet(id, afterKey, files) {
     files: files ?? [
       file('src/range.ts'),
       file('src/range.test.ts', { created: true, added: 12, removed: 0 }),
-      file('README.md', { state: 'conflict', note: 'README.md changed after Demo Agent\'s edit, so Undo left it alone (it would overwrite those changes).' }),
+      file('README.md', { state: 'conflict', note: "README.md changed after Demo Agent's edit, so Undo left it alone (it would overwrite those changes)." }),
       file('/etc/hosts', { source: 'diff', canUndo: false, note: '/etc/hosts is outside the workspace; ACP Chat does not undo edits there that the agent made itself.' }),
     ],
   };

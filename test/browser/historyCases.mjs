@@ -9,8 +9,23 @@ import path from 'node:path';
 import { root } from './server.mjs';
 
 const shots = path.join(root, 'test-results');
-const choices = { agents: [{ id: 'demo', name: 'Demo Agent' }, { id: 'claude', name: 'Claude Code' }], folders: ['/work/alpha', '/work/beta'] };
-const row = (i, o = {}) => ({ chatId: `chat-${i}`, title: `Chat ${i}`, agent: 'Demo Agent', folder: '/work/alpha', updatedAt: Date.UTC(2026, 10, 28, 12, i % 60), state: 'finished', unread: false, ...o });
+const choices = {
+  agents: [
+    { id: 'demo', name: 'Demo Agent' },
+    { id: 'claude', name: 'Claude Code' },
+  ],
+  folders: ['/work/alpha', '/work/beta'],
+};
+const row = (i, o = {}) => ({
+  chatId: `chat-${i}`,
+  title: `Chat ${i}`,
+  agent: 'Demo Agent',
+  folder: '/work/alpha',
+  updatedAt: Date.UTC(2026, 10, 28, 12, i % 60),
+  state: 'finished',
+  unread: false,
+  ...o,
+});
 
 async function lastQuery(page) {
   await page.waitForFunction(() => window.__host.posted.some((m) => m.type === 'query'));
@@ -23,7 +38,14 @@ export function register(test) {
     const { page, send, errors, clearPosted } = await open({ view: 'history', width: 340, height: 640 });
     const first = await lastQuery(page);
     assert.deepEqual(first, { type: 'query', seq: 1, text: '', filter: { date: 'any' } }, 'the list is asked at start');
-    await send({ type: 'list', seq: 1, from: 0, rows: Array.from({ length: 200 }, (_, i) => row(i, i === 1 ? { unread: true, state: 'needsYou' } : i === 2 ? { state: 'failed' } : {})), total: 1000, choices });
+    await send({
+      type: 'list',
+      seq: 1,
+      from: 0,
+      rows: Array.from({ length: 200 }, (_, i) => row(i, i === 1 ? { unread: true, state: 'needsYou' } : i === 2 ? { state: 'failed' } : {})),
+      total: 1000,
+      choices,
+    });
     await page.waitForSelector('.history-row[data-chat-id="chat-199"]');
     assert.match(await page.locator('.history-status').innerText(), /1000 chats/);
     assert.equal(await page.locator('.history-agent option').count(), 3, 'agents offered from the host');
@@ -44,11 +66,17 @@ export function register(test) {
     await send({
       type: 'results',
       seq: q.seq,
-      groups: [{ row: row(42, { title: 'Parser work', agent: 'Claude Code', unread: true }), inTitle: false, hits: [
-        { key: 'k-1', kind: 'user', snippet: 'where is the walrus today', start: 13, length: 6 },
-        { key: 'k-2', kind: 'agent', snippet: hostile, start: hostile.length - 6, length: 6 },
-        { key: 'k-3', kind: 'path', snippet: '/work/alpha/walrus.ts', start: 12, length: 6 },
-      ] }],
+      groups: [
+        {
+          row: row(42, { title: 'Parser work', agent: 'Claude Code', unread: true }),
+          inTitle: false,
+          hits: [
+            { key: 'k-1', kind: 'user', snippet: 'where is the walrus today', start: 13, length: 6 },
+            { key: 'k-2', kind: 'agent', snippet: hostile, start: hostile.length - 6, length: 6 },
+            { key: 'k-3', kind: 'path', snippet: '/work/alpha/walrus.ts', start: 12, length: 6 },
+          ],
+        },
+      ],
       done: true,
       choices,
     });
@@ -66,7 +94,10 @@ export function register(test) {
     await page.locator('.history-hit[data-key="k-2"]').click();
     await page.locator('.history-row[data-chat-id="chat-7"] .history-title').click();
     await page.waitForFunction(() => window.__host.posted.filter((m) => m.type === 'open').length === 2);
-    assert.deepEqual(await page.evaluate(() => window.__host.posted.filter((m) => m.type === 'open')), [{ type: 'open', chatId: 'chat-42', key: 'k-2' }, { type: 'open', chatId: 'chat-7' }]);
+    assert.deepEqual(await page.evaluate(() => window.__host.posted.filter((m) => m.type === 'open')), [
+      { type: 'open', chatId: 'chat-42', key: 'k-2' },
+      { type: 'open', chatId: 'chat-7' },
+    ]);
 
     // Bulk: nothing checked, nothing to do; one checked; then all matching.
     assert.equal(await page.locator('.history-archive').isDisabled(), true);

@@ -20,7 +20,8 @@ const unsafe = (root) => {
     if (/^(script|iframe|style|form|input|button|object|embed|link|meta|base|svg|math)$/i.test(el.localName)) found.push(el.localName);
     for (const a of Array.from(el.attributes)) {
       if (/^on/i.test(a.name) || a.name === 'style') found.push(`${el.localName}[${a.name}]`);
-      if (/^(href|src)$/.test(a.name) && /^\s*(javascript|vbscript|data:(?!image\/(png|gif|jpeg|webp);))/i.test(a.value.replace(/[\u0000-\u0020]/g, ''))) found.push(`${el.localName}[${a.name}=${a.value}]`);
+      if (/^(href|src)$/.test(a.name) && /^\s*(javascript|vbscript|data:(?!image\/(png|gif|jpeg|webp);))/i.test(a.value.replace(/[\u0000-\u0020]/g, '')))
+        found.push(`${el.localName}[${a.name}=${a.value}]`);
     }
   }
   return found;

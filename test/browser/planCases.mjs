@@ -8,7 +8,11 @@ import { panel, snapshot, patch } from './fixtures.mjs';
 import { root } from './server.mjs';
 
 const shots = path.join(root, 'test-results');
-const items = (planId, ...statuses) => ({ planId, type: 'items', entries: statuses.map((status, i) => ({ content: `${planId} step ${i + 1}`, priority: i === 0 ? 'high' : 'medium', status })) });
+const items = (planId, ...statuses) => ({
+  planId,
+  type: 'items',
+  entries: statuses.map((status, i) => ({ content: `${planId} step ${i + 1}`, priority: i === 0 ? 'high' : 'medium', status })),
+});
 
 export function register(test) {
   test('plans by id: several shown at once, updated in place, one removed when told', async ({ open }) => {

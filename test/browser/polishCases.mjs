@@ -69,7 +69,16 @@ export function register(test) {
     await page.locator('section[aria-label="Conversation"]').hover();
     await page.mouse.wheel(0, -2500);
     await page.waitForFunction(() => !window.__acpChat.transcript.isPinned);
-    const perm = { requestId: 'p1', toolCallKey: 'tc9', toolCallId: 'tc-tc9', title: 'Edit notes.md?', options: [{ optionId: 'ok', name: 'Allow once', kind: 'allow_once' }, { optionId: 'no', name: 'Reject', kind: 'reject_once' }] };
+    const perm = {
+      requestId: 'p1',
+      toolCallKey: 'tc9',
+      toolCallId: 'tc-tc9',
+      title: 'Edit notes.md?',
+      options: [
+        { optionId: 'ok', name: 'Allow once', kind: 'allow_once' },
+        { optionId: 'no', name: 'Reject', kind: 'reject_once' },
+      ],
+    };
     await send(patch({ op: 'panel', panel: { permissions: [perm] } }));
     await flush();
     await page.locator('.permission[data-request-id="p1"]').waitFor();

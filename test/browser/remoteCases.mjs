@@ -11,8 +11,14 @@ const shots = path.join(root, 'test-results');
 export function register(test) {
   test('remote agent: its origin beside its name, the offline banner with the next attempt, none for a local agent', async ({ open }) => {
     const { page, send, flush } = await open();
-    const offline = 'Far agent (wss://agents.example.com) is offline: the connection to wss://agents.example.com ended (the connection was lost (WebSocket close 1006)). Reconnecting in 4 s (at 23:50:01), attempt 3 of 8; the transcript is kept.';
-    await send(snapshot([message('user_message', 'u1', 'Refactor the parser'), message('agent_message', 'a1', 'Reading the grammar first…')], panel({ agentName: 'Far agent', agentOrigin: 'wss://agents.example.com', turn: 'exited', message: offline })));
+    const offline =
+      'Far agent (wss://agents.example.com) is offline: the connection to wss://agents.example.com ended (the connection was lost (WebSocket close 1006)). Reconnecting in 4 s (at 23:50:01), attempt 3 of 8; the transcript is kept.';
+    await send(
+      snapshot(
+        [message('user_message', 'u1', 'Refactor the parser'), message('agent_message', 'a1', 'Reading the grammar first…')],
+        panel({ agentName: 'Far agent', agentOrigin: 'wss://agents.example.com', turn: 'exited', message: offline }),
+      ),
+    );
     await flush();
     const origin = page.locator('.agent-origin');
     assert.equal(await origin.isVisible(), true);

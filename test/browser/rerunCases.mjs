@@ -11,7 +11,11 @@ const TRANSCRIPT = '# Earlier conversation\n\n## User\n\na first question\n\n## 
 
 /** A branch's first message, as the host records it: lead line, embedded transcript, the edited text. */
 function branchMessage(key, carry = 'embedded') {
-  const lead = { type: 'text', text: 'This continues an earlier conversation; its transcript up to here is attached as earlier-conversation.md. My next message follows.', _meta: CARRIED };
+  const lead = {
+    type: 'text',
+    text: 'This continues an earlier conversation; its transcript up to here is attached as earlier-conversation.md. My next message follows.',
+    _meta: CARRIED,
+  };
   const meta = { ...CARRIED, 'acpChat/carriedMessages': 2 };
   const transcript =
     carry === 'embedded'
@@ -47,7 +51,7 @@ export function register(test) {
     assert.deepEqual(await shown(), [false, false], 'a read-only transcript');
     await send(snapshot([message('user_message', 'u1', 'question')], panel({ turn: 'exited', lastTurnEnd: 'error' })));
     await flush();
-    assert.deepEqual(await shown(), [false, false], 'the agent is down: the banner\'s Restart is the way on');
+    assert.deepEqual(await shown(), [false, false], "the agent is down: the banner's Restart is the way on");
   });
 
   test('Rewind, Retry and Regenerate: keyboard reachable, named, post retry / regenerate; focus goes to the prompt box when the turn starts', async ({ open }) => {
@@ -71,7 +75,7 @@ export function register(test) {
     assert.equal(await box.evaluate((t) => t === document.activeElement), true, 'the pressed button went away: focus is in the prompt box');
   });
 
-  test('Rewind: a branch\'s carried transcript: one folded line with size and message count that opens to the Markdown, live and from a snapshot', async ({ open }) => {
+  test("Rewind: a branch's carried transcript: one folded line with size and message count that opens to the Markdown, live and from a snapshot", async ({ open }) => {
     const { page, send, flush } = await open();
     await send(snapshot([]));
     await flush();
@@ -98,7 +102,10 @@ export function register(test) {
     await check('from a snapshot');
     await send(snapshot([branchMessage('b1', 'link')]));
     await flush();
-    assert.equal(await page.locator('[data-key="b1"] details.carried summary').innerText(), 'Earlier conversation sent with this message · 2 messages · 2.0 KB (as a link to the file)');
+    assert.equal(
+      await page.locator('[data-key="b1"] details.carried summary').innerText(),
+      'Earlier conversation sent with this message · 2 messages · 2.0 KB (as a link to the file)',
+    );
     assert.equal(await page.locator('[data-key="b1"] .carried-markdown').count(), 0, 'a link carries no text to show');
   });
 

@@ -35,7 +35,6 @@ const tests = [];
 const test = (name, fn) => tests.push({ name, fn });
 const shots = path.join(root, 'test-results');
 
-
 test('posts ready with the protocol version once the DOM is set up', async ({ open }) => {
   const { page, posted } = await open();
   const msgs = await posted();
@@ -81,7 +80,10 @@ test('renders every entry type with stable selectors', async ({ open }) => {
   assert.match(await raw.locator('summary').innerText(), /Raw input \/ output · \d+ B/);
   await raw.locator('summary').click();
   assert.match(await raw.locator('pre').first().innerText(), /"path": "\/home\/dev\/app\/src\/range\.ts"/);
-  assert.deepEqual((await posted()).filter((m) => m.type === 'getRaw'), [{ type: 'getRaw', key: 'tc1' }]);
+  assert.deepEqual(
+    (await posted()).filter((m) => m.type === 'getRaw'),
+    [{ type: 'getRaw', key: 'tc1' }],
+  );
   await raw.locator('summary').click();
   await raw.locator('summary').click();
   assert.equal((await posted()).filter((m) => m.type === 'getRaw').length, 1, 'asked once while the raw data is unchanged');
@@ -188,18 +190,43 @@ test('terminal output streams into its tool call and shows the exit code', async
   assert.equal(await page.locator('[data-key="tc1"] .terminal-head .tag').innerText(), 'exit 0');
   assert.doesNotMatch(await page.locator('[data-key="tc1"] .terminal-head').innerText(), /term-|tc1/, 'no terminal id in the label');
   // A terminal the panel knows nothing about falls back to the agent's own _meta.terminal_output.
-  await send(patch({ op: 'insert', index: 1, entry: toolCall('tc2', { title: 'Other', toolKind: 'execute', status: 'completed', meta: { terminal_output: { terminal_id: 'x', data: 'from meta' } }, content: [{ type: 'terminal', terminalId: 'x' }] }) }));
+  await send(
+    patch({
+      op: 'insert',
+      index: 1,
+      entry: toolCall('tc2', {
+        title: 'Other',
+        toolKind: 'execute',
+        status: 'completed',
+        meta: { terminal_output: { terminal_id: 'x', data: 'from meta' } },
+        content: [{ type: 'terminal', terminalId: 'x' }],
+      }),
+    }),
+  );
   await flush();
   assert.equal(await page.locator('[data-key="tc2"] .terminal-output').innerText(), 'from meta');
 });
 
 test('legacy modes are hidden when a config option of category mode exists', async ({ open }) => {
   const { page, send, flush } = await open();
-  const modes = [{ id: 'ask', name: 'Ask' }, { id: 'code', name: 'Code' }];
+  const modes = [
+    { id: 'ask', name: 'Ask' },
+    { id: 'code', name: 'Code' },
+  ];
   await send(snapshot([], panel({ availableModes: modes, currentModeId: 'ask' })));
   await flush();
   assert.equal(await page.locator('select[aria-label="Mode"]').count(), 1, 'modes alone: their picker is shown');
-  const modeOption = { id: 'mode', name: 'Session mode', category: 'mode', type: 'select', currentValue: 'ask', options: [{ value: 'ask', name: 'Ask' }, { value: 'code', name: 'Code' }] };
+  const modeOption = {
+    id: 'mode',
+    name: 'Session mode',
+    category: 'mode',
+    type: 'select',
+    currentValue: 'ask',
+    options: [
+      { value: 'ask', name: 'Ask' },
+      { value: 'code', name: 'Code' },
+    ],
+  };
   await send(patch({ op: 'panel', panel: { configOptions: [modeOption] } }));
   await flush();
   assert.equal(await page.locator('select[aria-label="Mode"]').count(), 0, 'the legacy picker gives way');
@@ -215,7 +242,10 @@ test('Show in Message Tree on a message and on a tool card posts revealInTree', 
   await page.locator('[data-key="a1"] button[aria-label="Show in Message Tree"]').click();
   await page.locator('[data-key="tc1"]').hover();
   await page.locator('[data-key="tc1"] button[aria-label="Show in Message Tree"]').click();
-  assert.deepEqual(await posted(), [{ type: 'revealInTree', key: 'a1' }, { type: 'revealInTree', key: 'tc1' }]);
+  assert.deepEqual(await posted(), [
+    { type: 'revealInTree', key: 'a1' },
+    { type: 'revealInTree', key: 'tc1' },
+  ]);
 });
 
 test('Fork Chat Here is on user messages only, posts forkChat, and is hidden in a read-only transcript or when the agent cannot fork', async ({ open }) => {
@@ -305,7 +335,14 @@ test('permission: buttons on the tool card, key 1 allows, Esc rejects the oldest
   assert.equal(await buttons.count(), 6, 'both pending requests shown on their card');
   assert.deepEqual(await buttons.evaluateAll((b) => b.slice(0, 3).map((x) => x.dataset.optionId)), ['allow-once', 'allow-always', 'reject-once']);
   // One primary (filled) button per request, the safe "Allow once"; "Always allow" looks like the rest.
-  assert.deepEqual(await page.locator('[data-key="tc3"] .permission').first().locator('.perm-primary').evaluateAll((b) => b.map((x) => x.dataset.optionId)), ['allow-once']);
+  assert.deepEqual(
+    await page
+      .locator('[data-key="tc3"] .permission')
+      .first()
+      .locator('.perm-primary')
+      .evaluateAll((b) => b.map((x) => x.dataset.optionId)),
+    ['allow-once'],
+  );
   const bg = (id) => page.locator(`[data-key="tc3"] .permission >> nth=0 >> button[data-option-id="${id}"]`).evaluate((b) => getComputedStyle(b).backgroundColor);
   assert.notEqual(await bg('allow-once'), await bg('allow-always'));
   assert.equal(await bg('allow-always'), await bg('reject-once'));
@@ -329,12 +366,24 @@ test('permission: buttons on the tool card, key 1 allows, Esc rejects the oldest
   await page.locator('textarea[aria-label="Prompt"]').fill('answer ');
   await page.locator('textarea[aria-label="Prompt"]').press('2');
   assert.equal(await page.locator('textarea[aria-label="Prompt"]').inputValue(), 'answer 2');
-  assert.deepEqual((await posted()).filter((m) => m.type === 'permission'), []);
+  assert.deepEqual(
+    (await posted()).filter((m) => m.type === 'permission'),
+    [],
+  );
 });
 
 test('a permission without a visible tool call is shown above the prompt box', async ({ open }) => {
   const { page, send, posted, clearPosted } = await open();
-  const perm = { requestId: 'p9', toolCallKey: null, toolCallId: 'unknown', title: 'Write to /etc/hosts?', options: [{ optionId: 'ok', name: 'Allow', kind: 'allow_once' }, { optionId: 'no', name: 'Reject', kind: 'reject_once' }] };
+  const perm = {
+    requestId: 'p9',
+    toolCallKey: null,
+    toolCallId: 'unknown',
+    title: 'Write to /etc/hosts?',
+    options: [
+      { optionId: 'ok', name: 'Allow', kind: 'allow_once' },
+      { optionId: 'no', name: 'Reject', kind: 'reject_once' },
+    ],
+  };
   await send(snapshot([message('user_message', 'u1', 'hi')], panel({ turn: 'busy', permissions: [perm] })));
   const box = page.locator('.orphan-permissions');
   assert.ok(await box.isVisible());
@@ -442,11 +491,25 @@ test('steering: a hint while a steerable turn runs, Alt+Enter steers, Enter queu
   await box.press('Alt+Enter');
   await box.type('then the docs');
   await box.press('Enter');
-  assert.deepEqual(await posted(), [{ type: 'prompt', text: 'mind the tests', steer: true }, { type: 'prompt', text: 'then the docs' }]);
+  assert.deepEqual(await posted(), [
+    { type: 'prompt', text: 'mind the tests', steer: true },
+    { type: 'prompt', text: 'then the docs' },
+  ]);
   await send(patch({ op: 'panel', panel: { turn: 'idle' } }));
   assert.equal(await hint.isVisible(), false, 'no hint when no turn runs');
   // The queue: edit (Enter saves), move down, remove, all by keyboard.
-  await send(patch({ op: 'panel', panel: { turn: 'busy', queuedPrompts: [{ id: 'q1', text: 'one', note: '' }, { id: 'q2', text: 'two', note: '1 image' }] } }));
+  await send(
+    patch({
+      op: 'panel',
+      panel: {
+        turn: 'busy',
+        queuedPrompts: [
+          { id: 'q1', text: 'one', note: '' },
+          { id: 'q2', text: 'two', note: '1 image' },
+        ],
+      },
+    }),
+  );
   assert.match(await page.locator('.queued').innerText(), /two \[1 image\]/);
   assert.equal(await page.locator('.queued-item[data-id="q1"] button[aria-label="Move queued prompt up"]').isDisabled(), true);
   await clearPosted();
@@ -557,7 +620,10 @@ test('panel controls post mode, config, open-diff, location, copy, export and re
   await clearPosted();
   await banner.getByRole('button', { name: 'Add Agent…' }).click();
   await banner.getByRole('button', { name: 'Open Settings' }).click();
-  assert.deepEqual(await posted(), [{ type: 'configureAgent', how: 'add' }, { type: 'configureAgent', how: 'settings' }]);
+  assert.deepEqual(await posted(), [
+    { type: 'configureAgent', how: 'add' },
+    { type: 'configureAgent', how: 'settings' },
+  ]);
 });
 
 test('long sessions: only entries near the viewport are built; reveal builds and scrolls', async ({ open }) => {
@@ -579,14 +645,26 @@ test('long sessions: only entries near the viewport are built; reveal builds and
   assert.match(await page.locator('[data-key="e1"]').innerText(), /Answer 1/);
   assert.ok(await page.locator('[data-key="e1"]').isVisible());
   // Scrolling into a block builds its entries where they were, in order.
-  await page.evaluate(() => { document.querySelector('section[aria-label="Conversation"]').scrollTop = 1e9; });
-  await page.evaluate(() => { const s = document.querySelector('section[aria-label="Conversation"]'); s.scrollTop = s.scrollHeight / 2; });
+  await page.evaluate(() => {
+    document.querySelector('section[aria-label="Conversation"]').scrollTop = 1e9;
+  });
+  await page.evaluate(() => {
+    const s = document.querySelector('section[aria-label="Conversation"]');
+    s.scrollTop = s.scrollHeight / 2;
+  });
   await page.waitForFunction(() => {
     const s = document.querySelector('section[aria-label="Conversation"]').getBoundingClientRect();
-    return [...document.querySelectorAll('[role="article"]:not(.placeholder)')].some((el) => { const r = el.getBoundingClientRect(); return r.top > s.top && r.bottom < s.bottom; });
+    return [...document.querySelectorAll('[role="article"]:not(.placeholder)')].some((el) => {
+      const r = el.getBoundingClientRect();
+      return r.top > s.top && r.bottom < s.bottom;
+    });
   });
   const keys = await page.evaluate(() => [...document.querySelectorAll('[role="article"][data-key]')].map((el) => Number(el.dataset.key.slice(1))));
-  assert.deepEqual(keys, [...keys].sort((a, b) => a - b), 'wrappers in transcript order');
+  assert.deepEqual(
+    keys,
+    [...keys].sort((a, b) => a - b),
+    'wrappers in transcript order',
+  );
 });
 
 test('a snapshot sent newest first: older parts go above, the earlier-session marker lands right, later patches wait their turn', async ({ open }) => {
@@ -606,14 +684,27 @@ test('a snapshot sent newest first: older parts go above, the earlier-session ma
   await send({ type: 'reveal', key: 'e100' });
   await page.locator('[data-key="e100"]:not(.placeholder)').waitFor();
   assert.equal(await page.evaluate(() => document.querySelector('[data-key="e100"]').previousElementSibling?.className), 'session-marker');
-  assert.equal(await page.locator('[data-key="e99"]').getAttribute('class').then((c) => c.includes('earlier')), true);
-  assert.equal(await page.locator('[data-key="e100"]').getAttribute('class').then((c) => c.includes('earlier')), false);
+  assert.equal(
+    await page
+      .locator('[data-key="e99"]')
+      .getAttribute('class')
+      .then((c) => c.includes('earlier')),
+    true,
+  );
+  assert.equal(
+    await page
+      .locator('[data-key="e100"]')
+      .getAttribute('class')
+      .then((c) => c.includes('earlier')),
+    false,
+  );
 });
 
 test('Alt+Up / Alt+Down jump between your prompts', async ({ open }) => {
   const { page, send, flush } = await open();
   const entries = [];
-  for (let i = 0; i < 40; i++) entries.push(i % 2 ? message('agent_message', `e${i}`, `Answer ${i}\n\n${'More text. '.repeat(40)}`) : message('user_message', `e${i}`, `Question ${i}`));
+  for (let i = 0; i < 40; i++)
+    entries.push(i % 2 ? message('agent_message', `e${i}`, `Answer ${i}\n\n${'More text. '.repeat(40)}`) : message('user_message', `e${i}`, `Question ${i}`));
   await send(snapshot(entries));
   await flush();
   await page.locator('section[aria-label="Conversation"]').focus();
@@ -657,14 +748,27 @@ for (const theme of ['light', 'dark', 'high-contrast']) {
     mkdirSync(shots, { recursive: true });
     await page.screenshot({ path: path.join(shots, `webview-${theme}.png`), fullPage: true });
     assert.deepEqual(errors, []);
-    assert.equal(await page.locator('.codicon').first().evaluate((el) => getComputedStyle(el).fontFamily.includes('codicon')), true);
+    assert.equal(
+      await page
+        .locator('.codicon')
+        .first()
+        .evaluate((el) => getComputedStyle(el).fontFamily.includes('codicon')),
+      true,
+    );
   });
 }
 
 test('screenshot (dark, search and slash completion open)', async ({ open }) => {
   const { page, send, flush, errors } = await open({ theme: 'dark', height: 700 });
   const { entries, panel: p } = showcase();
-  await send(snapshot(entries, { ...p, permissions: [], queuedPrompts: [{ id: 'q1', text: 'Then update the changelog', note: '' }], notices: [{ severity: 'warning', title: 'Context almost full', description: 'Older turns may be summarized.' }] }));
+  await send(
+    snapshot(entries, {
+      ...p,
+      permissions: [],
+      queuedPrompts: [{ id: 'q1', text: 'Then update the changelog', note: '' }],
+      notices: [{ severity: 'warning', title: 'Context almost full', description: 'Older turns may be summarized.' }],
+    }),
+  );
   await flush();
   await page.locator('section[aria-label="Conversation"]').focus();
   await page.keyboard.press('Control+f');
@@ -732,7 +836,12 @@ try {
       console.log(`  ✔ ${t.name}`);
     } catch (err) {
       failed++;
-      console.log(`  ✘ ${t.name}\n    ${String(err?.stack ?? err).split('\n').slice(0, 6).join('\n    ')}`);
+      console.log(
+        `  ✘ ${t.name}\n    ${String(err?.stack ?? err)
+          .split('\n')
+          .slice(0, 6)
+          .join('\n    ')}`,
+      );
     } finally {
       for (const p of opened) await p.close().catch(() => undefined); // already gone with a crashed browser
     }

@@ -4,7 +4,6 @@
 import assert from 'node:assert/strict';
 import { message, panel, snapshot, patch } from './fixtures.mjs';
 
-
 export function register(test) {
   test('streaming keeps the view at the bottom until the user scrolls up, and again once they are back', async ({ open }) => {
     const { page, send, flush } = await open({ height: 600 });
@@ -14,10 +13,11 @@ export function register(test) {
     await flush();
     const scroller = page.locator('section[aria-label="Conversation"]');
     const gap = () => scroller.evaluate((s) => s.scrollHeight - s.scrollTop - s.clientHeight);
-    const atBottom = () => page.waitForFunction(() => {
-      const s = document.querySelector('section[aria-label="Conversation"]');
-      return s.scrollHeight - s.scrollTop - s.clientHeight < 2;
-    });
+    const atBottom = () =>
+      page.waitForFunction(() => {
+        const s = document.querySelector('section[aria-label="Conversation"]');
+        return s.scrollHeight - s.scrollTop - s.clientHeight < 2;
+      });
     const stream = async (from, n) => {
       for (let i = from; i < from + n; i++) {
         await send(patch({ op: 'appendText', key: 'a1', text: `\n\nParagraph ${i} ${'more '.repeat(30)}` }));
@@ -69,10 +69,20 @@ export function register(test) {
     await page.waitForFunction(() => !window.__acpChat.transcript.isPinned);
     // Away from the bottom: the way back is there at once, and said only when something new arrives.
     await jump.waitFor({ state: 'visible' });
-    assert.equal(await page.getByTestId('announcer').filter({ hasText: /Jump to latest/ }).count(), 0, 'nothing new yet: nothing said');
+    assert.equal(
+      await page
+        .getByTestId('announcer')
+        .filter({ hasText: /Jump to latest/ })
+        .count(),
+      0,
+      'nothing new yet: nothing said',
+    );
     await send(patch({ op: 'insert', index: 21, entry: message('agent_message', 'n1', `Second new answer ${'more '.repeat(80)}`) }));
     await flush();
-    await page.getByTestId('announcer').filter({ hasText: /Jump to latest/ }).waitFor({ state: 'attached' });
+    await page
+      .getByTestId('announcer')
+      .filter({ hasText: /Jump to latest/ })
+      .waitFor({ state: 'attached' });
 
     // Keyboard: it sits just before the prompt box in the tab order (Shift+Tab from there); Enter jumps.
     await page.locator('textarea[aria-label="Prompt"]').focus();

@@ -47,7 +47,10 @@ function assertUsable(l, where) {
 export function register(test) {
   test('side bar: at 300 × 250 px the prompt box, Send and the conversation fit (empty, and mid-turn with a plan and a permission)', async ({ open }) => {
     mkdirSync(shots, { recursive: true });
-    for (const [width, height] of [[300, 250], [300, 400]]) {
+    for (const [width, height] of [
+      [300, 250],
+      [300, 400],
+    ]) {
       const empty = await open({ width, height });
       await empty.send(snapshot([], panel({ turn: 'idle' })));
       await empty.flush();

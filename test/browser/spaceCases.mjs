@@ -44,7 +44,9 @@ export function register(test) {
   test('space: a long user message shows its first lines and a button that shows it all and folds it again', async ({ open }) => {
     const { page, send, flush, errors } = await open({ height: 700 });
     const pasted = Array.from({ length: 300 }, (_, i) => `line ${i + 1}: ${'pasted text '.repeat(3)}`).join('\n');
-    await send(snapshot([message('user_message', 'short', 'A short question'), message('user_message', 'long', `Please review:\n${pasted}`), message('agent_message', 'a1', 'Reviewed.')]));
+    await send(
+      snapshot([message('user_message', 'short', 'A short question'), message('user_message', 'long', `Please review:\n${pasted}`), message('agent_message', 'a1', 'Reviewed.')]),
+    );
     await flush();
     const entry = page.locator('[data-key="long"]');
     const toggle = entry.locator('.user-text-toggle');
@@ -70,7 +72,13 @@ export function registerPaths(test) {
   test('item 10: a tool card names files relative to the session folder, and an edit card names its file once', async ({ open }) => {
     const { page, send, flush, errors } = await open({ height: 500 });
     const diff = { type: 'diff', path: '/ws/proj/src/demo-edit.txt', oldText: 'a\n', newText: 'a\nb\n' };
-    const edit = toolCall('e1', { title: 'Edit `/ws/proj/src/demo-edit.txt`', toolKind: 'edit', status: 'completed', content: [diff], locations: [{ path: '/ws/proj/src/demo-edit.txt', line: 1 }] });
+    const edit = toolCall('e1', {
+      title: 'Edit `/ws/proj/src/demo-edit.txt`',
+      toolKind: 'edit',
+      status: 'completed',
+      content: [diff],
+      locations: [{ path: '/ws/proj/src/demo-edit.txt', line: 1 }],
+    });
     const read = toolCall('r1', { title: 'Read notes.txt', toolKind: 'read', status: 'completed', locations: [{ path: '/ws/proj/notes.txt', line: 3 }, { path: '/etc/hosts' }] });
     await send(snapshot([edit, read], panel({ roots: ['/ws/proj'] })));
     await flush();
@@ -87,7 +95,12 @@ export function registerPaths(test) {
 export function registerSmallThings(test) {
   test('item 10: the editing banner keeps its icon beside its text; a queued prompt is edited in a field of a few lines', async ({ open }) => {
     const { page, send, flush, errors } = await open({ height: 600 });
-    await send(snapshot([message('user_message', 'u1', 'question'), message('agent_message', 'a1', 'answer')], panel({ turn: 'busy', queuedPrompts: [{ id: 'q1', text: 'then the docs', note: '' }] })));
+    await send(
+      snapshot(
+        [message('user_message', 'u1', 'question'), message('agent_message', 'a1', 'answer')],
+        panel({ turn: 'busy', queuedPrompts: [{ id: 'q1', text: 'then the docs', note: '' }] }),
+      ),
+    );
     await flush();
     await send({ type: 'editPrompt', key: 'u1', text: 'question', images: [] });
     await page.locator('.prompt-editing').waitFor();

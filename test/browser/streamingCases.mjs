@@ -11,8 +11,25 @@ import { PROTOCOL, message as entry, panel } from './fixtures.mjs';
 // streaming (the look the splitter accepts), so a list never follows a list here, indented blocks (which
 // may continue its item) in between or not.
 const block = fc.oneof(
-  fc.constantFrom('# Title', '## Sub *heading*', 'Plain paragraph with `code` and **bold**.', 'Line one\nline two', '> quoted\n> text', '---', '| a | b |\n| - | - |\n| 1 | 2 |', 'see https://example.com now'),
-  fc.constantFrom(' indented by one', '  two spaces', '```ts\nconst a = 1;\n\nconst b = 2;\n```', '~~~\nraw\n\n\ntext\n~~~', '    indented code', '- one\n- two\n  - nested', '1. first\n2. second'),
+  fc.constantFrom(
+    '# Title',
+    '## Sub *heading*',
+    'Plain paragraph with `code` and **bold**.',
+    'Line one\nline two',
+    '> quoted\n> text',
+    '---',
+    '| a | b |\n| - | - |\n| 1 | 2 |',
+    'see https://example.com now',
+  ),
+  fc.constantFrom(
+    ' indented by one',
+    '  two spaces',
+    '```ts\nconst a = 1;\n\nconst b = 2;\n```',
+    '~~~\nraw\n\n\ntext\n~~~',
+    '    indented code',
+    '- one\n- two\n  - nested',
+    '1. first\n2. second',
+  ),
   fc.stringMatching(/^[a-z ]{1,20}$/),
 );
 const isList = (b) => /^(- |1\. )/.test(b);
@@ -33,15 +50,20 @@ export function register(test) {
     let segments = 0;
     let groupSize = Infinity;
     await fc.assert(
-      fc.asyncProperty(message, fc.array(fc.integer({ min: 1, max: 60 }), { minLength: 1, maxLength: 8 }), fc.array(fc.nat(400), { maxLength: 3 }), async (text, sizes, compared) => {
-        const chunks = [];
-        for (let at = 0, i = 0; at < text.length; i++) chunks.push(text.slice(at, (at += sizes[i % sizes.length])));
-        const r = await page.evaluate(([c, k]) => window.__streamProbe(c, k), [chunks, compared]);
-        segments = Math.max(segments, r.segments);
-        groupSize = r.groupSize;
-        assert.deepEqual(r.problems, []);
-        assert.equal(r.shown, r.whole, `for ${JSON.stringify(text)} in ${JSON.stringify(chunks)}`);
-      }),
+      fc.asyncProperty(
+        message,
+        fc.array(fc.integer({ min: 1, max: 60 }), { minLength: 1, maxLength: 8 }),
+        fc.array(fc.nat(400), { maxLength: 3 }),
+        async (text, sizes, compared) => {
+          const chunks = [];
+          for (let at = 0, i = 0; at < text.length; i++) chunks.push(text.slice(at, (at += sizes[i % sizes.length])));
+          const r = await page.evaluate(([c, k]) => window.__streamProbe(c, k), [chunks, compared]);
+          segments = Math.max(segments, r.segments);
+          groupSize = r.groupSize;
+          assert.deepEqual(r.problems, []);
+          assert.equal(r.shown, r.whole, `for ${JSON.stringify(text)} in ${JSON.stringify(chunks)}`);
+        },
+      ),
       { numRuns: 150 },
     );
     // The long messages filled more than one group.
@@ -58,7 +80,12 @@ export function register(test) {
       await send({ type: 'patch', ops: [{ op: 'appendText', key: 'streamed', text: text.slice(at, at + 7) }] });
       await flush();
     }
-    await page.waitForFunction(() => document.querySelector('[data-key="streamed"] .markdown')?.textContent?.replace(/\s+/g, '') === document.querySelector('[data-key="whole"] .markdown')?.textContent?.replace(/\s+/g, ''), text);
+    await page.waitForFunction(
+      () =>
+        document.querySelector('[data-key="streamed"] .markdown')?.textContent?.replace(/\s+/g, '') ===
+        document.querySelector('[data-key="whole"] .markdown')?.textContent?.replace(/\s+/g, ''),
+      text,
+    );
     const layout = (key) =>
       page.evaluate((k) => {
         const md = document.querySelector(`[data-key="${k}"] .markdown`);

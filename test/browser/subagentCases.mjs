@@ -11,9 +11,7 @@ import { assertClean, axeRun } from './a11y.mjs';
 import { root } from './server.mjs';
 import { recordedSessions } from './recorded.mjs';
 
-
 const shots = path.join(root, 'test-results');
-
 
 const T0 = Date.UTC(2026, 10, 28, 9, 0, 0);
 /** Counts the page's live intervals (the panel's only one is the subagent clock's). */
@@ -129,7 +127,9 @@ export function register(test) {
     assert.deepEqual(await posted(), [{ type: 'openSubagent', childSessionId: child.sessionId }]);
   });
 
-  test("subagents: a subagent's permission request is shown in the parent's panel, says which subagent needs you, and is answered there; Stop is offered on a running card that can be cancelled", async ({ open }) => {
+  test("subagents: a subagent's permission request is shown in the parent's panel, says which subagent needs you, and is answered there; Stop is offered on a running card that can be cancelled", async ({
+    open,
+  }) => {
     const [parent, child] = recordedSessions('claude-next-subagent-permission.jsonl');
     const done = parent.entries.find((e) => e.kind === 'subagent');
     // The same card while the child still runs, as the panel had it when the request came.
@@ -137,7 +137,17 @@ export function register(test) {
     const childTool = child.entries.find((e) => e.kind === 'tool_call' && e.toolKind === 'execute');
     // The child's tool call id is also given to a parent card: the request must not land there.
     const decoy = { ...childTool, key: 'decoy', title: 'Parent card with the same id' };
-    const perm = { requestId: 'p-sub', toolCallKey: childTool.key, toolCallId: childTool.toolCallId, title: childTool.title, fromSubagent: running.title, options: [{ optionId: 'ok', name: 'Allow once', kind: 'allow_once' }, { optionId: 'no', name: 'Reject', kind: 'reject_once' }] };
+    const perm = {
+      requestId: 'p-sub',
+      toolCallKey: childTool.key,
+      toolCallId: childTool.toolCallId,
+      title: childTool.title,
+      fromSubagent: running.title,
+      options: [
+        { optionId: 'ok', name: 'Allow once', kind: 'allow_once' },
+        { optionId: 'no', name: 'Reject', kind: 'reject_once' },
+      ],
+    };
     const { page, send, flush, posted, clearPosted } = await open();
     await send(snapshot([...parent.entries.slice(0, parent.entries.indexOf(done)), running, decoy], panel({ sessionId: parent.sessionId })));
     await send(patch({ op: 'panel', panel: { permissions: [perm] } }));
@@ -164,7 +174,12 @@ export function register(test) {
     await stop.click();
     assert.deepEqual(await posted(), [{ type: 'cancelSubagent', childSessionId: child.sessionId }]);
     // Finished, or never offering cancel: no Stop; finished, no "Now" line.
-    await send(snapshot([done, { ...running, key: 'no-cancel', childSessionId: 'other', canCancel: false }], panel({ sessionId: parent.sessionId, subagentActivity: { [child.sessionId]: childTool.title } })));
+    await send(
+      snapshot(
+        [done, { ...running, key: 'no-cancel', childSessionId: 'other', canCancel: false }],
+        panel({ sessionId: parent.sessionId, subagentActivity: { [child.sessionId]: childTool.title } }),
+      ),
+    );
     await flush();
     assert.equal(await page.locator('.stop-subagent:visible').count(), 0);
     assert.equal(await page.locator(`[data-key="${done.key}"] .subagent-activity`).isVisible(), false);
@@ -208,7 +223,16 @@ export function register(test) {
     assert.equal(await steps.locator(':scope > summary').innerText(), '2 steps');
     assert.equal(await page.locator('[data-key="stray"]').isVisible(), true);
     // A permission for the nested call is drawn on its card, which is opened for it, and answered by key.
-    const perm = { requestId: 'perm-1', toolCallKey: 'step-2', toolCallId: 'toolu_step2', title: 'Grep TODO in src?', options: [{ optionId: 'ok', name: 'Allow once', kind: 'allow_once' }, { optionId: 'no', name: 'Reject', kind: 'reject_once' }] };
+    const perm = {
+      requestId: 'perm-1',
+      toolCallKey: 'step-2',
+      toolCallId: 'toolu_step2',
+      title: 'Grep TODO in src?',
+      options: [
+        { optionId: 'ok', name: 'Allow once', kind: 'allow_once' },
+        { optionId: 'no', name: 'Reject', kind: 'reject_once' },
+      ],
+    };
     await send(patch({ op: 'panel', panel: { permissions: [perm] } }));
     await flush();
     assert.equal(await steps.getAttribute('open'), '', 'a step waiting for you is shown');
@@ -221,7 +245,10 @@ export function register(test) {
     await clearPosted();
     await page.locator('section[aria-label="Conversation"]').focus();
     await page.keyboard.press('1');
-    assert.deepEqual((await posted()).filter((m) => m.type === 'permission'), [{ type: 'permission', requestId: 'perm-1', optionId: 'ok' }]);
+    assert.deepEqual(
+      (await posted()).filter((m) => m.type === 'permission'),
+      [{ type: 'permission', requestId: 'perm-1', optionId: 'ok' }],
+    );
     // Search finds the nested card's own text once (the Agent card does not count it again).
     await page.keyboard.press('Control+f');
     await page.locator('input[aria-label="Search in conversation"]').fill('subagent-legacy/notes');
@@ -265,7 +292,9 @@ export function register(test) {
   test('subagents: several cards running at once share one timer, each with its own time; it stops when the last one ends', async ({ open }) => {
     const [parent] = recordedSessions('claude-next-subagent.jsonl');
     const card = parent.entries.find((e) => e.kind === 'subagent');
-    const cards = [0, 5000, 9000].map((since, i) => cardFrom({ ...card, key: `c${i}`, childSessionId: `child-${i}`, title: `Helper ${i + 1}` }, { state: 'running', stopReason: null }, T0 + since));
+    const cards = [0, 5000, 9000].map((since, i) =>
+      cardFrom({ ...card, key: `c${i}`, childSessionId: `child-${i}`, title: `Helper ${i + 1}` }, { state: 'running', stopReason: null }, T0 + since),
+    );
     const { page, send, flush } = await open({ beforeLoad: clocked(T0 + 12_000) });
     await send(snapshot(cards, panel({ sessionId: parent.sessionId, turn: 'busy' })));
     await flush();
@@ -279,7 +308,12 @@ export function register(test) {
     assert.equal(await liveIntervals(page), 1);
     await page.clock.runFor(1000);
     assert.deepEqual(await times(), ['done · 13 s', 'running · 9 s', 'running · 5 s']);
-    await send(patch({ op: 'replace', entry: cardFrom(cards[1], { state: 'idle', stopReason: 'end_turn' }, T0 + 14_000, T0 + 5000) }, { op: 'replace', entry: cardFrom(cards[2], { state: 'unknown' }, T0 + 14_000, T0 + 9000) }));
+    await send(
+      patch(
+        { op: 'replace', entry: cardFrom(cards[1], { state: 'idle', stopReason: 'end_turn' }, T0 + 14_000, T0 + 5000) },
+        { op: 'replace', entry: cardFrom(cards[2], { state: 'unknown' }, T0 + 14_000, T0 + 9000) },
+      ),
+    );
     await flush();
     assert.equal(await liveIntervals(page), 0);
     assert.deepEqual(await times(), ['done · 13 s', 'done · 9 s', 'state unknown']);
@@ -292,8 +326,18 @@ export function register(test) {
       const prompt = parent.entries.find((e) => e.kind === 'session_message');
       // The recorded card finished in milliseconds (a mock model): give it the 41 s a real one takes.
       const done = cardFrom(card, {}, card.stateSince, card.stateSince - 41_000);
-      const running = cardFrom({ ...card, key: 'running-card', childSessionId: 'a7c2e90b41d5f3e68', title: 'Find the TODOs in src/', description: 'Explore' }, { state: 'running', stopReason: null }, T0);
-      const task = { ...prompt, key: 'running-task', messageId: 'toolu_running', content: [{ type: 'text', text: 'List every TODO comment under src/, grouped by file, with its line.' }], route: { ...prompt.route, recipientSessionId: 'a7c2e90b41d5f3e68', recipientMessageId: 'toolu_running' } };
+      const running = cardFrom(
+        { ...card, key: 'running-card', childSessionId: 'a7c2e90b41d5f3e68', title: 'Find the TODOs in src/', description: 'Explore' },
+        { state: 'running', stopReason: null },
+        T0,
+      );
+      const task = {
+        ...prompt,
+        key: 'running-task',
+        messageId: 'toolu_running',
+        content: [{ type: 'text', text: 'List every TODO comment under src/, grouped by file, with its line.' }],
+        route: { ...prompt.route, recipientSessionId: 'a7c2e90b41d5f3e68', recipientMessageId: 'toolu_running' },
+      };
       const entries = parent.entries.slice(0, -2).map((e) => (e.key === card.key ? done : e));
       const { page, send, flush, errors } = await open({ theme, height: 820, beforeLoad: clocked(T0 + 12_000) });
       await send(snapshot([...entries, running, task], panel({ sessionId: parent.sessionId, turn: 'busy', title: 'Subagents' })));
@@ -319,7 +363,12 @@ export function register(test) {
     const running = { ...card, state: 'running', stopReason: null };
     const last = child.entries.findLast((e) => e.kind === 'agent_message');
     const { page, send, flush, errors } = await open();
-    await send(snapshot(parent.entries.map((e) => (e === card ? running : e)), panel({ sessionId: parent.sessionId, turn: 'busy' })));
+    await send(
+      snapshot(
+        parent.entries.map((e) => (e === card ? running : e)),
+        panel({ sessionId: parent.sessionId, turn: 'busy' }),
+      ),
+    );
     await flush();
     const el = page.locator(`[data-key="${card.key}"]`);
     assert.equal(await el.locator('details.subagent-task').count(), 1, 'the task is shown');

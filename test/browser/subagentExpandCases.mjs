@@ -12,21 +12,26 @@ import { assertClean, axeRun } from './a11y.mjs';
 import { root } from './server.mjs';
 import { recordedSessions } from './recorded.mjs';
 
-
 const shots = path.join(root, 'test-results');
 /** A post of the child's own feed. */
 const fed = (childSessionId, message) => ({ type: 'subagent', childSessionId, message });
 
-
 const expandPosts = async (posted) => (await posted()).filter((m) => m.type === 'expandSubagents');
 
 export function register(test) {
-  test('subagent expanded in place: a keyboard toggle with aria-expanded; the child\'s own feed drawn in the card, streaming; collapsed again, nothing of it left', async ({ open }) => {
+  test("subagent expanded in place: a keyboard toggle with aria-expanded; the child's own feed drawn in the card, streaming; collapsed again, nothing of it left", async ({
+    open,
+  }) => {
     const [parent, child] = recordedSessions('claude-next-subagent.jsonl');
     const card = parent.entries.find((e) => e.kind === 'subagent');
     const running = { ...card, state: 'running', stopReason: null };
     const { page, send, flush, posted, clearPosted, errors } = await open();
-    await send(snapshot(parent.entries.map((e) => (e === card ? running : e)), panel({ sessionId: parent.sessionId, turn: 'busy' })));
+    await send(
+      snapshot(
+        parent.entries.map((e) => (e === card ? running : e)),
+        panel({ sessionId: parent.sessionId, turn: 'busy' }),
+      ),
+    );
     await flush();
     assert.deepEqual(await expandPosts(posted), [], 'nothing expanded: the host feeds nothing');
     const el = page.locator(`[data-key="${card.key}"]`);
@@ -59,7 +64,11 @@ export function register(test) {
     await send(fed('someone-else', patch({ op: 'appendText', key: last.key, text: 'stray' })));
     // The README's picture (media/screenshots/subagent-expanded.png): the chat down to the expanded card.
     const box = await el.boundingBox();
-    await page.screenshot({ path: path.join(shots, 'webview-subagent-expanded.png'), clip: { x: 0, y: 0, width: 520, height: Math.ceil(box.y + box.height + 8) }, animations: 'disabled' });
+    await page.screenshot({
+      path: path.join(shots, 'webview-subagent-expanded.png'),
+      clip: { x: 0, y: 0, width: 520, height: Math.ceil(box.y + box.height + 8) },
+      animations: 'disabled',
+    });
     assertClean(await axeRun(page), 'expanded subagent');
     // Collapsed by keyboard: the host is told, the child's entries leave, the card's task and result come back.
     await clearPosted();
@@ -104,13 +113,36 @@ export function register(test) {
     const card = parent.entries.find((e) => e.kind === 'subagent');
     const running = { ...card, state: 'requires_action', stopReason: null };
     const tool = child.entries.find((e) => e.kind === 'tool_call' && e.toolKind === 'execute');
-    const perm = { requestId: 'p-sub', toolCallKey: tool.key, toolCallId: tool.toolCallId, title: tool.title, fromSubagent: card.title, options: [{ optionId: 'ok', name: 'Allow once', kind: 'allow_once' }, { optionId: 'no', name: 'Reject', kind: 'reject_once' }] };
+    const perm = {
+      requestId: 'p-sub',
+      toolCallKey: tool.key,
+      toolCallId: tool.toolCallId,
+      title: tool.title,
+      fromSubagent: card.title,
+      options: [
+        { optionId: 'ok', name: 'Allow once', kind: 'allow_once' },
+        { optionId: 'no', name: 'Reject', kind: 'reject_once' },
+      ],
+    };
     const { page, send, flush, posted, clearPosted, errors } = await open({ state: { v: PROTOCOL, draft: '', scrollKey: null, expandedSubagents: [child.sessionId] } });
-    await send(snapshot(parent.entries.map((e) => (e === card ? running : e)), panel({ sessionId: parent.sessionId, turn: 'busy', permissions: [perm] })));
+    await send(
+      snapshot(
+        parent.entries.map((e) => (e === card ? running : e)),
+        panel({ sessionId: parent.sessionId, turn: 'busy', permissions: [perm] }),
+      ),
+    );
     await flush();
     // Before the child's feed came: the request waits above the prompt box, as for a folded card.
     assert.equal(await page.locator('.orphan-permissions .permission[data-request-id="p-sub"]').count(), 1);
-    await send(fed(child.sessionId, snapshot(child.entries.map((e) => (e === tool ? { ...tool, status: 'pending' } : e)), panel({ sessionId: child.sessionId, turn: 'busy', readOnly: true }))));
+    await send(
+      fed(
+        child.sessionId,
+        snapshot(
+          child.entries.map((e) => (e === tool ? { ...tool, status: 'pending' } : e)),
+          panel({ sessionId: child.sessionId, turn: 'busy', readOnly: true }),
+        ),
+      ),
+    );
     await flush();
     const onCard = page.locator(`[data-key="${card.key}"] .subagent-transcript [data-key="${tool.key}"] .permission[data-request-id="p-sub"]`);
     await onCard.waitFor();
@@ -119,7 +151,10 @@ export function register(test) {
     await clearPosted();
     await onCard.getByRole('button', { name: /Allow once/ }).focus();
     await page.keyboard.press('Enter');
-    assert.deepEqual((await posted()).filter((m) => m.type === 'permission'), [{ type: 'permission', requestId: 'p-sub', optionId: 'ok' }]);
+    assert.deepEqual(
+      (await posted()).filter((m) => m.type === 'permission'),
+      [{ type: 'permission', requestId: 'p-sub', optionId: 'ok' }],
+    );
     assert.deepEqual(errors, []);
   });
 

@@ -204,5 +204,7 @@ export const themes = {
 /** The theme as a stylesheet (the page CSP allows styles only from the test server, not inline). */
 export function themeCss(name) {
   const t = themes[name] ?? themes.dark;
-  return `:root {\n${Object.entries(t.vars).map(([k, v]) => `  ${k}: ${v};`).join('\n')}\n}\n`;
+  return `:root {\n${Object.entries(t.vars)
+    .map(([k, v]) => `  ${k}: ${v};`)
+    .join('\n')}\n}\n`;
 }

@@ -13,7 +13,11 @@ const text = (t) => ({ type: 'content', content: { type: 'text', text: t } });
 export function register(test) {
   test('a failed reattach: the earlier transcript stays above a marker, new entries go below it', async ({ open }) => {
     const { page, send, flush, errors } = await open({ height: 700 });
-    const earlier = [message('user_message', 'old-u', 'What does parseRange do?'), message('agent_message', 'old-a', 'It parses `1-3` into a pair.'), toolCall('old-t', { title: 'Read range.ts', toolKind: 'read', status: 'completed' })];
+    const earlier = [
+      message('user_message', 'old-u', 'What does parseRange do?'),
+      message('agent_message', 'old-a', 'It parses `1-3` into a pair.'),
+      toolCall('old-t', { title: 'Read range.ts', toolKind: 'read', status: 'completed' }),
+    ];
     const reason = 'session/load of s-0 failed: session/load failed (-32603): Internal error (No previous sessions found for this project)';
     await send(snapshot(earlier, panel({ sessionId: 's-1', earlier: { sessionId: 's-0', entryCount: 3, reason } })));
     await flush();
@@ -23,7 +27,12 @@ export function register(test) {
     assert.match(await marker.innerText(), /No previous sessions found for this project/);
     assert.equal(await page.locator('.entry.earlier').count(), 3);
     // The new session's first entries arrive after the marker, in order.
-    await send(patch({ op: 'insert', index: 3, entry: message('user_message', 'new-u', 'Are you there?') }, { op: 'insert', index: 4, entry: toolCall('new-t', { toolCallId: 'tc-old-t', title: 'Read range.ts again', status: 'pending' }) }));
+    await send(
+      patch(
+        { op: 'insert', index: 3, entry: message('user_message', 'new-u', 'Are you there?') },
+        { op: 'insert', index: 4, entry: toolCall('new-t', { toolCallId: 'tc-old-t', title: 'Read range.ts again', status: 'pending' }) },
+      ),
+    );
     await flush();
     const order = await page.locator('.entries > *').evaluateAll((els) => els.map((e) => e.dataset.key ?? 'marker'));
     assert.deepEqual(order, ['old-u', 'old-a', 'old-t', 'marker', 'new-u', 'new-t']);
@@ -54,10 +63,22 @@ export function register(test) {
         title: 'mkdir -p out && cat out/notes.txt && echo shell-ok',
         toolKind: 'execute',
         status: 'completed',
-        rawOutput: { stdout: 'hello\nupdated by mock agent\nshell-ok\n', stderr: '', aggregated_output: 'hello\nupdated by mock agent\nshell-ok\n', exit_code: 0, formatted_output: 'hello\nupdated by mock agent\nshell-ok\n' },
+        rawOutput: {
+          stdout: 'hello\nupdated by mock agent\nshell-ok\n',
+          stderr: '',
+          aggregated_output: 'hello\nupdated by mock agent\nshell-ok\n',
+          exit_code: 0,
+          formatted_output: 'hello\nupdated by mock agent\nshell-ok\n',
+        },
       }),
       // Codex edit: the diff is the result; its rawOutput summary stays behind the raw toggle.
-      toolCall('ce', { title: 'Edit notes.txt', toolKind: 'edit', status: 'completed', content: [{ type: 'diff', path: '/w/notes.txt', oldText: 'hello\n', newText: 'hello\nupdated by mock agent\n' }], rawOutput: { stdout: 'Success. Updated the following files:\nM notes.txt\n', stderr: '' } }),
+      toolCall('ce', {
+        title: 'Edit notes.txt',
+        toolKind: 'edit',
+        status: 'completed',
+        content: [{ type: 'diff', path: '/w/notes.txt', oldText: 'hello\n', newText: 'hello\nupdated by mock agent\n' }],
+        rawOutput: { stdout: 'Success. Updated the following files:\nM notes.txt\n', stderr: '' },
+      }),
       // OpenCode failing command, output only in rawOutput with metadata.exit.
       toolCall('of', { title: 'false', toolKind: 'execute', status: 'failed', rawOutput: { output: 'boom\n', metadata: { exit: 1 } } }),
     ];
@@ -73,7 +94,10 @@ export function register(test) {
     assert.equal(await page.locator('[data-key="ce"] .tool-raw-output').count(), 0);
     assert.equal(await page.locator('[data-key="of"] .tool-raw-output .tag').innerText(), 'exit 1');
     // A newline-terminated edit: one context row and one added row, no blank row after them.
-    assert.deepEqual(await page.locator('[data-key="ce"] .diff-row').evaluateAll((rs) => rs.map((r) => r.className.replace('diff-row ', '') + ':' + r.textContent)), ['diff-ctx: hello', 'diff-add:+updated by mock agent']);
+    assert.deepEqual(await page.locator('[data-key="ce"] .diff-row').evaluateAll((rs) => rs.map((r) => r.className.replace('diff-row ', '') + ':' + r.textContent)), [
+      'diff-ctx: hello',
+      'diff-add:+updated by mock agent',
+    ]);
     mkdirSync(shots, { recursive: true });
     await page.screenshot({ path: path.join(shots, 'webview-tool-output.png'), fullPage: true });
     assert.deepEqual(errors, []);
@@ -148,7 +172,22 @@ export function register(test) {
   test('titles show code spans as code; a line-0 location shows no line', async ({ open }) => {
     const { page, send, flush } = await open();
     const perm = { requestId: 'p1', toolCallKey: 't1', toolCallId: 'tc-t1', title: 'Allow `rm -rf out`?', options: [{ optionId: 'ok', name: 'Allow', kind: 'allow_once' }] };
-    await send(snapshot([toolCall('t1', { title: 'Run `npm test` in `<app>`', toolKind: 'execute', status: 'pending', locations: [{ path: '/w/a.ts', line: 0 }, { path: '/w/b.ts', line: 12 }] })], panel({ title: 'Fix `parseRange`', permissions: [perm] })));
+    await send(
+      snapshot(
+        [
+          toolCall('t1', {
+            title: 'Run `npm test` in `<app>`',
+            toolKind: 'execute',
+            status: 'pending',
+            locations: [
+              { path: '/w/a.ts', line: 0 },
+              { path: '/w/b.ts', line: 12 },
+            ],
+          }),
+        ],
+        panel({ title: 'Fix `parseRange`', permissions: [perm] }),
+      ),
+    );
     await flush();
     const title = page.locator('[data-key="t1"] .tool-title');
     assert.deepEqual(await title.locator('code').allInnerTexts(), ['npm test', '<app>']);
@@ -162,8 +201,20 @@ export function register(test) {
 
   test('the same choice offered as modes and as an uncategorised config option gets one picker', async ({ open }) => {
     const { page, send, flush } = await open();
-    const modes = [{ id: 'default', name: 'Default' }, { id: 'plan', name: 'Plan' }];
-    const option = { id: 'mode', name: 'Mode', type: 'select', currentValue: 'plan', options: [{ value: 'default', name: 'Default' }, { value: 'plan', name: 'Plan' }] };
+    const modes = [
+      { id: 'default', name: 'Default' },
+      { id: 'plan', name: 'Plan' },
+    ];
+    const option = {
+      id: 'mode',
+      name: 'Mode',
+      type: 'select',
+      currentValue: 'plan',
+      options: [
+        { value: 'default', name: 'Default' },
+        { value: 'plan', name: 'Plan' },
+      ],
+    };
     const model = { id: 'model', name: 'Model', type: 'select', currentValue: 'a', options: [{ value: 'a', name: 'A' }] };
     await send(snapshot([], panel({ availableModes: modes, currentModeId: 'plan', configOptions: [option, model] })));
     await flush();
@@ -173,9 +224,17 @@ export function register(test) {
 
   test('a narrow panel shows the whole usage text', async ({ open }) => {
     const { page, send, flush } = await open({ width: 260, height: 400 });
-    const modes = [{ id: 'default', name: 'Default permissions' }, { id: 'plan', name: 'Plan' }];
+    const modes = [
+      { id: 'default', name: 'Default permissions' },
+      { id: 'plan', name: 'Plan' },
+    ];
     const model = { id: 'model', name: 'Model', type: 'select', currentValue: 'a', options: [{ value: 'a', name: 'claude-sonnet-long-model-name' }] };
-    await send(snapshot([message('user_message', 'u', 'hi')], panel({ availableModes: modes, currentModeId: 'default', configOptions: [model], usage: { used: 148_200, size: 200_000, cost: { amount: 12.42, currency: 'USD' } } })));
+    await send(
+      snapshot(
+        [message('user_message', 'u', 'hi')],
+        panel({ availableModes: modes, currentModeId: 'default', configOptions: [model], usage: { used: 148_200, size: 200_000, cost: { amount: 12.42, currency: 'USD' } } }),
+      ),
+    );
     await flush();
     mkdirSync(shots, { recursive: true });
     await page.screenshot({ path: path.join(shots, 'webview-narrow.png') });
@@ -189,41 +248,71 @@ export function register(test) {
   test('long chats: older entries arriving above keep what is read in place; scrolling up step by step builds them', async ({ open }) => {
     const { page, send, flush } = await open({ height: 700 });
     const all = [];
-    for (let i = 0; i < 3000; i++) all.push(i % 2 ? message('agent_message', `e${i}`, `Answer **${i}**\n\n${'Some more text. '.repeat(i % 7)}`) : message('user_message', `e${i}`, `Question ${i}`));
+    for (let i = 0; i < 3000; i++)
+      all.push(i % 2 ? message('agent_message', `e${i}`, `Answer **${i}**\n\n${'Some more text. '.repeat(i % 7)}`) : message('user_message', `e${i}`, `Question ${i}`));
     await send({ ...snapshot(all.slice(2000)), olderCount: 2000 });
     await flush();
     const scroller = 'section[aria-label="Conversation"]';
     // Read somewhere in the middle of what is there (a jump into a block builds it where it was).
-    await page.evaluate((sel) => { const s = document.querySelector(sel); s.scrollTop = s.scrollHeight / 2; }, scroller);
-    const inView = () => page.evaluate((sel) => {
-      const s = document.querySelector(sel).getBoundingClientRect();
-      const el = [...document.querySelectorAll('[role="article"]:not(.placeholder)')].find((e) => { const r = e.getBoundingClientRect(); return r.top > s.top && r.bottom < s.bottom; });
-      return el ? { key: el.dataset.key, top: el.getBoundingClientRect().top } : null;
+    await page.evaluate((sel) => {
+      const s = document.querySelector(sel);
+      s.scrollTop = s.scrollHeight / 2;
     }, scroller);
+    const inView = () =>
+      page.evaluate((sel) => {
+        const s = document.querySelector(sel).getBoundingClientRect();
+        const el = [...document.querySelectorAll('[role="article"]:not(.placeholder)')].find((e) => {
+          const r = e.getBoundingClientRect();
+          return r.top > s.top && r.bottom < s.bottom;
+        });
+        return el ? { key: el.dataset.key, top: el.getBoundingClientRect().top } : null;
+      }, scroller);
     await page.waitForFunction((sel) => {
       const s = document.querySelector(sel).getBoundingClientRect();
-      return [...document.querySelectorAll('[role="article"]:not(.placeholder)')].some((e) => { const r = e.getBoundingClientRect(); return r.top > s.top && r.bottom < s.bottom; });
+      return [...document.querySelectorAll('[role="article"]:not(.placeholder)')].some((e) => {
+        const r = e.getBoundingClientRect();
+        return r.top > s.top && r.bottom < s.bottom;
+      });
     }, scroller);
     const before = await inView();
     assert.ok(before, 'an entry is built and on screen');
     await send({ type: 'older', entries: all.slice(0, 2000), olderCount: 0 });
     await page.waitForFunction(() => window.__acpChat.transcript.entries.length === 3000);
     await flush();
-    const after = await page.evaluate(({ key }) => ({ top: document.querySelector(`[data-key="${key}"]`).getBoundingClientRect().top, pinned: window.__acpChat.transcript.isPinned }), { sel: scroller, key: before.key });
+    const after = await page.evaluate(
+      ({ key }) => ({ top: document.querySelector(`[data-key="${key}"]`).getBoundingClientRect().top, pinned: window.__acpChat.transcript.isPinned }),
+      { sel: scroller, key: before.key },
+    );
     assert.ok(Math.abs(after.top - before.top) <= 1, `the entry read stays where it was: ${before.top} -> ${after.top}`);
     // Scrolling up from the oldest built entries, a wheel step per frame: each step shows built entries.
     await send({ type: 'reveal', key: 'e2000' });
     await page.locator('[data-key="e2000"]:not(.placeholder)').waitFor();
     for (let i = 0; i < 40; i++) {
-      await page.evaluate((sel) => new Promise((r) => requestAnimationFrame(() => { document.querySelector(sel).scrollTop -= 150; r(); })), scroller);
+      await page.evaluate(
+        (sel) =>
+          new Promise((r) =>
+            requestAnimationFrame(() => {
+              document.querySelector(sel).scrollTop -= 150;
+              r();
+            }),
+          ),
+        scroller,
+      );
     }
     await page.waitForFunction((sel) => {
       const s = document.querySelector(sel).getBoundingClientRect();
-      const seen = [...document.querySelectorAll('.entries > *')].filter((e) => { const r = e.getBoundingClientRect(); return r.bottom > s.top && r.top < s.bottom; });
+      const seen = [...document.querySelectorAll('.entries > *')].filter((e) => {
+        const r = e.getBoundingClientRect();
+        return r.bottom > s.top && r.top < s.bottom;
+      });
       return seen.length > 0 && seen.every((e) => e.matches('[role="article"]:not(.placeholder)'));
     }, scroller);
     const keys = await page.evaluate(() => [...document.querySelectorAll('[role="article"][data-key]')].map((el) => Number(el.dataset.key.slice(1))));
-    assert.deepEqual(keys, [...keys].sort((a, b) => a - b), 'wrappers in transcript order');
+    assert.deepEqual(
+      keys,
+      [...keys].sort((a, b) => a - b),
+      'wrappers in transcript order',
+    );
     assert.ok(Math.min(...keys) < 1990, `entries above e2000 were put in: ${Math.min(...keys)}`);
   });
   test('long chats: built entries far from the viewport leave the document in blocks of their height and come back as they were', async ({ open }) => {
@@ -232,8 +321,10 @@ export function register(test) {
     for (let i = 0; i < 400; i++) {
       const k = i % 3;
       all.push(
-        k === 0 ? message('user_message', `e${i}`, `Question ${i}: why?`)
-          : k === 1 ? message('agent_message', `e${i}`, `Answer **${i}**: word${i}x\n\n- one\n- two\n\n\`\`\`ts\nconst x${i} = ${i};\n\`\`\`\n\n${'More text here. '.repeat(i % 9)}`)
+        k === 0
+          ? message('user_message', `e${i}`, `Question ${i}: why?`)
+          : k === 1
+            ? message('agent_message', `e${i}`, `Answer **${i}**: word${i}x\n\n- one\n- two\n\n\`\`\`ts\nconst x${i} = ${i};\n\`\`\`\n\n${'More text here. '.repeat(i % 9)}`)
             : toolCall(`e${i}`, { title: `Read file${i}.ts`, toolKind: 'read', status: 'completed', locations: [{ path: `/w/file${i}.ts` }] }),
       );
     }
@@ -241,20 +332,32 @@ export function register(test) {
     await flush();
     const scroller = 'section[aria-label="Conversation"]';
     // Entries above still being built change the height: wait until it holds for ten frames.
-    const settled = () => page.waitForFunction((sel) => {
-      const s = document.querySelector(sel);
-      const w = (window.__settle ??= { h: -1, n: 0 });
-      w.n = s.scrollHeight === w.h ? w.n + 1 : 0;
-      w.h = s.scrollHeight;
-      return w.n >= 10;
-    }, scroller, { polling: 'raf' });
+    const settled = () =>
+      page.waitForFunction(
+        (sel) => {
+          const s = document.querySelector(sel);
+          const w = (window.__settle ??= { h: -1, n: 0 });
+          w.n = s.scrollHeight === w.h ? w.n + 1 : 0;
+          w.h = s.scrollHeight;
+          return w.n >= 10;
+        },
+        scroller,
+        { polling: 'raf' },
+      );
     // On a loaded machine the wrappers near the end are still cheap placeholders after the snapshot's
     // flush; one built after the measure below would move every entry above it. Wait for none in the
     // viewport's reach and a height that holds.
-    await page.waitForFunction((sel) => {
-      const s = document.querySelector(sel).getBoundingClientRect();
-      return ![...document.querySelectorAll('[role="article"].placeholder')].some((el) => { const r = el.getBoundingClientRect(); return r.bottom > s.top - 1200 && r.top < s.bottom + 1200; });
-    }, scroller, { polling: 'raf' });
+    await page.waitForFunction(
+      (sel) => {
+        const s = document.querySelector(sel).getBoundingClientRect();
+        return ![...document.querySelectorAll('[role="article"].placeholder')].some((el) => {
+          const r = el.getBoundingClientRect();
+          return r.bottom > s.top - 1200 && r.top < s.bottom + 1200;
+        });
+      },
+      scroller,
+      { polling: 'raf' },
+    );
     await settled();
     // The entries built at the bottom: their elements, sizes and distance from the end of the list.
     const bottom = await page.evaluate(() => {
@@ -269,18 +372,37 @@ export function register(test) {
     const selected = await page.evaluate(() => getSelection().toString());
     assert.match(selected, /word394x/);
     // Up by 150 px a frame until the bottom entries are far below the viewport.
-    for (let i = 0; i < 80; i++) await page.evaluate((sel) => new Promise((r) => requestAnimationFrame(() => { document.querySelector(sel).scrollTop -= 150; r(); })), scroller);
+    for (let i = 0; i < 80; i++)
+      await page.evaluate(
+        (sel) =>
+          new Promise((r) =>
+            requestAnimationFrame(() => {
+              document.querySelector(sel).scrollTop -= 150;
+              r();
+            }),
+          ),
+        scroller,
+      );
     await page.waitForFunction(() => !document.querySelector('[data-key="e399"]'));
-    await page.evaluate(() => { window.__settle = undefined; });
+    await page.evaluate(() => {
+      window.__settle = undefined;
+    });
     await settled();
-    const parked = await page.evaluate((sel) => ({
-      gone: [...window.__built.keys()].filter((k) => !document.querySelector(`[data-key="${k}"]`)),
-      kept: ['e397', 'e394'].filter((k) => document.querySelector(`[data-key="${k}"]`)),
-      selection: getSelection().toString(),
-      height: document.querySelector(sel).scrollHeight,
-      top: document.querySelector(sel).scrollTop,
-      inView: [...document.querySelectorAll('[role="article"]')].filter((el) => { const r = el.getBoundingClientRect(); const s = document.querySelector(sel).getBoundingClientRect(); return r.bottom > s.top && r.top < s.bottom; }).length,
-    }), scroller);
+    const parked = await page.evaluate(
+      (sel) => ({
+        gone: [...window.__built.keys()].filter((k) => !document.querySelector(`[data-key="${k}"]`)),
+        kept: ['e397', 'e394'].filter((k) => document.querySelector(`[data-key="${k}"]`)),
+        selection: getSelection().toString(),
+        height: document.querySelector(sel).scrollHeight,
+        top: document.querySelector(sel).scrollTop,
+        inView: [...document.querySelectorAll('[role="article"]')].filter((el) => {
+          const r = el.getBoundingClientRect();
+          const s = document.querySelector(sel).getBoundingClientRect();
+          return r.bottom > s.top && r.top < s.bottom;
+        }).length,
+      }),
+      scroller,
+    );
     assert.ok(parked.gone.length >= 10, `built entries left the document: ${parked.gone.length}`);
     assert.deepEqual(parked.kept, ['e397', 'e394'], 'the focused and the selected entries stay');
     assert.equal(parked.selection, selected, 'the selection is intact');
@@ -298,22 +420,38 @@ export function register(test) {
     assert.ok(await page.evaluate(() => document.querySelector('[data-key="e391"]') === window.__built.get('e391')), 'the same element came back');
     await page.keyboard.press('Escape');
     // Back to where the view was, and then to the end: what comes near returns as it was, where it was.
-    await page.evaluate(({ sel, top }) => { document.querySelector(sel).scrollTop = top; }, { sel: scroller, top: parked.top });
+    await page.evaluate(
+      ({ sel, top }) => {
+        document.querySelector(sel).scrollTop = top;
+      },
+      { sel: scroller, top: parked.top },
+    );
     await page.waitForFunction(() => !document.querySelector('[data-key="e391"]'));
     const again = await page.evaluate((sel) => document.querySelector(sel).scrollHeight, scroller);
     assert.ok(Math.abs(again - parked.height) <= 1, `blocks are as tall as the entries they hold: ${parked.height} -> ${again}`);
     for (let i = 0; i < 200; i++) {
-      const done = await page.evaluate((sel) => new Promise((r) => requestAnimationFrame(() => {
-        const s = document.querySelector(sel);
-        s.scrollTop += 150;
-        r(s.scrollTop + s.clientHeight >= s.scrollHeight - 1);
-      })), scroller);
+      const done = await page.evaluate(
+        (sel) =>
+          new Promise((r) =>
+            requestAnimationFrame(() => {
+              const s = document.querySelector(sel);
+              s.scrollTop += 150;
+              r(s.scrollTop + s.clientHeight >= s.scrollHeight - 1);
+            }),
+          ),
+        scroller,
+      );
       if (done) break;
     }
     await page.waitForFunction(() => [...window.__built.keys()].every((k) => document.querySelector(`[data-key="${k}"]`)));
     const back = await page.evaluate(() => {
       const end = document.querySelector('.entries').getBoundingClientRect().bottom;
-      return Object.fromEntries([...window.__built].map(([k, el]) => [k, { same: document.querySelector(`[data-key="${k}"]`) === el, h: el.getBoundingClientRect().height, fromEnd: end - el.getBoundingClientRect().top }]));
+      return Object.fromEntries(
+        [...window.__built].map(([k, el]) => [
+          k,
+          { same: document.querySelector(`[data-key="${k}"]`) === el, h: el.getBoundingClientRect().height, fromEnd: end - el.getBoundingClientRect().top },
+        ]),
+      );
     });
     for (const [k, b] of Object.entries(bottom)) {
       assert.ok(back[k].same, `${k} came back as the same element`);
@@ -323,30 +461,65 @@ export function register(test) {
   test('long chats: a parked entry keeps streaming, and entries arriving meanwhile land after it, in order', async ({ open }) => {
     const { page, send, flush } = await open({ height: 700 });
     const all = [];
-    for (let i = 0; i < 300; i++) all.push(i % 2 ? message('agent_message', `e${i}`, `Answer **${i}**\n\n${'Some more text. '.repeat(1 + (i % 7))}`) : message('user_message', `e${i}`, `Question ${i}`));
+    for (let i = 0; i < 300; i++)
+      all.push(i % 2 ? message('agent_message', `e${i}`, `Answer **${i}**\n\n${'Some more text. '.repeat(1 + (i % 7))}`) : message('user_message', `e${i}`, `Question ${i}`));
     await send(snapshot(all));
     await flush();
     const scroller = 'section[aria-label="Conversation"]';
-    for (let i = 0; i < 60; i++) await page.evaluate((sel) => new Promise((r) => requestAnimationFrame(() => { document.querySelector(sel).scrollTop -= 150; r(); })), scroller);
+    for (let i = 0; i < 60; i++)
+      await page.evaluate(
+        (sel) =>
+          new Promise((r) =>
+            requestAnimationFrame(() => {
+              document.querySelector(sel).scrollTop -= 150;
+              r();
+            }),
+          ),
+        scroller,
+      );
     await page.waitForFunction(() => !document.querySelector('[data-key="e299"]'));
     // The agent goes on writing into the last entry, and a new turn arrives, while the user reads above.
     await send(patch({ op: 'appendText', key: 'e299', text: ' Streamed while parked.' }));
-    await send(patch({ op: 'insert', index: 300, entry: message('user_message', 'e300', 'And now?') }, { op: 'insert', index: 301, entry: message('agent_message', 'e301', 'Here.') }));
+    await send(
+      patch({ op: 'insert', index: 300, entry: message('user_message', 'e300', 'And now?') }, { op: 'insert', index: 301, entry: message('agent_message', 'e301', 'Here.') }),
+    );
     await flush();
     assert.ok(await page.evaluate(() => !document.querySelector('[data-key="e299"]')), 'e299 is still parked');
-    await page.evaluate((sel) => { const s = document.querySelector(sel); s.scrollTop = s.scrollHeight; }, scroller);
+    await page.evaluate((sel) => {
+      const s = document.querySelector(sel);
+      s.scrollTop = s.scrollHeight;
+    }, scroller);
     await page.waitForFunction(() => /Streamed while parked\./.test(document.querySelector('[data-key="e299"]')?.textContent ?? ''));
     const keys = await page.evaluate(() => [...document.querySelectorAll('[role="article"][data-key]')].map((el) => Number(el.dataset.key.slice(1))));
-    assert.deepEqual(keys, [...keys].sort((a, b) => a - b), 'entries in transcript order');
+    assert.deepEqual(
+      keys,
+      [...keys].sort((a, b) => a - b),
+      'entries in transcript order',
+    );
     assert.deepEqual(keys.slice(-3), [299, 300, 301], 'the new entries come after the one that was parked');
     assert.equal(await page.evaluate(() => window.__acpChat.transcript.entries.length), 302);
   });
 
   test('recovery panel: a notice about an entry (not delivered, late) is drawn below it with its buttons, not above the transcript', async ({ open }) => {
     const { page, send, flush } = await open();
-    const undelivered = { key: 'undelivered', severity: 'warning', title: 'This message was not delivered: the agent stopped before taking it.', actions: [{ id: 'resend', label: 'Resend' }, { id: 'edit', label: 'Edit' }], fill: 'fix the bug', entryKey: 'u1' };
+    const undelivered = {
+      key: 'undelivered',
+      severity: 'warning',
+      title: 'This message was not delivered: the agent stopped before taking it.',
+      actions: [
+        { id: 'resend', label: 'Resend' },
+        { id: 'edit', label: 'Edit' },
+      ],
+      fill: 'fix the bug',
+      entryKey: 'u1',
+    };
     const other = { key: 'recovery', severity: 'warning', title: 'Demo stopped unexpectedly and was restarted (attempt 1 of 3).' };
-    await send(snapshot([message('user_message', 'u0', 'first'), message('agent_message', 'a0', 'answer'), message('user_message', 'u1', 'fix the bug')], panel({ notices: [other, undelivered] })));
+    await send(
+      snapshot(
+        [message('user_message', 'u0', 'first'), message('agent_message', 'a0', 'answer'), message('user_message', 'u1', 'fix the bug')],
+        panel({ notices: [other, undelivered] }),
+      ),
+    );
     await flush();
     const onEntry = page.locator('[data-key="u1"] + .entry-notice');
     await onEntry.waitFor();
@@ -359,7 +532,12 @@ export function register(test) {
     await send(patch({ op: 'panel', panel: { notices: [other] } }));
     await flush();
     assert.equal(await page.locator('.entry-notice').count(), 0);
-    await send(snapshot([message('user_message', 'u1', 'fix the bug'), message('agent_message', 'a1', 'late words')], panel({ notices: [{ key: 'late', severity: 'info', title: 'Late: Demo sent this after the turn was shown as cancelled.', entryKey: 'a1' }] })));
+    await send(
+      snapshot(
+        [message('user_message', 'u1', 'fix the bug'), message('agent_message', 'a1', 'late words')],
+        panel({ notices: [{ key: 'late', severity: 'info', title: 'Late: Demo sent this after the turn was shown as cancelled.', entryKey: 'a1' }] }),
+      ),
+    );
     await flush();
     await page.locator('[data-key="a1"] + .entry-notice').getByText('Late:').waitFor();
   });
@@ -367,8 +545,18 @@ export function register(test) {
   test('recovery panel: after a reload mid-turn the permission card is marked expired (no buttons) and the prompt interrupted', async ({ open }) => {
     const { page, send, flush } = await open();
     const expired = { severity: 'info', title: 'Permission request expired: the agent that asked is no longer waiting.', description: 'Nothing was allowed.', entryKey: 't1' };
-    const interrupted = { severity: 'warning', title: 'Interrupted: this turn was running when the window closed; it was not resumed.', description: 'Send a message to go on.', entryKey: 'u1' };
-    await send(snapshot([message('user_message', 'u1', 'edit the notes'), toolCall('t1', { title: 'Edit notes', toolKind: 'edit', status: 'pending' })], panel({ notices: [expired, interrupted] })));
+    const interrupted = {
+      severity: 'warning',
+      title: 'Interrupted: this turn was running when the window closed; it was not resumed.',
+      description: 'Send a message to go on.',
+      entryKey: 'u1',
+    };
+    await send(
+      snapshot(
+        [message('user_message', 'u1', 'edit the notes'), toolCall('t1', { title: 'Edit notes', toolKind: 'edit', status: 'pending' })],
+        panel({ notices: [expired, interrupted] }),
+      ),
+    );
     await flush();
     await page.locator('[data-key="t1"] + .entry-notice').getByText('Permission request expired').waitFor();
     await page.locator('[data-key="u1"] + .entry-notice').getByText('Interrupted:').waitFor();

@@ -110,12 +110,27 @@ export async function startCodeServer({ env = {}, vsix, settings = {} } = {}) {
   // The config file is explicit so code-server never reads or writes ~/.config/code-server of the real user.
   const cfg = path.join(tmp, 'config.yaml');
   writeFileSync(cfg, 'bind-addr: 127.0.0.1:0\nauth: none\ncert: false\n');
-  const args = [codeServerEntry, '--config', cfg, '--bind-addr', '127.0.0.1:0', '--auth', 'none',
-    '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override',
+  const args = [
+    codeServerEntry,
+    '--config',
+    cfg,
+    '--bind-addr',
+    '127.0.0.1:0',
+    '--auth',
+    'none',
+    '--disable-telemetry',
+    '--disable-update-check',
+    '--disable-workspace-trust',
+    '--disable-getting-started-override',
     '--ignore-last-opened',
     // Essential: a built workbench ignores the extensionDevelopmentPath/extensionTestsPath payload without it.
-    '--vscode-option', 'enable-smoke-test-driver',
-    '--user-data-dir', dirs.user, '--extensions-dir', dirs.exts];
+    '--vscode-option',
+    'enable-smoke-test-driver',
+    '--user-data-dir',
+    dirs.user,
+    '--extensions-dir',
+    dirs.exts,
+  ];
   const t0 = Date.now();
   // detached: its own process group, so stop() ends exactly the processes started here (server, ext host, pty host).
   const child = spawn(node24, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: childEnv });
@@ -179,8 +194,16 @@ export async function launchBrowser(cs) {
     executablePath: chromiumPath,
     headless: true,
     env: { ...process.env, HOME: cs.dirs.home, XDG_CONFIG_HOME: cs.dirs['xdg-config'], XDG_CACHE_HOME: cs.dirs['xdg-data'], TMPDIR: cs.dirs.tmp },
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-      '--disable-sync', '--no-first-run', '--disable-quic', '--disable-dev-shm-usage'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+      '--disable-dev-shm-usage',
+    ],
   });
 }
 
@@ -251,7 +274,12 @@ export async function runCommand(page, title) {
     await input.waitFor();
     await input.fill(`>${title}`);
     const item = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
-    if (await item.waitFor({ timeout: 2_000 }).then(() => true, () => false)) {
+    if (
+      await item.waitFor({ timeout: 2_000 }).then(
+        () => true,
+        () => false,
+      )
+    ) {
       if (i > 0) log(`command found on attempt ${i + 1}`);
       await item.click();
       return;
@@ -266,14 +294,21 @@ export async function runCommand(page, title) {
  * the frame is found by its prompt box rather than by position, so other webviews cannot be mistaken for it.
  */
 export function chatFrame(page, timeoutMs) {
-  return until('the chat webview (textarea[aria-label="Prompt"])', async () => {
-    for (const frame of page.frames()) {
-      if (frame.isDetached()) continue;
-      const found = await frame.locator('textarea[aria-label="Prompt"]').count().catch(() => 0);
-      if (found > 0) return frame;
-    }
-    return undefined;
-  }, timeoutMs);
+  return until(
+    'the chat webview (textarea[aria-label="Prompt"])',
+    async () => {
+      for (const frame of page.frames()) {
+        if (frame.isDetached()) continue;
+        const found = await frame
+          .locator('textarea[aria-label="Prompt"]')
+          .count()
+          .catch(() => 0);
+        if (found > 0) return frame;
+      }
+      return undefined;
+    },
+    timeoutMs,
+  );
 }
 
 /**
@@ -284,7 +319,9 @@ export function chatFrame(page, timeoutMs) {
  * a moment later. Resolves with what `run` resolved with (the benches' command time).
  */
 export async function reloadWindow(page, run, timeoutMs = 120_000) {
-  await page.evaluate(() => { globalThis.__acpChatBeforeReload = true; });
+  await page.evaluate(() => {
+    globalThis.__acpChatBeforeReload = true;
+  });
   const ran = await run('Developer: Reload Window');
   await until('a new page after Reload Window', () => page.evaluate(() => globalThis.__acpChatBeforeReload !== true).catch(() => false), timeoutMs, 25);
   await page.locator('.monaco-workbench').waitFor({ timeout: timeoutMs });
@@ -314,17 +351,34 @@ export async function quickPick(page, text, label) {
   const input = page.locator('.quick-input-widget input');
   for (let i = 0; ; i++) {
     if (!(await input.isVisible())) await page.keyboard.press('F1');
-    const opened = await input.waitFor({ timeout: 3_000 }).then(() => true, () => false);
-    if (opened && (await input.fill(text, { timeout: 3_000 }).then(() => true, () => false))) {
+    const opened = await input.waitFor({ timeout: 3_000 }).then(
+      () => true,
+      () => false,
+    );
+    if (
+      opened &&
+      (await input.fill(text, { timeout: 3_000 }).then(
+        () => true,
+        () => false,
+      ))
+    ) {
       const item = page.locator('.quick-input-list .monaco-list-row', { hasText: label }).first();
-      if (await item.waitFor({ timeout: 3_000 }).then(() => true, () => false)) {
+      if (
+        await item.waitFor({ timeout: 3_000 }).then(
+          () => true,
+          () => false,
+        )
+      ) {
         const t = performance.now();
         await item.click();
         return t;
       }
     }
     await page.keyboard.press('Escape');
-    await page.locator('.part.statusbar').click({ position: { x: 1, y: 1 } }).catch(() => {});
+    await page
+      .locator('.part.statusbar')
+      .click({ position: { x: 1, y: 1 } })
+      .catch(() => {});
     if (i >= 20) throw new Error(`"${label}" is not in the Command Palette after ${i + 1} attempts`);
   }
 }

@@ -31,8 +31,16 @@ try {
     extensionDevelopmentPath: root,
     extensionTestsPath,
     extensionTestsEnv: { ACP_CHAT_TEST_REPORT: reportFile },
-    launchArgs: [workspace, '--disable-extensions', '--disable-workspace-trust', '--skip-welcome',
-      '--user-data-dir', path.join(tmp, 'user'), '--extensions-dir', path.join(tmp, 'exts')],
+    launchArgs: [
+      workspace,
+      '--disable-extensions',
+      '--disable-workspace-trust',
+      '--skip-welcome',
+      '--user-data-dir',
+      path.join(tmp, 'user'),
+      '--extensions-dir',
+      path.join(tmp, 'exts'),
+    ],
   });
 } catch (e) {
   // runTests rejects when VS Code exits non-zero (a failing test) as well as when it cannot start.

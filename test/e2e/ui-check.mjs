@@ -48,13 +48,19 @@ async function check(variant, shot) {
       log(`demo agent reply rendered after ${Date.now() - t0} ms`);
       await frame.locator('.turn.turn-idle').waitFor({ timeout: REPLY_TIMEOUT_MS }); // the whole turn landed
       // The picture should show the prompt and the start of the reply, not only the end of a long turn.
-      await frame.locator('[data-kind="user_message"]', { hasText: prompt }).first().evaluate((el) => el.scrollIntoView({ block: 'start' }));
+      await frame
+        .locator('[data-kind="user_message"]', { hasText: prompt })
+        .first()
+        .evaluate((el) => el.scrollIntoView({ block: 'start' }));
       await painted(frame);
       await page.screenshot({ path: shot });
       log(`screenshot saved to ${path.relative(root, shot)}`);
     } catch (e) {
       const failShot = shot.replace(/\.png$/, '-failure.png');
-      await page.screenshot({ path: failShot }).then(() => log(`failure screenshot: ${path.relative(root, failShot)}`), () => {});
+      await page.screenshot({ path: failShot }).then(
+        () => log(`failure screenshot: ${path.relative(root, failShot)}`),
+        () => {},
+      );
       throw e;
     }
   } finally {

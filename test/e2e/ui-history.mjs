@@ -60,10 +60,25 @@ function generate(home, n) {
     for (let m = 0; m < 6; m++) {
       const text = `Message ${m} of chat ${c}${c % 10 === 3 && m === 4 ? ': where did the walrus go?' : ''}`;
       if (m % 2 === 0) store.ingest('client->agent', { jsonrpc: '2.0', id: 10 + m, method: 'session/prompt', params: { sessionId: sid, prompt: [{ type: 'text', text }] } });
-      else store.ingest('agent->client', { jsonrpc: '2.0', method: 'session/update', params: { sessionId: sid, update: { sessionUpdate: 'agent_message_chunk', messageId: `a${m}`, content: { type: 'text', text } } } });
+      else
+        store.ingest('agent->client', {
+          jsonrpc: '2.0',
+          method: 'session/update',
+          params: { sessionId: sid, update: { sessionUpdate: 'agent_message_chunk', messageId: `a${m}`, content: { type: 'text', text } } },
+        });
     }
     store.attach(sid);
-    const record = { id, agentId: 'demo', title: `Generated chat ${c}`, sessionId: sid, createdAt: now - c * 3_600_000, updatedAt: now - c * 3_600_000, open: false, ended: c % 7 === 0 ? 'failed' : 'finished', ...(c % 5 === 0 ? { unread: true } : {}) };
+    const record = {
+      id,
+      agentId: 'demo',
+      title: `Generated chat ${c}`,
+      sessionId: sid,
+      createdAt: now - c * 3_600_000,
+      updatedAt: now - c * 3_600_000,
+      open: false,
+      ended: c % 7 === 0 ? 'failed' : 'finished',
+      ...(c % 5 === 0 ? { unread: true } : {}),
+    };
     list.chats.push(record);
     writeFileSync(path.join(home, `${id}.snapshot.json`), JSON.stringify({ format: 'acp-chat/snapshot', version: 1, seq: 0, store: store.toJSON() }));
     writeFileSync(path.join(home, `${id}.search.txt`), searchFileText(record, store.sessions()));
@@ -73,13 +88,23 @@ function generate(home, n) {
 
 /** The History view's frame (found by its search box). */
 function historyFrame() {
-  return until('the History view (input.history-search)', async () => {
-    for (const f of page.frames()) {
-      if (f.isDetached()) continue;
-      if ((await f.locator('input.history-search').count().catch(() => 0)) > 0) return f;
-    }
-    return undefined;
-  }, 60_000);
+  return until(
+    'the History view (input.history-search)',
+    async () => {
+      for (const f of page.frames()) {
+        if (f.isDetached()) continue;
+        if (
+          (await f
+            .locator('input.history-search')
+            .count()
+            .catch(() => 0)) > 0
+        )
+          return f;
+      }
+      return undefined;
+    },
+    60_000,
+  );
 }
 
 const cs = await startCodeServer({ settings: { 'acpChat.notifyWhenUnseen': false } });
@@ -134,13 +159,23 @@ try {
     await h.locator('.history-status', { hasText: /chats match/ }).waitFor({ timeout: 30_000 });
     const hit = h.locator('.history-hit', { hasText: 'walrus' }).first();
     await hit.click();
-    const chat = await until('a chat showing the walrus message', async () => {
-      for (const f of page.frames()) {
-        if (f.isDetached()) continue;
-        if ((await f.locator('[data-kind="user_message"]', { hasText: 'walrus' }).count().catch(() => 0)) > 0) return f;
-      }
-      return undefined;
-    }, 60_000);
+    const chat = await until(
+      'a chat showing the walrus message',
+      async () => {
+        for (const f of page.frames()) {
+          if (f.isDetached()) continue;
+          if (
+            (await f
+              .locator('[data-kind="user_message"]', { hasText: 'walrus' })
+              .count()
+              .catch(() => 0)) > 0
+          )
+            return f;
+        }
+        return undefined;
+      },
+      60_000,
+    );
     await chat.locator('[data-kind="user_message"]', { hasText: 'walrus' }).first().waitFor();
     await shot('05-opened-at-match.png');
   });

@@ -34,7 +34,13 @@ async function chatFrames() {
   const out = [];
   for (const f of page.frames()) {
     if (f.isDetached()) continue;
-    if ((await f.locator('textarea[aria-label="Prompt"]').count().catch(() => 0)) > 0) out.push(f);
+    if (
+      (await f
+        .locator('textarea[aria-label="Prompt"]')
+        .count()
+        .catch(() => 0)) > 0
+    )
+      out.push(f);
   }
   return out;
 }
@@ -95,7 +101,10 @@ try {
   await step('setup, item 15: "Allow once" is the one primary permission button', async () => {
     const primary = await frame.locator('.perm-primary').allInnerTexts();
     if (primary.length !== 1 || !/Allow once/.test(primary[0])) throw new Error(`primary buttons: ${JSON.stringify(primary)}`);
-    await frame.locator('.perm-primary').first().evaluate((el) => el.scrollIntoView({ block: 'center' }));
+    await frame
+      .locator('.perm-primary')
+      .first()
+      .evaluate((el) => el.scrollIntoView({ block: 'center' }));
     await shot('item-15-permission-buttons.png');
   });
 
@@ -120,7 +129,7 @@ try {
     await shot('item-08-v2-edit-card.png');
   });
 
-  await step('hunks: the edited file shows the agent\'s change in the editor; Undo on the hunk puts it back and the Changes summary follows', async () => {
+  await step("hunks: the edited file shows the agent's change in the editor; Undo on the hunk puts it back and the Changes summary follows", async () => {
     await page.keyboard.press('Control+p');
     await page.locator('.quick-input-widget input').fill('demo-edit.txt');
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'demo-edit.txt' }).first().waitFor({ timeout: 20_000 });
@@ -177,28 +186,39 @@ try {
     await idle(frame);
     const spinning = await frame.locator('.plan .codicon-modifier-spin, .plan .codicon-loading').count();
     if (spinning !== 0) throw new Error(`the plan still spins on ${spinning} entries after Cancel`);
-    await frame.locator('[data-kind="tool_call"] .status', { hasText: 'Rejected' }).first().evaluate((el) => el.scrollIntoView({ block: 'center' }));
+    await frame
+      .locator('[data-kind="tool_call"] .status', { hasText: 'Rejected' })
+      .first()
+      .evaluate((el) => el.scrollIntoView({ block: 'center' }));
     await shot('item-09-rejected-and-cancelled.png');
   });
 
-  await step('item 14: the export nests the agent\'s own headings under ## Agent', async () => {
+  await step("item 14: the export nests the agent's own headings under ## Agent", async () => {
     await command('ACP: Export Transcript as Markdown');
     const editor = page.locator('.editor-group-container .monaco-editor').first();
     await editor.waitFor({ timeout: 20_000 });
     await page.locator('.view-lines', { hasText: '## Agent' }).first().waitFor({ timeout: 20_000 });
     // The demo's "## What I can show" sits under the export's "## Agent", two levels down.
     const lines = (await page.locator('.view-lines .view-line').allInnerTexts()).map((l) => l.replace(/\u00a0/g, ' ').trim());
-    if (!lines.includes('#### What I can show') || lines.includes('## What I can show')) throw new Error(`the agent's heading is not nested: ${lines.filter((l) => l.includes('What I can show')).join(' | ')}`);
+    if (!lines.includes('#### What I can show') || lines.includes('## What I can show'))
+      throw new Error(`the agent's heading is not nested: ${lines.filter((l) => l.includes('What I can show')).join(' | ')}`);
     await shot('item-14-export-headings.png');
     await command('View: Revert and Close Editor');
   });
 
   await step('items 1, 2, 3: debug views share one place, are valid and rendered; the chat keeps its width', async () => {
     await command('ACP: Show Protocol Log');
-    await page.locator('.tabs-container .tab.active', { hasText: /Protocol/ }).first().waitFor({ timeout: 20_000 });
+    await page
+      .locator('.tabs-container .tab.active', { hasText: /Protocol/ })
+      .first()
+      .waitFor({ timeout: 20_000 });
     const title = await page.locator('.tabs-container .tab.active').first().innerText();
     if (/\.jsonl?/.test(title)) throw new Error(`the protocol view is titled by its file: ${title}`);
-    const problems = await page.locator('#status\\.problems').first().innerText().catch(() => '');
+    const problems = await page
+      .locator('#status\\.problems')
+      .first()
+      .innerText()
+      .catch(() => '');
     await shot('item-02-protocol-view-valid.png');
     if (/[1-9]/.test(problems)) throw new Error(`the status bar counts problems: ${problems}`);
     await command('ACP: Show Agent Capabilities');
@@ -291,20 +311,27 @@ try {
     await page.locator('.quick-input-widget input').fill('Missing agent');
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Missing agent' }).first().click();
     await command('ACP: Open Chat'); // no chat tab was showing: the agent's chat opens in one
-    const missing = await until('the missing agent\'s chat', async () => {
+    const missing = await until("the missing agent's chat", async () => {
       for (const f of await chatFrames()) if ((await f.locator('.agent-name-text', { hasText: 'Missing agent' }).count()) > 0) return f;
       return undefined;
     });
     await missing.locator('.banner').first().waitFor({ timeout: 30_000 });
-    if (await missing.locator('.empty-state').isVisible().catch(() => false)) throw new Error('the empty chat still says "Ask the agent anything" above the error');
+    if (
+      await missing
+        .locator('.empty-state')
+        .isVisible()
+        .catch(() => false)
+    )
+      throw new Error('the empty chat still says "Ask the agent anything" above the error');
     await shot('item-12-missing-agent.png');
   });
 
   await step('item 16: the extension host logged no PendingMigrationError', async () => {
-    const walk = (d) => readdirSync(d).flatMap((f) => {
-      const p = path.join(d, f);
-      return statSync(p).isDirectory() ? walk(p) : [p];
-    });
+    const walk = (d) =>
+      readdirSync(d).flatMap((f) => {
+        const p = path.join(d, f);
+        return statSync(p).isDirectory() ? walk(p) : [p];
+      });
     const logs = walk(path.join(cs.dirs.user, 'logs')).filter((f) => f.endsWith('.log'));
     const hit = logs.find((f) => readFileSync(f, 'utf8').includes('PendingMigrationError'));
     if (hit) throw new Error(`PendingMigrationError in ${hit}`);
@@ -323,7 +350,8 @@ try {
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Demo agent' }).first().click();
     await command('ACP: New Chat');
     const chat = await until('the new demo chat', async () => {
-      for (const f of await chatFrames()) if ((await f.locator('.agent-name-text', { hasText: 'Demo agent' }).count()) > 0 && (await f.locator('[data-kind="user_message"]').count()) === 0) return f;
+      for (const f of await chatFrames())
+        if ((await f.locator('.agent-name-text', { hasText: 'Demo agent' }).count()) > 0 && (await f.locator('[data-kind="user_message"]').count()) === 0) return f;
       return undefined;
     });
     await idle(chat);
@@ -364,10 +392,14 @@ try {
     if (!/Files put back: demo-edit\.txt/.test(asks)) throw new Error(`the rollback offer does not list the file: ${asks}`);
     await shot('rewind-2-rollback-offer.png');
     await dialog.getByRole('button', { name: 'Undo Changes and Branch' }).click();
-    const branch = await until('the branch chat', async () => {
-      for (const f of await chatFrames()) if ((await f.locator('details.carried').count()) > 0) return f;
-      return undefined;
-    }, 60_000);
+    const branch = await until(
+      'the branch chat',
+      async () => {
+        for (const f of await chatFrames()) if ((await f.locator('details.carried').count()) > 0) return f;
+        return undefined;
+      },
+      60_000,
+    );
     await branch.locator('[data-option-id]').first().waitFor({ timeout: 60_000 });
     await branch.locator('.perm-primary').first().click();
     await idle(branch);
@@ -379,24 +411,38 @@ try {
     await branch.locator('textarea[aria-label="Prompt"]').click();
     await command('Focus on ACP Messages View');
     await page.locator('.sidebar .monaco-list-row, .panel .monaco-list-row', { hasText: 'forked from' }).first().waitFor({ timeout: 30_000 });
-    await branch.locator('[data-kind="user_message"]').first().evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    await branch
+      .locator('[data-kind="user_message"]')
+      .first()
+      .evaluate((el) => el.scrollIntoView({ block: 'start' }));
     await shot('rewind-3-branch.png');
     // Regenerate on the branch: another branch at its last prompt (nothing to undo: the edit was allowed, so asked).
     const tabs = () => page.locator('.tabs-container .tab').count();
     const before = await tabs();
     await branch.getByRole('button', { name: /^Regenerate/ }).click();
     const again = page.locator('.monaco-dialog-box');
-    if (await again.waitFor({ timeout: 15_000 }).then(() => true, () => false)) await again.getByRole('button', { name: 'Branch, Keep Files' }).click();
-    await until('the regenerated branch\'s tab', async () => (await tabs()) > before, 30_000);
+    if (
+      await again.waitFor({ timeout: 15_000 }).then(
+        () => true,
+        () => false,
+      )
+    )
+      await again.getByRole('button', { name: 'Branch, Keep Files' }).click();
+    await until("the regenerated branch's tab", async () => (await tabs()) > before, 30_000);
   });
 
   // ---- Round 2 (issue 38): what a new user tripped over in their hour. Filter: r2.
   /** The chat webview whose prompt box has the keyboard focus, once one has. */
   const focusedChat = () =>
-    until('a chat whose prompt box has the focus', async () => {
-      for (const f of await chatFrames()) if (await f.evaluate(() => document.hasFocus() && document.activeElement?.getAttribute('aria-label') === 'Prompt').catch(() => false)) return f;
-      return undefined;
-    }, 60_000);
+    until(
+      'a chat whose prompt box has the focus',
+      async () => {
+        for (const f of await chatFrames())
+          if (await f.evaluate(() => document.hasFocus() && document.activeElement?.getAttribute('aria-label') === 'Prompt').catch(() => false)) return f;
+        return undefined;
+      },
+      60_000,
+    );
   let r2;
 
   await step('r2 item 1: New Chat and Add Selection to Chat put the caret in the prompt box: the first words typed land there', async () => {
@@ -411,7 +457,10 @@ try {
     await selectInFile('demo-edit.txt', ['Shift+End']);
     await page.keyboard.press('Control+Alt+a');
     const f = await focusedChat();
-    await f.locator('.context-chip', { hasText: /demo-edit\.txt/ }).first().waitFor({ timeout: 20_000 });
+    await f
+      .locator('.context-chip', { hasText: /demo-edit\.txt/ })
+      .first()
+      .waitFor({ timeout: 20_000 });
     await page.keyboard.type('about this line');
     const after = await f.locator('textarea[aria-label="Prompt"]').inputValue();
     if (after !== 'about this line') throw new Error(`after Add Selection the prompt box holds "${after}"`);
@@ -457,14 +506,17 @@ try {
     await page.keyboard.press('Escape'); // the first Esc answers the permission (reject); the next cancels
     if ((await r2.locator('.turn.turn-idle').count()) === 0) await page.keyboard.press('Escape');
     await idle(r2);
-    await r2.locator('[data-testid="turn-end"]', { hasText: /Cancelled/ }).waitFor({ timeout: 20_000 }).catch(async () => {
-      // The agent finished the turn after the rejection before Esc reached it: cancel a fresh one.
-      await send(r2, 'Please edit the notes, once more.');
-      await r2.locator('[data-option-id]').last().waitFor({ timeout: 60_000 });
-      await r2.locator('button[aria-label="Cancel"]').click();
-      await idle(r2);
-      await r2.locator('[data-testid="turn-end"]', { hasText: /Cancelled/ }).waitFor({ timeout: 20_000 });
-    });
+    await r2
+      .locator('[data-testid="turn-end"]', { hasText: /Cancelled/ })
+      .waitFor({ timeout: 20_000 })
+      .catch(async () => {
+        // The agent finished the turn after the rejection before Esc reached it: cancel a fresh one.
+        await send(r2, 'Please edit the notes, once more.');
+        await r2.locator('[data-option-id]').last().waitFor({ timeout: 60_000 });
+        await r2.locator('button[aria-label="Cancel"]').click();
+        await idle(r2);
+        await r2.locator('[data-testid="turn-end"]', { hasText: /Cancelled/ }).waitFor({ timeout: 20_000 });
+      });
     await r2.getByRole('button', { name: /^Retry/ }).waitFor({ timeout: 10_000 });
     await r2.locator('[data-testid="turn-end"]').evaluate((el) => el.scrollIntoView({ block: 'center' }));
     await shot('r2-item-08-cancelled.png');
@@ -476,14 +528,33 @@ try {
     await r2.locator('textarea[aria-label="Prompt"]').click();
     const header = r2.locator('.session-title', { hasText: 'My own title' });
     // The input box opens once the chat's agent answered; a focus change before that can close it: ask again then.
-    await until('the chat renamed', async () => {
-      await command('ACP: Rename Chat…');
-      const input = page.locator('.quick-input-widget input[aria-label^="Rename chat"]');
-      if (!(await input.waitFor({ timeout: 15_000 }).then(() => true, () => false))) return false;
-      if (!(await input.fill('My own title', { timeout: 5_000 }).then(() => true, () => false))) return false;
-      await input.press('Enter');
-      return header.waitFor({ timeout: 10_000 }).then(() => true, () => false);
-    }, 90_000);
+    await until(
+      'the chat renamed',
+      async () => {
+        await command('ACP: Rename Chat…');
+        const input = page.locator('.quick-input-widget input[aria-label^="Rename chat"]');
+        if (
+          !(await input.waitFor({ timeout: 15_000 }).then(
+            () => true,
+            () => false,
+          ))
+        )
+          return false;
+        if (
+          !(await input.fill('My own title', { timeout: 5_000 }).then(
+            () => true,
+            () => false,
+          ))
+        )
+          return false;
+        await input.press('Enter');
+        return header.waitFor({ timeout: 10_000 }).then(
+          () => true,
+          () => false,
+        );
+      },
+      90_000,
+    );
     await r2.locator('textarea[aria-label="Prompt"]').click();
     await command('ACP: Restart Agent');
     await idle(r2);
@@ -494,7 +565,7 @@ try {
     await shot('r2-item-06-user-title-stays.png');
   });
 
-  await step('r2 items 4, 5: a fork is told apart; Archive closes its tab; Unarchive lists it from the client\'s records after a restart', async () => {
+  await step("r2 items 4, 5: a fork is told apart; Archive closes its tab; Unarchive lists it from the client's records after a restart", async () => {
     r2 ??= await chatFrame(page, 30_000);
     const first = r2.locator('[data-kind="user_message"]').last();
     await first.evaluate((el) => el.scrollIntoView({ block: 'center' }));
@@ -503,10 +574,22 @@ try {
     const forkTab = page.locator('.tabs-container .tab', { hasText: /\(fork\)/ }).first();
     await forkTab.waitFor({ timeout: 60_000 });
     const titles = await page.locator('.tabs-container .tab').allInnerTexts();
-    await until('the fork\'s transcript drawn', async () => {
-      for (const f of await chatFrames()) if ((await f.locator('[data-kind="user_message"]').count()) > 0 && (await f.locator('.agent-name-text').isVisible().catch(() => false))) return true;
-      return false;
-    }, 60_000);
+    await until(
+      "the fork's transcript drawn",
+      async () => {
+        for (const f of await chatFrames())
+          if (
+            (await f.locator('[data-kind="user_message"]').count()) > 0 &&
+            (await f
+              .locator('.agent-name-text')
+              .isVisible()
+              .catch(() => false))
+          )
+            return true;
+        return false;
+      },
+      60_000,
+    );
     await shot('r2-item-04a-fork-title.png');
     if (new Set(titles.map((t) => t.trim())).size !== titles.length) throw new Error(`two tabs read the same: ${titles.join(' | ')}`);
     await forkTab.click();
@@ -519,7 +602,10 @@ try {
     await row.waitFor({ timeout: 30_000 });
     await shot('r2-item-05-unarchive-list.png');
     await row.click();
-    await page.locator('.tabs-container .tab', { hasText: /\(fork\)/ }).first().waitFor({ timeout: 60_000 });
+    await page
+      .locator('.tabs-container .tab', { hasText: /\(fork\)/ })
+      .first()
+      .waitFor({ timeout: 60_000 });
   });
 
   await step('r2 item 3: a second window says once that the chats are open elsewhere; Take Over moves one; a reload of the first brings its tabs back', async () => {
@@ -554,10 +640,14 @@ try {
       const kept = await tabTitles(page);
       await page.reload();
       await page.locator('.monaco-workbench').waitFor({ timeout: 120_000 });
-      await until('the first window\'s tabs back after its reload', async () => {
-        const now = await tabTitles(page);
-        return kept.every((t) => now.includes(t));
-      }, 120_000);
+      await until(
+        "the first window's tabs back after its reload",
+        async () => {
+          const now = await tabTitles(page);
+          return kept.every((t) => now.includes(t));
+        },
+        120_000,
+      );
       await shot('r2-item-03d-first-window-reloaded.png');
     } finally {
       await second.close().catch(() => {});

@@ -51,8 +51,11 @@ async function restartWith(fault) {
 
 /** The tabs of each editor group, left to right: title and whether it is the group's active tab. */
 async function tabLayout() {
-  return page.locator('.editor-group-container').evaluateAll((groups) =>
-    groups.map((g) => [...g.querySelectorAll('.tab')].map((t) => ({ title: t.getAttribute('aria-label') ?? t.textContent ?? '', active: t.classList.contains('active') }))));
+  return page
+    .locator('.editor-group-container')
+    .evaluateAll((groups) =>
+      groups.map((g) => [...g.querySelectorAll('.tab')].map((t) => ({ title: t.getAttribute('aria-label') ?? t.textContent ?? '', active: t.classList.contains('active') }))),
+    );
 }
 
 /** Every chat webview on screen: its frame, the editor group it is over (by position), and which of the test's words it shows. */
@@ -60,7 +63,14 @@ async function chatFrames() {
   const groups = await page.locator('.editor-group-container').evaluateAll((gs) => gs.map((g) => g.getBoundingClientRect()).map((r) => ({ left: r.left, right: r.right })));
   const out = [];
   for (const f of page.frames()) {
-    if (f.isDetached() || (await f.locator('textarea[aria-label="Prompt"]').count().catch(() => 0)) === 0) continue;
+    if (
+      f.isDetached() ||
+      (await f
+        .locator('textarea[aria-label="Prompt"]')
+        .count()
+        .catch(() => 0)) === 0
+    )
+      continue;
     const box = await (await f.parentFrame()?.frameElement())?.boundingBox().catch(() => null);
     if (!box || box.width === 0) continue; // a webview kept hidden
     const centre = box.x + box.width / 2;
@@ -89,7 +99,14 @@ async function newChatFrame(known) {
   const empty = async () => {
     for (const f of page.frames()) {
       if (f.isDetached() || known.includes(f)) continue;
-      if ((await f.locator('textarea[aria-label="Prompt"]').count().catch(() => 0)) > 0 && (await f.locator('[data-kind="user_message"]').count()) === 0) return f;
+      if (
+        (await f
+          .locator('textarea[aria-label="Prompt"]')
+          .count()
+          .catch(() => 0)) > 0 &&
+        (await f.locator('[data-kind="user_message"]').count()) === 0
+      )
+        return f;
     }
     return undefined;
   };
@@ -259,8 +276,16 @@ try {
     // The tabs in front show their chats without being clicked; the one behind when it is brought forward.
     const front = await shownChats(2);
     const after = await tabLayout();
-    if (JSON.stringify(after.map((g) => g.map((t) => t.title))) !== JSON.stringify(titles)) throw new Error(`the tabs moved: ${JSON.stringify(titles)} became ${JSON.stringify(after.map((g) => g.map((t) => t.title)))}`);
-    if (JSON.stringify(front) !== JSON.stringify([[0, words[0]], [1, words[2]]])) throw new Error(`the tabs in front show ${JSON.stringify(front)}`);
+    if (JSON.stringify(after.map((g) => g.map((t) => t.title))) !== JSON.stringify(titles))
+      throw new Error(`the tabs moved: ${JSON.stringify(titles)} became ${JSON.stringify(after.map((g) => g.map((t) => t.title)))}`);
+    if (
+      JSON.stringify(front) !==
+      JSON.stringify([
+        [0, words[0]],
+        [1, words[2]],
+      ])
+    )
+      throw new Error(`the tabs in front show ${JSON.stringify(front)}`);
     await shot('08-tabs-after-reload.png');
     // B, behind C and not restored yet, opened from the chat list: its own tab comes forward, in its group
     // (not a second tab elsewhere, which would leave the old one to close when clicked).
@@ -268,9 +293,17 @@ try {
     await page.locator('.quick-input-list .monaco-list-row', { hasText: words[1] }).first().click();
     await page.locator('.editor-group-container').nth(1).locator('.tab.active', { hasText: words[1] }).waitFor();
     const behind = await shownChats(2, words[1]);
-    if (JSON.stringify(behind) !== JSON.stringify([[0, words[0]], [1, words[1]]])) throw new Error(`after opening B the tabs show ${JSON.stringify(behind)}`);
+    if (
+      JSON.stringify(behind) !==
+      JSON.stringify([
+        [0, words[0]],
+        [1, words[1]],
+      ])
+    )
+      throw new Error(`after opening B the tabs show ${JSON.stringify(behind)}`);
     const layout = await tabLayout();
-    if (JSON.stringify(layout.map((g) => g.map((t) => t.title))) !== JSON.stringify(titles)) throw new Error(`the tabs changed when B was opened: ${JSON.stringify(layout.map((g) => g.map((t) => t.title)))}`);
+    if (JSON.stringify(layout.map((g) => g.map((t) => t.title))) !== JSON.stringify(titles))
+      throw new Error(`the tabs changed when B was opened: ${JSON.stringify(layout.map((g) => g.map((t) => t.title)))}`);
     await shot('09-tabs-after-opening-b.png');
     frame = (await chatFrames()).find((c) => c.word === words[1])?.frame ?? frame;
   });

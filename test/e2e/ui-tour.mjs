@@ -23,14 +23,22 @@ const step = steps.step;
 
 /** The chat webview whose header names `agentName` (several chats may be open). */
 function chatFrameOf(page, agentName, timeoutMs) {
-  return until(`a chat webview of ${agentName}`, async () => {
-    for (const frame of page.frames()) {
-      if (frame.isDetached()) continue;
-      const name = await frame.locator('.agent-name-text').first().innerText({ timeout: 500 }).catch(() => '');
-      if (name.trim() === agentName) return frame;
-    }
-    return undefined;
-  }, timeoutMs);
+  return until(
+    `a chat webview of ${agentName}`,
+    async () => {
+      for (const frame of page.frames()) {
+        if (frame.isDetached()) continue;
+        const name = await frame
+          .locator('.agent-name-text')
+          .first()
+          .innerText({ timeout: 500 })
+          .catch(() => '');
+        if (name.trim() === agentName) return frame;
+      }
+      return undefined;
+    },
+    timeoutMs,
+  );
 }
 
 /** Picks an item of the open quick pick by its label. */
@@ -58,7 +66,11 @@ async function commandPick(page, command, label) {
 
 // The panel's own list (entries far from the viewport are not in the document, webview/farEntries.ts).
 const keysOf = (frame) =>
-  frame.evaluate(() => globalThis.__acpChat?.transcript.views.map((v) => `${v.entry.kind}:${v.key}`) ?? [...document.querySelectorAll('[data-key]')].map((e) => `${e.getAttribute('data-kind')}:${e.getAttribute('data-key')}`));
+  frame.evaluate(
+    () =>
+      globalThis.__acpChat?.transcript.views.map((v) => `${v.entry.kind}:${v.key}`) ??
+      [...document.querySelectorAll('[data-key]')].map((e) => `${e.getAttribute('data-kind')}:${e.getAttribute('data-key')}`),
+  );
 
 // A second agent for the side-by-side step: the demo agent streaming more slowly, under another name.
 const secondAgent = { id: 'demo-b', name: 'Demo B', command: process.execPath, args: [path.join(root, 'dist/demo-agent.js')], env: { ACP_DEMO_DELAY_MS: '20' } };
@@ -103,7 +115,10 @@ try {
       // The execute card's terminal view shows the command's output (v1: a client terminal; v2: agent-owned
       // terminal_update / terminal_output_chunk), not "(no output)".
       await frame.locator('.tool-terminal[data-terminal-id] .terminal-output', { hasText: 'Hello from the demo terminal' }).first().waitFor({ timeout: 15_000 });
-      await frame.locator('[data-kind="tool_call"]').nth(1).evaluate((el) => el.scrollIntoView({ block: 'center' }));
+      await frame
+        .locator('[data-kind="tool_call"]')
+        .nth(1)
+        .evaluate((el) => el.scrollIntoView({ block: 'center' }));
       await painted(frame);
       await page.screenshot({ path: shot('ui-tour.png') });
     });
@@ -119,10 +134,13 @@ try {
       await page.screenshot({ path: shot('ui-changes.png') });
       await row.getByRole('button', { name: 'Undo demo-edit.txt', exact: true }).click();
       await row.locator('.change-state', { hasText: 'Undone' }).waitFor({ timeout: 15_000 });
-      const focused = await frame.locator(':focus').getAttribute('aria-label').catch(() => null);
+      const focused = await frame
+        .locator(':focus')
+        .getAttribute('aria-label')
+        .catch(() => null);
       if (focused !== 'Open diff of demo-edit.txt') throw new Error(`after Undo the focus is on ${focused}, not the row's next control`);
       const now = existsSync(file) ? readFileSync(file, 'utf8') : null;
-      if (now === edited) throw new Error('Undo left the agent\'s text in demo-edit.txt');
+      if (now === edited) throw new Error("Undo left the agent's text in demo-edit.txt");
       await painted(frame);
       await page.screenshot({ path: shot('ui-changes-undone.png') });
     });
@@ -144,7 +162,11 @@ try {
         await card.locator('.subagent-result', { hasText: 'Report from the subagent' }).waitFor({ timeout: 15_000 });
         // The turn goes on after the subagent: its final answer is the demo's reply (the first turn has one too).
         const replies = frame.locator('[data-kind="agent_message"]', { hasText: DEMO_REPLY });
-        await until(() => 'the subagent turn has no final answer', async () => (await replies.count()) >= 2, 60_000);
+        await until(
+          () => 'the subagent turn has no final answer',
+          async () => (await replies.count()) >= 2,
+          60_000,
+        );
         await card.getByRole('button', { name: "Open the subagent's transcript" }).click();
         const child = await chatFrameOf(page, 'Demo agent · subagent', 30_000);
         await child.locator('[data-kind="tool_call"]').first().waitFor();
@@ -186,7 +208,12 @@ try {
       // Entries far from the viewport come back as placeholders built a little later (on a loaded machine,
       // after the keys are there): wait for the text, then say what it was if it never came whole.
       let restoredText = '';
-      const whole = async () => (restoredText = await frame.locator('[data-kind="agent_message"]').first().innerText().catch(() => '')).includes(DEMO_REPLY);
+      const whole = async () =>
+        (restoredText = await frame
+          .locator('[data-kind="agent_message"]')
+          .first()
+          .innerText()
+          .catch(() => '')).includes(DEMO_REPLY);
       await until('the restored reply', whole, 30_000).catch(() => undefined);
       if (!restoredText.includes(DEMO_REPLY)) throw new Error(`the restored reply lost text: ${restoredText.slice(0, 120)}`);
       // The turn's Changes summary comes back too, with the file still shown undone.
@@ -203,7 +230,10 @@ try {
       await page.locator('.editor-group-container').nth(1).waitFor();
       const first = await chatFrameOf(page, 'Demo agent', 30_000);
       const again = await chatFrameOf(page, 'Demo B', 30_000);
-      const prompts = [[first, 'Chat one: say hello.'], [again, 'Chat two: say hello too.']];
+      const prompts = [
+        [first, 'Chat one: say hello.'],
+        [again, 'Chat two: say hello too.'],
+      ];
       for (const [f, text] of prompts) {
         const box = f.locator('textarea[aria-label="Prompt"]');
         await box.fill(text);
@@ -215,7 +245,10 @@ try {
         await f.locator('.turn.turn-idle').waitFor({ timeout: 60_000 });
         const other = prompts.find(([g]) => g !== f)[1];
         if ((await f.locator('[data-kind="user_message"]', { hasText: other }).count()) !== 0) throw new Error(`"${other}" showed up in the wrong chat`);
-        await f.locator('[data-kind="user_message"]', { hasText: text }).first().evaluate((el) => el.scrollIntoView({ block: 'start' }));
+        await f
+          .locator('[data-kind="user_message"]', { hasText: text })
+          .first()
+          .evaluate((el) => el.scrollIntoView({ block: 'start' }));
       }
       if (second !== again) log('the Demo B webview was re-created by the move (expected: webviews reload when moved)');
       // The tree follows the focused chat (Demo B's, moved last): its turn's tool call is listed.
@@ -235,12 +268,16 @@ try {
         let n = 0;
         for (const f of page.frames()) {
           if (f.isDetached()) continue;
-          const name = await f.locator('.agent-name-text').first().innerText({ timeout: 500 }).catch(() => '');
+          const name = await f
+            .locator('.agent-name-text')
+            .first()
+            .innerText({ timeout: 500 })
+            .catch(() => '');
           if (name.trim() === 'Demo B' && (await f.locator('[data-kind="user_message"]', { hasText: 'Chat two' }).count()) > 0) n++;
         }
         return n >= 2;
       };
-      await until(() => 'the side bar view does not show Demo B\'s chat', demoBFrames, 30_000);
+      await until(() => "the side bar view does not show Demo B's chat", demoBFrames, 30_000);
       await painted(page);
       await page.screenshot({ path: shot('ui-sidebar.png') });
     });

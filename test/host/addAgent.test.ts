@@ -26,7 +26,11 @@ suite('Add Agent from the registry', () => {
   let target: { archive: string; sha256: string; cmd: string; env: Record<string, string> };
 
   suiteSetup(async () => {
-    before = { agents: config().inspect('agents')?.globalValue, defaultAgent: config().inspect('defaultAgent')?.globalValue, agentRegistry: config().inspect('agentRegistry')?.globalValue };
+    before = {
+      agents: config().inspect('agents')?.globalValue,
+      defaultAgent: config().inspect('defaultAgent')?.globalValue,
+      agentRegistry: config().inspect('agentRegistry')?.globalValue,
+    };
     server = await fixtureServer();
     const ext = vscode.extensions.getExtension('acp-chat.acp-chat');
     assert.ok(ext);
@@ -36,7 +40,13 @@ suite('Add Agent from the registry', () => {
     const archive = await tarGz([{ name: 'bin/catalog-demo', content: launcher, mode: 0o644 }]);
     server.route('/catalog-demo.tar.gz', bytes(archive));
     target = { archive: `${server.base}/catalog-demo.tar.gz`, sha256: sha256(archive), cmd: './bin/catalog-demo', env: { ELECTRON_RUN_AS_NODE: '1' } };
-    server.route('/registry.json', json({ version: '1.0.0', agents: [{ id: 'catalog-demo', name: 'Catalog Demo', version: '1.0.0', description: 'The demo agent, from a registry', distribution: { binary: { [platform]: target } } }] }));
+    server.route(
+      '/registry.json',
+      json({
+        version: '1.0.0',
+        agents: [{ id: 'catalog-demo', name: 'Catalog Demo', version: '1.0.0', description: 'The demo agent, from a registry', distribution: { binary: { [platform]: target } } }],
+      }),
+    );
     await config().update('agentRegistry', `${server.base}/registry.json`, vscode.ConfigurationTarget.Global);
   });
   suiteTeardown(async () => {
@@ -103,7 +113,11 @@ suite('Add Agent picker: Refresh and the download consent', () => {
   let registryV2: unknown;
 
   suiteSetup(async () => {
-    before = { agents: config().inspect('agents')?.globalValue, defaultAgent: config().inspect('defaultAgent')?.globalValue, agentRegistry: config().inspect('agentRegistry')?.globalValue };
+    before = {
+      agents: config().inspect('agents')?.globalValue,
+      defaultAgent: config().inspect('defaultAgent')?.globalValue,
+      agentRegistry: config().inspect('agentRegistry')?.globalValue,
+    };
     server = await fixtureServer();
     const platform = platformKey(process.platform, process.arch);
     assert.ok(platform);
@@ -118,7 +132,16 @@ suite('Add Agent picker: Refresh and the download consent', () => {
     server.route('/registry.json', json({ version: '1.0.0', agents: [first] }));
     registryV2 = {
       version: '1.0.0',
-      agents: [first, { id: 'fresh-agent', name: 'Fresh Agent', version: '2.1.0', description: 'added to the registry later', distribution: { binary: { [platform]: { archive: `${server.base}/fresh.tar.gz`, cmd: './bin/fresh-agent' } } } }],
+      agents: [
+        first,
+        {
+          id: 'fresh-agent',
+          name: 'Fresh Agent',
+          version: '2.1.0',
+          description: 'added to the registry later',
+          distribution: { binary: { [platform]: { archive: `${server.base}/fresh.tar.gz`, cmd: './bin/fresh-agent' } } },
+        },
+      ],
     };
     await config().update('agentRegistry', `${server.base}/registry.json`, vscode.ConfigurationTarget.Global);
   });

@@ -23,11 +23,16 @@ suite('Workspace boundary (fs/* and terminal cwd)', () => {
   let answer: string | undefined;
   /** Runs while the dialog is up: what a racing agent does between the consent and the write. */
   let duringDialog: () => void = () => undefined;
-  const files = new FileAccess(log, undefined, () => policy, async (message, detail) => {
-    asked.push({ message, detail });
-    duringDialog();
-    return answer;
-  });
+  const files = new FileAccess(
+    log,
+    undefined,
+    () => policy,
+    async (message, detail) => {
+      asked.push({ message, detail });
+      duringDialog();
+      return answer;
+    },
+  );
   const who = { agentName: 'Hostile [agent](command:workbench.action.quit)', sessionId: 's1', scope: 'chat-1' };
 
   suiteSetup(() => {

@@ -39,7 +39,7 @@ async function turnWithChanges(a: AcpChatApi, prompt: string): Promise<ChangeSet
   const set = summaries(a).find((s) => !before.has(s.id));
   assert.ok(set, `the turn "${prompt}" left a Changes summary`);
   const last = a.transcript().at(-1);
-  assert.strictEqual(set.afterKey, last?.key, 'the summary follows the turn\'s last entry');
+  assert.strictEqual(set.afterKey, last?.key, "the summary follows the turn's last entry");
   return set;
 }
 
@@ -66,7 +66,11 @@ suite('Changes summary: keep and undo agent edits', () => {
     assert.notStrictEqual(await onDisk(target), before, 'the agent changed the file');
 
     click(a, set.id, index, 'openDiff');
-    const tab = await until(() => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputTextDiff && t.label.startsWith('demo-edit.txt: before')), 10_000, 'the diff editor');
+    const tab = await until(
+      () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputTextDiff && t.label.startsWith('demo-edit.txt: before')),
+      10_000,
+      'the diff editor',
+    );
     await vscode.window.tabGroups.close(tab);
 
     click(a, set.id, index, 'undo');
@@ -100,7 +104,7 @@ suite('Changes summary: keep and undo agent edits', () => {
     click(a, set.id, index, 'undo');
     const row = await until(() => (fileState(a, set.id, index)?.state === 'conflict' ? fileState(a, set.id, index) : undefined), 10_000, 'the conflict shown');
     assert.match(row.note ?? '', /demo-edit\.txt changed after .*'s edit, so Undo left it alone/);
-    assert.strictEqual(await onDisk(target), mine, 'the user\'s text is not overwritten');
+    assert.strictEqual(await onDisk(target), mine, "the user's text is not overwritten");
     assert.strictEqual(doc.getText(), mine);
     // Keep accepts the file as it is.
     click(a, set.id, index, 'keep');
@@ -128,7 +132,7 @@ suite('Changes summary: keep and undo agent edits', () => {
     const editor = await vscode.window.showTextDocument(target, { preview: false });
     assert.strictEqual(editor.document.getText(), 'first line\nlast line\n');
     await vscode.commands.executeCommand('undo');
-    await until(() => editor.document.getText() === agents, 10_000, 'Ctrl+Z in the editor to bring the agent\'s text back');
+    await until(() => editor.document.getText() === agents, 10_000, "Ctrl+Z in the editor to bring the agent's text back");
     await vscode.commands.executeCommand('workbench.action.files.save');
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
@@ -141,8 +145,20 @@ suite('Changes summary: keep and undo agent edits', () => {
     assert.deepStrictEqual(set.files.map((f) => path.basename(f.path)).sort(), ['demo-edit.txt', 'demo-self.txt']);
     const texts = [await onDisk(edited), await onDisk(self)];
     click(a, set.id, null, 'keep');
-    await until(() => summaries(a).find((s) => s.id === set.id)?.files.every((f) => f.state === 'kept'), 10_000, 'every file kept');
+    await until(
+      () =>
+        summaries(a)
+          .find((s) => s.id === set.id)
+          ?.files.every((f) => f.state === 'kept'),
+      10_000,
+      'every file kept',
+    );
     assert.deepStrictEqual([await onDisk(edited), await onDisk(self)], texts);
-    assert.ok(summaries(a).find((s) => s.id === set.id)?.files.every((f) => !f.canUndo), 'nothing left to undo');
+    assert.ok(
+      summaries(a)
+        .find((s) => s.id === set.id)
+        ?.files.every((f) => !f.canUndo),
+      'nothing left to undo',
+    );
   });
 });

@@ -26,7 +26,10 @@ async function withMessages<T>(answer: Answer, run: (shown: string[]) => Promise
   const shown: string[] = [];
   const fake = async (message: string, ...rest: unknown[]) => {
     shown.push(message);
-    return answer(message, rest.filter((r): r is string => typeof r === 'string'));
+    return answer(
+      message,
+      rest.filter((r): r is string => typeof r === 'string'),
+    );
   };
   w['showInformationMessage'] = fake;
   w['showWarningMessage'] = fake;
@@ -56,10 +59,14 @@ suite('Code blocks: Insert at Cursor and Apply to File', () => {
       () => undefined,
       async (shown) => {
         a.service.activeSession().handleWebviewMessage({ type: 'insertCode', text: 'renamed\n' });
-        return until(() => {
-          assert.deepStrictEqual(shown, [], 'no message: the code went in');
-          return vscode.workspace.textDocuments.find((d) => d.uri.fsPath === uri.fsPath && d.getText().includes('renamed'));
-        }, 10_000, 'the code inserted');
+        return until(
+          () => {
+            assert.deepStrictEqual(shown, [], 'no message: the code went in');
+            return vscode.workspace.textDocuments.find((d) => d.uri.fsPath === uri.fsPath && d.getText().includes('renamed'));
+          },
+          10_000,
+          'the code inserted',
+        );
       },
     );
     assert.strictEqual(doc.getText(), 'const a = 1;\nconst renamed = 2;\n', 'the block without its closing line end, in place of the selection');
@@ -73,10 +80,15 @@ suite('Code blocks: Insert at Cursor and Apply to File', () => {
     const uri = await workspaceFile('code-apply.ts', 'export const v = 1;\n');
     const block = 'export const v = 2;\nexport const w = 3;\n';
     // Cancel first: the preview was shown, nothing was written.
-    await withMessages(() => 'Cancel', async (shown) => {
-      a.service.activeSession().handleWebviewMessage({ type: 'applyCode', path: 'code-apply.ts', text: block });
-      await until(() => shown.some((m) => m.startsWith('Apply the code block to code-apply.ts')), 10_000, 'the Apply question').catch((e: unknown) => assert.fail(`${String(e)}; shown: ${shown.join(' | ')}`));
-    });
+    await withMessages(
+      () => 'Cancel',
+      async (shown) => {
+        a.service.activeSession().handleWebviewMessage({ type: 'applyCode', path: 'code-apply.ts', text: block });
+        await until(() => shown.some((m) => m.startsWith('Apply the code block to code-apply.ts')), 10_000, 'the Apply question').catch((e: unknown) =>
+          assert.fail(`${String(e)}; shown: ${shown.join(' | ')}`),
+        );
+      },
+    );
     await until(() => diffTabs().length === 0, 10_000, 'the preview closed after Cancel');
     assert.strictEqual(new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)), 'export const v = 1;\n');
 
@@ -85,12 +97,17 @@ suite('Code blocks: Insert at Cursor and Apply to File', () => {
       async (m) => {
         if (!m.startsWith('Apply the code block')) return undefined;
         // While the question is open, the preview shows the block against the file.
-        previewSeen = await until(() => diffTabs().some((t) => t.input instanceof vscode.TabInputTextDiff && t.input.original.fsPath === uri.fsPath), 20_000, 'the preview').then(() => true, () => false);
+        previewSeen = await until(() => diffTabs().some((t) => t.input instanceof vscode.TabInputTextDiff && t.input.original.fsPath === uri.fsPath), 20_000, 'the preview').then(
+          () => true,
+          () => false,
+        );
         return 'Apply';
       },
       async (shown) => {
         a.service.activeSession().handleWebviewMessage({ type: 'applyCode', path: 'code-apply.ts', text: block });
-        await until(() => shown.some((m) => m.startsWith('Applied the code block')), 30_000, 'applied').catch((e: unknown) => assert.fail(`${String(e)}; shown: ${shown.join(' | ')}`));
+        await until(() => shown.some((m) => m.startsWith('Applied the code block')), 30_000, 'applied').catch((e: unknown) =>
+          assert.fail(`${String(e)}; shown: ${shown.join(' | ')}`),
+        );
       },
     );
     assert.ok(previewSeen, 'a diff of the file against the block was open when the user was asked');
@@ -112,7 +129,9 @@ suite('Code blocks: Insert at Cursor and Apply to File', () => {
       (m) => (m.startsWith('Apply the code block') ? 'Apply' : undefined),
       async (shown) => {
         a.service.activeSession().handleWebviewMessage({ type: 'applyCode', path: 'code-new/fresh.md', text: '# fresh\n' });
-        await until(() => shown.some((m) => m.startsWith('Applied the code block')), 10_000, 'the new file applied').catch((e: unknown) => assert.fail(`${String(e)}; shown: ${shown.join(' | ')}`));
+        await until(() => shown.some((m) => m.startsWith('Applied the code block')), 10_000, 'the new file applied').catch((e: unknown) =>
+          assert.fail(`${String(e)}; shown: ${shown.join(' | ')}`),
+        );
         const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(path.join(folder, 'code-new/fresh.md')));
         assert.strictEqual(doc.getText(), '# fresh\n');
         await doc.save();
@@ -149,7 +168,11 @@ suite('Inline ask', () => {
       w['showInputBox'] = saved;
     }
     assert.strictEqual(asked, 'Ask the chat about inline-ask.ts:2');
-    const user = await until(() => a.transcript().find((e) => e.kind === 'user_message' && e.content.some((b) => b.type === 'text' && b.text === 'why does this subtract?')), 10_000, 'the question in the chat');
+    const user = await until(
+      () => a.transcript().find((e) => e.kind === 'user_message' && e.content.some((b) => b.type === 'text' && b.text === 'why does this subtract?')),
+      10_000,
+      'the question in the chat',
+    );
     assert.ok(user.kind === 'user_message');
     const res = user.content.find((b) => b.type === 'resource');
     assert.ok(res && res.type === 'resource' && 'text' in res.resource && res.resource.text === '  return a - b;', `the selection went with it (${JSON.stringify(user.content)})`);
@@ -164,7 +187,10 @@ suite('Inline ask', () => {
     await vscode.commands.executeCommand('workbench.action.openDefaultKeybindingsFile');
     const doc = await until(() => vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'vscode' && /keybindings/.test(d.uri.path)), 10_000, 'the default keybindings');
     const lines = doc.getText().split('\n');
-    assert.ok(lines.some((l) => /"key":\s*"ctrl\+alt\+k"/.test(l) && l.includes('acpChat.inlineAsk')), 'ours is listed');
+    assert.ok(
+      lines.some((l) => /"key":\s*"ctrl\+alt\+k"/.test(l) && l.includes('acpChat.inlineAsk')),
+      'ours is listed',
+    );
     const others = lines.filter((l) => /"key":\s*"ctrl\+alt\+k"/.test(l) && !l.includes('acpChat.'));
     assert.deepStrictEqual(others, [], 'ctrl+alt+k has another default binding');
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');

@@ -61,9 +61,16 @@ suite('Editor context in the chat', () => {
     editor.selection = new vscode.Selection(0, 0, 1, 2);
     await vscode.commands.executeCommand('acpChat.addSelectionToChat');
     const chip = await until(() => chips(a).find((c) => c.label === 'context-keep.ts:1-2'), 10_000, 'the selection chip');
-    const shown = await until(() => a.service.tabsOf(chatId).find((t) => t.panel.visible && t.panel.viewColumn !== editor.viewColumn), 10_000, 'the chat in view beside the editor');
+    const shown = await until(
+      () => a.service.tabsOf(chatId).find((t) => t.panel.visible && t.panel.viewColumn !== editor.viewColumn),
+      10_000,
+      'the chat in view beside the editor',
+    );
     assert.ok(!panel.disposed, 'the first tab of the chat is still there');
-    assert.ok(vscode.window.visibleTextEditors.some((e) => e.document.uri.fsPath === uri.fsPath), 'the editor is still in view');
+    assert.ok(
+      vscode.window.visibleTextEditors.some((e) => e.document.uri.fsPath === uri.fsPath),
+      'the editor is still in view',
+    );
     a.service.activeSession().handleWebviewMessage({ type: 'removeContext', id: chip.id });
     await until(() => chips(a).length === 0, 10_000, 'the chip removed');
     if (shown !== panel) shown.dispose();
@@ -81,14 +88,20 @@ suite('Editor context in the chat', () => {
     const drop = chips(a).find((c) => c.label === 'context-dropped.md');
     assert.ok(drop);
     a.service.activeSession().handleWebviewMessage({ type: 'removeContext', id: drop.id });
-    assert.deepStrictEqual(chips(a).map((c) => c.label), ['context-kept.md']);
+    assert.deepStrictEqual(
+      chips(a).map((c) => c.label),
+      ['context-kept.md'],
+    );
 
     await a.sendPrompt('read this');
     const resources = (await lastUserBlocks(a)).filter((b) => b.type === 'resource');
-    assert.deepStrictEqual(resources.map((b) => b.type === 'resource' && 'text' in b.resource ? [b.resource.uri.endsWith('/context-kept.md'), b.resource.text] : null), [[true, '# kept\n']]);
+    assert.deepStrictEqual(
+      resources.map((b) => (b.type === 'resource' && 'text' in b.resource ? [b.resource.uri.endsWith('/context-kept.md'), b.resource.text] : null)),
+      [[true, '# kept\n']],
+    );
   });
 
-  test('Add Problems to Chat sends the active file\'s diagnostics', async () => {
+  test("Add Problems to Chat sends the active file's diagnostics", async () => {
     const a = await api();
     await a.openChat();
     await a.whenPanelReady();

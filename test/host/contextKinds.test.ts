@@ -48,7 +48,7 @@ suite('Richer context: Add Context, @ words, dropped files', () => {
     assert.deepStrictEqual(texts, ['one.ts\nsub/two.ts', 'dropped text\n']);
   });
 
-  test('Add Context → Open Editors adds every open file; @problems adds the workspace\'s problems', async () => {
+  test("Add Context → Open Editors adds every open file; @problems adds the workspace's problems", async () => {
     const a = await api();
     await a.openChat();
     await a.whenPanelReady();

@@ -76,7 +76,10 @@ suite('ACP Chat in the extension host', () => {
     const all = await vscode.commands.getCommands(true);
     const manifest = extension().packageJSON as { contributes?: { commands?: { command: string; title: string; category?: string }[] } };
     const titles = new Map((manifest.contributes?.commands ?? []).map((c) => [c.command, c.category ? `${c.category}: ${c.title}` : c.title]));
-    for (const [id, title] of [['acpChat.openChat', 'ACP: Open Chat'], ['acpChat.selectAgent', 'ACP: Select Agent']] as const) {
+    for (const [id, title] of [
+      ['acpChat.openChat', 'ACP: Open Chat'],
+      ['acpChat.selectAgent', 'ACP: Select Agent'],
+    ] as const) {
       assert.ok(all.includes(id), `${id} is not registered`);
       assert.strictEqual(titles.get(id), title, `${id} has the wrong Command Palette title`);
     }
@@ -89,8 +92,17 @@ suite('ACP Chat in the extension host', () => {
     await withTimeout(api.whenPanelReady(), 30_000, 'the chat webview never became ready');
     // The tab input's viewType may carry a workbench prefix (mainThreadWebview-<viewType>), hence the suffix match.
     // Not found in time: the assertion below says what tabs there are.
-    const tab = await until(() => webviewTabs().find((t) => t.isActive && (t.input as vscode.TabInputWebview).viewType.endsWith(CHAT_VIEW_TYPE)), 10_000, 'the chat tab').catch(() => undefined);
-    assert.ok(tab, `no active webview tab after acpChat.openChat (webview tabs: ${webviewTabs().map((t) => `${t.label} [${(t.input as vscode.TabInputWebview).viewType}]`).join(', ') || 'none'})`);
+    const tab = await until(() => webviewTabs().find((t) => t.isActive && (t.input as vscode.TabInputWebview).viewType.endsWith(CHAT_VIEW_TYPE)), 10_000, 'the chat tab').catch(
+      () => undefined,
+    );
+    assert.ok(
+      tab,
+      `no active webview tab after acpChat.openChat (webview tabs: ${
+        webviewTabs()
+          .map((t) => `${t.label} [${(t.input as vscode.TabInputWebview).viewType}]`)
+          .join(', ') || 'none'
+      })`,
+    );
   });
 
   test('a demo-agent turn ends with the reply in the transcript', async () => {
@@ -100,11 +112,15 @@ suite('ACP Chat in the extension host', () => {
     // sendPrompt may settle when the turn is sent or when it ends; wait for the reply either way.
     // Earlier suites may have chatted in this session already: the reply is the first one after this prompt.
     const isPrompt = (e: ReturnType<typeof api.transcript>[number]) => e.kind === 'user_message' && textOf(e).includes(prompt);
-    const reply = await until(() => {
-      const all = api.transcript();
-      const at = all.findIndex(isPrompt);
-      return at < 0 ? undefined : all.slice(at + 1).find((e) => e.kind === 'agent_message' && textOf(e).includes(DEMO_REPLY));
-    }, 30_000, 'the reply').catch(() => undefined);
+    const reply = await until(
+      () => {
+        const all = api.transcript();
+        const at = all.findIndex(isPrompt);
+        return at < 0 ? undefined : all.slice(at + 1).find((e) => e.kind === 'agent_message' && textOf(e).includes(DEMO_REPLY));
+      },
+      30_000,
+      'the reply',
+    ).catch(() => undefined);
     const entries = api.transcript();
     const kinds = entries.map((e) => e.kind).join(', ');
     assert.ok(reply, `no agent_message containing "${DEMO_REPLY}" (entries: ${kinds || 'none'})`);

@@ -34,7 +34,10 @@ suite('fs/write_text_file through VS Code', () => {
     const write = await new FileAccess(recordingLog(lines)).agentWrite(file, 'hello\nworld\n', who);
     assert.deepStrictEqual(write, { previous: 'hello\n', written: 'hello\nworld\n' });
     assert.strictEqual(fs.readFileSync(file, 'utf8'), 'hello\nworld\n');
-    assert.ok(lines.some((l) => l.includes('written through the checked handle')), lines.join('\n'));
+    assert.ok(
+      lines.some((l) => l.includes('written through the checked handle')),
+      lines.join('\n'),
+    );
   });
 
   test('an editor open on the file shows the new text, clean, and Ctrl+Z there brings the old text back', async () => {
@@ -52,7 +55,7 @@ suite('fs/write_text_file through VS Code', () => {
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 
-  test('a file with unsaved changes in an editor is not written: the user\'s work and the disk stay as they were', async () => {
+  test("a file with unsaved changes in an editor is not written: the user's work and the disk stay as they were", async () => {
     const file = path.join(folder(), 'fs-access-dirty.txt');
     fs.writeFileSync(file, 'saved\n');
     const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
@@ -75,7 +78,10 @@ suite('fs/write_text_file through VS Code', () => {
     assert.strictEqual(await new FileAccess(recordingLog(lines)).agentWrite(file, 'already written\n', who), null);
     assert.strictEqual(fs.readFileSync(file, 'utf8'), 'already written\r\n');
     assert.strictEqual(fs.statSync(file).ino, before, 'the file was not replaced');
-    assert.ok(lines.some((l) => l.includes('already has this content')), lines.join('\n'));
+    assert.ok(
+      lines.some((l) => l.includes('already has this content')),
+      lines.join('\n'),
+    );
     assert.ok(!lines.some((l) => l.includes('written through')), lines.join('\n'));
   });
 });

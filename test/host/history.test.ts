@@ -16,7 +16,15 @@ import type { ChatPanel } from '../../src/vscode/chatPanel';
 function search(s: ChatService, text: string): Promise<Map<string, HistoryGroup>> {
   const groups = new Map<string, HistoryGroup>();
   const q = new HistoryQuery(
-    { records: () => s.chatIndex.history(), live: () => undefined, title: (id) => s.titleOf(id), agentName: (id) => id, dir: () => s.chatsDir(), rg: () => undefined, now: () => Date.now() },
+    {
+      records: () => s.chatIndex.history(),
+      live: () => undefined,
+      title: (id) => s.titleOf(id),
+      agentName: (id) => id,
+      dir: () => s.chatsDir(),
+      rg: () => undefined,
+      now: () => Date.now(),
+    },
     (m) => {
       if (m.type === 'results') for (const g of m.groups) groups.set(g.row.chatId, g);
     },
@@ -47,7 +55,10 @@ suite('History', () => {
     assert.strictEqual(hit?.key, userKey);
     assert.ok(hit.snippet.includes(word));
     const keys = new Set(a.transcript().map((e) => e.key));
-    assert.ok(group.hits.every((h) => keys.has(h.key)), 'every hit names an entry of the chat');
+    assert.ok(
+      group.hits.every((h) => keys.has(h.key)),
+      'every hit names an entry of the chat',
+    );
 
     // Opening the match: the chat's tab, then a reveal of that entry.
     const posts: unknown[] = [];
@@ -74,9 +85,20 @@ suite('History', () => {
     const chat = await s.activeChat();
     await a.whenPanelReady();
     const listed = await chat.listSessions();
-    assert.ok(listed.some((x) => x.sessionId === chat.sessionId), 'the demo agent lists its sessions');
+    assert.ok(
+      listed.some((x) => x.sessionId === chat.sessionId),
+      'the demo agent lists its sessions',
+    );
     const records = [...s.chatIndex.history(), ...s.chatIndex.archived()];
-    assert.deepEqual(unknownSessions(listed, records, chat.sessions().map((x) => x.sessionId)), [], 'nothing this client shows is offered to import');
+    assert.deepEqual(
+      unknownSessions(
+        listed,
+        records,
+        chat.sessions().map((x) => x.sessionId),
+      ),
+      [],
+      'nothing this client shows is offered to import',
+    );
     const before = s.chatIndex.history().length;
     await s.openChat({ agentId: chat.agent.id, sessionId: chat.sessionId! });
     assert.strictEqual(s.chatIndex.history().length, before, 'no second chat for a known session');

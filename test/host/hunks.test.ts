@@ -36,13 +36,19 @@ async function untilAsync<T>(f: () => Promise<T | undefined | false>, ms: number
   }
 }
 
-const fileRow = (a: AcpChatApi, name: string) => a.service.activeSession().panelState().changeSets.flatMap((s) => s.files).filter((f) => f.path.endsWith(name)).at(-1);
+const fileRow = (a: AcpChatApi, name: string) =>
+  a.service
+    .activeSession()
+    .panelState()
+    .changeSets.flatMap((s) => s.files)
+    .filter((f) => f.path.endsWith(name))
+    .at(-1);
 
 const before = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta', 'theta', 'iota', 'kappa'].map((l) => `${l}\n`).join('');
 const agents = before.replace('beta\n', 'BETA\n').replace('zeta\n', 'ZETA\nzeta 2\n').replace('kappa\n', '');
 
 suite('Review in the editor: hunk by hunk', () => {
-  test('Keep and Undo per hunk, with the user\'s edits since kept, and the Changes summary in step', async () => {
+  test("Keep and Undo per hunk, with the user's edits since kept, and the Changes summary in step", async () => {
     const a = await api();
     await ensureDemoTurn(a);
     const chat = a.service.activeSession();
@@ -57,38 +63,54 @@ suite('Review in the editor: hunk by hunk', () => {
     review.wrote(sessionId, uri.fsPath, before, agents, null);
     await review.turnEnded(sessionId, [], a.transcript().at(-1)?.key ?? null);
     const editor = await vscode.window.showTextDocument(uri, { preview: false });
-    await until(() => editor.document.getText() === agents, 10_000, 'the editor shows the agent\'s text');
+    await until(() => editor.document.getText() === agents, 10_000, "the editor shows the agent's text");
 
-    const lenses = await untilAsync(async () => {
-      const l = await lensTitles(uri);
-      return l.length >= 11 ? l : undefined;
-    }, 10_000, 'the lenses');
+    const lenses = await untilAsync(
+      async () => {
+        const l = await lensTitles(uri);
+        return l.length >= 11 ? l : undefined;
+      },
+      10_000,
+      'the lenses',
+    );
     const titles = lenses.map((l) => l.title);
     assert.match(titles[0] ?? '', /: 3 changes to review$/);
     assert.deepStrictEqual(titles.slice(1, 5), ['Keep All', 'Undo All', 'Keep Turn', 'Undo Turn']);
     assert.deepStrictEqual(titles.slice(5), ['Keep', 'Undo', 'Keep', 'Undo', 'Keep', 'Undo']);
-    assert.deepStrictEqual(lenses.slice(5).map((l) => l.lens.range.start.line), [1, 1, 5, 5, 9, 9], 'each hunk\'s lens is on its first line');
+    assert.deepStrictEqual(
+      lenses.slice(5).map((l) => l.lens.range.start.line),
+      [1, 1, 5, 5, 9, 9],
+      "each hunk's lens is on its first line",
+    );
 
     // The user adds a line at the top and edits the agent's BETA line, in the editor (unsaved).
     const mine = new vscode.WorkspaceEdit();
     mine.insert(uri, new vscode.Position(0, 0), 'my note\n');
     mine.replace(uri, new vscode.Range(1, 0, 1, 4), 'BETA, reviewed');
     assert.ok(await vscode.workspace.applyEdit(mine));
-    const now = await untilAsync(async () => {
-      const l = await lensTitles(uri);
-      return l.some((x) => x.title === 'Undo (edited since)') ? l : undefined;
-    }, 10_000, 'the edited hunk marked');
+    const now = await untilAsync(
+      async () => {
+        const l = await lensTitles(uri);
+        return l.some((x) => x.title === 'Undo (edited since)') ? l : undefined;
+      },
+      10_000,
+      'the edited hunk marked',
+    );
     const hunkArgs = now.filter((l) => l.title.startsWith('Undo') && 'hunk' in Object(l.lens.command?.arguments?.[0])).map((l) => l.lens.command?.arguments?.[0] as unknown);
     assert.strictEqual(hunkArgs.length, 3, 'one Undo per hunk');
     // Undo of the middle hunk: only its lines change, below the user's new top line.
     await vscode.commands.executeCommand('acpChat.undoChange', hunkArgs[1]);
-    await until(() => editor.document.getText() === 'my note\nalpha\nBETA, reviewed\ngamma\ndelta\nepsilon\nzeta\neta\ntheta\niota\n', 10_000, 'the ZETA hunk undone, the user\'s lines kept');
+    await until(
+      () => editor.document.getText() === 'my note\nalpha\nBETA, reviewed\ngamma\ndelta\nepsilon\nzeta\neta\ntheta\niota\n',
+      10_000,
+      "the ZETA hunk undone, the user's lines kept",
+    );
     // Undo of the hunk the user edited is refused: nothing changes.
     const text = editor.document.getText();
     await vscode.commands.executeCommand('acpChat.undoChange', hunkArgs[0]);
-    assert.strictEqual(editor.document.getText(), text, 'the user\'s edit of the agent\'s line is not overwritten');
+    assert.strictEqual(editor.document.getText(), text, "the user's edit of the agent's line is not overwritten");
     // The summary counts what is left (BETA and the removed kappa).
-    await until(() => fileRow(a, 'demo-hunks.txt')?.added === 1, 10_000, 'the summary\'s counts follow');
+    await until(() => fileRow(a, 'demo-hunks.txt')?.added === 1, 10_000, "the summary's counts follow");
     // Next change from the top goes to the first hunk's line; Keep at the cursor keeps it.
     editor.selection = new vscode.Selection(0, 0, 0, 0);
     await vscode.commands.executeCommand('acpChat.nextChange');
@@ -114,7 +136,7 @@ suite('Review in the editor: hunk by hunk', () => {
     assert.ok(allow && a.respondPermission(request.requestId, allow.optionId));
     await turn;
     const editor = await vscode.window.showTextDocument(target, { preview: false });
-    await untilAsync(async () => (await lensTitles(target)).some((l) => l.title === 'Undo'), 10_000, 'the hunk\'s lens');
+    await untilAsync(async () => (await lensTitles(target)).some((l) => l.title === 'Undo'), 10_000, "the hunk's lens");
     await vscode.commands.executeCommand('acpChat.nextChange');
     await vscode.commands.executeCommand('acpChat.undoChange');
     await untilAsync(async () => (await onDisk(target)) === beforeTurn, 10_000, 'the file back as it was');

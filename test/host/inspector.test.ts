@@ -37,16 +37,25 @@ suite('Protocol inspector and debug bundle', () => {
     const a = await api();
     await ensureDemoTurn(a);
     const groupsBefore = vscode.window.tabGroups.all.length;
-    for (const c of ['acpChat.showProtocolLog', 'acpChat.showAgentCapabilities', 'acpChat.showProtocolLog', 'acpChat.showAgentCapabilities']) await vscode.commands.executeCommand(c);
+    for (const c of ['acpChat.showProtocolLog', 'acpChat.showAgentCapabilities', 'acpChat.showProtocolLog', 'acpChat.showAgentCapabilities'])
+      await vscode.commands.executeCommand(c);
     const groups = vscode.window.tabGroups.all;
     assert.ok(groups.length <= Math.max(2, groupsBefore), `four debug views opened ${groups.length - groupsBefore} new groups`);
-    const isDebugView = (t: vscode.Tab) => (t.input instanceof vscode.TabInputText && t.input.uri.scheme === 'acp-chat') || (t.input instanceof vscode.TabInputWebview && t.input.viewType.includes('markdown.preview'));
+    const isDebugView = (t: vscode.Tab) =>
+      (t.input instanceof vscode.TabInputText && t.input.uri.scheme === 'acp-chat') || (t.input instanceof vscode.TabInputWebview && t.input.viewType.includes('markdown.preview'));
     const debugTabs = groups.flatMap((g) => g.tabs.filter(isDebugView).map((t) => ({ t, column: g.viewColumn })));
     const columns = new Set(debugTabs.map((x) => x.column));
     assert.strictEqual(columns.size, 1, 'all in one group');
-    const preview = await until(() => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.includes('markdown.preview')), 10_000, 'the rendered capabilities');
+    const preview = await until(
+      () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.includes('markdown.preview')),
+      10_000,
+      'the rendered capabilities',
+    );
     assert.ok(!chatTab(preview));
-    assert.ok(vscode.workspace.textDocuments.some((d) => d.uri.scheme === 'acp-chat' && d.languageId === 'markdown'), 'the raw Markdown is a document, one click away');
+    assert.ok(
+      vscode.workspace.textDocuments.some((d) => d.uri.scheme === 'acp-chat' && d.languageId === 'markdown'),
+      'the raw Markdown is a document, one click away',
+    );
     await vscode.window.tabGroups.close(vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter(isDebugView));
   });
 

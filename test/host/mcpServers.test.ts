@@ -46,7 +46,11 @@ suite('MCP servers', () => {
     const session = chat.sessionId;
     await vscode.commands.executeCommand('acpChat.chooseMcpServers', { chatId: id, enabled: ['__proto__'] });
     assert.deepStrictEqual(a.service.chatIndex.get(id)?.mcpOff, ['alpha']);
-    await until(() => chat.panelState().notices.find((n) => n.title.includes('MCP servers for this chat changed') && n.title.includes('reopened')), 20_000, 'the notice that the session was reopened');
+    await until(
+      () => chat.panelState().notices.find((n) => n.title.includes('MCP servers for this chat changed') && n.title.includes('reopened')),
+      20_000,
+      'the notice that the session was reopened',
+    );
     assert.strictEqual(chat.sessionId, session, 'the same conversation, resumed');
     said = await setupSaid();
     assert.ok(!said.includes('`alpha`') && said.includes('`__proto__`'), `alpha is off: ${said}`);

@@ -51,7 +51,7 @@ suite('A chat whose agent is missing', () => {
     reopened.panel.dispose();
   });
 
-  test('New Chat after the focused chat\'s agent was removed starts the default agent', async () => {
+  test("New Chat after the focused chat's agent was removed starts the default agent", async () => {
     const { a, others, chatId } = await chatOfAddedAgent('gone', 'Gone Agent');
     await config().update('agents', others, vscode.ConfigurationTarget.Global);
     await a.service.deleteChat(chatId);

@@ -35,7 +35,12 @@ suite('Multi-root workspace', () => {
     assert.ok(!said.includes(`- \`${first}\``), 'the cwd is not repeated as an additional directory');
 
     const log = vscode.window.createOutputChannel('ACP Chat multi-root test', { log: true });
-    const files = new FileAccess(log, undefined, () => 'deny', async () => undefined);
+    const files = new FileAccess(
+      log,
+      undefined,
+      () => 'deny',
+      async () => undefined,
+    );
     try {
       assert.strictEqual(await files.insideWorkspace(path.join(second, 'SECOND.md')), true, 'the second folder is inside the boundary');
       assert.strictEqual(await files.insideWorkspace(path.join(third, 'x.txt')), false, 'a folder outside the workspace stays outside');

@@ -20,7 +20,11 @@ const demoPath = () => path.join(vscode.extensions.getExtension('acp-chat.acp-ch
 async function withSecondAgent<T>(run: () => Promise<T>): Promise<T> {
   const config = vscode.workspace.getConfiguration('acpChat');
   const before = config.inspect('agents')?.globalValue;
-  await config.update('agents', [{ id: 'demo-b', name: 'Demo B', command: process.execPath, args: [demoPath()], env: { ELECTRON_RUN_AS_NODE: '1', ACP_DEMO_DELAY_MS: '15' } }], vscode.ConfigurationTarget.Global);
+  await config.update(
+    'agents',
+    [{ id: 'demo-b', name: 'Demo B', command: process.execPath, args: [demoPath()], env: { ELECTRON_RUN_AS_NODE: '1', ACP_DEMO_DELAY_MS: '15' } }],
+    vscode.ConfigurationTarget.Global,
+  );
   try {
     return await run();
   } finally {
@@ -67,11 +71,14 @@ suite('Several chats at once', () => {
       assert.strictEqual(c2.session.broker.pending().length, 1);
       assert.ok(r1.toolCallKey && c1.session.entries().some((e) => e.key === r1.toolCallKey) && !c2.session.entries().some((e) => e.key === r1.toolCallKey));
       assert.ok(r2.toolCallKey && c2.session.entries().some((e) => e.key === r2.toolCallKey) && !c1.session.entries().some((e) => e.key === r2.toolCallKey));
-      assert.deepStrictEqual(c1.session.panelState().permissions.map((p) => p.toolCallKey), [r1.toolCallKey]);
+      assert.deepStrictEqual(
+        c1.session.panelState().permissions.map((p) => p.toolCallKey),
+        [r1.toolCallKey],
+      );
       // Chat one allows its edit, chat two refuses: each answer reaches only its own agent (and the two
       // agents never race on the one workspace file they both edit).
       answerPermission(c1.session, r1, 'allow_once');
-      await until(() => c1.session.entries().some((e) => e.kind === 'tool_call' && e.toolKind === 'edit' && e.status === 'completed'), 30_000, 'chat one\'s edit');
+      await until(() => c1.session.entries().some((e) => e.kind === 'tool_call' && e.toolKind === 'edit' && e.status === 'completed'), 30_000, "chat one's edit");
       assert.strictEqual(c2.session.broker.pending().length, 1, 'chat two still waits for its own answer');
       answerPermission(c2.session, r2, 'reject_once');
       await Promise.all([c1.session.whenIdle(), c2.session.whenIdle()]);
@@ -130,7 +137,10 @@ suite('Several chats at once', () => {
     await session.whenIdle();
     const keys = session.entries().map((e) => e.key);
     const terminals = session.panelState().terminals;
-    assert.ok(Object.values(terminals).some((t) => t.exited && t.output.includes('Hello from the demo terminal')), 'a terminal ran');
+    assert.ok(
+      Object.values(terminals).some((t) => t.exited && t.output.includes('Hello from the demo terminal')),
+      'a terminal ran',
+    );
     const sid = session.sessionId;
     assert.ok(sid && keys.length >= 2);
 
@@ -146,7 +156,10 @@ suite('Several chats at once', () => {
     const again = await a.service.openChat({ chatId: id });
     await again.whenReady();
     const reopened = chatOf(a, again).session;
-    assert.deepStrictEqual(reopened.entries().map((e) => e.key), keys);
+    assert.deepStrictEqual(
+      reopened.entries().map((e) => e.key),
+      keys,
+    );
     assert.deepStrictEqual(reopened.panelState().terminals, terminals, 'and the same terminal views');
     await reopened.start();
     assert.strictEqual(reopened.sessionId, sid);
@@ -154,7 +167,12 @@ suite('Several chats at once', () => {
     const sessionsDir = a.service.chatsDir() ?? assert.fail('the chats have a folder');
     await until(() => fs.readdirSync(sessionsDir).some((f) => f.startsWith(`${id}.`)), 10_000, 'the chat journal on disk');
     // The terminal output is in the chat's journal (no side file), and in its capture: opened read-only, it shows it too.
-    const saved = () => fs.readdirSync(sessionsDir).filter((f) => f.startsWith(`${id}.`)).map((f) => fs.readFileSync(path.join(sessionsDir, f), 'utf8')).join('\n');
+    const saved = () =>
+      fs
+        .readdirSync(sessionsDir)
+        .filter((f) => f.startsWith(`${id}.`))
+        .map((f) => fs.readFileSync(path.join(sessionsDir, f), 'utf8'))
+        .join('\n');
     await until(() => saved().includes('Hello from the demo terminal'), 10_000, 'its terminal output on disk');
     assert.ok(!fs.existsSync(path.join(sessionsDir, `${id}.terminals.json`)), 'no side file');
     const file = session.captureFile() ?? assert.fail('the chat was captured');
@@ -167,8 +185,14 @@ suite('Several chats at once', () => {
     assert.ok(!a.service.chatRecords().some((c) => c.id === id), 'gone from history');
     assert.strictEqual(a.service.tabOf(id), undefined, 'its tab closed');
     assert.ok(!fs.readdirSync(sessionsDir).some((f) => f.startsWith(`${id}.`)), 'its journal and snapshots are deleted');
-    assert.ok(a.service.logTail().some((l) => l.includes(`session/close ${sid}`)), `the demo agent (sessionCapabilities.close) was asked to close the session; log: ${a.service.logTail().slice(-8).join('\n')}`);
-    assert.ok(a.service.logTail().some((l) => l.includes(`session/delete ${sid}`)), 'and (sessionCapabilities.delete) to delete it');
+    assert.ok(
+      a.service.logTail().some((l) => l.includes(`session/close ${sid}`)),
+      `the demo agent (sessionCapabilities.close) was asked to close the session; log: ${a.service.logTail().slice(-8).join('\n')}`,
+    );
+    assert.ok(
+      a.service.logTail().some((l) => l.includes(`session/delete ${sid}`)),
+      'and (sessionCapabilities.delete) to delete it',
+    );
   });
 
   test('opening an agent session reveals the chat that shows it, else attaches it in a new chat', async () => {

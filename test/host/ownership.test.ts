@@ -40,9 +40,16 @@ suite('Chats of another window; Select Agent in an empty chat', () => {
     await assert.rejects(a.service.openChat({ chatId: id }), (e: Error) => /another VS Code window/.test(e.message) && !/\d{3,}/.test(e.message));
     assert.deepStrictEqual(a.service.chatsElsewhere().heldElsewhere(), [id]);
 
-    const ro = await vscode.commands.executeCommand<{ panel: { panel: vscode.WebviewPanel; dispose(): void }; view: { snapshot(): { entries: readonly { key: string }[]; panel: { readOnly: boolean } } } }>('acpChat.chatsElsewhere', id, 'readOnly');
+    const ro = await vscode.commands.executeCommand<{
+      panel: { panel: vscode.WebviewPanel; dispose(): void };
+      view: { snapshot(): { entries: readonly { key: string }[]; panel: { readOnly: boolean } } };
+    }>('acpChat.chatsElsewhere', id, 'readOnly');
     assert.ok(ro, 'a read-only tab');
-    assert.deepStrictEqual(ro.view.snapshot().entries.map((e) => e.key), keys, 'the saved transcript, same keys');
+    assert.deepStrictEqual(
+      ro.view.snapshot().entries.map((e) => e.key),
+      keys,
+      'the saved transcript, same keys',
+    );
     assert.strictEqual(ro.view.snapshot().panel.readOnly, true);
     assert.match(ro.panel.panel.title, /\(read-only\)$/);
     assert.ok(fs.existsSync(lock) && fs.readFileSync(lock, 'utf8').includes('the-other-window'), 'reading a copy takes nothing');
@@ -59,7 +66,14 @@ suite('Chats of another window; Select Agent in an empty chat', () => {
     }
     assert.ok(a.service.tabOf(id), 'shown here in a tab');
     assert.ok(!fs.existsSync(handoff), 'the request is withdrawn');
-    assert.deepStrictEqual(a.service.chat(id)?.entries().map((e) => e.key), keys, 'every message, same keys');
+    assert.deepStrictEqual(
+      a.service
+        .chat(id)
+        ?.entries()
+        .map((e) => e.key),
+      keys,
+      'every message, same keys',
+    );
   });
 
   test('asked by another window, this one closes the chat’s tab and lets go of it', async () => {
@@ -72,7 +86,10 @@ suite('Chats of another window; Select Agent in an empty chat', () => {
     try {
       await until(() => a.service.tabOf(id) === undefined && a.service.chat(id) === undefined, 10_000, 'the tab closed and the chat stopped');
       await until(() => !fs.existsSync(lock), 10_000, 'the lock freed for the other window');
-      assert.ok(a.service.chatRecords().some((c) => c.id === id), 'the chat is still listed');
+      assert.ok(
+        a.service.chatRecords().some((c) => c.id === id),
+        'the chat is still listed',
+      );
     } finally {
       fs.rmSync(path.join(dir, `${id}.handoff`), { force: true });
     }
@@ -82,7 +99,11 @@ suite('Chats of another window; Select Agent in an empty chat', () => {
     const a = await api();
     const config = vscode.workspace.getConfiguration('acpChat');
     const before = config.inspect('agents')?.globalValue;
-    await config.update('agents', [{ id: 'demo-b', name: 'Demo B', command: process.execPath, args: [demoPath()], env: { ELECTRON_RUN_AS_NODE: '1' } }], vscode.ConfigurationTarget.Global);
+    await config.update(
+      'agents',
+      [{ id: 'demo-b', name: 'Demo B', command: process.execPath, args: [demoPath()], env: { ELECTRON_RUN_AS_NODE: '1' } }],
+      vscode.ConfigurationTarget.Global,
+    );
     try {
       const empty = await a.service.newChat('demo');
       await empty.whenReady();

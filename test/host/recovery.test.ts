@@ -17,7 +17,11 @@ async function faultyChat(a: AcpChatApi, fault: string): Promise<{ id: string; s
   const config = vscode.workspace.getConfiguration('acpChat');
   const before = config.inspect('agents')?.globalValue;
   const agentId = `demo-${fault}`;
-  await config.update('agents', [{ id: agentId, name: `Demo (${fault})`, command: process.execPath, args: [demoPath()], env: { ELECTRON_RUN_AS_NODE: '1', ACP_DEMO_FAULT: fault } }], vscode.ConfigurationTarget.Global);
+  await config.update(
+    'agents',
+    [{ id: agentId, name: `Demo (${fault})`, command: process.execPath, args: [demoPath()], env: { ELECTRON_RUN_AS_NODE: '1', ACP_DEMO_FAULT: fault } }],
+    vscode.ConfigurationTarget.Global,
+  );
   const panel = await a.service.newChat(agentId, vscode.ViewColumn.One);
   await panel.whenReady();
   const id = panel.chatId;

@@ -51,7 +51,7 @@ async function turn(a: AcpChatApi, prompt: string): Promise<void> {
   }
   await done;
   const source = a.service.activeSession();
-  await until(() => source.panelState().changeSets.length > 0 || !/edit/.test(prompt), 10_000, 'the turn\'s Changes summary');
+  await until(() => source.panelState().changeSets.length > 0 || !/edit/.test(prompt), 10_000, "the turn's Changes summary");
 }
 
 async function freshChat(a: AcpChatApi) {
@@ -69,7 +69,11 @@ async function withDemo(a: AcpChatApi, id: string, env: Record<string, string>, 
   const config = vscode.workspace.getConfiguration('acpChat');
   const agents = config.inspect('agents')?.globalValue;
   const protocol = config.inspect('protocolVersion')?.globalValue;
-  await config.update('agents', [{ id, name: `Demo (${id})`, command: process.execPath, args: [demoScript()], env: { ELECTRON_RUN_AS_NODE: '1', ...env } }], vscode.ConfigurationTarget.Global);
+  await config.update(
+    'agents',
+    [{ id, name: `Demo (${id})`, command: process.execPath, args: [demoScript()], env: { ELECTRON_RUN_AS_NODE: '1', ...env } }],
+    vscode.ConfigurationTarget.Global,
+  );
   await config.update('protocolVersion', version, vscode.ConfigurationTarget.Global);
   try {
     await run();
@@ -82,18 +86,21 @@ async function withDemo(a: AcpChatApi, id: string, env: Record<string, string>, 
 /** The requests of `method` in a chat's capture file (one JSON record a line). */
 function captured(file: string | undefined, method: string): { params?: Record<string, unknown> }[] {
   if (!file || !fs.existsSync(file)) return [];
-  return fs.readFileSync(file, 'utf8').split('\n').flatMap((line) => {
-    try {
-      const r = JSON.parse(line) as { dir?: string; msg?: { method?: string; params?: Record<string, unknown> } };
-      return r.dir === 'client->agent' && r.msg?.method === method ? [r.msg] : [];
-    } catch {
-      return [];
-    }
-  });
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .flatMap((line) => {
+      try {
+        const r = JSON.parse(line) as { dir?: string; msg?: { method?: string; params?: Record<string, unknown> } };
+        return r.dir === 'client->agent' && r.msg?.method === method ? [r.msg] : [];
+      } catch {
+        return [];
+      }
+    });
 }
 
 suite('Rewind: edit an earlier message, code goes back too', () => {
-  test('branching at an earlier message undoes the later turns\' edits and opens a new chat carrying the transcript', async function () {
+  test("branching at an earlier message undoes the later turns' edits and opens a new chat carrying the transcript", async function () {
     // Three demo turns (two in the source, the branch's first) on a shared machine.
     this.timeout(180_000);
     const a = await api();
@@ -113,7 +120,12 @@ suite('Rewind: edit an earlier message, code goes back too', () => {
 
     let branchId: unknown;
     const shown = await withDialogs('Undo Changes and Branch', async () => {
-      branchId = await vscode.commands.executeCommand(RewindCommands.branch, { chatId: sourceId, sessionId, key: second.key, prompt: { text: 'tell me more instead', images: [] } });
+      branchId = await vscode.commands.executeCommand(RewindCommands.branch, {
+        chatId: sourceId,
+        sessionId,
+        key: second.key,
+        prompt: { text: 'tell me more instead', images: [] },
+      });
     });
     assert.strictEqual(shown.length, 1, 'one question before the branch runs');
     // In a multi-root workspace (the runner opens one) VS Code names a file with its folder: `ws/demo-edit.txt`.
@@ -124,7 +136,7 @@ suite('Rewind: edit an earlier message, code goes back too', () => {
 
     const branch = a.service.chat(branchId);
     assert.ok(branch);
-    const first = await until(() => branch.entries().find((e) => e.kind === 'user_message'), 30_000, 'the branch\'s first prompt');
+    const first = await until(() => branch.entries().find((e) => e.kind === 'user_message'), 30_000, "the branch's first prompt");
     assert.ok(first.kind === 'user_message');
     const carried = first.content.filter(isCarriedBlock);
     assert.strictEqual(carried.length, 2, 'the lead line and the transcript are shown with the prompt');
@@ -141,7 +153,7 @@ suite('Rewind: edit an earlier message, code goes back too', () => {
     assert.strictEqual(source.entries().length, entriesBefore, 'the original chat is unchanged');
   });
 
-  test('a file changed since the agent\'s edit is named and left alone; declining keeps the files', async () => {
+  test("a file changed since the agent's edit is named and left alone; declining keeps the files", async () => {
     const a = await api();
     const target = workspaceFile('demo-edit.txt');
     await vscode.workspace.fs.writeFile(target, new TextEncoder().encode('base\n'));
@@ -161,10 +173,10 @@ suite('Rewind: edit an earlier message, code goes back too', () => {
     assert.strictEqual(shown.length, 1);
     assert.match(shown[0] ?? '', /Left as they are: (ws\/)?demo-edit\.txt \(it changed after .*'s edit\)/);
     assert.match(shown[0] ?? '', /No file can be put back/);
-    assert.strictEqual(await onDisk(target), mine, 'the user\'s text is not overwritten');
+    assert.strictEqual(await onDisk(target), mine, "the user's text is not overwritten");
   });
 
-  test('an agent that forks at a message: session/fork at the edited message, the later turns\' edits undone, nothing carried', async function () {
+  test("an agent that forks at a message: session/fork at the edited message, the later turns' edits undone, nothing carried", async function () {
     this.timeout(180_000);
     const a = await api();
     await withDemo(a, 'demo-fork-at', { ACP_DEMO_FORK_AT_MESSAGE: 'on' }, 2, async () => {
@@ -185,21 +197,36 @@ suite('Rewind: edit an earlier message, code goes back too', () => {
 
       let branchId: unknown;
       const shown = await withDialogs('Undo Changes and Branch', async () => {
-        branchId = await vscode.commands.executeCommand(RewindCommands.branch, { chatId: sourceId, sessionId, key: second.key, prompt: { text: 'tell me more instead', images: [] } });
+        branchId = await vscode.commands.executeCommand(RewindCommands.branch, {
+          chatId: sourceId,
+          sessionId,
+          key: second.key,
+          prompt: { text: 'tell me more instead', images: [] },
+        });
       });
       assert.match(shown[0] ?? '', /Files put back: (ws\/)?demo-edit\.txt/);
       assert.strictEqual(await onDisk(target), 'base\n', 'the file went back');
       assert.ok(typeof branchId === 'string');
-      const forks = await until(() => { const f = captured(source.captureFile(), 'session/fork'); return f.length ? f : undefined; }, 10_000, 'the session/fork request in the capture');
+      const forks = await until(
+        () => {
+          const f = captured(source.captureFile(), 'session/fork');
+          return f.length ? f : undefined;
+        },
+        10_000,
+        'the session/fork request in the capture',
+      );
       assert.strictEqual(forks.length, 1);
       assert.strictEqual(forks[0]?.params?.['sessionId'], sessionId);
       assert.strictEqual(forks[0]?.params?.['messageId'], second.messageId, 'forked at the edited message');
       const branch = a.service.chat(branchId);
       assert.ok(branch);
-      await until(() => branch.entries().filter((e) => e.kind === 'user_message').length === 2 && branch.turnState === 'idle', 60_000, 'the branch\'s turn');
+      await until(() => branch.entries().filter((e) => e.kind === 'user_message').length === 2 && branch.turnState === 'idle', 60_000, "the branch's turn");
       const texts = branch.entries().flatMap((e) => (e.kind === 'user_message' ? [e.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('')] : []));
       assert.deepStrictEqual(texts, ['a first question', 'tell me more instead'], 'the fork holds what came before the message, then the edit');
-      assert.ok(branch.entries().every((e) => e.kind !== 'user_message' || !e.content.some(isCarriedBlock)), 'nothing carried: the agent kept its own context');
+      assert.ok(
+        branch.entries().every((e) => e.kind !== 'user_message' || !e.content.some(isCarriedBlock)),
+        'nothing carried: the agent kept its own context',
+      );
       assert.deepStrictEqual(a.service.originOf(branchId), { kind: 'forked', chatId: sourceId, sessionId, messageKey: second.key });
       await a.service.deleteChat(branchId);
       await a.service.deleteChat(sourceId);
@@ -218,7 +245,7 @@ suite('Rewind: edit an earlier message, code goes back too', () => {
     await until(() => source.panelState().lastTurnEnd === 'cancelled', 10_000, 'the turn marked cancelled');
     const sessionId = source.sessionId;
     await vscode.commands.executeCommand(RewindCommands.retry, sourceId);
-    const request = await until(() => a.pendingPermissions()[0], 30_000, 'the retried turn\'s permission request');
+    const request = await until(() => a.pendingPermissions()[0], 30_000, "the retried turn's permission request");
     assert.strictEqual(source.sessionId, sessionId, 'the same session');
     const users = () => source.entries().flatMap((e) => (e.kind === 'user_message' ? [e] : []));
     assert.strictEqual(users().length, 2);
@@ -234,14 +261,20 @@ suite('Rewind: edit an earlier message, code goes back too', () => {
       await vscode.commands.executeCommand(RewindCommands.regenerate, sourceId);
     });
     assert.ok(regenerated.length <= 1);
-    const record = await until(() => a.service.chatRecords().length > before && a.service.chatRecords().find((r) => a.service.originOf(r.id)?.kind === 'forked' && (a.service.originOf(r.id) as { chatId?: string }).chatId === sourceId), 30_000, 'the regenerated branch');
+    const record = await until(
+      () =>
+        a.service.chatRecords().length > before &&
+        a.service.chatRecords().find((r) => a.service.originOf(r.id)?.kind === 'forked' && (a.service.originOf(r.id) as { chatId?: string }).chatId === sourceId),
+      30_000,
+      'the regenerated branch',
+    );
     const branch = a.service.chat(record.id);
     assert.ok(branch);
-    const first = await until(() => branch.entries().find((e) => e.kind === 'user_message'), 30_000, 'the branch\'s prompt');
+    const first = await until(() => branch.entries().find((e) => e.kind === 'user_message'), 30_000, "the branch's prompt");
     assert.ok(first.kind === 'user_message' && first.content.some((b) => b.type === 'text' && b.text === 'please edit the file'), 'the last prompt, as it was');
     assert.strictEqual(users().length, 2, 'the original chat is unchanged');
     // The regenerated turn asks to edit again: declined, so nothing is left waiting.
-    const asked = await until(() => branch.broker.pending()[0], 30_000, 'the branch\'s permission request');
+    const asked = await until(() => branch.broker.pending()[0], 30_000, "the branch's permission request");
     branch.broker.respond(asked.requestId, null);
     await branch.whenIdle();
     await a.service.deleteChat(record.id);

@@ -21,11 +21,13 @@ async function withDialogs(answer: Answer, pick: (items: readonly { label: strin
   const w = vscode.window as unknown as Record<string, unknown>;
   const saved = { info: w['showInformationMessage'], warning: w['showWarningMessage'], error: w['showErrorMessage'], pick: w['showQuickPick'] };
   const shown: Shown[] = [];
-  const fake = (kind: Shown['kind']) => (message: string, ...rest: unknown[]) => {
-    shown.push({ kind, message });
-    const items = rest.filter((x): x is string => typeof x === 'string');
-    return Promise.resolve(answer(message, items));
-  };
+  const fake =
+    (kind: Shown['kind']) =>
+    (message: string, ...rest: unknown[]) => {
+      shown.push({ kind, message });
+      const items = rest.filter((x): x is string => typeof x === 'string');
+      return Promise.resolve(answer(message, items));
+    };
   w['showInformationMessage'] = fake('info');
   w['showWarningMessage'] = fake('warning');
   w['showErrorMessage'] = fake('error');
@@ -88,7 +90,11 @@ suite('Session operations', () => {
     assert.strictEqual(chat.sessionId, source, 'the source chat keeps its session');
     assert.strictEqual(a.service.chatRecords().filter((r) => r.open).length, tabs + 1, 'the fork has a tab of its own');
     const forked = fork.entries();
-    assert.deepStrictEqual(forked.map((e) => e.kind), before.map((e) => e.kind), 'the fork shows the shared history');
+    assert.deepStrictEqual(
+      forked.map((e) => e.kind),
+      before.map((e) => e.kind),
+      'the fork shows the shared history',
+    );
     assert.ok(forked.every((e) => e.provenance === 'fork'));
     // It shows what the source showed: terminal output, plan, usage, title (also in the tab and the tree).
     const shown = chat.panelState().terminals;
@@ -127,7 +133,7 @@ suite('Session operations', () => {
     assert.strictEqual(a.service.chatRecords().find((c) => c.id === id)?.title, 'Renamed by the test', 'the cache for when the chat is not loaded');
   });
 
-  test('Archive Chat puts the chat away (its tab closes, the agent archives the session); Unarchive Chat… lists it from the client\'s own records and opens it again', async () => {
+  test("Archive Chat puts the chat away (its tab closes, the agent archives the session); Unarchive Chat… lists it from the client's own records and opens it again", async () => {
     const a = await api();
     await a.openChat();
     await a.whenPanelReady();
@@ -138,23 +144,37 @@ suite('Session operations', () => {
     assert.ok(id && archived);
     const client = chat.client;
     assert.ok(client);
-    await withDialogs(() => undefined, () => undefined, async (shown) => {
-      await vscode.commands.executeCommand('acpChat.archiveChat');
-      await until(() => a.service.tabOf(id) === undefined, 20_000, 'the archived chat\'s tab closed');
-      assert.ok(shown.some((s) => s.message.startsWith('Archived')), JSON.stringify(shown));
-    });
+    await withDialogs(
+      () => undefined,
+      () => undefined,
+      async (shown) => {
+        await vscode.commands.executeCommand('acpChat.archiveChat');
+        await until(() => a.service.tabOf(id) === undefined, 20_000, "the archived chat's tab closed");
+        assert.ok(
+          shown.some((s) => s.message.startsWith('Archived')),
+          JSON.stringify(shown),
+        );
+      },
+    );
     assert.ok(!a.service.chatRecords().some((c) => c.id === id), 'out of the chat list');
     // Listed from the client's records: the agent is not asked to remember it.
     let listed: string[] = [];
-    await withDialogs(() => undefined, (items) => {
-      listed = items.map((i) => i.label);
-      return items.find((i) => i.label.length > 0);
-    }, async () => {
-      await vscode.commands.executeCommand('acpChat.unarchiveChat');
-      await until(() => a.service.tabOf(id) !== undefined, 20_000, 'the chat open again');
-    });
+    await withDialogs(
+      () => undefined,
+      (items) => {
+        listed = items.map((i) => i.label);
+        return items.find((i) => i.label.length > 0);
+      },
+      async () => {
+        await vscode.commands.executeCommand('acpChat.unarchiveChat');
+        await until(() => a.service.tabOf(id) !== undefined, 20_000, 'the chat open again');
+      },
+    );
     assert.ok(listed.length > 0, 'the archived chat was offered');
-    assert.ok(a.service.chatRecords().some((c) => c.id === id), 'back in the chat list');
+    assert.ok(
+      a.service.chatRecords().some((c) => c.id === id),
+      'back in the chat list',
+    );
     await until(() => a.service.chat(id)?.sessionId === archived, 20_000, 'its session shown again');
   });
 
@@ -164,22 +184,39 @@ suite('Session operations', () => {
       await a.openChat();
       await a.whenPanelReady();
       await ensureDemoTurn(a);
-      const shown = await withDialogs(() => undefined, () => undefined, async () => {
-        for (const c of ['acpChat.forkChat', 'acpChat.logout']) await vscode.commands.executeCommand(c);
-      });
+      const shown = await withDialogs(
+        () => undefined,
+        () => undefined,
+        async () => {
+          for (const c of ['acpChat.forkChat', 'acpChat.logout']) await vscode.commands.executeCommand(c);
+        },
+      );
       const texts = shown.filter((s) => s.kind === 'info').map((s) => s.message);
       for (const method of ['session/fork', 'logout']) {
-        assert.ok(texts.some((t) => t.includes(`it did not advertise ${method}`)), `${method}: ${JSON.stringify(texts)}`);
+        assert.ok(
+          texts.some((t) => t.includes(`it did not advertise ${method}`)),
+          `${method}: ${JSON.stringify(texts)}`,
+        );
       }
       // The agent's name is shown inert: no markdown link survives.
-      assert.ok(texts.every((t) => t.startsWith('Demo [no ops] (command:x) does not support')), JSON.stringify(texts));
+      assert.ok(
+        texts.every((t) => t.startsWith('Demo [no ops] (command:x) does not support')),
+        JSON.stringify(texts),
+      );
       // Renaming and archiving are the client's own: they work without session/set_title and session/archive.
       await vscode.commands.executeCommand('acpChat.renameChat', 'Named here');
-      await until(() => a.service.activeSession().current()?.title === 'Named here', 20_000, 'the user\'s title without the agent');
-      const archived = await withDialogs(() => undefined, () => undefined, async () => {
-        await vscode.commands.executeCommand('acpChat.archiveChat');
-      });
-      assert.ok(archived.some((s) => s.message.startsWith('Archived "Named here"')), JSON.stringify(archived));
+      await until(() => a.service.activeSession().current()?.title === 'Named here', 20_000, "the user's title without the agent");
+      const archived = await withDialogs(
+        () => undefined,
+        () => undefined,
+        async () => {
+          await vscode.commands.executeCommand('acpChat.archiveChat');
+        },
+      );
+      assert.ok(
+        archived.some((s) => s.message.startsWith('Archived "Named here"')),
+        JSON.stringify(archived),
+      );
     });
   });
 
@@ -213,10 +250,17 @@ suite('Session operations', () => {
         assert.deepStrictEqual(options.shellArgs, [demoScript(), '--login']);
         assert.ok(fs.existsSync(credential), 'the sign-in ran');
 
-        const out = await withDialogs(() => undefined, () => undefined, async () => {
-          await vscode.commands.executeCommand('acpChat.logout');
-        });
-        assert.ok(out.some((s) => s.message.startsWith('Logged out of Demo auth')), JSON.stringify(out));
+        const out = await withDialogs(
+          () => undefined,
+          () => undefined,
+          async () => {
+            await vscode.commands.executeCommand('acpChat.logout');
+          },
+        );
+        assert.ok(
+          out.some((s) => s.message.startsWith('Logged out of Demo auth')),
+          JSON.stringify(out),
+        );
         assert.strictEqual(fs.existsSync(credential), false, 'logout signed out');
       }
     } finally {

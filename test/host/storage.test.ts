@@ -35,7 +35,11 @@ suite('Chat storage and tabs', () => {
       ['agent->client', { jsonrpc: '2.0', id: 1, result: { sessionId: 'sess_sibling' } }],
     ];
     msgs.forEach(([d, m], i) => old.append('chat-old-sibling', d, m, oldStore.ingest(d, m, i + 1), i + 1));
-    old.writeIndex({ version: 1, chats: [{ id: 'chat-old-sibling', agentId: 'demo', title: 'left in the sibling', sessionId: 'sess_sibling', createdAt: 1, updatedAt: 1, open: false }], focused: [] });
+    old.writeIndex({
+      version: 1,
+      chats: [{ id: 'chat-old-sibling', agentId: 'demo', title: 'left in the sibling', sessionId: 'sess_sibling', createdAt: 1, updatedAt: 1, open: false }],
+      focused: [],
+    });
     await old.close();
 
     const globalStorage = path.dirname(path.dirname(path.dirname(home))); // <global>/workspaces/<key>/sessions
@@ -45,19 +49,28 @@ suite('Chat storage and tabs', () => {
 
     const otherWindow = await FilePersistence.create(other.dir, () => undefined, { pid: process.pid, token: 'other-window' });
     assert.ok(otherWindow.savedIds().includes('chat-old-sibling'));
-    assert.ok((otherWindow.readIndex() as { chats: { id: string }[] }).chats.some((c) => c.id === id), 'the other window lists this window’s chat');
+    assert.ok(
+      (otherWindow.readIndex() as { chats: { id: string }[] }).chats.some((c) => c.id === id),
+      'the other window lists this window’s chat',
+    );
     const claim = await otherWindow.prepare(id);
     assert.strictEqual(claim.ok, false, 'a chat open here is refused there');
     assert.deepStrictEqual(await otherWindow.prepare('chat-old-sibling'), { ok: true });
     // Saved before attach records: the reload reattaches its last session.
-    assert.strictEqual(sessionToAttach(otherWindow.restore('chat-old-sibling', () => undefined), null), 'sess_sibling');
+    assert.strictEqual(
+      sessionToAttach(
+        otherWindow.restore('chat-old-sibling', () => undefined),
+        null,
+      ),
+      'sess_sibling',
+    );
     await otherWindow.close();
     fs.rmSync(path.dirname(sibling), { recursive: true, force: true });
     for (const f of fs.readdirSync(home)) if (f.startsWith('chat-old-sibling.')) fs.rmSync(path.join(home, f), { force: true });
     a.service.closeChat(id);
   });
 
-  test('a restored tab shows the chat it showed, in its group; a restored split shows it again beside; a deleted chat\'s tab closes', async () => {
+  test("a restored tab shows the chat it showed, in its group; a restored split shows it again beside; a deleted chat's tab closes", async () => {
     const a = await api();
     const one = await a.service.newChat('demo', vscode.ViewColumn.One);
     const two = await a.service.newChat('demo', vscode.ViewColumn.Two);
@@ -69,7 +82,8 @@ suite('Chat storage and tabs', () => {
     await until(() => !a.service.tabOf(idOne) && !a.service.tabOf(idTwo), 10_000, 'both tabs closed');
 
     // VS Code restores the tabs in its own order, each with the state its webview saved.
-    const restore = (column: vscode.ViewColumn) => vscode.window.createWebviewPanel(CHAT_VIEW_TYPE, 'ACP Chat', { viewColumn: column, preserveFocus: true }, { enableScripts: true });
+    const restore = (column: vscode.ViewColumn) =>
+      vscode.window.createWebviewPanel(CHAT_VIEW_TYPE, 'ACP Chat', { viewColumn: column, preserveFocus: true }, { enableScripts: true });
     const tabTwo = restore(vscode.ViewColumn.Two);
     const tabOne = restore(vscode.ViewColumn.One);
     const [shownTwo, shownOne] = await Promise.all([a.service.restorePanel(tabTwo, idTwo), a.service.restorePanel(tabOne, idOne)]);
@@ -84,7 +98,11 @@ suite('Chat storage and tabs', () => {
     const shownSplit = await a.service.restorePanel(split, idOne);
     assert.strictEqual(shownSplit?.chatId, idOne);
     assert.strictEqual(a.service.tabOf(idOne), shownOne, 'chat one keeps its first tab');
-    assert.deepStrictEqual(a.service.tabsOf(idOne).map((t) => t.panel.viewColumn), [vscode.ViewColumn.One, vscode.ViewColumn.Two], 'both tabs where they were');
+    assert.deepStrictEqual(
+      a.service.tabsOf(idOne).map((t) => t.panel.viewColumn),
+      [vscode.ViewColumn.One, vscode.ViewColumn.Two],
+      'both tabs where they were',
+    );
     assert.deepStrictEqual(a.service.tabsOf(idTwo), [shownTwo], 'chat two keeps its one tab');
 
     // A tab of a deleted chat closes too.

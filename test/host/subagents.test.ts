@@ -20,12 +20,18 @@ suite('Subagents', () => {
     assert.ok(allow && a.respondPermission(request.requestId, allow.optionId));
     await turn;
     const set = chat.panelState().changeSets.find((s) => !before.has(s.id));
-    assert.ok(set?.files.some((f) => f.path.endsWith('demo-edit.txt')), "the subagent's write is in the turn's Changes");
+    assert.ok(
+      set?.files.some((f) => f.path.endsWith('demo-edit.txt')),
+      "the subagent's write is in the turn's Changes",
+    );
 
     const tree = a.service.tree;
     const sid = chat.sessionId;
     const roots = tree.getChildren().filter((n) => n.type === 'session');
-    assert.ok(roots.some((n) => n.type === 'session' && n.sessionId === sid), 'the chat session is a root');
+    assert.ok(
+      roots.some((n) => n.type === 'session' && n.sessionId === sid),
+      'the chat session is a root',
+    );
     const child = chat.store.sessions().find((s) => s.parentSessionId === sid);
     assert.ok(child, 'the subagent is a session of the store');
     assert.ok(!roots.some((n) => n.type === 'session' && n.sessionId === child.sessionId), 'the subagent is not a root');

@@ -21,7 +21,11 @@ suite('ACP Messages tree', () => {
     assert.ok(sessionNode, 'the session is a root node');
     const entries = tree.getChildren(sessionNode).filter((n): n is Extract<TreeNode, { type: 'entry' }> => n.type === 'entry');
     const transcript = a.transcript();
-    assert.deepStrictEqual(entries.map((n) => n.key), transcript.map((e) => e.key), 'one node per entry, in order');
+    assert.deepStrictEqual(
+      entries.map((n) => n.key),
+      transcript.map((e) => e.key),
+      'one node per entry, in order',
+    );
     const userNode = entries.find((n) => n.key === transcript.find((e) => e.kind === 'user_message')?.key);
     assert.ok(userNode);
     assert.match(userNode.description, /local prompt/);
@@ -33,7 +37,10 @@ suite('ACP Messages tree', () => {
     const details = tree.getChildren(answerNode);
     const keyDetail = details.find((d) => d.label === 'key');
     assert.ok(keyDetail && keyDetail.type === 'detail' && keyDetail.copyValue === answer.key);
-    const groups = tree.getChildren(sessionNode).filter((n) => n.type === 'group').map((n) => n.label);
+    const groups = tree
+      .getChildren(sessionNode)
+      .filter((n) => n.type === 'group')
+      .map((n) => n.label);
     assert.deepStrictEqual(groups, ['Session state', 'Plan', 'Diagnostics', 'Conformance']);
     const item = tree.getTreeItem(answerNode);
     assert.strictEqual(item.command?.command, 'acpChat.showInChat');
@@ -73,7 +80,10 @@ suite('ACP Messages tree', () => {
     const toolCallIds = session.entries.flatMap((e) => (e.kind === 'tool_call' ? [e.toolCallId] : []));
     assert.ok(toolCallIds.length >= 2, 'codex ran several tools');
     assert.strictEqual(new Set(toolCallIds).size, toolCallIds.length, 'one entry per tool call');
-    assert.deepStrictEqual(opened.capture.diagnostics(session.sessionId).filter((d) => d.severity === 'error'), []);
+    assert.deepStrictEqual(
+      opened.capture.diagnostics(session.sessionId).filter((d) => d.severity === 'error'),
+      [],
+    );
     assert.ok(entryNodes.every((n) => n.type === 'entry' && /replay|live|local prompt/.test(n.description)));
     await opened.panel.whenReady();
     opened.panel.dispose();

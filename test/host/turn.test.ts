@@ -31,7 +31,11 @@ suite('A demo-agent turn through VS Code', () => {
     // This turn's edit: other suites may have edited the file earlier in the same chat.
     const edit = [...a.transcript()].reverse().find((e) => e.kind === 'tool_call' && e.title === 'Edit demo-edit.txt');
     assert.ok(edit && edit.kind === 'tool_call');
-    assert.strictEqual(edit.status, 'completed', `the edit did not complete; notices: ${JSON.stringify(a.service.activeSession().panelState().notices)}; log: ${a.service.logTail().slice(-10).join('\n')}`);
+    assert.strictEqual(
+      edit.status,
+      'completed',
+      `the edit did not complete; notices: ${JSON.stringify(a.service.activeSession().panelState().notices)}; log: ${a.service.logTail().slice(-10).join('\n')}`,
+    );
     const diff = edit.content.find((c) => c.type === 'diff');
     assert.ok(diff && diff.type === 'diff');
     // Written through the checked handle (fileAccess.test.ts covers editors open on the file); it is not
@@ -47,7 +51,13 @@ suite('A demo-agent turn through VS Code', () => {
     assert.strictEqual(onDisk, diff.newText);
 
     const run = a.transcript().find((e) => e.kind === 'tool_call' && e.toolKind === 'execute');
-    assert.ok(run && run.kind === 'tool_call', `no execute tool call (${a.transcript().map((e) => e.kind).join(', ')})`);
+    assert.ok(
+      run && run.kind === 'tool_call',
+      `no execute tool call (${a
+        .transcript()
+        .map((e) => e.kind)
+        .join(', ')})`,
+    );
     assert.strictEqual(run.status, 'completed');
     assert.match(text(run) + JSON.stringify(run.rawOutput ?? ''), /Hello from the demo terminal/);
   });
@@ -107,12 +117,18 @@ suite('A demo-agent turn through VS Code', () => {
     const folder = vscode.workspace.workspaceFolders?.[0];
     assert.ok(folder);
     const target = vscode.Uri.file(path.join(folder.uri.fsPath, 'demo-edit.txt'));
-    const before = await vscode.workspace.fs.readFile(target).then((b) => new TextDecoder().decode(b), () => null);
+    const before = await vscode.workspace.fs.readFile(target).then(
+      (b) => new TextDecoder().decode(b),
+      () => null,
+    );
     const turn = a.sendPrompt('edit it again');
     const request = await until(() => a.pendingPermissions()[0], 30_000, 'a permission request');
     assert.ok(a.respondPermission(request.requestId, null), 'Esc rejects');
     await turn;
-    const after = await vscode.workspace.fs.readFile(target).then((b) => new TextDecoder().decode(b), () => null);
+    const after = await vscode.workspace.fs.readFile(target).then(
+      (b) => new TextDecoder().decode(b),
+      () => null,
+    );
     assert.strictEqual(after, before);
   });
 });

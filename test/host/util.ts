@@ -35,5 +35,10 @@ export function lastDebugView(): { text: string; title: string; language: string
 
 /** JSON with Comments as our debug views write it (whole-line `//` comments), parsed. */
 export function parseJsonc(text: string): unknown {
-  return JSON.parse(text.split('\n').filter((l) => !l.trimStart().startsWith('//')).join('\n'));
+  return JSON.parse(
+    text
+      .split('\n')
+      .filter((l) => !l.trimStart().startsWith('//'))
+      .join('\n'),
+  );
 }

@@ -88,7 +88,12 @@ suite('Worktree chats', () => {
     const two = await worktreeChat();
     const log = vscode.window.createOutputChannel('ACP Chat worktree boundary test', { log: true });
     const asked: string[] = [];
-    const shared = new FileAccess(log, undefined, () => 'allow', async (m) => void asked.push(m));
+    const shared = new FileAccess(
+      log,
+      undefined,
+      () => 'allow',
+      async (m) => void asked.push(m),
+    );
     const files = shared.confined({ root: one.info.path, fenced: () => [repo, path.dirname(one.info.path)] });
     const who = { agentName: 'hostile', sessionId: 's', scope: one.id };
     fs.symlinkSync(repo, path.join(one.info.path, 'escape'));
@@ -137,7 +142,10 @@ suite('Worktree chats', () => {
     await until(() => comparison.rows().every((r) => r.state === 'done'), 60_000, 'every run done');
     await comparison.whenEnded();
     const rows = comparison.rows();
-    assert.ok(rows.every((r) => r.files.some((f) => f.path === 'demo-self.txt')), JSON.stringify(rows.map((r) => r.files)));
+    assert.ok(
+      rows.every((r) => r.files.some((f) => f.path === 'demo-self.txt')),
+      JSON.stringify(rows.map((r) => r.files)),
+    );
     assert.ok(rows.every((r) => r.answer.length > 0));
     const infos = ids.map((id) => {
       const w = a.service.chatIndex.get(id)?.worktree;
@@ -147,7 +155,10 @@ suite('Worktree chats', () => {
     assert.ok(await comparison.keep(ids[0]!, true));
     assert.ok(fs.existsSync(path.join(repo, 'demo-self.txt')), 'the kept run is applied');
     assert.ok(!fs.existsSync(infos[1]!.path) && !fs.existsSync(infos[2]!.path), 'the others’ worktrees are gone');
-    assert.ok(ids.every((id) => a.service.chatIndex.get(id)), 'every chat stays in history');
+    assert.ok(
+      ids.every((id) => a.service.chatIndex.get(id)),
+      'every chat stays in history',
+    );
     fs.rmSync(path.join(repo, 'demo-self.txt'));
   });
 });

@@ -6,15 +6,27 @@ import assert from 'node:assert/strict';
 import { ADD_AGENT_ROW, addAgentPlaceholder, fetchFailureText, isUnusedChat, programName, selectAgentRows } from '../../src/common/agents/agentChoice';
 import { demoAgent } from '../../src/common/config/settings';
 
-const claude = { id: 'claude', name: 'Claude Code', command: '/home/ann/.nvm/versions/node/v22.1.0/bin/npx', args: ['-y', '@zed-industries/claude-code-acp@0.5.1', '--verbose'], env: {} };
+const claude = {
+  id: 'claude',
+  name: 'Claude Code',
+  command: '/home/ann/.nvm/versions/node/v22.1.0/bin/npx',
+  args: ['-y', '@zed-industries/claude-code-acp@0.5.1', '--verbose'],
+  env: {},
+};
 const gemini = { id: 'gemini', name: 'Gemini CLI', command: 'C:\\Tools\\gemini.exe', args: ['--experimental-acp'], env: {} };
 
 test('Select Agent: each agent by name and program, the active one marked, then Add Agent…', () => {
   assert.equal(programName(claude), 'npx @zed-industries/claude-code-acp@0.5.1');
   assert.equal(programName(gemini), 'gemini.exe');
   const rows = selectAgentRows([demoAgent('/usr/bin/node', '/ext/dist/demo-agent.js'), claude, gemini], 'claude');
-  assert.deepEqual(rows.map((r) => r.label), ['Demo agent', 'Claude Code', 'Gemini CLI', '', 'Add Agent…']);
-  assert.deepEqual(rows.map((r) => r.description ?? ''), ['', 'active', '', '', '']);
+  assert.deepEqual(
+    rows.map((r) => r.label),
+    ['Demo agent', 'Claude Code', 'Gemini CLI', '', 'Add Agent…'],
+  );
+  assert.deepEqual(
+    rows.map((r) => r.description ?? ''),
+    ['', 'active', '', '', ''],
+  );
   assert.match(rows[0]?.detail ?? '', /^built in/);
   for (const r of rows) assert.doesNotMatch(r.detail ?? '', /--verbose|\/home\/|demo-agent\.js|-y /, 'no command lines');
   assert.equal(rows[3]?.separator, true);

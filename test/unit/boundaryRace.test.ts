@@ -27,11 +27,21 @@ after(() => rmSync(base, { recursive: true, force: true }));
 const files = cwdFiles(ws, { outside: false, configWrites: false });
 const d = path.join(ws, 'd');
 const saved = path.join(ws, 'd-saved');
-const quiet = (p: Promise<unknown>) => p.then(() => undefined, () => undefined);
+const quiet = (p: Promise<unknown>) =>
+  p.then(
+    () => undefined,
+    () => undefined,
+  );
 
 /** ws/d: directory -> symlink to outside/d, or back. Steps can fail when the other flipper got there first. */
 async function flip(): Promise<void> {
-  if (await rename(d, saved).then(() => true, () => false)) await quiet(symlink(path.join(outside, 'd'), d));
+  if (
+    await rename(d, saved).then(
+      () => true,
+      () => false,
+    )
+  )
+    await quiet(symlink(path.join(outside, 'd'), d));
   else {
     await quiet(unlink(d));
     await quiet(rename(saved, d));
@@ -51,7 +61,13 @@ describe('the boundary under random interleavings of path flips and fs requests'
     // A second process flips the folder as fast as it can, racing every await of every request.
     const flipper = spawn(
       process.execPath,
-      ['-e', `const fs=require('fs');const [d,s,t]=process.argv.slice(1);for(;;){try{fs.renameSync(d,s);fs.symlinkSync(t,d)}catch{}try{fs.unlinkSync(d);fs.renameSync(s,d)}catch{}}`, d, saved, path.join(outside, 'd')],
+      [
+        '-e',
+        `const fs=require('fs');const [d,s,t]=process.argv.slice(1);for(;;){try{fs.renameSync(d,s);fs.symlinkSync(t,d)}catch{}try{fs.unlinkSync(d);fs.renameSync(s,d)}catch{}}`,
+        d,
+        saved,
+        path.join(outside, 'd'),
+      ],
       { stdio: 'ignore' },
     );
     let served = 0;

@@ -50,11 +50,17 @@ test('open chats come most recently focused first; lastFocused finds the newest 
   r.focus(a.id);
   r.focus(c.id);
   r.focus(b.id);
-  assert.deepEqual(r.openChats().map((x) => x.id), [b.id, c.id, a.id]);
+  assert.deepEqual(
+    r.openChats().map((x) => x.id),
+    [b.id, c.id, a.id],
+  );
   r.update(b.id, { open: false });
   assert.equal(r.lastFocused((x) => x.open)?.id, c.id);
   assert.equal(r.lastFocused((x) => x.agentId === 'demo' && x.open)?.id, a.id);
-  assert.equal(r.lastFocused((x) => x.agentId === 'none'), undefined);
+  assert.equal(
+    r.lastFocused((x) => x.agentId === 'none'),
+    undefined,
+  );
 });
 
 test('update fires only on a real change', () => {
@@ -99,20 +105,42 @@ test('the saved index round-trips; bad records are skipped and reported, a bad f
   assert.equal(back.focused(), a.id);
 
   const warnings: string[] = [];
-  const parsed = parseChatIndex({ version: 1, chats: [{ id: 'x' }, r.get(a.id), r.get(a.id), { ...r.get(a.id), id: 'y', open: 'yes' }], focused: ['ghost', a.id] }, (m) => warnings.push(m));
-  assert.deepEqual(parsed.chats.map((c) => c.id), [a.id, 'y'], 'duplicate dropped; a bad optional field falls back');
+  const parsed = parseChatIndex({ version: 1, chats: [{ id: 'x' }, r.get(a.id), r.get(a.id), { ...r.get(a.id), id: 'y', open: 'yes' }], focused: ['ghost', a.id] }, (m) =>
+    warnings.push(m),
+  );
+  assert.deepEqual(
+    parsed.chats.map((c) => c.id),
+    [a.id, 'y'],
+    'duplicate dropped; a bad optional field falls back',
+  );
   assert.equal(parsed.chats[1]?.open, false);
   assert.deepEqual(parsed.focused, [a.id]);
   assert.equal(warnings.length, 1);
-  assert.deepEqual(parseChatIndex({ version: 7 }, (m) => warnings.push(m)), { chats: [], focused: [] });
+  assert.deepEqual(
+    parseChatIndex({ version: 7 }, (m) => warnings.push(m)),
+    { chats: [], focused: [] },
+  );
   assert.equal(warnings.length, 2);
-  assert.deepEqual(parseChatIndex(undefined, () => assert.fail()), { chats: [], focused: [] });
+  assert.deepEqual(
+    parseChatIndex(undefined, () => assert.fail()),
+    { chats: [], focused: [] },
+  );
 });
 
 test('historyOrder breaks ties by creation, newest first', () => {
   const mk = (id: string, createdAt: number, updatedAt: number): ChatRecord => ({ id, agentId: 'a', title: null, sessionId: null, createdAt, updatedAt, open: false });
-  assert.deepEqual(historyOrder([mk('a', 1, 10), mk('b', 2, 10), mk('c', 0, 20)]).map((c) => c.id), ['c', 'b', 'a']);
-  assert.equal(newChatId(36, () => 0, () => false), 'chat-10-000000');
+  assert.deepEqual(
+    historyOrder([mk('a', 1, 10), mk('b', 2, 10), mk('c', 0, 20)]).map((c) => c.id),
+    ['c', 'b', 'a'],
+  );
+  assert.equal(
+    newChatId(
+      36,
+      () => 0,
+      () => false,
+    ),
+    'chat-10-000000',
+  );
   assert.ok(isChatId(newChatId(Date.now(), Math.random, () => false)));
   assert.ok(!isChatId('demo') && !isChatId('chat-gpt'));
 });
@@ -124,26 +152,44 @@ test('what "open chat" opens: by id, by agent session, a new one, else the focus
   const a = r.create('demo', 1);
   const b = r.create('other', 2);
   r.update(a.id, { sessionId: 's-a' });
-  assert.deepEqual(chatToOpen(r, {}, 'demo', none), { kind: 'existing', record: r.get(a.id) }, 'nothing focused: the agent\'s latest chat');
+  assert.deepEqual(chatToOpen(r, {}, 'demo', none), { kind: 'existing', record: r.get(a.id) }, "nothing focused: the agent's latest chat");
   r.focus(b.id);
   assert.deepEqual(chatToOpen(r, {}, 'demo', none), { kind: 'existing', record: r.get(b.id) }, 'the focused chat, whatever its agent');
   assert.deepEqual(chatToOpen(r, { newChat: true }, 'demo', none), { kind: 'new' });
   assert.deepEqual(chatToOpen(r, { chatId: 'gone' }, 'demo', none), { kind: 'missing' });
   assert.deepEqual(chatToOpen(r, { chatId: a.id }, 'demo', none), { kind: 'existing', record: r.get(a.id) });
   assert.deepEqual(chatToOpen(r, { sessionId: 's-a' }, 'demo', none), { kind: 'existing', record: r.get(a.id) }, 'the chat showing that session');
-  assert.deepEqual(chatToOpen(r, { sessionId: 's-a' }, 'other', none), { kind: 'new', sessionId: 's-a' }, 'another agent\'s session of that id is another session');
-  assert.deepEqual(chatToOpen(r, { sessionId: 's-b' }, 'other', (id) => (id === b.id ? 's-b' : null)), { kind: 'existing', record: r.get(b.id) }, 'a running chat\'s current session counts');
+  assert.deepEqual(chatToOpen(r, { sessionId: 's-a' }, 'other', none), { kind: 'new', sessionId: 's-a' }, "another agent's session of that id is another session");
+  assert.deepEqual(
+    chatToOpen(r, { sessionId: 's-b' }, 'other', (id) => (id === b.id ? 's-b' : null)),
+    { kind: 'existing', record: r.get(b.id) },
+    "a running chat's current session counts",
+  );
 });
 
 test('branches: saved with their origin, listed under their source (deeper for a branch of a branch), cycles not lost', () => {
-  const mk = (id: string, updatedAt: number, from?: string): ChatRecord => ({ id, agentId: 'a', title: null, sessionId: null, createdAt: updatedAt, updatedAt, open: false, origin: from ? { kind: 'forked', chatId: from, sessionId: 's', messageKey: 'k' } : null });
+  const mk = (id: string, updatedAt: number, from?: string): ChatRecord => ({
+    id,
+    agentId: 'a',
+    title: null,
+    sessionId: null,
+    createdAt: updatedAt,
+    updatedAt,
+    open: false,
+    origin: from ? { kind: 'forked', chatId: from, sessionId: 's', messageKey: 'k' } : null,
+  });
   const chats = [mk('root', 1), mk('b1', 5, 'root'), mk('b2', 3, 'root'), mk('bb', 4, 'b2'), mk('other', 2), mk('orphan', 6, 'deleted'), mk('x', 7, 'y'), mk('y', 8, 'x')];
   const parsed = parseChatIndex({ version: 1, chats, focused: [] }, () => assert.fail('readable'));
   assert.deepEqual(parsed.chats.find((c) => c.id === 'b1')?.origin, { kind: 'forked', chatId: 'root', sessionId: 's', messageKey: 'k' });
-  const old = parseChatIndex({ version: 1, chats: [{ id: 'c', agentId: 'a', title: null, sessionId: null, createdAt: 0, updatedAt: 0, open: false }], focused: [] }, () => assert.fail());
+  const old = parseChatIndex({ version: 1, chats: [{ id: 'c', agentId: 'a', title: null, sessionId: null, createdAt: 0, updatedAt: 0, open: false }], focused: [] }, () =>
+    assert.fail(),
+  );
   assert.equal(old.chats[0]?.origin ?? null, null, 'a list saved before branches reads as no origin');
   const tree = branchTree(parsed.chats).map((n) => `${'-'.repeat(n.depth)}${n.record.id}`);
-  assert.deepEqual(tree.filter((t) => !['x', 'y', '-x', '-y'].includes(t)), ['orphan', 'other', 'root', '-b1', '-b2', '--bb']);
+  assert.deepEqual(
+    tree.filter((t) => !['x', 'y', '-x', '-y'].includes(t)),
+    ['orphan', 'other', 'root', '-b1', '-b2', '--bb'],
+  );
   assert.equal(tree.filter((t) => t.endsWith('x') || t.endsWith('y')).length, 2, 'a cycle of origins still lists both chats once');
 });
 
@@ -154,10 +200,16 @@ test('an archived chat leaves the lists (history, open chats, the last focused) 
   index.update(a.id, { open: true });
   index.focus(a.id);
   index.update(a.id, { archived: true });
-  assert.deepEqual(index.history().map((c) => c.id), [b.id]);
+  assert.deepEqual(
+    index.history().map((c) => c.id),
+    [b.id],
+  );
   assert.deepEqual(index.openChats(), []);
   assert.equal(index.lastFocused(() => true)?.id, b.id, 'the archived chat is not what "open chat" reveals');
-  assert.deepEqual(index.archived().map((c) => c.id), [a.id]);
+  assert.deepEqual(
+    index.archived().map((c) => c.id),
+    [a.id],
+  );
   const saved = parseChatIndex(JSON.parse(JSON.stringify(index.toJSON())) as unknown, () => undefined);
   assert.equal(saved.chats.find((c) => c.id === a.id)?.archived, true, 'saved with the list');
   index.update(a.id, { archived: false });

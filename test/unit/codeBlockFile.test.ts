@@ -33,5 +33,6 @@ test('no file: a language alone, prose, a URL, a command or a shell-ish name', (
 
 test('what counts as a path', () => {
   for (const ok of ['a.ts', 'src/a.ts', 'src\\a.ts', '/abs/x', '../up/x.md', 'Dockerfile/x', '.github/workflows/ci.yml']) assert.ok(looksLikePath(ok), ok);
-  for (const bad of ['', '.', '..', 'src/', 'a', 'x|y.ts', 'a\nb.ts', 'file:///etc/passwd', 'x'.repeat(501), '`a.ts`', 'a*.ts']) assert.ok(!looksLikePath(bad), JSON.stringify(bad));
+  for (const bad of ['', '.', '..', 'src/', 'a', 'x|y.ts', 'a\nb.ts', 'file:///etc/passwd', 'x'.repeat(501), '`a.ts`', 'a*.ts'])
+    assert.ok(!looksLikePath(bad), JSON.stringify(bad));
 });

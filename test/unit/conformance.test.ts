@@ -23,9 +23,7 @@ function mergeText(blocks: Json | undefined): Json[] {
   return out.filter((b) => !(isObj(b) && b.type === 'text' && b.text === ''));
 }
 const stable = (v: unknown): string =>
-  JSON.stringify(v, (_k, x: unknown) =>
-    x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : 1))) : x,
-  );
+  JSON.stringify(v, (_k, x: unknown) => (x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : 1))) : x));
 
 function project(actual: Obj, expected: Obj): string[] {
   const problems: string[] = [];
@@ -77,7 +75,9 @@ function reduce(lines: readonly string[], from?: MessageStore): MessageStore {
 }
 const output = (s: MessageStore): Obj => JSON.parse(JSON.stringify(toReduceOutput(s))) as Obj;
 
-const vectors = readdirSync(dir).filter((f) => f.endsWith('.jsonl')).sort();
+const vectors = readdirSync(dir)
+  .filter((f) => f.endsWith('.jsonl'))
+  .sort();
 
 test('the copied vectors are all there', () => {
   assert.ok(vectors.length >= 43, `only ${vectors.length} vectors in ${dir}`);
@@ -99,7 +99,19 @@ for (const file of vectors) {
     const second = reduce(lines.slice(mid), restored.store);
     assert.deepEqual(project(output(second), expected), [], `after save/restore: ${String(expected.description)}`);
     const keyOf = (s: MessageStore) =>
-      new Map(s.sessions().flatMap((ss) => ss.entries.map((e) => [`${ss.sessionId}/${e.kind === 'tool_call' ? e.toolCallId : e.kind === 'elicitation' || e.kind === 'subagent' || e.kind === 'compaction' ? '?' : (e.messageId ?? '?')}`, e.key] as const)));
+      new Map(
+        s
+          .sessions()
+          .flatMap((ss) =>
+            ss.entries.map(
+              (e) =>
+                [
+                  `${ss.sessionId}/${e.kind === 'tool_call' ? e.toolCallId : e.kind === 'elicitation' || e.kind === 'subagent' || e.kind === 'compaction' ? '?' : (e.messageId ?? '?')}`,
+                  e.key,
+                ] as const,
+            ),
+          ),
+      );
     const before = keyOf(first);
     for (const [id, key] of keyOf(second)) if (before.has(id) && !id.endsWith('/?')) assert.equal(key, before.get(id), `${id} changed key`);
   });

@@ -29,7 +29,7 @@ function connect(handlers: Partial<ClientHandlers> = {}) {
 const textOf = (updates: SessionNotification[], kind: string, messageId?: string) =>
   updates
     .filter((u) => u.update.sessionUpdate === kind && (messageId === undefined || u.update.messageId === messageId))
-    .map((u) => ((u.update.content as { text?: string }).text ?? ''))
+    .map((u) => (u.update.content as { text?: string }).text ?? '')
     .join('');
 
 describe('demo agent', () => {
@@ -112,7 +112,10 @@ describe('demo agent', () => {
     assert.deepEqual(replayIds, ['user-1', ...liveIds]);
     assert.equal(textOf(c.updates, 'user_message_chunk'), 'first');
     const list = await c.client.listSessions({ cwd: ws });
-    assert.deepEqual(list.sessions.map((x) => x.sessionId), [s.sessionId]);
+    assert.deepEqual(
+      list.sessions.map((x) => x.sessionId),
+      [s.sessionId],
+    );
     assert.equal(list.sessions[0]?.title, 'first');
     const resumed = await c.client.resumeSession({ sessionId: s.sessionId, cwd: ws });
     assert.equal(resumed.modes?.currentModeId, 'ask');
@@ -125,7 +128,10 @@ describe('demo agent', () => {
     // A restarted demo agent has no memory; resume adopts the id so the client can reattach.
     const adopted = await c.client.resumeSession({ sessionId: 'from-before-restart', cwd: ws });
     assert.equal(adopted.modes?.currentModeId, 'ask');
-    assert.deepEqual((await c.client.listSessions({ cwd: ws })).sessions.map((x) => x.sessionId), ['from-before-restart']);
+    assert.deepEqual(
+      (await c.client.listSessions({ cwd: ws })).sessions.map((x) => x.sessionId),
+      ['from-before-restart'],
+    );
     c.dispose();
   });
 });

@@ -21,11 +21,13 @@ writeFileSync(path.join(ws, 'README.md'), '# demo\n');
 after(() => rmSync(ws, { recursive: true, force: true }));
 
 type Answer = (p: RequestPermissionParams) => Promise<RequestPermissionResult>;
-const choose = (kind: string): Answer => async (p) => {
-  const o = p.options.find((x) => x.kind === kind);
-  assert.ok(o, `the demo offers ${kind}`);
-  return { outcome: { outcome: 'selected', optionId: o.optionId } };
-};
+const choose =
+  (kind: string): Answer =>
+  async (p) => {
+    const o = p.options.find((x) => x.kind === kind);
+    assert.ok(o, `the demo offers ${kind}`);
+    return { outcome: { outcome: 'selected', optionId: o.optionId } };
+  };
 const never: Answer = () => new Promise(() => undefined);
 
 function connect(protocolVersion: 1 | 2, answer: Answer) {

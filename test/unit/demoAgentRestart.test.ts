@@ -16,8 +16,7 @@ const ws = mkdtempSync(path.join(tmpdir(), 'demo-restart-'));
 after(() => rmSync(ws, { recursive: true, force: true }));
 
 /** A fresh demo agent process (in-process stand-in) whose traffic feeds the chat's one store. */
-const startAgent = (store: MessageStore, version: 1 | 2) =>
-  demoPair({ client: { protocolVersion: version, tap: (dir: Direction, msg: Message) => store.ingest(dir, msg) } });
+const startAgent = (store: MessageStore, version: 1 | 2) => demoPair({ client: { protocolVersion: version, tap: (dir: Direction, msg: Message) => store.ingest(dir, msg) } });
 
 const userTexts = (store: MessageStore, sessionId: string) =>
   (store.session(sessionId)?.entries ?? []).flatMap((e) => (e.kind === 'user_message' ? [e.content.map((b) => ('text' in b ? b.text : '')).join('')] : []));
@@ -45,7 +44,9 @@ describe('demo agent restarted under a chat', () => {
       const entries = store.session(sessionId)?.entries ?? [];
       assert.equal(entries.length, before * 2, 'the second turn added as many entries as the first');
       // v1 user messages the client sent have no agent id (null); every id the agent gave must be new.
-      const ids = entries.flatMap((e) => (e.kind === 'tool_call' ? [e.toolCallId] : e.kind === 'elicitation' || e.kind === 'subagent' || e.kind === 'compaction' || e.messageId === null ? [] : [e.messageId]));
+      const ids = entries.flatMap((e) =>
+        e.kind === 'tool_call' ? [e.toolCallId] : e.kind === 'elicitation' || e.kind === 'subagent' || e.kind === 'compaction' || e.messageId === null ? [] : [e.messageId],
+      );
       assert.equal(new Set(ids).size, ids.length, `ids repeat: ${ids.join(', ')}`);
     });
   }

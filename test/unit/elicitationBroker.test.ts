@@ -11,7 +11,10 @@ test('questions queue oldest first, per session plus the sessionless ones; answe
   const first = b.ask('s1', ask);
   const second = b.ask(null, { ...ask, entryKey: null });
   void b.ask('s2', ask);
-  assert.deepEqual(b.pending('s1').map((p) => p.requestId), ['eli-1', 'eli-2']);
+  assert.deepEqual(
+    b.pending('s1').map((p) => p.requestId),
+    ['eli-1', 'eli-2'],
+  );
   assert.equal(b.respond('eli-1', { action: 'accept', content: { a: 1 } }), true);
   assert.equal(b.respond('eli-1', { action: 'decline' }), false, 'already settled');
   assert.deepEqual(await first, { action: 'accept', content: { a: 1 } });

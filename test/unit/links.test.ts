@@ -19,7 +19,17 @@ test('file links and paths open in the editor, with a line when given', () => {
 });
 
 test('script, command and data schemes, anchors and scheme-relative URLs are refused', () => {
-  for (const href of ['javascript:alert(1)', 'JaVaScRiPt:alert(1)', 'command:workbench.action.quit', 'vscode://x', 'data:text/html,<script>', '#heading', '//evil.example/x', '', 'https://[bad']) {
+  for (const href of [
+    'javascript:alert(1)',
+    'JaVaScRiPt:alert(1)',
+    'command:workbench.action.quit',
+    'vscode://x',
+    'data:text/html,<script>',
+    '#heading',
+    '//evil.example/x',
+    '',
+    'https://[bad',
+  ]) {
     assert.equal(classifyLink(href).kind, 'refused', href);
   }
 });

@@ -4,7 +4,10 @@ import { fileUri, mentionQuery, mentionText, parseMentions, rankPaths } from '..
 
 test('mentions are paths after @, quoted or not, without trailing punctuation', () => {
   const text = 'Look at @src/a.ts, and @"docs/My File.md". Mail me@example.org (@lib/b.js)';
-  assert.deepEqual(parseMentions(text).map((m) => m.path), ['src/a.ts', 'docs/My File.md', 'lib/b.js']);
+  assert.deepEqual(
+    parseMentions(text).map((m) => m.path),
+    ['src/a.ts', 'docs/My File.md', 'lib/b.js'],
+  );
   const [first] = parseMentions(text);
   assert.equal(text.slice(first!.start, first!.end), '@src/a.ts');
   const quoted = parseMentions(text)[1]!;

@@ -5,8 +5,18 @@ import assert from 'node:assert/strict';
 import { modeConfigOption, modeFromConfig } from '../../src/common/modes';
 import type { ConfigOption } from '../../src/common/store/model';
 
-const modes = [{ id: 'default', name: 'Default' }, { id: 'plan', name: 'Plan' }];
-const select = (id: string, values: string[], extra: Record<string, unknown> = {}): ConfigOption => ({ id, name: id, type: 'select', currentValue: values[0], options: values.map((value) => ({ value, name: value })), ...extra });
+const modes = [
+  { id: 'default', name: 'Default' },
+  { id: 'plan', name: 'Plan' },
+];
+const select = (id: string, values: string[], extra: Record<string, unknown> = {}): ConfigOption => ({
+  id,
+  name: id,
+  type: 'select',
+  currentValue: values[0],
+  options: values.map((value) => ({ value, name: value })),
+  ...extra,
+});
 
 test('a config option of category mode is the mode, whatever it offers', () => {
   const o = select('perm', ['x', 'y'], { category: 'mode' });
@@ -19,7 +29,16 @@ test('without a category, a select offering exactly the modes is the mode; other
   assert.equal(modeConfigOption([select('model', ['default', 'fast']), same], modes), same);
   assert.equal(modeConfigOption([select('model', ['default'])], modes), undefined);
   assert.equal(modeConfigOption([same], []), undefined, 'no legacy modes: nothing to compare with');
-  const grouped: ConfigOption = { id: 'g', name: 'g', type: 'select', currentValue: 'plan', options: [{ name: 'A', options: [{ value: 'default', name: 'D' }] }, { name: 'B', options: [{ value: 'plan', name: 'P' }] }] };
+  const grouped: ConfigOption = {
+    id: 'g',
+    name: 'g',
+    type: 'select',
+    currentValue: 'plan',
+    options: [
+      { name: 'A', options: [{ value: 'default', name: 'D' }] },
+      { name: 'B', options: [{ value: 'plan', name: 'P' }] },
+    ],
+  };
   assert.equal(modeConfigOption([grouped], modes), grouped);
 });
 

@@ -10,7 +10,10 @@ test('a notice that comes again shows once, counted, and moves to the end', () =
   list = addNotice(list, { severity: 'warning', title: 'Slow' });
   list = addNotice(list, v2);
   list = addNotice(list, { ...v2, description: null });
-  assert.deepEqual(list, [{ severity: 'warning', title: 'Slow' }, { ...v2, description: null, count: 3 }]);
+  assert.deepEqual(list, [
+    { severity: 'warning', title: 'Slow' },
+    { ...v2, description: null, count: 3 },
+  ]);
 });
 
 test('a different severity or description is another notice; the oldest drop off past the limit', () => {

@@ -19,7 +19,7 @@ async function startHost(flags: string[] = []): Promise<{ host: number; group: n
 }
 
 describe('orphans', () => {
-  it('ends the agent\'s children when the agent exits by itself', { timeout: 20_000 }, async () => {
+  it("ends the agent's children when the agent exits by itself", { timeout: 20_000 }, async () => {
     let child = 0;
     const p = new AgentProcess({
       command: node,
@@ -45,7 +45,7 @@ describe('orphans', () => {
     await until(() => groupMembers(pids.group).length === 0, 'the processes to be gone', 60_000, 20);
   });
 
-  it('ends an agent that ignores SIGTERM too, when the host\'s whole process group is killed (server stopped)', { timeout: 20_000 }, async () => {
+  it("ends an agent that ignores SIGTERM too, when the host's whole process group is killed (server stopped)", { timeout: 20_000 }, async () => {
     const pids = await startHost(['--ignore-term']);
     process.kill(-pids.host, 'SIGKILL');
     await until(() => !isRunning(pids.agent) && !isRunning(pids.child), 'the processes to be gone', 60_000, 20);
@@ -64,7 +64,11 @@ describe('orphans', () => {
         onInvalidLine: () => undefined,
         onStderr: () => undefined,
       }),
-      (e: unknown) => e instanceof Error && /command not found: no-such-agent-cmd-4242 \(ENOENT\)/.test(e.message) && /acpChat\.agents/.test(e.message) && !/output stream is closed/.test(e.message),
+      (e: unknown) =>
+        e instanceof Error &&
+        /command not found: no-such-agent-cmd-4242 \(ENOENT\)/.test(e.message) &&
+        /acpChat\.agents/.test(e.message) &&
+        !/output stream is closed/.test(e.message),
     );
   });
 });

@@ -90,7 +90,7 @@ describe('isInside on macOS and Linux', () => {
   });
 });
 
-describe('agrees with Node\'s path module for random paths', () => {
+describe("agrees with Node's path module for random paths", () => {
   const name = fc.constantFrom('a', 'B', 'ws', 'WS', 'x.txt', '..', '.', 'ws2', 'é');
   const sepWin = fc.constantFrom('\\', '/', '\\\\');
   const segs = fc.array(name, { maxLength: 6 });

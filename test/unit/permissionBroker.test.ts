@@ -17,14 +17,20 @@ test('requests queue oldest first and resolve with the chosen option', async () 
   b.onDidChange(() => changes++);
   const p1 = ask(b, 's', 't1');
   const p2 = ask(b, 's', 't2');
-  assert.deepEqual(b.pending().map((v) => v.toolCallId), ['t1', 't2']);
+  assert.deepEqual(
+    b.pending().map((v) => v.toolCallId),
+    ['t1', 't2'],
+  );
   const [first] = b.pending();
   assert.ok(first);
   assert.equal(b.respond(first.requestId, 'nope'), false, 'an option the request did not offer is refused');
   assert.equal(b.respond(first.requestId, 'a1'), true);
   assert.deepEqual(await outcomeOf(p1), { outcome: 'selected', optionId: 'a1' });
   assert.equal(b.respond(first.requestId, 'a1'), false, 'a settled request cannot be answered twice');
-  assert.deepEqual(b.pending().map((v) => v.toolCallId), ['t2']);
+  assert.deepEqual(
+    b.pending().map((v) => v.toolCallId),
+    ['t2'],
+  );
   assert.equal(changes, 3);
   b.cancelAll();
   assert.deepEqual(await outcomeOf(p2), { outcome: 'cancelled' });
@@ -47,7 +53,10 @@ test('cancelling a session answers only its requests with cancelled', async () =
   void ask(b, 's2', 't2');
   assert.equal(b.cancelSession('s1'), 1);
   assert.deepEqual(await outcomeOf(a), { outcome: 'cancelled' });
-  assert.deepEqual(b.pending().map((v) => v.toolCallId), ['t2']);
+  assert.deepEqual(
+    b.pending().map((v) => v.toolCallId),
+    ['t2'],
+  );
 });
 
 test('an aborted signal withdraws the request', async () => {
@@ -104,7 +113,10 @@ test('a connection ending cancels only the requests it registered', async () => 
 
 test('a decider that fails rejects the request once and leaves nothing pending', async () => {
   const b = new PermissionBroker();
-  await assert.rejects(b.request('s', () => Promise.reject(new Error('boom'))), /boom/);
+  await assert.rejects(
+    b.request('s', () => Promise.reject(new Error('boom'))),
+    /boom/,
+  );
   assert.equal(b.count(), 0);
   assert.equal(b.cancelSession('s'), 0);
 });

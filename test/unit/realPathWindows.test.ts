@@ -42,10 +42,18 @@ const enoent = (p: string) => Object.assign(new Error(`ENOENT: no such file or d
 /** GetFinalPathNameByHandle, modelled: `..` goes first by spelling, then each name is opened. */
 function finalPath(p: string, hops = 0): string {
   if (hops > 10) throw Object.assign(new Error('ELOOP'), { code: 'ELOOP' });
-  const full = win.resolve(p.replace(/^\\\\\?\\UNC\\/i, '\\\\').replace(/^\\\\[?.]\\(?=[A-Za-z]:)/, '').replace(/^\\\?\?\\/, ''));
+  const full = win.resolve(
+    p
+      .replace(/^\\\\\?\\UNC\\/i, '\\\\')
+      .replace(/^\\\\[?.]\\(?=[A-Za-z]:)/, '')
+      .replace(/^\\\?\?\\/, ''),
+  );
   const root = win.parse(full).root;
   let cur = lookup(root) ?? root;
-  for (const name of full.slice(root.length).split('\\').filter((s) => s)) {
+  for (const name of full
+    .slice(root.length)
+    .split('\\')
+    .filter((s) => s)) {
     const shortKey = Object.keys(SHORT).find((k) => k.toLowerCase() === win.join(cur, name).toLowerCase());
     const at = lookup(win.join(cur, shortKey ? SHORT[shortKey]! : name));
     if (at === undefined) throw enoent(p);

@@ -27,7 +27,10 @@ describe('terminal auth methods', () => {
   it('Qwen Code’s `_meta: {type: "terminal", args}` runs the agent’s own command with those args', () => {
     const init = fixture('qwen-code-0.15.10.json');
     const methods = (init.authMethods ?? []).map(asTerminalAuthMethod);
-    assert.deepEqual(methods.map((m) => m?.args), [['--auth-type=openai'], ['--auth-type=qwen-oauth']]);
+    assert.deepEqual(
+      methods.map((m) => m?.args),
+      [['--auth-type=openai'], ['--auth-type=qwen-oauth']],
+    );
     const first = methods[0];
     assert.ok(first);
     const r = terminalAuthInvocation({ command: 'qwen', args: ['--acp'], env: {} }, first);

@@ -27,7 +27,11 @@ describe('trimUtf8Start', () => {
 describe('NodeTerminalHost', () => {
   it("tells output and exit with the session that created the terminal (a subagent's is its own)", async () => {
     const seen: string[] = [];
-    const host = new NodeTerminalHost({ defaultCwd: tmpdir(), onOutput: (_id, text, s) => void seen.push(`${s}: ${text.trim()}`), onExit: (_id, st, s) => void seen.push(`${s}: exit ${st.exitCode}`) });
+    const host = new NodeTerminalHost({
+      defaultCwd: tmpdir(),
+      onOutput: (_id, text, s) => void seen.push(`${s}: ${text.trim()}`),
+      onExit: (_id, st, s) => void seen.push(`${s}: exit ${st.exitCode}`),
+    });
     const { terminalId } = await host.create({ sessionId: 'child', command: 'echo', args: ['hi'] });
     await host.waitForExit({ sessionId: 'child', terminalId }, signal);
     assert.deepEqual(seen, ['child: hi', 'child: exit 0']);
@@ -84,7 +88,7 @@ describe('NodeTerminalHost', () => {
     host.dispose();
   });
 
-  it('releaseSession kills only that session\'s terminals', async () => {
+  it("releaseSession kills only that session's terminals", async () => {
     const host = new NodeTerminalHost({ defaultCwd: tmpdir() });
     const a = await host.create({ sessionId: 'a', command: 'sleep', args: ['30'] });
     const b = await host.create({ sessionId: 'b', command: 'sleep', args: ['30'] });
@@ -135,7 +139,7 @@ describe('OutputTail', () => {
 });
 
 describe('NodeTerminalHost limits and working directory', () => {
-  it('caps an agent\'s huge outputByteLimit at the client maximum', async () => {
+  it("caps an agent's huge outputByteLimit at the client maximum", async () => {
     assert.ok(MAX_OUTPUT_BYTES >= 1024 * 1024);
     const host = new NodeTerminalHost({ defaultCwd: tmpdir(), maxOutputBytes: 64 });
     const { terminalId } = await host.create({ sessionId: sid, command: 'head', args: ['-c', '100000', '/dev/zero'], outputByteLimit: 1e12 });

@@ -13,7 +13,7 @@ test('sliceLines applies 1-based line and limit, keeping line endings', () => {
   assert.equal(sliceLines(t, 1, 0), '');
 });
 
-test('paging keeps each page\'s last newline: the pages join back into the file', () => {
+test("paging keeps each page's last newline: the pages join back into the file", () => {
   const t = 'one\ntwo\r\nthree\n\nfive';
   const pages = [sliceLines(t, 1, 2), sliceLines(t, 3, 2), sliceLines(t, 5, 2)];
   assert.deepEqual(pages, ['one\ntwo\r\n', 'three\n\n', 'five']);
@@ -22,7 +22,14 @@ test('paging keeps each page\'s last newline: the pages join back into the file'
 
 test('LineWindow gives the same lines whatever the pieces the text arrives in', () => {
   const t = 'a\nbb\r\nccc\n\ndddd\ne';
-  for (const [line, limit] of [[1, 1], [2, 3], [4, 10], [7, 1], [null, 2], [3, null]] as const) {
+  for (const [line, limit] of [
+    [1, 1],
+    [2, 3],
+    [4, 10],
+    [7, 1],
+    [null, 2],
+    [3, null],
+  ] as const) {
     for (const size of [1, 2, 3, 5, 100]) {
       const w = new LineWindow(line, limit);
       for (let i = 0; i < t.length && !w.done; i += size) w.push(t.slice(i, i + size));

@@ -10,14 +10,23 @@ import { toViewEntry, type ViewToolCall } from '../../src/common/webview/viewEnt
 
 test('the well-known rawOutput shapes give their text and exit code', () => {
   // Codex: interleaved output preferred over the streams.
-  assert.deepEqual(toolOutputOf({ stdout: 'out\n', stderr: 'err\n', aggregated_output: 'out\nerr\n', formatted_output: 'out\n', exit_code: 2 }), { text: 'out\nerr\n', exitCode: 2 });
+  assert.deepEqual(toolOutputOf({ stdout: 'out\n', stderr: 'err\n', aggregated_output: 'out\nerr\n', formatted_output: 'out\n', exit_code: 2 }), {
+    text: 'out\nerr\n',
+    exitCode: 2,
+  });
   assert.deepEqual(toolOutputOf({ formatted_output: 'fmt', exit_code: 0 }), { text: 'fmt', exitCode: 0 });
   assert.deepEqual(toolOutputOf({ stdout: 'a', stderr: 'b', exit_code: 1 }), { text: 'a\nb', exitCode: 1 });
   assert.deepEqual(toolOutputOf({ stdout: '', stderr: '', exitCode: 0 }), { text: '', exitCode: 0 });
   // OpenCode.
   assert.deepEqual(toolOutputOf({ output: 'x\ny\n', metadata: { exit: 0 } }), { text: 'x\ny\n', exitCode: 0 });
   // Text content blocks: bare, MCP-style and ACP-wrapped.
-  assert.deepEqual(toolOutputOf([{ type: 'text', text: 'one' }, { type: 'text', text: 'two' }]), { text: 'one\ntwo', exitCode: null });
+  assert.deepEqual(
+    toolOutputOf([
+      { type: 'text', text: 'one' },
+      { type: 'text', text: 'two' },
+    ]),
+    { text: 'one\ntwo', exitCode: null },
+  );
   assert.deepEqual(toolOutputOf({ content: [{ type: 'text', text: 'mcp' }] }), { text: 'mcp', exitCode: null });
   assert.deepEqual(toolOutputOf([{ type: 'content', content: { type: 'text', text: 'acp' } }]), { text: 'acp', exitCode: null });
   assert.deepEqual(toolOutputOf('plain'), { text: 'plain', exitCode: null });
@@ -28,11 +37,16 @@ test('the well-known rawOutput shapes give their text and exit code', () => {
   }
 });
 
-test("every Codex shell call in the recorded transcript shows its output from rawOutput", () => {
+test('every Codex shell call in the recorded transcript shows its output from rawOutput', () => {
   const file = path.resolve(__dirname, '../fixtures/transcripts/codex.jsonl');
   const store = new MessageStore();
-  readFileSync(file, 'utf8').split('\n').forEach((l, i) => l.trim() && store.ingestLine(l, i + 1));
-  const calls = store.sessions().flatMap((s) => s.entries).filter((e) => e.kind === 'tool_call' && e.toolKind === 'execute');
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .forEach((l, i) => l.trim() && store.ingestLine(l, i + 1));
+  const calls = store
+    .sessions()
+    .flatMap((s) => s.entries)
+    .filter((e) => e.kind === 'tool_call' && e.toolKind === 'execute');
   assert.ok(calls.length > 0, 'the transcript has shell calls');
   for (const c of calls) {
     assert.ok(c.kind === 'tool_call');
@@ -47,9 +61,18 @@ test("every Codex shell call in the recorded transcript shows its output from ra
 test('Codex 2.6 streams shell output in _meta.terminal_output_delta for terminals the client never created: the cards show it', () => {
   const file = path.resolve(__dirname, '../fixtures/transcripts/codex-next.jsonl');
   const store = new MessageStore();
-  readFileSync(file, 'utf8').split('\n').forEach((l, i) => l.trim() && store.ingestLine(l, i + 1));
-  assert.deepEqual(store.diagnostics().filter((d) => d.severity === 'error'), []);
-  const views = store.sessions().flatMap((s) => s.entries).filter((e) => e.kind === 'tool_call').map((e) => toViewEntry(e) as ViewToolCall);
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .forEach((l, i) => l.trim() && store.ingestLine(l, i + 1));
+  assert.deepEqual(
+    store.diagnostics().filter((d) => d.severity === 'error'),
+    [],
+  );
+  const views = store
+    .sessions()
+    .flatMap((s) => s.entries)
+    .filter((e) => e.kind === 'tool_call')
+    .map((e) => toViewEntry(e) as ViewToolCall);
   // The shell: a `{type:"terminal"}` block naming `call_…`, its pieces joined, and the exit from terminal_exit.
   const shell = views.find((v) => v.content.some((c) => c.type === 'terminal'));
   assert.deepEqual(shell?.metaTerminal, { data: 'hello\nupdated by mock agent\nshell-ok\n', exitCode: 0 });
@@ -57,7 +80,10 @@ test('Codex 2.6 streams shell output in _meta.terminal_output_delta for terminal
   const read = views.find((v) => v.toolKind === 'read');
   assert.deepEqual(read?.output, { text: 'hello\n', exitCode: 0 });
   // Pieces of both keys, and nothing at all.
-  assert.deepEqual(metaTerminalOf({ terminal_output_delta: { terminal_id: 't', data: 'a' }, terminal_exit: { terminal_id: 't', exit_code: 3, signal: null } }), { data: 'a', exitCode: 3 });
+  assert.deepEqual(metaTerminalOf({ terminal_output_delta: { terminal_id: 't', data: 'a' }, terminal_exit: { terminal_id: 't', exit_code: 3, signal: null } }), {
+    data: 'a',
+    exitCode: 3,
+  });
   assert.deepEqual(metaTerminalOf({ terminal_info: { terminal_id: 't' } }), undefined);
   assert.deepEqual(metaTerminalOf(null), undefined);
 });

@@ -8,11 +8,19 @@ import { MessageStore, textOf } from '../../src/common/store';
 
 // Copies of ../shared/agents/transcripts (data), so the check runs from any checkout.
 const dir = path.resolve(__dirname, '../fixtures/transcripts');
-const files = readdirSync(dir).filter((f) => f.endsWith('.jsonl')).sort();
+const files = readdirSync(dir)
+  .filter((f) => f.endsWith('.jsonl'))
+  .sort();
 
 interface Rec {
   dir?: string;
-  msg?: { method?: string; params?: { sessionId?: string; update?: { sessionUpdate?: string; sessionId?: string; content?: { type?: string; text?: string }; messageId?: string | null; toolCallId?: string } } };
+  msg?: {
+    method?: string;
+    params?: {
+      sessionId?: string;
+      update?: { sessionUpdate?: string; sessionId?: string; content?: { type?: string; text?: string }; messageId?: string | null; toolCallId?: string };
+    };
+  };
 }
 
 test('there are transcripts to check', () => assert.ok(files.length > 0));
@@ -24,7 +32,10 @@ for (const file of files) {
     lines.forEach((l, i) => {
       if (l.trim() !== '') store.ingestLine(l, i + 1);
     });
-    assert.deepEqual(store.diagnostics().filter((d) => d.severity === 'error'), []);
+    assert.deepEqual(
+      store.diagnostics().filter((d) => d.severity === 'error'),
+      [],
+    );
     const sessions = store.sessions();
     assert.ok(sessions.length > 0, 'no session');
 
@@ -44,7 +55,8 @@ for (const file of files) {
       const expected = bySession.get(sid)!;
       let open = openIn.get(sid);
       if (u.sessionUpdate === 'tool_call' || u.sessionUpdate === 'tool_call_update') openIn.set(sid, (open = undefined));
-      if (!u.sessionUpdate.endsWith('_chunk') || u.sessionUpdate === 'session_message_chunk' || u.sessionUpdate === 'compaction_summary_chunk' || u.content?.type !== 'text') continue;
+      if (!u.sessionUpdate.endsWith('_chunk') || u.sessionUpdate === 'session_message_chunk' || u.sessionUpdate === 'compaction_summary_chunk' || u.content?.type !== 'text')
+        continue;
       const kind = u.sessionUpdate.replace(/_chunk$/, '');
       const id = u.messageId ?? null;
       const text = u.content.text ?? '';
@@ -74,15 +86,34 @@ for (const file of files) {
         actual.push({ kind: e.kind, text: textOf(e.content) });
       }
     }
-    assert.deepEqual(actual, expected.map(({ kind, text }) => ({ kind, text })));
+    assert.deepEqual(
+      actual,
+      expected.map(({ kind, text }) => ({ kind, text })),
+    );
     // Every chunk's text is in exactly one entry: the totals agree.
     let chunkText = 0;
     for (const r of recs) {
       const u = r.msg?.params?.update;
-      if (r.dir === 'agent->client' && u?.sessionUpdate?.endsWith('_chunk') && u.sessionUpdate !== 'session_message_chunk' && u.sessionUpdate !== 'compaction_summary_chunk' && u.content?.type === 'text') chunkText += (u.content.text ?? '').length;
+      if (
+        r.dir === 'agent->client' &&
+        u?.sessionUpdate?.endsWith('_chunk') &&
+        u.sessionUpdate !== 'session_message_chunk' &&
+        u.sessionUpdate !== 'compaction_summary_chunk' &&
+        u.content?.type === 'text'
+      )
+        chunkText += (u.content.text ?? '').length;
       if (r.dir === 'agent->client' && (u?.sessionUpdate === 'tool_call' || u?.sessionUpdate === 'tool_call_update') && u.toolCallId) assert.ok(toolCallIds.has(u.toolCallId));
     }
-    const stored = sessions.flatMap((s) => s.entries).reduce((n, e) => n + (e.kind !== 'tool_call' && e.kind !== 'elicitation' && e.kind !== 'subagent' && e.kind !== 'session_message' && e.kind !== 'compaction' && e.provenance !== 'local' ? textOf(e.content).length : 0), 0);
+    const stored = sessions
+      .flatMap((s) => s.entries)
+      .reduce(
+        (n, e) =>
+          n +
+          (e.kind !== 'tool_call' && e.kind !== 'elicitation' && e.kind !== 'subagent' && e.kind !== 'session_message' && e.kind !== 'compaction' && e.provenance !== 'local'
+            ? textOf(e.content).length
+            : 0),
+        0,
+      );
     assert.equal(stored, chunkText);
   });
 }

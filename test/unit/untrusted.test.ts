@@ -127,7 +127,8 @@ describe('every VS Code text sink neutralises what it interpolates', () => {
         for (const rest of unwrapped(args)) bad.push(`${file}: ${m[1] ?? m[2]} interpolates \${${rest.slice(0, 40)}`);
         // The modal consent dialogs pass the path as `detail`.
         // A constant detail (a plain quoted literal) holds no agent text.
-        for (const d of args.matchAll(/detail:\s*([^,}\n]+)/g)) if (!HELPERS.test(d[1]!.trim()) && !/^'[^'$]*'$/.test(d[1]!.trim())) bad.push(`${file}: ${m[1] ?? m[2]} detail ${d[1]}`);
+        for (const d of args.matchAll(/detail:\s*([^,}\n]+)/g))
+          if (!HELPERS.test(d[1]!.trim()) && !/^'[^'$]*'$/.test(d[1]!.trim())) bad.push(`${file}: ${m[1] ?? m[2]} detail ${d[1]}`);
       }
     }
     assert.ok(seen >= 10, `the scan found only ${seen} sinks; is it still looking at the right code?`);

@@ -25,8 +25,22 @@ describe('workspace roots', () => {
 
   it('sends the other folders, absolute and each once, in the workspace order', () => {
     assert.deepEqual(additionalRoots(folders, '/w/lib', posix), ['/w/app', '/w/docs']);
-    assert.deepEqual(additionalRoots([...folders, { name: 'again', path: '/w/docs/.' }, { name: 'rel', path: 'x/y' }, { name: 'uri', path: 'file:///w/z' }], '/w/app', posix), ['/w/lib', '/w/docs']);
-    assert.deepEqual(additionalRoots([{ name: 'a', path: 'C:\\w\\a' }, { name: 'b', path: 'c:/W/A' }, { name: 'c', path: 'D:\\x' }], 'C:\\w\\a', win), ['D:\\x']);
+    assert.deepEqual(additionalRoots([...folders, { name: 'again', path: '/w/docs/.' }, { name: 'rel', path: 'x/y' }, { name: 'uri', path: 'file:///w/z' }], '/w/app', posix), [
+      '/w/lib',
+      '/w/docs',
+    ]);
+    assert.deepEqual(
+      additionalRoots(
+        [
+          { name: 'a', path: 'C:\\w\\a' },
+          { name: 'b', path: 'c:/W/A' },
+          { name: 'c', path: 'D:\\x' },
+        ],
+        'C:\\w\\a',
+        win,
+      ),
+      ['D:\\x'],
+    );
   });
 
   it('knows an absolute path per platform', () => {

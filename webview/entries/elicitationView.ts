@@ -102,7 +102,11 @@ export class ElicitationView extends EntryView<ViewElicitation> {
     if (live) parts.push(elicitationPrompt(live, model, (m) => this.ctx.post(m)));
     else parts.push(...this.record(model));
     body.classList.toggle('eli-open', live !== undefined);
-    keepFocus(body, () => body.replaceChildren(...parts), () => this.questionHost?.el ?? this.el);
+    keepFocus(
+      body,
+      () => body.replaceChildren(...parts),
+      () => this.questionHost?.el ?? this.el,
+    );
     this.questionHost?.questionsChanged();
   }
 

@@ -50,7 +50,7 @@ export class MessageView extends EntryView<MessageEntry> {
         edit.addEventListener('click', () => this.ctx.post({ type: 'editMessage', key: this.entry.key }));
         actions.prepend(edit, fork);
       }
-      const why = 'When the chat was reloaded, the agent replayed this message in other words. This is the text you saw; the agent\'s history differs.';
+      const why = "When the chat was reloaded, the agent replayed this message in other words. This is the text you saw; the agent's history differs.";
       this.differs = h('span', { class: 'replay-differs', role: 'note', title: why, 'aria-label': why }, icon('warning'), 'History differs');
       this.el.append(h('div', { class: 'entry-head' }, who, this.differs, actions), this.body);
     }
@@ -58,7 +58,12 @@ export class MessageView extends EntryView<MessageEntry> {
   }
 
   protected render(): void {
-    if (this.body) keepFocus(this.body, () => this.renderBody(), () => this.el);
+    if (this.body)
+      keepFocus(
+        this.body,
+        () => this.renderBody(),
+        () => this.el,
+      );
     const e = this.entry;
     if (this.differs) this.differs.hidden = e.replayDiffers !== true;
     if (this.summaryText) {

@@ -39,7 +39,12 @@ export class SessionMessageView extends EntryView<ViewMessage> {
     this.drawingValue =
       this.role === 'task'
         ? h('details', { class: 'subagent-message subagent-task' }, h('summary', {}, icon('comment'), h('span', {}, label)), this.body)
-        : h('div', { class: 'subagent-message subagent-result', role: 'group', 'aria-label': label }, h('div', { class: 'subagent-message-label' }, icon('reply'), label), this.body);
+        : h(
+            'div',
+            { class: 'subagent-message subagent-result', role: 'group', 'aria-label': label },
+            h('div', { class: 'subagent-message-label' }, icon('reply'), label),
+            this.body,
+          );
     return this.drawingValue;
   }
 
@@ -78,7 +83,11 @@ export class SessionMessageView extends EntryView<ViewMessage> {
     const { content, toolsUsed } = withoutToolsUsed(this.entry.content);
     const parts: HTMLElement[] = content.map(block);
     if (toolsUsed.length) parts.unshift(h('div', { class: 'subagent-tools-used' }, `Tools used: ${toolsUsed.join(', ')}`));
-    keepFocus(body, () => body.replaceChildren(...parts), () => this.el);
+    keepFocus(
+      body,
+      () => body.replaceChildren(...parts),
+      () => this.el,
+    );
   }
 
   /** "From <sender>" on a message this session received, "To <recipient>" on one it sent. */
@@ -99,8 +108,18 @@ export class SessionMessageView extends EntryView<ViewMessage> {
 /** A card's result drawn from the child's own last message (PanelState.subagentResults), as a reply's is drawn. */
 export function resultDrawing(content: readonly ContentBlock[]): HTMLElement {
   const { content: shown, toolsUsed } = withoutToolsUsed(content);
-  const body = h('div', { class: 'session-message-body' }, ...(toolsUsed.length ? [h('div', { class: 'subagent-tools-used' }, `Tools used: ${toolsUsed.join(', ')}`)] : []), ...shown.map(block));
-  return h('div', { class: 'subagent-message subagent-result', role: 'group', 'aria-label': 'Result' }, h('div', { class: 'subagent-message-label' }, icon('reply'), 'Result'), body);
+  const body = h(
+    'div',
+    { class: 'session-message-body' },
+    ...(toolsUsed.length ? [h('div', { class: 'subagent-tools-used' }, `Tools used: ${toolsUsed.join(', ')}`)] : []),
+    ...shown.map(block),
+  );
+  return h(
+    'div',
+    { class: 'subagent-message subagent-result', role: 'group', 'aria-label': 'Result' },
+    h('div', { class: 'subagent-message-label' }, icon('reply'), 'Result'),
+    body,
+  );
 }
 
 function block(b: ContentBlock): HTMLElement {

@@ -178,7 +178,11 @@ export class SubagentView extends EntryView<ViewSubagent> implements Ticking {
     const shown = this.messagesSlot.children;
     if (drawings.length === shown.length && drawings.every((d, i) => d === shown[i])) return;
     const slot = this.messagesSlot;
-    keepFocus(slot, () => slot.replaceChildren(...drawings), () => this.el);
+    keepFocus(
+      slot,
+      () => slot.replaceChildren(...drawings),
+      () => this.el,
+    );
   }
 
   private showElapsed(now: number): void {

@@ -122,12 +122,7 @@ export class ToolCallView extends EntryView<ToolCallEntry> implements QuestionHo
       h('span', { class: 'tool-icon' }, icon(KIND_ICONS[e.toolKind] ?? 'tools')),
       h('span', { class: 'tool-title', title: e.title }, ...inlineCode(titleWithRelativePaths(toolTitle(e), this.ctx.roots()))),
       this.treeButton(),
-      h(
-        'span',
-        { class: `status status-${status}`, 'data-status': status },
-        icon(STATUS_ICONS[status] ?? 'circle-large-outline'),
-        toolStatusLabel(status),
-      ),
+      h('span', { class: `status status-${status}`, 'data-status': status }, icon(STATUS_ICONS[status] ?? 'circle-large-outline'), toolStatusLabel(status)),
     );
     const parts: (HTMLElement | null)[] = [head];
     const command = e.command;
@@ -158,7 +153,11 @@ export class ToolCallView extends EntryView<ToolCallEntry> implements QuestionHo
     parts.push(this.questionSlot, this.permSlot);
     parts.push(this.renderRaw());
     // A patched card must not drop the focus of someone on "Open diff" or "Reject" to <body>.
-    keepFocus(this.card, () => this.card.replaceChildren(...parts.filter((p): p is HTMLElement => p !== null)), () => this.el);
+    keepFocus(
+      this.card,
+      () => this.card.replaceChildren(...parts.filter((p): p is HTMLElement => p !== null)),
+      () => this.el,
+    );
     this.card.dataset['status'] = status;
     this.renderPermissions();
   }
@@ -199,7 +198,9 @@ export class ToolCallView extends EntryView<ToolCallEntry> implements QuestionHo
     const { added, removed } = diffStats(rows.filter((r): r is DiffLine => r.t !== 'hunk' && r.t !== 'skip'));
     const head = h('div', { class: 'diff-head' });
     for (const ch of c.changes) {
-      head.append(h('button', { type: 'button', class: 'diff-path location', 'data-path': ch.path, title: `${ch.operation} ${ch.path}` }, icon('file'), shownPath(ch.path, this.ctx.roots())));
+      head.append(
+        h('button', { type: 'button', class: 'diff-path location', 'data-path': ch.path, title: `${ch.operation} ${ch.path}` }, icon('file'), shownPath(ch.path, this.ctx.roots())),
+      );
       if (ch.operation !== 'modify') head.append(h('span', { class: 'tag' }, ch.operation === 'add' ? 'new file' : ch.operation));
     }
     if (!c.patch) return h('div', { class: 'tool-diff' }, head);
@@ -335,7 +336,11 @@ export class ToolCallView extends EntryView<ToolCallEntry> implements QuestionHo
     if (questions.length === this.questions.length && questions.every((q, i) => q === this.questions[i])) return;
     this.questions = questions;
     const slot = this.questionSlot;
-    keepFocus(slot, () => slot.replaceChildren(...questions.map((q) => q.body)), () => this.el);
+    keepFocus(
+      slot,
+      () => slot.replaceChildren(...questions.map((q) => q.body)),
+      () => this.el,
+    );
     this.questionsChanged();
   }
 
@@ -366,7 +371,11 @@ export class ToolCallView extends EntryView<ToolCallEntry> implements QuestionHo
     if (sig === this.permSig) return;
     this.permSig = sig;
     // A request answered elsewhere (a rule, a cancel) takes its buttons away: focus stays on this entry.
-    keepFocus(this.permSlot, () => this.permSlot.replaceChildren(...pending.map((p) => permissionCard(p, this.ctx.post.bind(this.ctx), p.requestId === oldest))), () => this.el);
+    keepFocus(
+      this.permSlot,
+      () => this.permSlot.replaceChildren(...pending.map((p) => permissionCard(p, this.ctx.post.bind(this.ctx), p.requestId === oldest))),
+      () => this.el,
+    );
   }
 }
 
@@ -377,7 +386,14 @@ export function permissionCard(p: PermissionView, post: (m: { type: 'permission'
   const buttons = p.options.map((o, i) => {
     const b = h(
       'button',
-      { type: 'button', class: `perm-option perm-${o.kind}${o === primary ? ' perm-primary' : ''}`, 'data-option-id': o.optionId, 'data-request-id': p.requestId, title: `${o.name} (${i + 1})`, 'aria-keyshortcuts': active && i < 9 ? String(i + 1) : null },
+      {
+        type: 'button',
+        class: `perm-option perm-${o.kind}${o === primary ? ' perm-primary' : ''}`,
+        'data-option-id': o.optionId,
+        'data-request-id': p.requestId,
+        title: `${o.name} (${i + 1})`,
+        'aria-keyshortcuts': active && i < 9 ? String(i + 1) : null,
+      },
       active ? h('kbd', { 'aria-hidden': 'true' }, String(i + 1)) : null,
       o.name,
     );
@@ -386,11 +402,22 @@ export function permissionCard(p: PermissionView, post: (m: { type: 'permission'
   });
   return h(
     'div',
-    { class: `permission${active ? ' active' : ''}`, role: 'group', 'aria-label': `${p.fromSubagent ? `Subagent ${p.fromSubagent} asks permission` : 'Permission'}: ${p.title}`, 'data-request-id': p.requestId },
+    {
+      class: `permission${active ? ' active' : ''}`,
+      role: 'group',
+      'aria-label': `${p.fromSubagent ? `Subagent ${p.fromSubagent} asks permission` : 'Permission'}: ${p.title}`,
+      'data-request-id': p.requestId,
+    },
     // A subagent's request is answered here, in its parent's chat: it says which subagent asks.
     p.fromSubagent ? h('div', { class: 'perm-from' }, icon('hubot'), h('span', {}, `Subagent ${p.fromSubagent} needs you`)) : null,
     // Only the oldest request answers to the keys; the others wait their turn, visibly.
-    h('div', { class: 'perm-title' }, icon('shield'), h('span', {}, ...inlineCode(p.title || 'The agent asks for permission')), h('span', { class: 'perm-hint' }, active ? 'Press a number · Esc rejects' : 'Queued')),
+    h(
+      'div',
+      { class: 'perm-title' },
+      icon('shield'),
+      h('span', {}, ...inlineCode(p.title || 'The agent asks for permission')),
+      h('span', { class: 'perm-hint' }, active ? 'Press a number · Esc rejects' : 'Queued'),
+    ),
     h('div', { class: 'perm-options' }, ...buttons),
   );
 }

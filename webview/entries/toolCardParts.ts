@@ -22,7 +22,14 @@ export function diffBody(rows: readonly PatchRow[], label: string): HTMLElement 
     else if (r.t === 'hunk') body.append(skip(`⋯ line ${r.line}`));
     else {
       const kind = r.t === '+' ? 'add' : r.t === '-' ? 'del' : 'ctx';
-      body.append(h('div', { class: `diff-row diff-${kind}`, role: 'row' }, h('span', { class: 'diff-sign', role: 'cell', 'aria-label': DIFF_SIGN_NAMES[kind] }, r.t), h('span', { role: 'cell' }, r.text)));
+      body.append(
+        h(
+          'div',
+          { class: `diff-row diff-${kind}`, role: 'row' },
+          h('span', { class: 'diff-sign', role: 'cell', 'aria-label': DIFF_SIGN_NAMES[kind] }, r.t),
+          h('span', { role: 'cell' }, r.text),
+        ),
+      );
     }
   }
   if (rows.length > shown.length) body.append(skip(`⋯ ${rows.length - shown.length} more rows in the diff editor`));
@@ -35,7 +42,6 @@ export function withoutFinalNewline(text: string): string {
 }
 
 const DIFF_SIGN_NAMES: Record<string, string> = { add: 'added', del: 'removed', ctx: 'unchanged' };
-
 
 export function formatSize(chars: number): string {
   return chars >= 1024 ? `${(chars / 1024).toFixed(chars >= 10 * 1024 ? 0 : 1)} KB` : `${chars} B`;

@@ -34,7 +34,36 @@ import xml from 'highlight.js/lib/languages/xml';
 import yaml from 'highlight.js/lib/languages/yaml';
 import { HIGHLIGHTER_GLOBAL, HIGHLIGHTER_READY, type HighlightNode, type Highlighter } from './tree';
 
-const LANGUAGES = { bash, c, cpp, csharp, css, diff, dockerfile, go, ini, java, javascript, json, kotlin, lua, makefile, markdown, php, plaintext, python, ruby, rust, scss, shell, sql, swift, typescript, xml, yaml };
+const LANGUAGES = {
+  bash,
+  c,
+  cpp,
+  csharp,
+  css,
+  diff,
+  dockerfile,
+  go,
+  ini,
+  java,
+  javascript,
+  json,
+  kotlin,
+  lua,
+  makefile,
+  markdown,
+  php,
+  plaintext,
+  python,
+  ruby,
+  rust,
+  scss,
+  shell,
+  sql,
+  swift,
+  typescript,
+  xml,
+  yaml,
+};
 for (const [name, language] of Object.entries(LANGUAGES)) hljs.registerLanguage(name, language);
 // Names agents write that highlight.js does not alias itself.
 hljs.registerAliases(['jsx', 'mjs', 'cjs'], { languageName: 'javascript' });

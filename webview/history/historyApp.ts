@@ -16,7 +16,16 @@ export interface HistoryHost {
 const TYPE_DELAY_MS = 40;
 
 const STATE_LABEL: Record<HistoryRow['state'], string> = { running: 'running', needsYou: 'needs you', finished: 'finished', failed: 'failed', archived: 'archived', idle: '' };
-const KIND_LABEL: Record<string, string> = { user: 'you', agent: 'agent', thought: 'thought', tool: 'tool', path: 'file', question: 'question', subagent: 'subagent', compaction: 'summary' };
+const KIND_LABEL: Record<string, string> = {
+  user: 'you',
+  agent: 'agent',
+  thought: 'thought',
+  tool: 'tool',
+  path: 'file',
+  question: 'question',
+  subagent: 'subagent',
+  compaction: 'summary',
+};
 
 function select(label: string, cls: string, options: readonly [string, string][]): HTMLSelectElement {
   const s = h('select', { class: cls, 'aria-label': label, title: label });
@@ -35,8 +44,21 @@ export class HistoryApp {
   readonly input = h('input', { type: 'search', class: 'history-search', placeholder: 'Search all chats', 'aria-label': 'Search all chats', spellcheck: 'false' });
   private readonly agent = select('Agent', 'history-agent', [['', 'All agents']]);
   private readonly folder = select('Workspace folder', 'history-folder', [['', 'All folders']]);
-  private readonly date = select('Date', 'history-date', [['any', 'Any time'], ['today', 'Today'], ['week', 'Past week'], ['month', 'Past month'], ['older', 'Older']]);
-  private readonly state = select('State', 'history-state', [['', 'Not archived'], ['running', 'Running'], ['needsYou', 'Needs you'], ['finished', 'Finished'], ['failed', 'Failed'], ['archived', 'Archived']]);
+  private readonly date = select('Date', 'history-date', [
+    ['any', 'Any time'],
+    ['today', 'Today'],
+    ['week', 'Past week'],
+    ['month', 'Past month'],
+    ['older', 'Older'],
+  ]);
+  private readonly state = select('State', 'history-state', [
+    ['', 'Not archived'],
+    ['running', 'Running'],
+    ['needsYou', 'Needs you'],
+    ['finished', 'Finished'],
+    ['failed', 'Failed'],
+    ['archived', 'Archived'],
+  ]);
   private readonly unread = h('input', { type: 'checkbox', class: 'history-unread' });
   private readonly all = h('input', { type: 'checkbox', class: 'history-all' });
   private readonly allLabel = h('span', {}, 'Select all');
@@ -44,16 +66,32 @@ export class HistoryApp {
   private readonly list = h('ul', { class: 'history-list', 'aria-label': 'Chats' });
   private readonly actions = new Map<BulkAction, HTMLButtonElement>();
 
-  constructor(root: HTMLElement, private readonly host: HistoryHost) {
+  constructor(
+    root: HTMLElement,
+    private readonly host: HistoryHost,
+  ) {
     const bulk = h('div', { class: 'history-bulk' }, h('label', { class: 'history-all-label' }, this.all, this.allLabel));
-    for (const [action, text] of [['archive', 'Archive'], ['unarchive', 'Unarchive'], ['delete', 'Delete…'], ['export', 'Export…'], ['markRead', 'Mark read']] as const) {
+    for (const [action, text] of [
+      ['archive', 'Archive'],
+      ['unarchive', 'Unarchive'],
+      ['delete', 'Delete…'],
+      ['export', 'Export…'],
+      ['markRead', 'Mark read'],
+    ] as const) {
       const b = h('button', { type: 'button', class: `history-${action}`, disabled: true }, text);
       b.addEventListener('click', () => this.bulk(action));
       this.actions.set(action, b);
       bulk.append(b);
     }
     root.append(
-      h('div', { class: 'history-top' }, this.input, h('div', { class: 'history-filters' }, this.agent, this.folder, this.date, this.state, h('label', { class: 'history-unread-label' }, this.unread, 'Unread')), bulk, this.status),
+      h(
+        'div',
+        { class: 'history-top' },
+        this.input,
+        h('div', { class: 'history-filters' }, this.agent, this.folder, this.date, this.state, h('label', { class: 'history-unread-label' }, this.unread, 'Unread')),
+        bulk,
+        this.status,
+      ),
       this.list,
     );
     this.input.addEventListener('input', () => this.queryLater());
@@ -132,8 +170,16 @@ export class HistoryApp {
   }
 
   private choices(c: HistoryChoices): void {
-    fill(this.agent, 'All agents', c.agents.map((a) => [a.id, a.name]));
-    fill(this.folder, 'All folders', c.folders.map((f) => [f, f]));
+    fill(
+      this.agent,
+      'All agents',
+      c.agents.map((a) => [a.id, a.name]),
+    );
+    fill(
+      this.folder,
+      'All folders',
+      c.folders.map((f) => [f, f]),
+    );
   }
 
   private group(g: HistoryGroup): void {
@@ -155,7 +201,12 @@ export class HistoryApp {
       }
       this.updateBulk();
     });
-    const open = h('button', { type: 'button', class: 'history-title', title: r.title }, r.unread ? h('span', { class: 'history-dot', 'aria-label': 'unread' }, '●') : null, r.title);
+    const open = h(
+      'button',
+      { type: 'button', class: 'history-title', title: r.title },
+      r.unread ? h('span', { class: 'history-dot', 'aria-label': 'unread' }, '●') : null,
+      r.title,
+    );
     open.addEventListener('click', () => this.host.postMessage({ type: 'open', chatId: r.chatId }));
     const when = r.updatedAt ? new Date(r.updatedAt).toLocaleString() : '';
     const folder = r.folder ? (r.folder.split(/[\\/]/).filter(Boolean).at(-1) ?? r.folder) : '';
@@ -167,7 +218,14 @@ export class HistoryApp {
         const before = hit.snippet.slice(0, hit.start);
         const match = hit.snippet.slice(hit.start, hit.start + hit.length);
         const after = hit.snippet.slice(hit.start + hit.length);
-        const b = h('button', { type: 'button', class: 'history-hit', 'data-key': hit.key }, h('span', { class: 'history-kind' }, KIND_LABEL[hit.kind] ?? hit.kind), before, h('mark', {}, match), after);
+        const b = h(
+          'button',
+          { type: 'button', class: 'history-hit', 'data-key': hit.key },
+          h('span', { class: 'history-kind' }, KIND_LABEL[hit.kind] ?? hit.kind),
+          before,
+          h('mark', {}, match),
+          after,
+        );
         b.addEventListener('click', () => this.host.postMessage({ type: 'open', chatId: r.chatId, key: hit.key }));
         hits.append(h('li', {}, b));
       }

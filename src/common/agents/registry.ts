@@ -17,7 +17,10 @@ const zBinaryTarget = z.object({
   args: z.array(z.string()).optional(),
   env: zEnv.optional(),
   /** The archive's SHA-256, hex (optional in the registry's schema). */
-  sha256: z.string().regex(/^[a-f0-9]{64}$/i, '64 hex digits').optional(),
+  sha256: z
+    .string()
+    .regex(/^[a-f0-9]{64}$/i, '64 hex digits')
+    .optional(),
 });
 export type BinaryTarget = z.infer<typeof zBinaryTarget>;
 
@@ -116,7 +119,12 @@ export function launchPlan(agent: RegistryAgent, platform: Platform | null): Lau
   if (d.uvx) return strip(pkg('uvx', d.uvx));
   const target = binaryFor(d.binary, platform);
   if (target) {
-    return strip({ kind: 'binary', entry: { ...base, command: target.cmd, args: [...(target.args ?? [])], env: { ...(target.env ?? {}) } }, target, archive: archiveKind(target.archive) });
+    return strip({
+      kind: 'binary',
+      entry: { ...base, command: target.cmd, args: [...(target.args ?? [])], env: { ...(target.env ?? {}) } },
+      target,
+      archive: archiveKind(target.archive),
+    });
   }
   return null;
 }

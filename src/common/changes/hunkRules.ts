@@ -10,7 +10,12 @@ import type { FileChange } from './fileChange';
 export type HunkAction = 'keep' | 'undo';
 
 /** The file after `action` on `hunk`; null when the hunk is not one of the file's now (stale), or the file is settled. */
-export function fileAfterHunk(f: FileChange, hunk: Hunk, action: HunkAction, withTexts: (f: FileChange, oldText: string | null, agentText: string | null) => FileChange): FileChange | null {
+export function fileAfterHunk(
+  f: FileChange,
+  hunk: Hunk,
+  action: HunkAction,
+  withTexts: (f: FileChange, oldText: string | null, agentText: string | null) => FileChange,
+): FileChange | null {
   if ((f.state !== 'pending' && f.state !== 'conflict') || f.blocked !== null || f.agentText === null) return null;
   const counts = f.hunks ?? { kept: 0, undone: 0 };
   // A created file is one hunk: keeping it keeps the file (undoing it deletes the file: the review's file Undo).

@@ -49,7 +49,13 @@ function hunksOfLines(a: readonly string[], b: readonly string[]): Hunk[] {
   let oi = head;
   let ni = head;
   let open: { oldStart: number; removed: string[]; newStart: number; added: string[] } | null = null;
-  const parts = midA.length === 0 || midB.length === 0 ? [{ removed: true, added: false, value: midA }, { removed: false, added: true, value: midB }] : diffArrays(midA, midB);
+  const parts =
+    midA.length === 0 || midB.length === 0
+      ? [
+          { removed: true, added: false, value: midA },
+          { removed: false, added: true, value: midB },
+        ]
+      : diffArrays(midA, midB);
   for (const p of parts) {
     const lines = p.value;
     if (lines.length === 0) continue;
@@ -161,5 +167,12 @@ export function undoEdit(p: PlacedHunk): { from: number; to: number; text: strin
 
 /** Whether `a` and `b` are the same hunk (a command's argument against the hunks now). */
 export function sameHunk(a: Hunk, b: Hunk): boolean {
-  return a.oldStart === b.oldStart && a.newStart === b.newStart && a.removed.length === b.removed.length && a.added.length === b.added.length && sameLines(a.removed, 0, b.removed) && sameLines(a.added, 0, b.added);
+  return (
+    a.oldStart === b.oldStart &&
+    a.newStart === b.newStart &&
+    a.removed.length === b.removed.length &&
+    a.added.length === b.added.length &&
+    sameLines(a.removed, 0, b.removed) &&
+    sameLines(a.added, 0, b.added)
+  );
 }

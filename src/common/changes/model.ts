@@ -87,7 +87,11 @@ export function reduceChanges(s: ChangesState, a: ChangesAction): ChangesState {
       const prev = set.files.find((f) => f.path === a.path);
       const file: FileChange = prev
         ? withTexts({ ...prev, source: 'write', state: 'pending', note: null, blocked: null }, prev.oldText, a.newText)
-        : withTexts({ path: a.path, oldText: null, agentText: null, source: 'write', state: 'pending', note: null, blocked: null, added: null, removed: null }, a.oldText, a.newText);
+        : withTexts(
+            { path: a.path, oldText: null, agentText: null, source: 'write', state: 'pending', note: null, blocked: null, added: null, removed: null },
+            a.oldText,
+            a.newText,
+          );
       return bounded(replaceSet(state, { ...set, files: prev ? set.files.map((f) => (f === prev ? file : f)) : [...set.files, file] }));
     }
     case 'turnEnded': {
@@ -98,20 +102,48 @@ export function reduceChanges(s: ChangesState, a: ChangesAction): ChangesState {
       for (const r of a.reported) {
         // A write is exact; a reported diff of the same file adds nothing to it.
         if (files.some((f) => f.path === r.path)) continue;
-        files.push(withTexts({ path: r.path, oldText: null, agentText: null, source: 'diff', state: 'pending', note: null, blocked: r.blocked, added: null, removed: null }, r.oldText, r.agentText));
+        files.push(
+          withTexts(
+            { path: r.path, oldText: null, agentText: null, source: 'diff', state: 'pending', note: null, blocked: r.blocked, added: null, removed: null },
+            r.oldText,
+            r.agentText,
+          ),
+        );
       }
       return closeOpen(replaceSet(base, { ...set, files }), a.sessionId, a.afterKey);
     }
     case 'kept':
-      return updateFiles(s, a.setId, (f) => (a.path === null || f.path === a.path) && isOpen(f), (f) => ({ ...f, state: 'kept', note: null }));
+      return updateFiles(
+        s,
+        a.setId,
+        (f) => (a.path === null || f.path === a.path) && isOpen(f),
+        (f) => ({ ...f, state: 'kept', note: null }),
+      );
     case 'undone':
-      return updateFiles(s, a.setId, (f) => f.path === a.path && isOpen(f), (f) => ({ ...f, state: 'undone', note: null }));
+      return updateFiles(
+        s,
+        a.setId,
+        (f) => f.path === a.path && isOpen(f),
+        (f) => ({ ...f, state: 'undone', note: null }),
+      );
     case 'conflict':
-      return updateFiles(s, a.setId, (f) => f.path === a.path && isOpen(f), (f) => ({ ...f, state: 'conflict', note: a.note }));
+      return updateFiles(
+        s,
+        a.setId,
+        (f) => f.path === a.path && isOpen(f),
+        (f) => ({ ...f, state: 'conflict', note: a.note }),
+      );
     case 'hunk': {
       const file = s.sets.find((c) => c.id === a.setId)?.files.find((f) => f.path === a.path);
       const next = file && fileAfterHunk(file, a.hunk, a.action, withTexts);
-      return next ? updateFiles(s, a.setId, (f) => f === file, () => next) : s;
+      return next
+        ? updateFiles(
+            s,
+            a.setId,
+            (f) => f === file,
+            () => next,
+          )
+        : s;
     }
     default:
       return assertNoAction(a);

@@ -124,12 +124,18 @@ export class ChangeReview extends Disposable {
           // Open diff still shows what was reported (v1 texts); Undo is not offered.
           const first = reportedTexts(diffs[0]!);
           const last = reportedTexts(diffs[diffs.length - 1]!);
-          const why = last.newText === null ? `${this.ports.agentName()} reported this change without the file's text` : `${shown} no longer holds what ${this.ports.agentName()} reported`;
+          const why =
+            last.newText === null ? `${this.ports.agentName()} reported this change without the file's text` : `${shown} no longer holds what ${this.ports.agentName()} reported`;
           reported.push({ path, oldText: first.oldText, agentText: last.newText, blocked: `${why}, so what it held before is not known and Undo is not offered.` });
           continue;
         }
         const allowed = await this.ports.files.mayRestore(path);
-        reported.push({ path, oldText: r.oldText, agentText: r.agentText, blocked: allowed ? null : `${shown} is outside the workspace; ACP Chat does not undo edits there that the agent made itself.` });
+        reported.push({
+          path,
+          oldText: r.oldText,
+          agentText: r.agentText,
+          blocked: allowed ? null : `${shown} is outside the workspace; ACP Chat does not undo edits there that the agent made itself.`,
+        });
       } catch (e) {
         this.ports.log('warn', `changes: could not read ${path} at the end of the turn: ${errorText(e)}`);
       }
@@ -172,7 +178,10 @@ export class ChangeReview extends Disposable {
         const open = set.files.filter((f) => isOpen(f) && f.blocked === null);
         const left: string[] = [];
         for (const f of open) if (await this.undoFile(set, f)) left.push(this.ports.shownPath(f.path));
-        if (left.length) this.ports.explain(`Undid ${open.length - left.length} of ${open.length} files. Left alone (changed since ${this.ports.agentName()}'s edit, or Undo failed): ${left.join(', ')}.`);
+        if (left.length)
+          this.ports.explain(
+            `Undid ${open.length - left.length} of ${open.length} files. Left alone (changed since ${this.ports.agentName()}'s edit, or Undo failed): ${left.join(', ')}.`,
+          );
         return;
       }
     }
@@ -206,7 +215,8 @@ export class ChangeReview extends Disposable {
     if (current === null) return `${shown} was deleted after ${this.ports.agentName()}'s edit, so Undo left it alone.`;
     const placed = placeHunks(file.oldText, file.agentText, current).find((p) => sameHunk(p.hunk, hunk));
     if (!placed) return `${shown}: this change is no longer the file's (it was reviewed or edited); nothing was undone.`;
-    if (placed.conflict) return `${shown}: you edited these lines after ${this.ports.agentName()}'s edit, so Undo left them alone (it would overwrite your text). Keep accepts them as they are.`;
+    if (placed.conflict)
+      return `${shown}: you edited these lines after ${this.ports.agentName()}'s edit, so Undo left them alone (it would overwrite your text). Keep accepts them as they are.`;
     const edit = undoEdit(placed);
     const label = `Undo ${this.ports.agentName()}'s change to ${shown}`;
     const files = this.ports.files;

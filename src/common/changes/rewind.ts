@@ -32,7 +32,13 @@ export function rewindTargets(state: ChangesState, sessionId: string, laterKeys:
       if (!isOpen(f)) continue;
       const seen = byPath.get(f.path);
       if (!seen) {
-        byPath.set(f.path, { expected: f.agentText, restoreTo: f.oldText, setIds: [set.id], why: f.blocked ?? (f.agentText === null ? 'the agent’s version is not known' : null), olderMustHold: f.oldText });
+        byPath.set(f.path, {
+          expected: f.agentText,
+          restoreTo: f.oldText,
+          setIds: [set.id],
+          why: f.blocked ?? (f.agentText === null ? 'the agent’s version is not known' : null),
+          olderMustHold: f.oldText,
+        });
         continue;
       }
       seen.setIds.push(set.id);

@@ -104,7 +104,9 @@ export function isChatId(id: string): boolean {
 /** A new chat id: time-ordered, unique within the chat index, safe as a file name. */
 export function newChatId(now: number, random: () => number, taken: (id: string) => boolean): string {
   for (;;) {
-    const id = `chat-${now.toString(36)}-${Math.floor(random() * 36 ** 6).toString(36).padStart(6, '0')}`;
+    const id = `chat-${now.toString(36)}-${Math.floor(random() * 36 ** 6)
+      .toString(36)
+      .padStart(6, '0')}`;
     if (!taken(id)) return id;
   }
 }

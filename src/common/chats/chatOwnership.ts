@@ -29,7 +29,8 @@ export function chatElsewhereText(title: string): string {
 }
 
 /** A placeholder tab's text. */
-export const ELSEWHERE_TAB_TEXT = 'This chat is open in another VS Code window of this workspace. Use “Open Read-Only…” or “Take Over…” in the notice, or run ACP: Chats Open in Another Window….';
+export const ELSEWHERE_TAB_TEXT =
+  'This chat is open in another VS Code window of this workspace. Use “Open Read-Only…” or “Take Over…” in the notice, or run ACP: Chats Open in Another Window….';
 
 /** A window that hands over a chat says so. */
 export function handedOverText(title: string): string {

@@ -41,7 +41,8 @@ export function checkAgentUrl(raw: string): AgentUrlCheck {
   }
   const k = KINDS[u.protocol];
   if (!k) return { ok: false, reason: `${u.protocol}// is not an agent transport: use wss:// (WebSocket) or https:// (Streamable HTTP)` };
-  if (u.username !== '' || u.password !== '') return { ok: false, reason: 'the URL carries credentials: remove them and name the header in "secretHeaders" (its value is kept in VS Code\'s secret storage)' };
+  if (u.username !== '' || u.password !== '')
+    return { ok: false, reason: 'the URL carries credentials: remove them and name the header in "secretHeaders" (its value is kept in VS Code\'s secret storage)' };
   const loopback = isLoopbackHost(u.hostname);
   if (!k.secure && !loopback) {
     const secure = u.protocol === 'ws:' ? 'wss://' : 'https://';

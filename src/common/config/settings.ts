@@ -22,7 +22,10 @@ export const zAgentConfig = z
     env: z.record(z.string(), z.string()).default({}),
     cwd: z.string().optional(),
     url: z.string().min(1).optional(),
-    secretHeaders: z.array(z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, 'a header name')).max(8).optional(),
+    secretHeaders: z
+      .array(z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, 'a header name'))
+      .max(8)
+      .optional(),
   })
   .refine((a) => (a.url === undefined) !== (a.command === ''), { message: 'give either "command" or "url"' });
 export type AgentConfig = z.infer<typeof zAgentConfig>;

@@ -26,12 +26,7 @@ const AGENT_SIDE_V1 = [
 const CLIENT_SIDE_V1 = [...Object.values(ClientMethods), 'auth/status_update', 'mcp/message', 'proxy/successor'];
 
 const V2_DROPPED = new Set<string>([AgentMethods.authenticate, AgentMethods.logout, AgentMethods.sessionLoad, AgentMethods.sessionSetMode]);
-const AGENT_SIDE_V2 = [
-  ...AGENT_SIDE_V1.filter((m) => !V2_DROPPED.has(m)),
-  ...Object.values(AgentMethodsV2),
-  'tool_call/cancel',
-  'terminal/cancel',
-];
+const AGENT_SIDE_V2 = [...AGENT_SIDE_V1.filter((m) => !V2_DROPPED.has(m)), ...Object.values(AgentMethodsV2), 'tool_call/cancel', 'terminal/cancel'];
 const CLIENT_SIDE_V2 = [
   ClientMethods.sessionUpdate,
   ClientMethods.sessionRequestPermission,

@@ -93,7 +93,10 @@ export class ConformanceChecker {
 
   /** Findings so far, sorted by line (stable for equal lines). */
   findings(): readonly Finding[] {
-    return this.out.map((f, i) => ({ f, i })).sort((a, b) => a.f.line - b.f.line || a.i - b.i).map((x) => x.f);
+    return this.out
+      .map((f, i) => ({ f, i }))
+      .sort((a, b) => a.f.line - b.f.line || a.i - b.i)
+      .map((x) => x.f);
   }
 
   /** A whole capture record (`{dir, msg}`; a note may carry its fields at the top level). */
@@ -206,7 +209,11 @@ export class ConformanceChecker {
           : verdict === 'other-version'
             ? `is not part of ACP v${this.version} (the protocol this connection negotiated)`
             : 'is not an ACP method';
-      this.report('unknown-method', line, `"${quote(method, 80).slice(1, -1)}" ${why}: rename it to an extension method starting with "_" (e.g. "_vendor/${method.replace(/[^A-Za-z0-9_./-]/g, '').slice(0, 40)}")`);
+      this.report(
+        'unknown-method',
+        line,
+        `"${quote(method, 80).slice(1, -1)}" ${why}: rename it to an extension method starting with "_" (e.g. "_vendor/${method.replace(/[^A-Za-z0-9_./-]/g, '').slice(0, 40)}")`,
+      );
       return;
     }
     if (msg['params'] !== undefined && !isObj(msg['params'])) {
@@ -234,19 +241,36 @@ export class ConformanceChecker {
     const sid = typeof params['sessionId'] === 'string' ? params['sessionId'] : undefined;
     if (params['mode'] === 'form' && params['requestedSchema'] !== undefined) {
       const form = parseForm(params['requestedSchema']);
-      if (!form.ok) this.report('elicitation-schema-unsupported', line, `requestedSchema is outside the restricted subset (${form.problems.slice(0, 3).join('; ')}${form.problems.length > 3 ? `; ${form.problems.length - 3} more` : ''}): use only flat string, number, integer, boolean and multi-select properties`, 'error', sid);
+      if (!form.ok)
+        this.report(
+          'elicitation-schema-unsupported',
+          line,
+          `requestedSchema is outside the restricted subset (${form.problems.slice(0, 3).join('; ')}${form.problems.length > 3 ? `; ${form.problems.length - 3} more` : ''}): use only flat string, number, integer, boolean and multi-select properties`,
+          'error',
+          sid,
+        );
     }
     if (params['mode'] === 'url' && typeof params['elicitationId'] === 'string') this.elicitationIds.set(params['elicitationId'], line);
     const toolCallId = params['toolCallId'];
     if (sid !== undefined && typeof toolCallId === 'string' && !this.sessions.knowsToolCall(sid, toolCallId)) {
-      this.report('elicitation-tool-call-unknown', line, `elicitation/create names tool call ${quote(toolCallId, 40)}, which session ${quote(sid, 40)} never announced: send the tool_call first, or leave toolCallId out`, 'warning', sid);
+      this.report(
+        'elicitation-tool-call-unknown',
+        line,
+        `elicitation/create names tool call ${quote(toolCallId, 40)}, which session ${quote(sid, 40)} never announced: send the tool_call first, or leave toolCallId out`,
+        'warning',
+        sid,
+      );
     }
   }
 
   private elicitationCompleted(params: Json, line: number): void {
     const id = params['elicitationId'];
     if (typeof id === 'string' && !this.elicitationIds.has(id)) {
-      this.report('elicitation-unknown-id', line, `elicitation/complete for ${quote(id, 40)}, which no URL-mode elicitation/create announced: complete only elicitations you started, by their elicitationId`);
+      this.report(
+        'elicitation-unknown-id',
+        line,
+        `elicitation/complete for ${quote(id, 40)}, which no URL-mode elicitation/create announced: complete only elicitations you started, by their elicitationId`,
+      );
     }
   }
 
@@ -270,7 +294,11 @@ export class ConformanceChecker {
     const hasError = 'error' in msg;
     if (hasError) this.checkErrorObject(msg['error'], line);
     if (hasResult === hasError) {
-      this.report('invalid-message', line, hasResult ? 'a response with both "result" and "error": send exactly one' : 'neither a request, a notification nor a response (no "method", "result" or "error")');
+      this.report(
+        'invalid-message',
+        line,
+        hasResult ? 'a response with both "result" and "error": send exactly one' : 'neither a request, a notification nor a response (no "method", "result" or "error")',
+      );
       if (!hasResult) return;
     }
     if (msg['id'] === null && hasError) return; // an answer to a line the agent could not parse: the client's fault
@@ -279,7 +307,12 @@ export class ConformanceChecker {
     const req = this.clientPending.get(key);
     if (!req) {
       const earlier = this.answered.get(key);
-      if (earlier) this.report('response-duplicate', line, `a second response to ${earlier.method} id ${show(msg['id'])} (first answered on line ${earlier.line}): answer each request exactly once`);
+      if (earlier)
+        this.report(
+          'response-duplicate',
+          line,
+          `a second response to ${earlier.method} id ${show(msg['id'])} (first answered on line ${earlier.line}): answer each request exactly once`,
+        );
       else this.report('response-unknown-id', line, `a response with id ${show(msg['id'])}, which matches no pending client request: answer with the id of the request`);
       return;
     }
@@ -343,7 +376,13 @@ export class ConformanceChecker {
     if (req.method === AgentMethods.sessionPrompt) {
       const sid = str(req.params['sessionId']);
       if (this.version === PROTOCOL_V1 && this.sessions.turnCancelled(sid)) {
-        this.report('cancel-not-honoured', line, 'the cancelled prompt was answered with an error: after session/cancel answer {"stopReason": "cancelled"} (catch the abort instead of failing)', 'error', sid);
+        this.report(
+          'cancel-not-honoured',
+          line,
+          'the cancelled prompt was answered with an error: after session/cancel answer {"stopReason": "cancelled"} (catch the abort instead of failing)',
+          'error',
+          sid,
+        );
       }
       this.sessions.promptEnded(sid, this.version);
     }
@@ -354,10 +393,22 @@ export class ConformanceChecker {
     if (this.version === PROTOCOL_V1) {
       const reason = r['stopReason'];
       if (typeof reason !== 'string' || !(STOP_REASONS as readonly string[]).includes(reason)) {
-        this.report('stop-reason-invalid', line, `stopReason ${show(reason)} is not one of ${STOP_REASONS.join(', ')}: answer session/prompt with a schema stop reason`, 'error', sid);
+        this.report(
+          'stop-reason-invalid',
+          line,
+          `stopReason ${show(reason)} is not one of ${STOP_REASONS.join(', ')}: answer session/prompt with a schema stop reason`,
+          'error',
+          sid,
+        );
       } else if (reason !== 'cancelled' && this.sessions.turnCancelled(sid)) {
         // The turn may have ended on its own just before the cancel arrived: a race, so only a warning.
-        this.report('cancel-not-honoured', line, `the prompt was answered "${reason}" after the client sent session/cancel: answer "cancelled" when the cancel arrives before the turn ends`, 'warning', sid);
+        this.report(
+          'cancel-not-honoured',
+          line,
+          `the prompt was answered "${reason}" after the client sent session/cancel: answer "cancelled" when the cancel arrives before the turn ends`,
+          'warning',
+          sid,
+        );
       }
     }
     this.sessions.promptEnded(sid, this.version);
@@ -367,7 +418,12 @@ export class ConformanceChecker {
     if (this.version !== PROTOCOL_V1 || !this.initialized) return;
     const advertised = ADVERTISED_BY[method];
     if (advertised && !advertised(this.agentCaps)) {
-      this.report('capability-unadvertised', line, `the agent answers ${method} but did not advertise it in initialize: advertise the capability so clients use it (they MUST NOT call it otherwise)`, 'warning');
+      this.report(
+        'capability-unadvertised',
+        line,
+        `the agent answers ${method} but did not advertise it in initialize: advertise the capability so clients use it (they MUST NOT call it otherwise)`,
+        'warning',
+      );
     }
   }
 
@@ -377,7 +433,11 @@ export class ConformanceChecker {
     const terminalOk = isObj(auth) && auth['terminal'] === true;
     for (const m of methods) {
       if (isObj(m) && m['type'] === 'terminal' && !terminalOk) {
-        this.report('capability-unadvertised', line, `auth method ${show(m['id'])} has type "terminal" but the client did not advertise clientCapabilities.auth.terminal: offer it only to clients that do`);
+        this.report(
+          'capability-unadvertised',
+          line,
+          `auth method ${show(m['id'])} has type "terminal" but the client did not advertise clientCapabilities.auth.terminal: offer it only to clients that do`,
+        );
       }
     }
   }

@@ -62,7 +62,11 @@ export function toJUnit(findings: readonly Finding[], target: ReportTarget): str
       body.push(`      <failure type="${id}" message="${xml(`${errors.length} error(s); first at line ${first.line}: ${first.message}`)}">${xmlLines(errors, target)}</failure>`);
     }
     if (warnings.length) body.push(`      <system-out>${xmlLines(warnings, target)}</system-out>`);
-    cases.push(body.length ? `    <testcase classname="acp.conformance" name="${xml(name)}">\n${body.join('\n')}\n    </testcase>` : `    <testcase classname="acp.conformance" name="${xml(name)}"/>`);
+    cases.push(
+      body.length
+        ? `    <testcase classname="acp.conformance" name="${xml(name)}">\n${body.join('\n')}\n    </testcase>`
+        : `    <testcase classname="acp.conformance" name="${xml(name)}"/>`,
+    );
   }
   const suite = `ACP conformance: ${target.subject}`;
   return [

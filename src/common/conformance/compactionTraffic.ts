@@ -25,7 +25,14 @@ export class CompactionTraffic {
     if (!known) this.bySession.set(sid, (known = new Map()));
     const prev = known.get(id);
     if (kind === 'compaction_summary_chunk') {
-      if (!prev && !replaying) this.report('compaction-unknown-id', line, `compaction_summary_chunk for compaction ${quote(id, 40)}, which no compaction_update started: send compaction_update with status "in_progress" first, so the client can show what runs`, 'warning', sid);
+      if (!prev && !replaying)
+        this.report(
+          'compaction-unknown-id',
+          line,
+          `compaction_summary_chunk for compaction ${quote(id, 40)}, which no compaction_update started: send compaction_update with status "in_progress" first, so the client can show what runs`,
+          'warning',
+          sid,
+        );
       if (!prev) known.set(id, { status: 'in_progress', line });
       return;
     }
@@ -37,11 +44,24 @@ export class CompactionTraffic {
 
   private order(id: string, status: string, prev: { status: string; line: number } | undefined, line: number, sid: string): void {
     if (!prev) {
-      if (COMPACTION_TERMINAL.has(status)) this.report('compaction-status-order', line, `compaction ${quote(id, 40)} is "${status}" without an "in_progress" update first: report the start, so the client shows the compaction while it runs`, 'warning', sid);
+      if (COMPACTION_TERMINAL.has(status))
+        this.report(
+          'compaction-status-order',
+          line,
+          `compaction ${quote(id, 40)} is "${status}" without an "in_progress" update first: report the start, so the client shows the compaction while it runs`,
+          'warning',
+          sid,
+        );
       return;
     }
     if (!COMPACTION_TERMINAL.has(prev.status)) return;
     if (status === 'completed' && prev.status === 'completed') return; // a repeated completed (claude-agent-acp)
-    this.report('compaction-status-order', line, `compaction ${quote(id, 40)} is "${status}" after it ended "${prev.status}" (line ${prev.line}): a finished compaction takes no other state; start a new one with a new compactionId`, 'warning', sid);
+    this.report(
+      'compaction-status-order',
+      line,
+      `compaction ${quote(id, 40)} is "${status}" after it ended "${prev.status}" (line ${prev.line}): a finished compaction takes no other state; start a new one with a new compactionId`,
+      'warning',
+      sid,
+    );
   }
 }

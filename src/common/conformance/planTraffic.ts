@@ -24,7 +24,12 @@ export class PlanTraffic {
       const plan = update['plan'];
       if (typeof plan === 'object' && plan !== null && typeof (plan as Json)['planId'] === 'string') ids.add((plan as Json)['planId'] as string);
     } else if (update['sessionUpdate'] === 'plan_removed' && typeof update['planId'] === 'string') {
-      if (!ids.delete(update['planId'])) this.unknown(line, `plan_removed for plan ${JSON.stringify(update['planId'].slice(0, 40))}, which this session never sent (or removed already): remove only plans you sent with plan_update`, sid);
+      if (!ids.delete(update['planId']))
+        this.unknown(
+          line,
+          `plan_removed for plan ${JSON.stringify(update['planId'].slice(0, 40))}, which this session never sent (or removed already): remove only plans you sent with plan_update`,
+          sid,
+        );
     }
   }
 }

@@ -89,7 +89,7 @@ export const RULES = {
   'update-after-close': {
     severity: 'warning',
     title: 'an update or request for a session, or a subagent of it, after the agent answered its session/close',
-    source: 'session/close: the agent cancels the session\'s work and frees it; the session owns its subagents (schema SubagentUpdate)',
+    source: "session/close: the agent cancels the session's work and frees it; the session owns its subagents (schema SubagentUpdate)",
   },
   'compaction-status-order': {
     severity: 'warning',

@@ -104,9 +104,21 @@ export class SessionRules {
       const announced = this.subagents.announcedAt(s);
       for (const e of t.early.splice(0)) {
         if (announced === undefined || e.line > announced) {
-          this.report('session-update-early', e.line, `${e.what} for session ${quote(s, 40)} before the client received that id (line ${line}): send the session/new response first; clients that route by id drop early updates`, 'warning', s);
+          this.report(
+            'session-update-early',
+            e.line,
+            `${e.what} for session ${quote(s, 40)} before the client received that id (line ${line}): send the session/new response first; clients that route by id drop early updates`,
+            'warning',
+            s,
+          );
         } else if (!e.replay) {
-          this.report('subagent-before-announce', e.line, `${e.what} for subagent session ${quote(s, 40)} before the subagent_update that announces it (line ${announced}): announce the child on its parent first; clients drop traffic for sessions they do not know`, 'error', s);
+          this.report(
+            'subagent-before-announce',
+            e.line,
+            `${e.what} for subagent session ${quote(s, 40)} before the subagent_update that announces it (line ${announced}): announce the child on its parent first; clients drop traffic for sessions they do not know`,
+            'error',
+            s,
+          );
         }
       }
       for (const child of this.subagents.childrenOf(s)) todo.push(child);
@@ -173,7 +185,14 @@ export class SessionRules {
     const t = this.track(sid);
     const tool = t.tools.get(id);
     if (!tool) t.tools.set(id, { ended: false, line });
-    else if (tool.ended) this.report('tool-call-after-end', line, `permission requested for tool call ${quote(id, 40)}, which already ended (line ${tool.line}): ask before finishing the tool call`, 'warning', sid);
+    else if (tool.ended)
+      this.report(
+        'tool-call-after-end',
+        line,
+        `permission requested for tool call ${quote(id, 40)}, which already ended (line ${tool.line}): ask before finishing the tool call`,
+        'warning',
+        sid,
+      );
   }
 
   /** `plainChunk`: the message is known to be a valid, warning-free text chunk (no schema check needed). */
@@ -189,7 +208,13 @@ export class SessionRules {
     const t = this.track(sid);
     this.touch(sid, line, `session/update ${kind}`);
     if (!isUpdateKind(kind, version)) {
-      this.report('update-kind-unknown', line, `sessionUpdate ${quote(kind, 40)} is not a v${version} update: send only the schema's variants${version === PROTOCOL_V2 ? ' (or a "_vendor" one)' : ''}`, 'warning', sid);
+      this.report(
+        'update-kind-unknown',
+        line,
+        `sessionUpdate ${quote(kind, 40)} is not a v${version} update: send only the schema's variants${version === PROTOCOL_V2 ? ' (or a "_vendor" one)' : ''}`,
+        'warning',
+        sid,
+      );
       return;
     }
     if (!this.messageId(t, kind, u, line, version, sid)) return;
@@ -239,7 +264,13 @@ export class SessionRules {
     const prev = t.messageKinds.get(id);
     if (!prev) t.messageKinds.set(id, { kind: role, line });
     else if (prev.kind !== role) {
-      this.report('message-id-kind-conflict', line, `messageId ${quote(id, 40)} is used for ${role} here and for ${prev.kind} on line ${prev.line}: give every message its own id (ACP Chat keeps the two apart, but a client that keys messages by id alone merges or drops them)`, 'error', sid);
+      this.report(
+        'message-id-kind-conflict',
+        line,
+        `messageId ${quote(id, 40)} is used for ${role} here and for ${prev.kind} on line ${prev.line}: give every message its own id (ACP Chat keeps the two apart, but a client that keys messages by id alone merges or drops them)`,
+        'error',
+        sid,
+      );
     }
   }
 
@@ -259,7 +290,14 @@ export class SessionRules {
       const co = session['configOptions'];
       if (!isObj(co) || !isObj(co['boolean'])) needed = 'session.configOptions.boolean';
     }
-    if (needed) this.report('capability-unadvertised', line, `${kind} sent but the client did not advertise clientCapabilities.${needed}: send it only to clients that advertise it`, 'error', sid);
+    if (needed)
+      this.report(
+        'capability-unadvertised',
+        line,
+        `${kind} sent but the client did not advertise clientCapabilities.${needed}: send it only to clients that advertise it`,
+        'error',
+        sid,
+      );
   }
 
   private turn(t: Track, kind: string, line: number, version: ProtocolVersion, sid: string): void {
@@ -269,7 +307,13 @@ export class SessionRules {
     // subagents RFD's background work, as claude-agent-acp does): the client shows it as the agent's, not late.
     if (this.subagents.childrenOf(sid).length > 0) return;
     const end = version === PROTOCOL_V1 ? 'the session/prompt response' : 'the idle state_update';
-    this.report('update-after-turn-end', line, `${kind} after ${end} ended the turn: send every update of a turn before ${end}${version === PROTOCOL_V1 ? ' (clients treat later ones as stray)' : ', or report "running" first'}`, 'warning', sid);
+    this.report(
+      'update-after-turn-end',
+      line,
+      `${kind} after ${end} ended the turn: send every update of a turn before ${end}${version === PROTOCOL_V1 ? ' (clients treat later ones as stray)' : ', or report "running" first'}`,
+      'warning',
+      sid,
+    );
   }
 
   private toolCall(t: Track, kind: string, u: Json, line: number, version: ProtocolVersion, sid: string): void {
@@ -306,7 +350,13 @@ export class SessionRules {
       t.turnEnded = true;
       const reason = u['stopReason'];
       if (typeof reason === 'string' && !V2_STOP_REASONS.has(reason) && !reason.startsWith('_')) {
-        this.report('stop-reason-invalid', line, `stopReason ${show(reason)} is reserved (not in the v2 schema): use ${[...V2_STOP_REASONS].join(', ')} or a "_vendor" reason`, 'warning', sid);
+        this.report(
+          'stop-reason-invalid',
+          line,
+          `stopReason ${show(reason)} is reserved (not in the v2 schema): use ${[...V2_STOP_REASONS].join(', ')} or a "_vendor" reason`,
+          'warning',
+          sid,
+        );
       }
     } else if (state === 'running' || state === 'requires_action') {
       t.turnEnded = false;
@@ -318,7 +368,13 @@ export class SessionRules {
     for (const [sid, t] of this.tracks) {
       if (t.known) continue;
       for (const e of t.early.splice(0)) {
-        this.report('session-unknown', e.line, `${e.what} for session ${quote(sid, 40)}, which the client never received: use the id returned by session/new (or given to session/load)`, 'error', sid);
+        this.report(
+          'session-unknown',
+          e.line,
+          `${e.what} for session ${quote(sid, 40)}, which the client never received: use the id returned by session/new (or given to session/load)`,
+          'error',
+          sid,
+        );
       }
     }
   }

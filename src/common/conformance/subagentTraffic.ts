@@ -118,7 +118,13 @@ export class SubagentTraffic {
       const at = this.closed.get(s);
       if (at === undefined) continue;
       const whose = s === sid ? `session ${quote(sid, 40)}` : `subagent ${quote(sid, 40)} of session ${quote(s, 40)}`;
-      this.report('update-after-close', line, `${what} for ${whose} after its session/close was answered (line ${at}): finish the session's work (and its subagents') before answering session/close; clients drop what comes later`, 'warning', sid);
+      this.report(
+        'update-after-close',
+        line,
+        `${what} for ${whose} after its session/close was answered (line ${at}): finish the session's work (and its subagents') before answering session/close; clients drop what comes later`,
+        'warning',
+        sid,
+      );
       return;
     }
   }

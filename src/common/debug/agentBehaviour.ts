@@ -81,8 +81,11 @@ export class AgentBehaviour {
       case AgentMethods.sessionLoad:
       case AgentMethods.sessionResume: {
         this.sessionKnown = true;
-        const modes = isObj(result['modes']) && Array.isArray(result['modes']['availableModes']) ? result['modes']['availableModes'].map((m) => (isObj(m) ? String(m['id']) : '?')) : [];
-        const configOptions = Array.isArray(result['configOptions']) ? result['configOptions'].map((c) => (isObj(c) ? `${String(c['id'])}${c['category'] ? ` (${String(c['category'])})` : ''}` : '?')) : [];
+        const modes =
+          isObj(result['modes']) && Array.isArray(result['modes']['availableModes']) ? result['modes']['availableModes'].map((m) => (isObj(m) ? String(m['id']) : '?')) : [];
+        const configOptions = Array.isArray(result['configOptions'])
+          ? result['configOptions'].map((c) => (isObj(c) ? `${String(c['id'])}${c['category'] ? ` (${String(c['category'])})` : ''}` : '?'))
+          : [];
         const sessionId = typeof result['sessionId'] === 'string' ? result['sessionId'] : '(same)';
         this.sessions.push({ sessionId, via: req, modes, configOptions });
         break;
@@ -156,7 +159,9 @@ export function behaviourMarkdown(agentName: string, r: BehaviourReport): string
     ...Object.entries(r.updateKinds).map(([k, s]) => `| ${k} | ${s.count} | ${ID_KINDS.has(k) ? `${s.withMessageId}` : 'n/a'} |`),
     '',
   ];
-  const noIds = Object.entries(r.updateKinds).filter(([k, s]) => ID_KINDS.has(k) && s.count > 0 && s.withMessageId === 0).map(([k]) => k);
+  const noIds = Object.entries(r.updateKinds)
+    .filter(([k, s]) => ID_KINDS.has(k) && s.count > 0 && s.withMessageId === 0)
+    .map(([k]) => k);
   if (noIds.length) lines.push(`- Sends no \`messageId\` on ${noIds.join(', ')}: message boundaries are inferred from update kinds.`);
   if (r.nonStandardMethods.length) lines.push(`- Methods outside the ACP catalogue: ${r.nonStandardMethods.map((m) => `\`${m}\``).join(', ')}.`);
   if (r.updatesBeforeSessionResult) lines.push(`- Sent ${r.updatesBeforeSessionResult} updates before its session result (buffered, not lost).`);

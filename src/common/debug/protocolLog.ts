@@ -12,7 +12,6 @@ export interface CaptureRecord {
   readonly msg: unknown;
 }
 
-
 /** Parses capture lines; bad lines become `null` records so line numbers stay aligned. */
 export function parseCapture(text: string): (CaptureRecord | null)[] {
   return text
@@ -50,7 +49,16 @@ export function describeCapture(records: readonly CaptureRecord[]): LogLine[] {
     const arrow = r.dir === 'client->agent' ? '→' : r.dir === 'agent->client' ? '←' : '·';
     const m = r.msg;
     if (r.dir === 'note' || !isObj(m)) {
-      out.push({ seq: r.seq, arrow, kind: r.dir === 'note' ? 'note' : 'invalid', method: '', id: null, pairedWith: null, latencyMs: null, summary: r.dir === 'note' ? (JSON.stringify(m) ?? '').slice(0, 120) : 'not a JSON-RPC object' });
+      out.push({
+        seq: r.seq,
+        arrow,
+        kind: r.dir === 'note' ? 'note' : 'invalid',
+        method: '',
+        id: null,
+        pairedWith: null,
+        latencyMs: null,
+        summary: r.dir === 'note' ? (JSON.stringify(m) ?? '').slice(0, 120) : 'not a JSON-RPC object',
+      });
       continue;
     }
     const id = 'id' in m ? JSON.stringify(m['id']) : null;

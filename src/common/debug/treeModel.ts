@@ -11,7 +11,18 @@ import { plainLine } from '../untrusted';
 
 export type TreeNode =
   | { readonly type: 'session'; readonly id: string; readonly sessionId: string; readonly label: string; readonly description: string; readonly parentSessionId?: string }
-  | { readonly type: 'entry'; readonly id: string; readonly sessionId: string; readonly key: string; readonly entryKind: Entry['kind']; readonly label: string; readonly description: string; readonly tooltip: string; readonly icon: string; readonly hasChildren: boolean }
+  | {
+      readonly type: 'entry';
+      readonly id: string;
+      readonly sessionId: string;
+      readonly key: string;
+      readonly entryKind: Entry['kind'];
+      readonly label: string;
+      readonly description: string;
+      readonly tooltip: string;
+      readonly icon: string;
+      readonly hasChildren: boolean;
+    }
   | { readonly type: 'detail'; readonly id: string; readonly label: string; readonly description: string; readonly copyValue?: string }
   | { readonly type: 'group'; readonly id: string; readonly sessionId: string; readonly group: TreeGroup; readonly label: string; readonly description: string };
 
@@ -42,7 +53,15 @@ const KIND_ICON: Record<Entry['kind'], string> = {
 const PROVENANCE_LABEL = { local: 'local prompt', live: 'live', replay: 'replay', fork: 'forked' } as const;
 
 export function entryIdentity(e: Entry): string | null {
-  return e.kind === 'tool_call' ? e.toolCallId : e.kind === 'elicitation' ? (e.elicitationId ?? String(e.requestId)) : e.kind === 'subagent' ? e.childSessionId : e.kind === 'compaction' ? e.compactionId : e.messageId;
+  return e.kind === 'tool_call'
+    ? e.toolCallId
+    : e.kind === 'elicitation'
+      ? (e.elicitationId ?? String(e.requestId))
+      : e.kind === 'subagent'
+        ? e.childSessionId
+        : e.kind === 'compaction'
+          ? e.compactionId
+          : e.messageId;
 }
 
 export function sessionNode(s: SessionState, diagnostics: number): TreeNode {
@@ -166,7 +185,15 @@ export function entryDetails(sessionId: string, e: Entry, findings: readonly Fin
     d('last seen', iso(e.stats.lastSeen)),
     d('capture lines', formatLines(e.stats.lines)),
   );
-  findingsOf(e, findings).forEach((f, i) => out.push({ type: 'detail', id: `${base}/finding/${i}`, label: findingLabel(f), description: `line ${f.line} · ${escapeControl(f.message)}`, copyValue: `${f.rule} (line ${f.line}): ${f.message}` }));
+  findingsOf(e, findings).forEach((f, i) =>
+    out.push({
+      type: 'detail',
+      id: `${base}/finding/${i}`,
+      label: findingLabel(f),
+      description: `line ${f.line} · ${escapeControl(f.message)}`,
+      copyValue: `${f.rule} (line ${f.line}): ${f.message}`,
+    }),
+  );
   return out;
 }
 
@@ -179,20 +206,46 @@ export interface BranchOrigin {
 }
 
 /** `subagents`: the subagent sessions to nest under this one (subagentNodes), after its entries. */
-export function sessionChildren(s: SessionState, diagnostics: readonly Diagnostic[], findings?: readonly Finding[], origin?: BranchOrigin | null, subagents: readonly TreeNode[] = []): TreeNode[] {
+export function sessionChildren(
+  s: SessionState,
+  diagnostics: readonly Diagnostic[],
+  findings?: readonly Finding[],
+  origin?: BranchOrigin | null,
+  subagents: readonly TreeNode[] = [],
+): TreeNode[] {
   const out: TreeNode[] = [...s.entries.map((e, i) => entryNode(s.sessionId, e, i, findings)), ...subagents];
   if (origin)
-    out.unshift({ type: 'detail', id: `g/${s.sessionId}/origin`, label: 'forked from', description: `${escapeControl(origin.chat)} · message ${origin.messageKey} · session ${escapeControl(origin.sessionId)}`, copyValue: origin.messageKey });
+    out.unshift({
+      type: 'detail',
+      id: `g/${s.sessionId}/origin`,
+      label: 'forked from',
+      description: `${escapeControl(origin.chat)} · message ${origin.messageKey} · session ${escapeControl(origin.sessionId)}`,
+      copyValue: origin.messageKey,
+    });
   const mode = s.currentModeId ?? '(none)';
   out.push({ type: 'group', id: `g/${s.sessionId}/state`, sessionId: s.sessionId, group: 'state', label: 'Session state', description: `mode ${mode}` });
   if (s.plan) {
     const done = s.plan.filter((p) => p.status === 'completed').length;
     out.push({ type: 'group', id: `g/${s.sessionId}/plan`, sessionId: s.sessionId, group: 'plan', label: 'Plan', description: `${done}/${s.plan.length} completed` });
   }
-  out.push({ type: 'group', id: `g/${s.sessionId}/diagnostics`, sessionId: s.sessionId, group: 'diagnostics', label: 'Diagnostics', description: `${diagnostics.filter((x) => x.severity === 'error').length} errors, ${diagnostics.filter((x) => x.severity === 'warning').length} warnings` });
+  out.push({
+    type: 'group',
+    id: `g/${s.sessionId}/diagnostics`,
+    sessionId: s.sessionId,
+    group: 'diagnostics',
+    label: 'Diagnostics',
+    description: `${diagnostics.filter((x) => x.severity === 'error').length} errors, ${diagnostics.filter((x) => x.severity === 'warning').length} warnings`,
+  });
   if (findings !== undefined) {
     const errors = findings.filter((f) => f.severity === 'error').length;
-    out.push({ type: 'group', id: `g/${s.sessionId}/conformance`, sessionId: s.sessionId, group: 'conformance', label: 'Conformance', description: findings.length ? `${errors} errors, ${findings.length - errors} warnings` : 'no findings' });
+    out.push({
+      type: 'group',
+      id: `g/${s.sessionId}/conformance`,
+      sessionId: s.sessionId,
+      group: 'conformance',
+      label: 'Conformance',
+      description: findings.length ? `${errors} errors, ${findings.length - errors} warnings` : 'no findings',
+    });
   }
   return out;
 }

@@ -136,7 +136,8 @@ function field(name: string, p: unknown, required: boolean, problems: string[]):
         return problems.length > before ? null : { ...base, kind: 'choice', choices, default: d };
       }
       const format = p['format'];
-      if (!absent(format) && !(STRING_FORMATS as readonly unknown[]).includes(format)) problems.push(`${where}.format ${JSON.stringify(format)} is not one of ${STRING_FORMATS.join(', ')}`);
+      if (!absent(format) && !(STRING_FORMATS as readonly unknown[]).includes(format))
+        problems.push(`${where}.format ${JSON.stringify(format)} is not one of ${STRING_FORMATS.join(', ')}`);
       const pattern = absent(p['pattern']) ? null : text(p['pattern']);
       const compiled = pattern === null ? null : compilePattern(pattern);
       if (!absent(p['pattern']) && (compiled === null || !compiled.ok)) problems.push(`${where}.pattern ${compiled && !compiled.ok ? compiled.problem : 'must be a string'}`);
@@ -308,7 +309,9 @@ function isValue(v: unknown): v is ElicitationValue {
 export function validateAnswers(form: FormModel, answers: unknown): AnswerResult {
   if (!isRecord(answers)) return { ok: false, problems: [{ field: null, message: 'the answers must be a JSON object keyed by property name' }] };
   const problems: FieldProblem[] = [];
-  for (const k of Object.keys(answers)) if (!form.fields.some((f) => f.name === k)) problems.push({ field: k, message: `is not a field of this form (fields: ${form.fields.map((f) => f.name).join(', ') || 'none'})` });
+  for (const k of Object.keys(answers))
+    if (!form.fields.some((f) => f.name === k))
+      problems.push({ field: k, message: `is not a field of this form (fields: ${form.fields.map((f) => f.name).join(', ') || 'none'})` });
   const content: Record<string, ElicitationValue> = {};
   for (const f of form.fields) {
     const raw = ownValue(answers, f.name);
@@ -354,7 +357,10 @@ export function fromTyped(f: Field, typed: string): ElicitationValue | undefined
       if (/^(n|no|false|0)$/iu.test(s)) return false;
       return s;
     case 'multi':
-      return s.split(',').map((x) => x.trim()).filter((x) => x !== '');
+      return s
+        .split(',')
+        .map((x) => x.trim())
+        .filter((x) => x !== '');
     default:
       return s;
   }

@@ -30,9 +30,7 @@ type Inst =
   | { readonly op: 'assert'; readonly kind: '^' | '$' | 'b' | 'B' }
   | { readonly op: 'match' };
 
-export type LinearPattern =
-  | { readonly ok: true; readonly program: number; readonly test: (input: string) => boolean }
-  | { readonly ok: false; readonly problem: string };
+export type LinearPattern = { readonly ok: true; readonly program: number; readonly test: (input: string) => boolean } | { readonly ok: false; readonly problem: string };
 
 class Refused extends Error {}
 
@@ -208,8 +206,7 @@ function run(prog: readonly Inst[], chars: readonly string[]): boolean {
           stack.push(inst.y, inst.x);
           break;
         case 'assert': {
-          const ok =
-            inst.kind === '^' ? pos === 0 : inst.kind === '$' ? pos === n : (isWord(chars[pos - 1]) !== isWord(chars[pos])) === (inst.kind === 'b');
+          const ok = inst.kind === '^' ? pos === 0 : inst.kind === '$' ? pos === n : (isWord(chars[pos - 1]) !== isWord(chars[pos])) === (inst.kind === 'b');
           if (ok) stack.push(pc + 1);
           break;
         }

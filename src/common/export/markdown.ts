@@ -36,7 +36,10 @@ function toolContent(c: ToolCallContent): string {
     case 'content':
       return blocksToMarkdown([c.content]);
     case 'diff':
-      if (isDiffV2(c)) return `Changes:\n\n${diffChangeLines(c).map((l) => `- ${l}`).join('\n')}${c.patch ? `\n\n${fence(c.patch.text, 'diff')}` : ''}`;
+      if (isDiffV2(c))
+        return `Changes:\n\n${diffChangeLines(c)
+          .map((l) => `- ${l}`)
+          .join('\n')}${c.patch ? `\n\n${fence(c.patch.text, 'diff')}` : ''}`;
       return `Diff of \`${c.path}\`:\n\n${fence(c.newText, 'diff')}`;
     case 'terminal':
       return `*terminal ${c.terminalId}*`;
@@ -88,7 +91,11 @@ export function entryToMarkdown(e: Entry): string {
       return `**Context compacted** *(${e.status})*${e.error ? ` — ${e.error}` : ''}${summary}`;
     }
     case 'elicitation': {
-      const answer = e.answer ? Object.entries(e.answer).map(([k, v]) => `- ${k}: ${Array.isArray(v) ? v.join(', ') : String(v)}`).join('\n') : '';
+      const answer = e.answer
+        ? Object.entries(e.answer)
+            .map(([k, v]) => `- ${k}: ${Array.isArray(v) ? v.join(', ') : String(v)}`)
+            .join('\n')
+        : '';
       return `**Question** — ${e.message} *(${e.status}${e.completed ? ', completed' : ''})*${answer ? `\n\n${answer}` : ''}`;
     }
   }

@@ -52,13 +52,7 @@ export function inRange(at: number, range: DateRange, now: number, startOfToday:
 }
 
 /** The chats the filter keeps, in history order. */
-export function filterChats(
-  records: readonly ChatRecord[],
-  f: HistoryFilter,
-  live: (chatId: string) => LiveState | undefined,
-  now: number,
-  startOfToday: number,
-): ChatRecord[] {
+export function filterChats(records: readonly ChatRecord[], f: HistoryFilter, live: (chatId: string) => LiveState | undefined, now: number, startOfToday: number): ChatRecord[] {
   return historyOrder(
     records.filter((r) => {
       const state = chatState(r, live(r.id));

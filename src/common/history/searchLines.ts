@@ -36,7 +36,9 @@ export function escapeField(s: string): string {
 }
 
 export function unescapeField(s: string): string {
-  return s.replace(/\\(u[0-9a-f]{4}|.)/g, (_, e: string) => (e === 't' ? '\t' : e === 'n' ? '\n' : e === 'r' ? '\r' : e.length === 5 ? String.fromCharCode(parseInt(e.slice(1), 16)) : e));
+  return s.replace(/\\(u[0-9a-f]{4}|.)/g, (_, e: string) =>
+    e === 't' ? '\t' : e === 'n' ? '\n' : e === 'r' ? '\r' : e.length === 5 ? String.fromCharCode(parseInt(e.slice(1), 16)) : e,
+  );
 }
 
 function blocksText(blocks: readonly ContentBlock[]): string {
@@ -72,7 +74,9 @@ function entryLines(e: Entry): SearchLine[] {
         if (c.type !== 'diff') continue;
         const r: Record<string, unknown> = c;
         if (typeof r['path'] === 'string') paths.add(r['path']);
-        if (Array.isArray(r['changes'])) for (const ch of r['changes'] as unknown[]) if (ch && typeof ch === 'object' && typeof (ch as Record<string, unknown>)['path'] === 'string') paths.add((ch as Record<string, string>)['path']!);
+        if (Array.isArray(r['changes']))
+          for (const ch of r['changes'] as unknown[])
+            if (ch && typeof ch === 'object' && typeof (ch as Record<string, unknown>)['path'] === 'string') paths.add((ch as Record<string, string>)['path']!);
       }
       for (const p of paths) add('path', p);
       break;
@@ -94,7 +98,8 @@ function entryLines(e: Entry): SearchLine[] {
  * transcript is not a place a result can open at). */
 export function searchFileText(meta: unknown, sessions: readonly SessionState[]): string {
   const parts = [`${SEARCH_HEADER}\t${escapeField(JSON.stringify(meta) ?? 'null')}\n`];
-  for (const s of sessions) if (s.parentSessionId === null) for (const e of s.entries) for (const l of entryLines(e)) parts.push(`${l.kind}\t${escapeField(l.key)}\t${escapeField(l.text)}\n`);
+  for (const s of sessions)
+    if (s.parentSessionId === null) for (const e of s.entries) for (const l of entryLines(e)) parts.push(`${l.kind}\t${escapeField(l.key)}\t${escapeField(l.text)}\n`);
   return parts.join('');
 }
 

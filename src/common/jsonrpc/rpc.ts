@@ -27,22 +27,27 @@ export type RpcMessage =
   | { readonly type: 'response'; readonly id: RequestId; readonly ok: true; readonly result: unknown }
   | { readonly type: 'response'; readonly id: RequestId; readonly ok: false; readonly error: z.infer<typeof zResponseError> };
 
-
 /** Classifies and validates one message. Returns a readable error instead of throwing. */
 export function parseRpc(msg: unknown): { ok: true; msg: RpcMessage } | { ok: false; error: string } {
   if (!isRecord(msg)) return { ok: false, error: 'not a JSON-RPC message: expected an object' };
   if ('method' in msg) {
     if ('id' in msg) {
       const r = zRequest.safeParse(msg);
-      return r.success ? { ok: true, msg: { type: 'request', id: r.data.id, method: r.data.method, params: r.data.params } } : { ok: false, error: `malformed JSON-RPC request: ${issueText(r.error)}` };
+      return r.success
+        ? { ok: true, msg: { type: 'request', id: r.data.id, method: r.data.method, params: r.data.params } }
+        : { ok: false, error: `malformed JSON-RPC request: ${issueText(r.error)}` };
     }
     const r = zNotification.safeParse(msg);
-    return r.success ? { ok: true, msg: { type: 'notification', method: r.data.method, params: r.data.params } } : { ok: false, error: `malformed JSON-RPC notification: ${issueText(r.error)}` };
+    return r.success
+      ? { ok: true, msg: { type: 'notification', method: r.data.method, params: r.data.params } }
+      : { ok: false, error: `malformed JSON-RPC notification: ${issueText(r.error)}` };
   }
   if ('error' in msg) {
     if ('result' in msg) return { ok: false, error: 'malformed JSON-RPC response: both "result" and "error"' };
     const r = zFailure.safeParse(msg);
-    return r.success ? { ok: true, msg: { type: 'response', id: r.data.id, ok: false, error: r.data.error } } : { ok: false, error: `malformed JSON-RPC error response: ${issueText(r.error)}` };
+    return r.success
+      ? { ok: true, msg: { type: 'response', id: r.data.id, ok: false, error: r.data.error } }
+      : { ok: false, error: `malformed JSON-RPC error response: ${issueText(r.error)}` };
   }
   const r = zSuccess.safeParse(msg);
   return r.success && 'result' in msg

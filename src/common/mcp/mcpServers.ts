@@ -55,7 +55,11 @@ export function configuredMcpServers(settings: readonly unknown[], vscode: reado
 }
 
 /** What a session is opened with: the servers on for the chat that the agent takes, and the ones it cannot take. */
-export function chosenMcpServers(all: readonly ConfiguredMcpServer[], off: ReadonlySet<string>, caps: AgentCapabilities | undefined): { readonly sent: McpServer[]; readonly skipped: string[] } {
+export function chosenMcpServers(
+  all: readonly ConfiguredMcpServer[],
+  off: ReadonlySet<string>,
+  caps: AgentCapabilities | undefined,
+): { readonly sent: McpServer[]; readonly skipped: string[] } {
   const on = all.filter((c) => !off.has(c.server.name)).map((c) => c.server);
   return { sent: on.filter((s) => agentTakes(s, caps)), skipped: on.filter((s) => !agentTakes(s, caps)).map((s) => s.name) };
 }
@@ -72,7 +76,8 @@ export function mcpPickRows(all: readonly ConfiguredMcpServer[], off: ReadonlySe
   return all.map(({ server, source }) => {
     const t = transportOf(server);
     const from = source === 'vscode' ? "VS Code's mcp.json" : 'acpChat.mcpServers';
-    const can = caps === undefined ? `${agentName} has not said yet whether it takes ${t}` : agentTakes(server, caps) ? `${agentName} can use it` : `${agentName} cannot take ${t}: not sent`;
+    const can =
+      caps === undefined ? `${agentName} has not said yet whether it takes ${t}` : agentTakes(server, caps) ? `${agentName} can use it` : `${agentName} cannot take ${t}: not sent`;
     return { name: server.name, picked: !off.has(server.name), detail: `${t} · ${from} · ${can}` };
   });
 }

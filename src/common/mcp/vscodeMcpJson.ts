@@ -13,7 +13,10 @@ import type { McpServer } from '../protocol/requests';
 
 // z.object (not loose): unknown keys, "__proto__" among them, are dropped rather than copied. Maps of
 // names (servers, env, headers) are not given to z.record: their keys are walked here, as data.
-const zStringMap = z.custom<object>((v) => typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((x) => typeof x === 'string'), 'expected an object of strings');
+const zStringMap = z.custom<object>(
+  (v) => typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((x) => typeof x === 'string'),
+  'expected an object of strings',
+);
 const zStdio = z.object({
   type: z.literal('stdio').optional(),
   command: z.string().min(1),

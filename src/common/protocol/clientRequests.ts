@@ -20,8 +20,18 @@ const zToolCallUpdate = z.looseObject({
   title: optional(z.string().nullable()),
   kind: optional(z.string().nullable()),
   status: optional(z.string().nullable()),
-  content: optional(z.array(z.unknown()).transform((items) => items.flatMap((i) => tolerantItem(zToolCallContent, i))).nullable()),
-  locations: optional(z.array(z.unknown()).transform((items) => items.flatMap((i) => tolerantItem(zToolCallLocation, i))).nullable()),
+  content: optional(
+    z
+      .array(z.unknown())
+      .transform((items) => items.flatMap((i) => tolerantItem(zToolCallContent, i)))
+      .nullable(),
+  ),
+  locations: optional(
+    z
+      .array(z.unknown())
+      .transform((items) => items.flatMap((i) => tolerantItem(zToolCallLocation, i)))
+      .nullable(),
+  ),
   rawInput: z.unknown().optional(),
   rawOutput: z.unknown().optional(),
   _meta: optional(zMeta),

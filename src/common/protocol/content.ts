@@ -109,10 +109,12 @@ const zDiffChange = z.looseObject({
 /** v2 draft diff: a list of file changes plus an optional patch text (e.g. a unified diff). */
 const zDiffV2 = z.looseObject({
   type: z.literal('diff'),
-  changes: z.array(z.unknown()).transform((items) => items.flatMap((i) => {
-    const r = zDiffChange.safeParse(i);
-    return r.success ? [r.data] : [];
-  })),
+  changes: z.array(z.unknown()).transform((items) =>
+    items.flatMap((i) => {
+      const r = zDiffChange.safeParse(i);
+      return r.success ? [r.data] : [];
+    }),
+  ),
   patch: optional(z.looseObject({ format: z.string(), text: z.string() }).nullable()),
   _meta: optional(zMeta.nullable()),
 });

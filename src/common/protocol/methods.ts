@@ -61,7 +61,6 @@ export const ProtocolMethods = {
   cancelRequest: '$/cancel_request',
 } as const;
 
-
 /** JSON-RPC and ACP error codes (v1 `ErrorCode`, plus v2's -32022). */
 export const ErrorCodes = {
   parseError: -32700,

@@ -17,9 +17,7 @@ import { zEnvVariable } from './clientRequests';
 export * from './clientRequests';
 
 /** An "empty" result: `{}` or `null` on the wire; always `{}` (plus any `_meta`) after parsing. */
-export const zEmptyResult = z
-  .union([z.looseObject({ _meta: optional(zMeta) }), z.null(), z.undefined()])
-  .transform((v) => v ?? {});
+export const zEmptyResult = z.union([z.looseObject({ _meta: optional(zMeta) }), z.null(), z.undefined()]).transform((v) => v ?? {});
 
 const zRequestId = z.union([z.string(), z.number()]);
 
@@ -57,14 +55,22 @@ const zMarker = optional(z.looseObject({}).nullable());
 
 const zAgentCapabilities = z.looseObject({
   loadSession: optional(z.boolean()),
-  promptCapabilities: optional(
-    z.looseObject({ image: optional(z.boolean()), audio: optional(z.boolean()), embeddedContext: optional(z.boolean()) }),
-  ),
+  promptCapabilities: optional(z.looseObject({ image: optional(z.boolean()), audio: optional(z.boolean()), embeddedContext: optional(z.boolean()) })),
   mcpCapabilities: optional(z.looseObject({ http: optional(z.boolean()), sse: optional(z.boolean()) })),
   sessionCapabilities: optional(
     // fork, archive (archive + unarchive) and title (set_title) are unstable-schema markers.
     // systemPrompt is an unstable-schema marker too (its `mode` names the modes beyond `append`).
-    z.looseObject({ list: zMarker, delete: zMarker, resume: zMarker, close: zMarker, additionalDirectories: zMarker, fork: zMarker, archive: zMarker, title: zMarker, systemPrompt: zMarker }),
+    z.looseObject({
+      list: zMarker,
+      delete: zMarker,
+      resume: zMarker,
+      close: zMarker,
+      additionalDirectories: zMarker,
+      fork: zMarker,
+      archive: zMarker,
+      title: zMarker,
+      systemPrompt: zMarker,
+    }),
   ),
   auth: optional(z.looseObject({ logout: zMarker })),
   _meta: optional(zMeta),
@@ -164,9 +170,7 @@ export const zLoadSessionParams = z.looseObject({
 });
 export type LoadSessionParams = z.infer<typeof zLoadSessionParams>;
 /** load/resume results: `{modes?, configOptions?}`; `null` from older agents means "nothing". */
-export const zSessionStateResult = z
-  .union([z.looseObject(sessionStateFields), z.null(), z.undefined()])
-  .transform((v) => v ?? {});
+export const zSessionStateResult = z.union([z.looseObject(sessionStateFields), z.null(), z.undefined()]).transform((v) => v ?? {});
 export type SessionStateResult = z.infer<typeof zSessionStateResult>;
 
 export const zResumeSessionParams = z.looseObject({

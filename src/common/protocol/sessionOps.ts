@@ -14,8 +14,14 @@ const optional = <T extends z.ZodType>(schema: T) => schema.optional().catch(und
 export const zForkSessionParams = z.looseObject({
   sessionId: z.string(),
   cwd: z.string(),
-  mcpServers: z.array(zMcpServer).nullish().transform((v) => v ?? []),
-  additionalDirectories: z.array(z.string()).nullish().transform((v) => v ?? []),
+  mcpServers: z
+    .array(zMcpServer)
+    .nullish()
+    .transform((v) => v ?? []),
+  additionalDirectories: z
+    .array(z.string())
+    .nullish()
+    .transform((v) => v ?? []),
   _meta: optional(zMeta),
 });
 export type ForkSessionParams = z.input<typeof zForkSessionParams>;
@@ -41,8 +47,14 @@ export const zTerminalAuthMethod = z.looseObject({
   id: z.string(),
   name: z.string(),
   description: optional(z.string().nullable()),
-  args: z.array(z.string()).nullish().transform((v) => v ?? []),
-  env: z.record(z.string(), z.string()).nullish().transform((v) => v ?? {}),
+  args: z
+    .array(z.string())
+    .nullish()
+    .transform((v) => v ?? []),
+  env: z
+    .record(z.string(), z.string())
+    .nullish()
+    .transform((v) => v ?? {}),
   _meta: optional(zMeta),
 });
 /**
@@ -56,8 +68,14 @@ const zMetaTerminal = z.looseObject({
   'terminal-auth': optional(
     z.looseObject({
       command: z.string().min(1),
-      args: z.array(z.string()).nullish().transform((v) => v ?? []),
-      env: z.record(z.string(), z.string()).nullish().transform((v) => v ?? {}),
+      args: z
+        .array(z.string())
+        .nullish()
+        .transform((v) => v ?? []),
+      env: z
+        .record(z.string(), z.string())
+        .nullish()
+        .transform((v) => v ?? {}),
       label: optional(z.string()),
     }),
   ),

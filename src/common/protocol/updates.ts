@@ -359,4 +359,3 @@ function parseVariant(kind: string, raw: unknown, version: ProtocolVersion): Var
       return { error: `unknown session update kind '${kind}' ignored`, severity: 'warning' };
   }
 }
-

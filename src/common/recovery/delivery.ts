@@ -62,13 +62,26 @@ export class ReplayedUserMessages {
 
 function textOf(content: unknown): string {
   const blocks = Array.isArray(content) ? content : [content];
-  return blocks.map((b) => (typeof b === 'object' && b !== null && (b as { type?: unknown }).type === 'text' && typeof (b as { text?: unknown }).text === 'string' ? (b as { text: string }).text : '')).join('');
+  return blocks
+    .map((b) =>
+      typeof b === 'object' && b !== null && (b as { type?: unknown }).type === 'text' && typeof (b as { text?: unknown }).text === 'string' ? (b as { text: string }).text : '',
+    )
+    .join('');
 }
 
 /** Updates that belong to a turn's work (not session state the agent may send at any time, such as commands). */
 const TURN_UPDATES: ReadonlySet<unknown> = new Set([
-  'user_message_chunk', 'agent_message_chunk', 'agent_thought_chunk', 'user_message', 'agent_message', 'agent_thought',
-  'tool_call', 'tool_call_update', 'tool_call_content_chunk', 'plan', 'plan_update',
+  'user_message_chunk',
+  'agent_message_chunk',
+  'agent_thought_chunk',
+  'user_message',
+  'agent_message',
+  'agent_thought',
+  'tool_call',
+  'tool_call_update',
+  'tool_call_content_chunk',
+  'plan',
+  'plan_update',
 ]);
 
 /**

@@ -17,8 +17,7 @@ export interface RestartLimits {
 export const DEFAULT_RESTART_LIMITS: RestartLimits = { maxFailures: 3, windowMs: 120_000, baseDelayMs: 1_000, maxDelayMs: 10_000 };
 
 export type RestartDecision =
-  | { readonly kind: 'restart'; readonly attempt: number; readonly delayMs: number }
-  | { readonly kind: 'giveUp'; readonly failures: number; readonly windowMs: number };
+  { readonly kind: 'restart'; readonly attempt: number; readonly delayMs: number } | { readonly kind: 'giveUp'; readonly failures: number; readonly windowMs: number };
 
 export class RestartPolicy {
   private crashes: number[] = [];

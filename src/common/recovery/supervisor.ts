@@ -68,26 +68,36 @@ export class ConnectionSupervisor<P extends SentPrompt = SentPrompt> {
     cancelBoundMs = DEFAULT_CANCEL_BOUND_MS,
   ) {
     this.policy = new RestartPolicy(ports.clock, limits);
-    this.watch = new TurnWatch(ports.clock, () => Math.max(0, ports.settings().stallNoticeSeconds) * 1000, {
-      stalled: (ms) => this.ports.notice('stall', {
-        severity: 'warning',
-        title: `No word from ${this.ports.agentName} for ${Math.round(ms / 1000)} s.`,
-        description: 'It may still be working, or be stuck. Nothing is waiting for your answer.',
-        actions: [{ id: 'keepWaiting', label: 'Keep waiting' }, { id: 'cancel', label: 'Cancel turn' }, { id: 'restart', label: 'Restart agent' }],
-      }),
-      resumed: () => this.ports.notice('stall', null),
-      cancelUnacknowledged: () => {
-        this.turnEnded(); // first: a turn's end clears an older recovery notice, not this one
-        this.ports.notice('recovery', {
-          severity: 'warning',
-          title: `${this.ports.agentName} did not confirm the cancel within ${Math.round(cancelBoundMs / 1000)} s; the turn is shown as cancelled.`,
-          description: 'Anything it still sends for that turn is kept in the transcript.',
-        });
-        this.lateWindow = true;
-        this.ports.notice('late', null);
-        this.ports.abandonTurn();
+    this.watch = new TurnWatch(
+      ports.clock,
+      () => Math.max(0, ports.settings().stallNoticeSeconds) * 1000,
+      {
+        stalled: (ms) =>
+          this.ports.notice('stall', {
+            severity: 'warning',
+            title: `No word from ${this.ports.agentName} for ${Math.round(ms / 1000)} s.`,
+            description: 'It may still be working, or be stuck. Nothing is waiting for your answer.',
+            actions: [
+              { id: 'keepWaiting', label: 'Keep waiting' },
+              { id: 'cancel', label: 'Cancel turn' },
+              { id: 'restart', label: 'Restart agent' },
+            ],
+          }),
+        resumed: () => this.ports.notice('stall', null),
+        cancelUnacknowledged: () => {
+          this.turnEnded(); // first: a turn's end clears an older recovery notice, not this one
+          this.ports.notice('recovery', {
+            severity: 'warning',
+            title: `${this.ports.agentName} did not confirm the cancel within ${Math.round(cancelBoundMs / 1000)} s; the turn is shown as cancelled.`,
+            description: 'Anything it still sends for that turn is kept in the transcript.',
+          });
+          this.lateWindow = true;
+          this.ports.notice('late', null);
+          this.ports.abandonTurn();
+        },
       },
-    }, cancelBoundMs);
+      cancelBoundMs,
+    );
   }
 
   // ------------------------------------------------------------ the running turn
@@ -177,15 +187,27 @@ export class ConnectionSupervisor<P extends SentPrompt = SentPrompt> {
     if (decision.kind === 'giveUp') {
       this.ports.notice('recovery', {
         severity: 'error',
-        title: remote ? `The connection to ${name} failed ${decision.failures} times within ${Math.round(decision.windowMs / 1000)} s; it is not retried again automatically.` : `${name} stopped ${decision.failures} times within ${Math.round(decision.windowMs / 1000)} s and is not restarted again automatically.`,
+        title: remote
+          ? `The connection to ${name} failed ${decision.failures} times within ${Math.round(decision.windowMs / 1000)} s; it is not retried again automatically.`
+          : `${name} stopped ${decision.failures} times within ${Math.round(decision.windowMs / 1000)} s and is not restarted again automatically.`,
         description: `Last: ${reason}.${turn} Read the agent log (ACP: Show Agent Log), then restart it.`,
         actions: [{ id: 'restart', label: 'Restart agent' }],
       });
     } else if (decision.kind === 'restart') {
       const what = remote ? `The connection to ${name} was lost; reconnecting` : `${name} stopped unexpectedly and was restarted`;
-      this.ports.notice('recovery', { severity: 'warning', title: `${what} (attempt ${decision.attempt} of ${decision.maxAttempts}).`, description: `${reason}.${turn}`, actions: [DISMISS] });
+      this.ports.notice('recovery', {
+        severity: 'warning',
+        title: `${what} (attempt ${decision.attempt} of ${decision.maxAttempts}).`,
+        description: `${reason}.${turn}`,
+        actions: [DISMISS],
+      });
     } else if (interrupted) {
-      this.ports.notice('recovery', { severity: 'warning', title: 'The running turn was interrupted when the agent stopped.', description: 'It is not resumed: send a message to go on.', actions: [DISMISS] });
+      this.ports.notice('recovery', {
+        severity: 'warning',
+        title: 'The running turn was interrupted when the agent stopped.',
+        description: 'It is not resumed: send a message to go on.',
+        actions: [DISMISS],
+      });
     }
     return decision;
   }
@@ -220,7 +242,11 @@ export class ConnectionSupervisor<P extends SentPrompt = SentPrompt> {
     this.uncertain = null;
     if (!sent) return;
     if (replayed && promptLanded(sent, evidence)) {
-      this.ports.notice('recovery', { severity: 'warning', title: 'Your last message reached the agent before it stopped; that turn was interrupted.', description: 'It is not resumed: send a message to go on.' });
+      this.ports.notice('recovery', {
+        severity: 'warning',
+        title: 'Your last message reached the agent before it stopped; that turn was interrupted.',
+        description: 'It is not resumed: send a message to go on.',
+      });
       return;
     }
     this.undelivered = sent;
@@ -231,7 +257,10 @@ export class ConnectionSupervisor<P extends SentPrompt = SentPrompt> {
       severity: 'warning',
       title: replayed ? 'This message was not delivered: the agent stopped before taking it.' : 'This message may not have been delivered: the agent stopped before confirming it.',
       description: entryKey !== undefined ? null : sent.text.length > 200 ? `${sent.text.slice(0, 200)}…` : sent.text,
-      actions: [{ id: 'resend', label: 'Resend' }, { id: 'edit', label: 'Edit' }],
+      actions: [
+        { id: 'resend', label: 'Resend' },
+        { id: 'edit', label: 'Edit' },
+      ],
       fill: sent.text,
       ...(entryKey !== undefined ? { entryKey } : {}),
     });
@@ -268,4 +297,3 @@ export class ConnectionSupervisor<P extends SentPrompt = SentPrompt> {
     this.pendingRestart = undefined;
   }
 }
-

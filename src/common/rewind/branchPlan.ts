@@ -26,8 +26,7 @@ export type BranchPlan =
     };
 
 export type BranchPoint =
-  | { readonly ok: true; readonly index: number; readonly message: Entry & { readonly kind: 'user_message' } }
-  | { readonly ok: false; readonly reason: string };
+  { readonly ok: true; readonly index: number; readonly message: Entry & { readonly kind: 'user_message' } } | { readonly ok: false; readonly reason: string };
 
 /** The user message `key` in `entries`, or why a branch cannot start there. */
 export function branchPoint(entries: readonly Entry[], key: string): BranchPoint {

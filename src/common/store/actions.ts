@@ -46,4 +46,3 @@ export type Action =
   | ({ readonly kind: 'terminal_output' } & TerminalOutput)
   /** The agent accepted our session/new, load, resume or fork: what we opened it with (sessionSetup.ts). */
   | { readonly kind: 'session_setup'; readonly setup: SessionSetup };
-

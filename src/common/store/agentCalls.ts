@@ -16,7 +16,15 @@ import type { Session } from './session';
 import type { Step } from './step';
 import { OPENS_SESSION } from './sessionScope';
 import { setupOfRequest, type SessionSetup } from './sessionSetup';
-import { zStoreInitializeResult, zStoreNewSessionResult, zStorePromptParams, zStorePromptResult, zStoreSessionResult, zStoreSetModeParams, zStoreSetSessionTitleResult } from './wireShapes';
+import {
+  zStoreInitializeResult,
+  zStoreNewSessionResult,
+  zStorePromptParams,
+  zStorePromptResult,
+  zStoreSessionResult,
+  zStoreSetModeParams,
+  zStoreSetSessionTitleResult,
+} from './wireShapes';
 
 /** The store as these rules see it. */
 export interface CallDeps {

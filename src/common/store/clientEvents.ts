@@ -20,7 +20,10 @@ export const zNotice = z.object({
   description: z.string().nullable().optional(),
   count: z.number().int().positive().optional(),
   key: z.string().optional(),
-  actions: z.array(z.object({ id: z.enum(NOTICE_ACTIONS), label: z.string() })).readonly().optional(),
+  actions: z
+    .array(z.object({ id: z.enum(NOTICE_ACTIONS), label: z.string() }))
+    .readonly()
+    .optional(),
   fill: z.string().optional(),
   entryKey: z.string().optional(),
 });
@@ -66,7 +69,16 @@ export type ClientEvent = z.infer<typeof zClientEvent>;
 // The notice's schema and the notice type must stay the same shape, both ways (a field missing from the
 // schema would be dropped from every saved notice without a type error).
 const _sameNotice: (n: z.infer<typeof zNotice>) => Notice = (n) => n;
-const _sameKeys: Record<keyof Notice, true> = { severity: true, title: true, description: true, count: true, key: true, actions: true, fill: true, entryKey: true } satisfies Record<keyof z.infer<typeof zNotice>, true>;
+const _sameKeys: Record<keyof Notice, true> = {
+  severity: true,
+  title: true,
+  description: true,
+  count: true,
+  key: true,
+  actions: true,
+  fill: true,
+  entryKey: true,
+} satisfies Record<keyof z.infer<typeof zNotice>, true>;
 void _sameNotice;
 void _sameKeys;
 

@@ -57,7 +57,11 @@ export class ClientFacts {
   }
 
   toJSON(): { notices: [string, readonly Notice[]][]; changes?: unknown; earlier?: EarlierLink } {
-    return { notices: [...this.noticesBySession], ...(this.changesSaved !== undefined ? { changes: this.changesSaved } : {}), ...(this.earlierValue ? { earlier: this.earlierValue } : {}) };
+    return {
+      notices: [...this.noticesBySession],
+      ...(this.changesSaved !== undefined ? { changes: this.changesSaved } : {}),
+      ...(this.earlierValue ? { earlier: this.earlierValue } : {}),
+    };
   }
 
   restore(notices: readonly (readonly [string, readonly Notice[]])[], changes: unknown, earlier: EarlierLink | null): void {

@@ -24,13 +24,17 @@ export function connectionEnd(toAgent: Iterable<PendingRequest>, toClient: Itera
   const stopped = new Set<string>();
   for (const req of toClient) {
     if (req.method !== ClientMethods.sessionRequestPermission || req.sessionId === null || req.localKey === null) continue;
-    marks.push({ sessionId: req.sessionId, notice: { severity: 'info', title: 'Permission request expired: the agent that asked is no longer waiting.', description: 'Nothing was allowed.', entryKey: req.localKey } });
+    marks.push({
+      sessionId: req.sessionId,
+      notice: { severity: 'info', title: 'Permission request expired: the agent that asked is no longer waiting.', description: 'Nothing was allowed.', entryKey: req.localKey },
+    });
     stopped.add(req.sessionId);
   }
   for (const req of toAgent) {
     if (req.method !== AgentMethods.sessionPrompt || req.sessionId === null) continue;
     stopped.add(req.sessionId);
-    if (turn && req.localKey !== null) marks.push({ sessionId: req.sessionId, notice: { severity: 'warning', title: INTERRUPTED_TITLE, description: 'Send a message to go on.', entryKey: req.localKey } });
+    if (turn && req.localKey !== null)
+      marks.push({ sessionId: req.sessionId, notice: { severity: 'warning', title: INTERRUPTED_TITLE, description: 'Send a message to go on.', entryKey: req.localKey } });
   }
   return { marks, stopped };
 }

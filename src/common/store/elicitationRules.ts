@@ -19,7 +19,15 @@ export function elicitationAskedAction(id: string | number, params: unknown): { 
   const p = zCreateElicitationParams.safeParse(params);
   if (!p.success || p.data.sessionId === undefined) return null;
   const d = p.data;
-  const ask = { requestId: id, mode: d.mode, message: d.message, toolCallId: d.toolCallId ?? null, requestedSchema: d.requestedSchema ?? null, elicitationId: d.elicitationId ?? null, url: d.url ?? null };
+  const ask = {
+    requestId: id,
+    mode: d.mode,
+    message: d.message,
+    toolCallId: d.toolCallId ?? null,
+    requestedSchema: d.requestedSchema ?? null,
+    elicitationId: d.elicitationId ?? null,
+    url: d.url ?? null,
+  };
   return { sessionId: d.sessionId as string, action: { kind: 'elicitation_asked', ask } };
 }
 

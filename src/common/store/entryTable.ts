@@ -25,7 +25,12 @@ export type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omi
 export class EntryTable {
   private readonly list: Entry[] = [];
   /** By kind, then messageId: no key string is built per chunk (a template per lookup was ~5% of a flood). */
-  private readonly byMessageId: Record<MessageKind, Map<string, number>> = { user_message: new Map(), agent_message: new Map(), agent_thought: new Map(), session_message: new Map() };
+  private readonly byMessageId: Record<MessageKind, Map<string, number>> = {
+    user_message: new Map(),
+    agent_message: new Map(),
+    agent_thought: new Map(),
+    session_message: new Map(),
+  };
   private readonly byToolCallId = new Map<string, number>();
   private readonly byChildSessionId = new Map<string, number>();
   private readonly byCompactionId = new Map<string, number>();

@@ -24,7 +24,8 @@ export function storeWithSession(source: MessageStore, sessionId: string, inheri
     return [{ ...s, plan: s.plan ?? inherit.plan, usage: s.usage ?? inherit.usage, title: s.title ?? inherit.title, availableCommands: commands, terminals }];
   });
   // Notices and Changes stay behind too (the caller moves the Changes it keeps).
-  return MessageStore.fromJSON({ ...json, attached: sessionId, sessions, pending: { 'client->agent': [], 'agent->client': [] }, diagnostics: [], notices: [], changes: undefined }).store;
+  return MessageStore.fromJSON({ ...json, attached: sessionId, sessions, pending: { 'client->agent': [], 'agent->client': [] }, diagnostics: [], notices: [], changes: undefined })
+    .store;
 }
 
 /** The child sessions of the subagent cards in `sessionId`, any depth (each once; a card naming an ancestor is no child). */

@@ -114,8 +114,12 @@ export class MessageRules {
 
   /** A new message whose id already names a message of another kind: kept apart (ids are scoped by kind), reported. */
   private warnReuse(update: string, kind: MessageKind, id: string, ctx: StepDeps): void {
-    const other = this.table.kindWithMessageId(id, ALL_KINDS.filter((k) => k !== kind));
-    if (other !== undefined) ctx.diagnostic('warning', `${update}: messageId '${id}' already names an entry of kind ${other}; kept as a separate ${kind} (message ids are scoped by kind)`);
+    const other = this.table.kindWithMessageId(
+      id,
+      ALL_KINDS.filter((k) => k !== kind),
+    );
+    if (other !== undefined)
+      ctx.diagnostic('warning', `${update}: messageId '${id}' already names an entry of kind ${other}; kept as a separate ${kind} (message ids are scoped by kind)`);
   }
 
   /** Bookkeeping after a message update: the message anonymous chunks merge into, and the tool calls' parent. */

@@ -50,7 +50,10 @@ export const zPersistedSession = z.object({
   sessionId: z.string(),
   protocolVersion: z.number().catch(1),
   entries: z.array(z.unknown()),
-  plan: z.array(z.looseObject({ content: z.string(), priority: z.string(), status: z.string(), _meta: zMeta.optional() })).nullable().catch(null),
+  plan: z
+    .array(z.looseObject({ content: z.string(), priority: z.string(), status: z.string(), _meta: zMeta.optional() }))
+    .nullable()
+    .catch(null),
   // Saves from before the plans by id have none; one bad plan drops the list, never the session.
   plans: z.array(zSavedPlan).catch([]),
   setup: zSessionSetup.nullable().catch(null),
@@ -109,7 +112,12 @@ export const zPersistedStore = z.object({
   version: z.literal(STORE_FORMAT_VERSION),
   protocolVersion: z.number().catch(1),
   // Saves from before the attached session was recorded have none: the caller falls back (see chatFactory).
-  attached: z.string().nullable().optional().catch(null).transform((v) => v ?? null),
+  attached: z
+    .string()
+    .nullable()
+    .optional()
+    .catch(null)
+    .transform((v) => v ?? null),
   sessions: z.array(z.unknown()),
   pending: z
     .object({

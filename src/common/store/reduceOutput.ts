@@ -34,7 +34,8 @@ function entryOutput(e: Entry): Record<string, unknown> {
       rawOutput: e.rawOutput,
     };
   }
-  if (e.kind === 'elicitation') return { kind: e.kind, key: e.key, mode: e.mode, message: e.message, toolCallId: e.toolCallId, status: e.status, answer: e.answer, completed: e.completed };
+  if (e.kind === 'elicitation')
+    return { kind: e.kind, key: e.key, mode: e.mode, message: e.message, toolCallId: e.toolCallId, status: e.status, answer: e.answer, completed: e.completed };
   if (e.kind === 'subagent') {
     // `stateSince` is the reducing clock's, like the stats: left out so a capture reduces the same every time.
     const { stats: _stats, provenance: _provenance, stateSince: _since, ...card } = e;

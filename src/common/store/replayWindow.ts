@@ -182,7 +182,10 @@ export class ReplayWindow {
   /** Rule 5's exception: the chunk is reported, not shown. */
   private hide(kind: ReplayCurrent['kind'], block: ContentBlock, ctx: StepDeps): number {
     const text = blockText(block).replace(/\s+/g, ' ').trim();
-    ctx.diagnostic('warning', `replayed ${kind} matches nothing shown and is kept out of the transcript (history the user never saw): ${text.length > 120 ? `${text.slice(0, 120)}…` : text}`);
+    ctx.diagnostic(
+      'warning',
+      `replayed ${kind} matches nothing shown and is kept out of the transcript (history the user never saw): ${text.length > 120 ? `${text.slice(0, 120)}…` : text}`,
+    );
     return HIDDEN;
   }
 
@@ -273,7 +276,10 @@ export class ReplayWindow {
   /** Marks a shown message whose replay differs from it (once), with a diagnostic quoting the replay. */
   private differs(index: number, e: MessageEntry, replayed: string, touch: ReturnType<typeof touchOf>, ctx: StepDeps): void {
     const text = replayed.replace(/\s+/g, ' ').trim();
-    ctx.diagnostic('warning', `session/load replay of ${e.kind} ${e.key ?? ''} differs from what was shown; the shown text is kept (the replay says: ${text.length > 120 ? `${text.slice(0, 120)}…` : text})`);
+    ctx.diagnostic(
+      'warning',
+      `session/load replay of ${e.kind} ${e.key ?? ''} differs from what was shown; the shown text is kept (the replay says: ${text.length > 120 ? `${text.slice(0, 120)}…` : text})`,
+    );
     this.table.replace(index, { ...e, replayDiffers: true, stats: touchStatsReplayed(e.stats, touch) }, ctx);
   }
 
@@ -297,7 +303,8 @@ export class ReplayWindow {
       return known;
     }
     const fits = (e: Entry): e is ToolCallEntry => e.kind === 'tool_call' && (hint.kind === null || hint.kind === 'other' || e.toolKind === 'other' || e.toolKind === hint.kind);
-    const same = (e: Entry) => fits(e) && ((hint.title !== null && e.title === hint.title) || (!isEmpty(hint.rawInput) && JSON.stringify(e.rawInput) === JSON.stringify(hint.rawInput)));
+    const same = (e: Entry) =>
+      fits(e) && ((hint.title !== null && e.title === hint.title) || (!isEmpty(hint.rawInput) && JSON.stringify(e.rawInput) === JSON.stringify(hint.rawInput)));
     let index = this.find('tool_call', same);
     if (index < 0) index = this.find('tool_call', fits);
     const e = index >= 0 ? this.table.toolCall(index) : undefined;
@@ -351,7 +358,11 @@ export class ReplayWindow {
     r.touched.add(index);
     if (moveCursor) r.cursor = Math.max(r.cursor, index + 1);
     const t = this.table.toolCall(index);
-    if (t) r.kept.set(index, KEPT_FIELDS.filter((f) => !isEmpty(t[f]) && !(f === 'toolKind' && t.toolKind === 'other')));
+    if (t)
+      r.kept.set(
+        index,
+        KEPT_FIELDS.filter((f) => !isEmpty(t[f]) && !(f === 'toolKind' && t.toolKind === 'other')),
+      );
   }
 
   private norm(content: readonly ContentBlock[]): string {

@@ -22,7 +22,8 @@ export function restoreSession(raw: unknown, index: number, diagnostics: Diagnos
   d.entries.forEach((rawEntry, i) => {
     const e = parseEntry(rawEntry, d.sessionId, i);
     if ('error' in e) diagnostics.push({ severity: 'error', message: e.error, sessionId: d.sessionId });
-    else if (keys.has(e.entry.key)) diagnostics.push({ severity: 'error', message: `saved entry ${i} of session '${d.sessionId}' repeats key '${e.entry.key}'; skipped`, sessionId: d.sessionId });
+    else if (keys.has(e.entry.key))
+      diagnostics.push({ severity: 'error', message: `saved entry ${i} of session '${d.sessionId}' repeats key '${e.entry.key}'; skipped`, sessionId: d.sessionId });
     else {
       keys.add(e.entry.key);
       entries.push(e.entry);

@@ -250,7 +250,10 @@ export class Session {
     const keys = new Map<string, string>();
     for (const { key, ...e } of entries) {
       if (e.kind === 'elicitation' && e.status === 'pending') continue; // a question the fork cannot answer
-      const copy = e.kind === 'tool_call' ? { ...e, parentKey: e.parentKey === null ? null : (keys.get(e.parentKey) ?? null), provenance: 'fork' as const } : { ...e, provenance: 'fork' as const };
+      const copy =
+        e.kind === 'tool_call'
+          ? { ...e, parentKey: e.parentKey === null ? null : (keys.get(e.parentKey) ?? null), provenance: 'fork' as const }
+          : { ...e, provenance: 'fork' as const };
       const at = this.table.append(copy, ctx);
       const added = this.table.at(at);
       if (added) keys.set(key, added.key);

@@ -30,7 +30,8 @@ export function unknownSession(known: Known, ourPending: Iterable<PendingRequest
 
 /** Why `parentId` cannot announce `childId` (itself, one of its ancestors, or another parent's child), or null. */
 export function misplacedChild(known: Known, parentId: string, childId: string): string | null {
-  if (childId === parentId || ancestors(known, parentId).has(childId)) return `subagent_update on '${parentId}' names '${childId}', which is this session or one of its parents; ignored`;
+  if (childId === parentId || ancestors(known, parentId).has(childId))
+    return `subagent_update on '${parentId}' names '${childId}', which is this session or one of its parents; ignored`;
   const child = known.get(childId);
   if (child && child.parentSessionId !== parentId) {
     return `subagent_update on '${parentId}' names '${childId}', a session ${child.parentSessionId === null ? 'of this client' : `of parent '${child.parentSessionId}'`}; ignored`;

@@ -18,8 +18,14 @@ export type SessionSetup = z.infer<typeof zSessionSetup>;
 const zOpenParams = z.looseObject({
   cwd: z.string(),
   additionalDirectories: z.array(z.string()).nullish().catch(null),
-  systemPrompt: z.looseObject({ content: z.array(z.unknown()) }).nullish().catch(null),
-  mcpServers: z.array(z.looseObject({ name: z.string() })).nullish().catch(null),
+  systemPrompt: z
+    .looseObject({ content: z.array(z.unknown()) })
+    .nullish()
+    .catch(null),
+  mcpServers: z
+    .array(z.looseObject({ name: z.string() }))
+    .nullish()
+    .catch(null),
 });
 
 /** The setup a session-opening request carries; undefined when its params have no `cwd`. */

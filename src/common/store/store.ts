@@ -14,14 +14,7 @@ import { agentCallAnswered, agentCallSent, type CallDeps } from './agentCalls';
 import type { Direction, StoreDelta } from './deltas';
 import { chunkFor } from '../jsonrpc/fastPath';
 import type { Diagnostic, SessionState } from './model';
-import {
-  type PendingRequest,
-  type PersistedStore,
-  plainEntry,
-  STORE_FORMAT,
-  STORE_FORMAT_VERSION,
-  zPersistedStore,
-} from './persisted';
+import { type PendingRequest, type PersistedStore, plainEntry, STORE_FORMAT, STORE_FORMAT_VERSION, zPersistedStore } from './persisted';
 import { checkMessage, type CheckedMessage, idKey, type RequestId } from '../jsonrpc/rpc';
 import { isRecord } from '../util/guards';
 import { errorText, issueText } from '../util/errors';
@@ -91,16 +84,22 @@ export class MessageStore {
   }
 
   /** How many subagents `sessionId` announced (0 for an unknown session); cheap enough for every update. */
-  subagentCount(sessionId: string): number { return this.byId.get(sessionId)?.subagentCount ?? 0; }
+  subagentCount(sessionId: string): number {
+    return this.byId.get(sessionId)?.subagentCount ?? 0;
+  }
 
-  diagnostics(): readonly Diagnostic[] { return this.diags; }
+  diagnostics(): readonly Diagnostic[] {
+    return this.diags;
+  }
 
   /** Records which session the chat shows and prompts (the connection attached it, or the user chose it). */
   attach(sessionId: string | null): void {
     this.attached = sessionId;
   }
 
-  attachedSessionId(): string | null { return this.attached; }
+  attachedSessionId(): string | null {
+    return this.attached;
+  }
 
   /** The notices shown above `sessionId`'s transcript (null: before any session). */
   notices(sessionId: string | null): readonly Notice[] {
@@ -269,7 +268,11 @@ export class MessageStore {
           this.apply(p.data.sessionId, { kind: 'permission_tool_call', patch: tc.data }, step);
           this.permissionOutcomes.request(id, p.data.sessionId, tc.data.toolCallId, params);
           // The card the request is about, to mark it if the request is never answered.
-          pending.localKey = this.byId.get(p.data.sessionId)?.state().entries.findLast((e) => e.kind === 'tool_call' && e.toolCallId === tc.data.toolCallId)?.key ?? null;
+          pending.localKey =
+            this.byId
+              .get(p.data.sessionId)
+              ?.state()
+              .entries.findLast((e) => e.kind === 'tool_call' && e.toolCallId === tc.data.toolCallId)?.key ?? null;
         } else step.diagnostic('error', `session/request_permission toolCall rejected: ${issueText(tc.error)}`);
       }
     } else if (method === ClientMethods.elicitationCreate) {

@@ -69,8 +69,7 @@ export class ToolCallRules {
       return;
     }
     // v1 (and any permission toolCall): absent or null leave the value. v2 update: null clears to the default.
-    const pick = <T, D>(value: T | null | undefined, current: D, cleared: D): T | D =>
-      value === undefined ? current : value === null ? (v2 ? cleared : current) : value;
+    const pick = <T, D>(value: T | null | undefined, current: D, cleared: D): T | D => (value === undefined ? current : value === null ? (v2 ? cleared : current) : value);
     const fields: Partial<ToolCallFields> = {
       title: pick(p.title, e.title, ''),
       name: pick(p.name, e.name, null),

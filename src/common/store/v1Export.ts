@@ -21,7 +21,15 @@ interface V1ExportError {
 export type V1ExportResult = { readonly ok: true; readonly updates: readonly V1Update[] } | { readonly ok: false; readonly errors: readonly V1ExportError[] };
 
 /** Kinds whose v1 shape is the same as their v2 shape. */
-const PASS_THROUGH = new Set(['available_commands_update', 'config_option_update', 'session_info_update', 'usage_update', 'notice', 'compaction_update', 'compaction_summary_chunk']);
+const PASS_THROUGH = new Set([
+  'available_commands_update',
+  'config_option_update',
+  'session_info_update',
+  'usage_update',
+  'notice',
+  'compaction_update',
+  'compaction_summary_chunk',
+]);
 
 /** Why a content block or tool-call content item has no v1 form, or undefined when it has one. */
 function notV1Block(b: ContentBlock): string | undefined {
@@ -112,7 +120,11 @@ export function exportV1(updates: readonly unknown[]): V1ExportResult {
         const content = [...(tools.get(u.chunk.toolCallId) ?? []), u.chunk.content];
         const known = tools.has(u.chunk.toolCallId);
         tools.set(u.chunk.toolCallId, content);
-        out.push(known ? { sessionUpdate: 'tool_call_update', toolCallId: u.chunk.toolCallId, content } : { sessionUpdate: 'tool_call', toolCallId: u.chunk.toolCallId, title: '', content });
+        out.push(
+          known
+            ? { sessionUpdate: 'tool_call_update', toolCallId: u.chunk.toolCallId, content }
+            : { sessionUpdate: 'tool_call', toolCallId: u.chunk.toolCallId, title: '', content },
+        );
         return;
       }
       case 'plan':

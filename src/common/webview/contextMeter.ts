@@ -26,7 +26,11 @@ export function meterLevel(u: Usage): MeterLevel {
 /** The meter's spoken value and tooltip: the share, the tokens, the cost, and the warning. */
 export function meterText(u: Usage): string {
   const pct = Math.round(fillOf(u) * 100);
-  const parts = [u.size > 0 ? `${pct}% of the context used (${u.used.toLocaleString('en-US')} of ${u.size.toLocaleString('en-US')} tokens)` : `${u.used.toLocaleString('en-US')} tokens in context`];
+  const parts = [
+    u.size > 0
+      ? `${pct}% of the context used (${u.used.toLocaleString('en-US')} of ${u.size.toLocaleString('en-US')} tokens)`
+      : `${u.used.toLocaleString('en-US')} tokens in context`,
+  ];
   if (u.cost) parts.push(`cost so far ${u.cost.amount.toFixed(2)} ${u.cost.currency}`);
   const level = meterLevel(u);
   if (level === 'full') parts.push('the context is nearly full: compact the conversation or start a new chat');

@@ -163,7 +163,10 @@ export interface QueuedPromptView {
 }
 
 /** The panel fields that mirror the store's session state (everything else is the controller's). */
-export type SessionPanelFields = Pick<PanelState, 'plan' | 'plans' | 'currentModeId' | 'availableModes' | 'availableCommands' | 'configOptions' | 'usage' | 'title' | 'terminals' | 'roots'>;
+export type SessionPanelFields = Pick<
+  PanelState,
+  'plan' | 'plans' | 'currentModeId' | 'availableModes' | 'availableCommands' | 'configOptions' | 'usage' | 'title' | 'terminals' | 'roots'
+>;
 
 export function sessionPanelFields(s: SessionState | undefined): SessionPanelFields {
   return {
@@ -197,7 +200,13 @@ export type PatchOp =
   | { readonly op: 'fields'; readonly h: number; readonly patch: WirePatch }
   /** Output appended to a terminal (`append`, possibly empty) and, once it exited, its exit status. */
   /** With `replace`, `append` is the whole output (an ACP v2 `terminal_update` snapshot), not an addition. */
-  | { readonly op: 'terminal'; readonly terminalId: string; readonly append: string; readonly replace?: true; readonly exit?: { readonly exitCode: number | null; readonly signal: string | null } }
+  | {
+      readonly op: 'terminal';
+      readonly terminalId: string;
+      readonly append: string;
+      readonly replace?: true;
+      readonly exit?: { readonly exitCode: number | null; readonly signal: string | null };
+    }
   /** A turn's Changes summary was added or changed (`set`), or is no longer shown (null). */
   | { readonly op: 'changeSet'; readonly id: string; readonly set: ChangeSetView | null }
   /** Some panel fields changed; absent fields are unchanged. */

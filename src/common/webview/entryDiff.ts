@@ -103,8 +103,7 @@ function diffObject(prev: Json, next: Json, skip?: ReadonlySet<string>): FieldPa
 /** Whether `b` is text block `a` with text appended (same block otherwise). */
 function grownText(a: unknown, b: unknown): string | null {
   if (!isRecord(a) || !isRecord(b)) return null;
-  if (a['type'] === 'content' && b['type'] === 'content')
-    return sameValue({ ...a, content: null }, { ...b, content: null }) ? grownText(a['content'], b['content']) : null;
+  if (a['type'] === 'content' && b['type'] === 'content') return sameValue({ ...a, content: null }, { ...b, content: null }) ? grownText(a['content'], b['content']) : null;
   if (a['type'] !== 'text' || b['type'] !== 'text') return null;
   const ta = a['text'];
   const tb = b['text'];

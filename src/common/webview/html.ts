@@ -18,8 +18,7 @@ export interface WebviewHtmlOptions {
   readonly view?: 'history';
 }
 
-const escapeAttr = (s: string): string =>
-  s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const escapeAttr = (s: string): string => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 function contentSecurityPolicy(o: Pick<WebviewHtmlOptions, 'cspSource' | 'nonce'>): string {
   return [

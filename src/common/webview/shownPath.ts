@@ -10,7 +10,12 @@ function trimmed(root: string): string {
 }
 
 function lastSegment(p: string): string {
-  return p.split(/[\\/]/).filter((s) => s !== '').at(-1) ?? p;
+  return (
+    p
+      .split(/[\\/]/)
+      .filter((s) => s !== '')
+      .at(-1) ?? p
+  );
 }
 
 /** `p` relative to the first root it is under (prefixed with that root's name when it is not the first); null when under none. */

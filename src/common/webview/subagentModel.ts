@@ -31,7 +31,18 @@ export interface SubagentDeps {
 }
 
 /** The webview's messages a read-only subagent view passes on: answers and navigation, never a prompt. */
-const PASSED_ON = new Set<WebviewToHost['type']>(['permission', 'elicitation', 'openLink', 'openLocation', 'copy', 'insertCode', 'applyCode', 'openDiff', 'openSubagent', 'cancelSubagent']);
+const PASSED_ON = new Set<WebviewToHost['type']>([
+  'permission',
+  'elicitation',
+  'openLink',
+  'openLocation',
+  'copy',
+  'insertCode',
+  'applyCode',
+  'openDiff',
+  'openSubagent',
+  'cancelSubagent',
+]);
 
 export class SubagentModel extends Disposable implements ChatModel {
   private readonly source = this.register(new PanelSource());
@@ -42,7 +53,9 @@ export class SubagentModel extends Disposable implements ChatModel {
     this.register(d.onStoreChanged((changes) => this.storeChanged(changes)));
     if (d.pending) {
       const pending = d.pending;
-      this.register(pending.onDidChange(() => this.source.fire([{ type: 'panel', fields: { permissions: pending.permissions(), elicitations: pending.elicitations(), turn: this.turn() } }])));
+      this.register(
+        pending.onDidChange(() => this.source.fire([{ type: 'panel', fields: { permissions: pending.permissions(), elicitations: pending.elicitations(), turn: this.turn() } }])),
+      );
     }
   }
 
@@ -107,6 +120,13 @@ export class SubagentModel extends Disposable implements ChatModel {
   subagentView(childSessionId: string): ChildModel | undefined {
     const d = this.d;
     if (!isUnder(d, childSessionId, d.sessionId)) return undefined;
-    return new SubagentModel({ sessionId: childSessionId, agentName: d.agentName, session: (id) => d.session(id), notices: (id) => d.notices(id), onStoreChanged: d.onStoreChanged, act: (m) => d.act(m) });
+    return new SubagentModel({
+      sessionId: childSessionId,
+      agentName: d.agentName,
+      session: (id) => d.session(id),
+      notices: (id) => d.notices(id),
+      onStoreChanged: d.onStoreChanged,
+      act: (m) => d.act(m),
+    });
   }
 }

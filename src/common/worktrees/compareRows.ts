@@ -55,9 +55,23 @@ export function compareTable(runs: readonly AgentRun[], now: number): string {
   const head = ['#', 'agent', 'state', 'time', 'files', '+', '−', 'tokens', 'answer'];
   const rows = runs.map((r, i) => {
     const t = lineTotals(r.files);
-    return [String(i + 1), r.label, r.state, elapsedText((r.endedAt ?? now) - r.startedAt), String(r.files.length), String(t.added), String(t.removed), usageText(r.usage), answerLine(r.answer, 60)];
+    return [
+      String(i + 1),
+      r.label,
+      r.state,
+      elapsedText((r.endedAt ?? now) - r.startedAt),
+      String(r.files.length),
+      String(t.added),
+      String(t.removed),
+      usageText(r.usage),
+      answerLine(r.answer, 60),
+    ];
   });
   const widths = head.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c]!.length)));
-  const line = (cells: readonly string[]) => cells.map((cell, c) => (c === cells.length - 1 ? cell : cell.padEnd(widths[c]!))).join('  ').trimEnd();
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((cell, c) => (c === cells.length - 1 ? cell : cell.padEnd(widths[c]!)))
+      .join('  ')
+      .trimEnd();
   return [line(head), ...rows.map(line)].join('\n');
 }

@@ -68,7 +68,10 @@ export const spawnAgent: ConnectAgent = async (o) => {
   } catch (e) {
     proc.dispose();
     const why = e instanceof Error ? e.message : String(e);
-    const fix = proc.exit?.errno === 'ENOENT' || proc.exit?.errno === 'EACCES' ? `check "command" of the agent "${o.agent.id}" in the acpChat.agents setting (a full path, or a program on the PATH VS Code sees)` : `check the agent "${o.agent.id}" in the acpChat.agents setting`;
+    const fix =
+      proc.exit?.errno === 'ENOENT' || proc.exit?.errno === 'EACCES'
+        ? `check "command" of the agent "${o.agent.id}" in the acpChat.agents setting (a full path, or a program on the PATH VS Code sees)`
+        : `check the agent "${o.agent.id}" in the acpChat.agents setting`;
     throw new Error(`${why}; ${fix}`);
   }
   return linkProcess(proc, o);

@@ -45,14 +45,24 @@ export function serveAgentRequests(d: AgentRequestDeps): void {
   const serve = <S extends z.ZodType, R>(method: string, schema: S, handler: (p: z.infer<S>, ctx: RequestMeta) => Promise<R> | R): void =>
     onAcpRequest(acp, method, schema, (p, ctx) => handler(d.sessions.check(method, p), ctx));
   // A text chunk the transport checked is a valid SessionNotification already: not validated again.
-  onAcpNotification(acp, ClientMethods.sessionUpdate, zSessionNotification, (n) => {
-    if (d.sessions.admitUpdate(n)) d.onUpdate(n);
-  }, log, (c) => c.chunk !== undefined);
+  onAcpNotification(
+    acp,
+    ClientMethods.sessionUpdate,
+    zSessionNotification,
+    (n) => {
+      if (d.sessions.admitUpdate(n)) d.onUpdate(n);
+    },
+    log,
+    (c) => c.chunk !== undefined,
+  );
 
   serve(ClientMethods.sessionRequestPermission, zRequestPermissionParams, (p, ctx) => {
     // The broker settles it once, with the first of: the handler's checked answer, the user's, or a
     // cancellation (session/cancel, $/cancel_request, the session closing, the connection ending).
-    return d.permissions.request(p.sessionId, async (signal, askUser) => checkedAnswer(p, await h.requestPermission(p, signal, askUser), log), { signal: ctx.signal, owner: d.owner });
+    return d.permissions.request(p.sessionId, async (signal, askUser) => checkedAnswer(p, await h.requestPermission(p, signal, askUser), log), {
+      signal: ctx.signal,
+      owner: d.owner,
+    });
   });
 
   if (h.readTextFile) {

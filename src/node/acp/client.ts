@@ -109,9 +109,7 @@ export class AcpClient implements IDisposable {
     this.registerHandlers();
     this.elicitations = opts.handlers.elicitation ? new Elicitations(this.acp, opts.handlers.elicitation, this.log, this.sessions) : undefined;
     this.acp.connection.onClose(() => {
-      const settled = opts.closeSettled
-        ? Promise.race([opts.closeSettled(), new Promise((r) => setTimeout(r, 1000).unref())])
-        : Promise.resolve();
+      const settled = opts.closeSettled ? Promise.race([opts.closeSettled(), new Promise((r) => setTimeout(r, 1000).unref())]) : Promise.resolve();
       void Promise.all([this.acp.whenDrained(), settled]).then(() => this.handleClose('the agent closed the connection'));
     });
     this.acp.connection.listen();
@@ -227,7 +225,8 @@ export class AcpClient implements IDisposable {
 
   /** v1 only: the v2 draft has no `session/set_mode` (modes are a config option there). */
   async setMode(sessionId: string, modeId: string): Promise<object> {
-    if (this.protocolVersion === PROTOCOL_V2) throw new AcpProtocolError(`${AgentMethods.sessionSetMode} does not exist in protocol 2; set the mode with ${AgentMethods.sessionSetConfigOption}`);
+    if (this.protocolVersion === PROTOCOL_V2)
+      throw new AcpProtocolError(`${AgentMethods.sessionSetMode} does not exist in protocol 2; set the mode with ${AgentMethods.sessionSetConfigOption}`);
     return this.request(AgentMethods.sessionSetMode, { sessionId, modeId }, zEmptyResult);
   }
 

@@ -64,7 +64,10 @@ export class ConnectionSessions {
    */
   admitUpdate(n: SessionNotification): boolean {
     if (!this.byId.has(n.sessionId) && this.opening === 0) {
-      this.log('warn', `session/update (${n.update.sessionUpdate}) for session ${JSON.stringify(n.sessionId)}, which this connection never opened and no subagent_update announced; not delivered`);
+      this.log(
+        'warn',
+        `session/update (${n.update.sessionUpdate}) for session ${JSON.stringify(n.sessionId)}, which this connection never opened and no subagent_update announced; not delivered`,
+      );
       return false;
     }
     if (n.update.sessionUpdate === 'subagent_update') this.announce(n.sessionId, n.update['sessionId']);

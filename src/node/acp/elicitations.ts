@@ -47,7 +47,10 @@ export class Elicitations {
       const p = sessions.check(ClientMethods.elicitationCreate, raw);
       const mode = p.mode === 'form' || p.mode === 'url' ? p.mode : null;
       if (mode === null || !host.modes[mode]) {
-        throw rpcError(ErrorCodes.invalidParams, `elicitation mode ${JSON.stringify(p.mode)} was not advertised by this client (it serves ${Object.keys(elicitationCapabilities(host) ?? {}).join(', ') || 'none'})`);
+        throw rpcError(
+          ErrorCodes.invalidParams,
+          `elicitation mode ${JSON.stringify(p.mode)} was not advertised by this client (it serves ${Object.keys(elicitationCapabilities(host) ?? {}).join(', ') || 'none'})`,
+        );
       }
       if (mode === 'url' && p.elicitationId !== undefined) this.urlIds.add(p.elicitationId);
       let form = null;
@@ -79,7 +82,10 @@ export class Elicitations {
             if (checked.data.action === 'accept' && form) {
               const v = validateAnswers(form, checked.data.content ?? {});
               if (!v.ok) {
-                log('error', `elicitation answer does not match the requested schema; answering decline: ${v.problems.map((x) => (x.field ? `${x.field}: ${x.message}` : x.message)).join('; ')}`);
+                log(
+                  'error',
+                  `elicitation answer does not match the requested schema; answering decline: ${v.problems.map((x) => (x.field ? `${x.field}: ${x.message}` : x.message)).join('; ')}`,
+                );
                 entry.resolve(DECLINE);
                 return;
               }
@@ -97,10 +103,16 @@ export class Elicitations {
         );
       });
     });
-    onAcpNotification(acp, ClientMethods.elicitationComplete, zCompleteElicitationParams, (n) => {
-      if (this.urlIds.has(n.elicitationId)) host.complete?.(n.elicitationId);
-      else log('warn', `${ClientMethods.elicitationComplete} for ${JSON.stringify(n.elicitationId)}, which no URL question of this connection announced; ignored`);
-    }, log);
+    onAcpNotification(
+      acp,
+      ClientMethods.elicitationComplete,
+      zCompleteElicitationParams,
+      (n) => {
+        if (this.urlIds.has(n.elicitationId)) host.complete?.(n.elicitationId);
+        else log('warn', `${ClientMethods.elicitationComplete} for ${JSON.stringify(n.elicitationId)}, which no URL question of this connection announced; ignored`);
+      },
+      log,
+    );
   }
 
   /** Answers every pending elicitation of a session `cancel` (its turn was cancelled or it closed). */

@@ -15,7 +15,7 @@ export type CallWrapper = <T>(call: () => Promise<T>) => Promise<T>;
 
 const direct: CallWrapper = (call) => call();
 
-const message = (e: unknown) => (errorText(e));
+const message = (e: unknown) => errorText(e);
 
 /**
  * Reattaches `sessionId`: resume when the agent supports it (no replay: the local transcript stays), else

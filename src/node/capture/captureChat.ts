@@ -110,7 +110,8 @@ export class CaptureChat extends Disposable implements ChatModel, TreeSource {
     this.treeChanges.fire();
     if (added) return this.panel.reset();
     this.panel.storeChanged(changes, this.shownSessionId, () => (this.shownSessionId === null ? undefined : this.store.session(this.shownSessionId)));
-    if (this.shownSessionId !== null && mayChangeResults(changes)) this.panel.fire([{ type: 'panel', fields: { subagentResults: subagentResults(this.store, this.shownSessionId) } }]);
+    if (this.shownSessionId !== null && mayChangeResults(changes))
+      this.panel.fire([{ type: 'panel', fields: { subagentResults: subagentResults(this.store, this.shownSessionId) } }]);
     // The live chat's Changes review recorded its summaries: show them as it did.
     if (changes.some((c) => c.type === 'changesRecorded')) this.panel.fire(this.changeSets().map((set) => ({ type: 'changeSet', id: set.id, set })));
   }
@@ -142,10 +143,12 @@ export class CaptureChat extends Disposable implements ChatModel, TreeSource {
   }
   protocolRecords(seqs: ReadonlySet<number>): readonly CaptureRecord[] {
     // The store numbers lines by position in the file; return those records with their line as seq.
-    return [...seqs].sort((a, b) => a - b).flatMap((line) => {
-      const r = this.records[line - 1];
-      return r ? [{ ...r, seq: line }] : [];
-    });
+    return [...seqs]
+      .sort((a, b) => a - b)
+      .flatMap((line) => {
+        const r = this.records[line - 1];
+        return r ? [{ ...r, seq: line }] : [];
+      });
   }
 
   snapshot(): { entries: readonly Entry[]; panel: PanelState } {

@@ -15,7 +15,10 @@ export class CaptureFile {
   private readonly t0 = Date.now();
   private failed = false;
 
-  private constructor(readonly path: string, private readonly onError: (message: string) => void) {}
+  private constructor(
+    readonly path: string,
+    private readonly onError: (message: string) => void,
+  ) {}
 
   /** Starts a new capture file in `dir` named after the agent and the time, and prunes old ones. */
   static create(dir: string, agentId: string, maxFiles: number, onError: (message: string) => void): CaptureFile {

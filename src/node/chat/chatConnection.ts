@@ -77,16 +77,20 @@ export class ChatConnection {
     const o = d.options;
     this.agentValue = o.agent;
     this.agentMissing = o.agentMissing === true;
-    this.supervisor = new ConnectionSupervisor<QueuedPrompt>({
-      clock: o.clock ?? systemClock,
-      agentName: o.agent.name,
-      settings: () => o.settings(),
-      reconnect: () => void this.start(),
-      notice: (key, n) => d.traffic.record(n ? { event: 'notice', sessionId: this.sessionId, notice: { ...n, key } } : { event: 'notice_removed', sessionId: this.sessionId, key }),
-      abandonTurn: () => this.d.events().abandonTurn(),
-      promptEntry: () => this.d.events().promptEntry(),
-      remote: o.agent.url !== undefined,
-    }, retryLimits(o.agent));
+    this.supervisor = new ConnectionSupervisor<QueuedPrompt>(
+      {
+        clock: o.clock ?? systemClock,
+        agentName: o.agent.name,
+        settings: () => o.settings(),
+        reconnect: () => void this.start(),
+        notice: (key, n) =>
+          d.traffic.record(n ? { event: 'notice', sessionId: this.sessionId, notice: { ...n, key } } : { event: 'notice_removed', sessionId: this.sessionId, key }),
+        abandonTurn: () => this.d.events().abandonTurn(),
+        promptEntry: () => this.d.events().promptEntry(),
+        remote: o.agent.url !== undefined,
+      },
+      retryLimits(o.agent),
+    );
   }
 
   /** The chat's saved choice of session (and the earlier one shown above it), taken once the thread exists. */
@@ -187,7 +191,8 @@ export class ChatConnection {
         handlers: this.d.handlers(),
         permissions: this.d.broker,
         session: ALL_SESSION_FEATURES, // compaction rows (the store), notices (the panel), boolean toggles (the pickers)
-        protocolVersion: o.settings().protocolVersion, terminalAuth: o.ui.runTerminalAuth !== undefined,
+        protocolVersion: o.settings().protocolVersion,
+        terminalAuth: o.ui.runTerminalAuth !== undefined,
         subagents: true, // the store nests them; the root's panel shows their requests (chatView), their work the turn (chatThread)
         tap: (dir, msg, raw, checked) => this.d.traffic.wire(dir, msg, raw, checked),
         log: o.log,
@@ -235,7 +240,15 @@ export class ChatConnection {
   private sessionParams(fresh = false): SessionParams {
     const o = this.d.options;
     const caps = this.link?.client.agentCapabilities;
-    const p = sessionParams({ cwd: o.cwd, settings: o.settings(), additionalDirectories: o.additionalDirectories?.() ?? [], caps, mcp: o.mcp?.(), warn: (m) => o.log('warn', m), skipped: (names) => this.d.traffic.notice(mcpSkippedNotice(this.agent.name, names)) });
+    const p = sessionParams({
+      cwd: o.cwd,
+      settings: o.settings(),
+      additionalDirectories: o.additionalDirectories?.() ?? [],
+      caps,
+      mcp: o.mcp?.(),
+      warn: (m) => o.log('warn', m),
+      skipped: (names) => this.d.traffic.notice(mcpSkippedNotice(this.agent.name, names)),
+    });
     return fresh ? { ...p, ...systemPromptParam(o.settings(), caps) } : p;
   }
 
@@ -272,10 +285,17 @@ export class ChatConnection {
     let failed: string | null = null;
     if (known !== null) {
       const failures: string[] = [];
-      const how = await reattachSession(link.client, known, params, (m) => {
-        failures.push(m);
-        o.log('warn', m);
-      }, auth, o.store.session(known) !== undefined && !this.supervisor.wantsReplay() && !replaysAfterDrop(this.agent));
+      const how = await reattachSession(
+        link.client,
+        known,
+        params,
+        (m) => {
+          failures.push(m);
+          o.log('warn', m);
+        },
+        auth,
+        o.store.session(known) !== undefined && !this.supervisor.wantsReplay() && !replaysAfterDrop(this.agent),
+      );
       if (how) {
         o.log('info', `${how} session ${known}`);
         return how;
@@ -303,7 +323,10 @@ export class ChatConnection {
     this.d.elicitations.cancelAll();
     this.connectionEnded(false);
     const decision = this.supervisor.agentExited(reason);
-    this.fail(this.agent.url !== undefined ? offlineMessage(this.agent, reason, decision, Date.now()) : exitMessage(this.agent.name, reason, link?.stderrTail() ?? '', decision), 'exited');
+    this.fail(
+      this.agent.url !== undefined ? offlineMessage(this.agent, reason, decision, Date.now()) : exitMessage(this.agent.name, reason, link?.stderrTail() ?? '', decision),
+      'exited',
+    );
   }
 
   /** `closing`: the chat itself goes (its window closes): a turn still running is marked interrupted too. */
@@ -393,6 +416,9 @@ export class ChatConnection {
   /** session/set_config_option; the response (the complete list) reaches the store through the tap. */
   setConfigOption(configId: string, value: string | boolean): void {
     const sid = this.sessionId;
-    if (sid !== null) this.link?.client.setConfigOption(sid, configId, value).catch((e: unknown) => this.d.traffic.notice({ severity: 'error', title: `Could not change ${configId}: ${errorText(e)}` }));
+    if (sid !== null)
+      this.link?.client
+        .setConfigOption(sid, configId, value)
+        .catch((e: unknown) => this.d.traffic.notice({ severity: 'error', title: `Could not change ${configId}: ${errorText(e)}` }));
   }
 }

@@ -308,7 +308,14 @@ export class ChatController extends Disposable implements ChatModel, TreeSource,
   }
 
   private subagentDeps(): SubagentViewDeps {
-    return { store: this.o.store, agentName: this.agent.name, onStoreChanged: this.view.onDidChangeStore, broker: this.broker, elicitations: this.elicitations, act: (m: WebviewToHost) => this.handleWebviewMessage(m) };
+    return {
+      store: this.o.store,
+      agentName: this.agent.name,
+      onStoreChanged: this.view.onDidChangeStore,
+      broker: this.broker,
+      elicitations: this.elicitations,
+      act: (m: WebviewToHost) => this.handleWebviewMessage(m),
+    };
   }
 
   cancelSubagent(childSessionId: string): void {

@@ -24,7 +24,10 @@ export type Claim = { readonly ok: true } | { readonly ok: false; readonly holde
 
 /** A chat another VS Code window has open: it is shown and written there, not here. */
 export class ChatElsewhereError extends Error {
-  constructor(readonly chatId: string, readonly holder: LockHolder) {
+  constructor(
+    readonly chatId: string,
+    readonly holder: LockHolder,
+  ) {
     super('This chat is open in another VS Code window of this workspace. Open it read-only here, or take it over.');
   }
 }

@@ -171,4 +171,3 @@ export interface ChatOptions {
   /** A worktree chat's worktree for the header (read when the panel state is built; `ChatController.showWorktree` re-sends it). */
   readonly worktree?: () => WorktreeView | null;
 }
-

@@ -61,7 +61,11 @@ export class ChatThread implements ConnectionEvents {
     this.o = d.options;
     this.conn = d.connection;
     this.view = d.view;
-    this.background = new BackgroundWork(this.o.clock ?? systemClock, () => this.busySubagents(), () => this.showBackground());
+    this.background = new BackgroundWork(
+      this.o.clock ?? systemClock,
+      () => this.busySubagents(),
+      () => this.showBackground(),
+    );
   }
 
   private get sessionId(): string | null {
@@ -227,7 +231,8 @@ export class ChatThread implements ConnectionEvents {
       failure = errorText(e);
     }
     if (this.conn.client !== client) return;
-    if (failure !== null) this.d.traffic.notice({ severity: 'warning', title: 'The message could not be steered into the running turn; it was queued instead.', description: failure });
+    if (failure !== null)
+      this.d.traffic.notice({ severity: 'warning', title: 'The message could not be steered into the running turn; it was queued instead.', description: failure });
     this.enqueue(prompt);
   }
 
@@ -294,8 +299,10 @@ export class ChatThread implements ConnectionEvents {
     try {
       const r = await client.prompt(sid, await this.promptBlocks(prompt, client.agentCapabilities));
       if (r.stopReason === 'cancelled') ended = 'cancelled';
-      if (r.stopReason === 'refusal') notice({ severity: 'warning', title: `${agent} refused this request.`, description: 'The prompt and the answer are left out of the next turn.' });
-      else if (r.stopReason === 'max_tokens' || r.stopReason === 'max_turn_requests') notice({ severity: 'warning', title: `The turn stopped early (${r.stopReason}).`, description: 'Send "continue" to let the agent go on.' });
+      if (r.stopReason === 'refusal')
+        notice({ severity: 'warning', title: `${agent} refused this request.`, description: 'The prompt and the answer are left out of the next turn.' });
+      else if (r.stopReason === 'max_tokens' || r.stopReason === 'max_turn_requests')
+        notice({ severity: 'warning', title: `The turn stopped early (${r.stopReason}).`, description: 'Send "continue" to let the agent go on.' });
     } catch (e) {
       // The connection closed: the link's exit follows and judges the turn (onExit), not a failed prompt.
       if (e instanceof AcpClosedError) {

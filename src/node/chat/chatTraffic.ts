@@ -73,7 +73,8 @@ export class ChatTraffic {
     const changes = checked ? store.ingestChecked(dir, checked, seq) : store.ingest(dir, msg, seq);
     this.guard('save', seq, () => sinks.persist(dir, msg, changes, seq));
     const sid = this.d.sessionId();
-    if (dir === 'agent->client' && changes.length) watch.stored(changes.flatMap((c) => (c.type === 'entryInserted' || c.type === 'entryUpdated') && c.sessionId === sid ? [c.entry.key] : []));
+    if (dir === 'agent->client' && changes.length)
+      watch.stored(changes.flatMap((c) => ((c.type === 'entryInserted' || c.type === 'entryUpdated') && c.sessionId === sid ? [c.entry.key] : [])));
     if (changes.length) this.d.applied(changes);
   }
 
@@ -82,7 +83,12 @@ export class ChatTraffic {
     const agent = this.d.agentName();
     this.d.log('warn', `${agent} sent a line that was skipped (${reason}): ${text.slice(0, 300)}`);
     // A skipped message may be part of the transcript: say so where the user looks.
-    if (lost) this.notice({ severity: 'warning', title: `A message from ${agent} was skipped: ${reason.slice(0, 200)}.`, description: 'The agent log (ACP: Show Agent Log) has its beginning.' });
+    if (lost)
+      this.notice({
+        severity: 'warning',
+        title: `A message from ${agent} was skipped: ${reason.slice(0, 200)}.`,
+        description: 'The agent log (ACP: Show Agent Log) has its beginning.',
+      });
     const seq = ++this.seq;
     const note = { text: SKIPPED_LINE_NOTE, reason, raw: text };
     this.guard('capture', seq, () => this.d.sinks.capture('note', note, seq));

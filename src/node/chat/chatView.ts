@@ -49,14 +49,18 @@ export class ChatView extends Disposable {
     super();
     // A turn waiting on the user's answer is not stalled.
     const waiting = () => d.connection.supervisor.waiting(this.permissions().length > 0 || this.questions().length > 0);
-    this.register(d.broker.onDidChange(() => {
-      waiting();
-      this.panel({ permissions: this.permissions() });
-    }));
-    this.register(d.elicitations.onDidChange(() => {
-      waiting();
-      this.panel({ elicitations: this.questions() });
-    }));
+    this.register(
+      d.broker.onDidChange(() => {
+        waiting();
+        this.panel({ permissions: this.permissions() });
+      }),
+    );
+    this.register(
+      d.elicitations.onDidChange(() => {
+        waiting();
+        this.panel({ elicitations: this.questions() });
+      }),
+    );
     const review = d.options.review;
     if (review) this.register(review.onDidChange((c) => c.sessionId === this.sessionId && this.source.fire([{ type: 'changeSet', id: c.id, set: c.view }])));
   }

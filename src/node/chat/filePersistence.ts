@@ -72,7 +72,12 @@ export class FilePersistence implements ChatPersistence {
   /** The chat id of each file id this window took (what a handoff request names). */
   private readonly chatIds = new Map<string, string>();
 
-  private constructor(private readonly dir: string, private readonly log: (message: string) => void, owner: PersistenceOwner, saved: string[]) {
+  private constructor(
+    private readonly dir: string,
+    private readonly log: (message: string) => void,
+    owner: PersistenceOwner,
+    saved: string[],
+  ) {
     this.locks = new ChatLocks(dir, owner, owner.alive ?? processAlive, log);
     this.handoffs = new ChatHandoffs(dir, owner, owner.alive ?? processAlive, log);
     this.saved = saved;
@@ -231,9 +236,7 @@ export class FilePersistence implements ChatPersistence {
     await this.searchFiles.flush(); // a write under way would bring the file back after the delete
     const i = this.saved.indexOf(id);
     if (i >= 0) this.saved.splice(i, 1);
-    await Promise.all(
-      CHAT_DELETE_EXTS.map((ext) => rm(this.file(id, ext), { force: true }).catch((e: unknown) => this.log(`could not delete ${id}${ext}: ${errorText(e)}`))),
-    );
+    await Promise.all(CHAT_DELETE_EXTS.map((ext) => rm(this.file(id, ext), { force: true }).catch((e: unknown) => this.log(`could not delete ${id}${ext}: ${errorText(e)}`))));
     this.locks.release(id);
   }
 
@@ -325,7 +328,6 @@ export class FilePersistence implements ChatPersistence {
     // Terminal output comes in many small events: they count towards the next snapshot like messages.
     this.appendRecord(chatId, (j) => j.appendEvent(event));
   }
-
 
   async flush(): Promise<void> {
     await this.indexWrites;

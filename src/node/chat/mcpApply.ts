@@ -19,18 +19,30 @@ export async function applyMcpChoice(chat: McpChat, off: readonly string[]): Pro
   const offText = off.length ? `off: ${off.map((n) => `“${noticeText(n)}”`).join(', ')}` : 'all on';
   const note = (title: string, description: string): Notice => ({ severity: 'info', key: 'mcp-choice', title, description });
   if (!client || chat.sessionId === null) {
-    chat.notice(note(`MCP servers for this chat changed (${offText}).`, 'The chat\'s next session is opened with this choice.'));
+    chat.notice(note(`MCP servers for this chat changed (${offText}).`, "The chat's next session is opened with this choice."));
     return;
   }
   if (!caps?.sessionCapabilities?.resume && !caps?.loadSession) {
-    chat.notice(note(`MCP servers for this chat changed (${offText}).`, `${chat.agent.name} can neither resume nor load a session, so the change applies to the next new chat session.`));
+    chat.notice(
+      note(`MCP servers for this chat changed (${offText}).`, `${chat.agent.name} can neither resume nor load a session, so the change applies to the next new chat session.`),
+    );
     return;
   }
   if (chat.turnState === 'busy' || chat.turnState === 'cancelling') {
     // Restarting now would cut the agent's turn short: the user restarts when it is done.
-    chat.notice(note(`MCP servers for this chat changed (${offText}).`, `${chat.agent.name} is working: run "ACP: Restart Agent" when the turn is done to reopen the session (it resumes the conversation) with them.`));
+    chat.notice(
+      note(
+        `MCP servers for this chat changed (${offText}).`,
+        `${chat.agent.name} is working: run "ACP: Restart Agent" when the turn is done to reopen the session (it resumes the conversation) with them.`,
+      ),
+    );
     return;
   }
   await chat.restart();
-  chat.notice(note(`MCP servers for this chat changed (${offText}): the session was reopened with them.`, `${chat.agent.name} was restarted and the conversation ${caps.sessionCapabilities?.resume ? 'resumed' : 'loaded'}.`));
+  chat.notice(
+    note(
+      `MCP servers for this chat changed (${offText}): the session was reopened with them.`,
+      `${chat.agent.name} was restarted and the conversation ${caps.sessionCapabilities?.resume ? 'resumed' : 'loaded'}.`,
+    ),
+  );
 }

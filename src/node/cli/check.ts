@@ -77,7 +77,8 @@ export function parseCheckArgs(args: readonly string[], from = process.cwd()): C
     if (positionals.length) return `unexpected argument ${positionals[0]} (a capture file or "-- AGENT_CMD", not both)`;
   } else {
     if (positionals.length !== 1) return positionals.length ? 'check takes one capture file' : 'give a capture file, or -- AGENT_CMD [ARGS...]';
-    if (values.protocol !== undefined || values.cwd !== undefined || values.capture !== undefined || values.timeout !== undefined) return '--protocol, --cwd, --timeout and --capture apply to a live check (-- AGENT_CMD)';
+    if (values.protocol !== undefined || values.cwd !== undefined || values.capture !== undefined || values.timeout !== undefined)
+      return '--protocol, --cwd, --timeout and --capture apply to a live check (-- AGENT_CMD)';
   }
   return {
     json: values.json === true,
@@ -99,7 +100,11 @@ export async function main(args: string[]): Promise<number> {
     process.stderr.write(`check: ${o}\n\nusage: ${usage}\n`);
     return 2;
   }
-  return check(o, (s) => process.stdout.write(s), (s) => process.stderr.write(s));
+  return check(
+    o,
+    (s) => process.stdout.write(s),
+    (s) => process.stderr.write(s),
+  );
 }
 
 export async function check(o: CheckOptions, out: (s: string) => void, err: (s: string) => void): Promise<number> {
@@ -107,7 +112,10 @@ export async function check(o: CheckOptions, out: (s: string) => void, err: (s: 
   const [command, ...args] = o.agent as [string, ...string[]];
   const result = await runLiveCheck({
     // Relative paths in the command were made absolute where the user typed them; the agent runs in the session's cwd.
-    agent: o.url !== undefined ? { id: 'cli', name: agentOrigin({ url: o.url }) ?? o.url, command: '', args: [], env: {}, url: o.url } : { id: 'cli', name: path.basename(command), command, args, env: {} },
+    agent:
+      o.url !== undefined
+        ? { id: 'cli', name: agentOrigin({ url: o.url }) ?? o.url, command: '', args: [], env: {}, url: o.url }
+        : { id: 'cli', name: path.basename(command), command, args, env: {} },
     connect: connectAgent(async () => cliHeaders()),
     protocolVersion: o.protocol,
     ...(o.cwd !== undefined ? { cwd: o.cwd } : {}),
@@ -115,9 +123,22 @@ export async function check(o: CheckOptions, out: (s: string) => void, err: (s: 
     onProgress: o.json ? undefined : (step) => err(`check: ${step}\n`),
   });
   if (o.capture) writeFileSync(o.capture, result.records.map((r) => JSON.stringify(r)).join('\n') + '\n');
-  writeCiReports(o, result.findings, { subject: o.url !== undefined ? (agentOrigin({ url: o.url }) ?? '') : o.agent.join(' '), ...(o.capture ? { captureUri: reportPath(o.capture) } : {}), lines: result.records.length });
+  writeCiReports(o, result.findings, {
+    subject: o.url !== undefined ? (agentOrigin({ url: o.url }) ?? '') : o.agent.join(' '),
+    ...(o.capture ? { captureUri: reportPath(o.capture) } : {}),
+    lines: result.records.length,
+  });
   if (o.json) {
-    out(terminalSafeJson(toJson(result.findings, result.records.length, { agent: result.agentInfo, protocolVersion: result.protocolVersion, probes: result.probes, stopped: result.stopped ?? null })) + '\n');
+    out(
+      terminalSafeJson(
+        toJson(result.findings, result.records.length, {
+          agent: result.agentInfo,
+          protocolVersion: result.protocolVersion,
+          probes: result.probes,
+          stopped: result.stopped ?? null,
+        }),
+      ) + '\n',
+    );
   } else {
     out(liveText(result));
   }
@@ -132,7 +153,9 @@ export async function check(o: CheckOptions, out: (s: string) => void, err: (s: 
 export function reportPath(file: string, from = process.cwd(), p: path.PlatformPath = path): string {
   const rel = p.relative(from, file);
   const windows = p === path.win32;
-  return rel !== '' && !rel.startsWith('..') && !p.isAbsolute(rel) ? rel.split(p.sep).map(encodeURIComponent).join('/') : pathToFileURL(file, { windows } as Parameters<typeof pathToFileURL>[1]).href;
+  return rel !== '' && !rel.startsWith('..') && !p.isAbsolute(rel)
+    ? rel.split(p.sep).map(encodeURIComponent).join('/')
+    : pathToFileURL(file, { windows } as Parameters<typeof pathToFileURL>[1]).href;
 }
 
 function writeCiReports(o: CheckOptions, findings: readonly Finding[], target: ReportTarget): void {

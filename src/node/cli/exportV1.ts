@@ -54,7 +54,14 @@ export async function main(args: string[]): Promise<number> {
     const msg = rec.msg;
     // The version the connection negotiated: the answer to the first initialize request.
     if (rec.dir === 'client->agent' && msg.method === AgentMethods.initialize && initId === undefined) initId = msg.id;
-    if (version === undefined && initId !== undefined && rec.dir === 'agent->client' && msg.id === initId && isRecord(msg.result) && typeof msg.result.protocolVersion === 'number') {
+    if (
+      version === undefined &&
+      initId !== undefined &&
+      rec.dir === 'agent->client' &&
+      msg.id === initId &&
+      isRecord(msg.result) &&
+      typeof msg.result.protocolVersion === 'number'
+    ) {
       version = msg.result.protocolVersion;
     }
     if (rec.dir !== 'agent->client' || msg.method !== ClientMethods.sessionUpdate || !isRecord(msg.params)) return;
@@ -116,7 +123,9 @@ function failed(problems: readonly string[]): number {
   // Problems quote agent data (ids, types): print them inert.
   const shown = problems.slice(0, SHOWN_PROBLEMS).map((p) => `  ${p}`);
   if (problems.length > SHOWN_PROBLEMS) shown.push(`  … and ${problems.length - SHOWN_PROBLEMS} more`);
-  process.stderr.write(terminalSafe(`export-v1: v1 cannot express this capture (${problems.length} problem${problems.length === 1 ? '' : 's'}); nothing written\n${shown.join('\n')}\n`));
+  process.stderr.write(
+    terminalSafe(`export-v1: v1 cannot express this capture (${problems.length} problem${problems.length === 1 ? '' : 's'}); nothing written\n${shown.join('\n')}\n`),
+  );
   return 1;
 }
 

@@ -137,7 +137,8 @@ export class TranscriptPrinter {
         const p = zPlan.safeParse(u);
         const v2 = zPlanUpdate.safeParse(u);
         const entries = p.success ? p.data.entries : v2.success ? v2.data.plan.entries : undefined;
-        if (entries) this.indented(`[plan] ${entries.map((e) => `${e.status === 'completed' ? '✓' : e.status === 'in_progress' ? '…' : '·'} ${e.content}`).join('; ')}`, depth, sid);
+        if (entries)
+          this.indented(`[plan] ${entries.map((e) => `${e.status === 'completed' ? '✓' : e.status === 'in_progress' ? '…' : '·'} ${e.content}`).join('; ')}`, depth, sid);
         return;
       }
       case 'subagent_update':

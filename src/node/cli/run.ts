@@ -33,9 +33,9 @@ export const usage = [
   '    [--verbose] [--worktrees [--worktree-dir DIR]] --prompt TEXT [--prompt TEXT2 ...] (-- AGENT_CMD [ARGS...] [-- AGENT2_CMD ...] | --url URL)',
   '    run turns against an ACP agent and print the transcript (exit 0 on success); everything after --',
   '    goes to the agent; relative paths are read where you run this command, the agent runs in --cwd;',
-  '    the agent\'s fs/* and terminals are served only inside --cwd unless --allow-outside-cwd; writing what',
+  "    the agent's fs/* and terminals are served only inside --cwd unless --allow-outside-cwd; writing what",
   '    configures VS Code, git or ACP Chat (.vscode/, .git/, *.code-workspace) needs --allow-config-writes;',
-  '    the agent\'s questions (elicitation) are asked on a terminal, else answered from --elicit-answers',
+  "    the agent's questions (elicitation) are asked on a terminal, else answered from --elicit-answers",
   '    (a JSON object keyed by property name, checked against each form) or with --elicit (default decline);',
   '    --worktrees: --cwd must be in a git repository; each agent (every further -- starts another, 1 to 6)',
   '    runs in a git worktree of its own (from HEAD, on a branch acp/run-…, under --worktree-dir, default the',
@@ -160,9 +160,20 @@ export async function main(args: string[]): Promise<number> {
     process.stderr.write('\nrun: cancelling the turn (Ctrl-C again to quit)\n');
     interrupt.abort();
   });
-  if (parsed.worktrees) return runWorktrees(parsed, (s) => process.stdout.write(s), (s) => process.stderr.write(s), run);
+  if (parsed.worktrees)
+    return runWorktrees(
+      parsed,
+      (s) => process.stdout.write(s),
+      (s) => process.stderr.write(s),
+      run,
+    );
   const ask = process.stdin.isTTY && process.stdout.isTTY ? terminalAsk() : undefined;
-  return run({ ...parsed, ...(ask ? { ask } : {}) }, (s) => process.stdout.write(s), (s) => process.stderr.write(s), interrupt.signal);
+  return run(
+    { ...parsed, ...(ask ? { ask } : {}) },
+    (s) => process.stdout.write(s),
+    (s) => process.stderr.write(s),
+    interrupt.signal,
+  );
 }
 
 /** One question at a time on the terminal; the question holds agent text, so it is made terminal-safe. */

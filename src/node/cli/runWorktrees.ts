@@ -41,7 +41,12 @@ export function answerFromTranscript(text: string): string {
     .join('\n');
 }
 
-export async function runWorktrees<O extends Runnable>(o: O, out: (s: string) => void, err: (s: string) => void, runOne: (o: O, out: (s: string) => void, err: (s: string) => void) => Promise<number>): Promise<number> {
+export async function runWorktrees<O extends Runnable>(
+  o: O,
+  out: (s: string) => void,
+  err: (s: string) => void,
+  runOne: (o: O, out: (s: string) => void, err: (s: string) => void) => Promise<number>,
+): Promise<number> {
   const agents = o.worktrees?.agents ?? [o.agent];
   const probe = await probeRepo(hostGit, o.cwd);
   if (probe.kind !== 'repo') {
@@ -53,7 +58,9 @@ export async function runWorktrees<O extends Runnable>(o: O, out: (s: string) =>
   const made: WorktreeInfo[] = [];
   try {
     for (const [i, agent] of agents.entries())
-      made.push(await createWorktree(hostGit, { repo: probe.top, parent, chatId: `run-${stamp}-${i + 1}`, title: `run ${path.basename(agent[0] ?? 'agent')} ${i + 1}`, carry: false }));
+      made.push(
+        await createWorktree(hostGit, { repo: probe.top, parent, chatId: `run-${stamp}-${i + 1}`, title: `run ${path.basename(agent[0] ?? 'agent')} ${i + 1}`, carry: false }),
+      );
   } catch (e) {
     err(`run: --worktrees: ${errorText(e)}\n`);
     return 1;
@@ -66,18 +73,39 @@ export async function runWorktrees<O extends Runnable>(o: O, out: (s: string) =>
       let text = '';
       const startedAt = Date.now();
       const capture = o.capture === undefined ? undefined : o.capture.replace(/(\.jsonl)?$/, `-${i + 1}$1`);
-      const code = await runOne({ ...o, cwd: path.join(w.path, sub), agent, capture, worktrees: undefined }, (s) => (text += s), (s) => (text += s)).catch((e: unknown) => {
+      const code = await runOne(
+        { ...o, cwd: path.join(w.path, sub), agent, capture, worktrees: undefined },
+        (s) => (text += s),
+        (s) => (text += s),
+      ).catch((e: unknown) => {
         text += `run: ${errorText(e)}\n`;
         return 1;
       });
       const endedAt = Date.now();
       out(`\n=== ${i + 1}: ${terminalSafe(agent.join(' '))}  (worktree ${w.path}, branch ${w.branch}) ===\n${text}`);
       const files = await worktreeFiles(hostGit, w).catch(() => []);
-      const run: AgentRun = { label: terminalSafe(agent.map((a) => path.basename(a)).join(' ').slice(0, 32)), state: code === 0 ? 'done' : 'failed', startedAt, endedAt, files, answer: terminalSafe(answerFromTranscript(text)) };
+      const run: AgentRun = {
+        label: terminalSafe(
+          agent
+            .map((a) => path.basename(a))
+            .join(' ')
+            .slice(0, 32),
+        ),
+        state: code === 0 ? 'done' : 'failed',
+        startedAt,
+        endedAt,
+        files,
+        answer: terminalSafe(answerFromTranscript(text)),
+      };
       return { code, run, w };
     }),
   );
-  out(`\n${compareTable(runs.map((r) => r.run), Date.now())}\n\n`);
+  out(
+    `\n${compareTable(
+      runs.map((r) => r.run),
+      Date.now(),
+    )}\n\n`,
+  );
   for (const [i, r] of runs.entries()) out(`${i + 1}: ${r.w.path} (branch ${r.w.branch}): apply with  git -C ${r.w.path} diff ${r.w.base} | git -C ${probe.top} apply\n`);
   out('The worktrees are kept; remove one with  git worktree remove --force PATH && git branch -D BRANCH\n');
   return Math.max(0, ...runs.map((r) => r.code));

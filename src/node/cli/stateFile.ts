@@ -34,7 +34,8 @@ function lock(file: string): () => void {
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw new StateFileError(`cannot lock ${file}: ${errorText(e)}`);
       const holder = Number(readFileSync(lockFile, 'utf8').trim());
-      if (Number.isInteger(holder) && holder > 0 && alive(holder)) throw new StateFileError(`${file} is in use by process ${holder} (lock file ${lockFile}); try again when it is done`);
+      if (Number.isInteger(holder) && holder > 0 && alive(holder))
+        throw new StateFileError(`${file} is in use by process ${holder} (lock file ${lockFile}); try again when it is done`);
       // Stale: its process is gone.
       unlinkSync(lockFile);
     }

@@ -115,7 +115,11 @@ export async function runLiveCheck(o: LiveCheckOptions): Promise<LiveCheckResult
     const init = await client.initialize();
     const caps = client.agentCapabilities ?? {};
     probes.push({ feature: 'initialize', advertised: null, outcome: `protocol ${init.protocolVersion} (asked ${o.protocolVersion ?? PROTOCOL_V1})` });
-    probes.push({ feature: 'authentication', advertised: client.authMethods.length > 0, outcome: client.authMethods.map((m) => `${m.id} (${m.type ?? 'agent'})`).join(', ') || 'none' });
+    probes.push({
+      feature: 'authentication',
+      advertised: client.authMethods.length > 0,
+      outcome: client.authMethods.map((m) => `${m.id} (${m.type ?? 'agent'})`).join(', ') || 'none',
+    });
 
     progress('session/new');
     let session: NewSessionResult;
@@ -124,7 +128,10 @@ export async function runLiveCheck(o: LiveCheckOptions): Promise<LiveCheckResult
       probes.push({ feature: 'session/new', advertised: null, outcome: 'supported' });
     } catch (e) {
       probes.push({ feature: 'session/new', advertised: null, outcome: outcomeOf(e) });
-      stopped ??= e instanceof AcpRequestError && e.code === ErrorCodes.authRequired ? 'session/new needs authentication: sign in first, then run the check again' : `session/new failed: ${errorText(e)}`;
+      stopped ??=
+        e instanceof AcpRequestError && e.code === ErrorCodes.authRequired
+          ? 'session/new needs authentication: sign in first, then run the check again'
+          : `session/new failed: ${errorText(e)}`;
       return await finish();
     }
     const sid = session.sessionId;
@@ -144,7 +151,11 @@ export async function runLiveCheck(o: LiveCheckOptions): Promise<LiveCheckResult
     turnUpdates.add(cancelOnFirstUpdate);
     const second = await client.prompt(sid, [{ type: 'text', text: CANCEL_PROMPT }]);
     turnUpdates.delete(cancelOnFirstUpdate);
-    probes.push({ feature: 'session/cancel', advertised: null, outcome: cancelled ? `stopReason ${second.stopReason}` : `not tested: the turn ended (${second.stopReason}) before any update` });
+    probes.push({
+      feature: 'session/cancel',
+      advertised: null,
+      outcome: cancelled ? `stopReason ${second.stopReason}` : `not tested: the turn ended (${second.stopReason}) before any update`,
+    });
 
     const modes = session.modes?.availableModes ?? [];
     if (session.modes && modes.length > 0) {
@@ -165,7 +176,11 @@ export async function runLiveCheck(o: LiveCheckOptions): Promise<LiveCheckResult
     }
     const sc = caps.sessionCapabilities ?? {};
     progress('session/resume');
-    probes.push({ feature: 'session/resume', advertised: !!sc.resume, outcome: await attempt(() => client.probe(AgentMethods.sessionResume, { sessionId: sid, cwd, mcpServers: [] })) });
+    probes.push({
+      feature: 'session/resume',
+      advertised: !!sc.resume,
+      outcome: await attempt(() => client.probe(AgentMethods.sessionResume, { sessionId: sid, cwd, mcpServers: [] })),
+    });
     progress('session/list');
     probes.push({ feature: 'session/list', advertised: !!sc.list, outcome: await attempt(() => client.probe(AgentMethods.sessionList, {})) });
     progress('session/fork');

@@ -119,7 +119,8 @@ export class DemoAgent {
     const acp = this.acp;
     onAcpRequest(acp, AgentMethods.initialize, zInitializeParams, (p) => {
       // Asked for the v2 draft: v2.ts takes over this connection's handlers.
-      if (p.protocolVersion >= PROTOCOL_V2) return new DemoAgentV2(this.acp, this.delayMs, { sessionOps: this.sessionOps, forkAtMessage: this.forkAtMessage, auth: this.auth }).initializeResult(p);
+      if (p.protocolVersion >= PROTOCOL_V2)
+        return new DemoAgentV2(this.acp, this.delayMs, { sessionOps: this.sessionOps, forkAtMessage: this.forkAtMessage, auth: this.auth }).initializeResult(p);
       this.clientCaps = p.clientCapabilities ?? {};
       return {
         // v1 is all the demo speaks; per §1 we answer our latest version when asked for another.
@@ -145,7 +146,11 @@ export class DemoAgent {
           const k = ++this.seq;
           // Recorded (not sent live), as a turn's prompt is, so session/load replays it where it was taken.
           s.history.push({ sessionUpdate: 'user_message_chunk', messageId: `user-${s.tag}${s.turns}-steer-${k}`, content: { type: 'text', text: steered } });
-          this.notify(s, { sessionUpdate: 'agent_message_chunk', messageId: `msg-${s.tag}${s.turns}-steer-${k}`, content: { type: 'text', text: `Noted, mid-turn: “${steered}”.` } }, true);
+          this.notify(
+            s,
+            { sessionUpdate: 'agent_message_chunk', messageId: `msg-${s.tag}${s.turns}-steer-${k}`, content: { type: 'text', text: `Noted, mid-turn: “${steered}”.` } },
+            true,
+          );
         },
         startTurn: (id, prompt) => void this.prompt(id, prompt).catch(() => undefined),
       });
@@ -328,7 +333,10 @@ export class DemoAgent {
 
   private async runTurn(s: Session, prompt: z.infer<typeof zPromptParams>['prompt'], signal: AbortSignal): Promise<void> {
     const n = ++s.turns;
-    const promptText = prompt.map((b) => (b.type === 'text' ? b.text : b.type === 'resource_link' ? `@${b.name}` : `[${b.type}]`)).join(' ').trim();
+    const promptText = prompt
+      .map((b) => (b.type === 'text' ? b.text : b.type === 'resource_link' ? `@${b.name}` : `[${b.type}]`))
+      .join(' ')
+      .trim();
     // Recorded (not sent live) so session/load replays the user's side too, with a stable id.
     s.history.push({ sessionUpdate: 'user_message_chunk', messageId: `user-${s.tag}${n}`, content: { type: 'text', text: promptText } });
     s.updatedAt = new Date().toISOString();
@@ -357,7 +365,14 @@ export class DemoAgent {
     const wantsSelfEdit = /yourself/i.test(promptText);
     // Only to a client that said it understands subagents (the capability's rule).
     const wantsSubagent = /subagent/i.test(promptText) && this.clientCaps.subagents !== undefined && this.clientCaps.subagents !== null;
-    const steps = ['Answer in markdown', 'Look at a workspace file', ...(wantsSubagent ? ['Ask a subagent'] : []), ...(wantsEdit ? ['Edit demo-edit.txt'] : []), ...(wantsSelfEdit ? ['Change demo-self.txt'] : []), ...(wantsRun ? ['Run a command'] : [])];
+    const steps = [
+      'Answer in markdown',
+      'Look at a workspace file',
+      ...(wantsSubagent ? ['Ask a subagent'] : []),
+      ...(wantsEdit ? ['Edit demo-edit.txt'] : []),
+      ...(wantsSelfEdit ? ['Change demo-self.txt'] : []),
+      ...(wantsRun ? ['Run a command'] : []),
+    ];
     const plan = (done: number) => ({
       sessionUpdate: 'plan',
       entries: steps.map((content, i) => ({ content, priority: 'medium', status: i < done ? 'completed' : i === done ? 'in_progress' : 'pending' })),
@@ -376,7 +391,11 @@ export class DemoAgent {
       const own = new AbortController();
       child.turn = own;
       const work = subagentTool(this.io, s, child, n, background ? own.signal : AbortSignal.any([signal, own.signal])).finally(() => (child.turn = undefined));
-      if (background) this.background.set(s.id, work.catch(() => undefined));
+      if (background)
+        this.background.set(
+          s.id,
+          work.catch(() => undefined),
+        );
       else await work;
     }
     if (wantsEdit) {

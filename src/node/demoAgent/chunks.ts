@@ -3,7 +3,7 @@ export function chunkText(text: string, seed = 7): string[] {
   const cps = Array.from(text);
   const out: string[] = [];
   let s = seed;
-  for (let i = 0; i < cps.length; ) {
+  for (let i = 0; i < cps.length;) {
     s = (s * 1103515245 + 12345) % 2147483648;
     const n = 2 + (s % 7);
     out.push(cps.slice(i, i + n).join(''));

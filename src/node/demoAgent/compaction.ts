@@ -18,7 +18,15 @@ export async function compactTurn(io: ToolIo, s: Session, n: number, signal: Abo
   io.notify(s, { sessionUpdate: 'usage_update', used: Math.round(SIZE * 0.96), size: SIZE });
   await io.pause(signal);
   if (!has('compaction')) {
-    io.notify(s, { sessionUpdate: 'agent_message_chunk', messageId: `msg-${s.tag}${n}-a`, content: { type: 'text', text: 'Compacted the conversation (this client shows no compaction updates).' } }, true);
+    io.notify(
+      s,
+      {
+        sessionUpdate: 'agent_message_chunk',
+        messageId: `msg-${s.tag}${n}-a`,
+        content: { type: 'text', text: 'Compacted the conversation (this client shows no compaction updates).' },
+      },
+      true,
+    );
   } else {
     const compactionId = `compact-${s.tag}${n}`;
     io.notify(s, { sessionUpdate: 'compaction_update', compactionId, status: 'in_progress' }, true);
@@ -31,5 +39,11 @@ export async function compactTurn(io: ToolIo, s: Session, n: number, signal: Abo
     io.notify(s, { sessionUpdate: 'compaction_update', compactionId, status: 'completed' }, true);
   }
   io.notify(s, { sessionUpdate: 'usage_update', used: Math.round(SIZE * 0.06), size: SIZE, cost: { amount: 0, currency: 'USD' } });
-  if (has('notices')) io.notify(s, { sessionUpdate: 'notice', severity: 'info', title: 'Conversation compacted', description: 'The context went from 96% to 6% full; the summary is what the agent kept.' });
+  if (has('notices'))
+    io.notify(s, {
+      sessionUpdate: 'notice',
+      severity: 'info',
+      title: 'Conversation compacted',
+      description: 'The context went from 96% to 6% full; the summary is what the agent kept.',
+    });
 }

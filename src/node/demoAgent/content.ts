@@ -61,6 +61,7 @@ export const HELP_TEXT = [
   'Say **subagent** to have a subagent (a child session) make that edit; with **background** too it works on after the turn ends.',
 ].join('\n');
 
-export const TOOLS_TEXT = '- `read` — look at a workspace file\n- `edit` — write `demo-edit.txt` (asks first)\n- `yourself` — change `demo-self.txt` on disk directly, reporting only a diff\n- `execute` — run `echo` in a terminal\n- `subagent` — start a subagent that edits `demo-edit.txt` (asks first)';
+export const TOOLS_TEXT =
+  '- `read` — look at a workspace file\n- `edit` — write `demo-edit.txt` (asks first)\n- `yourself` — change `demo-self.txt` on disk directly, reporting only a diff\n- `execute` — run `echo` in a terminal\n- `subagent` — start a subagent that edits `demo-edit.txt` (asks first)';
 
 export const CLOSING_TEXT = 'That is all for this turn. Ask me to **edit** or **run** something next.';

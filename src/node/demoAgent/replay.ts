@@ -20,7 +20,10 @@ export type Update = { sessionUpdate: string } & Record<string, unknown>;
 /** Parses a comma-separated list of shapes; unknown names are reported, not fatal. */
 export function parseReplayShapes(spec: string | undefined, warn: (message: string) => void = () => undefined): ReplayShape[] {
   const out: ReplayShape[] = [];
-  for (const name of (spec ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const name of (spec ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const shape = REPLAY_SHAPES.find((s) => s === name);
     if (shape) out.push(shape);
     else warn(`unknown replay shape '${name}' ignored (known: ${REPLAY_SHAPES.join(', ')})`);

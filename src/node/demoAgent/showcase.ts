@@ -45,7 +45,12 @@ async function askTurn(io: ToolIo, s: Session, n: number, signal: AbortSignal): 
   const form = io.caps().elicitation?.form;
   if (form === undefined || form === null) return say(io, s, id, 'This client shows no question forms (it did not advertise `elicitation.form`).', signal);
   await say(io, s, id, 'A few questions before I start:', signal);
-  const answer = await io.request(ClientMethods.elicitationCreate, { sessionId: s.id, mode: 'form', message: 'Tell me about the project', requestedSchema: ASK_SCHEMA }, zAnswer, signal);
+  const answer = await io.request(
+    ClientMethods.elicitationCreate,
+    { sessionId: s.id, mode: 'form', message: 'Tell me about the project', requestedSchema: ASK_SCHEMA },
+    zAnswer,
+    signal,
+  );
   const b = `msg-${s.tag}${n}-b`;
   if (answer.action !== 'accept') return say(io, s, b, `\n\nYou chose **${answer.action}**: nothing was asked of you after all.`, signal);
   const lines = Object.entries(answer.content ?? {}).map(([k, v]) => `- ${k}: \`${JSON.stringify(v)}\``);
@@ -56,7 +61,9 @@ async function askTurn(io: ToolIo, s: Session, n: number, signal: AbortSignal): 
 export function longAnswer(): string {
   const parts = ['# A long answer\n\nThis answer is long on purpose: scroll up while it streams, and the view stays where you are.\n'];
   for (let i = 1; i <= 20; i++) {
-    parts.push(`\n## Part ${i}\n\nParagraph ${i} explains one more idea in plain words, with **bold**, *italics* and \`inline code\`, so the renderer has something to do on every line. It goes on a little longer than a short answer would.\n`);
+    parts.push(
+      `\n## Part ${i}\n\nParagraph ${i} explains one more idea in plain words, with **bold**, *italics* and \`inline code\`, so the renderer has something to do on every line. It goes on a little longer than a short answer would.\n`,
+    );
     parts.push(`\n- point ${i}.1: lists render as lists\n- point ${i}.2: links like [the README](README.md) open in the editor\n- point ${i}.3: nothing here is HTML\n`);
     if (i % 4 === 0) parts.push(`\n\`\`\`ts\nexport function part${i}(x: number): number {\n  return x * ${i};\n}\n\`\`\`\n`);
   }

@@ -27,7 +27,10 @@ export interface SteerableSessions {
 
 export function registerSteering(acp: AcpConnection, sessions: SteerableSessions): void {
   onAcpRequest(acp, AgentMethods.sessionSteering, zSteeringParams, (p) => {
-    const text = p.prompt.map((b) => (b.type === 'text' ? b.text : `[${b.type}]`)).join(' ').trim();
+    const text = p.prompt
+      .map((b) => (b.type === 'text' ? b.text : `[${b.type}]`))
+      .join(' ')
+      .trim();
     if (!sessions.running(p.sessionId)) {
       const steering = p._meta?.['steering'];
       const idle = typeof steering === 'object' && steering !== null ? (steering as Record<string, unknown>)['idleBehavior'] : undefined;

@@ -53,7 +53,19 @@ export interface ToolIo {
 export async function readTool(io: ToolIo, s: Session, n: number, signal: AbortSignal): Promise<void> {
   const id = `tool-${s.tag}${n}-read`;
   const file = firstFile(s.cwd);
-  io.notify(s, { sessionUpdate: 'tool_call', toolCallId: id, title: `Read ${path.basename(file)}`, kind: 'read', status: 'pending', locations: [{ path: file, line: 1 }], rawInput: { path: file } }, true);
+  io.notify(
+    s,
+    {
+      sessionUpdate: 'tool_call',
+      toolCallId: id,
+      title: `Read ${path.basename(file)}`,
+      kind: 'read',
+      status: 'pending',
+      locations: [{ path: file, line: 1 }],
+      rawInput: { path: file },
+    },
+    true,
+  );
   await io.pause(signal);
   io.notify(s, { sessionUpdate: 'tool_call_update', toolCallId: id, status: 'in_progress' }, true);
   let preview: string;
@@ -63,12 +75,16 @@ export async function readTool(io: ToolIo, s: Session, n: number, signal: AbortS
     preview = '(no readable file in the workspace)';
   }
   await io.pause(signal);
-  io.notify(s, {
-    sessionUpdate: 'tool_call_update',
-    toolCallId: id,
-    status: 'completed',
-    content: [{ type: 'content', content: { type: 'text', text: '```\n' + preview + '\n```' } }],
-  }, true);
+  io.notify(
+    s,
+    {
+      sessionUpdate: 'tool_call_update',
+      toolCallId: id,
+      status: 'completed',
+      content: [{ type: 'content', content: { type: 'text', text: '```\n' + preview + '\n```' } }],
+    },
+    true,
+  );
 }
 
 export async function editTool(io: ToolIo, s: Session, n: number, signal: AbortSignal): Promise<void> {
@@ -111,7 +127,16 @@ export async function editTool(io: ToolIo, s: Session, n: number, signal: AbortS
     await io.request(ClientMethods.fsWriteTextFile, { sessionId: s.id, path: file, content: newText }, z.unknown(), signal);
     io.notify(s, { sessionUpdate: 'tool_call_update', toolCallId: id, status: 'completed' }, true);
   } else {
-    io.notify(s, { sessionUpdate: 'tool_call_update', toolCallId: id, status: 'failed', content: [{ type: 'content', content: { type: 'text', text: 'The client cannot write files (no fs.writeTextFile capability).' } }] }, true);
+    io.notify(
+      s,
+      {
+        sessionUpdate: 'tool_call_update',
+        toolCallId: id,
+        status: 'failed',
+        content: [{ type: 'content', content: { type: 'text', text: 'The client cannot write files (no fs.writeTextFile capability).' } }],
+      },
+      true,
+    );
   }
 }
 
@@ -134,17 +159,34 @@ export async function selfEditTool(io: ToolIo, s: Session, n: number, signal: Ab
   const lines = (before ?? '').split('\n');
   const last = [...lines].reverse().find((l) => l.trim() !== '');
   // A fragment: the file's last line, then that line with the new one after it.
-  const diff = before !== null && last !== undefined ? { type: 'diff', path: file, oldText: last, newText: `${last}\n${added}` } : { type: 'diff', path: file, oldText: null, newText: `${added}\n` };
-  const after = before !== null && last !== undefined ? before.slice(0, before.lastIndexOf(last)) + diff.newText + before.slice(before.lastIndexOf(last) + last.length) : diff.newText;
+  const diff =
+    before !== null && last !== undefined
+      ? { type: 'diff', path: file, oldText: last, newText: `${last}\n${added}` }
+      : { type: 'diff', path: file, oldText: null, newText: `${added}\n` };
+  const after =
+    before !== null && last !== undefined ? before.slice(0, before.lastIndexOf(last)) + diff.newText + before.slice(before.lastIndexOf(last) + last.length) : diff.newText;
   writeFileSync(file, after);
   io.notify(s, { sessionUpdate: 'tool_call_update', toolCallId: id, status: 'completed', content: [diff] }, true);
 }
 
 export async function terminalTool(io: ToolIo, s: Session, n: number, signal: AbortSignal): Promise<void> {
   const id = `tool-${s.tag}${n}-run`;
-  io.notify(s, { sessionUpdate: 'tool_call', toolCallId: id, title: 'Run echo', kind: 'execute', status: 'pending', rawInput: { command: 'echo', args: ['Hello from the demo terminal'] } }, true);
+  io.notify(
+    s,
+    { sessionUpdate: 'tool_call', toolCallId: id, title: 'Run echo', kind: 'execute', status: 'pending', rawInput: { command: 'echo', args: ['Hello from the demo terminal'] } },
+    true,
+  );
   if (!io.caps().terminal) {
-    io.notify(s, { sessionUpdate: 'tool_call_update', toolCallId: id, status: 'failed', content: [{ type: 'content', content: { type: 'text', text: 'The client has no terminal capability.' } }] }, true);
+    io.notify(
+      s,
+      {
+        sessionUpdate: 'tool_call_update',
+        toolCallId: id,
+        status: 'failed',
+        content: [{ type: 'content', content: { type: 'text', text: 'The client has no terminal capability.' } }],
+      },
+      true,
+    );
     return;
   }
   const { terminalId } = await io.request(
@@ -157,7 +199,16 @@ export async function terminalTool(io: ToolIo, s: Session, n: number, signal: Ab
     io.notify(s, { sessionUpdate: 'tool_call_update', toolCallId: id, status: 'in_progress', content: [{ type: 'terminal', terminalId }] }, true);
     const exit = await io.request(ClientMethods.terminalWaitForExit, { sessionId: s.id, terminalId }, zTerminalExitStatus, signal);
     const out = await io.request(ClientMethods.terminalOutput, { sessionId: s.id, terminalId }, zTerminalOutputResult, signal);
-    io.notify(s, { sessionUpdate: 'tool_call_update', toolCallId: id, status: exit.exitCode === 0 ? 'completed' : 'failed', rawOutput: { output: out.output, exitCode: exit.exitCode ?? null } }, true);
+    io.notify(
+      s,
+      {
+        sessionUpdate: 'tool_call_update',
+        toolCallId: id,
+        status: exit.exitCode === 0 ? 'completed' : 'failed',
+        rawOutput: { output: out.output, exitCode: exit.exitCode ?? null },
+      },
+      true,
+    );
   } finally {
     await io.release(s.id, terminalId);
   }
@@ -165,7 +216,9 @@ export async function terminalTool(io: ToolIo, s: Session, n: number, signal: Ab
 
 function firstFile(cwd: string): string {
   try {
-    const names = readdirSync(cwd).filter((f) => !f.startsWith('.')).sort();
+    const names = readdirSync(cwd)
+      .filter((f) => !f.startsWith('.'))
+      .sort();
     for (const name of names) {
       const p = path.join(cwd, name);
       if (statSync(p).isFile()) return p;

@@ -47,7 +47,12 @@ const zSessionId = z.looseObject({ sessionId: z.string() });
 const zNew = z.looseObject({ cwd: z.string() });
 const zResume = z.looseObject({ sessionId: z.string(), cwd: z.string() });
 const zList = z.looseObject({ cwd: z.string().optional().catch(undefined), archived: z.unknown() });
-const zInit = z.looseObject({ capabilities: z.looseObject({ auth: z.looseObject({ terminal: z.unknown() }).nullish().catch(undefined) }).nullish().catch(undefined) });
+const zInit = z.looseObject({
+  capabilities: z
+    .looseObject({ auth: z.looseObject({ terminal: z.unknown() }).nullish().catch(undefined) })
+    .nullish()
+    .catch(undefined),
+});
 const zPrompt = z.looseObject({ sessionId: z.string(), prompt: z.array(zContentBlock).min(1), _meta: zMeta.nullable().optional() });
 const zSetConfig = z.looseObject({ sessionId: z.string(), configId: z.string(), type: z.string(), value: z.unknown() });
 
@@ -122,7 +127,9 @@ export class DemoAgentV2 {
       return this.state(this.sessions.get(p.sessionId) ?? this.create(p.cwd, p.sessionId, adoptedTag()));
     });
     onAcpRequest(acp, AgentMethods.sessionList, zList, (p) => ({
-      sessions: [...this.sessions.values()].filter((s) => (p.cwd === undefined || s.cwd === p.cwd) && listedForArchiveFilter(s, p.archived)).map((s) => ({ sessionId: s.id, cwd: s.cwd, title: s.title })),
+      sessions: [...this.sessions.values()]
+        .filter((s) => (p.cwd === undefined || s.cwd === p.cwd) && listedForArchiveFilter(s, p.archived))
+        .map((s) => ({ sessionId: s.id, cwd: s.cwd, title: s.title })),
     }));
     onAcpRequest(acp, AgentMethods.sessionClose, zSessionId, (p) => {
       this.session(p.sessionId).turn?.abort();
@@ -200,7 +207,8 @@ export class DemoAgentV2 {
       await this.run(s, n, prompt, signal);
     } catch (err) {
       stopReason = signal.aborted || err instanceof Cancelled ? 'cancelled' : 'end_turn';
-      if (!(err instanceof Cancelled) && !signal.aborted) this.notify(s, { sessionUpdate: 'notice', severity: 'error', title: `The demo turn failed: ${err instanceof Error ? err.message : String(err)}` });
+      if (!(err instanceof Cancelled) && !signal.aborted)
+        this.notify(s, { sessionUpdate: 'notice', severity: 'error', title: `The demo turn failed: ${err instanceof Error ? err.message : String(err)}` });
     } finally {
       s.turn = undefined;
       this.notify(s, { sessionUpdate: 'state_update', state: 'idle', stopReason });
@@ -208,7 +216,10 @@ export class DemoAgentV2 {
   }
 
   private async run(s: Session, n: number, prompt: z.infer<typeof zPrompt>['prompt'], signal: AbortSignal): Promise<void> {
-    const promptText = prompt.map((b) => (b.type === 'text' ? b.text : b.type === 'resource_link' ? `@${b.name}` : `[${b.type}]`)).join(' ').trim();
+    const promptText = prompt
+      .map((b) => (b.type === 'text' ? b.text : b.type === 'resource_link' ? `@${b.name}` : `[${b.type}]`))
+      .join(' ')
+      .trim();
     if (s.title === null) {
       s.title = demoTitle(prompt, promptText);
       this.notify(s, { sessionUpdate: 'session_info_update', title: s.title, updatedAt: new Date().toISOString() });
@@ -236,7 +247,11 @@ export class DemoAgentV2 {
     const steps = ['Answer in markdown', 'Look at a workspace file', ...(wantsEdit ? ['Edit demo-edit.txt'] : []), ...(wantsRun ? ['Run a command'] : [])];
     const plan = (done: number) => ({
       sessionUpdate: 'plan_update',
-      plan: { type: 'items', planId: `plan-${s.tag}${n}`, entries: steps.map((content, i) => ({ content, priority: 'medium', status: i < done ? 'completed' : i === done ? 'in_progress' : 'pending' })) },
+      plan: {
+        type: 'items',
+        planId: `plan-${s.tag}${n}`,
+        entries: steps.map((content, i) => ({ content, priority: 'medium', status: i < done ? 'completed' : i === done ? 'in_progress' : 'pending' })),
+      },
     });
     // Each turn has its own plan: the last turn's goes (plans by id, `plan_removed`).
     if (n > 1) this.notify(s, { sessionUpdate: 'plan_removed', planId: `plan-${s.tag}${n - 1}` });
@@ -263,7 +278,16 @@ export class DemoAgentV2 {
   private async readTool(s: Session, n: number, signal: AbortSignal): Promise<void> {
     const id = `tool-${s.tag}${n}-read`;
     const file = path.join(s.cwd, 'README.md');
-    this.notify(s, { sessionUpdate: 'tool_call_update', toolCallId: id, name: 'read_file', title: 'Read README.md', kind: 'read', status: 'in_progress', locations: [{ path: file, line: 1 }], rawInput: { path: file } });
+    this.notify(s, {
+      sessionUpdate: 'tool_call_update',
+      toolCallId: id,
+      name: 'read_file',
+      title: 'Read README.md',
+      kind: 'read',
+      status: 'in_progress',
+      locations: [{ path: file, line: 1 }],
+      rawInput: { path: file },
+    });
     let preview: string;
     try {
       preview = readFileSync(file, 'utf8').split('\n').slice(0, 5).join('\n');
@@ -319,7 +343,16 @@ export class DemoAgentV2 {
     const id = `tool-${s.tag}${n}-run`;
     const terminalId = `term-${s.tag}${n}`;
     const output = 'Hello from the demo terminal\n';
-    this.notify(s, { sessionUpdate: 'tool_call_update', toolCallId: id, name: 'shell', title: 'Run echo', kind: 'execute', status: 'in_progress', rawInput: { command: 'echo', args: ['Hello from the demo terminal'] }, content: [{ type: 'terminal', terminalId }] });
+    this.notify(s, {
+      sessionUpdate: 'tool_call_update',
+      toolCallId: id,
+      name: 'shell',
+      title: 'Run echo',
+      kind: 'execute',
+      status: 'in_progress',
+      rawInput: { command: 'echo', args: ['Hello from the demo terminal'] },
+      content: [{ type: 'terminal', terminalId }],
+    });
     this.notify(s, { sessionUpdate: 'terminal_update', terminalId, command: 'echo "Hello from the demo terminal"', cwd: s.cwd });
     await this.pause(signal);
     this.notify(s, { sessionUpdate: 'terminal_output_chunk', terminalId, data: b64(output) });

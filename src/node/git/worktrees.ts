@@ -96,8 +96,7 @@ export async function baseText(host: GitHost, w: WorktreeInfo, file: string): Pr
 }
 
 export type ApplyResult =
-  | { readonly applied: true; readonly files: readonly string[] }
-  | { readonly applied: false; readonly conflicts: readonly string[]; readonly message: string };
+  { readonly applied: true; readonly files: readonly string[] } | { readonly applied: false; readonly conflicts: readonly string[]; readonly message: string };
 
 /**
  * Applies the chat's change to the user's working tree (not their index). `git apply` (without `--reject`)

@@ -11,11 +11,24 @@ import { splitLine, unescapeField, type SearchKind } from '../../common/history/
 import { searchFile } from './searchFiles';
 import { fileId } from '../persistence/chatFiles';
 
-const HEADINGS: Record<SearchKind, string> = { user: '## You', agent: '## Agent', thought: '### Thought', tool: '- Tool:', path: '  - File:', question: '## Question', subagent: '## Subagent', compaction: '## Summary' };
+const HEADINGS: Record<SearchKind, string> = {
+  user: '## You',
+  agent: '## Agent',
+  thought: '### Thought',
+  tool: '- Tool:',
+  path: '  - File:',
+  question: '## Question',
+  subagent: '## Subagent',
+  compaction: '## Summary',
+};
 
 /** A file name for a chat's export: its title made safe, then its id (unique). */
 function exportName(title: string, chatId: string): string {
-  const safe = title.replace(/[^\p{L}\p{N} ._-]+/gu, ' ').trim().slice(0, 60) || 'chat';
+  const safe =
+    title
+      .replace(/[^\p{L}\p{N} ._-]+/gu, ' ')
+      .trim()
+      .slice(0, 60) || 'chat';
   return `${safe} (${fileId(chatId)}).md`;
 }
 

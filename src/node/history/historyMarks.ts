@@ -37,7 +37,8 @@ export class HistoryMarks {
         if (f.turn !== undefined) {
           const was = turn;
           turn = f.turn;
-          if (was !== null && RUNNING.has(was) && !RUNNING.has(f.turn)) this.index()?.update(chatId, { ended: f.turn === 'idle' && (f.lastTurnEnd ?? null) === null ? 'finished' : 'failed' });
+          if (was !== null && RUNNING.has(was) && !RUNNING.has(f.turn))
+            this.index()?.update(chatId, { ended: f.turn === 'idle' && (f.lastTurnEnd ?? null) === null ? 'finished' : 'failed' });
         }
         if (f.lastTurnEnd === 'error' || f.lastTurnEnd === 'interrupted') this.index()?.update(chatId, { ended: 'failed' });
         this.set(chatId, { running: turn !== null && RUNNING.has(turn), needsYou: asks.permissions + asks.elicitations > 0 });

@@ -35,7 +35,10 @@ export class HistoryQuery {
   private found = new Set<string>();
   private done: Promise<void> = Promise.resolve();
 
-  constructor(private readonly src: HistorySource, private readonly post: (m: HostToHistory) => void) {}
+  constructor(
+    private readonly src: HistorySource,
+    private readonly post: (m: HostToHistory) => void,
+  ) {}
 
   /** Runs a query (text '' : the list); the previous one's search stops. Resolves when this one's search ended. */
   run(seq: number, text: string, filter: HistoryFilter): Promise<void> {
@@ -123,7 +126,15 @@ export class HistoryQuery {
   }
 
   private row(r: ChatRecord): HistoryRow {
-    return { chatId: r.id, title: this.src.title(r.id), agent: this.src.agentName(r.agentId), folder: r.folder ?? null, updatedAt: r.updatedAt, state: chatState(r, this.src.live(r.id)), unread: r.unread === true };
+    return {
+      chatId: r.id,
+      title: this.src.title(r.id),
+      agent: this.src.agentName(r.agentId),
+      folder: r.folder ?? null,
+      updatedAt: r.updatedAt,
+      state: chatState(r, this.src.live(r.id)),
+      unread: r.unread === true,
+    };
   }
 
   private choices(): HistoryChoices {

@@ -81,7 +81,24 @@ function idOfFile(file: string): string | undefined {
 
 /** ripgrep's arguments: fixed string, case-insensitive, no config or ignore files, file name then NUL before each line. */
 function rgArgs(escapedQuery: string, targets: readonly string[], perChat?: number): string[] {
-  return ['--no-config', '--fixed-strings', '--ignore-case', '--no-heading', '--with-filename', '--null', '--no-line-number', '--no-ignore', '--hidden', '--glob', `*${SEARCH_EXT}`, ...(perChat !== undefined ? ['--max-count', String(perChat * 4)] : []), '-e', escapedQuery, '--', ...targets];
+  return [
+    '--no-config',
+    '--fixed-strings',
+    '--ignore-case',
+    '--no-heading',
+    '--with-filename',
+    '--null',
+    '--no-line-number',
+    '--no-ignore',
+    '--hidden',
+    '--glob',
+    `*${SEARCH_EXT}`,
+    ...(perChat !== undefined ? ['--max-count', String(perChat * 4)] : []),
+    '-e',
+    escapedQuery,
+    '--',
+    ...targets,
+  ];
 }
 
 function searchWithRg(r: SearchRequest, query: LiteralQuery, rg: string): Promise<SearchOutcome> {

@@ -13,7 +13,6 @@ import { errorText } from '../../common/util/errors';
 import { isChatId } from '../../common/chats/chatIndex';
 import { SEARCH_EXT } from '../persistence/chatFiles';
 
-;
 /** How long after a change the file is written again (a streaming turn rewrites it about once a second). */
 const WRITE_DELAY_MS = 1000;
 /** A header longer than this is not read (a title is at most 2,000 characters). */
@@ -87,7 +86,9 @@ export class SearchFileWriter {
     this.timers.delete(fileId);
     const job = t ?? force;
     if (!job) return this.writes;
-    this.writes = this.writes.then(() => writeSearchFile(this.dir, fileId, this.meta(job.chatId), job.store).catch((e: unknown) => this.log(`could not write the search file of ${job.chatId}: ${errorText(e)}`)));
+    this.writes = this.writes.then(() =>
+      writeSearchFile(this.dir, fileId, this.meta(job.chatId), job.store).catch((e: unknown) => this.log(`could not write the search file of ${job.chatId}: ${errorText(e)}`)),
+    );
     return this.writes;
   }
 

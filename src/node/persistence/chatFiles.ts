@@ -24,7 +24,15 @@ export const SEARCH_EXT = '.search.txt';
 export const CHAT_STATE_EXTS: readonly string[] = [...JOURNAL_EXTS, LEGACY_TERMINALS_EXT, LEGACY_CHANGES_EXT, SEARCH_EXT];
 
 /** What delete removes: the state, temp files left by an interrupted write, the lock and a request to hand it over. */
-export const CHAT_DELETE_EXTS: readonly string[] = [...CHAT_STATE_EXTS, `${LEGACY_TERMINALS_EXT}.tmp`, `${LEGACY_CHANGES_EXT}.tmp`, `${SEARCH_EXT}.tmp`, '.snapshot.json.tmp', LOCK_EXT, HANDOFF_EXT];
+export const CHAT_DELETE_EXTS: readonly string[] = [
+  ...CHAT_STATE_EXTS,
+  `${LEGACY_TERMINALS_EXT}.tmp`,
+  `${LEGACY_CHANGES_EXT}.tmp`,
+  `${SEARCH_EXT}.tmp`,
+  '.snapshot.json.tmp',
+  LOCK_EXT,
+  HANDOFF_EXT,
+];
 
 /** The chat ids that have a transcript among these file names (a snapshot or a journal). */
 export function chatIdsIn(names: readonly string[]): string[] {

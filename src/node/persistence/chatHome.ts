@@ -65,7 +65,8 @@ async function namesWorkspace(folder: string, s: LegacySearch): Promise<boolean>
   }
   const uris = workspaceJsonLocation(raw, (u) => u);
   if (!uris) return false;
-  const location: WorkspaceLocation = uris.workspaceFile !== undefined ? { workspaceFile: await s.uriToPath(uris.workspaceFile), folders: [] } : { folders: await Promise.all(uris.folders.map(s.uriToPath)) };
+  const location: WorkspaceLocation =
+    uris.workspaceFile !== undefined ? { workspaceFile: await s.uriToPath(uris.workspaceFile), folders: [] } : { folders: await Promise.all(uris.folders.map(s.uriToPath)) };
   return workspaceIdentity(location, s.ignoreCase) === s.identity;
 }
 

@@ -14,7 +14,6 @@ import { parseSavedTerminals } from '../../common/savedTerminals';
 import { errorText } from '../../common/util/errors';
 import { LEGACY_CHANGES_EXT, LEGACY_TERMINALS_EXT } from './chatFiles';
 
-
 export interface OpenedChat {
   /** Client events to record (already applied to the store): the caller journals them. */
   readonly events: readonly ClientEvent[];

@@ -280,8 +280,7 @@ async function replayJournal(file: string, store: MessageStore, afterSeq: number
       continue;
     }
     if (r.data.seq <= lastSeq) continue; // already in the snapshot (a crash between snapshot and truncation)
-    if (r.data.seq > lastSeq + 1 && lastSeq > 0)
-      diagnostics.push({ severity: 'warning', message: `${file}:${i + 1}: records ${lastSeq + 1}..${r.data.seq - 1} are missing` });
+    if (r.data.seq > lastSeq + 1 && lastSeq > 0) diagnostics.push({ severity: 'warning', message: `${file}:${i + 1}: records ${lastSeq + 1}..${r.data.seq - 1} are missing` });
     lastSeq = r.data.seq;
     if ('attach' in r.data) {
       store.attach(r.data.attach);

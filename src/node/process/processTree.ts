@@ -11,8 +11,7 @@ import type { SpawnPlatform } from './spawnPlan';
 import { systemTool } from './treeWatch';
 
 export type TreeKill =
-  | { readonly kind: 'group'; readonly pgid: number; readonly signal: NodeJS.Signals }
-  | { readonly kind: 'command'; readonly file: string; readonly args: readonly string[] };
+  { readonly kind: 'group'; readonly pgid: number; readonly signal: NodeJS.Signals } | { readonly kind: 'command'; readonly file: string; readonly args: readonly string[] };
 
 /** How to end the tree led by `pid` on `platform` (pure: unit-tested for every platform). */
 export function treeKillPlan(platform: SpawnPlatform, pid: number, signal: NodeJS.Signals, env: NodeJS.ProcessEnv): TreeKill {

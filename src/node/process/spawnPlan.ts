@@ -64,7 +64,8 @@ export function planSpawn(req: SpawnRequest, ctx: SpawnHost): SpawnPlan {
     return { file: file ?? req.command, args: [...req.args], windowsVerbatimArguments: false, windowsHide: true, via: 'direct' };
   }
   const bad = req.args.find((a) => UNQUOTABLE.test(a));
-  if (bad !== undefined) throw new UnsafeArgumentError(`cannot pass an argument with a line break or NUL to ${path.win32.basename(file)} on Windows: ${JSON.stringify(bad.slice(0, 80))}`);
+  if (bad !== undefined)
+    throw new UnsafeArgumentError(`cannot pass an argument with a line break or NUL to ${path.win32.basename(file)} on Windows: ${JSON.stringify(bad.slice(0, 80))}`);
   // The program in plain quotes (a Windows path holds no `"`), as cmd.exe's own completion writes it.
   const line = [`"${path.win32.normalize(file)}"`, ...req.args.map((a) => quoteArgument(a, true))].join(' ');
   return { file: comspec, args: ['/d', '/s', '/c', `"${line}"`], windowsVerbatimArguments: true, windowsHide: true, via: 'cmd' };

@@ -54,9 +54,20 @@ export class Supervised {
     const plan = planHere(req, o.env, o.cwd);
     this.supervision = o.supervision ?? supervisionFor(hostPlatform());
     if (this.supervision.kind === 'group') {
-      const config: WatchdogConfig = { graceMs: o.graceMs, keepElectronRunAsNode: o.env.ELECTRON_RUN_AS_NODE !== undefined, endGroupOnExit: o.endTreeOnExit, treeToken: randomBytes(8).toString('hex') };
+      const config: WatchdogConfig = {
+        graceMs: o.graceMs,
+        keepElectronRunAsNode: o.env.ELECTRON_RUN_AS_NODE !== undefined,
+        endGroupOnExit: o.endTreeOnExit,
+        treeToken: randomBytes(8).toString('hex'),
+      };
       this.child = spawnPlanned(
-        { file: process.execPath, args: ['-e', WATCHDOG_SOURCE, JSON.stringify(config), plan.file, ...plan.args], windowsHide: true, windowsVerbatimArguments: false, via: 'direct' },
+        {
+          file: process.execPath,
+          args: ['-e', WATCHDOG_SOURCE, JSON.stringify(config), plan.file, ...plan.args],
+          windowsHide: true,
+          windowsVerbatimArguments: false,
+          via: 'direct',
+        },
         // Own process group (led by the watchdog), so ending the group stops all the command started.
         { env: watchdogEnv(o.env), cwd: o.cwd, stdio: [o.stdin, 'pipe', 'pipe', 'pipe'], ownGroup: true },
       );

@@ -27,7 +27,8 @@ export interface InstallOptions {
 }
 
 export async function installBinary(o: InstallOptions): Promise<string> {
-  if (o.archive === 'unsupported') throw new Error(`${o.target.archive}: this archive format cannot be unpacked here (supported: .zip, .tar.gz, .tgz, .tar.bz2, .tbz2, or a bare executable)`);
+  if (o.archive === 'unsupported')
+    throw new Error(`${o.target.archive}: this archive format cannot be unpacked here (supported: .zip, .tar.gz, .tgz, .tar.bz2, .tbz2, or a bare executable)`);
   const archive = o.archive;
   const dir = installDir(o.root, o.agentId, o.version);
   const tag = randomBytes(6).toString('hex');
@@ -35,11 +36,23 @@ export async function installBinary(o: InstallOptions): Promise<string> {
   const download = path.join(o.root, `.download-${tag}`);
   await mkdir(staging, { recursive: true });
   try {
-    await downloadArchive({ url: o.target.archive, file: download, fetch: o.fetch, ...pick(o, 'signal', 'onProgress', 'maxBytes'), ...(o.target.sha256 ? { sha256: o.target.sha256 } : {}) });
+    await downloadArchive({
+      url: o.target.archive,
+      file: download,
+      fetch: o.fetch,
+      ...pick(o, 'signal', 'onProgress', 'maxBytes'),
+      ...(o.target.sha256 ? { sha256: o.target.sha256 } : {}),
+    });
     const cmd = o.target.cmd.replace(/\\/g, '/').replace(/^(\.\/)+/, '');
     await unpackArchive(archive, download, staging, cmd);
     const staged = entryPath(staging, cmd);
-    if (!(await stat(staged).then((s) => s.isFile(), () => false))) throw new Error(`the archive has no '${o.target.cmd}' (the command the registry names)`);
+    if (
+      !(await stat(staged).then(
+        (s) => s.isFile(),
+        () => false,
+      ))
+    )
+      throw new Error(`the archive has no '${o.target.cmd}' (the command the registry names)`);
     if (o.platform !== 'win32') await chmod(staged, 0o755);
     await rm(dir, { recursive: true, force: true });
     await rename(staging, dir);

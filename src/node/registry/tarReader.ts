@@ -61,7 +61,8 @@ export async function* tarEntries(file: string): AsyncGenerator<TarEntry> {
       const name = pending.path ?? (prefix ? `${prefix}/${shortName}` : shortName);
       const linkname = pending.linkpath ?? cString(header.subarray(157, 257));
       pending = {};
-      const type = typeflag === '0' || typeflag === '\0' || typeflag === '7' ? 'file' : typeflag === '5' ? 'directory' : typeflag === '2' ? 'symlink' : typeflag === '1' ? 'link' : 'other';
+      const type =
+        typeflag === '0' || typeflag === '\0' || typeflag === '7' ? 'file' : typeflag === '5' ? 'directory' : typeflag === '2' ? 'symlink' : typeflag === '1' ? 'link' : 'other';
       yield { name, type, mode: numeric(header.subarray(100, 108)), offset, size: type === 'file' ? size : 0, linkname };
     }
   } finally {
@@ -83,7 +84,10 @@ function numeric(field: Buffer): number {
     for (let i = 1; i < field.length; i++) n = n * 256 + (field[i] ?? 0);
     return n;
   }
-  const text = field.toString('latin1').replace(/[\0 ].*$/s, '').trim();
+  const text = field
+    .toString('latin1')
+    .replace(/[\0 ].*$/s, '')
+    .trim();
   return text === '' ? 0 : parseInt(text, 8);
 }
 

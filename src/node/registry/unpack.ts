@@ -92,7 +92,10 @@ async function writeTarEntry(dest: string, tarFile: string, e: TarEntry): Promis
       return;
     case 'file':
       await mkdir(path.dirname(target), { recursive: true });
-      await pipeline(e.size > 0 ? createReadStream(tarFile, { start: e.offset, end: e.offset + e.size - 1 }) : Readable.from([]), createWriteStream(target, { mode: e.mode & 0o777 || 0o644 }));
+      await pipeline(
+        e.size > 0 ? createReadStream(tarFile, { start: e.offset, end: e.offset + e.size - 1 }) : Readable.from([]),
+        createWriteStream(target, { mode: e.mode & 0o777 || 0o644 }),
+      );
       return;
     case 'symlink': {
       // A link is checked where it points, relative to its own folder, so it cannot lead a later entry out.

@@ -9,14 +9,7 @@
  * disposes receiver token sources, so handlers registered through `onAcpRequest` `release()` theirs.
  */
 import { CancellationTokenSource } from 'vscode-jsonrpc/node';
-import type {
-  AbstractCancellationTokenSource,
-  CancellationToken,
-  CancellationId,
-  CancellationStrategy,
-  MessageConnection,
-  RequestMessage,
-} from 'vscode-jsonrpc/node';
+import type { AbstractCancellationTokenSource, CancellationToken, CancellationId, CancellationStrategy, MessageConnection, RequestMessage } from 'vscode-jsonrpc/node';
 import { ProtocolMethods } from '../../common/protocol/methods';
 
 export class AcpCancellationStrategy implements CancellationStrategy {

@@ -112,9 +112,13 @@ export function createAcpConnection(opts: AcpConnectionOptions): AcpConnection {
       const verdict = ledger.received(msg);
       if (verdict.deliver) return true;
       log('warn', `skipped a message from the peer (${verdict.reason}): ${raw.slice(0, 200)}`);
-      const peer = verdict.answer && 'id' in msg && (typeof msg.id === 'string' || typeof msg.id === 'number') ? { kind: 'request' as const, id: msg.id } : { kind: 'response' as const, id: null };
+      const peer =
+        verdict.answer && 'id' in msg && (typeof msg.id === 'string' || typeof msg.id === 'number')
+          ? { kind: 'request' as const, id: msg.id }
+          : { kind: 'response' as const, id: null };
       opts.onInvalidLine?.({ text: raw.slice(0, 1000), reason: verdict.reason, kind: 'envelope', peer, bytes: Buffer.byteLength(raw) });
-      if (peer.kind === 'request') reply({ jsonrpc: '2.0', id: peer.id, error: { code: ErrorCodes.invalidRequest, message: `request refused: ${verdict.reason}` } } as ResponseMessage);
+      if (peer.kind === 'request')
+        reply({ jsonrpc: '2.0', id: peer.id, error: { code: ErrorCodes.invalidRequest, message: `request refused: ${verdict.reason}` } } as ResponseMessage);
       return false;
     },
     tap: (msg, raw, checked) => opts.tap?.('in', msg, raw, checked),
@@ -260,12 +264,7 @@ export function rpcError(code: number, message: string, data?: unknown): Respons
  * Register a request handler whose params are validated by `schema`. The handler's result is sent
  * as-is; `undefined` becomes `{}` (ACP's empty result — vscode-jsonrpc would send `null`).
  */
-export function onAcpRequest<S extends z.ZodType, R>(
-  acp: AcpConnection,
-  method: string,
-  schema: S,
-  handler: (params: z.infer<S>, ctx: RequestMeta) => Promise<R> | R,
-): void {
+export function onAcpRequest<S extends z.ZodType, R>(acp: AcpConnection, method: string, schema: S, handler: (params: z.infer<S>, ctx: RequestMeta) => Promise<R> | R): void {
   acp.connection.onRequest(method, async (raw: unknown, token: CancellationToken) => {
     const requestId = acp.cancellation.requestIdOf(token);
     try {

@@ -39,7 +39,10 @@ export class IdLedger {
       const key = keyOf(msg.id);
       if (key === undefined) return { deliver: true }; // id null: vscode-jsonrpc logs it, nothing waits on it
       if (this.awaiting.delete(key)) return { deliver: true };
-      return { deliver: false, reason: `a response for request id ${JSON.stringify(msg.id)}, which is not waiting for one (a duplicate, or an id never sent); the first response was kept` };
+      return {
+        deliver: false,
+        reason: `a response for request id ${JSON.stringify(msg.id)}, which is not waiting for one (a duplicate, or an id never sent); the first response was kept`,
+      };
     }
     if (Message.isRequest(msg)) {
       const key = keyOf(msg.id);

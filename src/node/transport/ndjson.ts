@@ -172,7 +172,9 @@ export class NdjsonMessageReader extends AbstractMessageReader implements Messag
     const scanner = new TopLevelScanner();
     for (const c of this.chunks) scanner.push(c);
     scanner.push(piece);
-    const head = Buffer.concat([...this.chunks, piece]).subarray(0, 1000).toString('utf8');
+    const head = Buffer.concat([...this.chunks, piece])
+      .subarray(0, 1000)
+      .toString('utf8');
     this.chunks = [];
     this.size = 0;
     this.oversized = { scanner, head };
@@ -182,7 +184,13 @@ export class NdjsonMessageReader extends AbstractMessageReader implements Messag
     const o = this.oversized;
     this.oversized = undefined;
     if (!o) return;
-    this.report({ text: o.head, reason: `message of ${o.scanner.bytes} bytes exceeds the limit of ${this.max} bytes`, kind: 'oversized', peer: o.scanner.result(), bytes: o.scanner.bytes });
+    this.report({
+      text: o.head,
+      reason: `message of ${o.scanner.bytes} bytes exceeds the limit of ${this.max} bytes`,
+      kind: 'oversized',
+      peer: o.scanner.result(),
+      bytes: o.scanner.bytes,
+    });
   }
 
   private flushLine(): void {

@@ -37,11 +37,16 @@ export async function connectRemote(o: ConnectOptions, r: RemoteOptions = {}): P
   const raw = o.agent.url;
   if (raw === undefined) throw new RemoteConfigError(`agent "${o.agent.id}" has no url`);
   const events: string[] = [];
-  const t = await openRemote(raw, r, (line) => {
-    events.push(line);
-    if (events.length > 20) events.shift();
-    o.log('info', `${o.agent.name}: ${line}`);
-  }, ` (agent "${o.agent.id}")`);
+  const t = await openRemote(
+    raw,
+    r,
+    (line) => {
+      events.push(line);
+      if (events.length > 20) events.shift();
+      o.log('info', `${o.agent.name}: ${line}`);
+    },
+    ` (agent "${o.agent.id}")`,
+  );
   return linkRemote(t, o, events);
 }
 
@@ -83,7 +88,14 @@ async function openWebSocket(url: AgentUrl, r: RemoteOptions, maxPayload: number
       // eslint-disable-next-line @typescript-eslint/no-this-alias
       socket = this;
       this.on('close', (code, reason) => {
-        const why = code === 1009 ? `the agent sent a message over the ${sizeText(maxPayload)} limit` : reason.length > 0 ? reason.toString('utf8').slice(0, 200) : code === 1006 ? 'the connection was lost' : `closed by the agent`;
+        const why =
+          code === 1009
+            ? `the agent sent a message over the ${sizeText(maxPayload)} limit`
+            : reason.length > 0
+              ? reason.toString('utf8').slice(0, 200)
+              : code === 1006
+                ? 'the connection was lost'
+                : `closed by the agent`;
         closeReason ??= `${why} (WebSocket close ${code})`;
         note(`disconnected from ${url.origin}: ${closeReason}`);
       });
@@ -106,7 +118,10 @@ async function openWebSocket(url: AgentUrl, r: RemoteOptions, maxPayload: number
       const status = res.statusCode ?? 0;
       const denied = status === 401 || status === 403;
       // A refused token is not the network: retrying would only be refused again.
-      fail(denied ? `${url.origin} refused the connection (HTTP ${status}): check the agent's token (ACP: Forget Agent Tokens, then reconnect)` : `the server answered HTTP ${status}`, denied);
+      fail(
+        denied ? `${url.origin} refused the connection (HTTP ${status}): check the agent's token (ACP: Forget Agent Tokens, then reconnect)` : `the server answered HTTP ${status}`,
+        denied,
+      );
       res.resume();
       s.terminate();
     });

@@ -94,8 +94,17 @@ export function bridgeStream(stream: MessageStream, o: BridgeOptions = {}): Brid
       const text = partial + (typeof chunk === 'string' ? chunk : chunk.toString('utf8'));
       const last = text.lastIndexOf(String.fromCharCode(LF));
       partial = text.slice(last + 1);
-      const lines = last < 0 ? [] : text.slice(0, last).split('\n').filter((l) => l.trim() !== '');
-      Promise.all(lines.map((l) => writer.write(JSON.parse(l) as unknown))).then(() => cb(), (e: unknown) => cb(e instanceof Error ? e : new Error(errorText(e))));
+      const lines =
+        last < 0
+          ? []
+          : text
+              .slice(0, last)
+              .split('\n')
+              .filter((l) => l.trim() !== '');
+      Promise.all(lines.map((l) => writer.write(JSON.parse(l) as unknown))).then(
+        () => cb(),
+        (e: unknown) => cb(e instanceof Error ? e : new Error(errorText(e))),
+      );
     },
     final(cb) {
       close();

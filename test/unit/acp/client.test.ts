@@ -53,7 +53,10 @@ describe('AcpClient', () => {
     assert.equal(r.protocolVersion, 1);
     assert.equal(s.client.agentCapabilities?.loadSession, true);
     // The malformed auth method is dropped, the unknown type is kept.
-    assert.deepEqual(s.client.authMethods.map((m) => m.id), ['key', 'env']);
+    assert.deepEqual(
+      s.client.authMethods.map((m) => m.id),
+      ['key', 'env'],
+    );
     s.client.dispose();
   });
 
@@ -137,7 +140,10 @@ describe('AcpClient', () => {
       params: {
         sessionId: 's1',
         toolCall: { toolCallId: 't1', title: 'rm', kind: 'delete' },
-        options: [{ optionId: 'y', name: 'Yes', kind: 'allow_once' }, { optionId: 'n', name: 'No', kind: 'reject_once' }],
+        options: [
+          { optionId: 'y', name: 'Yes', kind: 'allow_once' },
+          { optionId: 'n', name: 'No', kind: 'reject_once' },
+        ],
       },
     });
     await until(() => seen, 'the permission request to reach the handler');
@@ -381,7 +387,13 @@ describe('AcpClient', () => {
 
   it('falls back to v1 when asked for v2 and the agent answers 1', async () => {
     const agent = new FakeAgent();
-    const client = new AcpClient({ input: agent.toClient, output: agent.toAgent, clientInfo: { name: 't', version: '0' }, protocolVersion: 2, handlers: { requestPermission: never } });
+    const client = new AcpClient({
+      input: agent.toClient,
+      output: agent.toAgent,
+      clientInfo: { name: 't', version: '0' },
+      protocolVersion: 2,
+      handlers: { requestPermission: never },
+    });
     const ip = client.initialize();
     agent.reply((await agent.expect('initialize')).id, INIT_RESULT);
     await ip;

@@ -35,12 +35,21 @@ async function initialized(host: Parameters<typeof setup>[0], logs?: string[]) {
   return { ...s, init: req };
 }
 
-const form = (id: number, extra: Json = {}) => ({ id, method: 'elicitation/create', params: { sessionId: 's1', mode: 'form', message: 'How many?', requestedSchema: SCHEMA, ...extra } });
+const form = (id: number, extra: Json = {}) => ({
+  id,
+  method: 'elicitation/create',
+  params: { sessionId: 's1', mode: 'form', message: 'How many?', requestedSchema: SCHEMA, ...extra },
+});
 
 describe('elicitation in the client', () => {
   it('advertises the modes its host serves, and nothing without a host (v1 and v2 shapes)', async () => {
     const a = await initialized({});
-    assert.deepEqual((a.init.params as Json).clientCapabilities, { fs: { readTextFile: false, writeTextFile: false }, terminal: false, elicitation: { form: {}, url: {} }, plan: {} });
+    assert.deepEqual((a.init.params as Json).clientCapabilities, {
+      fs: { readTextFile: false, writeTextFile: false },
+      terminal: false,
+      elicitation: { form: {}, url: {} },
+      plan: {},
+    });
     a.client.dispose();
     const b = await initialized({ modes: { form: true, url: false } });
     assert.deepEqual(((b.init.params as Json).clientCapabilities as Json).elicitation, { form: {} });
@@ -63,7 +72,10 @@ describe('elicitation in the client', () => {
     assert.equal(r.id, 0);
     assert.deepEqual(r.result, { action: 'accept', content: { n: 2, s: 'hi' } });
     assert.equal(asks[0]?.params.toolCallId, 'tc1');
-    assert.deepEqual(asks[0]?.form?.fields.map((f) => f.label), ['n', 'Line']);
+    assert.deepEqual(
+      asks[0]?.form?.fields.map((f) => f.label),
+      ['n', 'Line'],
+    );
     s.client.dispose();
   });
 
@@ -72,7 +84,10 @@ describe('elicitation in the client', () => {
     const s = await initialized({ create: async () => ({ action: 'accept', content: { n: 0 } }) }, logs);
     s.agent.send(form(1));
     assert.deepEqual((await s.agent.next()).result, { action: 'decline' });
-    assert.ok(logs.some((l) => /answering decline: n: n must be at least 1/.test(l)), logs.join('\n'));
+    assert.ok(
+      logs.some((l) => /answering decline: n: n must be at least 1/.test(l)),
+      logs.join('\n'),
+    );
     s.client.dispose();
   });
 

@@ -52,7 +52,7 @@ const ask = (agent: FakeAgent, id: number, toolCallId: string) =>
 const answersTo = (sent: Message[], id: number) => sent.filter((m) => 'id' in m && m.id === id && !('method' in m)).map((m) => ('result' in m ? m.result : m));
 
 describe('pending permission requests', () => {
-  it('a cancel answers each one once; the user\'s and the handler\'s late answers change nothing', async () => {
+  it("a cancel answers each one once; the user's and the handler's late answers change nothing", async () => {
     const broker = new PermissionBroker();
     const late: { answer?: (r: RequestPermissionResult) => void; signals: AbortSignal[] } = { signals: [] };
     const { agent, client, sent } = await connected(broker, late);
@@ -74,12 +74,15 @@ describe('pending permission requests', () => {
     assert.deepEqual(answersTo(sent, 7), [{ outcome: { outcome: 'cancelled' } }]);
     assert.deepEqual(answersTo(sent, 8), [{ outcome: { outcome: 'cancelled' } }]);
     assert.deepEqual(answersTo(sent, 9), [{ outcome: { outcome: 'selected', optionId: 'n' } }]);
-    assert.ok(late.signals.slice(0, 2).every((s) => s.aborted), 'the handlers were told');
+    assert.ok(
+      late.signals.slice(0, 2).every((s) => s.aborted),
+      'the handlers were told',
+    );
     assert.equal(client.pendingPermissionCount(), 0);
     client.dispose();
   });
 
-  it('the connection ending leaves none pending, and only its own: a new connection\'s request stays', async () => {
+  it("the connection ending leaves none pending, and only its own: a new connection's request stays", async () => {
     const broker = new PermissionBroker();
     const lateOld: { answer?: (r: RequestPermissionResult) => void; signals: AbortSignal[] } = { signals: [] };
     const lateNew: { answer?: (r: RequestPermissionResult) => void; signals: AbortSignal[] } = { signals: [] };
@@ -91,11 +94,11 @@ describe('pending permission requests', () => {
     await until(() => broker.pending().length === 2 && lateOld.answer, 'the requests of both connections');
     old.agent.crash();
     await until(() => old.client.isClosed, 'the old connection to close');
-    assert.equal(broker.count(), 1, 'the new connection\'s request is still pending');
+    assert.equal(broker.count(), 1, "the new connection's request is still pending");
     assert.ok(lateOld.signals.every((s) => s.aborted));
     const [card] = broker.pending();
     assert.ok(broker.respond(card!.requestId, 'y'));
-    await until(() => answersTo(next.sent, 7).length > 0, 'the new connection\'s answer');
+    await until(() => answersTo(next.sent, 7).length > 0, "the new connection's answer");
     assert.deepEqual(answersTo(next.sent, 7), [{ outcome: { outcome: 'selected', optionId: 'y' } }]);
     next.client.dispose();
     assert.equal(broker.count(), 0);

@@ -16,7 +16,10 @@ it('session: {} per feature shown, nothing when none is', () => {
 });
 
 it('asking for v2, the v1 fields carry it (v2 needs no capability for compaction or notices)', () => {
-  const p = initializeParams(2, { handlers, session: ALL_SESSION_FEATURES, clientInfo: { name: 't', version: '0' } }) as { clientCapabilities: { session?: unknown }; capabilities: Record<string, unknown> };
+  const p = initializeParams(2, { handlers, session: ALL_SESSION_FEATURES, clientInfo: { name: 't', version: '0' } }) as {
+    clientCapabilities: { session?: unknown };
+    capabilities: Record<string, unknown>;
+  };
   assert.deepEqual(p.clientCapabilities.session, { compaction: {}, notices: {}, configOptions: { boolean: {} } });
   assert.equal('session' in p.capabilities, false);
 });

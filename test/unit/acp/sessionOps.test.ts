@@ -81,11 +81,17 @@ describe('session operations', () => {
     const forked = c.store.session(fork.sessionId);
     assert.ok(forked);
     const forkedCount = forked.entries.length;
-    assert.deepEqual(forked.entries.map((e) => e.kind), source.entries.map((e) => e.kind));
+    assert.deepEqual(
+      forked.entries.map((e) => e.kind),
+      source.entries.map((e) => e.kind),
+    );
     assert.deepEqual(forked.entries.map(entryIdentity), source.entries.map(entryIdentity));
     assert.ok(forked.entries.every((e) => e.provenance === 'fork'));
     const sourceKeys = new Set(source.entries.map((e) => e.key));
-    assert.ok(forked.entries.every((e) => !sourceKeys.has(e.key)), 'keys are never shared between sessions');
+    assert.ok(
+      forked.entries.every((e) => !sourceKeys.has(e.key)),
+      'keys are never shared between sessions',
+    );
     const forkedKeys = new Set(forked.entries.map((e) => e.key));
     for (const e of forked.entries) if (e.kind === 'tool_call' && e.parentKey !== null) assert.ok(forkedKeys.has(e.parentKey), 'a tool call points at its message in the fork');
     // The two sessions go on separately: a turn in the fork adds nothing to the source.
@@ -143,7 +149,14 @@ describe('session operations', () => {
     const init = await c.client.initialize();
     assert.equal(init.protocolVersion, 2);
     for (const op of ['fork', 'title', 'archive', 'delete', 'logout'] as const) assert.equal(supportsOperation(init.agentCapabilities, op), true, op);
-    assert.deepEqual(c.client.authMethods.map((m) => [m.id, m.type ?? 'agent']), [['demo-login', 'terminal'], ['demo-token', 'agent']], 'v2 names the id methodId; read as id');
+    assert.deepEqual(
+      c.client.authMethods.map((m) => [m.id, m.type ?? 'agent']),
+      [
+        ['demo-login', 'terminal'],
+        ['demo-token', 'agent'],
+      ],
+      'v2 names the id methodId; read as id',
+    );
     await c.client.authenticate('demo-token');
     const { sessionId } = await c.client.newSession({ cwd: ws, mcpServers: [] });
     const fork = await c.client.forkSession({ sessionId, cwd: ws, mcpServers: [] });
@@ -169,13 +182,21 @@ describe('terminal authentication', () => {
     const authFile = path.join(ws, 'offer-cred');
     const without = connect({ agent: { authFile } });
     await without.client.initialize();
-    assert.deepEqual(without.client.authMethods.map((m) => m.id), ['demo-token']);
+    assert.deepEqual(
+      without.client.authMethods.map((m) => m.id),
+      ['demo-token'],
+    );
     without.dispose();
     const withTerminal = connect({ agent: { authFile }, terminalAuth: true });
     await withTerminal.client.initialize();
     const init = withTerminal.sent[0];
     assert.ok(init && 'params' in init);
-    assert.deepEqual((init.params as { clientCapabilities: unknown }).clientCapabilities, { fs: { readTextFile: false, writeTextFile: false }, terminal: false, auth: { terminal: true }, plan: {} });
+    assert.deepEqual((init.params as { clientCapabilities: unknown }).clientCapabilities, {
+      fs: { readTextFile: false, writeTextFile: false },
+      terminal: false,
+      auth: { terminal: true },
+      plan: {},
+    });
     const terminal = withTerminal.client.authMethods.map(asTerminalAuthMethod).find((m) => m !== undefined);
     assert.deepEqual(terminal && { id: terminal.id, args: terminal.args, env: terminal.env }, { id: 'demo-login', args: ['--login'], env: { ACP_DEMO_LOGIN: '1' } });
     withTerminal.dispose();
@@ -218,15 +239,25 @@ describe('terminal authentication', () => {
     declined.end('no\n');
     const out = new PassThrough();
     await assert.rejects(
-      c.client.withAuthRetry(() => c.client.newSession({ cwd: ws, mcpServers: [] }), async () => 'demo-login', async () => (await runLogin(authFile, false, declined, out)) === 0),
+      c.client.withAuthRetry(
+        () => c.client.newSession({ cwd: ws, mcpServers: [] }),
+        async () => 'demo-login',
+        async () => (await runLogin(authFile, false, declined, out)) === 0,
+      ),
       (e: unknown) => e instanceof AcpRequestError && e.code === -32000,
     );
     await assert.rejects(
-      c.client.withAuthRetry(() => c.client.newSession({ cwd: ws, mcpServers: [] }), async () => 'demo-login'),
+      c.client.withAuthRetry(
+        () => c.client.newSession({ cwd: ws, mcpServers: [] }),
+        async () => 'demo-login',
+      ),
       (e: unknown) => e instanceof AcpRequestError && e.code === -32000,
       'no terminal runner: nothing to retry with',
     );
-    const r = await c.client.withAuthRetry(() => c.client.newSession({ cwd: ws, mcpServers: [] }), async () => 'demo-token');
+    const r = await c.client.withAuthRetry(
+      () => c.client.newSession({ cwd: ws, mcpServers: [] }),
+      async () => 'demo-token',
+    );
     assert.ok(r.sessionId);
     assert.deepEqual(c.methodsSent().filter((m) => m === 'authenticate').length, 1);
     c.dispose();

@@ -26,7 +26,12 @@ function pair(caps: Record<string, unknown>, calls: string[]) {
     return p.cursor ? { sessions: [{ sessionId: 'b', cwd: '/' }] } : { sessions: [{ sessionId: 'a', cwd: '/' }], nextCursor: 'c1' };
   });
   agent.connection.listen();
-  const client = new AcpClient({ input: toClient, output: toAgent, handlers: { requestPermission: async () => ({ outcome: { outcome: 'cancelled' } }) }, clientInfo: { name: 't', version: '0' } });
+  const client = new AcpClient({
+    input: toClient,
+    output: toAgent,
+    handlers: { requestPermission: async () => ({ outcome: { outcome: 'cancelled' } }) },
+    clientInfo: { name: 't', version: '0' },
+  });
   return { client, dispose: () => (client.dispose(), agent.connection.dispose()) };
 }
 
@@ -69,7 +74,10 @@ test('opening a session we have a transcript of resumes; without one it loads; l
   await openSession(client, 's2', params, false);
   assert.deepEqual(calls, ['load']);
   await assert.rejects(openSession(client, 's2', params, true), /no such session/);
-  assert.deepEqual((await listAllSessions(client, '/ws')).map((s) => s.sessionId), ['a', 'b']);
+  assert.deepEqual(
+    (await listAllSessions(client, '/ws')).map((s) => s.sessionId),
+    ['a', 'b'],
+  );
   assert.deepEqual(calls.slice(-2), ['list -', 'list c1']);
   dispose();
 });

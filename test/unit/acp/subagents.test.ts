@@ -76,7 +76,8 @@ async function connected(handlers: Partial<ClientHandlers> = served()) {
     }
     return out;
   };
-  const announce = (parent: string, child: string) => s.agent.update(parent, { sessionUpdate: 'subagent_update', sessionId: child, title: `Sub ${child}`, state: { state: 'running' } });
+  const announce = (parent: string, child: string) =>
+    s.agent.update(parent, { sessionUpdate: 'subagent_update', sessionId: child, title: `Sub ${child}`, state: { state: 'running' } });
   return { ...s, answers, announce };
 }
 
@@ -142,16 +143,23 @@ describe('subagents: the session boundary', () => {
     s.agent.update('stranger', { sessionUpdate: 'available_commands_update', availableCommands: [] });
     s.agent.update('fresh', { sessionUpdate: 'usage_update', used: 1, size: 2 });
     await settled(s);
-    assert.deepEqual(s.updates.map((u) => `${u.sessionId} ${u.kind}`), ['fresh available_commands_update', 'fresh usage_update']);
+    assert.deepEqual(
+      s.updates.map((u) => `${u.sessionId} ${u.kind}`),
+      ['fresh available_commands_update', 'fresh usage_update'],
+    );
     s.client.dispose();
   });
 
   it("cancelling the parent answers its subagents' pending permission requests cancelled", async () => {
     const asked: string[] = [];
-    const s = await connected({ ...served(), requestPermission: (p, signal) => new Promise((resolve) => {
-      asked.push(p.sessionId);
-      signal.addEventListener('abort', () => resolve({ outcome: { outcome: 'cancelled' } }));
-    }) });
+    const s = await connected({
+      ...served(),
+      requestPermission: (p, signal) =>
+        new Promise((resolve) => {
+          asked.push(p.sessionId);
+          signal.addEventListener('abort', () => resolve({ outcome: { outcome: 'cancelled' } }));
+        }),
+    });
     s.announce('parent', 'child');
     s.agent.send({ id: 900, method: 'session/request_permission', params: { sessionId: 'child', toolCall: { toolCallId: 'x' }, options: OPTIONS } });
     await settled(s);

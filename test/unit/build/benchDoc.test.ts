@@ -43,7 +43,10 @@ test('the document has the run, one table per area and every figure with its rat
   assert.match(doc, /^- Machine: 2 CPUs, Test CPU$/m);
   assert.match(doc, /^- Goals met: 3 of 4$/m);
   assert.match(doc, /^- Benchmarks in this run: `bench\/store\.bench\.ts`, `bench\/webview\.bench\.mjs`$/m);
-  assert.deepEqual([...doc.matchAll(/^## (\w+)$/gm)].map((m) => m[1]), ['store', 'e2e', 'webview', 'cli']);
+  assert.deepEqual(
+    [...doc.matchAll(/^## (\w+)$/gm)].map((m) => m[1]),
+    ['store', 'e2e', 'webview', 'cli'],
+  );
   assert.match(doc, /^\| `store\.bytesPerTextByte` \| 2\.02 \| — \| <= 3 \| yes \| — \|$/m);
   assert.match(doc, /^\| `e2e\.ratioToBaseline` \| 0\.4 \| — \| >= 0\.5 \(stretch 0\.7\) \| \*\*no\*\* \| 0\.35–0\.42 middle half, 0\.3–0\.5 all 5 rounds \|$/m);
   assert.match(doc, /^\| `webview\.snapshot10kMs` \| 177 \| 3\.1 \| < 200 \| yes \| — \|$/m);
@@ -75,7 +78,10 @@ test('with a loaded run: each figure quiet and loaded, each ratio how far it mov
   assert.equal(moved(results, loaded, 'store.bytesPerTextByte'), undefined);
   assert.equal(moved(results, undefined, 'e2e.ratioToBaseline'), undefined);
   const doc = benchDoc(results, loaded);
-  assert.match(doc, /^- Loaded run \(`npm run bench -- --load`\): 2026-11-26T02:00:00\.000Z, 1 busy process\(es\), one core each, at most 10800 s; load average at its start 3, 2, 1$/m);
+  assert.match(
+    doc,
+    /^- Loaded run \(`npm run bench -- --load`\): 2026-11-26T02:00:00\.000Z, 1 busy process\(es\), one core each, at most 10800 s; load average at its start 3, 2, 1$/m,
+  );
   assert.match(doc, /^- Ratios that moved more than 20 % under load: `webview\.snapshot10kMs` \(\+30 %\)$/m);
   assert.match(doc, /^\| figure \| value \| ratio \| goal \| met \| spread \| loaded \| moved \|$/m);
   assert.match(doc, /^\| `webview\.snapshot10kMs` \| 177 \| 3\.1 \| < 200 \| yes \| — \| 400 \(ratio 4\.03\) \| \*\*\+30 %\*\* \|$/m);

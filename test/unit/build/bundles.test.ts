@@ -18,7 +18,9 @@ async function metafileOf(name: 'webview' | 'highlighter'): Promise<{ bytes: num
   const outputs = Object.entries(result.metafile.outputs).filter(([file]) => file.endsWith('.js'));
   assert.equal(outputs.length, 1, `one ${name} output`);
   const [, output] = outputs[0] as [string, esbuild.Metafile['outputs'][string]];
-  const inputs = Object.entries(output.inputs).filter(([, v]) => v.bytesInOutput > 0).map(([file]) => file);
+  const inputs = Object.entries(output.inputs)
+    .filter(([, v]) => v.bytesInOutput > 0)
+    .map(([file]) => file);
   return { bytes: output.bytes, inputs };
 }
 
@@ -33,7 +35,11 @@ test('the production webview bundle has no zod in it and stays within its budget
 
 test('highlight.js is a bundle of its own, within its budget, and none of it is in the webview bundle', async () => {
   const webview = await metafileOf('webview');
-  assert.deepEqual(webview.inputs.filter((f) => /node_modules\/highlight\.js\//.test(f)), [], 'highlight.js must load lazily, not with the panel');
+  assert.deepEqual(
+    webview.inputs.filter((f) => /node_modules\/highlight\.js\//.test(f)),
+    [],
+    'highlight.js must load lazily, not with the panel',
+  );
   const highlighter = await metafileOf('highlighter');
   assert.ok(highlighter.inputs.some((f) => /node_modules\/highlight\.js\/(lib|es)\/languages\/typescript/.test(f)));
   assert.ok(highlighter.bytes <= HIGHLIGHTER_BUDGET_BYTES, `highlighter bundle ${highlighter.bytes} bytes > ${HIGHLIGHTER_BUDGET_BYTES}`);

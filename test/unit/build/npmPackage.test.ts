@@ -29,7 +29,10 @@ test('npm pack, npm install -g from the tarball offline, then acp-chat check wri
   if (!existsSync(path.join(root, 'dist/cli.js')) || !existsSync(path.join(root, 'dist/demo-agent.js'))) {
     ok(spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: root, encoding: 'utf8' }), 'the build');
   }
-  const packed = JSON.parse(ok(run(npm, ['pack', '--json', '--ignore-scripts', '--pack-destination', work], root), 'npm pack')) as { filename: string; files: { path: string }[] }[];
+  const packed = JSON.parse(ok(run(npm, ['pack', '--json', '--ignore-scripts', '--pack-destination', work], root), 'npm pack')) as {
+    filename: string;
+    files: { path: string }[];
+  }[];
   const [tarball] = packed;
   assert.ok(tarball);
   assert.deepEqual(tarball.files.map((f) => f.path).sort(), ['LICENSE', 'README.md', 'dist/cli.js', 'dist/demo-agent.js', 'package.json']);
@@ -52,7 +55,10 @@ test('npm pack, npm install -g from the tarball offline, then acp-chat check wri
   const junit = readFileSync(path.join(work, 'junit.xml'), 'utf8');
   assert.match(junit, /<testsuites name="acp-chat check" tests="\d+" failures="0">/);
   assert.match(junit, /<testcase classname="acp\.conformance" name="unknown-method: /);
-  const sarif = JSON.parse(readFileSync(path.join(work, 'check.sarif'), 'utf8')) as { version: string; runs: { tool: { driver: { semanticVersion: string; rules: unknown[] } }; results: unknown[]; artifacts: { location: { uri: string } }[] }[] };
+  const sarif = JSON.parse(readFileSync(path.join(work, 'check.sarif'), 'utf8')) as {
+    version: string;
+    runs: { tool: { driver: { semanticVersion: string; rules: unknown[] } }; results: unknown[]; artifacts: { location: { uri: string } }[] }[];
+  };
   assert.equal(sarif.version, '2.1.0');
   const [sarifRun] = sarif.runs;
   assert.ok(sarifRun);

@@ -28,7 +28,10 @@ test('a real agent capture plays into a read-only transcript and the tree', (t) 
   assert.ok(snap.entries.length > 3);
   assert.ok(snap.entries.some((e) => e.kind === 'tool_call'));
   assert.equal(c.sessions().length, 1);
-  assert.deepEqual(c.diagnostics(c.sessions()[0]!.sessionId).filter((d) => d.severity === 'error'), []);
+  assert.deepEqual(
+    c.diagnostics(c.sessions()[0]!.sessionId).filter((d) => d.severity === 'error'),
+    [],
+  );
   const first = snap.entries[0]!;
   const records = c.protocolRecords(new Set(first.stats.lines.flatMap(([a, b]) => Array.from({ length: b - a + 1 }, (_, i) => a + i))));
   assert.ok(records.length > 0 && records.every((r) => r.dir !== 'note'));
@@ -40,8 +43,16 @@ test('real-time replay paces lines by t_ms and emits incremental changes', async
   const lines = [
     { t_ms: 0, dir: 'client->agent', msg: { jsonrpc: '2.0', id: 1, method: 'session/new', params: { cwd: '/', mcpServers: [] } } },
     { t_ms: 1, dir: 'agent->client', msg: { jsonrpc: '2.0', id: 1, result: { sessionId: 's' } } },
-    { t_ms: 2, dir: 'agent->client', msg: { jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Hel' } } } } },
-    { t_ms: 30, dir: 'agent->client', msg: { jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'lo' } } } } },
+    {
+      t_ms: 2,
+      dir: 'agent->client',
+      msg: { jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Hel' } } } },
+    },
+    {
+      t_ms: 30,
+      dir: 'agent->client',
+      msg: { jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'lo' } } } },
+    },
   ];
   const c = new CaptureChat('x', lines.map((l) => JSON.stringify(l)).join('\n') + '\n', ui);
   const changes: PanelDelta[] = [];
@@ -58,7 +69,15 @@ test('real-time replay paces lines by t_ms and emits incremental changes', async
 });
 
 test('a thought lasts as long as it did when recorded, however fast the capture plays', () => {
-  const chunk = (t_ms: number, text: string) => ({ t_ms, dir: 'agent->client', msg: { jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's', update: { sessionUpdate: 'agent_thought_chunk', messageId: 't', content: { type: 'text', text } } } } });
+  const chunk = (t_ms: number, text: string) => ({
+    t_ms,
+    dir: 'agent->client',
+    msg: {
+      jsonrpc: '2.0',
+      method: 'session/update',
+      params: { sessionId: 's', update: { sessionUpdate: 'agent_thought_chunk', messageId: 't', content: { type: 'text', text } } },
+    },
+  });
   const lines = [
     { t_ms: 0, dir: 'client->agent', msg: { jsonrpc: '2.0', id: 1, method: 'session/new', params: { cwd: '/', mcpServers: [] } } },
     { t_ms: 1, dir: 'agent->client', msg: { jsonrpc: '2.0', id: 1, result: { sessionId: 's' } } },
@@ -88,11 +107,20 @@ test("a capture's subagent card opens the subagent's own transcript, read-only; 
   assert.equal(opened[0]?.title, 'Read notes.txt');
   const view = opened[0]!.model.snapshot();
   assert.equal(view.panel.readOnly, true);
-  assert.deepEqual(view.entries.map((e) => e.key), c.store.session(card.childSessionId)?.entries.map((e) => e.key));
+  assert.deepEqual(
+    view.entries.map((e) => e.key),
+    c.store.session(card.childSessionId)?.entries.map((e) => e.key),
+  );
   assert.ok(view.entries.some((e) => e.kind === 'tool_call'));
   // Expanded in its card: the same child as a model of its own (none for the shown session or a stranger).
   assert.equal(c.subagentView('made-up'), undefined);
   assert.equal(c.subagentView(c.snapshot().panel.sessionId!), undefined);
-  assert.deepEqual(c.subagentView(card.childSessionId)?.snapshot().entries.map((e) => e.key), view.entries.map((e) => e.key));
+  assert.deepEqual(
+    c
+      .subagentView(card.childSessionId)
+      ?.snapshot()
+      .entries.map((e) => e.key),
+    view.entries.map((e) => e.key),
+  );
   c.dispose();
 });

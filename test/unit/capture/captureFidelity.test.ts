@@ -85,7 +85,17 @@ async function liveAndReplayed() {
   // The Changes review records its summaries through the chat (a turn that edited src/a.ts).
   const entries = session.entries();
   const afterKey = entries.at(-1)?.key ?? null;
-  const file1 = { path: path.join(dir, 'src', 'a.ts'), oldText: 'a\n', agentText: 'b\n', source: 'write' as const, state: 'pending' as const, note: null, blocked: null, added: 1, removed: 1 };
+  const file1 = {
+    path: path.join(dir, 'src', 'a.ts'),
+    oldText: 'a\n',
+    agentText: 'b\n',
+    source: 'write' as const,
+    state: 'pending' as const,
+    note: null,
+    blocked: null,
+    added: 1,
+    removed: 1,
+  };
   const saved = savedChanges({ seq: 1, sets: [{ id: 'c1', sessionId, afterKey, ended: true, files: [file1] }] });
   session.recordChanges(saved);
   // What the live panel shows (its review's views: paths relative to the workspace, here the chat's folder).
@@ -103,7 +113,10 @@ async function liveAndReplayed() {
 
 test('a chat opened from its capture shows what the live chat showed: transcript, terminals, Changes, plan, usage, title, notices', async () => {
   const { expected, replayed } = await liveAndReplayed();
-  assert.ok(expected.plan && expected.title && Object.keys(expected.terminals).length === 1 && expected.changeSets.length === 1, 'the live chat showed a plan, a title, a terminal and Changes');
+  assert.ok(
+    expected.plan && expected.title && Object.keys(expected.terminals).length === 1 && expected.changeSets.length === 1,
+    'the live chat showed a plan, a title, a terminal and Changes',
+  );
   assert.match(Object.values(expected.terminals)[0]?.output ?? '', /Hello from the demo terminal/);
   const { changeSetPlaces: places, ...rest } = shown(replayed.entries, replayed.panel);
   const { changeSetPlaces: livePlaces, ...liveRest } = expected;

@@ -11,8 +11,17 @@ test('writes one {seq,t_ms,dir,msg} line per message, in order', () => {
   c.write('client->agent', { jsonrpc: '2.0', id: 1, method: 'initialize' });
   c.write('agent->client', { jsonrpc: '2.0', id: 1, result: {} });
   assert.match(path.basename(c.path), /-my_agent_1\.jsonl$/);
-  const lines = readFileSync(c.path, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-  assert.deepEqual(lines.map((l) => [l.seq, l.dir, l.msg.id]), [[1, 'client->agent', 1], [2, 'agent->client', 1]]);
+  const lines = readFileSync(c.path, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+  assert.deepEqual(
+    lines.map((l) => [l.seq, l.dir, l.msg.id]),
+    [
+      [1, 'client->agent', 1],
+      [2, 'agent->client', 1],
+    ],
+  );
   assert.equal(typeof lines[0].t_ms, 'number');
   assert.equal(c.lines, 2);
 });
@@ -25,9 +34,17 @@ test('old captures beyond the limit are pruned, newest kept', () => {
     utimesSync(f, 1000 + i, 1000 + i);
   }
   writeFileSync(path.join(dir, 'notes.txt'), 'kept');
-  assert.deepEqual(pruneCaptures(dir, 2).map((f) => path.basename(f)).sort(), ['old-0.jsonl', 'old-1.jsonl', 'old-2.jsonl']);
+  assert.deepEqual(
+    pruneCaptures(dir, 2)
+      .map((f) => path.basename(f))
+      .sort(),
+    ['old-0.jsonl', 'old-1.jsonl', 'old-2.jsonl'],
+  );
   assert.deepEqual(readdirSync(dir).sort(), ['notes.txt', 'old-3.jsonl', 'old-4.jsonl']);
-  assert.deepEqual(listCaptures(dir).map((f) => path.basename(f)), ['old-4.jsonl', 'old-3.jsonl']);
+  assert.deepEqual(
+    listCaptures(dir).map((f) => path.basename(f)),
+    ['old-4.jsonl', 'old-3.jsonl'],
+  );
   assert.deepEqual(listCaptures(path.join(dir, 'missing')), []);
 });
 
@@ -54,5 +71,11 @@ test('records are found again by the seq the session gave them, across capture f
   const other = CaptureFile.create(dir, 'other', 5, () => undefined);
   other.write('client->agent', { id: 'x' }, 10);
   const found = readCaptureRecords(dir, 'demo', new Set([11, 10, 12]));
-  assert.deepEqual(found.map((r) => [r.seq, r.dir]), [[10, 'client->agent'], [11, 'agent->client']]);
+  assert.deepEqual(
+    found.map((r) => [r.seq, r.dir]),
+    [
+      [10, 'client->agent'],
+      [11, 'agent->client'],
+    ],
+  );
 });

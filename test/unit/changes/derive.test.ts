@@ -7,7 +7,24 @@ import type { Entry, ToolCallEntry } from '../../../src/common/store/model';
 
 const stats = { chunks: 0, upserts: 0, bytes: 0, firstSeen: 0, lastSeen: 0, lines: [] };
 function tool(key: string, status: string, content: ToolCallEntry['content']): ToolCallEntry {
-  return { kind: 'tool_call', key, toolCallId: key, title: key, name: null, toolKind: 'edit', status, content, locations: [], rawInput: null, rawOutput: null, meta: null, parentKey: null, statusHistory: [], provenance: 'live', stats };
+  return {
+    kind: 'tool_call',
+    key,
+    toolCallId: key,
+    title: key,
+    name: null,
+    toolKind: 'edit',
+    status,
+    content,
+    locations: [],
+    rawInput: null,
+    rawOutput: null,
+    meta: null,
+    parentKey: null,
+    statusHistory: [],
+    provenance: 'live',
+    stats,
+  };
 }
 const diff = (path: string, oldText: string | null, newText: string) => ({ type: 'diff' as const, path, oldText, newText });
 
@@ -21,16 +38,23 @@ test('only completed tool calls count; a repeated diff counts once; grouped by p
   ];
   const got = byPath(reportedDiffs(entries));
   assert.deepEqual([...got.keys()], ['/b', '/a', '/c']);
-  assert.deepEqual(got.get('/b')?.map((d) => reportedTexts(d).newText), ['2', '3']);
+  assert.deepEqual(
+    got.get('/b')?.map((d) => reportedTexts(d).newText),
+    ['2', '3'],
+  );
   assert.equal(got.get('/a')?.length, 1);
   assert.deepEqual(got.get('/c'), [{ path: '/c', operation: 'modify', patch: null }]);
 });
 
 test('a whole-file diff: the file is its newText, the previous text is its oldText', () => {
-  assert.deepEqual(resolveDiffs('hello\nmore\n', [{ path: '/a', oldText: 'hello\n', newText: 'hello\nmore\n' }]), { resolved: true, oldText: 'hello\n', agentText: 'hello\nmore\n' });
+  assert.deepEqual(resolveDiffs('hello\nmore\n', [{ path: '/a', oldText: 'hello\n', newText: 'hello\nmore\n' }]), {
+    resolved: true,
+    oldText: 'hello\n',
+    agentText: 'hello\nmore\n',
+  });
 });
 
-test('a fragment (Claude Code\'s Edit): the fragment is put back inside the file', () => {
+test("a fragment (Claude Code's Edit): the fragment is put back inside the file", () => {
   const r = resolveDiffs('hello\nupdated by mock agent\nbye\n', [{ path: '/a', oldText: 'hello', newText: 'hello\nupdated by mock agent' }]);
   assert.deepEqual(r, { resolved: true, oldText: 'hello\nbye\n', agentText: 'hello\nupdated by mock agent\nbye\n' });
 });
@@ -51,7 +75,7 @@ test('unknown previous text: the file changed after the report, an ambiguous fra
   assert.deepEqual(resolveDiffs('something else', [{ path: '/a', oldText: 'x', newText: 'y' }]), { resolved: false });
   assert.deepEqual(resolveDiffs('y and y', [{ path: '/a', oldText: 'x', newText: 'y' }]), { resolved: false });
   assert.deepEqual(resolveDiffs(null, [{ path: '/a', oldText: 'x', newText: 'y' }]), { resolved: false });
-  assert.deepEqual(resolveDiffs('a', [{ path: '/a', oldText: null, newText: 'b' }]), { resolved: false }, 'a created file that is not the agent\'s text now');
+  assert.deepEqual(resolveDiffs('a', [{ path: '/a', oldText: null, newText: 'b' }]), { resolved: false }, "a created file that is not the agent's text now");
   assert.deepEqual(resolveDiffs('a', []), { resolved: false });
 });
 

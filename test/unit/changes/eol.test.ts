@@ -12,7 +12,7 @@ import { nodeWriteTextFile } from '../../../src/node/acp/nodeHandlers';
 const crlf = (s: string) => s.replace(/\n/g, '\r\n');
 
 describe('line endings', () => {
-  it('tells a file\'s line ending by the majority of its breaks', () => {
+  it("tells a file's line ending by the majority of its breaks", () => {
     assert.equal(eolOf('a\r\nb\r\n'), '\r\n');
     assert.equal(eolOf('a\nb\n'), '\n');
     assert.equal(eolOf('a\r\nb\nc\r\n'), '\r\n');
@@ -43,12 +43,12 @@ describe('line endings', () => {
     assert.equal(readFileSync(path.join(dir, 'new.txt'), 'utf8'), 'a\nb\n');
   });
 
-  it('counts only the changed line between a CRLF file and the agent\'s LF text', () => {
+  it("counts only the changed line between a CRLF file and the agent's LF text", () => {
     assert.deepEqual(lineStats(crlf('one\ntwo\nthree\n'), 'one\nTWO\nthree\n'), { added: 1, removed: 1 });
     assert.deepEqual(lineStats(crlf('one\ntwo\n'), crlf('one\ntwo\n')), { added: 0, removed: 0 });
   });
 
-  it('undoes an agent\'s LF diffs on a CRLF file, giving back the CRLF text (whole file and fragment)', () => {
+  it("undoes an agent's LF diffs on a CRLF file, giving back the CRLF text (whole file and fragment)", () => {
     const now = crlf('one\nTWO\nthree\nfour!\n');
     const r = resolveDiffs(now, [
       { path: '/w/f', oldText: 'one\ntwo\nthree\nfour\n', newText: 'one\nTWO\nthree\nfour\n' },
@@ -61,6 +61,11 @@ describe('line endings', () => {
 describe('line endings in the tool card diff', () => {
   it('shows only the changed line when the old text is CRLF and the new LF', async () => {
     const { lineDiff } = await import('../../../webview/lineDiff');
-    assert.deepEqual(lineDiff(crlf('a\nb\nc\n'), 'a\nB\nc\n').filter((l) => l.t !== ' ').map((l) => l.t + l.text), ['-b', '+B']);
+    assert.deepEqual(
+      lineDiff(crlf('a\nb\nc\n'), 'a\nB\nc\n')
+        .filter((l) => l.t !== ' ')
+        .map((l) => l.t + l.text),
+      ['-b', '+B'],
+    );
   });
 });

@@ -60,11 +60,11 @@ test('keeping and undoing hunks one by one updates the summary and settles the f
   assert.deepEqual([view(t)?.state, view(t)?.added, view(t)?.removed], ['pending', 2, 1], 'the summary counts what is left');
   assert.equal(await t.review.actOnHunk(setId, '/w/x.txt', h2, 'undo'), null);
   assert.equal(t.disk.get('/w/x.txt'), 'a\nB\nc\nd\ne\n', 'only the undone hunk went back');
-  assert.deepEqual(t.ranges, ['Undo Demo\'s change to x.txt: 8-12']);
+  assert.deepEqual(t.ranges, ["Undo Demo's change to x.txt: 8-12"]);
   assert.equal(file(t).state, 'kept', 'one hunk kept: the file counts as kept');
   assert.deepEqual(file(t).hunks, { kept: 1, undone: 1 });
   assert.equal(view(t)?.canUndo, false);
-  assert.deepEqual([view(t)?.added, view(t)?.removed], [2, 1], 'a settled file still shows a change (its last hunk\'s texts), not +0 -0');
+  assert.deepEqual([view(t)?.added, view(t)?.removed], [2, 1], "a settled file still shows a change (its last hunk's texts), not +0 -0");
   // The counts survive a reload.
   assert.deepEqual(restoreChanges(savedChanges(t.review.state)).state.sets[0]?.files[0]?.hunks, { kept: 1, undone: 1 });
 });
@@ -77,7 +77,7 @@ test('Undo of a hunk the user edited since is refused with the reason; the rest 
   assert.match((await t.review.actOnHunk(setId, '/w/x.txt', h1!, 'undo')) ?? '', /you edited these lines after Demo's edit, so Undo left them alone/);
   assert.equal(t.disk.get('/w/x.txt'), 'top\na\nB, mine\nc\nd\nE\nf\n');
   assert.equal(await t.review.actOnHunk(setId, '/w/x.txt', h2!, 'undo'), null);
-  assert.equal(t.disk.get('/w/x.txt'), 'top\na\nB, mine\nc\nd\ne\n', 'both sides kept: the user\'s lines and the older text');
+  assert.equal(t.disk.get('/w/x.txt'), 'top\na\nB, mine\nc\nd\ne\n', "both sides kept: the user's lines and the older text");
   assert.equal(file(t).state, 'pending');
   // A hunk already undone is stale now.
   assert.match((await t.review.actOnHunk(setId, '/w/x.txt', h2!, 'undo')) ?? '', /no longer the file's/);

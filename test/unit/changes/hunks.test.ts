@@ -47,17 +47,26 @@ test('a hunk whose lines the user edited is a conflict; others in the file are n
   const agent = 'a\nB\nc\nd\nE\n';
   const now = 'a\nB!\nc\nd\nE\n';
   const placed = placeHunks(older, agent, now);
-  assert.deepEqual(placed.map((p) => p.conflict), [true, false]);
+  assert.deepEqual(
+    placed.map((p) => p.conflict),
+    [true, false],
+  );
   // An insertion inside the agent's added lines is a conflict too; one right after them is not.
   const agent2 = 'a\nX\nY\nb\n';
-  assert.deepEqual(placeHunks('a\nb\n', agent2, 'a\nX\nmine\nY\nb\n').map((p) => p.conflict), [true]);
-  assert.deepEqual(placeHunks('a\nb\n', agent2, 'a\nX\nY\nmine\nb\n').map((p) => p.conflict), [false]);
+  assert.deepEqual(
+    placeHunks('a\nb\n', agent2, 'a\nX\nmine\nY\nb\n').map((p) => p.conflict),
+    [true],
+  );
+  assert.deepEqual(
+    placeHunks('a\nb\n', agent2, 'a\nX\nY\nmine\nb\n').map((p) => p.conflict),
+    [false],
+  );
 });
 
 const line = fc.constantFrom('a\n', 'b\n', 'c\n', 'd\n', 'e\n', 'x\r\n', 'last');
 const text = fc.array(line, { maxLength: 14 }).map((ls) => ls.join(''));
 
-test('property: keeping every hunk, one at a time in any order, ends at the agent\'s text; undoing every hunk ends at the older text', () => {
+test("property: keeping every hunk, one at a time in any order, ends at the agent's text; undoing every hunk ends at the older text", () => {
   fc.assert(
     fc.property(text, text, fc.array(fc.nat(), { maxLength: 30 }), (older, agent, picks) => {
       const n = computeHunks(older, agent).length;
@@ -86,7 +95,7 @@ test('property: keeping every hunk, one at a time in any order, ends at the agen
   );
 });
 
-test('property: after a user edit, every hunk not in conflict is found at its place, and undoing it keeps the user\'s lines', () => {
+test("property: after a user edit, every hunk not in conflict is found at its place, and undoing it keeps the user's lines", () => {
   const edit = fc.record({ at: fc.nat(), drop: fc.nat({ max: 2 }), insert: fc.array(fc.constantFrom('MINE\n', 'OURS\n'), { maxLength: 3 }) });
   fc.assert(
     fc.property(text, text, edit, (older, agent, e) => {
@@ -96,10 +105,10 @@ test('property: after a user edit, every hunk not in conflict is found at its pl
       const mine = (t: string) => splitLines(t).filter((l) => l === 'MINE\n' || l === 'OURS\n').length;
       for (const p of placeHunks(older, agent, now)) {
         if (p.conflict) continue;
-        assert.equal(now.slice(p.from, p.to), p.hunk.added.join(''), 'the hunk\'s lines are where it is placed');
+        assert.equal(now.slice(p.from, p.to), p.hunk.added.join(''), "the hunk's lines are where it is placed");
         const u = undoEdit(p);
         const after = now.slice(0, u.from) + u.text + now.slice(u.to);
-        assert.equal(mine(after), mine(now), 'the user\'s lines are all still there');
+        assert.equal(mine(after), mine(now), "the user's lines are all still there");
         // The rest of the review goes on against the new texts: the undone hunk is gone from them.
         const agentAfter = undoHunk(agent, p.hunk);
         assert.ok(agentAfter !== null);

@@ -22,15 +22,21 @@ test('a turn keeps the text before its first write and the latest written text; 
   assert.ok(set);
   assert.equal(set.ended, true);
   assert.equal(set.afterKey, 'k9');
-  assert.deepEqual(set.files.map((f) => [f.path, f.oldText, f.agentText, f.source, f.state, f.added, f.removed]), [
-    ['/w/a.ts', 'one\n', 'three\nfour\n', 'write', 'pending', 2, 1],
-    ['/w/new.ts', null, 'x\n', 'write', 'pending', 1, 0],
-  ]);
+  assert.deepEqual(
+    set.files.map((f) => [f.path, f.oldText, f.agentText, f.source, f.state, f.added, f.removed]),
+    [
+      ['/w/a.ts', 'one\n', 'three\nfour\n', 'write', 'pending', 2, 1],
+      ['/w/new.ts', null, 'x\n', 'write', 'pending', 1, 0],
+    ],
+  );
   const [view] = sessionViews(s2, 's', (p) => p.replace('/w/', ''));
-  assert.deepEqual(view?.files.map((f) => [f.path, f.created, f.canUndo, f.canDiff]), [
-    ['a.ts', false, true, true],
-    ['new.ts', true, true, true],
-  ]);
+  assert.deepEqual(
+    view?.files.map((f) => [f.path, f.created, f.canUndo, f.canDiff]),
+    [
+      ['a.ts', false, true, true],
+      ['new.ts', true, true, true],
+    ],
+  );
   assert.deepEqual(sessionViews(s2, 'other', same), [], 'another session shows none of it');
 });
 
@@ -50,9 +56,23 @@ test('a reported diff is added at the end of the turn, unless the file was writt
     },
   );
   const files = s.sets[0]?.files ?? [];
-  assert.deepEqual(files.map((f) => [f.path, f.oldText, f.source]), [['/w/a.ts', 'a\n', 'write'], ['/w/b.ts', 'x', 'diff'], ['/etc/c', 'x', 'diff']]);
+  assert.deepEqual(
+    files.map((f) => [f.path, f.oldText, f.source]),
+    [
+      ['/w/a.ts', 'a\n', 'write'],
+      ['/w/b.ts', 'x', 'diff'],
+      ['/etc/c', 'x', 'diff'],
+    ],
+  );
   const view = sessionViews(s, 's', same)[0]?.files ?? [];
-  assert.deepEqual(view.map((f) => [f.canUndo, f.note]), [[true, null], [true, null], [false, 'outside']]);
+  assert.deepEqual(
+    view.map((f) => [f.canUndo, f.note]),
+    [
+      [true, null],
+      [true, null],
+      [false, 'outside'],
+    ],
+  );
 });
 
 test('a turn that edited nothing leaves no summary; a turn that never ended is closed by the next one', () => {
@@ -62,12 +82,21 @@ test('a turn that edited nothing leaves no summary; a turn that never ended is c
     { type: 'wrote', sessionId: 's', path: '/a', oldText: '1', newText: '2', afterKey: null },
     { type: 'turnStarted', sessionId: 's' },
   );
-  assert.deepEqual(s.sets.map((c) => [c.id, c.ended, c.files.length]), [['c1', true, 1], ['c2', false, 0]]);
+  assert.deepEqual(
+    s.sets.map((c) => [c.id, c.ended, c.files.length]),
+    [
+      ['c1', true, 1],
+      ['c2', false, 0],
+    ],
+  );
 });
 
 test('a write outside any turn gets a summary of its own, after the given entry', () => {
   const s = run({ type: 'wrote', sessionId: 's', path: '/a', oldText: '1', newText: '2', afterKey: 'last' });
-  assert.deepEqual(s.sets.map((c) => [c.ended, c.afterKey]), [[true, 'last']]);
+  assert.deepEqual(
+    s.sets.map((c) => [c.ended, c.afterKey]),
+    [[true, 'last']],
+  );
 });
 
 test('Keep, Undo and conflicts: per file and for all; settled files stay settled', () => {
@@ -82,12 +111,26 @@ test('Keep, Undo and conflicts: per file and for all; settled files stay settled
     { type: 'conflict', setId: 'c1', path: '/a', note: 'changed since' },
     { type: 'undone', setId: 'c1', path: '/b' },
   ].reduce((s, a) => reduceChanges(s, a as ChangesAction), s0);
-  assert.deepEqual(s1.sets[0]?.files.map((f) => [f.state, f.note]), [['conflict', 'changed since'], ['undone', null], ['pending', null]]);
+  assert.deepEqual(
+    s1.sets[0]?.files.map((f) => [f.state, f.note]),
+    [
+      ['conflict', 'changed since'],
+      ['undone', null],
+      ['pending', null],
+    ],
+  );
   const s2 = reduceChanges(s1, { type: 'kept', setId: 'c1', path: null });
-  assert.deepEqual(s2.sets[0]?.files.map((f) => f.state), ['kept', 'undone', 'kept'], 'Keep All keeps what is open, an undone file stays undone');
+  assert.deepEqual(
+    s2.sets[0]?.files.map((f) => f.state),
+    ['kept', 'undone', 'kept'],
+    'Keep All keeps what is open, an undone file stays undone',
+  );
   assert.equal(reduceChanges(s2, { type: 'undone', setId: 'c1', path: '/a' }), s2, 'a kept file is not undone later; nothing changed is the same state');
   assert.equal(reduceChanges(s2, { type: 'kept', setId: 'nope', path: null }), s2);
-  assert.deepEqual(sessionViews(s2, 's', same)[0]?.files.map((f) => f.canUndo), [false, false, false]);
+  assert.deepEqual(
+    sessionViews(s2, 's', same)[0]?.files.map((f) => f.canUndo),
+    [false, false, false],
+  );
 });
 
 test('history is bounded: the oldest ended sets go first, the running turn stays', () => {
@@ -112,12 +155,24 @@ test('saved and restored: the same sets; a running turn comes back ended; big hi
   const back = restoreChanges(JSON.parse(JSON.stringify(savedChanges(s))));
   assert.equal(back.problem, null);
   assert.equal(back.state.seq, s.seq);
-  assert.deepEqual(back.state.sets.map((c) => [c.id, c.ended]), [['c1', true], ['c2', true]]);
+  assert.deepEqual(
+    back.state.sets.map((c) => [c.id, c.ended]),
+    [
+      ['c1', true],
+      ['c2', true],
+    ],
+  );
   assert.deepEqual(back.state.sets[0], s.sets[0]);
   // c2 holds 103 characters, c1 8.
   assert.deepEqual(savedChanges(s, 50).sets, [], 'the newest set alone is over the limit: nothing fits');
-  assert.deepEqual(savedChanges(s, 105).sets.map((c) => c.id), ['c2']);
-  assert.deepEqual(savedChanges(s, 111).sets.map((c) => c.id), ['c1', 'c2']);
+  assert.deepEqual(
+    savedChanges(s, 105).sets.map((c) => c.id),
+    ['c2'],
+  );
+  assert.deepEqual(
+    savedChanges(s, 111).sets.map((c) => c.id),
+    ['c1', 'c2'],
+  );
   assert.deepEqual(restoreChanges(undefined), { state: EMPTY_CHANGES, problem: null });
   const bad = restoreChanges({ v: 1, seq: 1, sets: [{ id: 'c1', files: 'nope' }] });
   assert.equal(bad.state, EMPTY_CHANGES);

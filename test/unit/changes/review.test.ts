@@ -57,13 +57,19 @@ test('the summary is announced once when the turn ends, and saved', async () => 
   const t = setup({ '/w/a.txt': 'one\n' });
   await writeTurn(t);
   assert.equal(t.events.length, 1);
-  assert.deepEqual(t.events[0]?.view?.files.map((f) => f.path), ['a.txt', 'new.txt']);
+  assert.deepEqual(
+    t.events[0]?.view?.files.map((f) => f.path),
+    ['a.txt', 'new.txt'],
+  );
   assert.equal(t.events[0]?.view?.afterKey, 'k1');
   assert.ok(t.saved.length > 0);
-  assert.deepEqual(t.review.views('s').map((v) => v.id), ['c1']);
+  assert.deepEqual(
+    t.review.views('s').map((v) => v.id),
+    ['c1'],
+  );
 });
 
-test('Undo restores the previous text (and deletes a created file) when the file holds the agent\'s version', async () => {
+test("Undo restores the previous text (and deletes a created file) when the file holds the agent's version", async () => {
   const t = setup({ '/w/a.txt': 'one\n' });
   await writeTurn(t);
   await t.review.act('c1', 0, 'undo');
@@ -71,13 +77,19 @@ test('Undo restores the previous text (and deletes a created file) when the file
   assert.equal(t.disk.get('/w/a.txt'), 'one\n');
   assert.equal(t.disk.has('/w/new.txt'), false);
   assert.deepEqual(t.restores, ["Undo Demo's edit to a.txt", "Undo Demo's edit to new.txt"]);
-  assert.deepEqual(t.events.at(-1)?.view?.files.map((f) => [f.state, f.canUndo]), [['undone', false], ['undone', false]]);
+  assert.deepEqual(
+    t.events.at(-1)?.view?.files.map((f) => [f.state, f.canUndo]),
+    [
+      ['undone', false],
+      ['undone', false],
+    ],
+  );
   assert.deepEqual(t.explained, []);
   await t.review.act('c1', 0, 'undo');
   assert.equal(t.restores.length, 2, 'an undone file is not undone twice');
 });
 
-test('a file changed after the agent\'s edit is left alone: the row and a message say why, with a comparison', async () => {
+test("a file changed after the agent's edit is left alone: the row and a message say why, with a comparison", async () => {
   const t = setup({ '/w/a.txt': 'one\n' });
   await writeTurn(t);
   t.disk.set('/w/a.txt', 'one\ntwo\nmine\n');
@@ -87,7 +99,10 @@ test('a file changed after the agent\'s edit is left alone: the row and a messag
   assert.equal(row?.state, 'conflict');
   assert.match(row?.note ?? '', /a\.txt changed after Demo's edit, so Undo left it alone/);
   assert.equal(row?.canUndo, true, 'Undo can be tried again once the file is back');
-  assert.deepEqual(t.explained.map((e) => e.compare), [true]);
+  assert.deepEqual(
+    t.explained.map((e) => e.compare),
+    [true],
+  );
   assert.deepEqual(t.diffs, ["a.txt: Demo's version \u2194 now: one\ntwo\n | one\ntwo\nmine\n"]);
   // Put back by hand: Undo works again.
   t.disk.set('/w/a.txt', 'one\ntwo\n');
@@ -102,12 +117,18 @@ test('Undo All undoes what it can and names what it left alone; Keep All settles
   await t.review.act('c1', null, 'undo');
   assert.equal(t.disk.get('/w/a.txt'), 'one\n');
   assert.equal(t.disk.get('/w/new.txt'), 'edited by me\n');
-  assert.deepEqual(t.explained.map((e) => e.message), ["Undid 1 of 2 files. Left alone (changed since Demo's edit, or Undo failed): new.txt."]);
+  assert.deepEqual(
+    t.explained.map((e) => e.message),
+    ["Undid 1 of 2 files. Left alone (changed since Demo's edit, or Undo failed): new.txt."],
+  );
   await t.review.act('c1', null, 'keep');
-  assert.deepEqual(t.events.at(-1)?.view?.files.map((f) => f.state), ['undone', 'kept']);
+  assert.deepEqual(
+    t.events.at(-1)?.view?.files.map((f) => f.state),
+    ['undone', 'kept'],
+  );
 });
 
-test('Keep changes no file; Open diff shows the previous text beside the agent\'s', async () => {
+test("Keep changes no file; Open diff shows the previous text beside the agent's", async () => {
   const t = setup({ '/w/a.txt': 'one\n' });
   await writeTurn(t);
   await t.review.act('c1', 0, 'keep');
@@ -115,7 +136,10 @@ test('Keep changes no file; Open diff shows the previous text beside the agent\'
   await t.review.act('c1', 1, 'openDiff');
   assert.equal(t.disk.get('/w/a.txt'), 'one\ntwo\n');
   assert.deepEqual(t.diffs, ["a.txt: before \u2194 Demo's edit: one\n | one\ntwo\n", "new.txt: before \u2194 Demo's edit:  | fresh\n"]);
-  assert.deepEqual(t.events.at(-1)?.view?.files.map((f) => f.state), ['kept', 'pending']);
+  assert.deepEqual(
+    t.events.at(-1)?.view?.files.map((f) => f.state),
+    ['kept', 'pending'],
+  );
 });
 
 test('a failed restore is a conflict with the reason, and nothing is lost', async () => {
@@ -129,22 +153,47 @@ test('a failed restore is a conflict with the reason, and nothing is lost', asyn
 test('diffs the agent reported are resolved against the files when the turn ends', async () => {
   const stats = { chunks: 0, upserts: 0, bytes: 0, firstSeen: 0, lastSeen: 0, lines: [] };
   const tool = (key: string, path: string, oldText: string, newText: string): ToolCallEntry => ({
-    kind: 'tool_call', key, toolCallId: key, title: 'Edit', name: null, toolKind: 'edit', status: 'completed',
-    content: [{ type: 'diff', path, oldText, newText }], locations: [], rawInput: null, rawOutput: null, meta: null, parentKey: null, statusHistory: [], provenance: 'live', stats,
+    kind: 'tool_call',
+    key,
+    toolCallId: key,
+    title: 'Edit',
+    name: null,
+    toolKind: 'edit',
+    status: 'completed',
+    content: [{ type: 'diff', path, oldText, newText }],
+    locations: [],
+    rawInput: null,
+    rawOutput: null,
+    meta: null,
+    parentKey: null,
+    statusHistory: [],
+    provenance: 'live',
+    stats,
   });
   const t = setup({ '/w/f.txt': 'hello\nupdated\n', '/w/gone.txt': 'other', '/etc/out.txt': 'b' }, { outside: ['/etc/out.txt'] });
   t.review.turnStarted('s');
   const v2 = { ...tool('t4', '/w/v2.txt', '', ''), content: [{ type: 'diff' as const, changes: [{ operation: 'modify', path: '/w/v2.txt' }], patch: null }] };
   await t.review.turnEnded('s', [tool('t1', '/w/f.txt', 'hello', 'hello\nupdated'), tool('t2', '/w/gone.txt', 'x', 'y'), tool('t3', '/etc/out.txt', 'a', 'b'), v2], 't4');
   const files = t.review.state.sets[0]?.files ?? [];
-  assert.deepEqual(files.map((f) => [f.path, f.source, f.oldText, f.agentText]), [
-    ['/w/f.txt', 'diff', 'hello\n', 'hello\nupdated\n'],
-    ['/w/gone.txt', 'diff', 'x', 'y'],
-    ['/etc/out.txt', 'diff', 'a', 'b'],
-    ['/w/v2.txt', 'diff', null, null],
-  ]);
+  assert.deepEqual(
+    files.map((f) => [f.path, f.source, f.oldText, f.agentText]),
+    [
+      ['/w/f.txt', 'diff', 'hello\n', 'hello\nupdated\n'],
+      ['/w/gone.txt', 'diff', 'x', 'y'],
+      ['/etc/out.txt', 'diff', 'a', 'b'],
+      ['/w/v2.txt', 'diff', null, null],
+    ],
+  );
   const view = t.review.views('s')[0]?.files ?? [];
-  assert.deepEqual(view.map((f) => [f.canUndo, f.canDiff]), [[true, true], [false, true], [false, true], [false, false]]);
+  assert.deepEqual(
+    view.map((f) => [f.canUndo, f.canDiff]),
+    [
+      [true, true],
+      [false, true],
+      [false, true],
+      [false, false],
+    ],
+  );
   assert.match(view[3]?.note ?? '', /reported this change without the file's text/);
   assert.match(view[1]?.note ?? '', /no longer holds what Demo reported/);
   assert.match(view[2]?.note ?? '', /outside the workspace/);

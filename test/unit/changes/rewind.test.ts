@@ -15,7 +15,7 @@ function setup(files: Record<string, string>) {
       restore: async () => assert.fail('a rewind restores as one edit'),
       restoreAll: async (items) => {
         batches.push([...items]);
-        for (const i of items) (i.text === null ? disk.delete(i.path) : disk.set(i.path, i.text));
+        for (const i of items) i.text === null ? disk.delete(i.path) : disk.set(i.path, i.text);
       },
       mayRestore: async () => true,
     },
@@ -79,7 +79,10 @@ test('declining keeps every file; nothing to undo asks nothing', async () => {
 
 test('turns that do not chain (the file was edited between them) are refused, not guessed at', () => {
   const set = (id: string, afterKey: string, oldText: string, agentText: string) => ({
-    id, sessionId: 's', afterKey, ended: true,
+    id,
+    sessionId: 's',
+    afterKey,
+    ended: true,
     files: [{ path: '/w/a', oldText, agentText, source: 'write' as const, state: 'pending' as const, note: null, blocked: null, added: 0, removed: 0 }],
   });
   const r = rewindTargets({ sets: [set('c1', 'k1', 'a0', 'a1'), set('c2', 'k2', 'a1 + mine', 'a2')], seq: 2 }, 's', new Set(['k1', 'k2']));

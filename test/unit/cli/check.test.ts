@@ -13,7 +13,15 @@ const root = path.resolve(import.meta.dirname, '../../..');
 const ws = mkdtempSync(path.join(tmpdir(), 'cli-check-'));
 const demoJs = path.join(ws, '.demo-agent.js');
 before(async () => {
-  await build({ entryPoints: [path.join(root, 'src/node/demoAgent/main.ts')], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile: demoJs, logLevel: 'error' });
+  await build({
+    entryPoints: [path.join(root, 'src/node/demoAgent/main.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    outfile: demoJs,
+    logLevel: 'error',
+  });
 });
 after(() => rmSync(ws, { recursive: true, force: true }));
 const misbehaving = path.join(root, 'test/fixtures/agents/misbehaving-agent.mjs');
@@ -26,7 +34,11 @@ function opts(args: string[]): CheckOptions {
 async function runCheck(args: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';
   let err = '';
-  const code = await check(opts(args), (s) => (out += s), (s) => (err += s));
+  const code = await check(
+    opts(args),
+    (s) => (out += s),
+    (s) => (err += s),
+  );
   return { code, out, err };
 }
 interface JsonReport {
@@ -63,7 +75,10 @@ describe('cli check', () => {
     assert.match(text.err, /skipped 1 line\(s\) that are not capture records: 4/);
     const json = await runCheck(['--json', file]);
     const report = JSON.parse(json.out) as JsonReport;
-    assert.deepEqual(report.violations.map((v) => [v.rule, v.severity, v.line]), [['unknown-method', 'error', 3]]);
+    assert.deepEqual(
+      report.violations.map((v) => [v.rule, v.severity, v.line]),
+      [['unknown-method', 'error', 3]],
+    );
     assert.deepEqual([report.summary.errors, report.summary.warnings, report.summary.rules], [1, 0, { 'unknown-method': 1 }]);
   });
 
@@ -85,7 +100,10 @@ describe('cli check', () => {
     assert.equal(probes['session/cancel'], 'stopReason cancelled');
     for (const f of ['session/set_mode', 'session/set_config_option', 'session/load', 'session/resume', 'session/list', 'session/close']) assert.equal(probes[f], 'supported', f);
     // The capture is a {dir, msg} capture the file check accepts, with the same verdict.
-    const methods = readFileSync(capture, 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { msg?: { method?: string } }).msg?.method);
+    const methods = readFileSync(capture, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { msg?: { method?: string } }).msg?.method);
     for (const m of ['initialize', 'session/new', 'session/prompt', 'session/cancel', 'session/load']) assert.ok(methods.includes(m), m);
     assert.equal((await runCheck([capture])).code, 0);
   });
@@ -109,7 +127,8 @@ describe('cli check', () => {
   it('reports what a misbehaving agent does, with its stdout banner escaped', async () => {
     const r = await runCheck(['--', process.execPath, misbehaving]);
     assert.equal(r.code, 1);
-    for (const rule of ['stdout-not-json', 'session-update-early', 'unknown-method', 'stop-reason-invalid', 'update-after-turn-end']) assert.match(r.out, new RegExp(`  ${rule}: `), rule);
+    for (const rule of ['stdout-not-json', 'session-update-early', 'unknown-method', 'stop-reason-invalid', 'update-after-turn-end'])
+      assert.match(r.out, new RegExp(`  ${rule}: `), rule);
     assert.doesNotMatch(r.out, /\u001b/);
     assert.match(r.out, /session\/resume +advertised no +method not found/);
   });

@@ -15,7 +15,14 @@ const SCHEMA = {
   type: 'object',
   required: ['line'],
   properties: {
-    line: { type: 'string', title: 'New line', oneOf: [{ const: 'Add a DONE line', title: 'Done' }, { const: 'Add a TODO line', title: 'Todo' }] },
+    line: {
+      type: 'string',
+      title: 'New line',
+      oneOf: [
+        { const: 'Add a DONE line', title: 'Done' },
+        { const: 'Add a TODO line', title: 'Todo' },
+      ],
+    },
     count: { type: 'integer', title: 'Count', minimum: 1 },
   },
 };
@@ -67,7 +74,10 @@ describe('cli run: elicitation', () => {
   it('never sends an invalid answer from the file: it says why and declines, whatever --elicit says', async () => {
     const { h, lines } = host({ fallback: 'cancel', answers: { line: 'Add a TODO line', count: 0 } });
     assert.deepEqual(await h.create(formAsk(), signal), { action: 'decline' });
-    assert.ok(lines.some((l) => /does not fit the form: count: Count must be at least 1/.test(l)), lines.join('\n'));
+    assert.ok(
+      lines.some((l) => /does not fit the form: count: Count must be at least 1/.test(l)),
+      lines.join('\n'),
+    );
   });
 
   it('without answers for the form and no terminal: the --elicit answer, with the reason', async () => {

@@ -14,7 +14,10 @@ const dir = mkdtempSync(path.join(tmpdir(), 'export-v1-'));
 
 const line = (dir: string, msg: object) => JSON.stringify({ dir, msg: { jsonrpc: '2.0', ...msg } });
 const update = (u: object) => line('agent->client', { method: 'session/update', params: { sessionId: 's', update: u } });
-const v2Start = [line('client->agent', { id: 0, method: 'initialize', params: { protocolVersion: 2, info: { name: 't', version: '1' } } }), line('agent->client', { id: 0, result: { protocolVersion: 2 } })];
+const v2Start = [
+  line('client->agent', { id: 0, method: 'initialize', params: { protocolVersion: 2, info: { name: 't', version: '1' } } }),
+  line('agent->client', { id: 0, result: { protocolVersion: 2 } }),
+];
 
 function write(name: string, lines: string[]): string {
   const f = path.join(dir, name);
@@ -34,7 +37,10 @@ test('a v2 capture exports to a v1 capture with the same transcript', () => {
   const r = run('export-v1', '--out', out, f);
   assert.equal(r.status, 0, r.stderr);
   const v1 = new MessageStore();
-  readFileSync(out, 'utf8').split('\n').filter(Boolean).forEach((l, i) => v1.ingestLine(l, i + 1));
+  readFileSync(out, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .forEach((l, i) => v1.ingestLine(l, i + 1));
   assert.deepEqual(v1.diagnostics(), []);
   const s = v1.session('s');
   assert.equal(s?.protocolVersion, 1);
@@ -61,7 +67,10 @@ test('what v1 cannot express fails with exit 1, the capture line, and no output 
 });
 
 test('a v1 capture is refused; a missing file is a usage error', () => {
-  const f = write('v1.jsonl', [line('client->agent', { id: 0, method: 'initialize', params: { protocolVersion: 1 } }), line('agent->client', { id: 0, result: { protocolVersion: 1 } })]);
+  const f = write('v1.jsonl', [
+    line('client->agent', { id: 0, method: 'initialize', params: { protocolVersion: 1 } }),
+    line('agent->client', { id: 0, result: { protocolVersion: 1 } }),
+  ]);
   const r = run('export-v1', f);
   assert.equal(r.status, 1);
   assert.match(r.stderr, /negotiated protocol 1, not the v2 draft/);

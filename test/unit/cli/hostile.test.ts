@@ -21,14 +21,21 @@ after(() => rmSync(base, { recursive: true, force: true }));
 const agentJs = path.join(import.meta.dirname, 'scriptedAgent.mjs');
 type Step = { request: string; params: Record<string, unknown> } | { update: Record<string, unknown> };
 
-async function runScript(steps: Step[], extra: string[] = []): Promise<{ code: number; out: string; err: string; results: { result?: unknown; error?: { code: number; message: string } }[] }> {
+async function runScript(
+  steps: Step[],
+  extra: string[] = [],
+): Promise<{ code: number; out: string; err: string; results: { result?: unknown; error?: { code: number; message: string } }[] }> {
   const file = path.join(base, `script-${Math.random().toString(36).slice(2)}.json`);
   writeFileSync(file, JSON.stringify(steps));
   const o = parseRunArgs(['--cwd', ws, '--grace', '0', ...extra, '--prompt', 'go', '--', process.execPath, agentJs, file]);
   assert.ok(typeof o !== 'string', String(o));
   let out = '';
   let err = '';
-  const code = await run(o, (s) => (out += s), (s) => (err += s));
+  const code = await run(
+    o,
+    (s) => (out += s),
+    (s) => (err += s),
+  );
   const results = [...out.matchAll(/^RESULT (.*)$/gm)].map((m) => JSON.parse(m[1]!) as { result?: unknown; error?: { code: number; message: string } });
   return { code, out, err, results };
 }

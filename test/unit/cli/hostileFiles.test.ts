@@ -31,7 +31,11 @@ async function runScript(steps: Step[], extra: string[] = []): Promise<{ code: n
   const o = parseRunArgs(['--cwd', ws, '--grace', '0', ...extra, '--prompt', 'go', '--', process.execPath, agentJs, file]);
   assert.ok(typeof o !== 'string', String(o));
   let out = '';
-  const code = await run(o, (s) => (out += s), () => undefined);
+  const code = await run(
+    o,
+    (s) => (out += s),
+    () => undefined,
+  );
   const results = [...out.matchAll(/^RESULT (.*)$/gm)].map((m) => JSON.parse(m[1]!) as Answer);
   assert.equal(results.length, steps.length, out);
   return { code, out, results };
@@ -138,12 +142,15 @@ describe('cli run: files an agent names inside the boundary', () => {
     assert.deepEqual(results[4], { result: { content: 'inside\n' } });
   });
 
-  it('writes leave no temporary files behind and keep the file\'s mode', async () => {
+  it("writes leave no temporary files behind and keep the file's mode", async () => {
     writeFileSync(path.join(ws, 'script.sh'), '#!/bin/sh\n', { mode: 0o755 });
     const { results } = await runScript([write(path.join(ws, 'script.sh'), '#!/bin/sh\necho hi\n')]);
     assert.deepEqual(results[0], { result: {} });
     assert.equal(readFileSync(path.join(ws, 'script.sh'), 'utf8'), '#!/bin/sh\necho hi\n');
     assert.equal(execFileSync('stat', ['-c', '%a', path.join(ws, 'script.sh')], { encoding: 'utf8' }).trim(), '755');
-    assert.deepEqual(readdirSync(ws).filter((f) => f.endsWith('.tmp')), []);
+    assert.deepEqual(
+      readdirSync(ws).filter((f) => f.endsWith('.tmp')),
+      [],
+    );
   });
 });

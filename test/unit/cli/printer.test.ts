@@ -17,7 +17,10 @@ interface Printed {
 function printTranscript(name: string): Printed {
   let out = '';
   const warnings: string[] = [];
-  const p = new TranscriptPrinter((s) => (out += s), (s) => warnings.push(s));
+  const p = new TranscriptPrinter(
+    (s) => (out += s),
+    (s) => warnings.push(s),
+  );
   let newId: unknown;
   for (const line of readFileSync(path.join(fixtures, name), 'utf8').split('\n')) {
     if (line.trim() === '') continue;
@@ -36,13 +39,17 @@ function printTranscript(name: string): Printed {
 function printer(root = 'root'): { p: TranscriptPrinter; printed: () => Printed } {
   let out = '';
   const warnings: string[] = [];
-  const p = new TranscriptPrinter((s) => (out += s), (s) => warnings.push(s));
+  const p = new TranscriptPrinter(
+    (s) => (out += s),
+    (s) => warnings.push(s),
+  );
   p.attach(root);
   return { p, printed: () => ({ out, warnings }) };
 }
 const up = (sessionId: string, update: Record<string, unknown>): SessionNotification => ({ sessionId, update: { sessionUpdate: String(update['sessionUpdate']), ...update } });
 const text = (sessionId: string, t: string) => up(sessionId, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: t } });
-const announce = (on: string, child: string, extra: Record<string, unknown> = {}) => up(on, { sessionUpdate: 'subagent_update', sessionId: child, title: `${child} task`, state: { state: 'running' }, ...extra });
+const announce = (on: string, child: string, extra: Record<string, unknown> = {}) =>
+  up(on, { sessionUpdate: 'subagent_update', sessionId: child, title: `${child} task`, state: { state: 'running' }, ...extra });
 
 /** The lines matching each pattern appear in this order (each exactly once). */
 function inOrder(out: string, patterns: RegExp[]): void {
@@ -76,7 +83,13 @@ describe('cli run printer: subagents', () => {
   it('background subagent (claude-next-subagent-bg): the parent text cut by the child goes on with "…"; the late turn is printed', () => {
     const { out, warnings } = printTranscript('claude-next-subagent-bg.jsonl');
     assert.deepEqual(warnings, []);
-    inOrder(out, [/^\[subagent\] Read notes\.txt \(general-purpose\) started$/, /^ {2}\[tool\] Read notes\.txt \(completed\)$/, /^\[subagent\] Read notes\.txt: done$/, /^\[stop\] end_turn$/, /^The background subagent finished\. It says:$/]);
+    inOrder(out, [
+      /^\[subagent\] Read notes\.txt \(general-purpose\) started$/,
+      /^ {2}\[tool\] Read notes\.txt \(completed\)$/,
+      /^\[subagent\] Read notes\.txt: done$/,
+      /^\[stop\] end_turn$/,
+      /^The background subagent finished\. It says:$/,
+    ]);
     // The parent's sentence, interrupted by the child's lines, reads on from "…" lines at the parent's depth.
     const parentText = out.split('\n').filter((l) => /^(The subagen|…)/.test(l));
     assert.equal(parentText.map((l) => l.replace(/^…/, '')).join(''), "The subagent is reading `notes.txt` in the background; I'll pass on its report when it arrives.");
@@ -87,18 +100,32 @@ describe('cli run printer: subagents', () => {
     const { out, warnings } = printTranscript('claude-next-subagent-legacy.jsonl');
     assert.deepEqual(warnings, []);
     assert.doesNotMatch(out, /\[subagent\]|\[to subagent|\[from subagent/);
-    inOrder(out, [/^\[tool\] Task \(pending\)$/, /^ {2}\[tool\] Read notes\.txt \(pending\)$/, /^ {2}\[tool\] Read notes\.txt \(completed\)$/, /^\[tool\] Read notes\.txt \(completed\)$/]);
+    inOrder(out, [
+      /^\[tool\] Task \(pending\)$/,
+      /^ {2}\[tool\] Read notes\.txt \(pending\)$/,
+      /^ {2}\[tool\] Read notes\.txt \(completed\)$/,
+      /^\[tool\] Read notes\.txt \(completed\)$/,
+    ]);
   });
 
   it('state changes: needs you, stopped (reason), running again; a repeated state prints nothing', () => {
     const { p, printed } = printer();
     p.update(announce('root', 'c', { title: 'Fix', description: null }));
-    for (const state of [{ state: 'requires_action' }, { state: 'requires_action' }, { state: 'running' }, { state: 'idle', stopReason: 'cancelled' }, { state: 'idle', stopReason: 'end_turn' }]) {
+    for (const state of [
+      { state: 'requires_action' },
+      { state: 'requires_action' },
+      { state: 'running' },
+      { state: 'idle', stopReason: 'cancelled' },
+      { state: 'idle', stopReason: 'end_turn' },
+    ]) {
       p.update(up('root', { sessionUpdate: 'subagent_update', sessionId: 'c', state }));
     }
     p.update(up('root', { sessionUpdate: 'subagent_update', sessionId: 'c', title: 'Fix again' }));
     p.update(up('root', { sessionUpdate: 'subagent_update', sessionId: 'c', state: null }));
-    assert.equal(printed().out, ['[subagent] Fix started', '[subagent] Fix: needs you', '[subagent] Fix: running', '[subagent] Fix: stopped (cancelled)', '[subagent] Fix: done', ''].join('\n'));
+    assert.equal(
+      printed().out,
+      ['[subagent] Fix started', '[subagent] Fix: needs you', '[subagent] Fix: running', '[subagent] Fix: stopped (cancelled)', '[subagent] Fix: done', ''].join('\n'),
+    );
   });
 
   it('depth: a grandchild is indented twice, its multi-line text on every line, its state under its parent', () => {
@@ -116,13 +143,22 @@ describe('cli run printer: subagents', () => {
     p.update(announce('root', 'c'));
     p.update(up('root', { sessionUpdate: 'session_message', messageId: 'm', senderSessionId: 'root', recipientSessionId: 'c', recipientMessageId: 'mc' }));
     for (const t of ['Do ', 'it']) p.update(up('root', { sessionUpdate: 'session_message_chunk', messageId: 'm', content: { type: 'text', text: t } }));
-    p.update(up('c', { sessionUpdate: 'session_message', messageId: 'mc', senderSessionId: 'root', recipientSessionId: 'c', senderMessageId: 'm', content: [{ type: 'text', text: 'Do it' }] }));
+    p.update(
+      up('c', {
+        sessionUpdate: 'session_message',
+        messageId: 'mc',
+        senderSessionId: 'root',
+        recipientSessionId: 'c',
+        senderMessageId: 'm',
+        content: [{ type: 'text', text: 'Do it' }],
+      }),
+    );
     p.update(up('c', { sessionUpdate: 'session_message_chunk', messageId: 'mc', content: { type: 'text', text: 'Do it' } }));
     p.update(up('root', { sessionUpdate: 'session_message', messageId: 'r', senderSessionId: 'c', recipientSessionId: 'root', content: [{ type: 'text', text: 'Did it' }] }));
     assert.equal(printed().out, ['[subagent] c task started', '[to subagent c task] Do it', '[from subagent c task] Did it', ''].join('\n'));
   });
 
-  it('hostile: a session nobody opened or announced is never printed as the session\'s text; one warning per id', () => {
+  it("hostile: a session nobody opened or announced is never printed as the session's text; one warning per id", () => {
     const { p, printed } = printer();
     p.update(text('root', 'mine'));
     p.update(text('evil', 'PWNED'));
@@ -160,7 +196,10 @@ describe('cli run printer: subagents', () => {
   it('updates before the run knows its session are held until it does, then printed only for it', () => {
     let out = '';
     const warnings: string[] = [];
-    const p = new TranscriptPrinter((s) => (out += s), (s) => warnings.push(s));
+    const p = new TranscriptPrinter(
+      (s) => (out += s),
+      (s) => warnings.push(s),
+    );
     p.update(text('s1', 'early'));
     p.update(text('other', 'not mine'));
     assert.equal(out, '');

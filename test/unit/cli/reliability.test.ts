@@ -42,7 +42,11 @@ function scripted(onPrompt: string): string[] {
 async function drive(o: RunOptions): Promise<{ code: number; out: string; err: string }> {
   let out = '';
   let err = '';
-  const code = await run(o, (s) => (out += s), (s) => (err += s));
+  const code = await run(
+    o,
+    (s) => (out += s),
+    (s) => (err += s),
+  );
   return { code, out, err };
 }
 
@@ -56,8 +60,14 @@ describe('cli run against hostile agents', () => {
     assert.equal(r.code, 0, r.err);
     assert.match(r.out, /still here/);
     assert.match(r.out, /\[stop\] end_turn/);
-    const records = readFileSync(capture, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { dir: string; msg: { text?: string; reason?: string } });
-    assert.ok(records.some((x) => x.dir === 'note' && /nested deeper than 256 levels/.test(x.msg.reason ?? '')), 'the refused line is noted in the capture');
+    const records = readFileSync(capture, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { dir: string; msg: { text?: string; reason?: string } });
+    assert.ok(
+      records.some((x) => x.dir === 'note' && /nested deeper than 256 levels/.test(x.msg.reason ?? '')),
+      'the refused line is noted in the capture',
+    );
   });
 
   it('an oversized prompt response fails the turn at once with the reason', async () => {

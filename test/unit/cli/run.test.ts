@@ -14,7 +14,15 @@ writeFileSync(path.join(ws, 'notes.txt'), 'hello\n');
 // The demo agent as a real subprocess, bundled from the current sources (what dist/demo-agent.js is).
 const demoJs = path.join(ws, '.demo-agent.js');
 before(async () => {
-  await build({ entryPoints: [path.join(root, 'src/node/demoAgent/main.ts')], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile: demoJs, logLevel: 'error' });
+  await build({
+    entryPoints: [path.join(root, 'src/node/demoAgent/main.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    outfile: demoJs,
+    logLevel: 'error',
+  });
 });
 const demo = [process.execPath, demoJs];
 after(() => rmSync(ws, { recursive: true, force: true }));
@@ -44,7 +52,11 @@ describe('cli run', () => {
     const o = parseRunArgs(['--prompt', 'hi', '--', 'agent', '--help', '--', '-x']);
     assert.ok(typeof o !== 'string');
     assert.deepEqual(o.agent, ['agent', '--help', '--', '-x']);
-    const cli = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'src/node/cli.ts'), 'run', '--cwd', ws, '--prompt', 'hi', '--timeout', '20', '--', process.execPath, '-e', 'process.exit(7)', '--help'], { encoding: 'utf8' });
+    const cli = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', path.join(root, 'src/node/cli.ts'), 'run', '--cwd', ws, '--prompt', 'hi', '--timeout', '20', '--', process.execPath, '-e', 'process.exit(7)', '--help'],
+      { encoding: 'utf8' },
+    );
     assert.doesNotMatch(cli.stdout, /^run \[--cwd DIR\]/m, 'our usage is not printed');
     assert.notEqual(cli.status, 0, 'the agent ran (and closed without answering)');
   });
@@ -74,16 +86,33 @@ describe('cli run', () => {
     assert.match(out, /\[thought\] /);
     assert.equal((out.match(/\[stop\] end_turn/g) ?? []).length, 2);
     assert.match(readFileSync(path.join(ws, 'demo-edit.txt'), 'utf8'), /Edited by/);
-    const records = readFileSync(capture, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { dir: string; msg?: { method?: string } });
+    const records = readFileSync(capture, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { dir: string; msg?: { method?: string } });
     const methods = records.filter((r) => r.dir !== 'note').map((r) => r.msg?.method);
-    for (const m of ['initialize', 'session/new', 'session/set_mode', 'session/prompt', 'session/update', 'session/request_permission', 'fs/write_text_file', 'terminal/create', 'terminal/release']) {
+    for (const m of [
+      'initialize',
+      'session/new',
+      'session/set_mode',
+      'session/prompt',
+      'session/update',
+      'session/request_permission',
+      'fs/write_text_file',
+      'terminal/create',
+      'terminal/release',
+    ]) {
       assert.ok(methods.includes(m), `capture lacks ${m}`);
     }
   });
 
   it('rejects by kind with --approve none', async () => {
     let out = '';
-    const code = await run(opts({ agent: demo, approve: 'none', prompts: ['permission test'] }), (s) => (out += s), () => undefined);
+    const code = await run(
+      opts({ agent: demo, approve: 'none', prompts: ['permission test'] }),
+      (s) => (out += s),
+      () => undefined,
+    );
     assert.equal(code, 0);
     assert.match(out, /-> Reject \(reject_once\)/);
     assert.match(out, /\[tool\] Edit demo-edit\.txt \(failed\)/);
@@ -92,7 +121,11 @@ describe('cli run', () => {
   it('exits 3 with a clear message when the agent crashes', async () => {
     let err = '';
     const crash = [process.execPath, '-e', 'process.stdin.once("data", () => { console.error("agent fell over"); process.exit(7); })'];
-    const code = await run(opts({ agent: crash }), () => undefined, (s) => (err += s));
+    const code = await run(
+      opts({ agent: crash }),
+      () => undefined,
+      (s) => (err += s),
+    );
     assert.equal(code, 3);
     assert.match(err, /initialize/);
     assert.match(err, /code 7/);
@@ -101,7 +134,11 @@ describe('cli run', () => {
   it('exits 3 when the agent dies while a grandchild keeps its stdout open', async () => {
     let err = '';
     const script = 'require("child_process").spawn("sleep", ["30"], { stdio: ["ignore", "inherit", "ignore"] }); process.stdin.once("data", () => process.exit(4))';
-    const code = await run(opts({ agent: [process.execPath, '-e', script] }), () => undefined, (s) => (err += s));
+    const code = await run(
+      opts({ agent: [process.execPath, '-e', script] }),
+      () => undefined,
+      (s) => (err += s),
+    );
     assert.equal(code, 3);
     assert.match(err, /code 4/);
   });

@@ -18,7 +18,15 @@ const ws = mkdtempSync(path.join(tmpdir(), 'cli-run-compact-'));
 writeFileSync(path.join(ws, 'notes.txt'), 'hello\n');
 const demoJs = path.join(ws, '.demo-agent.js');
 before(async () => {
-  await build({ entryPoints: [path.join(root, 'src/node/demoAgent/main.ts')], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile: demoJs, logLevel: 'error' });
+  await build({
+    entryPoints: [path.join(root, 'src/node/demoAgent/main.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    outfile: demoJs,
+    logLevel: 'error',
+  });
 });
 after(() => rmSync(ws, { recursive: true, force: true }));
 
@@ -28,13 +36,28 @@ it('cli run: the demo agent compacts on /compact; the run prints the row, its su
   assert.ok(typeof o !== 'string', String(o));
   let out = '';
   let err = '';
-  assert.equal(await run(o, (s) => (out += s), (s) => (err += s)), 0, err);
+  assert.equal(
+    await run(
+      o,
+      (s) => (out += s),
+      (s) => (err += s),
+    ),
+    0,
+    err,
+  );
   const turn = out.slice(out.indexOf('[user] /compact'));
-  assert.match(turn, /^\[user\] \/compact\n\[compaction\] in progress\n\[compaction summary\] ## What we did\n[^]*Go on where we stopped\.\n\[compaction\] completed\n\[notice info\] Conversation compacted — The context went from 96% to 6% full/);
+  assert.match(
+    turn,
+    /^\[user\] \/compact\n\[compaction\] in progress\n\[compaction summary\] ## What we did\n[^]*Go on where we stopped\.\n\[compaction\] completed\n\[notice info\] Conversation compacted — The context went from 96% to 6% full/,
+  );
   assert.equal(turn.split('[compaction] completed').length - 1, 1, 'the repeated completed prints nothing');
 
-  const lines = readFileSync(captured, 'utf8').split('\n').filter((l) => l.trim() !== '');
-  const init = lines.map((l) => JSON.parse(l) as { msg?: { method?: string; params?: { clientCapabilities?: Record<string, unknown> } } }).find((r) => r.msg?.method === 'initialize');
+  const lines = readFileSync(captured, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '');
+  const init = lines
+    .map((l) => JSON.parse(l) as { msg?: { method?: string; params?: { clientCapabilities?: Record<string, unknown> } } })
+    .find((r) => r.msg?.method === 'initialize');
   assert.deepEqual(init?.msg?.params?.clientCapabilities?.['session'], { compaction: {}, notices: {} }, 'no configOptions.boolean: a run sets no options');
   const store = new MessageStore();
   const checker = new ConformanceChecker();
@@ -46,6 +69,9 @@ it('cli run: the demo agent compacts on /compact; the run prints the row, its su
   const rows = store.sessions()[0]?.entries.filter((e) => e.kind === 'compaction') ?? [];
   assert.equal(rows.length, 1);
   assert.ok(rows[0]?.kind === 'compaction' && rows[0].status === 'completed' && textOf(rows[0].summary).startsWith('## What we did'));
-  assert.deepEqual(store.notices(store.sessions()[0]?.sessionId ?? null).map((n) => n.title), ['Conversation compacted']);
+  assert.deepEqual(
+    store.notices(store.sessions()[0]?.sessionId ?? null).map((n) => n.title),
+    ['Conversation compacted'],
+  );
   assert.deepEqual([...checker.findings()], []);
 });

@@ -29,7 +29,11 @@ it('cli run prints a subagent indented under the session, its messages and state
   assert.ok(typeof o !== 'string', String(o));
   let out = '';
   let err = '';
-  const code = await run(o, (s) => (out += s), (s) => (err += s));
+  const code = await run(
+    o,
+    (s) => (out += s),
+    (s) => (err += s),
+  );
   assert.equal(code, 0, err);
   const turn = out.slice(out.indexOf('[user] go'));
   assert.equal(
@@ -49,6 +53,9 @@ it('cli run prints a subagent indented under the session, its messages and state
   // The stranger's update is refused before the printer (the client delivers updates of known sessions only).
   assert.doesNotMatch(out, /INJECTED/);
   // It advertises what it shows: subagents as sessions of their own.
-  const init = readFileSync(captured, 'utf8').split('\n').map((l) => (l ? (JSON.parse(l) as { msg?: { method?: string; params?: { clientCapabilities?: Record<string, unknown> } } }) : {})).find((r) => r.msg?.method === 'initialize');
+  const init = readFileSync(captured, 'utf8')
+    .split('\n')
+    .map((l) => (l ? (JSON.parse(l) as { msg?: { method?: string; params?: { clientCapabilities?: Record<string, unknown> } } }) : {}))
+    .find((r) => r.msg?.method === 'initialize');
   assert.deepEqual(init?.msg?.params?.clientCapabilities?.['subagents'], {});
 });

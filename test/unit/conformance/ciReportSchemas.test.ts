@@ -68,7 +68,9 @@ test('JUnit reports are valid against junit-10.xsd whatever the agent wrote, fai
 });
 
 test('the SARIF validator rejects a log missing a required member or with a bad level or URI', () => {
-  const good = JSON.parse(toSarif(findings, located, tool)) as { runs: { tool: { driver: { name?: string } }; results: { level: string; message: { text?: string } }[]; artifacts: { location: { uri: string } }[] }[] };
+  const good = JSON.parse(toSarif(findings, located, tool)) as {
+    runs: { tool: { driver: { name?: string } }; results: { level: string; message: { text?: string } }[]; artifacts: { location: { uri: string } }[] }[];
+  };
   assert.equal(sarifProblems(JSON.stringify(good)), null);
   const broken = (edit: (log: typeof good) => void) => {
     const log = structuredClone(good);

@@ -28,7 +28,10 @@ test('JUnit: a test case per rule, failing exactly for rules with an error findi
   assert.deepEqual(cases, RULE_IDS);
   assert.match(xml, /<testsuites name="acp-chat check" tests="\d+" failures="1">/);
   assert.equal(xml.match(/<failure /g)?.length, 1);
-  assert.match(xml, /<failure type="unknown-method" message="2 error\(s\); first at line 3: [^"]*">ci\/capture\.jsonl line 3: error unknown-method: [^\n]*\nci\/capture\.jsonl line 7: error unknown-method: second<\/failure>/);
+  assert.match(
+    xml,
+    /<failure type="unknown-method" message="2 error\(s\); first at line 3: [^"]*">ci\/capture\.jsonl line 3: error unknown-method: [^\n]*\nci\/capture\.jsonl line 7: error unknown-method: second<\/failure>/,
+  );
   assert.match(xml, /<system-out>ci\/capture\.jsonl line 9: warning tool-call-after-end: update after completed<\/system-out>/);
   assert.match(xml, /x&#60;y&#38;z&#62;/);
 });
@@ -49,10 +52,21 @@ test('SARIF 2.1.0: every rule in the driver, one located result per finding with
   assert.equal(run.tool.driver.name, 'acp-chat check');
   assert.equal(run.tool.driver.semanticVersion, '1.2.3');
   const rules = run.tool.driver.rules as { id: string; shortDescription: { text: string }; defaultConfiguration: { level: string }; helpUri: string }[];
-  assert.deepEqual(rules.map((r) => r.id), RULE_IDS);
+  assert.deepEqual(
+    rules.map((r) => r.id),
+    RULE_IDS,
+  );
   assert.ok(rules.every((r) => r.shortDescription.text.length > 0 && r.helpUri === 'https://example.org/acp-chat#conformance-check'));
   assert.equal(run.results.length, findings.length);
-  for (const [i, r] of (run.results as { ruleId: string; ruleIndex: number; level: string; message: { text: string }; locations: { physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number } } }[] }[]).entries()) {
+  for (const [i, r] of (
+    run.results as {
+      ruleId: string;
+      ruleIndex: number;
+      level: string;
+      message: { text: string };
+      locations: { physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number } } }[];
+    }[]
+  ).entries()) {
     const f = findings[i] as Finding;
     assert.equal(r.ruleId, f.rule);
     assert.equal(rules[r.ruleIndex]?.id, f.rule);

@@ -25,7 +25,14 @@ function open(o: Setup = {}): Rec[] {
   const caps = o.clientCaps ?? { fs: { readTextFile: true, writeTextFile: true }, terminal: true };
   return [
     C(req(0, 'initialize', { protocolVersion: v, clientCapabilities: caps })),
-    A(res(0, v === 2 ? { protocolVersion: 2, info: { name: 'a', version: '1' }, capabilities: o.agentCaps ?? { session: {} } } : { protocolVersion: 1, agentCapabilities: o.agentCaps ?? {} })),
+    A(
+      res(
+        0,
+        v === 2
+          ? { protocolVersion: 2, info: { name: 'a', version: '1' }, capabilities: o.agentCaps ?? { session: {} } }
+          : { protocolVersion: 1, agentCapabilities: o.agentCaps ?? {} },
+      ),
+    ),
     C(req(1, 'session/new', { cwd: '/w', mcpServers: [] })),
     A(res(1, { sessionId: 's' })),
     C(req(2, 'session/prompt', { sessionId: 's', prompt: [text('hi')] })),
@@ -46,7 +53,10 @@ function fired(recs: Rec[], rule: RuleId): Finding[] {
 function both(rule: RuleId, bad: Rec[], good: Rec[], line = bad.length, severity?: 'error' | 'warning'): void {
   const hits = fired(bad, rule);
   assert.ok(hits.length > 0, `${rule} did not fire; findings: ${JSON.stringify(check(bad))}`);
-  assert.ok(hits.some((f) => f.line === line), `${rule} fired on lines ${hits.map((f) => f.line).join(',')}, not ${line}`);
+  assert.ok(
+    hits.some((f) => f.line === line),
+    `${rule} fired on lines ${hits.map((f) => f.line).join(',')}, not ${line}`,
+  );
   if (severity) assert.equal(hits[0]!.severity, severity);
   assert.ok(hits[0]!.message.includes(':'), 'the message says what to change');
   assert.deepEqual(fired(good, rule), [], `${rule} fired on the near miss`);
@@ -71,7 +81,13 @@ describe('conformance rules', () => {
 
   rule('invalid-message', () => {
     // envelope
-    both('invalid-message', [...open(), A({ jsonrpc: '1.0', method: 'session/update', params: { sessionId: 's', update: { sessionUpdate: 'plan', entries: [] } } })], [...open(), up({ sessionUpdate: 'plan', entries: [] })], 6, 'error');
+    both(
+      'invalid-message',
+      [...open(), A({ jsonrpc: '1.0', method: 'session/update', params: { sessionId: 's', update: { sessionUpdate: 'plan', entries: [] } } })],
+      [...open(), up({ sessionUpdate: 'plan', entries: [] })],
+      6,
+      'error',
+    );
     // a known method's params, with the zod path
     const bad = fired([...open(), A(req(7, 'fs/read_text_file', { sessionId: 's' }))], 'invalid-message');
     assert.match(bad[0]!.message, /params\.path/);
@@ -87,7 +103,13 @@ describe('conformance rules', () => {
   });
 
   rule('field-malformed', () => {
-    both('field-malformed', [...open(), up({ sessionUpdate: 'plan', entries: [{ content: 'x' }] })], [...open(), up({ sessionUpdate: 'plan', entries: [{ content: 'x', priority: 'low', status: 'pending' }] })], 6, 'warning');
+    both(
+      'field-malformed',
+      [...open(), up({ sessionUpdate: 'plan', entries: [{ content: 'x' }] })],
+      [...open(), up({ sessionUpdate: 'plan', entries: [{ content: 'x', priority: 'low', status: 'pending' }] })],
+      6,
+      'warning',
+    );
   });
 
   rule('unknown-method', () => {
@@ -101,58 +123,146 @@ describe('conformance rules', () => {
   });
 
   rule('update-kind-unknown', () => {
-    both('update-kind-unknown', [...open(), up({ sessionUpdate: 'agent_message', messageId: 'm', content: [text('x')] })], [...open(), up({ sessionUpdate: 'agent_message_chunk', messageId: 'm', content: text('x') })], 6, 'warning');
+    both(
+      'update-kind-unknown',
+      [...open(), up({ sessionUpdate: 'agent_message', messageId: 'm', content: [text('x')] })],
+      [...open(), up({ sessionUpdate: 'agent_message_chunk', messageId: 'm', content: text('x') })],
+      6,
+      'warning',
+    );
     assert.deepEqual(fired([...open({ version: 2 }), up({ sessionUpdate: '_vendor_progress' })], 'update-kind-unknown'), []);
   });
 
   rule('message-id-missing', () => {
     // v2: an error on every chunk or upsert without an id
-    both('message-id-missing', [...open({ version: 2 }), up({ sessionUpdate: 'agent_message_chunk', content: text('x') })], [...open({ version: 2 }), up({ sessionUpdate: 'agent_message_chunk', messageId: 'm', content: text('x') })], 6, 'error');
+    both(
+      'message-id-missing',
+      [...open({ version: 2 }), up({ sessionUpdate: 'agent_message_chunk', content: text('x') })],
+      [...open({ version: 2 }), up({ sessionUpdate: 'agent_message_chunk', messageId: 'm', content: text('x') })],
+      6,
+      'error',
+    );
     // v1: a warning only when the agent sends ids on some chunks and omits them on others (before or after)
-    const mixed = [...open(), up({ sessionUpdate: 'agent_message_chunk', content: text('a') }), up({ sessionUpdate: 'agent_message_chunk', messageId: 'm', content: text('b') }), up({ sessionUpdate: 'agent_thought_chunk', content: text('c') })];
+    const mixed = [
+      ...open(),
+      up({ sessionUpdate: 'agent_message_chunk', content: text('a') }),
+      up({ sessionUpdate: 'agent_message_chunk', messageId: 'm', content: text('b') }),
+      up({ sessionUpdate: 'agent_thought_chunk', content: text('c') }),
+    ];
     const hits = fired(mixed, 'message-id-missing');
-    assert.deepEqual(hits.map((f) => [f.line, f.severity]), [[6, 'warning'], [8, 'warning']]);
-    assert.deepEqual(fired([...open(), up({ sessionUpdate: 'agent_message_chunk', content: text('a') }), up({ sessionUpdate: 'agent_thought_chunk', content: text('b') })], 'message-id-missing'), []);
+    assert.deepEqual(
+      hits.map((f) => [f.line, f.severity]),
+      [
+        [6, 'warning'],
+        [8, 'warning'],
+      ],
+    );
+    assert.deepEqual(
+      fired([...open(), up({ sessionUpdate: 'agent_message_chunk', content: text('a') }), up({ sessionUpdate: 'agent_thought_chunk', content: text('b') })], 'message-id-missing'),
+      [],
+    );
   });
 
   rule('message-id-kind-conflict', () => {
     both(
       'message-id-kind-conflict',
-      [...open(), up({ sessionUpdate: 'agent_thought_chunk', messageId: 'm', content: text('a') }), up({ sessionUpdate: 'agent_message_chunk', messageId: 'm', content: text('b') })],
-      [...open(), up({ sessionUpdate: 'agent_thought_chunk', messageId: 't', content: text('a') }), up({ sessionUpdate: 'agent_message_chunk', messageId: 'm', content: text('b') })],
+      [
+        ...open(),
+        up({ sessionUpdate: 'agent_thought_chunk', messageId: 'm', content: text('a') }),
+        up({ sessionUpdate: 'agent_message_chunk', messageId: 'm', content: text('b') }),
+      ],
+      [
+        ...open(),
+        up({ sessionUpdate: 'agent_thought_chunk', messageId: 't', content: text('a') }),
+        up({ sessionUpdate: 'agent_message_chunk', messageId: 'm', content: text('b') }),
+      ],
       7,
       'error',
     );
     // A v2 upsert and the chunks of the same message are one kind.
-    assert.deepEqual(fired([...open({ version: 2 }), up({ sessionUpdate: 'agent_message_chunk', messageId: 'm', content: text('a') }), up({ sessionUpdate: 'agent_message', messageId: 'm', content: [text('b')] })], 'message-id-kind-conflict'), []);
+    assert.deepEqual(
+      fired(
+        [
+          ...open({ version: 2 }),
+          up({ sessionUpdate: 'agent_message_chunk', messageId: 'm', content: text('a') }),
+          up({ sessionUpdate: 'agent_message', messageId: 'm', content: [text('b')] }),
+        ],
+        'message-id-kind-conflict',
+      ),
+      [],
+    );
   });
 
   rule('tool-call-unknown', () => {
-    both('tool-call-unknown', [...open(), up({ sessionUpdate: 'tool_call_update', toolCallId: 't', status: 'in_progress' })], [...open(), up({ sessionUpdate: 'tool_call', toolCallId: 't', title: 'Read' }), up({ sessionUpdate: 'tool_call_update', toolCallId: 't', status: 'in_progress' })], 6, 'warning');
+    both(
+      'tool-call-unknown',
+      [...open(), up({ sessionUpdate: 'tool_call_update', toolCallId: 't', status: 'in_progress' })],
+      [...open(), up({ sessionUpdate: 'tool_call', toolCallId: 't', title: 'Read' }), up({ sessionUpdate: 'tool_call_update', toolCallId: 't', status: 'in_progress' })],
+      6,
+      'warning',
+    );
     // A permission request announces its tool call (gemini's order).
-    assert.deepEqual(fired([...open(), A(req(5, 'session/request_permission', { sessionId: 's', toolCall: { toolCallId: 't' }, options: [] })), up({ sessionUpdate: 'tool_call_update', toolCallId: 't', status: 'completed' })], 'tool-call-unknown'), []);
+    assert.deepEqual(
+      fired(
+        [
+          ...open(),
+          A(req(5, 'session/request_permission', { sessionId: 's', toolCall: { toolCallId: 't' }, options: [] })),
+          up({ sessionUpdate: 'tool_call_update', toolCallId: 't', status: 'completed' }),
+        ],
+        'tool-call-unknown',
+      ),
+      [],
+    );
     // v2 tool_call_update is an upsert.
     assert.deepEqual(fired([...open({ version: 2 }), up({ sessionUpdate: 'tool_call_update', toolCallId: 't', title: 'x' })], 'tool-call-unknown'), []);
   });
 
   rule('tool-call-after-end', () => {
     const start = [...open(), up({ sessionUpdate: 'tool_call', toolCallId: 't', title: 'Read' }), up({ sessionUpdate: 'tool_call_update', toolCallId: 't', status: 'completed' })];
-    both('tool-call-after-end', [...start, up({ sessionUpdate: 'tool_call_update', toolCallId: 't', content: [] })], [...start, up({ sessionUpdate: 'tool_call', toolCallId: 't', title: 'Read again' })], 8, 'warning');
+    both(
+      'tool-call-after-end',
+      [...start, up({ sessionUpdate: 'tool_call_update', toolCallId: 't', content: [] })],
+      [...start, up({ sessionUpdate: 'tool_call', toolCallId: 't', title: 'Read again' })],
+      8,
+      'warning',
+    );
   });
 
   rule('update-after-turn-end', () => {
-    both('update-after-turn-end', [...open(), endTurn(), up({ sessionUpdate: 'agent_message_chunk', content: text('late') })], [...open(), endTurn(), up({ sessionUpdate: 'usage_update', used: 1, size: 2 })], 7, 'warning');
+    both(
+      'update-after-turn-end',
+      [...open(), endTurn(), up({ sessionUpdate: 'agent_message_chunk', content: text('late') })],
+      [...open(), endTurn(), up({ sessionUpdate: 'usage_update', used: 1, size: 2 })],
+      7,
+      'warning',
+    );
     // Replay during session/load is not late.
-    const load = [...open(), endTurn(), C(req(3, 'session/load', { sessionId: 's', cwd: '/w', mcpServers: [] })), up({ sessionUpdate: 'agent_message_chunk', content: text('old') }), A(res(3, {}))];
+    const load = [
+      ...open(),
+      endTurn(),
+      C(req(3, 'session/load', { sessionId: 's', cwd: '/w', mcpServers: [] })),
+      up({ sessionUpdate: 'agent_message_chunk', content: text('old') }),
+      A(res(3, {})),
+    ];
     assert.deepEqual(fired(load, 'update-after-turn-end'), []);
     // v2: content after the idle state update, unless running was reported first.
     const v2 = [...open({ version: 2 }), A(res(2, { messageId: 'u' })), up({ sessionUpdate: 'state_update', state: 'idle', stopReason: 'end_turn' })];
     assert.equal(fired([...v2, up({ sessionUpdate: 'agent_message_chunk', messageId: 'm', content: text('x') })], 'update-after-turn-end').length, 1);
-    assert.deepEqual(fired([...v2, up({ sessionUpdate: 'state_update', state: 'running' }), up({ sessionUpdate: 'agent_message_chunk', messageId: 'm', content: text('x') })], 'update-after-turn-end'), []);
+    assert.deepEqual(
+      fired(
+        [...v2, up({ sessionUpdate: 'state_update', state: 'running' }), up({ sessionUpdate: 'agent_message_chunk', messageId: 'm', content: text('x') })],
+        'update-after-turn-end',
+      ),
+      [],
+    );
   });
 
   rule('session-update-early', () => {
-    const early = [C(req(1, 'session/new', { cwd: '/w', mcpServers: [] })), up({ sessionUpdate: 'available_commands_update', availableCommands: [] }), A(res(1, { sessionId: 's' }))];
+    const early = [
+      C(req(1, 'session/new', { cwd: '/w', mcpServers: [] })),
+      up({ sessionUpdate: 'available_commands_update', availableCommands: [] }),
+      A(res(1, { sessionId: 's' })),
+    ];
     both('session-update-early', early, [early[0]!, early[2]!, early[1]!], 2, 'warning');
     assert.deepEqual(fired(early, 'session-unknown'), []);
   });
@@ -167,14 +277,23 @@ describe('conformance rules', () => {
   const announce = (child = 'c', on = 's') => up({ sessionUpdate: 'subagent_update', sessionId: child, title: 'Read notes.txt', state: { state: 'running' } }, on);
   const childText = (child = 'c') => up({ sessionUpdate: 'agent_message_chunk', messageId: 'cm', content: text('x') }, child);
   const toChild = (id = 'p1') => up({ sessionUpdate: 'session_message', messageId: id, senderSessionId: 's', recipientSessionId: 'c', content: [text('go')] });
-  const fromChild = (id = 'p1:reply', route: Record<string, unknown> = { senderSessionId: 'c', recipientSessionId: 's' }) => up({ sessionUpdate: 'session_message', messageId: id, ...route, content: [text('done')] });
+  const fromChild = (id = 'p1:reply', route: Record<string, unknown> = { senderSessionId: 'c', recipientSessionId: 's' }) =>
+    up({ sessionUpdate: 'session_message', messageId: id, ...route, content: [text('done')] });
   const close = (id = 3) => [C(req(id, 'session/close', { sessionId: 's' })), A(res(id, {}))];
 
   rule('subagent-before-announce', () => {
     both('subagent-before-announce', [...open(sub), childText(), announce()], [...open(sub), announce(), childText()], 6, 'error');
     // A request from the child, and a session_message naming it, count as its traffic too.
-    assert.deepEqual(fired([...open(sub), A(req(7, 'session/request_permission', { sessionId: 'c', toolCall: { toolCallId: 't' }, options: [] })), announce()], 'subagent-before-announce').map((f) => f.line), [6]);
-    assert.deepEqual(fired([...open(sub), toChild(), announce()], 'subagent-before-announce').map((f) => f.line), [6]);
+    assert.deepEqual(
+      fired([...open(sub), A(req(7, 'session/request_permission', { sessionId: 'c', toolCall: { toolCallId: 't' }, options: [] })), announce()], 'subagent-before-announce').map(
+        (f) => f.line,
+      ),
+      [6],
+    );
+    assert.deepEqual(
+      fired([...open(sub), toChild(), announce()], 'subagent-before-announce').map((f) => f.line),
+      [6],
+    );
     // Early, not unknown; and a child never announced stays unknown.
     assert.deepEqual(fired([...open(sub), childText(), announce()], 'session-unknown'), []);
     assert.equal(fired([...open(sub), childText()], 'session-unknown').length, 1);
@@ -187,7 +306,10 @@ describe('conformance rules', () => {
     both('subagent-reply-unprompted', [...open(sub), announce(), fromChild()], [...open(sub), announce(), toChild(), fromChild()], 7, 'warning');
     // The sender may come in a later patch of the same message; the message is judged once.
     const late = [...open(sub), announce(), fromChild('r', {}), fromChild('r'), fromChild('r')];
-    assert.deepEqual(fired(late, 'subagent-reply-unprompted').map((f) => f.line), [8]);
+    assert.deepEqual(
+      fired(late, 'subagent-reply-unprompted').map((f) => f.line),
+      [8],
+    );
     // A message from a session that is no subagent (the parent) is no reply.
     assert.deepEqual(fired([...open(sub), announce(), toChild()], 'subagent-reply-unprompted'), []);
   });
@@ -203,7 +325,13 @@ describe('conformance rules', () => {
   });
 
   it('subagents: an announced child (any depth) is a known session', () => {
-    const grandchild = [...open(sub), announce(), announce('g', 'c'), childText('g'), A(req(7, 'session/request_permission', { sessionId: 'g', toolCall: { toolCallId: 't' }, options: [] }))];
+    const grandchild = [
+      ...open(sub),
+      announce(),
+      announce('g', 'c'),
+      childText('g'),
+      A(req(7, 'session/request_permission', { sessionId: 'g', toolCall: { toolCallId: 't' }, options: [] })),
+    ];
     assert.deepEqual(fired(grandchild, 'session-unknown'), []);
     assert.deepEqual(fired(grandchild, 'session-update-early'), []);
     // Announced by a session the client never had: both stay unknown; a session of the client's own is no child.
@@ -211,19 +339,34 @@ describe('conformance rules', () => {
     // Announced before the client had the parent's id: the child is learned with its parent (both early, not unknown).
     const beforeNew = [...open(sub).slice(0, 3), announce(), childText(), open(sub)[3]!];
     assert.deepEqual(fired(beforeNew, 'session-unknown'), []);
-    assert.deepEqual(fired(beforeNew, 'session-update-early').map((f) => f.line), [4, 5]);
+    assert.deepEqual(
+      fired(beforeNew, 'session-update-early').map((f) => f.line),
+      [4, 5],
+    );
     const other = [C(req(5, 'session/new', { cwd: '/w', mcpServers: [] })), A(res(5, { sessionId: 'z' }))];
-    assert.deepEqual(fired([...open(sub), ...other, announce('z', 's'), endTurn(), ...close(), up({ sessionUpdate: 'usage_update', used: 1, size: 2 }, 'z')], 'update-after-close'), []);
+    assert.deepEqual(
+      fired([...open(sub), ...other, announce('z', 's'), endTurn(), ...close(), up({ sessionUpdate: 'usage_update', used: 1, size: 2 }, 'z')], 'update-after-close'),
+      [],
+    );
   });
 
   it('subagents: a chain of announcements is learned only 64 levels deep (each walk up stays short)', () => {
     const chain = Array.from({ length: 70 }, (_, i) => announce(`c${i}`, i === 0 ? 's' : `c${i - 1}`));
     const unknown = fired([...open(sub), ...chain, childText('c63'), childText('c65')], 'session-unknown');
-    assert.deepEqual([...new Set(unknown.map((f) => f.sessionId))].filter((id) => id === 'c63' || id === 'c65'), ['c65']);
+    assert.deepEqual(
+      [...new Set(unknown.map((f) => f.sessionId))].filter((id) => id === 'c63' || id === 'c65'),
+      ['c65'],
+    );
   });
 
   it('subagents: a session_message is a message kind of its own for message ids', () => {
-    both('message-id-kind-conflict', [...open(sub), announce(), toChild('m'), up({ sessionUpdate: 'agent_message_chunk', messageId: 'm', content: text('b') })], [...open(sub), announce(), toChild('m'), up({ sessionUpdate: 'session_message_chunk', messageId: 'm', content: text('b') })], 8, 'error');
+    both(
+      'message-id-kind-conflict',
+      [...open(sub), announce(), toChild('m'), up({ sessionUpdate: 'agent_message_chunk', messageId: 'm', content: text('b') })],
+      [...open(sub), announce(), toChild('m'), up({ sessionUpdate: 'session_message_chunk', messageId: 'm', content: text('b') })],
+      8,
+      'error',
+    );
     // Its required id does not make the agent's id-less chunks look inconsistent.
     assert.deepEqual(fired([...open(sub), announce(), toChild(), up({ sessionUpdate: 'agent_message_chunk', content: text('b') })], 'message-id-missing'), []);
   });
@@ -236,7 +379,13 @@ describe('conformance rules', () => {
 
   rule('capability-unadvertised', () => {
     const noFs = { clientCaps: { terminal: false } };
-    both('capability-unadvertised', [...open(noFs), A(req(4, 'fs/write_text_file', { sessionId: 's', path: '/a', content: '' }))], [...open(), A(req(4, 'fs/write_text_file', { sessionId: 's', path: '/a', content: '' }))], 6, 'error');
+    both(
+      'capability-unadvertised',
+      [...open(noFs), A(req(4, 'fs/write_text_file', { sessionId: 's', path: '/a', content: '' }))],
+      [...open(), A(req(4, 'fs/write_text_file', { sessionId: 's', path: '/a', content: '' }))],
+      6,
+      'error',
+    );
     assert.equal(fired([...open(noFs), A(req(4, 'terminal/create', { sessionId: 's', command: 'ls' }))], 'capability-unadvertised').length, 1);
     assert.equal(fired([...open(), up({ sessionUpdate: 'notice', severity: 'info', title: 'hi' })], 'capability-unadvertised').length, 1);
     assert.deepEqual(fired([...open({ clientCaps: { session: { notices: {} } } }), up({ sessionUpdate: 'notice', severity: 'info', title: 'hi' })], 'capability-unadvertised'), []);
@@ -245,7 +394,10 @@ describe('conformance rules', () => {
     assert.deepEqual(fired([...open({ clientCaps: { session: { configOptions: { boolean: {} } } } }), bool], 'capability-unadvertised'), []);
     // An agent method answered without being advertised: a warning.
     const load = [...open(), C(req(3, 'session/load', { sessionId: 's', cwd: '/w', mcpServers: [] })), A(res(3, {}))];
-    assert.deepEqual(fired(load, 'capability-unadvertised').map((f) => [f.line, f.severity]), [[7, 'warning']]);
+    assert.deepEqual(
+      fired(load, 'capability-unadvertised').map((f) => [f.line, f.severity]),
+      [[7, 'warning']],
+    );
     assert.deepEqual(fired([...open({ agentCaps: { loadSession: true } }), ...load.slice(5)], 'capability-unadvertised'), []);
     // ...and an error answer is fine (method not found).
     assert.deepEqual(fired([...open(), load[5]!, A(err(3, { code: -32601, message: 'Method not found' }))], 'capability-unadvertised'), []);
@@ -255,7 +407,13 @@ describe('conformance rules', () => {
     const caps = { clientCaps: { session: { compaction: {} } } };
     const cu = (status: string, id = 'c1') => up({ sessionUpdate: 'compaction_update', compactionId: id, status });
     // Claude's order: in_progress, completed (with the summary), completed again.
-    both('compaction-status-order', [...open(caps), cu('in_progress'), cu('completed'), cu('in_progress')], [...open(caps), cu('in_progress'), cu('completed'), cu('completed')], 8, 'warning');
+    both(
+      'compaction-status-order',
+      [...open(caps), cu('in_progress'), cu('completed'), cu('in_progress')],
+      [...open(caps), cu('in_progress'), cu('completed'), cu('completed')],
+      8,
+      'warning',
+    );
     assert.equal(fired([...open(caps), cu('failed')], 'compaction-status-order').length, 1, 'ended without starting');
     assert.equal(fired([...open(caps), cu('in_progress'), cu('cancelled'), cu('completed')], 'compaction-status-order').length, 1);
     assert.deepEqual(fired([...open(caps), cu('in_progress'), cu('in_progress', 'c2'), cu('failed'), cu('completed', 'c2')], 'compaction-status-order'), []);
@@ -267,7 +425,13 @@ describe('conformance rules', () => {
   rule('compaction-unknown-id', () => {
     const caps = { clientCaps: { session: { compaction: {} } } };
     const chunk = up({ sessionUpdate: 'compaction_summary_chunk', compactionId: 'c1', content: text('sum') });
-    both('compaction-unknown-id', [...open(caps), chunk], [...open(caps), up({ sessionUpdate: 'compaction_update', compactionId: 'c1', status: 'in_progress' }), chunk], 6, 'warning');
+    both(
+      'compaction-unknown-id',
+      [...open(caps), chunk],
+      [...open(caps), up({ sessionUpdate: 'compaction_update', compactionId: 'c1', status: 'in_progress' }), chunk],
+      6,
+      'warning',
+    );
     // Without the capability it is also unadvertised.
     assert.equal(fired([...open(), chunk], 'capability-unadvertised').length, 1);
   });
@@ -279,7 +443,13 @@ describe('conformance rules', () => {
   });
 
   rule('response-duplicate', () => {
-    both('response-duplicate', [...open(), endTurn(), endTurn()], [...open(), endTurn(), C(req(2, 'session/prompt', { sessionId: 's', prompt: [text('again')] })), endTurn()], 7, 'error');
+    both(
+      'response-duplicate',
+      [...open(), endTurn(), endTurn()],
+      [...open(), endTurn(), C(req(2, 'session/prompt', { sessionId: 's', prompt: [text('again')] })), endTurn()],
+      7,
+      'error',
+    );
   });
 
   rule('stop-reason-invalid', () => {
@@ -287,14 +457,20 @@ describe('conformance rules', () => {
     assert.equal(fired([...open(), A(res(2, {}))], 'stop-reason-invalid').length, 1);
     // v2: a reserved name is a warning; `_vendor` reasons are fine.
     const v2 = (reason: string) => [...open({ version: 2 }), A(res(2, { messageId: 'u' })), up({ sessionUpdate: 'state_update', state: 'idle', stopReason: reason })];
-    assert.deepEqual(fired(v2('timeout'), 'stop-reason-invalid').map((f) => f.severity), ['warning']);
+    assert.deepEqual(
+      fired(v2('timeout'), 'stop-reason-invalid').map((f) => f.severity),
+      ['warning'],
+    );
     assert.deepEqual(fired(v2('_acme_timeout'), 'stop-reason-invalid'), []);
   });
 
   rule('cancel-not-honoured', () => {
     const cancel = C(note('session/cancel', { sessionId: 's' }));
     both('cancel-not-honoured', [...open(), cancel, A(err(2, { code: -32603, message: 'aborted' }))], [...open(), cancel, endTurn('cancelled')], 7, 'error');
-    assert.deepEqual(fired([...open(), cancel, endTurn('end_turn')], 'cancel-not-honoured').map((f) => f.severity), ['warning']);
+    assert.deepEqual(
+      fired([...open(), cancel, endTurn('end_turn')], 'cancel-not-honoured').map((f) => f.severity),
+      ['warning'],
+    );
     assert.deepEqual(fired([...open(), A(err(2, { code: -32603, message: 'boom' }))], 'cancel-not-honoured'), []);
   });
 
@@ -310,28 +486,56 @@ describe('conformance rules', () => {
 
   rule('elicitation-schema-unsupported', () => {
     const nested = { type: 'object', properties: { q: { type: 'object', properties: {} } } };
-    both('elicitation-schema-unsupported', [...open(askCaps), ask(4, { mode: 'form', requestedSchema: nested })], [...open(askCaps), ask(4, { mode: 'form', requestedSchema: flat })], 6, 'error');
+    both(
+      'elicitation-schema-unsupported',
+      [...open(askCaps), ask(4, { mode: 'form', requestedSchema: nested })],
+      [...open(askCaps), ask(4, { mode: 'form', requestedSchema: flat })],
+      6,
+      'error',
+    );
     assert.match(fired([...open(askCaps), ask(4, { mode: 'form', requestedSchema: nested })], 'elicitation-schema-unsupported')[0]!.message, /property 'q' has type "object"/);
   });
 
   rule('elicitation-unknown-id', () => {
     const url = ask(4, { mode: 'url', elicitationId: 'e1', url: 'https://x.test' });
-    both('elicitation-unknown-id', [...open(askCaps), url, A(note('elicitation/complete', { elicitationId: 'e2' }))], [...open(askCaps), url, A(note('elicitation/complete', { elicitationId: 'e1' }))], 7, 'error');
+    both(
+      'elicitation-unknown-id',
+      [...open(askCaps), url, A(note('elicitation/complete', { elicitationId: 'e2' }))],
+      [...open(askCaps), url, A(note('elicitation/complete', { elicitationId: 'e1' }))],
+      7,
+      'error',
+    );
   });
 
   rule('elicitation-tool-call-unknown', () => {
     const tool = up({ sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Ask' });
-    both('elicitation-tool-call-unknown', [...open(askCaps), tool, ask(4, { mode: 'form', requestedSchema: flat, toolCallId: 't9' })], [...open(askCaps), tool, ask(4, { mode: 'form', requestedSchema: flat, toolCallId: 't1' })], 7, 'warning');
+    both(
+      'elicitation-tool-call-unknown',
+      [...open(askCaps), tool, ask(4, { mode: 'form', requestedSchema: flat, toolCallId: 't9' })],
+      [...open(askCaps), tool, ask(4, { mode: 'form', requestedSchema: flat, toolCallId: 't1' })],
+      7,
+      'warning',
+    );
   });
 
   it('elicitation: an unadvertised mode is capability-unadvertised; params are schema-checked', () => {
-    both('capability-unadvertised', [...open({ clientCaps: { elicitation: { form: {} } } }), ask(4, { mode: 'url', elicitationId: 'e', url: 'https://x.test' })], [...open(askCaps), ask(4, { mode: 'url', elicitationId: 'e', url: 'https://x.test' })], 6, 'error');
+    both(
+      'capability-unadvertised',
+      [...open({ clientCaps: { elicitation: { form: {} } } }), ask(4, { mode: 'url', elicitationId: 'e', url: 'https://x.test' })],
+      [...open(askCaps), ask(4, { mode: 'url', elicitationId: 'e', url: 'https://x.test' })],
+      6,
+      'error',
+    );
     assert.equal(fired([...open(askCaps), ask(4, { mode: 'form' })], 'invalid-message').length, 1, 'a form without requestedSchema');
     assert.deepEqual(check([...open(askCaps), ask(4, { mode: 'form', requestedSchema: flat }), C(res(4, { action: 'accept', content: { q: 'a' } }))]), []);
   });
 
   rule('directory-not-absolute', () => {
-    const opened = (dirs: string[]) => [C(req(0, 'initialize', { protocolVersion: 1, clientCapabilities: {} })), A(res(0, { protocolVersion: 1, agentCapabilities: { sessionCapabilities: { additionalDirectories: {}, list: {} } } })), C(req(1, 'session/new', { cwd: '/w', additionalDirectories: dirs, mcpServers: [] }))];
+    const opened = (dirs: string[]) => [
+      C(req(0, 'initialize', { protocolVersion: 1, clientCapabilities: {} })),
+      A(res(0, { protocolVersion: 1, agentCapabilities: { sessionCapabilities: { additionalDirectories: {}, list: {} } } })),
+      C(req(1, 'session/new', { cwd: '/w', additionalDirectories: dirs, mcpServers: [] })),
+    ];
     both('directory-not-absolute', opened(['/w2', 'lib']), opened(['/w2', 'C:\\x', 'd:/y', '\\\\srv\\share']), 3, 'error');
     const list = (info: Record<string, unknown>) => [...open(), endTurn(), C(req(5, 'session/list', {})), A(res(5, { sessions: [{ sessionId: 's', cwd: '/w', ...info }] }))];
     both('directory-not-absolute', list({ additionalDirectories: ['../x'] }), list({ additionalDirectories: ['/x'] }), 8, 'error');
@@ -355,7 +559,10 @@ describe('conformance rules', () => {
   });
 
   it('every rule has a test here', () => {
-    assert.deepEqual(RULE_IDS.filter((r) => !tested.has(r)), []);
+    assert.deepEqual(
+      RULE_IDS.filter((r) => !tested.has(r)),
+      [],
+    );
   });
 });
 
@@ -378,6 +585,9 @@ describe('conformance checker', () => {
 
   it('findings come back sorted by line', () => {
     const early = [C(req(1, 'session/new', { cwd: '/w', mcpServers: [] })), up({ sessionUpdate: 'plan', entries: [] }), A(res(9, {})), A(res(1, { sessionId: 's' }))];
-    assert.deepEqual(check(early).map((f) => f.line), [2, 3]);
+    assert.deepEqual(
+      check(early).map((f) => f.line),
+      [2, 3],
+    );
   });
 });

@@ -38,7 +38,9 @@ const EXPECTED: Record<string, Record<string, number>> = {
 const dirs = [path.resolve(__dirname, '../../fixtures/transcripts'), path.resolve(__dirname, '../../../../shared/agents/transcripts')].filter((d) => existsSync(d));
 
 for (const dir of dirs) {
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.jsonl')).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith('.jsonl'))
+    .sort()) {
     const name = file.replace(/\.jsonl$/, '');
     test(`conformance of ${path.basename(path.dirname(dir))}/${file}`, () => {
       const r = checkCaptureText(readFileSync(path.join(dir, file), 'utf8'));

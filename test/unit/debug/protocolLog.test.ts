@@ -11,18 +11,25 @@ test('responses pair with requests per direction, even when ids collide', () => 
     rec(1, 0, 'client->agent', { jsonrpc: '2.0', id: 2, method: 'session/prompt', params: { sessionId: 's' } }),
     rec(2, 5, 'agent->client', { jsonrpc: '2.0', id: 2, method: 'fs/read_text_file', params: { sessionId: 's', path: '/a' } }),
     rec(3, 7, 'client->agent', { jsonrpc: '2.0', id: 2, result: { content: 'x' } }),
-    rec(4, 9, 'agent->client', { jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', messageId: 'm1', content: { type: 'text', text: 'hi' } } } }),
+    rec(4, 9, 'agent->client', {
+      jsonrpc: '2.0',
+      method: 'session/update',
+      params: { sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', messageId: 'm1', content: { type: 'text', text: 'hi' } } },
+    }),
     rec(5, 30, 'agent->client', { jsonrpc: '2.0', id: 2, result: { stopReason: 'end_turn' } }),
     rec(6, 31, 'agent->client', { jsonrpc: '2.0', id: 99, error: { code: -32601, message: 'nope' } }),
   ]);
-  assert.deepEqual(lines.map((l) => [l.seq, l.kind, l.method, l.pairedWith, l.latencyMs]), [
-    [1, 'request', 'session/prompt', null, null],
-    [2, 'request', 'fs/read_text_file', null, null],
-    [3, 'response', 'fs/read_text_file', 2, 2],
-    [4, 'notification', 'session/update', null, null],
-    [5, 'response', 'session/prompt', 1, 30],
-    [6, 'error', '(unknown request)', null, null],
-  ]);
+  assert.deepEqual(
+    lines.map((l) => [l.seq, l.kind, l.method, l.pairedWith, l.latencyMs]),
+    [
+      [1, 'request', 'session/prompt', null, null],
+      [2, 'request', 'fs/read_text_file', null, null],
+      [3, 'response', 'fs/read_text_file', 2, 2],
+      [4, 'notification', 'session/update', null, null],
+      [5, 'response', 'session/prompt', 1, 30],
+      [6, 'error', '(unknown request)', null, null],
+    ],
+  );
   assert.equal(lines[3]?.summary, 'agent_message_chunk m1 "hi"');
   assert.equal(lines[4]?.summary, 'stopReason end_turn');
   assert.equal(lines[5]?.summary, 'error -32601: nope');
@@ -40,7 +47,13 @@ test('formatting can select the lines that built one entry', () => {
 });
 
 /** JSON with Comments as VS Code reads it: whole-line comments only appear in these documents. */
-const parseJsonc = (text: string): unknown => JSON.parse(text.split('\n').filter((l) => !l.trimStart().startsWith('//')).join('\n'));
+const parseJsonc = (text: string): unknown =>
+  JSON.parse(
+    text
+      .split('\n')
+      .filter((l) => !l.trimStart().startsWith('//'))
+      .join('\n'),
+  );
 
 test('the log is one valid JSON array (no "End of file expected"), even with line breaks in agent text', () => {
   const records = [
@@ -70,10 +83,25 @@ test('a recorded real-agent transcript parses and pairs every response', () => {
   const lines = describeCapture(records.filter((r) => r !== null));
   const responses = lines.filter((l) => l.kind === 'response' || l.kind === 'error');
   assert.ok(responses.length > 3);
-  assert.deepEqual(responses.filter((l) => l.pairedWith === null), [], 'every response found its request');
+  assert.deepEqual(
+    responses.filter((l) => l.pairedWith === null),
+    [],
+    'every response found its request',
+  );
 });
 
 test('bad capture lines keep their place as null', () => {
-  assert.deepEqual(parseCapture('{"dir":"client->agent","msg":{}}\nnot json\n').map((r) => r === null), [false, true]);
-  assert.deepEqual([...expandLines([[1, 3], [7, 7]])], [1, 2, 3, 7]);
+  assert.deepEqual(
+    parseCapture('{"dir":"client->agent","msg":{}}\nnot json\n').map((r) => r === null),
+    [false, true],
+  );
+  assert.deepEqual(
+    [
+      ...expandLines([
+        [1, 3],
+        [7, 7],
+      ]),
+    ],
+    [1, 2, 3, 7],
+  );
 });

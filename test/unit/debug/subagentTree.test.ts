@@ -18,7 +18,11 @@ function reduce(name: string): MessageStore {
 }
 
 const announce = (store: MessageStore, parent: string, child: string, title: string, state: string, seq: number) =>
-  store.ingest('agent->client', { jsonrpc: '2.0', method: 'session/update', params: { sessionId: parent, update: { sessionUpdate: 'subagent_update', sessionId: child, title, state: { state } } } }, seq);
+  store.ingest(
+    'agent->client',
+    { jsonrpc: '2.0', method: 'session/update', params: { sessionId: parent, update: { sessionUpdate: 'subagent_update', sessionId: child, title, state: { state } } } },
+    seq,
+  );
 
 const sessionNodes = (nodes: readonly TreeNode[]) => nodes.filter((n) => n.type === 'session');
 
@@ -27,7 +31,10 @@ test('claude-next-subagent: the child is nested under its parent, labelled with 
   const all = store.sessions();
   assert.equal(all.length, 2);
   const roots = rootSessions(all);
-  assert.deepEqual(roots.map((s) => s.parentSessionId), [null]);
+  assert.deepEqual(
+    roots.map((s) => s.parentSessionId),
+    [null],
+  );
   const parent = roots[0]!;
   const [child, ...more] = subagentNodes(all, parent, () => 0);
   assert.equal(more.length, 0);
@@ -36,7 +43,13 @@ test('claude-next-subagent: the child is nested under its parent, labelled with 
   assert.match(child?.description ?? '', /^idle \(end_turn\) · \d+ entries · v1$/);
   assert.equal(child?.type === 'session' ? child.parentSessionId : undefined, parent.sessionId);
   // Under the parent: after its entries, before the groups.
-  const kids = sessionChildren(parent, [], undefined, null, subagentNodes(all, parent, () => 0));
+  const kids = sessionChildren(
+    parent,
+    [],
+    undefined,
+    null,
+    subagentNodes(all, parent, () => 0),
+  );
   const at = kids.findIndex((n) => n.type === 'session');
   assert.equal(kids[at - 1]?.type, 'entry');
   assert.equal(kids[at + 1]?.type, 'group');
@@ -52,7 +65,16 @@ test('any depth: a grandchild is under the child, and its running state is shown
   const [grand] = sessionNodes(subagentNodes(all, childState, () => 2));
   assert.equal(grand?.label, 'Subagent: Look deeper');
   assert.match(grand?.description ?? '', /^running · 0 entries · v1 · 2 diagnostics$/);
-  assert.deepEqual(sessionNodes(subagentNodes(all, all.find((s) => s.sessionId === parent!.sessionId)!, () => 0)).map((n) => n.label), ['Subagent: Read notes.txt']);
+  assert.deepEqual(
+    sessionNodes(
+      subagentNodes(
+        all,
+        all.find((s) => s.sessionId === parent!.sessionId)!,
+        () => 0,
+      ),
+    ).map((n) => n.label),
+    ['Subagent: Read notes.txt'],
+  );
 });
 
 test('a title that is missing or carries control characters: the description (or id) stands in, made inert', () => {
@@ -76,7 +98,11 @@ test('sessionTree, rootOf and busySubagents follow the announcements, any depth'
   assert.equal(rootOf(store, 'grand'), root);
   assert.equal(rootOf(store, root), root);
   assert.equal(rootOf(store, 'nobody'), 'nobody');
-  assert.deepEqual(busySubagents(store, root).map((e) => e.childSessionId), ['grand'], 'the child is idle, the grandchild runs');
+  assert.deepEqual(
+    busySubagents(store, root).map((e) => e.childSessionId),
+    ['grand'],
+    'the child is idle, the grandchild runs',
+  );
   assert.equal(announcementOf(store, 'grand')?.title, 'Look deeper');
   assert.equal(announcementOf(store, root), undefined);
 });

@@ -25,7 +25,17 @@ async function run(prompt: string, forms: boolean, answer: 'accept' | 'decline' 
     client: {
       handlers: {
         requestPermission: policyPermission('all'),
-        ...(forms ? { elicitation: { modes: { form: true, url: false }, create: async (ask: ElicitationAsk) => (asks.push(ask), answer === 'accept' ? { action: 'accept' as const, content: { name: 'demo', language: 'Rust', tests: false, files: 2 } } : { action: 'decline' as const }) } } : {}),
+        ...(forms
+          ? {
+              elicitation: {
+                modes: { form: true, url: false },
+                create: async (ask: ElicitationAsk) => (
+                  asks.push(ask),
+                  answer === 'accept' ? { action: 'accept' as const, content: { name: 'demo', language: 'Rust', tests: false, files: 2 } } : { action: 'decline' as const }
+                ),
+              },
+            }
+          : {}),
       },
     },
   });
@@ -43,7 +53,10 @@ describe('demo agent: showcase commands', () => {
     const a = await run('/ask', true);
     assert.equal(a.r.stopReason, 'end_turn');
     assert.equal(a.asks.length, 1);
-    assert.deepEqual(a.asks[0]?.form?.fields.map((f) => f.kind), ['text', 'choice', 'boolean', 'integer']);
+    assert.deepEqual(
+      a.asks[0]?.form?.fields.map((f) => f.kind),
+      ['text', 'choice', 'boolean', 'integer'],
+    );
     assert.match(a.text, /language: `"Rust"`/);
     assert.match((await run('/ask', true, 'decline')).text, /You chose \*\*decline\*\*/);
   });
@@ -62,6 +75,10 @@ describe('demo agent: showcase commands', () => {
   });
 
   it('the commands are advertised', () => {
-    for (const name of ['ask', 'long', 'subagent', 'compact']) assert.ok(COMMANDS.some((c) => c.name === name), name);
+    for (const name of ['ask', 'long', 'subagent', 'compact'])
+      assert.ok(
+        COMMANDS.some((c) => c.name === name),
+        name,
+      );
   });
 });

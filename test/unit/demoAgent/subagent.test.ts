@@ -42,7 +42,10 @@ describe('demo agent: subagent', () => {
     const child = announce?.update['sessionId'] as string;
     assert.equal(announce?.sessionId, sessionId);
     assert.equal(announce?.update['title'], SUBAGENT_TITLE);
-    assert.deepEqual(c.asked.map((p) => p.sessionId), [child]);
+    assert.deepEqual(
+      c.asked.map((p) => p.sessionId),
+      [child],
+    );
     assert.deepEqual(c.written, [child]);
     assert.deepEqual(kinds(c.updates, child), ['session_message', 'agent_message_chunk', 'tool_call', 'tool_call_update', 'tool_call_update', 'agent_message_chunk']);
     const states = c.updates.filter((u) => u.update.sessionUpdate === 'subagent_update').map((u) => (u.update['state'] as { state: string }).state);
@@ -57,7 +60,10 @@ describe('demo agent: subagent', () => {
     await c.client.initialize();
     const { sessionId } = await c.client.newSession({ cwd: ws, mcpServers: [] });
     await c.client.prompt(sessionId, [{ type: 'text', text: 'ask a subagent' }]);
-    assert.equal(c.updates.some((u) => u.update.sessionUpdate === 'subagent_update' || u.sessionId !== sessionId), false);
+    assert.equal(
+      c.updates.some((u) => u.update.sessionUpdate === 'subagent_update' || u.sessionId !== sessionId),
+      false,
+    );
     c.dispose();
   });
 
@@ -68,7 +74,10 @@ describe('demo agent: subagent', () => {
     await c.client.prompt(sessionId, [{ type: 'text', text: 'ask a subagent in the background' }]);
     const atResponse = c.updates.length;
     await until(() => c.updates.slice(atResponse).some((u) => u.sessionId === sessionId && u.update.sessionUpdate === 'usage_update'), "the parent's own turn after the response");
-    const later = c.updates.slice(atResponse).filter((u) => u.sessionId === sessionId).map((u) => u.update.sessionUpdate);
+    const later = c.updates
+      .slice(atResponse)
+      .filter((u) => u.sessionId === sessionId)
+      .map((u) => u.update.sessionUpdate);
     assert.deepEqual(later.slice(-3), ['agent_thought_chunk', 'agent_message_chunk', 'usage_update']);
     const text = c.updates.slice(atResponse).find((u) => u.update.sessionUpdate === 'agent_message_chunk' && u.sessionId === sessionId)?.update['content'] as { text: string };
     assert.match(text.text, new RegExp(SUBAGENT_REPORT.slice(0, 20)));

@@ -20,10 +20,13 @@ const fieldOf = (f: FormModel, name: string): Field => {
 
 test('the AskUserQuestion schema reads as a single choice and an optional text field', () => {
   const f = form(ASK);
-  assert.deepEqual(f.fields.map((x) => [x.name, x.kind, x.label, x.required]), [
-    ['question_0', 'choice', 'New line', false],
-    ['question_0_custom', 'text', 'Other', false],
-  ]);
+  assert.deepEqual(
+    f.fields.map((x) => [x.name, x.kind, x.label, x.required]),
+    [
+      ['question_0', 'choice', 'New line', false],
+      ['question_0_custom', 'text', 'Other', false],
+    ],
+  );
   const q = fieldOf(f, 'question_0');
   assert.equal(q.kind === 'choice' && q.choices[1]?.description, 'Append “todo: review again tomorrow”.');
   assert.deepEqual(validateAnswers(f, { question_0: 'Add a TODO line' }), { ok: true, content: { question_0: 'Add a TODO line' } });
@@ -43,12 +46,23 @@ test('every field kind with its keywords, titles, descriptions and defaults', ()
       ok: { type: 'boolean', default: true },
       color: { type: 'string', enum: ['red', 'green'], default: 'green' },
       tags: { type: 'array', items: { type: 'string', enum: ['a', 'b', 'c'] }, minItems: 1, maxItems: 2, default: ['a'] },
-      pets: { type: 'array', items: { anyOf: [{ const: 'cat', title: 'Cat' }, { const: 'dog', title: 'Dog' }] } },
+      pets: {
+        type: 'array',
+        items: {
+          anyOf: [
+            { const: 'cat', title: 'Cat' },
+            { const: 'dog', title: 'Dog' },
+          ],
+        },
+      },
     },
   });
   assert.equal(f.title, 'Setup');
   assert.equal(f.description, 'Tell me more');
-  assert.deepEqual(f.fields.map((x) => x.kind), ['text', 'text', 'integer', 'number', 'boolean', 'choice', 'multi', 'multi']);
+  assert.deepEqual(
+    f.fields.map((x) => x.kind),
+    ['text', 'text', 'integer', 'number', 'boolean', 'choice', 'multi', 'multi'],
+  );
   assert.deepEqual(initialAnswers(f), { name: 'bob', count: 2, ok: true, color: 'green', tags: ['a'] });
   assert.deepEqual(validateAnswers(f, initialAnswers(f)), { ok: true, content: { name: 'bob', count: 2, ok: true, color: 'green', tags: ['a'] } });
   const pets = fieldOf(f, 'pets');
@@ -134,7 +148,21 @@ test('parseForm lists every way a schema leaves the restricted subset', () => {
   });
   assert.equal(r.ok, false);
   const text = !r.ok ? r.problems.join('\n') : '';
-  for (const needle of ['requestedSchema.type', "'missing'", "'nested' has type \"object\"", "'ref' has type undefined", 'badEnum', 'badOneOf', 'badFormat', 'badPattern', 'badLen', 'badInt', 'badItems', 'badDefault', 'badBool']) {
+  for (const needle of [
+    'requestedSchema.type',
+    "'missing'",
+    '\'nested\' has type "object"',
+    "'ref' has type undefined",
+    'badEnum',
+    'badOneOf',
+    'badFormat',
+    'badPattern',
+    'badLen',
+    'badInt',
+    'badItems',
+    'badDefault',
+    'badBool',
+  ]) {
     assert.ok(text.includes(needle), `${needle} in:\n${text}`);
   }
   assert.equal(parseForm('x').ok, false);
@@ -143,7 +171,10 @@ test('parseForm lists every way a schema leaves the restricted subset', () => {
 });
 
 test('fromTyped: numbers, yes/no, comma lists; unparsable text is kept for fieldError to report', () => {
-  const f = form({ type: 'object', properties: { n: { type: 'number' }, b: { type: 'boolean' }, m: { type: 'array', items: { type: 'string', enum: ['a', 'b'] } }, s: { type: 'string' } } });
+  const f = form({
+    type: 'object',
+    properties: { n: { type: 'number' }, b: { type: 'boolean' }, m: { type: 'array', items: { type: 'string', enum: ['a', 'b'] } }, s: { type: 'string' } },
+  });
   assert.equal(fromTyped(fieldOf(f, 'n'), ' 2.5 '), 2.5);
   assert.equal(fromTyped(fieldOf(f, 'n'), 'two'), 'two');
   assert.equal(fromTyped(fieldOf(f, 'b'), 'Yes'), true);

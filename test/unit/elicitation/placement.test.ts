@@ -64,7 +64,9 @@ test('several questions on one card queue there; a tool call reported after its 
   store.ingest('agent->client', ask(2, 'toolu_2', 'Early?'));
   store.ingest('agent->client', toolCall('toolu_2'));
   const byMessage = new Map(entries(store).flatMap((e) => (e.kind === 'elicitation' ? [[e.message, e.key] as const] : [])));
-  const tools = entries(store).filter((e) => e.kind === 'tool_call').map((e) => e.key);
+  const tools = entries(store)
+    .filter((e) => e.kind === 'tool_call')
+    .map((e) => e.key);
   const hosts = questionHosts(entries(store).map(toViewEntry));
   assert.deepEqual([hosts.get(byMessage.get('First?')!), hosts.get(byMessage.get('Second?')!), hosts.get(byMessage.get('Early?')!)], [tools[0], tools[0], tools[1]]);
 });
@@ -76,7 +78,13 @@ test("an id reused later, or by an earlier session's card, takes the nearest car
     { kind: 'tool_call', key: 'new', toolCallId: 't' },
     { kind: 'elicitation', key: 'q-new', toolCallId: 't' },
   ];
-  assert.deepEqual([...questionHosts(list)], [['q-old', 'old'], ['q-new', 'new']]);
+  assert.deepEqual(
+    [...questionHosts(list)],
+    [
+      ['q-old', 'old'],
+      ['q-new', 'new'],
+    ],
+  );
   // The earlier session ends after the first two: its card never takes a question of the new session.
   const split = [list[0]!, { kind: 'elicitation', key: 'q-new', toolCallId: 't' }, { kind: 'agent_message', key: 'm' }];
   assert.deepEqual([...questionHosts(split, [1])], []);

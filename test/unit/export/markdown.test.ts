@@ -5,12 +5,36 @@ import type { Entry, SessionState } from '../../../src/common/store/model';
 
 const stats = { chunks: 0, upserts: 0, bytes: 0, firstSeen: 0, lastSeen: 0, lines: [] };
 const entries: Entry[] = [
-  { kind: 'user_message', key: 'a', messageId: null, content: [{ type: 'text', text: 'Fix it' }, { type: 'resource_link', uri: 'file:///ws/a.ts', name: 'a.ts' }], meta: null, provenance: 'local', stats },
+  {
+    kind: 'user_message',
+    key: 'a',
+    messageId: null,
+    content: [
+      { type: 'text', text: 'Fix it' },
+      { type: 'resource_link', uri: 'file:///ws/a.ts', name: 'a.ts' },
+    ],
+    meta: null,
+    provenance: 'local',
+    stats,
+  },
   { kind: 'agent_thought', key: 'b', messageId: 't', content: [{ type: 'text', text: 'hmm' }], meta: null, provenance: 'live', stats },
   {
-    kind: 'tool_call', key: 'c', toolCallId: 'x', title: 'Edit a.ts', name: null, toolKind: 'edit', status: 'completed',
-    content: [{ type: 'diff', path: '/ws/a.ts', oldText: 'a', newText: 'has ``` inside' }], locations: [], rawInput: null, rawOutput: null,
-    meta: null, parentKey: null, statusHistory: [], provenance: 'live', stats,
+    kind: 'tool_call',
+    key: 'c',
+    toolCallId: 'x',
+    title: 'Edit a.ts',
+    name: null,
+    toolKind: 'edit',
+    status: 'completed',
+    content: [{ type: 'diff', path: '/ws/a.ts', oldText: 'a', newText: 'has ``` inside' }],
+    locations: [],
+    rawInput: null,
+    rawOutput: null,
+    meta: null,
+    parentKey: null,
+    statusHistory: [],
+    provenance: 'live',
+    stats,
   },
   { kind: 'agent_message', key: 'd', messageId: 'm', content: [{ type: 'text', text: 'Done.' }], meta: null, provenance: 'live', stats },
 ];
@@ -25,8 +49,21 @@ test('each entry kind becomes readable Markdown', () => {
 
 test('a session exports with a header and entries in order', () => {
   const s: SessionState = {
-    sessionId: 's1', parentSessionId: null, protocolVersion: 1, entries, plan: null, plans: [], setup: null, currentModeId: null, availableModes: [], availableCommands: [],
-    configOptions: [], usage: null, title: 'Fixing', updatedAt: null, terminals: {},
+    sessionId: 's1',
+    parentSessionId: null,
+    protocolVersion: 1,
+    entries,
+    plan: null,
+    plans: [],
+    setup: null,
+    currentModeId: null,
+    availableModes: [],
+    availableCommands: [],
+    configOptions: [],
+    usage: null,
+    title: 'Fixing',
+    updatedAt: null,
+    terminals: {},
   };
   const md = sessionToMarkdown(s, 'Demo agent');
   assert.ok(md.startsWith('# Fixing\n\n*Agent: Demo agent · session s1*'));
@@ -41,8 +78,22 @@ test("the agent's own headings nest under the export's ## Agent; code blocks are
 });
 
 test('a compaction exports as a line with its state, its error, and its summary folded', () => {
-  const row = (over: Partial<Extract<Entry, { kind: 'compaction' }>>): Entry => ({ kind: 'compaction', key: 'k', compactionId: 'c', status: 'completed', summary: [], error: null, meta: null, provenance: 'live', stats, ...over });
+  const row = (over: Partial<Extract<Entry, { kind: 'compaction' }>>): Entry => ({
+    kind: 'compaction',
+    key: 'k',
+    compactionId: 'c',
+    status: 'completed',
+    summary: [],
+    error: null,
+    meta: null,
+    provenance: 'live',
+    stats,
+    ...over,
+  });
   assert.equal(entryToMarkdown(row({})), '**Context compacted** *(completed)*');
   assert.equal(entryToMarkdown(row({ status: 'failed', error: 'too large' })), '**Context compacted** *(failed)* — too large');
-  assert.equal(entryToMarkdown(row({ summary: [{ type: 'text', text: '# Kept\n- plan' }] })), '**Context compacted** *(completed)*\n\n<details><summary>Summary</summary>\n\n### Kept\n- plan\n\n</details>');
+  assert.equal(
+    entryToMarkdown(row({ summary: [{ type: 'text', text: '# Kept\n- plan' }] })),
+    '**Context compacted** *(completed)*\n\n<details><summary>Summary</summary>\n\n### Kept\n- plan\n\n</details>',
+  );
 });

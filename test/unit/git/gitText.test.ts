@@ -11,7 +11,10 @@ test('branch names from chat titles meet git’s rules and never collide', () =>
   assert.equal(branchNameFor('Café déjà vu', none), 'acp/cafe-deja-vu');
   assert.equal(branchNameFor('x'.repeat(100), none).length, 'acp/'.length + 40);
   const taken = new Set(['acp/chat', 'acp/chat-2']);
-  assert.equal(branchNameFor('', (n) => taken.has(n)), 'acp/chat-3');
+  assert.equal(
+    branchNameFor('', (n) => taken.has(n)),
+    'acp/chat-3',
+  );
 });
 
 test('worktree folder names are short and plain (Windows paths)', () => {
@@ -33,7 +36,13 @@ test('numstat -z: plain, binary and renamed files', () => {
 });
 
 test('the files a failed git apply --check names', () => {
-  const stderr = ['error: patch failed: src/a.ts:12', 'error: src/a.ts: patch does not apply', 'error: new.txt: already exists in working directory', 'error: gone.txt: No such file or directory', 'warning: something else'].join('\n');
+  const stderr = [
+    'error: patch failed: src/a.ts:12',
+    'error: src/a.ts: patch does not apply',
+    'error: new.txt: already exists in working directory',
+    'error: gone.txt: No such file or directory',
+    'warning: something else',
+  ].join('\n');
   assert.deepEqual(applyConflicts(stderr), ['src/a.ts', 'new.txt', 'gone.txt']);
 });
 
@@ -52,7 +61,13 @@ test('the files git apply -v applied, quoted names unquoted', () => {
 test('what Discard loses is named: folder, branch, commits and files', async () => {
   const { lossText, fileLines } = await import('../../../src/common/worktrees/worktreeText');
   const info = { repo: '/r', path: '/s/wt/x', branch: 'acp/x', base: 'a'.repeat(40), carried: false };
-  const text = lossText(info, { files: [{ path: 'a.txt', added: 2, removed: 1 }, { path: 'b.bin', added: null, removed: null }], commits: 1 });
+  const text = lossText(info, {
+    files: [
+      { path: 'a.txt', added: 2, removed: 1 },
+      { path: 'b.bin', added: null, removed: null },
+    ],
+    commits: 1,
+  });
   assert.match(text, /\/s\/wt\/x and the branch acp\/x/);
   assert.match(text, /1 commit on the branch is lost/);
   assert.match(text, /a\.txt \(\+2 −1\)/);

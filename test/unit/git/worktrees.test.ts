@@ -193,5 +193,12 @@ test('the repository’s hooks never run for our commands (commit, worktree add)
   // The same hooks do run for a plain git commit (the test would catch nothing otherwise).
   sh(repo, 'commit', '-qam', 'plain');
   assert.equal(existsSync(marker), true);
-  assert.deepEqual(safetyFlags({ platform: 'win32', execPath: 'C:\\node\\node.exe' }), ['-c', 'core.hooksPath=C:\\node\\node.exe\\no-hooks', '-c', 'core.fsmonitor=false', '-c', 'core.longpaths=true']);
+  assert.deepEqual(safetyFlags({ platform: 'win32', execPath: 'C:\\node\\node.exe' }), [
+    '-c',
+    'core.hooksPath=C:\\node\\node.exe\\no-hooks',
+    '-c',
+    'core.fsmonitor=false',
+    '-c',
+    'core.longpaths=true',
+  ]);
 });

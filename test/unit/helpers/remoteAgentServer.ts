@@ -107,7 +107,7 @@ export async function startRemoteAgentServer(o: ServerOptions = {}): Promise<Rem
     },
     async stop() {
       self.dropAll();
-      for (const c of (wss?.clients ?? new Set<WebSocket>())) c.terminate();
+      for (const c of wss?.clients ?? new Set<WebSocket>()) c.terminate();
       await acp?.close().catch(() => undefined);
       await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
       server = undefined;

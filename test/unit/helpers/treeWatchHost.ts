@@ -92,7 +92,14 @@ export async function orphanedTree(trees: TreeWatch, endTreeOnExit: boolean, onE
   let pids: [number, number] | undefined;
   const proc = new Supervised(
     { command: process.execPath, args: ['-e', ORPHANING] },
-    { env: process.env, stdin: endTreeOnExit ? 'pipe' : 'ignore', graceMs: 300, endTreeOnExit, supervision: { kind: 'tree', trees }, onReport: (r) => r.type === 'exit' && onExit?.() },
+    {
+      env: process.env,
+      stdin: endTreeOnExit ? 'pipe' : 'ignore',
+      graceMs: 300,
+      endTreeOnExit,
+      supervision: { kind: 'tree', trees },
+      onReport: (r) => r.type === 'exit' && onExit?.(),
+    },
   );
   proc.child.stdout?.setEncoding('utf8');
   proc.child.stdout?.on('data', (d: string) => {

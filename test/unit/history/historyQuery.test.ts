@@ -26,8 +26,14 @@ test('states and filters', () => {
     rec('e'),
   ];
   const live = (id: string) => (id === 'd' ? { running: true, needsYou: false } : id === 'e' ? { running: true, needsYou: true } : undefined);
-  assert.deepEqual(chats.map((c) => chatState(c, live(c.id))), ['finished', 'failed', 'archived', 'running', 'needsYou']);
-  const ids = (f: Parameters<typeof filterChats>[1]) => filterChats(chats, f, live, NOW, NOW - DAY / 2).map((c) => c.id).sort();
+  assert.deepEqual(
+    chats.map((c) => chatState(c, live(c.id))),
+    ['finished', 'failed', 'archived', 'running', 'needsYou'],
+  );
+  const ids = (f: Parameters<typeof filterChats>[1]) =>
+    filterChats(chats, f, live, NOW, NOW - DAY / 2)
+      .map((c) => c.id)
+      .sort();
   assert.deepEqual(ids({}), ['a', 'b', 'd', 'e'], 'archived chats only under their own state');
   assert.deepEqual(ids({ state: 'archived' }), ['c']);
   assert.deepEqual(ids({ state: 'running' }), ['d']);
@@ -43,7 +49,15 @@ test('states and filters', () => {
 });
 
 function sourceOver(dir: string | undefined, records: ChatRecord[]) {
-  return { records: () => records, live: () => undefined, title: (id: string) => records.find((r) => r.id === id)?.title ?? id, agentName: (id: string) => id.toUpperCase(), dir: () => dir, rg: () => undefined, now: () => NOW };
+  return {
+    records: () => records,
+    live: () => undefined,
+    title: (id: string) => records.find((r) => r.id === id)?.title ?? id,
+    agentName: (id: string) => id.toUpperCase(),
+    dir: () => dir,
+    rg: () => undefined,
+    now: () => NOW,
+  };
 }
 
 test('the list comes a page at a time; a query gives title matches, then text matches grouped by chat', async () => {
@@ -75,7 +89,11 @@ test('the list comes a page at a time; a query gives title matches, then text ma
   assert.ok(results.length >= 2 && results.at(-1)?.type === 'results' && results.at(-1)!.done);
   const first = results[0]!;
   assert.ok(first.type === 'results');
-  assert.deepEqual(first.groups.map((g) => [g.row.chatId, g.inTitle]), [['chat-q-0003', true]], 'title matches come at once');
+  assert.deepEqual(
+    first.groups.map((g) => [g.row.chatId, g.inTitle]),
+    [['chat-q-0003', true]],
+    'title matches come at once',
+  );
   const groups = new Map<string, { hits: number; snippet: string }>();
   for (const r of results) if (r.type === 'results') for (const g of r.groups) groups.set(g.row.chatId, { hits: g.hits.length, snippet: g.hits[0]?.snippet ?? '' });
   assert.deepEqual([...groups.keys()].sort(), ['chat-q-0000', 'chat-q-0003', 'chat-q-0050', 'chat-q-0100', 'chat-q-0150', 'chat-q-0200'].sort());
@@ -98,6 +116,13 @@ test('without saved chats only titles are searched, and the view is told so', as
 
 test('an agent’s own sessions: those no chat knows, each once', () => {
   const listed = [{ sessionId: 's1' }, { sessionId: 's2' }, { sessionId: 's3' }, { sessionId: 's3' }, { sessionId: 's4' }, { sessionId: 's5' }];
-  const records = [rec('a', { sessionId: 's1' }), rec('b', { sessionId: 's2', archived: true }), rec('c', { origin: { kind: 'forked', chatId: 'a', sessionId: 's4', messageKey: 'k' } })];
-  assert.deepEqual(unknownSessions(listed, records, ['s5']).map((s) => s.sessionId), ['s3']);
+  const records = [
+    rec('a', { sessionId: 's1' }),
+    rec('b', { sessionId: 's2', archived: true }),
+    rec('c', { origin: { kind: 'forked', chatId: 'a', sessionId: 's4', messageKey: 'k' } }),
+  ];
+  assert.deepEqual(
+    unknownSessions(listed, records, ['s5']).map((s) => s.sessionId),
+    ['s3'],
+  );
 });

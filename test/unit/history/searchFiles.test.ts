@@ -30,8 +30,20 @@ function storeWith(texts: readonly [string, string][], sessionId = 's1'): Messag
   texts.forEach(([kind, text], i) => {
     if (kind === 'user') feed('client->agent', { jsonrpc: '2.0', id: 10 + i, method: 'session/prompt', params: { sessionId, prompt: [{ type: 'text', text }] } });
     else if (kind === 'tool')
-      feed('agent->client', { jsonrpc: '2.0', method: 'session/update', params: { sessionId, update: { sessionUpdate: 'tool_call', toolCallId: `t${i}`, title: text, kind: 'edit', status: 'completed', locations: [{ path: `/ws/src/${text.split(" ").at(-1)}` }] } } });
-    else feed('agent->client', { jsonrpc: '2.0', method: 'session/update', params: { sessionId, update: { sessionUpdate: 'agent_message_chunk', messageId: `m${i}`, content: { type: 'text', text } } } });
+      feed('agent->client', {
+        jsonrpc: '2.0',
+        method: 'session/update',
+        params: {
+          sessionId,
+          update: { sessionUpdate: 'tool_call', toolCallId: `t${i}`, title: text, kind: 'edit', status: 'completed', locations: [{ path: `/ws/src/${text.split(' ').at(-1)}` }] },
+        },
+      });
+    else
+      feed('agent->client', {
+        jsonrpc: '2.0',
+        method: 'session/update',
+        params: { sessionId, update: { sessionUpdate: 'agent_message_chunk', messageId: `m${i}`, content: { type: 'text', text } } },
+      });
   });
   return store;
 }
@@ -71,20 +83,43 @@ async function collect(dir: string, query: string, engine: 'rg' | 'js', extra: {
 
 test('ripgrep and the JS reader find the same hits, grouped by chat, with their keys', async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'hsearch-'));
-  const a = storeWith([['user', 'Refactor the parser'], ['agent', 'The PARSER now streams. agent'], ['tool', 'Edit parser.ts']]);
-  const b = storeWith([['user', 'nothing here'], ['agent', 'user user agent tool']]);
+  const a = storeWith([
+    ['user', 'Refactor the parser'],
+    ['agent', 'The PARSER now streams. agent'],
+    ['tool', 'Edit parser.ts'],
+  ]);
+  const b = storeWith([
+    ['user', 'nothing here'],
+    ['agent', 'user user agent tool'],
+  ]);
   writeFileSync(path.join(dir, 'chat-a-1.search.txt'), searchFileText({ id: 'chat-a-1', agentId: 'demo' }, a.sessions()));
   writeFileSync(path.join(dir, 'chat-b-2.search.txt'), searchFileText({ id: 'chat-b-2', agentId: 'demo' }, b.sessions()));
   writeFileSync(path.join(dir, 'unrelated.txt'), 'parser parser');
   for (const engine of ['rg', 'js'] as const) {
     const hits = await collect(dir, 'parser', engine);
-    assert.deepEqual(hits.map((h) => [h.fileId, h.kind]).sort(), [['chat-a-1', 'agent'], ['chat-a-1', 'path'], ['chat-a-1', 'tool'], ['chat-a-1', 'user']].sort(), engine);
+    assert.deepEqual(
+      hits.map((h) => [h.fileId, h.kind]).sort(),
+      [
+        ['chat-a-1', 'agent'],
+        ['chat-a-1', 'path'],
+        ['chat-a-1', 'tool'],
+        ['chat-a-1', 'user'],
+      ].sort(),
+      engine,
+    );
     const keys = new Set(a.sessions()[0]!.entries.map((e) => e.key));
-    assert.ok(hits.every((h) => keys.has(h.key)), 'each hit names its entry');
+    assert.ok(
+      hits.every((h) => keys.has(h.key)),
+      'each hit names its entry',
+    );
     // "user" is a line kind in every file: only chat b's text holds it.
-    assert.deepEqual((await collect(dir, 'user', engine)).map((h) => h.fileId), ['chat-b-2'], engine);
-    assert.deepEqual((await collect(dir, '.*', engine)), [], `${engine}: a regex is no pattern`);
-    assert.deepEqual((await collect(dir, 'parser', engine, { only: new Set(['chat-b-2']) })), [], `${engine}: only the chats asked`);
+    assert.deepEqual(
+      (await collect(dir, 'user', engine)).map((h) => h.fileId),
+      ['chat-b-2'],
+      engine,
+    );
+    assert.deepEqual(await collect(dir, '.*', engine), [], `${engine}: a regex is no pattern`);
+    assert.deepEqual(await collect(dir, 'parser', engine, { only: new Set(['chat-b-2']) }), [], `${engine}: only the chats asked`);
     assert.equal((await collect(dir, 'parser', engine, { perChat: 2 })).length, 2, `${engine}: per-chat cap`);
     assert.equal((await collect(dir, '-e', engine)).length, 0, `${engine}: a query that looks like an option is text`);
   }
@@ -92,7 +127,8 @@ test('ripgrep and the JS reader find the same hits, grouped by chat, with their 
 
 test('an aborted search stops and says so', async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'hsearch-'));
-  for (let i = 0; i < 20; i++) writeFileSync(path.join(dir, `chat-x-${i}.search.txt`), searchFileText({ id: `chat-x-${i}` }, storeWith([['agent', 'needle '.repeat(10)]]).sessions()));
+  for (let i = 0; i < 20; i++)
+    writeFileSync(path.join(dir, `chat-x-${i}.search.txt`), searchFileText({ id: `chat-x-${i}` }, storeWith([['agent', 'needle '.repeat(10)]]).sessions()));
   const ac = new AbortController();
   const out = await searchHistory({ dir, query: 'needle', signal: ac.signal, onHits: () => ac.abort() });
   assert.equal(out.stopped, true);
@@ -108,7 +144,11 @@ test('a saved chat gets its search file; a lost or damaged chat list is rebuilt 
   const dir = mkdtempSync(path.join(tmpdir(), 'hsearch-'));
   const p1 = await FilePersistence.create(dir, () => undefined);
   const ids = ['chat-aa-000001', 'chat-aa-000002'];
-  p1.writeIndex({ version: 1, chats: ids.map((id, i) => ({ id, agentId: 'demo', title: `T${i}`, sessionId: null, createdAt: i, updatedAt: i, open: true, archived: i === 1 })), focused: [] });
+  p1.writeIndex({
+    version: 1,
+    chats: ids.map((id, i) => ({ id, agentId: 'demo', title: `T${i}`, sessionId: null, createdAt: i, updatedAt: i, open: true, archived: i === 1 })),
+    focused: [],
+  });
   for (const id of ids) {
     const { store } = p1.restore(id, () => undefined);
     wire.forEach(([d, msg], i) => p1.append(id, d, msg, store.ingest(d, msg, i + 1), i + 1));

@@ -17,7 +17,11 @@ const run = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx
 const dir = mkdtempSync(path.join(tmpdir(), 'cli-outputs-'));
 const line = (d: string, msg: object) => JSON.stringify({ dir: d, msg: { jsonrpc: '2.0', ...msg } });
 const v2Start = [line('client->agent', { id: 0, method: 'initialize', params: { protocolVersion: 2 } }), line('agent->client', { id: 0, result: { protocolVersion: 2 } })];
-const text = (t: string) => line('agent->client', { method: 'session/update', params: { sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', messageId: 'm', content: { type: 'text', text: t } } } });
+const text = (t: string) =>
+  line('agent->client', {
+    method: 'session/update',
+    params: { sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', messageId: 'm', content: { type: 'text', text: t } } },
+  });
 const write = (name: string, lines: string[]) => {
   const f = path.join(dir, name);
   writeFileSync(f, lines.join('\n') + '\n');

@@ -21,12 +21,20 @@ test('NODE_OPTIONS from a terminal request reaches the command, not the watchdog
       { name: 'FOO', value: 'bar' },
     ];
     // The command itself is Node: the agent may run its own code in its own command.
-    const { terminalId } = await host.create({ sessionId: 's', command: process.execPath, args: ['-e', 'process.stdout.write(process.env.FOO + "|" + Object.keys(process.env).filter((k) => k.startsWith("ACP_CHAT_CMD_ENV")).length)'], env });
+    const { terminalId } = await host.create({
+      sessionId: 's',
+      command: process.execPath,
+      args: ['-e', 'process.stdout.write(process.env.FOO + "|" + Object.keys(process.env).filter((k) => k.startsWith("ACP_CHAT_CMD_ENV")).length)'],
+      env,
+    });
     const exit = await host.waitForExit({ sessionId: 's', terminalId }, new AbortController().signal);
     assert.deepEqual(exit, { exitCode: 0, signal: null });
     assert.equal((await host.output({ sessionId: 's', terminalId })).output, 'bar|0', 'the command has the agent env, and none of the hand-over variables');
     assert.ok(existsSync(marks), 'the command ran the required file');
-    const ran = readFileSync(marks, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as string[]);
+    const ran = readFileSync(marks, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as string[]);
     assert.equal(ran.length, 1, `only the command ran it, not our watchdog: ${JSON.stringify(ran)}`);
     assert.ok(!ran.some((argv) => argv.some((a) => a.includes('treeToken'))));
     host.dispose?.();

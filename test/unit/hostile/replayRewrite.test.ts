@@ -11,7 +11,8 @@ import { toViewEntry } from '../../../src/common/webview/viewEntry';
 import { decodeEntry, encodeEntry } from '../../../src/common/webview/wire';
 
 const rec = (id: number | null, body: object) => ({ jsonrpc: '2.0', ...(id === null ? {} : { id }), ...body });
-const chunk = (kind: string, text: string, messageId?: string) => rec(null, { method: 'session/update', params: { sessionId: 's', update: { sessionUpdate: kind, ...(messageId ? { messageId } : {}), content: { type: 'text', text } } } });
+const chunk = (kind: string, text: string, messageId?: string) =>
+  rec(null, { method: 'session/update', params: { sessionId: 's', update: { sessionUpdate: kind, ...(messageId ? { messageId } : {}), content: { type: 'text', text } } } });
 
 function shownThenLoaded(replayed: string): MessageStore {
   const store = new MessageStore();
@@ -40,7 +41,13 @@ test('a replay in other words keeps the shown text, says so, and marks the messa
   const e = agentText(store);
   assert.deepEqual(e.content.map((b) => (b.type === 'text' ? b.text : '')).join(''), 'The answer is 42, as computed.');
   assert.equal(e.replayDiffers, true);
-  assert.match(store.diagnostics().map((d) => `${d.severity} ${d.message}`).join('\n'), /warning .*replay.*differs from what was shown.*as we computed it/);
+  assert.match(
+    store
+      .diagnostics()
+      .map((d) => `${d.severity} ${d.message}`)
+      .join('\n'),
+    /warning .*replay.*differs from what was shown.*as we computed it/,
+  );
   const view = toViewEntry(e);
   assert.deepEqual(decodeEntry(encodeEntry(view)), view);
   assert.equal((decodeEntry(encodeEntry(view)) as { replayDiffers?: boolean }).replayDiffers, true);

@@ -12,7 +12,10 @@ test('any request naming a session must name one of the connection, whatever its
   assert.deepEqual(s.check('some/future_method', { sessionId: 'mine', x: 1 }), { sessionId: 'mine', x: 1 });
   assert.deepEqual(s.check('elicitation/create', { mode: 'form' }), { mode: 'form' }); // request-scoped: no session named
   for (const sessionId of ['stranger', 42, null, '']) {
-    assert.throws(() => s.check('some/future_method', { sessionId }), (e: Error & { data?: unknown }) => /unknown session/.test(e.message) && (e.data as { reason?: string }).reason === 'unknown_session');
+    assert.throws(
+      () => s.check('some/future_method', { sessionId }),
+      (e: Error & { data?: unknown }) => /unknown session/.test(e.message) && (e.data as { reason?: string }).reason === 'unknown_session',
+    );
   }
   assert.equal(s.admitUpdate({ sessionId: 'mine', update: { sessionUpdate: 'subagent_update', sessionId: 'kid' } } as never), true);
   assert.doesNotThrow(() => s.check('fs/read_text_file', { sessionId: 'kid' }));

@@ -14,12 +14,23 @@ test('store: elicitation/complete for an id no question announced is a diagnosti
   const store = new MessageStore();
   store.ingest('client->agent', { jsonrpc: '2.0', id: 1, method: 'session/new', params: { cwd: '/w', mcpServers: [] } });
   store.ingest('agent->client', { jsonrpc: '2.0', id: 1, result: { sessionId: 's' } });
-  store.ingest('agent->client', { jsonrpc: '2.0', id: 5, method: 'elicitation/create', params: { sessionId: 's', mode: 'url', message: 'Sign in', elicitationId: 'real', url: 'https://x.test' } });
+  store.ingest('agent->client', {
+    jsonrpc: '2.0',
+    id: 5,
+    method: 'elicitation/create',
+    params: { sessionId: 's', mode: 'url', message: 'Sign in', elicitationId: 'real', url: 'https://x.test' },
+  });
   const before = store.session('s')?.entries;
   const changes = store.ingest('agent->client', { jsonrpc: '2.0', method: 'elicitation/complete', params: { elicitationId: 'forged' } });
   assert.equal(store.session('s')?.entries, before);
   assert.ok(!changes.some((c) => c.type !== 'diagnostic'), JSON.stringify(changes));
-  assert.match(store.diagnostics().map((d) => d.message).join('\n'), /elicitation\/complete.*'forged'.*ignored/);
+  assert.match(
+    store
+      .diagnostics()
+      .map((d) => d.message)
+      .join('\n'),
+    /elicitation\/complete.*'forged'.*ignored/,
+  );
   store.ingest('agent->client', { jsonrpc: '2.0', method: 'elicitation/complete', params: { elicitationId: 'real' } });
   const e = store.session('s')?.entries.at(-1);
   assert.ok(e?.kind === 'elicitation' && e.completed);

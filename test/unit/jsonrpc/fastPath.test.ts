@@ -32,12 +32,7 @@ const build = (c: { kind: string; sessionId: string; text: string; messageId: st
 
 /** One random mutation somewhere in the message: a wrong value, a missing key or an extra key. */
 const junk = fc.oneof(fc.constant(null), fc.integer(), fc.string(), fc.boolean(), fc.constant([]), fc.constant({}), fc.constant({ type: 'text', text: 1 }));
-const path = fc.constantFrom(
-  [],
-  ['params'],
-  ['params', 'update'],
-  ['params', 'update', 'content'],
-);
+const path = fc.constantFrom([], ['params'], ['params', 'update'], ['params', 'update', 'content']);
 const field = fc.constantFrom('jsonrpc', 'method', 'params', 'id', 'sessionId', 'update', 'sessionUpdate', 'content', 'messageId', 'type', 'text', '_meta', 'annotations', 'extra');
 const mutation = fc.record({ path, field, value: fc.option(junk, { nil: undefined }) });
 
@@ -122,7 +117,7 @@ test("a chunk's _meta object or null keeps it on the fast path, with zod's resul
   }
 });
 
-test('checkMessage (the transport\'s one check) gives parseRpc\'s verdict and message, and marks exactly the fast-path chunks', () => {
+test("checkMessage (the transport's one check) gives parseRpc's verdict and message, and marks exactly the fast-path chunks", () => {
   let chunks = 0;
   fc.assert(
     fc.property(fc.oneof(canonical.map(build), fc.jsonValue()), fc.array(fc.oneof(wellFormed, mutation), { maxLength: 3 }), (start, ms) => {

@@ -29,7 +29,15 @@ test('VS Code mcp.json: stdio and http/sse servers become ACP McpServers (env an
   const servers = parseVSCodeMcpJson(text, warn);
   assert.deepEqual(warnings, []);
   assert.deepEqual(servers, [
-    { name: 'files', command: '/bin/fs-mcp', args: ['--root', '/x'], env: [{ name: 'TOKEN', value: 'a//b' }, { name: 'MODE', value: 'ro' }] },
+    {
+      name: 'files',
+      command: '/bin/fs-mcp',
+      args: ['--root', '/x'],
+      env: [
+        { name: 'TOKEN', value: 'a//b' },
+        { name: 'MODE', value: 'ro' },
+      ],
+    },
     { type: 'http', name: 'web', url: 'https://mcp.example/mcp', headers: [{ name: 'Authorization', value: 'Bearer /* not a comment */ t' }] },
     { type: 'sse', name: 'events', url: 'https://mcp.example/sse', headers: [] },
     { name: 'bare', command: '/bin/bare', args: [], env: [] },
@@ -51,12 +59,30 @@ test('VS Code mcp.json is untrusted: bad entries are skipped with a reason, "__p
     "": { "command": "/bin/empty" }
   } }`;
   const servers = parseVSCodeMcpJson(text, warn);
-  assert.deepEqual(servers.map((s) => s.name), ['__proto__', 'constructor']);
-  assert.deepEqual(servers[0], { name: '__proto__', command: '/bin/proto', args: [], env: [{ name: '__proto__', value: 'x' }, { name: 'constructor', value: 'y' }] });
+  assert.deepEqual(
+    servers.map((s) => s.name),
+    ['__proto__', 'constructor'],
+  );
+  assert.deepEqual(servers[0], {
+    name: '__proto__',
+    command: '/bin/proto',
+    args: [],
+    env: [
+      { name: '__proto__', value: 'x' },
+      { name: 'constructor', value: 'y' },
+    ],
+  });
   assert.equal(Object.getPrototypeOf(servers[0]), Object.prototype);
   assert.equal(({} as Record<string, unknown>).command, undefined);
-  for (const name of ['noCommand', 'badEnv', 'needsInput', 'wrongType', 'list']) assert.ok(warnings.some((w) => w.includes(JSON.stringify(name)) && w.includes('skipped')), `${name}: ${warnings.join(' | ')}`);
-  assert.ok(warnings.some((w) => w.includes('variables')), 'a ${input:} server says why');
+  for (const name of ['noCommand', 'badEnv', 'needsInput', 'wrongType', 'list'])
+    assert.ok(
+      warnings.some((w) => w.includes(JSON.stringify(name)) && w.includes('skipped')),
+      `${name}: ${warnings.join(' | ')}`,
+    );
+  assert.ok(
+    warnings.some((w) => w.includes('variables')),
+    'a ${input:} server says why',
+  );
   assert.ok(warnings.some((w) => w.includes('no name')));
 });
 
@@ -81,7 +107,13 @@ const sse = (name: string): McpServer => ({ type: 'sse', name, url: `https://${n
 test('configured servers: acpChat.mcpServers first; a VS Code server of the same name and invalid settings entries are left out, said why', () => {
   const { warnings, warn } = collect();
   const all = configuredMcpServers([stdio('a'), { name: 'broken' }, http('a')], [http('a'), sse('b')], warn);
-  assert.deepEqual(all.map((c) => [c.server.name, c.source, transportOf(c.server)]), [['a', 'settings', 'stdio'], ['b', 'vscode', 'sse']]);
+  assert.deepEqual(
+    all.map((c) => [c.server.name, c.source, transportOf(c.server)]),
+    [
+      ['a', 'settings', 'stdio'],
+      ['b', 'vscode', 'sse'],
+    ],
+  );
   assert.equal(warnings.length, 3);
   assert.match(warnings[0] ?? '', /mcpServers\[1\] is not a valid/);
   assert.match(warnings[1] ?? '', /already configured/);
@@ -99,7 +131,14 @@ test("a chat's choice and the agent's mcpCapabilities decide what is sent; turne
 test('quick pick rows say each transport, source and whether the agent takes it; the off-list after a pick keeps choices of servers no longer configured', () => {
   const all = configuredMcpServers([stdio('a'), sse('ev')], [http('web')], () => undefined);
   const rows = mcpPickRows(all, new Set(['web']), { mcpCapabilities: { http: true } }, 'Codex');
-  assert.deepEqual(rows.map((r) => [r.name, r.picked]), [['a', true], ['ev', true], ['web', false]]);
+  assert.deepEqual(
+    rows.map((r) => [r.name, r.picked]),
+    [
+      ['a', true],
+      ['ev', true],
+      ['web', false],
+    ],
+  );
   assert.match(rows[0]?.detail ?? '', /^stdio · acpChat\.mcpServers · Codex can use it$/);
   assert.match(rows[1]?.detail ?? '', /sse .* Codex cannot take sse: not sent/);
   assert.match(rows[2]?.detail ?? '', /http · VS Code's mcp\.json · Codex can use it/);
@@ -108,7 +147,7 @@ test('quick pick rows say each transport, source and whether the agent takes it;
   assert.deepEqual(mcpOffAfterPick([], all, ['a', 'ev', 'web']), []);
 });
 
-test("the chat record keeps the off-list, tolerant on read (a bad value is dropped, the record kept)", () => {
+test('the chat record keeps the off-list, tolerant on read (a bad value is dropped, the record kept)', () => {
   const rec = (mcpOff: unknown) => ({ id: 'chat-1-a', agentId: 'demo', title: null, sessionId: null, createdAt: 1, updatedAt: 1, open: false, mcpOff });
   const { chats } = parseChatIndex({ version: 1, chats: [rec(['__proto__', 'web']), rec('nope')], focused: [] }, () => undefined);
   assert.deepEqual(chats[0]?.mcpOff, ['__proto__', 'web']);
@@ -120,7 +159,15 @@ test("the chat record keeps the off-list, tolerant on read (a bad value is dropp
 test("session params: VS Code's servers join the settings', the chat's off-list is left out, servers the agent cannot take are named", () => {
   const settings = { ...parseSettings(() => undefined).settings, mcpServers: [stdio('a'), http('web')] };
   const skipped: string[][] = [];
-  const p = sessionParams({ cwd: '/w', settings, additionalDirectories: [], caps: { mcpCapabilities: { sse: false } }, warn: () => undefined, skipped: (n) => void skipped.push([...n]), mcp: { vscode: [stdio('v'), sse('ev')], off: ['a'] } });
+  const p = sessionParams({
+    cwd: '/w',
+    settings,
+    additionalDirectories: [],
+    caps: { mcpCapabilities: { sse: false } },
+    warn: () => undefined,
+    skipped: (n) => void skipped.push([...n]),
+    mcp: { vscode: [stdio('v'), sse('ev')], off: ['a'] },
+  });
   assert.deepEqual(p.mcpServers, [stdio('v')]);
   assert.deepEqual(skipped, [['web', 'ev']]);
   assert.equal(parseSettings(() => undefined).settings.useVSCodeMcpServers, 'ask');

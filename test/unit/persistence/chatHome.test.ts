@@ -32,12 +32,28 @@ test('one workspace, one identity: path spellings, folder order and the platform
   assert.notEqual(workspaceIdentity({ folders: ['/w/A'] }, false), workspaceIdentity({ folders: ['/w/a'] }, false));
   assert.equal(workspaceIdentity({ folders: [] }, false), undefined, 'an empty window has no workspace');
   assert.notEqual(workspaceIdentity({ workspaceFile: '/w/x.code-workspace', folders: ['/w'] }, false), workspaceIdentity({ folders: ['/w'] }, false));
-  assert.equal(workspaceIdentity({ workspaceFile: '/w/x.code-workspace', folders: ['/w'] }, false), workspaceIdentity({ workspaceFile: '/w/x.code-workspace', folders: ['/w', '/v'] }, false), 'a workspace file is its identity, whatever folders it lists');
+  assert.equal(
+    workspaceIdentity({ workspaceFile: '/w/x.code-workspace', folders: ['/w'] }, false),
+    workspaceIdentity({ workspaceFile: '/w/x.code-workspace', folders: ['/w', '/v'] }, false),
+    'a workspace file is its identity, whatever folders it lists',
+  );
 
-  assert.deepEqual(workspaceJsonLocation({ folder: 'file:///w' }, (u) => u.replace('file://', '')), { folders: ['/w'] });
-  assert.deepEqual(workspaceJsonLocation({ workspace: 'file:///w/x.code-workspace' }, (u) => u.replace('file://', '')), { workspaceFile: '/w/x.code-workspace', folders: [] });
-  assert.equal(workspaceJsonLocation({ other: 1 }, (u) => u), undefined);
-  assert.equal(workspaceJsonLocation('nope', (u) => u), undefined);
+  assert.deepEqual(
+    workspaceJsonLocation({ folder: 'file:///w' }, (u) => u.replace('file://', '')),
+    { folders: ['/w'] },
+  );
+  assert.deepEqual(
+    workspaceJsonLocation({ workspace: 'file:///w/x.code-workspace' }, (u) => u.replace('file://', '')),
+    { workspaceFile: '/w/x.code-workspace', folders: [] },
+  );
+  assert.equal(
+    workspaceJsonLocation({ other: 1 }, (u) => u),
+    undefined,
+  );
+  assert.equal(
+    workspaceJsonLocation('nope', (u) => u),
+    undefined,
+  );
 
   assert.equal(chatHomeDir('/g', a), chatHomeDir('/g', b));
   assert.equal(chatHomeDir('/g', undefined), path.join('/g', 'sessions'));
@@ -54,7 +70,11 @@ test('two chat lists merge: both sides kept, the record used last wins, deleted 
   assert.equal(byId.get('a')?.title, 'mine');
   assert.equal(byId.get('b')?.title, 'newer');
   assert.deepEqual(merged.focused, ['a', 'c']);
-  assert.deepEqual(mergeChatIndex(mine, undefined).chats.map((c) => c.id), ['a', 'b'], 'nothing on disk yet');
+  assert.deepEqual(
+    mergeChatIndex(mine, undefined).chats.map((c) => c.id),
+    ['a', 'b'],
+    'nothing on disk yet',
+  );
 });
 
 test('a chat lock: one holder; a second window is refused and told who; a crashed holder’s lock is taken over', () => {
@@ -85,7 +105,14 @@ const wire: [Direction, unknown][] = [
   ['agent->client', { jsonrpc: '2.0', id: 0, result: { protocolVersion: 1, agentCapabilities: { loadSession: true } } }],
   ['client->agent', { jsonrpc: '2.0', id: 1, method: 'session/new', params: { cwd: '/ws', mcpServers: [] } }],
   ['agent->client', { jsonrpc: '2.0', id: 1, result: { sessionId: 'sess_9' } }],
-  ['agent->client', { jsonrpc: '2.0', method: 'session/update', params: { sessionId: 'sess_9', update: { sessionUpdate: 'agent_message_chunk', messageId: 'a1', content: { type: 'text', text: 'kept' } } } }],
+  [
+    'agent->client',
+    {
+      jsonrpc: '2.0',
+      method: 'session/update',
+      params: { sessionId: 'sess_9', update: { sessionUpdate: 'agent_message_chunk', messageId: 'a1', content: { type: 'text', text: 'kept' } } },
+    },
+  ],
 ];
 
 /** A sessions folder as a window of an earlier version left it: one chat with a journal and the list. */
@@ -133,7 +160,16 @@ test('chats of every storage folder VS Code used for the workspace are found and
   assert.equal(again.moved, 0);
   assert.ok(existsSync(path.join(folder('abc'), 'sessions', MOVED_FILE)));
   assert.ok(existsSync(path.join(folder('abc'), 'sessions', 'chat-k1-aaaaaa.journal.ndjson')), 'the old files are left in place');
-  assert.deepEqual(await legacySessionDirs({ storage: folder('abc'), identity: workspaceIdentity({ folders: [project] }, false)!, ignoreCase: false, uriToPath: async (u) => u.replace('file://', '') }), [], 'every folder of the workspace is marked; the unrelated one is not ours');
+  assert.deepEqual(
+    await legacySessionDirs({
+      storage: folder('abc'),
+      identity: workspaceIdentity({ folders: [project] }, false)!,
+      ignoreCase: false,
+      uriToPath: async (u) => u.replace('file://', ''),
+    }),
+    [],
+    'every folder of the workspace is marked; the unrelated one is not ours',
+  );
 });
 
 test('moving a folder in keeps the home’s copy of a chat both have, and merges the lists', async () => {
@@ -146,7 +182,10 @@ test('moving a folder in keeps the home’s copy of a chat both have, and merges
   assert.deepEqual(await moveChatsHome(from, home, () => undefined), []);
   assert.ok(!readdirSync(home).includes('chat-k1-aaaaaa.terminals.json'), 'no part of the old copy mixes in');
   const list = JSON.parse(readFileSync(path.join(home, 'chats.json'), 'utf8')) as { chats: ChatRecord[] };
-  assert.deepEqual(list.chats.map((c) => c.title), ['home copy']);
+  assert.deepEqual(
+    list.chats.map((c) => c.title),
+    ['home copy'],
+  );
 });
 
 test('two windows share the chats folder: a chat is written by one; the other is refused until it lets go', async () => {

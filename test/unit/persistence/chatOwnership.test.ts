@@ -17,7 +17,14 @@ const wire: [Direction, unknown][] = [
   ['agent->client', { jsonrpc: '2.0', id: 0, result: { protocolVersion: 1, agentCapabilities: { loadSession: true } } }],
   ['client->agent', { jsonrpc: '2.0', id: 1, method: 'session/new', params: { cwd: '/ws', mcpServers: [] } }],
   ['agent->client', { jsonrpc: '2.0', id: 1, result: { sessionId: 'sess_9' } }],
-  ['agent->client', { jsonrpc: '2.0', method: 'session/update', params: { sessionId: 'sess_9', update: { sessionUpdate: 'agent_message_chunk', messageId: 'a1', content: { type: 'text', text: 'kept' } } } }],
+  [
+    'agent->client',
+    {
+      jsonrpc: '2.0',
+      method: 'session/update',
+      params: { sessionId: 'sess_9', update: { sessionUpdate: 'agent_message_chunk', messageId: 'a1', content: { type: 'text', text: 'kept' } } },
+    },
+  ],
 ];
 
 async function until(fact: () => boolean | Promise<boolean>, what: string): Promise<void> {
@@ -35,7 +42,14 @@ test('a restored tab shows its chat when taken here, closes when deleted, stays 
 });
 
 test('the words say where the chats are and what to do, never a process id', () => {
-  for (const text of [elsewhereNotice(1), elsewhereNotice(6), chatElsewhereText('Fix the build'), ELSEWHERE_TAB_TEXT, handedOverText('Fix the build'), new ChatElsewhereError(CHAT, { pid: 4242, token: 't', since: 1 }).message]) {
+  for (const text of [
+    elsewhereNotice(1),
+    elsewhereNotice(6),
+    chatElsewhereText('Fix the build'),
+    ELSEWHERE_TAB_TEXT,
+    handedOverText('Fix the build'),
+    new ChatElsewhereError(CHAT, { pid: 4242, token: 't', since: 1 }).message,
+  ]) {
     assert.doesNotMatch(text, /\d{2,}|process/i, text);
     assert.match(text, /another VS Code window/);
   }

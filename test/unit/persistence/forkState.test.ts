@@ -35,8 +35,20 @@ test('a fork’s chat state holds everything the source session showed', () => {
   const changes = savedChanges({
     seq: 2,
     sets: [
-      { id: 'c1', sessionId: 's1', afterKey: last.key, ended: true, files: [{ path: '/ws/a.txt', oldText: 'a', agentText: 'b', source: 'write', state: 'pending', note: null, blocked: null, added: 1, removed: 1 }] },
-      { id: 'c2', sessionId: 'other', afterKey: null, ended: true, files: [{ path: '/ws/b.txt', oldText: null, agentText: 'x', source: 'write', state: 'kept', note: null, blocked: null, added: 1, removed: 0 }] },
+      {
+        id: 'c1',
+        sessionId: 's1',
+        afterKey: last.key,
+        ended: true,
+        files: [{ path: '/ws/a.txt', oldText: 'a', agentText: 'b', source: 'write', state: 'pending', note: null, blocked: null, added: 1, removed: 1 }],
+      },
+      {
+        id: 'c2',
+        sessionId: 'other',
+        afterKey: null,
+        ended: true,
+        files: [{ path: '/ws/b.txt', oldText: null, agentText: 'x', source: 'write', state: 'kept', note: null, blocked: null, added: 1, removed: 0 }],
+      },
     ],
   });
 
@@ -45,9 +57,17 @@ test('a fork’s chat state holds everything the source session showed', () => {
   store.record({ event: 'changes', saved: changes });
   store.record({ event: 'notice', sessionId: 's1', notice: { severity: 'warning', title: 'about the source' } });
   const fork = forkChatState({ store }, 's1', 'f1');
-  assert.deepEqual(fork.store.sessions().map((s) => s.sessionId), ['f1'], 'only the fork’s session');
+  assert.deepEqual(
+    fork.store.sessions().map((s) => s.sessionId),
+    ['f1'],
+    'only the fork’s session',
+  );
   const f = fork.store.session('f1')!;
-  assert.deepEqual(f.entries.map((e) => e.kind), source.entries.map((e) => e.kind), 'the shared history');
+  assert.deepEqual(
+    f.entries.map((e) => e.kind),
+    source.entries.map((e) => e.kind),
+    'the shared history',
+  );
   assert.deepEqual(f.plan, source.plan);
   assert.deepEqual(f.usage, source.usage);
   assert.equal(f.title, 'Building it (fork)', 'the source’s title, told apart from it (issue 38, item 4)');
@@ -60,7 +80,7 @@ test('a fork’s chat state holds everything the source session showed', () => {
   assert.notEqual(sets[0]!.afterKey, last.key);
 });
 
-test("a fork carries the subagent sessions of the cards it holds (any depth, entries and keys as they are), not those of cards left behind", () => {
+test('a fork carries the subagent sessions of the cards it holds (any depth, entries and keys as they are), not those of cards left behind', () => {
   const on = (sessionId: string, update: unknown): [Direction, unknown] => ['agent->client', { jsonrpc: '2.0', method: 'session/update', params: { sessionId, update } }];
   const store = new MessageStore();
   const lines: [Direction, unknown][] = [
@@ -79,14 +99,28 @@ test("a fork carries the subagent sessions of the cards it holds (any depth, ent
     ['agent->client', { jsonrpc: '2.0', id: 3, result: { sessionId: 'f1' } }],
   ];
   lines.forEach(([d, m], i) => store.ingest(d, m, i + 1));
-  assert.deepEqual(store.diagnostics().filter((d) => d.severity === 'error'), []);
+  assert.deepEqual(
+    store.diagnostics().filter((d) => d.severity === 'error'),
+    [],
+  );
   const fork = forkChatState({ store }, 's1', 'f1').store;
-  assert.deepEqual(fork.sessions().map((s) => s.sessionId).sort(), ['c1', 'f1', 'g1']);
+  assert.deepEqual(
+    fork
+      .sessions()
+      .map((s) => s.sessionId)
+      .sort(),
+    ['c1', 'f1', 'g1'],
+  );
   const card = fork.session('f1')!.entries.find((e) => e.kind === 'subagent');
   assert.equal(card?.kind === 'subagent' ? card.childSessionId : null, 'c1');
   assert.equal(fork.session('c1')!.parentSessionId, 'f1', "the child hangs under the fork's card");
   assert.equal(fork.session('g1')!.parentSessionId, 'c1', 'and its own child under it');
-  for (const id of ['c1', 'g1']) assert.deepEqual(fork.session(id)!.entries.map((e) => e.key), store.session(id)!.entries.map((e) => e.key), `${id}: the same entries and keys`);
+  for (const id of ['c1', 'g1'])
+    assert.deepEqual(
+      fork.session(id)!.entries.map((e) => e.key),
+      store.session(id)!.entries.map((e) => e.key),
+      `${id}: the same entries and keys`,
+    );
   // What Open and expand ask of the fork's store: the child is a subagent under the fork's session.
   assert.equal(rootOf(fork, 'g1'), 'f1');
   assert.equal(announcementOf(fork, 'g1')?.title, 'Look deeper');

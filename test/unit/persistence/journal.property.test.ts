@@ -30,7 +30,9 @@ const cmd: fc.Arbitrary<Cmd> = fc.oneof(
 );
 
 const answer = (s: MessageStore) =>
-  (s.session('s')?.entries ?? []).map((e) => (e.kind === 'tool_call' || e.kind === 'elicitation' || e.kind === 'subagent' || e.kind === 'compaction' ? '' : textOf(e.content))).join('');
+  (s.session('s')?.entries ?? [])
+    .map((e) => (e.kind === 'tool_call' || e.kind === 'elicitation' || e.kind === 'subagent' || e.kind === 'compaction' ? '' : textOf(e.content)))
+    .join('');
 
 test('every record is on disk exactly once after any interleaving of appends, flushes and compactions', async () => {
   await fc.assert(

@@ -39,7 +39,16 @@ async function record(dir: string, msgs: readonly Msg[], compactAfter?: number):
   return store;
 }
 
-const view = (s: MessageStore) => s.sessions().map((x) => x.entries.map((e) => [e.key, e.kind, e.kind === 'tool_call' ? e.toolCallId : e.kind === 'elicitation' ? e.message : e.kind === 'subagent' || e.kind === 'compaction' ? '' : textOf(e.content)]));
+const view = (s: MessageStore) =>
+  s
+    .sessions()
+    .map((x) =>
+      x.entries.map((e) => [
+        e.key,
+        e.kind,
+        e.kind === 'tool_call' ? e.toolCallId : e.kind === 'elicitation' ? e.message : e.kind === 'subagent' || e.kind === 'compaction' ? '' : textOf(e.content),
+      ]),
+    );
 
 test('reopening restores the same entries with the same keys (journal only, and snapshot + journal)', async () => {
   for (const compactAfter of [undefined, 3]) {
@@ -76,7 +85,10 @@ test('a torn last record (crash mid-write) is dropped with a warning; the rest i
     const file = path.join(dir, 'sess.journal.ndjson');
     appendFileSync(file, '{"seq":7,"dir":"agent->client","msg":{"jsonrpc":"2.0","meth');
     const back = await StoreJournal.open(dir, 'sess');
-    assert.deepEqual(back.diagnostics.map((d) => d.severity), ['warning']);
+    assert.deepEqual(
+      back.diagnostics.map((d) => d.severity),
+      ['warning'],
+    );
     assert.match(back.diagnostics[0]?.message ?? '', /torn/);
     assert.equal(back.store.session('s')?.entries.length, 3);
     const m = chunk('s', 'agent_thought_chunk', 'U', 't1');
@@ -97,9 +109,13 @@ test('a corrupt journal line is an error naming the line; later records still ap
     lines[4] = '{"seq":5,"dir":"agent->client","msg":{"jsonrpc":"2.0",XXX';
     writeFileSync(file, lines.join('\n'));
     const back = await StoreJournal.open(dir, 'sess');
-    assert.deepEqual(back.diagnostics.map((d) => d.severity), ['error', 'warning']);
+    assert.deepEqual(
+      back.diagnostics.map((d) => d.severity),
+      ['error', 'warning'],
+    );
     assert.match(back.diagnostics[0]?.message ?? '', /:5: corrupt/);
-    const text = (s: MessageStore) => s.session('s')?.entries.map((e) => (e.kind === 'tool_call' || e.kind === 'elicitation' || e.kind === 'subagent' || e.kind === 'compaction' ? '' : textOf(e.content)));
+    const text = (s: MessageStore) =>
+      s.session('s')?.entries.map((e) => (e.kind === 'tool_call' || e.kind === 'elicitation' || e.kind === 'subagent' || e.kind === 'compaction' ? '' : textOf(e.content)));
     assert.deepEqual(text(back.store), ['Q', 'A', 'T']); // chunk "B" (record 5) is lost, nothing else
     assert.deepEqual(text(live), ['Q', 'AB', 'T']);
     await back.journal.dispose();
@@ -130,7 +146,10 @@ test('a file that is not JSON at all gives an error, never a throw', async () =>
     writeFileSync(path.join(dir, 'sess.snapshot.json'), '\u0000\u0001garbage');
     writeFileSync(path.join(dir, 'sess.journal.ndjson'), 'garbage\n{"seq":1,"dir":"x","msg":1}\n');
     const back = await StoreJournal.open(dir, 'sess');
-    assert.deepEqual(back.diagnostics.map((d) => d.severity), ['error', 'error', 'error']);
+    assert.deepEqual(
+      back.diagnostics.map((d) => d.severity),
+      ['error', 'error', 'error'],
+    );
     assert.equal(back.store.sessions().length, 0);
     await back.journal.dispose();
   });

@@ -26,7 +26,12 @@ function turn(n: number): [Direction, unknown][] {
   return wire;
 }
 
-const answer = (s: MessageStore) => s.session('s')?.entries.filter((e) => e.kind === 'agent_message').map((e) => (e.kind === 'tool_call' || e.kind === 'elicitation' || e.kind === 'subagent' || e.kind === 'compaction' ? '' : textOf(e.content))).join('');
+const answer = (s: MessageStore) =>
+  s
+    .session('s')
+    ?.entries.filter((e) => e.kind === 'agent_message')
+    .map((e) => (e.kind === 'tool_call' || e.kind === 'elicitation' || e.kind === 'subagent' || e.kind === 'compaction' ? '' : textOf(e.content)))
+    .join('');
 const turnOpen = (s: MessageStore) => s.toJSON().pending['client->agent'].length > 0;
 
 /** Feeds `wire` the way the extension does: batches of `batch` messages, the event loop turning between reads. */

@@ -14,7 +14,11 @@ const deep = (n: number): unknown => {
   for (let i = 0; i < n; i++) v = [v];
   return v;
 };
-const chunk = (text: string) => ({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } } } });
+const chunk = (text: string) => ({
+  jsonrpc: '2.0',
+  method: 'session/update',
+  params: { sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } } },
+});
 
 test('the capture records the raw line of a message it could not serialise, or a note in its place; it never throws', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'acp-unser-'));
@@ -23,8 +27,18 @@ test('the capture records the raw line of a message it could not serialise, or a
   c.write('agent->client', msg, undefined, '{"jsonrpc":"2.0","method":"x","params":{"v":[[]]}}');
   c.write('agent->client', msg); // no raw line: a note instead
   c.write('agent->client', chunk('after'));
-  const lines = readFileSync(c.path, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { seq: number; dir: string; msg: { method?: string; text?: string } });
-  assert.deepEqual(lines.map((l) => [l.seq, l.dir]), [[1, 'agent->client'], [2, 'note'], [3, 'agent->client']]);
+  const lines = readFileSync(c.path, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { seq: number; dir: string; msg: { method?: string; text?: string } });
+  assert.deepEqual(
+    lines.map((l) => [l.seq, l.dir]),
+    [
+      [1, 'agent->client'],
+      [2, 'note'],
+      [3, 'agent->client'],
+    ],
+  );
   assert.equal(lines[0]!.msg.method, 'x');
   assert.equal(lines[1]!.msg.text, 'message not recorded');
 });
@@ -33,12 +47,18 @@ test('the journal refuses an unserialisable record with a clear error, uses no s
   const dir = mkdtempSync(path.join(tmpdir(), 'acp-unser-'));
   const { store, journal } = await StoreJournal.open(dir, 'j');
   journal.ingest(store, 'agent->client', chunk('one '), 1);
-  assert.throws(() => journal.append('agent->client', { jsonrpc: '2.0', method: 'x', params: { v: deep(20000) } }, [], 2), /message 2 could not be saved \(it will be missing after a reload\)/);
+  assert.throws(
+    () => journal.append('agent->client', { jsonrpc: '2.0', method: 'x', params: { v: deep(20000) } }, [], 2),
+    /message 2 could not be saved \(it will be missing after a reload\)/,
+  );
   journal.ingest(store, 'agent->client', chunk('two'), 3);
   await journal.dispose();
   const reopened = await StoreJournal.open(dir, 'j');
   assert.deepEqual(reopened.diagnostics, []);
-  const text = reopened.store.sessions().flatMap((s) => s.entries.flatMap((e) => ('content' in e ? (e.content as unknown as { text?: string }[]).map((b) => b.text ?? '') : []))).join('');
+  const text = reopened.store
+    .sessions()
+    .flatMap((s) => s.entries.flatMap((e) => ('content' in e ? (e.content as unknown as { text?: string }[]).map((b) => b.text ?? '') : [])))
+    .join('');
   assert.equal(text, 'one two');
   await reopened.journal.dispose();
 });

@@ -11,7 +11,11 @@ const agent = (distribution: unknown) => parseCatalog({ version: '1', agents: [{
 const archive = (key: string) => ({ archive: `https://example.invalid/${key}.zip`, cmd: key.startsWith('windows') ? '.\\goose.exe' : './goose', args: ['acp'] });
 
 const FILES = new Set(['c:\\node\\npx.cmd', 'c:\\uv\\uvx.exe', 'c:\\bin\\goose.exe']);
-const win: SpawnHost = { platform: 'win32', comspec: 'cmd.exe', resolve: (c) => pathCandidates(c, { Path: 'C:\\node;C:\\uv;C:\\bin', PATHEXT: '.EXE;.CMD' }, 'win32').find((f) => FILES.has(f.toLowerCase())) };
+const win: SpawnHost = {
+  platform: 'win32',
+  comspec: 'cmd.exe',
+  resolve: (c) => pathCandidates(c, { Path: 'C:\\node;C:\\uv;C:\\bin', PATHEXT: '.EXE;.CMD' }, 'win32').find((f) => FILES.has(f.toLowerCase())),
+};
 
 describe('catalog launch', () => {
   it('picks the archive for the platform and arch, falling back to x86_64 only where the OS emulates it', () => {
@@ -41,7 +45,13 @@ describe('catalog launch', () => {
 
   it('uvx and an installed binary run directly on Windows', () => {
     const uvx = launchPlan(agent({ uvx: { package: 'fast-agent-acp', cmd: 'fast-agent' } }), 'windows-x86_64')!;
-    assert.deepEqual(planSpawn({ command: uvx.entry.command, args: uvx.entry.args }, win), { file: 'C:\\uv\\uvx.EXE', args: ['--from', 'fast-agent-acp', 'fast-agent'], windowsVerbatimArguments: false, windowsHide: true, via: 'direct' });
+    assert.deepEqual(planSpawn({ command: uvx.entry.command, args: uvx.entry.args }, win), {
+      file: 'C:\\uv\\uvx.EXE',
+      args: ['--from', 'fast-agent-acp', 'fast-agent'],
+      windowsVerbatimArguments: false,
+      windowsHide: true,
+      via: 'direct',
+    });
     // Add Agent writes the absolute path of the unpacked command.
     const bin = launchPlan(agent({ binary: { 'windows-x86_64': archive('windows-x86_64') } }), 'windows-x86_64')!;
     assert.equal(planSpawn({ command: 'C:\\bin\\goose.exe', args: bin.entry.args }, win).file, 'C:\\bin\\goose.exe');

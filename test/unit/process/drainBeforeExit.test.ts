@@ -10,7 +10,12 @@ import { linkProcess, spawnAgent, type ConnectOptions, type LinkableProcess } fr
 import type { AgentExit } from '../../../src/node/agentProcess';
 
 const LINES = 50;
-const update = (i: number) => JSON.stringify({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: String(i) } } } }) + '\n';
+const update = (i: number) =>
+  JSON.stringify({
+    jsonrpc: '2.0',
+    method: 'session/update',
+    params: { sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: String(i) } } },
+  }) + '\n';
 
 function options(seen: { n: number }): ConnectOptions {
   return {

@@ -39,7 +39,7 @@ const PS_OUTPUT = [
 ].join('\n');
 
 describe('the watchdog finds its tree on macOS with ps', () => {
-  it('finds the group\'s live members and the detached processes that carry the token', () => {
+  it("finds the group's live members and the detached processes that carry the token", () => {
     const calls: (readonly string[])[] = [];
     const runPs: RunPs = (args) => {
       calls.push(args);

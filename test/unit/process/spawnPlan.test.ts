@@ -7,9 +7,11 @@ import { argument as quoteArgument } from 'cross-spawn/lib/util/escape';
 import { argv, cmdPass } from './cmdExe';
 
 const NODE_DIR = 'C:\\Program Files\\nodejs';
-const USER_NPM = 'C:\\Users\\Ann O\'Neil\\AppData\\Roaming\\npm';
+const USER_NPM = "C:\\Users\\Ann O'Neil\\AppData\\Roaming\\npm";
 /** A Windows machine: npx and gemini are .cmd shims, node and uvx real programs. Names are case-insensitive. */
-const FILES = new Set([`${NODE_DIR}\\node.exe`, `${NODE_DIR}\\npx.cmd`, `${USER_NPM}\\gemini.cmd`, 'C:\\Users\\me\\.local\\bin\\uvx.exe', 'C:\\tools\\run agent.bat'].map((f) => f.toLowerCase()));
+const FILES = new Set(
+  [`${NODE_DIR}\\node.exe`, `${NODE_DIR}\\npx.cmd`, `${USER_NPM}\\gemini.cmd`, 'C:\\Users\\me\\.local\\bin\\uvx.exe', 'C:\\tools\\run agent.bat'].map((f) => f.toLowerCase()),
+);
 const ENV = { Path: `${NODE_DIR};${USER_NPM};C:\\Users\\me\\.local\\bin`, PATHEXT: '.COM;.EXE;.BAT;.CMD' };
 const win: SpawnHost = {
   platform: 'win32',
@@ -48,14 +50,21 @@ describe('spawn plan', () => {
   });
 
   it('finds .cmd shims through PATHEXT on Windows and runs them through cmd.exe', () => {
-    for (const [name, file] of [['npx', `${NODE_DIR}\\npx.cmd`], ['gemini', `${USER_NPM}\\gemini.cmd`], ['NPX', `${NODE_DIR}\\npx.cmd`]] as const) {
+    for (const [name, file] of [
+      ['npx', `${NODE_DIR}\\npx.cmd`],
+      ['gemini', `${USER_NPM}\\gemini.cmd`],
+      ['NPX', `${NODE_DIR}\\npx.cmd`],
+    ] as const) {
       const plan = planSpawn({ command: name, args: ['-y', 'pkg@1.2.3'] }, win);
       assert.equal(plan.via, 'cmd');
       assert.equal(plan.file, 'C:\\Windows\\system32\\cmd.exe');
       assert.equal(plan.windowsHide, true);
       assert.equal(plan.windowsVerbatimArguments, true);
       const seen = throughCmd(plan.args, true);
-      assert.deepEqual(seen.argv.map((a, i) => (i === 0 ? a.toLowerCase() : a)), [file.toLowerCase(), '-y', 'pkg@1.2.3']);
+      assert.deepEqual(
+        seen.argv.map((a, i) => (i === 0 ? a.toLowerCase() : a)),
+        [file.toLowerCase(), '-y', 'pkg@1.2.3'],
+      );
       assert.deepEqual(seen.interpreted, []);
     }
   });
@@ -74,8 +83,30 @@ describe('spawn plan', () => {
 
   it('never lets cmd.exe interpret metacharacters, quotes or spaces in arguments (shim and batch file)', () => {
     const hostile = [
-      'a & calc', 'x | y', '<in', '>out', '2>&1', '^', '^^', '%PATH%', '%USERNAME', 'a%CD%b', '!x!', '(a)', 'a "b" c', '"',
-      '\\"&calc', 'C:\\dir with spaces\\', 'end\\', 'q"&whoami&"', '', ' ', 'tab\there', 'ünïcödé ✓', ',;=', 'a" & "b',
+      'a & calc',
+      'x | y',
+      '<in',
+      '>out',
+      '2>&1',
+      '^',
+      '^^',
+      '%PATH%',
+      '%USERNAME',
+      'a%CD%b',
+      '!x!',
+      '(a)',
+      'a "b" c',
+      '"',
+      '\\"&calc',
+      'C:\\dir with spaces\\',
+      'end\\',
+      'q"&whoami&"',
+      '',
+      ' ',
+      'tab\there',
+      'ünïcödé ✓',
+      ',;=',
+      'a" & "b',
     ];
     for (const command of ['npx', 'C:\\tools\\run agent.bat']) {
       const plan = planSpawn({ command, args: hostile }, win);
@@ -129,7 +160,11 @@ describe('process tree kill plan', () => {
   it('signals the process group on POSIX and runs taskkill /T /F on Windows, from System32 by absolute path', () => {
     assert.deepEqual(treeKillPlan('linux', 4242, 'SIGTERM', {}), { kind: 'group', pgid: 4242, signal: 'SIGTERM' });
     assert.deepEqual(treeKillPlan('darwin', 7, 'SIGKILL', {}), { kind: 'group', pgid: 7, signal: 'SIGKILL' });
-    assert.deepEqual(treeKillPlan('win32', 4242, 'SIGTERM', { SystemRoot: 'D:\\WINNT' }), { kind: 'command', file: 'D:\\WINNT\\System32\\taskkill.exe', args: ['/T', '/F', '/PID', '4242'] });
+    assert.deepEqual(treeKillPlan('win32', 4242, 'SIGTERM', { SystemRoot: 'D:\\WINNT' }), {
+      kind: 'command',
+      file: 'D:\\WINNT\\System32\\taskkill.exe',
+      args: ['/T', '/F', '/PID', '4242'],
+    });
     assert.deepEqual(treeKillPlan('win32', 1, 'SIGTERM', {}), { kind: 'command', file: 'C:\\Windows\\System32\\taskkill.exe', args: ['/T', '/F', '/PID', '1'] });
   });
 

@@ -25,13 +25,13 @@ for (const mode of ['proc', 'cim'] as const) {
       await until(() => !isRunning(orphan), 'the processes to be gone', 60_000, 20);
     });
 
-    it('a terminal\'s leftovers outlive its command, and end on kill', { timeout: 30_000 }, async () => {
+    it("a terminal's leftovers outlive its command, and end on kill", { timeout: 30_000 }, async () => {
       const trees = treeWatch(mode, dir);
       let exited = false;
       const { proc, root, orphan } = await orphanedTree(trees, false, () => (exited = true));
       process.kill(root, 'SIGKILL');
       await until(() => exited, 'exited', 60_000, 20);
-      assert.ok(isRunning(orphan), 'a terminal\'s background job lives until the terminal is killed or released');
+      assert.ok(isRunning(orphan), "a terminal's background job lives until the terminal is killed or released");
       proc.end('SIGKILL');
       await until(() => !isRunning(orphan), 'the processes to be gone', 60_000, 20);
     });

@@ -37,7 +37,7 @@ const tree = (pid: number): Tree => ({ pid, seen: new Map(), adopted: false, exi
 const entry = (pid: number, ppid: number, s: number): Entry => ({ pid, ppid, start: at(s) });
 
 describe('tree watchdog: Windows listings', () => {
-  it('reads the CIM query\'s lines through CRLF, a prompt, blank lines and an error', () => {
+  it("reads the CIM query's lines through CRLF, a prompt, blank lines and an error", () => {
     const recorded = [
       '',
       `PS C:\\Users\\me> p 0 0 0`,
@@ -72,7 +72,7 @@ describe('tree watchdog: Windows listings', () => {
 });
 
 describe('tree watchdog: the record of a tree', () => {
-  it('adopts the root as the host\'s child and records descendants down the chain', () => {
+  it("adopts the root as the host's child and records descendants down the chain", () => {
     const t = tree(8000);
     const l = [entry(HOST, 6112, 0), entry(8000, HOST, 5), entry(8100, 8000, 6), entry(8200, 8100, 7), entry(9999, 4, 1)];
     assert.deepEqual(plain(logic.grow(t, l, HOST)).sort(), [8000, 8100, 8200]);
@@ -102,7 +102,7 @@ describe('tree watchdog: the record of a tree', () => {
     assert.deepEqual(plain(logic.grow(t, [entry(8000, HOST, 5), entry(8400, 8000, 2)], HOST)), []);
   });
 
-  it('does not adopt a root that is not the host\'s child, or that the host saw exit', () => {
+  it("does not adopt a root that is not the host's child, or that the host saw exit", () => {
     const other = tree(8000);
     assert.deepEqual(plain(logic.grow(other, [entry(8000, 1234, 5)], HOST)), []);
     const gone = { ...tree(8000), exited: true };

@@ -43,10 +43,15 @@ describe('process trees', () => {
     const host = new NodeTerminalHost({ defaultCwd: tmpdir() });
     let pids: number[] | undefined;
     const created = await host.create({ sessionId: 's', command: node, args: ['-e', LEAVE_CHILDREN(false)] });
-    await until(() => {
-      void host.output({ sessionId: 's', terminalId: created.terminalId }).then((o) => (pids ??= pidsIn(o.output)));
-      return pids !== undefined;
-    }, 'the terminal to print its children\'s pids', 60_000, 20);
+    await until(
+      () => {
+        void host.output({ sessionId: 's', terminalId: created.terminalId }).then((o) => (pids ??= pidsIn(o.output)));
+        return pids !== undefined;
+      },
+      "the terminal to print its children's pids",
+      60_000,
+      20,
+    );
     await host.kill({ sessionId: 's', terminalId: created.terminalId });
     assert.deepEqual(await host.waitForExit({ sessionId: 's', terminalId: created.terminalId }, never), { exitCode: null, signal: 'SIGKILL' });
     await until(() => !pids!.some(isRunning), 'the processes to be gone', 60_000, 20);

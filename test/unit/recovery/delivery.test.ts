@@ -13,7 +13,10 @@ describe('did a prompt land', () => {
     r.observe(update('s1', { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'answer' } }));
     r.observe(update('s1', chunk('<context>…</context> fix   the\nbug')));
     r.observe(update('other', chunk('ignored')));
-    assert.deepEqual(r.messages().map((m) => m.text), ['first question', '<context>…</context> fix   the\nbug']);
+    assert.deepEqual(
+      r.messages().map((m) => m.text),
+      ['first question', '<context>…</context> fix   the\nbug'],
+    );
     assert.equal(promptLanded({ text: 'fix the bug' }, r.messages()), true);
     assert.equal(promptLanded({ text: 'ignored' }, r.messages()), false);
     assert.equal(promptLanded({ text: 'first question' }, r.messages()), true);

@@ -10,14 +10,18 @@ function setup(restartOnCrash = true) {
   const clock = new ManualClock();
   const notices = new Map<RecoveryNoticeKey, Notice>();
   const log: string[] = [];
-  const sup = new ConnectionSupervisor({
-    clock,
-    agentName: 'Agent',
-    settings: () => ({ restartOnCrash, stallNoticeSeconds: 90 }),
-    reconnect: () => log.push('reconnect'),
-    notice: (key, n) => (n ? notices.set(key, n) : notices.delete(key)),
-    abandonTurn: () => log.push('abandon'),
-  }, limits, 10_000);
+  const sup = new ConnectionSupervisor(
+    {
+      clock,
+      agentName: 'Agent',
+      settings: () => ({ restartOnCrash, stallNoticeSeconds: 90 }),
+      reconnect: () => log.push('reconnect'),
+      notice: (key, n) => (n ? notices.set(key, n) : notices.delete(key)),
+      abandonTurn: () => log.push('abandon'),
+    },
+    limits,
+    10_000,
+  );
   return { clock, notices, log, sup };
 }
 
@@ -49,7 +53,10 @@ describe('connection supervisor', () => {
     assert.equal(d.kind, 'giveUp');
     clock.advance(100_000);
     assert.equal(log.length, 0, 'the pending restart was dropped when it gave up');
-    assert.deepEqual(notices.get('recovery')?.actions?.map((a) => a.id), ['restart']);
+    assert.deepEqual(
+      notices.get('recovery')?.actions?.map((a) => a.id),
+      ['restart'],
+    );
     sup.manualRestart();
     assert.equal(notices.has('recovery'), false);
     assert.equal(sup.agentExited('it crashed').kind, 'restart');
@@ -68,7 +75,10 @@ describe('connection supervisor', () => {
     assert.equal(notices.has('recovery'), false);
     // And it can be dismissed at once.
     sup.agentExited('it crashed');
-    assert.deepEqual(notices.get('recovery')?.actions?.map((a) => a.id), ['dismiss']);
+    assert.deepEqual(
+      notices.get('recovery')?.actions?.map((a) => a.id),
+      ['dismiss'],
+    );
     sup.dismiss();
     assert.equal(notices.has('recovery'), false);
   });
@@ -103,7 +113,10 @@ describe('connection supervisor', () => {
     lost.sup.reattached(true);
     const n = lost.notices.get('undelivered');
     assert.match(n?.title ?? '', /not delivered/);
-    assert.deepEqual(n?.actions?.map((a) => a.id), ['resend', 'edit']);
+    assert.deepEqual(
+      n?.actions?.map((a) => a.id),
+      ['resend', 'edit'],
+    );
     assert.equal(n?.fill, 'fix the bug');
     assert.deepEqual(lost.log, [], 'not resent');
     assert.deepEqual(lost.sup.takeUndelivered(), { text: 'fix the bug' });
@@ -133,7 +146,10 @@ describe('connection supervisor', () => {
     const { clock, notices, log, sup } = setup();
     sup.turnStarted({ text: 'hi' });
     clock.advance(90_000);
-    assert.deepEqual(notices.get('stall')?.actions?.map((a) => a.id), ['keepWaiting', 'cancel', 'restart']);
+    assert.deepEqual(
+      notices.get('stall')?.actions?.map((a) => a.id),
+      ['keepWaiting', 'cancel', 'restart'],
+    );
     sup.traffic({});
     assert.equal(notices.has('stall'), false);
     clock.advance(90_000);

@@ -7,11 +7,16 @@ function setup(stallMs = 90_000, cancelBoundMs = 10_000) {
   const clock = new ManualClock();
   const events: string[] = [];
   let stall = stallMs;
-  const watch = new TurnWatch(clock, () => stall, {
-    stalled: (ms) => events.push(`stalled ${ms}`),
-    resumed: () => events.push('resumed'),
-    cancelUnacknowledged: () => events.push('cancel unacknowledged'),
-  }, cancelBoundMs);
+  const watch = new TurnWatch(
+    clock,
+    () => stall,
+    {
+      stalled: (ms) => events.push(`stalled ${ms}`),
+      resumed: () => events.push('resumed'),
+      cancelUnacknowledged: () => events.push('cancel unacknowledged'),
+    },
+    cancelBoundMs,
+  );
   return { clock, events, watch, setStall: (ms: number) => (stall = ms) };
 }
 

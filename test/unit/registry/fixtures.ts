@@ -36,17 +36,20 @@ export async function fixtureServer(): Promise<FixtureServer> {
     base: `http://127.0.0.1:${port}`,
     hits,
     route: (path, route) => void routes.set(path, route),
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
-export const bytes = (body: Buffer | string, type = 'application/octet-stream'): Route => (_req, res) => {
-  const b = Buffer.from(body);
-  res.writeHead(200, { 'content-type': type, 'content-length': b.length }).end(b);
-};
+export const bytes =
+  (body: Buffer | string, type = 'application/octet-stream'): Route =>
+  (_req, res) => {
+    const b = Buffer.from(body);
+    res.writeHead(200, { 'content-type': type, 'content-length': b.length }).end(b);
+  };
 
 export const json = (value: unknown): Route => bytes(JSON.stringify(value), 'application/json');
 
@@ -77,7 +80,10 @@ async function tarOf(entries: readonly FixtureEntry[]): Promise<Buffer> {
     pack.on('error', reject);
   });
   for (const e of entries) {
-    pack.entry({ name: e.name, mode: e.mode ?? 0o644, type: e.type ?? 'file', ...(e.linkname ? { linkname: e.linkname } : {}) }, e.type === 'file' || !e.type ? (e.content ?? '') : undefined);
+    pack.entry(
+      { name: e.name, mode: e.mode ?? 0o644, type: e.type ?? 'file', ...(e.linkname ? { linkname: e.linkname } : {}) },
+      e.type === 'file' || !e.type ? (e.content ?? '') : undefined,
+    );
   }
   pack.finalize();
   await done;

@@ -42,7 +42,11 @@ describe('binary install', () => {
   });
 
   it('a .tar.gz with the right checksum is unpacked under <root>/<id>/<version>/ and its command runs', { skip: !posix }, async () => {
-    const archive = await tarGz([{ name: 'bin/', type: 'directory', mode: 0o755 }, { name: 'bin/agent', content: script, mode: 0o644 }, { name: 'README', content: 'hi' }]);
+    const archive = await tarGz([
+      { name: 'bin/', type: 'directory', mode: 0o755 },
+      { name: 'bin/agent', content: script, mode: 0o644 },
+      { name: 'README', content: 'hi' },
+    ]);
     const command = await install({ archive: serve('a.tar.gz', archive), cmd: './bin/agent', sha256: sha256(archive).toUpperCase() }, { agentId: 'tarry', version: '2.0.1' });
     assert.equal(command, path.join(root, 'tarry', '2.0.1', 'bin', 'agent'));
     assert.ok(statSync(command).mode & 0o100, 'made executable');
@@ -53,7 +57,11 @@ describe('binary install', () => {
   it('a .tar.bz2 (several bzip2 blocks) is unpacked through the same tar reader', { skip: !posix }, async () => {
     // Over 900 KB of text that does not repeat, so bzip2 writes more than one block.
     const big = Array.from({ length: 60_000 }, (_, i) => `line ${i} ${(i * 2654435761) % 4294967296}`).join('\n');
-    const archive = await tarBz2([{ name: 'agent/', type: 'directory', mode: 0o755 }, { name: 'agent/run', content: script, mode: 0o755 }, { name: 'agent/data.txt', content: big }]);
+    const archive = await tarBz2([
+      { name: 'agent/', type: 'directory', mode: 0o755 },
+      { name: 'agent/run', content: script, mode: 0o755 },
+      { name: 'agent/data.txt', content: big },
+    ]);
     const url = serve('a.tar.bz2', archive);
     assert.equal(archiveKind(url), 'tar.bz2');
     const command = await install({ archive: url, cmd: 'agent/run', sha256: sha256(archive) }, { agentId: 'bzipped' });
@@ -72,10 +80,17 @@ describe('binary install', () => {
   });
 
   it('a .zip keeps its modes; the command is made executable; a reinstall replaces the old files', { skip: !posix }, async () => {
-    const first = zip([{ name: 'agent', content: script, mode: 0o600 }, { name: 'old.txt', content: 'old' }]);
+    const first = zip([
+      { name: 'agent', content: script, mode: 0o600 },
+      { name: 'old.txt', content: 'old' },
+    ]);
     const command = await install({ archive: serve('z1.zip', first), cmd: 'agent' }, { agentId: 'zippy' });
     assert.equal(execFileSync(command, ['zip'], { encoding: 'utf8' }), 'agent says zip\n');
-    const second = zip([{ name: 'lib/', type: 'directory', mode: 0o755 }, { name: 'lib/x.js', content: '1', mode: 0o640 }, { name: 'agent', content: script, mode: 0o755 }]);
+    const second = zip([
+      { name: 'lib/', type: 'directory', mode: 0o755 },
+      { name: 'lib/x.js', content: '1', mode: 0o640 },
+      { name: 'agent', content: script, mode: 0o755 },
+    ]);
     await install({ archive: serve('z2.zip', second), cmd: './agent' }, { agentId: 'zippy' });
     assert.equal(statSync(path.join(root, 'zippy', '1.0.0', 'lib', 'x.js')).mode & 0o777, 0o640);
     assert.ok(!existsSync(path.join(root, 'zippy', '1.0.0', 'old.txt')), 'the earlier install is replaced');
@@ -88,7 +103,10 @@ describe('binary install', () => {
 
   it('a checksum mismatch installs nothing', async () => {
     const archive = await tarGz([{ name: 'agent', content: script }]);
-    await assert.rejects(install({ archive: serve('bad-sum.tar.gz', archive), cmd: 'agent', sha256: 'b'.repeat(64) }, { agentId: 'summed' }), /checksum mismatch: SHA-256 [0-9a-f]{64}, the registry says b{64}/);
+    await assert.rejects(
+      install({ archive: serve('bad-sum.tar.gz', archive), cmd: 'agent', sha256: 'b'.repeat(64) }, { agentId: 'summed' }),
+      /checksum mismatch: SHA-256 [0-9a-f]{64}, the registry says b{64}/,
+    );
     assert.ok(!existsSync(path.join(root, 'summed', '1.0.0')));
     assert.deepEqual(leftovers(), []);
   });
@@ -101,10 +119,7 @@ describe('binary install', () => {
     });
     await assert.rejects(install({ archive: `${server.base}/short.tar.gz`, cmd: 'agent' }, { agentId: 'short' }), /broke off after \d+ bytes/);
     assert.ok(!existsSync(path.join(root, 'short', '1.0.0')));
-    await assert.rejects(
-      install({ archive: serve('big.tar.gz', archive), cmd: 'agent' }, { maxBytes: 100 }),
-      /more than the limit of 100/,
-    );
+    await assert.rejects(install({ archive: serve('big.tar.gz', archive), cmd: 'agent' }, { maxBytes: 100 }), /more than the limit of 100/);
     // The size the server announces is checked against what arrives.
     server.route('/chunked.tar.gz', (_req, res) => {
       res.writeHead(200, { 'transfer-encoding': 'chunked' });
@@ -137,20 +152,33 @@ describe('binary install', () => {
         assert.ok(!existsSync(path.join(root, 'slipzip', '1.0.0')));
       });
       it(`.tar.gz with ${what} is refused`, async () => {
-        await assert.rejects(install({ archive: serve(`slip${++n}.tar.gz`, await tarGz([{ name: 'agent', content: script }, ...make()])), cmd: 'agent' }, { agentId: 'sliptar' }), UnsafeArchiveError);
+        await assert.rejects(
+          install({ archive: serve(`slip${++n}.tar.gz`, await tarGz([{ name: 'agent', content: script }, ...make()])), cmd: 'agent' }, { agentId: 'sliptar' }),
+          UnsafeArchiveError,
+        );
         assert.deepEqual(outside(), []);
         assert.ok(!existsSync(path.join(root, 'sliptar', '1.0.0')));
       });
     }
     it('.tar.gz with a link out, then a file written through it, is refused', { skip: !posix }, async () => {
-      const entries: FixtureEntry[] = [{ name: 'agent', content: script }, { name: 'out', type: 'symlink', linkname: '../../../..' }, { name: 'out/evil.txt', content: 'x' }];
+      const entries: FixtureEntry[] = [
+        { name: 'agent', content: script },
+        { name: 'out', type: 'symlink', linkname: '../../../..' },
+        { name: 'out/evil.txt', content: 'x' },
+      ];
       await assert.rejects(install({ archive: serve('link.tar.gz', await tarGz(entries)), cmd: 'agent' }, { agentId: 'linky' }), /outside the install folder/);
-      const abs: FixtureEntry[] = [{ name: 'agent', content: script }, { name: 'etc', type: 'symlink', linkname: '/etc' }];
+      const abs: FixtureEntry[] = [
+        { name: 'agent', content: script },
+        { name: 'etc', type: 'symlink', linkname: '/etc' },
+      ];
       await assert.rejects(install({ archive: serve('abslink.tar.gz', await tarGz(abs)), cmd: 'agent' }, { agentId: 'linky' }), /absolute path/);
       assert.deepEqual(outside(), []);
     });
     it('.tar.gz with a link inside the folder is kept', { skip: !posix }, async () => {
-      const entries: FixtureEntry[] = [{ name: 'real/agent', content: script, mode: 0o755 }, { name: 'agent', type: 'symlink', linkname: 'real/agent' }];
+      const entries: FixtureEntry[] = [
+        { name: 'real/agent', content: script, mode: 0o755 },
+        { name: 'agent', type: 'symlink', linkname: 'real/agent' },
+      ];
       const command = await install({ archive: serve('inlink.tar.gz', await tarGz(entries)), cmd: 'agent' });
       assert.equal(execFileSync(command, ['linked'], { encoding: 'utf8' }), 'agent says linked\n');
     });
@@ -163,6 +191,7 @@ describe('binary install', () => {
     const r = path.join(dir, 'r');
     assert.equal(entryPath(r, 'a/b.txt'), path.join(r, 'a', 'b.txt'));
     assert.equal(entryPath(r, './a'), path.join(r, 'a'));
-    for (const bad of ['/etc/passwd', 'C:/Windows/x', 'c:x', '../x', 'a/../../x', '..\\x', 'a\\..\\..\\x', '', 'a\0b']) assert.throws(() => entryPath(r, bad), UnsafeArchiveError, bad);
+    for (const bad of ['/etc/passwd', 'C:/Windows/x', 'c:x', '../x', 'a/../../x', '..\\x', 'a\\..\\..\\x', '', 'a\0b'])
+      assert.throws(() => entryPath(r, bad), UnsafeArchiveError, bad);
   });
 });

@@ -12,10 +12,24 @@ const registry = {
   version: '1.0.0',
   somethingNew: { the: 'registry may grow' },
   agents: [
-    { id: 'alpha', name: 'Alpha', version: '1.2.3', description: 'An npx agent', icon: 'https://cdn.example/alpha.svg', newField: 1, distribution: { npx: { package: 'alpha-acp@1.2.3' } } },
+    {
+      id: 'alpha',
+      name: 'Alpha',
+      version: '1.2.3',
+      description: 'An npx agent',
+      icon: 'https://cdn.example/alpha.svg',
+      newField: 1,
+      distribution: { npx: { package: 'alpha-acp@1.2.3' } },
+    },
     { id: 'broken', name: 'Broken', version: '1', description: 'no distribution', distribution: {} },
     'not an agent',
-    { id: 'beta', name: 'Beta', version: '0.1.0', description: 'A binary agent', distribution: { binary: { 'linux-x86_64': { archive: 'https://example.invalid/beta.tar.gz', cmd: './beta', sha256: 'a'.repeat(64) } } } },
+    {
+      id: 'beta',
+      name: 'Beta',
+      version: '0.1.0',
+      description: 'A binary agent',
+      distribution: { binary: { 'linux-x86_64': { archive: 'https://example.invalid/beta.tar.gz', cmd: './beta', sha256: 'a'.repeat(64) } } },
+    },
   ],
 };
 
@@ -48,7 +62,10 @@ describe('registry source', () => {
   it('fetches the registry, skips bad agents with a reason, and caches it with its fetch time', async () => {
     const r = await loadCatalog(opts());
     assert.deepEqual(r.origin, { kind: 'live', source: `${server.base}/registry.json`, fetchedAt: clock });
-    assert.deepEqual(r.catalog.agents.map((a) => a.id), ['alpha', 'beta']);
+    assert.deepEqual(
+      r.catalog.agents.map((a) => a.id),
+      ['alpha', 'beta'],
+    );
     assert.equal(r.catalog.problems.length, 2);
     assert.match(r.catalog.problems[0]!, /\(broken\) skipped/);
     assert.equal(r.catalog.agents[1]!.distribution.binary?.['linux-x86_64']?.sha256, 'a'.repeat(64));
@@ -80,7 +97,10 @@ describe('registry source', () => {
     clock += REGISTRY_TTL_MS + 1;
     const r = await loadCatalog(opts({ fetch: () => Promise.reject(new TypeError('fetch failed')) }));
     assert.equal(r.origin.kind, 'cached');
-    assert.deepEqual(r.catalog.agents.map((a) => a.id), ['alpha', 'beta']);
+    assert.deepEqual(
+      r.catalog.agents.map((a) => a.id),
+      ['alpha', 'beta'],
+    );
     assert.match(originText(r.origin, clock), /refresh failed: .*no network connection, or the server did not answer/, 'in words, not Node\'s "fetch failed"');
   });
 
@@ -90,8 +110,14 @@ describe('registry source', () => {
     await closed.close();
     const r = await loadCatalog(opts({ source: url, cacheFile: path.join(dir, 'none', 'registry.json') }));
     assert.equal(r.origin.kind, 'offline');
-    assert.deepEqual(r.catalog.agents.map((a) => a.id), (bundled.agents as { id: string }[]).map((a) => a.id));
-    assert.match(originText(r.origin, clock), new RegExp(`^offline list \\(built in\\): ${new URL(url).host.replace(/[.]/g, '\\.')} could not be fetched: the server refused the connection$`));
+    assert.deepEqual(
+      r.catalog.agents.map((a) => a.id),
+      (bundled.agents as { id: string }[]).map((a) => a.id),
+    );
+    assert.match(
+      originText(r.origin, clock),
+      new RegExp(`^offline list \\(built in\\): ${new URL(url).host.replace(/[.]/g, '\\.')} could not be fetched: the server refused the connection$`),
+    );
   });
 
   it('an HTTP error, a page that is not JSON, or a file that is no registry: the offline list with the reason', async () => {

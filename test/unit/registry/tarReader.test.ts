@@ -42,9 +42,24 @@ describe('tar reader', () => {
 
   it('reads long names and data offsets as written', async () => {
     const long = `${'deep/'.repeat(30)}agent.js`;
-    const f = write(gunzipSync(await tarGz([{ name: 'a.txt', content: 'hello' }, { name: long, content: 'x'.repeat(700) }, { name: 'd/', type: 'directory', mode: 0o755 }])));
+    const f = write(
+      gunzipSync(
+        await tarGz([
+          { name: 'a.txt', content: 'hello' },
+          { name: long, content: 'x'.repeat(700) },
+          { name: 'd/', type: 'directory', mode: 0o755 },
+        ]),
+      ),
+    );
     const es = await entries(f);
-    assert.deepEqual(es.map((e) => [e.name, e.type, e.size]), [['a.txt', 'file', 5], [long, 'file', 700], ['d/', 'directory', 0]]);
+    assert.deepEqual(
+      es.map((e) => [e.name, e.type, e.size]),
+      [
+        ['a.txt', 'file', 5],
+        [long, 'file', 700],
+        ['d/', 'directory', 0],
+      ],
+    );
     assert.equal(es[2]!.mode, 0o755);
   });
 
@@ -54,7 +69,10 @@ describe('tar reader', () => {
     const data = Buffer.from('#!/bin/sh\n');
     const tar = Buffer.concat([gnuHeader('././@LongLink', 'L', name.length), pad(name), gnuHeader(long.slice(0, 99), '0', data.length), pad(data), Buffer.alloc(1024)]);
     const es = await entries(write(tar));
-    assert.deepEqual(es.map((e) => [e.name, e.type, e.size]), [[long, 'file', data.length]]);
+    assert.deepEqual(
+      es.map((e) => [e.name, e.type, e.size]),
+      [[long, 'file', data.length]],
+    );
   });
 
   it('refuses what is not a tar, and a truncated one', async () => {

@@ -47,7 +47,12 @@ const turns = async (n: number) => {
 
 const init = { jsonrpc: '2.0' as const, id: 1, method: 'initialize', params: { protocolVersion: 1, clientCapabilities: {} } };
 const newSession = { jsonrpc: '2.0' as const, id: 2, method: 'session/new', params: { cwd: '/tmp', mcpServers: [] } };
-const prompt = (sessionId: string) => ({ jsonrpc: '2.0' as const, id: 3, method: 'session/prompt', params: { sessionId, prompt: [{ type: 'text', text: 'a long answer please' }] } });
+const prompt = (sessionId: string) => ({
+  jsonrpc: '2.0' as const,
+  id: 3,
+  method: 'session/prompt',
+  params: { sessionId, prompt: [{ type: 'text', text: 'a long answer please' }] },
+});
 
 describe('Streamable HTTP: a drop while messages wait to be read', async () => {
   const server = await startRemoteAgentServer({ demo: { delayMs: 5 } });

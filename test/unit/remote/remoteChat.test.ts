@@ -21,24 +21,33 @@ function remoteChat(agent: AgentConfig, o: { protocolVersion?: 1 | 2; token?: st
   const settings = parseSettings((k) => (k === 'protocolVersion' ? o.protocolVersion : undefined)).settings;
   const captured: string[] = [];
   const logged: string[] = [];
-  const chat = new ChatController(chatOptions({
-    agent,
-    connect: connectAgent(async (): Promise<Record<string, string>> => (o.token ? { Authorization: `Bearer ${o.token}` } : {})),
-    settings: () => settings,
-    log: (_l, m) => logged.push(m),
-    sinks: { capture: (_dir, msg, _seq, raw) => captured.push(raw ?? JSON.stringify(msg)), persist: () => undefined },
-    handlers: () => ({ requestPermission: async (p) => ({ outcome: { outcome: 'selected', optionId: p.options[0]?.optionId ?? '' } }) }),
-  }));
+  const chat = new ChatController(
+    chatOptions({
+      agent,
+      connect: connectAgent(async (): Promise<Record<string, string>> => (o.token ? { Authorization: `Bearer ${o.token}` } : {})),
+      settings: () => settings,
+      log: (_l, m) => logged.push(m),
+      sinks: { capture: (_dir, msg, _seq, raw) => captured.push(raw ?? JSON.stringify(msg)), persist: () => undefined },
+      handlers: () => ({ requestPermission: async (p) => ({ outcome: { outcome: 'selected', optionId: p.options[0]?.optionId ?? '' } }) }),
+    }),
+  );
   return { chat, captured, logged };
 }
 
-const agentText = (chat: ChatController) => chat.entries().flatMap((e) => (e.kind === 'agent_message' ? e.content.map((b) => ('text' in b ? b.text : '')) : [])).join('');
+const agentText = (chat: ChatController) =>
+  chat
+    .entries()
+    .flatMap((e) => (e.kind === 'agent_message' ? e.content.map((b) => ('text' in b ? b.text : '')) : []))
+    .join('');
 
 describe('remote agents', async () => {
   const server = await startRemoteAgentServer();
   after(() => server.stop());
 
-  for (const [kind, url] of [['WebSocket', () => server.wsUrl()], ['Streamable HTTP', () => server.httpUrl()]] as const) {
+  for (const [kind, url] of [
+    ['WebSocket', () => server.wsUrl()],
+    ['Streamable HTTP', () => server.httpUrl()],
+  ] as const) {
     for (const v of [1, 2] as const) {
       it(`${kind}, protocol ${v}: a full turn reaches the store and the panel as over stdio`, async () => {
         const { chat, captured } = remoteChat(remote(url()), { protocolVersion: v });
@@ -50,7 +59,10 @@ describe('remote agents', async () => {
         const kinds = chat.entries().map((e) => e.kind);
         assert.equal(kinds[0], 'user_message');
         assert.ok(kinds.includes('agent_message') && kinds.includes('tool_call'), kinds.join());
-        assert.ok(captured.some((l) => l.includes('"session/prompt"')), 'the capture has the wire');
+        assert.ok(
+          captured.some((l) => l.includes('"session/prompt"')),
+          'the capture has the wire',
+        );
         chat.dispose();
       });
     }
@@ -77,8 +89,12 @@ describe('remote agents', async () => {
       assert.equal(c.ok, false, u);
     }
     assert.match((checkAgentUrl('ws://example.com/acp') as { reason: string }).reason, /unencrypted.*use wss:\/\/example\.com/);
-    for (const u of ['wss://example.com/acp', 'https://agents.example.com', 'ws://localhost:9/acp', 'http://[::1]:9/', 'ws://127.0.0.2/']) assert.equal(checkAgentUrl(u).ok, true, u);
-    await assert.rejects(connectRemote({ agent: remote('ws://example.com/acp') } as ConnectOptions), (e: unknown) => e instanceof RemoteConfigError && /refused ws:\/\/example\.com/.test(e.message));
+    for (const u of ['wss://example.com/acp', 'https://agents.example.com', 'ws://localhost:9/acp', 'http://[::1]:9/', 'ws://127.0.0.2/'])
+      assert.equal(checkAgentUrl(u).ok, true, u);
+    await assert.rejects(
+      connectRemote({ agent: remote('ws://example.com/acp') } as ConnectOptions),
+      (e: unknown) => e instanceof RemoteConfigError && /refused ws:\/\/example\.com/.test(e.message),
+    );
     const { chat } = remoteChat(remote('ws://example.com/acp'));
     await chat.start();
     assert.equal(chat.turnState, 'error');
@@ -92,7 +108,16 @@ describe('remote agents', async () => {
     wss.on('connection', (s) => s.on('message', () => s.send(JSON.stringify({ jsonrpc: '2.0', id: 0, result: { pad: 'x'.repeat(5000) } }))));
     const port = (wss.address() as AddressInfo).port;
     const logged: string[] = [];
-    const o = { agent: remote(`ws://127.0.0.1:${port}`), cwd: '/tmp', handlers: { requestPermission: async () => ({ outcome: { outcome: 'cancelled' } }) }, protocolVersion: 1, tap: () => undefined, log: (_l: string, m: string) => logged.push(m), onInvalidLine: () => undefined, onStderr: () => undefined } as unknown as ConnectOptions;
+    const o = {
+      agent: remote(`ws://127.0.0.1:${port}`),
+      cwd: '/tmp',
+      handlers: { requestPermission: async () => ({ outcome: { outcome: 'cancelled' } }) },
+      protocolVersion: 1,
+      tap: () => undefined,
+      log: (_l: string, m: string) => logged.push(m),
+      onInvalidLine: () => undefined,
+      onStderr: () => undefined,
+    } as unknown as ConnectOptions;
     const link = await connectRemote(o, { maxMessageBytes: 1000 });
     const exit = new Promise<string>((resolve) => link.onExit(resolve));
     await assert.rejects(link.client.initialize(), /over the 1000 bytes limit/);

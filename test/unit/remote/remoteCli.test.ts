@@ -39,7 +39,11 @@ describe('cli over the network', async () => {
       assert.ok(typeof o !== 'string', String(o));
       let out = '';
       let err = '';
-      const code = await run(o, (s) => (out += s), (s) => (err += s));
+      const code = await run(
+        o,
+        (s) => (out += s),
+        (s) => (err += s),
+      );
       assert.equal(code, 0, err);
       assert.match(out, /\[stop\] end_turn/);
       const all = out + err + readFileSync(capture, 'utf8');
@@ -54,7 +58,11 @@ describe('cli over the network', async () => {
     assert.ok(typeof o !== 'string', String(o));
     let out = '';
     let err = '';
-    const code = await check(o, (s) => (out += s), (s) => (err += s));
+    const code = await check(
+      o,
+      (s) => (out += s),
+      (s) => (err += s),
+    );
     assert.match(out, /agent: .*\(protocol 1\)/, err);
     assert.equal(code, 0, out);
   });
@@ -63,7 +71,11 @@ describe('cli over the network', async () => {
     const o = parseRunArgs(['--cwd', dir, '--grace', '0', '--prompt', 'hello', '--url', 'ws://example.com/acp']);
     assert.ok(typeof o !== 'string');
     let err = '';
-    const code = await run(o, () => undefined, (s) => (err += s));
+    const code = await run(
+      o,
+      () => undefined,
+      (s) => (err += s),
+    );
     assert.notEqual(code, 0);
     assert.match(err, /refused ws:\/\/example\.com: an unencrypted connection is only allowed to this machine/);
   });

@@ -24,22 +24,24 @@ function chatWith(url: string, o: { answer?: boolean } = {}) {
   const clock = new ManualClock();
   const wire: Wire[][] = [];
   const settings = parseSettings(() => undefined).settings;
-  const chat = new ChatController(chatOptions({
-    agent: remote(url),
-    connect: async (c) => {
-      const seen: Wire[] = [];
-      wire.push(seen);
-      return connectAgent()({ ...c, tap: (dir, msg, raw, checked) => (seen.push({ dir, msg: msg as Wire['msg'] }), c.tap(dir, msg, raw, checked)) });
-    },
-    settings: () => settings,
-    clock,
-    handlers: () => ({
-      requestPermission: async (p, _signal, askUser) =>
-        o.answer === false
-          ? { outcome: await askUser({ toolCallId: p.toolCall.toolCallId, toolCallKey: null, title: p.toolCall.title ?? '', options: p.options }) }
-          : { outcome: { outcome: 'selected', optionId: p.options[0]?.optionId ?? '' } },
+  const chat = new ChatController(
+    chatOptions({
+      agent: remote(url),
+      connect: async (c) => {
+        const seen: Wire[] = [];
+        wire.push(seen);
+        return connectAgent()({ ...c, tap: (dir, msg, raw, checked) => (seen.push({ dir, msg: msg as Wire['msg'] }), c.tap(dir, msg, raw, checked)) });
+      },
+      settings: () => settings,
+      clock,
+      handlers: () => ({
+        requestPermission: async (p, _signal, askUser) =>
+          o.answer === false
+            ? { outcome: await askUser({ toolCallId: p.toolCall.toolCallId, toolCallKey: null, title: p.toolCall.title ?? '', options: p.options }) }
+            : { outcome: { outcome: 'selected', optionId: p.options[0]?.optionId ?? '' } },
+      }),
     }),
-  }));
+  );
   return { chat, clock, wire };
 }
 
@@ -106,7 +108,7 @@ for (const kind of ['WebSocket', 'Streamable HTTP'] as const) {
       chat.dispose();
     });
 
-    it('the server restarts: offline with the next attempt\'s time, refused attempts back off, then back on the same session', async () => {
+    it("the server restarts: offline with the next attempt's time, refused attempts back off, then back on the same session", async () => {
       const { chat, clock } = chatWith(url());
       await chat.start();
       const sid = chat.sessionId;
@@ -141,9 +143,13 @@ describe('a prompt in flight when the link drops', async () => {
     server.dropAll();
     await until(() => chat.turnState === 'exited', 'offline');
     clock.advance(0);
-    const verdict = await until(() => chat.panelState().notices.find((n) => n.key === 'recovery' && /reached the agent/.test(n.title)), 'the replay\'s verdict', 20_000);
+    const verdict = await until(() => chat.panelState().notices.find((n) => n.key === 'recovery' && /reached the agent/.test(n.title)), "the replay's verdict", 20_000);
     assert.match(verdict.title, /Your last message reached the agent before it stopped/);
-    assert.equal(chat.panelState().notices.some((n) => n.key === 'undelivered'), false, 'not offered for resending: it landed');
+    assert.equal(
+      chat.panelState().notices.some((n) => n.key === 'undelivered'),
+      false,
+      'not offered for resending: it landed',
+    );
     assert.deepEqual(userTexts(chat), ['did this arrive?'], 'shown once, not resent');
     chat.dispose();
   });

@@ -8,10 +8,43 @@ import type { AgentCapabilities } from '../../../src/common/protocol/requests';
 import type { Entry, MessageEntry, ToolCallEntry } from '../../../src/common/store/model';
 
 const stats = { chunks: 0, upserts: 0, bytes: 0, firstSeen: 0, lastSeen: 0, lines: [] };
-const msg = (kind: MessageEntry['kind'], key: string, text: string, messageId: string | null = null): MessageEntry => ({ kind, key, messageId, content: [{ type: 'text', text }], meta: null, provenance: 'live', stats });
-const tool = (key: string, title: string): ToolCallEntry => ({ kind: 'tool_call', key, toolCallId: key, title, name: null, toolKind: 'edit', status: 'completed', content: [], locations: [], rawInput: { path: '/secret' }, rawOutput: 'OUTPUT', meta: null, parentKey: null, statusHistory: [], provenance: 'live', stats });
+const msg = (kind: MessageEntry['kind'], key: string, text: string, messageId: string | null = null): MessageEntry => ({
+  kind,
+  key,
+  messageId,
+  content: [{ type: 'text', text }],
+  meta: null,
+  provenance: 'live',
+  stats,
+});
+const tool = (key: string, title: string): ToolCallEntry => ({
+  kind: 'tool_call',
+  key,
+  toolCallId: key,
+  title,
+  name: null,
+  toolKind: 'edit',
+  status: 'completed',
+  content: [],
+  locations: [],
+  rawInput: { path: '/secret' },
+  rawOutput: 'OUTPUT',
+  meta: null,
+  parentKey: null,
+  statusHistory: [],
+  provenance: 'live',
+  stats,
+});
 
-const chat: Entry[] = [msg('user_message', 'k0', 'first question', 'u0'), msg('agent_thought', 'k1', 'hmm'), tool('k2', 'Edit a.ts'), msg('agent_message', 'k3', 'first answer'), msg('user_message', 'k4', 'second question', 'u1'), msg('agent_message', 'k5', 'second answer'), msg('user_message', 'k6', 'no id')];
+const chat: Entry[] = [
+  msg('user_message', 'k0', 'first question', 'u0'),
+  msg('agent_thought', 'k1', 'hmm'),
+  tool('k2', 'Edit a.ts'),
+  msg('agent_message', 'k3', 'first answer'),
+  msg('user_message', 'k4', 'second question', 'u1'),
+  msg('agent_message', 'k5', 'second answer'),
+  msg('user_message', 'k6', 'no id'),
+];
 
 const forkAt: AgentCapabilities = { promptCapabilities: { embeddedContext: true }, sessionCapabilities: { fork: { [FORK_AT_MESSAGE.capability]: {} } } };
 const plainFork: AgentCapabilities = { promptCapabilities: { embeddedContext: true }, sessionCapabilities: { fork: {} } };
@@ -68,7 +101,10 @@ test('the first prompt: the edited message, then a lead line and the transcript 
   assert.equal(embedded.kind, 'newSession');
   if (embedded.kind !== 'newSession') return;
   const blocks = carriedPrompt(embedded, 'file:///store/t.md', edited);
-  assert.deepEqual(blocks.map((b) => b.type), ['text', 'text', 'resource']);
+  assert.deepEqual(
+    blocks.map((b) => b.type),
+    ['text', 'text', 'resource'],
+  );
   assert.deepEqual(blocks.map(isCarriedBlock), [false, true, true]);
   assert.equal(blocks[0], edited[0], 'the user’s words come first');
   const res = blocks[2];

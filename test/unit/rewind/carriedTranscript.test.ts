@@ -5,7 +5,15 @@ import { carriedTranscript } from '../../../src/common/rewind/carriedTranscript'
 import type { MessageEntry } from '../../../src/common/store/model';
 
 const stats = { chunks: 0, upserts: 0, bytes: 0, firstSeen: 0, lastSeen: 0, lines: [] };
-const msg = (kind: MessageEntry['kind'], key: string, text: string): MessageEntry => ({ kind, key, messageId: null, content: [{ type: 'text', text }], meta: null, provenance: 'live', stats });
+const msg = (kind: MessageEntry['kind'], key: string, text: string): MessageEntry => ({
+  kind,
+  key,
+  messageId: null,
+  content: [{ type: 'text', text }],
+  meta: null,
+  provenance: 'live',
+  stats,
+});
 
 test('everything fits: no marker', () => {
   const t = carriedTranscript([msg('user_message', 'a', 'hi'), msg('agent_message', 'b', 'hello')], 'Demo');

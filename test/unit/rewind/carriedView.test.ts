@@ -21,7 +21,7 @@ test('an embedded transcript: the lead, the Markdown, its size and message count
   assert.equal(carriedSummary(v), `Earlier conversation sent with this message · 1 message · ${carried.markdown.length} B`);
 });
 
-test('a linked transcript: no Markdown, the link\'s size; said to be a link', () => {
+test("a linked transcript: no Markdown, the link's size; said to be a link", () => {
   const content = carriedPrompt({ kind: 'newSession', carried: { ...carried, messages: 12 }, carry: 'link' }, 'file:///store/b.md', edited);
   const { carried: v } = splitCarried(content);
   assert.ok(v);

@@ -38,9 +38,15 @@ describe('fork at a message (demo agent, v2)', () => {
     const fork = await c.client.forkSession({ sessionId: c.sessionId, cwd: ws, mcpServers: [], ...forkAtMessageParams(plan.messageId) });
     const forked = c.store.session(fork.sessionId)?.entries ?? [];
     assert.equal(forked.length, point.index, 'everything before the message, nothing from it on');
-    assert.deepEqual(forked.map((e) => e.kind), c.entries.slice(0, point.index).map((e) => e.kind));
+    assert.deepEqual(
+      forked.map((e) => e.kind),
+      c.entries.slice(0, point.index).map((e) => e.kind),
+    );
     assert.ok(forked.every((e) => e.provenance === 'fork'));
-    await assert.rejects(c.client.forkSession({ sessionId: c.sessionId, cwd: ws, mcpServers: [], ...forkAtMessageParams('user-nope') }), (e: unknown) => e instanceof AcpRequestError && e.code === -32602);
+    await assert.rejects(
+      c.client.forkSession({ sessionId: c.sessionId, cwd: ws, mcpServers: [], ...forkAtMessageParams('user-nope') }),
+      (e: unknown) => e instanceof AcpRequestError && e.code === -32602,
+    );
     c.dispose();
   });
 

@@ -8,7 +8,15 @@ import type { ContentBlock } from '../../../src/common/protocol/content';
 import type { Entry } from '../../../src/common/store/model';
 
 const entry = (kind: 'user_message' | 'agent_message', key: string, text: string): Entry =>
-  ({ kind, key, messageId: null, content: [{ type: 'text', text }], meta: null, provenance: 'local', stats: { firstSeen: 0, lastSeen: 0, chunks: 1, bytes: 0 } }) as unknown as Entry;
+  ({
+    kind,
+    key,
+    messageId: null,
+    content: [{ type: 'text', text }],
+    meta: null,
+    provenance: 'local',
+    stats: { firstSeen: 0, lastSeen: 0, chunks: 1, bytes: 0 },
+  }) as unknown as Entry;
 
 test('the last user message is the newest one, whatever follows it; none in an empty chat', () => {
   const entries = [entry('user_message', 'u1', 'one'), entry('agent_message', 'a1', 'x'), entry('user_message', 'u2', 'two'), entry('agent_message', 'a2', 'y')];

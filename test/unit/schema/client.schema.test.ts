@@ -82,18 +82,30 @@ async function run(version: 1 | 2, rounds: number) {
   }
 
   // initialize, with every optional capability on so each call below is allowed.
-  const init = await call('initialize', () => client.initialize(), (r) => {
-    const caps: Obj = version === 1 ? { agentCapabilities: { ...(isObj(r.agentCapabilities) ? r.agentCapabilities : {}), loadSession: true, sessionCapabilities: { list: {}, resume: {}, close: {} } } } : { capabilities: { session: {} } };
-    return { ...r, protocolVersion: version, ...caps };
-  });
+  const init = await call(
+    'initialize',
+    () => client.initialize(),
+    (r) => {
+      const caps: Obj =
+        version === 1
+          ? { agentCapabilities: { ...(isObj(r.agentCapabilities) ? r.agentCapabilities : {}), loadSession: true, sessionCapabilities: { list: {}, resume: {}, close: {} } } }
+          : { capabilities: { session: {} } };
+      return { ...r, protocolVersion: version, ...caps };
+    },
+  );
   if (init.error) throw init.error;
   const authMethods = init.result.authMethods;
-  if (Array.isArray(authMethods) && client.authMethods.length !== authMethods.length) problems.push(`initialize: auth methods lost (${client.authMethods.length} of ${authMethods.length}): ${JSON.stringify(authMethods)}`);
+  if (Array.isArray(authMethods) && client.authMethods.length !== authMethods.length)
+    problems.push(`initialize: auth methods lost (${client.authMethods.length} of ${authMethods.length}): ${JSON.stringify(authMethods)}`);
 
-  const mcpServers: never[] = [{ name: 'files', command: '/usr/bin/mcp-files', args: [], env: [] }, { type: 'http', name: 'web', url: 'https://example.test/mcp', headers: [] }] as never[];
+  const mcpServers: never[] = [
+    { name: 'files', command: '/usr/bin/mcp-files', args: [], env: [] },
+    { type: 'http', name: 'web', url: 'https://example.test/mcp', headers: [] },
+  ] as never[];
   for (let n = 0; n < rounds; n++) {
     const configCheck = (what: string, r: Obj, got: readonly unknown[] | undefined | null) => {
-      if (Array.isArray(r.configOptions) && (got ?? []).length !== r.configOptions.length) problems.push(`${what}: config options lost (${(got ?? []).length} of ${r.configOptions.length})`);
+      if (Array.isArray(r.configOptions) && (got ?? []).length !== r.configOptions.length)
+        problems.push(`${what}: config options lost (${(got ?? []).length} of ${r.configOptions.length})`);
     };
     const results = [
       await call('session/new', () => client.newSession({ cwd: '/ws', mcpServers })),
@@ -112,7 +124,8 @@ async function run(version: 1 | 2, rounds: number) {
       else if (isObj(r.value) && 'configOptions' in r.value) configCheck('result', r.result, r.value.configOptions as unknown[] | null);
     }
     const list = results[3];
-    if (list?.value && Array.isArray(list.result.sessions) && (list.value as { sessions: unknown[] }).sessions.length !== list.result.sessions.length) problems.push('session/list: sessions lost');
+    if (list?.value && Array.isArray(list.result.sessions) && (list.value as { sessions: unknown[] }).sessions.length !== list.result.sessions.length)
+      problems.push('session/list: sessions lost');
 
     // A prompt: v1 ends with the response; v2 with the response (an ack) and an idle state_update.
     const prompt = client.prompt('s', [{ type: 'text', text: 'hi' }]).then(

@@ -56,10 +56,18 @@ describe('demo agent, v2 draft', () => {
       }
       if (msg.method === 'session/request_permission') assert.ok(v2.v.def('RequestPermissionRequest')(msg.params), JSON.stringify(msg.params));
     }
-    const all = (v2.root.$defs as { SessionUpdate: { anyOf: { properties?: { sessionUpdate?: { const?: string } } }[] } }).SessionUpdate.anyOf.flatMap((a) => a.properties?.sessionUpdate?.const ?? []);
-    assert.deepEqual(all.filter((k) => !kinds.has(k)), []);
+    const all = (v2.root.$defs as { SessionUpdate: { anyOf: { properties?: { sessionUpdate?: { const?: string } } }[] } }).SessionUpdate.anyOf.flatMap(
+      (a) => a.properties?.sessionUpdate?.const ?? [],
+    );
+    assert.deepEqual(
+      all.filter((k) => !kinds.has(k)),
+      [],
+    );
 
-    assert.deepEqual(c.store.diagnostics().filter((d) => d.severity === 'error'), []);
+    assert.deepEqual(
+      c.store.diagnostics().filter((d) => d.severity === 'error'),
+      [],
+    );
     const s = c.store.session(sessionId);
     const kindsShown = s?.entries.map((e) => e.kind) ?? [];
     assert.ok(kindsShown.includes('user_message') && kindsShown.includes('agent_thought') && kindsShown.includes('tool_call'));
@@ -67,6 +75,9 @@ describe('demo agent, v2 draft', () => {
     assert.ok(edit && edit.kind === 'tool_call' && edit.status === 'completed');
     assert.equal(edit.content[0]?.type, 'diff');
     assert.match(readFileSync(path.join(ws, 'demo-edit.txt'), 'utf8'), /Edited by the ACP Chat demo agent \(turn 1\)/);
-    assert.deepEqual(s?.configOptions.map((o) => o.id), ['mode', 'model']);
+    assert.deepEqual(
+      s?.configOptions.map((o) => o.id),
+      ['mode', 'model'],
+    );
   });
 });

@@ -39,23 +39,43 @@ describe('issue 10 findings', () => {
     const { agent, client } = await connected(2, seen);
     await openSession(agent, client);
     const options = [{ optionId: 'ok', name: 'Allow', kind: 'allow_once' }];
-    agent.send({ id: 7, method: 'session/request_permission', params: { sessionId: 's', title: 'Run ls?', subject: { type: 'command', command: 'ls', cwd: '/ws', toolCallId: 't1' }, options } });
+    agent.send({
+      id: 7,
+      method: 'session/request_permission',
+      params: { sessionId: 's', title: 'Run ls?', subject: { type: 'command', command: 'ls', cwd: '/ws', toolCallId: 't1' }, options },
+    });
     assert.deepEqual((await agent.next()).result, { outcome: { outcome: 'selected', optionId: 'ok' } });
-    agent.send({ id: 8, method: 'session/request_permission', params: { sessionId: 's', title: 'Edit?', subject: { type: 'tool_call', toolCall: { toolCallId: 't2', kind: 'edit' } }, options } });
+    agent.send({
+      id: 8,
+      method: 'session/request_permission',
+      params: { sessionId: 's', title: 'Edit?', subject: { type: 'tool_call', toolCall: { toolCallId: 't2', kind: 'edit' } }, options },
+    });
     assert.ok('result' in (await agent.next()));
-    assert.deepEqual(seen.map((p) => [p.toolCall.toolCallId, p.toolCall.title, p.toolCall.kind]), [['t1', 'Run ls?', 'execute'], ['t2', 'Edit?', 'edit']]);
+    assert.deepEqual(
+      seen.map((p) => [p.toolCall.toolCallId, p.toolCall.title, p.toolCall.kind]),
+      [
+        ['t1', 'Run ls?', 'execute'],
+        ['t2', 'Edit?', 'edit'],
+      ],
+    );
     client.dispose();
   });
 
   it('v2 auth methods (methodId) and config options (configId) are read', async () => {
     const { agent, client } = await connected(2);
-    assert.deepEqual(client.authMethods.map((m) => m.id), ['login']);
+    assert.deepEqual(
+      client.authMethods.map((m) => m.id),
+      ['login'],
+    );
     const p = client.newSession({ cwd: '/ws', mcpServers: [{ name: 'files', command: '/bin/mcp', args: [], env: [] }] });
     const req = await agent.expect('session/new');
     // The v2 draft tags stdio MCP servers.
     assert.equal(((req.params as Json).mcpServers as Json[])[0]?.type, 'stdio');
     agent.reply(req.id, { sessionId: 's', configOptions: [{ configId: 'model', name: 'Model', type: 'select', currentValue: 'a', options: [{ value: 'a', name: 'A' }] }] });
-    assert.deepEqual((await p).configOptions?.map((o) => o.id), ['model']);
+    assert.deepEqual(
+      (await p).configOptions?.map((o) => o.id),
+      ['model'],
+    );
     client.dispose();
   });
 
@@ -73,7 +93,11 @@ describe('issue 10 findings', () => {
   it('v1: a request with "id": null is answered with "id": null', async () => {
     const { agent, client } = await connected(1);
     await openSession(agent, client);
-    agent.send({ id: null, method: 'session/request_permission', params: { sessionId: 's', toolCall: { toolCallId: 't' }, options: [{ optionId: 'ok', name: 'Allow', kind: 'allow_once' }] } });
+    agent.send({
+      id: null,
+      method: 'session/request_permission',
+      params: { sessionId: 's', toolCall: { toolCallId: 't' }, options: [{ optionId: 'ok', name: 'Allow', kind: 'allow_once' }] },
+    });
     const answer = await agent.next();
     assert.equal(answer.id, null);
     assert.deepEqual(answer.result, { outcome: { outcome: 'selected', optionId: 'ok' } });

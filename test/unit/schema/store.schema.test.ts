@@ -79,7 +79,9 @@ function checkUpdate(c: Corpus, u: Obj, s: SessionState | undefined): string | u
     case 'available_commands_update':
       return Array.isArray(u.availableCommands) && s.availableCommands.length !== u.availableCommands.length ? 'commands lost' : undefined;
     case 'config_option_update':
-      return Array.isArray(u.configOptions) && s.configOptions.length !== u.configOptions.length ? `config options lost (${s.configOptions.length} of ${u.configOptions.length})` : undefined;
+      return Array.isArray(u.configOptions) && s.configOptions.length !== u.configOptions.length
+        ? `config options lost (${s.configOptions.length} of ${u.configOptions.length})`
+        : undefined;
     case 'current_mode_update':
       return s.currentModeId !== u.currentModeId ? 'current mode lost' : undefined;
     case 'session_info_update':
@@ -114,7 +116,18 @@ function run(version: 1 | 2, seed: number): { messages: number; rejected: number
       // Updates to an existing tool call come after the tool call, as on a real connection.
       const prelude: WireMessage[] =
         update && (update.sessionUpdate === 'tool_call_update' || update.sessionUpdate === 'tool_call_content_chunk')
-          ? [{ dir: 'agent->client', kind: 'notification', method: 'session/update', msg: { jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's', update: { sessionUpdate: 'tool_call', toolCallId: update.toolCallId ?? '', title: 't' } } } }]
+          ? [
+              {
+                dir: 'agent->client',
+                kind: 'notification',
+                method: 'session/update',
+                msg: {
+                  jsonrpc: '2.0',
+                  method: 'session/update',
+                  params: { sessionId: 's', update: { sessionUpdate: 'tool_call', toolCallId: update.toolCallId ?? '', title: 't' } },
+                },
+              },
+            ]
           : [];
       messages += msgs.length;
       problems.push(...feed(store, [...prelude, ...msgs]));

@@ -88,7 +88,14 @@ test('the attached session survives compaction, and a journal with only an attac
 });
 
 test('which session a restored chat reattaches: its store, else the chat list, else the last session of an older save', () => {
-  const older = MessageStore.fromJSON({ format: 'acp-chat/store', version: 1, protocolVersion: 1, sessions: [], pending: { 'client->agent': [], 'agent->client': [] }, diagnostics: [] });
+  const older = MessageStore.fromJSON({
+    format: 'acp-chat/store',
+    version: 1,
+    protocolVersion: 1,
+    sessions: [],
+    pending: { 'client->agent': [], 'agent->client': [] },
+    diagnostics: [],
+  });
   assert.deepEqual(older.diagnostics, []);
   assert.equal(older.store.attachedSessionId(), null, 'a save from before attach records has none');
   const store = new MessageStore();

@@ -77,7 +77,10 @@ describe('background work in the chat (claude-next-subagent-bg)', () => {
     agent.send(AFTER);
     await handled(c);
     assert.deepEqual(turnOf(c), { turn: 'busy', message: BACKGROUND_MESSAGE });
-    assert.ok(c.entries().some((e) => e.kind === 'agent_thought' && e.stats.lines.length > 0), 'the background turn is in the transcript');
+    assert.ok(
+      c.entries().some((e) => e.kind === 'agent_thought' && e.stats.lines.length > 0),
+      'the background turn is in the transcript',
+    );
     clock.advance(BACKGROUND_QUIET_MS - 1);
     assert.equal(c.turnState, 'busy');
     clock.advance(1);
@@ -85,7 +88,10 @@ describe('background work in the chat (claude-next-subagent-bg)', () => {
     await c.whenIdle();
     // Nothing about it is called late or unknown.
     assert.deepEqual(c.panelState().notices, []);
-    assert.deepEqual(c.store.diagnostics().filter((d) => d.severity === 'error'), []);
+    assert.deepEqual(
+      c.store.diagnostics().filter((d) => d.severity === 'error'),
+      [],
+    );
     c.dispose();
   });
 
@@ -149,7 +155,11 @@ describe('BackgroundWork', () => {
     const clock = new ManualClock();
     let busy = 0;
     let changes = 0;
-    const w = new BackgroundWork(clock, () => busy, () => changes++);
+    const w = new BackgroundWork(
+      clock,
+      () => busy,
+      () => changes++,
+    );
     return { clock, w, setBusy: (n: number) => (busy = n), changes: () => changes };
   };
 

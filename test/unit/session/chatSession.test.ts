@@ -15,7 +15,16 @@ import { DemoAgent } from '../../../src/node/demoAgent/agent';
 import { rpcError } from '../../../src/node/transport/connection';
 
 const settings = parseSettings(() => undefined).settings;
-function makeSession(opts: { store?: MessageStore; restoredSessionId?: string | null; restoredEarlier?: EarlierLink | null; agent?: ReturnType<typeof inProcessDemoAgent>; handlers?: () => ClientHandlers; settings?: typeof settings } = {}) {
+function makeSession(
+  opts: {
+    store?: MessageStore;
+    restoredSessionId?: string | null;
+    restoredEarlier?: EarlierLink | null;
+    agent?: ReturnType<typeof inProcessDemoAgent>;
+    handlers?: () => ClientHandlers;
+    settings?: typeof settings;
+  } = {},
+) {
   const agent = opts.agent ?? inProcessDemoAgent();
   const changes: PanelDelta[] = [];
   const wire: string[] = [];
@@ -59,7 +68,10 @@ test('a turn streams the demo answer into the transcript and goes back to idle',
   const answer = entries.find((e) => e.kind === 'agent_message');
   assert.ok(answer && answer.kind === 'agent_message');
   assert.match(text(answer), /Hello from the ACP Chat demo agent\./);
-  assert.ok(changes.some((c) => c.type === 'updated' && c.appendedText !== undefined), 'streamed text arrives as appended text');
+  assert.ok(
+    changes.some((c) => c.type === 'updated' && c.appendedText !== undefined),
+    'streamed text arrives as appended text',
+  );
   assert.ok(wire.includes('client->agent') && wire.includes('agent->client'), 'every message reaches the capture sink');
   session.dispose();
 });
@@ -71,7 +83,10 @@ test('prompts typed during a turn are queued and run in order', async () => {
   session.prompt('second');
   assert.ok(changes.some((c) => c.type === 'panel' && c.fields.queuedPrompts?.some((q) => q.text === 'second')));
   await session.whenIdle();
-  const users = session.entries().filter((e) => e.kind === 'user_message').map((e) => text(e as { content: readonly unknown[] }));
+  const users = session
+    .entries()
+    .filter((e) => e.kind === 'user_message')
+    .map((e) => text(e as { content: readonly unknown[] }));
   assert.deepEqual(users, ['first', 'second']);
   session.dispose();
 });
@@ -90,8 +105,14 @@ test('a prompt steered during a turn goes into that turn and shows where it was 
   assert.deepEqual(users, ['first', 'also mind the tests', 'cannot steer this'], 'steered in the turn; the failed one sent as the next turn');
   const steeredAt = entries.findIndex((e) => e.kind === 'user_message' && text(e) === 'also mind the tests');
   const secondTurn = entries.findIndex((e) => e.kind === 'user_message' && text(e) === 'cannot steer this');
-  assert.ok(entries.slice(steeredAt, secondTurn).some((e) => e.kind === 'agent_message' && /Noted, mid-turn/.test(text(e))), 'the running turn took it');
-  assert.ok(entries.slice(steeredAt + 1, secondTurn).some((e) => e.kind === 'tool_call' || e.kind === 'agent_message'), 'inside the first turn, not after it');
+  assert.ok(
+    entries.slice(steeredAt, secondTurn).some((e) => e.kind === 'agent_message' && /Noted, mid-turn/.test(text(e))),
+    'the running turn took it',
+  );
+  assert.ok(
+    entries.slice(steeredAt + 1, secondTurn).some((e) => e.kind === 'tool_call' || e.kind === 'agent_message'),
+    'inside the first turn, not after it',
+  );
   assert.ok(session.panelState().notices.some((n) => /queued instead/.test(n.title) && /failed/.test(n.description ?? '')));
   session.dispose();
 });
@@ -109,9 +130,15 @@ test('queued prompts are edited, reordered and removed from the panel before the
   session.handleWebviewMessage({ type: 'editQueued', id: second, text: 'second, reworded' });
   session.handleWebviewMessage({ type: 'moveQueued', id: fourth, offset: -1 });
   session.handleWebviewMessage({ type: 'removeQueued', id: third });
-  assert.deepEqual(session.panelState().queuedPrompts.map((q) => q.text), ['second, reworded', 'fourth']);
+  assert.deepEqual(
+    session.panelState().queuedPrompts.map((q) => q.text),
+    ['second, reworded', 'fourth'],
+  );
   await session.whenIdle();
-  const users = session.entries().filter((e) => e.kind === 'user_message').map((e) => text(e as { content: readonly unknown[] }));
+  const users = session
+    .entries()
+    .filter((e) => e.kind === 'user_message')
+    .map((e) => text(e as { content: readonly unknown[] }));
   assert.deepEqual(users, ['first', 'second, reworded', 'fourth']);
   session.dispose();
 });
@@ -143,7 +170,10 @@ test('cancel answers the pending permission with cancelled and ends the turn', a
   assert.equal(session.broker.pending().length, 0);
   assert.equal(session.turnState, 'idle');
   const tools = session.entries().filter((e) => e.kind === 'tool_call');
-  assert.ok(tools.every((t) => t.kind === 'tool_call' && ['completed', 'failed', 'cancelled'].includes(t.status)), JSON.stringify(tools.map((t) => t.kind === 'tool_call' && t.status)));
+  assert.ok(
+    tools.every((t) => t.kind === 'tool_call' && ['completed', 'failed', 'cancelled'].includes(t.status)),
+    JSON.stringify(tools.map((t) => t.kind === 'tool_call' && t.status)),
+  );
   session.dispose();
 });
 
@@ -163,7 +193,11 @@ test('a crash says what happened; restart reattaches the same session without du
   assert.equal(session.turnState, 'idle');
   assert.equal(agent.connections, 2);
   assert.equal(session.sessionId, sid, 'the same session is reattached');
-  assert.deepEqual(session.entries().map((e) => e.key), before, 'no entry duplicated or re-keyed');
+  assert.deepEqual(
+    session.entries().map((e) => e.key),
+    before,
+    'no entry duplicated or re-keyed',
+  );
   session.dispose();
 });
 
@@ -204,7 +238,10 @@ test('pasted images go to an agent that accepts them, as image blocks after the 
   await session.whenIdle();
   const user = session.entries().find((e) => e.kind === 'user_message');
   assert.ok(user && user.kind === 'user_message');
-  assert.deepEqual(user.content.map((b) => b.type), ['text', 'image']);
+  assert.deepEqual(
+    user.content.map((b) => b.type),
+    ['text', 'image'],
+  );
   session.dispose();
 });
 
@@ -222,11 +259,25 @@ test('session history: list, a new session on the same connection, and back to t
   assert.equal(agent.connections, 1, 'no new agent process');
   // New Session closed the first (session/close frees it on the agent), so the agent lists the second.
   const listed = await session.listSessions();
-  assert.deepEqual(listed.map((s) => s.sessionId), [second]);
+  assert.deepEqual(
+    listed.map((s) => s.sessionId),
+    [second],
+  );
   await session.openSession(first);
   assert.equal(session.sessionId, first);
-  assert.deepEqual(session.entries().map((e) => e.key), firstKeys, 'reopened with the same entries and keys');
-  assert.deepEqual(session.sessions().map((s) => s.sessionId).sort(), [first, second].sort(), 'both stay in the tree');
+  assert.deepEqual(
+    session.entries().map((e) => e.key),
+    firstKeys,
+    'reopened with the same entries and keys',
+  );
+  assert.deepEqual(
+    session
+      .sessions()
+      .map((s) => s.sessionId)
+      .sort(),
+    [first, second].sort(),
+    'both stay in the tree',
+  );
   session.dispose();
 });
 
@@ -257,7 +308,11 @@ test('a failed reattach keeps the saved transcript on screen, read-only above a 
   assert.notEqual(fresh, old, 'a new session was started');
 
   const snap = session.snapshot();
-  assert.deepEqual(snap.entries.map((e) => e.key), oldKeys, 'the saved transcript is still what the panel shows');
+  assert.deepEqual(
+    snap.entries.map((e) => e.key),
+    oldKeys,
+    'the saved transcript is still what the panel shows',
+  );
   assert.equal(snap.panel.earlier?.sessionId, old);
   assert.equal(snap.panel.earlier?.entryCount, oldKeys.length);
   assert.match(snap.panel.earlier?.reason ?? '', /No previous sessions found for this project/);
@@ -268,12 +323,19 @@ test('a failed reattach keeps the saved transcript on screen, read-only above a 
   const newEntries = session.entries();
   assert.equal(newEntries[0]?.kind, 'user_message');
   assert.equal(text(newEntries[0] as { content: readonly unknown[] }), 'are you there?');
-  assert.deepEqual(store.session(old)?.entries.map((e) => e.key), oldKeys, 'the old session is untouched');
+  assert.deepEqual(
+    store.session(old)?.entries.map((e) => e.key),
+    oldKeys,
+    'the old session is untouched',
+  );
   // Patches index the panel's list, which starts with the earlier transcript.
   const firstInsert = changes.find((c) => c.type === 'inserted');
   assert.ok(firstInsert && firstInsert.type === 'inserted');
   assert.equal(firstInsert.index, oldKeys.length);
-  assert.deepEqual(session.snapshot().entries.map((e) => e.key), [...oldKeys, ...newEntries.map((e) => e.key)]);
+  assert.deepEqual(
+    session.snapshot().entries.map((e) => e.key),
+    [...oldKeys, ...newEntries.map((e) => e.key)],
+  );
   // Actions on the earlier entries still find them.
   assert.equal(session.shownEntry(oldKeys[0]!)?.sessionId, old);
 
@@ -288,7 +350,13 @@ test('a failed reattach keeps the saved transcript on screen, read-only above a 
   const reloaded = makeSession({ store: saved, restoredSessionId: fresh });
   await reloaded.session.start();
   assert.equal(reloaded.session.sessionId, fresh, 'the new session is reattached');
-  assert.deepEqual(reloaded.session.snapshot().entries.map((e) => e.key).slice(0, oldKeys.length), oldKeys);
+  assert.deepEqual(
+    reloaded.session
+      .snapshot()
+      .entries.map((e) => e.key)
+      .slice(0, oldKeys.length),
+    oldKeys,
+  );
   assert.equal(reloaded.session.snapshot().panel.earlier?.sessionId, old);
 
   // Choosing another session leaves the earlier transcript behind, and forgets the link.

@@ -15,7 +15,11 @@ const wire: [Direction, unknown][] = [
   ['client->agent', { jsonrpc: '2.0', id: 1, method: 'session/new', params: { cwd: '/ws', mcpServers: [] } }],
   ['agent->client', { jsonrpc: '2.0', id: 1, result: { sessionId: 's1' } }],
 ];
-const chunk = (text: string): unknown => ({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's1', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } } } });
+const chunk = (text: string): unknown => ({
+  jsonrpc: '2.0',
+  method: 'session/update',
+  params: { sessionId: 's1', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } } },
+});
 
 interface Seen {
   captured: [string, number][];
@@ -53,7 +57,10 @@ test('traffic numbers messages after the restored entries, so seqs stay unique a
   const { traffic: t, seen } = traffic(store);
   t.wire('agent->client', chunk(' again'));
   t.record({ event: 'notice', sessionId: 's1', notice: { severity: 'info', title: 'noted' } });
-  assert.deepEqual(seen.captured, [['agent->client', 42], ['note', 43]]);
+  assert.deepEqual(seen.captured, [
+    ['agent->client', 42],
+    ['note', 43],
+  ]);
   assert.deepEqual(seen.persisted, [42]);
   assert.deepEqual(seen.recorded, ['notice']);
   // The supervisor hears which entries of the attached session the store kept.
@@ -79,7 +86,10 @@ test('a failing capture costs neither the store its message nor persistence its 
   assert.deepEqual(seen.recorded, ['notice']);
   assert.equal(store.session('s1')?.entries.length, 1);
   assert.equal(store.notices('s1').length, 1);
-  assert.ok(seen.logged.some((l) => l.startsWith('error: could not capture message 5')), seen.logged.join('\n'));
+  assert.ok(
+    seen.logged.some((l) => l.startsWith('error: could not capture message 5')),
+    seen.logged.join('\n'),
+  );
 });
 
 test('a failing save costs the store nothing and is logged with the message number', () => {
@@ -110,7 +120,10 @@ test('a skipped line is a notice (when a message was lost) and a numbered captur
   wire.forEach(([d, m]) => t.wire(d, m));
   store.attach('s1');
   t.skippedLine('{"jsonrpc":', 'not JSON', true);
-  assert.deepEqual(seen.captured.slice(-2), [['note', 5], ['note', 6]]);
+  assert.deepEqual(seen.captured.slice(-2), [
+    ['note', 5],
+    ['note', 6],
+  ]);
   assert.equal(store.notices('s1')[0]?.title, 'A message from Demo was skipped: not JSON.');
   assert.equal(noted, 1);
 });
@@ -119,7 +132,11 @@ test('the connection is the only writer of the attached session (MessageStore.at
   const root = path.resolve(__dirname, '../../..');
   const writers = readdirSync(path.join(root, 'src'), { recursive: true, encoding: 'utf8' })
     .filter((f) => f.endsWith('.ts'))
-    .filter((f) => readFileSync(path.join(root, 'src', f), 'utf8').split('\n').some((line) => !/^\s*(\*|\/\/|\/\*)/.test(line) && /\bstore\.attach\(/.test(line)))
+    .filter((f) =>
+      readFileSync(path.join(root, 'src', f), 'utf8')
+        .split('\n')
+        .some((line) => !/^\s*(\*|\/\/|\/\*)/.test(line) && /\bstore\.attach\(/.test(line)),
+    )
     .map((f) => f.split(path.sep).join('/'))
     .sort();
   // The journal only replays what the connection recorded (restore).

@@ -15,11 +15,24 @@ const wire: [Direction, unknown][] = [
   ['client->agent', { jsonrpc: '2.0', id: 1, method: 'session/new', params: { cwd: '/ws', mcpServers: [] } }],
   ['agent->client', { jsonrpc: '2.0', id: 1, result: { sessionId: 'sess_9' } }],
   ['client->agent', { jsonrpc: '2.0', id: 2, method: 'session/prompt', params: { sessionId: 'sess_9', prompt: [{ type: 'text', text: 'Hi' }] } }],
-  ['agent->client', { jsonrpc: '2.0', method: 'session/update', params: { sessionId: 'sess_9', update: { sessionUpdate: 'agent_message_chunk', messageId: 'a1', content: { type: 'text', text: 'Hel' } } } }],
-  ['agent->client', { jsonrpc: '2.0', method: 'session/update', params: { sessionId: 'sess_9', update: { sessionUpdate: 'agent_message_chunk', messageId: 'a1', content: { type: 'text', text: 'lo' } } } }],
+  [
+    'agent->client',
+    {
+      jsonrpc: '2.0',
+      method: 'session/update',
+      params: { sessionId: 'sess_9', update: { sessionUpdate: 'agent_message_chunk', messageId: 'a1', content: { type: 'text', text: 'Hel' } } },
+    },
+  ],
+  [
+    'agent->client',
+    {
+      jsonrpc: '2.0',
+      method: 'session/update',
+      params: { sessionId: 'sess_9', update: { sessionUpdate: 'agent_message_chunk', messageId: 'a1', content: { type: 'text', text: 'lo' } } },
+    },
+  ],
   ['agent->client', { jsonrpc: '2.0', id: 2, result: { stopReason: 'end_turn' } }],
 ];
-
 
 /** Another window opening the folder and taking the chat (the earlier instance closed first). */
 async function reopen(dir: string, chatId: string, log: (m: string) => void = () => undefined): Promise<FilePersistence> {
@@ -46,7 +59,10 @@ test('a journaled chat restores with the same entries, keys and session', async 
   assert.equal(restored.sessionId, 'sess_9');
   const before = store.session('sess_9')!.entries;
   const after = restored.store.session('sess_9')!.entries;
-  assert.deepEqual(after.map((e) => [e.kind, e.key]), before.map((e) => [e.kind, e.key]));
+  assert.deepEqual(
+    after.map((e) => [e.kind, e.key]),
+    before.map((e) => [e.kind, e.key]),
+  );
   assert.deepEqual(logs, []);
 });
 
@@ -105,14 +121,24 @@ test('a forked chat starts from the fork’s entries (same keys), saved at once;
   source.ingest('client->agent', { jsonrpc: '2.0', id: 3, method: 'session/fork', params: { sessionId: 'sess_9', cwd: '/ws', mcpServers: [] } }, 9);
   source.ingest('agent->client', { jsonrpc: '2.0', id: 3, result: { sessionId: 'fork_1' } }, 10);
   const seed = storeWithSession(source, 'fork_1');
-  assert.deepEqual(seed.sessions().map((s) => s.sessionId), ['fork_1']);
+  assert.deepEqual(
+    seed.sessions().map((s) => s.sessionId),
+    ['fork_1'],
+  );
 
   const p1 = await FilePersistence.create(dir, () => undefined);
   p1.seed('chat-fork', { store: seed });
   const live = p1.restore('chat-fork', () => undefined);
   assert.equal(live.sessionId, 'fork_1');
   // A message arrives before the journal is open: it must be journaled after the snapshot, not inside it too.
-  const resume: [Direction, unknown] = ['agent->client', { jsonrpc: '2.0', method: 'session/update', params: { sessionId: 'fork_1', update: { sessionUpdate: 'agent_message_chunk', messageId: 'f1', content: { type: 'text', text: 'forked on' } } } }];
+  const resume: [Direction, unknown] = [
+    'agent->client',
+    {
+      jsonrpc: '2.0',
+      method: 'session/update',
+      params: { sessionId: 'fork_1', update: { sessionUpdate: 'agent_message_chunk', messageId: 'f1', content: { type: 'text', text: 'forked on' } } },
+    },
+  ];
   p1.append('chat-fork', resume[0], resume[1], live.store.ingest(resume[0], resume[1], 11), 11);
   await p1.close();
 

@@ -64,8 +64,15 @@ export function inProcessDemoAgent(make: (acp: AcpConnection) => void = (acp) =>
 
 /** A UI that does nothing: these tests look at the chat's state, not at VS Code. */
 export const noUi: ChatUi = {
-  openLink() {}, openLocation() {}, openDiff() {}, copy() {}, revealInTree() {}, exportMarkdown() {},
-  async chooseAuthMethod() { return undefined; },
+  openLink() {},
+  openLocation() {},
+  openDiff() {},
+  copy() {},
+  revealInTree() {},
+  exportMarkdown() {},
+  async chooseAuthMethod() {
+    return undefined;
+  },
   permissionAsked() {},
   openElicitationUrl() {},
 };
@@ -87,4 +94,3 @@ export function chatOptions(over: Partial<ChatOptions> & Pick<ChatOptions, 'conn
     ...over,
   };
 }
-

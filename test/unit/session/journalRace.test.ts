@@ -19,7 +19,13 @@ test('appends during an in-flight write all reach the file, in order', async () 
   }
   await Promise.all(flushes);
   await journal.dispose();
-  const seen = readFileSync(path.join(dir, 'race.journal.ndjson'), 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { msg: { params: { i: number } } }).msg.params.i);
+  const seen = readFileSync(path.join(dir, 'race.journal.ndjson'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => (JSON.parse(l) as { msg: { params: { i: number } } }).msg.params.i);
   assert.equal(seen.length, n);
-  assert.deepEqual(seen, Array.from({ length: n }, (_, i) => i + 1));
+  assert.deepEqual(
+    seen,
+    Array.from({ length: n }, (_, i) => i + 1),
+  );
 });

@@ -11,7 +11,9 @@ import { until } from '../helpers/until';
 test('a chat whose agent is not configured refuses to start, says which agent, and starts when the settings name it', async () => {
   const agent = inProcessDemoAgent();
   const changes: PanelDelta[] = [];
-  const session = new ChatController(chatOptions({ agent: { id: 'claude', name: 'claude', command: '(not configured)', args: [], env: {} }, agentMissing: true, connect: agent.connect }));
+  const session = new ChatController(
+    chatOptions({ agent: { id: 'claude', name: 'claude', command: '(not configured)', args: [], env: {} }, agentMissing: true, connect: agent.connect }),
+  );
   session.onDidChange((c) => changes.push(...c));
   await session.start();
   assert.equal(session.turnState, 'error');

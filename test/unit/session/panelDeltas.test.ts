@@ -6,8 +6,21 @@ import type { MessageEntry, SessionState } from '../../../src/common/store/model
 const stats = { chunks: 1, upserts: 0, bytes: 1, firstSeen: 0, lastSeen: 0, lines: [] };
 const entry: MessageEntry = { kind: 'agent_message', key: 'k', messageId: null, content: [], meta: null, provenance: 'live', stats };
 const session: SessionState = {
-  sessionId: 's', parentSessionId: null, protocolVersion: 1, entries: [entry], plan: [{ content: 'a', priority: 'high', status: 'pending' }], plans: [], setup: null, currentModeId: 'code',
-  availableModes: [], availableCommands: [], configOptions: [], usage: null, title: 'T', updatedAt: null, terminals: {},
+  sessionId: 's',
+  parentSessionId: null,
+  protocolVersion: 1,
+  entries: [entry],
+  plan: [{ content: 'a', priority: 'high', status: 'pending' }],
+  plans: [],
+  setup: null,
+  currentModeId: 'code',
+  availableModes: [],
+  availableCommands: [],
+  configOptions: [],
+  usage: null,
+  title: 'T',
+  updatedAt: null,
+  terminals: {},
 };
 
 test('only the shown session reaches the panel; appended text stays appended text', () => {
@@ -21,7 +34,10 @@ test('only the shown session reaches the panel; appended text stays appended tex
     's',
     session,
   );
-  assert.deepEqual(panel, [{ type: 'inserted', index: 0, entry }, { type: 'updated', entry, appendedText: 'x' }]);
+  assert.deepEqual(panel, [
+    { type: 'inserted', index: 0, entry },
+    { type: 'updated', entry, appendedText: 'x' },
+  ]);
   assert.equal(diagnostics.length, 1);
 });
 

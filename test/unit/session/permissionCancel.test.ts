@@ -31,7 +31,11 @@ test('cancel answers each pending permission request exactly once', async () => 
   session.cancel();
   await session.whenIdle();
   const answers = wire.filter((r) => r.dir === 'client->agent' && r.msg.id === asked[0]?.msg.id && r.msg.method === undefined);
-  assert.deepEqual(answers.map((a) => a.msg.result), [{ outcome: { outcome: 'cancelled' } }], 'one answer on the wire');
+  assert.deepEqual(
+    answers.map((a) => a.msg.result),
+    [{ outcome: { outcome: 'cancelled' } }],
+    'one answer on the wire',
+  );
   assert.deepEqual(outcomes, [{ outcome: 'cancelled' }], 'the panel request settled once');
   assert.equal(session.broker.pending().length, 0);
   session.dispose();

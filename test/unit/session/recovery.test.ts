@@ -18,16 +18,18 @@ function faultyChat(fault: DemoFault, raw: Record<string, unknown> = {}, lateAft
   const late = lateAfterCancelMs === undefined ? {} : { lateAfterCancelMs };
   const agent = inProcessDemoAgent((acp) => new DemoAgent(acp, { delayMs: 0, ...(agent.connections === 1 ? { fault, ...late } : {}), crash: () => agent.crash() }));
   const settings = parseSettings((k) => raw[k]).settings;
-  const session = new ChatController(chatOptions({
-    connect: agent.connect,
-    settings: () => settings,
-    clock,
-    handlers: () => ({
-      requestPermission: async (p, _signal, askUser) => ({
-        outcome: await askUser({ toolCallId: p.toolCall.toolCallId, toolCallKey: null, title: p.toolCall.title ?? '', options: p.options }),
+  const session = new ChatController(
+    chatOptions({
+      connect: agent.connect,
+      settings: () => settings,
+      clock,
+      handlers: () => ({
+        requestPermission: async (p, _signal, askUser) => ({
+          outcome: await askUser({ toolCallId: p.toolCall.toolCallId, toolCallKey: null, title: p.toolCall.title ?? '', options: p.options }),
+        }),
       }),
     }),
-  }));
+  );
   const notice = (key: string) => session.panelState().notices.find((n) => n.key === key);
   return { clock, agent, session, notice };
 }
@@ -48,7 +50,11 @@ describe('recovery', () => {
     assert.equal(session.sessionId, sid, 'the same session');
     assert.deepEqual(userTexts(session), ['hello'], 'nothing resent');
     assert.ok(notice('recovery'), 'the notice stays after the restart');
-    assert.deepEqual(session.panelState().notices.filter((n) => /prompt failed/.test(n.title)), [], 'the exit explains it, not a failed prompt');
+    assert.deepEqual(
+      session.panelState().notices.filter((n) => /prompt failed/.test(n.title)),
+      [],
+      'the exit explains it, not a failed prompt',
+    );
     session.dispose();
   });
 
@@ -77,7 +83,10 @@ describe('recovery', () => {
     clock.advance(0);
     const offer = await until(() => notice('undelivered'), 'the offer');
     assert.match(offer.title, /may not have been delivered/);
-    assert.deepEqual(offer.actions?.map((a) => a.id), ['resend', 'edit']);
+    assert.deepEqual(
+      offer.actions?.map((a) => a.id),
+      ['resend', 'edit'],
+    );
     assert.equal(offer.fill, 'fix the bug');
     assert.equal(agent.connections, 2);
     await session.whenIdle();
@@ -116,7 +125,10 @@ describe('recovery', () => {
     assert.equal(notice('stall'), undefined);
     clock.advance(1);
     const stall = await until(() => notice('stall'), 'the stall notice');
-    assert.deepEqual(stall.actions?.map((a) => a.id), ['keepWaiting', 'cancel', 'restart']);
+    assert.deepEqual(
+      stall.actions?.map((a) => a.id),
+      ['keepWaiting', 'cancel', 'restart'],
+    );
     session.noticeAction('keepWaiting');
     assert.equal(notice('stall'), undefined);
     clock.advance(90_000);
@@ -132,7 +144,9 @@ describe('recovery', () => {
   it('a pending permission is no stall', async () => {
     const { clock, session, notice } = faultyChat('silent');
     await session.start();
-    void session.broker.request(session.sessionId ?? '', async (_signal, askUser) => ({ outcome: await askUser({ toolCallId: 't', toolCallKey: null, title: 'x', options: [{ optionId: 'a', name: 'Allow', kind: 'allow_once' }] }) }));
+    void session.broker.request(session.sessionId ?? '', async (_signal, askUser) => ({
+      outcome: await askUser({ toolCallId: 't', toolCallKey: null, title: 'x', options: [{ optionId: 'a', name: 'Allow', kind: 'allow_once' }] }),
+    }));
     session.prompt('hello');
     await until(() => session.current()?.title === 'hello', 'the turn to go silent');
     clock.advance(1_000_000);
@@ -168,7 +182,10 @@ describe('recovery', () => {
     assert.ok(lateEntries.length > 0, 'the late updates are kept');
     assert.equal(late.entryKey, lateEntries[0]?.key, 'the marker is on the first late entry');
     assert.match(late.title, /after the turn was shown as cancelled/);
-    assert.ok(session.store.session(session.sessionId ?? '')?.entries.some((e) => e.key === late.entryKey), 'kept in the store');
+    assert.ok(
+      session.store.session(session.sessionId ?? '')?.entries.some((e) => e.key === late.entryKey),
+      'kept in the store',
+    );
     // One marker: what follows the first late entry is late too.
     await until(() => session.entries().some((e) => e.kind === 'agent_message'), 'the late answer');
     assert.equal(session.panelState().notices.filter((n) => n.key === 'late').length, 1);

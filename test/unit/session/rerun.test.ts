@@ -41,13 +41,16 @@ test('a cancelled turn is marked for Retry; Retry sends the last user message ag
   await session.whenIdle();
   assert.equal(session.panelState().lastTurnEnd, 'cancelled');
   session.retry();
-  await until(() => session.broker.pending().length > 0, 'the retried turn\'s permission request');
+  await until(() => session.broker.pending().length > 0, "the retried turn's permission request");
   assert.equal(session.panelState().lastTurnEnd, null, 'a new turn clears the mark');
   const users = session.entries().flatMap((e) => (e.kind === 'user_message' ? [e] : []));
   assert.equal(users.length, 2, 'the prompt was sent again');
   assert.equal(session.sessionId, sid, 'in the same session');
   assert.deepEqual(users[1]?.content, users[0]?.content, 'as it was first sent, with its context');
-  assert.ok(users[1]?.content.some((b) => b.type === 'resource' || b.type === 'resource_link'), 'the context went along');
+  assert.ok(
+    users[1]?.content.some((b) => b.type === 'resource' || b.type === 'resource_link'),
+    'the context went along',
+  );
   session.cancel();
   await session.whenIdle();
   session.dispose();
@@ -82,7 +85,7 @@ test('a failed prompt is marked for Retry; a finished one is not; Retry with not
   ok.dispose();
 });
 
-test('an edit sets the user\'s chips aside and gives them back when it ends; a second edit keeps the first\'s', async () => {
+test("an edit sets the user's chips aside and gives them back when it ends; a second edit keeps the first's", async () => {
   const session = makeSession();
   await session.start();
   const mine = { kind: 'file' as const, path: '/ws/mine.ts', lines: null, text: 'x', size: 1 };
@@ -90,17 +93,17 @@ test('an edit sets the user\'s chips aside and gives them back when it ends; a s
   session.addContext(mine);
   const labels = () => session.panelState().context.map((c) => c.label);
   session.beginEdit([edited]);
-  assert.deepEqual(labels(), ['edited.ts:3-4'], 'the edited message\'s chips');
+  assert.deepEqual(labels(), ['edited.ts:3-4'], "the edited message's chips");
   session.beginEdit([]);
   assert.deepEqual(labels(), []);
   session.endEdit();
-  assert.deepEqual(labels(), ['mine.ts'], 'the user\'s chips are back');
+  assert.deepEqual(labels(), ['mine.ts'], "the user's chips are back");
   session.endEdit();
   assert.deepEqual(labels(), ['mine.ts'], 'ending twice changes nothing');
   session.dispose();
 });
 
-test('a turn cut off by the agent\'s exit is marked interrupted, so Retry is offered once it is back (issue 38, item 8)', async () => {
+test("a turn cut off by the agent's exit is marked interrupted, so Retry is offered once it is back (issue 38, item 8)", async () => {
   const agent = inProcessDemoAgent();
   const session = makeSession(agent);
   await session.start();

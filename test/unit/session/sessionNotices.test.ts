@@ -10,8 +10,14 @@ test('notices from before the first session move to it when it is attached', () 
   const store = new MessageStore();
   store.record({ event: 'notice', sessionId: null, notice: { severity: 'warning', title: 'A message from the agent was skipped.' } });
   const session = new ChatController(chatOptions({ connect: async () => assert.fail('not started'), store, restoredSessionId: 'sess_1' }));
-  assert.deepEqual(session.snapshot().panel.notices.map((n) => n.title), ['A message from the agent was skipped.']);
+  assert.deepEqual(
+    session.snapshot().panel.notices.map((n) => n.title),
+    ['A message from the agent was skipped.'],
+  );
   assert.deepEqual(store.notices(null), []);
-  assert.deepEqual(store.notices('sess_1').map((n) => n.title), ['A message from the agent was skipped.']);
+  assert.deepEqual(
+    store.notices('sess_1').map((n) => n.title),
+    ['A message from the agent was skipped.'],
+  );
   session.dispose();
 });

@@ -17,9 +17,15 @@ describe('session setup', () => {
     assert.deepEqual(sessionParams({ ...base, caps: {} }), { cwd: '/w/app', mcpServers: [] });
     assert.equal(warnings.length, 1, 'an invalid MCP server is said, not sent');
     assert.deepEqual(sessionParams({ ...base, caps: { sessionCapabilities: { additionalDirectories: {} } } }).additionalDirectories, ['/w/lib']);
-    assert.deepEqual(sessionParams({ ...base, additionalDirectories: [], caps: { sessionCapabilities: { additionalDirectories: {} } } }), { cwd: '/w/app', mcpServers: [] }, 'none: omitted');
+    assert.deepEqual(
+      sessionParams({ ...base, additionalDirectories: [], caps: { sessionCapabilities: { additionalDirectories: {} } } }),
+      { cwd: '/w/app', mcpServers: [] },
+      'none: omitted',
+    );
     assert.deepEqual(systemPromptParam(settings, {}), {});
-    assert.deepEqual(systemPromptParam(settings, { sessionCapabilities: { systemPrompt: {} } }), { systemPrompt: { mode: 'append', content: [{ type: 'text', text: 'Answer in French.' }] } });
+    assert.deepEqual(systemPromptParam(settings, { sessionCapabilities: { systemPrompt: {} } }), {
+      systemPrompt: { mode: 'append', content: [{ type: 'text', text: 'Answer in French.' }] },
+    });
     assert.deepEqual(systemPromptParam(settingsWith({}), { sessionCapabilities: { systemPrompt: {} } }), {}, 'no setting: nothing (never an empty content array)');
   });
 
@@ -58,12 +64,18 @@ describe('session setup', () => {
       }),
     );
     await session.start();
-    const newSession = sent.find((m): m is { method: string; params: Record<string, unknown> } => typeof m === 'object' && m !== null && (m as { method?: unknown }).method === 'session/new');
+    const newSession = sent.find(
+      (m): m is { method: string; params: Record<string, unknown> } => typeof m === 'object' && m !== null && (m as { method?: unknown }).method === 'session/new',
+    );
     assert.deepEqual(newSession?.params['additionalDirectories'], ['/w/lib', '/w/docs']);
     assert.deepEqual(newSession?.params['systemPrompt'], { mode: 'append', content: [{ type: 'text', text: 'Be brief.' }] });
     session.prompt('/setup');
     await session.whenIdle();
-    const answer = session.entries().filter((e) => e.kind === 'agent_message').map((e) => JSON.stringify(e)).join('');
+    const answer = session
+      .entries()
+      .filter((e) => e.kind === 'agent_message')
+      .map((e) => JSON.stringify(e))
+      .join('');
     assert.match(answer, /\/w\/lib/);
     assert.match(answer, /\/w\/docs/);
     assert.match(answer, /Be brief\./);

@@ -14,14 +14,22 @@ function makeSession(make: (acp: AcpConnection) => void, startupTimeoutSeconds: 
   const agent = inProcessDemoAgent(make);
   const changes: PanelDelta[] = [];
   let disposed = 0;
-  const session = new ChatController(chatOptions({
-    agent: { id: 'silent', name: 'Silent', command: 'silent-agent', args: ['--acp'], env: {} },
-    connect: async (o) => {
-      const link = await agent.connect(o);
-      return { ...link, dispose: () => { disposed++; link.dispose(); } };
-    },
-    settings: () => settings,
-  }));
+  const session = new ChatController(
+    chatOptions({
+      agent: { id: 'silent', name: 'Silent', command: 'silent-agent', args: ['--acp'], env: {} },
+      connect: async (o) => {
+        const link = await agent.connect(o);
+        return {
+          ...link,
+          dispose: () => {
+            disposed++;
+            link.dispose();
+          },
+        };
+      },
+      settings: () => settings,
+    }),
+  );
   session.onDidChange((c) => changes.push(...c));
   return { session, changes, disposed: () => disposed };
 }

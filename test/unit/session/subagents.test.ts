@@ -25,11 +25,21 @@ function chat(ui: Partial<ChatUi> = {}) {
   // As the extension's handlers do (clientHandlers.ts): the card names the tool call by its entry key, a question goes to the chat's broker.
   const handlers = (): ClientHandlers => ({
     requestPermission: async (p, _signal, askUser) => ({
-      outcome: await askUser({ toolCallId: p.toolCall.toolCallId, toolCallKey: self?.toolCallKey(p.sessionId, p.toolCall.toolCallId) ?? null, title: p.toolCall.title ?? '', options: p.options }),
+      outcome: await askUser({
+        toolCallId: p.toolCall.toolCallId,
+        toolCallKey: self?.toolCallKey(p.sessionId, p.toolCall.toolCallId) ?? null,
+        title: p.toolCall.title ?? '',
+        options: p.options,
+      }),
     }),
     elicitation: {
       modes: { form: true, url: false },
-      create: (ask, signal) => self!.elicitations.ask(ask.params.sessionId ?? null, { entryKey: null, mode: ask.params.mode, message: ask.params.message, requestedSchema: ask.params.requestedSchema ?? null, url: null }, signal),
+      create: (ask, signal) =>
+        self!.elicitations.ask(
+          ask.params.sessionId ?? null,
+          { entryKey: null, mode: ask.params.mode, message: ask.params.message, requestedSchema: ask.params.requestedSchema ?? null, url: null },
+          signal,
+        ),
     },
   });
   const c = new ChatController(
@@ -62,7 +72,10 @@ describe('subagents in the chat', () => {
     // Drawn on the child's own tool call (its entry key), which the root's transcript does not hold.
     const tool = child.entries.find((e) => e.kind === 'tool_call');
     assert.equal(perm?.toolCallKey, tool?.key);
-    assert.equal(c.entries().some((e) => e.key === tool?.key), false);
+    assert.equal(
+      c.entries().some((e) => e.key === tool?.key),
+      false,
+    );
     assert.equal(c.broker.respond(perm!.requestId, 'demo-reject-once'), true);
     await c.whenIdle();
     const asked = wire.find((w) => w.dir === 'agent->client' && w.msg.method === 'session/request_permission');
@@ -91,12 +104,21 @@ describe('subagents in the chat', () => {
     const fromChild = agent().connection.sendRequest('elicitation/create', { sessionId: child.sessionId, mode: 'form', message: 'Which file?', requestedSchema: schema });
     const fromRoot = agent().connection.sendRequest('elicitation/create', { sessionId: c.sessionId, mode: 'form', message: 'Go on?', requestedSchema: schema });
     const questions = await until(() => (c.panelState().elicitations.length === 2 ? c.panelState().elicitations : undefined), 'both questions in the panel');
-    assert.deepEqual(questions.map((q) => [q.message, q.fromSubagent]), [['Which file?', SUBAGENT_TITLE], ['Go on?', undefined]]);
+    assert.deepEqual(
+      questions.map((q) => [q.message, q.fromSubagent]),
+      [
+        ['Which file?', SUBAGENT_TITLE],
+        ['Go on?', undefined],
+      ],
+    );
     for (const q of questions) c.elicitations.respond(q.requestId, { action: 'decline' });
     assert.deepEqual(await fromChild, { action: 'decline' });
     assert.deepEqual(await fromRoot, { action: 'decline' });
     // A question for a session nobody opened or announced never reaches the panel.
-    await assert.rejects(agent().connection.sendRequest('elicitation/create', { sessionId: 'made-up', mode: 'form', message: 'Smuggled?', requestedSchema: schema }), /unknown session "made-up"/);
+    await assert.rejects(
+      agent().connection.sendRequest('elicitation/create', { sessionId: 'made-up', mode: 'form', message: 'Smuggled?', requestedSchema: schema }),
+      /unknown session "made-up"/,
+    );
     assert.deepEqual(c.panelState().elicitations, []);
     c.dispose();
   });
@@ -120,8 +142,14 @@ describe('subagents in the chat', () => {
     assert.equal(snap.panel.readOnly, true);
     assert.equal(snap.panel.sessionId, child.sessionId);
     assert.equal(snap.panel.turn, 'busy');
-    assert.deepEqual(snap.entries.map((e) => e.key), c.store.session(child.sessionId)!.entries.map((e) => e.key));
-    assert.deepEqual(snap.panel.permissions.map((p) => p.requestId), [perm!.requestId]);
+    assert.deepEqual(
+      snap.entries.map((e) => e.key),
+      c.store.session(child.sessionId)!.entries.map((e) => e.key),
+    );
+    assert.deepEqual(
+      snap.panel.permissions.map((p) => p.requestId),
+      [perm!.requestId],
+    );
     const heard: PanelDelta[] = [];
     view!.model.onDidChange((d) => void heard.push(...d));
     // Answered in the subagent's view: the chat's broker settles it, and both views hear it.
@@ -130,9 +158,15 @@ describe('subagents in the chat', () => {
     view!.model.handleWebviewMessage({ type: 'prompt', text: 'hi from the child view' });
     await c.whenIdle();
     assert.deepEqual(c.panelState().permissions, []);
-    assert.ok(heard.some((d) => d.type === 'inserted' || d.type === 'updated'), 'the view heard the child\'s later entries');
+    assert.ok(
+      heard.some((d) => d.type === 'inserted' || d.type === 'updated'),
+      "the view heard the child's later entries",
+    );
     assert.equal(view!.model.snapshot().panel.turn, 'idle');
-    assert.equal(wire.some((w) => w.dir === 'client->agent' && JSON.stringify(w.msg).includes('hi from the child view')), false);
+    assert.equal(
+      wire.some((w) => w.dir === 'client->agent' && JSON.stringify(w.msg).includes('hi from the child view')),
+      false,
+    );
     // Stop: session/cancel for the child only, and only while it offers cancel (the demo's child does).
     c.handleWebviewMessage({ type: 'cancelSubagent', childSessionId: 'made-up' });
     c.handleWebviewMessage({ type: 'cancelSubagent', childSessionId: child.sessionId });
@@ -153,7 +187,10 @@ describe('subagents in the chat', () => {
     const snap = view.snapshot();
     assert.equal(snap.panel.sessionId, child.sessionId);
     assert.equal(snap.panel.turn, 'busy');
-    assert.deepEqual(snap.entries.map((e) => e.key), c.store.session(child.sessionId)!.entries.map((e) => e.key));
+    assert.deepEqual(
+      snap.entries.map((e) => e.key),
+      c.store.session(child.sessionId)!.entries.map((e) => e.key),
+    );
     assert.deepEqual(snap.panel.permissions, [], "the chat's panel lists the request (drawn on the expanded card by the webview)");
     const tool = child.entries.find((e) => e.kind === 'tool_call')!;
     assert.equal(c.shownEntry(tool.key)?.sessionId, child.sessionId, 'Open diff / Show in tree on a card of the expanded child find it');
@@ -173,7 +210,7 @@ describe('subagents in the chat', () => {
     await c.whenIdle();
     const card = c.entries().find((e) => e.kind === 'subagent');
     assert.deepEqual(card?.kind === 'subagent' ? [card.state, card.stopReason] : null, ['idle', 'cancelled']);
-    assert.deepEqual(c.panelState().permissions, [], 'the stopped child\'s request was settled');
+    assert.deepEqual(c.panelState().permissions, [], "the stopped child's request was settled");
     assert.equal(c.panelState().turn, 'idle');
     c.dispose();
   });
@@ -194,7 +231,10 @@ describe('subagents in the chat', () => {
     await c.whenIdle();
     assert.equal(c.panelState().subagentActivity?.[child.sessionId], '');
     // Once per change of what it says (the tool call's own updates that keep the title post nothing).
-    assert.deepEqual(posted.map((a) => a?.[child.sessionId]), [tool?.kind === 'tool_call' ? tool.title : undefined, '']);
+    assert.deepEqual(
+      posted.map((a) => a?.[child.sessionId]),
+      [tool?.kind === 'tool_call' ? tool.title : undefined, ''],
+    );
     c.dispose();
   });
 });

@@ -43,14 +43,31 @@ test('terminal output, notices and Changes a chat recorded come back after a rel
   const dir = mkdtempSync(path.join(tmpdir(), 'terms-'));
   const { p: p1, store } = await savedChat(dir, 'chat 1');
   // The live chat records client events through its session; its sink journals them.
-  const session = new ChatController(chatOptions({ connect: async () => assert.fail('not started'), store, restoredSessionId: 'sess_9', sinks: { capture: () => undefined, persist: () => undefined, recorded: (e: ClientEvent) => p1.record('chat 1', e) } }));
+  const session = new ChatController(
+    chatOptions({
+      connect: async () => assert.fail('not started'),
+      store,
+      restoredSessionId: 'sess_9',
+      sinks: { capture: () => undefined, persist: () => undefined, recorded: (e: ClientEvent) => p1.record('chat 1', e) },
+    }),
+  );
   session.terminalEvent('term-a-1', 'line 1\n');
   session.terminalEvent('term-a-1', 'ok ✓\n', { exitCode: 0, signal: null });
   session.terminalEvent('term-a-2', 'still going\n'); // ours (v1), running at the reload: its process went with the window
-  const v2: [Direction, unknown] = ['agent->client', { jsonrpc: '2.0', method: 'session/update', params: { sessionId: 'sess_9', update: { sessionUpdate: 'terminal_output_chunk', terminalId: 'agent-t', data: b64('agent output\n') } } }];
+  const v2: [Direction, unknown] = [
+    'agent->client',
+    {
+      jsonrpc: '2.0',
+      method: 'session/update',
+      params: { sessionId: 'sess_9', update: { sessionUpdate: 'terminal_output_chunk', terminalId: 'agent-t', data: b64('agent output\n') } },
+    },
+  ];
   p1.append('chat 1', v2[0], v2[1], store.ingest(v2[0], v2[1], 5), 5);
   session.recordChanges({ format: 'acp-chat/changes', version: 1, seq: 0, sets: [] });
-  for (const notice of [{ severity: 'warning', title: 'The turn stopped early.' }, { severity: 'info', title: 'No answer for a while.', key: 'stall' }]) {
+  for (const notice of [
+    { severity: 'warning', title: 'The turn stopped early.' },
+    { severity: 'info', title: 'No answer for a while.', key: 'stall' },
+  ]) {
     const e: ClientEvent = { event: 'notice', sessionId: 'sess_9', notice };
     store.record(e);
     p1.record('chat 1', e);
@@ -59,7 +76,11 @@ test('terminal output, notices and Changes a chat recorded come back after a rel
   assert.equal(live.notices.length, 2);
   session.dispose();
   await p1.close();
-  assert.deepEqual(readdirSync(dir).filter((f) => f.endsWith('.json') && f !== 'chats.json'), [], 'no side file');
+  assert.deepEqual(
+    readdirSync(dir).filter((f) => f.endsWith('.json') && f !== 'chats.json'),
+    [],
+    'no side file',
+  );
 
   const warnings: string[] = [];
   const restored = (await reopen(dir, 'chat 1')).restore('chat 1', (m) => warnings.push(m));
@@ -72,7 +93,10 @@ test('terminal output, notices and Changes a chat recorded come back after a rel
     'agent-t': { output: 'agent output\n', exited: false, exitCode: null, signal: null, owner: 'agent' },
   });
   // The keyed notice spoke of the connection that went with the window; the agent's and the turn's stay.
-  assert.deepEqual(panel.notices, live.notices.filter((n) => n.key === undefined));
+  assert.deepEqual(
+    panel.notices,
+    live.notices.filter((n) => n.key === undefined),
+  );
   assert.deepEqual(restored.store.changes(), { format: 'acp-chat/changes', version: 1, seq: 0, sets: [] });
   again.dispose();
 });
@@ -80,7 +104,14 @@ test('terminal output, notices and Changes a chat recorded come back after a rel
 test('a chat saved by an older version: its side files are read once into the journal, then deleted', async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'terms-'));
   await (await savedChat(dir, 'old')).p.close();
-  const legacy = { format: 'acp-chat/terminals', version: 1, terminals: [{ id: 't', owner: 'client', output: 'built\n', exited: true, exitCode: 0, signal: null }, { id: 'r', owner: 'client', output: 'running', exited: false, exitCode: null, signal: null }] };
+  const legacy = {
+    format: 'acp-chat/terminals',
+    version: 1,
+    terminals: [
+      { id: 't', owner: 'client', output: 'built\n', exited: true, exitCode: 0, signal: null },
+      { id: 'r', owner: 'client', output: 'running', exited: false, exitCode: null, signal: null },
+    ],
+  };
   writeFileSync(path.join(dir, 'old.terminals.json'), JSON.stringify(legacy));
   writeFileSync(path.join(dir, 'old.changes.json'), JSON.stringify({ saved: 'changes' }));
   const warnings: string[] = [];
@@ -119,7 +150,14 @@ test('a damaged side file costs only the terminals (reported); a bad terminal on
   assert.deepEqual(restored.store.session('sess_9')!.terminals, {});
   assert.match(warnings.join('\n'), /terminals\.json is not JSON/);
 
-  const parsed = parseSavedTerminals({ format: 'acp-chat/terminals', version: 1, terminals: [{ id: 'x', output: 7 }, { id: 'y', output: 'ok', exited: true, exitCode: 'zero', owner: 'martian' }] });
+  const parsed = parseSavedTerminals({
+    format: 'acp-chat/terminals',
+    version: 1,
+    terminals: [
+      { id: 'x', output: 7 },
+      { id: 'y', output: 'ok', exited: true, exitCode: 'zero', owner: 'martian' },
+    ],
+  });
   assert.deepEqual(parsed.terminals, [{ id: 'y', output: 'ok', exited: true, exitCode: null, signal: null, owner: 'client' }]);
   assert.equal(parsed.problems.length, 1);
   assert.equal(parseSavedTerminals({ format: 'something else' }).problems.length, 1);

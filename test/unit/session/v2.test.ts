@@ -69,13 +69,23 @@ test('v2 agent-owned terminals stream into the tool card terminal view like v1 t
     onAcpRequest(acp, AgentMethods.sessionPrompt, z.unknown(), () => {
       setTimeout(async () => {
         await update({ sessionUpdate: 'state_update', state: 'running' });
-        await update({ sessionUpdate: 'tool_call_update', toolCallId: 't1', title: 'Run', kind: 'execute', status: 'in_progress', content: [{ type: 'terminal', terminalId: 'term-1' }] });
+        await update({
+          sessionUpdate: 'tool_call_update',
+          toolCallId: 't1',
+          title: 'Run',
+          kind: 'execute',
+          status: 'in_progress',
+          content: [{ type: 'terminal', terminalId: 'term-1' }],
+        });
         await update({ sessionUpdate: 'terminal_update', terminalId: 'term-1', command: 'make', cwd: '/w' });
         await update({ sessionUpdate: 'terminal_output_chunk', terminalId: 'term-1', data: b64('building\n') });
         await update({ sessionUpdate: 'terminal_output_chunk', terminalId: 'term-1', data: b64('done\n') });
         await update({ sessionUpdate: 'terminal_update', terminalId: 'term-1', exitStatus: { exitCode: 0, signal: null } });
         // Another session's terminal must not land in this panel.
-        await acp.connection.sendNotification(ClientMethods.sessionUpdate, { sessionId: 'other', update: { sessionUpdate: 'terminal_output_chunk', terminalId: 'term-9', data: b64('x') } });
+        await acp.connection.sendNotification(ClientMethods.sessionUpdate, {
+          sessionId: 'other',
+          update: { sessionUpdate: 'terminal_output_chunk', terminalId: 'term-9', data: b64('x') },
+        });
         await update({ sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'completed' });
         await update({ sessionUpdate: 'state_update', state: 'idle', stopReason: 'end_turn' });
       }, 5);

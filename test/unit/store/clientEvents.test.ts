@@ -58,7 +58,10 @@ test('terminal output is bounded: a tail per terminal, and the oldest terminals 
 
 test('the agent’s v2 terminals are reduced from the wire', () => {
   const store = started();
-  const changes = [upd({ sessionUpdate: 'terminal_output_chunk', terminalId: 'a1', data: b64('agent out\n') }), upd({ sessionUpdate: 'terminal_update', terminalId: 'a1', exitStatus: { exitCode: 3 } })].flatMap(([d, m]) => store.ingest(d, m));
+  const changes = [
+    upd({ sessionUpdate: 'terminal_output_chunk', terminalId: 'a1', data: b64('agent out\n') }),
+    upd({ sessionUpdate: 'terminal_update', terminalId: 'a1', exitStatus: { exitCode: 3 } }),
+  ].flatMap(([d, m]) => store.ingest(d, m));
   assert.deepEqual(store.session('s1')!.terminals, { a1: { output: 'agent out\n', exited: true, exitCode: 3, signal: null, owner: 'agent' } });
   assert.equal(changes.filter((c) => c.type === 'terminal').length, 2);
 });
@@ -71,11 +74,23 @@ test('notices: repeats counted, keyed ones replaced and removed, all cleared; th
   rec({ event: 'notice', sessionId: 's1', notice: { severity: 'warning', title: 'A' } });
   rec({ event: 'notice', sessionId: 's1', notice: { severity: 'info', title: 'stalled', key: 'stall', actions: [{ id: 'keepWaiting', label: 'Keep waiting' }] } });
   rec({ event: 'notice', sessionId: 's1', notice: { severity: 'info', title: 'still stalled', key: 'stall' } });
-  assert.deepEqual(store.notices('s1').map((n) => [n.title, n.count ?? 1]), [['A', 2], ['still stalled', 1]]);
+  assert.deepEqual(
+    store.notices('s1').map((n) => [n.title, n.count ?? 1]),
+    [
+      ['A', 2],
+      ['still stalled', 1],
+    ],
+  );
   rec({ event: 'notice_removed', sessionId: 's1', key: 'stall' });
-  assert.deepEqual(store.notices('s1').map((n) => n.title), ['A']);
+  assert.deepEqual(
+    store.notices('s1').map((n) => n.title),
+    ['A'],
+  );
   store.ingest(...upd({ sessionUpdate: 'notice', severity: 'error', title: 'from the agent' }));
-  assert.deepEqual(store.notices('s1').map((n) => n.title), ['A', 'from the agent']);
+  assert.deepEqual(
+    store.notices('s1').map((n) => n.title),
+    ['A', 'from the agent'],
+  );
   rec({ event: 'notices_cleared', sessionId: 's1' });
   assert.deepEqual(store.notices('s1'), []);
   rec({ event: 'notice', sessionId: null, notice: { severity: 'error', title: 'before any session' } });
@@ -125,7 +140,10 @@ test('cli reduce of a capture with a terminal shows its output and the notices',
   assert.deepEqual(r.diagnostics, []);
   assert.equal(r.sessions[0]!.terminals['t1']!.output, 'Hello from the terminal\n');
   assert.equal(r.sessions[0]!.terminals['t1']!.exited, true);
-  assert.deepEqual(r.sessions[0]!.notices.map((n) => n.title), ['The turn stopped early.']);
+  assert.deepEqual(
+    r.sessions[0]!.notices.map((n) => n.title),
+    ['The turn stopped early.'],
+  );
 });
 
 test('a notice read back from a capture or journal keeps every field, the entry it is about included', async () => {
@@ -139,7 +157,15 @@ test('a capture note names entries by place: the replaying store draws a notice 
   const store = started();
   store.ingest(...upd({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'hi' } }), 5);
   const own = store.session('s1')!.entries[0]!.key;
-  const note = (places?: unknown) => JSON.stringify({ dir: 'note', msg: { text: CLIENT_EVENT_NOTE, event: { event: 'notice', sessionId: 's1', notice: { severity: 'info', title: 'Late', key: 'late', entryKey: 'recorder-key' } }, ...(places ? { places } : {}) } });
+  const note = (places?: unknown) =>
+    JSON.stringify({
+      dir: 'note',
+      msg: {
+        text: CLIENT_EVENT_NOTE,
+        event: { event: 'notice', sessionId: 's1', notice: { severity: 'info', title: 'Late', key: 'late', entryKey: 'recorder-key' } },
+        ...(places ? { places } : {}),
+      },
+    });
   store.ingestLine(note({ 'recorder-key': ['s1', 0] }), 6);
   assert.equal(store.notices('s1')[0]?.entryKey, own);
   // An older capture (no places), or a place this store does not have: the key is kept as recorded.

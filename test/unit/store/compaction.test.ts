@@ -34,7 +34,10 @@ const chunkOf = (text: string, compactionId = 'c1') => update('s', { sessionUpda
 
 test('Claude: in_progress, completed with a summary, completed again without one: one row that keeps the summary', () => {
   const store = reduce('claude-next-compact.jsonl');
-  assert.deepEqual(store.diagnostics().filter((d) => d.severity === 'error'), []);
+  assert.deepEqual(
+    store.diagnostics().filter((d) => d.severity === 'error'),
+    [],
+  );
   const [s] = store.sessions();
   assert.ok(s);
   const list = compactions(s.entries);
@@ -87,7 +90,13 @@ test('failed carries the error; cancelled; null and [] clear the summary; a new 
   assert.deepEqual(only(store).summary, []);
   store.ingest('agent->client', update('s', { sessionUpdate: 'compaction_update', compactionId: 'c2', status: 'cancelled' }));
   const rows = compactions(store.session('s')?.entries ?? []);
-  assert.deepEqual(rows.map((r) => r.kind === 'compaction' && [r.compactionId, r.status]), [['c1', 'failed'], ['c2', 'cancelled']]);
+  assert.deepEqual(
+    rows.map((r) => r.kind === 'compaction' && [r.compactionId, r.status]),
+    [
+      ['c1', 'failed'],
+      ['c2', 'cancelled'],
+    ],
+  );
 });
 
 test('a malformed summary is a warning and leaves the summary as it was; a missing status rejects the update', () => {

@@ -17,7 +17,10 @@ const midTurn: [Direction, unknown][] = [
   msg('client->agent', { id: 1, method: 'session/new', params: { cwd: '/ws', mcpServers: [] } }),
   msg('agent->client', { id: 1, result: { sessionId: 's1' } }),
   msg('client->agent', { id: 2, method: 'session/prompt', params: { sessionId: 's1', prompt: [{ type: 'text', text: 'Edit the notes' }] } }),
-  msg('agent->client', { method: 'session/update', params: { sessionId: 's1', update: { sessionUpdate: 'tool_call', toolCallId: 'c1', title: 'Edit notes', kind: 'edit', status: 'pending' } } }),
+  msg('agent->client', {
+    method: 'session/update',
+    params: { sessionId: 's1', update: { sessionUpdate: 'tool_call', toolCallId: 'c1', title: 'Edit notes', kind: 'edit', status: 'pending' } },
+  }),
   msg('agent->client', {
     id: 7,
     method: 'session/request_permission',
@@ -53,7 +56,10 @@ test('the window closed mid-turn: the turn is marked interrupted and the permiss
 test('the agent exited mid-permission: only the permission is marked (the recovery supervisor speaks for the turn)', () => {
   const store = storeMidTurn();
   store.record({ event: 'connection_ended', turn: false });
-  assert.deepEqual(store.notices('s1').map((n) => n.entryKey), [keyOf(store, 'tool_call')]);
+  assert.deepEqual(
+    store.notices('s1').map((n) => n.entryKey),
+    [keyOf(store, 'tool_call')],
+  );
   assert.equal(store.hasUnanswered(), false);
 });
 
@@ -71,12 +77,15 @@ test('opening a chat saved mid-turn records the marks, and they are saved with t
   const opened = await openedChat(mkdtempSync(`${tmpdir()}/acp-opened-`), 'chat1', saved);
   assert.ok(opened.events.some((e) => e.event === 'connection_ended' && e.turn));
   const again = MessageStore.fromJSON(JSON.parse(JSON.stringify(saved.toJSON())) as unknown).store;
-  assert.deepEqual(again.notices('s1').map((n) => n.title.split(':')[0]), ['Permission request expired', 'Interrupted']);
+  assert.deepEqual(
+    again.notices('s1').map((n) => n.title.split(':')[0]),
+    ['Permission request expired', 'Interrupted'],
+  );
   const reopened = await openedChat(mkdtempSync(`${tmpdir()}/acp-opened-`), 'chat1', again);
   assert.ok(!reopened.events.some((e) => e.event === 'connection_ended'), 'a second opening marks nothing more');
 });
 
-test('an expired permission\'s tool call no longer reads pending: its agent will never finish it (issue 38, item 8)', () => {
+test("an expired permission's tool call no longer reads pending: its agent will never finish it (issue 38, item 8)", () => {
   const store = storeMidTurn();
   store.record({ event: 'connection_ended', turn: false });
   const call = store.session('s1')!.entries.find((e) => e.kind === 'tool_call');

@@ -39,7 +39,11 @@ test('decline, cancel and an error answer are recorded; request-scoped ones make
   store.ingest('agent->client', req(0, { requestId: 9, mode: 'form', message: 'Before any session', requestedSchema: SCHEMA }));
   assert.equal(store.session('s')?.entries.length, 0);
   store.ingest('client->agent', res(0, { action: 'decline' }));
-  for (const [id, answer, status] of [[1, { result: { action: 'decline' } }, 'decline'], [2, { result: { action: 'cancel' } }, 'cancel'], [3, { error: { code: -32602, message: 'bad' } }, 'error']] as const) {
+  for (const [id, answer, status] of [
+    [1, { result: { action: 'decline' } }, 'decline'],
+    [2, { result: { action: 'cancel' } }, 'cancel'],
+    [3, { error: { code: -32602, message: 'bad' } }, 'error'],
+  ] as const) {
     store.ingest('agent->client', req(id, { sessionId: 's', mode: 'form', message: 'Q', requestedSchema: SCHEMA }));
     store.ingest('client->agent', { jsonrpc: '2.0', id, ...answer });
     const e = last(store);

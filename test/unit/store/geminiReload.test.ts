@@ -11,9 +11,18 @@ import path from 'node:path';
 import { MessageStore, textOf } from '../../../src/common/store';
 
 const dir = path.resolve(__dirname, '../../fixtures/replays');
-const lines = (name: string) => readFileSync(path.join(dir, name), 'utf8').split('\n').filter((l) => l.trim() !== '');
+const lines = (name: string) =>
+  readFileSync(path.join(dir, name), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '');
 const shown = (store: MessageStore, sid: string) =>
-  store.session(sid)!.entries.map((e) => [e.key, e.kind, e.kind === 'tool_call' ? `${e.title}|${e.content.length}` : e.kind === 'elicitation' ? e.message : e.kind === 'subagent' || e.kind === 'compaction' ? '' : textOf(e.content)]);
+  store
+    .session(sid)!
+    .entries.map((e) => [
+      e.key,
+      e.kind,
+      e.kind === 'tool_call' ? `${e.title}|${e.content.length}` : e.kind === 'elicitation' ? e.message : e.kind === 'subagent' || e.kind === 'compaction' ? '' : textOf(e.content),
+    ]);
 
 test('a Gemini CLI session/load replay matches the shown transcript: nothing doubled, nothing downgraded', () => {
   const store = new MessageStore();
@@ -30,6 +39,9 @@ test('a Gemini CLI session/load replay matches the shown transcript: nothing dou
   const errors = store.diagnostics().filter((d) => d.severity === 'error');
   assert.deepEqual(errors, []);
   const hidden = store.diagnostics().filter((d) => /kept out of the transcript/.test(d.message));
-  assert.ok(hidden.some((d) => d.message.includes('<session_context>')), 'the preamble is reported');
+  assert.ok(
+    hidden.some((d) => d.message.includes('<session_context>')),
+    'the preamble is reported',
+  );
   assert.ok(hidden.some((d) => d.message.includes('[Function Response: read_file]')));
 });

@@ -8,7 +8,14 @@ import path from 'node:path';
 import { MessageStore, textOf, type Entry } from '../../../src/common/store';
 import { chunk, connected, update } from './helpers';
 
-const texts = (entries: readonly Entry[]) => entries.map((e) => (e.kind === 'tool_call' ? [e.kind, e.toolCallId, ''] : e.kind === 'elicitation' || e.kind === 'subagent' || e.kind === 'compaction' ? [e.kind, e.key, ''] : [e.kind, e.messageId, textOf(e.content)]));
+const texts = (entries: readonly Entry[]) =>
+  entries.map((e) =>
+    e.kind === 'tool_call'
+      ? [e.kind, e.toolCallId, '']
+      : e.kind === 'elicitation' || e.kind === 'subagent' || e.kind === 'compaction'
+        ? [e.kind, e.key, '']
+        : [e.kind, e.messageId, textOf(e.content)],
+  );
 
 test('one id on a thought and its text: two entries, every chunk kept, one warning', () => {
   const store = connected();
@@ -27,7 +34,10 @@ test('one id on a thought and its text: two entries, every chunk kept, one warni
   // The tool call belongs to the answer, not the thought that shares its id.
   const tool = entries[2];
   assert.equal(tool?.kind === 'tool_call' ? tool.parentKey : undefined, entries[1]?.key);
-  assert.deepEqual(store.diagnostics().map((d) => d.severity), ['warning']);
+  assert.deepEqual(
+    store.diagnostics().map((d) => d.severity),
+    ['warning'],
+  );
   assert.match(store.diagnostics()[0]?.message ?? '', /'m' already names an entry of kind agent_thought; kept as a separate agent_message/);
 });
 
@@ -57,7 +67,10 @@ test('a session/load replay matches a thought and a text that share an id to the
     ['agent_thought', 'm', 'Thinking hard'],
     ['agent_message', 'm', 'The answer is 42'],
   ]);
-  assert.ok(entries.every((e) => e.provenance === 'live'), 'the replay landed on the shown entries');
+  assert.ok(
+    entries.every((e) => e.provenance === 'live'),
+    'the replay landed on the shown entries',
+  );
 });
 
 test('the claude-agent-acp 0.101.0 transcript: no chunk rejected, the final summary shown whole', () => {
@@ -67,14 +80,26 @@ test('the claude-agent-acp 0.101.0 transcript: no chunk rejected, the final summ
   lines.forEach((l, i) => {
     if (l.trim() !== '') store.ingestLine(l, i + 1);
   });
-  assert.deepEqual(store.diagnostics().filter((d) => d.severity === 'error'), []);
-  assert.ok(store.diagnostics().some((d) => /already names an entry of kind agent_thought/.test(d.message)), 'the reuse is reported');
+  assert.deepEqual(
+    store.diagnostics().filter((d) => d.severity === 'error'),
+    [],
+  );
+  assert.ok(
+    store.diagnostics().some((d) => /already names an entry of kind agent_thought/.test(d.message)),
+    'the reuse is reported',
+  );
 
   // The final summary, computed from the capture alone: the text chunks of the last agent message id.
   type Rec = { dir?: string; msg?: { params?: { update?: { sessionUpdate?: string; messageId?: string; content?: { text?: string } } } } };
-  const updates = lines.filter((l) => l.trim() !== '').map((l) => (JSON.parse(l) as Rec).msg?.params?.update).filter((u) => u?.sessionUpdate === 'agent_message_chunk');
+  const updates = lines
+    .filter((l) => l.trim() !== '')
+    .map((l) => (JSON.parse(l) as Rec).msg?.params?.update)
+    .filter((u) => u?.sessionUpdate === 'agent_message_chunk');
   const lastId = updates.at(-1)?.messageId;
-  const summary = updates.filter((u) => u?.messageId === lastId).map((u) => u?.content?.text ?? '').join('');
+  const summary = updates
+    .filter((u) => u?.messageId === lastId)
+    .map((u) => u?.content?.text ?? '')
+    .join('');
   assert.ok(summary.length > 100, 'the transcript ends with a summary');
 
   const entries = store.sessions().flatMap((s) => s.entries);

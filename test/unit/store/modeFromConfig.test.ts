@@ -5,9 +5,20 @@ import assert from 'node:assert/strict';
 import { AgentMethods } from '../../../src/common/protocol/methods';
 import { connected, ok, req, update } from './helpers';
 
-const modes = { currentModeId: 'auto', availableModes: [{ id: 'auto', name: 'Auto' }, { id: 'default', name: 'Default' }, { id: 'plan', name: 'Plan' }] };
+const modes = {
+  currentModeId: 'auto',
+  availableModes: [
+    { id: 'auto', name: 'Auto' },
+    { id: 'default', name: 'Default' },
+    { id: 'plan', name: 'Plan' },
+  ],
+};
 const modeOption = (currentValue: string, extra: Record<string, unknown> = { category: 'mode' }) => ({
-  id: 'mode', name: 'Mode', type: 'select', currentValue, ...extra,
+  id: 'mode',
+  name: 'Mode',
+  type: 'select',
+  currentValue,
+  ...extra,
   options: modes.availableModes.map((m) => ({ value: m.id, name: m.name })),
 });
 const model = { id: 'model', name: 'Model', category: 'model', type: 'select', currentValue: 'default', options: [{ value: 'default', name: 'Default model' }] };
@@ -25,7 +36,10 @@ test('the set_config_option result moves the session mode', () => {
   store.ingest('client->agent', req(3, AgentMethods.sessionSetConfigOption, { sessionId: 's', configId: 'mode', value: 'default' }));
   const changes = store.ingest('agent->client', ok(3, { configOptions: [modeOption('default'), model] }));
   assert.equal(store.session('s')?.currentModeId, 'default');
-  assert.ok(changes.some((c) => c.type === 'sessionChanged' && c.fields.includes('currentModeId')), 'the tree and panel hear about it');
+  assert.ok(
+    changes.some((c) => c.type === 'sessionChanged' && c.fields.includes('currentModeId')),
+    'the tree and panel hear about it',
+  );
 });
 
 test('a config_option_update moves it too, also for an option without a category that offers exactly the modes', () => {

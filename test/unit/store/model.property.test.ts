@@ -77,9 +77,33 @@ function toMessage(o: Exclude<Op, { op: 'save' }>): unknown {
 }
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 6, arbitrary: fc.record({ op: fc.constant('chunk' as const), kind: fc.constantFrom('user_message' as const, 'agent_message' as const, 'agent_thought' as const), id: fc.option(fc.constantFrom('a', 'b', 'c', 'd'), { nil: null }), text: fc.constantFrom('', 'x', 'yz', 'é', '\n') }) },
-  { weight: 1, arbitrary: fc.record({ op: fc.constant('tool' as const), id: fc.constantFrom('t1', 't2'), title: fc.constantFrom('Read', 'Edit'), status: fc.option(fc.constantFrom('pending', 'completed'), { nil: null }) }) },
-  { weight: 1, arbitrary: fc.record({ op: fc.constant('toolUpdate' as const), id: fc.constantFrom('t1', 't2', 't3'), title: fc.option(fc.constantFrom('Run', 'Grep'), { nil: null }), status: fc.option(fc.constantFrom('in_progress', 'failed'), { nil: null }) }) },
+  {
+    weight: 6,
+    arbitrary: fc.record({
+      op: fc.constant('chunk' as const),
+      kind: fc.constantFrom('user_message' as const, 'agent_message' as const, 'agent_thought' as const),
+      id: fc.option(fc.constantFrom('a', 'b', 'c', 'd'), { nil: null }),
+      text: fc.constantFrom('', 'x', 'yz', 'é', '\n'),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      op: fc.constant('tool' as const),
+      id: fc.constantFrom('t1', 't2'),
+      title: fc.constantFrom('Read', 'Edit'),
+      status: fc.option(fc.constantFrom('pending', 'completed'), { nil: null }),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      op: fc.constant('toolUpdate' as const),
+      id: fc.constantFrom('t1', 't2', 't3'),
+      title: fc.option(fc.constantFrom('Run', 'Grep'), { nil: null }),
+      status: fc.option(fc.constantFrom('in_progress', 'failed'), { nil: null }),
+    }),
+  },
   { weight: 1, arbitrary: fc.constant({ op: 'save' as const }) },
 );
 
@@ -118,7 +142,8 @@ test('store matches the reference model, across save/restore, keeping keys', () 
       assert.equal(diags.filter((d) => d.severity === 'warning').length, ref.warnings);
       // Text is never split into adjacent text blocks (appends are O(1) into the last block).
       for (const e of store.session('s')?.entries ?? [])
-        if (e.kind !== 'tool_call' && e.kind !== 'elicitation' && e.kind !== 'subagent' && e.kind !== 'compaction') assert.ok(e.content.every((b, i) => i === 0 || !(b.type === 'text' && e.content[i - 1]?.type === 'text')));
+        if (e.kind !== 'tool_call' && e.kind !== 'elicitation' && e.kind !== 'subagent' && e.kind !== 'compaction')
+          assert.ok(e.content.every((b, i) => i === 0 || !(b.type === 'text' && e.content[i - 1]?.type === 'text')));
     }),
     { numRuns: 400 },
   );

@@ -47,8 +47,9 @@ function reference(ops: readonly Op[]): { entries: Ref[]; errors: number } {
       if (o.meta === null) e.meta = null;
       else if (o.meta !== undefined) {
         const m: Record<string, number> = { ...(e.meta ?? {}) };
-        for (const [k, v] of Object.entries(o.meta)) if (v === null) delete m[k];
-        else m[k] = v;
+        for (const [k, v] of Object.entries(o.meta))
+          if (v === null) delete m[k];
+          else m[k] = v;
         e.meta = m;
       }
       continue;
@@ -72,9 +73,19 @@ function toMessage(o: Exclude<Op, { op: 'save' }>): unknown {
     case 'chunk':
       return wire({ sessionUpdate: `${o.kind}_chunk`, messageId: o.id, content: text(o.text) });
     case 'upsert':
-      return wire({ sessionUpdate: o.kind, messageId: o.id, ...(o.content !== undefined ? { content: o.content && o.content.map(text) } : {}), ...(o.meta !== undefined ? { _meta: o.meta } : {}) });
+      return wire({
+        sessionUpdate: o.kind,
+        messageId: o.id,
+        ...(o.content !== undefined ? { content: o.content && o.content.map(text) } : {}),
+        ...(o.meta !== undefined ? { _meta: o.meta } : {}),
+      });
     case 'tool':
-      return wire({ sessionUpdate: 'tool_call_update', toolCallId: o.id, ...(o.title !== undefined ? { title: o.title } : {}), ...(o.status !== undefined ? { status: o.status } : {}) });
+      return wire({
+        sessionUpdate: 'tool_call_update',
+        toolCallId: o.id,
+        ...(o.title !== undefined ? { title: o.title } : {}),
+        ...(o.status !== undefined ? { status: o.status } : {}),
+      });
     case 'toolChunk':
       return wire({ sessionUpdate: 'tool_call_content_chunk', toolCallId: o.id, content: { type: 'content', content: text(o.text) } });
   }
@@ -96,7 +107,15 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
       meta: opt(fc.dictionary(fc.constantFrom('p', 'q'), fc.option(fc.integer({ min: 0, max: 3 }), { nil: null }), { maxKeys: 2 })),
     }),
   },
-  { weight: 2, arbitrary: fc.record({ op: fc.constant('tool' as const), id: fc.constantFrom('t1', 't2'), title: opt(fc.constantFrom('Run', 'Read')), status: opt(fc.constantFrom('in_progress', 'completed')) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      op: fc.constant('tool' as const),
+      id: fc.constantFrom('t1', 't2'),
+      title: opt(fc.constantFrom('Run', 'Read')),
+      status: opt(fc.constantFrom('in_progress', 'completed')),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('toolChunk' as const), id: fc.constantFrom('t1', 't2'), text: txt }) },
   { weight: 1, arbitrary: fc.constant({ op: 'save' as const }) },
 );
@@ -114,7 +133,12 @@ test('v2 store matches the reference model, across save/restore, keeping keys', 
           store = r.store;
         } else store.ingest('agent->client', toMessage(o));
         for (const e of store.session('s')?.entries ?? []) {
-          const ident = e.kind === 'tool_call' ? `t/${e.toolCallId}` : e.kind === 'elicitation' || e.kind === 'subagent' || e.kind === 'compaction' ? `e/${e.key}` : `m/${e.kind}/${e.messageId ?? ''}`;
+          const ident =
+            e.kind === 'tool_call'
+              ? `t/${e.toolCallId}`
+              : e.kind === 'elicitation' || e.kind === 'subagent' || e.kind === 'compaction'
+                ? `e/${e.key}`
+                : `m/${e.kind}/${e.messageId ?? ''}`;
           const seen = keys.get(ident);
           if (seen === undefined) keys.set(ident, e.key);
           else assert.equal(e.key, seen, `${ident} changed key`);

@@ -43,9 +43,24 @@ const kindArb = fc.constantFrom('user_message' as const, 'agent_message' as cons
 const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ op: fc.constant('prompt' as const), text: fc.constantFrom('Hello', 'Hi there') }) },
   { weight: 1, arbitrary: fc.constant({ op: 'promptDone' as const }) },
-  { weight: 8, arbitrary: fc.record({ op: fc.constant('chunk' as const), kind: kindArb, id: fc.option(fc.constantFrom('a', 'b', 'c'), { nil: null }), text: fc.constantFrom(...TEXTS) }) },
-  { weight: 2, arbitrary: fc.record({ op: fc.constant('upsert' as const), kind: kindArb, id: fc.constantFrom('a', 'b', 'c', 'd'), text: fc.option(fc.constantFrom(...TEXTS), { nil: null }) }) },
-  { weight: 2, arbitrary: fc.record({ op: fc.constant('tool' as const), id: fc.constantFrom('t1', 't2', 't3'), title: fc.constantFrom('bash', 'ls -la', 'Edit a.txt'), kind: fc.constantFrom('execute', 'edit', 'other'), diff: fc.boolean() }) },
+  {
+    weight: 8,
+    arbitrary: fc.record({ op: fc.constant('chunk' as const), kind: kindArb, id: fc.option(fc.constantFrom('a', 'b', 'c'), { nil: null }), text: fc.constantFrom(...TEXTS) }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({ op: fc.constant('upsert' as const), kind: kindArb, id: fc.constantFrom('a', 'b', 'c', 'd'), text: fc.option(fc.constantFrom(...TEXTS), { nil: null }) }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      op: fc.constant('tool' as const),
+      id: fc.constantFrom('t1', 't2', 't3'),
+      title: fc.constantFrom('bash', 'ls -la', 'Edit a.txt'),
+      kind: fc.constantFrom('execute', 'edit', 'other'),
+      diff: fc.boolean(),
+    }),
+  },
   {
     weight: 2,
     arbitrary: fc.record({
@@ -94,12 +109,19 @@ function wire(o: Op, v2: boolean, next: () => number): { dir: 'client->agent' | 
       return [{ dir: 'client->agent', msg: { jsonrpc: '2.0', id: `p${next()}`, method: AgentMethods.sessionPrompt, params: { sessionId: 's', prompt: [text(o.text)] } } }];
     case 'chunk':
       // v2 chunks require an id.
-      return [{ dir: 'agent->client', msg: update({ sessionUpdate: `${o.kind}_chunk`, content: text(o.text), ...(o.id !== null ? { messageId: o.id } : v2 ? { messageId: 'z' } : {}) }) }];
+      return [
+        { dir: 'agent->client', msg: update({ sessionUpdate: `${o.kind}_chunk`, content: text(o.text), ...(o.id !== null ? { messageId: o.id } : v2 ? { messageId: 'z' } : {}) }) },
+      ];
     case 'upsert':
       return v2 ? [{ dir: 'agent->client', msg: update({ sessionUpdate: o.kind, messageId: o.id, ...(o.text !== null ? { content: [text(o.text)] } : {}) }) }] : [];
     case 'tool': {
       const content = o.diff ? [{ type: 'diff', path: '/a.txt', oldText: 'a', newText: 'b' }] : [];
-      return [{ dir: 'agent->client', msg: update({ sessionUpdate: 'tool_call', toolCallId: o.id, title: o.title, kind: o.kind, content, rawInput: o.kind === 'execute' ? { command: o.title } : {} }) }];
+      return [
+        {
+          dir: 'agent->client',
+          msg: update({ sessionUpdate: 'tool_call', toolCallId: o.id, title: o.title, kind: o.kind, content, rawInput: o.kind === 'execute' ? { command: o.title } : {} }),
+        },
+      ];
     }
     case 'toolUpdate':
       return [

@@ -28,12 +28,19 @@ for (const optionId of ['no', 'never']) {
     const { store, status } = asked();
     const changes = store.ingest('client->agent', ok(7, { outcome: { outcome: 'selected', optionId } }));
     assert.deepEqual(status(), { status: 'rejected', history: ['pending', 'rejected'] });
-    assert.ok(changes.some((c) => c.type === 'entryUpdated'), 'the panel hears about it');
+    assert.ok(
+      changes.some((c) => c.type === 'entryUpdated'),
+      'the panel hears about it',
+    );
   });
 }
 
 test('an allow, a cancelled outcome or an error answer leave the status to the agent', () => {
-  for (const answer of [ok(7, { outcome: { outcome: 'selected', optionId: 'yes' } }), ok(7, { outcome: { outcome: 'cancelled' } }), { jsonrpc: '2.0', id: 7, error: { code: -32603, message: 'x' } }]) {
+  for (const answer of [
+    ok(7, { outcome: { outcome: 'selected', optionId: 'yes' } }),
+    ok(7, { outcome: { outcome: 'cancelled' } }),
+    { jsonrpc: '2.0', id: 7, error: { code: -32603, message: 'x' } },
+  ]) {
     const { store, status } = asked();
     store.ingest('client->agent', answer);
     assert.equal(status()?.status, 'pending', JSON.stringify(answer));
@@ -55,7 +62,15 @@ test('the agent has the last word: a later update replaces rejected; a finished 
 test("the agent's 'failed' for a refused call keeps it rejected (that is why it did not run)", () => {
   const { store, status } = asked();
   store.ingest('client->agent', ok(7, { outcome: { outcome: 'selected', optionId: 'no' } }));
-  store.ingest('agent->client', update('s', { sessionUpdate: 'tool_call_update', toolCallId: 'tc1', status: 'failed', content: [{ type: 'content', content: { type: 'text', text: 'Rejected by the user.' } }] }));
+  store.ingest(
+    'agent->client',
+    update('s', {
+      sessionUpdate: 'tool_call_update',
+      toolCallId: 'tc1',
+      status: 'failed',
+      content: [{ type: 'content', content: { type: 'text', text: 'Rejected by the user.' } }],
+    }),
+  );
   assert.deepEqual(status(), { status: 'rejected', history: ['pending', 'rejected'] });
 });
 

@@ -27,7 +27,12 @@ const newSession = [
   line('client->agent', { jsonrpc: '2.0', id: 1, method: AgentMethods.sessionNew, params: { cwd: '/ws', mcpServers: [] } }),
   line('agent->client', { jsonrpc: '2.0', id: 1, result: { sessionId: 's' } }),
 ];
-const chunk = (t: string) => line('agent->client', { jsonrpc: '2.0', method: ClientMethods.sessionUpdate, params: { sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: t }, messageId: 'm' } } });
+const chunk = (t: string) =>
+  line('agent->client', {
+    jsonrpc: '2.0',
+    method: ClientMethods.sessionUpdate,
+    params: { sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: t }, messageId: 'm' } },
+  });
 
 test('reduce prints sessions and diagnostics; --state continues where the last run stopped', async () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'reduce-test-'));
@@ -41,7 +46,10 @@ test('reduce prints sessions and diagnostics; --state continues where the last r
     assert.equal(first.code, 0, first.err);
     assert.ok(existsSync(state));
     const one = JSON.parse(first.out) as { sessions: { entries: { key: string; content: unknown }[] }[]; diagnostics: { severity: string; line: number }[] };
-    assert.deepEqual(one.diagnostics.map((d) => [d.severity, d.line]), [['error', 5]]);
+    assert.deepEqual(
+      one.diagnostics.map((d) => [d.severity, d.line]),
+      [['error', 5]],
+    );
     const second = await run(['--state', state, b]);
     const two = JSON.parse(second.out) as typeof one;
     assert.equal(two.sessions[0]?.entries.length, 1);

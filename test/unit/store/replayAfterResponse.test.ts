@@ -14,9 +14,15 @@ function liveTurn() {
   store.ingest('client->agent', req(2, AgentMethods.sessionPrompt, { sessionId: 's', prompt: [{ type: 'text', text: 'Read notes.txt, then update it.' }] }));
   store.ingest('agent->client', chunk('s', 'agent_thought_chunk', '**Inspecting** the file first'));
   store.ingest('agent->client', chunk('s', 'agent_message_chunk', "I'll start by reading notes.txt."));
-  store.ingest('agent->client', update('s', { sessionUpdate: 'tool_call', toolCallId: 'read_1', title: 'notes.txt', kind: 'read', status: 'completed', locations: [{ path: '/ws/notes.txt' }] }));
+  store.ingest(
+    'agent->client',
+    update('s', { sessionUpdate: 'tool_call', toolCallId: 'read_1', title: 'notes.txt', kind: 'read', status: 'completed', locations: [{ path: '/ws/notes.txt' }] }),
+  );
   store.ingest('agent->client', chunk('s', 'agent_message_chunk', "Now I'll edit the file."));
-  store.ingest('agent->client', update('s', { sessionUpdate: 'tool_call', toolCallId: 'edit_1', title: 'notes.txt: hello => hello', kind: 'edit', status: 'completed', content: [diff] }));
+  store.ingest(
+    'agent->client',
+    update('s', { sessionUpdate: 'tool_call', toolCallId: 'edit_1', title: 'notes.txt: hello => hello', kind: 'edit', status: 'completed', content: [diff] }),
+  );
   store.ingest('agent->client', chunk('s', 'agent_message_chunk', 'Let me run a shell command.'));
   store.ingest('agent->client', update('s', { sessionUpdate: 'tool_call', toolCallId: 'sh_1', title: 'cat notes.txt && echo ok', kind: 'execute', status: 'completed' }));
   store.ingest('agent->client', chunk('s', 'agent_thought_chunk', '**Summarizing**'));
@@ -36,16 +42,26 @@ test('a replay streamed after the session/load response, tool calls grouped, mat
   store.ingest('agent->client', chunk('s', 'agent_thought_chunk', '**Inspecting** the file first'));
   store.ingest('agent->client', chunk('s', 'agent_message_chunk', "I'll start by reading notes.txt."));
   store.ingest('agent->client', update('s', { sessionUpdate: 'tool_call', toolCallId: 'read_1', title: 'ReadFile', kind: 'read', status: 'completed', content: [] }));
-  store.ingest('agent->client', update('s', { sessionUpdate: 'tool_call', toolCallId: 'edit_1', title: 'Edit', kind: 'edit', status: 'completed', content: [{ ...diff, path: 'notes.txt' }] }));
+  store.ingest(
+    'agent->client',
+    update('s', { sessionUpdate: 'tool_call', toolCallId: 'edit_1', title: 'Edit', kind: 'edit', status: 'completed', content: [{ ...diff, path: 'notes.txt' }] }),
+  );
   store.ingest('agent->client', update('s', { sessionUpdate: 'tool_call', toolCallId: 'sh_1', title: 'Shell', kind: 'execute', status: 'completed', content: [] }));
   store.ingest('agent->client', chunk('s', 'agent_message_chunk', "Now I'll edit the file."));
   store.ingest('agent->client', chunk('s', 'agent_message_chunk', 'Let me run a shell command.'));
   store.ingest('agent->client', chunk('s', 'agent_thought_chunk', '**Summarizing**'));
   store.ingest('agent->client', chunk('s', 'agent_message_chunk', 'Done! I read, edited and ran.'));
   const after = store.session('s')?.entries ?? [];
-  assert.deepEqual(after.map((e) => e.key), before.map((e) => e.key), 'nothing appended');
+  assert.deepEqual(
+    after.map((e) => e.key),
+    before.map((e) => e.key),
+    'nothing appended',
+  );
   const tools = after.filter((e) => e.kind === 'tool_call');
-  assert.deepEqual(tools.map((t) => t.title), ['notes.txt', 'notes.txt: hello => hello', 'cat notes.txt && echo ok']);
+  assert.deepEqual(
+    tools.map((t) => t.title),
+    ['notes.txt', 'notes.txt: hello => hello', 'cat notes.txt && echo ok'],
+  );
   assert.deepEqual(tools[0]?.locations, [{ path: '/ws/notes.txt' }]);
   assert.deepEqual(tools[1]?.content, [diff]);
   // The next prompt ends the replay: its reply is a new, live entry.

@@ -34,7 +34,11 @@ test('PriorIndex.first finds what a scan of every prior entry finds', () => {
   fc.assert(
     fc.property(prior, fc.array(ask, { minLength: 1, maxLength: 12 }), (items, asks) => {
       const entries = items.map((x) => ({ kind: x.kind }) as Entry);
-      const index = new PriorIndex((i) => entries[i], items.length, (e, i) => (e.kind === 'tool_call' ? null : (items[i]?.text ?? null)));
+      const index = new PriorIndex(
+        (i) => entries[i],
+        items.length,
+        (e, i) => (e.kind === 'tool_call' ? null : (items[i]?.text ?? null)),
+      );
       const taken = (i: number) => items[i]?.taken === true;
       for (const a of asks) {
         const got = index.first(a.kind, a.want, a.from, taken, (e) => e.kind === a.kind && fitsStart(items[entries.indexOf(e)]?.text ?? '', a.want));

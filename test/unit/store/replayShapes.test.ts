@@ -62,11 +62,23 @@ const combos: ReplayShape[][] = [
 for (const shapes of combos) {
   test(`a replay shaped [${shapes.join(', ')}] shows nothing twice and keeps what was shown`, async () => {
     const { before, after, store } = await turnsThenLoad(shapes);
-    assert.ok(before.some((e) => e.kind === 'agent_thought'), 'the live turn had thoughts');
-    assert.ok(before.some((e) => e.kind === 'tool_call' && e.content.some((c) => c.type === 'diff')), 'the live turn had a diff');
+    assert.ok(
+      before.some((e) => e.kind === 'agent_thought'),
+      'the live turn had thoughts',
+    );
+    assert.ok(
+      before.some((e) => e.kind === 'tool_call' && e.content.some((c) => c.type === 'diff')),
+      'the live turn had a diff',
+    );
     assert.deepEqual(after.map(seen), before.map(seen));
-    assert.ok(after.every((e) => e.provenance !== 'replay'), 'no replayed entry was appended');
-    assert.deepEqual(store.diagnostics().filter((d) => d.severity === 'error'), []);
+    assert.ok(
+      after.every((e) => e.provenance !== 'replay'),
+      'no replayed entry was appended',
+    );
+    assert.deepEqual(
+      store.diagnostics().filter((d) => d.severity === 'error'),
+      [],
+    );
   });
 }
 

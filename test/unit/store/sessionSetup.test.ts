@@ -8,7 +8,12 @@ import { AgentMethods } from '../../../src/common/protocol/methods';
 import { groupChildren } from '../../../src/common/debug/treeModel';
 import { err, ok, req } from './helpers';
 
-const opened = { cwd: '/w/app', additionalDirectories: ['/w/lib'], systemPrompt: { mode: 'append', content: [{ type: 'text', text: 'Be brief.' }] }, mcpServers: [{ name: 'files', command: 'x', args: [], env: [] }] };
+const opened = {
+  cwd: '/w/app',
+  additionalDirectories: ['/w/lib'],
+  systemPrompt: { mode: 'append', content: [{ type: 'text', text: 'Be brief.' }] },
+  mcpServers: [{ name: 'files', command: 'x', args: [], env: [] }],
+};
 
 function store(): MessageStore {
   const s = new MessageStore();

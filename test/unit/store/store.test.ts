@@ -10,20 +10,30 @@ import { AgentMethods, ClientMethods } from '../../../src/common/protocol/method
 test('a text chunk reports appendedText; a non-text block does not', () => {
   const store = connected();
   const first = store.ingest('agent->client', chunk('s', 'agent_message_chunk', 'Hel', 'm1'));
-  assert.deepEqual(first.map((c) => c.type), ['entryInserted']);
+  assert.deepEqual(
+    first.map((c) => c.type),
+    ['entryInserted'],
+  );
   const second = store.ingest('agent->client', chunk('s', 'agent_message_chunk', 'lo', 'm1'));
   assert.equal(second.length, 1);
   const c = second[0];
   assert.ok(c && c.type === 'entryUpdated');
   assert.equal(c.appendedText, 'lo');
   assert.equal(c.index, 0);
-  const link = store.ingest('agent->client', update('s', { sessionUpdate: 'agent_message_chunk', messageId: 'm1', content: { type: 'resource_link', uri: 'file:///a', name: 'a' } }));
+  const link = store.ingest(
+    'agent->client',
+    update('s', { sessionUpdate: 'agent_message_chunk', messageId: 'm1', content: { type: 'resource_link', uri: 'file:///a', name: 'a' } }),
+  );
   assert.ok(link[0] && link[0].type === 'entryUpdated' && link[0].appendedText === undefined);
   const after = store.ingest('agent->client', chunk('s', 'agent_message_chunk', '!', 'm1'));
   assert.ok(after[0] && after[0].type === 'entryUpdated' && after[0].appendedText === '!');
   const e = store.session('s')?.entries[0];
   assert.ok(e && e.kind === 'agent_message');
-  assert.deepEqual(e.content, [{ type: 'text', text: 'Hello' }, { type: 'resource_link', uri: 'file:///a', name: 'a' }, { type: 'text', text: '!' }]);
+  assert.deepEqual(e.content, [
+    { type: 'text', text: 'Hello' },
+    { type: 'resource_link', uri: 'file:///a', name: 'a' },
+    { type: 'text', text: '!' },
+  ]);
 });
 
 test('entries are immutable values: an update replaces the object, old snapshots keep their content', () => {
@@ -33,7 +43,18 @@ test('entries are immutable values: an update replaces the object, old snapshots
   store.ingest('agent->client', chunk('s', 'agent_message_chunk', 'B', 'm1'));
   const after = store.session('s')?.entries[0];
   assert.notEqual(before, after);
-  assert.ok(before && before.kind !== 'tool_call' && before.kind !== 'elicitation' && before.kind !== 'subagent' && before.kind !== 'compaction' && after && after.kind !== 'tool_call' && after.kind !== 'elicitation' && after.kind !== 'subagent' && after.kind !== 'compaction');
+  assert.ok(
+    before &&
+      before.kind !== 'tool_call' &&
+      before.kind !== 'elicitation' &&
+      before.kind !== 'subagent' &&
+      before.kind !== 'compaction' &&
+      after &&
+      after.kind !== 'tool_call' &&
+      after.kind !== 'elicitation' &&
+      after.kind !== 'subagent' &&
+      after.kind !== 'compaction',
+  );
   assert.deepEqual(before.content, [{ type: 'text', text: 'A' }]);
   assert.deepEqual(after.content, [{ type: 'text', text: 'AB' }]);
   assert.equal(before.key, after.key);
@@ -51,13 +72,19 @@ test('stats count chunks, upserts, UTF-8 bytes and run-length encode capture lin
   assert.equal(e.stats.chunks, 4);
   assert.equal(e.stats.upserts, 0);
   assert.equal(e.stats.bytes, 2 + 1 + 3 + 1);
-  assert.deepEqual(e.stats.lines, [[10, 11], [13, 14]]);
+  assert.deepEqual(e.stats.lines, [
+    [10, 11],
+    [13, 14],
+  ]);
   assert.ok(e.stats.firstSeen < e.stats.lastSeen);
 });
 
 test('malformed input is a line-numbered error diagnostic and changes nothing', () => {
   const store = connected();
-  const changes = store.ingestLine('{"dir":"agent->client","msg":{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"tool_call","title":"x"}}}}', 7);
+  const changes = store.ingestLine(
+    '{"dir":"agent->client","msg":{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"tool_call","title":"x"}}}}',
+    7,
+  );
   assert.equal(changes.length, 1);
   const c = changes[0];
   assert.ok(c && c.type === 'diagnostic');
@@ -68,7 +95,16 @@ test('malformed input is a line-numbered error diagnostic and changes nothing', 
   store.ingestLine('[1]', 9);
   store.ingestLine('{"dir":"sideways","msg":{}}', 10);
   store.ingestLine('{"dir":"agent->client","msg":{"jsonrpc":"1.0","method":"x"}}', 11);
-  assert.deepEqual(store.diagnostics().map((d) => [d.severity, d.line]), [['error', 7], ['error', 8], ['error', 9], ['error', 10], ['error', 11]]);
+  assert.deepEqual(
+    store.diagnostics().map((d) => [d.severity, d.line]),
+    [
+      ['error', 7],
+      ['error', 8],
+      ['error', 9],
+      ['error', 10],
+      ['error', 11],
+    ],
+  );
   assert.deepEqual(store.ingestLine('{"dir":"note","text":"spawn"}', 12), []);
   assert.equal(store.session('s')?.entries.length, 0);
 });
@@ -77,14 +113,23 @@ test('a malformed optional field falls back with a warning; the update applies',
   const store = connected();
   store.ingest(
     'agent->client',
-    update('s', { sessionUpdate: 'tool_call', toolCallId: 'c1', title: 'T', locations: 'nope', content: [{ type: 'content', content: { type: 'text', text: 'ok' } }, { type: 'diff' }, { type: 'bogus', x: 1 }] }),
+    update('s', {
+      sessionUpdate: 'tool_call',
+      toolCallId: 'c1',
+      title: 'T',
+      locations: 'nope',
+      content: [{ type: 'content', content: { type: 'text', text: 'ok' } }, { type: 'diff' }, { type: 'bogus', x: 1 }],
+    }),
   );
   const e = store.session('s')?.entries[0];
   assert.ok(e && e.kind === 'tool_call');
   assert.deepEqual(e.locations, []);
   // A known type with bad fields is skipped; an unknown type is kept whole (the unions are open).
   assert.deepEqual(e.content.slice(1), [{ type: 'unsupported', raw: { type: 'bogus', x: 1 } }]);
-  assert.deepEqual(store.diagnostics().map((d) => d.severity), ['warning', 'warning']);
+  assert.deepEqual(
+    store.diagnostics().map((d) => d.severity),
+    ['warning', 'warning'],
+  );
 });
 
 test('the local prompt shows at once; a diverging echo is replaced by the agent text, not shown twice', () => {
@@ -132,7 +177,10 @@ test('session/cancel marks unfinished tool calls cancelled, keeping provenance a
   assert.ok(a && a.kind === 'tool_call' && b && b.kind === 'tool_call');
   assert.equal(a.status, 'cancelled');
   assert.equal(a.provenance, 'live');
-  assert.deepEqual(a.statusHistory.map((h) => h.status), ['in_progress', 'cancelled']);
+  assert.deepEqual(
+    a.statusHistory.map((h) => h.status),
+    ['in_progress', 'cancelled'],
+  );
   assert.equal(b.status, 'completed');
 });
 
@@ -162,7 +210,10 @@ test('session/load: matched entries keep key and provenance; unmatched replayed 
   const entries = store.session('s')?.entries ?? [];
   assert.deepEqual(entries.map((e) => e.key).slice(0, 2), keys);
   assert.deepEqual(entries.map(entryIdentity), ['new-u', 'new-a', 'new-b']);
-  assert.deepEqual(entries.map((e) => e.provenance), ['local', 'live', 'replay']);
+  assert.deepEqual(
+    entries.map((e) => e.provenance),
+    ['local', 'live', 'replay'],
+  );
   assert.equal(store.session('s')?.currentModeId, 'ask');
   // After the load window, the same id appends live again.
   store.ingest('agent->client', chunk('s', 'agent_message_chunk', 'C', 'new-b'));
@@ -203,7 +254,10 @@ test('a failed session/set_mode does not change the mode; config options come fr
 });
 
 test('v1 tool_call_update patch keeps rawInput on null; v2 clears it', () => {
-  for (const [version, want] of [[1, { p: 1 }], [2, null]] as const) {
+  for (const [version, want] of [
+    [1, { p: 1 }],
+    [2, null],
+  ] as const) {
     const store = connected(version);
     store.ingest('agent->client', update('s', { sessionUpdate: 'tool_call_update', toolCallId: 'c', title: 'T', rawInput: { p: 1 } }));
     store.ingest('agent->client', update('s', { sessionUpdate: 'tool_call_update', toolCallId: 'c', rawInput: null }));
@@ -242,7 +296,10 @@ test('fromJSON is tolerant: bad entries are reported and skipped, keyless entrie
   assert.equal(a.diagnostics.length, 1);
   assert.match(a.diagnostics[0]?.message ?? '', /entry 1/);
   const ka = a.store.session('s')?.entries.map((e) => e.key);
-  assert.deepEqual(ka, b.store.session('s')?.entries.map((e) => e.key));
+  assert.deepEqual(
+    ka,
+    b.store.session('s')?.entries.map((e) => e.key),
+  );
   assert.equal(ka?.length, 2);
   assert.equal(MessageStore.fromJSON({ nope: true }).diagnostics[0]?.severity, 'error');
   assert.equal(MessageStore.fromJSON(null).store.sessions().length, 0);

@@ -25,7 +25,10 @@ const sessionMessages = (entries: readonly Entry[]) => entries.filter((e): e is 
 
 test('claude-next-subagent: the child is a session of its own, under the card in its parent', () => {
   const store = reduce(fixture('claude-next-subagent.jsonl'));
-  assert.deepEqual(store.diagnostics().filter((d) => d.severity === 'error' || d.message.includes('unknown session update kind')), []);
+  assert.deepEqual(
+    store.diagnostics().filter((d) => d.severity === 'error' || d.message.includes('unknown session update kind')),
+    [],
+  );
   const [parent, child, ...more] = store.sessions();
   assert.ok(parent && child);
   assert.equal(more.length, 0);
@@ -58,11 +61,17 @@ test('claude-next-subagent: the child is a session of its own, under the card in
 
 test('claude-next-subagent-bg: the background child and the turn after the response are kept', () => {
   const store = reduce(fixture('claude-next-subagent-bg.jsonl'));
-  assert.deepEqual(store.diagnostics().filter((d) => d.severity === 'error'), []);
+  assert.deepEqual(
+    store.diagnostics().filter((d) => d.severity === 'error'),
+    [],
+  );
   const [parent, child] = store.sessions();
   assert.ok(parent && child);
   assert.equal(child.parentSessionId, parent.sessionId);
-  assert.deepEqual(cards(parent.entries).map((c) => c.state), ['idle']);
+  assert.deepEqual(
+    cards(parent.entries).map((c) => c.state),
+    ['idle'],
+  );
   // The agent's own turn after the prompt's response is the parent's text, not lost.
   const last = parent.entries.at(-1);
   assert.ok(last && last.kind === 'agent_message');
@@ -96,7 +105,10 @@ test('an update for a session nobody opened or announced is refused, and creates
 test('a permission request or question for an unknown session shows nothing', () => {
   const store = connected();
   store.ingest('agent->client', req(7, ClientMethods.sessionRequestPermission, { sessionId: 'x', toolCall: { toolCallId: 't' }, options: [] }));
-  store.ingest('agent->client', req(8, ClientMethods.elicitationCreate, { sessionId: 'x', mode: 'form', message: 'Password?', requestedSchema: { type: 'object', properties: {} } }));
+  store.ingest(
+    'agent->client',
+    req(8, ClientMethods.elicitationCreate, { sessionId: 'x', mode: 'form', message: 'Password?', requestedSchema: { type: 'object', properties: {} } }),
+  );
   assert.equal(store.session('x'), undefined);
   assert.equal(store.diagnostics().filter((d) => d.severity === 'error').length, 2);
 });
@@ -191,12 +203,18 @@ test('a session/load replay that announces the child again adds no second card o
     if (rec.dir === 'agent->client' && rec.msg?.method === 'session/update' && (kind === 'subagent_update' || kind === 'session_message')) store.ingest('agent->client', rec.msg);
   }
   store.ingest('agent->client', ok(90, {}));
-  assert.deepEqual(store.sessions().map((s) => s.entries.length), before);
+  assert.deepEqual(
+    store.sessions().map((s) => s.entries.length),
+    before,
+  );
 });
 
 test("codex-next-subagent: Codex's child (a compound id, no title, no session messages) and its permission request", () => {
   const store = reduce(fixture('codex-next-subagent.jsonl'));
-  assert.deepEqual(store.diagnostics().filter((d) => d.severity === 'error'), []);
+  assert.deepEqual(
+    store.diagnostics().filter((d) => d.severity === 'error'),
+    [],
+  );
   const [parent, child, ...more] = store.sessions();
   assert.ok(parent && child);
   assert.equal(more.length, 0);

@@ -27,7 +27,10 @@ for (const version of [1, 2]) {
     store.ingest('agent->client', update({ sessionUpdate: 'tool_call', toolCallId: 't', title: 'ls', kind: 'execute', _meta: { terminal_info: { terminal_id: 'x' } } }));
     for (const data of ['a.txt\n', 'b.txt\n', 'c.txt\n'])
       store.ingest('agent->client', update({ sessionUpdate: 'tool_call_update', toolCallId: 't', _meta: { terminal_output: { terminal_id: 'x', data } } }));
-    store.ingest('agent->client', update({ sessionUpdate: 'tool_call_update', toolCallId: 't', status: 'completed', _meta: { terminal_exit: { terminal_id: 'x', exit_code: 0 } } }));
+    store.ingest(
+      'agent->client',
+      update({ sessionUpdate: 'tool_call_update', toolCallId: 't', status: 'completed', _meta: { terminal_exit: { terminal_id: 'x', exit_code: 0 } } }),
+    );
     const meta = () => {
       const e = store.session('s')?.entries[0];
       assert.ok(e && e.kind === 'tool_call');

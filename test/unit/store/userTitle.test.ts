@@ -18,7 +18,7 @@ function started(): MessageStore {
   return store;
 }
 
-test('the user\'s title wins over the agent\'s until cleared, and survives a save and restore', () => {
+test("the user's title wins over the agent's until cleared, and survives a save and restore", () => {
   const store = started();
   store.ingest('agent->client', agentTitle('Agent named it'));
   assert.equal(store.session('s1')?.title, 'Agent named it');
@@ -27,9 +27,9 @@ test('the user\'s title wins over the agent\'s until cleared, and survives a sav
   const restored = MessageStore.fromJSON(JSON.parse(JSON.stringify(store.toJSON())) as unknown).store;
   // The agent forgot it (a restart) and names the session again on the next prompt.
   restored.ingest('agent->client', agentTitle('Agent names it again'));
-  assert.equal(restored.session('s1')?.title, 'My title', 'the user\'s title stays');
+  assert.equal(restored.session('s1')?.title, 'My title', "the user's title stays");
   restored.record({ event: 'user_title', sessionId: 's1', title: null });
-  assert.equal(restored.session('s1')?.title, 'Agent names it again', 'cleared: the agent\'s shows again');
+  assert.equal(restored.session('s1')?.title, 'Agent names it again', "cleared: the agent's shows again");
 });
 
 test('titles are single-line: an agent title with line breaks reaches no view (nor the export heading) with them', () => {

@@ -18,16 +18,10 @@ test('whole-message updates become one chunk per block, and reduce to the same t
   ];
   const r = exportV1(v2);
   assert.ok(r.ok, JSON.stringify(r));
-  assert.deepEqual(r.updates.map((u) => u.sessionUpdate), [
-    'user_message_chunk',
-    'agent_message_chunk',
-    'agent_message_chunk',
-    'agent_message_chunk',
-    'tool_call',
-    'tool_call_update',
-    'tool_call_update',
-    'tool_call_update',
-  ]);
+  assert.deepEqual(
+    r.updates.map((u) => u.sessionUpdate),
+    ['user_message_chunk', 'agent_message_chunk', 'agent_message_chunk', 'agent_message_chunk', 'tool_call', 'tool_call_update', 'tool_call_update', 'tool_call_update'],
+  );
   assert.deepEqual(r.updates[1]?._meta, { k: 1 });
   assert.equal(r.updates[2]?._meta, undefined);
 
@@ -35,8 +29,17 @@ test('whole-message updates become one chunk per block, and reduce to the same t
   const reduce = (version: number, updates: readonly unknown[]) => {
     const store: MessageStore = connected(version);
     for (const u of updates) store.ingest('agent->client', update('s', u as Record<string, unknown>));
-    assert.deepEqual(store.diagnostics().filter((d) => d.severity === 'error'), []);
-    return (store.session('s')?.entries ?? []).map((e) => (e.kind === 'tool_call' ? [e.toolCallId, e.status, e.content] : e.kind === 'elicitation' || e.kind === 'subagent' || e.kind === 'compaction' ? [] : [e.messageId, textOf(e.content), e.content.length]));
+    assert.deepEqual(
+      store.diagnostics().filter((d) => d.severity === 'error'),
+      [],
+    );
+    return (store.session('s')?.entries ?? []).map((e) =>
+      e.kind === 'tool_call'
+        ? [e.toolCallId, e.status, e.content]
+        : e.kind === 'elicitation' || e.kind === 'subagent' || e.kind === 'compaction'
+          ? []
+          : [e.messageId, textOf(e.content), e.content.length],
+    );
   };
   assert.deepEqual(reduce(1, r.updates), reduce(2, v2));
 });

@@ -20,14 +20,18 @@ describe('ACP cancellation strategy', () => {
     const { a, b, seenByB } = pair();
     let aborted = false;
     let started = false;
-    onAcpRequest(b, '_test/slow', z.object({}), (_p, ctx) =>
-      new Promise((_resolve, reject) => {
-        started = true;
-        ctx.signal.addEventListener('abort', () => {
-          aborted = true;
-          reject(new Error('stopped'));
-        });
-      }),
+    onAcpRequest(
+      b,
+      '_test/slow',
+      z.object({}),
+      (_p, ctx) =>
+        new Promise((_resolve, reject) => {
+          started = true;
+          ctx.signal.addEventListener('abort', () => {
+            aborted = true;
+            reject(new Error('stopped'));
+          });
+        }),
     );
     a.connection.listen();
     b.connection.listen();

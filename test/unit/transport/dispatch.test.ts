@@ -11,7 +11,12 @@ import type { CheckedMessage } from '../../../src/common/jsonrpc/rpc';
 import { createAcpConnection, onAcpNotification } from '../../../src/node/transport/connection';
 import { until } from '../helpers/until';
 
-const update = (i: number) => JSON.stringify({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `u${i}` } } } });
+const update = (i: number) =>
+  JSON.stringify({
+    jsonrpc: '2.0',
+    method: 'session/update',
+    params: { sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `u${i}` } } },
+  });
 const zUpdate = z.looseObject({ sessionId: z.string(), update: z.looseObject({ sessionUpdate: z.string(), content: z.looseObject({ text: z.string() }).optional() }) });
 
 function setup() {
@@ -23,7 +28,13 @@ function setup() {
   const taps: (CheckedMessage | undefined)[] = [];
   const acp = createAcpConnection({ input, output, log: (level, m) => logs.push(`${level}: ${m}`), tap: (dir, _m, _raw, checked) => dir === 'in' && taps.push(checked) });
   const order: string[] = [];
-  onAcpNotification(acp, 'session/update', zUpdate, (p) => order.push(p.update.content?.text ?? p.update.sessionUpdate), (level, m) => logs.push(`${level}: ${m}`));
+  onAcpNotification(
+    acp,
+    'session/update',
+    zUpdate,
+    (p) => order.push(p.update.content?.text ?? p.update.sessionUpdate),
+    (level, m) => logs.push(`${level}: ${m}`),
+  );
   return { input, acp, order, logs, taps, written };
 }
 
@@ -82,7 +93,10 @@ describe('direct dispatch of hot notifications', () => {
     );
     await until(() => order.length === 1, 'the plan update');
     assert.deepEqual(order, ['plan']);
-    assert.ok(logs.some((l) => /ignored session\/update with invalid params/.test(l)), logs.join('\n'));
+    assert.ok(
+      logs.some((l) => /ignored session\/update with invalid params/.test(l)),
+      logs.join('\n'),
+    );
     acp.connection.dispose();
   });
 
@@ -102,7 +116,10 @@ describe('direct dispatch of hot notifications', () => {
     input.end([update(0), update(1), update(2)].join('\n') + '\n');
     await until(() => seen.length === 3, 'three updates');
     assert.deepEqual(seen, ['u0', 'u1', 'u2']);
-    assert.ok(logs.some((l) => l.startsWith('error: ') && l.includes('listener broke')), logs.join('\n'));
+    assert.ok(
+      logs.some((l) => l.startsWith('error: ') && l.includes('listener broke')),
+      logs.join('\n'),
+    );
     acp.connection.dispose();
   });
 
@@ -126,7 +143,10 @@ describe("vscode-jsonrpc's own $/cancelRequest from a hostile peer", () => {
     acp.connection.listen();
     input.write(`{"jsonrpc":"2.0","method":"$/cancelRequest"}\n${update(0)}\n`);
     await until(() => order.length === 1, 'the update after it');
-    assert.ok(logs.some((l) => /could not handle a message from the peer/.test(l)), logs.join('\n'));
+    assert.ok(
+      logs.some((l) => /could not handle a message from the peer/.test(l)),
+      logs.join('\n'),
+    );
     input.end();
     await acp.whenDrained();
     acp.connection.dispose();

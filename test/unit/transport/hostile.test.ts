@@ -47,7 +47,8 @@ async function connected(extra: Partial<AcpClientOptions> = {}) {
   return { agent, client, invalid, logs, texts };
 }
 
-const chunk = (text: string) => JSON.stringify({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } } } });
+const chunk = (text: string) =>
+  JSON.stringify({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } } } });
 
 describe('hostile agents: the transport', () => {
   it('refuses a 5,000-deep tool call with a diagnostic; the chunk and the prompt answer in the same read go through, and the capture keeps them', async () => {
@@ -74,7 +75,10 @@ describe('hostile agents: the transport', () => {
     assert.equal(s.invalid.length, 1);
     assert.match(s.invalid[0]!.reason, /nested deeper than 256 levels/);
     assert.equal(journalFailures, 0);
-    const records = readFileSync(capture.path, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { msg: Json });
+    const records = readFileSync(capture.path, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { msg: Json });
     assert.ok(records.some((r) => JSON.stringify(r.msg).includes('"kept"')));
     s.client.dispose();
   });
@@ -149,7 +153,10 @@ describe('hostile agents: the transport', () => {
     const req = (p: string) => JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'fs/read_text_file', params: { sessionId: 's', path: p } });
     s.agent.sendRaw(`${req('/a')}\n${req('/b')}\n`);
     const answers = [await s.agent.next(), await s.agent.next()];
-    assert.deepEqual(answers.map((a) => a.id), [7, 7]);
+    assert.deepEqual(
+      answers.map((a) => a.id),
+      [7, 7],
+    );
     assert.deepEqual(answers.map((a) => (a.result as Json | undefined)?.content ?? (a.error as Json).code).sort(), [-32600, 'read /a']);
     s.client.dispose();
   });

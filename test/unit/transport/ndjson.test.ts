@@ -33,7 +33,10 @@ describe('NdjsonMessageReader', () => {
     for (const b of Buffer.from(text)) input.write(Buffer.from([b]));
     input.end(note(3)); // no trailing newline: still a message
     await closed;
-    assert.deepEqual(got.map((m) => (m as unknown as { params: { n: number } }).params.n), [1, 2, 3]);
+    assert.deepEqual(
+      got.map((m) => (m as unknown as { params: { n: number } }).params.n),
+      [1, 2, 3],
+    );
     assert.equal(tapped.length, 3);
   });
 
@@ -89,7 +92,10 @@ describe('NdjsonMessageWriter', () => {
     await Promise.all(msgs.map((m) => writer.write(m)));
     const lines = text.trimEnd().split('\n');
     assert.equal(lines.length, 20);
-    assert.deepEqual(lines.map((l) => (JSON.parse(l) as { params: { i: number } }).params.i), msgs.map((_, i) => i));
+    assert.deepEqual(
+      lines.map((l) => (JSON.parse(l) as { params: { i: number } }).params.i),
+      msgs.map((_, i) => i),
+    );
     assert.equal(tapped.length, 20);
   });
 
@@ -122,7 +128,10 @@ describe('NdjsonMessageWriter', () => {
     await Promise.all(sent);
     assert.equal(settled, 15);
     const lines = chunks.join('').trimEnd().split('\n');
-    assert.deepEqual(lines.map((l) => (JSON.parse(l) as { params: { i: number } }).params.i), Array.from({ length: 15 }, (_, i) => i));
+    assert.deepEqual(
+      lines.map((l) => (JSON.parse(l) as { params: { i: number } }).params.i),
+      Array.from({ length: 15 }, (_, i) => i),
+    );
   });
 
   it('a failed write fails every message it carried, each reported once; later writes fail at once', async () => {
@@ -138,7 +147,11 @@ describe('NdjsonMessageWriter', () => {
     await assert.rejects(writer.write({ jsonrpc: '2.0', method: 'm', params: { i: 3 } } as never), /closed/);
     assert.deepEqual(
       reported.filter((r) => Array.isArray(r) && r[1] !== undefined),
-      [['disk full', 1], ['disk full', 2], ['cannot write: the output stream is closed', 3]],
+      [
+        ['disk full', 1],
+        ['disk full', 2],
+        ['cannot write: the output stream is closed', 3],
+      ],
     );
   });
 
@@ -153,7 +166,13 @@ describe('NdjsonMessageWriter', () => {
     const ok2 = writer.write(m({ jsonrpc: '2.0', method: 'c' }));
     await assert.rejects(bad, /cannot be serialised/);
     await Promise.all([ok1, ok2]);
-    assert.deepEqual(text.trimEnd().split('\n').map((l) => (JSON.parse(l) as { method: string }).method), ['a', 'c']);
+    assert.deepEqual(
+      text
+        .trimEnd()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { method: string }).method),
+      ['a', 'c'],
+    );
     assert.equal(tapped.length, 2);
   });
 
@@ -200,7 +219,10 @@ describe('NdjsonMessageWriter (property)', () => {
     const fc = await import('fast-check');
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.record({ text: fc.oneof(fc.string({ unit: 'grapheme' }), fc.string({ unit: 'grapheme', minLength: 20_000, maxLength: 40_000 })), tick: fc.boolean() }), { minLength: 1, maxLength: 12 }),
+        fc.array(fc.record({ text: fc.oneof(fc.string({ unit: 'grapheme' }), fc.string({ unit: 'grapheme', minLength: 20_000, maxLength: 40_000 })), tick: fc.boolean() }), {
+          minLength: 1,
+          maxLength: 12,
+        }),
         async (items) => {
           const out = new PassThrough();
           const got: Buffer[] = [];
@@ -214,7 +236,10 @@ describe('NdjsonMessageWriter (property)', () => {
           await Promise.all(sent);
           const lines = Buffer.concat(got).toString('utf8').split('\n');
           assert.equal(lines.pop(), '');
-          assert.deepEqual(lines.map((l) => JSON.parse(l) as unknown), items.map((it, i) => ({ jsonrpc: '2.0', method: 'm', params: { i, t: it.text } })));
+          assert.deepEqual(
+            lines.map((l) => JSON.parse(l) as unknown),
+            items.map((it, i) => ({ jsonrpc: '2.0', method: 'm', params: { i, t: it.text } })),
+          );
         },
       ),
       { numRuns: 60 },
@@ -243,7 +268,10 @@ describe('NdjsonMessageReader (property)', () => {
           }
           input.end();
           await closed;
-          assert.deepEqual(got.map((m) => (m as unknown as { params: { t: string } }).params.t), items.map((it) => it.text));
+          assert.deepEqual(
+            got.map((m) => (m as unknown as { params: { t: string } }).params.t),
+            items.map((it) => it.text),
+          );
           assert.equal(invalid.length, items.filter((it) => it.junk).length);
         },
       ),

@@ -32,35 +32,51 @@ const toolArb: fc.Arbitrary<ToolCallEntry> = fc.record({
   parentKey: fc.option(fc.constant('p'), { nil: null }),
   statusHistory: fc.array(fc.record({ status: fc.constantFrom('pending', 'completed'), at: fc.nat(5) }), { maxLength: 3 }),
   provenance: fc.constantFrom('live' as const, 'replay' as const),
-  stats: fc.record({ chunks: fc.nat(3), upserts: fc.nat(3), bytes: fc.nat(9), firstSeen: fc.nat(9), lastSeen: fc.nat(9), lines: fc.array(fc.tuple(fc.nat(9), fc.nat(9)), { maxLength: 3 }) }),
+  stats: fc.record({
+    chunks: fc.nat(3),
+    upserts: fc.nat(3),
+    bytes: fc.nat(9),
+    firstSeen: fc.nat(9),
+    lastSeen: fc.nat(9),
+    lines: fc.array(fc.tuple(fc.nat(9), fc.nat(9)), { maxLength: 3 }),
+  }),
 }) as fc.Arbitrary<ToolCallEntry>;
 
 /** A later version of `e`: grown text, extra blocks and history, or an unrelated entry. */
 const evolveArb = (e: ToolCallEntry): fc.Arbitrary<ToolCallEntry> =>
   fc.oneof(
     toolArb,
-    fc.record({ more: fc.array(blockArb, { maxLength: 2 }), grow: textArb, status: fc.constantFrom('in_progress', 'completed'), out: jsonArb }).map(({ more, grow, status, out }) => {
-      const grown = grow ? (appendTextToEntry(e, grow) as ToolCallEntry) : e;
-      return { ...grown, status, rawOutput: out, content: [...grown.content, ...more], statusHistory: [...e.statusHistory, { status, at: 9 }] };
-    }),
+    fc
+      .record({ more: fc.array(blockArb, { maxLength: 2 }), grow: textArb, status: fc.constantFrom('in_progress', 'completed'), out: jsonArb })
+      .map(({ more, grow, status, out }) => {
+        const grown = grow ? (appendTextToEntry(e, grow) as ToolCallEntry) : e;
+        return { ...grown, status, rawOutput: out, content: [...grown.content, ...more], statusHistory: [...e.statusHistory, { status, at: 9 }] };
+      }),
   );
 
 const plain = (e: unknown): unknown => JSON.parse(JSON.stringify(e));
 
 test('applying diffEntry(prev, next) to prev gives next', () => {
   fc.assert(
-    fc.property(toolArb.chain((prev) => evolveArb(prev).map((next) => [prev, next] as const)), ([prev, next]) => {
-      const patch = diffEntry(prev, next);
-      assert.ok(patch, 'same kind and key diff to a patch');
-      assert.deepEqual(plain(applyFieldsToEntry(prev, patch)), plain(next));
-    }),
+    fc.property(
+      toolArb.chain((prev) => evolveArb(prev).map((next) => [prev, next] as const)),
+      ([prev, next]) => {
+        const patch = diffEntry(prev, next);
+        assert.ok(patch, 'same kind and key diff to a patch');
+        assert.deepEqual(plain(applyFieldsToEntry(prev, patch)), plain(next));
+      },
+    ),
     { numRuns: 1000 },
   );
 });
 
 test('agent JSON with a "__proto__" key is patched as data, both ways', () => {
   const prev = fc.sample(toolArb, { numRuns: 1, seed: 1 })[0]!;
-  for (const [a, b] of [['{}', '{"__proto__":0}'], ['{"__proto__":{"x":1}}', '{}'], ['{"__proto__":{"x":1}}', '{"__proto__":{"x":2}}']] as const) {
+  for (const [a, b] of [
+    ['{}', '{"__proto__":0}'],
+    ['{"__proto__":{"x":1}}', '{}'],
+    ['{"__proto__":{"x":1}}', '{"__proto__":{"x":2}}'],
+  ] as const) {
     const from = { ...prev, rawOutput: JSON.parse(a) as unknown };
     const to = { ...prev, rawOutput: JSON.parse(b) as unknown };
     const patch = diffEntry(from, to);
@@ -73,9 +89,22 @@ test('agent JSON with a "__proto__" key is patched as data, both ways', () => {
 
 test('a tool-call status change is posted as its changed fields only', () => {
   const base: ToolCallEntry = {
-    kind: 'tool_call', key: 'k', toolCallId: 't', title: 'Read a big file', name: null, toolKind: 'read', status: 'pending',
-    content: [{ type: 'content', content: { type: 'text', text: 'x'.repeat(5000) } }], locations: [], rawInput: { path: '/a' }, rawOutput: null,
-    meta: null, parentKey: null, statusHistory: [], provenance: 'live', stats: { chunks: 0, upserts: 1, bytes: 0, firstSeen: 0, lastSeen: 0, lines: [] },
+    kind: 'tool_call',
+    key: 'k',
+    toolCallId: 't',
+    title: 'Read a big file',
+    name: null,
+    toolKind: 'read',
+    status: 'pending',
+    content: [{ type: 'content', content: { type: 'text', text: 'x'.repeat(5000) } }],
+    locations: [],
+    rawInput: { path: '/a' },
+    rawOutput: null,
+    meta: null,
+    parentKey: null,
+    statusHistory: [],
+    provenance: 'live',
+    stats: { chunks: 0, upserts: 1, bytes: 0, firstSeen: 0, lastSeen: 0, lines: [] },
   };
   const next: ToolCallEntry = { ...base, status: 'completed', content: [{ type: 'content', content: { type: 'text', text: 'x'.repeat(5000) + 'done' } }] };
   const b = new PatchBatcher();

@@ -12,13 +12,22 @@ import { toViewEntry } from '../../../src/common/webview/viewEntry';
 
 const stats = { chunks: 1, upserts: 0, bytes: 1, firstSeen: 0, lastSeen: 0, lines: [] };
 const msg = (key: string, text: string): MessageEntry => ({
-  kind: 'agent_message', key, messageId: null, content: [{ type: 'text', text }], meta: null, provenance: 'live', stats,
+  kind: 'agent_message',
+  key,
+  messageId: null,
+  content: [{ type: 'text', text }],
+  meta: null,
+  provenance: 'live',
+  stats,
 });
 
 function feedWithClock() {
   const posts: HostToWebview[] = [];
   let clock = 1000;
-  const feed = new PanelFeed((m) => posts.push(m), () => clock);
+  const feed = new PanelFeed(
+    (m) => posts.push(m),
+    () => clock,
+  );
   return { feed, posts, advance: (ms: number) => (clock += ms) };
 }
 
@@ -47,7 +56,10 @@ test('enough text, or anything structural, goes out on the next frame', () => {
   assert.equal(feed.frame(), false);
   feed.changed([{ type: 'panel', fields: { turn: 'busy' } }]);
   assert.equal(feed.frame(), false);
-  assert.deepEqual(posts.slice(1).map((p) => (p.type === 'patch' ? p.ops.map((o) => o.op) : p.type)), [['insert'], ['panel']]);
+  assert.deepEqual(
+    posts.slice(1).map((p) => (p.type === 'patch' ? p.ops.map((o) => o.op) : p.type)),
+    [['insert'], ['panel']],
+  );
 });
 
 test('a reset stops the batch: the caller posts a snapshot, which drops what was pending', () => {
@@ -57,7 +69,10 @@ test('a reset stops the batch: the caller posts a snapshot, which drops what was
   feed.snapshot([msg('a', 'x'), msg('b', 'y')], EMPTY_PANEL);
   assert.equal(feed.pending, false);
   feed.flush();
-  assert.deepEqual(posts.map((p) => p.type), ['snapshot', 'snapshot']);
+  assert.deepEqual(
+    posts.map((p) => p.type),
+    ['snapshot', 'snapshot'],
+  );
 });
 
 test('a dropped batch is never posted (the webview is hidden; its next snapshot has it)', () => {
@@ -94,9 +109,15 @@ test('WireEncoder numbers handles as the webview decoder does, and its keyed ops
   const older = [msg('o0', 'zero'), msg('o1', 'one')];
   const newest = [msg('n0', 'two')];
   enc.snapshot(newest, older.length);
-  dec.snapshot(newest.map((e) => enc.entryOp({ op: 'replace', entry: toViewEntry(e) })).map((o) => (o.op === 'replace' ? o.entry : assert.fail())), older.length);
+  dec.snapshot(
+    newest.map((e) => enc.entryOp({ op: 'replace', entry: toViewEntry(e) })).map((o) => (o.op === 'replace' ? o.entry : assert.fail())),
+    older.length,
+  );
   enc.older(older, 0);
-  dec.older(older.map((e) => enc.entryOp({ op: 'replace', entry: toViewEntry(e) })).map((o) => (o.op === 'replace' ? o.entry : assert.fail())), 0);
+  dec.older(
+    older.map((e) => enc.entryOp({ op: 'replace', entry: toViewEntry(e) })).map((o) => (o.op === 'replace' ? o.entry : assert.fail())),
+    0,
+  );
   assert.deepEqual([enc.handleOf('o0'), enc.handleOf('o1'), enc.handleOf('n0'), enc.handleOf('gone')], [0, 1, 2, -1]);
   const ins = enc.entryOp({ op: 'insert', entry: toViewEntry(msg('n1', 'three')) });
   assert.deepEqual(Object.keys(ins).sort(), ['entry', 'op'], 'an insert at the end leaves its index out');

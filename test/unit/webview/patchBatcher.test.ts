@@ -8,14 +8,23 @@ import { EMPTY_PANEL } from '../../../src/common/webview/emptyPanel';
 
 const stats = { chunks: 1, upserts: 0, bytes: 1, firstSeen: 0, lastSeen: 0, lines: [] };
 const msg = (key: string, text: string): MessageEntry => ({
-  kind: 'agent_message', key, messageId: null, content: [{ type: 'text', text }], meta: null, provenance: 'live', stats,
+  kind: 'agent_message',
+  key,
+  messageId: null,
+  content: [{ type: 'text', text }],
+  meta: null,
+  provenance: 'live',
+  stats,
 });
 /** The entry as the batcher posts it (the webview's projection, in its wire form). */
 const view = (key: string, text: string) => encodeEntry(toViewEntry(msg(key, text)));
 /** A batcher whose webview holds entries with these keys (handles 0, 1, ...). */
 const holding = (...keys: string[]) => {
   const b = new PatchBatcher();
-  b.reset(keys.map((k) => msg(k, '')), EMPTY_PANEL);
+  b.reset(
+    keys.map((k) => msg(k, '')),
+    EMPTY_PANEL,
+  );
   return b;
 };
 
@@ -138,7 +147,11 @@ test('a terminal snapshot (replace) supersedes the pending appends; later append
 
 test('a Changes summary is one changeSet op per set: a newer state of a pending set replaces it, and it goes out on the next frame', () => {
   const b = new PatchBatcher();
-  const set = (state: 'pending' | 'undone') => ({ id: 'c1', afterKey: 'k', files: [{ path: 'a.ts', state, source: 'write' as const, created: false, added: 1, removed: 0, note: null, canUndo: state === 'pending', canDiff: true }] });
+  const set = (state: 'pending' | 'undone') => ({
+    id: 'c1',
+    afterKey: 'k',
+    files: [{ path: 'a.ts', state, source: 'write' as const, created: false, added: 1, removed: 0, note: null, canUndo: state === 'pending', canDiff: true }],
+  });
   b.changeSet('c1', set('pending'));
   b.changeSet('c2', null);
   b.changeSet('c1', set('undone'));
@@ -150,7 +163,7 @@ test('a Changes summary is one changeSet op per set: a newer state of a pending 
   assert.equal(b.isEmpty, true);
 });
 
-test("text appended to a thought carries the span's new end (the webview's \"Thought for N s\")", () => {
+test('text appended to a thought carries the span\'s new end (the webview\'s "Thought for N s")', () => {
   const thought = (text: string, last: number): MessageEntry => ({ ...msg('t', text), kind: 'agent_thought', stats: { ...stats, firstSeen: 0, lastSeen: last } });
   const b = holding('t');
   b.updated(thought('ab', 4000), 'ab');

@@ -32,5 +32,8 @@ test('a long one: the newest first, then older parts that rebuild it in order', 
     keys = [...o.entries.map((e) => e.key), ...keys];
   }
   assert.equal(expectedOlder, 0);
-  assert.deepEqual(keys, entries(n).map((e) => e.key));
+  assert.deepEqual(
+    keys,
+    entries(n).map((e) => e.key),
+  );
 });

@@ -17,7 +17,9 @@ import { WireDecoder } from '../../../src/common/webview/wireDecoder';
 import { Emitter } from '../../../src/common/util/lifecycle';
 import { appendTextToEntry, applyFieldsToEntry } from '../../../webview/entryModel';
 
-const lines = readFileSync(path.join(__dirname, '../../fixtures/transcripts/claude-next-subagent.jsonl'), 'utf8').split('\n').filter((l) => l.trim() !== '');
+const lines = readFileSync(path.join(__dirname, '../../fixtures/transcripts/claude-next-subagent.jsonl'), 'utf8')
+  .split('\n')
+  .filter((l) => l.trim() !== '');
 const ROOT = 'b830f726-44af-401b-a4b4-799f7f25aafa';
 const CHILD = 'a9fd9da01c3852c64';
 
@@ -29,7 +31,14 @@ function chat() {
   const source = {
     subagentView: (id: string) => {
       if (!isUnder(store, id, ROOT)) return undefined;
-      const m = new SubagentModel({ sessionId: id, agentName: 'Claude', session: (s) => store.session(s), notices: (s) => store.notices(s), onStoreChanged: changed.event, act: () => undefined });
+      const m = new SubagentModel({
+        sessionId: id,
+        agentName: 'Claude',
+        session: (s) => store.session(s),
+        notices: (s) => store.notices(s),
+        onStoreChanged: changed.event,
+        act: () => undefined,
+      });
       opened.push(m);
       return m;
     },
@@ -68,7 +77,11 @@ const shown = (e: Entry | ViewEntry): unknown => JSON.parse(JSON.stringify('stat
 test("an expanded child gets its own snapshot and then patches of its entries only, which rebuild exactly the child's entries; nothing else is posted", () => {
   const { store, source, play, step } = chat();
   const posts: HostToWebview[] = [];
-  const feeds = new SubagentFeeds((m) => posts.push(m), () => undefined, () => 0);
+  const feeds = new SubagentFeeds(
+    (m) => posts.push(m),
+    () => undefined,
+    () => 0,
+  );
   play((s) => s.session(CHILD) !== undefined);
   feeds.expand([CHILD, ROOT, 'stranger'], source);
   assert.deepEqual(feeds.expanded, [CHILD], 'only a subagent under the session shown is fed');
@@ -97,7 +110,11 @@ test('a collapsed child costs nothing: no feed before it is expanded, none after
   const { store, source, play, rest, opened } = chat();
   const posts: HostToWebview[] = [];
   let pendingCalls = 0;
-  const feeds = new SubagentFeeds((m) => posts.push(m), () => pendingCalls++, () => 0);
+  const feeds = new SubagentFeeds(
+    (m) => posts.push(m),
+    () => pendingCalls++,
+    () => 0,
+  );
   feeds.expand([], source);
   play((s) => (s.session(CHILD)?.entries.length ?? 0) >= 2);
   assert.equal(posts.length, 0, 'collapsed: nothing posted while the child streams');

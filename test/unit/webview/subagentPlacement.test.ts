@@ -23,7 +23,7 @@ function sessions(name: string): { sessionId: string; entries: ViewEntry[] }[] {
 
 const kindOf = (entries: readonly ViewEntry[], key: string) => entries.find((e) => e.key === key)?.kind;
 
-test('claude-next-subagent, parent: the prompt is the card\'s task, the reply its result; nothing else moves', () => {
+test("claude-next-subagent, parent: the prompt is the card's task, the reply its result; nothing else moves", () => {
   const [parent] = sessions('claude-next-subagent.jsonl');
   assert.ok(parent);
   const hosts = subagentHosts(parent.entries);
@@ -42,10 +42,13 @@ test('claude-next-subagent, child: the incoming prompt has no card to go to and 
   assert.equal(subagentHosts(child.entries).size, 0);
 });
 
-test('claude-next-subagent-bg: the background child\'s prompt and its launch reply go to its card', () => {
+test("claude-next-subagent-bg: the background child's prompt and its launch reply go to its card", () => {
   const [parent] = sessions('claude-next-subagent-bg.jsonl');
   const hosts = subagentHosts(parent?.entries ?? []);
-  assert.deepEqual([...hosts.values()].map((h) => h.role), ['task', 'result']);
+  assert.deepEqual(
+    [...hosts.values()].map((h) => h.role),
+    ['task', 'result'],
+  );
 });
 
 test('claude-next-subagent-legacy: the Read call is a step of the Agent call, everything else stays', () => {
@@ -61,9 +64,18 @@ test('claude-next-subagent-legacy: the Read call is a step of the Agent call, ev
   assert.equal(kindOf(only.entries, agent.key), 'tool_call');
 });
 
-const call = (key: string, toolCallId: string, parentToolCallId?: string): HostableEntry => ({ kind: 'tool_call', key, toolCallId, ...(parentToolCallId ? { parentToolCallId } : {}) });
+const call = (key: string, toolCallId: string, parentToolCallId?: string): HostableEntry => ({
+  kind: 'tool_call',
+  key,
+  toolCallId,
+  ...(parentToolCallId ? { parentToolCallId } : {}),
+});
 const card = (key: string, childSessionId: string): HostableEntry => ({ kind: 'subagent', key, childSessionId });
-const msg = (key: string, senderSessionId: string | null, recipientSessionId: string | null): HostableEntry => ({ kind: 'session_message', key, route: { senderSessionId, recipientSessionId } });
+const msg = (key: string, senderSessionId: string | null, recipientSessionId: string | null): HostableEntry => ({
+  kind: 'session_message',
+  key,
+  route: { senderSessionId, recipientSessionId },
+});
 
 test('steps: a parent that never appears leaves the call where it is; a later parent still takes it; steps nest', () => {
   const hosts = subagentHosts([call('a', 'A'), call('s1', 'S1', 'A'), call('s2', 'S2', 'gone'), call('s3', 'S3', 'B'), call('b', 'B'), call('s4', 'S4', 'S1')]);
@@ -104,7 +116,17 @@ test('session messages: to a carded child = task, from one = result, between oth
 });
 
 test('formatElapsed: seconds, minutes, hours, never negative', () => {
-  assert.deepEqual([0, 999, 1000, 12_400, 60_000, 185_000, 3_600_000, 7_620_000, -5].map(formatElapsed), ['< 1 s', '< 1 s', '1 s', '12 s', '1 min', '3 min 5 s', '1 h', '2 h 7 min', '< 1 s']);
+  assert.deepEqual([0, 999, 1000, 12_400, 60_000, 185_000, 3_600_000, 7_620_000, -5].map(formatElapsed), [
+    '< 1 s',
+    '< 1 s',
+    '1 s',
+    '12 s',
+    '1 min',
+    '3 min 5 s',
+    '1 h',
+    '2 h 7 min',
+    '< 1 s',
+  ]);
 });
 
 test('subagentElapsed: running counts from its state, a finished child shows how long it worked when seen live', () => {

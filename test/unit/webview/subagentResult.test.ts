@@ -37,7 +37,10 @@ const textOf = (blocks: readonly { type: string; text?: string }[] | undefined) 
 test('background subagent: its "launched" reply is no result; once the child is done, its own last message is', () => {
   const { store, play } = recording('claude-next-subagent-bg.jsonl');
   const reply = () => store.session(ROOT_BG)?.entries.find((e) => e.kind === 'session_message' && e.route?.senderSessionId === CHILD_BG);
-  assert.ok(play(() => reply() !== undefined), 'the reply is a delta that may change the results');
+  assert.ok(
+    play(() => reply() !== undefined),
+    'the reply is a delta that may change the results',
+  );
   const r = reply();
   assert.match(textOf(r?.kind === 'session_message' ? r.content : undefined) ?? '', /^Async agent launched/);
   assert.deepEqual(Object.keys(subagentResults(store, ROOT_BG)), [], 'while the child runs: no result');

@@ -7,8 +7,23 @@ import { rawOf, toViewEntry } from '../../../src/common/webview/viewEntry';
 
 const stats = { chunks: 1, upserts: 0, bytes: 1, firstSeen: 1000, lastSeen: 4000, lines: [[1, 3]] as [number, number][] };
 const tool = (fields: Partial<ToolCallEntry>): ToolCallEntry => ({
-  kind: 'tool_call', key: 'k', toolCallId: 't', title: 'Run', name: null, toolKind: 'execute', status: 'completed', content: [], locations: [],
-  rawInput: null, rawOutput: null, meta: null, parentKey: 'p', statusHistory: [{ status: 'completed', at: 1 }], provenance: 'live', stats, ...fields,
+  kind: 'tool_call',
+  key: 'k',
+  toolCallId: 't',
+  title: 'Run',
+  name: null,
+  toolKind: 'execute',
+  status: 'completed',
+  content: [],
+  locations: [],
+  rawInput: null,
+  rawOutput: null,
+  meta: null,
+  parentKey: 'p',
+  statusHistory: [{ status: 'completed', at: 1 }],
+  provenance: 'live',
+  stats,
+  ...fields,
 });
 
 test('a tool call keeps what the card shows and only a summary of its raw JSON', () => {
@@ -43,6 +58,13 @@ test('the _meta terminal extension arrives for terminal blocks', () => {
 
 test('messages lose their debug counters; a thought keeps its time span', () => {
   const m: MessageEntry = { kind: 'agent_thought', key: 'k', messageId: 'm', content: [{ type: 'text', text: 'hm' }], meta: { a: 1 }, provenance: 'live', stats };
-  assert.deepEqual(toViewEntry(m), { kind: 'agent_thought', key: 'k', messageId: 'm', content: [{ type: 'text', text: 'hm' }], provenance: 'live', span: { first: 1000, last: 4000 } });
+  assert.deepEqual(toViewEntry(m), {
+    kind: 'agent_thought',
+    key: 'k',
+    messageId: 'm',
+    content: [{ type: 'text', text: 'hm' }],
+    provenance: 'live',
+    span: { first: 1000, last: 4000 },
+  });
   assert.deepEqual(toViewEntry({ ...m, kind: 'agent_message' }), { kind: 'agent_message', key: 'k', messageId: 'm', content: [{ type: 'text', text: 'hm' }], provenance: 'live' });
 });

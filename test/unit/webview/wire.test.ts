@@ -45,7 +45,10 @@ test('every recorded entry decodes to exactly what the host projected, in fewer 
 
 test('only bare text becomes a string: annotations, _meta and other blocks stay objects', () => {
   const v: ViewEntry = {
-    kind: 'agent_message', key: 'k', messageId: 'm', provenance: 'replay',
+    kind: 'agent_message',
+    key: 'k',
+    messageId: 'm',
+    provenance: 'replay',
     content: [
       { type: 'text', text: 'plain' },
       { type: 'text', text: 'noted', annotations: { priority: 1 } },
@@ -58,8 +61,19 @@ test('only bare text becomes a string: annotations, _meta and other blocks stay 
   assert.deepEqual(decodeEntry(posted(w)), v);
   // A tool call's text is wrapped once more; its defaults are left out.
   const t: ViewEntry = {
-    kind: 'tool_call', key: 't', toolCallId: 'c', title: '', name: null, toolKind: 'other', status: 'pending', provenance: 'live', locations: [],
-    content: [{ type: 'content', content: { type: 'text', text: 'out' } }, { type: 'diff', path: '/a', oldText: null, newText: 'b' }],
+    kind: 'tool_call',
+    key: 't',
+    toolCallId: 'c',
+    title: '',
+    name: null,
+    toolKind: 'other',
+    status: 'pending',
+    provenance: 'live',
+    locations: [],
+    content: [
+      { type: 'content', content: { type: 'text', text: 'out' } },
+      { type: 'diff', path: '/a', oldText: null, newText: 'b' },
+    ],
   };
   const tw = encodeEntry(t);
   assert.deepEqual(tw, { kind: 'tool_call', key: 't', toolCallId: 'c', content: ['out', t.content[1]] });
@@ -74,17 +88,32 @@ test('only bare text becomes a string: annotations, _meta and other blocks stay 
 test('the decoder numbers a snapshot sent newest first like the batcher does, and resolves handles to keys', () => {
   const stats = { chunks: 1, upserts: 0, bytes: 1, firstSeen: 0, lastSeen: 0, lines: [] };
   const n = SNAPSHOT_NEWEST + 30;
-  const entries: MessageEntry[] = Array.from({ length: n }, (_, i) => ({ kind: 'agent_message', key: `k${i}`, messageId: null, content: [{ type: 'text', text: `${i}` }], meta: null, provenance: 'live', stats }));
+  const entries: MessageEntry[] = Array.from({ length: n }, (_, i) => ({
+    kind: 'agent_message',
+    key: `k${i}`,
+    messageId: null,
+    content: [{ type: 'text', text: `${i}` }],
+    meta: null,
+    provenance: 'live',
+    stats,
+  }));
   const [snap, older] = posted(snapshotMessages(entries, EMPTY_PANEL));
   assert.ok(snap?.type === 'snapshot' && older?.type === 'older');
   const d = new WireDecoder();
-  assert.deepEqual(d.snapshot(snap.entries, snap.olderCount ?? 0).map((e) => e.key), entries.slice(30).map((e) => e.key));
+  assert.deepEqual(
+    d.snapshot(snap.entries, snap.olderCount ?? 0).map((e) => e.key),
+    entries.slice(30).map((e) => e.key),
+  );
   assert.deepEqual(d.entryOp({ op: 'appendText', h: 40, text: 'x' }), { op: 'appendText', key: 'k40', text: 'x' });
   assert.throws(() => d.entryOp({ op: 'appendText', h: 3, text: 'x' }), /handle 3/, 'not sent yet');
   d.older(older.entries, older.olderCount);
   assert.deepEqual(d.entryOp({ op: 'appendText', h: 3, text: 'x' }), { op: 'appendText', key: 'k3', text: 'x' });
   const ins = d.entryOp({ op: 'insert', entry: { kind: 'user_message', key: 'new', content: ['hi'], provenance: 'local' } });
   assert.deepEqual(ins, { op: 'insert', index: n, entry: { kind: 'user_message', key: 'new', messageId: null, content: [{ type: 'text', text: 'hi' }], provenance: 'local' } });
-  assert.deepEqual(d.entryOp({ op: 'fields', h: n, patch: { append: { content: ['!'] } } }), { op: 'fields', key: 'new', patch: { append: { content: [{ type: 'text', text: '!' }] } } });
+  assert.deepEqual(d.entryOp({ op: 'fields', h: n, patch: { append: { content: ['!'] } } }), {
+    op: 'fields',
+    key: 'new',
+    patch: { append: { content: [{ type: 'text', text: '!' }] } },
+  });
   assert.throws(() => d.entryOp({ op: 'appendText', h: -1, text: 'x' }), /handle -1/);
 });

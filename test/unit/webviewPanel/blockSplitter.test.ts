@@ -30,7 +30,7 @@ test('never cuts inside a code fence, even across blank lines', () => {
   assert.ok(cuts.has(fenceStart), 'cuts before the fence');
 });
 
-test('does not cut before a list item\'s indented paragraph or an indented code line', () => {
+test("does not cut before a list item's indented paragraph or an indented code line", () => {
   const s = new BlockSplitter();
   assert.equal(s.update('- item\n\n  continued\n'), 0);
   assert.equal(s.update('- item\n\n  continued\n\n    code\n'), 0);
@@ -53,7 +53,16 @@ test('a longer closing fence closes; a different fence char does not', () => {
 // The property the incremental renderer relies on: rendering the frozen prefix and the tail separately
 // gives the same HTML as rendering the whole message, for every prefix seen while streaming.
 const block = fc.oneof(
-  fc.constantFrom('# Title', '## Sub *heading*', 'Plain paragraph with `code` and **bold**.', 'Line one\nline two', '> quoted\n> text', '---', '| a | b |\n| - | - |\n| 1 | 2 |', 'see https://example.com now'),
+  fc.constantFrom(
+    '# Title',
+    '## Sub *heading*',
+    'Plain paragraph with `code` and **bold**.',
+    'Line one\nline two',
+    '> quoted\n> text',
+    '---',
+    '| a | b |\n| - | - |\n| 1 | 2 |',
+    'see https://example.com now',
+  ),
   fc.constantFrom(' indented by one', '  two spaces', '```ts\nconst a = 1;\n\nconst b = 2;\n```', '~~~\nraw\n\n\ntext\n~~~', '    indented code', '```\nunclosed'),
   fc.stringMatching(/^[a-z ]{1,20}$/),
 );

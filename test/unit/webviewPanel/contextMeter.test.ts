@@ -15,7 +15,10 @@ test('the meter warns from 80 % and says nearly full from 95 %', () => {
 
 test('its spoken text has the share, the tokens, the cost and the warning', () => {
   assert.equal(meterText({ used: 48_200, size: 200_000 }), '24% of the context used (48,200 of 200,000 tokens)');
-  assert.equal(meterText({ used: 170_000, size: 200_000, cost: { amount: 0.4, currency: 'USD' } }), '85% of the context used (170,000 of 200,000 tokens); cost so far 0.40 USD; the context is filling up');
+  assert.equal(
+    meterText({ used: 170_000, size: 200_000, cost: { amount: 0.4, currency: 'USD' } }),
+    '85% of the context used (170,000 of 200,000 tokens); cost so far 0.40 USD; the context is filling up',
+  );
   assert.match(meterText({ used: 199_000, size: 200_000 }), /nearly full: compact the conversation/);
   assert.equal(meterText({ used: 5, size: 0 }), '5 tokens in context');
 });

@@ -14,8 +14,22 @@ import { splitCodeSpans } from '../../../webview/codeSpans';
 const stats = { chunks: 1, upserts: 0, bytes: 1, firstSeen: 1000, lastSeen: 5300, lines: [] };
 const msg = (text: string): MessageEntry => ({ kind: 'agent_message', key: 'k', messageId: null, content: [{ type: 'text', text }], meta: null, provenance: 'live', stats });
 const tool = (content: ToolCallEntry['content']): ToolCallEntry => ({
-  kind: 'tool_call', key: 't', toolCallId: 'tc', title: 'Edit', name: null, toolKind: 'edit', status: 'pending', content, locations: [{ path: '/a/b.ts' }],
-  rawInput: null, rawOutput: null, meta: null, parentKey: null, statusHistory: [], provenance: 'live', stats,
+  kind: 'tool_call',
+  key: 't',
+  toolCallId: 'tc',
+  title: 'Edit',
+  name: null,
+  toolKind: 'edit',
+  status: 'pending',
+  content,
+  locations: [{ path: '/a/b.ts' }],
+  rawInput: null,
+  rawOutput: null,
+  meta: null,
+  parentKey: null,
+  statusHistory: [],
+  provenance: 'live',
+  stats,
 });
 
 const side = (lines: readonly DiffLine[], keep: ' ' | '-' | '+') => lines.filter((l) => l.t === ' ' || l.t === keep).map((l) => l.text);
@@ -49,7 +63,11 @@ test('lineDiff: both sides can be rebuilt from the diff, and no diff is shorter 
 });
 
 test('lineDiff: a final newline is not a blank row; a large file with scattered edits is not a rewrite', () => {
-  assert.deepEqual(lineDiff('a\nb\n', 'a\nc\n'), [{ t: ' ', text: 'a' }, { t: '-', text: 'b' }, { t: '+', text: 'c' }]);
+  assert.deepEqual(lineDiff('a\nb\n', 'a\nc\n'), [
+    { t: ' ', text: 'a' },
+    { t: '-', text: 'b' },
+    { t: '+', text: 'c' },
+  ]);
   const old = Array.from({ length: 5000 }, (_, i) => `line ${i}`);
   const neu = old.map((l, i) => (i % 500 === 0 ? `${l} changed` : l));
   const d = lineDiff(old.join('\n'), neu.join('\n'));
@@ -61,7 +79,14 @@ test('lineDiff finds the one changed line; compactDiff folds far context', () =>
   const neu = ['1', '2', '3', '4', 'five', '6', '7', '8'].join('\n');
   const d = lineDiff(old, neu);
   assert.deepEqual(diffStats(d), { added: 1, removed: 1 });
-  assert.deepEqual(compactDiff(d, 1), [{ t: 'skip', count: 3 }, { t: ' ', text: '4' }, { t: '-', text: '5' }, { t: '+', text: 'five' }, { t: ' ', text: '6' }, { t: 'skip', count: 2 }]);
+  assert.deepEqual(compactDiff(d, 1), [
+    { t: 'skip', count: 3 },
+    { t: ' ', text: '4' },
+    { t: '-', text: '5' },
+    { t: '+', text: 'five' },
+    { t: ' ', text: '6' },
+    { t: 'skip', count: 2 },
+  ]);
   assert.deepEqual(diffStats(lineDiff('', 'a\nb')), { added: 2, removed: 0 });
 });
 
@@ -70,15 +95,31 @@ test('slash completion: only a bare leading command word, prefix matches first',
   assert.equal(slashQuery('/', 1), '');
   assert.equal(slashQuery('/help me', 8), null);
   assert.equal(slashQuery('say /he', 7), null);
-  const cmds = [{ name: 'rehelp', description: '' }, { name: 'help', description: '' }, { name: 'test', description: '' }];
-  assert.deepEqual(matchCommands(cmds, 'help').map((c) => c.name), ['help', 'rehelp']);
-  assert.deepEqual(matchCommands(cmds, '').map((c) => c.name), ['rehelp', 'help', 'test']);
+  const cmds = [
+    { name: 'rehelp', description: '' },
+    { name: 'help', description: '' },
+    { name: 'test', description: '' },
+  ];
+  assert.deepEqual(
+    matchCommands(cmds, 'help').map((c) => c.name),
+    ['help', 'rehelp'],
+  );
+  assert.deepEqual(
+    matchCommands(cmds, '').map((c) => c.name),
+    ['rehelp', 'help', 'test'],
+  );
 });
 
 test('appendText goes to the last text block, else starts a new one', () => {
   const e = appendTextToEntry(msg('ab'), 'c');
   assert.equal(entryPlainText(e), 'abc');
-  const withImage: MessageEntry = { ...msg('a'), content: [{ type: 'text', text: 'a' }, { type: 'image', data: '', mimeType: 'image/png' }] };
+  const withImage: MessageEntry = {
+    ...msg('a'),
+    content: [
+      { type: 'text', text: 'a' },
+      { type: 'image', data: '', mimeType: 'image/png' },
+    ],
+  };
   const appended = appendTextToEntry(withImage, 'z');
   assert.ok(appended.kind !== 'elicitation' && appended.kind !== 'subagent' && appended.kind !== 'compaction');
   assert.deepEqual(appended.content.at(-1), { type: 'text', text: 'z' });
@@ -103,7 +144,11 @@ test('formatting: thought seconds, usage, command line', () => {
 
 test('config options: v1 id or v2 configId, flat or grouped selects, booleans; unknown types skipped', () => {
   assert.deepEqual(toControl({ id: 'm', name: 'Model', type: 'select', currentValue: 'a', options: [{ value: 'a', name: 'A' }] }), {
-    type: 'select', id: 'm', name: 'Model', value: 'a', groups: [{ name: null, choices: [{ value: 'a', name: 'A' }] }],
+    type: 'select',
+    id: 'm',
+    name: 'Model',
+    value: 'a',
+    groups: [{ name: null, choices: [{ value: 'a', name: 'A' }] }],
   });
   const grouped = toControl({ configId: 'm', name: 'Model', type: 'select', currentValue: 'a', options: [{ groupId: 'g', name: 'Fast', options: [{ value: 'a', name: 'A' }] }] });
   assert.equal(grouped?.type === 'select' && grouped.groups[0]?.name, 'Fast');
@@ -113,7 +158,11 @@ test('config options: v1 id or v2 configId, flat or grouped selects, booleans; u
 });
 
 test('code spans in titles: backticks become code, unmatched ones stay text', () => {
-  assert.deepEqual(splitCodeSpans('Run `npm test` now'), [{ code: false, text: 'Run ' }, { code: true, text: 'npm test' }, { code: false, text: ' now' }]);
+  assert.deepEqual(splitCodeSpans('Run `npm test` now'), [
+    { code: false, text: 'Run ' },
+    { code: true, text: 'npm test' },
+    { code: false, text: ' now' },
+  ]);
   assert.deepEqual(splitCodeSpans('``a ` b``'), [{ code: true, text: 'a ` b' }]);
   assert.deepEqual(splitCodeSpans('`` `x` ``'), [{ code: true, text: '`x`' }]);
   assert.deepEqual(splitCodeSpans('no `close'), [{ code: false, text: 'no `close' }]);

@@ -28,24 +28,50 @@ test('ElapsedClock: one timer for any number of cards, none once no card wants t
   t.mock.timers.tick(1000);
   now = 3000;
   t.mock.timers.tick(1000);
-  assert.deepEqual(ticks.map((s) => s.length), [2, 3, 3]);
+  assert.deepEqual(
+    ticks.map((s) => s.length),
+    [2, 3, 3],
+  );
   clock.remove(cards[1]!);
   clock.remove(cards[2]!);
   assert.equal(clock.ticking, false, 'the last one gone: no timer');
   now = 4000;
   t.mock.timers.tick(5000);
-  assert.deepEqual(ticks.map((s) => s.length), [2, 3, 3]);
+  assert.deepEqual(
+    ticks.map((s) => s.length),
+    [2, 3, 3],
+  );
   setInterval.mock.restore();
 });
 
 const card = (over: Partial<ViewSubagent>): ViewSubagent => ({
-  kind: 'subagent', key: 'k', childSessionId: 'a9fd9da01c3852c64', title: 'Read notes.txt', description: 'general-purpose', canCancel: true,
-  state: 'running', stopReason: null, stateSince: 10_000, cwd: null, provenance: 'live', announcedAt: 4000, ...over,
+  kind: 'subagent',
+  key: 'k',
+  childSessionId: 'a9fd9da01c3852c64',
+  title: 'Read notes.txt',
+  description: 'general-purpose',
+  canCancel: true,
+  state: 'running',
+  stopReason: null,
+  stateSince: 10_000,
+  cwd: null,
+  provenance: 'live',
+  announcedAt: 4000,
+  ...over,
 });
 
-test('subagent state labels and the card\'s accessible name', () => {
+test("subagent state labels and the card's accessible name", () => {
   assert.deepEqual(
-    [['running', null], ['idle', null], ['idle', 'end_turn'], ['idle', 'max_tokens'], ['requires_action', null], ['unknown', null], [null, null], ['paused_by_user', null]].map(([s, r]) => subagentStateLabel(s ?? null, r ?? null)),
+    [
+      ['running', null],
+      ['idle', null],
+      ['idle', 'end_turn'],
+      ['idle', 'max_tokens'],
+      ['requires_action', null],
+      ['unknown', null],
+      [null, null],
+      ['paused_by_user', null],
+    ].map(([s, r]) => subagentStateLabel(s ?? null, r ?? null)),
     ['running', 'done', 'done', 'stopped (max tokens)', 'needs you', 'state unknown', 'state not reported', 'paused_by_user'],
   );
   assert.equal(entryLabel(card({}), 'Claude'), 'Subagent: Read notes.txt, running', 'no seconds in the name of a running card');
