@@ -76,3 +76,18 @@ export function terminalSafe(s: string): string {
 export function terminalSafeJson(json: string): string {
   return json.replace(/[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
+
+/**
+ * Text as a Markdown hover (VS Code renders a plain-string hover as Markdown): every Markdown punctuation
+ * character escaped, so an agent's text shows as written and makes no link, image or heading.
+ */
+export function markdownText(s: string): string {
+  return plainLine(s, 500).replace(/[\\`*_{}[\]()#+\-.!|<>~:]/g, '\\$&');
+}
+
+/** Agent text as a fenced code block whose fence is longer than any backtick run inside, so it cannot close early. */
+export function markdownCode(code: string, language: string): string {
+  const longest = Math.max(0, ...[...code.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  return `${fence}${language.replace(/[^\w+-]/g, '')}\n${code}\n${fence}`;
+}

@@ -50,7 +50,7 @@ function openSubagentPanel(d: ChatUiDeps, extensionUri: vscode.Uri): NonNullable
 
 function failed(d: ChatUiDeps, what: string, e: unknown): void {
   d.log.error(`could not ${what}: ${errorText(e)}`);
-  void vscode.window.showErrorMessage(`ACP Chat could not ${what}: ${noticeText(errorText(e))}`);
+  void vscode.window.showErrorMessage(noticeText(`ACP Chat could not ${what}: ${errorText(e)}`));
 }
 
 export function createChatUi(d: ChatUiDeps): ChatUi {

@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import type { ChatIndex } from '../common/chats/chatIndex';
 import { chatElsewhereText, ELSEWHERE_ACTIONS, ELSEWHERE_TAB_TEXT, elsewhereNotice, handedOverText } from '../common/chats/chatOwnership';
 import { placeholderHtml } from '../common/webview/html';
-import { noticeText } from '../common/untrusted';
+import { labelText, noticeText } from '../common/untrusted';
 import type { ChatPersistence } from '../node/chat/chatPersistence';
 import { SavedChatView } from '../node/chat/savedChatView';
 import { ChatPanel, CHAT_VIEW_TYPE } from './chatPanel';
@@ -58,7 +58,7 @@ export class ChatsElsewhere {
   }
 
   private async noticeOnce(): Promise<void> {
-    const action = await vscode.window.showInformationMessage(elsewhereNotice(this.placeholders.size), ELSEWHERE_ACTIONS.readOnly, ELSEWHERE_ACTIONS.takeOver);
+    const action = await vscode.window.showInformationMessage(noticeText(elsewhereNotice(this.placeholders.size)), ELSEWHERE_ACTIONS.readOnly, ELSEWHERE_ACTIONS.takeOver);
     if (action) await this.choose(action === ELSEWHERE_ACTIONS.readOnly ? 'readOnly' : 'takeOver');
   }
 
@@ -82,7 +82,7 @@ export class ChatsElsewhere {
         ? held[0]
         : (
             await vscode.window.showQuickPick(
-              held.map((id) => ({ label: noticeText(this.host.titleOf(id)), id })),
+              held.map((id) => ({ label: labelText(this.host.titleOf(id)), id })),
               { title: 'Chats open in another window' },
             )
           )?.id;
@@ -95,7 +95,7 @@ export class ChatsElsewhere {
             { label: 'Open Read-Only', description: 'a copy as saved now, here', value: 'readOnly' as const },
             { label: 'Take Over', description: 'the other window lets go of it and it opens here', value: 'takeOver' as const },
           ],
-          { title: noticeText(this.host.titleOf(pickedChat)) },
+          { title: labelText(this.host.titleOf(pickedChat)) },
         )
       )?.value;
     if (what === 'readOnly') await this.openReadOnly(pickedChat);

@@ -91,7 +91,7 @@ async function exists(uri: vscode.Uri): Promise<boolean> {
 export async function applyCode(docs: VirtualDocuments, requested: string, text: string, viewColumn: vscode.ViewColumn): Promise<'applied' | 'cancelled' | 'refused'> {
   const target = await resolveBlockFile(requested);
   if ('refused' in target) {
-    void vscode.window.showWarningMessage(`ACP Chat did not apply the code block: ${target.refused}`);
+    void vscode.window.showWarningMessage(noticeText(`ACP Chat did not apply the code block: ${target.refused}`));
     return 'refused';
   }
   const { uri } = target;
@@ -104,7 +104,7 @@ export async function applyCode(docs: VirtualDocuments, requested: string, text:
     vscode.commands.executeCommand('vscode.diff', isNew ? docs.add(name, '') : uri, proposed, `${name} ↔ code block (preview)`, { preview: true, viewColumn }),
   ).catch(() => undefined);
   const choice = await vscode.window.showInformationMessage(
-    `Apply the code block to ${noticeText(rel)}${isNew ? ' (a new file)' : ''}? It replaces the file's text, as the diff shows.`,
+    noticeText(`Apply the code block to ${rel}${isNew ? ' (a new file)' : ''}? It replaces the file's text, as the diff shows.`),
     'Apply',
     'Cancel',
   );

@@ -8,7 +8,7 @@
  */
 import * as vscode from 'vscode';
 import { textOf } from '../common/store/content';
-import { noticeText } from '../common/untrusted';
+import { labelText, noticeText } from '../common/untrusted';
 import { errorText } from '../common/util/errors';
 import { runSummary, type AgentRun, type RunState } from '../common/worktrees/compareRows';
 import type { FileStat } from '../common/worktrees/gitText';
@@ -152,7 +152,7 @@ export class AgentComparison implements vscode.TreeDataProvider<Node>, vscode.Di
     const info = this.s.worktrees.info(chatId);
     if (!info) return;
     const others = this.runs.filter((r) => r.chatId !== chatId);
-    const pick = await vscode.window.showQuickPick([{ label: 'The base', chatId: undefined }, ...others.map((r) => ({ label: r.agentName, chatId: r.chatId }))], {
+    const pick = await vscode.window.showQuickPick([{ label: 'The base', chatId: undefined }, ...others.map((r) => ({ label: labelText(r.agentName), chatId: r.chatId }))], {
       title: 'Diff against…',
     });
     if (!pick) return;
@@ -172,7 +172,7 @@ export class AgentComparison implements vscode.TreeDataProvider<Node>, vscode.Di
     const ok = confirmed
       ? 'Keep This One'
       : await vscode.window.showWarningMessage(
-          `Apply this agent's change to your workspace and discard the other ${others.length} worktree${others.length === 1 ? '' : 's'}?`,
+          noticeText(`Apply this agent's change to your workspace and discard the other ${others.length} worktree${others.length === 1 ? '' : 's'}?`),
           { modal: true, detail: noticeText(detail) },
           'Keep This One',
         );
@@ -204,7 +204,7 @@ export async function askSeveralAgents(s: ChatService, comparison: AgentComparis
   let agentIds = given?.agentIds;
   if (!agentIds) {
     const picked = await vscode.window.showQuickPick(
-      s.agents().map((a) => ({ label: a.name, description: a.id, id: a.id })),
+      s.agents().map((a) => ({ label: labelText(a.name), description: labelText(a.id), id: a.id })),
       { canPickMany: true, title: 'Ask several agents: choose 2 to 6' },
     );
     agentIds = picked?.map((p) => p.id);

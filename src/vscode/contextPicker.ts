@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import nodePath from 'node:path';
-import { noticeText } from '../common/untrusted';
+import { labelText, noticeText } from '../common/untrusted';
 import type { ContextSource } from '../common/webview/contextSources';
 import type { ChatControls } from '../node/chat/chatPorts';
 import { fileItem, problemsItem, type NewItem } from './contextItems';
@@ -104,9 +104,9 @@ async function pickSymbol(): Promise<NewItem | string | undefined> {
   if (found.length === 0) return `No symbol named like "${query.trim()}" in the workspace (the file's language support must be installed).`;
   const pick = await vscode.window.showQuickPick(
     found.map((s) => ({
-      label: s.name,
-      description: s.containerName,
-      detail: `${vscode.workspace.asRelativePath(s.location.uri, false)}:${s.location.range.start.line + 1}`,
+      label: labelText(s.name),
+      description: labelText(s.containerName),
+      detail: labelText(`${vscode.workspace.asRelativePath(s.location.uri, false)}:${s.location.range.start.line + 1}`),
       symbol: s,
     })),
     { title: 'Add a Symbol to the Chat', matchOnDetail: true },

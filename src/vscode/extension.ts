@@ -55,7 +55,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<AcpCha
   context.subscriptions.push(
     vscode.commands.registerCommand('acpChat.forgetAgentTokens', async () => {
       const n = await agentSecrets(context).forget();
-      void vscode.window.showInformationMessage(n > 0 ? `ACP Chat forgot ${n} stored agent token(s); the next connect asks again.` : 'ACP Chat has no stored agent tokens.');
+      void vscode.window.showInformationMessage(
+        noticeText(n > 0 ? `ACP Chat forgot ${n} stored agent token(s); the next connect asks again.` : 'ACP Chat has no stored agent tokens.'),
+      );
     }),
   );
   context.subscriptions.push(

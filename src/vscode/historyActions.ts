@@ -57,7 +57,7 @@ async function deleteChats(service: ChatService, ids: readonly string[], n: stri
   const detail = files.length
     ? `These ${files.length} files are removed from ${dir}:\n${listed.join('\n')}${more}\n\nAgents are asked to delete their sessions only for chats running now.`
     : 'These chats have no saved files.';
-  const ok = await vscode.window.showWarningMessage(`Delete ${n}? This cannot be undone.`, { modal: true, detail: noticeText(detail) }, 'Delete');
+  const ok = await vscode.window.showWarningMessage(noticeText(`Delete ${n}? This cannot be undone.`), { modal: true, detail: noticeText(detail) }, 'Delete');
   if (ok !== 'Delete') return undefined;
   let failed = 0;
   for (const id of ids) await service.deleteChat(id, false).catch((e: unknown) => void (failed++, service.log.warn(`could not delete ${id}: ${errorText(e)}`)));

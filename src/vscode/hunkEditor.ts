@@ -8,7 +8,7 @@
 import * as vscode from 'vscode';
 import { placeHunks, splitLines, type PlacedHunk } from '../common/changes/hunks';
 import { hunkMarks, type HunkMark } from '../common/changes/hunkMarks';
-import { labelText } from '../common/untrusted';
+import { labelText, markdownCode, markdownText } from '../common/untrusted';
 import { Disposable } from '../common/util/lifecycle';
 import { editorReviews, type FileUnderReview } from './editorReviews';
 import type { Hunk } from '../common/changes/hunks';
@@ -131,9 +131,8 @@ export class HunkEditor extends Disposable {
         .filter((m) => m.removed.length > 0)
         .map((m) => {
           const end = editor.document.lineAt(Math.min(m.at, editor.document.lineCount - 1)).range.end;
-          const hover = new vscode.MarkdownString();
-          hover.appendText(`${labelText(shown?.under.agentName ?? 'The agent')} removed:`);
-          hover.appendCodeblock(m.removed.join('\n'), editor.document.languageId);
+          // A plain-string hover is untrusted Markdown: the name escaped, the removed lines in a fence they cannot close.
+          const hover = `${markdownText(`${shown?.under.agentName ?? 'The agent'} removed:`)}\n\n${markdownCode(m.removed.join('\n'), editor.document.languageId)}`;
           return { range: new vscode.Range(end, end), hoverMessage: hover, renderOptions: { after: { contentText: m.note } } };
         }),
     );

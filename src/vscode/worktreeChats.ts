@@ -9,7 +9,7 @@ import path from 'node:path';
 import { readFile } from 'node:fs/promises';
 import type { Settings } from '../common/config/settings';
 import type { ChatIndex } from '../common/chats/chatIndex';
-import { noticeText } from '../common/untrusted';
+import { labelText, noticeText } from '../common/untrusted';
 import { errorText } from '../common/util/errors';
 import { probeNotes, type WorktreeInfo } from '../common/worktrees/worktreeInfo';
 import { hostGit } from '../node/git/gitRun';
@@ -66,7 +66,7 @@ export class WorktreeChats {
           { label: '$(root-folder) In the workspace', detail: 'The agent works in your checkout.', make: false },
           { label: '$(git-branch) In a new worktree', detail: 'A git worktree on a new branch: your checkout stays untouched until you Apply.', make: true },
         ],
-        { title: from !== undefined ? 'Where does the fork work?' : 'Where does the new chat work?', ignoreFocusOut: true },
+        { title: labelText(from !== undefined ? 'Where does the fork work?' : 'Where does the new chat work?'), ignoreFocusOut: true },
       );
       make = where?.make ?? false;
     }
@@ -91,8 +91,8 @@ export class WorktreeChats {
     if (!source && probe.dirty && given === undefined) {
       const pick = await vscode.window.showQuickPick(
         [
-          { label: 'Start from HEAD', detail: `Your uncommitted changes stay only in your checkout. ${notes.join(' ')}`, carry: false },
-          { label: 'Carry my uncommitted changes over', detail: `Staged, unstaged and untracked files are copied into the worktree. ${notes.join(' ')}`, carry: true },
+          { label: 'Start from HEAD', detail: labelText(`Your uncommitted changes stay only in your checkout. ${notes.join(' ')}`), carry: false },
+          { label: 'Carry my uncommitted changes over', detail: labelText(`Staged, unstaged and untracked files are copied into the worktree. ${notes.join(' ')}`), carry: true },
         ],
         { title: 'Your checkout has uncommitted changes', ignoreFocusOut: true },
       );
@@ -114,7 +114,7 @@ export class WorktreeChats {
     const state = await worktreeState(hostGit, info);
     if (state !== 'ok') {
       const discard = await vscode.window.showWarningMessage(
-        state === 'missing' ? `The worktree ${noticeText(info.path)} was removed outside ACP Chat; it is not recreated.` : `The repository ${noticeText(info.repo)} is gone.`,
+        noticeText(state === 'missing' ? `The worktree ${info.path} was removed outside ACP Chat; it is not recreated.` : `The repository ${info.repo} is gone.`),
         'Discard the Branch',
       );
       if (discard) await this.discard(chatId, info);
@@ -122,13 +122,17 @@ export class WorktreeChats {
     }
     const act = await vscode.window.showQuickPick(
       [
-        { label: '$(diff) Changes', detail: `The worktree against its base ${info.base.slice(0, 12)}`, run: () => this.changes(info) },
-        { label: '$(check) Apply to My Workspace', detail: `The worktree’s changes applied to ${info.repo} (nothing is applied on a conflict)`, run: () => this.apply(info) },
-        { label: '$(git-commit) Commit…', detail: `On branch ${info.branch}`, run: () => this.commit(chatId, info) },
-        { label: '$(folder-opened) Open Folder', detail: info.path, run: () => openWorktreeFolder(info) },
+        { label: '$(diff) Changes', detail: labelText(`The worktree against its base ${info.base.slice(0, 12)}`), run: () => this.changes(info) },
+        {
+          label: '$(check) Apply to My Workspace',
+          detail: labelText(`The worktree’s changes applied to ${info.repo} (nothing is applied on a conflict)`),
+          run: () => this.apply(info),
+        },
+        { label: '$(git-commit) Commit…', detail: labelText(`On branch ${info.branch}`), run: () => this.commit(chatId, info) },
+        { label: '$(folder-opened) Open Folder', detail: labelText(info.path), run: () => openWorktreeFolder(info) },
         { label: '$(trash) Discard…', detail: 'Removes the worktree and its branch (the chat stays in history)', run: () => this.discard(chatId, info) },
       ],
-      { title: `Worktree ${info.branch}` },
+      { title: labelText(`Worktree ${info.branch}`) },
     );
     await act?.run();
   }
@@ -138,8 +142,8 @@ export class WorktreeChats {
     const files = await worktreeFiles(hostGit, info);
     if (files.length === 0) return void vscode.window.showInformationMessage(`No changes in ${noticeText(info.branch)} against its base.`);
     const pick = await vscode.window.showQuickPick(
-      fileLines(files).map((f) => ({ label: f.label, description: f.counts, file: f.path })),
-      { title: `${info.branch}: ${files.length} file${files.length === 1 ? '' : 's'} changed` },
+      fileLines(files).map((f) => ({ label: labelText(f.label), description: labelText(f.counts), file: f.path })),
+      { title: labelText(`${info.branch}: ${files.length} file${files.length === 1 ? '' : 's'} changed`) },
     );
     if (pick) await this.openFileDiff(info, pick.file);
   }
@@ -155,9 +159,11 @@ export class WorktreeChats {
     const r = await applyToCheckout(hostGit, info);
     if (r.applied) {
       void vscode.window.showInformationMessage(
-        r.files.length
-          ? `Applied ${r.files.length} file${r.files.length === 1 ? '' : 's'} from ${noticeText(info.branch)} to your workspace.`
-          : 'Nothing to apply: the worktree has no changes.',
+        noticeText(
+          r.files.length
+            ? `Applied ${r.files.length} file${r.files.length === 1 ? '' : 's'} from ${info.branch} to your workspace.`
+            : 'Nothing to apply: the worktree has no changes.',
+        ),
       );
       return true;
     }
@@ -171,7 +177,7 @@ export class WorktreeChats {
     if (!message) return;
     try {
       const sha = await commitWorktree(hostGit, info, message);
-      void vscode.window.showInformationMessage(sha ? `Committed ${sha.slice(0, 12)} on ${noticeText(info.branch)}.` : 'Nothing to commit.');
+      void vscode.window.showInformationMessage(noticeText(sha ? `Committed ${sha.slice(0, 12)} on ${info.branch}.` : 'Nothing to commit.'));
     } catch (e) {
       void vscode.window.showErrorMessage(`The commit failed: ${noticeText(errorText(e))}`);
     }

@@ -2,7 +2,19 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { escapeIcons, labelText, noLinks, noticeDetail, noticeLines, noticeText, plainLine, terminalSafe, terminalSafeJson } from '../../src/common/untrusted';
+import {
+  escapeIcons,
+  labelText,
+  markdownCode,
+  markdownText,
+  noLinks,
+  noticeDetail,
+  noticeLines,
+  noticeText,
+  plainLine,
+  terminalSafe,
+  terminalSafeJson,
+} from '../../src/common/untrusted';
 
 /** VS Code's notification link parser (src/vs/base/common/linkedText.ts), to prove the helper defeats it. */
 const VSCODE_LINK = /\[([^\]]+)\]\(((?:https?:\/\/|command:|file:)[^)\s]+)(?: (["'])(.+?)(\3))?\)/gi;
@@ -49,6 +61,18 @@ describe('untrusted text for VS Code surfaces', () => {
     assert.equal(escapeIcons('$(alert) hi $(loading~spin)'), '\\$(alert) hi \\$(loading~spin)');
     assert.equal(escapeIcons('\\$(alert)'), '\\$(alert)');
     assert.equal(labelText('$(x) [a](command:b)'), '\\$(x) [a] (command:b)');
+  });
+});
+
+describe('untrusted text in a Markdown hover', () => {
+  it('escapes Markdown in a name and fences code with a fence longer than any backtick run inside', () => {
+    assert.equal(markdownText('[x](https://e.example) **b** ![i](u)'), '\\[x\\]\\(https\\://e\\.example\\) \\*\\*b\\*\\* \\!\\[i\\]\\(u\\)');
+    const code = 'a\n```\n[x](https://e.example)\n````';
+    const fenced = markdownCode(code, 'ts"><b');
+    const fence = fenced.split('\n')[0]!.replace(/[^`]/g, '');
+    assert.equal(fence, '`````', 'one backtick longer than the longest run inside');
+    assert.ok(fenced.startsWith('`````tsb\n') && fenced.endsWith('\n`````'), fenced);
+    assert.equal(fenced.slice(fence.length + 4, -fence.length - 1), code, 'the code itself is unchanged');
   });
 });
 

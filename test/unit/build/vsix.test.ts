@@ -17,9 +17,11 @@ const vsixPath = path.join(root, 'dist/acp-chat.vsix');
 // folders and the round-4 guards (linear-time patterns, id ledger) came in. zod is imported as a namespace (`import * as z`) so that its unused parts (the locales alone
 // were 300 KB) are left out; `import { z }` keeps all of it. Remote agents (issue 44) added the SDK's
 // WebSocket and Streamable HTTP clients and `ws` (about 75 KB, to both the extension and the CLI: 730 KB and
-// 470 KB with them), hence 800 KB and 500 KB.
+// 470 KB with them), hence 800 KB and 500 KB. The same round's history search, worktree chats, hunk review,
+// code-block actions and context sources brought the extension to 808 KB, hence 880 KB: the next raise should
+// come with a split (the worktree and history code loaded on first use, as the debug bundle is).
 const BUDGETS: Readonly<Record<string, number>> = {
-  'extension/dist/extension.js': 800 * 1024,
+  'extension/dist/extension.js': 880 * 1024,
   'extension/dist/webview.js': 300 * 1024,
   // highlight.js with 28 grammars (133 KB), loaded by the panel only when it draws its first code block.
   'extension/dist/highlight.js': 160 * 1024,
