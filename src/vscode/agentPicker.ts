@@ -87,12 +87,6 @@ export async function pickAgent(
 
 function items(view: CatalogView): AgentItem[] {
   return [
-    {
-      label: '$(link) Agent by URL…',
-      description: 'wss:// or https://',
-      detail: 'An agent running elsewhere (a container, a dev box, a cloud sandbox), over WebSocket or Streamable HTTP',
-      byUrl: true,
-    },
     ...view.candidates.map((c): AgentItem => {
       const icon = safeIconUrl(c.agent.icon);
       const command = c.plan?.kind === 'package' ? `${[c.plan.entry.command, ...c.plan.entry.args].join(' ')} — ` : '';
@@ -105,5 +99,12 @@ function items(view: CatalogView): AgentItem[] {
         candidate: c,
       };
     }),
+    // Last, so the list's first row is one of its agents (issue 38 item 7).
+    {
+      label: '$(link) Agent by URL…',
+      description: 'wss:// or https://',
+      detail: 'An agent running elsewhere (a container, a dev box, a cloud sandbox), over WebSocket or Streamable HTTP',
+      byUrl: true,
+    },
   ];
 }

@@ -87,7 +87,11 @@ export function register(test) {
       assert.equal(await fold.getAttribute('open'), null, `${what}: folded`);
       assert.equal(await fold.locator('summary').innerText(), `Earlier conversation sent with this message · 2 messages · ${new TextEncoder().encode(TRANSCRIPT).length} B`);
       assert.equal(await page.locator('[data-key="b1"] .carried-markdown').isVisible(), false);
-      assert.match(await page.locator('[data-key="b1"] .entry-body > .user-text').innerText(), /^tell me more instead$/, `${what}: the message's own text shows as usual`);
+      assert.match(
+        await page.locator('[data-key="b1"] .entry-body > .user-text-block > .user-text').innerText(),
+        /^tell me more instead$/,
+        `${what}: the message's own text shows as usual`,
+      );
       await fold.locator('summary').focus();
       await page.keyboard.press('Enter');
       assert.equal(await fold.getAttribute('open'), '', `${what}: opened by keyboard`);
