@@ -242,6 +242,8 @@ export async function askSeveralAgents(s: ChatService, comparison: AgentComparis
     chat?.prompt(prompt);
   }
   comparison.watch(made);
+  // The view shows only once there is something to compare (an empty view would take side-bar room from the chat).
+  await vscode.commands.executeCommand('setContext', 'acpChat.hasComparison', true);
   void vscode.commands.executeCommand(`${COMPARE_VIEW}.focus`);
   return made.map((m) => m.chatId);
 }
