@@ -92,21 +92,7 @@ export interface LinkableProcess {
 
 /** Speaks ACP over a started agent process's stdio; the link's exit fires once its output is all in. */
 export function linkProcess(proc: LinkableProcess, o: ConnectOptions, drainCapMs = EXIT_DRAIN_CAP_MS): AgentLink {
-  const client = new AcpClient({
-    input: proc.stdout,
-    output: proc.stdin,
-    handlers: o.handlers,
-    ...(o.permissions ? { permissions: o.permissions } : {}),
-    clientInfo: CLIENT_INFO,
-    protocolVersion: o.protocolVersion,
-    terminalAuth: o.terminalAuth === true,
-    subagents: o.subagents === true,
-    ...(o.session ? { session: o.session } : {}),
-    tap: o.tap,
-    onInvalidLine: (line) => o.onInvalidLine(line.text, line.reason, line.kind !== 'notJson' && line.kind !== 'notObject'),
-    log: o.log,
-    describeClose: () => proc.describe(),
-  });
+  const client = linkClient(o, proc.stdout, proc.stdin, () => proc.describe());
   const exitListeners: ((reason: string) => void)[] = [];
   let exitReason: string | undefined;
   const fireExit = (reason: string) => {
@@ -159,3 +145,22 @@ export function linkProcess(proc: LinkableProcess, o: ConnectOptions, drainCapMs
 }
 
 export const CLIENT_INFO = { name: 'acp-chat', title: 'ACP Chat', version: '0.1.0' } as const;
+
+/** The client of a link, whatever carries it (a process's stdio, a remote agent's stream): one place maps the link's options. */
+export function linkClient(o: ConnectOptions, input: Readable, output: Writable, describeClose: () => string | undefined): AcpClient {
+  return new AcpClient({
+    input,
+    output,
+    handlers: o.handlers,
+    ...(o.permissions ? { permissions: o.permissions } : {}),
+    clientInfo: CLIENT_INFO,
+    protocolVersion: o.protocolVersion,
+    terminalAuth: o.terminalAuth === true,
+    subagents: o.subagents === true,
+    ...(o.session ? { session: o.session } : {}),
+    tap: o.tap,
+    onInvalidLine: (line) => o.onInvalidLine(line.text, line.reason, line.kind !== 'notJson' && line.kind !== 'notObject'),
+    log: o.log,
+    describeClose,
+  });
+}

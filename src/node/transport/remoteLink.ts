@@ -14,8 +14,7 @@ import { WebSocket, type ClientOptions } from 'ws';
 import type { ClientRequestArgs } from 'node:http';
 import { createWebSocketStream } from '@agentclientprotocol/sdk/experimental/ws-client';
 import { createHttpStream } from '@agentclientprotocol/sdk/experimental/http-client';
-import { AcpClient } from '../acp/client';
-import { CLIENT_INFO, type AgentLink, type ConnectOptions } from '../acp/agentLink';
+import { linkClient, type AgentLink, type ConnectOptions } from '../acp/agentLink';
 import { checkAgentUrl, type AgentUrl } from '../../common/config/agentUrl';
 import { DEFAULT_MAX_MESSAGE_BYTES } from './ndjson';
 import { bridgeStream, type Bridged, type MessageStream } from './remoteStream';
@@ -140,21 +139,7 @@ function openHttp(url: AgentUrl, r: RemoteOptions, maxMessageBytes: number): Ope
 
 function linkRemote(t: RemoteTransport, o: ConnectOptions, events: readonly string[]): AgentLink {
   const { url, why } = t;
-  const client = new AcpClient({
-    input: t.input,
-    output: t.output,
-    handlers: o.handlers,
-    ...(o.permissions ? { permissions: o.permissions } : {}),
-    clientInfo: CLIENT_INFO,
-    protocolVersion: o.protocolVersion,
-    terminalAuth: o.terminalAuth === true,
-    subagents: o.subagents === true,
-    ...(o.session ? { session: o.session } : {}),
-    tap: o.tap,
-    onInvalidLine: (line) => o.onInvalidLine(line.text, line.reason, line.kind !== 'notJson' && line.kind !== 'notObject'),
-    log: o.log,
-    describeClose: () => `the connection to ${url.origin} ended${why() ? `: ${why()}` : ''}`,
-  });
+  const client = linkClient(o, t.input, t.output, () => `the connection to ${url.origin} ended${why() ? `: ${why()}` : ''}`);
   const listeners: ((reason: string) => void)[] = [];
   let ended: string | undefined;
   const fire = (reason: string) => {
