@@ -11,7 +11,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tsImport } from 'tsx/esm/api';
-import { launch } from '../test/browser/browser.mjs';
+import { launch, loadProbe } from '../test/browser/browser.mjs';
 import { FRAME_RATIO, round, tracer } from './lib/traced.mjs';
 import { defineHelpers } from './lib/webviewPage.mjs';
 
@@ -37,24 +37,13 @@ function texts() {
   return { older: older.join(''), agent: agent.join(''), now: now.join('') };
 }
 
-const esbuild = await import('esbuild');
-const probe = await esbuild.build({
-  bundle: true,
-  write: false,
-  logLevel: 'warning',
-  absWorkingDir: root,
-  platform: 'browser',
-  format: 'iife',
-  target: 'es2022',
-  entryPoints: [path.join(root, 'bench/lib/hunkProbe.ts')],
-});
 const browser = await launch();
 const { traced } = tracer(browser);
 try {
   const page = await browser.newPage();
   await page.setContent('<!doctype html><html><body></body></html>');
   await page.evaluate(defineHelpers, 0);
-  await page.evaluate(probe.outputFiles[0].text);
+  await loadProbe(page, path.join(root, 'bench/lib/hunkProbe.ts'));
   const t = texts();
   const cost = { clean: { cpu: [], cal: [] }, edited: { cpu: [], cal: [] } };
   for (let r = 0; r < ROUNDS; r++) {

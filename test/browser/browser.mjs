@@ -94,7 +94,7 @@ export async function buildWebview() {
 }
 
 /**
- * Bundles a probe module (test/browser/<name>: it sets a `window.__…` function over webview modules) and
+ * Bundles a probe module (test/browser/<name>, or an absolute path: it sets a `window.__…` function over webview modules) and
  * runs it in the page; evaluated rather than added as a script element, since the page's CSP admits only
  * its own script.
  */
@@ -108,7 +108,7 @@ export async function loadProbe(page, name) {
     platform: 'browser',
     format: 'iife',
     target: 'es2022',
-    entryPoints: [path.join(root, 'test/browser', name)],
+    entryPoints: [path.isAbsolute(name) ? name : path.join(root, 'test/browser', name)],
   });
   await page.evaluate(out.outputFiles[0].text);
 }
