@@ -32,6 +32,7 @@ const { SubagentModel } = await imp('../src/common/webview/subagentModel.ts');
 const { isUnder } = await imp('../src/common/store/sessionTree.ts');
 const { Emitter } = await imp('../src/common/util/lifecycle.ts');
 const { WEBVIEW_PROTOCOL_VERSION: PROTOCOL } = await imp('../src/common/webview/version.ts');
+const { EMPTY_PANEL } = await imp('../src/common/webview/emptyPanel.ts');
 const { announce, children, chunk, chunkText, openSession } = await imp('./lib/subagentWire.ts');
 
 const CHILDREN = 8;
@@ -103,7 +104,7 @@ function posts(variant) {
   for (const w of subagents ? [...openSession(PARENT), ...kids.flatMap((c, i) => announce(PARENT, c, i))] : openSession(ALONE)) line(w, 0);
   // The webview's first snapshot (its cards expanded from its saved state), then the expanded children's.
   const s = store.session(shown);
-  feed.snapshot(s.entries, { ...emptyPanel(), sessionId: shown, turn: 'busy' });
+  feed.snapshot(s.entries, { ...EMPTY_PANEL, agentName: 'Claude', sessionId: shown, turn: 'busy' });
   if (subagents)
     feeds.expand(
       kids.slice(0, EXPANDED).map((c) => c.sessionId),
@@ -119,35 +120,6 @@ function posts(variant) {
   feed.flush();
   feeds.flush();
   return out;
-}
-
-function emptyPanel() {
-  return {
-    agentName: 'Claude',
-    sessionId: null,
-    turn: 'busy',
-    lastTurnEnd: null,
-    message: null,
-    readOnly: false,
-    canFork: false,
-    canSteer: false,
-    missingAgent: null,
-    plan: null,
-    currentModeId: null,
-    availableModes: [],
-    availableCommands: [],
-    configOptions: [],
-    usage: null,
-    title: null,
-    queuedPrompts: [],
-    context: [],
-    permissions: [],
-    elicitations: [],
-    notices: [],
-    terminals: {},
-    earlier: null,
-    changeSets: [],
-  };
 }
 
 /** In the page: posts each message at its time (a 16 ms timer, as the host's), marking every frame; resolves once the last is painted. */
