@@ -28,6 +28,7 @@ import { register as registerCompactionCases } from './compactionCases.mjs';
 import { register as registerRemoteCases } from './remoteCases.mjs';
 import { register as registerCodeBlockCases } from './codeBlockCases.mjs';
 import { register as registerContextCases } from './contextCases.mjs';
+import { register as registerFirstFrameCases } from './firstFrameCases.mjs';
 import { register as registerElicitationCases, registerOnToolCards as registerToolCardQuestionCases, registerOrphans as registerOrphanQuestionCases } from './elicitationCases.mjs';
 
 const filter = process.argv[2] ?? '';
@@ -784,6 +785,7 @@ test('screenshot (dark, search and slash completion open)', async ({ open }) => 
 });
 
 registerTranscriptCases(test);
+registerFirstFrameCases(test);
 registerElicitationCases(test);
 registerOrphanQuestionCases(test);
 registerToolCardQuestionCases(test);
