@@ -72,20 +72,18 @@ const results = {};
 const hours = [];
 const t0 = Date.now();
 
-/** The newest answer's text length and the number of answers with the demo's reply, in one look. */
-const answers = (f) =>
+/** What the chat shows after its last prompt: the answer's characters, and whether it holds the demo's reply. */
+const newestAnswer = (f) =>
   f.evaluate((reply) => {
     const all = [...document.querySelectorAll('[data-kind="user_message"], [data-kind="agent_message"]')];
-    const lastUser = all.findLastIndex((e) => e.getAttribute('data-kind') === 'user_message');
-    const newest = all.slice(lastUser + 1).reduce((n, e) => n + (e.textContent?.length ?? 0), 0);
-    return { replies: all.filter((e) => e.textContent?.includes(reply)).length, newest };
+    const after = all.slice(all.findLastIndex((e) => e.getAttribute('data-kind') === 'user_message') + 1);
+    return { replied: after.some((e) => e.textContent?.includes(reply)), chars: after.reduce((n, e) => n + (e.textContent?.length ?? 0), 0) };
   }, DEMO_REPLY);
 
 /** One turn: the prompt sent, every permission it asks allowed once, until the chat is idle with the demo's reply; the answer's characters. */
 async function turn(f, text) {
-  const before = (await answers(f)).replies;
   await sendPrompt(f, text);
-  let seen = { replies: before, newest: 0 };
+  let seen = { replied: false, chars: 0 };
   await until(
     () => `the turn "${text}" to end with the demo's reply (${JSON.stringify(seen)})`,
     async () => {
@@ -95,13 +93,13 @@ async function turn(f, text) {
           .first()
           .click({ timeout: 5_000 })
           .catch(() => {});
-      seen = await answers(f);
-      return seen.replies > before && (await f.locator('.turn.turn-idle').count()) > 0;
+      seen = await newestAnswer(f);
+      return seen.replied && (await f.locator('.turn.turn-idle').count()) > 0;
     },
-    120_000,
+    180_000,
     50,
   );
-  return seen.newest;
+  return seen.chars;
 }
 
 /** The agent dies mid-turn (its fault), the chat restarts it by itself; then a healthy agent again. */
