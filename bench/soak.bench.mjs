@@ -1,6 +1,7 @@
 // The soak: a day of work in a real VS Code host (code-server and headless Chromium, as the host stages run
 // it) against the demo agent at full speed (no pause between chunks), then whether memory and CPU stayed flat.
-//   node bench/soak.bench.mjs [--full]      (`npm run soak` is --full; `npm run bench` runs the short day)
+//   node bench/soak.bench.mjs [--full] [--no-build]   (`npm run soak` is --full; `npm run bench` runs the short
+//   day; --no-build: the production bundles already in dist/, as another bench built them)
 // The day is HOURS hour-equivalents of the same work each: two new chats (the previous ones closed), each
 // with its turns (streamed Markdown with a file read, an edit behind a permission that is allowed, a command
 // in a terminal; one subagent turn an hour), one agent crash an hour and its restarts, a fork of the
@@ -57,7 +58,8 @@ const agent = {
   env: { ACP_DEMO_DELAY_MS: '0' },
 };
 
-if (spawnSync(process.execPath, ['scripts/build.mjs', '--production'], { cwd: root, stdio: 'inherit' }).status !== 0) throw new Error('the production build failed');
+if (!process.argv.includes('--no-build') && spawnSync(process.execPath, ['scripts/build.mjs', '--production'], { cwd: root, stdio: 'inherit' }).status !== 0)
+  throw new Error('the production build failed');
 const cs = await startCodeServer({
   env: { ACP_CHAT_SOAK_PROBE: probeDir },
   settings: { 'acpChat.agents': [agent], 'acpChat.defaultAgent': 'soak', 'acpChat.notifyWhenUnseen': false, 'workbench.editor.enablePreview': false },

@@ -150,7 +150,8 @@ try {
       `start ${round + 1}/${ROUNDS}: Markdown preview ${sameGroup.toFixed(0)} ms (beside: ${beside.toFixed(0)} ms), chat first paint ${chatPaint.toFixed(0)} ms, activation ${activation} ms${restored ? `; restored after the reload: preview ${restored.preview.toFixed(0)} ms, chat ${restored.chat.toFixed(0)} ms` : ''}`,
     );
     // For the next window's restore: the chat beside the preview of small.md (in the editor's group).
-    await command('View: Focus First Editor Group');
+    // Its tab clicked: the palette gives the focus back to the chat, so a command alone would open it there.
+    await page.locator('.tab', { hasText: 'small.md' }).first().click();
     await command('Markdown: Open Preview');
     await whenFrame('the preview before the reload', hasHeading, HEADING);
     return { sameGroup, beside, chatPaint, activation, restored };

@@ -1,10 +1,11 @@
 /**
  * The soak benchmark's window into the extension host (bench/soak.bench.mjs), installed only when the
  * host runs with ACP_CHAT_SOAK_PROBE=<dir>, never for users. On SIGUSR2 it reads `<dir>/ask.json`
- * ({ seq, snapshot?, profile?, cpuOnly? }), collects garbage (unless cpuOnly), optionally writes a heap snapshot of this process to
- * `<dir>/<snapshot>`, starts (`profile: "start"`) or stops and writes (`profile: "<file>"`) a CPU profile of
- * this process (Chrome DevTools' .cpuprofile; bench/firstPaintProfile.mjs), and answers in `<dir>/answer-<seq>.json` with the process's memory and CPU time.
- * A signal rather than a command: it needs no workbench UI, so it works the same between any two steps.
+ * ({ seq, snapshot?, profile?, cpuOnly? }) and answers in `<dir>/answer-<seq>.json` with the process's
+ * memory and CPU time, after a full collection (not with cpuOnly) and, when asked, a heap snapshot written
+ * to `<dir>/<snapshot>`; `profile: "start"` starts a CPU profile of this process and `profile: "<file>"`
+ * writes it (Chrome DevTools' .cpuprofile; bench/firstPaintProfile.mjs). A signal rather than a command:
+ * it needs no workbench UI, so it works the same between any two steps.
  */
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

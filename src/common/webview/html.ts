@@ -44,12 +44,12 @@ body{background:var(--vscode-editor-background);color:var(--vscode-foreground);f
 .first-frame textarea{flex:1;resize:none;min-height:calc(1lh + 12px);box-sizing:border-box;background:var(--vscode-input-background);color:var(--vscode-input-foreground);border:1px solid var(--vscode-input-border,rgba(128,128,128,.35));border-radius:4px;padding:5px 8px;font:inherit}
 .first-frame textarea::placeholder{color:var(--vscode-input-placeholderForeground);white-space:nowrap;overflow:hidden;text-overflow:ellipsis}`;
 
-/** The placeholder the prompt box shows (webview/promptBox.ts has the same words). */
+/** The placeholder of the prompt box, in the first frame and in the app (webview/promptBox.ts). */
 export const PROMPT_PLACEHOLDER = 'Message the agent — / for commands, @ for files and context';
 
 /**
  * The chat's frame as HTML: an empty conversation and the prompt box, which the app replaces with its own
- * (webview/main.ts carries over what was typed meanwhile). Marked `first-frame` for the start-up bench.
+ * (webview/firstFrame.ts carries over what was typed meanwhile; `first-frame` on #app says it is there).
  */
 const FIRST_FRAME = `<div class="first-frame-transcript"></div><div class="footer"><textarea aria-label="Prompt" rows="1" placeholder="${PROMPT_PLACEHOLDER}"></textarea></div>`;
 
