@@ -9,9 +9,6 @@
 //                                          frame / Markdown: Open Preview to the Side of another small file:
 //                                          with no chat tab open, the chat opens beside the editor, so both
 //                                          make a new editor group (a relayout that repaints the editor area)
-//   startup.restoredChatPaintOverMarkdownPreview  after Reload Window with a chat beside a preview (left by
-//                                          the window before), the chat's prompt box in its frame / the
-//                                          preview's text in its frame, both from the reload command
 //   startup.chatPaintOverMarkdownPreviewSameGroup  the same over the preview opened in the editor's own
 //                                          group (no new group): for scale, no goal
 //   reload.*OverMarkdownPreview            after Reload Window with a chat holding a 20,000-chunk answer
@@ -21,7 +18,7 @@
 //                                          newestEntries (the answer's entry painted), messageEnd (the
 //                                          answer's last chunk in view)
 // The start figures are medians, over BENCH_STARTUP_ROUNDS fresh windows (Reload Window between them), of
-// each window's own ratio (the restored one over every window but the first). The webview infrastructure is warmed by one preview first in each window, so
+// each window's own ratio. The webview infrastructure is warmed by one preview first in each window, so
 // neither measured webview pays for it.
 // The extension runs from the production bundles (what the .vsix ships), built here first.
 // Prints one JSON object as the last line.
@@ -36,7 +33,7 @@ const TAIL = 'END-OF-THE-LONG-ANSWER';
 const HEADING = 'Small preview heading';
 const POLL_MS = 25;
 /** Fresh windows whose start is measured (BENCH_STARTUP_ROUNDS); the figures are medians over them. */
-const ROUNDS = Number(process.env.BENCH_STARTUP_ROUNDS ?? 6);
+const ROUNDS = Number(process.env.BENCH_STARTUP_ROUNDS ?? 5);
 const flood = {
   id: 'flood',
   name: 'Flood agent',
@@ -116,11 +113,9 @@ try {
    * activation. Every round but the first starts with Reload Window.
    */
   async function startRound(round) {
-    let restored;
     if (round > 0) {
-      // The last window left the chat beside a preview: both come back after the reload, each timed from the command.
-      const t = await reloadWindow(page, command);
-      restored = await restoredPaints(t);
+      await command('View: Close All Editors');
+      await reloadWindow(page, command);
       await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 120_000 });
       // A window restores what the last one showed if its state was saved before the close: cleared again.
       await command('View: Close All Editors');
@@ -147,34 +142,9 @@ try {
     const chatPaint = performance.now() - t;
     const activation = await activationMs();
     log(
-      `start ${round + 1}/${ROUNDS}: Markdown preview ${sameGroup.toFixed(0)} ms (beside: ${beside.toFixed(0)} ms), chat first paint ${chatPaint.toFixed(0)} ms, activation ${activation} ms${restored ? `; restored after the reload: preview ${restored.preview.toFixed(0)} ms, chat ${restored.chat.toFixed(0)} ms` : ''}`,
+      `start ${round + 1}/${ROUNDS}: Markdown preview ${sameGroup.toFixed(0)} ms (beside: ${beside.toFixed(0)} ms), chat first paint ${chatPaint.toFixed(0)} ms, activation ${activation} ms`,
     );
-    // For the next window's restore: the chat beside the preview of small.md (in the editor's group).
-    // Its tab clicked: the palette gives the focus back to the chat, so a command alone would open it there.
-    await page.locator('.tab', { hasText: 'small.md' }).first().click();
-    await command('Markdown: Open Preview');
-    await whenFrame('the preview before the reload', hasHeading, HEADING);
-    return { sameGroup, beside, chatPaint, activation, restored };
-  }
-
-  /** After Reload Window at `t`: when the restored preview's heading and the restored chat's prompt box were painted. */
-  async function restoredPaints(t) {
-    const seen = {};
-    const checks = { preview: [hasHeading, HEADING], chat: [hasPrompt] };
-    const end = Date.now() + 300_000;
-    while (Object.keys(seen).length < 2) {
-      if (Date.now() > end) throw new Error(`after the reload, never seen: ${Object.keys(checks).filter((k) => !(k in seen))}`);
-      for (const f of page.frames()) {
-        if (f.isDetached()) continue;
-        for (const [name, [test, arg]] of Object.entries(checks))
-          if (!(name in seen) && (await f.evaluate(test, arg).catch(() => false))) {
-            await painted(f).catch(() => {});
-            seen[name] = performance.now() - t;
-          }
-      }
-      await page.waitForTimeout(POLL_MS);
-    }
-    return seen;
+    return { sameGroup, beside, chatPaint, activation };
   }
 
   // Each start figure is the median over ROUNDS fresh windows of its ratio within the window: one window's
@@ -183,8 +153,6 @@ try {
   for (let i = 0; i < ROUNDS; i++) rounds.push(await startRound(i));
   // The median as the webview benches take it (traced.mjs): for an even count, the upper middle window.
   const med = (f) => percentile(rounds.map(f), 0.5);
-  // Every window but the first started with the last one's chat and preview restored.
-  const restoredRounds = rounds.filter((r) => r.restored);
   Object.assign(results, {
     'startup.rounds': ROUNDS,
     'startup.markdownPreviewMs': round(med((r) => r.beside)),
@@ -201,15 +169,6 @@ try {
       med((r) => r.chatPaint / r.sameGroup),
       2,
     ),
-    'startup.restoredChatPaintOverMarkdownPreview': round(
-      percentile(
-        restoredRounds.map((r) => r.restored.chat / r.restored.preview),
-        0.5,
-      ),
-      2,
-    ),
-    'startup.restoredChatPaintOverMarkdownPreview.goal': '<= 1.0',
-    'startup.restoredChatPaintOverMarkdownPreview.spread': restoredRounds.map((r) => round(r.restored.chat / r.restored.preview, 2)).join(' '),
     'startup.activationOverMarkdownPreview': round(
       med((r) => r.activation / r.beside),
       2,
@@ -278,7 +237,8 @@ try {
     for (const k of ['activation', 'chatPaint', 'newestEntries', 'messageEnd']) {
       const ms = k === 'activation' ? reloadActivation : seen[k];
       results[`reload.${k}OverMarkdownPreview`] = round(ms / seen.markdownPreview, 2);
-      results[`reload.${k}OverMarkdownPreview.goal`] = '<= 1.5';
+      // The restored chat's first paint at the preview's speed (issue 45); the rest within half again.
+      results[`reload.${k}OverMarkdownPreview.goal`] = k === 'chatPaint' ? '<= 1.0' : '<= 1.5';
     }
   }
 } catch (e) {
