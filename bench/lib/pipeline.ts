@@ -30,7 +30,7 @@ export interface FloodLink {
 }
 
 /** The flood agent as a child process over stdio (the default link). */
-export function stdioFlood(chunks: number): FloodLink {
+function stdioFlood(chunks: number): FloodLink {
   const child = spawn(process.execPath, [FLOOD_AGENT], { env: floodEnv(chunks), stdio: ['pipe', 'pipe', 'inherit'] });
   return { input: child.stdout, output: child.stdin, stop: () => child.kill() };
 }
