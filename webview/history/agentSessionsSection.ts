@@ -41,11 +41,11 @@ export class AgentSessionsSection {
   private row(r: AgentSessionsRow): HTMLElement {
     const sessions = r.sessions.filter((s) => !this.opened.has(`${r.agentId}\u0000${s.sessionId}`));
     const note = r.state === 'listed' && sessions.length === 0 ? 'no sessions that ACP Chat does not show' : r.note;
-    const list = h('ul', { class: 'history-agent-sessions' });
+    const list = h('ul', { class: 'agent-sessions-list' });
     for (const s of sessions) {
       const b = h(
         'button',
-        { type: 'button', class: 'history-agent-session', title: s.sessionId },
+        { type: 'button', class: 'agent-session', title: s.sessionId },
         s.title ?? 'Untitled session',
         s.updatedAt ? h('span', { class: 'history-meta' }, ` · ${when(s.updatedAt)}`) : null,
       );
@@ -58,8 +58,8 @@ export class AgentSessionsSection {
     }
     return h(
       'div',
-      { class: `history-agent state-${r.state}`, 'data-agent-id': r.agentId },
-      h('div', { class: 'history-agent-head' }, h('strong', {}, r.name), ` — ${note}`),
+      { class: `agent-sessions-row state-${r.state}`, 'data-agent-id': r.agentId },
+      h('div', { class: 'agent-sessions-head' }, h('strong', {}, r.name), ` — ${note}`),
       list,
     );
   }
