@@ -124,7 +124,7 @@ export async function pickAgentSession(service: ChatService): Promise<void> {
 }
 
 /** An agent's updatedAt (untrusted text) as a local date, or as sent when it is no date. */
-export function when(updatedAt: string | null | undefined): string {
+function when(updatedAt: string | null | undefined): string {
   const d = new Date(updatedAt ?? '');
   return Number.isNaN(d.getTime()) ? (updatedAt ?? '') : d.toLocaleString();
 }

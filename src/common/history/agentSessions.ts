@@ -23,7 +23,7 @@ export function unknownSessions<S extends { readonly sessionId: string }>(listed
 }
 
 /** A session as the agent lists it (untrusted text: shown as text only). */
-export interface ListedSession {
+interface ListedSession {
   readonly sessionId: string;
   readonly title?: string | null;
   readonly updatedAt?: string | null;

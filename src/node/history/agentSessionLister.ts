@@ -60,7 +60,7 @@ export async function listWithOwnLink(agent: AgentConfig, d: ListerDeps, signal:
 }
 
 /** One agent's listing within the time limit, as a state. */
-export async function listOne(agent: AgentConfig, d: ListerDeps): Promise<AgentListing> {
+async function listOne(agent: AgentConfig, d: ListerDeps): Promise<AgentListing> {
   const ms = d.timeoutMs ?? TIMEOUT_MS;
   const abort = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
