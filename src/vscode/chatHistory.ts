@@ -1,33 +1,25 @@
 /**
- * Chat history: "ACP: Open Session…" lists every chat (open or closed, any agent) and the focused
- * agent's own saved sessions (`session/list`); a chat reopens into its tab, an agent session opens in
- * a new chat of that agent (loaded, so its history is replayed). Branches (Edit and Rerun) are listed under
+ * Chat history: "ACP: Open Session…" lists every chat (open or closed, any agent), then offers the
+ * agents' own sessions (agentSessionsList.ts: every agent's `session/list`, asked only then); a chat
+ * reopens into its tab, an agent session opens in a new chat of that agent (loaded, so its history is replayed). Branches (Edit and Rerun) are listed under
  * the chat they were made from. Each chat row has a Delete button; deleting asks the agent to close and delete the
  * chat's sessions where it advertises `sessionCapabilities.close` / `.delete`, then removes our copy.
  */
 import * as vscode from 'vscode';
-import { labelText, noticeText } from '../common/untrusted';
-import { errorText } from '../common/util/errors';
+import { labelText } from '../common/untrusted';
 import type { ChatService } from './chatService';
 import { branchTree } from '../common/chats/chatIndex';
 import { searchInPick, type PickItem } from './historyPick';
 import { openAt } from './historyView';
-import { unknownSessions } from '../common/history/agentSessions';
+import { pickAgentSession } from './agentSessionsList';
 
-type Item = PickItem;
+type Item = PickItem & { readonly agents?: boolean };
 
 const DELETE_BUTTON: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('trash'), tooltip: 'Delete this chat' };
 
 /** ACP: Open Session… */
 export async function pickSession(service: ChatService): Promise<void> {
   await service.ready();
-  const focused = service.focusedChat;
-  const listed = focused
-    ? await focused.listSessions().catch((e: unknown) => {
-        void vscode.window.showWarningMessage(`${noticeText(focused.agent.name)}: session/list failed: ${noticeText(errorText(e))}`);
-        return [];
-      })
-    : [];
   const chatItems = (): Item[] =>
     // Branches follow the chat they were made from, indented one step per generation.
     branchTree(service.chatRecords()).map(({ record: c, depth }) => {
@@ -42,29 +34,14 @@ export async function pickSession(service: ChatService): Promise<void> {
         buttons: [DELETE_BUTTON],
       };
     });
-  const index = service.chatIndex;
-  const agentItems: Item[] = unknownSessions(
-    listed,
-    [...index.history(), ...index.archived()],
-    (focused?.sessions() ?? []).map((s) => s.sessionId),
-  ).map((s) => ({ label: labelText(s.title ?? 'Untitled session'), description: labelText(when(s.updatedAt)), sessionId: s.sessionId }));
-  // An agent without session/list says so, rather than looking as if it had no sessions.
-  const noList =
-    focused?.client && !focused.client.agentCapabilities?.sessionCapabilities?.list
-      ? [{ label: labelText(`${focused.agent.name} does not list its sessions (no session/list)`), description: '' }]
-      : [];
+  // The agents' own sessions are listed only when asked for (each agent may have to be started for it).
   const build = (): Item[] => [
     ...chatItems(),
-    ...(focused && agentItems.length + noList.length
-      ? [{ label: labelText(`${focused.agent.name}: sessions not in ACP Chat`), kind: vscode.QuickPickItemKind.Separator }, ...agentItems, ...noList]
-      : []),
+    { label: 'Your agents’ sessions', kind: vscode.QuickPickItemKind.Separator },
+    { label: '$(cloud-download) Sessions your agents have that ACP Chat does not show…', description: 'session/list of each agent', alwaysShow: true, agents: true },
   ];
-  if (build().length === 0) {
-    void vscode.window.showInformationMessage('No chats yet: run "ACP: New Chat" to start one.');
-    return;
-  }
   const qp = vscode.window.createQuickPick<Item>();
-  qp.title = 'ACP: Open Session… (chats, then the agent’s saved sessions)';
+  qp.title = 'ACP: Open Session… (chats, then the agents’ own sessions)';
   qp.placeholder = 'Type to search every chat’s text, titles, tools and files';
   const search = searchInPick(qp, service, build);
   qp.matchOnDescription = true;
@@ -86,7 +63,7 @@ export async function pickSession(service: ChatService): Promise<void> {
   search.dispose();
   qp.dispose();
   if (picked?.chatId !== undefined) await openAt(service, picked.chatId, picked.key);
-  else if (picked?.sessionId !== undefined && focused) await service.openChat({ agentId: focused.agent.id, sessionId: picked.sessionId });
+  else if (picked?.agents) await pickAgentSession(service);
 }
 
 /** ACP: Delete Chat… — a chat by id (from the API or a keybinding), or picked from history. */
@@ -116,10 +93,4 @@ export async function pickSideBarChat(service: ChatService): Promise<void> {
   if (pick.chatId !== NEW) return service.showInSideBar(pick.chatId);
   const record = service.chatIndex.create(service.selectedAgent()?.id ?? 'demo', Date.now());
   await service.showInSideBar(record.id);
-}
-
-/** An agent's updatedAt (untrusted text) as a local date, or as sent when it is no date. */
-function when(updatedAt: string | null | undefined): string {
-  const d = new Date(updatedAt ?? '');
-  return Number.isNaN(d.getTime()) ? (updatedAt ?? '') : d.toLocaleString();
 }

@@ -74,7 +74,8 @@ export class ChatService extends Disposable {
   constructor(
     private readonly context: vscode.ExtensionContext,
     private readonly openPersistence: () => Promise<ChatPersistence>,
-    private readonly connect: ConnectAgent = spawnAgent,
+    /** How chats reach an agent; also how an agent is started to list its own sessions (agentSessionsList.ts). */
+    readonly connect: ConnectAgent = spawnAgent,
   ) {
     super();
     this.log = this.register(vscode.window.createOutputChannel('ACP Chat', { log: true }));

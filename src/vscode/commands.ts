@@ -10,6 +10,7 @@ import { fileItem, problemsItem, selectionItem } from './contextItems';
 import { inlineAsk } from './inlineAsk';
 import { showAgentCapabilities, showProtocolLog, showProtocolMessages } from './inspector';
 import { deleteChatCommand, pickSession, pickSideBarChat } from './chatHistory';
+import { pickAgentSession } from './agentSessionsList';
 import { branch, branchRequestFrom, editMessage, regenerate, retry, type RewindHost } from './rewind';
 import { RewindCommands } from '../common/rewind/rewindCommands';
 import { askSeveralAgents, registerComparison, severalArg } from './compareAgents';
@@ -28,6 +29,7 @@ const Commands = {
   selectAgent: 'acpChat.selectAgent',
   newSession: 'acpChat.newSession',
   openSession: 'acpChat.openSession',
+  openAgentSession: 'acpChat.openAgentSession',
   restartAgent: 'acpChat.restartAgent',
   cancelTurn: 'acpChat.cancelTurn',
   exportMarkdown: 'acpChat.exportMarkdown',
@@ -86,6 +88,7 @@ export class ChatCommands extends Disposable {
     this.add(Commands.selectAgent, (id?: unknown) => s.selectAgent(typeof id === 'string' ? id : undefined));
     this.add(Commands.newSession, () => s.newSession());
     this.add(Commands.openSession, () => pickSession(s));
+    this.add(Commands.openAgentSession, () => pickAgentSession(s));
     this.add(Commands.restartAgent, async () => {
       await s.ready();
       await (await s.activeChat()).restart();

@@ -13,7 +13,6 @@ import { ripgrepPath } from './ripgrepPath';
 
 export interface PickItem extends vscode.QuickPickItem {
   readonly chatId?: string;
-  readonly sessionId?: string;
   /** The entry to open the chat at (a search match). */
   readonly key?: string;
 }

@@ -14,6 +14,9 @@ import { labelText } from '../common/untrusted';
 import type { ChatService } from './chatService';
 import { ripgrepPath } from './ripgrepPath';
 import { bulkAction } from './historyActions';
+import { listAgentSessionRows, NO_FOLDER, openAgentSession } from './agentSessionsList';
+import type { AgentSessionsRow } from '../common/history/agentSessions';
+import { errorText } from '../common/util/errors';
 
 export const HISTORY_VIEW = 'acpChat.historyView';
 /** The list follows changes of the chat index this long after the last one (a streaming chat changes it often). */
@@ -24,6 +27,7 @@ export class HistoryView extends Disposable implements vscode.WebviewViewProvide
   private query: HistoryQuery | undefined;
   private last: Extract<HistoryToHost, { type: 'query' }> | undefined;
   private refreshTimer: ReturnType<typeof setTimeout> | undefined;
+  private listing: Promise<void> | undefined;
 
   constructor(
     private readonly service: ChatService,
@@ -74,6 +78,19 @@ export class HistoryView extends Disposable implements vscode.WebviewViewProvide
     void this.view?.webview.postMessage(m);
   }
 
+  /** Every agent's own sessions, each agent's row posted as its listing goes; one listing at a time. */
+  private listAgentSessions(): Promise<void> {
+    let last: readonly AgentSessionsRow[] = [];
+    const post = (rows: readonly AgentSessionsRow[], done: boolean) => this.post({ type: 'agentSessions', rows, done });
+    this.listing ??= listAgentSessionRows(this.service, (rows) => post((last = rows), false))
+      .then((listed) => (listed ? post(last, true) : this.post({ type: 'agentSessions', rows: [], done: true, note: NO_FOLDER })))
+      .catch((e: unknown) => this.post({ type: 'agentSessions', rows: [], done: true, note: `Listing failed: ${errorText(e)}` }))
+      .finally(() => {
+        this.listing = undefined;
+      });
+    return this.listing;
+  }
+
   /** The chat list changed: the shown list follows (a running search is not restarted for it). */
   private refreshSoon(): void {
     if (this.refreshTimer || !this.last || this.last.text.trim() !== '') return;
@@ -100,6 +117,10 @@ export class HistoryView extends Disposable implements vscode.WebviewViewProvide
         return q.more(m.seq, m.shown);
       case 'open':
         return openAt(this.service, m.chatId, m.key);
+      case 'listAgentSessions':
+        return this.listAgentSessions();
+      case 'openAgentSession':
+        return openAgentSession(this.service, m.agentId, m.sessionId);
       case 'bulk': {
         const ids = m.all ? await q.matching() : m.chatIds;
         const text = await bulkAction(this.service, m.action, ids);

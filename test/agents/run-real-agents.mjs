@@ -12,7 +12,9 @@
 // the choice. `claude-next-compact` and `codex-next-compact` run three prompts in one session (a question,
 // `/compact`, a follow-up): the CLI must print the compaction (`[compaction] completed`) and the capture
 // reduce to one completed compaction row (with Claude's summary, which its second `completed` must not
-// clear). Variants run by default wherever their recipe's script exists.
+// clear). `claude-next-sessions` runs the plain turn, then imports the agent's own sessions the extension's
+// way (sessionImport.ts: listed for the workspace, loaded once, not offered again). Variants run by default
+// wherever their recipe's script exists.
 // Needs `unshare -n` (root or CAP_SYS_ADMIN) unless ACP_NO_NETNS=1; without it everything is skipped
 // with a visible message.
 import { spawnSync } from 'node:child_process';
@@ -40,6 +42,9 @@ const VARIANTS = {
   },
   'claude-next-compact': { recipe: 'claude-next', mock: 'claude-compact', prompts: COMPACT_PROMPTS, compaction: { summary: true } },
   'codex-next-compact': { recipe: 'codex-next', mock: 'codex-compact', prompts: COMPACT_PROMPTS, compaction: { summary: false } },
+  // The agent's own sessions: after the usual turn (by `cli.js run`, another client), the session is listed,
+  // imported and never offered or shown twice (sessionImport.ts). The recipe runs its plain turn for it.
+  'claude-next-sessions': { recipe: 'claude-next', recipeArgs: ['claude-next'], mock: 'claude', prompt: PROMPT, sessions: true },
 };
 const explicit = process.argv.slice(2).length > 0 || (process.env.ACP_AGENTS ?? '').trim() !== '';
 const names = agentNames(process.argv.slice(2));
@@ -78,9 +83,11 @@ for (const name of names) {
     writeFileSync(answers, JSON.stringify(variant.answers));
     extra = ` --elicit-answers ${q(answers)}`;
   }
-  const client = `node ${q(cli)} run --cwd "$ACP_CWD" --approve all --capture ${q(capture)} --timeout 200${extra} ${(variant?.prompts ?? [variant?.prompt ?? PROMPT]).map((p) => ` --prompt ${q(p)}`).join('')} --`;
+  const run = `node ${q(cli)} run --cwd "$ACP_CWD" --approve all --capture ${q(capture)} --timeout 200${extra} ${(variant?.prompts ?? [variant?.prompt ?? PROMPT]).map((p) => ` --prompt ${q(p)}`).join('')} --`;
+  // The recipe appends the agent's command line: a function gives it to both commands.
+  const client = variant?.sessions ? `both() { ${run} "$@" && ${sessionImport(variant)} -- "$@"; }; both` : run;
   const t0 = Date.now();
-  const r = spawnSync('bash', variant ? [script, name] : [script, ...recipeOf(name).args], {
+  const r = spawnSync('bash', variant ? [script, ...(variant.recipeArgs ?? [name])] : [script, ...recipeOf(name).args], {
     cwd: cache,
     env: { ...process.env, ACP_CLIENT: client },
     encoding: 'utf8',
@@ -91,6 +98,7 @@ for (const name of names) {
   const problems = variant ? checkVariant(variant, r, capture) : check(name, r, capture);
   if (problems.length === 0) {
     console.log(`ok   ${name} (${secs} s)`);
+    if (variant?.sessions) for (const l of (r.stdout ?? '').split('\n').filter((x) => x.startsWith('ok   sessions:'))) console.log(`     | ${l}`);
     passed++;
   } else {
     console.log(`FAIL ${name} (${secs} s): ${problems.join('; ')}`);
@@ -105,6 +113,14 @@ for (const name of names) {
   }
 }
 done(passed, failed);
+
+/** The import check's command line (tsx from this checkout: it runs the extension's own listing code). */
+function sessionImport(variant) {
+  const tsx = path.join(root, 'node_modules/tsx/dist/loader.mjs');
+  const mock = JSON.parse(readFileSync(path.join(cache, 'scripts', `${variant.mock}.json`), 'utf8'));
+  const answer = (lastText(mock) ?? '').split('\n').find((l) => l.trim() !== '') ?? '';
+  return `node --import ${q(tsx)} ${q(path.join(root, 'test/agents/sessionImport.ts'))} --cwd "$ACP_CWD" --prompt ${q(variant.prompt)} --answer ${q(answer)}`;
+}
 
 function check(name, r, capture) {
   const problems = [];
@@ -124,6 +140,15 @@ function checkVariant(variant, r, capture) {
   if (r.error) problems.push(`could not run: ${r.error.message}`);
   if (r.status !== 0) problems.push(`exit ${r.status ?? r.signal}`);
   if (variant.answers && !/\[elicitation\] -> accept/.test(r.stdout ?? '')) problems.push('the CLI did not accept the elicitation');
+  if (variant.sessions && !/^sessions: all ok$/m.test(r.stdout ?? ''))
+    problems.push(
+      `the session import failed: ${
+        (r.stdout ?? '')
+          .split('\n')
+          .filter((l) => l.startsWith('FAIL sessions'))
+          .join('; ') || 'no result'
+      }`,
+    );
   const mock = JSON.parse(readFileSync(path.join(cache, 'scripts', `${variant.mock}.json`), 'utf8'));
   const finalText = variant.quoted ? (lastText(mock)?.replace('${TOOL_RESULT}', variant.quoted) ?? '') : '';
   if (!(r.stdout ?? '').includes(finalText)) problems.push(`the final answer does not quote the choice (${JSON.stringify(finalText)})`);

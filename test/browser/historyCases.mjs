@@ -114,4 +114,46 @@ export function register(test) {
     await page.waitForFunction(() => document.querySelector('.history-status')?.textContent === 'Archived 1 chat.');
     assert.deepEqual(errors, []);
   });
+
+  test('history: the agent sessions section lists each agent only when opened, with its state, and opens a session once', async ({ open }) => {
+    const { page, send, errors, clearPosted } = await open({ view: 'history', width: 340, height: 640 });
+    await lastQuery(page);
+    assert.equal(await page.evaluate(() => window.__host.posted.some((m) => m.type === 'listAgentSessions')), false, 'no agent is asked before the section is opened');
+    await clearPosted();
+    await page.locator('.history-agents summary').click();
+    await page.waitForFunction(() => window.__host.posted.some((m) => m.type === 'listAgentSessions'));
+    const row = (agentId, name, state, note, sessions = []) => ({ agentId, name, state, note, sessions });
+    await send({
+      type: 'agentSessions',
+      done: true,
+      rows: [
+        row('claude', 'Claude Code', 'listed', '2 sessions not in ACP Chat', [
+          { sessionId: 's-1', title: '<img src=x onerror=alert(1)>', updatedAt: '2026-11-01T10:00:00Z' },
+          { sessionId: 's-2', title: null, updatedAt: null },
+        ]),
+        row('gemini', 'Gemini CLI', 'unsupported', 'does not list its sessions (no session/list)'),
+        row('codex', 'Codex', 'failed', 'listing failed: no answer within 20 s'),
+        row('demo', 'Demo Agent', 'none', 'no sessions that ACP Chat does not show'),
+      ],
+    });
+    await page.waitForSelector('.agent-sessions-row[data-agent-id="demo"]');
+    const heads = await page.locator('.agent-sessions-head').allInnerTexts();
+    assert.deepEqual(heads, [
+      'Claude Code — 2 sessions not in ACP Chat',
+      'Gemini CLI — does not list its sessions (no session/list)',
+      'Codex — listing failed: no answer within 20 s',
+      'Demo Agent — no sessions that ACP Chat does not show',
+    ]);
+    assert.equal(await page.locator('.history-agents img').count(), 0, 'a title is text, never markup');
+    assert.match(await page.locator('.agent-session').first().innerText(), /<img src=x/);
+    assert.equal(await page.locator('.history-agents-again').isDisabled(), false);
+    await page.locator('.agent-session', { hasText: 'Untitled session' }).click();
+    await page.waitForFunction(() => window.__host.posted.some((m) => m.type === 'openAgentSession'));
+    assert.deepEqual(await page.evaluate(() => window.__host.posted.filter((m) => m.type === 'openAgentSession')), [
+      { type: 'openAgentSession', agentId: 'claude', sessionId: 's-2' },
+    ]);
+    assert.equal(await page.locator('.agent-session').count(), 1, 'the opened session leaves the list');
+    await page.screenshot({ path: path.join(shots, 'webview-history-agents.png') });
+    assert.deepEqual(errors, []);
+  });
 }

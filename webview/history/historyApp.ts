@@ -7,6 +7,7 @@
 import type { HistoryChoices, HistoryGroup, HistoryRow, HistoryToHost, HostToHistory, BulkAction } from '../../src/common/history/historyContract';
 import type { DateRange, HistoryFilter } from '../../src/common/history/historyFilter';
 import { h } from '../dom';
+import { AgentSessionsSection } from './agentSessionsSection';
 
 export interface HistoryHost {
   postMessage(m: HistoryToHost): void;
@@ -65,11 +66,13 @@ export class HistoryApp {
   private readonly status = h('div', { class: 'history-status', role: 'status', 'aria-live': 'polite' });
   private readonly list = h('ul', { class: 'history-list', 'aria-label': 'Chats' });
   private readonly actions = new Map<BulkAction, HTMLButtonElement>();
+  private readonly agentSessions: AgentSessionsSection;
 
   constructor(
     root: HTMLElement,
     private readonly host: HistoryHost,
   ) {
+    this.agentSessions = new AgentSessionsSection((m) => host.postMessage(m));
     const bulk = h('div', { class: 'history-bulk' }, h('label', { class: 'history-all-label' }, this.all, this.allLabel));
     for (const [action, text] of [
       ['archive', 'Archive'],
@@ -91,6 +94,7 @@ export class HistoryApp {
         h('div', { class: 'history-filters' }, this.agent, this.folder, this.date, this.state, h('label', { class: 'history-unread-label' }, this.unread, 'Unread')),
         bulk,
         this.status,
+        this.agentSessions.element,
       ),
       this.list,
     );
@@ -141,6 +145,7 @@ export class HistoryApp {
       this.status.textContent = m.text;
       return;
     }
+    if (m.type === 'agentSessions') return this.agentSessions.show(m);
     if (m.seq !== this.seq) return; // an answer to an older query
     this.choices(m.choices);
     if (m.type === 'list') {

@@ -6,6 +6,7 @@
  */
 import type { ChatStateName, HistoryFilter } from './historyFilter';
 import type { SearchKind } from './searchLines';
+import type { AgentSessionsRow } from './agentSessions';
 
 /** One chat in the list. */
 export interface HistoryRow {
@@ -46,7 +47,9 @@ export type HostToHistory =
   /** Search results of query `seq`: groups to add (a group for a chat already shown replaces it); `done` when the search ended. */
   | { readonly type: 'results'; readonly seq: number; readonly groups: readonly HistoryGroup[]; readonly done: boolean; readonly choices: HistoryChoices; readonly note?: string }
   /** A line for the status area (what a bulk action did, or why it did not). */
-  | { readonly type: 'notice'; readonly text: string };
+  | { readonly type: 'notice'; readonly text: string }
+  /** The agents' own sessions: every agent's row as its listing goes (`done`: every agent answered); `note` instead of rows when none can be listed. */
+  | { readonly type: 'agentSessions'; readonly rows: readonly AgentSessionsRow[]; readonly done: boolean; readonly note?: string };
 
 export type BulkAction = 'archive' | 'unarchive' | 'delete' | 'export' | 'markRead';
 
@@ -59,4 +62,8 @@ export type HistoryToHost =
   /** A bulk action on these chats, or (`all`) on every chat the current query and filter match. */
   | { readonly type: 'bulk'; readonly action: BulkAction; readonly chatIds: readonly string[]; readonly all: boolean }
   /** Load more of the list (it grows as the user scrolls). */
-  | { readonly type: 'more'; readonly seq: number; readonly shown: number };
+  | { readonly type: 'more'; readonly seq: number; readonly shown: number }
+  /** List every agent's own sessions (the user opened the "Agent sessions" section or asked again). */
+  | { readonly type: 'listAgentSessions' }
+  /** Open an agent's session as a chat. */
+  | { readonly type: 'openAgentSession'; readonly agentId: string; readonly sessionId: string };

@@ -18,4 +18,6 @@ export const zHistoryToHost: z.ZodType<HistoryToHost> = z.discriminatedUnion('ty
   z.object({ type: z.literal('open'), chatId: zId, key: z.string().min(1).max(200).optional() }),
   z.object({ type: z.literal('bulk'), action: z.enum(['archive', 'unarchive', 'delete', 'export', 'markRead']), chatIds: z.array(zId).max(100_000), all: z.boolean() }),
   z.object({ type: z.literal('more'), seq: z.number().int(), shown: z.number().int().nonnegative() }),
+  z.object({ type: z.literal('listAgentSessions') }),
+  z.object({ type: z.literal('openAgentSession'), agentId: z.string().min(1).max(500), sessionId: z.string().min(1).max(1000) }),
 ]) as z.ZodType<HistoryToHost>;

@@ -66,6 +66,8 @@ export interface DemoAgentOptions {
   forkAtMessage?: boolean;
   /** Sessions kept across connections (a server hosting the agent for many, test/helpers/remoteAgentServer.ts); default: its own. */
   sessions?: Map<string, Session>;
+  /** Offer `session/list` (default true; false: an agent that cannot list its sessions). */
+  listSessions?: boolean;
 }
 
 class Cancelled extends Error {}
@@ -76,6 +78,7 @@ export class DemoAgent {
   private readonly delayMs: number;
   private readonly replay: readonly ReplayShape[];
   private readonly sessionOps: boolean;
+  private readonly listSessions: boolean;
   private readonly forkAtMessage: boolean;
   private readonly auth: DemoAuth;
   private readonly steering: boolean;
@@ -106,6 +109,7 @@ export class DemoAgent {
     this.sessions = options.sessions ?? new Map();
     this.replay = options.replay ?? [];
     this.sessionOps = options.sessionOps ?? true;
+    this.listSessions = options.listSessions ?? true;
     this.forkAtMessage = options.forkAtMessage ?? false;
     this.auth = new DemoAuth(options.authFile);
     this.steering = options.steering ?? false;
@@ -129,7 +133,13 @@ export class DemoAgent {
           loadSession: true,
           promptCapabilities: { image: true, audio: false, embeddedContext: true },
           mcpCapabilities: { http: false, sse: false },
-          sessionCapabilities: { resume: {}, list: {}, close: {}, ...SETUP_CAPABILITIES, ...(this.sessionOps ? sessionOpsCapabilities(this.forkAtMessage) : {}) },
+          sessionCapabilities: {
+            resume: {},
+            ...(this.listSessions ? { list: {} } : {}),
+            close: {},
+            ...SETUP_CAPABILITIES,
+            ...(this.sessionOps ? sessionOpsCapabilities(this.forkAtMessage) : {}),
+          },
           ...(this.sessionOps ? { auth: { logout: {} } } : {}),
         },
         authMethods: this.auth.methods(this.clientCaps.auth?.terminal === true),
@@ -210,12 +220,13 @@ export class DemoAgent {
       s.setup = setup;
       return this.state(s);
     });
-    onAcpRequest(acp, AgentMethods.sessionList, zListSessionsParams, (p) => {
-      const sessions: SessionInfo[] = [...this.sessions.values()]
-        .filter((s) => (p.cwd === undefined || s.cwd === p.cwd) && listedForArchiveFilter(s, p.archived))
-        .map((s) => ({ sessionId: s.id, cwd: s.cwd, title: s.title, updatedAt: s.updatedAt }));
-      return { sessions };
-    });
+    if (this.listSessions)
+      onAcpRequest(acp, AgentMethods.sessionList, zListSessionsParams, (p) => {
+        const sessions: SessionInfo[] = [...this.sessions.values()]
+          .filter((s) => (p.cwd === undefined || s.cwd === p.cwd) && listedForArchiveFilter(s, p.archived))
+          .map((s) => ({ sessionId: s.id, cwd: s.cwd, title: s.title, updatedAt: s.updatedAt }));
+        return { sessions };
+      });
     onAcpRequest(acp, AgentMethods.sessionClose, zSessionIdParams, (p) => {
       const s = this.session(p.sessionId);
       s.turn?.abort();

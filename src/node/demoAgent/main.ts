@@ -9,6 +9,8 @@
  *   ACP_DEMO_FAULT=crash-on-prompt|crash-mid-turn|crash-mid-permission|silent|ignore-cancel: misbehave (faults.ts).
  *   ACP_DEMO_LATE_MS: with ignore-cancel, go on with the turn this long after the cancel (late updates).
  *   ACP_DEMO_FORK_AT_MESSAGE=on: `session/fork` also forks at a message (the draft's `fork.atMessageId`).
+ *   ACP_DEMO_SESSION_LIST=off: no `session/list` (an agent that cannot list its sessions).
+ *   ACP_DEMO_SESSIONS_FILE=PATH: sessions it had before it started, listed and loadable (savedSessions.ts).
  * With `--login` it is instead the interactive sign-in a terminal auth method runs (auth.ts).
  */
 import { createAcpConnection } from '../transport/connection';
@@ -16,6 +18,7 @@ import { DemoAgent } from './agent';
 import { LOGIN_ARG, LOGIN_AUTO_ENV, runLogin } from './auth';
 import { parseReplayShapes } from './replay';
 import { parseDemoFault } from './faults';
+import { savedSessions } from './savedSessions';
 
 const authFile = process.env.ACP_DEMO_AUTH_FILE || undefined;
 
@@ -41,6 +44,8 @@ if (process.argv.includes(LOGIN_ARG)) {
     // Exit once what was written (a permission request) is out: the client must see it before the crash.
     crash: () => process.stdout.write('', () => process.exit(70)),
     forkAtMessage: process.env.ACP_DEMO_FORK_AT_MESSAGE === 'on',
+    listSessions: process.env.ACP_DEMO_SESSION_LIST !== 'off',
+    sessions: savedSessions(process.env.ACP_DEMO_SESSIONS_FILE, (m) => process.stderr.write(`[demo-agent] warn: ${m}\n`)),
     ...(authFile ? { authFile } : {}),
   });
   acp.connection.onClose(() => process.exit(0));
