@@ -21,10 +21,18 @@ export interface PipelineRun {
   sessionId: string;
 }
 
-/** One chat: spawns the flood agent for `chunks` chunks, drains one prompt's answer, stops the agent. */
-export async function runPipeline(chunks: number): Promise<PipelineRun> {
+export interface PipelineOptions {
+  /** Another agent than the flood agent (its script), with its environment. */
+  agent?: { script: string; env: NodeJS.ProcessEnv };
+  /** After each 16 ms frame, with the chat's store and session (null before session/new answered). */
+  onFrame?: (store: MessageStore, sessionId: string | null) => void;
+}
+
+/** One chat: spawns the flood agent for `chunks` chunks (or `agent`), drains one prompt's answer, stops the agent. */
+export async function runPipeline(chunks: number, o: PipelineOptions = {}): Promise<PipelineRun> {
   const t = performance.now();
-  const child = spawn(process.execPath, [FLOOD_AGENT], { env: floodEnv(chunks), stdio: ['pipe', 'pipe', 'inherit'] });
+  const agent = o.agent ?? { script: FLOOD_AGENT, env: floodEnv(chunks) };
+  const child = spawn(process.execPath, [agent.script], { env: agent.env, stdio: ['pipe', 'pipe', 'inherit'] });
   const store = new MessageStore();
   let sessionId: string | null = null;
   let posted = 0;
@@ -34,7 +42,10 @@ export async function runPipeline(chunks: number): Promise<PipelineRun> {
     () => performance.now(),
   );
   source.onDidChange((c) => feed.changed(c));
-  const frame = setInterval(() => feed.frame(), 16);
+  const frame = setInterval(() => {
+    feed.frame();
+    o.onFrame?.(store, sessionId);
+  }, 16);
   const client = new AcpClient({
     input: child.stdout,
     output: child.stdin,
