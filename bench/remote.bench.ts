@@ -38,7 +38,7 @@ async function wsFlood(chunks: number): Promise<FloodLink> {
 }
 
 async function timed(link?: (n: number) => Promise<FloodLink>): Promise<number> {
-  const run = await runPipeline(CHUNKS, link);
+  const run = await runPipeline(CHUNKS, { link });
   const entries = run.store.session(run.sessionId)?.entries ?? [];
   if (entries.length !== 2) throw new Error(`the pipeline kept ${entries.length} entries`);
   return run.ms;

@@ -30,9 +30,13 @@
 //                                  static page's renderer uses over the same 10 s (Chromium's own
 //                                  housekeeping, e.g. the compositor evicting resources)
 //   webview.paced60s*              a 60 s answer streamed at 200 chunks/s of 20-character Markdown pieces
-//                                  (one 240 KB message): CpuShare is the renderer's CPU over the stream / its
-//                                  duration; LastOverFirstPerKb the CPU per streamed KB in the last 10 s / in
-//                                  the first 10 s (1: the cost does not grow with the message)
+//                                  (one 240 KB message), the renderer drawing the posts the shipped host
+//                                  pipeline makes of it while the host side runs the same stream in a process
+//                                  of its own (see pacedStream): WithHostCpuShare is renderer + host CPU over
+//                                  the stream / its duration (goal: PACED_GOAL_RATIO), CpuShare and
+//                                  HostCpuShare each side's; LastOverFirstPerKb the CPU (both sides) per
+//                                  streamed KB in the last 10 s / in the first 10 s (1: the cost does not
+//                                  grow with the message)
 // Four panels streaming at once: bench/webviewPanels.bench.mjs (four iframes in one page, as VS Code shows
 // webviews; four pages would not do, as Chromium throttles the timers and frames of pages not in front).
 //
@@ -46,6 +50,7 @@
 // milliseconds, for scale.
 // Prints one JSON object as the last line.
 // BENCH_ONLY=paced runs the paced stream alone (its figures only; ~1.5 min with the build), for working on it.
+import { spawn } from 'node:child_process';
 import { tsImport } from 'tsx/esm/api';
 import { buildWebview, launch, openPanel } from '../test/browser/browser.mjs';
 import { startServer } from '../test/browser/server.mjs';
@@ -55,6 +60,7 @@ import { between, CALIBRATION_QUIET_MS, FRAME_RATIO, ratio, round, tracer } from
 import { defineHelpers } from './lib/webviewPage.mjs';
 
 const { longHistory } = await tsImport('./fixtures/longHistory.ts', import.meta.url);
+const { pacedPosts } = await tsImport('./lib/pacedPosts.ts', import.meta.url);
 const { WEBVIEW_PROTOCOL_VERSION: PROTOCOL } = await tsImport('../src/common/webview/version.ts', import.meta.url);
 
 const ENTRIES = 10_000;
@@ -81,6 +87,12 @@ const IDLE_MS = 10_000;
 const PACED_SECONDS = Number(process.env.BENCH_PACED_SECONDS ?? 60);
 const PACED_PER_SECOND = 200;
 const PIECE = 20;
+/**
+ * The paced stream's goal (issue 46): the renderer and the extension host together at most 0.20 of a core,
+ * 200 ms of CPU per second of stream. In calibrations (CALIBRATION_QUIET_MS = 35 ms of CPU each on the quiet
+ * machine the goals were set on): 200 / 35 = 5.71 calibrations per second.
+ */
+const PACED_GOAL_RATIO = 200 / CALIBRATION_QUIET_MS;
 
 await buildWebview();
 const server = await startServer();
@@ -267,45 +279,84 @@ try {
 }
 
 /**
- * The paced stream (webview.paced60s*) on a fresh panel: its figures, a line for the log, and a check
- * that the answer arrived intact.
+ * The paced stream (webview.paced60s*): the renderer on a fresh panel, drawing the posts the shipped host
+ * pipeline makes of the answer (bench/lib/pacedPosts.ts), and at the same time the host side in a process
+ * of its own (fixtures/pacedHost.ts, the same pipeline in real time over pipes from fixtures/pacedAgent.mjs).
+ * The calibration is taken in another fresh panel around the stream: in the streaming panel itself, after
+ * the answer, the 240 KB transcript made each calibration round two to three times costlier, which let
+ * about twice the intended cost through the ratio's goal. Returns its figures, a line for the log, and a
+ * check that the answer arrived intact on both sides.
  */
 async function pacedStream() {
   // A long answer at a person's reading pace.
   const markdown = answerMarkdown(PACED_SECONDS * PACED_PER_SECOND * PIECE);
+  const { first, timed } = pacedPosts(markdown, PIECE, PACED_PER_SECOND);
   const pacedPanel = await newPanel();
-  const pacedRun = await traced(pacedPanel.page, () =>
-    pacedPanel.page.evaluate((o) => window.__bench.paced(o), { name: 'paced', markdown, pieceBytes: PIECE, perSecond: PACED_PER_SECOND }),
-  );
+  const calPanel = await newPanel();
+  const host = pacedHost(markdown.length);
+  const pacedRun = await traced(calPanel.page, () => pacedPanel.page.evaluate((o) => window.__bench.timed(o), { name: 'paced', first, timed, markdown }));
   await pacedPanel.close();
+  await calPanel.close();
+  const h = await host;
   const run = pacedRun.result;
   const pacedStart = pacedRun.trace.mark('paced-start');
   const pacedEnd = pacedRun.trace.mark('paced-end');
-  const pacedCpu = (fromS, toS) => pacedRun.trace.processCpu(pacedStart.pid, pacedStart.ts + fromS * 1e6, pacedStart.ts + toS * 1e6);
-  const window10 = Math.min(10, Math.floor(run.bySecond.length / 3));
-  const lastS = run.bySecond.length - 1;
-  const kb = (fromS, toS) => ((run.bySecond[toS - 1] ?? 0) - (fromS > 0 ? (run.bySecond[fromS - 1] ?? 0) : 0)) / 1024;
-  const firstPerKb = pacedCpu(0, window10) / kb(0, window10);
-  const lastPerKb = pacedCpu(lastS - window10, lastS) / kb(lastS - window10, lastS);
-  const pacedShare = pacedRun.trace.processCpu(pacedStart.pid, pacedStart.ts, pacedEnd.ts) / ((pacedEnd.ts - pacedStart.ts) / 1000);
+  const seconds = Math.floor((pacedEnd.ts - pacedStart.ts) / 1e6);
+  const rendererCpu = (fromS, toS) => pacedRun.trace.processCpu(pacedStart.pid, pacedStart.ts + fromS * 1e6, pacedStart.ts + toS * 1e6);
+  const hostCpu = (fromS, toS) => (h.bySecondCpu[toS - 1] ?? h.cpuMs) - (fromS > 0 ? (h.bySecondCpu[fromS - 1] ?? 0) : 0);
+  // The answer's KB streamed in a stretch: the agent's pace (the renderer's posts trail it by < 0.1 s).
+  const kb = (fromS, toS) => (Math.min(markdown.length, toS * PACED_PER_SECOND * PIECE) - Math.min(markdown.length, fromS * PACED_PER_SECOND * PIECE)) / 1024;
+  // First and last stretch of up to 10 s; the first second is left out of both (the first Markdown
+  // rendered and the first chunks through the host's code run before the JIT has compiled them).
+  const window10 = Math.min(10, Math.floor((seconds - 1) / 3));
+  const lastS = Math.min(seconds, h.bySecondCpu.length);
+  const perKb = (cpu, fromS) => cpu(fromS, fromS + window10) / kb(fromS, fromS + window10);
+  const both = (fromS, toS) => rendererCpu(fromS, toS) + hostCpu(fromS, toS);
+  const lastOverFirst = (cpu) => perKb(cpu, lastS - window10) / perKb(cpu, 1);
+  const rendererShare = pacedRun.trace.processCpu(pacedStart.pid, pacedStart.ts, pacedEnd.ts) / ((pacedEnd.ts - pacedStart.ts) / 1000);
+  const hostShare = h.cpuMs / h.ms;
+  const share = rendererShare + hostShare;
   const pacedLongest = pacedRun.trace.longestTask(pacedStart.pid, pacedStart.ts, pacedEnd.ts);
   return {
     figures: {
-      'webview.paced60sCpuShare': round(pacedShare, 3),
-      // Per second of the stream, in calibrations: 25% of a core is 250 ms per second.
-      'webview.paced60sCpuShare.ratio': ratio(pacedShare * 1000, pacedRun.cal),
-      'webview.paced60sCpuShare.goal': `ratio <= ${round(250 / CALIBRATION_QUIET_MS, 2)} (25% of a core at the quiet calibration)`,
-      'webview.paced60sLastOverFirstPerKb': round(lastPerKb / firstPerKb, 3),
-      'webview.paced60sLastOverFirstPerKb.goal': '<= 1.2',
+      'webview.paced60sWithHostCpuShare': round(share, 3),
+      // Per second of the stream, in calibrations: see PACED_GOAL_RATIO.
+      'webview.paced60sWithHostCpuShare.ratio': ratio(share * 1000, pacedRun.cal),
+      'webview.paced60sWithHostCpuShare.goal': `ratio <= ${round(PACED_GOAL_RATIO, 2)} (0.20 of a core at the quiet calibration: 200 ms / ${CALIBRATION_QUIET_MS} ms per second)`,
+      'webview.paced60sCpuShare': round(rendererShare, 3),
+      'webview.paced60sCpuShare.ratio': ratio(rendererShare * 1000, pacedRun.cal),
+      'webview.paced60sHostCpuShare': round(hostShare, 3),
+      'webview.paced60sHostCpuShare.ratio': ratio(hostShare * 1000, pacedRun.cal),
+      'webview.paced60sLastOverFirstPerKb': round(lastOverFirst(both), 3),
+      'webview.paced60sLastOverFirstPerKb.goal': '<= 1.1',
+      'webview.paced60sRendererLastOverFirstPerKb': round(lastOverFirst(rendererCpu), 3),
+      'webview.paced60sHostLastOverFirstPerKb': round(lastOverFirst(hostCpu), 3),
       'webview.paced60sLongestTaskMs': round(pacedLongest),
       'webview.paced60sLongestTaskMs.ratio': ratio(pacedLongest, pacedRun.cal),
     },
     cal: pacedRun.cal,
-    line: `paced: ${round(run.bytes / 1024)} KB in ${round(run.ms / 1000)} s, text ok: ${run.ok}; CPU per KB first ${window10} s ${round(firstPerKb, 2)} ms, last ${window10} s ${round(lastPerKb, 2)} ms; longest task ${round(pacedLongest)} ms`,
+    line: `paced: ${round(markdown.length / 1024)} KB in ${round(run.ms / 1000)} s (${timed.length} posts), text ok: ${run.ok} (host ${h.textLength === markdown.length}); CPU share renderer ${round(rendererShare, 3)} + host ${round(hostShare, 3)} (${round(h.cpuMs)} ms over ${round(h.ms / 1000)} s); CPU per KB seconds 1-${1 + window10} ${round(perKb(both, 1), 2)} ms, last ${window10} s ${round(perKb(both, lastS - window10), 2)} ms; longest task ${round(pacedLongest)} ms`,
     check() {
       if (!run.ok) throw new Error('the paced answer did not arrive intact');
+      if (h.textLength !== markdown.length) throw new Error(`the host's store holds ${h.textLength} of the answer's ${markdown.length} characters`);
     },
   };
+}
+
+/** The host side of the paced stream (fixtures/pacedHost.ts) in a process of its own: its JSON result. */
+function pacedHost(bytes) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/fixtures/pacedHost.ts'], {
+    env: { ...process.env, PACED_BYTES: String(bytes), PACED_PIECE: String(PIECE), PACED_PER_SECOND: String(PACED_PER_SECOND) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  return new Promise((resolve, reject) =>
+    child.on('close', (code) => {
+      if (code !== 0) return reject(new Error(`the paced host exited with ${code}`));
+      resolve(JSON.parse(out.trim().split('\n').pop()));
+    }),
+  );
 }
 
 /** Frame i's lowest CPU time over the passes (each a list of per-frame CPU ms). */

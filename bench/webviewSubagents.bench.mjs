@@ -8,6 +8,9 @@
 //   webviewSubagents.cpuShare          the renderer's CPU over the stream / its duration (every thread of
 //                                      its process but tracing's); `.ratio` in calibrations per second, goal
 //                                      as webview.paced60sCpuShare's (25% of a core at the quiet calibration)
+//   webviewSubagents.lastOverFirstPerKb the renderer's CPU per KB posted in the stream's last 10 s / in its
+//                                      first 10 s after the first second (1: the cost does not grow with
+//                                      the answers), goal as webview.paced60sLastOverFirstPerKb's
 //   webviewSubagents.frameP95Ms        main-thread busy time per frame (rAF to rAF) over the stream; `.ratio`
 //                                      goal: one 60 Hz frame at the quiet calibration (FRAME_RATIO), as the
 //                                      webview's frame goals; frameMaxMs, the worst frame, has none (the
@@ -187,15 +190,22 @@ try {
     const end = r.trace.mark(`${variant}-end`);
     const cpu = r.trace.processCpu(start.pid, start.ts, end.ts);
     const frames = r.trace.frameCpu(start.pid, r.trace.marks(new RegExp(`^${variant}-frame-\\d+$`)));
+    // CPU per KB posted, the last stretch of up to 10 s over the first (from second 1: the first is warm-up).
+    const seconds = Math.floor((end.ts - start.ts) / 1e6);
+    const w = Math.min(10, Math.floor((seconds - 1) / 3));
+    const kbIn = (from, to) => streamed.filter((p) => p.t >= from * 1000 && p.t < to * 1000).reduce((n, p) => n + JSON.stringify(p.m).length, 0) / 1024;
+    const perKb = (from) => r.trace.processCpu(start.pid, start.ts + from * 1e6, start.ts + (from + w) * 1e6) / kbIn(from, from + w);
+    const lastOverFirstPerKb = perKb(seconds - w) / perKb(1);
     await panel.close();
     const bytes = all.reduce((n, p) => n + JSON.stringify(p.m).length, 0);
-    return { cpu, share: cpu / ((end.ts - start.ts) / 1000), frames, cal: r.cal, posts: streamed.length, bytes, result: r.result };
+    return { cpu, share: cpu / ((end.ts - start.ts) / 1000), lastOverFirstPerKb, frames, cal: r.cal, posts: streamed.length, bytes, result: r.result };
   };
   const sub = await run('subagents');
   const one = await run('oneSession');
   const figures = (prefix, x) => ({
     [`${prefix}cpuShare`]: round(x.share, 3),
     [`${prefix}cpuShare.ratio`]: ratio(x.share * 1000, x.cal),
+    [`${prefix}lastOverFirstPerKb`]: round(x.lastOverFirstPerKb, 3),
     [`${prefix}frameP95Ms`]: round(percentile(x.frames, 0.95)),
     [`${prefix}frameP95Ms.ratio`]: ratio(percentile(x.frames, 0.95), x.cal),
     [`${prefix}frameMaxMs`]: round(Math.max(...x.frames)),
@@ -204,6 +214,7 @@ try {
   const out = {
     ...figures('webviewSubagents.', sub),
     'webviewSubagents.cpuShare.goal': `ratio <= ${round(250 / CALIBRATION_QUIET_MS, 2)} (25% of a core at the quiet calibration, as webview.paced60sCpuShare)`,
+    'webviewSubagents.lastOverFirstPerKb.goal': '<= 1.1 (as webview.paced60sLastOverFirstPerKb)',
     'webviewSubagents.frameP95Ms.goal': `ratio <= ${round(FRAME_RATIO, 3)} (one 60 Hz frame at the quiet calibration)`,
     'webviewSubagents.cpuOverOneSession': round(sub.cpu / one.cpu, 3),
     ...figures('webviewSubagents.oneSession.', one),

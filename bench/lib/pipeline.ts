@@ -29,19 +29,28 @@ export interface FloodLink {
   stop(): void;
 }
 
-/** The flood agent as a child process over stdio (the default link). */
-function stdioFlood(chunks: number): FloodLink {
-  const child = spawn(process.execPath, [FLOOD_AGENT], { env: floodEnv(chunks), stdio: ['pipe', 'pipe', 'inherit'] });
+export interface PipelineOptions {
+  /** Another agent than the flood agent (its script), with its environment, over stdio. */
+  agent?: { script: string; env: NodeJS.ProcessEnv };
+  /** Another link than stdio to the flood agent (e.g. a WebSocket to bench/fixtures/floodServer.mjs). */
+  link?: (chunks: number) => FloodLink | Promise<FloodLink>;
+  /** After each 16 ms frame, with the chat's store and session (null before session/new answered). */
+  onFrame?: (store: MessageStore, sessionId: string | null) => void;
+}
+
+/** An agent script as a child process over stdio (the default link). */
+function stdioLink(script: string, env: NodeJS.ProcessEnv): FloodLink {
+  const child = spawn(process.execPath, [script], { env, stdio: ['pipe', 'pipe', 'inherit'] });
   return { input: child.stdout, output: child.stdin, stop: () => child.kill() };
 }
 
 /**
- * One chat: starts the flood agent for `chunks` chunks (`link`: over stdio unless told), drains one
- * prompt's answer, stops the agent.
+ * One chat: starts the flood agent for `chunks` chunks (over stdio unless `link` is given; or `agent`),
+ * drains one prompt's answer, stops the agent.
  */
-export async function runPipeline(chunks: number, link: (chunks: number) => FloodLink | Promise<FloodLink> = stdioFlood): Promise<PipelineRun> {
+export async function runPipeline(chunks: number, o: PipelineOptions = {}): Promise<PipelineRun> {
   const t = performance.now();
-  const agent = await link(chunks);
+  const agent = o.link ? await o.link(chunks) : o.agent ? stdioLink(o.agent.script, o.agent.env) : stdioLink(FLOOD_AGENT, floodEnv(chunks));
   const store = new MessageStore();
   let sessionId: string | null = null;
   let posted = 0;
@@ -51,7 +60,10 @@ export async function runPipeline(chunks: number, link: (chunks: number) => Floo
     () => performance.now(),
   );
   source.onDidChange((c) => feed.changed(c));
-  const frame = setInterval(() => feed.frame(), 16);
+  const frame = setInterval(() => {
+    feed.frame();
+    o.onFrame?.(store, sessionId);
+  }, 16);
   const client = new AcpClient({
     input: agent.input,
     output: agent.output,

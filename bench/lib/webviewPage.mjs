@@ -256,6 +256,32 @@ export function defineHelpers(protocol) {
       performance.mark('idle-end');
     },
     /**
+     * Posts as the host made them (bench/lib/pacedPosts.ts): `first` (the snapshot) at once, then each of
+     * `timed` at its time (a 16 ms timer, as the host's frames; a structured clone each, as VS Code delivers
+     * them). Marks `<name>-start`/`<name>-end` (after the last post is painted); `ok`: the answer shown is
+     * `markdown`.
+     */
+    timed({ name, first, timed, markdown }) {
+      window.__host.send(first);
+      return new Promise((resolve) => {
+        let next = 0;
+        performance.mark(`${name}-start`);
+        const t0 = performance.now();
+        const timer = setInterval(() => {
+          const now = performance.now() - t0;
+          while (next < timed.length && timed[next].t <= now) window.postMessage(timed[next++].m, '*');
+          if (next < timed.length) return;
+          clearInterval(timer);
+          painted().then(() => {
+            performance.mark(`${name}-end`);
+            const entry = app().transcript.entries.find((e) => e.kind === 'agent_message');
+            const shown = (entry?.content ?? []).map((b) => b.text ?? '').join('');
+            resolve({ ms: performance.now() - t0, ok: shown === markdown });
+          });
+        }, 16);
+      });
+    },
+    /**
      * An answer streamed at a person's reading pace: `markdown` cut into `pieceBytes`-character chunks sent
      * at `perSecond`, the chunks due in each ~16 ms host frame coalesced into one appendText and posted
      * (a structured clone, as VS Code delivers it). Marks `<name>-start`/`<name>-end`; returns the text

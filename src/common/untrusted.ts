@@ -63,11 +63,16 @@ export function noticeLines(...lines: string[]): string {
  * two writes is still inert.
  */
 export function terminalSafe(s: string): string {
+  // Most text has none of them: one scan, and the string itself back (the CLI runs this on every chunk).
+  if (!TERMINAL_UNSAFE.test(s)) return s;
   return s
     .replace(/\r\n/g, '\n')
     .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, (c) => String.fromCharCode(c === '\u007f' ? 0x2421 : 0x2400 + c.charCodeAt(0)))
     .replace(/[\u0080-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
+
+/** Every character `terminalSafe` changes (CR is among the controls, so a CRLF is found too). */
+const TERMINAL_UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 
 /**
  * JSON text with the characters a terminal could act on escaped (JSON.stringify leaves C1 controls and

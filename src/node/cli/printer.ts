@@ -17,6 +17,7 @@ import * as z from 'zod';
 import type { SessionNotification } from '../../common/protocol/requests';
 import { SessionMessages } from './sessionMessages';
 import { SessionTree } from './sessionTree';
+import { isRecord } from '../../common/util/guards';
 
 const zChunk = z.looseObject({ content: z.looseObject({ type: z.string(), text: z.string().optional() }) });
 const zTool = z.looseObject({ toolCallId: z.string(), title: z.string().nullish(), status: z.string().nullish() });
@@ -30,6 +31,17 @@ const zBlocks = z.array(z.looseObject({ type: z.string(), text: z.string().optio
 const zCompaction = z.looseObject({ compactionId: z.string(), status: z.string(), summary: zBlocks.nullish().catch(undefined), error: z.string().nullish().catch(undefined) });
 const zCompactionChunk = z.looseObject({ compactionId: z.string(), content: zChunk.shape.content });
 const zNotice = z.looseObject({ severity: z.string().catch('info'), title: z.string(), description: z.string().nullish().catch(undefined) });
+/**
+ * A chunk's content as `zChunk` reads it: the common shape checked by hand first (a text block, as nearly
+ * every chunk is: exactly what zChunk accepts for it), anything else through zChunk.
+ */
+function chunkContent(u: unknown): { type: string; text?: string | undefined } | undefined {
+  const c = isRecord(u) ? u.content : undefined;
+  if (isRecord(c) && c.type === 'text' && typeof c.text === 'string') return { type: 'text', text: c.text };
+  const r = zChunk.safeParse(u);
+  return r.success ? r.data.content : undefined;
+}
+
 /** A summary printed whole would bury the transcript: its first characters, on one line. */
 const SUMMARY_CHARS = 300;
 
@@ -104,10 +116,10 @@ export class TranscriptPrinter {
     switch (u.sessionUpdate) {
       case 'agent_message_chunk':
       case 'agent_thought_chunk': {
-        const c = zChunk.safeParse(u);
-        if (!c.success) return;
+        const content = chunkContent(u);
+        if (!content) return;
         const kind = u.sessionUpdate === 'agent_message_chunk' ? 'text' : 'thought';
-        const t = c.data.content.type === 'text' ? (c.data.content.text ?? '') : `[${c.data.content.type}]`;
+        const t = content.type === 'text' ? (content.text ?? '') : `[${content.type}]`;
         if (t === '') return;
         this.stream({ kind, key: sid, session: sid }, kind === 'thought' ? '[thought] ' : '', t, depth);
         return;

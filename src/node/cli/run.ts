@@ -26,6 +26,7 @@ import { terminalSafe } from '../../common/untrusted';
 import { errorText } from '../../common/util/errors';
 import { cliElicitation, parseAnswersFile, type AskLine, type ElicitFallback } from './elicit';
 import { runWorktrees, splitAgents } from './runWorktrees';
+import { coalescedWrites } from './coalescedWrites';
 
 export const usage = [
   'run [--cwd DIR] [--approve all|none] [--capture FILE] [--protocol 1|2] [--mode ID] [--auth METHOD]',
@@ -154,9 +155,11 @@ export async function main(args: string[]): Promise<number> {
     process.stderr.write(`run: ${parsed}\n\nusage: ${usage}\n`);
     return 2;
   }
+  const stdout = coalescedWrites((s) => void process.stdout.write(s));
   // First Ctrl-C cancels the running turn (session/cancel); a second one ends the process as usual.
   const interrupt = new AbortController();
   process.once('SIGINT', () => {
+    stdout.flush();
     process.stderr.write('\nrun: cancelling the turn (Ctrl-C again to quit)\n');
     interrupt.abort();
   });
@@ -167,13 +170,26 @@ export async function main(args: string[]): Promise<number> {
       (s) => process.stderr.write(s),
       run,
     );
-  const ask = process.stdin.isTTY && process.stdout.isTTY ? terminalAsk() : undefined;
-  return run(
-    { ...parsed, ...(ask ? { ask } : {}) },
-    (s) => process.stdout.write(s),
-    (s) => process.stderr.write(s),
-    interrupt.signal,
-  );
+  const terminal = process.stdin.isTTY && process.stdout.isTTY ? terminalAsk() : undefined;
+  const ask: AskLine | undefined = terminal
+    ? (question, signal) => {
+        stdout.flush();
+        return terminal(question, signal);
+      }
+    : undefined;
+  try {
+    return await run(
+      { ...parsed, ...(ask ? { ask } : {}) },
+      stdout.write,
+      (s) => {
+        stdout.flush();
+        process.stderr.write(s);
+      },
+      interrupt.signal,
+    );
+  } finally {
+    stdout.flush();
+  }
 }
 
 /** One question at a time on the terminal; the question holds agent text, so it is made terminal-safe. */
