@@ -289,6 +289,8 @@ export const zWebviewToHost = z.discriminatedUnion('type', [
   z.object({ type: z.literal('forkChat'), key: zKey }),
   /** Edit and Rerun on a user message: the host opens it in the prompt box (`editPrompt`). */
   z.object({ type: z.literal('editMessage'), key: zKey }),
+  /** Restore in place on a user message: files back, later turns folded, the chat goes on from there. */
+  z.object({ type: z.literal('restoreHere'), key: zKey }),
   /** The user cancelled an edit: the host puts back the context chips the prompt box had before it. */
   z.object({ type: z.literal('cancelEdit') }),
   /** Retry the last turn (after an error or a cancel): the same prompt again, in the same session. */
