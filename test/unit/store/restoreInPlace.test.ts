@@ -8,6 +8,7 @@ import type { Entry } from '../../../src/common/store/model';
 import { CLIENT_EVENT_NOTE } from '../../../src/common/store/clientEvents';
 import { panelDeltasFor } from '../../../src/common/webview/panelDeltas';
 import { textOf } from '../../../src/common/store/content';
+import { sessionChildren } from '../../../src/common/debug/treeModel';
 
 let id = 100;
 const req = (method: string, params: unknown): [Direction, unknown] => ['client->agent', { jsonrpc: '2.0', id: ++id, method, params }];
@@ -140,4 +141,17 @@ test('a message that is gone is a diagnostic, and nothing is folded', () => {
   const changes = store.record({ event: 'rewound', sessionId: 's2', from: 's1', key: 'nope' });
   assert.ok(changes.some((c) => c.type === 'diagnostic' && /restore in place/.test(c.diagnostic.message)));
   assert.equal(store.session('s2')!.entries.length, 0);
+});
+
+test('the Message Tree shows the fold: a row before the folded entries, naming the message restored to', () => {
+  const store = started();
+  const two = keyOf(store, 's1', 'two');
+  feed(store, [req('session/new', { cwd: '/ws', mcpServers: [] }), res({ sessionId: 's2' })]);
+  store.record({ event: 'rewound', sessionId: 's2', from: 's1', key: two });
+  const nodes = sessionChildren(store.session('s2')!, []);
+  const at = nodes.findIndex((n) => n.type === 'detail' && n.label === 'folded (restore in place)');
+  assert.equal(at, 2, 'before the first folded entry');
+  const row = nodes[at]!;
+  assert.ok(row.type === 'detail' && row.description.startsWith('entries 3–4 (2) · restored to message') && row.description.includes('session s1'));
+  assert.equal(nodes[at + 1]?.type === 'entry' && nodes[at + 1]?.id.includes(store.session('s2')!.folds![0]!.first), true);
 });
