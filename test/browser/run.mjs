@@ -28,6 +28,7 @@ import { register as registerCompactionCases } from './compactionCases.mjs';
 import { register as registerRemoteCases } from './remoteCases.mjs';
 import { register as registerCodeBlockCases } from './codeBlockCases.mjs';
 import { register as registerContextCases } from './contextCases.mjs';
+import { register as registerFoldCases } from './foldCases.mjs';
 import { register as registerElicitationCases, registerOnToolCards as registerToolCardQuestionCases, registerOrphans as registerOrphanQuestionCases } from './elicitationCases.mjs';
 
 const filter = process.argv[2] ?? '';
@@ -807,6 +808,7 @@ registerCompactionCases(test);
 registerRemoteCases(test);
 registerCodeBlockCases(test);
 registerContextCases(test);
+registerFoldCases(test);
 registerA11yTests(test);
 
 // ---- runner
