@@ -2,7 +2,7 @@
 import * as z from 'zod';
 
 /** Where a fold came from: the session and the message the chat was restored to. */
-export const zFoldOrigin = z.object({ sessionId: z.string(), key: z.string() }).readonly();
+const zFoldOrigin = z.object({ sessionId: z.string(), key: z.string() }).readonly();
 
 /** A range of a session's entries folded away, by the keys of its first and last entry. */
 export const zFold = z.object({ first: z.string(), last: z.string(), from: zFoldOrigin }).readonly();

@@ -11,7 +11,7 @@ import type { Fold, FoldOrigin } from './fold';
 import type { Entry, SessionState } from './model';
 
 /** A fold of the source carried over by index into `before` (so it folds the copies). */
-export interface InheritedFold {
+interface InheritedFold {
   readonly start: number;
   readonly end: number;
   readonly from: FoldOrigin;
@@ -27,7 +27,7 @@ export interface RewoundAction {
 }
 
 /** What restoring `source` to its message `key` folds, or why it cannot (the message is gone). */
-export function rewoundAction(source: SessionState | undefined, key: string): RewoundAction | string {
+function rewoundAction(source: SessionState | undefined, key: string): RewoundAction | string {
   if (!source) return `restore in place: the session it came from is not in the chat`;
   const at = source.entries.findIndex((e) => e.key === key);
   if (at < 0) return `restore in place: message ${key} is not in session ${source.sessionId}`;
