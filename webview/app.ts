@@ -28,6 +28,7 @@ import { ElapsedClock } from './elapsedClock';
 import { promptTakesArrivingFocus } from './arrivingFocus';
 import { bringNewRequestsIntoView, focusAfterAnswer } from './requestsInView';
 import { TurnEndMark } from './turnEndMark';
+import { FoldedTurns } from './foldedTurns';
 import { restoredExpansion, SubagentTranscripts } from './subagentTranscripts';
 
 export class ChatApp {
@@ -43,6 +44,7 @@ export class ChatApp {
   private readonly changes: ChangesView;
   private readonly rerun: RerunBar;
   private readonly endMark = new TurnEndMark();
+  private readonly folds = new FoldedTurns();
   /** Subagent transcripts expanded in their cards, each fed on its own (`subagent` messages). */
   private readonly subagents: SubagentTranscripts;
   /** Requests answered here but not yet removed by the host: hidden at once so a second key press answers the next one. */
@@ -340,6 +342,7 @@ export class ChatApp {
     this.prompt.setState(p.turn, p.readOnly, p.availableCommands, p.canSteer);
     this.renderRerun();
     this.prompt.setContext(p.context ?? []);
+    this.folds.render(p.folds ?? [], this.transcript);
     this.root.classList.toggle('busy', p.turn === 'busy');
     // A read-only transcript (a capture, an earlier session) cannot be forked, nor can a session whose
     // agent does not offer session/fork: the button would only lead to "not supported".

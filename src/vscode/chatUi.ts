@@ -155,6 +155,9 @@ export function createChatUi(d: ChatUiDeps): ChatUi {
     editMessage(sessionId, key) {
       void vscode.commands.executeCommand(RewindCommands.editMessage, { ...(d.chatId !== undefined ? { chatId: d.chatId } : {}), sessionId, key });
     },
+    restoreHere(sessionId, key) {
+      void vscode.commands.executeCommand(RewindCommands.restoreInPlace, { ...(d.chatId !== undefined ? { chatId: d.chatId } : {}), sessionId, key });
+    },
     branch(sessionId, key, prompt) {
       void vscode.commands.executeCommand(RewindCommands.branch, { ...(d.chatId !== undefined ? { chatId: d.chatId } : {}), sessionId, key, prompt });
     },

@@ -12,6 +12,7 @@ import { showAgentCapabilities, showProtocolLog, showProtocolMessages } from './
 import { deleteChatCommand, pickSession, pickSideBarChat } from './chatHistory';
 import { pickAgentSession } from './agentSessionsList';
 import { branch, branchRequestFrom, editMessage, regenerate, retry, type RewindHost } from './rewind';
+import { restoreInPlace } from './restoreInPlace';
 import { RewindCommands } from '../common/rewind/rewindCommands';
 import { askSeveralAgents, registerComparison, severalArg } from './compareAgents';
 import { archiveChat, forkChat, forkPointFrom, logout, renameChat, SessionCommands, tellAgentUnarchived, unarchiveChat, type SessionCommandHost } from './sessionCommands';
@@ -165,6 +166,10 @@ export class ChatCommands extends Disposable {
     this.add(RewindCommands.editMessage, async (point?: unknown) => {
       const p = forkPointFrom(point);
       if (p) await editMessage(rewind, p);
+    });
+    this.add(RewindCommands.restoreInPlace, async (point?: unknown) => {
+      const p = forkPointFrom(point);
+      return p ? restoreInPlace(rewind, p) : false;
     });
     this.add(RewindCommands.branch, (req?: unknown) => {
       const r = branchRequestFrom(req);

@@ -89,15 +89,14 @@ export async function branch(host: RewindHost, req: BranchRequest): Promise<stri
   const point = branchPoint(entries, req.key);
   if (!point.ok || sourceId === undefined) return void vscode.window.showInformationMessage(noticeText(point.ok ? 'The chat is gone.' : point.reason));
   await source.start();
-  const plan = planBranch(source.client?.agentCapabilities, entries, point.index, source.agent.name);
-  if (!(await rewindFiles(source, req.sessionId, new Set(entries.slice(point.index).map((e) => e.key))))) return undefined;
+  const plan = planAt(source, entries, point.index);
+  if (!(await rewindFiles(source, req.sessionId, new Set(entries.slice(point.index).map((e) => e.key)), BRANCH_WORDS))) return undefined;
   const origin: ChatOrigin = { kind: 'forked', chatId: sourceId, sessionId: req.sessionId, messageKey: req.key };
   try {
     let chatId: string;
     let prompt = req.prompt;
     if (plan.kind === 'forkAtMessage') {
-      const fork = await source.operate((client, params) => client.forkSession({ sessionId: req.sessionId, ...params, ...forkAtMessageParams(plan.messageId) }));
-      chatId = await host.openFork(source, fork.sessionId);
+      chatId = await host.openFork(source, await forkAt(source, req.sessionId, plan.messageId));
     } else {
       chatId = await host.newChat(source.agent.id);
       if (plan.carried) {
@@ -119,32 +118,50 @@ export async function branch(host: RewindHost, req: BranchRequest): Promise<stri
   }
 }
 
-const UNDO = 'Undo Changes and Branch';
-const KEEP = 'Branch, Keep Files';
+/** How a branch or a restore is made for `chat` at `entries[index]` (fork at the message, or a new session carrying the transcript). */
+export function planAt(chat: ChatController, entries: Parameters<typeof planBranch>[1], index: number): ReturnType<typeof planBranch> {
+  return planBranch(chat.client?.agentCapabilities, entries, index, chat.agent.name);
+}
+
+/** The agent's fork of `sessionId` at its message `messageId` (forkAtMessage.ts); the fork's session id. The store seeds it with the history before the message. */
+export async function forkAt(chat: ChatController, sessionId: string, messageId: string): Promise<string> {
+  const fork = await chat.operate((client, params) => client.forkSession({ sessionId, ...params, ...forkAtMessageParams(messageId) }));
+  return fork.sessionId;
+}
+
+/** The file offer's words: what goes on after it (a branch, a restore). */
+export interface RewindWords {
+  readonly before: string;
+  readonly undo: string;
+  readonly keep: string;
+  readonly failed: string;
+}
+
+const BRANCH_WORDS: RewindWords = { before: 'before the branch runs', undo: 'Undo Changes and Branch', keep: 'Branch, Keep Files', failed: 'The branch was not made.' };
 
 /**
  * Offers to undo the Changes of the turns after the branch point (shown after `laterKeys`); false when
- * the user cancelled the branch. Nothing to undo asks nothing.
+ * the user cancelled. Nothing to undo asks nothing.
  */
-async function rewindFiles(chat: ChatController, sessionId: string, laterKeys: ReadonlySet<string>): Promise<boolean> {
+export async function rewindFiles(chat: ChatController, sessionId: string, laterKeys: ReadonlySet<string>, words: RewindWords): Promise<boolean> {
   const review = chat.review;
   if (!review) return true;
-  let answer: string | undefined = KEEP;
+  let answer: string | undefined = words.keep;
   const confirm = async (offer: RewindOffer): Promise<boolean> => {
     const refused = offer.refused.length ? ` Left as they are: ${offer.refused.map((r) => `${r.path} (${r.why})`).join(', ')}.` : '';
     const files = offer.files.length ? ` Files put back: ${offer.files.join(', ')}.` : ' No file can be put back.';
     answer = await vscode.window.showWarningMessage(
-      noticeText(`Undo the changes ${chat.agent.name} made after this message before the branch runs?${files}${refused}`),
+      noticeText(`Undo the changes ${chat.agent.name} made after this message ${words.before}?${files}${refused}`),
       { modal: true, detail: 'Undo is one edit: Ctrl+Z in an editor brings the files back. Keeping them leaves the files as they are now.' },
-      ...(offer.files.length ? [UNDO] : []),
-      KEEP,
+      ...(offer.files.length ? [words.undo] : []),
+      words.keep,
     );
-    return answer === UNDO;
+    return answer === words.undo;
   };
   try {
     await review.rewind(sessionId, laterKeys, confirm);
   } catch (e) {
-    void vscode.window.showErrorMessage(`The files could not be put back: ${noticeText(errorText(e))}. The branch was not made.`);
+    void vscode.window.showErrorMessage(`The files could not be put back: ${noticeText(errorText(e))}. ${words.failed}`);
     return false;
   }
   return answer !== undefined;

@@ -29,6 +29,7 @@ import { register as registerRemoteCases } from './remoteCases.mjs';
 import { register as registerCodeBlockCases } from './codeBlockCases.mjs';
 import { register as registerContextCases } from './contextCases.mjs';
 import { register as registerFirstFrameCases } from './firstFrameCases.mjs';
+import { register as registerFoldCases } from './foldCases.mjs';
 import { register as registerElicitationCases, registerOnToolCards as registerToolCardQuestionCases, registerOrphans as registerOrphanQuestionCases } from './elicitationCases.mjs';
 
 const filter = process.argv[2] ?? '';
@@ -809,6 +810,7 @@ registerCompactionCases(test);
 registerRemoteCases(test);
 registerCodeBlockCases(test);
 registerContextCases(test);
+registerFoldCases(test);
 registerA11yTests(test);
 
 // ---- runner

@@ -280,3 +280,76 @@ suite('Rewind: edit an earlier message, code goes back too', () => {
     await a.service.deleteChat(record.id);
   });
 });
+
+suite('Restore in place: the same chat goes back to a message', () => {
+  const userTexts = (entries: readonly { kind: string; content?: unknown }[]) =>
+    entries.flatMap((e) => (e.kind === 'user_message' ? [(e.content as { type: string; text?: string }[]).flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('')] : []));
+
+  test('files go back, the later turns are folded in the same tab, and the next prompt goes to a new session carrying the transcript', async function () {
+    this.timeout(180_000);
+    const a = await api();
+    const target = workspaceFile('demo-edit.txt');
+    await vscode.workspace.fs.writeFile(target, new TextEncoder().encode('base\n'));
+    const chat = await freshChat(a);
+    const chatId = a.service.chatIdOf(chat);
+    await turn(a, 'a first question');
+    await turn(a, 'please edit the file');
+    const old = chat.sessionId;
+    const second = chat.entries().filter((e) => e.kind === 'user_message')[1];
+    assert.ok(second && old !== null && chatId !== undefined);
+    let restored: unknown;
+    const shown = await withDialogs('Undo Changes and Restore', async () => {
+      restored = await vscode.commands.executeCommand(RewindCommands.restoreInPlace, { chatId, sessionId: old, key: second.key });
+    });
+    assert.strictEqual(restored, true);
+    assert.match(shown[0] ?? '', /restore the chat to it\? Files put back: (ws\/)?demo-edit\.txt/);
+    assert.strictEqual(await onDisk(target), 'base\n', 'the file went back to before the message');
+    assert.strictEqual(a.service.activeSession(), chat, 'the same chat, in the same tab');
+    assert.ok(chat.sessionId !== null && chat.sessionId !== old, 'a new session goes on');
+    const folds = chat.panelState().folds ?? [];
+    assert.strictEqual(folds.length, 1, 'the panel hears one fold');
+    const keys = chat.entries().map((e) => e.key);
+    const folded = chat.entries().slice(keys.indexOf(folds[0]!.first), keys.indexOf(folds[0]!.last) + 1);
+    assert.deepStrictEqual(userTexts(folded), ['please edit the file'], 'the turn from the message on is folded, kept');
+    assert.deepStrictEqual(userTexts(chat.entries()), ['a first question', 'please edit the file']);
+    const chip = chat.panelState().context.find((c) => /Earlier conversation/.test(c.label));
+    assert.ok(chip, 'the transcript before the message waits as a context chip');
+
+    await a.sendPrompt('go on from here');
+    const prompts = captured(chat.captureFile(), 'session/prompt');
+    const last = prompts.at(-1)?.params;
+    assert.strictEqual(last?.['sessionId'], chat.sessionId, 'the next prompt goes to the new session');
+    assert.match(JSON.stringify(last?.['prompt']), /a first question/, 'carrying the earlier transcript');
+    assert.doesNotMatch(JSON.stringify(last?.['prompt']), /please edit the file/);
+    assert.deepStrictEqual(userTexts(chat.entries()), ['a first question', 'please edit the file', 'go on from here']);
+    await a.service.deleteChat(chatId);
+  });
+
+  test('an agent that forks at a message: the chat goes on in its fork, nothing carried', async function () {
+    this.timeout(180_000);
+    const a = await api();
+    await withDemo(a, 'demo-fork-restore', { ACP_DEMO_FORK_AT_MESSAGE: 'on' }, 2, async () => {
+      const panel = await a.service.newChat('demo-fork-restore');
+      await panel.whenReady();
+      const chat = a.service.activeSession();
+      await chat.start();
+      const chatId = a.service.chatIdOf(chat);
+      await turn(a, 'a first question');
+      await turn(a, 'a second question');
+      const old = chat.sessionId;
+      const second = chat.entries().filter((e) => e.kind === 'user_message')[1];
+      assert.ok(second?.kind === 'user_message' && second.messageId && old !== null && chatId !== undefined);
+      const restored = await vscode.commands.executeCommand(RewindCommands.restoreInPlace, { chatId, sessionId: old, key: second.key });
+      assert.strictEqual(restored, true);
+      const forks = captured(chat.captureFile(), 'session/fork');
+      assert.strictEqual(forks.at(-1)?.params?.['messageId'], second.messageId, 'forked at the message');
+      assert.ok(chat.sessionId !== old);
+      assert.strictEqual(chat.panelState().folds?.length, 1);
+      assert.ok(!chat.panelState().context.some((c) => /Earlier conversation/.test(c.label)), 'nothing carried');
+      await a.sendPrompt('instead, this');
+      assert.strictEqual(captured(chat.captureFile(), 'session/prompt').at(-1)?.params?.['sessionId'], chat.sessionId, 'the next prompt goes to the fork');
+      assert.deepStrictEqual(userTexts(chat.entries()), ['a first question', 'a second question', 'instead, this']);
+      await a.service.deleteChat(chatId);
+    });
+  });
+});

@@ -48,7 +48,9 @@ export class MessageView extends EntryView<MessageEntry> {
         fork.addEventListener('click', () => this.ctx.post({ type: 'forkChat', key: this.entry.key }));
         const edit = button('Edit and Rerun (a new branch)', 'edit', { class: 'icon-button edit-message' });
         edit.addEventListener('click', () => this.ctx.post({ type: 'editMessage', key: this.entry.key }));
-        actions.prepend(edit, fork);
+        const restore = button('Restore to Here (undo later changes, fold later turns)', 'discard', { class: 'icon-button restore-here' });
+        restore.addEventListener('click', () => this.ctx.post({ type: 'restoreHere', key: this.entry.key }));
+        actions.prepend(restore, edit, fork);
       }
       const why = "When the chat was reloaded, the agent replayed this message in other words. This is the text you saw; the agent's history differs.";
       this.differs = h('span', { class: 'replay-differs', role: 'note', title: why, 'aria-label': why }, icon('warning'), 'History differs');

@@ -214,6 +214,14 @@ export function sessionChildren(
   subagents: readonly TreeNode[] = [],
 ): TreeNode[] {
   const out: TreeNode[] = [...s.entries.map((e, i) => entryNode(s.sessionId, e, i, findings)), ...subagents];
+  // Restore in place's folds: a row before each folded range says what it holds and where it came from (foldRules.ts).
+  for (const f of [...(s.folds ?? [])].reverse()) {
+    const start = s.entries.findIndex((e) => e.key === f.first);
+    const end = s.entries.findIndex((e) => e.key === f.last);
+    if (start < 0 || end < start) continue;
+    const description = `entries ${start + 1}–${end + 1} (${end - start + 1}) · restored to message ${f.from.key} of session ${escapeControl(f.from.sessionId)}`;
+    out.splice(start, 0, { type: 'detail', id: `g/${s.sessionId}/fold/${f.first}`, label: 'folded (restore in place)', description, copyValue: f.from.key });
+  }
   if (origin)
     out.unshift({
       type: 'detail',

@@ -6,6 +6,7 @@ import type { ContentBlock } from '../protocol/content';
 import type { SessionUpdate, ToolCallPatch } from '../protocol/updates';
 import type { TerminalOutput } from './terminalRules';
 import type { SessionSetup } from './sessionSetup';
+import type { RewoundAction } from './foldRules';
 import type { ConfigOption, ElicitationEntry, Entry, SessionMode } from './model';
 
 export type Action =
@@ -45,4 +46,6 @@ export type Action =
   /** Terminal output and exit: a client event (v1, a terminal we run) or a v2 terminal update (the agent's). */
   | ({ readonly kind: 'terminal_output' } & TerminalOutput)
   /** The agent accepted our session/new, load, resume or fork: what we opened it with (sessionSetup.ts). */
-  | { readonly kind: 'session_setup'; readonly setup: SessionSetup };
+  | { readonly kind: 'session_setup'; readonly setup: SessionSetup }
+  /** Restore in place: the turns from a message on, folded into the session that goes on (foldRules.ts). */
+  | RewoundAction;

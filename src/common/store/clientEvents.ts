@@ -59,6 +59,8 @@ export const zClientEvent = z.discriminatedUnion('event', [
   z.object({ event: z.literal('user_title'), sessionId: z.string(), title: z.string().max(10_000).nullable() }),
   /** Session `sessionId` was started because `earlierSessionId` could not be reattached: its transcript stays shown above (null: no longer). */
   z.object({ event: z.literal('earlier'), link: zEarlierLink.nullable() }),
+  /** Restore in place: session `sessionId` goes on from message `key` of session `from`, whose turns from there are folded into it. */
+  z.object({ event: z.literal('rewound'), sessionId: z.string(), from: z.string(), key: z.string() }),
 ]);
 
 /** Session `sessionId` was started because `earlierSessionId` could not be reattached (`reason`). */
@@ -115,6 +117,7 @@ const zPlaces = z.record(z.string(), z.tuple([z.string(), z.number().int().nonne
 export function keysOfEvent(e: ClientEvent): string[] {
   if (e.event === 'notice') return e.notice.entryKey === undefined ? [] : [e.notice.entryKey];
   if (e.event === 'changes') return savedAfterKeys(e.saved);
+  if (e.event === 'rewound') return [e.key];
   return [];
 }
 
@@ -122,6 +125,7 @@ export function keysOfEvent(e: ClientEvent): string[] {
 export function relinkEvent(e: ClientEvent, relink: (key: string) => string | undefined): ClientEvent {
   if (e.event === 'notice' && e.notice.entryKey !== undefined) return { ...e, notice: { ...e.notice, entryKey: relink(e.notice.entryKey) ?? e.notice.entryKey } };
   if (e.event === 'changes') return { ...e, saved: relinkSaved(e.saved, relink) };
+  if (e.event === 'rewound') return { ...e, key: relink(e.key) ?? e.key };
   return e;
 }
 

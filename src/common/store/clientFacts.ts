@@ -28,7 +28,7 @@ export class ClientFacts {
     return this.earlierValue;
   }
 
-  apply(e: Exclude<ClientEvent, { event: 'terminal' | 'connection_ended' | 'user_title' }>, changes: StoreDelta[]): void {
+  apply(e: Exclude<ClientEvent, { event: 'terminal' | 'connection_ended' | 'user_title' | 'rewound' }>, changes: StoreDelta[]): void {
     switch (e.event) {
       case 'notice': {
         const list = this.notices(e.sessionId);

@@ -10,6 +10,7 @@ import type { AgentPlan } from '../protocol/planUpdates';
 import type { SessionSetup } from './sessionSetup';
 import type * as z from 'zod';
 import type { Meta } from '../protocol/content';
+import type { Fold } from './fold';
 import type { zCompactionEntry, zElicitationEntry, zMessageEntry, zProvenance, zStats, zSubagentEntry, zToolCallEntry } from './entrySchema';
 
 // The entry types are the saved form's schemas (entrySchema.ts, where each field says what it holds),
@@ -99,6 +100,8 @@ export interface SessionState {
   readonly updatedAt: string | null;
   /** The terminal views its tool calls show, by terminal id (src/common/store/terminalRules.ts). */
   readonly terminals: Readonly<Record<string, TerminalState>>;
+  /** Turns folded away by Restore in place (foldRules.ts), oldest first; absent when none. */
+  readonly folds?: readonly Fold[];
 }
 
 /** A terminal's bounded output tail and exit; `owner`: `client` (v1, we run it) or `agent` (v2). */

@@ -11,6 +11,7 @@ import { zPersistedEntry } from './entrySchema';
 import type { Diagnostic, Entry, SessionState } from './model';
 import type { Notice } from '../notices';
 import { zEarlierLink, zNotice, type EarlierLink } from './clientEvents';
+import { zFold } from './fold';
 
 export const STORE_FORMAT = 'acp-chat/store';
 export const STORE_FORMAT_VERSION = 1;
@@ -83,6 +84,8 @@ export const zPersistedSession = z.object({
       }),
     )
     .catch({}),
+  // Saves from before Restore in place have none; one bad fold drops the list, never the session.
+  folds: z.array(zFold).catch([]),
   internals: zInternals.catch(defaultInternals),
 });
 

@@ -101,8 +101,9 @@ export class ReplayWindow {
     return this.state !== null;
   }
 
-  start(): void {
-    this.state = { priorLength: this.table.length, cursor: 0, touched: new Set(), progress: new Map(), kept: new Map(), current: null };
+  /** Opens the window; the prior entries at `skip` are taken already (folded turns: foldRules.ts). */
+  start(skip: readonly number[] = []): void {
+    this.state = { priorLength: this.table.length, cursor: 0, touched: new Set(skip), progress: new Map(), kept: new Map(), current: null };
   }
 
   end(): void {

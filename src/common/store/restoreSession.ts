@@ -8,6 +8,7 @@ import type { Diagnostic, Entry } from './model';
 import { parseEntry, zPersistedSession } from './persisted';
 import { replayFromPlain } from './replayWindow';
 import { Session } from './session';
+import { foldsIn } from './foldRules';
 
 export function restoreSession(raw: unknown, index: number, diagnostics: Diagnostic[]): Session | undefined {
   const r = zPersistedSession.safeParse(raw);
@@ -50,5 +51,6 @@ export function restoreSession(raw: unknown, index: number, diagnostics: Diagnos
   s.userTitle = d.userTitle ?? null;
   s.updatedAt = d.updatedAt;
   s.terminals = d.terminals;
+  s.folds = foldsIn(entries, d.folds);
   return s;
 }

@@ -23,6 +23,8 @@ import { shownTitle } from './titleRules';
 import { removePlan, upsertPlan } from './planRules';
 import type { AgentPlan } from '../protocol/planUpdates';
 import type { SessionSetup } from './sessionSetup';
+import type { Fold } from './fold';
+import { foldedIndexes, type RewoundAction } from './foldRules';
 
 export type { StepDeps } from './stepDeps';
 
@@ -54,6 +56,8 @@ export class Session {
   userTitle: string | null = null;
   updatedAt: string | null = null;
   terminals: Readonly<Record<string, TerminalState>> = {};
+  /** Turns folded away by Restore in place (foldRules.ts). */
+  folds: readonly Fold[] = [];
   private readonly table: EntryTable;
   private readonly book: Bookkeeping = { open: -1, echo: null, lastAgentKey: null };
   private readonly replay: ReplayWindow;
@@ -93,6 +97,7 @@ export class Session {
       ...(this.userTitle !== null ? { userTitle: this.userTitle } : {}),
       updatedAt: this.updatedAt,
       terminals: this.terminals,
+      ...(this.folds.length ? { folds: this.folds } : {}),
     };
   }
 
@@ -155,7 +160,8 @@ export class Session {
       case 'elicitation_completed':
         return this.elicitations.completed(a.elicitationId, ctx);
       case 'load_started':
-        this.replay.start();
+        // The agent's session has no folded turns: a replay must not match into them.
+        this.replay.start(foldedIndexes(this.table.entries, this.folds));
         this.book.open = -1;
         this.book.echo = null;
         return;
@@ -218,7 +224,10 @@ export class Session {
         return;
       }
       case 'forked':
-        return this.forked(a.entries, ctx);
+        if (this.table.length === 0) this.copy(a.entries, ctx);
+        return;
+      case 'rewound':
+        return this.rewound(a, ctx);
       case 'terminal_output':
         this.terminals = withTerminalOutput(this.terminals, a);
         ctx.changes.push({
@@ -241,23 +250,44 @@ export class Session {
   }
 
   /**
-   * The shared history of a fork, copied once (only into a session that shows nothing yet): each entry is
-   * a new entry of this session with its own key (keys are minted at the append point, never shared);
-   * a tool call's `parentKey` follows its message to the copy.
+   * Another session's entries copied in (a fork's shared history, once, into a session that shows nothing
+   * yet; a restore's turns): each entry is a new entry of this session with its own key (keys are minted at
+   * the append point, never shared); a tool call's `parentKey` follows its message to the copy. Returns the
+   * copies' keys by the source's index (undefined: not copied).
    */
-  private forked(entries: readonly Entry[], ctx: StepDeps): void {
-    if (this.table.length > 0) return;
+  private copy(entries: readonly Entry[], ctx: StepDeps): (string | undefined)[] {
     const keys = new Map<string, string>();
-    for (const { key, ...e } of entries) {
-      if (e.kind === 'elicitation' && e.status === 'pending') continue; // a question the fork cannot answer
+    return entries.map(({ key, ...e }) => {
+      if (e.kind === 'elicitation' && e.status === 'pending') return undefined; // a question the copy cannot answer
       const copy =
         e.kind === 'tool_call'
           ? { ...e, parentKey: e.parentKey === null ? null : (keys.get(e.parentKey) ?? null), provenance: 'fork' as const }
           : { ...e, provenance: 'fork' as const };
-      const at = this.table.append(copy, ctx);
-      const added = this.table.at(at);
+      const added = this.table.at(this.table.append(copy, ctx));
       if (added) keys.set(key, added.key);
-    }
+      return added?.key;
+    });
+  }
+
+  /**
+   * Restore in place, once per message restored to: the history before it (copied unless a fork at the
+   * message seeded it already) keeps the source's folds, then the turns from the message on are copied
+   * and folded.
+   */
+  private rewound(a: RewoundAction, ctx: StepDeps): void {
+    if (this.folds.some((f) => f.from.sessionId === a.from.sessionId && f.from.key === a.from.key)) return;
+    const seeded = this.table.length > 0;
+    const beforeKeys = seeded ? (this.table.length === a.before.length ? this.table.entries.map((e) => e.key) : []) : this.copy(a.before, ctx);
+    const inherited = a.inherited.flatMap((f) => {
+      const first = beforeKeys[f.start];
+      const last = beforeKeys[f.end];
+      return first !== undefined && last !== undefined ? [{ first, last, from: f.from }] : [];
+    });
+    const later = this.copy(a.later, ctx).filter((k) => k !== undefined);
+    const first = later[0];
+    const last = later.at(-1);
+    this.folds = [...this.folds, ...inherited, ...(first !== undefined && last !== undefined ? [{ first, last, from: a.from }] : [])];
+    this.changed(ctx, ['folds']);
   }
 
   /** A mode chosen through its config option is the session's mode (ACP prefers the option to legacy modes). */

@@ -33,6 +33,7 @@ import { agentNotice, clientEventOfNote, placesOfNote, relinkEvent, type ClientE
 import { ClientFacts } from './clientFacts';
 import type { Notice } from '../notices';
 import { connectionEnd } from './connectionEndRules';
+import { rewind } from './foldRules';
 
 export interface StoreOptions {
   /** Durable key factory for new entries; default `crypto.randomUUID()`. */
@@ -117,14 +118,14 @@ export class MessageStore {
   }
 
   /** Reduces what the client adds that is not on the wire (src/common/store/clientEvents.ts). */
-  record(event: ClientEvent, line?: number): readonly StoreDelta[] {
+  record(e: ClientEvent, line?: number): readonly StoreDelta[] {
     const step = this.step(line);
-    if (event.event === 'terminal') {
-      const { sessionId, terminalId, append, replace, exit } = event;
-      this.apply(sessionId, { kind: 'terminal_output', terminalId, owner: 'client', append, replace: replace === true, exit: exit ?? null }, step);
-    } else if (event.event === 'connection_ended') this.connectionEnded(event.turn, step);
-    else if (event.event === 'user_title') this.apply(event.sessionId, { kind: 'user_title', title: event.title }, step);
-    else this.facts.apply(event, step.changes);
+    if (e.event === 'terminal')
+      this.apply(e.sessionId, { kind: 'terminal_output', terminalId: e.terminalId, owner: 'client', append: e.append, replace: e.replace === true, exit: e.exit ?? null }, step);
+    else if (e.event === 'connection_ended') this.connectionEnded(e.turn, step);
+    else if (e.event === 'user_title') this.apply(e.sessionId, { kind: 'user_title', title: e.title }, step);
+    else if (e.event === 'rewound') rewind(this.calls, e, step);
+    else this.facts.apply(e, step.changes);
     return step.changes;
   }
 

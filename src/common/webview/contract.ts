@@ -130,6 +130,8 @@ export interface PanelState {
   readonly roots: readonly string[];
   /** A previous session shown read-only above this one, when reattaching it failed. */
   readonly earlier: EarlierTranscript | null;
+  /** Turns folded away by Restore in place (the store's `SessionState.folds`); absent: none. */
+  readonly folds?: SessionState['folds'];
   /** The "Changes" summaries of this session's turns (oldest first); patched one set at a time with `changeSet` ops. */
   readonly changeSets: readonly ChangeSetView[];
   /** The host shows a subagent's own transcript when asked (`openSubagent`); absent or false, cards do not offer it. */
@@ -165,7 +167,7 @@ export interface QueuedPromptView {
 /** The panel fields that mirror the store's session state (everything else is the controller's). */
 export type SessionPanelFields = Pick<
   PanelState,
-  'plan' | 'plans' | 'currentModeId' | 'availableModes' | 'availableCommands' | 'configOptions' | 'usage' | 'title' | 'terminals' | 'roots'
+  'plan' | 'plans' | 'currentModeId' | 'availableModes' | 'availableCommands' | 'configOptions' | 'usage' | 'title' | 'terminals' | 'roots' | 'folds'
 >;
 
 export function sessionPanelFields(s: SessionState | undefined): SessionPanelFields {
@@ -181,6 +183,7 @@ export function sessionPanelFields(s: SessionState | undefined): SessionPanelFie
     // Patched by `terminal` changes as output arrives, never re-sent whole for a chunk.
     terminals: s?.terminals ?? {},
     roots: s?.setup ? [s.setup.cwd, ...s.setup.additionalDirectories] : [],
+    folds: s?.folds ?? [],
   };
 }
 
@@ -286,6 +289,8 @@ export const zWebviewToHost = z.discriminatedUnion('type', [
   z.object({ type: z.literal('forkChat'), key: zKey }),
   /** Edit and Rerun on a user message: the host opens it in the prompt box (`editPrompt`). */
   z.object({ type: z.literal('editMessage'), key: zKey }),
+  /** Restore in place on a user message: files back, later turns folded, the chat goes on from there. */
+  z.object({ type: z.literal('restoreHere'), key: zKey }),
   /** The user cancelled an edit: the host puts back the context chips the prompt box had before it. */
   z.object({ type: z.literal('cancelEdit') }),
   /** Retry the last turn (after an error or a cancel): the same prompt again, in the same session. */

@@ -192,6 +192,12 @@ export class ChatController extends Disposable implements ChatModel, TreeSource,
     this.traffic.record({ event: 'changes', saved });
   }
 
+  /** Restore in place: the attached session goes on from message `key` of session `from`, whose turns from there it shows folded (foldRules.ts). */
+  recordRewind(from: string, key: string): void {
+    const sessionId = this.sessionId;
+    if (sessionId !== null) this.traffic.record({ event: 'rewound', sessionId, from, key });
+  }
+
   toolCallKey(sessionId: string, toolCallId: string): string | null {
     const s = this.o.store.session(sessionId);
     const e = s?.entries.find((x) => x.kind === 'tool_call' && x.toolCallId === toolCallId);

@@ -108,6 +108,8 @@ export interface ChatUi {
   forkChat?(sessionId: string, key: string): void;
   /** Edit and Rerun on a user message: opens it in the prompt box (runs the command). */
   editMessage?(sessionId: string, key: string): void;
+  /** Restore in place at the user message `key` (runs the command). */
+  restoreHere?(sessionId: string, key: string): void;
   /** Sends an edited message as a branch at the user message `key` (runs the command). */
   branch?(sessionId: string, key: string, prompt: QueuedPrompt): void;
   /** Regenerate the last answer: a branch at the last user message (runs the command). */

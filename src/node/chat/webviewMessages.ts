@@ -28,9 +28,10 @@ export function dispatchWebviewMessage(chat: ChatControls, ui: ChatUi, m: Webvie
     }
     case 'cancelEdit':
       return chat.endEdit();
-    case 'editMessage': {
+    case 'editMessage':
+    case 'restoreHere': {
       const shown = chat.shownEntry(m.key);
-      if (shown?.entry.kind === 'user_message') ui.editMessage?.(shown.sessionId, m.key);
+      if (shown?.entry.kind === 'user_message') (m.type === 'editMessage' ? ui.editMessage : ui.restoreHere)?.(shown.sessionId, m.key);
       return;
     }
     case 'retry':
