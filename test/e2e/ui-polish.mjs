@@ -6,7 +6,7 @@
 //   UI_FROM=folder: load the extension from the repo even when dist/acp-chat.vsix exists (as ui-check.mjs).
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { chatFrame, launchBrowser, log, painted, paletteCommand, root, sendPrompt, startCodeServer, stepRunner, workbenchUrl } from './host.mjs';
+import { chatFrame, launchBrowser, log, painted, paletteCommand, reloadWindow, root, sendPrompt, startCodeServer, stepRunner, workbenchUrl } from './host.mjs';
 import { until } from './until.mjs';
 
 const vsixPath = path.join(root, 'dist/acp-chat.vsix');
@@ -610,6 +610,53 @@ try {
       .waitFor({ timeout: 60_000 });
   });
 
+  await step('r2 item 10: a reloaded chat opens where you were (the same message at the top), not at its first turn', async () => {
+    await command('View: Close All Editor Groups');
+    await command('ACP: Open Chat');
+    let f = await chatFrame(page, 30_000);
+    // /long: the demo agent's long answer. Enter first takes the command from the slash menu, then sends.
+    const box = f.locator('textarea[aria-label="Prompt"]');
+    await box.fill('/long');
+    await until(
+      'the /long prompt sent',
+      async () => {
+        if ((await box.inputValue()).trim()) await box.press('Enter');
+        return (await f.locator('[data-kind="user_message"]', { hasText: 'long' }).count()) > 0;
+      },
+      30_000,
+    );
+    await idle(f);
+    // The entry at the top of the conversation, and how far the view is scrolled into it.
+    const top = (fr) =>
+      fr.evaluate(() => {
+        const s = document.querySelector('section[aria-label="Conversation"]');
+        const t = s.getBoundingClientRect().top;
+        const el = [...s.querySelectorAll('[role="article"][data-key]')].find((e) => e.getBoundingClientRect().bottom > t + 1);
+        return el ? { key: el.dataset.key, offset: Math.round(t - el.getBoundingClientRect().top), gap: s.scrollHeight - s.scrollTop - s.clientHeight } : {};
+      });
+    const scroller = f.locator('section[aria-label="Conversation"]');
+    await scroller.hover();
+    for (let i = 0; i < 6; i++) {
+      await page.mouse.wheel(0, -300);
+      await painted(f);
+    }
+    const before = await top(f);
+    if (!before.key || before.gap < 200) throw new Error(`not scrolled up: ${JSON.stringify(before)}`);
+    // Typing saves the webview's state at once (the draft with the position), as a scroll does a moment later.
+    await f.locator('textarea[aria-label="Prompt"]').pressSequentially('x');
+    await reloadWindow(page, command);
+    f = await chatFrame(page, 120_000);
+    await f.locator(`[data-key="${before.key}"]`).waitFor({ timeout: 60_000 });
+    await until('the same message at the top after the reload', async () => (await top(f)).key === before.key, 30_000).catch(async (e) => {
+      throw new Error(`${e.message}: before ${JSON.stringify(before)}, after ${JSON.stringify(await top(f))}`);
+    });
+    const after = await top(f);
+    if (Math.abs(after.offset - before.offset) > 8) throw new Error(`scrolled into it ${after.offset} px, was ${before.offset}`);
+    await shot('r2-item-10-reload-where-you-were.png');
+    await f.locator('textarea[aria-label="Prompt"]').fill('');
+    r2 = f;
+  });
+
   await step('r2 item 3: a second window says once that the chats are open elsewhere; Take Over moves one; a reload of the first brings its tabs back', async () => {
     const tabTitles = async (p) => (await p.locator('.tabs-container .tab').allInnerTexts()).map((t) => t.replace(/^✦\s*/, '').trim());
     await chatFrame(page, 30_000);
@@ -618,12 +665,19 @@ try {
     try {
       await second.goto(page.url(), { timeout: 180_000 });
       await second.locator('.monaco-workbench').waitFor({ timeout: 120_000 });
-      // The second window restores the first one's tabs only when VS Code saved that layout already; then its
-      // chat tabs stay empty and it says so once. Either way the chats are reachable through the command.
+      // The second window restores the tabs VS Code last saved for this workspace: in a browser they are saved
+      // in the browser's storage when a window unloads (and once a minute), so the reload of the step before
+      // (item 10) saved the first window's chat tab. Its chat is held by the first window: the tab stays
+      // empty, and the window says so once, in words, with the two offers.
       const notice = second.locator('.notification-toast', { hasText: 'open in another VS Code window' });
+      await notice.first().waitFor({ timeout: 60_000 });
       const notices = await notice.allInnerTexts();
-      if (notices.length > 1) throw new Error(`${notices.length} notices: ${notices.join(' | ')}`);
-      if (notices.some((n) => /\d{3,}|process/i.test(n))) throw new Error(`a notice quotes a process: ${notices.join(' | ')}`);
+      if (notices.length !== 1) throw new Error(`${notices.length} notices: ${notices.join(' | ')}`);
+      if (/\d{3,}|process/i.test(notices[0])) throw new Error(`the notice quotes a process: ${notices[0]}`);
+      for (const offer of ['Open Read-Only…', 'Take Over…'])
+        if ((await notice.getByRole('button', { name: offer }).count()) !== 1) throw new Error(`the notice does not offer ${offer}: ${notices[0]}`);
+      await painted(second);
+      await second.screenshot({ path: path.join(shots, 'r2-item-03-second-window-says-once.png') });
       await paletteCommand(second, 'ACP: Chats Open in Another Window…');
       const rows = second.locator('.quick-input-list .monaco-list-row');
       await rows.first().waitFor({ timeout: 30_000 });
