@@ -30,6 +30,7 @@ import { bringNewRequestsIntoView, focusAfterAnswer } from './requestsInView';
 import { TurnEndMark } from './turnEndMark';
 import { FoldedTurns } from './foldedTurns';
 import { restoredExpansion, SubagentTranscripts } from './subagentTranscripts';
+import { ScrollRestore } from './scrollRestore';
 
 export class ChatApp {
   private panel: PanelState = EMPTY_PANEL;
@@ -47,13 +48,14 @@ export class ChatApp {
   private readonly folds = new FoldedTurns();
   /** Subagent transcripts expanded in their cards, each fed on its own (`subagent` messages). */
   private readonly subagents: SubagentTranscripts;
+  /** Where the view was before a reload, until it is back there. */
+  private readonly scroll: ScrollRestore;
   /** Requests answered here but not yet removed by the host: hidden at once so a second key press answers the next one. */
   private readonly answered = new Set<string>();
   /** Terminals' live output, from the snapshot and `terminal` ops. */
   private readonly terminals = new Map<string, TerminalView>();
   private protocolMismatch: string | null = null;
   private draft = '';
-  private restoreScrollKey: string | null = null;
   private resyncTimer = 0;
   private saveTimer = 0;
   /**
@@ -94,6 +96,7 @@ export class ChatApp {
       },
     });
     this.transcript.onOutOfSync = (why) => this.resync(why);
+    this.scroll = new ScrollRestore(this.transcript, api.getState());
     this.narrator = new Narrator((key) => this.transcript.view(key)?.entry);
     this.jump = new JumpToLatest(
       () => this.transcript.jumpToLatest(),
@@ -127,7 +130,6 @@ export class ChatApp {
     const saved = api.getState() as Partial<WebviewPersistedState> | undefined;
     if (saved && typeof saved === 'object') {
       this.draft = typeof saved.draft === 'string' ? saved.draft : '';
-      this.restoreScrollKey = typeof saved.scrollKey === 'string' ? saved.scrollKey : null;
       this.prompt.setDraft(this.draft);
     }
 
@@ -158,7 +160,7 @@ export class ChatApp {
   start(): void {
     // Remember which chat this tab shows right away, so a reload before any typing or scrolling restores it.
     const chatId = document.body.dataset['chatId'];
-    if (chatId) this.api.setState({ v: WEBVIEW_PROTOCOL_VERSION, draft: this.draft, scrollKey: this.restoreScrollKey, chatId, expandedSubagents: this.subagents.ids });
+    if (chatId) this.saveState();
     this.post({ type: 'ready', protocol: WEBVIEW_PROTOCOL_VERSION });
     promptTakesArrivingFocus(() => this.prompt.focus());
   }
@@ -205,13 +207,12 @@ export class ChatApp {
         case 'older':
           this.transcript.prependOlder(this.wire.older(msg.entries, msg.olderCount), msg.olderCount);
           this.renderPanel();
-          if (this.restoreScrollKey && this.transcript.reveal(this.restoreScrollKey, false)) this.restoreScrollKey = null;
-          return;
+          return this.scroll.arrived(msg.olderCount);
         case 'patch':
           for (const op of msg.ops) this.applyOp(op);
           return;
         case 'reveal':
-          if (!this.transcript.reveal(msg.key)) this.restoreScrollKey = msg.key; // an older part still to come: shown when it arrives
+          if (!this.transcript.reveal(msg.key)) this.scroll.later(msg.key); // an older part still to come: shown when it arrives
           return;
         case 'focusPrompt':
           return this.prompt.focus();
@@ -247,8 +248,7 @@ export class ChatApp {
     this.changes.reset(this.panel.changeSets ?? []);
     this.subagents.afterSnapshot();
     this.renderPanel();
-    // The entry to scroll back to may still be on its way (an `older` part of this snapshot).
-    if (this.restoreScrollKey && (this.transcript.reveal(this.restoreScrollKey, false) || olderCount === 0)) this.restoreScrollKey = null;
+    this.scroll.arrived(olderCount); // where the user was: the entry may still be on its way (an `older` part)
   }
 
   private applyOp(op: PatchOp): void {
@@ -418,7 +418,7 @@ export class ChatApp {
     this.api.setState({
       v: WEBVIEW_PROTOCOL_VERSION,
       draft: this.draft,
-      scrollKey: this.transcript.topVisibleKey(),
+      ...this.scroll.state,
       ...(chatId ? { chatId } : {}),
       ...(expandedSubagents.length ? { expandedSubagents } : {}),
     });

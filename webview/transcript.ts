@@ -339,15 +339,16 @@ export class Transcript {
     }
   }
 
-  /** Builds and scrolls to an entry, flashing it (`reveal`, search). */
-  reveal(key: string, flash = true): boolean {
+  /** Builds and scrolls to an entry, flashing it (`reveal`, search); centred, or `offset` px above the top (a restore). */
+  reveal(key: string, flash = true, offset?: number): boolean {
     const found = this.byKey.get(key);
     if (!found) return false;
     // An entry drawn in another's card (a question, a step, a subagent's task) is shown there, unfolded.
     const v = drawnBy(found);
     this.build(found);
     for (let d = found.shownEl.closest('details'); d && v.el.contains(d); d = d.parentElement?.closest('details') ?? null) d.open = true;
-    found.shownEl.scrollIntoView({ block: 'center' });
+    if (offset === undefined) found.shownEl.scrollIntoView({ block: 'center' });
+    else this.scroller.scrollTop += found.el.getBoundingClientRect().top - this.scroller.getBoundingClientRect().top + offset;
     this.pin.unpin();
     if (flash) {
       v.el.classList.remove('flash');
@@ -357,10 +358,10 @@ export class Transcript {
     return true;
   }
 
-  /** Key of the first entry in view, for restoring the scroll position after a reload (null when following). */
-  topVisibleKey(): string | null {
-    if (this.pin.isPinned) return null;
-    return this.firstVisible()?.key ?? null;
+  /** The first entry in view and how far the view is scrolled into it, to restore after a reload (null when following). */
+  topAnchor(): { key: string; offset: number } | null {
+    const v = this.pin.isPinned ? undefined : this.firstVisible();
+    return v ? { key: v.key, offset: this.scroller.getBoundingClientRect().top - this.blocks.elementOf(v).getBoundingClientRect().top } : null;
   }
 
   /** The first entry at least partly in view (an entry in a block counts with its block's box). */

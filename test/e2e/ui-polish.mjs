@@ -6,7 +6,7 @@
 //   UI_FROM=folder: load the extension from the repo even when dist/acp-chat.vsix exists (as ui-check.mjs).
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { chatFrame, launchBrowser, log, painted, paletteCommand, root, sendPrompt, startCodeServer, stepRunner, workbenchUrl } from './host.mjs';
+import { chatFrame, launchBrowser, log, painted, paletteCommand, reloadWindow, root, sendPrompt, startCodeServer, stepRunner, workbenchUrl } from './host.mjs';
 import { until } from './until.mjs';
 
 const vsixPath = path.join(root, 'dist/acp-chat.vsix');
@@ -608,6 +608,54 @@ try {
       .locator('.tabs-container .tab', { hasText: /\(fork\)/ })
       .first()
       .waitFor({ timeout: 60_000 });
+  });
+
+  await step('r2 item 10: a reloaded chat opens where you were (the same message at the top), not at its first turn', async () => {
+    await command('View: Close All Editor Groups');
+    await command('ACP: Open Chat');
+    let f = await chatFrame(page, 30_000);
+    // /long: the demo agent's long answer. Enter first takes the command from the slash menu, then sends.
+    const box = f.locator('textarea[aria-label="Prompt"]');
+    await box.fill('/long');
+    await until(
+      'the /long prompt sent',
+      async () => {
+        if ((await box.inputValue()).trim()) await box.press('Enter');
+        return (await f.locator('[data-kind="user_message"]', { hasText: 'long' }).count()) > 0;
+      },
+      30_000,
+    );
+    await idle(f);
+    // The entry at the top of the conversation, and how far the view is scrolled into it.
+    const top = (fr) =>
+      fr.evaluate(() => {
+        const s = document.querySelector('section[aria-label="Conversation"]');
+        const t = s.getBoundingClientRect().top;
+        const el = [...s.querySelectorAll('[role="article"][data-key]')].find((e) => e.getBoundingClientRect().bottom > t + 1);
+        return el ? { key: el.dataset.key, offset: Math.round(t - el.getBoundingClientRect().top), gap: s.scrollHeight - s.scrollTop - s.clientHeight } : {};
+      });
+    const scroller = f.locator('section[aria-label="Conversation"]');
+    await scroller.hover();
+    for (let i = 0; i < 2; i++) {
+      await page.mouse.wheel(0, -300);
+      await painted(f);
+    }
+    const before = await top(f);
+    const firstKey = await f.locator('[role="article"][data-key]').first().getAttribute('data-key');
+    if (!before.key || before.gap < 200 || before.key === firstKey) throw new Error(`not scrolled to the middle: ${JSON.stringify(before)}`);
+    // Typing saves the webview's state at once (the draft with the position), as a scroll does a moment later.
+    await f.locator('textarea[aria-label="Prompt"]').pressSequentially('x');
+    await reloadWindow(page, command);
+    f = await chatFrame(page, 120_000);
+    await f.locator(`[data-key="${before.key}"]`).waitFor({ timeout: 60_000 });
+    await until('the same message at the top after the reload', async () => (await top(f)).key === before.key, 30_000).catch(async (e) => {
+      throw new Error(`${e.message}: before ${JSON.stringify(before)}, after ${JSON.stringify(await top(f))}`);
+    });
+    const after = await top(f);
+    if (Math.abs(after.offset - before.offset) > 8) throw new Error(`scrolled into it ${after.offset} px, was ${before.offset}`);
+    await shot('r2-item-10-reload-where-you-were.png');
+    await f.locator('textarea[aria-label="Prompt"]').fill('');
+    r2 = f;
   });
 
   await step('r2 item 3: a second window says once that the chats are open elsewhere; Take Over moves one; a reload of the first brings its tabs back', async () => {

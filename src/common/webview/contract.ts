@@ -340,7 +340,9 @@ export type WebviewToHost = z.infer<typeof zWebviewToHost>;
 export interface WebviewPersistedState {
   readonly v: number;
   readonly draft: string;
+  /** The entry at the top of the view, and how far (px) the view was scrolled into it; null: at the bottom, following. */
   readonly scrollKey: string | null;
+  readonly scrollOffset?: number;
   /** The chat this webview shows (from the page's `data-chat-id`): how a reload gives each tab its own chat back. */
   readonly chatId?: string;
   /** The subagents whose transcripts are expanded in their cards (view state: not in the chat's store). */
