@@ -23,7 +23,7 @@ export async function pickSession(service: ChatService): Promise<void> {
   await service.ready();
   const focused = service.focusedChat;
   const listed = focused
-    ? await focused.listSessions().catch((e: unknown) => {
+    ? await focused.door.listSessions().catch((e: unknown) => {
         void vscode.window.showWarningMessage(`${noticeText(focused.agent.name)}: session/list failed: ${noticeText(errorText(e))}`);
         return [];
       })
@@ -50,7 +50,7 @@ export async function pickSession(service: ChatService): Promise<void> {
   ).map((s) => ({ label: labelText(s.title ?? 'Untitled session'), description: labelText(when(s.updatedAt)), sessionId: s.sessionId }));
   // An agent without session/list says so, rather than looking as if it had no sessions.
   const noList =
-    focused?.client && !focused.client.agentCapabilities?.sessionCapabilities?.list
+    focused?.door.facts() && !focused.door.facts()?.capabilities?.sessionCapabilities?.list
       ? [{ label: labelText(`${focused.agent.name} does not list its sessions (no session/list)`), description: '' }]
       : [];
   const build = (): Item[] => [

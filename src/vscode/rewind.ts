@@ -89,14 +89,17 @@ export async function branch(host: RewindHost, req: BranchRequest): Promise<stri
   const point = branchPoint(entries, req.key);
   if (!point.ok || sourceId === undefined) return void vscode.window.showInformationMessage(noticeText(point.ok ? 'The chat is gone.' : point.reason));
   await source.start();
-  const plan = planBranch(source.client?.agentCapabilities, entries, point.index, source.agent.name);
+  const plan = planBranch(source.door.facts()?.capabilities, entries, point.index, source.agent.name);
   if (!(await rewindFiles(source, req.sessionId, new Set(entries.slice(point.index).map((e) => e.key))))) return undefined;
   const origin: ChatOrigin = { kind: 'forked', chatId: sourceId, sessionId: req.sessionId, messageKey: req.key };
   try {
     let chatId: string;
     let prompt = req.prompt;
     if (plan.kind === 'forkAtMessage') {
-      const fork = await source.operate((client, params) => client.forkSession({ sessionId: req.sessionId, ...params, ...forkAtMessageParams(plan.messageId) }));
+      await source.start(); // the agent may have gone while the files were rewound
+      const forkSession = source.door.operation('fork');
+      if (!forkSession) throw new Error('the agent no longer offers session/fork');
+      const fork = await forkSession(req.sessionId, forkAtMessageParams(plan.messageId));
       chatId = await host.openFork(source, fork.sessionId);
     } else {
       chatId = await host.newChat(source.agent.id);
