@@ -5,9 +5,10 @@
 import type { Notice } from '../../common/notices';
 import { noticeText } from '../../common/untrusted';
 import type { ChatController } from './chatController';
+import type { AgentDoor } from './agentDoor';
 
 /** What applying a choice needs of a chat. */
-export type McpChat = Pick<ChatController, 'door' | 'sessionId' | 'turnState' | 'agent' | 'notice' | 'restart'>;
+export type McpChat = Pick<ChatController, 'sessionId' | 'turnState' | 'agent' | 'notice' | 'restart'> & { readonly door: Pick<AgentDoor, 'running' | 'facts'> };
 
 /**
  * Applies a new choice: a running session is reopened with it (restart, then resume or load) where the agent
