@@ -163,7 +163,7 @@ try {
       med((r) => r.chatPaint / r.beside),
       2,
     ),
-    'startup.chatPaintOverMarkdownPreview.goal': '<= 1.5',
+    'startup.chatPaintOverMarkdownPreview.goal': '<= 1.0',
     'startup.chatPaintOverMarkdownPreview.spread': rounds.map((r) => round(r.chatPaint / r.beside, 2)).join(' '),
     'startup.chatPaintOverMarkdownPreviewSameGroup': round(
       med((r) => r.chatPaint / r.sameGroup),
@@ -237,7 +237,8 @@ try {
     for (const k of ['activation', 'chatPaint', 'newestEntries', 'messageEnd']) {
       const ms = k === 'activation' ? reloadActivation : seen[k];
       results[`reload.${k}OverMarkdownPreview`] = round(ms / seen.markdownPreview, 2);
-      results[`reload.${k}OverMarkdownPreview.goal`] = '<= 1.5';
+      // The restored chat's first paint at the preview's speed (issue 45); the rest within half again.
+      results[`reload.${k}OverMarkdownPreview.goal`] = k === 'chatPaint' ? '<= 1.0' : '<= 1.5';
     }
   }
 } catch (e) {

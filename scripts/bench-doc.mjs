@@ -1,11 +1,12 @@
 // Writes docs/BENCHMARKS.md from bench-results.json (written by `npm run bench`, which runs this at its end).
-//   node scripts/bench-doc.mjs [RESULTS.json] [--loaded LOADED.json] [--out FILE]
+//   node scripts/bench-doc.mjs [RESULTS.json] [--loaded LOADED.json] [--soak SOAK.json] [--out FILE]
 // Every figure comes from the results file: the document holds no figure of its own, only the machine and
 // date of the run, one table per area with each figure's goal (`<figure>.goal`), in-run ratio
 // (`<figure>.ratio`), spread over its interleaved rounds (`<figure>.spread`), and whether the goal is met.
 // With the results of a run under a deliberate CPU load (`npm run bench -- --load`, bench-results-loaded.json
 // beside the quiet results, or --loaded), each figure also shows its loaded value, and each ratio how far it
-// moved; a ratio that moved more than 20 % is called out at the top.
+// moved; a ratio that moved more than 20 % is called out at the top. The whole day of `npm run soak`
+// (soak-results.json beside the results, or --soak) replaces the short day's `soak.*` figures of the bench run.
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -91,8 +92,8 @@ function percent(x) {
  * The Markdown document for one results object (as bench-results.json holds it), and optionally the
  * results of the same benchmarks under a deliberate CPU load (bench-results-loaded.json).
  */
-export function benchDoc(results, loaded) {
-  const { machine, benchmarks, ...figures } = results;
+export function benchDoc(results, loaded, soak) {
+  const { machine, benchmarks, ...figures } = withSoak(results, soak);
   const names = Object.keys(figures).filter((k) => !SUFFIXES.some((s) => k.endsWith(`.${s}`) && k.slice(0, -s.length - 1) in figures));
   const groups = new Map();
   for (const name of names) {
@@ -158,9 +159,36 @@ export function benchDoc(results, loaded) {
       ? ['`loaded` is the same figure from a run under a deliberate CPU load (`npm run bench -- --load`: busy', 'processes, a core each), `moved` how far a ratio moved there.']
       : []),
     'How each figure is measured is described in the benchmark that writes it (`bench/`).',
+    ...(names.some((n) => n.startsWith('soak.')) ? soakLines(figures) : []),
     ...tables,
   ];
   return out.join('\n') + '\n';
+}
+
+/** The bench run's figures with the full soak's (`npm run soak`) in place of its short day's, when there is one. */
+function withSoak(results, soak) {
+  if (!soak) return results;
+  const { machine: _m, ...day } = soak;
+  const kept = Object.fromEntries(Object.entries(results).filter(([k]) => !k.startsWith('soak.')));
+  return { ...kept, ...day };
+}
+
+/** How to read the soak's table. */
+function soakLines(figures) {
+  return [
+    '',
+    `The soak (\`bench/soak.bench.mjs\`; this is its ${figures['soak.mode'] === 'full' ? 'full day, `npm run soak`' : 'short day, run by `npm run bench`'}: ${cell(figures['soak.day'])})`,
+    'is a scripted day in code-server against the demo agent at full speed. Each hour-equivalent does the same',
+    'work; `…ByHour` lists a figure hour by hour. Memory is after a full garbage collection: the extension',
+    "host's JS heap, and the renderer's (the workbench and the chat webviews share one renderer there). A",
+    'growth near 1 with a flat `…ByHour` row is what flat memory looks like; a row that climbs hour after hour',
+    'is a leak even when the last/first ratio is within its goal. Window reloads come after the first hours, so',
+    "the last hours run in one extension host. CPU per KB is the extension host's CPU time over the KB of",
+    "answer text the hour's turns showed. Idle CPU is the extension host's with no chat open, at start-up",
+    'and at the end; processes and open files left are counted beyond what start-up had. The heap snapshots',
+    '(`test-results/soak/probe/`) open in Chrome DevTools (Memory tab, Load, then the Comparison view), or',
+    '`node scripts/heap-diff.mjs FIRST LAST` lists what grew.',
+  ];
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
@@ -168,11 +196,17 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const outAt = args.indexOf('--out');
   const outFile = outAt >= 0 ? path.resolve(args[outAt + 1] ?? '') : path.join(root, 'docs/BENCHMARKS.md');
   const loadedAt = args.indexOf('--loaded');
-  const input = args.find((a, i) => !a.startsWith('--') && i !== outAt + 1 && i !== loadedAt + 1) ?? path.join(root, 'bench-results.json');
+  const input =
+    args.find((a, i) => !a.startsWith('--') && i !== outAt + 1 && i !== loadedAt + 1 && (args.indexOf('--soak') < 0 || i !== args.indexOf('--soak') + 1)) ??
+    path.join(root, 'bench-results.json');
   const loadedFile = loadedAt >= 0 ? path.resolve(args[loadedAt + 1] ?? '') : path.join(path.dirname(input), 'bench-results-loaded.json');
   const loaded = existsSync(loadedFile) ? JSON.parse(readFileSync(loadedFile, 'utf8')) : undefined;
-  const doc = benchDoc(JSON.parse(readFileSync(input, 'utf8')), loaded);
+  const soakAt = args.indexOf('--soak');
+  const soakFile = soakAt >= 0 ? path.resolve(args[soakAt + 1] ?? '') : path.join(path.dirname(input), 'soak-results.json');
+  const soak = existsSync(soakFile) ? JSON.parse(readFileSync(soakFile, 'utf8')) : undefined;
+  const doc = benchDoc(JSON.parse(readFileSync(input, 'utf8')), loaded, soak);
   mkdirSync(path.dirname(outFile), { recursive: true });
   writeFileSync(outFile, doc);
-  console.log(`bench-doc: ${path.relative(process.cwd(), outFile)} from ${path.relative(process.cwd(), input)}${loaded ? ` and ${path.relative(process.cwd(), loadedFile)}` : ''}`);
+  const from = [input, ...(loaded ? [loadedFile] : []), ...(soak ? [soakFile] : [])].map((f) => path.relative(process.cwd(), f));
+  console.log(`bench-doc: ${path.relative(process.cwd(), outFile)} from ${from.join(', ')}`);
 }

@@ -2,6 +2,7 @@
 import { ChatApp } from './app';
 import { acquireApi } from './vscodeApi';
 import { HistoryApp, type HistoryHost } from './history/historyApp';
+import { leaveFirstFrame } from './firstFrame';
 
 declare global {
   // A handle for the browser tests and the bench (flush pending frames without waiting for them).
@@ -17,7 +18,9 @@ if (document.body.dataset['view'] === 'history') {
   globalThis.__acpHistory = history;
   history.start();
 } else {
+  const handOver = leaveFirstFrame(root);
   const app = new ChatApp(root, acquireApi());
   globalThis.__acpChat = app;
+  handOver(root);
   app.start();
 }

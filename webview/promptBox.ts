@@ -13,6 +13,7 @@ import { mentionQuery, mentionText } from '../src/common/mentions';
 import type { ContextChip } from '../src/common/context';
 import { matchMentionSources, type MentionSource } from '../src/common/webview/contextSources';
 import { acceptDrops, addContextButton, CHIP_ICONS } from './contextControls';
+import { PROMPT_PLACEHOLDER } from '../src/common/webview/html';
 
 export class PromptBox {
   readonly el: HTMLElement;
@@ -26,7 +27,6 @@ export class PromptBox {
     'aria-expanded': 'false',
     'aria-keyshortcuts': 'Control+L',
     rows: 1,
-    placeholder: 'Message the agent — / for commands, @ for files and context',
     spellcheck: true,
   });
   private readonly send = button('Send', 'send', { class: 'primary send' });
@@ -111,11 +111,7 @@ export class PromptBox {
     this.commands = commands;
     this.canSteer = canSteer;
     this.textarea.disabled = readOnly;
-    this.textarea.placeholder = readOnly
-      ? 'This session is read-only'
-      : this.busy
-        ? 'The agent is working — a message sent now is queued'
-        : 'Message the agent — / for commands, @ for files and context';
+    this.textarea.placeholder = readOnly ? 'This session is read-only' : this.busy ? 'The agent is working — a message sent now is queued' : PROMPT_PLACEHOLDER;
     const steerable = this.steerable();
     this.hint.hidden = !steerable;
     this.hint.textContent = steerable ? 'Enter queues for after this turn · Alt+Enter steers it into the running turn' : '';

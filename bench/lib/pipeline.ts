@@ -4,6 +4,7 @@
 // Shared by bench/endToEnd.bench.ts and bench/multiChat.bench.ts.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import type { Readable, Writable } from 'node:stream';
 import { AcpClient } from '../../src/node/acp/client';
 import { MessageStore } from '../../src/common/store';
 import { PanelFeed, PanelSource } from '../../src/common/webview/panelFeed';
@@ -21,10 +22,26 @@ export interface PipelineRun {
   sessionId: string;
 }
 
-/** One chat: spawns the flood agent for `chunks` chunks, drains one prompt's answer, stops the agent. */
-export async function runPipeline(chunks: number): Promise<PipelineRun> {
-  const t = performance.now();
+/** A started flood agent: the byte streams the client reads and writes, and how to stop it. */
+export interface FloodLink {
+  readonly input: Readable;
+  readonly output: Writable;
+  stop(): void;
+}
+
+/** The flood agent as a child process over stdio (the default link). */
+function stdioFlood(chunks: number): FloodLink {
   const child = spawn(process.execPath, [FLOOD_AGENT], { env: floodEnv(chunks), stdio: ['pipe', 'pipe', 'inherit'] });
+  return { input: child.stdout, output: child.stdin, stop: () => child.kill() };
+}
+
+/**
+ * One chat: starts the flood agent for `chunks` chunks (`link`: over stdio unless told), drains one
+ * prompt's answer, stops the agent.
+ */
+export async function runPipeline(chunks: number, link: (chunks: number) => FloodLink | Promise<FloodLink> = stdioFlood): Promise<PipelineRun> {
+  const t = performance.now();
+  const agent = await link(chunks);
   const store = new MessageStore();
   let sessionId: string | null = null;
   let posted = 0;
@@ -36,8 +53,8 @@ export async function runPipeline(chunks: number): Promise<PipelineRun> {
   source.onDidChange((c) => feed.changed(c));
   const frame = setInterval(() => feed.frame(), 16);
   const client = new AcpClient({
-    input: child.stdout,
-    output: child.stdin,
+    input: agent.input,
+    output: agent.output,
     // The flood agent asks nothing; a request would be a bench bug, answered as dismissed.
     handlers: { requestPermission: async () => ({ outcome: { outcome: 'cancelled' } }) },
     clientInfo: { name: 'bench', version: '0' },
@@ -53,7 +70,7 @@ export async function runPipeline(chunks: number): Promise<PipelineRun> {
   } finally {
     clearInterval(frame);
     client.dispose();
-    child.kill();
+    agent.stop();
   }
   feed.flush();
   return { ms: performance.now() - t, posted, store, sessionId };

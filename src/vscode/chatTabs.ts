@@ -12,6 +12,7 @@ import { ChatPanel, CHAT_VIEW_TYPE } from './chatPanel';
 import type { ChatController } from '../node/chat/chatController';
 import { findWorkspaceFiles } from './promptBuilder';
 import { isChatTab } from './splitWatcher';
+import { afterQueuedMessages, setPageEarly } from './chatPage';
 import type { IDisposable } from '../common/util/lifecycle';
 
 /** A chat tab's webview is rebuilt from a snapshot when shown again: nothing kept while hidden. */
@@ -45,6 +46,8 @@ export class ChatTabs implements IDisposable {
   private readonly splits = new Map<string, Set<ChatPanel>>();
   /** Chats whose restored tab was brought forward, waiting for the serializer to hand it over. */
   private readonly reviving = new Map<string, () => void>();
+  /** Chats whose new tab is on its way to the workbench (create). */
+  private readonly creating = new Map<string, Promise<ChatPanel>>();
 
   constructor(private readonly host: ChatTabsHost) {}
 
@@ -74,10 +77,20 @@ export class ChatTabs implements IDisposable {
     return existing;
   }
 
-  /** A new tab showing a chat (taken for this window already). */
-  create(chatId: string, viewColumn: vscode.ViewColumn, preserveFocus: boolean): ChatPanel {
+  /**
+   * A new tab showing a chat (taken for this window already). The tab and its page go to the workbench
+   * first, so the page paints its frame while the chat is built (its state opened, its agent started).
+   */
+  create(chatId: string, viewColumn: vscode.ViewColumn, preserveFocus: boolean): Promise<ChatPanel> {
+    const pending = this.creating.get(chatId);
+    if (pending) return pending; // a second open of the chat while its tab is on its way: that tab
     const webviewPanel = vscode.window.createWebviewPanel(CHAT_VIEW_TYPE, 'ACP Chat', { viewColumn, preserveFocus }, CHAT_PANEL_OPTIONS);
-    return this.adopt(webviewPanel, chatId);
+    setPageEarly(webviewPanel.webview, this.host.extensionUri, chatId);
+    const made = afterQueuedMessages()
+      .then(() => this.adopt(webviewPanel, chatId))
+      .finally(() => this.creating.delete(chatId));
+    this.creating.set(chatId, made);
+    return made;
   }
 
   /**

@@ -9,7 +9,7 @@
 import type { PanelDelta } from '../common/webview/panelDeltas';
 import * as vscode from 'vscode';
 import { type HostToWebview, WEBVIEW_PROTOCOL_VERSION, zWebviewToHost } from '../common/webview/contract';
-import { makeNonce, renderWebviewHtml } from '../common/webview/html';
+import { setChatPage, takeEarlyPage } from './chatPage';
 import { PanelFeed } from '../common/webview/panelFeed';
 import { SubagentFeeds } from '../common/webview/subagentFeeds';
 import { rawOf } from '../common/webview/viewEntry';
@@ -70,12 +70,9 @@ export class ChatWebview extends Disposable {
   ) {
     super();
     const webview = surface.webview;
-    webview.options = {
-      enableScripts: true,
-      // Only our own bundle and styles may load: nothing from the workspace, nothing from the network.
-      localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')],
-    };
-    webview.html = this.html(webview);
+    // A tab's page may be set already (chatPage.ts), painting while this chat was built: what it said meanwhile is handled below.
+    const early = takeEarlyPage(webview, chatId);
+    if (early === undefined) setChatPage(webview, extensionUri, chatId);
     this.register(this.interacted);
     this.register(webview.onDidReceiveMessage((raw: unknown) => this.onMessage(raw)));
     // A hidden webview is destroyed (no retainContextWhenHidden: a long transcript would keep its memory);
@@ -93,6 +90,7 @@ export class ChatWebview extends Disposable {
     );
     this.register(surface.onDidDispose(() => this.dispose()));
     this.attach(model);
+    for (const message of early ?? []) this.onMessage(message);
   }
 
   /** Ties a resource's lifetime to this webview's (its tab's view-state listener). */
@@ -151,7 +149,7 @@ export class ChatWebview extends Disposable {
       if (message.protocol !== WEBVIEW_PROTOCOL_VERSION) {
         // A webview restored from an older extension version: reload it with the current bundle.
         this.log.info(`chat panel: webview protocol ${message.protocol} != ${WEBVIEW_PROTOCOL_VERSION}; reloading it`);
-        this.surface.webview.html = this.html(this.surface.webview);
+        setChatPage(this.surface.webview, this.extensionUri, this.chatId);
         return;
       }
       this.ready = true;
@@ -210,17 +208,5 @@ export class ChatWebview extends Disposable {
     // Both feeds' frames run (no short-circuit): the chat's and its expanded subagents'.
     const pending = [this.feed.frame(), this.subagents.frame()];
     if (pending.includes(true)) this.scheduleFlush();
-  }
-
-  private html(webview: vscode.Webview): string {
-    const asset = (...parts: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, ...parts)).toString();
-    return renderWebviewHtml({
-      cspSource: webview.cspSource,
-      nonce: makeNonce(),
-      scriptUri: asset('dist', 'webview.js'),
-      highlightScriptUri: asset('dist', 'highlight.js'),
-      styleUris: [asset('dist', 'codicons', 'codicon.css'), asset('media', 'chat.css')],
-      ...(this.chatId !== undefined ? { chatId: this.chatId } : {}),
-    });
   }
 }

@@ -19,6 +19,10 @@ import { currentWorkspace } from './chatHomeLocation';
 import { chatHome } from '../node/persistence/chatHome';
 import { trackTextEditors } from './codeBlockActions';
 import { trackTerminalCommands } from './contextSources';
+import { setPageEarly } from './chatPage';
+
+/** How long after activation the saved chats are opened, if no chat opened them first (activation itself reads none). */
+const WARM_UP_MS = 1_000;
 
 /** What `activate()` returns (see ChatApi), with this extension's chat service. */
 export type AcpChatApi = ChatApi<ChatService>;
@@ -66,6 +70,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<AcpCha
       // Each tab's webview saved the id of the chat it shows (WebviewPersistedState.chatId).
       async deserializeWebviewPanel(panel, state: unknown) {
         const chatId = typeof state === 'object' && state !== null && 'chatId' in state && typeof state.chatId === 'string' ? state.chatId : undefined;
+        // Its page first: it paints its frame while the saved chat is opened (a tab that shows no chat in
+        // the end gets other content, or closes).
+        setPageEarly(panel.webview, context.extensionUri, chatId);
         await s.restorePanel(panel, chatId);
       },
     }),
@@ -73,6 +80,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<AcpCha
     vscode.window.registerWebviewViewProvider(HISTORY_VIEW, new HistoryView(s, context.extensionUri)),
   );
   if (s.settings.openOnStartup) void s.openChat();
+  // The saved chats are opened soon after start-up rather than by the first chat, whose first paint would wait for them.
+  const warm = setTimeout(() => void s.ready().catch((e: unknown) => s.log.warn(`could not open the saved chats: ${String(e)}`)), WARM_UP_MS);
+  context.subscriptions.push({ dispose: () => clearTimeout(warm) });
+  // The soak benchmark's memory and CPU probe (bench/soak.bench.mjs); off unless its variable is set.
+  const probeDir = process.env.ACP_CHAT_SOAK_PROBE;
+  if (probeDir) context.subscriptions.push((await import('../node/soakProbe')).soakProbe(probeDir));
   return createApi(s);
 }
 

@@ -21,6 +21,7 @@ import { compactTurn } from './panel-compact.mjs';
 import { agentMessages, entryText, extensionLog, findCaptures, occurrences, plainMarkdown, reduceCapture, squash, stepTexts, toolHasOutput } from './panel-expect.mjs';
 import { answerPermission, answerQuestion, panelStatus, renderedEntries } from './panel-dom.mjs';
 import { until } from '../e2e/until.mjs';
+import { remoteChecks, runsRemote, startAgentBridge } from './panel-remote.mjs';
 
 const [command, ...args] = process.argv.slice(2);
 const name = process.env.REAL_PANEL_NAME ?? 'agent';
@@ -85,8 +86,9 @@ async function screenshot(page, step) {
 // The agent's own environment: code-server replaces HOME, TMPDIR, XDG_CONFIG_HOME, XDG_DATA_HOME and PATH
 // for itself, and the extension host passes that on; a user would put what the agent needs in `env`.
 const agentEnv = Object.fromEntries(['HOME', 'PATH', 'TMPDIR', 'XDG_CONFIG_HOME', 'XDG_DATA_HOME'].filter((k) => process.env[k]).map((k) => [k, process.env[k]]));
+const bridge = runsRemote(name) ? await startAgentBridge({ command, args, cwd: ws, log }) : undefined;
 const settings = {
-  'acpChat.agents': [{ id: name, name: `${name} (real)`, command, args, env: agentEnv }],
+  'acpChat.agents': [bridge ? { id: name, name: `${name} (real, by URL)`, url: bridge.url } : { id: name, name: `${name} (real)`, command, args, env: agentEnv }],
   'acpChat.defaultAgent': name,
   // The edit check looks at the edited file's editor beside the chat: edited files open only when asked.
   'acpChat.openEditedFiles': true,
@@ -410,6 +412,7 @@ try {
       return `${added.length} new entries; permissions: ${answers.join(', ') || 'none asked'}`;
     });
   }
+  if (bridge && turnOk) await remoteChecks({ bridge, check, chatFrame, page, reloaded: result.checks.some((c) => c.ok && /window reload/.test(c.name)) });
   if (!result.checks.every((c) => c.ok)) await screenshot(page, 'failure');
 } catch (e) {
   result.checks.push({ name: 'the panel run', ok: false, detail: e instanceof Error ? e.message : String(e) });
@@ -418,5 +421,6 @@ try {
   save();
   await browser?.close().catch(() => {});
   await cs.stop();
+  await bridge?.stop();
 }
 process.exit(result.checks.length > 0 && result.checks.every((c) => c.ok) ? 0 : 1);

@@ -1,6 +1,7 @@
 /**
  * Activation is cheap: it registers commands, the tree and the panel serializer, but starts no agent and
- * reads no saved chat until a chat is needed. (test/host/index.ts loads this file first.)
+ * reads no saved chat while activating (they are opened a moment later, or by the first chat). (test/host/index.ts
+ * loads this file first.)
  */
 import * as assert from 'assert';
 import { api } from './util';

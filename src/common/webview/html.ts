@@ -23,7 +23,8 @@ const escapeAttr = (s: string): string => s.replace(/&/g, '&amp;').replace(/"/g,
 function contentSecurityPolicy(o: Pick<WebviewHtmlOptions, 'cspSource' | 'nonce'>): string {
   return [
     "default-src 'none'",
-    `style-src ${o.cspSource}`,
+    // Our stylesheets, and the one inline <style> of the first frame (FIRST_FRAME_CSS), by its nonce.
+    `style-src ${o.cspSource} 'nonce-${o.nonce}'`,
     `font-src ${o.cspSource}`,
     // Agents send images inline as base64 (`data:`); nothing is fetched from the network.
     `img-src ${o.cspSource} data:`,
@@ -31,20 +32,46 @@ function contentSecurityPolicy(o: Pick<WebviewHtmlOptions, 'cspSource' | 'nonce'
   ].join('; ');
 }
 
+/**
+ * The chat's first frame, painted before its stylesheets and script arrive: the layout's rules from
+ * media/chat.css that the frame needs (the page, #app, the footer and the prompt box), inline.
+ */
+const FIRST_FRAME_CSS = `html,body{height:100%;margin:0;padding:0}
+body{background:var(--vscode-editor-background);color:var(--vscode-foreground);font-family:var(--vscode-font-family,system-ui,sans-serif);font-size:var(--vscode-font-size,13px);line-height:1.5}
+#app{position:relative;display:flex;flex-direction:column;height:100vh;overflow:hidden}
+.first-frame-transcript{flex:1 0 50%}
+.first-frame .footer{border-top:1px solid var(--vscode-panel-border,rgba(128,128,128,.35));padding:6px 10px 8px;display:flex;flex-shrink:0}
+.first-frame textarea{flex:1;resize:none;min-height:calc(1lh + 12px);box-sizing:border-box;background:var(--vscode-input-background);color:var(--vscode-input-foreground);border:1px solid var(--vscode-input-border,rgba(128,128,128,.35));border-radius:4px;padding:5px 8px;font:inherit}
+.first-frame textarea::placeholder{color:var(--vscode-input-placeholderForeground);white-space:nowrap;overflow:hidden;text-overflow:ellipsis}`;
+
+/** The placeholder of the prompt box, in the first frame and in the app (webview/promptBox.ts). */
+export const PROMPT_PLACEHOLDER = 'Message the agent — / for commands, @ for files and context';
+
+/**
+ * The chat's frame as HTML: an empty conversation and the prompt box, which the app replaces with its own
+ * (webview/firstFrame.ts carries over what was typed meanwhile; `first-frame` on #app says it is there).
+ */
+const FIRST_FRAME = `<div class="first-frame-transcript"></div><div class="footer"><textarea aria-label="Prompt" rows="1" placeholder="${PROMPT_PLACEHOLDER}"></textarea></div>`;
+
 export function renderWebviewHtml(o: WebviewHtmlOptions): string {
   const styles = o.styleUris.map((u) => `<link rel="stylesheet" href="${escapeAttr(u)}">`).join('\n    ');
+  const chat = o.view === undefined;
+  const nonce = escapeAttr(o.nonce);
+  // A chat paints its frame from the inline rules first; the stylesheets, in the body after it, hold back
+  // only what follows them (the script, which waits for them anyway). The history view waits for them.
   return `<!DOCTYPE html>
 <html lang="en">
   <head>
     <meta charset="UTF-8">
     <meta http-equiv="Content-Security-Policy" content="${escapeAttr(contentSecurityPolicy(o))}">
     <meta name="viewport" content="width=device-width, initial-scale=1.0">
-    ${styles}
+    ${chat ? `<style nonce="${nonce}">${FIRST_FRAME_CSS}</style>` : styles}
     <title>${escapeAttr(o.title ?? 'ACP Chat')}</title>
   </head>
   <body${o.chatId !== undefined ? ` data-chat-id="${escapeAttr(o.chatId)}"` : ''}${o.view !== undefined ? ` data-view="${escapeAttr(o.view)}"` : ''}${o.highlightScriptUri !== undefined ? ` data-highlight-script="${escapeAttr(o.highlightScriptUri)}"` : ''}>
-    <div id="app"></div>
-    <script nonce="${escapeAttr(o.nonce)}" src="${escapeAttr(o.scriptUri)}"></script>
+    <div id="app"${chat ? ` class="first-frame">${FIRST_FRAME}` : '>'}</div>
+    ${chat ? styles : ''}
+    <script nonce="${nonce}" src="${escapeAttr(o.scriptUri)}"></script>
   </body>
 </html>`;
 }

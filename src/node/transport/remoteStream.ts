@@ -115,6 +115,11 @@ export function bridgeStream(stream: MessageStream, o: BridgeOptions = {}): Brid
   function close(): void {
     if (closed) return;
     closed = true;
+    // A paused socket would not read the server's close frame: the close would wait for ws's 30 s timeout.
+    if (paused) {
+      paused = false;
+      o.flow?.resume();
+    }
     void writer.close().catch(() => undefined);
     void reader.cancel().catch(() => undefined);
     end();

@@ -90,3 +90,16 @@ test('with a loaded run: each figure quiet and loaded, each ratio how far it mov
   assert.match(doc, /^\| `store\.bytesPerTextByte` \|.*\| 2\.9 \|  \|$/m);
   assert.match(doc, /^\| `cli\.peakRssMb` \|.*\| — \|  \|$/m);
 });
+
+test("the full soak's figures replace the short day's, with how to read them", async () => {
+  const { benchDoc } = await import('../../../scripts/bench-doc.mjs');
+  const short = { ...results, 'soak.mode': 'short', 'soak.hostHeapGrowth': 1.5, 'soak.hostHeapGrowth.goal': '<= 1.1', 'soak.rendererHeapByHourMb': '9 9' };
+  const full = { machine: { date: '2026-11-27T00:00:00.000Z' }, 'soak.mode': 'full', 'soak.day': '10 hours', 'soak.hostHeapGrowth': 1.02, 'soak.hostHeapGrowth.goal': '<= 1.1' };
+  const doc = benchDoc(short, undefined, full);
+  assert.match(doc, /^\| `soak\.hostHeapGrowth` \| 1\.02 \| — \| <= 1\.1 \| yes \|/m);
+  assert.doesNotMatch(doc, /soak\.rendererHeapByHourMb/, "the short day's figures are gone");
+  assert.match(doc, /this is its full day, `npm run soak`: 10 hours/);
+  assert.match(doc, /Chrome DevTools \(Memory tab/);
+  assert.match(benchDoc(short), /this is its short day, run by `npm run bench`/);
+  assert.match(benchDoc(short), /^\| `soak\.hostHeapGrowth` \| 1\.5 \| — \| <= 1\.1 \| \*\*no\*\* \|/m);
+});

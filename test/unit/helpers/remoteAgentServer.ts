@@ -1,5 +1,6 @@
 // A loopback ACP server built on the SDK's own server side (`experimental/server` + `experimental/node`,
-// with `ws` for upgrades) hosting the real demo agent (v1, and v2 when asked), one DemoAgent per accepted
+// with `ws` for upgrades) hosting the real demo agent (v1, and v2 when asked; or, when given, another agent
+// such as a recorded real agent's replay, replayAgent.ts), one DemoAgent per accepted
 // connection, all sharing one session map, as a server whose agent outlives a connection would: a client
 // that reconnects can resume or load its session. Tests drop its sockets, restart it on the same port,
 // require a token, and put a proxy (latency, split frames) in front of it.
@@ -33,6 +34,8 @@ export interface ServerOptions {
   /** Refuse connections without `Authorization: Bearer <token>`. */
   readonly token?: string;
   readonly port?: number;
+  /** Hosts this instead of the demo agent (replayAgent.ts: a recorded real agent), one call per connection. */
+  readonly agent?: (stream: MessageStream) => Promise<void>;
 }
 
 export async function startRemoteAgentServer(o: ServerOptions = {}): Promise<RemoteAgentServer> {
@@ -54,6 +57,7 @@ export async function startRemoteAgentServer(o: ServerOptions = {}): Promise<Rem
       createAgent: () => ({
         connect(stream: MessageStream) {
           accepted++;
+          if (o.agent) return { closed: o.agent(stream).catch(() => undefined) };
           const b = bridgeStream(stream);
           const conn = createAcpConnection({ input: b.input, output: b.output });
           new DemoAgent(conn, { delayMs: 0, ...o.demo, sessions });
