@@ -61,7 +61,6 @@ function generate(dir: string): ChatRecord[] {
       sessionId: `s-${c}`,
       createdAt: c,
       updatedAt: Date.now() - c * 60_000,
-      open: false,
       folder: c % 2 ? '/work/a' : '/work/b',
       ended: 'finished',
     };

@@ -57,8 +57,9 @@ export async function listAgentSessionRows(service: ChatService, onRows: (rows: 
 function runningListing(service: ChatService, agent: AgentConfig): (() => Promise<ListResult>) | undefined {
   for (const r of service.chatIndex.history()) {
     const chat = r.agentId === agent.id ? service.chat(r.id) : undefined;
-    const caps = chat?.client && !chat.client.isClosed ? chat.client.agentCapabilities : undefined;
-    if (chat && caps) return async () => (caps.sessionCapabilities?.list ? chat.listSessions() : 'unsupported');
+    const facts = chat?.door.facts();
+    const caps = facts && !facts.closed ? facts.capabilities : undefined;
+    if (chat && caps) return async () => (caps.sessionCapabilities?.list ? [...(await chat.door.listSessions())] : 'unsupported');
   }
   return undefined;
 }

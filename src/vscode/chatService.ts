@@ -333,7 +333,7 @@ export class ChatService extends Disposable {
   /** Starts a fresh session in the focused chat (the old transcript stays in the tree). */
   async newSession(): Promise<void> {
     await this.ready();
-    await (await this.activeChat()).newSession();
+    await (await this.activeChat()).door.newSession();
   }
 
   /** ACP: Open Capture — a recorded `.jsonl` in a read-only panel and the tree. */

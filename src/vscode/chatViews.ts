@@ -93,7 +93,6 @@ export class ChatViews extends Disposable {
       focus: (id) => host.focus(id),
       seen: (id) => this.attention.seen(id),
       shown: (id, open) => {
-        host.index()?.update(id, { open });
         if (!open) this.releaseIfUnshown(id);
       },
       closing: () => host.closing(),

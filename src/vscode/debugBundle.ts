@@ -14,7 +14,7 @@ export async function buildDebugBundle(service: ChatService): Promise<Record<str
   // what it does at startup: for a bug report that is often the part that matters.
   await service.ready();
   const session = await service.activeChat();
-  const client = session.client;
+  const agent = session.door.facts();
   const capturePath = session.captureFile();
   const capture = capturePath
     ? await readFile(capturePath, 'utf8').then(
@@ -46,10 +46,10 @@ export async function buildDebugBundle(service: ChatService): Promise<Record<str
     })),
     settings,
     turn: session.turnState,
-    protocolVersion: client?.protocolVersion ?? null,
-    agentInfo: client?.agentInfo ?? null,
-    agentCapabilities: client?.agentCapabilities ?? null,
-    authMethods: client?.authMethods ?? [],
+    protocolVersion: agent?.protocolVersion ?? null,
+    agentInfo: agent?.agentInfo ?? null,
+    agentCapabilities: agent?.capabilities ?? null,
+    authMethods: agent?.authMethods ?? [],
     sessionId: session.sessionId,
     store: session.store.toJSON(),
     diagnostics: session.store.diagnostics(),

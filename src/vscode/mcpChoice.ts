@@ -104,7 +104,7 @@ export class McpChoice {
       return undefined;
     }
     const previous = this.d.offOf(chatId);
-    const caps = chat.client && !chat.client.isClosed ? chat.client.agentCapabilities : undefined;
+    const caps = chat.door.running ? chat.door.facts()?.capabilities : undefined;
     const rows = mcpPickRows(all, new Set(previous), caps, chat.agent.name);
     const items = rows.map((r) => ({ label: labelText(r.name, 80), description: labelText(r.detail, 200), picked: r.picked, name: r.name }));
     const picked =

@@ -29,8 +29,8 @@ export async function restoreInPlace(host: RewindHost, point: MessagePoint): Pro
   const plan = planAt(chat, entries, at.index);
   if (!(await rewindFiles(chat, point.sessionId, new Set(entries.slice(at.index).map((e) => e.key)), RESTORE_WORDS))) return false;
   try {
-    if (plan.kind === 'forkAtMessage') await chat.openSession(await forkAt(chat, point.sessionId, plan.messageId));
-    else await chat.newSession();
+    if (plan.kind === 'forkAtMessage') await chat.door.openSession(await forkAt(chat, point.sessionId, plan.messageId));
+    else await chat.door.newSession();
     if (chat.sessionId === point.sessionId || chat.sessionId === null) throw new Error('the agent did not start a session to go on in');
     chat.recordRewind(point.sessionId, point.key);
     if (plan.kind === 'newSession' && plan.carried) {

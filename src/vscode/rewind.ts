@@ -120,13 +120,15 @@ export async function branch(host: RewindHost, req: BranchRequest): Promise<stri
 
 /** How a branch or a restore is made for `chat` at `entries[index]` (fork at the message, or a new session carrying the transcript). */
 export function planAt(chat: ChatController, entries: Parameters<typeof planBranch>[1], index: number): ReturnType<typeof planBranch> {
-  return planBranch(chat.client?.agentCapabilities, entries, index, chat.agent.name);
+  return planBranch(chat.door.facts()?.capabilities, entries, index, chat.agent.name);
 }
 
 /** The agent's fork of `sessionId` at its message `messageId` (forkAtMessage.ts); the fork's session id. The store seeds it with the history before the message. */
 export async function forkAt(chat: ChatController, sessionId: string, messageId: string): Promise<string> {
-  const fork = await chat.operate((client, params) => client.forkSession({ sessionId, ...params, ...forkAtMessageParams(messageId) }));
-  return fork.sessionId;
+  await chat.start(); // the agent may have gone while the files were rewound
+  const forkSession = chat.door.operation('fork');
+  if (!forkSession) throw new Error('the agent no longer offers session/fork');
+  return (await forkSession(sessionId, forkAtMessageParams(messageId))).sessionId;
 }
 
 /** The file offer's words: what goes on after it (a branch, a restore). */

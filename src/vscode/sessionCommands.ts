@@ -5,11 +5,11 @@
  * which agent lacks what, instead of failing. Agent text in every message is made inert (untrusted.ts).
  */
 import * as vscode from 'vscode';
-import { OPERATION_METHOD, supportsOperation, type SessionOperation } from '../common/protocol/sessionOps';
+import { OPERATION_METHOD, type SessionOperation } from '../common/protocol/sessionOps';
 import { labelText, noticeText } from '../common/untrusted';
 import { errorText } from '../common/util/errors';
-import { listAllSessions } from '../node/acp/sessions';
 import type { ChatController } from '../node/chat/chatController';
+import type { SessionOps } from '../node/chat/agentDoor';
 import type { ChatRecord } from '../common/chats/chatIndex';
 
 /** Command ids (also used by the webview's and the tree's Fork Chat Here). */
@@ -61,18 +61,19 @@ const WHAT: Readonly<Record<SessionOperation, string>> = {
   logout: 'logging out',
 };
 
-/** Starts the chat's agent and says, when it lacks `op`, that it does; true when the operation may go ahead. */
-async function supported(chat: ChatController, op: SessionOperation): Promise<boolean> {
+/** Starts the chat's agent and says, when it lacks `op`, that it does; the operation's handle when it may go ahead. */
+async function supported<K extends SessionOperation>(chat: ChatController, op: K): Promise<SessionOps[K] | undefined> {
   await chat.start();
-  const caps = chat.client?.agentCapabilities;
-  if (!chat.client || chat.client.isClosed) {
+  const facts = chat.door.facts();
+  if (!facts || facts.closed) {
     void vscode.window.showErrorMessage(`${noticeText(chat.agent.name)} is not running: restart the agent and try again.`);
-    return false;
+    return undefined;
   }
-  if (supportsOperation(caps, op)) return true;
-  const method = op === 'logout' && chat.client.protocolVersion === 2 ? 'auth/logout' : OPERATION_METHOD[op];
+  const handle = chat.door.operation(op);
+  if (handle) return handle;
+  const method = op === 'logout' && facts.protocolVersion === 2 ? 'auth/logout' : OPERATION_METHOD[op];
   void vscode.window.showInformationMessage(`${noticeText(chat.agent.name)} does not support ${noticeText(WHAT[op])}: it did not advertise ${noticeText(method)}.`);
-  return false;
+  return undefined;
 }
 
 function failed(chat: ChatController, what: string, e: unknown): void {
@@ -85,7 +86,8 @@ function failed(chat: ChatController, what: string, e: unknown): void {
  */
 export async function forkChat(host: SessionCommandHost, point?: ForkPoint): Promise<void> {
   const chat = await host.chat(point?.chatId);
-  if (!(await supported(chat, 'fork'))) return;
+  const forkSession = await supported(chat, 'fork');
+  if (!forkSession) return;
   const sessionId = point?.sessionId ?? chat.sessionId;
   if (sessionId === null) return void vscode.window.showInformationMessage('This chat has no session to fork yet.');
   if (point) {
@@ -102,7 +104,7 @@ export async function forkChat(host: SessionCommandHost, point?: ForkPoint): Pro
     }
   }
   try {
-    const fork = await chat.operate((client, params) => client.forkSession({ sessionId, ...params }));
+    const fork = await forkSession(sessionId);
     await host.showFork(chat, fork.sessionId);
   } catch (e) {
     failed(chat, 'forking the chat', e);
@@ -130,9 +132,10 @@ export async function renameChat(host: SessionCommandHost, title?: string): Prom
   if (next === undefined) return;
   const line = next.replace(/\s+/g, ' ').trim();
   chat.setUserTitle(line === '' ? null : line);
-  if (line === '' || !chat.client || !supportsOperation(chat.client.agentCapabilities, 'title')) return;
+  const setTitle = line === '' ? undefined : chat.door.operation('title');
+  if (!setTitle) return;
   try {
-    await chat.operate((client) => client.setSessionTitle(sessionId, line));
+    await setTitle(sessionId, line);
   } catch (e) {
     failed(chat, 'telling the agent the new title', e);
   }
@@ -148,9 +151,10 @@ export async function archiveChat(host: SessionCommandHost): Promise<void> {
   if (chatId === undefined) return;
   const title = host.titleOf(chatId);
   const sessionId = chat.sessionId;
-  if (sessionId !== null && chat.client && !chat.client.isClosed && supportsOperation(chat.client.agentCapabilities, 'archive')) {
+  const archive = chat.door.running ? chat.door.operation('archive') : undefined;
+  if (sessionId !== null && archive) {
     try {
-      await chat.operate((client) => client.archiveSession(sessionId));
+      await archive(sessionId);
     } catch (e) {
       return failed(chat, 'archiving the chat', e);
     }
@@ -170,9 +174,8 @@ export async function unarchiveChat(host: SessionCommandHost, sessionId?: string
     const mine = host.archived();
     const known = new Set(mine.flatMap((c) => (c.sessionId !== null ? [c.sessionId] : [])));
     const chat = host.focused();
-    const client = chat?.client;
-    const canList = client !== undefined && !client.isClosed && supportsOperation(client.agentCapabilities, 'list');
-    const theirs = chat && canList ? (await listAllSessions(client, chat.cwd, 20, 'only').catch(() => [])).filter((s) => !known.has(s.sessionId)) : [];
+    const list = chat?.door.running ? chat.door.operation('list') : undefined;
+    const theirs = list ? (await list(20, 'only').catch(() => [])).filter((s) => !known.has(s.sessionId)) : [];
     if (mine.length + theirs.length === 0) return void vscode.window.showInformationMessage('No archived chats.');
     const items: (vscode.QuickPickItem & { chatId?: string; sessionId?: string })[] = [
       ...mine.map((c) => ({ label: labelText(host.titleOf(c.id)), description: labelText(new Date(c.updatedAt).toLocaleString()), chatId: c.id })),
@@ -185,30 +188,32 @@ export async function unarchiveChat(host: SessionCommandHost, sessionId?: string
   const id = pick?.sessionId;
   if (id === undefined) return;
   const chat = await host.chat();
-  if (!(await supported(chat, 'archive'))) return;
+  const archive = await supported(chat, 'archive');
+  if (!archive) return;
   try {
-    await chat.operate((client) => client.archiveSession(id, false));
+    await archive(id, false);
   } catch (e) {
     return failed(chat, 'unarchiving the chat', e);
   }
-  await chat.openSession(id);
+  await chat.door.openSession(id);
 }
 
 /** The agent's archive is a bonus: a chat brought back is unarchived there too where it can be (an error: it forgot the session). */
 export async function tellAgentUnarchived(chat: ChatController): Promise<void> {
   await chat.start().catch(() => undefined);
   const sessionId = chat.sessionId;
-  const client = chat.client;
-  if (sessionId === null || !client || client.isClosed || !supportsOperation(client.agentCapabilities, 'archive')) return;
-  await chat.operate((c) => c.archiveSession(sessionId, false)).catch(() => undefined);
+  const archive = chat.door.running ? chat.door.operation('archive') : undefined;
+  if (sessionId === null || !archive) return;
+  await archive(sessionId, false).catch(() => undefined);
 }
 
 /** ACP: Log Out: `logout` (v2: `auth/logout`) where advertised. */
 export async function logout(host: SessionCommandHost): Promise<void> {
   const chat = await host.chat();
-  if (!(await supported(chat, 'logout'))) return;
+  const logOut = await supported(chat, 'logout');
+  if (!logOut) return;
   try {
-    await chat.operate((client) => client.logout());
+    await logOut();
     void vscode.window.showInformationMessage(`Logged out of ${noticeText(chat.agent.name)}. It asks you to sign in again when it needs to.`);
   } catch (e) {
     failed(chat, 'logging out', e);

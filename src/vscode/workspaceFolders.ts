@@ -33,7 +33,8 @@ export function watchWorkspaceFolders(chats: () => Iterable<ChatController>): vs
     const added = names(e.added);
     const removed = names(e.removed);
     for (const chat of chats()) {
-      const supported = chat.client?.agentCapabilities === undefined ? undefined : !!chat.client.agentCapabilities.sessionCapabilities?.additionalDirectories;
+      const caps = chat.door.facts()?.capabilities;
+      const supported = caps === undefined ? undefined : !!caps.sessionCapabilities?.additionalDirectories;
       const text = foldersChangedText(added, removed, supported);
       if (text) chat.notice({ severity: 'info', ...text });
     }

@@ -91,7 +91,7 @@ async function main(): Promise<number> {
   }
 
   // Imported: the chat that shows it now knows its session, so a new listing does not offer it again.
-  const record: ChatRecord = { id: 'chat-imported', agentId: agent.id, title: null, sessionId: target.sessionId, createdAt: 0, updatedAt: 0, open: false };
+  const record: ChatRecord = { id: 'chat-imported', agentId: agent.id, title: null, sessionId: target.sessionId, createdAt: 0, updatedAt: 0 };
   const after = await list();
   check(
     after.some((s) => s.sessionId === target.sessionId),

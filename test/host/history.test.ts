@@ -92,7 +92,7 @@ suite('History', () => {
     const s = a.service;
     const chat = await s.activeChat();
     await a.whenPanelReady();
-    const listed = await chat.listSessions();
+    const listed = await chat.door.listSessions();
     assert.ok(
       listed.some((x) => x.sessionId === chat.sessionId),
       'the demo agent lists its sessions',

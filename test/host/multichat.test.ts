@@ -148,7 +148,7 @@ suite('Several chats at once', () => {
     await until(() => a.service.tabOf(id) === undefined, 10_000, 'the tab closed');
     const record = a.service.chatRecords().find((c) => c.id === id);
     assert.ok(record, 'the closed chat is in history');
-    assert.strictEqual(record.open, false);
+    assert.strictEqual(a.service.tabOf(id), undefined, 'and has no tab');
     assert.strictEqual(record.sessionId, sid);
     assert.strictEqual(a.service.chat(id), undefined, 'its agent stopped');
 

@@ -82,13 +82,13 @@ suite('Session operations', () => {
     const before = [...a.transcript()];
     const user = [...before].reverse().find((e) => e.kind === 'user_message');
     assert.ok(user);
-    const tabs = a.service.chatRecords().filter((r) => r.open).length;
+    const tabs = a.service.chatRecords().filter((r) => a.service.tabOf(r.id) !== undefined).length;
     // The tree's context menu passes its entry node.
     await vscode.commands.executeCommand('acpChat.forkChat', { type: 'entry', id: `e/${source}/${user.key}`, sessionId: source, key: user.key, entryKind: 'user_message' });
     const fork = await until(() => a.service.activeSession() !== chat && a.service.activeSession(), 30_000, 'a new chat showing the fork');
     assert.ok(fork.sessionId && fork.sessionId !== source);
     assert.strictEqual(chat.sessionId, source, 'the source chat keeps its session');
-    assert.strictEqual(a.service.chatRecords().filter((r) => r.open).length, tabs + 1, 'the fork has a tab of its own');
+    assert.strictEqual(a.service.chatRecords().filter((r) => a.service.tabOf(r.id) !== undefined).length, tabs + 1, 'the fork has a tab of its own');
     const forked = fork.entries();
     assert.deepStrictEqual(
       forked.map((e) => e.kind),
@@ -142,8 +142,7 @@ suite('Session operations', () => {
     const id = a.service.chatIdOf(chat);
     const archived = chat.sessionId;
     assert.ok(id && archived);
-    const client = chat.client;
-    assert.ok(client);
+    assert.ok(chat.door.running, 'the agent runs');
     await withDialogs(
       () => undefined,
       () => undefined,

@@ -37,7 +37,7 @@ suite('Chat storage and tabs', () => {
     msgs.forEach(([d, m], i) => old.append('chat-old-sibling', d, m, oldStore.ingest(d, m, i + 1), i + 1));
     old.writeIndex({
       version: 1,
-      chats: [{ id: 'chat-old-sibling', agentId: 'demo', title: 'left in the sibling', sessionId: 'sess_sibling', createdAt: 1, updatedAt: 1, open: false }],
+      chats: [{ id: 'chat-old-sibling', agentId: 'demo', title: 'left in the sibling', sessionId: 'sess_sibling', createdAt: 1, updatedAt: 1 }],
       focused: [],
     });
     await old.close();

@@ -41,22 +41,17 @@ test('focus: the last focused chat wins; removing it falls back to the one befor
   assert.equal(r.focused(), a.id, 'an unknown id cannot take focus');
 });
 
-test('open chats come most recently focused first; lastFocused finds the newest that fits', () => {
+test('lastFocused finds the most recently focused chat that fits', () => {
   const r = new ChatIndex();
   const a = r.create('demo', 1);
   const b = r.create('demo', 2);
   const c = r.create('v2', 3);
-  for (const x of [a, b, c]) r.update(x.id, { open: true });
   r.focus(a.id);
   r.focus(c.id);
   r.focus(b.id);
-  assert.deepEqual(
-    r.openChats().map((x) => x.id),
-    [b.id, c.id, a.id],
-  );
-  r.update(b.id, { open: false });
-  assert.equal(r.lastFocused((x) => x.open)?.id, c.id);
-  assert.equal(r.lastFocused((x) => x.agentId === 'demo' && x.open)?.id, a.id);
+  assert.equal(r.lastFocused(() => true)?.id, b.id);
+  assert.equal(r.lastFocused((x) => x.id !== b.id)?.id, c.id);
+  assert.equal(r.lastFocused((x) => x.agentId === 'demo' && x.id !== b.id)?.id, a.id);
   assert.equal(
     r.lastFocused((x) => x.agentId === 'none'),
     undefined,
@@ -68,7 +63,7 @@ test('update fires only on a real change', () => {
   const a = r.create('demo', 1);
   let fired = 0;
   r.onDidChange(() => fired++);
-  r.update(a.id, { open: false });
+  r.update(a.id, { agentId: 'demo' });
   r.cacheTitle(a.id, null);
   assert.equal(fired, 0);
   r.cacheTitle(a.id, 'Refactor');
@@ -96,7 +91,7 @@ test('tab titles: the session title, else "Chat N · agent" (no ids); agent text
 test('the saved index round-trips; bad records are skipped and reported, a bad file starts afresh', () => {
   const r = new ChatIndex();
   const a = r.create('demo', 5);
-  r.update(a.id, { open: true, sessionId: 's1' });
+  r.update(a.id, { sessionId: 's1' });
   r.cacheTitle(a.id, 'T');
   r.focus(a.id);
   const json = JSON.parse(JSON.stringify(r.toJSON())) as unknown;
@@ -105,7 +100,7 @@ test('the saved index round-trips; bad records are skipped and reported, a bad f
   assert.equal(back.focused(), a.id);
 
   const warnings: string[] = [];
-  const parsed = parseChatIndex({ version: 1, chats: [{ id: 'x' }, r.get(a.id), r.get(a.id), { ...r.get(a.id), id: 'y', open: 'yes' }], focused: ['ghost', a.id] }, (m) =>
+  const parsed = parseChatIndex({ version: 1, chats: [{ id: 'x' }, r.get(a.id), r.get(a.id), { ...r.get(a.id), id: 'y', createdAt: 'yes' }], focused: ['ghost', a.id] }, (m) =>
     warnings.push(m),
   );
   assert.deepEqual(
@@ -113,7 +108,7 @@ test('the saved index round-trips; bad records are skipped and reported, a bad f
     [a.id, 'y'],
     'duplicate dropped; a bad optional field falls back',
   );
-  assert.equal(parsed.chats[1]?.open, false);
+  assert.equal(parsed.chats[1]?.createdAt, 0);
   assert.deepEqual(parsed.focused, [a.id]);
   assert.equal(warnings.length, 1);
   assert.deepEqual(
@@ -128,7 +123,7 @@ test('the saved index round-trips; bad records are skipped and reported, a bad f
 });
 
 test('historyOrder breaks ties by creation, newest first', () => {
-  const mk = (id: string, createdAt: number, updatedAt: number): ChatRecord => ({ id, agentId: 'a', title: null, sessionId: null, createdAt, updatedAt, open: false });
+  const mk = (id: string, createdAt: number, updatedAt: number): ChatRecord => ({ id, agentId: 'a', title: null, sessionId: null, createdAt, updatedAt });
   assert.deepEqual(
     historyOrder([mk('a', 1, 10), mk('b', 2, 10), mk('c', 0, 20)]).map((c) => c.id),
     ['c', 'b', 'a'],
@@ -175,7 +170,6 @@ test('branches: saved with their origin, listed under their source (deeper for a
     sessionId: null,
     createdAt: updatedAt,
     updatedAt,
-    open: false,
     origin: from ? { kind: 'forked', chatId: from, sessionId: 's', messageKey: 'k' } : null,
   });
   const chats = [mk('root', 1), mk('b1', 5, 'root'), mk('b2', 3, 'root'), mk('bb', 4, 'b2'), mk('other', 2), mk('orphan', 6, 'deleted'), mk('x', 7, 'y'), mk('y', 8, 'x')];
@@ -197,14 +191,12 @@ test('an archived chat leaves the lists (history, open chats, the last focused) 
   const index = new ChatIndex();
   const a = index.create('demo', 1);
   const b = index.create('demo', 2);
-  index.update(a.id, { open: true });
   index.focus(a.id);
   index.update(a.id, { archived: true });
   assert.deepEqual(
     index.history().map((c) => c.id),
     [b.id],
   );
-  assert.deepEqual(index.openChats(), []);
   assert.equal(index.lastFocused(() => true)?.id, b.id, 'the archived chat is not what "open chat" reveals');
   assert.deepEqual(
     index.archived().map((c) => c.id),
@@ -215,4 +207,11 @@ test('an archived chat leaves the lists (history, open chats, the last focused) 
   index.update(a.id, { archived: false });
   assert.deepEqual(index.archived(), []);
   assert.ok(index.history().some((c) => c.id === a.id));
+});
+
+test('a chat list saved by the previous version (with the dropped `open` flag) still loads, the flag ignored', () => {
+  const saved = { version: 1, chats: [{ id: 'c', agentId: 'a', title: 'T', sessionId: 's1', createdAt: 1, updatedAt: 2, open: true }], focused: ['c'] };
+  const parsed = parseChatIndex(saved, () => assert.fail('readable'));
+  assert.deepEqual(parsed.chats, [{ id: 'c', agentId: 'a', title: 'T', sessionId: 's1', createdAt: 1, updatedAt: 2 }]);
+  assert.deepEqual(parsed.focused, ['c']);
 });

@@ -30,8 +30,6 @@ const zChatRecord = z.object({
   sessionId: z.string().max(2000).nullable().catch(null),
   createdAt: z.number().catch(0),
   updatedAt: z.number().catch(0),
-  /** Shown in an editor tab (restored after a reload); a closed chat stays in history. */
-  open: z.boolean().catch(false),
   /** Where a branch came from (Edit and Rerun, Regenerate); null (or absent, in older lists): a chat of its own. */
   origin: zChatOrigin.nullable().optional().catch(undefined),
   /** The MCP servers (by name) the user turned off for this chat's sessions (absent: none); see common/mcp. */
@@ -196,18 +194,8 @@ export class ChatIndex {
     return n;
   }
 
-  /** Chats shown in tabs, most recently focused first (then by history order). */
-  openChats(): ChatRecord[] {
-    const open = this.history().filter((c) => c.open);
-    const rank = (id: string) => {
-      const i = this.focusOrder.indexOf(id);
-      return i < 0 ? Number.MAX_SAFE_INTEGER : i;
-    };
-    return open.sort((a, b) => rank(a.id) - rank(b.id));
-  }
-
   create(agentId: string, now: number, random: () => number = Math.random, id?: string): ChatRecord {
-    const record: ChatRecord = { id: id ?? newChatId(now, random, (x) => this.chats.has(x)), agentId, title: null, sessionId: null, createdAt: now, updatedAt: now, open: false };
+    const record: ChatRecord = { id: id ?? newChatId(now, random, (x) => this.chats.has(x)), agentId, title: null, sessionId: null, createdAt: now, updatedAt: now };
     this.chats.set(record.id, record);
     this.changed.fire();
     return record;

@@ -144,7 +144,7 @@ export function linkProcess(proc: LinkableProcess, o: ConnectOptions, drainCapMs
   };
 }
 
-export const CLIENT_INFO = { name: 'acp-chat', title: 'ACP Chat', version: '0.1.0' } as const;
+const CLIENT_INFO = { name: 'acp-chat', title: 'ACP Chat', version: '0.1.0' } as const;
 
 /** The client of a link, whatever carries it (a process's stdio, a remote agent's stream): one place maps the link's options. */
 export function linkClient(o: ConnectOptions, input: Readable, output: Writable, describeClose: () => string | undefined): AcpClient {

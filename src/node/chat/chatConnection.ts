@@ -4,17 +4,18 @@
  * a new one), bounds startup by the startup timeout, and handles exit and restart; the recovery
  * supervisor decides when to reconnect, this does it.
  *
- * Owns: the agent link (and the start in flight), the chat's agent (and whether the settings name it),
- * the recovery supervisor, and the earlier session shown read-only after a failed reattach. It is the only
- * writer of the attached session: `attach` records it with `MessageStore.attach` (the store is its one
- * owner) and the chat's journal saves it (`ChatSinks.attached`). What the connection means for the turn
- * and the panel is the thread's to show (`ConnectionEvents`).
+ * Owns: the agent link and its epoch (the only holder of the AcpClient: the rest asks through the door,
+ * agentDoor.ts), the start in flight, the chat's agent (and whether the settings name it), the recovery
+ * supervisor, and the earlier session shown read-only after a failed reattach. It is the only writer of
+ * the attached session: `attach` records it with `MessageStore.attach` (the store is its one owner) and
+ * the chat's journal saves it (`ChatSinks.attached`). The turn and the panel are the thread's (`ConnectionEvents`).
  */
 import type { AgentConfig } from '../../common/config/settings';
-import type { PanelState, TurnState } from '../../common/webview/contract';
+import type { TurnState } from '../../common/webview/contract';
 import type { PermissionBroker } from '../../common/permissionBroker';
 import type { ElicitationBroker } from '../../common/elicitationBroker';
-import type { SessionInfo, SessionNotification } from '../../common/protocol/requests';
+import type { SessionInfo } from '../../common/protocol/requests';
+import { supportsOperation, type SessionOperation } from '../../common/protocol/sessionOps';
 import { ConnectionSupervisor } from '../../common/recovery/supervisor';
 import { systemClock } from '../../common/recovery/timers';
 import type { QueuedPrompt } from '../../common/promptQueue';
@@ -23,32 +24,14 @@ import { ALL_SESSION_FEATURES, type AgentLink } from '../acp/agentLink';
 import type { AcpClient } from '../acp/client';
 import type { ClientHandlers } from '../acp/handlers';
 import { listAllSessions, openSession, reattachSession, type CallWrapper, type SessionParams } from '../acp/sessions';
+import { LinkAgent, sessionOps, type AgentDoor, type AgentFacts, type SessionOps, type TurnAgent } from './agentDoor';
 import { StartupTimeoutError, startupTimeoutText, withStartupTimeout } from './startupTimeout';
 import { exitMessage, missingAgentText } from './connectionRecovery';
 import { offlineMessage, replaysAfterDrop, retriesConnect, retryLimits, startingText } from './remoteRecovery';
-import { mcpSkippedNotice, sessionParams, systemPromptParam } from './sessionParams';
+import { chatSessionParams, mcpSkippedNotice } from './sessionParams';
 import type { ChatOptions } from './chatPorts';
 import type { ChatTraffic } from './chatTraffic';
-
-/** What the connection tells the thread (the turn and the panel are the thread's). */
-export interface ConnectionEvents {
-  /** The turn state: a start is a no-op while connected (unless the last one failed); no new session while a turn runs. */
-  readonly turnState: TurnState;
-  setTurn(turn: TurnState, message: string | null): void;
-  /** The connection failed or the agent exited (`turn`): the turn shows why, and waiters are released. */
-  failed(message: string, turn: TurnState): void;
-  /** A session is attached: the panel starts over and queued prompts go. */
-  ready(): void;
-  /** The chat shows another session now: the panel and the tree start over. */
-  switched(): void;
-  panel(fields: Partial<PanelState>): void;
-  /** The supervisor gave up on the running turn (its cancel went unanswered). */
-  abandonTurn(): void;
-  /** The key of the last prompt this client sent, for the supervisor's notices. */
-  promptEntry(): string | undefined;
-  /** A `session/update` of the link (the store has it already): its root's or a subagent's work may be background work. */
-  sessionUpdate(n: SessionNotification): void;
-}
+import type { ConnectionEvents } from './connectionEvents';
 
 export interface ConnectionDeps {
   readonly options: ChatOptions;
@@ -61,8 +44,12 @@ export interface ConnectionDeps {
   readonly events: () => ConnectionEvents;
 }
 
-export class ChatConnection {
+export class ChatConnection implements AgentDoor {
   private link: AgentLink | undefined;
+  /** The agent of `link` (the door's views of its client), and the count of links made and dropped. */
+  private linkAgent: LinkAgent | undefined;
+  private epochValue = 0;
+  private readonly ops: SessionOps;
   private connecting: Promise<void> | undefined;
   private agentValue: AgentConfig;
   /** The settings do not name this chat's agent: nothing starts until they do (see agentConfigured). */
@@ -77,6 +64,11 @@ export class ChatConnection {
     const o = d.options;
     this.agentValue = o.agent;
     this.agentMissing = o.agentMissing === true;
+    this.ops = sessionOps(
+      (run) => this.operate(run),
+      () => this.link?.client,
+      o.cwd,
+    );
     this.supervisor = new ConnectionSupervisor<QueuedPrompt>(
       {
         clock: o.clock ?? systemClock,
@@ -118,8 +110,29 @@ export class ChatConnection {
   get earlier(): { readonly sessionId: string; readonly reason: string } | null {
     return this.earlierValue;
   }
-  get client(): AcpClient | undefined {
-    return this.link?.client;
+  get epoch(): number {
+    return this.epochValue;
+  }
+  get running(): boolean {
+    return this.linkAgent?.closed === false;
+  }
+  facts(): AgentFacts | undefined {
+    return this.linkAgent;
+  }
+  /** The agent of the current link, for the thread's turns (undefined: none). */
+  turnAgent(): TurnAgent | undefined {
+    return this.linkAgent;
+  }
+  operation<K extends SessionOperation>(op: K): SessionOps[K] | undefined {
+    if (!supportsOperation(this.link?.client.agentCapabilities, op)) return undefined;
+    return this.ops[op];
+  }
+  /** The one writer of `link`: a new link or none starts a new epoch. */
+  private setLink(link: AgentLink | undefined): void {
+    if (link === this.link) return;
+    this.link = link;
+    this.epochValue++;
+    this.linkAgent = link && new LinkAgent(link.client, this.epochValue);
   }
   stderrTail(): string {
     return this.link?.stderrTail() ?? '';
@@ -208,7 +221,7 @@ export class ChatConnection {
       link.dispose();
       return;
     }
-    this.link = link;
+    this.setLink(link);
     link.onExit((reason) => this.lost(reason, link));
     link.client.onSessionUpdate((n) => this.link === link && this.d.events().sessionUpdate(n));
     try {
@@ -238,18 +251,8 @@ export class ChatConnection {
 
   /** `fresh`: for a session/new, which also carries the user's system prompt (sessionParams.ts). */
   private sessionParams(fresh = false): SessionParams {
-    const o = this.d.options;
-    const caps = this.link?.client.agentCapabilities;
-    const p = sessionParams({
-      cwd: o.cwd,
-      settings: o.settings(),
-      additionalDirectories: o.additionalDirectories?.() ?? [],
-      caps,
-      mcp: o.mcp?.(),
-      warn: (m) => o.log('warn', m),
-      skipped: (names) => this.d.traffic.notice(mcpSkippedNotice(this.agent.name, names)),
-    });
-    return fresh ? { ...p, ...systemPromptParam(o.settings(), caps) } : p;
+    const skipped = (names: readonly string[]) => this.d.traffic.notice(mcpSkippedNotice(this.agent.name, names));
+    return chatSessionParams(this.d.options, this.link?.client.agentCapabilities, skipped, fresh);
   }
 
   /**
@@ -268,9 +271,9 @@ export class ChatConnection {
 
   /**
    * A session operation (fork, rename, archive…) on the running agent, started first if need be, signing
-   * in when it answers auth_required. Session commands (sessionCommands.ts) go through here.
+   * in when it answers auth_required. The handles of `operation` go through here.
    */
-  async operate<T>(run: (client: AcpClient, params: SessionParams) => Promise<T>): Promise<T> {
+  private async operate<T>(run: (client: AcpClient, params: SessionParams) => Promise<T>): Promise<T> {
     await this.start();
     const link = this.link;
     if (!link) throw new Error(`${this.agent.name} is not running`);
@@ -318,7 +321,7 @@ export class ChatConnection {
   /** The agent (`link`) exited, or a remote agent's link dropped or could not be made: the supervisor decides what next. */
   private lost(reason: string, link?: AgentLink): void {
     if (link && this.link !== link) return;
-    this.link = undefined;
+    this.setLink(undefined);
     this.d.broker.cancelAll();
     this.d.elicitations.cancelAll();
     this.connectionEnded(false);
@@ -332,7 +335,7 @@ export class ChatConnection {
   /** `closing`: the chat itself goes (its window closes): a turn still running is marked interrupted too. */
   private dropLink(reason: string, closing = false): void {
     const link = this.link;
-    this.link = undefined;
+    this.setLink(undefined);
     this.d.broker.cancelAll();
     this.d.elicitations.cancelAll();
     if (link) this.connectionEnded(closing);
@@ -359,16 +362,12 @@ export class ChatConnection {
     this.closed = true;
   }
 
-  /** The agent's saved sessions (session/list), in the agent's order. */
   async listSessions(): Promise<readonly SessionInfo[]> {
     await this.start();
     return this.link ? listAllSessions(this.link.client, this.d.options.cwd) : [];
   }
 
-  /**
-   * Starts a fresh session on the same agent; the old one is closed (when the agent supports it, unless
-   * `closeOld` is false: archiving closed it already) and stays in the tree.
-   */
+  /** The old session is closed (when the agent supports it, unless `closeOld` is false: archiving closed it already) and stays in the tree. */
   async newSession(closeOld = true): Promise<void> {
     await this.start();
     const link = this.link;
@@ -386,7 +385,6 @@ export class ChatConnection {
     }
   }
 
-  /** Shows another session of this agent: resumed when we have its transcript, else loaded (replayed). */
   async openSession(sessionId: string): Promise<void> {
     await this.start();
     const link = this.link;

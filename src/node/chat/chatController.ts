@@ -22,9 +22,6 @@ import type { AgentBehaviour } from '../../common/debug/agentBehaviour';
 import type { Finding } from '../../common/conformance';
 import type { CaptureRecord } from '../../common/debug/protocolLog';
 import { Disposable, type IDisposable } from '../../common/util/lifecycle';
-import type { SessionInfo } from '../../common/protocol/requests';
-import type { AcpClient } from '../acp/client';
-import type { SessionParams } from '../acp/sessions';
 import type { QueuedPrompt } from '../../common/promptQueue';
 import type { Notice, NoticeActionId } from '../../common/notices';
 import type { ContextItem } from '../../common/context';
@@ -36,6 +33,7 @@ import type { ChatControls, ChatOptions, PromptImage } from './chatPorts';
 import { dispatchWebviewMessage } from './webviewMessages';
 import { ChatTraffic } from './chatTraffic';
 import { ChatConnection } from './chatConnection';
+import type { AgentDoor } from './agentDoor';
 import { ChatThread } from './chatThread';
 import { ChatView } from './chatView';
 import { subagentModel, subagentUnder, type SubagentViewDeps } from './subagentControls';
@@ -140,8 +138,9 @@ export class ChatController extends Disposable implements ChatModel, TreeSource,
   get store(): MessageStore {
     return this.o.store;
   }
-  get client(): AcpClient | undefined {
-    return this.connection.client;
+  /** The door to the agent: what it said at initialize, its session list, and its optional operations. */
+  get door(): AgentDoor {
+    return this.connection;
   }
   get turnState(): TurnState {
     return this.thread.turnState;
@@ -224,18 +223,6 @@ export class ChatController extends Disposable implements ChatModel, TreeSource,
   }
   restart(): Promise<void> {
     return this.connection.restart();
-  }
-  operate<T>(run: (client: AcpClient, params: SessionParams) => Promise<T>): Promise<T> {
-    return this.connection.operate(run);
-  }
-  listSessions(): Promise<readonly SessionInfo[]> {
-    return this.connection.listSessions();
-  }
-  newSession(closeOld = true): Promise<void> {
-    return this.connection.newSession(closeOld);
-  }
-  openSession(sessionId: string): Promise<void> {
-    return this.connection.openSession(sessionId);
   }
   setMode(modeId: string): void {
     this.connection.setMode(modeId);
@@ -328,7 +315,7 @@ export class ChatController extends Disposable implements ChatModel, TreeSource,
     const card = subagentUnder(this.o.store, this.connection.sessionId, childSessionId);
     // Only a child that offered cancel (ACP: a mutation needs the child's own capability).
     if (!card?.canCancel) return this.o.log('warn', `stop subagent ${childSessionId}: it does not offer cancel; ignored`);
-    this.connection.client?.cancel(childSessionId);
+    this.connection.turnAgent()?.cancel(childSessionId);
   }
 
   handleWebviewMessage(m: WebviewToHost): void {

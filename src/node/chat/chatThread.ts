@@ -6,12 +6,11 @@
  * Owns: the turn state (turn, its message, how the last turn ended, the turn generation, the turn of ours in
  * flight), the prompt queue (common/promptQueue), the context chips (promptContext) and whether the agent
  * works in the background (backgroundWork: shown as a busy turn with no prompt of ours pending). It reads,
- * never writes: the attached session, the agent and the link (the connection's), the transcript (the
+ * never writes: the attached session, the agent and the link (the connection's: turns go to its `TurnAgent`), the transcript (the
  * store's; notices are written through the traffic). What the panel is told goes through the view (chatView), which builds the rest.
  */
 import type { PanelState, TurnEnd, TurnState } from '../../common/webview/contract';
 import type { PermissionBroker } from '../../common/permissionBroker';
-import type { AgentCapabilities } from '../../common/protocol/requests';
 import type { ContentBlock } from '../../common/protocol/content';
 import { PromptQueue, type QueuedPrompt } from '../../common/promptQueue';
 import type { NoticeActionId } from '../../common/notices';
@@ -26,10 +25,11 @@ import { PromptContext } from './promptContext';
 import { BACKGROUND_MESSAGE, BackgroundWork } from './backgroundWork';
 import { systemClock } from '../../common/recovery/timers';
 import { busySubagents, rootOf } from '../../common/store/sessionTree';
-import type { SessionNotification } from '../../common/protocol/requests';
+import type { AgentCapabilities, SessionNotification } from '../../common/protocol/requests';
 import { runNoticeAction } from './connectionRecovery';
 import type { ChatOptions, PromptImage } from './chatPorts';
-import type { ChatConnection, ConnectionEvents } from './chatConnection';
+import type { ChatConnection } from './chatConnection';
+import type { ConnectionEvents } from './connectionEvents';
 import type { ChatTraffic } from './chatTraffic';
 import type { ChatView, ThreadFields } from './chatView';
 
@@ -180,7 +180,7 @@ export class ChatThread implements ConnectionEvents {
     // The chips go with this prompt (also when it is queued), and the prompt box starts empty again.
     const context = this.context.take();
     const prompt: QueuedPrompt = context.length ? { text: trimmed, images, context } : { text: trimmed, images };
-    if (steer && this.turn === 'busy' && this.conn.client?.canSteer) {
+    if (steer && this.turn === 'busy' && this.conn.turnAgent()?.canSteer) {
       this.panel({ context: [] });
       void this.steerOrQueue(prompt);
       return;
@@ -219,18 +219,18 @@ export class ChatThread implements ConnectionEvents {
    * it, it is queued too, and a notice says so.
    */
   private async steerOrQueue(prompt: QueuedPrompt): Promise<void> {
-    const client = this.conn.client;
+    const agent = this.conn.turnAgent();
     const sid = this.sessionId;
-    if (!client || sid === null) return this.enqueue(prompt);
+    if (!agent || sid === null) return this.enqueue(prompt);
     let failure: string | null;
     try {
-      const r = await client.steer(sid, await this.promptBlocks(prompt, client.agentCapabilities));
+      const r = await agent.steer(sid, await this.promptBlocks(prompt, agent.capabilities));
       failure = steered(r) || r.outcome === 'promptRequired' ? null : `the agent answered "${r.outcome}"${r.reason ? ` (${r.reason})` : ''}`;
       if (steered(r)) return;
     } catch (e) {
       failure = errorText(e);
     }
-    if (this.conn.client !== client) return;
+    if (this.conn.epoch !== agent.epoch) return;
     if (failure !== null)
       this.d.traffic.notice({ severity: 'warning', title: 'The message could not be steered into the running turn; it was queued instead.', description: failure });
     this.enqueue(prompt);
@@ -238,12 +238,12 @@ export class ChatThread implements ConnectionEvents {
 
   /** session/cancel: pending permission requests are answered `cancelled`, open tool calls shown cancelled. */
   cancel(): void {
-    const client = this.conn.client;
+    const agent = this.conn.turnAgent();
     const sid = this.sessionId;
-    if (!client || sid === null || (this.turn !== 'busy' && this.turn !== 'cancelling')) return;
+    if (!agent || sid === null || (this.turn !== 'busy' && this.turn !== 'cancelling')) return;
     if (this.foregroundGen === null) {
       // Background work: no prompt of ours waits for the cancel's answer; the agent is told and the chat is free.
-      client.cancel(sid);
+      agent.cancel(sid);
       this.background.reset();
       this.setTurn('idle', null);
       this.drainQueue();
@@ -251,7 +251,7 @@ export class ChatThread implements ConnectionEvents {
     }
     this.setTurn('cancelling', null);
     this.conn.supervisor.cancelRequested();
-    client.cancel(sid);
+    agent.cancel(sid);
   }
 
   private drainQueue(): void {
@@ -281,9 +281,9 @@ export class ChatThread implements ConnectionEvents {
   }
 
   private async runTurn(prompt: QueuedPrompt): Promise<void> {
-    const client = this.conn.client;
+    const live = this.conn.turnAgent();
     const sid = this.sessionId;
-    if (!client || sid === null) return;
+    if (!live || sid === null) return;
     const notice = this.d.traffic.notice.bind(this.d.traffic);
     const agent = this.conn.agent.name;
     const gen = ++this.turnGen;
@@ -297,7 +297,7 @@ export class ChatThread implements ConnectionEvents {
     this.o.review?.turnStarted(sid);
     let ended: TurnEnd = null;
     try {
-      const r = await client.prompt(sid, await this.promptBlocks(prompt, client.agentCapabilities));
+      const r = await live.prompt(sid, await this.promptBlocks(prompt, live.capabilities));
       if (r.stopReason === 'cancelled') ended = 'cancelled';
       if (r.stopReason === 'refusal')
         notice({ severity: 'warning', title: `${agent} refused this request.`, description: 'The prompt and the answer are left out of the next turn.' });
@@ -310,16 +310,16 @@ export class ChatThread implements ConnectionEvents {
         return this.foregroundEnded(gen);
       }
       // When the agent exited, onExit explained it.
-      if (this.conn.client === client) notice({ severity: 'error', title: `The prompt failed: ${errorText(e)}`, description: 'Try again, or restart the agent.' });
+      if (this.conn.epoch === live.epoch) notice({ severity: 'error', title: `The prompt failed: ${errorText(e)}`, description: 'Try again, or restart the agent.' });
       ended = 'error';
     }
     // After an exit the supervisor already knows (and keeps the prompt whose delivery is uncertain).
-    if (this.conn.client === client && this.turnGen === gen) this.conn.supervisor.turnEnded();
+    if (this.conn.epoch === live.epoch && this.turnGen === gen) this.conn.supervisor.turnEnded();
     // What the agent sends from now on (its subagents' work, a turn of its own) is background work.
     if (this.turnGen === gen) this.background.setForeground(false);
     await this.endReview(sid, entriesBefore);
     this.foregroundEnded(gen);
-    if (this.conn.client !== client || this.turnGen !== gen) return;
+    if (this.conn.epoch !== live.epoch || this.turnGen !== gen) return;
     this.endTurnAs(ended);
     this.setTurn(this.background.active ? 'busy' : 'idle', this.background.active ? BACKGROUND_MESSAGE : null);
     this.drainQueue();

@@ -108,7 +108,7 @@ export class ChatView extends Disposable {
     const { connection } = this.d;
     const s = this.current();
     const earlier = connection.earlier;
-    const client = connection.client;
+    const facts = connection.facts();
     const t = this.d.thread();
     return {
       agentName: connection.agent.name,
@@ -121,8 +121,8 @@ export class ChatView extends Disposable {
       canOpenSubagents: this.d.options.ui.openSubagent !== undefined,
       subagentActivity: this.activity,
       subagentResults: this.results,
-      canFork: supportsOperation(client?.agentCapabilities, 'fork'),
-      canSteer: client?.canSteer ?? false,
+      canFork: supportsOperation(facts?.capabilities, 'fork'),
+      canSteer: facts?.canSteer ?? false,
       missingAgent: connection.missingAgent,
       ...sessionPanelFields(s),
       queuedPrompts: t.queuedPrompts,

@@ -11,22 +11,23 @@ type Log = (level: 'info' | 'warn', message: string) => void;
  */
 export async function forgetChatSessions(chat: ChatController, log: Log): Promise<void> {
   await chat.start().catch(() => undefined);
-  const client = chat.client;
-  if (!client || client.isClosed) {
+  const door = chat.door;
+  if (!door.running) {
     log('warn', `${chat.agent.name} is not running: its own copy of the deleted chat's sessions was left alone`);
     return;
   }
-  const caps = client.agentCapabilities?.sessionCapabilities;
+  const close = door.operation('close');
+  const forget = door.operation('delete');
   const current = chat.sessionId;
-  if (current !== null && caps?.close) {
-    await client.closeSession(current).then(
+  if (current !== null && close) {
+    await close(current).then(
       () => log('info', `session/close ${current}`),
       (e: unknown) => log('warn', `session/close of ${current} failed: ${errorText(e)}`),
     );
   }
-  if (caps?.delete) {
+  if (forget) {
     for (const s of chat.sessions()) {
-      await client.deleteSession(s.sessionId).then(
+      await forget(s.sessionId).then(
         () => log('info', `session/delete ${s.sessionId}`),
         (e: unknown) => log('warn', `session/delete of ${s.sessionId} failed: ${errorText(e)}`),
       );

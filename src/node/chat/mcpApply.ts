@@ -5,20 +5,21 @@
 import type { Notice } from '../../common/notices';
 import { noticeText } from '../../common/untrusted';
 import type { ChatController } from './chatController';
+import type { AgentDoor } from './agentDoor';
 
 /** What applying a choice needs of a chat. */
-export type McpChat = Pick<ChatController, 'client' | 'sessionId' | 'turnState' | 'agent' | 'notice' | 'restart'>;
+export type McpChat = Pick<ChatController, 'sessionId' | 'turnState' | 'agent' | 'notice' | 'restart'> & { readonly door: Pick<AgentDoor, 'running' | 'facts'> };
 
 /**
  * Applies a new choice: a running session is reopened with it (restart, then resume or load) where the agent
  * can resume or load; otherwise it waits for a new session. Said in the chat either way.
  */
 export async function applyMcpChoice(chat: McpChat, off: readonly string[]): Promise<void> {
-  const client = chat.client && !chat.client.isClosed ? chat.client : undefined;
-  const caps = client?.agentCapabilities;
+  const running = chat.door.running;
+  const caps = running ? chat.door.facts()?.capabilities : undefined;
   const offText = off.length ? `off: ${off.map((n) => `“${noticeText(n)}”`).join(', ')}` : 'all on';
   const note = (title: string, description: string): Notice => ({ severity: 'info', key: 'mcp-choice', title, description });
-  if (!client || chat.sessionId === null) {
+  if (!running || chat.sessionId === null) {
     chat.notice(note(`MCP servers for this chat changed (${offText}).`, "The chat's next session is opened with this choice."));
     return;
   }

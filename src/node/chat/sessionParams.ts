@@ -59,3 +59,26 @@ export function systemPromptParam(settings: Settings, caps: AgentCapabilities | 
   if (text === '' || !caps?.sessionCapabilities?.systemPrompt) return {};
   return { systemPrompt: { mode: 'append', content: [{ type: 'text', text }] } };
 }
+
+/** What a chat reads its session params from (chatPorts' `ChatOptions`, structurally: no import circle). */
+interface ChatParamsSource {
+  readonly cwd: string;
+  settings(): Settings;
+  readonly additionalDirectories?: () => readonly string[];
+  readonly mcp?: () => ChatMcp;
+  log(level: 'warn', message: string): void;
+}
+
+/** A chat's session params, read now; `fresh`: for a session/new, which also carries the user's system prompt. */
+export function chatSessionParams(o: ChatParamsSource, caps: AgentCapabilities | undefined, skipped: (names: readonly string[]) => void, fresh: boolean): SessionParams {
+  const p = sessionParams({
+    cwd: o.cwd,
+    settings: o.settings(),
+    additionalDirectories: o.additionalDirectories?.() ?? [],
+    caps,
+    mcp: o.mcp?.(),
+    warn: (m) => o.log('warn', m),
+    skipped,
+  });
+  return fresh ? { ...p, ...systemPromptParam(o.settings(), caps) } : p;
+}

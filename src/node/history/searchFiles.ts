@@ -55,7 +55,7 @@ export async function recoverRecords(dir: string, ids: readonly string[], listed
     if (listed.has(id) || !isChatId(id)) continue;
     const header = await readSearchHeader(searchFile(dir, id)).catch(() => undefined);
     const h = header && typeof header === 'object' ? (header as Record<string, unknown>) : undefined;
-    if (h && typeof h['id'] === 'string' && typeof h['agentId'] === 'string') out.push({ ...h, open: false });
+    if (h && typeof h['id'] === 'string' && typeof h['agentId'] === 'string') out.push({ ...h });
     else log(`the saved chat ${id} is not in the chat list and has no search file to rebuild its entry from; it is left out`);
   }
   return out;

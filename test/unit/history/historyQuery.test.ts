@@ -15,7 +15,7 @@ import { escapeField } from '../../../src/common/history/searchLines';
 
 const DAY = 86_400_000;
 const NOW = 100 * DAY;
-const rec = (id: string, o: Partial<ChatRecord> = {}): ChatRecord => ({ id, agentId: 'demo', title: id, sessionId: null, createdAt: 0, updatedAt: NOW, open: false, ...o });
+const rec = (id: string, o: Partial<ChatRecord> = {}): ChatRecord => ({ id, agentId: 'demo', title: id, sessionId: null, createdAt: 0, updatedAt: NOW, ...o });
 
 test('states and filters', () => {
   const chats = [

@@ -10,9 +10,9 @@ import type { AgentCapabilities } from '../../../src/common/protocol/requests';
 function fakeChat(o: { caps?: AgentCapabilities; sessionId?: string | null; turn?: McpChat['turnState']; running?: boolean }) {
   const notices: Notice[] = [];
   let restarts = 0;
-  const client = o.running === false ? undefined : { isClosed: false, agentCapabilities: o.caps };
+  const running = o.running !== false;
   const chat = {
-    client,
+    door: { running, facts: () => (running ? { capabilities: o.caps } : undefined) },
     sessionId: o.sessionId === undefined ? 'sess-1' : o.sessionId,
     turnState: o.turn ?? 'idle',
     agent: { id: 'x', name: 'Agent X', command: 'x', args: [], env: {} },

@@ -148,7 +148,7 @@ test('quick pick rows say each transport, source and whether the agent takes it;
 });
 
 test('the chat record keeps the off-list, tolerant on read (a bad value is dropped, the record kept)', () => {
-  const rec = (mcpOff: unknown) => ({ id: 'chat-1-a', agentId: 'demo', title: null, sessionId: null, createdAt: 1, updatedAt: 1, open: false, mcpOff });
+  const rec = (mcpOff: unknown) => ({ id: 'chat-1-a', agentId: 'demo', title: null, sessionId: null, createdAt: 1, updatedAt: 1, mcpOff });
   const { chats } = parseChatIndex({ version: 1, chats: [rec(['__proto__', 'web']), rec('nope')], focused: [] }, () => undefined);
   assert.deepEqual(chats[0]?.mcpOff, ['__proto__', 'web']);
   const other = parseChatIndex({ version: 1, chats: [{ ...rec(5), id: 'chat-2-b' }], focused: [] }, () => undefined);

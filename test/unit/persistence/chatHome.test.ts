@@ -59,7 +59,7 @@ test('one workspace, one identity: path spellings, folder order and the platform
   assert.equal(chatHomeDir('/g', undefined), path.join('/g', 'sessions'));
 });
 
-const record = (id: string, updatedAt: number, title: string | null = null): ChatRecord => ({ id, agentId: 'demo', title, sessionId: null, createdAt: 0, updatedAt, open: false });
+const record = (id: string, updatedAt: number, title: string | null = null): ChatRecord => ({ id, agentId: 'demo', title, sessionId: null, createdAt: 0, updatedAt });
 
 test('two chat lists merge: both sides kept, the record used last wins, deleted chats stay deleted', () => {
   const mine = { version: 1 as const, chats: [record('a', 5, 'mine'), record('b', 1, 'old')], focused: ['a'] };

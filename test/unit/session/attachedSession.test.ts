@@ -48,12 +48,12 @@ test('chat on A, New Session (B), Open Session A, reload: the chat reattaches A'
     live.prompt('hello');
     await live.whenIdle();
     const a = live.sessionId!;
-    await live.newSession();
+    await live.door.newSession();
     const b = live.sessionId!;
     assert.notEqual(a, b);
-    await live.openSession(a);
+    await live.door.openSession(a);
     assert.equal(live.sessionId, a);
-    await live.listSessions(); // a round trip, so the demo's notifications are in before we close
+    await live.door.listSessions(); // a round trip, so the demo's notifications are in before we close
     live.dispose();
     await p1.close(); // the window closes: everything written, the chat's lock let go
 

@@ -9,6 +9,7 @@ import { ChatController } from '../../../src/node/chat/chatController';
 import { BACKGROUND_MESSAGE, BACKGROUND_QUIET_MS, BackgroundWork } from '../../../src/node/chat/backgroundWork';
 import { onAcpNotification, onAcpRequest, type AcpConnection } from '../../../src/node/transport/connection';
 import { inProcessDemoAgent, chatOptions } from './harness';
+import type { AgentLink } from '../../../src/node/acp/agentLink';
 import { ManualClock } from '../helpers/manualClock';
 import { until } from '../helpers/until';
 
@@ -51,7 +52,7 @@ function replayAgent(before: readonly Msg[]) {
     });
     onAcpNotification(a, 'session/cancel', z.unknown(), (p) => void cancels.push(p));
   });
-  return { connect: agent.connect, send, prompts, cancels };
+  return { connect: agent.connect, send, prompts, cancels, link: () => agent.link };
 }
 
 async function chatWith(before: readonly Msg[]) {
@@ -63,8 +64,11 @@ async function chatWith(before: readonly Msg[]) {
 }
 
 /** Every update sent so far was handled: a round trip through the agent (its answer comes after them). */
-async function handled(c: ChatController): Promise<void> {
-  await c.client!.probe('session/set_mode', { sessionId: c.sessionId, modeId: 'x' }).catch(() => undefined);
+async function handled(c: ChatController, agent: { link: () => AgentLink | undefined }): Promise<void> {
+  await agent
+    .link()!
+    .client.probe('session/set_mode', { sessionId: c.sessionId, modeId: 'x' })
+    .catch(() => undefined);
 }
 
 const turnOf = (c: ChatController) => ({ turn: c.panelState().turn, message: c.panelState().message });
@@ -75,7 +79,7 @@ describe('background work in the chat (claude-next-subagent-bg)', () => {
     c.prompt('Use a background agent to read notes.txt');
     await until(() => c.turnState === 'idle' && agent.prompts.length === 1, 'the turn to end');
     agent.send(AFTER);
-    await handled(c);
+    await handled(c, agent);
     assert.deepEqual(turnOf(c), { turn: 'busy', message: BACKGROUND_MESSAGE });
     assert.ok(
       c.entries().some((e) => e.kind === 'agent_thought' && e.stats.lines.length > 0),
@@ -103,7 +107,7 @@ describe('background work in the chat (claude-next-subagent-bg)', () => {
     clock.advance(60_000);
     assert.deepEqual(turnOf(c), { turn: 'busy', message: BACKGROUND_MESSAGE }, 'the running subagent holds it');
     agent.send([BEFORE[CHILD_IDLE]!]);
-    await handled(c);
+    await handled(c, agent);
     assert.equal(c.turnState, 'busy', 'the idle report is an update too: the quiet period starts from it');
     clock.advance(BACKGROUND_QUIET_MS);
     assert.deepEqual(turnOf(c), { turn: 'idle', message: null });
@@ -115,7 +119,7 @@ describe('background work in the chat (claude-next-subagent-bg)', () => {
     c.prompt('first');
     await until(() => c.turnState === 'idle' && agent.prompts.length === 1, 'the first turn to end');
     agent.send(AFTER);
-    await handled(c);
+    await handled(c, agent);
     assert.equal(c.turnState, 'busy');
     c.prompt('second');
     await until(() => agent.prompts.length === 2, 'the second prompt on the wire');
@@ -123,7 +127,7 @@ describe('background work in the chat (claude-next-subagent-bg)', () => {
     await until(() => c.turnState === 'idle', 'the second turn to end');
     // Background work again (an update of the agent's own), then Stop.
     agent.send(AFTER.slice(1, 3));
-    await handled(c);
+    await handled(c, agent);
     assert.equal(c.turnState, 'busy');
     c.cancel();
     assert.equal(c.turnState, 'idle');
@@ -143,7 +147,7 @@ describe('no background work without subagents', () => {
     c.prompt('Read notes.txt');
     await until(() => c.turnState === 'idle' && agent.prompts.length === 1, 'the turn to end');
     agent.send(parentOnly(AFTER));
-    await handled(c);
+    await handled(c, agent);
     assert.deepEqual(turnOf(c), { turn: 'idle', message: null });
     assert.ok(c.entries().some((e) => e.kind === 'agent_message' && e.stats.lines.length > 0));
     c.dispose();

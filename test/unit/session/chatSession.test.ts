@@ -252,18 +252,18 @@ test('session history: list, a new session on the same connection, and back to t
   await session.whenIdle();
   const first = session.sessionId!;
   const firstKeys = session.entries().map((e) => e.key);
-  await session.newSession();
+  await session.door.newSession();
   const second = session.sessionId!;
   assert.notEqual(second, first);
   assert.equal(session.entries().length, 0, 'the new session starts empty');
   assert.equal(agent.connections, 1, 'no new agent process');
   // New Session closed the first (session/close frees it on the agent), so the agent lists the second.
-  const listed = await session.listSessions();
+  const listed = await session.door.listSessions();
   assert.deepEqual(
     listed.map((s) => s.sessionId),
     [second],
   );
-  await session.openSession(first);
+  await session.door.openSession(first);
   assert.equal(session.sessionId, first);
   assert.deepEqual(
     session.entries().map((e) => e.key),
@@ -360,11 +360,11 @@ test('a failed reattach keeps the saved transcript on screen, read-only above a 
   assert.equal(reloaded.session.snapshot().panel.earlier?.sessionId, old);
 
   // Choosing another session leaves the earlier transcript behind, and forgets the link.
-  await reloaded.session.newSession();
+  await reloaded.session.door.newSession();
   assert.equal(reloaded.session.snapshot().panel.earlier, null);
   assert.deepEqual(reloaded.links, [null]);
   assert.equal(saved.earlierLink(), null);
-  await reloaded.session.listSessions(); // a round trip, so the demo's post-session/new notification is out before we close
+  await reloaded.session.door.listSessions(); // a round trip, so the demo's post-session/new notification is out before we close
   reloaded.session.dispose();
 });
 

@@ -100,7 +100,7 @@ test('the chat list is saved and read back; removing a chat deletes its files an
   wire.forEach(([dir, msg], i) => p1.append('chat-1', dir, msg, store.ingest(dir, msg, i + 1), i + 1));
   const two = p1.restore('chat-2', () => undefined).store;
   wire.slice(0, 4).forEach(([dir, msg], i) => p1.append('chat-2', dir, msg, two.ingest(dir, msg, i + 1), i + 1));
-  const record = (title: string) => ({ id: 'chat-1', agentId: 'demo', title, sessionId: null, createdAt: 1, updatedAt: 1, open: false });
+  const record = (title: string) => ({ id: 'chat-1', agentId: 'demo', title, sessionId: null, createdAt: 1, updatedAt: 1 });
   p1.writeIndex({ version: 1, chats: [record('first')], focused: [] });
   p1.writeIndex({ version: 1, chats: [record('second')], focused: [] });
   await p1.close();

@@ -1,9 +1,9 @@
 // An in-process agent link for ChatController tests: the real DemoAgent (or any agent built on the
-// transport) on one end of two PassThrough streams, the real AcpClient on the other. No subprocess.
+// transport) on one end of two PassThrough streams, the real AcpClient on the other, built by the links'
+// own wiring (linkClient: every option the chat passes, onInvalidLine included). No subprocess.
 import { PassThrough } from 'node:stream';
-import { AcpClient } from '../../../src/node/acp/client';
 import type { AgentLink, ConnectAgent } from '../../../src/node/acp/agentLink';
-import { CLIENT_INFO } from '../../../src/node/acp/agentLink';
+import { linkClient } from '../../../src/node/acp/agentLink';
 import { createAcpConnection, type AcpConnection } from '../../../src/node/transport/connection';
 import { DemoAgent } from '../../../src/node/demoAgent/agent';
 import { MessageStore } from '../../../src/common/store';
@@ -15,12 +15,15 @@ export interface InProcessAgent {
   /** Simulates a crash: the agent's streams end. */
   crash(): void;
   connections: number;
+  /** The last link made (for a test's own round trip to the agent, `probe`). */
+  link: AgentLink | undefined;
 }
 
 export function inProcessDemoAgent(make: (acp: AcpConnection) => void = (acp) => new DemoAgent(acp, { delayMs: 0 })): InProcessAgent {
   let current: { toAgent: PassThrough; toClient: PassThrough } | undefined;
   const self: InProcessAgent = {
     connections: 0,
+    link: undefined,
     crash() {
       current?.toClient.end();
       current?.toAgent.end();
@@ -33,18 +36,7 @@ export function inProcessDemoAgent(make: (acp: AcpConnection) => void = (acp) =>
       const agent = createAcpConnection({ input: toAgent, output: toClient });
       make(agent);
       agent.connection.listen();
-      const client = new AcpClient({
-        input: toClient,
-        output: toAgent,
-        handlers: o.handlers,
-        ...(o.permissions ? { permissions: o.permissions } : {}),
-        clientInfo: CLIENT_INFO,
-        protocolVersion: o.protocolVersion,
-        terminalAuth: o.terminalAuth === true,
-        subagents: o.subagents === true,
-        tap: o.tap,
-        log: o.log,
-      });
+      const client = linkClient(o, toClient, toAgent, () => undefined);
       const listeners: ((reason: string) => void)[] = [];
       client.onDidClose((reason) => listeners.splice(0).forEach((l) => l(reason)));
       const link: AgentLink = {
@@ -56,6 +48,7 @@ export function inProcessDemoAgent(make: (acp: AcpConnection) => void = (acp) =>
           agent.connection.dispose();
         },
       };
+      self.link = link;
       return link;
     },
   };

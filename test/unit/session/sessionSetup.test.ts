@@ -81,7 +81,7 @@ describe('session setup', () => {
     assert.match(answer, /Be brief\./);
     // A folder removed from the workspace is gone from the next session.
     folders = ['/w/docs'];
-    await session.newSession();
+    await session.door.newSession();
     const second = sent.filter((m) => (m as { method?: unknown }).method === 'session/new').at(-1) as { params: Record<string, unknown> };
     assert.deepEqual(second.params['additionalDirectories'], ['/w/docs']);
     session.dispose();

@@ -37,7 +37,7 @@ test('a v2 turn: prompt ack, user_message echo, upserts and redaction, idle stat
   const settings = parseSettings((k) => (k === 'protocolVersion' ? 2 : undefined)).settings;
   const session = new ChatController(chatOptions({ agent: { id: 'v2', name: 'V2', command: 'x', args: [], env: {} }, connect: agent.connect, settings: () => settings }));
   await session.start();
-  assert.equal(session.client?.protocolVersion, 2);
+  assert.equal(session.door.facts()?.protocolVersion, 2);
   session.prompt('Find the thing');
   await session.whenIdle();
   const s = session.current();
