@@ -12,13 +12,16 @@
 // the choice. `claude-next-compact` and `codex-next-compact` run three prompts in one session (a question,
 // `/compact`, a follow-up): the CLI must print the compaction (`[compaction] completed`) and the capture
 // reduce to one completed compaction row (with Claude's summary, which its second `completed` must not
-// clear). Variants run by default wherever their recipe's script exists.
+// clear). `claude-next-worktrees` is `run --worktrees` with Claude Code and the demo agent in two modes editing
+// one file of one repository at once (worktrees-turn.mjs). Variants run by default wherever their recipe's
+// script exists.
 // Needs `unshare -n` (root or CAP_SYS_ADMIN) unless ACP_NO_NETNS=1; without it everything is skipped
 // with a visible message.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { agentNames, cache, lastText, recipeOf, root, shq as q, skipUnlessRunnable, source, syncCache } from './agents-cache.mjs';
+import { worktreesTurn } from './worktrees-turn.mjs';
 
 const cli = path.join(root, 'dist/cli.js');
 const PROMPT = 'Read notes.txt, then update it, then run a shell command to show the result. Explain what you did.';
@@ -40,6 +43,8 @@ const VARIANTS = {
   },
   'claude-next-compact': { recipe: 'claude-next', mock: 'claude-compact', prompts: COMPACT_PROMPTS, compaction: { summary: true } },
   'codex-next-compact': { recipe: 'codex-next', mock: 'codex-compact', prompts: COMPACT_PROMPTS, compaction: { summary: false } },
+  // `run --worktrees` (runWorktrees.mjs): Claude Code and the demo agent in two modes on one repository at once.
+  'claude-next-worktrees': { recipe: 'claude-next', arg: 'claude-next', mock: 'claude-worktree', worktrees: true },
 };
 const explicit = process.argv.slice(2).length > 0 || (process.env.ACP_AGENTS ?? '').trim() !== '';
 const names = agentNames(process.argv.slice(2));
@@ -78,9 +83,12 @@ for (const name of names) {
     writeFileSync(answers, JSON.stringify(variant.answers));
     extra = ` --elicit-answers ${q(answers)}`;
   }
-  const client = `node ${q(cli)} run --cwd "$ACP_CWD" --approve all --capture ${q(capture)} --timeout 200${extra} ${(variant?.prompts ?? [variant?.prompt ?? PROMPT]).map((p) => ` --prompt ${q(p)}`).join('')} --`;
+  const wt = variant?.worktrees ? worktreesRun(name, capture) : undefined;
+  const client =
+    wt?.client ??
+    `node ${q(cli)} run --cwd "$ACP_CWD" --approve all --capture ${q(capture)} --timeout 200${extra} ${(variant?.prompts ?? [variant?.prompt ?? PROMPT]).map((p) => ` --prompt ${q(p)}`).join('')} --`;
   const t0 = Date.now();
-  const r = spawnSync('bash', variant ? [script, name] : [script, ...recipeOf(name).args], {
+  const r = spawnSync('bash', variant ? [script, variant.arg ?? name] : [script, ...recipeOf(name).args], {
     cwd: cache,
     env: { ...process.env, ACP_CLIENT: client },
     encoding: 'utf8',
@@ -88,7 +96,8 @@ for (const name of names) {
     maxBuffer: 64 * 1024 * 1024,
   });
   const secs = ((Date.now() - t0) / 1000).toFixed(1);
-  const problems = variant ? checkVariant(variant, r, capture) : check(name, r, capture);
+  wt?.restore();
+  const problems = wt ? wt.check(r) : variant ? checkVariant(variant, r, capture) : check(name, r, capture);
   if (problems.length === 0) {
     console.log(`ok   ${name} (${secs} s)`);
     passed++;
@@ -105,6 +114,15 @@ for (const name of names) {
   }
 }
 done(passed, failed);
+
+/** The worktrees variant: its client line, the check, and the recipe's own mock script put back afterwards. */
+function worktreesRun(name, capture) {
+  const variant = VARIANTS[name];
+  const mock = path.join(cache, 'scripts', `${variant.recipe === 'claude-next' ? 'claude' : variant.recipe}.json`);
+  writeFileSync(mock, readFileSync(path.join(root, 'test/agents/scripts', `${variant.mock}.json`)));
+  const turn = worktreesTurn({ cli, name, capture, work: path.join(cache, 'work'), checkout: path.join(cache, 'work', variant.arg), checkCapture });
+  return { ...turn, restore: () => writeFileSync(mock, readFileSync(path.join(source, 'scripts', path.basename(mock)))) };
+}
 
 function check(name, r, capture) {
   const problems = [];

@@ -9,6 +9,7 @@
  *   ACP_DEMO_FAULT=crash-on-prompt|crash-mid-turn|crash-mid-permission|silent|ignore-cancel: misbehave (faults.ts).
  *   ACP_DEMO_LATE_MS: with ignore-cancel, go on with the turn this long after the cancel (late updates).
  *   ACP_DEMO_FORK_AT_MESSAGE=on: `session/fork` also forks at a message (the draft's `fork.atMessageId`).
+ *   ACP_DEMO_EDIT=disk: the edit of demo-edit.txt is written on disk by the agent itself, not through fs/write_text_file (tools.ts).
  * With `--login` it is instead the interactive sign-in a terminal auth method runs (auth.ts).
  */
 import { createAcpConnection } from '../transport/connection';
