@@ -114,7 +114,7 @@ export class WorktreeChats {
       carry = pick.carry;
     } else if (notes.length) this.s.log.info(`worktree for chat ${chatId}: ${notes.join(' ')}`);
     const info = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Making the chat’s git worktree…' }, () =>
-      createWorktree(hostGit, { repo: source?.path ?? probe.top, parent: this.dir(), chatId, title: this.s.titleOf(chatId), carry }),
+      createWorktree(hostGit, { repo: source?.path ?? probe.top, head: probe.head, parent: this.dir(), chatId, title: this.s.titleOf(chatId), carry }),
     );
     const made = source ? { ...info, repo: source.repo, base: source.base } : info;
     this.s.log.info(`chat ${chatId} works in worktree ${made.path} on branch ${made.branch} (base ${made.base})`);
