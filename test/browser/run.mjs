@@ -810,6 +810,9 @@ registerContextCases(test);
 registerA11yTests(test);
 
 // ---- runner
+// BROWSER_JOBS tests at a time (default 2), each in its own browser context: most of a test is waiting on
+// Chromium's renderer, so two lanes keep both cores busy. Results print in the tests' own order.
+const jobs = Math.max(1, Number(process.env.BROWSER_JOBS ?? 2));
 const server = await startServer();
 let browser;
 let passed = 0;
@@ -817,8 +820,8 @@ let failed = 0;
 try {
   await buildWebview();
   browser = await launch();
-  for (const t of tests) {
-    if (filter && !t.name.includes(filter)) continue;
+  const chosen = tests.filter((t) => !filter || t.name.includes(filter));
+  const run = async (t) => {
     if (!browser.isConnected()) {
       // Chromium itself went away (the test that saw it has failed, saying so): the tests after it get a new one.
       console.log('  (Chromium disconnected: launching it again)');
@@ -832,20 +835,32 @@ try {
     };
     try {
       await t.fn({ open });
-      passed++;
-      console.log(`  ✔ ${t.name}`);
+      return `  ✔ ${t.name}`;
     } catch (err) {
-      failed++;
-      console.log(
-        `  ✘ ${t.name}\n    ${String(err?.stack ?? err)
-          .split('\n')
-          .slice(0, 6)
-          .join('\n    ')}`,
-      );
+      return `  ✘ ${t.name}\n    ${String(err?.stack ?? err)
+        .split('\n')
+        .slice(0, 6)
+        .join('\n    ')}`;
     } finally {
       for (const p of opened) await p.close().catch(() => undefined); // already gone with a crashed browser
     }
-  }
+  };
+  const results = chosen.map(() => undefined);
+  let next = 0;
+  let printed = 0;
+  const lane = async () => {
+    while (next < chosen.length) {
+      const i = next++;
+      results[i] = await run(chosen[i]);
+      while (printed < results.length && results[printed] !== undefined) {
+        const line = results[printed++];
+        if (line.startsWith('  ✔')) passed++;
+        else failed++;
+        console.log(line);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(jobs, chosen.length) }, lane));
 } finally {
   await browser?.close();
   await server.close();
