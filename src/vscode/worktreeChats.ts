@@ -87,7 +87,7 @@ export class WorktreeChats {
     };
     const workspace = { label: '$(root-folder) In the workspace', detail: 'The agent works in your checkout.', make: false };
     const where = await vscode.window.showQuickPick(source ? [worktree, workspace] : [workspace, worktree], {
-      title: continues ? 'Where does the new branch of the chat work?' : 'Where does the new chat work?',
+      title: labelText(continues ? 'Where does the new branch of the chat work?' : 'Where does the new chat work?'),
       ignoreFocusOut: true,
     });
     return where?.make ?? false;
