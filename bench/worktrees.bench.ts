@@ -46,7 +46,7 @@ async function main(): Promise<void> {
       time(async () => {
         const p = await probeRepo(hostGit, repo);
         if (p.kind !== 'repo') throw new Error(p.message);
-        await createWorktree(hostGit, { repo: p.top, parent, chatId: `c${n++}`, title: `bench ${n}`, carry: false });
+        await createWorktree(hostGit, { repo: p.top, head: p.head, parent, chatId: `c${n++}`, title: `bench ${n}`, carry: false });
       }),
     alone: () => time(() => git(repo, ['worktree', 'add', '-q', '-b', `plain-${n++}`, path.join(parent, `p${n}`), 'HEAD'])),
   });

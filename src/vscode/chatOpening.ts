@@ -33,6 +33,8 @@ export interface OpenChatOptions {
   readonly preserveFocus?: boolean;
   /** A new chat in a git worktree of its own (true), in the workspace (false), or as `acpChat.newChatWorktree` says. */
   readonly worktree?: boolean;
+  /** A new chat that continues this chat (an Edit & Rerun branch): a worktree it gets is made from that chat's. */
+  readonly from?: string;
 }
 
 /** What opening a chat needs from the chat service (which owns the chats, their sessions and the focus). */
@@ -80,7 +82,7 @@ export class ChatOpening {
     if (target.kind === 'new' && !findAgent(h.agents(), agentId)) throw new Error(`no agent with id '${agentId}'`);
     const record = target.kind === 'existing' ? target.record : r.create(agentId, Date.now());
     if (target.kind === 'new' && target.sessionId !== undefined) r.update(record.id, { sessionId: target.sessionId });
-    if (target.kind === 'new') await h.newChatMade?.(record.id, options.worktree, undefined);
+    if (target.kind === 'new') await h.newChatMade?.(record.id, options.worktree, options.from);
     const preserveFocus = options.preserveFocus ?? false;
     const existing = await h.tabs.reveal(record.id, options.viewColumn, preserveFocus);
     if (existing) return existing;

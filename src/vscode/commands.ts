@@ -158,7 +158,7 @@ export class ChatCommands extends Disposable {
         panel.post(message);
       },
       openFork: async (source, forkSessionId) => chatIdOfPanel(await s.openFork(source, forkSessionId)),
-      newChat: async (agentId) => chatIdOfPanel(await s.newChat(agentId)),
+      newChat: async (agentId, from) => chatIdOfPanel(await s.openChat({ newChat: true, agentId, from })),
       live: (chatId) => s.chat(chatId),
       setOrigin: (chatId, origin) => s.setOrigin(chatId, origin),
       branchesDir: () => s.branchesDir(),

@@ -30,8 +30,8 @@ export interface RewindHost {
   postTo(chat: ChatController, message: HostToWebview): Promise<void>;
   /** A new chat showing the fork `forkSessionId` of `source`; its id. */
   openFork(source: ChatController, forkSessionId: string): Promise<string>;
-  /** A new chat of `agentId`; its id. */
-  newChat(agentId: string): Promise<string>;
+  /** A new chat of `agentId` continuing chat `from` (its worktree, if it gets one, made from that chat's); its id. */
+  newChat(agentId: string, from: string): Promise<string>;
   live(chatId: string): ChatController | undefined;
   setOrigin(chatId: string, origin: ChatOrigin): void;
   /** Where carried transcripts are written. */
@@ -98,7 +98,7 @@ export async function branch(host: RewindHost, req: BranchRequest): Promise<stri
     if (plan.kind === 'forkAtMessage') {
       chatId = await host.openFork(source, await forkAt(source, req.sessionId, plan.messageId));
     } else {
-      chatId = await host.newChat(source.agent.id);
+      chatId = await host.newChat(source.agent.id, sourceId);
       if (plan.carried) {
         // Written where the user can open it (the message's chip) and a linking agent can read it.
         const file = path.join(host.branchesDir(), `${chatId}.md`);

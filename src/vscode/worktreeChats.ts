@@ -55,21 +55,16 @@ export class WorktreeChats {
 
   info = (chatId: string): WorktreeInfo | undefined => this.s.chatIndex.get(chatId)?.worktree;
 
-  /** A new chat's record exists: give it a worktree when `want` (else the setting) says so, asking when it says `ask`. */
+  /**
+   * A new chat's record exists: give it a worktree when `want` (else the setting) says so, asking when it says
+   * `ask`. A chat made from a worktree chat (`from`: a fork or an Edit & Rerun branch) is asked about even under
+   * `workspace`, worktree first: its work so far is in that worktree, not in the checkout.
+   */
   async offer(chatId: string, want: boolean | undefined, from: string | undefined, carry?: boolean): Promise<void> {
     const source = from !== undefined ? this.info(from) : undefined;
     const setting = this.s.settings.newChatWorktree;
     let make = want ?? setting === 'worktree';
-    if (want === undefined && setting === 'ask') {
-      const where = await vscode.window.showQuickPick(
-        [
-          { label: '$(root-folder) In the workspace', detail: 'The agent works in your checkout.', make: false },
-          { label: '$(git-branch) In a new worktree', detail: 'A git worktree on a new branch: your checkout stays untouched until you Apply.', make: true },
-        ],
-        { title: labelText(from !== undefined ? 'Where does the fork work?' : 'Where does the new chat work?'), ignoreFocusOut: true },
-      );
-      make = where?.make ?? false;
-    }
+    if (want === undefined && (setting === 'ask' || (source && setting === 'workspace'))) make = await this.askWhere(from !== undefined, source);
     if (!make) return;
     try {
       const info = await this.make(chatId, source, carry);
@@ -77,6 +72,25 @@ export class WorktreeChats {
     } catch (e) {
       void vscode.window.showErrorMessage(`The worktree could not be made, so the chat works in the workspace: ${noticeText(errorText(e))}`);
     }
+  }
+
+  /** Where a new chat works: in the workspace, or in a new worktree (from its source chat's, when it has one). */
+  private async askWhere(continues: boolean, source: WorktreeInfo | undefined): Promise<boolean> {
+    const worktree = {
+      label: '$(git-branch) In a new worktree',
+      detail: labelText(
+        source
+          ? `A git worktree on a new branch, starting from ${source.branch} as it is now: your checkout stays untouched until you Apply.`
+          : 'A git worktree on a new branch: your checkout stays untouched until you Apply.',
+      ),
+      make: true,
+    };
+    const workspace = { label: '$(root-folder) In the workspace', detail: 'The agent works in your checkout.', make: false };
+    const where = await vscode.window.showQuickPick(source ? [worktree, workspace] : [workspace, worktree], {
+      title: labelText(continues ? 'Where does the new branch of the chat work?' : 'Where does the new chat work?'),
+      ignoreFocusOut: true,
+    });
+    return where?.make ?? false;
   }
 
   /** Probes the repository, asks about uncommitted changes, and makes the worktree; undefined when it cannot (said why). */
@@ -100,7 +114,7 @@ export class WorktreeChats {
       carry = pick.carry;
     } else if (notes.length) this.s.log.info(`worktree for chat ${chatId}: ${notes.join(' ')}`);
     const info = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Making the chat’s git worktree…' }, () =>
-      createWorktree(hostGit, { repo: source?.path ?? probe.top, parent: this.dir(), chatId, title: this.s.titleOf(chatId), carry }),
+      createWorktree(hostGit, { repo: source?.path ?? probe.top, head: probe.head, parent: this.dir(), chatId, title: this.s.titleOf(chatId), carry }),
     );
     const made = source ? { ...info, repo: source.repo, base: source.base } : info;
     this.s.log.info(`chat ${chatId} works in worktree ${made.path} on branch ${made.branch} (base ${made.base})`);

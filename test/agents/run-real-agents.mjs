@@ -13,14 +13,16 @@
 // `/compact`, a follow-up): the CLI must print the compaction (`[compaction] completed`) and the capture
 // reduce to one completed compaction row (with Claude's summary, which its second `completed` must not
 // clear). `claude-next-sessions` runs the plain turn, then imports the agent's own sessions the extension's
-// way (sessionImport.ts: listed for the workspace, loaded once, not offered again). Variants run by default
-// wherever their recipe's script exists.
+// way (sessionImport.ts: listed for the workspace, loaded once, not offered again). `claude-next-worktrees` is
+// `run --worktrees` with Claude Code and the demo agent in two modes editing one file of one repository at once
+// (worktrees-turn.mjs). Variants run by default wherever their recipe's script exists.
 // Needs `unshare -n` (root or CAP_SYS_ADMIN) unless ACP_NO_NETNS=1; without it everything is skipped
 // with a visible message.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { agentNames, cache, lastText, recipeOf, root, shq as q, skipUnlessRunnable, source, syncCache } from './agents-cache.mjs';
+import { worktreesTurn } from './worktrees-turn.mjs';
 
 const cli = path.join(root, 'dist/cli.js');
 const PROMPT = 'Read notes.txt, then update it, then run a shell command to show the result. Explain what you did.';
@@ -45,6 +47,8 @@ const VARIANTS = {
   // The agent's own sessions: after the usual turn (by `cli.js run`, another client), the session is listed,
   // imported and never offered or shown twice (sessionImport.ts). The recipe runs its plain turn for it.
   'claude-next-sessions': { recipe: 'claude-next', recipeArgs: ['claude-next'], mock: 'claude', prompt: PROMPT, sessions: true },
+  // `run --worktrees` (runWorktrees.mjs): Claude Code and the demo agent in two modes on one repository at once.
+  'claude-next-worktrees': { recipe: 'claude-next', recipeArgs: ['claude-next'], mock: 'claude-worktree', worktrees: true },
 };
 const explicit = process.argv.slice(2).length > 0 || (process.env.ACP_AGENTS ?? '').trim() !== '';
 const names = agentNames(process.argv.slice(2));
@@ -83,9 +87,10 @@ for (const name of names) {
     writeFileSync(answers, JSON.stringify(variant.answers));
     extra = ` --elicit-answers ${q(answers)}`;
   }
+  const wt = variant?.worktrees ? worktreesRun(name, capture) : undefined;
   const run = `node ${q(cli)} run --cwd "$ACP_CWD" --approve all --capture ${q(capture)} --timeout 200${extra} ${(variant?.prompts ?? [variant?.prompt ?? PROMPT]).map((p) => ` --prompt ${q(p)}`).join('')} --`;
   // The recipe appends the agent's command line: a function gives it to both commands.
-  const client = variant?.sessions ? `both() { ${run} "$@" && ${sessionImport(variant)} -- "$@"; }; both` : run;
+  const client = wt?.client ?? (variant?.sessions ? `both() { ${run} "$@" && ${sessionImport(variant)} -- "$@"; }; both` : run);
   const t0 = Date.now();
   const r = spawnSync('bash', variant ? [script, ...(variant.recipeArgs ?? [name])] : [script, ...recipeOf(name).args], {
     cwd: cache,
@@ -95,7 +100,8 @@ for (const name of names) {
     maxBuffer: 64 * 1024 * 1024,
   });
   const secs = ((Date.now() - t0) / 1000).toFixed(1);
-  const problems = variant ? checkVariant(variant, r, capture) : check(name, r, capture);
+  wt?.restore();
+  const problems = wt ? wt.check(r) : variant ? checkVariant(variant, r, capture) : check(name, r, capture);
   if (problems.length === 0) {
     console.log(`ok   ${name} (${secs} s)`);
     if (variant?.sessions) for (const l of (r.stdout ?? '').split('\n').filter((x) => x.startsWith('ok   sessions:'))) console.log(`     | ${l}`);
@@ -120,6 +126,15 @@ function sessionImport(variant) {
   const mock = JSON.parse(readFileSync(path.join(cache, 'scripts', `${variant.mock}.json`), 'utf8'));
   const answer = (lastText(mock) ?? '').split('\n').find((l) => l.trim() !== '') ?? '';
   return `node --import ${q(tsx)} ${q(path.join(root, 'test/agents/sessionImport.ts'))} --cwd "$ACP_CWD" --prompt ${q(variant.prompt)} --answer ${q(answer)}`;
+}
+
+/** The worktrees variant: its client line, the check, and the recipe's own mock script put back afterwards. */
+function worktreesRun(name, capture) {
+  const variant = VARIANTS[name];
+  const mock = path.join(cache, 'scripts', `${variant.recipe === 'claude-next' ? 'claude' : variant.recipe}.json`);
+  writeFileSync(mock, readFileSync(path.join(root, 'test/agents/scripts', `${variant.mock}.json`)));
+  const turn = worktreesTurn({ cli, name, capture, work: path.join(cache, 'work'), checkout: path.join(cache, 'work', variant.recipeArgs[0]), checkCapture });
+  return { ...turn, restore: () => writeFileSync(mock, readFileSync(path.join(source, 'scripts', path.basename(mock)))) };
 }
 
 function check(name, r, capture) {

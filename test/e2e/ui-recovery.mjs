@@ -2,12 +2,14 @@
 // each (re)start, so one chat walks every fault: a silent agent (the stall notice's Keep waiting, Cancel
 // and Restart), a crash mid-turn and mid-permission (restarted by itself, the card not left clickable),
 // an agent that ignores Cancel (given up, its late words marked Late), crashes until the chat gives up
-// (Restart on the notice brings it back) and a window reload mid-turn. One screenshot per case in
+// (Restart on the notice brings it back) and a window reload mid-turn; then worktree chats across a reload and
+// the Agent Comparison view (worktree-steps.mjs). One screenshot per case in
 // test-results/recovery/NN-<what>.png (look at them).
 //   node test/e2e/ui-recovery.mjs [FILTER,...]   (only the steps whose name contains one of them, and the setup)
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { until } from './until.mjs';
+import { worktreeSteps } from './worktree-steps.mjs';
 import { chatFrame, launchBrowser, log, painted, paletteCommand, reloadWindow, root, sendPrompt, startCodeServer, stepRunner, workbenchUrl } from './host.mjs';
 
 const shots = path.join(root, 'test-results/recovery');
@@ -307,6 +309,9 @@ try {
     await shot('09-tabs-after-opening-b.png');
     frame = (await chatFrames()).find((c) => c.word === words[1])?.frame ?? frame;
   });
+
+  setFault('');
+  await worktreeSteps({ step, page, cs, command, shot, newChatFrame, idle });
 } catch (e) {
   log(`stopped: ${e instanceof Error ? e.message : e}`);
   if (steps.failed === 0) steps.failed++;

@@ -4,7 +4,8 @@
  * fs/write_text_file, one on disk itself), and neither touches the other's nor the user's files; Apply puts
  * one chat's change in the checkout; the confined boundary refuses the checkout and the other worktree even
  * under `allow` (the hostile cases: absolute paths, `..`, a symlink out, the worktree's `.git` file); a
- * worktree removed from outside is said, not recreated; Ask Several Agents compares three runs and keeps one.
+ * worktree removed from outside is said, not recreated; Ask Several Agents compares three runs and keeps one;
+ * Edit & Rerun of a worktree chat offers a new worktree (first) and starts it from that chat's worktree.
  */
 import * as assert from 'assert';
 import { execFileSync } from 'child_process';
@@ -13,6 +14,7 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { FileAccess } from '../../src/vscode/fsHandlers';
+import { RewindCommands } from '../../src/common/rewind/rewindCommands';
 import type { WorktreeInfo } from '../../src/common/worktrees/worktreeInfo';
 import { api, until } from './util';
 
@@ -131,6 +133,55 @@ suite('Worktree chats', () => {
     await until(() => chat.panelState().worktree?.missing === true, 20_000, 'the header says the worktree is gone');
     await until(() => /removed outside ACP Chat/.test(chat.panelState().message ?? ''), 20_000, 'the chat says why its agent did not start');
     assert.ok(!fs.existsSync(one.info.path), 'not recreated');
+  });
+
+  test('Edit & Rerun of a worktree chat offers a new worktree, made from that chat’s worktree (its work carried), not from HEAD', async () => {
+    const a = await api();
+    const one = await worktreeChat();
+    await turn(one.id, 'change it yourself');
+    const source = a.service.chat(one.id);
+    assert.ok(source?.sessionId);
+    const first = source.entries().find((e) => e.kind === 'user_message');
+    assert.ok(first);
+    const selfText = fs.readFileSync(path.join(one.info.path, 'demo-self.txt'), 'utf8');
+    // Under the default `workspace` setting the branch still asks where it works, worktree first; the undo offer keeps the files.
+    const w = vscode.window as unknown as Record<string, unknown>;
+    const saved = { pick: w['showQuickPick'], warn: w['showWarningMessage'] };
+    const picks: string[][] = [];
+    w['showQuickPick'] = (items: readonly { label: string }[]) => {
+      picks.push(items.map((i) => i.label));
+      return Promise.resolve(items[0]);
+    };
+    w['showWarningMessage'] = () => Promise.resolve('Branch, Keep Files');
+    let branchId: string | undefined;
+    try {
+      branchId = (await vscode.commands.executeCommand(RewindCommands.branch, {
+        chatId: one.id,
+        sessionId: source.sessionId,
+        key: first.key,
+        prompt: { text: 'change it yourself, again', images: [] },
+      })) as string | undefined;
+    } finally {
+      w['showQuickPick'] = saved.pick;
+      w['showWarningMessage'] = saved.warn;
+    }
+    assert.ok(branchId, 'the branch was made');
+    assert.match(picks[0]?.[0] ?? '', /In a new worktree/, JSON.stringify(picks));
+    const info = a.service.chatIndex.get(branchId)?.worktree;
+    assert.ok(info, 'the branch has a worktree of its own');
+    assert.notStrictEqual(info.path, one.info.path);
+    assert.notStrictEqual(info.branch, one.info.branch);
+    assert.strictEqual(info.repo, repo, 'Apply still goes to the user’s checkout');
+    assert.strictEqual(info.base, one.info.base, 'measured from the same base as its source');
+    assert.strictEqual(a.service.chat(branchId)?.cwd, info.path, 'its agent works in the new worktree');
+    const branched = a.service.chat(branchId);
+    assert.ok(branched);
+    await until(() => branched.turnState === 'idle' && branched.entries().some((e) => e.kind === 'agent_message'), 30_000, 'the branch turn ended');
+    await branched.whenIdle();
+    const carried = fs.readFileSync(path.join(info.path, 'demo-self.txt'), 'utf8');
+    assert.ok(carried.startsWith(selfText), 'the source chat’s work came along (not HEAD)');
+    assert.strictEqual(fs.readFileSync(path.join(one.info.path, 'demo-self.txt'), 'utf8'), selfText, 'the source’s worktree is untouched by the branch');
+    assert.ok(!fs.existsSync(path.join(repo, 'demo-self.txt')), 'the checkout is untouched');
   });
 
   test('Ask Several Agents: three runs compared, one kept (applied), the others’ worktrees discarded, every chat in history', async () => {

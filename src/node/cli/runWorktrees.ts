@@ -59,7 +59,14 @@ export async function runWorktrees<O extends Runnable>(
   try {
     for (const [i, agent] of agents.entries())
       made.push(
-        await createWorktree(hostGit, { repo: probe.top, parent, chatId: `run-${stamp}-${i + 1}`, title: `run ${path.basename(agent[0] ?? 'agent')} ${i + 1}`, carry: false }),
+        await createWorktree(hostGit, {
+          repo: probe.top,
+          head: probe.head,
+          parent,
+          chatId: `run-${stamp}-${i + 1}`,
+          title: `run ${path.basename(agent[0] ?? 'agent')} ${i + 1}`,
+          carry: false,
+        }),
       );
   } catch (e) {
     err(`run: --worktrees: ${errorText(e)}\n`);

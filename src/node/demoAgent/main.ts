@@ -11,6 +11,7 @@
  *   ACP_DEMO_FORK_AT_MESSAGE=on: `session/fork` also forks at a message (the draft's `fork.atMessageId`).
  *   ACP_DEMO_SESSION_LIST=off: no `session/list` (an agent that cannot list its sessions).
  *   ACP_DEMO_SESSIONS_FILE=PATH: sessions it had before it started, listed and loadable (savedSessions.ts).
+ *   ACP_DEMO_EDIT=disk: the edit of demo-edit.txt is written on disk by the agent itself, not through fs/write_text_file (tools.ts).
  * With `--login` it is instead the interactive sign-in a terminal auth method runs (auth.ts).
  */
 import { createAcpConnection } from '../transport/connection';

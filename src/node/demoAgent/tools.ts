@@ -87,6 +87,9 @@ export async function readTool(io: ToolIo, s: Session, n: number, signal: AbortS
   );
 }
 
+/** ACP_DEMO_EDIT=disk: the permitted edit is written by the agent itself (as Claude Code writes its edits), not through fs/write_text_file. */
+const EDIT_ON_DISK = process.env.ACP_DEMO_EDIT === 'disk';
+
 export async function editTool(io: ToolIo, s: Session, n: number, signal: AbortSignal): Promise<void> {
   const id = `tool-${s.tag}${n}-edit`;
   const file = path.join(s.cwd, 'demo-edit.txt');
@@ -123,7 +126,10 @@ export async function editTool(io: ToolIo, s: Session, n: number, signal: AbortS
     return;
   }
   io.notify(s, { sessionUpdate: 'tool_call_update', toolCallId: id, status: 'in_progress' }, true);
-  if (io.caps().fs?.writeTextFile) {
+  if (EDIT_ON_DISK) {
+    writeFileSync(file, newText);
+    io.notify(s, { sessionUpdate: 'tool_call_update', toolCallId: id, status: 'completed' }, true);
+  } else if (io.caps().fs?.writeTextFile) {
     await io.request(ClientMethods.fsWriteTextFile, { sessionId: s.id, path: file, content: newText }, z.unknown(), signal);
     io.notify(s, { sessionUpdate: 'tool_call_update', toolCallId: id, status: 'completed' }, true);
   } else {

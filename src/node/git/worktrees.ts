@@ -30,10 +30,12 @@ export interface CreateWorktree {
   readonly title: string;
   /** Carry the checkout's uncommitted changes (staged, unstaged and untracked) over. */
   readonly carry: boolean;
+  /** `repo`'s HEAD commit when the caller just probed it (probeRepo's `head`): one git process fewer. */
+  readonly head?: string;
 }
 
 export async function createWorktree(host: GitHost, c: CreateWorktree): Promise<WorktreeInfo> {
-  const head = (await git(host, ['rev-parse', '--verify', 'HEAD^{commit}'], { cwd: c.repo })).stdout.trim();
+  const head = c.head ?? (await git(host, ['rev-parse', '--verify', 'HEAD^{commit}'], { cwd: c.repo })).stdout.trim();
   const refs = await git(host, ['for-each-ref', '--format=%(refname:short)', `refs/heads/${BRANCH_PREFIX}`], { cwd: c.repo });
   const taken = new Set(refs.stdout.split('\n').filter((l) => l !== ''));
   const branch = branchNameFor(c.title, (n) => taken.has(n));
