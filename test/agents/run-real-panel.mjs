@@ -38,12 +38,11 @@ overlayScripts();
 const logs = path.join(cache, 'logs');
 mkdirSync(logs, { recursive: true });
 
-let current; // the running recipe, so a SIGTERM/SIGINT stops it (and, through panel-client, its code-server)
+const running = new Set(); // the running recipes, so a SIGTERM/SIGINT stops them (and, through panel-client, their code-servers)
 for (const sig of ['SIGINT', 'SIGTERM']) {
   process.on(sig, () => {
-    console.log(`${sig}: stopping the running agent`);
-    current?.stop().finally(() => process.exit(130));
-    if (!current) process.exit(130);
+    console.log(`${sig}: stopping the running agents`);
+    void Promise.all([...running].map((r) => r.stop())).finally(() => process.exit(130));
   });
 }
 
@@ -79,22 +78,28 @@ function runRecipe(name, resultFile) {
     console.log(`  [${name}] timed out after ${AGENT_TIMEOUT_MS / 1000} s`);
     void stop();
   }, AGENT_TIMEOUT_MS);
-  current = { stop };
+  const entry = { stop };
+  running.add(entry);
   return exited.finally(() => {
     clearTimeout(timer);
-    current = undefined;
+    running.delete(entry);
   });
 }
 
+// REAL_PANEL_JOBS recipes at a time (default 2): each runs in its own network namespace with its own
+// code-server, workspace and HOME (work/<name>), so two never share a port or a file; most of a recipe is
+// waiting on the agent and the browser, so two lanes roughly halve the stage on two cores.
+const jobs = Math.max(1, Number(process.env.REAL_PANEL_JOBS ?? 2));
 let passed = 0;
 let failed = 0;
-const lines = [];
-for (const name of names) {
+const results = names.map(() => []);
+
+async function runOne(name, i) {
   const recipe = `run-${recipeOf(name).recipe}.sh`;
   if (!existsSync(path.join(cache, recipe))) {
-    lines.push(`FAIL ${name}: no ${recipe} in ${cache}`);
+    results[i].push(`FAIL ${name}: no ${recipe} in ${cache}`);
     failed++;
-    continue;
+    return;
   }
   const resultFile = path.join(logs, `panel-${name}.json`);
   rmSync(resultFile, { force: true });
@@ -118,12 +123,22 @@ for (const name of names) {
   ];
   if (bad.length === 0) {
     passed++;
-    lines.push(`ok   ${name} (${secs} s)`, ...summary);
+    results[i].push(`ok   ${name} (${secs} s)`, ...summary);
   } else {
     failed++;
-    lines.push(`FAIL ${name} (${secs} s): ${bad.length} of ${result.checks.length} checks failed`, ...summary);
+    results[i].push(`FAIL ${name} (${secs} s): ${bad.length} of ${result.checks.length} checks failed`, ...summary);
   }
 }
+
+let next = 0;
+const lane = async () => {
+  while (next < names.length) {
+    const i = next++;
+    await runOne(names[i], i);
+  }
+};
+await Promise.all(Array.from({ length: Math.min(jobs, names.length) }, lane));
+const lines = results.flat();
 console.log(`\n=== real agents through the chat panel (screenshots: test-results/real-panel-<name>-*.png)`);
 for (const l of lines) console.log(l);
 done(passed, failed);
