@@ -11,6 +11,7 @@ import { restoreChanges, savedChanges } from '../common/changes/persist';
 import type { ChangesState } from '../common/changes/model';
 import { noticeText } from '../common/untrusted';
 import { errorText } from '../common/util/errors';
+import { relativePath } from '../common/webview/shownPath';
 import type { VirtualDocuments } from './virtualDocuments';
 import { columnBesideChat } from './editorColumns';
 import { editorReviews } from './editorReviews';
@@ -48,7 +49,11 @@ export function createTurnChanges(d: TurnChangesDeps): ChangeReview {
       files: { read: readNow, restore, restoreAll, replaceRange, mayRestore: (p) => d.insideWorkspace(p) },
       agentName: d.agentName,
       canonical: (p) => (nodePath.isAbsolute(p) ? nodePath.normalize(p) : nodePath.resolve(d.cwd, p)),
-      shownPath: (p) => vscode.workspace.asRelativePath(p),
+      // A worktree chat's files are outside the workspace: shown relative to its cwd (the worktree) instead.
+      shownPath: (p) => {
+        const shown = vscode.workspace.asRelativePath(p);
+        return shown === p ? (relativePath(p, [d.cwd]) ?? p) : shown;
+      },
       openDiff: (p, left, right, title) => {
         void d.docs
           .openDiff(p, left, right, title, columnBesideChat(d.chatColumn()))

@@ -77,6 +77,8 @@ suite('Worktree chats', () => {
     await Promise.all([turn(one.id, 'please edit'), turn(two.id, 'change it yourself')]);
     assert.match(fs.readFileSync(path.join(one.info.path, 'demo-edit.txt'), 'utf8'), /Edited by the ACP Chat demo agent/);
     assert.ok(fs.existsSync(path.join(two.info.path, 'demo-self.txt')), 'the second agent wrote in its own worktree');
+    const shown = (a.service.chat(two.id)?.panelState().changeSets ?? []).flatMap((set) => set.files.map((f) => f.path));
+    assert.ok(shown.includes('demo-self.txt'), `Changes names the file relative to the worktree: ${JSON.stringify(shown)}`);
     assert.strictEqual(fs.readFileSync(path.join(two.info.path, 'demo-edit.txt'), 'utf8'), 'shared line\n', 'not the other chat’s edit');
     assert.strictEqual(fs.readFileSync(path.join(repo, 'demo-edit.txt'), 'utf8'), 'shared line\n', 'the checkout is untouched');
     assert.ok(!fs.existsSync(path.join(repo, 'demo-self.txt')));
