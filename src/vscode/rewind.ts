@@ -163,7 +163,7 @@ export async function rewindFiles(chat: ChatController, sessionId: string, later
   try {
     await review.rewind(sessionId, laterKeys, confirm);
   } catch (e) {
-    void vscode.window.showErrorMessage(`The files could not be put back: ${noticeText(errorText(e))}. ${words.failed}`);
+    void vscode.window.showErrorMessage(`The files could not be put back: ${noticeText(errorText(e))}. ${noticeText(words.failed)}`);
     return false;
   }
   return answer !== undefined;
