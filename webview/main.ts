@@ -21,6 +21,7 @@ if (document.body.dataset['view'] === 'history') {
   const handOver = leaveFirstFrame(root);
   const app = new ChatApp(root, acquireApi());
   globalThis.__acpChat = app;
-  handOver(root);
+  const sendEntered = handOver(root);
   app.start();
+  sendEntered();
 }

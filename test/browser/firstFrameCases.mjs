@@ -23,4 +23,27 @@ export function register(test) {
     assert.equal(await boxes.inputValue(), 'typed before the script');
     assert.deepEqual(errors, []);
   });
+
+  test('first frame: a prompt sent with Enter before the script ran is sent once the app is there, after its ready', async ({ open }) => {
+    const { page, posted, errors } = await open({
+      beforeLoad: (p) =>
+        p.route('**/dist/webview.js', async (route) => {
+          const early = p.locator('#app.first-frame textarea[aria-label="Prompt"]');
+          await early.focus();
+          await p.keyboard.type('sent from the frame');
+          await p.keyboard.press('Enter');
+          await route.continue();
+        }),
+    });
+    await page.waitForFunction(() => window.__host.posted.some((m) => m.type === 'prompt'));
+    const msgs = await posted();
+    const types = msgs.map((m) => m.type);
+    assert.ok(types.indexOf('ready') < types.indexOf('prompt'), `ready first: ${types.join(', ')}`);
+    assert.deepEqual(
+      msgs.filter((m) => m.type === 'prompt'),
+      [{ type: 'prompt', text: 'sent from the frame' }],
+    );
+    assert.equal(await page.locator('textarea[aria-label="Prompt"]').inputValue(), '', 'the box is empty after the send');
+    assert.deepEqual(errors, []);
+  });
 }
