@@ -86,10 +86,11 @@ function runRecipe(name, resultFile) {
   });
 }
 
-// REAL_PANEL_JOBS recipes at a time (default 2): each runs in its own network namespace with its own
-// code-server, workspace and HOME (work/<name>), so two never share a port or a file; most of a recipe is
-// waiting on the agent and the browser, so two lanes roughly halve the stage on two cores.
-const jobs = Math.max(1, Number(process.env.REAL_PANEL_JOBS ?? 2));
+// REAL_PANEL_JOBS recipes at a time (default 1): each runs in its own network namespace with its own
+// code-server, workspace and HOME (work/<name>), so two never share a port or a file. Two lanes were tried
+// on this 2-core machine: each recipe took about 60 s instead of 35 (code-server, Chromium and the agent
+// already keep both cores busy), so the stage gained little and a compaction turn timed out.
+const jobs = Math.max(1, Number(process.env.REAL_PANEL_JOBS ?? 1));
 let passed = 0;
 let failed = 0;
 const results = names.map(() => []);
