@@ -38,11 +38,12 @@ overlayScripts();
 const logs = path.join(cache, 'logs');
 mkdirSync(logs, { recursive: true });
 
-const running = new Set(); // the running recipes, so a SIGTERM/SIGINT stops them (and, through panel-client, their code-servers)
+let current; // the running recipe, so a SIGTERM/SIGINT stops it (and, through panel-client, its code-server)
 for (const sig of ['SIGINT', 'SIGTERM']) {
   process.on(sig, () => {
-    console.log(`${sig}: stopping the running agents`);
-    void Promise.all([...running].map((r) => r.stop())).finally(() => process.exit(130));
+    console.log(`${sig}: stopping the running agent`);
+    current?.stop().finally(() => process.exit(130));
+    if (!current) process.exit(130);
   });
 }
 
@@ -78,29 +79,22 @@ function runRecipe(name, resultFile) {
     console.log(`  [${name}] timed out after ${AGENT_TIMEOUT_MS / 1000} s`);
     void stop();
   }, AGENT_TIMEOUT_MS);
-  const entry = { stop };
-  running.add(entry);
+  current = { stop };
   return exited.finally(() => {
     clearTimeout(timer);
-    running.delete(entry);
+    current = undefined;
   });
 }
 
-// REAL_PANEL_JOBS recipes at a time (default 1): each runs in its own network namespace with its own
-// code-server, workspace and HOME (work/<name>), so two never share a port or a file. Two lanes were tried
-// on this 2-core machine: each recipe took about 60 s instead of 35 (code-server, Chromium and the agent
-// already keep both cores busy), so the stage gained little and a compaction turn timed out.
-const jobs = Math.max(1, Number(process.env.REAL_PANEL_JOBS ?? 1));
 let passed = 0;
 let failed = 0;
-const results = names.map(() => []);
-
-async function runOne(name, i) {
+const lines = [];
+for (const name of names) {
   const recipe = `run-${recipeOf(name).recipe}.sh`;
   if (!existsSync(path.join(cache, recipe))) {
-    results[i].push(`FAIL ${name}: no ${recipe} in ${cache}`);
+    lines.push(`FAIL ${name}: no ${recipe} in ${cache}`);
     failed++;
-    return;
+    continue;
   }
   const resultFile = path.join(logs, `panel-${name}.json`);
   rmSync(resultFile, { force: true });
@@ -124,22 +118,12 @@ async function runOne(name, i) {
   ];
   if (bad.length === 0) {
     passed++;
-    results[i].push(`ok   ${name} (${secs} s)`, ...summary);
+    lines.push(`ok   ${name} (${secs} s)`, ...summary);
   } else {
     failed++;
-    results[i].push(`FAIL ${name} (${secs} s): ${bad.length} of ${result.checks.length} checks failed`, ...summary);
+    lines.push(`FAIL ${name} (${secs} s): ${bad.length} of ${result.checks.length} checks failed`, ...summary);
   }
 }
-
-let next = 0;
-const lane = async () => {
-  while (next < names.length) {
-    const i = next++;
-    await runOne(names[i], i);
-  }
-};
-await Promise.all(Array.from({ length: Math.min(jobs, names.length) }, lane));
-const lines = results.flat();
 console.log(`\n=== real agents through the chat panel (screenshots: test-results/real-panel-<name>-*.png)`);
 for (const l of lines) console.log(l);
 done(passed, failed);
