@@ -36,6 +36,16 @@ export const zSetSessionTitleParams = z.looseObject({ sessionId: z.string(), tit
 export const zSetSessionTitleResult = z.looseObject({ title: z.string(), _meta: optional(zMeta) });
 export type SetSessionTitleResult = z.infer<typeof zSetSessionTitleResult>;
 
+/** A terminal sign-in's arguments and environment (both forms below): absent or null is none. */
+const zArgs = z
+  .array(z.string())
+  .nullish()
+  .transform((v) => v ?? []);
+const zEnv = z
+  .record(z.string(), z.string())
+  .nullish()
+  .transform((v) => v ?? {});
+
 /**
  * `AuthMethodTerminal`: the client runs the agent's own configured command in an interactive terminal
  * with `args` appended and `env` overriding; exit status 0 means signed in. `env` is a name -> value map
@@ -47,14 +57,8 @@ export const zTerminalAuthMethod = z.looseObject({
   id: z.string(),
   name: z.string(),
   description: optional(z.string().nullable()),
-  args: z
-    .array(z.string())
-    .nullish()
-    .transform((v) => v ?? []),
-  env: z
-    .record(z.string(), z.string())
-    .nullish()
-    .transform((v) => v ?? {}),
+  args: zArgs,
+  env: zEnv,
   _meta: optional(zMeta),
 });
 /**
@@ -68,14 +72,8 @@ const zMetaTerminal = z.looseObject({
   'terminal-auth': optional(
     z.looseObject({
       command: z.string().min(1),
-      args: z
-        .array(z.string())
-        .nullish()
-        .transform((v) => v ?? []),
-      env: z
-        .record(z.string(), z.string())
-        .nullish()
-        .transform((v) => v ?? {}),
+      args: zArgs,
+      env: zEnv,
       label: optional(z.string()),
     }),
   ),
