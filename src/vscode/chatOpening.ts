@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import { findAgent, type AgentConfig } from '../common/config/settings';
 import { chatToOpen, type ChatIndex } from '../common/chats/chatIndex';
-import { forkChatState } from '../common/chats/chatState';
+import { forkChatState, openedSessionState, type ChatState } from '../common/chats/chatState';
 import type { ChatPanel } from './chatPanel';
 import type { ChatController } from '../node/chat/chatController';
 import type { ChatTabs } from './chatTabs';
@@ -81,7 +81,8 @@ export class ChatOpening {
     if (target.kind === 'missing') throw new Error(`no chat ${options.chatId ?? ''}`);
     if (target.kind === 'new' && !findAgent(h.agents(), agentId)) throw new Error(`no agent with id '${agentId}'`);
     const record = target.kind === 'existing' ? target.record : r.create(agentId, Date.now());
-    if (target.kind === 'new' && target.sessionId !== undefined) r.update(record.id, { sessionId: target.sessionId });
+    // A chat on a chosen session starts attached to it in its own store (its connection then loads it).
+    if (target.kind === 'new' && target.sessionId !== undefined) this.seed(record.id, openedSessionState(target.sessionId));
     if (target.kind === 'new') await h.newChatMade?.(record.id, options.worktree, options.from);
     const preserveFocus = options.preserveFocus ?? false;
     const existing = await h.tabs.reveal(record.id, options.viewColumn, preserveFocus);
@@ -109,10 +110,15 @@ export class ChatOpening {
     const state = (sourceId !== undefined ? persistence.state(sourceId) : undefined) ?? { store: source.store };
     const fork = forkChatState(state, source.sessionId ?? forkSessionId, forkSessionId);
     const record = this.host.index().create(source.agent.id, Date.now());
-    persistence.seed(record.id, fork);
-    this.host.index().update(record.id, { sessionId: forkSessionId });
+    this.seed(record.id, fork);
     await this.host.newChatMade?.(record.id, undefined, sourceId);
     return this.open({ chatId: record.id });
+  }
+
+  /** A new chat's saved state starts as `state`, attached to its session; the chat list caches that session from it. */
+  private seed(chatId: string, state: ChatState): void {
+    this.host.persistence().seed(chatId, state);
+    this.host.index().cacheSession(chatId, state.store.attachedSessionId());
   }
 
   /** Shows a chat where it is: its tab, else the side bar view showing it, else a new tab. */

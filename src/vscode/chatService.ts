@@ -384,7 +384,7 @@ export class ChatService extends Disposable {
     };
   }
 
-  /** What follows a chat made live: its unseen mark, its title, its origin, the index's session id, the status and tree. */
+  /** What follows a chat made live: its unseen mark, its title, its origin, the index's cache of its session, the status and tree. */
   private followChat(chatId: string, session: ChatController): void {
     session.own(this.views.watch(chatId, session));
     session.own(this.views.titles.watch(chatId, session));
@@ -395,7 +395,8 @@ export class ChatService extends Disposable {
     session.onDidChange((changes) => {
       if (!changes.some((c) => c.type === 'panel' || c.type === 'reset')) return;
       const used = changes.some((c) => c.type === 'panel' && c.fields.turn === 'busy');
-      this.indexValue?.update(chatId, { sessionId: session.sessionId, ...(used ? { updatedAt: Date.now() } : {}) });
+      this.indexValue?.cacheSession(chatId, session.sessionId);
+      if (used) this.indexValue?.update(chatId, { updatedAt: Date.now() });
       if (this.focusedChatId === chatId) this.updateStatus();
     });
     // The tree (and why it is empty) follows the focused chat, which may be focused before its session exists.
