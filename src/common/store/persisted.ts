@@ -6,7 +6,17 @@
 import { zSessionSetup } from './sessionSetup';
 import { issueText } from '../util/errors';
 import * as z from 'zod';
-import { zAvailableCommand, zConfigOption, zDiagnostic, zInternals, zPlanEntry, zSessionMode, zTerminalState, zUsage, type PersistedInternals } from './sessionSchema';
+import {
+  zSavedCommand,
+  zSavedConfigOption,
+  zSavedDiagnostic,
+  zInternals,
+  zSavedPlanEntry,
+  zSavedMode,
+  zSavedTerminal,
+  zSavedUsage,
+  type PersistedInternals,
+} from './sessionSchema';
 import { zPersistedEntry } from './entrySchema';
 import type { Diagnostic, Entry, SessionState } from './model';
 import type { Notice } from '../notices';
@@ -19,7 +29,7 @@ export const STORE_FORMAT_VERSION = 1;
 const defaultInternals: PersistedInternals = { open: -1, echo: null, lastAgentKey: null, replay: null };
 
 const zSavedPlan = z.discriminatedUnion('type', [
-  z.object({ planId: z.string(), type: z.literal('items'), entries: z.array(zPlanEntry) }),
+  z.object({ planId: z.string(), type: z.literal('items'), entries: z.array(zSavedPlanEntry) }),
   z.object({ planId: z.string(), type: z.literal('markdown'), content: z.string() }),
   z.object({ planId: z.string(), type: z.literal('file'), uri: z.string() }),
 ]);
@@ -29,20 +39,20 @@ export const zPersistedSession = z.object({
   sessionId: z.string(),
   protocolVersion: z.number().catch(1),
   entries: z.array(z.unknown()),
-  plan: z.array(zPlanEntry).nullable().catch(null),
+  plan: z.array(zSavedPlanEntry).nullable().catch(null),
   // Saves from before the plans by id have none; one bad plan drops the list, never the session.
   plans: z.array(zSavedPlan).catch([]),
   setup: zSessionSetup.nullable().catch(null),
   currentModeId: z.string().nullable().catch(null),
-  availableModes: z.array(zSessionMode).catch([]),
-  availableCommands: z.array(zAvailableCommand).catch([]),
-  configOptions: z.array(zConfigOption).catch([]),
-  usage: zUsage.nullable().catch(null),
+  availableModes: z.array(zSavedMode).catch([]),
+  availableCommands: z.array(zSavedCommand).catch([]),
+  configOptions: z.array(zSavedConfigOption).catch([]),
+  usage: zSavedUsage.nullable().catch(null),
   title: z.string().nullable().catch(null),
   userTitle: z.string().optional().catch(undefined),
   updatedAt: z.string().nullable().catch(null),
   // Saves from before the store held terminal views have none.
-  terminals: z.record(z.string(), zTerminalState).catch({}),
+  terminals: z.record(z.string(), zSavedTerminal).catch({}),
   // Saves from before Restore in place have none; one bad fold drops the list, never the session.
   folds: z.array(zFold).catch([]),
   internals: zInternals.catch(defaultInternals),
@@ -80,7 +90,7 @@ export const zPersistedStore = z.object({
       'agent->client': z.array(z.tuple([z.string(), zPendingRequest])),
     })
     .catch({ 'client->agent': [], 'agent->client': [] }),
-  diagnostics: z.array(zDiagnostic).catch([]),
+  diagnostics: z.array(zSavedDiagnostic).catch([]),
   // The client's notices by session ('' before any session) and the Changes summaries; saves from before have none.
   notices: z.array(z.tuple([z.string(), z.array(zNotice)])).catch([]),
   changes: z.unknown().optional(),

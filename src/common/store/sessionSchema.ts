@@ -3,50 +3,51 @@
  * uses for them, derived here (`z.infer`) so each exists once: the saved schema (what a restore reads,
  * tolerant of older saves) is the definition, and `model.ts`, `stepDeps.ts` and `session.ts` name these
  * types. A new session field is added here, then the compiler points at `SessionState` (model.ts) and
- * `Session` (session.ts).
+ * `Session` (session.ts). Named `zSaved…`: the wire schemas of the same concepts (protocol/updates.ts) read
+ * what an agent sends and are another shape.
  */
 import * as z from 'zod';
 import { zMeta } from '../protocol/content';
 
-export const zPlanEntry = z.looseObject({ content: z.string(), priority: z.string(), status: z.string(), _meta: zMeta.optional() });
-export type PlanEntry = Readonly<z.infer<typeof zPlanEntry>>;
+export const zSavedPlanEntry = z.looseObject({ content: z.string(), priority: z.string(), status: z.string(), _meta: zMeta.optional() });
+export type PlanEntry = Readonly<z.infer<typeof zSavedPlanEntry>>;
 
-export const zAvailableCommand = z.looseObject({
+export const zSavedCommand = z.looseObject({
   name: z.string(),
   description: z.string(),
   input: z.object({ hint: z.string() }).nullable().optional(),
   _meta: zMeta.optional(),
 });
-export type AvailableCommand = Readonly<z.infer<typeof zAvailableCommand>>;
+export type AvailableCommand = Readonly<z.infer<typeof zSavedCommand>>;
 
-export const zSessionMode = z.object({ id: z.string(), name: z.string(), description: z.string().nullable().optional() });
-export type SessionMode = Readonly<z.infer<typeof zSessionMode>>;
+export const zSavedMode = z.object({ id: z.string(), name: z.string(), description: z.string().nullable().optional() });
+export type SessionMode = Readonly<z.infer<typeof zSavedMode>>;
 
 /** A session config option as the agent sent it (select or boolean; unknown types are kept and ignored by the UI). */
-export const zConfigOption = z.looseObject({ id: z.string(), name: z.string(), type: z.string() });
-export type ConfigOption = Readonly<z.infer<typeof zConfigOption>>;
+export const zSavedConfigOption = z.looseObject({ id: z.string(), name: z.string(), type: z.string() });
+export type ConfigOption = Readonly<z.infer<typeof zSavedConfigOption>>;
 
-export const zUsage = z.object({ used: z.number(), size: z.number(), cost: z.object({ amount: z.number(), currency: z.string() }).nullable().optional() });
-export type Usage = Readonly<z.infer<typeof zUsage>>;
+export const zSavedUsage = z.object({ used: z.number(), size: z.number(), cost: z.object({ amount: z.number(), currency: z.string() }).nullable().optional() });
+export type Usage = Readonly<z.infer<typeof zSavedUsage>>;
 
 /** A terminal's bounded output tail and exit; `owner`: `client` (v1, we run it) or `agent` (v2). Saves from before a field read its default. */
-export const zTerminalState = z.object({
+export const zSavedTerminal = z.object({
   output: z.string(),
   exited: z.boolean().catch(false),
   exitCode: z.number().int().nullable().catch(null),
   signal: z.string().nullable().catch(null),
   owner: z.enum(['client', 'agent']).catch('client'),
 });
-export type TerminalState = Readonly<z.infer<typeof zTerminalState>>;
+export type TerminalState = Readonly<z.infer<typeof zSavedTerminal>>;
 
-export const zDiagnostic = z.object({
+export const zSavedDiagnostic = z.object({
   severity: z.enum(['error', 'warning']),
   message: z.string(),
   /** 1-based capture line, when the input came from a capture. */
   line: z.number().optional(),
   sessionId: z.string().optional(),
 });
-export type Diagnostic = Readonly<z.infer<typeof zDiagnostic>>;
+export type Diagnostic = Readonly<z.infer<typeof zSavedDiagnostic>>;
 
 /** The local prompt waiting for the agent's echo (v1 user chunks / v2 user_message) to merge into it; `matched`: how much of `text` the echo repeated so far. */
 const zEchoState = z.object({ key: z.string(), text: z.string(), matched: z.number().int().nonnegative() });
