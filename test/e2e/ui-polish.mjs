@@ -348,7 +348,6 @@ try {
       const title = page.locator('.quick-input-widget .quick-input-title');
       // The setting is read when the picker opens: the first opening may still race the file watcher.
       await until(
-        'Add Agent… says the registry could not be fetched',
         async () => {
           await command('ACP: Add Agent…');
           const offline = await title
@@ -359,6 +358,7 @@ try {
           if (!offline) await page.keyboard.press('Escape');
           return offline;
         },
+        'Add Agent… says the registry could not be fetched',
         60_000,
       );
       await rows.first().waitFor();
@@ -396,7 +396,7 @@ try {
       await page.locator('.quick-input-widget .quick-input-titlebar .action-label').last().hover();
       await page.keyboard.press('Escape');
       await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
-      await until('no tooltip is left up', async () => (await page.locator('.monaco-hover:visible, .workbench-hover-container:visible').count()) === 0, 10_000);
+      await until(async () => (await page.locator('.monaco-hover:visible, .workbench-hover-container:visible').count()) === 0, 'no tooltip is left up', 10_000);
     } finally {
       writeFileSync(machine, saved);
     }
@@ -739,7 +739,7 @@ try {
     if ((await tabTitles(page)).length < 2) {
       const had = await chatFrames();
       await command('ACP: New Chat');
-      const fresh = await until('the new chat', async () => (await chatFrames()).find((f) => !had.includes(f)), 30_000);
+      const fresh = await until(async () => (await chatFrames()).find((f) => !had.includes(f)), 'the new chat', 30_000);
       await sendPrompt(fresh, 'A second chat for the other window');
       await idle(fresh);
     }
@@ -754,11 +754,11 @@ try {
       // The layout was saved by the reload of the step before, so the second window restores the chat tabs:
       // they stay empty, and it says so once, in words (no process id).
       await until(
-        'the second window restored the chat tabs',
         async () => {
           const now = await tabTitles(second);
           return before.every((t) => now.includes(t));
         },
+        'the second window restored the chat tabs',
         60_000,
       ).catch(async (e) => {
         throw new Error(`${e.message}: first ${JSON.stringify(before)}, second ${JSON.stringify(await tabTitles(second))}`);
@@ -804,7 +804,6 @@ try {
       for (const t of kept) {
         await page.locator('.tabs-container .tab', { hasText: t }).first().click();
         await until(
-          `"${t}" shows its chat`,
           async () => {
             for (const f of await chatFrames())
               if (
@@ -816,6 +815,7 @@ try {
                 return true;
             return false;
           },
+          `"${t}" shows its chat`,
           60_000,
         );
       }
