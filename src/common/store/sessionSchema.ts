@@ -9,8 +9,11 @@
 import * as z from 'zod';
 import { zMeta } from '../protocol/content';
 
+/** The members a loose schema names, without its `[k: string]: unknown` for the members it keeps unread. */
+type Named<T> = { [K in keyof T as string extends K ? never : K]: T[K] };
+
 export const zSavedPlanEntry = z.looseObject({ content: z.string(), priority: z.string(), status: z.string(), _meta: zMeta.optional() });
-export type PlanEntry = Readonly<z.infer<typeof zSavedPlanEntry>>;
+export type PlanEntry = Readonly<Named<z.infer<typeof zSavedPlanEntry>>>;
 
 export const zSavedCommand = z.looseObject({
   name: z.string(),
@@ -18,7 +21,7 @@ export const zSavedCommand = z.looseObject({
   input: z.object({ hint: z.string() }).nullable().optional(),
   _meta: zMeta.optional(),
 });
-export type AvailableCommand = Readonly<z.infer<typeof zSavedCommand>>;
+export type AvailableCommand = Readonly<Named<z.infer<typeof zSavedCommand>>>;
 
 export const zSavedMode = z.object({ id: z.string(), name: z.string(), description: z.string().nullable().optional() });
 export type SessionMode = Readonly<z.infer<typeof zSavedMode>>;
