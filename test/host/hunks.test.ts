@@ -8,7 +8,9 @@
 import * as assert from 'assert';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { api, ensureDemoTurn, until } from './util';
+import { api, ensureDemoTurn, until, withDialogs } from './util';
+import { cardReviews } from '../../src/common/changes/toolCards';
+import type { ChangeSetView } from '../../src/common/changes/view';
 import type { AcpChatApi } from '../../src/vscode/extension';
 
 const decode = (b: Uint8Array) => new TextDecoder().decode(b);
@@ -126,7 +128,7 @@ suite('Review in the editor: hunk by hunk', () => {
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 
-  test('a demo-agent edit is undone from the hunk at the cursor', async () => {
+  test('a demo-agent edit is undone from the hunk at the cursor, and its tool card is told it was undone', async () => {
     const a = await api();
     const target = workspaceFile('demo-edit.txt');
     const beforeTurn = await onDisk(target);
@@ -135,6 +137,23 @@ suite('Review in the editor: hunk by hunk', () => {
     const allow = request.options.find((o) => o.kind === 'allow_once');
     assert.ok(allow && a.respondPermission(request.requestId, allow.optionId));
     await turn;
+    const card = a.transcript().findLast((e) => e.kind === 'tool_call' && e.title === 'Edit demo-edit.txt');
+    assert.ok(card, "the edit's tool card");
+    await until(() => fileRow(a, 'demo-edit.txt')?.tools?.includes(card.key), 10_000, 'the change names the card that made it');
+    assert.strictEqual(cardReviews(a.service.activeSession().panelState().changeSets).get(card.key), undefined, 'nothing reviewed yet');
+    // The change sets the panel is sent from here on (a snapshot when it is shown again, else patches).
+    const chatId = a.service.chatIdOf(a.service.activeSession());
+    const panel = await a.service.openChat({ chatId });
+    const sent = new Map<string, ChangeSetView>();
+    const post = panel.post.bind(panel);
+    panel.post = (m) => {
+      if (m.type === 'snapshot') {
+        sent.clear();
+        for (const set of m.panel.changeSets) sent.set(set.id, set);
+      }
+      if (m.type === 'patch') for (const op of m.ops) if (op.op === 'changeSet') void (op.set ? sent.set(op.id, op.set) : sent.delete(op.id));
+      post(m);
+    };
     const editor = await vscode.window.showTextDocument(target, { preview: false });
     await untilAsync(async () => (await lensTitles(target)).some((l) => l.title === 'Undo'), 10_000, "the hunk's lens");
     await vscode.commands.executeCommand('acpChat.nextChange');
@@ -142,6 +161,62 @@ suite('Review in the editor: hunk by hunk', () => {
     await untilAsync(async () => (await onDisk(target)) === beforeTurn, 10_000, 'the file back as it was');
     await until(() => fileRow(a, 'demo-edit.txt')?.state === 'undone', 10_000, 'the summary shows it undone');
     assert.strictEqual(editor.document.isDirty, false, 'the undo is saved');
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    await a.service.openChat({ chatId }); // shown (again, if the editor covered it): it is sent what it shows
+    await until(() => cardReviews([...sent.values()]).get(card.key)?.label === 'Undone', 10_000, 'the card state sent to the panel: Undone');
+  });
+
+  test("Undo Turn: every file of the turn in one step, one question for the file the user edited since, the user's edit kept", async () => {
+    const a = await api();
+    await ensureDemoTurn(a);
+    const chat = a.service.activeSession();
+    const review = chat.review;
+    const sessionId = chat.sessionId;
+    assert.ok(review && sessionId);
+    const one = workspaceFile('turn-one.txt');
+    const two = workspaceFile('turn-two.txt');
+    const made = workspaceFile('turn-new.txt');
+    await vscode.workspace.fs.writeFile(one, new TextEncoder().encode(before));
+    await vscode.workspace.fs.writeFile(two, new TextEncoder().encode('two\n'));
+    review.turnStarted(sessionId);
+    for (const [uri, old, text] of [
+      [one, before, agents],
+      [two, 'two\n', 'TWO\n'],
+      [made, null, 'made by the agent\n'],
+    ] as const) {
+      await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+      review.wrote(sessionId, uri.fsPath, old, text, null);
+    }
+    await review.turnEnded(sessionId, [], a.transcript().at(-1)?.key ?? null);
+    const editor = await vscode.window.showTextDocument(one, { preview: false });
+    await until(() => editor.document.getText() === agents, 10_000, "the editor shows the agent's text");
+    await untilAsync(async () => (await lensTitles(one)).some((l) => l.title === 'Undo Turn'), 10_000, 'the Undo Turn lens');
+    // The user edits the agent's BETA line (unsaved): that hunk is theirs now.
+    const mine = new vscode.WorkspaceEdit();
+    mine.replace(one, new vscode.Range(1, 0, 1, 4), 'BETA, mine');
+    assert.ok(await vscode.workspace.applyEdit(mine));
+    const asked = await withDialogs('Undo All', async () => {
+      await vscode.commands.executeCommand('acpChat.undoTurnChanges');
+    });
+    assert.strictEqual(asked.length, 1, 'one question for the whole turn');
+    assert.match(asked[0] ?? '', /turn-one\.txt changed after .*'s edit\. Undo All keeps your edits there/);
+    await until(() => editor.document.getText() === before.replace('beta', 'BETA, mine'), 10_000, "the agent's other hunks undone, the user's line kept");
+    assert.strictEqual(await onDisk(two), 'two\n', 'the other file back as it was');
+    assert.strictEqual(await onDisk(made), null, 'the file the agent created is gone');
+    assert.strictEqual(fileRow(a, 'turn-two.txt')?.state, 'undone');
+    assert.strictEqual(fileRow(a, 'turn-one.txt')?.state, 'pending', "the user's hunk stays to review");
+    // Only the hunk on lines the user edited is left: Undo Turn asks nothing, undoes nothing, and says why.
+    const text = editor.document.getText();
+    const again = await withDialogs(undefined, async () => {
+      await vscode.commands.executeCommand('acpChat.undoTurnChanges');
+    });
+    assert.strictEqual(again.length, 1);
+    assert.match(again[0] ?? '', /^Undid 0 of 1 files\. Left alone: (ws\/)?turn-one\.txt \(was edited by you on every line/);
+    assert.strictEqual(editor.document.getText(), text);
+    assert.strictEqual(fileRow(a, 'turn-one.txt')?.state, 'conflict');
+    await vscode.commands.executeCommand('acpChat.keepTurnChanges');
+    await until(() => fileRow(a, 'turn-one.txt')?.state === 'kept', 10_000, 'Keep Turn settles what is left');
+    await vscode.commands.executeCommand('workbench.action.files.save');
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 });
