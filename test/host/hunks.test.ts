@@ -10,7 +10,6 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { api, ensureDemoTurn, until, withDialogs } from './util';
 import { cardReviews } from '../../src/common/changes/toolCards';
-import type { ChangeSetView } from '../../src/common/changes/view';
 import type { AcpChatApi } from '../../src/vscode/extension';
 
 const decode = (b: Uint8Array) => new TextDecoder().decode(b);
@@ -141,29 +140,26 @@ suite('Review in the editor: hunk by hunk', () => {
     assert.ok(card, "the edit's tool card");
     await until(() => fileRow(a, 'demo-edit.txt')?.tools?.includes(card.key), 10_000, 'the change names the card that made it');
     assert.strictEqual(cardReviews(a.service.activeSession().panelState().changeSets).get(card.key), undefined, 'nothing reviewed yet');
-    // The change sets the panel is sent from here on (a snapshot when it is shown again, else patches).
-    const chatId = a.service.chatIdOf(a.service.activeSession());
-    const panel = await a.service.openChat({ chatId });
-    const sent = new Map<string, ChangeSetView>();
-    const post = panel.post.bind(panel);
-    panel.post = (m) => {
-      if (m.type === 'snapshot') {
-        sent.clear();
-        for (const set of m.panel.changeSets) sent.set(set.id, set);
-      }
-      if (m.type === 'patch') for (const op of m.ops) if (op.op === 'changeSet') void (op.set ? sent.set(op.id, op.set) : sent.delete(op.id));
-      post(m);
-    };
+    // The change sets every panel of the chat is sent from here on (its model's `changeSet` deltas).
+    const sent = new Map(
+      a.service
+        .activeSession()
+        .panelState()
+        .changeSets.map((set) => [set.id, set]),
+    );
+    const sub = a.service.activeSession().onDidChange((deltas) => {
+      for (const d of deltas) if (d.type === 'changeSet') void (d.set ? sent.set(d.id, d.set) : sent.delete(d.id));
+    });
     const editor = await vscode.window.showTextDocument(target, { preview: false });
     await untilAsync(async () => (await lensTitles(target)).some((l) => l.title === 'Undo'), 10_000, "the hunk's lens");
     await vscode.commands.executeCommand('acpChat.nextChange');
     await vscode.commands.executeCommand('acpChat.undoChange');
     await untilAsync(async () => (await onDisk(target)) === beforeTurn, 10_000, 'the file back as it was');
     await until(() => fileRow(a, 'demo-edit.txt')?.state === 'undone', 10_000, 'the summary shows it undone');
+    await until(() => cardReviews([...sent.values()]).get(card.key)?.label === 'Undone', 10_000, 'the card state sent to the panel: Undone');
+    sub.dispose();
     assert.strictEqual(editor.document.isDirty, false, 'the undo is saved');
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
-    await a.service.openChat({ chatId }); // shown (again, if the editor covered it): it is sent what it shows
-    await until(() => cardReviews([...sent.values()]).get(card.key)?.label === 'Undone', 10_000, 'the card state sent to the panel: Undone');
   });
 
   test("Undo Turn: every file of the turn in one step, one question for the file the user edited since, the user's edit kept", async () => {

@@ -215,7 +215,7 @@ export class ChangeReview extends Disposable {
     const files = this.ports.files;
     const label = `Undo ${agent}'s edits of this turn`;
     try {
-      if (files.restoreAll) await files.restoreAll(p.writes, label);
+      if (files.restoreAll && p.writes.length) await files.restoreAll(p.writes, label);
       else for (const w of p.writes) await files.restore(w.path, w.text, label);
     } catch (e) {
       return this.ports.explain(`Could not undo ${agent}'s edits of this turn: ${errorText(e)}`);
