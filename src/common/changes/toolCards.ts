@@ -30,7 +30,7 @@ export function toolKeysByPath(entries: readonly Entry[], canonical: (path: stri
   return [...byPath].map(([path, keys]) => ({ path, keys }));
 }
 
-export type CardReviewState = 'kept' | 'undone' | 'partly';
+type CardReviewState = 'kept' | 'undone' | 'partly';
 
 export interface CardReview {
   readonly state: CardReviewState;
