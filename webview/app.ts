@@ -81,6 +81,7 @@ export class ChatApp {
       canOpenSubagents: () => this.panel.canOpenSubagents === true,
       subagentActivity: (id: string) => this.panel.subagentActivity?.[id],
       subagentResult: (id: string) => this.panel.subagentResults?.[id],
+      cardReview: (key: string) => this.changes.cardReview(key),
       clock: new ElapsedClock(),
     };
     const expansion = { base, post, saved: () => this.saveState(), resync: (why: string) => this.resync(why), placed: () => this.renderPanel() };
@@ -109,7 +110,7 @@ export class ChatApp {
       (n) => this.panelView.noticeElement(n),
       (el, key) => this.transcript.placeAfter(el, key),
     );
-    this.changes = new ChangesView({ post, place: (el, key) => this.transcript.placeAfter(el, key), say: (t) => this.narrator.say(t) });
+    this.changes = new ChangesView({ post, transcript: this.transcript, say: (t) => this.narrator.say(t) });
     this.panelView = new PanelView(post, () => this.prompt.focus());
     this.orphanQuestions = new OrphanQuestions(post);
     this.rerun = new RerunBar(post, () => this.prompt.focus());
@@ -120,12 +121,8 @@ export class ChatApp {
     this.search = new SearchBar(this.transcript);
     this.transcript.onDrawn = () => this.search.refresh();
     this.panelView.onSearch = () => this.search.open();
-    this.panelView.onEditPrompt = (text) => {
-      this.prompt.setDraft(text);
-      this.draft = text;
-      this.saveState();
-      this.prompt.focus();
-    };
+    // A prompt given back (a notice's Edit) is the draft again, as a restored message is.
+    this.panelView.onEditPrompt = (text) => this.prompt.restoreDraft(text, []);
 
     const saved = api.getState() as Partial<WebviewPersistedState> | undefined;
     if (saved && typeof saved === 'object') {
@@ -218,6 +215,8 @@ export class ChatApp {
           return this.prompt.focus();
         case 'editPrompt':
           return this.prompt.beginEdit(msg.key, msg.text, msg.images);
+        case 'restoreDraft':
+          return this.prompt.restoreDraft(msg.text, msg.images);
         case 'mentionResults':
           return this.prompt.setMentionResults(msg.query, msg.paths);
         case 'raw':

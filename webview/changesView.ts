@@ -3,10 +3,13 @@
  * entry, listing each file with Open diff, Keep and Undo, and Keep All / Undo All for the block. Paths
  * and notes come from the agent (and the host's explanations of them) and are shown as text only.
  * The host owns the state; clicks post `changes` messages and the host answers with `changeSet` ops.
+ * The tool cards that made a change show what review made of it (toolCards.ts), redrawn when that moves.
  */
 import type { ChangeSetView, FileChangeView } from '../src/common/changes/view';
 import type { WebviewToHost } from '../src/common/webview/contract';
+import { cardReviews, type CardReview } from '../src/common/changes/toolCards';
 import { button, h, icon, keepFocus } from './dom';
+import type { Transcript } from './transcript';
 
 type Action = 'openDiff' | 'keep' | 'undo' | 'review';
 
@@ -19,14 +22,16 @@ const STATE_LABELS: Record<FileChangeView['state'], string> = {
 
 export interface ChangesHost {
   post(m: WebviewToHost): void;
-  /** Puts a block after the entry with `key` (the end of the transcript when null or unknown). */
-  place(el: HTMLElement, afterKey: string | null): void;
+  /** Places a block after an entry (`placeAfter`), and redraws a tool card whose review moved (`replace` with its own entry). */
+  readonly transcript: Pick<Transcript, 'placeAfter' | 'view' | 'replace'>;
   /** Says something in the panel's status region. */
   say(text: string): void;
 }
 
 export class ChangesView {
   private readonly blocks = new Map<string, { view: ChangeSetView; el: HTMLElement }>();
+  /** The tool cards' review states, derived from the blocks' views (kept to redraw only the cards that moved). */
+  private cards = new Map<string, CardReview>();
 
   constructor(private readonly host: ChangesHost) {}
 
@@ -35,6 +40,22 @@ export class ChangesView {
     for (const b of this.blocks.values()) b.el.remove();
     this.blocks.clear();
     for (const set of sets) this.add(set);
+    this.cardsChanged();
+  }
+
+  /** What review made of the change a tool card made (undefined: nothing reviewed yet, or it made none). */
+  cardReview(key: string): CardReview | undefined {
+    return this.cards.get(key);
+  }
+
+  private cardsChanged(): void {
+    const before = this.cards;
+    this.cards = cardReviews([...this.blocks.values()].map((b) => b.view));
+    for (const key of new Set([...before.keys(), ...this.cards.keys()])) {
+      if (before.get(key)?.label === this.cards.get(key)?.label) continue;
+      const v = this.host.transcript.view(key);
+      if (v) this.host.transcript.replace(v.entry);
+    }
   }
 
   /** A `changeSet` op: a new block is announced; a changed one is redrawn in place, keeping focus. */
@@ -43,10 +64,11 @@ export class ChangesView {
     if (!set) {
       block?.el.remove();
       this.blocks.delete(id);
-      return;
+      return this.cardsChanged();
     }
     if (!block) {
       this.add(set);
+      this.cardsChanged();
       const n = set.files.length;
       this.host.say(`Changes: ${n} file${n === 1 ? '' : 's'} edited in this turn. Review them in the Changes summary`);
       return;
@@ -60,6 +82,7 @@ export class ChangesView {
       (row !== undefined ? block.el.querySelector<HTMLElement>(`[data-file-index="${row}"] button`) : null) ?? block.el.querySelector<HTMLElement>('button') ?? block.el;
     keepFocus(block.el, () => this.render(block.el, set), fallback);
     if (block.el.dataset['after'] !== (set.afterKey ?? '')) this.placeBlock(block.el, set.afterKey);
+    this.cardsChanged();
   }
 
   private add(set: ChangeSetView): void {
@@ -72,7 +95,7 @@ export class ChangesView {
 
   private placeBlock(el: HTMLElement, afterKey: string | null): void {
     el.dataset['after'] = afterKey ?? '';
-    this.host.place(el, afterKey);
+    this.host.transcript.placeAfter(el, afterKey);
   }
 
   /** What changed in each file, said once (Undo's result, or why it left the file alone). */

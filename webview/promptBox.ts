@@ -6,7 +6,8 @@
  */
 import type { AvailableCommand } from '../src/common/store/model';
 import type { TurnState, WebviewToHost } from '../src/common/webview/contract';
-import { MAX_IMAGES, MAX_IMAGE_BASE64 } from '../src/common/webview/limits';
+import { MAX_IMAGES } from '../src/common/webview/limits';
+import { promptImages, readPastedImages, renderImageRow, type PromptImage } from './promptImages';
 import { button, h, icon } from './dom';
 import { completeCommand, matchCommands, slashQuery } from './slash';
 import { mentionQuery, mentionText } from '../src/common/mentions';
@@ -41,7 +42,7 @@ export class PromptBox {
   private sources: readonly MentionSource[] = [];
   private mentionTimer = 0;
   /** Images pasted into the prompt, sent with it (the host drops them for agents that take no images). */
-  private images: { mimeType: string; data: string; url: string }[] = [];
+  private images: PromptImage[] = [];
   private readonly imageRow = h('div', { class: 'prompt-images', 'aria-label': 'Pasted images' });
   /** Editor context the host holds for the next prompt ("Add Selection/File/Problems to Chat"). */
   private context: readonly ContextChip[] = [];
@@ -164,7 +165,18 @@ export class PromptBox {
     cancel.addEventListener('click', () => this.endEdit(true));
     this.editBar.replaceChildren(icon('edit'), h('span', {}, 'Editing an earlier message: sending starts a new branch (this chat stays as it is). Esc cancels.'), cancel);
     this.editBar.hidden = false;
-    this.images = images.slice(0, MAX_IMAGES).map((i) => ({ ...i, url: `data:${i.mimeType};base64,${i.data}` }));
+    this.fill(text, promptImages(images));
+  }
+
+  /** Restore in place: the restored message is the draft again (sent here as a new turn), above any draft the box held. */
+  restoreDraft(text: string, images: readonly { readonly mimeType: string; readonly data: string }[]): void {
+    if (this.editing !== null) this.endEdit(true);
+    const held = this.textarea.value.trim() === '' ? '' : `\n\n${this.textarea.value}`;
+    this.fill(text + held, [...promptImages(images), ...this.images].slice(0, MAX_IMAGES));
+  }
+
+  private fill(text: string, images: PromptImage[]): void {
+    this.images = images;
     this.renderImages();
     this.setDraft(text);
     this.onDraft(text);
@@ -219,37 +231,25 @@ export class PromptBox {
   }
 
   private onPaste(e: ClipboardEvent): void {
-    const files = [...(e.clipboardData?.items ?? [])].filter((i) => i.kind === 'file' && /^image\/[\w.+-]+$/.test(i.type)).map((i) => i.getAsFile());
-    if (files.length === 0 || this.readOnly) return;
-    e.preventDefault();
-    for (const f of files) {
-      if (!f || this.images.length >= MAX_IMAGES) continue;
-      const reader = new FileReader();
-      reader.onload = () => {
-        const url = String(reader.result);
-        const data = url.slice(url.indexOf(',') + 1);
-        if (data.length > MAX_IMAGE_BASE64) return;
-        this.images.push({ mimeType: f.type, data, url });
+    if (this.readOnly) return;
+    const took = readPastedImages(
+      e,
+      () => this.images.length < MAX_IMAGES,
+      (img) => {
+        this.images.push(img);
         this.renderImages();
         this.updateButtons();
-      };
-      reader.readAsDataURL(f);
-    }
+      },
+    );
+    if (took) e.preventDefault();
   }
 
   private renderImages(): void {
-    this.imageRow.hidden = this.images.length === 0;
-    this.imageRow.replaceChildren(
-      ...this.images.map((img, i) => {
-        const remove = button('Remove image', 'close', { class: 'icon-button remove-image' });
-        remove.addEventListener('click', () => {
-          this.images.splice(i, 1);
-          this.renderImages();
-          this.updateButtons();
-        });
-        return h('span', { class: 'prompt-image' }, h('img', { src: img.url, alt: `Pasted image ${i + 1}` }), remove);
-      }),
-    );
+    renderImageRow(this.imageRow, this.images, (i) => {
+      this.images.splice(i, 1);
+      this.renderImages();
+      this.updateButtons();
+    });
   }
 
   private onKey(e: KeyboardEvent): void {

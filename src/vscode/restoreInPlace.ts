@@ -4,12 +4,15 @@
  * in the same tab (the store's fold, foldRules.ts: kept, saved, opened by its row), and the conversation
  * goes on with the agent from there: in its fork at the message where it can fork there, else in a new
  * session whose next prompt carries the transcript before the message (a context chip the user sees and
- * may remove), as a branch does. One chat, one tab: only the session the chat shows changes.
+ * may remove), as a branch does. One chat, one tab: only the session the chat shows changes. The message
+ * restored to goes back into the prompt box (its text and images, its context as chips), as Zed does, to
+ * edit and send again.
  */
 import * as vscode from 'vscode';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { branchPoint } from '../common/rewind/branchPlan';
+import { editDraft } from '../common/rewind/editDraft';
 import { noticeText } from '../common/untrusted';
 import { errorText } from '../common/util/errors';
 import { forkAt, planAt, rewindFiles, type MessagePoint, type RewindHost, type RewindWords } from './rewind';
@@ -41,6 +44,9 @@ export async function restoreInPlace(host: RewindHost, point: MessagePoint): Pro
       const size = Buffer.byteLength(plan.carried.markdown, 'utf8');
       chat.addContext({ kind: 'file', path: file, lines: null, text: plan.carried.markdown, size, label: `Earlier conversation (${plan.carried.messages} messages)` });
     }
+    const draft = editDraft(at.message.content);
+    for (const item of draft.context) chat.addContext(item);
+    await host.postTo(chat, { type: 'restoreDraft', text: draft.text, images: draft.images });
     return true;
   } catch (e) {
     void vscode.window.showErrorMessage(`${noticeText(chat.agent.name)}: the chat could not be restored: ${noticeText(errorText(e))}`);

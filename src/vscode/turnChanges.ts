@@ -65,6 +65,7 @@ export function createTurnChanges(d: TurnChangesDeps): ChangeReview {
           .showTextDocument(vscode.Uri.file(p), { viewColumn: columnBesideChat(d.chatColumn()), selection: at, preview: false })
           .then(undefined, (e: unknown) => d.log('warn', `changes: could not open ${p}: ${errorText(e)}`));
       },
+      confirm: async (message, yes) => (await vscode.window.showWarningMessage(noticeText(message), { modal: true }, yes)) === yes,
       explain: (message, compare) => {
         d.log('info', `changes: ${message}`);
         // Agent-controlled paths are in the message: made inert for a notification.

@@ -31,6 +31,7 @@ import { register as registerCodeBlockCases } from './codeBlockCases.mjs';
 import { register as registerContextCases } from './contextCases.mjs';
 import { register as registerFirstFrameCases } from './firstFrameCases.mjs';
 import { register as registerFoldCases } from './foldCases.mjs';
+import { register as registerToolReviewCases } from './toolReviewCases.mjs';
 import { register as registerElicitationCases, registerOnToolCards as registerToolCardQuestionCases, registerOrphans as registerOrphanQuestionCases } from './elicitationCases.mjs';
 
 const filter = process.argv[2] ?? '';
@@ -814,6 +815,7 @@ registerRemoteCases(test);
 registerCodeBlockCases(test);
 registerContextCases(test);
 registerFoldCases(test);
+registerToolReviewCases(test);
 registerA11yTests(test);
 
 // ---- runner

@@ -507,6 +507,82 @@ try {
     await until(async () => (await tabs()) > before, "the regenerated branch's tab", 30_000);
   });
 
+  await step(
+    "restore in place and code blocks: a block's Copy and Apply (a diff preview first); Restore to Here folds the later turn and gives its message back to the prompt box",
+    async () => {
+      await page.setViewportSize({ width: 1400, height: 900 });
+      await command('View: Close All Editor Groups');
+      await command('ACP: Select Agent');
+      await page.locator('.quick-input-widget input').fill('Demo agent');
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Demo agent' }).first().click();
+      await command('ACP: New Chat');
+      const chat = await until(async () => {
+        for (const f of await chatFrames())
+          if ((await f.locator('.agent-name-text', { hasText: 'Demo agent' }).count()) > 0 && (await f.locator('[data-kind="user_message"]').count()) === 0) return f;
+        return undefined;
+      }, 'a new demo chat');
+      await idle(chat);
+      // The first Enter may take the command from the completion list, the second sends it.
+      const box = chat.locator('textarea[aria-label="Prompt"]');
+      await box.fill('/code');
+      await box.press('Enter');
+      if ((await box.inputValue()).trim() !== '') await box.press('Enter');
+      await chat.locator('[data-kind="user_message"]', { hasText: '/code' }).first().waitFor({ timeout: 30_000 });
+      await idle(chat);
+      const block = chat.locator('[data-kind="agent_message"] .code-block').last();
+      await block.locator('.code-apply').waitFor({ timeout: 30_000 });
+      // Copy: what the clipboard then holds is the block's code.
+      await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(cs.url).origin });
+      await block.locator('.code-copy').click();
+      const copied = await until(async () => {
+        const t = await page.evaluate(() => navigator.clipboard.readText()).catch(() => '');
+        return /export function greet/.test(t) ? t : undefined;
+      }, 'the copied code');
+      if (/```/.test(copied)) throw new Error(`Copy took the fence too: ${copied}`);
+      await block.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+      await shot('restore-1-code-block.png');
+      // Apply: the diff preview and the question come first; only Apply writes (unsaved, undoable).
+      const file = path.join(cs.dirs.ws, 'demo-code.ts');
+      await block.locator('.code-apply').click();
+      // The question is a notification: a toast first, in the notification center once the toast times out.
+      const question = 'Apply the code block to demo-code.ts';
+      await page.locator('.tabs-container .tab', { hasText: 'code block (preview)' }).first().waitFor({ timeout: 30_000 });
+      await page.locator('.editor-group-container .monaco-diff-editor').first().waitFor({ timeout: 30_000 });
+      await page
+        .locator('.notification-toast', { hasText: question })
+        .waitFor({ timeout: 5_000 })
+        .catch(() => command('Notifications: Show Notifications'));
+      const ask = page.locator('.notification-toast, .notifications-center .notification-list-item', { hasText: question }).first();
+      await ask.waitFor({ timeout: 10_000 });
+      await shot('restore-2-apply-preview.png');
+      if (existsSync(file) && readFileSync(file, 'utf8') !== '') throw new Error('Apply wrote before the user said so');
+      await ask.getByRole('button', { name: 'Apply', exact: true }).click();
+      await page.locator('.tabs-container .tab.active', { hasText: 'demo-code.ts' }).first().waitFor({ timeout: 30_000 });
+      await until(
+        async () => /export\s+function\s+greet/.test(await page.locator('.editor-group-container .monaco-editor .view-lines').last().innerText()),
+        'the block in the editor',
+      );
+      // Undo in the editor takes the applied block back (to the empty file Apply created): the next steps start clean.
+      await page.locator('.editor-group-container .monaco-editor .view-lines').last().click();
+      await page.keyboard.press('Control+z');
+      await until(async () => !/greet/.test(await page.locator('.editor-group-container .monaco-editor .view-lines').last().innerText()), 'the apply undone');
+      await command('Notifications: Clear All Notifications');
+      await command('View: Close Editor'); // the chat's tab stays
+      // Restore to Here on the second message: its turn is folded away and its text waits in the prompt box.
+      await send(chat, 'Say hello, then stop.');
+      await idle(chat);
+      const second = chat.locator('[data-kind="user_message"]', { hasText: 'Say hello, then stop.' }).first();
+      await second.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+      // By keyboard (the message's actions show while one has focus): no hover to lose on a loaded machine.
+      await second.locator('button.restore-here').focus();
+      await second.locator('button.restore-here').press('Enter');
+      await chat.locator('.fold-row .fold-toggle', { hasText: 'Restored here' }).first().waitFor({ timeout: 30_000 });
+      await until(async () => (await box.inputValue()) === 'Say hello, then stop.', 'the restored message in the prompt box');
+      await chat.locator('.prompt-context', { hasText: 'Earlier conversation' }).waitFor({ timeout: 10_000 });
+      await shot('restore-3-restored-in-place.png');
+    },
+  );
+
   // ---- Round 2 (issue 38): what a new user tripped over in their hour. Filter: r2.
   /** The chat webview whose prompt box has the keyboard focus, once one has. */
   const focusedChat = () =>

@@ -8,8 +8,9 @@
 import * as assert from 'assert';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { api, ensureDemoTurn } from './util';
+import { api, ensureDemoTurn, withDialogs } from './util';
 import { until } from '../helpers/until.mjs';
+import { cardReviews } from '../../src/common/changes/toolCards';
 import type { AcpChatApi } from '../../src/vscode/extension';
 
 const decode = (b: Uint8Array) => new TextDecoder().decode(b);
@@ -24,17 +25,6 @@ function workspaceFile(name: string): vscode.Uri {
 async function lensTitles(uri: vscode.Uri): Promise<{ title: string; lens: vscode.CodeLens }[]> {
   const lenses = (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri, 100)) ?? [];
   return lenses.filter((l) => l.command?.command.startsWith('acpChat.')).map((lens) => ({ title: lens.command?.title ?? '', lens }));
-}
-
-/** Polls an async fact (the lenses are asked for through a command) until it holds. */
-async function untilAsync<T>(f: () => Promise<T | undefined | false>, ms: number, what: string): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await f();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 const fileRow = (a: AcpChatApi, name: string) =>
@@ -66,13 +56,13 @@ suite('Review in the editor: hunk by hunk', () => {
     const editor = await vscode.window.showTextDocument(uri, { preview: false });
     await until(() => editor.document.getText() === agents, "the editor shows the agent's text", 10_000);
 
-    const lenses = await untilAsync(
+    const lenses = await until(
       async () => {
         const l = await lensTitles(uri);
         return l.length >= 11 ? l : undefined;
       },
-      10_000,
       'the lenses',
+      10_000,
     );
     const titles = lenses.map((l) => l.title);
     assert.match(titles[0] ?? '', /: 3 changes to review$/);
@@ -89,13 +79,13 @@ suite('Review in the editor: hunk by hunk', () => {
     mine.insert(uri, new vscode.Position(0, 0), 'my note\n');
     mine.replace(uri, new vscode.Range(1, 0, 1, 4), 'BETA, reviewed');
     assert.ok(await vscode.workspace.applyEdit(mine));
-    const now = await untilAsync(
+    const now = await until(
       async () => {
         const l = await lensTitles(uri);
         return l.some((x) => x.title === 'Undo (edited since)') ? l : undefined;
       },
-      10_000,
       'the edited hunk marked',
+      10_000,
     );
     const hunkArgs = now.filter((l) => l.title.startsWith('Undo') && 'hunk' in Object(l.lens.command?.arguments?.[0])).map((l) => l.lens.command?.arguments?.[0] as unknown);
     assert.strictEqual(hunkArgs.length, 3, 'one Undo per hunk');
@@ -117,7 +107,7 @@ suite('Review in the editor: hunk by hunk', () => {
     await vscode.commands.executeCommand('acpChat.nextChange');
     assert.strictEqual(editor.selection.active.line, 2);
     await vscode.commands.executeCommand('acpChat.keepChange');
-    await untilAsync(async () => (await lensTitles(uri)).filter((l) => l.title === 'Keep').length === 1, 10_000, 'one hunk left');
+    await until(async () => (await lensTitles(uri)).filter((l) => l.title === 'Keep').length === 1, 'one hunk left', 10_000);
     await vscode.commands.executeCommand('acpChat.previousChange');
     await vscode.commands.executeCommand('acpChat.undoFileChanges');
     await until(() => fileRow(a, 'demo-hunks.txt')?.state === 'kept', 'the file settled (kept: one hunk was kept)', 10_000);
@@ -127,7 +117,7 @@ suite('Review in the editor: hunk by hunk', () => {
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 
-  test('a demo-agent edit is undone from the hunk at the cursor', async () => {
+  test('a demo-agent edit is undone from the hunk at the cursor, and its tool card is told it was undone', async () => {
     const a = await api();
     const target = workspaceFile('demo-edit.txt');
     const beforeTurn = await onDisk(target);
@@ -136,13 +126,83 @@ suite('Review in the editor: hunk by hunk', () => {
     const allow = request.options.find((o) => o.kind === 'allow_once');
     assert.ok(allow && a.respondPermission(request.requestId, allow.optionId));
     await turn;
+    const card = a.transcript().findLast((e) => e.kind === 'tool_call' && e.title === 'Edit demo-edit.txt');
+    assert.ok(card, "the edit's tool card");
+    await until(() => fileRow(a, 'demo-edit.txt')?.tools?.includes(card.key), 'the change names the card that made it', 10_000);
+    assert.strictEqual(cardReviews(a.service.activeSession().panelState().changeSets).get(card.key), undefined, 'nothing reviewed yet');
+    // The change sets every panel of the chat is sent from here on (its model's `changeSet` deltas).
+    const sent = new Map(
+      a.service
+        .activeSession()
+        .panelState()
+        .changeSets.map((set) => [set.id, set]),
+    );
+    const sub = a.service.activeSession().onDidChange((deltas) => {
+      for (const d of deltas) if (d.type === 'changeSet') void (d.set ? sent.set(d.id, d.set) : sent.delete(d.id));
+    });
     const editor = await vscode.window.showTextDocument(target, { preview: false });
-    await untilAsync(async () => (await lensTitles(target)).some((l) => l.title === 'Undo'), 10_000, "the hunk's lens");
+    await until(async () => (await lensTitles(target)).some((l) => l.title === 'Undo'), "the hunk's lens", 10_000);
     await vscode.commands.executeCommand('acpChat.nextChange');
     await vscode.commands.executeCommand('acpChat.undoChange');
-    await untilAsync(async () => (await onDisk(target)) === beforeTurn, 10_000, 'the file back as it was');
+    await until(async () => (await onDisk(target)) === beforeTurn, 'the file back as it was', 10_000);
     await until(() => fileRow(a, 'demo-edit.txt')?.state === 'undone', 'the summary shows it undone', 10_000);
+    await until(() => cardReviews([...sent.values()]).get(card.key)?.label === 'Undone', 'the card state sent to the panel: Undone', 10_000);
+    sub.dispose();
     assert.strictEqual(editor.document.isDirty, false, 'the undo is saved');
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
+  test("Undo Turn: every file of the turn in one step, one question for the file the user edited since, the user's edit kept", async () => {
+    const a = await api();
+    await ensureDemoTurn(a);
+    const chat = a.service.activeSession();
+    const review = chat.review;
+    const sessionId = chat.sessionId;
+    assert.ok(review && sessionId);
+    const one = workspaceFile('turn-one.txt');
+    const two = workspaceFile('turn-two.txt');
+    const made = workspaceFile('turn-new.txt');
+    await vscode.workspace.fs.writeFile(one, new TextEncoder().encode(before));
+    await vscode.workspace.fs.writeFile(two, new TextEncoder().encode('two\n'));
+    review.turnStarted(sessionId);
+    for (const [uri, old, text] of [
+      [one, before, agents],
+      [two, 'two\n', 'TWO\n'],
+      [made, null, 'made by the agent\n'],
+    ] as const) {
+      await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+      review.wrote(sessionId, uri.fsPath, old, text, null);
+    }
+    await review.turnEnded(sessionId, [], a.transcript().at(-1)?.key ?? null);
+    const editor = await vscode.window.showTextDocument(one, { preview: false });
+    await until(() => editor.document.getText() === agents, "the editor shows the agent's text", 10_000);
+    await until(async () => (await lensTitles(one)).some((l) => l.title === 'Undo Turn'), 'the Undo Turn lens', 10_000);
+    // The user edits the agent's BETA line (unsaved): that hunk is theirs now.
+    const mine = new vscode.WorkspaceEdit();
+    mine.replace(one, new vscode.Range(1, 0, 1, 4), 'BETA, mine');
+    assert.ok(await vscode.workspace.applyEdit(mine));
+    const asked = await withDialogs('Undo All', async () => {
+      await vscode.commands.executeCommand('acpChat.undoTurnChanges');
+    });
+    assert.strictEqual(asked.length, 1, 'one question for the whole turn');
+    assert.match(asked[0] ?? '', /turn-one\.txt changed after .*'s edit\. Undo All keeps your edits there/);
+    await until(() => editor.document.getText() === before.replace('beta', 'BETA, mine'), "the agent's other hunks undone, the user's line kept", 10_000);
+    assert.strictEqual(await onDisk(two), 'two\n', 'the other file back as it was');
+    assert.strictEqual(await onDisk(made), null, 'the file the agent created is gone');
+    assert.strictEqual(fileRow(a, 'turn-two.txt')?.state, 'undone');
+    assert.strictEqual(fileRow(a, 'turn-one.txt')?.state, 'pending', "the user's hunk stays to review");
+    // Only the hunk on lines the user edited is left: Undo Turn asks nothing, undoes nothing, and says why.
+    const text = editor.document.getText();
+    const again = await withDialogs(undefined, async () => {
+      await vscode.commands.executeCommand('acpChat.undoTurnChanges');
+    });
+    assert.strictEqual(again.length, 1);
+    assert.match(again[0] ?? '', /^Undid 0 of 1 files\. Left alone: (ws\/)?turn-one\.txt \(was edited by you on every line/);
+    assert.strictEqual(editor.document.getText(), text);
+    assert.strictEqual(fileRow(a, 'turn-one.txt')?.state, 'conflict');
+    await vscode.commands.executeCommand('acpChat.keepTurnChanges');
+    await until(() => fileRow(a, 'turn-one.txt')?.state === 'kept', 'Keep Turn settles what is left', 10_000);
+    await vscode.commands.executeCommand('workbench.action.files.save');
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 });

@@ -10,11 +10,12 @@ import * as assert from 'assert';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import * as fs from 'fs';
-import { api } from './util';
+import { api, withDialogs } from './util';
 import { until } from '../helpers/until.mjs';
 import type { AcpChatApi } from '../../src/vscode/extension';
 import { RewindCommands } from '../../src/common/rewind/rewindCommands';
 import { isCarriedBlock } from '../../src/common/rewind/branchPlan';
+import type { HostToWebview } from '../../src/common/webview/contract';
 
 const decode = (b: Uint8Array) => new TextDecoder().decode(b);
 const onDisk = (uri: vscode.Uri) => vscode.workspace.fs.readFile(uri).then(decode, () => null);
@@ -23,23 +24,6 @@ function workspaceFile(name: string): vscode.Uri {
   const folder = vscode.workspace.workspaceFolders?.[0];
   assert.ok(folder, 'the test host opens a workspace folder');
   return vscode.Uri.file(path.join(folder.uri.fsPath, name));
-}
-
-/** Answers the modal dialogs with `answer` while `run` runs; returns their messages. */
-async function withDialogs(answer: string | undefined, run: () => Promise<void>): Promise<string[]> {
-  const w = vscode.window as unknown as Record<string, unknown>;
-  const saved = w['showWarningMessage'];
-  const shown: string[] = [];
-  w['showWarningMessage'] = (message: string) => {
-    shown.push(message);
-    return Promise.resolve(answer);
-  };
-  try {
-    await run();
-  } finally {
-    w['showWarningMessage'] = saved;
-  }
-  return shown;
 }
 
 /** A turn in the focused chat, allowing the edit it asks permission for. */
@@ -298,6 +282,14 @@ suite('Restore in place: the same chat goes back to a message', () => {
     const old = chat.sessionId;
     const second = chat.entries().filter((e) => e.kind === 'user_message')[1];
     assert.ok(second && old !== null && chatId !== undefined);
+    // What the panel is sent (the restored message goes back into its prompt box).
+    const panel = await a.service.openChat({ chatId });
+    const posted: HostToWebview[] = [];
+    const post = panel.post.bind(panel);
+    panel.post = (m) => {
+      posted.push(m);
+      post(m);
+    };
     let restored: unknown;
     const shown = await withDialogs('Undo Changes and Restore', async () => {
       restored = await vscode.commands.executeCommand(RewindCommands.restoreInPlace, { chatId, sessionId: old, key: second.key });
@@ -315,6 +307,11 @@ suite('Restore in place: the same chat goes back to a message', () => {
     assert.deepStrictEqual(userTexts(chat.entries()), ['a first question', 'please edit the file']);
     const chip = chat.panelState().context.find((c) => /Earlier conversation/.test(c.label));
     assert.ok(chip, 'the transcript before the message waits as a context chip');
+    assert.deepStrictEqual(
+      posted.filter((m) => m.type === 'restoreDraft'),
+      [{ type: 'restoreDraft', text: 'please edit the file', images: [] }],
+      "the restored message's text is the prompt box's draft again",
+    );
 
     await a.sendPrompt('go on from here');
     const prompts = captured(chat.captureFile(), 'session/prompt');

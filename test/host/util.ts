@@ -36,3 +36,20 @@ export function parseJsonc(text: string): unknown {
       .join('\n'),
   );
 }
+
+/** Answers the modal dialogs (warning messages) with `answer` while `run` runs; returns their messages. */
+export async function withDialogs(answer: string | undefined, run: () => Promise<void>): Promise<string[]> {
+  const w = vscode.window as unknown as Record<string, unknown>;
+  const saved = w['showWarningMessage'];
+  const shown: string[] = [];
+  w['showWarningMessage'] = (message: string) => {
+    shown.push(message);
+    return Promise.resolve(answer);
+  };
+  try {
+    await run();
+  } finally {
+    w['showWarningMessage'] = saved;
+  }
+  return shown;
+}

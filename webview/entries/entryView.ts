@@ -11,6 +11,7 @@ import type { PermissionView, TerminalView, WebviewToHost } from '../../src/comm
 import { h } from '../dom';
 import { entryLabel, estimateHeight } from '../entryModel';
 import type { ElapsedClock } from '../elapsedClock';
+import type { CardReview } from '../../src/common/changes/toolCards';
 
 export interface ViewDeps {
   post(message: WebviewToHost): void;
@@ -33,6 +34,8 @@ export interface ViewDeps {
   subagentActivity(childSessionId: string): string | undefined;
   /** A done subagent's result where its card's reply is not it (PanelState.subagentResults), if any. */
   subagentResult(childSessionId: string): readonly ContentBlock[] | undefined;
+  /** What review made of the change a tool card made (toolCards.ts), if anything yet. */
+  cardReview(key: string): CardReview | undefined;
   /** The one timer behind every running subagent's time. */
   readonly clock: ElapsedClock;
   /** Subagent transcripts expanded in their cards (absent: cards do not offer it). */

@@ -12,7 +12,7 @@ import type { PermissionView } from '../../src/common/webview/contract';
 import { button, h, icon, inlineCode, keepFocus } from '../dom';
 import { toolStatusLabel, toolTitle } from '../entryModel';
 import { compactDiff, type DiffLine, diffStats, lineDiff, patchRows } from '../lineDiff';
-import { diffBody, formatSize, json, withoutFinalNewline } from './toolCardParts';
+import { diffBody, diffStat, formatSize, json, reviewBadge, withoutFinalNewline } from './toolCardParts';
 import { shownPath, titleWithRelativePaths } from '../../src/common/webview/shownPath';
 import { renderMarkdown } from '../markdown';
 import { looksLikeMarkdown } from '../../src/common/toolOutput';
@@ -123,6 +123,7 @@ export class ToolCallView extends EntryView<ToolCallEntry> implements QuestionHo
       h('span', { class: 'tool-title', title: e.title }, ...inlineCode(titleWithRelativePaths(toolTitle(e), this.ctx.roots()))),
       this.treeButton(),
       h('span', { class: `status status-${status}`, 'data-status': status }, icon(STATUS_ICONS[status] ?? 'circle-large-outline'), toolStatusLabel(status)),
+      reviewBadge(this.ctx.cardReview(e.key)),
     );
     const parts: (HTMLElement | null)[] = [head];
     const command = e.command;
@@ -204,7 +205,7 @@ export class ToolCallView extends EntryView<ToolCallEntry> implements QuestionHo
       if (ch.operation !== 'modify') head.append(h('span', { class: 'tag' }, ch.operation === 'add' ? 'new file' : ch.operation));
     }
     if (!c.patch) return h('div', { class: 'tool-diff' }, head);
-    head.append(this.diffStat(added, removed), this.openDiffButton(index));
+    head.append(diffStat(added, removed), this.openDiffButton(index));
     return h('div', { class: 'tool-diff' }, head, diffBody(rows, 'Changes'));
   }
 
@@ -218,16 +219,12 @@ export class ToolCallView extends EntryView<ToolCallEntry> implements QuestionHo
         'div',
         { class: 'diff-head' },
         h('button', { type: 'button', class: 'diff-path location', 'data-path': c.path, title: c.path }, icon('file'), shownPath(c.path, this.ctx.roots())),
-        this.diffStat(added, removed),
+        diffStat(added, removed),
         c.oldText === null || c.oldText === undefined ? h('span', { class: 'tag' }, 'new file') : null,
         this.openDiffButton(index),
       ),
       diffBody(compactDiff(lines), `Diff of ${c.path}`),
     );
-  }
-
-  private diffStat(added: number, removed: number): HTMLElement {
-    return h('span', { class: 'diff-stat' }, h('span', { class: 'added' }, `+${added}`), ' ', h('span', { class: 'removed' }, `−${removed}`));
   }
 
   private openDiffButton(index: number): HTMLElement {

@@ -1,9 +1,18 @@
 /**
- * The pieces of a tool card that need nothing of the card itself (toolCallView.ts): a diff's rows, and
- * how paths, sizes and printed output are shown.
+ * The pieces of a tool card that need nothing of the card itself (toolCallView.ts): a diff's rows and line
+ * counts, what review made of the card's change, and how paths, sizes and printed output are shown.
  */
-import { h } from '../dom';
+import { h, icon } from '../dom';
 import type { PatchRow } from '../lineDiff';
+import type { CardReview } from '../../src/common/changes/toolCards';
+
+const REVIEW_ICONS: Record<CardReview['state'], string> = { kept: 'check', undone: 'discard', partly: 'diff-multiple' };
+
+/** What review made of the card's change (Kept, Undone, Partly …), beside its status; null while nothing was reviewed. */
+export function reviewBadge(r: CardReview | undefined): HTMLElement | null {
+  if (!r) return null;
+  return h('span', { class: `status review-${r.state}`, 'data-review': r.state, title: `Changes review: ${r.label}` }, icon(REVIEW_ICONS[r.state]), r.label);
+}
 
 /** Longest diff shown inline; the rest is one click away in the diff editor. */
 const MAX_DIFF_ROWS = 80;
@@ -34,6 +43,11 @@ export function diffBody(rows: readonly PatchRow[], label: string): HTMLElement 
   }
   if (rows.length > shown.length) body.append(skip(`⋯ ${rows.length - shown.length} more rows in the diff editor`));
   return body;
+}
+
+/** A diff's line counts: +added −removed. */
+export function diffStat(added: number, removed: number): HTMLElement {
+  return h('span', { class: 'diff-stat' }, h('span', { class: 'added' }, `+${added}`), ' ', h('span', { class: 'removed' }, `−${removed}`));
 }
 
 /** A `pre` shows the newline that ends printed output as an empty last line. */

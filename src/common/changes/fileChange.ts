@@ -21,4 +21,6 @@ export interface FileChange {
   readonly removed: number | null;
   /** Hunks kept and undone one by one in the editor (hunkRules.ts); absent: none yet. */
   readonly hunks?: { readonly kept: number; readonly undone: number };
+  /** Keys of the turn's tool-call entries that edited this file (toolCards.ts); absent: none known. */
+  readonly tools?: readonly string[];
 }

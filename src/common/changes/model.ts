@@ -46,7 +46,14 @@ export type ChangesAction =
   | { readonly type: 'turnStarted'; readonly sessionId: string }
   /** `afterKey`: where a write outside any turn is shown (it gets a set of its own). */
   | { readonly type: 'wrote'; readonly sessionId: string; readonly path: string; readonly oldText: string | null; readonly newText: string; readonly afterKey: string | null }
-  | { readonly type: 'turnEnded'; readonly sessionId: string; readonly afterKey: string | null; readonly reported: readonly ReportedChange[] }
+  /** `tools`: per path, the turn's tool calls that edited it (the cards that show its review). */
+  | {
+      readonly type: 'turnEnded';
+      readonly sessionId: string;
+      readonly afterKey: string | null;
+      readonly reported: readonly ReportedChange[];
+      readonly tools?: readonly { readonly path: string; readonly keys: readonly string[] }[];
+    }
   /** `path` null: every file of the set still pending or in conflict (Keep All). */
   | { readonly type: 'kept'; readonly setId: string; readonly path: string | null }
   | { readonly type: 'undone'; readonly setId: string; readonly path: string }
@@ -110,7 +117,9 @@ export function reduceChanges(s: ChangesState, a: ChangesAction): ChangesState {
           ),
         );
       }
-      return closeOpen(replaceSet(base, { ...set, files }), a.sessionId, a.afterKey);
+      const tools = new Map((a.tools ?? []).map((t) => [t.path, t.keys]));
+      const named = files.map((f) => (tools.has(f.path) ? { ...f, tools: tools.get(f.path) } : f));
+      return closeOpen(replaceSet(base, { ...set, files: named }), a.sessionId, a.afterKey);
     }
     case 'kept':
       return updateFiles(

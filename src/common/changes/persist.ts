@@ -20,6 +20,7 @@ const zFile = z.object({
   added: z.number().int().nonnegative().nullable(),
   removed: z.number().int().nonnegative().nullable(),
   hunks: z.object({ kept: z.number().int().nonnegative(), undone: z.number().int().nonnegative() }).optional(),
+  tools: z.array(z.string()).max(1000).optional(),
 });
 const zSet = z.object({
   id: z.string().min(1),
@@ -65,15 +66,23 @@ export function restoreChanges(raw: unknown): { state: ChangesState; problem: st
   return { state: { seq: r.data.seq, sets }, problem: null };
 }
 
-/** The entries saved summaries are shown after (keys of the store that saved them), read tolerantly. */
-export function savedAfterKeys(raw: unknown): string[] {
+/** The entries saved summaries name (keys of the store that saved them): where each is shown, and its files' tool cards; read tolerantly. */
+export function savedEntryKeys(raw: unknown): string[] {
   const r = zSaved.safeParse(raw);
-  return r.success ? r.data.sets.flatMap((s) => (s.afterKey === null ? [] : [s.afterKey])) : [];
+  return r.success ? r.data.sets.flatMap((s) => [...(s.afterKey === null ? [] : [s.afterKey]), ...s.files.flatMap((f) => f.tools ?? [])]) : [];
 }
 
-/** Saved summaries with each `afterKey` that `relink` knows replaced (another store's key for the same entry). */
+/** Saved summaries with each entry key that `relink` knows replaced (another store's key for the same entry). */
 export function relinkSaved(raw: unknown, relink: (key: string) => string | undefined): unknown {
   const r = zSaved.safeParse(raw);
   if (!r.success) return raw;
-  return { ...r.data, sets: r.data.sets.map((s) => (s.afterKey === null ? s : { ...s, afterKey: relink(s.afterKey) ?? s.afterKey })) };
+  const key = (k: string) => relink(k) ?? k;
+  return {
+    ...r.data,
+    sets: r.data.sets.map((s) => ({
+      ...s,
+      afterKey: s.afterKey === null ? null : key(s.afterKey),
+      files: s.files.map((f) => (f.tools ? { ...f, tools: f.tools.map(key) } : f)),
+    })),
+  };
 }

@@ -14,6 +14,8 @@ import { sessionViews, setView, type ChangeSetView } from './view';
 import { rewindTargets, type RewindFile } from './rewind';
 import { placeHunks, sameHunk, undoEdit, type Hunk } from './hunks';
 import type { HunkAction } from './hunkRules';
+import { toolKeysByPath } from './toolCards';
+import { planUndoAll, type LeftWhy } from './undoAll';
 
 interface ReviewFiles {
   /** The text the user sees now (an open editor's unsaved text, else the disk); null when the file does not exist. */
@@ -47,6 +49,8 @@ export interface ReviewPorts {
   openDiff(path: string, left: string, right: string, title: string): void;
   /** Shows the file in the editor with the cursor on `line` (0-based). */
   reveal?(path: string, line: number): void;
+  /** Asks once before a step that needs the user's word (a modal with `yes`); absent: it goes ahead. */
+  confirm?(message: string, yes: string): Promise<boolean>;
   /** Tells the user something they must read; `compare` (when given) opens the agent's version beside the file now. */
   explain(message: string, compare?: () => void): void;
   /** Saves the state with the chat; may be deferred (then `flush` writes what is pending, on dispose). */
@@ -54,6 +58,14 @@ export interface ReviewPorts {
   flush?(): void;
   log(level: 'info' | 'warn' | 'error', message: string): void;
 }
+
+/** Why Undo All left a file alone (undoAll.ts), after its path. */
+const LEFT_WHY: Record<LeftWhy, (agent: string) => string> = {
+  unreadable: () => 'could not be read, so Undo left it alone',
+  deleted: (agent) => `was deleted after ${agent}'s edit, so Undo left it alone`,
+  created: (agent) => `was created by ${agent} and changed since: deleting it would lose those changes, so Undo left it alone; Keep accepts it as it is`,
+  edited: (agent) => `was edited by you on every line ${agent} changed, so Undo left it alone; Keep accepts it as it is`,
+};
 
 /** `review`: open the file in the editor at its first hunk (review in the editor, hunk by hunk). */
 export type ReviewAction = 'openDiff' | 'keep' | 'undo' | 'review';
@@ -140,7 +152,7 @@ export class ChangeReview extends Disposable {
         this.ports.log('warn', `changes: could not read ${path} at the end of the turn: ${errorText(e)}`);
       }
     }
-    this.dispatch({ type: 'turnEnded', sessionId, afterKey, reported });
+    this.dispatch({ type: 'turnEnded', sessionId, afterKey, reported, tools: toolKeysByPath(turnEntries, (p) => this.ports.canonical(p)) });
   }
 
   /** Open diff, Keep or Undo on one file (`index`) or on every file of the set (`index` null: Keep All, Undo All). */
@@ -175,16 +187,47 @@ export class ChangeReview extends Disposable {
           if (note) this.ports.explain(note.message, note.current !== undefined && file.agentText !== null ? () => this.compare(file, note.current ?? '') : undefined);
           return;
         }
-        const open = set.files.filter((f) => isOpen(f) && f.blocked === null);
-        const left: string[] = [];
-        for (const f of open) if (await this.undoFile(set, f)) left.push(this.ports.shownPath(f.path));
-        if (left.length)
-          this.ports.explain(
-            `Undid ${open.length - left.length} of ${open.length} files. Left alone (changed since ${this.ports.agentName()}'s edit, or Undo failed): ${left.join(', ')}.`,
-          );
-        return;
+        return this.undoAll(set);
       }
     }
+  }
+
+  /**
+   * Undo All of a turn in one step (undoAll.ts): one edit over every file, after one question when a file
+   * was edited since the agent (its edits stay; only the agent's lines it did not touch are undone).
+   */
+  private async undoAll(set: ChangeSet): Promise<void> {
+    const agent = this.ports.agentName();
+    const plan = async () => {
+      const texts = new Map<string, string | null | undefined>();
+      for (const f of set.files) if (isOpen(f)) texts.set(f.path, await this.ports.files.read(f.path).catch(() => undefined));
+      return planUndoAll(set.files, (p) => texts.get(p));
+    };
+    const first = await plan();
+    if (first.merged.length) {
+      const names = first.merged.map((m) => this.ports.shownPath(m.path)).join(', ');
+      const stay = first.merged.reduce((n, m) => n + m.kept, 0);
+      const message = `${names} changed after ${agent}'s edit. Undo All keeps your edits there and undoes only ${agent}'s lines you did not edit${stay ? ` (${stay} change${stay === 1 ? ' on lines you edited stays' : 's on lines you edited stay'} to review)` : ''}; every other file goes back as it was.`;
+      if (this.ports.confirm && !(await this.ports.confirm(message, 'Undo All'))) return;
+    }
+    // Checked again just before the edit: the question may have waited.
+    const p = first.merged.length ? await plan() : first;
+    const files = this.ports.files;
+    const label = `Undo ${agent}'s edits of this turn`;
+    try {
+      if (files.restoreAll && p.writes.length) await files.restoreAll(p.writes, label);
+      else for (const w of p.writes) await files.restore(w.path, w.text, label);
+    } catch (e) {
+      return this.ports.explain(`Could not undo ${agent}'s edits of this turn: ${errorText(e)}`);
+    }
+    for (const path of p.whole) this.dispatch({ type: 'undone', setId: set.id, path });
+    for (const m of p.merged) for (const hunk of m.hunks) this.dispatch({ type: 'hunk', setId: set.id, path: m.path, hunk, action: 'undo' });
+    for (const l of p.left) this.dispatch({ type: 'conflict', setId: set.id, path: l.path, note: `${this.ports.shownPath(l.path)} ${LEFT_WHY[l.why](agent)}` });
+    const open = p.whole.length + p.merged.length + p.left.length;
+    if (p.left.length)
+      this.ports.explain(
+        `Undid ${open - p.left.length} of ${open} files. Left alone: ${p.left.map((l) => `${this.ports.shownPath(l.path)} (${LEFT_WHY[l.why](agent)})`).join('; ')}.`,
+      );
   }
 
   /**

@@ -18,6 +18,10 @@ export interface FileChangeView {
   readonly note: string | null;
   readonly canUndo: boolean;
   readonly canDiff: boolean;
+  /** Hunks kept and undone one by one so far (absent: none). */
+  readonly hunks?: { readonly kept: number; readonly undone: number };
+  /** Keys of the tool cards that made this change (they show its review, toolCards.ts). */
+  readonly tools?: readonly string[];
 }
 
 export interface ChangeSetView {
@@ -38,6 +42,8 @@ function fileView(f: FileChange, shownPath: (path: string) => string): FileChang
     note: f.note ?? f.blocked,
     canUndo: isOpen(f) && f.blocked === null,
     canDiff: f.agentText !== null,
+    ...(f.hunks ? { hunks: f.hunks } : {}),
+    ...(f.tools?.length ? { tools: f.tools } : {}),
   };
 }
 

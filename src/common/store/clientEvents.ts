@@ -7,7 +7,7 @@
  */
 import * as z from 'zod';
 import { NOTICE_ACTIONS, type Notice } from '../notices';
-import { relinkSaved, savedAfterKeys } from '../changes/persist';
+import { relinkSaved, savedEntryKeys } from '../changes/persist';
 
 /** The `text` of a capture note that carries a client event (`{ text, event }`). */
 export const CLIENT_EVENT_NOTE = 'client event';
@@ -116,7 +116,7 @@ const zPlaces = z.record(z.string(), z.tuple([z.string(), z.number().int().nonne
 /** The entry keys a client event names. */
 export function keysOfEvent(e: ClientEvent): string[] {
   if (e.event === 'notice') return e.notice.entryKey === undefined ? [] : [e.notice.entryKey];
-  if (e.event === 'changes') return savedAfterKeys(e.saved);
+  if (e.event === 'changes') return savedEntryKeys(e.saved);
   if (e.event === 'rewound') return [e.key];
   return [];
 }

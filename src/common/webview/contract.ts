@@ -243,6 +243,8 @@ export type HostToWebview =
    * to the chips); sending it makes a branch at that message (`prompt` with `branchFrom`).
    */
   | { readonly type: 'editPrompt'; readonly key: string; readonly text: string; readonly images: readonly { readonly mimeType: string; readonly data: string }[] }
+  /** Restore in place: the restored message's text and images are the prompt box's draft again (sent here, as a new turn). */
+  | { readonly type: 'restoreDraft'; readonly text: string; readonly images: readonly { readonly mimeType: string; readonly data: string }[] }
   /** Workspace files matching an `@` query (answers `mentionQuery`), relative to the workspace. */
   | { readonly type: 'mentionResults'; readonly query: string; readonly paths: readonly string[] }
   /** A tool call's raw input and output (answers `getRaw`; null when the entry is gone or has none). */

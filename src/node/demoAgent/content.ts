@@ -13,6 +13,7 @@ export const COMMANDS = [
   { name: 'compact', description: 'Compact the conversation: a summary replaces the history' },
   { name: 'ask', description: 'Ask you a few questions in a form' },
   { name: 'long', description: 'Stream a long answer' },
+  { name: 'code', description: 'Answer with a code block that names its file (Copy, Insert, Apply)' },
   { name: 'subagent', description: 'Have a subagent (a child session) make an edit' },
 ];
 
@@ -55,7 +56,7 @@ export function answerMarkdown(prompt: string): string {
 }
 
 export const HELP_TEXT = [
-  'Commands: `/help`, `/plan`, `/tools`, `/ask` (a question form), `/long` (a long streamed answer), `/subagent` (a subagent makes an edit), `/compact` (compacts the conversation: a summary replaces the history, and the context meter empties), `/setup` (the folders, system prompt and MCP servers this session was opened with).',
+  'Commands: `/help`, `/plan`, `/tools`, `/ask` (a question form), `/long` (a long streamed answer), `/code` (a code block you can apply to its file), `/subagent` (a subagent makes an edit), `/compact` (compacts the conversation: a summary replaces the history, and the context meter empties), `/setup` (the folders, system prompt and MCP servers this session was opened with).',
   '',
   'Say **edit** or **permission** to see a permission request and a file write; say **run** or **terminal** to run a command.',
   'Say **subagent** to have a subagent (a child session) make that edit; with **background** too it works on after the turn ends.',
@@ -65,3 +66,16 @@ export const TOOLS_TEXT =
   '- `read` — look at a workspace file\n- `edit` — write `demo-edit.txt` (asks first)\n- `yourself` — change `demo-self.txt` on disk directly, reporting only a diff\n- `execute` — run `echo` in a terminal\n- `subagent` — start a subagent that edits `demo-edit.txt` (asks first)';
 
 export const CLOSING_TEXT = 'That is all for this turn. Ask me to **edit** or **run** something next.';
+
+/** `/code`: a code block that names its file, so the chat offers Apply to file (a diff preview first). */
+export const CODE_ANSWER = [
+  'Here is a small helper for `demo-code.ts`:',
+  '',
+  '```ts demo-code.ts',
+  'export function greet(name: string): string {',
+  '  return `Hello, ${name}!`;',
+  '}',
+  '```',
+  '',
+  'Apply it to the file, or copy it.',
+].join('\n');

@@ -1,13 +1,15 @@
 /**
  * Demo commands that show a feature each without writing an agent (issue 38 item 11): `/ask` a question
  * form (`elicitation/create`, to a client that advertised form elicitation), `/long` a long streamed
- * answer (long enough to scroll, with headings, lists and code), and `/compact` (compaction.ts). A
+ * answer (long enough to scroll, with headings, lists and code), `/code` a code block that names its file
+ * (Apply to file), and `/compact` (compaction.ts). A
  * subagent is `/subagent`, the ordinary turn with a subagent step (agent.ts).
  */
 import * as z from 'zod';
 import { ClientMethods } from '../../common/protocol/methods';
 import type { Session, ToolIo } from './tools';
 import { compactTurn } from './compaction';
+import { CODE_ANSWER } from './content';
 
 type Turn = (io: ToolIo, s: Session, n: number, signal: AbortSignal) => Promise<void>;
 
@@ -16,6 +18,7 @@ export function showcaseTurn(command: string | undefined, promptText: string): T
   if (command === 'compact' || /\bcompact/i.test(promptText)) return compactTurn;
   if (command === 'ask') return askTurn;
   if (command === 'long') return longTurn;
+  if (command === 'code') return (io, s, n, signal) => say(io, s, `msg-${s.tag}${n}-a`, CODE_ANSWER, signal, 40);
   return undefined;
 }
 

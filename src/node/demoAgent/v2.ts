@@ -226,8 +226,8 @@ export class DemoAgentV2 {
       this.notify(s, { sessionUpdate: 'available_commands_update', availableCommands: this.state(s).availableCommands });
     }
     const command = /^\/(\w+)/.exec(promptText)?.[1];
-    if (command === 'help' || command === 'tools') {
-      await this.stream(s, 'agent_message_chunk', `msg-${s.tag}${n}-a`, command === 'help' ? text.HELP_TEXT : text.TOOLS_TEXT, signal);
+    if (command === 'help' || command === 'tools' || command === 'code') {
+      await this.stream(s, 'agent_message_chunk', `msg-${s.tag}${n}-a`, command === 'help' ? text.HELP_TEXT : command === 'code' ? text.CODE_ANSWER : text.TOOLS_TEXT, signal);
       return;
     }
     if (command === 'compact') {

@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { interleavedRounds, ratioFigure, roundRatios } from '../../../bench/lib/rounds';
+import { until } from '../../helpers/until.mjs';
 
 test('interleaved rounds run every step once a round, the order reversed every other round', async () => {
   const order: string[] = [];
@@ -37,25 +38,17 @@ function ticks(pid: number): number | null {
   }
 }
 
-async function until(what: string, fact: () => boolean, ms = 20_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!fact()) {
-    if (Date.now() > end) throw new Error(`never: ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 test('the CPU load: busy children that burn CPU, end on stop(), and end by themselves at their deadline', { skip: process.platform !== 'linux' && 'reads /proc' }, async () => {
   const { startCpuLoad } = await import('../../../scripts/cpuLoad.mjs');
   const load = startCpuLoad({ processes: 1, maxSeconds: 60 });
   const [pid] = load.pids;
   assert.ok(pid);
   assert.match(load.description, /1 busy process/);
-  await until('the child burns CPU', () => (ticks(pid) ?? 0) > 5);
+  await until(() => (ticks(pid) ?? 0) > 5, 'the child burns CPU', 20_000);
   load.stop();
-  await until('stop() ends the child', () => ticks(pid) === null);
+  await until(() => ticks(pid) === null, 'stop() ends the child', 20_000);
   const short = startCpuLoad({ processes: 1, maxSeconds: 1 });
   const [other] = short.pids;
   assert.ok(other);
-  await until('the child ends at its deadline', () => ticks(other) === null);
+  await until(() => ticks(other) === null, 'the child ends at its deadline', 20_000);
 });

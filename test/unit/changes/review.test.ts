@@ -119,7 +119,7 @@ test('Undo All undoes what it can and names what it left alone; Keep All settles
   assert.equal(t.disk.get('/w/new.txt'), 'edited by me\n');
   assert.deepEqual(
     t.explained.map((e) => e.message),
-    ["Undid 1 of 2 files. Left alone (changed since Demo's edit, or Undo failed): new.txt."],
+    ['Undid 1 of 2 files. Left alone: new.txt (was created by Demo and changed since: deleting it would lose those changes, so Undo left it alone; Keep accepts it as it is).'],
   );
   await t.review.act('c1', null, 'keep');
   assert.deepEqual(

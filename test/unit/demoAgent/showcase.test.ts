@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { SessionNotification } from '../../../src/common/protocol/requests';
 import type { ElicitationAsk } from '../../../src/node/acp/handlers';
 import { policyPermission } from '../../../src/node/acp/nodeHandlers';
-import { COMMANDS } from '../../../src/node/demoAgent/content';
+import { CODE_ANSWER, COMMANDS } from '../../../src/node/demoAgent/content';
 import { longAnswer } from '../../../src/node/demoAgent/showcase';
 import { demoPair } from '../helpers/demoPair';
 
@@ -74,8 +74,14 @@ describe('demo agent: showcase commands', () => {
     assert.ok(a.updates.filter((u) => u.update.sessionUpdate === 'agent_message_chunk').length > 100);
   });
 
+  it('/code answers with a code block that names its file', async () => {
+    const a = await run('/code', false);
+    assert.equal(a.text, CODE_ANSWER);
+    assert.match(a.text, /^```ts demo-code\.ts$/m);
+  });
+
   it('the commands are advertised', () => {
-    for (const name of ['ask', 'long', 'subagent', 'compact'])
+    for (const name of ['ask', 'long', 'subagent', 'compact', 'code'])
       assert.ok(
         COMMANDS.some((c) => c.name === name),
         name,

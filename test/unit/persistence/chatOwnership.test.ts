@@ -10,6 +10,7 @@ import { ChatHandoffs, HANDOFF_EXT } from '../../../src/node/persistence/chatHan
 import { FilePersistence } from '../../../src/node/chat/filePersistence';
 import { ChatElsewhereError } from '../../../src/node/chat/chatPersistence';
 import type { Direction } from '../../../src/common/store';
+import { until } from '../../helpers/until.mjs';
 
 const CHAT = 'chat-k1-aaaaaa';
 const wire: [Direction, unknown][] = [
@@ -26,14 +27,6 @@ const wire: [Direction, unknown][] = [
     },
   ],
 ];
-
-async function until(fact: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 500; i++) {
-    if (await fact()) return;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  assert.fail(`timed out waiting for ${what}`);
-}
 
 test('a restored tab shows its chat when taken here, closes when deleted, stays empty when another window has it', () => {
   assert.equal(restoredTabFate(true, true), 'show');
@@ -106,7 +99,7 @@ test('take over: the second window reads a copy without taking the chat, asks, t
     void w1.release(id);
   });
   w2.requestHandoff(CHAT);
-  await until(async () => (await w2.prepare(CHAT)).ok, 'the first window to let go');
+  await until(async () => (await w2.prepare(CHAT)).ok, 'the first window to let go', 10_000);
   w2.withdrawHandoff(CHAT);
   watch.dispose();
   assert.deepEqual(asked, [CHAT], 'asked once, by chat id');

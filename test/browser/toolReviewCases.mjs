@@ -1,0 +1,75 @@
+// Browser checks of issue 41's review in step: a tool card whose change was reviewed says so beside its
+// status (Kept, Undone, Partly kept / undone), derived from the Changes summary's sets (a `changeSet`
+// patch redraws the card, a snapshot draws it again), and nothing while nothing was reviewed; and
+// Restore in place's `restoreDraft`, which gives the restored message back to the prompt box as a plain
+// draft (above what the box held; Send posts an ordinary prompt). Registered by run.mjs.
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { changeSet, message, panel, patch, snapshot, toolCall } from './fixtures.mjs';
+import { root } from './server.mjs';
+
+const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
+
+const turn = () => [
+  message('user_message', 'u1', 'Fix parseRange and add a test.'),
+  toolCall('t1', { title: 'Edit src/range.ts', toolKind: 'edit', status: 'completed', content: [{ type: 'diff', path: '/w/src/range.ts', oldText: 'a\n', newText: 'b\n' }] }),
+  toolCall('t2', {
+    title: 'Write src/range.test.ts',
+    toolKind: 'edit',
+    status: 'completed',
+    content: [{ type: 'diff', path: '/w/src/range.test.ts', oldText: null, newText: 'test\n' }],
+  }),
+  message('agent_message', 'a1', 'Done.'),
+];
+
+/** The turn's set with the two files named by their cards, `fields` laid over each file by index. */
+const set = (...fields) => {
+  const base = changeSet('c1', 'a1');
+  return { ...base, files: base.files.slice(0, 2).map((f, i) => ({ ...f, tools: [`t${i + 1}`], ...(fields[i] ?? {}) })) };
+};
+const badge = (page, key) => page.locator(`[data-key="${key}"] .tool-head [data-review]`);
+
+export function register(test) {
+  test('tool cards in step with review: nothing until reviewed, then Kept / Undone / Partly kept, redrawn by changeSet patches', async ({ open }) => {
+    const { page, send, flush, errors } = await open({ height: 640 });
+    await send(snapshot(turn(), panel({ changeSets: [set()] })));
+    await flush();
+    assert.equal(await badge(page, 't1').count(), 0, 'nothing reviewed: the card says nothing more');
+    await send(patch({ op: 'changeSet', id: 'c1', set: set({ hunks: { kept: 1, undone: 0 } }, { state: 'undone', canUndo: false }) }));
+    await page.waitForFunction(() => document.querySelector('[data-key="t2"] [data-review]')?.textContent === 'Undone');
+    assert.equal(await badge(page, 't1').innerText(), 'Partly kept', 'one hunk kept, the rest still to review');
+    assert.equal(await badge(page, 't1').getAttribute('title'), 'Changes review: Partly kept');
+    await page.evaluate(() => document.fonts.ready);
+    mkdirSync(path.join(root, 'test-results'), { recursive: true });
+    await page.locator('[data-key="t1"]').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: path.join(root, 'test-results', 'webview-tool-review.png') });
+    await send(patch({ op: 'changeSet', id: 'c1', set: set({ state: 'kept', canUndo: false, hunks: { kept: 1, undone: 0 } }, { state: 'undone', canUndo: false }) }));
+    await page.waitForFunction(() => document.querySelector('[data-key="t1"] [data-review]')?.textContent === 'Kept');
+    // A snapshot (a reload of the panel) draws the same from the sets it carries.
+    await send(snapshot(turn(), panel({ changeSets: [set({ state: 'kept' }, { state: 'undone' })] })));
+    await flush();
+    assert.deepEqual([await badge(page, 't1').innerText(), await badge(page, 't2').innerText()], ['Kept', 'Undone']);
+    // The summary is gone (dropped): so is what the cards said.
+    await send(patch({ op: 'changeSet', id: 'c1', set: null }));
+    await page.waitForFunction(() => document.querySelector('[data-review]') === null);
+    assert.deepEqual(errors, []);
+  });
+
+  test('restore in place: restoreDraft puts the message back in the box as a plain draft, above what it held', async ({ open }) => {
+    const { page, send, flush, posted, clearPosted } = await open();
+    await send(snapshot([message('user_message', 'u1', 'question'), message('agent_message', 'a1', 'answer')]));
+    await flush();
+    const box = page.locator('textarea[aria-label="Prompt"]');
+    await box.fill('half a thought');
+    await clearPosted();
+    await send({ type: 'restoreDraft', text: 'question', images: [{ mimeType: 'image/png', data: PNG }] });
+    await page.waitForFunction(() => document.querySelector('textarea[aria-label="Prompt"]')?.value === 'question\n\nhalf a thought');
+    assert.equal(await page.locator('.prompt-image img').count(), 1, "the message's image is back in the box");
+    assert.equal(await page.locator('.prompt-editing').isVisible(), false, 'not an edit: no branch banner');
+    assert.equal(await box.evaluate((t) => t === document.activeElement), true, 'the box has focus');
+    await box.fill('question, better');
+    await box.press('Enter');
+    assert.deepEqual(await posted(), [{ type: 'prompt', text: 'question, better', images: [{ mimeType: 'image/png', data: PNG }] }], 'sent here, as a new turn');
+  });
+}
