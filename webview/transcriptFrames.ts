@@ -1,17 +1,23 @@
 /**
  * The transcript's work per animation frame: drawing the views that changed, and building entries that came
  * near the viewport. Its own file because both are one policy, how much of a frame the transcript may use:
- * patches only mark views dirty, and streamed text alone is drawn at most every other frame (~30 times a
- * second; text a person reads looks as fluid, and each drawing costs the frame's style, layout and paint
- * whatever it adds); anything else is drawn in the next frame. Entries near the viewport are built newest
- * first, BUILD_BUDGET_MS per frame, the rest waiting a frame.
+ * patches only mark views dirty, and streamed text alone is drawn at most every third frame (~20 times a
+ * second; text a person reads looks as fluid, and each drawing costs the frame's style, layout, paint and
+ * scroll-follow whatever it adds); anything else is drawn in the next frame. Entries near the viewport are
+ * built newest first, BUILD_BUDGET_MS per frame, the rest waiting a frame.
  */
 import type { EntryView } from './entries/entryView';
 
 /** Time per frame spent building entries that scrolled near the viewport; the rest waits a frame. */
 const BUILD_BUDGET_MS = 6;
-/** Streamed text is drawn when this long has passed since the last drawing: every other frame at 60 Hz. */
-const TEXT_FRAME_MS = 25;
+/**
+ * Streamed text is drawn when this long has passed since the last drawing: every third frame at 60 Hz (45,
+ * not 50: frame times jitter, and a frame due at 49.9 ms would wait for the fourth). In a trace of the paced
+ * stream each drawing cost ~9 ms of the renderer's main thread and ~5 ms of its other threads whatever it
+ * added; every other frame (25) was ~0.34 of a core for the paced stream, every third ~0.25 (interleaved
+ * rounds, bench/pacedProfile.mjs, on a loaded machine).
+ */
+const TEXT_FRAME_MS = 45;
 
 export class TranscriptFrames {
   private readonly dirty = new Set<EntryView>();

@@ -10,7 +10,7 @@ const CATEGORIES = ['toplevel', 'blink.user_timing'];
  * 142, load < 2): one 60 Hz frame (16.7 ms) is 16.7 / CALIBRATION_QUIET_MS in calibration units, the
  * frame figures' goal.
  */
-export const CALIBRATION_QUIET_MS = 35;
+const CALIBRATION_QUIET_MS = 35;
 /** One 60 Hz frame in calibration units. */
 export const FRAME_RATIO = 16.7 / CALIBRATION_QUIET_MS;
 
