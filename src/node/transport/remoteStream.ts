@@ -3,6 +3,7 @@
  * `ReadableStream` of parsed messages and a `WritableStream` taking them) seen as the byte streams the
  * stdio transport reads and writes, so one AcpClient, with every defence of ndjson.ts and connection.ts
  * (size and depth limits, envelope checks, duplicate ids, backpressure), serves local and remote agents alike.
+ * Over WebSocket the messages come as the text frames themselves (`frames`: no parse here, one in the reader).
  *
  * Reading is eager: the SDK's clients fail their readable with `controller.error()` when the connection
  * drops, and a `ReadableStream` discards what it still queued then (the Streamable HTTP client loses session
