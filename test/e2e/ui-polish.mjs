@@ -5,6 +5,7 @@
 //   node test/e2e/ui-polish.mjs [FILTER,...]   (only the steps whose name contains one of them, and the setup steps)
 //   UI_FROM=folder: load the extension from the repo even when dist/acp-chat.vsix exists (as ui-check.mjs).
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import path from 'node:path';
 import { chatFrame, launchBrowser, log, painted, paletteCommand, reloadWindow, root, sendPrompt, startCodeServer, stepRunner, workbenchUrl } from './host.mjs';
 import { until } from './until.mjs';
@@ -71,7 +72,9 @@ const cs = await startCodeServer({
 // (not a new one) and Undo leaves the file there for the later steps.
 writeFileSync(path.join(cs.dirs.ws, 'demo-edit.txt'), '# Notes\n\nThe first line of the notes.\nThe second line.\n');
 const browser = await launchBrowser(cs);
-const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+// A context of its own, not browser.newPage()'s: item 3 opens a second window in the same context.
+const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+const page = await context.newPage();
 page.setDefaultTimeout(30_000);
 page.on('pageerror', (e) => log('page error:', e.message));
 let frame;
@@ -326,6 +329,77 @@ try {
     )
       throw new Error('the empty chat still says "Ask the agent anything" above the error');
     await shot('item-12-missing-agent.png');
+  });
+
+  await step('r2 item 7: Add Agent offline: the built-in list with its first label in view, the reason in words, no tooltip left up', async () => {
+    // A registry on a port of this machine just closed: the fetch fails at once, as with no network. (Not a
+    // well-known port: fetch refuses those itself, with a "bad port" the user never sees.)
+    const port = await new Promise((resolve) => {
+      const s = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = /** @type {import('node:net').AddressInfo} */ (s.address());
+        s.close(() => resolve(port));
+      });
+    });
+    const machine = path.join(cs.dirs.user, 'Machine/settings.json');
+    const saved = readFileSync(machine, 'utf8');
+    writeFileSync(machine, JSON.stringify({ ...JSON.parse(saved), 'acpChat.agentRegistry': `http://127.0.0.1:${port}/registry.json` }, null, 1));
+    try {
+      const rows = page.locator('.quick-input-list .monaco-list-row');
+      const title = page.locator('.quick-input-widget .quick-input-title');
+      // The setting is read when the picker opens: the first opening may still race the file watcher.
+      await until(
+        'Add Agent… says the registry could not be fetched',
+        async () => {
+          await command('ACP: Add Agent…');
+          const offline = await title
+            .filter({ hasText: 'could not be fetched' })
+            .waitFor({ timeout: 10_000 })
+            .then(() => true)
+            .catch(() => false);
+          if (!offline) await page.keyboard.press('Escape');
+          return offline;
+        },
+        60_000,
+      );
+      await rows.first().waitFor();
+      await painted(page);
+      const said = [await title.innerText(), ...(await rows.allInnerTexts())];
+      if (said.some((t) => /fetch failed/i.test(t))) throw new Error(`a raw "fetch failed": ${said.join(' | ')}`);
+      if (!said[0]?.includes('refused the connection')) throw new Error(`the title does not say why: ${said[0]}`);
+      // The first row is a built-in agent whose label is whole and not under a separator's line.
+      const first = rows.first();
+      const label = first.locator('.label-name').first();
+      if (!(await label.isVisible())) throw new Error('the first row has no visible label');
+      const [row, name] = [await first.boundingBox(), await label.boundingBox()];
+      if (!row || !name || name.y < row.y || name.y + name.height > row.y + row.height)
+        throw new Error(`the first label is cut: row ${JSON.stringify(row)}, label ${JSON.stringify(name)}`);
+      // The placeholder and the title fit their boxes (the placeholder was cut mid-URL): their text, in their
+      // own fonts, is no wider.
+      const fit = await page.evaluate(() => {
+        const ctx = document.createElement('canvas').getContext('2d');
+        const input = document.querySelector('.quick-input-widget input');
+        const head = document.querySelector('.quick-input-widget .quick-input-title');
+        if (!ctx || !(input instanceof HTMLInputElement) || !(head instanceof HTMLElement)) return [];
+        const width = (el, text) => {
+          ctx.font = getComputedStyle(el).font;
+          return ctx.measureText(text).width;
+        };
+        return [
+          { what: 'placeholder', text: input.placeholder, width: width(input, input.placeholder), box: input.clientWidth },
+          { what: 'title', text: head.innerText, width: head.scrollWidth, box: head.clientWidth },
+        ];
+      });
+      const cut = fit.filter((f) => f.width > f.box);
+      if (fit.length !== 2 || cut.length > 0) throw new Error(`cut: ${JSON.stringify(cut.length ? cut : fit)}`);
+      await shot('r2-item-07-add-agent-offline.png');
+      // A pointer resting on the Refresh button shows its tooltip; closing the picker takes it away.
+      await page.locator('.quick-input-widget .quick-input-titlebar .action-label').last().hover();
+      await page.keyboard.press('Escape');
+      await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+      await until('no tooltip is left up', async () => (await page.locator('.monaco-hover:visible, .workbench-hover-container:visible').count()) === 0, 10_000);
+    } finally {
+      writeFileSync(machine, saved);
+    }
   });
 
   await step('item 16: the extension host logged no PendingMigrationError', async () => {
@@ -661,17 +735,44 @@ try {
   await step('r2 item 3: a second window says once that the chats are open elsewhere; Take Over moves one; a reload of the first brings its tabs back', async () => {
     const tabTitles = async (p) => (await p.locator('.tabs-container .tab').allInnerTexts()).map((t) => t.replace(/^✦\s*/, '').trim());
     await chatFrame(page, 30_000);
+    // Two chats at least, so the reload below has a tab to bring back besides the one taken over.
+    if ((await tabTitles(page)).length < 2) {
+      const had = await chatFrames();
+      await command('ACP: New Chat');
+      const fresh = await until('the new chat', async () => (await chatFrames()).find((f) => !had.includes(f)), 30_000);
+      await sendPrompt(fresh, 'A second chat for the other window');
+      await idle(fresh);
+    }
     const before = await tabTitles(page);
-    const second = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    // A page of the same browser context: VS Code in a browser keeps a workspace's layout in the page's
+    // storage, so a page of another context is a window that never saw this workspace (it restored no tab,
+    // and the step could not see the notice it is about).
+    const second = await context.newPage();
     try {
       await second.goto(page.url(), { timeout: 180_000 });
       await second.locator('.monaco-workbench').waitFor({ timeout: 120_000 });
-      // The second window restores the first one's tabs only when VS Code saved that layout already; then its
-      // chat tabs stay empty and it says so once. Either way the chats are reachable through the command.
-      const notice = second.locator('.notification-toast', { hasText: 'open in another VS Code window' });
+      // The layout was saved by the reload of the step before, so the second window restores the chat tabs:
+      // they stay empty, and it says so once, in words (no process id).
+      await until(
+        'the second window restored the chat tabs',
+        async () => {
+          const now = await tabTitles(second);
+          return before.every((t) => now.includes(t));
+        },
+        60_000,
+      ).catch(async (e) => {
+        throw new Error(`${e.message}: first ${JSON.stringify(before)}, second ${JSON.stringify(await tabTitles(second))}`);
+      });
+      // Counted in the notification center: a toast in a window without focus may have hidden already.
+      await paletteCommand(second, 'Notifications: Show Notifications');
+      const notice = second.locator('.notifications-center .monaco-list-row', { hasText: 'open in another VS Code window' });
+      await notice.first().waitFor({ timeout: 60_000 });
+      await painted(second);
       const notices = await notice.allInnerTexts();
-      if (notices.length > 1) throw new Error(`${notices.length} notices: ${notices.join(' | ')}`);
+      if (notices.length !== 1) throw new Error(`${notices.length} notices: ${notices.join(' | ')}`);
       if (notices.some((n) => /\d{3,}|process/i.test(n))) throw new Error(`a notice quotes a process: ${notices.join(' | ')}`);
+      await second.screenshot({ path: path.join(shots, 'r2-item-03-second-window-says-once.png') });
+      await second.keyboard.press('Escape');
       await paletteCommand(second, 'ACP: Chats Open in Another Window…');
       const rows = second.locator('.quick-input-list .monaco-list-row');
       await rows.first().waitFor({ timeout: 30_000 });
@@ -690,6 +791,7 @@ try {
       const kept = await tabTitles(page);
       await page.reload();
       await page.locator('.monaco-workbench').waitFor({ timeout: 120_000 });
+      if (kept.length === 0) throw new Error('the first window kept no tab to bring back');
       await until(
         "the first window's tabs back after its reload",
         async () => {
@@ -698,7 +800,29 @@ try {
         },
         120_000,
       );
+      // Back as chats, not as the empty tab of a chat another window has: this window still holds them.
+      for (const t of kept) {
+        await page.locator('.tabs-container .tab', { hasText: t }).first().click();
+        await until(
+          `"${t}" shows its chat`,
+          async () => {
+            for (const f of await chatFrames())
+              if (
+                await f
+                  .locator('textarea[aria-label="Prompt"]')
+                  .isVisible()
+                  .catch(() => false)
+              )
+                return true;
+            return false;
+          },
+          60_000,
+        );
+      }
       await shot('r2-item-03d-first-window-reloaded.png');
+    } catch (e) {
+      await second.screenshot({ path: path.join(shots, 'failure-r2-item-03-second-window.png') }).catch(() => {});
+      throw e;
     } finally {
       await second.close().catch(() => {});
     }

@@ -2,14 +2,13 @@
 // what v1 cannot express fails loudly (exit 1, the capture line named, nothing written).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { MessageStore } from '../../../src/common/store';
+import { runCli } from '../helpers/cli';
 
-const cli = path.resolve(__dirname, '../../../src/node/cli.ts');
-const run = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', cli, ...args], { encoding: 'utf8' });
+const run = (...args: string[]) => runCli(args);
 const dir = mkdtempSync(path.join(tmpdir(), 'export-v1-'));
 
 const line = (dir: string, msg: object) => JSON.stringify({ dir, msg: { jsonrpc: '2.0', ...msg } });

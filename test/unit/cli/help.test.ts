@@ -1,10 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import path from 'node:path';
+import { runCli } from '../helpers/cli';
 
-const cli = path.resolve(__dirname, '../../../src/node/cli.ts');
-const run = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', cli, ...args], { encoding: 'utf8' });
+const run = (...args: string[]) => runCli(args);
 
 test('--help lists reduce and run and exits 0; no command is a usage error', () => {
   const help = run('--help');

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -7,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { build } from 'esbuild';
 import { parseRunArgs, run } from '../../../src/node/cli/run';
 import type { RunOptions } from '../../../src/node/cli/run';
+import { runCli } from '../helpers/cli';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const ws = mkdtempSync(path.join(tmpdir(), 'cli-run-'));
@@ -52,11 +52,7 @@ describe('cli run', () => {
     const o = parseRunArgs(['--prompt', 'hi', '--', 'agent', '--help', '--', '-x']);
     assert.ok(typeof o !== 'string');
     assert.deepEqual(o.agent, ['agent', '--help', '--', '-x']);
-    const cli = spawnSync(
-      process.execPath,
-      ['--import', 'tsx', path.join(root, 'src/node/cli.ts'), 'run', '--cwd', ws, '--prompt', 'hi', '--timeout', '20', '--', process.execPath, '-e', 'process.exit(7)', '--help'],
-      { encoding: 'utf8' },
-    );
+    const cli = runCli(['run', '--cwd', ws, '--prompt', 'hi', '--timeout', '20', '--', process.execPath, '-e', 'process.exit(7)', '--help']);
     assert.doesNotMatch(cli.stdout, /^run \[--cwd DIR\]/m, 'our usage is not printed');
     assert.notEqual(cli.status, 0, 'the agent ran (and closed without answering)');
   });

@@ -7,11 +7,11 @@ import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { parseRunArgs, run } from '../../../src/node/cli/run';
 import { loadState } from '../../../src/node/cli/stateFile';
+import { runCli } from '../helpers/cli';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'cli-state-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
-const cli = path.join(__dirname, '../../../src/node/cli.ts');
-const runCli = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', cli, ...args], { encoding: 'utf8' });
+const cli = (...args: string[]) => runCli(args);
 
 const chunk = JSON.stringify({
   dir: 'agent->client',
@@ -40,10 +40,10 @@ describe('CLI state and capture files', () => {
   it('reduce and check of a capture with a 100,000-deep value: a clear error, not a stack overflow, not clean', () => {
     const deep = path.join(dir, 'deep.jsonl');
     writeFileSync(deep, chunk.replace('"text":"x"}', `"text":"x","deep":${'['.repeat(100_000)}${']'.repeat(100_000)}}`) + '\n');
-    const reduced = runCli('reduce', deep);
+    const reduced = cli('reduce', deep);
     assert.doesNotMatch(reduced.stderr, /RangeError|\n\s+at /);
     assert.match(reduced.stdout, /nests deeper than 256 levels/);
-    const checked = runCli('check', deep);
+    const checked = cli('check', deep);
     assert.equal(checked.status, 2);
     assert.match(checked.stderr, /line\(s\) 1 nest deeper than 256 levels and cannot be checked/);
     assert.doesNotMatch(checked.stdout, /0 errors/);
@@ -53,7 +53,7 @@ describe('CLI state and capture files', () => {
     const state = path.join(dir, 'newer.json');
     const text = JSON.stringify({ format: 'acp-chat-store', version: 99, sessions: [] });
     writeFileSync(state, text);
-    const r = runCli('reduce', '--state', state, capture);
+    const r = cli('reduce', '--state', state, capture);
     assert.equal(r.status, 2);
     assert.match(r.stderr, /is from a newer version \(format 99; this one reads 1\): it is left as it is/);
     assert.equal(readFileSync(state, 'utf8'), text);
@@ -64,7 +64,7 @@ describe('CLI state and capture files', () => {
     const state = path.join(dir, 'partly.json');
     writeFileSync(state, JSON.stringify({ version: 1, nonsense: true }));
     const original = readFileSync(state, 'utf8');
-    const r = runCli('reduce', '--state', state, capture);
+    const r = cli('reduce', '--state', state, capture);
     assert.equal(r.status, 0, r.stderr);
     const m = /the original is kept as (\S+)\n/.exec(r.stderr);
     assert.ok(m, r.stderr);
@@ -75,14 +75,14 @@ describe('CLI state and capture files', () => {
   it('a second writer is refused while the first holds the state file; a stale lock is taken over', () => {
     const state = path.join(dir, 'shared.json');
     const first = loadState(state);
-    const r = runCli('reduce', '--state', state, capture);
+    const r = cli('reduce', '--state', state, capture);
     assert.equal(r.status, 2);
     assert.match(r.stderr, new RegExp(`is in use by process ${process.pid}`));
     first.release();
     // A lock left by a process that is gone.
     const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout;
     writeFileSync(`${state}.lock`, dead);
-    assert.equal(runCli('reduce', '--state', state, capture).status, 0);
+    assert.equal(cli('reduce', '--state', state, capture).status, 0);
     assert.deepEqual(
       readdirSync(dir).filter((f) => f.startsWith('shared.json.')),
       [],

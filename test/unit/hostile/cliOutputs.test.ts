@@ -6,14 +6,13 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { toJUnit, toSarif, type Finding } from '../../../src/common/conformance';
+import { runCli } from '../helpers/cli';
 
-const cli = path.resolve(__dirname, '../../../src/node/cli.ts');
-const run = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', cli, ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+const run = (...args: string[]) => runCli(args, { maxBuffer: 64 * 1024 * 1024 });
 const dir = mkdtempSync(path.join(tmpdir(), 'cli-outputs-'));
 const line = (d: string, msg: object) => JSON.stringify({ dir: d, msg: { jsonrpc: '2.0', ...msg } });
 const v2Start = [line('client->agent', { id: 0, method: 'initialize', params: { protocolVersion: 2 } }), line('agent->client', { id: 0, result: { protocolVersion: 2 } })];
