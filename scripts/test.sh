@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `npm test`: everything, from a fresh clone (before npm install) to the UI check.
-#   setup -> build -> typecheck -> package -> unit, conformance, browser, real agents (CLI), host suite,
+#   setup -> build -> checks (typecheck, lint, knip, format) -> package -> unit, conformance, browser, real agents (CLI), host suite,
 #   npm start smoke, UI check, UI tour, polish tour, real agents through the chat panel [, fresh host install]
 # Every stage runs even when an earlier one failed, so one run shows all problems. Each stage's counts come
 # from node:test's `ℹ pass N` / `ℹ fail N` lines or a `N passed, N failed` line; a stage without counts counts
@@ -67,12 +67,9 @@ skip() {
 
 stage setup bash scripts/setup.sh
 stage build node scripts/build.mjs
-stage typecheck npm run -s typecheck
-stage lint npm run -s lint # typescript-eslint, the layer rules and the 400-line warning (eslint.config.mjs)
-stage knip npm run -s knip # unused files, exports and dependencies (knip.json)
-# Until the one-time reformat of the tree, format:check names only the files written to the formatter's
-# style; after it, format:check checks the same files `npm run format` writes.
-stage format npm run -s format:check
+# typecheck, lint (typescript-eslint, the layer rules and the 400-line warning: eslint.config.mjs), knip
+# (unused files, exports and dependencies: knip.json) and the format check, two at a time (scripts/checks.mjs).
+stage checks node scripts/checks.mjs
 rm -f dist/acp-chat.vsix # never UI-check a stale package
 stage package node scripts/package.mjs
 stage unit node scripts/test-unit.mjs

@@ -16,7 +16,7 @@ interface BundleOptions {
 let built: string | undefined;
 
 /** The bundled CLI's path, built on first use and removed when the test process exits. */
-export function cliBundle(): string {
+function cliBundle(): string {
   if (built) return built;
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- a synchronous load of the build's options: the tests spawn synchronously
   const { bundles } = require('../../../scripts/bundles.mjs') as { bundles(o: { production: boolean }): BundleOptions };
