@@ -111,13 +111,12 @@ async function openWebSocket(url: AgentUrl, r: RemoteOptions, maxPayload: number
   // Receiving is ours, the one step away from the SDK's client: its listener decodes each frame (a new
   // TextDecoder each), parses it and queues the object on a web stream (a promise per message), and our
   // reader needs the text (ndjson.ts: one parse with its size, depth and envelope checks, the exact line for
-  // the capture, integer ids past 2^53 kept). Serialising the SDK's objects back to lines made the 300k-chunk
-  // flood ~0.3-0.55x as fast as over stdio (bench/remote.bench.ts; goal 0.7), and the SDK's receive alone
-  // costs ~1.6x the CPU of stdio's whole read-and-parse (raw frames parsed once: ~1.25x), so handing its
-  // objects on would have kept most of the gap. So its
-  // listener is removed before the socket opens and each text frame goes to the bridge as it came (one
-  // line; binary frames are skipped, as the SDK skips them). The SDK still builds the socket (headers,
-  // cookies), sends, closes, and reports the close through its readable.
+  // the capture). Serialising the SDK's objects back to lines made the 300k-chunk flood ~0.3-0.55x as fast
+  // as over stdio (bench/remote.bench.ts; goal 0.7), and the SDK's receive alone costs ~1.6x the CPU of
+  // stdio's whole read-and-parse (raw frames parsed once: ~1.25x), so handing its objects on would have kept
+  // most of the gap. So its listener is removed before the socket opens and each text frame goes to the
+  // bridge as it came (one line; binary frames are skipped, as the SDK skips them). The SDK still builds the
+  // socket (headers, cookies), sends, closes, and reports the close through its readable.
   s.removeAllListeners('message');
   const early: Buffer[] = [];
   let take: ((frame: Buffer) => void) | undefined;

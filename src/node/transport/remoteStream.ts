@@ -34,8 +34,8 @@ export interface BridgeOptions {
   /** Without `flow`: unread input past this closes the connection (default 64 MiB). */
   readonly maxBufferedBytes?: number;
   /**
-   * The agent's messages as the text frames they came in (remoteLink.ts, WebSocket): `listen` is called once
-   * with the bridge's taker; the SDK's readable then carries no messages and is read only for its end.
+   * The agent's messages as the text frames they came in (remoteLink.ts, WebSocket): called once with the
+   * bridge's taker; the SDK's readable then carries no messages and is read only for its end.
    */
   readonly frames?: (take: (frame: Buffer) => void) => void;
 }
