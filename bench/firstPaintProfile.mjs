@@ -9,7 +9,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { launchBrowser, log, painted, paletteCommand, quickPick, reloadWindow, root, startCodeServer, workbenchUrl } from '../test/e2e/host.mjs';
-import { until } from '../test/e2e/until.mjs';
+import { until } from '../test/helpers/until.mjs';
 import { firstCall, topFunctions } from './lib/cpuProfile.mjs';
 import { hostProbe } from './lib/soakHost.mjs';
 
@@ -26,13 +26,12 @@ const command = (title) => paletteCommand(page, title);
 const hasPrompt = () => document.querySelector('textarea[aria-label="Prompt"]') !== null;
 const chatShown = () =>
   until(
-    'the chat',
     async () => {
       for (const f of page.frames()) if (!f.isDetached() && (await f.evaluate(hasPrompt).catch(() => false))) return f;
       return undefined;
     },
+    'the chat',
     60_000,
-    10,
   );
 const profiles = [];
 try {
@@ -64,7 +63,7 @@ try {
     await browser.stopTracing();
     await probe.ask(host, { profile: `open-${r}.cpuprofile` });
     const file = path.join(out, `open-${r}.cpuprofile`);
-    const profile = await until('the CPU profile', () => JSON.parse(readFileSync(file, 'utf8')), 30_000);
+    const profile = await until(() => JSON.parse(readFileSync(file, 'utf8')), 'the CPU profile', 30_000);
     profiles.push(profile);
     const at = (n) => firstCall(profile, n)?.toFixed(0) ?? '—';
     log(

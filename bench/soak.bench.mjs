@@ -28,7 +28,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { chatFrame, DEMO_REPLY, launchBrowser, log, paletteCommand, reloadWindow, root, sendPrompt, startCodeServer, workbenchUrl } from '../test/e2e/host.mjs';
-import { until } from '../test/e2e/until.mjs';
+import { until } from '../test/helpers/until.mjs';
 import { descendants, hostProbe, openFileKinds, openFiles, processLabel, rendererMemory } from './lib/soakHost.mjs';
 
 const full = process.argv.includes('--full');
@@ -87,7 +87,6 @@ async function turn(f, text) {
   await sendPrompt(f, text);
   let seen = { replied: false, chars: 0 };
   await until(
-    () => `the turn "${text}" to end with the demo's reply (${JSON.stringify(seen)})`,
     async () => {
       const allow = f.locator('.permission .perm-allow_once');
       if ((await allow.count()) > 0)
@@ -98,8 +97,8 @@ async function turn(f, text) {
       seen = await newestAnswer(f);
       return seen.replied && (await f.locator('.turn.turn-idle').count()) > 0;
     },
+    () => `the turn "${text}" to end with the demo's reply (${JSON.stringify(seen)})`,
     180_000,
-    50,
   );
   return seen.chars;
 }
@@ -225,7 +224,7 @@ try {
 
   // The end of the day: every chat closed, its agent and terminals stopped.
   await command('View: Close All Editors');
-  await until('no agent left running', () => !descendants(cs.child.pid).some((p) => p.cmd.includes('demo-agent.js')), 60_000);
+  await until(() => !descendants(cs.child.pid).some((p) => p.cmd.includes('demo-agent.js')), 'no agent left running', 60_000);
   const endIdle = await idleCpu(host);
   const endProcesses = descendants(cs.child.pid);
   const endFiles = openFiles(host);

@@ -4,7 +4,7 @@
 // counters through the Chrome DevTools Protocol.
 import { existsSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { until } from '../../test/e2e/until.mjs';
+import { until } from '../../test/helpers/until.mjs';
 
 /** pid -> { ppid, name, cmd } of every process now. */
 function processTable() {
@@ -78,7 +78,6 @@ export function hostProbe(dir) {
     /** The extension host whose probe said ready and was not seen before (a new one after a reload). */
     async next(timeoutMs = 180_000) {
       const pid = await until(
-        'a new extension host with the soak probe on',
         () => {
           for (const f of readdirSync(dir)) {
             const m = /^ready-(\d+)\.json$/.exec(f);
@@ -86,8 +85,8 @@ export function hostProbe(dir) {
           }
           return undefined;
         },
+        'a new extension host with the soak probe on',
         timeoutMs,
-        100,
       );
       seen.add(pid);
       return pid;
@@ -102,11 +101,10 @@ export function hostProbe(dir) {
       process.kill(pid, 'SIGUSR2');
       const file = path.join(dir, `answer-${n}.json`);
       await until(
+        () => existsSync(file),
         () =>
           `the probe's answer ${n} from extension host ${pid}${existsSync(path.join(dir, 'probe-error.txt')) ? `: ${readFileSync(path.join(dir, 'probe-error.txt'), 'utf8')}` : ''}`,
-        () => existsSync(file),
         120_000,
-        50,
       );
       return JSON.parse(readFileSync(file, 'utf8'));
     },

@@ -91,6 +91,6 @@ export async function pickSideBarChat(service: ChatService): Promise<void> {
   const pick = await vscode.window.showQuickPick(items, { title: 'ACP: Choose Chat for Side Bar…' });
   if (!pick) return;
   if (pick.chatId !== NEW) return service.showInSideBar(pick.chatId);
-  const record = service.chatIndex.create(service.selectedAgent()?.id ?? 'demo', Date.now());
+  const record = service.createChat(service.selectedAgent()?.id ?? 'demo');
   await service.showInSideBar(record.id);
 }

@@ -6,8 +6,8 @@
  */
 import * as vscode from 'vscode';
 import { findAgent, type AgentConfig } from '../common/config/settings';
-import { chatToOpen, type ChatIndex } from '../common/chats/chatIndex';
-import { forkChatState } from '../common/chats/chatState';
+import { chatToOpen, type ChatIndex, type ChatRecord } from '../common/chats/chatIndex';
+import { forkChatState, openedSessionState, type ChatState } from '../common/chats/chatState';
 import type { ChatPanel } from './chatPanel';
 import type { ChatController } from '../node/chat/chatController';
 import type { ChatTabs } from './chatTabs';
@@ -80,8 +80,8 @@ export class ChatOpening {
     const target = chatToOpen(r, options, agentId, (id) => h.liveSessionId(id));
     if (target.kind === 'missing') throw new Error(`no chat ${options.chatId ?? ''}`);
     if (target.kind === 'new' && !findAgent(h.agents(), agentId)) throw new Error(`no agent with id '${agentId}'`);
-    const record = target.kind === 'existing' ? target.record : r.create(agentId, Date.now());
-    if (target.kind === 'new' && target.sessionId !== undefined) r.update(record.id, { sessionId: target.sessionId });
+    // A chat on a chosen session starts attached to it in its own store (its connection then loads it).
+    const record = target.kind === 'existing' ? target.record : this.create(agentId, target.sessionId !== undefined ? openedSessionState(target.sessionId) : undefined);
     if (target.kind === 'new') await h.newChatMade?.(record.id, options.worktree, options.from);
     const preserveFocus = options.preserveFocus ?? false;
     const existing = await h.tabs.reveal(record.id, options.viewColumn, preserveFocus);
@@ -108,11 +108,22 @@ export class ChatOpening {
     const sourceId = this.host.chatIdOf(source);
     const state = (sourceId !== undefined ? persistence.state(sourceId) : undefined) ?? { store: source.store };
     const fork = forkChatState(state, source.sessionId ?? forkSessionId, forkSessionId);
-    const record = this.host.index().create(source.agent.id, Date.now());
-    persistence.seed(record.id, fork);
-    this.host.index().update(record.id, { sessionId: forkSessionId });
+    const record = this.create(source.agent.id, fork);
     await this.host.newChatMade?.(record.id, undefined, sourceId);
     return this.open({ chatId: record.id });
+  }
+
+  /**
+   * The one place a chat's record is made (every new chat of every command comes here): a chat of
+   * `agentId`, nothing running yet. Given `state` (a chat on a chosen session, a fork), its saved state
+   * starts as that, attached to its session, which the chat list then caches from it.
+   */
+  create(agentId: string, state?: ChatState): ChatRecord {
+    const index = this.host.index();
+    const record = index.create(agentId, Date.now());
+    if (!state) return record;
+    this.host.persistence().seed(record.id, state);
+    return index.cacheSession(record.id, state.store.attachedSessionId()) ?? record;
   }
 
   /** Shows a chat where it is: its tab, else the side bar view showing it, else a new tab. */
@@ -154,7 +165,7 @@ export class ChatOpening {
     const h = this.host;
     await h.ready();
     const r = h.index();
-    const id = chatId ?? r.lastFocused((c) => !h.tabs.tabOf(c.id) && c.agentId === h.selectedAgentId())?.id ?? r.create(h.selectedAgentId(), Date.now()).id;
+    const id = chatId ?? r.lastFocused((c) => !h.tabs.tabOf(c.id) && c.agentId === h.selectedAgentId())?.id ?? this.create(h.selectedAgentId()).id;
     switch (restoredTabFate(r.has(id), r.has(id) && (await h.tryClaim(id)))) {
       case 'show':
         return h.tabs.restored(webviewPanel, id);

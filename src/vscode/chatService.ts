@@ -8,7 +8,7 @@
  * delete UI (chatHistory, forgetSessions), captures (captureViews), the status bar and agent picker (chatChrome).
  *
  * Its public members are the internal API of other features: openChat / revealChat / newChat, tabsOf,
- * focusedChat and onDidChangeFocusedChat, chat(id), chatRecords(), titleOf(id), closeChat, deleteChat.
+ * focusedChat, chat(id), chatRecords(), createChat, titleOf(id), closeChat, deleteChat.
  */
 import * as vscode from 'vscode';
 import path from 'node:path';
@@ -16,7 +16,7 @@ import { allAgents, demoAgent, findAgent, newChatAgentId, type AgentConfig, type
 import { chooseAgent, createChatStatus, readSettings } from './chatChrome';
 import { isUnusedChat } from '../common/agents/agentChoice';
 import { ChatIndex, isChatId, parseChatIndex, type ChatOrigin, type ChatRecord } from '../common/chats/chatIndex';
-import { Disposable, Emitter, type Event } from '../common/util/lifecycle';
+import { Disposable } from '../common/util/lifecycle';
 import { spawnAgent, type ConnectAgent } from '../node/acp/agentLink';
 import type { ChatPanel } from './chatPanel';
 import type { ChatWebview } from './chatWebview';
@@ -54,9 +54,6 @@ export class ChatService extends Disposable {
   private readonly recentLog: string[] = [];
   private readonly captures: CaptureViews;
   private readonly status = createChatStatus();
-  private readonly focusEmitter = this.register(new Emitter<ChatController | undefined>());
-  /** The focused chat changed (a tab or the side bar view became active, or a chat was opened or deleted). */
-  readonly onDidChangeFocusedChat: Event<ChatController | undefined> = this.focusEmitter.event;
   /** Set while the window closes: tabs disposed then stay "open" in the chat index, to be restored. */
   private closing = false;
   /** Opened on first use (`ready()`), so activating the extension reads no saved chats. */
@@ -229,7 +226,7 @@ export class ChatService extends Disposable {
   activeSession(): ChatController {
     const focused = this.focusedChatId;
     if (focused !== undefined) return this.live.make(focused);
-    const record = this.chatIndex.lastFocused((c) => c.agentId === this.selectedAgentId) ?? this.chatIndex.create(this.selectedAgentId, Date.now());
+    const record = this.chatIndex.lastFocused((c) => c.agentId === this.selectedAgentId) ?? this.createChat(this.selectedAgentId);
     const session = this.live.make(record.id);
     this.focus(record.id);
     return session;
@@ -240,7 +237,7 @@ export class ChatService extends Disposable {
     await this.ready();
     const focused = this.focusedChatId;
     if (focused !== undefined) return this.live.take(focused);
-    const record = this.chatIndex.lastFocused((c) => c.agentId === this.selectedAgentId) ?? this.chatIndex.create(this.selectedAgentId, Date.now());
+    const record = this.chatIndex.lastFocused((c) => c.agentId === this.selectedAgentId) ?? this.createChat(this.selectedAgentId);
     const session = await this.live.take(record.id);
     this.focus(record.id);
     return session;
@@ -256,6 +253,8 @@ export class ChatService extends Disposable {
   tabsOf = (chatId: string): ChatPanel[] => this.views.tabs.tabsOf(chatId);
   /** Every webview showing a chat (its tabs, the side bar). */
   viewsOf = (chatId: string): ChatWebview[] => this.views.viewsOf(chatId);
+  /** A new chat's record (ChatOpening.create, where every chat is made); nothing runs yet. */
+  createChat = (agentId: string): ChatRecord => this.views.opening.create(agentId);
   /** Opens a chat in an editor tab, or reveals it (ChatOpening.open). */
   openChat = (options: OpenChatOptions = {}): Promise<ChatPanel> => this.views.opening.open(options);
   /** Fork Chat Here: a new chat showing the fork `source` just made (ChatOpening.openFork). */
@@ -321,7 +320,7 @@ export class ChatService extends Disposable {
     if (from?.agent.id === agentId) return this.updateStatus();
     const tab = this.views.focusedTab();
     const unused = from && tab && isUnusedChat(from.store.sessions()) ? this.focusedChatId : undefined;
-    const target = (unused === undefined ? this.chatIndex.lastFocused((c) => c.agentId === agentId) : undefined) ?? this.chatIndex.create(agentId, Date.now());
+    const target = (unused === undefined ? this.chatIndex.lastFocused((c) => c.agentId === agentId) : undefined) ?? this.createChat(agentId);
     if (tab) await this.openChat({ chatId: target.id, ...(unused !== undefined ? { viewColumn: tab.panel.viewColumn } : {}) });
     else {
       await this.live.take(target.id);
@@ -355,7 +354,6 @@ export class ChatService extends Disposable {
     if (session) this.pickedAgentId = session.agent.id;
     this.showFocusedInTree();
     this.updateStatus();
-    this.focusEmitter.fire(session);
   }
   private showFocusedInTree(): void {
     const id = this.focusedChatId;
@@ -384,7 +382,7 @@ export class ChatService extends Disposable {
     };
   }
 
-  /** What follows a chat made live: its unseen mark, its title, its origin, the index's session id, the status and tree. */
+  /** What follows a chat made live: its unseen mark, its title, its origin, the index's cache of its session, the status and tree. */
   private followChat(chatId: string, session: ChatController): void {
     session.own(this.views.watch(chatId, session));
     session.own(this.views.titles.watch(chatId, session));
@@ -395,7 +393,8 @@ export class ChatService extends Disposable {
     session.onDidChange((changes) => {
       if (!changes.some((c) => c.type === 'panel' || c.type === 'reset')) return;
       const used = changes.some((c) => c.type === 'panel' && c.fields.turn === 'busy');
-      this.indexValue?.update(chatId, { sessionId: session.sessionId, ...(used ? { updatedAt: Date.now() } : {}) });
+      this.indexValue?.cacheSession(chatId, session.sessionId);
+      if (used) this.indexValue?.update(chatId, { updatedAt: Date.now() });
       if (this.focusedChatId === chatId) this.updateStatus();
     });
     // The tree (and why it is empty) follows the focused chat, which may be focused before its session exists.

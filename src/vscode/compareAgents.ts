@@ -229,7 +229,7 @@ export async function askSeveralAgents(s: ChatService, comparison: AgentComparis
   const chips = s.focusedChat?.contextItems() ?? [];
   const made: { chatId: string; agentName: string }[] = [];
   for (const agentId of agentIds) {
-    const record = s.chatIndex.create(agentId, Date.now());
+    const record = s.createChat(agentId);
     await s.worktrees.offer(record.id, true, undefined, carry);
     if (!s.worktrees.info(record.id)) break; // said why (offer shows the error)
     await s.openChat({ chatId: record.id, preserveFocus: true });

@@ -7,7 +7,7 @@ import { chatFrame, runCommand } from '../e2e/host.mjs';
 import { lastText } from './agents-cache.mjs';
 import { captureMessages, findCaptures, plainMarkdown, reduceCapture, squash } from './panel-expect.mjs';
 import { panelStatus, renderedEntries } from './panel-dom.mjs';
-import { until } from '../e2e/until.mjs';
+import { until } from '../helpers/until.mjs';
 
 const PROMPT = 'Ask me which line to add to notes.txt, then tell me what you will do with my answer.';
 const CHOICE = 'Add a TODO line';
@@ -70,7 +70,7 @@ export async function askTurn({ page, cs, cli, mock, how, check, screenshot, run
           .map((e) => e.text)
           .join(''),
       )).includes(final);
-    await until(() => `the panel's agent messages lack "${final}": "${said.slice(-160)}"`, answered, 15_000);
+    await until(answered, () => `the panel's agent messages lack "${final}": "${said.slice(-160)}"`, 15_000);
     await screenshot(page, 'final');
     return final;
   });
@@ -99,7 +99,7 @@ export async function askTurn({ page, cs, cli, mock, how, check, screenshot, run
       shown = /turn-idle/.test(s.turn) && (await card().count()) ? squash(await card().innerText()) : '';
       return Boolean(s.banner) || shown.includes(squash(`New line: ${CHOICE}`));
     };
-    await until(() => `no answered card after the reload (${s.turnText}, ${s.entries} entries): "${shown.slice(0, 160)}"`, restored, 120_000, 200);
+    await until(restored, () => `no answered card after the reload (${s.turnText}, ${s.entries} entries): "${shown.slice(0, 160)}"`, 120_000);
     if (s.banner) throw new Error(`error banner after the reload: ${s.banner}`);
     return 'answered card restored';
   });

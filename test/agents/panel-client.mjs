@@ -20,7 +20,7 @@ import { subagentTurn } from './panel-subagent.mjs';
 import { compactTurn } from './panel-compact.mjs';
 import { agentMessages, entryText, extensionLog, findCaptures, occurrences, plainMarkdown, reduceCapture, squash, stepTexts, toolHasOutput } from './panel-expect.mjs';
 import { answerPermission, answerQuestion, panelStatus, renderedEntries } from './panel-dom.mjs';
-import { until } from '../e2e/until.mjs';
+import { until } from '../helpers/until.mjs';
 import { remoteChecks, runsRemote, startAgentBridge } from './panel-remote.mjs';
 
 const [command, ...args] = process.argv.slice(2);
@@ -256,7 +256,7 @@ try {
         bad = compareWithCapture(session?.entries ?? [], turn1);
         return bad.length === 0;
       };
-      await until(() => bad.join('; '), agree, 15_000);
+      await until(agree, () => bad.join('; '), 15_000);
       if (!session.entries.some((e) => e.kind === 'agent_thought')) note('the agent sent no thoughts');
       return turn1.map((e) => e.kind).join(' ');
     });
@@ -272,7 +272,7 @@ try {
         return bad.length === 0;
       };
       // What still differs after the wait is reported below, tool by tool.
-      if (bad.length) await until('the tool calls to agree', agree, 10_000).catch(() => undefined);
+      if (bad.length) await until(agree, 'the tool calls to agree', 10_000).catch(() => undefined);
       const tools = session.entries.filter((e) => e.kind === 'tool_call');
       if (!tools.some((e) => (e.content ?? []).some((c) => c.type === 'diff'))) note('the agent sent no diff for its edit');
       if (!tools.some((e) => toolHasOutput(e, 'shell-ok'))) note('the agent sent no shell output');
@@ -304,7 +304,7 @@ try {
       await lines.click();
       const shown = () => lines.innerText().then((t) => t.replace(/\u00a0/g, ' '));
       const showsAdded = (want, what) =>
-        until(`the editor after ${what}`, async () => (await shown()).includes(added) === want, 10_000, 100).catch(async () => {
+        until(async () => (await shown()).includes(added) === want, `the editor after ${what}`, 10_000).catch(async () => {
           throw new Error(`after ${what} the editor shows: ${JSON.stringify(await shown())}`);
         });
       await page.keyboard.press('Control+z');
@@ -342,10 +342,9 @@ try {
       await row.getByRole('button', { name: /^Undo .*notes\.txt$/ }).click();
       await row.locator('.change-state', { hasText: 'Undone' }).waitFor({ timeout: 15_000 });
       await until(
-        () => `after Undo notes.txt holds ${JSON.stringify(readFileSync(file, 'utf8'))}, not the text before the turn`,
         () => readFileSync(file, 'utf8') === 'hello\n',
+        () => `after Undo notes.txt holds ${JSON.stringify(readFileSync(file, 'utf8'))}, not the text before the turn`,
         10_000,
-        100,
       );
       return 'Undone; notes.txt holds "hello" again';
     });
@@ -361,7 +360,7 @@ try {
         s = await panelStatus(frame);
         return Boolean(s.banner) || (/turn-idle/.test(s.turn) && s.entries >= before.length);
       };
-      await until(() => `the panel did not settle after the reload (${s.turnText}, ${s.entries} entries, ${s.notices})`, settled, 120_000, 200);
+      await until(settled, () => `the panel did not settle after the reload (${s.turnText}, ${s.entries} entries, ${s.notices})`, 120_000);
       if (s.banner) throw new Error(`error banner after the reload: ${s.banner}`);
       if (s.notices) note(`after the reload the panel says: ${s.notices}`);
       const after = await renderedEntries(frame);

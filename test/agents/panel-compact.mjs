@@ -7,7 +7,7 @@
 import { chatFrame, runCommand } from '../e2e/host.mjs';
 import { reduceCapture, findCaptures, squash } from './panel-expect.mjs';
 import { panelStatus, reloadAndFind } from './panel-dom.mjs';
-import { until } from '../e2e/until.mjs';
+import { until } from '../helpers/until.mjs';
 
 const FIRST = 'Tell me about notes.txt in two sentences.';
 const FOLLOW_UP = 'What did we talk about before?';
@@ -22,10 +22,9 @@ export async function compactTurn({ page, cs, cli, summary, check, screenshot, r
     await runTurn(page, frame, FIRST);
     const compact = frame.getByRole('button', { name: /^Compact the conversation \(sends \/compact\)/ });
     await until(
-      () => 'no Compact button in the header (the agent lists /compact)',
       async () => (await compact.count()) === 1,
+      () => 'no Compact button in the header (the agent lists /compact)',
       30_000,
-      200,
     );
     await compact.click();
     let s = await panelStatus(frame);
@@ -35,7 +34,7 @@ export async function compactTurn({ page, cs, cli, summary, check, screenshot, r
       n = await rows().count();
       return Boolean(s.banner) || (n === 1 && /conversation compacted/.test(await rows().first().innerText()) && /turn-idle/.test(s.turn));
     };
-    await until(() => `no completed compaction row with the chat idle (${s.turnText}, ${n} rows)`, compacted, 180_000, 200);
+    await until(compacted, () => `no completed compaction row with the chat idle (${s.turnText}, ${n} rows)`, 180_000);
     if (s.banner) throw new Error(`error banner: ${s.banner}`);
     return squash(await rows().first().innerText()).slice(0, 80);
   });

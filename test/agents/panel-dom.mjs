@@ -1,6 +1,6 @@
 // Reading and driving the chat webview for the real-panel stage (panel-client.mjs), through Playwright.
 import { chatFrame } from '../e2e/host.mjs';
-import { until } from '../e2e/until.mjs';
+import { until } from '../helpers/until.mjs';
 
 /** The panel's state as the user sees it: turn badge, error banner, a pending permission, notices. */
 export function panelStatus(frame) {
@@ -152,7 +152,7 @@ export async function reloadAndFind(page, selector, what) {
     s = await panelStatus(frame);
     return Boolean(s.banner) || (/turn-idle/.test(s.turn) && (await found().count()) > 0);
   };
-  await until(() => `no ${what} after the reload (${s.turnText}, ${s.entries} entries)`, restored, 120_000, 200);
+  await until(restored, () => `no ${what} after the reload (${s.turnText}, ${s.entries} entries)`, 120_000);
   if (s.banner) throw new Error(`error banner after the reload: ${s.banner}`);
   return { frame, keys: await found().evaluateAll((els) => els.map((el) => el.getAttribute('data-key'))) };
 }

@@ -9,7 +9,7 @@ import { chatFrame, runCommand } from '../e2e/host.mjs';
 import { lastText } from './agents-cache.mjs';
 import { findCaptures, plainMarkdown, reduceCapture, squash } from './panel-expect.mjs';
 import { panelStatus, reloadAndFind, renderedEntries } from './panel-dom.mjs';
-import { until } from '../e2e/until.mjs';
+import { until } from '../helpers/until.mjs';
 
 const PROMPT = 'Use a subagent to read notes.txt and tell me what it reports.';
 const TITLE = 'Read notes.txt';
@@ -48,7 +48,7 @@ export async function subagentTurn({ page, cs, cli, mock, form, check, screensho
       );
       return Boolean(s.banner) || (said.includes(final) && /turn-idle/.test(s.turn));
     };
-    await until(() => `no final answer "${final.slice(0, 60)}" with the chat idle (${s.turnText}): "${said.slice(-160)}"`, answered, 120_000, 200);
+    await until(answered, () => `no final answer "${final.slice(0, 60)}" with the chat idle (${s.turnText}): "${said.slice(-160)}"`, 120_000);
     if (s.banner) throw new Error(`error banner: ${s.banner}`);
     if (/late|unknown session/i.test(s.notices)) throw new Error(`the agent's own turn was reported: ${s.notices}`);
     await screenshot(page, 'final');
@@ -57,10 +57,9 @@ export async function subagentTurn({ page, cs, cli, mock, form, check, screensho
 
   await check("one delegation card, titled by the agent, finished, with its result; the child's tool calls are not flat in the parent", async () => {
     await until(
-      () => 'no finished subagent card',
       async () => (await cards().count()) === 1 && /done|finished|idle/i.test(await cards().first().innerText()),
+      () => 'no finished subagent card',
       30_000,
-      200,
     );
     const card = cards().first();
     await card.evaluate((el) => el.scrollIntoView({ block: 'center' }));

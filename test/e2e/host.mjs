@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CHROMIUM_ARGS, chromiumPath } from './chromium.mjs';
-import { until } from './until.mjs';
+import { until } from '../helpers/until.mjs';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const hostDir = process.env.VSCODE_HOST_DIR ?? path.join(root, '.vscode-host');
@@ -286,7 +286,6 @@ export async function runCommand(page, title) {
  */
 export function chatFrame(page, timeoutMs) {
   return until(
-    'the chat webview (textarea[aria-label="Prompt"])',
     async () => {
       for (const frame of page.frames()) {
         if (frame.isDetached()) continue;
@@ -298,6 +297,7 @@ export function chatFrame(page, timeoutMs) {
       }
       return undefined;
     },
+    'the chat webview (textarea[aria-label="Prompt"])',
     timeoutMs,
   );
 }
@@ -314,7 +314,7 @@ export async function reloadWindow(page, run, timeoutMs = 120_000) {
     globalThis.__acpChatBeforeReload = true;
   });
   const ran = await run('Developer: Reload Window');
-  await until('a new page after Reload Window', () => page.evaluate(() => globalThis.__acpChatBeforeReload !== true).catch(() => false), timeoutMs, 25);
+  await until(() => page.evaluate(() => globalThis.__acpChatBeforeReload !== true).catch(() => false), 'a new page after Reload Window', timeoutMs);
   await page.locator('.monaco-workbench').waitFor({ timeout: timeoutMs });
   return ran;
 }

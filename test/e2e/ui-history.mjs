@@ -6,7 +6,7 @@
 import { lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { tsImport } from 'tsx/esm/api';
-import { until } from './until.mjs';
+import { until } from '../helpers/until.mjs';
 import { chatFrame, launchBrowser, log, painted, paletteCommand, reloadWindow, root, sendPrompt, startCodeServer, stepRunner, workbenchUrl } from './host.mjs';
 
 const { MessageStore } = await tsImport('../../src/common/store/index.ts', import.meta.url);
@@ -89,7 +89,6 @@ function generate(home, n) {
 /** The History view's frame (found by its search box). */
 function historyFrame() {
   return until(
-    'the History view (input.history-search)',
     async () => {
       for (const f of page.frames()) {
         if (f.isDetached()) continue;
@@ -103,6 +102,7 @@ function historyFrame() {
       }
       return undefined;
     },
+    'the History view (input.history-search)',
     60_000,
   );
 }
@@ -120,7 +120,7 @@ try {
     const frame = await chatFrame(page, 60_000);
     await sendPrompt(frame, 'Say hello.');
     const base = cs.dirs.user;
-    home = await until('the chats folder', () => findHome(base), 30_000);
+    home = await until(() => findHome(base), 'the chats folder', 30_000);
     generate(home, CHATS);
     await reloadWindow(page, (t) => paletteCommand(page, t));
   });
@@ -160,7 +160,6 @@ try {
     const hit = h.locator('.history-hit', { hasText: 'walrus' }).first();
     await hit.click();
     const chat = await until(
-      'a chat showing the walrus message',
       async () => {
         for (const f of page.frames()) {
           if (f.isDetached()) continue;
@@ -174,6 +173,7 @@ try {
         }
         return undefined;
       },
+      'a chat showing the walrus message',
       60_000,
     );
     await chat.locator('[data-kind="user_message"]', { hasText: 'walrus' }).first().waitFor();

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { chatFrame, launchBrowser, log, painted, paletteCommand, reloadWindow, root, sendPrompt, startCodeServer, stepRunner, workbenchUrl } from './host.mjs';
-import { until } from './until.mjs';
+import { until } from '../helpers/until.mjs';
 
 const vsixPath = path.join(root, 'dist/acp-chat.vsix');
 const useVsix = existsSync(vsixPath) && process.env.UI_FROM !== 'folder';
@@ -225,14 +225,14 @@ try {
     await shot('item-02-protocol-view-valid.png');
     if (/[1-9]/.test(problems)) throw new Error(`the status bar counts problems: ${problems}`);
     await command('ACP: Show Agent Capabilities');
-    await until('the rendered capabilities', async () => {
+    await until(async () => {
       for (const f of page.frames()) {
         if (f.isDetached()) continue;
         const heading = f.locator('h1', { hasText: 'capabilities and behaviour' }).first();
         if ((await heading.count().catch(() => 0)) > 0 && (await f.locator('table').count()) > 0) return true;
       }
       return false;
-    });
+    }, 'the rendered capabilities');
     await painted(page);
     await shot('item-03-capabilities-rendered.png');
     // An editor opened beside a chat is no split: the chat is not copied into its group.
@@ -246,17 +246,17 @@ try {
     await command('View: Close All Editor Groups');
     await command('ACP: Open Chat');
     frame = await chatFrame(page, 30_000);
-    await until('one editor group', async () => (await groups()) === 1);
+    await until(async () => (await groups()) === 1, 'one editor group');
   });
 
   await step('item 13: Add Selection to Chat keeps the editor it came from in view', async () => {
     // The file opens over the chat, in the chat's own group (the case that hid the editor).
     await selectInFile('demo-edit.txt', ['Shift+ArrowDown', 'Shift+End']);
     await command('ACP: Add Selection to Chat');
-    const chip = await until('the selection chip in a chat', async () => {
+    const chip = await until(async () => {
       for (const f of await chatFrames()) if ((await f.locator('.context-chip', { hasText: /demo-edit\.txt:1/ }).count()) > 0) return f;
       return undefined;
-    });
+    }, 'the selection chip in a chat');
     const visibleEditor = await page.locator('.editor-group-container .tab.active', { hasText: 'demo-edit.txt' }).count();
     if (visibleEditor !== 1) throw new Error('the editor the selection came from is no longer in view');
     if (!(await chip.locator('textarea[aria-label="Prompt"]').isVisible())) throw new Error('the chat is not in view');
@@ -267,11 +267,11 @@ try {
     await command('View: Close All Editor Groups');
     await command('ACP: Open Chat');
     frame = await chatFrame(page, 30_000);
-    await until('one editor group', async () => (await groups()) === 1);
+    await until(async () => (await groups()) === 1, 'one editor group');
     await page.locator('.tabs-container .tab.active').first().click();
     await command('View: Split Editor Right');
-    await until('two editor groups', async () => (await groups()) === 2);
-    const frames = await until('a chat in each group', async () => ((await chatFrames()).length === 2 ? chatFrames() : undefined));
+    await until(async () => (await groups()) === 2, 'two editor groups');
+    const frames = await until(async () => ((await chatFrames()).length === 2 ? chatFrames() : undefined), 'a chat in each group');
     if ((await page.locator('.editor-group-container.empty').count()) !== 0) throw new Error('an editor group is empty');
     // One chat, two views: a prompt sent in one shows in both.
     await send(frames[1], 'Sent from the split view.');
@@ -288,10 +288,10 @@ try {
     // The side bar's chat view at ~250 px: the window's height less the title, status and view headers (ACP Chat's
     // container also holds the collapsed History view since issue 42, hence 410 where 352 was enough before).
     await page.setViewportSize({ width: 1000, height: 410 });
-    const side = await until('the side bar chat', async () => {
+    const side = await until(async () => {
       for (const f of await chatFrames()) if (await f.evaluate(() => innerHeight < 330)) return f;
       return undefined;
-    });
+    }, 'the side bar chat');
     const m = await side.evaluate(() => {
       const t = document.querySelector('textarea[aria-label="Prompt"]');
       const r = t.getBoundingClientRect();
@@ -316,10 +316,10 @@ try {
     await page.locator('.quick-input-widget input').fill('Missing agent');
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Missing agent' }).first().click();
     await command('ACP: Open Chat'); // no chat tab was showing: the agent's chat opens in one
-    const missing = await until("the missing agent's chat", async () => {
+    const missing = await until(async () => {
       for (const f of await chatFrames()) if ((await f.locator('.agent-name-text', { hasText: 'Missing agent' }).count()) > 0) return f;
       return undefined;
-    });
+    }, "the missing agent's chat");
     await missing.locator('.banner').first().waitFor({ timeout: 30_000 });
     if (
       await missing
@@ -348,7 +348,6 @@ try {
       const title = page.locator('.quick-input-widget .quick-input-title');
       // The setting is read when the picker opens: the first opening may still race the file watcher.
       await until(
-        'Add Agent… says the registry could not be fetched',
         async () => {
           await command('ACP: Add Agent…');
           const offline = await title
@@ -359,6 +358,7 @@ try {
           if (!offline) await page.keyboard.press('Escape');
           return offline;
         },
+        'Add Agent… says the registry could not be fetched',
         60_000,
       );
       await rows.first().waitFor();
@@ -396,7 +396,7 @@ try {
       await page.locator('.quick-input-widget .quick-input-titlebar .action-label').last().hover();
       await page.keyboard.press('Escape');
       await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
-      await until('no tooltip is left up', async () => (await page.locator('.monaco-hover:visible, .workbench-hover-container:visible').count()) === 0, 10_000);
+      await until(async () => (await page.locator('.monaco-hover:visible, .workbench-hover-container:visible').count()) === 0, 'no tooltip is left up', 10_000);
     } finally {
       writeFileSync(machine, saved);
     }
@@ -425,11 +425,11 @@ try {
     await page.locator('.quick-input-widget input').fill('Demo agent');
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Demo agent' }).first().click();
     await command('ACP: New Chat');
-    const chat = await until('the new demo chat', async () => {
+    const chat = await until(async () => {
       for (const f of await chatFrames())
         if ((await f.locator('.agent-name-text', { hasText: 'Demo agent' }).count()) > 0 && (await f.locator('[data-kind="user_message"]').count()) === 0) return f;
       return undefined;
-    });
+    }, 'the new demo chat');
     await idle(chat);
     await send(chat, 'Say hello.');
     await idle(chat);
@@ -469,11 +469,11 @@ try {
     await shot('rewind-2-rollback-offer.png');
     await dialog.getByRole('button', { name: 'Undo Changes and Branch' }).click();
     const branch = await until(
-      'the branch chat',
       async () => {
         for (const f of await chatFrames()) if ((await f.locator('details.carried').count()) > 0) return f;
         return undefined;
       },
+      'the branch chat',
       60_000,
     );
     await branch.locator('[data-option-id]').first().waitFor({ timeout: 60_000 });
@@ -504,19 +504,19 @@ try {
       )
     )
       await again.getByRole('button', { name: 'Branch, Keep Files' }).click();
-    await until("the regenerated branch's tab", async () => (await tabs()) > before, 30_000);
+    await until(async () => (await tabs()) > before, "the regenerated branch's tab", 30_000);
   });
 
   // ---- Round 2 (issue 38): what a new user tripped over in their hour. Filter: r2.
   /** The chat webview whose prompt box has the keyboard focus, once one has. */
   const focusedChat = () =>
     until(
-      'a chat whose prompt box has the focus',
       async () => {
         for (const f of await chatFrames())
           if (await f.evaluate(() => document.hasFocus() && document.activeElement?.getAttribute('aria-label') === 'Prompt').catch(() => false)) return f;
         return undefined;
       },
+      'a chat whose prompt box has the focus',
       60_000,
     );
   let r2;
@@ -567,7 +567,7 @@ try {
         const r = el.getBoundingClientRect();
         return r.bottom > s.top && r.top < s.bottom;
       });
-    await until('the permission card in view', () => inView(perm), 20_000);
+    await until(() => inView(perm), 'the permission card in view', 20_000);
     if (!(await inView(mine)) && !(await inView(perm))) throw new Error('neither your message nor the permission is in view');
     await shot('r2-item-02b-permission-in-view.png');
     await r2.locator('.perm-primary').last().click();
@@ -605,7 +605,6 @@ try {
     const header = r2.locator('.session-title', { hasText: 'My own title' });
     // The input box opens once the chat's agent answered; a focus change before that can close it: ask again then.
     await until(
-      'the chat renamed',
       async () => {
         await command('ACP: Rename Chat…');
         const input = page.locator('.quick-input-widget input[aria-label^="Rename chat"]');
@@ -629,6 +628,7 @@ try {
           () => false,
         );
       },
+      'the chat renamed',
       90_000,
     );
     await r2.locator('textarea[aria-label="Prompt"]').click();
@@ -651,7 +651,6 @@ try {
     await forkTab.waitFor({ timeout: 60_000 });
     const titles = await page.locator('.tabs-container .tab').allInnerTexts();
     await until(
-      "the fork's transcript drawn",
       async () => {
         for (const f of await chatFrames())
           if (
@@ -664,6 +663,7 @@ try {
             return true;
         return false;
       },
+      "the fork's transcript drawn",
       60_000,
     );
     await shot('r2-item-04a-fork-title.png');
@@ -692,11 +692,11 @@ try {
     const box = f.locator('textarea[aria-label="Prompt"]');
     await box.fill('/long');
     await until(
-      'the /long prompt sent',
       async () => {
         if ((await box.inputValue()).trim()) await box.press('Enter');
         return (await f.locator('[data-kind="user_message"]', { hasText: 'long' }).count()) > 0;
       },
+      'the /long prompt sent',
       30_000,
     );
     await idle(f);
@@ -722,7 +722,7 @@ try {
     await reloadWindow(page, command);
     f = await chatFrame(page, 120_000);
     await f.locator(`[data-key="${before.key}"]`).waitFor({ timeout: 60_000 });
-    await until('the same message at the top after the reload', async () => (await top(f)).key === before.key, 30_000).catch(async (e) => {
+    await until(async () => (await top(f)).key === before.key, 'the same message at the top after the reload', 30_000).catch(async (e) => {
       throw new Error(`${e.message}: before ${JSON.stringify(before)}, after ${JSON.stringify(await top(f))}`);
     });
     const after = await top(f);
@@ -739,7 +739,7 @@ try {
     if ((await tabTitles(page)).length < 2) {
       const had = await chatFrames();
       await command('ACP: New Chat');
-      const fresh = await until('the new chat', async () => (await chatFrames()).find((f) => !had.includes(f)), 30_000);
+      const fresh = await until(async () => (await chatFrames()).find((f) => !had.includes(f)), 'the new chat', 30_000);
       await sendPrompt(fresh, 'A second chat for the other window');
       await idle(fresh);
     }
@@ -754,11 +754,11 @@ try {
       // The layout was saved by the reload of the step before, so the second window restores the chat tabs:
       // they stay empty, and it says so once, in words (no process id).
       await until(
-        'the second window restored the chat tabs',
         async () => {
           const now = await tabTitles(second);
           return before.every((t) => now.includes(t));
         },
+        'the second window restored the chat tabs',
         60_000,
       ).catch(async (e) => {
         throw new Error(`${e.message}: first ${JSON.stringify(before)}, second ${JSON.stringify(await tabTitles(second))}`);
@@ -784,7 +784,7 @@ try {
       }
       await rows.filter({ hasText: 'Take Over' }).first().click();
       await chatFrame(second, 60_000);
-      await until('the first window let go of the chat (its tab closed)', async () => (await tabTitles(page)).length < before.length, 60_000);
+      await until(async () => (await tabTitles(page)).length < before.length, 'the first window let go of the chat (its tab closed)', 60_000);
       await painted(second);
       await second.screenshot({ path: path.join(shots, 'r2-item-03b-taken-over.png') });
       await shot('r2-item-03c-first-window-let-go.png');
@@ -793,18 +793,17 @@ try {
       await page.locator('.monaco-workbench').waitFor({ timeout: 120_000 });
       if (kept.length === 0) throw new Error('the first window kept no tab to bring back');
       await until(
-        "the first window's tabs back after its reload",
         async () => {
           const now = await tabTitles(page);
           return kept.every((t) => now.includes(t));
         },
+        "the first window's tabs back after its reload",
         120_000,
       );
       // Back as chats, not as the empty tab of a chat another window has: this window still holds them.
       for (const t of kept) {
         await page.locator('.tabs-container .tab', { hasText: t }).first().click();
         await until(
-          `"${t}" shows its chat`,
           async () => {
             for (const f of await chatFrames())
               if (
@@ -816,6 +815,7 @@ try {
                 return true;
             return false;
           },
+          `"${t}" shows its chat`,
           60_000,
         );
       }

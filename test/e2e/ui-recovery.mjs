@@ -8,7 +8,7 @@
 //   node test/e2e/ui-recovery.mjs [FILTER,...]   (only the steps whose name contains one of them, and the setup)
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { until } from './until.mjs';
+import { until } from '../helpers/until.mjs';
 import { worktreeSteps } from './worktree-steps.mjs';
 import { chatFrame, launchBrowser, log, painted, paletteCommand, reloadWindow, root, sendPrompt, startCodeServer, stepRunner, workbenchUrl } from './host.mjs';
 
@@ -92,7 +92,7 @@ async function shownChats(n, expect) {
     pairs = frames.map((c) => [c.group, c.word]);
     return frames.length === n && frames.every((c) => c.word !== '(none)') && (expect === undefined || frames.some((c) => c.word === expect));
   };
-  await until(() => `the chat webviews on screen show ${JSON.stringify(pairs)}`, shown, 120_000);
+  await until(shown, () => `the chat webviews on screen show ${JSON.stringify(pairs)}`, 120_000);
   return pairs;
 }
 
@@ -112,7 +112,7 @@ async function newChatFrame(known) {
     }
     return undefined;
   };
-  return until('a new chat webview (a prompt box, no messages)', empty, 60_000);
+  return until(empty, 'a new chat webview (a prompt box, no messages)', 60_000);
 }
 
 const cs = await startCodeServer({
@@ -270,7 +270,7 @@ try {
       const t = titlesOf();
       return t.length === 2 && t[0]?.length === 1 && t[1]?.[0]?.includes(words[1]) && t[1]?.[1]?.includes(words[2]) && before[1]?.[1]?.active;
     };
-    await until(() => `unexpected layout before the reload: ${JSON.stringify(titlesOf())}`, laidOut, 30_000);
+    await until(laidOut, () => `unexpected layout before the reload: ${JSON.stringify(titlesOf())}`, 30_000);
     const titles = titlesOf();
     await shot('07-tabs-before-reload.png');
 

@@ -8,7 +8,7 @@
 // Last stdout line: `N passed, N failed` (one check per step).
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { until } from './until.mjs';
+import { until } from '../helpers/until.mjs';
 import { DEMO_REPLY, chatFrame, launchBrowser, log, painted, reloadWindow, root, runCommand, startCodeServer, stepRunner, workbenchUrl } from './host.mjs';
 
 const vsixPath = path.join(root, 'dist/acp-chat.vsix');
@@ -24,7 +24,6 @@ const step = steps.step;
 /** The chat webview whose header names `agentName` (several chats may be open). */
 function chatFrameOf(page, agentName, timeoutMs) {
   return until(
-    `a chat webview of ${agentName}`,
     async () => {
       for (const frame of page.frames()) {
         if (frame.isDetached()) continue;
@@ -37,6 +36,7 @@ function chatFrameOf(page, agentName, timeoutMs) {
       }
       return undefined;
     },
+    `a chat webview of ${agentName}`,
     timeoutMs,
   );
 }
@@ -163,8 +163,8 @@ try {
         // The turn goes on after the subagent: its final answer is the demo's reply (the first turn has one too).
         const replies = frame.locator('[data-kind="agent_message"]', { hasText: DEMO_REPLY });
         await until(
-          () => 'the subagent turn has no final answer',
           async () => (await replies.count()) >= 2,
+          () => 'the subagent turn has no final answer',
           60_000,
         );
         await card.getByRole('button', { name: "Open the subagent's transcript" }).click();
@@ -200,7 +200,7 @@ try {
       let after = [];
       // Waits for as many entries as before; the comparison below says what differs if they never come.
       const restored = async () => (after = await keysOf(frame).catch(() => [])).length >= before.length;
-      await until('the restored entries', restored, 30_000).catch(() => undefined);
+      await until(restored, 'the restored entries', 30_000).catch(() => undefined);
       if (JSON.stringify(after) !== JSON.stringify(before)) {
         throw new Error(`entries differ after the reload:\n  before ${before.join(' ')}\n  after  ${after.join(' ')}`);
       }
@@ -214,7 +214,7 @@ try {
           .first()
           .innerText()
           .catch(() => '')).includes(DEMO_REPLY);
-      await until('the restored reply', whole, 30_000).catch(() => undefined);
+      await until(whole, 'the restored reply', 30_000).catch(() => undefined);
       if (!restoredText.includes(DEMO_REPLY)) throw new Error(`the restored reply lost text: ${restoredText.slice(0, 120)}`);
       // The turn's Changes summary comes back too, with the file still shown undone.
       await frame.locator('section.changes .change-row', { hasText: 'demo-edit.txt' }).locator('.change-state', { hasText: 'Undone' }).waitFor({ timeout: 15_000 });
@@ -277,7 +277,7 @@ try {
         }
         return n >= 2;
       };
-      await until(() => "the side bar view does not show Demo B's chat", demoBFrames, 30_000);
+      await until(demoBFrames, () => "the side bar view does not show Demo B's chat", 30_000);
       await painted(page);
       await page.screenshot({ path: shot('ui-sidebar.png') });
     });

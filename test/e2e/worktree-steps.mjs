@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { chatFrame, reloadWindow, sendPrompt } from './host.mjs';
-import { until } from './until.mjs';
+import { until } from '../helpers/until.mjs';
 
 const WORDS = ['Worktreeone', 'Worktreetwo', 'Worktreegone'];
 
@@ -36,7 +36,7 @@ async function frameShowing(page, word) {
 async function bringForward(page, command, word) {
   await command('ACP: Open Session…');
   await page.locator('.quick-input-list .monaco-list-row', { hasText: word }).first().click();
-  return until(`a chat webview showing ${word}`, () => frameShowing(page, word), 60_000);
+  return until(() => frameShowing(page, word), `a chat webview showing ${word}`, 60_000);
 }
 
 /** The header chip: its label, and the worktree path and branch its tooltip names. */
@@ -92,7 +92,7 @@ export async function worktreeSteps({ step, page, cs, command, shot, newChatFram
       const before = readFileSync(path.join(c.path, 'demo-self.txt'), 'utf8');
       await sendPrompt(f, `${c.word} after the reload: change it yourself.`);
       await idle(f);
-      await until(`${c.word}'s second change in its worktree`, () => readFileSync(path.join(c.path, 'demo-self.txt'), 'utf8') !== before, 30_000);
+      await until(() => readFileSync(path.join(c.path, 'demo-self.txt'), 'utf8') !== before, `${c.word}'s second change in its worktree`, 30_000);
     }
     await shot('11-worktree-chat-after-reload.png');
     const f = await bringForward(page, command, gone.word);

@@ -9,7 +9,8 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { api, until } from './util';
+import { api } from './util';
+import { until } from '../helpers/until.mjs';
 import { platformKey } from '../../src/common/agents/registry';
 import type { ConsentPrompt } from '../../src/vscode/addAgent';
 import type { AgentItem, PickerView } from '../../src/vscode/agentPicker';
@@ -72,7 +73,7 @@ suite('Add Agent from the registry', () => {
     await vscode.commands.executeCommand('acpChat.selectAgent', 'catalog-demo');
     assert.strictEqual(a.service.activeSession().agent.id, 'catalog-demo');
     await a.sendPrompt('hello from the registry');
-    await until(() => a.transcript().some((e) => e.kind === 'agent_message'), 30_000, 'an answer from the installed agent');
+    await until(() => a.transcript().some((e) => e.kind === 'agent_message'), 'an answer from the installed agent', 30_000);
 
     // Adding it again does not overwrite: a second entry with a free id; the registry comes from the cache.
     const again = await vscode.commands.executeCommand<string | undefined>('acpChat.addAgent', { agentId: 'catalog-demo', makeDefault: false, confirmDownload: true });
@@ -165,13 +166,13 @@ suite('Add Agent picker: Refresh and the download consent', () => {
         },
       },
     });
-    await until(() => picker.shown && !picker.busy && picker.items.some((i) => i.label === 'Old Agent'), 20_000, 'the first list');
+    await until(() => picker.shown && !picker.busy && picker.items.some((i) => i.label === 'Old Agent'), 'the first list', 20_000);
     labels.push(picker.items.map((i) => i.label));
     server.route('/registry.json', json(registryV2));
     const refresh = picker.buttons[0];
     assert.ok(refresh, 'the picker has a Refresh button');
     picker.press(refresh);
-    const fresh = await until(() => !picker.busy && picker.items.find((i) => i.candidate?.agent.id === 'fresh-agent'), 20_000, 'the refreshed list');
+    const fresh = await until(() => !picker.busy && picker.items.find((i) => i.candidate?.agent.id === 'fresh-agent'), 'the refreshed list', 20_000);
     labels.push(picker.items.map((i) => i.label));
     picker.accept(fresh);
     return { id: await done, prompts, labels };
@@ -215,7 +216,7 @@ suite('Add Agent picker: Refresh and the download consent', () => {
     const picker = new FakePicker();
     const done = vscode.commands.executeCommand<string | undefined>('acpChat.addAgent', { ui: { createPicker: () => picker } });
     try {
-      await until(() => picker.shown && !picker.busy && picker.items.length > 0, 20_000, 'the offline list');
+      await until(() => picker.shown && !picker.busy && picker.items.length > 0, 'the offline list', 20_000);
       assert.ok(picker.items[0]?.candidate, `the first row is an agent, not a separator over it (${picker.items[0]?.label})`);
       assert.ok(!picker.items.some((i) => i.kind === vscode.QuickPickItemKind.Separator), 'no separator');
       assert.match(picker.title ?? '', /offline list .* could not be fetched: (the server refused the connection|no network connection)/);

@@ -5,7 +5,8 @@
  */
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import { api, until } from './util';
+import { api } from './util';
+import { until } from '../helpers/until.mjs';
 import { UNSEEN_MARK } from '../../src/vscode/chatAttention';
 
 suite('Attention', () => {
@@ -25,12 +26,12 @@ suite('Attention', () => {
     // Another chat in the same column hides the first one.
     const two = await a.service.newChat('demo', vscode.ViewColumn.One);
     await two.whenReady();
-    await until(() => !one.panel.visible, 10_000, 'the first chat out of view');
+    await until(() => !one.panel.visible, 'the first chat out of view', 10_000);
     try {
       session.prompt('hello while nobody looks');
       await session.whenIdle();
-      await until(() => one.panel.title.startsWith(UNSEEN_MARK), 10_000, `the dot on the tab (title: ${one.panel.title})`);
-      const badge = await until(() => a.service.treeView.badge, 10_000, 'the badge on the Messages view');
+      await until(() => one.panel.title.startsWith(UNSEEN_MARK), `the dot on the tab (title: ${one.panel.title})`, 10_000);
+      const badge = await until(() => a.service.treeView.badge, 'the badge on the Messages view', 10_000);
       assert.strictEqual(badge.value, 1);
       assert.match(badge.tooltip, /^1 chat you have not seen yet$/, 'not "waiting for you": most are turns that simply finished');
 
@@ -39,13 +40,13 @@ suite('Attention', () => {
 
       // Looking at the chat clears the dot and the badges.
       one.panel.reveal(vscode.ViewColumn.One);
-      await until(() => !one.panel.title.startsWith(UNSEEN_MARK), 10_000, 'the dot gone once seen');
-      await until(() => a.service.treeView.badge === undefined, 10_000, 'the Messages badge gone');
+      await until(() => !one.panel.title.startsWith(UNSEEN_MARK), 'the dot gone once seen', 10_000);
+      await until(() => a.service.treeView.badge === undefined, 'the Messages badge gone', 10_000);
 
       // Turned off: nothing marks the chat.
       await config.update('notifyWhenUnseen', false, vscode.ConfigurationTarget.Global);
       two.panel.reveal(vscode.ViewColumn.One);
-      await until(() => !one.panel.visible, 10_000, 'the first chat out of view again');
+      await until(() => !one.panel.visible, 'the first chat out of view again', 10_000);
       session.prompt('and once more');
       await session.whenIdle();
       assert.ok(!one.panel.title.startsWith(UNSEEN_MARK));

@@ -8,7 +8,8 @@
 import * as assert from 'assert';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { api, until } from './util';
+import { api } from './util';
+import { until } from '../helpers/until.mjs';
 import type { AcpChatApi } from '../../src/vscode/extension';
 import type { ChangeSetView } from '../../src/common/changes/view';
 
@@ -31,7 +32,7 @@ async function turnWithChanges(a: AcpChatApi, prompt: string): Promise<ChangeSet
   const before = new Set(summaries(a).map((s) => s.id));
   const turn = a.sendPrompt(prompt);
   if (/edit/.test(prompt)) {
-    const request = await until(() => a.pendingPermissions()[0], 30_000, 'a permission request');
+    const request = await until(() => a.pendingPermissions()[0], 'a permission request', 30_000);
     const allow = request.options.find((o) => o.kind === 'allow_once');
     assert.ok(allow && a.respondPermission(request.requestId, allow.optionId));
   }
@@ -68,13 +69,13 @@ suite('Changes summary: keep and undo agent edits', () => {
     click(a, set.id, index, 'openDiff');
     const tab = await until(
       () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputTextDiff && t.label.startsWith('demo-edit.txt: before')),
-      10_000,
       'the diff editor',
+      10_000,
     );
     await vscode.window.tabGroups.close(tab);
 
     click(a, set.id, index, 'undo');
-    await until(() => fileState(a, set.id, index)?.state === 'undone', 10_000, 'the file shown undone');
+    await until(() => fileState(a, set.id, index)?.state === 'undone', 'the file shown undone', 10_000);
     if (before === null) assert.strictEqual(await onDisk(target), null, 'a file the agent created is deleted');
     else {
       assert.strictEqual(await onDisk(target), before);
@@ -102,13 +103,13 @@ suite('Changes summary: keep and undo agent edits', () => {
     const mine = doc.getText();
 
     click(a, set.id, index, 'undo');
-    const row = await until(() => (fileState(a, set.id, index)?.state === 'conflict' ? fileState(a, set.id, index) : undefined), 10_000, 'the conflict shown');
+    const row = await until(() => (fileState(a, set.id, index)?.state === 'conflict' ? fileState(a, set.id, index) : undefined), 'the conflict shown', 10_000);
     assert.match(row.note ?? '', /demo-edit\.txt changed after .*'s edit, so Undo left it alone/);
     assert.strictEqual(await onDisk(target), mine, "the user's text is not overwritten");
     assert.strictEqual(doc.getText(), mine);
     // Keep accepts the file as it is.
     click(a, set.id, index, 'keep');
-    await until(() => fileState(a, set.id, index)?.state === 'kept', 10_000, 'the file kept');
+    await until(() => fileState(a, set.id, index)?.state === 'kept', 'the file kept', 10_000);
     assert.strictEqual(await onDisk(target), mine);
   });
 
@@ -126,13 +127,13 @@ suite('Changes summary: keep and undo agent edits', () => {
     assert.match((await onDisk(target)) ?? '', /^first line\nlast line\nChanged by the demo agent itself/);
     const agents = await onDisk(target);
     click(a, set.id, index, 'undo');
-    await until(() => fileState(a, set.id, index)?.state === 'undone', 10_000, 'the file shown undone');
+    await until(() => fileState(a, set.id, index)?.state === 'undone', 'the file shown undone', 10_000);
     assert.strictEqual(await onDisk(target), 'first line\nlast line\n');
     // The Undo is an edit in the editor's undo stack: Ctrl+Z there brings the agent's version back.
     const editor = await vscode.window.showTextDocument(target, { preview: false });
     assert.strictEqual(editor.document.getText(), 'first line\nlast line\n');
     await vscode.commands.executeCommand('undo');
-    await until(() => editor.document.getText() === agents, 10_000, "Ctrl+Z in the editor to bring the agent's text back");
+    await until(() => editor.document.getText() === agents, "Ctrl+Z in the editor to bring the agent's text back", 10_000);
     await vscode.commands.executeCommand('workbench.action.files.save');
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
@@ -150,8 +151,8 @@ suite('Changes summary: keep and undo agent edits', () => {
         summaries(a)
           .find((s) => s.id === set.id)
           ?.files.every((f) => f.state === 'kept'),
-      10_000,
       'every file kept',
+      10_000,
     );
     assert.deepStrictEqual([await onDisk(edited), await onDisk(self)], texts);
     assert.ok(

@@ -7,7 +7,8 @@
 import * as assert from 'assert';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { api, until } from './util';
+import { api } from './util';
+import { until } from '../helpers/until.mjs';
 
 async function workspaceFile(name: string, text: string): Promise<vscode.Uri> {
   const folder = vscode.workspace.workspaceFolders?.[0];
@@ -63,21 +64,21 @@ suite('Code blocks: Insert at Cursor and Apply to File', function () {
     // The extension must have seen the editor active (its event comes from the main thread), with the selection.
     await until(
       () => vscode.window.activeTextEditor?.document.uri.fsPath === uri.fsPath && vscode.window.activeTextEditor.selection.start.character === 6,
-      HOST_BOUND,
       'the editor active',
+      HOST_BOUND,
     );
     // The chat panel takes the focus, as a click on its button does.
     const chat = a.service.activePanel()?.panel;
     chat?.reveal(undefined, false);
-    await until(() => chat?.active === true, HOST_BOUND, 'the chat active');
+    await until(() => chat?.active === true, 'the chat active', HOST_BOUND);
     const doc = await withMessages(
       () => undefined,
       async (shown) => {
         a.service.activeSession().handleWebviewMessage({ type: 'insertCode', text: 'renamed\n' });
         const inserted = await until(
           () => shown.length > 0 || vscode.workspace.textDocuments.find((d) => d.uri.fsPath === uri.fsPath && d.getText().includes('renamed')),
-          HOST_BOUND,
           'the code inserted',
+          HOST_BOUND,
         );
         assert.deepStrictEqual(shown, [], 'no message: the code went in');
         assert.ok(inserted !== true);
@@ -99,12 +100,12 @@ suite('Code blocks: Insert at Cursor and Apply to File', function () {
       () => 'Cancel',
       async (shown) => {
         a.service.activeSession().handleWebviewMessage({ type: 'applyCode', path: 'code-apply.ts', text: block });
-        await until(() => shown.some((m) => m.startsWith('Apply the code block to code-apply.ts')), HOST_BOUND, 'the Apply question').catch((e: unknown) =>
+        await until(() => shown.some((m) => m.startsWith('Apply the code block to code-apply.ts')), 'the Apply question', HOST_BOUND).catch((e: unknown) =>
           assert.fail(`${String(e)}; shown: ${shown.join(' | ')}`),
         );
       },
     );
-    await until(() => diffTabs().length === 0, HOST_BOUND, 'the preview closed after Cancel');
+    await until(() => diffTabs().length === 0, 'the preview closed after Cancel', HOST_BOUND);
     assert.strictEqual(new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)), 'export const v = 1;\n');
 
     let previewSeen = false;
@@ -114,8 +115,8 @@ suite('Code blocks: Insert at Cursor and Apply to File', function () {
         // While the question is open, the preview shows the block against the file.
         previewSeen = await until(
           () => diffTabs().some((t) => t.input instanceof vscode.TabInputTextDiff && t.input.original.fsPath === uri.fsPath),
-          HOST_BOUND,
           'the preview',
+          HOST_BOUND,
         ).then(
           () => true,
           () => false,
@@ -124,7 +125,7 @@ suite('Code blocks: Insert at Cursor and Apply to File', function () {
       },
       async (shown) => {
         a.service.activeSession().handleWebviewMessage({ type: 'applyCode', path: 'code-apply.ts', text: block });
-        await until(() => shown.some((m) => m.startsWith('Applied the code block')), HOST_BOUND, 'applied').catch((e: unknown) =>
+        await until(() => shown.some((m) => m.startsWith('Applied the code block')), 'applied', HOST_BOUND).catch((e: unknown) =>
           assert.fail(`${String(e)}; shown: ${shown.join(' | ')}`),
         );
       },
@@ -135,7 +136,7 @@ suite('Code blocks: Insert at Cursor and Apply to File', function () {
     assert.ok(doc.isDirty, 'left unsaved, for the user to keep or undo');
     await vscode.window.showTextDocument(doc);
     await vscode.commands.executeCommand('undo');
-    await until(() => doc.getText() === 'export const v = 1;\n', HOST_BOUND, 'Undo restored the file text');
+    await until(() => doc.getText() === 'export const v = 1;\n', 'Undo restored the file text', HOST_BOUND);
     await vscode.commands.executeCommand('workbench.action.files.revert');
   });
 
@@ -148,7 +149,7 @@ suite('Code blocks: Insert at Cursor and Apply to File', function () {
       (m) => (m.startsWith('Apply the code block') ? 'Apply' : undefined),
       async (shown) => {
         a.service.activeSession().handleWebviewMessage({ type: 'applyCode', path: 'code-new/fresh.md', text: '# fresh\n' });
-        await until(() => shown.some((m) => m.startsWith('Applied the code block')), HOST_BOUND, 'the new file applied').catch((e: unknown) =>
+        await until(() => shown.some((m) => m.startsWith('Applied the code block')), 'the new file applied', HOST_BOUND).catch((e: unknown) =>
           assert.fail(`${String(e)}; shown: ${shown.join(' | ')}`),
         );
         const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(path.join(folder, 'code-new/fresh.md')));
@@ -157,7 +158,7 @@ suite('Code blocks: Insert at Cursor and Apply to File', function () {
         for (const bad of ['../outside.txt', '/etc/hostname', '.vscode/settings.json', '//server/share/x.ts']) {
           const before = shown.length;
           a.service.activeSession().handleWebviewMessage({ type: 'applyCode', path: bad, text: '{}' });
-          const refusal = await until(() => shown.slice(before).find((m) => m.startsWith('ACP Chat did not apply')), HOST_BOUND, `${bad} refused`);
+          const refusal = await until(() => shown.slice(before).find((m) => m.startsWith('ACP Chat did not apply')), `${bad} refused`, HOST_BOUND);
           assert.ok(!shown.slice(before).some((m) => m.startsWith('Apply the code block')), `${bad}: never asked (${refusal})`);
         }
       },
@@ -189,8 +190,8 @@ suite('Inline ask', () => {
     assert.strictEqual(asked, 'Ask the chat about inline-ask.ts:2');
     const user = await until(
       () => a.transcript().find((e) => e.kind === 'user_message' && e.content.some((b) => b.type === 'text' && b.text === 'why does this subtract?')),
-      10_000,
       'the question in the chat',
+      10_000,
     );
     assert.ok(user.kind === 'user_message');
     const res = user.content.find((b) => b.type === 'resource');
@@ -204,7 +205,7 @@ suite('Inline ask', () => {
 
   test('its key is bound to nothing else by default (VS Code keeps Ctrl+I for its own inline chat)', async () => {
     await vscode.commands.executeCommand('workbench.action.openDefaultKeybindingsFile');
-    const doc = await until(() => vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'vscode' && /keybindings/.test(d.uri.path)), 10_000, 'the default keybindings');
+    const doc = await until(() => vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'vscode' && /keybindings/.test(d.uri.path)), 'the default keybindings', 10_000);
     const lines = doc.getText().split('\n');
     assert.ok(
       lines.some((l) => /"key":\s*"ctrl\+alt\+k"/.test(l) && l.includes('acpChat.inlineAsk')),

@@ -5,7 +5,8 @@
 import * as assert from 'assert';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { api, until } from './util';
+import { api } from './util';
+import { until } from '../helpers/until.mjs';
 import type { ContentBlock } from '../../src/common/protocol/content';
 import type { AcpChatApi } from '../../src/vscode/extension';
 
@@ -35,7 +36,7 @@ suite('Editor context in the chat', () => {
     const editor = await vscode.window.showTextDocument(uri, { viewColumn: vscode.ViewColumn.One });
     editor.selection = new vscode.Selection(1, 0, 2, 10);
     await vscode.commands.executeCommand('acpChat.addSelectionToChat');
-    const [chip] = await until(() => chips(a).length === 1 && chips(a), 10_000, 'the selection chip');
+    const [chip] = await until(() => chips(a).length === 1 && chips(a), 'the selection chip', 10_000);
     assert.strictEqual(chip?.label, 'context-selection.ts:2-3');
 
     await a.sendPrompt('explain this');
@@ -60,11 +61,11 @@ suite('Editor context in the chat', () => {
     const editor = await vscode.window.showTextDocument(uri, { viewColumn: panel.panel.viewColumn });
     editor.selection = new vscode.Selection(0, 0, 1, 2);
     await vscode.commands.executeCommand('acpChat.addSelectionToChat');
-    const chip = await until(() => chips(a).find((c) => c.label === 'context-keep.ts:1-2'), 10_000, 'the selection chip');
+    const chip = await until(() => chips(a).find((c) => c.label === 'context-keep.ts:1-2'), 'the selection chip', 10_000);
     const shown = await until(
       () => a.service.tabsOf(chatId).find((t) => t.panel.visible && t.panel.viewColumn !== editor.viewColumn),
-      10_000,
       'the chat in view beside the editor',
+      10_000,
     );
     assert.ok(!panel.disposed, 'the first tab of the chat is still there');
     assert.ok(
@@ -72,7 +73,7 @@ suite('Editor context in the chat', () => {
       'the editor is still in view',
     );
     a.service.activeSession().handleWebviewMessage({ type: 'removeContext', id: chip.id });
-    await until(() => chips(a).length === 0, 10_000, 'the chip removed');
+    await until(() => chips(a).length === 0, 'the chip removed', 10_000);
     if (shown !== panel) shown.dispose();
   });
 
@@ -84,7 +85,7 @@ suite('Editor context in the chat', () => {
     const dropped = await workspaceFile('context-dropped.md', '# dropped\n');
     // The explorer passes the clicked resource and the whole selection.
     await vscode.commands.executeCommand('acpChat.addFileToChat', kept, [kept, dropped]);
-    await until(() => chips(a).length === 2, 10_000, 'two file chips');
+    await until(() => chips(a).length === 2, 'two file chips', 10_000);
     const drop = chips(a).find((c) => c.label === 'context-dropped.md');
     assert.ok(drop);
     a.service.activeSession().handleWebviewMessage({ type: 'removeContext', id: drop.id });
@@ -114,7 +115,7 @@ suite('Editor context in the chat', () => {
       d.code = 2322;
       diags.set(uri, [d]);
       await vscode.commands.executeCommand('acpChat.addProblemsToChat');
-      await until(() => chips(a).some((c) => c.kind === 'problems'), 10_000, 'the problems chip');
+      await until(() => chips(a).some((c) => c.kind === 'problems'), 'the problems chip', 10_000);
       await a.sendPrompt('fix these');
       const res = (await lastUserBlocks(a)).find((b) => b.type === 'resource');
       assert.ok(res && res.type === 'resource' && 'text' in res.resource, 'a resource block');

@@ -6,7 +6,8 @@
 import * as assert from 'assert';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { api, until } from './util';
+import { api } from './util';
+import { until } from '../helpers/until.mjs';
 import type { ContentBlock } from '../../src/common/protocol/content';
 import type { AcpChatApi } from '../../src/vscode/extension';
 
@@ -37,7 +38,7 @@ suite('Richer context: Add Context, @ words, dropped files', () => {
     const file = await workspaceFile('ctx-dropped.txt', 'dropped text\n');
     const folder = vscode.Uri.joinPath(file, '..', 'ctx-drop');
     a.service.activeSession().handleWebviewMessage({ type: 'dropContext', uris: [folder.toString(), file.toString(), 'https://example.com/x'] });
-    const [f, d] = await until(() => chips(a).length === 2 && [chips(a).find((c) => c.kind === 'folder'), chips(a).find((c) => c.kind === 'file')], 10_000, 'two chips');
+    const [f, d] = await until(() => chips(a).length === 2 && [chips(a).find((c) => c.kind === 'folder'), chips(a).find((c) => c.kind === 'file')], 'two chips', 10_000);
     assert.strictEqual(f?.label, 'ctx-drop/');
     assert.strictEqual(d?.label, 'ctx-dropped.txt');
     assert.strictEqual(d?.size, '13 B');
@@ -61,7 +62,7 @@ suite('Richer context: Add Context, @ words, dropped files', () => {
     w['showQuickPick'] = async (items: readonly { source?: string }[]) => items.find((i) => i.source === 'editors');
     try {
       a.service.activeSession().handleWebviewMessage({ type: 'addContext', source: 'pick' });
-      await until(() => ['ctx-open-x.ts', 'ctx-open-y.ts'].every((l) => chips(a).some((c) => c.label === l)), 10_000, 'a chip per open editor');
+      await until(() => ['ctx-open-x.ts', 'ctx-open-y.ts'].every((l) => chips(a).some((c) => c.label === l)), 'a chip per open editor', 10_000);
     } finally {
       w['showQuickPick'] = saved;
     }
@@ -71,7 +72,7 @@ suite('Richer context: Add Context, @ words, dropped files', () => {
       const d = new vscode.Diagnostic(new vscode.Range(0, 6, 0, 7), "Type 'string' is not assignable to type 'number'.", vscode.DiagnosticSeverity.Error);
       diags.set(y, [d]);
       a.service.activeSession().handleWebviewMessage({ type: 'addContext', source: 'workspaceProblems' });
-      const chip = await until(() => chips(a).find((c) => c.kind === 'problems'), 10_000, 'the problems chip');
+      const chip = await until(() => chips(a).find((c) => c.kind === 'problems'), 'the problems chip', 10_000);
       assert.match(chip.label, /^Problems: workspace \(\d+\)$/);
       await a.sendPrompt('fix the problems');
       const res = lastUserBlocks(a).find((b) => b.type === 'resource');

@@ -6,7 +6,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { Entry } from '../../src/common/store/model';
-import { until } from './util';
+import { until } from '../helpers/until.mjs';
 
 const EXTENSION_ID = 'acp-chat.acp-chat';
 const DEMO_REPLY = 'Hello from the ACP Chat demo agent.';
@@ -92,7 +92,7 @@ suite('ACP Chat in the extension host', () => {
     await withTimeout(api.whenPanelReady(), 30_000, 'the chat webview never became ready');
     // The tab input's viewType may carry a workbench prefix (mainThreadWebview-<viewType>), hence the suffix match.
     // Not found in time: the assertion below says what tabs there are.
-    const tab = await until(() => webviewTabs().find((t) => t.isActive && (t.input as vscode.TabInputWebview).viewType.endsWith(CHAT_VIEW_TYPE)), 10_000, 'the chat tab').catch(
+    const tab = await until(() => webviewTabs().find((t) => t.isActive && (t.input as vscode.TabInputWebview).viewType.endsWith(CHAT_VIEW_TYPE)), 'the chat tab', 10_000).catch(
       () => undefined,
     );
     assert.ok(
@@ -118,8 +118,8 @@ suite('ACP Chat in the extension host', () => {
         const at = all.findIndex(isPrompt);
         return at < 0 ? undefined : all.slice(at + 1).find((e) => e.kind === 'agent_message' && textOf(e).includes(DEMO_REPLY));
       },
-      30_000,
       'the reply',
+      30_000,
     ).catch(() => undefined);
     const entries = api.transcript();
     const kinds = entries.map((e) => e.kind).join(', ');

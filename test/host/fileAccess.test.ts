@@ -10,7 +10,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { FileAccess } from '../../src/vscode/fsHandlers';
-import { until } from './util';
+import { until } from '../helpers/until.mjs';
 
 /** A log channel that keeps its lines. */
 function recordingLog(lines: string[]): vscode.LogOutputChannel {
@@ -47,10 +47,10 @@ suite('fs/write_text_file through VS Code', () => {
     const write = await new FileAccess(recordingLog([])).agentWrite(file, 'one\nthree\n', who);
     assert.deepStrictEqual(write, { previous: 'one\r\ntwo\r\n', written: 'one\r\nthree\r\n' }, 'the file keeps its CRLF');
     assert.strictEqual(fs.readFileSync(file, 'utf8'), 'one\r\nthree\r\n');
-    await until(() => editor.document.getText() === 'one\r\nthree\r\n', 10_000, 'the editor to show the new text');
+    await until(() => editor.document.getText() === 'one\r\nthree\r\n', 'the editor to show the new text', 10_000);
     assert.strictEqual(editor.document.isDirty, false);
     await vscode.commands.executeCommand('undo');
-    await until(() => editor.document.getText() === 'one\r\ntwo\r\n', 10_000, 'Ctrl+Z in the editor to bring the old text back');
+    await until(() => editor.document.getText() === 'one\r\ntwo\r\n', 'Ctrl+Z in the editor to bring the old text back', 10_000);
     await vscode.commands.executeCommand('workbench.action.files.revert');
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });

@@ -11,7 +11,8 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { api, until } from './util';
+import { api } from './util';
+import { until } from '../helpers/until.mjs';
 import { listAgentSessionRows, openAgentSession } from '../../src/vscode/agentSessionsList';
 import type { AgentSessionsRow } from '../../src/common/history/agentSessions';
 import { HistoryQuery } from '../../src/node/history/historyQuery';
@@ -142,7 +143,7 @@ suite('History', () => {
       vscode.ConfigurationTarget.Global,
     );
     try {
-      await until(() => s.agents().some((x) => x.id === 'demo-saved'), 10_000, 'the agents in the settings');
+      await until(() => s.agents().some((x) => x.id === 'demo-saved'), 'the agents in the settings', 10_000);
       const seen: string[][] = [];
       let rows: readonly AgentSessionsRow[] = [];
       const list = async () => {
@@ -186,8 +187,8 @@ suite('History', () => {
           const u = a.transcript().filter((e) => e.kind === 'user_message' && JSON.stringify(e).includes(word));
           return u.length > 0 && a.transcript().some((e) => e.kind === 'agent_message' && JSON.stringify(e).includes('In the sea.')) ? u : undefined;
         },
-        20_000,
         'the saved session replayed into the chat',
+        20_000,
       );
       assert.strictEqual(prompts.length, 1, 'its prompt once');
 

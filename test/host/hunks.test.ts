@@ -8,7 +8,8 @@
 import * as assert from 'assert';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { api, ensureDemoTurn, until } from './util';
+import { api, ensureDemoTurn } from './util';
+import { until } from '../helpers/until.mjs';
 import type { AcpChatApi } from '../../src/vscode/extension';
 
 const decode = (b: Uint8Array) => new TextDecoder().decode(b);
@@ -63,7 +64,7 @@ suite('Review in the editor: hunk by hunk', () => {
     review.wrote(sessionId, uri.fsPath, before, agents, null);
     await review.turnEnded(sessionId, [], a.transcript().at(-1)?.key ?? null);
     const editor = await vscode.window.showTextDocument(uri, { preview: false });
-    await until(() => editor.document.getText() === agents, 10_000, "the editor shows the agent's text");
+    await until(() => editor.document.getText() === agents, "the editor shows the agent's text", 10_000);
 
     const lenses = await untilAsync(
       async () => {
@@ -102,15 +103,15 @@ suite('Review in the editor: hunk by hunk', () => {
     await vscode.commands.executeCommand('acpChat.undoChange', hunkArgs[1]);
     await until(
       () => editor.document.getText() === 'my note\nalpha\nBETA, reviewed\ngamma\ndelta\nepsilon\nzeta\neta\ntheta\niota\n',
-      10_000,
       "the ZETA hunk undone, the user's lines kept",
+      10_000,
     );
     // Undo of the hunk the user edited is refused: nothing changes.
     const text = editor.document.getText();
     await vscode.commands.executeCommand('acpChat.undoChange', hunkArgs[0]);
     assert.strictEqual(editor.document.getText(), text, "the user's edit of the agent's line is not overwritten");
     // The summary counts what is left (BETA and the removed kappa).
-    await until(() => fileRow(a, 'demo-hunks.txt')?.added === 1, 10_000, "the summary's counts follow");
+    await until(() => fileRow(a, 'demo-hunks.txt')?.added === 1, "the summary's counts follow", 10_000);
     // Next change from the top goes to the first hunk's line; Keep at the cursor keeps it.
     editor.selection = new vscode.Selection(0, 0, 0, 0);
     await vscode.commands.executeCommand('acpChat.nextChange');
@@ -119,7 +120,7 @@ suite('Review in the editor: hunk by hunk', () => {
     await untilAsync(async () => (await lensTitles(uri)).filter((l) => l.title === 'Keep').length === 1, 10_000, 'one hunk left');
     await vscode.commands.executeCommand('acpChat.previousChange');
     await vscode.commands.executeCommand('acpChat.undoFileChanges');
-    await until(() => fileRow(a, 'demo-hunks.txt')?.state === 'kept', 10_000, 'the file settled (kept: one hunk was kept)');
+    await until(() => fileRow(a, 'demo-hunks.txt')?.state === 'kept', 'the file settled (kept: one hunk was kept)', 10_000);
     assert.strictEqual(editor.document.getText(), 'my note\nalpha\nBETA, reviewed\ngamma\ndelta\nepsilon\nzeta\neta\ntheta\niota\nkappa\n');
     assert.deepStrictEqual(await lensTitles(uri), [], 'no lens once the file is reviewed');
     await vscode.commands.executeCommand('workbench.action.files.save');
@@ -131,7 +132,7 @@ suite('Review in the editor: hunk by hunk', () => {
     const target = workspaceFile('demo-edit.txt');
     const beforeTurn = await onDisk(target);
     const turn = a.sendPrompt('please edit the file');
-    const request = await until(() => a.pendingPermissions()[0], 30_000, 'a permission request');
+    const request = await until(() => a.pendingPermissions()[0], 'a permission request', 30_000);
     const allow = request.options.find((o) => o.kind === 'allow_once');
     assert.ok(allow && a.respondPermission(request.requestId, allow.optionId));
     await turn;
@@ -140,7 +141,7 @@ suite('Review in the editor: hunk by hunk', () => {
     await vscode.commands.executeCommand('acpChat.nextChange');
     await vscode.commands.executeCommand('acpChat.undoChange');
     await untilAsync(async () => (await onDisk(target)) === beforeTurn, 10_000, 'the file back as it was');
-    await until(() => fileRow(a, 'demo-edit.txt')?.state === 'undone', 10_000, 'the summary shows it undone');
+    await until(() => fileRow(a, 'demo-edit.txt')?.state === 'undone', 'the summary shows it undone', 10_000);
     assert.strictEqual(editor.document.isDirty, false, 'the undo is saved');
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });

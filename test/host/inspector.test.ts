@@ -6,7 +6,8 @@ import * as assert from 'assert';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { api, ensureDemoTurn, lastDebugView, parseJsonc, until } from './util';
+import { api, ensureDemoTurn, lastDebugView, parseJsonc } from './util';
+import { until } from '../helpers/until.mjs';
 
 const activeText = () => lastDebugView().text;
 const chatTab = (t: vscode.Tab) => t.input instanceof vscode.TabInputWebview && t.input.viewType.includes('acpChat.chat');
@@ -48,8 +49,8 @@ suite('Protocol inspector and debug bundle', () => {
     assert.strictEqual(columns.size, 1, 'all in one group');
     const preview = await until(
       () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.includes('markdown.preview')),
-      10_000,
       'the rendered capabilities',
+      10_000,
     );
     assert.ok(!chatTab(preview));
     assert.ok(

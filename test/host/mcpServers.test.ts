@@ -7,7 +7,8 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as vscode from 'vscode';
-import { api, until } from './util';
+import { api } from './util';
+import { until } from '../helpers/until.mjs';
 import type { Entry } from '../../src/common/store/model';
 
 const answerText = (e: Entry | undefined) => (e && e.kind === 'agent_message' ? e.content.map((c) => (c.type === 'text' ? c.text : '')).join('') : '');
@@ -48,8 +49,8 @@ suite('MCP servers', () => {
     assert.deepStrictEqual(a.service.chatIndex.get(id)?.mcpOff, ['alpha']);
     await until(
       () => chat.panelState().notices.find((n) => n.title.includes('MCP servers for this chat changed') && n.title.includes('reopened')),
-      20_000,
       'the notice that the session was reopened',
+      20_000,
     );
     assert.strictEqual(chat.sessionId, session, 'the same conversation, resumed');
     said = await setupSaid();

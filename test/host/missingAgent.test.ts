@@ -5,7 +5,8 @@
 import * as assert from 'assert';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { api, until } from './util';
+import { api } from './util';
+import { until } from '../helpers/until.mjs';
 
 suite('A chat whose agent is missing', () => {
   const config = () => vscode.workspace.getConfiguration('acpChat');
@@ -28,7 +29,7 @@ suite('A chat whose agent is missing', () => {
     const first = await a.service.openChat({ agentId: id, newChat: true });
     const chatId = first.chatId;
     assert.ok(chatId);
-    await until(() => a.service.chat(chatId)?.turnState === 'idle', 30_000, 'the chat started with its agent');
+    await until(() => a.service.chat(chatId)?.turnState === 'idle', 'the chat started with its agent', 30_000);
     return { a, agent, others, first, chatId };
   }
 
@@ -37,16 +38,16 @@ suite('A chat whose agent is missing', () => {
 
     // Closed (its session stops), the entry removed, then reopened: the chat has no agent to run.
     first.panel.dispose();
-    await until(() => a.service.chat(chatId) === undefined, 10_000, 'the closed chat stopped');
+    await until(() => a.service.chat(chatId) === undefined, 'the closed chat stopped', 10_000);
     await config().update('agents', others, vscode.ConfigurationTarget.Global);
     const reopened = await a.service.openChat({ chatId });
     const session = a.service.chat(chatId);
     assert.ok(session);
-    await until(() => session.panelState().missingAgent === 'later', 10_000, 'the chat says its agent is missing');
+    await until(() => session.panelState().missingAgent === 'later', 'the chat says its agent is missing', 10_000);
     assert.notStrictEqual(session.turnState, 'idle');
 
     await config().update('agents', [...others, later], vscode.ConfigurationTarget.Global);
-    await until(() => session.turnState === 'idle' && session.panelState().missingAgent === null, 30_000, 'the chat started once the settings named its agent');
+    await until(() => session.turnState === 'idle' && session.panelState().missingAgent === null, 'the chat started once the settings named its agent', 30_000);
     assert.strictEqual(session.agent.name, 'Later Agent');
     reopened.panel.dispose();
   });

@@ -10,7 +10,8 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { FileAccess } from '../../src/vscode/fsHandlers';
-import { api, until } from './util';
+import { api } from './util';
+import { until } from '../helpers/until.mjs';
 import type { Entry } from '../../src/common/store/model';
 
 const answerText = (e: Entry | undefined) => (e && e.kind === 'agent_message' ? e.content.map((c) => (c.type === 'text' ? c.text : '')).join('') : '');
@@ -57,15 +58,15 @@ suite('Multi-root workspace', () => {
     const n = folders().length;
     const notices = () => session.panelState().notices.map((x) => x.title);
     assert.ok(vscode.workspace.updateWorkspaceFolders(n, 0, { uri: vscode.Uri.file(third) }), 'the folder is added');
-    await until(() => folders().includes(third), 20_000, 'the third folder in the workspace');
-    await until(() => notices().find((t) => t.includes('added') && t.includes(third)), 20_000, 'a notice that a folder was added');
+    await until(() => folders().includes(third), 'the third folder in the workspace', 20_000);
+    await until(() => notices().find((t) => t.includes('added') && t.includes(third)), 'a notice that a folder was added', 20_000);
     await vscode.commands.executeCommand('acpChat.newSession');
     await a.sendPrompt('/setup');
     const said = answerText([...a.transcript()].reverse().find((e) => e.kind === 'agent_message'));
     assert.ok(said.includes(`\`${third}\``), `the next session got the added folder: ${said}`);
 
     assert.ok(vscode.workspace.updateWorkspaceFolders(n, 1), 'the folder is removed');
-    await until(() => !folders().includes(third), 20_000, 'the third folder gone');
-    await until(() => notices().find((t) => t.includes('removed') && t.includes(third)), 20_000, 'a notice that a folder was removed');
+    await until(() => !folders().includes(third), 'the third folder gone', 20_000);
+    await until(() => notices().find((t) => t.includes('removed') && t.includes(third)), 'a notice that a folder was removed', 20_000);
   });
 });

@@ -8,7 +8,8 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { api, until } from './util';
+import { api } from './util';
+import { until } from '../helpers/until.mjs';
 import type { AcpChatApi } from '../../src/vscode/extension';
 import type { ChatPanel } from '../../src/vscode/chatPanel';
 import type { ChatController } from '../../src/node/chat/chatController';
@@ -63,10 +64,10 @@ suite('Several chats at once', () => {
       // Both turns run at once; each asks for a permission, edits and runs a terminal.
       c1.session.prompt('chat one: please edit the file and run a terminal command');
       c2.session.prompt('chat two: please edit the file and run a terminal command');
-      await until(() => c1.session.turnState === 'busy' && c2.session.turnState === 'busy', 30_000, 'both turns running');
+      await until(() => c1.session.turnState === 'busy' && c2.session.turnState === 'busy', 'both turns running', 30_000);
       // Each chat's permission request is its own: one card each, on a tool call of its own transcript.
-      const r1 = await until(() => c1.session.broker.pending()[0], 30_000, 'a permission request in chat one');
-      const r2 = await until(() => c2.session.broker.pending()[0], 30_000, 'a permission request in chat two');
+      const r1 = await until(() => c1.session.broker.pending()[0], 'a permission request in chat one', 30_000);
+      const r2 = await until(() => c2.session.broker.pending()[0], 'a permission request in chat two', 30_000);
       assert.strictEqual(c1.session.broker.pending().length, 1);
       assert.strictEqual(c2.session.broker.pending().length, 1);
       assert.ok(r1.toolCallKey && c1.session.entries().some((e) => e.key === r1.toolCallKey) && !c2.session.entries().some((e) => e.key === r1.toolCallKey));
@@ -78,7 +79,7 @@ suite('Several chats at once', () => {
       // Chat one allows its edit, chat two refuses: each answer reaches only its own agent (and the two
       // agents never race on the one workspace file they both edit).
       answerPermission(c1.session, r1, 'allow_once');
-      await until(() => c1.session.entries().some((e) => e.kind === 'tool_call' && e.toolKind === 'edit' && e.status === 'completed'), 30_000, "chat one's edit");
+      await until(() => c1.session.entries().some((e) => e.kind === 'tool_call' && e.toolKind === 'edit' && e.status === 'completed'), "chat one's edit", 30_000);
       assert.strictEqual(c2.session.broker.pending().length, 1, 'chat two still waits for its own answer');
       answerPermission(c2.session, r2, 'reject_once');
       await Promise.all([c1.session.whenIdle(), c2.session.whenIdle()]);
@@ -110,17 +111,17 @@ suite('Several chats at once', () => {
       // The tree shows the focused chat only, and follows focus (the last active tab).
       const roots = () => a.service.tree.getChildren().flatMap((n) => (n.type === 'session' ? [n.sessionId] : []));
       one.panel.reveal(vscode.ViewColumn.One, false);
-      await until(() => a.service.focusedChatId === c1.id, 10_000, 'chat one focused');
+      await until(() => a.service.focusedChatId === c1.id, 'chat one focused', 10_000);
       assert.deepStrictEqual(roots(), [c1.session.sessionId]);
       two.panel.reveal(vscode.ViewColumn.Two, false);
-      await until(() => a.service.focusedChatId === c2.id, 10_000, 'chat two focused');
+      await until(() => a.service.focusedChatId === c2.id, 'chat two focused', 10_000);
       assert.deepStrictEqual(roots(), [c2.session.sessionId]);
       assert.strictEqual(a.service.treeView.description, a.service.titleOf(c2.id));
       // Open Chat reveals the focused chat's tab; the tab title is the agent's session title.
       assert.strictEqual((await a.service.openChat()).chatId, c2.id);
       const title = c2.session.current()?.title;
       assert.ok(title, 'the demo agent sent a session title');
-      await until(() => two.panel.title === a.service.titleOf(c2.id) && two.panel.title.includes(title.slice(0, 20)), 10_000, 'the tab title');
+      await until(() => two.panel.title === a.service.titleOf(c2.id) && two.panel.title.includes(title.slice(0, 20)), 'the tab title', 10_000);
       // Leave the chats the other suites use as they were.
       await a.service.deleteChat(c1.id);
       await a.service.deleteChat(c2.id);
@@ -145,7 +146,7 @@ suite('Several chats at once', () => {
     assert.ok(sid && keys.length >= 2);
 
     a.service.closeChat(id);
-    await until(() => a.service.tabOf(id) === undefined, 10_000, 'the tab closed');
+    await until(() => a.service.tabOf(id) === undefined, 'the tab closed', 10_000);
     const record = a.service.chatRecords().find((c) => c.id === id);
     assert.ok(record, 'the closed chat is in history');
     assert.strictEqual(a.service.tabOf(id), undefined, 'and has no tab');
@@ -165,7 +166,7 @@ suite('Several chats at once', () => {
     assert.strictEqual(reopened.sessionId, sid);
 
     const sessionsDir = a.service.chatsDir() ?? assert.fail('the chats have a folder');
-    await until(() => fs.readdirSync(sessionsDir).some((f) => f.startsWith(`${id}.`)), 10_000, 'the chat journal on disk');
+    await until(() => fs.readdirSync(sessionsDir).some((f) => f.startsWith(`${id}.`)), 'the chat journal on disk', 10_000);
     // The terminal output is in the chat's journal (no side file), and in its capture: opened read-only, it shows it too.
     const saved = () =>
       fs
@@ -173,7 +174,7 @@ suite('Several chats at once', () => {
         .filter((f) => f.startsWith(`${id}.`))
         .map((f) => fs.readFileSync(path.join(sessionsDir, f), 'utf8'))
         .join('\n');
-    await until(() => saved().includes('Hello from the demo terminal'), 10_000, 'its terminal output on disk');
+    await until(() => saved().includes('Hello from the demo terminal'), 'its terminal output on disk', 10_000);
     assert.ok(!fs.existsSync(path.join(sessionsDir, `${id}.terminals.json`)), 'no side file');
     const file = session.captureFile() ?? assert.fail('the chat was captured');
     const opened = await a.service.openCapture(file, 'full');
@@ -222,14 +223,14 @@ suite('Several chats at once', () => {
     await panel.whenReady();
     const { id, session } = chatOf(a, panel);
     await vscode.commands.executeCommand('acpChat.showChatInSideBar', id);
-    const side = await until(() => a.service.sideBar.chatWebview, 20_000, 'the side bar webview');
+    const side = await until(() => a.service.sideBar.chatWebview, 'the side bar webview', 20_000);
     await side.whenReady();
     assert.strictEqual(a.service.sideBar.chatId, id);
     assert.strictEqual(side.shown, session, 'the side bar shows that chat');
     const before = [panel.postedBytes, side.postedBytes];
     await a.sendPrompt('shown in two places');
     // Both webviews were sent the turn (each its own snapshot and patches) while both were visible.
-    await until(() => side.postedBytes > (before[1] ?? 0), 10_000, 'patches to the side bar');
+    await until(() => side.postedBytes > (before[1] ?? 0), 'patches to the side bar', 10_000);
     assert.ok(panel.postedBytes > (before[0] ?? 0) || !panel.panel.visible, 'patches to the tab');
     assert.ok(side.readyCount >= 1);
     panel.dispose();

@@ -9,7 +9,8 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { api, until } from './util';
+import { api } from './util';
+import { until } from '../helpers/until.mjs';
 import type { AcpChatApi } from '../../src/vscode/extension';
 
 const demoPath = () => path.join(vscode.extensions.getExtension('acp-chat.acp-chat')!.extensionPath, 'dist', 'demo-agent.js');
@@ -34,7 +35,7 @@ suite('Chats of another window; Select Agent in an empty chat', () => {
     const dir = a.service.chatsDir() ?? assert.fail('the chats have a folder');
     const lock = path.join(dir, `${id}.lock`);
     a.service.closeChat(id);
-    await until(() => !fs.existsSync(lock), 10_000, 'the closed chat let go');
+    await until(() => !fs.existsSync(lock), 'the closed chat let go', 10_000);
     fs.writeFileSync(lock, other());
 
     await assert.rejects(a.service.openChat({ chatId: id }), (e: Error) => /another VS Code window/.test(e.message) && !/\d{3,}/.test(e.message));
@@ -84,8 +85,8 @@ suite('Chats of another window; Select Agent in an empty chat', () => {
     assert.ok(fs.existsSync(lock), 'this window holds it');
     fs.writeFileSync(path.join(dir, `${id}.handoff`), other());
     try {
-      await until(() => a.service.tabOf(id) === undefined && a.service.chat(id) === undefined, 10_000, 'the tab closed and the chat stopped');
-      await until(() => !fs.existsSync(lock), 10_000, 'the lock freed for the other window');
+      await until(() => a.service.tabOf(id) === undefined && a.service.chat(id) === undefined, 'the tab closed and the chat stopped', 10_000);
+      await until(() => !fs.existsSync(lock), 'the lock freed for the other window', 10_000);
       assert.ok(
         a.service.chatRecords().some((c) => c.id === id),
         'the chat is still listed',

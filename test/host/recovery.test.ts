@@ -7,7 +7,8 @@
 import * as assert from 'assert';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { api, until } from './util';
+import { api } from './util';
+import { until } from '../helpers/until.mjs';
 import type { AcpChatApi } from '../../src/vscode/extension';
 import type { ChatController } from '../../src/node/chat/chatController';
 
@@ -50,9 +51,9 @@ suite('Recovery from agent crashes', () => {
       const sid = chat.session.sessionId;
       assert.ok(sid);
       chat.session.prompt('hello before the crash');
-      const n = await until(() => notice(chat.session, 'recovery'), 30_000, 'the restart notice');
+      const n = await until(() => notice(chat.session, 'recovery'), 'the restart notice', 30_000);
       assert.match(n.title, /stopped unexpectedly and was restarted/);
-      await until(() => chat.session.turnState === 'idle', 30_000, `the chat back (turn ${chat.session.turnState}: ${chat.session.panelState().message ?? ''})`);
+      await until(() => chat.session.turnState === 'idle', `the chat back (turn ${chat.session.turnState}: ${chat.session.panelState().message ?? ''})`, 30_000);
       assert.strictEqual(chat.session.sessionId, sid, 'the same session is reattached');
       assert.deepStrictEqual(userTexts(chat.session), ['hello before the crash'], 'nothing resent');
     } finally {

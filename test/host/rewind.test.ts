@@ -10,7 +10,8 @@ import * as assert from 'assert';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import * as fs from 'fs';
-import { api, until } from './util';
+import { api } from './util';
+import { until } from '../helpers/until.mjs';
 import type { AcpChatApi } from '../../src/vscode/extension';
 import { RewindCommands } from '../../src/common/rewind/rewindCommands';
 import { isCarriedBlock } from '../../src/common/rewind/branchPlan';
@@ -45,13 +46,13 @@ async function withDialogs(answer: string | undefined, run: () => Promise<void>)
 async function turn(a: AcpChatApi, prompt: string): Promise<void> {
   const done = a.sendPrompt(prompt);
   if (/edit/.test(prompt)) {
-    const request = await until(() => a.pendingPermissions()[0], 30_000, 'a permission request');
+    const request = await until(() => a.pendingPermissions()[0], 'a permission request', 30_000);
     const allow = request.options.find((o) => o.kind === 'allow_once');
     assert.ok(allow && a.respondPermission(request.requestId, allow.optionId));
   }
   await done;
   const source = a.service.activeSession();
-  await until(() => source.panelState().changeSets.length > 0 || !/edit/.test(prompt), 10_000, "the turn's Changes summary");
+  await until(() => source.panelState().changeSets.length > 0 || !/edit/.test(prompt), "the turn's Changes summary", 10_000);
 }
 
 async function freshChat(a: AcpChatApi) {
@@ -136,7 +137,7 @@ suite('Rewind: edit an earlier message, code goes back too', () => {
 
     const branch = a.service.chat(branchId);
     assert.ok(branch);
-    const first = await until(() => branch.entries().find((e) => e.kind === 'user_message'), 30_000, "the branch's first prompt");
+    const first = await until(() => branch.entries().find((e) => e.kind === 'user_message'), "the branch's first prompt", 30_000);
     assert.ok(first.kind === 'user_message');
     const carried = first.content.filter(isCarriedBlock);
     assert.strictEqual(carried.length, 2, 'the lead line and the transcript are shown with the prompt');
@@ -212,15 +213,15 @@ suite('Rewind: edit an earlier message, code goes back too', () => {
           const f = captured(source.captureFile(), 'session/fork');
           return f.length ? f : undefined;
         },
-        10_000,
         'the session/fork request in the capture',
+        10_000,
       );
       assert.strictEqual(forks.length, 1);
       assert.strictEqual(forks[0]?.params?.['sessionId'], sessionId);
       assert.strictEqual(forks[0]?.params?.['messageId'], second.messageId, 'forked at the edited message');
       const branch = a.service.chat(branchId);
       assert.ok(branch);
-      await until(() => branch.entries().filter((e) => e.kind === 'user_message').length === 2 && branch.turnState === 'idle', 60_000, "the branch's turn");
+      await until(() => branch.entries().filter((e) => e.kind === 'user_message').length === 2 && branch.turnState === 'idle', "the branch's turn", 60_000);
       const texts = branch.entries().flatMap((e) => (e.kind === 'user_message' ? [e.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('')] : []));
       assert.deepStrictEqual(texts, ['a first question', 'tell me more instead'], 'the fork holds what came before the message, then the edit');
       assert.ok(
@@ -239,13 +240,13 @@ suite('Rewind: edit an earlier message, code goes back too', () => {
     const source = await freshChat(a);
     const sourceId = a.service.chatIdOf(source);
     const done = a.sendPrompt('please edit the file');
-    await until(() => a.pendingPermissions()[0], 30_000, 'a permission request');
+    await until(() => a.pendingPermissions()[0], 'a permission request', 30_000);
     source.cancel();
     await done;
-    await until(() => source.panelState().lastTurnEnd === 'cancelled', 10_000, 'the turn marked cancelled');
+    await until(() => source.panelState().lastTurnEnd === 'cancelled', 'the turn marked cancelled', 10_000);
     const sessionId = source.sessionId;
     await vscode.commands.executeCommand(RewindCommands.retry, sourceId);
-    const request = await until(() => a.pendingPermissions()[0], 30_000, "the retried turn's permission request");
+    const request = await until(() => a.pendingPermissions()[0], "the retried turn's permission request", 30_000);
     assert.strictEqual(source.sessionId, sessionId, 'the same session');
     const users = () => source.entries().flatMap((e) => (e.kind === 'user_message' ? [e] : []));
     assert.strictEqual(users().length, 2);
@@ -265,16 +266,16 @@ suite('Rewind: edit an earlier message, code goes back too', () => {
       () =>
         a.service.chatRecords().length > before &&
         a.service.chatRecords().find((r) => a.service.originOf(r.id)?.kind === 'forked' && (a.service.originOf(r.id) as { chatId?: string }).chatId === sourceId),
-      30_000,
       'the regenerated branch',
+      30_000,
     );
     const branch = a.service.chat(record.id);
     assert.ok(branch);
-    const first = await until(() => branch.entries().find((e) => e.kind === 'user_message'), 30_000, "the branch's prompt");
+    const first = await until(() => branch.entries().find((e) => e.kind === 'user_message'), "the branch's prompt", 30_000);
     assert.ok(first.kind === 'user_message' && first.content.some((b) => b.type === 'text' && b.text === 'please edit the file'), 'the last prompt, as it was');
     assert.strictEqual(users().length, 2, 'the original chat is unchanged');
     // The regenerated turn asks to edit again: declined, so nothing is left waiting.
-    const asked = await until(() => branch.broker.pending()[0], 30_000, "the branch's permission request");
+    const asked = await until(() => branch.broker.pending()[0], "the branch's permission request", 30_000);
     branch.broker.respond(asked.requestId, null);
     await branch.whenIdle();
     await a.service.deleteChat(record.id);

@@ -10,7 +10,8 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { api, ensureDemoTurn, until } from './util';
+import { api, ensureDemoTurn } from './util';
+import { until } from '../helpers/until.mjs';
 import type { AcpChatApi } from '../../src/vscode/extension';
 
 type Answer = (message: string, items: readonly string[]) => string | undefined;
@@ -85,7 +86,7 @@ suite('Session operations', () => {
     const tabs = a.service.chatRecords().filter((r) => a.service.tabOf(r.id) !== undefined).length;
     // The tree's context menu passes its entry node.
     await vscode.commands.executeCommand('acpChat.forkChat', { type: 'entry', id: `e/${source}/${user.key}`, sessionId: source, key: user.key, entryKind: 'user_message' });
-    const fork = await until(() => a.service.activeSession() !== chat && a.service.activeSession(), 30_000, 'a new chat showing the fork');
+    const fork = await until(() => a.service.activeSession() !== chat && a.service.activeSession(), 'a new chat showing the fork', 30_000);
     assert.ok(fork.sessionId && fork.sessionId !== source);
     assert.strictEqual(chat.sessionId, source, 'the source chat keeps its session');
     assert.strictEqual(a.service.chatRecords().filter((r) => a.service.tabOf(r.id) !== undefined).length, tabs + 1, 'the fork has a tab of its own');
@@ -110,7 +111,7 @@ suite('Session operations', () => {
     if (sourceTitle) assert.strictEqual(a.service.titleOf(forkId), `${sourceTitle} (fork)`, 'the tab title');
     assert.notStrictEqual(a.service.titleOf(forkId), a.service.titleOf(sourceId), 'the tab titles differ');
     // The fork goes on by itself, on its own agent, after reattaching the forked session.
-    await until(() => fork.turnState === 'idle', 30_000, 'the fork chat to attach its session');
+    await until(() => fork.turnState === 'idle', 'the fork chat to attach its session', 30_000);
     await a.sendPrompt('only in the fork');
     assert.ok(fork.entries().length > before.length);
     assert.strictEqual(chat.entries().length, before.length, 'nothing reached the source chat');
@@ -123,8 +124,8 @@ suite('Session operations', () => {
     await ensureDemoTurn(a);
     await vscode.commands.executeCommand('acpChat.renameChat', '  Renamed   by the test ');
     const chat = a.service.activeSession();
-    await until(() => chat.current()?.title === 'Renamed by the test', 20_000, 'the title the agent stored');
-    await until(() => a.service.activePanel()?.panel.title.startsWith('Renamed by the test'), 20_000, 'the tab title');
+    await until(() => chat.current()?.title === 'Renamed by the test', 'the title the agent stored', 20_000);
+    await until(() => a.service.activePanel()?.panel.title.startsWith('Renamed by the test'), 'the tab title', 20_000);
     // One owner (the store), one path: the chat list, the tree and the index's cache say the same.
     const id = a.service.chatIdOf(chat);
     assert.ok(id);
@@ -148,7 +149,7 @@ suite('Session operations', () => {
       () => undefined,
       async (shown) => {
         await vscode.commands.executeCommand('acpChat.archiveChat');
-        await until(() => a.service.tabOf(id) === undefined, 20_000, "the archived chat's tab closed");
+        await until(() => a.service.tabOf(id) === undefined, "the archived chat's tab closed", 20_000);
         assert.ok(
           shown.some((s) => s.message.startsWith('Archived')),
           JSON.stringify(shown),
@@ -166,7 +167,7 @@ suite('Session operations', () => {
       },
       async () => {
         await vscode.commands.executeCommand('acpChat.unarchiveChat');
-        await until(() => a.service.tabOf(id) !== undefined, 20_000, 'the chat open again');
+        await until(() => a.service.tabOf(id) !== undefined, 'the chat open again', 20_000);
       },
     );
     assert.ok(listed.length > 0, 'the archived chat was offered');
@@ -174,7 +175,7 @@ suite('Session operations', () => {
       a.service.chatRecords().some((c) => c.id === id),
       'back in the chat list',
     );
-    await until(() => a.service.chat(id)?.sessionId === archived, 20_000, 'its session shown again');
+    await until(() => a.service.chat(id)?.sessionId === archived, 'its session shown again', 20_000);
   });
 
   test('an agent that does not offer them: each command says so, naming the agent', async () => {
@@ -204,7 +205,7 @@ suite('Session operations', () => {
       );
       // Renaming and archiving are the client's own: they work without session/set_title and session/archive.
       await vscode.commands.executeCommand('acpChat.renameChat', 'Named here');
-      await until(() => a.service.activeSession().current()?.title === 'Named here', 20_000, "the user's title without the agent");
+      await until(() => a.service.activeSession().current()?.title === 'Named here', "the user's title without the agent", 20_000);
       const archived = await withDialogs(
         () => undefined,
         () => undefined,
@@ -234,7 +235,7 @@ suite('Session operations', () => {
           withAgent(a, 'demo-auth', 'Demo auth', { ACP_DEMO_AUTH_FILE: credential, ACP_DEMO_LOGIN_AUTO: '1' }, async () => {
             await a.openChat();
             const chat = a.service.activeSession();
-            await until(() => chat.sessionId !== null && chat.turnState === 'idle', 60_000, 'a session after signing in');
+            await until(() => chat.sessionId !== null && chat.turnState === 'idle', 'a session after signing in', 60_000);
             await check(soFar);
           }),
       );

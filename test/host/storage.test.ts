@@ -9,7 +9,8 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { api, until } from './util';
+import { api } from './util';
+import { until } from '../helpers/until.mjs';
 import { chatHome } from '../../src/node/persistence/chatHome';
 import { currentWorkspace } from '../../src/vscode/chatHomeLocation';
 import { FilePersistence } from '../../src/node/chat/filePersistence';
@@ -79,7 +80,7 @@ suite('Chat storage and tabs', () => {
     assert.ok(idOne && idTwo && idOne !== idTwo);
     a.service.closeChat(idOne);
     a.service.closeChat(idTwo);
-    await until(() => !a.service.tabOf(idOne) && !a.service.tabOf(idTwo), 10_000, 'both tabs closed');
+    await until(() => !a.service.tabOf(idOne) && !a.service.tabOf(idTwo), 'both tabs closed', 10_000);
 
     // VS Code restores the tabs in its own order, each with the state its webview saved.
     const restore = (column: vscode.ViewColumn) =>

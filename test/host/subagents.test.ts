@@ -4,7 +4,8 @@
  * write is in that turn's Changes summary; the Message Tree nests the child's session under its parent.
  */
 import * as assert from 'assert';
-import { api, until } from './util';
+import { api } from './util';
+import { until } from '../helpers/until.mjs';
 
 suite('Subagents', () => {
   test("a subagent's permission request, its edit and its session, all under the chat that started it", async () => {
@@ -14,7 +15,7 @@ suite('Subagents', () => {
     const chat = a.service.activeSession();
     const before = new Set(chat.panelState().changeSets.map((s) => s.id));
     const turn = a.sendPrompt('ask a subagent');
-    const request = await until(() => chat.panelState().permissions[0], 30_000, "the subagent's permission request in the chat");
+    const request = await until(() => chat.panelState().permissions[0], "the subagent's permission request in the chat", 30_000);
     assert.strictEqual(request.fromSubagent, 'Edit demo-edit.txt for me');
     const allow = request.options.find((o) => o.kind === 'allow_once');
     assert.ok(allow && a.respondPermission(request.requestId, allow.optionId));

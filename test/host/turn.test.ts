@@ -5,7 +5,8 @@
 import * as assert from 'assert';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { api, until } from './util';
+import { api } from './util';
+import { until } from '../helpers/until.mjs';
 import type { Entry } from '../../src/common/store/model';
 
 const text = (e: Entry) => (e.kind === 'tool_call' ? e.content.map((c) => (c.type === 'content' && c.content.type === 'text' ? c.content.text : '')).join('') : '');
@@ -20,7 +21,7 @@ suite('A demo-agent turn through VS Code', () => {
     const target = path.join(folder.uri.fsPath, 'demo-edit.txt');
 
     const turn = a.sendPrompt('please edit the file and run a terminal command');
-    const request = await until(() => a.pendingPermissions()[0], 30_000, 'a permission request');
+    const request = await until(() => a.pendingPermissions()[0], 'a permission request', 30_000);
     assert.strictEqual(request.title, 'Edit demo-edit.txt');
     assert.deepStrictEqual(request.options.map((o) => o.kind).sort(), ['allow_always', 'allow_once', 'reject_always', 'reject_once']);
     const allow = request.options.find((o) => o.kind === 'allow_once');
@@ -44,7 +45,7 @@ suite('A demo-agent turn through VS Code', () => {
     assert.ok(!vscode.window.visibleTextEditors.some((e) => e.document.uri.fsPath === target), 'not shown uninvited');
     const doc = vscode.workspace.textDocuments.find((d) => d.uri.fsPath === target);
     if (doc) {
-      await until(() => doc.getText() === diff.newText, 10_000, 'the open document to show the new text');
+      await until(() => doc.getText() === diff.newText, 'the open document to show the new text', 10_000);
       assert.strictEqual(doc.isDirty, false);
     }
     const onDisk = new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.file(target)));
@@ -73,11 +74,11 @@ suite('A demo-agent turn through VS Code', () => {
       assert.ok(panel);
       const chatColumn = panel.panel.viewColumn;
       const turn = a.sendPrompt('please edit the file');
-      const request = await until(() => a.pendingPermissions()[0], 30_000, 'a permission request');
+      const request = await until(() => a.pendingPermissions()[0], 'a permission request', 30_000);
       const allow = request.options.find((o) => o.kind === 'allow_once');
       assert.ok(allow && a.respondPermission(request.requestId, allow.optionId));
       await turn;
-      const editor = await until(() => vscode.window.visibleTextEditors.find((e) => e.document.uri.fsPath.endsWith('demo-edit.txt')), 10_000, 'the edited file in an editor');
+      const editor = await until(() => vscode.window.visibleTextEditors.find((e) => e.document.uri.fsPath.endsWith('demo-edit.txt')), 'the edited file in an editor', 10_000);
       assert.notStrictEqual(editor.viewColumn, chatColumn, 'in another editor group than the chat');
       assert.ok(panel.panel.visible, 'the chat stays visible');
       const tab = vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputText && t.input.uri.fsPath === editor.document.uri.fsPath);
@@ -92,7 +93,7 @@ suite('A demo-agent turn through VS Code', () => {
     await a.openChat();
     await a.whenPanelReady();
     const turn = a.sendPrompt('please edit the file');
-    const request = await until(() => a.pendingPermissions()[0], 30_000, 'a permission request');
+    const request = await until(() => a.pendingPermissions()[0], 'a permission request', 30_000);
     const allow = request.options.find((o) => o.kind === 'allow_once');
     assert.ok(allow && a.respondPermission(request.requestId, allow.optionId));
     await turn;
@@ -104,8 +105,8 @@ suite('A demo-agent turn through VS Code', () => {
     a.service.activeSession().handleWebviewMessage({ type: 'openDiff', key: edit.key, index: edit.kind === 'tool_call' ? edit.content.findIndex((c) => c.type === 'diff') : 0 });
     const tab = await until(
       () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputTextDiff && t.label.startsWith('Edit demo-edit.txt')),
-      10_000,
       'a diff editor tab',
+      10_000,
     );
     assert.notStrictEqual(tab.group.viewColumn, chatColumn, 'the diff is in another editor group than the chat');
     assert.ok(panel.panel.visible, 'the chat stays visible');
@@ -122,7 +123,7 @@ suite('A demo-agent turn through VS Code', () => {
       () => null,
     );
     const turn = a.sendPrompt('edit it again');
-    const request = await until(() => a.pendingPermissions()[0], 30_000, 'a permission request');
+    const request = await until(() => a.pendingPermissions()[0], 'a permission request', 30_000);
     assert.ok(a.respondPermission(request.requestId, null), 'Esc rejects');
     await turn;
     const after = await vscode.workspace.fs.readFile(target).then(

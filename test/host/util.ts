@@ -2,17 +2,11 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { AcpChatApi } from '../../src/vscode/extension';
-import { until as untilFact } from '../unit/helpers/until';
 
 export async function api(): Promise<AcpChatApi> {
   const ext = vscode.extensions.getExtension<AcpChatApi>('acp-chat.acp-chat');
   assert.ok(ext);
   return ext.activate();
-}
-
-/** The shared `until` (the UI and the transcript update asynchronously), polling the workbench every 100 ms. */
-export function until<T>(f: () => T | undefined | false, ms: number, what: string): Promise<T> {
-  return untilFact(f, what, ms, 100);
 }
 
 /**

@@ -16,7 +16,8 @@ import * as vscode from 'vscode';
 import { FileAccess } from '../../src/vscode/fsHandlers';
 import { RewindCommands } from '../../src/common/rewind/rewindCommands';
 import type { WorktreeInfo } from '../../src/common/worktrees/worktreeInfo';
-import { api, until } from './util';
+import { api } from './util';
+import { until } from '../helpers/until.mjs';
 
 const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.name=T', '-c', 'user.email=t@example.com', ...args], { cwd, encoding: 'utf8' });
 
@@ -33,7 +34,7 @@ suite('Worktree chats', () => {
     git(repo, 'commit', '-q', '-m', 'initial');
     added = vscode.workspace.workspaceFolders?.length ?? 0;
     assert.ok(vscode.workspace.updateWorkspaceFolders(added, 0, { uri: vscode.Uri.file(repo) }));
-    await until(() => vscode.workspace.workspaceFolders?.some((f) => f.uri.fsPath === repo), 20_000, 'the repository in the workspace');
+    await until(() => vscode.workspace.workspaceFolders?.some((f) => f.uri.fsPath === repo), 'the repository in the workspace', 20_000);
     await config().update('workingFolder', repo, vscode.ConfigurationTarget.Global);
   });
   suiteTeardown(async () => {
@@ -44,7 +45,7 @@ suite('Worktree chats', () => {
   async function worktreeChat(): Promise<{ id: string; info: WorktreeInfo }> {
     const a = await api();
     await vscode.commands.executeCommand('acpChat.newChatInWorktree');
-    const id = await until(() => a.service.focusedChatId, 20_000, 'the new chat focused');
+    const id = await until(() => a.service.focusedChatId, 'the new chat focused', 20_000);
     const info = a.service.chatIndex.get(id)?.worktree;
     assert.ok(info, 'the chat record holds its worktree');
     return { id, info };
@@ -57,11 +58,11 @@ suite('Worktree chats', () => {
     await chat.start();
     chat.prompt(prompt);
     if (/edit/.test(prompt)) {
-      const request = await until(() => chat.broker.pending()[0], 30_000, 'a permission request');
+      const request = await until(() => chat.broker.pending()[0], 'a permission request', 30_000);
       const allow = request.options.find((o) => o.kind === 'allow_once');
       assert.ok(allow && chat.broker.respond(request.requestId, allow.optionId));
     }
-    await until(() => chat.turnState === 'idle' && chat.entries().some((e) => e.kind === 'agent_message'), 30_000, 'the turn ended');
+    await until(() => chat.turnState === 'idle' && chat.entries().some((e) => e.kind === 'agent_message'), 'the turn ended', 30_000);
     await chat.whenIdle();
   }
 
@@ -131,9 +132,9 @@ suite('Worktree chats', () => {
     a.service.closeChat(one.id);
     git(repo, 'worktree', 'remove', '--force', one.info.path);
     await a.service.openChat({ chatId: one.id });
-    const chat = await until(() => a.service.chat(one.id), 20_000, 'the chat live again');
-    await until(() => chat.panelState().worktree?.missing === true, 20_000, 'the header says the worktree is gone');
-    await until(() => /removed outside ACP Chat/.test(chat.panelState().message ?? ''), 20_000, 'the chat says why its agent did not start');
+    const chat = await until(() => a.service.chat(one.id), 'the chat live again', 20_000);
+    await until(() => chat.panelState().worktree?.missing === true, 'the header says the worktree is gone', 20_000);
+    await until(() => /removed outside ACP Chat/.test(chat.panelState().message ?? ''), 'the chat says why its agent did not start', 20_000);
     assert.ok(!fs.existsSync(one.info.path), 'not recreated');
   });
 
@@ -178,7 +179,7 @@ suite('Worktree chats', () => {
     assert.strictEqual(a.service.chat(branchId)?.cwd, info.path, 'its agent works in the new worktree');
     const branched = a.service.chat(branchId);
     assert.ok(branched);
-    await until(() => branched.turnState === 'idle' && branched.entries().some((e) => e.kind === 'agent_message'), 30_000, 'the branch turn ended');
+    await until(() => branched.turnState === 'idle' && branched.entries().some((e) => e.kind === 'agent_message'), 'the branch turn ended', 30_000);
     await branched.whenIdle();
     const carried = fs.readFileSync(path.join(info.path, 'demo-self.txt'), 'utf8');
     assert.ok(carried.startsWith(selfText), 'the source chat’s work came along (not HEAD)');
@@ -192,7 +193,7 @@ suite('Worktree chats', () => {
     assert.ok(comparison);
     const ids = (await vscode.commands.executeCommand('acpChat.askSeveralAgents', { agentIds: ['demo', 'demo', 'demo'], prompt: 'change it yourself', carry: false })) as string[];
     assert.strictEqual(ids.length, 3);
-    await until(() => comparison.rows().every((r) => r.state === 'done'), 60_000, 'every run done');
+    await until(() => comparison.rows().every((r) => r.state === 'done'), 'every run done', 60_000);
     await comparison.whenEnded();
     const rows = comparison.rows();
     assert.ok(

@@ -4,7 +4,7 @@ import { AcpClient } from '../../src/node/acp/client';
 import { AcpClosedError } from '../../src/node/acp/errors';
 import { AgentProcess } from '../../src/node/agentProcess';
 import { groupMembers } from './helpers/procs';
-import { until } from './helpers/until';
+import { until } from '../helpers/until.mjs';
 
 const node = process.execPath;
 
@@ -55,7 +55,7 @@ describe('AgentProcess', () => {
     assert.equal(exit.signal, 'SIGKILL');
     assert.equal(exits, 1);
     // The grandchild was in the same group: nothing in the group is left.
-    await until(() => groupMembers(p.pid!).length === 0, 'the processes to be gone', 60_000, 20);
+    await until(() => groupMembers(p.pid!).length === 0, 'the processes to be gone', 60_000);
   });
 
   it('fails a pending request with the exit status and stderr when the agent dies mid-turn', async () => {

@@ -79,7 +79,8 @@ test('tab titles: the session title, else "Chat N · agent" (no ids); agent text
   const a = r.create('demo', 10, () => 0.1);
   const b = r.create('demo', 20, () => 0.2);
   assert.deepEqual([r.ordinal(a.id), r.ordinal(b.id)], [1, 2]);
-  r.update(a.id, { sessionId: 'sess_abcd1234', updatedAt: 30 });
+  r.cacheSession(a.id, 'sess_abcd1234');
+  r.update(a.id, { updatedAt: 30 });
   assert.deepEqual([r.ordinal(a.id), r.ordinal(b.id)], [1, 2], 'the number does not change when a session opens or a chat is used');
   const hostile = chatTitle({ title: '$(alert) [see](command:evil)\nnext line' }, 'Demo', 1);
   assert.ok(!hostile.includes('\n'), 'no line breaks');
@@ -91,7 +92,7 @@ test('tab titles: the session title, else "Chat N · agent" (no ids); agent text
 test('the saved index round-trips; bad records are skipped and reported, a bad file starts afresh', () => {
   const r = new ChatIndex();
   const a = r.create('demo', 5);
-  r.update(a.id, { sessionId: 's1' });
+  r.cacheSession(a.id, 's1');
   r.cacheTitle(a.id, 'T');
   r.focus(a.id);
   const json = JSON.parse(JSON.stringify(r.toJSON())) as unknown;
@@ -146,7 +147,7 @@ test('what "open chat" opens: by id, by agent session, a new one, else the focus
   assert.deepEqual(chatToOpen(r, {}, 'demo', none), { kind: 'new' }, 'no chats yet: a new one');
   const a = r.create('demo', 1);
   const b = r.create('other', 2);
-  r.update(a.id, { sessionId: 's-a' });
+  r.cacheSession(a.id, 's-a');
   assert.deepEqual(chatToOpen(r, {}, 'demo', none), { kind: 'existing', record: r.get(a.id) }, "nothing focused: the agent's latest chat");
   r.focus(b.id);
   assert.deepEqual(chatToOpen(r, {}, 'demo', none), { kind: 'existing', record: r.get(b.id) }, 'the focused chat, whatever its agent');
@@ -214,4 +215,7 @@ test('a chat list saved by the previous version (with the dropped `open` flag) s
   const parsed = parseChatIndex(saved, () => assert.fail('readable'));
   assert.deepEqual(parsed.chats, [{ id: 'c', agentId: 'a', title: 'T', sessionId: 's1', createdAt: 1, updatedAt: 2 }]);
   assert.deepEqual(parsed.focused, ['c']);
+  // Its session id (written there by the opening then, a cache of the store's now) still finds the chat.
+  const r = new ChatIndex(parsed);
+  assert.equal(chatToOpen(r, { sessionId: 's1' }, 'a', () => null).kind, 'existing');
 });

@@ -1,118 +1,93 @@
-// Runs the copied conformance vectors (test/conformance/vectors) through the store in-process, with
-// the same comparison as shared/conformance/check.mjs: one pass, and two halves through toJSON/fromJSON
-// (which must give the same transcript with every entry keeping its key).
+// Runs the conformance vectors (test/conformance/vectors) through the shared checker itself, with the CLI's
+// own `reduce` in-process (src/node/cli/reduce.ts, `--state` file included) instead of a process per call.
+// test/conformance/check.mjs is shared/conformance/check.mjs copied byte for byte (the first test keeps the
+// copy equal while ../shared is there); its text is run as written, only its imports handed in, so the
+// comparison, the split through a state file and the key check are the shared ones, not a copy of them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import path from 'node:path';
-import { MessageStore, toReduceOutput } from '../../src/common/store';
+import { runInThisContext } from 'node:vm';
+import { main as reduce } from '../../src/node/cli/reduce';
 
-const dir = path.resolve(__dirname, '../conformance/vectors');
-type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
-type Obj = { [k: string]: Json };
-const isObj = (x: Json | undefined): x is Obj => typeof x === 'object' && x !== null && !Array.isArray(x);
+const here = path.resolve(__dirname, '../conformance');
+const dir = path.join(here, 'vectors');
+const checkerFile = path.join(here, 'check.mjs');
+const shared = path.resolve(__dirname, '../../../shared/conformance/check.mjs');
 
-function mergeText(blocks: Json | undefined): Json[] {
-  const out: Json[] = [];
-  for (const b of Array.isArray(blocks) ? blocks : []) {
-    const last = out[out.length - 1];
-    if (isObj(b) && b.type === 'text' && isObj(last) && last.type === 'text') out[out.length - 1] = { type: 'text', text: `${String(last.text)}${String(b.text)}` };
-    else if (isObj(b) && b.type === 'text') out.push({ type: 'text', text: b.text ?? '' });
-    else out.push(b);
+/** What reduce wrote to stderr across the run: a state file it could not read back, say (none expected). */
+const stderrSeen: string[] = [];
+
+/** `node dist/cli.js reduce ARGS` in-process: the checker's execFileSync (its output, or a throw with its stderr). */
+function reduceSync(_cmd: string, args: readonly string[]): string {
+  const out: string[] = [];
+  const err: string[] = [];
+  const { stdout, stderr } = process;
+  const write = stdout.write;
+  const writeErr = stderr.write;
+  stdout.write = ((chunk: string | Uint8Array) => out.push(String(chunk)) > 0) as typeof stdout.write;
+  stderr.write = ((chunk: string | Uint8Array) => err.push(String(chunk)) > 0) as typeof stderr.write;
+  let code: number | undefined;
+  try {
+    // Its body is synchronous (files and the store only): the code is in before the promise is awaited.
+    void reduce([...args]).then((c) => (code = c));
+  } finally {
+    stdout.write = write;
+    stderr.write = writeErr;
   }
-  return out.filter((b) => !(isObj(b) && b.type === 'text' && b.text === ''));
-}
-const stable = (v: unknown): string =>
-  JSON.stringify(v, (_k, x: unknown) => (x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : 1))) : x));
-
-function project(actual: Obj, expected: Obj): string[] {
-  const problems: string[] = [];
-  const sessions = Array.isArray(actual.sessions) ? actual.sessions.filter(isObj) : [];
-  const want = Array.isArray(expected.sessions) ? expected.sessions.filter(isObj) : [];
-  if (sessions.length !== want.length) problems.push(`sessions: expected ${want.length}, got ${sessions.length}`);
-  want.forEach((es, si) => {
-    const as = sessions[si];
-    if (!as) return;
-    if (as.sessionId !== es.sessionId) problems.push(`session ${si}: id ${String(as.sessionId)}`);
-    const entries = Array.isArray(as.entries) ? as.entries.filter(isObj) : [];
-    const wantEntries = Array.isArray(es.entries) ? es.entries.filter(isObj) : [];
-    if (entries.length !== wantEntries.length) problems.push(`expected ${wantEntries.length} entries, got ${entries.length}`);
-    const keys = new Set<Json | undefined>(entries.map((e) => e.key));
-    if (keys.size !== entries.length || keys.has(undefined) || keys.has('')) problems.push('entry keys missing or repeated');
-    wantEntries.forEach((ee, i) => {
-      const ae = entries[i];
-      if (!ae) return;
-      const a: Obj = {};
-      const w: Obj = { ...ee };
-      for (const f of Object.keys(ee)) if (f in ae) a[f] = ae[f] ?? null;
-      if (ee.kind !== 'tool_call' && 'content' in ee) {
-        a.content = mergeText(ae.content);
-        w.content = mergeText(ee.content);
-      }
-      for (const f of Object.keys(ee)) if (!(f in ae) && ee[f] === null) a[f] = null;
-      if (stable(a) !== stable(w)) problems.push(`entry ${i}: expected ${stable(w)} got ${stable(a)}`);
-    });
-    for (const f of ['plan', 'currentModeId'])
-      if (f in es && stable(as[f] ?? null) !== stable(es[f])) problems.push(`${f}: expected ${stable(es[f])} got ${stable(as[f] ?? null)}`);
-    if ('availableCommands' in es) {
-      const names = (Array.isArray(as.availableCommands) ? as.availableCommands.filter(isObj) : []).map((c) => c.name ?? null);
-      if (stable(names) !== stable(es.availableCommands)) problems.push(`availableCommands: ${stable(names)}`);
-    }
-  });
-  const diags = Array.isArray(actual.diagnostics) ? actual.diagnostics.filter(isObj) : [];
-  const errors = diags.filter((d) => d.severity === 'error').length;
-  if (errors !== expected.errors) problems.push(`error diagnostics: expected ${String(expected.errors)}, got ${errors}`);
-  const warnings = diags.filter((d) => d.severity === 'warning').length;
-  if (typeof expected.warningsAtLeast === 'number' && warnings < expected.warningsAtLeast) problems.push(`warnings: ${warnings}`);
-  return problems;
+  stderrSeen.push(...err);
+  if (out.length === 0) throw Object.assign(new Error(`reduce exited with ${String(code)}`), { stderr: err.join('') });
+  return out.join('');
 }
 
-function reduce(lines: readonly string[], from?: MessageStore): MessageStore {
-  let n = 0;
-  const store = from ?? new MessageStore({ newKey: () => `k${n++}-${Math.random().toString(36).slice(2)}` });
-  lines.forEach((l, i) => store.ingestLine(l, i + 1));
-  return store;
+/** Runs check.mjs over `vectorDir` and returns what it printed, one line per vector, and its exit code. */
+function runChecker(vectorDir: string): { lines: string[]; exitCode: number | undefined } {
+  const text = readFileSync(checkerFile, 'utf8')
+    .replace(/^#!.*$/m, '') // a script's first line, not JavaScript inside a function
+    .replace(/^import .*;$/gm, '') // handed in below
+    .replace('import.meta.url', 'checkerUrl');
+  const lines: string[] = [];
+  let exitCode: number | undefined;
+  const fakeProcess = { argv: ['node', 'check.mjs', '--cli', 'reduce', vectorDir], exit: (c: number) => void (exitCode = c) };
+  const fakeConsole = { log: (s: string) => void lines.push(...String(s).split('\n')) };
+  const run = runInThisContext(`(function (process, console, fs, os, path, fileURLToPath, execFileSync, checkerUrl) {\n${text}\n})`, {
+    filename: checkerFile,
+  }) as (...a: unknown[]) => void;
+  run(fakeProcess, fakeConsole, fs, os, path, (u: string) => u, reduceSync, checkerFile);
+  return { lines, exitCode };
 }
-const output = (s: MessageStore): Obj => JSON.parse(JSON.stringify(toReduceOutput(s))) as Obj;
+
+test('the checker here is shared/conformance/check.mjs, unchanged', (t) => {
+  if (!existsSync(shared)) return t.skip('../shared is not checked out');
+  assert.equal(readFileSync(checkerFile, 'utf8'), readFileSync(shared, 'utf8'), 'copy shared/conformance/check.mjs to test/conformance/check.mjs again');
+});
 
 const vectors = readdirSync(dir)
   .filter((f) => f.endsWith('.jsonl'))
+  .map((f) => f.replace(/\.jsonl$/, ''))
   .sort();
 
 test('the copied vectors are all there', () => {
   assert.ok(vectors.length >= 43, `only ${vectors.length} vectors in ${dir}`);
 });
 
-for (const file of vectors) {
-  const name = file.replace(/\.jsonl$/, '');
-  test(`conformance ${name}`, () => {
-    const expected = JSON.parse(readFileSync(path.join(dir, `${name}.expected.json`), 'utf8')) as Obj;
-    const lines = readFileSync(path.join(dir, file), 'utf8').split('\n').filter(Boolean);
-    assert.deepEqual(project(output(reduce(lines)), expected), [], String(expected.description));
+const result = runChecker(dir);
 
-    // Save/restore in the middle: same transcript, same keys for every entry that has an id.
-    const mid = Math.floor(lines.length / 2);
-    const first = reduce(lines.slice(0, mid));
-    const saved = JSON.parse(JSON.stringify(first.toJSON())) as unknown;
-    const restored = MessageStore.fromJSON(saved);
-    assert.deepEqual(restored.diagnostics, []);
-    const second = reduce(lines.slice(mid), restored.store);
-    assert.deepEqual(project(output(second), expected), [], `after save/restore: ${String(expected.description)}`);
-    const keyOf = (s: MessageStore) =>
-      new Map(
-        s
-          .sessions()
-          .flatMap((ss) =>
-            ss.entries.map(
-              (e) =>
-                [
-                  `${ss.sessionId}/${e.kind === 'tool_call' ? e.toolCallId : e.kind === 'elicitation' || e.kind === 'subagent' || e.kind === 'compaction' ? '?' : (e.messageId ?? '?')}`,
-                  e.key,
-                ] as const,
-            ),
-          ),
-      );
-    const before = keyOf(first);
-    for (const [id, key] of keyOf(second)) if (before.has(id) && !id.endsWith('/?')) assert.equal(key, before.get(id), `${id} changed key`);
+test('the checker passed every vector', () => {
+  assert.equal(result.exitCode, 0, result.lines.join('\n'));
+  assert.equal(result.lines.at(-1), `${vectors.length} passed, 0 failed`);
+  assert.deepEqual(stderrSeen, [], 'every state file was read back whole');
+});
+
+for (const name of vectors) {
+  test(`conformance ${name}`, () => {
+    const at = result.lines.findIndex((l) => l === `ok   ${name}` || l.startsWith(`FAIL ${name} `));
+    assert.ok(at >= 0, `the checker said nothing of ${name}`);
+    const said = result.lines[at] ?? '';
+    const next = result.lines.slice(at + 1).findIndex((l) => !l.startsWith(' '));
+    const why = result.lines.slice(at + 1, next < 0 ? undefined : at + 1 + next);
+    assert.equal(said, `ok   ${name}`, [said, ...why].join('\n'));
   });
 }

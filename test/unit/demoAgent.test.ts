@@ -12,7 +12,7 @@ import { sendUpdate } from '../../src/node/demoAgent/send';
 import { NodeTerminalHost } from '../../src/node/terminals';
 import { createAcpConnection } from '../../src/node/transport/connection';
 import { demoPair } from './helpers/demoPair';
-import { until } from './helpers/until';
+import { until } from '../helpers/until.mjs';
 
 const ws = mkdtempSync(path.join(tmpdir(), 'demo-agent-'));
 writeFileSync(path.join(ws, 'notes.txt'), 'hello\n');

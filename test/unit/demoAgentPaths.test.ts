@@ -13,7 +13,7 @@ import { MessageStore } from '../../src/common/store';
 import type { RequestPermissionParams, RequestPermissionResult } from '../../src/common/protocol/requests';
 import type { Direction } from '../../src/node/acp/client';
 import { nodeWriteTextFile } from '../../src/node/acp/nodeHandlers';
-import { until } from './helpers/until';
+import { until } from '../helpers/until.mjs';
 import { demoPair } from './helpers/demoPair';
 
 const ws = mkdtempSync(path.join(tmpdir(), 'demo-paths-'));

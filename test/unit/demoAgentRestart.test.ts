@@ -10,7 +10,7 @@ import type { Message } from 'vscode-jsonrpc';
 import { MessageStore } from '../../src/common/store';
 import type { Direction } from '../../src/node/acp/client';
 import { demoPair } from './helpers/demoPair';
-import { until } from './helpers/until';
+import { until } from '../helpers/until.mjs';
 
 const ws = mkdtempSync(path.join(tmpdir(), 'demo-restart-'));
 after(() => rmSync(ws, { recursive: true, force: true }));

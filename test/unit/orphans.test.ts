@@ -8,7 +8,7 @@ import { describe, it } from 'node:test';
 import { spawnAgent } from '../../src/node/acp/agentLink';
 import { AgentProcess } from '../../src/node/agentProcess';
 import { isRunning, groupMembers, startHostPrinting } from './helpers/procs';
-import { until } from './helpers/until';
+import { until } from '../helpers/until.mjs';
 
 const node = process.execPath;
 
@@ -32,8 +32,8 @@ describe('orphans', () => {
     const exit = await p.exited;
     assert.equal(exit.code, 3);
     assert.ok(child > 0);
-    await until(() => !isRunning(child), 'the processes to be gone', 60_000, 20);
-    await until(() => groupMembers(p.pid!).length === 0, 'the processes to be gone', 60_000, 20);
+    await until(() => !isRunning(child), 'the processes to be gone', 60_000);
+    await until(() => groupMembers(p.pid!).length === 0, 'the processes to be gone', 60_000);
     p.dispose();
   });
 
@@ -41,15 +41,15 @@ describe('orphans', () => {
     const pids = await startHost();
     assert.ok(isRunning(pids.agent) && isRunning(pids.child));
     process.kill(pids.host, 'SIGKILL');
-    await until(() => !isRunning(pids.agent) && !isRunning(pids.child), 'the processes to be gone', 60_000, 20);
-    await until(() => groupMembers(pids.group).length === 0, 'the processes to be gone', 60_000, 20);
+    await until(() => !isRunning(pids.agent) && !isRunning(pids.child), 'the processes to be gone', 60_000);
+    await until(() => groupMembers(pids.group).length === 0, 'the processes to be gone', 60_000);
   });
 
   it("ends an agent that ignores SIGTERM too, when the host's whole process group is killed (server stopped)", { timeout: 20_000 }, async () => {
     const pids = await startHost(['--ignore-term']);
     process.kill(-pids.host, 'SIGKILL');
-    await until(() => !isRunning(pids.agent) && !isRunning(pids.child), 'the processes to be gone', 60_000, 20);
-    await until(() => groupMembers(pids.group).length === 0, 'the processes to be gone', 60_000, 20);
+    await until(() => !isRunning(pids.agent) && !isRunning(pids.child), 'the processes to be gone', 60_000);
+    await until(() => groupMembers(pids.group).length === 0, 'the processes to be gone', 60_000);
   });
 
   it('says a missing agent command was not found, and which setting to fix', { timeout: 20_000 }, async () => {

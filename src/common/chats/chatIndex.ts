@@ -7,7 +7,10 @@
  * A chat's title is not the index's: its owner is the chat's store (the title the agent sent in
  * `session_info_update`). `ChatRecord.title` is only a cache of it, so the chat list can name a chat
  * whose store is not loaded; it is written in one place (`cacheTitle`, called by ChatTitles when the
- * store's title changes) and read only where the store is not loaded.
+ * store's title changes) and read only where the store is not loaded. `ChatRecord.sessionId` is the same
+ * kind of cache, of the session the store is attached to (`MessageStore.attach`, its one owner): written
+ * only by `cacheSession` from a store, and read only where the store is not loaded (Open Session… finds
+ * the chat showing a session; the agents' session lists leave out the sessions chats show).
  */
 import * as z from 'zod';
 import { labelText } from '../untrusted';
@@ -26,7 +29,7 @@ const zChatRecord = z.object({
   agentId: z.string().min(1).max(500),
   /** A cache of the store's session title (see the header), for a chat whose store is not loaded. */
   title: z.string().max(2000).nullable().catch(null),
-  /** The ACP session the chat shows (null before the agent opened one). */
+  /** A cache of the session the chat's store is attached to (see the header; null: none yet). */
   sessionId: z.string().max(2000).nullable().catch(null),
   createdAt: z.number().catch(0),
   updatedAt: z.number().catch(0),
@@ -201,9 +204,14 @@ export class ChatIndex {
     return record;
   }
 
-  /** Changes fields of a chat (not its title: see `cacheTitle`); fires only when something differs. */
-  update(id: string, patch: Partial<Omit<ChatRecord, 'id' | 'createdAt' | 'title'>>): ChatRecord | undefined {
+  /** Changes fields of a chat (not its title or session: see `cacheTitle`, `cacheSession`); fires only when something differs. */
+  update(id: string, patch: Partial<Omit<ChatRecord, 'id' | 'createdAt' | 'title' | 'sessionId'>>): ChatRecord | undefined {
     return this.patch(id, patch);
+  }
+
+  /** Caches the session the chat's store is attached to (the store owns it) for when the store is not loaded. */
+  cacheSession(id: string, sessionId: string | null): ChatRecord | undefined {
+    return this.patch(id, { sessionId });
   }
 
   /** Caches the title of the chat's store (the title's owner) for when the store is not loaded. */

@@ -5,13 +5,22 @@
  * one place (src/node/persistence/chatFiles.ts). The chat's record in the chat list (session, agent) is
  * the chat index's, derived for a fork from the forked store; its title is the store's (chatTitles.ts).
  */
-import type { MessageStore } from '../store';
+import { MessageStore } from '../store';
 import { storeWithSession } from '../store/extract';
 import { restoreChanges, savedChanges } from '../changes/persist';
 
 export interface ChatState {
   /** Every session the chat showed, and what the client added to them (snapshot + journal on disk). */
   readonly store: MessageStore;
+}
+
+/**
+ * A new chat's state for an agent session it shows but has not loaded (Open Session… on a listed session):
+ * an empty store attached to it, so the chat's connection loads (or resumes) that session when it starts.
+ */
+export function openedSessionState(sessionId: string): ChatState {
+  // Made from a saved form, as a fork's store is (extract.ts): a store starts attached; only the connection attaches one later.
+  return { store: MessageStore.fromJSON({ ...new MessageStore().toJSON(), attached: sessionId }).store };
 }
 
 /**

@@ -5,8 +5,9 @@
  * The same policy as `requests.ts`: a strict envelope, tolerant variants.
  */
 import * as z from 'zod';
-import { zMeta, zToolCallContent, zToolCallLocation } from './content';
-import { optional, tolerantItem } from './tolerant';
+import { zMeta } from './content';
+import { optional } from './tolerant';
+import { zToolCallPatch, type ToolCallPatch } from './updates';
 
 export const zEnvVariable = z.looseObject({ name: z.string(), value: z.string() });
 
@@ -14,32 +15,9 @@ export const zEnvVariable = z.looseObject({ name: z.string(), value: z.string() 
 
 const zPermissionOption = z.looseObject({ optionId: z.string(), name: z.string(), kind: z.string() });
 export type PermissionOption = z.infer<typeof zPermissionOption>;
-/** The `toolCall` is a ToolCallUpdate (patch shape): only `toolCallId` is required. */
-const zToolCallUpdate = z.looseObject({
-  toolCallId: z.string(),
-  title: optional(z.string().nullable()),
-  kind: optional(z.string().nullable()),
-  status: optional(z.string().nullable()),
-  content: optional(
-    z
-      .array(z.unknown())
-      .transform((items) => items.flatMap((i) => tolerantItem(zToolCallContent, i)))
-      .nullable(),
-  ),
-  locations: optional(
-    z
-      .array(z.unknown())
-      .transform((items) => items.flatMap((i) => tolerantItem(zToolCallLocation, i)))
-      .nullable(),
-  ),
-  rawInput: z.unknown().optional(),
-  rawOutput: z.unknown().optional(),
-  _meta: optional(zMeta),
-});
-type ToolCallUpdate = z.infer<typeof zToolCallUpdate>;
 const zRequestPermissionV1 = z.looseObject({
   sessionId: z.string(),
-  toolCall: zToolCallUpdate,
+  toolCall: zToolCallPatch, // a ToolCallUpdate: the schema of `tool_call_update`
   options: z.array(zPermissionOption),
   _meta: optional(zMeta),
 });
@@ -49,7 +27,7 @@ const zRequestPermissionV1 = z.looseObject({
  */
 const zPermissionSubject = z.looseObject({
   type: z.string(),
-  toolCall: optional(zToolCallUpdate),
+  toolCall: optional(zToolCallPatch),
   command: optional(z.string()),
   cwd: optional(z.string()),
   toolCallId: optional(z.string().nullable()),
@@ -71,7 +49,7 @@ export const zRequestPermissionParams = z.union([
   zRequestPermissionV2.transform((p) => {
     const s = p.subject ?? undefined;
     const fromSubject = s?.type === 'tool_call' ? s.toolCall : undefined;
-    const toolCall: ToolCallUpdate = fromSubject
+    const toolCall: ToolCallPatch = fromSubject
       ? { ...fromSubject, title: p.title }
       : { toolCallId: s?.toolCallId ?? '', title: p.title, ...(s?.type === 'command' ? { kind: 'execute' } : {}) };
     return { ...p, toolCall, _meta: p._meta ?? undefined };

@@ -9,7 +9,7 @@
 import type { AgentPlan } from '../protocol/planUpdates';
 import type { SessionSetup } from './sessionSetup';
 import type * as z from 'zod';
-import type { Meta } from '../protocol/content';
+import type { AvailableCommand, ConfigOption, PlanEntry, SessionMode, TerminalState, Usage } from './sessionSchema';
 import type { Fold } from './fold';
 import type { zCompactionEntry, zElicitationEntry, zMessageEntry, zProvenance, zStats, zSubagentEntry, zToolCallEntry } from './entrySchema';
 
@@ -35,46 +35,8 @@ export type CompactionEntry = Keyed<z.infer<typeof zCompactionEntry>>;
 
 export type Entry = MessageEntry | ToolCallEntry | ElicitationEntry | SubagentEntry | CompactionEntry;
 
-export interface PlanEntry {
-  readonly content: string;
-  readonly priority: string;
-  readonly status: string;
-  readonly _meta?: Meta;
-}
-
-export interface AvailableCommand {
-  readonly name: string;
-  readonly description: string;
-  readonly input?: { readonly hint: string } | null;
-  readonly _meta?: Meta;
-}
-
-export interface SessionMode {
-  readonly id: string;
-  readonly name: string;
-  readonly description?: string | null;
-}
-
-/** A session config option as the agent sent it (select or boolean; unknown types are kept and ignored by the UI). */
-export type ConfigOption = Readonly<Record<string, unknown>> & {
-  readonly id: string;
-  readonly name: string;
-  readonly type: string;
-};
-
-export interface Usage {
-  readonly used: number;
-  readonly size: number;
-  readonly cost?: { readonly amount: number; readonly currency: string } | null;
-}
-
-export interface Diagnostic {
-  readonly severity: 'error' | 'warning';
-  readonly message: string;
-  /** 1-based capture line, when the input came from a capture. */
-  readonly line?: number;
-  readonly sessionId?: string;
-}
+// The session's field types are its saved form's schemas (sessionSchema.ts), like the entries'.
+export type { AvailableCommand, ConfigOption, Diagnostic, PlanEntry, SessionMode, TerminalState, Usage } from './sessionSchema';
 
 export interface SessionState {
   readonly sessionId: string;
@@ -102,13 +64,4 @@ export interface SessionState {
   readonly terminals: Readonly<Record<string, TerminalState>>;
   /** Turns folded away by Restore in place (foldRules.ts), oldest first; absent when none. */
   readonly folds?: readonly Fold[];
-}
-
-/** A terminal's bounded output tail and exit; `owner`: `client` (v1, we run it) or `agent` (v2). */
-export interface TerminalState {
-  readonly output: string;
-  readonly exited: boolean;
-  readonly exitCode: number | null;
-  readonly signal: string | null;
-  readonly owner: 'client' | 'agent';
 }

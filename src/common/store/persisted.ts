@@ -6,7 +6,17 @@
 import { zSessionSetup } from './sessionSetup';
 import { issueText } from '../util/errors';
 import * as z from 'zod';
-import { zMeta } from '../protocol/content';
+import {
+  zSavedCommand,
+  zSavedConfigOption,
+  zSavedDiagnostic,
+  zInternals,
+  zSavedPlanEntry,
+  zSavedMode,
+  zSavedTerminal,
+  zSavedUsage,
+  type PersistedInternals,
+} from './sessionSchema';
 import { zPersistedEntry } from './entrySchema';
 import type { Diagnostic, Entry, SessionState } from './model';
 import type { Notice } from '../notices';
@@ -16,30 +26,8 @@ import { zFold } from './fold';
 export const STORE_FORMAT = 'acp-chat/store';
 export const STORE_FORMAT_VERSION = 1;
 
-const zInternals = z.object({
-  open: z.number().int(),
-  echo: z.object({ key: z.string(), text: z.string(), matched: z.number().int().nonnegative() }).nullable(),
-  lastAgentKey: z.string().nullable(),
-  replay: z
-    .object({
-      priorLength: z.number().int(),
-      cursor: z.number().int(),
-      touched: z.array(z.number().int()),
-      // Added with the replay alignment; a state saved before it reads as "nothing confirmed yet".
-      progress: z.array(z.tuple([z.number().int(), z.number().int()])).catch([]),
-      kept: z.array(z.tuple([z.number().int(), z.array(z.string())])).catch([]),
-      current: z
-        .object({ kind: z.enum(['user_message', 'agent_message', 'agent_thought']), id: z.string().nullable(), index: z.number().int() })
-        .nullable()
-        .catch(null),
-    })
-    .nullable(),
-});
-export type PersistedInternals = z.infer<typeof zInternals>;
-export type PersistedReplay = NonNullable<PersistedInternals['replay']>;
 const defaultInternals: PersistedInternals = { open: -1, echo: null, lastAgentKey: null, replay: null };
 
-const zSavedPlanEntry = z.looseObject({ content: z.string(), priority: z.string(), status: z.string(), _meta: zMeta.optional() });
 const zSavedPlan = z.discriminatedUnion('type', [
   z.object({ planId: z.string(), type: z.literal('items'), entries: z.array(zSavedPlanEntry) }),
   z.object({ planId: z.string(), type: z.literal('markdown'), content: z.string() }),
@@ -51,39 +39,20 @@ export const zPersistedSession = z.object({
   sessionId: z.string(),
   protocolVersion: z.number().catch(1),
   entries: z.array(z.unknown()),
-  plan: z
-    .array(z.looseObject({ content: z.string(), priority: z.string(), status: z.string(), _meta: zMeta.optional() }))
-    .nullable()
-    .catch(null),
+  plan: z.array(zSavedPlanEntry).nullable().catch(null),
   // Saves from before the plans by id have none; one bad plan drops the list, never the session.
   plans: z.array(zSavedPlan).catch([]),
   setup: zSessionSetup.nullable().catch(null),
   currentModeId: z.string().nullable().catch(null),
-  availableModes: z.array(z.object({ id: z.string(), name: z.string(), description: z.string().nullable().optional() })).catch([]),
-  availableCommands: z
-    .array(z.looseObject({ name: z.string(), description: z.string(), input: z.object({ hint: z.string() }).nullable().optional(), _meta: zMeta.optional() }))
-    .catch([]),
-  configOptions: z.array(z.looseObject({ id: z.string(), name: z.string(), type: z.string() })).catch([]),
-  usage: z
-    .object({ used: z.number(), size: z.number(), cost: z.object({ amount: z.number(), currency: z.string() }).nullable().optional() })
-    .nullable()
-    .catch(null),
+  availableModes: z.array(zSavedMode).catch([]),
+  availableCommands: z.array(zSavedCommand).catch([]),
+  configOptions: z.array(zSavedConfigOption).catch([]),
+  usage: zSavedUsage.nullable().catch(null),
   title: z.string().nullable().catch(null),
   userTitle: z.string().optional().catch(undefined),
   updatedAt: z.string().nullable().catch(null),
   // Saves from before the store held terminal views have none.
-  terminals: z
-    .record(
-      z.string(),
-      z.object({
-        output: z.string(),
-        exited: z.boolean().catch(false),
-        exitCode: z.number().int().nullable().catch(null),
-        signal: z.string().nullable().catch(null),
-        owner: z.enum(['client', 'agent']).catch('client'),
-      }),
-    )
-    .catch({}),
+  terminals: z.record(z.string(), zSavedTerminal).catch({}),
   // Saves from before Restore in place have none; one bad fold drops the list, never the session.
   folds: z.array(zFold).catch([]),
   internals: zInternals.catch(defaultInternals),
@@ -103,13 +72,6 @@ const zPendingRequest = z.object({
 });
 export type PendingRequest = z.infer<typeof zPendingRequest>;
 
-const zDiagnostic = z.object({
-  severity: z.enum(['error', 'warning']),
-  message: z.string(),
-  line: z.number().optional(),
-  sessionId: z.string().optional(),
-});
-
 export const zPersistedStore = z.object({
   format: z.literal(STORE_FORMAT),
   version: z.literal(STORE_FORMAT_VERSION),
@@ -128,7 +90,7 @@ export const zPersistedStore = z.object({
       'agent->client': z.array(z.tuple([z.string(), zPendingRequest])),
     })
     .catch({ 'client->agent': [], 'agent->client': [] }),
-  diagnostics: z.array(zDiagnostic).catch([]),
+  diagnostics: z.array(zSavedDiagnostic).catch([]),
   // The client's notices by session ('' before any session) and the Changes summaries; saves from before have none.
   notices: z.array(z.tuple([z.string(), z.array(zNotice)])).catch([]),
   changes: z.unknown().optional(),

@@ -46,7 +46,7 @@ import { appendBlock, blockText, textOf } from './content';
 import { type StepDeps, touchOf } from './stepDeps';
 import type { EntryTable } from './entryTable';
 import type { Entry, MessageEntry, Provenance, ToolCallEntry } from './model';
-import type { PersistedReplay } from './persisted';
+import type { PersistedReplay } from './sessionSchema';
 import { touchStatsReplayed, utf8Length } from './stats';
 import { commonLength, dropSquashed, fitsStart, squash } from './replayText';
 import { PriorIndex } from './replayIndex';

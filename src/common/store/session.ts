@@ -8,7 +8,7 @@
  */
 import type { Action } from './actions';
 import { assertNever } from '../util/guards';
-import type { StepDeps, Bookkeeping, EchoState } from './stepDeps';
+import type { StepDeps, Bookkeeping } from './stepDeps';
 import { EntryTable } from './entryTable';
 import { MessageRules } from './messageRules';
 import type { AvailableCommand, ConfigOption, Entry, PlanEntry, SessionMode, SessionState, TerminalState, Usage } from './model';
@@ -28,13 +28,8 @@ import { foldedIndexes, type RewoundAction } from './foldRules';
 
 export type { StepDeps } from './stepDeps';
 
-/** Reducer bookkeeping that is not part of the visible state but must survive save/restore. */
-export interface SessionInternals {
-  open: number;
-  echo: EchoState | null;
-  lastAgentKey: string | null;
-  replay: ReplayState | null;
-}
+/** Reducer bookkeeping that is not part of the visible state but must survive save/restore (its saved form: `zInternals`). */
+export type SessionInternals = Bookkeeping & { replay: ReplayState | null };
 
 export class Session {
   readonly sessionId: string;

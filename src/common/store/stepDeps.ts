@@ -15,22 +15,8 @@ export interface StepDeps extends ChangeSink {
   diagnostic(severity: Diagnostic['severity'], message: string): void;
 }
 
-/** The local prompt waiting for the agent's echo (v1 user chunks / v2 user_message) to merge into it. */
-export interface EchoState {
-  readonly key: string;
-  readonly text: string;
-  /** How much of `text` the echo has repeated so far. */
-  matched: number;
-}
-
-/** Where the next update of the stream lands, as far as the message rules are concerned. */
-export interface Bookkeeping {
-  /** Index of the message anonymous chunks of its kind merge into, or -1. */
-  open: number;
-  echo: EchoState | null;
-  /** Key of the agent message a tool call without `messageId` belongs to. */
-  lastAgentKey: string | null;
-}
+// The bookkeeping's types are its saved form's (sessionSchema.ts).
+export type { Bookkeeping, EchoState } from './sessionSchema';
 
 export function touchOf(ctx: StepDeps, bytes: number, chunk: boolean): Touch {
   return { line: ctx.line, now: ctx.now, bytes, chunk };

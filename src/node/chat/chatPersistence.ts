@@ -97,7 +97,7 @@ export class MemoryPersistence implements ChatPersistence {
     const s = this.seeded.get(chatId) ?? this.live.get(chatId) ?? { store: new MessageStore() };
     this.seeded.delete(chatId);
     this.live.set(chatId, s);
-    return { store: s.store, sessionId: s.store.sessions().at(-1)?.sessionId ?? null };
+    return { store: s.store, sessionId: s.store.attachedSessionId() };
   }
   state(chatId: string): ChatState | undefined {
     return this.live.get(chatId);
@@ -129,9 +129,10 @@ export class MemoryPersistence implements ChatPersistence {
 }
 
 /**
- * The session a restored chat reattaches: the one its store recorded as attached; for a chat with no
- * record yet, the one its chat-list entry names (a chat opened on a chosen session, a fork); for a save
- * from before attaches were recorded, its store's last session.
+ * The session a restored chat reattaches: the one its store recorded as attached (a chat opened on a chosen
+ * session and a fork start attached: `openedSessionState`, `forkChatState`); for a save from before attaches
+ * were recorded, the session its chat-list entry names (`listed`, the index's cache, from the older versions
+ * that wrote it), else its store's last session.
  */
 export function sessionToAttach(restored: Restored, listed: string | null): string | null {
   return restored.sessionId ?? listed ?? restored.store.sessions().at(-1)?.sessionId ?? null;

@@ -7,7 +7,7 @@ import type { Direction } from '../../../src/node/acp/client';
 import { AcpClosedError, AcpRequestError, errorDataText } from '../../../src/node/acp/errors';
 import type { ClientHandlers } from '../../../src/node/acp/handlers';
 import { FakeAgent, INIT_RESULT, openSession, stubTerminals } from './fakeAgent';
-import { until } from '../helpers/until';
+import { until } from '../../helpers/until.mjs';
 import type { Json } from './fakeAgent';
 
 const never = () => new Promise<RequestPermissionResult>(() => undefined);

@@ -5,7 +5,7 @@ import type { RequestPermissionResult } from '../../../src/common/protocol/reque
 import { AcpClient } from '../../../src/node/acp/client';
 import type { ElicitationAsk, ElicitationHost } from '../../../src/node/acp/handlers';
 import { FakeAgent, INIT_RESULT, openSession, type Json } from './fakeAgent';
-import { until } from '../helpers/until';
+import { until } from '../../helpers/until.mjs';
 
 const never = <T>() => new Promise<T>(() => undefined);
 const SCHEMA = { type: 'object', required: ['n'], properties: { n: { type: 'integer', minimum: 1 }, s: { type: 'string', title: 'Line' } } };

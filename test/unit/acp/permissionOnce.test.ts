@@ -9,7 +9,7 @@ import type { ClientHandlers } from '../../../src/node/acp/handlers';
 import { PermissionBroker } from '../../../src/common/permissionBroker';
 import type { RequestPermissionResult } from '../../../src/common/protocol/requests';
 import { FakeAgent, INIT_RESULT, openSession } from './fakeAgent';
-import { until } from '../helpers/until';
+import { until } from '../../helpers/until.mjs';
 
 const options = [
   { optionId: 'y', name: 'Yes', kind: 'allow_once' },

@@ -10,7 +10,7 @@ import type { RequestPermissionParams, SessionNotification } from '../../../src/
 import { policyPermission } from '../../../src/node/acp/nodeHandlers';
 import { SUBAGENT_REPORT, SUBAGENT_TITLE } from '../../../src/node/demoAgent/subagent';
 import { demoPair } from '../helpers/demoPair';
-import { until } from '../helpers/until';
+import { until } from '../../helpers/until.mjs';
 
 const ws = mkdtempSync(path.join(tmpdir(), 'demo-sub-'));
 after(() => rmSync(ws, { recursive: true, force: true }));

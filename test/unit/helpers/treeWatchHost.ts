@@ -12,7 +12,7 @@ import { Supervised } from '../../../src/node/process/supervised';
 import { TreeWatch } from '../../../src/node/process/treeWatch';
 import type { TreeWatchdogConfig } from '../../../src/node/process/treeWatchdog';
 import { isRunning } from './procs';
-import { until } from './until';
+import { until } from '../../helpers/until.mjs';
 
 /** A command whose child (the middle) starts `sleep 300` and prints `tree MIDDLE GRANDCHILD`. */
 const ORPHANING = `
@@ -106,10 +106,10 @@ export async function orphanedTree(trees: TreeWatch, endTreeOnExit: boolean, onE
     const m = /tree (\d+) (\d+)/.exec(d);
     if (m) pids = [Number(m[1]), Number(m[2])];
   });
-  await until(() => pids !== undefined && seen.has(pids[0]) && seen.has(pids[1]), 'the process ids to be printed', 60_000, 20);
+  await until(() => pids !== undefined && seen.has(pids[0]) && seen.has(pids[1]), 'the process ids to be printed', 60_000);
   const [middle, orphan] = pids!;
   process.kill(middle, 'SIGKILL');
-  await until(() => !isRunning(middle), 'the processes to be gone', 60_000, 20);
+  await until(() => !isRunning(middle), 'the processes to be gone', 60_000);
   return { proc, root: proc.pid!, orphan };
 }
 
@@ -122,7 +122,7 @@ if (require.main === module) {
     let terminalExited = false;
     const terminal = await orphanedTree(trees, false, () => (terminalExited = true));
     process.kill(terminal.root, 'SIGKILL');
-    await until(() => terminalExited, 'terminalExited', 60_000, 20);
+    await until(() => terminalExited, 'terminalExited', 60_000);
     process.stdout.write(`${JSON.stringify([agent.root, agent.orphan, terminal.orphan])}\n`);
   })();
   setInterval(() => undefined, 1000);

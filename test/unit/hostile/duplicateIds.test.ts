@@ -7,7 +7,7 @@ import { PassThrough } from 'node:stream';
 import assert from 'node:assert/strict';
 import type { RequestPermissionResult } from '../../../src/common/protocol/requests';
 import { AcpClient } from '../../../src/node/acp/client';
-import { until } from '../helpers/until';
+import { until } from '../../helpers/until.mjs';
 import { FakeAgent, INIT_RESULT, openSession, type Json } from '../acp/fakeAgent';
 
 test('duplicate pending ids: each duplicate gets an error at once, the first its own answer', async () => {

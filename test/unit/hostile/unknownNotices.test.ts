@@ -8,7 +8,7 @@ import { MessageStore } from '../../../src/common/store/store';
 import { AcpClient } from '../../../src/node/acp/client';
 import type { CreateElicitationResult } from '../../../src/common/protocol/elicitation';
 import { FakeAgent, INIT_RESULT, openSession } from '../acp/fakeAgent';
-import { until } from '../helpers/until';
+import { until } from '../../helpers/until.mjs';
 
 test('store: elicitation/complete for an id no question announced is a diagnostic and changes nothing', () => {
   const store = new MessageStore();

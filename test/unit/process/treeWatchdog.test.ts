@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { isRunning, startHostPrintingPids } from '../helpers/procs';
-import { until } from '../helpers/until';
+import { until } from '../../helpers/until.mjs';
 import { orphanedTree, treeWatch } from '../helpers/treeWatchHost';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'acp-tree-'));
@@ -22,7 +22,7 @@ for (const mode of ['proc', 'cim'] as const) {
       const { root, orphan } = await orphanedTree(trees, true);
       assert.ok(isRunning(orphan));
       process.kill(root, 'SIGKILL');
-      await until(() => !isRunning(orphan), 'the processes to be gone', 60_000, 20);
+      await until(() => !isRunning(orphan), 'the processes to be gone', 60_000);
     });
 
     it("a terminal's leftovers outlive its command, and end on kill", { timeout: 30_000 }, async () => {
@@ -30,10 +30,10 @@ for (const mode of ['proc', 'cim'] as const) {
       let exited = false;
       const { proc, root, orphan } = await orphanedTree(trees, false, () => (exited = true));
       process.kill(root, 'SIGKILL');
-      await until(() => exited, 'exited', 60_000, 20);
+      await until(() => exited, 'exited', 60_000);
       assert.ok(isRunning(orphan), "a terminal's background job lives until the terminal is killed or released");
       proc.end('SIGKILL');
-      await until(() => !isRunning(orphan), 'the processes to be gone', 60_000, 20);
+      await until(() => !isRunning(orphan), 'the processes to be gone', 60_000);
     });
 
     for (const signal of ['SIGKILL', 'SIGTERM'] as const) {
@@ -42,7 +42,7 @@ for (const mode of ['proc', 'cim'] as const) {
         assert.equal(pids.length, 3);
         assert.ok(pids.every(isRunning));
         process.kill(host.pid!, signal);
-        await until(() => !pids.some(isRunning), 'the processes to be gone', 60_000, 20);
+        await until(() => !pids.some(isRunning), 'the processes to be gone', 60_000);
       });
     }
   });

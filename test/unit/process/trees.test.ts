@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import { AgentProcess } from '../../../src/node/agentProcess';
 import { NodeTerminalHost } from '../../../src/node/terminals';
 import { isRunning, startHostPrintingPids } from '../helpers/procs';
-import { until } from '../helpers/until';
+import { until } from '../../helpers/until.mjs';
 import { LEAVE_CHILDREN, pidsIn } from '../helpers/treeHost';
 
 const node = process.execPath;
@@ -27,14 +27,14 @@ describe('process trees', () => {
     const host = new NodeTerminalHost({ defaultCwd: tmpdir() });
     const { terminalId, pids } = await terminalLeavingChildren(host);
     await host.release({ sessionId: 's', terminalId });
-    await until(() => !pids.some(isRunning), 'the processes to be gone', 60_000, 20);
+    await until(() => !pids.some(isRunning), 'the processes to be gone', 60_000);
   });
 
   it('kill ends them too and keeps the terminal readable', { timeout: 30_000 }, async () => {
     const host = new NodeTerminalHost({ defaultCwd: tmpdir() });
     const { terminalId, pids } = await terminalLeavingChildren(host);
     await host.kill({ sessionId: 's', terminalId });
-    await until(() => !pids.some(isRunning), 'the processes to be gone', 60_000, 20);
+    await until(() => !pids.some(isRunning), 'the processes to be gone', 60_000);
     assert.match((await host.output({ sessionId: 's', terminalId })).output, /pids/);
     host.dispose();
   });
@@ -50,11 +50,10 @@ describe('process trees', () => {
       },
       "the terminal to print its children's pids",
       60_000,
-      20,
     );
     await host.kill({ sessionId: 's', terminalId: created.terminalId });
     assert.deepEqual(await host.waitForExit({ sessionId: 's', terminalId: created.terminalId }, never), { exitCode: null, signal: 'SIGKILL' });
-    await until(() => !pids!.some(isRunning), 'the processes to be gone', 60_000, 20);
+    await until(() => !pids!.some(isRunning), 'the processes to be gone', 60_000);
     host.dispose();
   });
 
@@ -63,17 +62,17 @@ describe('process trees', () => {
     const p = new AgentProcess({ command: node, args: ['-e', LEAVE_CHILDREN(true)], graceMs: 300, onStderrLine: (l) => (pids ??= pidsIn(l)) });
     await p.exited;
     assert.ok(pids);
-    await until(() => !pids!.some(isRunning), 'the processes to be gone', 60_000, 20);
+    await until(() => !pids!.some(isRunning), 'the processes to be gone', 60_000);
     p.dispose();
   });
 
   it('dispose of a running agent ends its detached grandchild', { timeout: 30_000 }, async () => {
     let pids: number[] | undefined;
     const p = new AgentProcess({ command: node, args: ['-e', LEAVE_CHILDREN(false)], graceMs: 300, onStderrLine: (l) => (pids ??= pidsIn(l)) });
-    await until(() => pids !== undefined, 'the process ids to be printed', 60_000, 20);
+    await until(() => pids !== undefined, 'the process ids to be printed', 60_000);
     assert.ok(pids!.every(isRunning));
     p.dispose(300);
-    await until(() => !pids!.some(isRunning), 'the processes to be gone', 60_000, 20);
+    await until(() => !pids!.some(isRunning), 'the processes to be gone', 60_000);
   });
 
   for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGKILL'] as const) {
@@ -82,7 +81,7 @@ describe('process trees', () => {
       assert.equal(pids.length, 4);
       assert.ok(pids.every(isRunning));
       process.kill(host.pid!, signal);
-      await until(() => !pids.some(isRunning), 'the processes to be gone', 60_000, 20);
+      await until(() => !pids.some(isRunning), 'the processes to be gone', 60_000);
     });
   }
 });

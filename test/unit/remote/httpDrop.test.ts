@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { createHttpStream } from '@agentclientprotocol/sdk/experimental/http-client';
 import { startRemoteAgentServer } from '../helpers/remoteAgentServer';
 import { bridgeStream } from '../../../src/node/transport/remoteStream';
-import { until } from '../helpers/until';
+import { until } from '../../helpers/until.mjs';
 
 /** A fetch that counts the messages (SSE `data:` lines) its event-stream bodies carried, and sees them fail. */
 function countingFetch() {

@@ -12,7 +12,7 @@ import { connectRemote, RemoteConfigError } from '../../../src/node/transport/re
 import { checkAgentUrl } from '../../../src/common/config/agentUrl';
 import { chatOptions } from '../session/harness';
 import { startRemoteAgentServer, startProxy } from '../helpers/remoteAgentServer';
-import { until } from '../helpers/until';
+import { until } from '../../helpers/until.mjs';
 import type { ConnectOptions } from '../../../src/node/acp/agentLink';
 
 const remote = (url: string, extra: Partial<AgentConfig> = {}): AgentConfig => ({ id: 'far', name: 'Far agent', command: '', args: [], env: {}, url, ...extra });

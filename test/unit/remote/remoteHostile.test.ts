@@ -13,7 +13,7 @@ import { connectAgent } from '../../../src/node/acp/connectAgent';
 import { parseSettings, type AgentConfig } from '../../../src/common/config/settings';
 import { openRemote } from '../../../src/node/transport/remoteLink';
 import { chatOptions } from '../session/harness';
-import { until } from '../helpers/until';
+import { until } from '../../helpers/until.mjs';
 
 type Msg = { id?: number | string; method?: string; params?: { sessionId?: string }; error?: { message?: string } };
 
@@ -94,7 +94,7 @@ describe('hostile servers over WebSocket', () => {
     });
     await client.initialize();
     await client.newSession({ cwd: '/', mcpServers: [] });
-    await until(() => seen >= 3000 && waited > 0, 'the server to have waited for a paused client', 120_000, 20);
+    await until(() => seen >= 3000 && waited > 0, 'the server to have waited for a paused client', 120_000);
     assert.ok(inOrder, 'every message once, in order');
     assert.ok(maxHeld <= 2 << 20, `at most about the 1 MiB high-water mark waited in the bridge, saw ${maxHeld} bytes`);
     stopped = true;

@@ -11,7 +11,7 @@ import { connectAgent } from '../../../src/node/acp/connectAgent';
 import { chatOptions } from '../session/harness';
 import { startRemoteAgentServer, type RemoteAgentServer } from '../helpers/remoteAgentServer';
 import { ManualClock } from '../helpers/manualClock';
-import { until } from '../helpers/until';
+import { until } from '../../helpers/until.mjs';
 
 const remote = (url: string): AgentConfig => ({ id: 'far', name: 'Far agent', command: '', args: [], env: {}, url });
 

@@ -13,7 +13,7 @@ import type { AgentConfig } from '../../../src/common/config/settings';
 import { chatOptions } from '../session/harness';
 import { startRemoteAgentServer } from '../helpers/remoteAgentServer';
 import { parseTranscript, replayAgent } from '../helpers/replayAgent';
-import { until } from '../helpers/until';
+import { until } from '../../helpers/until.mjs';
 
 const text = readFileSync(path.join(__dirname, '../../fixtures/transcripts/claude-next.jsonl'), 'utf8');
 

@@ -11,6 +11,7 @@ import { FilePersistence } from '../../../src/node/chat/filePersistence';
 import { sessionToAttach } from '../../../src/node/chat/chatPersistence';
 import { MessageStore } from '../../../src/common/store';
 import { storeWithSession } from '../../../src/common/store/extract';
+import { openedSessionState } from '../../../src/common/chats/chatState';
 import { StoreJournal } from '../../../src/node/persistence/journal';
 import { inProcessDemoAgent, chatOptions } from './harness';
 
@@ -60,10 +61,25 @@ test('chat on A, New Session (B), Open Session A, reload: the chat reattaches A'
     const p2 = await FilePersistence.create(dir, () => undefined);
     assert.ok((await p2.prepare('chat')).ok, 'the reloaded window takes the chat');
     assert.equal(p2.restore('chat', () => undefined).sessionId, a, 'the saved chat is attached to A');
-    // The chat list may still name B (it is a copy written on changes): the chat's own record wins.
+    // The chat list's cache of the session may still name B (it is written on changes): the chat's own record wins.
     const reloaded = chat(p2, b);
     assert.equal(reloaded.sessionId, a);
     reloaded.dispose();
+  });
+});
+
+test('a chat opened on a chosen session starts attached to it in its own saved state, the chat list not needed', async () => {
+  await withDir(async (dir) => {
+    const p1 = await FilePersistence.create(dir, () => undefined);
+    p1.seed('chat', openedSessionState('chosen'));
+    assert.equal(p1.restore('chat', () => undefined).sessionId, 'chosen', 'restored attached, with no session loaded yet');
+    await p1.close();
+    const p2 = await FilePersistence.create(dir, () => undefined);
+    assert.ok((await p2.prepare('chat')).ok);
+    const restored = p2.restore('chat', () => undefined);
+    assert.equal(restored.sessionId, 'chosen', 'a reload before the chat ever ran still attaches it');
+    assert.equal(sessionToAttach(restored, null), 'chosen');
+    await p2.close();
   });
 });
 

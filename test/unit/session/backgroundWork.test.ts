@@ -11,7 +11,7 @@ import { onAcpNotification, onAcpRequest, type AcpConnection } from '../../../sr
 import { inProcessDemoAgent, chatOptions } from './harness';
 import type { AgentLink } from '../../../src/node/acp/agentLink';
 import { ManualClock } from '../helpers/manualClock';
-import { until } from '../helpers/until';
+import { until } from '../../helpers/until.mjs';
 
 type Msg = { id?: number; method?: string; params?: { sessionId?: string; update?: { sessionUpdate?: string } }; result?: unknown };
 const ROWS = readFileSync(new URL('../../fixtures/transcripts/claude-next-subagent-bg.jsonl', import.meta.url), 'utf8')

@@ -9,7 +9,7 @@ import { MessageStore } from '../../../src/common/store';
 import { parseSettings } from '../../../src/common/config/settings';
 import type { ClientHandlers } from '../../../src/node/acp/handlers';
 import { inProcessDemoAgent, chatOptions } from './harness';
-import { until } from '../helpers/until';
+import { until } from '../../helpers/until.mjs';
 import { NodeTerminalHost } from '../../../src/node/terminals';
 import { DemoAgent } from '../../../src/node/demoAgent/agent';
 import { rpcError } from '../../../src/node/transport/connection';

@@ -6,7 +6,7 @@ import { ChatController } from '../../../src/node/chat/chatController';
 import type { PanelDelta } from '../../../src/common/webview/panelDeltas';
 import { dispatchWebviewMessage } from '../../../src/node/chat/webviewMessages';
 import { inProcessDemoAgent, noUi, chatOptions } from './harness';
-import { until } from '../helpers/until';
+import { until } from '../../helpers/until.mjs';
 
 test('a chat whose agent is not configured refuses to start, says which agent, and starts when the settings name it', async () => {
   const agent = inProcessDemoAgent();

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ChatController } from '../../../src/node/chat/chatController';
 import { inProcessDemoAgent, chatOptions } from './harness';
-import { until } from '../helpers/until';
+import { until } from '../../helpers/until.mjs';
 
 test('cancel answers each pending permission request exactly once', async () => {
   const wire: { dir: string; msg: { id?: unknown; method?: unknown; result?: unknown } }[] = [];

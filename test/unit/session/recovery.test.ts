@@ -10,7 +10,7 @@ import { DemoAgent } from '../../../src/node/demoAgent/agent';
 import type { DemoFault } from '../../../src/node/demoAgent/faults';
 import { inProcessDemoAgent, chatOptions } from './harness';
 import { ManualClock } from '../helpers/manualClock';
-import { until } from '../helpers/until';
+import { until } from '../../helpers/until.mjs';
 
 /** A chat whose first agent process shows `fault`; the restarted ones behave. */
 function faultyChat(fault: DemoFault, raw: Record<string, unknown> = {}, lateAfterCancelMs?: number) {

@@ -8,7 +8,7 @@ import { ChatController } from '../../../src/node/chat/chatController';
 import { parseSettings } from '../../../src/common/config/settings';
 import { inProcessDemoAgent, chatOptions } from './harness';
 import { DemoAgent } from '../../../src/node/demoAgent/agent';
-import { until } from '../helpers/until';
+import { until } from '../../helpers/until.mjs';
 import { rpcError } from '../../../src/node/transport/connection';
 
 const settings = parseSettings(() => undefined).settings;

@@ -14,7 +14,7 @@ import { inProcessDemoAgent, chatOptions, noUi } from './harness';
 import type { ChatUi } from '../../../src/node/chat/chatPorts';
 import type { ChatModel } from '../../../src/common/webview/chatModel';
 import type { PanelDelta } from '../../../src/common/webview/panelDeltas';
-import { until } from '../helpers/until';
+import { until } from '../../helpers/until.mjs';
 
 type Wire = { dir: string; msg: { id?: unknown; method?: unknown; params?: { sessionId?: unknown }; result?: unknown } };
 

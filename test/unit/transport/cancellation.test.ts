@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import { CancellationTokenSource } from 'vscode-jsonrpc/node';
 import { z } from 'zod';
 import { createAcpConnection, onAcpRequest } from '../../../src/node/transport/connection';
-import { until } from '../helpers/until';
+import { until } from '../../helpers/until.mjs';
 
 function pair() {
   const ab = new PassThrough();

@@ -9,7 +9,7 @@ import { describe, it } from 'node:test';
 import { z } from 'zod';
 import type { CheckedMessage } from '../../../src/common/jsonrpc/rpc';
 import { createAcpConnection, onAcpNotification } from '../../../src/node/transport/connection';
-import { until } from '../helpers/until';
+import { until } from '../../helpers/until.mjs';
 
 const update = (i: number) =>
   JSON.stringify({

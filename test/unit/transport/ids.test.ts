@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import type { RequestPermissionResult } from '../../../src/common/protocol/requests';
 import { AcpClient } from '../../../src/node/acp/client';
 import { FakeAgent, INIT_RESULT, openSession } from '../acp/fakeAgent';
-import { until } from '../helpers/until';
+import { until } from '../../helpers/until.mjs';
 
 async function connected() {
   const agent = new FakeAgent();
