@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { AcpClient } from '../../../src/node/acp/client';
 import { openRemote } from '../../../src/node/transport/remoteLink';
 import type { InvalidLine } from '../../../src/node/transport/ndjson';
-import { until } from '../helpers/until';
+import { until } from '../../helpers/until.mjs';
 
 type Msg = { id?: number; method?: string };
 
