@@ -1,10 +1,10 @@
 // An agent reached by URL against the same agent over stdio (issue 44 "Speed"): the 300,000-chunk flood
 // drained by what the chat panel's host side runs (bench/lib/pipeline.ts: AcpClient -> tap -> store ->
 // panel feed -> each post serialised), once with the flood agent as a child process over stdio, once with
-// the same flood served over loopback WebSocket by the SDK's server side (bench/fixtures/floodServer.mjs, a
-// child process too) and read through our remote link (src/node/transport/remoteLink.ts: the SDK's
-// WebSocket client, bridged to the client's byte streams). Each run counts from starting the agent's
-// process to the prompt's answer.
+// the same flood served over loopback WebSocket (bench/fixtures/floodServer.mjs, a child process too) and
+// read through our remote link (src/node/transport/remoteLink.ts: the SDK's WebSocket client opens the
+// socket and sends, its text frames are read into the client's byte streams). Each run counts from starting
+// the agent's process to the prompt's answer.
 //   remote.wsOverStdio — WebSocket throughput / stdio throughput (stdio ms / WebSocket ms), median of the
 //                        per-round ratios of interleaved rounds (bench/lib/rounds.ts); goal >= 0.7
 import { spawn } from 'node:child_process';

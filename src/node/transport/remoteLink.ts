@@ -64,13 +64,15 @@ export async function openRemote(raw: string, r: RemoteOptions, note: (line: str
   const max = r.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   note(`connecting to ${url.origin} (${url.kind === 'websocket' ? 'WebSocket' : 'Streamable HTTP'})`);
   const remote = url.kind === 'websocket' ? await openWebSocket(url, r, max, note) : openHttp(url, r, max);
-  const bridged = bridgeStream(remote.stream, remote.flow ? { flow: remote.flow } : {});
+  const bridged = bridgeStream(remote.stream, { ...(remote.flow ? { flow: remote.flow } : {}), ...(remote.frames ? { frames: remote.frames } : {}) });
   return { ...bridged, url, why: () => remote.closeReason() ?? bridged.failure() };
 }
 
 interface Opened {
   readonly stream: MessageStream;
   readonly flow?: { pause(): void; resume(): void };
+  /** The agent's messages as raw text frames (see openWebSocket), instead of the SDK's readable. */
+  readonly frames?: (take: (frame: Buffer) => void) => void;
   closeReason(): string | undefined;
 }
 
@@ -106,6 +108,28 @@ async function openWebSocket(url: AgentUrl, r: RemoteOptions, maxPayload: number
   const stream = createWebSocketStream(url.href, { WebSocket: BoundedWebSocket, ...(r.headers ? { headers: { ...r.headers } } : {}), cookies: 'omit' });
   const s = socket as WebSocket | undefined;
   if (!s) throw new Error('the WebSocket was not created');
+  // Receiving is ours, the one step away from the SDK's client: its listener decodes each frame (a new
+  // TextDecoder each), parses it and queues the object on a web stream (a promise per message), and our
+  // reader needs the text (ndjson.ts: one parse with its size, depth and envelope checks, the exact line for
+  // the capture). Serialising the SDK's objects back to lines made the 300k-chunk flood ~0.3-0.55x as fast
+  // as over stdio (bench/remote.bench.ts; goal 0.7), and the SDK's receive alone costs ~1.6x the CPU of
+  // stdio's whole read-and-parse (raw frames parsed once: ~1.25x), so handing its objects on would have kept
+  // most of the gap. So its listener is removed before the socket opens and each text frame goes to the
+  // bridge as it came (one line; binary frames are skipped, as the SDK skips them). The SDK still builds the
+  // socket (headers, cookies), sends, closes, and reports the close through its readable.
+  s.removeAllListeners('message');
+  const early: Buffer[] = [];
+  let take: ((frame: Buffer) => void) | undefined;
+  s.on('message', (data, isBinary) => {
+    if (isBinary) return;
+    const frame = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
+    if (take) take(frame);
+    else early.push(frame);
+  });
+  const frames = (t: (frame: Buffer) => void) => {
+    take = t;
+    for (const f of early.splice(0)) t(f);
+  };
   await new Promise<void>((resolve, reject) => {
     if (s.readyState === WebSocket.OPEN) return resolve();
     const fail = (why: string, refused = false) => {
@@ -128,7 +152,7 @@ async function openWebSocket(url: AgentUrl, r: RemoteOptions, maxPayload: number
     s.once('close', () => fail(closeReason ?? 'closed during the handshake'));
   });
   note(`connected to ${url.origin}`);
-  return { stream, flow: { pause: () => s.pause(), resume: () => s.resume() }, closeReason: () => closeReason };
+  return { stream, frames, flow: { pause: () => s.pause(), resume: () => s.resume() }, closeReason: () => closeReason };
 }
 
 function openHttp(url: AgentUrl, r: RemoteOptions, maxMessageBytes: number): Opened {

@@ -3,6 +3,7 @@
  * `ReadableStream` of parsed messages and a `WritableStream` taking them) seen as the byte streams the
  * stdio transport reads and writes, so one AcpClient, with every defence of ndjson.ts and connection.ts
  * (size and depth limits, envelope checks, duplicate ids, backpressure), serves local and remote agents alike.
+ * Over WebSocket the messages come as the text frames themselves (`frames`: no parse here, one in the reader).
  *
  * Reading is eager: the SDK's clients fail their readable with `controller.error()` when the connection
  * drops, and a `ReadableStream` discards what it still queued then (the Streamable HTTP client loses session
@@ -32,6 +33,11 @@ export interface BridgeOptions {
   readonly highWaterBytes?: number;
   /** Without `flow`: unread input past this closes the connection (default 64 MiB). */
   readonly maxBufferedBytes?: number;
+  /**
+   * The agent's messages as the text frames they came in (remoteLink.ts, WebSocket): called once with the
+   * bridge's taker; the SDK's readable then carries no messages and is read only for its end.
+   */
+  readonly frames?: (take: (frame: Buffer) => void) => void;
 }
 
 export interface Bridged {
@@ -64,24 +70,43 @@ export function bridgeStream(stream: MessageStream, o: BridgeOptions = {}): Brid
       }
     },
   });
+  /** Frames taken since the last push: one push per batch (what ws emits for one read of the socket). */
+  let batch: Buffer[] = [];
+  const flush = () => {
+    if (batch.length === 0 || input.readableEnded) return;
+    const chunk = batch.length === 1 ? batch[0]! : Buffer.concat(batch);
+    batch = [];
+    take(chunk);
+  };
   const end = (why?: string) => {
     if (why !== undefined && failed === undefined) failed = why;
+    flush();
     if (!input.readableEnded) input.push(null);
   };
+  /** Hands input on; false once the connection was closed for holding too much. */
+  const take = (chunk: string | Buffer): boolean => {
+    if (input.push(chunk)) return true;
+    if (o.flow) {
+      paused = true;
+      o.flow.pause();
+    } else if (input.readableLength > cap) {
+      end(`the agent sent more than ${Math.round(cap / 1048576)} MiB that could not be read yet; the connection was closed`);
+      close();
+      return false;
+    }
+    return true;
+  };
+  o.frames?.((frame) => {
+    if (closed || input.readableEnded) return;
+    if (batch.length === 0) queueMicrotask(flush);
+    batch.push(frameText(frame), NEWLINE);
+  });
   void (async () => {
     try {
       for (;;) {
         const r = await reader.read();
         if (r.done) return end();
-        if (input.push(`${JSON.stringify(r.value)}\n`)) continue;
-        if (o.flow) {
-          paused = true;
-          o.flow.pause();
-        } else if (input.readableLength > cap) {
-          end(`the agent sent more than ${Math.round(cap / 1048576)} MiB that could not be read yet; the connection was closed`);
-          close();
-          return;
-        }
+        if (!take(`${JSON.stringify(r.value)}\n`)) return;
       }
     } catch (e) {
       end(errorText(e));
@@ -125,4 +150,26 @@ export function bridgeStream(stream: MessageStream, o: BridgeOptions = {}): Brid
     end();
   }
   return { input, output, failure: () => failed, close };
+}
+
+const NEWLINE = Buffer.from('\n');
+const SPACE = 0x20;
+
+/**
+ * A text frame's bytes as one NDJSON line (without its line feed). A frame holds one JSON message and may
+ * be pretty-printed: a line feed in valid JSON is only whitespace (one inside a string must be escaped), so
+ * it becomes a space. A frame that is not valid JSON stays refused: it goes on as its text in one JSON
+ * string, which the reader skips (not an object) and logs.
+ */
+function frameText(frame: Buffer): Buffer {
+  if (frame.indexOf(LF) < 0) return frame;
+  const text = frame.toString('utf8');
+  try {
+    JSON.parse(text);
+  } catch {
+    return Buffer.from(JSON.stringify(text));
+  }
+  const line = Buffer.from(text);
+  for (let i = line.indexOf(LF); i >= 0; i = line.indexOf(LF, i + 1)) line[i] = SPACE;
+  return line;
 }
