@@ -24,6 +24,8 @@ export interface RewoundAction {
   readonly before: readonly Entry[];
   readonly later: readonly Entry[];
   readonly inherited: readonly InheritedFold[];
+  /** The source's titles: the chat keeps its name in the session that goes on (the agent may name it again). */
+  readonly titles: { readonly agent: string | null; readonly user: string | null };
 }
 
 /** What restoring `source` to its message `key` folds, or why it cannot (the message is gone). */
@@ -37,7 +39,9 @@ function rewoundAction(source: SessionState | undefined, key: string): RewoundAc
     const end = indexOf.get(f.last);
     return start !== undefined && end !== undefined && end < at && start <= end ? [{ start, end, from: f.from }] : [];
   });
-  return { kind: 'rewound', from: { sessionId: source.sessionId, key }, before: source.entries.slice(0, at), later: source.entries.slice(at), inherited };
+  // The state shows the user's title over the agent's: with a user title, the agent's is not carried.
+  const titles = { user: source.userTitle ?? null, agent: source.userTitle === undefined ? source.title : null };
+  return { kind: 'rewound', from: { sessionId: source.sessionId, key }, before: source.entries.slice(0, at), later: source.entries.slice(at), inherited, titles };
 }
 
 /** What `rewind` needs of the store. */

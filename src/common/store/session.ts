@@ -282,7 +282,14 @@ export class Session {
     const first = later[0];
     const last = later.at(-1);
     this.folds = [...this.folds, ...inherited, ...(first !== undefined && last !== undefined ? [{ first, last, from: a.from }] : [])];
-    this.changed(ctx, ['folds']);
+    // A session that goes on from another starts with its titles, so the chat's tab keeps its name (a new
+    // session has none until the agent names it).
+    const titled = this.title === null && this.userTitle === null && (a.titles.agent !== null || a.titles.user !== null);
+    if (titled) {
+      this.title = a.titles.agent;
+      this.userTitle = a.titles.user;
+    }
+    this.changed(ctx, titled ? ['folds', 'title'] : ['folds']);
   }
 
   /** A mode chosen through its config option is the session's mode (ACP prefers the option to legacy modes). */

@@ -155,3 +155,33 @@ test('the Message Tree shows the fold: a row before the folded entries, naming t
   assert.ok(row.type === 'detail' && row.description.startsWith('entries 3–4 (2) · restored to message') && row.description.includes('session s1'));
   assert.equal(nodes[at + 1]?.type === 'entry' && nodes[at + 1]?.id.includes(store.session('s2')!.folds![0]!.first), true);
 });
+
+test('the session that goes on keeps the chat’s title: the agent’s as the agent’s, the user’s as the user’s; its own title is not replaced', () => {
+  const info = (sessionId: string, title: string): [Direction, unknown] => [
+    'agent->client',
+    { jsonrpc: '2.0', method: 'session/update', params: { sessionId, update: { sessionUpdate: 'session_info_update', title } } },
+  ];
+  const store = started();
+  feed(store, [info('s1', 'Fix the flaky test')]);
+  feed(store, [req('session/new', { cwd: '/ws', mcpServers: [] }), res({ sessionId: 's2' })]);
+  const changes = store.record({ event: 'rewound', sessionId: 's2', from: 's1', key: keyOf(store, 's1', 'two') });
+  assert.equal(store.session('s2')!.title, 'Fix the flaky test');
+  assert.equal(store.session('s2')!.userTitle, undefined, 'still the agent’s: its next name replaces it');
+  assert.ok(
+    panelDeltasFor(changes, 's2', () => store.session('s2')).panel.some((p) => p.type === 'panel' && 'title' in p.fields),
+    'the tab hears it',
+  );
+  feed(store, [info('s2', 'Renamed by the agent')]);
+  assert.equal(store.session('s2')!.title, 'Renamed by the agent');
+
+  store.record({ event: 'user_title', sessionId: 's1', title: 'Mine' });
+  feed(store, [req('session/new', { cwd: '/ws', mcpServers: [] }), res({ sessionId: 's3' })]);
+  store.record({ event: 'rewound', sessionId: 's3', from: 's1', key: keyOf(store, 's1', 'one') });
+  assert.equal(store.session('s3')!.userTitle, 'Mine');
+  feed(store, [info('s3', 'The agent’s name')]);
+  assert.equal(store.session('s3')!.title, 'Mine', 'the user’s title wins, as in the session it came from');
+
+  feed(store, [req('session/new', { cwd: '/ws', mcpServers: [] }), res({ sessionId: 's4' }), info('s4', 'Its own')]);
+  store.record({ event: 'rewound', sessionId: 's4', from: 's1', key: keyOf(store, 's1', 'one') });
+  assert.equal(store.session('s4')!.title, 'Its own');
+});
