@@ -34,7 +34,7 @@ count_from() {
 # stage NAME COMMAND...: run it with a time limit, show and log its output, add its counts to the totals.
 stage() {
   local name=$1; shift
-  local log="$logs/$name.log" t0 rc counts p f
+  local log="$logs/$name.log" t0 rc
   echo
   echo "=== $name: $* ($(secs "$(ms_since "$t_all")") s into the run)"
   t0=$(date +%s%N)
@@ -43,6 +43,12 @@ stage() {
   timeout -k 15 "$limit" "$@" 2>&1 | tee "$log"
   rc=${PIPESTATUS[0]}
   [[ $rc -eq 124 ]] && echo "$name: timed out after $limit s" | tee -a "$log"
+  tally "$name" "$log" "$rc" "$(ms_since "$t0")"
+}
+
+# tally NAME LOG RC MS: a finished stage's counts into the totals and the summary.
+tally() {
+  local name=$1 log=$2 rc=$3 ms=$4 counts p f
   counts=$(count_from "$log")
   if [[ -n $counts ]]; then
     read -r p f <<<"$counts"
@@ -53,8 +59,6 @@ stage() {
   fi
   total_pass=$((total_pass + p))
   total_fail=$((total_fail + f))
-  local ms
-  ms=$(ms_since "$t0")
   [[ $f -ne 0 ]] && failed_logs+=("$name")
   summary+=("$(printf '  %-12s %-4s %4d passed %4d failed %8s s' "$name" "$([[ $f -eq 0 ]] && echo ok || echo FAIL)" "$p" "$f" "$(secs "$ms")")")
 }
@@ -72,6 +76,28 @@ stage build node scripts/build.mjs
 stage checks node scripts/checks.mjs
 rm -f dist/acp-chat.vsix # never UI-check a stale package
 stage package node scripts/package.mjs
+
+# A fresh machine: the host installed into an empty cache by `npm run install-host`, so the outer npm's
+# npm_config_* variables reach the install the way they do under `npm start` / `npm test` on a new clone.
+# It runs in the background from here, at the lowest CPU priority, and is collected at the end: it is
+# mostly downloads and native builds that the stages' idle moments can take (one after another it cost
+# ~90 s idle, ~180 s on a shared machine). It installs into its own cache and links nothing, so the stages
+# keep using the host setup installed.
+if [[ ${FRESH_HOST:-} == 1 ]]; then
+  fresh_cache=$(mktemp -d)
+  fresh_log="$logs/fresh-host.log"
+  fresh_limit=$((stage_timeout > 1200 ? stage_timeout : 1200))
+  fresh_t0=$(date +%s%N)
+  echo
+  echo "=== fresh-host: npm run -s install-host into an empty cache, in the background ($(secs "$(ms_since "$t_all")") s into the run)"
+  (
+    nice -n 19 timeout -k 15 "$fresh_limit" env VSCODE_HOST_CACHE="$fresh_cache" VSCODE_HOST_NO_LINK=1 npm run -s install-host >"$fresh_log" 2>&1
+    rc=$?
+    [[ $rc -eq 124 ]] && echo "fresh-host: timed out after $fresh_limit s" >>"$fresh_log"
+    echo "$rc" >"$fresh_log.rc"
+  ) &
+  fresh_pid=$!
+fi
 stage unit node scripts/test-unit.mjs
 
 # The conformance checker lives in the sibling checkout of shared material (../shared), not in this repo.
@@ -109,13 +135,13 @@ if [[ -f test/agents/run-real-panel.mjs ]]; then
 else
   skip real-panel "no test/agents/run-real-panel.mjs"
 fi
-# A fresh machine: the host installed into an empty cache by `npm run install-host`, so the outer npm's
-# npm_config_* variables reach the install the way they do under `npm start` / `npm test` on a new clone.
 if [[ ${FRESH_HOST:-} == 1 ]]; then
-  fresh_cache=$(mktemp -d)
-  # ~90 s on an idle 2-core machine; native builds slow down a lot when the machine is shared.
-  STAGE_LIMIT=$((stage_timeout > 1200 ? stage_timeout : 1200)) stage fresh-host env VSCODE_HOST_CACHE="$fresh_cache" VSCODE_HOST_NO_LINK=1 npm run -s install-host
-  rm -rf "$fresh_cache"
+  echo
+  echo "=== fresh-host: waiting for the background install ($(secs "$(ms_since "$t_all")") s into the run)"
+  wait "$fresh_pid"
+  cat "$fresh_log"
+  tally fresh-host "$fresh_log" "$(cat "$fresh_log.rc" 2>/dev/null || echo 1)" "$(ms_since "$fresh_t0")"
+  rm -rf "$fresh_cache" "$fresh_log.rc"
 else
   skip fresh-host "FRESH_HOST=1 runs it (CI does): the VS Code host installed into an empty cache through npm"
 fi
