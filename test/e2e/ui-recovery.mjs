@@ -6,7 +6,7 @@
 // the Agent Comparison view (worktree-steps.mjs). One screenshot per case in
 // test-results/recovery/NN-<what>.png (look at them).
 //   node test/e2e/ui-recovery.mjs [FILTER,...]   (only the steps whose name contains one of them, and the setup)
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { until } from '../helpers/until.mjs';
 import { worktreeSteps } from './worktree-steps.mjs';
@@ -18,12 +18,17 @@ const filters = (process.argv[2] ?? '').split(',').filter(Boolean);
 const faultFile = path.join(shots, '.fault');
 const setFault = (f) => writeFileSync(faultFile, f);
 setFault('');
+// One line per start of the agent: a restart is seen to have happened, not guessed from an idle turn (the
+// turn is idle too before the restart begins, and a prompt sent then went to the agent being stopped).
+const startsFile = path.join(shots, '.starts');
+writeFileSync(startsFile, '');
+const starts = () => readFileSync(startsFile, 'utf8').length;
 // The fault is read at every start of the agent: Restart Agent (or a restart after a crash) applies a new one.
 const flaky = {
   id: 'flaky',
   name: 'Flaky demo',
   command: 'sh',
-  args: ['-c', `ACP_DEMO_FAULT="$(cat '${faultFile}')" ACP_DEMO_LATE_MS=11000 exec '${process.execPath}' '${path.join(root, 'dist/demo-agent.js')}'`],
+  args: ['-c', `echo >> '${startsFile}'; ACP_DEMO_FAULT="$(cat '${faultFile}')" ACP_DEMO_LATE_MS=11000 exec '${process.execPath}' '${path.join(root, 'dist/demo-agent.js')}'`],
 };
 
 const steps = stepRunner({
@@ -47,7 +52,9 @@ const notice = (f, text) => f.locator('.notice', { hasText: text }).first();
 /** The agent restarted with `fault` (and a fresh crash count). */
 async function restartWith(fault) {
   setFault(fault);
+  const before = starts();
   await command('ACP: Restart Agent');
+  await until(() => starts() > before, 'the agent started again', 30_000);
   await idle(frame);
 }
 
