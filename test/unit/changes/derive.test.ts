@@ -4,27 +4,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { byPath, reportedDiffs, reportedTexts, resolveDiffs } from '../../../src/common/changes/derive';
 import type { Entry, ToolCallEntry } from '../../../src/common/store/model';
+import { toolCallEntry } from '../helpers/toolCallEntry';
 
-const stats = { chunks: 0, upserts: 0, bytes: 0, firstSeen: 0, lastSeen: 0, lines: [] };
 function tool(key: string, status: string, content: ToolCallEntry['content']): ToolCallEntry {
-  return {
-    kind: 'tool_call',
-    key,
-    toolCallId: key,
-    title: key,
-    name: null,
-    toolKind: 'edit',
-    status,
-    content,
-    locations: [],
-    rawInput: null,
-    rawOutput: null,
-    meta: null,
-    parentKey: null,
-    statusHistory: [],
-    provenance: 'live',
-    stats,
-  };
+  return toolCallEntry(key, { status, content });
 }
 const diff = (path: string, oldText: string | null, newText: string) => ({ type: 'diff' as const, path, oldText, newText });
 

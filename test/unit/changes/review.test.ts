@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { ChangeReview, type ReviewChange, type ReviewPorts } from '../../../src/common/changes/review';
 import type { ChangesState } from '../../../src/common/changes/model';
 import type { ToolCallEntry } from '../../../src/common/store/model';
+import { toolCallEntry } from '../helpers/toolCallEntry';
 
 function setup(files: Record<string, string>, opts: { outside?: string[]; failRestore?: boolean } = {}) {
   const disk = new Map(Object.entries(files));
@@ -151,25 +152,8 @@ test('a failed restore is a conflict with the reason, and nothing is lost', asyn
 });
 
 test('diffs the agent reported are resolved against the files when the turn ends', async () => {
-  const stats = { chunks: 0, upserts: 0, bytes: 0, firstSeen: 0, lastSeen: 0, lines: [] };
-  const tool = (key: string, path: string, oldText: string, newText: string): ToolCallEntry => ({
-    kind: 'tool_call',
-    key,
-    toolCallId: key,
-    title: 'Edit',
-    name: null,
-    toolKind: 'edit',
-    status: 'completed',
-    content: [{ type: 'diff', path, oldText, newText }],
-    locations: [],
-    rawInput: null,
-    rawOutput: null,
-    meta: null,
-    parentKey: null,
-    statusHistory: [],
-    provenance: 'live',
-    stats,
-  });
+  const tool = (key: string, path: string, oldText: string, newText: string): ToolCallEntry =>
+    toolCallEntry(key, { title: 'Edit', content: [{ type: 'diff', path, oldText, newText }] });
   const t = setup({ '/w/f.txt': 'hello\nupdated\n', '/w/gone.txt': 'other', '/etc/out.txt': 'b' }, { outside: ['/etc/out.txt'] });
   t.review.turnStarted('s');
   const v2 = { ...tool('t4', '/w/v2.txt', '', ''), content: [{ type: 'diff' as const, changes: [{ operation: 'modify', path: '/w/v2.txt' }], patch: null }] };

@@ -8,27 +8,10 @@ import { cardReviews, toolKeysByPath } from '../../../src/common/changes/toolCar
 import { relinkSaved, restoreChanges, savedChanges, savedEntryKeys } from '../../../src/common/changes/persist';
 import { computeHunks } from '../../../src/common/changes/hunks';
 import type { ToolCallEntry } from '../../../src/common/store/model';
+import { toolCallEntry } from '../helpers/toolCallEntry';
 
-const stats = { chunks: 0, upserts: 0, bytes: 0, firstSeen: 0, lastSeen: 0, lines: [] };
 function tool(key: string, toolKind: string, content: ToolCallEntry['content'], locations: string[] = []): ToolCallEntry {
-  return {
-    kind: 'tool_call',
-    key,
-    toolCallId: key,
-    title: key,
-    name: null,
-    toolKind,
-    status: 'completed',
-    content,
-    locations: locations.map((path) => ({ path })),
-    rawInput: null,
-    rawOutput: null,
-    meta: null,
-    parentKey: null,
-    statusHistory: [],
-    provenance: 'live',
-    stats,
-  };
+  return toolCallEntry(key, { toolKind, content, locations: locations.map((path) => ({ path })) });
 }
 
 function setup(files: Record<string, string>) {
