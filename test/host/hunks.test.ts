@@ -38,14 +38,18 @@ const fileRow = (a: AcpChatApi, name: string) =>
 const before = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta', 'theta', 'iota', 'kappa'].map((l) => `${l}\n`).join('');
 const agents = before.replace('beta\n', 'BETA\n').replace('zeta\n', 'ZETA\nzeta 2\n').replace('kappa\n', '');
 
+/** The active chat after a demo turn: its review and attached session, through which a test writes its own turn. */
+async function demoReview() {
+  const a = await api();
+  await ensureDemoTurn(a);
+  const { review, sessionId } = a.service.activeSession();
+  assert.ok(review && sessionId);
+  return { a, review, sessionId };
+}
+
 suite('Review in the editor: hunk by hunk', () => {
   test("Keep and Undo per hunk, with the user's edits since kept, and the Changes summary in step", async () => {
-    const a = await api();
-    await ensureDemoTurn(a);
-    const chat = a.service.activeSession();
-    const review = chat.review;
-    const sessionId = chat.sessionId;
-    assert.ok(review && sessionId);
+    const { a, review, sessionId } = await demoReview();
     const uri = workspaceFile('demo-hunks.txt');
     await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(before));
     // A turn that writes the file (what fs/write_text_file records), three hunks.
@@ -153,12 +157,7 @@ suite('Review in the editor: hunk by hunk', () => {
   });
 
   test("Undo Turn: every file of the turn in one step, one question for the file the user edited since, the user's edit kept", async () => {
-    const a = await api();
-    await ensureDemoTurn(a);
-    const chat = a.service.activeSession();
-    const review = chat.review;
-    const sessionId = chat.sessionId;
-    assert.ok(review && sessionId);
+    const { a, review, sessionId } = await demoReview();
     const one = workspaceFile('turn-one.txt');
     const two = workspaceFile('turn-two.txt');
     const made = workspaceFile('turn-new.txt');
