@@ -50,6 +50,23 @@ const send = (f, text) => sendPrompt(f, text);
 const command = (title) => paletteCommand(page, title);
 
 const idle = (f) => f.locator('.turn.turn-idle').waitFor({ timeout: 60_000 });
+
+/** A new, empty chat with the demo agent, alone in the editor area at the usual size, its turn idle. */
+async function newDemoChat() {
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await command('View: Close All Editor Groups');
+  await command('ACP: Select Agent');
+  await page.locator('.quick-input-widget input').fill('Demo agent');
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Demo agent' }).first().click();
+  await command('ACP: New Chat');
+  const chat = await until(async () => {
+    for (const f of await chatFrames())
+      if ((await f.locator('.agent-name-text', { hasText: 'Demo agent' }).count()) > 0 && (await f.locator('[data-kind="user_message"]').count()) === 0) return f;
+    return undefined;
+  }, 'a new demo chat');
+  await idle(chat);
+  return chat;
+}
 const groups = () => page.locator('.editor-group-container').count();
 
 /** Opens `file` through Quick Open and selects from its first line with `keys` (e.g. Shift+End). */
@@ -419,18 +436,7 @@ try {
     await shot('item-16-extension-host-log.png');
   });
   await step('rewind: Edit and Rerun offers the rollback by file and opens the branch; Retry after a cancel; Regenerate', async () => {
-    await page.setViewportSize({ width: 1400, height: 900 });
-    await command('View: Close All Editor Groups');
-    await command('ACP: Select Agent');
-    await page.locator('.quick-input-widget input').fill('Demo agent');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Demo agent' }).first().click();
-    await command('ACP: New Chat');
-    const chat = await until(async () => {
-      for (const f of await chatFrames())
-        if ((await f.locator('.agent-name-text', { hasText: 'Demo agent' }).count()) > 0 && (await f.locator('[data-kind="user_message"]').count()) === 0) return f;
-      return undefined;
-    }, 'the new demo chat');
-    await idle(chat);
+    const chat = await newDemoChat();
     await send(chat, 'Say hello.');
     await idle(chat);
     await send(chat, 'Please edit the notes.');
@@ -510,18 +516,7 @@ try {
   await step(
     "restore in place and code blocks: a block's Copy and Apply (a diff preview first); Restore to Here folds the later turn and gives its message back to the prompt box",
     async () => {
-      await page.setViewportSize({ width: 1400, height: 900 });
-      await command('View: Close All Editor Groups');
-      await command('ACP: Select Agent');
-      await page.locator('.quick-input-widget input').fill('Demo agent');
-      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Demo agent' }).first().click();
-      await command('ACP: New Chat');
-      const chat = await until(async () => {
-        for (const f of await chatFrames())
-          if ((await f.locator('.agent-name-text', { hasText: 'Demo agent' }).count()) > 0 && (await f.locator('[data-kind="user_message"]').count()) === 0) return f;
-        return undefined;
-      }, 'a new demo chat');
-      await idle(chat);
+      const chat = await newDemoChat();
       // The first Enter may take the command from the completion list, the second sends it.
       const box = chat.locator('textarea[aria-label="Prompt"]');
       await box.fill('/code');
