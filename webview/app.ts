@@ -110,7 +110,7 @@ export class ChatApp {
       (n) => this.panelView.noticeElement(n),
       (el, key) => this.transcript.placeAfter(el, key),
     );
-    this.changes = new ChangesView({ post, transcript: this.transcript, say: (t) => this.narrator.say(t) });
+    this.changes = new ChangesView({ post, transcript: this.transcript, transcripts: () => [this.transcript, ...this.subagents.transcripts], say: (t) => this.narrator.say(t) });
     this.panelView = new PanelView(post, () => this.prompt.focus());
     this.orphanQuestions = new OrphanQuestions(post);
     this.rerun = new RerunBar(post, () => this.prompt.focus());

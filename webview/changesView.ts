@@ -22,8 +22,10 @@ const STATE_LABELS: Record<FileChangeView['state'], string> = {
 
 export interface ChangesHost {
   post(m: WebviewToHost): void;
-  /** Places a block after an entry (`placeAfter`), and redraws a tool card whose review moved (`replace` with its own entry). */
-  readonly transcript: Pick<Transcript, 'placeAfter' | 'view' | 'replace'>;
+  /** Places a block after an entry. */
+  readonly transcript: Pick<Transcript, 'placeAfter'>;
+  /** Where cards are drawn: the chat's transcript and the subagents' expanded in their cards (a moved card is redrawn there). */
+  transcripts(): readonly Pick<Transcript, 'view' | 'replace'>[];
   /** Says something in the panel's status region. */
   say(text: string): void;
 }
@@ -53,8 +55,10 @@ export class ChangesView {
     this.cards = cardReviews([...this.blocks.values()].map((b) => b.view));
     for (const key of new Set([...before.keys(), ...this.cards.keys()])) {
       if (before.get(key)?.label === this.cards.get(key)?.label) continue;
-      const v = this.host.transcript.view(key);
-      if (v) this.host.transcript.replace(v.entry);
+      for (const t of this.host.transcripts()) {
+        const v = t.view(key);
+        if (v) t.replace(v.entry);
+      }
     }
   }
 

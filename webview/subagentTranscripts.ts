@@ -165,6 +165,11 @@ export class SubagentTranscripts implements SubagentExpansion {
     return [...this.nested.values()].flatMap((n) => n.transcript.views);
   }
 
+  /** The expanded children's transcripts (a card's review moved: it is redrawn where it is drawn). */
+  get transcripts(): Transcript[] {
+    return [...this.nested.values()].map((n) => n.transcript);
+  }
+
   /** A card of a subagent drawn in an expanded transcript, by child session id (what the panel calls it). */
   card(childSessionId: string): SubagentView | undefined {
     for (const n of this.nested.values()) {

@@ -2,12 +2,15 @@
 // status (Kept, Undone, Partly kept / undone), derived from the Changes summary's sets (a `changeSet`
 // patch redraws the card, a snapshot draws it again), and nothing while nothing was reviewed; and
 // Restore in place's `restoreDraft`, which gives the restored message back to the prompt box as a plain
-// draft (above what the box held; Send posts an ordinary prompt). Registered by run.mjs.
+// draft (above what the box held; Send posts an ordinary prompt). A subagent's edits: the delegation card
+// and the child's own cards, expanded in it, say the same as the Changes summary that names them.
+// Registered by run.mjs.
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { changeSet, message, panel, patch, snapshot, toolCall } from './fixtures.mjs';
 import { root } from './server.mjs';
+import { recordedSessions } from './recorded.mjs';
 
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
 
@@ -53,6 +56,44 @@ export function register(test) {
     // The summary is gone (dropped): so is what the cards said.
     await send(patch({ op: 'changeSet', id: 'c1', set: null }));
     await page.waitForFunction(() => document.querySelector('[data-review]') === null);
+    assert.deepEqual(errors, []);
+  });
+
+  test("a subagent's edits: its delegation card and the child's card expanded in it follow review, redrawn by changeSet patches", async ({ open }) => {
+    const [parent, child] = recordedSessions('claude-next-subagent.jsonl');
+    const card = parent.entries.find((e) => e.kind === 'subagent');
+    const edit = toolCall('child-edit', {
+      title: 'Edit notes.txt',
+      toolKind: 'edit',
+      status: 'completed',
+      content: [{ type: 'diff', path: '/w/notes.txt', oldText: 'hello\n', newText: 'hello\nworld\n' }],
+    });
+    const last = parent.entries[parent.entries.length - 1];
+    // The host names the delegation card and the child's card with the file the child edited (toolCards.ts).
+    const childSet = (fields = {}) => ({
+      ...changeSet('c1', last.key, []),
+      files: [{ ...changeSet('c1', null).files[0], path: 'notes.txt', tools: [card.key, 'child-edit'], ...fields }],
+    });
+    const { page, send, flush, errors } = await open({ height: 720 });
+    await send(snapshot(parent.entries, panel({ sessionId: parent.sessionId, changeSets: [childSet()] })));
+    await flush();
+    const el = page.locator(`[data-key="${card.key}"]`);
+    assert.equal(await el.locator('.subagent-head [data-review]').count(), 0, 'nothing reviewed: the card says nothing more');
+    await el.getByRole('button', { name: "Show the subagent's transcript here" }).click();
+    await send({ type: 'subagent', childSessionId: child.sessionId, message: snapshot([...child.entries, edit], panel({ sessionId: child.sessionId, readOnly: true })) });
+    await flush();
+    const childBadge = el.locator('[data-key="child-edit"] .tool-head [data-review]');
+    assert.equal(await childBadge.count(), 0);
+    await send(patch({ op: 'changeSet', id: 'c1', set: childSet({ hunks: { kept: 1, undone: 0 } }) }));
+    await page.waitForFunction((key) => document.querySelector(`[data-key="${key}"] .subagent-head [data-review]`)?.textContent === 'Partly kept', card.key);
+    assert.equal(await childBadge.innerText(), 'Partly kept', "the child's card, drawn in the delegation card, is redrawn too");
+    await send(patch({ op: 'changeSet', id: 'c1', set: childSet({ state: 'undone', canUndo: false }) }));
+    await page.waitForFunction(() => document.querySelector('[data-key="child-edit"] [data-review]')?.textContent === 'Undone');
+    assert.equal(await el.locator('.subagent-head [data-review]').innerText(), 'Undone');
+    await page.evaluate(() => document.fonts.ready);
+    mkdirSync(path.join(root, 'test-results'), { recursive: true });
+    await el.scrollIntoViewIfNeeded();
+    await el.screenshot({ path: path.join(root, 'test-results', 'webview-subagent-review.png'), animations: 'disabled' });
     assert.deepEqual(errors, []);
   });
 

@@ -1,11 +1,13 @@
 /**
  * Subagents through the real extension and the demo agent's "subagent" step: the child's permission request
  * is shown in the chat of the session that started it, naming the subagent, and answered there; the child's
- * write is in that turn's Changes summary; the Message Tree nests the child's session under its parent.
+ * write is in that turn's Changes summary, naming the delegation card and the child's own card, and both
+ * follow its review (Undo); the Message Tree nests the child's session under its parent.
  */
 import * as assert from 'assert';
 import { api } from './util';
 import { until } from '../helpers/until.mjs';
+import { cardReviews } from '../../src/common/changes/toolCards';
 
 suite('Subagents', () => {
   test("a subagent's permission request, its edit and its session, all under the chat that started it", async () => {
@@ -25,6 +27,21 @@ suite('Subagents', () => {
       set?.files.some((f) => f.path.endsWith('demo-edit.txt')),
       "the subagent's write is in the turn's Changes",
     );
+    assert.ok(set);
+    // The delegation card and the child's edit card made that change: review says so on both.
+    const index = set.files.findIndex((f) => f.path.endsWith('demo-edit.txt'));
+    const delegation = chat.store.session(chat.sessionId ?? '')?.entries.findLast((e) => e.kind === 'subagent');
+    const childCard = chat.store
+      .session(delegation?.kind === 'subagent' ? delegation.childSessionId : '')
+      ?.entries.find((e) => e.kind === 'tool_call' && e.title === 'Edit demo-edit.txt');
+    assert.ok(delegation && childCard);
+    assert.deepStrictEqual(set.files[index]?.tools, [delegation.key, childCard.key]);
+    chat.reviewChanges(set.id, index, 'undo');
+    const labels = () => {
+      const r = cardReviews(chat.panelState().changeSets);
+      return [r.get(delegation.key)?.label, r.get(childCard.key)?.label];
+    };
+    await until(() => labels().every((l) => l === 'Undone'), 'both cards: Undone', 10_000);
 
     const tree = a.service.tree;
     const sid = chat.sessionId;

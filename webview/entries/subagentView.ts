@@ -16,6 +16,7 @@ import { subagentStateLabel } from '../entryModel';
 import type { Ticking } from '../elapsedClock';
 import { EntryView } from './entryView';
 import { resultDrawing, type SessionMessageView } from './sessionMessageView';
+import { reviewBadge } from './toolCardParts';
 import type { ContentBlock } from '../../src/common/protocol/content';
 
 /** The badge of each state: its icon and the status colour it borrows from tool cards (chat.css). */
@@ -40,6 +41,8 @@ export class SubagentView extends EntryView<ViewSubagent> implements Ticking {
   /** The toggle that expands the child's transcript in this card, and where it is drawn (subagentTranscripts.ts). */
   private expander: HTMLButtonElement | null = null;
   private readonly transcriptSlot = h('div', { class: 'subagent-transcript-slot' });
+  /** What review made of the child's edits (toolCards.ts: the card is named with its child's edits), beside the state. */
+  private readonly reviewSlot = h('span', { class: 'subagent-review' });
   private messages: readonly SessionMessageView[] = NONE;
   /** The result drawn from the child's own last message, and what it was drawn from (subagentResults). */
   private instead: { readonly content: readonly ContentBlock[]; readonly el: HTMLElement } | null = null;
@@ -52,7 +55,7 @@ export class SubagentView extends EntryView<ViewSubagent> implements Ticking {
     this.description = h('div', { class: 'subagent-description' });
     const tree = button('Show in Message Tree', 'list-tree', { class: 'icon-button show-in-tree' });
     tree.addEventListener('click', () => this.ctx.post({ type: 'revealInTree', key: this.entry.key }));
-    const head = h('div', { class: 'subagent-head' }, h('span', { class: 'subagent-icon' }, icon('hubot')), this.title, tree, this.badge);
+    const head = h('div', { class: 'subagent-head' }, h('span', { class: 'subagent-icon' }, icon('hubot')), this.title, tree, this.badge, this.reviewSlot);
     const expansion = this.ctx.subagentTranscripts;
     if (expansion) {
       // A disclosure button before the icon: Enter and Space toggle it, aria-expanded says how it stands.
@@ -97,6 +100,8 @@ export class SubagentView extends EntryView<ViewSubagent> implements Ticking {
       // One text child: the badge is a flex box, and its items would read as separate lines.
       badge.replaceChildren(icon(look.icon), h('span', {}, label, this.elapsed ?? ''));
     }
+    const review = reviewBadge(this.ctx.cardReview(e.key));
+    this.reviewSlot.replaceChildren(...(review ? [review] : []));
     this.el.classList.toggle('awaiting', e.state === 'requires_action');
     if (this.stop) this.stop.hidden = !(e.canCancel && (e.state === 'running' || e.state === 'requires_action'));
     this.showPanelFacts();

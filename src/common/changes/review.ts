@@ -14,7 +14,7 @@ import { sessionViews, setView, type ChangeSetView } from './view';
 import { rewindTargets, type RewindFile } from './rewind';
 import { placeHunks, sameHunk, undoEdit, type Hunk } from './hunks';
 import type { HunkAction } from './hunkRules';
-import { toolKeysByPath } from './toolCards';
+import { toolKeysByPath, withSubagents, type ChildEntries } from './toolCards';
 import { planUndoAll, type LeftWhy } from './undoAll';
 
 interface ReviewFiles {
@@ -121,12 +121,13 @@ export class ChangeReview extends Disposable {
 
   /**
    * The turn is over: the diffs its completed tool calls reported are resolved against the files now, and
-   * its summary is shown after `afterKey`. Files already recorded from writes are not read again.
+   * its summary is shown after `afterKey`. Files already recorded from writes are not read again. The
+   * subagents the turn started (`children`: their sessions' entries) are part of it: their diffs and cards too.
    */
-  async turnEnded(sessionId: string, turnEntries: readonly Entry[], afterKey: string | null): Promise<void> {
+  async turnEnded(sessionId: string, turnEntries: readonly Entry[], afterKey: string | null, children: ChildEntries = () => []): Promise<void> {
     const written = new Set(openSet(this.stateValue, sessionId)?.files.map((f) => f.path) ?? []);
     const reported: ReportedChange[] = [];
-    const diffsNow = reportedDiffs(turnEntries).map((d) => ({ ...d, path: this.ports.canonical(d.path) }));
+    const diffsNow = reportedDiffs(withSubagents(turnEntries, children)).map((d) => ({ ...d, path: this.ports.canonical(d.path) }));
     for (const [path, diffs] of byPath(diffsNow)) {
       if (written.has(path)) continue;
       try {
@@ -152,7 +153,7 @@ export class ChangeReview extends Disposable {
         this.ports.log('warn', `changes: could not read ${path} at the end of the turn: ${errorText(e)}`);
       }
     }
-    this.dispatch({ type: 'turnEnded', sessionId, afterKey, reported, tools: toolKeysByPath(turnEntries, (p) => this.ports.canonical(p)) });
+    this.dispatch({ type: 'turnEnded', sessionId, afterKey, reported, tools: toolKeysByPath(turnEntries, (p) => this.ports.canonical(p), children) });
   }
 
   /** Open diff, Keep or Undo on one file (`index`) or on every file of the set (`index` null: Keep All, Undo All). */

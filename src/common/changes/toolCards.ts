@@ -16,17 +16,48 @@ function editedPaths(e: Extract<Entry, { kind: 'tool_call' }>): string[] {
   return out;
 }
 
-/** For each path (as `canonical` spells it), the keys of the turn's tool calls that edited it, oldest first. */
-export function toolKeysByPath(entries: readonly Entry[], canonical: (path: string) => string): { readonly path: string; readonly keys: readonly string[] }[] {
+/** A subagent's own entries (its child session's transcript), by child session id; [] when unknown. */
+export type ChildEntries = (childSessionId: string) => readonly Entry[];
+
+/**
+ * The turn's entries with those of the subagents it started (any depth, each child once): their tool calls
+ * edit files of this turn too (a child's write is the turn's, see chatFactory's onWrite).
+ */
+export function withSubagents(entries: readonly Entry[], children: ChildEntries): Entry[] {
+  const seen = new Set<string>();
+  const walk = (list: readonly Entry[]): Entry[] =>
+    list.flatMap((e) => (e.kind !== 'subagent' || seen.has(e.childSessionId) ? [e] : (seen.add(e.childSessionId), [e, ...walk(children(e.childSessionId))])));
+  return walk(entries);
+}
+
+/**
+ * For each path (as `canonical` spells it), the keys of the turn's tool calls that edited it, oldest first.
+ * A subagent's delegation card edited what its child's tool calls edited (any depth): it is named with them.
+ */
+export function toolKeysByPath(
+  entries: readonly Entry[],
+  canonical: (path: string) => string,
+  children: ChildEntries = () => [],
+): { readonly path: string; readonly keys: readonly string[] }[] {
   const byPath = new Map<string, string[]>();
-  for (const e of entries) {
-    if (e.kind !== 'tool_call') continue;
-    for (const p of new Set(editedPaths(e).map(canonical))) {
-      const keys = byPath.get(p) ?? [];
-      byPath.set(p, keys);
-      if (!keys.includes(e.key)) keys.push(e.key);
+  const seen = new Set<string>();
+  const add = (path: string, key: string) => {
+    const keys = byPath.get(path) ?? [];
+    byPath.set(path, keys);
+    if (!keys.includes(key)) keys.push(key);
+  };
+  /** Walks a session's entries, naming each edit's path with its card and the cards of the subagents above it. */
+  const walk = (list: readonly Entry[], above: readonly string[]): void => {
+    for (const e of list) {
+      if (e.kind === 'subagent' && !seen.has(e.childSessionId)) {
+        seen.add(e.childSessionId);
+        walk(children(e.childSessionId), [...above, e.key]);
+      }
+      if (e.kind !== 'tool_call') continue;
+      for (const p of new Set(editedPaths(e).map(canonical))) for (const key of [...above, e.key]) add(p, key);
     }
-  }
+  };
+  walk(entries, []);
   return [...byPath].map(([path, keys]) => ({ path, keys }));
 }
 

@@ -340,7 +340,7 @@ export class ChatThread implements ConnectionEvents {
   private async endReview(sessionId: string, entriesBefore: number): Promise<void> {
     const entries = this.o.store.session(sessionId)?.entries ?? [];
     try {
-      await this.o.review?.turnEnded(sessionId, entries.slice(entriesBefore), entries.at(-1)?.key ?? null);
+      await this.o.review?.turnEnded(sessionId, entries.slice(entriesBefore), entries.at(-1)?.key ?? null, (id) => this.o.store.session(id)?.entries ?? []);
     } catch (e) {
       this.o.log('error', `could not summarize the turn's changes: ${errorText(e)}`);
     }

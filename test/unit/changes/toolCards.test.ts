@@ -7,7 +7,7 @@ import { ChangeReview, type ReviewPorts } from '../../../src/common/changes/revi
 import { cardReviews, toolKeysByPath } from '../../../src/common/changes/toolCards';
 import { relinkSaved, restoreChanges, savedChanges, savedEntryKeys } from '../../../src/common/changes/persist';
 import { computeHunks } from '../../../src/common/changes/hunks';
-import type { ToolCallEntry } from '../../../src/common/store/model';
+import type { Entry, SubagentEntry, ToolCallEntry } from '../../../src/common/store/model';
 import { toolCallEntry } from '../helpers/toolCallEntry';
 
 function tool(key: string, toolKind: string, content: ToolCallEntry['content'], locations: string[] = []): ToolCallEntry {
@@ -124,4 +124,63 @@ test('a terminal command whose tool call reports its diff is reviewed like any e
   await t.review.act('c1', 0, 'undo');
   assert.equal(t.disk.get('/w/fmt.txt'), 'a   b\n');
   assert.deepEqual(labels(t.review), { kt: 'Undone' });
+});
+
+function subagent(key: string, childSessionId: string): SubagentEntry {
+  const stats = { chunks: 0, upserts: 0, bytes: 0, firstSeen: 0, lastSeen: 0, lines: [] };
+  return {
+    kind: 'subagent',
+    key,
+    childSessionId,
+    title: 'Fix',
+    description: null,
+    canCancel: false,
+    state: 'idle',
+    stopReason: null,
+    stateSince: 0,
+    cwd: null,
+    provenance: 'live',
+    stats,
+  };
+}
+
+test("a subagent's edits: its delegation card is named with its child's cards (any depth, each child once), and both follow review", async () => {
+  // The parent delegates; the child writes a.txt (a write the root's turn records) and reports a diff of b.txt;
+  // the child's own subagent edits c.txt. A card naming its ancestor is walked once.
+  const children: Record<string, Entry[]> = {
+    child: [tool('kc1', 'edit', [], ['/w/a.txt']), tool('kc2', 'edit', [{ type: 'diff', path: '/w/b.txt', oldText: 'b\n', newText: 'B\n' }]), subagent('kg', 'grandchild')],
+    grandchild: [tool('kg1', 'edit', [], ['/w/c.txt']), subagent('loop', 'child')],
+  };
+  const entries = [tool('kp', 'read', [], ['/w/a.txt']), subagent('ks', 'child')];
+  const canon = (p: string) => p;
+  assert.deepEqual(toolKeysByPath(entries, canon), [], 'without the children nothing is named');
+  assert.deepEqual(
+    toolKeysByPath(entries, canon, (id) => children[id] ?? []),
+    [
+      { path: '/w/a.txt', keys: ['ks', 'kc1'] },
+      { path: '/w/b.txt', keys: ['ks', 'kc2'] },
+      { path: '/w/c.txt', keys: ['ks', 'kg', 'kg1'] },
+    ],
+  );
+
+  const t = setup({ '/w/a.txt': 'A\n', '/w/b.txt': 'B\n', '/w/c.txt': 'C\n' });
+  t.review.turnStarted('s');
+  t.review.wrote('s', '/w/a.txt', 'a\n', 'A\n', null);
+  t.review.wrote('s', '/w/c.txt', 'c\n', 'C\n', null);
+  await t.review.turnEnded('s', entries, 'ks', (id) => children[id] ?? []);
+  const files = t.review.views('s')[0]?.files ?? [];
+  assert.deepEqual(
+    files.map((f) => [f.path, f.source, f.tools]),
+    [
+      ['a.txt', 'write', ['ks', 'kc1']],
+      ['c.txt', 'write', ['ks', 'kg', 'kg1']],
+      ['b.txt', 'diff', ['ks', 'kc2']],
+    ],
+    "the child's reported diff is the turn's too",
+  );
+  await t.review.act('c1', 0, 'undo');
+  assert.equal(t.disk.get('/w/a.txt'), 'a\n');
+  assert.deepEqual(labels(t.review), { ks: 'Partly undone', kc1: 'Undone' });
+  await t.review.act('c1', null, 'keep');
+  assert.deepEqual(labels(t.review), { ks: 'Partly undone', kc1: 'Undone', kc2: 'Kept', kg: 'Kept', kg1: 'Kept' });
 });
