@@ -7,6 +7,7 @@
  */
 import type { Entry } from '../store/model';
 import { isDiffV2 } from '../protocol/contentHelpers';
+import { parentToolUseOf } from '../webview/viewEntry';
 import type { ChangeSetView, FileChangeView } from './view';
 
 /** The paths a tool call says it edited: its diffs, and an edit tool's locations. */
@@ -32,7 +33,9 @@ export function withSubagents(entries: readonly Entry[], children: ChildEntries)
 
 /**
  * For each path (as `canonical` spells it), the keys of the turn's tool calls that edited it, oldest first.
- * A subagent's delegation card edited what its child's tool calls edited (any depth): it is named with them.
+ * A subagent's delegation card edited what its child's tool calls edited (any depth): it is named with them;
+ * so is the `Agent` tool call of an agent without the subagents capability, whose child's calls come flat
+ * on the parent session, linked only by `parentToolUseId` (their card draws them as its steps).
  */
 export function toolKeysByPath(
   entries: readonly Entry[],
@@ -48,13 +51,21 @@ export function toolKeysByPath(
   };
   /** Walks a session's entries, naming each edit's path with its card and the cards of the subagents above it. */
   const walk = (list: readonly Entry[], above: readonly string[]): void => {
+    const byCallId = new Map(list.flatMap((e) => (e.kind === 'tool_call' ? [[e.toolCallId, e] as const] : [])));
+    /** The calls this one ran under (legacy steps), outermost first; a loop of links stops at the first repeat. */
+    const callsAbove = (e: Extract<Entry, { kind: 'tool_call' }>): string[] => {
+      const out: string[] = [];
+      for (let p = byCallId.get(parentToolUseOf(e.meta) ?? ''); p && p !== e && !out.includes(p.key); p = byCallId.get(parentToolUseOf(p.meta) ?? '')) out.unshift(p.key);
+      return out;
+    };
     for (const e of list) {
       if (e.kind === 'subagent' && !seen.has(e.childSessionId)) {
         seen.add(e.childSessionId);
         walk(children(e.childSessionId), [...above, e.key]);
       }
       if (e.kind !== 'tool_call') continue;
-      for (const p of new Set(editedPaths(e).map(canonical))) for (const key of [...above, e.key]) add(p, key);
+      const paths = new Set(editedPaths(e).map(canonical));
+      if (paths.size) for (const key of [...above, ...callsAbove(e), e.key]) for (const p of paths) add(p, key);
     }
   };
   walk(entries, []);

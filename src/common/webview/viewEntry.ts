@@ -135,7 +135,7 @@ function viewToolCall(e: ToolCallEntry): ViewToolCall {
 }
 
 /** `_meta.claudeCode.parentToolUseId` (Claude Code's link from a subagent's tool call to its `Agent` call), if a string. */
-function parentToolUseOf(meta: ToolCallEntry['meta']): string | undefined {
+export function parentToolUseOf(meta: ToolCallEntry['meta']): string | undefined {
   const cc = meta?.['claudeCode'];
   const id = typeof cc === 'object' && cc !== null && 'parentToolUseId' in cc ? cc.parentToolUseId : undefined;
   return typeof id === 'string' && id !== '' ? id : undefined;

@@ -184,3 +184,21 @@ test("a subagent's edits: its delegation card is named with its child's cards (a
   await t.review.act('c1', null, 'keep');
   assert.deepEqual(labels(t.review), { ks: 'Partly undone', kc1: 'Undone', kc2: 'Kept', kg: 'Kept', kg1: 'Kept' });
 });
+
+test("an agent without the subagents capability: the Agent call is named with its child's calls, linked by parentToolUseId (a loop of links ends)", () => {
+  const under = (key: string, parent: string, content: ToolCallEntry['content'] = []) =>
+    toolCallEntry(key, { toolCallId: `toolu_${key}`, meta: { claudeCode: { parentToolUseId: `toolu_${parent}` } }, content });
+  const entries = [
+    toolCallEntry('agent', { toolCallId: 'toolu_agent', toolKind: 'think' }),
+    under('step', 'agent', [{ type: 'diff', path: '/w/a.txt', oldText: 'a', newText: 'A' }]),
+    under('x', 'y', [{ type: 'diff', path: '/w/b.txt', oldText: 'b', newText: 'B' }]),
+    under('y', 'x'),
+  ];
+  assert.deepEqual(
+    toolKeysByPath(entries, (p) => p),
+    [
+      { path: '/w/a.txt', keys: ['agent', 'step'] },
+      { path: '/w/b.txt', keys: ['y', 'x'] },
+    ],
+  );
+});
