@@ -6,6 +6,9 @@ import assert from 'node:assert/strict';
 import { ChangeReview, type ReviewChange } from '../../../src/common/changes/review';
 import { computeHunks } from '../../../src/common/changes/hunks';
 import { restoreChanges, savedChanges } from '../../../src/common/changes/persist';
+import { createPatch } from 'diff';
+import type { ToolCallEntry } from '../../../src/common/store/model';
+import { toolCallEntry } from '../helpers/toolCallEntry';
 
 function setup(files: Record<string, string>) {
   const disk = new Map(Object.entries(files));
@@ -102,4 +105,49 @@ test('Review from the Changes summary opens the file at its first hunk, placed o
   t.disk.set('/w/x.txt', `mine\n${agent}`);
   await t.review.act(setId, 0, 'review');
   assert.deepEqual(t.revealed, ['/w/x.txt:2']);
+});
+
+test('a terminal command that reports its change (a v1 diff, a v2 patch) is reviewed hunk by hunk like an edit', async () => {
+  const v1Before = 'a  \nb\nc\nd\ne  \n';
+  const v2Before = 'x \ny\nz\nw\nv \n';
+  const trim = (s: string) => s.replace(/ +$/gm, '');
+  const t = setup({ '/w/one.txt': trim(v1Before), '/w/two.txt': trim(v2Before) });
+  t.review.turnStarted('s');
+  const run = (key: string, diff: ToolCallEntry['content'][number]) =>
+    toolCallEntry(key, { toolKind: 'execute', content: [{ type: 'terminal', terminalId: `term-${key}` }, diff] });
+  const patch = createPatch('two.txt', v2Before, trim(v2Before), '', '', { context: 1 });
+  await t.review.turnEnded(
+    's',
+    [
+      run('k1', { type: 'diff', path: '/w/one.txt', oldText: v1Before, newText: trim(v1Before) }),
+      run('k2', { type: 'diff', changes: [{ operation: 'modify', path: '/w/two.txt' }], patch: { format: 'unified', text: patch } }),
+    ],
+    'k2',
+  );
+  const set = t.review.state.sets[0]!;
+  assert.deepEqual(
+    set.files.map((f) => [f.path, f.oldText, f.tools]),
+    [
+      ['/w/one.txt', v1Before, ['k1']],
+      ['/w/two.txt', v2Before, ['k2']],
+    ],
+    'both previous texts are known',
+  );
+  for (const [path, old, lastUndone] of [
+    ['/w/one.txt', v1Before, 'a\nb\nc\nd\ne  \n'],
+    ['/w/two.txt', v2Before, 'x\ny\nz\nw\nv \n'],
+  ] as const) {
+    const [first, second] = computeHunks(old, trim(old));
+    assert.ok(first && second, `${path}: two hunks`);
+    assert.equal(await t.review.actOnHunk(set.id, path, second, 'undo'), null);
+    assert.equal(t.disk.get(path), lastUndone, `${path}: only the last hunk is undone`);
+    assert.equal(await t.review.actOnHunk(set.id, path, first, 'keep'), null);
+  }
+  assert.deepEqual(
+    t.review.views('s')[0]?.files.map((f) => [f.path, f.state, f.hunks]),
+    [
+      ['one.txt', 'kept', { kept: 1, undone: 1 }],
+      ['two.txt', 'kept', { kept: 1, undone: 1 }],
+    ],
+  );
 });
