@@ -22,6 +22,7 @@ import { chunkText } from './chunks';
 import { demoTitle } from './title';
 import * as text from './content';
 import type { DemoAuth } from './auth';
+import { runFormatter } from './formatRun';
 import { adoptedTag, knownSession, listedForArchiveFilter, registerSessionOps, sessionOpsCapabilities, unknownMessage } from './sessionOps';
 
 type Update = { sessionUpdate: string } & Record<string, unknown>;
@@ -266,7 +267,7 @@ export class DemoAgentV2 {
     }
     if (wantsRun) {
       this.notify(s, plan(step++));
-      await this.terminalTool(s, n, signal);
+      await this.terminalTool(s, n, signal, /format/i.test(promptText));
     }
     this.notify(s, plan(steps.length));
     // The closing message as one whole-message upsert.
@@ -339,7 +340,8 @@ export class DemoAgentV2 {
     this.notify(s, { sessionUpdate: 'tool_call_update', toolCallId: id, status: 'completed' });
   }
 
-  private async terminalTool(s: Session, n: number, signal: AbortSignal): Promise<void> {
+  /** With `format`, the command also formats demo-format.txt, and its tool call reports that change (formatRun.ts). */
+  private async terminalTool(s: Session, n: number, signal: AbortSignal, format = false): Promise<void> {
     const id = `tool-${s.tag}${n}-run`;
     const terminalId = `term-${s.tag}${n}`;
     const output = 'Hello from the demo terminal\n';
@@ -357,6 +359,8 @@ export class DemoAgentV2 {
     await this.pause(signal);
     this.notify(s, { sessionUpdate: 'terminal_output_chunk', terminalId, data: b64(output) });
     this.notify(s, { sessionUpdate: 'terminal_update', terminalId, exitStatus: { exitCode: 0, signal: null } });
+    const formatted = format ? runFormatter(s.cwd) : null;
+    if (formatted) this.notify(s, { sessionUpdate: 'tool_call_content_chunk', toolCallId: id, content: formatted });
     this.notify(s, { sessionUpdate: 'tool_call_update', toolCallId: id, status: 'completed', rawOutput: { output, exitCode: 0 } });
   }
 }
