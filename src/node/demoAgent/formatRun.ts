@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 
-export const FORMAT_FILE = 'demo-format.txt';
+const FORMAT_FILE = 'demo-format.txt';
 
 /** Formats the file (when it exists and needs it) and returns the v2 diff to report; null: nothing changed. */
 export function runFormatter(cwd: string): Record<string, unknown> | null {
