@@ -232,13 +232,14 @@ try {
     if (rows.join() !== 'demo-edit.txt,demo-format.txt') throw new Error(`the turn's Changes list ${rows.join(', ')}`);
     await changes.locator('[data-change-action="undo"][data-change-index="all"]').click();
     await until(() => disk() === before, 'Undo All put both files back');
-    // One Ctrl+Z in one of the files, beside the chat (the other file is not open in an editor).
-    await page.keyboard.press('Control+p');
-    await page.locator('.quick-input-widget input').fill('demo-format.txt');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'demo-format.txt' }).first().waitFor({ timeout: 20_000 });
-    await page.keyboard.press('Control+Enter');
-    const lines = page.locator('.editor-group-container .monaco-editor .view-lines').last();
-    await until(async () => /const\s+a\s+=\s+1;/.test(await lines.innerText()), 'demo-format.txt in the editor');
+    // One Ctrl+Z in one of the files, opened from its tool card (the other file is not open in an editor;
+    // Quick Open may not list a file this new yet).
+    await frame.locator('[data-kind="tool_call"] button.diff-path', { hasText: 'demo-format.txt' }).last().click();
+    const lines = page
+      .locator('.editor-group-container .monaco-editor .view-lines')
+      .filter({ hasText: /const\s+a\s+=\s+1;/ })
+      .last();
+    await lines.waitFor({ timeout: 20_000 });
     await lines.click();
     await page.keyboard.press('Control+z');
     // VS Code may ask whether to undo across all files (a workbench dialog; VS Code 1.139 undoes an

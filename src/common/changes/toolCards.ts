@@ -21,14 +21,35 @@ function editedPaths(e: Extract<Entry, { kind: 'tool_call' }>): string[] {
 export type ChildEntries = (childSessionId: string) => readonly Entry[];
 
 /**
- * The turn's entries with those of the subagents it started (any depth, each child once): their tool calls
- * edit files of this turn too (a child's write is the turn's, see chatFactory's onWrite).
+ * Visits the turn's entries and those of the subagents it started (any depth, each child once, right after its
+ * delegation card), each with the session's entries it is one of and the delegation cards above it.
  */
-export function withSubagents(entries: readonly Entry[], children: ChildEntries): Entry[] {
+function eachWithSubagents(entries: readonly Entry[], children: ChildEntries, visit: (e: Entry, list: readonly Entry[], above: readonly string[]) => void): void {
   const seen = new Set<string>();
-  const walk = (list: readonly Entry[]): Entry[] =>
-    list.flatMap((e) => (e.kind !== 'subagent' || seen.has(e.childSessionId) ? [e] : (seen.add(e.childSessionId), [e, ...walk(children(e.childSessionId))])));
-  return walk(entries);
+  const walk = (list: readonly Entry[], above: readonly string[]): void => {
+    for (const e of list) {
+      visit(e, list, above);
+      if (e.kind !== 'subagent' || seen.has(e.childSessionId)) continue;
+      seen.add(e.childSessionId);
+      walk(children(e.childSessionId), [...above, e.key]);
+    }
+  };
+  walk(entries, []);
+}
+
+/** The turn's entries with those of the subagents it started: their tool calls edit files of this turn too (a child's write is the turn's, see chatFactory's onWrite). */
+export function withSubagents(entries: readonly Entry[], children: ChildEntries): Entry[] {
+  const out: Entry[] = [];
+  eachWithSubagents(entries, children, (e) => out.push(e));
+  return out;
+}
+
+/** The calls `e` ran under (legacy steps: `parentToolUseId`), outermost first; a loop of links stops at the first repeat. */
+function callsAbove(e: Extract<Entry, { kind: 'tool_call' }>, list: readonly Entry[]): string[] {
+  const byCallId = (id: string | undefined) => (id === undefined ? undefined : list.find((x) => x.kind === 'tool_call' && x.toolCallId === id));
+  const out: string[] = [];
+  for (let p = byCallId(parentToolUseOf(e.meta)); p?.kind === 'tool_call' && p !== e && !out.includes(p.key); p = byCallId(parentToolUseOf(p.meta))) out.unshift(p.key);
+  return out;
 }
 
 /**
@@ -43,32 +64,17 @@ export function toolKeysByPath(
   children: ChildEntries = () => [],
 ): { readonly path: string; readonly keys: readonly string[] }[] {
   const byPath = new Map<string, string[]>();
-  const seen = new Set<string>();
-  const add = (path: string, key: string) => {
-    const keys = byPath.get(path) ?? [];
-    byPath.set(path, keys);
-    if (!keys.includes(key)) keys.push(key);
-  };
-  /** Walks a session's entries, naming each edit's path with its card and the cards of the subagents above it. */
-  const walk = (list: readonly Entry[], above: readonly string[]): void => {
-    const byCallId = new Map(list.flatMap((e) => (e.kind === 'tool_call' ? [[e.toolCallId, e] as const] : [])));
-    /** The calls this one ran under (legacy steps), outermost first; a loop of links stops at the first repeat. */
-    const callsAbove = (e: Extract<Entry, { kind: 'tool_call' }>): string[] => {
-      const out: string[] = [];
-      for (let p = byCallId.get(parentToolUseOf(e.meta) ?? ''); p && p !== e && !out.includes(p.key); p = byCallId.get(parentToolUseOf(p.meta) ?? '')) out.unshift(p.key);
-      return out;
-    };
-    for (const e of list) {
-      if (e.kind === 'subagent' && !seen.has(e.childSessionId)) {
-        seen.add(e.childSessionId);
-        walk(children(e.childSessionId), [...above, e.key]);
+  eachWithSubagents(entries, children, (e, list, above) => {
+    if (e.kind !== 'tool_call') return;
+    const paths = new Set(editedPaths(e).map(canonical));
+    if (paths.size === 0) return;
+    for (const key of [...above, ...callsAbove(e, list), e.key])
+      for (const p of paths) {
+        const keys = byPath.get(p) ?? [];
+        byPath.set(p, keys);
+        if (!keys.includes(key)) keys.push(key);
       }
-      if (e.kind !== 'tool_call') continue;
-      const paths = new Set(editedPaths(e).map(canonical));
-      if (paths.size) for (const key of [...above, ...callsAbove(e), e.key]) for (const p of paths) add(p, key);
-    }
-  };
-  walk(entries, []);
+  });
   return [...byPath].map(([path, keys]) => ({ path, keys }));
 }
 

@@ -1,8 +1,9 @@
 /**
  * The demo's formatter run ("format" in the prompt, with a command to run): the command squeezes runs of
- * blanks inside the lines of demo-format.txt in the workspace and strips them at their ends, and its tool call reports what it changed as a v2 diff
- * (changes + unified patch), as an agent whose shell tool knows the change does. The client reviews such a
- * change like an edit (hunk by hunk, Undo, Undo All); a command that reports nothing is not seen.
+ * blanks inside the lines of demo-format.txt in the workspace and strips them at the ends, and its tool call
+ * reports what it changed as a v2 diff (changes + unified patch), as an agent whose shell tool knows the
+ * change does. The client reviews such a change like an edit (hunk by hunk, Undo, Undo All); a command that
+ * reports nothing is not seen.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
