@@ -72,6 +72,8 @@ export interface ChatPersistence {
   readIndex(): unknown;
   /** Saves the chat list (written in order; `flush()` waits for it). */
   writeIndex(index: unknown): void;
+  /** Calls `onIndex` with the chat list each time another window writes it (the file as read), until disposed. */
+  watchIndex(onIndex: (raw: unknown) => void): IDisposable;
 }
 
 /** Keeps nothing across restarts: used when the extension has no storage folder, and in tests. */
@@ -91,6 +93,9 @@ export class MemoryPersistence implements ChatPersistence {
   requestHandoff(): void {}
   withdrawHandoff(): void {}
   watchHandoffs(): IDisposable {
+    return { dispose: () => undefined };
+  }
+  watchIndex(): IDisposable {
     return { dispose: () => undefined };
   }
   restore(chatId: string): Restored {

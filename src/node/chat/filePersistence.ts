@@ -24,6 +24,7 @@ import { INDEX_FILE, writeAtomic } from '../persistence/chatHome';
 import { ChatElsewhereError, MemoryPersistence, type Claim, type Restored, type ChatPersistence } from './chatPersistence';
 import { errorText } from '../../common/util/errors';
 import { recoverRecords, SearchFileWriter, searchFile } from '../history/searchFiles';
+import { followIndexFile, type IndexMine } from '../persistence/indexWatch';
 
 /** Snapshot after this many journal records, so a restore replays little. */
 const COMPACT_EVERY = 2000;
@@ -63,6 +64,8 @@ export class FilePersistence implements ChatPersistence {
   private index: unknown;
   /** Index writes, in order (the last one wins on disk). */
   private indexWrites: Promise<void> = Promise.resolve();
+  /** What following the list must know of this window's own writes (indexWatch.ts). */
+  private readonly indexMine: IndexMine = { queued: 0, text: undefined };
   private readonly locks: ChatLocks;
   /** Each chat's search file, written from its store (src/node/history/searchFiles.ts). */
   private readonly searchFiles: SearchFileWriter;
@@ -121,6 +124,7 @@ export class FilePersistence implements ChatPersistence {
   writeIndex(index: unknown): void {
     this.index = index;
     this.records = undefined;
+    this.indexMine.queued++;
     const file = path.join(this.dir, INDEX_FILE);
     this.indexWrites = this.indexWrites.then(async () => {
       // Another window of the workspace may have added chats since: theirs are kept. Read, merge and
@@ -128,13 +132,19 @@ export class FilePersistence implements ChatPersistence {
       for (let i = 0; i < INDEX_LOCK_TRIES && !this.locks.acquire(INDEX_LOCK).ok; i++) await new Promise((r) => setTimeout(r, INDEX_LOCK_WAIT_MS));
       try {
         const merged = mergeChatIndex({ version: 1, ...parseChatIndex(index, () => undefined) }, await readIndexFile(this.dir, () => undefined), this.removed);
-        await writeAtomic(file, JSON.stringify(merged));
+        const text = JSON.stringify(merged);
+        await writeAtomic(file, text);
+        this.indexMine.text = text;
       } catch (e) {
         this.log(`could not save the chat list: ${errorText(e)}`);
       } finally {
         this.locks.release(INDEX_LOCK);
       }
     });
+  }
+
+  watchIndex(onIndex: (raw: unknown) => void): IDisposable {
+    return followIndexFile(this.dir, { settled: () => this.indexWrites, mine: this.indexMine }, onIndex, this.log);
   }
 
   holderOf(chatId: string): Claim {
