@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `npm test`: everything, from a fresh clone (before npm install) to the UI check.
 #   setup -> build -> checks (typecheck, lint, knip, format) -> package -> unit, conformance, browser, real agents (CLI), host suite,
-#   npm start smoke, UI check, UI tour, polish tour, real agents through the chat panel [, fresh host install]
+#   npm start smoke, UI check, UI tour, polish tour, recovery, history, real agents through the chat panel [, fresh host install]
 # Every stage runs even when an earlier one failed, so one run shows all problems. Each stage's counts come
 # from node:test's `ℹ pass N` / `ℹ fail N` lines or a `N passed, N failed` line; a stage without counts counts
 # as one check (1 failed when it exited non-zero). The last line is the total: `N passed, N failed`.
@@ -129,6 +129,9 @@ stage ui-polish node test/e2e/ui-polish.mjs
 # One chat whose demo agent misbehaves as told (silent, crashes, ignores Cancel, reload mid-turn): the
 # recovery notices' buttons clicked in VS Code, a screenshot per case (test-results/recovery/*.png).
 stage ui-recovery node test/e2e/ui-recovery.mjs
+# History at scale: 1,000 generated chats (written before the window opens) listed, searched, filtered,
+# bulk-archived and reopened at a match in the side bar's History view (test-results/history/*.png).
+stage ui-history node test/e2e/ui-history.mjs
 if [[ -f test/agents/run-real-panel.mjs ]]; then
   # One code-server per agent, 1.5–2.5 min each: its own, longer limit.
   STAGE_LIMIT=$((stage_timeout > 1500 ? stage_timeout : 1500)) stage real-panel node test/agents/run-real-panel.mjs
