@@ -15,7 +15,7 @@ import path from 'node:path';
 import { allAgents, demoAgent, findAgent, newChatAgentId, type AgentConfig, type Settings } from '../common/config/settings';
 import { chooseAgent, createChatStatus, readSettings } from './chatChrome';
 import { isUnusedChat } from '../common/agents/agentChoice';
-import { ChatIndex, isChatId, parseChatIndex, type ChatOrigin, type ChatRecord } from '../common/chats/chatIndex';
+import { ChatIndex, isChatId, type ChatOrigin, type ChatRecord } from '../common/chats/chatIndex';
 import { followInto } from '../common/chats/chatIndexFollow';
 import { Disposable } from '../common/util/lifecycle';
 import { spawnAgent, type ConnectAgent } from '../node/acp/agentLink';
@@ -180,7 +180,7 @@ export class ChatService extends Disposable {
   ready(): Promise<void> {
     this.opened ??= this.openPersistence().then((p) => {
       this.persistence = p;
-      const index = new ChatIndex(parseChatIndex(p.readIndex(), (m) => this.log.warn(m)));
+      const index = new ChatIndex(p.chatList());
       // Stores saved before several chats existed are keyed by agent id: each becomes a chat of that agent (a chat id missing from the list names no agent: left alone).
       for (const id of p.savedIds()) if (!index.has(id) && !isChatId(id)) index.create(id, 0, Math.random, id);
       index.onDidChange(() => p.writeIndex(index.toJSON()));
