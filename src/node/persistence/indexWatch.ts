@@ -12,10 +12,10 @@ import type { IDisposable } from '../../common/util/lifecycle';
 import { INDEX_FILE } from './chatHome';
 
 /** How long after the last change of a burst the list is read again. */
-export const INDEX_FOLLOW_DELAY_MS = 150;
+const INDEX_FOLLOW_DELAY_MS = 150;
 
 /** Calls `onChange` once the chat list in `dir` has settled after a change; until disposed. */
-export function watchIndexFile(dir: string, onChange: () => void, log: (message: string) => void, delayMs = INDEX_FOLLOW_DELAY_MS): IDisposable {
+function watchIndexFile(dir: string, onChange: () => void, log: (message: string) => void, delayMs = INDEX_FOLLOW_DELAY_MS): IDisposable {
   let timer: ReturnType<typeof setTimeout> | undefined;
   let watcher: FSWatcher | undefined;
   try {
