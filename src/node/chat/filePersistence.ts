@@ -142,9 +142,7 @@ export class FilePersistence implements ChatPersistence {
       for (let i = 0; i < INDEX_LOCK_TRIES && !this.locks.acquire(INDEX_LOCK).ok; i++) await new Promise((r) => setTimeout(r, INDEX_LOCK_WAIT_MS));
       try {
         const merged = mergeChatIndex({ version: 1, ...parseChatIndex(index, () => undefined) }, await readIndexFile(this.dir, () => undefined), this.removed);
-        const text = JSON.stringify(merged);
-        await writeAtomic(file, text);
-        this.indexMine.text = text;
+        await writeAtomic(file, JSON.stringify(merged));
       } catch (e) {
         this.log(`could not save the chat list: ${errorText(e)}`);
       } finally {

@@ -45,7 +45,10 @@ function watchIndexFile(dir: string, onChange: () => void, log: (message: string
 export interface IndexMine {
   /** How many writes it queued: a read that a later write overtook is stale. */
   queued: number;
-  /** The list's text as it last wrote or followed it: the same text is not taken twice. */
+  /**
+   * The list's text as it last followed it: the same text is not taken twice. Its own writes are read back
+   * too: a write merges in what other windows wrote meanwhile, which this window has yet to take.
+   */
   text: string | undefined;
 }
 
