@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `npm test`: everything, from a fresh clone (before npm install) to the UI check.
 #   setup -> build -> checks (typecheck, lint, knip, format) -> package -> unit, conformance, browser, real agents (CLI), host suite,
-#   npm start smoke, UI check, UI tour, polish tour, real agents through the chat panel [, fresh host install]
+#   npm start smoke, UI check and history, UI tour, polish tour, recovery, real agents through the chat panel [, fresh host install]
 # Every stage runs even when an earlier one failed, so one run shows all problems. Each stage's counts come
 # from node:test's `ℹ pass N` / `ℹ fail N` lines or a `N passed, N failed` line; a stage without counts counts
 # as one check (1 failed when it exited non-zero). The last line is the total: `N passed, N failed`.
@@ -149,7 +149,12 @@ stage host-suite node test/e2e/run-host-tests.mjs
 # server the user left running on 8080 does not matter.
 free_port=$(node -e 'const s = require("node:net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })')
 stage start-smoke env START_SMOKE=1 PORT="$free_port" bash scripts/start.sh
+# History at scale: 1,000 generated chats (written before the window opens) listed, searched, filtered,
+# bulk-archived and reopened at a match in the side bar's History view (test-results/history/*.png),
+# beside the UI check (see stage_bg).
+stage_bg ui-history node test/e2e/ui-history.mjs
 stage ui-check node test/e2e/ui-check.mjs
+stage_wait ui-history
 # The tour twice, side by side (see stage_bg): with the demo agent speaking ACP v1, and v2 (`-v2` screenshots).
 stage_bg ui-tour-v2 env ACP_TOUR_PROTOCOL=2 node test/e2e/ui-tour.mjs
 stage ui-tour node test/e2e/ui-tour.mjs

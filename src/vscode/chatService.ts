@@ -15,7 +15,8 @@ import path from 'node:path';
 import { allAgents, demoAgent, findAgent, newChatAgentId, type AgentConfig, type Settings } from '../common/config/settings';
 import { chooseAgent, createChatStatus, readSettings } from './chatChrome';
 import { isUnusedChat } from '../common/agents/agentChoice';
-import { ChatIndex, isChatId, parseChatIndex, type ChatOrigin, type ChatRecord } from '../common/chats/chatIndex';
+import { ChatIndex, isChatId, type ChatOrigin, type ChatRecord } from '../common/chats/chatIndex';
+import { followInto } from '../common/chats/chatIndexFollow';
 import { Disposable } from '../common/util/lifecycle';
 import { spawnAgent, type ConnectAgent } from '../node/acp/agentLink';
 import type { ChatPanel } from './chatPanel';
@@ -179,12 +180,12 @@ export class ChatService extends Disposable {
   ready(): Promise<void> {
     this.opened ??= this.openPersistence().then((p) => {
       this.persistence = p;
-      const index = new ChatIndex(parseChatIndex(p.readIndex(), (m) => this.log.warn(m)));
-      // Stores saved before several chats existed are keyed by agent id: each becomes a chat of that agent.
-      // (A chat id missing from the list names no agent: such a store is left alone.)
+      const index = new ChatIndex(p.chatList());
+      // Stores saved before several chats existed are keyed by agent id: each becomes a chat of that agent (a chat id missing from the list names no agent: left alone).
       for (const id of p.savedIds()) if (!index.has(id) && !isChatId(id)) index.create(id, 0, Math.random, id);
       index.onDidChange(() => p.writeIndex(index.toJSON()));
       index.onDidChangeFocus(() => this.focusChanged());
+      this.register(p.watchIndex((raw) => followInto(index, raw, (id) => this.live.get(id) !== undefined).forEach((id) => this.views.titles.refresh(id))));
       this.indexValue = index;
     });
     return this.opened;
@@ -331,8 +332,7 @@ export class ChatService extends Disposable {
   }
   /** Starts a fresh session in the focused chat (the old transcript stays in the tree). */
   async newSession(): Promise<void> {
-    await this.ready();
-    await (await this.activeChat()).door.newSession();
+    await (await this.activeChat()).door.newSession(); // activeChat() awaits ready()
   }
 
   /** ACP: Open Capture — a recorded `.jsonl` in a read-only panel and the tree. */

@@ -58,6 +58,7 @@ export class HistoryView extends Disposable implements vscode.WebviewViewProvide
     );
     this.register(view.webview.onDidReceiveMessage((raw: unknown) => void this.receive(raw)));
     this.register(index.onDidChange(() => this.refreshSoon()));
+    this.register(index.onDidFollow(() => this.refreshSoon()));
     this.register(this.service.marks().onDidChange(() => this.refreshSoon()));
     this.register(
       view.onDidDispose(() => {

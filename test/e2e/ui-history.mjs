@@ -1,16 +1,19 @@
 // History at scale in the real workbench: a generated history of 1,000 chats (their snapshots, search files
-// and chat list, written into the workspace's chats folder, then Reload Window) is listed in the side bar's
-// History view, searched as you type, filtered, bulk-archived, and a match reopens its chat at that message.
+// and chat list, written into the workspace's chats folder before the window opens, so the window starts
+// with them) is listed in the side bar's History view, searched as you type, filtered, bulk-archived, and a
+// match reopens its chat at that message. A stage of `npm test` (scripts/test.sh).
 // Screenshots in test-results/history/NN-<what>.png (look at them).
 //   node test/e2e/ui-history.mjs
-import { lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { tsImport } from 'tsx/esm/api';
 import { until } from '../helpers/until.mjs';
-import { chatFrame, launchBrowser, log, painted, paletteCommand, reloadWindow, root, sendPrompt, startCodeServer, stepRunner, workbenchUrl } from './host.mjs';
+import { EXTENSION_ID, launchBrowser, log, painted, paletteCommand, root, startCodeServer, stepRunner, workbenchUrl } from './host.mjs';
 
 const { MessageStore } = await tsImport('../../src/common/store/index.ts', import.meta.url);
 const { searchFileText } = await tsImport('../../src/common/history/searchLines.ts', import.meta.url);
+const { chatHomeDir } = await tsImport('../../src/node/persistence/chatHome.ts', import.meta.url);
+const { pathsIgnoreCase, workspaceIdentity } = await tsImport('../../src/common/chats/workspaceIdentity.ts', import.meta.url);
 
 const shots = path.join(root, 'test-results/history');
 mkdirSync(shots, { recursive: true });
@@ -22,57 +25,52 @@ const shot = async (file) => {
   await page.screenshot({ path: path.join(shots, file) });
 };
 
-/** The folder holding chats.json under `dir` (the workspace's chats home). */
-function findHome(dir) {
-  let names = [];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return undefined;
-  }
-  for (const name of names) {
-    const p = path.join(dir, name);
-    if (name === 'chats.json') return dir;
-    let isDir = false;
-    try {
-      isDir = lstatSync(p).isDirectory();
-    } catch {
-      // gone meanwhile
-    }
-    if (isDir) {
-      const found = findHome(p);
-      if (found) return found;
-    }
-  }
-  return undefined;
+/** The workspace's chats folder, as the extension finds it (src/node/persistence/chatHome.ts). */
+function chatsHome(user, ws) {
+  const identity = workspaceIdentity({ folders: [realpathSync(ws)] }, pathsIgnoreCase(process.platform));
+  return chatHomeDir(path.join(user, 'User', 'globalStorage', EXTENSION_ID), identity);
 }
 
-/** Writes `n` chats of a few messages each (one in ten mentions the walrus) into `home`, beside what is there. */
+/** Where a chat's number goes in the two template chats (`generate`). */
+const C = '@CHAT@';
+
+/** A chat's snapshot and search lines, with C for its number: one of six messages, the walrus in one when `walrus`. */
+function templateChat(walrus) {
+  const store = new MessageStore();
+  const sid = `gen-${C}`;
+  store.ingest('client->agent', { jsonrpc: '2.0', id: 1, method: 'session/new', params: { cwd: '/w', mcpServers: [] } });
+  store.ingest('agent->client', { jsonrpc: '2.0', id: 1, result: { sessionId: sid } });
+  const update = (u) => store.ingest('agent->client', { jsonrpc: '2.0', method: 'session/update', params: { sessionId: sid, update: u } });
+  // Its title from the agent, as a real chat's is (the list's title is only the store's cache).
+  update({ sessionUpdate: 'session_info_update', title: `Generated chat ${C}` });
+  for (let m = 0; m < 6; m += 2) {
+    const text = (k) => `Message ${k} of chat ${C}${walrus && k === 4 ? ': where did the walrus go?' : ''}`;
+    store.ingest('client->agent', { jsonrpc: '2.0', id: 10 + m, method: 'session/prompt', params: { sessionId: sid, prompt: [{ type: 'text', text: text(m) }] } });
+    update({ sessionUpdate: 'agent_message_chunk', messageId: `a${m}`, content: { type: 'text', text: text(m + 1) } });
+    store.ingest('agent->client', { jsonrpc: '2.0', id: 10 + m, result: { stopReason: 'end_turn' } });
+  }
+  store.attach(sid);
+  const lines = searchFileText(null, store.sessions());
+  return { snapshot: JSON.stringify({ format: 'acp-chat/snapshot', version: 1, seq: 0, store: store.toJSON() }), lines: lines.slice(lines.indexOf('\n') + 1) };
+}
+
+/**
+ * Writes `n` chats (one in ten mentions the walrus) and their chat list into `home`: two chats built once
+ * through the real store, each chat a copy with its number put in (a store per chat took seconds).
+ */
 function generate(home, n) {
-  const list = JSON.parse(readFileSync(path.join(home, 'chats.json'), 'utf8'));
+  mkdirSync(home, { recursive: true });
+  const templates = [templateChat(false), templateChat(true)];
+  const list = { version: 1, chats: [], focused: [] };
   const now = Date.now();
   for (let c = 0; c < n; c++) {
     const id = `chat-gen-${String(c).padStart(6, '0')}`;
-    const store = new MessageStore();
-    const sid = `gen-${c}`;
-    store.ingest('client->agent', { jsonrpc: '2.0', id: 1, method: 'session/new', params: { cwd: '/w', mcpServers: [] } });
-    store.ingest('agent->client', { jsonrpc: '2.0', id: 1, result: { sessionId: sid } });
-    for (let m = 0; m < 6; m++) {
-      const text = `Message ${m} of chat ${c}${c % 10 === 3 && m === 4 ? ': where did the walrus go?' : ''}`;
-      if (m % 2 === 0) store.ingest('client->agent', { jsonrpc: '2.0', id: 10 + m, method: 'session/prompt', params: { sessionId: sid, prompt: [{ type: 'text', text }] } });
-      else
-        store.ingest('agent->client', {
-          jsonrpc: '2.0',
-          method: 'session/update',
-          params: { sessionId: sid, update: { sessionUpdate: 'agent_message_chunk', messageId: `a${m}`, content: { type: 'text', text } } },
-        });
-    }
-    store.attach(sid);
+    const t = templates[c % 10 === 3 ? 1 : 0];
     const record = {
       id,
       agentId: 'demo',
       title: `Generated chat ${c}`,
-      sessionId: sid,
+      sessionId: `gen-${c}`,
       createdAt: now - c * 3_600_000,
       updatedAt: now - c * 3_600_000,
       open: false,
@@ -80,8 +78,8 @@ function generate(home, n) {
       ...(c % 5 === 0 ? { unread: true } : {}),
     };
     list.chats.push(record);
-    writeFileSync(path.join(home, `${id}.snapshot.json`), JSON.stringify({ format: 'acp-chat/snapshot', version: 1, seq: 0, store: store.toJSON() }));
-    writeFileSync(path.join(home, `${id}.search.txt`), searchFileText(record, store.sessions()));
+    writeFileSync(path.join(home, `${id}.snapshot.json`), t.snapshot.replaceAll(C, String(c)));
+    writeFileSync(path.join(home, `${id}.search.txt`), searchFileText(record, []) + t.lines.replaceAll(C, String(c)));
   }
   writeFileSync(path.join(home, 'chats.json'), JSON.stringify(list));
 }
@@ -108,22 +106,15 @@ function historyFrame() {
 }
 
 const cs = await startCodeServer({ settings: { 'acpChat.notifyWhenUnseen': false } });
+const t0 = performance.now();
+generate(chatsHome(cs.dirs.user, cs.dirs.ws), CHATS);
+log(`${CHATS} chats generated in ${(performance.now() - t0).toFixed(0)} ms`);
 const browser = await launchBrowser(cs);
 const page = await browser.newPage({ viewport: { width: 1300, height: 850 } });
 page.setDefaultTimeout(30_000);
 try {
   await page.goto(workbenchUrl(cs, { dev: true }), { timeout: 180_000 });
   await page.locator('.monaco-workbench').waitFor({ timeout: 120_000 });
-  let home;
-  await step('setup: one chat, then 1,000 generated chats in its folder, and a reload', async () => {
-    await paletteCommand(page, 'ACP: Open Chat');
-    const frame = await chatFrame(page, 60_000);
-    await sendPrompt(frame, 'Say hello.');
-    const base = cs.dirs.user;
-    home = await until(() => findHome(base), 'the chats folder', 30_000);
-    generate(home, CHATS);
-    await reloadWindow(page, (t) => paletteCommand(page, t));
-  });
   let h;
   await step('the History view lists 1,000 chats', async () => {
     await paletteCommand(page, 'Focus on History View');
@@ -133,7 +124,7 @@ try {
       if (await header.count()) await header.click({ position: { x: 8, y: 10 } }); // the twistie, not its actions
     }
     h = await historyFrame();
-    await h.locator('.history-status', { hasText: /100\d chats/ }).waitFor({ timeout: 30_000 });
+    await h.locator('.history-status', { hasText: /^1000 chats/ }).waitFor({ timeout: 30_000 });
     await shot('01-list.png');
   });
   await step('search as you type, grouped by chat', async () => {
@@ -156,16 +147,22 @@ try {
   });
   await step('a match reopens its chat at that message', async () => {
     await h.locator('select.history-state').selectOption('');
-    await h.locator('.history-status', { hasText: /chats match/ }).waitFor({ timeout: 30_000 });
+    // The walrus chats not archived (100 less the 14 or 15 archived), not the archived list still shown before.
+    await h.locator('.history-status', { hasText: /^8[56] chats match/ }).waitFor({ timeout: 30_000 });
     const hit = h.locator('.history-hit', { hasText: 'walrus' }).first();
+    const title = (await hit.locator('xpath=ancestor::li[contains(@class, "history-row")]').locator('.history-title').innerText()).replace('●', '').trim();
+    const n = /^Generated chat (\d+)$/.exec(title)?.[1];
+    if (n === undefined) throw new Error(`the first hit's chat is "${title}"`);
+    const said = `Message 4 of chat ${n}: where did the walrus go?`;
     await hit.click();
+    // That chat (its own message, not another walrus chat's), named by its store's title (not "Chat N").
     const chat = await until(
       async () => {
         for (const f of page.frames()) {
           if (f.isDetached()) continue;
           if (
             (await f
-              .locator('[data-kind="user_message"]', { hasText: 'walrus' })
+              .locator('[data-kind="user_message"]', { hasText: said })
               .count()
               .catch(() => 0)) > 0
           )
@@ -173,10 +170,12 @@ try {
         }
         return undefined;
       },
-      'a chat showing the walrus message',
+      `the chat "${title}" showing its walrus message`,
       60_000,
     );
-    await chat.locator('[data-kind="user_message"]', { hasText: 'walrus' }).first().waitFor();
+    await page.locator('.tab', { hasText: title }).first().waitFor({ timeout: 10_000 });
+    // Its turns had ended when it was saved: no "Interrupted" notice.
+    if (await chat.getByText('Interrupted').count()) throw new Error('the reopened chat says a turn was interrupted');
     await shot('05-opened-at-match.png');
   });
 } catch (e) {

@@ -164,6 +164,9 @@ export class ChatIndex {
   readonly onDidChange = this.changed.event;
   private readonly focusChanged = new Emitter<string | undefined>();
   readonly onDidChangeFocus = this.focusChanged.event;
+  private readonly followed = new Emitter<readonly string[]>();
+  /** Records another window wrote were taken (`follow`): the chats' ids. Nothing to save, unlike onDidChange. */
+  readonly onDidFollow = this.followed.event;
 
   constructor(initial: { chats: readonly ChatRecord[]; focused: readonly string[] } = { chats: [], focused: [] }) {
     for (const c of initial.chats) this.chats.set(c.id, c);
@@ -259,6 +262,23 @@ export class ChatIndex {
     return this.history().find(pred);
   }
 
+  /**
+   * Takes in records another window wrote to the chat list (chatIndexFollow.ts decides which). Returns the
+   * ids of the chats that changed; fires onDidFollow (and onDidChangeFocus when the focused chat was deleted
+   * there), not onDidChange: this is the file's content, not a change to save.
+   */
+  takeFollowed(changes: { readonly set: readonly ChatRecord[]; readonly removed: readonly string[] }): readonly string[] {
+    for (const r of changes.set) this.chats.set(r.id, r);
+    for (const id of changes.removed) this.chats.delete(id);
+    const ids = [...changes.set.map((r) => r.id), ...changes.removed];
+    if (ids.length === 0) return ids;
+    const wasFocused = this.focusOrder[0];
+    this.focusOrder = this.focusOrder.filter((id) => this.chats.has(id));
+    this.followed.fire(ids);
+    if (wasFocused !== this.focusOrder[0]) this.focusChanged.fire(this.focused());
+    return ids;
+  }
+
   toJSON(): ChatIndexFile {
     return { version: 1, chats: [...this.chats.values()], focused: this.focusOrder };
   }
@@ -266,6 +286,7 @@ export class ChatIndex {
   dispose(): void {
     this.changed.dispose();
     this.focusChanged.dispose();
+    this.followed.dispose();
   }
 }
 

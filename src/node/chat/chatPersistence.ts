@@ -11,6 +11,10 @@ import type { ClientEvent } from '../../common/store/clientEvents';
 import type { ChatState } from '../../common/chats/chatState';
 import type { LockHolder } from '../persistence/chatLock';
 import type { IDisposable } from '../../common/util/lifecycle';
+import { parseChatIndex } from '../../common/chats/chatIndex';
+
+/** A chat list read and checked (src/common/chats/chatIndex.ts `parseChatIndex`). */
+export type ChatList = ReturnType<typeof parseChatIndex>;
 
 /** A chat's saved state: its store, which holds everything the chat shows (empty when nothing was saved). */
 export interface Restored {
@@ -70,8 +74,12 @@ export interface ChatPersistence {
   savedIds(): readonly string[];
   /** The saved chat list as read when opened (undefined: none saved yet). */
   readIndex(): unknown;
+  /** The same, checked (records that do not parse left out and logged): what the window's chat list starts from. */
+  chatList(): ChatList;
   /** Saves the chat list (written in order; `flush()` waits for it). */
   writeIndex(index: unknown): void;
+  /** Calls `onIndex` with the chat list each time another window writes it (the file as read), until disposed. */
+  watchIndex(onIndex: (raw: unknown) => void): IDisposable;
 }
 
 /** Keeps nothing across restarts: used when the extension has no storage folder, and in tests. */
@@ -91,6 +99,9 @@ export class MemoryPersistence implements ChatPersistence {
   requestHandoff(): void {}
   withdrawHandoff(): void {}
   watchHandoffs(): IDisposable {
+    return { dispose: () => undefined };
+  }
+  watchIndex(): IDisposable {
     return { dispose: () => undefined };
   }
   restore(chatId: string): Restored {
@@ -122,6 +133,9 @@ export class MemoryPersistence implements ChatPersistence {
   }
   readIndex(): unknown {
     return this.index;
+  }
+  chatList(): ChatList {
+    return parseChatIndex(this.index, () => undefined);
   }
   writeIndex(index: unknown): void {
     this.index = index;

@@ -21,9 +21,10 @@ import { CHAT_DELETE_EXTS, chatIdsIn, fileId } from '../persistence/chatFiles';
 import { openedChat, removeMigrated } from '../persistence/chatRestore';
 import type { ClientEvent } from '../../common/store/clientEvents';
 import { INDEX_FILE, writeAtomic } from '../persistence/chatHome';
-import { ChatElsewhereError, MemoryPersistence, type Claim, type Restored, type ChatPersistence } from './chatPersistence';
+import { ChatElsewhereError, MemoryPersistence, type ChatList, type Claim, type Restored, type ChatPersistence } from './chatPersistence';
 import { errorText } from '../../common/util/errors';
 import { recoverRecords, SearchFileWriter, searchFile } from '../history/searchFiles';
+import { followIndexFile, type IndexMine } from '../persistence/indexWatch';
 
 /** Snapshot after this many journal records, so a restore replays little. */
 const COMPACT_EVERY = 2000;
@@ -61,8 +62,12 @@ export class FilePersistence implements ChatPersistence {
   /** Chats deleted in this window: a merge with another window's list must not bring them back. */
   private readonly removed = new Set<string>();
   private index: unknown;
+  /** The chat list as read and checked when opened (`create`). */
+  private listed: ChatList = { chats: [], focused: [] };
   /** Index writes, in order (the last one wins on disk). */
   private indexWrites: Promise<void> = Promise.resolve();
+  /** What following the list must know of this window's own writes (indexWatch.ts). */
+  private readonly indexMine: IndexMine = { queued: 0, text: undefined };
   private readonly locks: ChatLocks;
   /** Each chat's search file, written from its store (src/node/history/searchFiles.ts). */
   private readonly searchFiles: SearchFileWriter;
@@ -85,14 +90,18 @@ export class FilePersistence implements ChatPersistence {
   }
 
   static async create(dir: string, log: (message: string) => void, owner: PersistenceOwner = { pid: process.pid, token: randomUUID() }): Promise<FilePersistence> {
-    const p = new FilePersistence(dir, log, owner, chatIdsIn(await readdir(dir).catch(() => [] as string[])));
-    p.index = await readIndexFile(dir, log);
-    const read = parseChatIndex(p.index, () => undefined);
+    const [names, raw] = await Promise.all([readdir(dir).catch(() => [] as string[]), readIndexFile(dir, log)]);
+    const p = new FilePersistence(dir, log, owner, chatIdsIn(names));
+    p.index = raw;
+    // Checked once, here: the window's chat list is built from this (`chatList`), not from a second check.
+    const read = parseChatIndex(raw, log);
     // Saved chats the list lacks (it was lost, damaged, or written by a window that crashed): rebuilt from their search files.
     const recovered = await recoverRecords(dir, p.saved, new Set(read.chats.map((c) => fileId(c.id))), log);
+    p.listed = read;
     if (recovered.length > 0) {
       log(`${recovered.length} chat(s) missing from the chat list were added back from their search files`);
-      p.writeIndex({ version: 1, chats: [...read.chats, ...recovered], focused: read.focused });
+      p.listed = { chats: [...read.chats, ...parseChatIndex({ version: 1, chats: recovered, focused: [] }, log).chats], focused: read.focused };
+      p.writeIndex({ version: 1, ...p.listed });
     }
     return p;
   }
@@ -118,9 +127,14 @@ export class FilePersistence implements ChatPersistence {
     return this.index;
   }
 
+  chatList(): ChatList {
+    return this.listed;
+  }
+
   writeIndex(index: unknown): void {
     this.index = index;
     this.records = undefined;
+    this.indexMine.queued++;
     const file = path.join(this.dir, INDEX_FILE);
     this.indexWrites = this.indexWrites.then(async () => {
       // Another window of the workspace may have added chats since: theirs are kept. Read, merge and
@@ -135,6 +149,10 @@ export class FilePersistence implements ChatPersistence {
         this.locks.release(INDEX_LOCK);
       }
     });
+  }
+
+  watchIndex(onIndex: (raw: unknown) => void): IDisposable {
+    return followIndexFile(this.dir, { settled: () => this.indexWrites, mine: this.indexMine }, onIndex, this.log);
   }
 
   holderOf(chatId: string): Claim {
