@@ -3,7 +3,8 @@
 // two clients drain it over the same kind of pipes, alternately:
 //   baseline — split lines + JSON.parse + answer the three requests (the least any client must do);
 //   pipeline — what the chat panel runs: AcpClient (transport) -> tap -> MessageStore.ingest ->
-//              panelDeltasFor -> PatchBatcher (a flush every 16 ms frame) -> JSON.stringify of each post.
+//              panelDeltasFor -> PatchBatcher (a flush every 16 ms frame) -> JSON.stringify of each post,
+//              bundled as it ships (lib/shipped.ts), not as tsx runs it module by module.
 // Figures: e2e.ratioToBaseline (baseline time / pipeline time, goal >= 0.85), the pipeline's
 // retained heap after GC per text byte, and the CLI's peak resident memory for a 1,000,000-chunk turn
 // (`cli.js run` against the same agent, measured by /usr/bin/time when it is installed).
@@ -16,13 +17,17 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { FLOOD_AGENT as AGENT, floodEnv as agentEnv, runPipeline } from './lib/pipeline';
+import { FLOOD_AGENT as AGENT, floodEnv as agentEnv } from './lib/pipeline';
+import type * as Pipeline from './lib/pipeline';
 import { interleavedRounds, median, ratioFigure, round } from './lib/rounds';
+import { shipped } from './lib/shipped';
 
 const CHUNKS = 300_000;
 /** Interleaved rounds of baseline and pipeline (BENCH_E2E_ROUNDS). */
 const ROUNDS = Number(process.env.BENCH_E2E_ROUNDS ?? 5);
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
+/** The pipeline as it ships (bundled, lib/shipped.ts); the agent's path is passed from here, not the bundle's. */
+const { runPipeline } = shipped<typeof Pipeline>('bench/lib/pipeline.ts');
 
 async function baseline(): Promise<number> {
   const t = performance.now();
@@ -54,7 +59,7 @@ async function baseline(): Promise<number> {
 async function pipeline(): Promise<{ ms: number; posted: number; retained: number; textBytes: number }> {
   gc();
   const before = process.memoryUsage().heapUsed;
-  const { ms, posted, store, sessionId } = await runPipeline(CHUNKS);
+  const { ms, posted, store, sessionId } = await runPipeline(CHUNKS, { agent: { script: AGENT, env: agentEnv(CHUNKS) } });
   gc();
   const retained = process.memoryUsage().heapUsed - before;
   const entries = store.session(sessionId)?.entries ?? [];

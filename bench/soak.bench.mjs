@@ -25,10 +25,11 @@
 // Prints one JSON object as the last line; `--full` also writes it to soak-results.json, which
 // scripts/bench-doc.mjs shows in place of the short day's figures.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { chatFrame, DEMO_REPLY, launchBrowser, log, paletteCommand, reloadWindow, root, sendPrompt, startCodeServer, workbenchUrl } from '../test/e2e/host.mjs';
 import { until } from '../test/helpers/until.mjs';
+import { topFunctions } from './lib/cpuProfile.mjs';
 import { descendants, hostProbe, openFileKinds, openFiles, processLabel, rendererMemory } from './lib/soakHost.mjs';
 
 const full = process.argv.includes('--full');
@@ -38,6 +39,7 @@ const TURNS_PER_CHAT = full ? 10 : 4;
 const RELOADS = full ? 5 : 1;
 /** How long the extension host's idle CPU is measured, at start-up and at the end. */
 const IDLE_MS = 5_000;
+const IDLE_WINDOWS = 4;
 /** The turns of a chat, in turn: Markdown with a file read, an edit behind a permission, a terminal command. */
 const PROMPTS = ['Explain the plan in markdown, please.', 'Please edit the notes.', 'Run the tests in a terminal.', 'Summarise what changed so far.'];
 const SUBAGENT_PROMPT = 'Hand the notes to a subagent, please.';
@@ -149,23 +151,42 @@ async function newChat() {
 }
 
 /**
- * The extension host's CPU with nothing to do, in ms per second: windows of IDLE_MS until one is no lower
- * than the one before (the host has settled: a fresh one is still activating built-in extensions), the lowest.
+ * The extension host's CPU with nothing to do, in ms per second: the lowest of IDLE_WINDOWS windows of
+ * IDLE_MS. Not "until one is no lower than the one before": a fresh host still activating built-in
+ * extensions on a loaded machine falls slowly, and that rule stopped at 92.6 ms/s once, whose profile
+ * right after showed the host idle.
  */
 async function idleCpu(pid) {
   let lowest = Infinity;
-  for (let i = 0; i < 8; i++) {
+  for (let i = 0; i < IDLE_WINDOWS; i++) {
     const a = await probe.ask(pid, { cpuOnly: true });
     await new Promise((r) => setTimeout(r, IDLE_MS));
     const b = await probe.ask(pid, { cpuOnly: true });
-    const msPerS = (b.cpuMicros - a.cpuMicros) / 1000 / (IDLE_MS / 1000);
-    if (msPerS >= lowest) break;
-    lowest = msPerS;
+    lowest = Math.min(lowest, (b.cpuMicros - a.cpuMicros) / 1000 / (IDLE_MS / 1000));
   }
   return lowest;
 }
 
 const mb = (bytes) => Math.round((bytes / 2 ** 20) * 10) / 10;
+
+/**
+ * SOAK_IDLE_PROFILE=1: a CPU profile of the extension host over one idle window (test-results/soak/probe/
+ * idle-NAME.cpuprofile), and its costliest functions logged, for whoever looks into the idle figure.
+ */
+async function idleProfile(pid, name) {
+  if (!process.env.SOAK_IDLE_PROFILE) return;
+  await probe.ask(pid, { profile: 'start' });
+  await new Promise((r) => setTimeout(r, IDLE_MS * 2));
+  await probe.ask(pid, { profile: `idle-${name}.cpuprofile` });
+  const file = path.join(probeDir, `idle-${name}.cpuprofile`);
+  await until(() => existsSync(file), file, 30_000);
+  const profile = JSON.parse(readFileSync(file, 'utf8'));
+  log(
+    `idle ${name}, costliest:\n${topFunctions(profile, { limit: 25 })
+      .map((f) => `  ${f.totalMs} ms (self ${f.selfMs}) ${f.fn}`)
+      .join('\n')}`,
+  );
+}
 
 try {
   await page.goto(workbenchUrl(cs), { waitUntil: 'domcontentloaded', timeout: 180_000 });
@@ -174,6 +195,7 @@ try {
   log(`workbench up, extension host ${host}`);
   // Start-up: the workbench settled with no chat; what is running then is the baseline for the end.
   const startIdle = await idleCpu(host);
+  await idleProfile(host, 'start');
   const startProcesses = descendants(cs.child.pid);
   const startFiles = openFiles(host);
   const startFileKinds = openFileKinds(host);
@@ -226,6 +248,7 @@ try {
   await command('View: Close All Editors');
   await until(() => !descendants(cs.child.pid).some((p) => p.cmd.includes('demo-agent.js')), 'no agent left running', 60_000);
   const endIdle = await idleCpu(host);
+  await idleProfile(host, 'end');
   const endProcesses = descendants(cs.child.pid);
   const endFiles = openFiles(host);
   const [first, last] = [hours[0], hours.at(-1)];

@@ -63,6 +63,35 @@ tally() {
   summary+=("$(printf '  %-12s %-4s %4d passed %4d failed %8s s' "$name" "$([[ $f -eq 0 ]] && echo ok || echo FAIL)" "$p" "$f" "$(secs "$ms")")")
 }
 
+# stage_bg NAME COMMAND...: start a stage in the background (its output only in its log, shown when it is
+# collected); stage_wait NAME: wait for it, show its log and tally it. For two stages that each leave most of
+# a core idle (a UI walk waits on the workbench most of the time), so the pair takes little more than the
+# longer one.
+declare -A bg_pid bg_t0
+stage_bg() {
+  local name=$1; shift
+  local log="$logs/$name.log" limit=${STAGE_LIMIT:-$stage_timeout}
+  echo
+  echo "=== $name: $* (in the background, $(secs "$(ms_since "$t_all")") s into the run)"
+  bg_t0[$name]=$(date +%s%N)
+  (
+    timeout -k 15 "$limit" "$@" >"$log" 2>&1
+    rc=$?
+    [[ $rc -eq 124 ]] && echo "$name: timed out after $limit s" >>"$log"
+    echo "$rc" >"$log.rc"
+  ) &
+  bg_pid[$name]=$!
+}
+stage_wait() {
+  local name=$1 log="$logs/$1.log"
+  echo
+  echo "=== $name: collecting the background stage ($(secs "$(ms_since "$t_all")") s into the run)"
+  wait "${bg_pid[$name]}"
+  cat "$log"
+  tally "$name" "$log" "$(cat "$log.rc" 2>/dev/null || echo 1)" "$(ms_since "${bg_t0[$name]}")"
+  rm -f "$log.rc"
+}
+
 skip() {
   echo
   echo "=== $1: skipped ($2)"
@@ -121,16 +150,20 @@ stage host-suite node test/e2e/run-host-tests.mjs
 free_port=$(node -e 'const s = require("node:net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })')
 stage start-smoke env START_SMOKE=1 PORT="$free_port" bash scripts/start.sh
 stage ui-check node test/e2e/ui-check.mjs
+# The tour twice, side by side (see stage_bg): with the demo agent speaking ACP v1, and v2 (`-v2` screenshots).
+stage_bg ui-tour-v2 env ACP_TOUR_PROTOCOL=2 node test/e2e/ui-tour.mjs
 stage ui-tour node test/e2e/ui-tour.mjs
-stage ui-tour-v2 env ACP_TOUR_PROTOCOL=2 node test/e2e/ui-tour.mjs
-# One session over what a new user tripped over in their first hour: a check and a screenshot per fixed
-# item (test-results/polish/item-NN-*.png).
+stage_wait ui-tour-v2
+# ui-polish: one session over what a new user tripped over in their first hour, a check and a screenshot
+# per fixed item (test-results/polish/item-NN-*.png). ui-recovery: one chat whose demo agent misbehaves as
+# told (silent, crashes, ignores Cancel, reload mid-turn), the recovery notices' buttons clicked in VS Code,
+# a screenshot per case (test-results/recovery/*.png). The two walks run side by side, each in its own
+# code-server (see stage_bg).
+stage_bg ui-recovery node test/e2e/ui-recovery.mjs
 stage ui-polish node test/e2e/ui-polish.mjs
-# One chat whose demo agent misbehaves as told (silent, crashes, ignores Cancel, reload mid-turn): the
-# recovery notices' buttons clicked in VS Code, a screenshot per case (test-results/recovery/*.png).
-stage ui-recovery node test/e2e/ui-recovery.mjs
+stage_wait ui-recovery
 if [[ -f test/agents/run-real-panel.mjs ]]; then
-  # One code-server per agent, 1.5–2.5 min each: its own, longer limit.
+  # One code-server per agent, two agents at a time (run-real-panel.mjs): its own, longer limit.
   STAGE_LIMIT=$((stage_timeout > 1500 ? stage_timeout : 1500)) stage real-panel node test/agents/run-real-panel.mjs
 else
   skip real-panel "no test/agents/run-real-panel.mjs"

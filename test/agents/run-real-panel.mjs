@@ -9,7 +9,11 @@
 //   agents folder: ACP_AGENTS_DIR (default ../shared/agents), copied to a writable cache (agents-cache.mjs).
 // Each agent's recipe (`run-<name>.sh`) runs with ACP_CLIENT = panel-client.mjs, which starts code-server
 // inside the recipe's namespace with the agent in `acpChat.agents` as the default, and runs the checks
-// (see panel-client.mjs). Agents run one after another. Screenshots: test-results/real-panel-<name>-*.png.
+// (see panel-client.mjs). Two agents run at a time (REAL_PANEL_JOBS, default 2): one recipe keeps about
+// three quarters of a core busy (code-server, Chromium, the agent), so a second one uses the idle rest of
+// this 2-core class of machine. Two names that run the same recipe variant share its workspace and mock
+// logs, so they never run together; without a network namespace (ACP_NO_NETNS=1) every mock listens on
+// the same port, so then one runs at a time. Screenshots: test-results/real-panel-<name>-*.png.
 // Needs `unshare -n` (root or CAP_SYS_ADMIN) unless ACP_NO_NETNS=1. Last line: `N passed, N failed`.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -38,12 +42,12 @@ overlayScripts();
 const logs = path.join(cache, 'logs');
 mkdirSync(logs, { recursive: true });
 
-let current; // the running recipe, so a SIGTERM/SIGINT stops it (and, through panel-client, its code-server)
+const JOBS = process.env.ACP_NO_NETNS ? 1 : Math.max(1, Number(process.env.REAL_PANEL_JOBS ?? 2));
+const running = new Set(); // the running recipes, so a SIGTERM/SIGINT stops them (and, through panel-client, their code-servers)
 for (const sig of ['SIGINT', 'SIGTERM']) {
   process.on(sig, () => {
-    console.log(`${sig}: stopping the running agent`);
-    current?.stop().finally(() => process.exit(130));
-    if (!current) process.exit(130);
+    console.log(`${sig}: stopping ${running.size} running agent(s)`);
+    Promise.allSettled([...running].map((r) => r.stop())).finally(() => process.exit(130));
   });
 }
 
@@ -79,22 +83,27 @@ function runRecipe(name, resultFile) {
     console.log(`  [${name}] timed out after ${AGENT_TIMEOUT_MS / 1000} s`);
     void stop();
   }, AGENT_TIMEOUT_MS);
-  current = { stop };
+  const entry = { stop };
+  running.add(entry);
   return exited.finally(() => {
     clearTimeout(timer);
-    current = undefined;
+    running.delete(entry);
   });
 }
 
 let passed = 0;
 let failed = 0;
-const lines = [];
-for (const name of names) {
+const lines = new Map(); // name -> its report lines, printed in the names' order
+/** Names that run the same recipe variant share its workspace and mock logs (`work/<variant>`, `logs/<variant>.*`). */
+const variantOf = (name) => `${recipeOf(name).recipe} ${recipeOf(name).args.join(' ')}`;
+
+/** Runs one name's recipe with the panel client and records its checks. */
+async function runName(name) {
   const recipe = `run-${recipeOf(name).recipe}.sh`;
   if (!existsSync(path.join(cache, recipe))) {
-    lines.push(`FAIL ${name}: no ${recipe} in ${cache}`);
+    lines.set(name, [`FAIL ${name}: no ${recipe} in ${cache}`]);
     failed++;
-    continue;
+    return;
   }
   const resultFile = path.join(logs, `panel-${name}.json`);
   rmSync(resultFile, { force: true });
@@ -118,12 +127,37 @@ for (const name of names) {
   ];
   if (bad.length === 0) {
     passed++;
-    lines.push(`ok   ${name} (${secs} s)`, ...summary);
+    lines.set(name, [`ok   ${name} (${secs} s)`, ...summary]);
   } else {
     failed++;
-    lines.push(`FAIL ${name} (${secs} s): ${bad.length} of ${result.checks.length} checks failed`, ...summary);
+    lines.set(name, [`FAIL ${name} (${secs} s): ${bad.length} of ${result.checks.length} checks failed`, ...summary]);
   }
 }
+
+// A pool of JOBS workers; each takes the first waiting name whose variant is not running.
+const waiting = [...names];
+const busyVariants = new Set();
+const waiters = new Set();
+async function worker() {
+  for (;;) {
+    const i = waiting.findIndex((n) => !busyVariants.has(variantOf(n)));
+    if (i < 0) {
+      if (waiting.length === 0) return;
+      await new Promise((r) => waiters.add(r)); // a running variant ends, then look again
+      continue;
+    }
+    const [name] = waiting.splice(i, 1);
+    busyVariants.add(variantOf(name));
+    try {
+      await runName(name);
+    } finally {
+      busyVariants.delete(variantOf(name));
+      for (const r of waiters) r();
+      waiters.clear();
+    }
+  }
+}
+await Promise.all(Array.from({ length: JOBS }, worker));
 console.log(`\n=== real agents through the chat panel (screenshots: test-results/real-panel-<name>-*.png)`);
-for (const l of lines) console.log(l);
+for (const name of names) for (const l of lines.get(name) ?? []) console.log(l);
 done(passed, failed);

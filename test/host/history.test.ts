@@ -84,7 +84,11 @@ suite('History', () => {
     } finally {
       svc.openChat = open;
     }
-    assert.deepEqual(posts, [{ type: 'reveal', key: userKey }]);
+    // A snapshot may go to the tab first (a page that loaded meanwhile asks for one): the reveal is what counts.
+    assert.deepEqual(
+      posts.filter((m) => (m as { type?: unknown }).type === 'reveal'),
+      [{ type: 'reveal', key: userKey }],
+    );
     assert.strictEqual(s.focusedChatId, chatId);
   });
 

@@ -22,6 +22,18 @@ interface Report {
   readonly vscode: string;
 }
 
+/**
+ * The files of shard "K/N" (test/e2e/run-host-tests.mjs runs N hosts side by side): the Kth of N runs of
+ * consecutive files, in the order the whole suite runs them; all files without a shard.
+ */
+function shardOf(files: readonly string[], shard: string | undefined): readonly string[] {
+  const m = /^(\d+)\/(\d+)$/.exec(shard ?? '');
+  if (!m) return files;
+  const [k, n] = [Number(m[1]), Number(m[2])];
+  const size = Math.ceil(files.length / n);
+  return files.slice((k - 1) * size, k * size);
+}
+
 export function run(): Promise<void> {
   // 60 s: a test may start the demo agent and wait for a whole streamed turn on a busy 2-core machine.
   const mocha = new Mocha({ ui: 'tdd', color: false, timeout: 60_000, reporter: 'spec' });
@@ -31,7 +43,7 @@ export function run(): Promise<void> {
   // file sets up what it needs itself and may run in any order.
   const first = 'activation.test.js';
   const files = fs.readdirSync(__dirname).filter((f) => f.endsWith('.test.js') && f !== first);
-  for (const f of [first, ...files]) mocha.addFile(path.join(__dirname, f));
+  for (const f of shardOf([first, ...files], process.env.ACP_CHAT_TEST_SHARD)) mocha.addFile(path.join(__dirname, f));
   return new Promise((resolve, reject) => {
     const failed: { title: string; error: string }[] = [];
     const runner = mocha.run((failures) => {

@@ -111,17 +111,17 @@ suite('Several chats at once', () => {
       // The tree shows the focused chat only, and follows focus (the last active tab).
       const roots = () => a.service.tree.getChildren().flatMap((n) => (n.type === 'session' ? [n.sessionId] : []));
       one.panel.reveal(vscode.ViewColumn.One, false);
-      await until(() => a.service.focusedChatId === c1.id, 'chat one focused', 10_000);
+      await until(() => a.service.focusedChatId === c1.id, 'chat one focused', 30_000);
       assert.deepStrictEqual(roots(), [c1.session.sessionId]);
       two.panel.reveal(vscode.ViewColumn.Two, false);
-      await until(() => a.service.focusedChatId === c2.id, 'chat two focused', 10_000);
+      await until(() => a.service.focusedChatId === c2.id, 'chat two focused', 30_000);
       assert.deepStrictEqual(roots(), [c2.session.sessionId]);
       assert.strictEqual(a.service.treeView.description, a.service.titleOf(c2.id));
       // Open Chat reveals the focused chat's tab; the tab title is the agent's session title.
       assert.strictEqual((await a.service.openChat()).chatId, c2.id);
       const title = c2.session.current()?.title;
       assert.ok(title, 'the demo agent sent a session title');
-      await until(() => two.panel.title === a.service.titleOf(c2.id) && two.panel.title.includes(title.slice(0, 20)), 'the tab title', 10_000);
+      await until(() => two.panel.title === a.service.titleOf(c2.id) && two.panel.title.includes(title.slice(0, 20)), 'the tab title', 30_000);
       // Leave the chats the other suites use as they were.
       await a.service.deleteChat(c1.id);
       await a.service.deleteChat(c2.id);
@@ -146,7 +146,7 @@ suite('Several chats at once', () => {
     assert.ok(sid && keys.length >= 2);
 
     a.service.closeChat(id);
-    await until(() => a.service.tabOf(id) === undefined, 'the tab closed', 10_000);
+    await until(() => a.service.tabOf(id) === undefined, 'the tab closed', 30_000);
     const record = a.service.chatRecords().find((c) => c.id === id);
     assert.ok(record, 'the closed chat is in history');
     assert.strictEqual(a.service.tabOf(id), undefined, 'and has no tab');
@@ -166,7 +166,7 @@ suite('Several chats at once', () => {
     assert.strictEqual(reopened.sessionId, sid);
 
     const sessionsDir = a.service.chatsDir() ?? assert.fail('the chats have a folder');
-    await until(() => fs.readdirSync(sessionsDir).some((f) => f.startsWith(`${id}.`)), 'the chat journal on disk', 10_000);
+    await until(() => fs.readdirSync(sessionsDir).some((f) => f.startsWith(`${id}.`)), 'the chat journal on disk', 30_000);
     // The terminal output is in the chat's journal (no side file), and in its capture: opened read-only, it shows it too.
     const saved = () =>
       fs
@@ -174,7 +174,7 @@ suite('Several chats at once', () => {
         .filter((f) => f.startsWith(`${id}.`))
         .map((f) => fs.readFileSync(path.join(sessionsDir, f), 'utf8'))
         .join('\n');
-    await until(() => saved().includes('Hello from the demo terminal'), 'its terminal output on disk', 10_000);
+    await until(() => saved().includes('Hello from the demo terminal'), 'its terminal output on disk', 30_000);
     assert.ok(!fs.existsSync(path.join(sessionsDir, `${id}.terminals.json`)), 'no side file');
     const file = session.captureFile() ?? assert.fail('the chat was captured');
     const opened = await a.service.openCapture(file, 'full');
@@ -230,7 +230,7 @@ suite('Several chats at once', () => {
     const before = [panel.postedBytes, side.postedBytes];
     await a.sendPrompt('shown in two places');
     // Both webviews were sent the turn (each its own snapshot and patches) while both were visible.
-    await until(() => side.postedBytes > (before[1] ?? 0), 'patches to the side bar', 10_000);
+    await until(() => side.postedBytes > (before[1] ?? 0), 'patches to the side bar', 30_000);
     assert.ok(panel.postedBytes > (before[0] ?? 0) || !panel.panel.visible, 'patches to the tab');
     assert.ok(side.readyCount >= 1);
     panel.dispose();

@@ -55,12 +55,12 @@ suite('ACP Messages tree', () => {
     assert.ok(entry && entry.kind === 'tool_call');
     await vscode.commands.executeCommand('workbench.view.extension.acpChat');
     a.service.revealInTree(sid, entry.key);
-    await until(() => a.service.treeView.selection.some((n) => n.type === 'entry' && n.key === entry.key), 'the tree selection', 10_000);
+    await until(() => a.service.treeView.selection.some((n) => n.type === 'entry' && n.key === entry.key), 'the tree selection', 30_000);
     const node = a.service.tree.entryNodeFor(sid, entry.key);
     assert.ok(node);
     await vscode.commands.executeCommand('acpChat.showInChat', node);
     // The panel's visibility is reported back by the workbench asynchronously.
-    await until(() => a.service.activePanel()?.panel.visible, 'the chat panel to be shown', 10_000);
+    await until(() => a.service.activePanel()?.panel.visible, 'the chat panel to be shown', 30_000);
     await vscode.commands.executeCommand('acpChat.copyToolCallId', node);
     assert.strictEqual(await vscode.env.clipboard.readText(), entry.toolCallId);
     await vscode.commands.executeCommand('acpChat.copyKey', node);
@@ -102,7 +102,7 @@ suite('Chat panel lifecycle', () => {
     // Cover the chat with an editor in its own group, then bring the chat back.
     const doc = await vscode.workspace.openTextDocument({ content: 'cover', language: 'plaintext' });
     await vscode.window.showTextDocument(doc, { viewColumn: panel.panel.viewColumn, preview: false });
-    await until(() => !panel.panel.visible, 'the chat to be hidden', 10_000);
+    await until(() => !panel.panel.visible, 'the chat to be hidden', 30_000);
     panel.panel.reveal(undefined, false);
     await until(() => panel.readyCount > before, 'a new ready from the re-created webview', 20_000);
     assert.strictEqual(panel.panel.visible, true);
@@ -124,7 +124,7 @@ suite('ACP Messages tree, agent down', () => {
       assert.match(message, /Missing Agent: /);
       assert.strictEqual(a.service.tree.getChildren().length, 0, 'no session in the tree');
       panel.dispose();
-      await until(() => a.service.treeView.message === undefined || a.service.focusedChat?.agent.id !== 'missing', 'the message gone with the chat', 10_000);
+      await until(() => a.service.treeView.message === undefined || a.service.focusedChat?.agent.id !== 'missing', 'the message gone with the chat', 30_000);
     } finally {
       await config.update('agents', before, vscode.ConfigurationTarget.Global);
     }

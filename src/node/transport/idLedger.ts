@@ -16,6 +16,8 @@ import type { RequestMessage, ResponseMessage } from 'vscode-jsonrpc/node';
 /** `answer`: the peer's request is refused with an error reply (it reused an id still being handled). */
 export type Verdict = { deliver: true } | { deliver: false; reason: string; answer?: boolean };
 
+const DELIVER: Verdict = { deliver: true };
+
 export class IdLedger {
   /** Requests we sent that have no response yet. */
   private readonly awaiting = new Set<string>();
@@ -35,6 +37,9 @@ export class IdLedger {
 
   /** The peer sent `msg`: deliver it now, hold it, or drop it (with why). */
   received(msg: Message): Verdict {
+    // Without an id a message is neither a request nor a response (vscode-jsonrpc's own tests below need
+    // one): the streamed notifications, nearly every message, take this one check.
+    if ((msg as { id?: unknown }).id === undefined) return DELIVER;
     if (Message.isResponse(msg)) {
       const key = keyOf(msg.id);
       if (key === undefined) return { deliver: true }; // id null: vscode-jsonrpc logs it, nothing waits on it

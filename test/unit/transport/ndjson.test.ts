@@ -247,6 +247,32 @@ describe('NdjsonMessageWriter (property)', () => {
   });
 });
 
+describe('NdjsonMessageReader (decoding)', () => {
+  it('reads the same texts from a read of whole lines as byte by byte, invalid UTF-8 and cut characters included', async () => {
+    // Lines are decoded one read at a time, not one line at a time: the replacement characters of invalid
+    // sequences (a cut three-byte character, a lone 0xff, a lead byte right before the LF) must not move.
+    const line = (t: Buffer) => Buffer.concat([Buffer.from('{"jsonrpc":"2.0","method":"m","params":{"t":"'), t, Buffer.from('"}}\n')]);
+    const bytes = Buffer.concat([
+      line(Buffer.from('naïve 🙂 ok')),
+      line(Buffer.from([0xe2, 0x82])),
+      line(Buffer.from([0x61, 0xff, 0x62])),
+      Buffer.from([0x6e, 0x6f, 0xc3, 0x0a]),
+      line(Buffer.from('€')),
+    ]);
+    const read = async (cuts: Buffer[]) => {
+      const { input, got, invalid, closed } = setup();
+      for (const c of cuts) input.write(c);
+      input.end();
+      await closed;
+      return { texts: got.map((x) => (x as unknown as { params: { t: string } }).params.t), invalid: invalid.map((l) => [l.text, l.bytes]) };
+    };
+    const whole = await read([bytes]);
+    assert.deepEqual(whole, await read([...bytes].map((b) => Buffer.from([b]))));
+    assert.deepEqual(whole.texts, ['naïve 🙂 ok', '\ufffd', 'a\ufffdb', '€']);
+    assert.deepEqual(whole.invalid, [['no\ufffd', 3]]);
+  });
+});
+
 describe('NdjsonMessageReader (property)', () => {
   it('delivers the same messages however the bytes are chunked, with junk lines in between', async () => {
     const fc = await import('fast-check');
