@@ -1,7 +1,7 @@
 /**
  * The prompt box: multi-line textarea (Enter sends, Shift+Enter newline, Esc cancels a busy turn; while a
  * turn runs on an agent that supports steering, Alt+Enter steers the prompt into that turn, with a hint),
- * slash-command completion from the agent's `availableCommands`, Send and Cancel buttons. A prompt sent
+ * slash-command and `@` completion (promptCompletion.ts), Send and Cancel buttons. A prompt sent
  * while the agent is busy is still posted: the host queues it and reports it back in `queuedPrompts`.
  */
 import type { AvailableCommand } from '../src/common/store/model';
@@ -9,10 +9,8 @@ import type { TurnState, WebviewToHost } from '../src/common/webview/contract';
 import { MAX_IMAGES } from '../src/common/webview/limits';
 import { promptImages, readPastedImages, renderImageRow, type PromptImage } from './promptImages';
 import { button, h, icon } from './dom';
-import { completeCommand, matchCommands, slashQuery } from './slash';
-import { mentionQuery, mentionText } from '../src/common/mentions';
+import { PromptCompletion } from './promptCompletion';
 import type { ContextChip } from '../src/common/context';
-import { matchMentionSources, type MentionSource } from '../src/common/webview/contextSources';
 import { acceptDrops, addContextButton, CHIP_ICONS } from './contextControls';
 import { PROMPT_PLACEHOLDER } from '../src/common/webview/html';
 
@@ -32,22 +30,21 @@ export class PromptBox {
   });
   private readonly send = button('Send', 'send', { class: 'primary send' });
   private readonly cancel = button('Cancel', 'debug-stop', { class: 'cancel' });
-  private readonly list = h('div', { class: 'completion', role: 'listbox', id: 'slash-list', 'aria-label': 'Commands' });
-  private commands: readonly AvailableCommand[] = [];
-  private matches: AvailableCommand[] = [];
-  /** `@` completion: the token being typed, and the host's matching workspace files for it. */
-  private mention: { query: string; start: number } | null = null;
-  private files: readonly string[] = [];
-  /** The `@` words (`@problems`, `@symbol`…) the query starts: listed before the files. */
-  private sources: readonly MentionSource[] = [];
-  private mentionTimer = 0;
+  private readonly completion = new PromptCompletion(
+    this.textarea,
+    (m) => this.post(m),
+    () => this.readOnly,
+    () => {
+      this.onDraft(this.textarea.value);
+      this.updateButtons();
+    },
+  );
   /** Images pasted into the prompt, sent with it (the host drops them for agents that take no images). */
   private images: PromptImage[] = [];
   private readonly imageRow = h('div', { class: 'prompt-images', 'aria-label': 'Pasted images' });
   /** Editor context the host holds for the next prompt ("Add Selection/File/Problems to Chat"). */
   private context: readonly ContextChip[] = [];
   private readonly contextRow = h('div', { class: 'prompt-context', role: 'list', 'aria-label': 'Context for the next message' });
-  private selected = 0;
   private turn: TurnState = 'starting';
   private readOnly = false;
   /** The agent takes prompts into a running turn (`_session/steering`): Alt+Enter steers, Enter queues. */
@@ -63,7 +60,6 @@ export class PromptBox {
     private readonly post: (m: WebviewToHost) => void,
     private readonly onDraft: (draft: string) => void,
   ) {
-    this.list.hidden = true;
     this.imageRow.hidden = true;
     this.contextRow.hidden = true;
     this.textarea.addEventListener('paste', (e) => this.onPaste(e));
@@ -73,7 +69,7 @@ export class PromptBox {
     this.el = h(
       'div',
       { class: 'prompt' },
-      this.list,
+      this.completion.list,
       this.editBar,
       this.contextRow,
       this.imageRow,
@@ -84,13 +80,13 @@ export class PromptBox {
     this.textarea.addEventListener('keydown', (e) => this.onKey(e));
     this.textarea.addEventListener('input', () => {
       this.autosize();
-      this.updateCompletion();
+      this.completion.update();
       this.onDraft(this.textarea.value);
       this.updateButtons();
     });
     // Late, so a click on a completion item lands first; and only if the focus did not come back meanwhile
     // (a list opened by typing after a quick blur and refocus must not be closed by the stale timer).
-    this.textarea.addEventListener('blur', () => setTimeout(() => document.activeElement !== this.textarea && this.closeCompletion(), 150));
+    this.textarea.addEventListener('blur', () => setTimeout(() => document.activeElement !== this.textarea && this.completion.close(), 150));
     this.send.addEventListener('click', () => this.submit());
     this.cancel.addEventListener('click', () => this.post({ type: 'cancel' }));
     this.updateButtons();
@@ -109,7 +105,6 @@ export class PromptBox {
   setState(turn: TurnState, readOnly: boolean, commands: readonly AvailableCommand[], canSteer = false): void {
     this.turn = turn;
     this.readOnly = readOnly;
-    this.commands = commands;
     this.canSteer = canSteer;
     this.textarea.disabled = readOnly;
     this.textarea.placeholder = readOnly ? 'This session is read-only' : this.busy ? 'The agent is working — a message sent now is queued' : PROMPT_PLACEHOLDER;
@@ -118,7 +113,7 @@ export class PromptBox {
     this.hint.textContent = steerable ? 'Enter queues for after this turn · Alt+Enter steers it into the running turn' : '';
     this.textarea.setAttribute('aria-keyshortcuts', steerable ? 'Control+L Alt+Enter' : 'Control+L');
     this.updateButtons();
-    if (!this.list.hidden) this.updateCompletion();
+    this.completion.setCommands(commands);
   }
 
   focus(): void {
@@ -149,7 +144,7 @@ export class PromptBox {
     this.renderImages();
     this.textarea.value = '';
     this.autosize();
-    this.closeCompletion();
+    this.completion.close();
     this.onDraft('');
     // A sent edit gives the box back the draft it held before (the host does the same for the chips).
     this.endEdit(false);
@@ -253,17 +248,8 @@ export class PromptBox {
   }
 
   private onKey(e: KeyboardEvent): void {
-    if (e.isComposing) return;
-    const count = this.itemCount();
-    const open = !this.list.hidden && count > 0;
-    if (open && (e.key === 'ArrowDown' || e.key === 'ArrowUp')) {
-      e.preventDefault();
-      this.selected = (this.selected + (e.key === 'ArrowDown' ? 1 : count - 1)) % count;
-      this.renderCompletion();
-    } else if (open && (e.key === 'Tab' || (e.key === 'Enter' && !e.shiftKey))) {
-      e.preventDefault();
-      this.accept(this.selected);
-    } else if (e.key === 'Escape' && !open && this.editing !== null) {
+    if (e.isComposing || this.completion.key(e)) return;
+    if (e.key === 'Escape' && this.editing !== null) {
       e.preventDefault();
       this.endEdit(true);
     } else if (e.key === 'Enter' && !e.shiftKey && !e.altKey) {
@@ -272,124 +258,13 @@ export class PromptBox {
     } else if (e.key === 'Enter' && e.altKey && !e.shiftKey && this.steerable()) {
       e.preventDefault();
       this.submit(true);
-    } else if (e.key === 'Escape') {
-      if (open) {
-        e.preventDefault();
-        e.stopPropagation();
-        this.closeCompletion();
-      }
-      // Otherwise the document handler decides (reject a permission, or cancel a busy turn).
     }
+    // Escape otherwise: the document handler decides (reject a permission, or cancel a busy turn).
   }
 
-  /** Answers for the `@` query posted earlier; stale answers (the user typed on) are ignored. */
+  /** Answers for the `@` query posted earlier (the host's `mentionResults`). */
   setMentionResults(query: string, paths: readonly string[]): void {
-    if (this.mention?.query !== query) return;
-    this.files = paths;
-    this.selected = 0;
-    this.renderCompletion();
-  }
-
-  private itemCount(): number {
-    return this.mention ? this.sources.length + this.files.length : this.matches.length;
-  }
-
-  private accept(i: number): void {
-    if (this.mention) {
-      const source = this.sources[i];
-      const path = this.files[i - this.sources.length];
-      if (source === undefined && path === undefined) return;
-      const v = this.textarea.value;
-      const caret = this.textarea.selectionStart ?? v.length;
-      // An `@` word adds its context as a chip (the host asks for the rest) and leaves no text behind.
-      if (source) this.post({ type: 'addContext', source: source.source });
-      const insert = path === undefined ? '' : mentionText(path);
-      this.textarea.value = v.slice(0, this.mention.start) + insert + v.slice(caret).replace(/^\S*/, '');
-      const at = this.mention.start + insert.length;
-      this.textarea.setSelectionRange(at, at);
-      this.closeCompletion();
-      this.onDraft(this.textarea.value);
-      this.updateButtons();
-      this.textarea.focus();
-      return;
-    }
-    const cmd = this.matches[i];
-    if (!cmd) return;
-    this.textarea.value = completeCommand(cmd);
-    this.textarea.setSelectionRange(this.textarea.value.length, this.textarea.value.length);
-    this.closeCompletion();
-    this.onDraft(this.textarea.value);
-    this.updateButtons();
-    this.textarea.focus();
-  }
-
-  private updateCompletion(): void {
-    const caret = this.textarea.selectionStart ?? this.textarea.value.length;
-    const q = slashQuery(this.textarea.value, caret);
-    this.matches = q === null ? [] : matchCommands(this.commands, q);
-    const m = q === null && !this.readOnly ? mentionQuery(this.textarea.value, caret) : null;
-    if (m?.query !== this.mention?.query) this.files = [];
-    this.mention = m;
-    this.sources = m ? matchMentionSources(m.query) : [];
-    if (m) {
-      // Ask the host once typing pauses; its answer arrives as `mentionResults`.
-      clearTimeout(this.mentionTimer);
-      this.mentionTimer = window.setTimeout(() => this.post({ type: 'mentionQuery', query: m.query }), 80);
-    }
-    this.selected = 0;
-    this.renderCompletion();
-  }
-
-  private renderCompletion(): void {
-    // One list, two kinds of item: workspace files after `@`, the agent's commands after a leading `/`.
-    const items: { attrs: Record<string, string>; parts: (HTMLElement | null)[] }[] = this.mention
-      ? [
-          ...this.sources.map((s) => ({
-            attrs: { 'data-source': s.source },
-            parts: [icon(s.icon), h('span', { class: 'cmd-name' }, `@${s.word}`), h('span', { class: 'cmd-desc' }, s.description)],
-          })),
-          ...this.files.map((f) => {
-            const slash = f.lastIndexOf('/');
-            return {
-              attrs: { 'data-file': f },
-              parts: [h('span', { class: 'cmd-name' }, `@${f.slice(slash + 1)}`), h('span', { class: 'cmd-desc' }, slash > 0 ? f.slice(0, slash) : '')],
-            };
-          }),
-        ]
-      : this.matches.map((c) => ({
-          attrs: { 'data-command': c.name },
-          parts: [
-            h('span', { class: 'cmd-name' }, `/${c.name}`),
-            h('span', { class: 'cmd-desc' }, c.description),
-            c.input?.hint ? h('span', { class: 'cmd-hint' }, c.input.hint) : null,
-          ],
-        }));
-    this.list.hidden = items.length === 0;
-    this.textarea.setAttribute('aria-expanded', String(!this.list.hidden));
-    this.list.setAttribute('aria-label', this.mention ? 'Files' : 'Commands');
-    this.list.replaceChildren(
-      ...items.map(({ attrs, parts }, i) => {
-        const item = h('div', { class: 'completion-item', role: 'option', id: `slash-${i}`, 'aria-selected': String(i === this.selected), ...attrs }, ...parts);
-        item.addEventListener('mousedown', (e) => {
-          e.preventDefault(); // keep focus in the textarea
-          this.accept(i);
-        });
-        return item;
-      }),
-    );
-    if (!this.list.hidden) {
-      this.textarea.setAttribute('aria-activedescendant', `slash-${this.selected}`);
-      this.list.children[this.selected]?.scrollIntoView({ block: 'nearest' });
-    } else this.textarea.removeAttribute('aria-activedescendant');
-  }
-
-  private closeCompletion(): void {
-    this.matches = [];
-    this.mention = null;
-    this.files = [];
-    this.sources = [];
-    clearTimeout(this.mentionTimer);
-    this.renderCompletion();
+    this.completion.setMentionResults(query, paths);
   }
 
   /** Grows with its content up to a third of the panel, then scrolls. */

@@ -16,7 +16,8 @@
  */
 import type { ViewEntry as Entry } from '../src/common/webview/viewEntry';
 import type { EarlierTranscript } from '../src/common/webview/contract';
-import { firstEndingBelow, focusTwin, h } from './dom';
+import { focusTwin, h } from './dom';
+import { firstVisible, scrollToEntry, topAnchor } from './entryScroll';
 import { appendTextToEntry, applyFieldsToEntry, textAppendedBy } from './entryModel';
 import type { EntryPatch } from '../src/common/webview/entryDiff';
 import type { EntryView, ViewDeps } from './entries/entryView';
@@ -28,7 +29,7 @@ import { FarEntries } from './farEntries';
 import { QuestionPlacer } from './questionPlacer';
 import { EarlierSession } from './earlierSession';
 import { PermissionPlacer } from './permissionPlacer';
-import { drawnBy, SubagentPlacer } from './subagentPlacer';
+import { SubagentPlacer } from './subagentPlacer';
 import { TranscriptFrames } from './transcriptFrames';
 
 /** How far outside the viewport entries are already built, so scrolling does not show blanks. */
@@ -177,7 +178,7 @@ export class Transcript {
     // What is read stays where it is. The browser's scroll anchoring does that too, but not in a frame
     // where its anchor changes size (an entry being built as it came into view): the view then jumped
     // by the height of everything put above it.
-    const anchor = this.pin.isPinned ? undefined : this.firstVisible();
+    const anchor = this.pin.isPinned ? undefined : firstVisible(this.order, this.scroller, (v) => this.blocks.elementOf(v));
     const el = anchor && this.blocks.elementOf(anchor);
     const top = el?.getBoundingClientRect().top;
     const views = entries.filter((e) => !this.byKey.has(e.key)).map((e) => this.createView(e));
@@ -343,32 +344,14 @@ export class Transcript {
   reveal(key: string, flash = true, offset?: number): boolean {
     const found = this.byKey.get(key);
     if (!found) return false;
-    // An entry drawn in another's card (a question, a step, a subagent's task) is shown there, unfolded.
-    const v = drawnBy(found);
     this.build(found);
-    for (let d = found.shownEl.closest('details'); d && v.el.contains(d); d = d.parentElement?.closest('details') ?? null) d.open = true;
-    if (offset === undefined) found.shownEl.scrollIntoView({ block: 'center' });
-    else this.scroller.scrollTop += found.el.getBoundingClientRect().top - this.scroller.getBoundingClientRect().top + offset;
-    this.pin.unpin();
-    if (flash) {
-      v.el.classList.remove('flash');
-      void v.el.offsetWidth; // restart the animation
-      v.el.classList.add('flash');
-    }
+    scrollToEntry(found, this.scroller, flash, offset, () => this.pin.unpin());
     return true;
   }
 
   /** The first entry in view and how far the view is scrolled into it, to restore after a reload (null when following). */
   topAnchor(): { key: string; offset: number } | null {
-    const v = this.pin.isPinned ? undefined : this.firstVisible();
-    return v ? { key: v.key, offset: this.scroller.getBoundingClientRect().top - this.blocks.elementOf(v).getBoundingClientRect().top } : null;
-  }
-
-  /** The first entry at least partly in view (an entry in a block counts with its block's box). */
-  private firstVisible(): EntryView | undefined {
-    const top = this.scroller.getBoundingClientRect().top;
-    // Entries are in document order: the first whose bottom is below the top edge.
-    return this.order[firstEndingBelow(this.order.length, (i) => this.blocks.elementOf(this.order[i]!).getBoundingClientRect().bottom, top)];
+    return this.pin.isPinned ? null : topAnchor(this.order, this.scroller, (v) => this.blocks.elementOf(v));
   }
 
   /** Draws everything pending now (the frame callback; also called by tests and the bench). */

@@ -10,16 +10,20 @@ import { ClientMethods } from '../protocol/methods';
 import * as z from 'zod';
 import { chunkShape, type ChunkShape } from './fastPath';
 
-const zRequestId = z.union([z.string(), z.number(), z.null()]);
-export type RequestId = z.infer<typeof zRequestId>;
+/**
+ * A JSON-RPC message id; JSON-RPC allows null (the answer to a request whose id could not be read). A
+ * request id inside ACP params (`session/cancel_request`) is `requests.ts`'s `zRequestId`, without null.
+ */
+const zRpcId = z.union([z.string(), z.number(), z.null()]);
+export type RequestId = z.infer<typeof zRpcId>;
 
 /** JSON-RPC 2.0 §4.2: params, when present, are an object or an array. */
 const zParams = z.union([z.record(z.string(), z.unknown()), z.array(z.unknown())]).optional();
-const zRequest = z.looseObject({ jsonrpc: z.literal('2.0'), id: zRequestId, method: z.string(), params: zParams });
+const zRequest = z.looseObject({ jsonrpc: z.literal('2.0'), id: zRpcId, method: z.string(), params: zParams });
 const zNotification = z.looseObject({ jsonrpc: z.literal('2.0'), method: z.string(), params: zParams });
 const zResponseError = z.looseObject({ code: z.number(), message: z.string(), data: z.unknown().optional() });
-const zSuccess = z.looseObject({ jsonrpc: z.literal('2.0'), id: zRequestId, result: z.unknown() });
-const zFailure = z.looseObject({ jsonrpc: z.literal('2.0'), id: zRequestId, error: zResponseError });
+const zSuccess = z.looseObject({ jsonrpc: z.literal('2.0'), id: zRpcId, result: z.unknown() });
+const zFailure = z.looseObject({ jsonrpc: z.literal('2.0'), id: zRpcId, error: zResponseError });
 
 export type RpcMessage =
   | { readonly type: 'request'; readonly id: RequestId; readonly method: string; readonly params: unknown }

@@ -12,6 +12,7 @@ import * as z from 'zod';
 import { zContentBlock, zMeta } from './content';
 import { optional, tolerantItem } from './tolerant';
 import { zEnvVariable } from './clientRequests';
+import { zSessionMode } from './updates';
 
 // The agent's requests to the client (permission, fs, terminals) are clientRequests.ts; read through here.
 export * from './clientRequests';
@@ -121,8 +122,11 @@ export const zMcpServer = z.union([
 ]);
 export type McpServer = z.infer<typeof zMcpServer>;
 
-const zSessionMode = z.looseObject({ id: z.string(), name: z.string(), description: optional(z.string().nullable()) });
-const zSessionModeState = z.looseObject({ currentModeId: z.string(), availableModes: z.array(zSessionMode) });
+/**
+ * `modes` as the protocol defines it, checking a session result whole: one invalid mode fails the result
+ * (and conformance reports it). The store reads the same field with `zSessionModeState`, which skips it.
+ */
+const zSessionModesChecked = z.looseObject({ currentModeId: z.string(), availableModes: z.array(zSessionMode) });
 
 const zConfigSelectOption = z.looseObject({ value: z.string(), name: z.string(), description: optional(z.string().nullable()) });
 const zConfigSelectGroup = z.looseObject({ group: z.string(), name: z.string(), options: z.array(zConfigSelectOption) });
@@ -154,7 +158,7 @@ export const zNewSessionParams = z.looseObject({
 export type NewSessionParams = z.infer<typeof zNewSessionParams>;
 
 const sessionStateFields = {
-  modes: optional(zSessionModeState.nullable()),
+  modes: optional(zSessionModesChecked.nullable()),
   configOptions: optional(zConfigOptions.nullable()),
   _meta: optional(zMeta),
 };

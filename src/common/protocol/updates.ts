@@ -139,8 +139,13 @@ const zUsageUpdate = z.looseObject({
   cost: tolerant('cost', z.looseObject({ amount: z.number(), currency: z.string() }).nullable()),
 });
 
-const zSessionMode = z.looseObject({ id: z.string(), name: z.string(), description: tolerant('description', zNullableString) });
-/** `modes` in a session/new, load or resume result. */
+/** One session mode, wherever the protocol names one (a session result's `modes`, the store's saved modes). */
+export const zSessionMode = z.looseObject({ id: z.string(), name: z.string(), description: tolerant('description', zNullableString) });
+/**
+ * `modes` in a session/new, load or resume result as the store reads it: an invalid mode is skipped and
+ * the rest kept. The client's check of the whole result (`requests.ts`) fails on one instead, so conformance
+ * reports it.
+ */
 export const zSessionModeState = z.looseObject({
   currentModeId: z.string(),
   availableModes: skipInvalid('availableModes', zSessionMode),

@@ -209,7 +209,7 @@ export class ChatConnection implements AgentDoor {
         subagents: true, // the store nests them; the root's panel shows their requests (chatView), their work the turn (chatThread)
         tap: (dir, msg, raw, checked) => this.d.traffic.wire(dir, msg, raw, checked),
         log: o.log,
-        onInvalidLine: (text, reason, lost) => this.d.traffic.skippedLine(text, reason, lost),
+        onInvalidLine: (text, reason, lost) => this.d.traffic.skippedLine(text, reason, lost, this.agent.name),
         // Info, not debug: the agent's own complaints are the first thing to read when it misbehaves.
         onStderr: (text) => o.log('info', `[${this.agent.id} stderr] ${text.trimEnd()}`),
       });

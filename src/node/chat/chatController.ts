@@ -59,17 +59,9 @@ export class ChatController extends Disposable implements ChatModel, TreeSource,
 
   constructor(private readonly o: ChatOptions) {
     super();
-    // Built in dependency order; each reaches the ones built after it only through late-bound callbacks.
-    this.traffic = new ChatTraffic({
-      store: o.store,
-      sinks: o.sinks,
-      log: o.log,
-      sessionId: () => this.connection.sessionId,
-      agentName: () => this.connection.agent.name,
-      watch: { traffic: (msg) => this.connection.supervisor.traffic(msg), stored: (keys) => this.connection.supervisor.stored(keys) },
-      applied: (changes) => this.view.showStoreDeltas(changes),
-      noted: () => this.view.treeChanged(),
-    });
+    // Built in dependency order: the traffic reaches no other part (the supervisor and the view subscribe to
+    // its events); the connection and the view still reach the thread, built last, through late-bound callbacks.
+    this.traffic = new ChatTraffic({ store: o.store, sinks: o.sinks, log: o.log });
     this.connection = new ChatConnection({
       options: o,
       traffic: this.traffic,
@@ -78,8 +70,14 @@ export class ChatController extends Disposable implements ChatModel, TreeSource,
       handlers: () => o.handlers(this),
       events: () => this.thread,
     });
-    this.register({ dispose: () => this.connection.supervisor.dispose() });
-    this.view = this.register(new ChatView({ options: o, connection: this.connection, broker: this.broker, elicitations: this.elicitations, thread: () => this.thread.fields() }));
+    // The recovery supervisor watches the agent's traffic (stalls) and which entries the store kept.
+    const supervisor = this.connection.supervisor;
+    this.traffic.onAgentMessage((msg) => supervisor.traffic(msg));
+    this.traffic.onAgentStored((keys) => supervisor.stored(keys));
+    this.register({ dispose: () => supervisor.dispose() });
+    this.view = this.register(
+      new ChatView({ options: o, connection: this.connection, traffic: this.traffic, broker: this.broker, elicitations: this.elicitations, thread: () => this.thread.fields() }),
+    );
     this.thread = new ChatThread({ options: o, connection: this.connection, traffic: this.traffic, broker: this.broker, view: this.view });
     this.onDidChange = this.view.onDidChange;
     this.onDidChangeTree = this.view.onDidChangeTree;

@@ -7,8 +7,10 @@
  *
  * Owns: the sequence number of the chat's messages (`seq`, continued after the restored entries' so seqs
  * stay unique across restarts), the conformance check of the current connection and the findings of
- * earlier ones, and the agent behaviour report. It owns no transcript state: the store does, and what the
- * store changed goes to the thread (`applied`), which shows it.
+ * earlier ones, and the agent behaviour report. It owns no transcript state: the store does. What the
+ * store changed is its `onDidApply` event (the view shows it), and what the agent sent and the store kept are
+ * `onAgentMessage` / `onAgentStored` (the connection's recovery supervisor watches them): the parts built
+ * after it subscribe, so it reaches none of them.
  */
 import type { MessageStore, CheckedMessage, StoreDelta } from '../../common/store';
 import { AgentBehaviour } from '../../common/debug/agentBehaviour';
@@ -18,21 +20,12 @@ import type { Notice } from '../../common/notices';
 import type { Direction } from '../acp/client';
 import { errorText } from '../../common/util/errors';
 import type { ChatSinks, Log } from './chatPorts';
+import { Emitter } from '../../common/util/lifecycle';
 
 export interface TrafficDeps {
   readonly store: MessageStore;
   readonly sinks: ChatSinks;
   readonly log: Log;
-  /** The session the chat is attached to (the connection's), for notices and what the supervisor watches. */
-  sessionId(): string | null;
-  /** The agent's name, for the log and notices about skipped lines. */
-  agentName(): string;
-  /** The recovery supervisor: it watches the agent's traffic (stalls) and which entries the store kept. */
-  readonly watch: { traffic(msg: unknown): void; stored(keys: readonly string[]): void };
-  /** The store changed: the thread shows it (panel and tree). */
-  applied(changes: readonly StoreDelta[]): void;
-  /** Something reached only the capture (a skipped line): the tree's view of it changed. */
-  noted(): void;
 }
 
 export class ChatTraffic {
@@ -43,6 +36,18 @@ export class ChatTraffic {
   /** Findings of earlier connections of this chat (their lines stay valid: seqs keep counting). */
   private earlierFindings: Finding[] = [];
   private seq: number;
+  private readonly agentMessages = new Emitter<unknown>();
+  /** Every message from the agent, before the store reads it (the recovery supervisor watches for stalls). */
+  readonly onAgentMessage = this.agentMessages.event;
+  private readonly agentStored = new Emitter<readonly string[]>();
+  /** The keys of the attached session's entries a message from the agent inserted or changed (the supervisor: what the store kept). */
+  readonly onAgentStored = this.agentStored.event;
+  private readonly applied = new Emitter<readonly StoreDelta[]>();
+  /** The store changed (a message or a client event): the view shows it, panel and tree. */
+  readonly onDidApply = this.applied.event;
+  private readonly noted = new Emitter<void>();
+  /** Something reached only the capture (a skipped line): the tree's view of it changed. */
+  readonly onDidNote = this.noted.event;
 
   constructor(private readonly d: TrafficDeps) {
     // Continue numbering after the restored entries' messages, so seqs stay unique across restarts.
@@ -65,22 +70,21 @@ export class ChatTraffic {
   /** One message of the connection, either way (the transport's tap). */
   wire(dir: Direction, msg: unknown, raw?: string, checked?: CheckedMessage): void {
     const seq = ++this.seq;
-    const { store, sinks, watch } = this.d;
+    const { store, sinks } = this.d;
     this.guard('capture', seq, () => sinks.capture(dir, msg, seq, raw));
     this.guard('check', seq, () => this.conformance.observe(dir, msg, seq, checked));
     this.behaviour.observe(dir, msg);
-    if (dir === 'agent->client') watch.traffic(msg);
+    if (dir === 'agent->client') this.agentMessages.fire(msg);
     const changes = checked ? store.ingestChecked(dir, checked, seq) : store.ingest(dir, msg, seq);
     this.guard('save', seq, () => sinks.persist(dir, msg, changes, seq));
-    const sid = this.d.sessionId();
+    const sid = store.attachedSessionId();
     if (dir === 'agent->client' && changes.length)
-      watch.stored(changes.flatMap((c) => ((c.type === 'entryInserted' || c.type === 'entryUpdated') && c.sessionId === sid ? [c.entry.key] : [])));
-    if (changes.length) this.d.applied(changes);
+      this.agentStored.fire(changes.flatMap((c) => ((c.type === 'entryInserted' || c.type === 'entryUpdated') && c.sessionId === sid ? [c.entry.key] : [])));
+    if (changes.length) this.applied.fire(changes);
   }
 
   /** A line that was skipped (not JSON-RPC, or unusable): logged, recorded as a capture note and checked. */
-  skippedLine(text: string, reason: string, lost: boolean): void {
-    const agent = this.d.agentName();
+  skippedLine(text: string, reason: string, lost: boolean, agent: string): void {
     this.d.log('warn', `${agent} sent a line that was skipped (${reason}): ${text.slice(0, 300)}`);
     // A skipped message may be part of the transcript: say so where the user looks.
     if (lost)
@@ -93,7 +97,7 @@ export class ChatTraffic {
     const note = { text: SKIPPED_LINE_NOTE, reason, raw: text };
     this.guard('capture', seq, () => this.d.sinks.capture('note', note, seq));
     this.conformance.observeNote(note, seq);
-    this.d.noted();
+    this.noted.fire();
   }
 
   /**
@@ -105,17 +109,17 @@ export class ChatTraffic {
     this.guard('capture', seq, () => this.d.sinks.capture('note', { text: CLIENT_EVENT_NOTE, event, ...this.placesOf(event) }, seq));
     const changes = this.d.store.record(event, seq);
     this.guard('save', seq, () => this.d.sinks.recorded?.(event));
-    if (changes.length) this.d.applied(changes);
+    if (changes.length) this.applied.fire(changes);
   }
 
   /** A notice of the client's own, on the attached session (the store keeps it; it is a client event). */
   notice(n: Notice): void {
-    this.record({ event: 'notice', sessionId: this.d.sessionId(), notice: n });
+    this.record({ event: 'notice', sessionId: this.d.store.attachedSessionId(), notice: n });
   }
 
   /** Clears the attached session's notices (a restart, another session shown). */
   clearNotices(): void {
-    const sessionId = this.d.sessionId();
+    const sessionId = this.d.store.attachedSessionId();
     if (this.d.store.notices(sessionId).length > 0) this.record({ event: 'notices_cleared', sessionId });
   }
 

@@ -21,6 +21,7 @@ import { supportsOperation } from '../../common/protocol/sessionOps';
 import { Disposable, Emitter } from '../../common/util/lifecycle';
 import type { ChatOptions } from './chatPorts';
 import type { ChatConnection } from './chatConnection';
+import type { ChatTraffic } from './chatTraffic';
 
 /** The thread's part of the panel state. */
 export type ThreadFields = Pick<PanelState, 'turn' | 'lastTurnEnd' | 'message' | 'queuedPrompts' | 'context'>;
@@ -28,6 +29,8 @@ export type ThreadFields = Pick<PanelState, 'turn' | 'lastTurnEnd' | 'message' |
 export interface ViewDeps {
   readonly options: ChatOptions;
   readonly connection: ChatConnection;
+  /** What the store changed, and what reached only the capture: shown as they come. */
+  readonly traffic: Pick<ChatTraffic, 'onDidApply' | 'onDidNote'>;
   readonly broker: PermissionBroker;
   readonly elicitations: ElicitationBroker;
   /** The thread, reached late: it is built after the view. */
@@ -47,6 +50,8 @@ export class ChatView extends Disposable {
 
   constructor(private readonly d: ViewDeps) {
     super();
+    this.register(d.traffic.onDidApply((changes) => this.showStoreDeltas(changes)));
+    this.register(d.traffic.onDidNote(() => this.treeChanged()));
     // A turn waiting on the user's answer is not stalled.
     const waiting = () => d.connection.supervisor.waiting(this.permissions().length > 0 || this.questions().length > 0);
     this.register(
@@ -139,7 +144,7 @@ export class ChatView extends Disposable {
   }
 
   /** The store changed: the panel gets view deltas, the tree a refresh. The one place store deltas become panel deltas. */
-  showStoreDeltas(changes: readonly StoreDelta[]): void {
+  private showStoreDeltas(changes: readonly StoreDelta[]): void {
     this.treeChanges.fire();
     this.storeChanges.fire(changes);
     this.showActivity(changes);

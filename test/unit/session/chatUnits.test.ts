@@ -40,13 +40,10 @@ function traffic(store: MessageStore, over: Partial<TrafficDeps> = {}): { traffi
       recorded: (e) => void seen.recorded.push(e.event),
     },
     log: (level, message) => void seen.logged.push(`${level}: ${message}`),
-    sessionId: () => 's1',
-    agentName: () => 'Demo',
-    watch: { traffic: () => undefined, stored: (keys) => void seen.stored.push([...keys]) },
-    applied: (changes) => void seen.applied.push([...changes]),
-    noted: () => undefined,
     ...over,
   });
+  t.onAgentStored((keys) => void seen.stored.push([...keys]));
+  t.onDidApply((changes) => void seen.applied.push([...changes]));
   return { traffic: t, seen };
 }
 
@@ -54,6 +51,7 @@ test('traffic numbers messages after the restored entries, so seqs stay unique a
   const store = new MessageStore();
   wire.forEach(([d, m], i) => store.ingest(d, m, i + 1));
   store.ingest('agent->client', chunk('hello'), 41);
+  store.attach('s1');
   const { traffic: t, seen } = traffic(store);
   t.wire('agent->client', chunk(' again'));
   t.record({ event: 'notice', sessionId: 's1', notice: { severity: 'info', title: 'noted' } });
@@ -63,8 +61,8 @@ test('traffic numbers messages after the restored entries, so seqs stay unique a
   ]);
   assert.deepEqual(seen.persisted, [42]);
   assert.deepEqual(seen.recorded, ['notice']);
-  // The supervisor hears which entries of the attached session the store kept.
-  assert.equal(seen.stored.length, 1);
+  // The supervisor hears which entries of the attached session (the store's) the store kept.
+  assert.deepEqual(seen.stored, [[store.session('s1')?.entries.at(-1)?.key]]);
   assert.equal(seen.applied.length, 2);
 });
 
@@ -116,10 +114,11 @@ test('a failing save costs the store nothing and is logged with the message numb
 test('a skipped line is a notice (when a message was lost) and a numbered capture note the tree hears of', () => {
   const store = new MessageStore();
   let noted = 0;
-  const { traffic: t, seen } = traffic(store, { noted: () => void noted++ });
+  const { traffic: t, seen } = traffic(store);
+  t.onDidNote(() => void noted++);
   wire.forEach(([d, m]) => t.wire(d, m));
   store.attach('s1');
-  t.skippedLine('{"jsonrpc":', 'not JSON', true);
+  t.skippedLine('{"jsonrpc":', 'not JSON', true, 'Demo');
   assert.deepEqual(seen.captured.slice(-2), [
     ['note', 5],
     ['note', 6],
