@@ -15,6 +15,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { tsImport } from 'tsx/esm/api';
+import { whenFrame } from './lib/whenFrame.mjs';
 import { EXTENSION_ID, launchBrowser, log, painted, paletteCommand, reloadWindow, root, startCodeServer, workbenchUrl } from '../test/e2e/host.mjs';
 
 const { MessageStore } = await tsImport('../src/common/store/index.ts', import.meta.url);
@@ -28,7 +29,6 @@ const MESSAGES = Number(process.env.BENCH_HISTORY_MESSAGES ?? 500);
 const ROUNDS = Number(process.env.BENCH_HISTORY_WINDOW_ROUNDS ?? 5);
 const C = '@CHAT@';
 const TAIL = 'END-OF-CHAT';
-const POLL_MS = 25;
 const WORDS = 'the parser streams tokens while the agent edits files and runs tests in a terminal then explains what changed'.split(' ');
 const sentence = (i, n) => Array.from({ length: n }, (_, w) => WORDS[(i * 7 + w * 13) % WORDS.length]).join(' ');
 
@@ -77,18 +77,6 @@ function generate(cs, t, n) {
   writeFileSync(path.join(home, 'chats.json'), JSON.stringify({ version: 1, chats, focused: [chats[0].id] }));
 }
 
-/** The first frame (of any webview) for which `test` (run in the frame) is true. */
-async function whenFrame(page, what, test, arg, timeoutMs = 120_000) {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    for (const f of page.frames()) {
-      if (f.isDetached()) continue;
-      if (await f.evaluate(test, arg).catch(() => false)) return f;
-    }
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await page.waitForTimeout(POLL_MS);
-  }
-}
 /** The chat's newest message is in its frame, with the prompt box: what its first paint shows. */
 const chatShown = (tail) =>
   document.querySelector('textarea[aria-label="Prompt"]') !== null && [...document.querySelectorAll('[data-kind="agent_message"]')].some((e) => e.textContent?.includes(tail));

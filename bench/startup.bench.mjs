@@ -27,11 +27,11 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { launchBrowser, log, painted, paletteCommand, quickPick, reloadWindow, root, startCodeServer, workbenchUrl } from '../test/e2e/host.mjs';
 import { percentile } from './lib/trace.mjs';
+import { POLL_MS, whenFrame as pollFrame } from './lib/whenFrame.mjs';
 
 const CHUNKS = 20_000;
 const TAIL = 'END-OF-THE-LONG-ANSWER';
 const HEADING = 'Small preview heading';
-const POLL_MS = 25;
 /** Fresh windows whose start is measured (BENCH_STARTUP_ROUNDS); the figures are medians over them. */
 const ROUNDS = Number(process.env.BENCH_STARTUP_ROUNDS ?? 5);
 const flood = {
@@ -64,18 +64,8 @@ try {
     await page.locator('.tab', { hasText: name }).first().waitFor();
   }
 
-  /** The first frame (of any webview) for which `test` (run in the frame) is true, polled every POLL_MS. */
-  async function whenFrame(what, test, arg, timeoutMs = 120_000) {
-    const end = Date.now() + timeoutMs;
-    for (;;) {
-      for (const f of page.frames()) {
-        if (f.isDetached()) continue;
-        if (await f.evaluate(test, arg).catch(() => false)) return f;
-      }
-      if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-      await page.waitForTimeout(POLL_MS);
-    }
-  }
+  /** The first frame (of any webview) for which `test` (run in the frame) is true (bench/lib/whenFrame.mjs). */
+  const whenFrame = (what, test, arg, timeoutMs) => pollFrame(page, what, test, arg, timeoutMs);
   const hasHeading = (h) => [...document.querySelectorAll('h1')].some((e) => e.textContent === h);
   const hasPrompt = () => document.querySelector('textarea[aria-label="Prompt"]') !== null;
   const hasAnswer = () => document.querySelector('textarea[aria-label="Prompt"]') !== null && document.querySelector('[data-kind="agent_message"]') !== null;
