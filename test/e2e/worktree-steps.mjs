@@ -7,7 +7,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { chatFrame, reloadWindow, sendPrompt } from './host.mjs';
+import { chatFrame, log, reloadWindow, sendPrompt } from './host.mjs';
 import { until } from '../helpers/until.mjs';
 
 const WORDS = ['Worktreeone', 'Worktreetwo', 'Worktreegone'];
@@ -35,7 +35,21 @@ async function frameShowing(page, word) {
 /** The chat whose first prompt has `word`, brought forward through ACP: Open Session…; its frame. */
 async function bringForward(page, command, word) {
   await command('ACP: Open Session…');
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: word }).first().click();
+  const row = () => page.locator('.quick-input-list .monaco-list-row', { hasText: word }).first();
+  // Once, in a full run beside another UI stage, the row stayed inert for 30 s (the list under something
+  // the workbench showed meanwhile); alone the step passes. The picker is opened again once, and said.
+  const clicked = await row()
+    .click({ timeout: 15_000 })
+    .then(() => true)
+    .catch((e) => {
+      log(`Open Session…: the row "${word}" could not be clicked (${String(e).split('\n')[0]}); opening the picker again`);
+      return false;
+    });
+  if (!clicked) {
+    await page.keyboard.press('Escape');
+    await command('ACP: Open Session…');
+    await row().click();
+  }
   return until(() => frameShowing(page, word), `a chat webview showing ${word}`, 60_000);
 }
 
