@@ -36,10 +36,13 @@ export const quietSettings = {
   'git.enabled': false,
   'window.commandCenter': false,
   'workbench.secondarySideBar.defaultVisibility': 'hidden',
-  // VS Code's own finder of ports to forward polls /proc and spawns a process every few seconds once a
-  // terminal has run: the extension host's idle CPU then follows the machine's processes, not the code
-  // under test (bench/soak.bench.mjs's idle profiles: 250 ms of 10 s idle in findCandidatePorts).
+  // VS Code's own finder of ports to forward polls /proc and spawns a process every few seconds: the
+  // extension host's idle CPU then follows the machine's processes, not the code under test
+  // (bench/soak.bench.mjs's idle profiles: 130-250 ms of 10 s idle in findCandidatePorts). The workbench
+  // runs it while auto-forwarding is on or a tunnel provider exists, unless ports are found from terminal
+  // output instead: both settings.
   'remote.autoForwardPorts': false,
+  'remote.autoForwardPortsSource': 'output',
   // A driven browser's window may not have the focus: no "the agent finished" toasts over the UI under test.
   'acpChat.notifyWhenUnseen': false,
 };
