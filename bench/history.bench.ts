@@ -10,7 +10,11 @@
 //                                 chats folder opened (FilePersistence.create: the folder listed while chats.json
 //                                 is read, the list checked once), the chat list built, and the focused chat (500 messages) restored
 //                                 from its snapshot, with 1,000 chats / with that one chat alone; interleaved
-//                                 rounds, the median of the per-round ratios (goal <= 1.1). The webview's part
+//                                 rounds, the median of the per-round ratios. No goal of its own: it was the
+//                                 stand-in for the issue's goal (window start to the chat's first paint <= 1.1x
+//                                 one chat), which bench/historyWindow.bench.mjs now measures whole
+//                                 (history.windowStartOverOneChat). This part is milliseconds of a start of
+//                                 seconds (11.1 ms against 5.7 ms quiet, in a 7.4 s start). The webview's part
 //                                 (the snapshot painted) is the same chat in both and is not repeated here.
 //   history.openSessionItemsMs    Open Session…'s items for the 1,000 chats (branch tree and labels; goal <= 16)
 // The side bar list's frames in the webview: bench/historyWebview.bench.mjs; the whole window's start with
@@ -243,7 +247,6 @@ async function main(): Promise<void> {
         'history.listOpenMs': r(listMs),
         'history.listOpenMs.goal': '<= 16',
         ...ratioFigure('history.startOverOneChat', startRatio.big, startRatio.one),
-        'history.startOverOneChat.goal': '<= 1.1',
         'history.startMs': r(best(startRatio.big)),
         'history.startOneChatMs': r(best(startRatio.one)),
         'history.openSessionItemsMs': r(items),
