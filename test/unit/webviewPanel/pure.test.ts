@@ -10,27 +10,12 @@ import { splitLines } from '../../../src/common/changes/eol';
 import { compactDiff, diffStats, lineDiff, type DiffLine } from '../../../webview/lineDiff';
 import { matchCommands, slashQuery } from '../../../webview/slash';
 import { splitCodeSpans } from '../../../webview/codeSpans';
+import { toolCallEntry } from '../helpers/toolCallEntry';
 
 const stats = { chunks: 1, upserts: 0, bytes: 1, firstSeen: 1000, lastSeen: 5300, lines: [] };
 const msg = (text: string): MessageEntry => ({ kind: 'agent_message', key: 'k', messageId: null, content: [{ type: 'text', text }], meta: null, provenance: 'live', stats });
-const tool = (content: ToolCallEntry['content']): ToolCallEntry => ({
-  kind: 'tool_call',
-  key: 't',
-  toolCallId: 'tc',
-  title: 'Edit',
-  name: null,
-  toolKind: 'edit',
-  status: 'pending',
-  content,
-  locations: [{ path: '/a/b.ts' }],
-  rawInput: null,
-  rawOutput: null,
-  meta: null,
-  parentKey: null,
-  statusHistory: [],
-  provenance: 'live',
-  stats,
-});
+const tool = (content: ToolCallEntry['content']): ToolCallEntry =>
+  toolCallEntry('t', { toolCallId: 'tc', title: 'Edit', status: 'pending', content, locations: [{ path: '/a/b.ts' }], stats });
 
 const side = (lines: readonly DiffLine[], keep: ' ' | '-' | '+') => lines.filter((l) => l.t === ' ' || l.t === keep).map((l) => l.text);
 
