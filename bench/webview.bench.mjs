@@ -49,7 +49,8 @@
 // of the transcript's text inserted as plain text nodes and laid out; webviewPage.mjs `calibrate`). The
 // goals are on these ratios: the ratio measured when the goal was set (on this 2-core machine, shared),
 // with ~40% headroom, as far as calibrations taken around the same figure spread in one loaded run; and
-// one 60 Hz frame at the quiet calibration for the frame figures. The figures themselves stay in wall
+// one 60 Hz frame for the frame figures, 16.7 ms over the calibration measured around them in this run
+// (frameGoal, bench/lib/traced.mjs: ratio <= 16.7 / cal, met exactly when the frame took <= 16.7 ms of CPU). The figures themselves stay in wall
 // milliseconds, for scale.
 // Prints one JSON object as the last line.
 // BENCH_ONLY=paced runs the paced stream alone (its figures only; ~1.5 min with the build), for working on it.
@@ -59,7 +60,7 @@ import { buildWebview, launch, openPanel } from '../test/browser/browser.mjs';
 import { startServer } from '../test/browser/server.mjs';
 import { answerMarkdown } from './lib/answerMarkdown.mjs';
 import { percentile } from './lib/trace.mjs';
-import { between, FRAME_RATIO, ratio, round, tracer } from './lib/traced.mjs';
+import { between, frameGoal, ratio, round, tracer } from './lib/traced.mjs';
 import { defineHelpers } from './lib/webviewPage.mjs';
 
 const { longHistory } = await tsImport('./fixtures/longHistory.ts', import.meta.url);
@@ -237,13 +238,13 @@ try {
     'webview.simulatedBytesPostedPerTextByte': round(s.postedBytes / s.textBytes, 3),
     'webview.scroll10kFrameP95Ms': round(percentile(frames, 0.95)),
     'webview.scroll10kFrameP95Ms.ratio': ratio(percentile(frames, 0.95), scroll.cal),
-    'webview.scroll10kFrameP95Ms.goal': `ratio <= ${round(FRAME_RATIO, 3)} (one 60 Hz frame at the quiet calibration)`,
+    'webview.scroll10kFrameP95Ms.goal': frameGoal(scroll.cal),
     'webview.scroll10kFrameP99Ms': round(percentile(frames, 0.99)),
     'webview.scroll10kFrameP99Ms.ratio': ratio(percentile(frames, 0.99), scroll.cal),
-    'webview.scroll10kFrameP99Ms.goal': `ratio <= ${round(FRAME_RATIO, 3)} (one 60 Hz frame at the quiet calibration)`,
+    'webview.scroll10kFrameP99Ms.goal': frameGoal(scroll.cal),
     'webview.scroll10kFrameMaxMs': round(Math.max(...frames)),
     'webview.scroll10kFrameMaxMs.ratio': ratio(Math.max(...frames), scroll.cal),
-    'webview.scroll10kFrameMaxMs.goal': `ratio <= ${round(FRAME_RATIO, 3)} (one 60 Hz frame at the quiet calibration)`,
+    'webview.scroll10kFrameMaxMs.goal': frameGoal(scroll.cal),
     // Each pass's own worst frame over its calibration (no goal: see SCROLL_PASSES).
     'webview.scroll10kFrameMaxRatioEachPass': passMax.map((x) => round(x, 3)).join(' / '),
     // The next 960 frames of the same scroll (24,000 to 120,000 px up).

@@ -154,7 +154,9 @@ export function benchDoc(results, loaded, soak) {
     "figures' ratios are CPU time of the renderer's main thread (from a Chromium trace) over a fixed DOM",
     'workload run in the same Chromium (`webview.calibrationCpuMs`). A ratio whose baseline runs apart from',
     'its figure is measured in interleaved rounds (baseline, figure, baseline, …): its value is the median of',
-    'the per-round ratios and `spread` their middle half and whole range.',
+    'the per-round ratios and `spread` their middle half and whole range. A frame goal (one 60 Hz frame) is',
+    '16.7 ms over the calibration measured around its figure in the same run (`ratio <= 16.7 / cal`, shown in',
+    "the goal): met exactly when the frame took at most 16.7 ms of CPU, whatever the run's calibration.",
     ...(loaded
       ? ['`loaded` is the same figure from a run under a deliberate CPU load (`npm run bench -- --load`: busy', 'processes, a core each), `moved` how far a ratio moved there.']
       : []),
