@@ -2,8 +2,11 @@
 // page, as test/browser runs it; webview/history/historyApp.ts): the list opened and scrolled to its end,
 // each frame's main-thread CPU from the trace, over the calibration run around it (bench/lib/traced.mjs).
 //   history.listOpenFrameMs      the host's first page (200 rows of the 1,000, src/node/history/historyQuery.ts
-//                                PAGE) from its message to the frame painted after it: CPU ms, and `.ratio`
-//                                over the calibration (goal: <= one 60 Hz frame at the quiet calibration)
+//                                PAGE) from its message to the frame painted after it, the view filled with
+//                                rows (checked; the view draws ROWS_PER_FRAME rows a frame, historyApp.ts,
+//                                the rest in the frames after, as in the scroll below): CPU ms, and `.ratio`
+//                                over the calibration (goal: one 60 Hz frame, frameGoal in bench/lib/traced.mjs:
+//                                16.7 ms / the calibration measured around it in this run)
 //   history.listScrollFrameMaxMs the list scrolled from top to end, SCROLL_STEP px per animation frame, the
 //                                next pages answered as the host answers them (`more` -> the next 200 rows)
 //                                until all 1,000 are shown: the worst frame's CPU ms and `.ratio` (same goal);
@@ -15,7 +18,7 @@
 import { buildWebview, launch, openPanel } from '../test/browser/browser.mjs';
 import { startServer } from '../test/browser/server.mjs';
 import { percentile } from './lib/trace.mjs';
-import { FRAME_RATIO, ratio, round, tracer } from './lib/traced.mjs';
+import { frameGoal, ratio, round, tracer } from './lib/traced.mjs';
 import { defineHelpers } from './lib/webviewPage.mjs';
 import { tsImport } from 'tsx/esm/api';
 
@@ -58,7 +61,8 @@ function openList({ first }) {
       const ch = new MessageChannel();
       ch.port1.onmessage = () => {
         performance.mark('open-end');
-        resolve(document.querySelectorAll('.history-row').length);
+        const list = document.querySelector('.history-list');
+        resolve({ rows: document.querySelectorAll('.history-row').length, filled: list.scrollHeight > list.clientHeight });
       };
       ch.port2.postMessage(0);
     });
@@ -106,7 +110,7 @@ try {
     const seq = await panel.page.evaluate(() => window.__host.posted.filter((m) => m.type === 'query').at(-1).seq);
     const first = { type: 'list', seq, from: 0, rows: rows(0, PAGE), total: CHATS, choices };
     const open = await traced(panel.page, () => panel.page.evaluate(openList, { first }));
-    if (open.result < Math.min(PAGE, CHATS)) throw new Error(`the list showed ${open.result} rows of the first ${PAGE}`);
+    if (!open.result.filled) throw new Error(`the list's ${open.result.rows} rows drawn in its first frame did not fill the view`);
     const a = open.trace.mark('open-start');
     opens.push({ cpu: open.trace.mainCpu(a.pid, a.ts, open.trace.mark('open-end').ts), cal: open.cal });
     await panel.page.evaluate(() => window.__host.clear());
@@ -129,15 +133,14 @@ try {
 const bestOpen = opens.reduce((b, x) => (x.cpu / x.cal < b.cpu / b.cal ? x : b));
 const maxOf = (s) => Math.max(...s.frames);
 const bestScroll = scrolls.reduce((b, x) => (maxOf(x) / x.cal < maxOf(b) / b.cal ? x : b));
-const goal = `ratio <= ${round(FRAME_RATIO, 3)} (one 60 Hz frame at the quiet calibration)`;
 console.log(
   JSON.stringify({
     'history.listOpenFrameMs': round(bestOpen.cpu),
     'history.listOpenFrameMs.ratio': ratio(bestOpen.cpu, bestOpen.cal),
-    'history.listOpenFrameMs.goal': goal,
+    'history.listOpenFrameMs.goal': frameGoal(bestOpen.cal),
     'history.listScrollFrameMaxMs': round(maxOf(bestScroll)),
     'history.listScrollFrameMaxMs.ratio': ratio(maxOf(bestScroll), bestScroll.cal),
-    'history.listScrollFrameMaxMs.goal': goal,
+    'history.listScrollFrameMaxMs.goal': frameGoal(bestScroll.cal),
     'history.listScrollFrameP95Ms': round(percentile(bestScroll.frames, 0.95)),
     'history.listScrollFrames': bestScroll.frames.length,
     'history.listCalibrationMs': round(bestScroll.cal),

@@ -8,30 +8,21 @@ import type { HistoryChoices, HistoryGroup, HistoryRow, HistoryToHost, HostToHis
 import type { DateRange, HistoryFilter } from '../../src/common/history/historyFilter';
 import { h } from '../dom';
 import { AgentSessionsSection } from './agentSessionsSection';
+import { historyRow } from './historyRow';
 
 export interface HistoryHost {
   postMessage(m: HistoryToHost): void;
 }
 
+/**
+ * Rows drawn per frame: a page of 200 rows drawn at once took two to three frames of CPU (30 ms open, a
+ * 47 ms frame when the next page arrived mid-scroll; bench/historyWebview.bench.mjs). 20 rows fill a
+ * side bar; the rest follow, a batch after each frame, before the list is scrolled that far.
+ */
+const ROWS_PER_FRAME = 20;
+
 /** Typing settles this long before a query is sent (each keystroke still gets its answer within a frame or two). */
 const TYPE_DELAY_MS = 40;
-
-/**
- * A row's time as `Date.toLocaleString()` writes it, from one formatter: toLocaleString builds its formatter
- * on every call, a large part of drawing a page of 200 rows (bench/historyWebview.bench.mjs).
- */
-const WHEN = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' });
-const STATE_LABEL: Record<HistoryRow['state'], string> = { running: 'running', needsYou: 'needs you', finished: 'finished', failed: 'failed', archived: 'archived', idle: '' };
-const KIND_LABEL: Record<string, string> = {
-  user: 'you',
-  agent: 'agent',
-  thought: 'thought',
-  tool: 'tool',
-  path: 'file',
-  question: 'question',
-  subagent: 'subagent',
-  compaction: 'summary',
-};
 
 function select(label: string, cls: string, options: readonly [string, string][]): HTMLSelectElement {
   const s = h('select', { class: cls, 'aria-label': label, title: label });
@@ -45,6 +36,9 @@ export class HistoryApp {
   private readonly selected = new Set<string>();
   private total = 0;
   private shown = 0;
+  /** Rows the host sent that are not drawn yet (ROWS_PER_FRAME per frame). */
+  private pending: HistoryRow[] = [];
+  private drawing = false;
   private searching = false;
   private readonly groups = new Map<string, HTMLElement>();
   readonly input = h('input', { type: 'search', class: 'history-search', placeholder: 'Search all chats', 'aria-label': 'Search all chats', spellcheck: 'false' });
@@ -111,6 +105,8 @@ export class HistoryApp {
       this.updateBulk();
     });
     this.list.addEventListener('scroll', () => this.maybeMore());
+    this.list.addEventListener('click', (e) => this.clicked(e));
+    this.list.addEventListener('change', (e) => this.picked(e));
     window.addEventListener('message', (e: MessageEvent<HostToHistory>) => this.receive(e.data));
   }
 
@@ -155,7 +151,8 @@ export class HistoryApp {
     this.choices(m.choices);
     if (m.type === 'list') {
       if (m.from === 0) this.clear();
-      for (const r of m.rows) this.list.append(this.rowItem(r, null));
+      this.pending.push(...m.rows);
+      this.drawSome();
       this.total = m.total;
       this.shown = m.from + m.rows.length;
       this.searching = false;
@@ -172,7 +169,29 @@ export class HistoryApp {
     this.maybeMore();
   }
 
+  /** Draws the next ROWS_PER_FRAME pending rows now, and the rest a batch a frame (`inFrame`: called in a frame's callback). */
+  private drawSome(inFrame = false): void {
+    const rows = this.pending.splice(0, ROWS_PER_FRAME);
+    // A batch is one block, laid out and painted apart from the others (chat.css .history-batch): a batch
+    // added to 900 rows costs what one added to 30 does.
+    const batch = h('div', { class: 'history-batch', role: 'none' });
+    for (const r of rows) batch.append(this.row(r, null));
+    this.list.append(batch);
+    if (this.pending.length === 0 || this.drawing) return;
+    this.drawing = true;
+    // The next batch in the next frame (this one shows the batch just drawn), one batch a frame after it.
+    const next = () => {
+      this.drawing = false;
+      if (this.pending.length === 0) return;
+      this.drawSome(true);
+      this.maybeMore();
+    };
+    // A callback asked for in a frame's callback runs in the next frame.
+    requestAnimationFrame(inFrame ? next : () => requestAnimationFrame(next));
+  }
+
   private clear(): void {
+    this.pending = [];
     this.list.replaceChildren();
     this.groups.clear();
     this.shown = 0;
@@ -193,55 +212,37 @@ export class HistoryApp {
   }
 
   private group(g: HistoryGroup): void {
-    const item = this.rowItem(g.row, g);
+    const item = this.row(g.row, g);
     const old = this.groups.get(g.row.chatId);
     if (old) old.replaceWith(item);
     else this.list.append(item);
     this.groups.set(g.row.chatId, item);
   }
 
-  private rowItem(r: HistoryRow, g: HistoryGroup | null): HTMLElement {
-    const pick = h('input', { type: 'checkbox', class: 'history-pick', 'aria-label': `Select ${r.title}` });
-    pick.checked = this.all.checked || this.selected.has(r.chatId);
-    pick.addEventListener('change', () => {
-      if (pick.checked) this.selected.add(r.chatId);
-      else {
-        this.selected.delete(r.chatId);
-        this.all.checked = false;
-      }
-      this.updateBulk();
-    });
-    const open = h(
-      'button',
-      { type: 'button', class: 'history-title', title: r.title },
-      r.unread ? h('span', { class: 'history-dot', 'aria-label': 'unread' }, '●') : null,
-      r.title,
-    );
-    open.addEventListener('click', () => this.host.postMessage({ type: 'open', chatId: r.chatId }));
-    const when = r.updatedAt ? WHEN.format(r.updatedAt) : '';
-    const folder = r.folder ? (r.folder.split(/[\\/]/).filter(Boolean).at(-1) ?? r.folder) : '';
-    const meta = h('div', { class: 'history-meta' }, [r.agent, STATE_LABEL[r.state], when, folder].filter(Boolean).join(' · '));
-    const li = h('li', { class: `history-row state-${r.state}${r.unread ? ' unread' : ''}`, 'data-chat-id': r.chatId }, h('div', { class: 'history-head' }, pick, open), meta);
-    if (g) {
-      const hits = h('ul', { class: 'history-hits' });
-      for (const hit of g.hits) {
-        const before = hit.snippet.slice(0, hit.start);
-        const match = hit.snippet.slice(hit.start, hit.start + hit.length);
-        const after = hit.snippet.slice(hit.start + hit.length);
-        const b = h(
-          'button',
-          { type: 'button', class: 'history-hit', 'data-key': hit.key },
-          h('span', { class: 'history-kind' }, KIND_LABEL[hit.kind] ?? hit.kind),
-          before,
-          h('mark', {}, match),
-          after,
-        );
-        b.addEventListener('click', () => this.host.postMessage({ type: 'open', chatId: r.chatId, key: hit.key }));
-        hits.append(h('li', {}, b));
-      }
-      li.append(hits);
+  private row(r: HistoryRow, g: HistoryGroup | null): HTMLElement {
+    return historyRow(r, g, this.all.checked || this.selected.has(r.chatId));
+  }
+
+  /** A row's title or match clicked: its chat opens (at that message). */
+  private clicked(e: MouseEvent): void {
+    const target = e.target instanceof Element ? e.target.closest<HTMLElement>('.history-title, .history-hit') : null;
+    const chatId = target?.closest<HTMLElement>('.history-row')?.dataset['chatId'];
+    if (!target || chatId === undefined) return;
+    const key = target.classList.contains('history-hit') ? target.dataset['key'] : undefined;
+    this.host.postMessage({ type: 'open', chatId, ...(key !== undefined ? { key } : {}) });
+  }
+
+  /** A row's box checked or unchecked. */
+  private picked(e: Event): void {
+    const pick = e.target instanceof HTMLInputElement && e.target.classList.contains('history-pick') ? e.target : undefined;
+    const chatId = pick?.closest<HTMLElement>('.history-row')?.dataset['chatId'];
+    if (!pick || chatId === undefined) return;
+    if (pick.checked) this.selected.add(chatId);
+    else {
+      this.selected.delete(chatId);
+      this.all.checked = false;
     }
-    return li;
+    this.updateBulk();
   }
 
   private updateBulk(): void {
@@ -255,7 +256,7 @@ export class HistoryApp {
 
   /** The list grows as it is scrolled to its end. */
   private maybeMore(): void {
-    if (this.searching || this.groups.size > 0 || this.shown >= this.total) return;
+    if (this.searching || this.groups.size > 0 || this.pending.length > 0 || this.shown >= this.total) return;
     if (this.list.scrollTop + this.list.clientHeight < this.list.scrollHeight - 200) return;
     this.host.postMessage({ type: 'more', seq: this.seq, shown: this.shown });
     this.shown = this.total; // asked once; the answer sets it
