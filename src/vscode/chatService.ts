@@ -36,6 +36,7 @@ import { ChatViews } from './chatViews';
 import { FocusedTree } from './focusedTree';
 import { LiveChats } from './liveChats';
 import type { HistoryMarks } from '../node/history/historyMarks';
+import { recoverChatsAfterFirstPaint } from './recoverChats';
 import { WorktreeChats } from './worktreeChats'; // worktree chats: their worktrees, where new chats work, their actions
 
 const RECENT_LOG_LINES = 2000;
@@ -186,6 +187,7 @@ export class ChatService extends Disposable {
       index.onDidChange(() => p.writeIndex(index.toJSON()));
       index.onDidChangeFocus(() => this.focusChanged());
       this.register(p.watchIndex((raw) => followInto(index, raw, (id) => this.live.get(id) !== undefined).forEach((id) => this.views.titles.refresh(id))));
+      this.register(recoverChatsAfterFirstPaint(p, index, this.log, (id) => this.views.titles.refresh(id)));
       this.indexValue = index;
     });
     return this.opened;

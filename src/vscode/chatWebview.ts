@@ -33,6 +33,14 @@ export interface WebviewSurface {
   close(): void;
 }
 
+let shown: (() => void) | undefined;
+const shownOnce = new Promise<void>((resolve) => (shown = resolve));
+/**
+ * Settles when a chat webview of this window first got its snapshot: the host's part of the window's first
+ * chat paint is done (what may wait behind it: recoverChats.ts).
+ */
+export const firstChatShown = (): Promise<void> => shownOnce;
+
 export class ChatWebview extends Disposable {
   private ready = false;
   /** The model's changes, batched into posts (the shipped pipeline: panelFeed.ts). */
@@ -155,6 +163,7 @@ export class ChatWebview extends Disposable {
       this.ready = true;
       this.readyCount++;
       this.sendSnapshot();
+      shown?.();
       for (const resolve of this.readyWaiters.splice(0)) resolve();
       return;
     }

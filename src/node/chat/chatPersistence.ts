@@ -78,6 +78,11 @@ export interface ChatPersistence {
   chatList(): ChatList;
   /** Saves the chat list (written in order; `flush()` waits for it). */
   writeIndex(index: unknown): void;
+  /**
+   * Saved chats the list lacks (it was lost, damaged, or written by a window that crashed), rebuilt from their
+   * search files and added to the saved list; run after the window's first chat painted (ChatService.ready).
+   */
+  recoverMissing(): Promise<ChatList['chats']>;
   /** Calls `onIndex` with the chat list each time another window writes it (the file as read), until disposed. */
   watchIndex(onIndex: (raw: unknown) => void): IDisposable;
 }
@@ -139,6 +144,9 @@ export class MemoryPersistence implements ChatPersistence {
   }
   writeIndex(index: unknown): void {
     this.index = index;
+  }
+  async recoverMissing(): Promise<ChatList['chats']> {
+    return [];
   }
 }
 

@@ -94,16 +94,22 @@ export class FilePersistence implements ChatPersistence {
     const p = new FilePersistence(dir, log, owner, chatIdsIn(names));
     p.index = raw;
     // Checked once, here: the window's chat list is built from this (`chatList`), not from a second check.
-    const read = parseChatIndex(raw, log);
-    // Saved chats the list lacks (it was lost, damaged, or written by a window that crashed): rebuilt from their search files.
-    const recovered = await recoverRecords(dir, p.saved, new Set(read.chats.map((c) => fileId(c.id))), log);
-    p.listed = read;
-    if (recovered.length > 0) {
-      log(`${recovered.length} chat(s) missing from the chat list were added back from their search files`);
-      p.listed = { chats: [...read.chats, ...parseChatIndex({ version: 1, chats: recovered, focused: [] }, log).chats], focused: read.focused };
-      p.writeIndex({ version: 1, ...p.listed });
-    }
+    p.listed = parseChatIndex(raw, log);
     return p;
+  }
+
+  async recoverMissing(): Promise<ChatList['chats']> {
+    const listed = new Set([...this.listed.chats.map((c) => c.id), ...this.removed].map(fileId));
+    const recovered = await recoverRecords(this.dir, this.saved, listed, this.log);
+    if (recovered.length === 0) return [];
+    this.log(`${recovered.length} chat(s) missing from the chat list were added back from their search files`);
+    const chats = parseChatIndex({ version: 1, chats: recovered, focused: [] }, this.log).chats;
+    this.listed = { chats: [...this.listed.chats, ...chats], focused: this.listed.focused };
+    // Added to the list as this window has it now (it may have been written since it was read).
+    const index = parseChatIndex(this.index, () => undefined);
+    const has = new Set(index.chats.map((c) => c.id));
+    this.writeIndex({ version: 1, chats: [...index.chats, ...chats.filter((c) => !has.has(c.id))], focused: index.focused });
+    return chats;
   }
 
   private recordOf(chatId: string): unknown {

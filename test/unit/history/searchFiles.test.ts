@@ -162,8 +162,22 @@ test('a saved chat gets its search file; a lost or damaged chat list is rebuilt 
     else writeFileSync(path.join(dir, 'chats.json'), damage);
     const logs: string[] = [];
     const p2 = await FilePersistence.create(dir, (m) => logs.push(m));
+    // Opening reads no search file (the first chat paints before): the missing chats come back after it.
+    const before = p2.chatList().chats.length;
+    assert.ok(before < ids.length, `opened as the list was (${damage})`);
+    const back = await p2.recoverMissing();
+    assert.deepEqual(
+      p2
+        .chatList()
+        .chats.map((c) => c.id)
+        .sort(),
+      ids,
+      `nothing lost (${damage})`,
+    );
     const rebuilt = parseChatIndex(p2.readIndex(), () => undefined).chats;
-    assert.deepEqual(rebuilt.map((c) => c.id).sort(), ids, `nothing lost (${damage})`);
+    assert.deepEqual(rebuilt.map((c) => c.id).sort(), ids, `the saved list has them (${damage})`);
+    assert.equal(back.length, ids.length - before, 'only the missing ones are returned');
+    assert.deepEqual(await p2.recoverMissing(), [], 'once');
     const second = rebuilt.find((c) => c.id === ids[1])!;
     assert.equal(second.title, 'T1');
     assert.equal(second.archived, true, 'what the chat was (archived) comes back');

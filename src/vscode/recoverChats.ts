@@ -1,0 +1,37 @@
+/**
+ * Saved chats the chat list lacks (it was lost, damaged, or written by a window that crashed) are rebuilt
+ * from their search files after the window's first chat is shown, not before: reading a thousand files'
+ * headers must not delay the chat the user is waiting for. A window that shows no chat rebuilds them
+ * RECOVER_WAIT_MS after its chats opened. The rebuilt chats join the list as a followed change (the
+ * history view and Open Session… show them; FilePersistence.recoverMissing saved them).
+ */
+import type * as vscode from 'vscode';
+import type { ChatIndex } from '../common/chats/chatIndex';
+import type { IDisposable } from '../common/util/lifecycle';
+import { errorText } from '../common/util/errors';
+import type { ChatPersistence } from '../node/chat/chatPersistence';
+import { firstChatShown } from './chatWebview';
+
+/** How long a window that shows no chat waits before rebuilding the missing ones. */
+const RECOVER_WAIT_MS = 3000;
+
+export function recoverChatsAfterFirstPaint(p: ChatPersistence, index: ChatIndex, log: vscode.LogOutputChannel, changed: (chatId: string) => void): IDisposable {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let disposed = false;
+  const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, RECOVER_WAIT_MS)));
+  void Promise.race([firstChatShown(), waited])
+    .then(() => (disposed ? [] : p.recoverMissing()))
+    .then(
+      (chats) => {
+        clearTimeout(timer);
+        if (!disposed && chats.length > 0) index.takeFollowed({ set: chats, removed: [] }).forEach(changed);
+      },
+      (e: unknown) => log.warn(`could not rebuild the chats missing from the chat list: ${errorText(e)}`),
+    );
+  return {
+    dispose: () => {
+      disposed = true;
+      clearTimeout(timer);
+    },
+  };
+}
