@@ -45,9 +45,15 @@ export class ScrollPin {
     this.toBottom();
   }
 
-  /** Stops following (the view was moved to an entry on purpose). */
+  /**
+   * Stops following (the view was moved to an entry on purpose), unless that left it at the bottom: in a chat
+   * that fits whole (a chat opened at a search match) there is nothing below to jump to.
+   */
   unpin(): void {
-    this.follow(false);
+    const height = this.scroller.scrollHeight;
+    const atBottom = height - this.scroller.scrollTop - this.scroller.clientHeight < PIN_SLACK;
+    if (atBottom) this.bottomHeight = height;
+    this.follow(atBottom);
   }
 
   private toBottom(): void {

@@ -51,6 +51,28 @@ export function register(test) {
     await page.locator('[data-key="a1"]').getByText('Paragraph 23').waitFor({ state: 'visible' });
   });
 
+  test('a chat opened at a search match: no Jump to latest when the whole chat fits; one when the match is far above the end', async ({ open }) => {
+    const { page, send, flush } = await open({ height: 600 });
+    const jump = page.getByRole('button', { name: 'Jump to latest' });
+    await send(
+      snapshot([message('user_message', 'u0', 'find the walrus'), message('agent_message', 'a0', 'The walrus is in the parser.'), message('user_message', 'u1', 'thanks')]),
+    );
+    await flush();
+    await send({ type: 'reveal', key: 'a0' });
+    await page.locator('[data-key="a0"].flash').waitFor();
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    assert.equal(await jump.isVisible(), false, 'the whole chat fits: nothing below to jump to');
+    assert.equal(await page.evaluate(() => window.__acpChat.transcript.isPinned), true, 'still following the end');
+
+    const long = [];
+    for (let i = 0; i < 20; i++) long.push(message(i % 2 ? 'agent_message' : 'user_message', `o${i}`, `Entry ${i} ${'words '.repeat(40)}`));
+    await send(snapshot(long));
+    await flush();
+    await send({ type: 'reveal', key: 'o1' });
+    await page.locator('[data-key="o1"].flash').waitFor();
+    await jump.waitFor({ state: 'visible' });
+  });
+
   test('recovery panel: a reader away from the bottom has Jump to latest (announced when new entries arrive, by keyboard); it goes to the end and hides', async ({ open }) => {
     const { page, send, flush } = await open({ height: 600 });
     const old = [];
