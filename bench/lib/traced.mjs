@@ -6,7 +6,7 @@ import { percentile, readTrace } from './trace.mjs';
 const CALIBRATION_ROUNDS = 4;
 const CATEGORIES = ['toplevel', 'blink.user_timing'];
 /** One 60 Hz frame, in ms of main-thread CPU. */
-export const FRAME_MS = 16.7;
+const FRAME_MS = 16.7;
 
 /**
  * The goal of every "within one 60 Hz frame" figure, in its ratio's unit (CPU ms over `cal`, the calibration
