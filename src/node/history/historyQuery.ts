@@ -1,7 +1,8 @@
 /**
  * What the history view shows for a query and filter (historyContract.ts): without a query, the chats the
  * filter keeps, a page at a time; with one, chats whose title holds it at once, then the chats whose text
- * holds it as the search files yield them (searchHistory), a few hits each, posted about every 30 ms.
+ * holds it as the search files yield them (searchHistory), a few hits each: the first ones at once (the
+ * first results of a keystroke must not wait for a batch), then about every 30 ms.
  * A new query stops the search of the previous one. Free of VS Code: the view gives it its sources.
  */
 import type { ChatRecord } from '../../common/chats/chatIndex';
@@ -74,6 +75,7 @@ export class HistoryQuery {
     this.search = ac;
     let changed = new Set<string>();
     let timer: ReturnType<typeof setTimeout> | undefined;
+    let posted = false;
     const flush = (last: boolean) => {
       if (timer) clearTimeout(timer);
       timer = undefined;
@@ -93,7 +95,10 @@ export class HistoryQuery {
         changed.add(r.id);
         this.found.add(r.id);
       }
-      timer ??= setTimeout(() => flush(false), POST_EVERY_MS);
+      if (!posted && changed.size > 0) {
+        posted = true;
+        flush(false);
+      } else timer ??= setTimeout(() => flush(false), POST_EVERY_MS);
     };
     const rg = this.src.rg();
     this.done = searchHistory({ dir, query: text, only: new Set(byFile.keys()), perChat: HITS_PER_CHAT, signal: ac.signal, onHits, ...(rg !== undefined ? { rg } : {}) }).then(
