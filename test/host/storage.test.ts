@@ -3,7 +3,7 @@
  * another storage folder of this workspace (`<hash>-1`, as when the usual one was locked) finds the same
  * chats, and chats an older version left there are moved in; a chat this window has is refused to another
  * window; a tab VS Code restores shows the chat it showed, in its group, and never a chat that already
- * has a tab.
+ * has a tab; and the chat list another window writes is followed here.
  */
 import * as assert from 'assert';
 import * as fs from 'fs';
@@ -69,6 +69,36 @@ suite('Chat storage and tabs', () => {
     fs.rmSync(path.dirname(sibling), { recursive: true, force: true });
     for (const f of fs.readdirSync(home)) if (f.startsWith('chat-old-sibling.')) fs.rmSync(path.join(home, f), { force: true });
     a.service.closeChat(id);
+  });
+
+  test('a chat another window of the workspace makes is followed here: listed, named by its title, and gone when deleted there', async () => {
+    const a = await api();
+    await a.service.ready();
+    const home = a.service.chatsDir();
+    assert.ok(home, 'chats are kept on disk');
+    const other = await FilePersistence.create(home, () => undefined, { pid: process.pid, token: 'following-window' });
+    const id = 'chat-follow-abc123';
+    const record = (title: string | null) => ({ id, agentId: 'demo', title, sessionId: null, createdAt: Date.now(), updatedAt: Date.now() });
+    try {
+      other.writeIndex({ version: 1, chats: [record(null)], focused: [] });
+      const onDisk = () => `chats.json ${fs.readFileSync(path.join(home, 'chats.json'), 'utf8').includes(id) ? 'lists' : 'does not list'} it`;
+      await until(
+        () => a.service.chatIndex.has(id),
+        () => `this window taking in the chat the other one made (${onDisk()})`,
+        10_000,
+      );
+      other.writeIndex({ version: 1, chats: [record('Named in the other window')], focused: [] });
+      await until(
+        () => a.service.titleOf(id) === 'Named in the other window',
+        () => `the title here is still "${a.service.titleOf(id)}"`,
+        10_000,
+      );
+      await other.remove(id);
+      other.writeIndex({ version: 1, chats: [], focused: [] });
+      await until(() => !a.service.chatIndex.has(id), 'this window dropping the chat the other one deleted', 10_000);
+    } finally {
+      await other.close();
+    }
   });
 
   test("a restored tab shows the chat it showed, in its group; a restored split shows it again beside; a deleted chat's tab closes", async () => {

@@ -4,7 +4,7 @@
  * not a file watch: the rename replaces the file, which a file watch loses. Writes come in bursts (a
  * streaming chat's title and times), so one read follows the last event of a burst.
  */
-import { watch, type FSWatcher } from 'node:fs';
+import { mkdirSync, watch, type FSWatcher } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { errorText } from '../../common/util/errors';
@@ -19,6 +19,9 @@ function watchIndexFile(dir: string, onChange: () => void, log: (message: string
   let timer: ReturnType<typeof setTimeout> | undefined;
   let watcher: FSWatcher | undefined;
   try {
+    // A workspace with no chat yet has no chats folder, and a folder that is not there cannot be watched:
+    // without it, a window opened first followed no other window for good (found by the host test).
+    mkdirSync(dir, { recursive: true });
     // The folder's other files (journals, locks, search files) change too; a platform that names no file
     // (filename null) may mean the list.
     watcher = watch(dir, { persistent: false }, (_event, name) => {

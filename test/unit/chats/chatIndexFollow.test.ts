@@ -102,3 +102,25 @@ test('two windows on one chats folder: a write by one reaches the other, which t
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a window opened before the workspace had any chat (no chats folder yet) still follows the list another window writes', async () => {
+  const dir = path.join(mkdtempSync(path.join(tmpdir(), 'follow-')), 'sessions');
+  const first = await FilePersistence.create(dir, () => undefined, { pid: process.pid, token: 'first' });
+  const logs: string[] = [];
+  const index = new ChatIndex(first.chatList());
+  const watching = first.watchIndex((raw) => followInto(index, raw, nobody));
+  const second = await FilePersistence.create(dir, (m) => logs.push(m), { pid: process.pid, token: 'second' });
+  try {
+    second.writeIndex(file(rec('chat-later', { title: 'Made in the second window' })));
+    await until(
+      () => index.get('chat-later')?.title === 'Made in the second window',
+      () => `the first window did not take the chat in (${logs.join('; ')})`,
+      5_000,
+    );
+  } finally {
+    watching.dispose();
+    await first.close();
+    await second.close();
+    rmSync(path.dirname(dir), { recursive: true, force: true });
+  }
+});
