@@ -109,6 +109,11 @@ export class LiveChats implements IDisposable {
     session.dispose();
     // Written and let go, so another window of the workspace may take it (not while this window closes).
     if (!this.host.closing()) void this.host.persistence()?.release(chatId);
+    // Holding no chat, the window has nothing to hand off: no poll for requests (2.5 a second) while idle.
+    if (this.live.size === 0) {
+      this.handoffs?.dispose();
+      this.handoffs = undefined;
+    }
     this.host.dropped(chatId);
   }
 
