@@ -124,6 +124,8 @@ suite('Review in the editor: hunk by hunk', () => {
   test('a demo-agent edit is undone from the hunk at the cursor, and its tool card is told it was undone', async () => {
     const a = await api();
     const target = workspaceFile('demo-edit.txt');
+    // A file that is there before the turn (run alone, the demo agent would create it, and Undo delete it).
+    if ((await onDisk(target)) === null) await vscode.workspace.fs.writeFile(target, new TextEncoder().encode('notes\n'));
     const beforeTurn = await onDisk(target);
     const turn = a.sendPrompt('please edit the file');
     const request = await until(() => a.pendingPermissions()[0], 'a permission request', 30_000);
