@@ -240,7 +240,7 @@ export class ChangeReview extends Disposable {
     if (!this.stateValue.sets.some((c) => c.files.some((f) => f.path === p))) return Promise.resolve();
     const run = this.queue.then(async () => {
       const text = await this.ports.files.read(p);
-      const note = `You edited ${this.ports.shownPath(p)} where ${this.ports.agentName()}'s edit was undone; nothing was written over it. Keep accepts it as it is.`;
+      const note = `${this.ports.shownPath(p)} was edited where ${this.ports.agentName()}'s edit was undone; nothing was written over it. Keep accepts it as it is.`;
       this.dispatch({ type: 'followed', path: p, text, note });
     });
     this.queue = run.catch((e: unknown) => this.ports.log('warn', `changes: could not read ${p} again: ${errorText(e)}`));

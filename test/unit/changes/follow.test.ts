@@ -148,7 +148,7 @@ test('after Undo All, an editor undo that brings the agent’s text back makes t
     set().files.map((f) => [f.state, f.note]),
     [
       ['undone', null],
-      ['conflict', "You edited b.txt where Demo's edit was undone; nothing was written over it. Keep accepts it as it is."],
+      ['conflict', "b.txt was edited where Demo's edit was undone; nothing was written over it. Keep accepts it as it is."],
     ],
   );
   assert.equal(disk.get('/w/b.txt'), 'a\nMINE\nc\nd\ne\nf\n');
