@@ -69,3 +69,17 @@ test('a background subagent editing after its turn ended: the work after the tur
     [{ path: '/w/three.txt', keys: [card, calls[1]] }],
   );
 });
+
+test('a subagent’s edit waiting on a permission when the turn ended, allowed after it: the later work’s part holds it', () => {
+  const { store, feed, keys } = chat();
+  feed(update('C', { ...edit('t4', 'four.txt'), status: 'pending' }));
+  const mark = markTurn(store, 'P');
+  assert.deepEqual(sinceMark(store, 'P', mark).entries, [], 'still waiting: not part of it yet');
+  feed(update('C', { sessionUpdate: 'tool_call_update', toolCallId: 't4', status: 'completed' }));
+  const { entries, children } = sinceMark(store, 'P', mark);
+  const { card, calls } = keys();
+  assert.deepEqual(
+    toolKeysByPath(entries, (p) => p, children),
+    [{ path: '/w/four.txt', keys: [card, calls[1]] }],
+  );
+});
