@@ -213,58 +213,55 @@ try {
     await shot('item-09-rejected-and-cancelled.png');
   });
 
-  await step(
-    'undo all: after Undo All of a turn that changed two files (an edit, a formatter run that reported its patch), one Ctrl+Z brings both back, and the Changes list and cards follow',
-    async () => {
-      // Two changed files, none created (a created one would make the edit a file operation too).
-      const formatted = path.join(cs.dirs.ws, 'demo-format.txt');
-      const notes = path.join(cs.dirs.ws, 'demo-edit.txt');
-      writeFileSync(formatted, 'const  a =   1;\nconst b  = 2;   \n');
-      const disk = () => [readFileSync(notes, 'utf8'), readFileSync(formatted, 'utf8')].join('\u0000');
-      const before = disk();
-      await send(frame, 'Please edit the notes and run the formatter.');
-      await frame.locator('.perm-primary').first().waitFor({ timeout: 60_000 });
-      await frame.locator('.perm-primary').first().click();
-      await idle(frame);
-      const agents = disk();
-      if (!agents.endsWith('\u0000const a = 1;\nconst b = 2;\n') || agents.split('\u0000')[0] === before.split('\u0000')[0])
-        throw new Error(`the turn did not change both files: ${JSON.stringify(agents)}`);
-      const changes = frame.locator('section.changes').last();
-      const rows = await changes.locator('.change-path').allInnerTexts();
-      if (rows.join() !== 'demo-edit.txt,demo-format.txt') throw new Error(`the turn's Changes list ${rows.join(', ')}`);
-      await changes.locator('[data-change-action="undo"][data-change-index="all"]').click();
-      await until(() => disk() === before, 'Undo All put both files back');
-      // One Ctrl+Z in one of the files, opened from its tool card (the other file is not open in an editor;
-      // Quick Open may not list a file this new yet).
-      await frame.locator('[data-kind="tool_call"] button.diff-path', { hasText: 'demo-format.txt' }).last().click();
-      const lines = page
-        .locator('.editor-group-container .monaco-editor .view-lines')
-        .filter({ hasText: /const\s+a\s+=\s+1;/ })
-        .last();
-      await lines.waitFor({ timeout: 20_000 });
-      await lines.click();
-      await page.keyboard.press('Control+z');
-      // VS Code may ask whether to undo across all files (a workbench dialog; VS Code 1.139 undoes an
-      // extension's workspace edit across its files without asking): either way every file comes back.
-      const dialog = page.locator('.monaco-dialog-box');
-      const how = await until(async () => ((await dialog.count()) > 0 ? 'asked' : disk() === agents ? 'at once' : undefined), 'the undo, or its question', 30_000);
-      if (how === 'asked') {
-        await shot('undo-all-1-asked.png');
-        await dialog.getByRole('button', { name: /Undo in 2 Files/ }).click();
-        await command('File: Save All');
-      }
-      log(`undo all: one Ctrl+Z undid both files ${how}`);
-      await until(() => disk() === agents, "both files back to the agent's text after one Ctrl+Z", 30_000);
-      await until(async () => (await lines.innerText()).replace(/\u00a0/g, ' ').includes('const a = 1;'), "the agent's text in the editor");
-      // The review follows the files: the Changes list and the tool cards leave "Undone".
-      await until(async () => (await changes.locator('.change-row[data-state="undone"]').count()) === 0, 'the Changes list leaves Undone after the Ctrl+Z', 30_000);
-      const card = (name) => frame.locator('[data-kind="tool_call"]', { has: frame.locator('button.diff-path', { hasText: name }) }).last();
-      for (const name of ['demo-edit.txt', 'demo-format.txt'])
-        await until(async () => (await card(name).locator('[data-review]').count()) === 0, `the tool card of ${name} leaves Undone after the Ctrl+Z`, 30_000);
-      await shot('undo-all-2-one-ctrl-z.png');
-      await command('View: Close Editor Group');
-    },
-  );
+  await step('undo all: after Undo All of a turn that changed two files (an edit, a formatter run that reported its patch), one Ctrl+Z brings both back', async () => {
+    // Two changed files, none created (a created one would make the edit a file operation too).
+    const formatted = path.join(cs.dirs.ws, 'demo-format.txt');
+    const notes = path.join(cs.dirs.ws, 'demo-edit.txt');
+    writeFileSync(formatted, 'const  a =   1;\nconst b  = 2;   \n');
+    const disk = () => [readFileSync(notes, 'utf8'), readFileSync(formatted, 'utf8')].join('\u0000');
+    const before = disk();
+    await send(frame, 'Please edit the notes and run the formatter.');
+    await frame.locator('.perm-primary').first().waitFor({ timeout: 60_000 });
+    await frame.locator('.perm-primary').first().click();
+    await idle(frame);
+    const agents = disk();
+    if (!agents.endsWith('\u0000const a = 1;\nconst b = 2;\n') || agents.split('\u0000')[0] === before.split('\u0000')[0])
+      throw new Error(`the turn did not change both files: ${JSON.stringify(agents)}`);
+    const changes = frame.locator('section.changes').last();
+    const rows = await changes.locator('.change-path').allInnerTexts();
+    if (rows.join() !== 'demo-edit.txt,demo-format.txt') throw new Error(`the turn's Changes list ${rows.join(', ')}`);
+    await changes.locator('[data-change-action="undo"][data-change-index="all"]').click();
+    await until(() => disk() === before, 'Undo All put both files back');
+    // One Ctrl+Z in one of the files, opened from its tool card (the other file is not open in an editor;
+    // Quick Open may not list a file this new yet).
+    await frame.locator('[data-kind="tool_call"] button.diff-path', { hasText: 'demo-format.txt' }).last().click();
+    const lines = page
+      .locator('.editor-group-container .monaco-editor .view-lines')
+      .filter({ hasText: /const\s+a\s+=\s+1;/ })
+      .last();
+    await lines.waitFor({ timeout: 20_000 });
+    await lines.click();
+    await page.keyboard.press('Control+z');
+    // VS Code may ask whether to undo across all files (a workbench dialog; VS Code 1.139 undoes an
+    // extension's workspace edit across its files without asking): either way every file comes back.
+    const dialog = page.locator('.monaco-dialog-box');
+    const how = await until(async () => ((await dialog.count()) > 0 ? 'asked' : disk() === agents ? 'at once' : undefined), 'the undo, or its question', 30_000);
+    if (how === 'asked') {
+      await shot('undo-all-1-asked.png');
+      await dialog.getByRole('button', { name: /Undo in 2 Files/ }).click();
+      await command('File: Save All');
+    }
+    log(`undo all: one Ctrl+Z undid both files ${how}`);
+    await until(() => disk() === agents, "both files back to the agent's text after one Ctrl+Z", 30_000);
+    await until(async () => (await lines.innerText()).replace(/\u00a0/g, ' ').includes('const a = 1;'), "the agent's text in the editor");
+    // The review follows the files: the Changes list and the tool cards leave "Undone".
+    await until(async () => (await changes.locator('.change-row[data-state="undone"]').count()) === 0, 'the Changes list leaves Undone after the Ctrl+Z', 30_000);
+    const card = (name) => frame.locator('[data-kind="tool_call"]', { has: frame.locator('button.diff-path', { hasText: name }) }).last();
+    for (const name of ['demo-edit.txt', 'demo-format.txt'])
+      await until(async () => (await card(name).locator('[data-review]').count()) === 0, `the tool card of ${name} leaves Undone after the Ctrl+Z`, 30_000);
+    await shot('undo-all-2-one-ctrl-z.png');
+    await command('View: Close Editor Group');
+  });
 
   await step("item 14: the export nests the agent's own headings under ## Agent", async () => {
     await command('ACP: Export Transcript as Markdown');
