@@ -306,6 +306,7 @@ export class ChatController extends Disposable implements ChatModel, TreeSource,
       broker: this.broker,
       elicitations: this.elicitations,
       act: (m: WebviewToHost) => this.handleWebviewMessage(m),
+      ...(this.o.review ? { review: this.o.review } : {}),
     };
   }
 

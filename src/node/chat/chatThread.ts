@@ -23,6 +23,7 @@ import { errorText } from '../../common/util/errors';
 import { AcpClosedError } from '../acp/errors';
 import { PromptContext } from './promptContext';
 import { BACKGROUND_MESSAGE, BackgroundWork } from './backgroundWork';
+import { TurnReview } from './turnReview';
 import { systemClock } from '../../common/recovery/timers';
 import { busySubagents, rootOf } from '../../common/store/sessionTree';
 import type { AgentCapabilities, SessionNotification } from '../../common/protocol/requests';
@@ -50,6 +51,7 @@ export class ChatThread implements ConnectionEvents {
   /** The generation of the turn of ours whose prompt is in flight (null: none; a busy turn is then background work). */
   private foregroundGen: number | null = null;
   private readonly background: BackgroundWork;
+  private readonly turns: TurnReview;
   private readonly queue = new PromptQueue();
   /** Editor context waiting for the next prompt (chips in the prompt box). */
   private readonly context = new PromptContext();
@@ -61,6 +63,7 @@ export class ChatThread implements ConnectionEvents {
     this.o = d.options;
     this.conn = d.connection;
     this.view = d.view;
+    this.turns = new TurnReview(this.o.store, this.o.review, this.o.log);
     this.background = new BackgroundWork(
       this.o.clock ?? systemClock,
       () => this.busySubagents(),
@@ -160,6 +163,7 @@ export class ChatThread implements ConnectionEvents {
 
   /** Background work started or ended, outside a turn of ours (whose end shows it): the turn says so. */
   private showBackground(): void {
+    if (this.sessionId !== null) this.turns.backgroundChanged(this.sessionId, this.background.active);
     if (this.foregroundGen !== null) return;
     if (this.background.active && this.turn === 'idle') this.setTurn('busy', BACKGROUND_MESSAGE);
     else if (!this.background.active && this.turn === 'busy') {
@@ -292,11 +296,9 @@ export class ChatThread implements ConnectionEvents {
     this.setTurn('busy', null);
     this.endTurnAs(null);
     this.conn.supervisor.turnStarted(prompt);
-    // The turn's entries are the ones after these (the list is append-only), for its Changes summary.
-    const entriesBefore = this.o.store.session(sid)?.entries.length ?? 0;
-    this.o.review?.turnStarted(sid);
     let ended: TurnEnd = null;
     try {
+      await this.turns.started(sid);
       const r = await live.prompt(sid, await this.promptBlocks(prompt, live.capabilities));
       if (r.stopReason === 'cancelled') ended = 'cancelled';
       if (r.stopReason === 'refusal')
@@ -317,7 +319,7 @@ export class ChatThread implements ConnectionEvents {
     if (this.conn.epoch === live.epoch && this.turnGen === gen) this.conn.supervisor.turnEnded();
     // What the agent sends from now on (its subagents' work, a turn of its own) is background work.
     if (this.turnGen === gen) this.background.setForeground(false);
-    await this.endReview(sid, entriesBefore);
+    await this.turns.ended(sid);
     this.foregroundEnded(gen);
     if (this.conn.epoch !== live.epoch || this.turnGen !== gen) return;
     this.endTurnAs(ended);
@@ -334,16 +336,6 @@ export class ChatThread implements ConnectionEvents {
     if (this.lastTurnEnd === end) return;
     this.lastTurnEnd = end;
     this.panel({ lastTurnEnd: end });
-  }
-
-  /** Shows the turn's Changes summary (before the turn counts as over, so a test or the next turn sees it). */
-  private async endReview(sessionId: string, entriesBefore: number): Promise<void> {
-    const entries = this.o.store.session(sessionId)?.entries ?? [];
-    try {
-      await this.o.review?.turnEnded(sessionId, entries.slice(entriesBefore), entries.at(-1)?.key ?? null, (id) => this.o.store.session(id)?.entries ?? []);
-    } catch (e) {
-      this.o.log('error', `could not summarize the turn's changes: ${errorText(e)}`);
-    }
   }
 
   reviewChanges(setId: string, index: number | null, action: ReviewAction): void {
