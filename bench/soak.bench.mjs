@@ -19,7 +19,9 @@
 //   soak.hostHeapGrowth          extension-host heap after the last hour / after the first (goal <= 1.1)
 //   soak.rendererHeapGrowth      the renderer's heap, the same
 //   soak.hostCpuPerKbLastOverFirst  extension-host CPU per KB streamed, last hour / first (goal <= 1.1)
-//   soak.idleCpuEndOverStart     extension-host CPU while idle at the end / after start-up (goal <= 1)
+//   soak.idleCpuEndOverStart     extension-host CPU while idle at the end / after start-up (goal <= 1):
+//                                measured together, window by window, against the host of a second window
+//                                opened at the end (just after its start-up), so load moves both alike
 //   soak.processesLeft, soak.hostFilesLeft  processes under code-server and files the extension host holds
 //                                at the end, beyond what it had after start-up (goal <= 0)
 // Prints one JSON object as the last line; `--full` also writes it to soak-results.json, which
@@ -40,6 +42,8 @@ const RELOADS = full ? 5 : 1;
 /** How long the extension host's idle CPU is measured, at start-up and at the end. */
 const IDLE_MS = 5_000;
 const IDLE_WINDOWS = 4;
+/** Windows of IDLE_MS in which the day's host and a fresh one are measured together at the end. */
+const PAIRED_WINDOWS = 8;
 /** The turns of a chat, in turn: Markdown with a file read, an edit behind a permission, a terminal command. */
 const PROMPTS = ['Explain the plan in markdown, please.', 'Please edit the notes.', 'Run the tests in a terminal.', 'Summarise what changed so far.'];
 const SUBAGENT_PROMPT = 'Hand the notes to a subagent, please.';
@@ -167,12 +171,49 @@ async function idleCpu(pid) {
   return lowest;
 }
 
+/**
+ * The day's extension host against a fresh one, idle, over the same PAIRED_WINDOWS windows (each host's CPU
+ * read one right after the other at both ends of a window): the per-window ratios, median and spread.
+ * The start-up figure read at the start of the day is minutes and a machine's load apart from the end's;
+ * at the host's floor (about 1.5 ms/s, most of it the workbench's own messages) that distance decided the
+ * ratio. A second window opened now is the same start-up, measured under the same load.
+ */
+async function pairedIdle(dayHost, freshHost) {
+  const cpu = async () => [(await probe.ask(dayHost, { cpuOnly: true })).cpuMicros, (await probe.ask(freshHost, { cpuOnly: true })).cpuMicros];
+  const rows = [];
+  let before = await cpu();
+  for (let i = 0; i < PAIRED_WINDOWS; i++) {
+    await new Promise((r) => setTimeout(r, IDLE_MS));
+    const after = await cpu();
+    const [day, fresh] = after.map((x, k) => (x - before[k]) / 1000 / (IDLE_MS / 1000));
+    rows.push({ day, fresh, ratio: day / Math.max(fresh, 0.01) });
+    before = after;
+  }
+  const sorted = (xs) => [...xs].sort((a, b) => a - b);
+  const mid = (xs) => {
+    const s = sorted(xs);
+    const m = s.length >> 1;
+    return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+  };
+  const ratios = sorted(rows.map((r) => r.ratio));
+  const q = (f) => ratios[Math.round(f * (ratios.length - 1))];
+  return {
+    day: mid(rows.map((r) => r.day)),
+    fresh: mid(rows.map((r) => r.fresh)),
+    ratio: mid(ratios),
+    spread: `${round(q(0.25), 2)}–${round(q(0.75), 2)} middle half, ${round(ratios[0], 2)}–${round(ratios.at(-1), 2)} all ${ratios.length} windows`,
+  };
+}
+
 const mb = (bytes) => Math.round((bytes / 2 ** 20) * 10) / 10;
 
 /**
  * SOAK_IDLE_PROFILE=1: a CPU profile of the extension host over one idle window (test-results/soak/probe/
  * idle-NAME.cpuprofile), and its costliest functions logged, for whoever looks into the idle figure.
  */
+/** Frames of the extension's own bundles (the host runs them from this tree's dist/). */
+const ownCode = new RegExp(`^file://${path.join(root, 'dist').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/`);
+
 async function idleProfile(pid, name) {
   if (!process.env.SOAK_IDLE_PROFILE) return;
   await probe.ask(pid, { profile: 'start' });
@@ -183,6 +224,8 @@ async function idleProfile(pid, name) {
   const profile = JSON.parse(readFileSync(file, 'utf8'));
   log(
     `idle ${name}, costliest:\n${topFunctions(profile, { limit: 25 })
+      .map((f) => `  ${f.totalMs} ms (self ${f.selfMs}) ${f.fn}`)
+      .join('\n')}\n  in the extension's own code:\n${topFunctions(profile, { only: ownCode, limit: 10 })
       .map((f) => `  ${f.totalMs} ms (self ${f.selfMs}) ${f.fn}`)
       .join('\n')}`,
   );
@@ -251,6 +294,17 @@ try {
   await idleProfile(host, 'end');
   const endProcesses = descendants(cs.child.pid);
   const endFiles = openFiles(host);
+  // Processes and files are counted above, before a second window adds its host. Its host is the figure
+  // after start-up, measured again beside the day's host.
+  const second = await browser.newPage({ viewport: { width: 1300, height: 850 } });
+  await second.goto(workbenchUrl(cs), { waitUntil: 'domcontentloaded', timeout: 180_000 });
+  await second.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 180_000 });
+  const freshHost = await probe.next();
+  await idleCpu(freshHost); // settled as the start's host was
+  await idleProfile(freshHost, 'fresh');
+  const paired = await pairedIdle(host, freshHost);
+  log(`idle at the end: ${paired.day.toFixed(2)} ms/s, a fresh window's host ${paired.fresh.toFixed(2)} ms/s, ratio ${paired.ratio.toFixed(2)} (${paired.spread})`);
+  await second.close();
   const [first, last] = [hours[0], hours.at(-1)];
   const perKb = (x) => x.hostCpuMs / x.kb;
   const names = (list) => list.map(processLabel).sort().join(', ');
@@ -276,7 +330,10 @@ try {
     'soak.hostCpuMsPerKbByHour': hours.map((x) => round(perKb(x), 1)).join(' '),
     'soak.idleCpuStartMsPerS': round(startIdle, 2),
     'soak.idleCpuEndMsPerS': round(endIdle, 2),
-    'soak.idleCpuEndOverStart': round(endIdle / Math.max(startIdle, 0.01), 2),
+    'soak.idleCpuFreshMsPerS': round(paired.fresh, 2),
+    'soak.idleCpuEndPairedMsPerS': round(paired.day, 2),
+    'soak.idleCpuEndOverStart': round(paired.ratio, 2),
+    'soak.idleCpuEndOverStart.spread': paired.spread,
     'soak.idleCpuEndOverStart.goal': '<= 1',
     'soak.processesStart': names(startProcesses),
     'soak.processesEnd': names(endProcesses),

@@ -61,6 +61,12 @@ function machineLines(machine = {}) {
   if (cpu) lines.push(`- Machine: ${cpu}${machine.platform ? ` (${machine.platform})` : ''}`);
   if (Array.isArray(machine.loadavg)) lines.push(`- Load average at the start (1, 5, 15 min): ${machine.loadavg.join(', ')}`);
   if (machine.node) lines.push(`- Node ${machine.node}`);
+  if (machine.seconds)
+    lines.push(
+      `- Seconds per benchmark: ${Object.entries(machine.seconds)
+        .map(([b, s]) => `${b.replace(/^bench\//, '')} ${s}`)
+        .join(', ')}`,
+    );
   return lines;
 }
 
@@ -185,7 +191,9 @@ function soakLines(figures) {
     'is a leak even when the last/first ratio is within its goal. Window reloads come after the first hours, so',
     "the last hours run in one extension host. CPU per KB is the extension host's CPU time over the KB of",
     "answer text the hour's turns showed. Idle CPU is the extension host's with no chat open, at start-up",
-    'and at the end; processes and open files left are counted beyond what start-up had. The heap snapshots',
+    "and at the end; the end's ratio is taken window by window against the host of a second window opened",
+    'then (the same start-up, under the same load), and `…EndOverStart.spread` gives its windows. Processes',
+    'and open files left are counted beyond what start-up had. The heap snapshots',
     '(`test-results/soak/probe/`) open in Chrome DevTools (Memory tab, Load, then the Comparison view), or',
     '`node scripts/heap-diff.mjs FIRST LAST` lists what grew.',
   ];

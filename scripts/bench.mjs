@@ -69,9 +69,12 @@ if (load) {
 let failed = 0;
 for (const f of benches) {
   console.log(`\n=== bench/${f}`);
+  const started = performance.now();
   const args = f.endsWith('.ts') ? ['--import', 'tsx', '--expose-gc', `bench/${f}`] : ['--expose-gc', `bench/${f}`];
   const r = spawnSync(process.execPath, args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 28 });
   process.stdout.write(r.stdout);
+  // How long each benchmark took, so a run can be planned (a whole run is most of an hour on 2 cores).
+  results.machine.seconds = { ...results.machine.seconds, [`bench/${f}`]: Math.round((performance.now() - started) / 1000) };
   const last = r.stdout.trim().split('\n').pop() ?? '';
   try {
     if (r.status !== 0) throw new Error(`exit ${r.status}`);

@@ -63,20 +63,37 @@ export function diffStats(lines: readonly DiffLine[]): { added: number; removed:
 export type PatchRow = DiffRow | { readonly t: 'hunk'; readonly line: number };
 
 /**
- * A unified patch (the v2 draft's `patch.text`) as the rows a v1 diff shows: file headers (`---`, `+++`,
- * `diff`, `index`) dropped, `@@` hunks as markers, and `+`/`-`/context lines.
+ * A unified patch (the v2 draft's `patch.text`) as the rows a v1 diff shows: `@@` hunks as markers, and
+ * the `+`/`-`/context lines each hunk's header counts; file headers around them dropped (`diff`, `index`,
+ * `---`, `+++`, and jsdiff's `Index:` and `=====` lines), even a `--- ` that would read as a removed line.
  */
 export function patchRows(text: string): PatchRow[] {
   const rows: PatchRow[] = [];
+  // Lines left in the current hunk, from its header's counts; outside a hunk every line is a file header
+  // (`diff`, `index`, `Index:`, `=====`, `---`, `+++`, modes, or anything a tool adds), never a row.
+  let oldLeft = 0;
+  let newLeft = 0;
   for (const line of splitLines(text)) {
-    if (/^(--- |\+\+\+ |diff |index )/.test(line)) continue;
-    const hunk = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,\d+)? @@/.exec(line);
-    if (hunk) rows.push({ t: 'hunk', line: Number(hunk[1]) });
-    else if (line.startsWith('+')) rows.push({ t: '+', text: line.slice(1) });
-    else if (line.startsWith('-')) rows.push({ t: '-', text: line.slice(1) });
+    const hunk = /^@@ -\d+(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/.exec(line);
+    if (hunk) {
+      oldLeft = Number(hunk[1] ?? 1);
+      newLeft = Number(hunk[3] ?? 1);
+      rows.push({ t: 'hunk', line: Number(hunk[2]) });
+    } else if (oldLeft <= 0 && newLeft <= 0) continue;
     else if (line.startsWith('\\'))
       continue; // "\ No newline at end of file"
-    else rows.push({ t: ' ', text: line.startsWith(' ') ? line.slice(1) : line });
+    else if (line.startsWith('+')) {
+      newLeft--;
+      rows.push({ t: '+', text: line.slice(1) });
+    } else if (line.startsWith('-')) {
+      oldLeft--;
+      rows.push({ t: '-', text: line.slice(1) });
+    } else {
+      // Context; an empty line is a context line whose leading space an editor trimmed.
+      oldLeft--;
+      newLeft--;
+      rows.push({ t: ' ', text: line.startsWith(' ') ? line.slice(1) : line });
+    }
   }
   return rows;
 }

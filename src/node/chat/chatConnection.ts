@@ -170,9 +170,13 @@ export class ChatConnection implements AgentDoor {
   /** Stops the agent and starts it again, reattaching the same session without duplicating entries. */
   async restart(): Promise<void> {
     this.d.options.log('info', `restarting ${this.agent.name}`);
+    // A start in flight (a recovery, an earlier restart) loses its link here and ends with no session: taken
+    // as this restart's own start, it left the chat "Starting…" for good. So it ends first.
+    const inFlight = this.connecting;
     this.dropLink('restart requested');
     this.supervisor.manualRestart();
     this.d.traffic.clearNotices();
+    await inFlight?.catch(() => undefined);
     await this.start();
   }
 
