@@ -20,8 +20,10 @@
 //   soak.rendererHeapGrowth      the renderer's heap, the same
 //   soak.hostCpuPerKbLastOverFirst  extension-host CPU per KB streamed, last hour / first (goal <= 1.1)
 //   soak.idleCpuEndOverStart     extension-host CPU while idle at the end / after start-up (goal <= 1):
-//                                measured together, window by window, against the host of a second window
-//                                opened at the end (just after its start-up), so load moves both alike
+//                                at each end, the day's host is measured window by window together with the
+//                                host of a second window opened then (so load moves both alike); the figure
+//                                is the end's ratio over the start's (a first window idles ~1.2x a second
+//                                one, with no day at all: that cancels)
 //   soak.processesLeft, soak.hostFilesLeft  processes under code-server and files the extension host holds
 //                                at the end, beyond what it had after start-up (goal <= 0)
 // Prints one JSON object as the last line; `--full` also writes it to soak-results.json, which
@@ -42,7 +44,7 @@ const RELOADS = full ? 5 : 1;
 /** How long the extension host's idle CPU is measured, at start-up and at the end. */
 const IDLE_MS = 5_000;
 const IDLE_WINDOWS = 4;
-/** Windows of IDLE_MS in which the day's host and a fresh one are measured together at the end. */
+/** Windows of IDLE_MS in which the day's host and a second window's are measured together, at each end. */
 const PAIRED_WINDOWS = 8;
 /** The turns of a chat, in turn: Markdown with a file read, an edit behind a permission, a terminal command. */
 const PROMPTS = ['Explain the plan in markdown, please.', 'Please edit the notes.', 'Run the tests in a terminal.', 'Summarise what changed so far.'];
@@ -173,36 +175,53 @@ async function idleCpu(pid) {
 
 /**
  * The day's extension host against a fresh one, idle, over the same PAIRED_WINDOWS windows (each host's CPU
- * read one right after the other at both ends of a window): the per-window ratios, median and spread.
- * The start-up figure read at the start of the day is minutes and a machine's load apart from the end's;
- * at the host's floor (about 1.5 ms/s, most of it the workbench's own messages) that distance decided the
- * ratio. A second window opened now is the same start-up, measured under the same load.
+ * read one right after the other at both ends of a window): the median of the per-window ratios, and its
+ * spread. The start-up figure read at the start of the day is minutes and a machine's load apart from the
+ * end's; at the host's floor (about 1.5 ms/s, most of it the workbench's own messages) that distance decided
+ * the ratio. So at each end a second window is opened on the same folder, its host settled as the first one
+ * was, and both are measured together; then the second window is closed and its host stopped.
  */
-async function pairedIdle(dayHost, freshHost) {
-  const cpu = async () => [(await probe.ask(dayHost, { cpuOnly: true })).cpuMicros, (await probe.ask(freshHost, { cpuOnly: true })).cpuMicros];
+async function besideSecondWindow(dayHost, name) {
+  const second = await browser.newPage({ viewport: { width: 1300, height: 850 } });
+  await second.goto(workbenchUrl(cs), { waitUntil: 'domcontentloaded', timeout: 180_000 });
+  await second.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 180_000 });
+  const fresh = await probe.next();
+  await idleCpu(fresh);
+  await idleProfile(fresh, `${name}-second`);
+  const cpu = async () => [(await probe.ask(dayHost, { cpuOnly: true })).cpuMicros, (await probe.ask(fresh, { cpuOnly: true })).cpuMicros];
   const rows = [];
   let before = await cpu();
   for (let i = 0; i < PAIRED_WINDOWS; i++) {
     await new Promise((r) => setTimeout(r, IDLE_MS));
     const after = await cpu();
-    const [day, fresh] = after.map((x, k) => (x - before[k]) / 1000 / (IDLE_MS / 1000));
-    rows.push({ day, fresh, ratio: day / Math.max(fresh, 0.01) });
+    const [day, other] = after.map((x, k) => (x - before[k]) / 1000 / (IDLE_MS / 1000));
+    rows.push({ day, other, ratio: day / Math.max(other, 0.01) });
     before = after;
   }
-  const sorted = (xs) => [...xs].sort((a, b) => a - b);
-  const mid = (xs) => {
-    const s = sorted(xs);
-    const m = s.length >> 1;
-    return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-  };
-  const ratios = sorted(rows.map((r) => r.ratio));
+  await second.close();
+  // Its host ends with its window, or is stopped here (one kept for a reconnection: it is not coming back).
+  try {
+    process.kill(fresh, 'SIGTERM');
+  } catch (e) {
+    if (e.code !== 'ESRCH') throw e;
+  }
+  await until(() => !existsSync(`/proc/${fresh}`), `the second window's extension host ${fresh} to end`, 60_000);
+  const ratios = rows.map((r) => r.ratio).sort((x, y) => x - y);
   const q = (f) => ratios[Math.round(f * (ratios.length - 1))];
-  return {
-    day: mid(rows.map((r) => r.day)),
-    fresh: mid(rows.map((r) => r.fresh)),
-    ratio: mid(ratios),
+  const pair = {
+    day: median(rows.map((r) => r.day)),
+    other: median(rows.map((r) => r.other)),
+    ratio: median(ratios),
     spread: `${round(q(0.25), 2)}–${round(q(0.75), 2)} middle half, ${round(ratios[0], 2)}–${round(ratios.at(-1), 2)} all ${ratios.length} windows`,
   };
+  log(`idle ${name}: the day's host ${pair.day.toFixed(2)} ms/s, a second window's ${pair.other.toFixed(2)} ms/s, ratio ${pair.ratio.toFixed(2)} (${pair.spread})`);
+  return pair;
+}
+
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
 const mb = (bytes) => Math.round((bytes / 2 ** 20) * 10) / 10;
@@ -243,6 +262,7 @@ try {
   const startFiles = openFiles(host);
   const startFileKinds = openFileKinds(host);
   log(`start-up: idle CPU ${startIdle.toFixed(2)} ms/s, ${startProcesses.length} processes, ${startFiles} open files in the extension host`);
+  const startPair = await besideSecondWindow(host, 'start');
 
   for (let h = 1; h <= HOURS; h++) {
     const start = await probe.ask(host, { cpuOnly: true });
@@ -294,17 +314,8 @@ try {
   await idleProfile(host, 'end');
   const endProcesses = descendants(cs.child.pid);
   const endFiles = openFiles(host);
-  // Processes and files are counted above, before a second window adds its host. Its host is the figure
-  // after start-up, measured again beside the day's host.
-  const second = await browser.newPage({ viewport: { width: 1300, height: 850 } });
-  await second.goto(workbenchUrl(cs), { waitUntil: 'domcontentloaded', timeout: 180_000 });
-  await second.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 180_000 });
-  const freshHost = await probe.next();
-  await idleCpu(freshHost); // settled as the start's host was
-  await idleProfile(freshHost, 'fresh');
-  const paired = await pairedIdle(host, freshHost);
-  log(`idle at the end: ${paired.day.toFixed(2)} ms/s, a fresh window's host ${paired.fresh.toFixed(2)} ms/s, ratio ${paired.ratio.toFixed(2)} (${paired.spread})`);
-  await second.close();
+  // Counted above, before a second window adds its host.
+  const endPair = await besideSecondWindow(host, 'end');
   const [first, last] = [hours[0], hours.at(-1)];
   const perKb = (x) => x.hostCpuMs / x.kb;
   const names = (list) => list.map(processLabel).sort().join(', ');
@@ -330,10 +341,11 @@ try {
     'soak.hostCpuMsPerKbByHour': hours.map((x) => round(perKb(x), 1)).join(' '),
     'soak.idleCpuStartMsPerS': round(startIdle, 2),
     'soak.idleCpuEndMsPerS': round(endIdle, 2),
-    'soak.idleCpuFreshMsPerS': round(paired.fresh, 2),
-    'soak.idleCpuEndPairedMsPerS': round(paired.day, 2),
-    'soak.idleCpuEndOverStart': round(paired.ratio, 2),
-    'soak.idleCpuEndOverStart.spread': paired.spread,
+    'soak.idleCpuBesideSecondStart': round(startPair.ratio, 2),
+    'soak.idleCpuBesideSecondStart.spread': `${startPair.spread}; ${round(startPair.day, 2)} vs ${round(startPair.other, 2)} ms/s`,
+    'soak.idleCpuBesideSecondEnd': round(endPair.ratio, 2),
+    'soak.idleCpuBesideSecondEnd.spread': `${endPair.spread}; ${round(endPair.day, 2)} vs ${round(endPair.other, 2)} ms/s`,
+    'soak.idleCpuEndOverStart': round(endPair.ratio / startPair.ratio, 2),
     'soak.idleCpuEndOverStart.goal': '<= 1',
     'soak.processesStart': names(startProcesses),
     'soak.processesEnd': names(endProcesses),

@@ -191,9 +191,10 @@ function soakLines(figures) {
     'is a leak even when the last/first ratio is within its goal. Window reloads come after the first hours, so',
     "the last hours run in one extension host. CPU per KB is the extension host's CPU time over the KB of",
     "answer text the hour's turns showed. Idle CPU is the extension host's with no chat open, at start-up",
-    "and at the end; the end's ratio is taken window by window against the host of a second window opened",
-    'then (the same start-up, under the same load), and `…EndOverStart.spread` gives its windows. Processes',
-    'and open files left are counted beyond what start-up had. The heap snapshots',
+    'and at the end. At each end the host is measured window by window beside the host of a second window',
+    'opened then (`…BesideSecondStart`, `…BesideSecondEnd`: the same load on both), and `…EndOverStart` is the',
+    "end's ratio over the start's, so the day's own cost is what is left. Processes and open files left are",
+    'counted beyond what start-up had. The heap snapshots',
     '(`test-results/soak/probe/`) open in Chrome DevTools (Memory tab, Load, then the Comparison view), or',
     '`node scripts/heap-diff.mjs FIRST LAST` lists what grew.',
   ];
