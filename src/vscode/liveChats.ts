@@ -53,6 +53,14 @@ export class LiveChats implements IDisposable {
     return this.live.values();
   }
 
+  /** The settings changed: chats waiting for their agent start once the settings name it. */
+  agentsChanged(): void {
+    for (const s of this.live.values()) {
+      const agent = findAgent(this.host.agents(), s.agent.id);
+      if (agent) s.agentConfigured(agent); // a no-op for a chat that has its agent
+    }
+  }
+
   /** The chat id of a live session. */
   idOf(session: ChatController): string | undefined {
     for (const [id, s] of this.live) if (s === session) return id;

@@ -17,7 +17,8 @@ import type { NoticeActionId } from '../../common/notices';
 import { lastUserMessage, promptOfMessage } from '../../common/rewind/rerunPrompt';
 import { lastPromptInterrupted } from '../../common/store/connectionEndRules';
 import { steered } from '../../common/protocol/steering';
-import { contextBlocks, type ContextItem } from '../../common/context';
+import type { ContextItem } from '../../common/context';
+import { promptBlocks } from './promptBlocks';
 import type { ReviewAction } from '../../common/changes/review';
 import { errorText } from '../../common/util/errors';
 import { AcpClosedError } from '../acp/errors';
@@ -270,18 +271,11 @@ export class ChatThread implements ConnectionEvents {
     void this.runTurn(next);
   }
 
-  /** The content blocks of a prompt: its text (with @-mentions resolved), context and images the agent accepts. */
-  private async promptBlocks({ text, images, context, carried }: QueuedPrompt, caps: AgentCapabilities | undefined): Promise<ContentBlock[]> {
-    const blocks: ContentBlock[] = text ? (this.o.buildPrompt ? await this.o.buildPrompt(text, caps) : [{ type: 'text' as const, text }]) : [];
-    if (context?.length) blocks.push(...contextBlocks(context, caps?.promptCapabilities?.embeddedContext === true));
-    if (images.length && caps?.promptCapabilities?.image === true) {
-      for (const img of images) blocks.push({ type: 'image', mimeType: img.mimeType, data: img.data });
-    } else if (images.length) {
-      this.d.traffic.notice({ severity: 'warning', title: `${this.conn.agent.name} does not accept images; the prompt was sent without them.` });
-    }
-    blocks.push(...(carried ?? []));
-    if (blocks.length === 0) blocks.push({ type: 'text', text: '(image)' }); // a prompt must not be empty
-    return blocks;
+  /** The content blocks of a prompt (promptBlocks.ts); dropped images are told as a notice. */
+  private promptBlocks(prompt: QueuedPrompt, caps: AgentCapabilities | undefined): Promise<ContentBlock[]> {
+    return promptBlocks(prompt, caps, this.o.buildPrompt, () =>
+      this.d.traffic.notice({ severity: 'warning', title: `${this.conn.agent.name} does not accept images; the prompt was sent without them.` }),
+    );
   }
 
   private async runTurn(prompt: QueuedPrompt): Promise<void> {
