@@ -9,7 +9,8 @@ import type { HostToWebview, PanelState, PatchOp, TerminalView, WebviewPersisted
 import { EMPTY_PANEL } from '../src/common/webview/emptyPanel';
 // Not via contract.ts: that module also builds the zod schema the host uses, which the webview does not need.
 import { WEBVIEW_PROTOCOL_VERSION } from '../src/common/webview/version';
-import { WireDecoder, type EntryOp } from '../src/common/webview/wireDecoder';
+import { WireDecoder } from '../src/common/webview/wireDecoder';
+import { applyEntryOp } from './entryOps';
 import { h } from './dom';
 import { Narrator } from './narrator';
 import { JumpToLatest } from './jumpToLatest';
@@ -257,7 +258,9 @@ export class ChatApp {
         case 'replace':
         case 'appendText':
         case 'fields':
-          return this.applyEntryOp(this.wire.entryOp(op));
+          return applyEntryOp(this.wire.entryOp(op), this.transcript, this.narrator, this.panel.turn, () => {
+            if (this.panel.turn === 'idle') this.renderRerun();
+          });
         case 'terminal': {
           const prev = this.terminals.get(op.terminalId) ?? { output: '', exited: false, exitCode: null, signal: null };
           const output = op.replace ? op.append : prev.output + op.append;
@@ -293,33 +296,6 @@ export class ChatApp {
     }
   }
 
-  /** An op on an entry, decoded from the wire (keys, whole entries). */
-  private applyEntryOp(op: EntryOp): void {
-    switch (op.op) {
-      case 'insert':
-        if (!this.transcript.view(op.entry.key)) this.narrator.inserted(op.entry, this.panel.turn);
-        this.transcript.insert(op.index, op.entry);
-        if (this.panel.turn === 'idle') this.renderRerun();
-        return;
-      case 'replace': {
-        const prev = this.transcript.view(op.entry.key)?.entry;
-        if (prev?.kind === 'tool_call' && op.entry.kind === 'tool_call') this.narrator.toolChanged(prev, op.entry);
-        // ACP v2 streams a message as whole-message upserts: the same news as appended text.
-        else if (prev && op.entry.kind === 'agent_message') this.narrator.appended(op.entry.key, this.panel.turn);
-        return this.transcript.replace(op.entry);
-      }
-      case 'fields': {
-        const changed = this.transcript.patchFields(op.key, op.patch);
-        if (changed?.before.kind === 'tool_call' && changed.after.kind === 'tool_call') this.narrator.toolChanged(changed.before, changed.after);
-        else if (changed && changed.after.kind === 'agent_message') this.narrator.appended(op.key, this.panel.turn);
-        return;
-      }
-      case 'appendText':
-        this.narrator.appended(op.key, this.panel.turn);
-        return this.transcript.appendText(op.key, op.text);
-    }
-  }
-
   private renderPanel(): void {
     const p = this.panel;
     this.transcript.permissions.set(p.permissions, this.answered);
@@ -351,17 +327,10 @@ export class ChatApp {
     this.root.classList.toggle('agent-down', p.turn === 'error' || p.turn === 'exited');
   }
 
-  /** Retry and Regenerate follow the turn and the newest entries: whether the last prompt has an answer. */
+  /** Retry and Regenerate follow the turn and the newest entries; the turn's end mark follows the last entry. */
   private renderRerun(): void {
     const views = this.transcript.views;
-    let answered = false;
-    let asked = false;
-    for (let i = views.length - 1; i >= 0 && !asked; i--) {
-      const kind = views[i]!.entry.kind;
-      if (kind === 'user_message') asked = true;
-      else if (kind === 'agent_message') answered = true;
-    }
-    this.rerun.render(this.panel, asked, answered && asked);
+    this.rerun.render(this.panel, views);
     this.endMark.render(this.panel, views.at(-1)?.key ?? null, (el, key) => this.transcript.placeAfter(el, key));
   }
 

@@ -3,7 +3,8 @@
  * entry, listing each file with Open diff, Keep and Undo, and Keep All / Undo All for the block. Paths
  * and notes come from the agent (and the host's explanations of them) and are shown as text only.
  * The host owns the state; clicks post `changes` messages and the host answers with `changeSet` ops.
- * The tool cards that made a change show what review made of it (toolCards.ts), redrawn when that moves.
+ * The tool cards that made a change show what review made of it (toolCards.ts), redrawn when that moves;
+ * a set marked `cardsOnly` (a subagent's own tab) is shown on the cards alone.
  */
 import type { ChangeSetView, FileChangeView } from '../src/common/changes/view';
 import type { WebviewToHost } from '../src/common/webview/contract';
@@ -73,11 +74,12 @@ export class ChangesView {
     if (!block) {
       this.add(set);
       this.cardsChanged();
+      if (set.cardsOnly) return;
       const n = set.files.length;
       this.host.say(`Changes: ${n} file${n === 1 ? '' : 's'} edited in this turn. Review them in the Changes summary`);
       return;
     }
-    this.announce(block.view, set);
+    if (!set.cardsOnly) this.announce(block.view, set);
     block.view = set;
     // A pressed Undo or Keep is gone after the redraw: focus stays on that file's row (its next control).
     const active = document.activeElement;
@@ -85,7 +87,7 @@ export class ChangesView {
     const fallback = () =>
       (row !== undefined ? block.el.querySelector<HTMLElement>(`[data-file-index="${row}"] button`) : null) ?? block.el.querySelector<HTMLElement>('button') ?? block.el;
     keepFocus(block.el, () => this.render(block.el, set), fallback);
-    if (block.el.dataset['after'] !== (set.afterKey ?? '')) this.placeBlock(block.el, set.afterKey);
+    if (!set.cardsOnly && block.el.dataset['after'] !== (set.afterKey ?? '')) this.placeBlock(block.el, set.afterKey);
     this.cardsChanged();
   }
 
@@ -94,7 +96,7 @@ export class ChangesView {
     el.addEventListener('click', (e) => this.onClick(set.id, e));
     this.render(el, set);
     this.blocks.set(set.id, { view: set, el });
-    this.placeBlock(el, set.afterKey);
+    if (!set.cardsOnly) this.placeBlock(el, set.afterKey);
   }
 
   private placeBlock(el: HTMLElement, afterKey: string | null): void {

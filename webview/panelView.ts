@@ -10,7 +10,7 @@ import { contextMeter } from './contextMeter';
 import { compactCommand } from '../src/common/webview/contextMeter';
 import { toControl } from './configOptions';
 import { modeConfigOption } from '../src/common/modes';
-import { permissionCard } from './entries/toolCallView';
+import { permissionCard } from './entries/permissionCard';
 import { planFolds, type FoldState } from './planView';
 
 const REMOTE_LABELS: Partial<Record<PanelState['turn'], string>> = { starting: 'Connecting…', exited: 'Offline' };

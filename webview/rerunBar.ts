@@ -23,10 +23,19 @@ export class RerunBar {
   }
 
   /**
-   * `asked`: the conversation has a prompt of the user's; `answered`: the agent answered the last one.
-   * Nothing is offered while a turn runs, on a read-only transcript, or when the agent is down.
+   * From the newest entry back: whether the conversation has a prompt of the user's, and whether the agent
+   * answered the last one. Nothing is offered while a turn runs, on a read-only transcript, or when the
+   * agent is down.
    */
-  render(p: PanelState, asked: boolean, answered: boolean): void {
+  render(p: PanelState, views: readonly { readonly entry: { readonly kind: string } }[]): void {
+    let answered = false;
+    let asked = false;
+    for (let i = views.length - 1; i >= 0 && !asked; i--) {
+      const kind = views[i]!.entry.kind;
+      if (kind === 'user_message') asked = true;
+      else if (kind === 'agent_message') answered = true;
+    }
+    answered &&= asked;
     const ready = p.turn === 'idle' && !p.readOnly && asked;
     const focused = [this.retry, this.regenerate].find((b) => b === document.activeElement);
     this.retry.hidden = !(ready && p.lastTurnEnd !== null);

@@ -24,9 +24,14 @@ import { announcementOf, rootOf, subagentLabel, type SessionLookup } from '../co
 import { worktreeGone, worktreeOf, worktreesDir } from './worktreeBoundary';
 
 /** Workspace-state key where versions before the store kept it saved a chat's link to the earlier transcript (read once, then removed). */
-export const earlierKey = (chatId: string) => `acpChat.earlierTranscript.${chatId}`;
+const earlierKey = (chatId: string) => `acpChat.earlierTranscript.${chatId}`;
 /** Workspace-state key where versions before the chats' own folder saved a chat's Changes summaries (read when the folder has none). */
-export const changesKey = (chatId: string) => `acpChat.turnChanges.${chatId}`;
+const changesKey = (chatId: string) => `acpChat.turnChanges.${chatId}`;
+/** A deleted chat's state as versions before the chats' own folder saved it (the two keys above). */
+export function forgetOlderState(state: vscode.Memento, chatId: string): void {
+  void state.update(earlierKey(chatId), undefined);
+  void state.update(changesKey(chatId), undefined);
+}
 
 /** What every chat shares, supplied by ChatService. */
 export interface ChatFactoryDeps {

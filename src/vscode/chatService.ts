@@ -15,14 +15,15 @@ import path from 'node:path';
 import { allAgents, demoAgent, findAgent, newChatAgentId, type AgentConfig, type Settings } from '../common/config/settings';
 import { chooseAgent, createChatStatus, readSettings } from './chatChrome';
 import { isUnusedChat } from '../common/agents/agentChoice';
-import { ChatIndex, isChatId, type ChatOrigin, type ChatRecord } from '../common/chats/chatIndex';
-import { followInto } from '../common/chats/chatIndexFollow';
+import type { ChatIndex, ChatOrigin, ChatRecord } from '../common/chats/chatIndex';
+import { openChatIndex } from '../node/chat/openChatIndex';
 import { Disposable } from '../common/util/lifecycle';
+import { RecentLines } from '../common/util/recentLines';
 import { spawnAgent, type ConnectAgent } from '../node/acp/agentLink';
 import type { ChatPanel } from './chatPanel';
 import type { ChatWebview } from './chatWebview';
 import type { ChatController } from '../node/chat/chatController';
-import { changesKey, earlierKey, type ChatFactoryDeps } from './chatFactory';
+import { forgetOlderState, type ChatFactoryDeps } from './chatFactory';
 import { McpChoice } from './mcpChoice';
 import { VirtualDocuments } from './virtualDocuments';
 import { FileAccess } from './fsHandlers';
@@ -36,10 +37,8 @@ import { ChatViews } from './chatViews';
 import { FocusedTree } from './focusedTree';
 import { LiveChats } from './liveChats';
 import type { HistoryMarks } from '../node/history/historyMarks';
-import { recoverChatsAfterFirstPaint } from './recoverChats';
+import { keepChatListInStep } from './recoverChats';
 import { WorktreeChats } from './worktreeChats'; // worktree chats: their worktrees, where new chats work, their actions
-
-const RECENT_LOG_LINES = 2000;
 
 export class ChatService extends Disposable {
   readonly log: vscode.LogOutputChannel;
@@ -53,7 +52,7 @@ export class ChatService extends Disposable {
   private readonly live: LiveChats;
   private readonly views: ChatViews;
   /** The newest log lines of the chat sessions, for the debug bundle (an output channel cannot be read back). */
-  private readonly recentLog: string[] = [];
+  private readonly recentLog = new RecentLines(2000);
   private readonly captures: CaptureViews;
   private readonly status = createChatStatus();
   /** Set while the window closes: tabs disposed then stay "open" in the chat index, to be restored. */
@@ -130,11 +129,7 @@ export class ChatService extends Disposable {
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (!e.affectsConfiguration('acpChat')) return;
         this.settingsValue = readSettings(this.log);
-        // Chats waiting for their agent start once the settings name it.
-        for (const s of this.live.sessions()) {
-          const agent = findAgent(this.agents(), s.agent.id);
-          if (agent) s.agentConfigured(agent); // a no-op for a chat that has its agent
-        }
+        this.live.agentsChanged();
       }),
     );
     // Disposed newest first: views let go (their tabs stay for the restore), sessions stop, then what
@@ -169,26 +164,15 @@ export class ChatService extends Disposable {
   get sideBar(): SideBarChat {
     return this.views.sideBar;
   }
-  /** The newest lines the chat sessions logged (at most RECENT_LOG_LINES). */
-  logTail = (): readonly string[] => this.recentLog;
-
-  private remember(line: string): void {
-    this.recentLog.push(line);
-    if (this.recentLog.length > RECENT_LOG_LINES) this.recentLog.splice(0, this.recentLog.length - RECENT_LOG_LINES);
-  }
+  /** The newest lines the chat sessions logged (at most 2000). */
+  logTail = (): readonly string[] => this.recentLog.all();
 
   /** Opens the saved chats once; every path that creates a session awaits this first. */
   ready(): Promise<void> {
     this.opened ??= this.openPersistence().then((p) => {
       this.persistence = p;
-      const index = new ChatIndex(p.chatList());
-      // Stores saved before several chats existed are keyed by agent id: each becomes a chat of that agent (a chat id missing from the list names no agent: left alone).
-      for (const id of p.savedIds()) if (!index.has(id) && !isChatId(id)) index.create(id, 0, Math.random, id);
-      index.onDidChange(() => p.writeIndex(index.toJSON()));
-      index.onDidChangeFocus(() => this.focusChanged());
-      this.register(p.watchIndex((raw) => followInto(index, raw, (id) => this.live.get(id) !== undefined).forEach((id) => this.views.titles.refresh(id))));
-      this.register(recoverChatsAfterFirstPaint(p, index, this.log, (id) => this.views.titles.refresh(id)));
-      this.indexValue = index;
+      this.indexValue = openChatIndex(p, () => this.focusChanged());
+      this.register(keepChatListInStep(p, this.chatIndex, this.log, this.live, this.views.titles));
     });
     return this.opened;
   }
@@ -289,15 +273,14 @@ export class ChatService extends Disposable {
     await this.ready();
     if (!this.chatIndex.get(chatId)) return;
     const session = tellAgent || this.live.get(chatId) ? await this.live.take(chatId) : undefined;
-    if (session) await forgetChatSessions(session, (level, m) => void (this.log[level](m), this.remember(`${new Date().toISOString()} ${level} [${session.agent.id}] ${m}`)));
+    if (session) await forgetChatSessions(session, (level, m) => void (this.log[level](m), this.recentLog.push(`${new Date().toISOString()} ${level} [${session.agent.id}] ${m}`)));
     this.views.tabs.close(chatId);
     if (this.sideBar.chatId === chatId) this.sideBar.clear();
     this.live.drop(chatId);
     this.chatIndex.remove(chatId);
     this.views.attention.forget(chatId);
     this.views.titles.refresh(chatId);
-    void this.context.workspaceState.update(earlierKey(chatId), undefined);
-    void this.context.workspaceState.update(changesKey(chatId), undefined);
+    forgetOlderState(this.context.workspaceState, chatId);
     await this.persistence?.remove(chatId);
     this.updateStatus();
   }
@@ -373,7 +356,7 @@ export class ChatService extends Disposable {
       settings: () => this.settingsValue,
       mcp: (id) => this.mcp.forChat(id),
       capturesDir: () => this.capturesDir(),
-      remember: (line) => this.remember(line),
+      remember: (line) => this.recentLog.push(line),
       revealInTree: (id, sid, key) => {
         this.focus(id);
         this.revealInTree(sid, key);

@@ -53,6 +53,14 @@ export class LiveChats implements IDisposable {
     return this.live.values();
   }
 
+  /** The settings changed: chats waiting for their agent start once the settings name it. */
+  agentsChanged(): void {
+    for (const s of this.live.values()) {
+      const agent = findAgent(this.host.agents(), s.agent.id);
+      if (agent) s.agentConfigured(agent); // a no-op for a chat that has its agent
+    }
+  }
+
   /** The chat id of a live session. */
   idOf(session: ChatController): string | undefined {
     for (const [id, s] of this.live) if (s === session) return id;
@@ -109,6 +117,11 @@ export class LiveChats implements IDisposable {
     session.dispose();
     // Written and let go, so another window of the workspace may take it (not while this window closes).
     if (!this.host.closing()) void this.host.persistence()?.release(chatId);
+    // Holding no chat, the window has nothing to hand off: no poll for requests (2.5 a second) while idle.
+    if (this.live.size === 0) {
+      this.handoffs?.dispose();
+      this.handoffs = undefined;
+    }
     this.host.dropped(chatId);
   }
 

@@ -3,7 +3,8 @@
 // patch redraws the card, a snapshot draws it again), and nothing while nothing was reviewed; and
 // Restore in place's `restoreDraft`, which gives the restored message back to the prompt box as a plain
 // draft (above what the box held; Send posts an ordinary prompt). A subagent's edits: the delegation card
-// and the child's own cards, expanded in it, say the same as the Changes summary that names them.
+// and the child's own cards, expanded in it, say the same as the Changes summary that names them; so do
+// its cards in the subagent's own tab, where the sets come marked for the cards only.
 // Registered by run.mjs.
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
@@ -94,6 +95,38 @@ export function register(test) {
     mkdirSync(path.join(root, 'test-results'), { recursive: true });
     await el.scrollIntoViewIfNeeded();
     await el.screenshot({ path: path.join(root, 'test-results', 'webview-subagent-review.png'), animations: 'disabled' });
+    assert.deepEqual(errors, []);
+  });
+
+  test("a subagent's own tab: its cards say Kept / Undone from the chat's sets, shown on the cards only (no second summary)", async ({ open }) => {
+    const [parent, child] = recordedSessions('claude-next-subagent.jsonl');
+    const card = parent.entries.find((e) => e.kind === 'subagent');
+    const edit = toolCall('child-edit', {
+      title: 'Edit notes.txt',
+      toolKind: 'edit',
+      status: 'completed',
+      content: [{ type: 'diff', path: '/w/notes.txt', oldText: 'hello\n', newText: 'hello\nworld\n' }],
+    });
+    const onCards = (fields = {}) => ({
+      ...changeSet('c1', parent.entries[parent.entries.length - 1].key, []),
+      files: [{ ...changeSet('c1', null).files[0], path: 'notes.txt', tools: [card.key, 'child-edit'], ...fields }],
+      cardsOnly: true,
+    });
+    const { page, send, flush, errors } = await open({ height: 560 });
+    const tab = panel({ sessionId: child.sessionId, readOnly: true, parentSession: { sessionId: parent.sessionId, title: 'Parent' } });
+    await send(snapshot([...child.entries, edit], { ...tab, changeSets: [onCards({ state: 'undone', canUndo: false })] }));
+    await flush();
+    const childBadge = page.locator('[data-key="child-edit"] .tool-head [data-review]');
+    assert.equal(await childBadge.innerText(), 'Undone');
+    assert.equal(await page.locator('section.changes').count(), 0, "the summary is the chat's: not drawn here");
+    await page.evaluate(() => document.fonts.ready);
+    mkdirSync(path.join(root, 'test-results'), { recursive: true });
+    await page.locator('[data-key="child-edit"]').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: path.join(root, 'test-results', 'webview-subagent-tab-review.png') });
+    // An editor undo of that Undo (the review follows the file): pending again, and the badge goes.
+    await send(patch({ op: 'changeSet', id: 'c1', set: onCards() }));
+    await page.waitForFunction(() => document.querySelector('[data-key="child-edit"] [data-review]') === null);
+    assert.equal(await page.locator('section.changes').count(), 0);
     assert.deepEqual(errors, []);
   });
 

@@ -254,6 +254,11 @@ try {
     log(`undo all: one Ctrl+Z undid both files ${how}`);
     await until(() => disk() === agents, "both files back to the agent's text after one Ctrl+Z", 30_000);
     await until(async () => (await lines.innerText()).replace(/\u00a0/g, ' ').includes('const a = 1;'), "the agent's text in the editor");
+    // The review follows the files: the Changes list and the tool cards leave "Undone".
+    await until(async () => (await changes.locator('.change-row[data-state="undone"]').count()) === 0, 'the Changes list leaves Undone after the Ctrl+Z', 30_000);
+    const card = (name) => frame.locator('[data-kind="tool_call"]', { has: frame.locator('button.diff-path', { hasText: name }) }).last();
+    for (const name of ['demo-edit.txt', 'demo-format.txt'])
+      await until(async () => (await card(name).locator('[data-review]').count()) === 0, `the tool card of ${name} leaves Undone after the Ctrl+Z`, 30_000);
     await shot('undo-all-2-one-ctrl-z.png');
     await command('View: Close Editor Group');
   });

@@ -82,4 +82,36 @@ suite('Richer context: Add Context, @ words, dropped files', () => {
       diags.dispose();
     }
   });
+
+  test('@symbol: a symbol found by name through workspace symbol search becomes a chip of its lines, sent embedded', async () => {
+    const a = await api();
+    await a.openChat();
+    await a.whenPanelReady();
+    for (const c of chips(a)) a.service.activeSession().handleWebviewMessage({ type: 'removeContext', id: c.id });
+    const file = await workspaceFile('ctx-symbol.ts', 'const before = 0;\nexport function greet(name: string) {\n  return `hi ${name}`;\n}\nconst after = 1;\n');
+    // What a language server would answer (the test host runs none for .ts).
+    const provider = vscode.languages.registerWorkspaceSymbolProvider({
+      provideWorkspaceSymbols: (query) =>
+        'greet'.startsWith(query) ? [new vscode.SymbolInformation('greet', vscode.SymbolKind.Function, '', new vscode.Location(file, new vscode.Range(1, 0, 3, 1)))] : [],
+    });
+    const w = vscode.window as unknown as Record<string, unknown>;
+    const saved = { input: w['showInputBox'], pick: w['showQuickPick'] };
+    w['showInputBox'] = async () => 'gre';
+    w['showQuickPick'] = async (items: readonly { label?: string }[]) => items.find((i) => i.label?.includes('greet'));
+    try {
+      a.service.activeSession().handleWebviewMessage({ type: 'addContext', source: 'symbol' });
+      const chip = await until(() => chips(a).find((c) => c.kind === 'symbol'), 'the symbol chip', 10_000);
+      assert.strictEqual(chip.label, 'greet');
+      assert.match(chip.size, /B$/);
+    } finally {
+      w['showInputBox'] = saved.input;
+      w['showQuickPick'] = saved.pick;
+      provider.dispose();
+    }
+    await a.sendPrompt('explain greet');
+    const res = lastUserBlocks(a).find((b) => b.type === 'resource');
+    assert.ok(res && res.type === 'resource' && 'text' in res.resource, 'the symbol is embedded');
+    assert.strictEqual(res.resource.text, 'export function greet(name: string) {\n  return `hi ${name}`;\n}');
+    assert.match(res.resource.uri, /ctx-symbol\.ts#L2-4$/);
+  });
 });

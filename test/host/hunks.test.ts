@@ -3,7 +3,7 @@
  * hunk (read back with vscode.executeCodeLensProvider); Undo of a hunk edits only its lines, keeps the
  * user's own edits made since, refuses a hunk on lines the user edited; the Changes summary (the same
  * change sets) follows; next / previous change move the cursor; a demo-agent edit is undone from the
- * cursor's hunk.
+ * cursor's hunk, and the editor's own undo and redo of that Undo are followed by the summary and the card.
  */
 import * as assert from 'assert';
 import * as path from 'path';
@@ -124,6 +124,8 @@ suite('Review in the editor: hunk by hunk', () => {
   test('a demo-agent edit is undone from the hunk at the cursor, and its tool card is told it was undone', async () => {
     const a = await api();
     const target = workspaceFile('demo-edit.txt');
+    // A file that is there before the turn (run alone, the demo agent would create it, and Undo delete it).
+    if ((await onDisk(target)) === null) await vscode.workspace.fs.writeFile(target, new TextEncoder().encode('notes\n'));
     const beforeTurn = await onDisk(target);
     const turn = a.sendPrompt('please edit the file');
     const request = await until(() => a.pendingPermissions()[0], 'a permission request', 30_000);
@@ -151,8 +153,27 @@ suite('Review in the editor: hunk by hunk', () => {
     await until(async () => (await onDisk(target)) === beforeTurn, 'the file back as it was', 10_000);
     await until(() => fileRow(a, 'demo-edit.txt')?.state === 'undone', 'the summary shows it undone', 10_000);
     await until(() => cardReviews([...sent.values()]).get(card.key)?.label === 'Undone', 'the card state sent to the panel: Undone', 10_000);
-    sub.dispose();
     assert.strictEqual(editor.document.isDirty, false, 'the undo is saved');
+    const agentsText = await until(
+      () =>
+        a.service
+          .activeSession()
+          .review?.state.sets.findLast((s) => s.files.some((f) => f.path === target.fsPath))
+          ?.files.find((f) => f.path === target.fsPath)?.agentText,
+      "the agent's text",
+    );
+    // The editor's own undo of that Undo: the agent's text is back, and the summary and the card follow it.
+    await vscode.window.showTextDocument(editor.document, { preview: false });
+    await vscode.commands.executeCommand('undo');
+    await until(() => editor.document.getText() === agentsText, "the agent's text back in the editor", 10_000);
+    await until(() => fileRow(a, 'demo-edit.txt')?.state === 'pending', 'the summary leaves Undone', 10_000);
+    await until(() => cardReviews([...sent.values()]).get(card.key) === undefined, 'the card sent to the panel leaves Undone', 10_000);
+    // And its redo: undone again.
+    await vscode.commands.executeCommand('redo');
+    await until(() => fileRow(a, 'demo-edit.txt')?.state === 'undone', 'the summary follows the redo', 10_000);
+    await until(() => cardReviews([...sent.values()]).get(card.key)?.label === 'Undone', 'the card follows the redo', 10_000);
+    sub.dispose();
+    await vscode.commands.executeCommand('workbench.action.files.save');
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 

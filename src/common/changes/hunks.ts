@@ -110,7 +110,7 @@ export interface PlacedHunk {
 }
 
 /** Whether line ranges [s1, e1) and [s2, e2) touch the same lines (an empty range is a point between lines). */
-function overlaps(s1: number, e1: number, s2: number, e2: number): boolean {
+export function overlaps(s1: number, e1: number, s2: number, e2: number): boolean {
   if (s1 < e1 && s2 < e2) return s1 < e2 && s2 < e1;
   if (s1 === e1 && s2 === e2) return s1 === s2;
   return s1 === e1 ? s2 < s1 && s1 < e2 : s1 < s2 && s2 < e1;

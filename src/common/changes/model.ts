@@ -11,6 +11,7 @@ import { lineStats } from './lineStats';
 import type { FileChange } from './fileChange';
 import type { Hunk } from './hunks';
 import { fileAfterHunk, type HunkAction } from './hunkRules';
+import { followFile, withUndone } from './follow';
 
 export type { ChangeSource, ChangeState, FileChange } from './fileChange';
 
@@ -59,7 +60,13 @@ export type ChangesAction =
   | { readonly type: 'undone'; readonly setId: string; readonly path: string }
   | { readonly type: 'conflict'; readonly setId: string; readonly path: string; readonly note: string }
   /** One hunk kept or undone in the editor (the file already holds the Undo). */
-  | { readonly type: 'hunk'; readonly setId: string; readonly path: string; readonly hunk: Hunk; readonly action: HunkAction };
+  | { readonly type: 'hunk'; readonly setId: string; readonly path: string; readonly hunk: Hunk; readonly action: HunkAction }
+  /**
+   * The file's text changed after its turn (`text` null: it is gone): the newest ended set that holds it
+   * follows what the text says (follow.ts); older sets' edits of it are under the newer one's, so stay.
+   * `note`: what an undone file edited since says.
+   */
+  | { readonly type: 'followed'; readonly path: string; readonly text: string | null; readonly note: string };
 
 /** Change sets kept per chat; older ones (and their summaries) are dropped, so memory and the saved state stay bounded. */
 export const MAX_SETS = 30;
@@ -133,7 +140,7 @@ export function reduceChanges(s: ChangesState, a: ChangesAction): ChangesState {
         s,
         a.setId,
         (f) => f.path === a.path && isOpen(f),
-        (f) => ({ ...f, state: 'undone', note: null }),
+        (f) => ({ ...f, state: 'undone', note: null, ...(f.hunks ? { hunks: withUndone(f, 'undone') } : {}) }),
       );
     case 'conflict':
       return updateFiles(
@@ -153,6 +160,15 @@ export function reduceChanges(s: ChangesState, a: ChangesAction): ChangesState {
             () => next,
           )
         : s;
+    }
+    case 'followed': {
+      // While a turn runs its files are the agent's to change: followed again when it ends.
+      if (s.sets.some((c) => !c.ended)) return s;
+      const set = s.sets.findLast((c) => c.files.some((f) => f.path === a.path));
+      const file = set?.files.find((f) => f.path === a.path);
+      if (!set || !file) return s;
+      const next = followFile(file, a.text, a.note);
+      return next === file ? s : replaceSet(s, { ...set, files: set.files.map((f) => (f === file ? next : f)) });
     }
     default:
       return assertNoAction(a);

@@ -232,6 +232,22 @@ export class ChangeReview extends Disposable {
   }
 
   /**
+   * A file's text changed (an editor undo of an Undo, a redo, the user's edit): its change follows what the
+   * text says now (follow.ts), after any action in flight, so the review's own edits are seen settled.
+   */
+  fileChanged(path: string): Promise<void> {
+    const p = this.ports.canonical(path);
+    if (!this.stateValue.sets.some((c) => c.files.some((f) => f.path === p))) return Promise.resolve();
+    const run = this.queue.then(async () => {
+      const text = await this.ports.files.read(p);
+      const note = `${this.ports.shownPath(p)} was edited where ${this.ports.agentName()}'s edit was undone; nothing was written over it. Keep accepts it as it is.`;
+      this.dispatch({ type: 'followed', path: p, text, note });
+    });
+    this.queue = run.catch((e: unknown) => this.ports.log('warn', `changes: could not read ${p} again: ${errorText(e)}`));
+    return this.queue;
+  }
+
+  /**
    * Keep or Undo one hunk of a file's change (review in the editor). Undo is placed on the file's text
    * now (hunks.ts): refused, with the reason returned, where the user edited those lines since the
    * agent or the hunk is no longer the file's. Returns null when done.

@@ -29,6 +29,8 @@ export interface ChangeSetView {
   /** The entry the summary follows; null: the end of the transcript. */
   readonly afterKey: string | null;
   readonly files: readonly FileChangeView[];
+  /** Shown only on the tool cards, not as a summary: a subagent's own tab (the summary is its chat's). */
+  readonly cardsOnly?: true;
 }
 
 function fileView(f: FileChange, shownPath: (path: string) => string): FileChangeView {

@@ -9,7 +9,6 @@
  *   c.finish();
  *   c.findings();   // sorted by line
  */
-import { parseForm } from '../elicitation/form';
 import { AgentMethods, ClientMethods, PROTOCOL_V1, PROTOCOL_V2 } from '../protocol/methods';
 import type { ProtocolVersion } from '../protocol/methods';
 import { STOP_REASONS } from '../protocol/requests';
@@ -22,6 +21,7 @@ import { PlanTraffic } from './planTraffic';
 import { relativeDirectory } from './directoryRules';
 import { OPENS_SESSION } from '../store/sessionScope';
 import { isObj, quote, show } from './util';
+import { advertises, clientCapabilityNeeded, errorObjectProblem, formSchemaProblem, unadvertisedTerminalAuth } from './messageChecks';
 import { chunkFor } from '../jsonrpc/fastPath';
 import type { CheckedMessage } from '../jsonrpc/rpc';
 import type { Json } from './util';
@@ -33,26 +33,6 @@ interface Pending {
   readonly method: string;
   readonly line: number;
   readonly params: Json;
-}
-
-/** Methods the agent answers, and the capability (v1) that advertises each. */
-const ADVERTISED_BY: Readonly<Record<string, (caps: Json) => boolean>> = {
-  [AgentMethods.sessionLoad]: (c) => c['loadSession'] === true,
-  [AgentMethods.sessionResume]: (c) => marker(c, 'sessionCapabilities', 'resume'),
-  [AgentMethods.sessionList]: (c) => marker(c, 'sessionCapabilities', 'list'),
-  [AgentMethods.sessionClose]: (c) => marker(c, 'sessionCapabilities', 'close'),
-  [AgentMethods.sessionDelete]: (c) => marker(c, 'sessionCapabilities', 'delete'),
-  [AgentMethods.logout]: (c) => marker(c, 'auth', 'logout'),
-  // unstable schema
-  [AgentMethods.sessionFork]: (c) => marker(c, 'sessionCapabilities', 'fork'),
-  [AgentMethods.sessionSetTitle]: (c) => marker(c, 'sessionCapabilities', 'title'),
-  [AgentMethods.sessionArchive]: (c) => marker(c, 'sessionCapabilities', 'archive'),
-  [AgentMethods.sessionUnarchive]: (c) => marker(c, 'sessionCapabilities', 'archive'),
-};
-
-function marker(caps: Json, group: string, name: string): boolean {
-  const g = caps[group];
-  return isObj(g) && isObj(g[name]);
 }
 
 export class ConformanceChecker {
@@ -239,17 +219,8 @@ export class ConformanceChecker {
 
   private elicitationCreated(params: Json, line: number): void {
     const sid = typeof params['sessionId'] === 'string' ? params['sessionId'] : undefined;
-    if (params['mode'] === 'form' && params['requestedSchema'] !== undefined) {
-      const form = parseForm(params['requestedSchema']);
-      if (!form.ok)
-        this.report(
-          'elicitation-schema-unsupported',
-          line,
-          `requestedSchema is outside the restricted subset (${form.problems.slice(0, 3).join('; ')}${form.problems.length > 3 ? `; ${form.problems.length - 3} more` : ''}): use only flat string, number, integer, boolean and multi-select properties`,
-          'error',
-          sid,
-        );
-    }
+    const schemaProblem = formSchemaProblem(params);
+    if (schemaProblem) this.report('elicitation-schema-unsupported', line, schemaProblem, 'error', sid);
     if (params['mode'] === 'url' && typeof params['elicitationId'] === 'string') this.elicitationIds.set(params['elicitationId'], line);
     const toolCallId = params['toolCallId'];
     if (sid !== undefined && typeof toolCallId === 'string' && !this.sessions.knowsToolCall(sid, toolCallId)) {
@@ -275,17 +246,7 @@ export class ConformanceChecker {
   }
 
   private checkClientCapability(method: string, params: Json, line: number): void {
-    const caps = this.clientCaps;
-    const fs = isObj(caps['fs']) ? caps['fs'] : {};
-    let needed: string | null = null;
-    if (method === ClientMethods.fsReadTextFile && fs['readTextFile'] !== true) needed = 'clientCapabilities.fs.readTextFile';
-    else if (method === ClientMethods.fsWriteTextFile && fs['writeTextFile'] !== true) needed = 'clientCapabilities.fs.writeTextFile';
-    else if (method.startsWith('terminal/') && this.version === PROTOCOL_V1 && caps['terminal'] !== true) needed = 'clientCapabilities.terminal';
-    else if (method === ClientMethods.elicitationCreate) {
-      const mode = params['mode'] === 'url' ? 'url' : 'form';
-      const el = caps['elicitation'];
-      if (!isObj(el) || !isObj(el[mode])) needed = `clientCapabilities.elicitation.${mode}`;
-    }
+    const needed = clientCapabilityNeeded(method, params, this.clientCaps, this.version);
     if (needed) this.report('capability-unadvertised', line, `${method} called but the client did not advertise ${needed}: check the client's capabilities before calling it`);
   }
 
@@ -329,14 +290,8 @@ export class ConformanceChecker {
   }
 
   private checkErrorObject(error: unknown, line: number): void {
-    if (!isObj(error)) {
-      this.report('error-object-invalid', line, `"error" is ${show(error)}: send {"code": <integer>, "message": <string>}`);
-      return;
-    }
-    const problems: string[] = [];
-    if (typeof error['code'] !== 'number' || !Number.isInteger(error['code'])) problems.push(`code ${show(error['code'])} is not an integer`);
-    if (typeof error['message'] !== 'string') problems.push(`message ${show(error['message'])} is not a string`);
-    if (problems.length) this.report('error-object-invalid', line, `error object: ${problems.join('; ')}: send {"code": <integer>, "message": <string>, "data"?: …}`);
+    const problem = errorObjectProblem(error);
+    if (problem) this.report('error-object-invalid', line, problem);
   }
 
   private resultOf(req: Pending, result: unknown, line: number): void {
@@ -416,8 +371,7 @@ export class ConformanceChecker {
 
   private checkAdvertised(method: string, line: number): void {
     if (this.version !== PROTOCOL_V1 || !this.initialized) return;
-    const advertised = ADVERTISED_BY[method];
-    if (advertised && !advertised(this.agentCaps)) {
+    if (advertises(method, this.agentCaps) === false) {
       this.report(
         'capability-unadvertised',
         line,
@@ -428,18 +382,12 @@ export class ConformanceChecker {
   }
 
   private checkAuthMethods(methods: unknown, line: number): void {
-    if (!Array.isArray(methods)) return;
-    const auth = this.clientCaps['auth'];
-    const terminalOk = isObj(auth) && auth['terminal'] === true;
-    for (const m of methods) {
-      if (isObj(m) && m['type'] === 'terminal' && !terminalOk) {
-        this.report(
-          'capability-unadvertised',
-          line,
-          `auth method ${show(m['id'])} has type "terminal" but the client did not advertise clientCapabilities.auth.terminal: offer it only to clients that do`,
-        );
-      }
-    }
+    for (const id of unadvertisedTerminalAuth(methods, this.clientCaps))
+      this.report(
+        'capability-unadvertised',
+        line,
+        `auth method ${show(id)} has type "terminal" but the client did not advertise clientCapabilities.auth.terminal: offer it only to clients that do`,
+      );
   }
 }
 

@@ -46,41 +46,16 @@ import { appendBlock, blockText, textOf } from './content';
 import { type StepDeps, touchOf } from './stepDeps';
 import type { EntryTable } from './entryTable';
 import type { Entry, MessageEntry, Provenance, ToolCallEntry } from './model';
-import type { PersistedReplay } from './sessionSchema';
 import { touchStatsReplayed, utf8Length } from './stats';
 import { commonLength, dropSquashed, fitsStart, squash } from './replayText';
 import { PriorIndex } from './replayIndex';
-
-/** The tool-call fields a replay never overwrites once they hold something. */
-export const KEPT_FIELDS = ['title', 'name', 'toolKind', 'content', 'locations', 'rawInput', 'rawOutput', 'meta'] as const;
-export type KeptField = (typeof KEPT_FIELDS)[number];
+import { KEPT_FIELDS, type KeptField, type ReplayCurrent, type ReplayState } from './replayState';
 
 /** A prior message's progress once its replay said other words than were shown (rule 2): the rest of that replay is ignored. */
 const DIFFERS = -2;
 
 /** `ReplayWindow.chunk`'s answer for a replayed message kept out of the transcript (rule 5). */
 export const HIDDEN = -2;
-
-/** The replayed message being streamed: its kind and id, and the prior entry it landed on (-1: a new entry; HIDDEN). Saved as is. */
-export type ReplayCurrent = NonNullable<PersistedReplay['current']>;
-
-/**
- * The live form of a replay's state. Its saved form is `PersistedReplay` (zod, persisted.ts); this one keeps
- * Sets and Maps where the saved one has arrays, so each message of a long replay is looked up in O(1).
- */
-export interface ReplayState {
-  /** Entries [0, priorLength) existed when the load started. */
-  readonly priorLength: number;
-  /** Just past the last prior entry matched: where the search for the next one starts. */
-  cursor: number;
-  /** Prior entries the replay matched. */
-  readonly touched: Set<number>;
-  /** Per matched prior message: whitespace-free characters of its text the replay confirmed; -1 once it diverged. */
-  readonly progress: Map<number, number>;
-  /** Per matched prior tool call: the fields that held something when the load started. */
-  readonly kept: Map<number, readonly KeptField[]>;
-  current: ReplayCurrent | null;
-}
 
 /** What a tool-call update says that helps find its prior entry. */
 export interface ToolHint {
@@ -385,28 +360,4 @@ function isEmpty(v: unknown): boolean {
   if (v === null || v === undefined || v === '') return true;
   if (Array.isArray(v)) return v.length === 0;
   return typeof v === 'object' && Object.keys(v).length === 0;
-}
-
-/** The replay window as plain JSON, for the store's saved form. */
-export function replayToPlain(s: ReplayState): PersistedReplay {
-  return {
-    priorLength: s.priorLength,
-    cursor: s.cursor,
-    touched: [...s.touched],
-    progress: [...s.progress],
-    kept: [...s.kept].map(([i, f]): [number, string[]] => [i, [...f]]),
-    current: s.current ? { ...s.current } : null,
-  };
-}
-
-export function replayFromPlain(p: PersistedReplay): ReplayState {
-  const isKept = (f: string): f is KeptField => (KEPT_FIELDS as readonly string[]).includes(f);
-  return {
-    priorLength: p.priorLength,
-    cursor: p.cursor,
-    touched: new Set(p.touched),
-    progress: new Map(p.progress.map(([i, n]) => [i, n])),
-    kept: new Map(p.kept.map(([i, f]) => [i, f.filter(isKept)])),
-    current: p.current ? { ...p.current } : null,
-  };
 }

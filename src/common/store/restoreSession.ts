@@ -6,7 +6,7 @@
 import { issueText } from '../util/errors';
 import type { Diagnostic, Entry } from './model';
 import { parseEntry, zPersistedSession } from './persisted';
-import { replayFromPlain } from './replayWindow';
+import { replayFromPlain } from './replayState';
 import { Session } from './session';
 import { foldsIn } from './foldRules';
 

@@ -18,7 +18,7 @@ import { type PendingRequest, type PersistedStore, plainEntry, STORE_FORMAT, STO
 import { checkMessage, type CheckedMessage, idKey, type RequestId } from '../jsonrpc/rpc';
 import { isRecord } from '../util/guards';
 import { errorText, issueText } from '../util/errors';
-import { replayToPlain } from './replayWindow';
+import { replayToPlain } from './replayState';
 import { restoreSession } from './restoreSession';
 import { PermissionOutcomes } from './permissionOutcomes';
 import { zCreateElicitationResult } from '../protocol/elicitation';

@@ -9,7 +9,8 @@ import type { ToolCallPatch } from '../protocol/updates';
 import { type StepDeps, type Bookkeeping, touchOf } from './stepDeps';
 import type { EntryTable } from './entryTable';
 import type { MessageKind, ToolCallEntry } from './model';
-import { KEPT_FIELDS, type ReplayWindow } from './replayWindow';
+import type { ReplayWindow } from './replayWindow';
+import { KEPT_FIELDS } from './replayState';
 import { newStats, touchStats, utf8Length } from './stats';
 
 /**

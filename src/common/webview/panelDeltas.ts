@@ -1,21 +1,23 @@
 /**
- * What the panel must hear about a batch of store deltas for the session it shows: new and updated
- * entries (with the appended text when that is all that changed) and the session fields that changed.
- * Shared by live chats and opened captures; pure, so it is tested without VS Code.
+ * What the panel must hear about a batch of store deltas for the session it shows: the store's own entry
+ * and terminal deltas of that session, passed on as they are (no copy, no rename), and the session fields
+ * that changed, as one `panel` change with their values. Shared by live chats and opened captures; pure, so
+ * it is tested without VS Code.
  */
 import type { StoreDelta } from '../store';
-import type { Diagnostic, Entry, SessionState } from '../store/model';
+import type { Diagnostic, SessionState } from '../store/model';
 import { sessionPanelFields, type PanelState, type SessionPanelFields } from './contract';
 import { assertNever } from '../util/guards';
 import type { ChangeSetView } from '../changes/view';
 
-/** A change the panel forwards to the webview. */
+/**
+ * A change the panel forwards to the webview: the store's deltas of the shown session's entries and
+ * terminals as the store made them, and three of the panel's own: session or panel fields with their
+ * values (`panel`), a Changes summary (`changeSet`) and `reset`, which the store does not make.
+ */
 export type PanelDelta =
-  | { readonly type: 'inserted'; readonly index: number; readonly entry: Entry }
-  /** `previous` is the entry before the change (set when the store knows it), for field-level patches. */
-  | { readonly type: 'updated'; readonly entry: Entry; readonly appendedText?: string; readonly previous?: Entry }
+  | Extract<StoreDelta, { type: 'entryInserted' | 'entryUpdated' | 'terminal' }>
   | { readonly type: 'panel'; readonly fields: Partial<PanelState> }
-  | { readonly type: 'terminal'; readonly terminalId: string; readonly append: string; readonly replace?: true; readonly exit?: { exitCode: number | null; signal: string | null } }
   /** A turn's Changes summary was added or changed, or is gone (null). */
   | { readonly type: 'changeSet'; readonly id: string; readonly set: ChangeSetView | null }
   /** The transcript was rebuilt (a session/load, a new session): send a fresh snapshot. */
@@ -39,10 +41,9 @@ export function panelDeltasFor(
       case 'sessionAdded':
         break;
       case 'entryInserted':
-        if (c.sessionId === shownSessionId) panel.push({ type: 'inserted', index: c.index, entry: c.entry });
-        break;
       case 'entryUpdated':
-        if (c.sessionId === shownSessionId) panel.push(updated(c.entry, c.appendedText, c.previous));
+      case 'terminal':
+        if (c.sessionId === shownSessionId) panel.push(c);
         break;
       case 'sessionChanged':
         // The session's setup reaches the panel as its roots (the folders paths are shown relative to).
@@ -50,9 +51,6 @@ export function panelDeltasFor(
         break;
       case 'diagnostic':
         diagnostics.push(c.diagnostic);
-        break;
-      case 'terminal':
-        if (c.sessionId === shownSessionId) panel.push(terminalChange(c));
         break;
       case 'notices':
         if (c.sessionId === shownSessionId) panel.push({ type: 'panel', fields: { notices: c.notices } });
@@ -70,16 +68,6 @@ export function panelDeltasFor(
     panel.push({ type: 'panel', fields: changed as Partial<SessionPanelFields> });
   }
   return { panel, diagnostics };
-}
-
-function terminalChange(c: Extract<StoreDelta, { type: 'terminal' }>): PanelDelta {
-  return { type: 'terminal', terminalId: c.terminalId, append: c.append, ...(c.replace ? { replace: c.replace } : {}), ...(c.exit ? { exit: c.exit } : {}) };
-}
-
-/** Spelled out rather than spread (per streamed chunk): only the optional fields that are set. */
-function updated(entry: Entry, appendedText: string | undefined, previous: Entry | undefined): PanelDelta {
-  if (appendedText !== undefined) return previous ? { type: 'updated', entry, appendedText, previous } : { type: 'updated', entry, appendedText };
-  return previous ? { type: 'updated', entry, previous } : { type: 'updated', entry };
 }
 
 const PANEL_FIELDS = new Set<string>(Object.keys(sessionPanelFields(undefined)));

@@ -33,7 +33,7 @@ export class PanelSource implements IDisposable {
     indexOffset = 0,
   ): readonly Diagnostic[] {
     const { panel, diagnostics } = panelDeltasFor(changes, shownSessionId, session);
-    this.fire(indexOffset ? panel.map((c) => (c.type === 'inserted' ? { ...c, index: c.index + indexOffset } : c)) : panel);
+    this.fire(indexOffset ? panel.map((c) => (c.type === 'entryInserted' ? { ...c, index: c.index + indexOffset } : c)) : panel);
     return diagnostics;
   }
 
@@ -76,10 +76,10 @@ export class PanelFeed {
   changed(changes: readonly PanelDelta[]): boolean {
     for (const c of changes) {
       switch (c.type) {
-        case 'inserted':
+        case 'entryInserted':
           this.batcher.inserted(c.index, c.entry);
           break;
-        case 'updated':
+        case 'entryUpdated':
           this.batcher.updated(c.entry, c.appendedText, c.previous);
           break;
         case 'panel':

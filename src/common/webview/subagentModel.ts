@@ -16,6 +16,7 @@ import { sessionPanelFields, type ElicitationPrompt, type PanelState, type Permi
 import { EMPTY_PANEL } from './emptyPanel';
 import { PanelSource } from './panelFeed';
 import { announcementOf, isUnder, subagentLabel } from '../store/sessionTree';
+import type { ChangeSetView } from '../changes/view';
 
 export interface SubagentDeps {
   readonly sessionId: string;
@@ -28,7 +29,12 @@ export interface SubagentDeps {
   readonly pending?: { permissions(): readonly PermissionView[]; elicitations(): readonly ElicitationPrompt[]; readonly onDidChange: Event<void> };
   /** The user's actions that mean something here (answers, links, copy, diffs), handled by the chat. */
   act(message: WebviewToHost): void;
+  /** The chat's Changes of this session's turns, for its tool cards' Kept / Undone (the review owns them; none for a capture). */
+  readonly changes?: { views(): readonly ChangeSetView[]; readonly onDidChange: Event<{ readonly id: string; readonly view: ChangeSetView | null }> };
 }
+
+/** The chat's sets as this view shows them: on the cards only (the summary is the chat's own panel's). */
+const onCards = (v: ChangeSetView): ChangeSetView => ({ ...v, cardsOnly: true });
 
 /** The webview's messages a read-only subagent view passes on: answers and navigation, never a prompt. */
 const PASSED_ON = new Set<WebviewToHost['type']>([
@@ -51,6 +57,7 @@ export class SubagentModel extends Disposable implements ChatModel {
   constructor(private readonly d: SubagentDeps) {
     super();
     this.register(d.onStoreChanged((changes) => this.storeChanged(changes)));
+    if (d.changes) this.register(d.changes.onDidChange((c) => this.source.fire([{ type: 'changeSet', id: c.id, set: c.view && onCards(c.view) }])));
     if (d.pending) {
       const pending = d.pending;
       this.register(
@@ -108,6 +115,7 @@ export class SubagentModel extends Disposable implements ChatModel {
         permissions: this.d.pending?.permissions() ?? [],
         elicitations: this.d.pending?.elicitations() ?? [],
         notices: this.d.notices(this.d.sessionId),
+        changeSets: this.d.changes?.views().map(onCards) ?? [],
       },
     };
   }

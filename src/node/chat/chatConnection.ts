@@ -12,37 +12,22 @@
  */
 import type { AgentConfig } from '../../common/config/settings';
 import type { TurnState } from '../../common/webview/contract';
-import type { PermissionBroker } from '../../common/permissionBroker';
-import type { ElicitationBroker } from '../../common/elicitationBroker';
 import type { SessionInfo } from '../../common/protocol/requests';
 import { supportsOperation, type SessionOperation } from '../../common/protocol/sessionOps';
 import { ConnectionSupervisor } from '../../common/recovery/supervisor';
 import { systemClock } from '../../common/recovery/timers';
 import type { QueuedPrompt } from '../../common/promptQueue';
 import { errorText } from '../../common/util/errors';
-import { ALL_SESSION_FEATURES, type AgentLink } from '../acp/agentLink';
+import type { AgentLink } from '../acp/agentLink';
 import type { AcpClient } from '../acp/client';
-import type { ClientHandlers } from '../acp/handlers';
 import { listAllSessions, openSession, reattachSession, type CallWrapper, type SessionParams } from '../acp/sessions';
 import { LinkAgent, sessionOps, type AgentDoor, type AgentFacts, type SessionOps, type TurnAgent } from './agentDoor';
 import { StartupTimeoutError, startupTimeoutText, withStartupTimeout } from './startupTimeout';
 import { exitMessage, missingAgentText } from './connectionRecovery';
 import { offlineMessage, replaysAfterDrop, retriesConnect, retryLimits, startingText } from './remoteRecovery';
 import { chatSessionParams, mcpSkippedNotice } from './sessionParams';
-import type { ChatOptions } from './chatPorts';
-import type { ChatTraffic } from './chatTraffic';
-import type { ConnectionEvents } from './connectionEvents';
-
-export interface ConnectionDeps {
-  readonly options: ChatOptions;
-  readonly traffic: ChatTraffic;
-  readonly broker: PermissionBroker;
-  readonly elicitations: ElicitationBroker;
-  /** The client handlers of a new connection (they answer the agent's requests for this chat). */
-  readonly handlers: () => ClientHandlers;
-  /** The thread, reached late: it is built after the connection. */
-  readonly events: () => ConnectionEvents;
-}
+import { chatLinkOptions, withSignIn } from './chatLink';
+import type { ConnectionDeps } from './connectionEvents';
 
 export class ChatConnection implements AgentDoor {
   private link: AgentLink | undefined;
@@ -202,21 +187,7 @@ export class ChatConnection implements AgentDoor {
     this.d.events().setTurn('starting', startingText(this.agent));
     let link: AgentLink;
     try {
-      link = await o.connect({
-        agent: this.agent,
-        cwd: o.cwd,
-        handlers: this.d.handlers(),
-        permissions: this.d.broker,
-        session: ALL_SESSION_FEATURES, // compaction rows (the store), notices (the panel), boolean toggles (the pickers)
-        protocolVersion: o.settings().protocolVersion,
-        terminalAuth: o.ui.runTerminalAuth !== undefined,
-        subagents: true, // the store nests them; the root's panel shows their requests (chatView), their work the turn (chatThread)
-        tap: (dir, msg, raw, checked) => this.d.traffic.wire(dir, msg, raw, checked),
-        log: o.log,
-        onInvalidLine: (text, reason, lost) => this.d.traffic.skippedLine(text, reason, lost, this.agent.name),
-        // Info, not debug: the agent's own complaints are the first thing to read when it misbehaves.
-        onStderr: (text) => o.log('info', `[${this.agent.id} stderr] ${text.trimEnd()}`),
-      });
+      link = await o.connect(chatLinkOptions(o, this.agent, this.d.handlers(), this.d.broker, this.d.traffic));
     } catch (e) {
       if (retriesConnect(this.agent, e)) return this.lost(errorText(e));
       return this.fail(`Could not start ${this.agent.name} (${this.agent.url ?? this.agent.command}): ${errorText(e)}`);
@@ -264,13 +235,7 @@ export class ChatConnection implements AgentDoor {
    * bounded by the startup timeout; choosing a sign-in method and signing in are not (they wait on the user).
    */
   private withAuth<T>(link: AgentLink, call: () => Promise<T>): Promise<T> {
-    const { ui, cwd } = this.d.options;
-    const terminal = ui.runTerminalAuth?.bind(ui);
-    return link.client.withAuthRetry(
-      () => this.timed('the session request', call()),
-      (methods) => ui.chooseAuthMethod(this.agent.name, methods),
-      terminal && ((m) => terminal(this.agent, m, cwd)),
-    );
+    return withSignIn(link, this.d.options, this.agent, () => this.timed('the session request', call()));
   }
 
   /**

@@ -60,7 +60,8 @@ export class ChatController extends Disposable implements ChatModel, TreeSource,
   constructor(private readonly o: ChatOptions) {
     super();
     // Built in dependency order: the traffic reaches no other part (the supervisor and the view subscribe to
-    // its events); the connection and the view still reach the thread, built last, through late-bound callbacks.
+    // its events); the connection and the view reach the thread, built last, through late-bound callbacks typed by
+    // narrow interfaces (ConnectionEvents, ThreadFields), never called while constructing (docs/ARCHITECTURE.md: why they stay).
     this.traffic = new ChatTraffic({ store: o.store, sinks: o.sinks, log: o.log });
     this.connection = new ChatConnection({
       options: o,
@@ -306,6 +307,7 @@ export class ChatController extends Disposable implements ChatModel, TreeSource,
       broker: this.broker,
       elicitations: this.elicitations,
       act: (m: WebviewToHost) => this.handleWebviewMessage(m),
+      ...(this.o.review ? { review: this.o.review } : {}),
     };
   }
 

@@ -17,12 +17,14 @@ import type { NoticeActionId } from '../../common/notices';
 import { lastUserMessage, promptOfMessage } from '../../common/rewind/rerunPrompt';
 import { lastPromptInterrupted } from '../../common/store/connectionEndRules';
 import { steered } from '../../common/protocol/steering';
-import { contextBlocks, type ContextItem } from '../../common/context';
+import type { ContextItem } from '../../common/context';
+import { promptBlocks } from './promptBlocks';
 import type { ReviewAction } from '../../common/changes/review';
 import { errorText } from '../../common/util/errors';
 import { AcpClosedError } from '../acp/errors';
 import { PromptContext } from './promptContext';
 import { BACKGROUND_MESSAGE, BackgroundWork } from './backgroundWork';
+import { TurnReview } from './turnReview';
 import { systemClock } from '../../common/recovery/timers';
 import { busySubagents, rootOf } from '../../common/store/sessionTree';
 import type { AgentCapabilities, SessionNotification } from '../../common/protocol/requests';
@@ -50,6 +52,7 @@ export class ChatThread implements ConnectionEvents {
   /** The generation of the turn of ours whose prompt is in flight (null: none; a busy turn is then background work). */
   private foregroundGen: number | null = null;
   private readonly background: BackgroundWork;
+  private readonly turns: TurnReview;
   private readonly queue = new PromptQueue();
   /** Editor context waiting for the next prompt (chips in the prompt box). */
   private readonly context = new PromptContext();
@@ -61,6 +64,7 @@ export class ChatThread implements ConnectionEvents {
     this.o = d.options;
     this.conn = d.connection;
     this.view = d.view;
+    this.turns = new TurnReview(this.o.store, this.o.review, this.o.log);
     this.background = new BackgroundWork(
       this.o.clock ?? systemClock,
       () => this.busySubagents(),
@@ -160,6 +164,7 @@ export class ChatThread implements ConnectionEvents {
 
   /** Background work started or ended, outside a turn of ours (whose end shows it): the turn says so. */
   private showBackground(): void {
+    if (this.sessionId !== null) this.turns.backgroundChanged(this.sessionId, this.background.active);
     if (this.foregroundGen !== null) return;
     if (this.background.active && this.turn === 'idle') this.setTurn('busy', BACKGROUND_MESSAGE);
     else if (!this.background.active && this.turn === 'busy') {
@@ -266,18 +271,11 @@ export class ChatThread implements ConnectionEvents {
     void this.runTurn(next);
   }
 
-  /** The content blocks of a prompt: its text (with @-mentions resolved), context and images the agent accepts. */
-  private async promptBlocks({ text, images, context, carried }: QueuedPrompt, caps: AgentCapabilities | undefined): Promise<ContentBlock[]> {
-    const blocks: ContentBlock[] = text ? (this.o.buildPrompt ? await this.o.buildPrompt(text, caps) : [{ type: 'text' as const, text }]) : [];
-    if (context?.length) blocks.push(...contextBlocks(context, caps?.promptCapabilities?.embeddedContext === true));
-    if (images.length && caps?.promptCapabilities?.image === true) {
-      for (const img of images) blocks.push({ type: 'image', mimeType: img.mimeType, data: img.data });
-    } else if (images.length) {
-      this.d.traffic.notice({ severity: 'warning', title: `${this.conn.agent.name} does not accept images; the prompt was sent without them.` });
-    }
-    blocks.push(...(carried ?? []));
-    if (blocks.length === 0) blocks.push({ type: 'text', text: '(image)' }); // a prompt must not be empty
-    return blocks;
+  /** The content blocks of a prompt (promptBlocks.ts); dropped images are told as a notice. */
+  private promptBlocks(prompt: QueuedPrompt, caps: AgentCapabilities | undefined): Promise<ContentBlock[]> {
+    return promptBlocks(prompt, caps, this.o.buildPrompt, () =>
+      this.d.traffic.notice({ severity: 'warning', title: `${this.conn.agent.name} does not accept images; the prompt was sent without them.` }),
+    );
   }
 
   private async runTurn(prompt: QueuedPrompt): Promise<void> {
@@ -292,11 +290,9 @@ export class ChatThread implements ConnectionEvents {
     this.setTurn('busy', null);
     this.endTurnAs(null);
     this.conn.supervisor.turnStarted(prompt);
-    // The turn's entries are the ones after these (the list is append-only), for its Changes summary.
-    const entriesBefore = this.o.store.session(sid)?.entries.length ?? 0;
-    this.o.review?.turnStarted(sid);
     let ended: TurnEnd = null;
     try {
+      await this.turns.started(sid);
       const r = await live.prompt(sid, await this.promptBlocks(prompt, live.capabilities));
       if (r.stopReason === 'cancelled') ended = 'cancelled';
       if (r.stopReason === 'refusal')
@@ -317,7 +313,7 @@ export class ChatThread implements ConnectionEvents {
     if (this.conn.epoch === live.epoch && this.turnGen === gen) this.conn.supervisor.turnEnded();
     // What the agent sends from now on (its subagents' work, a turn of its own) is background work.
     if (this.turnGen === gen) this.background.setForeground(false);
-    await this.endReview(sid, entriesBefore);
+    await this.turns.ended(sid);
     this.foregroundEnded(gen);
     if (this.conn.epoch !== live.epoch || this.turnGen !== gen) return;
     this.endTurnAs(ended);
@@ -334,16 +330,6 @@ export class ChatThread implements ConnectionEvents {
     if (this.lastTurnEnd === end) return;
     this.lastTurnEnd = end;
     this.panel({ lastTurnEnd: end });
-  }
-
-  /** Shows the turn's Changes summary (before the turn counts as over, so a test or the next turn sees it). */
-  private async endReview(sessionId: string, entriesBefore: number): Promise<void> {
-    const entries = this.o.store.session(sessionId)?.entries ?? [];
-    try {
-      await this.o.review?.turnEnded(sessionId, entries.slice(entriesBefore), entries.at(-1)?.key ?? null, (id) => this.o.store.session(id)?.entries ?? []);
-    } catch (e) {
-      this.o.log('error', `could not summarize the turn's changes: ${errorText(e)}`);
-    }
   }
 
   reviewChanges(setId: string, index: number | null, action: ReviewAction): void {

@@ -1,6 +1,14 @@
-/** What the chat's connection tells its thread (chatConnection.ts, chatThread.ts): the turn and the panel are the thread's. */
+/**
+ * The chat connection's ports (chatConnection.ts): what it is built with, and what it tells its thread
+ * (chatThread.ts): the turn and the panel are the thread's.
+ */
 import type { PanelState, TurnState } from '../../common/webview/contract';
 import type { SessionNotification } from '../../common/protocol/requests';
+import type { ElicitationBroker } from '../../common/elicitationBroker';
+import type { PermissionBroker } from '../../common/permissionBroker';
+import type { ClientHandlers } from '../acp/handlers';
+import type { ChatOptions } from './chatPorts';
+import type { ChatTraffic } from './chatTraffic';
 
 /** What the connection tells the thread (the turn and the panel are the thread's). */
 export interface ConnectionEvents {
@@ -20,4 +28,15 @@ export interface ConnectionEvents {
   promptEntry(): string | undefined;
   /** A `session/update` of the link (the store has it already): its root's or a subagent's work may be background work. */
   sessionUpdate(n: SessionNotification): void;
+}
+
+export interface ConnectionDeps {
+  readonly options: ChatOptions;
+  readonly traffic: ChatTraffic;
+  readonly broker: PermissionBroker;
+  readonly elicitations: ElicitationBroker;
+  /** The client handlers of a new connection (they answer the agent's requests for this chat). */
+  readonly handlers: () => ClientHandlers;
+  /** The thread, reached late: it is built after the connection. */
+  readonly events: () => ConnectionEvents;
 }

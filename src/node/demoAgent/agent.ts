@@ -15,7 +15,7 @@
  * operations, sign-in and content live in their own files beside it.
  */
 import * as z from 'zod';
-import { AgentMethods, ClientMethods, ErrorCodes, PROTOCOL_V1, PROTOCOL_V2 } from '../../common/protocol/methods';
+import { AgentMethods, ClientMethods, ErrorCodes, PROTOCOL_V2 } from '../../common/protocol/methods';
 import {
   zAuthenticateParams,
   zInitializeParams,
@@ -39,36 +39,14 @@ import { replayHistory, type ReplayShape } from './replay';
 import { silence, type DemoFault } from './faults';
 import { DemoAgentV2 } from './v2';
 import { DemoAuth } from './auth';
-import { registerSteering, STEERING_META } from './steering';
+import { registerSteering } from './steering';
 import { editTool, readTool, selfEditTool, terminalTool, type Session, type ToolIo, type Update } from './tools';
 import { backgroundTurn, subagentTool } from './subagent';
-import { SETUP_CAPABILITIES, setupOf, setupText } from './setup';
+import { setupOf, setupText } from './setup';
 import { showcaseTurn } from './showcase';
-import { adoptedTag, knownSession, listedForArchiveFilter, registerSessionOps, sessionOpsCapabilities, unknownMessage } from './sessionOps';
-
-export interface DemoAgentOptions {
-  /** Pause between streamed chunks (ms). */
-  delayMs?: number;
-  /** How `session/load` reshapes the history it replays (default: verbatim). */
-  replay?: readonly ReplayShape[];
-  /** Offer fork, set_title, archive/unarchive, delete and logout (default true; false: an agent that lacks them). */
-  sessionOps?: boolean;
-  /** Require signing in, remembered in this file (see auth.ts); default: no sign-in. */
-  authFile?: string;
-  /** Offer `_session/steering` into a running turn (see steering.ts); default false. */
-  steering?: boolean;
-  /** A misbehaviour to show on every turn (see faults.ts); `crash` is how this agent dies (main: exit the process). */
-  fault?: DemoFault;
-  /** With `ignore-cancel`: go on with the turn this long after a cancel (default: never). */
-  lateAfterCancelMs?: number;
-  crash?: () => void;
-  /** With session ops: `session/fork` also forks at a message (the draft's `fork.atMessageId`); default false. */
-  forkAtMessage?: boolean;
-  /** Sessions kept across connections (a server hosting the agent for many, test/helpers/remoteAgentServer.ts); default: its own. */
-  sessions?: Map<string, Session>;
-  /** Offer `session/list` (default true; false: an agent that cannot list its sessions). */
-  listSessions?: boolean;
-}
+import { adoptedTag, knownSession, listedForArchiveFilter, registerSessionOps, unknownMessage } from './sessionOps';
+import type { DemoAgentOptions } from './options';
+import { v1InitializeResult } from './initialize';
 
 class Cancelled extends Error {}
 
@@ -126,26 +104,10 @@ export class DemoAgent {
       if (p.protocolVersion >= PROTOCOL_V2)
         return new DemoAgentV2(this.acp, this.delayMs, { sessionOps: this.sessionOps, forkAtMessage: this.forkAtMessage, auth: this.auth }).initializeResult(p);
       this.clientCaps = p.clientCapabilities ?? {};
-      return {
-        // v1 is all the demo speaks; per §1 we answer our latest version when asked for another.
-        protocolVersion: PROTOCOL_V1,
-        agentCapabilities: {
-          loadSession: true,
-          promptCapabilities: { image: true, audio: false, embeddedContext: true },
-          mcpCapabilities: { http: false, sse: false },
-          sessionCapabilities: {
-            resume: {},
-            ...(this.listSessions ? { list: {} } : {}),
-            close: {},
-            ...SETUP_CAPABILITIES,
-            ...(this.sessionOps ? sessionOpsCapabilities(this.forkAtMessage) : {}),
-          },
-          ...(this.sessionOps ? { auth: { logout: {} } } : {}),
-        },
-        authMethods: this.auth.methods(this.clientCaps.auth?.terminal === true),
-        agentInfo: text.AGENT_INFO,
-        ...(this.steering ? { _meta: STEERING_META } : {}),
-      };
+      return v1InitializeResult(
+        { listSessions: this.listSessions, sessionOps: this.sessionOps, forkAtMessage: this.forkAtMessage, steering: this.steering, auth: this.auth },
+        this.clientCaps,
+      );
     });
     if (this.steering) {
       registerSteering(acp, {

@@ -15,7 +15,7 @@ import { MessageStore } from '../../../src/common/store';
 import { asTerminalAuthMethod, isRunnableAuthMethod, supportsOperation, zTerminalAuthMethod, type TerminalAuthMethod } from '../../../src/common/protocol/sessionOps';
 import type { Direction } from '../../../src/node/acp/client';
 import { AcpProtocolError, AcpRequestError } from '../../../src/node/acp/errors';
-import type { DemoAgentOptions } from '../../../src/node/demoAgent/agent';
+import type { DemoAgentOptions } from '../../../src/node/demoAgent/options';
 import { runLogin } from '../../../src/node/demoAgent/auth';
 import { demoPair } from '../helpers/demoPair';
 

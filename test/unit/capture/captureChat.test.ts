@@ -64,7 +64,7 @@ test('real-time replay paces lines by t_ms and emits incremental changes', async
   const msg = c.snapshot().entries[0];
   assert.ok(msg && msg.kind === 'agent_message');
   assert.deepEqual(msg.content.map((b) => (b.type === 'text' ? b.text : '')).join(''), 'Hello');
-  assert.ok(changes.some((x) => x.type === 'updated' && x.appendedText === 'lo'));
+  assert.ok(changes.some((x) => x.type === 'entryUpdated' && x.appendedText === 'lo'));
   c.dispose();
 });
 

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { entryDetails, entryNode, formatLines, groupChildren, sessionChildren, sessionNode } from '../../../src/common/debug/treeModel';
 import type { MessageEntry, SessionState, ToolCallEntry } from '../../../src/common/store/model';
+import { toolCallEntry } from '../helpers/toolCallEntry';
 
 const stats = {
   chunks: 3,
@@ -15,19 +16,11 @@ const stats = {
   ] as const,
 };
 const msg: MessageEntry = { kind: 'agent_message', key: 'k1', messageId: null, content: [], meta: null, provenance: 'live', stats };
-const tool: ToolCallEntry = {
-  kind: 'tool_call',
-  key: 'k2',
+const tool: ToolCallEntry = toolCallEntry('k2', {
   toolCallId: 'call_1',
   title: 'Read notes.txt',
   name: 'read_file',
   toolKind: 'read',
-  status: 'completed',
-  content: [],
-  locations: [],
-  rawInput: null,
-  rawOutput: null,
-  meta: null,
   parentKey: 'k1',
   statusHistory: [
     { status: 'pending', at: 1 },
@@ -36,7 +29,7 @@ const tool: ToolCallEntry = {
   ],
   provenance: 'replay',
   stats,
-};
+});
 const session: SessionState = {
   sessionId: 'sess_1',
   parentSessionId: null,

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { entryToMarkdown, sessionToMarkdown } from '../../../src/common/export/markdown';
 import type { Entry, SessionState } from '../../../src/common/store/model';
+import { toolCallEntry } from '../helpers/toolCallEntry';
 
 const stats = { chunks: 0, upserts: 0, bytes: 0, firstSeen: 0, lastSeen: 0, lines: [] };
 const entries: Entry[] = [
@@ -18,24 +19,7 @@ const entries: Entry[] = [
     stats,
   },
   { kind: 'agent_thought', key: 'b', messageId: 't', content: [{ type: 'text', text: 'hmm' }], meta: null, provenance: 'live', stats },
-  {
-    kind: 'tool_call',
-    key: 'c',
-    toolCallId: 'x',
-    title: 'Edit a.ts',
-    name: null,
-    toolKind: 'edit',
-    status: 'completed',
-    content: [{ type: 'diff', path: '/ws/a.ts', oldText: 'a', newText: 'has ``` inside' }],
-    locations: [],
-    rawInput: null,
-    rawOutput: null,
-    meta: null,
-    parentKey: null,
-    statusHistory: [],
-    provenance: 'live',
-    stats,
-  },
+  toolCallEntry('c', { toolCallId: 'x', title: 'Edit a.ts', content: [{ type: 'diff', path: '/ws/a.ts', oldText: 'a', newText: 'has ``` inside' }], stats }),
   { kind: 'agent_message', key: 'd', messageId: 'm', content: [{ type: 'text', text: 'Done.' }], meta: null, provenance: 'live', stats },
 ];
 

@@ -5,7 +5,8 @@
 import { PassThrough } from 'node:stream';
 import { AcpClient, type AcpClientOptions } from '../../../src/node/acp/client';
 import { policyPermission } from '../../../src/node/acp/nodeHandlers';
-import { DemoAgent, type DemoAgentOptions } from '../../../src/node/demoAgent/agent';
+import { DemoAgent } from '../../../src/node/demoAgent/agent';
+import type { DemoAgentOptions } from '../../../src/node/demoAgent/options';
 import { createAcpConnection } from '../../../src/node/transport/connection';
 
 export interface DemoPairOptions {

@@ -12,7 +12,8 @@ import { AcpServer } from '@agentclientprotocol/sdk/experimental/server';
 import { createNodeHttpHandler, createNodeWebSocketUpgradeHandler } from '@agentclientprotocol/sdk/experimental/node';
 import { createAcpConnection } from '../../../src/node/transport/connection';
 import { bridgeStream, type MessageStream } from '../../../src/node/transport/remoteStream';
-import { DemoAgent, type DemoAgentOptions } from '../../../src/node/demoAgent/agent';
+import { DemoAgent } from '../../../src/node/demoAgent/agent';
+import type { DemoAgentOptions } from '../../../src/node/demoAgent/options';
 
 export interface RemoteAgentServer {
   readonly port: number;

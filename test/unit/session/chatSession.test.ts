@@ -69,7 +69,7 @@ test('a turn streams the demo answer into the transcript and goes back to idle',
   assert.ok(answer && answer.kind === 'agent_message');
   assert.match(text(answer), /Hello from the ACP Chat demo agent\./);
   assert.ok(
-    changes.some((c) => c.type === 'updated' && c.appendedText !== undefined),
+    changes.some((c) => c.type === 'entryUpdated' && c.appendedText !== undefined),
     'streamed text arrives as appended text',
   );
   assert.ok(wire.includes('client->agent') && wire.includes('agent->client'), 'every message reaches the capture sink');
@@ -329,8 +329,8 @@ test('a failed reattach keeps the saved transcript on screen, read-only above a 
     'the old session is untouched',
   );
   // Patches index the panel's list, which starts with the earlier transcript.
-  const firstInsert = changes.find((c) => c.type === 'inserted');
-  assert.ok(firstInsert && firstInsert.type === 'inserted');
+  const firstInsert = changes.find((c) => c.type === 'entryInserted');
+  assert.ok(firstInsert && firstInsert.type === 'entryInserted');
   assert.equal(firstInsert.index, oldKeys.length);
   assert.deepEqual(
     session.snapshot().entries.map((e) => e.key),

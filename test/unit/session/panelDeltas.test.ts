@@ -23,7 +23,7 @@ const session: SessionState = {
   terminals: {},
 };
 
-test('only the shown session reaches the panel; appended text stays appended text', () => {
+test("only the shown session reaches the panel, as the store's own deltas; appended text stays appended text", () => {
   const { panel, diagnostics } = panelDeltasFor(
     [
       { type: 'entryInserted', sessionId: 's', index: 0, entry },
@@ -35,8 +35,8 @@ test('only the shown session reaches the panel; appended text stays appended tex
     session,
   );
   assert.deepEqual(panel, [
-    { type: 'inserted', index: 0, entry },
-    { type: 'updated', entry, appendedText: 'x' },
+    { type: 'entryInserted', sessionId: 's', index: 0, entry },
+    { type: 'entryUpdated', sessionId: 's', index: 0, entry, appendedText: 'x' },
   ]);
   assert.equal(diagnostics.length, 1);
 });

@@ -159,7 +159,7 @@ describe('subagents in the chat', () => {
     await c.whenIdle();
     assert.deepEqual(c.panelState().permissions, []);
     assert.ok(
-      heard.some((d) => d.type === 'inserted' || d.type === 'updated'),
+      heard.some((d) => d.type === 'entryInserted' || d.type === 'entryUpdated'),
       "the view heard the child's later entries",
     );
     assert.equal(view!.model.snapshot().panel.turn, 'idle');

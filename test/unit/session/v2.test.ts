@@ -106,10 +106,10 @@ test('v2 agent-owned terminals stream into the tool card terminal view like v1 t
   assert.deepEqual(
     terminalOps,
     [
-      { type: 'terminal', terminalId: 'term-1', append: '' },
-      { type: 'terminal', terminalId: 'term-1', append: 'building\n' },
-      { type: 'terminal', terminalId: 'term-1', append: 'done\n' },
-      { type: 'terminal', terminalId: 'term-1', append: '', exit: { exitCode: 0, signal: null } },
+      { type: 'terminal', sessionId: 'v2s', terminalId: 'term-1', append: '' },
+      { type: 'terminal', sessionId: 'v2s', terminalId: 'term-1', append: 'building\n' },
+      { type: 'terminal', sessionId: 'v2s', terminalId: 'term-1', append: 'done\n' },
+      { type: 'terminal', sessionId: 'v2s', terminalId: 'term-1', append: '', exit: { exitCode: 0, signal: null } },
     ],
     'streamed as it arrived, not once at the end',
   );

@@ -35,8 +35,8 @@ test('terminal output we run is reduced into the session: appended, exited, sent
   // The panel hears the chunk, not the whole terminal again.
   const panel = panelDeltasFor([...first, ...second], 's1', () => store.session('s1')).panel;
   assert.deepEqual(panel, [
-    { type: 'terminal', terminalId: 't1', append: 'line 1\n' },
-    { type: 'terminal', terminalId: 't1', append: 'ok\n', exit: { exitCode: 0, signal: null } },
+    { type: 'terminal', sessionId: 's1', terminalId: 't1', append: 'line 1\n' },
+    { type: 'terminal', sessionId: 's1', terminalId: 't1', append: 'ok\n', exit: { exitCode: 0, signal: null } },
   ]);
   assert.deepEqual(panelDeltasFor(first, 'other', undefined).panel, [], 'another session’s terminal is not shown');
 });

@@ -36,7 +36,7 @@ test('a little streamed text waits for more or for the maximum delay; then one p
   feed.snapshot([msg('a', '')], EMPTY_PANEL);
   assert.equal(posts.length, 1);
   assert.equal(posts[0]?.type, 'snapshot');
-  assert.ok(feed.changed([{ type: 'updated', entry: msg('a', 'hi'), appendedText: 'hi' }]));
+  assert.ok(feed.changed([{ type: 'entryUpdated', sessionId: 's', index: 0, entry: msg('a', 'hi'), appendedText: 'hi' }]));
   assert.equal(feed.frame(), true, 'two characters are not worth a post yet');
   advance(MAX_TEXT_DELAY_MS - 1);
   assert.equal(feed.frame(), true);
@@ -52,7 +52,7 @@ test('enough text, or anything structural, goes out on the next frame', () => {
   const { feed, posts } = feedWithClock();
   feed.snapshot([], EMPTY_PANEL);
   const text = 'x'.repeat(TEXT_WORTH_POSTING);
-  feed.changed([{ type: 'inserted', index: 0, entry: msg('a', text) }]);
+  feed.changed([{ type: 'entryInserted', sessionId: 's', index: 0, entry: msg('a', text) }]);
   assert.equal(feed.frame(), false);
   feed.changed([{ type: 'panel', fields: { turn: 'busy' } }]);
   assert.equal(feed.frame(), false);
@@ -65,7 +65,14 @@ test('enough text, or anything structural, goes out on the next frame', () => {
 test('a reset stops the batch: the caller posts a snapshot, which drops what was pending', () => {
   const { feed, posts } = feedWithClock();
   feed.snapshot([], EMPTY_PANEL);
-  assert.equal(feed.changed([{ type: 'inserted', index: 0, entry: msg('a', 'x') }, { type: 'reset' }, { type: 'inserted', index: 1, entry: msg('b', 'y') }]), false);
+  assert.equal(
+    feed.changed([
+      { type: 'entryInserted', sessionId: 's', index: 0, entry: msg('a', 'x') },
+      { type: 'reset' },
+      { type: 'entryInserted', sessionId: 's', index: 1, entry: msg('b', 'y') },
+    ]),
+    false,
+  );
   feed.snapshot([msg('a', 'x'), msg('b', 'y')], EMPTY_PANEL);
   assert.equal(feed.pending, false);
   feed.flush();
@@ -78,7 +85,7 @@ test('a reset stops the batch: the caller posts a snapshot, which drops what was
 test('a dropped batch is never posted (the webview is hidden; its next snapshot has it)', () => {
   const { feed, posts } = feedWithClock();
   feed.snapshot([], EMPTY_PANEL);
-  feed.changed([{ type: 'inserted', index: 0, entry: msg('a', 'x') }]);
+  feed.changed([{ type: 'entryInserted', sessionId: 's', index: 0, entry: msg('a', 'x') }]);
   feed.drop();
   feed.flush();
   assert.equal(posts.length, 1);
@@ -94,7 +101,7 @@ test('PanelSource: store deltas of the shown session, indexes after an earlier t
     { type: 'diagnostic', diagnostic: { severity: 'warning', message: 'odd' } },
   ];
   const diagnostics = source.storeChanged(changes, 's', undefined, 3);
-  assert.deepEqual(heard, [{ type: 'inserted', index: 3, entry: msg('a', 'x') }]);
+  assert.deepEqual(heard, [{ type: 'entryInserted', sessionId: 's', index: 3, entry: msg('a', 'x') }]);
   assert.deepEqual(diagnostics, [{ severity: 'warning', message: 'odd' }]);
   source.storeChanged([changes[1]!], 's', undefined);
   assert.equal(heard.length, 1, 'nothing for another session: no event');

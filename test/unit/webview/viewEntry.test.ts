@@ -4,27 +4,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { MessageEntry, ToolCallEntry } from '../../../src/common/store/model';
 import { rawOf, toViewEntry } from '../../../src/common/webview/viewEntry';
+import { toolCallEntry } from '../helpers/toolCallEntry';
 
 const stats = { chunks: 1, upserts: 0, bytes: 1, firstSeen: 1000, lastSeen: 4000, lines: [[1, 3]] as [number, number][] };
-const tool = (fields: Partial<ToolCallEntry>): ToolCallEntry => ({
-  kind: 'tool_call',
-  key: 'k',
-  toolCallId: 't',
-  title: 'Run',
-  name: null,
-  toolKind: 'execute',
-  status: 'completed',
-  content: [],
-  locations: [],
-  rawInput: null,
-  rawOutput: null,
-  meta: null,
-  parentKey: 'p',
-  statusHistory: [{ status: 'completed', at: 1 }],
-  provenance: 'live',
-  stats,
-  ...fields,
-});
+const tool = (fields: Partial<ToolCallEntry>): ToolCallEntry =>
+  toolCallEntry('k', { toolCallId: 't', title: 'Run', toolKind: 'execute', parentKey: 'p', statusHistory: [{ status: 'completed', at: 1 }], stats, ...fields });
 
 test('a tool call keeps what the card shows and only a summary of its raw JSON', () => {
   const big = { stdout: 'x'.repeat(10_000), exit_code: 2 };

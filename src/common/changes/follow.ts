@@ -1,0 +1,49 @@
+/**
+ * The review follows the files: when a reviewed file's text changes after the turn (an editor undo of
+ * the review's own Undo, a redo, the user's edit), each hunk's state is read again from the text now,
+ * never kept beside it. A hunk whose agent lines the file holds untouched is the agent's; one whose
+ * original lines it holds is undone; one whose lines were edited is neither, and nothing is written
+ * over it. The file's state in its change set follows: all the agent's -> pending again (the Undo was
+ * undone), all undone -> undone, an undone file edited on the agent's lines -> "changed since" with a
+ * note (Keep accepts it as it is, Undo keeps the user's text). Keep is the user's word, not the text's:
+ * a kept file stays kept. Pure.
+ */
+import { computeHunks, overlaps } from './hunks';
+import type { FileChange } from './fileChange';
+
+export type HunkNow = 'agent' | 'original' | 'edited';
+
+/** Where each hunk from `older` to `agentText` stands in `now`. */
+export function hunksNow(older: string, agentText: string, now: string): HunkNow[] {
+  const hunks = computeHunks(older, agentText);
+  if (now === agentText) return hunks.map(() => 'agent');
+  if (now === older) return hunks.map(() => 'original');
+  const sinceAgent = computeHunks(agentText, now);
+  const sinceOlder = computeHunks(older, now);
+  const untouched = (start: number, end: number, edits: typeof sinceAgent) => !edits.some((u) => overlaps(start, end, u.oldStart, u.oldStart + u.removed.length));
+  return hunks.map((h) =>
+    untouched(h.newStart, h.newStart + h.added.length, sinceAgent) ? 'agent' : untouched(h.oldStart, h.oldStart + h.removed.length, sinceOlder) ? 'original' : 'edited',
+  );
+}
+
+/** `f` as the text now says (`now` null: the file does not exist); `f` itself when nothing changes. `edited`: the note of an undone file edited since. */
+export function followFile(f: FileChange, now: string | null, edited: string): FileChange {
+  if (f.state === 'kept' || f.blocked !== null || f.agentText === null || f.oldText === f.agentText) return f;
+  const states: HunkNow[] =
+    f.oldText === null || now === null ? [now === f.agentText ? 'agent' : now === f.oldText ? 'original' : 'edited'] : hunksNow(f.oldText, f.agentText, now);
+  const state = states.every((s) => s === 'agent') ? 'pending' : states.every((s) => s === 'original') ? 'undone' : f.state === 'undone' ? 'conflict' : f.state;
+  const note = state === 'conflict' ? (f.state === 'conflict' ? f.note : edited) : null;
+  if (state === f.state && note === f.note) return f;
+  return { ...f, state, note, ...(f.hunks ? { hunks: withUndone(f, state) } : {}) };
+}
+
+/**
+ * The hunk counts as the file enters or leaves `undone` (once a hunk was reviewed on its own, the counts
+ * include what a whole-file step did: the hunks between the file's two texts; model.ts).
+ */
+export function withUndone(f: FileChange, state: FileChange['state']): { kept: number; undone: number } {
+  const counts = f.hunks ?? { kept: 0, undone: 0 };
+  if ((f.state === 'undone') === (state === 'undone') || f.agentText === null) return counts;
+  const n = f.oldText === null ? 1 : computeHunks(f.oldText, f.agentText).length;
+  return { ...counts, undone: Math.max(0, counts.undone + (state === 'undone' ? n : -n)) };
+}
