@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { BulkAction } from '../common/history/historyContract';
-import { noticeText } from '../common/untrusted';
+import { noticeLines, noticeText } from '../common/untrusted';
 import { errorText } from '../common/util/errors';
 import { CHAT_DELETE_EXTS, fileId } from '../node/persistence/chatFiles';
 import { exportChat } from '../node/history/historyExport';
@@ -57,7 +57,9 @@ async function deleteChats(service: ChatService, ids: readonly string[], n: stri
   const detail = files.length
     ? `These ${files.length} files are removed from ${dir}:\n${listed.join('\n')}${more}\n\nAgents are asked to delete their sessions only for chats running now.`
     : 'These chats have no saved files.';
-  const ok = await vscode.window.showWarningMessage(noticeText(`Delete ${n}? This cannot be undone.`), { modal: true, detail: noticeText(detail) }, 'Delete');
+  // noticeLines, not noticeText: that one flattens the lines and cuts at 300 characters, so the dialog did
+  // not name every file it removes.
+  const ok = await vscode.window.showWarningMessage(noticeText(`Delete ${n}? This cannot be undone.`), { modal: true, detail: noticeLines(...detail.split('\n')) }, 'Delete');
   if (ok !== 'Delete') return undefined;
   let failed = 0;
   for (const id of ids) await service.deleteChat(id, false).catch((e: unknown) => void (failed++, service.log.warn(`could not delete ${id}: ${errorText(e)}`)));
