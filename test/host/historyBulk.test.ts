@@ -41,15 +41,16 @@ async function withDialogs<T>(answer: Dialogs, run: (shown: { message: string; d
   }
 }
 
-/** Two chats, each with a prompt of its own that reached its saved files. */
-async function twoChats(s: ChatService, sendPrompt: (text: string) => Promise<void>, stamp: string): Promise<string[]> {
-  const ids: string[] = [];
-  for (const word of ['first', 'second']) {
-    await s.newChat('demo');
-    await sendPrompt(`bulk ${word} ${stamp}`);
-    ids.push(s.focusedChatId ?? assert.fail('a focused chat'));
-  }
-  return ids;
+/** A new chat of the demo agent with one turn of `text`; its id. Driven through its own session, not focus. */
+async function chatWithPrompt(s: ChatService, text: string): Promise<string> {
+  const panel = await s.newChat('demo');
+  await panel.whenReady();
+  const id = panel.chatId ?? assert.fail('the tab has a chat');
+  const session = s.chat(id) ?? assert.fail('live');
+  await session.start();
+  session.prompt(text);
+  await session.whenIdle();
+  return id;
 }
 
 suite('History bulk actions', () => {
@@ -58,7 +59,7 @@ suite('History bulk actions', () => {
     const s = a.service;
     await s.ready();
     const stamp = `walrus${Date.now().toString(36)}`;
-    const ids = await twoChats(s, (t) => a.sendPrompt(t), stamp);
+    const ids = [await chatWithPrompt(s, `bulk first ${stamp}`), await chatWithPrompt(s, `bulk second ${stamp}`)];
     const dir = s.chatsDir() ?? assert.fail('chats are saved');
     const filesOf = () => ids.flatMap((id) => CHAT_DELETE_EXTS.map((ext) => path.join(dir, fileId(id) + ext)).filter((f) => fs.existsSync(f)));
 
@@ -125,11 +126,13 @@ suite('Open Session… search', () => {
     const a = await api();
     const s = a.service;
     await s.ready();
-    await s.newChat('demo');
     const word = `narwhal${Date.now().toString(36)}`;
-    await a.sendPrompt(`where is the ${word} now`);
-    const chatId = s.focusedChatId ?? assert.fail('a focused chat');
-    const key = a.transcript().find((e) => e.kind === 'user_message' && JSON.stringify(e).includes(word))?.key ?? assert.fail('the prompt');
+    const chatId = await chatWithPrompt(s, `where is the ${word} now`);
+    const key =
+      s
+        .chat(chatId)
+        ?.entries()
+        .find((e) => e.kind === 'user_message' && JSON.stringify(e).includes(word))?.key ?? assert.fail('the prompt');
     const qp = vscode.window.createQuickPick<PickItem>();
     const search = searchInPick(qp, s, () => []);
     try {
