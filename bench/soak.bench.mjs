@@ -35,6 +35,9 @@ import { chatFrame, DEMO_REPLY, launchBrowser, log, paletteCommand, reloadWindow
 import { until } from '../test/helpers/until.mjs';
 import { topFunctions } from './lib/cpuProfile.mjs';
 import { descendants, hostProbe, openFileKinds, openFiles, processLabel, rendererMemory } from './lib/soakHost.mjs';
+import { tsImport } from 'tsx/esm/api';
+
+const { median, ratioFigure, roundRatios } = await tsImport('./lib/rounds.ts', import.meta.url);
 
 const full = process.argv.includes('--full');
 const HOURS = full ? 10 : 2;
@@ -195,7 +198,7 @@ async function besideSecondWindow(dayHost, name) {
     await new Promise((r) => setTimeout(r, IDLE_MS));
     const after = await cpu();
     const [day, other] = after.map((x, k) => (x - before[k]) / 1000 / (IDLE_MS / 1000));
-    rows.push({ day, other, ratio: day / Math.max(other, 0.01) });
+    rows.push({ day, other: Math.max(other, 0.01) });
     before = after;
   }
   await second.close();
@@ -206,22 +209,13 @@ async function besideSecondWindow(dayHost, name) {
     if (e.code !== 'ESRCH') throw e;
   }
   await until(() => !existsSync(`/proc/${fresh}`), `the second window's extension host ${fresh} to end`, 60_000);
-  const ratios = rows.map((r) => r.ratio).sort((x, y) => x - y);
-  const q = (f) => ratios[Math.round(f * (ratios.length - 1))];
-  const pair = {
-    day: median(rows.map((r) => r.day)),
-    other: median(rows.map((r) => r.other)),
-    ratio: median(ratios),
-    spread: `${round(q(0.25), 2)}–${round(q(0.75), 2)} middle half, ${round(ratios[0], 2)}–${round(ratios.at(-1), 2)} all ${ratios.length} windows`,
-  };
+  const days = rows.map((r) => r.day);
+  const others = rows.map((r) => r.other);
+  // The per-window ratios as every interleaved figure reads them (bench/lib/rounds.ts): median and spread.
+  const figure = ratioFigure('pair', days, others, 2);
+  const pair = { day: median(days), other: median(others), ratio: roundRatios(days, others).median, spread: figure['pair.spread'] };
   log(`idle ${name}: the day's host ${pair.day.toFixed(2)} ms/s, a second window's ${pair.other.toFixed(2)} ms/s, ratio ${pair.ratio.toFixed(2)} (${pair.spread})`);
   return pair;
-}
-
-function median(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
 const mb = (bytes) => Math.round((bytes / 2 ** 20) * 10) / 10;
