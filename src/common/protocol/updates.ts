@@ -163,7 +163,7 @@ const zSubagentState = z.looseObject({ state: z.string(), stopReason: tolerant('
  * `subagent_update`, sent on the parent: the first one for an unknown `sessionId` announces the child.
  * Every field but the id is a patch (omitted = unchanged, null = clear; malformed = omitted, with a warning).
  */
-export const zSubagentUpdate = z.looseObject({
+const zSubagentUpdate = z.looseObject({
   sessionId: z.string().min(1),
   title: tolerant('title', zNullableString),
   description: tolerant('description', zNullableString),
@@ -173,7 +173,7 @@ export const zSubagentUpdate = z.looseObject({
 });
 
 /** `session_message`: an upsert of an inter-session message; its route fields are patches too. */
-export const zSessionMessage = zMessageUpsert.extend({
+const zSessionMessage = zMessageUpsert.extend({
   senderSessionId: tolerant('senderSessionId', zNullableString),
   recipientSessionId: tolerant('recipientSessionId', zNullableString),
   senderMessageId: tolerant('senderMessageId', zNullableString),
@@ -181,7 +181,7 @@ export const zSessionMessage = zMessageUpsert.extend({
 });
 
 /** `session_message_chunk`: one content block appended to an inter-session message (its id is required). */
-export const zSessionMessageChunk = zContentChunkV2;
+const zSessionMessageChunk = zContentChunkV2;
 
 /** What a `subagent_update` changes: `canCancel` is absent when capabilities were not sent. */
 export interface SubagentPatch {

@@ -21,6 +21,7 @@ import { RemoteEndpoint } from './remoteEndpoint';
 import { NodeTerminalHost } from '../terminals';
 import { CaptureFile } from '../capture/captureFile';
 import { TranscriptPrinter } from './printer';
+import { MessageStore } from '../../common/store';
 import { parse, resolveAgentCommand, splitAtDashDash } from './args';
 import { terminalSafe } from '../../common/untrusted';
 import { errorText } from '../../common/util/errors';
@@ -218,7 +219,9 @@ export async function run(o: RunOptions, rawOut: (s: string) => void, rawErr: (s
     err(`run: ${errorText(e)}\n`);
     return 2;
   }
-  const printer = new TranscriptPrinter(out, err);
+  // The run's transcript is the store's, fed from the wire tap as the extension's is; the printer reads its deltas.
+  const store = new MessageStore();
+  const printer = new TranscriptPrinter(store, out, err);
   const [command, ...agentArgs] = o.agent as [string, ...string[]];
   capture?.write('note', o.url !== undefined ? { text: 'connect', url: o.url.split(/[?#]/)[0], cwd: o.cwd } : { text: 'spawn', cmd: o.agent, cwd: o.cwd });
   const stderrLine = (line: string) => {
@@ -254,7 +257,10 @@ export async function run(o: RunOptions, rawOut: (s: string) => void, rawErr: (s
       terminals,
       elicitation: cliElicitation({ fallback: o.elicit, answers: o.elicitAnswers, ask: o.ask }, (l) => printer.line(l)),
     },
-    tap: (dir, msg, raw) => capture?.write(dir, msg, undefined, raw),
+    tap: (dir, msg, raw, checked) => {
+      capture?.write(dir, msg, undefined, raw);
+      printer.deltas(checked ? store.ingestChecked(dir, checked) : store.ingest(dir, msg), 'method' in msg && typeof msg.method === 'string' ? msg.method : undefined);
+    },
     onInvalidLine: (line) => {
       capture?.write('note', { text: 'skipped line from agent', reason: line.reason, raw: line.text });
       if (o.verbose) err(`[skipped] ${line.reason}: ${line.text.slice(0, 200)}\n`);
@@ -265,7 +271,6 @@ export async function run(o: RunOptions, rawOut: (s: string) => void, rawErr: (s
     describeClose: () => agent.describe(),
     closeSettled: () => agent.exited,
   });
-  client.onSessionUpdate((n) => printer.update(n));
   // Normally stdout closes with the process and the client notices; but a grandchild can keep the
   // pipe open after the agent died, so an exit also ends the connection (after a moment to drain).
   agent.onExit(() => {

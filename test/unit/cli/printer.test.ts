@@ -1,10 +1,8 @@
 // `cli run`'s transcript printer with subagents: the recorded Claude transcripts (both forms) and hostile input.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { TranscriptPrinter } from '../../../src/node/cli/printer';
-import type { SessionNotification } from '../../../src/common/protocol/requests';
+import { FedPrinter, printCapture, type Update } from './printerFeed';
 
 const fixtures = path.join(__dirname, '../../fixtures/transcripts');
 
@@ -13,40 +11,24 @@ interface Printed {
   readonly warnings: string[];
 }
 
-/** Feeds a recorded transcript's agent->client session/update params, attaching when session/new is answered. */
+/** A recorded transcript as `cli run` prints it, with its warnings line by line. */
 function printTranscript(name: string): Printed {
-  let out = '';
-  const warnings: string[] = [];
-  const p = new TranscriptPrinter(
-    (s) => (out += s),
-    (s) => warnings.push(s),
-  );
-  let newId: unknown;
-  for (const line of readFileSync(path.join(fixtures, name), 'utf8').split('\n')) {
-    if (line.trim() === '') continue;
-    const r = JSON.parse(line) as { dir: string; msg?: { id?: unknown; method?: string; params?: SessionNotification; result?: { sessionId?: string; stopReason?: string } } };
-    const m = r.msg;
-    if (r.dir === 'client->agent' && m?.method === 'session/new') newId = m.id;
-    if (r.dir !== 'agent->client' || !m) continue;
-    if (m.method === 'session/update' && m.params) p.update(m.params);
-    else if (m.id === newId && m.result?.sessionId) p.attach(m.result.sessionId);
-    else if (m.result?.stopReason) p.line(`[stop] ${m.result.stopReason}`);
-  }
-  return { out, warnings };
+  const { out, err } = printCapture(path.join(fixtures, name));
+  return { out, warnings: err.split(/(?<=\n)/).filter((l) => l !== '') };
 }
 
 /** A printer fed by hand: `root` is the run's session. */
-function printer(root = 'root'): { p: TranscriptPrinter; printed: () => Printed } {
+function printer(root = 'root'): { p: FedPrinter; printed: () => Printed } {
   let out = '';
   const warnings: string[] = [];
-  const p = new TranscriptPrinter(
+  const p = new FedPrinter(
     (s) => (out += s),
     (s) => warnings.push(s),
   );
   p.attach(root);
   return { p, printed: () => ({ out, warnings }) };
 }
-const up = (sessionId: string, update: Record<string, unknown>): SessionNotification => ({ sessionId, update: { sessionUpdate: String(update['sessionUpdate']), ...update } });
+const up = (sessionId: string, update: Record<string, unknown>): Update => ({ sessionId, update: { sessionUpdate: String(update['sessionUpdate']), ...update } });
 const text = (sessionId: string, t: string) => up(sessionId, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: t } });
 const announce = (on: string, child: string, extra: Record<string, unknown> = {}) =>
   up(on, { sessionUpdate: 'subagent_update', sessionId: child, title: `${child} task`, state: { state: 'running' }, ...extra });
@@ -196,7 +178,7 @@ describe('cli run printer: subagents', () => {
   it('updates before the run knows its session are held until it does, then printed only for it', () => {
     let out = '';
     const warnings: string[] = [];
-    const p = new TranscriptPrinter(
+    const p = new FedPrinter(
       (s) => (out += s),
       (s) => warnings.push(s),
     );

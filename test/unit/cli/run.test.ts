@@ -111,7 +111,8 @@ describe('cli run', () => {
     );
     assert.equal(code, 0);
     assert.match(out, /-> Reject \(reject_once\)/);
-    assert.match(out, /\[tool\] Edit demo-edit\.txt \(failed\)/);
+    // The store's status for a tool call whose permission was refused (the panel's too), not the agent's `failed`.
+    assert.match(out, /\[tool\] Edit demo-edit\.txt \(rejected\)/);
   });
 
   it('exits 3 with a clear message when the agent crashes', async () => {
