@@ -3,12 +3,12 @@
  * narrator says what is news (a new entry, a tool call's change, text the agent added).
  */
 import type { TurnState } from '../src/common/webview/contract';
-import type { EntryOp } from '../src/common/webview/wireDecoder';
+import type { PlacedEntryOp } from '../src/common/webview/entryOp';
 import type { Narrator } from './narrator';
 import type { Transcript } from './transcript';
 
 /** `inserted`: after an entry was inserted (Retry and Regenerate follow the newest entries while idle). */
-export function applyEntryOp(op: EntryOp, transcript: Transcript, narrator: Narrator, turn: TurnState, inserted: () => void): void {
+export function applyEntryOp(op: PlacedEntryOp, transcript: Transcript, narrator: Narrator, turn: TurnState, inserted: () => void): void {
   switch (op.op) {
     case 'insert':
       if (!transcript.view(op.entry.key)) narrator.inserted(op.entry, turn);

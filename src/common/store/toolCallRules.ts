@@ -71,7 +71,8 @@ export class ToolCallRules {
     }
     // v1 (and any permission toolCall): absent or null leave the value. v2 update: null clears to the default.
     const pick = <T, D>(value: T | null | undefined, current: D, cleared: D): T | D => (value === undefined ? current : value === null ? (v2 ? cleared : current) : value);
-    const fields: Partial<ToolCallFields> = {
+    // Every field but the id, so a new field of the entry is a compile error here until its patch rule is written.
+    const fields: Omit<ToolCallFields, 'toolCallId'> = {
       title: pick(p.title, e.title, ''),
       name: pick(p.name, e.name, null),
       toolKind: pick(p.kind, e.toolKind, 'other'),

@@ -15,44 +15,37 @@
  *
  * zod-free and pure: the webview bundle imports it, and the unit tests run both directions in Node.
  */
-import type { ContentBlock, ToolCallContent } from '../protocol/content';
-import type { Provenance } from '../store/model';
 import { isRecord } from '../util/guards';
-import type { Mutable } from '../util/types';
 import type { EntryPatch } from './entryDiff';
 import type { ViewCompaction, ViewElicitation, ViewEntry, ViewMessage, ViewSubagent, ViewToolCall } from './viewEntry';
 
 /** A content list on the wire: an item that is only text is its string. */
 type WireContent<C> = readonly (C | string)[];
 
-/** A message on the wire: `messageId` null, empty content and `live` provenance are left out; a thought's span is `[first, last - first]`. */
-interface WireMessage extends Omit<ViewMessage, 'messageId' | 'content' | 'provenance' | 'span'> {
-  readonly messageId?: string;
-  readonly span?: readonly [number, number];
-  readonly content?: WireContent<ContentBlock>;
-  readonly provenance?: Provenance;
-}
+/**
+ * The one table of the entry codec: per kind, each field that is left out while it holds this value (a
+ * list: while it is empty), and given this value back by the decoder. Every other field crosses as it
+ * is, so a new field of a view entry needs no edit here (one that has a usual value may add it, to leave
+ * it out). The wire types below are derived from these tables.
+ */
+const NONE: readonly never[] = [];
+const TOOL_DEFAULTS = { title: '', name: null, toolKind: 'other', status: 'pending', content: NONE, locations: NONE, provenance: 'live' } as const satisfies Partial<ViewToolCall>;
+const MESSAGE_DEFAULTS = { messageId: null, content: NONE, provenance: 'live' } as const satisfies Partial<ViewMessage>;
 
-/** A tool call on the wire: every field at its default is left out. */
-interface WireToolCall extends Omit<ViewToolCall, 'title' | 'name' | 'toolKind' | 'status' | 'content' | 'locations' | 'provenance'> {
-  readonly title?: string;
-  readonly name?: string;
-  readonly toolKind?: string;
-  readonly status?: string;
-  readonly content?: WireContent<ToolCallContent>;
-  readonly locations?: ViewToolCall['locations'];
-  readonly provenance?: Provenance;
-}
+/** `V` on the wire: the fields of `D` optional (left out at their default), content items maybe bare strings. */
+type OnWire<V extends { readonly content: readonly unknown[] }, D> = Omit<V, keyof D> & {
+  readonly [K in keyof D & keyof V]?: K extends 'content' ? WireContent<V['content'][number]> : V[K];
+};
+
+/** A message on the wire; a thought's span is `[first, last - first]`. */
+type WireMessage = Omit<OnWire<ViewMessage, typeof MESSAGE_DEFAULTS>, 'span'> & { readonly span?: readonly [number, number] };
+type WireToolCall = OnWire<ViewToolCall, typeof TOOL_DEFAULTS>;
 
 /** A question, a subagent card or a compaction crosses as it is: few per chat, and its fields are what the row shows. */
 export type WireEntry = WireMessage | WireToolCall | ViewElicitation | ViewSubagent | ViewCompaction;
 
 /** An entry patch on the wire: content lists in `set` and `append` are encoded like an entry's. */
 export type WirePatch = EntryPatch;
-
-const DEFAULT_PROVENANCE: Provenance = 'live';
-const DEFAULT_STATUS = 'pending';
-const DEFAULT_TOOL_KIND = 'other';
 
 /** `{type:'text', text}` and nothing else (annotations or `_meta` keep the object). */
 function bareText(v: unknown): string | null {
@@ -80,74 +73,52 @@ function decodeContent(tool: boolean, items: readonly unknown[]): unknown[] {
   return items.map((c) => (typeof c !== 'string' ? c : tool ? { type: 'content', content: { type: 'text', text: c } } : { type: 'text', text: c }));
 }
 
-// Field by field rather than rest and spread: a snapshot codes up to 100,000 entries, and these stay
-// monomorphic and allocate one object each.
+function atDefault(x: unknown, d: unknown): boolean {
+  return x === d || (d === NONE && Array.isArray(x) && x.length === 0);
+}
+
+/** `v`'s fields but those at their default (and undefined ones), content encoded. */
+function encodeFields(v: object, defaults: Readonly<Record<string, unknown>>, tool: boolean): Record<string, unknown> {
+  const rec = v as Readonly<Record<string, unknown>>;
+  const w: Record<string, unknown> = {};
+  for (const k in rec) {
+    const x = rec[k];
+    if (x === undefined || atDefault(x, defaults[k])) continue;
+    w[k] = k === 'content' ? encodeContent(tool, x as readonly unknown[]) : x;
+  }
+  return w;
+}
+
+/** What crossed, content decoded, and the defaults of the fields left out (a fresh empty list for each list). */
+function decodeFields(w: object, defaults: Readonly<Record<string, unknown>>, tool: boolean): Record<string, unknown> {
+  const rec = w as Readonly<Record<string, unknown>>;
+  const v: Record<string, unknown> = {};
+  for (const k in rec) v[k] = k === 'content' ? decodeContent(tool, rec[k] as readonly unknown[]) : rec[k];
+  for (const k in defaults) {
+    if (v[k] !== undefined) continue;
+    const d = defaults[k];
+    v[k] = d === NONE ? [] : d;
+  }
+  return v;
+}
 
 export function encodeEntry(v: ViewEntry): WireEntry {
   if (v.kind === 'elicitation' || v.kind === 'subagent' || v.kind === 'compaction') return v;
-  if (v.kind === 'tool_call') {
-    const w: Mutable<WireToolCall> = { kind: v.kind, key: v.key, toolCallId: v.toolCallId };
-    if (v.title !== '') w.title = v.title;
-    if (v.name !== null) w.name = v.name;
-    if (v.toolKind !== DEFAULT_TOOL_KIND) w.toolKind = v.toolKind;
-    if (v.status !== DEFAULT_STATUS) w.status = v.status;
-    if (v.content.length) w.content = encodeContent(true, v.content) as WireContent<ToolCallContent>;
-    if (v.locations.length) w.locations = v.locations;
-    if (v.provenance !== DEFAULT_PROVENANCE) w.provenance = v.provenance;
-    if (v.command !== undefined) w.command = v.command;
-    if (v.output !== undefined) w.output = v.output;
-    if (v.metaTerminal !== undefined) w.metaTerminal = v.metaTerminal;
-    if (v.raw !== undefined) w.raw = v.raw;
-    if (v.parentToolCallId !== undefined) w.parentToolCallId = v.parentToolCallId;
-    return w;
-  }
-  const w: Mutable<WireMessage> = { kind: v.kind, key: v.key };
-  if (v.messageId !== null) w.messageId = v.messageId;
-  if (v.content.length) w.content = encodeContent(false, v.content) as WireContent<ContentBlock>;
-  if (v.provenance !== DEFAULT_PROVENANCE) w.provenance = v.provenance;
-  if (v.span) w.span = [v.span.first, v.span.last - v.span.first];
-  if (v.route) w.route = v.route;
-  if (v.replayDiffers) w.replayDiffers = true;
-  return w;
+  if (v.kind === 'tool_call') return encodeFields(v, TOOL_DEFAULTS, true) as unknown as WireToolCall;
+  const w = encodeFields(v, MESSAGE_DEFAULTS, false);
+  if (v.span) w['span'] = [v.span.first, v.span.last - v.span.first];
+  return w as unknown as WireMessage;
 }
 
 export function decodeEntry(w: WireEntry): ViewEntry {
   if (w.kind === 'elicitation') return w as ViewElicitation;
   if (w.kind === 'subagent') return w as ViewSubagent;
   if (w.kind === 'compaction') return w as ViewCompaction;
-  if (w.kind === 'tool_call') {
-    const t = w as WireToolCall;
-    const v: Mutable<ViewToolCall> = {
-      kind: t.kind,
-      key: t.key,
-      toolCallId: t.toolCallId,
-      title: t.title ?? '',
-      name: t.name ?? null,
-      toolKind: t.toolKind ?? DEFAULT_TOOL_KIND,
-      status: t.status ?? DEFAULT_STATUS,
-      content: t.content ? (decodeContent(true, t.content) as ToolCallContent[]) : [],
-      locations: t.locations ?? [],
-      provenance: t.provenance ?? DEFAULT_PROVENANCE,
-    };
-    if (t.command !== undefined) v.command = t.command;
-    if (t.output !== undefined) v.output = t.output;
-    if (t.metaTerminal !== undefined) v.metaTerminal = t.metaTerminal;
-    if (t.raw !== undefined) v.raw = t.raw;
-    if (t.parentToolCallId !== undefined) v.parentToolCallId = t.parentToolCallId;
-    return v;
-  }
+  if (w.kind === 'tool_call') return decodeFields(w, TOOL_DEFAULTS, true) as unknown as ViewToolCall;
   const m = w as WireMessage;
-  const v: Mutable<ViewMessage> = {
-    kind: m.kind,
-    key: m.key,
-    messageId: m.messageId ?? null,
-    content: m.content ? (decodeContent(false, m.content) as ContentBlock[]) : [],
-    provenance: m.provenance ?? DEFAULT_PROVENANCE,
-  };
-  if (m.span) v.span = { first: m.span[0], last: m.span[0] + m.span[1] };
-  if (m.route) v.route = m.route;
-  if (m.replayDiffers) v.replayDiffers = true;
-  return v;
+  const v = decodeFields(m, MESSAGE_DEFAULTS, false);
+  if (m.span) v['span'] = { first: m.span[0], last: m.span[0] + m.span[1] };
+  return v as unknown as ViewMessage;
 }
 
 /** Content lists in a patch's `set` and `append` (the only places a patch carries whole content items). */

@@ -1,19 +1,12 @@
 /**
- * The webview's side of the entry handles (see wire.ts): turns the wire ops on entries back into ops that
- * name their entry by its durable key and carry whole `ViewEntry`s, which is what the transcript applies.
+ * The webview's side of the entry handles (see wire.ts): turns the wire ops on entries back into the
+ * `EntryOp`s the host meant (entryOp.ts: by durable key, whole `ViewEntry`s), which the transcript applies.
  * Pure, so the property test in test/unit/store runs the webview's own decoding.
  */
 import type { PatchOp } from './contract';
-import type { EntryPatch } from './entryDiff';
+import type { PlacedEntryOp } from './entryOp';
 import type { ViewEntry } from './viewEntry';
 import { decodeEntry, decodePatch, type WireEntry } from './wire';
-
-/** A wire op on an entry as the webview applies it: addressed by the entry's key again, entries decoded. */
-export type EntryOp =
-  | { readonly op: 'insert'; readonly index: number; readonly entry: ViewEntry }
-  | { readonly op: 'replace'; readonly entry: ViewEntry }
-  | { readonly op: 'appendText'; readonly key: string; readonly text: string }
-  | { readonly op: 'fields'; readonly key: string; readonly patch: EntryPatch };
 
 /**
  * The webview's side of the handles. Handles count entries in the order the webview learns of them:
@@ -38,7 +31,7 @@ export class WireDecoder {
   }
 
   /** The keyed form of a wire op on an entry; throws on a handle this side never numbered (out of sync). */
-  entryOp(op: Extract<PatchOp, { op: 'insert' | 'replace' | 'appendText' | 'fields' }>): EntryOp {
+  entryOp(op: Extract<PatchOp, { op: 'insert' | 'replace' | 'appendText' | 'fields' }>): PlacedEntryOp {
     switch (op.op) {
       case 'insert': {
         const h = this.keys.length;

@@ -5,16 +5,9 @@
  * host encodes its keyed ops with it, so both speak the shipped numbering rather than a copy of it.
  */
 import type { PatchOp } from './contract';
-import type { EntryPatch } from './entryDiff';
+import type { EntryOp } from './entryOp';
 import type { ViewEntry } from './viewEntry';
 import { encodeEntry, encodePatch } from './wire';
-
-/** An op on an entry as the host means it (by key, whole `ViewEntry`s); an insert without an index goes last. */
-export type KeyedEntryOp =
-  | { readonly op: 'insert'; readonly index?: number; readonly entry: ViewEntry }
-  | { readonly op: 'replace'; readonly entry: ViewEntry }
-  | { readonly op: 'appendText'; readonly key: string; readonly text: string }
-  | { readonly op: 'fields'; readonly key: string; readonly patch: EntryPatch };
 
 export class WireEncoder {
   private handles = new Map<string, number>();
@@ -50,8 +43,8 @@ export class WireEncoder {
     return this.handles.get(key) ?? -1;
   }
 
-  /** The wire op for a keyed op (numbering an inserted entry); an insert at the end leaves its index out. */
-  entryOp(op: KeyedEntryOp): PatchOp {
+  /** The wire op for an entry op (numbering an inserted entry); an insert at the end leaves its index out. */
+  entryOp(op: EntryOp): PatchOp {
     switch (op.op) {
       case 'insert': {
         const h = this.inserted(op.entry);
