@@ -1,7 +1,24 @@
-// Entries and panel states for the browser tests, shaped like src/common/store/model.ts (plain JSON).
+// Entries and panel states for the browser tests, shaped like src/common/store/model.ts (plain JSON). Each
+// entry a builder makes is checked against the store's own saved-entry schema (`checked`), so a field added
+// to or removed from the entry fails here instead of leaving these builders a stale twin.
+import assert from 'node:assert/strict';
 import { Buffer } from 'node:buffer';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { tsImport } from 'tsx/esm/api';
+
+const { zPersistedEntry } = await tsImport('../../src/common/store/entrySchema.ts', import.meta.url);
+
+/**
+ * `e` as the store would hold it: read back by the shipped schema, it must come out unchanged (a missing
+ * field would be given its default, an unknown one dropped, a wrong type refused).
+ */
+export function checked(e) {
+  const r = zPersistedEntry.safeParse(e);
+  assert.ok(r.success, `fixture entry ${e?.key} is not a store entry (src/common/store/entrySchema.ts): ${r.error?.message}`);
+  assert.deepEqual(r.data, e, `fixture entry ${e.key} differs from the store's entry shape (src/common/store/entrySchema.ts): update test/browser/fixtures.mjs`);
+  return e;
+}
 
 export const PROTOCOL = 3;
 
@@ -24,11 +41,11 @@ function stats(ms = 0, chunks = 1) {
 }
 
 export function message(kind, key, text, { ms = 0, extra = [] } = {}) {
-  return { kind, key, messageId: `m-${key}`, content: [{ type: 'text', text }, ...extra], meta: null, provenance: 'live', stats: stats(ms) };
+  return checked({ kind, key, messageId: `m-${key}`, content: [{ type: 'text', text }, ...extra], meta: null, provenance: 'live', stats: stats(ms) });
 }
 
 export function toolCall(key, fields) {
-  return {
+  return checked({
     kind: 'tool_call',
     key,
     toolCallId: `tc-${key}`,
@@ -46,7 +63,7 @@ export function toolCall(key, fields) {
     provenance: 'live',
     stats: stats(),
     ...fields,
-  };
+  });
 }
 
 /** The panel a test starts from: the shipped empty panel (one definition, in src/common), as a live chat. */
