@@ -13,7 +13,7 @@ const { zPersistedEntry } = await tsImport('../../src/common/store/entrySchema.t
  * `e` as the store would hold it: read back by the shipped schema, it must come out unchanged (a missing
  * field would be given its default, an unknown one dropped, a wrong type refused).
  */
-export function checked(e) {
+function checked(e) {
   const r = zPersistedEntry.safeParse(e);
   assert.ok(r.success, `fixture entry ${e?.key} is not a store entry (src/common/store/entrySchema.ts): ${r.error?.message}`);
   assert.deepEqual(r.data, e, `fixture entry ${e.key} differs from the store's entry shape (src/common/store/entrySchema.ts): update test/browser/fixtures.mjs`);
