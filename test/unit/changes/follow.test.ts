@@ -5,10 +5,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { followFile, hunksNow } from '../../../src/common/changes/follow';
 import { reduceChanges, EMPTY_CHANGES, type ChangesState, type FileChange } from '../../../src/common/changes/model';
-import { ChangeReview, type ReviewPorts } from '../../../src/common/changes/review';
 import { setView } from '../../../src/common/changes/view';
 import { cardReviews } from '../../../src/common/changes/toolCards';
 import { computeHunks } from '../../../src/common/changes/hunks';
+import { memoryReview } from '../helpers/editCapture';
 
 const OLD = 'a\nb\nc\nd\ne\nf\n';
 const AGENT = 'a\nB\nc\nd\ne\nF\nG\n';
@@ -97,21 +97,7 @@ test('after Undo All, an editor undo that brings the agent’s text back makes t
     ['/w/a.txt', 'one\n'],
     ['/w/b.txt', OLD],
   ]);
-  const ports: ReviewPorts = {
-    files: {
-      read: async (p) => disk.get(p) ?? null,
-      restore: async (p, text) => void (text === null ? disk.delete(p) : disk.set(p, text)),
-      mayRestore: async () => true,
-    },
-    agentName: () => 'Demo',
-    canonical: (p) => p,
-    shownPath: (p) => p.replace(/^\/w\//, ''),
-    openDiff: () => undefined,
-    explain: () => undefined,
-    save: () => undefined,
-    log: () => undefined,
-  };
-  const review = new ChangeReview(ports);
+  const review = memoryReview(disk);
   review.turnStarted('s');
   review.wrote('s', '/w/a.txt', 'one\n', 'one\ntwo\n', null);
   review.wrote('s', '/w/b.txt', OLD, AGENT, null);
@@ -179,21 +165,7 @@ test('Ctrl+Z of Undo All over a file the user edited: the counts are exact (ever
   // The user edited the first hunk's line after the agent; Undo All undoes only the second hunk.
   const edited = 'a\nMINE\nc\nd\ne\nF\nG\n';
   const disk = new Map([['/w/b.txt', edited]]);
-  const ports: ReviewPorts = {
-    files: {
-      read: async (p) => disk.get(p) ?? null,
-      restore: async (p, text) => void (text === null ? disk.delete(p) : disk.set(p, text)),
-      mayRestore: async () => true,
-    },
-    agentName: () => 'Demo',
-    canonical: (p) => p,
-    shownPath: (p) => p.replace(/^\/w\//, ''),
-    openDiff: () => undefined,
-    explain: () => undefined,
-    save: () => undefined,
-    log: () => undefined,
-  };
-  const review = new ChangeReview(ports);
+  const review = memoryReview(disk);
   review.turnStarted('s');
   review.wrote('s', '/w/b.txt', OLD, AGENT, null);
   await review.turnEnded('s', [], 'k1');
