@@ -39,7 +39,7 @@ export function memoryReview(disk: Map<string, string>, over: Partial<ReviewPort
   return new ChangeReview(memoryPorts(disk, over, files));
 }
 
-export function memoryPorts(disk: Map<string, string>, over: Partial<ReviewPorts> = {}, files: Partial<ReviewPorts['files']> = {}): ReviewPorts {
+function memoryPorts(disk: Map<string, string>, over: Partial<ReviewPorts> = {}, files: Partial<ReviewPorts['files']> = {}): ReviewPorts {
   return {
     files: {
       read: async (p) => disk.get(p) ?? null,
