@@ -50,16 +50,26 @@ async function demoReview() {
   return { a, review, sessionId };
 }
 
+/** A turn of the active chat writing each file (`old` null: the turn creates it), as fs/write_text_file records it. */
+async function turnWriting(files: readonly (readonly [vscode.Uri, string | null, string])[]) {
+  const { a, review, sessionId } = await demoReview();
+  for (const [uri, old] of files)
+    if (old === null) await vscode.workspace.fs.delete(uri).then(undefined, () => undefined);
+    else await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(old));
+  review.turnStarted(sessionId);
+  for (const [uri, old, text] of files) {
+    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+    review.wrote(sessionId, uri.fsPath, old, text, null);
+  }
+  await review.turnEnded(sessionId, [], a.transcript().at(-1)?.key ?? null);
+  return { a, review, sessionId };
+}
+
 suite('Review in the editor: hunk by hunk', () => {
   test("Keep and Undo per hunk, with the user's edits since kept, and the Changes summary in step", async () => {
-    const { a, review, sessionId } = await demoReview();
     const uri = workspaceFile('demo-hunks.txt');
-    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(before));
-    // A turn that writes the file (what fs/write_text_file records), three hunks.
-    review.turnStarted(sessionId);
-    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(agents));
-    review.wrote(sessionId, uri.fsPath, before, agents, null);
-    await review.turnEnded(sessionId, [], a.transcript().at(-1)?.key ?? null);
+    // A turn that writes the file, three hunks.
+    const { a } = await turnWriting([[uri, before, agents]]);
     const editor = await vscode.window.showTextDocument(uri, { preview: false });
     await until(() => editor.document.getText() === agents, "the editor shows the agent's text", 10_000);
 
@@ -181,22 +191,14 @@ suite('Review in the editor: hunk by hunk', () => {
   });
 
   test("Undo Turn: every file of the turn in one step, one question for the file the user edited since, the user's edit kept", async () => {
-    const { a, review, sessionId } = await demoReview();
     const one = workspaceFile('turn-one.txt');
     const two = workspaceFile('turn-two.txt');
     const made = workspaceFile('turn-new.txt');
-    await vscode.workspace.fs.writeFile(one, new TextEncoder().encode(before));
-    await vscode.workspace.fs.writeFile(two, new TextEncoder().encode('two\n'));
-    review.turnStarted(sessionId);
-    for (const [uri, old, text] of [
+    const { a } = await turnWriting([
       [one, before, agents],
       [two, 'two\n', 'TWO\n'],
       [made, null, 'made by the agent\n'],
-    ] as const) {
-      await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
-      review.wrote(sessionId, uri.fsPath, old, text, null);
-    }
-    await review.turnEnded(sessionId, [], a.transcript().at(-1)?.key ?? null);
+    ]);
     const editor = await vscode.window.showTextDocument(one, { preview: false });
     await until(() => editor.document.getText() === agents, "the editor shows the agent's text", 10_000);
     await until(async () => (await lensTitles(one)).some((l) => l.title === 'Undo Turn'), 'the Undo Turn lens', 10_000);
@@ -230,13 +232,8 @@ suite('Review in the editor: hunk by hunk', () => {
   });
 
   test("Ctrl+Z of one hunk's Undo while the file's other hunks are pending: that hunk is pending again, with its lens, and the count drops", async () => {
-    const { a, review, sessionId } = await demoReview();
     const uri = workspaceFile('follow-hunk.txt');
-    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(before));
-    review.turnStarted(sessionId);
-    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(agents));
-    review.wrote(sessionId, uri.fsPath, before, agents, null);
-    await review.turnEnded(sessionId, [], a.transcript().at(-1)?.key ?? null);
+    const { a } = await turnWriting([[uri, before, agents]]);
     const editor = await vscode.window.showTextDocument(uri, { preview: false });
     await until(() => editor.document.getText() === agents, "the editor shows the agent's text", 10_000);
     const undoLenses = async () => (await lensTitles(uri)).filter((l) => l.title === 'Undo');
@@ -261,20 +258,12 @@ suite('Review in the editor: hunk by hunk', () => {
   });
 
   test("a created file's deletion by Undo Turn: Ctrl+Z brings it back (pending), redo deletes it again (undone)", async () => {
-    const { a, review, sessionId } = await demoReview();
     const made = workspaceFile('follow-created.txt');
     const pair = workspaceFile('follow-pair.txt');
-    await vscode.workspace.fs.delete(made).then(undefined, () => undefined);
-    await vscode.workspace.fs.writeFile(pair, new TextEncoder().encode(before));
-    review.turnStarted(sessionId);
-    for (const [uri, old, text] of [
+    const { a } = await turnWriting([
       [pair, before, agents],
       [made, null, 'made by the agent\n'],
-    ] as const) {
-      await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
-      review.wrote(sessionId, uri.fsPath, old, text, null);
-    }
-    await review.turnEnded(sessionId, [], a.transcript().at(-1)?.key ?? null);
+    ]);
     const editor = await vscode.window.showTextDocument(pair, { preview: false });
     await until(() => editor.document.getText() === agents, "the editor shows the agent's text", 10_000);
     await until(async () => (await lensTitles(pair)).some((l) => l.title === 'Undo Turn'), 'the Undo Turn lens', 10_000);
