@@ -114,4 +114,56 @@ suite('Richer context: Add Context, @ words, dropped files', () => {
     assert.strictEqual(res.resource.text, 'export function greet(name: string) {\n  return `hi ${name}`;\n}');
     assert.match(res.resource.uri, /ctx-symbol\.ts#L2-4$/);
   });
+
+  test("the terminal's last command output and its selection become chips, sent embedded", async () => {
+    const a = await api();
+    await a.openChat();
+    await a.whenPanelReady();
+    for (const c of chips(a)) a.service.activeSession().handleWebviewMessage({ type: 'removeContext', id: c.id });
+    // A real terminal with shell integration (bash, which VS Code injects it into).
+    const terminal = vscode.window.createTerminal({ name: 'ctx-term', shellPath: '/bin/bash' });
+    try {
+      terminal.show();
+      const shell = await until(() => terminal.shellIntegration, "the terminal's shell integration", 30_000);
+      await until(() => vscode.window.activeTerminal === terminal, 'the terminal is active', 10_000);
+      const ended = new Promise<void>((resolve) => {
+        const sub = vscode.window.onDidEndTerminalShellExecution((e) => e.terminal === terminal && (sub.dispose(), resolve()));
+      });
+      const execution = shell.executeCommand('echo ctx-$((20+22))-output');
+      let seen = '';
+      void (async () => {
+        for await (const d of execution.read()) seen += d;
+      })();
+      await ended;
+      console.log(`DEBUG own read: ${JSON.stringify(seen)}`);
+      // What the command printed, without the shell integration's escapes.
+      // The output is read from the execution's stream as it comes: asked again until the chip holds it.
+      const command = await until(
+        async () => {
+          for (const c of chips(a)) a.service.activeSession().handleWebviewMessage({ type: 'removeContext', id: c.id });
+          a.service.activeSession().handleWebviewMessage({ type: 'addContext', source: 'terminalCommand' });
+          const chip = await until(() => chips(a).find((c) => c.kind === 'terminal'), 'the last-output chip', 5_000);
+          return /ctx-42-output/.test(chip.detail) ? chip : undefined;
+        },
+        'the last-output chip with what the command printed',
+        20_000,
+      );
+      assert.match(command.label, /^Terminal: echo ctx-\$\(\(20\+22\)\)-output$/);
+      assert.match(command.detail ?? '', /ctx-42-output/);
+      a.service.activeSession().handleWebviewMessage({ type: 'removeContext', id: command.id });
+      // Its selection: everything in it, copied through VS Code's own command (the clipboard put back).
+      await vscode.env.clipboard.writeText('the user clipboard');
+      await vscode.commands.executeCommand('workbench.action.terminal.selectAll');
+      a.service.activeSession().handleWebviewMessage({ type: 'addContext', source: 'terminalSelection' });
+      const selection = await until(() => chips(a).find((c) => c.kind === 'terminal'), 'the selection chip', 10_000);
+      assert.strictEqual(selection.label, 'Terminal selection (ctx-term)');
+      assert.strictEqual(await vscode.env.clipboard.readText(), 'the user clipboard', 'the clipboard is put back');
+      await a.sendPrompt('what did it print');
+      const res = lastUserBlocks(a).find((b) => b.type === 'resource');
+      assert.ok(res && res.type === 'resource' && 'text' in res.resource, 'the selection is embedded');
+      assert.match(String(res.resource.text), /ctx-42-output/);
+    } finally {
+      terminal.dispose();
+    }
+  });
 });

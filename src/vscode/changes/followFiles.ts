@@ -40,14 +40,16 @@ export function followFiles(review: ChangeReview, windows = process.platform ===
   let watchers: vscode.Disposable[] = [];
   const watch = () => {
     const paths = followedPaths(review);
-    const key = paths.join('\0');
-    if (key === watched) return;
-    watched = key;
+    const joined = paths.join('\0');
+    if (joined === watched) return;
+    watched = joined;
     for (const w of watchers) w.dispose();
-    const followed = new Set(paths);
+    // On Windows a Uri's fsPath spells the drive in lower case, and names are case-insensitive.
+    const key = (p: string) => (windows ? p.toLowerCase() : p);
+    const followed = new Map(paths.map((p) => [key(p), p]));
     const onFile = (uri: vscode.Uri) => {
-      const p = nodePath.normalize(uri.fsPath);
-      if (followed.has(p)) later(p);
+      const p = followed.get(key(nodePath.normalize(uri.fsPath)));
+      if (p !== undefined) later(p);
     };
     watchers = watchPatterns(paths, windows).flatMap(({ base, pattern }) => {
       const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(base), pattern));
