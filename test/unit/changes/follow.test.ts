@@ -8,6 +8,7 @@ import { reduceChanges, EMPTY_CHANGES, type ChangesState, type FileChange } from
 import { setView } from '../../../src/common/changes/view';
 import { cardReviews } from '../../../src/common/changes/toolCards';
 import { computeHunks } from '../../../src/common/changes/hunks';
+import { restoreChanges, savedChanges } from '../../../src/common/changes/persist';
 import { memoryReview } from '../helpers/editCapture';
 
 const OLD = 'a\nb\nc\nd\ne\nf\n';
@@ -157,8 +158,9 @@ test('Ctrl+Z of one hunk’s Undo while the other hunk is pending: that hunk is 
   // Redo: the hunk is undone again.
   s = reduceChanges(s, { type: 'followed', path: '/w/x.txt', text: oneUndone, note: 'n' });
   assert.deepEqual([f().state, f().hunks, f().agentText], ['pending', { kept: 0, undone: 1 }, oneUndone]);
-  // The view posts the counts only, never the agent's whole text.
+  // The view posts the counts only, never the agent's whole text; the saved state keeps it (a reload follows too).
   assert.deepEqual(setView(s.sets[0]!, (p) => p).files[0]!.hunks, { kept: 0, undone: 1 });
+  assert.equal(restoreChanges(savedChanges(s)).state.sets[0]?.files[0]?.agentFull, AGENT);
 });
 
 test('Ctrl+Z of Undo All over a file the user edited: the counts are exact (every hunk the agent’s again, none undone)', async () => {
