@@ -3,9 +3,12 @@
  * hunk (read back with vscode.executeCodeLensProvider); Undo of a hunk edits only its lines, keeps the
  * user's own edits made since, refuses a hunk on lines the user edited; the Changes summary (the same
  * change sets) follows; next / previous change move the cursor; a demo-agent edit is undone from the
- * cursor's hunk, and the editor's own undo and redo of that Undo are followed by the summary and the card.
+ * cursor's hunk, and the editor's own undo and redo of that Undo are followed by the summary and the card;
+ * so are a Ctrl+Z of one hunk's Undo, of a created file's deletion, and a file open in no editor changed
+ * by another tool (the review's file watcher).
  */
 import * as assert from 'assert';
+import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { api, ensureDemoTurn, withDialogs } from './util';
@@ -47,16 +50,26 @@ async function demoReview() {
   return { a, review, sessionId };
 }
 
+/** A turn of the active chat writing each file (`old` null: the turn creates it), as fs/write_text_file records it. */
+async function turnWriting(files: readonly (readonly [vscode.Uri, string | null, string])[]) {
+  const { a, review, sessionId } = await demoReview();
+  for (const [uri, old] of files)
+    if (old === null) await vscode.workspace.fs.delete(uri).then(undefined, () => undefined);
+    else await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(old));
+  review.turnStarted(sessionId);
+  for (const [uri, old, text] of files) {
+    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+    review.wrote(sessionId, uri.fsPath, old, text, null);
+  }
+  await review.turnEnded(sessionId, [], a.transcript().at(-1)?.key ?? null);
+  return { a, review, sessionId };
+}
+
 suite('Review in the editor: hunk by hunk', () => {
   test("Keep and Undo per hunk, with the user's edits since kept, and the Changes summary in step", async () => {
-    const { a, review, sessionId } = await demoReview();
     const uri = workspaceFile('demo-hunks.txt');
-    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(before));
-    // A turn that writes the file (what fs/write_text_file records), three hunks.
-    review.turnStarted(sessionId);
-    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(agents));
-    review.wrote(sessionId, uri.fsPath, before, agents, null);
-    await review.turnEnded(sessionId, [], a.transcript().at(-1)?.key ?? null);
+    // A turn that writes the file, three hunks.
+    const { a } = await turnWriting([[uri, before, agents]]);
     const editor = await vscode.window.showTextDocument(uri, { preview: false });
     await until(() => editor.document.getText() === agents, "the editor shows the agent's text", 10_000);
 
@@ -178,22 +191,14 @@ suite('Review in the editor: hunk by hunk', () => {
   });
 
   test("Undo Turn: every file of the turn in one step, one question for the file the user edited since, the user's edit kept", async () => {
-    const { a, review, sessionId } = await demoReview();
     const one = workspaceFile('turn-one.txt');
     const two = workspaceFile('turn-two.txt');
     const made = workspaceFile('turn-new.txt');
-    await vscode.workspace.fs.writeFile(one, new TextEncoder().encode(before));
-    await vscode.workspace.fs.writeFile(two, new TextEncoder().encode('two\n'));
-    review.turnStarted(sessionId);
-    for (const [uri, old, text] of [
+    const { a } = await turnWriting([
       [one, before, agents],
       [two, 'two\n', 'TWO\n'],
       [made, null, 'made by the agent\n'],
-    ] as const) {
-      await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
-      review.wrote(sessionId, uri.fsPath, old, text, null);
-    }
-    await review.turnEnded(sessionId, [], a.transcript().at(-1)?.key ?? null);
+    ]);
     const editor = await vscode.window.showTextDocument(one, { preview: false });
     await until(() => editor.document.getText() === agents, "the editor shows the agent's text", 10_000);
     await until(async () => (await lensTitles(one)).some((l) => l.title === 'Undo Turn'), 'the Undo Turn lens', 10_000);
@@ -224,5 +229,73 @@ suite('Review in the editor: hunk by hunk', () => {
     await until(() => fileRow(a, 'turn-one.txt')?.state === 'kept', 'Keep Turn settles what is left', 10_000);
     await vscode.commands.executeCommand('workbench.action.files.save');
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
+  test("Ctrl+Z of one hunk's Undo while the file's other hunks are pending: that hunk is pending again, with its lens, and the count drops", async () => {
+    const uri = workspaceFile('follow-hunk.txt');
+    const { a } = await turnWriting([[uri, before, agents]]);
+    const editor = await vscode.window.showTextDocument(uri, { preview: false });
+    await until(() => editor.document.getText() === agents, "the editor shows the agent's text", 10_000);
+    const undoLenses = async () => (await lensTitles(uri)).filter((l) => l.title === 'Undo');
+    const three = await until(async () => ((await undoLenses()).length === 3 ? await undoLenses() : undefined), 'three Undo lenses', 10_000);
+    await vscode.commands.executeCommand('acpChat.undoChange', three[1]?.lens.command?.arguments?.[0]);
+    await until(() => !editor.document.getText().includes('ZETA'), 'the middle hunk undone', 10_000);
+    await until(() => fileRow(a, 'follow-hunk.txt')?.hunks?.undone === 1, 'one hunk counted undone', 10_000);
+    assert.strictEqual((await undoLenses()).length, 2);
+    // The editor's own undo: the hunk is back, pending again with its lens; the count drops.
+    await vscode.window.showTextDocument(editor.document, { preview: false });
+    await vscode.commands.executeCommand('undo');
+    await until(() => editor.document.getText() === agents, "the hunk's text back", 10_000);
+    await until(() => fileRow(a, 'follow-hunk.txt')?.hunks?.undone === 0, 'the undone count drops', 10_000);
+    assert.strictEqual(fileRow(a, 'follow-hunk.txt')?.state, 'pending');
+    await until(async () => (await undoLenses()).length === 3, 'its lens is back', 10_000);
+    // Its redo: undone again.
+    await vscode.commands.executeCommand('redo');
+    await until(() => fileRow(a, 'follow-hunk.txt')?.hunks?.undone === 1, 'the redo is followed', 10_000);
+    await until(async () => (await undoLenses()).length === 2, 'two lenses again', 10_000);
+    await vscode.commands.executeCommand('workbench.action.files.save');
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
+  test("a created file's deletion by Undo Turn: Ctrl+Z brings it back (pending), redo deletes it again (undone)", async () => {
+    const made = workspaceFile('follow-created.txt');
+    const pair = workspaceFile('follow-pair.txt');
+    const { a } = await turnWriting([
+      [pair, before, agents],
+      [made, null, 'made by the agent\n'],
+    ]);
+    const editor = await vscode.window.showTextDocument(pair, { preview: false });
+    await until(() => editor.document.getText() === agents, "the editor shows the agent's text", 10_000);
+    await until(async () => (await lensTitles(pair)).some((l) => l.title === 'Undo Turn'), 'the Undo Turn lens', 10_000);
+    // Undo Turn is one edit: the edited file back, the created one deleted.
+    await vscode.commands.executeCommand('acpChat.undoTurnChanges');
+    await until(async () => (await onDisk(made)) === null, 'the created file is deleted', 10_000);
+    await until(() => fileRow(a, 'follow-created.txt')?.state === 'undone', 'undone', 10_000);
+    // The editor's undo of that edit brings the created file back: no editor shows it, the watcher does.
+    await vscode.window.showTextDocument(editor.document, { preview: false });
+    await vscode.commands.executeCommand('undo');
+    await until(async () => (await onDisk(made)) === 'made by the agent\n', 'Ctrl+Z brings the file back', 10_000);
+    await until(() => fileRow(a, 'follow-created.txt')?.state === 'pending', 'the summary follows: pending', 10_000);
+    await vscode.commands.executeCommand('redo');
+    await until(async () => (await onDisk(made)) === null, 'redo deletes it again', 10_000);
+    await until(() => fileRow(a, 'follow-created.txt')?.state === 'undone', 'the summary follows: undone', 10_000);
+    await vscode.commands.executeCommand('workbench.action.files.save');
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
+  test('a file open in no editor is followed through the review’s watcher (another tool puts it back, then the agent’s text)', async () => {
+    const { a, review, sessionId } = await demoReview();
+    const uri = workspaceFile('follow-closed.txt');
+    await fs.promises.writeFile(uri.fsPath, before);
+    review.turnStarted(sessionId);
+    await fs.promises.writeFile(uri.fsPath, agents);
+    review.wrote(sessionId, uri.fsPath, before, agents, null);
+    await review.turnEnded(sessionId, [], a.transcript().at(-1)?.key ?? null);
+    assert.ok(!vscode.workspace.textDocuments.some((d) => d.uri.fsPath === uri.fsPath), 'no editor holds the file');
+    await until(() => fileRow(a, 'follow-closed.txt')?.state === 'pending', 'pending', 10_000);
+    await fs.promises.writeFile(uri.fsPath, before);
+    await until(() => fileRow(a, 'follow-closed.txt')?.state === 'undone', 'the outside undo is followed', 10_000);
+    await fs.promises.writeFile(uri.fsPath, agents);
+    await until(() => fileRow(a, 'follow-closed.txt')?.state === 'pending', "the agent's text again: pending", 10_000);
   });
 });

@@ -21,6 +21,12 @@ export interface FileChange {
   readonly removed: number | null;
   /** Hunks kept and undone one by one in the editor (hunkRules.ts); absent: none yet. */
   readonly hunks?: { readonly kept: number; readonly undone: number };
+  /**
+   * The agent's version before the first hunk was undone one by one (absent: none was). `agentText` then
+   * lacks the undone hunks; this is what an editor undo of one of them, or of an Undo All over a file the
+   * user edited, is read against, so the counts stay exact (follow.ts).
+   */
+  readonly agentFull?: string;
   /** Keys of the turn's tool-call entries that edited this file (toolCards.ts); absent: none known. */
   readonly tools?: readonly string[];
 }

@@ -8,7 +8,8 @@
  * note (Keep accepts it as it is, Undo keeps the user's text). Keep is the user's word, not the text's:
  * a kept file stays kept. Pure.
  */
-import { computeHunks, overlaps } from './hunks';
+import { computeHunks, overlaps, undoHunk } from './hunks';
+import { lineStats } from './lineStats';
 import type { FileChange } from './fileChange';
 
 export type HunkNow = 'agent' | 'original' | 'edited';
@@ -29,12 +30,36 @@ export function hunksNow(older: string, agentText: string, now: string): HunkNow
 /** `f` as the text now says (`now` null: the file does not exist); `f` itself when nothing changes. `edited`: the note of an undone file edited since. */
 export function followFile(f: FileChange, now: string | null, edited: string): FileChange {
   if (f.state === 'kept' || f.blocked !== null || f.agentText === null || f.oldText === f.agentText) return f;
+  if (f.agentFull !== undefined && f.oldText !== null && now !== null) return followHunks(f, f.oldText, f.agentFull, now, edited);
   const states: HunkNow[] =
     f.oldText === null || now === null ? [now === f.agentText ? 'agent' : now === f.oldText ? 'original' : 'edited'] : hunksNow(f.oldText, f.agentText, now);
   const state = states.every((s) => s === 'agent') ? 'pending' : states.every((s) => s === 'original') ? 'undone' : f.state === 'undone' ? 'conflict' : f.state;
   const note = state === 'conflict' ? (f.state === 'conflict' ? f.note : edited) : null;
   if (state === f.state && note === f.note) return f;
   return { ...f, state, note, ...(f.hunks ? { hunks: withUndone(f, state) } : {}) };
+}
+
+/**
+ * A file some of whose hunks were undone one by one (`full`: the agent's version before that): every hunk
+ * of the agent's edit is read again from the text now, so an editor undo of one hunk's Undo (or of an
+ * Undo All over a file the user edited) makes those hunks pending again, a redo undoes them again, and
+ * the undone count is the number of hunks the text holds as they were: exact, never adjusted by a guess.
+ */
+function followHunks(f: FileChange, older: string, full: string, now: string, edited: string): FileChange {
+  const hunks = computeHunks(older, full);
+  const states = hunksNow(older, full, now);
+  const undone = states.filter((s) => s === 'original').length;
+  const state = undone === hunks.length ? 'undone' : states.includes('edited') ? (f.state === 'undone' ? 'conflict' : f.state) : 'pending';
+  // The agent's version without the hunks the text holds undone (bottom first: each hunk's lines stay put).
+  let agentText = full;
+  for (let i = hunks.length - 1; i >= 0; i--) if (states[i] === 'original') agentText = undoHunk(agentText, hunks[i]!) ?? agentText;
+  // Settled undone: the agent's whole version stays for Open diff and the summary's counts (hunkRules.ts).
+  if (state === 'undone') agentText = full;
+  const note = state === 'conflict' ? (f.state === 'conflict' ? f.note : edited) : null;
+  const counts = { kept: f.hunks?.kept ?? 0, undone };
+  if (state === f.state && note === f.note && agentText === f.agentText && counts.undone === f.hunks?.undone) return f;
+  const stats = lineStats(older, agentText);
+  return { ...f, state, note, agentText, hunks: counts, added: stats.added, removed: stats.removed };
 }
 
 /**

@@ -27,8 +27,10 @@ export function fileAfterHunk(
   const oldText = action === 'keep' ? kept : f.oldText;
   const agentText = action === 'undo' ? undone : f.agentText;
   const hunks = action === 'keep' ? { ...counts, kept: counts.kept + 1 } : { ...counts, undone: counts.undone + 1 };
+  const agentFull = action === 'undo' ? (f.agentFull ?? f.agentText) : f.agentFull;
+  const full = agentFull === undefined ? {} : { agentFull };
   // Settled: the texts before this last hunk stay, so the summary's counts and Open diff still show a change
   // (the texts of a settled file are not used for Undo or a rewind again).
-  if (oldText === agentText) return { ...f, state: hunks.kept > 0 ? 'kept' : 'undone', note: null, hunks };
-  return withTexts({ ...f, state: 'pending', note: null, hunks }, oldText, agentText);
+  if (oldText === agentText) return { ...f, state: hunks.kept > 0 ? 'kept' : 'undone', note: null, hunks, ...full };
+  return withTexts({ ...f, state: 'pending', note: null, hunks, ...full }, oldText, agentText);
 }

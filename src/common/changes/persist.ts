@@ -21,6 +21,7 @@ const zFile = z.object({
   removed: z.number().int().nonnegative().nullable(),
   hunks: z.object({ kept: z.number().int().nonnegative(), undone: z.number().int().nonnegative() }).optional(),
   tools: z.array(z.string()).max(1000).optional(),
+  agentFull: z.string().optional(),
 });
 const zSet = z.object({
   id: z.string().min(1),
@@ -38,7 +39,7 @@ export interface SavedChanges {
 }
 
 function size(set: ChangeSet): number {
-  return set.files.reduce((n, f) => n + f.path.length + (f.oldText?.length ?? 0) + (f.agentText?.length ?? 0), 0);
+  return set.files.reduce((n, f) => n + f.path.length + (f.oldText?.length ?? 0) + (f.agentText?.length ?? 0) + (f.agentFull?.length ?? 0), 0);
 }
 
 /** What is saved: the newest sets that fit in MAX_SAVED_CHARS. */

@@ -44,7 +44,7 @@ function fileView(f: FileChange, shownPath: (path: string) => string): FileChang
     note: f.note ?? f.blocked,
     canUndo: isOpen(f) && f.blocked === null,
     canDiff: f.agentText !== null,
-    ...(f.hunks ? { hunks: f.hunks } : {}),
+    ...(f.hunks ? { hunks: { kept: f.hunks.kept, undone: f.hunks.undone } } : {}),
     ...(f.tools?.length ? { tools: f.tools } : {}),
   };
 }

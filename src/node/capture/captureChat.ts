@@ -48,6 +48,8 @@ export class CaptureChat extends Disposable implements ChatModel, TreeSource {
   readonly onDidFinish = this.done.event;
   /** Every batch of store deltas, for the views of the capture's subagents. */
   private readonly storeChanges = this.register(new Emitter<readonly StoreDelta[]>());
+  /** Each Changes summary the recording's store holds, when it records them (for the subagents' own tabs). */
+  private readonly setChanges = this.register(new Emitter<{ readonly id: string; readonly view: ChangeSetView | null }>());
 
   constructor(
     readonly label: string,
@@ -113,7 +115,11 @@ export class CaptureChat extends Disposable implements ChatModel, TreeSource {
     if (this.shownSessionId !== null && mayChangeResults(changes))
       this.panel.fire([{ type: 'panel', fields: { subagentResults: subagentResults(this.store, this.shownSessionId) } }]);
     // The live chat's Changes review recorded its summaries: show them as it did.
-    if (changes.some((c) => c.type === 'changesRecorded')) this.panel.fire(this.changeSets().map((set) => ({ type: 'changeSet', id: set.id, set })));
+    if (changes.some((c) => c.type === 'changesRecorded')) {
+      const sets = this.changeSets();
+      this.panel.fire(sets.map((set) => ({ type: 'changeSet', id: set.id, set })));
+      for (const set of sets) this.setChanges.fire({ id: set.id, view: set });
+    }
   }
 
   /** The Changes summaries the store holds for the shown session, paths relative to its folder as the live chat shows them. */
@@ -174,12 +180,16 @@ export class CaptureChat extends Disposable implements ChatModel, TreeSource {
   /** A subagent of the shown session, in a read-only view of its own (as a live chat opens it; nothing waits to be answered). */
   private openSubagent(childSessionId: string): void {
     const card = subagentUnder(this.store, this.shownSessionId, childSessionId);
-    const model = card && this.ui.openSubagent ? this.subagentView(childSessionId) : undefined;
+    const model = card && this.ui.openSubagent ? this.subagentView(childSessionId, true) : undefined;
     if (card && model) this.ui.openSubagent?.(this.register(model), subagentLabel(card));
   }
 
-  /** A subagent of the shown session (any depth) as a model: its transcript expanded in its card, or its own view. */
-  subagentView(childSessionId: string): SubagentModel | undefined {
+  /**
+   * A subagent of the shown session (any depth) as a model: its transcript expanded in its card, or its own
+   * view (`ownTab`), whose cards show the Changes of its root turn as a live chat's subagent tab does (the
+   * capture shows one root session: the shown one).
+   */
+  subagentView(childSessionId: string, ownTab = false): SubagentModel | undefined {
     if (!subagentUnder(this.store, this.shownSessionId, childSessionId)) return undefined;
     return new SubagentModel({
       sessionId: childSessionId,
@@ -187,6 +197,7 @@ export class CaptureChat extends Disposable implements ChatModel, TreeSource {
       session: (id) => this.store.session(id),
       notices: (id) => this.store.notices(id),
       onStoreChanged: this.storeChanges.event,
+      ...(ownTab ? { changes: { views: () => this.changeSets(), onDidChange: this.setChanges.event } } : {}),
       act: (m) => this.handleWebviewMessage(m),
     });
   }

@@ -99,7 +99,7 @@ export class ChatThread implements ConnectionEvents {
   failed(message: string, turn: TurnState): void {
     // A turn of ours cut off by the agent's exit (whichever of the exit and the closed prompt is heard first): Retry sends it again.
     if (this.foregroundGen !== null && (this.turn === 'busy' || this.turn === 'cancelling')) this.endTurnAs('interrupted');
-    this.background.reset();
+    this.stopBackground();
     this.setTurn(turn, message);
     this.settleIdle();
   }
@@ -108,7 +108,7 @@ export class ChatThread implements ConnectionEvents {
     // A chat reopened after a reload mid-turn: its last prompt carries the interrupted mark; Retry is offered.
     const s = this.turnGen === 0 && this.sessionId !== null ? this.o.store.session(this.sessionId) : undefined;
     if (s && this.lastTurnEnd === null && lastPromptInterrupted(s.entries, this.o.store.notices(s.sessionId))) this.endTurnAs('interrupted');
-    this.background.reset();
+    this.stopBackground();
     this.setTurn('idle', null);
     this.view.reset();
     this.drainQueue();
@@ -116,7 +116,7 @@ export class ChatThread implements ConnectionEvents {
 
   switched(): void {
     if (this.foregroundGen === null && this.background.active) this.setTurn('idle', null);
-    this.background.reset();
+    this.stopBackground();
     this.view.reset();
     this.view.treeChanged();
   }
@@ -140,7 +140,7 @@ export class ChatThread implements ConnectionEvents {
 
   /** The chat closes: whoever waits for it to settle is released. */
   close(): void {
-    this.background.reset();
+    this.stopBackground();
     this.settleIdle(true);
   }
 
@@ -155,6 +155,12 @@ export class ChatThread implements ConnectionEvents {
     const store = this.o.store;
     if (store.subagentCount(sid) === 0 || (n.sessionId !== sid && rootOf(store, n.sessionId) !== sid)) return;
     this.background.update(n.update.sessionUpdate);
+  }
+
+  /** The connection or the session changed, or the chat closes: background work is over, and its review ends now, not at the next prompt. */
+  private stopBackground(): void {
+    this.background.reset();
+    void this.turns.stopped();
   }
 
   private busySubagents(): number {
@@ -249,7 +255,7 @@ export class ChatThread implements ConnectionEvents {
     if (this.foregroundGen === null) {
       // Background work: no prompt of ours waits for the cancel's answer; the agent is told and the chat is free.
       agent.cancel(sid);
-      this.background.reset();
+      this.stopBackground();
       this.setTurn('idle', null);
       this.drainQueue();
       return;

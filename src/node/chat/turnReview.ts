@@ -3,7 +3,8 @@
  * of ours runs from its prompt to the review of its end. Work the agent does with no prompt of ours pending
  * (a background subagent's edits after its turn ended, the agent's own turn after it) is a turn of its own
  * for the review: from the moment the chat shows it working in the background to when it is quiet again,
- * so those edits get a summary and name their cards. A prompt sent meanwhile first ends that one.
+ * so those edits get a summary and name their cards. A prompt sent meanwhile first ends that one; so does
+ * the chat's restart (or a switch of session, or its closing).
  *
  * Owns: the marks of the turns in flight. The change sets are the review's.
  */
@@ -49,6 +50,12 @@ export class TurnReview {
     this.working = active ? sessionId : null;
     if (!active) void this.endBackground();
     else if (this.ours === null) this.startBackground(sessionId);
+  }
+
+  /** The chat restarted, switched session or closes: background work is over, and its review ends now. */
+  stopped(): Promise<void> {
+    this.working = null;
+    return this.endBackground();
   }
 
   private startBackground(sessionId: string): void {

@@ -15,6 +15,7 @@ import { relativePath } from '../../common/webview/shownPath';
 import type { VirtualDocuments } from '../workspace/virtualDocuments';
 import { columnBesideChat } from '../panel/editorColumns';
 import { editorReviews } from './editorReviews';
+import { followFiles } from './followFiles';
 
 export interface TurnChangesDeps {
   readonly docs: VirtualDocuments;
@@ -81,35 +82,8 @@ export function createTurnChanges(d: TurnChangesDeps): ChangeReview {
     restored.state,
   );
   editorReviews.add(review, d.agentName);
-  followEdits(review);
+  followFiles(review);
   return review;
-}
-
-/** A document's changes are followed after this pause (a burst of typing is read once). */
-const FOLLOW_PAUSE_MS = 100;
-
-/**
- * The review follows its files' text in the editor (an editor undo of its Undo, a redo, the user's edit):
- * the Changes summary and the tool cards then say what the files hold (follow.ts).
- */
-function followEdits(review: ChangeReview): void {
-  const timers = new Map<string, ReturnType<typeof setTimeout>>();
-  const sub = vscode.workspace.onDidChangeTextDocument((e) => {
-    if (e.document.uri.scheme !== 'file' || e.contentChanges.length === 0) return;
-    const path = e.document.uri.fsPath;
-    clearTimeout(timers.get(path));
-    timers.set(
-      path,
-      setTimeout(() => {
-        timers.delete(path);
-        void review.fileChanged(path);
-      }, FOLLOW_PAUSE_MS),
-    );
-  });
-  review.onWillDispose(() => {
-    sub.dispose();
-    for (const t of timers.values()) clearTimeout(t);
-  });
 }
 
 function openDocument(uri: vscode.Uri): vscode.TextDocument | undefined {

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { CaptureChat } from '../../../src/node/capture/captureChat';
 import type { PanelDelta } from '../../../src/common/webview/panelDeltas';
 import type { ChatModel } from '../../../src/common/webview/chatModel';
+import { CLIENT_EVENT_NOTE } from '../../../src/common/store/clientEvents';
 
 const ui = { openLink() {}, openLocation() {}, copy() {}, openDiff() {} };
 const transcript = (name: string) => {
@@ -122,5 +123,44 @@ test("a capture's subagent card opens the subagent's own transcript, read-only; 
       .entries.map((e) => e.key),
     view.entries.map((e) => e.key),
   );
+  c.dispose();
+});
+
+test("a capture's subagent opened in its own tab gets its root turn's Changes for its cards, and each one the recording records after", () => {
+  const cwd = '/home/user/acp-agents/work/claude-next-subagent';
+  const saved = (state: string) => ({
+    v: 1,
+    seq: 1,
+    sets: [
+      {
+        id: 'c1',
+        sessionId: 'b830f726-44af-401b-a4b4-799f7f25aafa',
+        afterKey: null,
+        ended: true,
+        files: [{ path: `${cwd}/notes.txt`, oldText: 'hello\n', agentText: 'hello\nworld\n', source: 'write', state, note: null, blocked: null, added: 1, removed: 0 }],
+      },
+    ],
+  });
+  const note = (state: string) => JSON.stringify({ dir: 'note', msg: { text: CLIENT_EVENT_NOTE, event: { event: 'changes', saved: saved(state) } } });
+  const text = `${readFileSync(path.join(__dirname, '../../fixtures/transcripts/claude-next-subagent.jsonl'), 'utf8').trimEnd()}\n${note('pending')}\n${note('undone')}\n`;
+  const opened: ChatModel[] = [];
+  const c = new CaptureChat('sub.jsonl', text, { ...ui, openSubagent: (model) => void opened.push(model) });
+  // The subagent's tab is opened as the first summary is recorded (the second one is still to play).
+  const deltas: PanelDelta[] = [];
+  let pendingSets: unknown;
+  c.onDidChange((d) => {
+    if (opened.length || !d.some((x) => x.type === 'changeSet')) return;
+    const card = c.snapshot().entries.find((e) => e.kind === 'subagent');
+    if (card?.kind !== 'subagent') return;
+    c.handleWebviewMessage({ type: 'openSubagent', childSessionId: card.childSessionId });
+    pendingSets = opened[0]?.snapshot().panel.changeSets.map((s) => [s.id, s.cardsOnly, s.files.map((f) => [f.path, f.state])]);
+    // Expanded in its card instead, the capture's panel shows the sets already: none again.
+    assert.deepEqual(c.subagentView(card.childSessionId)?.snapshot().panel.changeSets, []);
+    opened[0]?.onDidChange((x) => deltas.push(...x));
+  });
+  c.playAll();
+  assert.deepEqual(pendingSets, [['c1', true, [['notes.txt', 'pending']]]]);
+  const op = deltas.findLast((d) => d.type === 'changeSet');
+  assert.ok(op?.type === 'changeSet' && op.set?.cardsOnly === true && op.set.files[0]?.state === 'undone', JSON.stringify(deltas));
   c.dispose();
 });

@@ -1,6 +1,7 @@
 // The demo agent's background subagent, whose edit waits on a permission answered after the parent's turn
 // ended: that work is a review turn of its own (turnReview.ts), whose Changes hold the file and name both the
-// delegation card and the subagent's own edit card. Driven through the chat controller and the demo agent.
+// delegation card and the subagent's own edit card; a restart of the chat ends that review then, not at
+// the next prompt. Driven through the chat controller and the demo agent.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -11,8 +12,9 @@ import { ChangeReview } from '../../../src/common/changes/review';
 import { chatOptions, inProcessDemoAgent } from '../session/harness';
 import { until } from '../../helpers/until.mjs';
 import { BACKGROUND_MESSAGE } from '../../../src/node/chat/backgroundWork';
+import { ManualClock } from '../helpers/manualClock';
 
-test('a background subagent’s edit allowed after its turn ended gets a summary naming its cards', async () => {
+function setup(clock?: ManualClock) {
   const cwd = mkdtempSync(path.join(tmpdir(), 'acp-bg-review-'));
   const file = path.join(cwd, 'demo-edit.txt');
   writeFileSync(file, 'notes\n');
@@ -32,6 +34,7 @@ test('a background subagent’s edit allowed after its turn ended gets a summary
       cwd,
       connect: inProcessDemoAgent().connect,
       review,
+      ...(clock ? { clock } : {}),
       handlers: () => ({
         requestPermission: async (p, _signal, askUser) => ({
           outcome: await askUser({
@@ -50,10 +53,21 @@ test('a background subagent’s edit allowed after its turn ended gets a summary
     }),
   );
   self = c;
+  return { c, review };
+}
+
+/** The chat's turn answered, its subagent working on in the background, its permission request pending. */
+async function inBackground(c: ChatController) {
   await c.start();
   c.prompt('ask a subagent in the background');
   const perm = await until(() => c.panelState().permissions[0], "the subagent's permission request");
   await until(() => c.panelState().message === BACKGROUND_MESSAGE, 'the turn answered, the subagent working on in the background');
+  return perm;
+}
+
+test('a background subagent’s edit allowed after its turn ended gets a summary naming its cards', async () => {
+  const { c, review } = setup();
+  const perm = await inBackground(c);
   assert.deepEqual(
     review.state.sets.filter((s) => s.ended),
     [],
@@ -67,6 +81,21 @@ test('a background subagent’s edit allowed after its turn ended gets a summary
   assert.deepEqual(
     set.files.map((f) => [path.basename(f.path), f.tools]),
     [['demo-edit.txt', [card?.key, edit?.key]]],
+  );
+  c.dispose();
+});
+
+test('a restart of the chat ends the background work’s review (its summary shows then, not at the next prompt)', async () => {
+  // Time stands still: the background work never goes quiet by itself, so only the restart can end it.
+  const { c, review } = setup(new ManualClock());
+  const perm = await inBackground(c);
+  assert.equal(c.broker.respond(perm.requestId, 'demo-allow-once'), true);
+  await until(() => review.state.sets.some((s) => !s.ended && s.files.length > 0), 'the edit recorded in the open review');
+  await c.restart();
+  const set = await until(() => review.state.sets.find((s) => s.ended && s.files.length > 0), 'the background work’s summary after the restart');
+  assert.deepEqual(
+    set.files.map((f) => path.basename(f.path)),
+    ['demo-edit.txt'],
   );
   c.dispose();
 });

@@ -5,10 +5,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { followFile, hunksNow } from '../../../src/common/changes/follow';
 import { reduceChanges, EMPTY_CHANGES, type ChangesState, type FileChange } from '../../../src/common/changes/model';
-import { ChangeReview, type ReviewPorts } from '../../../src/common/changes/review';
 import { setView } from '../../../src/common/changes/view';
 import { cardReviews } from '../../../src/common/changes/toolCards';
 import { computeHunks } from '../../../src/common/changes/hunks';
+import { restoreChanges, savedChanges } from '../../../src/common/changes/persist';
+import { memoryReview } from '../helpers/editCapture';
 
 const OLD = 'a\nb\nc\nd\ne\nf\n';
 const AGENT = 'a\nB\nc\nd\ne\nF\nG\n';
@@ -97,21 +98,7 @@ test('after Undo All, an editor undo that brings the agent’s text back makes t
     ['/w/a.txt', 'one\n'],
     ['/w/b.txt', OLD],
   ]);
-  const ports: ReviewPorts = {
-    files: {
-      read: async (p) => disk.get(p) ?? null,
-      restore: async (p, text) => void (text === null ? disk.delete(p) : disk.set(p, text)),
-      mayRestore: async () => true,
-    },
-    agentName: () => 'Demo',
-    canonical: (p) => p,
-    shownPath: (p) => p.replace(/^\/w\//, ''),
-    openDiff: () => undefined,
-    explain: () => undefined,
-    save: () => undefined,
-    log: () => undefined,
-  };
-  const review = new ChangeReview(ports);
+  const review = memoryReview(disk);
   review.turnStarted('s');
   review.wrote('s', '/w/a.txt', 'one\n', 'one\ntwo\n', null);
   review.wrote('s', '/w/b.txt', OLD, AGENT, null);
@@ -152,4 +139,48 @@ test('after Undo All, an editor undo that brings the agent’s text back makes t
     ],
   );
   assert.equal(disk.get('/w/b.txt'), 'a\nMINE\nc\nd\ne\nf\n');
+});
+
+test('Ctrl+Z of one hunk’s Undo while the other hunk is pending: that hunk is pending again (its lens back, the count down); a redo undoes it again', () => {
+  let s: ChangesState = EMPTY_CHANGES;
+  s = reduceChanges(s, { type: 'turnStarted', sessionId: 's' });
+  s = reduceChanges(s, { type: 'wrote', sessionId: 's', path: '/w/x.txt', oldText: OLD, newText: AGENT, afterKey: null });
+  s = reduceChanges(s, { type: 'turnEnded', sessionId: 's', afterKey: 'k1', reported: [] });
+  const [, second] = computeHunks(OLD, AGENT);
+  s = reduceChanges(s, { type: 'hunk', setId: 'c1', path: '/w/x.txt', hunk: second!, action: 'undo' });
+  const oneUndone = s.sets[0]!.files[0]!.agentText!;
+  const f = () => s.sets[0]!.files[0]!;
+  assert.deepEqual([f().state, f().hunks], ['pending', { kept: 0, undone: 1 }]);
+  // Ctrl+Z: the file holds the agent's whole version again.
+  s = reduceChanges(s, { type: 'followed', path: '/w/x.txt', text: AGENT, note: 'n' });
+  assert.deepEqual([f().state, f().hunks, f().agentText, f().added, f().removed], ['pending', { kept: 0, undone: 0 }, AGENT, 3, 2]);
+  assert.equal(computeHunks(f().oldText!, f().agentText!).length, 2, 'both hunks are to review (two lenses)');
+  // Redo: the hunk is undone again.
+  s = reduceChanges(s, { type: 'followed', path: '/w/x.txt', text: oneUndone, note: 'n' });
+  assert.deepEqual([f().state, f().hunks, f().agentText], ['pending', { kept: 0, undone: 1 }, oneUndone]);
+  // The view posts the counts only, never the agent's whole text; the saved state keeps it (a reload follows too).
+  assert.deepEqual(setView(s.sets[0]!, (p) => p).files[0]!.hunks, { kept: 0, undone: 1 });
+  assert.equal(restoreChanges(savedChanges(s)).state.sets[0]?.files[0]?.agentFull, AGENT);
+});
+
+test('Ctrl+Z of Undo All over a file the user edited: the counts are exact (every hunk the agent’s again, none undone)', async () => {
+  // The user edited the first hunk's line after the agent; Undo All undoes only the second hunk.
+  const edited = 'a\nMINE\nc\nd\ne\nF\nG\n';
+  const disk = new Map([['/w/b.txt', edited]]);
+  const review = memoryReview(disk);
+  review.turnStarted('s');
+  review.wrote('s', '/w/b.txt', OLD, AGENT, null);
+  await review.turnEnded('s', [], 'k1');
+  const f = () => review.state.sets[0]!.files[0]!;
+  await review.act('c1', null, 'undo');
+  assert.equal(disk.get('/w/b.txt'), 'a\nMINE\nc\nd\ne\nf\n');
+  assert.deepEqual([f().state, f().hunks], ['pending', { kept: 0, undone: 1 }]);
+  // Ctrl+Z: the user's text with the agent's second hunk back.
+  disk.set('/w/b.txt', edited);
+  await review.fileChanged('/w/b.txt');
+  assert.deepEqual([f().state, f().hunks, f().agentText], ['pending', { kept: 0, undone: 0 }, AGENT]);
+  // Redo: undone again, counted once.
+  disk.set('/w/b.txt', 'a\nMINE\nc\nd\ne\nf\n');
+  await review.fileChanged('/w/b.txt');
+  assert.deepEqual([f().state, f().hunks], ['pending', { kept: 0, undone: 1 }]);
 });

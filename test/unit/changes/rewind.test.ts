@@ -3,31 +3,25 @@
 // changes nothing, and turns before the branch point are left alone.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ChangeReview, type ReviewPorts, type RewindOffer } from '../../../src/common/changes/review';
+import type { RewindOffer } from '../../../src/common/changes/review';
+import { memoryReview } from '../helpers/editCapture';
 import { rewindTargets } from '../../../src/common/changes/rewind';
 
 function setup(files: Record<string, string>) {
   const disk = new Map(Object.entries(files));
   const batches: { path: string; text: string | null }[][] = [];
-  const ports: ReviewPorts = {
-    files: {
-      read: async (p) => disk.get(p) ?? null,
+  const review = memoryReview(
+    disk,
+    {},
+    {
       restore: async () => assert.fail('a rewind restores as one edit'),
       restoreAll: async (items) => {
         batches.push([...items]);
         for (const i of items) i.text === null ? disk.delete(i.path) : disk.set(i.path, i.text);
       },
-      mayRestore: async () => true,
     },
-    agentName: () => 'Demo',
-    canonical: (p) => p,
-    shownPath: (p) => p.replace(/^\/w\//, ''),
-    openDiff: () => undefined,
-    explain: () => undefined,
-    save: () => undefined,
-    log: () => undefined,
-  };
-  return { review: new ChangeReview(ports), disk, batches };
+  );
+  return { review, disk, batches };
 }
 
 /** One turn writing `writes` (path -> new text), its summary shown after entry `key`. */

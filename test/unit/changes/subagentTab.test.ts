@@ -10,9 +10,9 @@ import { MessageStore, type StoreDelta } from '../../../src/common/store';
 import { Emitter } from '../../../src/common/util/lifecycle';
 import { PermissionBroker } from '../../../src/common/permissionBroker';
 import { ElicitationBroker } from '../../../src/common/elicitationBroker';
-import { ChangeReview } from '../../../src/common/changes/review';
 import { subagentModel } from '../../../src/node/chat/subagentControls';
 import type { PanelDelta } from '../../../src/common/webview/panelDeltas';
+import { memoryReview } from '../helpers/editCapture';
 
 const ROOT = 'b830f726-44af-401b-a4b4-799f7f25aafa';
 const CHILD = 'a9fd9da01c3852c64';
@@ -24,16 +24,7 @@ test("a subagent's own tab carries its root turn's change sets for its cards onl
   lines.forEach((l, i) => l.trim() && changed.fire(store.ingestLine(l, i + 1)));
   assert.equal(store.session(CHILD)?.parentSessionId, ROOT);
   const disk = new Map([['/w/notes.txt', 'hello\n']]);
-  const review = new ChangeReview({
-    files: { read: async (p) => disk.get(p) ?? null, restore: async (p, t) => void (t === null ? disk.delete(p) : disk.set(p, t)), mayRestore: async () => true },
-    agentName: () => 'Claude',
-    canonical: (p) => p,
-    shownPath: (p) => p.replace(/^\/w\//, ''),
-    openDiff: () => undefined,
-    explain: () => undefined,
-    save: () => undefined,
-    log: () => undefined,
-  });
+  const review = memoryReview(disk, { agentName: () => 'Claude' });
   // The child's write is its root turn's (chatFactory's onWrite): the set is the root session's.
   review.turnStarted(ROOT);
   review.wrote(ROOT, '/w/notes.txt', 'hello\n', 'hello\nworld\n', null);

@@ -3,12 +3,13 @@
 // review states: Kept, Undone, Partly kept / Partly undone. Saved with the summaries and relinked with them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ChangeReview, type ReviewPorts } from '../../../src/common/changes/review';
+import type { ChangeReview } from '../../../src/common/changes/review';
 import { cardReviews, toolKeysByPath } from '../../../src/common/changes/toolCards';
 import { relinkSaved, restoreChanges, savedChanges, savedEntryKeys } from '../../../src/common/changes/persist';
 import { computeHunks } from '../../../src/common/changes/hunks';
 import type { Entry, SubagentEntry, ToolCallEntry } from '../../../src/common/store/model';
 import { toolCallEntry } from '../helpers/toolCallEntry';
+import { memoryReview } from '../helpers/editCapture';
 
 function tool(key: string, toolKind: string, content: ToolCallEntry['content'], locations: string[] = []): ToolCallEntry {
   return toolCallEntry(key, { toolKind, content, locations: locations.map((path) => ({ path })) });
@@ -16,21 +17,7 @@ function tool(key: string, toolKind: string, content: ToolCallEntry['content'], 
 
 function setup(files: Record<string, string>) {
   const disk = new Map(Object.entries(files));
-  const ports: ReviewPorts = {
-    files: {
-      read: async (p) => disk.get(p) ?? null,
-      restore: async (p, text) => void (text === null ? disk.delete(p) : disk.set(p, text)),
-      mayRestore: async () => true,
-    },
-    agentName: () => 'Demo',
-    canonical: (p) => (p.startsWith('/') ? p : `/w/${p}`),
-    shownPath: (p) => p.replace(/^\/w\//, ''),
-    openDiff: () => undefined,
-    explain: () => undefined,
-    save: () => undefined,
-    log: () => undefined,
-  };
-  return { review: new ChangeReview(ports), disk };
+  return { review: memoryReview(disk, { canonical: (p) => (p.startsWith('/') ? p : `/w/${p}`) }), disk };
 }
 
 const labels = (r: ChangeReview) => Object.fromEntries([...cardReviews(r.views('s'))].map(([k, v]) => [k, v.label]));

@@ -3,47 +3,33 @@
 // new edits are this turn's and name the card and the child's own tool card (toolKeysByPath).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { MessageStore } from '../../../src/common/store';
 import { markTurn, sinceMark } from '../../../src/common/changes/turnEntries';
 import { toolKeysByPath } from '../../../src/common/changes/toolCards';
-
-let seq = 0;
-const line = (dir: string, msg: object) => JSON.stringify({ seq: ++seq, t_ms: seq, dir, msg });
-const update = (sessionId: string, u: object) => line('agent->client', { jsonrpc: '2.0', method: 'session/update', params: { sessionId, update: u } });
-const edit = (id: string, file: string) => ({
-  sessionUpdate: 'tool_call',
-  toolCallId: id,
-  title: `Edit ${file}`,
-  kind: 'edit',
-  status: 'completed',
-  content: [{ type: 'diff', path: `/w/${file}`, oldText: 'a\n', newText: 'b\n' }],
-});
+import { editCapture } from '../helpers/editCapture';
 
 function chat() {
-  const store = new MessageStore({ now: () => 0 });
-  const feed = (...lines: string[]) => lines.forEach((l) => store.ingestLine(l, seq));
-  feed(
-    line('client->agent', { jsonrpc: '2.0', id: 1, method: 'session/new', params: { cwd: '/w', mcpServers: [] } }),
-    line('agent->client', { jsonrpc: '2.0', id: 1, result: { sessionId: 'P' } }),
-    update('P', { sessionUpdate: 'subagent_update', sessionId: 'C', title: 'Helper', state: { state: 'running' } }),
-    update('C', edit('t1', 'one.txt')),
-    update('P', { sessionUpdate: 'subagent_update', sessionId: 'C', state: { state: 'idle', stopReason: 'end_turn' } }),
+  const c = editCapture();
+  c.feed(
+    ...c.newSession('P'),
+    c.subagent('P', 'C', { state: 'running' }, 'Helper'),
+    c.update('C', c.edit('t1', 'one.txt')),
+    c.subagent('P', 'C', { state: 'idle', stopReason: 'end_turn' }),
   );
   const keys = () => {
-    const card = store.session('P')?.entries.find((e) => e.kind === 'subagent');
-    const calls = store.session('C')?.entries.filter((e) => e.kind === 'tool_call') ?? [];
-    return { card: card?.key, calls: calls.map((c) => c.key) };
+    const card = c.store.session('P')?.entries.find((e) => e.kind === 'subagent');
+    const calls = c.store.session('C')?.entries.filter((e) => e.kind === 'tool_call') ?? [];
+    return { card: card?.key, calls: calls.map((x) => x.key) };
   };
-  return { store, feed, keys };
+  return { ...c, keys };
 }
 
 test('a subagent reused in a later turn: its new edit names its card from the earlier turn and its own tool card', () => {
-  const { store, feed, keys } = chat();
+  const { store, feed, keys, update, edit, subagent } = chat();
   assert.equal(store.session('C')?.parentSessionId, 'P');
   const mark = markTurn(store, 'P');
   feed(
     update('P', { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Asking the helper again.' } }),
-    update('P', { sessionUpdate: 'subagent_update', sessionId: 'C', state: { state: 'running' } }),
+    subagent('P', 'C', { state: 'running' }),
     update('C', edit('t2', 'two.txt')),
   );
   const { entries, children } = sinceMark(store, 'P', mark);
@@ -57,7 +43,7 @@ test('a subagent reused in a later turn: its new edit names its card from the ea
 });
 
 test('a background subagent editing after its turn ended: the work after the turn names its card; a quiet subagent is not walked', () => {
-  const { store, feed, keys } = chat();
+  const { store, feed, keys, update, edit } = chat();
   const quiet = sinceMark(store, 'P', markTurn(store, 'P'));
   assert.deepEqual(quiet.entries, [], 'nothing since: the card is not part of it');
   const mark = markTurn(store, 'P');
@@ -71,7 +57,7 @@ test('a background subagent editing after its turn ended: the work after the tur
 });
 
 test('a subagent’s edit waiting on a permission when the turn ended, allowed after it: the later work’s part holds it', () => {
-  const { store, feed, keys } = chat();
+  const { store, feed, keys, update, edit } = chat();
   feed(update('C', { ...edit('t4', 'four.txt'), status: 'pending' }));
   const mark = markTurn(store, 'P');
   assert.deepEqual(sinceMark(store, 'P', mark).entries, [], 'still waiting: not part of it yet');

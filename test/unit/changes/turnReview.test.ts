@@ -4,52 +4,27 @@
 // for it; a prompt sent meanwhile ends it first. A subagent reused in our next turn names its earlier card.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { MessageStore } from '../../../src/common/store';
-import { ChangeReview } from '../../../src/common/changes/review';
 import { TurnReview } from '../../../src/node/chat/turnReview';
-
-let seq = 0;
-const line = (dir: string, msg: object) => JSON.stringify({ seq: ++seq, t_ms: seq, dir, msg });
-const update = (sessionId: string, u: object) => line('agent->client', { jsonrpc: '2.0', method: 'session/update', params: { sessionId, update: u } });
-const edit = (id: string, file: string) =>
-  update('C', {
-    sessionUpdate: 'tool_call',
-    toolCallId: id,
-    title: `Edit ${file}`,
-    kind: 'edit',
-    status: 'completed',
-    content: [{ type: 'diff', path: `/w/${file}`, oldText: 'a\n', newText: 'b\n' }],
-  });
+import { editCapture, memoryReview } from '../helpers/editCapture';
 
 function setup() {
-  const store = new MessageStore({ now: () => 0 });
-  const feed = (...lines: string[]) => lines.forEach((l) => store.ingestLine(l, seq));
+  const c = editCapture();
   const disk = new Map<string, string>();
-  const review = new ChangeReview({
-    files: { read: async (p) => disk.get(p) ?? null, restore: async () => undefined, mayRestore: async () => true },
-    agentName: () => 'Claude',
-    canonical: (p) => p,
-    shownPath: (p) => p,
-    openDiff: () => undefined,
-    explain: () => undefined,
-    save: () => undefined,
-    log: () => undefined,
-  });
-  const turns = new TurnReview(store, review, () => undefined);
-  feed(
-    line('client->agent', { jsonrpc: '2.0', id: 1, method: 'session/new', params: { cwd: '/w', mcpServers: [] } }),
-    line('agent->client', { jsonrpc: '2.0', id: 1, result: { sessionId: 'P' } }),
-  );
-  const card = () => store.session('P')?.entries.find((e) => e.kind === 'subagent')?.key;
-  const calls = () => store.session('C')?.entries.flatMap((e) => (e.kind === 'tool_call' ? [e.key] : [])) ?? [];
+  const review = memoryReview(disk, { agentName: () => 'Claude', shownPath: (p) => p });
+  const turns = new TurnReview(c.store, review, () => undefined);
+  c.feed(...c.newSession('P'));
+  const card = () => c.store.session('P')?.entries.find((e) => e.kind === 'subagent')?.key;
+  const calls = () => c.store.session('C')?.entries.flatMap((e) => (e.kind === 'tool_call' ? [e.key] : [])) ?? [];
   const tools = () => review.state.sets.map((s) => s.files.map((f) => [f.path, s.ended, f.tools]));
-  return { store, feed, disk, review, turns, card, calls, tools };
+  // The child's edits, as tool_call updates.
+  const edit = (id: string, file: string) => c.update('C', c.edit(id, file));
+  return { ...c, edit, disk, review, turns, card, calls, tools };
 }
 
 test('a background subagent’s edit after its turn ended gets a summary of its own naming its cards; a prompt ends that work’s review first', async () => {
   const t = setup();
   await t.turns.started('P');
-  t.feed(update('P', { sessionUpdate: 'subagent_update', sessionId: 'C', title: 'Helper', state: { state: 'running' } }));
+  t.feed(t.subagent('P', 'C', { state: 'running' }, 'Helper'));
   // The background starts while our turn's review is still to end: it waits for it.
   t.turns.backgroundChanged('P', true);
   await t.turns.ended('P');
@@ -59,23 +34,23 @@ test('a background subagent’s edit after its turn ended gets a summary of its 
     'our turn edited nothing (no summary); the background work’s review has begun',
   );
   t.disk.set('/w/late.txt', 'b\n');
-  t.feed(edit('t1', 'late.txt'));
+  t.feed(t.edit('t1', 'late.txt'));
   t.turns.backgroundChanged('P', false);
   await t.turns.started('P'); // waits for the background's review
   assert.deepEqual(t.tools()[0], [['/w/late.txt', true, [t.card(), t.calls()[0]]]]);
   // Reused in this turn: its new edit names the card of the earlier turn.
   t.disk.set('/w/again.txt', 'b\n');
-  t.feed(update('P', { sessionUpdate: 'subagent_update', sessionId: 'C', state: { state: 'running' } }), edit('t2', 'again.txt'));
+  t.feed(t.subagent('P', 'C', { state: 'running' }), t.edit('t2', 'again.txt'));
   await t.turns.ended('P');
   assert.deepEqual(t.tools()[1], [['/w/again.txt', true, [t.card(), t.calls()[1]]]]);
 });
 
 test('a prompt while background work runs ends its review before our turn starts', async () => {
   const t = setup();
-  t.feed(update('P', { sessionUpdate: 'subagent_update', sessionId: 'C', title: 'Helper', state: { state: 'running' } }));
+  t.feed(t.subagent('P', 'C', { state: 'running' }, 'Helper'));
   t.turns.backgroundChanged('P', true);
   t.disk.set('/w/bg.txt', 'b\n');
-  t.feed(edit('t1', 'bg.txt'));
+  t.feed(t.edit('t1', 'bg.txt'));
   await t.turns.started('P');
   t.review.wrote('P', '/w/ours.txt', null, 'ours\n', null);
   await t.turns.ended('P');
