@@ -75,7 +75,8 @@ export async function runPipeline(chunks: number, o: PipelineOptions = {}): Prom
     clientInfo: { name: 'bench', version: '0' },
     tap: (dir, msg, _raw, checked) => {
       // As ChatTraffic does: a text chunk continuing the open message is joined with the rest of the read.
-      report(checked ? store.ingestChecked(dir, checked, undefined, true) : store.ingest(dir, msg));
+      const changes = checked ? store.ingestChecked(dir, checked, undefined, true) : store.ingest(dir, msg);
+      if (changes.length) report(changes);
       settleLater();
     },
   });
