@@ -5,8 +5,10 @@
 //                                          Running Extensions: code loading + the activate call) / the
 //                                          Markdown preview of a small file, from its command to its text
 //                                          in the preview's frame
-//   startup.chatPaintOverMarkdownPreview   ACP: Open Chat, from its command to the chat's prompt box in its
-//                                          frame / Markdown: Open Preview to the Side of another small file:
+//   startup.chatPaintOverMarkdownPreview   ACP: Open Chat, from its command to the chat's prompt box shown in
+//                                          its frame (VS Code shows a webview's document at its load event:
+//                                          every figure here waits for that, not just for the DOM) /
+//                                          Markdown: Open Preview to the Side of another small file:
 //                                          with no chat tab open, the chat opens beside the editor, so both
 //                                          make a new editor group (a relayout that repaints the editor area)
 //   startup.chatPaintOverMarkdownPreviewSameGroup  the same over the preview opened in the editor's own
@@ -66,11 +68,18 @@ try {
 
   /** The first frame (of any webview) for which `test` (run in the frame) is true (bench/lib/whenFrame.mjs). */
   const whenFrame = (what, test, arg, timeoutMs) => pollFrame(page, what, test, arg, timeoutMs);
-  const hasHeading = (h) => [...document.querySelectorAll('h1')].some((e) => e.textContent === h);
-  const hasPrompt = () => document.querySelector('textarea[aria-label="Prompt"]') !== null;
-  const hasAnswer = () => document.querySelector('textarea[aria-label="Prompt"]') !== null && document.querySelector('[data-kind="agent_message"]') !== null;
+  // Each test also asks that the document is shown: VS Code writes a webview's document into a hidden frame
+  // and shows it at the document's load event (or 200 ms after writing it), so a document in the DOM may not
+  // be on screen yet. Its frame is the webview host's own (same origin), so frameElement is readable.
+  const hasHeading = (h) => window.frameElement?.style.visibility !== 'hidden' && [...document.querySelectorAll('h1')].some((e) => e.textContent === h);
+  const hasPrompt = () => window.frameElement?.style.visibility !== 'hidden' && document.querySelector('textarea[aria-label="Prompt"]') !== null;
+  const hasAnswer = () =>
+    window.frameElement?.style.visibility !== 'hidden' &&
+    document.querySelector('textarea[aria-label="Prompt"]') !== null &&
+    document.querySelector('[data-kind="agent_message"]') !== null;
   /** The answer's last chunk is on screen: a text node holding it, inside the frame's viewport. */
   const tailInView = (tail) => {
+    if (window.frameElement?.style.visibility === 'hidden') return false;
     const w = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
     for (let n = w.nextNode(); n; n = w.nextNode()) {
       if (!n.textContent?.includes(tail)) continue;

@@ -3,19 +3,19 @@ import * as vscode from 'vscode';
 import { entryIdentity, type TreeNode } from '../common/debug/treeModel';
 import { Disposable } from '../common/util/lifecycle';
 import { labelText } from '../common/untrusted';
-import type { ChatService } from './chatService';
-import { chooseMcpServersCommand, mcpChoiceArg } from './mcpChoice';
-import { addToChat, urisFrom } from './contextCommands';
-import { fileItem, problemsItem, selectionItem } from './contextItems';
-import { inlineAsk } from './inlineAsk';
-import { showAgentCapabilities, showProtocolLog, showProtocolMessages } from './inspector';
-import { deleteChatCommand, pickSession, pickSideBarChat } from './chatHistory';
-import { pickAgentSession } from './agentSessionsList';
-import { branch, branchRequestFrom, editMessage, regenerate, retry, type RewindHost } from './rewind';
-import { restoreInPlace } from './restoreInPlace';
+import type { ChatService } from './chats/chatService';
+import { chooseMcpServersCommand, mcpChoiceArg } from './agents/mcpChoice';
+import { addToChat, urisFrom } from './context/contextCommands';
+import { fileItem, problemsItem, selectionItem } from './context/contextItems';
+import { inlineAsk } from './context/inlineAsk';
+import { showAgentCapabilities, showProtocolLog, showProtocolMessages } from './debug/inspector';
+import { deleteChatCommand, pickSession, pickSideBarChat } from './history/chatHistory';
+import { pickAgentSession } from './history/agentSessionsList';
+import { branch, branchRequestFrom, editMessage, regenerate, retry, type RewindHost } from './changes/rewind';
+import { restoreInPlace } from './changes/restoreInPlace';
 import { RewindCommands } from '../common/rewind/rewindCommands';
-import { askSeveralAgents, registerComparison, severalArg } from './compareAgents';
-import { archiveChat, forkChat, forkPointFrom, logout, renameChat, SessionCommands, tellAgentUnarchived, unarchiveChat, type SessionCommandHost } from './sessionCommands';
+import { askSeveralAgents, registerComparison, severalArg } from './agents/compareAgents';
+import { archiveChat, forkChat, forkPointFrom, logout, renameChat, SessionCommands, tellAgentUnarchived, unarchiveChat, type SessionCommandHost } from './chats/sessionCommands';
 
 const Commands = {
   chooseMcpServers: chooseMcpServersCommand,
@@ -103,7 +103,7 @@ export class ChatCommands extends Disposable {
     this.add(Commands.showProtocolLog, () => showProtocolLog(s));
     this.add(Commands.showAgentCapabilities, () => showAgentCapabilities(s));
     // Loaded on first use (as Add Agent below): a chat never needs them, so activation does not evaluate them.
-    this.add(Commands.checkAgent, async (agentId?: unknown) => (await import('./checkAgent')).checkAgent(s, typeof agentId === 'string' ? agentId : undefined));
+    this.add(Commands.checkAgent, async (agentId?: unknown) => (await import('./agents/checkAgent')).checkAgent(s, typeof agentId === 'string' ? agentId : undefined));
     this.add(Commands.openCapture, (file?: unknown, mode?: unknown) =>
       s.openCapture(typeof file === 'string' ? file : undefined, mode === 'full' || mode === 'realtime' ? mode : undefined),
     );
@@ -115,7 +115,7 @@ export class ChatCommands extends Disposable {
       panel.post({ type: 'reveal', key: n.key });
     });
     this.add(Commands.addAgent, async (options?: unknown) => {
-      const { addAgent, parseAddAgentOptions } = await import('./addAgent');
+      const { addAgent, parseAddAgentOptions } = await import('./agents/addAgent');
       return addAgent(parseAddAgentOptions(options), { globalStorage, log: (line) => s.log.info(line) });
     });
     this.add(Commands.addSelectionToChat, () => addToChat(s, selectionItem(vscode.window.activeTextEditor)));

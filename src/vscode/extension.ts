@@ -3,23 +3,23 @@
  * view and the tree; an agent starts only when a chat is opened (or restored).
  */
 import * as vscode from 'vscode';
-import { ChatService } from './chatService';
-import { CHAT_VIEW_TYPE } from './chatPanel';
-import { CHAT_SIDEBAR_VIEW } from './sideBarView';
-import { HISTORY_VIEW, HistoryView } from './historyView';
+import { ChatService } from './chats/chatService';
+import { CHAT_VIEW_TYPE } from './panel/chatPanel';
+import { CHAT_SIDEBAR_VIEW } from './panel/sideBarView';
+import { HISTORY_VIEW, HistoryView } from './history/historyView';
 import { ChatCommands } from './commands';
-import { HunkEditor } from './hunkEditor';
-import { HunkCommands } from './hunkCommands';
-import { agentSecrets } from './agentSecrets';
+import { HunkEditor } from './changes/hunkEditor';
+import { HunkCommands } from './changes/hunkCommands';
+import { agentSecrets } from './agents/agentSecrets';
 import { connectAgent } from '../node/acp/connectAgent';
 import { createApi, type ChatApi } from '../node/chat/api';
 import { openPersistence } from '../node/chat/filePersistence';
 import { noticeText } from '../common/untrusted';
-import { currentWorkspace } from './chatHomeLocation';
+import { currentWorkspace } from './chats/chatHomeLocation';
 import { chatHome } from '../node/persistence/chatHome';
-import { trackTextEditors } from './codeBlockActions';
-import { trackTerminalCommands } from './contextSources';
-import { setPageEarly } from './chatPage';
+import { trackTextEditors } from './changes/codeBlockActions';
+import { trackTerminalCommands } from './context/contextSources';
+import { setPageEarly } from './panel/chatPage';
 
 /** How long after activation the saved chats are opened, if no chat opened them first (activation itself reads none). */
 const WARM_UP_MS = 1_000;
@@ -51,7 +51,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AcpCha
   ); // a remote agent's tokens: SecretStorage, asked once
   context.subscriptions.push(s, trackTextEditors(), trackTerminalCommands());
   // The debug bundle's code is loaded when it is asked for, not at activation.
-  const exportBundle = async (target?: string) => void (await (await import('./debugBundle')).exportDebugBundle(s, target ? vscode.Uri.file(target) : undefined));
+  const exportBundle = async (target?: string) => void (await (await import('./debug/debugBundle')).exportDebugBundle(s, target ? vscode.Uri.file(target) : undefined));
   context.subscriptions.push(new ChatCommands(s, exportBundle, context.globalStorageUri.fsPath));
   // Review in the editor: the hunks of the chats' open changes, drawn in the files they changed.
   const hunks = new HunkEditor();

@@ -367,9 +367,13 @@ export async function quickPick(page, text, label) {
           () => false,
         )
       ) {
-        const t = performance.now();
-        await item.click();
-        return t;
+        // The palette can close before the click (a webview opened just before takes the focus): its row then
+        // stays in the DOM, hidden, and a click would wait for it to show. Open the palette again.
+        if (await item.isVisible()) {
+          const t = performance.now();
+          await item.click();
+          return t;
+        }
       }
     }
     await page.keyboard.press('Escape');

@@ -12,8 +12,8 @@ import * as vscode from 'vscode';
 import { api } from './util';
 import { until } from '../helpers/until.mjs';
 import { platformKey } from '../../src/common/agents/registry';
-import type { ConsentPrompt } from '../../src/vscode/addAgent';
-import type { AgentItem, PickerView } from '../../src/vscode/agentPicker';
+import type { ConsentPrompt } from '../../src/vscode/agents/addAgent';
+import type { AgentItem, PickerView } from '../../src/vscode/agents/agentPicker';
 import { fixtureServer, json, bytes, sha256, tarGz, type FixtureServer } from '../unit/registry/fixtures';
 
 /** A shell word that stays one word whatever the path holds. */

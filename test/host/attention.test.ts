@@ -7,7 +7,7 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { api } from './util';
 import { until } from '../helpers/until.mjs';
-import { UNSEEN_MARK } from '../../src/vscode/chatAttention';
+import { UNSEEN_MARK } from '../../src/vscode/chats/chatAttention';
 
 suite('Attention', () => {
   test('a turn that ends in a chat out of view marks its tab and badges the views until it is seen', async () => {

@@ -10,7 +10,7 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { OutsideWorkspacePolicy } from '../../src/common/boundary';
-import { FileAccess } from '../../src/vscode/fsHandlers';
+import { FileAccess } from '../../src/vscode/workspace/fsHandlers';
 
 suite('Workspace boundary (fs/* and terminal cwd)', () => {
   const folder = vscode.workspace.workspaceFolders?.[0];

@@ -4,7 +4,7 @@
  */
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import type { CheckAgentResult } from '../../src/vscode/checkAgent';
+import type { CheckAgentResult } from '../../src/vscode/agents/checkAgent';
 import { api, lastDebugView } from './util';
 
 const activeText = () => lastDebugView().text;

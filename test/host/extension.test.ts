@@ -10,7 +10,7 @@ import { until } from '../helpers/until.mjs';
 
 const EXTENSION_ID = 'acp-chat.acp-chat';
 const DEMO_REPLY = 'Hello from the ACP Chat demo agent.';
-/** The chat panel's webview viewType (CHAT_VIEW_TYPE in src/vscode/chatPanel.ts; repeated so the suite tests the contract). */
+/** The chat panel's webview viewType (CHAT_VIEW_TYPE in src/vscode/panel/chatPanel.ts; repeated so the suite tests the contract). */
 const CHAT_VIEW_TYPE = 'acpChat.chat';
 
 /** The part of the API object (see src/vscode/api.ts) this suite relies on. */

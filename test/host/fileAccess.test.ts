@@ -9,7 +9,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { FileAccess } from '../../src/vscode/fsHandlers';
+import { FileAccess } from '../../src/vscode/workspace/fsHandlers';
 import { until } from '../helpers/until.mjs';
 
 /** A log channel that keeps its lines. */

@@ -13,14 +13,14 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { api } from './util';
 import { until } from '../helpers/until.mjs';
-import { listAgentSessionRows, openAgentSession } from '../../src/vscode/agentSessionsList';
+import { listAgentSessionRows, openAgentSession } from '../../src/vscode/history/agentSessionsList';
 import type { AgentSessionsRow } from '../../src/common/history/agentSessions';
 import { HistoryQuery } from '../../src/node/history/historyQuery';
 import type { HistoryGroup } from '../../src/common/history/historyContract';
 import { unknownSessions } from '../../src/common/history/agentSessions';
-import { openAt } from '../../src/vscode/historyView';
-import type { ChatService } from '../../src/vscode/chatService';
-import type { ChatPanel } from '../../src/vscode/chatPanel';
+import { openAt } from '../../src/vscode/history/historyView';
+import type { ChatService } from '../../src/vscode/chats/chatService';
+import type { ChatPanel } from '../../src/vscode/panel/chatPanel';
 
 function search(s: ChatService, text: string): Promise<Map<string, HistoryGroup>> {
   const groups = new Map<string, HistoryGroup>();

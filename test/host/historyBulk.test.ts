@@ -12,10 +12,10 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { api } from './util';
 import { until } from '../helpers/until.mjs';
-import { bulkAction } from '../../src/vscode/historyActions';
-import { searchInPick, type PickItem } from '../../src/vscode/historyPick';
+import { bulkAction } from '../../src/vscode/history/historyActions';
+import { searchInPick, type PickItem } from '../../src/vscode/history/historyPick';
 import { CHAT_DELETE_EXTS, fileId } from '../../src/node/persistence/chatFiles';
-import type { ChatService } from '../../src/vscode/chatService';
+import type { ChatService } from '../../src/vscode/chats/chatService';
 
 type Dialogs = { warning?: (message: string, options: unknown, items: string[]) => string | undefined; folder?: () => string | undefined };
 

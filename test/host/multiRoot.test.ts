@@ -9,7 +9,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { FileAccess } from '../../src/vscode/fsHandlers';
+import { FileAccess } from '../../src/vscode/workspace/fsHandlers';
 import { api } from './util';
 import { until } from '../helpers/until.mjs';
 import type { Entry } from '../../src/common/store/model';

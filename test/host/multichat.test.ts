@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import { api } from './util';
 import { until } from '../helpers/until.mjs';
 import type { AcpChatApi } from '../../src/vscode/extension';
-import type { ChatPanel } from '../../src/vscode/chatPanel';
+import type { ChatPanel } from '../../src/vscode/panel/chatPanel';
 import type { ChatController } from '../../src/node/chat/chatController';
 import type { PermissionView } from '../../src/common/webview/contract';
 

@@ -12,10 +12,10 @@ import * as vscode from 'vscode';
 import { api } from './util';
 import { until } from '../helpers/until.mjs';
 import { chatHome } from '../../src/node/persistence/chatHome';
-import { currentWorkspace } from '../../src/vscode/chatHomeLocation';
+import { currentWorkspace } from '../../src/vscode/chats/chatHomeLocation';
 import { FilePersistence } from '../../src/node/chat/filePersistence';
 import { sessionToAttach } from '../../src/node/chat/chatPersistence';
-import { CHAT_VIEW_TYPE } from '../../src/vscode/chatPanel';
+import { CHAT_VIEW_TYPE } from '../../src/vscode/panel/chatPanel';
 
 suite('Chat storage and tabs', () => {
   test('another storage folder of this workspace finds the same chats; an open chat is refused to the other window', async () => {

@@ -137,7 +137,7 @@ suite('A demo-agent turn through VS Code', () => {
 suite('@-mentions', () => {
   test('an @-mentioned file goes to the agent as embedded context and completes from the workspace', async () => {
     const a = await api();
-    const { findWorkspaceFiles } = await import('../../src/vscode/promptBuilder');
+    const { findWorkspaceFiles } = await import('../../src/vscode/context/promptBuilder');
     assert.ok((await findWorkspaceFiles('READ')).includes('README.md'), 'README.md completes from "READ"');
     await a.sendPrompt('Summarize @README.md please');
     const user = [...a.transcript()].reverse().find((e) => e.kind === 'user_message');

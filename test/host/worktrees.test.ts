@@ -13,7 +13,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { FileAccess } from '../../src/vscode/fsHandlers';
+import { FileAccess } from '../../src/vscode/workspace/fsHandlers';
 import { RewindCommands } from '../../src/common/rewind/rewindCommands';
 import type { WorktreeInfo } from '../../src/common/worktrees/worktreeInfo';
 import { api } from './util';

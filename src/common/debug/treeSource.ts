@@ -1,6 +1,6 @@
 /**
  * What the "ACP Messages" tree shows. Implemented by the chat controller (live) and by opened captures;
- * the VS Code tree (src/vscode/messageTree.ts) consumes it. Kept here, below both, so controller code
+ * the VS Code tree (src/vscode/debug/messageTree.ts) consumes it. Kept here, below both, so controller code
  * never imports the VS Code layer for a type.
  */
 import type { BranchOrigin } from './treeModel';

@@ -1,6 +1,6 @@
 /**
  * What a chat webview shows and whom it tells about the user's actions. Implemented by the chat
- * controller (live) and by opened captures; the VS Code webview (src/vscode/chatWebview.ts) consumes it.
+ * controller (live) and by opened captures; the VS Code webview (src/vscode/panel/chatWebview.ts) consumes it.
  * Kept here, below both, so controller code never imports the VS Code layer for a type.
  */
 import type { PanelDelta } from './panelDeltas';

@@ -1,6 +1,6 @@
 /**
  * Where the prompt box's Add Context menu and its `@` words take context from. The host gathers each
- * (src/vscode/contextPicker.ts), asking for the rest where one is needed (which symbol, which folder).
+ * (src/vscode/context/contextPicker.ts), asking for the rest where one is needed (which symbol, which folder).
  * Zod-free values, so the webview can import them (the contract's schema uses the same list).
  */
 export const CONTEXT_SOURCES = ['pick', 'file', 'editors', 'problems', 'workspaceProblems', 'symbol', 'terminalSelection', 'terminalCommand', 'folder'] as const;

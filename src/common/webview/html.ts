@@ -53,12 +53,41 @@ export const PROMPT_PLACEHOLDER = 'Message the agent — / for commands, @ for f
  */
 const FIRST_FRAME = `<div class="first-frame-transcript"></div><div class="footer"><textarea aria-label="Prompt" rows="1" placeholder="${PROMPT_PLACEHOLDER}"></textarea></div>`;
 
+/** A value as a JavaScript literal inside an inline <script>: no `</script>` or `<!--` can end or bend it. */
+const scriptLiteral = (v: unknown): string => JSON.stringify(v).replace(/</g, '\\u003c');
+
+/**
+ * The chat's loader, inline by its nonce: after the page's `load`, its stylesheets, then (once they are in, so
+ * the app never draws unstyled) its script. VS Code shows a webview's document at its `load` event (or
+ * 200 ms after writing it), so a page whose stylesheets and 0.5 MB script are in its HTML stays hidden until
+ * they have arrived and run; this one is shown with its first frame as soon as it is parsed. The script
+ * created here carries the nonce, as the policy asks of every script (webview/codeHighlight.ts reads it).
+ */
+function chatLoader(nonce: string, styleUris: readonly string[], scriptUri: string): string {
+  return `<script nonce="${nonce}">(() => {
+      const d = document, nonce = d.currentScript.nonce, styles = ${scriptLiteral(styleUris)};
+      const script = () => { const s = d.createElement('script'); s.nonce = nonce; s.src = ${scriptLiteral(scriptUri)}; d.body.append(s); };
+      const load = () => {
+        let left = styles.length;
+        if (left === 0) return script();
+        for (const href of styles) {
+          const l = d.createElement('link');
+          l.rel = 'stylesheet';
+          l.href = href;
+          l.onload = l.onerror = () => { if (--left === 0) script(); };
+          d.body.append(l);
+        }
+      };
+      if (d.readyState === 'complete') load(); else addEventListener('load', load, { once: true });
+    })();</script>`;
+}
+
 export function renderWebviewHtml(o: WebviewHtmlOptions): string {
-  const styles = o.styleUris.map((u) => `<link rel="stylesheet" href="${escapeAttr(u)}">`).join('\n    ');
   const chat = o.view === undefined;
   const nonce = escapeAttr(o.nonce);
-  // A chat paints its frame from the inline rules first; the stylesheets, in the body after it, hold back
-  // only what follows them (the script, which waits for them anyway). The history view waits for them.
+  const styles = o.styleUris.map((u) => `<link rel="stylesheet" href="${escapeAttr(u)}">`).join('\n    ');
+  // A chat paints its frame from the inline rules and is shown at once; its loader brings the rest. The
+  // history view waits for its stylesheets in the head.
   return `<!DOCTYPE html>
 <html lang="en">
   <head>
@@ -70,8 +99,7 @@ export function renderWebviewHtml(o: WebviewHtmlOptions): string {
   </head>
   <body${o.chatId !== undefined ? ` data-chat-id="${escapeAttr(o.chatId)}"` : ''}${o.view !== undefined ? ` data-view="${escapeAttr(o.view)}"` : ''}${o.highlightScriptUri !== undefined ? ` data-highlight-script="${escapeAttr(o.highlightScriptUri)}"` : ''}>
     <div id="app"${chat ? ` class="first-frame">${FIRST_FRAME}` : '>'}</div>
-    ${chat ? styles : ''}
-    <script nonce="${nonce}" src="${escapeAttr(o.scriptUri)}"></script>
+    ${chat ? chatLoader(nonce, o.styleUris, o.scriptUri) : `<script nonce="${nonce}" src="${escapeAttr(o.scriptUri)}"></script>`}
   </body>
 </html>`;
 }

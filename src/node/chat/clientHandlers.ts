@@ -24,7 +24,7 @@ export interface AgentWrite {
   readonly written: string;
 }
 
-/** The agent's file access behind the workspace boundary (the extension's FileAccess, src/vscode/fsHandlers.ts). */
+/** The agent's file access behind the workspace boundary (the extension's FileAccess, src/vscode/workspace/fsHandlers.ts). */
 interface AgentFiles {
   agentRead(p: { path: string; line?: number | null; limit?: number | null }, who: Requester): Promise<string>;
   agentWrite(path: string, content: string, who: Requester): Promise<AgentWrite | null>;

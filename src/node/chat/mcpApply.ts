@@ -1,5 +1,5 @@
 /**
- * How a chat's new MCP choice takes effect (see src/vscode/mcpChoice.ts, which asks for it): the choice is
+ * How a chat's new MCP choice takes effect (see src/vscode/agents/mcpChoice.ts, which asks for it): the choice is
  * read at each session call, so what is left is when the next call comes, and saying so in the chat.
  */
 import type { Notice } from '../../common/notices';
