@@ -6,7 +6,8 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { AcpClient } from '../../src/node/acp/client';
-import { MessageStore } from '../../src/common/store';
+import { MessageStore, type StoreDelta } from '../../src/common/store';
+import { settleAfterRead } from '../../src/common/store/chunkRun';
 import { PanelFeed, PanelSource } from '../../src/common/webview/panelFeed';
 
 export const FLOOD_AGENT = path.join(__dirname, '../fixtures/floodAgent.mjs');
@@ -64,6 +65,8 @@ export async function runPipeline(chunks: number, o: PipelineOptions = {}): Prom
     feed.frame();
     o.onFrame?.(store, sessionId);
   }, 16);
+  const report = (changes: readonly StoreDelta[]) => source.storeChanged(changes, sessionId, () => (sessionId ? store.session(sessionId) : undefined));
+  const settleLater = settleAfterRead(store, report);
   const client = new AcpClient({
     input: agent.input,
     output: agent.output,
@@ -71,8 +74,10 @@ export async function runPipeline(chunks: number, o: PipelineOptions = {}): Prom
     handlers: { requestPermission: async () => ({ outcome: { outcome: 'cancelled' } }) },
     clientInfo: { name: 'bench', version: '0' },
     tap: (dir, msg, _raw, checked) => {
-      const changes = checked ? store.ingestChecked(dir, checked) : store.ingest(dir, msg);
-      source.storeChanged(changes, sessionId, () => (sessionId ? store.session(sessionId) : undefined));
+      // As ChatTraffic does: a text chunk continuing the open message is joined with the rest of the read.
+      const changes = checked ? store.ingestChecked(dir, checked, undefined, true) : store.ingest(dir, msg);
+      if (changes.length) report(changes);
+      settleLater();
     },
   });
   try {

@@ -3,14 +3,18 @@
  * JSON-RPC messages into these; `Session.apply` switches over them exhaustively.
  */
 import type { ContentBlock } from '../protocol/content';
-import type { SessionUpdate, ToolCallPatch } from '../protocol/updates';
+import type { ChunkKind, SessionUpdate, ToolCallPatch } from '../protocol/updates';
 import type { TerminalOutput } from './terminalRules';
 import type { SessionSetup } from './sessionSetup';
 import type { RewoundAction } from './foldRules';
 import type { ConfigOption, ElicitationEntry, Entry, SessionMode } from './model';
 
+/** Consecutive text chunks of the open message, joined (chunkRun.ts); `lines` has each chunk's line. */
+export type ChunkRunAction = { readonly kind: 'chunk_run'; readonly chunkKind: ChunkKind; readonly text: string; readonly lines: readonly (number | undefined)[] };
+
 export type Action =
   | SessionUpdate
+  | ChunkRunAction
   /** Client->agent `session/prompt`: the user's prompt, shown at once. */
   | { readonly kind: 'local_prompt'; readonly content: readonly ContentBlock[] }
   /** The `session/prompt` response (`messageId` is v2's id of the accepted user message). */

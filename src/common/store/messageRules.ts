@@ -9,9 +9,10 @@ import type { ChunkKind, ContentChunk, MessageUpsertKind, RoutePatch } from '../
 import { appendBlock, blockText, isPlainText, TextTail, textOf } from './content';
 import { type StepDeps, type Bookkeeping, type EchoState, touchOf } from './stepDeps';
 import type { EntryTable } from './entryTable';
-import type { MessageEntry, MessageKind } from './model';
+import type { EntryStats, MessageEntry, MessageKind } from './model';
+import type { ChunkRunAction } from './actions';
 import type { ReplayWindow } from './replayWindow';
-import { newStats, touchStats, utf8Length } from './stats';
+import { newStats, touchStats, touchStatsRun, utf8Length } from './stats';
 import { patchMeta } from './toolCallRules';
 
 const ALL_KINDS: readonly MessageKind[] = ['user_message', 'agent_message', 'agent_thought', 'session_message'];
@@ -100,16 +101,40 @@ export class MessageRules {
     } else {
       const e = this.table.message(index);
       if (!e) return;
-      const r = appendBlock(e.content, block, this.tail);
-      const stats = touchStats(e.stats, touchOf(ctx, utf8Length(text), true));
-      // Spelled out rather than spread: this is the per-chunk hot path.
-      const next: MessageEntry =
-        e.route === undefined
-          ? { kind: e.kind, key: e.key, messageId: e.messageId, content: r.content, meta: e.meta, provenance: e.provenance, stats }
-          : { kind: e.kind, key: e.key, messageId: e.messageId, content: r.content, meta: e.meta, route: e.route, provenance: e.provenance, stats };
-      this.table.replace(index, next, ctx, r.appendedText);
+      this.appendTo(index, e, block, touchStats(e.stats, touchOf(ctx, utf8Length(text), true)), ctx);
     }
     this.landed(kind, index, index);
+  }
+
+  /**
+   * Whether a text chunk of `chunkKind` and `id` would do nothing but append its text to the open message,
+   * so that a run of them may be applied as one step (chunkRun.ts): live (no replay, no prompt echo
+   * awaited) and landing where `chunk` would land it.
+   */
+  continues(chunkKind: ChunkKind, id: string | null): boolean {
+    if (this.replay.active || this.book.echo !== null) return false;
+    const kind = CHUNK_TO_KIND[chunkKind];
+    const open = this.book.open;
+    return this.table.message(open)?.kind === kind && (id === null || this.table.indexOfMessageId(kind, id) === open);
+  }
+
+  /** A run of chunks `continues` accepted, joined: the same entry `chunk` would make of them one by one. */
+  run(a: ChunkRunAction, ctx: StepDeps): void {
+    const index = this.book.open;
+    const e = this.table.message(index);
+    if (!e) return;
+    this.appendTo(index, e, { type: 'text', text: a.text }, touchStatsRun(e.stats, a.lines, utf8Length(a.text), ctx.now), ctx);
+    this.landed(e.kind, index, index);
+  }
+
+  private appendTo(index: number, e: MessageEntry, block: ContentBlock, stats: EntryStats, ctx: StepDeps): void {
+    const r = appendBlock(e.content, block, this.tail);
+    // Spelled out rather than spread: this is the per-chunk hot path.
+    const next: MessageEntry =
+      e.route === undefined
+        ? { kind: e.kind, key: e.key, messageId: e.messageId, content: r.content, meta: e.meta, provenance: e.provenance, stats }
+        : { kind: e.kind, key: e.key, messageId: e.messageId, content: r.content, meta: e.meta, route: e.route, provenance: e.provenance, stats };
+    this.table.replace(index, next, ctx, r.appendedText);
   }
 
   /** A new message whose id already names a message of another kind: kept apart (ids are scoped by kind), reported. */

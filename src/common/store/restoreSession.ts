@@ -1,14 +1,25 @@
 /**
- * One saved session back into a live Session: its entries (each checked, a repeated key skipped), its
+ * A live Session in its saved form, and (`restoreSession`) one saved session back into a live Session: its entries (each checked, a repeated key skipped), its
  * reducer bookkeeping (trusted only when no entry was skipped, since it holds entry indexes) and its
  * session fields. What cannot be read becomes a diagnostic; the rest is kept.
  */
 import { issueText } from '../util/errors';
 import type { Diagnostic, Entry } from './model';
-import { parseEntry, zPersistedSession } from './persisted';
-import { replayFromPlain } from './replayState';
+import { parseEntry, plainEntry, type PersistedStore, zPersistedSession } from './persisted';
+import { replayFromPlain, replayToPlain } from './replayState';
 import { Session } from './session';
 import { foldsIn } from './foldRules';
+
+/** What `MessageStore.toJSON` saves of a session: its state, the agent's own title, plain entries and bookkeeping. */
+export function savedSession(s: Session): PersistedStore['sessions'][number] {
+  const i = s.internals();
+  return {
+    ...s.state(),
+    title: s.title, // the agent's; state()'s is the one shown (the user's wins), saved as userTitle
+    entries: s.state().entries.map(plainEntry),
+    internals: { open: i.open, echo: i.echo ? { ...i.echo } : null, lastAgentKey: i.lastAgentKey, replay: i.replay ? replayToPlain(i.replay) : null },
+  };
+}
 
 export function restoreSession(raw: unknown, index: number, diagnostics: Diagnostic[]): Session | undefined {
   const r = zPersistedSession.safeParse(raw);

@@ -23,6 +23,7 @@ import { modeFromConfig } from '../modes';
 import { shownTitle } from './titleRules';
 import { removePlan, upsertPlan } from './planRules';
 import type { AgentPlan } from '../protocol/planUpdates';
+import type { ChunkKind } from '../protocol/updates';
 import type { SessionSetup } from './sessionSetup';
 import type { Fold } from './fold';
 import { foldedIndexes, type RewoundAction } from './foldRules';
@@ -102,6 +103,11 @@ export class Session {
     return this.table.childCount;
   }
 
+  /** Whether this text chunk would only append to the open message (messageRules.ts `continues`). */
+  continues(chunkKind: ChunkKind, messageId: string | null): boolean {
+    return this.messages.continues(chunkKind, messageId);
+  }
+
   internals(): SessionInternals {
     const b = this.book;
     return { open: b.open, echo: b.echo, lastAgentKey: b.lastAgentKey, replay: this.replay.state };
@@ -120,6 +126,8 @@ export class Session {
     switch (a.kind) {
       case 'chunk':
         return this.messages.chunk(a.chunkKind, a.chunk, ctx);
+      case 'chunk_run':
+        return this.messages.run(a, ctx);
       case 'message':
         return this.messages.upsert(a.upsertKind, a.upsert, ctx, a.route);
       case 'subagent':

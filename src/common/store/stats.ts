@@ -46,6 +46,12 @@ export function touchStats(s: EntryStats, t: Touch): EntryStats {
   };
 }
 
+/** A run of chunks applied as one step (chunkRun.ts): each chunk still counts, with its line. */
+export function touchStatsRun(s: EntryStats, lines: readonly (number | undefined)[], bytes: number, now: number): EntryStats {
+  for (const line of lines) recordLine(s.lines, line);
+  return { chunks: s.chunks + lines.length, upserts: s.upserts, bytes: s.bytes + bytes, firstSeen: s.firstSeen, lastSeen: now, lines: s.lines };
+}
+
 /**
  * A replayed message (session/load) that matched an entry we hold: its lines and bytes count, but it
  * does not move `lastSeen`, which is when the entry was last live. A thought's "Thought for N s" is its

@@ -14,12 +14,10 @@ import { agentCallAnswered, agentCallSent, type CallDeps } from './agentCalls';
 import type { Direction, StoreDelta } from './deltas';
 import { chunkFor } from '../jsonrpc/fastPath';
 import type { Diagnostic, SessionState } from './model';
-import { type PendingRequest, type PersistedStore, plainEntry, STORE_FORMAT, STORE_FORMAT_VERSION, zPersistedStore } from './persisted';
+import { type PendingRequest, type PersistedStore, STORE_FORMAT, STORE_FORMAT_VERSION, zPersistedStore } from './persisted';
 import { checkMessage, type CheckedMessage, idKey, type RequestId } from '../jsonrpc/rpc';
-import { isRecord } from '../util/guards';
-import { errorText, issueText } from '../util/errors';
-import { replayToPlain } from './replayState';
-import { restoreSession } from './restoreSession';
+import { issueText } from '../util/errors';
+import { restoreSession, savedSession } from './restoreSession';
 import { PermissionOutcomes } from './permissionOutcomes';
 import { zCreateElicitationResult } from '../protocol/elicitation';
 import { Session } from './session';
@@ -27,13 +25,14 @@ import { linkChildren, misplacedChild, unknownSession } from './sessionScope';
 import { elicitationAskedAction, elicitationCompleted } from './elicitationRules';
 import { Step } from './step';
 import { zStorePermissionParams, zStoreSessionIdParams } from './wireShapes';
-import { MAX_NESTING, tooDeep } from '../util/depth';
 import { TerminalUpdateDecoder } from '../protocol/terminalUpdates';
-import { agentNotice, clientEventOfNote, placesOfNote, relinkEvent, type ClientEvent, type EarlierLink, type EntryPlaces } from './clientEvents';
+import { agentNotice, type ClientEvent, type EarlierLink } from './clientEvents';
+import { readCaptureLine } from './captureLine';
 import { ClientFacts } from './clientFacts';
 import type { Notice } from '../notices';
 import { connectionEnd } from './connectionEndRules';
 import { rewind } from './foldRules';
+import { ChunkRuns } from './chunkRun';
 
 export interface StoreOptions {
   /** Durable key factory for new entries; default `crypto.randomUUID()`. */
@@ -56,6 +55,12 @@ export class MessageStore {
   private readonly facts = new ClientFacts();
   /** v2 terminal output is UTF-8 split anywhere: one streaming decoder per terminal (not saved: a restore starts afresh). */
   private readonly v2Terminals = new TerminalUpdateDecoder();
+  /** Text chunks held to be applied as one step (chunkRun.ts): applied before any other step or read. */
+  private readonly runs = new ChunkRuns((r) => {
+    const step = this.newStep(r.lines.at(-1));
+    this.apply(r.sessionId, { kind: 'chunk_run', chunkKind: r.chunkKind, text: r.texts.join(''), lines: r.lines }, step);
+    return step.changes;
+  });
 
   /** What the rules of our own calls to the agent (agentCalls.ts) may read and do. */
   private readonly calls: CallDeps = {
@@ -77,10 +82,12 @@ export class MessageStore {
   }
 
   sessions(): readonly SessionState[] {
+    this.runs.settle();
     return [...this.byId.values()].map((s) => s.state());
   }
 
   session(sessionId: string): SessionState | undefined {
+    this.runs.settle();
     return this.byId.get(sessionId)?.state();
   }
 
@@ -142,8 +149,25 @@ export class MessageStore {
     this.pending['agent->client'].clear();
   }
 
-  private step(line: number | undefined): Step {
+  private newStep(line: number | undefined): Step {
     return new Step((step, severity, message) => this.addDiagnostic(step, severity, message), line, this.nowFn(), this.version, this.newKeyFn);
+  }
+
+  /** A new step, which first reports what a held run of chunks changed (chunkRun.ts), applying it if need be. */
+  private step(line: number | undefined): Step {
+    const step = this.newStep(line);
+    if (this.runs.holding) step.changes.push(...this.runs.take());
+    return step;
+  }
+
+  /** Whether chunks are held, or their deltas not yet handed on: `settle()` is due (chunkRun.ts). */
+  get holding(): boolean {
+    return this.runs.holding;
+  }
+
+  /** Applies the held chunks and returns every change not yet handed on. */
+  settle(): readonly StoreDelta[] {
+    return this.runs.take();
   }
 
   /** Records a diagnostic and reports it as a change. */
@@ -167,11 +191,14 @@ export class MessageStore {
 
   /**
    * Feed one message the transport already checked (`checkMessage`, as the live client's tap hands it
-   * on): the envelope is not checked again, and a text chunk goes straight to its session.
+   * on): the envelope is not checked again, and a text chunk goes straight to its session. With `merge`,
+   * a chunk that continues the open message is held and joined with the next ones (chunkRun.ts): no
+   * changes now, they come with the next step or `settle()`.
    */
-  ingestChecked(dir: Direction, checked: CheckedMessage, line?: number): readonly StoreDelta[] {
+  ingestChecked(dir: Direction, checked: CheckedMessage, line?: number, merge = false): readonly StoreDelta[] {
+    const fast = dir === 'agent->client' && checked.chunk ? chunkFor(checked.chunk, this.version) : undefined;
+    if (merge && fast !== undefined && this.runs.hold(fast, line, () => this.byId.get(fast.sessionId)?.continues(fast.chunkKind, fast.messageId) === true)) return [];
     const step = this.step(line);
-    const fast = dir === 'agent->client' && checked.chunk ? chunkFor(checked.chunk, step.version) : undefined;
     if (fast !== undefined) {
       step.sessionId = fast.sessionId;
       if (!this.known(fast.sessionId, ClientMethods.sessionUpdate, step)) return step.changes;
@@ -190,28 +217,10 @@ export class MessageStore {
 
   /** Parse one capture line `{dir,msg,...}` (seq/t_ms ignored, `dir:"note"` skipped) and ingest it. */
   ingestLine(text: string, line?: number): readonly StoreDelta[] {
-    let rec: unknown;
-    try {
-      rec = JSON.parse(text);
-    } catch (err) {
-      return this.lineError(line, `capture line is not JSON (${errorText(err)})`);
-    }
-    if (tooDeep(text, rec)) return this.lineError(line, `capture line nests deeper than ${MAX_NESTING} levels; it is skipped`);
-    if (!isRecord(rec)) return this.lineError(line, 'capture line is not an object');
-    const dir = rec.dir;
-    if (dir === 'client->agent' || dir === 'agent->client') {
-      if (!('msg' in rec)) return this.lineError(line, "capture line has no 'msg'");
-      return this.ingest(dir, rec.msg, line);
-    }
-    if (dir === 'note') {
-      const event = clientEventOfNote(rec.msg);
-      if (!event) return [];
-      // The note names entries by the recording store's keys; this store finds them by place.
-      const places = placesOfNote(rec.msg);
-      const keyAt = (place: EntryPlaces[string] | undefined) => (place ? this.session(place[0])?.entries[place[1]]?.key : undefined);
-      return this.record(places ? relinkEvent(event, (key) => keyAt(places[key])) : event, line);
-    }
-    return this.lineError(line, `capture line has an unknown 'dir' (${JSON.stringify(dir)})`);
+    const r = readCaptureLine(text, (place) => (place ? this.session(place[0])?.entries[place[1]]?.key : undefined));
+    if (r.kind === 'message') return this.ingest(r.dir, r.msg, line);
+    if (r.kind === 'event') return this.record(r.event, line);
+    return r.kind === 'error' ? this.lineError(line, r.message) : [];
   }
 
   private lineError(line: number | undefined, message: string): readonly StoreDelta[] {
@@ -346,25 +355,13 @@ export class MessageStore {
 
   /** Complete, versioned, plain JSON: entries with keys, reducer bookkeeping, pending requests, diagnostics. */
   toJSON(): PersistedStore {
+    this.runs.settle();
     return {
       format: STORE_FORMAT,
       version: STORE_FORMAT_VERSION,
       protocolVersion: this.protocolVersion,
       attached: this.attached,
-      sessions: [...this.byId.values()].map((s) => {
-        const i = s.internals();
-        return {
-          ...s.state(),
-          title: s.title, // the agent's; state()'s is the one shown (the user's wins), saved as userTitle
-          entries: s.state().entries.map(plainEntry),
-          internals: {
-            open: i.open,
-            echo: i.echo ? { ...i.echo } : null,
-            lastAgentKey: i.lastAgentKey,
-            replay: i.replay ? replayToPlain(i.replay) : null,
-          },
-        };
-      }),
+      sessions: [...this.byId.values()].map(savedSession),
       pending: { 'client->agent': [...this.pending['client->agent']], 'agent->client': [...this.pending['agent->client']] },
       diagnostics: this.diags.slice(),
       ...this.facts.toJSON(),

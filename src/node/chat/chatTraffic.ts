@@ -21,6 +21,7 @@ import type { Direction } from '../acp/client';
 import { errorText } from '../../common/util/errors';
 import type { ChatSinks, Log } from './chatPorts';
 import { Emitter } from '../../common/util/lifecycle';
+import { settleAfterRead } from '../../common/store/chunkRun';
 
 export interface TrafficDeps {
   readonly store: MessageStore;
@@ -49,9 +50,13 @@ export class ChatTraffic {
   /** Something reached only the capture (a skipped line): the tree's view of it changed. */
   readonly onDidNote = this.noted.event;
 
+  /** After a message the store held (a text chunk joined with the read's next ones): report it once the read is over. */
+  private readonly settleLater: () => void;
+
   constructor(private readonly d: TrafficDeps) {
     // Continue numbering after the restored entries' messages, so seqs stay unique across restarts.
     this.seq = Math.max(0, ...d.store.sessions().flatMap((s) => s.entries.flatMap((e) => e.stats.lines.map(([, last]) => last))));
+    this.settleLater = settleAfterRead(d.store, (changes) => this.guard('show', this.seq, () => this.stored('agent->client', changes)));
   }
 
   /** A new connection starts: a fresh conformance check; the old one's findings are kept. */
@@ -75,9 +80,15 @@ export class ChatTraffic {
     this.guard('check', seq, () => this.conformance.observe(dir, msg, seq, checked));
     this.behaviour.observe(dir, msg);
     if (dir === 'agent->client') this.agentMessages.fire(msg);
-    const changes = checked ? store.ingestChecked(dir, checked, seq) : store.ingest(dir, msg, seq);
+    // A text chunk continuing the open message may be held and joined with the rest of the read (chunkRun.ts).
+    const changes = checked ? store.ingestChecked(dir, checked, seq, true) : store.ingest(dir, msg, seq);
     this.guard('save', seq, () => sinks.persist(dir, msg, changes, seq));
-    const sid = store.attachedSessionId();
+    this.stored(dir, changes);
+    this.settleLater();
+  }
+
+  private stored(dir: Direction, changes: readonly StoreDelta[]): void {
+    const sid = this.d.store.attachedSessionId();
     if (dir === 'agent->client' && changes.length)
       this.agentStored.fire(changes.flatMap((c) => ((c.type === 'entryInserted' || c.type === 'entryUpdated') && c.sessionId === sid ? [c.entry.key] : [])));
     if (changes.length) this.applied.fire(changes);

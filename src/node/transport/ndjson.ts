@@ -151,7 +151,19 @@ export class NdjsonMessageReader extends AbstractMessageReader implements Messag
       if (this.oversized) this.oversized.scanner.push(data.subarray(start, end));
       else if (this.size + end - start > this.max) this.startOversized(data.subarray(start, end));
       else if (nl >= 0 && this.size === 0) {
-        // The common case, a whole line inside this chunk: decoded in place, no copy or slice of the bytes.
+        // The common case, whole lines inside this chunk: decoded together (one decoding per read, not per
+        // line), unless some bytes were not UTF-8 (a skipped line's report then counts its own bytes).
+        const last = data.lastIndexOf(LF);
+        const text = last > nl && last - start <= this.max ? data.toString('utf8', start, last) : undefined;
+        if (text !== undefined && !text.includes('\uFFFD')) {
+          const rest = this.lines(text);
+          if (rest !== undefined) {
+            this.stash = Buffer.concat([Buffer.from(rest), data.subarray(last)]);
+            return;
+          }
+          start = last + 1;
+          continue;
+        }
         if (end > start) this.line(data.toString('utf8', start, end), end - start);
       } else if (end > start) {
         this.chunks.push(data.subarray(start, end));
@@ -165,6 +177,23 @@ export class NdjsonMessageReader extends AbstractMessageReader implements Messag
         this.stash = data.subarray(start);
         return;
       }
+    }
+  }
+
+  /**
+   * Each line of `text` (whole lines, each within the size limit). When a line paused the reader, returns
+   * the text after it (re-read on resume). A LF byte is never part of a multi-byte character, so decoding
+   * valid UTF-8 lines together gives each line exactly as decoding it alone would, and its bytes back.
+   */
+  private lines(text: string): string | undefined {
+    let from = 0;
+    for (;;) {
+      const nl = text.indexOf('\n', from);
+      const line = nl < 0 ? text.slice(from) : text.slice(from, nl);
+      if (line !== '') this.line(line);
+      if (nl < 0) return undefined;
+      from = nl + 1;
+      if (this.paused) return text.slice(from);
     }
   }
 
@@ -201,26 +230,32 @@ export class NdjsonMessageReader extends AbstractMessageReader implements Messag
     this.line(buf.toString('utf8'), buf.length);
   }
 
-  /** One line (without its LF) of `bytes` bytes. */
-  private line(text: string, bytes: number): void {
+  /** One line (without its LF) of `bytes` bytes (counted when it is reported). */
+  private line(text: string, size?: number): void {
     const line = text.trim();
     if (line === '') return;
     let value: unknown;
     try {
       value = JSON.parse(line);
     } catch {
-      this.report({ text: line, reason: 'not JSON', kind: 'notJson', peer: { kind: 'unknown', id: null }, bytes });
+      this.report({ text: line, reason: 'not JSON', kind: 'notJson', peer: { kind: 'unknown', id: null }, bytes: size ?? Buffer.byteLength(text) });
       return;
     }
     // Each level of nesting takes two characters: a short line cannot nest too deep (nor cost a walk).
     if (line.length > 2 * this.maxNesting && nestsDeeperThan(value, this.maxNesting)) {
-      this.report({ text: line.slice(0, 1000), reason: `nested deeper than ${this.maxNesting} levels`, kind: 'tooDeep', peer: peerOf(value), bytes });
+      this.report({
+        text: line.slice(0, 1000),
+        reason: `nested deeper than ${this.maxNesting} levels`,
+        kind: 'tooDeep',
+        peer: peerOf(value),
+        bytes: size ?? Buffer.byteLength(text),
+      });
       return;
     }
     const check = checkEnvelope(value);
     if (!check.ok) {
       const kind: InvalidKind = Array.isArray(value) ? 'batch' : typeof value === 'object' && value !== null ? 'envelope' : 'notObject';
-      this.report({ text: line, reason: check.reason, kind, peer: peerOf(value), bytes });
+      this.report({ text: line, reason: check.reason, kind, peer: peerOf(value), bytes: size ?? Buffer.byteLength(text) });
       return;
     }
     if (this.options.accept && !this.options.accept(check.message, line)) return;

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { MessageStore, type Direction, type StoreDelta } from '../../../src/common/store';
 import { CLIENT_EVENT_NOTE } from '../../../src/common/store/clientEvents';
 import { ChatTraffic, type TrafficDeps } from '../../../src/node/chat/chatTraffic';
+import { checkMessage } from '../../../src/common/jsonrpc/rpc';
 
 const wire: [Direction, unknown][] = [
   ['client->agent', { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: 1 } }],
@@ -64,6 +65,31 @@ test('traffic numbers messages after the restored entries, so seqs stay unique a
   // The supervisor hears which entries of the attached session (the store's) the store kept.
   assert.deepEqual(seen.stored, [[store.session('s1')?.entries.at(-1)?.key]]);
   assert.equal(seen.applied.length, 2);
+});
+
+test('one read of streamed chunks is one store step, shown once the read is over; each line is still captured and saved', async () => {
+  const store = new MessageStore();
+  const { traffic: t, seen } = traffic(store);
+  wire.forEach(([d, m]) => t.wire(d, m));
+  store.attach('s1');
+  // As the transport's tap hands them on: checked once, one read's lines one after another.
+  const tap = (m: unknown) => {
+    const c = checkMessage(m);
+    assert.ok(c.ok);
+    t.wire('agent->client', m, undefined, c);
+  };
+  tap(chunk('Hello'));
+  const shownBefore = seen.applied.length;
+  for (let i = 0; i < 50; i++) tap(chunk(` ${i}`));
+  assert.equal(seen.applied.length, shownBefore, 'the held chunks are shown once, after the read');
+  await Promise.resolve();
+  assert.equal(seen.applied.length, shownBefore + 1);
+  const [d] = seen.applied.at(-1) ?? [];
+  assert.ok(d?.type === 'entryUpdated');
+  assert.equal(d.entry.stats.chunks, 51);
+  assert.deepEqual(seen.persisted, [1, 2, 3, 4, ...Array.from({ length: 51 }, (_, i) => 5 + i)]);
+  assert.equal(seen.captured.length, 55);
+  assert.deepEqual(seen.stored.at(-1), [d.entry.key]);
 });
 
 test('a failing capture costs neither the store its message nor persistence its record', () => {

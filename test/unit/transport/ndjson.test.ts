@@ -273,6 +273,34 @@ describe('NdjsonMessageReader (decoding)', () => {
   });
 });
 
+describe('NdjsonMessageReader (pausing)', () => {
+  it('paused by a line in the middle of a read, hands on the rest of that read, in order, once resumed', async () => {
+    const input = new PassThrough();
+    const got: string[] = [];
+    const reader: NdjsonMessageReader = new NdjsonMessageReader(input, {
+      tap: (x) => {
+        const t = (x as unknown as { params: { t: string } }).params.t;
+        got.push(t);
+        if (t === 'b') reader.pause();
+      },
+    });
+    reader.listen(() => undefined);
+    const closed = new Promise<void>((resolve) => reader.onClose(() => resolve()));
+    const line = (t: string) => JSON.stringify({ jsonrpc: '2.0', method: 'm', params: { t } }) + '\n';
+    // One read of whole lines and the start of the next one, with multi-byte characters after the pause.
+    const bytes = Buffer.from(line('a') + line('b') + line('日本') + line('🙂') + line('c'));
+    input.write(bytes.subarray(0, bytes.length - 5));
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(got, ['a', 'b']);
+    assert.ok(reader.isPaused);
+    reader.resume();
+    assert.deepEqual(got, ['a', 'b', '日本', '🙂']);
+    input.end(bytes.subarray(bytes.length - 5));
+    await closed;
+    assert.deepEqual(got, ['a', 'b', '日本', '🙂', 'c']);
+  });
+});
+
 describe('NdjsonMessageReader (property)', () => {
   it('delivers the same messages however the bytes are chunked, with junk lines in between', async () => {
     const fc = await import('fast-check');
