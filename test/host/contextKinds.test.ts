@@ -131,13 +131,14 @@ suite('Richer context: Add Context, @ words, dropped files', () => {
       });
       shell.executeCommand('echo ctx-$((20+22))-output');
       await ended;
-      // The last command's chip names it. Its output is not asserted: in this host the output came in the same
-      // chunk as the shell's command-start mark, before onDidStartTerminalShellExecution let the chat read the
-      // stream, so the chip held the command line only (a gap of contextSources.ts' tracking, reported).
+      // The last command's chip names it, with its output or, when the output came before VS Code reported the
+      // command started (in this host it comes in the same chunk as the shell's command-start mark), the words
+      // that none was captured: never an empty output the agent would take for the command's.
       a.service.activeSession().handleWebviewMessage({ type: 'addContext', source: 'terminalCommand' });
       const command = await until(() => chips(a).find((c) => c.kind === 'terminal'), 'the last-output chip', 10_000);
       assert.strictEqual(command.label, 'Terminal: echo ctx-$((20+22))-output');
       assert.match(command.detail, /^ctx-term — \d+ B, sent as text[^]*\n\$ echo ctx-\$\(\(20\+22\)\)-output\n/);
+      assert.match(command.detail, /\n\$ echo ctx-\$\(\(20\+22\)\)-output\n(ctx-42-output|\(no output was captured)/);
       a.service.activeSession().handleWebviewMessage({ type: 'removeContext', id: command.id });
       // Its selection: everything in it, copied through VS Code's own command (the clipboard put back).
       await vscode.env.clipboard.writeText('the user clipboard');

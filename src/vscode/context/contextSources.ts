@@ -130,12 +130,19 @@ export function trackTerminalCommands(): vscode.Disposable {
   });
 }
 
+/** A last command's chip text when none of its output reached the extension. */
+const NO_OUTPUT = '(no output was captured: VS Code passes on what a command prints only once it has reported the command started)';
+
 export function lastCommandItem(): NewItem | string {
   const terminal = vscode.window.activeTerminal;
   if (!terminal) return 'Open a terminal and run a command first.';
   const last = lastCommands.get(terminal);
   if (!last) return `No command output from ${terminal.name} yet: it shows once a command has run in it with shell integration on.`;
-  const text = `$ ${last.commandLine}\n${withoutEscapes(last.output)}`;
+  // VS Code hands over a command's output only from its start event on: a command that prints at once can
+  // print before it (the host test's `echo` did), so the agent is told that nothing was captured rather
+  // than given an empty output it would read as the command's.
+  const output = withoutEscapes(last.output);
+  const text = `$ ${last.commandLine}\n${output.trim() === '' ? NO_OUTPUT : output}`;
   return { kind: 'terminal', path: terminal.name, lines: null, text, size: text.length, label: `Terminal: ${last.commandLine.slice(0, 40)}` };
 }
 
