@@ -16,6 +16,7 @@ import type { VirtualDocuments } from '../workspace/virtualDocuments';
 import { columnBesideChat } from '../panel/editorColumns';
 import { editorReviews } from './editorReviews';
 import { followFiles } from './followFiles';
+import { reviewPath } from '../../common/changes/reviewPath';
 
 export interface TurnChangesDeps {
   readonly docs: VirtualDocuments;
@@ -49,7 +50,7 @@ export function createTurnChanges(d: TurnChangesDeps): ChangeReview {
     {
       files: { read: readNow, restore, restoreAll, replaceRange, mayRestore: (p) => d.insideWorkspace(p) },
       agentName: d.agentName,
-      canonical: (p) => (nodePath.isAbsolute(p) ? nodePath.normalize(p) : nodePath.resolve(d.cwd, p)),
+      canonical: (p) => reviewPath(nodePath.isAbsolute(p) ? nodePath.normalize(p) : nodePath.resolve(d.cwd, p)),
       // A worktree chat's files are outside the workspace: shown relative to its cwd (the worktree) instead.
       shownPath: (p) => {
         const shown = vscode.workspace.asRelativePath(p);
