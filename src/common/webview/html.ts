@@ -63,11 +63,20 @@ const scriptLiteral = (v: unknown): string => JSON.stringify(v).replace(/</g, '\
  * they have arrived and run; this one is shown with its first frame as soon as it is parsed. The script
  * created here carries the nonce, as the policy asks of every script (webview/codeHighlight.ts reads it).
  */
+/**
+ * The loader's start if the page's load event has not come by then: VS Code writes the document into its
+ * frame itself, and shows it after 200 ms when no load event came, so the app must not wait on that event alone.
+ */
+const LOAD_FALLBACK_MS = 250;
+
 function chatLoader(nonce: string, styleUris: readonly string[], scriptUri: string): string {
   return `<script nonce="${nonce}">(() => {
       const d = document, nonce = d.currentScript.nonce, styles = ${scriptLiteral(styleUris)};
       const script = () => { const s = d.createElement('script'); s.nonce = nonce; s.src = ${scriptLiteral(scriptUri)}; d.body.append(s); };
+      let started = false;
       const load = () => {
+        if (started) return;
+        started = true;
         let left = styles.length;
         if (left === 0) return script();
         for (const href of styles) {
@@ -79,6 +88,7 @@ function chatLoader(nonce: string, styleUris: readonly string[], scriptUri: stri
         }
       };
       if (d.readyState === 'complete') load(); else addEventListener('load', load, { once: true });
+      setTimeout(load, ${LOAD_FALLBACK_MS});
     })();</script>`;
 }
 
