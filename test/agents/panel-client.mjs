@@ -316,13 +316,24 @@ try {
     });
 
     await check('the ACP Messages tree lists every entry', async () => {
-      await page.locator('.activitybar .action-label[aria-label^="ACP Chat"]').first().click();
+      // The activity bar's icon toggles: a click on it while ACP Chat is already in the side bar closes it.
+      const messagesPane = page.locator('.sidebar .pane-header', { hasText: 'ACP Messages' });
+      if (!(await messagesPane.isVisible())) await page.locator('.activitybar .action-label[aria-label^="ACP Chat"]').first().click();
       const tree = page.locator('.sidebar .monaco-list').first();
-      await tree
-        .locator('.monaco-list-row', { hasText: `${turn1.length}. ` })
-        .first()
-        .waitFor({ timeout: 20_000 });
-      const rows = await tree.locator('.monaco-list-row').evaluateAll((els) => els.map((e) => e.textContent ?? ''));
+      const treeRows = () => tree.locator('.monaco-list-row').evaluateAll((els) => els.map((e) => e.textContent ?? ''));
+      try {
+        await tree
+          .locator('.monaco-list-row', { hasText: `${turn1.length}. ` })
+          .first()
+          .waitFor({ timeout: 20_000 });
+      } catch (e) {
+        await screenshot(page, 'tree-missing');
+        const shown = await treeRows().catch(() => []);
+        throw new Error(
+          `no row "${turn1.length}. " in the tree (side bar shows ACP Messages: ${await messagesPane.isVisible()}; rows: ${shown.join(' | ') || 'none'}): ${e instanceof Error ? e.message.split('\n')[0] : e}`,
+        );
+      }
+      const rows = await treeRows();
       const entries = rows.filter((r) => /^\d+\. (User|Agent|Thought|Tool call)/.test(r));
       await screenshot(page, 'tree');
       if (entries.length !== turn1.length) throw new Error(`the tree lists ${entries.length} entries, the panel ${turn1.length}:\n  ${entries.join('\n  ')}`);

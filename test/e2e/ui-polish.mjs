@@ -863,6 +863,15 @@ try {
       const fresh = await until(async () => (await chatFrames()).find((f) => !had.includes(f)), 'the new chat', 30_000);
       await sendPrompt(fresh, 'A second chat for the other window');
       await idle(fresh);
+      // VS Code keeps a window's layout in storage when it flushes (every minute, and on unload): a second
+      // window opened before that restores the tabs of the last flush. A reload saves it now, as a user's
+      // earlier session would have.
+      const made = await tabTitles(page);
+      await reloadWindow(page, command);
+      await until(async () => (await tabTitles(page)).length >= made.length, 'the tabs back after the reload that saves the layout', 60_000).catch(async (e) => {
+        throw new Error(`${e.message}: before ${JSON.stringify(made)}, after ${JSON.stringify(await tabTitles(page))}`);
+      });
+      await chatFrame(page, 60_000);
     }
     const before = await tabTitles(page);
     // A page of the same browser context: VS Code in a browser keeps a workspace's layout in the page's
@@ -872,7 +881,7 @@ try {
     try {
       await second.goto(page.url(), { timeout: 180_000 });
       await second.locator('.monaco-workbench').waitFor({ timeout: 120_000 });
-      // The layout was saved by the reload of the step before, so the second window restores the chat tabs:
+      // The layout was saved by a reload (this step's or the one before), so the second window restores the chat tabs:
       // they stay empty, and it says so once, in words (no process id). Counted, not named: a chat made just
       // before may still carry its number in the chat list this window read (its title is written after).
       await until(async () => (await tabTitles(second)).length >= before.length, 'the second window restored the chat tabs', 60_000).catch(async (e) => {
