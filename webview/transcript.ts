@@ -60,6 +60,7 @@ export class Transcript {
   private readonly frames = new TranscriptFrames(
     (v) => this.hydrate(v),
     () => this.onDrawn(),
+    (steady) => document.body.classList.toggle('text-streaming', steady),
   );
   private readonly pin: ScrollPin;
   /** Pending permission requests on their tool cards (`orphans()`: those with no card here, shown above the prompt box). */

@@ -28,6 +28,8 @@ const TEXT_FRAME_MS = 45;
 const STEADY_AFTER_MS = 2000;
 const STEADY_FRAME_MS = 95;
 const PAUSE_MS = 400;
+/** One frame at 60 Hz: a timer that waits for a drawing ends this much early, and the frame follows. */
+const FRAME_MS = 16;
 
 export class TranscriptFrames {
   private readonly dirty = new Set<EntryView>();
@@ -35,17 +37,27 @@ export class TranscriptFrames {
   private readonly toBuild = new Set<EntryView>();
   private buildFrame = 0;
   private frame = 0;
+  /** Waits until streamed text may be drawn again (then a frame is asked for). */
+  private timer: ReturnType<typeof setTimeout> | undefined;
   /** Whether something other than streamed text waits to be drawn (drawn in the next frame, not later). */
   private pendingNotText = false;
   private lastDraw = -Infinity;
   /** When the current steady stream of text drawings began (see STEADY_AFTER_MS). */
   private steadySince = Infinity;
+  /** Whether steadyChanged last said true, and the timer that says false after a pause. */
+  private steady = false;
+  private steadyEnd: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     /** Builds one entry's contents (the transcript's hydrate). */
     private readonly build: (v: EntryView) => void,
     /** After each frame that drew something. */
     private readonly drawn: () => void,
+    /**
+     * An answer's text starts or stops streaming steadily (see STEADY_AFTER_MS; it stops after PAUSE_MS
+     * with no text drawn): the panel's turn spinner rests meanwhile, as the text shows the agent at work.
+     */
+    private readonly steadyChanged: (steady: boolean) => void = () => {},
   ) {}
 
   /** `v` changed: drawn in the next frame, or (`textOnly`, streamed text) within TEXT_FRAME_MS. */
@@ -81,27 +93,62 @@ export class TranscriptFrames {
   flush(): void {
     if (this.frame) cancelAnimationFrame(this.frame);
     this.frame = 0;
+    this.stopTimer();
     const now = performance.now();
     // Text drawn after text, without a pause, continues a steady stream; anything else starts it again.
     if (this.pendingNotText) this.steadySince = Infinity;
     else if (this.steadySince === Infinity || now - this.lastDraw > PAUSE_MS) this.steadySince = now;
     this.pendingNotText = false;
     this.lastDraw = now;
+    this.setSteady(now - this.steadySince >= STEADY_AFTER_MS);
     let drew = false;
     for (const v of this.dirty) drew = v.flush() || drew;
     this.dirty.clear();
     if (drew) this.drawn();
   }
 
-  /** Asks for a frame (also when only a layout change, not a view, waits). */
+  /**
+   * Asks for the frame that draws what waits (also when only a layout change, not a view, waits). Text
+   * that may not be drawn yet waits on a timer, not on a frame asked for again and again: every frame asked
+   * for costs the renderer a frame's work (style, paint, the compositor) even when nothing is drawn, and
+   * in the paced stream that was 60 frames a second for 10 drawings.
+   */
   schedule(): void {
     if (this.frame) return;
-    this.frame = requestAnimationFrame((now) => {
-      const every = now - this.steadySince >= STEADY_AFTER_MS ? STEADY_FRAME_MS : TEXT_FRAME_MS;
-      if (this.pendingNotText || now - this.lastDraw >= every) return this.flush();
+    const now = performance.now();
+    const wait = this.pendingNotText ? 0 : this.lastDraw + this.interval(now) - now;
+    if (wait > FRAME_MS) {
+      this.timer ??= setTimeout(() => {
+        this.timer = undefined;
+        this.schedule();
+      }, wait - FRAME_MS);
+      return;
+    }
+    this.stopTimer();
+    this.frame = requestAnimationFrame((t) => {
       this.frame = 0;
+      if (this.pendingNotText || t - this.lastDraw >= this.interval(t)) return this.flush();
       this.schedule();
     });
+  }
+
+  /** Says when a steady stream starts, and ends it PAUSE_MS after its last drawing. */
+  private setSteady(steady: boolean): void {
+    clearTimeout(this.steadyEnd);
+    this.steadyEnd = steady ? setTimeout(() => this.setSteady(false), PAUSE_MS) : undefined;
+    if (steady === this.steady) return;
+    this.steady = steady;
+    this.steadyChanged(steady);
+  }
+
+  /** How long after the last drawing streamed text may be drawn again. */
+  private interval(now: number): number {
+    return now - this.steadySince >= STEADY_AFTER_MS ? STEADY_FRAME_MS : TEXT_FRAME_MS;
+  }
+
+  private stopTimer(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
   }
 
   private scheduleBuild(): void {

@@ -97,4 +97,28 @@ export function register(test) {
     assert.ok(whole.blocks.length >= 6, JSON.stringify(whole));
     assert.deepEqual(await layout('streamed'), whole);
   });
+
+  test("the turn's spinner rests while an answer's text streams steadily, and turns again when it pauses", async ({ open }) => {
+    const { page, send } = await open();
+    await send({ type: 'snapshot', protocol: PROTOCOL, entries: [entry('agent_message', 'a', '')], panel: panel({ turn: 'busy' }) });
+    const spinner = () =>
+      page.evaluate(() => {
+        const s = document.querySelector('.turn .codicon-modifier-spin');
+        return s ? getComputedStyle(s).animationPlayState : 'none';
+      });
+    assert.equal(await spinner(), 'running', 'a busy turn with nothing streaming spins');
+    // Text every 40 ms, as an agent streams, until the panel calls the stream steady (after 2 s of it).
+    let steady = false;
+    for (let i = 0; i < 200 && !steady; i++) {
+      await send({ type: 'patch', ops: [{ op: 'appendText', key: 'a', text: `word ${i} ` }] });
+      await page.waitForTimeout(40); // the stream's pace, not a wait for a fact
+      steady = (await spinner()) === 'paused';
+    }
+    assert.ok(steady, 'the spinner rested while the text streamed steadily');
+    // The text stops: the spinner turns again (the agent works on something the text does not show).
+    await page.waitForFunction(() => {
+      const s = document.querySelector('.turn .codicon-modifier-spin');
+      return s !== null && getComputedStyle(s).animationPlayState === 'running';
+    });
+  });
 }
