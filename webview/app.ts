@@ -121,6 +121,8 @@ export class ChatApp {
     });
     this.search = new SearchBar(this.transcript);
     this.transcript.onDrawn = () => this.search.refresh();
+    // The chat's own answer only: a subagent's expanded transcript streaming does not rest the turn's spinner.
+    this.transcript.onSteadyText = (steady) => document.body.classList.toggle('text-streaming', steady);
     this.panelView.onSearch = () => this.search.open();
     // A prompt given back (a notice's Edit) is the draft again, as a restored message is.
     this.panelView.onEditPrompt = (text) => this.prompt.restoreDraft(text, []);

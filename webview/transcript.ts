@@ -60,7 +60,7 @@ export class Transcript {
   private readonly frames = new TranscriptFrames(
     (v) => this.hydrate(v),
     () => this.onDrawn(),
-    (steady) => document.body.classList.toggle('text-streaming', steady),
+    (steady) => this.onSteadyText(steady),
   );
   private readonly pin: ScrollPin;
   /** Pending permission requests on their tool cards (`orphans()`: those with no card here, shown above the prompt box). */
@@ -74,6 +74,8 @@ export class Transcript {
   onNewBelow: () => void = () => {};
   /** Called after each frame that drew something (search re-highlights). */
   onDrawn: () => void = () => {};
+  /** Called when an answer's text starts or stops streaming steadily here (TranscriptFrames). */
+  onSteadyText: (steady: boolean) => void = () => {};
 
   /** `nested`: the label of a subagent's transcript drawn in its card (a box of its own, see subagentTranscripts.ts). */
   constructor(
