@@ -22,6 +22,7 @@ import { NodeTerminalHost } from '../terminals';
 import { CaptureFile } from '../capture/captureFile';
 import { TranscriptPrinter } from './printer';
 import { MessageStore } from '../../common/store';
+import { settleAfterRead } from '../../common/store/chunkRun';
 import { parse, resolveAgentCommand, splitAtDashDash } from './args';
 import { terminalSafe } from '../../common/untrusted';
 import { errorText } from '../../common/util/errors';
@@ -222,6 +223,7 @@ export async function run(o: RunOptions, rawOut: (s: string) => void, rawErr: (s
   // The run's transcript is the store's, fed from the wire tap as the extension's is; the printer reads its deltas.
   const store = new MessageStore();
   const printer = new TranscriptPrinter(store, out, err);
+  const printHeld = settleAfterRead(store, (changes) => printer.deltas(changes));
   const [command, ...agentArgs] = o.agent as [string, ...string[]];
   capture?.write('note', o.url !== undefined ? { text: 'connect', url: o.url.split(/[?#]/)[0], cwd: o.cwd } : { text: 'spawn', cmd: o.agent, cwd: o.cwd });
   const stderrLine = (line: string) => {
@@ -259,7 +261,13 @@ export async function run(o: RunOptions, rawOut: (s: string) => void, rawErr: (s
     },
     tap: (dir, msg, raw, checked) => {
       capture?.write(dir, msg, undefined, raw);
-      printer.deltas(checked ? store.ingestChecked(dir, checked) : store.ingest(dir, msg), 'method' in msg && typeof msg.method === 'string' ? msg.method : undefined);
+      // A text chunk continuing the open message may be held and joined with the rest of the read, as in
+      // the extension (chunkRun.ts): one store step per read, not per chunk; printed once the read is over.
+      printer.deltas(
+        checked ? store.ingestChecked(dir, checked, undefined, true) : store.ingest(dir, msg),
+        'method' in msg && typeof msg.method === 'string' ? msg.method : undefined,
+      );
+      printHeld();
     },
     onInvalidLine: (line) => {
       capture?.write('note', { text: 'skipped line from agent', reason: line.reason, raw: line.text });
