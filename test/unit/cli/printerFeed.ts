@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { MessageStore } from '../../../src/common/store';
 import { TranscriptPrinter } from '../../../src/node/cli/printer';
+import { checkMessage } from '../../../src/common/jsonrpc/rpc';
 
 /** A session/update's params as a test writes them (checked by the store, as the wire's are). */
 export interface Update {
@@ -42,9 +43,10 @@ export class FedPrinter {
 
 /**
  * What `cli run` prints for a capture: every line through the store, the session it attaches to when
- * session/new is answered, and each prompt's `[stop]`.
+ * session/new is answered, and each prompt's `[stop]`. `merge`: as `cli run` feeds the store, text chunks
+ * that continue the open message held and joined (chunkRun.ts), the whole capture read as one read.
  */
-export function printCapture(file: string): { out: string; err: string } {
+export function printCapture(file: string, merge = false): { out: string; err: string } {
   let out = '';
   let err = '';
   const store = new MessageStore({ newKey: keys(), now: () => 0 });
@@ -58,7 +60,8 @@ export function printCapture(file: string): { out: string; err: string } {
     if (line.trim() === '') continue;
     const r = JSON.parse(line) as { dir: string; msg?: { id?: unknown; method?: string; result?: { sessionId?: string; stopReason?: string } } };
     const m = r.msg;
-    p.deltas(store.ingestLine(line, i + 1), m?.method);
+    const checked = merge && (r.dir === 'agent->client' || r.dir === 'client->agent') ? checkMessage(m) : undefined;
+    p.deltas(checked?.ok ? store.ingestChecked(r.dir as 'agent->client' | 'client->agent', checked, i + 1, true) : store.ingestLine(line, i + 1), m?.method);
     if (r.dir === 'client->agent' && m?.method === 'session/new') newId = m.id;
     if (r.dir !== 'agent->client' || !m) continue;
     if (m.id !== undefined && m.id === newId && typeof m.result?.sessionId === 'string') {
@@ -66,5 +69,6 @@ export function printCapture(file: string): { out: string; err: string } {
       p.attach(m.result.sessionId);
     } else if (typeof m.result?.stopReason === 'string') p.line(`[stop] ${m.result.stopReason}`);
   }
+  p.deltas(store.settle());
   return { out, err };
 }

@@ -33,4 +33,11 @@ describe('cli run printer goldens', () => {
       assert.equal(got, readFileSync(golden, 'utf8'));
     });
   }
+  // `cli run` joins a read's text chunks into one store step: what it prints must not change.
+  it('joining text chunks (as cli run feeds the store) prints every golden the same', () => {
+    for (const { name, file } of inputs) {
+      const { out, err } = printCapture(file, true);
+      assert.equal(`${out}--- stderr ---\n${err}`, printed(file), name);
+    }
+  });
 });
