@@ -22,13 +22,20 @@ export function planFolds(p: PanelState, live: boolean, open: FoldState, openByD
   const out: HTMLElement[] = [];
   const fold = (id: string, summary: (HTMLElement | string)[], body: HTMLElement, finished: boolean) => {
     let shown = open.get(id) ?? (openByDefault && !finished);
-    const details = h('details', { class: 'plan-fold', 'data-plan-id': id, open: shown }, h('summary', {}, ...summary), body);
-    // A toggle event also follows the open state set here: only a change from it is the user's choice.
-    details.addEventListener('toggle', () => {
-      if (details.open === shown) return;
-      shown = details.open;
+    const head = h('summary', {}, ...summary);
+    const details = h('details', { class: 'plan-fold', 'data-plan-id': id, open: shown }, head, body);
+    const choose = (value: boolean) => {
+      if (value === shown) return;
+      shown = value;
       open.set(id, shown);
+    };
+    // A click (or Enter or Space) on the summary is the user's choice at once: its toggle event comes a task
+    // later, and a plan update drawn in between would otherwise fold the plan the user has just opened.
+    head.addEventListener('click', (e) => {
+      if (!e.defaultPrevented) choose(!details.open);
     });
+    // A toggle event also follows the open state set here: only a change from it is the user's choice.
+    details.addEventListener('toggle', () => choose(details.open));
     out.push(details);
   };
   const itemsFold = (id: string, label: string, entries: readonly PlanEntry[]) => {
