@@ -46,6 +46,28 @@ async function chatFrames() {
   return out;
 }
 
+/**
+ * The chat in the editor area: a chat frame whose prompt box is on screen and wider than a side bar's (the
+ * side bar may show a chat too, and page.frames() lists the frames in no fixed order).
+ */
+function editorChatFrame(timeoutMs) {
+  return until(
+    async () => {
+      let best;
+      for (const f of await chatFrames()) {
+        const box = await f
+          .locator('textarea[aria-label="Prompt"]')
+          .boundingBox()
+          .catch(() => null);
+        if (box && box.width > 500 && (!best || box.width > best.width)) best = { f, width: box.width };
+      }
+      return best?.f;
+    },
+    'the chat in the editor area',
+    timeoutMs,
+  );
+}
+
 const send = (f, text) => sendPrompt(f, text);
 const command = (title) => paletteCommand(page, title);
 
@@ -665,11 +687,11 @@ try {
     await f.locator('textarea[aria-label="Prompt"]').fill('');
     await command('View: Close All Editor Groups');
     await command('ACP: Open Chat');
-    r2 = await chatFrame(page, 30_000);
+    r2 = await editorChatFrame(30_000);
   });
 
   await step('r2 item 2: sending while scrolled up shows your message; the permission is brought into view; Jump to latest whenever away', async () => {
-    r2 ??= await chatFrame(page, 30_000);
+    r2 ??= await editorChatFrame(30_000);
     for (const p of ['Say hello.', 'Say hello again.']) {
       await send(r2, p);
       await idle(r2);
@@ -696,7 +718,7 @@ try {
   });
 
   await step('r2 item 8: after Esc the turn reads Cancelled, and Retry is offered', async () => {
-    r2 ??= await chatFrame(page, 30_000);
+    r2 ??= await editorChatFrame(30_000);
     await send(r2, 'Please edit the notes, then I cancel.');
     await r2.locator('[data-option-id]').last().waitFor({ timeout: 60_000 });
     await r2.locator('textarea[aria-label="Prompt"]').focus();
@@ -720,7 +742,7 @@ try {
   });
 
   await step('r2 item 6: the title you gave stays after an agent restart and the next prompt; titles are one line', async () => {
-    r2 ??= await chatFrame(page, 30_000);
+    r2 ??= await editorChatFrame(30_000);
     // The chat this step renames is the one focused (earlier steps may leave one in the side bar too).
     await r2.locator('textarea[aria-label="Prompt"]').click();
     const header = r2.locator('.session-title', { hasText: 'My own title' });
@@ -763,7 +785,7 @@ try {
   });
 
   await step("r2 items 4, 5: a fork is told apart; Archive closes its tab; Unarchive lists it from the client's records after a restart", async () => {
-    r2 ??= await chatFrame(page, 30_000);
+    r2 ??= await editorChatFrame(30_000);
     const first = r2.locator('[data-kind="user_message"]').last();
     await first.evaluate((el) => el.scrollIntoView({ block: 'center' }));
     await first.hover();
@@ -808,7 +830,7 @@ try {
   await step('r2 item 10: a reloaded chat opens where you were (the same message at the top), not at its first turn', async () => {
     await command('View: Close All Editor Groups');
     await command('ACP: Open Chat');
-    let f = await chatFrame(page, 30_000);
+    let f = await editorChatFrame(30_000);
     // /long: the demo agent's long answer. Enter first takes the command from the slash menu, then sends.
     const box = f.locator('textarea[aria-label="Prompt"]');
     await box.fill('/long');
@@ -841,8 +863,21 @@ try {
     // Typing saves the webview's state at once (the draft with the position), as a scroll does a moment later.
     await f.locator('textarea[aria-label="Prompt"]').pressSequentially('x');
     await reloadWindow(page, command);
-    f = await chatFrame(page, 120_000);
-    await f.locator(`[data-key="${before.key}"]`).waitFor({ timeout: 60_000 });
+    f = await until(
+      async () => {
+        for (const fr of await chatFrames())
+          if (
+            (await fr
+              .locator(`[data-key="${before.key}"]`)
+              .count()
+              .catch(() => 0)) > 0
+          )
+            return fr;
+        return undefined;
+      },
+      'the reloaded chat with the message that was at the top',
+      120_000,
+    );
     await until(async () => (await top(f)).key === before.key, 'the same message at the top after the reload', 30_000).catch(async (e) => {
       throw new Error(`${e.message}: before ${JSON.stringify(before)}, after ${JSON.stringify(await top(f))}`);
     });
