@@ -35,11 +35,14 @@ export function register(test) {
     assert.ok(height < 40, `a folded plan is one line (${height} px)`);
     // The user opens the finished plan: it stays open across updates, also one that comes before the
     // click's toggle event (a task later; in one CI run a patch came first and folded it again).
-    await page.evaluate((m) => {
-      document.querySelector('.plan-fold[data-plan-id=""] > summary').click();
-      window.__host.deliver(m, {});
-      window.__acpChat.flush();
-    }, patch({ op: 'panel', panel: { plan: steps('completed', 'completed', 'pending') } }));
+    await page.evaluate(
+      (m) => {
+        document.querySelector('.plan-fold[data-plan-id=""] > summary').click();
+        window.__host.deliver(m, {});
+        window.__acpChat.flush();
+      },
+      patch({ op: 'panel', panel: { plan: steps('completed', 'completed', 'pending') } }),
+    );
     assert.notEqual(await fold.getAttribute('open'), null, 'opened by the user, kept open through an update before its toggle event');
     await send(patch({ op: 'panel', panel: { plan: steps('completed', 'completed', 'completed') } }));
     await flush();
