@@ -292,19 +292,27 @@ export async function runCommand(page, title) {
  * the frame is found by its prompt box rather than by position, so other webviews cannot be mistaken for it.
  */
 export function chatFrame(page, timeoutMs) {
+  return frameWith(page, 'textarea[aria-label="Prompt"]', 'the chat webview (textarea[aria-label="Prompt"])', timeoutMs);
+}
+
+/**
+ * The first frame of `page` (any webview) that holds an element matching `selector` (with `hasText`, when
+ * given), once one does; `what` names it when the wait times out.
+ */
+export function frameWith(page, selector, what, timeoutMs, hasText) {
   return until(
     async () => {
       for (const frame of page.frames()) {
         if (frame.isDetached()) continue;
         const found = await frame
-          .locator('textarea[aria-label="Prompt"]')
+          .locator(selector, hasText === undefined ? {} : { hasText })
           .count()
           .catch(() => 0);
         if (found > 0) return frame;
       }
       return undefined;
     },
-    'the chat webview (textarea[aria-label="Prompt"])',
+    what,
     timeoutMs,
   );
 }

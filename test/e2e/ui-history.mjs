@@ -7,8 +7,7 @@
 import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { tsImport } from 'tsx/esm/api';
-import { until } from '../helpers/until.mjs';
-import { EXTENSION_ID, launchBrowser, log, painted, paletteCommand, root, startCodeServer, stepRunner, workbenchUrl } from './host.mjs';
+import { EXTENSION_ID, frameWith, launchBrowser, log, painted, paletteCommand, root, startCodeServer, stepRunner, workbenchUrl } from './host.mjs';
 
 const { MessageStore } = await tsImport('../../src/common/store/index.ts', import.meta.url);
 const { searchFileText } = await tsImport('../../src/common/history/searchLines.ts', import.meta.url);
@@ -86,23 +85,7 @@ function generate(home, n) {
 
 /** The History view's frame (found by its search box). */
 function historyFrame() {
-  return until(
-    async () => {
-      for (const f of page.frames()) {
-        if (f.isDetached()) continue;
-        if (
-          (await f
-            .locator('input.history-search')
-            .count()
-            .catch(() => 0)) > 0
-        )
-          return f;
-      }
-      return undefined;
-    },
-    'the History view (input.history-search)',
-    60_000,
-  );
+  return frameWith(page, 'input.history-search', 'the History view (input.history-search)', 60_000);
 }
 
 const cs = await startCodeServer({ settings: { 'acpChat.notifyWhenUnseen': false } });
@@ -156,23 +139,7 @@ try {
     const said = `Message 4 of chat ${n}: where did the walrus go?`;
     await hit.click();
     // That chat (its own message, not another walrus chat's), named by its store's title (not "Chat N").
-    const chat = await until(
-      async () => {
-        for (const f of page.frames()) {
-          if (f.isDetached()) continue;
-          if (
-            (await f
-              .locator('[data-kind="user_message"]', { hasText: said })
-              .count()
-              .catch(() => 0)) > 0
-          )
-            return f;
-        }
-        return undefined;
-      },
-      `the chat "${title}" showing its walrus message`,
-      60_000,
-    );
+    const chat = await frameWith(page, '[data-kind="user_message"]', `the chat "${title}" showing its walrus message`, 60_000, said);
     await page.locator('.tab', { hasText: title }).first().waitFor({ timeout: 10_000 });
     // Its turns had ended when it was saved: no "Interrupted" notice.
     if (await chat.getByText('Interrupted').count()) throw new Error('the reopened chat says a turn was interrupted');

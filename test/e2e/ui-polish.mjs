@@ -7,7 +7,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import { chatFrame, launchBrowser, log, painted, paletteCommand, reloadWindow, root, sendPrompt, startCodeServer, stepRunner, workbenchUrl } from './host.mjs';
+import { chatFrame, frameWith, launchBrowser, log, painted, paletteCommand, reloadWindow, root, sendPrompt, startCodeServer, stepRunner, workbenchUrl } from './host.mjs';
 import { until } from '../helpers/until.mjs';
 
 const vsixPath = path.join(root, 'dist/acp-chat.vsix');
@@ -863,21 +863,7 @@ try {
     // Typing saves the webview's state at once (the draft with the position), as a scroll does a moment later.
     await f.locator('textarea[aria-label="Prompt"]').pressSequentially('x');
     await reloadWindow(page, command);
-    f = await until(
-      async () => {
-        for (const fr of await chatFrames())
-          if (
-            (await fr
-              .locator(`[data-key="${before.key}"]`)
-              .count()
-              .catch(() => 0)) > 0
-          )
-            return fr;
-        return undefined;
-      },
-      'the reloaded chat with the message that was at the top',
-      120_000,
-    );
+    f = await frameWith(page, `[data-key="${before.key}"]`, 'the reloaded chat with the message that was at the top', 120_000);
     await until(async () => (await top(f)).key === before.key, 'the same message at the top after the reload', 30_000).catch(async (e) => {
       throw new Error(`${e.message}: before ${JSON.stringify(before)}, after ${JSON.stringify(await top(f))}`);
     });
