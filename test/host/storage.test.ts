@@ -79,30 +79,22 @@ suite('Chat storage and tabs', () => {
     const other = await FilePersistence.create(home, () => undefined, { pid: process.pid, token: 'following-window' });
     const id = 'chat-follow-abc123';
     const record = (title: string | null) => ({ id, agentId: 'demo', title, sessionId: null, createdAt: Date.now(), updatedAt: Date.now() });
-    // The other window writes the list as a real window does: the chats on disk, with its own change. A list of
-    // its chats alone would tell this window that every chat it does not hold was deleted, and chats of the
-    // suite's other tests went missing after this one (found in a whole run: "no chat …" in Worktree chats).
-    const listed = (own: ReturnType<typeof record>[]) => {
-      const file = path.join(home, 'chats.json');
-      const onDisk = (fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : { chats: [], focused: [] }) as { chats: { id: string }[]; focused: unknown[] };
-      return { version: 1, chats: [...onDisk.chats.filter((c) => c.id !== id), ...own], focused: onDisk.focused };
-    };
     try {
-      other.writeIndex(listed([record(null)]));
+      other.writeIndex({ version: 1, chats: [record(null)], focused: [] });
       const onDisk = () => `chats.json ${fs.readFileSync(path.join(home, 'chats.json'), 'utf8').includes(id) ? 'lists' : 'does not list'} it`;
       await until(
         () => a.service.chatIndex.has(id),
         () => `this window taking in the chat the other one made (${onDisk()})`,
         10_000,
       );
-      other.writeIndex(listed([record('Named in the other window')]));
+      other.writeIndex({ version: 1, chats: [record('Named in the other window')], focused: [] });
       await until(
         () => a.service.titleOf(id) === 'Named in the other window',
         () => `the title here is still "${a.service.titleOf(id)}"`,
         10_000,
       );
       await other.remove(id);
-      other.writeIndex(listed([]));
+      other.writeIndex({ version: 1, chats: [], focused: [] });
       await until(() => !a.service.chatIndex.has(id), 'this window dropping the chat the other one deleted', 10_000);
     } finally {
       await other.close();
