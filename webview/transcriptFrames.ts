@@ -57,7 +57,7 @@ export class TranscriptFrames {
      * An answer's text starts or stops streaming steadily (see STEADY_AFTER_MS; it stops after PAUSE_MS
      * with no text drawn): the panel's turn spinner rests meanwhile, as the text shows the agent at work.
      */
-    private readonly steadyChanged: (steady: boolean) => void = () => {},
+    private readonly steadyChanged: (steady: boolean) => void,
   ) {}
 
   /** `v` changed: drawn in the next frame, or (`textOnly`, streamed text) within TEXT_FRAME_MS. */
