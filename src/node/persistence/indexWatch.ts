@@ -61,9 +61,15 @@ export interface IndexMine {
  */
 export function followIndexFile(dir: string, own: { settled: () => Promise<void>; mine: IndexMine }, onIndex: (raw: unknown) => void, log: (message: string) => void): IDisposable {
   const read = async (): Promise<void> => {
-    // This window's writes land first; a write queued during the read makes it stale (that write's own event follows).
-    await own.settled();
-    const queued = own.mine.queued;
+    // This window's writes land first, those queued while waiting too: a list read while one of them is still
+    // on its way lacks the chat it adds, and following it deleted that chat here (a new chat waiting for its
+    // worktree, not yet live: found by the host suite). A write queued during the read itself makes it stale
+    // (that write's own event follows).
+    let queued: number;
+    do {
+      queued = own.mine.queued;
+      await own.settled();
+    } while (queued !== own.mine.queued);
     const text = await readFile(path.join(dir, INDEX_FILE), 'utf8').catch(() => undefined);
     if (queued !== own.mine.queued || text === undefined || text === own.mine.text) return;
     own.mine.text = text;

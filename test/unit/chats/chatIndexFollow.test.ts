@@ -9,6 +9,7 @@ import path from 'node:path';
 import { ChatIndex, type ChatRecord } from '../../../src/common/chats/chatIndex';
 import { followChatList, followInto } from '../../../src/common/chats/chatIndexFollow';
 import { FilePersistence } from '../../../src/node/chat/filePersistence';
+import { followIndexFile, type IndexMine } from '../../../src/node/persistence/indexWatch';
 import { until } from '../../helpers/until.mjs';
 
 const rec = (id: string, over: Partial<ChatRecord> = {}): ChatRecord => ({ id, agentId: 'demo', title: null, sessionId: null, createdAt: 1, updatedAt: 1, ...over });
@@ -122,5 +123,35 @@ test('a window opened before the workspace had any chat (no chats folder yet) st
     await first.close();
     await second.close();
     rmSync(path.dirname(dir), { recursive: true, force: true });
+  }
+});
+
+test("a list read while this window's newer write is still on its way is not followed (it lacks that write's new chat)", async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'follow-'));
+  const list = path.join(dir, 'chats.json');
+  writeFileSync(list, JSON.stringify(file(rec('chat-a'))));
+  const mine: IndexMine = { queued: 1, text: undefined };
+  // The first wait ends as the writes it waited for land, but a new chat's write was queued meanwhile; it lands later.
+  let newer: Promise<void> | undefined;
+  const settled = (): Promise<void> => {
+    if (newer) return newer;
+    mine.queued++;
+    newer = new Promise<void>((resolve) => setTimeout(resolve, 100)).then(() => writeFileSync(list, JSON.stringify(file(rec('chat-a'), rec('chat-new')))));
+    return Promise.resolve();
+  };
+  const seen: string[][] = [];
+  const following = followIndexFile(
+    dir,
+    { settled, mine },
+    (raw) => seen.push((raw as { chats: ChatRecord[] }).chats.map((c) => c.id)),
+    () => undefined,
+  );
+  try {
+    writeFileSync(list, JSON.stringify(file(rec('chat-a'), rec('chat-b')))); // another window's write: the read this test is about
+    await until(() => seen.length > 0, 'the list followed', 5_000);
+    assert.deepEqual(seen[0], ['chat-a', 'chat-new'], 'the list as it was after the newer write, not before it');
+  } finally {
+    following.dispose();
+    rmSync(dir, { recursive: true, force: true });
   }
 });
