@@ -13,7 +13,7 @@ export { commandOf } from '../src/common/toolOutput';
 
 /** Applies `appendText` as the contract defines it: to the last block when it is text, else as a new text block. */
 export function appendTextToEntry(entry: Entry, text: string): Entry {
-  if (entry.kind === 'elicitation' || entry.kind === 'subagent' || entry.kind === 'compaction') return entry; // sent whole: no streamed text
+  if (entry.kind === 'elicitation' || entry.kind === 'subagent' || entry.kind === 'compaction') return entry; // no streamed text (a compaction's summary changes as a field)
   if (entry.kind === 'tool_call') {
     const last = entry.content[entry.content.length - 1];
     const content: ToolCallContent[] =
@@ -29,8 +29,7 @@ export function appendTextToEntry(entry: Entry, text: string): Entry {
 
 /** Applies a `fields` patch: its streamed text with `appendTextToEntry`, then the changed fields. */
 export function applyFieldsToEntry(entry: Entry, patch: EntryPatch): Entry {
-  if (entry.kind === 'elicitation' || entry.kind === 'subagent' || entry.kind === 'compaction') return entry; // sent whole (replace), never as fields
-  return applyEntryPatch<Exclude<Entry, { kind: 'elicitation' | 'subagent' | 'compaction' }>>(entry, patch, (e, t) => appendTextToEntry(e, t) as typeof e);
+  return applyEntryPatch<Entry>(entry, patch, appendTextToEntry);
 }
 
 /**

@@ -9,11 +9,11 @@
  */
 import { isRecord } from '../util/guards';
 
-/** What the diff needs of an entry (the webview's `ViewEntry`, or a store `Entry`). */
+/** What the diff needs of an entry (the webview's `ViewEntry`, or a store `Entry`); a subagent card or a compaction has no content. */
 export interface DiffableEntry {
   readonly kind: string;
   readonly key: string;
-  readonly content: readonly unknown[];
+  readonly content?: readonly unknown[];
 }
 
 /** What changed in one object, field by field. Fields absent from every part are unchanged. */
@@ -120,8 +120,8 @@ const CONTENT = new Set(['content']);
 export function diffEntry<E extends DiffableEntry>(prev: E, next: E): EntryPatch | null {
   if (prev.kind !== next.kind || prev.key !== next.key) return null;
   const rest = diffObject(prev as unknown as Json, next as unknown as Json, CONTENT) ?? {};
-  const a: readonly unknown[] = prev.content;
-  const b: readonly unknown[] = next.content;
+  const a: readonly unknown[] = prev.content ?? [];
+  const b: readonly unknown[] = next.content ?? [];
   if (sameValue(a, b)) return rest;
   // Streamed text: everything but the last block is unchanged and the last text block grew.
   const n = a.length;

@@ -16,7 +16,7 @@
 import type { Entry } from '../store/model';
 import type { PanelState, PatchOp } from './contract';
 import { diffEntry, sameValue, type DiffableEntry, type EntryPatch } from './entryDiff';
-import { toViewEntry, type ViewElicitation, type ViewEntry, type ViewSubagent, type ViewCompaction } from './viewEntry';
+import { toViewEntry } from './viewEntry';
 import { encodeEntry, encodePatch } from './wire';
 import { WireEncoder } from './wireEncoder';
 import { toWireEntry } from './wireEntry';
@@ -136,8 +136,9 @@ export class PatchBatcher {
   private fieldsOrReplace(base: Entry | undefined, entry: Entry): PatchOp {
     const next = toViewEntry(entry);
     const prev = base ? toViewEntry(base) : undefined;
-    // A question changes once or twice (answered, completed), a subagent's card a few times (its state): they go whole.
-    const patch = prev && !goesWhole(prev) && !goesWhole(next) ? diffEntry<DiffableEntry>(prev, next) : null;
+    // Every kind goes as fields: a subagent's card changes with each state the child reports (Codex flips it
+    // between running and requires_action), and sent whole each time it was most of the bytes of such a turn.
+    const patch = prev ? diffEntry<DiffableEntry>(prev, next) : null;
     const h = this.handleOf(entry.key);
     return patch ? { op: 'fields', h, patch: encodePatch(next.kind, patch) } : { op: 'replace', h, entry: encodeEntry(next) };
   }
@@ -237,9 +238,4 @@ function textLength(entry: Entry): number {
   if (entry.kind === 'elicitation' || entry.kind === 'subagent' || entry.kind === 'compaction') return n;
   for (const c of entry.content) if (c.type === 'text') n += c.text.length;
   return n;
-}
-
-/** Entries posted whole on every change rather than as field patches. */
-function goesWhole(v: ViewEntry): v is ViewElicitation | ViewSubagent | ViewCompaction {
-  return v.kind === 'elicitation' || v.kind === 'subagent' || v.kind === 'compaction';
 }

@@ -10,6 +10,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { MessageStore, type StoreDelta } from '../../../src/common/store';
 import type { Entry } from '../../../src/common/store/model';
 import { AgentMethods, ClientMethods } from '../../../src/common/protocol/methods';
@@ -276,4 +278,43 @@ test('a replayed message matched without an id is not doubled in the view (issue
     ],
     false,
   );
+});
+
+// The recorded agents (subagent cards, compactions, questions and all): fed line by line through the same
+// pipeline, the view equals the store after every line, and a subagent card's later states go as field
+// patches, not as the whole card again.
+test('every recorded transcript: the view equals the store after each line; subagent cards change by fields', () => {
+  const dir = path.join(__dirname, '../../fixtures/transcripts');
+  let subagentFields = 0;
+  for (const f of readdirSync(dir).filter((x) => x.endsWith('.jsonl'))) {
+    const store = new MessageStore();
+    const view: ViewEntry[] = [];
+    const decoder = new WireDecoder();
+    let shownId: string | null = null;
+    const panelFeed = new PanelFeed((m) => {
+      if (m.type !== 'patch') return;
+      applyOps(view, m.ops, decoder);
+      for (const op of m.ops) {
+        const d = op.op === 'fields' ? decoder.entryOp(op) : undefined;
+        if (d?.op === 'fields' && view.find((e) => e.key === d.key)?.kind === 'subagent') subagentFields++;
+      }
+      assert.ok(!m.ops.some((op) => op.op === 'replace' && op.entry.kind === 'subagent'), `${f}: a subagent card sent whole again`);
+    });
+    const source = new PanelSource();
+    source.onDidChange((c) => assert.ok(panelFeed.changed(c)));
+    const lines = readFileSync(path.join(dir, f), 'utf8').split('\n').filter(Boolean);
+    lines.forEach((line, i) => {
+      const r = JSON.parse(line) as { dir: string; msg: unknown };
+      if (r.dir !== 'client->agent' && r.dir !== 'agent->client') return;
+      const changes = store.ingest(r.dir, r.msg);
+      // The session the panel shows: the first one the agent created (each recording has one).
+      shownId ??= store.sessions()[0]?.sessionId ?? null;
+      const id = shownId;
+      source.storeChanged(changes, id, () => (id === null ? undefined : store.session(id)));
+      panelFeed.flush();
+      const entries = id === null ? [] : (store.session(id)?.entries ?? []);
+      assert.deepEqual(view.map(shown), entries.map(shown), `${f}: the view differs from the store after line ${i + 1}`);
+    });
+  }
+  assert.ok(subagentFields > 0, 'some subagent card changed by fields');
 });
