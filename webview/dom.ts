@@ -94,3 +94,15 @@ export function firstEndingBelow(count: number, bottomOf: (i: number) => number,
   }
   return lo;
 }
+
+/**
+ * Calls `chose(open)` as the user opens or closes `details` from its summary (a click, or Enter or Space,
+ * which click it), at the click itself: the toggle event comes a task later, and code that set the open
+ * state in between (a redraw, a turn's end) made that event look like its own, so the user's choice was
+ * undone (found for the plan in CI). The summary must already be in `details`.
+ */
+export function onUserFold(details: HTMLDetailsElement, chose: (open: boolean) => void): void {
+  details.querySelector(':scope > summary')?.addEventListener('click', (e) => {
+    if (!e.defaultPrevented) chose(!details.open);
+  });
+}

@@ -5,7 +5,7 @@
  * and queued prompts.
  */
 import type { PanelState, PermissionView, WebviewToHost } from '../src/common/webview/contract';
-import { button, h, icon, inlineCode, keepFocus } from './dom';
+import { button, h, icon, inlineCode, keepFocus, onUserFold } from './dom';
 import { contextMeter } from './contextMeter';
 import { compactCommand } from '../src/common/webview/contextMeter';
 import { toControl } from './configOptions';
@@ -213,6 +213,7 @@ export class PanelView {
       notices.length > 1 ? ` · ${notices.length - 1} more` : null,
     );
     const details = h('details', { class: 'notices-fold', open: this.noticesOpen }, summary, ...items);
+    onUserFold(details, (open) => (this.noticesOpen = open));
     details.addEventListener('toggle', () => (this.noticesOpen = details.open));
     keepFocus(
       this.notices,

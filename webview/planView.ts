@@ -5,7 +5,7 @@
  */
 import type { PanelState } from '../src/common/webview/contract';
 import type { PlanEntry } from '../src/common/store/model';
-import { h, icon } from './dom';
+import { h, icon, onUserFold } from './dom';
 import { renderMarkdown } from './markdown';
 
 const PLAN_ICONS: Record<string, string> = { pending: 'circle-large-outline', in_progress: 'loading', completed: 'pass-filled' };
@@ -29,11 +29,7 @@ export function planFolds(p: PanelState, live: boolean, open: FoldState, openByD
       shown = value;
       open.set(id, shown);
     };
-    // A click (or Enter or Space) on the summary is the user's choice at once: its toggle event comes a task
-    // later, and a plan update drawn in between would otherwise fold the plan the user has just opened.
-    head.addEventListener('click', (e) => {
-      if (!e.defaultPrevented) choose(!details.open);
-    });
+    onUserFold(details, choose);
     // A toggle event also follows the open state set here: only a change from it is the user's choice.
     details.addEventListener('toggle', () => choose(details.open));
     out.push(details);

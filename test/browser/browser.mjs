@@ -125,6 +125,8 @@ export async function openPanel(browser, server, { theme = 'dark', width = 520, 
     errors,
     /** Delivers one HostToWebview message. */
     send: (msg) => page.evaluate(({ msg: m, raws }) => window.__host.deliver(m, raws), asHost(msg)),
+    /** One HostToWebview message as the host would post it (`{ msg, raws }`), for a test that delivers it inside its own page.evaluate. */
+    wire: (msg) => asHost(msg),
     /** Draws pending frames now. */
     flush: () => page.evaluate(() => window.__acpChat.flush()),
     posted: () => page.evaluate(() => window.__host.posted),

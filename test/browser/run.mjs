@@ -400,8 +400,8 @@ test('a permission without a visible tool call is shown above the prompt box', a
   assert.equal(await box.isVisible(), false);
 });
 
-test('a thought is open while streaming and collapses with its duration once the answer starts', async ({ open }) => {
-  const { page, send, flush } = await open();
+test('a thought is open while streaming, collapses with its duration once the answer starts, and stays as the user opened it', async ({ open }) => {
+  const { page, send, flush, wire, errors } = await open();
   await send(snapshot([message('user_message', 'u1', 'hi'), message('agent_thought', 't1', 'Let me think', { ms: 2600 })], panel({ turn: 'busy' })));
   await flush();
   const details = page.locator('[data-key="t1"] details');
@@ -411,6 +411,21 @@ test('a thought is open while streaming and collapses with its duration once the
   await flush();
   assert.equal(await details.getAttribute('open'), null);
   assert.match(await details.locator('summary').innerText(), /Thought for 3 s/);
+  // The user opens it, and the thought is drawn again before the click's toggle event (a task later): it stays open.
+  await page.evaluate(
+    ({ msg, raws }) => {
+      document.querySelector('[data-key="t1"] details > summary').click();
+      window.__host.deliver(msg, raws);
+      window.__acpChat.flush();
+    },
+    wire(patch({ op: 'replace', entry: message('agent_thought', 't1', 'Let me think again', { ms: 2600 }) })),
+  );
+  assert.match(await details.textContent(), /think again/, 'drawn again');
+  assert.equal(await details.getAttribute('open'), '', 'opened by the user, kept open through a redraw before its toggle event');
+  await send(patch({ op: 'replace', entry: message('agent_thought', 't1', 'Let me think once more', { ms: 2600 }) }));
+  await flush();
+  assert.equal(await details.getAttribute('open'), '', 'and after it');
+  assert.deepEqual(errors, []);
 });
 
 test('search finds text, counts matches and jumps between them', async ({ open }) => {

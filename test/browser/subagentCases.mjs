@@ -201,6 +201,36 @@ export function register(test) {
     assert.equal(await row.locator('.entry-head .who').innerText(), 'From Fix the notes');
   });
 
+  test('subagents: legacy: steps the user folds while the Agent call runs stay folded, also through a redraw before the click’s toggle event', async ({ open }) => {
+    const [only] = recordedSessions('claude-next-subagent-legacy.jsonl');
+    const agent = only.entries.find((e) => e.kind === 'tool_call' && e.name === 'Agent');
+    const running = { ...agent, status: 'in_progress' };
+    const { page, send, flush, wire, errors } = await open();
+    await send(
+      snapshot(
+        only.entries.map((e) => (e === agent ? running : e)),
+        panel({ sessionId: only.sessionId, turn: 'busy' }),
+      ),
+    );
+    await flush();
+    const steps = page.locator(`[data-key="${agent.key}"] details.tool-steps`);
+    assert.equal(await steps.getAttribute('open'), '', 'open while the Agent call runs');
+    await page.evaluate(
+      ({ key, post }) => {
+        document.querySelector(`[data-key="${key}"] details.tool-steps > summary`).click();
+        window.__host.deliver(post.msg, post.raws);
+        window.__acpChat.flush();
+      },
+      { key: agent.key, post: wire(patch({ op: 'replace', entry: { ...running, title: 'Agent: still running' } })) },
+    );
+    assert.match(await page.locator(`[data-key="${agent.key}"] .tool-title`).first().innerText(), /still running/, 'drawn again');
+    assert.equal(await steps.getAttribute('open'), null, 'folded by the user, kept folded through a redraw before its toggle event');
+    await send(patch({ op: 'replace', entry: { ...running, title: 'Agent: running on' } }));
+    await flush();
+    assert.equal(await steps.getAttribute('open'), null, 'and after it');
+    assert.deepEqual(errors, []);
+  });
+
   test('subagents: legacy (no subagents capability): the Read call is a step inside the Agent card, in order; permissions and search reach it', async ({ open }) => {
     const [only] = recordedSessions('claude-next-subagent-legacy.jsonl');
     const agent = only.entries.find((e) => e.kind === 'tool_call' && e.name === 'Agent');

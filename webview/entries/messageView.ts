@@ -1,6 +1,6 @@
 /** User messages, agent messages and agent thoughts. */
 import type { ViewMessage as MessageEntry } from '../../src/common/webview/viewEntry';
-import { button, h, icon, keepFocus } from '../dom';
+import { button, h, icon, keepFocus, onUserFold } from '../dom';
 import { entryPlainText, thoughtSeconds } from '../entryModel';
 import { StreamingMarkdown } from '../streamingMarkdown';
 import { renderBlock } from './blocks';
@@ -36,6 +36,7 @@ export class MessageView extends EntryView<MessageEntry> {
       this.details = h('details', { class: 'thought' }, summary, this.body);
       this.expectedOpen = this.ctx.isStreaming(e.key);
       this.details.open = this.expectedOpen;
+      onUserFold(this.details, () => (this.userToggled = true));
       this.details.addEventListener('toggle', () => {
         if (this.details && this.details.open !== this.expectedOpen) this.userToggled = true;
       });

@@ -9,7 +9,7 @@ import type { DiffV1, DiffV2, ToolCallContent } from '../../src/common/protocol/
 import { isDiffV2 } from '../../src/common/protocol/contentHelpers';
 import type { ViewToolCall as ToolCallEntry } from '../../src/common/webview/viewEntry';
 import type { PermissionView } from '../../src/common/webview/contract';
-import { button, h, icon, inlineCode, keepFocus } from '../dom';
+import { button, h, icon, inlineCode, keepFocus, onUserFold } from '../dom';
 import { toolStatusLabel, toolTitle } from '../entryModel';
 import { compactDiff, type DiffLine, diffStats, lineDiff, patchRows } from '../lineDiff';
 import { diffBody, diffStat, formatSize, json, reviewBadge, withoutFinalNewline } from './toolCardParts';
@@ -304,6 +304,7 @@ export class ToolCallView extends EntryView<ToolCallEntry> implements QuestionHo
       if (data.input !== undefined && data.input !== null) details.append(h('div', { class: 'raw-label' }, 'Input'), h('pre', {}, json(data.input)));
       if (data.output !== undefined && data.output !== null) details.append(h('div', { class: 'raw-label' }, 'Output'), h('pre', {}, json(data.output)));
     };
+    onUserFold(details, (open) => (this.rawOpen = open));
     details.addEventListener('toggle', () => {
       this.rawOpen = details.open;
       if (details.open) fill();

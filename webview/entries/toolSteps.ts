@@ -5,7 +5,7 @@
  * its own whose card moves in here, so its permissions, terminal output and search work as on any card.
  * Open while the work goes on or a step waits for the user; closed once done, unless the user chose.
  */
-import { h, icon } from '../dom';
+import { h, icon, onUserFold } from '../dom';
 
 /** What the group needs of a step's view. */
 export interface Step {
@@ -25,6 +25,7 @@ export class ToolSteps {
   private expectedOpen = false;
 
   constructor() {
+    onUserFold(this.el, () => (this.userToggled = true));
     this.el.addEventListener('toggle', () => {
       if (this.el.open !== this.expectedOpen) this.userToggled = true;
     });
