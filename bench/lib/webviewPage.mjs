@@ -157,14 +157,31 @@ export function defineHelpers(protocol) {
       const paint = await firstPaint(first, 'history');
       return { ms: paint.ms, parts: paint.parts, built: document.querySelectorAll('[role="article"]:not(.placeholder)').length, newestShown: newestShown() };
     },
-    async reattach({ ops, after }) {
-      // The replay's patches, then the reattach's snapshot right behind them (as the host posts them).
-      performance.mark('reattach-start');
-      const t0 = performance.now();
-      window.postMessage({ type: 'patch', ops }, '*');
-      const t1 = performance.now();
-      const paint = await firstPaint(after, 'reattach-snapshot');
-      return { ms: paint.ms + (t1 - t0), parts: paint.parts };
+    /** The replay's patches, then what the reattach ends with (the panel's fields), as the host posts them; resolves at the first frame painted after the last. */
+    reattach({ ops, after }) {
+      return new Promise((resolve) => {
+        const messages = [{ type: 'patch', ops }, ...after];
+        const chat = app();
+        const receive = chat.receive;
+        let received = 0;
+        let count = 0;
+        chat.receive = (m) => {
+          if (count === 0) received = performance.now();
+          receive.call(chat, m);
+          if (++count < messages.length) return;
+          const handled = performance.now();
+          window.__bench.handled = true;
+          chat.receive = receive;
+          painted().then((t) => {
+            performance.mark('reattach-end');
+            resolve({ ms: t - t0, parts: [received - t0, handled - received, t - handled] });
+          });
+        };
+        window.__bench.handled = false;
+        performance.mark('reattach-start');
+        const t0 = performance.now();
+        for (const m of messages) window.postMessage(m, '*');
+      });
     },
     /** Every entry the panel holds, once the last snapshot's older parts are in. */
     async settled() {

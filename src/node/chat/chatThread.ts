@@ -110,7 +110,7 @@ export class ChatThread implements ConnectionEvents {
     if (s && this.lastTurnEnd === null && lastPromptInterrupted(s.entries, this.o.store.notices(s.sessionId))) this.endTurnAs('interrupted');
     this.stopBackground();
     this.setTurn('idle', null);
-    this.view.reset();
+    this.view.attached();
     this.drainQueue();
   }
 

@@ -50,6 +50,7 @@ export class ChatView extends Disposable {
 
   constructor(private readonly d: ViewDeps) {
     super();
+    this.shown = this.transcriptShown();
     this.register(d.traffic.onDidApply((changes) => this.showStoreDeltas(changes)));
     this.register(d.traffic.onDidNote(() => this.treeChanged()));
     // A turn waiting on the user's answer is not stalled.
@@ -73,6 +74,9 @@ export class ChatView extends Disposable {
   private get sessionId(): string | null {
     return this.d.connection.sessionId;
   }
+
+  /** The transcript the panel was last given whole (transcriptShown): its patches since are of that one. */
+  private shown: string;
 
   current(): SessionState | undefined {
     return this.sessionId === null ? undefined : this.d.options.store.session(this.sessionId);
@@ -182,9 +186,28 @@ export class ChatView extends Disposable {
     this.source.fire([{ type: 'panel', fields }]);
   }
 
-  /** The chat shows another session, or reconnected: the panel starts over. */
+  /** The chat shows another session: the panel starts over. */
   reset(): void {
+    this.shown = this.transcriptShown();
     this.source.reset();
+  }
+
+  /**
+   * The agent is (re)attached. The panel starts over only if it now shows another transcript (a new session,
+   * a failed reattach's earlier one). A reattached session's replay reached the panel as patches as it came,
+   * and a fresh snapshot re-sent all of a long chat on each reload and agent restart; so the rest of its
+   * state (what the connection learnt: capabilities, modes, commands) goes as fields. Terminals and the
+   * Changes summaries are patched as they change and the earlier transcript is the same: none goes again.
+   */
+  attached(): void {
+    if (this.transcriptShown() !== this.shown) return this.reset();
+    const { terminals: _terminals, changeSets: _changeSets, earlier: _earlier, ...fields } = this.panelState();
+    this.panel(fields);
+  }
+
+  /** Which transcript the panel shows: the session and the earlier transcript above it. */
+  private transcriptShown(): string {
+    return JSON.stringify([this.sessionId, this.d.connection.earlier?.sessionId ?? null]);
   }
 
   /** Something only the tree shows changed (a skipped line, another session). */

@@ -201,6 +201,27 @@ test('a crash says what happened; restart reattaches the same session without du
   session.dispose();
 });
 
+test('a reattach of the session the panel shows sends no fresh snapshot (its replay came as patches); a new session does', async () => {
+  const { session, agent, changes } = makeSession({ settings: { ...settings, restartOnCrash: false } });
+  await session.start();
+  assert.ok(
+    changes.some((c) => c.type === 'reset'),
+    'a new session: the panel starts over',
+  );
+  session.prompt('hello');
+  await session.whenIdle();
+  agent.crash();
+  await until(() => session.turnState === 'exited', 'the exit');
+  changes.length = 0;
+  await session.restart();
+  assert.equal(agent.connections, 2);
+  assert.ok(!changes.some((c) => c.type === 'reset'), `no fresh snapshot: ${JSON.stringify(changes.map((c) => c.type))}`);
+  const fields = changes.flatMap((c) => (c.type === 'panel' ? Object.keys(c.fields) : []));
+  for (const f of ['canFork', 'availableCommands', 'title', 'turn']) assert.ok(fields.includes(f), `the panel hears ${f} again`);
+  for (const f of ['terminals', 'changeSets', 'earlier']) assert.ok(!fields.includes(f), `${f}: patched as they change, not sent again`);
+  session.dispose();
+});
+
 test('a terminal the agent runs streams its output and exit status to the panel', async () => {
   let owner: ChatController | undefined;
   const terminals = new NodeTerminalHost({
@@ -306,6 +327,10 @@ test('a failed reattach keeps the saved transcript on screen, read-only above a 
   assert.equal(session.turnState, 'idle');
   const fresh = session.sessionId!;
   assert.notEqual(fresh, old, 'a new session was started');
+  assert.ok(
+    changes.some((c) => c.type === 'reset'),
+    'the panel starts over: the saved transcript above a marker, then the new session',
+  );
 
   const snap = session.snapshot();
   assert.deepEqual(
