@@ -23,6 +23,7 @@ export class FoldedTurns {
   /** Hides each fold's entries (unless opened) and puts its row before its first entry; idempotent. */
   render(folds: readonly Fold[], t: FoldTranscript): void {
     this.last = { folds, t };
+    if (folds.length === 0 && this.rows.size === 0) return; // most chats: no walk over every entry
     const order = t.views;
     const index = new Map(order.map((v, i) => [v.key, i] as const));
     const live = new Set<string>();
