@@ -96,13 +96,17 @@ export function firstEndingBelow(count: number, bottomOf: (i: number) => number,
 }
 
 /**
- * Calls `chose(open)` as the user opens or closes `details` from its summary (a click, or Enter or Space,
- * which click it), at the click itself: the toggle event comes a task later, and code that set the open
- * state in between (a redraw, a turn's end) made that event look like its own, so the user's choice was
- * undone (found for the plan in CI). The summary must already be in `details`.
+ * Calls `chose(open)` as the user opens or closes `details`: at the click on its summary (or Enter or Space,
+ * which click it), and at a toggle event showing another state than the one the code set last (`codeSet`;
+ * without it, at every toggle event). The click is heard at once: the toggle event comes a task later, and
+ * code that set the open state in between (a redraw, a turn's end) made that event look like its own, so
+ * the user's choice was undone (found for the plan in CI). The summary must already be in `details`.
  */
-export function onUserFold(details: HTMLDetailsElement, chose: (open: boolean) => void): void {
+export function onUserFold(details: HTMLDetailsElement, chose: (open: boolean) => void, codeSet?: () => boolean): void {
   details.querySelector(':scope > summary')?.addEventListener('click', (e) => {
     if (!e.defaultPrevented) chose(!details.open);
+  });
+  details.addEventListener('toggle', () => {
+    if (codeSet === undefined || details.open !== codeSet()) chose(details.open);
   });
 }

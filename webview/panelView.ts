@@ -214,7 +214,6 @@ export class PanelView {
     );
     const details = h('details', { class: 'notices-fold', open: this.noticesOpen }, summary, ...items);
     onUserFold(details, (open) => (this.noticesOpen = open));
-    details.addEventListener('toggle', () => (this.noticesOpen = details.open));
     keepFocus(
       this.notices,
       () => this.notices.replaceChildren(details),

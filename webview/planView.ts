@@ -22,16 +22,17 @@ export function planFolds(p: PanelState, live: boolean, open: FoldState, openByD
   const out: HTMLElement[] = [];
   const fold = (id: string, summary: (HTMLElement | string)[], body: HTMLElement, finished: boolean) => {
     let shown = open.get(id) ?? (openByDefault && !finished);
-    const head = h('summary', {}, ...summary);
-    const details = h('details', { class: 'plan-fold', 'data-plan-id': id, open: shown }, head, body);
-    const choose = (value: boolean) => {
-      if (value === shown) return;
-      shown = value;
-      open.set(id, shown);
-    };
-    onUserFold(details, choose);
+    const details = h('details', { class: 'plan-fold', 'data-plan-id': id, open: shown }, h('summary', {}, ...summary), body);
     // A toggle event also follows the open state set here: only a change from it is the user's choice.
-    details.addEventListener('toggle', () => choose(details.open));
+    onUserFold(
+      details,
+      (value) => {
+        if (value === shown) return;
+        shown = value;
+        open.set(id, shown);
+      },
+      () => shown,
+    );
     out.push(details);
   };
   const itemsFold = (id: string, label: string, entries: readonly PlanEntry[]) => {

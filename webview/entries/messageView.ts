@@ -36,10 +36,11 @@ export class MessageView extends EntryView<MessageEntry> {
       this.details = h('details', { class: 'thought' }, summary, this.body);
       this.expectedOpen = this.ctx.isStreaming(e.key);
       this.details.open = this.expectedOpen;
-      onUserFold(this.details, () => (this.userToggled = true));
-      this.details.addEventListener('toggle', () => {
-        if (this.details && this.details.open !== this.expectedOpen) this.userToggled = true;
-      });
+      onUserFold(
+        this.details,
+        () => (this.userToggled = true),
+        () => this.expectedOpen,
+      );
       this.el.append(this.details);
     } else {
       const who = e.kind === 'user_message' ? h('span', { class: 'who' }, icon('account'), 'You') : h('span', { class: 'who' }, icon('sparkle'), this.ctx.agentName());

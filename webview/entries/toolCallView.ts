@@ -306,7 +306,6 @@ export class ToolCallView extends EntryView<ToolCallEntry> implements QuestionHo
     };
     onUserFold(details, (open) => (this.rawOpen = open));
     details.addEventListener('toggle', () => {
-      this.rawOpen = details.open;
       if (details.open) fill();
     });
     if (this.rawOpen) {

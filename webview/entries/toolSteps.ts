@@ -25,10 +25,11 @@ export class ToolSteps {
   private expectedOpen = false;
 
   constructor() {
-    onUserFold(this.el, () => (this.userToggled = true));
-    this.el.addEventListener('toggle', () => {
-      if (this.el.open !== this.expectedOpen) this.userToggled = true;
-    });
+    onUserFold(
+      this.el,
+      () => (this.userToggled = true),
+      () => this.expectedOpen,
+    );
   }
 
   get size(): number {
