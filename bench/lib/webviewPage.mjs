@@ -73,8 +73,9 @@ export function defineHelpers(protocol) {
       }),
     );
   /**
-   * Posts `data` to the page as VS Code does (a structured clone through postMessage) and resolves with
-   * the time from the post to the first frame painted after the panel handled it.
+   * Posts `data` (a message, or several) to the page as VS Code does (a structured clone through
+   * postMessage) and resolves with the time from the post to the first frame painted after the panel
+   * handled the last of them.
    */
   const firstPaint = (data, mark) =>
     new Promise((resolve) => {
@@ -82,13 +83,13 @@ export function defineHelpers(protocol) {
       const chat = app();
       const receive = chat.receive;
       let received = 0;
-      let handled = 0;
+      let count = 0;
       // Where the time goes: the structured clone, the panel's handler, the frame's style/layout/paint.
       chat.receive = (m) => {
-        if (m?.type !== 'snapshot' || handled) return receive.call(chat, m);
-        received = performance.now();
+        if (count === 0) received = performance.now();
         receive.call(chat, m);
-        handled = performance.now();
+        if (++count < messages.length) return;
+        const handled = performance.now();
         window.__bench.handled = true;
         chat.receive = receive;
         painted().then((t) => {
@@ -159,29 +160,7 @@ export function defineHelpers(protocol) {
     },
     /** The replay's patches, then what the reattach ends with (the panel's fields), as the host posts them; resolves at the first frame painted after the last. */
     reattach({ ops, after }) {
-      return new Promise((resolve) => {
-        const messages = [{ type: 'patch', ops }, ...after];
-        const chat = app();
-        const receive = chat.receive;
-        let received = 0;
-        let count = 0;
-        chat.receive = (m) => {
-          if (count === 0) received = performance.now();
-          receive.call(chat, m);
-          if (++count < messages.length) return;
-          const handled = performance.now();
-          window.__bench.handled = true;
-          chat.receive = receive;
-          painted().then((t) => {
-            performance.mark('reattach-end');
-            resolve({ ms: t - t0, parts: [received - t0, handled - received, t - handled] });
-          });
-        };
-        window.__bench.handled = false;
-        performance.mark('reattach-start');
-        const t0 = performance.now();
-        for (const m of messages) window.postMessage(m, '*');
-      });
+      return firstPaint([{ type: 'patch', ops }, ...after], 'reattach');
     },
     /** Every entry the panel holds, once the last snapshot's older parts are in. */
     async settled() {

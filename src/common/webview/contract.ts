@@ -170,6 +170,16 @@ export type SessionPanelFields = Pick<
   'plan' | 'plans' | 'currentModeId' | 'availableModes' | 'availableCommands' | 'configOptions' | 'usage' | 'title' | 'terminals' | 'roots' | 'folds'
 >;
 
+/**
+ * What a reattach of the session the panel shows tells it again (ChatView.attached), in place of a snapshot:
+ * everything but the terminals and the Changes summaries (patched as they change) and the earlier transcript
+ * (the same one, or the panel would have started over).
+ */
+export function reattachedPanelFields(p: PanelState): Partial<PanelState> {
+  const { terminals: _terminals, changeSets: _changeSets, earlier: _earlier, ...fields } = p;
+  return fields;
+}
+
 export function sessionPanelFields(s: SessionState | undefined): SessionPanelFields {
   return {
     plan: s?.plan ?? null,

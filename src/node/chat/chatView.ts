@@ -8,7 +8,7 @@
  * thread's (`ThreadFields`), the pending requests their brokers', the Changes summaries the review's.
  */
 import { agentOrigin } from '../../common/config/agentUrl';
-import { sessionPanelFields, type EarlierTranscript, type PanelState } from '../../common/webview/contract';
+import { reattachedPanelFields, sessionPanelFields, type EarlierTranscript, type PanelState } from '../../common/webview/contract';
 import type { Entry, SessionState } from '../../common/store/model';
 import type { StoreDelta } from '../../common/store';
 import type { PermissionBroker } from '../../common/permissionBroker';
@@ -196,13 +196,11 @@ export class ChatView extends Disposable {
    * The agent is (re)attached. The panel starts over only if it now shows another transcript (a new session,
    * a failed reattach's earlier one). A reattached session's replay reached the panel as patches as it came,
    * and a fresh snapshot re-sent all of a long chat on each reload and agent restart; so the rest of its
-   * state (what the connection learnt: capabilities, modes, commands) goes as fields. Terminals and the
-   * Changes summaries are patched as they change and the earlier transcript is the same: none goes again.
+   * state (what the connection learnt: capabilities, modes, commands) goes as fields (reattachedPanelFields).
    */
   attached(): void {
     if (this.transcriptShown() !== this.shown) return this.reset();
-    const { terminals: _terminals, changeSets: _changeSets, earlier: _earlier, ...fields } = this.panelState();
-    this.panel(fields);
+    this.panel(reattachedPanelFields(this.panelState()));
   }
 
   /** Which transcript the panel shows: the session and the earlier transcript above it. */
