@@ -93,10 +93,26 @@ const groups = () => page.locator('.editor-group-container').count();
 
 /** Opens `file` through Quick Open and selects from its first line with `keys` (e.g. Shift+End). */
 async function selectInFile(file, keys) {
-  await page.keyboard.press('Control+p');
-  await page.locator('.quick-input-widget input').fill(file);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: file }).first().click();
-  const lines = page.locator('.editor-group-container .monaco-editor .view-lines').first();
+  // Quick Open can close under the click when a webview shown just before takes the focus (CI saw the click
+  // land on the chat, and no editor came): the file's tab becoming active is the fact, else open it again.
+  const tab = page.locator('.editor-group-container .tab.active', { hasText: file });
+  for (let i = 0; (await tab.count()) === 0; i++) {
+    if (i === 5) throw new Error(`${file} did not open from Quick Open in ${i} attempts`);
+    if (i > 0) {
+      log(`Quick Open again for ${file} (attempt ${i + 1})`);
+      await page.keyboard.press('Escape');
+    }
+    await page.keyboard.press('Control+p');
+    await page.locator('.quick-input-widget input').fill(file);
+    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: file }).first();
+    await row.waitFor({ timeout: 20_000 });
+    if (await row.isVisible()) await row.click({ timeout: 5_000 }).catch(() => undefined);
+    await tab
+      .first()
+      .waitFor({ timeout: 5_000 })
+      .catch(() => undefined);
+  }
+  const lines = page.locator('.editor-group-container.active .monaco-editor .view-lines').first();
   await lines.waitFor({ timeout: 20_000 });
   await lines.click();
   await page.keyboard.press('Control+Home');
