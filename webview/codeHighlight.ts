@@ -5,6 +5,7 @@
  * The highlighter returns plain data (highlighter/tree.ts) and the spans are built here from it, each piece
  * of code a text node: an agent's code block never becomes markup. Colours come from the theme (chat.css).
  */
+import { inIdleSteps } from './highlighter/idleSteps';
 import { HIGHLIGHTER_GLOBAL, HIGHLIGHTER_READY, type HighlightNode, type Highlighter } from './highlighter/tree';
 
 /** Longer blocks stay plain: the open block of a streaming answer is drawn again every frame. */
@@ -42,21 +43,27 @@ function load(): void {
   const src = document.body.dataset['highlightScript'];
   if (!src) return; // a page without the chunk (a capture export, an older host): code stays plain
   requested = true;
-  document.addEventListener(
-    HIGHLIGHTER_READY,
-    () => {
-      const hl = loaded();
-      // Detached ones too: a block far from the viewport is out of the document and comes back as it is.
-      if (hl) for (const [code, lang] of waiting) paint(hl, code, lang);
-      waiting.clear();
-    },
-    { once: true },
-  );
+  document.addEventListener(HIGHLIGHTER_READY, paintWaiting, { once: true });
   const script = document.createElement('script');
   script.nonce = nonce;
   script.src = src;
   script.addEventListener('error', () => waiting.clear(), { once: true });
   document.head.append(script);
+}
+
+/** Colours the blocks drawn before the highlighter came, in idle time. */
+function paintWaiting(): void {
+  const hl = loaded();
+  if (!hl) return waiting.clear();
+  inIdleSteps(
+    () => waiting.size > 0,
+    () => {
+      // Detached ones too: a block far from the viewport is out of the document and comes back as it is.
+      const [code, lang] = waiting.entries().next().value as [HTMLElement, string];
+      waiting.delete(code);
+      paint(hl, code, lang);
+    },
+  );
 }
 
 function paint(hl: Highlighter, code: HTMLElement, lang: string): void {

@@ -32,6 +32,7 @@ import swift from 'highlight.js/lib/languages/swift';
 import typescript from 'highlight.js/lib/languages/typescript';
 import xml from 'highlight.js/lib/languages/xml';
 import yaml from 'highlight.js/lib/languages/yaml';
+import { inIdleSteps } from './idleSteps';
 import { HIGHLIGHTER_GLOBAL, HIGHLIGHTER_READY, type HighlightNode, type Highlighter } from './tree';
 
 const LANGUAGES = {
@@ -64,14 +65,19 @@ const LANGUAGES = {
   xml,
   yaml,
 };
-for (const [name, language] of Object.entries(LANGUAGES)) hljs.registerLanguage(name, language);
-// Names agents write that highlight.js does not alias itself.
-hljs.registerAliases(['jsx', 'mjs', 'cjs'], { languageName: 'javascript' });
-hljs.registerAliases(['tsx', 'mts', 'cts'], { languageName: 'typescript' });
-hljs.registerAliases(['jsonc', 'json5'], { languageName: 'json' });
-hljs.registerAliases(['text', 'txt', 'console'], { languageName: 'plaintext' });
-// Code a grammar trips over is shown as it is, never thrown at the panel.
-hljs.safeMode();
+const unregistered = Object.entries(LANGUAGES);
+
+function registered(): void {
+  // Names agents write that highlight.js does not alias itself.
+  hljs.registerAliases(['jsx', 'mjs', 'cjs'], { languageName: 'javascript' });
+  hljs.registerAliases(['tsx', 'mts', 'cts'], { languageName: 'typescript' });
+  hljs.registerAliases(['jsonc', 'json5'], { languageName: 'json' });
+  hljs.registerAliases(['text', 'txt', 'console'], { languageName: 'plaintext' });
+  // Code a grammar trips over is shown as it is, never thrown at the panel.
+  hljs.safeMode();
+  (globalThis as Record<string, unknown>)[HIGHLIGHTER_GLOBAL] = highlighter;
+  document.dispatchEvent(new Event(HIGHLIGHTER_READY));
+}
 
 /** highlight.js's emitter tree (an internal but stable shape in v11: `{ scope?, children }` and strings). */
 interface EmitterNode {
@@ -99,5 +105,12 @@ const highlighter: Highlighter = {
   },
 };
 
-(globalThis as Record<string, unknown>)[HIGHLIGHTER_GLOBAL] = highlighter;
-document.dispatchEvent(new Event(HIGHLIGHTER_READY));
+// Registering every grammar takes about 12 ms: a few per idle period, as the panel streams.
+inIdleSteps(
+  () => unregistered.length > 0,
+  () => {
+    const next = unregistered.shift();
+    if (next) hljs.registerLanguage(...next);
+  },
+  registered,
+);
