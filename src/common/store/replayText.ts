@@ -32,3 +32,17 @@ export function dropSquashed(raw: string, n: number): string {
   for (let seen = 0; i < raw.length && seen < n; i++) if (!/\s/.test(raw.charAt(i))) seen++;
   return raw.slice(i);
 }
+
+/** Whitespace other than single spaces: what `quote` must fold. */
+const FOLDABLE = /[^\S ]| {2}/;
+
+/**
+ * A replayed text quoted in a diagnostic: on one line, at most 120 characters. Folding is skipped where
+ * there is nothing to fold: a replay told in other words quotes every message, and the fold alone cost
+ * 0.8 µs each against 0.14 for the check (replay.bench.ts).
+ */
+export function quote(text: string): string {
+  const head = text.length > 240 ? text.slice(0, 240) : text;
+  const line = (FOLDABLE.test(head) ? head.replace(/\s+/g, ' ') : head).trim();
+  return line.length > 120 || head !== text ? `${line.slice(0, 120)}…` : line;
+}
