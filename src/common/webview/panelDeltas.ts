@@ -23,18 +23,23 @@ export type PanelDelta =
   /** The transcript was rebuilt (a session/load, a new session): send a fresh snapshot. */
   | { readonly type: 'reset' };
 
+const NONE: readonly never[] = [];
+const NOTHING = { panel: NONE, diagnostics: NONE };
+
 /**
  * `session` is read only when a session field changed: pass a function to skip building the state for
- * the many changes (streamed text) that need none. Runs once per message: it allocates nothing it does
- * not return.
+ * the many changes (streamed text) that need none. Runs once per message, and for every expanded subagent's
+ * view on every batch of the chat, most of them another session's: it allocates nothing it does not return
+ * (nothing at all when nothing applies; subagents.bench.ts, eight children streaming at once).
  */
+
 export function panelDeltasFor(
   changes: readonly StoreDelta[],
   shownSessionId: string | null,
   session: SessionState | undefined | (() => SessionState | undefined),
-): { panel: PanelDelta[]; diagnostics: Diagnostic[] } {
-  const panel: PanelDelta[] = [];
-  const diagnostics: Diagnostic[] = [];
+): { readonly panel: readonly PanelDelta[]; readonly diagnostics: readonly Diagnostic[] } {
+  let panel: PanelDelta[] | undefined;
+  let diagnostics: Diagnostic[] | undefined;
   let fields: Set<keyof SessionPanelFields> | undefined;
   for (const c of changes) {
     switch (c.type) {
@@ -43,17 +48,17 @@ export function panelDeltasFor(
       case 'entryInserted':
       case 'entryUpdated':
       case 'terminal':
-        if (c.sessionId === shownSessionId) panel.push(c);
+        if (c.sessionId === shownSessionId) (panel ??= []).push(c);
         break;
       case 'sessionChanged':
         // The session's setup reaches the panel as its roots (the folders paths are shown relative to).
         if (c.sessionId === shownSessionId) for (const f of c.fields) if (isPanelField(f) || f === 'setup') (fields ??= new Set()).add(f === 'setup' ? 'roots' : f);
         break;
       case 'diagnostic':
-        diagnostics.push(c.diagnostic);
+        (diagnostics ??= []).push(c.diagnostic);
         break;
       case 'notices':
-        if (c.sessionId === shownSessionId) panel.push({ type: 'panel', fields: { notices: c.notices } });
+        if (c.sessionId === shownSessionId) (panel ??= []).push({ type: 'panel', fields: { notices: c.notices } });
         break;
       case 'changesRecorded':
         break; // the Changes review shows its sets itself (`changeSet`)
@@ -65,9 +70,9 @@ export function panelDeltasFor(
     const all = sessionPanelFields(typeof session === 'function' ? session() : session);
     const changed: Partial<Record<keyof SessionPanelFields, unknown>> = {};
     for (const f of fields) changed[f] = all[f];
-    panel.push({ type: 'panel', fields: changed as Partial<SessionPanelFields> });
+    (panel ??= []).push({ type: 'panel', fields: changed as Partial<SessionPanelFields> });
   }
-  return { panel, diagnostics };
+  return panel || diagnostics ? { panel: panel ?? NONE, diagnostics: diagnostics ?? NONE } : NOTHING;
 }
 
 const PANEL_FIELDS = new Set<string>(Object.keys(sessionPanelFields(undefined)));

@@ -87,8 +87,7 @@ export class SubagentModel extends Disposable implements ChatModel {
     this.source.storeChanged(changes, sid, () => this.d.session(sid));
     // The card lives in the parent: its state is this view's turn, its title the view's title. Only the child's
     // own parent holds a card for it (the store refuses any other announcement), so its id names it.
-    const cardChanged = changes.some((c) => c.type === 'entryUpdated' && c.entry.kind === 'subagent' && c.entry.childSessionId === sid);
-    if (cardChanged) this.source.fire([{ type: 'panel', fields: { turn: this.turn(), title: this.title() } }]);
+    if (cardChanged(changes, sid)) this.source.fire([{ type: 'panel', fields: { turn: this.turn(), title: this.title() } }]);
   }
 
   /** The session that started this one, named as the user knows it: its own card's title, else its title or the agent's name. */
@@ -137,4 +136,10 @@ export class SubagentModel extends Disposable implements ChatModel {
       act: (m) => d.act(m),
     });
   }
+}
+
+/** Whether the parent's card for `sid` changed: a loop, not `some` with a closure, as this runs for every batch of the chat. */
+function cardChanged(changes: readonly StoreDelta[], sid: string): boolean {
+  for (const c of changes) if (c.type === 'entryUpdated' && c.entry.kind === 'subagent' && c.entry.childSessionId === sid) return true;
+  return false;
 }
