@@ -32,7 +32,6 @@ const NOTHING = { panel: NONE, diagnostics: NONE };
  * view on every batch of the chat, most of them another session's: it allocates nothing it does not return
  * (nothing at all when nothing applies; subagents.bench.ts, eight children streaming at once).
  */
-
 export function panelDeltasFor(
   changes: readonly StoreDelta[],
   shownSessionId: string | null,
