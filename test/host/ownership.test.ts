@@ -39,6 +39,7 @@ suite('Chats of another window; Select Agent in an empty chat', () => {
     fs.writeFileSync(lock, other());
 
     await assert.rejects(a.service.openChat({ chatId: id }), (e: Error) => /another VS Code window/.test(e.message) && !/\d{3,}/.test(e.message));
+    assert.strictEqual(a.service.tabOf(id), undefined, 'refused before any tab opened');
     assert.deepStrictEqual(a.service.chatsElsewhere().heldElsewhere(), [id]);
 
     const ro = await vscode.commands.executeCommand<{

@@ -51,6 +51,8 @@ export interface ChatOpeningHost {
   chatIdOf(session: ChatController): string | undefined;
   /** Takes a chat for this window (refused, with a message, when another window has it). */
   claim(chatId: string): Promise<void>;
+  /** Whether another live window has a chat now (nothing is taken). */
+  heldElsewhere(chatId: string): boolean;
   /** Takes a chat for this window if no other window has it; false, silently, when one has. */
   tryClaim(chatId: string): Promise<boolean>;
   focus(chatId: string): void;
@@ -86,14 +88,16 @@ export class ChatOpening {
     const preserveFocus = options.preserveFocus ?? false;
     const existing = await h.tabs.reveal(record.id, options.viewColumn, preserveFocus);
     if (existing) return existing;
-    await h.claim(record.id);
+    // A chat another window has is refused before any tab opens; otherwise the tab goes to the workbench
+    // while the chat's saved state is read (tens of ms for a short chat), so its page paints meanwhile.
+    if (h.heldElsewhere(record.id)) await h.claim(record.id);
     // Another call may have opened its tab while this one waited: a chat has one tab.
     const opened = h.tabs.tabOf(record.id);
     if (opened) {
       opened.panel.reveal(options.viewColumn, preserveFocus);
       return opened;
     }
-    return h.tabs.create(record.id, options.viewColumn ?? h.defaultColumn() ?? vscode.ViewColumn.Beside, preserveFocus);
+    return h.tabs.create(record.id, options.viewColumn ?? h.defaultColumn() ?? vscode.ViewColumn.Beside, preserveFocus, h.claim(record.id));
   }
 
   /**

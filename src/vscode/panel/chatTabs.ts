@@ -12,7 +12,7 @@ import { ChatPanel, CHAT_VIEW_TYPE } from './chatPanel';
 import type { ChatController } from '../../node/chat/chatController';
 import { findWorkspaceFiles } from '../context/promptBuilder';
 import { isChatTab } from './splitWatcher';
-import { afterQueuedMessages, setPageEarly } from './chatPage';
+import { afterQueuedMessages, setPageEarly, takeEarlyPage } from './chatPage';
 import type { IDisposable } from '../../common/util/lifecycle';
 
 /** A chat tab's webview is rebuilt from a snapshot when shown again: nothing kept while hidden. */
@@ -69,7 +69,8 @@ export class ChatTabs implements IDisposable {
 
   /** Shows a chat's existing tab, if it has one (also a restored tab not handed over yet). */
   async reveal(chatId: string, viewColumn: vscode.ViewColumn | undefined, preserveFocus: boolean): Promise<ChatPanel | undefined> {
-    const existing = this.first.get(chatId) ?? (await this.revive(chatId));
+    // A tab on its way (created, its chat still being read) is the chat's tab: never taken for a restored one.
+    const existing = this.first.get(chatId) ?? (await this.creating.get(chatId)?.catch(() => undefined)) ?? (await this.revive(chatId));
     if (!existing) return undefined;
     existing.panel.reveal(viewColumn, preserveFocus);
     this.host.focus(chatId);
@@ -78,16 +79,28 @@ export class ChatTabs implements IDisposable {
   }
 
   /**
-   * A new tab showing a chat (taken for this window already). The tab and its page go to the workbench
-   * first, so the page paints its frame while the chat is built (its state opened, its agent started).
+   * A new tab showing a chat, once `claimed` (the chat taken for this window: its lock, its saved state
+   * read) settles. The tab and its page go to the workbench first, so the page paints its frame while the
+   * chat is built (its state read, its agent started); a claim refused closes the tab again.
    */
-  create(chatId: string, viewColumn: vscode.ViewColumn, preserveFocus: boolean): Promise<ChatPanel> {
+  create(chatId: string, viewColumn: vscode.ViewColumn, preserveFocus: boolean, claimed: Promise<void>): Promise<ChatPanel> {
     const pending = this.creating.get(chatId);
-    if (pending) return pending; // a second open of the chat while its tab is on its way: that tab
+    if (pending) {
+      // A second open of the chat while its tab is on its way: that tab (and that claim's outcome).
+      claimed.catch(() => undefined);
+      return pending;
+    }
     const webviewPanel = vscode.window.createWebviewPanel(CHAT_VIEW_TYPE, 'ACP Chat', { viewColumn, preserveFocus }, CHAT_PANEL_OPTIONS);
     setPageEarly(webviewPanel.webview, this.host.extensionUri, chatId);
-    const made = afterQueuedMessages()
-      .then(() => this.adopt(webviewPanel, chatId))
+    const made = Promise.all([claimed, afterQueuedMessages()])
+      .then(
+        () => this.adopt(webviewPanel, chatId),
+        (e: unknown) => {
+          takeEarlyPage(webviewPanel.webview, chatId); // its listener let go
+          webviewPanel.dispose();
+          throw e;
+        },
+      )
       .finally(() => this.creating.delete(chatId));
     this.creating.set(chatId, made);
     return made;

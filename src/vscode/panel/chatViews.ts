@@ -108,6 +108,7 @@ export class ChatViews extends Disposable {
       liveSessionId: (id) => host.live.get(id)?.sessionId ?? null,
       chatIdOf: (s) => host.live.idOf(s),
       claim: (id) => host.live.claim(id),
+      heldElsewhere: (id) => !host.persistence().holderOf(id).ok,
       tryClaim: (id) => host.live.tryTake(id),
       focus: (id) => host.focus(id),
       defaultColumn: () => this.focusedTab()?.panel.viewColumn ?? this.lastTab()?.panel.viewColumn,
