@@ -177,4 +177,46 @@ export function register(test) {
     assert.equal(await nested.getAttribute('aria-label'), 'Transcript of subagent Look deeper');
     assert.deepEqual(errors, []);
   });
+
+  test("subagent expanded in place: a child's long answer, streamed, keeps the card pinned to its end, and its first paragraph reads when scrolled back up", async ({ open }) => {
+    // Finished groups of blocks in a card skip painting while out of its view (chat.css): a card's own
+    // scroll must still reach all of them, at their real heights.
+    const [parent, child] = recordedSessions('claude-next-subagent.jsonl');
+    const card = parent.entries.find((e) => e.kind === 'subagent');
+    const last = child.entries[child.entries.length - 1];
+    const { page, send, flush, errors } = await open({ state: { v: PROTOCOL, draft: '', scrollKey: null, expandedSubagents: [child.sessionId] } });
+    await send(snapshot(parent.entries, panel({ sessionId: parent.sessionId, turn: 'busy' })));
+    await send(fed(child.sessionId, snapshot(child.entries.slice(0, -1), panel({ sessionId: child.sessionId, turn: 'busy', readOnly: true }))));
+    await send(fed(child.sessionId, patch({ op: 'insert', entry: { ...last, content: [{ type: 'text', text: '' }] } })));
+    await flush();
+    const nested = page.locator(`[data-key="${card.key}"] .subagent-transcript`);
+    const paragraph = (i) => `Paragraph ${i} of the long answer, ${'words that wrap over the line '.repeat(4)}end ${i}.\n\n`;
+    // A frame drawn after each paragraph, as a stream draws them: each drawing freezes a segment.
+    for (let i = 0; i < 110; i++) {
+      await send(fed(child.sessionId, patch({ op: 'appendText', key: last.key, text: paragraph(i) })));
+      await flush();
+    }
+    assert.ok((await nested.locator('.md-group.full').count()) >= 3, 'groups of finished blocks');
+    const pinned = () => nested.evaluate((el) => el.scrollHeight - el.clientHeight - el.scrollTop);
+    assert.ok((await pinned()) < 2, `the card follows its answer to the end (${await pinned()} px short)`);
+    await nested.evaluate((el) => (el.scrollTop = 0));
+    const first = nested.locator('p', { hasText: 'Paragraph 0 of the long answer' });
+    await page.waitForFunction(
+      ([el, p]) => {
+        const r = p.getBoundingClientRect();
+        const c = el.getBoundingClientRect();
+        // Drawn, not only laid out: a group skipped while out of view is drawn in the frame after it comes in.
+        return r.height > 0 && r.top >= c.top - 1 && r.top < c.bottom && p.innerText.startsWith('Paragraph 0');
+      },
+      [await nested.elementHandle(), await first.elementHandle()],
+    );
+    assert.match(await first.innerText(), /^Paragraph 0 of the long answer, words/);
+    // Back at the end, the card follows again as the answer grows.
+    await nested.evaluate((el) => (el.scrollTop = el.scrollHeight));
+    await send(fed(child.sessionId, patch({ op: 'appendText', key: last.key, text: 'The last words.' })));
+    await flush();
+    await page.waitForFunction((el) => el.scrollHeight - el.clientHeight - el.scrollTop < 2, await nested.elementHandle());
+    assert.match(await nested.innerText(), /The last words\.$/);
+    assert.deepEqual(errors, []);
+  });
 }
