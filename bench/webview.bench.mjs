@@ -39,8 +39,8 @@
 //                                  of its own (see pacedStream): WithHostCpuShare is renderer + host CPU over
 //                                  the stream / its duration (goal: PACED_GOAL_MS), CpuShare and
 //                                  HostCpuShare each side's; LastOverFirstPerKb the CPU (both sides) per
-//                                  streamed KB in the last 10 s / in the first 10 s (1: the cost does not
-//                                  grow with the message)
+//                                  streamed KB in the last 10 s / in the first 10 s, each the median of its
+//                                  seconds (1: the cost does not grow with the message; lib/perKb.mjs)
 // Four panels streaming at once: bench/webviewPanels.bench.mjs (four iframes in one page, as VS Code shows
 // webviews; four pages would not do, as Chromium throttles the timers and frames of pages not in front).
 //
@@ -60,6 +60,7 @@ import { tsImport } from 'tsx/esm/api';
 import { buildWebview, launch, openPanel } from '../test/browser/browser.mjs';
 import { startServer } from '../test/browser/server.mjs';
 import { answerMarkdown } from './lib/answerMarkdown.mjs';
+import { lastOverFirstPerKb } from './lib/perKb.mjs';
 import { percentile } from './lib/trace.mjs';
 import { between, frameGoal, ratio, round, tracer } from './lib/traced.mjs';
 import { defineHelpers } from './lib/webviewPage.mjs';
@@ -319,13 +320,10 @@ async function pacedStream() {
   const hostCpu = (fromS, toS) => (h.bySecondCpu[toS - 1] ?? h.cpuMs) - (fromS > 0 ? (h.bySecondCpu[fromS - 1] ?? 0) : 0);
   // The answer's KB streamed in a stretch: the agent's pace (the renderer's posts trail it by < 0.1 s).
   const kb = (fromS, toS) => (Math.min(markdown.length, toS * PACED_PER_SECOND * PIECE) - Math.min(markdown.length, fromS * PACED_PER_SECOND * PIECE)) / 1024;
-  // First and last stretch of up to 10 s; the first second is left out of both (the first Markdown
-  // rendered and the first chunks through the host's code run before the JIT has compiled them).
-  const window10 = Math.min(10, Math.floor((seconds - 1) / 3));
   const lastS = Math.min(seconds, h.bySecondCpu.length);
-  const perKb = (cpu, fromS) => cpu(fromS, fromS + window10) / kb(fromS, fromS + window10);
   const both = (fromS, toS) => rendererCpu(fromS, toS) + hostCpu(fromS, toS);
-  const lastOverFirst = (cpu) => perKb(cpu, lastS - window10) / perKb(cpu, 1);
+  const lastOverFirst = (cpu) => lastOverFirstPerKb({ seconds: lastS, cpu, kb });
+  const flat = lastOverFirst(both);
   const rendererShare = pacedRun.trace.processCpu(pacedStart.pid, pacedStart.ts, pacedEnd.ts) / ((pacedEnd.ts - pacedStart.ts) / 1000);
   const hostShare = h.cpuMs / h.ms;
   const share = rendererShare + hostShare;
@@ -340,15 +338,15 @@ async function pacedStream() {
       'webview.paced60sCpuShare.ratio': ratio(rendererShare * 1000, pacedRun.cal),
       'webview.paced60sHostCpuShare': round(hostShare, 3),
       'webview.paced60sHostCpuShare.ratio': ratio(hostShare * 1000, pacedRun.cal),
-      'webview.paced60sLastOverFirstPerKb': round(lastOverFirst(both), 3),
+      'webview.paced60sLastOverFirstPerKb': round(flat.ratio, 3),
       'webview.paced60sLastOverFirstPerKb.goal': '<= 1.1',
-      'webview.paced60sRendererLastOverFirstPerKb': round(lastOverFirst(rendererCpu), 3),
-      'webview.paced60sHostLastOverFirstPerKb': round(lastOverFirst(hostCpu), 3),
+      'webview.paced60sRendererLastOverFirstPerKb': round(lastOverFirst(rendererCpu).ratio, 3),
+      'webview.paced60sHostLastOverFirstPerKb': round(lastOverFirst(hostCpu).ratio, 3),
       'webview.paced60sLongestTaskMs': round(pacedLongest),
       'webview.paced60sLongestTaskMs.ratio': ratio(pacedLongest, pacedRun.cal),
     },
     cal: pacedRun.cal,
-    line: `paced: ${round(markdown.length / 1024)} KB in ${round(run.ms / 1000)} s (${timed.length} posts), text ok: ${run.ok} (host ${h.textLength === markdown.length}); CPU share renderer ${round(rendererShare, 3)} + host ${round(hostShare, 3)} (${round(h.cpuMs)} ms over ${round(h.ms / 1000)} s); CPU per KB seconds 1-${1 + window10} ${round(perKb(both, 1), 2)} ms, last ${window10} s ${round(perKb(both, lastS - window10), 2)} ms; longest task ${round(pacedLongest)} ms`,
+    line: `paced: ${round(markdown.length / 1024)} KB in ${round(run.ms / 1000)} s (${timed.length} posts), text ok: ${run.ok} (host ${h.textLength === markdown.length}); CPU share renderer ${round(rendererShare, 3)} + host ${round(hostShare, 3)} (${round(h.cpuMs)} ms over ${round(h.ms / 1000)} s); CPU per KB (median of its seconds) seconds 1-${1 + flat.window} ${round(flat.first, 2)} ms, last ${flat.window} s ${round(flat.last, 2)} ms; longest task ${round(pacedLongest)} ms`,
     check() {
       if (!run.ok) throw new Error('the paced answer did not arrive intact');
       if (h.textLength !== markdown.length) throw new Error(`the host's store holds ${h.textLength} of the answer's ${markdown.length} characters`);

@@ -1,9 +1,11 @@
 // The benches' shared machinery for figures that hold (issue 45): interleaved rounds and their per-round
-// ratios (bench/lib/rounds.ts), and the bounded CPU load of `npm run bench -- --load` (scripts/cpuLoad.mjs).
+// ratios (bench/lib/rounds.ts), a stream's last over first cost per KB (bench/lib/perKb.mjs), and the bounded
+// CPU load of `npm run bench -- --load` (scripts/cpuLoad.mjs).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { interleavedRounds, ratioFigure, roundRatios } from '../../../bench/lib/rounds';
+import { lastOverFirstPerKb } from '../../../bench/lib/perKb.mjs';
 import { until } from '../../helpers/until.mjs';
 
 test('interleaved rounds run every step once a round, the order reversed every other round', async () => {
@@ -51,4 +53,22 @@ test('the CPU load: busy children that burn CPU, end on stop(), and end by thems
   const [other] = short.pids;
   assert.ok(other);
   await until(() => ticks(other) === null, 'the child ends at its deadline', 20_000);
+});
+
+test('a stream’s last over first CPU per KB takes the median second of each stretch: one second a burst hit does not decide it', () => {
+  // 40 s at 10 KB a second, 2 ms per KB throughout, but second 35 cost ten times as much; second 0 (warm-up) too.
+  const msPerKb = (s: number) => (s === 35 || s === 0 ? 20 : 2);
+  const cpu = (from: number, to: number) => {
+    let ms = 0;
+    for (let s = from; s < to; s++) ms += msPerKb(s) * 10;
+    return ms;
+  };
+  const flat = lastOverFirstPerKb({ seconds: 40, cpu, kb: (from, to) => (to - from) * 10 });
+  assert.deepEqual(flat, { ratio: 1, first: 2, last: 2, window: 10 });
+  // Costs that do grow are seen: the last ten seconds at 3 ms per KB.
+  const growing = lastOverFirstPerKb({ seconds: 40, cpu: (from, to) => (from >= 30 ? 30 : 20) * (to - from), kb: (from, to) => (to - from) * 10 });
+  assert.equal(growing.ratio, 1.5);
+  // A second that streamed nothing is left out, not a division by zero; a short stream gets shorter stretches.
+  const short = lastOverFirstPerKb({ seconds: 10, cpu: (from, to) => to - from, kb: (from) => (from === 2 ? 0 : 1) });
+  assert.deepEqual(short, { ratio: 1, first: 1, last: 1, window: 3 });
 });
