@@ -207,9 +207,14 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const outAt = args.indexOf('--out');
   const outFile = outAt >= 0 ? path.resolve(args[outAt + 1] ?? '') : path.join(root, 'docs/BENCHMARKS.md');
   const loadedAt = args.indexOf('--loaded');
-  const input =
-    args.find((a, i) => !a.startsWith('--') && i !== outAt + 1 && i !== loadedAt + 1 && (args.indexOf('--soak') < 0 || i !== args.indexOf('--soak') + 1)) ??
-    path.join(root, 'bench-results.json');
+  // The one argument that is neither an option nor an option's value (an option not given has none).
+  const values = new Set(
+    ['--out', '--loaded', '--soak']
+      .map((o) => args.indexOf(o))
+      .filter((i) => i >= 0)
+      .map((i) => i + 1),
+  );
+  const input = args.find((a, i) => !a.startsWith('--') && !values.has(i)) ?? path.join(root, 'bench-results.json');
   const loadedFile = loadedAt >= 0 ? path.resolve(args[loadedAt + 1] ?? '') : path.join(path.dirname(input), 'bench-results-loaded.json');
   const loaded = existsSync(loadedFile) ? JSON.parse(readFileSync(loadedFile, 'utf8')) : undefined;
   const soakAt = args.indexOf('--soak');
