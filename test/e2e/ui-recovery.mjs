@@ -298,8 +298,21 @@ try {
     await shot('08-tabs-after-reload.png');
     // B, behind C and not restored yet, opened from the chat list: its own tab comes forward, in its group
     // (not a second tab elsewhere, which would leave the old one to close when clicked).
-    await command('ACP: Open Session…');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: words[1] }).first().click();
+    // The list can close before the click (a restored tab's webview takes the focus as it loads): its row then
+    // stays in the DOM, hidden, and a click would wait for it to show. Open it again, as host.mjs quickPick does.
+    for (let attempt = 1; ; attempt++) {
+      await command('ACP: Open Session…');
+      const row = page.locator('.quick-input-list .monaco-list-row', { hasText: words[1] }).first();
+      if (
+        await row.click({ timeout: 5_000 }).then(
+          () => true,
+          () => false,
+        )
+      )
+        break;
+      if (attempt === 5) throw new Error('the Open Session list closed before its row was clicked, 5 times');
+      log(`Open Session: the list closed before the click (attempt ${attempt}); opening it again`);
+    }
     await page.locator('.editor-group-container').nth(1).locator('.tab.active', { hasText: words[1] }).waitFor();
     const behind = await shownChats(2, words[1]);
     if (
