@@ -51,7 +51,7 @@ function connect(protocolVersion: 1 | 2, answer: Answer) {
 
 for (const version of [1, 2] as const) {
   describe(`demo agent, protocol ${version}: reject and cancel paths are clean`, () => {
-    const paths: { name: string; answer: Answer; cancel?: (c: ReturnType<typeof connect>, sid: string) => Promise<void>; stop: string; status: string }[] = [
+    const paths: { name: string; answer: Answer; cancel?: (c: ReturnType<typeof connect>, sid: string) => Promise<void>; stop: string; status: string | readonly string[] }[] = [
       { name: 'reject once (Esc)', answer: choose('reject_once'), stop: 'end_turn', status: 'rejected' },
       { name: 'always reject', answer: choose('reject_always'), stop: 'end_turn', status: 'rejected' },
       { name: 'request dismissed', answer: async () => ({ outcome: { outcome: 'cancelled' } }), stop: 'end_turn', status: 'failed' },
@@ -73,7 +73,9 @@ for (const version of [1, 2] as const) {
           c.client.cancel(sid);
         },
         stop: 'cancelled',
-        status: 'none',
+        // The cancel lands before the edit's tool call is announced, or (on a busy machine) after it: then
+        // the call is cancelled with the turn, never left pending or run.
+        status: ['none', 'cancelled'],
       },
     ];
     for (const p of paths) {
@@ -89,7 +91,8 @@ for (const version of [1, 2] as const) {
         c.checker.finish();
         assert.deepEqual(c.checker.findings(), []);
         const edit = c.store.session(sessionId)?.entries.find((e) => e.kind === 'tool_call' && e.toolCallId.endsWith('-edit'));
-        assert.equal(edit?.kind === 'tool_call' ? edit.status : 'none', p.status);
+        const status = edit?.kind === 'tool_call' ? edit.status : 'none';
+        assert.ok([p.status].flat().includes(status), `the edit's status: ${status}`);
         c.dispose();
       });
     }
