@@ -112,11 +112,27 @@ async function selectInFile(file, keys) {
       .waitFor({ timeout: 5_000 })
       .catch(() => undefined);
   }
+  // The keys count only once the editor has the focus: a webview that takes it as it loads swallows them, and
+  // Add Selection to Chat then finds no selection (CI saw no chip come). The status bar's "(N selected)" is the
+  // fact; else click and type again.
   const lines = page.locator('.editor-group-container.active .monaco-editor .view-lines').first();
-  await lines.waitFor({ timeout: 20_000 });
-  await lines.click();
-  await page.keyboard.press('Control+Home');
-  for (const key of keys) await page.keyboard.press(key);
+  const selected = page.locator('[id="status.editor.selection"]', { hasText: /selected/ });
+  for (let i = 0; ; i++) {
+    await lines.waitFor({ timeout: 20_000 });
+    await lines.click();
+    await page.keyboard.press('Control+Home');
+    for (const key of keys) await page.keyboard.press(key);
+    const ok = await selected
+      .first()
+      .waitFor({ timeout: 3_000 })
+      .then(
+        () => true,
+        () => false,
+      );
+    if (ok) return;
+    if (i === 4) throw new Error(`no selection in ${file} after ${i + 1} attempts`);
+    log(`select in ${file} again (attempt ${i + 2})`);
+  }
 }
 
 const cs = await startCodeServer({
