@@ -24,7 +24,7 @@ import { shipped } from './lib/shipped';
 
 const CHUNKS = 300_000;
 /** Interleaved rounds of baseline and pipeline (BENCH_E2E_ROUNDS). */
-const ROUNDS = Number(process.env.BENCH_E2E_ROUNDS ?? 5);
+const ROUNDS = Number(process.env.BENCH_E2E_ROUNDS ?? 9);
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
 /** The pipeline as it ships (bundled, lib/shipped.ts); the agent's path is passed from here, not the bundle's. */
 const { runPipeline } = shipped<typeof Pipeline>('bench/lib/pipeline.ts');

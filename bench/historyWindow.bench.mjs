@@ -9,7 +9,7 @@
 //                                    (goal <= 1.1)
 //   history.windowStartMs / history.windowStartOneChatMs   the medians, for scale
 // The extension runs from the production bundles (what the .vsix ships), built here first.
-//   BENCH_HISTORY_WINDOW_ROUNDS (default 5)
+//   BENCH_HISTORY_WINDOW_ROUNDS (default 9)
 // Prints one JSON object as the last line.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
@@ -26,7 +26,7 @@ const { ratioFigure, median } = await tsImport('./lib/rounds.ts', import.meta.ur
 
 const CHATS = Number(process.env.BENCH_HISTORY_CHATS ?? 1000);
 const MESSAGES = Number(process.env.BENCH_HISTORY_MESSAGES ?? 500);
-const ROUNDS = Number(process.env.BENCH_HISTORY_WINDOW_ROUNDS ?? 5);
+const ROUNDS = Number(process.env.BENCH_HISTORY_WINDOW_ROUNDS ?? 9);
 const C = '@CHAT@';
 const TAIL = 'END-OF-CHAT';
 const WORDS = 'the parser streams tokens while the agent edits files and runs tests in a terminal then explains what changed'.split(' ');

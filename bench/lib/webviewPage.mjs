@@ -240,16 +240,19 @@ export function defineHelpers(protocol) {
       performance.mark(`cal-${round}-end`);
     },
     /**
-     * Settles (two frames and a quiet second), then marks `idle-start` and, `ms` later, `idle-end`: one
-     * timer of the bench's own in between, and nothing from the bench driving the page.
+     * Settles (two frames and a quiet second), then marks `idle-<i>-start` and, `ms` later, `idle-<i>-end`
+     * for each of `windows` windows back to back: one timer of the bench's own in each, and nothing from the
+     * bench driving the page.
      */
-    async idle(ms) {
+    async idle(ms, windows) {
       await drained();
       await frames();
       await new Promise((r) => setTimeout(r, 1000));
-      performance.mark('idle-start');
-      await new Promise((r) => setTimeout(r, ms));
-      performance.mark('idle-end');
+      for (let i = 0; i < windows; i++) {
+        performance.mark(`idle-${i}-start`);
+        await new Promise((r) => setTimeout(r, ms));
+        performance.mark(`idle-${i}-end`);
+      }
     },
     /**
      * Posts as the host made them (bench/lib/pacedPosts.ts): `first` (the snapshot) at once, then each of
