@@ -129,7 +129,8 @@ export function benchDoc(results, loaded, soak) {
       if (loaded) {
         const lv = loaded[name];
         const lr = loaded[`${name}.ratio`];
-        const m = moved(figures, loaded, name);
+        // With the full day in place, a soak row's loaded figure is the loaded run's short day: shown, not compared.
+        const m = soak && name.startsWith('soak.') ? undefined : moved(figures, loaded, name);
         if (m !== undefined && Math.abs(m) > MOVED_CALL_OUT) calledOut.push(`\`${name}\` (${percent(m).replace(/\*/g, '')})`);
         row += ` ${cell(lv)}${lr === undefined ? '' : ` (ratio ${cell(lr)})`} | ${m === undefined ? '' : percent(m)} |`;
       }
@@ -167,7 +168,7 @@ export function benchDoc(results, loaded, soak) {
       ? ['`loaded` is the same figure from a run under a deliberate CPU load (`npm run bench -- --load`: busy', 'processes, a core each), `moved` how far a ratio moved there.']
       : []),
     'How each figure is measured is described in the benchmark that writes it (`bench/`).',
-    ...(names.some((n) => n.startsWith('soak.')) ? soakLines(figures) : []),
+    ...(names.some((n) => n.startsWith('soak.')) ? soakLines(figures, loaded !== undefined && soak !== undefined) : []),
     ...tables,
   ];
   return out.join('\n') + '\n';
@@ -181,8 +182,8 @@ function withSoak(results, soak) {
   return { ...kept, ...day };
 }
 
-/** How to read the soak's table. */
-function soakLines(figures) {
+/** How to read the soak's table (`shortLoaded`: its `loaded` column is the loaded run's short day). */
+function soakLines(figures, shortLoaded) {
   return [
     '',
     `The soak (\`bench/soak.bench.mjs\`; this is its ${figures['soak.mode'] === 'full' ? 'full day, `npm run soak`' : 'short day, run by `npm run bench`'}: ${cell(figures['soak.day'])})`,
@@ -199,6 +200,7 @@ function soakLines(figures) {
     'counted beyond what start-up had. The heap snapshots',
     '(`test-results/soak/probe/`) open in Chrome DevTools (Memory tab, Load, then the Comparison view), or',
     '`node scripts/heap-diff.mjs FIRST LAST` lists what grew.',
+    ...(shortLoaded ? ["Its `loaded` column is the loaded run's own short day, another day than the full one: not compared."] : []),
   ];
 }
 

@@ -103,3 +103,23 @@ test("the full soak's figures replace the short day's, with how to read them", a
   assert.match(benchDoc(short), /this is its short day, run by `npm run bench`/);
   assert.match(benchDoc(short), /^\| `soak\.hostHeapGrowth` \| 1\.5 \| — \| <= 1\.1 \| \*\*no\*\* \|/m);
 });
+
+test("with the full day in place, the loaded run's short day is shown in the soak rows but not compared", async () => {
+  const { benchDoc } = await import('../../../scripts/bench-doc.mjs');
+  const short = (x: number) => ({ ...results, 'soak.mode': 'short', 'soak.hostCpuPerKbLastOverFirst': x, 'soak.hostCpuPerKbLastOverFirst.goal': '<= 1.1' });
+  const full = {
+    machine: { date: '2026-11-27T00:00:00.000Z' },
+    'soak.mode': 'full',
+    'soak.day': '10 hours',
+    'soak.hostCpuPerKbLastOverFirst': 0.7,
+    'soak.hostCpuPerKbLastOverFirst.goal': '<= 1.1',
+  };
+  const doc = benchDoc(short(1.1), short(1.02), full);
+  assert.match(doc, /^\| `soak\.hostCpuPerKbLastOverFirst` \| 0\.7 \| — \| <= 1\.1 \| yes \| — \| 1\.02 \| {2}\|$/m);
+  assert.doesNotMatch(doc, /moved more than 20 %[^\n]*soak\./, 'another day is not called out as moved');
+  assert.match(doc, /Its `loaded` column is the loaded run's own short day/);
+  // Two short days (no full one) are the same kind of day: compared.
+  const shortOnly = benchDoc(short(0.7), short(1.02));
+  assert.match(shortOnly, /^\| `soak\.hostCpuPerKbLastOverFirst` \| 0\.7 \|.*\| 1\.02 \| \*\*\+46 %\*\* \|$/m);
+  assert.doesNotMatch(shortOnly, /Its `loaded` column/);
+});
