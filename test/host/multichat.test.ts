@@ -110,10 +110,15 @@ suite('Several chats at once', () => {
 
       // The tree shows the focused chat only, and follows focus (the last active tab).
       const roots = () => a.service.tree.getChildren().flatMap((n) => (n.type === 'session' ? [n.sessionId] : []));
+      // Each reveal waits for VS Code's own view state first (the tab active, the other not): focus follows its
+      // events, and a reveal of a tab this host still holds for active would change nothing it is told about
+      // (CI once waited 30 s for chat two's focus after the two reveals).
       one.panel.reveal(vscode.ViewColumn.One, false);
+      await until(() => one.panel.active && !two.panel.active, 'chat one the active tab', 30_000);
       await until(() => a.service.focusedChatId === c1.id, 'chat one focused', 30_000);
       assert.deepStrictEqual(roots(), [c1.session.sessionId]);
       two.panel.reveal(vscode.ViewColumn.Two, false);
+      await until(() => two.panel.active && !one.panel.active, 'chat two the active tab', 30_000);
       await until(() => a.service.focusedChatId === c2.id, 'chat two focused', 30_000);
       assert.deepStrictEqual(roots(), [c2.session.sessionId]);
       assert.strictEqual(a.service.treeView.description, a.service.titleOf(c2.id));
