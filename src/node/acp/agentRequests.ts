@@ -36,6 +36,8 @@ export interface AgentRequestDeps {
   readonly sessions: Pick<ConnectionSessions, 'check' | 'admitUpdate'>;
   /** Every valid `session/update` of a session of this connection. */
   readonly onUpdate: (n: SessionNotification) => void;
+  /** Whether the user cancelled the turn this session works in (its own prompt, or a parent's), still in flight. */
+  readonly turnCancelled: (sessionId: string) => boolean;
   readonly log: LogFn;
 }
 
@@ -57,6 +59,9 @@ export function serveAgentRequests(d: AgentRequestDeps): void {
   );
 
   serve(ClientMethods.sessionRequestPermission, zRequestPermissionParams, (p, ctx) => {
+    // A request that crossed our session/cancel on the wire belongs to the cancelled turn: answered as the
+    // ones pending then were (§8.1), never shown (an agent waiting on it would never end the turn).
+    if (d.turnCancelled(p.sessionId)) return CANCELLED;
     // The broker settles it once, with the first of: the handler's checked answer, the user's, or a
     // cancellation (session/cancel, $/cancel_request, the session closing, the connection ending).
     return d.permissions.request(p.sessionId, async (signal, askUser) => checkedAnswer(p, await h.requestPermission(p, signal, askUser), log), {

@@ -80,8 +80,8 @@ export class AcpClient implements IDisposable {
   /** Sessions of this connection (ours, and the subagents announced under them): the agent's requests must name one. */
   private readonly sessions: ConnectionSessions;
   private readonly elicitations: Elicitations | undefined;
-  /** Sessions with a prompt in flight that the user cancelled: an error reply then means "cancelled". */
-  private readonly cancelledTurns = new Set<string>();
+  /** Prompts in flight by session, and whether the user cancelled one: an error reply then means "cancelled", a late permission request is answered so. */
+  private readonly turns = new Map<string, { cancelled: boolean }>();
   private readonly updateEmitter = new Emitter<SessionNotification>();
   private readonly closeEmitter = new Emitter<string>();
   private closed = false;
@@ -241,23 +241,21 @@ export class AcpClient implements IDisposable {
     return this.request(AgentMethods.sessionSetConfigOption, params, zSetConfigOptionResult);
   }
 
-  /**
-   * One turn. Resolves with the stop reason; after `cancel(sessionId)` an error reply also resolves
-   * as `{ stopReason: "cancelled" }` (some agents still answer a cancelled prompt with an error).
-   */
+  /** One turn: its stop reason; after `cancel(sessionId)` an error reply resolves as "cancelled" too (some agents still answer a cancelled prompt with one). */
   async prompt(sessionId: string, prompt: ContentBlock[]): Promise<PromptResult> {
-    this.cancelledTurns.delete(sessionId);
+    const turn = { cancelled: false };
+    this.turns.set(sessionId, turn);
     try {
       if (this.protocolVersion === PROTOCOL_V2) return await this.promptV2(sessionId, prompt);
       return await this.request(AgentMethods.sessionPrompt, { sessionId, prompt }, zPromptResult);
     } catch (err) {
-      if (this.cancelledTurns.has(sessionId) && !(err instanceof AcpClosedError)) {
+      if (turn.cancelled && !(err instanceof AcpClosedError)) {
         this.log('info', `prompt ended with an error after session/cancel; treating it as cancelled: ${String(err)}`);
         return { stopReason: 'cancelled' };
       }
       throw err;
     } finally {
-      this.cancelledTurns.delete(sessionId);
+      if (this.turns.get(sessionId) === turn) this.turns.delete(sessionId);
     }
   }
 
@@ -302,7 +300,8 @@ export class AcpClient implements IDisposable {
   /** `session/cancel`, and answer every pending permission request of the session with `cancelled` (§8.1). */
   cancel(sessionId: string): void {
     if (this.closed) return;
-    this.cancelledTurns.add(sessionId);
+    const turn = this.turns.get(sessionId);
+    if (turn) turn.cancelled = true;
     this.answerPendingPermissions(sessionId);
     this.acp.connection.sendNotification(AgentMethods.sessionCancel, { sessionId }).catch((err: unknown) => {
       this.log('warn', `could not send session/cancel: ${String(err)}`);
@@ -392,6 +391,7 @@ export class AcpClient implements IDisposable {
       owner: this,
       sessions: this.sessions,
       onUpdate: (n) => this.updateEmitter.fire(n),
+      turnCancelled: (sid) => [...this.turns].some(([root, t]) => t.cancelled && this.sessions.withDescendants(root).includes(sid)),
       log: this.log,
     });
   }

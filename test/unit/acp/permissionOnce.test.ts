@@ -82,6 +82,30 @@ describe('pending permission requests', () => {
     client.dispose();
   });
 
+  it('a request that crosses the cancel on the wire is answered cancelled and never shown; the next turn asks again', async () => {
+    const broker = new PermissionBroker();
+    const late: { answer?: (r: RequestPermissionResult) => void; signals: AbortSignal[] } = { signals: [] };
+    const { agent, client, sent } = await connected(broker, late);
+    const turn = client.prompt('s1', [{ type: 'text', text: 'edit a file' }]);
+    const promptId = (await agent.expect('session/prompt')).id;
+    client.cancel('s1');
+    await agent.expect('session/cancel');
+    // The agent asked before it read the cancel: the user is not asked about a turn they stopped.
+    ask(agent, 7, 'asked');
+    await until(() => answersTo(sent, 7).length > 0, 'the answer to the crossing request');
+    assert.deepEqual(answersTo(sent, 7), [{ outcome: { outcome: 'cancelled' } }]);
+    assert.deepEqual([broker.pending(), late.signals.length], [[], 0], 'no card, no handler');
+    agent.reply(promptId, { stopReason: 'cancelled' });
+    assert.equal((await turn).stopReason, 'cancelled');
+    // The turn is over: a later request waits on the user again.
+    ask(agent, 8, 'asked');
+    const card = await until(() => broker.pending()[0], 'the next request');
+    assert.ok(broker.respond(card.requestId, 'y'));
+    await until(() => answersTo(sent, 8).length > 0, 'the answer to the next request');
+    assert.deepEqual(answersTo(sent, 8), [{ outcome: { outcome: 'selected', optionId: 'y' } }]);
+    client.dispose();
+  });
+
   it("the connection ending leaves none pending, and only its own: a new connection's request stays", async () => {
     const broker = new PermissionBroker();
     const lateOld: { answer?: (r: RequestPermissionResult) => void; signals: AbortSignal[] } = { signals: [] };
