@@ -6,7 +6,7 @@
 import { chatFrame, runCommand } from '../e2e/host.mjs';
 import { lastText } from './agents-cache.mjs';
 import { captureMessages, findCaptures, plainMarkdown, reduceCapture, squash } from './panel-expect.mjs';
-import { panelStatus, renderedEntries } from './panel-dom.mjs';
+import { panelStatus, reloadBySaving, renderedEntries } from './panel-dom.mjs';
 import { until } from '../helpers/until.mjs';
 
 const PROMPT = 'Ask me which line to add to notes.txt, then tell me what you will do with my answer.';
@@ -88,8 +88,7 @@ export async function askTurn({ page, cs, cli, mock, how, check, screenshot, run
   });
 
   await check('after a window reload the answered card is still there', async () => {
-    await page.reload();
-    await page.locator('.monaco-workbench').waitFor();
+    await reloadBySaving(page);
     frame = await chatFrame(page, 60_000);
     let s = await panelStatus(frame);
     let shown = '';

@@ -19,7 +19,7 @@ import { askTurn } from './panel-ask.mjs';
 import { subagentTurn } from './panel-subagent.mjs';
 import { compactTurn } from './panel-compact.mjs';
 import { agentMessages, entryText, extensionLog, findCaptures, occurrences, plainMarkdown, reduceCapture, squash, stepTexts, toolHasOutput } from './panel-expect.mjs';
-import { answerPermission, answerQuestion, panelStatus, renderedEntries } from './panel-dom.mjs';
+import { answerPermission, answerQuestion, panelStatus, reloadBySaving, renderedEntries } from './panel-dom.mjs';
 import { until } from '../helpers/until.mjs';
 import { remoteChecks, runsRemote, startAgentBridge } from './panel-remote.mjs';
 
@@ -362,8 +362,7 @@ try {
 
     const reloadOk = await check('a window reload restores the same entries with the same keys', async () => {
       const before = await renderedEntries(frame);
-      await page.reload();
-      await page.locator('.monaco-workbench').waitFor();
+      await reloadBySaving(page);
       frame = await chatFrame(page, 60_000);
       let s = await panelStatus(frame);
       // An error banner ends the wait at once (and fails below); otherwise the panel settles.

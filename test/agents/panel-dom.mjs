@@ -1,5 +1,5 @@
 // Reading and driving the chat webview for the real-panel stage (panel-client.mjs), through Playwright.
-import { chatFrame } from '../e2e/host.mjs';
+import { chatFrame, paletteCommand, reloadWindow } from '../e2e/host.mjs';
 import { until } from '../helpers/until.mjs';
 
 /** The panel's state as the user sees it: turn badge, error banner, a pending permission, notices. */
@@ -142,9 +142,17 @@ export function renderedEntries(frame) {
  * Reloads the window and waits until the chat is back and idle with the entries `selector` finds (an
  * error banner ends the wait and is thrown). Returns the new chat frame and the keys of those entries.
  */
+/**
+ * A window reload as a user makes it: the workbench's Reload Window, which saves the window's state (its
+ * tabs) first. A browser reload may not get to write it on a busy machine, and the chat's tab is then not
+ * restored at all (CI once saw an empty editor area after one).
+ */
+export function reloadBySaving(page) {
+  return reloadWindow(page, (title) => paletteCommand(page, title));
+}
+
 export async function reloadAndFind(page, selector, what) {
-  await page.reload();
-  await page.locator('.monaco-workbench').waitFor();
+  await reloadBySaving(page);
   const frame = await chatFrame(page, 60_000);
   const found = () => frame.locator(selector);
   let s = await panelStatus(frame);
