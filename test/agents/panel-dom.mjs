@@ -139,10 +139,6 @@ export function renderedEntries(frame) {
 }
 
 /**
- * Reloads the window and waits until the chat is back and idle with the entries `selector` finds (an
- * error banner ends the wait and is thrown). Returns the new chat frame and the keys of those entries.
- */
-/**
  * A window reload as a user makes it: the workbench's Reload Window, which saves the window's state (its
  * tabs) first. A browser reload may not get to write it on a busy machine, and the chat's tab is then not
  * restored at all (CI once saw an empty editor area after one).
@@ -151,6 +147,10 @@ export function reloadBySaving(page) {
   return reloadWindow(page, (title) => paletteCommand(page, title));
 }
 
+/**
+ * Reloads the window and waits until the chat is back and idle with the entries `selector` finds (an
+ * error banner ends the wait and is thrown). Returns the new chat frame and the keys of those entries.
+ */
 export async function reloadAndFind(page, selector, what) {
   await reloadBySaving(page);
   const frame = await chatFrame(page, 60_000);
